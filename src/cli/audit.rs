@@ -1,0 +1,103 @@
+use std::time::Duration;
+
+use clap::Subcommand;
+
+use super::output::time_short;
+use super::{CmdResult, Context, Failure};
+
+use crate::domain::AuditRecord;
+use crate::store::audit::Audit;
+
+#[derive(Debug, Subcommand)]
+pub enum AuditCmd {
+    /// The most recent records.
+    Tail {
+        #[arg(short = 'n', long, default_value_t = 20)]
+        lines: usize,
+        /// Keep printing records as they are appended (Ctrl-C to stop).
+        #[arg(short = 'f', long)]
+        follow: bool,
+    },
+    /// Recompute the hash chain; exit 3 and name the first bad record if it is broken.
+    Verify,
+}
+
+pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
+    // Readers need no engine and no lock.
+    let audit = Audit::open(&ctx.paths.audit_dir())?;
+    let out = ctx.printer();
+    match cmd {
+        AuditCmd::Verify => {
+            let report = audit.verify()?;
+            out.emit(&report, |l| {
+                match &report.first_bad {
+                    None => l.push(format!("audit chain intact: {} records in {} file(s)", report.records, report.files)),
+                    Some(b) => l.push(format!(
+                        "audit chain BROKEN at {}:{}{}: {}",
+                        b.file.display(),
+                        b.line,
+                        b.seq.map(|s| format!(" (record {s})")).unwrap_or_default(),
+                        b.reason
+                    )),
+                }
+                if let Some(t) = &report.torn_tail {
+                    l.push(format!("note: {} ends with an interrupted write; the next append removes it", t.display()));
+                }
+            });
+            if report.ok() { Ok(()) } else { Err(Failure { code: 3, message: "audit chain is broken".into() }) }
+        }
+        AuditCmd::Tail { lines, follow } => {
+            let recs = audit.tail(lines)?;
+            for r in &recs {
+                print_record(&out, r);
+            }
+            if !follow {
+                return Ok(());
+            }
+            let mut last = recs.last().map(|r| r.seq).unwrap_or(0);
+            // Follow by polling the newest month file from where we stopped; cheap and works
+            // across month rollover and across processes.
+            let mut pos: Option<(std::path::PathBuf, u64)> = None;
+            loop {
+                let files = audit.files()?;
+                if let Some(newest) = files.last() {
+                    let offset = match &pos {
+                        Some((p, o)) if p == newest => *o,
+                        _ => 0,
+                    };
+                    let (recs, end) = audit.read_file(newest, offset)?;
+                    for r in recs.iter().filter(|r| r.seq > last) {
+                        print_record(&out, r);
+                        last = r.seq;
+                    }
+                    pos = Some((newest.clone(), end));
+                }
+                std::thread::sleep(Duration::from_millis(250));
+            }
+        }
+    }
+}
+
+fn print_record(out: &super::Printer, r: &AuditRecord) {
+    if out.json {
+        match serde_json::to_string(r) {
+            Ok(s) => println!("{s}"),
+            Err(e) => eprintln!("opsdesk: {e}"),
+        }
+        return;
+    }
+    let e = &r.event;
+    out.emit(&(), |l| {
+        l.push(format!(
+            "{:>6} {} {:<18} {:<7} {:<20} {}{}{}",
+            r.seq,
+            time_short(r.ts),
+            e.event,
+            e.outcome.as_str(),
+            e.actor,
+            e.entity.as_deref().map(|x| format!("[{x}] ")).unwrap_or_default(),
+            e.target.as_deref().unwrap_or(""),
+            e.reason.as_deref().map(|x| format!(" — {x}")).unwrap_or_default(),
+        ))
+    });
+}

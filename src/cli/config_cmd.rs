@@ -1,0 +1,42 @@
+use clap::Subcommand;
+use serde_json::json;
+
+use super::{CmdResult, Context};
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCmd {
+    /// Validate the config file; exit 2 with the key path and what is allowed if it is wrong.
+    Check,
+    /// Print the effective configuration (secrets are never part of it).
+    Show,
+}
+
+pub fn run(ctx: &Context, cmd: ConfigCmd) -> CmdResult {
+    let config = ctx.config()?;
+    let out = ctx.printer();
+    let source = if ctx.global.demo && ctx.global.config.is_none() {
+        "built-in demo config".to_string()
+    } else if ctx.paths.config_file.exists() {
+        ctx.paths.config_file.display().to_string()
+    } else {
+        format!("built-in defaults ({} does not exist)", ctx.paths.config_file.display())
+    };
+    match cmd {
+        ConfigCmd::Check => out.emit(&json!({"ok": true, "source": source, "profiles": config.profiles.keys().collect::<Vec<_>>()}), |l| {
+            l.push(format!("config OK: {source}"));
+            l.push(format!("profiles: {}", config.profiles.keys().cloned().collect::<Vec<_>>().join(", ")));
+        }),
+        ConfigCmd::Show => {
+            if ctx.global.json {
+                match serde_json::to_string_pretty(&config) {
+                    Ok(s) => println!("{s}"),
+                    Err(e) => eprintln!("opsdesk: {e}"),
+                }
+            } else {
+                println!("# source: {source}");
+                print!("{}", config.to_display_toml());
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,166 @@
+use std::io::{BufRead, IsTerminal, Write};
+
+use clap::Subcommand;
+
+use super::output::{safe, time_short};
+use super::{CmdResult, Context, Failure};
+use crate::domain::{Action, Actor, Draft, DraftStatus, Outbound, Outcome};
+
+#[derive(Debug, Subcommand)]
+pub enum DraftsCmd {
+    /// Drafts awaiting a decision (or all, with --all).
+    List {
+        #[arg(long)]
+        all: bool,
+    },
+    /// One draft in full.
+    Show { id: String },
+    /// Approve a draft for sending, bound to its current content.
+    Approve {
+        id: String,
+        /// The digest you reviewed (from `drafts show`); approval fails if the content changed.
+        #[arg(long)]
+        digest: Option<String>,
+        /// Do not ask for confirmation (required when standard input is not a terminal).
+        #[arg(long, short = 'y')]
+        yes: bool,
+    },
+    /// Reject a draft, with a reason.
+    Reject {
+        id: String,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Queue a new email draft (it still needs approval).
+    New {
+        #[arg(long)]
+        profile: String,
+        #[arg(long, required = true)]
+        to: Vec<String>,
+        #[arg(long)]
+        subject: String,
+        #[arg(long)]
+        body: String,
+    },
+}
+
+pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
+    let out = ctx.printer();
+    let engine = ctx.engine()?;
+    match cmd {
+        DraftsCmd::List { all } => {
+            let q = engine.drafts().queue()?;
+            let drafts: Vec<&Draft> = q.drafts.iter().filter(|d| all || !d.status.is_final()).collect();
+            out.emit(&drafts, |l| {
+                if drafts.is_empty() {
+                    l.push("(no drafts)".into());
+                }
+                for d in &drafts {
+                    l.push(format!(
+                        "{}  {:<9} {:<8} {:<12} {:<32} {}",
+                        d.id,
+                        d.status.as_str(),
+                        d.profile,
+                        d.outbound.kind(),
+                        d.outbound.recipients().join(", "),
+                        d.outbound.subject().unwrap_or("")
+                    ));
+                }
+            });
+            for s in &q.skipped {
+                eprintln!("opsdesk: {}", safe(s));
+            }
+            Ok(())
+        }
+        DraftsCmd::Show { id } => {
+            let d = engine.drafts().get(&id)?.ok_or_else(|| no_draft(&id))?;
+            out.emit(&d, |l| describe(&d, l));
+            Ok(())
+        }
+        DraftsCmd::Approve { id, digest, yes } => {
+            let d = engine.drafts().get(&id)?.ok_or_else(|| no_draft(&id))?;
+            if d.status != DraftStatus::Pending {
+                return Err(Failure { code: 4, message: format!("draft {id} is {}, not pending", d.status.as_str()) });
+            }
+            if !yes {
+                confirm(&d)?;
+            }
+            let digest = digest.or(Some(d.digest.clone()));
+            let outcome = engine.submit(Action::ApproveDraft { id: id.clone(), digest }, Actor::Cli)?;
+            report(&out, &id, "approved", outcome)
+        }
+        DraftsCmd::Reject { id, reason } => {
+            let outcome = engine.submit(Action::RejectDraft { id: id.clone(), reason }, Actor::Cli)?;
+            report(&out, &id, "rejected", outcome)
+        }
+        DraftsCmd::New { profile, to, subject, body } => {
+            let outbound = Outbound::SendEmail { to, cc: vec![], subject, body };
+            let outcome = engine.submit(Action::CreateDraft { profile, outbound, provider: None }, Actor::Cli)?;
+            match &outcome {
+                Outcome::Queued { draft_id, .. } => {
+                    out.emit(&outcome, |l| l.push(format!("queued {draft_id}; approve with `opsdesk drafts approve {draft_id}`")));
+                    Ok(())
+                }
+                _ => report(&out, "", "queued", outcome),
+            }
+        }
+    }
+}
+
+fn no_draft(id: &str) -> Failure {
+    Failure::usage(format!("no draft with id `{id}`; `opsdesk drafts list --all` shows them"))
+}
+
+fn describe(d: &Draft, l: &mut Vec<String>) {
+    l.push(format!("draft {}  [{}]  profile {}", d.id, d.status.as_str(), d.profile));
+    l.push(format!("kind:       {}", d.outbound.kind()));
+    l.push(format!("recipients: {}", d.outbound.recipients().join(", ")));
+    if let Some(s) = d.outbound.subject() {
+        l.push(format!("subject:    {s}"));
+    }
+    l.push(format!("created:    {} by {}", time_short(d.created_at), d.created_by));
+    l.push(format!("verdict:    {}", serde_json::to_string(&d.verdict).unwrap_or_default()));
+    if let Some(p) = &d.provider {
+        l.push(format!("written by: {p}"));
+    }
+    l.push(format!("digest:     {}", d.digest));
+    if let Some(r) = &d.reason {
+        l.push(format!("reason:     {r}"));
+    }
+    l.push(String::new());
+    l.push(safe(d.outbound.body()));
+}
+
+/// Approving something that sends asks first; a script must say --yes.
+fn confirm(d: &Draft) -> Result<(), Failure> {
+    if !std::io::stdin().is_terminal() {
+        return Err(Failure::usage("approving sends on the operator's behalf: pass --yes to confirm from a script"));
+    }
+    let mut lines = Vec::new();
+    describe(d, &mut lines);
+    for l in lines {
+        eprintln!("{}", safe(&l));
+    }
+    eprint!("\nApprove this {} for sending? [y/N] ", d.outbound.kind());
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer).map_err(|e| Failure::failed(e.to_string()))?;
+    if matches!(answer.trim(), "y" | "Y" | "yes") {
+        Ok(())
+    } else {
+        Err(Failure::usage("not approved"))
+    }
+}
+
+fn report(out: &super::Printer, id: &str, verb: &str, outcome: Outcome) -> CmdResult {
+    match outcome {
+        Outcome::Blocked { rule, reason, remedy } => Err(Failure {
+            code: 4,
+            message: format!("blocked by {rule}: {reason}; {remedy}"),
+        }),
+        other => {
+            out.emit(&other, |l| l.push(format!("{verb} {id}")));
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,228 @@
+use std::io::Read;
+use std::path::PathBuf;
+
+use clap::Subcommand;
+use serde_json::json;
+
+use super::output::{safe, time_short};
+use super::{CmdResult, Context, Failure};
+use crate::domain::{Action, Actor, Channel, NewMessage, Party, now};
+use crate::store::inbox::{Appended, Filter};
+
+#[derive(Debug, Subcommand)]
+pub enum InboxCmd {
+    /// Add an item to the inbox (as a source would).
+    Add {
+        /// Profile (entity) the item belongs to. Default: the only profile, if there is one.
+        #[arg(long)]
+        profile: Option<String>,
+        #[arg(long, default_value = "spool")]
+        channel: Channel,
+        /// Sender, as `Name <address>` or a bare address.
+        #[arg(long)]
+        from: String,
+        #[arg(long)]
+        to: Vec<String>,
+        #[arg(long)]
+        subject: Option<String>,
+        /// The source's stable id; a repeated id is not stored twice. Default: a new id.
+        #[arg(long)]
+        id: Option<String>,
+        #[arg(long)]
+        thread: Option<String>,
+        /// The body is HTML (converted to text at ingestion).
+        #[arg(long)]
+        html: bool,
+        /// Body text; `-` reads standard input.
+        #[arg(long, conflicts_with = "body_file")]
+        body: Option<String>,
+        #[arg(long, value_name = "FILE")]
+        body_file: Option<PathBuf>,
+    },
+    /// List items, newest first.
+    List {
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+        #[arg(long)]
+        channel: Option<Channel>,
+        #[arg(long)]
+        profile: Option<String>,
+        /// Only items whose sender, subject or text contains this (case-insensitive).
+        #[arg(long)]
+        grep: Option<String>,
+        /// Only items with a seq below this (for paging).
+        #[arg(long)]
+        before: Option<u64>,
+    },
+    /// Read what a consumer has not consumed yet and move its cursor.
+    Pull {
+        #[arg(long)]
+        consumer: String,
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+        #[arg(long)]
+        channel: Option<Channel>,
+        #[arg(long)]
+        profile: Option<String>,
+        /// Leave the cursor where it is.
+        #[arg(long)]
+        no_mark: bool,
+    },
+    /// Show one item by seq or source id.
+    Show { key: String },
+    /// Unread count, last seq and consumer cursors.
+    State,
+}
+
+pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
+    let out = ctx.printer();
+    match cmd {
+        InboxCmd::Add { profile, channel, from, to, subject, id, thread, html, body, body_file } => {
+            let engine = ctx.engine()?;
+            let profile = match profile {
+                Some(p) => p,
+                None => {
+                    let names = engine.profile_names();
+                    match names.as_slice() {
+                        [only] => only.clone(),
+                        _ => return Err(Failure::usage(format!("--profile is required; profiles: {}", names.join(", ")))),
+                    }
+                }
+            };
+            let body = read_body(body, body_file)?;
+            let msg = NewMessage {
+                id: id.unwrap_or_else(|| format!("cli:{}", uuid::Uuid::new_v4().simple())),
+                profile,
+                channel,
+                thread_id: thread,
+                from: parse_party(&from),
+                to: to.iter().map(|t| parse_party(t)).collect(),
+                subject,
+                ts: now(),
+                body,
+                html,
+                meta: Default::default(),
+            };
+            match engine.ingest(msg, "cli")? {
+                Appended::New(r) => out.emit(&json!({"stored": true, "seq": r.seq, "id": r.id}), |l| {
+                    l.push(format!("stored as #{} ({})", r.seq, r.id))
+                }),
+                Appended::Duplicate { id, seq } => out.emit(&json!({"stored": false, "duplicate_of": seq, "id": id}), |l| {
+                    l.push(format!("already stored as #{seq} ({id}); not added again"))
+                }),
+            }
+            Ok(())
+        }
+        InboxCmd::List { limit, channel, profile, grep, before } => {
+            let engine = ctx.engine()?;
+            let filter = Filter { channel, profile, text: grep };
+            let batch = engine.inbox().read_before(before, limit, &filter)?;
+            out.emit(&batch.records, |l| {
+                if batch.records.is_empty() {
+                    l.push("(no items)".into());
+                }
+                for r in &batch.records {
+                    l.push(format!(
+                        "#{:<6} {} {:<8} {:<8} {:<24} {}",
+                        r.seq,
+                        time_short(r.received_at),
+                        r.channel,
+                        r.profile,
+                        truncate(r.from.label(), 24),
+                        truncate(r.subject.as_deref().unwrap_or(&r.preview), 60)
+                    ));
+                }
+            });
+            warn_skipped(batch.skipped_corrupt);
+            Ok(())
+        }
+        InboxCmd::Pull { consumer, limit, channel, profile, no_mark } => {
+            let engine = ctx.engine()?;
+            let filter = Filter { channel, profile, text: None };
+            let from = engine.inbox().cursor(&consumer)?.unwrap_or(0);
+            let batch = engine.inbox().read_after(from, limit, &filter)?;
+            let mut cursor = from;
+            if !no_mark && let Some(last) = batch.records.last() {
+                engine.submit(Action::MarkRead { consumer: consumer.clone(), seq: last.seq }, Actor::Cli)?;
+                cursor = last.seq;
+            }
+            let remaining = batch.last_seq.saturating_sub(cursor);
+            out.emit(&json!({"consumer": consumer, "messages": batch.records, "unread_remaining": remaining}), |l| {
+                for r in &batch.records {
+                    l.push(format!("#{} [{} {}] {}: {}", r.seq, r.channel, r.profile, r.from.label(), r.preview));
+                }
+                l.push(format!("{} item(s); {remaining} after the cursor", batch.records.len()));
+            });
+            warn_skipped(batch.skipped_corrupt);
+            Ok(())
+        }
+        InboxCmd::Show { key } => {
+            let engine = ctx.engine()?;
+            let rec = match key.parse::<u64>() {
+                Ok(seq) => engine.inbox().get(seq)?,
+                Err(_) => engine.inbox().find_by_id(&key)?,
+            }
+            .ok_or_else(|| Failure::usage(format!("no inbox item `{key}` (give a seq number or a source id)")))?;
+            out.emit(&rec, |l| {
+                l.push(format!("#{}  {}  {}  {}", rec.seq, rec.channel, rec.profile, time_short(rec.ts)));
+                l.push(format!("id:      {}", rec.id));
+                l.push(format!("from:    {} <{}>", rec.from.name, rec.from.address));
+                if let Some(s) = &rec.subject {
+                    l.push(format!("subject: {s}"));
+                }
+                l.push(String::new());
+                l.push(safe(&rec.text));
+            });
+            Ok(())
+        }
+        InboxCmd::State => {
+            let engine = ctx.engine()?;
+            let st = engine.inbox().state()?;
+            out.emit(&st, |l| {
+                l.push(format!("last seq {}, unread {}", st.last_seq, st.unread));
+                for (k, v) in &st.consumers {
+                    l.push(format!("  {k}: {v}"));
+                }
+            });
+            Ok(())
+        }
+    }
+}
+
+fn read_body(body: Option<String>, file: Option<PathBuf>) -> Result<String, Failure> {
+    let read_all = |mut r: Box<dyn Read>, what: &str| {
+        let mut b = Vec::new();
+        r.read_to_end(&mut b).map_err(|e| Failure::failed(format!("cannot read {what}: {e}")))?;
+        String::from_utf8(b).map_err(|_| Failure::usage(format!("{what} is not UTF-8 text")))
+    };
+    match (body, file) {
+        (Some(b), _) if b == "-" => read_all(Box::new(std::io::stdin()), "standard input"),
+        (Some(b), _) => Ok(b),
+        (None, Some(f)) => {
+            let file = std::fs::File::open(&f).map_err(|e| Failure::usage(format!("cannot open {}: {e}", f.display())))?;
+            read_all(Box::new(file), &f.display().to_string())
+        }
+        (None, None) => Err(Failure::usage("give the body with --body TEXT, --body - (stdin) or --body-file FILE")),
+    }
+}
+
+/// `Name <addr>` or a bare address.
+pub fn parse_party(s: &str) -> Party {
+    let s = s.trim();
+    if let Some((name, rest)) = s.rsplit_once('<')
+        && let Some(addr) = rest.strip_suffix('>')
+    {
+        return Party::new(name.trim().trim_matches('"'), addr.trim());
+    }
+    Party::new("", s)
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n { s.to_string() } else { s.chars().take(n - 1).collect::<String>() + "…" }
+}
+
+fn warn_skipped(n: u64) {
+    if n > 0 {
+        eprintln!("opsdesk: {n} damaged inbox record(s) were skipped; see the log (OPSDESK_LOG=warn)");
+    }
+}

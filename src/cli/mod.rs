@@ -1,0 +1,172 @@
+//! Command-line surface. `main.rs` parses; this module opens what each command needs and
+//! prints. Every state change goes through `Engine::submit`.
+//!
+//! Exit codes: 0 success, 1 failure, 2 usage error (bad flags, bad input, unknown id),
+//! 3 integrity failure (`audit verify` found a broken chain), 4 refused by governance.
+
+mod audit;
+mod config_cmd;
+mod drafts;
+mod inbox;
+mod output;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::config::Config;
+use crate::engine::{Engine, EngineError, Mode};
+use crate::paths::Paths;
+
+pub use output::Printer;
+
+#[derive(Debug, Parser)]
+#[command(name = "opsdesk", version, about = "An operator's console for AI-assisted work", long_about = None)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct Global {
+    /// Data directory (inbox, drafts, audit). Default: the XDG data dir.
+    #[arg(long, global = true, env = "OPSDESK_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Config file (TOML). Default: the XDG config dir's opsdesk/config.toml, if present.
+    #[arg(long, global = true, env = "OPSDESK_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Machine-readable JSON output.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Use a throw-away data dir and the demo config and source.
+    #[arg(long, global = true)]
+    pub demo: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read and add inbox items.
+    #[command(subcommand)]
+    Inbox(inbox::InboxCmd),
+    /// The approval queue.
+    #[command(subcommand)]
+    Drafts(drafts::DraftsCmd),
+    /// The hash-chained audit trail.
+    #[command(subcommand)]
+    Audit(audit::AuditCmd),
+    /// Check or show the configuration.
+    #[command(subcommand)]
+    Config(config_cmd::ConfigCmd),
+}
+
+/// A failure with the exit code it maps to.
+#[derive(Debug)]
+pub struct Failure {
+    pub code: u8,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure { code: 2, message: message.into() }
+    }
+    pub fn failed(message: impl Into<String>) -> Self {
+        Failure { code: 1, message: message.into() }
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Self {
+        Failure::failed(format!("{e:#}"))
+    }
+}
+
+impl From<EngineError> for Failure {
+    fn from(e: EngineError) -> Self {
+        match &e {
+            EngineError::Invalid { data, .. } => {
+                let hint = if data.is_null() { String::new() } else { format!(" ({data})") };
+                Failure::usage(format!("{e}{hint}"))
+            }
+            EngineError::NotFound(_) => Failure::usage(e.to_string()),
+            EngineError::Store(crate::store::StoreError::Rejected(_)) => Failure { code: 4, message: e.to_string() },
+            _ => Failure::failed(e.to_string()),
+        }
+    }
+}
+
+impl From<crate::store::StoreError> for Failure {
+    fn from(e: crate::store::StoreError) -> Self {
+        Failure::failed(e.to_string())
+    }
+}
+
+pub type CmdResult = Result<(), Failure>;
+
+/// Everything a command needs to find its files and config.
+pub struct Context {
+    pub global: Global,
+    pub paths: Paths,
+    /// Kept alive so a `--demo` data dir lives as long as the command.
+    _demo_dir: Option<tempfile::TempDir>,
+}
+
+impl Context {
+    pub fn new(global: Global) -> Result<Context, Failure> {
+        let (paths, demo_dir) = if global.demo && global.data_dir.is_none() {
+            let dir = tempfile::Builder::new()
+                .prefix("opsdesk-demo-")
+                .tempdir()
+                .map_err(|e| Failure::failed(format!("cannot create a demo data dir: {e}")))?;
+            let p = Paths::resolve(Some(dir.path().to_path_buf()), global.config.clone())?;
+            (p, Some(dir))
+        } else {
+            (Paths::resolve(global.data_dir.clone(), global.config.clone())?, None)
+        };
+        Ok(Context { global, paths, _demo_dir: demo_dir })
+    }
+
+    pub fn config(&self) -> Result<Config, Failure> {
+        if self.global.demo && self.global.config.is_none() {
+            return Ok(Config::demo());
+        }
+        Config::load_or_default(&self.paths.config_file, self.paths.config_explicit)
+            .map_err(|e| Failure::usage(e.to_string()))
+    }
+
+    /// An engine beside any running one: for commands that make one change and exit.
+    pub fn engine(&self) -> Result<Engine, Failure> {
+        Ok(Engine::open(self.paths.clone(), self.config()?, Mode::Secondary)?)
+    }
+
+    pub fn printer(&self) -> Printer {
+        Printer::new(self.global.json)
+    }
+}
+
+pub fn run(cli: Cli) -> ExitCode {
+    let result = (|| {
+        let ctx = Context::new(cli.global.clone())?;
+        match cli.command {
+            None => {
+                use clap::CommandFactory;
+                let _ = Cli::command().print_help();
+                Ok(())
+            }
+            Some(Command::Inbox(c)) => inbox::run(&ctx, c),
+            Some(Command::Drafts(c)) => drafts::run(&ctx, c),
+            Some(Command::Audit(c)) => audit::run(&ctx, c),
+            Some(Command::Config(c)) => config_cmd::run(&ctx, c),
+        }
+    })();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("opsdesk: {}", crate::sanitize::for_terminal(&f.message));
+            ExitCode::from(f.code)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+use serde::{Deserialize, Serialize};
+
+use super::draft::Outbound;
+
+/// The one command format every surface produces (console keypress, MCP tool call, CLI) and
+/// hands to `Engine::submit`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Action {
+    /// Put an outbound action in the approval queue.
+    CreateDraft {
+        profile: String,
+        outbound: Outbound,
+        #[serde(default)]
+        provider: Option<String>,
+    },
+    /// Draft a reply to an inbox message; the engine derives profile, recipient and subject.
+    DraftReply { message_id: String, body: String },
+    /// Replace a draft's content; voids an earlier approval.
+    EditDraft { id: String, outbound: Outbound },
+    /// Approve a draft. `digest` is the content the operator reviewed; when given it must match.
+    ApproveDraft {
+        id: String,
+        #[serde(default)]
+        digest: Option<String>,
+    },
+    RejectDraft { id: String, reason: String },
+    /// Move a consumer's inbox cursor (marks items read for that consumer only).
+    MarkRead { consumer: String, seq: u64 },
+}
+
+impl Action {
+    /// Name used in audit records.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::CreateDraft { .. } => "draft.create",
+            Action::DraftReply { .. } => "draft.reply",
+            Action::EditDraft { .. } => "draft.edit",
+            Action::ApproveDraft { .. } => "draft.approve",
+            Action::RejectDraft { .. } => "draft.reject",
+            Action::MarkRead { .. } => "inbox.mark_read",
+        }
+    }
+}
+
+/// Governance's decision on an action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "decision", rename_all = "snake_case")]
+pub enum Verdict {
+    /// Runs now.
+    Run,
+    /// Waits in the drafts queue for the operator.
+    Queue { reason: String },
+    /// Refused, with the rule that refused it and how to get unblocked.
+    Block {
+        rule: String,
+        reason: String,
+        remedy: String,
+    },
+}
+
+impl Verdict {
+    pub fn block(rule: &str, reason: impl Into<String>, remedy: impl Into<String>) -> Verdict {
+        Verdict::Block { rule: rule.to_string(), reason: reason.into(), remedy: remedy.into() }
+    }
+}
+
+/// What `Engine::submit` returns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// The action ran; `detail` says what changed.
+    Done { detail: serde_json::Value },
+    /// A draft was queued for approval.
+    Queued {
+        draft_id: String,
+        digest: String,
+        verdict: Verdict,
+    },
+    /// Governance refused the action.
+    Blocked {
+        rule: String,
+        reason: String,
+        remedy: String,
+    },
+}

@@ -1,0 +1,108 @@
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Who asked for something. Serialized as a short string: `console`, `cli`,
+/// `mcp:<client>`, `source:<name>`, `engine`, `executor`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Actor {
+    /// The operator at the console.
+    Console,
+    /// The operator at the local command line.
+    Cli,
+    /// An MCP client, named by its `clientInfo.name`.
+    Mcp(String),
+    /// A poller or other inbound source.
+    Source(String),
+    /// The engine itself (scheduled jobs, recovery).
+    Engine,
+    /// The executor running an approved draft.
+    Executor,
+}
+
+impl Actor {
+    /// Only the operator's own surfaces may approve or reject (DESIGN.md principle 3).
+    pub fn is_operator(&self) -> bool {
+        matches!(self, Actor::Console | Actor::Cli)
+    }
+
+    pub fn mcp(client: &str) -> Actor {
+        Actor::Mcp(client.to_string())
+    }
+}
+
+impl fmt::Display for Actor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Actor::Console => f.write_str("console"),
+            Actor::Cli => f.write_str("cli"),
+            Actor::Mcp(c) => write!(f, "mcp:{c}"),
+            Actor::Source(s) => write!(f, "source:{s}"),
+            Actor::Engine => f.write_str("engine"),
+            Actor::Executor => f.write_str("executor"),
+        }
+    }
+}
+
+impl FromStr for Actor {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "console" => Actor::Console,
+            "cli" => Actor::Cli,
+            "engine" => Actor::Engine,
+            "executor" => Actor::Executor,
+            _ => {
+                if let Some(c) = s.strip_prefix("mcp:") {
+                    Actor::Mcp(c.to_string())
+                } else if let Some(c) = s.strip_prefix("source:") {
+                    Actor::Source(c.to_string())
+                } else {
+                    return Err(format!("unknown actor `{s}`"));
+                }
+            }
+        })
+    }
+}
+
+impl Serialize for Actor {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Actor {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_through_its_string_form() {
+        for a in [
+            Actor::Console,
+            Actor::Cli,
+            Actor::mcp("claude-code"),
+            Actor::Source("demo".into()),
+            Actor::Engine,
+            Actor::Executor,
+        ] {
+            let s = serde_json::to_string(&a).unwrap();
+            assert_eq!(serde_json::from_str::<Actor>(&s).unwrap(), a);
+        }
+    }
+
+    #[test]
+    fn only_console_and_cli_are_operators() {
+        assert!(Actor::Console.is_operator());
+        assert!(Actor::Cli.is_operator());
+        assert!(!Actor::mcp("console").is_operator());
+        assert!(!Actor::Engine.is_operator());
+    }
+}

@@ -1,0 +1,209 @@
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use time::OffsetDateTime;
+
+use super::Actor;
+use super::action::Verdict;
+
+/// What an approved draft would do when executed. This is what the operator reviews and what
+/// the content digest covers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outbound {
+    SendEmail {
+        to: Vec<String>,
+        #[serde(default)]
+        cc: Vec<String>,
+        subject: String,
+        body: String,
+    },
+    ReplyEmail {
+        /// Inbox id of the message replied to.
+        message_id: String,
+        to: Vec<String>,
+        subject: String,
+        body: String,
+    },
+    PostChat {
+        chat_id: String,
+        body: String,
+    },
+    CreateEvent {
+        subject: String,
+        #[serde(with = "time::serde::rfc3339")]
+        start: OffsetDateTime,
+        #[serde(with = "time::serde::rfc3339")]
+        end: OffsetDateTime,
+        attendees: Vec<String>,
+        #[serde(default)]
+        location: Option<String>,
+        #[serde(default)]
+        body: String,
+    },
+}
+
+impl Outbound {
+    /// Short kind name used in lists and audit records.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Outbound::SendEmail { .. } => "send_email",
+            Outbound::ReplyEmail { .. } => "reply_email",
+            Outbound::PostChat { .. } => "post_chat",
+            Outbound::CreateEvent { .. } => "create_event",
+        }
+    }
+
+    /// Recipients as shown to the operator.
+    pub fn recipients(&self) -> Vec<String> {
+        match self {
+            Outbound::SendEmail { to, cc, .. } => to.iter().chain(cc).cloned().collect(),
+            Outbound::ReplyEmail { to, .. } => to.clone(),
+            Outbound::PostChat { chat_id, .. } => vec![format!("chat:{chat_id}")],
+            Outbound::CreateEvent { attendees, .. } => attendees.clone(),
+        }
+    }
+
+    pub fn subject(&self) -> Option<&str> {
+        match self {
+            Outbound::SendEmail { subject, .. }
+            | Outbound::ReplyEmail { subject, .. }
+            | Outbound::CreateEvent { subject, .. } => Some(subject),
+            Outbound::PostChat { .. } => None,
+        }
+    }
+
+    pub fn body(&self) -> &str {
+        match self {
+            Outbound::SendEmail { body, .. }
+            | Outbound::ReplyEmail { body, .. }
+            | Outbound::PostChat { body, .. }
+            | Outbound::CreateEvent { body, .. } => body,
+        }
+    }
+}
+
+/// sha256 over the profile and the canonical JSON of what the draft would do. Approval binds to
+/// this value, so any edit after review needs a fresh approval.
+pub fn content_digest(profile: &str, outbound: &Outbound) -> String {
+    // serde_json::Value sorts object keys, which makes the encoding canonical.
+    let value = serde_json::to_value(outbound).unwrap_or(serde_json::Value::Null);
+    let mut h = Sha256::new();
+    h.update(profile.as_bytes());
+    h.update([0u8]);
+    h.update(value.to_string().as_bytes());
+    hex::encode(h.finalize())
+}
+
+/// One event of the approval queue's log (`drafts/drafts.jsonl`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DraftEvent {
+    #[serde(with = "time::serde::rfc3339")]
+    pub ts: OffsetDateTime,
+    pub draft_id: String,
+    pub actor: Actor,
+    #[serde(flatten)]
+    pub kind: DraftEventKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum DraftEventKind {
+    Created {
+        profile: String,
+        outbound: Outbound,
+        digest: String,
+        verdict: Verdict,
+        /// The LLM provider that wrote the content, if one did.
+        #[serde(default)]
+        provider: Option<String>,
+    },
+    Edited {
+        outbound: Outbound,
+        digest: String,
+    },
+    Approved {
+        digest: String,
+    },
+    Rejected {
+        reason: String,
+    },
+    Executed {
+        remote_id: String,
+    },
+    Failed {
+        reason: String,
+    },
+}
+
+impl DraftEventKind {
+    pub fn name(&self) -> &'static str {
+        match self {
+            DraftEventKind::Created { .. } => "created",
+            DraftEventKind::Edited { .. } => "edited",
+            DraftEventKind::Approved { .. } => "approved",
+            DraftEventKind::Rejected { .. } => "rejected",
+            DraftEventKind::Executed { .. } => "executed",
+            DraftEventKind::Failed { .. } => "failed",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DraftStatus {
+    /// Waiting for the operator.
+    Pending,
+    /// Approved for exactly `approved_digest`; the executor may run it.
+    Approved,
+    Rejected,
+    Executed,
+    /// Execution failed; still approved, so it can be retried.
+    Failed,
+}
+
+impl DraftStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DraftStatus::Pending => "pending",
+            DraftStatus::Approved => "approved",
+            DraftStatus::Rejected => "rejected",
+            DraftStatus::Executed => "executed",
+            DraftStatus::Failed => "failed",
+        }
+    }
+
+    /// Whether the draft is finished and accepts no further decisions.
+    pub fn is_final(self) -> bool {
+        matches!(self, DraftStatus::Rejected | DraftStatus::Executed)
+    }
+}
+
+/// A draft as the fold of its events.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Draft {
+    pub id: String,
+    pub profile: String,
+    pub outbound: Outbound,
+    pub digest: String,
+    pub verdict: Verdict,
+    pub provider: Option<String>,
+    pub status: DraftStatus,
+    pub created_by: Actor,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    pub updated_at: OffsetDateTime,
+    /// The digest the operator approved; equal to `digest` while the approval stands.
+    pub approved_digest: Option<String>,
+    pub decided_by: Option<Actor>,
+    pub reason: Option<String>,
+    pub remote_id: Option<String>,
+    pub edits: u32,
+}
+
+impl Draft {
+    /// True when the current content is what the operator approved.
+    pub fn approval_holds(&self) -> bool {
+        self.approved_digest.as_deref() == Some(self.digest.as_str())
+    }
+}

@@ -1,0 +1,19 @@
+//! Plain serde types shared by every layer: what flows from sources into the inbox, what
+//! surfaces submit to the engine, what the drafts queue and the audit trail record.
+
+mod action;
+mod actor;
+mod audit;
+mod draft;
+mod message;
+
+pub use action::{Action, Outcome, Verdict};
+pub use actor::Actor;
+pub use audit::{AuditEvent, AuditOutcome, AuditRecord};
+pub use draft::{Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, content_digest};
+pub use message::{Channel, InboxRecord, NewMessage, Party};
+
+/// Current time in UTC. One place so tests and formatting agree on the clock.
+pub fn now() -> time::OffsetDateTime {
+    time::OffsetDateTime::now_utc()
+}

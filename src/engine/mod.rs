@@ -1,0 +1,410 @@
+//! The engine owns the stores and is the one place actions are decided: every surface (console,
+//! MCP, CLI) builds an `Action` and calls `Engine::submit`, which applies governance, records the
+//! decision in the audit trail (fail closed: no audit, no action), changes the stores and
+//! announces the change on the event bus.
+
+mod governance;
+mod lock;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::json;
+use tokio::sync::broadcast;
+
+pub use governance::action_kind;
+pub use lock::{EngineLock, LockError};
+
+use crate::config::Config;
+use crate::domain::{
+    Action, Actor, AuditEvent, AuditOutcome, AuditRecord, Channel, Draft, DraftEvent, DraftEventKind, InboxRecord,
+    NewMessage, Outbound, Outcome, Verdict, content_digest, now,
+};
+use crate::paths::Paths;
+use crate::store::StoreError;
+use crate::store::audit::Audit;
+use crate::store::drafts::Drafts;
+use crate::store::inbox::{Appended, Inbox};
+
+/// What the engine announces. Every push is best effort: the files are the truth.
+#[derive(Debug, Clone)]
+pub enum EngineEvent {
+    InboxAppended(Arc<InboxRecord>),
+    DraftChanged(Arc<Draft>),
+    Audited(Arc<AuditRecord>),
+}
+
+/// Whether this engine runs the data dir (holds the lock, runs sources and servers) or is a
+/// short-lived command working beside it (the CLI while a console is open).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Primary,
+    Secondary,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The request itself is wrong; `data` says how to fix it (e.g. the valid profiles).
+    #[error("{message}")]
+    Invalid { message: String, data: serde_json::Value },
+    #[error("{0}")]
+    NotFound(String),
+    /// The audit trail could not record the decision, so the action was not carried out.
+    #[error("blocked: the audit trail could not be written ({0}); nothing was changed")]
+    AuditUnavailable(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl EngineError {
+    pub fn invalid(message: impl Into<String>, data: serde_json::Value) -> Self {
+        EngineError::Invalid { message: message.into(), data }
+    }
+}
+
+pub struct Engine {
+    paths: Paths,
+    config: Config,
+    inbox: Inbox,
+    drafts: Drafts,
+    audit: Audit,
+    events: broadcast::Sender<EngineEvent>,
+    _lock: Option<EngineLock>,
+}
+
+impl Engine {
+    /// Open the stores in `paths.data_dir`. `Mode::Primary` takes the engine lock and fails with
+    /// the holder's PID if another engine has it.
+    pub fn open(paths: Paths, config: Config, mode: Mode) -> anyhow::Result<Engine> {
+        paths.ensure()?;
+        let lock = match mode {
+            Mode::Primary => Some(EngineLock::acquire(&paths.engine_lock())?),
+            Mode::Secondary => None,
+        };
+        let (events, _) = broadcast::channel(1024);
+        Ok(Engine {
+            inbox: Inbox::open(&paths.inbox_dir())?,
+            drafts: Drafts::open(&paths.drafts_dir())?,
+            audit: Audit::open(&paths.audit_dir())?,
+            paths,
+            config,
+            events,
+            _lock: lock,
+        })
+    }
+
+    pub fn paths(&self) -> &Paths {
+        &self.paths
+    }
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+    pub fn inbox(&self) -> &Inbox {
+        &self.inbox
+    }
+    pub fn drafts(&self) -> &Drafts {
+        &self.drafts
+    }
+    pub fn audit_store(&self) -> &Audit {
+        &self.audit
+    }
+    pub fn data_dir(&self) -> &Path {
+        &self.paths.data_dir
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<EngineEvent> {
+        self.events.subscribe()
+    }
+
+    fn announce(&self, ev: EngineEvent) {
+        // No subscribers is normal (CLI); a lagging one catches up from the files.
+        let _ = self.events.send(ev);
+    }
+
+    /// Record an audit event and announce it.
+    pub fn audit(&self, ev: AuditEvent) -> Result<AuditRecord, EngineError> {
+        let rec = self.audit.append(ev).map_err(|e| EngineError::AuditUnavailable(e.to_string()))?;
+        self.announce(EngineEvent::Audited(Arc::new(rec.clone())));
+        Ok(rec)
+    }
+
+    /// Sanitize and durably append an inbound item, then announce it (durable first, then
+    /// notify).
+    pub fn ingest(&self, msg: NewMessage, source: &str) -> anyhow::Result<Appended> {
+        if !self.config.profiles.contains_key(&msg.profile) {
+            anyhow::bail!(
+                "item {} names unknown profile `{}`; configured profiles: {}",
+                msg.id,
+                msg.profile,
+                self.profile_names().join(", ")
+            );
+        }
+        let record = crate::sanitize::to_record(msg)?;
+        let appended = self.inbox.append(record)?;
+        if let Appended::New(rec) = &appended {
+            let ev = AuditEvent::new("inbox.append", Actor::Source(source.to_string()), AuditOutcome::Ok)
+                .entity(&rec.profile)
+                .target(format!("{}#{}", rec.channel, rec.seq));
+            if let Err(e) = self.audit(ev) {
+                // The message is stored; losing its audit line is reported, not fatal.
+                tracing::error!("{e}");
+            }
+            self.announce(EngineEvent::InboxAppended(Arc::new((**rec).clone())));
+        }
+        Ok(appended)
+    }
+
+    pub fn profile_names(&self) -> Vec<String> {
+        self.config.profiles.keys().cloned().collect()
+    }
+
+    /// The single entry point for actions from every surface.
+    pub fn submit(&self, action: Action, actor: Actor) -> Result<Outcome, EngineError> {
+        let started = Instant::now();
+        let name = action.name();
+        let result = self.decide_and_apply(action, &actor, started);
+        if let Err(e) = &result {
+            // Refusals of bad requests are audited too (they are how a misbehaving client shows).
+            let outcome = match e {
+                EngineError::Invalid { .. } | EngineError::NotFound(_) => AuditOutcome::Denied,
+                EngineError::Store(StoreError::Rejected(_)) => AuditOutcome::Denied,
+                _ => AuditOutcome::Error,
+            };
+            if !matches!(e, EngineError::AuditUnavailable(_)) {
+                let ev = AuditEvent::new(name, &actor, outcome)
+                    .reason(truncate(&e.to_string(), 300))
+                    .duration_ms(started.elapsed().as_millis() as u64);
+                if let Err(ae) = self.audit(ev) {
+                    tracing::error!("{ae}");
+                }
+            }
+        }
+        result
+    }
+
+    fn decide_and_apply(&self, action: Action, actor: &Actor, started: Instant) -> Result<Outcome, EngineError> {
+        let name = action.name();
+        match action {
+            Action::CreateDraft { profile, outbound, provider } => {
+                self.create_draft(name, profile, outbound, provider, actor, started)
+            }
+            Action::DraftReply { message_id, body } => {
+                let (profile, outbound) = self.reply_outbound(&message_id, body)?;
+                self.create_draft(name, profile, outbound, None, actor, started)
+            }
+            Action::EditDraft { id, outbound } => {
+                let draft = self.existing_draft(&id)?;
+                let digest = content_digest(&draft.profile, &outbound);
+                let ev = DraftEvent {
+                    ts: now(),
+                    draft_id: id.clone(),
+                    actor: actor.clone(),
+                    kind: DraftEventKind::Edited { outbound, digest },
+                };
+                self.apply_draft_event(name, ev, &draft.profile, started)
+            }
+            Action::ApproveDraft { id, digest } => {
+                let draft = self.existing_draft(&id)?;
+                if !actor.is_operator() {
+                    return self.blocked(
+                        name,
+                        actor,
+                        &draft.profile,
+                        &id,
+                        Verdict::block(
+                            "operator_only_approval",
+                            format!("{actor} asked to approve draft {id}; only the operator can approve"),
+                            "approve it in the opsdesk console (Drafts pane, `a`) or with `opsdesk drafts approve`",
+                        ),
+                        started,
+                    );
+                }
+                // Bind the approval to what the operator reviewed: the digest they saw, or the
+                // current one when they approve what is shown now.
+                let digest = digest.unwrap_or_else(|| draft.digest.clone());
+                let ev = DraftEvent {
+                    ts: now(),
+                    draft_id: id.clone(),
+                    actor: actor.clone(),
+                    kind: DraftEventKind::Approved { digest },
+                };
+                self.apply_draft_event(name, ev, &draft.profile, started)
+            }
+            Action::RejectDraft { id, reason } => {
+                let draft = self.existing_draft(&id)?;
+                if !actor.is_operator() {
+                    return self.blocked(
+                        name,
+                        actor,
+                        &draft.profile,
+                        &id,
+                        Verdict::block(
+                            "operator_only_approval",
+                            format!("{actor} asked to reject draft {id}; only the operator can decide on drafts"),
+                            "decide in the opsdesk console or with `opsdesk drafts reject`",
+                        ),
+                        started,
+                    );
+                }
+                let reason = reason.trim().to_string();
+                if reason.is_empty() {
+                    return Err(EngineError::invalid(
+                        "a rejection needs a reason",
+                        json!({"field": "reason", "hint": "say why, e.g. \"wrong recipient\""}),
+                    ));
+                }
+                let ev = DraftEvent {
+                    ts: now(),
+                    draft_id: id.clone(),
+                    actor: actor.clone(),
+                    kind: DraftEventKind::Rejected { reason: crate::sanitize::one_line(&reason, 500) },
+                };
+                self.apply_draft_event(name, ev, &draft.profile, started)
+            }
+            Action::MarkRead { consumer, seq } => {
+                // A client moves only its own cursor; the operator may move any.
+                let own = consumer_name(actor);
+                if !actor.is_operator() && Some(consumer.as_str()) != own.as_deref() {
+                    return Err(EngineError::invalid(
+                        format!("{actor} may only move its own cursor"),
+                        json!({"allowed_consumer": own}),
+                    ));
+                }
+                let at = self.inbox.advance_cursor(&consumer, seq)?;
+                self.audit(
+                    AuditEvent::new(name, actor, AuditOutcome::Ok)
+                        .target(format!("{consumer}@{at}"))
+                        .duration_ms(started.elapsed().as_millis() as u64),
+                )?;
+                Ok(Outcome::Done { detail: json!({"consumer": consumer, "cursor": at}) })
+            }
+        }
+    }
+
+    fn existing_draft(&self, id: &str) -> Result<Draft, EngineError> {
+        self.drafts.get(id)?.ok_or_else(|| {
+            EngineError::NotFound(format!("no draft with id `{id}`; `opsdesk drafts list` shows the queue"))
+        })
+    }
+
+    fn create_draft(
+        &self,
+        name: &str,
+        profile: String,
+        outbound: Outbound,
+        provider: Option<String>,
+        actor: &Actor,
+        started: Instant,
+    ) -> Result<Outcome, EngineError> {
+        if !self.config.profiles.contains_key(&profile) {
+            return Err(EngineError::invalid(
+                format!("unknown profile `{profile}`"),
+                json!({"field": "profile", "valid_profiles": self.profile_names()}),
+            ));
+        }
+        governance::validate_outbound(&outbound)?;
+        let verdict = governance::judge_outbound(&self.config, &profile, &outbound);
+        let id = new_draft_id();
+        if let Verdict::Block { .. } = &verdict {
+            return self.blocked(name, actor, &profile, &id, verdict, started);
+        }
+        let digest = content_digest(&profile, &outbound);
+        let ev = DraftEvent {
+            ts: now(),
+            draft_id: id.clone(),
+            actor: actor.clone(),
+            kind: DraftEventKind::Created { profile: profile.clone(), outbound, digest: digest.clone(), verdict: verdict.clone(), provider },
+        };
+        self.apply_draft_event(name, ev, &profile, started)?;
+        Ok(Outcome::Queued { draft_id: id, digest, verdict })
+    }
+
+    /// Check, audit (fail closed), append, announce.
+    fn apply_draft_event(&self, name: &str, ev: DraftEvent, profile: &str, started: Instant) -> Result<Outcome, EngineError> {
+        self.drafts.check(&ev)?;
+        let kind = ev.kind.name();
+        let audit = AuditEvent::new(name, &ev.actor, AuditOutcome::Ok)
+            .entity(profile)
+            .target(ev.draft_id.clone())
+            .reason(format!("draft {kind}"))
+            .duration_ms(started.elapsed().as_millis() as u64);
+        self.audit(audit)?;
+        let draft = match self.drafts.append(ev) {
+            Ok(d) => d,
+            Err(e) => {
+                // Lost a race with another process between check and append: say so in the trail.
+                let _ = self.audit(AuditEvent::new(name, Actor::Engine, AuditOutcome::Error).entity(profile).reason(truncate(&e.to_string(), 300)));
+                return Err(e.into());
+            }
+        };
+        self.announce(EngineEvent::DraftChanged(Arc::new(draft.clone())));
+        Ok(Outcome::Done { detail: serde_json::to_value(&draft).unwrap_or_default() })
+    }
+
+    fn blocked(
+        &self,
+        name: &str,
+        actor: &Actor,
+        profile: &str,
+        target: &str,
+        verdict: Verdict,
+        started: Instant,
+    ) -> Result<Outcome, EngineError> {
+        let Verdict::Block { rule, reason, remedy } = verdict else {
+            unreachable!("blocked() is only called with a Block verdict")
+        };
+        self.audit(
+            AuditEvent::new(name, actor, AuditOutcome::Blocked)
+                .entity(profile)
+                .target(target)
+                .reason(format!("{rule}: {reason}"))
+                .duration_ms(started.elapsed().as_millis() as u64),
+        )?;
+        Ok(Outcome::Blocked { rule, reason, remedy })
+    }
+
+    /// Build the reply for an inbox message: same profile, back to its sender or its chat.
+    fn reply_outbound(&self, message_id: &str, body: String) -> Result<(String, Outbound), EngineError> {
+        let rec = self.inbox.find_by_id(message_id)?.ok_or_else(|| {
+            EngineError::NotFound(format!("no inbox message with id `{message_id}`; use the `id` field of an inbox_pull result"))
+        })?;
+        let outbound = match rec.channel {
+            Channel::Teams => Outbound::PostChat {
+                chat_id: rec.thread_id.clone().unwrap_or_else(|| rec.from.address.clone()),
+                body,
+            },
+            Channel::Email | Channel::Spool => {
+                let subject = rec.subject.clone().unwrap_or_default();
+                let subject = if subject.to_ascii_lowercase().starts_with("re:") { subject } else { format!("Re: {subject}") };
+                Outbound::ReplyEmail { message_id: rec.id.clone(), to: vec![rec.from.address.clone()], subject, body }
+            }
+            Channel::Calendar => {
+                return Err(EngineError::invalid(
+                    "calendar items cannot be replied to",
+                    json!({"hint": "draft an email to the organizer with draft_email, or a calendar event"}),
+                ));
+            }
+        };
+        Ok((rec.profile, outbound))
+    }
+}
+
+/// The inbox consumer an actor reads as.
+pub fn consumer_name(actor: &Actor) -> Option<String> {
+    match actor {
+        Actor::Console => Some("console".into()),
+        Actor::Cli => Some("cli".into()),
+        Actor::Mcp(c) => Some(format!("mcp:{c}")),
+        _ => None,
+    }
+}
+
+fn new_draft_id() -> String {
+    let u = uuid::Uuid::new_v4().simple().to_string();
+    format!("d-{}", &u[..10])
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max { s.to_string() } else { s.chars().take(max).collect::<String>() + "…" }
+}

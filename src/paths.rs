@@ -1,0 +1,184 @@
+//! Where opsdesk keeps its files, and the permission discipline for them: directories 0700,
+//! files 0600, checked and repaired on start.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+pub const DIR_MODE: u32 = 0o700;
+pub const FILE_MODE: u32 = 0o600;
+
+/// Resolved locations for one opsdesk instance.
+#[derive(Debug, Clone)]
+pub struct Paths {
+    pub data_dir: PathBuf,
+    pub config_file: PathBuf,
+    /// True when the config path was given explicitly (flag or env): then it must exist.
+    pub config_explicit: bool,
+}
+
+impl Paths {
+    /// `data_dir` / `config` come from `--data-dir`/`OPSDESK_DATA_DIR` and
+    /// `--config`/`OPSDESK_CONFIG`; otherwise the XDG locations.
+    pub fn resolve(data_dir: Option<PathBuf>, config: Option<PathBuf>) -> Result<Paths> {
+        let dirs = directories::ProjectDirs::from("", "", "opsdesk");
+        let data_dir = match data_dir {
+            Some(d) => d,
+            None => dirs
+                .as_ref()
+                .map(|d| d.data_dir().to_path_buf())
+                .context("cannot determine a data directory (no HOME?); pass --data-dir or set OPSDESK_DATA_DIR")?,
+        };
+        let config_explicit = config.is_some();
+        let config_file = match config {
+            Some(c) => c,
+            None => dirs
+                .as_ref()
+                .map(|d| d.config_dir().join("config.toml"))
+                .unwrap_or_else(|| data_dir.join("config.toml")),
+        };
+        Ok(Paths { data_dir, config_file, config_explicit })
+    }
+
+    pub fn inbox_dir(&self) -> PathBuf {
+        self.data_dir.join("inbox")
+    }
+    pub fn drafts_dir(&self) -> PathBuf {
+        self.data_dir.join("drafts")
+    }
+    pub fn audit_dir(&self) -> PathBuf {
+        self.data_dir.join("audit")
+    }
+    pub fn tokens_dir(&self) -> PathBuf {
+        self.data_dir.join("tokens")
+    }
+    pub fn spool_dir(&self) -> PathBuf {
+        self.data_dir.join("spool")
+    }
+    pub fn engine_lock(&self) -> PathBuf {
+        self.data_dir.join("engine.lock")
+    }
+
+    /// Create the data dir tree with private permissions, repairing looser ones.
+    pub fn ensure(&self) -> Result<()> {
+        for d in [
+            self.data_dir.clone(),
+            self.inbox_dir(),
+            self.drafts_dir(),
+            self.audit_dir(),
+            self.tokens_dir(),
+        ] {
+            ensure_private_dir(&d)?;
+        }
+        repair_tree(&self.data_dir)
+    }
+}
+
+/// Create `dir` (and parents) as 0700; tighten it if it exists with looser permissions.
+pub fn ensure_private_dir(dir: &Path) -> Result<()> {
+    if !dir.exists() {
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(DIR_MODE)
+            .create(dir)
+            .with_context(|| format!("cannot create directory {}", dir.display()))?;
+    }
+    tighten(dir, DIR_MODE)
+}
+
+fn tighten(path: &Path, mode: u32) -> Result<()> {
+    let meta = fs::metadata(path).with_context(|| format!("cannot stat {}", path.display()))?;
+    if meta.permissions().mode() & 0o077 != 0 {
+        tracing::warn!(path = %path.display(), "permissions were looser than {mode:o}; repaired");
+        fs::set_permissions(path, fs::Permissions::from_mode(mode))
+            .with_context(|| format!("cannot set permissions on {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Walk the data dir (two levels: the tree is shallow) and repair any group/other access.
+fn repair_tree(root: &Path) -> Result<()> {
+    for entry in fs::read_dir(root).with_context(|| format!("cannot read {}", root.display()))? {
+        let entry = entry?;
+        let ft = entry.file_type()?;
+        if ft.is_dir() {
+            tighten(&entry.path(), DIR_MODE)?;
+            for inner in fs::read_dir(entry.path())? {
+                let inner = inner?;
+                let ift = inner.file_type()?;
+                if ift.is_file() {
+                    tighten(&inner.path(), FILE_MODE)?;
+                } else if ift.is_dir() {
+                    tighten(&inner.path(), DIR_MODE)?;
+                }
+            }
+        } else if ft.is_file() {
+            tighten(&entry.path(), FILE_MODE)?;
+        }
+    }
+    Ok(())
+}
+
+/// Open (creating 0600 if needed) a file for reading and appending.
+pub fn open_private_append(path: &Path) -> io::Result<File> {
+    OpenOptions::new().read(true).append(true).create(true).mode(FILE_MODE).open(path)
+}
+
+/// Replace `path` with `bytes` atomically: write a 0600 sibling, fsync it, rename it over, fsync
+/// the directory. A reader sees the old or the new content, never a mix.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    let result = (|| {
+        let mut f = OpenOptions::new().write(true).create(true).truncate(true).mode(FILE_MODE).open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)?;
+        sync_dir(dir)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// fsync a directory so a rename or a new file in it is durable.
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ensure_creates_private_dirs_and_repairs_loose_ones() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = Paths::resolve(Some(tmp.path().join("data")), None).unwrap();
+        p.ensure().unwrap();
+        fs::set_permissions(p.inbox_dir(), fs::Permissions::from_mode(0o755)).unwrap();
+        let f = p.inbox_dir().join("x.jsonl");
+        fs::write(&f, "").unwrap();
+        fs::set_permissions(&f, fs::Permissions::from_mode(0o644)).unwrap();
+        p.ensure().unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&p.data_dir), 0o700);
+        assert_eq!(mode(&p.inbox_dir()), 0o700);
+        assert_eq!(mode(&f), 0o600);
+    }
+
+    #[test]
+    fn write_atomic_replaces_content_with_a_private_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let f = tmp.path().join("state.json");
+        write_atomic(&f, b"one").unwrap();
+        write_atomic(&f, b"two").unwrap();
+        assert_eq!(fs::read(&f).unwrap(), b"two");
+        assert_eq!(fs::metadata(&f).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1, "no temp file left behind");
+    }
+}

@@ -1,0 +1,239 @@
+//! The hash-chained audit trail, `audit/<YYYY-MM>.jsonl`.
+//!
+//! Each record carries `prev` (the previous record's hash; 64 zeros for the first) and
+//! `hash = sha256(prev || canonical JSON of the record without "hash")`, where canonical means
+//! object keys sorted. The chain runs across month files. `verify` recomputes it and names the
+//! first record that does not fit.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use super::StoreError;
+use super::jsonl::{FileLock, Lines, append_durable, last_complete_line, repair_torn_tail};
+use crate::domain::{AuditEvent, AuditRecord};
+use crate::paths::{ensure_private_dir, open_private_append};
+
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+const LOCK: &str = ".lock";
+
+pub struct Audit {
+    dir: PathBuf,
+    /// Serializes appends within this process (the file lock does it across processes).
+    local: Mutex<()>,
+}
+
+/// Where verification stopped, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BadRecord {
+    pub file: PathBuf,
+    pub line: u64,
+    /// The record's seq if it could be read.
+    pub seq: Option<u64>,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VerifyReport {
+    pub files: usize,
+    pub records: u64,
+    pub first_bad: Option<BadRecord>,
+    /// A torn last line left by an interrupted writer (not a chain break; the next append
+    /// removes it).
+    pub torn_tail: Option<PathBuf>,
+}
+
+impl VerifyReport {
+    pub fn ok(&self) -> bool {
+        self.first_bad.is_none()
+    }
+}
+
+/// The hash of a record: sha256 over `prev` and the canonical JSON of every field but `hash`.
+pub fn record_hash(value: &serde_json::Value) -> Option<String> {
+    let obj = value.as_object()?;
+    let prev = obj.get("prev")?.as_str()?;
+    let mut body = obj.clone();
+    body.remove("hash");
+    // serde_json's Map is ordered by key (no preserve_order feature): canonical by construction.
+    let canonical = serde_json::Value::Object(body).to_string();
+    let mut h = Sha256::new();
+    h.update(prev.as_bytes());
+    h.update(canonical.as_bytes());
+    Some(hex::encode(h.finalize()))
+}
+
+fn month_file_name(t: time::OffsetDateTime) -> String {
+    format!("{:04}-{:02}.jsonl", t.year(), t.month() as u8)
+}
+
+impl Audit {
+    pub fn open(dir: &Path) -> Result<Audit, StoreError> {
+        ensure_private_dir(dir).map_err(|e| StoreError::Rejected(format!("{e:#}")))?;
+        Ok(Audit { dir: dir.to_path_buf(), local: Mutex::new(()) })
+    }
+
+    /// Month files in chain order.
+    pub fn files(&self) -> Result<Vec<PathBuf>, StoreError> {
+        let mut v: Vec<PathBuf> = fs::read_dir(&self.dir)
+            .map_err(|e| StoreError::io(&self.dir, "list", e))?
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.len() == 13 && n.ends_with(".jsonl") && n.as_bytes()[4] == b'-')
+            })
+            .collect();
+        v.sort();
+        Ok(v)
+    }
+
+    /// Append one event to the chain. Returns the stored record.
+    pub fn append(&self, event: AuditEvent) -> Result<AuditRecord, StoreError> {
+        let _local = self.local.lock().unwrap_or_else(|p| p.into_inner());
+        let _lock = FileLock::exclusive(&self.dir.join(LOCK))?;
+        let files = self.files()?;
+        let now = crate::domain::now();
+        let mut target = self.dir.join(month_file_name(now));
+        // Keep files in chain order even if the clock steps back.
+        if let Some(last) = files.last()
+            && *last > target
+        {
+            target = last.clone();
+        }
+        let mut file = open_private_append(&target).map_err(|e| StoreError::io(&target, "open", e))?;
+        repair_torn_tail(&mut file, &target)?;
+        let (seq, prev) = self.head(&files, &target)?;
+        let mut record = AuditRecord { seq: seq + 1, ts: now, event, prev, hash: String::new() };
+        let value = serde_json::to_value(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        record.hash = record_hash(&value).ok_or_else(|| StoreError::Rejected("audit record has no prev".into()))?;
+        let mut line = serde_json::to_vec(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        line.push(b'\n');
+        append_durable(&mut file, &target, &line)?;
+        Ok(record)
+    }
+
+    /// The last record's seq and hash, looking back through earlier months if needed.
+    fn head(&self, files: &[PathBuf], target: &Path) -> Result<(u64, String), StoreError> {
+        let mut candidates: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+        if !candidates.contains(&target) {
+            candidates.push(target);
+        }
+        for path in candidates.into_iter().rev() {
+            if let Some(line) = last_complete_line(path)? {
+                let v: serde_json::Value = serde_json::from_slice(&line).map_err(|e| StoreError::Corrupt {
+                    path: path.to_path_buf(),
+                    line: 0,
+                    msg: format!("last audit record is unreadable ({e}); run `opsdesk audit verify`"),
+                })?;
+                let seq = v.get("seq").and_then(|s| s.as_u64());
+                let hash = v.get("hash").and_then(|s| s.as_str());
+                return match (seq, hash) {
+                    (Some(s), Some(h)) => Ok((s, h.to_string())),
+                    _ => Err(StoreError::Corrupt {
+                        path: path.to_path_buf(),
+                        line: 0,
+                        msg: "last audit record lacks seq/hash; run `opsdesk audit verify`".into(),
+                    }),
+                };
+            }
+        }
+        Ok((0, GENESIS.to_string()))
+    }
+
+    /// Recompute the whole chain.
+    pub fn verify(&self) -> Result<VerifyReport, StoreError> {
+        let files = self.files()?;
+        let mut report = VerifyReport { files: files.len(), records: 0, first_bad: None, torn_tail: None };
+        let mut prev = GENESIS.to_string();
+        let mut expect = 1u64;
+        for (fi, path) in files.iter().enumerate() {
+            let bad = |line: u64, seq: Option<u64>, reason: String| BadRecord { file: path.clone(), line, seq, reason };
+            let mut last_end = 0u64;
+            for line in Lines::open(path, 0).map_err(|e| StoreError::io(path, "open", e))? {
+                let line = line.map_err(|e| StoreError::io(path, "read", e))?;
+                last_end = line.offset + line.bytes.len() as u64 + 1;
+                let v: serde_json::Value = match serde_json::from_slice(&line.bytes) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        report.first_bad = Some(bad(line.number, None, format!("not valid JSON ({e})")));
+                        return Ok(report);
+                    }
+                };
+                let seq = v.get("seq").and_then(|s| s.as_u64());
+                let stored = v.get("hash").and_then(|h| h.as_str()).unwrap_or("");
+                let this_prev = v.get("prev").and_then(|h| h.as_str()).unwrap_or("");
+                let reason = if seq != Some(expect) {
+                    Some(format!("expected seq {expect}, found {seq:?} (a record was removed or inserted)"))
+                } else if this_prev != prev {
+                    Some("prev does not match the previous record's hash (a record was removed, reordered or altered)".to_string())
+                } else if record_hash(&v).as_deref() != Some(stored) {
+                    Some("hash does not match the record's content (the record was altered)".to_string())
+                } else if serde_json::from_value::<AuditRecord>(v.clone()).is_err() {
+                    Some("record does not have the audit record shape".to_string())
+                } else {
+                    None
+                };
+                if let Some(reason) = reason {
+                    report.first_bad = Some(bad(line.number, seq, reason));
+                    return Ok(report);
+                }
+                prev = stored.to_string();
+                expect += 1;
+                report.records += 1;
+            }
+            let len = fs::metadata(path).map_err(|e| StoreError::io(path, "stat", e))?.len();
+            if len > last_end {
+                if fi + 1 == files.len() {
+                    report.torn_tail = Some(path.clone());
+                } else {
+                    report.first_bad = Some(bad(0, None, "incomplete line at the end of a closed month file".into()));
+                    return Ok(report);
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    /// The last `n` records, oldest first (unreadable lines skipped).
+    pub fn tail(&self, n: usize) -> Result<Vec<AuditRecord>, StoreError> {
+        let mut out = std::collections::VecDeque::with_capacity(n + 1);
+        for path in self.files()?.iter().rev() {
+            let recs = self.read_file(path, 0)?.0;
+            for r in recs.into_iter().rev() {
+                if out.len() >= n {
+                    break;
+                }
+                out.push_front(r);
+            }
+            if out.len() >= n {
+                break;
+            }
+        }
+        Ok(out.into_iter().collect())
+    }
+
+    /// Records of one file from `offset`, and the offset after the last complete line.
+    pub fn read_file(&self, path: &Path, offset: u64) -> Result<(Vec<AuditRecord>, u64), StoreError> {
+        let mut out = Vec::new();
+        let mut end = offset;
+        let lines = match Lines::open(path, offset) {
+            Ok(l) => l,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((out, offset)),
+            Err(e) => return Err(StoreError::io(path, "open", e)),
+        };
+        for line in lines {
+            let line = line.map_err(|e| StoreError::io(path, "read", e))?;
+            end = line.offset + line.bytes.len() as u64 + 1;
+            match serde_json::from_slice::<AuditRecord>(&line.bytes) {
+                Ok(r) => out.push(r),
+                Err(e) => tracing::warn!(file = %path.display(), line = line.number, "unreadable audit line: {e}"),
+            }
+        }
+        Ok((out, end))
+    }
+}

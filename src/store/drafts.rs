@@ -1,0 +1,217 @@
+//! The approval queue as an event log, `drafts/drafts.jsonl`. The current queue is a fold of the
+//! events. Every transition is checked before it is appended, and checked again when the log is
+//! folded, so an event that breaks the rules (an approval by a non-operator, an approval of
+//! content that has since changed) never takes effect even if it was written by hand.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::StoreError;
+use super::jsonl::{FileLock, Lines, append_durable, repair_torn_tail};
+use crate::domain::{Actor, Draft, DraftEvent, DraftEventKind, DraftStatus, content_digest};
+use crate::paths::{ensure_private_dir, open_private_append};
+
+const LOG: &str = "drafts.jsonl";
+const LOCK: &str = ".lock";
+
+pub struct Drafts {
+    dir: PathBuf,
+}
+
+/// The queue as folded from the log, in creation order.
+#[derive(Debug, Default)]
+pub struct Queue {
+    pub drafts: Vec<Draft>,
+    /// Lines that did not parse or events that broke the rules (reported, ignored).
+    pub skipped: Vec<String>,
+}
+
+impl Queue {
+    pub fn get(&self, id: &str) -> Option<&Draft> {
+        self.drafts.iter().find(|d| d.id == id)
+    }
+    pub fn pending(&self) -> impl Iterator<Item = &Draft> {
+        self.drafts.iter().filter(|d| d.status == DraftStatus::Pending)
+    }
+}
+
+impl Drafts {
+    pub fn open(dir: &Path) -> Result<Drafts, StoreError> {
+        ensure_private_dir(dir).map_err(|e| StoreError::Rejected(format!("{e:#}")))?;
+        Ok(Drafts { dir: dir.to_path_buf() })
+    }
+
+    fn log_path(&self) -> PathBuf {
+        self.dir.join(LOG)
+    }
+
+    /// Fold the whole log into the current queue.
+    pub fn queue(&self) -> Result<Queue, StoreError> {
+        let path = self.log_path();
+        let mut q = Queue::default();
+        let mut by_id: HashMap<String, usize> = HashMap::new();
+        let lines = match Lines::open(&path, 0) {
+            Ok(l) => l,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(q),
+            Err(e) => return Err(StoreError::io(&path, "open", e)),
+        };
+        for line in lines {
+            let line = line.map_err(|e| StoreError::io(&path, "read", e))?;
+            let ev: DraftEvent = match serde_json::from_slice(&line.bytes) {
+                Ok(ev) => ev,
+                Err(e) => {
+                    let msg = format!("{}:{}: unreadable event ({e})", path.display(), line.number);
+                    tracing::warn!("{msg}");
+                    q.skipped.push(msg);
+                    continue;
+                }
+            };
+            if let Err(e) = apply(&mut q.drafts, &mut by_id, &ev) {
+                let msg = format!("{}:{}: event ignored: {e}", path.display(), line.number);
+                tracing::warn!("{msg}");
+                q.skipped.push(msg);
+            }
+        }
+        Ok(q)
+    }
+
+    pub fn get(&self, id: &str) -> Result<Option<Draft>, StoreError> {
+        Ok(self.queue()?.drafts.into_iter().find(|d| d.id == id))
+    }
+
+    /// Whether `ev` would be accepted now (the append checks again under the lock).
+    pub fn check(&self, ev: &DraftEvent) -> Result<(), StoreError> {
+        let mut q = self.queue()?;
+        let mut by_id: HashMap<String, usize> = q.drafts.iter().enumerate().map(|(i, d)| (d.id.clone(), i)).collect();
+        apply(&mut q.drafts, &mut by_id, ev).map(|_| ()).map_err(StoreError::Rejected)
+    }
+
+    /// Check `ev` against the current queue and append it; returns the draft as it now stands.
+    pub fn append(&self, ev: DraftEvent) -> Result<Draft, StoreError> {
+        let _lock = FileLock::exclusive(&self.dir.join(LOCK))?;
+        let path = self.log_path();
+        let mut file = open_private_append(&path).map_err(|e| StoreError::io(&path, "open", e))?;
+        repair_torn_tail(&mut file, &path)?;
+        let mut q = self.queue()?;
+        let mut by_id: HashMap<String, usize> = q.drafts.iter().enumerate().map(|(i, d)| (d.id.clone(), i)).collect();
+        let idx = apply(&mut q.drafts, &mut by_id, &ev).map_err(StoreError::Rejected)?;
+        let mut line = serde_json::to_vec(&ev).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        line.push(b'\n');
+        append_durable(&mut file, &path, &line)?;
+        Ok(q.drafts.swap_remove(idx))
+    }
+}
+
+/// Apply one event to the queue, or say why it is not allowed. Returns the draft's index.
+fn apply(drafts: &mut Vec<Draft>, by_id: &mut HashMap<String, usize>, ev: &DraftEvent) -> Result<usize, String> {
+    if let DraftEventKind::Created { profile, outbound, digest, verdict, provider } = &ev.kind {
+        if by_id.contains_key(&ev.draft_id) {
+            return Err(format!("draft {} already exists", ev.draft_id));
+        }
+        if *digest != content_digest(profile, outbound) {
+            return Err(format!("draft {}: digest does not match its content", ev.draft_id));
+        }
+        drafts.push(Draft {
+            id: ev.draft_id.clone(),
+            profile: profile.clone(),
+            outbound: outbound.clone(),
+            digest: digest.clone(),
+            verdict: verdict.clone(),
+            provider: provider.clone(),
+            status: DraftStatus::Pending,
+            created_by: ev.actor.clone(),
+            created_at: ev.ts,
+            updated_at: ev.ts,
+            approved_digest: None,
+            decided_by: None,
+            reason: None,
+            remote_id: None,
+            edits: 0,
+        });
+        by_id.insert(ev.draft_id.clone(), drafts.len() - 1);
+        return Ok(drafts.len() - 1);
+    }
+    let &idx = by_id.get(&ev.draft_id).ok_or_else(|| format!("no draft with id {}", ev.draft_id))?;
+    let d = &mut drafts[idx];
+    if d.status.is_final() {
+        return Err(format!("draft {} is already {}", d.id, d.status.as_str()));
+    }
+    let operator_only = |actor: &Actor, what: &str| {
+        if actor.is_operator() {
+            Ok(())
+        } else {
+            Err(format!("only the operator (console or local CLI) can {what} a draft; {actor} cannot"))
+        }
+    };
+    match &ev.kind {
+        DraftEventKind::Created { .. } => unreachable!("handled above"),
+        DraftEventKind::Edited { outbound, digest } => {
+            if *digest != content_digest(&d.profile, outbound) {
+                return Err(format!("draft {}: digest does not match the edited content", d.id));
+            }
+            if d.status == DraftStatus::Executed {
+                return Err(format!("draft {} was already executed", d.id));
+            }
+            d.outbound = outbound.clone();
+            d.digest = digest.clone();
+            d.edits += 1;
+            // The approval was for the old content: it no longer holds.
+            d.status = DraftStatus::Pending;
+        }
+        DraftEventKind::Approved { digest } => {
+            operator_only(&ev.actor, "approve")?;
+            if *digest != d.digest {
+                return Err(format!(
+                    "draft {} changed since it was reviewed (digest {} ≠ current {}); review it again",
+                    d.id,
+                    short(digest),
+                    short(&d.digest)
+                ));
+            }
+            if d.status != DraftStatus::Pending {
+                return Err(format!("draft {} is {}, not pending", d.id, d.status.as_str()));
+            }
+            d.status = DraftStatus::Approved;
+            d.approved_digest = Some(digest.clone());
+            d.decided_by = Some(ev.actor.clone());
+            d.reason = None;
+        }
+        DraftEventKind::Rejected { reason } => {
+            operator_only(&ev.actor, "reject")?;
+            d.status = DraftStatus::Rejected;
+            d.decided_by = Some(ev.actor.clone());
+            d.reason = Some(reason.clone());
+        }
+        DraftEventKind::Executed { remote_id } => {
+            executor_only(&ev.actor)?;
+            if !matches!(d.status, DraftStatus::Approved | DraftStatus::Failed) || !d.approval_holds() {
+                return Err(format!("draft {} is not approved with its current content", d.id));
+            }
+            d.status = DraftStatus::Executed;
+            d.remote_id = Some(remote_id.clone());
+            d.reason = None;
+        }
+        DraftEventKind::Failed { reason } => {
+            executor_only(&ev.actor)?;
+            if !matches!(d.status, DraftStatus::Approved | DraftStatus::Failed) || !d.approval_holds() {
+                return Err(format!("draft {} is not approved with its current content", d.id));
+            }
+            d.status = DraftStatus::Failed;
+            d.reason = Some(reason.clone());
+        }
+    }
+    d.updated_at = ev.ts;
+    Ok(idx)
+}
+
+fn executor_only(actor: &Actor) -> Result<(), String> {
+    if matches!(actor, Actor::Executor | Actor::Engine) {
+        Ok(())
+    } else {
+        Err(format!("only the executor records execution results; {actor} cannot"))
+    }
+}
+
+fn short(digest: &str) -> &str {
+    &digest[..digest.len().min(12)]
+}

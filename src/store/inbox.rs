@@ -1,0 +1,797 @@
+//! The durable inbox: `inbox/<YYYY-MM-DD>.jsonl` data files, `inbox/index.bin` and
+//! `inbox/state.json`.
+//!
+//! `index.bin` holds one fixed 24-byte entry per `seq` (entry `seq-1`): the day file, offset and
+//! length of the record's line, and a hash of its source id. It is the commit point: a record
+//! exists once its index entry is written, which happens only after its line is fsync'd. So:
+//! - reading from a cursor is one `pread` into the index plus one per record, whatever the size
+//!   of the inbox;
+//! - a writer killed between the two writes leaves a line no index entry points to; the next
+//!   writer rolls such complete lines forward (they carry their `seq`) and cuts torn ones;
+//! - dedup by source id needs only the id hashes, loaded from the index once per process and
+//!   caught up incrementally when other processes append.
+//!
+//! `state.json` carries consumer cursors (`{unread, last_seq, consumers}`) and is replaced
+//! atomically; `last_seq` in it is informative, the index is the truth.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::{self, File, OpenOptions};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::ErrorKind;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use time::OffsetDateTime;
+
+use super::StoreError;
+use super::jsonl::{FileLock, Lines, append_durable};
+use crate::domain::{Channel, InboxRecord};
+use crate::paths::{ensure_private_dir, open_private_append, write_atomic};
+
+const ENTRY_LEN: u64 = 24;
+const INDEX: &str = "index.bin";
+const STATE: &str = "state.json";
+const STATE_BAK: &str = "state.json.bak";
+const LOCK: &str = ".lock";
+/// The console's cursor defines the operator's `unread` count in state.json.
+pub const OPERATOR_CONSUMER: &str = "console";
+/// Julian day number of 1970-01-01.
+const UNIX_EPOCH_JULIAN: i32 = 2_440_588;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct IndexEntry {
+    day: u32,
+    len: u32,
+    offset: u64,
+    id_hash: u64,
+}
+
+impl IndexEntry {
+    /// A seq whose record was lost (only ever produced by an index rebuild after damage).
+    const HOLE: IndexEntry = IndexEntry { day: 0, len: 0, offset: 0, id_hash: 0 };
+
+    fn is_hole(&self) -> bool {
+        self.len == 0
+    }
+    fn end(&self) -> u64 {
+        self.offset + self.len as u64
+    }
+    fn encode(&self) -> [u8; ENTRY_LEN as usize] {
+        let mut b = [0u8; ENTRY_LEN as usize];
+        b[0..4].copy_from_slice(&self.day.to_le_bytes());
+        b[4..8].copy_from_slice(&self.len.to_le_bytes());
+        b[8..16].copy_from_slice(&self.offset.to_le_bytes());
+        b[16..24].copy_from_slice(&self.id_hash.to_le_bytes());
+        b
+    }
+    fn decode(b: &[u8]) -> IndexEntry {
+        let u32_at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        let u64_at = |i: usize| {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(&b[i..i + 8]);
+            u64::from_le_bytes(a)
+        };
+        IndexEntry { day: u32_at(0), len: u32_at(4), offset: u64_at(8), id_hash: u64_at(16) }
+    }
+}
+
+/// The id hashes are already uniformly distributed: no need to hash them again.
+#[derive(Default)]
+struct PassThrough(u64);
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+type IdMap = HashMap<u64, u64, BuildHasherDefault<PassThrough>>;
+
+fn id_hash(id: &str) -> u64 {
+    let d = Sha256::digest(id.as_bytes());
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&d[..8]);
+    // 0 marks a hole in the index; move the one id hashing to 0 elsewhere.
+    u64::from_le_bytes(a).max(1)
+}
+
+fn day_of(t: OffsetDateTime) -> u32 {
+    t.unix_timestamp().div_euclid(86_400).max(0) as u32
+}
+
+fn day_file_name(day: u32) -> String {
+    match time::Date::from_julian_day(UNIX_EPOCH_JULIAN + day as i32) {
+        Ok(d) => format!("{:04}-{:02}-{:02}.jsonl", d.year(), d.month() as u8, d.day()),
+        Err(_) => format!("day-{day}.jsonl"),
+    }
+}
+
+fn parse_day_file_name(name: &str) -> Option<u32> {
+    let stem = name.strip_suffix(".jsonl")?;
+    let fmt = time::macros::format_description!("[year]-[month]-[day]");
+    let date = time::Date::parse(stem, &fmt).ok()?;
+    u32::try_from(date.to_julian_day() - UNIX_EPOCH_JULIAN).ok()
+}
+
+/// Which records a read returns.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filter {
+    pub channel: Option<Channel>,
+    pub profile: Option<String>,
+    /// Case-insensitive substring of sender, subject or text.
+    pub text: Option<String>,
+}
+
+impl Filter {
+    pub fn is_empty(&self) -> bool {
+        self.channel.is_none() && self.profile.is_none() && self.text.is_none()
+    }
+
+    pub fn matches(&self, r: &InboxRecord) -> bool {
+        if self.channel.is_some_and(|c| c != r.channel) {
+            return false;
+        }
+        if self.profile.as_deref().is_some_and(|p| p != r.profile) {
+            return false;
+        }
+        if let Some(t) = &self.text {
+            let t = t.to_lowercase();
+            let hay = [
+                r.from.name.as_str(),
+                r.from.address.as_str(),
+                r.subject.as_deref().unwrap_or(""),
+                r.text.as_str(),
+            ];
+            if !hay.iter().any(|h| h.to_lowercase().contains(&t)) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Result of an append: the stored record, or the seq of the record that already has this id.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Appended {
+    New(Box<InboxRecord>),
+    Duplicate { id: String, seq: u64 },
+}
+
+/// Records read from the inbox.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Batch {
+    pub records: Vec<InboxRecord>,
+    /// Indexed records that could not be read back intact (reported, never returned).
+    pub skipped_corrupt: u64,
+    /// The inbox's last seq at the time of the read.
+    pub last_seq: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct InboxState {
+    /// Records the operator (the `console` consumer) has not seen.
+    pub unread: u64,
+    pub last_seq: u64,
+    /// Consumer name → last seq it consumed.
+    pub consumers: BTreeMap<String, u64>,
+}
+
+#[derive(Default)]
+struct WriterCache {
+    /// How many index entries `ids` covers.
+    covered: u64,
+    ids: IdMap,
+}
+
+pub struct Inbox {
+    dir: PathBuf,
+    writer: Mutex<WriterCache>,
+}
+
+impl Inbox {
+    /// Open (creating if needed) the inbox in `dir`. Opening takes no lock; readers never do.
+    pub fn open(dir: &Path) -> Result<Inbox, StoreError> {
+        ensure_private_dir(dir).map_err(|e| StoreError::Rejected(format!("{e:#}")))?;
+        Ok(Inbox { dir: dir.to_path_buf(), writer: Mutex::new(WriterCache::default()) })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    fn day_path(&self, day: u32) -> PathBuf {
+        self.dir.join(day_file_name(day))
+    }
+
+    // ---------------------------------------------------------------- writing
+
+    /// Append one record (its `seq` and `received_at` are assigned here).
+    pub fn append(&self, record: InboxRecord) -> Result<Appended, StoreError> {
+        let mut out = self.append_batch(vec![record])?;
+        Ok(out.remove(0))
+    }
+
+    /// Append records under one lock and one fsync per file. Records whose source id is
+    /// already stored (or repeated within the batch) are reported as duplicates, not stored.
+    pub fn append_batch(&self, records: Vec<InboxRecord>) -> Result<Vec<Appended>, StoreError> {
+        let mut cache = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        let _lock = FileLock::exclusive(&self.path(LOCK))?;
+        let index_path = self.path(INDEX);
+        let mut index = open_private_append(&index_path).map_err(|e| StoreError::io(&index_path, "open", e))?;
+        let committed = self.recover(&mut index)?;
+        self.catch_up_ids(&mut cache, &index, committed)?;
+
+        let now = crate::domain::now();
+        let last_day = self.last_real_entry(&index, committed)?.map(|e| e.day).unwrap_or(0);
+        // Never write into an older day file than the last record's: keeps files in seq order
+        // even if the clock steps back, which recovery relies on.
+        let day = day_of(now).max(last_day);
+        let data_path = self.day_path(day);
+        let mut data = open_private_append(&data_path).map_err(|e| StoreError::io(&data_path, "open", e))?;
+        let base = data.metadata().map_err(|e| StoreError::io(&data_path, "stat", e))?.len();
+
+        let mut seq = committed;
+        let mut bytes = Vec::new();
+        let mut entries = Vec::new();
+        let mut fresh: IdMap = IdMap::default();
+        let mut out = Vec::with_capacity(records.len());
+        for mut rec in records {
+            let h = id_hash(&rec.id);
+            let existing = fresh.get(&h).copied().or(cache.ids.get(&h).copied());
+            if let Some(s) = existing {
+                // Guard against a 64-bit hash collision: compare the real id when we can.
+                let same = fresh.contains_key(&h) || self.get_entry_record(&index, s)?.is_none_or(|r| r.id == rec.id);
+                if same {
+                    out.push(Appended::Duplicate { id: rec.id, seq: s });
+                    continue;
+                }
+            }
+            seq += 1;
+            rec.seq = seq;
+            rec.received_at = now;
+            rec.untrusted = true;
+            let mut line = serde_json::to_vec(&rec)
+                .map_err(|e| StoreError::Rejected(format!("cannot encode record {}: {e}", rec.id)))?;
+            line.push(b'\n');
+            let len = u32::try_from(line.len())
+                .map_err(|_| StoreError::Rejected(format!("record {} is too large", rec.id)))?;
+            entries.push(IndexEntry { day, len, offset: base + bytes.len() as u64, id_hash: h });
+            bytes.extend_from_slice(&line);
+            fresh.insert(h, seq);
+            out.push(Appended::New(Box::new(rec)));
+        }
+        if entries.is_empty() {
+            return Ok(out);
+        }
+
+        let at = append_durable(&mut data, &data_path, &bytes)?;
+        if at != base {
+            // Someone wrote to the file without the lock; refuse rather than index wrong offsets.
+            let _ = data.set_len(base);
+            return Err(StoreError::Rejected(format!(
+                "{} changed while locked (another program is writing to it?)",
+                data_path.display()
+            )));
+        }
+        let mut idx_bytes = Vec::with_capacity(entries.len() * ENTRY_LEN as usize);
+        for e in &entries {
+            idx_bytes.extend_from_slice(&e.encode());
+        }
+        if let Err(e) = append_durable(&mut index, &index_path, &idx_bytes) {
+            // Uncommitted: take the lines back out so nothing half-stored remains.
+            let _ = data.set_len(base);
+            let _ = data.sync_data();
+            return Err(e);
+        }
+        cache.ids.extend(fresh);
+        cache.covered = seq;
+
+        // state.json's last_seq/unread are informative; a failure here loses nothing.
+        if let Err(e) = self.update_state(seq, |_| {}, false) {
+            tracing::warn!("could not update inbox state.json: {e}");
+        }
+        Ok(out)
+    }
+
+    /// Bring the index and the data files into agreement; returns the committed record count.
+    fn recover(&self, index: &mut File) -> Result<u64, StoreError> {
+        let index_path = self.path(INDEX);
+        let len = index.metadata().map_err(|e| StoreError::io(&index_path, "stat", e))?.len();
+        if len % ENTRY_LEN != 0 {
+            // A torn index entry: its data line is complete, so roll-forward re-indexes it.
+            index.set_len(len - len % ENTRY_LEN).map_err(|e| StoreError::io(&index_path, "truncate", e))?;
+            tracing::warn!("removed a torn inbox index entry");
+        }
+        let mut committed = len / ENTRY_LEN;
+        let last = self.last_real_entry(index, committed)?;
+        let (from_day, from_offset) = match last {
+            Some(e) => {
+                let p = self.day_path(e.day);
+                let flen = match fs::metadata(&p) {
+                    Ok(m) => m.len(),
+                    Err(err) if err.kind() == ErrorKind::NotFound => 0,
+                    Err(err) => return Err(StoreError::io(&p, "stat", err)),
+                };
+                if flen < e.end() || !self.ends_with_newline(&p, e.end())? {
+                    tracing::warn!("inbox index points past its data; rebuilding the index from the data files");
+                    return self.rebuild_index(index);
+                }
+                if flen == e.end() && !self.has_later_day_files(e.day)? {
+                    return Ok(committed); // the common case: nothing to repair
+                }
+                (e.day, e.end())
+            }
+            None => {
+                if committed > 0 {
+                    // Only holes: nothing to anchor on; a full rebuild sorts it out.
+                    return self.rebuild_index(index);
+                }
+                if self.day_files()?.is_empty() {
+                    return Ok(0);
+                }
+                // Data without an index (first append died, or index.bin was removed).
+                return self.rebuild_index(index);
+            }
+        };
+        committed = self.roll_forward(index, committed, from_day, from_offset)?;
+        Ok(committed)
+    }
+
+    fn ends_with_newline(&self, path: &Path, end: u64) -> Result<bool, StoreError> {
+        if end == 0 {
+            return Ok(true);
+        }
+        let f = File::open(path).map_err(|e| StoreError::io(path, "open", e))?;
+        let mut b = [0u8; 1];
+        f.read_exact_at(&mut b, end - 1).map_err(|e| StoreError::io(path, "read", e))?;
+        Ok(b[0] == b'\n')
+    }
+
+    fn has_later_day_files(&self, day: u32) -> Result<bool, StoreError> {
+        // Only possible once the calendar day has moved past `day`; skip the readdir otherwise.
+        if day_of(crate::domain::now()) <= day {
+            return Ok(false);
+        }
+        Ok(self.day_files()?.iter().any(|&(d, _)| d > day))
+    }
+
+    /// Day files present, in day order.
+    fn day_files(&self) -> Result<Vec<(u32, PathBuf)>, StoreError> {
+        let mut v = Vec::new();
+        for entry in fs::read_dir(&self.dir).map_err(|e| StoreError::io(&self.dir, "list", e))? {
+            let entry = entry.map_err(|e| StoreError::io(&self.dir, "list", e))?;
+            if let Some(day) = entry.file_name().to_str().and_then(parse_day_file_name) {
+                v.push((day, entry.path()));
+            }
+        }
+        v.sort();
+        Ok(v)
+    }
+
+    /// Index complete lines written after the last committed one (their appends did not
+    /// return, but they are whole and carry the next seqs); cut everything else.
+    fn roll_forward(&self, index: &mut File, mut committed: u64, day: u32, offset: u64) -> Result<u64, StoreError> {
+        let index_path = self.path(INDEX);
+        let mut new_entries = Vec::new();
+        for (d, path) in self.day_files()?.into_iter().filter(|(d, _)| *d >= day) {
+            let start = if d == day { offset } else { 0 };
+            let mut cut = None;
+            let mut end = start;
+            for line in Lines::open(&path, start).map_err(|e| StoreError::io(&path, "open", e))? {
+                let line = line.map_err(|e| StoreError::io(&path, "read", e))?;
+                match serde_json::from_slice::<InboxRecord>(&line.bytes) {
+                    Ok(r) if r.seq == committed + 1 => {
+                        committed += 1;
+                        let len = line.bytes.len() as u32 + 1;
+                        new_entries.push(IndexEntry { day: d, len, offset: line.offset, id_hash: id_hash(&r.id) });
+                        end = line.offset + len as u64;
+                    }
+                    _ => {
+                        cut = Some(line.offset);
+                        break;
+                    }
+                }
+            }
+            let cut_at = cut.unwrap_or(end);
+            let flen = fs::metadata(&path).map_err(|e| StoreError::io(&path, "stat", e))?.len();
+            if flen > cut_at {
+                let f = OpenOptions::new().write(true).open(&path).map_err(|e| StoreError::io(&path, "open", e))?;
+                f.set_len(cut_at).map_err(|e| StoreError::io(&path, "truncate", e))?;
+                f.sync_data().map_err(|e| StoreError::io(&path, "fsync", e))?;
+                tracing::warn!(file = %path.display(), removed = flen - cut_at, "removed uncommitted inbox bytes");
+            }
+            if cut_at == 0 {
+                let _ = fs::remove_file(&path);
+            }
+        }
+        if !new_entries.is_empty() {
+            tracing::warn!(records = new_entries.len(), "re-indexed complete inbox records left by an interrupted append");
+            let mut b = Vec::new();
+            for e in &new_entries {
+                b.extend_from_slice(&e.encode());
+            }
+            append_durable(index, &index_path, &b)?;
+        }
+        Ok(committed)
+    }
+
+    /// Recreate index.bin from the data files (records carry their seq). Unreadable lines are
+    /// reported and left in place; seqs with no readable record become holes.
+    fn rebuild_index(&self, index: &mut File) -> Result<u64, StoreError> {
+        let mut slots: Vec<IndexEntry> = Vec::new();
+        for (day, path) in self.day_files()? {
+            let mut f = open_private_append(&path).map_err(|e| StoreError::io(&path, "open", e))?;
+            super::jsonl::repair_torn_tail(&mut f, &path)?;
+            for line in Lines::open(&path, 0).map_err(|e| StoreError::io(&path, "open", e))? {
+                let line = line.map_err(|e| StoreError::io(&path, "read", e))?;
+                match serde_json::from_slice::<InboxRecord>(&line.bytes) {
+                    Ok(r) if r.seq > 0 => {
+                        let i = (r.seq - 1) as usize;
+                        if slots.len() <= i {
+                            slots.resize(i + 1, IndexEntry::HOLE);
+                        }
+                        if slots[i].is_hole() {
+                            let len = line.bytes.len() as u32 + 1;
+                            slots[i] = IndexEntry { day, len, offset: line.offset, id_hash: id_hash(&r.id) };
+                        } else {
+                            tracing::warn!(file = %path.display(), line = line.number, seq = r.seq, "second record with the same seq ignored");
+                        }
+                    }
+                    _ => tracing::warn!(file = %path.display(), line = line.number, "unreadable inbox line skipped"),
+                }
+            }
+        }
+        let mut b = Vec::with_capacity(slots.len() * ENTRY_LEN as usize);
+        for e in &slots {
+            b.extend_from_slice(&e.encode());
+        }
+        let index_path = self.path(INDEX);
+        write_atomic(&index_path, &b).map_err(|e| StoreError::io(&index_path, "rewrite", e))?;
+        *index = open_private_append(&index_path).map_err(|e| StoreError::io(&index_path, "open", e))?;
+        Ok(slots.len() as u64)
+    }
+
+    fn catch_up_ids(&self, cache: &mut WriterCache, index: &File, committed: u64) -> Result<(), StoreError> {
+        if cache.covered > committed {
+            *cache = WriterCache::default();
+        }
+        let mut seq = cache.covered;
+        let mut buf = vec![0u8; (ENTRY_LEN * 4096) as usize];
+        while seq < committed {
+            let n = (committed - seq).min(4096);
+            let bytes = &mut buf[..(n * ENTRY_LEN) as usize];
+            index.read_exact_at(bytes, seq * ENTRY_LEN).map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
+            for (i, chunk) in bytes.chunks_exact(ENTRY_LEN as usize).enumerate() {
+                let e = IndexEntry::decode(chunk);
+                if !e.is_hole() {
+                    cache.ids.entry(e.id_hash).or_insert(seq + i as u64 + 1);
+                }
+            }
+            seq += n;
+        }
+        cache.covered = committed;
+        Ok(())
+    }
+
+    fn last_real_entry(&self, index: &File, committed: u64) -> Result<Option<IndexEntry>, StoreError> {
+        let mut i = committed;
+        while i > 0 {
+            let e = read_entry(index, &self.path(INDEX), i - 1)?;
+            if !e.is_hole() {
+                return Ok(Some(e));
+            }
+            i -= 1;
+        }
+        Ok(None)
+    }
+
+    fn get_entry_record(&self, index: &File, seq: u64) -> Result<Option<InboxRecord>, StoreError> {
+        let e = read_entry(index, &self.path(INDEX), seq - 1)?;
+        let mut reader = RecordReader::new(self);
+        Ok(reader.read(seq, &e))
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    fn open_index(&self) -> Result<Option<(File, u64)>, StoreError> {
+        let p = self.path(INDEX);
+        match File::open(&p) {
+            Ok(f) => {
+                let len = f.metadata().map_err(|e| StoreError::io(&p, "stat", e))?.len();
+                Ok(Some((f, len / ENTRY_LEN)))
+            }
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(StoreError::io(&p, "open", e)),
+        }
+    }
+
+    /// The highest committed seq (0 for an empty inbox).
+    pub fn last_seq(&self) -> Result<u64, StoreError> {
+        Ok(self.open_index()?.map(|(_, n)| n).unwrap_or(0))
+    }
+
+    /// Up to `limit` records with seq > `after`, oldest first.
+    pub fn read_after(&self, after: u64, limit: usize, filter: &Filter) -> Result<Batch, StoreError> {
+        let Some((index, n)) = self.open_index()? else {
+            return Ok(Batch::default());
+        };
+        let mut batch = Batch { last_seq: n, ..Batch::default() };
+        let mut reader = RecordReader::new(self);
+        let mut seq = after;
+        let chunk = 256u64;
+        let mut buf = vec![0u8; (chunk * ENTRY_LEN) as usize];
+        while seq < n && batch.records.len() < limit {
+            let k = (n - seq).min(chunk);
+            let bytes = &mut buf[..(k * ENTRY_LEN) as usize];
+            index.read_exact_at(bytes, seq * ENTRY_LEN).map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
+            for (i, c) in bytes.chunks_exact(ENTRY_LEN as usize).enumerate() {
+                let e = IndexEntry::decode(c);
+                let s = seq + i as u64 + 1;
+                if e.is_hole() {
+                    continue;
+                }
+                match reader.read(s, &e) {
+                    Some(r) if filter.matches(&r) => {
+                        batch.records.push(r);
+                        if batch.records.len() >= limit {
+                            break;
+                        }
+                    }
+                    Some(_) => {}
+                    None => batch.skipped_corrupt += 1,
+                }
+            }
+            seq += k;
+        }
+        Ok(batch)
+    }
+
+    /// Up to `limit` records with seq < `before` (or the newest, for `None`), newest first.
+    pub fn read_before(&self, before: Option<u64>, limit: usize, filter: &Filter) -> Result<Batch, StoreError> {
+        let Some((index, n)) = self.open_index()? else {
+            return Ok(Batch::default());
+        };
+        let mut batch = Batch { last_seq: n, ..Batch::default() };
+        let mut reader = RecordReader::new(self);
+        let mut seq = before.map(|b| b.saturating_sub(1)).unwrap_or(n).min(n);
+        while seq > 0 && batch.records.len() < limit {
+            let e = read_entry(&index, &self.path(INDEX), seq - 1)?;
+            if !e.is_hole() {
+                match reader.read(seq, &e) {
+                    Some(r) if filter.matches(&r) => batch.records.push(r),
+                    Some(_) => {}
+                    None => batch.skipped_corrupt += 1,
+                }
+            }
+            seq -= 1;
+        }
+        Ok(batch)
+    }
+
+    /// The record with this seq, if it exists and reads back intact.
+    pub fn get(&self, seq: u64) -> Result<Option<InboxRecord>, StoreError> {
+        let Some((index, n)) = self.open_index()? else {
+            return Ok(None);
+        };
+        if seq == 0 || seq > n {
+            return Ok(None);
+        }
+        let e = read_entry(&index, &self.path(INDEX), seq - 1)?;
+        if e.is_hole() {
+            return Ok(None);
+        }
+        Ok(RecordReader::new(self).read(seq, &e))
+    }
+
+    /// The record with this source id (scans the id hashes in the index, not the data).
+    pub fn find_by_id(&self, id: &str) -> Result<Option<InboxRecord>, StoreError> {
+        let Some((index, n)) = self.open_index()? else {
+            return Ok(None);
+        };
+        let h = id_hash(id);
+        let mut reader = RecordReader::new(self);
+        let mut seq = 0u64;
+        let mut buf = vec![0u8; (ENTRY_LEN * 4096) as usize];
+        while seq < n {
+            let k = (n - seq).min(4096);
+            let bytes = &mut buf[..(k * ENTRY_LEN) as usize];
+            index.read_exact_at(bytes, seq * ENTRY_LEN).map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
+            for (i, c) in bytes.chunks_exact(ENTRY_LEN as usize).enumerate() {
+                let e = IndexEntry::decode(c);
+                if e.id_hash == h
+                    && !e.is_hole()
+                    && let Some(r) = reader.read(seq + i as u64 + 1, &e)
+                    && r.id == id
+                {
+                    return Ok(Some(r));
+                }
+            }
+            seq += k;
+        }
+        Ok(None)
+    }
+
+    // ---------------------------------------------------------------- cursors and state
+
+    /// Current state: cursors from state.json (or its backup), `last_seq` from the index.
+    pub fn state(&self) -> Result<InboxState, StoreError> {
+        let last = self.last_seq()?;
+        let mut st = self.load_state()?;
+        st.last_seq = last;
+        st.unread = last.saturating_sub(st.consumers.get(OPERATOR_CONSUMER).copied().unwrap_or(0));
+        Ok(st)
+    }
+
+    /// The consumer's cursor (last consumed seq), `None` if it has never consumed.
+    pub fn cursor(&self, consumer: &str) -> Result<Option<u64>, StoreError> {
+        Ok(self.load_state()?.consumers.get(consumer).copied())
+    }
+
+    /// Move `consumer`'s cursor forward to `seq` (never backwards, never past the last seq).
+    /// Only that consumer's entry changes.
+    pub fn advance_cursor(&self, consumer: &str, seq: u64) -> Result<u64, StoreError> {
+        validate_consumer(consumer)?;
+        let _lock = FileLock::exclusive(&self.path(LOCK))?;
+        let last = self.last_seq()?;
+        let mut result = 0;
+        self.update_state(
+            last,
+            |st| {
+                let c = st.consumers.entry(consumer.to_string()).or_insert(0);
+                *c = (*c).max(seq.min(last));
+                result = *c;
+            },
+            true,
+        )?;
+        Ok(result)
+    }
+
+    /// Set `consumer`'s cursor to exactly `seq` (for an explicit rewind by the operator).
+    pub fn set_cursor(&self, consumer: &str, seq: u64) -> Result<(), StoreError> {
+        validate_consumer(consumer)?;
+        let _lock = FileLock::exclusive(&self.path(LOCK))?;
+        let last = self.last_seq()?;
+        self.update_state(
+            last,
+            |st| {
+                st.consumers.insert(consumer.to_string(), seq.min(last));
+            },
+            true,
+        )
+    }
+
+    /// Read what `consumer` has not consumed yet; with `mark`, move its cursor past what was
+    /// returned. With a filter, the cursor moves to the last *returned* record, so records of
+    /// other channels/profiles before it count as seen by this consumer (a cursor is one
+    /// watermark). Returns the batch and the records still after the cursor.
+    pub fn pull(&self, consumer: &str, limit: usize, filter: &Filter, mark: bool) -> Result<(Batch, u64), StoreError> {
+        validate_consumer(consumer)?;
+        let from = self.cursor(consumer)?.unwrap_or(0);
+        let batch = self.read_after(from, limit, filter)?;
+        let mut cursor = from;
+        if mark && let Some(last) = batch.records.last() {
+            cursor = self.advance_cursor(consumer, last.seq)?;
+        }
+        let remaining = batch.last_seq.saturating_sub(cursor);
+        Ok((batch, remaining))
+    }
+
+    fn load_state(&self) -> Result<InboxState, StoreError> {
+        let main = self.path(STATE);
+        match read_state_file(&main) {
+            Ok(Some(s)) => return Ok(s),
+            Ok(None) => {}
+            Err(msg) => {
+                tracing::warn!("{msg}; using the backup copy");
+                // Keep the damaged file for inspection; the next write replaces state.json.
+                let aside = self.path(&format!("state.json.corrupt-{}", crate::domain::now().unix_timestamp()));
+                let _ = fs::rename(&main, aside);
+            }
+        }
+        match read_state_file(&self.path(STATE_BAK)) {
+            Ok(Some(s)) => Ok(s),
+            Ok(None) => Ok(InboxState::default()),
+            Err(msg) => {
+                tracing::warn!("{msg}; consumer cursors start over");
+                Ok(InboxState::default())
+            }
+        }
+    }
+
+    /// Read-modify-write of state.json; the caller holds the inbox lock.
+    fn update_state(&self, last: u64, f: impl FnOnce(&mut InboxState), cursors_changed: bool) -> Result<(), StoreError> {
+        let mut st = self.load_state()?;
+        f(&mut st);
+        st.last_seq = last;
+        st.unread = last.saturating_sub(st.consumers.get(OPERATOR_CONSUMER).copied().unwrap_or(0));
+        let mut bytes = serde_json::to_vec_pretty(&st).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        bytes.push(b'\n');
+        let main = self.path(STATE);
+        write_atomic(&main, &bytes).map_err(|e| StoreError::io(&main, "write", e))?;
+        if cursors_changed {
+            // The backup only matters for cursors (last_seq comes from the index).
+            let bak = self.path(STATE_BAK);
+            write_atomic(&bak, &bytes).map_err(|e| StoreError::io(&bak, "write", e))?;
+        }
+        Ok(())
+    }
+}
+
+fn validate_consumer(name: &str) -> Result<(), StoreError> {
+    if name.is_empty() || name.len() > 128 || name.chars().any(|c| c.is_control()) {
+        return Err(StoreError::Rejected(format!(
+            "invalid consumer name {name:?}: use 1-128 printable characters, e.g. `mcp:claude-code`"
+        )));
+    }
+    Ok(())
+}
+
+fn read_state_file(path: &Path) -> Result<Option<InboxState>, String> {
+    match fs::read(path) {
+        Ok(b) => serde_json::from_slice(&b).map(Some).map_err(|e| format!("{} is unreadable ({e})", path.display())),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{} cannot be read ({e})", path.display())),
+    }
+}
+
+fn read_entry(index: &File, path: &Path, i: u64) -> Result<IndexEntry, StoreError> {
+    let mut b = [0u8; ENTRY_LEN as usize];
+    index.read_exact_at(&mut b, i * ENTRY_LEN).map_err(|e| StoreError::io(path, "read", e))?;
+    Ok(IndexEntry::decode(&b))
+}
+
+/// Reads indexed records, keeping the current day file open across consecutive records.
+struct RecordReader<'a> {
+    inbox: &'a Inbox,
+    open: Option<(u32, File)>,
+    buf: Vec<u8>,
+}
+
+impl<'a> RecordReader<'a> {
+    fn new(inbox: &'a Inbox) -> Self {
+        RecordReader { inbox, open: None, buf: Vec::new() }
+    }
+
+    /// The record at `e`, or `None` (with a warning) if it does not read back as record `seq`.
+    fn read(&mut self, seq: u64, e: &IndexEntry) -> Option<InboxRecord> {
+        match self.try_read(seq, e) {
+            Ok(r) => Some(r),
+            Err(msg) => {
+                tracing::warn!(seq, "skipping unreadable inbox record: {msg}");
+                None
+            }
+        }
+    }
+
+    fn try_read(&mut self, seq: u64, e: &IndexEntry) -> Result<InboxRecord, String> {
+        if self.open.as_ref().is_none_or(|(d, _)| *d != e.day) {
+            let p = self.inbox.day_path(e.day);
+            let f = File::open(&p).map_err(|err| format!("{}: {err}", p.display()))?;
+            self.open = Some((e.day, f));
+        }
+        let Some((_, f)) = &self.open else { unreachable!("opened above") };
+        self.buf.resize(e.len as usize, 0);
+        f.read_exact_at(&mut self.buf, e.offset).map_err(|err| err.to_string())?;
+        if self.buf.last() != Some(&b'\n') {
+            return Err("record is not a complete line".into());
+        }
+        let r: InboxRecord = serde_json::from_slice(&self.buf[..self.buf.len() - 1]).map_err(|err| err.to_string())?;
+        if r.seq != seq {
+            return Err(format!("index says seq {seq}, record says {}", r.seq));
+        }
+        Ok(r)
+    }
+}
