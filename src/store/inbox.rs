@@ -518,6 +518,24 @@ impl Inbox {
         }
     }
 
+    /// Whether a writer left work unfinished (a torn line, an unindexed record or a torn index
+    /// entry) that the next append will repair. Read-only; for diagnostics and `doctor`.
+    pub fn needs_repair(&self) -> Result<bool, StoreError> {
+        let Some((index, n)) = self.open_index()? else {
+            return Ok(!self.day_files()?.is_empty());
+        };
+        let p = self.path(INDEX);
+        if index.metadata().map_err(|e| StoreError::io(&p, "stat", e))?.len() % ENTRY_LEN != 0 {
+            return Ok(true);
+        }
+        let Some(last) = self.last_real_entry(&index, n)? else {
+            return Ok(!self.day_files()?.is_empty());
+        };
+        let data = self.day_path(last.day);
+        let len = fs::metadata(&data).map_err(|e| StoreError::io(&data, "stat", e))?.len();
+        Ok(len != last.end() || self.day_files()?.iter().any(|&(d, _)| d > last.day))
+    }
+
     /// The highest committed seq (0 for an empty inbox).
     pub fn last_seq(&self) -> Result<u64, StoreError> {
         Ok(self.open_index()?.map(|(_, n)| n).unwrap_or(0))

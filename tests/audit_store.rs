@@ -1,0 +1,134 @@
+//! The audit trail is a hash chain: appends link to the previous record, and `verify` names the
+//! first record that was altered, removed or reordered.
+
+use std::fs;
+
+use opsdesk::domain::{Actor, AuditEvent, AuditOutcome};
+use opsdesk::store::audit::{Audit, GENESIS};
+
+fn event(n: u32) -> AuditEvent {
+    AuditEvent::new("tool.call", Actor::mcp("claude-code"), AuditOutcome::Ok)
+        .tool("inbox_pull")
+        .entity("work")
+        .target(format!("call-{n}"))
+        .duration_ms(3)
+}
+
+fn month_file(dir: &std::path::Path) -> std::path::PathBuf {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .unwrap()
+}
+
+#[test]
+fn records_link_to_their_predecessor_and_verify_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = Audit::open(dir.path()).unwrap();
+    let first = audit.append(event(1)).unwrap();
+    let second = audit.append(event(2)).unwrap();
+    assert_eq!(first.seq, 1);
+    assert_eq!(first.prev, GENESIS);
+    assert_eq!(second.prev, first.hash);
+    let report = audit.verify().unwrap();
+    assert!(report.ok(), "{report:?}");
+    assert_eq!(report.records, 2);
+}
+
+#[test]
+fn tampering_with_one_byte_is_found_and_the_record_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = Audit::open(dir.path()).unwrap();
+    for n in 1..=5 {
+        audit.append(event(n)).unwrap();
+    }
+    let path = month_file(dir.path());
+    let text = fs::read_to_string(&path).unwrap();
+    // Change "call-3" to "call-9" in the third record: still valid JSON, wrong hash.
+    let tampered = text.replacen("call-3", "call-9", 1);
+    fs::write(&path, tampered).unwrap();
+    let report = audit.verify().unwrap();
+    let bad = report.first_bad.expect("tampering must be detected");
+    assert_eq!(bad.line, 3);
+    assert_eq!(bad.seq, Some(3));
+    assert!(bad.reason.contains("altered"), "{}", bad.reason);
+}
+
+#[test]
+fn a_removed_record_breaks_the_chain_at_its_successor() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = Audit::open(dir.path()).unwrap();
+    for n in 1..=4 {
+        audit.append(event(n)).unwrap();
+    }
+    let path = month_file(dir.path());
+    let lines: Vec<String> = fs::read_to_string(&path).unwrap().lines().map(String::from).collect();
+    let kept = [&lines[0], &lines[2], &lines[3]].map(|s| s.as_str()).join("\n") + "\n";
+    fs::write(&path, kept).unwrap();
+    let bad = audit.verify().unwrap().first_bad.unwrap();
+    assert_eq!(bad.line, 2);
+    assert_eq!(bad.seq, Some(3));
+}
+
+#[test]
+fn garbage_in_the_file_is_reported_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = Audit::open(dir.path()).unwrap();
+    audit.append(event(1)).unwrap();
+    let path = month_file(dir.path());
+    let mut text = fs::read(&path).unwrap();
+    text[10] = 0xff;
+    fs::write(&path, text).unwrap();
+    let bad = audit.verify().unwrap().first_bad.unwrap();
+    assert_eq!(bad.line, 1);
+    assert!(bad.reason.contains("JSON"));
+}
+
+#[test]
+fn a_torn_last_line_is_noted_and_repaired_by_the_next_append() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = Audit::open(dir.path()).unwrap();
+    audit.append(event(1)).unwrap();
+    let path = month_file(dir.path());
+    use std::io::Write;
+    fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{\"seq\":2,\"ts\":").unwrap();
+    let report = audit.verify().unwrap();
+    assert!(report.ok());
+    assert!(report.torn_tail.is_some());
+    let rec = audit.append(event(2)).unwrap();
+    assert_eq!(rec.seq, 2);
+    let report = audit.verify().unwrap();
+    assert!(report.ok() && report.torn_tail.is_none() && report.records == 2);
+}
+
+#[test]
+fn the_chain_continues_across_month_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = Audit::open(dir.path()).unwrap();
+    audit.append(event(1)).unwrap();
+    let last_month = audit.append(event(2)).unwrap();
+    // Pretend those two were written in an earlier month.
+    fs::rename(month_file(dir.path()), dir.path().join("2000-01.jsonl")).unwrap();
+    let next = audit.append(event(3)).unwrap();
+    assert_eq!(next.seq, 3);
+    assert_eq!(next.prev, last_month.hash);
+    let report = audit.verify().unwrap();
+    assert!(report.ok(), "{report:?}");
+    assert_eq!((report.files, report.records), (2, 3));
+    assert_eq!(audit.tail(2).unwrap().iter().map(|r| r.seq).collect::<Vec<_>>(), vec![2, 3]);
+}
+
+#[test]
+fn records_never_carry_bodies() {
+    // The record type has no field for content: only names, ids, outcomes and reasons.
+    let dir = tempfile::tempdir().unwrap();
+    let audit = Audit::open(dir.path()).unwrap();
+    let rec = audit.append(event(1)).unwrap();
+    let v = serde_json::to_value(&rec).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        vec!["actor", "duration_ms", "entity", "event", "hash", "outcome", "prev", "seq", "target", "tool", "ts"]
+    );
+}
