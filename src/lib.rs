@@ -1,10 +1,10 @@
 //! opsdesk: an operator's console for AI-assisted work. See docs/ARCHITECTURE.md.
 
-// pub mod config;
+pub mod cli;
+pub mod config;
 pub mod domain;
+pub mod engine;
 pub mod paths;
 pub mod sanitize;
 pub mod sources;
 pub mod store;
-// pub mod cli;
-// pub mod engine;

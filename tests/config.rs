@@ -37,7 +37,10 @@ fn with_no_config_file_opsdesk_runs_on_built_in_defaults() {
     let c = Config::load_or_default(&missing, false).expect("defaults");
     assert_eq!(c, Config::default());
 
-    assert_eq!(c.server.bind, "127.0.0.1:48080".parse::<SocketAddr>().expect("addr"));
+    assert_eq!(
+        c.server.bind,
+        "127.0.0.1:48080".parse::<SocketAddr>().expect("addr")
+    );
     assert!(!c.server.allow_non_loopback);
     assert_eq!(c.server.max_body_bytes, 1024 * 1024);
     assert_eq!(c.server.rate_limit_per_sec, 50);
@@ -63,7 +66,10 @@ fn with_no_config_file_opsdesk_runs_on_built_in_defaults() {
     assert_eq!(openai.auth_env.as_deref(), Some("OPENAI_API_KEY"));
     assert_eq!(openai.model, "gpt-4o-mini");
     assert!(!openai.enabled);
-    assert_eq!((openai.timeout_secs, openai.first_chunk_timeout_secs), (60, 20));
+    assert_eq!(
+        (openai.timeout_secs, openai.first_chunk_timeout_secs),
+        (60, 20)
+    );
     assert_eq!(c.llm.providers.len(), 2);
 
     assert!(c.hard_bans.blocked_recipient_domains.is_empty());
@@ -76,7 +82,10 @@ fn with_no_config_file_opsdesk_runs_on_built_in_defaults() {
 #[test]
 fn an_empty_file_is_the_same_as_no_file() {
     assert_eq!(parse("").expect("empty"), Config::default());
-    assert_eq!(parse("# only a comment\n").expect("comment"), Config::default());
+    assert_eq!(
+        parse("# only a comment\n").expect("comment"),
+        Config::default()
+    );
 }
 
 #[test]
@@ -164,7 +173,10 @@ fn the_demo_config_has_two_entities_that_never_mix() {
     assert_eq!(c.llm.jobs.get("brief").map(String::as_str), Some("local"));
 
     // The documented example is also the text of the asset.
-    assert_eq!(Config::from_toml_str(DEMO_CONFIG_TOML, Path::new("demo")), Ok(c));
+    assert_eq!(
+        Config::from_toml_str(DEMO_CONFIG_TOML, Path::new("demo")),
+        Ok(c)
+    );
 }
 
 #[test]
@@ -199,9 +211,18 @@ fn a_file_sets_only_what_it_changes() {
     .expect("valid");
     assert_eq!(c.server.rate_limit_per_sec, 10);
     assert_eq!(c.server.rate_limit_burst, 100);
-    assert_eq!(c.autonomy.level(ActionKind::MoveMail), AutonomyLevel::Autonomous);
-    assert_eq!(c.autonomy.level(ActionKind::SendEmail), AutonomyLevel::Never);
-    assert_eq!(c.autonomy.level(ActionKind::PostChat), AutonomyLevel::DraftOnly);
+    assert_eq!(
+        c.autonomy.level(ActionKind::MoveMail),
+        AutonomyLevel::Autonomous
+    );
+    assert_eq!(
+        c.autonomy.level(ActionKind::SendEmail),
+        AutonomyLevel::Never
+    );
+    assert_eq!(
+        c.autonomy.level(ActionKind::PostChat),
+        AutonomyLevel::DraftOnly
+    );
     // The provider's kind comes from its name; its other fields from the kind's defaults.
     let openai = &c.llm.providers["openai"];
     assert!(openai.enabled);
@@ -224,7 +245,15 @@ fn a_syntax_error_names_the_file_and_line_and_does_not_panic() {
     assert_eq!(loc.line, 3);
     assert_mentions(&e, &[FILE, ":3:", "TOML syntax error"]);
 
-    for broken in ["= 1", "a = ", "a = \"x", "[[", "a = 1\na = 2", "\u{0}", "a = [1,,2]"] {
+    for broken in [
+        "= 1",
+        "a = ",
+        "a = \"x",
+        "[[",
+        "a = 1\na = 2",
+        "\u{0}",
+        "a = [1,,2]",
+    ] {
         let e = refuse(broken);
         assert_eq!(e.kind(), Some(ProblemKind::Syntax), "{broken:?}");
     }
@@ -268,7 +297,14 @@ fn an_unknown_nested_key_names_its_full_path_and_the_allowed_keys() {
     );
 
     let e = refuse("[llm.providers.local]\nmodle = \"x\"\n");
-    assert_mentions(&e, &["`llm.providers.local.modle`", "did you mean `model`", "endpoint"]);
+    assert_mentions(
+        &e,
+        &[
+            "`llm.providers.local.modle`",
+            "did you mean `model`",
+            "endpoint",
+        ],
+    );
 
     let e = refuse("[sources.spool]\nfolder = \"/tmp\"\n");
     assert_mentions(&e, &["`sources.spool.folder`", "dir, interval_secs"]);
@@ -310,7 +346,13 @@ fn an_unknown_value_lists_the_allowed_values() {
     );
 
     let e = refuse("[llm.providers.x]\nkind = \"anthropic\"\n");
-    assert_mentions(&e, &["`llm.providers.x.kind`", "openai, azure_openai, copilot, local"]);
+    assert_mentions(
+        &e,
+        &[
+            "`llm.providers.x.kind`",
+            "openai, azure_openai, copilot, local",
+        ],
+    );
 }
 
 #[test]
@@ -318,10 +360,20 @@ fn a_wrong_type_names_the_path_and_the_expected_type() {
     let e = refuse("[profiles.work]\nphi_auto_redact = \"yes\"\n");
     assert_eq!(e.kind(), Some(ProblemKind::WrongType));
     assert_eq!(e.key(), Some("profiles.work.phi_auto_redact"));
-    assert_mentions(&e, &["`profiles.work.phi_auto_redact`", "expected a boolean", "found a string"]);
+    assert_mentions(
+        &e,
+        &[
+            "`profiles.work.phi_auto_redact`",
+            "expected a boolean",
+            "found a string",
+        ],
+    );
 
     let e = refuse("[server]\nrate_limit_per_sec = \"fast\"\n");
-    assert_mentions(&e, &["`server.rate_limit_per_sec`", "expected a whole number"]);
+    assert_mentions(
+        &e,
+        &["`server.rate_limit_per_sec`", "expected a whole number"],
+    );
 
     let e = refuse("profiles = [\"work\"]\n");
     assert_mentions(&e, &["`profiles`", "expected a table", "found an array"]);
@@ -352,7 +404,13 @@ fn a_missing_required_key_is_named() {
     // A provider not named after its kind must say which kind it is.
     let e = refuse("[llm.providers.gpu-box]\nendpoint = \"http://10.0.0.5:8000/v1\"\n");
     assert_eq!(e.kind(), Some(ProblemKind::MissingKey));
-    assert_mentions(&e, &["`llm.providers.gpu-box.kind`", "openai, azure_openai, copilot, local"]);
+    assert_mentions(
+        &e,
+        &[
+            "`llm.providers.gpu-box.kind`",
+            "openai, azure_openai, copilot, local",
+        ],
+    );
 
     let e = refuse("[llm.providers.azure]\nenabled = true\n");
     assert_mentions(&e, &["`llm.providers.azure.endpoint`"]);
@@ -399,9 +457,24 @@ fn unknown_provider_references_name_the_valid_providers() {
         "#,
     );
     // All problems are reported at once.
-    let keys: Vec<_> = e.problems().iter().filter_map(|p| p.key.as_deref()).collect();
-    assert_eq!(keys, ["profiles.work.llm_provider", "llm.default", "llm.jobs.brief"]);
-    assert!(e.problems().iter().all(|p| p.kind == ProblemKind::UnknownReference));
+    let keys: Vec<_> = e
+        .problems()
+        .iter()
+        .filter_map(|p| p.key.as_deref())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "profiles.work.llm_provider",
+            "llm.default",
+            "llm.jobs.brief"
+        ]
+    );
+    assert!(
+        e.problems()
+            .iter()
+            .all(|p| p.kind == ProblemKind::UnknownReference)
+    );
     assert_mentions(&e, &["allowed: local, openai"]);
 }
 
@@ -424,7 +497,10 @@ fn profile_lookup_lists_the_valid_names() {
     assert!(c.profile("work").is_ok());
     let e = c.profile("wrok").expect_err("unknown");
     assert_eq!(e.kind(), Some(ProblemKind::UnknownProfile));
-    assert_mentions(&e, &["unknown profile \"wrok\"", "valid profiles: clinic, work"]);
+    assert_mentions(
+        &e,
+        &["unknown profile \"wrok\"", "valid profiles: clinic, work"],
+    );
     // A name from a model's tool arguments cannot inject terminal escapes into the message.
     let e = c.profile("x\u{1b}[2J").expect_err("unknown");
     assert!(!e.to_string().contains('\u{1b}'));
@@ -433,7 +509,14 @@ fn profile_lookup_lists_the_valid_names() {
 #[test]
 fn graph_sources_need_the_profile_graph_account() {
     let e = refuse("[profiles.work]\nsources = [\"graph_mail\"]\n");
-    assert_mentions(&e, &["`profiles.work.sources`", "[profiles.work.graph]", "client_id"]);
+    assert_mentions(
+        &e,
+        &[
+            "`profiles.work.sources`",
+            "[profiles.work.graph]",
+            "client_id",
+        ],
+    );
     let c = parse(
         r#"
         [profiles.work]
@@ -445,16 +528,21 @@ fn graph_sources_need_the_profile_graph_account() {
     )
     .expect("valid");
     let g = c.profiles["work"].graph.as_ref().expect("graph");
-    assert_eq!((g.mail_interval_secs, g.chat_interval_secs, g.calendar_interval_secs), (60, 5, 300));
+    assert_eq!(
+        (
+            g.mail_interval_secs,
+            g.chat_interval_secs,
+            g.calendar_interval_secs
+        ),
+        (60, 5, 300)
+    );
     let e = refuse("[profiles.work.graph]\nclient_id = \"my-app\"\n");
     assert_mentions(&e, &["`profiles.work.graph.client_id`", "GUID"]);
 }
 
 #[test]
 fn a_hipaa_profile_cannot_be_routed_to_an_uncleared_provider() {
-    let e = refuse(
-        "[profiles.clinic]\nrequires_hipaa = true\nllm_provider = \"openai\"\n",
-    );
+    let e = refuse("[profiles.clinic]\nrequires_hipaa = true\nllm_provider = \"openai\"\n");
     assert_eq!(e.kind(), Some(ProblemKind::Forbidden));
     assert_mentions(&e, &["`profiles.clinic.llm_provider`", "hipaa_cleared"]);
 }
@@ -466,7 +554,13 @@ fn mail_domains_are_checked_and_lower_cased() {
     assert_eq!(c.profiles["w"].email_domains, ["contoso.com"]);
     assert_eq!(c.hard_bans.blocked_recipient_domains, ["evil.example"]);
     let e = refuse("[profiles.w]\nemail_domains = [\"bob@contoso.com\"]\n");
-    assert_mentions(&e, &["`profiles.w.email_domains[0]`", "without the part before `@`"]);
+    assert_mentions(
+        &e,
+        &[
+            "`profiles.w.email_domains[0]`",
+            "without the part before `@`",
+        ],
+    );
 }
 
 #[test]
@@ -478,7 +572,13 @@ fn provider_settings_are_checked() {
     assert!(parse("[llm.providers.local]\nendpoint = \"http://gpu-box.lan:11434/v1\"\n").is_ok());
 
     let e = refuse("[llm.providers.openai]\nauth_env = \"openai-key\"\n");
-    assert_mentions(&e, &["`llm.providers.openai.auth_env`", "environment variable name"]);
+    assert_mentions(
+        &e,
+        &[
+            "`llm.providers.openai.auth_env`",
+            "environment variable name",
+        ],
+    );
 
     let e = refuse("[llm.providers.openai]\ndeployment = \"x\"\n");
     assert_mentions(&e, &["`llm.providers.openai.deployment`", "azure_openai"]);
@@ -500,7 +600,10 @@ fn an_auth_env_that_is_not_set_is_not_a_config_error() {
             .any(|w| w.key == "llm.providers.openai.auth_env")
     );
     let shown = c.to_display_toml();
-    assert!(shown.contains("auth_env = \"OPSDESK_TEST_SURELY_UNSET_VAR\"  # NOT set"), "{shown}");
+    assert!(
+        shown.contains("auth_env = \"OPSDESK_TEST_SURELY_UNSET_VAR\"  # NOT set"),
+        "{shown}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -526,18 +629,39 @@ fn an_api_key_is_refused_with_the_environment_variable_to_use() {
         ],
     );
     let shown = format!("{e} {e:?}");
-    assert!(!shown.contains(SECRET) && !shown.contains("DoNotLeak"), "{shown}");
+    assert!(
+        !shown.contains(SECRET) && !shown.contains("DoNotLeak"),
+        "{shown}"
+    );
 }
 
 #[test]
 fn the_suggested_variable_follows_the_provider_kind() {
     let cases = [
-        ("[llm.providers.azure]\nkind = \"azure_openai\"\nkey = \"abc\"\n", "AZURE_OPENAI_API_KEY"),
-        ("[llm.providers.gh]\nkind = \"copilot\"\ntoken = \"abc\"\n", "GITHUB_TOKEN"),
-        ("[llm.providers.box]\nkind = \"local\"\napiKey = \"abc\"\n", "LOCAL_LLM_API_KEY"),
-        ("[llm.providers.azure]\npassword = \"abc\"\n", "AZURE_OPENAI_API_KEY"),
-        ("[llm.providers.mystery]\nsecret = \"abc\"\n", "OPSDESK_LLM_PROVIDERS_MYSTERY_SECRET"),
-        ("[mail]\nimap_password = \"abc\"\n", "OPSDESK_MAIL_IMAP_PASSWORD"),
+        (
+            "[llm.providers.azure]\nkind = \"azure_openai\"\nkey = \"abc\"\n",
+            "AZURE_OPENAI_API_KEY",
+        ),
+        (
+            "[llm.providers.gh]\nkind = \"copilot\"\ntoken = \"abc\"\n",
+            "GITHUB_TOKEN",
+        ),
+        (
+            "[llm.providers.box]\nkind = \"local\"\napiKey = \"abc\"\n",
+            "LOCAL_LLM_API_KEY",
+        ),
+        (
+            "[llm.providers.azure]\npassword = \"abc\"\n",
+            "AZURE_OPENAI_API_KEY",
+        ),
+        (
+            "[llm.providers.mystery]\nsecret = \"abc\"\n",
+            "OPSDESK_LLM_PROVIDERS_MYSTERY_SECRET",
+        ),
+        (
+            "[mail]\nimap_password = \"abc\"\n",
+            "OPSDESK_MAIL_IMAP_PASSWORD",
+        ),
         ("[server]\naccess_token = \"abc\"\n", "OPSDESK_TOKEN"),
     ];
     for (text, env) in cases {
@@ -551,7 +675,9 @@ fn the_suggested_variable_follows_the_provider_kind() {
 fn secrets_are_refused_before_unknown_keys_and_anywhere_in_the_file() {
     // `client_secret` is not a key of [profiles.x.graph], and [whatever] is not a section:
     // the operator still hears about the secret first.
-    let e = refuse("[profiles.x.graph]\nclient_id = \"3fa85f64-5717-4562-b3fc-2c963f66afa6\"\nclient_secret = \"abc\"\n");
+    let e = refuse(
+        "[profiles.x.graph]\nclient_id = \"3fa85f64-5717-4562-b3fc-2c963f66afa6\"\nclient_secret = \"abc\"\n",
+    );
     assert_eq!(e.kind(), Some(ProblemKind::Secret));
     assert_mentions(&e, &["`profiles.x.graph.client_secret`", "opsdesk login x"]);
 
@@ -569,16 +695,24 @@ fn a_credential_under_an_innocuous_key_is_refused() {
         ("github_pat_11AAAAAAA0123456789abcdef", "GitHub"),
         ("xoxb-123456789012-abcdefghij", "Slack"),
         ("Bearer abc.def.ghi", "bearer token"),
-        ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXZhbHVl", "JSON Web Token"),
+        (
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXZhbHVl",
+            "JSON Web Token",
+        ),
     ] {
         let text = format!("[llm.providers.openai]\nmodel = \"{value}\"\n");
         let e = refuse(&text);
         assert_eq!(e.kind(), Some(ProblemKind::Secret), "{value}");
-        assert_mentions(&e, &["`llm.providers.openai.model`", what, "OPENAI_API_KEY"]);
+        assert_mentions(
+            &e,
+            &["`llm.providers.openai.model`", what, "OPENAI_API_KEY"],
+        );
         assert!(!e.to_string().contains(value), "{e}");
     }
     // In an array too.
-    let e = refuse(&format!("[hard_bans]\nblocked_phrases = [\"ok\", \"{SECRET}\"]\n"));
+    let e = refuse(&format!(
+        "[hard_bans]\nblocked_phrases = [\"ok\", \"{SECRET}\"]\n"
+    ));
     assert_eq!(e.key(), Some("hard_bans.blocked_phrases[1]"));
     // And a URL carrying a password.
     let e = refuse("[llm.providers.local]\nendpoint = \"http://me:pa55word@127.0.0.1:11434/v1\"\n");
@@ -588,7 +722,9 @@ fn a_credential_under_an_innocuous_key_is_refused() {
 
 #[test]
 fn a_key_pasted_into_auth_env_is_explained() {
-    let e = refuse(&format!("[llm.providers.openai]\nauth_env = \"{SECRET}\"\n"));
+    let e = refuse(&format!(
+        "[llm.providers.openai]\nauth_env = \"{SECRET}\"\n"
+    ));
     assert_eq!(e.kind(), Some(ProblemKind::Secret));
     assert_mentions(&e, &["NAME of an environment variable"]);
     assert!(!e.to_string().contains(SECRET));
@@ -609,7 +745,10 @@ fn ordinary_values_are_not_mistaken_for_secrets() {
         "#,
     )
     .expect("valid");
-    assert_eq!(c.console.keymap, Some(PathBuf::from("/home/op/.config/opsdesk/keymap.toml")));
+    assert_eq!(
+        c.console.keymap,
+        Some(PathBuf::from("/home/op/.config/opsdesk/keymap.toml"))
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -621,14 +760,26 @@ fn the_ladder_forbids_autonomous_sending() {
         let e = refuse(&format!("[autonomy]\n{kind} = \"autonomous\"\n"));
         assert_eq!(e.kind(), Some(ProblemKind::Forbidden), "{kind}");
         assert_eq!(e.key(), Some(format!("autonomy.{kind}").as_str()));
-        assert_mentions(&e, &["sending needs the operator", "draft_only, approval_required, blocked, never"]);
+        assert_mentions(
+            &e,
+            &[
+                "sending needs the operator",
+                "draft_only, approval_required, blocked, never",
+            ],
+        );
     }
     // Stricter is always allowed, and non-sending kinds may be loosened.
     let c = parse("[autonomy]\nsend_email = \"approval_required\"\nread = \"blocked\"\nmove_mail = \"autonomous\"\n")
         .expect("valid");
-    assert_eq!(c.autonomy.level(ActionKind::SendEmail), AutonomyLevel::ApprovalRequired);
+    assert_eq!(
+        c.autonomy.level(ActionKind::SendEmail),
+        AutonomyLevel::ApprovalRequired
+    );
     assert_eq!(c.autonomy.level(ActionKind::Read), AutonomyLevel::Blocked);
-    assert_eq!(c.autonomy.level(ActionKind::MoveMail), AutonomyLevel::Autonomous);
+    assert_eq!(
+        c.autonomy.level(ActionKind::MoveMail),
+        AutonomyLevel::Autonomous
+    );
 }
 
 #[test]
@@ -638,7 +789,8 @@ fn a_non_loopback_bind_needs_the_explicit_flag() {
     assert_eq!(e.key(), Some("server.bind"));
     assert_mentions(&e, &["not a loopback address", "allow_non_loopback = true"]);
 
-    let c = parse("[server]\nbind = \"0.0.0.0:48080\"\nallow_non_loopback = true\n").expect("valid");
+    let c =
+        parse("[server]\nbind = \"0.0.0.0:48080\"\nallow_non_loopback = true\n").expect("valid");
     assert_eq!(c.server.bind.port(), 48080);
     assert!(parse("[server]\nbind = \"[::1]:9000\"\n").is_ok());
 }
@@ -680,7 +832,10 @@ fn config_show_says_whether_auth_env_is_set_but_never_its_value() {
     // PATH is set in any test environment; its value stands in for a secret.
     let c = parse("[llm.providers.local]\nauth_env = \"PATH\"\n").expect("valid");
     let shown = c.to_display_toml();
-    assert!(shown.contains("auth_env = \"PATH\"  # set in the environment"), "{shown}");
+    assert!(
+        shown.contains("auth_env = \"PATH\"  # set in the environment"),
+        "{shown}"
+    );
     if let Ok(value) = std::env::var("PATH")
         && !value.is_empty()
     {

@@ -23,34 +23,61 @@ fn appends_get_dense_increasing_seqs_and_read_back_in_order() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
     for i in 0..10 {
-        inbox.append(record(&format!("m{i}"), "work", Channel::Email, "hello")).unwrap();
+        inbox
+            .append(record(&format!("m{i}"), "work", Channel::Email, "hello"))
+            .unwrap();
     }
     let recs = all(&inbox);
-    assert_eq!(recs.iter().map(|r| r.seq).collect::<Vec<_>>(), (1..=10).collect::<Vec<_>>());
+    assert_eq!(
+        recs.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        (1..=10).collect::<Vec<_>>()
+    );
     assert!(recs.iter().all(|r| r.untrusted));
     assert_eq!(inbox.last_seq().unwrap(), 10);
     let page = inbox.read_after(3, 4, &Filter::default()).unwrap();
-    assert_eq!(page.records.iter().map(|r| r.seq).collect::<Vec<_>>(), vec![4, 5, 6, 7]);
+    assert_eq!(
+        page.records.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        vec![4, 5, 6, 7]
+    );
     let newest = inbox.read_before(None, 3, &Filter::default()).unwrap();
-    assert_eq!(newest.records.iter().map(|r| r.seq).collect::<Vec<_>>(), vec![10, 9, 8]);
+    assert_eq!(
+        newest.records.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        vec![10, 9, 8]
+    );
 }
 
 #[test]
 fn a_repeated_source_id_is_stored_once() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
-    assert!(matches!(inbox.append(record("same", "work", Channel::Teams, "a")).unwrap(), Appended::New(_)));
-    match inbox.append(record("same", "work", Channel::Teams, "b")).unwrap() {
+    assert!(matches!(
+        inbox
+            .append(record("same", "work", Channel::Teams, "a"))
+            .unwrap(),
+        Appended::New(_)
+    ));
+    match inbox
+        .append(record("same", "work", Channel::Teams, "b"))
+        .unwrap()
+    {
         Appended::Duplicate { seq, .. } => assert_eq!(seq, 1),
         other => panic!("expected duplicate, got {other:?}"),
     }
     // Within one batch, and from a second process's point of view (a fresh handle).
     let out = inbox
-        .append_batch(vec![record("x", "work", Channel::Email, "1"), record("x", "work", Channel::Email, "2")])
+        .append_batch(vec![
+            record("x", "work", Channel::Email, "1"),
+            record("x", "work", Channel::Email, "2"),
+        ])
         .unwrap();
     assert!(matches!(out[1], Appended::Duplicate { seq: 2, .. }));
     let other = Inbox::open(dir.path()).unwrap();
-    assert!(matches!(other.append(record("same", "work", Channel::Teams, "c")).unwrap(), Appended::Duplicate { .. }));
+    assert!(matches!(
+        other
+            .append(record("same", "work", Channel::Teams, "c"))
+            .unwrap(),
+        Appended::Duplicate { .. }
+    ));
     assert_eq!(all(&inbox).len(), 2);
 }
 
@@ -59,15 +86,26 @@ fn each_consumer_moves_only_its_own_cursor() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
     for i in 0..5 {
-        inbox.append(record(&format!("m{i}"), "work", Channel::Email, "x")).unwrap();
+        inbox
+            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
+            .unwrap();
     }
-    let (b, remaining) = inbox.pull("mcp:claude-code", 3, &Filter::default(), true).unwrap();
+    let (b, remaining) = inbox
+        .pull("mcp:claude-code", 3, &Filter::default(), true)
+        .unwrap();
     assert_eq!(b.records.len(), 3);
     assert_eq!(remaining, 2);
-    let (again, _) = inbox.pull("mcp:claude-code", 10, &Filter::default(), true).unwrap();
-    assert_eq!(again.records.iter().map(|r| r.seq).collect::<Vec<_>>(), vec![4, 5]);
+    let (again, _) = inbox
+        .pull("mcp:claude-code", 10, &Filter::default(), true)
+        .unwrap();
+    assert_eq!(
+        again.records.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        vec![4, 5]
+    );
     // Another client still sees everything; a peek does not move anything.
-    let (peek, _) = inbox.pull("mcp:copilot", 10, &Filter::default(), false).unwrap();
+    let (peek, _) = inbox
+        .pull("mcp:copilot", 10, &Filter::default(), false)
+        .unwrap();
     assert_eq!(peek.records.len(), 5);
     assert_eq!(inbox.cursor("mcp:copilot").unwrap(), None);
     assert_eq!(inbox.cursor("mcp:claude-code").unwrap(), Some(5));
@@ -83,14 +121,29 @@ fn each_consumer_moves_only_its_own_cursor() {
 fn filters_select_by_channel_profile_and_text() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
-    inbox.append(record("a", "work", Channel::Email, "contract renewal")).unwrap();
-    inbox.append(record("b", "clinic", Channel::Teams, "lab results")).unwrap();
-    inbox.append(record("c", "work", Channel::Teams, "standup moved")).unwrap();
-    let teams = Filter { channel: Some(Channel::Teams), ..Filter::default() };
+    inbox
+        .append(record("a", "work", Channel::Email, "contract renewal"))
+        .unwrap();
+    inbox
+        .append(record("b", "clinic", Channel::Teams, "lab results"))
+        .unwrap();
+    inbox
+        .append(record("c", "work", Channel::Teams, "standup moved"))
+        .unwrap();
+    let teams = Filter {
+        channel: Some(Channel::Teams),
+        ..Filter::default()
+    };
     assert_eq!(inbox.read_after(0, 10, &teams).unwrap().records.len(), 2);
-    let clinic = Filter { profile: Some("clinic".into()), ..Filter::default() };
+    let clinic = Filter {
+        profile: Some("clinic".into()),
+        ..Filter::default()
+    };
     assert_eq!(inbox.read_after(0, 10, &clinic).unwrap().records[0].id, "b");
-    let text = Filter { text: Some("RENEWAL".into()), ..Filter::default() };
+    let text = Filter {
+        text: Some("RENEWAL".into()),
+        ..Filter::default()
+    };
     assert_eq!(inbox.read_after(0, 10, &text).unwrap().records[0].id, "a");
     assert_eq!(inbox.find_by_id("c").unwrap().unwrap().seq, 3);
     assert!(inbox.find_by_id("nope").unwrap().is_none());
@@ -101,9 +154,14 @@ fn files_are_private() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("inbox");
     let inbox = Inbox::open(&path).unwrap();
-    inbox.append(record("a", "work", Channel::Email, "x")).unwrap();
+    inbox
+        .append(record("a", "work", Channel::Email, "x"))
+        .unwrap();
     inbox.advance_cursor("console", 1).unwrap();
-    assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o700);
+    assert_eq!(
+        fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o700
+    );
     for e in fs::read_dir(&path).unwrap() {
         let e = e.unwrap();
         let mode = e.metadata().unwrap().permissions().mode() & 0o777;
@@ -115,14 +173,23 @@ fn files_are_private() {
 fn a_corrupt_state_file_falls_back_to_the_backup_without_losing_cursors() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
-    inbox.append(record("a", "work", Channel::Email, "x")).unwrap();
-    inbox.append(record("b", "work", Channel::Email, "y")).unwrap();
+    inbox
+        .append(record("a", "work", Channel::Email, "x"))
+        .unwrap();
+    inbox
+        .append(record("b", "work", Channel::Email, "y"))
+        .unwrap();
     inbox.advance_cursor("watch", 1).unwrap();
     fs::write(dir.path().join("state.json"), b"{ this is not json").unwrap();
     assert_eq!(inbox.cursor("watch").unwrap(), Some(1));
     assert_eq!(inbox.state().unwrap().last_seq, 2);
     // The damaged copy is kept for inspection.
-    assert!(fs::read_dir(dir.path()).unwrap().any(|e| e.unwrap().file_name().to_string_lossy().starts_with("state.json.corrupt-")));
+    assert!(fs::read_dir(dir.path()).unwrap().any(|e| {
+        e.unwrap()
+            .file_name()
+            .to_string_lossy()
+            .starts_with("state.json.corrupt-")
+    }));
     // Both gone: cursors start over, records are all still there.
     fs::remove_file(dir.path().join("state.json.bak")).unwrap();
     let _ = fs::remove_file(dir.path().join("state.json"));
@@ -135,7 +202,14 @@ fn a_damaged_line_is_skipped_never_returned() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
     for i in 0..3 {
-        inbox.append(record(&format!("m{i}"), "work", Channel::Email, "hello world")).unwrap();
+        inbox
+            .append(record(
+                &format!("m{i}"),
+                "work",
+                Channel::Email,
+                "hello world",
+            ))
+            .unwrap();
     }
     let day = fs::read_dir(dir.path())
         .unwrap()
@@ -148,10 +222,15 @@ fn a_damaged_line_is_skipped_never_returned() {
     bytes[second] = b'#';
     fs::write(&day, &bytes).unwrap();
     let b = inbox.read_after(0, 10, &Filter::default()).unwrap();
-    assert_eq!(b.records.iter().map(|r| r.seq).collect::<Vec<_>>(), vec![1, 3]);
+    assert_eq!(
+        b.records.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        vec![1, 3]
+    );
     assert_eq!(b.skipped_corrupt, 1);
     // Appending still works and continues the sequence.
-    inbox.append(record("m3", "work", Channel::Email, "x")).unwrap();
+    inbox
+        .append(record("m3", "work", Channel::Email, "x"))
+        .unwrap();
     assert_eq!(inbox.last_seq().unwrap(), 4);
 }
 
@@ -161,34 +240,63 @@ fn a_lost_index_is_rebuilt_from_the_data_files() {
     {
         let inbox = Inbox::open(dir.path()).unwrap();
         for i in 0..5 {
-            inbox.append(record(&format!("m{i}"), "work", Channel::Email, "x")).unwrap();
+            inbox
+                .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
+                .unwrap();
         }
     }
     fs::remove_file(dir.path().join("index.bin")).unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
     // A writer notices and rebuilds; dedup still knows the old ids.
-    assert!(matches!(inbox.append(record("m0", "work", Channel::Email, "x")).unwrap(), Appended::Duplicate { seq: 1, .. }));
-    inbox.append(record("m5", "work", Channel::Email, "x")).unwrap();
-    assert_eq!(all(&inbox).iter().map(|r| r.seq).collect::<Vec<_>>(), (1..=6).collect::<Vec<_>>());
+    assert!(matches!(
+        inbox
+            .append(record("m0", "work", Channel::Email, "x"))
+            .unwrap(),
+        Appended::Duplicate { seq: 1, .. }
+    ));
+    inbox
+        .append(record("m5", "work", Channel::Email, "x"))
+        .unwrap();
+    assert_eq!(
+        all(&inbox).iter().map(|r| r.seq).collect::<Vec<_>>(),
+        (1..=6).collect::<Vec<_>>()
+    );
 }
 
 #[test]
 fn a_torn_tail_is_invisible_to_readers_and_repaired_by_the_next_writer() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
-    inbox.append(record("a", "work", Channel::Email, "x")).unwrap();
+    inbox
+        .append(record("a", "work", Channel::Email, "x"))
+        .unwrap();
     let day = fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .unwrap();
     // A writer died mid-line, and another mid-index-entry.
-    fs::OpenOptions::new().append(true).open(&day).unwrap().write_all_ext(b"{\"seq\":2,\"id\":\"b\",\"recei");
-    fs::OpenOptions::new().append(true).open(dir.path().join("index.bin")).unwrap().write_all_ext(&[1, 2, 3]);
+    fs::OpenOptions::new()
+        .append(true)
+        .open(&day)
+        .unwrap()
+        .write_all_ext(b"{\"seq\":2,\"id\":\"b\",\"recei");
+    fs::OpenOptions::new()
+        .append(true)
+        .open(dir.path().join("index.bin"))
+        .unwrap()
+        .write_all_ext(&[1, 2, 3]);
     assert_eq!(all(&inbox).len(), 1);
-    inbox.append(record("c", "work", Channel::Email, "x")).unwrap();
+    inbox
+        .append(record("c", "work", Channel::Email, "x"))
+        .unwrap();
     let recs = all(&inbox);
-    assert_eq!(recs.iter().map(|r| (r.seq, r.id.as_str())).collect::<Vec<_>>(), vec![(1, "a"), (2, "c")]);
+    assert_eq!(
+        recs.iter()
+            .map(|r| (r.seq, r.id.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(1, "a"), (2, "c")]
+    );
 }
 
 trait WriteAllExt {
@@ -211,7 +319,9 @@ const CHILD_ENV: &str = "OPSDESK_TEST_CHILD_WRITER";
 /// Child side: append records with ids `<prefix>-<n>` and report each one whose append returned.
 #[test]
 fn child_writer() {
-    let Ok(spec) = std::env::var(CHILD_ENV) else { return };
+    let Ok(spec) = std::env::var(CHILD_ENV) else {
+        return;
+    };
     let mut parts = spec.splitn(3, '|');
     let dir = parts.next().unwrap().to_string();
     let prefix = parts.next().unwrap().to_string();
@@ -231,7 +341,9 @@ fn child_writer() {
             use std::io::Write;
             writeln!(out.lock(), "\n@@ack {id}\n@@ack {id}b").unwrap();
         } else {
-            inbox.append(record(&id, "work", Channel::Email, &body)).unwrap();
+            inbox
+                .append(record(&id, "work", Channel::Email, &body))
+                .unwrap();
             use std::io::Write;
             writeln!(out.lock(), "\n@@ack {id}").unwrap();
         }
@@ -250,13 +362,16 @@ fn spawn_writer(dir: &std::path::Path, prefix: &str, count: usize) -> std::proce
 
 fn acks(line: &str) -> Option<String> {
     // libtest may print its own text on the same line before ours.
-    line.split_once("@@ack ").map(|(_, id)| id.trim().to_string())
+    line.split_once("@@ack ")
+        .map(|(_, id)| id.trim().to_string())
 }
 
 #[test]
 fn several_processes_appending_at_once_get_distinct_dense_seqs() {
     let dir = tempfile::tempdir().unwrap();
-    let children: Vec<_> = (0..4).map(|w| spawn_writer(dir.path(), &format!("w{w}"), 60)).collect();
+    let children: Vec<_> = (0..4)
+        .map(|w| spawn_writer(dir.path(), &format!("w{w}"), 60))
+        .collect();
     let mut acked = HashSet::new();
     for c in children {
         let out = c.wait_with_output().unwrap();
@@ -270,7 +385,10 @@ fn several_processes_appending_at_once_get_distinct_dense_seqs() {
     let inbox = Inbox::open(dir.path()).unwrap();
     let recs = all(&inbox);
     assert_eq!(recs.len(), acked.len());
-    assert_eq!(recs.iter().map(|r| r.seq).collect::<Vec<_>>(), (1..=recs.len() as u64).collect::<Vec<_>>());
+    assert_eq!(
+        recs.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        (1..=recs.len() as u64).collect::<Vec<_>>()
+    );
     let ids: HashSet<_> = recs.iter().map(|r| r.id.clone()).collect();
     assert_eq!(ids, acked);
 }
@@ -300,7 +418,9 @@ fn a_writer_killed_mid_append_loses_nothing_it_acknowledged_and_corrupts_nothing
                 seen += 1;
             }
         }
-        std::thread::sleep(std::time::Duration::from_micros((round as u64 * 211) % 3000));
+        std::thread::sleep(std::time::Duration::from_micros(
+            (round as u64 * 211) % 3000,
+        ));
         // SAFETY: plain kill(2) on our own child.
         unsafe {
             libc::kill(child.id() as i32, libc::SIGKILL);
@@ -317,7 +437,10 @@ fn a_writer_killed_mid_append_loses_nothing_it_acknowledged_and_corrupts_nothing
         let inbox = Inbox::open(dir.path()).unwrap();
         dirty_rounds += inbox.needs_repair().unwrap() as usize;
         let before = inbox.read_after(0, usize::MAX, &Filter::default()).unwrap();
-        assert_eq!(before.skipped_corrupt, 0, "round {round}: a reader saw a damaged record");
+        assert_eq!(
+            before.skipped_corrupt, 0,
+            "round {round}: a reader saw a damaged record"
+        );
     }
     // Killing a writer that spends most of its time inside fsync leaves unfinished writes in
     // practically every round; if none did, this test would prove nothing.
@@ -325,7 +448,9 @@ fn a_writer_killed_mid_append_loses_nothing_it_acknowledged_and_corrupts_nothing
     assert!(dirty_rounds > 0, "no kill landed mid-append");
     // The next writer repairs; then every acknowledged record is present exactly once.
     let inbox = Inbox::open(dir.path()).unwrap();
-    inbox.append(record("after-the-crashes", "work", Channel::Email, "x")).unwrap();
+    inbox
+        .append(record("after-the-crashes", "work", Channel::Email, "x"))
+        .unwrap();
     let recs = all(&inbox);
     let mut count: HashMap<&str, usize> = HashMap::new();
     for r in &recs {
@@ -333,7 +458,14 @@ fn a_writer_killed_mid_append_loses_nothing_it_acknowledged_and_corrupts_nothing
     }
     assert!(count.values().all(|&c| c == 1), "a record is stored twice");
     for id in &acked {
-        assert_eq!(count.get(id.as_str()), Some(&1), "acknowledged record {id} is missing");
+        assert_eq!(
+            count.get(id.as_str()),
+            Some(&1),
+            "acknowledged record {id} is missing"
+        );
     }
-    assert_eq!(recs.iter().map(|r| r.seq).collect::<Vec<_>>(), (1..=recs.len() as u64).collect::<Vec<_>>());
+    assert_eq!(
+        recs.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        (1..=recs.len() as u64).collect::<Vec<_>>()
+    );
 }

@@ -31,7 +31,10 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
             let report = audit.verify()?;
             out.emit(&report, |l| {
                 match &report.first_bad {
-                    None => l.push(format!("audit chain intact: {} records in {} file(s)", report.records, report.files)),
+                    None => l.push(format!(
+                        "audit chain intact: {} records in {} file(s)",
+                        report.records, report.files
+                    )),
                     Some(b) => l.push(format!(
                         "audit chain BROKEN at {}:{}{}: {}",
                         b.file.display(),
@@ -41,10 +44,20 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
                     )),
                 }
                 if let Some(t) = &report.torn_tail {
-                    l.push(format!("note: {} ends with an interrupted write; the next append removes it", t.display()));
+                    l.push(format!(
+                        "note: {} ends with an interrupted write; the next append removes it",
+                        t.display()
+                    ));
                 }
             });
-            if report.ok() { Ok(()) } else { Err(Failure { code: 3, message: "audit chain is broken".into() }) }
+            if report.ok() {
+                Ok(())
+            } else {
+                Err(Failure {
+                    code: 3,
+                    message: "audit chain is broken".into(),
+                })
+            }
         }
         AuditCmd::Tail { lines, follow } => {
             let recs = audit.tail(lines)?;
@@ -66,7 +79,8 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
                         _ => 0,
                     };
                     let (recs, end) = audit.read_file(newest, offset)?;
-                    for r in recs.iter().filter(|r| r.seq > last) {
+                    let seen = last;
+                    for r in recs.iter().filter(|r| r.seq > seen) {
                         print_record(&out, r);
                         last = r.seq;
                     }
@@ -95,9 +109,15 @@ fn print_record(out: &super::Printer, r: &AuditRecord) {
             e.event,
             e.outcome.as_str(),
             e.actor,
-            e.entity.as_deref().map(|x| format!("[{x}] ")).unwrap_or_default(),
+            e.entity
+                .as_deref()
+                .map(|x| format!("[{x}] "))
+                .unwrap_or_default(),
             e.target.as_deref().unwrap_or(""),
-            e.reason.as_deref().map(|x| format!(" — {x}")).unwrap_or_default(),
+            e.reason
+                .as_deref()
+                .map(|x| format!(" — {x}"))
+                .unwrap_or_default(),
         ))
     });
 }

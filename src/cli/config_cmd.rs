@@ -19,7 +19,10 @@ pub fn run(ctx: &Context, cmd: ConfigCmd) -> CmdResult {
     } else if ctx.paths.config_file.exists() {
         ctx.paths.config_file.display().to_string()
     } else {
-        format!("built-in defaults ({} does not exist)", ctx.paths.config_file.display())
+        format!(
+            "built-in defaults ({} does not exist)",
+            ctx.paths.config_file.display()
+        )
     };
     match cmd {
         ConfigCmd::Check => out.emit(&json!({"ok": true, "source": source, "profiles": config.profiles.keys().collect::<Vec<_>>()}), |l| {

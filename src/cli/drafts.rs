@@ -50,7 +50,11 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
     match cmd {
         DraftsCmd::List { all } => {
             let q = engine.drafts().queue()?;
-            let drafts: Vec<&Draft> = q.drafts.iter().filter(|d| all || !d.status.is_final()).collect();
+            let drafts: Vec<&Draft> = q
+                .drafts
+                .iter()
+                .filter(|d| all || !d.status.is_final())
+                .collect();
             out.emit(&drafts, |l| {
                 if drafts.is_empty() {
                     l.push("(no drafts)".into());
@@ -80,25 +84,61 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
         DraftsCmd::Approve { id, digest, yes } => {
             let d = engine.drafts().get(&id)?.ok_or_else(|| no_draft(&id))?;
             if d.status != DraftStatus::Pending {
-                return Err(Failure { code: 4, message: format!("draft {id} is {}, not pending", d.status.as_str()) });
+                return Err(Failure {
+                    code: 4,
+                    message: format!("draft {id} is {}, not pending", d.status.as_str()),
+                });
             }
             if !yes {
                 confirm(&d)?;
             }
             let digest = digest.or(Some(d.digest.clone()));
-            let outcome = engine.submit(Action::ApproveDraft { id: id.clone(), digest }, Actor::Cli)?;
+            let outcome = engine.submit(
+                Action::ApproveDraft {
+                    id: id.clone(),
+                    digest,
+                },
+                Actor::Cli,
+            )?;
             report(&out, &id, "approved", outcome)
         }
         DraftsCmd::Reject { id, reason } => {
-            let outcome = engine.submit(Action::RejectDraft { id: id.clone(), reason }, Actor::Cli)?;
+            let outcome = engine.submit(
+                Action::RejectDraft {
+                    id: id.clone(),
+                    reason,
+                },
+                Actor::Cli,
+            )?;
             report(&out, &id, "rejected", outcome)
         }
-        DraftsCmd::New { profile, to, subject, body } => {
-            let outbound = Outbound::SendEmail { to, cc: vec![], subject, body };
-            let outcome = engine.submit(Action::CreateDraft { profile, outbound, provider: None }, Actor::Cli)?;
+        DraftsCmd::New {
+            profile,
+            to,
+            subject,
+            body,
+        } => {
+            let outbound = Outbound::SendEmail {
+                to,
+                cc: vec![],
+                subject,
+                body,
+            };
+            let outcome = engine.submit(
+                Action::CreateDraft {
+                    profile,
+                    outbound,
+                    provider: None,
+                },
+                Actor::Cli,
+            )?;
             match &outcome {
                 Outcome::Queued { draft_id, .. } => {
-                    out.emit(&outcome, |l| l.push(format!("queued {draft_id}; approve with `opsdesk drafts approve {draft_id}`")));
+                    out.emit(&outcome, |l| {
+                        l.push(format!(
+                            "queued {draft_id}; approve with `opsdesk drafts approve {draft_id}`"
+                        ))
+                    });
                     Ok(())
                 }
                 _ => report(&out, "", "queued", outcome),
@@ -108,18 +148,35 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
 }
 
 fn no_draft(id: &str) -> Failure {
-    Failure::usage(format!("no draft with id `{id}`; `opsdesk drafts list --all` shows them"))
+    Failure::usage(format!(
+        "no draft with id `{id}`; `opsdesk drafts list --all` shows them"
+    ))
 }
 
 fn describe(d: &Draft, l: &mut Vec<String>) {
-    l.push(format!("draft {}  [{}]  profile {}", d.id, d.status.as_str(), d.profile));
+    l.push(format!(
+        "draft {}  [{}]  profile {}",
+        d.id,
+        d.status.as_str(),
+        d.profile
+    ));
     l.push(format!("kind:       {}", d.outbound.kind()));
-    l.push(format!("recipients: {}", d.outbound.recipients().join(", ")));
+    l.push(format!(
+        "recipients: {}",
+        d.outbound.recipients().join(", ")
+    ));
     if let Some(s) = d.outbound.subject() {
         l.push(format!("subject:    {s}"));
     }
-    l.push(format!("created:    {} by {}", time_short(d.created_at), d.created_by));
-    l.push(format!("verdict:    {}", serde_json::to_string(&d.verdict).unwrap_or_default()));
+    l.push(format!(
+        "created:    {} by {}",
+        time_short(d.created_at),
+        d.created_by
+    ));
+    l.push(format!(
+        "verdict:    {}",
+        serde_json::to_string(&d.verdict).unwrap_or_default()
+    ));
     if let Some(p) = &d.provider {
         l.push(format!("written by: {p}"));
     }
@@ -134,7 +191,9 @@ fn describe(d: &Draft, l: &mut Vec<String>) {
 /// Approving something that sends asks first; a script must say --yes.
 fn confirm(d: &Draft) -> Result<(), Failure> {
     if !std::io::stdin().is_terminal() {
-        return Err(Failure::usage("approving sends on the operator's behalf: pass --yes to confirm from a script"));
+        return Err(Failure::usage(
+            "approving sends on the operator's behalf: pass --yes to confirm from a script",
+        ));
     }
     let mut lines = Vec::new();
     describe(d, &mut lines);
@@ -144,7 +203,10 @@ fn confirm(d: &Draft) -> Result<(), Failure> {
     eprint!("\nApprove this {} for sending? [y/N] ", d.outbound.kind());
     let _ = std::io::stderr().flush();
     let mut answer = String::new();
-    std::io::stdin().lock().read_line(&mut answer).map_err(|e| Failure::failed(e.to_string()))?;
+    std::io::stdin()
+        .lock()
+        .read_line(&mut answer)
+        .map_err(|e| Failure::failed(e.to_string()))?;
     if matches!(answer.trim(), "y" | "Y" | "yes") {
         Ok(())
     } else {
@@ -154,7 +216,11 @@ fn confirm(d: &Draft) -> Result<(), Failure> {
 
 fn report(out: &super::Printer, id: &str, verb: &str, outcome: Outcome) -> CmdResult {
     match outcome {
-        Outcome::Blocked { rule, reason, remedy } => Err(Failure {
+        Outcome::Blocked {
+            rule,
+            reason,
+            remedy,
+        } => Err(Failure {
             code: 4,
             message: format!("blocked by {rule}: {reason}; {remedy}"),
         }),

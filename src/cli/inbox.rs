@@ -77,7 +77,18 @@ pub enum InboxCmd {
 pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
     let out = ctx.printer();
     match cmd {
-        InboxCmd::Add { profile, channel, from, to, subject, id, thread, html, body, body_file } => {
+        InboxCmd::Add {
+            profile,
+            channel,
+            from,
+            to,
+            subject,
+            id,
+            thread,
+            html,
+            body,
+            body_file,
+        } => {
             let engine = ctx.engine()?;
             let profile = match profile {
                 Some(p) => p,
@@ -85,7 +96,12 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
                     let names = engine.profile_names();
                     match names.as_slice() {
                         [only] => only.clone(),
-                        _ => return Err(Failure::usage(format!("--profile is required; profiles: {}", names.join(", ")))),
+                        _ => {
+                            return Err(Failure::usage(format!(
+                                "--profile is required; profiles: {}",
+                                names.join(", ")
+                            )));
+                        }
                     }
                 }
             };
@@ -104,18 +120,30 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
                 meta: Default::default(),
             };
             match engine.ingest(msg, "cli")? {
-                Appended::New(r) => out.emit(&json!({"stored": true, "seq": r.seq, "id": r.id}), |l| {
-                    l.push(format!("stored as #{} ({})", r.seq, r.id))
-                }),
-                Appended::Duplicate { id, seq } => out.emit(&json!({"stored": false, "duplicate_of": seq, "id": id}), |l| {
-                    l.push(format!("already stored as #{seq} ({id}); not added again"))
-                }),
+                Appended::New(r) => out
+                    .emit(&json!({"stored": true, "seq": r.seq, "id": r.id}), |l| {
+                        l.push(format!("stored as #{} ({})", r.seq, r.id))
+                    }),
+                Appended::Duplicate { id, seq } => out.emit(
+                    &json!({"stored": false, "duplicate_of": seq, "id": id}),
+                    |l| l.push(format!("already stored as #{seq} ({id}); not added again")),
+                ),
             }
             Ok(())
         }
-        InboxCmd::List { limit, channel, profile, grep, before } => {
+        InboxCmd::List {
+            limit,
+            channel,
+            profile,
+            grep,
+            before,
+        } => {
             let engine = ctx.engine()?;
-            let filter = Filter { channel, profile, text: grep };
+            let filter = Filter {
+                channel,
+                profile,
+                text: grep,
+            };
             let batch = engine.inbox().read_before(before, limit, &filter)?;
             out.emit(&batch.records, |l| {
                 if batch.records.is_empty() {
@@ -136,14 +164,30 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
             warn_skipped(batch.skipped_corrupt);
             Ok(())
         }
-        InboxCmd::Pull { consumer, limit, channel, profile, no_mark } => {
+        InboxCmd::Pull {
+            consumer,
+            limit,
+            channel,
+            profile,
+            no_mark,
+        } => {
             let engine = ctx.engine()?;
-            let filter = Filter { channel, profile, text: None };
+            let filter = Filter {
+                channel,
+                profile,
+                text: None,
+            };
             let from = engine.inbox().cursor(&consumer)?.unwrap_or(0);
             let batch = engine.inbox().read_after(from, limit, &filter)?;
             let mut cursor = from;
             if !no_mark && let Some(last) = batch.records.last() {
-                engine.submit(Action::MarkRead { consumer: consumer.clone(), seq: last.seq }, Actor::Cli)?;
+                engine.submit(
+                    Action::MarkRead {
+                        consumer: consumer.clone(),
+                        seq: last.seq,
+                    },
+                    Actor::Cli,
+                )?;
                 cursor = last.seq;
             }
             let remaining = batch.last_seq.saturating_sub(cursor);
@@ -162,9 +206,19 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
                 Ok(seq) => engine.inbox().get(seq)?,
                 Err(_) => engine.inbox().find_by_id(&key)?,
             }
-            .ok_or_else(|| Failure::usage(format!("no inbox item `{key}` (give a seq number or a source id)")))?;
+            .ok_or_else(|| {
+                Failure::usage(format!(
+                    "no inbox item `{key}` (give a seq number or a source id)"
+                ))
+            })?;
             out.emit(&rec, |l| {
-                l.push(format!("#{}  {}  {}  {}", rec.seq, rec.channel, rec.profile, time_short(rec.ts)));
+                l.push(format!(
+                    "#{}  {}  {}  {}",
+                    rec.seq,
+                    rec.channel,
+                    rec.profile,
+                    time_short(rec.ts)
+                ));
                 l.push(format!("id:      {}", rec.id));
                 l.push(format!("from:    {} <{}>", rec.from.name, rec.from.address));
                 if let Some(s) = &rec.subject {
@@ -192,17 +246,21 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
 fn read_body(body: Option<String>, file: Option<PathBuf>) -> Result<String, Failure> {
     let read_all = |mut r: Box<dyn Read>, what: &str| {
         let mut b = Vec::new();
-        r.read_to_end(&mut b).map_err(|e| Failure::failed(format!("cannot read {what}: {e}")))?;
+        r.read_to_end(&mut b)
+            .map_err(|e| Failure::failed(format!("cannot read {what}: {e}")))?;
         String::from_utf8(b).map_err(|_| Failure::usage(format!("{what} is not UTF-8 text")))
     };
     match (body, file) {
         (Some(b), _) if b == "-" => read_all(Box::new(std::io::stdin()), "standard input"),
         (Some(b), _) => Ok(b),
         (None, Some(f)) => {
-            let file = std::fs::File::open(&f).map_err(|e| Failure::usage(format!("cannot open {}: {e}", f.display())))?;
+            let file = std::fs::File::open(&f)
+                .map_err(|e| Failure::usage(format!("cannot open {}: {e}", f.display())))?;
             read_all(Box::new(file), &f.display().to_string())
         }
-        (None, None) => Err(Failure::usage("give the body with --body TEXT, --body - (stdin) or --body-file FILE")),
+        (None, None) => Err(Failure::usage(
+            "give the body with --body TEXT, --body - (stdin) or --body-file FILE",
+        )),
     }
 }
 
@@ -218,11 +276,17 @@ pub fn parse_party(s: &str) -> Party {
 }
 
 fn truncate(s: &str, n: usize) -> String {
-    if s.chars().count() <= n { s.to_string() } else { s.chars().take(n - 1).collect::<String>() + "…" }
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        s.chars().take(n - 1).collect::<String>() + "…"
+    }
 }
 
 fn warn_skipped(n: u64) {
     if n > 0 {
-        eprintln!("opsdesk: {n} damaged inbox record(s) were skipped; see the log (OPSDESK_LOG=warn)");
+        eprintln!(
+            "opsdesk: {n} damaged inbox record(s) were skipped; see the log (OPSDESK_LOG=warn)"
+        );
     }
 }

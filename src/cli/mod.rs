@@ -71,10 +71,16 @@ pub struct Failure {
 
 impl Failure {
     pub fn usage(message: impl Into<String>) -> Self {
-        Failure { code: 2, message: message.into() }
+        Failure {
+            code: 2,
+            message: message.into(),
+        }
     }
     pub fn failed(message: impl Into<String>) -> Self {
-        Failure { code: 1, message: message.into() }
+        Failure {
+            code: 1,
+            message: message.into(),
+        }
     }
 }
 
@@ -88,11 +94,18 @@ impl From<EngineError> for Failure {
     fn from(e: EngineError) -> Self {
         match &e {
             EngineError::Invalid { data, .. } => {
-                let hint = if data.is_null() { String::new() } else { format!(" ({data})") };
+                let hint = if data.is_null() {
+                    String::new()
+                } else {
+                    format!(" ({data})")
+                };
                 Failure::usage(format!("{e}{hint}"))
             }
             EngineError::NotFound(_) => Failure::usage(e.to_string()),
-            EngineError::Store(crate::store::StoreError::Rejected(_)) => Failure { code: 4, message: e.to_string() },
+            EngineError::Store(crate::store::StoreError::Rejected(_)) => Failure {
+                code: 4,
+                message: e.to_string(),
+            },
             _ => Failure::failed(e.to_string()),
         }
     }
@@ -124,9 +137,16 @@ impl Context {
             let p = Paths::resolve(Some(dir.path().to_path_buf()), global.config.clone())?;
             (p, Some(dir))
         } else {
-            (Paths::resolve(global.data_dir.clone(), global.config.clone())?, None)
+            (
+                Paths::resolve(global.data_dir.clone(), global.config.clone())?,
+                None,
+            )
         };
-        Ok(Context { global, paths, _demo_dir: demo_dir })
+        Ok(Context {
+            global,
+            paths,
+            _demo_dir: demo_dir,
+        })
     }
 
     pub fn config(&self) -> Result<Config, Failure> {
@@ -139,7 +159,11 @@ impl Context {
 
     /// An engine beside any running one: for commands that make one change and exit.
     pub fn engine(&self) -> Result<Engine, Failure> {
-        Ok(Engine::open(self.paths.clone(), self.config()?, Mode::Secondary)?)
+        Ok(Engine::open(
+            self.paths.clone(),
+            self.config()?,
+            Mode::Secondary,
+        )?)
     }
 
     pub fn printer(&self) -> Printer {

@@ -33,7 +33,10 @@ impl Printer {
 
 /// Terminal-safe text, keeping line structure for multi-line bodies.
 pub fn safe(s: &str) -> String {
-    s.split('\n').map(for_terminal).collect::<Vec<_>>().join("\n")
+    s.split('\n')
+        .map(for_terminal)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 pub fn time_short(t: time::OffsetDateTime) -> String {

@@ -23,7 +23,10 @@ pub fn action_kind(o: &Outbound) -> ActionKind {
 pub fn validate_outbound(o: &Outbound) -> Result<(), EngineError> {
     let bad = |field: &str, msg: String| Err(EngineError::invalid(msg, json!({"field": field})));
     if o.body().len() > MAX_BODY {
-        return bad("body", format!("body is {} bytes; the limit is {MAX_BODY}", o.body().len()));
+        return bad(
+            "body",
+            format!("body is {} bytes; the limit is {MAX_BODY}", o.body().len()),
+        );
     }
     if o.subject().is_some_and(|s| s.chars().count() > 500) {
         return bad("subject", "subject is longer than 500 characters".into());
@@ -38,7 +41,13 @@ pub fn validate_outbound(o: &Outbound) -> Result<(), EngineError> {
             }
             for a in to.iter().chain(cc) {
                 if !looks_like_address(a) {
-                    return bad("to", format!("`{}` is not an email address (expected name@domain)", crate::sanitize::one_line(a, 80)));
+                    return bad(
+                        "to",
+                        format!(
+                            "`{}` is not an email address (expected name@domain)",
+                            crate::sanitize::one_line(a, 80)
+                        ),
+                    );
                 }
             }
         }
@@ -55,7 +64,12 @@ pub fn validate_outbound(o: &Outbound) -> Result<(), EngineError> {
                 return bad("body", "a chat message needs a body".into());
             }
         }
-        Outbound::CreateEvent { start, end, attendees, .. } => {
+        Outbound::CreateEvent {
+            start,
+            end,
+            attendees,
+            ..
+        } => {
             if end <= start {
                 return bad("end", "the event must end after it starts".into());
             }
@@ -73,14 +87,17 @@ fn looks_like_address(a: &str) -> bool {
         Some((local, domain)) => {
             !local.is_empty()
                 && domain.contains('.')
-                && !a.chars().any(|c| c.is_whitespace() || c.is_control() || c == '<' || c == '>')
+                && !a
+                    .chars()
+                    .any(|c| c.is_whitespace() || c.is_control() || c == '<' || c == '>')
         }
         None => false,
     }
 }
 
 fn domain_of(a: &str) -> Option<String> {
-    a.rsplit_once('@').map(|(_, d)| d.trim().to_ascii_lowercase())
+    a.rsplit_once('@')
+        .map(|(_, d)| d.trim().to_ascii_lowercase())
 }
 
 /// The verdict for an outbound action of `profile`: blocked by a hard ban or the ladder, or
@@ -88,7 +105,11 @@ fn domain_of(a: &str) -> Option<String> {
 pub fn judge_outbound(config: &Config, profile: &str, o: &Outbound) -> Verdict {
     for r in o.recipients() {
         if let Some(d) = domain_of(&r)
-            && config.hard_bans.blocked_recipient_domains.iter().any(|b| b.eq_ignore_ascii_case(&d))
+            && config
+                .hard_bans
+                .blocked_recipient_domains
+                .iter()
+                .any(|b| b.eq_ignore_ascii_case(&d))
         {
             return Verdict::block(
                 "hard_ban.blocked_recipient_domain",

@@ -19,12 +19,18 @@ pub enum LockError {
     )]
     Held { pid: String, dir: String },
     #[error("cannot open the engine lock {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
 }
 
 impl EngineLock {
     pub fn acquire(path: &Path) -> Result<EngineLock, LockError> {
-        let io = |source| LockError::Io { path: path.display().to_string(), source };
+        let io = |source| LockError::Io {
+            path: path.display().to_string(),
+            source,
+        };
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -40,7 +46,11 @@ impl EngineLock {
                 let _ = file.read_to_string(&mut pid);
                 let pid = pid.trim();
                 return Err(LockError::Held {
-                    pid: if pid.is_empty() { "unknown".into() } else { pid.to_string() },
+                    pid: if pid.is_empty() {
+                        "unknown".into()
+                    } else {
+                        pid.to_string()
+                    },
                     dir: path.parent().unwrap_or(path).display().to_string(),
                 });
             }

@@ -18,8 +18,8 @@ pub use lock::{EngineLock, LockError};
 
 use crate::config::Config;
 use crate::domain::{
-    Action, Actor, AuditEvent, AuditOutcome, AuditRecord, Channel, Draft, DraftEvent, DraftEventKind, InboxRecord,
-    NewMessage, Outbound, Outcome, Verdict, content_digest, now,
+    Action, Actor, AuditEvent, AuditOutcome, AuditRecord, Channel, Draft, DraftEvent,
+    DraftEventKind, InboxRecord, NewMessage, Outbound, Outcome, Verdict, content_digest, now,
 };
 use crate::paths::Paths;
 use crate::store::StoreError;
@@ -47,7 +47,10 @@ pub enum Mode {
 pub enum EngineError {
     /// The request itself is wrong; `data` says how to fix it (e.g. the valid profiles).
     #[error("{message}")]
-    Invalid { message: String, data: serde_json::Value },
+    Invalid {
+        message: String,
+        data: serde_json::Value,
+    },
     #[error("{0}")]
     NotFound(String),
     /// The audit trail could not record the decision, so the action was not carried out.
@@ -59,7 +62,10 @@ pub enum EngineError {
 
 impl EngineError {
     pub fn invalid(message: impl Into<String>, data: serde_json::Value) -> Self {
-        EngineError::Invalid { message: message.into(), data }
+        EngineError::Invalid {
+            message: message.into(),
+            data,
+        }
     }
 }
 
@@ -124,7 +130,10 @@ impl Engine {
 
     /// Record an audit event and announce it.
     pub fn audit(&self, ev: AuditEvent) -> Result<AuditRecord, EngineError> {
-        let rec = self.audit.append(ev).map_err(|e| EngineError::AuditUnavailable(e.to_string()))?;
+        let rec = self
+            .audit
+            .append(ev)
+            .map_err(|e| EngineError::AuditUnavailable(e.to_string()))?;
         self.announce(EngineEvent::Audited(Arc::new(rec.clone())));
         Ok(rec)
     }
@@ -143,9 +152,13 @@ impl Engine {
         let record = crate::sanitize::to_record(msg)?;
         let appended = self.inbox.append(record)?;
         if let Appended::New(rec) = &appended {
-            let ev = AuditEvent::new("inbox.append", Actor::Source(source.to_string()), AuditOutcome::Ok)
-                .entity(&rec.profile)
-                .target(format!("{}#{}", rec.channel, rec.seq));
+            let ev = AuditEvent::new(
+                "inbox.append",
+                Actor::Source(source.to_string()),
+                AuditOutcome::Ok,
+            )
+            .entity(&rec.profile)
+            .target(format!("{}#{}", rec.channel, rec.seq));
             if let Err(e) = self.audit(ev) {
                 // The message is stored; losing its audit line is reported, not fatal.
                 tracing::error!("{e}");
@@ -183,12 +196,19 @@ impl Engine {
         result
     }
 
-    fn decide_and_apply(&self, action: Action, actor: &Actor, started: Instant) -> Result<Outcome, EngineError> {
+    fn decide_and_apply(
+        &self,
+        action: Action,
+        actor: &Actor,
+        started: Instant,
+    ) -> Result<Outcome, EngineError> {
         let name = action.name();
         match action {
-            Action::CreateDraft { profile, outbound, provider } => {
-                self.create_draft(name, profile, outbound, provider, actor, started)
-            }
+            Action::CreateDraft {
+                profile,
+                outbound,
+                provider,
+            } => self.create_draft(name, profile, outbound, provider, actor, started),
             Action::DraftReply { message_id, body } => {
                 let (profile, outbound) = self.reply_outbound(&message_id, body)?;
                 self.create_draft(name, profile, outbound, None, actor, started)
@@ -258,7 +278,9 @@ impl Engine {
                     ts: now(),
                     draft_id: id.clone(),
                     actor: actor.clone(),
-                    kind: DraftEventKind::Rejected { reason: crate::sanitize::one_line(&reason, 500) },
+                    kind: DraftEventKind::Rejected {
+                        reason: crate::sanitize::one_line(&reason, 500),
+                    },
                 };
                 self.apply_draft_event(name, ev, &draft.profile, started)
             }
@@ -277,14 +299,18 @@ impl Engine {
                         .target(format!("{consumer}@{at}"))
                         .duration_ms(started.elapsed().as_millis() as u64),
                 )?;
-                Ok(Outcome::Done { detail: json!({"consumer": consumer, "cursor": at}) })
+                Ok(Outcome::Done {
+                    detail: json!({"consumer": consumer, "cursor": at}),
+                })
             }
         }
     }
 
     fn existing_draft(&self, id: &str) -> Result<Draft, EngineError> {
         self.drafts.get(id)?.ok_or_else(|| {
-            EngineError::NotFound(format!("no draft with id `{id}`; `opsdesk drafts list` shows the queue"))
+            EngineError::NotFound(format!(
+                "no draft with id `{id}`; `opsdesk drafts list` shows the queue"
+            ))
         })
     }
 
@@ -314,14 +340,30 @@ impl Engine {
             ts: now(),
             draft_id: id.clone(),
             actor: actor.clone(),
-            kind: DraftEventKind::Created { profile: profile.clone(), outbound, digest: digest.clone(), verdict: verdict.clone(), provider },
+            kind: DraftEventKind::Created {
+                profile: profile.clone(),
+                outbound,
+                digest: digest.clone(),
+                verdict: verdict.clone(),
+                provider,
+            },
         };
         self.apply_draft_event(name, ev, &profile, started)?;
-        Ok(Outcome::Queued { draft_id: id, digest, verdict })
+        Ok(Outcome::Queued {
+            draft_id: id,
+            digest,
+            verdict,
+        })
     }
 
     /// Check, audit (fail closed), append, announce.
-    fn apply_draft_event(&self, name: &str, ev: DraftEvent, profile: &str, started: Instant) -> Result<Outcome, EngineError> {
+    fn apply_draft_event(
+        &self,
+        name: &str,
+        ev: DraftEvent,
+        profile: &str,
+        started: Instant,
+    ) -> Result<Outcome, EngineError> {
         self.drafts.check(&ev)?;
         let kind = ev.kind.name();
         let audit = AuditEvent::new(name, &ev.actor, AuditOutcome::Ok)
@@ -334,12 +376,18 @@ impl Engine {
             Ok(d) => d,
             Err(e) => {
                 // Lost a race with another process between check and append: say so in the trail.
-                let _ = self.audit(AuditEvent::new(name, Actor::Engine, AuditOutcome::Error).entity(profile).reason(truncate(&e.to_string(), 300)));
+                let _ = self.audit(
+                    AuditEvent::new(name, Actor::Engine, AuditOutcome::Error)
+                        .entity(profile)
+                        .reason(truncate(&e.to_string(), 300)),
+                );
                 return Err(e.into());
             }
         };
         self.announce(EngineEvent::DraftChanged(Arc::new(draft.clone())));
-        Ok(Outcome::Done { detail: serde_json::to_value(&draft).unwrap_or_default() })
+        Ok(Outcome::Done {
+            detail: serde_json::to_value(&draft).unwrap_or_default(),
+        })
     }
 
     fn blocked(
@@ -351,7 +399,12 @@ impl Engine {
         verdict: Verdict,
         started: Instant,
     ) -> Result<Outcome, EngineError> {
-        let Verdict::Block { rule, reason, remedy } = verdict else {
+        let Verdict::Block {
+            rule,
+            reason,
+            remedy,
+        } = verdict
+        else {
             unreachable!("blocked() is only called with a Block verdict")
         };
         self.audit(
@@ -361,23 +414,43 @@ impl Engine {
                 .reason(format!("{rule}: {reason}"))
                 .duration_ms(started.elapsed().as_millis() as u64),
         )?;
-        Ok(Outcome::Blocked { rule, reason, remedy })
+        Ok(Outcome::Blocked {
+            rule,
+            reason,
+            remedy,
+        })
     }
 
     /// Build the reply for an inbox message: same profile, back to its sender or its chat.
-    fn reply_outbound(&self, message_id: &str, body: String) -> Result<(String, Outbound), EngineError> {
+    fn reply_outbound(
+        &self,
+        message_id: &str,
+        body: String,
+    ) -> Result<(String, Outbound), EngineError> {
         let rec = self.inbox.find_by_id(message_id)?.ok_or_else(|| {
             EngineError::NotFound(format!("no inbox message with id `{message_id}`; use the `id` field of an inbox_pull result"))
         })?;
         let outbound = match rec.channel {
             Channel::Teams => Outbound::PostChat {
-                chat_id: rec.thread_id.clone().unwrap_or_else(|| rec.from.address.clone()),
+                chat_id: rec
+                    .thread_id
+                    .clone()
+                    .unwrap_or_else(|| rec.from.address.clone()),
                 body,
             },
             Channel::Email | Channel::Spool => {
                 let subject = rec.subject.clone().unwrap_or_default();
-                let subject = if subject.to_ascii_lowercase().starts_with("re:") { subject } else { format!("Re: {subject}") };
-                Outbound::ReplyEmail { message_id: rec.id.clone(), to: vec![rec.from.address.clone()], subject, body }
+                let subject = if subject.to_ascii_lowercase().starts_with("re:") {
+                    subject
+                } else {
+                    format!("Re: {subject}")
+                };
+                Outbound::ReplyEmail {
+                    message_id: rec.id.clone(),
+                    to: vec![rec.from.address.clone()],
+                    subject,
+                    body,
+                }
             }
             Channel::Calendar => {
                 return Err(EngineError::invalid(
@@ -406,5 +479,9 @@ fn new_draft_id() -> String {
 }
 
 fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max { s.to_string() } else { s.chars().take(max).collect::<String>() + "…" }
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        s.chars().take(max).collect::<String>() + "…"
+    }
 }

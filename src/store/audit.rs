@@ -73,7 +73,10 @@ fn month_file_name(t: time::OffsetDateTime) -> String {
 impl Audit {
     pub fn open(dir: &Path) -> Result<Audit, StoreError> {
         ensure_private_dir(dir).map_err(|e| StoreError::Rejected(format!("{e:#}")))?;
-        Ok(Audit { dir: dir.to_path_buf(), local: Mutex::new(()) })
+        Ok(Audit {
+            dir: dir.to_path_buf(),
+            local: Mutex::new(()),
+        })
     }
 
     /// Month files in chain order.
@@ -83,9 +86,9 @@ impl Audit {
             .filter_map(|e| e.ok())
             .map(|e| e.path())
             .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.len() == 13 && n.ends_with(".jsonl") && n.as_bytes()[4] == b'-')
+                p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                    n.len() == 13 && n.ends_with(".jsonl") && n.as_bytes()[4] == b'-'
+                })
             })
             .collect();
         v.sort();
@@ -105,13 +108,23 @@ impl Audit {
         {
             target = last.clone();
         }
-        let mut file = open_private_append(&target).map_err(|e| StoreError::io(&target, "open", e))?;
+        let mut file =
+            open_private_append(&target).map_err(|e| StoreError::io(&target, "open", e))?;
         repair_torn_tail(&mut file, &target)?;
         let (seq, prev) = self.head(&files, &target)?;
-        let mut record = AuditRecord { seq: seq + 1, ts: now, event, prev, hash: String::new() };
-        let value = serde_json::to_value(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
-        record.hash = record_hash(&value).ok_or_else(|| StoreError::Rejected("audit record has no prev".into()))?;
-        let mut line = serde_json::to_vec(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        let mut record = AuditRecord {
+            seq: seq + 1,
+            ts: now,
+            event,
+            prev,
+            hash: String::new(),
+        };
+        let value =
+            serde_json::to_value(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        record.hash = record_hash(&value)
+            .ok_or_else(|| StoreError::Rejected("audit record has no prev".into()))?;
+        let mut line =
+            serde_json::to_vec(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
         line.push(b'\n');
         append_durable(&mut file, &target, &line)?;
         Ok(record)
@@ -125,11 +138,14 @@ impl Audit {
         }
         for path in candidates.into_iter().rev() {
             if let Some(line) = last_complete_line(path)? {
-                let v: serde_json::Value = serde_json::from_slice(&line).map_err(|e| StoreError::Corrupt {
-                    path: path.to_path_buf(),
-                    line: 0,
-                    msg: format!("last audit record is unreadable ({e}); run `opsdesk audit verify`"),
-                })?;
+                let v: serde_json::Value =
+                    serde_json::from_slice(&line).map_err(|e| StoreError::Corrupt {
+                        path: path.to_path_buf(),
+                        line: 0,
+                        msg: format!(
+                            "last audit record is unreadable ({e}); run `opsdesk audit verify`"
+                        ),
+                    })?;
                 let seq = v.get("seq").and_then(|s| s.as_u64());
                 let hash = v.get("hash").and_then(|s| s.as_str());
                 return match (seq, hash) {
@@ -148,11 +164,21 @@ impl Audit {
     /// Recompute the whole chain.
     pub fn verify(&self) -> Result<VerifyReport, StoreError> {
         let files = self.files()?;
-        let mut report = VerifyReport { files: files.len(), records: 0, first_bad: None, torn_tail: None };
+        let mut report = VerifyReport {
+            files: files.len(),
+            records: 0,
+            first_bad: None,
+            torn_tail: None,
+        };
         let mut prev = GENESIS.to_string();
         let mut expect = 1u64;
         for (fi, path) in files.iter().enumerate() {
-            let bad = |line: u64, seq: Option<u64>, reason: String| BadRecord { file: path.clone(), line, seq, reason };
+            let bad = |line: u64, seq: Option<u64>, reason: String| BadRecord {
+                file: path.clone(),
+                line,
+                seq,
+                reason,
+            };
             let mut last_end = 0u64;
             for line in Lines::open(path, 0).map_err(|e| StoreError::io(path, "open", e))? {
                 let line = line.map_err(|e| StoreError::io(path, "read", e))?;
@@ -160,7 +186,8 @@ impl Audit {
                 let v: serde_json::Value = match serde_json::from_slice(&line.bytes) {
                     Ok(v) => v,
                     Err(e) => {
-                        report.first_bad = Some(bad(line.number, None, format!("not valid JSON ({e})")));
+                        report.first_bad =
+                            Some(bad(line.number, None, format!("not valid JSON ({e})")));
                         return Ok(report);
                     }
                 };
@@ -168,11 +195,16 @@ impl Audit {
                 let stored = v.get("hash").and_then(|h| h.as_str()).unwrap_or("");
                 let this_prev = v.get("prev").and_then(|h| h.as_str()).unwrap_or("");
                 let reason = if seq != Some(expect) {
-                    Some(format!("expected seq {expect}, found {seq:?} (a record was removed or inserted)"))
+                    Some(format!(
+                        "expected seq {expect}, found {seq:?} (a record was removed or inserted)"
+                    ))
                 } else if this_prev != prev {
                     Some("prev does not match the previous record's hash (a record was removed, reordered or altered)".to_string())
                 } else if record_hash(&v).as_deref() != Some(stored) {
-                    Some("hash does not match the record's content (the record was altered)".to_string())
+                    Some(
+                        "hash does not match the record's content (the record was altered)"
+                            .to_string(),
+                    )
                 } else if serde_json::from_value::<AuditRecord>(v.clone()).is_err() {
                     Some("record does not have the audit record shape".to_string())
                 } else {
@@ -186,12 +218,18 @@ impl Audit {
                 expect += 1;
                 report.records += 1;
             }
-            let len = fs::metadata(path).map_err(|e| StoreError::io(path, "stat", e))?.len();
+            let len = fs::metadata(path)
+                .map_err(|e| StoreError::io(path, "stat", e))?
+                .len();
             if len > last_end {
                 if fi + 1 == files.len() {
                     report.torn_tail = Some(path.clone());
                 } else {
-                    report.first_bad = Some(bad(0, None, "incomplete line at the end of a closed month file".into()));
+                    report.first_bad = Some(bad(
+                        0,
+                        None,
+                        "incomplete line at the end of a closed month file".into(),
+                    ));
                     return Ok(report);
                 }
             }
@@ -218,7 +256,11 @@ impl Audit {
     }
 
     /// Records of one file from `offset`, and the offset after the last complete line.
-    pub fn read_file(&self, path: &Path, offset: u64) -> Result<(Vec<AuditRecord>, u64), StoreError> {
+    pub fn read_file(
+        &self,
+        path: &Path,
+        offset: u64,
+    ) -> Result<(Vec<AuditRecord>, u64), StoreError> {
         let mut out = Vec::new();
         let mut end = offset;
         let lines = match Lines::open(path, offset) {
@@ -231,7 +273,9 @@ impl Audit {
             end = line.offset + line.bytes.len() as u64 + 1;
             match serde_json::from_slice::<AuditRecord>(&line.bytes) {
                 Ok(r) => out.push(r),
-                Err(e) => tracing::warn!(file = %path.display(), line = line.number, "unreadable audit line: {e}"),
+                Err(e) => {
+                    tracing::warn!(file = %path.display(), line = line.number, "unreadable audit line: {e}")
+                }
             }
         }
         Ok((out, end))

@@ -31,14 +31,18 @@ impl Queue {
         self.drafts.iter().find(|d| d.id == id)
     }
     pub fn pending(&self) -> impl Iterator<Item = &Draft> {
-        self.drafts.iter().filter(|d| d.status == DraftStatus::Pending)
+        self.drafts
+            .iter()
+            .filter(|d| d.status == DraftStatus::Pending)
     }
 }
 
 impl Drafts {
     pub fn open(dir: &Path) -> Result<Drafts, StoreError> {
         ensure_private_dir(dir).map_err(|e| StoreError::Rejected(format!("{e:#}")))?;
-        Ok(Drafts { dir: dir.to_path_buf() })
+        Ok(Drafts {
+            dir: dir.to_path_buf(),
+        })
     }
 
     fn log_path(&self) -> PathBuf {
@@ -82,8 +86,15 @@ impl Drafts {
     /// Whether `ev` would be accepted now (the append checks again under the lock).
     pub fn check(&self, ev: &DraftEvent) -> Result<(), StoreError> {
         let mut q = self.queue()?;
-        let mut by_id: HashMap<String, usize> = q.drafts.iter().enumerate().map(|(i, d)| (d.id.clone(), i)).collect();
-        apply(&mut q.drafts, &mut by_id, ev).map(|_| ()).map_err(StoreError::Rejected)
+        let mut by_id: HashMap<String, usize> = q
+            .drafts
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.id.clone(), i))
+            .collect();
+        apply(&mut q.drafts, &mut by_id, ev)
+            .map(|_| ())
+            .map_err(StoreError::Rejected)
     }
 
     /// Check `ev` against the current queue and append it; returns the draft as it now stands.
@@ -93,7 +104,12 @@ impl Drafts {
         let mut file = open_private_append(&path).map_err(|e| StoreError::io(&path, "open", e))?;
         repair_torn_tail(&mut file, &path)?;
         let mut q = self.queue()?;
-        let mut by_id: HashMap<String, usize> = q.drafts.iter().enumerate().map(|(i, d)| (d.id.clone(), i)).collect();
+        let mut by_id: HashMap<String, usize> = q
+            .drafts
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.id.clone(), i))
+            .collect();
         let idx = apply(&mut q.drafts, &mut by_id, &ev).map_err(StoreError::Rejected)?;
         let mut line = serde_json::to_vec(&ev).map_err(|e| StoreError::Rejected(e.to_string()))?;
         line.push(b'\n');
@@ -103,13 +119,27 @@ impl Drafts {
 }
 
 /// Apply one event to the queue, or say why it is not allowed. Returns the draft's index.
-fn apply(drafts: &mut Vec<Draft>, by_id: &mut HashMap<String, usize>, ev: &DraftEvent) -> Result<usize, String> {
-    if let DraftEventKind::Created { profile, outbound, digest, verdict, provider } = &ev.kind {
+fn apply(
+    drafts: &mut Vec<Draft>,
+    by_id: &mut HashMap<String, usize>,
+    ev: &DraftEvent,
+) -> Result<usize, String> {
+    if let DraftEventKind::Created {
+        profile,
+        outbound,
+        digest,
+        verdict,
+        provider,
+    } = &ev.kind
+    {
         if by_id.contains_key(&ev.draft_id) {
             return Err(format!("draft {} already exists", ev.draft_id));
         }
         if *digest != content_digest(profile, outbound) {
-            return Err(format!("draft {}: digest does not match its content", ev.draft_id));
+            return Err(format!(
+                "draft {}: digest does not match its content",
+                ev.draft_id
+            ));
         }
         drafts.push(Draft {
             id: ev.draft_id.clone(),
@@ -131,7 +161,9 @@ fn apply(drafts: &mut Vec<Draft>, by_id: &mut HashMap<String, usize>, ev: &Draft
         by_id.insert(ev.draft_id.clone(), drafts.len() - 1);
         return Ok(drafts.len() - 1);
     }
-    let &idx = by_id.get(&ev.draft_id).ok_or_else(|| format!("no draft with id {}", ev.draft_id))?;
+    let &idx = by_id
+        .get(&ev.draft_id)
+        .ok_or_else(|| format!("no draft with id {}", ev.draft_id))?;
     let d = &mut drafts[idx];
     if d.status.is_final() {
         return Err(format!("draft {} is already {}", d.id, d.status.as_str()));
@@ -140,14 +172,19 @@ fn apply(drafts: &mut Vec<Draft>, by_id: &mut HashMap<String, usize>, ev: &Draft
         if actor.is_operator() {
             Ok(())
         } else {
-            Err(format!("only the operator (console or local CLI) can {what} a draft; {actor} cannot"))
+            Err(format!(
+                "only the operator (console or local CLI) can {what} a draft; {actor} cannot"
+            ))
         }
     };
     match &ev.kind {
         DraftEventKind::Created { .. } => unreachable!("handled above"),
         DraftEventKind::Edited { outbound, digest } => {
             if *digest != content_digest(&d.profile, outbound) {
-                return Err(format!("draft {}: digest does not match the edited content", d.id));
+                return Err(format!(
+                    "draft {}: digest does not match the edited content",
+                    d.id
+                ));
             }
             if d.status == DraftStatus::Executed {
                 return Err(format!("draft {} was already executed", d.id));
@@ -169,7 +206,11 @@ fn apply(drafts: &mut Vec<Draft>, by_id: &mut HashMap<String, usize>, ev: &Draft
                 ));
             }
             if d.status != DraftStatus::Pending {
-                return Err(format!("draft {} is {}, not pending", d.id, d.status.as_str()));
+                return Err(format!(
+                    "draft {} is {}, not pending",
+                    d.id,
+                    d.status.as_str()
+                ));
             }
             d.status = DraftStatus::Approved;
             d.approved_digest = Some(digest.clone());
@@ -184,8 +225,13 @@ fn apply(drafts: &mut Vec<Draft>, by_id: &mut HashMap<String, usize>, ev: &Draft
         }
         DraftEventKind::Executed { remote_id } => {
             executor_only(&ev.actor)?;
-            if !matches!(d.status, DraftStatus::Approved | DraftStatus::Failed) || !d.approval_holds() {
-                return Err(format!("draft {} is not approved with its current content", d.id));
+            if !matches!(d.status, DraftStatus::Approved | DraftStatus::Failed)
+                || !d.approval_holds()
+            {
+                return Err(format!(
+                    "draft {} is not approved with its current content",
+                    d.id
+                ));
             }
             d.status = DraftStatus::Executed;
             d.remote_id = Some(remote_id.clone());
@@ -193,8 +239,13 @@ fn apply(drafts: &mut Vec<Draft>, by_id: &mut HashMap<String, usize>, ev: &Draft
         }
         DraftEventKind::Failed { reason } => {
             executor_only(&ev.actor)?;
-            if !matches!(d.status, DraftStatus::Approved | DraftStatus::Failed) || !d.approval_holds() {
-                return Err(format!("draft {} is not approved with its current content", d.id));
+            if !matches!(d.status, DraftStatus::Approved | DraftStatus::Failed)
+                || !d.approval_holds()
+            {
+                return Err(format!(
+                    "draft {} is not approved with its current content",
+                    d.id
+                ));
             }
             d.status = DraftStatus::Failed;
             d.reason = Some(reason.clone());
@@ -208,7 +259,9 @@ fn executor_only(actor: &Actor) -> Result<(), String> {
     if matches!(actor, Actor::Executor | Actor::Engine) {
         Ok(())
     } else {
-        Err(format!("only the executor records execution results; {actor} cannot"))
+        Err(format!(
+            "only the executor records execution results; {actor} cannot"
+        ))
     }
 }
 

@@ -51,7 +51,12 @@ struct IndexEntry {
 
 impl IndexEntry {
     /// A seq whose record was lost (only ever produced by an index rebuild after damage).
-    const HOLE: IndexEntry = IndexEntry { day: 0, len: 0, offset: 0, id_hash: 0 };
+    const HOLE: IndexEntry = IndexEntry {
+        day: 0,
+        len: 0,
+        offset: 0,
+        id_hash: 0,
+    };
 
     fn is_hole(&self) -> bool {
         self.len == 0
@@ -74,7 +79,12 @@ impl IndexEntry {
             a.copy_from_slice(&b[i..i + 8]);
             u64::from_le_bytes(a)
         };
-        IndexEntry { day: u32_at(0), len: u32_at(4), offset: u64_at(8), id_hash: u64_at(16) }
+        IndexEntry {
+            day: u32_at(0),
+            len: u32_at(4),
+            offset: u64_at(8),
+            id_hash: u64_at(16),
+        }
     }
 }
 
@@ -110,7 +120,12 @@ fn day_of(t: OffsetDateTime) -> u32 {
 
 fn day_file_name(day: u32) -> String {
     match time::Date::from_julian_day(UNIX_EPOCH_JULIAN + day as i32) {
-        Ok(d) => format!("{:04}-{:02}-{:02}.jsonl", d.year(), d.month() as u8, d.day()),
+        Ok(d) => format!(
+            "{:04}-{:02}-{:02}.jsonl",
+            d.year(),
+            d.month() as u8,
+            d.day()
+        ),
         Err(_) => format!("day-{day}.jsonl"),
     }
 }
@@ -201,7 +216,10 @@ impl Inbox {
     /// Open (creating if needed) the inbox in `dir`. Opening takes no lock; readers never do.
     pub fn open(dir: &Path) -> Result<Inbox, StoreError> {
         ensure_private_dir(dir).map_err(|e| StoreError::Rejected(format!("{e:#}")))?;
-        Ok(Inbox { dir: dir.to_path_buf(), writer: Mutex::new(WriterCache::default()) })
+        Ok(Inbox {
+            dir: dir.to_path_buf(),
+            writer: Mutex::new(WriterCache::default()),
+        })
     }
 
     pub fn dir(&self) -> &Path {
@@ -230,18 +248,26 @@ impl Inbox {
         let mut cache = self.writer.lock().unwrap_or_else(|p| p.into_inner());
         let _lock = FileLock::exclusive(&self.path(LOCK))?;
         let index_path = self.path(INDEX);
-        let mut index = open_private_append(&index_path).map_err(|e| StoreError::io(&index_path, "open", e))?;
+        let mut index =
+            open_private_append(&index_path).map_err(|e| StoreError::io(&index_path, "open", e))?;
         let committed = self.recover(&mut index)?;
         self.catch_up_ids(&mut cache, &index, committed)?;
 
         let now = crate::domain::now();
-        let last_day = self.last_real_entry(&index, committed)?.map(|e| e.day).unwrap_or(0);
+        let last_day = self
+            .last_real_entry(&index, committed)?
+            .map(|e| e.day)
+            .unwrap_or(0);
         // Never write into an older day file than the last record's: keeps files in seq order
         // even if the clock steps back, which recovery relies on.
         let day = day_of(now).max(last_day);
         let data_path = self.day_path(day);
-        let mut data = open_private_append(&data_path).map_err(|e| StoreError::io(&data_path, "open", e))?;
-        let base = data.metadata().map_err(|e| StoreError::io(&data_path, "stat", e))?.len();
+        let mut data =
+            open_private_append(&data_path).map_err(|e| StoreError::io(&data_path, "open", e))?;
+        let base = data
+            .metadata()
+            .map_err(|e| StoreError::io(&data_path, "stat", e))?
+            .len();
 
         let mut seq = committed;
         let mut bytes = Vec::new();
@@ -253,7 +279,10 @@ impl Inbox {
             let existing = fresh.get(&h).copied().or(cache.ids.get(&h).copied());
             if let Some(s) = existing {
                 // Guard against a 64-bit hash collision: compare the real id when we can.
-                let same = fresh.contains_key(&h) || self.get_entry_record(&index, s)?.is_none_or(|r| r.id == rec.id);
+                let same = fresh.contains_key(&h)
+                    || self
+                        .get_entry_record(&index, s)?
+                        .is_none_or(|r| r.id == rec.id);
                 if same {
                     out.push(Appended::Duplicate { id: rec.id, seq: s });
                     continue;
@@ -263,12 +292,18 @@ impl Inbox {
             rec.seq = seq;
             rec.received_at = now;
             rec.untrusted = true;
-            let mut line = serde_json::to_vec(&rec)
-                .map_err(|e| StoreError::Rejected(format!("cannot encode record {}: {e}", rec.id)))?;
+            let mut line = serde_json::to_vec(&rec).map_err(|e| {
+                StoreError::Rejected(format!("cannot encode record {}: {e}", rec.id))
+            })?;
             line.push(b'\n');
             let len = u32::try_from(line.len())
                 .map_err(|_| StoreError::Rejected(format!("record {} is too large", rec.id)))?;
-            entries.push(IndexEntry { day, len, offset: base + bytes.len() as u64, id_hash: h });
+            entries.push(IndexEntry {
+                day,
+                len,
+                offset: base + bytes.len() as u64,
+                id_hash: h,
+            });
             bytes.extend_from_slice(&line);
             fresh.insert(h, seq);
             out.push(Appended::New(Box::new(rec)));
@@ -309,10 +344,15 @@ impl Inbox {
     /// Bring the index and the data files into agreement; returns the committed record count.
     fn recover(&self, index: &mut File) -> Result<u64, StoreError> {
         let index_path = self.path(INDEX);
-        let len = index.metadata().map_err(|e| StoreError::io(&index_path, "stat", e))?.len();
+        let len = index
+            .metadata()
+            .map_err(|e| StoreError::io(&index_path, "stat", e))?
+            .len();
         if len % ENTRY_LEN != 0 {
             // A torn index entry: its data line is complete, so roll-forward re-indexes it.
-            index.set_len(len - len % ENTRY_LEN).map_err(|e| StoreError::io(&index_path, "truncate", e))?;
+            index
+                .set_len(len - len % ENTRY_LEN)
+                .map_err(|e| StoreError::io(&index_path, "truncate", e))?;
             tracing::warn!("removed a torn inbox index entry");
         }
         let mut committed = len / ENTRY_LEN;
@@ -326,7 +366,9 @@ impl Inbox {
                     Err(err) => return Err(StoreError::io(&p, "stat", err)),
                 };
                 if flen < e.end() || !self.ends_with_newline(&p, e.end())? {
-                    tracing::warn!("inbox index points past its data; rebuilding the index from the data files");
+                    tracing::warn!(
+                        "inbox index points past its data; rebuilding the index from the data files"
+                    );
                     return self.rebuild_index(index);
                 }
                 if flen == e.end() && !self.has_later_day_files(e.day)? {
@@ -356,7 +398,8 @@ impl Inbox {
         }
         let f = File::open(path).map_err(|e| StoreError::io(path, "open", e))?;
         let mut b = [0u8; 1];
-        f.read_exact_at(&mut b, end - 1).map_err(|e| StoreError::io(path, "read", e))?;
+        f.read_exact_at(&mut b, end - 1)
+            .map_err(|e| StoreError::io(path, "read", e))?;
         Ok(b[0] == b'\n')
     }
 
@@ -383,7 +426,13 @@ impl Inbox {
 
     /// Index complete lines written after the last committed one (their appends did not
     /// return, but they are whole and carry the next seqs); cut everything else.
-    fn roll_forward(&self, index: &mut File, mut committed: u64, day: u32, offset: u64) -> Result<u64, StoreError> {
+    fn roll_forward(
+        &self,
+        index: &mut File,
+        mut committed: u64,
+        day: u32,
+        offset: u64,
+    ) -> Result<u64, StoreError> {
         let index_path = self.path(INDEX);
         let mut new_entries = Vec::new();
         for (d, path) in self.day_files()?.into_iter().filter(|(d, _)| *d >= day) {
@@ -396,7 +445,12 @@ impl Inbox {
                     Ok(r) if r.seq == committed + 1 => {
                         committed += 1;
                         let len = line.bytes.len() as u32 + 1;
-                        new_entries.push(IndexEntry { day: d, len, offset: line.offset, id_hash: id_hash(&r.id) });
+                        new_entries.push(IndexEntry {
+                            day: d,
+                            len,
+                            offset: line.offset,
+                            id_hash: id_hash(&r.id),
+                        });
                         end = line.offset + len as u64;
                     }
                     _ => {
@@ -406,11 +460,18 @@ impl Inbox {
                 }
             }
             let cut_at = cut.unwrap_or(end);
-            let flen = fs::metadata(&path).map_err(|e| StoreError::io(&path, "stat", e))?.len();
+            let flen = fs::metadata(&path)
+                .map_err(|e| StoreError::io(&path, "stat", e))?
+                .len();
             if flen > cut_at {
-                let f = OpenOptions::new().write(true).open(&path).map_err(|e| StoreError::io(&path, "open", e))?;
-                f.set_len(cut_at).map_err(|e| StoreError::io(&path, "truncate", e))?;
-                f.sync_data().map_err(|e| StoreError::io(&path, "fsync", e))?;
+                let f = OpenOptions::new()
+                    .write(true)
+                    .open(&path)
+                    .map_err(|e| StoreError::io(&path, "open", e))?;
+                f.set_len(cut_at)
+                    .map_err(|e| StoreError::io(&path, "truncate", e))?;
+                f.sync_data()
+                    .map_err(|e| StoreError::io(&path, "fsync", e))?;
                 tracing::warn!(file = %path.display(), removed = flen - cut_at, "removed uncommitted inbox bytes");
             }
             if cut_at == 0 {
@@ -418,7 +479,10 @@ impl Inbox {
             }
         }
         if !new_entries.is_empty() {
-            tracing::warn!(records = new_entries.len(), "re-indexed complete inbox records left by an interrupted append");
+            tracing::warn!(
+                records = new_entries.len(),
+                "re-indexed complete inbox records left by an interrupted append"
+            );
             let mut b = Vec::new();
             for e in &new_entries {
                 b.extend_from_slice(&e.encode());
@@ -445,12 +509,19 @@ impl Inbox {
                         }
                         if slots[i].is_hole() {
                             let len = line.bytes.len() as u32 + 1;
-                            slots[i] = IndexEntry { day, len, offset: line.offset, id_hash: id_hash(&r.id) };
+                            slots[i] = IndexEntry {
+                                day,
+                                len,
+                                offset: line.offset,
+                                id_hash: id_hash(&r.id),
+                            };
                         } else {
                             tracing::warn!(file = %path.display(), line = line.number, seq = r.seq, "second record with the same seq ignored");
                         }
                     }
-                    _ => tracing::warn!(file = %path.display(), line = line.number, "unreadable inbox line skipped"),
+                    _ => {
+                        tracing::warn!(file = %path.display(), line = line.number, "unreadable inbox line skipped")
+                    }
                 }
             }
         }
@@ -460,11 +531,17 @@ impl Inbox {
         }
         let index_path = self.path(INDEX);
         write_atomic(&index_path, &b).map_err(|e| StoreError::io(&index_path, "rewrite", e))?;
-        *index = open_private_append(&index_path).map_err(|e| StoreError::io(&index_path, "open", e))?;
+        *index =
+            open_private_append(&index_path).map_err(|e| StoreError::io(&index_path, "open", e))?;
         Ok(slots.len() as u64)
     }
 
-    fn catch_up_ids(&self, cache: &mut WriterCache, index: &File, committed: u64) -> Result<(), StoreError> {
+    fn catch_up_ids(
+        &self,
+        cache: &mut WriterCache,
+        index: &File,
+        committed: u64,
+    ) -> Result<(), StoreError> {
         if cache.covered > committed {
             *cache = WriterCache::default();
         }
@@ -473,7 +550,9 @@ impl Inbox {
         while seq < committed {
             let n = (committed - seq).min(4096);
             let bytes = &mut buf[..(n * ENTRY_LEN) as usize];
-            index.read_exact_at(bytes, seq * ENTRY_LEN).map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
+            index
+                .read_exact_at(bytes, seq * ENTRY_LEN)
+                .map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
             for (i, chunk) in bytes.chunks_exact(ENTRY_LEN as usize).enumerate() {
                 let e = IndexEntry::decode(chunk);
                 if !e.is_hole() {
@@ -486,7 +565,11 @@ impl Inbox {
         Ok(())
     }
 
-    fn last_real_entry(&self, index: &File, committed: u64) -> Result<Option<IndexEntry>, StoreError> {
+    fn last_real_entry(
+        &self,
+        index: &File,
+        committed: u64,
+    ) -> Result<Option<IndexEntry>, StoreError> {
         let mut i = committed;
         while i > 0 {
             let e = read_entry(index, &self.path(INDEX), i - 1)?;
@@ -510,7 +593,10 @@ impl Inbox {
         let p = self.path(INDEX);
         match File::open(&p) {
             Ok(f) => {
-                let len = f.metadata().map_err(|e| StoreError::io(&p, "stat", e))?.len();
+                let len = f
+                    .metadata()
+                    .map_err(|e| StoreError::io(&p, "stat", e))?
+                    .len();
                 Ok(Some((f, len / ENTRY_LEN)))
             }
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
@@ -525,14 +611,22 @@ impl Inbox {
             return Ok(!self.day_files()?.is_empty());
         };
         let p = self.path(INDEX);
-        if index.metadata().map_err(|e| StoreError::io(&p, "stat", e))?.len() % ENTRY_LEN != 0 {
+        if index
+            .metadata()
+            .map_err(|e| StoreError::io(&p, "stat", e))?
+            .len()
+            % ENTRY_LEN
+            != 0
+        {
             return Ok(true);
         }
         let Some(last) = self.last_real_entry(&index, n)? else {
             return Ok(!self.day_files()?.is_empty());
         };
         let data = self.day_path(last.day);
-        let len = fs::metadata(&data).map_err(|e| StoreError::io(&data, "stat", e))?.len();
+        let len = fs::metadata(&data)
+            .map_err(|e| StoreError::io(&data, "stat", e))?
+            .len();
         Ok(len != last.end() || self.day_files()?.iter().any(|&(d, _)| d > last.day))
     }
 
@@ -542,11 +636,19 @@ impl Inbox {
     }
 
     /// Up to `limit` records with seq > `after`, oldest first.
-    pub fn read_after(&self, after: u64, limit: usize, filter: &Filter) -> Result<Batch, StoreError> {
+    pub fn read_after(
+        &self,
+        after: u64,
+        limit: usize,
+        filter: &Filter,
+    ) -> Result<Batch, StoreError> {
         let Some((index, n)) = self.open_index()? else {
             return Ok(Batch::default());
         };
-        let mut batch = Batch { last_seq: n, ..Batch::default() };
+        let mut batch = Batch {
+            last_seq: n,
+            ..Batch::default()
+        };
         let mut reader = RecordReader::new(self);
         let mut seq = after;
         let chunk = 256u64;
@@ -554,7 +656,9 @@ impl Inbox {
         while seq < n && batch.records.len() < limit {
             let k = (n - seq).min(chunk);
             let bytes = &mut buf[..(k * ENTRY_LEN) as usize];
-            index.read_exact_at(bytes, seq * ENTRY_LEN).map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
+            index
+                .read_exact_at(bytes, seq * ENTRY_LEN)
+                .map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
             for (i, c) in bytes.chunks_exact(ENTRY_LEN as usize).enumerate() {
                 let e = IndexEntry::decode(c);
                 let s = seq + i as u64 + 1;
@@ -578,11 +682,19 @@ impl Inbox {
     }
 
     /// Up to `limit` records with seq < `before` (or the newest, for `None`), newest first.
-    pub fn read_before(&self, before: Option<u64>, limit: usize, filter: &Filter) -> Result<Batch, StoreError> {
+    pub fn read_before(
+        &self,
+        before: Option<u64>,
+        limit: usize,
+        filter: &Filter,
+    ) -> Result<Batch, StoreError> {
         let Some((index, n)) = self.open_index()? else {
             return Ok(Batch::default());
         };
-        let mut batch = Batch { last_seq: n, ..Batch::default() };
+        let mut batch = Batch {
+            last_seq: n,
+            ..Batch::default()
+        };
         let mut reader = RecordReader::new(self);
         let mut seq = before.map(|b| b.saturating_sub(1)).unwrap_or(n).min(n);
         while seq > 0 && batch.records.len() < limit {
@@ -626,7 +738,9 @@ impl Inbox {
         while seq < n {
             let k = (n - seq).min(4096);
             let bytes = &mut buf[..(k * ENTRY_LEN) as usize];
-            index.read_exact_at(bytes, seq * ENTRY_LEN).map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
+            index
+                .read_exact_at(bytes, seq * ENTRY_LEN)
+                .map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
             for (i, c) in bytes.chunks_exact(ENTRY_LEN as usize).enumerate() {
                 let e = IndexEntry::decode(c);
                 if e.id_hash == h
@@ -695,7 +809,13 @@ impl Inbox {
     /// returned. With a filter, the cursor moves to the last *returned* record, so records of
     /// other channels/profiles before it count as seen by this consumer (a cursor is one
     /// watermark). Returns the batch and the records still after the cursor.
-    pub fn pull(&self, consumer: &str, limit: usize, filter: &Filter, mark: bool) -> Result<(Batch, u64), StoreError> {
+    pub fn pull(
+        &self,
+        consumer: &str,
+        limit: usize,
+        filter: &Filter,
+        mark: bool,
+    ) -> Result<(Batch, u64), StoreError> {
         validate_consumer(consumer)?;
         let from = self.cursor(consumer)?.unwrap_or(0);
         let batch = self.read_after(from, limit, filter)?;
@@ -715,7 +835,10 @@ impl Inbox {
             Err(msg) => {
                 tracing::warn!("{msg}; using the backup copy");
                 // Keep the damaged file for inspection; the next write replaces state.json.
-                let aside = self.path(&format!("state.json.corrupt-{}", crate::domain::now().unix_timestamp()));
+                let aside = self.path(&format!(
+                    "state.json.corrupt-{}",
+                    crate::domain::now().unix_timestamp()
+                ));
                 let _ = fs::rename(&main, aside);
             }
         }
@@ -730,12 +853,18 @@ impl Inbox {
     }
 
     /// Read-modify-write of state.json; the caller holds the inbox lock.
-    fn update_state(&self, last: u64, f: impl FnOnce(&mut InboxState), cursors_changed: bool) -> Result<(), StoreError> {
+    fn update_state(
+        &self,
+        last: u64,
+        f: impl FnOnce(&mut InboxState),
+        cursors_changed: bool,
+    ) -> Result<(), StoreError> {
         let mut st = self.load_state()?;
         f(&mut st);
         st.last_seq = last;
         st.unread = last.saturating_sub(st.consumers.get(OPERATOR_CONSUMER).copied().unwrap_or(0));
-        let mut bytes = serde_json::to_vec_pretty(&st).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        let mut bytes =
+            serde_json::to_vec_pretty(&st).map_err(|e| StoreError::Rejected(e.to_string()))?;
         bytes.push(b'\n');
         let main = self.path(STATE);
         write_atomic(&main, &bytes).map_err(|e| StoreError::io(&main, "write", e))?;
@@ -759,7 +888,9 @@ fn validate_consumer(name: &str) -> Result<(), StoreError> {
 
 fn read_state_file(path: &Path) -> Result<Option<InboxState>, String> {
     match fs::read(path) {
-        Ok(b) => serde_json::from_slice(&b).map(Some).map_err(|e| format!("{} is unreadable ({e})", path.display())),
+        Ok(b) => serde_json::from_slice(&b)
+            .map(Some)
+            .map_err(|e| format!("{} is unreadable ({e})", path.display())),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
         Err(e) => Err(format!("{} cannot be read ({e})", path.display())),
     }
@@ -767,7 +898,9 @@ fn read_state_file(path: &Path) -> Result<Option<InboxState>, String> {
 
 fn read_entry(index: &File, path: &Path, i: u64) -> Result<IndexEntry, StoreError> {
     let mut b = [0u8; ENTRY_LEN as usize];
-    index.read_exact_at(&mut b, i * ENTRY_LEN).map_err(|e| StoreError::io(path, "read", e))?;
+    index
+        .read_exact_at(&mut b, i * ENTRY_LEN)
+        .map_err(|e| StoreError::io(path, "read", e))?;
     Ok(IndexEntry::decode(&b))
 }
 
@@ -780,7 +913,11 @@ struct RecordReader<'a> {
 
 impl<'a> RecordReader<'a> {
     fn new(inbox: &'a Inbox) -> Self {
-        RecordReader { inbox, open: None, buf: Vec::new() }
+        RecordReader {
+            inbox,
+            open: None,
+            buf: Vec::new(),
+        }
     }
 
     /// The record at `e`, or `None` (with a warning) if it does not read back as record `seq`.
@@ -800,13 +937,17 @@ impl<'a> RecordReader<'a> {
             let f = File::open(&p).map_err(|err| format!("{}: {err}", p.display()))?;
             self.open = Some((e.day, f));
         }
-        let Some((_, f)) = &self.open else { unreachable!("opened above") };
+        let Some((_, f)) = &self.open else {
+            unreachable!("opened above")
+        };
         self.buf.resize(e.len as usize, 0);
-        f.read_exact_at(&mut self.buf, e.offset).map_err(|err| err.to_string())?;
+        f.read_exact_at(&mut self.buf, e.offset)
+            .map_err(|err| err.to_string())?;
         if self.buf.last() != Some(&b'\n') {
             return Err("record is not a complete line".into());
         }
-        let r: InboxRecord = serde_json::from_slice(&self.buf[..self.buf.len() - 1]).map_err(|err| err.to_string())?;
+        let r: InboxRecord = serde_json::from_slice(&self.buf[..self.buf.len() - 1])
+            .map_err(|err| err.to_string())?;
         if r.seq != seq {
             return Err(format!("index says seq {seq}, record says {}", r.seq));
         }

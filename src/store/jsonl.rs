@@ -44,7 +44,9 @@ impl Drop for FileLock {
 /// file is cut back to its previous length, so a failed append leaves nothing behind.
 /// Returns the offset the bytes were written at.
 pub fn append_durable(file: &mut File, path: &Path, bytes: &[u8]) -> Result<u64, StoreError> {
-    let start = file.seek(SeekFrom::End(0)).map_err(|e| StoreError::io(path, "seek", e))?;
+    let start = file
+        .seek(SeekFrom::End(0))
+        .map_err(|e| StoreError::io(path, "seek", e))?;
     let res = file.write_all(bytes).and_then(|_| file.sync_data());
     if let Err(e) = res {
         // Best effort: if even the truncate fails the next writer's tail repair cleans up.
@@ -58,14 +60,19 @@ pub fn append_durable(file: &mut File, path: &Path, bytes: &[u8]) -> Result<u64,
 /// Remove an incomplete last line (no trailing newline) left by a writer that died mid-write.
 /// Returns how many bytes were removed.
 pub fn repair_torn_tail(file: &mut File, path: &Path) -> Result<u64, StoreError> {
-    let len = file.metadata().map_err(|e| StoreError::io(path, "stat", e))?.len();
+    let len = file
+        .metadata()
+        .map_err(|e| StoreError::io(path, "stat", e))?
+        .len();
     if len == 0 {
         return Ok(0);
     }
     let keep = complete_prefix_len(file, len).map_err(|e| StoreError::io(path, "read tail", e))?;
     if keep < len {
-        file.set_len(keep).map_err(|e| StoreError::io(path, "truncate torn tail", e))?;
-        file.sync_data().map_err(|e| StoreError::io(path, "fsync", e))?;
+        file.set_len(keep)
+            .map_err(|e| StoreError::io(path, "truncate torn tail", e))?;
+        file.sync_data()
+            .map_err(|e| StoreError::io(path, "fsync", e))?;
         tracing::warn!(path = %path.display(), removed = len - keep, "removed a torn last line");
     }
     Ok(len - keep)
@@ -95,7 +102,10 @@ pub fn last_complete_line(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(StoreError::io(path, "open", e)),
     };
-    let len = file.metadata().map_err(|e| StoreError::io(path, "stat", e))?.len();
+    let len = file
+        .metadata()
+        .map_err(|e| StoreError::io(path, "stat", e))?
+        .len();
     let end = complete_prefix_len(&mut file, len).map_err(|e| StoreError::io(path, "read", e))?;
     if end == 0 {
         return Ok(None);
@@ -108,8 +118,10 @@ pub fn last_complete_line(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
         complete_prefix_len(&mut file, body_end).map_err(|e| StoreError::io(path, "read", e))?
     };
     let mut line = vec![0u8; (body_end - start) as usize];
-    file.seek(SeekFrom::Start(start)).map_err(|e| StoreError::io(path, "seek", e))?;
-    file.read_exact(&mut line).map_err(|e| StoreError::io(path, "read", e))?;
+    file.seek(SeekFrom::Start(start))
+        .map_err(|e| StoreError::io(path, "seek", e))?;
+    file.read_exact(&mut line)
+        .map_err(|e| StoreError::io(path, "read", e))?;
     Ok(Some(line))
 }
 
@@ -133,7 +145,11 @@ impl Lines {
     pub fn open(path: &Path, offset: u64) -> io::Result<Lines> {
         let mut file = File::open(path)?;
         file.seek(SeekFrom::Start(offset))?;
-        Ok(Lines { reader: BufReader::with_capacity(64 * 1024, file), offset, number: 0 })
+        Ok(Lines {
+            reader: BufReader::with_capacity(64 * 1024, file),
+            offset,
+            number: 0,
+        })
     }
 }
 
@@ -151,7 +167,11 @@ impl Iterator for Lines {
                 self.offset += n as u64;
                 self.number += 1;
                 buf.pop();
-                Some(Ok(Line { offset, number: self.number, bytes: buf }))
+                Some(Ok(Line {
+                    offset,
+                    number: self.number,
+                    bytes: buf,
+                }))
             }
             Err(e) => Some(Err(e)),
         }
@@ -179,7 +199,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("a.jsonl");
         std::fs::write(&p, b"one\ntwo\nthr").unwrap();
-        let lines: Vec<_> = Lines::open(&p, 0).unwrap().map(|l| l.unwrap().bytes).collect();
+        let lines: Vec<_> = Lines::open(&p, 0)
+            .unwrap()
+            .map(|l| l.unwrap().bytes)
+            .collect();
         assert_eq!(lines, vec![b"one".to_vec(), b"two".to_vec()]);
         assert_eq!(last_complete_line(&p).unwrap().unwrap(), b"two");
     }

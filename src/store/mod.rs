@@ -19,7 +19,11 @@ pub enum StoreError {
         source: io::Error,
     },
     #[error("{}:{line}: {msg}", path.display())]
-    Corrupt { path: PathBuf, line: u64, msg: String },
+    Corrupt {
+        path: PathBuf,
+        line: u64,
+        msg: String,
+    },
     /// A request the store refuses (unknown id, a transition the queue does not allow).
     #[error("{0}")]
     Rejected(String),
@@ -27,16 +31,26 @@ pub enum StoreError {
 
 impl StoreError {
     pub fn io(path: &Path, op: &'static str, source: io::Error) -> StoreError {
-        StoreError::Io { path: path.to_path_buf(), op, source }
+        StoreError::Io {
+            path: path.to_path_buf(),
+            op,
+            source,
+        }
     }
 }
 
 /// Add what the operator can do about the common I/O failures.
 fn describe_io(e: &io::Error) -> String {
     match e.raw_os_error() {
-        Some(libc::ENOSPC) => format!("{e}: the disk is full; free space and retry (nothing was lost)"),
-        Some(libc::EFBIG) => format!("{e}: the file-size limit was reached (ulimit -f); nothing was lost"),
-        Some(libc::EACCES) | Some(libc::EPERM) => format!("{e}: check ownership and permissions of the data directory"),
+        Some(libc::ENOSPC) => {
+            format!("{e}: the disk is full; free space and retry (nothing was lost)")
+        }
+        Some(libc::EFBIG) => {
+            format!("{e}: the file-size limit was reached (ulimit -f); nothing was lost")
+        }
+        Some(libc::EACCES) | Some(libc::EPERM) => {
+            format!("{e}: check ownership and permissions of the data directory")
+        }
         Some(libc::EROFS) => format!("{e}: the file system is read-only"),
         _ => e.to_string(),
     }

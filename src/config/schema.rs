@@ -1,0 +1,830 @@
+//! The configuration schema: every section, its fields and the built-in defaults.
+//!
+//! Every struct denies unknown fields (a typo must be an error, never a silently ignored
+//! setting) and takes `#[serde(default)]`, so a file only has to name what it changes.
+//! No struct here has a field that could hold a secret: credentials are named by
+//! environment variable (`auth_env`) and read from the environment at the moment of use.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+
+use serde::de::{DeserializeSeed, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The whole configuration. Every section is optional in the file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// `[server]`: the MCP HTTP endpoint.
+    pub server: ServerConfig,
+    /// `[console]`: the terminal UI.
+    pub console: ConsoleConfig,
+    /// `[profiles.<name>]`: the entities. Writing any profile replaces the built-in `default`
+    /// profile: the file then defines the complete set.
+    pub profiles: BTreeMap<String, Profile>,
+    /// `[autonomy]`: per action kind, how much may happen without the operator.
+    pub autonomy: AutonomyLadder,
+    /// `[hard_bans]`: additions to the built-in bans (which cannot be switched off).
+    pub hard_bans: HardBans,
+    /// `[llm]`: providers and routing.
+    pub llm: LlmConfig,
+    /// `[sources]`: settings of the non-Graph sources.
+    pub sources: SourcesConfig,
+}
+
+/// Name of the profile a configuration without `[profiles]` has.
+pub const DEFAULT_PROFILE: &str = "default";
+
+impl Default for Config {
+    fn default() -> Self {
+        let mut profiles = BTreeMap::new();
+        profiles.insert(
+            DEFAULT_PROFILE.to_owned(),
+            Profile {
+                sources: vec![SourceKind::Spool],
+                ..Profile::default()
+            },
+        );
+        Config {
+            server: ServerConfig::default(),
+            console: ConsoleConfig::default(),
+            profiles,
+            autonomy: AutonomyLadder::default(),
+            hard_bans: HardBans::default(),
+            llm: LlmConfig::default(),
+            sources: SourcesConfig::default(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [server]
+
+/// Default MCP HTTP port.
+pub const DEFAULT_PORT: u16 = 48080;
+
+/// `[server]`: where and how the MCP HTTP endpoint listens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    /// Listen address. Local by default; anything but a loopback address also needs
+    /// `allow_non_loopback = true`, so exposing the server is always a deliberate act.
+    pub bind: SocketAddr,
+    /// Must be `true` for a non-loopback `bind`.
+    pub allow_non_loopback: bool,
+    /// Origins accepted in addition to the loopback ones (`http://127.0.0.1:<port>`,
+    /// `http://localhost:<port>`, …), each written `scheme://host[:port]`.
+    pub allowed_origins: Vec<String>,
+    /// Largest accepted request body.
+    pub max_body_bytes: usize,
+    /// Token bucket: sustained requests per second …
+    pub rate_limit_per_sec: u32,
+    /// … and burst size.
+    pub rate_limit_burst: u32,
+    /// Time limit for one request.
+    pub request_timeout_secs: u64,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            bind: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), DEFAULT_PORT),
+            allow_non_loopback: false,
+            allowed_origins: Vec::new(),
+            max_body_bytes: 1024 * 1024,
+            rate_limit_per_sec: 50,
+            rate_limit_burst: 100,
+            request_timeout_secs: 30,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [console]
+
+/// `[console]`: the terminal UI.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ConsoleConfig {
+    /// Theme name: a built-in theme or `themes/<name>.toml`.
+    pub theme: String,
+    /// A keymap TOML file overriding the built-in keys.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keymap: Option<PathBuf>,
+}
+
+impl Default for ConsoleConfig {
+    fn default() -> Self {
+        ConsoleConfig {
+            theme: "dark".to_owned(),
+            keymap: None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [profiles.<name>]
+
+/// `[profiles.<name>]`: one entity (a job, a client, a practice) with its own sources and rules.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Profile {
+    /// Human name shown in the console; the profile name is used when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
+    /// Where this profile's inbound items come from.
+    pub sources: Vec<SourceKind>,
+    /// Redact PHI (names in `phi_names`, identifiers the redactor recognises) before any text
+    /// of this profile leaves the process.
+    pub phi_auto_redact: bool,
+    /// Only HIPAA-cleared providers may receive this profile's text; with none available the
+    /// call is blocked, never sent elsewhere.
+    pub requires_hipaa: bool,
+    /// Profiles whose data must never flow into this profile's actions (and vice versa: the
+    /// relation is made symmetric when the config is loaded).
+    pub never_mix_with: Vec<String>,
+    /// Entity override of the LLM provider (between the per-job override and `llm.default`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm_provider: Option<String>,
+    /// Microsoft Graph account of this profile (needed for the `graph_*` sources).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph: Option<GraphProfile>,
+    /// The profile's own mail domains: a recipient outside them is "external".
+    pub email_domains: Vec<String>,
+    /// Names to redact as PHI (a roster of patients, clients, …).
+    pub phi_names: Vec<String>,
+}
+
+impl Profile {
+    /// The name to show for this profile.
+    pub fn display<'a>(&'a self, name: &'a str) -> &'a str {
+        self.display_name.as_deref().unwrap_or(name)
+    }
+
+    /// Whether data of `other` must never flow into this profile (and back).
+    pub fn must_not_mix_with(&self, other: &str) -> bool {
+        self.never_mix_with.iter().any(|p| p == other)
+    }
+
+    /// Whether `address` (a mail address or a bare domain) lies outside this profile's own
+    /// domains. With no `email_domains` configured every recipient counts as external, which
+    /// is the cautious reading.
+    pub fn is_external_address(&self, address: &str) -> bool {
+        let domain = address
+            .rsplit_once('@')
+            .map_or(address, |(_, d)| d)
+            .trim()
+            .trim_end_matches('.')
+            .to_ascii_lowercase();
+        !self
+            .email_domains
+            .iter()
+            .any(|own| domain == *own || domain.ends_with(&format!(".{own}")))
+    }
+}
+
+/// A source of inbound items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceKind {
+    /// Built-in generator of realistic traffic (`--demo`).
+    Demo,
+    /// A folder: drop `.json` or `.eml` files in.
+    Spool,
+    /// Microsoft Graph mail (delta query).
+    GraphMail,
+    /// Microsoft Graph Teams chats.
+    GraphTeams,
+    /// Microsoft Graph calendar (calendarView).
+    GraphCalendar,
+}
+
+impl SourceKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [SourceKind; 5] = [
+        SourceKind::Demo,
+        SourceKind::Spool,
+        SourceKind::GraphMail,
+        SourceKind::GraphTeams,
+        SourceKind::GraphCalendar,
+    ];
+
+    /// The name used in the config file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceKind::Demo => "demo",
+            SourceKind::Spool => "spool",
+            SourceKind::GraphMail => "graph_mail",
+            SourceKind::GraphTeams => "graph_teams",
+            SourceKind::GraphCalendar => "graph_calendar",
+        }
+    }
+
+    /// Whether this source needs the profile's `[graph]` account.
+    pub fn is_graph(self) -> bool {
+        matches!(
+            self,
+            SourceKind::GraphMail | SourceKind::GraphTeams | SourceKind::GraphCalendar
+        )
+    }
+}
+
+impl fmt::Display for SourceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// `[profiles.<name>.graph]`: the Microsoft Graph account of a profile. Sign-in is by device
+/// code with a public client, so there is no client secret to configure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GraphProfile {
+    /// `organizations`, `consumers`, `common`, a tenant GUID or a tenant domain.
+    #[serde(default = "default_tenant")]
+    pub tenant: String,
+    /// The application (client) id of the app registration, a GUID.
+    pub client_id: String,
+    /// IANA or Windows time zone for calendar views; the local zone when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
+    /// Poll interval for mail.
+    #[serde(default = "default_mail_interval")]
+    pub mail_interval_secs: u64,
+    /// Poll interval for Teams chats.
+    #[serde(default = "default_chat_interval")]
+    pub chat_interval_secs: u64,
+    /// Poll interval for the calendar.
+    #[serde(default = "default_calendar_interval")]
+    pub calendar_interval_secs: u64,
+}
+
+fn default_tenant() -> String {
+    "organizations".to_owned()
+}
+fn default_mail_interval() -> u64 {
+    60
+}
+fn default_chat_interval() -> u64 {
+    5
+}
+fn default_calendar_interval() -> u64 {
+    300
+}
+
+// ---------------------------------------------------------------------------------------------
+// [autonomy]
+
+/// How much of an action may happen without the operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AutonomyLevel {
+    /// Done at once, audited.
+    Autonomous,
+    /// Only a draft is made; the operator sends it.
+    DraftOnly,
+    /// Queued; executed once the operator approves.
+    ApprovalRequired,
+    /// Refused (for now; the operator may change the config).
+    Blocked,
+    /// Refused, and meant to stay so.
+    Never,
+}
+
+impl AutonomyLevel {
+    /// Every level, in declaration order.
+    pub const ALL: [AutonomyLevel; 5] = [
+        AutonomyLevel::Autonomous,
+        AutonomyLevel::DraftOnly,
+        AutonomyLevel::ApprovalRequired,
+        AutonomyLevel::Blocked,
+        AutonomyLevel::Never,
+    ];
+
+    /// The name used in the config file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AutonomyLevel::Autonomous => "autonomous",
+            AutonomyLevel::DraftOnly => "draft_only",
+            AutonomyLevel::ApprovalRequired => "approval_required",
+            AutonomyLevel::Blocked => "blocked",
+            AutonomyLevel::Never => "never",
+        }
+    }
+}
+
+impl fmt::Display for AutonomyLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The kinds of action the ladder governs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    /// Reading the inbox, mail, calendar.
+    Read,
+    /// Sending a new mail.
+    SendEmail,
+    /// Replying to a mail.
+    ReplyEmail,
+    /// Posting a chat message.
+    PostChat,
+    /// Creating a calendar event.
+    CreateEvent,
+    /// Moving mail between folders.
+    MoveMail,
+    /// Triage classification.
+    Classify,
+    /// Sending text to an LLM provider (always after the compliance filter and redaction).
+    LlmCall,
+}
+
+impl ActionKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ActionKind; 8] = [
+        ActionKind::Read,
+        ActionKind::SendEmail,
+        ActionKind::ReplyEmail,
+        ActionKind::PostChat,
+        ActionKind::CreateEvent,
+        ActionKind::MoveMail,
+        ActionKind::Classify,
+        ActionKind::LlmCall,
+    ];
+
+    /// The name used in the config file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionKind::Read => "read",
+            ActionKind::SendEmail => "send_email",
+            ActionKind::ReplyEmail => "reply_email",
+            ActionKind::PostChat => "post_chat",
+            ActionKind::CreateEvent => "create_event",
+            ActionKind::MoveMail => "move_mail",
+            ActionKind::Classify => "classify",
+            ActionKind::LlmCall => "llm_call",
+        }
+    }
+
+    /// Kinds that send something to other people. These can never be `autonomous`: sending
+    /// needs the operator.
+    pub fn is_outbound(self) -> bool {
+        matches!(
+            self,
+            ActionKind::SendEmail
+                | ActionKind::ReplyEmail
+                | ActionKind::PostChat
+                | ActionKind::CreateEvent
+        )
+    }
+
+    /// The built-in level of this kind.
+    pub fn default_level(self) -> AutonomyLevel {
+        match self {
+            ActionKind::Read | ActionKind::Classify | ActionKind::LlmCall => {
+                AutonomyLevel::Autonomous
+            }
+            ActionKind::MoveMail => AutonomyLevel::ApprovalRequired,
+            ActionKind::SendEmail
+            | ActionKind::ReplyEmail
+            | ActionKind::PostChat
+            | ActionKind::CreateEvent => AutonomyLevel::DraftOnly,
+        }
+    }
+}
+
+impl fmt::Display for ActionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// `[autonomy]`: `send_email = "draft_only"` and so on. Kinds the file does not name keep
+/// their built-in level, so `levels` always holds every kind after loading.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(from = "BTreeMap<ActionKind, AutonomyLevel>")]
+pub struct AutonomyLadder {
+    /// The level of each action kind.
+    pub levels: BTreeMap<ActionKind, AutonomyLevel>,
+}
+
+impl AutonomyLadder {
+    /// The level of `kind` (the built-in default if the map lacks it, which only happens for
+    /// a ladder built in code).
+    pub fn level(&self, kind: ActionKind) -> AutonomyLevel {
+        self.levels
+            .get(&kind)
+            .copied()
+            .unwrap_or_else(|| kind.default_level())
+    }
+}
+
+impl Default for AutonomyLadder {
+    fn default() -> Self {
+        AutonomyLadder {
+            levels: ActionKind::ALL
+                .iter()
+                .map(|k| (*k, k.default_level()))
+                .collect(),
+        }
+    }
+}
+
+impl From<BTreeMap<ActionKind, AutonomyLevel>> for AutonomyLadder {
+    fn from(overrides: BTreeMap<ActionKind, AutonomyLevel>) -> Self {
+        let mut ladder = AutonomyLadder::default();
+        ladder.levels.extend(overrides);
+        ladder
+    }
+}
+
+impl Serialize for AutonomyLadder {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // Written as the flat `[autonomy]` table it is read from.
+        self.levels.serialize(serializer)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [hard_bans]
+
+/// A ban that is always on. The config cannot relax these; it can only add to
+/// [`HardBans`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuiltInBan {
+    /// Stable rule id (used in block explanations and the audit).
+    pub rule: &'static str,
+    /// What it forbids.
+    pub description: &'static str,
+}
+
+/// The bans that hold whatever the config says.
+pub const BUILT_IN_HARD_BANS: [BuiltInBan; 3] = [
+    BuiltInBan {
+        rule: "external_send_without_approval",
+        description: "nothing is sent to a recipient outside the profile's email_domains without the operator's approval",
+    },
+    BuiltInBan {
+        rule: "entity_mixing",
+        description: "data of one profile never flows into an action of a profile it must not mix with",
+    },
+    BuiltInBan {
+        rule: "unredacted_phi_to_uncleared_provider",
+        description: "text of a PHI profile never reaches a provider that is not hipaa_cleared, and never unredacted",
+    },
+];
+
+/// `[hard_bans]`: additions to [`BUILT_IN_HARD_BANS`].
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HardBans {
+    /// Recipients in these domains (and their subdomains) are always refused.
+    pub blocked_recipient_domains: Vec<String>,
+    /// Outbound text or LLM output containing one of these phrases (case-insensitive) is refused.
+    pub blocked_phrases: Vec<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// [llm]
+
+/// `[llm]`: providers and routing. Selection order: `jobs.<job>`, then the profile's
+/// `llm_provider`, then `default`; the compliance filter applies to every hop.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LlmConfig {
+    /// Provider used when neither the job nor the profile names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<String>,
+    /// Per-job override: job name (`brief`, `triage`, `draft`, …) → provider name.
+    pub jobs: BTreeMap<String, String>,
+    /// `[llm.providers.<name>]`. The built-in `local` and `openai` entries (disabled) are
+    /// always present; an entry of the same name in the file replaces the built-in one.
+    #[serde(deserialize_with = "deserialize_providers")]
+    pub providers: BTreeMap<String, ProviderConfig>,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        LlmConfig {
+            default: None,
+            jobs: BTreeMap::new(),
+            providers: builtin_providers(),
+        }
+    }
+}
+
+/// The providers every configuration has (both disabled until the operator enables one).
+pub fn builtin_providers() -> BTreeMap<String, ProviderConfig> {
+    let mut providers = BTreeMap::new();
+    for kind in [ProviderKind::Local, ProviderKind::Openai] {
+        if let Ok(p) = RawProviderConfig::default().resolve(Some(kind.as_str())) {
+            providers.insert(kind.as_str().to_owned(), p);
+        }
+    }
+    providers
+}
+
+/// The kind of API a provider speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderKind {
+    /// api.openai.com.
+    Openai,
+    /// An Azure OpenAI resource (deployment + api-version in the URL).
+    AzureOpenai,
+    /// GitHub Copilot's chat API.
+    Copilot,
+    /// Any OpenAI-compatible local server: Ollama, llama.cpp, vLLM.
+    Local,
+}
+
+impl ProviderKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ProviderKind; 4] = [
+        ProviderKind::Openai,
+        ProviderKind::AzureOpenai,
+        ProviderKind::Copilot,
+        ProviderKind::Local,
+    ];
+
+    /// The name used in the config file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProviderKind::Openai => "openai",
+            ProviderKind::AzureOpenai => "azure_openai",
+            ProviderKind::Copilot => "copilot",
+            ProviderKind::Local => "local",
+        }
+    }
+
+    /// The conventional environment variable holding this kind's credential; used as the
+    /// default `auth_env` and in the advice given when a config holds a secret.
+    pub fn conventional_env(self) -> &'static str {
+        match self {
+            ProviderKind::Openai => "OPENAI_API_KEY",
+            ProviderKind::AzureOpenai => "AZURE_OPENAI_API_KEY",
+            ProviderKind::Copilot => "GITHUB_TOKEN",
+            ProviderKind::Local => "LOCAL_LLM_API_KEY",
+        }
+    }
+
+    /// The kind a provider named `name` has when its entry does not say: a provider may be
+    /// named after its kind (`openai`, `azure`, `copilot`, `local`).
+    pub fn from_provider_name(name: &str) -> Option<ProviderKind> {
+        match name {
+            "openai" => Some(ProviderKind::Openai),
+            "azure" | "azure_openai" => Some(ProviderKind::AzureOpenai),
+            "copilot" => Some(ProviderKind::Copilot),
+            "local" | "ollama" => Some(ProviderKind::Local),
+            _ => None,
+        }
+    }
+
+    fn default_endpoint(self) -> Option<&'static str> {
+        match self {
+            ProviderKind::Openai => Some("https://api.openai.com/v1"),
+            ProviderKind::AzureOpenai => None, // every resource has its own
+            ProviderKind::Copilot => Some("https://api.githubcopilot.com"),
+            ProviderKind::Local => Some("http://127.0.0.1:11434/v1"),
+        }
+    }
+
+    fn default_auth_env(self) -> Option<&'static str> {
+        match self {
+            // A local server usually needs no key.
+            ProviderKind::Local => None,
+            other => Some(other.conventional_env()),
+        }
+    }
+
+    fn default_model(self) -> Option<&'static str> {
+        match self {
+            ProviderKind::Openai => Some("gpt-4o-mini"),
+            ProviderKind::AzureOpenai => None, // the deployment decides
+            ProviderKind::Copilot => Some("gpt-4o"),
+            ProviderKind::Local => Some("llama3.1"),
+        }
+    }
+}
+
+impl fmt::Display for ProviderKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Default Azure OpenAI REST api-version.
+pub const DEFAULT_AZURE_API_VERSION: &str = "2024-10-21";
+
+/// `[llm.providers.<name>]`. Fields a file leaves out take the defaults of the provider's
+/// kind; `kind` itself may be left out when the provider is named after it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RawProviderConfig")]
+pub struct ProviderConfig {
+    /// The API it speaks.
+    pub kind: ProviderKind,
+    /// Disabled providers are never selected.
+    pub enabled: bool,
+    /// Base URL (`…/v1` for OpenAI-style APIs; the resource URL for Azure).
+    pub endpoint: String,
+    /// NAME of the environment variable holding the credential (never the credential).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auth_env: Option<String>,
+    /// Model name (for Azure: informational, the deployment decides).
+    pub model: String,
+    /// May receive text of profiles that require HIPAA (a BAA is in place).
+    pub hipaa_cleared: bool,
+    /// Time limit for a whole call.
+    pub timeout_secs: u64,
+    /// Time limit until the first streamed chunk.
+    pub first_chunk_timeout_secs: u64,
+    /// Azure only: REST api-version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// Azure only: deployment name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deployment: Option<String>,
+}
+
+impl ProviderConfig {
+    /// Whether the credential variable is set (non-empty) in this process's environment.
+    /// `None` when the provider names no variable.
+    pub fn auth_env_is_set(&self) -> Option<bool> {
+        self.auth_env
+            .as_deref()
+            .map(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
+    }
+}
+
+/// What the file may say about a provider; [`RawProviderConfig::resolve`] fills the gaps.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawProviderConfig {
+    kind: Option<ProviderKind>,
+    enabled: Option<bool>,
+    endpoint: Option<String>,
+    auth_env: Option<String>,
+    model: Option<String>,
+    hipaa_cleared: Option<bool>,
+    timeout_secs: Option<u64>,
+    first_chunk_timeout_secs: Option<u64>,
+    api_version: Option<String>,
+    deployment: Option<String>,
+}
+
+const PROVIDER_KINDS_TEXT: &str = "openai, azure_openai, copilot, local";
+
+impl RawProviderConfig {
+    /// Fill in defaults of the kind. `name` is the provider's name in the file, if known.
+    pub(crate) fn resolve(self, name: Option<&str>) -> Result<ProviderConfig, String> {
+        let kind = match (self.kind, name.and_then(ProviderKind::from_provider_name)) {
+            (Some(kind), _) | (None, Some(kind)) => kind,
+            (None, None) => {
+                return Err(format!(
+                    "missing key `kind`; allowed values: {PROVIDER_KINDS_TEXT} (it may be left out only when the provider is named openai, azure, copilot or local)"
+                ));
+            }
+        };
+        let endpoint = match self.endpoint.or(kind.default_endpoint().map(str::to_owned)) {
+            Some(e) => e,
+            None => {
+                return Err(
+                    "missing key `endpoint`; an azure_openai provider needs its resource URL, e.g. \"https://<resource>.openai.azure.com\""
+                        .to_owned(),
+                );
+            }
+        };
+        let model = match self
+            .model
+            .or_else(|| kind.default_model().map(str::to_owned))
+            .or_else(|| self.deployment.clone())
+        {
+            Some(m) => m,
+            None => {
+                return Err(
+                    "missing key `deployment`; an azure_openai provider needs the name of its model deployment"
+                        .to_owned(),
+                );
+            }
+        };
+        let api_version = match kind {
+            ProviderKind::AzureOpenai => self
+                .api_version
+                .or_else(|| Some(DEFAULT_AZURE_API_VERSION.to_owned())),
+            _ => self.api_version,
+        };
+        Ok(ProviderConfig {
+            kind,
+            enabled: self.enabled.unwrap_or(false),
+            endpoint,
+            auth_env: self
+                .auth_env
+                .or_else(|| kind.default_auth_env().map(str::to_owned)),
+            model,
+            hipaa_cleared: self.hipaa_cleared.unwrap_or(false),
+            timeout_secs: self.timeout_secs.unwrap_or(60),
+            first_chunk_timeout_secs: self.first_chunk_timeout_secs.unwrap_or(20),
+            api_version,
+            deployment: self.deployment,
+        })
+    }
+}
+
+impl TryFrom<RawProviderConfig> for ProviderConfig {
+    type Error = String;
+    fn try_from(raw: RawProviderConfig) -> Result<Self, String> {
+        raw.resolve(None)
+    }
+}
+
+/// Reads `[llm.providers]`, resolving each entry with its name (so `kind` can be inferred)
+/// inside the entry's own deserializer: an error then carries the entry's key path.
+fn deserialize_providers<'de, D>(
+    deserializer: D,
+) -> Result<BTreeMap<String, ProviderConfig>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    struct ProvidersVisitor;
+
+    struct NamedProvider<'a>(&'a str);
+
+    impl<'de> DeserializeSeed<'de> for NamedProvider<'_> {
+        type Value = ProviderConfig;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ProviderConfig, D::Error> {
+            RawProviderConfig::deserialize(d)?
+                .resolve(Some(self.0))
+                .map_err(serde::de::Error::custom)
+        }
+    }
+
+    impl<'de> Visitor<'de> for ProvidersVisitor {
+        type Value = BTreeMap<String, ProviderConfig>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a table of providers")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut providers = builtin_providers();
+            while let Some(name) = map.next_key::<String>()? {
+                let provider = map.next_value_seed(NamedProvider(&name))?;
+                providers.insert(name, provider);
+            }
+            Ok(providers)
+        }
+    }
+
+    deserializer.deserialize_map(ProvidersVisitor)
+}
+
+// ---------------------------------------------------------------------------------------------
+// [sources]
+
+/// `[sources]`: settings of the non-Graph sources (Graph settings live in each profile).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SourcesConfig {
+    /// `[sources.spool]`.
+    pub spool: SpoolConfig,
+    /// `[sources.demo]`.
+    pub demo: DemoConfig,
+}
+
+/// `[sources.spool]`: the drop folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SpoolConfig {
+    /// The folder; `<data dir>/spool` when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
+    /// How often the folder is scanned.
+    pub interval_secs: u64,
+}
+
+impl Default for SpoolConfig {
+    fn default() -> Self {
+        SpoolConfig {
+            dir: None,
+            interval_secs: 2,
+        }
+    }
+}
+
+/// `[sources.demo]`: the demo traffic generator.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DemoConfig {
+    /// Seconds between generated items.
+    pub interval_secs: u64,
+}
+
+impl Default for DemoConfig {
+    fn default() -> Self {
+        DemoConfig { interval_secs: 4 }
+    }
+}
