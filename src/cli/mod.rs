@@ -8,7 +8,10 @@ mod audit;
 mod config_cmd;
 mod drafts;
 mod inbox;
+mod mcp_config;
 mod output;
+mod serve;
+mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -60,6 +63,12 @@ pub enum Command {
     /// Check or show the configuration.
     #[command(subcommand)]
     Config(config_cmd::ConfigCmd),
+    /// Run the engine headless: sources and (soon) the MCP server, until SIGINT/SIGTERM.
+    Serve(serve::ServeArgs),
+    /// Print (or write) the configuration an MCP client needs to reach this opsdesk.
+    McpConfig(mcp_config::McpConfigArgs),
+    /// Tail the inbox in this terminal and raise desktop notifications (no engine needed).
+    Watch(watch::WatchArgs),
 }
 
 /// A failure with the exit code it maps to.
@@ -175,6 +184,8 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = (|| {
         let ctx = Context::new(cli.global.clone())?;
         match cli.command {
+            // The console will take this place; until then the demo runs headless.
+            None if ctx.global.demo => serve::run(&ctx, serve::ServeArgs { print: true }),
             None => {
                 use clap::CommandFactory;
                 let _ = Cli::command().print_help();
@@ -184,6 +195,9 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Drafts(c)) => drafts::run(&ctx, c),
             Some(Command::Audit(c)) => audit::run(&ctx, c),
             Some(Command::Config(c)) => config_cmd::run(&ctx, c),
+            Some(Command::Serve(a)) => serve::run(&ctx, a),
+            Some(Command::Watch(a)) => watch::run(&ctx, a),
+            Some(Command::McpConfig(a)) => mcp_config::run(&ctx, a),
         }
     })();
     match result {

@@ -1,5 +1,6 @@
 use serde::{Deserialize, Serialize};
 
+use super::Query;
 use super::draft::Outbound;
 
 /// The one command format every surface produces (console keypress, MCP tool call, CLI) and
@@ -7,6 +8,8 @@ use super::draft::Outbound;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Action {
+    /// A read; audited like everything else.
+    Query(Query),
     /// Put an outbound action in the approval queue.
     CreateDraft {
         profile: String,
@@ -15,24 +18,37 @@ pub enum Action {
         provider: Option<String>,
     },
     /// Draft a reply to an inbox message; the engine derives profile, recipient and subject.
-    DraftReply { message_id: String, body: String },
+    DraftReply {
+        message_id: String,
+        body: String,
+    },
     /// Replace a draft's content; voids an earlier approval.
-    EditDraft { id: String, outbound: Outbound },
+    EditDraft {
+        id: String,
+        outbound: Outbound,
+    },
     /// Approve a draft. `digest` is the content the operator reviewed; when given it must match.
     ApproveDraft {
         id: String,
         #[serde(default)]
         digest: Option<String>,
     },
-    RejectDraft { id: String, reason: String },
+    RejectDraft {
+        id: String,
+        reason: String,
+    },
     /// Move a consumer's inbox cursor (marks items read for that consumer only).
-    MarkRead { consumer: String, seq: u64 },
+    MarkRead {
+        consumer: String,
+        seq: u64,
+    },
 }
 
 impl Action {
     /// Name used in audit records.
     pub fn name(&self) -> &'static str {
         match self {
+            Action::Query(q) => q.name(),
             Action::CreateDraft { .. } => "draft.create",
             Action::DraftReply { .. } => "draft.reply",
             Action::EditDraft { .. } => "draft.edit",
@@ -61,7 +77,11 @@ pub enum Verdict {
 
 impl Verdict {
     pub fn block(rule: &str, reason: impl Into<String>, remedy: impl Into<String>) -> Verdict {
-        Verdict::Block { rule: rule.to_string(), reason: reason.into(), remedy: remedy.into() }
+        Verdict::Block {
+            rule: rule.to_string(),
+            reason: reason.into(),
+            remedy: remedy.into(),
+        }
     }
 }
 

@@ -16,7 +16,12 @@ pub enum Channel {
 }
 
 impl Channel {
-    pub const ALL: [Channel; 4] = [Channel::Email, Channel::Teams, Channel::Calendar, Channel::Spool];
+    pub const ALL: [Channel; 4] = [
+        Channel::Email,
+        Channel::Teams,
+        Channel::Calendar,
+        Channel::Spool,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -40,7 +45,9 @@ impl FromStr for Channel {
         Channel::ALL
             .into_iter()
             .find(|c| c.as_str().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown channel `{s}`; expected one of: email, teams, calendar, spool"))
+            .ok_or_else(|| {
+                format!("unknown channel `{s}`; expected one of: email, teams, calendar, spool")
+            })
     }
 }
 
@@ -55,12 +62,19 @@ pub struct Party {
 
 impl Party {
     pub fn new(name: impl Into<String>, address: impl Into<String>) -> Self {
-        Party { name: name.into(), address: address.into() }
+        Party {
+            name: name.into(),
+            address: address.into(),
+        }
     }
 
     /// The name if there is one, else the address.
     pub fn label(&self) -> &str {
-        if self.name.is_empty() { &self.address } else { &self.name }
+        if self.name.is_empty() {
+            &self.address
+        } else {
+            &self.name
+        }
     }
 }
 

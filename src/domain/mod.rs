@@ -6,12 +6,14 @@ mod actor;
 mod audit;
 mod draft;
 mod message;
+mod query;
 
 pub use action::{Action, Outcome, Verdict};
 pub use actor::Actor;
 pub use audit::{AuditEvent, AuditOutcome, AuditRecord};
 pub use draft::{Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, content_digest};
 pub use message::{Channel, InboxRecord, NewMessage, Party};
+pub use query::Query;
 
 /// Current time in UTC. One place so tests and formatting agree on the clock.
 pub fn now() -> time::OffsetDateTime {

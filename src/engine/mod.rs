@@ -5,6 +5,8 @@
 
 mod governance;
 mod lock;
+mod query;
+pub mod runner;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -15,6 +17,7 @@ use tokio::sync::broadcast;
 
 pub use governance::action_kind;
 pub use lock::{EngineLock, LockError};
+pub use query::MAX_READ;
 
 use crate::config::Config;
 use crate::domain::{
@@ -33,6 +36,7 @@ pub enum EngineEvent {
     InboxAppended(Arc<InboxRecord>),
     DraftChanged(Arc<Draft>),
     Audited(Arc<AuditRecord>),
+    SourceHealth(Arc<runner::SourceHealth>),
 }
 
 /// Whether this engine runs the data dir (holds the lock, runs sources and servers) or is a
@@ -76,6 +80,7 @@ pub struct Engine {
     drafts: Drafts,
     audit: Audit,
     events: broadcast::Sender<EngineEvent>,
+    health: std::sync::Mutex<std::collections::BTreeMap<String, runner::SourceHealth>>,
     _lock: Option<EngineLock>,
 }
 
@@ -96,6 +101,7 @@ impl Engine {
             paths,
             config,
             events,
+            health: Default::default(),
             _lock: lock,
         })
     }
@@ -174,9 +180,17 @@ impl Engine {
 
     /// The single entry point for actions from every surface.
     pub fn submit(&self, action: Action, actor: Actor) -> Result<Outcome, EngineError> {
-        let started = Instant::now();
+        self.submit_call(action, &Call { actor: &actor, tool: None, started: Instant::now() })
+    }
+
+    /// `submit` for an MCP tool call: the audit record names the tool.
+    pub fn submit_tool(&self, tool: &str, action: Action, actor: Actor) -> Result<Outcome, EngineError> {
+        self.submit_call(action, &Call { actor: &actor, tool: Some(tool), started: Instant::now() })
+    }
+
+    fn submit_call(&self, action: Action, cx: &Call) -> Result<Outcome, EngineError> {
         let name = action.name();
-        let result = self.decide_and_apply(action, &actor, started);
+        let result = self.decide_and_apply(action, cx);
         if let Err(e) = &result {
             // Refusals of bad requests are audited too (they are how a misbehaving client shows).
             let outcome = match e {
@@ -184,37 +198,37 @@ impl Engine {
                 EngineError::Store(StoreError::Rejected(_)) => AuditOutcome::Denied,
                 _ => AuditOutcome::Error,
             };
-            if !matches!(e, EngineError::AuditUnavailable(_)) {
-                let ev = AuditEvent::new(name, &actor, outcome)
-                    .reason(truncate(&e.to_string(), 300))
-                    .duration_ms(started.elapsed().as_millis() as u64);
-                if let Err(ae) = self.audit(ev) {
-                    tracing::error!("{ae}");
-                }
+            if !matches!(e, EngineError::AuditUnavailable(_))
+                && let Err(ae) = self.audit(cx.event(name, outcome).reason(truncate(&e.to_string(), 300)))
+            {
+                tracing::error!("{ae}");
             }
         }
         result
     }
 
-    fn decide_and_apply(
-        &self,
-        action: Action,
-        actor: &Actor,
-        started: Instant,
-    ) -> Result<Outcome, EngineError> {
+    fn decide_and_apply(&self, action: Action, cx: &Call) -> Result<Outcome, EngineError> {
         let name = action.name();
+        let actor = cx.actor;
         match action {
-            Action::CreateDraft {
-                profile,
-                outbound,
-                provider,
-            } => self.create_draft(name, profile, outbound, provider, actor, started),
+            Action::Query(q) => {
+                let qname = q.name();
+                let (detail, target) = self.run_query(q, cx)?;
+                self.audit(cx.event(qname, AuditOutcome::Ok).target(target))?;
+                Ok(Outcome::Done { detail })
+            }
+            Action::CreateDraft { profile, outbound, provider } => self.create_draft(name, profile, outbound, provider, cx),
             Action::DraftReply { message_id, body } => {
                 let (profile, outbound) = self.reply_outbound(&message_id, body)?;
-                self.create_draft(name, profile, outbound, None, actor, started)
+                self.create_draft(name, profile, outbound, None, cx)
             }
             Action::EditDraft { id, outbound } => {
                 let draft = self.existing_draft(&id)?;
+                governance::validate_outbound(&outbound)?;
+                let verdict = governance::judge_outbound(&self.config, &draft.profile, &outbound);
+                if let Verdict::Block { .. } = &verdict {
+                    return self.blocked(name, cx, &draft.profile, &id, verdict);
+                }
                 let digest = content_digest(&draft.profile, &outbound);
                 let ev = DraftEvent {
                     ts: now(),
@@ -222,14 +236,14 @@ impl Engine {
                     actor: actor.clone(),
                     kind: DraftEventKind::Edited { outbound, digest },
                 };
-                self.apply_draft_event(name, ev, &draft.profile, started)
+                self.apply_draft_event(name, ev, &draft.profile, cx)
             }
             Action::ApproveDraft { id, digest } => {
                 let draft = self.existing_draft(&id)?;
                 if !actor.is_operator() {
                     return self.blocked(
                         name,
-                        actor,
+                        cx,
                         &draft.profile,
                         &id,
                         Verdict::block(
@@ -237,7 +251,6 @@ impl Engine {
                             format!("{actor} asked to approve draft {id}; only the operator can approve"),
                             "approve it in the opsdesk console (Drafts pane, `a`) or with `opsdesk drafts approve`",
                         ),
-                        started,
                     );
                 }
                 // Bind the approval to what the operator reviewed: the digest they saw, or the
@@ -249,14 +262,14 @@ impl Engine {
                     actor: actor.clone(),
                     kind: DraftEventKind::Approved { digest },
                 };
-                self.apply_draft_event(name, ev, &draft.profile, started)
+                self.apply_draft_event(name, ev, &draft.profile, cx)
             }
             Action::RejectDraft { id, reason } => {
                 let draft = self.existing_draft(&id)?;
                 if !actor.is_operator() {
                     return self.blocked(
                         name,
-                        actor,
+                        cx,
                         &draft.profile,
                         &id,
                         Verdict::block(
@@ -264,7 +277,6 @@ impl Engine {
                             format!("{actor} asked to reject draft {id}; only the operator can decide on drafts"),
                             "decide in the opsdesk console or with `opsdesk drafts reject`",
                         ),
-                        started,
                     );
                 }
                 let reason = reason.trim().to_string();
@@ -278,11 +290,9 @@ impl Engine {
                     ts: now(),
                     draft_id: id.clone(),
                     actor: actor.clone(),
-                    kind: DraftEventKind::Rejected {
-                        reason: crate::sanitize::one_line(&reason, 500),
-                    },
+                    kind: DraftEventKind::Rejected { reason: crate::sanitize::one_line(&reason, 500) },
                 };
-                self.apply_draft_event(name, ev, &draft.profile, started)
+                self.apply_draft_event(name, ev, &draft.profile, cx)
             }
             Action::MarkRead { consumer, seq } => {
                 // A client moves only its own cursor; the operator may move any.
@@ -294,23 +304,15 @@ impl Engine {
                     ));
                 }
                 let at = self.inbox.advance_cursor(&consumer, seq)?;
-                self.audit(
-                    AuditEvent::new(name, actor, AuditOutcome::Ok)
-                        .target(format!("{consumer}@{at}"))
-                        .duration_ms(started.elapsed().as_millis() as u64),
-                )?;
-                Ok(Outcome::Done {
-                    detail: json!({"consumer": consumer, "cursor": at}),
-                })
+                self.audit(cx.event(name, AuditOutcome::Ok).target(format!("{consumer}@{at}")))?;
+                Ok(Outcome::Done { detail: json!({"consumer": consumer, "cursor": at}) })
             }
         }
     }
 
     fn existing_draft(&self, id: &str) -> Result<Draft, EngineError> {
         self.drafts.get(id)?.ok_or_else(|| {
-            EngineError::NotFound(format!(
-                "no draft with id `{id}`; `opsdesk drafts list` shows the queue"
-            ))
+            EngineError::NotFound(format!("no draft with id `{id}`; `opsdesk drafts list` shows the queue"))
         })
     }
 
@@ -320,8 +322,7 @@ impl Engine {
         profile: String,
         outbound: Outbound,
         provider: Option<String>,
-        actor: &Actor,
-        started: Instant,
+        cx: &Call,
     ) -> Result<Outcome, EngineError> {
         if !self.config.profiles.contains_key(&profile) {
             return Err(EngineError::invalid(
@@ -333,13 +334,13 @@ impl Engine {
         let verdict = governance::judge_outbound(&self.config, &profile, &outbound);
         let id = new_draft_id();
         if let Verdict::Block { .. } = &verdict {
-            return self.blocked(name, actor, &profile, &id, verdict, started);
+            return self.blocked(name, cx, &profile, &id, verdict);
         }
         let digest = content_digest(&profile, &outbound);
         let ev = DraftEvent {
             ts: now(),
             draft_id: id.clone(),
-            actor: actor.clone(),
+            actor: cx.actor.clone(),
             kind: DraftEventKind::Created {
                 profile: profile.clone(),
                 outbound,
@@ -348,30 +349,17 @@ impl Engine {
                 provider,
             },
         };
-        self.apply_draft_event(name, ev, &profile, started)?;
-        Ok(Outcome::Queued {
-            draft_id: id,
-            digest,
-            verdict,
-        })
+        self.apply_draft_event(name, ev, &profile, cx)?;
+        Ok(Outcome::Queued { draft_id: id, digest, verdict })
     }
 
     /// Check, audit (fail closed), append, announce.
-    fn apply_draft_event(
-        &self,
-        name: &str,
-        ev: DraftEvent,
-        profile: &str,
-        started: Instant,
-    ) -> Result<Outcome, EngineError> {
+    fn apply_draft_event(&self, name: &str, ev: DraftEvent, profile: &str, cx: &Call) -> Result<Outcome, EngineError> {
         self.drafts.check(&ev)?;
         let kind = ev.kind.name();
-        let audit = AuditEvent::new(name, &ev.actor, AuditOutcome::Ok)
-            .entity(profile)
-            .target(ev.draft_id.clone())
-            .reason(format!("draft {kind}"))
-            .duration_ms(started.elapsed().as_millis() as u64);
-        self.audit(audit)?;
+        self.audit(
+            cx.event(name, AuditOutcome::Ok).entity(profile).target(ev.draft_id.clone()).reason(format!("draft {kind}")),
+        )?;
         let draft = match self.drafts.append(ev) {
             Ok(d) => d,
             Err(e) => {
@@ -385,40 +373,17 @@ impl Engine {
             }
         };
         self.announce(EngineEvent::DraftChanged(Arc::new(draft.clone())));
-        Ok(Outcome::Done {
-            detail: serde_json::to_value(&draft).unwrap_or_default(),
-        })
+        Ok(Outcome::Done { detail: serde_json::to_value(&draft).unwrap_or_default() })
     }
 
-    fn blocked(
-        &self,
-        name: &str,
-        actor: &Actor,
-        profile: &str,
-        target: &str,
-        verdict: Verdict,
-        started: Instant,
-    ) -> Result<Outcome, EngineError> {
-        let Verdict::Block {
-            rule,
-            reason,
-            remedy,
-        } = verdict
-        else {
+    fn blocked(&self, name: &str, cx: &Call, profile: &str, target: &str, verdict: Verdict) -> Result<Outcome, EngineError> {
+        let Verdict::Block { rule, reason, remedy } = verdict else {
             unreachable!("blocked() is only called with a Block verdict")
         };
         self.audit(
-            AuditEvent::new(name, actor, AuditOutcome::Blocked)
-                .entity(profile)
-                .target(target)
-                .reason(format!("{rule}: {reason}"))
-                .duration_ms(started.elapsed().as_millis() as u64),
+            cx.event(name, AuditOutcome::Blocked).entity(profile).target(target).reason(format!("{rule}: {reason}")),
         )?;
-        Ok(Outcome::Blocked {
-            rule,
-            reason,
-            remedy,
-        })
+        Ok(Outcome::Blocked { rule, reason, remedy })
     }
 
     /// Build the reply for an inbox message: same profile, back to its sender or its chat.
@@ -460,6 +425,21 @@ impl Engine {
             }
         };
         Ok((rec.profile, outbound))
+    }
+}
+
+/// Who is calling and through what, for the audit trail.
+pub(crate) struct Call<'a> {
+    pub actor: &'a Actor,
+    pub tool: Option<&'a str>,
+    pub started: Instant,
+}
+
+impl Call<'_> {
+    fn event(&self, name: &str, outcome: AuditOutcome) -> AuditEvent {
+        let mut ev = AuditEvent::new(name, self.actor, outcome).duration_ms(self.started.elapsed().as_millis() as u64);
+        ev.tool = self.tool.map(str::to_string);
+        ev
     }
 }
 

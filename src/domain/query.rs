@@ -1,0 +1,59 @@
+use serde::{Deserialize, Serialize};
+
+use super::Channel;
+
+/// Reads that surfaces ask the engine for. They go through `Engine::submit` like every other
+/// action so that each one (an MCP tool call, say) is audited; they change nothing except, for
+/// `InboxPull` with `mark_consumed`, the caller's own cursor.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "query", rename_all = "snake_case")]
+pub enum Query {
+    /// Engine status: inbox size, unread, pending drafts, source health.
+    Status,
+    /// What the caller's consumer has not consumed yet (or what follows `since`).
+    InboxPull {
+        /// Consumer cursor to use; default: the caller's own (`mcp:<client>`, `console`, `cli`).
+        #[serde(default)]
+        consumer: Option<String>,
+        /// Read after this seq instead of after the cursor.
+        #[serde(default)]
+        since: Option<u64>,
+        limit: usize,
+        #[serde(default)]
+        channel: Option<Channel>,
+        #[serde(default)]
+        profile: Option<String>,
+        mark_consumed: bool,
+    },
+    /// Newest-first search over sender, subject and text.
+    InboxSearch {
+        text: String,
+        limit: usize,
+        #[serde(default)]
+        channel: Option<Channel>,
+        #[serde(default)]
+        profile: Option<String>,
+        /// Only items with a seq below this (paging).
+        #[serde(default)]
+        before: Option<u64>,
+    },
+    /// One inbox item by seq or source id.
+    InboxGet { key: String },
+    /// The approval queue (undecided drafts, or all).
+    DraftsList { all: bool },
+    /// One draft.
+    DraftStatus { id: String },
+}
+
+impl Query {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Query::Status => "query.status",
+            Query::InboxPull { .. } => "query.inbox_pull",
+            Query::InboxSearch { .. } => "query.inbox_search",
+            Query::InboxGet { .. } => "query.inbox_get",
+            Query::DraftsList { .. } => "query.drafts_list",
+            Query::DraftStatus { .. } => "query.draft_status",
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! The embedded MCP server (being written: issue 3).
