@@ -40,7 +40,11 @@ impl Paths {
                 .map(|d| d.config_dir().join("config.toml"))
                 .unwrap_or_else(|| data_dir.join("config.toml")),
         };
-        Ok(Paths { data_dir, config_file, config_explicit })
+        Ok(Paths {
+            data_dir,
+            config_file,
+            config_explicit,
+        })
     }
 
     pub fn inbox_dir(&self) -> PathBuf {
@@ -124,7 +128,12 @@ fn repair_tree(root: &Path) -> Result<()> {
 
 /// Open (creating 0600 if needed) a file for reading and appending.
 pub fn open_private_append(path: &Path) -> io::Result<File> {
-    OpenOptions::new().read(true).append(true).create(true).mode(FILE_MODE).open(path)
+    OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .mode(FILE_MODE)
+        .open(path)
 }
 
 /// Replace `path` with `bytes` atomically: write a 0600 sibling, fsync it, rename it over, fsync
@@ -134,7 +143,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
     let result = (|| {
-        let mut f = OpenOptions::new().write(true).create(true).truncate(true).mode(FILE_MODE).open(&tmp)?;
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(FILE_MODE)
+            .open(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
         fs::rename(&tmp, path)?;
@@ -178,7 +192,14 @@ mod tests {
         write_atomic(&f, b"one").unwrap();
         write_atomic(&f, b"two").unwrap();
         assert_eq!(fs::read(&f).unwrap(), b"two");
-        assert_eq!(fs::metadata(&f).unwrap().permissions().mode() & 0o777, 0o600);
-        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1, "no temp file left behind");
+        assert_eq!(
+            fs::metadata(&f).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        assert_eq!(
+            fs::read_dir(tmp.path()).unwrap().count(),
+            1,
+            "no temp file left behind"
+        );
     }
 }

@@ -63,8 +63,15 @@ fn a_removed_record_breaks_the_chain_at_its_successor() {
         audit.append(event(n)).unwrap();
     }
     let path = month_file(dir.path());
-    let lines: Vec<String> = fs::read_to_string(&path).unwrap().lines().map(String::from).collect();
-    let kept = [&lines[0], &lines[2], &lines[3]].map(|s| s.as_str()).join("\n") + "\n";
+    let lines: Vec<String> = fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let kept = [&lines[0], &lines[2], &lines[3]]
+        .map(|s| s.as_str())
+        .join("\n")
+        + "\n";
     fs::write(&path, kept).unwrap();
     let bad = audit.verify().unwrap().first_bad.unwrap();
     assert_eq!(bad.line, 2);
@@ -92,7 +99,12 @@ fn a_torn_last_line_is_noted_and_repaired_by_the_next_append() {
     audit.append(event(1)).unwrap();
     let path = month_file(dir.path());
     use std::io::Write;
-    fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"{\"seq\":2,\"ts\":").unwrap();
+    fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap()
+        .write_all(b"{\"seq\":2,\"ts\":")
+        .unwrap();
     let report = audit.verify().unwrap();
     assert!(report.ok());
     assert!(report.torn_tail.is_some());
@@ -116,7 +128,15 @@ fn the_chain_continues_across_month_files() {
     let report = audit.verify().unwrap();
     assert!(report.ok(), "{report:?}");
     assert_eq!((report.files, report.records), (2, 3));
-    assert_eq!(audit.tail(2).unwrap().iter().map(|r| r.seq).collect::<Vec<_>>(), vec![2, 3]);
+    assert_eq!(
+        audit
+            .tail(2)
+            .unwrap()
+            .iter()
+            .map(|r| r.seq)
+            .collect::<Vec<_>>(),
+        vec![2, 3]
+    );
 }
 
 #[test]
@@ -129,6 +149,18 @@ fn records_never_carry_bodies() {
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
     assert_eq!(
         keys,
-        vec!["actor", "duration_ms", "entity", "event", "hash", "outcome", "prev", "seq", "target", "tool", "ts"]
+        vec![
+            "actor",
+            "duration_ms",
+            "entity",
+            "event",
+            "hash",
+            "outcome",
+            "prev",
+            "seq",
+            "target",
+            "tool",
+            "ts"
+        ]
     );
 }

@@ -139,8 +139,10 @@ pub struct Context {
 impl Context {
     pub fn new(global: Global) -> Result<Context, Failure> {
         let (paths, demo_dir) = if global.demo && global.data_dir.is_none() {
+            use std::os::unix::fs::PermissionsExt;
             let dir = tempfile::Builder::new()
                 .prefix("opsdesk-demo-")
+                .permissions(std::fs::Permissions::from_mode(0o700))
                 .tempdir()
                 .map_err(|e| Failure::failed(format!("cannot create a demo data dir: {e}")))?;
             let p = Paths::resolve(Some(dir.path().to_path_buf()), global.config.clone())?;

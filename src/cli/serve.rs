@@ -29,7 +29,11 @@ pub fn run(ctx: &Context, args: ServeArgs) -> CmdResult {
 }
 
 async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
-    let engine = Arc::new(Engine::open(ctx.paths.clone(), ctx.config()?, Mode::Primary)?);
+    let engine = Arc::new(Engine::open(
+        ctx.paths.clone(),
+        ctx.config()?,
+        Mode::Primary,
+    )?);
     let shutdown = CancellationToken::new();
     let print = args.print || ctx.global.demo;
     if print {
@@ -79,7 +83,10 @@ fn print_event(ev: &EngineEvent) {
                     r.received_at.format(&f).unwrap_or_default(),
                     r.profile,
                     r.from.label(),
-                    r.preview
+                    r.subject
+                        .as_deref()
+                        .filter(|s| !s.is_empty())
+                        .unwrap_or(&r.preview)
                 ))
             );
         }
@@ -96,7 +103,15 @@ fn print_event(ev: &EngineEvent) {
             ))
         ),
         EngineEvent::SourceHealth(h) if !h.ok => {
-            eprintln!("{}", safe(&format!("source {} failing ({}x): {}", h.name, h.failures, h.last_error.as_deref().unwrap_or(""))))
+            eprintln!(
+                "{}",
+                safe(&format!(
+                    "source {} failing ({}x): {}",
+                    h.name,
+                    h.failures,
+                    h.last_error.as_deref().unwrap_or("")
+                ))
+            )
         }
         _ => {}
     }
@@ -105,7 +120,8 @@ fn print_event(ev: &EngineEvent) {
 /// Resolve on Ctrl-C or SIGTERM.
 pub async fn wait_for_stop_signal() -> CmdResult {
     use tokio::signal::unix::{SignalKind, signal};
-    let mut term = signal(SignalKind::terminate()).map_err(|e| Failure::failed(format!("cannot watch SIGTERM: {e}")))?;
+    let mut term = signal(SignalKind::terminate())
+        .map_err(|e| Failure::failed(format!("cannot watch SIGTERM: {e}")))?;
     tokio::select! {
         r = tokio::signal::ctrl_c() => r.map_err(|e| Failure::failed(format!("cannot watch Ctrl-C: {e}")))?,
         _ = term.recv() => {}

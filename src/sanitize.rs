@@ -1,0 +1,1002 @@
+//! Inbound content is untrusted data (DESIGN principle 4).
+//!
+//! Two layers, on purpose:
+//! - **At ingestion** ([`to_record`]): HTML becomes text, terminal escape sequences, control
+//!   characters and invisible/bidi format characters are removed, and every field is bounded.
+//!   What is stored in the inbox is already clean, so every reader starts from safe text.
+//! - **At every output** ([`for_terminal`], [`one_line`], [`escape_markup`]): the same text is
+//!   escaped again where it reaches a terminal, a toast or a log. The inbox files can be edited
+//!   by anyone with access to the data directory, so readers must not rely on the first layer.
+//!
+//! Everything here is total: no input makes these functions panic, and the output bounds hold
+//! for every input.
+
+use std::collections::BTreeMap;
+use std::iter::Peekable;
+use std::str::Chars;
+
+use serde_json::Value;
+
+use crate::domain::{InboxRecord, NewMessage, Party};
+
+/// Bound of a message's stored text.
+pub const MAX_TEXT_CHARS: usize = 16_000;
+/// Bound of the one-line preview shown in lists and notifications.
+pub const MAX_PREVIEW_CHARS: usize = 160;
+/// Bound of short fields: subject, names, addresses, ids, meta strings.
+pub const MAX_FIELD_CHARS: usize = 512;
+/// Meta of a record, serialized, is kept under this many bytes.
+pub const MAX_META_BYTES: usize = 8 * 1024;
+/// Recipients kept per record (a mail to a 5,000-member list is still one line of text).
+pub const MAX_RECIPIENTS: usize = 100;
+/// HTML beyond this many bytes is not converted: the text is bounded at [`MAX_TEXT_CHARS`]
+/// anyway, and converting megabytes of markup would only cost time.
+pub const MAX_HTML_BYTES: usize = 512 * 1024;
+
+/// Meta nesting deeper than this is replaced by `null` (the record is not a document store).
+const MAX_META_DEPTH: usize = 6;
+/// Elements kept per nested meta array or object.
+const MAX_META_ITEMS: usize = 64;
+/// Meta keys are short identifiers.
+const MAX_META_KEY_CHARS: usize = 64;
+/// Combining marks kept on one base character: enough for any real script, not enough to
+/// smear "Zalgo" text over neighbouring terminal lines.
+const MAX_COMBINING: usize = 4;
+
+const ELLIPSIS: char = '…';
+
+// ------------------------------------------------------------------------ character classes
+
+/// Bidirectional formatting controls: they reorder how text is displayed ("Trojan Source",
+/// CVE-2021-42574), so what the operator reads differs from what a model or a program reads.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Characters that render as nothing (or nearly nothing) and so can hide text from the
+/// operator while a model still reads it: zero-width characters, invisible operators, fillers,
+/// deprecated format controls, Unicode tag characters (U+E0000–U+E007F, used to smuggle
+/// prompt injections) and the unassigned rest of that block.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'               // soft hyphen
+        | '\u{034F}'             // combining grapheme joiner
+        | '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' // Hangul fillers (blank "names")
+        | '\u{17B4}' | '\u{17B5}' // Khmer inherent vowels
+        | '\u{180B}'..='\u{180F}' // Mongolian variation selectors and vowel separator
+        | '\u{200B}'..='\u{200D}' // zero-width space, non-joiner, joiner
+        | '\u{2060}'..='\u{2064}' // word joiner, invisible operators
+        | '\u{206A}'..='\u{206F}' // deprecated format controls
+        | '\u{FEFF}'             // zero-width no-break space / BOM
+        | '\u{FFF9}'..='\u{FFFB}' // interlinear annotation controls
+        | '\u{1BCA0}'..='\u{1BCA3}' // shorthand format controls
+        | '\u{1D173}'..='\u{1D17A}' // musical format controls
+        | '\u{E0000}'..='\u{E0FFF}' // tag characters and the rest of the ignorable plane-14 block
+    )
+}
+
+/// Variation selectors other than the two emoji ones. Runs of them after one visible
+/// character can encode arbitrary bytes ("emoji smuggling"); real text rarely needs them.
+fn is_rare_variation_selector(c: char) -> bool {
+    matches!(c, '\u{FE00}'..='\u{FE0D}' | '\u{E0100}'..='\u{E01EF}')
+}
+
+fn is_emoji_variation_selector(c: char) -> bool {
+    matches!(c, '\u{FE0E}' | '\u{FE0F}')
+}
+
+/// The main blocks of combining marks (a cheap approximation of general category Mn).
+fn is_combining(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0300}'..='\u{036F}'
+            | '\u{1AB0}'..='\u{1AFF}'
+            | '\u{1DC0}'..='\u{1DFF}'
+            | '\u{20D0}'..='\u{20FF}'
+            | '\u{FE20}'..='\u{FE2F}'
+    )
+}
+
+/// Unicode noncharacters: never valid in interchange; shown as U+FFFD.
+fn is_noncharacter(c: char) -> bool {
+    let u = c as u32;
+    (0xFDD0..=0xFDEF).contains(&u) || (u & 0xFFFE) == 0xFFFE
+}
+
+/// Anything [`clean_text`] drops, apart from C0/C1 controls and escape sequences.
+fn is_hidden_format(c: char) -> bool {
+    is_bidi_control(c) || is_invisible(c) || is_rare_variation_selector(c)
+}
+
+// ------------------------------------------------------------------------ the stripper
+
+/// How control characters that survive stripping are rendered.
+#[derive(Clone, Copy, PartialEq)]
+enum Layout {
+    /// Keep `\n` and `\t` (CR LF and lone CR become `\n`; NEL, U+2028, U+2029 become `\n`).
+    Lines,
+    /// Everything is on one line: `\n`, `\t`, CR and the line separators become a space.
+    Flat,
+}
+
+/// Where the stripper is inside an escape sequence.
+#[derive(Clone, Copy, PartialEq)]
+enum State {
+    Text,
+    /// After ESC (or inside an nF sequence: ESC, intermediates 0x20–0x2F, final 0x30–0x7E).
+    Escape,
+    EscapeIntermediate,
+    /// Control Sequence: parameters 0x30–0x3F, intermediates 0x20–0x2F, final 0x40–0x7E.
+    Csi,
+    /// OSC / DCS / SOS / PM / APC payload, up to BEL or ST (ESC `\` or U+009C).
+    ControlString,
+    /// ESC seen inside a control string: `\` ends it, anything else ends it too.
+    ControlStringEscape,
+}
+
+/// Remove escape sequences, control characters and hidden format characters.
+///
+/// Works on `char`s: a `&str` cannot hold raw 8-bit C1 bytes, but it can hold the code points
+/// U+0080–U+009F, which a terminal decoding UTF-8 may treat as C1 controls (U+009B = CSI), so
+/// those are parsed as the introducers they are.
+fn strip(s: &str, layout: Layout) -> String {
+    let mut out = Out {
+        text: String::with_capacity(s.len().min(1 << 20)),
+        combining_run: 0,
+        after_visible: false,
+    };
+    let mut state = State::Text;
+    let mut chars = s.chars().peekable();
+    // A character that ended a sequence without belonging to it, to be processed again.
+    let mut again: Option<char> = None;
+
+    loop {
+        let Some(c) = again.take().or_else(|| chars.next()) else {
+            break;
+        };
+        match state {
+            State::Text => text_char(c, layout, &mut chars, &mut out, &mut state),
+            State::Escape => match c {
+                '[' => state = State::Csi,
+                // OSC, DCS, SOS, PM, APC: a string follows, ended by BEL or ST.
+                ']' | 'P' | 'X' | '^' | '_' => state = State::ControlString,
+                // nF: ESC ( B, ESC # 8, ESC % G …: intermediates, then one final.
+                '\u{20}'..='\u{2F}' => state = State::EscapeIntermediate,
+                // Fp / Fe / Fs: one final character (ESC 7, ESC c, ESC M …).
+                '\u{30}'..='\u{7E}' => state = State::Text,
+                // A lone ESC before anything else: the ESC goes, the character stays.
+                _ => {
+                    state = State::Text;
+                    again = Some(c);
+                }
+            },
+            State::EscapeIntermediate => match c {
+                '\u{20}'..='\u{2F}' => {}
+                '\u{30}'..='\u{7E}' => state = State::Text,
+                _ => {
+                    state = State::Text;
+                    again = Some(c);
+                }
+            },
+            State::Csi => match c {
+                '\u{20}'..='\u{3F}' => {}
+                '\u{40}'..='\u{7E}' => state = State::Text,
+                // Malformed sequence: abandon it; the character is read as text (or control).
+                _ => {
+                    state = State::Text;
+                    again = Some(c);
+                }
+            },
+            State::ControlString => match c {
+                // BEL, 8-bit ST, and CAN / SUB (which cancel a sequence in every terminal).
+                '\u{07}' | '\u{9C}' | '\u{18}' | '\u{1A}' => state = State::Text,
+                '\u{1B}' => state = State::ControlStringEscape,
+                // The payload (a clipboard write, a link target …) is never text.
+                _ => {}
+            },
+            State::ControlStringEscape => {
+                if c == '\\' {
+                    state = State::Text;
+                } else {
+                    // ESC without `\` still ends the string, and starts a new sequence.
+                    state = State::Escape;
+                    again = Some(c);
+                }
+            }
+        }
+    }
+    out.text
+}
+
+/// The output of [`strip`] with the bookkeeping of its last characters. Limits are counted on
+/// the output, not the input, so running the stripper twice changes nothing.
+struct Out {
+    text: String,
+    /// Combining marks since the last base character.
+    combining_run: usize,
+    /// Whether the last base character is visible (may take one emoji variation selector).
+    after_visible: bool,
+}
+
+/// Handle one character outside any escape sequence.
+fn text_char(
+    c: char,
+    layout: Layout,
+    chars: &mut Peekable<Chars<'_>>,
+    out: &mut Out,
+    state: &mut State,
+) {
+    let line_break = match layout {
+        Layout::Lines => '\n',
+        Layout::Flat => ' ',
+    };
+    match c {
+        '\u{1B}' => *state = State::Escape,
+        // 8-bit (C1) introducers, as code points.
+        '\u{9B}' => *state = State::Csi,
+        '\u{9D}' | '\u{90}' | '\u{98}' | '\u{9E}' | '\u{9F}' => *state = State::ControlString,
+        '\n' | '\u{85}' | '\u{2028}' | '\u{2029}' => out.push(line_break),
+        '\r' => {
+            // CR LF is one break; a lone CR (which would overwrite the line) is one too.
+            if chars.peek() == Some(&'\n') {
+                chars.next();
+            }
+            out.push(line_break);
+        }
+        '\t' => out.push(if layout == Layout::Lines { '\t' } else { ' ' }),
+        // Every other C0 control, DEL, and the remaining C1 controls.
+        '\u{00}'..='\u{1F}' | '\u{7F}'..='\u{9F}' => {}
+        c if is_hidden_format(c) => {}
+        c if is_noncharacter(c) => out.push('\u{FFFD}'),
+        c => out.push(c),
+    }
+}
+
+impl Out {
+    /// Push a character allowed in text, applying the limits on combining marks and
+    /// variation selectors.
+    fn push(&mut self, c: char) {
+        if is_combining(c) {
+            if self.combining_run < MAX_COMBINING {
+                self.combining_run += 1;
+                self.text.push(c);
+            }
+            return;
+        }
+        if is_emoji_variation_selector(c) {
+            // One selector right after a visible character; a run of them is a covert channel.
+            if self.after_visible {
+                self.after_visible = false;
+                self.text.push(c);
+            }
+            return;
+        }
+        self.combining_run = 0;
+        self.after_visible = !c.is_whitespace();
+        self.text.push(c);
+    }
+}
+
+/// Cut `s` to at most `max_chars` characters, the last being "…" when anything was cut.
+fn bound(s: &str, max_chars: usize) -> String {
+    if max_chars == 0 {
+        return String::new();
+    }
+    match s.char_indices().nth(max_chars) {
+        None => s.to_string(),
+        Some(_) => {
+            // Keep max_chars - 1 characters plus the ellipsis.
+            let cut = s
+                .char_indices()
+                .nth(max_chars - 1)
+                .map(|(i, _)| i)
+                .unwrap_or(s.len());
+            let mut kept = s[..cut].trim_end().to_string();
+            kept.push(ELLIPSIS);
+            kept
+        }
+    }
+}
+
+// ------------------------------------------------------------------------ public text API
+
+/// Clean untrusted text for storage: escape sequences (CSI, OSC incl. OSC 8 / OSC 52 with BEL
+/// or ST, DCS, SOS/PM/APC, 8-bit C1 forms), C0/C1 controls except `\n` and `\t`, bidi controls,
+/// zero-width and other invisible characters, Unicode tag characters and rare variation
+/// selectors are removed; CR LF and lone CR become `\n`; noncharacters become U+FFFD; trailing
+/// spaces on each line are dropped, runs of more than two blank lines collapse to two, the
+/// whole is trimmed and cut to `max_chars` characters ("…" marks a cut).
+pub fn clean_text(s: &str, max_chars: usize) -> String {
+    let stripped = strip(s, Layout::Lines);
+    let mut out = String::with_capacity(stripped.len());
+    let mut blank_run = 0usize;
+    for line in stripped.split('\n') {
+        let line = line.trim_end();
+        if line.is_empty() {
+            blank_run += 1;
+            if blank_run > 2 {
+                continue;
+            }
+        } else {
+            blank_run = 0;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    bound(out.trim(), max_chars)
+}
+
+/// Convert untrusted HTML to clean text: markup, `<script>`, `<style>` and `<head>` content
+/// are dropped, links keep only their text, then [`clean_text`] applies. Malformed HTML never
+/// fails: if the converter gives up, or the markup is nested deeper than the converter handles
+/// in reasonable time, tags are stripped crudely instead.
+pub fn html_to_text(html: &str, max_chars: usize) -> String {
+    // Escape sequences are not markup: remove them from the source first, or the converter
+    // drops only the ESC and leaves their payload ("[31m", "]52;c;…") behind as text.
+    let html = strip(truncate_bytes(html, MAX_HTML_BYTES), Layout::Lines);
+    let text = if nesting_exceeds(&html, MAX_HTML_DEPTH) {
+        crude_strip_tags(&html)
+    } else {
+        html2text::config::plain_no_decorate()
+            .allow_width_overflow()
+            .link_footnotes(false)
+            .no_table_borders()
+            .string_from_read(html.as_bytes(), 10_000)
+            .unwrap_or_else(|_| crude_strip_tags(&html))
+    };
+    clean_text(&text, max_chars)
+}
+
+/// The longest prefix of `s` of at most `max_bytes` bytes that ends on a char boundary.
+fn truncate_bytes(s: &str, max_bytes: usize) -> &str {
+    if s.len() <= max_bytes {
+        return s;
+    }
+    let mut end = max_bytes;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// Elements that never contain others, or that the parser closes implicitly when a sibling
+/// starts (so a run of them does not nest).
+const FLAT_ELEMENTS: &[&str] = &[
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr", "p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "rb", "rp",
+    "rt", "rtc",
+];
+
+/// Formatting elements: the HTML parser re-opens unclosed ones after a block closes, so they
+/// nest however the surrounding tags are closed.
+const FORMATTING_ELEMENTS: &[&str] = &[
+    "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
+];
+
+/// The converter's cost grows with the square of the nesting depth (100,000 nested `<div>`s,
+/// 600 KB, take most of a minute), so deep documents are stripped crudely instead. Real mail
+/// rarely nests 50 deep.
+const MAX_HTML_DEPTH: usize = 256;
+
+/// Whether `html` may nest deeper than `limit` elements. Over-estimates (then the crude path
+/// is taken, which is safe), never under-estimates: open elements are tracked on a stack the
+/// way the parser closes them, and unclosed formatting elements are counted separately because
+/// the parser reconstructs them.
+fn nesting_exceeds(html: &str, limit: usize) -> bool {
+    let b = html.as_bytes();
+    let mut stack: Vec<String> = Vec::new();
+    let mut formatting: BTreeMap<String, usize> = BTreeMap::new();
+    let mut open_formatting = 0usize;
+    let mut i = 0;
+    while let Some(p) = b[i..].iter().position(|&c| c == b'<') {
+        i += p + 1;
+        if b[i..].starts_with(b"!--") {
+            match html[i..].find("-->") {
+                Some(e) => {
+                    i += e + 3;
+                    continue;
+                }
+                None => break,
+            }
+        }
+        let closing = b.get(i) == Some(&b'/');
+        let start = if closing { i + 1 } else { i };
+        let len = b[start..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
+        if len == 0 || !b[start].is_ascii_alphabetic() {
+            continue; // not a tag: "<" in text, "<!doctype", "<?xml"
+        }
+        let name = html[start..start + len].to_ascii_lowercase();
+        let Some(gt) = b[start + len..].iter().position(|&c| c == b'>') else {
+            break;
+        };
+        let end = start + len + gt;
+        let self_closing = b[end - 1] == b'/';
+        i = end + 1;
+        if FORMATTING_ELEMENTS.contains(&name.as_str()) {
+            let n = formatting.entry(name).or_insert(0);
+            if closing {
+                if *n > 0 {
+                    *n -= 1;
+                    open_formatting -= 1;
+                }
+            } else if !self_closing {
+                *n += 1;
+                open_formatting += 1;
+            }
+        } else if FLAT_ELEMENTS.contains(&name.as_str()) || self_closing {
+            continue;
+        } else if closing {
+            // Pop back to the matching element if it is open; a stray end tag is ignored.
+            if let Some(pos) = stack.iter().rposition(|n| *n == name) {
+                stack.truncate(pos);
+            }
+        } else {
+            stack.push(name);
+        }
+        if stack.len() + open_formatting > limit {
+            return true;
+        }
+    }
+    false
+}
+
+/// Fallback for HTML the converter cannot take: drop tags and the content of script, style
+/// and head elements, break lines at block elements, decode the entities that matter most.
+fn crude_strip_tags(html: &str) -> String {
+    const SKIP_CONTENT: &[(&str, &str)] = &[
+        ("<script", "</script"),
+        ("<style", "</style"),
+        ("<head", "</head"),
+    ];
+    const BLOCKS: &[&str] = &[
+        "br",
+        "p",
+        "div",
+        "li",
+        "tr",
+        "table",
+        "blockquote",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "pre",
+        "hr",
+        "ul",
+        "ol",
+        "dl",
+        "dt",
+        "dd",
+    ];
+    let mut out = String::with_capacity(html.len());
+    // ASCII lowercasing keeps every byte offset, so positions found in `lower` apply to `html`.
+    let lower = html.to_ascii_lowercase();
+    let mut i = 0;
+    while i < html.len() {
+        let Some(p) = html[i..].find('<') else {
+            out.push_str(&html[i..]);
+            break;
+        };
+        out.push_str(&html[i..i + p]);
+        i += p;
+        let tag = &lower[i..];
+        // Skip the whole element for content that is never text. `<header` is not `<head`.
+        let skip = SKIP_CONTENT.iter().find(|(open, _)| {
+            tag.starts_with(open)
+                && !tag[open.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+        });
+        let from = match skip {
+            Some((_, close)) => match tag.find(close) {
+                Some(e) => i + e,
+                None => html.len(),
+            },
+            None => i,
+        };
+        let name: String = lower[from..]
+            .trim_start_matches(['<', '/'])
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if BLOCKS.contains(&name.as_str()) {
+            out.push('\n');
+        }
+        i = match html[from..].find('>') {
+            Some(e) => from + e + 1,
+            None => html.len(),
+        };
+    }
+    out.replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// One clean line: [`clean_text`], then every whitespace run (newlines included) becomes one
+/// space, bounded to `max_chars`. For previews, subjects, names, addresses, ids.
+pub fn one_line(s: &str, max_chars: usize) -> String {
+    let stripped = strip(s, Layout::Flat);
+    let mut out = String::with_capacity(stripped.len());
+    for word in stripped.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    bound(&out, max_chars)
+}
+
+/// What may reach a terminal (or a log line): no escape sequence, no control character at
+/// all (`\n` and `\t` become spaces), no bidi or invisible character. Idempotent. Not bounded
+/// and not trimmed: callers choose their own layout.
+pub fn for_terminal(s: &str) -> String {
+    strip(s, Layout::Flat)
+}
+
+/// Escape text for a desktop notification body (the freedesktop markup subset, parsed as XML
+/// by most servers). Apply [`for_terminal`] or [`one_line`] first: this only escapes markup.
+pub fn escape_markup(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\'' => out.push_str("&#39;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+// ------------------------------------------------------------------------ records
+
+/// Why an inbound item cannot be stored.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IngestError {
+    #[error("the message id is empty (after removing control and invisible characters)")]
+    EmptyId,
+    #[error("the message id is {chars} characters long; at most {MAX_FIELD_CHARS} are allowed")]
+    IdTooLong { chars: usize },
+    #[error(
+        "profile {0:?} is not a valid profile name: use 1 to 64 characters of a-z, 0-9, `_` and `-`"
+    )]
+    BadProfile(String),
+}
+
+/// Validate the identity of an item (id and profile) without converting anything, so a source
+/// can reject a bad item before handing it on. [`to_record`] applies the same checks.
+pub fn check_identity(msg: &NewMessage) -> Result<String, IngestError> {
+    if !valid_profile(&msg.profile) {
+        // The name is untrusted: show a bounded, clean version of it.
+        return Err(IngestError::BadProfile(one_line(&msg.profile, 64)));
+    }
+    clean_id(&msg.id)
+}
+
+fn valid_profile(p: &str) -> bool {
+    (1..=64).contains(&p.len())
+        && p.bytes()
+            .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'_' | b'-'))
+}
+
+/// The id as stored. Never truncated: a cut id could make two items look like one.
+fn clean_id(id: &str) -> Result<String, IngestError> {
+    let cleaned = one_line(id, usize::MAX);
+    let chars = cleaned.chars().count();
+    if chars == 0 {
+        return Err(IngestError::EmptyId);
+    }
+    if chars > MAX_FIELD_CHARS {
+        return Err(IngestError::IdTooLong { chars });
+    }
+    Ok(cleaned)
+}
+
+fn clean_field(s: &str) -> String {
+    one_line(s, MAX_FIELD_CHARS)
+}
+
+fn clean_optional(s: Option<&str>) -> Option<String> {
+    s.map(clean_field).filter(|s| !s.is_empty())
+}
+
+fn clean_party(p: &Party) -> Party {
+    Party {
+        name: clean_field(&p.name),
+        address: clean_field(&p.address),
+    }
+}
+
+/// Build the sanitized record for an inbound item. `seq` is 0 and `received_at` is now: the
+/// store assigns the real ones when it appends.
+pub fn to_record(msg: NewMessage) -> Result<InboxRecord, IngestError> {
+    let id = check_identity(&msg)?;
+    let text = if msg.html {
+        html_to_text(&msg.body, MAX_TEXT_CHARS)
+    } else {
+        clean_text(&msg.body, MAX_TEXT_CHARS)
+    };
+    let preview = one_line(&text, MAX_PREVIEW_CHARS);
+
+    let mut meta = clean_meta(msg.meta);
+    let recipients = msg.to.len();
+    let to: Vec<Party> = msg
+        .to
+        .iter()
+        .take(MAX_RECIPIENTS)
+        .map(clean_party)
+        .filter(|p| !p.name.is_empty() || !p.address.is_empty())
+        .collect();
+    if recipients > MAX_RECIPIENTS {
+        meta.insert("to_truncated".into(), Value::from(recipients));
+    }
+
+    Ok(InboxRecord {
+        seq: 0,
+        id,
+        received_at: crate::domain::now(),
+        profile: msg.profile,
+        channel: msg.channel,
+        thread_id: clean_optional(msg.thread_id.as_deref()),
+        from: clean_party(&msg.from),
+        to,
+        subject: clean_optional(msg.subject.as_deref()),
+        ts: msg.ts,
+        text,
+        preview,
+        meta,
+        untrusted: true,
+    })
+}
+
+/// Clean meta: keys and string values become bounded single lines, nesting and element
+/// counts are bounded, and entries are kept (in key order) while the serialized total stays
+/// under [`MAX_META_BYTES`]. Anything dropped is flagged with `meta_truncated: true`.
+fn clean_meta(meta: BTreeMap<String, Value>) -> BTreeMap<String, Value> {
+    let mut out = BTreeMap::new();
+    let mut truncated = false;
+    let mut used = 2usize; // "{}"
+    // Room for the marker itself, so adding it never breaks the bound.
+    let budget = MAX_META_BYTES - r#","meta_truncated":true"#.len();
+    for (k, v) in meta {
+        let key = one_line(&k, MAX_META_KEY_CHARS);
+        if key.is_empty() || out.contains_key(&key) {
+            truncated = true;
+            continue;
+        }
+        let value = clean_value(v, 0, &mut truncated);
+        let size = serde_json::to_string(&key)
+            .map(|s| s.len())
+            .unwrap_or(usize::MAX / 4)
+            + serde_json::to_string(&value)
+                .map(|s| s.len())
+                .unwrap_or(usize::MAX / 4)
+            + 2; // ':' and ','
+        if used.saturating_add(size) > budget {
+            truncated = true;
+            continue;
+        }
+        used += size;
+        out.insert(key, value);
+    }
+    if truncated {
+        out.insert("meta_truncated".into(), Value::Bool(true));
+    }
+    out
+}
+
+fn clean_value(v: Value, depth: usize, truncated: &mut bool) -> Value {
+    match v {
+        Value::String(s) => Value::String(clean_field(&s)),
+        Value::Array(items) => {
+            if depth >= MAX_META_DEPTH {
+                *truncated = true;
+                return Value::Null;
+            }
+            if items.len() > MAX_META_ITEMS {
+                *truncated = true;
+            }
+            Value::Array(
+                items
+                    .into_iter()
+                    .take(MAX_META_ITEMS)
+                    .map(|i| clean_value(i, depth + 1, truncated))
+                    .collect(),
+            )
+        }
+        Value::Object(map) => {
+            if depth >= MAX_META_DEPTH {
+                *truncated = true;
+                return Value::Null;
+            }
+            if map.len() > MAX_META_ITEMS {
+                *truncated = true;
+            }
+            let mut out = serde_json::Map::new();
+            for (k, v) in map.into_iter().take(MAX_META_ITEMS) {
+                let key = one_line(&k, MAX_META_KEY_CHARS);
+                if key.is_empty() {
+                    *truncated = true;
+                    continue;
+                }
+                out.insert(key, clean_value(v, depth + 1, truncated));
+            }
+            Value::Object(out)
+        }
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Channel;
+
+    fn msg(body: &str) -> NewMessage {
+        NewMessage {
+            id: "m1".into(),
+            profile: "work".into(),
+            channel: Channel::Email,
+            thread_id: None,
+            from: Party::new("Ada", "ada@example.com"),
+            to: vec![],
+            subject: Some("hello".into()),
+            ts: crate::domain::now(),
+            body: body.into(),
+            html: false,
+            meta: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn csi_sequences_are_removed_and_their_text_kept() {
+        assert_eq!(
+            clean_text("\x1b[1;31mred\x1b[0m and \x1b[2J\x1b[Hplain", 100),
+            "red and plain"
+        );
+        assert_eq!(clean_text("\u{9b}31mred\u{9b}0m", 100), "red");
+    }
+
+    #[test]
+    fn osc_payloads_vanish_with_either_terminator() {
+        let clip = "a\x1b]52;c;Y3VybCBldmlsfHNo\x07b";
+        assert_eq!(clean_text(clip, 100), "ab");
+        let link = "\x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\ here";
+        assert_eq!(clean_text(link, 100), "click here");
+        assert_eq!(clean_text("x\u{9d}0;title\u{9c}y", 100), "xy");
+    }
+
+    #[test]
+    fn dcs_and_other_control_strings_vanish() {
+        assert_eq!(clean_text("a\x1bP1$qm\x1b\\b", 100), "ab");
+        assert_eq!(clean_text("a\x1b_apc payload\x1b\\b", 100), "ab");
+        // CAN aborts a control string, as in a terminal.
+        assert_eq!(clean_text("a\x1b]0;x\x18b", 100), "ab");
+    }
+
+    #[test]
+    fn a_control_string_ended_by_a_new_escape_does_not_swallow_the_rest() {
+        assert_eq!(clean_text("a\x1b]0;t\x1b[31mb", 100), "ab");
+    }
+
+    #[test]
+    fn single_and_charset_escapes_are_removed() {
+        assert_eq!(clean_text("a\x1b7b\x1b8c\x1b(0d\x1bce", 100), "abcde");
+        // A lone ESC before a non-ASCII char: the ESC goes, the char stays.
+        assert_eq!(clean_text("a\x1bé", 100), "aé");
+    }
+
+    #[test]
+    fn controls_go_except_newline_and_tab_and_line_endings_normalize() {
+        assert_eq!(clean_text("a\0b\x07c\x08d\x7fe", 100), "abcde");
+        assert_eq!(
+            clean_text("one\r\ntwo\rthree\u{85}four\u{2028}five", 100),
+            "one\ntwo\nthree\nfour\nfive"
+        );
+        assert_eq!(clean_text("a\tb", 100), "a\tb");
+    }
+
+    #[test]
+    fn bidi_zero_width_and_tag_characters_are_removed() {
+        let s = "ig\u{200b}no\u{200d}re\u{2060} \u{202e}evil\u{202c} \u{2066}x\u{2069}\u{e0041}\u{e0042}\u{feff}\u{ad}";
+        assert_eq!(clean_text(s, 100), "ignore evil x");
+    }
+
+    #[test]
+    fn emoji_keep_one_variation_selector_but_runs_are_dropped() {
+        assert_eq!(clean_text("\u{2764}\u{fe0f}", 10), "\u{2764}\u{fe0f}");
+        assert_eq!(
+            clean_text("\u{2764}\u{fe0f}\u{fe0f}\u{fe0e}\u{e0100}\u{fe01}", 10),
+            "\u{2764}\u{fe0f}"
+        );
+    }
+
+    #[test]
+    fn combining_mark_floods_are_capped() {
+        let zalgo = format!("a{}b", "\u{0301}".repeat(50));
+        assert_eq!(clean_text(&zalgo, 100).chars().count(), 2 + MAX_COMBINING);
+    }
+
+    #[test]
+    fn blank_line_runs_collapse_to_two_and_ends_are_trimmed() {
+        assert_eq!(clean_text("  \n\na  \n\n\n\n\nb\n\n", 100), "a\n\n\nb");
+    }
+
+    #[test]
+    fn bounds_are_in_chars_and_marked_with_an_ellipsis() {
+        assert_eq!(clean_text("héllo wörld", 5), "héll…");
+        assert_eq!(clean_text("héllo", 5), "héllo");
+        assert_eq!(clean_text("abc", 0), "");
+        assert_eq!(one_line("ab  cd", 4), "ab…");
+    }
+
+    #[test]
+    fn one_line_flattens_all_whitespace() {
+        assert_eq!(
+            one_line("  Re:\n\tthe\r\n  plan \u{2029} ", 100),
+            "Re: the plan"
+        );
+    }
+
+    #[test]
+    fn for_terminal_leaves_no_control_at_all_and_is_idempotent() {
+        let s = "a\nb\tc\x1b[31md\u{202e}e\u{200b}f";
+        let once = for_terminal(s);
+        assert_eq!(once, "a b cdef");
+        assert_eq!(for_terminal(&once), once);
+    }
+
+    #[test]
+    fn html_becomes_text_without_script_or_style() {
+        let html = "<html><head><title>T</title><style>p{color:red}</style></head><body>\
+                    <p>Hello <b>there</b></p><script>alert(1)</script>\
+                    <a href=\"https://x.example/\">link</a><img src=x onerror=\"alert(2)\"></body></html>";
+        let t = html_to_text(html, 1000);
+        assert!(t.contains("Hello there"), "{t:?}");
+        assert!(t.contains("link"), "{t:?}");
+        assert!(!t.contains("alert"), "{t:?}");
+        assert!(!t.contains("color"), "{t:?}");
+        assert!(!t.contains("https://x.example"), "no link footnotes: {t:?}");
+    }
+
+    #[test]
+    fn malformed_html_still_yields_text() {
+        assert_eq!(
+            html_to_text("<p>unclosed <b>bold <i>and <<<>>> ", 100),
+            "unclosed bold and <<<>>>"
+        );
+        let deep = "<div>".repeat(5_000) + "deep" + &"</div>".repeat(5_000);
+        assert!(html_to_text(&deep, 100).contains("deep"));
+    }
+
+    #[test]
+    fn crude_fallback_strips_tags_and_scripts() {
+        let t = crude_strip_tags(
+            "<head><title>t</title></head><p>a &amp; <b>b</b></p><script>x()</script><style>s</style>c",
+        );
+        assert_eq!(clean_text(&t, 100), "a & b\nc");
+        assert_eq!(crude_strip_tags("x<script>never closed"), "x");
+    }
+
+    #[test]
+    fn deep_nesting_is_detected_however_it_is_written() {
+        assert!(!nesting_exceeds(&"<div>x</div>".repeat(10_000), 256));
+        assert!(!nesting_exceeds(
+            &format!("<ul>{}</ul>", "<li>x".repeat(10_000)),
+            256
+        ));
+        assert!(nesting_exceeds(&"<div>".repeat(300), 256));
+        assert!(
+            nesting_exceeds(&"<div></p>".repeat(300), 256),
+            "stray end tags do not pop"
+        );
+        assert!(nesting_exceeds(&"<font><i><u><s>".repeat(100), 256));
+        // Unclosed formatting elements survive the close of their block: the parser re-opens them.
+        assert!(nesting_exceeds(&"<div><b x><i y></div>".repeat(200), 256));
+        assert!(!nesting_exceeds(&"<div><b>x</b></div>".repeat(1000), 256));
+    }
+
+    #[test]
+    fn markup_is_escaped_for_notifications() {
+        assert_eq!(
+            escape_markup(r#"<b>"Tom" & 'Jerry'</b>"#),
+            "&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;"
+        );
+    }
+
+    #[test]
+    fn to_record_sanitizes_every_field_and_marks_untrusted() {
+        let mut m = msg("<p>Hi \x1b[31mthere</p>");
+        m.html = true;
+        m.subject = Some("Re:\n \u{202e}urgent".into());
+        m.from = Party::new("Eve\x1b]0;x\x07 Evil", "eve@\u{200b}example.com");
+        m.thread_id = Some("  ".into());
+        m.meta
+            .insert("note".into(), Value::String("a\nb\x07".into()));
+        let r = to_record(m).unwrap();
+        assert_eq!(r.text, "Hi there");
+        assert_eq!(r.preview, "Hi there");
+        assert_eq!(r.subject.as_deref(), Some("Re: urgent"));
+        assert_eq!(r.from, Party::new("Eve Evil", "eve@example.com"));
+        assert_eq!(r.thread_id, None);
+        assert_eq!(r.meta["note"], "a b");
+        assert!(r.untrusted);
+        assert_eq!(r.seq, 0);
+    }
+
+    #[test]
+    fn to_record_validates_identity() {
+        let mut m = msg("x");
+        m.id = "\u{200b}\x1b[0m ".into();
+        assert_eq!(to_record(m).unwrap_err(), IngestError::EmptyId);
+        let mut m = msg("x");
+        m.id = "x".repeat(MAX_FIELD_CHARS + 1);
+        assert_eq!(
+            to_record(m).unwrap_err(),
+            IngestError::IdTooLong {
+                chars: MAX_FIELD_CHARS + 1
+            }
+        );
+        for bad in ["", "Work", "wo rk", "work\u{200b}", &"a".repeat(65)] {
+            let mut m = msg("x");
+            m.profile = bad.into();
+            assert!(
+                matches!(to_record(m), Err(IngestError::BadProfile(_))),
+                "{bad:?}"
+            );
+        }
+        let mut m = msg("x");
+        m.profile = "clinic_2-b".into();
+        assert!(to_record(m).is_ok());
+    }
+
+    #[test]
+    fn oversized_meta_is_dropped_with_a_marker() {
+        let mut m = msg("x");
+        m.meta.insert("a_small".into(), Value::from(1));
+        m.meta.insert(
+            "b_big".into(),
+            Value::Array(vec![Value::String("y".repeat(500)); 30]),
+        );
+        let mut deep = Value::from(1);
+        for _ in 0..20 {
+            deep = Value::Array(vec![deep]);
+        }
+        m.meta.insert("c_deep".into(), deep);
+        let r = to_record(m).unwrap();
+        assert_eq!(r.meta["a_small"], 1);
+        assert!(!r.meta.contains_key("b_big"));
+        assert_eq!(r.meta["meta_truncated"], true);
+        assert!(serde_json::to_string(&r.meta).unwrap().len() <= MAX_META_BYTES);
+    }
+
+    #[test]
+    fn huge_recipient_lists_are_bounded() {
+        let mut m = msg("x");
+        m.to = vec![Party::new("n", "a@b"); 1000];
+        let r = to_record(m).unwrap();
+        assert_eq!(r.to.len(), MAX_RECIPIENTS);
+        assert_eq!(r.meta["to_truncated"], 1000);
+    }
+
+    #[test]
+    fn every_code_point_is_handled_without_panic() {
+        let all: String = (0..=0x10FFFFu32).filter_map(char::from_u32).collect();
+        let out = clean_text(&all, usize::MAX);
+        assert!(
+            !out.chars()
+                .any(|c| (c < ' ' && c != '\n' && c != '\t') || ('\u{7f}'..='\u{9f}').contains(&c))
+        );
+        assert!(!out.chars().any(is_hidden_format));
+        assert_eq!(for_terminal(&for_terminal(&all)), for_terminal(&all));
+    }
+}

@@ -1,0 +1,826 @@
+//! The spool folder: drop `.json` or `.eml` files in, opsdesk ingests them.
+//!
+//! Life of a file:
+//! 1. It is ignored while its name is hidden (`.x.json`), ends in anything but `.json`/`.eml`
+//!    (`x.json.tmp`, `x.json.part`), or it was modified within the settle time (still being
+//!    written). Writers should write to a temporary name and rename: that is atomic.
+//! 2. It is parsed and every item is validated before anything is stored, so a file is
+//!    ingested whole or rejected whole.
+//! 3. Its items go to the [`Sink`] (durable append). Only then is the file moved to `done/`: a
+//!    crash in between re-ingests it on restart, and dedup by id makes that harmless (items
+//!    without an id get one derived from the file's bytes for exactly this reason).
+//! 4. A file that cannot be ingested as it is goes to `rejected/<name>` with
+//!    `rejected/<name>.reason.txt` saying why. A sink failure (disk full …) is not the file's
+//!    fault: the file stays where it is and the error is returned.
+//!
+//! Moves never overwrite: a name already taken in `done/` or `rejected/` gets a numeric suffix.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::{OsStr, OsString};
+use std::fs::{self, OpenOptions};
+use std::io::{self, ErrorKind, Read};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+use super::Sink;
+use crate::domain::{Channel, NewMessage, Party};
+use crate::paths::{ensure_private_dir, sync_dir, write_atomic};
+use crate::sanitize::{self, IngestError, MAX_FIELD_CHARS};
+use crate::store::inbox::Appended;
+
+/// Files larger than this are rejected unread.
+pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
+/// A file modified more recently than this is assumed to be still being written.
+pub const DEFAULT_SETTLE: Duration = Duration::from_millis(500);
+
+const DONE: &str = "done";
+const REJECTED: &str = "rejected";
+const REASON_SUFFIX: &str = ".reason.txt";
+
+/// What one poll did.
+#[derive(Debug, Default, Clone, PartialEq, Serialize)]
+pub struct SpoolReport {
+    /// Items newly stored.
+    pub ingested: usize,
+    /// Items whose id was already stored (a file dropped twice, a re-poll after a crash).
+    pub duplicates: usize,
+    /// (file, reason) for each file moved to `rejected/`. Both are sanitized for display.
+    pub rejected: Vec<(String, String)>,
+    /// Files left for a later poll because they were modified too recently.
+    pub pending: usize,
+}
+
+pub struct Spool {
+    dir: PathBuf,
+    default_profile: String,
+    settle: Duration,
+    /// When set, items naming another profile are rejected up front.
+    profiles: Option<BTreeSet<String>>,
+    /// Two polls of one spool must not race for the same file.
+    polling: Mutex<()>,
+}
+
+impl Spool {
+    /// Use `dir` as the spool, creating it and its `done/` and `rejected/` folders (0700).
+    pub fn new(dir: PathBuf, default_profile: String) -> anyhow::Result<Spool> {
+        for d in [dir.clone(), dir.join(DONE), dir.join(REJECTED)] {
+            ensure_private_dir(&d)?;
+        }
+        Ok(Spool {
+            dir,
+            default_profile,
+            settle: DEFAULT_SETTLE,
+            profiles: None,
+            polling: Mutex::new(()),
+        })
+    }
+
+    /// How long a file must be left unmodified before it is read.
+    pub fn with_settle(mut self, settle: Duration) -> Spool {
+        self.settle = settle;
+        self
+    }
+
+    /// Reject items that name a profile outside `profiles` (instead of failing in the sink).
+    pub fn with_profiles(mut self, profiles: impl IntoIterator<Item = String>) -> Spool {
+        self.profiles = Some(profiles.into_iter().collect());
+        self
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Ingest every settled file in the spool, oldest name first.
+    ///
+    /// Returns an error (after logging what was already done) when the sink fails for a reason
+    /// other than the content, or a file cannot be moved: the file concerned and all later
+    /// ones stay in place for the next poll.
+    pub fn poll_once(&self, sink: &dyn Sink) -> anyhow::Result<SpoolReport> {
+        let _one_at_a_time = self.polling.lock().unwrap_or_else(|p| p.into_inner());
+        let mut report = SpoolReport::default();
+        for name in self.candidates()? {
+            if let Err(e) = self.process(&name, sink, &mut report) {
+                if report.ingested + report.duplicates + report.rejected.len() > 0 {
+                    tracing::info!(
+                        ingested = report.ingested,
+                        duplicates = report.duplicates,
+                        rejected = report.rejected.len(),
+                        "spool poll stopped early"
+                    );
+                }
+                return Err(e);
+            }
+        }
+        Ok(report)
+    }
+
+    /// Regular files directly in the spool with a `.json` / `.eml` name, sorted by name.
+    fn candidates(&self) -> anyhow::Result<Vec<OsString>> {
+        let mut names = Vec::new();
+        let entries = fs::read_dir(&self.dir)
+            .with_context(|| format!("cannot list spool {}", self.dir.display()))?;
+        for entry in entries {
+            let entry =
+                entry.with_context(|| format!("cannot list spool {}", self.dir.display()))?;
+            let name = entry.file_name();
+            if kind_of(&name).is_none() {
+                continue;
+            }
+            // file_type() does not follow symlinks: links, directories and FIFOs are skipped.
+            match entry.file_type() {
+                Ok(t) if t.is_file() => names.push(name),
+                _ => {}
+            }
+        }
+        names.sort();
+        Ok(names)
+    }
+
+    fn process(
+        &self,
+        name: &OsStr,
+        sink: &dyn Sink,
+        report: &mut SpoolReport,
+    ) -> anyhow::Result<()> {
+        let path = self.dir.join(name);
+        let shown = display_name(name);
+        let bytes = match self.read_settled(&path)? {
+            Fetched::Gone => return Ok(()),
+            Fetched::Pending => {
+                report.pending += 1;
+                return Ok(());
+            }
+            Fetched::Bad(reason) => return self.reject(name, &reason, report),
+            Fetched::Bytes(b) => b,
+        };
+        let parsed = match kind_of(name) {
+            Some(Kind::Json) => parse_json(&bytes, &self.default_profile, &shown),
+            Some(Kind::Eml) => parse_eml(&bytes, &self.default_profile, &shown),
+            None => return Ok(()),
+        };
+        let items = match parsed.and_then(|items| self.validate(items)) {
+            Ok(items) => items,
+            Err(reason) => return self.reject(name, &reason, report),
+        };
+
+        let count = items.len();
+        let (mut new, mut dup) = (0, 0);
+        for (i, msg) in items.into_iter().enumerate() {
+            match sink.ingest(msg) {
+                Ok(Appended::New(_)) => new += 1,
+                Ok(Appended::Duplicate { .. }) => dup += 1,
+                Err(e) => {
+                    if let Some(bad) = e.chain().find_map(|c| c.downcast_ref::<IngestError>()) {
+                        // The content is at fault: retrying cannot help.
+                        report.ingested += new;
+                        report.duplicates += dup;
+                        let mut reason = item_prefix(i, count) + &bad.to_string();
+                        if new + dup > 0 {
+                            reason += &format!(
+                                " ({} earlier item(s) of this file were stored)",
+                                new + dup
+                            );
+                        }
+                        return self.reject(name, &reason, report);
+                    }
+                    return Err(e.context(format!(
+                        "spool file {shown}: item {} of {count} not stored; the file stays for the next poll",
+                        i + 1
+                    )));
+                }
+            }
+        }
+        let dest = move_no_clobber(&path, &self.dir.join(DONE), name)?;
+        tracing::debug!(file = %shown, new, dup, done = %dest.display(), "spool file ingested");
+        report.ingested += new;
+        report.duplicates += dup;
+        Ok(())
+    }
+
+    /// The file's bytes, once it has settled.
+    fn read_settled(&self, path: &Path) -> anyhow::Result<Fetched> {
+        // O_NOFOLLOW: a symlink swapped in after listing is not followed. O_NONBLOCK: a FIFO
+        // swapped in does not hang the poller (it is rejected below as not a regular file).
+        let file = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(path);
+        let mut file = match file {
+            Ok(f) => f,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Fetched::Gone),
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Ok(Fetched::Gone),
+            Err(e) => return Ok(Fetched::Bad(format!("cannot open the file: {e}"))),
+        };
+        let meta = file
+            .metadata()
+            .with_context(|| format!("cannot stat {}", path.display()))?;
+        if !meta.is_file() {
+            return Ok(Fetched::Gone);
+        }
+        if !self.settled(meta.modified().ok()) {
+            return Ok(Fetched::Pending);
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Ok(Fetched::Bad(too_big(meta.len())));
+        }
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        // Read at most one byte past the limit, in case the file grew after the stat.
+        if let Err(e) = (&mut file).take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes) {
+            return Ok(Fetched::Bad(format!("cannot read the file: {e}")));
+        }
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Ok(Fetched::Bad(too_big(bytes.len() as u64)));
+        }
+        Ok(Fetched::Bytes(bytes))
+    }
+
+    /// Whether a file last modified at `mtime` is done being written. A modification time
+    /// far in the future (a copied file, a skewed clock) does not hold a file back forever.
+    fn settled(&self, mtime: Option<SystemTime>) -> bool {
+        let Some(mtime) = mtime else {
+            return true;
+        };
+        let now = SystemTime::now();
+        let age = now
+            .duration_since(mtime)
+            .or_else(|e| Ok::<_, ()>(e.duration()))
+            .unwrap_or(Duration::ZERO);
+        age >= self.settle
+    }
+
+    fn validate(&self, items: Vec<NewMessage>) -> Result<Vec<NewMessage>, String> {
+        let count = items.len();
+        for (i, msg) in items.iter().enumerate() {
+            if let Err(e) = sanitize::check_identity(msg) {
+                return Err(item_prefix(i, count) + &e.to_string());
+            }
+            if let Some(known) = &self.profiles
+                && !known.contains(&msg.profile)
+            {
+                let list: Vec<&str> = known.iter().map(String::as_str).collect();
+                return Err(item_prefix(i, count)
+                    + &format!(
+                        "unknown profile `{}`; configured profiles: {}",
+                        msg.profile,
+                        list.join(", ")
+                    ));
+            }
+        }
+        Ok(items)
+    }
+
+    /// Move the file to `rejected/` with a reason file next to it.
+    fn reject(&self, name: &OsStr, reason: &str, report: &mut SpoolReport) -> anyhow::Result<()> {
+        // Reasons quote file content (field names, values): keep them free of escapes.
+        let reason = sanitize::clean_text(reason, 4_000);
+        let shown = display_name(name);
+        let rejected_dir = self.dir.join(REJECTED);
+        let src = self.dir.join(name);
+        let dest = reserve_name(&src, &rejected_dir, name, REASON_SUFFIX)?;
+        let mut reason_path = dest.clone().into_os_string();
+        reason_path.push(REASON_SUFFIX);
+        write_atomic(Path::new(&reason_path), format!("{reason}\n").as_bytes())
+            .with_context(|| format!("cannot write {}", Path::new(&reason_path).display()))?;
+        finish_move(&src, &dest, &rejected_dir, &self.dir)?;
+        tracing::warn!(file = %shown, reason = %reason, "spool file rejected");
+        report.rejected.push((shown, reason));
+        Ok(())
+    }
+}
+
+enum Fetched {
+    /// Vanished (or replaced by something that is not a regular file) since the listing.
+    Gone,
+    /// Modified too recently.
+    Pending,
+    /// Cannot be ingested; the reason.
+    Bad(String),
+    Bytes(Vec<u8>),
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Kind {
+    Json,
+    Eml,
+}
+
+/// The kind of a spool file by name, or `None` for names the spool ignores.
+fn kind_of(name: &OsStr) -> Option<Kind> {
+    let b = name.as_bytes();
+    if b.starts_with(b".") {
+        return None;
+    }
+    let ends =
+        |ext: &[u8]| b.len() > ext.len() && b[b.len() - ext.len()..].eq_ignore_ascii_case(ext);
+    if ends(b".json") {
+        Some(Kind::Json)
+    } else if ends(b".eml") {
+        Some(Kind::Eml)
+    } else {
+        None
+    }
+}
+
+/// A file name as it may appear in reports and logs.
+fn display_name(name: &OsStr) -> String {
+    sanitize::one_line(&name.to_string_lossy(), MAX_FIELD_CHARS)
+}
+
+fn too_big(len: u64) -> String {
+    format!("the file is {len} bytes; at most {MAX_FILE_BYTES} (10 MiB) are accepted")
+}
+
+fn item_prefix(i: usize, count: usize) -> String {
+    if count > 1 {
+        format!("item {i}: ")
+    } else {
+        String::new()
+    }
+}
+
+/// `name` with `.n` before its extension (`a.json` → `a.2.json`); `n == 0` is the name itself.
+fn numbered(name: &OsStr, n: u32) -> OsString {
+    if n == 0 {
+        return name.to_os_string();
+    }
+    let b = name.as_bytes();
+    let (stem, ext) = match b.iter().rposition(|&c| c == b'.') {
+        Some(p) if p > 0 => b.split_at(p),
+        _ => (b, &b""[..]),
+    };
+    let mut out = stem.to_vec();
+    out.extend_from_slice(format!(".{n}").as_bytes());
+    out.extend_from_slice(ext);
+    OsString::from_vec(out)
+}
+
+/// Hard-link `src` into `dir` under `name` or the first free numbered variant of it (for which
+/// `<variant><companion>` is free too, when a companion suffix is given). A hard link fails
+/// rather than replace an existing file, so this never overwrites, even against a racing
+/// writer. Returns the reserved path; `src` is still in place.
+fn reserve_name(src: &Path, dir: &Path, name: &OsStr, companion: &str) -> anyhow::Result<PathBuf> {
+    for n in 0..100_000u32 {
+        let candidate = dir.join(numbered(name, n));
+        if !companion.is_empty() {
+            let mut c = candidate.clone().into_os_string();
+            c.push(companion);
+            if Path::new(&c).symlink_metadata().is_ok() {
+                continue;
+            }
+        }
+        match fs::hard_link(src, &candidate) {
+            Ok(()) => return Ok(candidate),
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+            // File systems without hard links: check, then rename (racy only against
+            // another writer in our own done/ or rejected/, which nothing else writes).
+            Err(e) if is_unsupported(&e) => {
+                if candidate.symlink_metadata().is_ok() {
+                    continue;
+                }
+                fs::rename(src, &candidate).with_context(|| {
+                    format!("cannot move {} to {}", src.display(), candidate.display())
+                })?;
+                return Ok(candidate);
+            }
+            Err(e) => {
+                return Err(anyhow::Error::new(e).context(format!(
+                    "cannot move {} to {}",
+                    src.display(),
+                    candidate.display()
+                )));
+            }
+        }
+    }
+    anyhow::bail!("{}: no free name for {}", dir.display(), src.display())
+}
+
+fn is_unsupported(e: &io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::EPERM) | Some(libc::EOPNOTSUPP) | Some(libc::EXDEV) | Some(libc::EMLINK)
+    )
+}
+
+/// Complete a move started by [`reserve_name`]: remove the source name (if the fallback
+/// rename has not already) and make both directory changes durable.
+fn finish_move(src: &Path, dest: &Path, dest_dir: &Path, src_dir: &Path) -> anyhow::Result<()> {
+    match fs::remove_file(src) {
+        Ok(()) => {}
+        Err(e) if e.kind() == ErrorKind::NotFound => {}
+        Err(e) => {
+            return Err(anyhow::Error::new(e).context(format!(
+                "{} was copied to {} but cannot be removed from the spool",
+                src.display(),
+                dest.display()
+            )));
+        }
+    }
+    sync_dir(dest_dir).with_context(|| format!("cannot sync {}", dest_dir.display()))?;
+    sync_dir(src_dir).with_context(|| format!("cannot sync {}", src_dir.display()))?;
+    Ok(())
+}
+
+/// Move `src` into `dir` without overwriting anything; returns where it went.
+fn move_no_clobber(src: &Path, dir: &Path, name: &OsStr) -> anyhow::Result<PathBuf> {
+    let dest = reserve_name(src, dir, name, "")?;
+    let src_dir = src.parent().unwrap_or(Path::new("."));
+    finish_move(src, &dest, dir, src_dir)?;
+    Ok(dest)
+}
+
+// ------------------------------------------------------------------------ .json files
+
+/// One item of a `.json` spool file. Unknown fields are an error, so a typo (`sbject`) is
+/// reported instead of silently dropping data.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonItem {
+    id: Option<String>,
+    profile: Option<String>,
+    channel: Option<String>,
+    from: Option<Value>,
+    to: Option<Value>,
+    subject: Option<String>,
+    body: Option<String>,
+    text: Option<String>,
+    html: Option<bool>,
+    ts: Option<String>,
+    thread_id: Option<String>,
+    meta: Option<BTreeMap<String, Value>>,
+}
+
+/// `spool:` + the first 32 hex digits of the file's SHA-256: dropping the same bytes again
+/// yields the same ids, so the inbox stores them once.
+fn content_id(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    format!("spool:{}", &hex::encode(digest)[..32])
+}
+
+fn parse_json(bytes: &[u8], default_profile: &str, file: &str) -> Result<Vec<NewMessage>, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8: invalid byte sequence at byte offset {}",
+            e.valid_up_to()
+        )
+    })?;
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let base_id = content_id(bytes);
+    let objects = match value {
+        Value::Object(_) => vec![(None, value)],
+        Value::Array(items) if items.is_empty() => {
+            return Err("the file holds an empty array: nothing to ingest".into());
+        }
+        Value::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| (Some(i), v))
+            .collect(),
+        _ => return Err("expected a JSON object, or an array of objects".into()),
+    };
+    let now = crate::domain::now();
+    objects
+        .into_iter()
+        .map(|(index, v)| {
+            let prefix = index.map(|i| format!("item {i}: ")).unwrap_or_default();
+            let default_id = match index {
+                Some(i) => format!("{base_id}#{i}"),
+                None => base_id.clone(),
+            };
+            json_item(v, default_id, default_profile, file, now).map_err(|e| prefix + &e)
+        })
+        .collect()
+}
+
+fn json_item(
+    v: Value,
+    default_id: String,
+    default_profile: &str,
+    file: &str,
+    now: OffsetDateTime,
+) -> Result<NewMessage, String> {
+    if !v.is_object() {
+        return Err("expected an object".into());
+    }
+    let item: JsonItem = serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        if path == "." || inner.contains(&format!("`{path}`")) {
+            inner
+        } else {
+            format!("field `{path}`: {inner}")
+        }
+    })?;
+
+    let channel = match item.channel.as_deref() {
+        None => Channel::Spool,
+        Some(c) => Channel::from_str(c).map_err(|e| format!("field `channel`: {e}"))?,
+    };
+    let from = match item.from {
+        None => {
+            return Err(
+                "missing field `from` (\"Name <address>\" or {\"name\", \"address\"})".into(),
+            );
+        }
+        Some(v) => party(v).map_err(|e| format!("field `from`: {e}"))?,
+    };
+    let to = match item.to {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(list)) => list
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| party(v).map_err(|e| format!("field `to[{i}]`: {e}")))
+            .collect::<Result<_, _>>()?,
+        Some(v) => vec![party(v).map_err(|e| format!("field `to`: {e}"))?],
+    };
+    let body = match (item.body, item.text) {
+        (Some(_), Some(_)) => return Err("give either `body` or `text`, not both".into()),
+        (Some(b), None) | (None, Some(b)) => b,
+        (None, None) => return Err("missing field `body` (or `text`)".into()),
+    };
+    let ts = match item.ts.as_deref() {
+        None => now,
+        Some(s) => OffsetDateTime::parse(s, &Rfc3339).map_err(|_| {
+            format!(
+                "field `ts`: {:?} is not an RFC 3339 timestamp (like 2025-01-31T09:30:00Z)",
+                sanitize::one_line(s, 64)
+            )
+        })?,
+    };
+    let mut meta = item.meta.unwrap_or_default();
+    meta.entry("source".into())
+        .or_insert_with(|| Value::from("spool"));
+    meta.entry("file".into())
+        .or_insert_with(|| Value::from(file));
+
+    Ok(NewMessage {
+        id: item.id.unwrap_or(default_id),
+        profile: item.profile.unwrap_or_else(|| default_profile.to_string()),
+        channel,
+        thread_id: item.thread_id,
+        from,
+        to,
+        subject: item.subject,
+        ts,
+        body,
+        html: item.html.unwrap_or(false),
+        meta,
+    })
+}
+
+/// A party from `"Name <address>"`, `"address"` or `{"name": …, "address": …}`.
+fn party(v: Value) -> Result<Party, String> {
+    let p = match v {
+        Value::String(s) => parse_mailbox(&s),
+        Value::Object(map) => {
+            let mut p = Party::default();
+            for (k, v) in map {
+                let slot = match k.as_str() {
+                    "name" => &mut p.name,
+                    "address" => &mut p.address,
+                    _ => {
+                        return Err(format!(
+                            "unknown field `{}`, expected `name` or `address`",
+                            sanitize::one_line(&k, 64)
+                        ));
+                    }
+                };
+                match v {
+                    Value::String(s) => *slot = s,
+                    Value::Null => {}
+                    _ => return Err(format!("`{k}` must be a string")),
+                }
+            }
+            p
+        }
+        _ => {
+            return Err(
+                "expected a string \"Name <address>\" or an object {\"name\", \"address\"}".into(),
+            );
+        }
+    };
+    if p.name.trim().is_empty() && p.address.trim().is_empty() {
+        return Err("neither a name nor an address".into());
+    }
+    Ok(p)
+}
+
+/// `Name <addr>` (name optionally quoted), `<addr>`, a bare address, or a bare name.
+fn parse_mailbox(s: &str) -> Party {
+    let s = s.trim();
+    if let Some(open) = s.rfind('<')
+        && let Some(close) = s[open..].find('>')
+    {
+        let address = s[open + 1..open + close].trim();
+        let name = s[..open].trim().trim_matches('"').trim();
+        return Party::new(name, address);
+    }
+    if s.contains('@') {
+        Party::new("", s)
+    } else {
+        Party::new(s, "")
+    }
+}
+
+// ------------------------------------------------------------------------ .eml files
+
+fn parse_eml(bytes: &[u8], default_profile: &str, file: &str) -> Result<Vec<NewMessage>, String> {
+    use mail_parser::{MessageParser, PartType};
+
+    let msg = MessageParser::default()
+        .parse(bytes)
+        .filter(|m| !m.parts.is_empty())
+        .ok_or("not an email: no message headers found")?;
+    let from = msg
+        .from()
+        .and_then(|a| a.first())
+        .map(|a| {
+            Party::new(
+                a.name().unwrap_or_default(),
+                a.address().unwrap_or_default(),
+            )
+        })
+        .filter(|p| !p.name.trim().is_empty() || !p.address.trim().is_empty())
+        .ok_or("not an email: no From: header")?;
+    let to = msg
+        .to()
+        .map(|list| {
+            list.iter()
+                .map(|a| {
+                    Party::new(
+                        a.name().unwrap_or_default(),
+                        a.address().unwrap_or_default(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+
+    // Keep the angle brackets: that is the form Graph reports as internetMessageId, so the
+    // same mail arriving through both paths has the same id.
+    let id = match msg.message_id().map(str::trim).filter(|m| !m.is_empty()) {
+        Some(mid) => format!("<{mid}>"),
+        None => content_id(bytes),
+    };
+    let thread_id = msg
+        .references()
+        .as_text_list()
+        .and_then(|refs| refs.first().map(|r| r.to_string()))
+        .or_else(|| msg.in_reply_to().as_text().map(str::to_string))
+        .map(|r| format!("<{}>", r.trim()));
+    let ts = msg
+        .date()
+        .filter(|d| d.is_valid())
+        .and_then(|d| OffsetDateTime::from_unix_timestamp(d.to_timestamp()).ok())
+        .unwrap_or_else(crate::domain::now);
+
+    // Prefer the plain-text alternative; fall back to the HTML one (converted at ingestion).
+    let part_body = |ids: &[u32], want_html: bool| {
+        ids.iter()
+            .find_map(|&i| match msg.parts.get(i as usize).map(|p| &p.body) {
+                Some(PartType::Text(t)) if !want_html => Some(t.to_string()),
+                Some(PartType::Html(h)) if want_html => Some(h.to_string()),
+                _ => None,
+            })
+    };
+    let (body, html) = match part_body(&msg.text_body, false) {
+        Some(t) => (t, false),
+        None => match part_body(&msg.html_body, true) {
+            Some(h) => (h, true),
+            None => (String::new(), false),
+        },
+    };
+
+    let mut meta = BTreeMap::new();
+    meta.insert("source".into(), Value::from("spool"));
+    meta.insert("file".into(), Value::from(file));
+    Ok(vec![NewMessage {
+        id,
+        profile: default_profile.to_string(),
+        channel: Channel::Email,
+        thread_id,
+        from,
+        to,
+        subject: msg.subject().map(str::to_string),
+        ts,
+        body,
+        html,
+        meta,
+    }])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spool_can_be_shared_between_threads() {
+        fn is_send_sync<T: Send + Sync>() {}
+        is_send_sync::<Spool>();
+    }
+
+    #[test]
+    fn names_are_classified_by_extension_case_insensitively() {
+        assert_eq!(kind_of(OsStr::new("a.json")), Some(Kind::Json));
+        assert_eq!(kind_of(OsStr::new("A.JSON")), Some(Kind::Json));
+        assert_eq!(kind_of(OsStr::new("mail.Eml")), Some(Kind::Eml));
+        for ignored in [
+            ".hidden.json",
+            "a.json.tmp",
+            "a.json.part",
+            "a.txt",
+            ".json",
+            "json",
+        ] {
+            assert_eq!(kind_of(OsStr::new(ignored)), None, "{ignored}");
+        }
+    }
+
+    #[test]
+    fn numbered_names_keep_the_extension() {
+        assert_eq!(numbered(OsStr::new("a.json"), 0), "a.json");
+        assert_eq!(numbered(OsStr::new("a.json"), 2), "a.2.json");
+        assert_eq!(numbered(OsStr::new("noext"), 1), "noext.1");
+    }
+
+    #[test]
+    fn mailboxes_parse_in_the_usual_forms() {
+        assert_eq!(
+            parse_mailbox("Ada Lovelace <ada@example.com>"),
+            Party::new("Ada Lovelace", "ada@example.com")
+        );
+        assert_eq!(
+            parse_mailbox("\"Doe, Jane\" <jane@x.example>"),
+            Party::new("Doe, Jane", "jane@x.example")
+        );
+        assert_eq!(
+            parse_mailbox("<a@b.example>"),
+            Party::new("", "a@b.example")
+        );
+        assert_eq!(parse_mailbox("a@b.example"), Party::new("", "a@b.example"));
+        assert_eq!(parse_mailbox("CI bot"), Party::new("CI bot", ""));
+    }
+
+    #[test]
+    fn json_errors_name_the_field() {
+        let e =
+            parse_json(br#"{"from":"a@b","body":"x","sbject":"typo"}"#, "work", "f").unwrap_err();
+        assert!(e.contains("unknown field `sbject`"), "{e}");
+        let e = parse_json(
+            br#"[{"from":"a@b","body":"x"},{"from":"a@b","body":"x","ts":"yesterday"}]"#,
+            "w",
+            "f",
+        )
+        .unwrap_err();
+        assert!(e.starts_with("item 1: field `ts`"), "{e}");
+        let e = parse_json(br#"{"from":"a@b","body":7}"#, "w", "f").unwrap_err();
+        assert!(e.contains("body"), "{e}");
+        let e = parse_json(br#"{"body":"x"}"#, "w", "f").unwrap_err();
+        assert!(e.contains("missing field `from`"), "{e}");
+        let e = parse_json(
+            br#"{"from":{"name":"x","adress":"y"},"body":"x"}"#,
+            "w",
+            "f",
+        )
+        .unwrap_err();
+        assert!(e.contains("`adress`"), "{e}");
+    }
+
+    #[test]
+    fn json_defaults_fill_in_id_profile_channel_and_time() {
+        let bytes = br#"{"from":"CI <ci@x.example>","subject":"s","text":"hello"}"#;
+        let items = parse_json(bytes, "work", "f.json").unwrap();
+        let m = &items[0];
+        assert_eq!(m.id, content_id(bytes));
+        assert!(m.id.starts_with("spool:") && m.id.len() == "spool:".len() + 32);
+        assert_eq!(m.profile, "work");
+        assert_eq!(m.channel, Channel::Spool);
+        assert_eq!(m.body, "hello");
+        assert_eq!(m.meta["file"], "f.json");
+    }
+
+    #[test]
+    fn settle_time_counts_from_the_modification_time_either_way() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Spool::new(dir.path().join("s"), "w".into()).unwrap();
+        let now = SystemTime::now();
+        assert!(!s.settled(Some(now)));
+        assert!(s.settled(Some(now - Duration::from_secs(2))));
+        assert!(
+            s.settled(Some(now + Duration::from_secs(3600))),
+            "a far-future mtime must not stall the file"
+        );
+        assert!(s.settled(None));
+    }
+}

@@ -1,0 +1,395 @@
+//! The command line as a user meets it: the real binary, a temporary data dir.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+struct Env {
+    dir: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Env {
+        Env {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+    fn data(&self) -> std::path::PathBuf {
+        self.dir.path().join("data")
+    }
+    fn cmd(&self) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_opsdesk"));
+        // XDG_CONFIG_HOME keeps the user's own config out; `config()` writes where opsdesk looks.
+        c.env("OPSDESK_DATA_DIR", self.data())
+            .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
+            .env_remove("OPSDESK_CONFIG")
+            .env_remove("OPSDESK_LOG")
+            .stdin(Stdio::null());
+        c
+    }
+    fn config(&self, text: &str) {
+        let dir = self.dir.path().join("xdg/opsdesk");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("config.toml"), text).unwrap();
+    }
+    fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().unwrap()
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))
+}
+
+const TWO_PROFILES: &str = r#"
+[profiles.work]
+sources = ["spool"]
+email_domains = ["contoso.com"]
+[profiles.clinic]
+sources = ["spool"]
+phi_auto_redact = true
+[hard_bans]
+blocked_recipient_domains = ["evil.example"]
+"#;
+
+#[test]
+fn runs_with_no_config_file_and_round_trips_a_message() {
+    let env = Env::new();
+    let add = env.run(&[
+        "--json",
+        "inbox",
+        "add",
+        "--from",
+        "Ada <ada@contoso.com>",
+        "--subject",
+        "Hi",
+        "--body",
+        "Hello",
+        "--id",
+        "m1",
+    ]);
+    assert!(add.status.success(), "{}", stderr(&add));
+    assert_eq!(json(&add)["seq"], 1);
+    let again = env.run(&[
+        "--json",
+        "inbox",
+        "add",
+        "--from",
+        "ada@contoso.com",
+        "--body",
+        "x",
+        "--id",
+        "m1",
+    ]);
+    assert_eq!(json(&again)["duplicate_of"], 1);
+    let list = env.run(&["--json", "inbox", "list"]);
+    let items = json(&list);
+    assert_eq!(items.as_array().unwrap().len(), 1);
+    assert_eq!(items[0]["untrusted"], true);
+}
+
+#[test]
+fn hostile_text_never_reaches_the_terminal_raw() {
+    let env = Env::new();
+    let body = "pwn \u{1b}]52;c;ZXZpbA==\u{7} \u{1b}[2J\u{202e}gnp.exe \u{9b}31m done";
+    let add = env.run(&[
+        "inbox",
+        "add",
+        "--from",
+        "x@y.org",
+        "--subject",
+        "\u{1b}[31mred",
+        "--body",
+        body,
+        "--id",
+        "h",
+    ]);
+    assert!(add.status.success(), "{}", stderr(&add));
+    for args in [
+        &["inbox", "list"][..],
+        &["inbox", "show", "h"],
+        &["inbox", "pull", "--consumer", "t"],
+    ] {
+        let out = stdout(&env.run(args));
+        assert!(
+            !out.contains('\u{1b}')
+                && !out.contains('\u{9b}')
+                && !out.contains('\u{202e}')
+                && !out.contains('\u{7}'),
+            "{args:?}: {out:?}"
+        );
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_and_say_what_is_allowed() {
+    let env = Env::new();
+    env.config(TWO_PROFILES);
+    let o = env.run(&["inbox", "add", "--from", "a@b.c", "--body", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--profile is required; profiles: clinic, work"),
+        "{}",
+        stderr(&o)
+    );
+    let o = env.run(&["inbox", "show", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = env.run(&[
+        "drafts",
+        "new",
+        "--profile",
+        "home",
+        "--to",
+        "a@contoso.com",
+        "--subject",
+        "s",
+        "--body",
+        "b",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("valid_profiles"), "{}", stderr(&o));
+    let o = env.run(&["inbox", "frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn a_broken_config_is_explained_with_file_and_key() {
+    let env = Env::new();
+    env.config("[profiles.work]\nphi_redact = true\n");
+    let o = env.run(&["config", "check"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("config.toml") && err.contains("phi_redact"),
+        "{err}"
+    );
+    env.config("[server\nbind = 1");
+    let o = env.run(&["inbox", "list"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("config.toml:1"), "{}", stderr(&o));
+    env.config("[llm.providers.openai]\napi_key = \"sk-live-abcdefghijklmnop\"\n");
+    let o = env.run(&["config", "check"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("OPENAI_API_KEY") && !err.contains("sk-live"),
+        "{err}"
+    );
+}
+
+#[test]
+fn drafts_need_the_operator_and_bans_hold_from_the_cli_too() {
+    let env = Env::new();
+    env.config(TWO_PROFILES);
+    let o = env.run(&[
+        "--json",
+        "drafts",
+        "new",
+        "--profile",
+        "work",
+        "--to",
+        "bob@contoso.com",
+        "--subject",
+        "Renewal",
+        "--body",
+        "Yes",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let id = json(&o)["draft_id"].as_str().unwrap().to_string();
+    // Not a terminal and no --yes: refused, nothing approved.
+    let o = env.run(&["drafts", "approve", &id]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--yes"));
+    let o = env.run(&["--json", "drafts", "show", &id]);
+    assert_eq!(json(&o)["status"], "pending");
+    let o = env.run(&["drafts", "approve", &id, "--yes"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Until it is sent, the operator may withdraw an approval; a rejected draft is final.
+    let o = env.run(&["drafts", "reject", &id, "--reason", "changed my mind"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = env.run(&["drafts", "approve", &id, "--yes"]);
+    assert_eq!(
+        o.status.code(),
+        Some(4),
+        "a rejected draft cannot be approved"
+    );
+    let o = env.run(&[
+        "drafts",
+        "new",
+        "--profile",
+        "work",
+        "--to",
+        "x@evil.example",
+        "--subject",
+        "s",
+        "--body",
+        "b",
+    ]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(
+        stderr(&o).contains("hard_ban.blocked_recipient_domain"),
+        "{}",
+        stderr(&o)
+    );
+    // Every decision is in the audit trail, and the chain verifies.
+    let o = env.run(&["--json", "audit", "tail", "-n", "50"]);
+    let events: Vec<String> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|v| {
+            format!(
+                "{} {}",
+                v["event"].as_str().unwrap(),
+                v["outcome"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert!(
+        events.contains(&"draft.create ok".to_string()),
+        "{events:?}"
+    );
+    assert!(
+        events.contains(&"draft.approve ok".to_string()),
+        "{events:?}"
+    );
+    assert!(
+        events.contains(&"draft.reject ok".to_string()),
+        "{events:?}"
+    );
+    assert!(
+        events.contains(&"draft.create blocked".to_string()),
+        "{events:?}"
+    );
+    assert!(env.run(&["audit", "verify"]).status.success());
+}
+
+#[test]
+fn audit_verify_exits_3_and_names_the_tampered_record() {
+    let env = Env::new();
+    for i in 0..3 {
+        assert!(
+            env.run(&[
+                "inbox",
+                "add",
+                "--from",
+                "a@b.co",
+                "--body",
+                "x",
+                "--id",
+                &format!("m{i}")
+            ])
+            .status
+            .success()
+        );
+    }
+    let audit_dir = env.data().join("audit");
+    let file = std::fs::read_dir(&audit_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .unwrap();
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replacen("spool#2", "spool#9", 1);
+    std::fs::write(&file, text).unwrap();
+    let o = env.run(&["audit", "verify"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).contains(":2 (record 2)"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_full_disk_fails_the_append_cleanly_and_loses_nothing() {
+    let env = Env::new();
+    assert!(
+        env.run(&[
+            "inbox", "add", "--from", "a@b.co", "--body", "first", "--id", "m1"
+        ])
+        .status
+        .success()
+    );
+    // RLIMIT_FSIZE makes the kernel refuse to grow files past 4 KiB, as a full disk would.
+    let big = "y".repeat(20_000);
+    let o = env
+        .cmd()
+        .args([
+            "inbox", "add", "--from", "a@b.co", "--id", "m2", "--body", &big,
+        ])
+        .pre_exec_limit(4096)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("nothing was lost"), "{}", stderr(&o));
+    // The store is consistent: the old record is intact, the failed one absent, and the
+    // next append (without the limit) continues the sequence.
+    let o = env.run(&[
+        "--json", "inbox", "add", "--from", "a@b.co", "--body", "third", "--id", "m3",
+    ]);
+    assert_eq!(json(&o)["seq"], 2);
+    let list = json(&env.run(&["--json", "inbox", "list"]));
+    let ids: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, vec!["m3", "m1"]);
+}
+
+#[test]
+fn a_second_engine_names_the_one_holding_the_data_dir() {
+    let env = Env::new();
+    let mut first = env
+        .cmd()
+        .args(["serve"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lock = env.data().join("engine.lock");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::fs::read_to_string(&lock)
+        .map(|s| s.trim().is_empty())
+        .unwrap_or(true)
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "first engine did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let o = env.run(&["serve"]);
+    let _ = first.kill();
+    let _ = first.wait();
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains(&format!("pid {}", first.id())), "{err}");
+    // Readers and one-shot commands work beside a running engine.
+    assert!(Path::new(&lock).exists());
+}
+
+trait LimitExt {
+    fn pre_exec_limit(&mut self, bytes: u64) -> &mut Self;
+}
+
+impl LimitExt for Command {
+    fn pre_exec_limit(&mut self, bytes: u64) -> &mut Self {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+        unsafe {
+            self.pre_exec(move || {
+                let lim = libc::rlimit {
+                    rlim_cur: bytes,
+                    rlim_max: bytes,
+                };
+                if libc::setrlimit(libc::RLIMIT_FSIZE, &lim) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            })
+        }
+    }
+}
