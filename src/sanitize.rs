@@ -66,8 +66,7 @@ fn is_invisible(c: char) -> bool {
         | '\u{17B4}' | '\u{17B5}' // Khmer inherent vowels
         | '\u{180B}'..='\u{180F}' // Mongolian variation selectors and vowel separator
         | '\u{200B}'..='\u{200D}' // zero-width space, non-joiner, joiner
-        | '\u{2060}'..='\u{2064}' // word joiner, invisible operators
-        | '\u{206A}'..='\u{206F}' // deprecated format controls
+        | '\u{2060}'..='\u{206F}' // word joiner, invisible operators, deprecated format controls
         | '\u{FEFF}'             // zero-width no-break space / BOM
         | '\u{FFF9}'..='\u{FFFB}' // interlinear annotation controls
         | '\u{1BCA0}'..='\u{1BCA3}' // shorthand format controls
@@ -124,14 +123,16 @@ enum Layout {
 #[derive(Clone, Copy, PartialEq)]
 enum State {
     Text,
-    /// After ESC (or inside an nF sequence: ESC, intermediates 0x20–0x2F, final 0x30–0x7E).
+    /// Just after ESC.
     Escape,
+    /// Inside an nF sequence: ESC, intermediates 0x20–0x2F, then one final 0x30–0x7E.
     EscapeIntermediate,
     /// Control Sequence: parameters 0x30–0x3F, intermediates 0x20–0x2F, final 0x40–0x7E.
     Csi,
     /// OSC / DCS / SOS / PM / APC payload, up to BEL or ST (ESC `\` or U+009C).
     ControlString,
-    /// ESC seen inside a control string: `\` ends it, anything else ends it too.
+    /// ESC seen inside a control string: it ends the string; unless `\` follows, it also
+    /// starts the next sequence.
     ControlStringEscape,
 }
 
@@ -151,10 +152,7 @@ fn strip(s: &str, layout: Layout) -> String {
     // A character that ended a sequence without belonging to it, to be processed again.
     let mut again: Option<char> = None;
 
-    loop {
-        let Some(c) = again.take().or_else(|| chars.next()) else {
-            break;
-        };
+    while let Some(c) = again.take().or_else(|| chars.next()) {
         match state {
             State::Text => text_char(c, layout, &mut chars, &mut out, &mut state),
             State::Escape => match c {
@@ -570,6 +568,10 @@ pub enum IngestError {
         "profile {0:?} is not a valid profile name: use 1 to 64 characters of a-z, 0-9, `_` and `-`"
     )]
     BadProfile(String),
+    /// For sinks that know the configuration: the item names a profile that does not exist.
+    /// Sources treat it like any other `IngestError`: the item is refused, not retried.
+    #[error("unknown profile `{profile}`; configured profiles: {}", known.join(", "))]
+    UnknownProfile { profile: String, known: Vec<String> },
 }
 
 /// Validate the identity of an item (id and profile) without converting anything, so a source

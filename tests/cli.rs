@@ -371,6 +371,47 @@ fn a_second_engine_names_the_one_holding_the_data_dir() {
     assert!(Path::new(&lock).exists());
 }
 
+#[test]
+fn several_processes_writing_at_once_keep_every_store_consistent() {
+    let env = Env::new();
+    // Four shells, each running eight `opsdesk inbox add` one after the other.
+    let children: Vec<_> = (0..4)
+        .map(|w| {
+            let script = (0..8)
+                .map(|i| format!("\"$OPSDESK\" inbox add --from a@b.co --body x --id w{w}-{i} >/dev/null || exit 1"))
+                .collect::<Vec<_>>()
+                .join("; ");
+            Command::new("sh")
+                .arg("-c")
+                .arg(script)
+                .env("OPSDESK", env!("CARGO_BIN_EXE_opsdesk"))
+                .env("OPSDESK_DATA_DIR", env.data())
+                .env("XDG_CONFIG_HOME", env.dir.path().join("xdg"))
+                .env_remove("OPSDESK_CONFIG")
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let list = json(&env.run(&["--json", "inbox", "list", "--limit", "100"]));
+    let mut seqs: Vec<u64> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["seq"].as_u64().unwrap())
+        .collect();
+    seqs.sort();
+    assert_eq!(seqs, (1..=32).collect::<Vec<_>>());
+    let verify = json(&env.run(&["--json", "audit", "verify"]));
+    assert_eq!(
+        verify["records"], 32,
+        "one audit record per append, chain intact: {verify}"
+    );
+    assert!(verify["first_bad"].is_null());
+}
+
 trait LimitExt {
     fn pre_exec_limit(&mut self, bytes: u64) -> &mut Self;
 }

@@ -25,10 +25,40 @@ pub fn run(ctx: &Context, cmd: ConfigCmd) -> CmdResult {
         )
     };
     match cmd {
-        ConfigCmd::Check => out.emit(&json!({"ok": true, "source": source, "profiles": config.profiles.keys().collect::<Vec<_>>()}), |l| {
-            l.push(format!("config OK: {source}"));
-            l.push(format!("profiles: {}", config.profiles.keys().cloned().collect::<Vec<_>>().join(", ")));
-        }),
+        ConfigCmd::Check => {
+            // Warnings are things that will not work as the operator probably expects (an unset
+            // auth_env, a HIPAA profile with no cleared provider): worth saying, not fatal.
+            let warnings: Vec<_> = config
+                .warnings()
+                .into_iter()
+                .map(|w| json!({"key": w.key, "message": w.message}))
+                .collect();
+            let value = json!({
+                "ok": true,
+                "source": source,
+                "profiles": config.profiles.keys().collect::<Vec<_>>(),
+                "warnings": warnings,
+            });
+            out.emit(&value, |l| {
+                l.push(format!("config OK: {source}"));
+                l.push(format!(
+                    "profiles: {}",
+                    config
+                        .profiles
+                        .keys()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                for w in &warnings {
+                    l.push(format!(
+                        "warning: {}: {}",
+                        w["key"].as_str().unwrap_or(""),
+                        w["message"].as_str().unwrap_or("")
+                    ));
+                }
+            })
+        }
         ConfigCmd::Show => {
             if ctx.global.json {
                 match serde_json::to_string_pretty(&config) {

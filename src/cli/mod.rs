@@ -187,7 +187,13 @@ pub fn run(cli: Cli) -> ExitCode {
         let ctx = Context::new(cli.global.clone())?;
         match cli.command {
             // The console will take this place; until then the demo runs headless.
-            None if ctx.global.demo => serve::run(&ctx, serve::ServeArgs { print: true }),
+            None if ctx.global.demo => serve::run(
+                &ctx,
+                serve::ServeArgs {
+                    print: true,
+                    ..Default::default()
+                },
+            ),
             None => {
                 use clap::CommandFactory;
                 let _ = Cli::command().print_help();

@@ -1,7 +1,13 @@
-//! `opsdesk serve`: the engine headless — sources polling into the inbox — until SIGINT or
-//! SIGTERM. With `--demo` (and, until the console lands, plain `opsdesk --demo`) it also
-//! prints what happens so a newcomer can watch it move.
+//! `opsdesk serve`: the engine headless — sources polling into the inbox, the MCP server on
+//! HTTP (and, with `--stdio`, on stdin/stdout) — until SIGINT or SIGTERM. With `--demo` (and,
+//! until the console lands, plain `opsdesk --demo`) it also prints what happens so a newcomer
+//! can watch it move.
+//!
+//! `--stdio` when an engine already runs for the data dir: instead of failing on the lock, the
+//! process bridges stdin/stdout to that engine's HTTP endpoint, so a client that spawns a stdio
+//! server works while the console is open.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use clap::Args;
@@ -10,13 +16,33 @@ use tokio_util::sync::CancellationToken;
 use super::output::safe;
 use super::{CmdResult, Context, Failure};
 use crate::engine::runner::spawn_sources;
-use crate::engine::{Engine, EngineEvent, Mode};
+use crate::engine::{Engine, EngineEvent, LockError, Mode};
+use crate::mcp::http::HttpOptions;
+use crate::mcp::{Hub, HubOptions, RuntimeInfo, auth};
 
 #[derive(Debug, Args, Default)]
 pub struct ServeArgs {
-    /// Print each inbound item, draft and source problem as it happens.
+    /// Print each inbound item, draft and source problem as it happens (to stderr with --stdio).
     #[arg(long)]
     pub print: bool,
+    /// Serve MCP on stdin/stdout too (for clients that spawn their server). Bridges to the
+    /// running engine when there is one.
+    #[arg(long)]
+    pub stdio: bool,
+    /// MCP HTTP listen address (default: server.bind, 127.0.0.1:48080). Port 0 picks a free
+    /// port; the URL is printed on stderr and written to <data dir>/engine.json.
+    #[arg(long, value_name = "ADDR")]
+    pub bind: Option<SocketAddr>,
+    /// Allow a non-loopback --bind (the bearer token is still required).
+    #[arg(long)]
+    pub allow_non_loopback: bool,
+    /// Do not serve MCP over HTTP.
+    #[arg(long)]
+    pub no_http: bool,
+    /// Test mode for the MCP conformance suite: registers its fixture tools, resources and
+    /// prompts and turns the token off. Loopback only.
+    #[arg(long, hide = true)]
+    pub conformance_fixtures: bool,
 }
 
 pub fn run(ctx: &Context, args: ServeArgs) -> CmdResult {
@@ -29,13 +55,47 @@ pub fn run(ctx: &Context, args: ServeArgs) -> CmdResult {
 }
 
 async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
-    let engine = Arc::new(Engine::open(
-        ctx.paths.clone(),
-        ctx.config()?,
-        Mode::Primary,
-    )?);
+    let config = ctx.config()?;
+    let engine = match Engine::open(ctx.paths.clone(), config.clone(), Mode::Primary) {
+        Ok(e) => Arc::new(e),
+        Err(e)
+            if args.stdio
+                && matches!(e.downcast_ref::<LockError>(), Some(LockError::Held { .. })) =>
+        {
+            return crate::mcp::bridge::run(&ctx.paths)
+                .await
+                .map_err(Failure::from);
+        }
+        Err(e) => return Err(e.into()),
+    };
     let shutdown = CancellationToken::new();
     let print = args.print || ctx.global.demo;
+    let hub = Hub::new(
+        engine.clone(),
+        HubOptions {
+            call_timeout: std::time::Duration::from_secs(config.server.request_timeout_secs.max(1)),
+            conformance_fixtures: args.conformance_fixtures,
+        },
+    );
+    let notifier = crate::mcp::notify::spawn(hub.clone(), shutdown.clone());
+    let http = if args.no_http {
+        None
+    } else {
+        Some(start_http(ctx, &args, &config, hub.clone(), shutdown.clone()).await?)
+    };
+    let stdio = if args.stdio {
+        let hub = hub.clone();
+        let stop = shutdown.clone();
+        Some(tokio::spawn(async move {
+            if let Err(e) = crate::mcp::bridge::serve_stdio(hub, stop.clone()).await {
+                tracing::error!("stdio MCP: {e:#}");
+            }
+            // The client closed stdin: a spawned stdio server ends with its client.
+            stop.cancel();
+        }))
+    } else {
+        None
+    };
     if print {
         let dir = engine.data_dir().display().to_string();
         eprintln!("opsdesk engine running on {dir} (Ctrl-C to stop)");
@@ -46,12 +106,14 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
         }
         let mut rx = engine.subscribe();
         let stop = shutdown.clone();
+        // With --stdio, stdout carries MCP and nothing else.
+        let stdio_mode = args.stdio;
         tokio::spawn(async move {
             loop {
                 tokio::select! {
                     _ = stop.cancelled() => break,
                     ev = rx.recv() => match ev {
-                        Ok(ev) => print_event(&ev),
+                        Ok(ev) => print_event(&ev, stdio_mode),
                         Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => eprintln!("({n} events not shown)"),
                         Err(_) => break,
                     }
@@ -60,35 +122,103 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
         });
     }
     let tasks = spawn_sources(engine.clone(), shutdown.clone())?;
-    wait_for_stop_signal().await?;
+    tokio::select! {
+        r = wait_for_stop_signal() => r?,
+        _ = shutdown.cancelled() => {}
+    }
     shutdown.cancel();
     for t in tasks {
         let _ = t.await;
     }
+    if let Some(h) = http {
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), h).await;
+        RuntimeInfo::remove(&ctx.paths);
+    }
+    if let Some(s) = stdio {
+        s.abort();
+    }
+    let _ = notifier.await;
     if print {
         eprintln!("opsdesk engine stopped");
     }
     Ok(())
 }
 
-fn print_event(ev: &EngineEvent) {
+/// Bind and start the MCP HTTP server; publish its URL in engine.json.
+async fn start_http(
+    ctx: &Context,
+    args: &ServeArgs,
+    config: &crate::config::Config,
+    hub: Arc<Hub>,
+    shutdown: CancellationToken,
+) -> Result<tokio::task::JoinHandle<()>, Failure> {
+    let token = if args.conformance_fixtures {
+        None
+    } else {
+        Some(auth::load_or_create(&ctx.paths)?)
+    };
+    let mut opts = HttpOptions::from_config(&config.server, token);
+    if let Some(b) = args.bind {
+        opts.bind = b;
+    }
+    opts.allow_non_loopback |= args.allow_non_loopback;
+    if args.conformance_fixtures {
+        if !opts.bind.ip().is_loopback() {
+            return Err(Failure::usage(
+                "--conformance-fixtures serves without a token and only on a loopback address",
+            ));
+        }
+        eprintln!(
+            "WARNING: MCP conformance fixtures enabled, no token required (test mode, loopback only)"
+        );
+    }
+    let listener = match crate::mcp::http::bind(&opts).await {
+        Ok(l) => l,
+        // A spawned stdio engine still publishes an HTTP endpoint (on any free port) so that
+        // later stdio clients can bridge to it.
+        Err(e) if args.stdio && args.bind.is_none() => {
+            tracing::warn!("{e:#}; using a free port instead");
+            opts.bind.set_port(0);
+            crate::mcp::http::bind(&opts).await?
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Failure::failed(format!("cannot read the bound address: {e}")))?;
+    let info = RuntimeInfo::new(addr);
+    info.write(&ctx.paths)?;
+    eprintln!("opsdesk MCP server listening on {}", info.mcp_url);
+    let app = crate::mcp::http::router(hub, &opts, shutdown.clone());
+    Ok(tokio::spawn(async move {
+        if let Err(e) = crate::mcp::http::serve(listener, app, shutdown).await {
+            tracing::error!("MCP HTTP server stopped: {e}");
+        }
+    }))
+}
+
+fn print_event(ev: &EngineEvent, to_stderr: bool) {
+    let out = |line: String| {
+        if to_stderr {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    };
     match ev {
         EngineEvent::InboxAppended(r) => {
             let f = time::macros::format_description!("[hour]:[minute]");
-            println!(
-                "{}",
-                safe(&format!(
-                    "[{} {}] {:<7} {}: \"{}\"",
-                    r.channel,
-                    r.received_at.format(&f).unwrap_or_default(),
-                    r.profile,
-                    r.from.label(),
-                    r.subject
-                        .as_deref()
-                        .filter(|s| !s.is_empty())
-                        .unwrap_or(&r.preview)
-                ))
-            );
+            out(safe(&format!(
+                "[{} {}] {:<7} {}: \"{}\"",
+                r.channel,
+                r.received_at.format(&f).unwrap_or_default(),
+                r.profile,
+                r.from.label(),
+                r.subject
+                    .as_deref()
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or(&r.preview)
+            )));
         }
         EngineEvent::DraftChanged(d) => println!(
             "{}",

@@ -13,7 +13,7 @@ pub use actor::Actor;
 pub use audit::{AuditEvent, AuditOutcome, AuditRecord};
 pub use draft::{Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, content_digest};
 pub use message::{Channel, InboxRecord, NewMessage, Party};
-pub use query::Query;
+pub use query::{BriefKind, ConfigSection, Query};
 
 /// Current time in UTC. One place so tests and formatting agree on the clock.
 pub fn now() -> time::OffsetDateTime {

@@ -43,6 +43,43 @@ pub enum Query {
     DraftsList { all: bool },
     /// One draft.
     DraftStatus { id: String },
+    /// Newest-first listing of one channel (or all), without moving any cursor.
+    InboxList {
+        limit: usize,
+        #[serde(default)]
+        channel: Option<Channel>,
+        #[serde(default)]
+        profile: Option<String>,
+        /// Only items with a seq below this (paging).
+        #[serde(default)]
+        before: Option<u64>,
+    },
+    /// The morning brief or end-of-day digest of a profile.
+    Brief { kind: BriefKind, profile: String },
+    /// The LLM providers and routing (names of credential variables, never credentials).
+    Providers,
+    /// The newest audit records.
+    AuditRecent { limit: usize },
+    /// One section of the effective configuration, without secrets or PHI.
+    ConfigSection { section: ConfigSection },
+}
+
+/// Which summary a `Brief` query asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BriefKind {
+    Morning,
+    EndOfDay,
+}
+
+/// The configuration sections surfaces may show to clients.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConfigSection {
+    Profiles,
+    AutonomyLadder,
+    HardBans,
+    LlmProviders,
 }
 
 impl Query {
@@ -54,6 +91,11 @@ impl Query {
             Query::InboxGet { .. } => "query.inbox_get",
             Query::DraftsList { .. } => "query.drafts_list",
             Query::DraftStatus { .. } => "query.draft_status",
+            Query::InboxList { .. } => "query.inbox_list",
+            Query::Brief { .. } => "query.brief",
+            Query::Providers => "query.providers",
+            Query::AuditRecent { .. } => "query.audit_recent",
+            Query::ConfigSection { .. } => "query.config",
         }
     }
 }

@@ -180,12 +180,31 @@ impl Engine {
 
     /// The single entry point for actions from every surface.
     pub fn submit(&self, action: Action, actor: Actor) -> Result<Outcome, EngineError> {
-        self.submit_call(action, &Call { actor: &actor, tool: None, started: Instant::now() })
+        self.submit_call(
+            action,
+            &Call {
+                actor: &actor,
+                tool: None,
+                started: Instant::now(),
+            },
+        )
     }
 
     /// `submit` for an MCP tool call: the audit record names the tool.
-    pub fn submit_tool(&self, tool: &str, action: Action, actor: Actor) -> Result<Outcome, EngineError> {
-        self.submit_call(action, &Call { actor: &actor, tool: Some(tool), started: Instant::now() })
+    pub fn submit_tool(
+        &self,
+        tool: &str,
+        action: Action,
+        actor: Actor,
+    ) -> Result<Outcome, EngineError> {
+        self.submit_call(
+            action,
+            &Call {
+                actor: &actor,
+                tool: Some(tool),
+                started: Instant::now(),
+            },
+        )
     }
 
     fn submit_call(&self, action: Action, cx: &Call) -> Result<Outcome, EngineError> {
@@ -199,7 +218,10 @@ impl Engine {
                 _ => AuditOutcome::Error,
             };
             if !matches!(e, EngineError::AuditUnavailable(_))
-                && let Err(ae) = self.audit(cx.event(name, outcome).reason(truncate(&e.to_string(), 300)))
+                && let Err(ae) = self.audit(
+                    cx.event(name, outcome)
+                        .reason(truncate(&e.to_string(), 300)),
+                )
             {
                 tracing::error!("{ae}");
             }
@@ -217,7 +239,11 @@ impl Engine {
                 self.audit(cx.event(qname, AuditOutcome::Ok).target(target))?;
                 Ok(Outcome::Done { detail })
             }
-            Action::CreateDraft { profile, outbound, provider } => self.create_draft(name, profile, outbound, provider, cx),
+            Action::CreateDraft {
+                profile,
+                outbound,
+                provider,
+            } => self.create_draft(name, profile, outbound, provider, cx),
             Action::DraftReply { message_id, body } => {
                 let (profile, outbound) = self.reply_outbound(&message_id, body)?;
                 self.create_draft(name, profile, outbound, None, cx)
@@ -290,7 +316,9 @@ impl Engine {
                     ts: now(),
                     draft_id: id.clone(),
                     actor: actor.clone(),
-                    kind: DraftEventKind::Rejected { reason: crate::sanitize::one_line(&reason, 500) },
+                    kind: DraftEventKind::Rejected {
+                        reason: crate::sanitize::one_line(&reason, 500),
+                    },
                 };
                 self.apply_draft_event(name, ev, &draft.profile, cx)
             }
@@ -304,15 +332,22 @@ impl Engine {
                     ));
                 }
                 let at = self.inbox.advance_cursor(&consumer, seq)?;
-                self.audit(cx.event(name, AuditOutcome::Ok).target(format!("{consumer}@{at}")))?;
-                Ok(Outcome::Done { detail: json!({"consumer": consumer, "cursor": at}) })
+                self.audit(
+                    cx.event(name, AuditOutcome::Ok)
+                        .target(format!("{consumer}@{at}")),
+                )?;
+                Ok(Outcome::Done {
+                    detail: json!({"consumer": consumer, "cursor": at}),
+                })
             }
         }
     }
 
     fn existing_draft(&self, id: &str) -> Result<Draft, EngineError> {
         self.drafts.get(id)?.ok_or_else(|| {
-            EngineError::NotFound(format!("no draft with id `{id}`; `opsdesk drafts list` shows the queue"))
+            EngineError::NotFound(format!(
+                "no draft with id `{id}`; `opsdesk drafts list` shows the queue"
+            ))
         })
     }
 
@@ -350,15 +385,28 @@ impl Engine {
             },
         };
         self.apply_draft_event(name, ev, &profile, cx)?;
-        Ok(Outcome::Queued { draft_id: id, digest, verdict })
+        Ok(Outcome::Queued {
+            draft_id: id,
+            digest,
+            verdict,
+        })
     }
 
     /// Check, audit (fail closed), append, announce.
-    fn apply_draft_event(&self, name: &str, ev: DraftEvent, profile: &str, cx: &Call) -> Result<Outcome, EngineError> {
+    fn apply_draft_event(
+        &self,
+        name: &str,
+        ev: DraftEvent,
+        profile: &str,
+        cx: &Call,
+    ) -> Result<Outcome, EngineError> {
         self.drafts.check(&ev)?;
         let kind = ev.kind.name();
         self.audit(
-            cx.event(name, AuditOutcome::Ok).entity(profile).target(ev.draft_id.clone()).reason(format!("draft {kind}")),
+            cx.event(name, AuditOutcome::Ok)
+                .entity(profile)
+                .target(ev.draft_id.clone())
+                .reason(format!("draft {kind}")),
         )?;
         let draft = match self.drafts.append(ev) {
             Ok(d) => d,
@@ -373,17 +421,38 @@ impl Engine {
             }
         };
         self.announce(EngineEvent::DraftChanged(Arc::new(draft.clone())));
-        Ok(Outcome::Done { detail: serde_json::to_value(&draft).unwrap_or_default() })
+        Ok(Outcome::Done {
+            detail: serde_json::to_value(&draft).unwrap_or_default(),
+        })
     }
 
-    fn blocked(&self, name: &str, cx: &Call, profile: &str, target: &str, verdict: Verdict) -> Result<Outcome, EngineError> {
-        let Verdict::Block { rule, reason, remedy } = verdict else {
+    fn blocked(
+        &self,
+        name: &str,
+        cx: &Call,
+        profile: &str,
+        target: &str,
+        verdict: Verdict,
+    ) -> Result<Outcome, EngineError> {
+        let Verdict::Block {
+            rule,
+            reason,
+            remedy,
+        } = verdict
+        else {
             unreachable!("blocked() is only called with a Block verdict")
         };
         self.audit(
-            cx.event(name, AuditOutcome::Blocked).entity(profile).target(target).reason(format!("{rule}: {reason}")),
+            cx.event(name, AuditOutcome::Blocked)
+                .entity(profile)
+                .target(target)
+                .reason(format!("{rule}: {reason}")),
         )?;
-        Ok(Outcome::Blocked { rule, reason, remedy })
+        Ok(Outcome::Blocked {
+            rule,
+            reason,
+            remedy,
+        })
     }
 
     /// Build the reply for an inbox message: same profile, back to its sender or its chat.
@@ -437,7 +506,8 @@ pub(crate) struct Call<'a> {
 
 impl Call<'_> {
     fn event(&self, name: &str, outcome: AuditOutcome) -> AuditEvent {
-        let mut ev = AuditEvent::new(name, self.actor, outcome).duration_ms(self.started.elapsed().as_millis() as u64);
+        let mut ev = AuditEvent::new(name, self.actor, outcome)
+            .duration_ms(self.started.elapsed().as_millis() as u64);
         ev.tool = self.tool.map(str::to_string);
         ev
     }

@@ -4,7 +4,8 @@
 use serde_json::{Value, json};
 
 use super::{Call, Engine, EngineError, consumer_name};
-use crate::domain::{DraftStatus, Query};
+use crate::config::BUILT_IN_HARD_BANS;
+use crate::domain::{BriefKind, ConfigSection, DraftStatus, Query};
 use crate::store::inbox::{Filter, InboxState};
 
 /// Upper bound on records one read returns, whatever the caller asks for.
@@ -26,7 +27,14 @@ impl Engine {
                 });
                 Ok((v, format!("pending={pending}")))
             }
-            Query::InboxPull { consumer, since, limit, channel, profile, mark_consumed } => {
+            Query::InboxPull {
+                consumer,
+                since,
+                limit,
+                channel,
+                profile,
+                mark_consumed,
+            } => {
                 let own = consumer_name(cx.actor);
                 let consumer = match consumer {
                     Some(c) if cx.actor.is_operator() || Some(&c) == own.as_ref() => c,
@@ -36,11 +44,17 @@ impl Engine {
                             json!({"allowed_consumer": own}),
                         ));
                     }
-                    None => own.ok_or_else(|| EngineError::invalid("this caller has no inbox cursor", Value::Null))?,
+                    None => own.ok_or_else(|| {
+                        EngineError::invalid("this caller has no inbox cursor", Value::Null)
+                    })?,
                 };
                 self.check_profile(profile.as_deref())?;
                 let limit = limit.clamp(1, MAX_READ);
-                let filter = Filter { channel, profile, text: None };
+                let filter = Filter {
+                    channel,
+                    profile,
+                    text: None,
+                };
                 let cursor = self.inbox.cursor(&consumer)?.unwrap_or(0);
                 let from = since.unwrap_or(cursor);
                 let batch = self.inbox.read_after(from, limit, &filter)?;
@@ -58,30 +72,54 @@ impl Engine {
                 });
                 Ok((v, format!("{consumer} returned={n} cursor={now_at}")))
             }
-            Query::InboxSearch { text, limit, channel, profile, before } => {
+            Query::InboxSearch {
+                text,
+                limit,
+                channel,
+                profile,
+                before,
+            } => {
                 self.check_profile(profile.as_deref())?;
                 let text = text.trim().to_string();
                 if text.is_empty() {
-                    return Err(EngineError::invalid("search text is empty", json!({"field": "text"})));
+                    return Err(EngineError::invalid(
+                        "search text is empty",
+                        json!({"field": "text"}),
+                    ));
                 }
                 let limit = limit.clamp(1, MAX_READ);
-                let filter = Filter { channel, profile, text: Some(text) };
+                let filter = Filter {
+                    channel,
+                    profile,
+                    text: Some(text),
+                };
                 let batch = self.inbox.read_before(before, limit, &filter)?;
                 let n = batch.records.len();
-                Ok((json!({"messages": batch.records, "skipped_corrupt": batch.skipped_corrupt}), format!("returned={n}")))
+                Ok((
+                    json!({"messages": batch.records, "skipped_corrupt": batch.skipped_corrupt}),
+                    format!("returned={n}"),
+                ))
             }
             Query::InboxGet { key } => {
                 let rec = match key.parse::<u64>() {
                     Ok(seq) => self.inbox.get(seq)?,
                     Err(_) => self.inbox.find_by_id(&key)?,
                 }
-                .ok_or_else(|| EngineError::NotFound(format!("no inbox item `{key}` (give a seq or a source id)")))?;
+                .ok_or_else(|| {
+                    EngineError::NotFound(format!(
+                        "no inbox item `{key}` (give a seq or a source id)"
+                    ))
+                })?;
                 let target = format!("#{}", rec.seq);
                 Ok((serde_json::to_value(rec).unwrap_or_default(), target))
             }
             Query::DraftsList { all } => {
                 let q = self.drafts.queue()?;
-                let drafts: Vec<_> = q.drafts.into_iter().filter(|d| all || !d.status.is_final()).collect();
+                let drafts: Vec<_> = q
+                    .drafts
+                    .into_iter()
+                    .filter(|d| all || !d.status.is_final())
+                    .collect();
                 let n = drafts.len();
                 Ok((json!({"drafts": drafts}), format!("returned={n}")))
             }
@@ -90,6 +128,103 @@ impl Engine {
                 let awaiting = d.status == DraftStatus::Pending;
                 let v = json!({"draft": d, "awaiting_operator": awaiting});
                 Ok((v, id))
+            }
+            Query::InboxList {
+                limit,
+                channel,
+                profile,
+                before,
+            } => {
+                self.check_profile(profile.as_deref())?;
+                let limit = limit.clamp(1, MAX_READ);
+                let filter = Filter {
+                    channel,
+                    profile,
+                    text: None,
+                };
+                let batch = self.inbox.read_before(before, limit, &filter)?;
+                let n = batch.records.len();
+                let v =
+                    json!({"messages": batch.records, "skipped_corrupt": batch.skipped_corrupt});
+                Ok((v, format!("returned={n}")))
+            }
+            Query::Brief { kind, profile } => {
+                self.check_profile(Some(&profile))?;
+                let what = match kind {
+                    BriefKind::Morning => "morning brief",
+                    BriefKind::EndOfDay => "end-of-day digest",
+                };
+                // The brief generator (LLM router + summaries) is not built yet; say so rather
+                // than make something up.
+                let v = json!({
+                    "configured": false,
+                    "profile": profile,
+                    "message": format!("the {what} is not configured in this opsdesk build"),
+                    "remedy": "use inbox_pull / mail_list / calendar_list to read the raw items meanwhile",
+                });
+                Ok((v, profile))
+            }
+            Query::Providers => {
+                let llm = &self.config.llm;
+                let providers: serde_json::Map<String, Value> = llm
+                    .providers
+                    .iter()
+                    .map(|(name, p)| {
+                        let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
+                        // Whether the credential is there, never what it is.
+                        if let Some(obj) = v.as_object_mut() {
+                            obj.insert("credential_present".into(), json!(p.auth_env_is_set()));
+                        }
+                        (name.clone(), v)
+                    })
+                    .collect();
+                let v = json!({
+                    "default": llm.default,
+                    "jobs": llm.jobs,
+                    "providers": providers,
+                    "router": "not configured: the LLM router is not built yet; these are the configured providers",
+                });
+                Ok((v, format!("providers={}", llm.providers.len())))
+            }
+            Query::AuditRecent { limit } => {
+                let limit = limit.clamp(1, MAX_READ);
+                let records = self.audit.tail(limit)?;
+                let n = records.len();
+                Ok((json!({"records": records}), format!("returned={n}")))
+            }
+            Query::ConfigSection { section } => {
+                let c = &self.config;
+                let v = match section {
+                    ConfigSection::Profiles => {
+                        let mut profiles = serde_json::Map::new();
+                        for (name, p) in &c.profiles {
+                            let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
+                            // PHI rosters never leave the process.
+                            if let Some(obj) = v.as_object_mut() {
+                                obj.remove("phi_names");
+                                obj.insert("phi_names_configured".into(), json!(p.phi_names.len()));
+                            }
+                            profiles.insert(name.clone(), v);
+                        }
+                        Value::Object(profiles)
+                    }
+                    ConfigSection::AutonomyLadder => {
+                        serde_json::to_value(&c.autonomy).unwrap_or(Value::Null)
+                    }
+                    ConfigSection::HardBans => json!({
+                        "built_in": BUILT_IN_HARD_BANS
+                            .iter()
+                            .map(|b| json!({"rule": b.rule, "description": b.description}))
+                            .collect::<Vec<_>>(),
+                        "configured": c.hard_bans,
+                    }),
+                    ConfigSection::LlmProviders => json!({
+                        "default": c.llm.default,
+                        "jobs": c.llm.jobs,
+                        "providers": c.llm.providers,
+                    }),
+                };
+                Ok((v, format!("{section:?}")))
             }
         }
     }

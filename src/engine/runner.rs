@@ -45,79 +45,145 @@ impl Sink for EngineSink<'_> {
 }
 
 /// Start the pollers for every source some profile uses. They stop when `shutdown` fires.
-pub fn spawn_sources(engine: Arc<Engine>, shutdown: CancellationToken) -> anyhow::Result<Vec<JoinHandle<()>>> {
+pub fn spawn_sources(
+    engine: Arc<Engine>,
+    shutdown: CancellationToken,
+) -> anyhow::Result<Vec<JoinHandle<()>>> {
     let mut tasks = Vec::new();
     let cfg = engine.config().clone();
     let using = |kind: SourceKind| -> Vec<String> {
-        cfg.profiles.iter().filter(|(_, p)| p.sources.contains(&kind)).map(|(n, _)| n.clone()).collect()
+        cfg.profiles
+            .iter()
+            .filter(|(_, p)| p.sources.contains(&kind))
+            .map(|(n, _)| n.clone())
+            .collect()
     };
 
     let spool_profiles = using(SourceKind::Spool);
     if let Some(default_profile) = spool_profiles.first() {
-        let dir = cfg.sources.spool.dir.clone().unwrap_or_else(|| engine.paths().spool_dir());
+        let dir = cfg
+            .sources
+            .spool
+            .dir
+            .clone()
+            .unwrap_or_else(|| engine.paths().spool_dir());
         let spool = Arc::new(Spool::new(dir, default_profile.clone())?);
         let every = Duration::from_secs(cfg.sources.spool.interval_secs.max(1));
-        tasks.push(spawn_poller(engine.clone(), shutdown.clone(), "spool", every, move |engine| {
-            let report = spool.poll_once(&EngineSink { engine, source: "spool" })?;
-            for (file, why) in &report.rejected {
-                tracing::warn!("spool file {file} rejected: {why}");
-            }
-            Ok(report.ingested as u64)
-        }));
+        tasks.push(spawn_poller(
+            engine.clone(),
+            shutdown.clone(),
+            "spool",
+            every,
+            move |engine| {
+                let report = spool.poll_once(&EngineSink {
+                    engine,
+                    source: "spool",
+                })?;
+                for (file, why) in &report.rejected {
+                    tracing::warn!("spool file {file} rejected: {why}");
+                }
+                Ok(report.ingested as u64)
+            },
+        ));
     }
 
     let demo_profiles = using(SourceKind::Demo);
     if !demo_profiles.is_empty() {
         let run_id = uuid::Uuid::new_v4().simple().to_string()[..8].to_string();
         let demo = Arc::new(std::sync::Mutex::new(Demo::new(demo_profiles, &run_id)));
-        let first = demo.lock().map(|mut d| d.initial_burst(now())).unwrap_or_default();
+        let first = demo
+            .lock()
+            .map(|mut d| d.initial_burst(now()))
+            .unwrap_or_default();
         let every = Duration::from_secs(cfg.sources.demo.interval_secs.max(1));
         let engine0 = engine.clone();
         let mut pending = Some(first);
         let mut n = 0u64;
-        tasks.push(spawn_poller(engine0, shutdown, "demo", every, move |engine| {
-            let batch = match pending.take() {
-                Some(b) => b,
-                None => demo.lock().map_err(|_| anyhow::anyhow!("demo state poisoned"))?.next_batch(now()),
-            };
-            let mut stored = 0;
-            for msg in batch {
-                if let Appended::New(rec) = (EngineSink { engine, source: "demo" }).ingest(msg)? {
-                    stored += 1;
-                    n += 1;
-                    // Now and then the demo's "assistant" proposes a reply, through the same
-                    // governed path an MCP client uses, so a newcomer sees a draft to approve.
-                    if n % 3 == 0 && matches!(rec.channel, crate::domain::Channel::Email | crate::domain::Channel::Teams) {
-                        let body = format!(
-                            "Thanks {} — noted. I'll get back to you by end of day.",
-                            rec.from.name.split_whitespace().next().unwrap_or("")
-                        );
-                        match engine.submit(Action::DraftReply { message_id: rec.id.clone(), body }, Actor::mcp("demo-assistant")) {
-                            Ok(Outcome::Blocked { rule, reason, .. }) => tracing::info!("demo draft blocked by {rule}: {reason}"),
-                            Ok(_) => {}
-                            Err(e) => tracing::warn!("demo draft failed: {e}"),
+        tasks.push(spawn_poller(
+            engine0,
+            shutdown,
+            "demo",
+            every,
+            move |engine| {
+                let batch = match pending.take() {
+                    Some(b) => b,
+                    None => demo
+                        .lock()
+                        .map_err(|_| anyhow::anyhow!("demo state poisoned"))?
+                        .next_batch(now()),
+                };
+                let mut stored = 0;
+                for msg in batch {
+                    if let Appended::New(rec) = (EngineSink {
+                        engine,
+                        source: "demo",
+                    })
+                    .ingest(msg)?
+                    {
+                        stored += 1;
+                        n += 1;
+                        // Now and then the demo's "assistant" proposes a reply, through the same
+                        // governed path an MCP client uses, so a newcomer sees a draft to approve.
+                        if n.is_multiple_of(3)
+                            && matches!(
+                                rec.channel,
+                                crate::domain::Channel::Email | crate::domain::Channel::Teams
+                            )
+                        {
+                            let body = format!(
+                                "Thanks {} — noted. I'll get back to you by end of day.",
+                                rec.from.name.split_whitespace().next().unwrap_or("")
+                            );
+                            match engine.submit(
+                                Action::DraftReply {
+                                    message_id: rec.id.clone(),
+                                    body,
+                                },
+                                Actor::mcp("demo-assistant"),
+                            ) {
+                                Ok(Outcome::Blocked { rule, reason, .. }) => {
+                                    tracing::info!("demo draft blocked by {rule}: {reason}")
+                                }
+                                Ok(_) => {}
+                                Err(e) => tracing::warn!("demo draft failed: {e}"),
+                            }
                         }
                     }
                 }
-            }
-            Ok(stored)
-        }));
+                Ok(stored)
+            },
+        ));
     }
     Ok(tasks)
 }
 
 /// Run `poll` every `every` on the blocking pool, backing off exponentially while it fails.
-fn spawn_poller<F>(engine: Arc<Engine>, shutdown: CancellationToken, name: &'static str, every: Duration, poll: F) -> JoinHandle<()>
+fn spawn_poller<F>(
+    engine: Arc<Engine>,
+    shutdown: CancellationToken,
+    name: &'static str,
+    every: Duration,
+    poll: F,
+) -> JoinHandle<()>
 where
     F: FnMut(&Engine) -> anyhow::Result<u64> + Send + 'static,
 {
     let poll = Arc::new(std::sync::Mutex::new(poll));
     tokio::spawn(async move {
-        let mut health = SourceHealth { name: name.into(), ok: true, failures: 0, last_error: None, last_ok: None, items: 0 };
+        let mut health = SourceHealth {
+            name: name.into(),
+            ok: true,
+            failures: 0,
+            last_error: None,
+            last_ok: None,
+            items: 0,
+        };
         loop {
             let (e, p) = (engine.clone(), poll.clone());
             let result = tokio::task::spawn_blocking(move || {
-                let mut f = p.lock().map_err(|_| anyhow::anyhow!("poller state poisoned"))?;
+                let mut f = p
+                    .lock()
+                    .map_err(|_| anyhow::anyhow!("poller state poisoned"))?;
                 f(&e)
             })
             .await
@@ -135,13 +201,24 @@ where
                     health.ok = false;
                     health.failures += 1;
                     health.last_error = Some(format!("{err:#}"));
-                    tracing::warn!(source = name, failures = health.failures, "poll failed: {err:#}");
+                    tracing::warn!(
+                        source = name,
+                        failures = health.failures,
+                        "poll failed: {err:#}"
+                    );
                 }
             }
-            if health.ok != before.ok || health.failures != before.failures || health.items != before.items {
+            if health.ok != before.ok
+                || health.failures != before.failures
+                || health.items != before.items
+            {
                 engine.set_health(health.clone());
             }
-            let wait = if health.ok { every } else { backoff(every, health.failures) };
+            let wait = if health.ok {
+                every
+            } else {
+                backoff(every, health.failures)
+            };
             tokio::select! {
                 _ = shutdown.cancelled() => break,
                 _ = tokio::time::sleep(wait) => {}
@@ -151,7 +228,9 @@ where
 }
 
 fn backoff(every: Duration, failures: u32) -> Duration {
-    every.saturating_mul(1u32 << failures.min(16)).min(MAX_BACKOFF)
+    every
+        .saturating_mul(1u32 << failures.min(16))
+        .min(MAX_BACKOFF)
 }
 
 impl Engine {
@@ -165,7 +244,10 @@ impl Engine {
 
     /// Health of every running source.
     pub fn health(&self) -> Vec<SourceHealth> {
-        self.health.lock().map(|m| m.values().cloned().collect()).unwrap_or_default()
+        self.health
+            .lock()
+            .map(|m| m.values().cloned().collect())
+            .unwrap_or_default()
     }
 }
 

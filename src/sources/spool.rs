@@ -253,10 +253,11 @@ impl Spool {
             return true;
         };
         let now = SystemTime::now();
-        let age = now
-            .duration_since(mtime)
-            .or_else(|e| Ok::<_, ()>(e.duration()))
-            .unwrap_or(Duration::ZERO);
+        // Distance either way: in the past (the usual case) or in the future.
+        let age = match now.duration_since(mtime) {
+            Ok(d) => d,
+            Err(e) => e.duration(),
+        };
         age >= self.settle
     }
 
@@ -269,13 +270,11 @@ impl Spool {
             if let Some(known) = &self.profiles
                 && !known.contains(&msg.profile)
             {
-                let list: Vec<&str> = known.iter().map(String::as_str).collect();
-                return Err(item_prefix(i, count)
-                    + &format!(
-                        "unknown profile `{}`; configured profiles: {}",
-                        msg.profile,
-                        list.join(", ")
-                    ));
+                let e = IngestError::UnknownProfile {
+                    profile: sanitize::one_line(&msg.profile, 64),
+                    known: known.iter().cloned().collect(),
+                };
+                return Err(item_prefix(i, count) + &e.to_string());
             }
         }
         Ok(items)

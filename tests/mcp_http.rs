@@ -1,0 +1,325 @@
+//! The MCP HTTP endpoint against hostile and broken input, with raw HTTP: every refusal has the
+//! right status and a JSON-RPC error, and the server keeps serving well-behaved clients.
+
+mod mcp_support;
+
+use std::time::Duration;
+
+use mcp_support::Server;
+use serde_json::{Value, json};
+
+const ACCEPT: &str = "application/json, text/event-stream";
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .expect("http client")
+}
+
+/// POST a JSON-RPC body; returns (status, headers, parsed JSON-RPC message if any).
+async fn post(
+    server: &Server,
+    token: Option<&str>,
+    body: impl Into<reqwest::Body>,
+    extra: &[(&str, &str)],
+) -> (u16, reqwest::header::HeaderMap, Value) {
+    let mut rb = client()
+        .post(&server.url)
+        .header("content-type", "application/json")
+        .header("accept", ACCEPT)
+        .body(body);
+    if let Some(t) = token {
+        rb = rb.header("authorization", format!("Bearer {t}"));
+    }
+    for (k, v) in extra {
+        rb = rb.header(*k, *v);
+    }
+    let resp = rb.send().await.expect("send");
+    let status = resp.status().as_u16();
+    let headers = resp.headers().clone();
+    let text = resp.text().await.unwrap_or_default();
+    (status, headers, parse_message(&text))
+}
+
+/// A JSON body, or the last `data:` JSON event of an SSE body.
+fn parse_message(text: &str) -> Value {
+    if let Ok(v) = serde_json::from_str::<Value>(text) {
+        return v;
+    }
+    text.lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+        .next_back()
+        .unwrap_or(Value::Null)
+}
+
+/// A stateless (2026-07-28) request: no session, `_meta` with client info and capabilities.
+fn modern(
+    method: &str,
+    name: Option<&str>,
+    params: Value,
+) -> (String, Vec<(&'static str, String)>) {
+    modern_as("raw-http-test", method, name, params)
+}
+
+fn modern_as(
+    client: &str,
+    method: &str,
+    name: Option<&str>,
+    params: Value,
+) -> (String, Vec<(&'static str, String)>) {
+    let mut p = params;
+    p["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": client, "version": "1"},
+    });
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": p}).to_string();
+    let mut h = vec![
+        ("mcp-protocol-version", "2026-07-28".to_string()),
+        ("mcp-method", method.to_string()),
+    ];
+    if let Some(n) = name {
+        h.push(("mcp-name", n.to_string()));
+    }
+    (body, h)
+}
+
+async fn call(server: &Server, tool: &str, args: Value) -> (u16, Value) {
+    let (body, h) = modern(
+        "tools/call",
+        Some(tool),
+        json!({"name": tool, "arguments": args}),
+    );
+    let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (s, _, v) = post(server, Some(&server.token.clone()), body, &h).await;
+    (s, v)
+}
+
+/// Another, well-behaved client is served.
+async fn still_serves(server: &Server) {
+    let (body, h) = modern_as(
+        "well-behaved",
+        "tools/call",
+        Some("status"),
+        json!({"name": "status", "arguments": {}}),
+    );
+    let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (s, _, v) = post(server, Some(&server.token.clone()), body, &h).await;
+    assert_eq!(s, 200, "a well-behaved call after the abuse: {v}");
+    assert!(v["result"]["structuredContent"]["inbox"].is_object(), "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn missing_or_wrong_token_is_401_with_www_authenticate() {
+    let server = Server::start(&[], None);
+    let (body, _) = modern("tools/list", None, json!({}));
+    for token in [None, Some("wrong-token")] {
+        let (s, h, v) = post(&server, token, body.clone(), &[]).await;
+        assert_eq!(s, 401);
+        assert!(
+            h.get("www-authenticate")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.starts_with("Bearer"))
+        );
+        assert_eq!(v["error"]["code"], -32001, "{v}");
+        assert!(v["error"]["data"]["hint"].is_string());
+    }
+    still_serves(&server).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_is_open_and_empty() {
+    let server = Server::start(&[], None);
+    let resp = client()
+        .get(format!("{}/health", server.base))
+        .send()
+        .await
+        .expect("health");
+    assert_eq!(resp.status().as_u16(), 200);
+    assert_eq!(resp.text().await.unwrap_or_default(), "");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_origin_is_403_even_with_the_token() {
+    let server = Server::start(&[], None);
+    let (body, _) = modern("tools/list", None, json!({}));
+    let (s, _, v) = post(
+        &server,
+        Some(&server.token.clone()),
+        body,
+        &[("origin", "http://evil.example")],
+    )
+    .await;
+    assert_eq!(s, 403);
+    assert_eq!(v["error"]["code"], -32003, "{v}");
+    still_serves(&server).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn huge_body_is_413() {
+    let server = Server::start(&[], None);
+    let huge = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"pad":"{}"}}}}"#,
+        "x".repeat(2 * 1024 * 1024)
+    );
+    let (s, _, v) = post(&server, Some(&server.token.clone()), huge, &[]).await;
+    assert_eq!(s, 413, "{v}");
+    still_serves(&server).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_and_misshapen_json_rpc_get_parse_and_request_errors() {
+    let server = Server::start(&[], None);
+    let token = server.token.clone();
+    let (s, _, v) = post(&server, Some(&token), "{not json", &[]).await;
+    assert!(s == 400, "malformed JSON: {s} {v}");
+    assert_eq!(v["error"]["code"], -32700, "{v}");
+    for shape in [
+        r#"{"jsonrpc":"2.0","id":1}"#,
+        r#"{"id":1,"method":"tools/list"}"#,
+        "[1,2,3]",
+        r#""just a string""#,
+        r#"{"jsonrpc":"2.0","method":42}"#,
+    ] {
+        let (s, _, v) = post(&server, Some(&token), shape, &[]).await;
+        assert_eq!(s, 400, "{shape}: {v}");
+        assert_eq!(v["error"]["code"], -32600, "{shape}: {v}");
+    }
+    still_serves(&server).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_methods_tools_and_bad_arguments_are_json_rpc_errors_that_say_how_to_fix_them() {
+    let server = Server::start(&[], None);
+    let (body, h) = modern("no/such/method", None, json!({}));
+    let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (_, _, v) = post(&server, Some(&server.token.clone()), body, &h).await;
+    assert_eq!(v["error"]["code"], -32601, "unknown method: {v}");
+
+    let (_, v) = call(&server, "no_such_tool", json!({})).await;
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+    assert!(
+        v["error"]["data"]["available_tools"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|t| t == "inbox_pull")),
+        "{v}"
+    );
+
+    let (_, v) = call(&server, "inbox_pull", json!({"limit": "twenty"})).await;
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+    assert_eq!(v["error"]["data"]["field"], "limit", "{v}");
+
+    let (_, v) = call(&server, "inbox_pull", json!({"profile": "nope"})).await;
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+    assert!(
+        v["error"]["data"]["valid_profiles"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|p| p == "default")),
+        "{v}"
+    );
+
+    let (_, v) = call(&server, "inbox_pull", json!({"channel": "pigeon"})).await;
+    assert_eq!(v["error"]["data"]["field"], "channel", "{v}");
+
+    let (_, v) = call(&server, "draft_status", json!({"id": "d-missing"})).await;
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+    still_serves(&server).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ambiguous_profile_is_refused_with_the_valid_ones() {
+    let config =
+        "[profiles.work]\nsources = [\"spool\"]\n[profiles.clinic]\nsources = [\"spool\"]\n";
+    let server = Server::start(&[], Some(config));
+    let (_, v) = call(
+        &server,
+        "draft_email",
+        json!({"to": ["a@example.com"], "subject": "s", "body": "b"}),
+    )
+    .await;
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+    let valid = v["error"]["data"]["valid_profiles"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        valid.iter().any(|p| p == "work") && valid.iter().any(|p| p == "clinic"),
+        "{v}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_from_one_client_gets_429_with_retry_after_while_others_are_served() {
+    let config = "[server]\nrate_limit_per_sec = 5\nrate_limit_burst = 10\n";
+    let server = Server::start(&[], Some(config));
+    // One client on one connection, far beyond its burst.
+    let flooder = reqwest::Client::builder()
+        .pool_max_idle_per_host(1)
+        .build()
+        .expect("client");
+    let (body, h) = modern(
+        "tools/call",
+        Some("status"),
+        json!({"name": "status", "arguments": {}}),
+    );
+    let mut limited = None;
+    for _ in 0..60 {
+        let mut rb = flooder
+            .post(&server.url)
+            .header("content-type", "application/json")
+            .header("accept", ACCEPT)
+            .header("authorization", format!("Bearer {}", server.token))
+            .body(body.clone());
+        for (k, v) in &h {
+            rb = rb.header(*k, v);
+        }
+        let resp = rb.send().await.expect("send");
+        if resp.status().as_u16() == 429 {
+            let retry = resp
+                .headers()
+                .get("retry-after")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<u64>().ok());
+            let v: Value =
+                serde_json::from_str(&resp.text().await.unwrap_or_default()).unwrap_or(Value::Null);
+            limited = Some((retry, v));
+            break;
+        }
+        let _ = resp.bytes().await;
+    }
+    let (retry, v) = limited.expect("the flood was never rate limited");
+    assert!(retry.is_some_and(|r| r >= 1), "Retry-After missing");
+    assert_eq!(v["error"]["code"], -32005, "{v}");
+    // Another client is still served.
+    still_serves(&server).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn non_loopback_bind_needs_the_explicit_flag() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = std::process::Command::new(mcp_support::BIN)
+        .arg("--data-dir")
+        .arg(tmp.path())
+        .args(["serve", "--bind", "0.0.0.0:0"])
+        .env_remove("OPSDESK_TOKEN")
+        .output()
+        .expect("run opsdesk");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--allow-non-loopback"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_stops_cleanly_on_sigterm_and_removes_its_runtime_file() {
+    let mut server = Server::start(&[], None);
+    let status = server
+        .stop()
+        .expect("serve did not stop within 20 s of SIGTERM");
+    assert!(status.success(), "{status}");
+    assert!(!server.data_dir.join("engine.json").exists());
+}

@@ -1,0 +1,229 @@
+//! Shared by the MCP integration tests: a real `opsdesk serve` on a free loopback port with a
+//! temp data dir, stopped (and waited for) when dropped, and the interop tools installed by
+//! `.ci/deps/mcp.sh`.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_opsdesk");
+
+pub struct Server {
+    child: Option<Child>,
+    pub url: String,
+    pub base: String,
+    pub token: String,
+    pub data_dir: PathBuf,
+    _tmp: tempfile::TempDir,
+}
+
+impl Server {
+    /// `opsdesk serve --bind 127.0.0.1:0` plus `extra`, with `config` (TOML) if given.
+    pub fn start(extra: &[&str], config: Option<&str>) -> Server {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let data_dir = tmp.path().join("data");
+        let mut cmd = Command::new(BIN);
+        cmd.arg("--data-dir").arg(&data_dir);
+        if let Some(c) = config {
+            let path = tmp.path().join("config.toml");
+            std::fs::write(&path, c).expect("write config");
+            cmd.arg("--config").arg(path);
+        }
+        cmd.args(["serve", "--bind", "127.0.0.1:0"]).args(extra);
+        cmd.env_remove("OPSDESK_TOKEN").env("OPSDESK_LOG", "warn");
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let child = cmd.spawn().expect("spawn opsdesk serve");
+        let mut s = Server {
+            child: Some(child),
+            url: String::new(),
+            base: String::new(),
+            token: String::new(),
+            data_dir,
+            _tmp: tmp,
+        };
+        s.wait_ready();
+        s
+    }
+
+    fn wait_ready(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let runtime = self.data_dir.join("engine.json");
+        loop {
+            if let Some(status) = self
+                .child
+                .as_mut()
+                .and_then(|c| c.try_wait().ok().flatten())
+            {
+                let mut err = String::new();
+                if let Some(mut e) = self.child.as_mut().and_then(|c| c.stderr.take()) {
+                    use std::io::Read;
+                    let _ = e.read_to_string(&mut err);
+                }
+                panic!("opsdesk serve exited early ({status}): {err}");
+            }
+            if let Ok(bytes) = std::fs::read(&runtime)
+                && let Ok(v) = serde_json::from_slice::<serde_json::Value>(&bytes)
+                && let Some(url) = v["mcp_url"].as_str()
+            {
+                let base = url.trim_end_matches("/mcp").to_string();
+                if health_ok(&base) {
+                    self.url = url.to_string();
+                    self.base = base;
+                    self.token = std::fs::read_to_string(self.data_dir.join("mcp-token"))
+                        .map(|t| t.trim().to_string())
+                        .unwrap_or_default();
+                    return;
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "opsdesk serve did not become ready within 60 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().map(|c| c.id()).unwrap_or(0)
+    }
+
+    /// SIGTERM and wait (bounded); returns whether it exited by itself in time.
+    pub fn stop(&mut self) -> Option<std::process::ExitStatus> {
+        let mut child = self.child.take()?;
+        // SAFETY: signalling our own child process.
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGTERM);
+        }
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Ok(Some(st)) = child.try_wait() {
+                return Some(st);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        None
+    }
+
+    /// `opsdesk <args>` on this server's data dir.
+    pub fn cli(&self, args: &[&str]) -> std::process::Output {
+        Command::new(BIN)
+            .arg("--data-dir")
+            .arg(&self.data_dir)
+            .args(args)
+            .env_remove("OPSDESK_TOKEN")
+            .output()
+            .expect("run opsdesk")
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn health_ok(base: &str) -> bool {
+    use std::io::{Read, Write};
+    let Some(hostport) = base.strip_prefix("http://") else {
+        return false;
+    };
+    let Ok(mut s) = std::net::TcpStream::connect(hostport) else {
+        return false;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+    if s.write_all(
+        format!("GET /health HTTP/1.1\r\nHost: {hostport}\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+    .is_err()
+    {
+        return false;
+    }
+    let mut buf = String::new();
+    let _ = s.read_to_string(&mut buf);
+    buf.starts_with("HTTP/1.1 200")
+}
+
+/// A tool `.ci/deps/mcp.sh` installs into `.ci/tools/bin`; fails the test (never skips) when
+/// it is missing.
+pub fn ci_tool(name: &str) -> PathBuf {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(".ci/tools/bin")
+        .join(name);
+    assert!(
+        p.exists(),
+        "{} is missing: run `.ci/deps/mcp.sh` to install the MCP interop peers (Node 22, the conformance suite, the TypeScript and Python SDKs)",
+        p.display()
+    );
+    p
+}
+
+pub fn npm_dir() -> PathBuf {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/tools/npm");
+    assert!(
+        p.join("node_modules/@modelcontextprotocol").exists(),
+        "{} has no MCP npm packages: run `.ci/deps/mcp.sh`",
+        p.display()
+    );
+    p
+}
+
+pub fn interop_script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/interop")
+        .join(name)
+}
+
+/// Run a command with a time limit, killing it when over; returns (status ok, stdout, stderr).
+pub fn run_bounded(mut cmd: Command, limit: Duration) -> (bool, String, String) {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn interop command");
+    let out = child.stdout.take();
+    let err = child.stderr.take();
+    let read = |p: Option<std::process::ChildStdout>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            if let Some(mut p) = p {
+                use std::io::Read;
+                let _ = p.read_to_string(&mut s);
+            }
+            s
+        })
+    };
+    let t_out = read(out);
+    let t_err = std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(mut p) = err {
+            use std::io::Read;
+            let _ = p.read_to_string(&mut s);
+        }
+        s
+    });
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Ok(Some(st)) = child.try_wait() {
+            break Some(st);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let so = t_out.join().unwrap_or_default();
+    let se = t_err.join().unwrap_or_default();
+    match status {
+        Some(st) => (st.success(), so, se),
+        None => (false, so, format!("{se}\n(killed after {limit:?})")),
+    }
+}
