@@ -1,0 +1,1 @@
+//! `opsdesk watch` (being written: issue 5).
