@@ -1,0 +1,2 @@
+// Placeholder while the watch benchmark is written (issue 5).
+fn main() {}
