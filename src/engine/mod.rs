@@ -5,6 +5,7 @@
 
 mod governance;
 mod lock;
+pub mod providers;
 mod query;
 pub mod runner;
 
@@ -148,12 +149,13 @@ impl Engine {
     /// notify).
     pub fn ingest(&self, msg: NewMessage, source: &str) -> anyhow::Result<Appended> {
         if !self.config.profiles.contains_key(&msg.profile) {
-            anyhow::bail!(
-                "item {} names unknown profile `{}`; configured profiles: {}",
-                msg.id,
-                msg.profile,
-                self.profile_names().join(", ")
-            );
+            // A content error (the item is wrong), not an I/O one: sources reject the item
+            // instead of retrying it forever.
+            return Err(crate::sanitize::IngestError::UnknownProfile {
+                profile: crate::sanitize::one_line(&msg.profile, 64),
+                known: self.profile_names(),
+            }
+            .into());
         }
         let record = crate::sanitize::to_record(msg)?;
         let appended = self.inbox.append(record)?;
@@ -339,6 +341,12 @@ impl Engine {
                 Ok(Outcome::Done {
                     detail: json!({"consumer": consumer, "cursor": at}),
                 })
+            }
+            Action::SetProviderEnabled { name: provider, enabled } => {
+                self.set_provider_enabled(name, &provider, enabled, cx)
+            }
+            Action::SetDefaultProvider { name: provider } => {
+                self.set_default_provider(name, &provider, cx)
             }
         }
     }

@@ -12,7 +12,8 @@
 //!   caught up incrementally when other processes append.
 //!
 //! `state.json` carries consumer cursors (`{unread, last_seq, consumers}`) and is replaced
-//! atomically; `last_seq` in it is informative, the index is the truth.
+//! atomically when a cursor moves; its `last_seq`/`unread` are a snapshot from that moment
+//! (`Inbox::state` computes them live from the index, which is the truth).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{self, File, OpenOptions};
@@ -333,11 +334,8 @@ impl Inbox {
         }
         cache.ids.extend(fresh);
         cache.covered = seq;
-
-        // state.json's last_seq/unread are informative; a failure here loses nothing.
-        if let Err(e) = self.update_state(seq, |_| {}, false) {
-            tracing::warn!("could not update inbox state.json: {e}");
-        }
+        // state.json is not rewritten here: its last_seq/unread are derived from the index
+        // whenever it is read, and rewriting it would double the fsyncs of every append.
         Ok(out)
     }
 
@@ -786,7 +784,6 @@ impl Inbox {
                 *c = (*c).max(seq.min(last));
                 result = *c;
             },
-            true,
         )?;
         Ok(result)
     }
@@ -801,7 +798,6 @@ impl Inbox {
             |st| {
                 st.consumers.insert(consumer.to_string(), seq.min(last));
             },
-            true,
         )
     }
 
@@ -852,26 +848,18 @@ impl Inbox {
         }
     }
 
-    /// Read-modify-write of state.json; the caller holds the inbox lock.
-    fn update_state(
-        &self,
-        last: u64,
-        f: impl FnOnce(&mut InboxState),
-        cursors_changed: bool,
-    ) -> Result<(), StoreError> {
+    /// Read-modify-write of state.json and its backup; the caller holds the inbox lock.
+    fn update_state(&self, last: u64, f: impl FnOnce(&mut InboxState)) -> Result<(), StoreError> {
         let mut st = self.load_state()?;
         f(&mut st);
         st.last_seq = last;
         st.unread = last.saturating_sub(st.consumers.get(OPERATOR_CONSUMER).copied().unwrap_or(0));
-        let mut bytes =
-            serde_json::to_vec_pretty(&st).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        let mut bytes = serde_json::to_vec_pretty(&st).map_err(|e| StoreError::Rejected(e.to_string()))?;
         bytes.push(b'\n');
-        let main = self.path(STATE);
-        write_atomic(&main, &bytes).map_err(|e| StoreError::io(&main, "write", e))?;
-        if cursors_changed {
-            // The backup only matters for cursors (last_seq comes from the index).
-            let bak = self.path(STATE_BAK);
-            write_atomic(&bak, &bytes).map_err(|e| StoreError::io(&bak, "write", e))?;
+        // The backup is what saves the cursors if state.json is ever damaged.
+        for name in [STATE, STATE_BAK] {
+            let path = self.path(name);
+            write_atomic(&path, &bytes).map_err(|e| StoreError::io(&path, "write", e))?;
         }
         Ok(())
     }
