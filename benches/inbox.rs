@@ -90,6 +90,27 @@ fn append(c: &mut Criterion) {
     g.finish();
 }
 
+/// The budget is a p99, which criterion's summary does not give: time single appends directly.
+fn append_latency_percentiles(_c: &mut Criterion) {
+    let (_dir, inbox) = filled(10_000);
+    let mut times: Vec<Duration> = (0..500u64)
+        .map(|i| {
+            let t = std::time::Instant::now();
+            inbox.append(record(2_000_000 + i)).expect("append");
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    let pct = |p: usize| times[(times.len() * p / 100).min(times.len() - 1)];
+    println!(
+        "append/single_durable latency over {} appends: p50 {:.2?} p99 {:.2?} max {:.2?}",
+        times.len(),
+        pct(50),
+        pct(99),
+        times[times.len() - 1]
+    );
+}
+
 fn read_from_cursor(c: &mut Criterion) {
     let mut g = c.benchmark_group("read_20_from_cursor");
     for n in [10_000u64, 1_000_000] {
@@ -108,5 +129,10 @@ fn read_from_cursor(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, append, read_from_cursor);
+criterion_group!(
+    benches,
+    append_latency_percentiles,
+    append,
+    read_from_cursor
+);
 criterion_main!(benches);
