@@ -17,12 +17,12 @@ fn record(i: u64) -> InboxRecord {
         seq: 0,
         id: format!("bench-{i}"),
         received_at: now,
-        profile: if i % 3 == 0 {
+        profile: if i.is_multiple_of(3) {
             "clinic".into()
         } else {
             "work".into()
         },
-        channel: if i % 2 == 0 {
+        channel: if i.is_multiple_of(2) {
             Channel::Email
         } else {
             Channel::Teams

@@ -67,7 +67,9 @@ pub fn spawn_sources(
             .dir
             .clone()
             .unwrap_or_else(|| engine.paths().spool_dir());
-        let spool = Arc::new(Spool::new(dir, default_profile.clone())?.with_profiles(cfg.profiles.keys().cloned()));
+        let spool = Arc::new(
+            Spool::new(dir, default_profile.clone())?.with_profiles(cfg.profiles.keys().cloned()),
+        );
         let every = Duration::from_secs(cfg.sources.spool.interval_secs.max(1));
         tasks.push(spawn_poller(
             engine.clone(),
