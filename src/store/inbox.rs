@@ -777,14 +777,11 @@ impl Inbox {
         let _lock = FileLock::exclusive(&self.path(LOCK))?;
         let last = self.last_seq()?;
         let mut result = 0;
-        self.update_state(
-            last,
-            |st| {
-                let c = st.consumers.entry(consumer.to_string()).or_insert(0);
-                *c = (*c).max(seq.min(last));
-                result = *c;
-            },
-        )?;
+        self.update_state(last, |st| {
+            let c = st.consumers.entry(consumer.to_string()).or_insert(0);
+            *c = (*c).max(seq.min(last));
+            result = *c;
+        })?;
         Ok(result)
     }
 
@@ -793,12 +790,9 @@ impl Inbox {
         validate_consumer(consumer)?;
         let _lock = FileLock::exclusive(&self.path(LOCK))?;
         let last = self.last_seq()?;
-        self.update_state(
-            last,
-            |st| {
-                st.consumers.insert(consumer.to_string(), seq.min(last));
-            },
-        )
+        self.update_state(last, |st| {
+            st.consumers.insert(consumer.to_string(), seq.min(last));
+        })
     }
 
     /// Read what `consumer` has not consumed yet; with `mark`, move its cursor past what was
@@ -854,7 +848,8 @@ impl Inbox {
         f(&mut st);
         st.last_seq = last;
         st.unread = last.saturating_sub(st.consumers.get(OPERATOR_CONSUMER).copied().unwrap_or(0));
-        let mut bytes = serde_json::to_vec_pretty(&st).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        let mut bytes =
+            serde_json::to_vec_pretty(&st).map_err(|e| StoreError::Rejected(e.to_string()))?;
         bytes.push(b'\n');
         // The backup is what saves the cursors if state.json is ever damaged.
         for name in [STATE, STATE_BAK] {
