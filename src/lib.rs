@@ -9,4 +9,5 @@ pub mod paths;
 pub mod sanitize;
 pub mod sources;
 pub mod store;
+pub mod tui;
 pub mod watch;

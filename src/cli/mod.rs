@@ -6,6 +6,7 @@
 
 mod audit;
 mod config_cmd;
+mod console;
 mod drafts;
 mod inbox;
 mod mcp_config;
@@ -69,6 +70,8 @@ pub enum Command {
     McpConfig(mcp_config::McpConfigArgs),
     /// Tail the inbox in this terminal and raise desktop notifications (no engine needed).
     Watch(watch::WatchArgs),
+    /// The operator's console (the default with no subcommand): engine + terminal UI.
+    Console(console::ConsoleArgs),
 }
 
 /// A failure with the exit code it maps to.
@@ -186,19 +189,8 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = (|| {
         let ctx = Context::new(cli.global.clone())?;
         match cli.command {
-            // The console will take this place; until then the demo runs headless.
-            None if ctx.global.demo => serve::run(
-                &ctx,
-                serve::ServeArgs {
-                    print: true,
-                    ..Default::default()
-                },
-            ),
-            None => {
-                use clap::CommandFactory;
-                let _ = Cli::command().print_help();
-                Ok(())
-            }
+            None => console::run(&ctx, console::ConsoleArgs::default()),
+            Some(Command::Console(a)) => console::run(&ctx, a),
             Some(Command::Inbox(c)) => inbox::run(&ctx, c),
             Some(Command::Drafts(c)) => drafts::run(&ctx, c),
             Some(Command::Audit(c)) => audit::run(&ctx, c),

@@ -42,6 +42,15 @@ pub enum Action {
         consumer: String,
         seq: u64,
     },
+    /// Turn an LLM provider on or off (persisted in `<data dir>/providers.json`).
+    SetProviderEnabled {
+        name: String,
+        enabled: bool,
+    },
+    /// Make an LLM provider the default (persisted in `<data dir>/providers.json`).
+    SetDefaultProvider {
+        name: String,
+    },
 }
 
 impl Action {
@@ -55,6 +64,9 @@ impl Action {
             Action::ApproveDraft { .. } => "draft.approve",
             Action::RejectDraft { .. } => "draft.reject",
             Action::MarkRead { .. } => "inbox.mark_read",
+            Action::SetProviderEnabled { enabled: true, .. } => "provider.enable",
+            Action::SetProviderEnabled { enabled: false, .. } => "provider.disable",
+            Action::SetDefaultProvider { .. } => "provider.set_default",
         }
     }
 }

@@ -5,6 +5,7 @@
 
 mod governance;
 mod lock;
+pub mod providers;
 mod query;
 pub mod runner;
 
@@ -340,6 +341,13 @@ impl Engine {
                 Ok(Outcome::Done {
                     detail: json!({"consumer": consumer, "cursor": at}),
                 })
+            }
+            Action::SetProviderEnabled {
+                name: provider,
+                enabled,
+            } => self.set_provider_enabled(name, &provider, enabled, cx),
+            Action::SetDefaultProvider { name: provider } => {
+                self.set_default_provider(name, &provider, cx)
             }
         }
     }

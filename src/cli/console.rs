@@ -1,0 +1,171 @@
+//! `opsdesk` / `opsdesk console`: the engine (sources, MCP server) on a background tokio
+//! runtime and the ratatui console in the foreground. See `crate::tui`.
+
+use std::io::IsTerminal;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+use tokio_util::sync::CancellationToken;
+
+use super::{CmdResult, Context, Failure};
+use crate::engine::runner::spawn_sources;
+use crate::engine::{Engine, Mode};
+use crate::mcp::http::HttpOptions;
+use crate::mcp::{Hub, HubOptions, RuntimeInfo, auth};
+use crate::tui::keymap::Keymap;
+use crate::tui::theme::{Theme, no_color_from_env};
+
+#[derive(Debug, Args, Default)]
+pub struct ConsoleArgs {
+    /// Colour theme: dark, light, high-contrast, or <config dir>/themes/<NAME>.toml
+    /// (default: [console] theme). NO_COLOR is honoured.
+    #[arg(long, env = "OPSDESK_THEME", value_name = "NAME")]
+    pub theme: Option<String>,
+    /// Keymap TOML overriding the built-in keys (default: [console] keymap).
+    #[arg(long, value_name = "FILE")]
+    pub keymap: Option<PathBuf>,
+    /// MCP HTTP listen address (default: server.bind). Port 0 picks a free port.
+    #[arg(long, value_name = "ADDR")]
+    pub bind: Option<SocketAddr>,
+    /// Do not serve MCP over HTTP.
+    #[arg(long)]
+    pub no_http: bool,
+}
+
+pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(Failure::usage(
+            "the console needs a terminal; for a headless engine use `opsdesk serve`",
+        ));
+    }
+    let config = ctx.config()?;
+    // Read the local offset now: the time crate refuses once other threads exist.
+    let tz = time::UtcOffset::current_local_offset().unwrap_or(time::UtcOffset::UTC);
+    let theme_name = args
+        .theme
+        .clone()
+        .unwrap_or_else(|| config.console.theme.clone());
+    let config_dir = ctx.paths.config_file.parent().map(|p| p.to_path_buf());
+    let theme = Theme::load(&theme_name, config_dir.as_deref(), no_color_from_env())
+        .map_err(|e| Failure::usage(format!("{e:#}")))?;
+    let keymap_path = args
+        .keymap
+        .clone()
+        .or_else(|| config.console.keymap.clone());
+    let keymap =
+        Keymap::load(keymap_path.as_deref()).map_err(|e| Failure::usage(format!("{e:#}")))?;
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("opsdesk-engine")
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
+    let engine = Arc::new(Engine::open(
+        ctx.paths.clone(),
+        config.clone(),
+        Mode::Primary,
+    )?);
+    let shutdown = CancellationToken::new();
+    let _enter = rt.enter();
+    let hub = Hub::new(
+        engine.clone(),
+        HubOptions {
+            call_timeout: Duration::from_secs(config.server.request_timeout_secs.max(1)),
+            conformance_fixtures: false,
+        },
+    );
+    let notifier = crate::mcp::notify::spawn(hub.clone(), shutdown.clone());
+    let (http, mcp_url, mcp_error) = if args.no_http {
+        (None, None, None)
+    } else {
+        match rt.block_on(start_http(
+            ctx,
+            &args,
+            &config,
+            hub.clone(),
+            shutdown.clone(),
+        )) {
+            Ok((h, url)) => (Some(h), Some(url), None),
+            Err(e) => (None, None, Some(e)),
+        }
+    };
+    let tasks = spawn_sources(engine.clone(), shutdown.clone())?;
+    let clients_hub = hub.clone();
+    let opts = crate::tui::Options {
+        theme,
+        keymap,
+        tz,
+        mcp_url,
+        mcp_error,
+        clients: Some(Arc::new(move || clients_hub.connected_clients())),
+        log_file: Some(engine.data_dir().join("console.log")),
+    };
+    let result = crate::tui::run(engine.clone(), rt.handle(), opts);
+
+    shutdown.cancel();
+    rt.block_on(async {
+        for t in tasks {
+            let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
+        }
+        if let Some(h) = http {
+            let _ = tokio::time::timeout(Duration::from_secs(5), h).await;
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(2), notifier).await;
+    });
+    RuntimeInfo::remove(&ctx.paths);
+    drop(_enter);
+    rt.shutdown_timeout(Duration::from_secs(2));
+    if ctx.global.demo && ctx.global.data_dir.is_none() {
+        eprintln!("opsdesk: demo data thrown away");
+    }
+    match result {
+        Ok(None) => Ok(()),
+        Ok(Some(fatal)) => Err(Failure::failed(format!("the console stopped: {fatal}"))),
+        Err(e) => Err(Failure::failed(format!("{e:#}"))),
+    }
+}
+
+/// Bind and start the MCP HTTP server as `serve` does; publish its URL in engine.json.
+/// Returns the error text instead of failing: the console is useful without MCP, and the
+/// status bar shows the failure.
+async fn start_http(
+    ctx: &Context,
+    args: &ConsoleArgs,
+    config: &crate::config::Config,
+    hub: Arc<Hub>,
+    shutdown: CancellationToken,
+) -> Result<(tokio::task::JoinHandle<()>, String), String> {
+    let token = auth::load_or_create(&ctx.paths).map_err(|e| format!("{e:#}"))?;
+    let mut opts = HttpOptions::from_config(&config.server, Some(token));
+    if let Some(b) = args.bind {
+        opts.bind = b;
+    }
+    let listener = match crate::mcp::http::bind(&opts).await {
+        Ok(l) => l,
+        // The demo must start even when another opsdesk holds the usual port.
+        Err(e) if ctx.global.demo && args.bind.is_none() => {
+            tracing::warn!("{e:#}; the demo uses a free port instead");
+            opts.bind.set_port(0);
+            crate::mcp::http::bind(&opts)
+                .await
+                .map_err(|e| format!("{e:#}"))?
+        }
+        Err(e) => return Err(format!("{e:#}")),
+    };
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    let info = RuntimeInfo::new(addr);
+    info.write(&ctx.paths).map_err(|e| format!("{e:#}"))?;
+    let app = crate::mcp::http::router(hub, &opts, shutdown.clone());
+    let handle = tokio::spawn(async move {
+        if let Err(e) = crate::mcp::http::serve(listener, app, shutdown).await {
+            tracing::error!("MCP HTTP server stopped: {e}");
+        }
+    });
+    Ok((handle, info.mcp_url))
+}

@@ -1,0 +1,319 @@
+//! Operator changes to the LLM providers (enabled, default), made from the console or the CLI.
+//!
+//! The config file stays the operator's hand-written text; run-time changes live in an overlay,
+//! `<data dir>/providers.json`, written atomically (tmp + fsync + rename) and applied over the
+//! config's `[llm]` section. Every change is audited before it is written (fail closed).
+//!
+//! `view` computes what the console shows: each provider's switches and, per entity, which
+//! provider it would use and why it is blocked when it would be (a HIPAA entity whose cleared
+//! provider is off, with no other cleared provider enabled).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{Call, Engine, EngineError};
+use crate::config::{Config, LlmConfig};
+use crate::domain::{AuditOutcome, Outcome};
+use crate::paths::{Paths, write_atomic};
+use crate::store::StoreError;
+
+/// File name of the overlay in the data dir.
+pub const OVERLAY_FILE: &str = "providers.json";
+
+/// Serializes read-modify-write of the overlay within this process (the engine holding the
+/// data-dir lock is the only writer in practice).
+static WRITE: Mutex<()> = Mutex::new(());
+
+/// Run-time changes over the config's `[llm]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderOverlay {
+    /// Provider name → enabled.
+    #[serde(default)]
+    pub enabled: BTreeMap<String, bool>,
+    /// Default provider chosen at run time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<String>,
+}
+
+pub fn overlay_path(paths: &Paths) -> PathBuf {
+    paths.data_dir.join(OVERLAY_FILE)
+}
+
+/// The overlay on disk; a missing file is an empty overlay. An unreadable or malformed file is
+/// an error: guessing would silently re-enable a provider the operator turned off.
+pub fn load_overlay(paths: &Paths) -> Result<ProviderOverlay, EngineError> {
+    let path = overlay_path(paths);
+    match std::fs::read(&path) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+            EngineError::Store(StoreError::Corrupt {
+                path: path.clone(),
+                line: e.line() as u64,
+                msg: format!("{e}; fix or remove the file to return to the config's [llm]"),
+            })
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ProviderOverlay::default()),
+        Err(e) => Err(EngineError::Store(StoreError::io(&path, "read", e))),
+    }
+}
+
+/// `llm` with the overlay applied. Names the config no longer has are ignored.
+pub fn apply(llm: &LlmConfig, overlay: &ProviderOverlay) -> LlmConfig {
+    let mut out = llm.clone();
+    for (name, on) in &overlay.enabled {
+        if let Some(p) = out.providers.get_mut(name) {
+            p.enabled = *on;
+        }
+    }
+    if let Some(d) = &overlay.default
+        && out.providers.contains_key(d)
+    {
+        out.default = Some(d.clone());
+    }
+    out
+}
+
+/// One provider as the console shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProviderRow {
+    pub name: String,
+    pub kind: String,
+    pub model: String,
+    pub enabled: bool,
+    pub is_default: bool,
+    pub hipaa_cleared: bool,
+}
+
+/// One entity's routing as the console shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EntityRow {
+    pub profile: String,
+    /// `profiles.<p>.llm_provider`, if set.
+    pub override_provider: Option<String>,
+    pub requires_hipaa: bool,
+    /// The provider the entity's jobs would go to (before per-job overrides).
+    pub effective: Option<String>,
+    /// Why the entity's LLM calls would be blocked, if they would.
+    pub blocked: Option<String>,
+    /// A remark that is not a block (e.g. a fallback).
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ProvidersView {
+    pub default: Option<String>,
+    pub providers: Vec<ProviderRow>,
+    pub entities: Vec<EntityRow>,
+}
+
+/// What the console shows, from the config and the effective `[llm]`.
+pub fn view(config: &Config, llm: &LlmConfig) -> ProvidersView {
+    let providers = llm
+        .providers
+        .iter()
+        .map(|(name, p)| ProviderRow {
+            name: name.clone(),
+            kind: p.kind.as_str().to_string(),
+            model: p.model.clone(),
+            enabled: p.enabled,
+            is_default: llm.default.as_deref() == Some(name),
+            hipaa_cleared: p.hipaa_cleared,
+        })
+        .collect();
+    let usable = |name: &str, need_hipaa: bool| {
+        llm.providers
+            .get(name)
+            .is_some_and(|p| p.enabled && (!need_hipaa || p.hipaa_cleared))
+    };
+    let entities = config
+        .profiles
+        .iter()
+        .map(|(profile, p)| {
+            let effective = p.llm_provider.clone().or_else(|| llm.default.clone());
+            let need = p.requires_hipaa;
+            let fallback = llm
+                .providers
+                .iter()
+                .find(|(n, _)| usable(n, need))
+                .map(|(n, _)| n.clone());
+            let problem = match effective.as_deref() {
+                None => Some("no provider is set (no entity override, no default)".to_string()),
+                Some(e) => match llm.providers.get(e) {
+                    None => Some(format!("provider `{e}` is not configured")),
+                    Some(pc) if !pc.enabled => Some(format!("`{e}` is disabled")),
+                    Some(pc) if need && !pc.hipaa_cleared => {
+                        Some(format!("`{e}` is not HIPAA-cleared"))
+                    }
+                    Some(_) => None,
+                },
+            };
+            let (blocked, note) = match (problem, &fallback) {
+                (None, _) => (None, None),
+                (Some(why), Some(f)) => (None, Some(format!("{why}; falls back to `{f}`"))),
+                (Some(why), None) if need => (
+                    Some(format!(
+                        "{why} and no enabled HIPAA-cleared provider exists: LLM calls for this entity are blocked"
+                    )),
+                    None,
+                ),
+                (Some(why), None) => (
+                    Some(format!(
+                        "{why} and no provider is enabled: LLM calls are blocked"
+                    )),
+                    None,
+                ),
+            };
+            EntityRow {
+                profile: profile.clone(),
+                override_provider: p.llm_provider.clone(),
+                requires_hipaa: need,
+                effective,
+                blocked,
+                note,
+            }
+        })
+        .collect();
+    ProvidersView {
+        default: llm.default.clone(),
+        providers,
+        entities,
+    }
+}
+
+impl Engine {
+    /// The `[llm]` section with the operator's run-time changes applied.
+    pub fn effective_llm(&self) -> Result<LlmConfig, EngineError> {
+        Ok(apply(&self.config.llm, &load_overlay(&self.paths)?))
+    }
+
+    /// What the console's Providers pane shows.
+    pub fn providers_view(&self) -> Result<ProvidersView, EngineError> {
+        Ok(view(&self.config, &self.effective_llm()?))
+    }
+
+    fn known_provider(&self, provider: &str) -> Result<(), EngineError> {
+        if self.config.llm.providers.contains_key(provider) {
+            Ok(())
+        } else {
+            Err(EngineError::invalid(
+                format!("unknown provider `{provider}`"),
+                json!({"field": "name", "valid_providers": self.config.llm.providers.keys().collect::<Vec<_>>()}),
+            ))
+        }
+    }
+
+    pub(super) fn set_provider_enabled(
+        &self,
+        event: &str,
+        provider: &str,
+        enabled: bool,
+        cx: &Call,
+    ) -> Result<Outcome, EngineError> {
+        self.known_provider(provider)?;
+        self.change_overlay(event, provider, cx, |ov, llm| {
+            let was = llm.providers.get(provider).is_some_and(|p| p.enabled);
+            ov.enabled.insert(provider.to_string(), enabled);
+            format!("enabled {was} → {enabled}")
+        })
+    }
+
+    pub(super) fn set_default_provider(
+        &self,
+        event: &str,
+        provider: &str,
+        cx: &Call,
+    ) -> Result<Outcome, EngineError> {
+        self.known_provider(provider)?;
+        let llm = self.effective_llm()?;
+        if !llm.providers.get(provider).is_some_and(|p| p.enabled) {
+            // A disabled default would leave every entity without a provider: refuse and say how.
+            return Err(EngineError::invalid(
+                format!(
+                    "provider `{provider}` is disabled; enable it before making it the default"
+                ),
+                json!({"field": "name", "hint": "enable the provider first"}),
+            ));
+        }
+        self.change_overlay(event, provider, cx, |ov, llm| {
+            let was = llm.default.clone().unwrap_or_else(|| "none".into());
+            ov.default = Some(provider.to_string());
+            format!("default {was} → {provider}")
+        })
+    }
+
+    /// Read the overlay, change it, audit (fail closed), write it atomically.
+    fn change_overlay(
+        &self,
+        event: &str,
+        provider: &str,
+        cx: &Call,
+        change: impl FnOnce(&mut ProviderOverlay, &LlmConfig) -> String,
+    ) -> Result<Outcome, EngineError> {
+        let _guard = WRITE.lock().unwrap_or_else(|p| p.into_inner());
+        let mut overlay = load_overlay(&self.paths)?;
+        let before = apply(&self.config.llm, &overlay);
+        let what = change(&mut overlay, &before);
+        self.audit(
+            cx.event(event, AuditOutcome::Ok)
+                .target(provider)
+                .reason(what.clone()),
+        )?;
+        let path = overlay_path(&self.paths);
+        let bytes = serde_json::to_vec_pretty(&overlay).unwrap_or_default();
+        if let Err(e) = write_atomic(&path, &bytes) {
+            let err = StoreError::io(&path, "write", e);
+            // The audit line above says the change was made; record that it did not stick.
+            let _ = self.audit(
+                cx.event(event, AuditOutcome::Error)
+                    .target(provider)
+                    .reason(err.to_string()),
+            );
+            return Err(err.into());
+        }
+        let after = apply(&self.config.llm, &overlay);
+        Ok(Outcome::Done {
+            detail: json!({"provider": provider, "change": what, "default": after.default}),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hipaa_entity_is_blocked_when_its_cleared_provider_is_off() {
+        let config = Config::demo();
+        let mut ov = ProviderOverlay::default();
+        let v = view(&config, &apply(&config.llm, &ov));
+        let clinic = v.entities.iter().find(|e| e.profile == "clinic").unwrap();
+        assert_eq!(clinic.effective.as_deref(), Some("azure"));
+        assert!(clinic.blocked.is_none());
+
+        ov.enabled.insert("azure".into(), false);
+        let v = view(&config, &apply(&config.llm, &ov));
+        let clinic = v.entities.iter().find(|e| e.profile == "clinic").unwrap();
+        let why = clinic.blocked.as_deref().unwrap();
+        assert!(why.contains("`azure` is disabled"), "{why}");
+        assert!(why.contains("HIPAA"), "{why}");
+        // The work entity is not affected.
+        let work = v.entities.iter().find(|e| e.profile == "work").unwrap();
+        assert!(work.blocked.is_none());
+    }
+
+    #[test]
+    fn overlay_sets_default_and_ignores_unknown_names() {
+        let config = Config::demo();
+        let ov = ProviderOverlay {
+            enabled: [("nope".to_string(), true)].into(),
+            default: Some("local".into()),
+        };
+        let llm = apply(&config.llm, &ov);
+        assert_eq!(llm.default.as_deref(), Some("local"));
+        assert!(!llm.providers.contains_key("nope"));
+    }
+}

@@ -1,0 +1,197 @@
+//! The data task: owns every read and write the console makes, off the UI thread. Changes and
+//! briefs go through `Engine::submit` with the console as actor (the one governed path); page
+//! reads of the inbox, drafts and audit tail read the stores directly, like `watch` does,
+//! because they change nothing and auditing every scroll would drown the trail.
+
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender};
+
+use serde_json::Value;
+
+use super::app::{Anchor, ChainStatus, InboxRow, Msg, PAGE, Req};
+use crate::domain::{Action, Actor, BriefKind, Outcome, Query};
+use crate::engine::Engine;
+
+/// Names of connected MCP clients (from the MCP hub, when it runs).
+pub type ClientsFn = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
+
+/// Audit records loaded when the console starts (live appends follow).
+const AUDIT_TAIL: usize = 500;
+
+pub fn spawn(
+    engine: Arc<Engine>,
+    clients: Option<ClientsFn>,
+    rx: Receiver<Req>,
+    tx: Sender<Msg>,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name("console-data".into())
+        .spawn(move || {
+            while let Ok(req) = rx.recv() {
+                // A send error means the UI is gone: stop.
+                if handle(&engine, clients.as_ref(), req, &tx).is_err() {
+                    break;
+                }
+            }
+        })
+}
+
+fn handle(
+    engine: &Arc<Engine>,
+    clients: Option<&ClientsFn>,
+    req: Req,
+    tx: &Sender<Msg>,
+) -> Result<(), Closed> {
+    let tx = &Sender2(tx);
+    match req {
+        Req::LoadAll => {
+            let inbox = engine.inbox();
+            let cursor = inbox.cursor("console").ok().flatten().unwrap_or(0);
+            let last_seq = inbox.last_seq().unwrap_or(0);
+            tx.send(Msg::Cursor { cursor, last_seq })?;
+            tx.send(Msg::Drafts(drafts(engine)))?;
+            tx.send(Msg::Providers(
+                engine.providers_view().map_err(|e| e.to_string()),
+            ))?;
+            tx.send(Msg::AuditTail(
+                engine.audit_store().tail(AUDIT_TAIL).unwrap_or_default(),
+            ))?;
+            for h in engine.health() {
+                tx.send(Msg::Engine(crate::engine::EngineEvent::SourceHealth(
+                    Arc::new(h),
+                )))?;
+            }
+            verify(engine, tx.0);
+        }
+        Req::Inbox {
+            generation,
+            filter,
+            anchor,
+        } => {
+            let inbox = engine.inbox();
+            let batch = match anchor {
+                Anchor::Top => inbox.read_before(None, PAGE, &filter),
+                Anchor::Before(s) => inbox.read_before(Some(s), PAGE, &filter),
+                Anchor::After(s) => inbox.read_after(s, PAGE, &filter).map(|mut b| {
+                    b.records.reverse();
+                    b
+                }),
+                Anchor::Bottom => inbox.read_after(0, PAGE, &filter).map(|mut b| {
+                    b.records.reverse();
+                    b
+                }),
+            };
+            match batch {
+                Ok(b) => tx.send(Msg::InboxPage {
+                    generation,
+                    anchor,
+                    rows: b.records.iter().map(InboxRow::from).collect(),
+                    last_seq: b.last_seq,
+                })?,
+                Err(e) => tx.send(Msg::Submitted {
+                    label: "reading the inbox".into(),
+                    action: Action::Query(Query::Status),
+                    result: Err(e.to_string()),
+                })?,
+            }
+        }
+        Req::Drafts => tx.send(Msg::Drafts(drafts(engine)))?,
+        Req::Providers => tx.send(Msg::Providers(
+            engine.providers_view().map_err(|e| e.to_string()),
+        ))?,
+        Req::Verify => verify(engine, tx.0),
+        Req::Brief { profile } => {
+            let ask = |kind| match engine.submit(
+                Action::Query(Query::Brief {
+                    kind,
+                    profile: profile.clone(),
+                }),
+                Actor::Console,
+            ) {
+                Ok(Outcome::Done { detail }) => Ok(detail),
+                Ok(other) => Ok(serde_json::to_value(other).unwrap_or(Value::Null)),
+                Err(e) => Err(e.to_string()),
+            };
+            let morning = ask(BriefKind::Morning);
+            let eod = ask(BriefKind::EndOfDay);
+            tx.send(Msg::Brief {
+                profile,
+                morning,
+                eod,
+            })?;
+        }
+        Req::Clients => {
+            if let Some(f) = clients {
+                tx.send(Msg::Clients(f()))?;
+            }
+        }
+        Req::Submit { action, label } => {
+            let result = engine
+                .submit(action.clone(), Actor::Console)
+                .map_err(|e| e.to_string());
+            tx.send(Msg::Submitted {
+                label,
+                action,
+                result,
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The UI has gone away.
+struct Closed;
+
+/// A sender whose error is just "closed" (the message itself is not worth returning).
+struct Sender2<'a>(&'a Sender<Msg>);
+
+impl Sender2<'_> {
+    fn send(&self, m: Msg) -> Result<(), Closed> {
+        self.0.send(m).map_err(|_| Closed)
+    }
+}
+
+fn drafts(engine: &Engine) -> Vec<crate::domain::Draft> {
+    engine
+        .drafts()
+        .queue()
+        .map(|q| q.drafts)
+        .unwrap_or_default()
+}
+
+/// Verify the chain on its own thread: a long trail must not hold up other requests.
+fn verify(engine: &Arc<Engine>, tx: &Sender<Msg>) {
+    let engine = engine.clone();
+    let tx = tx.clone();
+    let _ = std::thread::Builder::new()
+        .name("console-verify".into())
+        .spawn(move || {
+            let status = match engine.audit_store().verify() {
+                Ok(r) if r.ok() => ChainStatus {
+                    ok: true,
+                    text: format!("intact ({} records, audit verify)", r.records),
+                },
+                Ok(r) => ChainStatus {
+                    ok: false,
+                    text: format!(
+                        "BROKEN: {}",
+                        r.first_bad
+                            .as_ref()
+                            .map(|b| format!(
+                                "{}:{} (seq {}): {}",
+                                b.file.display(),
+                                b.line,
+                                b.seq.map(|s| s.to_string()).unwrap_or_else(|| "?".into()),
+                                b.reason
+                            ))
+                            .unwrap_or_else(|| "see `opsdesk audit verify`".into())
+                    ),
+                },
+                Err(e) => ChainStatus {
+                    ok: false,
+                    text: format!("cannot verify: {e}"),
+                },
+            };
+            let _ = tx.send(Msg::Chain(status));
+        });
+}

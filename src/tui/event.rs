@@ -1,0 +1,97 @@
+//! Everything that reaches the UI thread arrives as a `Msg` on one channel: terminal input
+//! (read on its own thread), engine events (forwarded from the broadcast bus by a task on the
+//! engine's runtime) and the data task's answers.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+use crossterm::event::{self, Event};
+use tokio::sync::broadcast;
+
+use super::app::Msg;
+use crate::engine::EngineEvent;
+
+/// Lets the main loop stop the input reader while `$EDITOR` owns the terminal.
+#[derive(Default)]
+pub struct InputGate {
+    pub paused: AtomicBool,
+    /// Set by the reader once it has seen `paused` and will not read.
+    pub idle: AtomicBool,
+    pub stop: AtomicBool,
+}
+
+impl InputGate {
+    /// Pause the reader and wait (briefly) until it has stopped reading.
+    pub fn pause(&self) {
+        self.paused.store(true, Ordering::SeqCst);
+        for _ in 0..100 {
+            if self.idle.load(Ordering::SeqCst) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    pub fn resume(&self) {
+        self.idle.store(false, Ordering::SeqCst);
+        self.paused.store(false, Ordering::SeqCst);
+    }
+}
+
+/// Read terminal events on a thread of their own (crossterm's read blocks).
+pub fn spawn_input(
+    tx: Sender<Msg>,
+    gate: Arc<InputGate>,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name("console-input".into())
+        .spawn(move || {
+            loop {
+                if gate.stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                if gate.paused.load(Ordering::SeqCst) {
+                    gate.idle.store(true, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(20));
+                    continue;
+                }
+                // Poll with a timeout so pause and stop are noticed promptly.
+                match event::poll(Duration::from_millis(50)) {
+                    Ok(false) => continue,
+                    Ok(true) => {}
+                    Err(e) => {
+                        let _ = tx.send(Msg::Fatal(format!("terminal input failed: {e}")));
+                        break;
+                    }
+                }
+                if gate.paused.load(Ordering::SeqCst) {
+                    continue;
+                }
+                let msg = match event::read() {
+                    Ok(Event::Key(k)) => Msg::Key(k),
+                    Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                    Ok(_) => continue,
+                    Err(e) => Msg::Fatal(format!("terminal input failed: {e}")),
+                };
+                let fatal = matches!(msg, Msg::Fatal(_));
+                if tx.send(msg).is_err() || fatal {
+                    break;
+                }
+            }
+        })
+}
+
+/// Forward engine events to the UI. A lag means events were dropped: the UI reloads.
+pub async fn forward_engine(mut rx: broadcast::Receiver<EngineEvent>, tx: Sender<Msg>) {
+    loop {
+        let msg = match rx.recv().await {
+            Ok(ev) => Msg::Engine(ev),
+            Err(broadcast::error::RecvError::Lagged(_)) => Msg::Lagged,
+            Err(broadcast::error::RecvError::Closed) => break,
+        };
+        if tx.send(msg).is_err() {
+            break;
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! The keymap: TOML with built-in defaults (`assets/keymap.toml`). The `?` help is generated
+//! from the same entries, so what the help says is what the keys do.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde::Deserialize;
+
+pub const DEFAULT_KEYMAP: &str = include_str!("../../assets/keymap.toml");
+
+/// Where a binding applies. A pane's section is consulted before `Global`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Section {
+    Global,
+    Inbox,
+    Brief,
+    Drafts,
+    Providers,
+    Audit,
+}
+
+impl Section {
+    pub const ALL: [Section; 6] = [
+        Section::Global,
+        Section::Inbox,
+        Section::Brief,
+        Section::Drafts,
+        Section::Providers,
+        Section::Audit,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Global => "global",
+            Section::Inbox => "inbox",
+            Section::Brief => "brief",
+            Section::Drafts => "drafts",
+            Section::Providers => "providers",
+            Section::Audit => "audit",
+        }
+    }
+}
+
+macro_rules! acts {
+    ($($v:ident = $n:literal),* $(,)?) => {
+        /// Everything a key can do.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Act { $($v),* }
+        impl Act {
+            pub fn from_name(s: &str) -> Option<Act> {
+                match s { $($n => Some(Act::$v),)* _ => None }
+            }
+            pub fn name(self) -> &'static str {
+                match self { $(Act::$v => $n),* }
+            }
+        }
+    };
+}
+
+acts! {
+    Quit = "quit", NextPane = "next_pane", PrevPane = "prev_pane",
+    PaneInbox = "pane_inbox", PaneBrief = "pane_brief", PaneDrafts = "pane_drafts",
+    PaneProviders = "pane_providers", PaneAudit = "pane_audit",
+    Down = "down", Up = "up", PageDown = "page_down", PageUp = "page_up",
+    Top = "top", Bottom = "bottom", Filter = "filter", Command = "command", Help = "help",
+    Details = "details", Refresh = "refresh",
+    DraftReply = "draft_reply", MarkRead = "mark_read", MarkAllRead = "mark_all_read",
+    Regenerate = "regenerate",
+    Approve = "approve", Reject = "reject", Edit = "edit", ShowAll = "show_all",
+    ToggleEnabled = "toggle_enabled", SetDefault = "set_default",
+    CycleOutcome = "cycle_outcome", Verify = "verify",
+}
+
+/// A key with its modifiers, normalized so that `G` and `shift-g` are the same key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Key {
+    pub code: KeyCode,
+    pub mods: KeyModifiers,
+}
+
+impl Key {
+    pub fn from_event(ev: &KeyEvent) -> Key {
+        let mut mods = ev.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
+        let code = match ev.code {
+            // Terminals report shift-tab as BackTab, sometimes with SHIFT set as well.
+            KeyCode::BackTab => KeyCode::BackTab,
+            KeyCode::Char(c) if mods.contains(KeyModifiers::CONTROL) => {
+                KeyCode::Char(c.to_ascii_lowercase())
+            }
+            other => other,
+        };
+        if matches!(code, KeyCode::Char(_)) && mods.is_empty() {
+            mods = KeyModifiers::NONE;
+        }
+        Key { code, mods }
+    }
+
+    pub fn parse(s: &str) -> Result<Key> {
+        let mut mods = KeyModifiers::NONE;
+        let mut rest = s;
+        loop {
+            if let Some(r) = rest.strip_prefix("ctrl-") {
+                mods |= KeyModifiers::CONTROL;
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix("alt-") {
+                mods |= KeyModifiers::ALT;
+                rest = r;
+            } else {
+                break;
+            }
+        }
+        let code = match rest {
+            "enter" => KeyCode::Enter,
+            "esc" => KeyCode::Esc,
+            "tab" => KeyCode::Tab,
+            "backtab" | "shift-tab" => KeyCode::BackTab,
+            "up" => KeyCode::Up,
+            "down" => KeyCode::Down,
+            "left" => KeyCode::Left,
+            "right" => KeyCode::Right,
+            "pageup" => KeyCode::PageUp,
+            "pagedown" => KeyCode::PageDown,
+            "home" => KeyCode::Home,
+            "end" => KeyCode::End,
+            "space" => KeyCode::Char(' '),
+            "backspace" => KeyCode::Backspace,
+            "delete" => KeyCode::Delete,
+            f if f.len() > 1 && f.starts_with('f') && f[1..].parse::<u8>().is_ok() => {
+                KeyCode::F(f[1..].parse().unwrap_or(1))
+            }
+            c if c.chars().count() == 1 => {
+                let ch = c.chars().next().unwrap_or(' ');
+                KeyCode::Char(if mods.contains(KeyModifiers::CONTROL) {
+                    ch.to_ascii_lowercase()
+                } else {
+                    ch
+                })
+            }
+            _ => bail!("unknown key `{s}`"),
+        };
+        Ok(Key { code, mods })
+    }
+
+    pub fn label(&self) -> String {
+        let mut s = String::new();
+        if self.mods.contains(KeyModifiers::CONTROL) {
+            s.push_str("Ctrl-");
+        }
+        if self.mods.contains(KeyModifiers::ALT) {
+            s.push_str("Alt-");
+        }
+        match self.code {
+            KeyCode::Char(' ') => s.push_str("Space"),
+            KeyCode::Char(c) => s.push(c),
+            KeyCode::BackTab => s.push_str("Shift-Tab"),
+            KeyCode::PageUp => s.push_str("PgUp"),
+            KeyCode::PageDown => s.push_str("PgDn"),
+            KeyCode::F(n) => s.push_str(&format!("F{n}")),
+            other => s.push_str(&format!("{other:?}")),
+        }
+        s
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    keys: Vec<String>,
+    #[serde(default)]
+    help: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Binding {
+    pub section: Section,
+    pub act: Act,
+    pub keys: Vec<Key>,
+    pub help: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    pub bindings: Vec<Binding>,
+}
+
+impl Keymap {
+    pub fn defaults() -> Keymap {
+        // The embedded file is covered by a test, so it always parses.
+        let mut k = Keymap {
+            bindings: Vec::new(),
+        };
+        let _ = k.merge(DEFAULT_KEYMAP, true);
+        k
+    }
+
+    /// The defaults with the user's file (if any) merged over them.
+    pub fn load(path: Option<&Path>) -> Result<Keymap> {
+        let mut k = Keymap::defaults();
+        if let Some(p) = path {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read keymap {}", p.display()))?;
+            k.merge(&text, false)
+                .with_context(|| format!("keymap {}", p.display()))?;
+        }
+        Ok(k)
+    }
+
+    fn merge(&mut self, text: &str, defaults: bool) -> Result<()> {
+        let file: BTreeMap<String, BTreeMap<String, Entry>> = toml::from_str(text)?;
+        for (sec_name, entries) in file {
+            let section = Section::ALL
+                .into_iter()
+                .find(|s| s.name() == sec_name)
+                .with_context(|| format!("unknown section [{sec_name}]"))?;
+            for (act_name, entry) in entries {
+                let act = Act::from_name(&act_name)
+                    .with_context(|| format!("[{sec_name}] unknown action `{act_name}`"))?;
+                let keys = entry
+                    .keys
+                    .iter()
+                    .map(|k| Key::parse(k))
+                    .collect::<Result<Vec<_>>>()
+                    .with_context(|| format!("[{sec_name}] {act_name}"))?;
+                match self
+                    .bindings
+                    .iter_mut()
+                    .find(|b| b.section == section && b.act == act)
+                {
+                    Some(b) => {
+                        b.keys = keys;
+                        if let Some(h) = entry.help {
+                            b.help = h;
+                        }
+                    }
+                    None if defaults => self.bindings.push(Binding {
+                        section,
+                        act,
+                        keys,
+                        help: entry.help.unwrap_or_else(|| act_name.clone()),
+                    }),
+                    None => bail!(
+                        "[{sec_name}] `{act_name}` is not an action of this section (see the built-in keymap)"
+                    ),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The action for a key in a pane: the pane's own bindings first, then the global ones.
+    pub fn lookup(&self, section: Section, ev: &KeyEvent) -> Option<Act> {
+        let key = Key::from_event(ev);
+        let find = |sec: Section| {
+            self.bindings
+                .iter()
+                .find(|b| b.section == sec && b.keys.contains(&key))
+                .map(|b| b.act)
+        };
+        find(section).or_else(|| find(Section::Global))
+    }
+
+    /// The first key bound to `act` in `section` (or global), for hints.
+    pub fn key_for(&self, section: Section, act: Act) -> String {
+        self.bindings
+            .iter()
+            .find(|b| b.act == act && (b.section == section || b.section == Section::Global))
+            .and_then(|b| b.keys.first())
+            .map(Key::label)
+            .unwrap_or_else(|| "?".into())
+    }
+
+    /// Help lines: (section, keys, description), in file order within each section.
+    pub fn help(&self) -> Vec<(Section, String, String)> {
+        let mut out = Vec::new();
+        for sec in Section::ALL {
+            for b in self.bindings.iter().filter(|b| b.section == sec) {
+                let keys: Vec<String> = b.keys.iter().map(Key::label).collect();
+                out.push((sec, keys.join(" "), b.help.clone()));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, mods)
+    }
+
+    #[test]
+    fn defaults_parse_and_pane_keys_win() {
+        let k = Keymap::load(None).unwrap();
+        assert!(k.bindings.len() > 20);
+        let r = ev(KeyCode::Char('r'), KeyModifiers::NONE);
+        assert_eq!(k.lookup(Section::Drafts, &r), Some(Act::Reject));
+        assert_eq!(k.lookup(Section::Brief, &r), Some(Act::Regenerate));
+        assert_eq!(k.lookup(Section::Inbox, &r), None);
+        let g = ev(KeyCode::Char('G'), KeyModifiers::SHIFT);
+        assert_eq!(k.lookup(Section::Inbox, &g), Some(Act::Bottom));
+        let cc = ev(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(k.lookup(Section::Audit, &cc), Some(Act::Quit));
+        let bt = ev(KeyCode::BackTab, KeyModifiers::SHIFT);
+        assert_eq!(k.lookup(Section::Audit, &bt), Some(Act::PrevPane));
+    }
+
+    #[test]
+    fn user_file_overrides_keys_and_rejects_unknown_actions() {
+        let mut k = Keymap::defaults();
+        k.merge("[drafts]\napprove = { keys = [\"y\"] }\n", false)
+            .unwrap();
+        let y = ev(KeyCode::Char('y'), KeyModifiers::NONE);
+        assert_eq!(k.lookup(Section::Drafts, &y), Some(Act::Approve));
+        assert!(
+            k.merge("[drafts]\nlaunch = { keys = [\"x\"] }\n", false)
+                .is_err()
+        );
+    }
+}

@@ -1,0 +1,91 @@
+//! Brief: the morning brief and end-of-day digest per profile, as the engine answers them
+//! (today: "not configured" until the brief generator exists; shown as such).
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::{block, fit, row, sub_block};
+use crate::tui::app::App;
+use crate::tui::theme::Theme;
+
+pub fn render(app: &App, f: &mut Frame, area: Rect) {
+    let t = &app.theme;
+    let b = &app.brief;
+    let [left, right] =
+        Layout::horizontal([Constraint::Length(24), Constraint::Min(0)]).areas(area);
+    let lines: Vec<Line> = app
+        .profiles
+        .iter()
+        .enumerate()
+        .map(|(i, p)| row(t, i == b.sel, fit(p, 20), t.text))
+        .collect();
+    f.render_widget(
+        Paragraph::new(lines).block(block(t, " Profiles ".into())),
+        left,
+    );
+
+    let [morning, eod] =
+        Layout::vertical([Constraint::Percentage(50), Constraint::Min(0)]).areas(right);
+    let entry = app.profiles.get(b.sel).and_then(|p| b.entries.get(p));
+    let loading = entry.is_some_and(|e| e.loading);
+    let slot = |v: Option<&Result<serde_json::Value, String>>| -> Vec<Line<'static>> {
+        if loading {
+            return vec![Line::from(Span::styled("generating…", t.muted))];
+        }
+        match v {
+            None => vec![Line::from(Span::styled(
+                "not asked yet (r to generate)",
+                t.muted,
+            ))],
+            Some(Err(e)) => vec![Line::from(Span::styled(format!("error: {e}"), t.error))],
+            Some(Ok(v)) => brief_lines(v, t),
+        }
+    };
+    let profile = app.profiles.get(b.sel).cloned().unwrap_or_default();
+    f.render_widget(
+        Paragraph::new(slot(entry.and_then(|e| e.morning.as_ref())))
+            .wrap(Wrap { trim: false })
+            .block(sub_block(t, format!(" Morning brief · {profile} "))),
+        morning,
+    );
+    f.render_widget(
+        Paragraph::new(slot(entry.and_then(|e| e.eod.as_ref())))
+            .wrap(Wrap { trim: false })
+            .block(sub_block(t, format!(" End-of-day digest · {profile} "))),
+        eod,
+    );
+}
+
+/// What the engine returned, honestly: its message and remedy when the brief is not
+/// configured, its text when there is one, else the JSON itself.
+fn brief_lines(v: &serde_json::Value, t: &Theme) -> Vec<Line<'static>> {
+    let s = |k: &str| {
+        v.get(k)
+            .and_then(|x| x.as_str())
+            .map(crate::sanitize::for_terminal)
+    };
+    if v.get("configured").and_then(|c| c.as_bool()) == Some(false) {
+        let mut out = vec![Line::from(Span::styled(
+            s("message").unwrap_or_else(|| "not configured".into()),
+            t.warn,
+        ))];
+        if let Some(r) = s("remedy") {
+            out.push(Line::from(""));
+            out.push(Line::from(Span::styled(r, t.muted)));
+        }
+        return out;
+    }
+    if let Some(text) = v.get("text").and_then(|x| x.as_str()) {
+        return text
+            .lines()
+            .map(|l| Line::from(Span::styled(crate::sanitize::for_terminal(l), t.text)))
+            .collect();
+    }
+    serde_json::to_string_pretty(v)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| Line::from(Span::styled(crate::sanitize::for_terminal(l), t.text)))
+        .collect()
+}

@@ -1,0 +1,108 @@
+//! Providers: switches per LLM provider and each entity's routing, with the reason when an
+//! entity would be blocked. Health and latency show "—" until the LLM router exists: no
+//! invented numbers.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::{block, fit, header, row, sub_block};
+use crate::tui::app::App;
+
+fn yn(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+pub fn render(app: &App, f: &mut Frame, area: Rect) {
+    let t = &app.theme;
+    let p = &app.providers;
+    let Some(view) = &p.view else {
+        let msg = p.error.clone().unwrap_or_else(|| "loading…".into());
+        f.render_widget(
+            Paragraph::new(Line::from(Span::styled(format!("  {msg}"), t.error)))
+                .wrap(Wrap { trim: false })
+                .block(block(t, " Providers ".into())),
+            area,
+        );
+        return;
+    };
+    let top_h = (view.providers.len() as u16 + 3)
+        .min(area.height / 2)
+        .max(3);
+    let [top, bottom] =
+        Layout::vertical([Constraint::Length(top_h), Constraint::Min(0)]).areas(area);
+    let width = top.width.saturating_sub(4) as usize;
+    let mut lines = vec![header(
+        t,
+        fit(
+            &format!(
+                "{:<12} {:<13} {:<16} {:<8} {:<8} {:<6} {:<7} {:<8}",
+                "NAME", "KIND", "MODEL", "ENABLED", "DEFAULT", "HIPAA", "HEALTH", "LATENCY"
+            ),
+            width,
+        ),
+    )];
+    for (i, r) in view.providers.iter().enumerate() {
+        let text = format!(
+            "{} {} {} {} {} {} {:<7} {:<8}",
+            fit(&r.name, 12),
+            fit(&r.kind, 13),
+            fit(&r.model, 16),
+            fit(yn(r.enabled), 8),
+            fit(if r.is_default { "★ yes" } else { "" }, 8),
+            fit(yn(r.hipaa_cleared), 6),
+            "—",
+            "—"
+        );
+        let style = if r.enabled { t.text } else { t.muted };
+        lines.push(row(t, i == p.sel, fit(&text, width), style));
+    }
+    if let Some(e) = &p.error {
+        lines.push(Line::from(Span::styled(format!("  {e}"), t.error)));
+    }
+    f.render_widget(
+        Paragraph::new(lines).block(block(
+            t,
+            format!(
+                " Providers · default {} · changes saved to providers.json and audited ",
+                view.default.as_deref().unwrap_or("none")
+            ),
+        )),
+        top,
+    );
+
+    let width = bottom.width.saturating_sub(4) as usize;
+    let mut lines = vec![header(
+        t,
+        fit(
+            &format!(
+                "{:<10} {:<10} {:<6} {:<10} {}",
+                "ENTITY", "OVERRIDE", "HIPAA", "EFFECTIVE", "STATUS"
+            ),
+            width,
+        ),
+    )];
+    for e in &view.entities {
+        let (status, style) = match (&e.blocked, &e.note) {
+            (Some(b), _) => (format!("BLOCKED: {b}"), t.error),
+            (None, Some(n)) => (format!("ok ({n})"), t.warn),
+            (None, None) => ("ok".to_string(), t.ok),
+        };
+        let text = format!(
+            "{} {} {} {} {}",
+            fit(&e.profile, 10),
+            fit(e.override_provider.as_deref().unwrap_or("—"), 10),
+            fit(if e.requires_hipaa { "req." } else { "" }, 6),
+            fit(e.effective.as_deref().unwrap_or("none"), 10),
+            status
+        );
+        lines.push(Line::from(Span::styled(format!("  {text}"), style)));
+    }
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(sub_block(t, " Entities (per-profile routing) ".into())),
+        bottom,
+    );
+}

@@ -1,0 +1,175 @@
+//! Terminal set-up and, above all, restoration on every exit path: normal return (Drop guard),
+//! a panic on the UI thread (panic hook restores before the message is printed), a panic on
+//! any other thread (the hook posts `Msg::Fatal`, the UI ends and the guard restores).
+//!
+//! While the UI runs, stderr (where tracing logs go) is pointed at `<data dir>/console.log`,
+//! since a log line written over the screen would corrupt it.
+
+use std::io::{self, Stdout};
+use std::os::fd::AsRawFd;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
+use std::thread::ThreadId;
+
+use crossterm::cursor::{Hide, Show};
+use crossterm::execute;
+use crossterm::terminal::{
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+use super::app::Msg;
+
+pub type Term = Terminal<CrosstermBackend<Stdout>>;
+
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+static SAVED_STDERR: AtomicI32 = AtomicI32::new(-1);
+static FATAL_TX: Mutex<Option<(ThreadId, Sender<Msg>)>> = Mutex::new(None);
+
+/// Raw mode + alternate screen. Restored by `TerminalGuard`'s Drop (or `restore`).
+pub fn enter() -> io::Result<(Term, TerminalGuard)> {
+    enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    let guard = TerminalGuard;
+    Ok((fresh_terminal()?, guard))
+}
+
+/// Leave raw mode and the alternate screen, show the cursor. Idempotent and safe to call from
+/// a panic hook.
+pub fn restore() {
+    if ACTIVE.swap(false, Ordering::SeqCst) {
+        let _ = disable_raw_mode();
+        let _ = execute!(io::stdout(), LeaveAlternateScreen, Show);
+    }
+}
+
+/// Alternate screen, cleared, cursor hidden, and a `Terminal` whose next draw paints
+/// everything. (Not `Terminal::clear`: it asks the terminal for the cursor position, which
+/// some terminals never answer.)
+fn fresh_terminal() -> io::Result<Term> {
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        Clear(ClearType::All),
+        Hide
+    )?;
+    let mut t = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    t.hide_cursor()?;
+    Ok(t)
+}
+
+/// Re-enter after a suspension (`$EDITOR`).
+pub fn resume(t: &mut Term) -> io::Result<()> {
+    enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    *t = fresh_terminal()?;
+    Ok(())
+}
+
+pub struct TerminalGuard;
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Point stderr at `path` until the returned guard drops.
+pub fn redirect_stderr(path: &Path) -> io::Result<StderrGuard> {
+    let file = crate::paths::open_private_append(path)?;
+    // SAFETY: dup/dup2 on valid descriptors; the saved copy is closed in restore_stderr.
+    let saved = unsafe { libc::dup(2) };
+    if saved < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if unsafe { libc::dup2(file.as_raw_fd(), 2) } < 0 {
+        let e = io::Error::last_os_error();
+        unsafe { libc::close(saved) };
+        return Err(e);
+    }
+    SAVED_STDERR.store(saved, Ordering::SeqCst);
+    Ok(StderrGuard)
+}
+
+fn restore_stderr() {
+    let saved = SAVED_STDERR.swap(-1, Ordering::SeqCst);
+    if saved >= 0 {
+        // SAFETY: `saved` is the descriptor dup'ed in redirect_stderr, closed only here.
+        unsafe {
+            libc::dup2(saved, 2);
+            libc::close(saved);
+        }
+    }
+}
+
+pub struct StderrGuard;
+
+impl Drop for StderrGuard {
+    fn drop(&mut self) {
+        restore_stderr();
+    }
+}
+
+type Hook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
+
+/// Install the panic hook; the returned guard puts the previous hook back.
+pub fn install_panic_hook(tx: Sender<Msg>) -> PanicHookGuard {
+    if let Ok(mut g) = FATAL_TX.lock() {
+        *g = Some((std::thread::current().id(), tx));
+    }
+    let prev: Arc<Hook> = Arc::new(std::panic::take_hook());
+    let p = prev.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        let target = FATAL_TX
+            .lock()
+            .ok()
+            .and_then(|g| g.as_ref().map(|(id, tx)| (*id, tx.clone())));
+        match target {
+            Some((ui, tx)) if ui != std::thread::current().id() => {
+                // Another thread: the UI ends cleanly and prints this after restoring.
+                let name = std::thread::current()
+                    .name()
+                    .unwrap_or("background task")
+                    .to_string();
+                let _ = tx.send(Msg::Fatal(format!("{name} panicked: {}", describe(info))));
+                p(info);
+            }
+            _ => {
+                restore();
+                restore_stderr();
+                p(info);
+            }
+        }
+    }));
+    PanicHookGuard { prev }
+}
+
+pub struct PanicHookGuard {
+    prev: Arc<Hook>,
+}
+
+impl Drop for PanicHookGuard {
+    fn drop(&mut self) {
+        if let Ok(mut g) = FATAL_TX.lock() {
+            *g = None;
+        }
+        let prev = self.prev.clone();
+        std::panic::set_hook(Box::new(move |info| prev(info)));
+    }
+}
+
+fn describe(info: &std::panic::PanicHookInfo<'_>) -> String {
+    let payload = info
+        .payload()
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| info.payload().downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into());
+    match info.location() {
+        Some(l) => format!("{payload} at {}:{}", l.file(), l.line()),
+        None => payload,
+    }
+}
