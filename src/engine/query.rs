@@ -165,7 +165,8 @@ impl Engine {
                 Ok((v, profile))
             }
             Query::Providers => {
-                let llm = &self.config.llm;
+                // The config as changed by the operator's toggles (providers.json).
+                let llm = &self.effective_llm()?;
                 let providers: serde_json::Map<String, Value> = llm
                     .providers
                     .iter()
