@@ -141,6 +141,12 @@ pub async fn serve(
     app: Router,
     ct: CancellationToken,
 ) -> std::io::Result<()> {
+    use axum::serve::ListenerExt;
+    // Responses go out in several small writes (headers, then SSE events): without TCP_NODELAY
+    // Nagle holds the later ones until the client's delayed ACK, about 40 ms per call.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
