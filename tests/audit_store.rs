@@ -164,3 +164,29 @@ fn records_never_carry_bodies() {
         ]
     );
 }
+
+#[test]
+fn concurrent_appenders_share_fsyncs_without_breaking_the_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = std::sync::Arc::new(Audit::open(dir.path()).unwrap());
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            let audit = audit.clone();
+            std::thread::spawn(move || {
+                for n in 0..50 {
+                    audit.append(event(t * 1000 + n)).unwrap();
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let report = audit.verify().unwrap();
+    assert!(report.ok(), "{report:?}");
+    assert_eq!(report.records, 400);
+    // A second handle (as another process would have) continues the same chain.
+    let other = Audit::open(dir.path()).unwrap();
+    assert_eq!(other.append(event(9999)).unwrap().seq, 401);
+    assert!(audit.verify().unwrap().ok());
+}

@@ -6,14 +6,15 @@
 //! first record that does not fit.
 
 use std::fs;
+use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::StoreError;
-use super::jsonl::{FileLock, Lines, append_durable, last_complete_line, repair_torn_tail};
+use super::jsonl::{FileLock, Lines, append_unsynced, last_complete_line, repair_torn_tail};
 use crate::domain::{AuditEvent, AuditRecord};
 use crate::paths::{ensure_private_dir, open_private_append};
 
@@ -22,8 +23,40 @@ const LOCK: &str = ".lock";
 
 pub struct Audit {
     dir: PathBuf,
-    /// Serializes appends within this process (the file lock does it across processes).
-    local: Mutex<()>,
+    /// The chain's head as this process last wrote it. Serializes appends within the process
+    /// (the file lock does it across processes).
+    head: Mutex<Option<Head>>,
+    /// Group commit: how far the current month file is known to be on disk.
+    synced: Mutex<Synced>,
+}
+
+/// Where the next record goes and what it links to. Trusted only while the file still ends
+/// where we left it (another process may have appended since).
+struct Head {
+    path: PathBuf,
+    file: Arc<File>,
+    end: u64,
+    seq: u64,
+    hash: String,
+}
+
+impl Head {
+    /// The path still names our open file and it ends where we left it.
+    fn still_current(&self) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        match (self.file.metadata(), fs::metadata(&self.path)) {
+            (Ok(open), Ok(named)) => {
+                open.ino() == named.ino() && open.dev() == named.dev() && open.len() == self.end
+            }
+            _ => false,
+        }
+    }
+}
+
+#[derive(Default)]
+struct Synced {
+    path: PathBuf,
+    upto: u64,
 }
 
 /// Where verification stopped, and why.
@@ -75,7 +108,8 @@ impl Audit {
         ensure_private_dir(dir).map_err(|e| StoreError::Rejected(format!("{e:#}")))?;
         Ok(Audit {
             dir: dir.to_path_buf(),
-            local: Mutex::new(()),
+            head: Mutex::new(None),
+            synced: Mutex::new(Synced::default()),
         })
     }
 
@@ -95,14 +129,75 @@ impl Audit {
         Ok(v)
     }
 
-    /// Append one event to the chain. Returns the stored record.
+    /// Append one event to the chain. Returns once the record is on disk.
+    ///
+    /// The record is written under the locks and made durable after them, so callers that
+    /// append at the same time share one fsync (group commit) instead of queueing behind one
+    /// fsync each. No caller returns before its own record is durable.
     pub fn append(&self, event: AuditEvent) -> Result<AuditRecord, StoreError> {
-        let _local = self.local.lock().unwrap_or_else(|p| p.into_inner());
-        let _lock = FileLock::exclusive(&self.dir.join(LOCK))?;
+        let (record, file, path, end) = {
+            let mut cached = self.head.lock().unwrap_or_else(|p| p.into_inner());
+            let _lock = FileLock::exclusive(&self.dir.join(LOCK))?;
+            let now = crate::domain::now();
+            let month = self.dir.join(month_file_name(now));
+            let fresh = match cached.take() {
+                // Same month and nobody else wrote since: no need to look at the files.
+                Some(h) if h.path >= month && h.still_current() => h,
+                _ => self.load_head(&month)?,
+            };
+            let head = cached.insert(fresh);
+            let mut record = AuditRecord {
+                seq: head.seq + 1,
+                ts: now,
+                event,
+                prev: head.hash.clone(),
+                hash: String::new(),
+            };
+            let value =
+                serde_json::to_value(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
+            record.hash = record_hash(&value)
+                .ok_or_else(|| StoreError::Rejected("audit record has no prev".into()))?;
+            let mut line =
+                serde_json::to_vec(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
+            line.push(b'\n');
+            if let Err(e) = append_unsynced(&head.file, &head.path, &line) {
+                *cached = None; // re-read the files next time
+                return Err(e);
+            }
+            head.end += line.len() as u64;
+            head.seq = record.seq;
+            head.hash = record.hash.clone();
+            (record, head.file.clone(), head.path.clone(), head.end)
+        };
+        self.sync_upto(&file, &path, end)?;
+        Ok(record)
+    }
+
+    /// Make `path` durable at least up to `end`, sharing the fsync with concurrent appenders.
+    fn sync_upto(&self, file: &File, path: &Path, end: u64) -> Result<(), StoreError> {
+        let mut synced = self.synced.lock().unwrap_or_else(|p| p.into_inner());
+        if synced.path == path && synced.upto >= end {
+            return Ok(()); // someone else's fsync already covered our record
+        }
+        // Everything written before the fsync starts is covered by it.
+        let written = file
+            .metadata()
+            .map_err(|e| StoreError::io(path, "stat", e))?
+            .len();
+        file.sync_data()
+            .map_err(|e| StoreError::io(path, "fsync", e))?;
+        *synced = Synced {
+            path: path.to_path_buf(),
+            upto: written,
+        };
+        Ok(())
+    }
+
+    /// Find the head from the files: the newest month file (never an older one than `month`'s
+    /// predecessor, so files stay in chain order if the clock steps back), torn tail repaired.
+    fn load_head(&self, month: &Path) -> Result<Head, StoreError> {
         let files = self.files()?;
-        let now = crate::domain::now();
-        let mut target = self.dir.join(month_file_name(now));
-        // Keep files in chain order even if the clock steps back.
+        let mut target = month.to_path_buf();
         if let Some(last) = files.last()
             && *last > target
         {
@@ -111,23 +206,18 @@ impl Audit {
         let mut file =
             open_private_append(&target).map_err(|e| StoreError::io(&target, "open", e))?;
         repair_torn_tail(&mut file, &target)?;
-        let (seq, prev) = self.head(&files, &target)?;
-        let mut record = AuditRecord {
-            seq: seq + 1,
-            ts: now,
-            event,
-            prev,
-            hash: String::new(),
-        };
-        let value =
-            serde_json::to_value(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
-        record.hash = record_hash(&value)
-            .ok_or_else(|| StoreError::Rejected("audit record has no prev".into()))?;
-        let mut line =
-            serde_json::to_vec(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
-        line.push(b'\n');
-        append_durable(&mut file, &target, &line)?;
-        Ok(record)
+        let (seq, hash) = self.head(&files, &target)?;
+        let end = file
+            .metadata()
+            .map_err(|e| StoreError::io(&target, "stat", e))?
+            .len();
+        Ok(Head {
+            path: target,
+            file: Arc::new(file),
+            end,
+            seq,
+            hash,
+        })
     }
 
     /// The last record's seq and hash, looking back through earlier months if needed.

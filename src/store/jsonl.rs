@@ -57,6 +57,20 @@ pub fn append_durable(file: &mut File, path: &Path, bytes: &[u8]) -> Result<u64,
     Ok(start)
 }
 
+/// Append `bytes` at the end of `file` without waiting for the disk (the caller fsyncs, possibly
+/// for several appends at once). On error the file is cut back to its previous length.
+pub fn append_unsynced(file: &File, path: &Path, bytes: &[u8]) -> Result<u64, StoreError> {
+    let mut f = file;
+    let start = f
+        .seek(SeekFrom::End(0))
+        .map_err(|e| StoreError::io(path, "seek", e))?;
+    if let Err(e) = f.write_all(bytes) {
+        let _ = file.set_len(start);
+        return Err(StoreError::io(path, "append", e));
+    }
+    Ok(start)
+}
+
 /// Remove an incomplete last line (no trailing newline) left by a writer that died mid-write.
 /// Returns how many bytes were removed.
 pub fn repair_torn_tail(file: &mut File, path: &Path) -> Result<u64, StoreError> {
