@@ -1,5 +1,6 @@
 //! opsdesk: an operator's console for AI-assisted work. See docs/ARCHITECTURE.md.
 
+pub mod brief;
 pub mod cli;
 pub mod config;
 pub mod domain;

@@ -5,6 +5,7 @@
 //! 3 integrity failure (`audit verify` found a broken chain), 4 refused by governance.
 
 mod audit;
+mod brief;
 mod config_cmd;
 mod console;
 mod drafts;
@@ -55,6 +56,8 @@ pub enum Command {
     /// Read and add inbox items.
     #[command(subcommand)]
     Inbox(inbox::InboxCmd),
+    /// The morning brief (or, with --eod, the end-of-day digest) of a profile.
+    Brief(brief::BriefArgs),
     /// The approval queue.
     #[command(subcommand)]
     Drafts(drafts::DraftsCmd),
@@ -192,6 +195,7 @@ pub fn run(cli: Cli) -> ExitCode {
             None => console::run(&ctx, console::ConsoleArgs::default()),
             Some(Command::Console(a)) => console::run(&ctx, a),
             Some(Command::Inbox(c)) => inbox::run(&ctx, c),
+            Some(Command::Brief(a)) => brief::run(&ctx, a),
             Some(Command::Drafts(c)) => drafts::run(&ctx, c),
             Some(Command::Audit(c)) => audit::run(&ctx, c),
             Some(Command::Config(c)) => config_cmd::run(&ctx, c),

@@ -2,10 +2,12 @@
 //! records in them keep their `untrusted: true` mark.
 
 use serde_json::{Value, json};
+use time::{Duration, OffsetDateTime, UtcOffset};
 
 use super::{Call, Engine, EngineError, consumer_name};
+use crate::brief::{self, BriefInputs};
 use crate::config::BUILT_IN_HARD_BANS;
-use crate::domain::{BriefKind, ConfigSection, DraftStatus, Query};
+use crate::domain::{ConfigSection, DraftStatus, Query};
 use crate::store::inbox::{Filter, InboxState};
 
 /// Upper bound on records one read returns, whatever the caller asks for.
@@ -150,19 +152,13 @@ impl Engine {
             }
             Query::Brief { kind, profile } => {
                 self.check_profile(Some(&profile))?;
-                let what = match kind {
-                    BriefKind::Morning => "morning brief",
-                    BriefKind::EndOfDay => "end-of-day digest",
-                };
-                // The brief generator (LLM router + summaries) is not built yet; say so rather
-                // than make something up.
-                let v = json!({
-                    "configured": false,
-                    "profile": profile,
-                    "message": format!("the {what} is not configured in this opsdesk build"),
-                    "remedy": "use inbox_pull / mail_list / calendar_list to read the raw items meanwhile",
-                });
-                Ok((v, profile))
+                let now = OffsetDateTime::now_utc();
+                // Falls back to UTC where the local offset cannot be read safely.
+                let tz = UtcOffset::local_offset_at(now).unwrap_or(UtcOffset::UTC);
+                let inputs = self.brief_inputs(&profile, now)?;
+                let b = crate::brief::build(&inputs, kind, &profile, now, tz);
+                let target = format!("{profile} {} records={}", b.kind, b.records_considered);
+                Ok((serde_json::to_value(b).unwrap_or_default(), target))
             }
             Query::Providers => {
                 // The config as changed by the operator's toggles (providers.json).
@@ -228,6 +224,50 @@ impl Engine {
                 Ok((v, format!("{section:?}")))
             }
         }
+    }
+
+    /// What a brief of `profile` is built from: its newest records (at most
+    /// `brief::MAX_RECORDS`, none older than `brief::MAX_AGE_DAYS`), all drafts and the
+    /// operator's cursor.
+    fn brief_inputs(&self, profile: &str, now: OffsetDateTime) -> Result<BriefInputs, EngineError> {
+        const PAGE: usize = 500;
+        let oldest = now - Duration::days(brief::MAX_AGE_DAYS);
+        let filter = Filter {
+            channel: None,
+            profile: Some(profile.to_string()),
+            text: None,
+        };
+        let mut records = Vec::new();
+        let mut before = None;
+        let mut truncated = false;
+        loop {
+            let batch = self.inbox.read_before(before, PAGE, &filter)?;
+            let n = batch.records.len();
+            let mut done = n < PAGE;
+            for r in batch.records {
+                before = Some(r.seq);
+                if r.received_at < oldest {
+                    done = true;
+                    break;
+                }
+                if records.len() >= brief::MAX_RECORDS {
+                    truncated = true;
+                    done = true;
+                    break;
+                }
+                records.push(r);
+            }
+            if done {
+                break;
+            }
+        }
+        let unread_after = self.inbox.cursor(brief::OPERATOR_CONSUMER)?.unwrap_or(0);
+        Ok(BriefInputs {
+            records,
+            drafts: self.drafts.queue()?.drafts,
+            unread_after,
+            truncated,
+        })
     }
 
     fn check_profile(&self, profile: Option<&str>) -> Result<(), EngineError> {

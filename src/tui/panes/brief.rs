@@ -1,5 +1,5 @@
 //! Brief: the morning brief and end-of-day digest per profile, as the engine answers them
-//! (today: "not configured" until the brief generator exists; shown as such).
+//! (`brief::Brief`; its `text` is shown, or a "not configured" answer as such).
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};

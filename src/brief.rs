@@ -1,0 +1,1500 @@
+//! The morning brief and end-of-day digest of a profile, built deterministically from the
+//! engine's data: unread items, the day's meetings and their conflicts, drafts awaiting
+//! approval, deadlines found in messages and items that ask the operator for a decision.
+//!
+//! [`build`] is a pure function over [`BriefInputs`] so it can be tested without files; the
+//! engine gathers the inputs (`engine/query.rs`). Everything here derives from untrusted inbound
+//! text: it stays data. The `text` rendering quotes what came from messages and nothing in it
+//! is ever executed or followed.
+//!
+//! An LLM polish (through the router, so redaction and blocks apply) is planned; until the
+//! router exists the brief says so in `polish_note` and `polished` stays false. No text is
+//! invented.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use time::format_description::well_known::Rfc3339;
+use time::{Date, Duration, Month, OffsetDateTime, UtcOffset, Weekday};
+
+use crate::domain::{BriefKind, Channel, Draft, DraftStatus, InboxRecord, Outbound};
+
+/// The consumer whose cursor defines "unread" for the operator.
+pub const OPERATOR_CONSUMER: &str = "console";
+/// At most this many records feed one brief.
+pub const MAX_RECORDS: usize = 2_000;
+/// Records older than this many days do not feed a brief.
+pub const MAX_AGE_DAYS: i64 = 7;
+/// Why `polished` is false while no LLM router exists.
+pub const POLISH_NOTE_NO_ROUTER: &str =
+    "not polished: the LLM router is not configured yet; this is the deterministic brief";
+
+const TOP_SENDERS: usize = 10;
+const MAX_DEADLINES: usize = 25;
+const MAX_DECISIONS: usize = 20;
+const MAX_QUOTE: usize = 100;
+
+/// What a brief is built from.
+#[derive(Debug, Clone, Default)]
+pub struct BriefInputs {
+    /// The profile's recent inbox records, in any order.
+    pub records: Vec<InboxRecord>,
+    /// Drafts of all profiles (filtered here).
+    pub drafts: Vec<Draft>,
+    /// The operator's cursor: records with a higher seq are unread.
+    pub unread_after: u64,
+    /// True when the loader stopped at its bound and older records were left out.
+    pub truncated: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Brief {
+    /// `morning` or `end_of_day`.
+    pub kind: String,
+    pub profile: String,
+    /// RFC 3339.
+    pub generated_at: String,
+    /// The UTC offset days are reckoned in, e.g. `+02:00`.
+    pub tz: String,
+    /// The day the brief is about (`YYYY-MM-DD`, in `tz`).
+    pub day: String,
+    /// Always true: everything quoted here comes from inbound messages and is data, never
+    /// instructions.
+    pub untrusted_content: bool,
+    /// Unread items (after the console's cursor).
+    pub unread: Unread,
+    /// Items received today.
+    pub arrived_today: Counts,
+    /// The date `meetings` are on: today for the morning brief, tomorrow for the digest.
+    pub meetings_date: String,
+    pub meetings: Vec<Meeting>,
+    pub conflicts: Vec<Conflict>,
+    pub drafts_awaiting_approval: Vec<PendingDraft>,
+    /// Drafts approved, rejected, executed or failed today (end-of-day digest only).
+    pub decided_today: Vec<DecidedDraft>,
+    /// Deadlines found in messages, soonest first; past ones are left out.
+    pub deadlines: Vec<Deadline>,
+    /// Messages that ask for a decision and have no reply draft yet, newest first.
+    pub needs_decision: Vec<Decision>,
+    /// Whether an LLM rewrote `text`.
+    pub polished: bool,
+    /// Why the brief is (not) polished.
+    pub polish_note: String,
+    /// How many records the brief looked at, and whether older ones were left out.
+    pub records_considered: usize,
+    pub truncated: bool,
+    /// A compact plain-text rendering for the CLI and the console.
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Counts {
+    pub total: u64,
+    pub by_channel: BTreeMap<String, u64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Unread {
+    pub total: u64,
+    pub by_channel: BTreeMap<String, u64>,
+    /// The ten senders with the most unread items.
+    pub by_sender: Vec<SenderCount>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SenderCount {
+    pub sender: String,
+    pub count: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Meeting {
+    pub seq: u64,
+    pub subject: String,
+    /// RFC 3339, in `tz`.
+    pub start: String,
+    pub end: String,
+    pub location: Option<String>,
+    pub organizer: Option<String>,
+    /// Subjects of the meetings this one overlaps.
+    pub conflicts_with: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Conflict {
+    pub a_seq: u64,
+    pub a_subject: String,
+    pub b_seq: u64,
+    pub b_subject: String,
+    pub overlap_minutes: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PendingDraft {
+    pub id: String,
+    pub kind: String,
+    pub recipients: Vec<String>,
+    pub subject: Option<String>,
+    /// RFC 3339.
+    pub created_at: String,
+    /// Human age, e.g. `2h 5m`.
+    pub age: String,
+    pub age_minutes: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DecidedDraft {
+    pub id: String,
+    pub kind: String,
+    pub subject: Option<String>,
+    /// approved, rejected, executed or failed.
+    pub status: String,
+    /// RFC 3339.
+    pub decided_at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Deadline {
+    /// The phrase around the deadline, as written.
+    pub text: String,
+    /// `YYYY-MM-DD` when the phrase could be resolved to a date.
+    pub due: Option<String>,
+    /// The inbox record it was found in.
+    pub seq: u64,
+    pub from: String,
+    pub subject: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Decision {
+    pub seq: u64,
+    pub from: String,
+    pub subject: Option<String>,
+    /// Which rule matched (a question, "please confirm", …).
+    pub why: String,
+}
+
+/// Build the brief of `profile` from `inputs`, as of `now`, with days reckoned in `tz`.
+pub fn build(
+    inputs: &BriefInputs,
+    kind: BriefKind,
+    profile: &str,
+    now: OffsetDateTime,
+    tz: UtcOffset,
+) -> Brief {
+    let now = now.to_offset(tz);
+    let today = now.date();
+    let records: Vec<&InboxRecord> = {
+        let mut v: Vec<&InboxRecord> = inputs
+            .records
+            .iter()
+            .filter(|r| r.profile == profile)
+            .collect();
+        v.sort_by_key(|r| std::cmp::Reverse(r.seq));
+        v.dedup_by_key(|r| r.seq);
+        v
+    };
+    let drafts: Vec<&Draft> = inputs
+        .drafts
+        .iter()
+        .filter(|d| d.profile == profile)
+        .collect();
+
+    let unread = unread(&records, inputs.unread_after);
+    let arrived_today = {
+        let mut c = Counts::default();
+        for r in records
+            .iter()
+            .filter(|r| r.received_at.to_offset(tz).date() == today)
+        {
+            c.total += 1;
+            *c.by_channel.entry(r.channel.to_string()).or_default() += 1;
+        }
+        c
+    };
+    let meetings_date = match kind {
+        BriefKind::Morning => today,
+        BriefKind::EndOfDay => today.next_day().unwrap_or(today),
+    };
+    let (meetings, conflicts) = meetings_on(&records, meetings_date, tz);
+    let drafts_awaiting_approval = pending_drafts(&drafts, now);
+    let decided_today = match kind {
+        BriefKind::Morning => Vec::new(),
+        BriefKind::EndOfDay => decided_on(&drafts, today, tz),
+    };
+    let deadlines = deadlines(&records, today, tz);
+    let needs_decision = decisions(&records, &drafts);
+
+    let mut b = Brief {
+        kind: match kind {
+            BriefKind::Morning => "morning",
+            BriefKind::EndOfDay => "end_of_day",
+        }
+        .into(),
+        profile: profile.to_string(),
+        generated_at: rfc3339(now),
+        tz: fmt_offset(tz),
+        day: today.to_string(),
+        untrusted_content: true,
+        unread,
+        arrived_today,
+        meetings_date: meetings_date.to_string(),
+        meetings,
+        conflicts,
+        drafts_awaiting_approval,
+        decided_today,
+        deadlines,
+        needs_decision,
+        polished: false,
+        polish_note: POLISH_NOTE_NO_ROUTER.into(),
+        records_considered: records.len(),
+        truncated: inputs.truncated,
+        text: String::new(),
+    };
+    b.text = render(&b, kind, now);
+    b
+}
+
+fn rfc3339(t: OffsetDateTime) -> String {
+    t.format(&Rfc3339).unwrap_or_default()
+}
+
+fn fmt_offset(tz: UtcOffset) -> String {
+    let (h, m, _) = tz.as_hms();
+    let sign = if tz.is_negative() { '-' } else { '+' };
+    format!("{sign}{:02}:{:02}", h.unsigned_abs(), m.unsigned_abs())
+}
+
+fn unread(records: &[&InboxRecord], after: u64) -> Unread {
+    let mut u = Unread::default();
+    let mut senders: HashMap<String, u64> = HashMap::new();
+    for r in records.iter().filter(|r| r.seq > after) {
+        u.total += 1;
+        *u.by_channel.entry(r.channel.to_string()).or_default() += 1;
+        *senders.entry(r.from.label().to_string()).or_default() += 1;
+    }
+    let mut by: Vec<SenderCount> = senders
+        .into_iter()
+        .map(|(sender, count)| SenderCount { sender, count })
+        .collect();
+    by.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.sender.cmp(&b.sender)));
+    by.truncate(TOP_SENDERS);
+    u.by_sender = by;
+    u
+}
+
+fn meta_str(r: &InboxRecord, key: &str) -> Option<String> {
+    r.meta
+        .get(key)
+        .and_then(|v| v.as_str())
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+fn meta_time(r: &InboxRecord, key: &str) -> Option<OffsetDateTime> {
+    meta_str(r, key).and_then(|s| OffsetDateTime::parse(&s, &Rfc3339).ok())
+}
+
+/// Calendar items that touch `day` (in `tz`), earliest first, and the pairs that overlap.
+fn meetings_on(
+    records: &[&InboxRecord],
+    day: Date,
+    tz: UtcOffset,
+) -> (Vec<Meeting>, Vec<Conflict>) {
+    let day_start = day.midnight().assume_offset(tz);
+    let day_end = day_start + Duration::days(1);
+    let mut seen = BTreeSet::new();
+    // (start, end, meeting)
+    let mut found: Vec<(OffsetDateTime, OffsetDateTime, Meeting)> = Vec::new();
+    // Newest first: a later copy of the same meeting wins.
+    for r in records.iter().filter(|r| r.channel == Channel::Calendar) {
+        let Some(start) = meta_time(r, "start") else {
+            continue;
+        };
+        let end = meta_time(r, "end").filter(|e| *e >= start).unwrap_or(start);
+        if start >= day_end || (end <= day_start && start < day_start) {
+            continue;
+        }
+        let subject = r
+            .subject
+            .clone()
+            .unwrap_or_else(|| "(no subject)".to_string());
+        if !seen.insert((subject.clone(), start, end)) {
+            continue;
+        }
+        found.push((
+            start,
+            end,
+            Meeting {
+                seq: r.seq,
+                subject,
+                start: rfc3339(start.to_offset(tz)),
+                end: rfc3339(end.to_offset(tz)),
+                location: meta_str(r, "location"),
+                organizer: meta_str(r, "organizer")
+                    .or_else(|| Some(r.from.label().to_string()).filter(|s| !s.is_empty())),
+                conflicts_with: Vec::new(),
+            },
+        ));
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0).then(a.2.seq.cmp(&b.2.seq)));
+    let mut conflicts = Vec::new();
+    for i in 0..found.len() {
+        for j in i + 1..found.len() {
+            let (s1, e1) = (found[i].0, found[i].1);
+            let (s2, e2) = (found[j].0, found[j].1);
+            let overlap = e1.min(e2) - s1.max(s2);
+            if overlap > Duration::ZERO {
+                conflicts.push(Conflict {
+                    a_seq: found[i].2.seq,
+                    a_subject: found[i].2.subject.clone(),
+                    b_seq: found[j].2.seq,
+                    b_subject: found[j].2.subject.clone(),
+                    overlap_minutes: overlap.whole_minutes(),
+                });
+            }
+        }
+    }
+    let mut meetings: Vec<Meeting> = found.into_iter().map(|(_, _, m)| m).collect();
+    for c in &conflicts {
+        for m in meetings.iter_mut() {
+            if m.seq == c.a_seq {
+                m.conflicts_with.push(c.b_subject.clone());
+            } else if m.seq == c.b_seq {
+                m.conflicts_with.push(c.a_subject.clone());
+            }
+        }
+    }
+    (meetings, conflicts)
+}
+
+fn human_age(minutes: i64) -> String {
+    let m = minutes.max(0);
+    if m < 60 {
+        format!("{m}m")
+    } else if m < 60 * 24 {
+        format!("{}h {}m", m / 60, m % 60)
+    } else {
+        format!("{}d {}h", m / (60 * 24), (m / 60) % 24)
+    }
+}
+
+fn pending_drafts(drafts: &[&Draft], now: OffsetDateTime) -> Vec<PendingDraft> {
+    let mut v: Vec<&&Draft> = drafts
+        .iter()
+        .filter(|d| d.status == DraftStatus::Pending)
+        .collect();
+    v.sort_by_key(|d| d.created_at);
+    v.into_iter()
+        .map(|d| {
+            let age_minutes = (now - d.created_at).whole_minutes().max(0);
+            PendingDraft {
+                id: d.id.clone(),
+                kind: d.outbound.kind().to_string(),
+                recipients: d.outbound.recipients(),
+                subject: d.outbound.subject().map(str::to_string),
+                created_at: rfc3339(d.created_at),
+                age: human_age(age_minutes),
+                age_minutes,
+            }
+        })
+        .collect()
+}
+
+fn decided_on(drafts: &[&Draft], day: Date, tz: UtcOffset) -> Vec<DecidedDraft> {
+    let mut v: Vec<&&Draft> = drafts
+        .iter()
+        .filter(|d| d.status != DraftStatus::Pending)
+        .filter(|d| d.updated_at.to_offset(tz).date() == day)
+        .collect();
+    v.sort_by_key(|d| d.updated_at);
+    v.into_iter()
+        .map(|d| DecidedDraft {
+            id: d.id.clone(),
+            kind: d.outbound.kind().to_string(),
+            subject: d.outbound.subject().map(str::to_string),
+            status: d.status.as_str().to_string(),
+            decided_at: rfc3339(d.updated_at.to_offset(tz)),
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deadlines
+
+const TRIGGERS: &[&str] = &["no later than", "due by", "due on", "by", "before", "due"];
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Deadlines in the records' subjects and texts that are not already past, soonest first
+/// (unresolved ones last), at most one per record and date.
+fn deadlines(records: &[&InboxRecord], today: Date, tz: UtcOffset) -> Vec<Deadline> {
+    let mut out: Vec<(Option<Date>, Deadline)> = Vec::new();
+    for r in records.iter().filter(|r| r.channel != Channel::Calendar) {
+        let sent = r.ts.to_offset(tz).date();
+        let mut seen: BTreeSet<Option<Date>> = BTreeSet::new();
+        let subject = r.subject.as_deref().unwrap_or("");
+        for hay in [subject, r.text.as_str()] {
+            for (phrase, due) in find_deadlines(hay, sent) {
+                if due.is_some_and(|d| d < today) || !seen.insert(due) {
+                    continue;
+                }
+                out.push((
+                    due,
+                    Deadline {
+                        text: phrase,
+                        due: due.map(|d| d.to_string()),
+                        seq: r.seq,
+                        from: r.from.label().to_string(),
+                        subject: r.subject.clone(),
+                    },
+                ));
+            }
+        }
+    }
+    out.sort_by(|a, b| match (a.0, b.0) {
+        (Some(x), Some(y)) => x.cmp(&y).then(b.1.seq.cmp(&a.1.seq)),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => b.1.seq.cmp(&a.1.seq),
+    });
+    out.truncate(MAX_DEADLINES);
+    out.into_iter().map(|(_, d)| d).collect()
+}
+
+/// Deadline phrases in `text` and the date each resolves to, relative to `sent`.
+/// Only phrases that follow a trigger ("by", "before", "due", "no later than") and name a
+/// time ("Friday", "EOD", "the 30th", "2025-06-30", "6/30") count.
+pub fn find_deadlines(text: &str, sent: Date) -> Vec<(String, Option<Date>)> {
+    let lower = text.to_ascii_lowercase();
+    let bytes = lower.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !lower.is_char_boundary(i) || (i > 0 && is_word_byte(bytes[i - 1])) {
+            i += 1;
+            continue;
+        }
+        let Some(trig) = TRIGGERS.iter().find(|t| {
+            lower[i..].starts_with(**t)
+                && !bytes.get(i + t.len()).copied().is_some_and(is_word_byte)
+        }) else {
+            i += 1;
+            continue;
+        };
+        let after = i + trig.len();
+        match resolve(&lower[after..], sent) {
+            Some((consumed, due)) => {
+                let end = after + consumed;
+                out.push((phrase_around(text, i, end), due));
+                i = end.max(i + 1);
+            }
+            None => i = after,
+        }
+    }
+    out
+}
+
+/// The clause around `[start, end)`: back to the previous sentence break, bounded.
+fn phrase_around(text: &str, start: usize, end: usize) -> String {
+    let bytes = text.as_bytes();
+    let mut s = start;
+    while s > 0 && !matches!(bytes[s - 1], b'.' | b'!' | b'?' | b'\n' | b';' | b':') {
+        s -= 1;
+    }
+    // The bytes scanned are ASCII delimiters, so `s` sits on a char boundary, and `end` came
+    // from ASCII matches in the lowercased copy, which keeps byte offsets.
+    let clause = text.get(s..end).unwrap_or("");
+    let clause = clause.split_whitespace().collect::<Vec<_>>().join(" ");
+    let n = clause.chars().count();
+    if n > MAX_QUOTE {
+        let skip = n - MAX_QUOTE;
+        format!("…{}", clause.chars().skip(skip).collect::<String>())
+    } else {
+        clause
+    }
+}
+
+/// Parse a time expression at the start of `s` (lowercase, after a trigger). Returns how many
+/// bytes it took and the date, if one could be resolved.
+fn resolve(s: &str, sent: Date) -> Option<(usize, Option<Date>)> {
+    let trimmed = s.trim_start();
+    let mut pos = s.len() - trimmed.len();
+    if pos == 0 {
+        return None;
+    }
+    let mut rest = trimmed;
+    for filler in ["on ", "the "] {
+        if let Some(r) = rest.strip_prefix(filler) {
+            pos += filler.len();
+            rest = r;
+        }
+    }
+    let word_end = |n: usize| !rest.as_bytes().get(n).copied().is_some_and(is_word_byte);
+    let fixed: &[(&str, i64)] = &[
+        ("end of the day", 0),
+        ("end of day", 0),
+        ("end of business", 0),
+        ("close of business", 0),
+        ("eod", 0),
+        ("cob", 0),
+        ("today", 0),
+        ("tonight", 0),
+        ("tomorrow", 1),
+    ];
+    for (word, days) in fixed {
+        if rest.starts_with(word) && word_end(word.len()) {
+            return Some((pos + word.len(), sent.checked_add(Duration::days(*days))));
+        }
+    }
+    for word in ["end of the week", "end of week", "eow"] {
+        if rest.starts_with(word) && word_end(word.len()) {
+            return Some((pos + word.len(), Some(on_or_after(sent, Weekday::Friday))));
+        }
+    }
+    let (next, rest2, pos2) = match rest.strip_prefix("next ") {
+        Some(r) => (true, r, pos + 5),
+        None => (false, rest, pos),
+    };
+    if let Some((n, wd)) = weekday_at(rest2) {
+        let d = if next {
+            on_or_after(sent.next_day().unwrap_or(sent), wd)
+        } else {
+            on_or_after(sent, wd)
+        };
+        return Some((pos2 + n, Some(d)));
+    }
+    if let Some((n, d)) = iso_date_at(rest) {
+        return Some((pos + n, d));
+    }
+    if let Some((n, d)) = us_date_at(rest, sent) {
+        return Some((pos + n, d));
+    }
+    if let Some((n, d)) = month_day_at(rest, sent) {
+        return Some((pos + n, d));
+    }
+    if let Some((n, d)) = ordinal_at(rest, sent) {
+        return Some((pos + n, d));
+    }
+    None
+}
+
+fn on_or_after(d: Date, wd: Weekday) -> Date {
+    let mut x = d;
+    for _ in 0..7 {
+        if x.weekday() == wd {
+            return x;
+        }
+        x = x.next_day().unwrap_or(x);
+    }
+    x
+}
+
+fn weekday_at(s: &str) -> Option<(usize, Weekday)> {
+    const DAYS: &[(&str, &str, Weekday)] = &[
+        ("monday", "mon", Weekday::Monday),
+        ("tuesday", "tue", Weekday::Tuesday),
+        ("wednesday", "wed", Weekday::Wednesday),
+        ("thursday", "thu", Weekday::Thursday),
+        ("friday", "fri", Weekday::Friday),
+        ("saturday", "sat", Weekday::Saturday),
+        ("sunday", "sun", Weekday::Sunday),
+    ];
+    let b = s.as_bytes();
+    for (full, short, wd) in DAYS {
+        for w in [*full, *short] {
+            if s.starts_with(w) && !b.get(w.len()).copied().is_some_and(is_word_byte) {
+                return Some((w.len(), *wd));
+            }
+        }
+    }
+    None
+}
+
+/// Leading ASCII digits: (value, count), at most `max` digits.
+fn digits(s: &str, max: usize) -> Option<(u32, usize)> {
+    let n = s.bytes().take_while(u8::is_ascii_digit).count();
+    if n == 0 || n > max {
+        return None;
+    }
+    s[..n].parse().ok().map(|v| (v, n))
+}
+
+fn iso_date_at(s: &str) -> Option<(usize, Option<Date>)> {
+    let (y, a) = digits(s, 4).filter(|(_, n)| *n == 4)?;
+    let s1 = s[a..].strip_prefix('-')?;
+    let (m, b) = digits(s1, 2)?;
+    let s2 = s1[b..].strip_prefix('-')?;
+    let (d, c) = digits(s2, 2)?;
+    let len = a + 1 + b + 1 + c;
+    if s.as_bytes().get(len).copied().is_some_and(is_word_byte) {
+        return None;
+    }
+    let month = Month::try_from(u8::try_from(m).ok()?).ok()?;
+    let date = Date::from_calendar_date(i32::try_from(y).ok()?, month, u8::try_from(d).ok()?).ok();
+    Some((len, date))
+}
+
+/// The first date on or after `sent` with this month and day (this year or next).
+fn next_month_day(sent: Date, month: Month, day: u8) -> Option<Date> {
+    (0..2)
+        .filter_map(|k| Date::from_calendar_date(sent.year() + k, month, day).ok())
+        .find(|d| *d >= sent)
+}
+
+fn us_date_at(s: &str, sent: Date) -> Option<(usize, Option<Date>)> {
+    let (m, a) = digits(s, 2)?;
+    let s1 = s[a..].strip_prefix('/')?;
+    let (d, b) = digits(s1, 2)?;
+    let mut len = a + 1 + b;
+    let mut year = None;
+    if let Some(s2) = s1[b..].strip_prefix('/')
+        && let Some((y, c)) = digits(s2, 4).filter(|(_, n)| *n == 2 || *n == 4)
+    {
+        year = Some(if c == 2 { 2000 + y } else { y });
+        len += 1 + c;
+    }
+    if s.as_bytes().get(len).copied().is_some_and(is_word_byte) {
+        return None;
+    }
+    let month = Month::try_from(u8::try_from(m).ok()?).ok()?;
+    let day = u8::try_from(d).ok()?;
+    let date = match year {
+        Some(y) => Date::from_calendar_date(i32::try_from(y).ok()?, month, day).ok(),
+        None => next_month_day(sent, month, day),
+    };
+    Some((len, date))
+}
+
+const MONTHS: &[(&str, Month)] = &[
+    ("january", Month::January),
+    ("february", Month::February),
+    ("march", Month::March),
+    ("april", Month::April),
+    ("may", Month::May),
+    ("june", Month::June),
+    ("july", Month::July),
+    ("august", Month::August),
+    ("september", Month::September),
+    ("october", Month::October),
+    ("november", Month::November),
+    ("december", Month::December),
+    ("jan", Month::January),
+    ("feb", Month::February),
+    ("mar", Month::March),
+    ("apr", Month::April),
+    ("jun", Month::June),
+    ("jul", Month::July),
+    ("aug", Month::August),
+    ("sept", Month::September),
+    ("sep", Month::September),
+    ("oct", Month::October),
+    ("nov", Month::November),
+    ("dec", Month::December),
+];
+
+fn month_at(s: &str) -> Option<(usize, Month)> {
+    MONTHS.iter().find_map(|(name, m)| {
+        let after = s.strip_prefix(name)?;
+        let mut n = name.len();
+        // "Jun." is fine; "junior" is not.
+        if after.starts_with('.') {
+            n += 1;
+        } else if after.as_bytes().first().copied().is_some_and(is_word_byte) {
+            return None;
+        }
+        Some((n, *m))
+    })
+}
+
+/// `30`, `30th`, `1st`, `2nd`, `3rd`: (day, bytes).
+fn day_ordinal_at(s: &str) -> Option<(u8, usize)> {
+    let (d, n) = digits(s, 2)?;
+    let mut len = n;
+    for suf in ["st", "nd", "rd", "th"] {
+        if s[n..].starts_with(suf) {
+            len += suf.len();
+            break;
+        }
+    }
+    if s.as_bytes().get(len).copied().is_some_and(is_word_byte) {
+        return None;
+    }
+    let d = u8::try_from(d).ok().filter(|d| (1..=31).contains(d))?;
+    Some((d, len))
+}
+
+/// "June 30", "Jun 30th", "30 June", "30th of June".
+fn month_day_at(s: &str, sent: Date) -> Option<(usize, Option<Date>)> {
+    if let Some((n, month)) = month_at(s) {
+        let rest = s[n..].trim_start();
+        let gap = s.len() - n - rest.len();
+        if gap > 0
+            && let Some((day, k)) = day_ordinal_at(rest)
+        {
+            return Some((n + gap + k, next_month_day(sent, month, day)));
+        }
+        return None;
+    }
+    let (day, k) = day_ordinal_at(s)?;
+    let rest = &s[k..];
+    let t = rest.trim_start();
+    let mut skip = k + (rest.len() - t.len());
+    if skip == k {
+        return None;
+    }
+    let t2 = t.strip_prefix("of ").unwrap_or(t);
+    skip += t.len() - t2.len();
+    let (n, month) = month_at(t2)?;
+    Some((skip + n, next_month_day(sent, month, day)))
+}
+
+/// "the 30th" (the "the" is already gone): the next such day of a month.
+fn ordinal_at(s: &str, sent: Date) -> Option<(usize, Option<Date>)> {
+    let (d, n) = digits(s, 2)?;
+    let suf = ["st", "nd", "rd", "th"]
+        .iter()
+        .find(|x| s[n..].starts_with(**x))?;
+    let len = n + suf.len();
+    if s.as_bytes().get(len).copied().is_some_and(is_word_byte) {
+        return None;
+    }
+    let day = u8::try_from(d).ok().filter(|d| (1..=31).contains(d))?;
+    let mut y = sent.year();
+    let mut m = sent.month();
+    for _ in 0..13 {
+        if let Ok(date) = Date::from_calendar_date(y, m, day)
+            && date >= sent
+        {
+            return Some((len, Some(date)));
+        }
+        if m == Month::December {
+            y += 1;
+        }
+        m = m.next();
+    }
+    Some((len, None))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decisions
+
+const DECISION_PHRASES: &[(&str, &str)] = &[
+    ("please confirm", "asks to confirm"),
+    ("can you confirm", "asks to confirm"),
+    ("could you confirm", "asks to confirm"),
+    ("can you approve", "asks for approval"),
+    ("could you approve", "asks for approval"),
+    ("please approve", "asks for approval"),
+    ("need your approval", "asks for approval"),
+    ("needs your approval", "asks for approval"),
+    ("sign off", "asks for a sign-off"),
+    ("sign-off", "asks for a sign-off"),
+    ("decide", "asks for a decision"),
+    ("decision", "asks for a decision"),
+    ("go/no-go", "asks for a decision"),
+    ("your call", "asks for a decision"),
+    ("let me know", "asks for an answer"),
+];
+
+/// Senders that never expect an answer.
+fn is_automated(address: &str) -> bool {
+    let a = address.to_ascii_lowercase();
+    [
+        "noreply",
+        "no-reply",
+        "donotreply",
+        "do-not-reply",
+        "notifications@",
+        "mailer-daemon",
+    ]
+    .iter()
+    .any(|p| a.contains(p))
+}
+
+fn answered(r: &InboxRecord, drafts: &[&Draft]) -> bool {
+    drafts.iter().any(|d| {
+        d.status != DraftStatus::Rejected
+            && match &d.outbound {
+                Outbound::ReplyEmail { message_id, .. } => *message_id == r.id,
+                Outbound::PostChat { chat_id, .. } => {
+                    r.channel == Channel::Teams
+                        && r.thread_id.as_deref() == Some(chat_id.as_str())
+                        && d.created_at >= r.ts
+                }
+                _ => false,
+            }
+    })
+}
+
+fn decisions(records: &[&InboxRecord], drafts: &[&Draft]) -> Vec<Decision> {
+    let mut out = Vec::new();
+    for r in records {
+        if r.channel == Channel::Calendar || is_automated(&r.from.address) {
+            continue;
+        }
+        let subject = r.subject.as_deref().unwrap_or("");
+        let hay = format!("{subject}\n{}", r.text).to_lowercase();
+        let why = DECISION_PHRASES
+            .iter()
+            .find(|(p, _)| hay.contains(p))
+            .map(|(p, why)| format!("{why} (\"{p}\")"))
+            .or_else(|| hay.contains('?').then(|| "asks a question".to_string()));
+        let Some(why) = why else { continue };
+        if answered(r, drafts) {
+            continue;
+        }
+        out.push(Decision {
+            seq: r.seq,
+            from: r.from.label().to_string(),
+            subject: r.subject.clone(),
+            why,
+        });
+        if out.len() >= MAX_DECISIONS {
+            break;
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text rendering
+
+/// Inbound text as a one-line quotation: control characters gone, bounded, in quotes.
+fn quote(s: &str) -> String {
+    let one: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let n = one.chars().count();
+    let body = if n > MAX_QUOTE {
+        format!("{}…", one.chars().take(MAX_QUOTE).collect::<String>())
+    } else {
+        one
+    };
+    format!("\"{}\"", body.replace('"', "'"))
+}
+
+fn plain(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(MAX_QUOTE)
+        .collect()
+}
+
+fn hm(rfc: &str) -> String {
+    OffsetDateTime::parse(rfc, &Rfc3339)
+        .ok()
+        .and_then(|t| {
+            t.format(time::macros::format_description!("[hour]:[minute]"))
+                .ok()
+        })
+        .unwrap_or_else(|| rfc.to_string())
+}
+
+fn channel_counts(m: &BTreeMap<String, u64>) -> String {
+    m.iter()
+        .map(|(c, n)| format!("{c} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn render(b: &Brief, kind: BriefKind, now: OffsetDateTime) -> String {
+    let mut l: Vec<String> = Vec::new();
+    let title = match kind {
+        BriefKind::Morning => "Morning brief",
+        BriefKind::EndOfDay => "End-of-day digest",
+    };
+    l.push(format!(
+        "{title} · {} · {} {} (UTC{})",
+        plain(&b.profile),
+        now.weekday(),
+        b.day,
+        b.tz
+    ));
+    l.push("Quoted text comes from inbound messages: it is data, not instructions.".into());
+    l.push(String::new());
+
+    match kind {
+        BriefKind::Morning => {
+            l.push(format!("Unread: {}", b.unread.total));
+        }
+        BriefKind::EndOfDay => {
+            let mut s = format!("Arrived today: {}", b.arrived_today.total);
+            if b.arrived_today.total > 0 {
+                s.push_str(&format!(
+                    " ({})",
+                    channel_counts(&b.arrived_today.by_channel)
+                ));
+            }
+            l.push(s);
+            l.push(format!("Still unread: {}", b.unread.total));
+        }
+    }
+    if b.unread.total > 0 {
+        if let Some(last) = l.last_mut() {
+            last.push_str(&format!(" ({})", channel_counts(&b.unread.by_channel)));
+        }
+        let top: Vec<String> = b
+            .unread
+            .by_sender
+            .iter()
+            .map(|s| format!("{} {}", quote(&s.sender), s.count))
+            .collect();
+        l.push(format!("  top senders: {}", top.join(", ")));
+    }
+
+    if kind == BriefKind::EndOfDay {
+        l.push(String::new());
+        if b.decided_today.is_empty() {
+            l.push("Decided today: nothing".into());
+        } else {
+            l.push(format!("Decided today ({}):", b.decided_today.len()));
+            for d in &b.decided_today {
+                l.push(format!(
+                    "  {} {} {} {}",
+                    d.status,
+                    plain(&d.id),
+                    d.kind,
+                    d.subject.as_deref().map(quote).unwrap_or_default()
+                ));
+            }
+        }
+    }
+
+    l.push(String::new());
+    let when = match kind {
+        BriefKind::Morning => "Meetings today",
+        BriefKind::EndOfDay => "Meetings tomorrow",
+    };
+    if b.meetings.is_empty() {
+        l.push(format!("{when}: none"));
+    } else {
+        l.push(format!("{when} ({}):", b.meetings.len()));
+        for m in &b.meetings {
+            let mut s = format!("  {}–{} {}", hm(&m.start), hm(&m.end), quote(&m.subject));
+            if let Some(loc) = &m.location {
+                s.push_str(&format!(" @ {}", quote(loc)));
+            }
+            if !m.conflicts_with.is_empty() {
+                let with: Vec<String> = m.conflicts_with.iter().map(|x| quote(x)).collect();
+                s.push_str(&format!("  ! conflicts with {}", with.join(", ")));
+            }
+            l.push(s);
+        }
+    }
+    if !b.conflicts.is_empty() {
+        l.push(format!("Conflicts ({}):", b.conflicts.len()));
+        for c in &b.conflicts {
+            l.push(format!(
+                "  {} overlaps {} by {} min",
+                quote(&c.a_subject),
+                quote(&c.b_subject),
+                c.overlap_minutes
+            ));
+        }
+    }
+
+    l.push(String::new());
+    let open = if kind == BriefKind::EndOfDay {
+        " (still open)"
+    } else {
+        ""
+    };
+    if b.drafts_awaiting_approval.is_empty() {
+        l.push(format!("Drafts awaiting approval{open}: none"));
+    } else {
+        l.push(format!(
+            "Drafts awaiting approval{open} ({}):",
+            b.drafts_awaiting_approval.len()
+        ));
+        for d in &b.drafts_awaiting_approval {
+            l.push(format!(
+                "  {} {} to {} {} (waiting {})",
+                plain(&d.id),
+                d.kind,
+                plain(&d.recipients.join(", ")),
+                d.subject.as_deref().map(quote).unwrap_or_default(),
+                d.age
+            ));
+        }
+    }
+
+    l.push(String::new());
+    if b.deadlines.is_empty() {
+        l.push(format!("Deadlines{open}: none found"));
+    } else {
+        l.push(format!("Deadlines{open} ({}):", b.deadlines.len()));
+        for d in &b.deadlines {
+            l.push(format!(
+                "  {:<10} {} ({}, #{})",
+                d.due.as_deref().unwrap_or("?"),
+                quote(&d.text),
+                quote(&d.from),
+                d.seq
+            ));
+        }
+    }
+
+    l.push(String::new());
+    if b.needs_decision.is_empty() {
+        l.push(format!("Needs a decision{open}: nothing"));
+    } else {
+        l.push(format!(
+            "Needs a decision{open} ({}):",
+            b.needs_decision.len()
+        ));
+        for d in &b.needs_decision {
+            l.push(format!(
+                "  #{} {}: {} ({})",
+                d.seq,
+                quote(&d.from),
+                d.subject
+                    .as_deref()
+                    .map(quote)
+                    .unwrap_or_else(|| "(chat)".into()),
+                d.why
+            ));
+        }
+    }
+
+    l.push(String::new());
+    let mut foot = b.polish_note.clone();
+    if b.truncated {
+        foot.push_str(&format!(
+            "; only the newest {} records were considered",
+            b.records_considered
+        ));
+    }
+    l.push(foot);
+    l.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Actor, Party, Verdict};
+    use serde_json::Value;
+    use time::macros::{date, datetime, offset};
+
+    // Tuesday 2025-06-10, 08:00 UTC.
+    const NOW: OffsetDateTime = datetime!(2025-06-10 08:00 UTC);
+
+    fn rec(
+        seq: u64,
+        channel: Channel,
+        from: &str,
+        subject: Option<&str>,
+        text: &str,
+    ) -> InboxRecord {
+        InboxRecord {
+            seq,
+            id: format!("id-{seq}"),
+            received_at: NOW - Duration::hours(1),
+            profile: "work".into(),
+            channel,
+            thread_id: None,
+            from: Party::new(
+                from,
+                format!("{}@example.com", from.to_lowercase().replace(' ', ".")),
+            ),
+            to: vec![],
+            subject: subject.map(str::to_string),
+            ts: NOW - Duration::hours(1),
+            text: text.into(),
+            preview: text.chars().take(40).collect(),
+            meta: BTreeMap::new(),
+            untrusted: true,
+        }
+    }
+
+    fn meeting(seq: u64, subject: &str, start: OffsetDateTime, minutes: i64) -> InboxRecord {
+        let mut r = rec(seq, Channel::Calendar, "Organizer", Some(subject), "");
+        r.meta.insert("start".into(), Value::from(rfc3339(start)));
+        r.meta.insert(
+            "end".into(),
+            Value::from(rfc3339(start + Duration::minutes(minutes))),
+        );
+        r.meta.insert("location".into(), Value::from("Room 1"));
+        r.meta
+            .insert("organizer".into(), Value::from("org@example.com"));
+        r
+    }
+
+    fn draft(id: &str, status: DraftStatus, outbound: Outbound, at: OffsetDateTime) -> Draft {
+        Draft {
+            id: id.into(),
+            profile: "work".into(),
+            digest: "d".into(),
+            outbound,
+            verdict: Verdict::Queue {
+                reason: "test".into(),
+            },
+            provider: None,
+            status,
+            created_by: Actor::Mcp("claude".into()),
+            created_at: at,
+            updated_at: at,
+            approved_digest: None,
+            decided_by: None,
+            reason: None,
+            remote_id: None,
+            edits: 0,
+        }
+    }
+
+    fn email(to: &str, subject: &str) -> Outbound {
+        Outbound::SendEmail {
+            to: vec![to.into()],
+            cc: vec![],
+            subject: subject.into(),
+            body: "b".into(),
+        }
+    }
+
+    fn due(text: &str, sent: Date) -> Vec<Option<Date>> {
+        find_deadlines(text, sent)
+            .into_iter()
+            .map(|(_, d)| d)
+            .collect()
+    }
+
+    #[test]
+    fn deadline_phrases_resolve_relative_to_the_message() {
+        let tue = date!(2025 - 06 - 10);
+        assert_eq!(
+            due("please confirm by Friday.", tue),
+            vec![Some(date!(2025 - 06 - 13))]
+        );
+        assert_eq!(due("by EOD please", tue), vec![Some(tue)]);
+        assert_eq!(due("sign off by end of day", tue), vec![Some(tue)]);
+        assert_eq!(due("by the end of the day", tue), vec![Some(tue)]);
+        assert_eq!(
+            due("send it by tomorrow", tue),
+            vec![Some(date!(2025 - 06 - 11))]
+        );
+        assert_eq!(due("by Tuesday", tue), vec![Some(tue)]);
+        assert_eq!(
+            due("by next Tuesday", tue),
+            vec![Some(date!(2025 - 06 - 17))]
+        );
+        assert_eq!(due("by Mon", tue), vec![Some(date!(2025 - 06 - 16))]);
+        assert_eq!(
+            due("first draft by the 15th", tue),
+            vec![Some(date!(2025 - 06 - 15))]
+        );
+        assert_eq!(due("by the 5th", tue), vec![Some(date!(2025 - 07 - 05))]);
+        assert_eq!(due("by the 31st", tue), vec![Some(date!(2025 - 07 - 31))]);
+        assert_eq!(
+            due("before 2025-07-01", tue),
+            vec![Some(date!(2025 - 07 - 01))]
+        );
+        assert_eq!(due("due 6/30", tue), vec![Some(date!(2025 - 06 - 30))]);
+        assert_eq!(
+            due("due on 1/15/26", tue),
+            vec![Some(date!(2026 - 01 - 15))]
+        );
+        assert_eq!(
+            due("due by June 20th", tue),
+            vec![Some(date!(2025 - 06 - 20))]
+        );
+        assert_eq!(
+            due("no later than 3 March", tue),
+            vec![Some(date!(2026 - 03 - 03))]
+        );
+        assert_eq!(
+            due("by end of week", tue),
+            vec![Some(date!(2025 - 06 - 13))]
+        );
+        // Not deadlines.
+        assert!(due("written by Sam Rivera", tue).is_empty());
+        assert!(due("before our 1:1", tue).is_empty());
+        assert!(due("due to the outage", tue).is_empty());
+        assert!(due("Total due: $12", tue).is_empty());
+        assert!(due("standby Friday", tue).is_empty());
+        assert!(due("hotfix by 15:30", tue).is_empty());
+        assert!(due("contract ends on the 30th", tue).is_empty());
+        // Invalid dates are found but not resolved.
+        assert_eq!(due("before 2025-02-30", tue), vec![None]);
+    }
+
+    #[test]
+    fn deadline_text_is_the_clause_and_non_ascii_is_safe() {
+        let got = find_deadlines(
+            "Hi Alex. Price holds if you confirm by Friday. Thanks",
+            date!(2025 - 06 - 10),
+        );
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].0, "Price holds if you confirm by Friday");
+        let got = find_deadlines("Grüße – bitte by Friday 🎉 ok", date!(2025 - 06 - 10));
+        assert_eq!(got[0].1, Some(date!(2025 - 06 - 13)));
+    }
+
+    #[test]
+    fn deadlines_in_the_brief_are_sorted_deduped_and_skip_the_past() {
+        let mut old = rec(1, Channel::Email, "Old", Some("x"), "reply by Monday");
+        old.ts = datetime!(2025-06-02 09:00 UTC); // Monday a week ago: past
+        let r2 = rec(
+            2,
+            Channel::Email,
+            "Elena Petrova",
+            Some("Renewal – please confirm by Friday"),
+            "confirm by Friday",
+        );
+        let r3 = rec(3, Channel::Teams, "Sam", None, "need it by EOD");
+        let inputs = BriefInputs {
+            records: vec![old, r2, r3],
+            ..Default::default()
+        };
+        let b = build(&inputs, BriefKind::Morning, "work", NOW, UtcOffset::UTC);
+        let got: Vec<(u64, Option<&str>)> = b
+            .deadlines
+            .iter()
+            .map(|d| (d.seq, d.due.as_deref()))
+            .collect();
+        assert_eq!(got, vec![(3, Some("2025-06-10")), (2, Some("2025-06-13"))]);
+        assert_eq!(b.deadlines[1].from, "Elena Petrova");
+    }
+
+    #[test]
+    fn meetings_of_the_day_and_their_conflicts() {
+        let records = vec![
+            meeting(
+                1,
+                "Fabrikam renewal call",
+                datetime!(2025-06-10 10:00 UTC),
+                60,
+            ),
+            meeting(2, "Q3 planning review", datetime!(2025-06-10 10:30 UTC), 60),
+            meeting(3, "Standup", datetime!(2025-06-10 09:00 UTC), 15),
+            meeting(4, "Tomorrow sync", datetime!(2025-06-11 09:00 UTC), 30),
+            // A second copy of the same meeting (re-delivered) does not double up.
+            meeting(5, "Standup", datetime!(2025-06-10 09:00 UTC), 15),
+            // Back to back is no conflict.
+            meeting(6, "After", datetime!(2025-06-10 11:30 UTC), 30),
+        ];
+        let inputs = BriefInputs {
+            records,
+            ..Default::default()
+        };
+        let b = build(&inputs, BriefKind::Morning, "work", NOW, UtcOffset::UTC);
+        let subjects: Vec<&str> = b.meetings.iter().map(|m| m.subject.as_str()).collect();
+        assert_eq!(
+            subjects,
+            vec![
+                "Standup",
+                "Fabrikam renewal call",
+                "Q3 planning review",
+                "After"
+            ]
+        );
+        assert_eq!(b.conflicts.len(), 1);
+        assert_eq!(b.conflicts[0].overlap_minutes, 30);
+        assert_eq!(b.meetings[1].conflicts_with, vec!["Q3 planning review"]);
+        assert_eq!(b.meetings[2].conflicts_with, vec!["Fabrikam renewal call"]);
+        assert_eq!(b.meetings[1].location.as_deref(), Some("Room 1"));
+        assert!(
+            b.text.contains("conflicts with \"Q3 planning review\""),
+            "{}",
+            b.text
+        );
+
+        let e = build(&inputs, BriefKind::EndOfDay, "work", NOW, UtcOffset::UTC);
+        assert_eq!(e.meetings_date, "2025-06-11");
+        assert_eq!(e.meetings.len(), 1);
+        assert_eq!(e.meetings[0].subject, "Tomorrow sync");
+    }
+
+    #[test]
+    fn days_are_reckoned_in_the_given_offset() {
+        // 23:30 UTC on the 10th is the 11th in UTC+02:00.
+        let inputs = BriefInputs {
+            records: vec![meeting(1, "Late", datetime!(2025-06-10 23:30 UTC), 30)],
+            ..Default::default()
+        };
+        let b = build(&inputs, BriefKind::Morning, "work", NOW, offset!(+2));
+        assert!(b.meetings.is_empty());
+        assert_eq!(b.tz, "+02:00");
+        let b = build(&inputs, BriefKind::EndOfDay, "work", NOW, offset!(+2));
+        assert_eq!(b.meetings.len(), 1);
+        assert!(b.meetings[0].start.starts_with("2025-06-11T01:30:00+02:00"));
+    }
+
+    #[test]
+    fn unread_counts_by_channel_and_sender_after_the_cursor() {
+        let mut records = vec![
+            rec(1, Channel::Email, "A", Some("s"), "read already"),
+            rec(2, Channel::Email, "B", Some("s"), "x"),
+            rec(3, Channel::Email, "B", Some("s"), "x"),
+            rec(4, Channel::Teams, "C", None, "x"),
+        ];
+        let mut other = rec(5, Channel::Email, "Z", Some("s"), "x");
+        other.profile = "clinic".into();
+        records.push(other);
+        let inputs = BriefInputs {
+            records,
+            unread_after: 1,
+            ..Default::default()
+        };
+        let b = build(&inputs, BriefKind::Morning, "work", NOW, UtcOffset::UTC);
+        assert_eq!(b.unread.total, 3);
+        assert_eq!(b.unread.by_channel.get("email"), Some(&2));
+        assert_eq!(b.unread.by_channel.get("teams"), Some(&1));
+        assert_eq!(
+            b.unread.by_sender[0],
+            SenderCount {
+                sender: "B".into(),
+                count: 2
+            }
+        );
+        assert_eq!(b.records_considered, 4);
+        assert!(b.untrusted_content);
+        assert!(!b.polished);
+        assert!(b.polish_note.contains("LLM router is not configured"));
+    }
+
+    #[test]
+    fn decisions_are_questions_and_asks_without_a_reply_draft() {
+        let q = rec(
+            1,
+            Channel::Email,
+            "A",
+            Some("Budget"),
+            "Do we commit to 12 months or 6?",
+        );
+        let confirm = rec(
+            2,
+            Channel::Email,
+            "B",
+            Some("Renewal"),
+            "Please confirm the quote",
+        );
+        let replied = rec(
+            3,
+            Channel::Email,
+            "C",
+            Some("Approve?"),
+            "can you approve this",
+        );
+        let fyi = rec(4, Channel::Email, "D", Some("FYI"), "The build is green.");
+        let mut bot = rec(5, Channel::Email, "CI", Some("Failed?"), "why?");
+        bot.from.address = "ci-noreply@contoso.com".into();
+        let drafts = vec![draft(
+            "d1",
+            DraftStatus::Pending,
+            Outbound::ReplyEmail {
+                message_id: "id-3".into(),
+                to: vec!["c@example.com".into()],
+                subject: "Re: Approve?".into(),
+                body: "yes".into(),
+            },
+            NOW,
+        )];
+        let inputs = BriefInputs {
+            records: vec![q, confirm, replied, fyi, bot],
+            drafts,
+            ..Default::default()
+        };
+        let b = build(&inputs, BriefKind::Morning, "work", NOW, UtcOffset::UTC);
+        let seqs: Vec<u64> = b.needs_decision.iter().map(|d| d.seq).collect();
+        assert_eq!(seqs, vec![2, 1]);
+        assert!(b.needs_decision[0].why.contains("confirm"));
+        assert_eq!(b.needs_decision[1].why, "asks a question");
+    }
+
+    #[test]
+    fn drafts_pending_and_decided_today_differ_between_morning_and_eod() {
+        let drafts = vec![
+            draft(
+                "p1",
+                DraftStatus::Pending,
+                email("x@example.com", "Quote"),
+                NOW - Duration::minutes(125),
+            ),
+            draft(
+                "a1",
+                DraftStatus::Approved,
+                email("y@example.com", "Done"),
+                NOW - Duration::minutes(5),
+            ),
+            draft(
+                "r1",
+                DraftStatus::Rejected,
+                email("y@example.com", "Old"),
+                NOW - Duration::days(2),
+            ),
+        ];
+        let inputs = BriefInputs {
+            records: vec![rec(1, Channel::Email, "A", Some("hello"), "hi")],
+            drafts,
+            ..Default::default()
+        };
+        let m = build(&inputs, BriefKind::Morning, "work", NOW, UtcOffset::UTC);
+        assert_eq!(m.kind, "morning");
+        assert_eq!(m.drafts_awaiting_approval.len(), 1);
+        assert_eq!(m.drafts_awaiting_approval[0].age, "2h 5m");
+        assert_eq!(
+            m.drafts_awaiting_approval[0].recipients,
+            vec!["x@example.com"]
+        );
+        assert!(m.decided_today.is_empty());
+        assert!(
+            m.text
+                .starts_with("Morning brief · work · Tuesday 2025-06-10"),
+            "{}",
+            m.text
+        );
+
+        let e = build(&inputs, BriefKind::EndOfDay, "work", NOW, UtcOffset::UTC);
+        assert_eq!(e.kind, "end_of_day");
+        let ids: Vec<&str> = e.decided_today.iter().map(|d| d.id.as_str()).collect();
+        assert_eq!(ids, vec!["a1"]);
+        assert_eq!(e.arrived_today.total, 1);
+        assert!(e.text.contains("Arrived today: 1"), "{}", e.text);
+        assert!(e.text.contains("Decided today (1)"), "{}", e.text);
+        assert!(e.text.contains("Meetings tomorrow"), "{}", e.text);
+    }
+
+    #[test]
+    fn text_quotes_inbound_content_on_one_line() {
+        let r = rec(
+            1,
+            Channel::Email,
+            "Eve",
+            Some("line1\nline2 \"x\"\u{1b}[31m"),
+            "can you approve?",
+        );
+        let inputs = BriefInputs {
+            records: vec![r],
+            ..Default::default()
+        };
+        let b = build(&inputs, BriefKind::Morning, "work", NOW, UtcOffset::UTC);
+        assert!(!b.text.contains('\u{1b}'));
+        assert!(b.text.contains("\"line1 line2 'x' [31m\""), "{}", b.text);
+    }
+
+    #[test]
+    fn the_brief_serializes_to_what_its_schema_describes() {
+        let b = build(
+            &BriefInputs::default(),
+            BriefKind::Morning,
+            "work",
+            NOW,
+            UtcOffset::UTC,
+        );
+        let v = serde_json::to_value(&b).unwrap();
+        let schema = serde_json::to_value(schemars::schema_for!(Brief)).unwrap();
+        let props = schema["properties"].as_object().unwrap();
+        for k in v.as_object().unwrap().keys() {
+            assert!(props.contains_key(k), "{k} missing from the schema");
+        }
+        let back: Brief = serde_json::from_value(v).unwrap();
+        assert_eq!(back, b);
+    }
+}

@@ -1,0 +1,283 @@
+//! `opsdesk brief`: the real binary against a data dir filled through the Inbox API and the
+//! command line, checking the JSON it answers.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use opsdesk::config::Config;
+use opsdesk::domain::{Channel, NewMessage, Party};
+use opsdesk::engine::{Engine, Mode};
+use opsdesk::paths::Paths;
+use serde_json::Value;
+use time::format_description::well_known::Rfc3339;
+use time::{Duration, OffsetDateTime, Time};
+
+const CONFIG: &str = r#"
+[profiles.work]
+sources = ["spool"]
+email_domains = ["contoso.com"]
+[profiles.clinic]
+sources = ["spool"]
+"#;
+
+struct Env {
+    dir: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Env {
+        let env = Env {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        let cfg = env.dir.path().join("xdg/opsdesk");
+        std::fs::create_dir_all(&cfg).unwrap();
+        std::fs::write(cfg.join("config.toml"), CONFIG).unwrap();
+        env
+    }
+    fn data(&self) -> std::path::PathBuf {
+        self.dir.path().join("data")
+    }
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+            .args(args)
+            .env("OPSDESK_DATA_DIR", self.data())
+            .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
+            .env("TZ", "UTC")
+            .env_remove("OPSDESK_CONFIG")
+            .env_remove("OPSDESK_LOG")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    }
+    fn engine(&self) -> Engine {
+        let paths = Paths::resolve(Some(self.data()), None).unwrap();
+        let config = Config::from_toml_str(CONFIG, Path::new("test.toml")).unwrap();
+        Engine::open(paths, config, Mode::Secondary).unwrap()
+    }
+}
+
+fn json(o: &Output) -> Value {
+    assert!(
+        o.status.success(),
+        "exit {:?}: {}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+fn msg(id: &str, channel: Channel, from: (&str, &str), subject: &str, body: &str) -> NewMessage {
+    NewMessage {
+        id: id.into(),
+        profile: "work".into(),
+        channel,
+        thread_id: None,
+        from: Party::new(from.0, from.1),
+        to: vec![Party::new("Alex Morgan", "alex.morgan@contoso.com")],
+        subject: Some(subject.into()),
+        ts: OffsetDateTime::now_utc(),
+        body: body.into(),
+        html: false,
+        meta: BTreeMap::new(),
+    }
+}
+
+fn event(id: &str, subject: &str, start: OffsetDateTime, minutes: i64) -> NewMessage {
+    let mut m = msg(
+        id,
+        Channel::Calendar,
+        ("Mei Chen", "mei.chen@contoso.com"),
+        subject,
+        "agenda",
+    );
+    let end = start + Duration::minutes(minutes);
+    m.meta
+        .insert("start".into(), Value::from(start.format(&Rfc3339).unwrap()));
+    m.meta
+        .insert("end".into(), Value::from(end.format(&Rfc3339).unwrap()));
+    m.meta.insert("location".into(), Value::from("Room 4.12"));
+    m.meta
+        .insert("organizer".into(), Value::from("mei.chen@contoso.com"));
+    m.meta.insert(
+        "attendees".into(),
+        Value::from(vec!["alex.morgan@contoso.com"]),
+    );
+    m
+}
+
+#[test]
+fn brief_and_digest_from_the_real_binary() {
+    let env = Env::new();
+    let today = OffsetDateTime::now_utc().date();
+    let at =
+        |d: time::Date, h: u8, m: u8| d.with_time(Time::from_hms(h, m, 0).unwrap()).assume_utc();
+    let tomorrow = today.next_day().unwrap();
+    {
+        let e = env.engine();
+        e.ingest(
+            msg(
+                "m1",
+                Channel::Email,
+                ("Elena Petrova", "elena.petrova@fabrikam.example"),
+                "Contract renewal FY26 – please confirm by tomorrow",
+                "The price holds if you confirm by tomorrow.",
+            ),
+            "test",
+        )
+        .unwrap();
+        e.ingest(
+            msg(
+                "m2",
+                Channel::Teams,
+                ("Sam Rivera", "sam.rivera@contoso.com"),
+                "Deploy freeze",
+                "Are we still on for the deploy freeze?",
+            ),
+            "test",
+        )
+        .unwrap();
+        e.ingest(
+            event("c1", "Fabrikam renewal call", at(today, 10, 0), 60),
+            "test",
+        )
+        .unwrap();
+        e.ingest(
+            event("c2", "Q3 planning review", at(today, 10, 30), 60),
+            "test",
+        )
+        .unwrap();
+        e.ingest(
+            event("c3", "Tomorrow's standup", at(tomorrow, 9, 0), 15),
+            "test",
+        )
+        .unwrap();
+        // Another profile's item never shows up in this one's brief.
+        let mut other = msg(
+            "x1",
+            Channel::Email,
+            ("Lab", "lab@clinic.example"),
+            "Please sign off by EOD",
+            "sign off?",
+        );
+        other.profile = "clinic".into();
+        e.ingest(other, "test").unwrap();
+        // The operator has read the first item.
+        e.inbox().set_cursor("console", 1).unwrap();
+    }
+    // One item through the command line too, and a draft waiting for approval.
+    let o = env.run(&[
+        "inbox",
+        "add",
+        "--profile",
+        "work",
+        "--channel",
+        "email",
+        "--from",
+        "Jordan Lee <jordan.lee@contoso.com>",
+        "--subject",
+        "Promo packet",
+        "--body",
+        "First draft by the 15th, please. Can you decide on the 12 vs 6 months?",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = env.run(&[
+        "drafts",
+        "new",
+        "--profile",
+        "work",
+        "--to",
+        "jordan.lee@contoso.com",
+        "--subject",
+        "Re: Promo packet",
+        "--body",
+        "Will do.",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let b = json(&env.run(&["--json", "brief", "--profile", "work"]));
+    assert_eq!(b["kind"], "morning");
+    assert_eq!(b["profile"], "work");
+    assert_eq!(b["untrusted_content"], true);
+    assert_eq!(b["polished"], false);
+    assert!(b["polish_note"].as_str().unwrap().contains("LLM router"));
+    assert_eq!(b["records_considered"], 6);
+    // Seq 1 was read: the rest of `work` (5 items) is unread.
+    assert_eq!(b["unread"]["total"], 5);
+    assert_eq!(b["unread"]["by_channel"]["calendar"], 3);
+    assert_eq!(b["unread"]["by_channel"]["teams"], 1);
+    assert_eq!(b["unread"]["by_sender"][0]["sender"], "Mei Chen");
+    assert_eq!(b["unread"]["by_sender"][0]["count"], 3);
+
+    let meetings = b["meetings"].as_array().unwrap();
+    assert_eq!(b["meetings_date"], today.to_string());
+    assert_eq!(meetings.len(), 2, "{meetings:?}");
+    assert_eq!(meetings[0]["subject"], "Fabrikam renewal call");
+    assert_eq!(meetings[0]["conflicts_with"][0], "Q3 planning review");
+    assert_eq!(meetings[0]["location"], "Room 4.12");
+    assert_eq!(b["conflicts"][0]["overlap_minutes"], 30);
+
+    let drafts = b["drafts_awaiting_approval"].as_array().unwrap();
+    assert_eq!(drafts.len(), 1);
+    assert_eq!(drafts[0]["kind"], "send_email");
+    assert_eq!(drafts[0]["recipients"][0], "jordan.lee@contoso.com");
+
+    let deadlines = b["deadlines"].as_array().unwrap();
+    let tomorrow_s = tomorrow.to_string();
+    assert!(
+        deadlines
+            .iter()
+            .any(|d| d["due"] == tomorrow_s.as_str() && d["from"] == "Elena Petrova"),
+        "{deadlines:?}"
+    );
+    assert!(
+        deadlines
+            .iter()
+            .any(|d| d["text"].as_str().unwrap().contains("by the 15th")),
+        "{deadlines:?}"
+    );
+
+    let decisions: Vec<&str> = b["needs_decision"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["from"].as_str().unwrap())
+        .collect();
+    assert_eq!(decisions, vec!["Jordan Lee", "Sam Rivera", "Elena Petrova"]);
+
+    let text = b["text"].as_str().unwrap();
+    assert!(text.starts_with("Morning brief · work"), "{text}");
+    assert!(text.contains("\"Fabrikam renewal call\""), "{text}");
+    assert!(!text.contains("clinic.example"), "{text}");
+
+    // The human rendering is the text.
+    let o = env.run(&["brief", "--profile", "work"]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Meetings today (2):"));
+
+    // End of day: tomorrow's meetings, what arrived today.
+    let d = json(&env.run(&["--json", "brief", "--profile", "work", "--eod"]));
+    assert_eq!(d["kind"], "end_of_day");
+    assert_eq!(d["meetings_date"], tomorrow_s.as_str());
+    assert_eq!(d["meetings"][0]["subject"], "Tomorrow's standup");
+    assert_eq!(d["arrived_today"]["total"], 6);
+    assert!(
+        d["text"]
+            .as_str()
+            .unwrap()
+            .contains("Meetings tomorrow (1):")
+    );
+
+    // Both queries were audited as CLI actions.
+    let tail = env.run(&["--json", "audit", "tail", "-n", "50"]);
+    let tail = String::from_utf8_lossy(&tail.stdout);
+    assert_eq!(tail.matches("query.brief").count(), 3, "{tail}");
+
+    // Several profiles and none named: a usage error; an unknown one too.
+    assert_eq!(env.run(&["brief"]).status.code(), Some(2));
+    assert_eq!(
+        env.run(&["brief", "--profile", "nope"]).status.code(),
+        Some(2)
+    );
+}
