@@ -5,6 +5,7 @@ pub mod cli;
 pub mod config;
 pub mod domain;
 pub mod engine;
+pub mod governance;
 pub mod mcp;
 pub mod paths;
 pub mod sanitize;
