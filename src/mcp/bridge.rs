@@ -539,10 +539,13 @@ impl SseParser {
             }
             let line = String::from_utf8_lossy(&line).into_owned();
             if line.is_empty() {
-                if !self.data.is_empty() {
+                // Per the SSE spec an event whose data buffer is empty is not dispatched (e.g. a
+                // server's priming event carrying only an id): there is nothing to relay.
+                let data = self.data.join("\n");
+                if !data.is_empty() {
                     events.push(SseEvent {
                         id: self.id.take(),
-                        data: self.data.join("\n"),
+                        data,
                     });
                 }
                 self.data.clear();
