@@ -1,11 +1,161 @@
-//! `opsdesk watch` (being written: issue 5).
+//! `opsdesk watch`: tail the inbox in this terminal and raise desktop notifications.
+//! The work is in [`crate::watch`]; this wires it to the command line, stdout and stderr.
+
+use std::io::{self, IsTerminal};
+use std::sync::Arc;
+use std::time::Duration;
+
 use clap::Args;
 
 use super::{CmdResult, Context, Failure};
+use crate::domain::Channel;
+use crate::sanitize::for_terminal;
+use crate::store::StoreError;
+use crate::store::inbox::Filter;
+use crate::watch::{self, DirWatch, End, Follower, Options, Start, Toaster, toast};
 
 #[derive(Debug, Args)]
-pub struct WatchArgs {}
+pub struct WatchArgs {
+    /// Only messages of this channel (email, teams, calendar, spool).
+    #[arg(long)]
+    pub channel: Option<Channel>,
+    /// Only messages of this profile (entity).
+    #[arg(long)]
+    pub profile: Option<String>,
+    /// Toasts only, print nothing (lines are printed after all if no notification server
+    /// answers).
+    #[arg(long, conflicts_with = "no_toast")]
+    pub quiet: bool,
+    /// Print only, raise no desktop notifications.
+    #[arg(long)]
+    pub no_toast: bool,
+    /// On the first run of this consumer, start with the oldest message instead of only new
+    /// ones. A consumer that has a cursor always continues from it.
+    #[arg(long)]
+    pub from_start: bool,
+    /// The cursor to read from and move: each consumer sees every message once.
+    #[arg(long, default_value = watch::DEFAULT_CONSUMER, value_name = "NAME")]
+    pub consumer: String,
+}
 
-pub fn run(_ctx: &Context, _args: WatchArgs) -> CmdResult {
-    Err(Failure::failed("`opsdesk watch` is not built yet"))
+/// Messages for the operator on stderr, cleaned like everything else that reaches a terminal.
+fn notice(s: &str) {
+    eprintln!("{}", for_terminal(s));
+}
+
+pub fn run(ctx: &Context, args: WatchArgs) -> CmdResult {
+    let dir = ctx.paths.inbox_dir();
+    if ctx.global.demo && ctx.global.data_dir.is_none() {
+        notice(
+            "opsdesk watch --demo watches an empty throw-away inbox; to watch the demo, run \
+             `opsdesk --demo` and pass the data dir it prints: OPSDESK_DATA_DIR=<dir> opsdesk watch",
+        );
+    }
+    if let Some(p) = &args.profile {
+        // Not an error: the inbox may hold profiles the config no longer lists. A warning
+        // catches the typo that would otherwise show nothing, forever.
+        if let Ok(cfg) = ctx.config()
+            && !cfg.profiles.is_empty()
+            && !cfg.profiles.contains_key(p)
+        {
+            let names: Vec<&str> = cfg.profiles.keys().map(String::as_str).collect();
+            notice(&format!(
+                "opsdesk watch: profile `{p}` is not in the config (profiles: {}); watching for it anyway",
+                names.join(", ")
+            ));
+        }
+    }
+    let filter = Filter {
+        channel: args.channel,
+        profile: args.profile.clone(),
+        text: None,
+    };
+    if !dir.is_dir() {
+        notice(&format!(
+            "opsdesk watch: no inbox at {} yet; waiting for the first message",
+            dir.display()
+        ));
+    }
+
+    // Signals first (so Ctrl-C is ours from the start), then the directory watch, then the
+    // first read: a change between the watch and the read is seen by the read.
+    let (tx, rx) = std::sync::mpsc::channel();
+    watch::stop_on_signals(tx.clone())
+        .map_err(|e| Failure::failed(format!("cannot install signal handlers: {e}")))?;
+    let (mut follower, start) = Follower::open(&dir, &args.consumer, filter, args.from_start)
+        .map_err(|e| match e {
+            StoreError::Rejected(m) => Failure::usage(m),
+            e => Failure::failed(format!("cannot open the inbox: {e}")),
+        })?;
+    let mut dir_watch = match DirWatch::start(&dir, tx.clone()) {
+        Ok(w) => Some(w),
+        Err(e) => {
+            notice(&format!(
+                "opsdesk watch: cannot watch {} for changes ({e}); checking every second instead",
+                dir.display()
+            ));
+            None
+        }
+    };
+
+    let from = match start {
+        Start::Resumed(c) => format!("after #{c} (where `{}` stopped)", args.consumer),
+        Start::AtEnd(c) => format!("after #{c} (new messages only; --from-start for all)"),
+        Start::FromStart => "from the first message".to_string(),
+    };
+    if args.from_start && matches!(start, Start::Resumed(_)) {
+        notice(&format!(
+            "opsdesk watch: --from-start applies to a new consumer; `{}` already has a cursor \
+             (use --consumer NAME for a fresh one)",
+            args.consumer
+        ));
+    }
+    notice(&format!(
+        "opsdesk watch: following {} {from} (Ctrl-C to stop)",
+        dir.display()
+    ));
+
+    let toaster = (!args.no_toast).then(|| {
+        let icon = toast::install_icon(None);
+        Toaster::spawn(
+            Box::new(watch::DesktopNotifier::new(icon)),
+            Arc::new(notice),
+            watch::ToastConfig::default(),
+        )
+    });
+
+    let opts = Options {
+        print: !args.quiet,
+        json: ctx.global.json,
+        colour: watch::format::colour_enabled(
+            std::env::var_os("NO_COLOR").as_deref(),
+            io::stdout().is_terminal(),
+        ),
+        hint: true,
+        poll_every: watch::FALLBACK_POLL,
+        saving: watch::Saving::default(),
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let result = watch::run(
+        &mut follower,
+        &opts,
+        &mut out,
+        toaster.as_ref(),
+        &rx,
+        dir_watch.as_mut(),
+        &notice,
+    );
+    if let Some(t) = toaster {
+        // Let a toast that is on its way finish, briefly; never wait on a hung server.
+        t.finish(Duration::from_millis(500));
+    }
+    let stats = result.map_err(|e| Failure::failed(e.to_string()))?;
+    if stats.end != End::BrokenPipe {
+        notice(&format!(
+            "opsdesk watch: stopped; `{}` cursor at #{}",
+            args.consumer, stats.cursor
+        ));
+    }
+    Ok(())
 }
