@@ -24,12 +24,22 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# Quiet on success; the whole apt output on failure.
+run() {
+  if ! "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "watch deps: failed: $*" >&2
+    exit 1
+  fi
+}
 # Refresh the package lists only when they are missing or more than a day old.
 if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages' -mmin -1440 2>/dev/null | head -n1)" ]; then
-  apt-get update -qq >/dev/null
+  run apt-get update -qq
 fi
-apt-get install -y -qq --no-install-recommends \
-  dbus dbus-daemon python3 python3-dbus python3-gi python3-dbusmock >/dev/null
+run apt-get install -y -qq --no-install-recommends \
+  dbus dbus-daemon python3 python3-dbus python3-gi python3-dbusmock
 
 if ! have; then
   echo "watch deps: installed packages, but dbus-daemon or /usr/bin/python3 -m dbusmock still fails" >&2
