@@ -602,6 +602,122 @@ fn human_lines_have_the_documented_shape_and_a_hint() {
     assert!(out.iter().all(|l| !l.contains('\x1b')));
 }
 
+// ------------------------------------------------------------------------------ in process
+
+/// A `Write` whose bytes the test can read while the tail runs on another thread.
+#[derive(Clone, Default)]
+struct SharedBuf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for SharedBuf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl SharedBuf {
+    fn lines(&self) -> Vec<String> {
+        String::from_utf8(self.0.lock().unwrap().clone())
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+/// Records the toasts it is asked to show.
+struct RecordingNotifier(std::sync::Arc<std::sync::Mutex<Vec<opsdesk::watch::toast::Toast>>>);
+
+impl opsdesk::watch::Notifier for RecordingNotifier {
+    fn notify(
+        &mut self,
+        t: &opsdesk::watch::toast::Toast,
+    ) -> Result<(), opsdesk::watch::toast::NotifyError> {
+        self.0.lock().unwrap().push(t.clone());
+        Ok(())
+    }
+}
+
+fn wait_until(what: &str, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + WAIT;
+    while !f() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn in_process_tail_prints_toasts_and_saves_on_stop() {
+    use opsdesk::watch::{self, Follower, Options, Toaster, Wake};
+    let env = Env::new();
+    env.append(msg("p0", Channel::Email, "work", "Before", "not shown"));
+    let (mut follower, start) =
+        Follower::open(&env.inbox_dir(), "inproc", Default::default(), false).unwrap();
+    assert_eq!(start, watch::Start::AtEnd(1));
+
+    let toasts = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let notices = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let n2 = notices.clone();
+    let toaster = Toaster::spawn(
+        Box::new(RecordingNotifier(toasts.clone())),
+        std::sync::Arc::new(move |s: &str| n2.lock().unwrap().push(s.to_string())),
+        watch::ToastConfig::default(),
+    );
+    let (tx, rx) = mpsc::channel();
+    let mut dir_watch = watch::DirWatch::start(&env.inbox_dir(), tx.clone()).unwrap();
+    let buf = SharedBuf::default();
+    let mut out = buf.clone();
+    let tail = std::thread::spawn(move || {
+        let opts = Options {
+            hint: false,
+            // Far longer than the test: only the file events can wake the tail.
+            poll_every: Duration::from_secs(3600),
+            ..Options::default()
+        };
+        let stats = watch::run(
+            &mut follower,
+            &opts,
+            &mut out,
+            Some(&toaster),
+            &rx,
+            Some(&mut dir_watch),
+            &|s: &str| eprintln!("{s}"),
+        )
+        .unwrap();
+        toaster.finish(Duration::from_secs(10));
+        stats
+    });
+
+    let mut r = msg("p1", Channel::Teams, "work", "Ada <script>", "hi & bye");
+    r.ts = time::macros::datetime!(2026-01-01 00:00 UTC);
+    env.append(r);
+    env.append(msg("p2", Channel::Email, "work", "Bob", "second"));
+    wait_until("two lines", || buf.lines().len() >= 2);
+    wait_until("two toasts", || toasts.lock().unwrap().len() >= 2);
+    tx.send(Wake::Stop).unwrap();
+    let stats = tail.join().unwrap();
+
+    let lines = buf.lines();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].ends_with("work] Ada <script>: \"hi & bye\""),
+        "{lines:?}"
+    );
+    let toasts = toasts.lock().unwrap();
+    assert_eq!(toasts[0].summary, "teams: Ada <script>");
+    assert_eq!(toasts[0].body, "hi &amp; bye");
+    assert_eq!(toasts[1].summary, "email: Bob");
+    assert_eq!(stats.delivered, 2);
+    assert_eq!(stats.end, watch::End::Stopped);
+    // Stopping saves the cursor at once, whatever the save debounce.
+    assert_eq!(stats.cursor, 3);
+    assert_eq!(env.cursor("inproc"), Some(3));
+    assert!(notices.lock().unwrap().is_empty());
+}
+
 // ------------------------------------------------------------------------------ the files
 
 #[test]

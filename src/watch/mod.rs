@@ -277,7 +277,12 @@ struct Tail<'a> {
     /// The last delivery, and the first one not yet saved.
     last_delivery: Option<Instant>,
     unsaved_since: Option<Instant>,
+    /// After a failed save, the next try is not before this.
+    save_retry: Option<Instant>,
 }
+
+/// A failed cursor save is retried after this long (not in a tight loop).
+const SAVE_RETRY: Duration = Duration::from_secs(5);
 
 /// What a catch-up step ended with.
 enum Step {
@@ -340,15 +345,19 @@ impl Tail<'_> {
             Ok(_) => {
                 self.save_problem = None;
                 self.unsaved_since = None;
+                self.save_retry = None;
             }
-            Err(e) => report_once(
-                self.notices,
-                &mut self.save_problem,
-                format!(
-                    "opsdesk watch: cannot save the `{}` cursor ({e}); a restart may repeat messages",
-                    self.follower.consumer()
-                ),
-            ),
+            Err(e) => {
+                self.save_retry = Some(Instant::now() + SAVE_RETRY);
+                report_once(
+                    self.notices,
+                    &mut self.save_problem,
+                    format!(
+                        "opsdesk watch: cannot save the `{}` cursor ({e}); a restart may repeat messages",
+                        self.follower.consumer()
+                    ),
+                )
+            }
         }
     }
 
@@ -365,7 +374,11 @@ impl Tail<'_> {
             .unsaved_since
             .map(|t| saving.max_delay.saturating_sub(t.elapsed()))
             .unwrap_or(Duration::ZERO);
-        Some(idle.min(max))
+        let retry = self
+            .save_retry
+            .map(|t| t.saturating_duration_since(Instant::now()))
+            .unwrap_or(Duration::ZERO);
+        Some(idle.min(max).max(retry))
     }
 
     fn check_behind(&mut self, last_seq: u64) {
@@ -389,6 +402,7 @@ impl Tail<'_> {
     /// Read and deliver everything there is, batch by batch.
     fn catch_up(&mut self, wake: &Receiver<Wake>, saving: &Saving) -> Result<Step, WatchError> {
         loop {
+            let before = self.follower.position();
             let poll = match self.follower.poll(READ_LIMIT) {
                 Ok(p) => {
                     self.read_problem = None;
@@ -403,14 +417,17 @@ impl Tail<'_> {
                     return Ok(Step::Idle);
                 }
             };
-            if !poll.records.is_empty() {
-                if let Some(end) = self.deliver(&poll.records)? {
-                    return Ok(Step::End(end));
-                }
+            if !poll.records.is_empty()
+                && let Some(end) = self.deliver(&poll.records)?
+            {
+                return Ok(Step::End(end));
+            }
+            if self.follower.position() > before {
+                // Delivered, or passed over by the filter: either way the cursor is to move,
+                // debounced like a delivery.
                 self.last_delivery = Some(Instant::now());
             }
             if self.follower.dirty() {
-                // Delivered, or passed over by the filter: to be saved.
                 self.unsaved_since.get_or_insert_with(Instant::now);
             }
             if self.save_in(saving).is_some_and(|d| d.is_zero()) {
@@ -470,6 +487,7 @@ pub fn run(
         behind_warned: false,
         last_delivery: None,
         unsaved_since: None,
+        save_retry: None,
     };
 
     let end = loop {
