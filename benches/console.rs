@@ -11,12 +11,14 @@
 //!
 //! Run: `cargo bench --bench console`. OPSDESK_BENCH_ITEMS changes the inbox size.
 
+mod support;
+
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use opsdesk::domain::{Channel, InboxRecord, Party};
+use opsdesk::domain::InboxRecord;
 use opsdesk::store::inbox::Inbox;
 use opsdesk::tui::app::{Anchor, App, Effect, InboxRow, Msg, PAGE, Req};
 use opsdesk::tui::keymap::Keymap;
@@ -29,34 +31,7 @@ const W: u16 = 160;
 const H: u16 = 48;
 
 fn record(i: u64) -> InboxRecord {
-    let now = time::OffsetDateTime::now_utc();
-    InboxRecord {
-        seq: 0,
-        id: format!("bench-{i}"),
-        received_at: now,
-        profile: if i.is_multiple_of(3) {
-            "clinic".into()
-        } else {
-            "work".into()
-        },
-        channel: if i.is_multiple_of(2) {
-            Channel::Email
-        } else {
-            Channel::Teams
-        },
-        thread_id: Some(format!("thread-{}", i % 97)),
-        from: Party::new("Grace Hopper", "grace@contoso.com"),
-        to: vec![Party::new("Operator", "me@contoso.com")],
-        subject: Some(format!("Quarterly review item {i}")),
-        ts: now,
-        text: "Hi — following up on the quarterly review. Could you confirm the figures by \
-               Friday? The vendor needs the signed renewal before the end of the month.\n\n\
-               Thanks!"
-            .repeat(4),
-        preview: "Hi — following up on the quarterly review.".into(),
-        meta: Default::default(),
-        untrusted: true,
-    }
+    support::record(i, "bench", support::profile_of(i), 4)
 }
 
 fn pct(v: &mut [f64], p: f64) -> f64 {

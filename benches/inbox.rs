@@ -4,44 +4,17 @@
 //! Run: `cargo bench --bench inbox`. Set OPSDESK_BENCH_DIR to put the data on a specific disk
 //! (default: the system temp dir).
 
+mod support;
+
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use opsdesk::domain::{Channel, InboxRecord, Party};
+use opsdesk::domain::InboxRecord;
 use opsdesk::store::inbox::{Filter, Inbox};
 
 fn record(i: u64) -> InboxRecord {
-    let now = time::OffsetDateTime::now_utc();
-    InboxRecord {
-        seq: 0,
-        id: format!("bench-{i}"),
-        received_at: now,
-        profile: if i.is_multiple_of(3) {
-            "clinic".into()
-        } else {
-            "work".into()
-        },
-        channel: if i.is_multiple_of(2) {
-            Channel::Email
-        } else {
-            Channel::Teams
-        },
-        thread_id: Some(format!("thread-{}", i % 97)),
-        from: Party::new("Grace Hopper", "grace@contoso.com"),
-        to: vec![Party::new("Operator", "me@contoso.com")],
-        subject: Some(format!("Quarterly review item {i}")),
-        ts: now,
-        text:
-            "Hi — following up on the quarterly review. Could you confirm the figures by Friday? \
-               The vendor needs the signed renewal before the end of the month. Thanks!"
-                .into(),
-        preview:
-            "Hi — following up on the quarterly review. Could you confirm the figures by Friday?"
-                .into(),
-        meta: Default::default(),
-        untrusted: true,
-    }
+    support::record(i, "bench", support::profile_of(i), 1)
 }
 
 fn tempdir() -> tempfile::TempDir {

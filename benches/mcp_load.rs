@@ -11,12 +11,14 @@
 //! two or more cores, the server is pinned to CPU 0 and the load generator to CPU 1.
 //! It also measures the disk's fsync latency (what each audited call pays at least once).
 
+mod support;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use opsdesk::domain::{Channel, InboxRecord, Party};
+use opsdesk::domain::InboxRecord;
 use opsdesk::store::inbox::Inbox;
 use serde_json::{Value, json};
 
@@ -186,31 +188,7 @@ fn binary() -> PathBuf {
 }
 
 fn record(i: u64) -> InboxRecord {
-    let now = time::OffsetDateTime::now_utc();
-    InboxRecord {
-        seq: 0,
-        id: format!("load-{i}"),
-        received_at: now,
-        profile: "default".into(),
-        channel: if i.is_multiple_of(2) {
-            Channel::Email
-        } else {
-            Channel::Teams
-        },
-        thread_id: Some(format!("thread-{}", i % 97)),
-        from: Party::new("Grace Hopper", "grace@contoso.com"),
-        to: vec![Party::new("Operator", "me@contoso.com")],
-        subject: Some(format!("Quarterly review item {i}")),
-        ts: now,
-        text: "Hi, following up on the quarterly review. Could you confirm the figures by Friday? \
-               The vendor needs the signed renewal before the end of the month. Thanks!"
-            .into(),
-        preview:
-            "Hi, following up on the quarterly review. Could you confirm the figures by Friday?"
-                .into(),
-        meta: Default::default(),
-        untrusted: true,
-    }
+    support::record(i, "load", "default", 1)
 }
 
 fn seed(data_dir: &Path) {
