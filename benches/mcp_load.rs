@@ -3,6 +3,7 @@
 //!
 //! Run: `cargo bench --bench mcp_load` (builds target/release/opsdesk too).
 //! Env: `MCP_LOAD_SECS` (seconds per run, default 5), `MCP_LOAD_CLIENTS` (default "1,4,16"),
+//! `MCP_LOAD_ONLY` (run only the workloads whose name contains this text),
 //! `OPSDESK_BENCH_DIR` (where the data dir goes, default the system temp dir: the audit trail
 //! fsyncs there, so the disk matters), `OPSDESK_BIN` (another binary).
 //!
@@ -102,8 +103,12 @@ fn main() {
             |_| json!({"name": "inbox_pull", "arguments": {"limit": 20}}),
         ),
     ];
+    let only = std::env::var("MCP_LOAD_ONLY").unwrap_or_default();
     let mut failed = false;
     for (name, args) in workloads {
+        if !name.contains(only.as_str()) {
+            continue;
+        }
         for &n in &clients {
             let split0 = proc_cpu_split(server.child.id());
             let cpu0 = proc_cpu(server.child.id());

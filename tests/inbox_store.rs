@@ -469,3 +469,63 @@ fn a_writer_killed_mid_append_loses_nothing_it_acknowledged_and_corrupts_nothing
         (1..=recs.len() as u64).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn a_cursor_moved_by_another_process_is_seen_at_once() {
+    // Two handles on one directory stand for two processes (the engine and the CLI): each
+    // caches state.json, and neither may answer from a stale copy.
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Inbox::open(dir.path()).unwrap();
+    let cli = Inbox::open(dir.path()).unwrap();
+    for i in 0..4 {
+        engine
+            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
+            .unwrap();
+    }
+    assert_eq!(engine.cursor("console").unwrap(), None);
+    engine.advance_cursor("console", 1).unwrap();
+    assert_eq!(engine.cursor("console").unwrap(), Some(1));
+    cli.advance_cursor("console", 3).unwrap();
+    assert_eq!(engine.cursor("console").unwrap(), Some(3));
+    assert_eq!(engine.state().unwrap().unread, 1);
+    // A state file replaced by hand (same length, other inode) is read again too.
+    let path = dir.path().join("state.json");
+    let text = fs::read_to_string(&path)
+        .unwrap()
+        .replace("\"console\": 3", "\"console\": 2");
+    let tmp = dir.path().join("state.json.tmp");
+    fs::write(&tmp, text).unwrap();
+    fs::rename(&tmp, &path).unwrap();
+    assert_eq!(engine.cursor("console").unwrap(), Some(2));
+}
+
+#[test]
+fn a_pull_moves_the_cursor_at_once_for_its_process_and_on_disk_when_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Inbox::open(dir.path()).unwrap();
+    for i in 0..4 {
+        engine
+            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
+            .unwrap();
+    }
+    let (b, _) = engine
+        .pull("mcp:claude-code", 2, &Filter::default(), true)
+        .unwrap();
+    assert_eq!(b.records.len(), 2);
+    // The next pull of this process continues after it, saved or not.
+    assert_eq!(engine.cursor("mcp:claude-code").unwrap(), Some(2));
+    engine.save_cursors().unwrap();
+    let other = Inbox::open(dir.path()).unwrap();
+    assert_eq!(other.cursor("mcp:claude-code").unwrap(), Some(2));
+    // A move another process saved meanwhile is merged, never moved back.
+    other.advance_cursor("mcp:claude-code", 3).unwrap();
+    engine
+        .pull("mcp:claude-code", 1, &Filter::default(), true)
+        .unwrap();
+    drop(engine); // dropping the inbox saves what is pending
+    assert_eq!(other.cursor("mcp:claude-code").unwrap(), Some(4));
+    // An explicit rewind wins over an unsaved move.
+    let third = Inbox::open(dir.path()).unwrap();
+    third.set_cursor("mcp:claude-code", 1).unwrap();
+    assert_eq!(third.cursor("mcp:claude-code").unwrap(), Some(1));
+}

@@ -6,7 +6,7 @@
 mod governance;
 mod lock;
 pub mod providers;
-mod query;
+pub mod query;
 pub mod runner;
 
 use std::path::Path;
@@ -23,7 +23,8 @@ pub use query::MAX_READ;
 use crate::config::Config;
 use crate::domain::{
     Action, Actor, AuditEvent, AuditOutcome, AuditRecord, Channel, Draft, DraftEvent,
-    DraftEventKind, InboxRecord, NewMessage, Outbound, Outcome, Verdict, content_digest, now,
+    DraftEventKind, InboxRecord, NewMessage, Outbound, Outcome, Query, Verdict, content_digest,
+    now,
 };
 use crate::paths::Paths;
 use crate::store::StoreError;
@@ -145,6 +146,17 @@ impl Engine {
         Ok(rec)
     }
 
+    /// Record the audit event of a read: written before the answer goes out (a failing trail
+    /// still refuses the read), made durable by a shared fsync moments later.
+    fn audit_read(&self, ev: AuditEvent) -> Result<AuditRecord, EngineError> {
+        let rec = self
+            .audit
+            .append_deferred(ev)
+            .map_err(|e| EngineError::AuditUnavailable(e.to_string()))?;
+        self.announce(EngineEvent::Audited(Arc::new(rec.clone())));
+        Ok(rec)
+    }
+
     /// Sanitize and durably append an inbound item, then announce it (durable first, then
     /// notify).
     pub fn ingest(&self, msg: NewMessage, source: &str) -> anyhow::Result<Appended> {
@@ -209,10 +221,42 @@ impl Engine {
         )
     }
 
+    /// A read for an MCP tool, answered typed (the same checks and audit as `submit_tool`
+    /// with `Action::Query`).
+    pub fn submit_read(
+        &self,
+        tool: &str,
+        query: Query,
+        actor: Actor,
+    ) -> Result<query::Answer, EngineError> {
+        let cx = Call {
+            actor: &actor,
+            tool: Some(tool),
+            started: Instant::now(),
+        };
+        let name = query.name();
+        let result = self.answer(query, &cx);
+        self.audit_failure(name, &cx, &result);
+        result
+    }
+
+    fn answer(&self, q: Query, cx: &Call) -> Result<query::Answer, EngineError> {
+        let qname = q.name();
+        let (answer, target) = self.run_query(q, cx)?;
+        self.audit_read(cx.event(qname, AuditOutcome::Ok).target(target))?;
+        Ok(answer)
+    }
+
     fn submit_call(&self, action: Action, cx: &Call) -> Result<Outcome, EngineError> {
         let name = action.name();
         let result = self.decide_and_apply(action, cx);
-        if let Err(e) = &result {
+        self.audit_failure(name, cx, &result);
+        result
+    }
+
+    /// Refusals of bad requests are audited too (they are how a misbehaving client shows).
+    fn audit_failure<T>(&self, name: &str, cx: &Call, result: &Result<T, EngineError>) {
+        if let Err(e) = result {
             // Refusals of bad requests are audited too (they are how a misbehaving client shows).
             let outcome = match e {
                 EngineError::Invalid { .. } | EngineError::NotFound(_) => AuditOutcome::Denied,
@@ -228,19 +272,15 @@ impl Engine {
                 tracing::error!("{ae}");
             }
         }
-        result
     }
 
     fn decide_and_apply(&self, action: Action, cx: &Call) -> Result<Outcome, EngineError> {
         let name = action.name();
         let actor = cx.actor;
         match action {
-            Action::Query(q) => {
-                let qname = q.name();
-                let (detail, target) = self.run_query(q, cx)?;
-                self.audit(cx.event(qname, AuditOutcome::Ok).target(target))?;
-                Ok(Outcome::Done { detail })
-            }
+            Action::Query(q) => Ok(Outcome::Done {
+                detail: self.answer(q, cx)?.into_value(),
+            }),
             Action::CreateDraft {
                 profile,
                 outbound,
