@@ -270,6 +270,14 @@ pub(crate) fn engine_error(e: EngineError) -> McpError {
         EngineError::Store(StoreError::Rejected(m)) => {
             McpError::invalid_params(m.clone(), Some(json!({"rejected": true, "hint": m})))
         }
+        EngineError::Blocked {
+            rule,
+            reason,
+            remedy,
+        } => McpError::invalid_request(
+            format!("blocked by {rule}: {reason}"),
+            Some(json!({"blocked": true, "rule": rule, "reason": reason, "remedy": remedy})),
+        ),
         e @ EngineError::AuditUnavailable(_) => McpError::internal_error(
             e.to_string(),
             Some(
