@@ -156,13 +156,13 @@ impl Engine {
 
     /// Record the audit event of a read: written before the answer goes out (a failing trail
     /// still refuses the read), made durable by a shared fsync moments later.
-    fn audit_read(&self, ev: AuditEvent) -> Result<AuditRecord, EngineError> {
+    fn audit_read(&self, ev: AuditEvent) -> Result<(), EngineError> {
         let rec = self
             .audit
             .append_deferred(ev)
             .map_err(|e| EngineError::AuditUnavailable(e.to_string()))?;
-        self.announce(EngineEvent::Audited(Arc::new(rec.clone())));
-        Ok(rec)
+        self.announce(EngineEvent::Audited(Arc::new(rec)));
+        Ok(())
     }
 
     /// Sanitize and durably append an inbound item, then announce it (durable first, then

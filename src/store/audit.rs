@@ -186,12 +186,17 @@ pub fn record_hash(value: &serde_json::Value) -> Option<String> {
     let prev = obj.get("prev")?.as_str()?;
     let mut body = obj.clone();
     body.remove("hash");
+    Some(chain_hash(prev, &serde_json::Value::Object(body)))
+}
+
+/// `sha256(prev || canonical JSON of body)`; `body` is the record without `hash`.
+fn chain_hash(prev: &str, body: &serde_json::Value) -> String {
     // serde_json's Map is ordered by key (no preserve_order feature): canonical by construction.
-    let canonical = serde_json::Value::Object(body).to_string();
+    let canonical = body.to_string();
     let mut h = Sha256::new();
     h.update(prev.as_bytes());
     h.update(canonical.as_bytes());
-    Some(hex::encode(h.finalize()))
+    hex::encode(h.finalize())
 }
 
 fn month_file_name(t: time::OffsetDateTime) -> String {
@@ -305,10 +310,13 @@ impl Audit {
             prev: head.hash.clone(),
             hash: String::new(),
         };
-        let value =
+        let mut body =
             serde_json::to_value(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
-        record.hash = record_hash(&value)
-            .ok_or_else(|| StoreError::Rejected("audit record has no prev".into()))?;
+        // The same canonical form `record_hash` checks, without copying the map.
+        if let Some(obj) = body.as_object_mut() {
+            obj.remove("hash");
+        }
+        record.hash = chain_hash(&record.prev, &body);
         let mut line =
             serde_json::to_vec(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
         line.push(b'\n');
