@@ -529,3 +529,37 @@ fn a_pull_moves_the_cursor_at_once_for_its_process_and_on_disk_when_saved() {
     third.set_cursor("mcp:claude-code", 1).unwrap();
     assert_eq!(third.cursor("mcp:claude-code").unwrap(), Some(1));
 }
+
+#[test]
+fn a_seq_whose_record_changed_under_a_rebuilt_index_is_read_again_not_served_from_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::open(dir.path()).unwrap();
+    for i in 0..3 {
+        inbox
+            .append(record(&format!("m{i}"), "work", Channel::Email, "first"))
+            .unwrap();
+    }
+    assert_eq!(inbox.get(3).unwrap().unwrap().id, "m2"); // now parsed and kept in memory
+    // Lose the index and the last record's line: the rebuilt index ends at seq 2, and the next
+    // record appended takes seq 3 again, at another place in the file.
+    fs::remove_file(dir.path().join("index.bin")).unwrap();
+    let day = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .unwrap();
+    let text = fs::read_to_string(&day).unwrap();
+    let kept: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    fs::write(&day, kept).unwrap();
+    inbox
+        .append(record(
+            "other",
+            "work",
+            Channel::Email,
+            "second, longer text",
+        ))
+        .unwrap();
+    let r = inbox.get(3).unwrap().unwrap();
+    assert_eq!(r.id, "other");
+    assert_eq!(r.text, "second, longer text");
+}

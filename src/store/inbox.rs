@@ -212,7 +212,14 @@ pub struct Inbox {
     writer: Mutex<WriterCache>,
     /// state.json: cursors, cached, pulls' moves saved lazily.
     state: Arc<StateFile>,
+    /// Recently read records, parsed: pulls and the console read the newest records over and
+    /// over. Keyed by seq and checked against the index entry, so a rebuilt index that points
+    /// a seq elsewhere is never answered from here.
+    hot: Mutex<BTreeMap<u64, (IndexEntry, InboxRecord)>>,
 }
+
+/// How many of the newest records the parsed-record cache holds.
+const HOT_RECORDS: u64 = 2048;
 
 impl Drop for Inbox {
     fn drop(&mut self) {
@@ -228,6 +235,7 @@ impl Inbox {
             dir: dir.to_path_buf(),
             writer: Mutex::new(WriterCache::default()),
             state: StateFile::new(dir),
+            hot: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -655,7 +663,7 @@ impl Inbox {
             last_seq: n,
             ..Batch::default()
         };
-        let mut reader = RecordReader::new(self);
+        let mut reader = RecordReader::caching(self, n);
         let mut seq = after;
         let chunk = 256u64;
         let mut buf = vec![0u8; (chunk * ENTRY_LEN) as usize];
@@ -701,7 +709,7 @@ impl Inbox {
             last_seq: n,
             ..Batch::default()
         };
-        let mut reader = RecordReader::new(self);
+        let mut reader = RecordReader::caching(self, n);
         let mut seq = before.map(|b| b.saturating_sub(1)).unwrap_or(n).min(n);
         while seq > 0 && batch.records.len() < limit {
             let e = read_entry(&index, &self.path(INDEX), seq - 1)?;
@@ -729,7 +737,7 @@ impl Inbox {
         if e.is_hole() {
             return Ok(None);
         }
-        Ok(RecordReader::new(self).read(seq, &e))
+        Ok(RecordReader::caching(self, n).read(seq, &e))
     }
 
     /// The record with this source id (scans the id hashes in the index, not the data).
@@ -881,6 +889,8 @@ struct RecordReader<'a> {
     inbox: &'a Inbox,
     open: Option<(u32, File)>,
     buf: Vec<u8>,
+    /// Records from this seq on are newest enough to keep in the cache.
+    hot_from: u64,
 }
 
 impl<'a> RecordReader<'a> {
@@ -889,13 +899,40 @@ impl<'a> RecordReader<'a> {
             inbox,
             open: None,
             buf: Vec::new(),
+            hot_from: u64::MAX,
+        }
+    }
+
+    /// A reader that caches what it parses among the newest records of an inbox of `n`.
+    fn caching(inbox: &'a Inbox, n: u64) -> Self {
+        RecordReader {
+            hot_from: n.saturating_sub(HOT_RECORDS) + 1,
+            ..RecordReader::new(inbox)
         }
     }
 
     /// The record at `e`, or `None` (with a warning) if it does not read back as record `seq`.
     fn read(&mut self, seq: u64, e: &IndexEntry) -> Option<InboxRecord> {
+        {
+            let hot = self.inbox.hot.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((entry, r)) = hot.get(&seq)
+                && entry == e
+            {
+                return Some(r.clone());
+            }
+        }
         match self.try_read(seq, e) {
-            Ok(r) => Some(r),
+            Ok(r) => {
+                if seq >= self.hot_from {
+                    let mut hot = self.inbox.hot.lock().unwrap_or_else(|p| p.into_inner());
+                    hot.insert(seq, (*e, r.clone()));
+                    // Keep the newest: drop from the old end.
+                    while hot.len() as u64 > HOT_RECORDS {
+                        hot.pop_first();
+                    }
+                }
+                Some(r)
+            }
             Err(msg) => {
                 tracing::warn!(seq, "skipping unreadable inbox record: {msg}");
                 None
