@@ -540,9 +540,12 @@ fn a_seq_whose_record_changed_under_a_rebuilt_index_is_read_again_not_served_fro
             .unwrap();
     }
     assert_eq!(inbox.get(3).unwrap().unwrap().id, "m2"); // now parsed and kept in memory
-    // Lose the index and the last record's line: the rebuilt index ends at seq 2, and the next
-    // record appended takes seq 3 again, at another place in the file.
+    // Lose the index, the cursors and the last record's line: nothing remembers seq 3, so the
+    // rebuilt index ends at seq 2 and the next record takes seq 3 again, elsewhere in the file.
     fs::remove_file(dir.path().join("index.bin")).unwrap();
+    for f in ["state.json", "state.json.bak"] {
+        let _ = fs::remove_file(dir.path().join(f));
+    }
     let day = fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -562,4 +565,42 @@ fn a_seq_whose_record_changed_under_a_rebuilt_index_is_read_again_not_served_fro
     let r = inbox.get(3).unwrap().unwrap();
     assert_eq!(r.id, "other");
     assert_eq!(r.text, "second, longer text");
+}
+
+#[test]
+fn a_rebuilt_index_never_reuses_a_seq_a_consumer_has_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::open(dir.path()).unwrap();
+    for i in 0..3 {
+        inbox
+            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
+            .unwrap();
+    }
+    // A client has consumed everything, then the index and the last line are lost.
+    inbox.advance_cursor("mcp:claude-code", 3).unwrap();
+    fs::remove_file(dir.path().join("index.bin")).unwrap();
+    let day = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .unwrap();
+    let text = fs::read_to_string(&day).unwrap();
+    let kept: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    fs::write(&day, kept).unwrap();
+    let a = inbox
+        .append(record("new", "work", Channel::Email, "after the loss"))
+        .unwrap();
+    assert!(matches!(&a, Appended::New(r) if r.seq == 4), "{a:?}");
+    assert!(
+        inbox.get(3).unwrap().is_none(),
+        "the lost record stays a hole"
+    );
+    // The client is not made to skip the new record.
+    let (b, _) = inbox
+        .pull("mcp:claude-code", 10, &Filter::default(), true)
+        .unwrap();
+    assert_eq!(
+        b.records.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+        ["new"]
+    );
 }

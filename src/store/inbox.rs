@@ -539,6 +539,29 @@ impl Inbox {
                 }
             }
         }
+        // Seqs already handed out must never be handed out again: a consumer whose cursor is
+        // past a lost record would skip the new record that reused its seq. The cursors (and
+        // state.json's last_seq) say how far seqs went at least; the lost ones stay holes.
+        let high_water = self
+            .state
+            .load()
+            .map(|st| {
+                st.consumers
+                    .values()
+                    .copied()
+                    .max()
+                    .unwrap_or(0)
+                    .max(st.last_seq)
+            })
+            .unwrap_or(0);
+        if high_water > slots.len() as u64 {
+            tracing::warn!(
+                lost = high_water - slots.len() as u64,
+                "inbox records after seq {} are lost; their seqs stay unused",
+                slots.len()
+            );
+            slots.resize(high_water as usize, IndexEntry::HOLE);
+        }
         let mut b = Vec::with_capacity(slots.len() * ENTRY_LEN as usize);
         for e in &slots {
             b.extend_from_slice(&e.encode());
