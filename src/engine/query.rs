@@ -119,7 +119,7 @@ impl Engine {
         match q {
             Query::Status => {
                 let st: InboxState = self.inbox.state()?;
-                let queue = self.drafts.queue()?;
+                let queue = self.drafts.shared_queue()?;
                 let pending = queue.pending().count();
                 let v = json!({
                     "version": env!("CARGO_PKG_VERSION"),

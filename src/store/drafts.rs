@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::StoreError;
 use super::jsonl::{FileLock, Lines, append_durable, repair_torn_tail};
@@ -20,7 +20,7 @@ pub struct Drafts {
     dir: PathBuf,
     /// The last fold of the log, valid while the log's stamp holds (status, the console and
     /// `drafts_list` read the queue far more often than it changes).
-    cache: Mutex<Option<(Stamp, Queue)>>,
+    cache: Mutex<Option<(Stamp, Arc<Queue>)>>,
 }
 
 /// The queue as folded from the log, in creation order.
@@ -57,6 +57,11 @@ impl Drafts {
 
     /// The current queue: the fold of the whole log, reused while the log is unchanged.
     pub fn queue(&self) -> Result<Queue, StoreError> {
+        Ok(Queue::clone(&*self.shared_queue()?))
+    }
+
+    /// `queue` without a copy, for readers that only look (status counts on every call).
+    pub fn shared_queue(&self) -> Result<Arc<Queue>, StoreError> {
         let path = self.log_path();
         let stamp = Stamp::of(&path).map_err(|e| StoreError::io(&path, "stat", e))?;
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
@@ -67,7 +72,7 @@ impl Drafts {
         }
         // Stamp taken before the read: a change during the fold only makes the next call fold
         // again.
-        let q = self.fold()?;
+        let q = Arc::new(self.fold()?);
         *cache = stamp.map(|s| (s, q.clone()));
         Ok(q)
     }
