@@ -59,6 +59,21 @@ pub fn spawn_sources(
             .collect()
     };
 
+    // Microsoft Graph pollers and the executor of approved drafts (sources::graph).
+    let graph_accounts = crate::sources::graph::accounts(&cfg, engine.data_dir());
+    tasks.extend(crate::sources::graph::run::spawn_all(
+        engine.clone(),
+        &graph_accounts,
+        shutdown.clone(),
+    ));
+    if !graph_accounts.is_empty() {
+        tasks.push(super::executor::spawn(
+            engine.clone(),
+            graph_accounts,
+            shutdown.clone(),
+        ));
+    }
+
     let spool_profiles = using(SourceKind::Spool);
     if let Some(default_profile) = spool_profiles.first() {
         let dir = cfg
