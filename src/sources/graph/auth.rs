@@ -265,6 +265,20 @@ pub struct Grant {
     pub expires_in: Duration,
 }
 
+impl std::fmt::Debug for Grant {
+    // Tokens never reach a log line, not even through `{:?}`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Grant")
+            .field("access_token", &"<redacted>")
+            .field(
+                "refresh_token",
+                &self.refresh_token.as_ref().map(|_| "<redacted>"),
+            )
+            .field("expires_in", &self.expires_in)
+            .finish()
+    }
+}
+
 fn parse_grant(body: &Value) -> Result<Grant, GraphError> {
     let access_token = body["access_token"]
         .as_str()

@@ -46,6 +46,24 @@ pub fn health_file(account_dir: &std::path::Path, source: SourceKind) -> std::pa
     account_dir.join(format!("health-{source}.json"))
 }
 
+/// How one poller is scheduled.
+#[derive(Debug, Clone, Copy)]
+pub struct Schedule {
+    pub every: Duration,
+    pub breaker_threshold: u32,
+    pub breaker_cool_off: Duration,
+}
+
+impl Schedule {
+    pub fn every(every: Duration) -> Schedule {
+        Schedule {
+            every,
+            breaker_threshold: BREAKER_THRESHOLD,
+            breaker_cool_off: BREAKER_COOL_OFF,
+        }
+    }
+}
+
 /// Start a poller for every Graph source of every profile.
 pub fn spawn_all(
     engine: Arc<Engine>,
@@ -58,38 +76,53 @@ pub fn spawn_all(
             continue;
         };
         for src in profile.sources.iter().filter(|s| s.is_graph()) {
-            let (job, secs) = match src {
-                SourceKind::GraphMail => (
-                    Job::Mail(MailSync::new(account.clone())),
-                    g.mail_interval_secs,
-                ),
-                SourceKind::GraphTeams => (
-                    Job::Teams(TeamsSync::new(account.clone())),
-                    g.chat_interval_secs,
-                ),
-                SourceKind::GraphCalendar => (
-                    Job::Calendar(CalendarSync::new(account.clone())),
-                    g.calendar_interval_secs,
-                ),
-                _ => continue,
+            let secs = match src {
+                SourceKind::GraphMail => g.mail_interval_secs,
+                SourceKind::GraphTeams => g.chat_interval_secs,
+                _ => g.calendar_interval_secs,
             };
-            let health_name = format!("{src}:{name}");
-            let e = engine.clone();
-            let source_name = health_name.clone();
-            let deliver: Deliver =
-                Arc::new(move |m| Ok(matches!(e.ingest(m, &source_name)?, Appended::New(_))));
-            tasks.push(tokio::spawn(poll_loop(
+            let schedule = Schedule::every(Duration::from_secs(secs.max(1)));
+            tasks.extend(spawn_source(
                 engine.clone(),
-                job,
-                deliver,
-                health_name,
-                health_file(&account.state_dir, *src),
-                Duration::from_secs(secs.max(1)),
+                account.clone(),
+                *src,
+                schedule,
                 shutdown.clone(),
-            )));
+            ));
         }
     }
     tasks
+}
+
+/// Start the poller of one Graph source of `account`'s profile; its health is named
+/// `<source>:<profile>`.
+pub fn spawn_source(
+    engine: Arc<Engine>,
+    account: Arc<Account>,
+    src: SourceKind,
+    schedule: Schedule,
+    shutdown: CancellationToken,
+) -> Option<JoinHandle<()>> {
+    let job = match src {
+        SourceKind::GraphMail => Job::Mail(MailSync::new(account.clone())),
+        SourceKind::GraphTeams => Job::Teams(TeamsSync::new(account.clone())),
+        SourceKind::GraphCalendar => Job::Calendar(CalendarSync::new(account.clone())),
+        _ => return None,
+    };
+    let health_name = format!("{src}:{}", account.profile);
+    let e = engine.clone();
+    let source_name = health_name.clone();
+    let deliver: Deliver =
+        Arc::new(move |m| Ok(matches!(e.ingest(m, &source_name)?, Appended::New(_))));
+    Some(tokio::spawn(poll_loop(
+        engine,
+        job,
+        deliver,
+        health_name,
+        health_file(&account.state_dir, src),
+        schedule,
+        shutdown,
+    )))
 }
 
 async fn poll_loop(
@@ -98,10 +131,11 @@ async fn poll_loop(
     deliver: Deliver,
     name: String,
     health_path: std::path::PathBuf,
-    every: Duration,
+    schedule: Schedule,
     shutdown: CancellationToken,
 ) {
-    let mut breaker = Breaker::new(BREAKER_THRESHOLD, BREAKER_COOL_OFF);
+    let every = schedule.every;
+    let mut breaker = Breaker::new(schedule.breaker_threshold, schedule.breaker_cool_off);
     let mut health = SourceHealth {
         name: name.clone(),
         ok: true,
@@ -139,7 +173,7 @@ async fn poll_loop(
                         msg.push_str(&format!(
                             " (circuit open after {} failures; next try in {}s)",
                             breaker.failures(),
-                            BREAKER_COOL_OFF.as_secs()
+                            schedule.breaker_cool_off.as_secs()
                         ));
                     }
                     tracing::warn!(source = %name, failures = health.failures, "{msg}");
