@@ -97,6 +97,8 @@ pub struct FakeState {
     pub access_lifetime: u64,
     pub device_script: VecDeque<&'static str>,
     pub device_polls: u32,
+    /// `interval` the devicecode endpoint announces (seconds).
+    pub device_interval: u64,
     pub refreshes: u32,
     next: u64,
     // graph
@@ -121,6 +123,7 @@ impl Default for FakeState {
             access_lifetime: 3600,
             device_script: VecDeque::new(),
             device_polls: 0,
+            device_interval: 5,
             refreshes: 0,
             next: 0,
             requests: Vec::new(),
@@ -682,7 +685,7 @@ fn identity(st: &mut FakeState, path: &str, body: &str) -> Response {
         return ok(json!({
             "device_code": "dc-secret-1", "user_code": "FAKE-CODE",
             "verification_uri": "https://microsoft.com/devicelogin",
-            "expires_in": 900, "interval": 5,
+            "expires_in": 900, "interval": st.device_interval,
             "message": "To sign in, use a web browser to open the page https://microsoft.com/devicelogin and enter the code FAKE-CODE to authenticate."
         }));
     }
