@@ -436,8 +436,8 @@ async fn teams_reads_changed_chats_since_the_last_seen_time_skipping_own_and_sys
     assert_eq!(r.new, 2, "{r:?}");
     assert_eq!(r.skipped, 2);
     let items = sink.items();
-    assert_eq!(items[0].id, "19:abc@thread.v2/1");
-    assert_eq!(items[1].id, "19:abc@thread.v2/4");
+    assert_eq!(items[0].id, "teams/work/19:abc@thread.v2/1");
+    assert_eq!(items[1].id, "teams/work/19:abc@thread.v2/4");
     assert_eq!(items[0].thread_id.as_deref(), Some("19:abc@thread.v2"));
 
     let r = teams.poll_once(&sink.deliver()).await.unwrap();

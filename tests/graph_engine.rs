@@ -443,3 +443,134 @@ async fn chat_posts_and_events_are_executed_once() {
         assert_eq!(s.created_events[0]["transactionId"], e.as_str());
     });
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_profiles_polled_at_once_stay_separate() {
+    let work_fake = Fake::start().await;
+    let clinic_fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let text = format!(
+        r#"
+[profiles.work]
+sources = ["graph_mail"]
+never_mix_with = ["clinic"]
+[profiles.work.graph]
+client_id = "{CLIENT_ID}"
+authority_url = "{}"
+base_url = "{}"
+[profiles.clinic]
+sources = ["graph_mail"]
+[profiles.clinic.graph]
+client_id = "{CLIENT_ID}"
+authority_url = "{}"
+base_url = "{}"
+"#,
+        work_fake.authority(),
+        work_fake.graph_base(),
+        clinic_fake.authority(),
+        clinic_fake.graph_base()
+    );
+    let cfg = Config::from_toml_str(&text, Path::new("two.toml")).unwrap();
+    let paths = Paths::resolve(Some(tmp.path().to_path_buf()), None).unwrap();
+    let engine = Arc::new(Engine::open(paths, cfg.clone(), Mode::Primary).unwrap());
+    let store = TokenStore::new(tmp.path().join("tokens"));
+    for (name, fake) in [("work", &work_fake), ("clinic", &clinic_fake)] {
+        let rt = fake.with(|s| s.issue_refresh_token());
+        store
+            .save(
+                name,
+                &TokenFile {
+                    refresh_token: rt,
+                    tenant: "organizations".into(),
+                    client_id: CLIENT_ID.into(),
+                    scopes: vec![],
+                    saved_at: time::OffsetDateTime::now_utc(),
+                },
+            )
+            .unwrap();
+    }
+    let w = work_fake.with(|s| s.add_mail("work item", "ann@contoso.com", "w"));
+    let c = clinic_fake.with(|s| s.add_mail("clinic item", "dr@clinic.org", "c"));
+    let accounts = opsdesk::sources::graph::accounts(&cfg, tmp.path());
+    let stop = CancellationToken::new();
+    let tasks = opsdesk::sources::graph::run::spawn_all(engine.clone(), &accounts, stop.clone());
+    assert_eq!(tasks.len(), 2);
+    wait_for("both items", || {
+        engine.inbox().find_by_id(&w).unwrap().is_some()
+            && engine.inbox().find_by_id(&c).unwrap().is_some()
+    })
+    .await;
+    assert_eq!(
+        engine.inbox().find_by_id(&w).unwrap().unwrap().profile,
+        "work"
+    );
+    assert_eq!(
+        engine.inbox().find_by_id(&c).unwrap().unwrap().profile,
+        "clinic"
+    );
+    // Each account used its own service and its own token; state and health are per profile.
+    assert_eq!(
+        work_fake.with(|s| s.count("GET", "/delta")) > 0,
+        clinic_fake.with(|s| s.count("GET", "/delta")) > 0
+    );
+    assert!(tmp.path().join("graph/work/mail.json").exists());
+    assert!(tmp.path().join("graph/clinic/mail.json").exists());
+    wait_for("health of both", || {
+        let names: Vec<String> = engine.health().into_iter().map(|h| h.name).collect();
+        names.contains(&"graph_mail:work".to_string())
+            && names.contains(&"graph_mail:clinic".to_string())
+    })
+    .await;
+    let audit: String = std::fs::read_dir(tmp.path().join("audit"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    let appends: Vec<&str> = audit
+        .lines()
+        .filter(|l| l.contains("inbox.append"))
+        .collect();
+    assert!(
+        appends
+            .iter()
+            .any(|l| l.contains("\"entity\":\"work\"") && l.contains("source:graph_mail:work"))
+    );
+    assert!(
+        appends
+            .iter()
+            .any(|l| l.contains("\"entity\":\"clinic\"") && l.contains("source:graph_mail:clinic"))
+    );
+    stop.cancel();
+    for t in tasks {
+        t.await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_revoked_login_shows_in_source_health_with_its_fix() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = engine(&fake, tmp.path());
+    let acct = account(&fake, tmp.path(), 0);
+    fake.with(|s| s.refresh_tokens.clear());
+    let stop = CancellationToken::new();
+    let task = spawn_source(
+        engine.clone(),
+        acct,
+        SourceKind::GraphMail,
+        Schedule::every(Duration::from_secs(3600)),
+        stop.clone(),
+    )
+    .unwrap();
+    wait_for("the failure in health", || {
+        engine.health().iter().any(|h| {
+            h.name == "graph_mail:work"
+                && !h.ok
+                && h.last_error
+                    .as_deref()
+                    .is_some_and(|e| e.contains("run `opsdesk login work`"))
+        })
+    })
+    .await;
+    stop.cancel();
+    task.await.unwrap();
+}

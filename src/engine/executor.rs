@@ -269,15 +269,21 @@ async fn execute(engine: &Arc<Engine>, account: &Account, d: &Draft) -> Result<S
             // (a spool item) is answered with a new message.
             let e = engine.clone();
             let mid = message_id.clone();
-            let from_graph = tokio::task::spawn_blocking(move || e.inbox().find_by_id(&mid))
+            let original = tokio::task::spawn_blocking(move || e.inbox().find_by_id(&mid))
                 .await
                 .ok()
                 .and_then(|r| r.ok().flatten())
-                .is_some_and(|r| {
-                    r.meta.get("source").and_then(|v| v.as_str()) == Some("graph_mail")
-                        && r.profile == d.profile
+                .filter(|r| {
+                    r.profile == d.profile
+                        && r.meta.get("source").and_then(|v| v.as_str()) == Some("graph_mail")
+                })
+                .and_then(|r| {
+                    r.meta
+                        .get("graph_id")
+                        .and_then(|v| v.as_str())
+                        .map(str::to_owned)
                 });
-            let original = from_graph.then_some(message_id.as_str());
+            let original = original.as_deref();
             send_mail(engine, account, d, original, to, &[], subject, body).await
         }
         Outbound::PostChat { chat_id, body } => {

@@ -20,6 +20,8 @@ use serde_json::{Value, json};
 pub const CLIENT_ID: &str = "11111111-2222-3333-4444-555555555555";
 pub const ME: &str = "user-me-0001";
 
+static INSTANCES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 #[derive(Debug, Clone)]
 pub struct Mail {
     pub id: String,
@@ -101,6 +103,7 @@ pub struct FakeState {
     pub device_interval: u64,
     pub refreshes: u32,
     next: u64,
+    instance: u64,
     // graph
     pub requests: Vec<Req>,
     pub faults: Vec<Fault>,
@@ -126,6 +129,7 @@ impl Default for FakeState {
             device_interval: 5,
             refreshes: 0,
             next: 0,
+            instance: INSTANCES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             requests: Vec::new(),
             faults: Vec::new(),
             inbox: Vec::new(),
@@ -142,9 +146,10 @@ impl Default for FakeState {
 }
 
 impl FakeState {
+    /// Ids are unique per fake instance, as real Graph ids are unique per mailbox.
     fn id(&mut self, prefix: &str) -> String {
         self.next += 1;
-        format!("{prefix}{}", self.next)
+        format!("{prefix}{}x{}", self.instance, self.next)
     }
 
     /// A refresh token the identity platform will accept (as after a sign-in).

@@ -168,8 +168,10 @@ impl TeamsSync {
         meta.insert("graph_id".into(), json!(msg_id));
         meta.insert("source".into(), json!("graph_teams"));
         Some(NewMessage {
-            // Chat message ids are unique only within their chat.
-            id: format!("{chat_id}/{msg_id}"),
+            // Chat message ids are unique only within their chat, and one chat can be seen by
+            // two profiles' accounts (a federated chat between the operator's identities): the
+            // profile is part of the id so each profile keeps its own record.
+            id: format!("teams/{}/{chat_id}/{msg_id}", self.account.profile),
             profile: self.account.profile.clone(),
             channel: Channel::Teams,
             thread_id: Some(chat_id.to_owned()),
