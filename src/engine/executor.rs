@@ -352,13 +352,21 @@ async fn send_mail(
     subject: &str,
     body: &str,
 ) -> Result<String, String> {
-    let id = match load_marker(account, &d.id).and_then(|m| m.remote_id) {
+    let marker = load_marker(account, &d.id);
+    let same_content = marker.as_ref().is_some_and(|m| m.digest == d.digest);
+    let id = match marker.and_then(|m| m.remote_id) {
         Some(remote) => match send::draft_state(account, &remote)
             .await
             .map_err(graph_err)?
         {
             Some(true) => remote,
-            Some(false) => return Ok(remote), // sent before the crash: do not send again
+            // Sent before the crash: do not send again.
+            Some(false) if same_content => return Ok(remote),
+            Some(false) => {
+                return Err(format!(
+                    "an earlier approved version of this draft was already sent (remote id {remote}); the edited version is not sent"
+                ));
+            }
             None => {
                 return Err(format!(
                     "outcome unknown: the remote draft of an earlier attempt is gone (it may have been sent or deleted); check Sent Items; not re-sent automatically (remove {} to allow a new attempt)",
