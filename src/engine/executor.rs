@@ -133,9 +133,15 @@ pub async fn run_once(
                 .await;
                 let _ = std::fs::remove_file(marker_path(account, &d.id));
             }
-            Err(reason) => {
+            Err(Fail {
+                reason,
+                retry_after,
+            }) => {
                 let n = retry.get(&d.id).map_or(0, |(n, _)| *n);
-                let wait = RETRY_FIRST.saturating_mul(1 << n.min(10)).min(RETRY_MAX);
+                let wait = RETRY_FIRST
+                    .saturating_mul(1 << n.min(10))
+                    .min(RETRY_MAX)
+                    .max(retry_after.unwrap_or_default());
                 retry.insert(d.id.clone(), (n + 1, Instant::now() + wait));
                 let reason = crate::sanitize::one_line(&reason, 300);
                 record(
@@ -245,11 +251,29 @@ async fn audit_attempt(engine: &Arc<Engine>, d: &Draft) -> Result<(), String> {
         .map_err(|e| e.to_string())?
 }
 
-fn graph_err(e: GraphError) -> String {
-    e.to_string()
+/// Why an attempt failed, and how long the service asked us to wait (429).
+struct Fail {
+    reason: String,
+    retry_after: Option<Duration>,
 }
 
-async fn execute(engine: &Arc<Engine>, account: &Account, d: &Draft) -> Result<String, String> {
+impl From<String> for Fail {
+    fn from(reason: String) -> Fail {
+        Fail {
+            reason,
+            retry_after: None,
+        }
+    }
+}
+
+fn graph_err(e: GraphError) -> Fail {
+    Fail {
+        retry_after: e.retry_after(),
+        reason: e.to_string(),
+    }
+}
+
+async fn execute(engine: &Arc<Engine>, account: &Account, d: &Draft) -> Result<String, Fail> {
     still_approved(engine, d).await?;
     audit_attempt(engine, d).await?;
     match &d.outbound {
@@ -351,7 +375,7 @@ async fn send_mail(
     cc: &[String],
     subject: &str,
     body: &str,
-) -> Result<String, String> {
+) -> Result<String, Fail> {
     let marker = load_marker(account, &d.id);
     let same_content = marker.as_ref().is_some_and(|m| m.digest == d.digest);
     let id = match marker.and_then(|m| m.remote_id) {
@@ -365,13 +389,15 @@ async fn send_mail(
             Some(false) => {
                 return Err(format!(
                     "an earlier approved version of this draft was already sent (remote id {remote}); the edited version is not sent"
-                ));
+                )
+                .into());
             }
             None => {
                 return Err(format!(
                     "outcome unknown: the remote draft of an earlier attempt is gone (it may have been sent or deleted); check Sent Items; not re-sent automatically (remove {} to allow a new attempt)",
                     marker_path(account, &d.id).display()
-                ));
+                )
+                .into());
             }
         },
         None => {
