@@ -60,19 +60,10 @@ pub fn spawn_sources(
     };
 
     // Microsoft Graph pollers and the executor of approved drafts (sources::graph).
-    let graph_accounts = crate::sources::graph::accounts(&cfg, engine.data_dir());
-    tasks.extend(crate::sources::graph::run::spawn_all(
+    tasks.push(crate::sources::graph::run::spawn_engine_side(
         engine.clone(),
-        &graph_accounts,
         shutdown.clone(),
     ));
-    if !graph_accounts.is_empty() {
-        tasks.push(super::executor::spawn(
-            engine.clone(),
-            graph_accounts,
-            shutdown.clone(),
-        ));
-    }
 
     let spool_profiles = using(SourceKind::Spool);
     if let Some(default_profile) = spool_profiles.first() {

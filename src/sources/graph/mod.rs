@@ -85,6 +85,10 @@ impl Account {
 
 /// Every profile's account.
 pub fn accounts(config: &Config, data_dir: &Path) -> BTreeMap<String, Arc<Account>> {
+    // No HTTP client (TLS set-up, certificate loading) for an engine without Graph profiles.
+    if config.profiles.values().all(|p| p.graph.is_none()) {
+        return BTreeMap::new();
+    }
     let http = client::http_client();
     config
         .profiles
