@@ -252,3 +252,56 @@ base_url = "{}"
     assert_eq!(find("login work")["ok"], true, "{report}");
     assert_eq!(find("source graph_mail:work")["ok"], true, "{report}");
 }
+
+#[test]
+fn a_running_engine_without_a_sign_in_reports_it_and_doctor_names_the_fix() {
+    let fake = Fake::start_in_thread();
+    let tmp = tempfile::tempdir().unwrap();
+    let data: PathBuf = tmp.path().join("data");
+    let config = tmp.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[profiles.work]\nsources = [\"graph_mail\"]\n[profiles.work.graph]\nclient_id = \"{CLIENT_ID}\"\nmail_interval_secs = 1\nauthority_url = \"{}\"\nbase_url = \"{}\"\n",
+            fake.authority(),
+            fake.graph_base()
+        ),
+    )
+    .unwrap();
+    let child = Command::new(BIN)
+        .arg("--data-dir")
+        .arg(&data)
+        .arg("--config")
+        .arg(&config)
+        .args(["serve", "--bind", "127.0.0.1:0"])
+        .env_remove("OPSDESK_TOKEN")
+        .env("OPSDESK_LOG", "error")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn opsdesk serve");
+    let _serve = Serve { child };
+    let health = data.join("graph/work/health-graph_mail.json");
+    wait_for("the health report", Duration::from_secs(30), || {
+        health.exists()
+    });
+    let out = cli(&data, &config, &["--json", "doctor"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let src = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == "source graph_mail:work")
+        .cloned()
+        .unwrap();
+    assert_eq!(src["ok"], false, "{report}");
+    assert_eq!(src["fix"], "opsdesk login work", "{report}");
+    assert!(
+        src["detail"].as_str().unwrap().contains("not signed in"),
+        "{report}"
+    );
+    // Nothing was asked of Graph without a token.
+    assert_eq!(fake.with(|s| s.requests.len()), 0);
+}
