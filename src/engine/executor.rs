@@ -63,8 +63,19 @@ pub fn spawn(
     tokio::spawn(async move {
         let mut events = engine.subscribe();
         let mut retry: HashMap<String, (u32, Instant)> = HashMap::new();
+        let log = engine.paths().drafts_dir().join("drafts.jsonl");
+        let mut seen: Option<(u64, Option<std::time::SystemTime>)> = None;
         loop {
-            run_once(&engine, &accounts, &mut retry).await;
+            // Keep the 1 s scan cheap: fold the log only when it changed (any process appended)
+            // or a retry is due.
+            let stamp = std::fs::metadata(&log)
+                .map(|m| (m.len(), m.modified().ok()))
+                .unwrap_or((0, None));
+            let retry_due = retry.values().any(|(_, at)| Instant::now() >= *at);
+            if seen != Some(stamp) || retry_due {
+                seen = Some(stamp);
+                run_once(&engine, &accounts, &mut retry).await;
+            }
             // Wake at the next tick, or at once when this process sees an approval.
             let approval = async {
                 loop {
