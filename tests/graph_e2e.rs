@@ -61,6 +61,19 @@ fn cli(data: &Path, config: &Path, args: &[&str]) -> std::process::Output {
         .expect("run opsdesk")
 }
 
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(files_under(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// Every inbox record with `id` (read from the files, as any reader may).
 fn records_with_id(data: &Path, id: &str) -> Vec<Value> {
     let mut out = Vec::new();
@@ -243,6 +256,21 @@ base_url = "{}"
         assert_eq!(s.sent[0].reply_to.as_deref(), Some(mail_id.as_str()));
         assert_eq!(s.count("POST", "/send"), 1);
     });
+
+    // No access token anywhere on disk (inbox, audit, drafts, state, token file).
+    let tokens: Vec<String> = fake.with(|s| s.access.keys().cloned().collect());
+    assert!(!tokens.is_empty());
+    for file in files_under(&data) {
+        let bytes = std::fs::read(&file).unwrap_or_default();
+        let text = String::from_utf8_lossy(&bytes);
+        for t in &tokens {
+            assert!(
+                !text.contains(t.as_str()),
+                "access token in {}",
+                file.display()
+            );
+        }
+    }
 
     // doctor sees the signed-in profile and the healthy source.
     let out = cli(&data, &config, &["--json", "doctor"]);
