@@ -427,6 +427,9 @@ pub fn save_login(
     let rt = grant.refresh_token.clone().ok_or_else(|| {
         anyhow::anyhow!("the sign-in returned no refresh token (was offline_access consented?)")
     })?;
+    // Not in the middle of a running engine's refresh, which would overwrite this token with
+    // the rotation of the old one.
+    let _lock = store.lock(profile).map_err(|e| anyhow::anyhow!("{e}"))?;
     store.save(
         profile,
         &TokenFile {
