@@ -75,8 +75,10 @@ impl TokenStore {
             .map_err(|e| anyhow::anyhow!("cannot save the refresh token: {e}"))
     }
 
-    /// Remove the profile's token; whether there was one.
+    /// Remove the profile's token; whether there was one. Under the token lock, so a refresh
+    /// in flight cannot save a rotated token back after it.
     pub fn delete(&self, profile: &str) -> anyhow::Result<bool> {
+        let _lock = self.lock(profile).map_err(|e| anyhow::anyhow!("{e}"))?;
         match std::fs::remove_file(self.path(profile)) {
             Ok(()) => {
                 let _ = crate::paths::sync_dir(&self.dir);
