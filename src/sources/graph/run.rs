@@ -220,7 +220,7 @@ fn publish(engine: &Engine, health: &SourceHealth, path: &std::path::Path) {
     if unchanged {
         return;
     }
-    engine.set_health(health.clone());
+    // The file first: whoever sees the announcement can already read it.
     if let Ok(bytes) = serde_json::to_vec_pretty(health)
         && let Some(dir) = path.parent()
         && crate::paths::ensure_private_dir(dir).is_ok()
@@ -228,4 +228,5 @@ fn publish(engine: &Engine, health: &SourceHealth, path: &std::path::Path) {
     {
         tracing::warn!("cannot write {}: {e}", path.display());
     }
+    engine.set_health(health.clone());
 }
