@@ -269,11 +269,3 @@ fn stop_signal() -> Result<impl std::future::Future<Output = ()>, Failure> {
         }
     })
 }
-
-/// Resolve on Ctrl-C or SIGTERM (registering only when first awaited; `serve` registers up
-/// front with `stop_signal`). Kept for other long-running commands.
-#[allow(dead_code)]
-pub async fn wait_for_stop_signal() -> CmdResult {
-    stop_signal()?.await;
-    Ok(())
-}
