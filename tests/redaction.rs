@@ -161,6 +161,9 @@ fn covered(spans: &[Span], start: usize, end: usize) -> bool {
 struct Tally {
     labeled: usize,
     found: usize,
+    /// Labeled spans redacted with exactly their boundaries (a found span may be wider, e.g. a
+    /// name merged with the capitalised verb after it; that is still found, but over-redacts).
+    exact: usize,
     predicted: usize,
     correct: usize,
 }
@@ -176,6 +179,9 @@ fn measure(title: &str, r: &Redactor, samples: &[Sample]) -> BTreeMap<String, Ta
         for l in &s.labels {
             let e = t.entry(row(l)).or_default();
             e.labeled += 1;
+            if spans.iter().any(|p| p.start == l.start && p.end == l.end) {
+                e.exact += 1;
+            }
             if covered(&spans, l.start, l.end) {
                 e.found += 1;
             } else {
@@ -203,33 +209,35 @@ fn measure(title: &str, r: &Redactor, samples: &[Sample]) -> BTreeMap<String, Ta
 
     println!("== {title}: {} sentences", samples.len());
     println!(
-        "{:<12} {:>8} {:>8} {:>8} {:>10} {:>8} {:>10}",
-        "kind", "labeled", "found", "recall", "predicted", "correct", "precision"
+        "{:<12} {:>8} {:>8} {:>8} {:>6} {:>10} {:>8} {:>10}",
+        "kind", "labeled", "found", "recall", "exact", "predicted", "correct", "precision"
     );
     let (mut pred, mut corr) = (0, 0);
     for (k, v) in &t {
         pred += v.predicted;
         corr += v.correct;
         println!(
-            "{:<12} {:>8} {:>8} {:>8} {:>10} {:>8} {:>10}",
+            "{:<12} {:>8} {:>8} {:>8} {:>6} {:>10} {:>8} {:>10}",
             k,
             v.labeled,
             v.found,
             pct(v.found, v.labeled),
+            v.exact,
             v.predicted,
             v.correct,
             pct(v.correct, v.predicted)
         );
     }
-    let (lab, fnd) = t
-        .values()
-        .fold((0, 0), |(a, b), v| (a + v.labeled, b + v.found));
+    let (lab, fnd, exact) = t.values().fold((0, 0, 0), |(a, b, c), v| {
+        (a + v.labeled, b + v.found, c + v.exact)
+    });
     println!(
-        "{:<12} {:>8} {:>8} {:>8} {:>10} {:>8} {:>10}",
+        "{:<12} {:>8} {:>8} {:>8} {:>6} {:>10} {:>8} {:>10}",
         "ALL",
         lab,
         fnd,
         pct(fnd, lab),
+        exact,
         pred,
         corr,
         pct(corr, pred)
@@ -298,6 +306,24 @@ fn heldout_recall_and_precision_per_kind() {
         heldout_samples(),
     );
     assert_strict_kinds("phi_heldout", &t);
+    // Floors measured on this fixture (2026-11-22, after the fixes of that day), not targets:
+    // names 96.2% (lowercase names off the roster and lone surnames in lists still slip), every
+    // other kind 100%, precision 100% on its negatives. The floors leave a little room.
+    for (k, v) in &t {
+        if v.labeled > 0 {
+            assert!(
+                v.found * 100 >= v.labeled * 95,
+                "phi_heldout: recall of {k} is {} (< 95%)",
+                pct(v.found, v.labeled)
+            );
+        }
+    }
+    let (pred, corr) = overall_precision(&t);
+    assert!(
+        corr * 100 >= pred * 97,
+        "phi_heldout: overall precision is {} (< 97%)",
+        pct(corr, pred)
+    );
 }
 
 #[test]

@@ -255,6 +255,8 @@ impl fmt::Debug for Redactor {
 /// each pattern several times larger to compile and slower to run, and the rosters are Latin.
 const NAME_W: &str =
     r"[A-ZÀ-ÖØ-Þ]['’]?[A-Za-zÀ-ÖØ-öø-ÿ]*[a-zß-öø-ÿ](?:-[A-ZÀ-ÖØ-Þ][A-Za-zÀ-ÖØ-öø-ÿ]*[a-zß-öø-ÿ])?";
+/// Lowercase surname particles: "Van der Berg", "de la Cruz", "da Silva", "bin Salleh".
+const PARTICLES: &str = r"(?:(?:[Vv][ao]n|[Dd]e[rn]?|[Dd]ella|[Dd]el|[Dd][aiu]|[Ll][ae]|[Dd]os|[Tt]e[rn]|bin|al)\s+){0,2}";
 /// Initial: "A."
 const INIT: &str = r"[A-ZÀ-ÖØ-Þ]\.";
 /// US state and territory abbreviations (for ZIP codes and "City, ST").
@@ -438,6 +440,48 @@ const NOT_NAMES: &[&str] = &[
     "Normal",
     "Stable",
     "Good",
+    // Order verbs that start sentences before a drug name ("Increase Lasix to 40 mg").
+    "Increase",
+    "Decrease",
+    "Reduce",
+    "Hold",
+    "Resume",
+    "Restart",
+    "Discontinue",
+    "Titrate",
+    "Taper",
+    "Give",
+    "Add",
+    "Switch",
+    "Change",
+    "Check",
+    // Labels: "Med Rec No:", "Direct:".
+    "Med",
+    "Rec",
+    "No",
+    "Direct",
+    // Capitalised cues and verbs that sit next to names in notes and Title Case messages
+    // ("Per Okonkwo, Quentin:", "Okay, Yusuf Lindqvist Confirmed the appointment").
+    "Per",
+    "Via",
+    "Re",
+    "Okay",
+    "Ok",
+    "Spoke",
+    "Spoken",
+    "Called",
+    "Confirmed",
+    "Presented",
+    "Reported",
+    "Stated",
+    "Denied",
+    "Declined",
+    "Agreed",
+    "Requested",
+    "Arrived",
+    "Returned",
+    "Discussed",
+    "Notified",
 ];
 
 /// Context words that make a month/year (no day) a person-tied date.
@@ -530,6 +574,10 @@ impl Redactor {
     fn find_with(&self, text: &str, known: &[String]) -> Result<Vec<Span>, RedactError> {
         let mut cands: Vec<(Span, u8)> = Vec::new();
         for rule in &self.rules {
+            if rule.check == Check::PersonAll {
+                person_runs(&rule.re, text, rule.prio, &mut cands);
+                continue;
+            }
             for caps in rule.re.captures_iter(text) {
                 let Some(m) = caps.name("v").or_else(|| caps.get(0)) else {
                     continue;
@@ -556,11 +604,8 @@ impl Redactor {
                             continue;
                         }
                     }
-                    Check::PersonAll => {
-                        if !all_name_words(m.as_str()) {
-                            continue;
-                        }
-                    }
+                    // Matched by `person_runs` above.
+                    Check::PersonAll => continue,
                     Check::PersonWords => match trim_name(m.as_str()) {
                         Some(len) => end = start + len,
                         None => continue,
@@ -750,13 +795,93 @@ fn name_variants(name: &str) -> Vec<String> {
     v
 }
 
-/// Length of the name part of a heuristic person match, cut at the first non-name word;
-/// `None` when nothing of it looks like a name.
-fn all_name_words(s: &str) -> bool {
-    s.split_whitespace().all(|w| {
+/// The broad name rules (`Check::PersonAll`), matched word by word: a match whose edge words
+/// are not names is trimmed to the name words inside ("Yusuf Lindqvist Confirmed" becomes
+/// "Yusuf Lindqvist"), and the next search starts at the match's second word rather than
+/// after the whole match (why: a rejected "Spoke With Ingrid" must not hide the "Ingrid
+/// Halvorsen" that overlaps it). Overlapping candidates are settled by `resolve`.
+fn person_runs(re: &Regex, text: &str, prio: u8, cands: &mut Vec<(Span, u8)>) {
+    let mut pos = 0;
+    while pos < text.len() {
+        let Some(caps) = re.captures_at(text, pos) else {
+            break;
+        };
+        let (Some(whole), Some(m)) = (caps.get(0), caps.name("v").or_else(|| caps.get(0))) else {
+            break;
+        };
+        if let Some((a, b)) =
+            name_core(m.as_str()).filter(|&(a, _)| !after_title_case_term(text, m.start() + a))
+        {
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: m.start() + a,
+                    end: m.start() + b,
+                },
+                prio,
+            ));
+        }
+        let w = whole.as_str();
+        pos = match w.find(char::is_whitespace) {
+            Some(i) => whole.start() + i + (w.len() - i - w[i..].trim_start().len()),
+            None => whole.end(),
+        }
+        .max(pos + 1);
+        while !text.is_char_boundary(pos) {
+            pos += 1;
+        }
+    }
+}
+
+/// True when the word right before `at` is a Title Case term ("Renal" before "Dosing
+/// Guidelines"): the words at `at` are the tail of a Title Case phrase, not a name.
+fn after_title_case_term(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end_matches([' ', '\t']);
+    if before.len() == at {
+        return false;
+    }
+    let prev = before
+        .rsplit(|c: char| c.is_whitespace())
+        .next()
+        .unwrap_or("");
+    TITLE_CASE_TERMS.contains(&prev)
+}
+
+/// Byte range of the name inside a broad name match: leading and trailing non-name words cut
+/// off, `None` when a non-name word remains inside or fewer than two capitalised words (or
+/// one surname with a particle, "Van der Berg") are left.
+fn name_core(s: &str) -> Option<(usize, usize)> {
+    let words: Vec<(usize, &str)> = s
+        .split_whitespace()
+        .map(|w| (w.as_ptr() as usize - s.as_ptr() as usize, w))
+        .collect();
+    let is_name = |w: &str| {
         let w = w.trim_end_matches([',', '.']);
         !NOT_NAMES.contains(&w) && !TITLE_CASE_TERMS.contains(&w)
-    })
+    };
+    let first = words.iter().position(|(_, w)| is_name(w))?;
+    let last = words.iter().rposition(|(_, w)| is_name(w))?;
+    let core = &words[first..=last];
+    if !core.iter().all(|(_, w)| is_name(w)) {
+        return None;
+    }
+    let capitalised = core
+        .iter()
+        .filter(|(_, w)| w.chars().next().is_some_and(char::is_uppercase))
+        .count();
+    if capitalised < 2 {
+        return None;
+    }
+    let (start, _) = core[0];
+    let (at, w) = core[core.len() - 1];
+    let w_trim = w.trim_end_matches([',', '.']);
+    // Keep an initial's dot ("Maria A."), drop sentence punctuation after a full word.
+    let end = if w_trim.chars().count() == 1 {
+        at + w.len()
+    } else {
+        at + w_trim.len()
+    };
+    Some((start, end))
 }
 
 /// Words of Title Case phrases common in clinical and administrative text ("Physical Therapy",
@@ -934,12 +1059,19 @@ const TITLE_CASE_TERMS: &[&str] = &[
     "Level",
     "Monday",
     "Morse",
+    "Dosing",
+    "Guidelines",
+    "Guideline",
+    "Questions",
+    "Answered",
     "Braden",
     "Glasgow",
     "Coma",
     "Scale",
 ];
 
+/// Length of the name part of a heuristic person match, cut at the first non-name word;
+/// `None` when nothing of it looks like a name.
 fn trim_name(s: &str) -> Option<usize> {
     let mut len = 0;
     let mut pos = 0;
@@ -1082,7 +1214,8 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let month = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
     let day = r"(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?";
     let year = r"(?:1[89]\d{2}|20\d{2})";
-    let name2 = format!(r"{n}(?:\s+(?:{INIT}|{n})){{0,2}}");
+    let p = PARTICLES;
+    let name2 = format!(r"{n}(?:\s+(?:{INIT}|{p}{n})){{0,2}}");
     let age = r"(?:9\d|1[0-2]\d)";
     let specs: Vec<(Kind, u8, Check, String)> = vec![
         // --- contact ---
@@ -1192,13 +1325,13 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::HealthPlan,
             78,
             Check::HasDigit,
-            format!(r"(?i)\b(?:member\s*(?:id|#|no\.?|number)|subscriber\s*(?:id|#|no\.?|number)|policy(?:\s*(?:id|#|no\.?|number))?|plan\s*(?:id|#|no\.?|number)|health\s*plan\s*(?:id|#|no\.?|number)?|beneficiary\s*(?:id|#|no\.?|number)|medicaid(?:\s*(?:id|#|no\.?|number))?|medicare(?:\s*(?:id|#|no\.?|number|mbi))?|mbi|insurance\s*(?:id|#|no\.?|number)|group\s*(?:id|#|no\.?|number)|ins\.?\s*id){SEP}{ID_V}"),
+            format!(r"(?i)\b(?:member\s*(?:id|#|no\.?|number)|subscriber\s*(?:id|#|no\.?|number)|policy(?:\s*(?:id|#|no\.?|number))?|plan\s*(?:id|#|no\.?|number)|health\s*plan\s*(?:id|#|no\.?|number)?|beneficiary\s*(?:id|#|no\.?|number)|medicaid(?:\s*(?:id|#|no\.?|number))?|medicare(?:\s*(?:id|#|no\.?|number|mbi))?|mbi|insurance\s*(?:id|#|no\.?|number)|group(?:\s*(?:id|#|no\.?|number))?|ins\.?\s*id){SEP}{ID_V}"),
         ),
         (
             Kind::Account,
             76,
             Check::HasDigit,
-            format!(r"(?i)\b(?:acct\.?(?:\s*(?:no\.?|number|#))?|account\s*(?:number|no\.?|#|id|:)|billing\s*(?:account|id|#)|invoice\s*(?:number|no\.?|#)|claim\s*(?:number|no\.?|#|id)|routing\s*(?:number|no\.?|#)|guarantor\s*(?:id|#|number)){SEP}{ID_V}"),
+            format!(r"(?i)\b(?:acct\.?(?:\s*(?:no\.?|number|#))?|encounter|visit\s*(?:number|no\.?|#|id)|account\s*(?:number|no\.?|#|id|:)|billing\s*(?:account|id|#)|invoice\s*(?:number|no\.?|#)|claim\s*(?:number|no\.?|#|id)|routing\s*(?:number|no\.?|#)|guarantor\s*(?:id|#|number)){SEP}{ID_V}"),
         ),
         (
             Kind::License,
@@ -1415,7 +1548,8 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Person,
             32,
             Check::PersonWords,
-            format!(r"\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Rev|Sr|Sister|Nurse|RN|NP|PA)\.?\s+(?P<v>(?:{INIT}\s*)?{name2})"),
+            // Not across a line break (why: "…, RN\nDirect: 555-0100" is a signature, not a name).
+            format!(r"\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Rev|Sr|Sister|Nurse|RN|NP|PA)\.?[ \t]+(?P<v>(?:{INIT}\s*)?{name2})"),
         ),
         (
             Kind::Person,
@@ -1427,7 +1561,7 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Person,
             33,
             Check::PersonWords,
-            format!(r"(?i:patient\s*name|patient|pt\s*name|pt|name|full\s*name|referring(?:\s*(?:physician|provider|doctor|md))?|resident|member\s*name|guarantor|emergency\s*contact|next\s*of\s*kin|nok|contact|attending|pcp|provider|physician|caregiver|spouse|parent|guardian|signed|from|to|cc|re|subscriber|insured|mother|father)\s*:\s*(?P<v>{n},\s*{n}(?:\s+{INIT})?|(?:{INIT}\s*)?{name2})"),
+            format!(r"(?i:patient\s*name|patient|pt\s*name|pt|name|full\s*name|referring(?:\s*(?:physician|provider|doctor|md))?|resident|member\s*name|guarantor|emergency\s*contact|next\s*of\s*kin|nok|contact|attending|pcp|provider|physician|caregiver|spouse|parent|guardian|signed|from|to|cc|re|subscriber|insured|mother|father)\s*:\s*(?P<v>{n},\s*{n}(?:\s+{INIT})?|[A-Z][A-Z'’-]+[A-Z],\s*[A-Z][A-Z'’-]+[A-Z]|(?:{INIT}\s*)?{name2})"),
         ),
         (
             Kind::Person,
@@ -1450,7 +1584,7 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         (
             Kind::Person,
             31,
-            Check::PersonWords,
+            Check::PersonAll,
             format!(r"(?i:regards|sincerely|thanks|best|cheers|signed|electronically signed by|dictated by|transcribed by|seen by|reviewed by|per|with|by)\s*,?\s+(?P<v>(?:{INIT}\s*)?{n}(?:\s+{INIT})?\s+{n})(?:,?\s*(?:MD|DO|RN|NP|PA-C|PA|LPN|CNA|PharmD|PhD)\b)?"),
         ),
         (
@@ -1467,12 +1601,20 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         ),
         (
             Kind::Person,
+            31,
+            Check::PersonAll,
+            // "Per Okonkwo, Quentin: no change": "Last, First" after a reporting cue, closed by
+            // punctuation (why: without it, "with Metformin, Lisinopril" reads the same).
+            format!(r"(?i:per|by|from|with|signed)\s+(?P<v>{n},\s*{n}(?:\s+{INIT})?)\s*[:;)]"),
+        ),
+        (
+            Kind::Person,
             29,
             Check::PersonAll,
             // Any "Firstname Lastname" pair anywhere: the broadest name rule, ranked lowest so
             // addresses, cities and labelled fields win their overlaps. Every word must pass
             // the non-name lists (why: clinical text is full of Title Case phrases).
-            format!(r"\b(?P<v>{n}(?:\s+{INIT})?\s+{n}(?:\s+{n})?)\b"),
+            format!(r"\b(?P<v>{n}(?:\s+{INIT})?\s+{p}{n}(?:\s+{n})?)\b"),
         ),
     ];
     specs
@@ -1630,6 +1772,33 @@ mod tests {
         );
         assert_eq!(red("covers Essex County only"), "covers <ADDRESS_1> only");
         assert_eq!(red("BP 120/80 on 1/15"), "BP 120/80 on <DATE_1>");
+    }
+
+    #[test]
+    fn names_the_held_out_fixture_found_missing_or_invented() {
+        assert_eq!(
+            red("Family notified by Anneliese Van der Berg."),
+            "Family notified by <PERSON_1>."
+        );
+        assert_eq!(
+            red("PATIENT: HALVORSEN, NOOR  ROOM 412"),
+            "PATIENT: <PERSON_1>  ROOM 412"
+        );
+        assert_eq!(
+            red("Per Okonkwo, Quentin: no change."),
+            "Per <PERSON_1>: no change."
+        );
+        for clean in [
+            "Increase Lasix to 40 mg BID.",
+            "Dose reduced per Renal Dosing Guidelines.",
+            "Med Rec No: reviewed.",
+        ] {
+            assert_eq!(red(clean), clean);
+        }
+        assert_eq!(
+            red("Thanks,\nAnneliese Okonkwo, RN\nDirect: ext. 4412"),
+            "Thanks,\n<PERSON_1>, RN\nDirect: <PHONE_1>"
+        );
     }
 
     #[test]
