@@ -500,7 +500,7 @@ fn timeout_error(started: Instant, limit: Instant, deadline: Instant) -> Attempt
     let what = if limit < deadline {
         "no first chunk"
     } else {
-        "the call took longer than"
+        "the call did not finish"
     };
     AttemptError::new(
         FailureKind::Transient,
