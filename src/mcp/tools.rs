@@ -145,6 +145,10 @@ pub struct BriefArgs {
     /// The profile to summarize; may be left out when only one profile is configured.
     #[serde(default)]
     pub profile: Option<String>,
+    /// Ask the LLM router to rewrite the text (redaction and blocks apply). When it is blocked
+    /// or fails, the deterministic brief comes back with `polish_skipped` saying why.
+    #[serde(default)]
+    pub polish: bool,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -607,10 +611,17 @@ async fn dispatch(
                 BriefKind::EndOfDay
             };
             let profile = hub.resolve_profile(a.profile.as_deref())?;
-            let d = done(
+            let polisher = a.polish.then(|| actor.clone());
+            let mut d = done(
                 hub.submit(name, Action::Query(Query::Brief { kind, profile }), actor)
                     .await?,
             )?;
+            if let Some(actor) = polisher {
+                // Leave time for the answer inside the request's own time limit.
+                let secs = hub.engine().config().server.request_timeout_secs;
+                let limit = std::time::Duration::from_secs(secs.saturating_sub(3).max(1));
+                d = hub.engine().polish_brief(d, &actor, limit).await;
+            }
             structured(from_detail::<BriefOut>(d)?)
         }
         "drafts_list" => {
