@@ -339,3 +339,28 @@ fn providers_cli_lists_toggles_and_refuses_bad_input() {
         Some(0)
     );
 }
+
+#[test]
+fn config_keys_of_the_router_are_validated() {
+    let parse = |extra: &str| {
+        let text = format!("[llm.providers.x]\n{extra}\n");
+        Config::from_toml_str(&text, Path::new("t.toml")).map_err(|e| e.to_string())
+    };
+    // Copilot's token endpoint: copilot only, https (or loopback http).
+    let ok = parse(
+        "kind = \"copilot\"\ntoken_endpoint = \"http://127.0.0.1:9/copilot_internal/v2/token\"",
+    )
+    .unwrap();
+    assert!(ok.llm.providers["x"].token_endpoint.is_some());
+    let e = parse("kind = \"copilot\"\ntoken_endpoint = \"http://github.example/t\"").unwrap_err();
+    assert!(e.contains("llm.providers.x.token_endpoint"), "{e}");
+    let e = parse("kind = \"openai\"\ntoken_endpoint = \"https://x.example/t\"").unwrap_err();
+    assert!(e.contains("applies only to kind copilot"), "{e}");
+    // Azure: a dated api-version or "v1".
+    let azure =
+        "kind = \"azure_openai\"\nendpoint = \"https://r.openai.azure.com\"\ndeployment = \"d\"\n";
+    assert!(parse(&format!("{azure}api_version = \"v1\"")).is_ok());
+    assert!(parse(&format!("{azure}api_version = \"2024-10-21\"")).is_ok());
+    let e = parse(&format!("{azure}api_version = \"v2\"")).unwrap_err();
+    assert!(e.contains("api_version"), "{e}");
+}
