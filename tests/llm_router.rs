@@ -137,6 +137,7 @@ async fn call(
         profile,
         actor: "test",
         audit: trail,
+        refresh: None,
     };
     match collect {
         Some(out) => {
@@ -1143,6 +1144,7 @@ async fn audit_failure_stops_the_call_before_anything_is_sent() {
         profile: &plain_profile(),
         actor: "test",
         audit: &failing,
+        refresh: None,
     };
     let err = router()
         .complete(&cx, &request("x"), None)
@@ -1308,4 +1310,59 @@ async fn smoke_against_a_real_local_server() {
     );
     assert!(!resp.text.trim().is_empty());
     assert_eq!(resp.text, streamed);
+}
+
+#[tokio::test]
+async fn a_provider_switched_off_mid_call_gets_no_further_attempt() {
+    let a = Fake::start().await;
+    let b = Fake::start().await;
+    a.script(CHAT, vec![Reply::Whole(503, vec![], String::new())]);
+    b.script(CHAT, vec![answer(&["b"], 1, 1)]);
+    let cfg = llm(
+        "a",
+        vec![
+            ("a", provider(ProviderKind::Openai, &a.url, false)),
+            ("b", provider(ProviderKind::Openai, &b.url, false)),
+        ],
+    );
+    // The operator switches `a` off while its first attempt is under way.
+    let mut off = cfg.clone();
+    off.providers.get_mut("a").unwrap().enabled = false;
+    let refresh = move || -> Result<LlmConfig, String> { Ok(off.clone()) };
+    let trail = Trail::default();
+    let profile = plain_profile();
+    let cx = CallContext {
+        llm: &cfg,
+        profile_name: "p",
+        profile: &profile,
+        actor: "test",
+        audit: &trail,
+        refresh: Some(&refresh),
+    };
+    let resp = router().complete(&cx, &request("x"), None).await.unwrap();
+    assert_eq!(resp.provider, "b");
+    assert_eq!(a.posts().len(), 1, "no retry on a provider switched off");
+    assert!(
+        trail
+            .events()
+            .iter()
+            .any(|e| e.event == "llm.skip" && e.target.as_deref() == Some("a")),
+        "{:?}",
+        trail.names()
+    );
+
+    // An unreadable overlay mid-call blocks (fail closed).
+    let broken = || -> Result<LlmConfig, String> { Err("providers.json: bad JSON".into()) };
+    let cx = CallContext {
+        refresh: Some(&broken),
+        ..cx
+    };
+    let err = router()
+        .complete(&cx, &request("x"), None)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, LlmError::Blocked { rule, .. } if rule == "providers_unreadable"),
+        "{err:?}"
+    );
 }

@@ -92,12 +92,14 @@ impl Engine {
         };
         let router = self.llm_router()?;
         let actor_name = actor.to_string();
+        let refresh = || self.effective_llm().map_err(|e| e.to_string());
         let cx = CallContext {
             llm: &llm,
             profile_name: profile,
             profile: p,
             actor: &actor_name,
             audit: &audit,
+            refresh: Some(&refresh),
         };
         router.complete(&cx, req, sink).await
     }

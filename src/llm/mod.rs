@@ -87,7 +87,9 @@ impl LlmRequest {
 }
 
 /// Tokens a provider reported.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct Usage {
     pub prompt_tokens: u64,
     pub completion_tokens: u64,

@@ -18,7 +18,8 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use time::OffsetDateTime;
 use tokio::time::Instant;
@@ -66,7 +67,7 @@ impl Default for RouterOptions {
 }
 
 /// A provider's health and usage in this process.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ProviderStats {
     pub usage: Usage,
     /// Calls it answered.
@@ -97,6 +98,9 @@ pub struct CallContext<'a> {
     /// Who asked (for the audit trail).
     pub actor: &'a str,
     pub audit: &'a dyn LlmAudit,
+    /// Re-reads the effective `[llm]` before every hop after the first, so a provider the
+    /// operator switches off mid-call gets no further attempt. `None`: `llm` holds throughout.
+    pub refresh: Option<&'a (dyn Fn() -> Result<LlmConfig, String> + Send + Sync)>,
 }
 
 /// Where a candidate came from.
@@ -200,8 +204,13 @@ impl Router {
     }
 
     /// The compliance filter for one hop.
-    fn admit<'c>(&self, cx: &'c CallContext<'_>, name: &str) -> Result<&'c ProviderConfig, Skip> {
-        let Some(cfg) = cx.llm.providers.get(name) else {
+    fn admit<'c>(
+        &self,
+        cx: &CallContext<'_>,
+        llm: &'c LlmConfig,
+        name: &str,
+    ) -> Result<&'c ProviderConfig, Skip> {
+        let Some(cfg) = llm.providers.get(name) else {
             return Err(Skip::Unknown);
         };
         if !cfg.enabled {
@@ -350,13 +359,31 @@ impl Router {
         let mut not_cleared: Vec<String> = Vec::new();
         let mut cooling: Vec<String> = Vec::new();
 
+        let mut current: LlmConfig = cx.llm.clone();
+        let mut hops = 0u32;
         for (name, source) in candidates(cx.llm, cx.profile, &req.job) {
             let mut tries = 0u32;
             let mut reexchanged = false;
             let mut tried_here = false;
             loop {
+                // The operator's switches as they are now (they may change during a call).
+                if hops > 0
+                    && let Some(refresh) = cx.refresh
+                {
+                    match refresh() {
+                        Ok(l) => current = l,
+                        Err(e) => {
+                            return Err(block(
+                                "providers_unreadable",
+                                format!("the provider switches cannot be read: {e}"),
+                                "fix or remove providers.json in the data dir".into(),
+                            ));
+                        }
+                    }
+                }
+                hops += 1;
                 // The compliance filter, on this very hop.
-                let cfg = match self.admit(cx, &name) {
+                let cfg = match self.admit(cx, &current, &name) {
                     Ok(c) => c,
                     Err(skip) => {
                         let (why, notable) = match &skip {
