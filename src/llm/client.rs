@@ -24,6 +24,8 @@ use super::sse::SseParser;
 const MAX_BODY: usize = 8 * 1024 * 1024;
 /// How much of a server's error message is kept (after scrubbing).
 const MAX_MESSAGE: usize = 200;
+/// Largest streamed answer accepted: a server that never stops is cut off here, not by memory.
+pub const MAX_ANSWER: usize = 4 * 1024 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FailureKind {
@@ -290,6 +292,14 @@ impl StreamState {
                 .and_then(Value::as_str)
                 .filter(|t| !t.is_empty())
             {
+                if self.c.text.len() + t.len() > MAX_ANSWER {
+                    let mut e = AttemptError::new(
+                        FailureKind::Protocol,
+                        format!("the answer is larger than {MAX_ANSWER} bytes"),
+                    );
+                    e.delivered = self.delivered;
+                    return Err(e);
+                }
                 self.c.text.push_str(t);
                 if let Some(s) = sink.as_mut() {
                     s(t);
