@@ -445,26 +445,15 @@ impl Router {
                 audit(event(what, AuditOutcome::Ok).target(&name).reason(reason))?;
 
                 // Redact on this very hop, with the call's session (stable placeholders).
-                let messages = match &redactor {
-                    None => req.messages.clone(),
-                    Some(r) => {
-                        let mut out = Vec::with_capacity(req.messages.len());
-                        for m in &req.messages {
-                            match r.redact(&m.content, &mut session) {
-                                Ok(content) => out.push(ChatMessage {
-                                    role: m.role.clone(),
-                                    content,
-                                }),
-                                Err(e) => {
-                                    return Err(block(
-                                        "phi_redaction_failed",
-                                        format!("redaction failed ({e}); nothing was sent"),
-                                        "report this redaction failure; the text cannot leave the machine until it is fixed".into(),
-                                    ));
-                                }
-                            }
-                        }
-                        out
+                let messages = match redact_messages(redactor.as_ref(), &mut session, &req.messages)
+                {
+                    Ok(m) => m,
+                    Err(e) => {
+                        return Err(block(
+                            "phi_redaction_failed",
+                            format!("redaction failed ({e}); nothing was sent"),
+                            "report this redaction failure; the text cannot leave the machine until it is fixed".into(),
+                        ));
                     }
                 };
 
@@ -488,21 +477,10 @@ impl Router {
                                 cfg.first_chunk_timeout_secs.max(1),
                             ),
                         };
-                        let session_ref = &session;
-                        let held_ref = &mut held;
-                        let sink_ref = &mut sink;
+                        let (session_ref, held_ref, sink_ref) = (&session, &mut held, &mut sink);
                         let mut forward = |t: &str| {
-                            let Some(s) = sink_ref.as_mut() else { return };
-                            if !reid {
-                                s(t);
-                                return;
-                            }
-                            held_ref.push_str(t);
-                            let cut = safe_cut(held_ref);
-                            if cut > 0 {
-                                let out = session_ref.reidentify(&held_ref[..cut]);
-                                held_ref.drain(..cut);
-                                s(&out);
+                            if let Some(s) = sink_ref.as_mut() {
+                                forward_text(t, reid, session_ref, held_ref, s);
                             }
                         };
                         let s: Option<Sink<'_>> = if has_sink { Some(&mut forward) } else { None };
@@ -693,6 +671,48 @@ fn request_body(cfg: &ProviderConfig, messages: &[ChatMessage], req: &LlmRequest
         body["temperature"] = json!(t);
     }
     serde_json::to_vec(&body).unwrap_or_default()
+}
+
+/// The messages as they may leave: redacted with the call's session when the profile needs it.
+fn redact_messages(
+    redactor: Option<&Redactor>,
+    session: &mut RedactionSession,
+    messages: &[ChatMessage],
+) -> Result<Vec<ChatMessage>, crate::governance::redact::RedactError> {
+    let Some(r) = redactor else {
+        return Ok(messages.to_vec());
+    };
+    messages
+        .iter()
+        .map(|m| {
+            Ok(ChatMessage {
+                role: m.role.clone(),
+                content: r.redact(&m.content, session)?,
+            })
+        })
+        .collect()
+}
+
+/// Pass streamed text on to the caller; when re-identifying, hold back a trailing partial
+/// placeholder (`held`) until it is complete.
+fn forward_text(
+    t: &str,
+    reid: bool,
+    session: &RedactionSession,
+    held: &mut String,
+    sink: &mut (dyn FnMut(&str) + Send),
+) {
+    if !reid {
+        sink(t);
+        return;
+    }
+    held.push_str(t);
+    let cut = safe_cut(held);
+    if cut > 0 {
+        let out = session.reidentify(&held[..cut]);
+        held.drain(..cut);
+        sink(&out);
+    }
 }
 
 /// How much of streamed text can be re-identified now: everything except a trailing `<…`
