@@ -1366,3 +1366,45 @@ async fn a_provider_switched_off_mid_call_gets_no_further_attempt() {
         "{err:?}"
     );
 }
+
+/// A figure, not a check: time per streamed call through the router against the in-process
+/// fake (loopback HTTP, 3 content chunks + usage), plain and with redaction + re-identification.
+/// `cargo test --release --test llm_router measure -- --ignored --nocapture`
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn measure_router_overhead() {
+    let fake = Fake::start().await;
+    fake.script(CHAT, vec![answer(&["a", "b", "c"], 1, 1)]);
+    let echo = Fake::start().await;
+    echo.script(CHAT, vec![Reply::Echo { piece: 16 }]);
+    let plain = llm(
+        "a",
+        vec![("a", provider(ProviderKind::Openai, &fake.url, false))],
+    );
+    let redacting = llm(
+        "e",
+        vec![("e", provider(ProviderKind::Local, &echo.url, true))],
+    );
+    let r = router();
+    let trail = Trail::default();
+    let note = "Patient Maria Lopez (MRN: 00482913, DOB 03/14/1931) called from (555) 867-5309.";
+    for (label, cfg, profile) in [
+        ("plain", &plain, plain_profile()),
+        ("redacted + re-identified", &redacting, hipaa_profile()),
+    ] {
+        let n = 300;
+        for _ in 0..20 {
+            call(&r, cfg, &profile, &trail, &request(note), None)
+                .await
+                .unwrap();
+        }
+        let t = Instant::now();
+        for _ in 0..n {
+            call(&r, cfg, &profile, &trail, &request(note), None)
+                .await
+                .unwrap();
+        }
+        let per = t.elapsed() / n;
+        println!("{label}: {per:?} per call ({n} calls, fake server in-process)");
+    }
+}

@@ -15,7 +15,7 @@
 //! message text, placeholders' values or credentials.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use schemars::JsonSchema;
@@ -132,11 +132,17 @@ enum Skip {
     CoolingDown(String),
 }
 
+/// A compiled redactor and the roster (`phi_names`) it was built from.
+type RosterRedactor = (Vec<String>, Arc<Redactor>);
+
 pub struct Router {
     http: reqwest::Client,
     opts: RouterOptions,
     health: Mutex<BTreeMap<String, Health>>,
     copilot: CopilotTokens,
+    /// Compiled redactors per profile, with the roster they were built from: compiling the
+    /// detectors costs tens of milliseconds, so it is done once per profile, not per call.
+    redactors: Mutex<BTreeMap<String, RosterRedactor>>,
 }
 
 impl std::fmt::Debug for Router {
@@ -176,6 +182,7 @@ impl Router {
             opts,
             health: Mutex::new(BTreeMap::new()),
             copilot: CopilotTokens::default(),
+            redactors: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -197,6 +204,26 @@ impl Router {
     /// Copilot token exchanges made so far.
     pub fn copilot_exchanges(&self) -> u64 {
         self.copilot.exchanges()
+    }
+
+    /// The profile's redactor, compiled on first use and again only if its roster changed.
+    fn redactor(
+        &self,
+        profile_name: &str,
+        profile: &Profile,
+    ) -> Result<Arc<Redactor>, crate::governance::redact::RedactError> {
+        let mut map = self.redactors.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((names, r)) = map.get(profile_name)
+            && *names == profile.phi_names
+        {
+            return Ok(r.clone());
+        }
+        let r = Arc::new(Redactor::for_profile(profile)?);
+        map.insert(
+            profile_name.to_string(),
+            (profile.phi_names.clone(), r.clone()),
+        );
+        Ok(r)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Health>> {
@@ -332,7 +359,7 @@ impl Router {
         // Build the redactor before anything else: a profile that cannot be redacted sends
         // nothing anywhere (fail closed).
         let redactor = if cx.profile.phi_auto_redact {
-            match Redactor::for_profile(cx.profile) {
+            match self.redactor(cx.profile_name, cx.profile) {
                 Ok(r) => Some(r),
                 Err(e) => {
                     return Err(block(
@@ -445,8 +472,11 @@ impl Router {
                 audit(event(what, AuditOutcome::Ok).target(&name).reason(reason))?;
 
                 // Redact on this very hop, with the call's session (stable placeholders).
-                let messages = match redact_messages(redactor.as_ref(), &mut session, &req.messages)
-                {
+                let messages = match redact_messages(
+                    redactor.as_deref(),
+                    &mut session,
+                    &req.messages,
+                ) {
                     Ok(m) => m,
                     Err(e) => {
                         return Err(block(

@@ -67,6 +67,10 @@ impl Fake {
         );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
+        // Like a real provider's front end: small SSE writes go out at once (no Nagle delay).
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         tokio::spawn(async move {
             axum::serve(listener, app).await.unwrap();
         });
