@@ -3,6 +3,7 @@
 //!
 //! Run: `cargo bench --bench mcp_load` (builds target/release/opsdesk too).
 //! Env: `MCP_LOAD_SECS` (seconds per run, default 5), `MCP_LOAD_CLIENTS` (default "1,4,16"),
+//! `MCP_LOAD_ONLY` (run only the workloads whose name contains this text),
 //! `OPSDESK_BENCH_DIR` (where the data dir goes, default the system temp dir: the audit trail
 //! fsyncs there, so the disk matters), `OPSDESK_BIN` (another binary).
 //!
@@ -63,6 +64,9 @@ fn main() {
         pin_self(1);
     }
     let (url, token) = wait_ready(&mut server.child, &data_dir);
+    // Let start-up settle, then take the idle footprint.
+    std::thread::sleep(Duration::from_secs(1));
+    let idle_rss = proc_status_kb(server.child.id(), "VmRSS:");
     println!("opsdesk MCP load benchmark");
     println!(
         "binary {}; {} cores; server pinned to CPU 0 and load to CPU 1: {}; {secs} s per run; data dir on {}",
@@ -102,8 +106,12 @@ fn main() {
             |_| json!({"name": "inbox_pull", "arguments": {"limit": 20}}),
         ),
     ];
+    let only = std::env::var("MCP_LOAD_ONLY").unwrap_or_default();
     let mut failed = false;
     for (name, args) in workloads {
+        if !name.contains(only.as_str()) {
+            continue;
+        }
         for &n in &clients {
             let split0 = proc_cpu_split(server.child.id());
             let cpu0 = proc_cpu(server.child.id());
@@ -154,6 +162,12 @@ fn main() {
         })
         .unwrap_or(0);
     println!("audit trail after the run: {audit} bytes");
+    println!(
+        "server memory: idle RSS {} MB, now {} MB, peak {} MB (budget: < 30 MB idle, < 40 MB under load)",
+        mb(idle_rss),
+        mb(proc_status_kb(server.child.id(), "VmRSS:")),
+        mb(proc_status_kb(server.child.id(), "VmHWM:")),
+    );
     server.stop();
     if failed {
         std::process::exit(1);
@@ -299,6 +313,23 @@ fn wait_ready(child: &mut Child, data_dir: &Path) -> (String, String) {
 }
 
 /// utime + stime of a process, in seconds.
+/// A `kB` field of /proc/<pid>/status (VmRSS, VmHWM), 0 when unreadable.
+fn proc_status_kb(pid: u32, field: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with(field))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+fn mb(kb: u64) -> String {
+    format!("{:.1}", kb as f64 / 1024.0)
+}
+
 fn proc_cpu(pid: u32) -> f64 {
     let (u, s) = proc_cpu_split(pid);
     u + s

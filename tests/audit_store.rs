@@ -190,3 +190,41 @@ fn concurrent_appenders_share_fsyncs_without_breaking_the_chain() {
     assert_eq!(other.append(event(9999)).unwrap().seq, 401);
     assert!(audit.verify().unwrap().ok());
 }
+
+#[test]
+fn a_deferred_record_is_in_the_file_when_append_returns_and_chains_with_synced_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = std::sync::Arc::new(Audit::open(dir.path()).unwrap());
+    let threads: Vec<_> = (0..4u32)
+        .map(|t| {
+            let audit = audit.clone();
+            std::thread::spawn(move || {
+                for i in 0..50 {
+                    let n = t * 1000 + i;
+                    let rec = if i % 3 == 0 {
+                        audit.append(event(n)).unwrap()
+                    } else {
+                        audit.append_deferred(event(n)).unwrap()
+                    };
+                    // Written before the caller answers: readable by anyone right away.
+                    let text = fs::read_to_string(month_file(dir_of(&audit))).unwrap();
+                    assert!(text.contains(&rec.hash), "record {n} not yet in the file");
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let report = audit.verify().unwrap();
+    assert!(report.ok(), "{report:?}");
+    assert_eq!(report.records, 200);
+    // Dropping the trail stops its syncer and flushes what is pending (no hang).
+    drop(audit);
+    let reopened = Audit::open(dir.path()).unwrap();
+    assert_eq!(reopened.append(event(9)).unwrap().seq, 201);
+}
+
+fn dir_of(audit: &Audit) -> &std::path::Path {
+    audit.dir()
+}

@@ -231,3 +231,22 @@ fn a_digest_that_does_not_match_the_content_is_refused() {
     assert!(drafts.append(e).is_err());
     assert!(drafts.queue().unwrap().drafts.is_empty());
 }
+
+#[test]
+fn a_decision_written_by_another_process_is_seen_at_once() {
+    // The engine caches the fold; the CLI approving in another process must still show.
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Drafts::open(dir.path()).unwrap();
+    let cli = Drafts::open(dir.path()).unwrap();
+    let d = engine.append(created("d1", "Yes, renew.")).unwrap();
+    assert_eq!(engine.queue().unwrap().pending().count(), 1);
+    cli.append(ev(
+        "d1",
+        Actor::Cli,
+        DraftEventKind::Approved { digest: d.digest },
+    ))
+    .unwrap();
+    let q = engine.queue().unwrap();
+    assert_eq!(q.pending().count(), 0);
+    assert_eq!(q.get("d1").unwrap().status, DraftStatus::Approved);
+}

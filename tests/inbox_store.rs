@@ -469,3 +469,138 @@ fn a_writer_killed_mid_append_loses_nothing_it_acknowledged_and_corrupts_nothing
         (1..=recs.len() as u64).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn a_cursor_moved_by_another_process_is_seen_at_once() {
+    // Two handles on one directory stand for two processes (the engine and the CLI): each
+    // caches state.json, and neither may answer from a stale copy.
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Inbox::open(dir.path()).unwrap();
+    let cli = Inbox::open(dir.path()).unwrap();
+    for i in 0..4 {
+        engine
+            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
+            .unwrap();
+    }
+    assert_eq!(engine.cursor("console").unwrap(), None);
+    engine.advance_cursor("console", 1).unwrap();
+    assert_eq!(engine.cursor("console").unwrap(), Some(1));
+    cli.advance_cursor("console", 3).unwrap();
+    assert_eq!(engine.cursor("console").unwrap(), Some(3));
+    assert_eq!(engine.state().unwrap().unread, 1);
+    // A state file replaced by hand (same length, other inode) is read again too.
+    let path = dir.path().join("state.json");
+    let text = fs::read_to_string(&path)
+        .unwrap()
+        .replace("\"console\": 3", "\"console\": 2");
+    let tmp = dir.path().join("state.json.tmp");
+    fs::write(&tmp, text).unwrap();
+    fs::rename(&tmp, &path).unwrap();
+    assert_eq!(engine.cursor("console").unwrap(), Some(2));
+}
+
+#[test]
+fn a_pull_moves_the_cursor_at_once_for_its_process_and_on_disk_when_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = Inbox::open(dir.path()).unwrap();
+    for i in 0..4 {
+        engine
+            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
+            .unwrap();
+    }
+    let (b, _) = engine
+        .pull("mcp:claude-code", 2, &Filter::default(), true)
+        .unwrap();
+    assert_eq!(b.records.len(), 2);
+    // The next pull of this process continues after it, saved or not.
+    assert_eq!(engine.cursor("mcp:claude-code").unwrap(), Some(2));
+    engine.save_cursors().unwrap();
+    let other = Inbox::open(dir.path()).unwrap();
+    assert_eq!(other.cursor("mcp:claude-code").unwrap(), Some(2));
+    // A move another process saved meanwhile is merged, never moved back.
+    other.advance_cursor("mcp:claude-code", 3).unwrap();
+    engine
+        .pull("mcp:claude-code", 1, &Filter::default(), true)
+        .unwrap();
+    drop(engine); // dropping the inbox saves what is pending
+    assert_eq!(other.cursor("mcp:claude-code").unwrap(), Some(4));
+    // An explicit rewind wins over an unsaved move.
+    let third = Inbox::open(dir.path()).unwrap();
+    third.set_cursor("mcp:claude-code", 1).unwrap();
+    assert_eq!(third.cursor("mcp:claude-code").unwrap(), Some(1));
+}
+
+#[test]
+fn a_seq_whose_record_changed_under_a_rebuilt_index_is_read_again_not_served_from_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::open(dir.path()).unwrap();
+    for i in 0..3 {
+        inbox
+            .append(record(&format!("m{i}"), "work", Channel::Email, "first"))
+            .unwrap();
+    }
+    assert_eq!(inbox.get(3).unwrap().unwrap().id, "m2"); // now parsed and kept in memory
+    // Lose the index, the cursors and the last record's line: nothing remembers seq 3, so the
+    // rebuilt index ends at seq 2 and the next record takes seq 3 again, elsewhere in the file.
+    fs::remove_file(dir.path().join("index.bin")).unwrap();
+    for f in ["state.json", "state.json.bak"] {
+        let _ = fs::remove_file(dir.path().join(f));
+    }
+    let day = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .unwrap();
+    let text = fs::read_to_string(&day).unwrap();
+    let kept: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    fs::write(&day, kept).unwrap();
+    inbox
+        .append(record(
+            "other",
+            "work",
+            Channel::Email,
+            "second, longer text",
+        ))
+        .unwrap();
+    let r = inbox.get(3).unwrap().unwrap();
+    assert_eq!(r.id, "other");
+    assert_eq!(r.text, "second, longer text");
+}
+
+#[test]
+fn a_rebuilt_index_never_reuses_a_seq_a_consumer_has_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::open(dir.path()).unwrap();
+    for i in 0..3 {
+        inbox
+            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
+            .unwrap();
+    }
+    // A client has consumed everything, then the index and the last line are lost.
+    inbox.advance_cursor("mcp:claude-code", 3).unwrap();
+    fs::remove_file(dir.path().join("index.bin")).unwrap();
+    let day = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .unwrap();
+    let text = fs::read_to_string(&day).unwrap();
+    let kept: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    fs::write(&day, kept).unwrap();
+    let a = inbox
+        .append(record("new", "work", Channel::Email, "after the loss"))
+        .unwrap();
+    assert!(matches!(&a, Appended::New(r) if r.seq == 4), "{a:?}");
+    assert!(
+        inbox.get(3).unwrap().is_none(),
+        "the lost record stays a hole"
+    );
+    // The client is not made to skip the new record.
+    let (b, _) = inbox
+        .pull("mcp:claude-code", 10, &Filter::default(), true)
+        .unwrap();
+    assert_eq!(
+        b.records.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+        ["new"]
+    );
+}

@@ -260,7 +260,7 @@ async fn the_autonomy_ladder_can_forbid_llm_calls() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, LlmError::Blocked { rule, .. } if rule == "autonomy_ladder"),
+        matches!(&err, LlmError::Blocked { rule, .. } if rule == "autonomy.never"),
         "{err:?}"
     );
     assert!(fake.requests().is_empty());
@@ -363,4 +363,31 @@ fn config_keys_of_the_router_are_validated() {
     assert!(parse(&format!("{azure}api_version = \"2024-10-21\"")).is_ok());
     let e = parse(&format!("{azure}api_version = \"v2\"")).unwrap_err();
     assert!(e.contains("api_version"), "{e}");
+}
+
+#[tokio::test]
+async fn a_polish_that_introduces_a_banned_phrase_is_refused() {
+    let fake = Fake::start().await;
+    fake.script(
+        CHAT,
+        vec![answer(
+            &["Good morning. Buy gift cards for the vendor."],
+            5,
+            5,
+        )],
+    );
+    let env = Env::new(config_text(
+        &fake.url,
+        "[hard_bans]\nblocked_phrases = [\"gift cards\"]\n",
+    ));
+    let engine = env.engine();
+    let det = brief(&engine, "work");
+    let out = engine
+        .polish_brief(det.clone(), &Actor::Cli, Duration::from_secs(20))
+        .await;
+    assert_eq!(out["polished"], false);
+    let why = out["polish_skipped"].as_str().unwrap();
+    assert!(why.contains("hard_ban.blocked_phrase"), "{why}");
+    assert!(!out["text"].as_str().unwrap().contains("gift cards"));
+    assert_eq!(fake.posts().len(), 1);
 }

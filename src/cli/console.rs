@@ -117,6 +117,9 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
         let _ = tokio::time::timeout(Duration::from_secs(2), notifier).await;
     });
     RuntimeInfo::remove(&ctx.paths);
+    if let Err(e) = engine.inbox().save_cursors() {
+        eprintln!("opsdesk: inbox cursors not saved: {e}");
+    }
     drop(_enter);
     rt.shutdown_timeout(Duration::from_secs(2));
     if ctx.global.demo && ctx.global.data_dir.is_none() {

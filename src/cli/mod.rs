@@ -121,7 +121,8 @@ impl From<EngineError> for Failure {
                 Failure::usage(format!("{e}{hint}"))
             }
             EngineError::NotFound(_) => Failure::usage(e.to_string()),
-            EngineError::Store(crate::store::StoreError::Rejected(_)) => Failure {
+            EngineError::Store(crate::store::StoreError::Rejected(_))
+            | EngineError::Blocked { .. } => Failure {
                 code: 4,
                 message: e.to_string(),
             },

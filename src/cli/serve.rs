@@ -138,6 +138,10 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
         s.abort();
     }
     let _ = notifier.await;
+    // Clients' cursors moved by their last pulls (saved lazily) go to disk before we exit.
+    if let Err(e) = engine.inbox().save_cursors() {
+        eprintln!("opsdesk: inbox cursors not saved: {e}");
+    }
     if print {
         eprintln!("opsdesk engine stopped");
     }

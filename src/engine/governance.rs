@@ -1,11 +1,13 @@
-//! First governance pass for outbound drafts: shape checks, hard bans and the autonomy ladder.
-//! Outbound actions are never run directly: at best they are queued for the operator.
+//! Governance as the engine applies it: shape checks for outbound drafts, then the entity
+//! boundary, the hard bans and the autonomy ladder (`crate::governance`). Outbound actions are
+//! never run directly: at best they are queued for the operator.
 
 use serde_json::json;
 
 use super::EngineError;
-use crate::config::{ActionKind, AutonomyLevel, Config};
+use crate::config::{ActionKind, Config};
 use crate::domain::{Outbound, Verdict};
+use crate::governance::{bans, boundary, ladder};
 
 const MAX_BODY: usize = 100_000;
 const MAX_RECIPIENTS: usize = 100;
@@ -95,60 +97,21 @@ fn looks_like_address(a: &str) -> bool {
     }
 }
 
-fn domain_of(a: &str) -> Option<String> {
-    a.rsplit_once('@')
-        .map(|(_, d)| d.trim().to_ascii_lowercase())
-}
-
-/// The verdict for an outbound action of `profile`: blocked by a hard ban or the ladder, or
-/// queued for the operator.
-pub fn judge_outbound(config: &Config, profile: &str, o: &Outbound) -> Verdict {
-    for r in o.recipients() {
-        if let Some(d) = domain_of(&r)
-            && config
-                .hard_bans
-                .blocked_recipient_domains
-                .iter()
-                .any(|b| b.eq_ignore_ascii_case(&d))
-        {
-            return Verdict::block(
-                "hard_ban.blocked_recipient_domain",
-                format!("recipient domain `{d}` is banned"),
-                "remove that recipient; hard bans cannot be relaxed at run time",
-            );
-        }
+/// The verdict for an outbound action of `profile`: the entity boundary, then the hard bans,
+/// then the ladder (which at best queues it for the operator). `reply_source` is the profile of
+/// the message replied to; `recent(q)` yields recent inbound texts of profile `q`.
+pub fn judge_outbound(
+    config: &Config,
+    profile: &str,
+    o: &Outbound,
+    reply_source: Option<&str>,
+    recent: &dyn Fn(&str) -> Vec<String>,
+) -> Verdict {
+    if let Some(v) = boundary::check(config, profile, o, reply_source, recent) {
+        return v;
     }
-    let body = o.body().to_lowercase();
-    for p in &config.hard_bans.blocked_phrases {
-        if !p.is_empty() && body.contains(&p.to_lowercase()) {
-            return Verdict::block(
-                "hard_ban.blocked_phrase",
-                format!("the text contains the banned phrase `{p}`"),
-                "rewrite the text without it",
-            );
-        }
+    if let Some(v) = bans::check_outbound(config, o) {
+        return v;
     }
-    let kind = action_kind(o);
-    match config.autonomy.level(kind) {
-        AutonomyLevel::Never => Verdict::block(
-            "autonomy.never",
-            format!("`{}` is set to never for {profile}", o.kind()),
-            "this action is not available; change [autonomy] in the config if that is wrong",
-        ),
-        AutonomyLevel::Blocked => Verdict::block(
-            "autonomy.blocked",
-            format!("`{}` is blocked by the autonomy ladder", o.kind()),
-            "set it to draft_only or approval_required in [autonomy] to allow drafts",
-        ),
-        level => Verdict::Queue {
-            reason: format!(
-                "{} waits for the operator's approval (autonomy: {})",
-                o.kind(),
-                match level {
-                    AutonomyLevel::ApprovalRequired => "approval_required",
-                    _ => "draft_only",
-                }
-            ),
-        },
-    }
+    ladder::gate(config, action_kind(o), profile)
 }

@@ -13,8 +13,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::Engine;
-use crate::config::{ActionKind, AutonomyLevel};
-use crate::domain::{Actor, AuditEvent, AuditOutcome};
+use crate::config::ActionKind;
+use crate::domain::{Actor, AuditEvent, AuditOutcome, Verdict};
 use crate::llm::client::Sink;
 use crate::llm::router::{CallContext, ProviderStats};
 use crate::llm::{ChatMessage, LlmError, LlmRequest, LlmResponse, Router, RouterOptions};
@@ -70,14 +70,22 @@ impl Engine {
                 Err(e) => LlmError::AuditUnavailable(e),
             }
         };
-        let level = self.config.autonomy.level(ActionKind::LlmCall);
-        if level != AutonomyLevel::Autonomous {
-            // An LLM call cannot wait in the approval queue: anything but autonomous refuses it.
-            return Err(blocked(
-                "autonomy_ladder",
-                format!("sending text to an LLM provider is `{level}` in the autonomy ladder"),
-                "set `llm_call = \"autonomous\"` under [autonomy] to allow LLM jobs",
-            ));
+        // The same ladder as every other action; an LLM call cannot wait in a queue, so
+        // anything but `run` refuses it.
+        match crate::governance::ladder::gate(&self.config, ActionKind::LlmCall, profile) {
+            Verdict::Run => {}
+            Verdict::Block {
+                rule,
+                reason,
+                remedy,
+            } => return Err(blocked(&rule, reason, &remedy)),
+            Verdict::Queue { reason } => {
+                return Err(blocked(
+                    "autonomy.cannot_wait",
+                    reason,
+                    "set `llm_call` in [autonomy] to autonomous or blocked",
+                ));
+            }
         }
         let llm = match self.effective_llm() {
             Ok(l) => l,
@@ -109,10 +117,13 @@ impl Engine {
     /// `polish_note` / `polish_skipped`, which say why. `limit` bounds the whole polish.
     pub async fn polish_brief(&self, mut detail: Value, actor: &Actor, limit: Duration) -> Value {
         let profile = detail["profile"].as_str().unwrap_or_default().to_string();
-        let text = detail["text"].as_str().unwrap_or_default().to_string();
+        let text_in = detail["text"].as_str().unwrap_or_default().to_string();
         let mut req = LlmRequest::new(
             BRIEF_JOB,
-            vec![ChatMessage::system(POLISH_SYSTEM), ChatMessage::user(text)],
+            vec![
+                ChatMessage::system(POLISH_SYSTEM),
+                ChatMessage::user(text_in.clone()),
+            ],
         );
         req.temperature = Some(0.2);
         let result =
@@ -124,6 +135,23 @@ impl Engine {
                     attempts: 0,
                 }),
             };
+        // A hard ban the model's rewrite would introduce (one already in the deterministic
+        // text is quoted inbound content and stays visible there).
+        let result = result.and_then(|resp| {
+            match crate::governance::bans::check_text(&self.config, &resp.text) {
+                Some(Verdict::Block { rule, .. })
+                    if crate::governance::bans::check_text(&self.config, &text_in).is_none() =>
+                {
+                    // The reason does not repeat the phrase: it would land in the brief.
+                    Err(LlmError::block(
+                        &rule,
+                        "the polished text contains a phrase the hard bans forbid",
+                        "the deterministic brief is shown instead",
+                    ))
+                }
+                _ => Ok(resp),
+            }
+        });
         match result {
             Ok(resp) if !resp.text.trim().is_empty() => {
                 detail["text"] = json!(resp.text.trim());

@@ -7,9 +7,10 @@ mod governance;
 mod llm_jobs;
 mod lock;
 pub mod providers;
-mod query;
+pub mod query;
 pub mod runner;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -25,7 +26,8 @@ pub use query::MAX_READ;
 use crate::config::Config;
 use crate::domain::{
     Action, Actor, AuditEvent, AuditOutcome, AuditRecord, Channel, Draft, DraftEvent,
-    DraftEventKind, InboxRecord, NewMessage, Outbound, Outcome, Verdict, content_digest, now,
+    DraftEventKind, InboxRecord, NewMessage, Outbound, Outcome, Query, Verdict, content_digest,
+    now,
 };
 use crate::paths::Paths;
 use crate::store::StoreError;
@@ -65,6 +67,13 @@ pub enum EngineError {
     AuditUnavailable(String),
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// Governance refused a read (already audited as blocked).
+    #[error("blocked by {rule}: {reason} ({remedy})")]
+    Blocked {
+        rule: String,
+        reason: String,
+        remedy: String,
+    },
 }
 
 impl EngineError {
@@ -150,6 +159,17 @@ impl Engine {
         Ok(rec)
     }
 
+    /// Record the audit event of a read: written before the answer goes out (a failing trail
+    /// still refuses the read), made durable by a shared fsync moments later.
+    fn audit_read(&self, ev: AuditEvent) -> Result<(), EngineError> {
+        let rec = self
+            .audit
+            .append_deferred(ev)
+            .map_err(|e| EngineError::AuditUnavailable(e.to_string()))?;
+        self.announce(EngineEvent::Audited(Arc::new(rec)));
+        Ok(())
+    }
+
     /// Sanitize and durably append an inbound item, then announce it (durable first, then
     /// notify).
     pub fn ingest(&self, msg: NewMessage, source: &str) -> anyhow::Result<Appended> {
@@ -214,38 +234,103 @@ impl Engine {
         )
     }
 
+    /// A read for an MCP tool, answered typed (the same checks and audit as `submit_tool`
+    /// with `Action::Query`).
+    pub fn submit_read(
+        &self,
+        tool: &str,
+        query: Query,
+        actor: Actor,
+    ) -> Result<query::Answer, EngineError> {
+        let cx = Call {
+            actor: &actor,
+            tool: Some(tool),
+            started: Instant::now(),
+        };
+        let name = query.name();
+        let result = self.answer(query, &cx);
+        self.audit_failure(name, &cx, &result);
+        result
+    }
+
+    fn answer(&self, q: Query, cx: &Call) -> Result<query::Answer, EngineError> {
+        let qname = q.name();
+        self.gate_read(qname, cx)?;
+        let (answer, target) = self.run_query(q, cx)?;
+        self.audit_read(cx.event(qname, AuditOutcome::Ok).target(target))?;
+        Ok(answer)
+    }
+
+    /// The ladder's `read` level applies to every read, from every surface.
+    fn gate_read(&self, name: &str, cx: &Call) -> Result<(), EngineError> {
+        let verdict =
+            crate::governance::ladder::gate(&self.config, crate::config::ActionKind::Read, "any");
+        if let Verdict::Block {
+            rule,
+            reason,
+            remedy,
+        } = verdict
+        {
+            self.audit(
+                cx.event(name, AuditOutcome::Blocked)
+                    .reason(format!("{rule}: {reason}")),
+            )?;
+            return Err(EngineError::Blocked {
+                rule,
+                reason,
+                remedy,
+            });
+        }
+        Ok(())
+    }
+
     fn submit_call(&self, action: Action, cx: &Call) -> Result<Outcome, EngineError> {
         let name = action.name();
         let result = self.decide_and_apply(action, cx);
-        if let Err(e) = &result {
+        self.audit_failure(name, cx, &result);
+        result
+    }
+
+    /// Refusals of bad requests are audited too (they are how a misbehaving client shows).
+    fn audit_failure<T>(&self, name: &str, cx: &Call, result: &Result<T, EngineError>) {
+        if let Err(e) = result {
             // Refusals of bad requests are audited too (they are how a misbehaving client shows).
             let outcome = match e {
                 EngineError::Invalid { .. } | EngineError::NotFound(_) => AuditOutcome::Denied,
                 EngineError::Store(StoreError::Rejected(_)) => AuditOutcome::Denied,
                 _ => AuditOutcome::Error,
             };
-            if !matches!(e, EngineError::AuditUnavailable(_))
-                && let Err(ae) = self.audit(
-                    cx.event(name, outcome)
-                        .reason(truncate(&e.to_string(), 300)),
-                )
-            {
+            if !matches!(
+                e,
+                EngineError::AuditUnavailable(_) | EngineError::Blocked { .. }
+            ) && let Err(ae) = self.audit(
+                cx.event(name, outcome)
+                    .reason(truncate(&e.to_string(), 300)),
+            ) {
                 tracing::error!("{ae}");
             }
         }
-        result
     }
 
     fn decide_and_apply(&self, action: Action, cx: &Call) -> Result<Outcome, EngineError> {
         let name = action.name();
         let actor = cx.actor;
         match action {
-            Action::Query(q) => {
-                let qname = q.name();
-                let (detail, target) = self.run_query(q, cx)?;
-                self.audit(cx.event(qname, AuditOutcome::Ok).target(target))?;
-                Ok(Outcome::Done { detail })
-            }
+            Action::Query(q) => match self.answer(q, cx) {
+                Ok(a) => Ok(Outcome::Done {
+                    detail: a.into_value(),
+                }),
+                Err(EngineError::Blocked {
+                    rule,
+                    reason,
+                    remedy,
+                }) => Ok(Outcome::Blocked {
+                    rule,
+                    reason,
+                    remedy,
+                }),
+                Err(e) => Err(e),
+            },
             Action::CreateDraft {
                 profile,
                 outbound,
@@ -258,7 +343,7 @@ impl Engine {
             Action::EditDraft { id, outbound } => {
                 let draft = self.existing_draft(&id)?;
                 governance::validate_outbound(&outbound)?;
-                let verdict = governance::judge_outbound(&self.config, &draft.profile, &outbound);
+                let verdict = self.judge(&draft.profile, &outbound);
                 if let Verdict::Block { .. } = &verdict {
                     return self.blocked(name, cx, &draft.profile, &id, verdict);
                 }
@@ -285,6 +370,11 @@ impl Engine {
                             "approve it in the opsdesk console (Drafts pane, `a`) or with `opsdesk drafts approve`",
                         ),
                     );
+                }
+                // Rules may have tightened since the draft was made (config reloaded, new
+                // messages showing its text came from a foreign profile): judge it again.
+                if let v @ Verdict::Block { .. } = self.judge(&draft.profile, &draft.outbound) {
+                    return self.blocked(name, cx, &draft.profile, &id, v);
                 }
                 // Bind the approval to what the operator reviewed: the digest they saw, or the
                 // current one when they approve what is shown now.
@@ -330,6 +420,21 @@ impl Engine {
                 self.apply_draft_event(name, ev, &draft.profile, cx)
             }
             Action::MarkRead { consumer, seq } => {
+                match self.gate_read(name, cx) {
+                    Ok(()) => {}
+                    Err(EngineError::Blocked {
+                        rule,
+                        reason,
+                        remedy,
+                    }) => {
+                        return Ok(Outcome::Blocked {
+                            rule,
+                            reason,
+                            remedy,
+                        });
+                    }
+                    Err(e) => return Err(e),
+                }
                 // A client moves only its own cursor; the operator may move any.
                 let own = consumer_name(actor);
                 if !actor.is_operator() && Some(consumer.as_str()) != own.as_deref() {
@@ -346,6 +451,24 @@ impl Engine {
                 Ok(Outcome::Done {
                     detail: json!({"consumer": consumer, "cursor": at}),
                 })
+            }
+            Action::SetProviderEnabled { name: provider, .. }
+            | Action::SetDefaultProvider { name: provider }
+                if !actor.is_operator() =>
+            {
+                self.blocked(
+                    name,
+                    cx,
+                    "",
+                    &provider,
+                    Verdict::block(
+                        "operator_only_provider_change",
+                        format!(
+                            "{actor} asked to change provider `{provider}`; only the operator can"
+                        ),
+                        "use the console's Providers pane or `opsdesk providers`",
+                    ),
+                )
             }
             Action::SetProviderEnabled {
                 name: provider,
@@ -380,7 +503,7 @@ impl Engine {
             ));
         }
         governance::validate_outbound(&outbound)?;
-        let verdict = governance::judge_outbound(&self.config, &profile, &outbound);
+        let verdict = self.judge(&profile, &outbound);
         let id = new_draft_id();
         if let Verdict::Block { .. } = &verdict {
             return self.blocked(name, cx, &profile, &id, verdict);
@@ -404,6 +527,55 @@ impl Engine {
             digest,
             verdict,
         })
+    }
+
+    /// Governance's verdict on an outbound action of `profile` (see `governance`).
+    fn judge(&self, profile: &str, outbound: &Outbound) -> Verdict {
+        // A reply names the message it answers: its profile is where the data comes from.
+        let source = match outbound {
+            Outbound::ReplyEmail { message_id, .. } => match self.inbox.find_by_id(message_id) {
+                Ok(Some(r)) => Some(r.profile),
+                Ok(None) => None,
+                Err(e) => {
+                    return Verdict::block(
+                        "entity_boundary.unverifiable",
+                        format!("the message replied to cannot be read ({e})"),
+                        "retry; if it persists run `opsdesk doctor`",
+                    );
+                }
+            },
+            _ => None,
+        };
+        // Recent inbound text of each profile this one must not mix with, for the passage
+        // check (the newest BOUNDARY_LOOKBACK records: bounded whatever the inbox size).
+        // Unreadable means unverifiable: fail closed.
+        let forbidden = crate::governance::boundary::forbidden_for(&self.config, profile);
+        let mut foreign: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        if !forbidden.is_empty() {
+            match self
+                .inbox
+                .read_before(None, BOUNDARY_LOOKBACK, &Default::default())
+            {
+                Ok(b) => {
+                    for r in b.records {
+                        if forbidden.contains(&r.profile.as_str()) {
+                            foreign.entry(r.profile).or_default().push(r.text);
+                        }
+                    }
+                }
+                Err(e) => {
+                    return Verdict::block(
+                        "entity_boundary.unverifiable",
+                        format!(
+                            "recent messages cannot be read to check the entity boundary ({e})"
+                        ),
+                        "retry; if it persists run `opsdesk doctor`",
+                    );
+                }
+            }
+        }
+        let recent = |q: &str| foreign.get(q).cloned().unwrap_or_default();
+        governance::judge_outbound(&self.config, profile, outbound, source.as_deref(), &recent)
     }
 
     /// Check, audit (fail closed), append, announce.
@@ -512,6 +684,9 @@ impl Engine {
 }
 
 /// Who is calling and through what, for the audit trail.
+/// How many recent messages of a foreign profile the passage check compares a draft with.
+const BOUNDARY_LOOKBACK: usize = 2000;
+
 pub(crate) struct Call<'a> {
     pub actor: &'a Actor,
     pub tool: Option<&'a str>,

@@ -1,24 +1,125 @@
 //! Answers to `Query` actions. Results are JSON values for the surface to shape; inbound
 //! records in them keep their `untrusted: true` mark.
 
+use serde::Serialize;
 use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime, UtcOffset};
 
 use super::{Call, Engine, EngineError, consumer_name};
 use crate::brief::{self, BriefInputs};
 use crate::config::BUILT_IN_HARD_BANS;
-use crate::domain::{ConfigSection, DraftStatus, Query};
+use crate::domain::{ConfigSection, DraftStatus, InboxRecord, Query};
 use crate::store::inbox::{Filter, InboxState};
 
 /// Upper bound on records one read returns, whatever the caller asks for.
 pub const MAX_READ: usize = 200;
 
+/// The answer to a read. Most answers are JSON for the surface to shape; the hot MCP read keeps
+/// its records typed so they are not turned into JSON values and back on every call.
+#[derive(Debug)]
+pub enum Answer {
+    Json(Value),
+    Pull(PullAnswer),
+}
+
+#[derive(Debug, Serialize)]
+pub struct PullAnswer {
+    pub consumer: String,
+    pub messages: Vec<InboxRecord>,
+    /// The consumer's cursor after this read.
+    pub cursor: u64,
+    pub unread_remaining: u64,
+    pub skipped_corrupt: u64,
+}
+
+impl Answer {
+    pub fn into_value(self) -> Value {
+        match self {
+            Answer::Json(v) => v,
+            Answer::Pull(p) => serde_json::to_value(p).unwrap_or(Value::Null),
+        }
+    }
+}
+
 impl Engine {
-    pub(super) fn run_query(&self, q: Query, cx: &Call) -> Result<(Value, String), EngineError> {
+    pub(super) fn run_query(&self, q: Query, cx: &Call) -> Result<(Answer, String), EngineError> {
+        let (v, target) = match q {
+            Query::InboxPull {
+                consumer,
+                since,
+                limit,
+                channel,
+                profile,
+                mark_consumed,
+            } => {
+                let (p, target) =
+                    self.pull(cx, consumer, since, limit, channel, profile, mark_consumed)?;
+                return Ok((Answer::Pull(p), target));
+            }
+            other => self.run_json_query(other, cx)?,
+        };
+        Ok((Answer::Json(v), target))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn pull(
+        &self,
+        cx: &Call,
+        consumer: Option<String>,
+        since: Option<u64>,
+        limit: usize,
+        channel: Option<crate::domain::Channel>,
+        profile: Option<String>,
+        mark_consumed: bool,
+    ) -> Result<(PullAnswer, String), EngineError> {
+        let own = consumer_name(cx.actor);
+        let consumer = match consumer {
+            Some(c) if cx.actor.is_operator() || Some(&c) == own.as_ref() => c,
+            Some(c) => {
+                return Err(EngineError::invalid(
+                    format!("{} may only read with its own cursor, not `{c}`", cx.actor),
+                    json!({"allowed_consumer": own}),
+                ));
+            }
+            None => own.ok_or_else(|| {
+                EngineError::invalid("this caller has no inbox cursor", Value::Null)
+            })?,
+        };
+        self.check_profile(profile.as_deref())?;
+        let limit = limit.clamp(1, MAX_READ);
+        let filter = Filter {
+            channel,
+            profile,
+            text: None,
+        };
+        let cursor = self.inbox.cursor(&consumer)?.unwrap_or(0);
+        let from = since.unwrap_or(cursor);
+        let batch = self.inbox.read_after(from, limit, &filter)?;
+        let mut now_at = cursor;
+        if mark_consumed && let Some(last) = batch.records.last() {
+            now_at = self.inbox.advance_cursor_lazy(&consumer, last.seq)?;
+        }
+        let target = format!(
+            "{consumer} returned={} cursor={now_at}",
+            batch.records.len()
+        );
+        Ok((
+            PullAnswer {
+                consumer,
+                messages: batch.records,
+                cursor: now_at,
+                unread_remaining: batch.last_seq.saturating_sub(now_at),
+                skipped_corrupt: batch.skipped_corrupt,
+            },
+            target,
+        ))
+    }
+
+    fn run_json_query(&self, q: Query, cx: &Call) -> Result<(Value, String), EngineError> {
         match q {
             Query::Status => {
                 let st: InboxState = self.inbox.state()?;
-                let queue = self.drafts.queue()?;
+                let queue = self.drafts.shared_queue()?;
                 let pending = queue.pending().count();
                 let v = json!({
                     "version": env!("CARGO_PKG_VERSION"),
@@ -29,50 +130,9 @@ impl Engine {
                 });
                 Ok((v, format!("pending={pending}")))
             }
-            Query::InboxPull {
-                consumer,
-                since,
-                limit,
-                channel,
-                profile,
-                mark_consumed,
-            } => {
-                let own = consumer_name(cx.actor);
-                let consumer = match consumer {
-                    Some(c) if cx.actor.is_operator() || Some(&c) == own.as_ref() => c,
-                    Some(c) => {
-                        return Err(EngineError::invalid(
-                            format!("{} may only read with its own cursor, not `{c}`", cx.actor),
-                            json!({"allowed_consumer": own}),
-                        ));
-                    }
-                    None => own.ok_or_else(|| {
-                        EngineError::invalid("this caller has no inbox cursor", Value::Null)
-                    })?,
-                };
-                self.check_profile(profile.as_deref())?;
-                let limit = limit.clamp(1, MAX_READ);
-                let filter = Filter {
-                    channel,
-                    profile,
-                    text: None,
-                };
-                let cursor = self.inbox.cursor(&consumer)?.unwrap_or(0);
-                let from = since.unwrap_or(cursor);
-                let batch = self.inbox.read_after(from, limit, &filter)?;
-                let mut now_at = cursor;
-                if mark_consumed && let Some(last) = batch.records.last() {
-                    now_at = self.inbox.advance_cursor(&consumer, last.seq)?;
-                }
-                let n = batch.records.len();
-                let v = json!({
-                    "consumer": consumer,
-                    "messages": batch.records,
-                    "cursor": now_at,
-                    "unread_remaining": batch.last_seq.saturating_sub(now_at),
-                    "skipped_corrupt": batch.skipped_corrupt,
-                });
-                Ok((v, format!("{consumer} returned={n} cursor={now_at}")))
+            q @ Query::InboxPull { .. } => {
+                let (answer, target) = self.run_query(q, cx)?;
+                Ok((answer.into_value(), target))
             }
             Query::InboxSearch {
                 text,

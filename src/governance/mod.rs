@@ -1,4 +1,8 @@
 //! Governance building blocks that sit between the operator's data and anything that leaves the
-//! process (DESIGN "Governance", principle 3 and 5).
+//! process (DESIGN "Governance", principle 3 and 5). The engine applies them in
+//! `engine::governance` to every action, whichever surface produced it.
 
+pub mod bans;
+pub mod boundary;
+pub mod ladder;
 pub mod redact;

@@ -18,7 +18,8 @@ use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 use serde_json::json;
 
 use super::{fixtures::Fixtures, resources, tools};
-use crate::domain::{Action, Actor, Outcome};
+use crate::domain::{Action, Actor, Outcome, Query};
+use crate::engine::query::Answer;
 use crate::engine::{Engine, EngineError};
 use crate::store::StoreError;
 
@@ -192,6 +193,43 @@ impl Hub {
         }
     }
 
+    /// A read. Status and inbox pulls are short page-cache reads whose audit record does not
+    /// wait for the disk, so they run on the async worker: a hand-off to the blocking pool
+    /// would cost more than the read. Other reads (brief, search) may scan and go to the pool.
+    pub(crate) async fn read(
+        &self,
+        tool: &str,
+        query: Query,
+        actor: Actor,
+    ) -> Result<Answer, McpError> {
+        if matches!(query, Query::Status | Query::InboxPull { .. }) {
+            return self
+                .engine
+                .submit_read(tool, query, actor)
+                .map_err(engine_error);
+        }
+        let engine = self.engine.clone();
+        let tool_name = tool.to_string();
+        let task =
+            tokio::task::spawn_blocking(move || engine.submit_read(&tool_name, query, actor));
+        match tokio::time::timeout(self.call_timeout, task).await {
+            Ok(Ok(result)) => result.map_err(engine_error),
+            Ok(Err(join)) => Err(McpError::internal_error(
+                format!("the call failed: {join}"),
+                None,
+            )),
+            Err(_) => Err(McpError::internal_error(
+                format!(
+                    "`{tool}` did not finish within {}s",
+                    self.call_timeout.as_secs()
+                ),
+                Some(
+                    json!({"timeout_secs": self.call_timeout.as_secs(), "hint": "retry later; if it persists, check `opsdesk status` on the operator's machine"}),
+                ),
+            )),
+        }
+    }
+
     /// The profile an action names: the given one, or the only one configured. Several
     /// profiles and none named is ambiguous: the error lists the valid ones.
     pub(crate) fn resolve_profile(&self, given: Option<&str>) -> Result<String, McpError> {
@@ -232,6 +270,14 @@ pub(crate) fn engine_error(e: EngineError) -> McpError {
         EngineError::Store(StoreError::Rejected(m)) => {
             McpError::invalid_params(m.clone(), Some(json!({"rejected": true, "hint": m})))
         }
+        EngineError::Blocked {
+            rule,
+            reason,
+            remedy,
+        } => McpError::invalid_request(
+            format!("blocked by {rule}: {reason}"),
+            Some(json!({"blocked": true, "rule": rule, "reason": reason, "remedy": remedy})),
+        ),
         e @ EngineError::AuditUnavailable(_) => McpError::internal_error(
             e.to_string(),
             Some(

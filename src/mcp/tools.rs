@@ -19,6 +19,7 @@ use super::server::Hub;
 use crate::domain::{
     Action, Actor, BriefKind, Channel, Draft, InboxRecord, Outbound, Outcome, Query,
 };
+use crate::engine::query::Answer;
 
 /// Governance tier of a tool (DESIGN.md "MCP surface").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -546,10 +547,7 @@ async fn dispatch(
     match name {
         "status" => {
             let _: NoArgs = parse(name, args)?;
-            let detail = done(
-                hub.submit(name, Action::Query(Query::Status), actor)
-                    .await?,
-            )?;
+            let detail = hub.read(name, Query::Status, actor).await?.into_value();
             structured(from_detail::<StatusOut>(detail)?)
         }
         "inbox_pull" => {
@@ -562,15 +560,12 @@ async fn dispatch(
                 profile: a.profile,
                 mark_consumed: a.mark_consumed,
             };
-            let d = done(hub.submit(name, Action::Query(q), actor).await?)?;
-            #[derive(Deserialize)]
-            struct Raw {
-                consumer: String,
-                messages: Vec<InboxRecord>,
-                cursor: u64,
-                unread_remaining: u64,
-            }
-            let r: Raw = from_detail(d)?;
+            let Answer::Pull(r) = hub.read(name, q, actor).await? else {
+                return Err(McpError::internal_error(
+                    "engine answered a pull with another shape",
+                    None,
+                ));
+            };
             structured(PullOut {
                 consumer: r.consumer,
                 messages: r.messages.into_iter().map(Into::into).collect(),

@@ -8,7 +8,7 @@
 use std::fs;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -26,8 +26,103 @@ pub struct Audit {
     /// The chain's head as this process last wrote it. Serializes appends within the process
     /// (the file lock does it across processes).
     head: Mutex<Option<Head>>,
-    /// Group commit: how far the current month file is known to be on disk.
+    /// Group commit and the background syncer for deferred appends.
+    sync: Arc<SyncShared>,
+    /// The syncer thread, started by the first deferred append.
+    syncer: Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+/// How long a deferred record may wait for its fsync: appends within this window share one.
+pub const DEFERRED_SYNC_WINDOW: std::time::Duration = std::time::Duration::from_millis(10);
+
+#[derive(Default)]
+struct SyncShared {
+    /// How far the current month file is known to be on disk.
     synced: Mutex<Synced>,
+    pending: Mutex<Pending>,
+    wake: Condvar,
+}
+
+#[derive(Default)]
+struct Pending {
+    /// The newest deferred record's file and end offset, not yet known to be on disk.
+    upto: Option<(Arc<File>, PathBuf, u64)>,
+    /// An fsync failed: the trail may have lost records, so every later append is refused.
+    failed: Option<String>,
+    stop: bool,
+}
+
+impl SyncShared {
+    /// Make `path` durable at least up to `end`, sharing the fsync with concurrent appenders.
+    fn sync_upto(&self, file: &File, path: &Path, end: u64) -> Result<(), StoreError> {
+        let mut synced = self.synced.lock().unwrap_or_else(|p| p.into_inner());
+        if synced.path == path && synced.upto >= end {
+            return Ok(()); // someone else's fsync already covered our record
+        }
+        // Everything written before the fsync starts is covered by it.
+        let written = file
+            .metadata()
+            .map_err(|e| StoreError::io(path, "stat", e))?
+            .len();
+        file.sync_data()
+            .map_err(|e| StoreError::io(path, "fsync", e))?;
+        *synced = Synced {
+            path: path.to_path_buf(),
+            upto: written,
+        };
+        Ok(())
+    }
+
+    /// Sync what deferred appends left pending (the syncer thread, and `Drop`).
+    fn flush_pending(&self) {
+        let job = self
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .upto
+            .take();
+        if let Some((file, path, end)) = job
+            && let Err(e) = self.sync_upto(&file, &path, end)
+        {
+            tracing::error!("audit trail: {e}");
+            self.pending
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .failed = Some(e.to_string());
+        }
+    }
+
+    fn syncer_loop(&self) {
+        loop {
+            {
+                let mut p = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+                while p.upto.is_none() && !p.stop {
+                    p = self.wake.wait(p).unwrap_or_else(|p| p.into_inner());
+                }
+                if p.stop {
+                    return; // Drop flushes what is left
+                }
+            }
+            // Let concurrent readers' records join this fsync.
+            std::thread::sleep(DEFERRED_SYNC_WINDOW);
+            self.flush_pending();
+        }
+    }
+}
+
+impl Drop for Audit {
+    fn drop(&mut self) {
+        self.sync
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .stop = true;
+        self.sync.wake.notify_all();
+        if let Some(t) = self.syncer.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            let _ = t.join();
+        }
+        self.sync.flush_pending();
+    }
 }
 
 /// Where the next record goes and what it links to. Trusted only while the file still ends
@@ -91,12 +186,17 @@ pub fn record_hash(value: &serde_json::Value) -> Option<String> {
     let prev = obj.get("prev")?.as_str()?;
     let mut body = obj.clone();
     body.remove("hash");
+    Some(chain_hash(prev, &serde_json::Value::Object(body)))
+}
+
+/// `sha256(prev || canonical JSON of body)`; `body` is the record without `hash`.
+fn chain_hash(prev: &str, body: &serde_json::Value) -> String {
     // serde_json's Map is ordered by key (no preserve_order feature): canonical by construction.
-    let canonical = serde_json::Value::Object(body).to_string();
+    let canonical = body.to_string();
     let mut h = Sha256::new();
     h.update(prev.as_bytes());
     h.update(canonical.as_bytes());
-    Some(hex::encode(h.finalize()))
+    hex::encode(h.finalize())
 }
 
 fn month_file_name(t: time::OffsetDateTime) -> String {
@@ -109,8 +209,13 @@ impl Audit {
         Ok(Audit {
             dir: dir.to_path_buf(),
             head: Mutex::new(None),
-            synced: Mutex::new(Synced::default()),
+            sync: Arc::new(SyncShared::default()),
+            syncer: Mutex::new(None),
         })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// Month files in chain order.
@@ -134,63 +239,95 @@ impl Audit {
     /// The record is written under the locks and made durable after them, so callers that
     /// append at the same time share one fsync (group commit) instead of queueing behind one
     /// fsync each. No caller returns before its own record is durable.
+    /// Append a record and return once it is on disk (state changes: drafts, decisions,
+    /// provider changes, refusals).
     pub fn append(&self, event: AuditEvent) -> Result<AuditRecord, StoreError> {
-        let (record, file, path, end) = {
-            let mut cached = self.head.lock().unwrap_or_else(|p| p.into_inner());
-            let _lock = FileLock::exclusive(&self.dir.join(LOCK))?;
-            let now = crate::domain::now();
-            let month = self.dir.join(month_file_name(now));
-            let fresh = match cached.take() {
-                // Same month and nobody else wrote since: no need to look at the files.
-                Some(h) if h.path >= month && h.still_current() => h,
-                _ => self.load_head(&month)?,
-            };
-            let head = cached.insert(fresh);
-            let mut record = AuditRecord {
-                seq: head.seq + 1,
-                ts: now,
-                event,
-                prev: head.hash.clone(),
-                hash: String::new(),
-            };
-            let value =
-                serde_json::to_value(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
-            record.hash = record_hash(&value)
-                .ok_or_else(|| StoreError::Rejected("audit record has no prev".into()))?;
-            let mut line =
-                serde_json::to_vec(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
-            line.push(b'\n');
-            if let Err(e) = append_unsynced(&head.file, &head.path, &line) {
-                *cached = None; // re-read the files next time
-                return Err(e);
-            }
-            head.end += line.len() as u64;
-            head.seq = record.seq;
-            head.hash = record.hash.clone();
-            (record, head.file.clone(), head.path.clone(), head.end)
-        };
-        self.sync_upto(&file, &path, end)?;
+        let (record, file, path, end) = self.write(event)?;
+        self.sync.sync_upto(&file, &path, end)?;
         Ok(record)
     }
 
-    /// Make `path` durable at least up to `end`, sharing the fsync with concurrent appenders.
-    fn sync_upto(&self, file: &File, path: &Path, end: u64) -> Result<(), StoreError> {
-        let mut synced = self.synced.lock().unwrap_or_else(|p| p.into_inner());
-        if synced.path == path && synced.upto >= end {
-            return Ok(()); // someone else's fsync already covered our record
+    /// Append a record and return once it is written (so a full disk or a broken trail still
+    /// refuses the call); the fsync follows within `DEFERRED_SYNC_WINDOW`, shared with other
+    /// records. For reads, whose record a process crash cannot lose (the kernel holds it) and
+    /// whose callers should not each wait for the disk.
+    pub fn append_deferred(&self, event: AuditEvent) -> Result<AuditRecord, StoreError> {
+        let (record, file, path, end) = self.write(event)?;
+        let mut p = self.sync.pending.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((f, prev_path, prev_end)) = p.upto.take()
+            && prev_path != path
+        {
+            // A new month file: make the old one durable before forgetting it.
+            drop(p);
+            self.sync.sync_upto(&f, &prev_path, prev_end)?;
+            p = self.sync.pending.lock().unwrap_or_else(|p| p.into_inner());
         }
-        // Everything written before the fsync starts is covered by it.
-        let written = file
-            .metadata()
-            .map_err(|e| StoreError::io(path, "stat", e))?
-            .len();
-        file.sync_data()
-            .map_err(|e| StoreError::io(path, "fsync", e))?;
-        *synced = Synced {
-            path: path.to_path_buf(),
-            upto: written,
+        p.upto = Some((file, path, end));
+        drop(p);
+        self.sync.wake.notify_one();
+        let mut t = self.syncer.lock().unwrap_or_else(|p| p.into_inner());
+        if t.is_none() {
+            let shared = Arc::clone(&self.sync);
+            let handle = std::thread::Builder::new()
+                .name("audit-sync".into())
+                .spawn(move || shared.syncer_loop())
+                .map_err(|e| StoreError::Rejected(format!("cannot start the audit syncer: {e}")))?;
+            *t = Some(handle);
+        }
+        Ok(record)
+    }
+
+    /// Link and write one record (not yet synced).
+    fn write(
+        &self,
+        event: AuditEvent,
+    ) -> Result<(AuditRecord, Arc<File>, PathBuf, u64), StoreError> {
+        if let Some(why) = &self
+            .sync
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .failed
+        {
+            return Err(StoreError::Rejected(format!(
+                "the audit trail could not be made durable earlier ({why}); fix the disk and restart opsdesk"
+            )));
+        }
+        let mut cached = self.head.lock().unwrap_or_else(|p| p.into_inner());
+        let _lock = FileLock::exclusive(&self.dir.join(LOCK))?;
+        let now = crate::domain::now();
+        let month = self.dir.join(month_file_name(now));
+        let fresh = match cached.take() {
+            // Same month and nobody else wrote since: no need to look at the files.
+            Some(h) if h.path >= month && h.still_current() => h,
+            _ => self.load_head(&month)?,
         };
-        Ok(())
+        let head = cached.insert(fresh);
+        let mut record = AuditRecord {
+            seq: head.seq + 1,
+            ts: now,
+            event,
+            prev: head.hash.clone(),
+            hash: String::new(),
+        };
+        let mut body =
+            serde_json::to_value(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        // The same canonical form `record_hash` checks, without copying the map.
+        if let Some(obj) = body.as_object_mut() {
+            obj.remove("hash");
+        }
+        record.hash = chain_hash(&record.prev, &body);
+        let mut line =
+            serde_json::to_vec(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        line.push(b'\n');
+        if let Err(e) = append_unsynced(&head.file, &head.path, &line) {
+            *cached = None; // re-read the files next time
+            return Err(e);
+        }
+        head.end += line.len() as u64;
+        head.seq = record.seq;
+        head.hash = record.hash.clone();
+        Ok((record, head.file.clone(), head.path.clone(), head.end))
     }
 
     /// Find the head from the files: the newest month file (never an older one than `month`'s
@@ -369,5 +506,24 @@ impl Audit {
             }
         }
         Ok((out, end))
+    }
+}
+
+#[cfg(test)]
+mod sync_tests {
+    use super::*;
+    use crate::domain::{Actor, AuditOutcome};
+
+    #[test]
+    fn after_a_failed_background_fsync_every_append_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let audit = Audit::open(dir.path()).unwrap();
+        let ev = || AuditEvent::new("inbox.pull", Actor::Console, AuditOutcome::Ok);
+        audit.append_deferred(ev()).unwrap();
+        audit.sync.pending.lock().unwrap().failed = Some("fsync: Input/output error".into());
+        for r in [audit.append(ev()), audit.append_deferred(ev())] {
+            let e = r.expect_err("a trail that may have lost records must refuse");
+            assert!(e.to_string().contains("could not be made durable"), "{e}");
+        }
     }
 }

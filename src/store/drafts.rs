@@ -5,9 +5,11 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use super::StoreError;
 use super::jsonl::{FileLock, Lines, append_durable, repair_torn_tail};
+use super::stamp::Stamp;
 use crate::domain::{Actor, Draft, DraftEvent, DraftEventKind, DraftStatus, content_digest};
 use crate::paths::{ensure_private_dir, open_private_append};
 
@@ -16,10 +18,13 @@ const LOCK: &str = ".lock";
 
 pub struct Drafts {
     dir: PathBuf,
+    /// The last fold of the log, valid while the log's stamp holds (status, the console and
+    /// `drafts_list` read the queue far more often than it changes).
+    cache: Mutex<Option<(Stamp, Arc<Queue>)>>,
 }
 
 /// The queue as folded from the log, in creation order.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Queue {
     pub drafts: Vec<Draft>,
     /// Lines that did not parse or events that broke the rules (reported, ignored).
@@ -42,6 +47,7 @@ impl Drafts {
         ensure_private_dir(dir).map_err(|e| StoreError::Rejected(format!("{e:#}")))?;
         Ok(Drafts {
             dir: dir.to_path_buf(),
+            cache: Mutex::new(None),
         })
     }
 
@@ -49,8 +55,30 @@ impl Drafts {
         self.dir.join(LOG)
     }
 
-    /// Fold the whole log into the current queue.
+    /// The current queue: the fold of the whole log, reused while the log is unchanged.
     pub fn queue(&self) -> Result<Queue, StoreError> {
+        Ok(Queue::clone(&*self.shared_queue()?))
+    }
+
+    /// `queue` without a copy, for readers that only look (status counts on every call).
+    pub fn shared_queue(&self) -> Result<Arc<Queue>, StoreError> {
+        let path = self.log_path();
+        let stamp = Stamp::of(&path).map_err(|e| StoreError::io(&path, "stat", e))?;
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        if let (Some(now), Some((seen, q))) = (stamp, cache.as_ref())
+            && now == *seen
+        {
+            return Ok(q.clone());
+        }
+        // Stamp taken before the read: a change during the fold only makes the next call fold
+        // again.
+        let q = Arc::new(self.fold()?);
+        *cache = stamp.map(|s| (s, q.clone()));
+        Ok(q)
+    }
+
+    /// Fold the whole log into the current queue.
+    fn fold(&self) -> Result<Queue, StoreError> {
         let path = self.log_path();
         let mut q = Queue::default();
         let mut by_id: HashMap<String, usize> = HashMap::new();

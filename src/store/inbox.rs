@@ -21,21 +21,20 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io::ErrorKind;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
 use super::StoreError;
+use super::cursors::StateFile;
 use super::jsonl::{FileLock, Lines, append_durable};
 use crate::domain::{Channel, InboxRecord};
 use crate::paths::{ensure_private_dir, open_private_append, write_atomic};
 
 const ENTRY_LEN: u64 = 24;
 const INDEX: &str = "index.bin";
-const STATE: &str = "state.json";
-const STATE_BAK: &str = "state.json.bak";
 const LOCK: &str = ".lock";
 /// The console's cursor defines the operator's `unread` count in state.json.
 pub const OPERATOR_CONSUMER: &str = "console";
@@ -211,6 +210,21 @@ struct WriterCache {
 pub struct Inbox {
     dir: PathBuf,
     writer: Mutex<WriterCache>,
+    /// state.json: cursors, cached, pulls' moves saved lazily.
+    state: Arc<StateFile>,
+    /// Recently read records, parsed: pulls and the console read the newest records over and
+    /// over. Keyed by seq and checked against the index entry, so a rebuilt index that points
+    /// a seq elsewhere is never answered from here.
+    hot: Mutex<BTreeMap<u64, (IndexEntry, InboxRecord)>>,
+}
+
+/// How many of the newest records the parsed-record cache holds.
+const HOT_RECORDS: u64 = 2048;
+
+impl Drop for Inbox {
+    fn drop(&mut self) {
+        self.state.shutdown();
+    }
 }
 
 impl Inbox {
@@ -220,6 +234,8 @@ impl Inbox {
         Ok(Inbox {
             dir: dir.to_path_buf(),
             writer: Mutex::new(WriterCache::default()),
+            state: StateFile::new(dir),
+            hot: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -523,6 +539,29 @@ impl Inbox {
                 }
             }
         }
+        // Seqs already handed out must never be handed out again: a consumer whose cursor is
+        // past a lost record would skip the new record that reused its seq. The cursors (and
+        // state.json's last_seq) say how far seqs went at least; the lost ones stay holes.
+        let high_water = self
+            .state
+            .load()
+            .map(|st| {
+                st.consumers
+                    .values()
+                    .copied()
+                    .max()
+                    .unwrap_or(0)
+                    .max(st.last_seq)
+            })
+            .unwrap_or(0);
+        if high_water > slots.len() as u64 {
+            tracing::warn!(
+                lost = high_water - slots.len() as u64,
+                "inbox records after seq {} are lost; their seqs stay unused",
+                slots.len()
+            );
+            slots.resize(high_water as usize, IndexEntry::HOLE);
+        }
         let mut b = Vec::with_capacity(slots.len() * ENTRY_LEN as usize);
         for e in &slots {
             b.extend_from_slice(&e.encode());
@@ -647,7 +686,7 @@ impl Inbox {
             last_seq: n,
             ..Batch::default()
         };
-        let mut reader = RecordReader::new(self);
+        let mut reader = RecordReader::caching(self, n);
         let mut seq = after;
         let chunk = 256u64;
         let mut buf = vec![0u8; (chunk * ENTRY_LEN) as usize];
@@ -693,7 +732,7 @@ impl Inbox {
             last_seq: n,
             ..Batch::default()
         };
-        let mut reader = RecordReader::new(self);
+        let mut reader = RecordReader::caching(self, n);
         let mut seq = before.map(|b| b.saturating_sub(1)).unwrap_or(n).min(n);
         while seq > 0 && batch.records.len() < limit {
             let e = read_entry(&index, &self.path(INDEX), seq - 1)?;
@@ -721,7 +760,7 @@ impl Inbox {
         if e.is_hole() {
             return Ok(None);
         }
-        Ok(RecordReader::new(self).read(seq, &e))
+        Ok(RecordReader::caching(self, n).read(seq, &e))
     }
 
     /// The record with this source id (scans the id hashes in the index, not the data).
@@ -790,6 +829,7 @@ impl Inbox {
         validate_consumer(consumer)?;
         let _lock = FileLock::exclusive(&self.path(LOCK))?;
         let last = self.last_seq()?;
+        self.state.forget_pending(consumer);
         self.update_state(last, |st| {
             st.consumers.insert(consumer.to_string(), seq.min(last));
         })
@@ -811,52 +851,42 @@ impl Inbox {
         let batch = self.read_after(from, limit, filter)?;
         let mut cursor = from;
         if mark && let Some(last) = batch.records.last() {
-            cursor = self.advance_cursor(consumer, last.seq)?;
+            cursor = self.advance_cursor_lazy(consumer, last.seq)?;
         }
         let remaining = batch.last_seq.saturating_sub(cursor);
         Ok((batch, remaining))
     }
 
     fn load_state(&self) -> Result<InboxState, StoreError> {
-        let main = self.path(STATE);
-        match read_state_file(&main) {
-            Ok(Some(s)) => return Ok(s),
-            Ok(None) => {}
-            Err(msg) => {
-                tracing::warn!("{msg}; using the backup copy");
-                // Keep the damaged file for inspection; the next write replaces state.json.
-                let aside = self.path(&format!(
-                    "state.json.corrupt-{}",
-                    crate::domain::now().unix_timestamp()
-                ));
-                let _ = fs::rename(&main, aside);
-            }
-        }
-        match read_state_file(&self.path(STATE_BAK)) {
-            Ok(Some(s)) => Ok(s),
-            Ok(None) => Ok(InboxState::default()),
-            Err(msg) => {
-                tracing::warn!("{msg}; consumer cursors start over");
-                Ok(InboxState::default())
-            }
-        }
+        self.state.load()
     }
 
     /// Read-modify-write of state.json and its backup; the caller holds the inbox lock.
     fn update_state(&self, last: u64, f: impl FnOnce(&mut InboxState)) -> Result<(), StoreError> {
-        let mut st = self.load_state()?;
-        f(&mut st);
-        st.last_seq = last;
-        st.unread = last.saturating_sub(st.consumers.get(OPERATOR_CONSUMER).copied().unwrap_or(0));
-        let mut bytes =
-            serde_json::to_vec_pretty(&st).map_err(|e| StoreError::Rejected(e.to_string()))?;
-        bytes.push(b'\n');
-        // The backup is what saves the cursors if state.json is ever damaged.
-        for name in [STATE, STATE_BAK] {
-            let path = self.path(name);
-            write_atomic(&path, &bytes).map_err(|e| StoreError::io(&path, "write", e))?;
-        }
-        Ok(())
+        self.state.update(last, f)
+    }
+
+    /// Move `consumer`'s cursor forward in memory, saved within a moment (see `store::cursors`:
+    /// a crash before the save re-delivers, never loses). For pulls.
+    pub fn advance_cursor_lazy(&self, consumer: &str, seq: u64) -> Result<u64, StoreError> {
+        validate_consumer(consumer)?;
+        let last = self.last_seq()?;
+        self.state.advance_lazy(consumer, seq.min(last))
+    }
+
+    /// Write lazily moved cursors now.
+    pub fn save_cursors(&self) -> Result<(), StoreError> {
+        self.state.save_pending()
+    }
+}
+
+/// Committed records per the index length (for code that has only the directory).
+pub(super) fn index_len(dir: &Path) -> Result<u64, StoreError> {
+    let p = dir.join(INDEX);
+    match fs::metadata(&p) {
+        Ok(m) => Ok(m.len() / ENTRY_LEN),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(0),
+        Err(e) => Err(StoreError::io(&p, "stat", e)),
     }
 }
 
@@ -867,16 +897,6 @@ fn validate_consumer(name: &str) -> Result<(), StoreError> {
         )));
     }
     Ok(())
-}
-
-fn read_state_file(path: &Path) -> Result<Option<InboxState>, String> {
-    match fs::read(path) {
-        Ok(b) => serde_json::from_slice(&b)
-            .map(Some)
-            .map_err(|e| format!("{} is unreadable ({e})", path.display())),
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("{} cannot be read ({e})", path.display())),
-    }
 }
 
 fn read_entry(index: &File, path: &Path, i: u64) -> Result<IndexEntry, StoreError> {
@@ -892,6 +912,8 @@ struct RecordReader<'a> {
     inbox: &'a Inbox,
     open: Option<(u32, File)>,
     buf: Vec<u8>,
+    /// Records from this seq on are newest enough to keep in the cache.
+    hot_from: u64,
 }
 
 impl<'a> RecordReader<'a> {
@@ -900,13 +922,40 @@ impl<'a> RecordReader<'a> {
             inbox,
             open: None,
             buf: Vec::new(),
+            hot_from: u64::MAX,
+        }
+    }
+
+    /// A reader that caches what it parses among the newest records of an inbox of `n`.
+    fn caching(inbox: &'a Inbox, n: u64) -> Self {
+        RecordReader {
+            hot_from: n.saturating_sub(HOT_RECORDS) + 1,
+            ..RecordReader::new(inbox)
         }
     }
 
     /// The record at `e`, or `None` (with a warning) if it does not read back as record `seq`.
     fn read(&mut self, seq: u64, e: &IndexEntry) -> Option<InboxRecord> {
+        {
+            let hot = self.inbox.hot.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((entry, r)) = hot.get(&seq)
+                && entry == e
+            {
+                return Some(r.clone());
+            }
+        }
         match self.try_read(seq, e) {
-            Ok(r) => Some(r),
+            Ok(r) => {
+                if seq >= self.hot_from {
+                    let mut hot = self.inbox.hot.lock().unwrap_or_else(|p| p.into_inner());
+                    hot.insert(seq, (*e, r.clone()));
+                    // Keep the newest: drop from the old end.
+                    while hot.len() as u64 > HOT_RECORDS {
+                        hot.pop_first();
+                    }
+                }
+                Some(r)
+            }
             Err(msg) => {
                 tracing::warn!(seq, "skipping unreadable inbox record: {msg}");
                 None

@@ -2,9 +2,11 @@
 //! safe for several processes at once, and recovers from a writer killed mid-append.
 
 pub mod audit;
+mod cursors;
 pub mod drafts;
 pub mod inbox;
 pub mod jsonl;
+pub mod stamp;
 
 use std::io;
 use std::path::{Path, PathBuf};
