@@ -364,6 +364,48 @@ async fn retry_after_beyond_the_cap_moves_on_instead_of_waiting() {
 }
 
 #[tokio::test]
+async fn a_server_that_refuses_stream_options_is_asked_again_without_them() {
+    let fake = Fake::start().await;
+    fake.script(
+        CHAT,
+        vec![
+            Reply::Whole(
+                400,
+                vec![],
+                error_body(
+                    "Unrecognized request argument supplied: stream_options",
+                    "invalid_request_error",
+                    "",
+                ),
+            ),
+            answer(&["ok"], 0, 0),
+        ],
+    );
+    let cfg = llm(
+        "a",
+        vec![("a", provider(ProviderKind::Openai, &fake.url, false))],
+    );
+    let resp = call(
+        &router(),
+        &cfg,
+        &plain_profile(),
+        &Trail::default(),
+        &request("x"),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(resp.text, "ok");
+    let posts = fake.posts();
+    assert_eq!(posts.len(), 2);
+    let first: Value = serde_json::from_str(&posts[0].body).unwrap();
+    let second: Value = serde_json::from_str(&posts[1].body).unwrap();
+    assert!(first.get("stream_options").is_some());
+    assert!(second.get("stream_options").is_none());
+    assert_eq!(second["stream"], true);
+}
+
+#[tokio::test]
 async fn unauthorized_is_not_retried_and_the_key_is_never_echoed() {
     let fake = Fake::start().await;
     fake.script(

@@ -391,6 +391,9 @@ impl Router {
         for (name, source) in candidates(cx.llm, cx.profile, &req.job) {
             let mut tries = 0u32;
             let mut reexchanged = false;
+            // Some servers (older Azure api-versions, older local servers) refuse
+            // `stream_options`; then this provider is asked once more without it (no usage).
+            let mut without_stream_options = false;
             let mut tried_here = false;
             loop {
                 // The operator's switches as they are now (they may change during a call).
@@ -450,7 +453,7 @@ impl Router {
                         break;
                     }
                 };
-                let what = if tries > 0 || reexchanged {
+                let what = if tries > 0 || reexchanged || without_stream_options {
                     "llm.retry"
                 } else if !failed_over.is_empty() {
                     "llm.fallback"
@@ -498,7 +501,7 @@ impl Router {
                     Err(e) => Err(e),
                     Ok(target) => {
                         attempts += 1;
-                        let body = request_body(cfg, &messages, req);
+                        let body = request_body(cfg, &messages, req, !without_stream_options);
                         let attempt = Attempt {
                             target: &target,
                             body,
@@ -596,6 +599,15 @@ impl Router {
                             )?;
                             return Err(LlmError::Failed { reason, attempts });
                         }
+                        if e.kind == FailureKind::Request
+                            && e.status == Some(400)
+                            && req.stream
+                            && !without_stream_options
+                            && e.summary.contains("stream_options")
+                        {
+                            without_stream_options = true;
+                            continue;
+                        }
                         if e.kind == FailureKind::Auth
                             && cfg.kind == ProviderKind::Copilot
                             && !reexchanged
@@ -681,7 +693,12 @@ impl Router {
 }
 
 /// The chat-completions body. Redacted messages only: it is built after redaction.
-fn request_body(cfg: &ProviderConfig, messages: &[ChatMessage], req: &LlmRequest) -> Vec<u8> {
+fn request_body(
+    cfg: &ProviderConfig,
+    messages: &[ChatMessage],
+    req: &LlmRequest,
+    stream_options: bool,
+) -> Vec<u8> {
     let model = match cfg.kind {
         ProviderKind::AzureOpenai => providers::azure::body_model(cfg),
         _ => &cfg.model,
@@ -691,7 +708,7 @@ fn request_body(cfg: &ProviderConfig, messages: &[ChatMessage], req: &LlmRequest
         "messages": messages,
         "stream": req.stream,
     });
-    if req.stream {
+    if req.stream && stream_options {
         body["stream_options"] = json!({"include_usage": true});
     }
     if let Some(m) = req.max_tokens {
