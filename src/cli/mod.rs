@@ -8,8 +8,10 @@ mod audit;
 mod brief;
 mod config_cmd;
 mod console;
+mod doctor;
 mod drafts;
 mod inbox;
+mod login;
 mod mcp_config;
 mod output;
 mod providers;
@@ -79,6 +81,12 @@ pub enum Command {
     Watch(watch::WatchArgs),
     /// The operator's console (the default with no subcommand): engine + terminal UI.
     Console(console::ConsoleArgs),
+    /// Sign a profile in to Microsoft Graph (device code); the refresh token is kept 0600.
+    Login(login::LoginArgs),
+    /// Forget a profile's Microsoft Graph sign-in.
+    Logout(login::LogoutArgs),
+    /// Check config, permissions, sign-ins and source health; each problem with its fix.
+    Doctor(doctor::DoctorArgs),
 }
 
 /// A failure with the exit code it maps to.
@@ -208,6 +216,9 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Serve(a)) => serve::run(&ctx, a),
             Some(Command::Watch(a)) => watch::run(&ctx, a),
             Some(Command::McpConfig(a)) => mcp_config::run(&ctx, a),
+            Some(Command::Login(a)) => login::run_login(&ctx, a),
+            Some(Command::Logout(a)) => login::run_logout(&ctx, a),
+            Some(Command::Doctor(a)) => doctor::run(&ctx, a),
         }
     })();
     match result {

@@ -68,6 +68,9 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
         }
         Err(e) => return Err(e.into()),
     };
+    // Listen for SIGINT/SIGTERM before engine.json announces us: a signal that arrives while the
+    // sources start must stop the engine cleanly, not kill it with engine.json left behind.
+    let stop_signal = stop_signal()?;
     let shutdown = CancellationToken::new();
     let print = args.print || ctx.global.demo;
     let hub = Hub::new(
@@ -123,7 +126,7 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
     }
     let tasks = spawn_sources(engine.clone(), shutdown.clone())?;
     tokio::select! {
-        r = wait_for_stop_signal() => r?,
+        _ = stop_signal => {},
         _ = shutdown.cancelled() => {}
     }
     shutdown.cancel();
@@ -251,14 +254,18 @@ fn print_event(ev: &EngineEvent, to_stderr: bool) {
     }
 }
 
-/// Resolve on Ctrl-C or SIGTERM.
-pub async fn wait_for_stop_signal() -> CmdResult {
+/// Register for SIGINT and SIGTERM now; the future resolves when one arrives.
+fn stop_signal() -> Result<impl std::future::Future<Output = ()>, Failure> {
     use tokio::signal::unix::{SignalKind, signal};
-    let mut term = signal(SignalKind::terminate())
-        .map_err(|e| Failure::failed(format!("cannot watch SIGTERM: {e}")))?;
-    tokio::select! {
-        r = tokio::signal::ctrl_c() => r.map_err(|e| Failure::failed(format!("cannot watch Ctrl-C: {e}")))?,
-        _ = term.recv() => {}
-    }
-    Ok(())
+    let watch = |kind: SignalKind, name: &str| {
+        signal(kind).map_err(|e| Failure::failed(format!("cannot watch {name}: {e}")))
+    };
+    let mut term = watch(SignalKind::terminate(), "SIGTERM")?;
+    let mut int = watch(SignalKind::interrupt(), "Ctrl-C")?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+    })
 }

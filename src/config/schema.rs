@@ -259,6 +259,37 @@ pub struct GraphProfile {
     /// Poll interval for the calendar.
     #[serde(default = "default_calendar_interval")]
     pub calendar_interval_secs: u64,
+    /// Identity platform base (default `https://login.microsoftonline.com`). Plain http is
+    /// accepted only for a loopback host: it exists so tests can point at a local fake.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authority_url: Option<String>,
+    /// Graph API base (default `https://graph.microsoft.com/v1.0`); same rule as above.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_url: Option<String>,
+}
+
+/// Where the Microsoft identity platform lives unless a profile says otherwise.
+pub const DEFAULT_AUTHORITY_URL: &str = "https://login.microsoftonline.com";
+/// Where Microsoft Graph lives unless a profile says otherwise.
+pub const DEFAULT_GRAPH_URL: &str = "https://graph.microsoft.com/v1.0";
+
+impl GraphProfile {
+    /// The identity platform base URL, without a trailing slash.
+    pub fn authority(&self) -> String {
+        self.authority_url
+            .as_deref()
+            .unwrap_or(DEFAULT_AUTHORITY_URL)
+            .trim_end_matches('/')
+            .to_owned()
+    }
+    /// The Graph base URL, without a trailing slash.
+    pub fn graph_base(&self) -> String {
+        self.base_url
+            .as_deref()
+            .unwrap_or(DEFAULT_GRAPH_URL)
+            .trim_end_matches('/')
+            .to_owned()
+    }
 }
 
 fn default_tenant() -> String {

@@ -324,6 +324,17 @@ impl Validator {
                     86_400,
                     "seconds",
                 );
+                for (key, url) in [
+                    ("authority_url", &g.authority_url),
+                    ("base_url", &g.base_url),
+                ] {
+                    if let Some(url) = url
+                        && let Err(why) = check_service_url(url)
+                    {
+                        let path = gp.key(key);
+                        self.invalid(path.clone(), format!("`{path}` {why}"));
+                    }
+                }
             }
             for (i, d) in profile.email_domains.iter_mut().enumerate() {
                 let path = p.key("email_domains").index(i);
@@ -721,6 +732,41 @@ fn list_except(items: &[String], except: &str) -> String {
 
 fn or_none(s: String) -> String {
     if s.is_empty() { "(none)".to_owned() } else { s }
+}
+
+/// A service base URL: https anywhere, plain http only on a loopback host (a local fake in
+/// tests; tokens must never cross a network in clear text), no credentials, query or fragment.
+fn check_service_url(url: &str) -> Result<(), String> {
+    let allowed = "allowed: https://host[/path], or http://127.0.0.1:<port>[/path] / http://localhost:<port>[/path] for a local test server";
+    let (scheme, rest) = url
+        .split_once("://")
+        .ok_or_else(|| format!("is not a URL; {allowed}"))?;
+    let authority = rest.split('/').next().unwrap_or("");
+    if authority.is_empty() || authority.contains('@') || rest.contains(['?', '#', ' ']) {
+        return Err(format!("is not a plain base URL; {allowed}"));
+    }
+    let host = if let Some(v6) = authority.strip_prefix('[') {
+        v6.split(']').next().unwrap_or("")
+    } else {
+        authority.rsplit_once(':').map_or(authority, |(h, _)| h)
+    };
+    match scheme {
+        "https" => Ok(()),
+        "http" => {
+            let loopback = host.eq_ignore_ascii_case("localhost")
+                || host
+                    .parse::<std::net::IpAddr>()
+                    .is_ok_and(|ip| ip.is_loopback());
+            if loopback {
+                Ok(())
+            } else {
+                Err(format!(
+                    "uses plain http for a non-loopback host; {allowed}"
+                ))
+            }
+        }
+        _ => Err(format!("has scheme `{scheme}`; {allowed}")),
+    }
 }
 
 fn is_guid(s: &str) -> bool {

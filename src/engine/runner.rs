@@ -59,6 +59,12 @@ pub fn spawn_sources(
             .collect()
     };
 
+    // Microsoft Graph pollers and the executor of approved drafts (sources::graph).
+    tasks.push(crate::sources::graph::run::spawn_engine_side(
+        engine.clone(),
+        shutdown.clone(),
+    ));
+
     let spool_profiles = using(SourceKind::Spool);
     if let Some(default_profile) = spool_profiles.first() {
         let dir = cfg

@@ -8,6 +8,8 @@ use crate::domain::NewMessage;
 use crate::store::inbox::{Appended, Inbox};
 
 pub mod demo;
+pub mod graph;
+pub mod poller;
 pub mod spool;
 
 /// Where sources deliver inbound items. The engine implements it (sanitizes via

@@ -518,7 +518,11 @@ impl App {
             .sources
             .values()
             .filter(|h| !h.ok)
-            .map(|h| format!("{} ({}x)", h.name, h.failures))
+            .map(|h| match login_fix(h) {
+                // A lost sign-in is fixed by the operator, not by waiting: say how.
+                Some(fix) => format!("{} ({}x): {fix}", h.name, h.failures),
+                None => format!("{} ({}x)", h.name, h.failures),
+            })
             .collect();
         if self.status.mcp_error.is_some() {
             out.push("mcp".into());
@@ -1453,4 +1457,35 @@ pub fn parse_inbox_filter(s: &str, profiles: &[String]) -> Result<Filter, String
         f.text = Some(text.join(" "));
     }
     Ok(f)
+}
+
+/// The `opsdesk login <profile>` command named in a source's error, when its sign-in is gone.
+fn login_fix(h: &SourceHealth) -> Option<&str> {
+    let err = h.last_error.as_deref()?;
+    let start = err.find("`opsdesk login ")? + 1;
+    let len = err[start..].find('`')?;
+    Some(&err[start..start + len])
+}
+
+#[cfg(test)]
+mod login_fix_tests {
+    use super::*;
+
+    #[test]
+    fn a_lost_sign_in_names_its_fix() {
+        let mut h = SourceHealth {
+            name: "graph_mail:work".into(),
+            ok: false,
+            failures: 2,
+            last_error: Some(
+                "login required for profile `work` (not signed in); run `opsdesk login work`"
+                    .into(),
+            ),
+            last_ok: None,
+            items: 0,
+        };
+        assert_eq!(login_fix(&h), Some("opsdesk login work"));
+        h.last_error = Some("cannot reach Microsoft Graph: timed out".into());
+        assert_eq!(login_fix(&h), None);
+    }
 }

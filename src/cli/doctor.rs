@@ -1,0 +1,212 @@
+//! `opsdesk doctor`: is this installation fit to run? Config, data-dir permissions, each Graph
+//! profile's sign-in, the last health of its sources (written by the running engine), the MCP
+//! token. Every problem comes with the command that fixes it; exit 1 when there is one.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use clap::Args;
+use serde::Serialize;
+use serde_json::json;
+
+use super::{CmdResult, Context, Failure};
+use crate::engine::EngineLock;
+use crate::sources::graph::auth;
+use crate::sources::graph::run::health_file;
+
+#[derive(Debug, Args, Default)]
+pub struct DoctorArgs {}
+
+#[derive(Debug, Serialize)]
+struct Check {
+    check: String,
+    ok: bool,
+    detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<String>,
+}
+
+fn ok(check: impl Into<String>, detail: impl Into<String>) -> Check {
+    Check {
+        check: check.into(),
+        ok: true,
+        detail: detail.into(),
+        fix: None,
+    }
+}
+
+fn problem(check: impl Into<String>, detail: impl Into<String>, fix: impl Into<String>) -> Check {
+    Check {
+        check: check.into(),
+        ok: false,
+        detail: detail.into(),
+        fix: Some(fix.into()),
+    }
+}
+
+pub fn run(ctx: &Context, _args: DoctorArgs) -> CmdResult {
+    let mut checks = Vec::new();
+    let config = match ctx.config() {
+        Ok(c) => {
+            let warnings = c.warnings();
+            checks.push(ok(
+                "config",
+                format!(
+                    "{} profile(s), {} warning(s)",
+                    c.profiles.len(),
+                    warnings.len()
+                ),
+            ));
+            for w in warnings {
+                checks.push(ok(format!("config warning {}", w.key), w.message));
+            }
+            Some(c)
+        }
+        Err(f) => {
+            checks.push(problem(
+                "config",
+                f.message,
+                "fix the key named above, then `opsdesk config check`",
+            ));
+            None
+        }
+    };
+    checks.push(permissions(&ctx.paths.data_dir));
+    let running = EngineLock::holder(&ctx.paths.engine_lock());
+    checks.push(ok(
+        "engine",
+        match running {
+            Some(pid) => format!("running (pid {pid})"),
+            None => "not running (source health below is the last known)".into(),
+        },
+    ));
+    if let Some(config) = &config {
+        let store = auth::store_in(&ctx.paths.data_dir);
+        for (name, profile) in &config.profiles {
+            let Some(g) = &profile.graph else { continue };
+            let login = format!("opsdesk login {name}");
+            checks.push(match store.load(name) {
+                Ok(Some(t)) if t.client_id == g.client_id && t.tenant == g.tenant => ok(
+                    format!("login {name}"),
+                    format!(
+                        "signed in (token saved {})",
+                        super::output::time_short(t.saved_at)
+                    ),
+                ),
+                Ok(Some(_)) => problem(
+                    format!("login {name}"),
+                    "the stored sign-in is for another app registration or tenant",
+                    login.clone(),
+                ),
+                Ok(None) => problem(format!("login {name}"), "not signed in", login.clone()),
+                Err(e) => problem(format!("login {name}"), format!("{e:#}"), login.clone()),
+            });
+            for src in profile.sources.iter().filter(|s| s.is_graph()) {
+                let path = health_file(&ctx.paths.data_dir.join("graph").join(name), *src);
+                let check = format!("source {src}:{name}");
+                let Ok(bytes) = std::fs::read(&path) else {
+                    checks.push(ok(check, "no health reported yet"));
+                    continue;
+                };
+                let Ok(h) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+                    checks.push(ok(check, "health file unreadable"));
+                    continue;
+                };
+                if h["ok"].as_bool() == Some(true) {
+                    checks.push(ok(
+                        check,
+                        format!("ok, {} new item(s) this run", h["items"]),
+                    ));
+                } else {
+                    let err = h["last_error"].as_str().unwrap_or("").to_owned();
+                    let fix = if err.contains("login required") {
+                        login.clone()
+                    } else {
+                        "check the network and the engine's log (OPSDESK_LOG=info opsdesk serve); it retries by itself".into()
+                    };
+                    checks.push(problem(
+                        check,
+                        format!("failing ({}x): {err}", h["failures"]),
+                        fix,
+                    ));
+                }
+            }
+        }
+    }
+    let token_path = crate::mcp::auth::token_path(&ctx.paths);
+    checks.push(
+        if std::env::var_os("OPSDESK_TOKEN").is_some_and(|v| !v.is_empty()) {
+            ok("mcp token", "from OPSDESK_TOKEN")
+        } else if token_path.exists() {
+            ok("mcp token", format!("{}", token_path.display()))
+        } else {
+            ok(
+                "mcp token",
+                "not generated yet; `opsdesk serve` creates it (0600)",
+            )
+        },
+    );
+    let healthy = checks.iter().all(|c| c.ok);
+    ctx.printer()
+        .emit(&json!({"ok": healthy, "checks": checks}), |l| {
+            for c in &checks {
+                l.push(format!(
+                    "{} {}: {}",
+                    if c.ok { "ok " } else { "FIX" },
+                    c.check,
+                    c.detail
+                ));
+                if let Some(f) = &c.fix {
+                    l.push(format!("    fix: {f}"));
+                }
+            }
+        });
+    if healthy {
+        Ok(())
+    } else {
+        Err(Failure::failed(format!(
+            "{} problem(s) need fixing (see above)",
+            checks.iter().filter(|c| !c.ok).count()
+        )))
+    }
+}
+
+/// Group/other access anywhere in the data dir (two levels, like the repair on start).
+fn permissions(dir: &Path) -> Check {
+    if !dir.exists() {
+        return ok("data dir", format!("{} (not created yet)", dir.display()));
+    }
+    let mut loose = Vec::new();
+    let mut visit = |p: &Path| {
+        if let Ok(m) = std::fs::metadata(p)
+            && m.permissions().mode() & 0o077 != 0
+        {
+            loose.push(p.display().to_string());
+        }
+    };
+    visit(dir);
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        visit(&entry.path());
+        if entry.path().is_dir() {
+            for inner in std::fs::read_dir(entry.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                visit(&inner.path());
+            }
+        }
+    }
+    if loose.is_empty() {
+        ok(
+            "data dir",
+            format!("{} (private: 0700/0600)", dir.display()),
+        )
+    } else {
+        problem(
+            "data dir",
+            format!("readable by others: {}", loose.join(", ")),
+            format!("chmod -R go-rwx {}", dir.display()),
+        )
+    }
+}

@@ -1,0 +1,450 @@
+//! Sign-in for Microsoft Graph: the OAuth 2.0 device-code flow (`opsdesk login`), refresh with
+//! rotation, and where refresh tokens live.
+//!
+//! Refresh tokens are kept in a 0600 file, `<data dir>/tokens/<profile>.json`, replaced
+//! atomically on every refresh that returns a new one (the identity platform rotates them and
+//! may reject the old one). They are read from the file at every refresh rather than cached, so
+//! an `opsdesk login` done while the engine runs takes effect at once; a file lock keeps two
+//! processes from redeeming the same refresh token at the same time. Access tokens live in
+//! memory only, never on disk, in logs, audit or inbox.
+//!
+//! Why no OS keyring: the `keyring` crate's only Linux store that builds without system
+//! libraries is the kernel keyutils one, which forgets everything at reboot and is scoped to a
+//! login session (a `serve` started by systemd would not see a token saved from a shell); the
+//! persistent store is Secret Service over D-Bus, which needs libdbus or a running keyring
+//! daemon that headless machines (and CI here) lack. [`TokenStore`] is the seam for adding it.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::client::{GraphError, transport};
+use crate::config::{GraphProfile, Profile, SourceKind};
+
+/// What `tokens/<profile>.json` holds. Never an access token.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TokenFile {
+    pub refresh_token: String,
+    pub tenant: String,
+    pub client_id: String,
+    pub scopes: Vec<String>,
+    #[serde(with = "time::serde::rfc3339")]
+    pub saved_at: time::OffsetDateTime,
+}
+
+/// Refresh tokens per profile, as 0600 files in one 0700 directory.
+#[derive(Debug, Clone)]
+pub struct TokenStore {
+    dir: PathBuf,
+}
+
+impl TokenStore {
+    pub fn new(dir: impl Into<PathBuf>) -> TokenStore {
+        TokenStore { dir: dir.into() }
+    }
+
+    pub fn path(&self, profile: &str) -> PathBuf {
+        self.dir.join(format!("{profile}.json"))
+    }
+
+    fn lock_path(&self, profile: &str) -> PathBuf {
+        self.dir.join(format!(".{profile}.lock"))
+    }
+
+    pub fn load(&self, profile: &str) -> anyhow::Result<Option<TokenFile>> {
+        let path = self.path(profile);
+        match std::fs::read(&path) {
+            Ok(bytes) => Ok(Some(serde_json::from_slice(&bytes).map_err(|e| {
+                anyhow::anyhow!(
+                    "{} is damaged ({e}); run `opsdesk login {profile}`",
+                    path.display()
+                )
+            })?)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
+        }
+    }
+
+    pub fn save(&self, profile: &str, t: &TokenFile) -> anyhow::Result<()> {
+        crate::paths::ensure_private_dir(&self.dir)?;
+        let bytes = serde_json::to_vec_pretty(t)?;
+        crate::paths::write_atomic(&self.path(profile), &bytes)
+            .map_err(|e| anyhow::anyhow!("cannot save the refresh token: {e}"))
+    }
+
+    /// Remove the profile's token; whether there was one. Under the token lock, so a refresh
+    /// in flight cannot save a rotated token back after it.
+    pub fn delete(&self, profile: &str) -> anyhow::Result<bool> {
+        let _lock = self.lock(profile).map_err(|e| anyhow::anyhow!("{e}"))?;
+        match std::fs::remove_file(self.path(profile)) {
+            Ok(()) => {
+                let _ = crate::paths::sync_dir(&self.dir);
+                Ok(true)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(anyhow::anyhow!("cannot remove the token: {e}")),
+        }
+    }
+
+    fn lock(&self, profile: &str) -> Result<crate::store::jsonl::FileLock, GraphError> {
+        crate::paths::ensure_private_dir(&self.dir)
+            .map_err(|e| GraphError::Transport(format!("token dir: {e:#}")))?;
+        crate::store::jsonl::FileLock::exclusive(&self.lock_path(profile))
+            .map_err(|e| GraphError::Transport(format!("token lock: {e}")))
+    }
+}
+
+/// Delegated scopes a profile needs for its sources (read and the matching write), plus
+/// `offline_access` for a refresh token and `User.Read` for `/me`.
+pub fn scopes_for(profile: &Profile) -> Vec<String> {
+    let mut s = vec!["offline_access".to_owned(), "User.Read".to_owned()];
+    for src in &profile.sources {
+        let add: &[&str] = match src {
+            SourceKind::GraphMail => &["Mail.ReadWrite", "Mail.Send"],
+            SourceKind::GraphTeams => &["Chat.ReadWrite"],
+            SourceKind::GraphCalendar => &["Calendars.ReadWrite"],
+            _ => &[],
+        };
+        for a in add {
+            if !s.iter().any(|x| x == a) {
+                s.push((*a).to_owned());
+            }
+        }
+    }
+    s
+}
+
+/// Refresh this long before the access token's stated expiry (clock skew, slow requests).
+const EXPIRY_MARGIN: Duration = Duration::from_secs(120);
+
+struct Access {
+    token: String,
+    expires_at: Instant,
+}
+
+/// Tokens for one profile: hands out a valid access token, refreshing (and rotating the
+/// stored refresh token) when needed.
+pub struct Auth {
+    profile: String,
+    authority: String,
+    tenant: String,
+    client_id: String,
+    scopes: Vec<String>,
+    http: reqwest::Client,
+    store: TokenStore,
+    cache: tokio::sync::Mutex<Option<Access>>,
+}
+
+impl Auth {
+    pub fn new(
+        profile: &str,
+        graph: &GraphProfile,
+        scopes: Vec<String>,
+        http: reqwest::Client,
+        store: TokenStore,
+    ) -> Arc<Auth> {
+        Arc::new(Auth {
+            profile: profile.to_owned(),
+            authority: graph.authority(),
+            tenant: graph.tenant.clone(),
+            client_id: graph.client_id.clone(),
+            scopes,
+            http,
+            store,
+            cache: tokio::sync::Mutex::new(None),
+        })
+    }
+
+    pub fn profile(&self) -> &str {
+        &self.profile
+    }
+
+    fn endpoint(&self, what: &str) -> String {
+        format!("{}/{}/oauth2/v2.0/{what}", self.authority, self.tenant)
+    }
+
+    /// A valid access token, refreshed if it is about to expire.
+    pub async fn access_token(&self) -> Result<String, GraphError> {
+        let mut cache = self.cache.lock().await;
+        if let Some(a) = cache.as_ref()
+            && a.expires_at > Instant::now() + EXPIRY_MARGIN
+        {
+            return Ok(a.token.clone());
+        }
+        let fresh = self.refresh().await?;
+        let token = fresh.token.clone();
+        *cache = Some(fresh);
+        Ok(token)
+    }
+
+    /// Forget `stale` (the server refused it); the next call refreshes.
+    pub async fn invalidate(&self, stale: &str) {
+        let mut cache = self.cache.lock().await;
+        if cache.as_ref().is_some_and(|a| a.token == stale) {
+            *cache = None;
+        }
+    }
+
+    fn login_required(&self, reason: impl Into<String>) -> GraphError {
+        GraphError::LoginRequired {
+            profile: self.profile.clone(),
+            reason: reason.into(),
+        }
+    }
+
+    async fn refresh(&self) -> Result<Access, GraphError> {
+        // Held across the request: another process redeeming the same refresh token at the
+        // same moment would get it rejected once the first rotation lands.
+        let _lock = self.store.lock(&self.profile)?;
+        let stored = self
+            .store
+            .load(&self.profile)
+            .map_err(|e| self.login_required(format!("{e:#}")))?
+            .ok_or_else(|| self.login_required("not signed in"))?;
+        let form = [
+            ("client_id", self.client_id.as_str()),
+            ("grant_type", "refresh_token"),
+            ("refresh_token", stored.refresh_token.as_str()),
+            ("scope", &self.scopes.join(" ")),
+        ];
+        let resp = self
+            .http
+            .post(self.endpoint("token"))
+            .form(&form)
+            .send()
+            .await
+            .map_err(|e| transport(&e))?;
+        let status = resp.status().as_u16();
+        let body: Value = resp.json().await.unwrap_or(Value::Null);
+        if status != 200 {
+            let err = body["error"].as_str().unwrap_or("unknown");
+            return Err(match err {
+                "invalid_grant" | "interaction_required" | "consent_required" => {
+                    self.login_required(format!("sign-in expired or revoked: {err}"))
+                }
+                _ if status >= 500 || status == 429 => {
+                    GraphError::Transport(format!("identity platform answered {status}"))
+                }
+                _ => GraphError::Http {
+                    status,
+                    code: crate::sanitize::one_line(err, 64),
+                    message: crate::sanitize::one_line(
+                        body["error_description"].as_str().unwrap_or(""),
+                        200,
+                    ),
+                },
+            });
+        }
+        let grant = parse_grant(&body)?;
+        if let Some(rt) = grant.refresh_token
+            && rt != stored.refresh_token
+        {
+            // Rotation: the new refresh token replaces the old one before anything else can
+            // fail, since the old one may already be dead.
+            let updated = TokenFile {
+                refresh_token: rt,
+                saved_at: crate::domain::now(),
+                ..stored
+            };
+            self.store
+                .save(&self.profile, &updated)
+                .map_err(|e| GraphError::Transport(format!("{e:#}")))?;
+        }
+        Ok(Access {
+            token: grant.access_token,
+            expires_at: Instant::now() + grant.expires_in,
+        })
+    }
+}
+
+/// The useful part of a token response.
+pub struct Grant {
+    pub access_token: String,
+    pub refresh_token: Option<String>,
+    pub expires_in: Duration,
+}
+
+impl std::fmt::Debug for Grant {
+    // Tokens never reach a log line, not even through `{:?}`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Grant")
+            .field("access_token", &"<redacted>")
+            .field(
+                "refresh_token",
+                &self.refresh_token.as_ref().map(|_| "<redacted>"),
+            )
+            .field("expires_in", &self.expires_in)
+            .finish()
+    }
+}
+
+fn parse_grant(body: &Value) -> Result<Grant, GraphError> {
+    let access_token = body["access_token"]
+        .as_str()
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| GraphError::Invalid("token response without access_token".into()))?
+        .to_owned();
+    // `expires_in` is a number in the spec; some servers send it as a string.
+    let expires_in = body["expires_in"]
+        .as_u64()
+        .or_else(|| body["expires_in"].as_str().and_then(|s| s.parse().ok()))
+        .unwrap_or(3600);
+    Ok(Grant {
+        access_token,
+        refresh_token: body["refresh_token"].as_str().map(str::to_owned),
+        expires_in: Duration::from_secs(expires_in),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Device-code flow
+
+/// What `/devicecode` returns: the code to show the operator and how to poll.
+#[derive(Debug, Clone, Deserialize)]
+pub struct DeviceCode {
+    pub device_code: String,
+    pub user_code: String,
+    pub verification_uri: String,
+    pub expires_in: u64,
+    #[serde(default = "default_interval")]
+    pub interval: u64,
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+fn default_interval() -> u64 {
+    5
+}
+
+/// How a device-code sign-in ended without a token.
+#[derive(Debug, thiserror::Error)]
+pub enum DeviceError {
+    #[error("the code expired before sign-in finished; run the command again")]
+    Expired,
+    #[error("sign-in was declined")]
+    Declined,
+    #[error("the identity platform refused: {0}")]
+    Refused(String),
+    #[error(transparent)]
+    Graph(#[from] GraphError),
+}
+
+/// Start a device-code sign-in for `scopes`.
+pub async fn device_code_start(
+    http: &reqwest::Client,
+    graph: &GraphProfile,
+    scopes: &[String],
+) -> Result<DeviceCode, DeviceError> {
+    let url = format!(
+        "{}/{}/oauth2/v2.0/devicecode",
+        graph.authority(),
+        graph.tenant
+    );
+    let resp = http
+        .post(url)
+        .form(&[
+            ("client_id", graph.client_id.as_str()),
+            ("scope", &scopes.join(" ")),
+        ])
+        .send()
+        .await
+        .map_err(|e| transport(&e))?;
+    let status = resp.status().as_u16();
+    let body: Value = resp.json().await.unwrap_or(Value::Null);
+    if status != 200 {
+        return Err(DeviceError::Refused(describe_error(&body, status)));
+    }
+    serde_json::from_value(body)
+        .map_err(|e| DeviceError::Graph(GraphError::Invalid(format!("devicecode response: {e}"))))
+}
+
+/// Poll `/token` until the operator finishes (or declines, or the code expires). `sleep` does
+/// the waiting, so tests can run the whole sequence without real time passing.
+pub async fn device_code_poll<F, Fut>(
+    http: &reqwest::Client,
+    graph: &GraphProfile,
+    dc: &DeviceCode,
+    mut sleep: F,
+) -> Result<Grant, DeviceError>
+where
+    F: FnMut(Duration) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let url = format!("{}/{}/oauth2/v2.0/token", graph.authority(), graph.tenant);
+    let mut interval = Duration::from_secs(dc.interval.max(1));
+    let mut waited = Duration::ZERO;
+    let limit = Duration::from_secs(dc.expires_in.max(1));
+    loop {
+        sleep(interval).await;
+        waited += interval;
+        let resp = http
+            .post(&url)
+            .form(&[
+                ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+                ("client_id", graph.client_id.as_str()),
+                ("device_code", dc.device_code.as_str()),
+            ])
+            .send()
+            .await
+            .map_err(|e| transport(&e))?;
+        let status = resp.status().as_u16();
+        let body: Value = resp.json().await.unwrap_or(Value::Null);
+        if status == 200 {
+            return Ok(parse_grant(&body)?);
+        }
+        match body["error"].as_str().unwrap_or("") {
+            "authorization_pending" => {}
+            // RFC 8628 §3.5: add 5 seconds to the interval for this and all later requests.
+            "slow_down" => interval += Duration::from_secs(5),
+            "expired_token" => return Err(DeviceError::Expired),
+            "access_denied" | "authorization_declined" => return Err(DeviceError::Declined),
+            _ => return Err(DeviceError::Refused(describe_error(&body, status))),
+        }
+        if waited >= limit {
+            return Err(DeviceError::Expired);
+        }
+    }
+}
+
+fn describe_error(body: &Value, status: u16) -> String {
+    let err = body["error"].as_str().unwrap_or("http error");
+    let desc = body["error_description"]
+        .as_str()
+        .map(|d| d.lines().next().unwrap_or(""))
+        .unwrap_or("");
+    crate::sanitize::one_line(&format!("{err} ({status}) {desc}"), 300)
+}
+
+/// Save the refresh token a completed sign-in produced.
+pub fn save_login(
+    store: &TokenStore,
+    profile: &str,
+    graph: &GraphProfile,
+    scopes: &[String],
+    grant: &Grant,
+) -> anyhow::Result<()> {
+    let rt = grant.refresh_token.clone().ok_or_else(|| {
+        anyhow::anyhow!("the sign-in returned no refresh token (was offline_access consented?)")
+    })?;
+    // Not in the middle of a running engine's refresh, which would overwrite this token with
+    // the rotation of the old one.
+    let _lock = store.lock(profile).map_err(|e| anyhow::anyhow!("{e}"))?;
+    store.save(
+        profile,
+        &TokenFile {
+            refresh_token: rt,
+            tenant: graph.tenant.clone(),
+            client_id: graph.client_id.clone(),
+            scopes: scopes.to_vec(),
+            saved_at: crate::domain::now(),
+        },
+    )
+}
+
+/// The token store of a data dir.
+pub fn store_in(data_dir: &Path) -> TokenStore {
+    TokenStore::new(data_dir.join("tokens"))
+}

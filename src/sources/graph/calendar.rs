@@ -1,0 +1,153 @@
+//! Calendar: `calendarView` over a rolling window (yesterday to two weeks ahead), in the
+//! profile's time zone (`Prefer: outlook.timezone`), paged through `@odata.nextLink`.
+//!
+//! Each event becomes one calendar record keyed by its (immutable) event id, so a re-poll does
+//! not duplicate it. `meta.start`/`meta.end` are RFC 3339 (what the brief reads) when the
+//! times can be placed on the UTC line: always for a UTC view; for another zone the offset
+//! comes from the zone database (IANA names); the wall-clock times Graph returned are kept in
+//! `start_local`/`end_local` with `time_zone` either way.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::client::GraphError;
+use super::{Account, Deliver, deliver_all, parse_ts, party, rfc3339};
+use crate::domain::{Channel, NewMessage};
+
+const LOOK_BACK: time::Duration = time::Duration::days(1);
+const LOOK_AHEAD: time::Duration = time::Duration::days(14);
+const MAX_PAGES: u32 = 20;
+const SELECT: &str = "subject,organizer,start,end,location,bodyPreview,isCancelled,attendees,lastModifiedDateTime,isOnlineMeeting";
+
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct CalendarReport {
+    pub new: u64,
+    pub seen: u64,
+    pub pages: u32,
+}
+
+pub struct CalendarSync {
+    account: Arc<Account>,
+}
+
+impl CalendarSync {
+    pub fn new(account: Arc<Account>) -> CalendarSync {
+        CalendarSync { account }
+    }
+
+    pub async fn poll_once(&self, deliver: &Deliver) -> Result<CalendarReport, GraphError> {
+        let now = crate::domain::now();
+        let prefer = format!(
+            "outlook.timezone=\"{}\"",
+            self.account.time_zone.replace(['"', '\\'], "")
+        );
+        let mut link = format!(
+            "/me/calendarView?startDateTime={}&endDateTime={}&$select={SELECT}&$top=50",
+            rfc3339(now - LOOK_BACK),
+            rfc3339(now + LOOK_AHEAD)
+        );
+        let mut report = CalendarReport::default();
+        loop {
+            let page = self.account.client.get(&link, &[&prefer]).await?;
+            report.pages += 1;
+            let mut batch = Vec::new();
+            for ev in page["value"].as_array().into_iter().flatten() {
+                report.seen += 1;
+                if let Some(m) = self.to_message(ev) {
+                    batch.push(m);
+                }
+            }
+            report.new += deliver_all(deliver, batch).await?;
+            match page["@odata.nextLink"].as_str() {
+                Some(next) if report.pages < MAX_PAGES => link = next.to_owned(),
+                _ => return Ok(report),
+            }
+        }
+    }
+
+    fn to_message(&self, ev: &Value) -> Option<NewMessage> {
+        let id = ev["id"].as_str()?.to_owned();
+        let mut meta = BTreeMap::new();
+        meta.insert("graph_id".into(), json!(id));
+        meta.insert("source".into(), json!("graph_calendar"));
+        for key in ["start", "end"] {
+            let local = ev[key]["dateTime"].as_str().unwrap_or("");
+            let tz = ev[key]["timeZone"]
+                .as_str()
+                .unwrap_or(&self.account.time_zone);
+            meta.insert(format!("{key}_local"), json!(local));
+            meta.insert("time_zone".into(), json!(tz));
+            if let Some(t) = to_utc(local, tz) {
+                meta.insert(key.into(), json!(rfc3339(t)));
+            }
+        }
+        if let Some(l) = ev["location"]["displayName"]
+            .as_str()
+            .filter(|s| !s.is_empty())
+        {
+            meta.insert("location".into(), json!(l));
+        }
+        if ev["isCancelled"].as_bool() == Some(true) {
+            meta.insert("cancelled".into(), json!(true));
+        }
+        Some(NewMessage {
+            id,
+            profile: self.account.profile.clone(),
+            channel: Channel::Calendar,
+            thread_id: None,
+            from: party(&ev["organizer"]["emailAddress"]),
+            to: ev["attendees"]
+                .as_array()
+                .map(|a| a.iter().map(|r| party(&r["emailAddress"])).collect())
+                .unwrap_or_default(),
+            subject: ev["subject"].as_str().map(str::to_owned),
+            ts: ev["lastModifiedDateTime"]
+                .as_str()
+                .and_then(parse_ts)
+                .unwrap_or_else(crate::domain::now),
+            body: ev["bodyPreview"].as_str().unwrap_or("").to_owned(),
+            html: false,
+            meta,
+        })
+    }
+}
+
+/// A wall-clock time in `tz` on the UTC line, when the zone is known.
+fn to_utc(local: &str, tz: &str) -> Option<time::OffsetDateTime> {
+    if local.is_empty() {
+        return None;
+    }
+    let utc_like = matches!(
+        tz.to_ascii_lowercase().as_str(),
+        "utc" | "etc/utc" | "gmt" | "etc/gmt" | "z" | "coordinated universal time"
+    );
+    if utc_like {
+        return parse_ts(local.trim_end_matches('Z'));
+    }
+    zoned(local, tz)
+}
+
+/// Convert with the zone database (IANA names); `None` for names it does not know (Windows
+/// zone names), in which case only the `_local` fields are kept.
+fn zoned(local: &str, tz: &str) -> Option<time::OffsetDateTime> {
+    let civil: jiff::civil::DateTime = local.trim_end_matches('Z').parse().ok()?;
+    let zoned = civil.in_tz(tz).ok()?;
+    let ts = zoned.timestamp();
+    time::OffsetDateTime::from_unix_timestamp_nanos(ts.as_nanosecond()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wall_clock_times_are_placed_on_the_utc_line() {
+        let t = to_utc("2026-11-23T09:30:00.0000000", "UTC").unwrap();
+        assert_eq!(rfc3339(t), "2026-11-23T09:30:00Z");
+        let t = to_utc("2026-11-23T09:30:00.0000000", "Europe/Amsterdam").unwrap();
+        assert_eq!(rfc3339(t), "2026-11-23T08:30:00Z");
+        assert!(to_utc("2026-11-23T09:30:00", "Not/AZone").is_none());
+    }
+}

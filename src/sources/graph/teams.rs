@@ -1,0 +1,206 @@
+//! Teams: chats listed by their last message, then each changed chat's new messages.
+//!
+//! Documented constraints this follows: `/me/chats` may be ordered only by
+//! `lastMessagePreview/createdDateTime desc` (with `$expand=lastMessagePreview`); a chat's
+//! `/messages` takes `$top` up to 50, `$orderby` on `createdDateTime desc` or
+//! `lastModifiedDateTime desc`, and a `$filter` only on the same property as the order (`gt`/`lt`).
+//! The delegated `/me/chats/getAllMessages` is not available and is not used.
+//!
+//! State per profile: the operator's own user id (their messages are skipped) and, per chat, the
+//! newest `createdDateTime` taken in. It is saved only after the new messages are durable.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+
+use super::client::GraphError;
+use super::{Account, Deliver, deliver_all, parse_ts, rfc3339};
+use crate::domain::{Channel, NewMessage, Party};
+
+const STATE: &str = "teams.json";
+/// How far back a chat seen for the first time is read.
+const FIRST_LOOK_BACK: time::Duration = time::Duration::hours(24);
+const CHAT_PAGES: u32 = 5;
+const MESSAGE_PAGES: u32 = 4;
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct TeamsState {
+    #[serde(default)]
+    me: Option<String>,
+    /// chat id → newest createdDateTime taken in (RFC 3339).
+    #[serde(default)]
+    chats: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct TeamsReport {
+    pub new: u64,
+    pub chats_checked: u64,
+    pub skipped: u64,
+}
+
+pub struct TeamsSync {
+    account: Arc<Account>,
+}
+
+impl TeamsSync {
+    pub fn new(account: Arc<Account>) -> TeamsSync {
+        TeamsSync { account }
+    }
+
+    pub async fn poll_once(&self, deliver: &Deliver) -> Result<TeamsReport, GraphError> {
+        let client = &self.account.client;
+        let mut state: TeamsState = self.account.load_state(STATE);
+        if state.me.is_none() {
+            let me = client.get("/me?$select=id", &[]).await?;
+            state.me = me["id"].as_str().map(str::to_owned);
+        }
+        let mut report = TeamsReport::default();
+        let now = crate::domain::now();
+        let mut link = "/me/chats?$expand=lastMessagePreview&$orderby=lastMessagePreview/createdDateTime%20desc&$top=50".to_owned();
+        let mut changed: Vec<(String, OffsetDateTime)> = Vec::new();
+        'pages: for _ in 0..CHAT_PAGES {
+            let page = client.get(&link, &[]).await?;
+            for chat in page["value"].as_array().into_iter().flatten() {
+                let Some(id) = chat["id"].as_str() else {
+                    continue;
+                };
+                let Some(last) = chat["lastMessagePreview"]["createdDateTime"]
+                    .as_str()
+                    .and_then(parse_ts)
+                else {
+                    continue;
+                };
+                let seen = state.chats.get(id).and_then(|s| parse_ts(s));
+                let floor = seen.unwrap_or(now - FIRST_LOOK_BACK);
+                if last <= floor {
+                    // Ordered newest first: every later chat is older still.
+                    break 'pages;
+                }
+                changed.push((id.to_owned(), floor));
+            }
+            match page["@odata.nextLink"].as_str() {
+                Some(next) => link = next.to_owned(),
+                None => break,
+            }
+        }
+        for (chat_id, floor) in changed {
+            report.chats_checked += 1;
+            let (batch, newest, skipped) = self.new_messages(&chat_id, floor, &state).await?;
+            report.skipped += skipped;
+            report.new += deliver_all(deliver, batch).await?;
+            if let Some(n) = newest {
+                state.chats.insert(chat_id, rfc3339(n));
+            }
+        }
+        self.account.save_state(STATE, &state)?;
+        Ok(report)
+    }
+
+    /// Messages of `chat_id` created after `floor`, oldest first, without system messages, the
+    /// operator's own and deleted ones; plus the newest creation time seen.
+    async fn new_messages(
+        &self,
+        chat_id: &str,
+        floor: OffsetDateTime,
+        state: &TeamsState,
+    ) -> Result<(Vec<NewMessage>, Option<OffsetDateTime>, u64), GraphError> {
+        let client = &self.account.client;
+        let mut link = format!(
+            "/chats/{}/messages?$top=50&$orderby=createdDateTime%20desc&$filter=createdDateTime%20gt%20{}",
+            urlencode(chat_id),
+            rfc3339(floor)
+        );
+        let mut out = Vec::new();
+        let mut newest: Option<OffsetDateTime> = None;
+        let mut skipped = 0;
+        for _ in 0..MESSAGE_PAGES {
+            let page = client.get(&link, &[]).await?;
+            for m in page["value"].as_array().into_iter().flatten() {
+                let Some(created) = m["createdDateTime"].as_str().and_then(parse_ts) else {
+                    continue;
+                };
+                if created <= floor {
+                    continue;
+                }
+                newest = Some(newest.map_or(created, |n| n.max(created)));
+                let own =
+                    state.me.is_some() && m["from"]["user"]["id"].as_str() == state.me.as_deref();
+                let system = m["messageType"].as_str().is_some_and(|t| t != "message");
+                let deleted = !m["deletedDateTime"].is_null();
+                if own || system || deleted {
+                    skipped += 1;
+                    continue;
+                }
+                if let Some(msg) = self.to_message(chat_id, m, created) {
+                    out.push(msg);
+                }
+            }
+            match page["@odata.nextLink"].as_str() {
+                Some(next) => link = next.to_owned(),
+                None => break,
+            }
+        }
+        out.reverse();
+        Ok((out, newest, skipped))
+    }
+
+    fn to_message(&self, chat_id: &str, m: &Value, created: OffsetDateTime) -> Option<NewMessage> {
+        let msg_id = m["id"].as_str()?;
+        let user = &m["from"]["user"];
+        let app = &m["from"]["application"];
+        let from = if user.is_object() {
+            Party::new(
+                user["displayName"].as_str().unwrap_or(""),
+                user["id"].as_str().unwrap_or(""),
+            )
+        } else {
+            Party::new(
+                app["displayName"].as_str().unwrap_or("app"),
+                app["id"].as_str().unwrap_or(""),
+            )
+        };
+        let mut meta = BTreeMap::new();
+        meta.insert("chat_id".into(), json!(chat_id));
+        meta.insert("graph_id".into(), json!(msg_id));
+        meta.insert("source".into(), json!("graph_teams"));
+        Some(NewMessage {
+            // Chat message ids are unique only within their chat, and one chat can be seen by
+            // two profiles' accounts (a federated chat between the operator's identities): the
+            // profile is part of the id so each profile keeps its own record.
+            id: format!("teams/{}/{chat_id}/{msg_id}", self.account.profile),
+            profile: self.account.profile.clone(),
+            channel: Channel::Teams,
+            thread_id: Some(chat_id.to_owned()),
+            from,
+            to: Vec::new(),
+            subject: m["subject"]
+                .as_str()
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned),
+            ts: created,
+            body: m["body"]["content"].as_str().unwrap_or("").to_owned(),
+            html: m["body"]["contentType"]
+                .as_str()
+                .is_some_and(|t| t.eq_ignore_ascii_case("html")),
+            meta,
+        })
+    }
+}
+
+/// Percent-encode a path segment (chat ids hold `:` and `@`, which are fine in paths, but be
+/// strict about anything else).
+pub(crate) fn urlencode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~:@".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}

@@ -1,0 +1,525 @@
+//! Microsoft Graph client, sign-in and pollers against the in-process fake (loopback only):
+//! paging and delta links, `@removed`, 410 resync, 429 with Retry-After, 5xx retried for GET
+//! only, expired access token → refresh with rotation, revoked sign-in, the device-code
+//! sequence, draft + send (202), Teams per-chat polling, calendarView paging.
+
+mod graph_support;
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use graph_support::{CLIENT_ID, Chat, ChatMsg, Fake, ME};
+use opsdesk::config::GraphProfile;
+use opsdesk::domain::NewMessage;
+use opsdesk::sources::graph::auth::{
+    Auth, DeviceError, TokenFile, TokenStore, device_code_poll, device_code_start,
+};
+use opsdesk::sources::graph::calendar::CalendarSync;
+use opsdesk::sources::graph::client::{GraphClient, GraphError};
+use opsdesk::sources::graph::mail::MailSync;
+use opsdesk::sources::graph::teams::TeamsSync;
+use opsdesk::sources::graph::{Account, Deliver, send};
+use opsdesk::sources::poller::next_delay;
+
+fn graph_profile(fake: &Fake, tz: &str) -> GraphProfile {
+    GraphProfile {
+        tenant: "organizations".into(),
+        client_id: CLIENT_ID.into(),
+        time_zone: Some(tz.into()),
+        mail_interval_secs: 60,
+        chat_interval_secs: 5,
+        calendar_interval_secs: 300,
+        authority_url: Some(fake.authority()),
+        base_url: Some(fake.graph_base()),
+    }
+}
+
+/// A signed-in account of profile `work` against the fake (refresh token seeded as after a
+/// device-code login).
+fn account(fake: &Fake, dir: &Path, tz: &str) -> Arc<Account> {
+    let g = graph_profile(fake, tz);
+    let store = TokenStore::new(dir.join("tokens"));
+    let rt = fake.with(|s| s.issue_refresh_token());
+    store
+        .save(
+            "work",
+            &TokenFile {
+                refresh_token: rt,
+                tenant: g.tenant.clone(),
+                client_id: g.client_id.clone(),
+                scopes: vec!["offline_access".into(), "Mail.ReadWrite".into()],
+                saved_at: time::OffsetDateTime::now_utc(),
+            },
+        )
+        .unwrap();
+    let http = reqwest::Client::new();
+    let auth = Auth::new(
+        "work",
+        &g,
+        vec!["offline_access".into(), "Mail.ReadWrite".into()],
+        http.clone(),
+        store,
+    );
+    let mut client = GraphClient::new(http, fake.graph_base(), auth);
+    client.retry_base = Duration::from_millis(1);
+    Arc::new(Account {
+        profile: "work".into(),
+        client,
+        state_dir: dir.join("graph/work"),
+        time_zone: tz.into(),
+    })
+}
+
+/// A sink that keeps what it is given, deduplicated by id like the inbox.
+#[derive(Clone, Default)]
+struct Collect(Arc<Mutex<(Vec<NewMessage>, HashSet<String>)>>);
+
+impl Collect {
+    fn deliver(&self) -> Deliver {
+        let me = self.clone();
+        Arc::new(move |m: NewMessage| {
+            let mut g = me.0.lock().unwrap();
+            if g.1.insert(m.id.clone()) {
+                g.0.push(m);
+                Ok(true)
+            } else {
+                Ok(false)
+            }
+        })
+    }
+    fn items(&self) -> Vec<NewMessage> {
+        self.0.lock().unwrap().0.clone()
+    }
+}
+
+#[tokio::test]
+async fn mail_delta_follows_next_links_keeps_the_delta_link_and_never_duplicates() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    let ids: Vec<String> = (0..5)
+        .map(|i| {
+            fake.with(|s| {
+                s.add_mail(
+                    &format!("hello {i}"),
+                    "ann@fabrikam.com",
+                    "<p>Hi <b>there</b></p>",
+                )
+            })
+        })
+        .collect();
+    let sink = Collect::default();
+    let mail = MailSync::new(acct.clone());
+
+    let r = mail.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.pages, r.removed, r.resynced), (5, 3, 0, false));
+    let got: Vec<String> = sink.items().iter().map(|m| m.id.clone()).collect();
+    assert_eq!(got, ids, "Graph immutable ids are the record ids, in order");
+    let state = std::fs::read_to_string(tmp.path().join("graph/work/mail.json")).unwrap();
+    assert!(state.contains("$deltatoken="), "delta link saved: {state}");
+    // Pages after the first came from the nextLink; every call asked for immutable ids.
+    fake.with(|s| {
+        let delta: Vec<_> = s
+            .requests
+            .iter()
+            .filter(|r| r.path.ends_with("/delta"))
+            .collect();
+        assert_eq!(delta.len(), 3);
+        assert!(delta[1].query.contains("$skiptoken="));
+        assert!(
+            delta
+                .iter()
+                .all(|r| r.prefer.contains("IdType=\"ImmutableId\""))
+        );
+    });
+
+    // The HTML body goes through the same sanitizing ingestion as everything else.
+    let rec = opsdesk::sanitize::to_record(sink.items()[0].clone()).unwrap();
+    assert_eq!(rec.text.trim(), "Hi there");
+    assert!(rec.untrusted);
+
+    // A re-poll from the delta link sees nothing new; a new mail arrives exactly once.
+    let r = mail.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.pages), (0, 1));
+    fake.with(|s| s.add_mail("later", "bob@fabrikam.com", "x"));
+    let r = mail.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.seen), (1, 1));
+    assert_eq!(sink.items().len(), 6);
+}
+
+#[tokio::test]
+async fn removed_entries_are_counted_not_ingested_and_an_expired_delta_token_resyncs() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    let a = fake.with(|s| s.add_mail("a", "ann@fabrikam.com", "a"));
+    fake.with(|s| s.add_mail("b", "ann@fabrikam.com", "b"));
+    let sink = Collect::default();
+    let mail = MailSync::new(acct.clone());
+    mail.poll_once(&sink.deliver()).await.unwrap();
+
+    fake.with(|s| s.remove_mail(&a));
+    let r = mail.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.seen, r.removed), (0, 0, 1));
+
+    // The service forgets the sync state: 410 syncStateNotFound → full resync, no duplicates.
+    fake.with(|s| s.delta_expired_below = usize::MAX);
+    fake.with(|s| s.add_mail("c", "ann@fabrikam.com", "c"));
+    let r = mail.poll_once(&sink.deliver()).await.unwrap();
+    assert!(r.resynced);
+    assert_eq!((r.new, r.seen), (1, 2), "b again (deduplicated) and c");
+    fake.with(|s| {
+        assert_eq!(
+            s.count("GET", "/delta"),
+            4,
+            "one page, one page, 410, one page"
+        )
+    });
+    assert_eq!(sink.items().len(), 3);
+}
+
+#[tokio::test]
+async fn throttling_returns_retry_after_and_the_schedule_honours_it() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    fake.with(|s| s.add_mail("a", "ann@fabrikam.com", "a"));
+    fake.with(|s| s.fail(None, "/delta", 429, Some(7), 1));
+    let sink = Collect::default();
+    let mail = MailSync::new(acct.clone());
+    let e = mail.poll_once(&sink.deliver()).await.unwrap_err();
+    assert_eq!(e.retry_after(), Some(Duration::from_secs(7)));
+    // A 429 is not retried in the call: one request only.
+    fake.with(|s| assert_eq!(s.count("GET", "/delta"), 1));
+    // The poller waits at least Retry-After even when its interval is shorter.
+    assert_eq!(
+        next_delay(Duration::from_secs(1), 1, e.retry_after()),
+        Duration::from_secs(7)
+    );
+    let r = mail.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!(r.new, 1);
+}
+
+#[tokio::test]
+async fn server_errors_are_retried_for_get_but_never_for_post() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    fake.with(|s| s.add_mail("a", "ann@fabrikam.com", "a"));
+    fake.with(|s| s.fail(None, "/delta", 503, None, 2));
+    let sink = Collect::default();
+    let r = MailSync::new(acct.clone())
+        .poll_once(&sink.deliver())
+        .await
+        .unwrap();
+    assert_eq!(r.new, 1);
+    fake.with(|s| assert_eq!(s.count("GET", "/delta"), 3, "two 503s, then success"));
+
+    fake.with(|s| s.fail(Some(axum::http::Method::POST), "/me/messages", 500, None, 1));
+    let e = send::create_draft(&acct, &["x@fabrikam.com".into()], &[], "s", "b")
+        .await
+        .unwrap_err();
+    assert_eq!(e.status(), Some(500));
+    fake.with(|s| assert_eq!(s.count("POST", "/me/messages"), 1, "a POST is not retried"));
+
+    // GET retries are bounded: a persistent 5xx comes back as an error.
+    fake.with(|s| s.fail(None, "/delta", 500, None, 100));
+    let e = MailSync::new(acct)
+        .poll_once(&sink.deliver())
+        .await
+        .unwrap_err();
+    assert_eq!(e.status(), Some(500));
+}
+
+#[tokio::test]
+async fn an_expired_access_token_is_refreshed_and_the_refresh_token_rotated() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    let store = TokenStore::new(tmp.path().join("tokens"));
+    let first = store.load("work").unwrap().unwrap().refresh_token;
+
+    acct.client.get("/me", &[]).await.unwrap();
+    let second = store.load("work").unwrap().unwrap().refresh_token;
+    assert_ne!(first, second, "the rotated refresh token is saved");
+
+    fake.with(|s| s.expire_access_tokens());
+    let me = acct.client.get("/me", &[]).await.unwrap();
+    assert_eq!(me["id"], ME);
+    let third = store.load("work").unwrap().unwrap().refresh_token;
+    assert_ne!(second, third);
+    fake.with(|s| {
+        assert_eq!(s.refreshes, 2);
+        assert_eq!(s.count("GET", "/me"), 2 + 1, "one 401, then the retry");
+        // The old refresh tokens are dead; only the newest is accepted.
+        assert!(!s.refresh_tokens.contains(&first));
+        assert!(!s.refresh_tokens.contains(&second));
+        assert!(s.refresh_tokens.contains(&third));
+    });
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(store.path("work")).unwrap().permissions(),
+    );
+    assert_eq!(mode & 0o777, 0o600);
+    let text = std::fs::read_to_string(store.path("work")).unwrap();
+    assert!(!text.contains("at-"), "no access token on disk");
+
+    // Redeeming an old refresh token is refused by the identity platform.
+    let resp = reqwest::Client::new()
+        .post(format!(
+            "{}/organizations/oauth2/v2.0/token",
+            fake.authority()
+        ))
+        .form(&[
+            ("grant_type", "refresh_token"),
+            ("client_id", CLIENT_ID),
+            ("refresh_token", &second),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 400);
+    let body: serde_json::Value = resp.json().await.unwrap();
+    assert_eq!(body["error"], "invalid_grant");
+}
+
+#[tokio::test]
+async fn a_revoked_sign_in_is_reported_with_the_command_that_fixes_it() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    fake.with(|s| s.refresh_tokens.clear());
+    let e = acct.client.get("/me", &[]).await.unwrap_err();
+    assert!(e.is_login_required(), "{e}");
+    assert!(e.to_string().contains("opsdesk login work"), "{e}");
+    assert!(e.to_string().contains("invalid_grant"), "{e}");
+}
+
+#[tokio::test]
+async fn device_code_flow_handles_pending_slow_down_expiry_and_denial() {
+    let fake = Fake::start().await;
+    let g = graph_profile(&fake, "UTC");
+    let http = reqwest::Client::new();
+    let scopes = vec!["offline_access".to_string(), "Mail.ReadWrite".to_string()];
+    let dc = device_code_start(&http, &g, &scopes).await.unwrap();
+    assert_eq!(dc.user_code, "FAKE-CODE");
+    assert_eq!(dc.interval, 5);
+    fake.with(|s| {
+        let r = s.requests.last().unwrap();
+        assert_eq!(r.path, "/organizations/oauth2/v2.0/devicecode");
+        assert!(r.body.contains("offline_access"));
+    });
+
+    let waits = Arc::new(Mutex::new(Vec::new()));
+    let sleep = |w: Arc<Mutex<Vec<u64>>>| {
+        move |d: Duration| {
+            w.lock().unwrap().push(d.as_secs());
+            async {}
+        }
+    };
+    fake.with(|s| {
+        s.device_script = [
+            "authorization_pending",
+            "slow_down",
+            "authorization_pending",
+            "ok",
+        ]
+        .into()
+    });
+    let grant = device_code_poll(&http, &g, &dc, sleep(waits.clone()))
+        .await
+        .unwrap();
+    assert!(grant.refresh_token.is_some());
+    assert_eq!(
+        *waits.lock().unwrap(),
+        vec![5, 5, 10, 10],
+        "slow_down adds 5 s for good"
+    );
+
+    fake.with(|s| s.device_script = ["authorization_pending", "expired_token"].into());
+    let e = device_code_poll(&http, &g, &dc, sleep(waits.clone()))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, DeviceError::Expired), "{e}");
+
+    fake.with(|s| s.device_script = ["access_denied"].into());
+    let e = device_code_poll(&http, &g, &dc, sleep(waits.clone()))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, DeviceError::Declined), "{e}");
+}
+
+#[tokio::test]
+async fn a_draft_is_created_patched_and_sent_with_202() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    let id = send::create_draft(&acct, &["ann@fabrikam.com".into()], &[], "Plan", "first")
+        .await
+        .unwrap();
+    assert_eq!(send::draft_state(&acct, &id).await.unwrap(), Some(true));
+    send::set_content(
+        &acct,
+        &id,
+        &["ann@fabrikam.com".into()],
+        "Plan",
+        "approved text",
+    )
+    .await
+    .unwrap();
+    send::send_draft(&acct, &id).await.unwrap();
+    assert_eq!(send::draft_state(&acct, &id).await.unwrap(), Some(false));
+    assert_eq!(send::draft_state(&acct, "AAMkNope").await.unwrap(), None);
+    fake.with(|s| {
+        assert_eq!(s.sent.len(), 1);
+        assert_eq!(s.sent[0].body, "approved text");
+        assert_eq!(s.sent[0].to, vec!["ann@fabrikam.com".to_string()]);
+    });
+    // Sending again is refused by the service (it is no longer a draft).
+    assert!(send::send_draft(&acct, &id).await.is_err());
+    fake.with(|s| assert_eq!(s.sent.len(), 1));
+}
+
+fn msg(id: &str, created: &str, from: &str, body: &str, kind: &str) -> ChatMsg {
+    ChatMsg {
+        id: id.into(),
+        created: created.into(),
+        from_id: from.into(),
+        from_name: format!("name of {from}"),
+        body: body.into(),
+        message_type: kind.into(),
+    }
+}
+
+#[tokio::test]
+async fn teams_reads_changed_chats_since_the_last_seen_time_skipping_own_and_system_messages() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    let now = time::OffsetDateTime::now_utc();
+    let at = |mins: i64| {
+        (now - time::Duration::minutes(mins))
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap()
+    };
+    fake.with(|s| {
+        s.chats.push(Chat {
+            id: "19:abc@thread.v2".into(),
+            messages: vec![
+                msg(
+                    "1",
+                    &at(30),
+                    "user-ann",
+                    "<p>Can you review?</p>",
+                    "message",
+                ),
+                msg("2", &at(20), ME, "sure", "message"),
+                msg(
+                    "3",
+                    &at(10),
+                    "user-ann",
+                    "member added",
+                    "systemEventMessage",
+                ),
+                msg("4", &at(5), "user-ann", "thanks!", "message"),
+            ],
+        });
+        s.chats.push(Chat {
+            id: "19:old@thread.v2".into(),
+            messages: vec![msg("9", &at(60 * 48), "user-bob", "ancient", "message")],
+        });
+    });
+    let sink = Collect::default();
+    let teams = TeamsSync::new(acct.clone());
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!(r.new, 2, "{r:?}");
+    assert_eq!(r.skipped, 2);
+    let items = sink.items();
+    assert_eq!(items[0].id, "teams/work/19:abc@thread.v2/1");
+    assert_eq!(items[1].id, "teams/work/19:abc@thread.v2/4");
+    assert_eq!(items[0].thread_id.as_deref(), Some("19:abc@thread.v2"));
+
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!(
+        (r.new, r.chats_checked),
+        (0, 0),
+        "nothing changed, no chat read"
+    );
+    fake.with(|s| {
+        s.chats[0]
+            .messages
+            .push(msg("5", &at(1), "user-ann", "one more", "message"))
+    });
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!(r.new, 1);
+    fake.with(|s| {
+        assert_eq!(s.count("GET", "/chats/19:old@thread.v2/messages"), 0);
+        assert_eq!(s.count("GET", "getAllMessages"), 0);
+        let q = &s
+            .requests
+            .iter()
+            .rev()
+            .find(|r| r.path.ends_with("/messages"))
+            .unwrap()
+            .query;
+        assert!(q.contains("$filter=createdDateTime gt "), "{q}");
+        assert!(q.contains("$orderby=createdDateTime desc"), "{q}");
+    });
+}
+
+#[tokio::test]
+async fn calendar_view_pages_in_the_profile_time_zone() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "Europe/Amsterdam");
+    fake.with(|s| {
+        for i in 0..3 {
+            s.events.push(serde_json::json!({
+                "id": format!("AAMkEv{i}"),
+                "subject": format!("Meeting {i}"),
+                "organizer": {"emailAddress": {"name": "Ann", "address": "ann@fabrikam.com"}},
+                "start": {"dateTime": format!("2026-11-23T0{}:00:00.0000000", 9 + i), "timeZone": "Europe/Amsterdam"},
+                "end": {"dateTime": format!("2026-11-23T0{}:30:00.0000000", 9 + i), "timeZone": "Europe/Amsterdam"},
+                "location": {"displayName": "Room 1"},
+                "bodyPreview": "agenda",
+                "lastModifiedDateTime": "2026-11-20T10:00:00Z",
+                "attendees": [],
+            }));
+        }
+    });
+    let sink = Collect::default();
+    let cal = CalendarSync::new(acct);
+    let r = cal.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.pages), (3, 2));
+    let items = sink.items();
+    assert_eq!(items[0].meta["start"], "2026-11-23T08:00:00Z");
+    assert_eq!(items[0].meta["start_local"], "2026-11-23T09:00:00.0000000");
+    fake.with(|s| {
+        let reqs: Vec<_> = s
+            .requests
+            .iter()
+            .filter(|r| r.path.ends_with("/calendarView"))
+            .collect();
+        assert!(
+            reqs.iter()
+                .all(|r| r.prefer == "outlook.timezone=\"Europe/Amsterdam\"")
+        );
+        assert!(reqs[0].query.contains("startDateTime=") && reqs[0].query.contains("endDateTime="));
+    });
+    let r = cal.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!(r.new, 0, "re-poll: no duplicates");
+}
+
+#[tokio::test]
+async fn a_link_to_another_host_is_not_followed_with_the_token() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    let e = acct
+        .client
+        .get("http://127.0.0.2:9/v1.0/me", &[])
+        .await
+        .unwrap_err();
+    assert!(matches!(e, GraphError::Invalid(_)), "{e}");
+}

@@ -1,0 +1,732 @@
+//! An in-process fake of Microsoft Graph and the identity platform (axum on 127.0.0.1:0), built
+//! from the documented request and response shapes: device code and token endpoints with
+//! refresh-token rotation, Inbox delta with paging / `@removed` / expired delta tokens, chats and
+//! chat messages with the documented `$orderby`/`$filter` rules, calendarView, draft + send (202),
+//! chat posts, events with `transactionId`. Faults (429 + Retry-After, 5xx) can be scripted per
+//! path. Every request is logged for assertions.
+#![allow(dead_code)]
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+pub const CLIENT_ID: &str = "11111111-2222-3333-4444-555555555555";
+pub const ME: &str = "user-me-0001";
+
+static INSTANCES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+#[derive(Debug, Clone)]
+pub struct Mail {
+    pub id: String,
+    pub subject: String,
+    pub from_name: String,
+    pub from_addr: String,
+    pub html: String,
+    pub received: String,
+}
+
+#[derive(Debug, Clone)]
+pub enum Change {
+    Added(String),
+    Removed(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct RemoteDraft {
+    pub id: String,
+    pub is_draft: bool,
+    pub subject: String,
+    pub to: Vec<String>,
+    pub body: String,
+    pub reply_to: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sent {
+    pub id: String,
+    pub to: Vec<String>,
+    pub subject: String,
+    pub body: String,
+    pub reply_to: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ChatMsg {
+    pub id: String,
+    pub created: String,
+    pub from_id: String,
+    pub from_name: String,
+    pub body: String,
+    pub message_type: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Chat {
+    pub id: String,
+    pub messages: Vec<ChatMsg>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Fault {
+    pub method: Option<Method>,
+    pub path_contains: String,
+    pub status: u16,
+    pub retry_after: Option<u64>,
+    pub code: String,
+    pub remaining: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Req {
+    pub method: String,
+    pub path: String,
+    pub query: String,
+    pub prefer: String,
+    pub body: String,
+}
+
+pub struct FakeState {
+    // identity platform
+    pub refresh_tokens: HashSet<String>,
+    pub access: HashMap<String, bool>,
+    pub access_lifetime: u64,
+    pub device_script: VecDeque<&'static str>,
+    pub device_polls: u32,
+    /// `interval` the devicecode endpoint announces (seconds).
+    pub device_interval: u64,
+    pub refreshes: u32,
+    next: u64,
+    instance: u64,
+    // graph
+    pub requests: Vec<Req>,
+    pub faults: Vec<Fault>,
+    pub inbox: Vec<Mail>,
+    pub log: Vec<Change>,
+    pub delta_expired_below: usize,
+    pub page_size: usize,
+    pub drafts: HashMap<String, RemoteDraft>,
+    pub sent: Vec<Sent>,
+    pub chats: Vec<Chat>,
+    pub events: Vec<Value>,
+    pub created_events: Vec<Value>,
+}
+
+impl Default for FakeState {
+    fn default() -> Self {
+        FakeState {
+            refresh_tokens: HashSet::new(),
+            access: HashMap::new(),
+            access_lifetime: 3600,
+            device_script: VecDeque::new(),
+            device_polls: 0,
+            device_interval: 5,
+            refreshes: 0,
+            next: 0,
+            instance: INSTANCES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            requests: Vec::new(),
+            faults: Vec::new(),
+            inbox: Vec::new(),
+            log: Vec::new(),
+            delta_expired_below: 0,
+            page_size: 2,
+            drafts: HashMap::new(),
+            sent: Vec::new(),
+            chats: Vec::new(),
+            events: Vec::new(),
+            created_events: Vec::new(),
+        }
+    }
+}
+
+impl FakeState {
+    /// Ids are unique per fake instance, as real Graph ids are unique per mailbox.
+    fn id(&mut self, prefix: &str) -> String {
+        self.next += 1;
+        format!("{prefix}{}x{}", self.instance, self.next)
+    }
+
+    /// A refresh token the identity platform will accept (as after a sign-in).
+    pub fn issue_refresh_token(&mut self) -> String {
+        let rt = self.id("rt-");
+        self.refresh_tokens.insert(rt.clone());
+        rt
+    }
+
+    /// Every access token issued so far stops working (as at expiry).
+    pub fn expire_access_tokens(&mut self) {
+        for v in self.access.values_mut() {
+            *v = false;
+        }
+    }
+
+    pub fn add_mail(&mut self, subject: &str, from: &str, html: &str) -> String {
+        let id = self.id("AAMkImm-");
+        self.inbox.push(Mail {
+            id: id.clone(),
+            subject: subject.into(),
+            from_name: from.split('@').next().unwrap_or(from).into(),
+            from_addr: from.into(),
+            html: html.into(),
+            received: "2026-11-22T07:00:00Z".into(),
+        });
+        self.log.push(Change::Added(id.clone()));
+        id
+    }
+
+    pub fn remove_mail(&mut self, id: &str) {
+        self.inbox.retain(|m| m.id != id);
+        self.log.push(Change::Removed(id.into()));
+    }
+
+    pub fn fail(
+        &mut self,
+        method: Option<Method>,
+        path_contains: &str,
+        status: u16,
+        retry_after: Option<u64>,
+        times: u32,
+    ) {
+        self.faults.push(Fault {
+            method,
+            path_contains: path_contains.into(),
+            status,
+            retry_after,
+            code: if status == 429 {
+                "TooManyRequests".into()
+            } else {
+                "serviceNotAvailable".into()
+            },
+            remaining: times,
+        });
+    }
+
+    pub fn count(&self, method: &str, path_contains: &str) -> usize {
+        self.requests
+            .iter()
+            .filter(|r| r.method == method && r.path.contains(path_contains))
+            .count()
+    }
+
+    fn mail_json(m: &Mail) -> Value {
+        json!({
+            "id": m.id,
+            "subject": m.subject,
+            "from": {"emailAddress": {"name": m.from_name, "address": m.from_addr}},
+            "toRecipients": [{"emailAddress": {"name": "Me", "address": "me@contoso.com"}}],
+            "receivedDateTime": m.received,
+            "body": {"contentType": "html", "content": m.html},
+            "conversationId": format!("conv-{}", m.id),
+            "internetMessageId": format!("<{}@fake>", m.id),
+            "isRead": false,
+            "isDraft": false,
+        })
+    }
+}
+
+pub struct Fake {
+    pub addr: SocketAddr,
+    pub state: Arc<Mutex<FakeState>>,
+    _thread: Option<std::thread::JoinHandle<()>>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Fake {
+    /// Serve on the current tokio runtime.
+    pub async fn start() -> Fake {
+        let state = Arc::new(Mutex::new(FakeState::default()));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let app = Router::new().fallback(handle).with_state(state.clone());
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    let _ = rx.await;
+                })
+                .await;
+        });
+        Fake {
+            addr,
+            state,
+            _thread: None,
+            stop: Some(tx),
+        }
+    }
+
+    /// Serve on a runtime of its own thread (for tests that drive a child process).
+    pub fn start_in_thread() -> Fake {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                let mut fake = Fake::start().await;
+                let stop = fake.stop.take();
+                let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+                tx.send((fake.addr, fake.state.clone(), stop_tx)).unwrap();
+                let _ = stop_rx.await;
+                if let Some(s) = stop {
+                    let _ = s.send(());
+                }
+            });
+        });
+        let (addr, state, stop) = rx.recv().unwrap();
+        Fake {
+            addr,
+            state,
+            _thread: Some(thread),
+            stop: Some(stop),
+        }
+    }
+
+    pub fn authority(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+    pub fn graph_base(&self) -> String {
+        format!("http://{}/v1.0", self.addr)
+    }
+    pub fn with<R>(&self, f: impl FnOnce(&mut FakeState) -> R) -> R {
+        f(&mut self.state.lock().unwrap())
+    }
+}
+
+impl Drop for Fake {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+    }
+}
+
+fn decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%'
+            && i + 3 <= b.len()
+            && let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16)
+        {
+            out.push(v);
+            i += 3;
+            continue;
+        }
+        out.push(if b[i] == b'+' { b' ' } else { b[i] });
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn params(q: &str) -> HashMap<String, String> {
+    q.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
+fn err(status: u16, code: &str) -> Response {
+    (
+        StatusCode::from_u16(status).unwrap(),
+        axum::Json(json!({"error": {"code": code, "message": format!("fake: {code}")}})),
+    )
+        .into_response()
+}
+
+fn oauth_err(code: &str) -> Response {
+    (
+        StatusCode::BAD_REQUEST,
+        axum::Json(json!({"error": code, "error_description": format!("AADSTS fake: {code}")})),
+    )
+        .into_response()
+}
+
+fn ok(v: Value) -> Response {
+    axum::Json(v).into_response()
+}
+
+async fn handle(
+    State(state): State<Arc<Mutex<FakeState>>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let mut st = state.lock().unwrap();
+    let path = uri.path().to_string();
+    let query = uri.query().unwrap_or("").to_string();
+    let body_s = String::from_utf8_lossy(&body).into_owned();
+    st.requests.push(Req {
+        method: method.to_string(),
+        path: decode(&path),
+        query: decode(&query),
+        prefer: headers
+            .get("prefer")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string(),
+        body: body_s.clone(),
+    });
+    if path.contains("/oauth2/v2.0/") {
+        return identity(&mut st, &path, &body_s);
+    }
+    let Some(rest) = path.strip_prefix("/v1.0") else {
+        return err(404, "noSuchPath");
+    };
+    // Scripted faults come first (a throttled or failing service answers before auth).
+    if let Some(f) = st.faults.iter_mut().find(|f| {
+        f.remaining > 0
+            && f.method.as_ref().is_none_or(|m| *m == method)
+            && decode(rest).contains(&f.path_contains)
+    }) {
+        f.remaining -= 1;
+        let mut r = err(f.status, &f.code.clone());
+        if let Some(s) = f.retry_after {
+            r.headers_mut()
+                .insert("retry-after", s.to_string().parse().unwrap());
+        }
+        return r;
+    }
+    let token = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    if st.access.get(token) != Some(&true) {
+        return err(401, "InvalidAuthenticationToken");
+    }
+    let q = params(&query);
+    let segs: Vec<String> = rest.trim_matches('/').split('/').map(decode).collect();
+    let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
+    let json_body: Value = serde_json::from_str(&body_s).unwrap_or(Value::Null);
+    match (method.as_str(), segs.as_slice()) {
+        ("GET", ["me"]) => ok(json!({"id": ME, "displayName": "Operator"})),
+        ("GET", ["me", "mailFolders", "inbox", "messages", "delta"]) => {
+            let host = headers
+                .get("host")
+                .and_then(|h| h.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            delta(&mut st, &q, &host)
+        }
+        ("GET", ["me", "messages", id]) => match st.drafts.get(*id) {
+            Some(d) => ok(json!({"id": d.id, "isDraft": d.is_draft})),
+            None => err(404, "ErrorItemNotFound"),
+        },
+        ("POST", ["me", "messages"]) => {
+            let id = st.id("AAMkDraft-");
+            let d = RemoteDraft {
+                id: id.clone(),
+                is_draft: true,
+                subject: json_body["subject"].as_str().unwrap_or("").into(),
+                to: addresses(&json_body["toRecipients"]),
+                body: json_body["body"]["content"].as_str().unwrap_or("").into(),
+                reply_to: None,
+            };
+            st.drafts.insert(id.clone(), d);
+            (
+                StatusCode::CREATED,
+                axum::Json(json!({"id": id, "isDraft": true})),
+            )
+                .into_response()
+        }
+        ("POST", ["me", "messages", orig, "createReply"]) => {
+            let Some(m) = st.inbox.iter().find(|m| m.id == *orig).cloned() else {
+                return err(404, "ErrorItemNotFound");
+            };
+            let id = st.id("AAMkDraft-");
+            st.drafts.insert(
+                id.clone(),
+                RemoteDraft {
+                    id: id.clone(),
+                    is_draft: true,
+                    subject: format!("RE: {}", m.subject),
+                    to: vec![m.from_addr.clone()],
+                    body: format!("<quoted>{}</quoted>", m.html),
+                    reply_to: Some(m.id.clone()),
+                },
+            );
+            (
+                StatusCode::CREATED,
+                axum::Json(json!({"id": id, "isDraft": true})),
+            )
+                .into_response()
+        }
+        ("PATCH", ["me", "messages", id]) => {
+            let Some(d) = st.drafts.get_mut(*id) else {
+                return err(404, "ErrorItemNotFound");
+            };
+            if !d.is_draft {
+                return err(400, "ErrorInvalidOperation");
+            }
+            if let Some(s) = json_body["subject"].as_str() {
+                d.subject = s.into();
+            }
+            if let Some(b) = json_body["body"]["content"].as_str() {
+                d.body = b.into();
+            }
+            if json_body["toRecipients"].is_array() {
+                d.to = addresses(&json_body["toRecipients"]);
+            }
+            ok(json!({"id": d.id, "isDraft": true}))
+        }
+        ("POST", ["me", "messages", id, "send"]) => {
+            let Some(d) = st.drafts.get_mut(*id) else {
+                return err(404, "ErrorItemNotFound");
+            };
+            if !d.is_draft {
+                return err(400, "ErrorInvalidOperation");
+            }
+            d.is_draft = false;
+            let sent = Sent {
+                id: d.id.clone(),
+                to: d.to.clone(),
+                subject: d.subject.clone(),
+                body: d.body.clone(),
+                reply_to: d.reply_to.clone(),
+            };
+            st.sent.push(sent);
+            StatusCode::ACCEPTED.into_response()
+        }
+        ("GET", ["me", "chats"]) => {
+            if q.get("$orderby").map(String::as_str)
+                != Some("lastMessagePreview/createdDateTime desc")
+            {
+                return err(400, "BadRequest");
+            }
+            let mut chats: Vec<(String, String)> = st
+                .chats
+                .iter()
+                .filter_map(|c| {
+                    c.messages
+                        .iter()
+                        .map(|m| m.created.clone())
+                        .max()
+                        .map(|t| (c.id.clone(), t))
+                })
+                .collect();
+            chats.sort_by(|a, b| b.1.cmp(&a.1));
+            ok(
+                json!({"value": chats.iter().map(|(id, t)| json!({"id": id, "chatType": "oneOnOne", "lastMessagePreview": {"createdDateTime": t}})).collect::<Vec<_>>()}),
+            )
+        }
+        ("GET", ["chats", chat, "messages"]) => {
+            let top: usize = q.get("$top").and_then(|t| t.parse().ok()).unwrap_or(20);
+            if top > 50 {
+                return err(400, "BadRequest");
+            }
+            let order = q.get("$orderby").cloned().unwrap_or_default();
+            let filter = q.get("$filter").cloned().unwrap_or_default();
+            let floor = match filter.split_once(" gt ") {
+                Some((prop, v)) => {
+                    // Documented: the filtered property must be the one ordered by, descending.
+                    if order != format!("{prop} desc") {
+                        return err(400, "BadRequest");
+                    }
+                    Some(v.to_string())
+                }
+                None if filter.is_empty() => None,
+                None => return err(400, "BadRequest"),
+            };
+            let Some(c) = st.chats.iter().find(|c| c.id == *chat) else {
+                return err(404, "NotFound");
+            };
+            let mut msgs: Vec<&ChatMsg> = c
+                .messages
+                .iter()
+                .filter(|m| floor.as_ref().is_none_or(|f| ts(&m.created) > ts(f)))
+                .collect();
+            msgs.sort_by(|a, b| b.created.cmp(&a.created));
+            msgs.truncate(top);
+            ok(json!({"value": msgs.iter().map(|m| json!({
+                "id": m.id, "messageType": m.message_type, "createdDateTime": m.created,
+                "deletedDateTime": null, "subject": null,
+                "from": {"user": {"id": m.from_id, "displayName": m.from_name}},
+                "body": {"contentType": "html", "content": m.body},
+            })).collect::<Vec<_>>()}))
+        }
+        ("POST", ["chats", chat, "messages"]) => {
+            let id = st.id("17000000");
+            let Some(c) = st.chats.iter_mut().find(|c| c.id == *chat) else {
+                return err(404, "NotFound");
+            };
+            c.messages.push(ChatMsg {
+                id: id.clone(),
+                created: "2026-11-22T07:59:00Z".into(),
+                from_id: ME.into(),
+                from_name: "Operator".into(),
+                body: json_body["body"]["content"].as_str().unwrap_or("").into(),
+                message_type: "message".into(),
+            });
+            (StatusCode::CREATED, axum::Json(json!({"id": id}))).into_response()
+        }
+        ("GET", ["me", "calendarView"]) => {
+            if !q.contains_key("startDateTime") || !q.contains_key("endDateTime") {
+                return err(400, "ErrorInvalidParameter");
+            }
+            let offset: usize = q
+                .get("$skiptoken")
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            let size = st.page_size;
+            let page: Vec<Value> = st.events.iter().skip(offset).take(size).cloned().collect();
+            let mut v = json!({"value": page});
+            if offset + size < st.events.len() {
+                v["@odata.nextLink"] = json!(format!(
+                    "http://{}{}?startDateTime={}&endDateTime={}&$skiptoken={}",
+                    headers
+                        .get("host")
+                        .and_then(|h| h.to_str().ok())
+                        .unwrap_or(""),
+                    "/v1.0/me/calendarView",
+                    q["startDateTime"],
+                    q["endDateTime"],
+                    offset + size
+                ));
+            }
+            ok(v)
+        }
+        ("POST", ["me", "events"]) => {
+            let tx = json_body["transactionId"]
+                .as_str()
+                .unwrap_or("")
+                .to_string();
+            if let Some(existing) = st
+                .created_events
+                .iter()
+                .find(|e| !tx.is_empty() && e["transactionId"] == tx.as_str())
+            {
+                return (StatusCode::CREATED, axum::Json(existing.clone())).into_response();
+            }
+            let id = st.id("AAMkEvent-");
+            let mut ev = json_body.clone();
+            ev["id"] = json!(id);
+            st.created_events.push(ev.clone());
+            (StatusCode::CREATED, axum::Json(ev)).into_response()
+        }
+        _ => err(404, "noSuchPath"),
+    }
+}
+
+fn ts(s: &str) -> time::OffsetDateTime {
+    time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).unwrap()
+}
+
+fn addresses(v: &Value) -> Vec<String> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["emailAddress"]["address"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// Inbox delta: full sync pages, then changes since a delta token.
+fn delta(st: &mut FakeState, q: &HashMap<String, String>, host: &str) -> Response {
+    let base = "/v1.0/me/mailFolders/inbox/messages/delta";
+    // skiptoken = "<from>:<offset>:<pos>" where from = "full" or a log position.
+    let (from, offset, pos): (Option<usize>, usize, usize) = if let Some(t) = q.get("$skiptoken") {
+        let p: Vec<&str> = t.split(':').collect();
+        (
+            p[0].parse().ok(),
+            p[1].parse().unwrap(),
+            p[2].parse().unwrap(),
+        )
+    } else if let Some(t) = q.get("$deltatoken") {
+        let n: usize = t.parse().unwrap_or(0);
+        if n < st.delta_expired_below {
+            return err(410, "syncStateNotFound");
+        }
+        (Some(n), 0, st.log.len())
+    } else {
+        (None, 0, st.log.len())
+    };
+    let items: Vec<Value> = match from {
+        None => st.inbox.iter().map(FakeState::mail_json).collect(),
+        Some(n) => st.log[n.min(pos)..pos]
+            .iter()
+            .filter_map(|c| match c {
+                Change::Added(id) => st
+                    .inbox
+                    .iter()
+                    .find(|m| &m.id == id)
+                    .map(FakeState::mail_json),
+                Change::Removed(id) => Some(json!({"id": id, "@removed": {"reason": "deleted"}})),
+            })
+            .collect(),
+    };
+    let size = st.page_size;
+    let page: Vec<Value> = items.iter().skip(offset).take(size).cloned().collect();
+    let mut v = json!({"value": page});
+    let host = format!("http://{host}");
+    let from_s = from.map_or("full".to_string(), |n| n.to_string());
+    if offset + size < items.len() {
+        v["@odata.nextLink"] = json!(format!(
+            "{host}{base}?$skiptoken={from_s}:{}:{pos}",
+            offset + size
+        ));
+    } else {
+        v["@odata.deltaLink"] = json!(format!("{host}{base}?$deltatoken={pos}"));
+    }
+    ok(v)
+}
+
+fn identity(st: &mut FakeState, path: &str, body: &str) -> Response {
+    let form = params(body);
+    if path.ends_with("/devicecode") {
+        if form.get("client_id").map(String::as_str) != Some(CLIENT_ID) {
+            return oauth_err("invalid_client");
+        }
+        return ok(json!({
+            "device_code": "dc-secret-1", "user_code": "FAKE-CODE",
+            "verification_uri": "https://microsoft.com/devicelogin",
+            "expires_in": 900, "interval": st.device_interval,
+            "message": "To sign in, use a web browser to open the page https://microsoft.com/devicelogin and enter the code FAKE-CODE to authenticate."
+        }));
+    }
+    let grant = form.get("grant_type").cloned().unwrap_or_default();
+    match grant.as_str() {
+        "urn:ietf:params:oauth:grant-type:device_code" => {
+            st.device_polls += 1;
+            if form.get("device_code").map(String::as_str) != Some("dc-secret-1") {
+                return oauth_err("bad_verification_code");
+            }
+            match st.device_script.pop_front() {
+                Some(e) if e != "ok" => oauth_err(e),
+                _ => issue(st),
+            }
+        }
+        "refresh_token" => {
+            st.refreshes += 1;
+            let rt = form.get("refresh_token").cloned().unwrap_or_default();
+            // Rotation: a refresh token is good for one redemption.
+            if st.refresh_tokens.remove(&rt) {
+                issue(st)
+            } else {
+                oauth_err("invalid_grant")
+            }
+        }
+        _ => oauth_err("unsupported_grant_type"),
+    }
+}
+
+fn issue(st: &mut FakeState) -> Response {
+    let at = st.id("at-");
+    let rt = st.id("rt-");
+    st.access.insert(at.clone(), true);
+    st.refresh_tokens.insert(rt.clone());
+    ok(json!({
+        "token_type": "Bearer", "scope": "Mail.ReadWrite", "expires_in": st.access_lifetime,
+        "access_token": at, "refresh_token": rt,
+    }))
+}
