@@ -7,9 +7,10 @@
 //! text: it stays data. The `text` rendering quotes what came from messages and nothing in it
 //! is ever executed or followed.
 //!
-//! An LLM polish (through the router, so redaction and blocks apply) is planned; until the
-//! router exists the brief says so in `polish_note` and `polished` stays false. No text is
-//! invented.
+//! An LLM polish is optional (`opsdesk brief --polish`, MCP `polish: true`) and goes through the
+//! router (`Engine::polish_brief`, job `brief`), so redaction, the HIPAA rule and blocks apply;
+//! when it is blocked or fails the deterministic brief is returned with `polish_skipped`
+//! saying why. Nothing here invents text.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -26,9 +27,8 @@ pub const OPERATOR_CONSUMER: &str = "console";
 pub const MAX_RECORDS: usize = 2_000;
 /// Records older than this many days do not feed a brief.
 pub const MAX_AGE_DAYS: i64 = 7;
-/// Why `polished` is false while no LLM router exists.
-pub const POLISH_NOTE_NO_ROUTER: &str =
-    "not polished: the LLM router is not configured yet; this is the deterministic brief";
+/// Why `polished` is false when nobody asked for a polish.
+pub const POLISH_NOTE_NOT_REQUESTED: &str = "not polished: no LLM router polish was requested (opsdesk brief --polish, or `polish: true` in MCP); this is the deterministic brief";
 
 const TOP_SENDERS: usize = 10;
 const MAX_DEADLINES: usize = 25;
@@ -81,6 +81,9 @@ pub struct Brief {
     pub polished: bool,
     /// Why the brief is (not) polished.
     pub polish_note: String,
+    /// When a requested polish did not happen: why (a block with its rule, or the failure).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub polish_skipped: Option<String>,
     /// How many records the brief looked at, and whether older ones were left out.
     pub records_considered: usize,
     pub truncated: bool,
@@ -247,7 +250,8 @@ pub fn build(
         deadlines,
         needs_decision,
         polished: false,
-        polish_note: POLISH_NOTE_NO_ROUTER.into(),
+        polish_note: POLISH_NOTE_NOT_REQUESTED.into(),
+        polish_skipped: None,
         records_considered: records.len(),
         truncated: inputs.truncated,
         text: String::new(),
@@ -1356,7 +1360,7 @@ mod tests {
         assert_eq!(b.records_considered, 4);
         assert!(b.untrusted_content);
         assert!(!b.polished);
-        assert!(b.polish_note.contains("LLM router is not configured"));
+        assert!(b.polish_note.contains("no LLM router polish was requested"));
     }
 
     #[test]

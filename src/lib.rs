@@ -6,6 +6,7 @@ pub mod config;
 pub mod domain;
 pub mod engine;
 pub mod governance;
+pub mod llm;
 pub mod mcp;
 pub mod paths;
 pub mod sanitize;

@@ -4,6 +4,9 @@
 use clap::Args;
 
 use super::{CmdResult, Context, Failure};
+
+/// Upper bound on the whole polish (every provider, retry and fallback).
+const POLISH_LIMIT: std::time::Duration = std::time::Duration::from_secs(180);
 use crate::domain::{Action, Actor, BriefKind, Outcome, Query};
 
 #[derive(Debug, Args)]
@@ -14,6 +17,10 @@ pub struct BriefArgs {
     /// The end-of-day digest instead of the morning brief.
     #[arg(long)]
     pub eod: bool,
+    /// Have the LLM router rewrite the text (job `brief`; redaction and blocks apply). When it
+    /// is blocked or fails, the deterministic brief is printed and the reason given.
+    #[arg(long)]
+    pub polish: bool,
 }
 
 pub fn run(ctx: &Context, a: BriefArgs) -> CmdResult {
@@ -40,7 +47,7 @@ pub fn run(ctx: &Context, a: BriefArgs) -> CmdResult {
         BriefKind::Morning
     };
     let outcome = engine.submit(Action::Query(Query::Brief { kind, profile }), Actor::Cli)?;
-    let detail = match outcome {
+    let mut detail = match outcome {
         Outcome::Done { detail } => detail,
         Outcome::Blocked { reason, remedy, .. } => {
             return Err(Failure {
@@ -52,6 +59,19 @@ pub fn run(ctx: &Context, a: BriefArgs) -> CmdResult {
             return Err(Failure::failed("unexpected answer to a brief query"));
         }
     };
+    if a.polish {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
+        detail = rt.block_on(engine.polish_brief(detail, &Actor::Cli, POLISH_LIMIT));
+        if let Some(why) = detail.get("polish_skipped").and_then(|w| w.as_str()) {
+            eprintln!(
+                "opsdesk: polish skipped: {}",
+                crate::sanitize::for_terminal(why)
+            );
+        }
+    }
     out.emit(&detail, |l| {
         match detail.get("text").and_then(|t| t.as_str()) {
             Some(text) => l.extend(text.lines().map(str::to_string)),

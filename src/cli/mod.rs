@@ -14,6 +14,7 @@ mod inbox;
 mod login;
 mod mcp_config;
 mod output;
+mod providers;
 mod serve;
 mod watch;
 
@@ -69,6 +70,9 @@ pub enum Command {
     /// Check or show the configuration.
     #[command(subcommand)]
     Config(config_cmd::ConfigCmd),
+    /// The LLM providers: list, enable, disable, set-default (saved to providers.json, audited).
+    #[command(subcommand)]
+    Providers(providers::ProvidersCmd),
     /// Run the engine headless: sources and (soon) the MCP server, until SIGINT/SIGTERM.
     Serve(serve::ServeArgs),
     /// Print (or write) the configuration an MCP client needs to reach this opsdesk.
@@ -208,6 +212,7 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Drafts(c)) => drafts::run(&ctx, c),
             Some(Command::Audit(c)) => audit::run(&ctx, c),
             Some(Command::Config(c)) => config_cmd::run(&ctx, c),
+            Some(Command::Providers(c)) => providers::run(&ctx, c),
             Some(Command::Serve(a)) => serve::run(&ctx, a),
             Some(Command::Watch(a)) => watch::run(&ctx, a),
             Some(Command::McpConfig(a)) => mcp_config::run(&ctx, a),

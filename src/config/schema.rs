@@ -679,6 +679,10 @@ pub struct ProviderConfig {
     /// Azure only: deployment name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deployment: Option<String>,
+    /// Copilot only: where the GitHub token is exchanged for a Copilot API token (default
+    /// GitHub's `copilot_internal/v2/token`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token_endpoint: Option<String>,
 }
 
 impl ProviderConfig {
@@ -705,6 +709,7 @@ pub(crate) struct RawProviderConfig {
     first_chunk_timeout_secs: Option<u64>,
     api_version: Option<String>,
     deployment: Option<String>,
+    token_endpoint: Option<String>,
 }
 
 const PROVIDER_KINDS_TEXT: &str = "openai, azure_openai, copilot, local";
@@ -761,6 +766,7 @@ impl RawProviderConfig {
             first_chunk_timeout_secs: self.first_chunk_timeout_secs.unwrap_or(20),
             api_version,
             deployment: self.deployment,
+            token_endpoint: self.token_endpoint,
         })
     }
 }

@@ -499,6 +499,7 @@ impl Validator {
                 p.timeout_secs.clamp(1, 3600),
                 "seconds (at most `timeout_secs`)",
             );
+            self.token_endpoint(&pp, p);
             match p.kind {
                 ProviderKind::AzureOpenai => {
                     if p.deployment
@@ -512,11 +513,15 @@ impl Validator {
                             format!("`{path}` is missing or empty; an azure_openai provider needs the name of its model deployment (letters, digits, `_`, `-`, `.`)"),
                         );
                     }
-                    if p.api_version.as_deref().is_some_and(|v| !is_api_version(v)) {
+                    // "v1" selects Azure's version-less v1 API (`/openai/v1/chat/completions`).
+                    if p.api_version
+                        .as_deref()
+                        .is_some_and(|v| v != "v1" && !is_api_version(v))
+                    {
                         let path = pp.key("api_version");
                         self.invalid(
                             path.clone(),
-                            format!("`{path}` is not an api-version; allowed: a date like \"2024-10-21\", optionally with a suffix like \"-preview\""),
+                            format!("`{path}` is not an api-version; allowed: a date like \"2024-10-21\", optionally with a suffix like \"-preview\", or \"v1\""),
                         );
                     }
                 }
@@ -535,6 +540,26 @@ impl Validator {
                     }
                 }
             }
+        }
+    }
+
+    /// `token_endpoint` is Copilot's token-exchange URL: only that kind has one, and it carries
+    /// the GitHub token, so it follows the endpoint rules (https, or http to loopback).
+    fn token_endpoint(&mut self, pp: &KeyPath, p: &crate::config::ProviderConfig) {
+        let Some(url) = &p.token_endpoint else {
+            return;
+        };
+        let path = pp.key("token_endpoint");
+        if p.kind != ProviderKind::Copilot {
+            self.invalid(
+                path.clone(),
+                format!(
+                    "`{path}` applies only to kind copilot, and this provider is {}; remove it",
+                    p.kind
+                ),
+            );
+        } else if let Err(why) = check_endpoint(url, ProviderKind::Copilot) {
+            self.invalid(path.clone(), format!("`{path}` {why}"));
         }
     }
 

@@ -5,6 +5,7 @@
 
 pub mod executor;
 mod governance;
+mod llm_jobs;
 mod lock;
 pub mod providers;
 pub mod query;
@@ -19,6 +20,7 @@ use serde_json::json;
 use tokio::sync::broadcast;
 
 pub use governance::action_kind;
+pub use llm_jobs::BRIEF_JOB;
 pub use lock::{EngineLock, LockError};
 pub use query::MAX_READ;
 
@@ -92,6 +94,8 @@ pub struct Engine {
     audit: Audit,
     events: broadcast::Sender<EngineEvent>,
     health: std::sync::Mutex<std::collections::BTreeMap<String, runner::SourceHealth>>,
+    /// The LLM router, built on first use (`llm_jobs.rs`).
+    llm: std::sync::OnceLock<Arc<crate::llm::Router>>,
     _lock: Option<EngineLock>,
 }
 
@@ -113,6 +117,7 @@ impl Engine {
             config,
             events,
             health: Default::default(),
+            llm: Default::default(),
             _lock: lock,
         })
     }

@@ -86,6 +86,20 @@ pub struct ProviderRow {
     pub enabled: bool,
     pub is_default: bool,
     pub hipaa_cleared: bool,
+    /// Tokens this process's router has used with the provider (absent before its first
+    /// call; the router keeps usage in memory only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<crate::llm::Usage>,
+    /// Calls it answered in this process.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calls: Option<u64>,
+    /// While the provider cools down after repeated failures (RFC 3339); the router skips it
+    /// until then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cooldown_until: Option<String>,
+    /// Summary of its last failure (status and code; never text or credentials).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
 }
 
 /// One entity's routing as the console shows it.
@@ -122,6 +136,10 @@ pub fn view(config: &Config, llm: &LlmConfig) -> ProvidersView {
             enabled: p.enabled,
             is_default: llm.default.as_deref() == Some(name),
             hipaa_cleared: p.hipaa_cleared,
+            usage: None,
+            calls: None,
+            cooldown_until: None,
+            last_error: None,
         })
         .collect();
     let usable = |name: &str, need_hipaa: bool| {
@@ -190,9 +208,19 @@ impl Engine {
         Ok(apply(&self.config.llm, &load_overlay(&self.paths)?))
     }
 
-    /// What the console's Providers pane shows.
+    /// What the console's Providers pane shows, with the router's usage and cooldowns.
     pub fn providers_view(&self) -> Result<ProvidersView, EngineError> {
-        Ok(view(&self.config, &self.effective_llm()?))
+        let mut v = view(&self.config, &self.effective_llm()?);
+        let stats = self.llm_stats();
+        for row in &mut v.providers {
+            if let Some(s) = stats.get(&row.name) {
+                row.usage = Some(s.usage);
+                row.calls = Some(s.calls);
+                row.cooldown_until = s.cooldown_until.clone();
+                row.last_error = s.last_error.clone();
+            }
+        }
+        Ok(v)
     }
 
     fn known_provider(&self, provider: &str) -> Result<(), EngineError> {

@@ -239,7 +239,8 @@ impl Engine {
                     "default": llm.default,
                     "jobs": llm.jobs,
                     "providers": providers,
-                    "router": "not configured: the LLM router is not built yet; these are the configured providers",
+                    // Usage and cooldowns as this process's router has seen them.
+                    "router": self.llm_stats(),
                 });
                 Ok((v, format!("providers={}", llm.providers.len())))
             }

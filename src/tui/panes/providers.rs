@@ -1,6 +1,8 @@
 //! Providers: switches per LLM provider and each entity's routing, with the reason when an
-//! entity would be blocked. Health and latency show "—" until the LLM router exists: no
-//! invented numbers.
+//! entity would be blocked. HEALTH comes from the router of this process (`ok` once a
+//! provider answered, `cool` while it cools down after repeated failures, "—" before any
+//! call); a usage line lists tokens per provider once there are any. Latency is not measured
+//! yet and shows "—": no invented numbers.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -12,6 +14,36 @@ use crate::tui::app::App;
 
 fn yn(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
+}
+
+/// Tokens per provider used by this process's router, if any.
+fn usage_line(view: &crate::engine::providers::ProvidersView) -> Option<String> {
+    let parts: Vec<String> = view
+        .providers
+        .iter()
+        .filter_map(|r| {
+            let u = r.usage?;
+            let mut s = format!("{} {}+{} tok", r.name, u.prompt_tokens, u.completion_tokens);
+            if let Some(until) = &r.cooldown_until {
+                s.push_str(&format!(" (cooling down until {until})"));
+            }
+            Some(s)
+        })
+        .collect();
+    (!parts.is_empty()).then(|| format!("  usage: {}", parts.join(" · ")))
+}
+
+/// The router's view of a provider in this process.
+fn health(r: &crate::engine::providers::ProviderRow) -> &'static str {
+    if r.cooldown_until.is_some() {
+        "cool"
+    } else if r.calls.is_some_and(|c| c > 0) {
+        "ok"
+    } else if r.last_error.is_some() {
+        "failing"
+    } else {
+        "—"
+    }
 }
 
 pub fn render(app: &App, f: &mut Frame, area: Rect) {
@@ -27,7 +59,8 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         );
         return;
     };
-    let top_h = (view.providers.len() as u16 + 3)
+    let usage = usage_line(view);
+    let top_h = (view.providers.len() as u16 + 3 + u16::from(usage.is_some()))
         .min(area.height / 2)
         .max(3);
     let [top, bottom] =
@@ -52,11 +85,14 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             fit(yn(r.enabled), 8),
             fit(if r.is_default { "★ yes" } else { "" }, 8),
             fit(yn(r.hipaa_cleared), 6),
-            "—",
+            health(r),
             "—"
         );
         let style = if r.enabled { t.text } else { t.muted };
         lines.push(row(t, i == p.sel, fit(&text, width), style));
+    }
+    if let Some(u) = usage {
+        lines.push(Line::from(Span::styled(fit(&u, width), t.muted)));
     }
     if let Some(e) = &p.error {
         lines.push(Line::from(Span::styled(format!("  {e}"), t.error)));

@@ -1,0 +1,124 @@
+//! `opsdesk providers list|enable|disable|set-default`: the operator's LLM provider switches.
+//! Changes are `Action`s through `Engine::submit` (audited before `providers.json` is written
+//! atomically), exactly like the console's toggles; a running engine sees them on its next
+//! LLM call.
+
+use clap::Subcommand;
+
+use super::{CmdResult, Context, Failure};
+use crate::domain::{Action, Actor, Outcome};
+use crate::engine::providers::ProvidersView;
+
+#[derive(Debug, Subcommand)]
+pub enum ProvidersCmd {
+    /// The providers with their switches, and each entity's routing (and why it is blocked).
+    List,
+    /// Turn a provider on.
+    Enable { name: String },
+    /// Turn a provider off (entities that need it fall back or are blocked).
+    Disable { name: String },
+    /// Make an (enabled) provider the default.
+    SetDefault { name: String },
+}
+
+pub fn run(ctx: &Context, cmd: ProvidersCmd) -> CmdResult {
+    let out = ctx.printer();
+    let engine = ctx.engine()?;
+    let (action, verb) = match cmd {
+        ProvidersCmd::List => {
+            let view = engine.providers_view()?;
+            out.emit(&view, |l| describe(&view, l));
+            return Ok(());
+        }
+        ProvidersCmd::Enable { name } => (
+            Action::SetProviderEnabled {
+                name: name.clone(),
+                enabled: true,
+            },
+            format!("enabled provider `{name}`"),
+        ),
+        ProvidersCmd::Disable { name } => (
+            Action::SetProviderEnabled {
+                name: name.clone(),
+                enabled: false,
+            },
+            format!("disabled provider `{name}`"),
+        ),
+        ProvidersCmd::SetDefault { name } => (
+            Action::SetDefaultProvider { name: name.clone() },
+            format!("default provider is now `{name}`"),
+        ),
+    };
+    match engine.submit(action, Actor::Cli)? {
+        Outcome::Blocked {
+            rule,
+            reason,
+            remedy,
+        } => Err(Failure {
+            code: 4,
+            message: format!("blocked by {rule}: {reason}; {remedy}"),
+        }),
+        other => {
+            let change = match &other {
+                Outcome::Done { detail } => detail
+                    .get("change")
+                    .and_then(|c| c.as_str())
+                    .map(|c| format!(" ({c})"))
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
+            out.emit(&other, |l| l.push(format!("{verb}{change}")));
+            Ok(())
+        }
+    }
+}
+
+fn describe(v: &ProvidersView, l: &mut Vec<String>) {
+    l.push(format!(
+        "{:<12} {:<13} {:<20} {:<8} {:<8} {:<6} {}",
+        "NAME", "KIND", "MODEL", "ENABLED", "DEFAULT", "HIPAA", "USAGE"
+    ));
+    let yn = |b: bool| if b { "yes" } else { "no" };
+    for p in &v.providers {
+        let mut usage = match (&p.usage, p.calls) {
+            (Some(u), Some(c)) => format!(
+                "{c} call(s), {} prompt + {} completion tokens",
+                u.prompt_tokens, u.completion_tokens
+            ),
+            _ => "—".to_string(),
+        };
+        if let Some(until) = &p.cooldown_until {
+            usage.push_str(&format!("; cooling down until {until}"));
+        }
+        l.push(format!(
+            "{:<12} {:<13} {:<20} {:<8} {:<8} {:<6} {}",
+            p.name,
+            p.kind,
+            p.model,
+            yn(p.enabled),
+            if p.is_default { "yes" } else { "" },
+            yn(p.hipaa_cleared),
+            usage
+        ));
+    }
+    l.push(String::new());
+    l.push(format!(
+        "{:<12} {:<10} {:<6} {:<10} {}",
+        "ENTITY", "OVERRIDE", "HIPAA", "EFFECTIVE", "STATUS"
+    ));
+    for e in &v.entities {
+        let status = match (&e.blocked, &e.note) {
+            (Some(b), _) => format!("BLOCKED: {b}"),
+            (None, Some(n)) => format!("ok ({n})"),
+            (None, None) => "ok".to_string(),
+        };
+        l.push(format!(
+            "{:<12} {:<10} {:<6} {:<10} {}",
+            e.profile,
+            e.override_provider.as_deref().unwrap_or("—"),
+            if e.requires_hipaa { "req." } else { "" },
+            e.effective.as_deref().unwrap_or("none"),
+            status
+        ));
+    }
+}

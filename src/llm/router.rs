@@ -1,0 +1,866 @@
+//! Selection, compliance, redaction, retries, fallbacks, cooldown and usage.
+//!
+//! A call walks a chain of candidates: the job's provider (`llm.jobs.<job>`), the entity's
+//! (`profiles.<p>.llm_provider`), `llm.default`, then every other configured provider in name
+//! order as fallbacks. Before **every** HTTP attempt — the first, each retry, each fallback —
+//! the candidate passes the compliance filter again (configured, enabled, HIPAA-cleared when
+//! the profile requires it, not cooling down) and the messages are redacted again for a
+//! `phi_auto_redact` profile (with one [`RedactionSession`] per call, so placeholders stay the
+//! same from hop to hop). Checking per attempt rather than once per chain is deliberate: the
+//! operator can switch a provider off mid-call, a provider can enter cooldown mid-call, and a
+//! single check that a later refactor moves would silently cover fewer hops.
+//!
+//! Everything the router decides goes to the [`LlmAudit`] callback first; if that fails the
+//! call stops (fail closed). Audit records name providers, rules and failure summaries; never
+//! message text, placeholders' values or credentials.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use time::OffsetDateTime;
+use tokio::time::Instant;
+
+use super::client::{self, Attempt, AttemptError, FailureKind, Sink};
+use super::providers::{self, PrepareCx, SecretLookup, copilot::CopilotTokens};
+use super::{ChatMessage, LlmAudit, LlmError, LlmRequest, LlmResponse, Usage};
+use crate::config::{LlmConfig, Profile, ProviderConfig, ProviderKind};
+use crate::domain::{AuditEvent, AuditOutcome};
+use crate::governance::redact::{RedactionSession, Redactor};
+
+/// Tunables of retries and cooldown.
+#[derive(Clone)]
+pub struct RouterOptions {
+    /// Retries on the same provider after a transient failure (so at most `1 + max_retries`
+    /// attempts per provider per call).
+    pub max_retries: u32,
+    /// Exponential backoff: `base * 2^n`, capped at `backoff_max`, with jitter.
+    pub backoff_base: Duration,
+    pub backoff_max: Duration,
+    /// The longest `Retry-After` honoured by waiting; a longer one moves to the next provider.
+    pub retry_after_cap: Duration,
+    /// Consecutive failures after which a provider cools down …
+    pub cooldown_after: u32,
+    /// … for this long, doubling with each further cooldown, up to `cooldown_max`.
+    pub cooldown_base: Duration,
+    pub cooldown_max: Duration,
+    /// Where credentials come from (the process environment outside tests).
+    pub secrets: SecretLookup,
+}
+
+impl Default for RouterOptions {
+    fn default() -> Self {
+        RouterOptions {
+            max_retries: 2,
+            backoff_base: Duration::from_millis(500),
+            backoff_max: Duration::from_secs(8),
+            retry_after_cap: Duration::from_secs(30),
+            cooldown_after: 3,
+            cooldown_base: Duration::from_secs(60),
+            cooldown_max: Duration::from_secs(30 * 60),
+            secrets: providers::env_lookup(),
+        }
+    }
+}
+
+/// A provider's health and usage in this process.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ProviderStats {
+    pub usage: Usage,
+    /// Calls it answered.
+    pub calls: u64,
+    /// Failed attempts.
+    pub failures: u64,
+    pub consecutive_failures: u32,
+    /// RFC 3339, while it cools down.
+    pub cooldown_until: Option<String>,
+    /// The last failure's summary (status, code; never request text or credentials).
+    pub last_error: Option<String>,
+}
+
+#[derive(Default)]
+struct Health {
+    stats: ProviderStats,
+    /// Cooldowns since the last success (each one doubles the next).
+    cooldowns: u32,
+    until: Option<Instant>,
+}
+
+/// What a job's LLM call is checked against.
+pub struct CallContext<'a> {
+    /// The effective `[llm]` (operator toggles applied).
+    pub llm: &'a LlmConfig,
+    pub profile_name: &'a str,
+    pub profile: &'a Profile,
+    /// Who asked (for the audit trail).
+    pub actor: &'a str,
+    pub audit: &'a dyn LlmAudit,
+    /// Re-reads the effective `[llm]` before every hop after the first, so a provider the
+    /// operator switches off mid-call gets no further attempt. `None`: `llm` holds throughout.
+    pub refresh: Option<&'a (dyn Fn() -> Result<LlmConfig, String> + Send + Sync)>,
+}
+
+/// Where a candidate came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Job,
+    Entity,
+    Default,
+    Fallback,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Job => "job override",
+            Source::Entity => "entity override",
+            Source::Default => "default",
+            Source::Fallback => "fallback",
+        }
+    }
+}
+
+/// Why a candidate may not receive this hop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Skip {
+    Unknown,
+    Disabled,
+    NotCleared,
+    CoolingDown(String),
+}
+
+/// A compiled redactor and the roster (`phi_names`) it was built from.
+type RosterRedactor = (Vec<String>, Arc<Redactor>);
+
+pub struct Router {
+    http: reqwest::Client,
+    opts: RouterOptions,
+    health: Mutex<BTreeMap<String, Health>>,
+    copilot: CopilotTokens,
+    /// Compiled redactors per profile, with the roster they were built from: compiling the
+    /// detectors costs tens of milliseconds, so it is done once per profile, not per call.
+    redactors: Mutex<BTreeMap<String, RosterRedactor>>,
+}
+
+impl std::fmt::Debug for Router {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Router").finish_non_exhaustive()
+    }
+}
+
+/// The candidates for `job` of `profile`, in order, each once.
+pub fn candidates(llm: &LlmConfig, profile: &Profile, job: &str) -> Vec<(String, Source)> {
+    let mut out: Vec<(String, Source)> = Vec::new();
+    let mut add = |name: Option<&String>, src: Source| {
+        if let Some(n) = name
+            && !out.iter().any(|(o, _)| o == n)
+        {
+            out.push((n.clone(), src));
+        }
+    };
+    add(llm.jobs.get(job), Source::Job);
+    add(profile.llm_provider.as_ref(), Source::Entity);
+    add(llm.default.as_ref(), Source::Default);
+    for name in llm.providers.keys() {
+        add(Some(name), Source::Fallback);
+    }
+    out
+}
+
+impl Router {
+    pub fn new(opts: RouterOptions) -> Result<Router, String> {
+        let http = reqwest::Client::builder()
+            // Provider endpoints are configured; a redirect elsewhere would carry the key along.
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+        Ok(Router {
+            http,
+            opts,
+            health: Mutex::new(BTreeMap::new()),
+            copilot: CopilotTokens::default(),
+            redactors: Mutex::new(BTreeMap::new()),
+        })
+    }
+
+    /// Usage and health per provider (only providers this process has called).
+    pub fn stats(&self) -> BTreeMap<String, ProviderStats> {
+        let now = Instant::now();
+        self.lock()
+            .iter()
+            .map(|(n, h)| {
+                let mut s = h.stats.clone();
+                if h.until.is_none_or(|u| u <= now) {
+                    s.cooldown_until = None;
+                }
+                (n.clone(), s)
+            })
+            .collect()
+    }
+
+    /// Copilot token exchanges made so far.
+    pub fn copilot_exchanges(&self) -> u64 {
+        self.copilot.exchanges()
+    }
+
+    /// The profile's redactor, compiled on first use and again only if its roster changed.
+    fn redactor(
+        &self,
+        profile_name: &str,
+        profile: &Profile,
+    ) -> Result<Arc<Redactor>, crate::governance::redact::RedactError> {
+        let mut map = self.redactors.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((names, r)) = map.get(profile_name)
+            && *names == profile.phi_names
+        {
+            return Ok(r.clone());
+        }
+        let r = Arc::new(Redactor::for_profile(profile)?);
+        map.insert(
+            profile_name.to_string(),
+            (profile.phi_names.clone(), r.clone()),
+        );
+        Ok(r)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Health>> {
+        self.health.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The compliance filter for one hop.
+    fn admit<'c>(
+        &self,
+        cx: &CallContext<'_>,
+        llm: &'c LlmConfig,
+        name: &str,
+    ) -> Result<&'c ProviderConfig, Skip> {
+        let Some(cfg) = llm.providers.get(name) else {
+            return Err(Skip::Unknown);
+        };
+        if !cfg.enabled {
+            return Err(Skip::Disabled);
+        }
+        if cx.profile.requires_hipaa && !cfg.hipaa_cleared {
+            return Err(Skip::NotCleared);
+        }
+        if let Some(h) = self.lock().get(name)
+            && let Some(until) = h.until
+            && until > Instant::now()
+        {
+            return Err(Skip::CoolingDown(
+                h.stats.cooldown_until.clone().unwrap_or_default(),
+            ));
+        }
+        Ok(cfg)
+    }
+
+    fn succeeded(&self, name: &str, usage: Usage) {
+        let mut map = self.lock();
+        let h = map.entry(name.to_string()).or_default();
+        h.stats.usage.add(usage);
+        h.stats.calls += 1;
+        h.stats.consecutive_failures = 0;
+        h.stats.cooldown_until = None;
+        h.cooldowns = 0;
+        h.until = None;
+    }
+
+    /// Record a failed attempt; returns the cooldown's end when this failure starts one.
+    fn failed(&self, name: &str, e: &AttemptError) -> Option<String> {
+        let mut map = self.lock();
+        let h = map.entry(name.to_string()).or_default();
+        h.stats.failures += 1;
+        h.stats.last_error = Some(e.summary.clone());
+        if !e.kind.counts_against_provider() {
+            return None;
+        }
+        h.stats.consecutive_failures += 1;
+        // After a cooldown one more failure is enough: the provider had its chance.
+        let threshold = if h.cooldowns > 0 {
+            1
+        } else {
+            self.opts.cooldown_after.max(1)
+        };
+        if h.stats.consecutive_failures < threshold {
+            return None;
+        }
+        let factor = 2u32.saturating_pow(h.cooldowns.min(16));
+        let len = self
+            .opts
+            .cooldown_base
+            .saturating_mul(factor)
+            .min(self.opts.cooldown_max);
+        h.cooldowns += 1;
+        h.stats.consecutive_failures = 0;
+        h.until = Some(Instant::now() + len);
+        let wall = OffsetDateTime::now_utc() + len;
+        let text = wall
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default();
+        h.stats.cooldown_until = Some(text.clone());
+        Some(text)
+    }
+
+    /// How long to wait before retry number `n + 1`; `None` when the server asks for longer
+    /// than we are willing to wait.
+    fn wait(&self, n: u32, retry_after: Option<Duration>) -> Option<Duration> {
+        if let Some(ra) = retry_after {
+            if ra > self.opts.retry_after_cap {
+                return None;
+            }
+            // At least what the server asked for, plus a little so clients do not return in
+            // lockstep.
+            let extra = jitter((ra / 10).min(Duration::from_secs(1)));
+            return Some(ra + extra);
+        }
+        let exp = self
+            .opts
+            .backoff_base
+            .saturating_mul(2u32.saturating_pow(n.min(16)))
+            .min(self.opts.backoff_max);
+        // "Equal jitter": half fixed, half random.
+        Some(exp / 2 + jitter(exp / 2))
+    }
+
+    /// Run a job's LLM call: select, filter, redact, send, retry, fall back; re-identify the
+    /// answer when asked. `sink` receives the answer as it streams (re-identified when asked).
+    pub async fn complete(
+        &self,
+        cx: &CallContext<'_>,
+        req: &LlmRequest,
+        mut sink: Option<Sink<'_>>,
+    ) -> Result<LlmResponse, LlmError> {
+        let started = Instant::now();
+        let audit = |ev: AuditEvent| -> Result<(), LlmError> {
+            let ev = ev.entity(cx.profile_name).tool(format!("llm:{}", req.job));
+            cx.audit.record(ev).map_err(LlmError::AuditUnavailable)
+        };
+        let event = |name: &str, outcome: AuditOutcome| AuditEvent::new(name, cx.actor, outcome);
+        let block = |rule: &str, reason: String, remedy: String| -> LlmError {
+            let err = LlmError::block(rule, reason.clone(), remedy);
+            match audit(
+                event("llm.block", AuditOutcome::Blocked)
+                    .reason(format!("{rule}: {reason}"))
+                    .duration_ms(started.elapsed().as_millis() as u64),
+            ) {
+                Ok(()) => err,
+                Err(a) => a,
+            }
+        };
+
+        if req.messages.is_empty() {
+            return Err(LlmError::Invalid(
+                "an LLM call needs at least one message".into(),
+            ));
+        }
+        // Build the redactor before anything else: a profile that cannot be redacted sends
+        // nothing anywhere (fail closed).
+        let redactor = if cx.profile.phi_auto_redact {
+            match self.redactor(cx.profile_name, cx.profile) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    return Err(block(
+                        "phi_redaction_failed",
+                        format!(
+                            "the redactor of profile `{}` cannot be built: {e}",
+                            cx.profile_name
+                        ),
+                        "fix the profile's phi_names / redaction patterns; nothing was sent".into(),
+                    ));
+                }
+            }
+        } else {
+            None
+        };
+        let mut session = RedactionSession::new();
+        let reid = redactor.is_some() && req.reidentify;
+        let has_sink = sink.is_some();
+        let mut held = String::new();
+
+        let mut attempts = 0u32;
+        let mut failed_over: Vec<String> = Vec::new();
+        let mut last_error: Option<String> = None;
+        let mut not_cleared: Vec<String> = Vec::new();
+        let mut cooling: Vec<String> = Vec::new();
+
+        let mut current: LlmConfig = cx.llm.clone();
+        let mut hops = 0u32;
+        for (name, source) in candidates(cx.llm, cx.profile, &req.job) {
+            let mut tries = 0u32;
+            let mut reexchanged = false;
+            // Some servers (older Azure api-versions, older local servers) refuse
+            // `stream_options`; then this provider is asked once more without it (no usage).
+            let mut without_stream_options = false;
+            let mut tried_here = false;
+            loop {
+                // The operator's switches as they are now (they may change during a call).
+                if hops > 0
+                    && let Some(refresh) = cx.refresh
+                {
+                    match refresh() {
+                        Ok(l) => current = l,
+                        Err(e) => {
+                            return Err(block(
+                                "providers_unreadable",
+                                format!("the provider switches cannot be read: {e}"),
+                                "fix or remove providers.json in the data dir".into(),
+                            ));
+                        }
+                    }
+                }
+                hops += 1;
+                // The compliance filter, on this very hop.
+                let cfg = match self.admit(cx, &current, &name) {
+                    Ok(c) => c,
+                    Err(skip) => {
+                        let (why, notable) = match &skip {
+                            Skip::Unknown => {
+                                ("is not configured".to_string(), source != Source::Fallback)
+                            }
+                            Skip::Disabled => (
+                                "is disabled".to_string(),
+                                source != Source::Fallback || tried_here,
+                            ),
+                            Skip::NotCleared => {
+                                not_cleared.push(name.clone());
+                                (
+                                    "is not HIPAA-cleared and this profile requires it".to_string(),
+                                    true,
+                                )
+                            }
+                            Skip::CoolingDown(until) => {
+                                cooling.push(format!("{name} (until {until})"));
+                                (format!("is cooling down until {until}"), true)
+                            }
+                        };
+                        if notable {
+                            audit(
+                                event(
+                                    "llm.skip",
+                                    if skip == Skip::NotCleared {
+                                        AuditOutcome::Blocked
+                                    } else {
+                                        AuditOutcome::Denied
+                                    },
+                                )
+                                .target(&name)
+                                .reason(format!("{} `{name}` {why}", source.as_str())),
+                            )?;
+                        }
+                        break;
+                    }
+                };
+                let what = if tries > 0 || reexchanged || without_stream_options {
+                    "llm.retry"
+                } else if !failed_over.is_empty() {
+                    "llm.fallback"
+                } else {
+                    "llm.select"
+                };
+                let mut reason = format!(
+                    "{} (kind {}, model {})",
+                    source.as_str(),
+                    cfg.kind,
+                    cfg.model
+                );
+                if what == "llm.fallback" {
+                    reason = format!("after {} failed: {reason}", failed_over.join(", "));
+                }
+                if redactor.is_some() {
+                    reason.push_str("; text redacted");
+                }
+                audit(event(what, AuditOutcome::Ok).target(&name).reason(reason))?;
+
+                // Redact on this very hop, with the call's session (stable placeholders).
+                let messages = match redact_messages(
+                    redactor.as_deref(),
+                    &mut session,
+                    &req.messages,
+                ) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        return Err(block(
+                            "phi_redaction_failed",
+                            format!("redaction failed ({e}); nothing was sent"),
+                            "report this redaction failure; the text cannot leave the machine until it is fixed".into(),
+                        ));
+                    }
+                };
+
+                let pcx = PrepareCx {
+                    name: &name,
+                    http: &self.http,
+                    secrets: &self.opts.secrets,
+                    copilot: &self.copilot,
+                };
+                tried_here = true;
+                let result = match providers::prepare(&pcx, cfg).await {
+                    Err(e) => Err(e),
+                    Ok(target) => {
+                        attempts += 1;
+                        let body = request_body(cfg, &messages, req, !without_stream_options);
+                        let attempt = Attempt {
+                            target: &target,
+                            body,
+                            timeout: Duration::from_secs(cfg.timeout_secs.max(1)),
+                            first_chunk_timeout: Duration::from_secs(
+                                cfg.first_chunk_timeout_secs.max(1),
+                            ),
+                        };
+                        let (session_ref, held_ref, sink_ref) = (&session, &mut held, &mut sink);
+                        let mut forward = |t: &str| {
+                            if let Some(s) = sink_ref.as_mut() {
+                                forward_text(t, reid, session_ref, held_ref, s);
+                            }
+                        };
+                        let s: Option<Sink<'_>> = if has_sink { Some(&mut forward) } else { None };
+                        client::send(&self.http, attempt, s).await
+                    }
+                };
+                match result {
+                    Ok(c) => {
+                        let usage = c.usage.unwrap_or_default();
+                        self.succeeded(&name, usage);
+                        if let Some(s) = sink.as_mut()
+                            && !held.is_empty()
+                        {
+                            s(&session.reidentify(&held));
+                        }
+                        audit(
+                            event("llm.call", AuditOutcome::Ok)
+                                .target(&name)
+                                .duration_ms(started.elapsed().as_millis() as u64)
+                                .reason(format!(
+                                    "attempts {attempts}; tokens prompt {} completion {}{}",
+                                    usage.prompt_tokens,
+                                    usage.completion_tokens,
+                                    if redactor.is_some() {
+                                        format!(
+                                            "; redacted {} value(s)",
+                                            session.counts().values().sum::<usize>()
+                                        )
+                                    } else {
+                                        String::new()
+                                    }
+                                )),
+                        )?;
+                        let text = if reid {
+                            session.reidentify(&c.text)
+                        } else {
+                            c.text
+                        };
+                        return Ok(LlmResponse {
+                            provider: name.clone(),
+                            model: c.model.unwrap_or_else(|| cfg.model.clone()),
+                            text,
+                            usage,
+                            redacted: redactor.is_some(),
+                            attempts,
+                            failed_over,
+                        });
+                    }
+                    Err(e) => {
+                        let cooldown = self.failed(&name, &e);
+                        last_error = Some(format!("{name}: {}", e.summary));
+                        audit(
+                            event("llm.attempt", AuditOutcome::Error)
+                                .target(&name)
+                                .reason(format!("{} failure: {}", e.kind.as_str(), e.summary)),
+                        )?;
+                        if let Some(until) = cooldown {
+                            audit(
+                                event("llm.cooldown", AuditOutcome::Error)
+                                    .target(&name)
+                                    .reason(format!(
+                                        "too many consecutive failures; skipped until {until}"
+                                    )),
+                            )?;
+                        }
+                        if e.delivered {
+                            // Part of the answer has reached the caller: neither a retry nor
+                            // another provider may start it again.
+                            if let Some(s) = sink.as_mut()
+                                && !held.is_empty()
+                            {
+                                s(&session.reidentify(&held));
+                            }
+                            let reason = format!(
+                                "{name} failed after part of the answer was delivered: {}",
+                                e.summary
+                            );
+                            audit(
+                                event("llm.call", AuditOutcome::Error)
+                                    .target(&name)
+                                    .duration_ms(started.elapsed().as_millis() as u64)
+                                    .reason(reason.clone()),
+                            )?;
+                            return Err(LlmError::Failed { reason, attempts });
+                        }
+                        if e.kind == FailureKind::Request
+                            && e.status == Some(400)
+                            && req.stream
+                            && !without_stream_options
+                            && e.summary.contains("stream_options")
+                        {
+                            without_stream_options = true;
+                            continue;
+                        }
+                        if e.kind == FailureKind::Auth
+                            && cfg.kind == ProviderKind::Copilot
+                            && !reexchanged
+                        {
+                            // A Copilot token can be revoked before it expires: exchange once more.
+                            self.copilot.invalidate(&name);
+                            reexchanged = true;
+                            continue;
+                        }
+                        if e.kind.retryable()
+                            && tries < self.opts.max_retries
+                            && let Some(wait) = self.wait(tries, e.retry_after)
+                        {
+                            tokio::time::sleep(wait).await;
+                            tries += 1;
+                            continue;
+                        }
+                        break;
+                    }
+                }
+            }
+            if tried_here {
+                failed_over.push(name.clone());
+            }
+        }
+
+        // Nobody answered. A HIPAA profile that lost its cleared provider(s) is a block, not a
+        // failure: the other providers were refused on purpose.
+        let duration = started.elapsed().as_millis() as u64;
+        if cx.profile.requires_hipaa && !not_cleared.is_empty() {
+            let head = match &last_error {
+                Some(e) => format!("the HIPAA-cleared provider(s) failed ({e})"),
+                None if !cooling.is_empty() => format!(
+                    "the HIPAA-cleared provider(s) are cooling down ({})",
+                    cooling.join(", ")
+                ),
+                None => "no HIPAA-cleared provider is enabled".to_string(),
+            };
+            return Err(block(
+                "hipaa_provider_required",
+                format!(
+                    "profile `{}` requires a HIPAA-cleared provider; {head}, and {} not cleared",
+                    cx.profile_name,
+                    list_is(&not_cleared)
+                ),
+                "enable a HIPAA-cleared provider (hipaa_cleared = true, BAA in place) or retry later; nothing was sent to an uncleared provider".into(),
+            ));
+        }
+        if failed_over.is_empty() {
+            if !cooling.is_empty() {
+                let reason = format!(
+                    "every allowed provider is cooling down: {}",
+                    cooling.join(", ")
+                );
+                audit(
+                    event("llm.call", AuditOutcome::Error)
+                        .duration_ms(duration)
+                        .reason(reason.clone()),
+                )?;
+                return Err(LlmError::Failed { reason, attempts });
+            }
+            return Err(block(
+                "no_provider_available",
+                format!(
+                    "no enabled LLM provider for job `{}` of profile `{}`",
+                    req.job, cx.profile_name
+                ),
+                "enable a provider (`opsdesk providers enable <name>`) or set llm.default".into(),
+            ));
+        }
+        let reason = format!(
+            "every provider tried failed ({}); last: {}",
+            failed_over.join(", "),
+            last_error.unwrap_or_default()
+        );
+        audit(
+            event("llm.call", AuditOutcome::Error)
+                .duration_ms(duration)
+                .reason(reason.clone()),
+        )?;
+        Err(LlmError::Failed { reason, attempts })
+    }
+}
+
+/// The chat-completions body. Redacted messages only: it is built after redaction.
+fn request_body(
+    cfg: &ProviderConfig,
+    messages: &[ChatMessage],
+    req: &LlmRequest,
+    stream_options: bool,
+) -> Vec<u8> {
+    let model = match cfg.kind {
+        ProviderKind::AzureOpenai => providers::azure::body_model(cfg),
+        _ => &cfg.model,
+    };
+    let mut body = json!({
+        "model": model,
+        "messages": messages,
+        "stream": req.stream,
+    });
+    if req.stream && stream_options {
+        body["stream_options"] = json!({"include_usage": true});
+    }
+    if let Some(m) = req.max_tokens {
+        body["max_tokens"] = json!(m);
+    }
+    if let Some(t) = req.temperature {
+        body["temperature"] = json!(t);
+    }
+    serde_json::to_vec(&body).unwrap_or_default()
+}
+
+/// The messages as they may leave: redacted with the call's session when the profile needs it.
+fn redact_messages(
+    redactor: Option<&Redactor>,
+    session: &mut RedactionSession,
+    messages: &[ChatMessage],
+) -> Result<Vec<ChatMessage>, crate::governance::redact::RedactError> {
+    let Some(r) = redactor else {
+        return Ok(messages.to_vec());
+    };
+    messages
+        .iter()
+        .map(|m| {
+            Ok(ChatMessage {
+                role: m.role.clone(),
+                content: r.redact(&m.content, session)?,
+            })
+        })
+        .collect()
+}
+
+/// Pass streamed text on to the caller; when re-identifying, hold back a trailing partial
+/// placeholder (`held`) until it is complete.
+fn forward_text(
+    t: &str,
+    reid: bool,
+    session: &RedactionSession,
+    held: &mut String,
+    sink: &mut (dyn FnMut(&str) + Send),
+) {
+    if !reid {
+        sink(t);
+        return;
+    }
+    held.push_str(t);
+    let cut = safe_cut(held);
+    if cut > 0 {
+        let out = session.reidentify(&held[..cut]);
+        held.drain(..cut);
+        sink(&out);
+    }
+}
+
+/// How much of streamed text can be re-identified now: everything except a trailing `<…`
+/// that may still become a placeholder (placeholders are at most 24 bytes, `<HEALTH_PLAN_12>`).
+fn safe_cut(held: &str) -> usize {
+    match held.rfind('<') {
+        Some(i) if !held[i..].contains('>') && held.len() - i <= 24 => i,
+        _ => held.len(),
+    }
+}
+
+fn list_is(names: &[String]) -> String {
+    match names {
+        [one] => format!("`{one}` is"),
+        many => format!(
+            "{} are",
+            many.iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// A random duration in `[0, max]`. `RandomState` is seeded per instance by the standard
+/// library, which is plenty for spreading retries.
+fn jitter(max: Duration) -> Duration {
+    use std::hash::BuildHasher;
+    if max.is_zero() {
+        return max;
+    }
+    let r = std::collections::hash_map::RandomState::new().hash_one(std::time::Instant::now());
+    let nanos = max.as_nanos().min(u64::MAX as u128) as u64;
+    Duration::from_nanos(r % (nanos + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+
+    #[test]
+    fn chain_order_is_job_entity_default_then_the_rest() {
+        let config = Config::demo();
+        let mut llm = config.llm.clone();
+        let clinic = config.profiles.get("clinic").unwrap().clone();
+        llm.jobs.insert("triage".into(), "local".into());
+        let names: Vec<_> = candidates(&llm, &clinic, "triage").into_iter().collect();
+        assert_eq!(names[0], ("local".to_string(), Source::Job));
+        assert_eq!(names[1].1, Source::Entity);
+        assert_eq!(names.len(), llm.providers.len());
+        let mut uniq: Vec<_> = names.iter().map(|(n, _)| n.clone()).collect();
+        uniq.sort();
+        uniq.dedup();
+        assert_eq!(uniq.len(), names.len());
+    }
+
+    #[test]
+    fn safe_cut_holds_back_a_partial_placeholder() {
+        assert_eq!(safe_cut("hello <PER"), 6);
+        assert_eq!(safe_cut("hello <PERSON_1> x"), 18);
+        assert_eq!(safe_cut("a < b and more text that is long enough"), 39);
+    }
+
+    #[test]
+    fn waits_honour_retry_after_and_cap() {
+        let r = Router::new(RouterOptions::default()).unwrap();
+        let w = r.wait(0, Some(Duration::from_secs(2))).unwrap();
+        assert!(
+            w >= Duration::from_secs(2) && w <= Duration::from_millis(2200),
+            "{w:?}"
+        );
+        assert_eq!(r.wait(0, Some(Duration::from_secs(31))), None);
+        let w = r.wait(3, None).unwrap();
+        assert!(
+            w >= Duration::from_secs(2) && w <= Duration::from_secs(4),
+            "{w:?}"
+        );
+        let w = r.wait(30, None).unwrap();
+        assert!(w <= Duration::from_secs(8));
+    }
+
+    #[test]
+    fn cooldown_starts_after_threshold_and_doubles() {
+        let r = Router::new(RouterOptions::default()).unwrap();
+        let e = AttemptError::new(FailureKind::Transient, "HTTP 503");
+        assert!(r.failed("p", &e).is_none());
+        assert!(r.failed("p", &e).is_none());
+        assert!(r.failed("p", &e).is_some());
+        let until1 = r.lock().get("p").unwrap().until.unwrap();
+        // One failure after a cooldown starts the next, twice as long.
+        assert!(r.failed("p", &e).is_some());
+        let until2 = r.lock().get("p").unwrap().until.unwrap();
+        assert!(until2 - until1 > Duration::from_secs(55));
+        assert!(r.stats()["p"].cooldown_until.is_some());
+        // A request error says nothing about the provider.
+        r.succeeded("q", Usage::default());
+        assert!(
+            r.failed("q", &AttemptError::new(FailureKind::Request, "HTTP 400"))
+                .is_none()
+        );
+        assert_eq!(r.stats()["q"].consecutive_failures, 0);
+    }
+}
