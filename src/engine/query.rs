@@ -92,13 +92,9 @@ impl Engine {
             profile,
             text: None,
         };
-        let cursor = self.inbox.cursor(&consumer)?.unwrap_or(0);
-        let from = since.unwrap_or(cursor);
-        let batch = self.inbox.read_after(from, limit, &filter)?;
-        let mut now_at = cursor;
-        if mark_consumed && let Some(last) = batch.records.last() {
-            now_at = self.inbox.advance_cursor_lazy(&consumer, last.seq)?;
-        }
+        let (batch, now_at) =
+            self.inbox
+                .pull_from(&consumer, since, limit, &filter, mark_consumed)?;
         let target = format!(
             "{consumer} returned={} cursor={now_at}",
             batch.records.len()

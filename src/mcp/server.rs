@@ -171,26 +171,10 @@ impl Hub {
         action: Action,
         actor: Actor,
     ) -> Result<Outcome, McpError> {
-        let engine = self.engine.clone();
-        let tool_name = tool.to_string();
-        let task =
-            tokio::task::spawn_blocking(move || engine.submit_tool(&tool_name, action, actor));
-        match tokio::time::timeout(self.call_timeout, task).await {
-            Ok(Ok(result)) => result.map_err(engine_error),
-            Ok(Err(join)) => Err(McpError::internal_error(
-                format!("the call failed: {join}"),
-                None,
-            )),
-            Err(_) => Err(McpError::internal_error(
-                format!(
-                    "`{tool}` did not finish within {}s",
-                    self.call_timeout.as_secs()
-                ),
-                Some(
-                    json!({"timeout_secs": self.call_timeout.as_secs(), "hint": "retry later; if it persists, check `opsdesk status` on the operator's machine"}),
-                ),
-            )),
-        }
+        self.blocking(tool, move |engine, tool| {
+            engine.submit_tool(tool, action, actor)
+        })
+        .await
     }
 
     /// A read. Status and inbox pulls are short page-cache reads whose audit record does not
@@ -208,10 +192,21 @@ impl Hub {
                 .submit_read(tool, query, actor)
                 .map_err(engine_error);
         }
+        self.blocking(tool, move |engine, tool| {
+            engine.submit_read(tool, query, actor)
+        })
+        .await
+    }
+
+    /// Run `f` on the blocking pool (the stores read and fsync) within the call time limit.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        tool: &str,
+        f: impl FnOnce(&Engine, &str) -> Result<T, EngineError> + Send + 'static,
+    ) -> Result<T, McpError> {
         let engine = self.engine.clone();
         let tool_name = tool.to_string();
-        let task =
-            tokio::task::spawn_blocking(move || engine.submit_read(&tool_name, query, actor));
+        let task = tokio::task::spawn_blocking(move || f(&engine, &tool_name));
         match tokio::time::timeout(self.call_timeout, task).await {
             Ok(Ok(result)) => result.map_err(engine_error),
             Ok(Err(join)) => Err(McpError::internal_error(

@@ -680,18 +680,7 @@ async fn dispatch(
                     body: a.body,
                 },
             };
-            draft_result(
-                hub.submit(
-                    name,
-                    Action::CreateDraft {
-                        profile,
-                        outbound,
-                        provider: None,
-                    },
-                    actor,
-                )
-                .await?,
-            )
+            queue_draft(hub, name, profile, outbound, actor).await
         }
         "draft_reply" => {
             let a: DraftReplyArgs = parse(name, args)?;
@@ -718,18 +707,7 @@ async fn dispatch(
                 location: a.location,
                 body: a.body,
             };
-            draft_result(
-                hub.submit(
-                    name,
-                    Action::CreateDraft {
-                        profile,
-                        outbound,
-                        provider: None,
-                    },
-                    actor,
-                )
-                .await?,
-            )
+            queue_draft(hub, name, profile, outbound, actor).await
         }
         "chat_reply_draft" => {
             let a: ChatReplyArgs = parse(name, args)?;
@@ -738,18 +716,7 @@ async fn dispatch(
                 chat_id: a.chat_id,
                 body: a.body,
             };
-            draft_result(
-                hub.submit(
-                    name,
-                    Action::CreateDraft {
-                        profile,
-                        outbound,
-                        provider: None,
-                    },
-                    actor,
-                )
-                .await?,
-            )
+            queue_draft(hub, name, profile, outbound, actor).await
         }
         _ => Err(McpError::internal_error(
             format!("tool `{name}` has no handler"),
@@ -838,6 +805,22 @@ fn from_detail<T: DeserializeOwned>(v: Value) -> Result<T, McpError> {
 fn structured<T: Serialize>(out: T) -> Result<CallToolResult, McpError> {
     let v = serde_json::to_value(out).map_err(|e| McpError::internal_error(e.to_string(), None))?;
     Ok(CallToolResult::structured(v))
+}
+
+/// Put a model-written outbound action in the approval queue; the result says queued or blocked.
+async fn queue_draft(
+    hub: &Arc<Hub>,
+    tool: &str,
+    profile: String,
+    outbound: Outbound,
+    actor: Actor,
+) -> Result<CallToolResult, McpError> {
+    let action = Action::CreateDraft {
+        profile,
+        outbound,
+        provider: None,
+    };
+    draft_result(hub.submit(tool, action, actor).await?)
 }
 
 fn draft_result(o: Outcome) -> Result<CallToolResult, McpError> {

@@ -8,13 +8,14 @@
 use std::fs;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::StoreError;
 use super::jsonl::{FileLock, Lines, append_unsynced, last_complete_line, repair_torn_tail};
+use super::later::{FlushResult, Later};
 use crate::domain::{AuditEvent, AuditRecord};
 use crate::paths::{ensure_private_dir, open_private_append};
 
@@ -28,19 +29,16 @@ pub struct Audit {
     head: Mutex<Option<Head>>,
     /// Group commit and the background syncer for deferred appends.
     sync: Arc<SyncShared>,
-    /// The syncer thread, started by the first deferred append.
-    syncer: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 /// How long a deferred record may wait for its fsync: appends within this window share one.
 pub const DEFERRED_SYNC_WINDOW: std::time::Duration = std::time::Duration::from_millis(10);
 
-#[derive(Default)]
 struct SyncShared {
     /// How far the current month file is known to be on disk.
     synced: Mutex<Synced>,
     pending: Mutex<Pending>,
-    wake: Condvar,
+    syncer: Later,
 }
 
 #[derive(Default)]
@@ -49,7 +47,6 @@ struct Pending {
     upto: Option<(Arc<File>, PathBuf, u64)>,
     /// An fsync failed: the trail may have lost records, so every later append is refused.
     failed: Option<String>,
-    stop: bool,
 }
 
 impl SyncShared {
@@ -73,8 +70,9 @@ impl SyncShared {
         Ok(())
     }
 
-    /// Sync what deferred appends left pending (the syncer thread, and `Drop`).
-    fn flush_pending(&self) {
+    /// Sync what deferred appends left pending (the syncer thread, and `Drop`). A failure is
+    /// kept, not retried: it makes every later append fail.
+    fn flush_pending(&self) -> FlushResult {
         let job = self
             .pending
             .lock()
@@ -90,38 +88,14 @@ impl SyncShared {
                 .unwrap_or_else(|p| p.into_inner())
                 .failed = Some(e.to_string());
         }
-    }
-
-    fn syncer_loop(&self) {
-        loop {
-            {
-                let mut p = self.pending.lock().unwrap_or_else(|p| p.into_inner());
-                while p.upto.is_none() && !p.stop {
-                    p = self.wake.wait(p).unwrap_or_else(|p| p.into_inner());
-                }
-                if p.stop {
-                    return; // Drop flushes what is left
-                }
-            }
-            // Let concurrent readers' records join this fsync.
-            std::thread::sleep(DEFERRED_SYNC_WINDOW);
-            self.flush_pending();
-        }
+        Ok(())
     }
 }
 
 impl Drop for Audit {
     fn drop(&mut self) {
-        self.sync
-            .pending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .stop = true;
-        self.sync.wake.notify_all();
-        if let Some(t) = self.syncer.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            let _ = t.join();
-        }
-        self.sync.flush_pending();
+        self.sync.syncer.stop();
+        let _ = self.sync.flush_pending();
     }
 }
 
@@ -209,8 +183,11 @@ impl Audit {
         Ok(Audit {
             dir: dir.to_path_buf(),
             head: Mutex::new(None),
-            sync: Arc::new(SyncShared::default()),
-            syncer: Mutex::new(None),
+            sync: Arc::new(SyncShared {
+                synced: Mutex::new(Synced::default()),
+                pending: Mutex::new(Pending::default()),
+                syncer: Later::new("audit-sync", DEFERRED_SYNC_WINDOW),
+            }),
         })
     }
 
@@ -264,16 +241,10 @@ impl Audit {
         }
         p.upto = Some((file, path, end));
         drop(p);
-        self.sync.wake.notify_one();
-        let mut t = self.syncer.lock().unwrap_or_else(|p| p.into_inner());
-        if t.is_none() {
-            let shared = Arc::clone(&self.sync);
-            let handle = std::thread::Builder::new()
-                .name("audit-sync".into())
-                .spawn(move || shared.syncer_loop())
-                .map_err(|e| StoreError::Rejected(format!("cannot start the audit syncer: {e}")))?;
-            *t = Some(handle);
-        }
+        self.sync
+            .syncer
+            .request(&self.sync, |s| &s.syncer, SyncShared::flush_pending)
+            .map_err(StoreError::Rejected)?;
         Ok(record)
     }
 

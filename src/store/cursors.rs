@@ -11,12 +11,13 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::StoreError;
 use super::inbox::{InboxState, OPERATOR_CONSUMER};
 use super::jsonl::FileLock;
+use super::later::Later;
 use super::stamp::Stamp;
 use crate::paths::write_atomic;
 
@@ -30,16 +31,9 @@ pub(super) struct StateFile {
     dir: PathBuf,
     /// state.json as last read or written by this process, valid while its stamp holds.
     cache: Mutex<Option<(Stamp, InboxState)>>,
-    lazy: Mutex<Lazy>,
-    wake: Condvar,
-    saver: Mutex<Option<std::thread::JoinHandle<()>>>,
-}
-
-#[derive(Default)]
-struct Lazy {
     /// Cursors moved in memory and not yet written.
-    pending: BTreeMap<String, u64>,
-    stop: bool,
+    pending: Mutex<BTreeMap<String, u64>>,
+    saver: Later,
 }
 
 impl StateFile {
@@ -47,9 +41,8 @@ impl StateFile {
         Arc::new(StateFile {
             dir: dir.to_path_buf(),
             cache: Mutex::new(None),
-            lazy: Mutex::new(Lazy::default()),
-            wake: Condvar::new(),
-            saver: Mutex::new(None),
+            pending: Mutex::new(BTreeMap::new()),
+            saver: Later::new("inbox-cursors", LAZY_SAVE_WINDOW),
         })
     }
 
@@ -60,8 +53,8 @@ impl StateFile {
     /// The cursors as saved, with this process's unsaved moves applied.
     pub(super) fn load(&self) -> Result<InboxState, StoreError> {
         let mut st = self.load_saved()?;
-        let lazy = self.lazy.lock().unwrap_or_else(|p| p.into_inner());
-        for (name, seq) in &lazy.pending {
+        let pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        for (name, seq) in pending.iter() {
             let c = st.consumers.entry(name.clone()).or_insert(0);
             *c = (*c).max(*seq);
         }
@@ -147,37 +140,35 @@ impl StateFile {
             .get(consumer)
             .copied()
             .unwrap_or(0);
-        let mut lazy = self.lazy.lock().unwrap_or_else(|p| p.into_inner());
-        let c = lazy.pending.entry(consumer.to_string()).or_insert(0);
+        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        let c = pending.entry(consumer.to_string()).or_insert(0);
         *c = (*c).max(seq).max(saved);
         let now = *c;
-        drop(lazy);
-        self.wake.notify_one();
-        let mut saver = self.saver.lock().unwrap_or_else(|p| p.into_inner());
-        if saver.is_none() {
-            let me = Arc::clone(self);
-            let handle = std::thread::Builder::new()
-                .name("inbox-cursors".into())
-                .spawn(move || me.saver_loop())
-                .map_err(|e| StoreError::Rejected(format!("cannot start the cursor saver: {e}")))?;
-            *saver = Some(handle);
-        }
+        drop(pending);
+        self.saver
+            .request(
+                self,
+                |s| &s.saver,
+                |s| {
+                    s.save_pending()
+                        .map_err(|e| format!("inbox cursors not saved: {e}"))
+                },
+            )
+            .map_err(StoreError::Rejected)?;
         Ok(now)
     }
 
     /// Drop an unsaved move (an explicit rewind replaces it).
     pub(super) fn forget_pending(&self, consumer: &str) {
-        self.lazy
+        self.pending
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .pending
             .remove(consumer);
     }
 
     /// Write the lazily moved cursors (merged: a cursor never moves back).
     pub(super) fn save_pending(&self) -> Result<(), StoreError> {
-        let pending =
-            std::mem::take(&mut self.lazy.lock().unwrap_or_else(|p| p.into_inner()).pending);
+        let pending = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()));
         if pending.is_empty() {
             return Ok(());
         }
@@ -193,41 +184,18 @@ impl StateFile {
         })();
         if result.is_err() {
             // Keep them for the next attempt; meanwhile readers still see them in memory.
-            let mut lazy = self.lazy.lock().unwrap_or_else(|p| p.into_inner());
+            let mut kept = self.pending.lock().unwrap_or_else(|p| p.into_inner());
             for (name, seq) in pending {
-                let c = lazy.pending.entry(name).or_insert(0);
+                let c = kept.entry(name).or_insert(0);
                 *c = (*c).max(seq);
             }
         }
         result
     }
 
-    fn saver_loop(&self) {
-        loop {
-            {
-                let mut lazy = self.lazy.lock().unwrap_or_else(|p| p.into_inner());
-                while lazy.pending.is_empty() && !lazy.stop {
-                    lazy = self.wake.wait(lazy).unwrap_or_else(|p| p.into_inner());
-                }
-                if lazy.stop {
-                    return;
-                }
-            }
-            std::thread::sleep(LAZY_SAVE_WINDOW);
-            if let Err(e) = self.save_pending() {
-                tracing::error!("inbox cursors not saved (retrying): {e}");
-                std::thread::sleep(Duration::from_secs(1));
-            }
-        }
-    }
-
     /// Stop the saver and write what is pending (the inbox is going away).
     pub(super) fn shutdown(&self) {
-        self.lazy.lock().unwrap_or_else(|p| p.into_inner()).stop = true;
-        self.wake.notify_all();
-        if let Some(t) = self.saver.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            let _ = t.join();
-        }
+        self.saver.stop();
         if let Err(e) = self.save_pending() {
             tracing::error!("inbox cursors not saved at exit: {e}");
         }

@@ -846,15 +846,28 @@ impl Inbox {
         filter: &Filter,
         mark: bool,
     ) -> Result<(Batch, u64), StoreError> {
+        let (batch, cursor) = self.pull_from(consumer, None, limit, filter, mark)?;
+        let remaining = batch.last_seq.saturating_sub(cursor);
+        Ok((batch, remaining))
+    }
+
+    /// `pull` that may start elsewhere than the consumer's cursor (`since`, a re-read); with
+    /// `mark` the cursor still only moves forward. Returns the batch and the cursor after it.
+    pub fn pull_from(
+        &self,
+        consumer: &str,
+        since: Option<u64>,
+        limit: usize,
+        filter: &Filter,
+        mark: bool,
+    ) -> Result<(Batch, u64), StoreError> {
         validate_consumer(consumer)?;
-        let from = self.cursor(consumer)?.unwrap_or(0);
-        let batch = self.read_after(from, limit, filter)?;
-        let mut cursor = from;
+        let mut cursor = self.cursor(consumer)?.unwrap_or(0);
+        let batch = self.read_after(since.unwrap_or(cursor), limit, filter)?;
         if mark && let Some(last) = batch.records.last() {
             cursor = self.advance_cursor_lazy(consumer, last.seq)?;
         }
-        let remaining = batch.last_seq.saturating_sub(cursor);
-        Ok((batch, remaining))
+        Ok((batch, cursor))
     }
 
     fn load_state(&self) -> Result<InboxState, StoreError> {

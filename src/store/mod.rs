@@ -6,6 +6,7 @@ mod cursors;
 pub mod drafts;
 pub mod inbox;
 pub mod jsonl;
+mod later;
 pub mod stamp;
 
 use std::io;
