@@ -142,7 +142,8 @@ async fn start_http(
     hub: Arc<Hub>,
     shutdown: CancellationToken,
 ) -> Result<(tokio::task::JoinHandle<()>, String), String> {
-    let token = auth::load_or_create(&ctx.paths).map_err(|e| format!("{e:#}"))?;
+    let token =
+        auth::Credentials::load(&ctx.paths, &config.server).map_err(|e| format!("{e:#}"))?;
     let mut opts = HttpOptions::from_config(&config.server, Some(token));
     if let Some(b) = args.bind {
         opts.bind = b;
@@ -166,7 +167,7 @@ async fn start_http(
     info.write(&ctx.paths).map_err(|e| format!("{e:#}"))?;
     let app = crate::mcp::http::router(hub, &opts, shutdown.clone());
     let handle = tokio::spawn(async move {
-        if let Err(e) = crate::mcp::http::serve(listener, app, shutdown).await {
+        if let Err(e) = crate::mcp::http::serve(listener, app, &opts, shutdown).await {
             tracing::error!("MCP HTTP server stopped: {e}");
         }
     });

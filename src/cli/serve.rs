@@ -162,7 +162,7 @@ async fn start_http(
     let token = if args.conformance_fixtures {
         None
     } else {
-        Some(auth::load_or_create(&ctx.paths)?)
+        Some(auth::Credentials::load(&ctx.paths, &config.server)?)
     };
     let mut opts = HttpOptions::from_config(&config.server, token);
     if let Some(b) = args.bind {
@@ -198,7 +198,7 @@ async fn start_http(
     eprintln!("opsdesk MCP server listening on {}", info.mcp_url);
     let app = crate::mcp::http::router(hub, &opts, shutdown.clone());
     Ok(tokio::spawn(async move {
-        if let Err(e) = crate::mcp::http::serve(listener, app, shutdown).await {
+        if let Err(e) = crate::mcp::http::serve(listener, app, &opts, shutdown).await {
             tracing::error!("MCP HTTP server stopped: {e}");
         }
     }))

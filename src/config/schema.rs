@@ -85,6 +85,41 @@ pub struct ServerConfig {
     pub rate_limit_burst: u32,
     /// Time limit for one request.
     pub request_timeout_secs: u64,
+    /// A connection must deliver a request's headers within this many seconds of connecting
+    /// (or of its previous response ending), else it is closed: slow or idle connections hold
+    /// no file descriptor for long, token or not.
+    pub header_read_timeout_secs: u64,
+    /// Most simultaneous HTTP connections; more are closed at once. Lowered at start when the
+    /// process's file limit would leave the engine too few descriptors for its own work.
+    pub max_connections: usize,
+    /// Most live MCP sessions (legacy HTTP sessions); `initialize` beyond it gets 503.
+    pub max_sessions: usize,
+    /// A session with no request for this long is closed and its memory freed.
+    pub session_idle_secs: u64,
+    /// Failed token attempts allowed per peer address before it is refused with 429 for a while
+    /// (the allowance refills at one attempt per second).
+    pub auth_failures_burst: u32,
+    /// `[server.clients.<name>]`: named MCP clients, each with its own bearer token. The name
+    /// (not the client's self-declared `clientInfo.name`) is what cursors, rate limits,
+    /// clearance and the audit use.
+    pub clients: BTreeMap<String, McpClientConfig>,
+    /// The named client a stdio connection (`opsdesk serve --stdio`) acts as; unset = the
+    /// uncleared client `stdio`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stdio_client: Option<String>,
+}
+
+/// `[server.clients.<name>]`: one MCP client and the credential bound to it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpClientConfig {
+    /// NAME of the environment variable holding this client's bearer token (at least 32
+    /// characters). The token itself never goes into a config file.
+    pub token_env: String,
+    /// May this client receive PHI of `requires_hipaa` profiles in clear? Default false: it
+    /// gets the redacted view. Set true only for a client whose model runs under a BAA.
+    #[serde(default)]
+    pub hipaa_cleared: bool,
 }
 
 impl Default for ServerConfig {
@@ -97,6 +132,13 @@ impl Default for ServerConfig {
             rate_limit_per_sec: 50,
             rate_limit_burst: 100,
             request_timeout_secs: 30,
+            header_read_timeout_secs: 10,
+            max_connections: 256,
+            max_sessions: 128,
+            session_idle_secs: 600,
+            auth_failures_burst: 10,
+            clients: BTreeMap::new(),
+            stdio_client: None,
         }
     }
 }

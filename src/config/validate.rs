@@ -2,6 +2,7 @@
 //! references between sections, names, ranges, and the governance rules a file may not break.
 //! Every finding is collected (not just the first) so one `opsdesk config check` shows them all.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::net::IpAddr;
 
@@ -153,6 +154,99 @@ impl Validator {
             3600,
             "seconds",
         );
+        self.range(
+            base.key("header_read_timeout_secs"),
+            s.header_read_timeout_secs,
+            1,
+            600,
+            "seconds",
+        );
+        self.range(
+            base.key("max_connections"),
+            s.max_connections as u64,
+            4,
+            1_000_000,
+            "connections",
+        );
+        self.range(
+            base.key("max_sessions"),
+            s.max_sessions as u64,
+            1,
+            1_000_000,
+            "sessions",
+        );
+        self.range(
+            base.key("session_idle_secs"),
+            s.session_idle_secs,
+            10,
+            86_400,
+            "seconds",
+        );
+        self.range(
+            base.key("auth_failures_burst"),
+            u64::from(s.auth_failures_burst),
+            1,
+            10_000,
+            "attempts",
+        );
+        let mut envs: BTreeMap<&str, &str> = BTreeMap::new();
+        for (name, client) in &s.clients {
+            let path = base.key("clients").key(name);
+            if !is_valid_name(name) || name == "default" || name == "stdio" {
+                self.invalid(
+                    path.clone(),
+                    format!(
+                        "`{path}`: `{name}` is not a usable client name; allowed: {NAME_RULE}, and not `default` or `stdio` (those name the built-in clients)"
+                    ),
+                );
+            }
+            let env = client.token_env.trim();
+            let env_ok = !env.is_empty()
+                && env.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !env.as_bytes()[0].is_ascii_digit();
+            if !env_ok {
+                let p = path.key("token_env");
+                self.invalid(
+                    p.clone(),
+                    format!(
+                        "`{p}` must be the NAME of an environment variable (letters, digits, `_`), e.g. \"OPSDESK_TOKEN_{}\"; `opsdesk mcp-config <client> --new-client {name}` makes one",
+                        name.to_ascii_uppercase().replace('-', "_")
+                    ),
+                );
+            } else if env == crate::mcp::auth::TOKEN_ENV {
+                let p = path.key("token_env");
+                self.invalid(
+                    p.clone(),
+                    format!(
+                        "`{p}` = \"{env}\" is the default client's token; give `{name}` its own variable"
+                    ),
+                );
+            } else if let Some(other) = envs.insert(env, name) {
+                let p = path.key("token_env");
+                self.invalid(
+                    p.clone(),
+                    format!(
+                        "`{p}` = \"{env}\" is also the token of client `{other}`: one credential names one client"
+                    ),
+                );
+            }
+        }
+        if let Some(stdio) = &s.stdio_client
+            && !s.clients.contains_key(stdio)
+        {
+            let p = base.key("stdio_client");
+            self.invalid(
+                p.clone(),
+                format!(
+                    "`{p}` = \"{stdio}\" is not a configured client; allowed: {}",
+                    if s.clients.is_empty() {
+                        "none configured (add [server.clients.<name>])".to_string()
+                    } else {
+                        s.clients.keys().cloned().collect::<Vec<_>>().join(", ")
+                    }
+                ),
+            );
+        }
     }
 
     fn console(&mut self, c: &Config) {

@@ -96,6 +96,9 @@ pub struct Engine {
     health: std::sync::Mutex<std::collections::BTreeMap<String, runner::SourceHealth>>,
     /// The LLM router, built on first use (`llm_jobs.rs`).
     llm: std::sync::OnceLock<Arc<crate::llm::Router>>,
+    /// PHI view (phiclients): which profiles need redaction for uncleared recipients, and
+    /// the redactors the audit trail's quoted text passes.
+    phi: crate::governance::phi_view::PhiPolicy,
     _lock: Option<EngineLock>,
 }
 
@@ -109,7 +112,9 @@ impl Engine {
             Mode::Secondary => None,
         };
         let (events, _) = broadcast::channel(1024);
+        let phi = crate::governance::phi_view::PhiPolicy::from_config(&config);
         Ok(Engine {
+            phi,
             inbox: Inbox::open(&paths.inbox_dir())?,
             drafts: Drafts::open(&paths.drafts_dir())?,
             audit: Audit::open(&paths.audit_dir())?,
@@ -125,6 +130,11 @@ impl Engine {
     pub fn paths(&self) -> &Paths {
         &self.paths
     }
+    /// The PHI view every uncleared recipient's answer passes (phiclients).
+    pub fn phi(&self) -> &crate::governance::phi_view::PhiPolicy {
+        &self.phi
+    }
+
     pub fn config(&self) -> &Config {
         &self.config
     }
@@ -151,7 +161,9 @@ impl Engine {
     }
 
     /// Record an audit event and announce it.
-    pub fn audit(&self, ev: AuditEvent) -> Result<AuditRecord, EngineError> {
+    pub fn audit(&self, mut ev: AuditEvent) -> Result<AuditRecord, EngineError> {
+        // phiclients: quoted free text is redacted before it enters the trail.
+        self.phi.scrub_audit(&mut ev);
         let rec = self
             .audit
             .append(ev)
@@ -162,7 +174,9 @@ impl Engine {
 
     /// Record the audit event of a read: written before the answer goes out (a failing trail
     /// still refuses the read), made durable by a shared fsync moments later.
-    fn audit_read(&self, ev: AuditEvent) -> Result<(), EngineError> {
+    fn audit_read(&self, mut ev: AuditEvent) -> Result<(), EngineError> {
+        // phiclients: quoted free text is redacted before it enters the trail.
+        self.phi.scrub_audit(&mut ev);
         let rec = self
             .audit
             .append_deferred(ev)

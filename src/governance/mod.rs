@@ -5,4 +5,5 @@
 pub mod bans;
 pub mod boundary;
 pub mod ladder;
+pub mod phi_view;
 pub mod redact;

@@ -12,6 +12,131 @@ use crate::paths::{Paths, write_atomic};
 pub const TOKEN_ENV: &str = "OPSDESK_TOKEN";
 /// File in the data dir holding the generated token (0600).
 pub const TOKEN_FILE: &str = "mcp-token";
+/// Shortest token accepted (from the environment; generated ones are 64 hex characters).
+pub const MIN_TOKEN_LEN: usize = 32;
+/// Name of the client holding the default token (`OPSDESK_TOKEN` / `mcp-token`).
+pub const DEFAULT_CLIENT: &str = "default";
+/// Name of a stdio connection unless `server.stdio_client` names a configured client.
+pub const STDIO_CLIENT: &str = "stdio";
+
+/// Who a request comes from, as its credential says (never as the client declares itself).
+/// The HTTP guard inserts it into the request's extensions; handlers read it from there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientIdentity {
+    /// `default`, `stdio` or a `[server.clients.<name>]` name: cursors (`mcp:<name>`), rate
+    /// limits, clearance and the audit use it.
+    pub name: String,
+    /// May receive PHI of `requires_hipaa` profiles in clear.
+    pub hipaa_cleared: bool,
+}
+
+impl ClientIdentity {
+    pub fn uncleared(name: &str) -> ClientIdentity {
+        ClientIdentity {
+            name: name.to_string(),
+            hipaa_cleared: false,
+        }
+    }
+}
+
+/// Every credential the server accepts and the client each one names.
+#[derive(Debug, Clone)]
+pub struct Credentials {
+    entries: Vec<(Token, ClientIdentity)>,
+}
+
+impl Credentials {
+    /// The default token (uncleared client `default`) plus one per `[server.clients.<name>]`,
+    /// read from the variable its `token_env` names. A missing or short token is an error that
+    /// says how to make one.
+    pub fn load(paths: &Paths, server: &crate::config::ServerConfig) -> Result<Credentials> {
+        let mut entries = vec![(
+            load_or_create(paths)?,
+            ClientIdentity::uncleared(DEFAULT_CLIENT),
+        )];
+        for (name, c) in &server.clients {
+            let v = std::env::var(&c.token_env).unwrap_or_default();
+            let v = v.trim();
+            if v.is_empty() {
+                anyhow::bail!(
+                    "MCP client `{name}`: the environment variable {} (server.clients.{name}.token_env) is not set; export the client's token there (`opsdesk mcp-config <client> --new-client {name}` makes one), or remove [server.clients.{name}]",
+                    c.token_env
+                );
+            }
+            check_length(&c.token_env, v)?;
+            let token = Token::new(v.to_string(), TokenSource::Env);
+            if entries.iter().any(|(t, _)| t.secret() == token.secret()) {
+                anyhow::bail!(
+                    "MCP client `{name}`: its token ({}) is the same as another client's; each client needs its own token",
+                    c.token_env
+                );
+            }
+            entries.push((
+                token,
+                ClientIdentity {
+                    name: name.clone(),
+                    hipaa_cleared: c.hipaa_cleared,
+                },
+            ));
+        }
+        Ok(Credentials { entries })
+    }
+
+    /// Only `token`, naming the default client (tests, the bridge).
+    pub fn single(token: Token) -> Credentials {
+        Credentials {
+            entries: vec![(token, ClientIdentity::uncleared(DEFAULT_CLIENT))],
+        }
+    }
+
+    /// The default client's token.
+    pub fn default_token(&self) -> Option<&Token> {
+        self.entries.first().map(|(t, _)| t)
+    }
+
+    /// The client an `Authorization` header names, if any. Every credential is compared (in
+    /// constant time) whatever matches, so timing tells nothing about which or how many exist.
+    pub fn identify_header(&self, value: &[u8]) -> Option<&ClientIdentity> {
+        let mut found = None;
+        for (t, id) in &self.entries {
+            if t.matches_header(value) && found.is_none() {
+                found = Some(id);
+            }
+        }
+        found
+    }
+}
+
+/// The identity of a stdio connection: `server.stdio_client` if set, else uncleared `stdio`.
+pub fn stdio_identity(server: &crate::config::ServerConfig) -> ClientIdentity {
+    match server
+        .stdio_client
+        .as_ref()
+        .and_then(|n| server.clients.get(n).map(|c| (n, c)))
+    {
+        Some((name, c)) => ClientIdentity {
+            name: name.clone(),
+            hipaa_cleared: c.hipaa_cleared,
+        },
+        None => ClientIdentity::uncleared(STDIO_CLIENT),
+    }
+}
+
+/// A token shorter than [`MIN_TOKEN_LEN`] is refused, with how to make a good one.
+pub fn check_length(var: &str, value: &str) -> Result<()> {
+    let n = value.chars().count();
+    if n < MIN_TOKEN_LEN {
+        anyhow::bail!(
+            "{var} is {n} characters long; MCP tokens must be at least {MIN_TOKEN_LEN} random characters. Make one with `openssl rand -hex 32` (or `opsdesk mcp-config <client> --new-client <name>` for a named client), or unset {TOKEN_ENV} to use the generated token in the data dir"
+        );
+    }
+    Ok(())
+}
+
+/// A new random token (64 hex characters), for `mcp-config --new-client`.
+pub fn mint() -> String {
+    generate()
+}
 
 /// The secret clients must send as `Authorization: Bearer <token>`. Debug never shows it.
 #[derive(Clone)]
@@ -80,11 +205,7 @@ pub fn load_or_create(paths: &Paths) -> Result<Token> {
     if let Ok(v) = std::env::var(TOKEN_ENV) {
         let v = v.trim().to_string();
         if !v.is_empty() {
-            if v.len() < 16 {
-                tracing::warn!(
-                    "{TOKEN_ENV} is shorter than 16 characters; use a long random value"
-                );
-            }
+            check_length(TOKEN_ENV, &v)?;
             return Ok(Token::new(v, TokenSource::Env));
         }
     }
@@ -143,6 +264,50 @@ mod tests {
         assert!(!t.matches_header(b"Bearer "));
         assert!(!t.matches_header(b"Basic s3cret-token-value"));
         assert!(!t.matches_header(b"s3cret-token-value"));
+    }
+
+    #[test]
+    fn a_header_names_the_client_whose_token_it_carries() {
+        let a = "a".repeat(40);
+        let b = "b".repeat(40);
+        let creds = Credentials {
+            entries: vec![
+                (
+                    Token::new(a.clone(), TokenSource::Env),
+                    ClientIdentity::uncleared(DEFAULT_CLIENT),
+                ),
+                (
+                    Token::new(b.clone(), TokenSource::Env),
+                    ClientIdentity {
+                        name: "scribe".into(),
+                        hipaa_cleared: true,
+                    },
+                ),
+            ],
+        };
+        assert_eq!(
+            creds
+                .identify_header(format!("Bearer {a}").as_bytes())
+                .map(|i| i.name.as_str()),
+            Some("default")
+        );
+        let id = creds
+            .identify_header(format!("Bearer {b}").as_bytes())
+            .unwrap();
+        assert_eq!((id.name.as_str(), id.hipaa_cleared), ("scribe", true));
+        assert!(creds.identify_header(b"Bearer nope").is_none());
+    }
+
+    #[test]
+    fn short_tokens_are_refused_with_how_to_make_one() {
+        let e = check_length("OPSDESK_TOKEN", "abc")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("at least 32") && e.contains("openssl rand -hex 32"),
+            "{e}"
+        );
+        assert!(check_length("X", &mint()).is_ok());
     }
 
     #[test]

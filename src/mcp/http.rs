@@ -18,7 +18,8 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::auth::Token;
+use super::auth::{ClientIdentity, Credentials};
+use super::conn::{CappedListener, ConnMeta};
 use super::server::{Hub, OpsDesk};
 
 /// JSON-RPC error codes of the HTTP guard (implementation-defined range).
@@ -27,6 +28,7 @@ pub const CODE_FORBIDDEN: i32 = -32003;
 pub const CODE_RATE_LIMITED: i32 = -32005;
 pub const CODE_TOO_LARGE: i32 = -32006;
 pub const CODE_TIMEOUT: i32 = -32007;
+pub const CODE_TOO_MANY_SESSIONS: i32 = -32010;
 
 #[derive(Debug, Clone)]
 pub struct HttpOptions {
@@ -38,13 +40,22 @@ pub struct HttpOptions {
     pub rate_per_sec: u32,
     pub rate_burst: u32,
     pub request_timeout: Duration,
+    /// See [`super::conn`].
+    pub header_read_timeout: Duration,
+    pub max_connections: usize,
+    pub max_sessions: usize,
+    pub session_idle: Duration,
+    pub auth_failures_burst: u32,
     /// `None` only in the conformance fixture mode (the suite cannot send a token), which is
     /// refused anywhere but loopback.
-    pub token: Option<Token>,
+    pub credentials: Option<Arc<Credentials>>,
 }
 
 impl HttpOptions {
-    pub fn from_config(c: &crate::config::ServerConfig, token: Option<Token>) -> HttpOptions {
+    pub fn from_config(
+        c: &crate::config::ServerConfig,
+        credentials: Option<Credentials>,
+    ) -> HttpOptions {
         HttpOptions {
             bind: c.bind,
             allow_non_loopback: c.allow_non_loopback,
@@ -53,7 +64,12 @@ impl HttpOptions {
             rate_per_sec: c.rate_limit_per_sec,
             rate_burst: c.rate_limit_burst,
             request_timeout: Duration::from_secs(c.request_timeout_secs.max(1)),
-            token,
+            header_read_timeout: Duration::from_secs(c.header_read_timeout_secs.max(1)),
+            max_connections: c.max_connections,
+            max_sessions: c.max_sessions,
+            session_idle: Duration::from_secs(c.session_idle_secs.max(1)),
+            auth_failures_burst: c.auth_failures_burst,
+            credentials: credentials.map(Arc::new),
         }
     }
 }
@@ -67,12 +83,18 @@ pub async fn bind(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
                 opts.bind
             );
         }
-        if opts.token.is_none() {
+        if opts.credentials.is_none() {
             bail!(
                 "refusing to serve MCP without a token on non-loopback address {}",
                 opts.bind
             );
         }
+        let warning = format!(
+            "WARNING: MCP is served on non-loopback address {} over plain HTTP: bearer tokens and all content (PHI included) travel in cleartext and can be read by anyone on the network path. Put a TLS reverse proxy in front (see README, \"Serving beyond this machine\") and keep opsdesk itself on 127.0.0.1.",
+            opts.bind
+        );
+        tracing::warn!("{warning}");
+        eprintln!("{warning}");
     }
     tokio::net::TcpListener::bind(opts.bind)
         .await
@@ -116,22 +138,90 @@ pub fn router(hub: Arc<Hub>, opts: &HttpOptions, ct: CancellationToken) -> Route
         .with_max_request_body_bytes(opts.max_body_bytes)
         .with_cancellation_token(ct.child_token());
     let factory_hub = hub.clone();
-    let service: StreamableHttpService<OpsDesk, LocalSessionManager> = StreamableHttpService::new(
-        move || Ok(factory_hub.handler()),
-        LocalSessionManager::default().into(),
-        config,
-    );
+    let mut sessions = LocalSessionManager::default();
+    // Per-session queues are bounded (rmcp's channel capacity); a session idle this long ends
+    // (its worker quits; the sweeper below drops its handle so the memory returns).
+    sessions.session_config.keep_alive = Some(opts.session_idle + Duration::from_secs(5));
+    let sessions = Arc::new(sessions);
+    let service: StreamableHttpService<OpsDesk, LocalSessionManager> =
+        StreamableHttpService::new(move || Ok(factory_hub.handler()), sessions.clone(), config);
     let guard = Arc::new(Guard {
-        token: opts.token.clone(),
+        credentials: opts.credentials.clone(),
         origins,
         max_body: opts.max_body_bytes,
         limiter: RateLimiter::new(opts.rate_per_sec, opts.rate_burst),
+        failures: RateLimiter::new(1, opts.auth_failures_burst),
         timeout: opts.request_timeout,
+        sessions: sessions.clone(),
+        max_sessions: opts.max_sessions,
+        owners: Mutex::new(HashMap::new()),
     });
+    if let Ok(rt) = tokio::runtime::Handle::try_current() {
+        rt.spawn(sweep_sessions(
+            guard.clone(),
+            opts.session_idle,
+            ct.child_token(),
+        ));
+    }
     Router::new()
         .nest_service("/mcp", service)
         .layer(middleware::from_fn_with_state(guard, guard_mcp))
         .route("/health", axum::routing::get(|| async { StatusCode::OK }))
+        .layer(middleware::from_fn(super::conn::track))
+}
+
+/// Close sessions idle longer than `idle` (and forget ended ones), then give freed memory back
+/// to the system.
+async fn sweep_sessions(g: Arc<Guard>, idle: Duration, ct: CancellationToken) {
+    let every = (idle / 4).clamp(Duration::from_secs(1), Duration::from_secs(30));
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = ct.cancelled() => return,
+            _ = tick.tick() => {}
+        }
+        let now = Instant::now();
+        let stale: Vec<String> = g
+            .lock_owners()
+            .iter()
+            .filter(|(_, o)| now.duration_since(o.last_used) >= idle)
+            .map(|(id, _)| id.clone())
+            .collect();
+        let mut closed = 0usize;
+        for id in &stale {
+            let sid: rmcp::transport::streamable_http_server::session::SessionId =
+                id.clone().into();
+            use rmcp::transport::streamable_http_server::SessionManager;
+            let _ = g.sessions.close_session(&sid).await;
+            g.lock_owners().remove(id);
+            closed += 1;
+        }
+        // Sessions rmcp created that never reached us (or ended by themselves).
+        let live: std::collections::HashSet<String> = g
+            .sessions
+            .sessions
+            .read()
+            .await
+            .keys()
+            .map(|k| k.to_string())
+            .collect();
+        g.lock_owners().retain(|id, _| live.contains(id));
+        if closed > 0 {
+            tracing::debug!(closed, "idle MCP sessions closed");
+            release_memory();
+        }
+    }
+}
+
+/// Return freed heap pages to the system (glibc keeps them otherwise, so RSS would stay at the
+/// peak after a burst of sessions).
+pub fn release_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks the allocator's own free lists.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// Serve until `ct` is cancelled. Cancelling also ends open SSE streams (the service's token is
@@ -139,31 +229,46 @@ pub fn router(hub: Arc<Hub>, opts: &HttpOptions, ct: CancellationToken) -> Route
 pub async fn serve(
     listener: tokio::net::TcpListener,
     app: Router,
+    opts: &HttpOptions,
     ct: CancellationToken,
 ) -> std::io::Result<()> {
-    use axum::serve::ListenerExt;
-    // Responses go out in several small writes (headers, then SSE events): without TCP_NODELAY
-    // Nagle holds the later ones until the client's delayed ACK, about 40 ms per call.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
+    let max = super::conn::connection_budget(opts.max_connections);
+    let listener = CappedListener::new(listener, max, opts.header_read_timeout);
     axum::serve(
         listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
+        app.into_make_service_with_connect_info::<ConnMeta>(),
     )
     .with_graceful_shutdown(async move { ct.cancelled_owned().await })
     .await
 }
 
 struct Guard {
-    token: Option<Token>,
+    credentials: Option<Arc<Credentials>>,
     origins: Vec<String>,
     max_body: usize,
     limiter: RateLimiter,
+    /// Failed token attempts per peer address.
+    failures: RateLimiter,
     timeout: Duration,
+    sessions: Arc<LocalSessionManager>,
+    max_sessions: usize,
+    /// Session id → the credential that opened it (a session is usable only with it).
+    owners: Mutex<HashMap<String, SessionOwner>>,
 }
 
-async fn guard_mcp(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Response {
+struct SessionOwner {
+    client: String,
+    last_used: Instant,
+}
+
+impl Guard {
+    fn lock_owners(&self) -> std::sync::MutexGuard<'_, HashMap<String, SessionOwner>> {
+        // Single inserts/removes: a poisoned map is still consistent.
+        self.owners.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+async fn guard_mcp(State(g): State<Arc<Guard>>, mut req: Request, next: Next) -> Response {
     // 1. Origin: a browser page from elsewhere must not reach the server (DNS rebinding, CSRF).
     if let Some(origin) = req.headers().get(header::ORIGIN) {
         let ok = origin
@@ -200,36 +305,69 @@ async fn guard_mcp(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Res
             HeaderMap::new(),
         );
     }
-    // 3. Bearer token.
-    if let Some(token) = &g.token {
-        let presented = req.headers().get(header::AUTHORIZATION);
-        if !presented.is_some_and(|v| token.matches_header(v.as_bytes())) {
-            let mut h = HeaderMap::new();
-            let challenge = if presented.is_some() {
-                r#"Bearer realm="opsdesk", error="invalid_token""#
-            } else {
-                r#"Bearer realm="opsdesk""#
-            };
-            h.insert(
-                header::WWW_AUTHENTICATE,
-                HeaderValue::from_static(challenge),
-            );
-            return rpc_error(
-                StatusCode::UNAUTHORIZED,
-                CODE_UNAUTHORIZED,
-                if presented.is_some() {
-                    "Unauthorized: wrong bearer token"
-                } else {
-                    "Unauthorized: bearer token required"
-                },
-                json!({"hint": "send `Authorization: Bearer <token>`; `opsdesk mcp-config <client>` prints a working configuration"}),
-                h,
-            );
+    let peer = peer_ip(&req);
+    // 3. Bearer token → the client it names. A peer that has used up its failed attempts is
+    //    refused (even with a right token) until the allowance refills: guessing cannot go
+    //    faster than one try per second.
+    let identity = match &g.credentials {
+        None => ClientIdentity::uncleared(super::auth::DEFAULT_CLIENT),
+        Some(creds) => {
+            if let Some(wait) = g.failures.peek(&peer) {
+                return too_many(
+                    wait,
+                    "Too many failed token attempts from this address",
+                    "wait Retry-After seconds, then send the right token (`opsdesk mcp-config <client>` prints it)",
+                );
+            }
+            let presented = req.headers().get(header::AUTHORIZATION);
+            match presented.and_then(|v| creds.identify_header(v.as_bytes())) {
+                Some(id) => id.clone(),
+                None => {
+                    if let Err(wait) = g.failures.check(&peer) {
+                        return too_many(
+                            wait,
+                            "Too many failed token attempts from this address",
+                            "wait Retry-After seconds, then send the right token",
+                        );
+                    }
+                    return unauthorized(presented.is_some());
+                }
+            }
+        }
+    };
+    // 4. Sessions belong to the credential that opened them; DELETE of an unknown one is 404.
+    let session = req
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    if let Some(sid) = &session {
+        // `Some(true)`: ours; `Some(false)`: another credential's; `None`: not seen yet.
+        let mine = {
+            let mut owners = g.lock_owners();
+            owners.get_mut(sid).map(|o| {
+                o.last_used = Instant::now();
+                o.client == identity.name
+            })
+        };
+        match mine {
+            Some(true) => {}
+            Some(false) => return session_not_found(sid),
+            None => {
+                let key: rmcp::transport::streamable_http_server::session::SessionId =
+                    sid.clone().into();
+                use rmcp::transport::streamable_http_server::SessionManager;
+                if !g.sessions.has_session(&key).await.unwrap_or(false) {
+                    return session_not_found(sid);
+                }
+            }
         }
     }
-    // 4. The message itself (POST): read it within the size limit, check it is one JSON-RPC
-    //    message, and learn the client's name for the rate limit.
-    let (req, client_name) = if req.method() == Method::POST {
+    req.extensions_mut().insert(identity.clone());
+    // 5. The message itself (POST): read it within the size limit and check it is one JSON-RPC
+    //    message rmcp can take (else 400 with a JSON-RPC error, never a bare 415).
+    let mut initialize = false;
+    let req = if req.method() == Method::POST {
         let (parts, body) = req.into_parts();
         let bytes = match axum::body::to_bytes(body, g.max_body).await {
             Ok(b) => b,
@@ -243,35 +381,42 @@ async fn guard_mcp(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Res
                 );
             }
         };
-        let name = match check_message(&bytes) {
-            Ok(name) => name,
+        match check_message(&bytes) {
+            Ok(method) => initialize = method.as_deref() == Some("initialize"),
             Err(resp) => return resp,
-        };
-        (
-            Request::from_parts(parts, axum::body::Body::from(bytes)),
-            name,
-        )
+        }
+        Request::from_parts(parts, axum::body::Body::from(bytes))
     } else {
-        (req, None)
+        req
     };
-    // 5. Rate, per client: its MCP session, else the clientInfo name it sends, else its
-    //    connection.
-    let key = client_key(&req, client_name.as_deref());
-    if let Err(retry_after) = g.limiter.check(&key) {
-        let secs = retry_after.as_secs_f64().ceil().max(1.0) as u64;
-        let mut h = HeaderMap::new();
-        h.insert(header::RETRY_AFTER, HeaderValue::from(secs));
-        return rpc_error(
-            StatusCode::TOO_MANY_REQUESTS,
-            CODE_RATE_LIMITED,
+    // 6. Session cap: a new legacy session only while there is room.
+    if initialize && session.is_none() {
+        let live = g.sessions.sessions.read().await.len();
+        if live >= g.max_sessions {
+            let mut h = HeaderMap::new();
+            h.insert(header::RETRY_AFTER, HeaderValue::from(30u64));
+            return rpc_error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                CODE_TOO_MANY_SESSIONS,
+                "Too many MCP sessions",
+                json!({"max_sessions": g.max_sessions, "hint": "close unused sessions (HTTP DELETE with Mcp-Session-Id) or wait for idle ones to end (server.session_idle_secs); the operator can raise server.max_sessions"}),
+                h,
+            );
+        }
+    }
+    // 7. Rate, per credential and peer address (never per self-chosen name).
+    let key = format!("{}@{peer}", identity.name);
+    if let Err(wait) = g.limiter.check(&key) {
+        return too_many(
+            wait,
             "Rate limit exceeded. Please slow down requests.",
-            json!({"retry_after_secs": secs, "hint": "wait Retry-After seconds; limits are server.rate_limit_per_sec / rate_limit_burst"}),
-            h,
+            "wait Retry-After seconds; limits are server.rate_limit_per_sec / rate_limit_burst",
         );
     }
-    // 6. Time. Only requests answered in one piece are bounded here: GET streams and
+    // 8. Time. Only requests answered in one piece are bounded here: GET streams and
     //    subscriptions stay open by design, and tool calls have their own limit in the handler.
-    if req.method() == Method::POST {
+    let method = req.method().clone();
+    let resp = if method == Method::POST {
         match tokio::time::timeout(g.timeout, next.run(req)).await {
             Ok(r) => r,
             Err(_) => rpc_error(
@@ -284,102 +429,217 @@ async fn guard_mcp(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Res
         }
     } else {
         next.run(req).await
-    }
-}
-
-fn client_key(req: &Request, client_name: Option<&str>) -> String {
-    if let Some(s) = req
-        .headers()
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
+    };
+    if initialize
+        && let Some(sid) = resp
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
     {
-        return format!("s:{s}");
+        g.lock_owners().insert(
+            sid.to_string(),
+            SessionOwner {
+                client: identity.name.clone(),
+                last_used: Instant::now(),
+            },
+        );
     }
-    if let Some(n) = client_name {
-        return format!("n:{n}");
+    if method == Method::DELETE {
+        if let Some(sid) = &session {
+            g.lock_owners().remove(sid);
+            release_memory();
+        }
+        // The session is gone: say so plainly (clients expect 200 or 204, not 202).
+        if resp.status() == StatusCode::ACCEPTED {
+            return StatusCode::NO_CONTENT.into_response();
+        }
     }
-    match req.extensions().get::<ConnectInfo<SocketAddr>>() {
-        Some(ConnectInfo(addr)) => format!("c:{addr}"),
-        None => "c:unknown".to_string(),
+    resp
+}
+
+fn peer_ip(req: &Request) -> String {
+    match req.extensions().get::<ConnectInfo<ConnMeta>>() {
+        Some(ConnectInfo(m)) => m.peer.ip().to_string(),
+        None => match req.extensions().get::<ConnectInfo<SocketAddr>>() {
+            Some(ConnectInfo(a)) => a.ip().to_string(),
+            None => "unknown".to_string(),
+        },
     }
 }
 
-/// Just enough of a JSON-RPC message to check its shape and find the client's name, borrowed
-/// from the body (the full parse is rmcp's).
-#[derive(serde::Deserialize)]
-struct Shape<'a> {
-    #[serde(borrow, default)]
-    jsonrpc: Option<std::borrow::Cow<'a, str>>,
-    #[serde(borrow, default)]
-    method: Option<std::borrow::Cow<'a, str>>,
-    #[serde(default)]
-    result: Option<serde::de::IgnoredAny>,
-    #[serde(default)]
-    error: Option<serde::de::IgnoredAny>,
-    #[serde(borrow, default)]
-    params: Option<ShapeParams<'a>>,
+fn too_many(wait: Duration, message: &str, hint: &str) -> Response {
+    let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+    let mut h = HeaderMap::new();
+    h.insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    rpc_error(
+        StatusCode::TOO_MANY_REQUESTS,
+        CODE_RATE_LIMITED,
+        message,
+        json!({"retry_after_secs": secs, "hint": hint}),
+        h,
+    )
 }
 
-#[derive(serde::Deserialize)]
-struct ShapeParams<'a> {
-    #[serde(borrow, default, rename = "clientInfo")]
-    client_info: Option<ShapeInfo<'a>>,
-    #[serde(borrow, default, rename = "_meta")]
-    meta: Option<ShapeMeta<'a>>,
+fn unauthorized(presented: bool) -> Response {
+    let mut h = HeaderMap::new();
+    let challenge = if presented {
+        r#"Bearer realm="opsdesk", error="invalid_token""#
+    } else {
+        r#"Bearer realm="opsdesk""#
+    };
+    h.insert(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static(challenge),
+    );
+    rpc_error(
+        StatusCode::UNAUTHORIZED,
+        CODE_UNAUTHORIZED,
+        if presented {
+            "Unauthorized: wrong bearer token"
+        } else {
+            "Unauthorized: bearer token required"
+        },
+        json!({"hint": "send `Authorization: Bearer <token>`; `opsdesk mcp-config <client>` prints a working configuration"}),
+        h,
+    )
 }
 
-#[derive(serde::Deserialize)]
-struct ShapeMeta<'a> {
-    #[serde(borrow, default, rename = "io.modelcontextprotocol/clientInfo")]
-    client_info: Option<ShapeInfo<'a>>,
+fn session_not_found(sid: &str) -> Response {
+    let shown: String = sid.chars().take(80).collect();
+    rpc_error(
+        StatusCode::NOT_FOUND,
+        -32001,
+        "Session not found",
+        json!({"session_id": shown, "hint": "the session ended or belongs to another client; initialize a new one"}),
+        HeaderMap::new(),
+    )
 }
 
-#[derive(serde::Deserialize)]
-struct ShapeInfo<'a> {
-    #[serde(borrow, default)]
-    name: Option<std::borrow::Cow<'a, str>>,
-}
+/// Deepest nesting accepted inside a message (serde_json's own limit is 128).
+const MAX_DEPTH: usize = 64;
 
-/// A parse error (-32700) or an invalid request (-32600), each with HTTP 400, before rmcp sees
-/// the body; otherwise the client name the message carries (initialize or 2026-07-28 `_meta`).
+/// The message's checks before rmcp sees it: valid JSON (-32700), one JSON-RPC 2.0 object with
+/// a string or integer id (-32600), params an object that fits the method (-32602), nesting
+/// bounded. Each refusal is HTTP 400 with a JSON-RPC error echoing the id when there is one.
+/// Returns the method name.
 #[allow(clippy::result_large_err)] // the error is the finished response
 fn check_message(body: &[u8]) -> Result<Option<String>, Response> {
-    let shape: Shape = match serde_json::from_slice(body) {
-        Ok(s) => s,
-        Err(e) if e.is_syntax() || e.is_eof() => {
-            return Err(rpc_error(
-                StatusCode::BAD_REQUEST,
-                -32700,
-                "Parse error: the body is not valid JSON",
-                json!({"error": e.to_string(), "hint": "send one JSON-RPC 2.0 message as a JSON object"}),
-                HeaderMap::new(),
-            ));
-        }
+    let bad = |code: i32, message: &str, id: &Value, data: Value| {
+        rpc_error_id(StatusCode::BAD_REQUEST, code, message, data, id.clone())
+    };
+    let v: Value = match serde_json::from_slice(body) {
+        Ok(v) => v,
         Err(e) => {
-            return Err(rpc_error(
-                StatusCode::BAD_REQUEST,
-                -32600,
-                "Invalid Request: not a JSON-RPC 2.0 message",
-                json!({"error": e.to_string(), "hint": "send one JSON object {\"jsonrpc\":\"2.0\",\"id\":…,\"method\":…,\"params\":{…}}; batches are not supported"}),
-                HeaderMap::new(),
+            return Err(bad(
+                -32700,
+                "Parse error: the body is not valid JSON (UTF-8)",
+                &Value::Null,
+                json!({"error": e.to_string(), "hint": "send one JSON-RPC 2.0 message as a JSON object, UTF-8 encoded"}),
             ));
         }
     };
-    let is_message = shape.method.is_some() || shape.result.is_some() || shape.error.is_some();
-    if shape.jsonrpc.as_deref() != Some("2.0") || !is_message {
-        return Err(rpc_error(
-            StatusCode::BAD_REQUEST,
+    let Value::Object(m) = &v else {
+        return Err(bad(
             -32600,
             "Invalid Request: not a JSON-RPC 2.0 message",
+            &Value::Null,
+            json!({"hint": "send one JSON object {\"jsonrpc\":\"2.0\",\"id\":…,\"method\":…,\"params\":{…}}; batches are not supported"}),
+        ));
+    };
+    let id = m.get("id").cloned().unwrap_or(Value::Null);
+    let id_ok = match &id {
+        Value::String(_) => true,
+        Value::Number(n) => n.is_i64() || n.is_u64(),
+        _ => false,
+    };
+    let is_message =
+        m.contains_key("method") || m.contains_key("result") || m.contains_key("error");
+    if m.get("jsonrpc").and_then(Value::as_str) != Some("2.0") || !is_message {
+        return Err(bad(
+            -32600,
+            "Invalid Request: not a JSON-RPC 2.0 message",
+            if id_ok { &id } else { &Value::Null },
             json!({"hint": "a request needs \"jsonrpc\":\"2.0\" and a \"method\""}),
-            HeaderMap::new(),
         ));
     }
-    let name = shape
-        .params
-        .and_then(|p| p.meta.and_then(|m| m.client_info).or(p.client_info))
-        .and_then(|i| i.name);
-    Ok(name.map(|n| n.chars().take(64).collect()))
+    if m.contains_key("id") && !id_ok {
+        return Err(bad(
+            -32600,
+            "Invalid Request: `id` must be a string or an integer",
+            &Value::Null,
+            json!({"field": "id", "hint": "use a string or an integer id"}),
+        ));
+    }
+    let echo = if id_ok { id.clone() } else { Value::Null };
+    if depth(&v) > MAX_DEPTH {
+        return Err(bad(
+            -32600,
+            "Invalid Request: nested too deeply",
+            &echo,
+            json!({"max_depth": MAX_DEPTH, "hint": "flatten the arguments"}),
+        ));
+    }
+    let method = m.get("method").and_then(Value::as_str).map(str::to_string);
+    if m.contains_key("method") && method.is_none() {
+        return Err(bad(
+            -32600,
+            "Invalid Request: `method` must be a string",
+            &echo,
+            json!({"field": "method"}),
+        ));
+    }
+    if let Some(p) = m.get("params")
+        && !p.is_object()
+    {
+        return Err(bad(
+            -32602,
+            "Invalid params: `params` must be an object",
+            &echo,
+            json!({"field": "params", "hint": "send params as a JSON object (by name), not an array"}),
+        ));
+    }
+    if method.as_deref() == Some("tools/call") {
+        let p = m.get("params");
+        let name_ok = p.and_then(|p| p.get("name")).is_some_and(Value::is_string);
+        let args_ok = p
+            .and_then(|p| p.get("arguments"))
+            .is_none_or(|a| a.is_object() || a.is_null());
+        if !name_ok || !args_ok {
+            return Err(bad(
+                -32602,
+                "Invalid params: tools/call needs `name` (a string) and `arguments` (an object)",
+                &echo,
+                json!({"field": if name_ok { "arguments" } else { "name" }, "hint": "{\"name\": \"status\", \"arguments\": {}}"}),
+            ));
+        }
+    }
+    if let Err(e) = serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(v.clone()) {
+        return Err(bad(
+            if method.is_some() { -32602 } else { -32600 },
+            "Invalid params: the message does not fit its method",
+            &echo,
+            json!({"error": e.to_string(), "hint": "see the MCP specification for this method's params"}),
+        ));
+    }
+    Ok(method)
+}
+
+fn depth(v: &Value) -> usize {
+    match v {
+        Value::Array(a) => 1 + a.iter().map(depth).max().unwrap_or(0),
+        Value::Object(o) => 1 + o.values().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+fn rpc_error_id(status: StatusCode, code: i32, message: &str, data: Value, id: Value) -> Response {
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    let body = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message, "data": data}});
+    (status, headers, body.to_string()).into_response()
 }
 
 fn rpc_error(
@@ -446,6 +706,16 @@ impl RateLimiter {
             burst: burst.max(1) as f64,
             buckets: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Without taking anything: how long until `key` has a token again, if it has none now.
+    fn peek(&self, key: &str) -> Option<Duration> {
+        let now = Instant::now();
+        let buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        let b = buckets.get(key)?;
+        let tokens =
+            (b.tokens + now.duration_since(b.last).as_secs_f64() * self.per_sec).min(self.burst);
+        (tokens < 1.0).then(|| Duration::from_secs_f64((1.0 - tokens) / self.per_sec))
     }
 
     /// Take one token, or say how long until one is available.

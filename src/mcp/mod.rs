@@ -12,6 +12,7 @@
 
 pub mod auth;
 pub mod bridge;
+pub mod conn;
 pub mod fixtures;
 pub mod http;
 pub mod notify;

@@ -142,9 +142,41 @@ fn inbox_appended(hub: &Arc<Hub>, rec: &InboxRecord) {
     let ping = inbox_ping(rec, unread);
     let channel = claude_channel(rec);
     for p in hub.live_peers() {
-        let ping = ping.clone();
-        let channel = is_claude_code(&p.client).then(|| channel.clone());
+        let mut ping = ping.clone();
+        let mut channel = is_claude_code(&p.client).then(|| channel.clone());
+        let hub = hub.clone();
+        let profile = rec.profile.clone();
         send(p, move |p| async move {
+            // PHICLIENTS-VIEW (3/3): every push passes the PHI view (attributed to the
+            // record's profile); one that cannot be redacted is not sent.
+            let what = "push:opsdesk.inbox";
+            if hub
+                .present(
+                    &p.identity,
+                    &p.placeholders,
+                    what,
+                    &mut ping,
+                    Some(&profile),
+                )
+                .await
+                .is_err()
+            {
+                return;
+            }
+            if let Some(c) = channel.as_mut()
+                && hub
+                    .present(
+                        &p.identity,
+                        &p.placeholders,
+                        CLAUDE_CHANNEL,
+                        c,
+                        Some(&profile),
+                    )
+                    .await
+                    .is_err()
+            {
+                return;
+            }
             match &p.kind {
                 PeerKind::Session(s) => {
                     let level = s.log_level.load(Ordering::Relaxed);

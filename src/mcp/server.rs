@@ -15,12 +15,14 @@ use std::time::Duration;
 use rmcp::model::*;
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext, SubscriptionSink};
 use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
-use serde_json::json;
+use serde_json::{Value, json};
 
+use super::auth::ClientIdentity;
 use super::{fixtures::Fixtures, resources, tools};
 use crate::domain::{Action, Actor, Outcome, Query};
 use crate::engine::query::Answer;
 use crate::engine::{Engine, EngineError};
+use crate::governance::phi_view::Placeholders;
 use crate::store::StoreError;
 
 /// How long list results may be cached by 2026-07-28 clients: the lists only change when the
@@ -53,12 +55,20 @@ pub struct Hub {
     next_id: AtomicU64,
     call_timeout: Duration,
     pub(crate) fixtures: Option<Fixtures>,
+    /// Who a stdio connection is (`server.stdio_client`, else uncleared `stdio`).
+    stdio_identity: ClientIdentity,
 }
 
 /// A connected client the notifier can reach.
 #[derive(Clone)]
 pub(crate) struct PeerEntry {
+    /// The client's self-declared `clientInfo.name`: informational (logs, the choice of
+    /// Claude Code's channel push), never an identity.
     pub client: String,
+    /// Who the credential says it is: clearance for pushes.
+    pub identity: ClientIdentity,
+    /// The recipient's placeholders (shared with its session's tool results).
+    pub placeholders: Arc<Placeholders>,
     pub peer: Peer<RoleServer>,
     pub kind: PeerKind,
 }
@@ -82,6 +92,8 @@ pub(crate) struct Session {
     pub drafts_subscribed: AtomicBool,
     /// `logging/setLevel` as a rank (see [`level_rank`]); 0 = not set (then info and up).
     pub log_level: AtomicU8,
+    /// Stable PHI placeholders for everything this session receives.
+    pub placeholders: Arc<Placeholders>,
 }
 
 pub(crate) fn level_rank(l: LoggingLevel) -> u8 {
@@ -100,6 +112,7 @@ pub(crate) fn level_rank(l: LoggingLevel) -> u8 {
 impl Hub {
     pub fn new(engine: Arc<Engine>, opts: HubOptions) -> Arc<Hub> {
         let fixtures = opts.conformance_fixtures.then(Fixtures::new);
+        let engine_server_config = engine.config().server.clone();
         let mut tools = tools::all_tools();
         if let Some(fx) = &fixtures {
             tools.extend(fx.tools());
@@ -112,6 +125,7 @@ impl Hub {
             next_id: AtomicU64::new(1),
             call_timeout: opts.call_timeout,
             fixtures,
+            stdio_identity: super::auth::stdio_identity(&engine_server_config),
         })
     }
 
@@ -125,6 +139,137 @@ impl Hub {
             hub: self.clone(),
             session: Arc::new(Session::default()),
         }
+    }
+
+    /// Who sent a request: the identity the HTTP guard put into the request's extensions, or
+    /// the stdio identity when the request did not come over HTTP.
+    pub fn identity(&self, ext: &rmcp::model::Extensions) -> ClientIdentity {
+        match ext.get::<axum::http::request::Parts>() {
+            Some(parts) => parts
+                .extensions
+                .get::<ClientIdentity>()
+                .cloned()
+                // Only the token-less conformance mode lets a request through without one.
+                .unwrap_or_else(|| ClientIdentity::uncleared(super::auth::DEFAULT_CLIENT)),
+            None => self.stdio_identity.clone(),
+        }
+    }
+
+    /// PHICLIENTS-VIEW: the one place an answer to an MCP client passes the PHI view. An
+    /// uncleared client gets `requires_hipaa` content redacted (stable placeholders per
+    /// session, a notice in the answer), and each redacted answer is audited with counts per
+    /// kind; a cleared client gets it unchanged. An answer that cannot be redacted is refused.
+    pub(crate) async fn present(
+        &self,
+        who: &ClientIdentity,
+        placeholders: &Placeholders,
+        what: &str,
+        value: &mut serde_json::Value,
+        owner: Option<&str>,
+    ) -> Result<(), McpError> {
+        let report = self
+            .engine
+            .phi()
+            .view(who.hipaa_cleared, placeholders, value, owner)
+            .map_err(|e| {
+                McpError::internal_error(
+                    e.to_string(),
+                    Some(json!({"phi_redaction_failed": true, "hint": "the operator must fix the profile's PHI redaction settings"})),
+                )
+            })?;
+        if report.total() > 0 {
+            let mut ev = crate::domain::AuditEvent::new(
+                "mcp.redacted",
+                Actor::mcp(&who.name),
+                crate::domain::AuditOutcome::Ok,
+            )
+            .tool(what)
+            .reason(format!(
+                "PHI redacted for an uncleared client: {}",
+                report.summary()
+            ));
+            if report.profiles.len() == 1
+                && let Some(p) = report.profiles.iter().next()
+            {
+                ev = ev.entity(p.clone());
+            }
+            let engine = self.engine.clone();
+            match tokio::task::spawn_blocking(move || engine.audit(ev)).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => return Err(engine_error(e)),
+                Err(e) => return Err(McpError::internal_error(e.to_string(), None)),
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Hub::present`] for a tool result: `structuredContent` through the view, and the text
+    /// copy rebuilt from it (other text contents viewed on their own).
+    pub(crate) async fn present_tool_result(
+        &self,
+        who: &ClientIdentity,
+        placeholders: &Placeholders,
+        tool: &str,
+        result: CallToolResult,
+    ) -> Result<CallToolResult, McpError> {
+        if who.hipaa_cleared || !self.engine.phi().is_active() {
+            return Ok(result);
+        }
+        let mut v = serde_json::to_value(&result)
+            .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        let structured_text = v
+            .get("structuredContent")
+            .and_then(|s| serde_json::to_string(s).ok());
+        if let Some(sc) = v.get_mut("structuredContent") {
+            self.present(who, placeholders, tool, sc, None).await?;
+        }
+        let new_structured = v.get("structuredContent").cloned();
+        if let Some(Value::Array(items)) = v.get_mut("content") {
+            for item in items {
+                let Some(Value::String(text)) = item.get_mut("text") else {
+                    continue;
+                };
+                match (&new_structured, &structured_text) {
+                    // The JSON copy of the structured answer: the redacted one replaces it.
+                    (Some(sc), Some(orig)) if orig == text => {
+                        *text = serde_json::to_string(sc)
+                            .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+                    }
+                    _ => self.present_text(who, placeholders, tool, text).await?,
+                }
+            }
+        }
+        serde_json::from_value(v).map_err(|e| McpError::internal_error(e.to_string(), None))
+    }
+
+    /// A text (a resource body, a text content): JSON keeps its attribution, anything else is
+    /// viewed as unattributed text.
+    pub(crate) async fn present_text(
+        &self,
+        who: &ClientIdentity,
+        placeholders: &Placeholders,
+        what: &str,
+        text: &mut String,
+    ) -> Result<(), McpError> {
+        if who.hipaa_cleared || !self.engine.phi().is_active() {
+            return Ok(());
+        }
+        match serde_json::from_str::<Value>(text) {
+            Ok(mut v) if v.is_object() || v.is_array() => {
+                self.present(who, placeholders, what, &mut v, None).await?;
+                *text = serde_json::to_string_pretty(&v)
+                    .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+            }
+            _ => {
+                let mut v = Value::String(std::mem::take(text));
+                let r = self.present(who, placeholders, what, &mut v, None).await;
+                if let Value::String(s) = v {
+                    *text = s;
+                }
+                r?;
+            }
+        }
+        Ok(())
     }
 
     /// Names of the clients currently connected (sessions and listen streams).
@@ -306,7 +451,7 @@ pub struct OpsDesk {
 }
 
 impl OpsDesk {
-    fn client_name(ctx: &RequestContext<RoleServer>) -> String {
+    fn self_declared_name(ctx: &RequestContext<RoleServer>) -> String {
         clean_client_name(ctx.client_info().as_ref().map(|i| i.name.as_str()))
     }
 
@@ -396,9 +541,12 @@ impl ServerHandler for OpsDesk {
     async fn on_initialized(&self, ctx: NotificationContext<RoleServer>) {
         let name = ctx.peer.peer_info().map(|i| i.client_info.name.clone());
         let client = clean_client_name(name.as_deref());
-        tracing::info!(client = %client, claude_channel = super::notify::is_claude_code(&client), "MCP client connected");
+        let identity = self.hub.identity(&ctx.extensions);
+        tracing::info!(client = %client, credential = %identity.name, hipaa_cleared = identity.hipaa_cleared, claude_channel = super::notify::is_claude_code(&client), "MCP client connected");
         self.hub.register(PeerEntry {
             client,
+            identity,
+            placeholders: self.session.placeholders.clone(),
             peer: ctx.peer.clone(),
             kind: PeerKind::Session(self.session.clone()),
         });
@@ -438,10 +586,16 @@ impl ServerHandler for OpsDesk {
         req: CallToolRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let client = Self::client_name(&ctx);
+        let who = self.hub.identity(&ctx.extensions);
+        let client = who.name.clone();
         let args = req.arguments.clone().unwrap_or_default();
         if let Some(result) = tools::call(&self.hub, &req.name, args, &client).await {
-            return result.map(Into::into);
+            // PHICLIENTS-VIEW (1/3): every tool answer passes the PHI view.
+            return self
+                .hub
+                .present_tool_result(&who, &self.session.placeholders, &req.name, result?)
+                .await
+                .map(Into::into);
         }
         if let Some(fx) = &self.hub.fixtures
             && fx.has_tool(&req.name)
@@ -498,10 +652,18 @@ impl ServerHandler for OpsDesk {
         {
             return fx.read_resource(req).await;
         }
-        let client = Self::client_name(&ctx);
-        resources::read(&self.hub, &req.uri, &client)
-            .await
-            .map(Into::into)
+        let who = self.hub.identity(&ctx.extensions);
+        let mut result = resources::read(&self.hub, &req.uri, &who.name).await?;
+        // PHICLIENTS-VIEW (2/3): every resource body passes the PHI view.
+        let what = format!("resource:{}", req.uri);
+        for c in result.contents.iter_mut() {
+            if let ResourceContents::TextResourceContents { text, .. } = c {
+                self.hub
+                    .present_text(&who, &self.session.placeholders, &what, text)
+                    .await?;
+            }
+        }
+        Ok(result.into())
     }
 
     async fn subscribe(
@@ -550,9 +712,11 @@ impl ServerHandler for OpsDesk {
 
     async fn listen(&self, ctx: SubscriptionContext) -> Result<(), McpError> {
         let rc = ctx.request_context();
-        let client = Self::client_name(rc);
+        let client = Self::self_declared_name(rc);
         let entry = PeerEntry {
             client,
+            identity: self.hub.identity(&rc.extensions),
+            placeholders: Placeholders::new(),
             peer: rc.peer.clone(),
             kind: PeerKind::Listen {
                 sink: ctx.sink().clone(),

@@ -1,0 +1,462 @@
+//! The one redacted view of PHI for every recipient that is not cleared for it (DESIGN
+//! principle 8): MCP tool results, resources, pushes (`notifications/message`, Claude Code's
+//! channel) and the free text the audit trail quotes all pass [`PhiPolicy::view`] (or
+//! [`PhiPolicy::scrub_audit`], which uses the same redactors).
+//!
+//! Attribution: a JSON object that names a configured profile in `profile` (or `entity`, as
+//! audit records do) belongs to that profile, with everything inside it. Text of a
+//! `requires_hipaa` profile is redacted; text of another profile stays clear; text that cannot
+//! be attributed while any `requires_hipaa` profile exists is redacted with every HIPAA
+//! profile's redactor (fail closed). A redactor that cannot be built is an error: nothing of
+//! the answer goes out.
+//!
+//! Placeholders are stable within one [`Placeholders`] (one per MCP client session), so a client
+//! sees the same `<PERSON_1>` for the same name across its calls and pushes. The mapping never
+//! leaves the process and is never logged.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde_json::{Map, Value};
+
+use super::redact::{Kind, RedactionSession, Redactor};
+use crate::config::Config;
+
+/// Keys whose string values are kept as they are: profile names (needed for attribution) and
+/// identifiers opsdesk itself generates, which a client needs to refer back to an item.
+const KEEP: &[&str] = &[
+    "profile", "entity", "digest", "draft_id", "consumer", "channel", "status", "kind", "jsonrpc",
+];
+
+/// Key of the notice added to a redacted object answer.
+pub const NOTICE_KEY: &str = "phi_redaction";
+
+/// How clearance is configured, for the notice.
+pub const HOW_TO_CLEAR: &str = "PHI of a requires_hipaa profile goes in clear only to a cleared client: give the client its own token (`opsdesk mcp-config <client> --new-client <name>`) and set `hipaa_cleared = true` in [server.clients.<name>] only if its model runs under a HIPAA BAA";
+
+/// Why a view could not be produced; the answer must then not go out at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("PHI of profile `{profile}` cannot be redacted ({reason}); nothing was sent")]
+pub struct ViewError {
+    pub profile: String,
+    pub reason: String,
+}
+
+/// The placeholder mapping of one recipient (an MCP session, a listen stream, a stdio
+/// connection). Holds PHI: never serialized, never cloned.
+#[derive(Default)]
+pub struct Placeholders {
+    session: Mutex<RedactionSession>,
+}
+
+impl std::fmt::Debug for Placeholders {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Placeholders")
+    }
+}
+
+impl Placeholders {
+    pub fn new() -> Arc<Placeholders> {
+        Arc::new(Placeholders::default())
+    }
+}
+
+/// What one view replaced: counts per kind (never values) and the profiles it redacted for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Redacted {
+    pub counts: BTreeMap<Kind, usize>,
+    pub profiles: BTreeSet<String>,
+}
+
+impl Redacted {
+    pub fn total(&self) -> usize {
+        self.counts.values().sum()
+    }
+
+    /// `person=2 mrn=1` — for the audit trail's `reason`.
+    pub fn summary(&self) -> String {
+        self.counts
+            .iter()
+            .map(|(k, n)| format!("{}={n}", k.tag().to_ascii_lowercase()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+struct HipaaProfile {
+    profile: crate::config::Profile,
+    redactor: OnceLock<Result<Arc<Redactor>, String>>,
+}
+
+/// Which profiles require HIPAA handling, and their redactors (compiled on first use: building
+/// one costs tens of milliseconds, and most CLI runs never need it).
+pub struct PhiPolicy {
+    hipaa: BTreeMap<String, HipaaProfile>,
+    known: BTreeSet<String>,
+}
+
+impl std::fmt::Debug for PhiPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PhiPolicy")
+            .field("hipaa_profiles", &self.hipaa.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Owner<'a> {
+    /// A configured profile.
+    Profile(&'a str),
+    /// Nothing says whose text this is.
+    Unknown,
+}
+
+impl PhiPolicy {
+    pub fn from_config(config: &Config) -> PhiPolicy {
+        PhiPolicy {
+            hipaa: config
+                .profiles
+                .iter()
+                .filter(|(_, p)| p.requires_hipaa)
+                .map(|(n, p)| {
+                    (
+                        n.clone(),
+                        HipaaProfile {
+                            profile: p.clone(),
+                            redactor: OnceLock::new(),
+                        },
+                    )
+                })
+                .collect(),
+            known: config.profiles.keys().cloned().collect(),
+        }
+    }
+
+    /// Whether any profile requires HIPAA handling (otherwise every view is the identity).
+    pub fn is_active(&self) -> bool {
+        !self.hipaa.is_empty()
+    }
+
+    pub fn is_hipaa(&self, profile: &str) -> bool {
+        self.hipaa.contains_key(profile)
+    }
+
+    fn redactor(&self, profile: &str) -> Result<Option<Arc<Redactor>>, ViewError> {
+        let Some(h) = self.hipaa.get(profile) else {
+            return Ok(None);
+        };
+        h.redactor
+            .get_or_init(|| {
+                Redactor::for_profile(&h.profile)
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
+            .map(Some)
+            .map_err(|reason| ViewError {
+                profile: profile.to_string(),
+                reason,
+            })
+    }
+
+    /// The redactors that apply to text owned by `owner`.
+    fn redactors_for(&self, owner: Owner<'_>) -> Result<Vec<(&str, Arc<Redactor>)>, ViewError> {
+        match owner {
+            Owner::Profile(p) => Ok(self
+                .redactor(p)?
+                .map(|r| {
+                    let name = self.hipaa.get_key_value(p).map(|(k, _)| k.as_str());
+                    vec![(name.unwrap_or(""), r)]
+                })
+                .unwrap_or_default()),
+            Owner::Unknown => self
+                .hipaa
+                .keys()
+                .map(|p| Ok((p.as_str(), self.redactor(p)?.ok_or_else(|| internal(p))?)))
+                .collect(),
+        }
+    }
+
+    /// THE view: what a recipient may see of `value`. A cleared recipient (or a configuration
+    /// without `requires_hipaa` profiles) gets it unchanged. Otherwise every string of a HIPAA
+    /// profile — and every string that cannot be attributed — is redacted in place with the
+    /// recipient's placeholders; `owner` attributes the whole value when the caller knows it
+    /// (a push about one inbox record). When anything was replaced and `value` is an object, a
+    /// notice (`phi_redaction`) says so and how clearance is configured.
+    pub fn view(
+        &self,
+        cleared: bool,
+        to: &Placeholders,
+        value: &mut Value,
+        owner: Option<&str>,
+    ) -> Result<Redacted, ViewError> {
+        let mut report = Redacted::default();
+        if cleared || !self.is_active() {
+            return Ok(report);
+        }
+        let owner = match owner {
+            Some(p) if self.known.contains(p) => Owner::Profile(p),
+            _ => Owner::Unknown,
+        };
+        let mut session = to.session.lock().unwrap_or_else(|e| e.into_inner());
+        self.walk(value, owner, &mut session, &mut report)?;
+        drop(session);
+        if report.total() > 0
+            && let Value::Object(map) = value
+        {
+            map.insert(NOTICE_KEY.to_string(), notice(&report));
+        }
+        Ok(report)
+    }
+
+    /// A text answer (not JSON): attributed to `owner`, else fail closed.
+    pub fn view_text(
+        &self,
+        cleared: bool,
+        to: &Placeholders,
+        text: &mut String,
+        owner: Option<&str>,
+    ) -> Result<Redacted, ViewError> {
+        let mut v = Value::String(std::mem::take(text));
+        let r = self.view(cleared, to, &mut v, owner);
+        if let Value::String(s) = v {
+            *text = s;
+        }
+        r
+    }
+
+    fn walk<'s>(
+        &'s self,
+        value: &mut Value,
+        owner: Owner<'s>,
+        session: &mut RedactionSession,
+        report: &mut Redacted,
+    ) -> Result<(), ViewError> {
+        match value {
+            Value::String(s) => self.redact_string(s, owner, session, report),
+            Value::Array(items) => {
+                for v in items {
+                    self.walk(v, owner, session, report)?;
+                }
+                Ok(())
+            }
+            Value::Object(map) => {
+                let named = self.owner_of(map);
+                // An object naming another profile than its parent's is still checked against
+                // both: nesting never makes text less protected.
+                let owners: Vec<Owner<'s>> = match (named, owner) {
+                    (Some(n), Owner::Profile(p)) if n != p => {
+                        vec![Owner::Profile(n), Owner::Profile(p)]
+                    }
+                    (Some(n), _) => vec![Owner::Profile(n)],
+                    (None, o) => vec![o],
+                };
+                for (k, v) in map.iter_mut() {
+                    if KEEP.contains(&k.as_str()) && v.is_string() {
+                        continue;
+                    }
+                    for o in &owners {
+                        self.walk(v, *o, session, report)?;
+                    }
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The configured profile an object names (borrowed from the policy, not the object).
+    fn owner_of(&self, map: &Map<String, Value>) -> Option<&str> {
+        ["profile", "entity"]
+            .iter()
+            .filter_map(|k| map.get(*k).and_then(Value::as_str))
+            .find_map(|p| self.known.get(p).map(String::as_str))
+    }
+
+    fn redact_string(
+        &self,
+        s: &mut String,
+        owner: Owner<'_>,
+        session: &mut RedactionSession,
+        report: &mut Redacted,
+    ) -> Result<(), ViewError> {
+        if s.is_empty() {
+            return Ok(());
+        }
+        for (profile, r) in self.redactors_for(owner)? {
+            let before = placeholder_counts(s);
+            let out = r.redact(s, session).map_err(|e| ViewError {
+                profile: profile.to_string(),
+                reason: e.to_string(),
+            })?;
+            if out != *s {
+                let after = placeholder_counts(&out);
+                for (k, n) in after {
+                    let added = n.saturating_sub(before.get(&k).copied().unwrap_or(0));
+                    if added > 0 {
+                        *report.counts.entry(k).or_insert(0) += added;
+                    }
+                }
+                report.profiles.insert(profile.to_string());
+                *s = out;
+            }
+        }
+        Ok(())
+    }
+
+    /// The audit trail quotes free text (provider error bodies, governance reasons): redact
+    /// `reason` for the event's entity (or, unattributed, for every HIPAA profile) before it is
+    /// written, because the trail cannot be cleaned afterwards. A redactor that cannot be built
+    /// withholds the text instead.
+    pub fn scrub_audit(&self, ev: &mut crate::domain::AuditEvent) {
+        if !self.is_active() {
+            return;
+        }
+        let Some(reason) = ev.reason.as_mut() else {
+            return;
+        };
+        let owner = match ev.entity.as_deref() {
+            Some(p) if self.known.contains(p) => Owner::Profile(p),
+            _ => Owner::Unknown,
+        };
+        let mut session = RedactionSession::new();
+        let mut report = Redacted::default();
+        if let Err(e) = self.redact_string(reason, owner, &mut session, &mut report) {
+            *reason = format!("[text withheld: {e}]");
+        }
+    }
+}
+
+fn internal(profile: &str) -> ViewError {
+    ViewError {
+        profile: profile.to_string(),
+        reason: "no redactor".into(),
+    }
+}
+
+fn notice(r: &Redacted) -> Value {
+    serde_json::json!({
+        "redacted": true,
+        "profiles": r.profiles,
+        "counts": r.counts.iter().map(|(k, n)| (k.tag().to_ascii_lowercase(), *n)).collect::<BTreeMap<_, _>>(),
+        "notice": format!(
+            "identifiers of patients (PHI) were replaced by placeholders such as <PERSON_1> because this client is not HIPAA-cleared; the same value keeps the same placeholder within this session. {HOW_TO_CLEAR}"
+        ),
+    })
+}
+
+/// Placeholders (`<TAG_n>`) in `text`, per kind.
+fn placeholder_counts(text: &str) -> BTreeMap<Kind, usize> {
+    let mut out = BTreeMap::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        let tail = &rest[open + 1..];
+        let Some(close) = tail.find('>').filter(|&c| c <= 24) else {
+            rest = tail;
+            continue;
+        };
+        let inner = &tail[..close];
+        if let Some((tag, n)) = inner.rsplit_once('_')
+            && !n.is_empty()
+            && n.bytes().all(|b| b.is_ascii_digit())
+            && let Some(k) = Kind::ALL.into_iter().find(|k| k.tag() == tag)
+        {
+            *out.entry(k).or_insert(0) += 1;
+        }
+        rest = &tail[close..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn config() -> Config {
+        let toml = r#"
+            [profiles.clinic]
+            requires_hipaa = true
+            phi_auto_redact = true
+            phi_names = ["Margaret Okafor"]
+            [profiles.deals]
+        "#;
+        crate::config::Config::from_toml_str(toml, std::path::Path::new("t.toml")).expect("config")
+    }
+
+    #[test]
+    fn hipaa_text_is_redacted_other_profiles_stay_clear_and_unattributed_text_fails_closed() {
+        let p = PhiPolicy::from_config(&config());
+        let ph = Placeholders::default();
+        let mut v = json!({
+            "messages": [
+                {"profile": "clinic", "text": "Margaret Okafor MRN: 00482913 DOB: 1958-03-14"},
+                {"profile": "deals", "text": "Margaret Okafor signed the term sheet"},
+            ],
+            "loose": "call Margaret Okafor",
+        });
+        let r = p.view(false, &ph, &mut v, None).unwrap();
+        let s = v.to_string();
+        assert!(!s.contains("00482913") && !s.contains("1958-03-14"), "{s}");
+        assert!(
+            v["messages"][1]["text"]
+                .as_str()
+                .unwrap()
+                .contains("Margaret Okafor")
+        );
+        assert!(!v["loose"].as_str().unwrap().contains("Okafor"), "{s}");
+        assert!(r.total() >= 3, "{r:?}");
+        assert_eq!(v[NOTICE_KEY]["redacted"], json!(true));
+        // Same value, same placeholder, within one recipient.
+        let mut again = json!({"profile": "clinic", "text": "Margaret Okafor"});
+        p.view(false, &ph, &mut again, None).unwrap();
+        let first = v["messages"][0]["text"].as_str().unwrap().to_string();
+        let placeholder = again["text"].as_str().unwrap();
+        assert!(first.contains(placeholder), "{first} / {placeholder}");
+    }
+
+    #[test]
+    fn a_cleared_recipient_gets_the_value_unchanged() {
+        let p = PhiPolicy::from_config(&config());
+        let mut v = json!({"profile": "clinic", "text": "Margaret Okafor MRN: 00482913"});
+        let orig = v.clone();
+        let r = p
+            .view(true, &Placeholders::default(), &mut v, None)
+            .unwrap();
+        assert_eq!(v, orig);
+        assert_eq!(r.total(), 0);
+    }
+
+    #[test]
+    fn audit_reasons_are_redacted_for_hipaa_entities_only() {
+        let p = PhiPolicy::from_config(&config());
+        let mut ev = crate::domain::AuditEvent::new(
+            "llm.attempt",
+            "mcp:x",
+            crate::domain::AuditOutcome::Error,
+        )
+        .entity("clinic");
+        ev.reason = Some("provider said: patient Margaret Okafor MRN: 00482913 not allowed".into());
+        p.scrub_audit(&mut ev);
+        let r = ev.reason.clone().unwrap();
+        assert!(!r.contains("Okafor") && !r.contains("00482913"), "{r}");
+        let mut ev2 = crate::domain::AuditEvent::new(
+            "llm.attempt",
+            "mcp:x",
+            crate::domain::AuditOutcome::Error,
+        )
+        .entity("deals");
+        ev2.reason = Some("Margaret Okafor".into());
+        p.scrub_audit(&mut ev2);
+        assert_eq!(ev2.reason.as_deref(), Some("Margaret Okafor"));
+    }
+
+    #[test]
+    fn placeholders_are_counted_per_kind() {
+        let c =
+            placeholder_counts("<PERSON_1> and <PERSON_2>, <MRN_1>, <not_a_tag> <HEALTH_PLAN_3>");
+        assert_eq!(c.get(&Kind::Person), Some(&2));
+        assert_eq!(c.get(&Kind::Mrn), Some(&1));
+        assert_eq!(c.get(&Kind::HealthPlan), Some(&1));
+    }
+}
