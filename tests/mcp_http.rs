@@ -252,8 +252,9 @@ async fn an_ambiguous_profile_is_refused_with_the_valid_ones() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_from_one_client_gets_429_with_retry_after_while_others_are_served() {
-    let config = "[server]\nrate_limit_per_sec = 5\nrate_limit_burst = 10\n";
-    let server = Server::start(&[], Some(config));
+    let config = "[server]\nrate_limit_per_sec = 5\nrate_limit_burst = 10\n[server.clients.other]\ntoken_env = \"OTHER_TOKEN\"\n";
+    let other = "o".repeat(40);
+    let server = Server::start_env(&[], Some(config), &[("OTHER_TOKEN", other.as_str())]);
     // One client on one connection, far beyond its burst.
     let flooder = reqwest::Client::builder()
         .pool_max_idle_per_host(1)
@@ -292,8 +293,26 @@ async fn a_flood_from_one_client_gets_429_with_retry_after_while_others_are_serv
     let (retry, v) = limited.expect("the flood was never rate limited");
     assert!(retry.is_some_and(|r| r >= 1), "Retry-After missing");
     assert_eq!(v["error"]["code"], -32005, "{v}");
-    // Another client is still served.
-    still_serves(&server).await;
+    // The limit is the credential's: calling itself by another name does not escape it.
+    let (renamed, h2) = modern_as(
+        "a-fresh-name",
+        "tools/call",
+        Some("status"),
+        json!({"name": "status", "arguments": {}}),
+    );
+    let h2: Vec<(&str, &str)> = h2.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (s, _, v) = post(&server, Some(&server.token.clone()), renamed, &h2).await;
+    assert_eq!(s, 429, "a new clientInfo.name escaped the limit: {v}");
+    // Another credential is still served.
+    let (body, h) = modern_as(
+        "well-behaved",
+        "tools/call",
+        Some("status"),
+        json!({"name": "status", "arguments": {}}),
+    );
+    let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (s, _, v) = post(&server, Some(&other), body, &h).await;
+    assert_eq!(s, 200, "another client after the abuse: {v}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

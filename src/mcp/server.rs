@@ -451,6 +451,21 @@ pub struct OpsDesk {
 }
 
 impl OpsDesk {
+    /// The name a call acts under (audit actor `mcp:<name>`, cursor `mcp:<name>`): the
+    /// credential's client name. Only the shared built-in credentials (`default`, `stdio`) are
+    /// subdivided by the self-declared name (`default/claude-code`), so that two apps sharing
+    /// the default token keep separate cursors; clearance and rate limits never look at it.
+    fn actor_name(who: &ClientIdentity, ctx: &RequestContext<RoleServer>) -> String {
+        if who.name == super::auth::DEFAULT_CLIENT || who.name == super::auth::STDIO_CLIENT {
+            match ctx.client_info() {
+                Some(i) => format!("{}/{}", who.name, clean_client_name(Some(&i.name))),
+                None => who.name.clone(),
+            }
+        } else {
+            who.name.clone()
+        }
+    }
+
     fn self_declared_name(ctx: &RequestContext<RoleServer>) -> String {
         clean_client_name(ctx.client_info().as_ref().map(|i| i.name.as_str()))
     }
@@ -587,7 +602,7 @@ impl ServerHandler for OpsDesk {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let who = self.hub.identity(&ctx.extensions);
-        let client = who.name.clone();
+        let client = Self::actor_name(&who, &ctx);
         let args = req.arguments.clone().unwrap_or_default();
         if let Some(result) = tools::call(&self.hub, &req.name, args, &client).await {
             // PHICLIENTS-VIEW (1/3): every tool answer passes the PHI view.
@@ -653,7 +668,8 @@ impl ServerHandler for OpsDesk {
             return fx.read_resource(req).await;
         }
         let who = self.hub.identity(&ctx.extensions);
-        let mut result = resources::read(&self.hub, &req.uri, &who.name).await?;
+        let mut result =
+            resources::read(&self.hub, &req.uri, &Self::actor_name(&who, &ctx)).await?;
         // PHICLIENTS-VIEW (2/3): every resource body passes the PHI view.
         let what = format!("resource:{}", req.uri);
         for c in result.contents.iter_mut() {

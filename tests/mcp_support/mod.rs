@@ -21,6 +21,11 @@ pub struct Server {
 impl Server {
     /// `opsdesk serve --bind 127.0.0.1:0` plus `extra`, with `config` (TOML) if given.
     pub fn start(extra: &[&str], config: Option<&str>) -> Server {
+        Server::start_env(extra, config, &[])
+    }
+
+    /// Like [`Server::start`], with extra environment variables (named clients' tokens).
+    pub fn start_env(extra: &[&str], config: Option<&str>, env: &[(&str, &str)]) -> Server {
         let tmp = tempfile::tempdir().expect("temp dir");
         let data_dir = tmp.path().join("data");
         let mut cmd = Command::new(BIN);
@@ -32,6 +37,9 @@ impl Server {
         }
         cmd.args(["serve", "--bind", "127.0.0.1:0"]).args(extra);
         cmd.env_remove("OPSDESK_TOKEN").env("OPSDESK_LOG", "warn");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
         cmd.stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
