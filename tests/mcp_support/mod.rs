@@ -119,10 +119,14 @@ impl Server {
 
     /// `opsdesk <args>` on this server's data dir.
     pub fn cli(&self, args: &[&str]) -> std::process::Output {
-        Command::new(BIN)
-            .arg("--data-dir")
-            .arg(&self.data_dir)
-            .args(args)
+        let mut cmd = Command::new(BIN);
+        cmd.arg("--data-dir").arg(&self.data_dir);
+        // The server's own config, when it was started with one.
+        let config = self._tmp.path().join("config.toml");
+        if config.exists() {
+            cmd.arg("--config").arg(config);
+        }
+        cmd.args(args)
             .env_remove("OPSDESK_TOKEN")
             .output()
             .expect("run opsdesk")

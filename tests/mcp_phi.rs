@@ -1,0 +1,300 @@
+//! PHI reaches only who is cleared for it (issue 11, DESIGN principle 8). With a
+//! `requires_hipaa` profile holding a PHI fixture, an uncleared MCP client (the default token)
+//! finds no fixture identifier anywhere in the full JSON of any tool result or resource; a
+//! client whose own token is `hipaa_cleared` gets the clear text; a non-HIPAA profile stays
+//! clear for everyone; the operator's CLI is unchanged; each redacted answer is audited with
+//! counts, never values. The pushes are checked end to end with the official Python SDK.
+
+mod mcp_support;
+
+use std::process::Command;
+use std::time::Duration;
+
+use mcp_support::{Server, ci_tool, interop_script, run_bounded};
+use serde_json::{Value, json};
+
+const CONFIG: &str = r#"
+[profiles.clinic]
+sources = ["spool"]
+requires_hipaa = true
+phi_auto_redact = true
+phi_names = ["Margaret Okafor"]
+
+[profiles.deals]
+sources = ["spool"]
+
+[server.clients.scribe]
+token_env = "SCRIBE_TOKEN"
+hipaa_cleared = true
+"#;
+
+/// Every identifier of the fixture; none may reach an uncleared client.
+const IDENTIFIERS: &[&str] = &[
+    "Okafor",
+    "00482913",
+    "1958-03-14",
+    "555-201-4477",
+    "m.okafor@example.org",
+];
+
+fn scribe_token() -> String {
+    "s".repeat(48)
+}
+
+fn start() -> Server {
+    let token = scribe_token();
+    let server = Server::start_env(&[], Some(CONFIG), &[("SCRIBE_TOKEN", token.as_str())]);
+    add_fixture(&server);
+    server
+}
+
+fn add_fixture(server: &Server) {
+    let o = server.cli(&[
+        "inbox",
+        "add",
+        "--profile",
+        "clinic",
+        "--channel",
+        "email",
+        "--from",
+        "Margaret Okafor <m.okafor@example.org>",
+        "--subject",
+        "Refill request from Margaret Okafor",
+        "--body",
+        "Patient Margaret Okafor MRN: 00482913 DOB: 1958-03-14, call back at 555-201-4477. HbA1c 7.9%.",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = server.cli(&[
+        "inbox",
+        "add",
+        "--profile",
+        "deals",
+        "--channel",
+        "email",
+        "--from",
+        "Jordan Lee <jordan.lee@contoso.com>",
+        "--subject",
+        "Term sheet",
+        "--body",
+        "Jordan Lee signed the term sheet.",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+fn http() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .expect("http client")
+}
+
+/// One stateless (2026-07-28) request; the whole JSON-RPC answer.
+async fn rpc(server: &Server, token: &str, method: &str, params: Value) -> Value {
+    let mut p = params;
+    p["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "phi-test", "version": "1"},
+    });
+    let name = p
+        .get("name")
+        .or_else(|| p.get("uri"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": p}).to_string();
+    let mut rb = http().post(&server.url).header("mcp-method", method);
+    if let Some(n) = name {
+        rb = rb.header("mcp-name", n);
+    }
+    let resp = rb
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("authorization", format!("Bearer {token}"))
+        .body(body)
+        .send()
+        .await
+        .expect("send");
+    let text = resp.text().await.unwrap_or_default();
+    serde_json::from_str::<Value>(&text)
+        .ok()
+        .or_else(|| {
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+                .next_back()
+        })
+        .unwrap_or(Value::Null)
+}
+
+async fn tool(server: &Server, token: &str, name: &str, args: Value) -> Value {
+    rpc(
+        server,
+        token,
+        "tools/call",
+        json!({"name": name, "arguments": args}),
+    )
+    .await
+}
+
+/// Every tool and resource an MCP client can read, as full JSON answers.
+async fn everything(server: &Server, token: &str) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    // A draft of the clinic profile, written by a model, quoting the patient.
+    out.push((
+        "draft_email".into(),
+        tool(
+            server,
+            token,
+            "draft_email",
+            json!({"profile": "clinic", "to": ["front-desk@clinic.example"], "subject": "Callback",
+                   "body": "Please call Margaret Okafor back at 555-201-4477."}),
+        )
+        .await,
+    ));
+    for (name, args) in [
+        (
+            "inbox_pull",
+            json!({"since": 0, "limit": 50, "mark_consumed": false}),
+        ),
+        ("inbox_search", json!({"text": "refill"})),
+        ("mail_list", json!({})),
+        ("morning_brief", json!({"profile": "clinic"})),
+        ("eod_digest", json!({"profile": "clinic"})),
+        (
+            "morning_brief",
+            json!({"profile": "clinic", "polish": true}),
+        ),
+        ("drafts_list", json!({"all": true})),
+        ("status", json!({})),
+    ] {
+        out.push((name.to_string(), tool(server, token, name, args).await));
+    }
+    for uri in [
+        "opsdesk://inbox",
+        "opsdesk://drafts",
+        "opsdesk://audit/recent",
+        "opsdesk://config/profiles",
+    ] {
+        out.push((
+            uri.to_string(),
+            rpc(server, token, "resources/read", json!({"uri": uri})).await,
+        ));
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uncleared_client_never_sees_a_fixture_identifier() {
+    let server = start();
+    let answers = everything(&server, &server.token.clone()).await;
+    for (what, v) in &answers {
+        assert!(v.get("result").is_some(), "{what} failed: {v}");
+        let s = v.to_string();
+        for id in IDENTIFIERS {
+            assert!(
+                !s.contains(id),
+                "{what} leaks `{id}` to an uncleared client: {s}"
+            );
+        }
+    }
+    // The answers say they were redacted and how clearance works.
+    let pull = &answers
+        .iter()
+        .find(|(w, _)| w == "inbox_pull")
+        .expect("pull")
+        .1;
+    let notice = &pull["result"]["structuredContent"]["phi_redaction"];
+    assert_eq!(notice["redacted"], true, "{pull}");
+    assert!(
+        notice["notice"]
+            .as_str()
+            .unwrap_or("")
+            .contains("hipaa_cleared"),
+        "{notice}"
+    );
+    // The non-HIPAA profile stays clear.
+    let s = pull.to_string();
+    assert!(s.contains("Jordan Lee signed the term sheet"), "{s}");
+    // Placeholders are stable within the answer's text copy too.
+    let text = pull["result"]["content"][0]["text"].as_str().unwrap_or("");
+    assert!(text.contains("<PERSON_"), "{text}");
+
+    // Each redacted answer is audited with counts, never values.
+    let mut audit = String::new();
+    for e in std::fs::read_dir(server.data_dir.join("audit")).expect("audit dir") {
+        let p = e.expect("entry").path();
+        if p.extension().is_some_and(|x| x == "jsonl") {
+            audit.push_str(&std::fs::read_to_string(&p).expect("audit file"));
+        }
+    }
+    assert!(audit.contains("mcp.redacted"), "{audit}");
+    assert!(audit.contains("person="), "{audit}");
+    for id in IDENTIFIERS {
+        assert!(!audit.contains(id), "the audit quotes `{id}`: {audit}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cleared_client_gets_the_clear_text() {
+    let server = start();
+    let v = tool(
+        &server,
+        &scribe_token(),
+        "inbox_pull",
+        json!({"since": 0, "limit": 50, "mark_consumed": false}),
+    )
+    .await;
+    let s = v.to_string();
+    for id in ["Margaret Okafor", "00482913", "1958-03-14"] {
+        assert!(s.contains(id), "the cleared client did not get `{id}`: {s}");
+    }
+    assert!(
+        v["result"]["structuredContent"]
+            .get("phi_redaction")
+            .is_none(),
+        "{v}"
+    );
+    // The cursor is the credential's.
+    assert_eq!(
+        v["result"]["structuredContent"]["consumer"], "mcp:scribe",
+        "{v}"
+    );
+}
+
+#[test]
+fn the_operators_cli_is_unchanged() {
+    let server = start();
+    let o = server.cli(&["inbox", "list", "--json"]);
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(
+        s.contains("Margaret Okafor") && s.contains("00482913"),
+        "{s}"
+    );
+}
+
+#[test]
+fn python_sdk_uncleared_client_gets_redacted_pushes_tools_and_resources() {
+    let python = ci_tool("mcp-python");
+    let server = start();
+    for (mode, token, expect_clear) in [
+        ("legacy", server.token.clone(), false),
+        ("legacy", scribe_token(), true),
+    ] {
+        let mut cmd = Command::new(&python);
+        // The script's `opsdesk inbox add` needs the server's profiles.
+        let config = server.data_dir.with_file_name("config.toml");
+        cmd.env("OPSDESK_CONFIG", &config);
+        cmd.arg(interop_script("py_phi.py"))
+            .args([&server.url, &token, mode, mcp_support::BIN])
+            .arg(&server.data_dir)
+            .arg(if expect_clear { "clear" } else { "redacted" })
+            .args(IDENTIFIERS);
+        let (ok, out, err) = run_bounded(cmd, Duration::from_secs(120));
+        assert!(
+            ok,
+            "python PHI client ({mode}, clear={expect_clear}) failed:\nstdout: {out}\nstderr: {err}"
+        );
+    }
+}
