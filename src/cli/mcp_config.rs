@@ -64,6 +64,14 @@ pub struct McpConfigArgs {
     /// The MCP URL (default: the running engine's, else the configured server.bind).
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
+    /// Mint a token for a new named client NAME (`[server.clients.NAME]`): prints the token's
+    /// `export` line, the opsdesk config section and this client's entry referencing it.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["write", "embed_token"])]
+    pub new_client: Option<String>,
+    /// With --new-client: mark the client HIPAA-cleared (it then gets PHI in clear; only for a
+    /// client whose model runs under a BAA).
+    #[arg(long, requires = "new_client")]
+    pub hipaa_cleared: bool,
 }
 
 /// How the token appears in the configuration.
@@ -86,6 +94,9 @@ pub fn run(ctx: &Context, args: McpConfigArgs) -> CmdResult {
         Some(u) => u.clone(),
         None => default_url(ctx)?,
     };
+    if let Some(name) = &args.new_client {
+        return new_client(ctx, &args, name, &url);
+    }
     let (token_ref, token_source) = if args.embed_token {
         // The server uses this same token (it creates the file on first use too).
         let t = auth::load_or_create(&ctx.paths)?;
@@ -265,9 +276,56 @@ fn auth_header(client: Client, token: &TokenRef) -> String {
     }
 }
 
+/// `--new-client NAME`: a fresh token for a named client, and everything needed to use it. The
+/// token is shown once, on stderr, in an `export` line; nothing is written.
+fn new_client(ctx: &Context, args: &McpConfigArgs, name: &str, url: &str) -> CmdResult {
+    if !valid_name(name) || name == auth::DEFAULT_CLIENT || name == auth::STDIO_CLIENT {
+        return Err(Failure::usage(format!(
+            "invalid client name `{}`: use letters, digits, `-` and `_`, starting with a letter (not `default` or `stdio`)",
+            crate::sanitize::one_line(name, 64)
+        )));
+    }
+    let var = format!(
+        "{TOKEN_ENV}_{}",
+        name.to_ascii_uppercase().replace('-', "_")
+    );
+    let token = auth::mint();
+    let header = match args.client {
+        // VS Code prompts for the token once and keeps it in its secret storage.
+        Client::Vscode => format!("Bearer ${{input:{VSCODE_INPUT_ID}}}"),
+        _ => format!("Bearer ${{{var}}}"),
+    };
+    let entry = entry_with_header(args.client, url, header);
+    let doc = merge(args.client, None, &args.name, entry, &TokenRef::Reference)
+        .map_err(|e| Failure::failed(e.to_string()))?;
+    println!("{}", render(&doc)?);
+    let config_path = ctx.paths.config_file.display().to_string();
+    eprintln!(
+        "New MCP client `{name}` ({}).\n\
+         1. Put its token in the environment of opsdesk AND of the client (e.g. your shell profile); it is shown only now:\n\
+         \x20    export {var}={token}\n\
+         2. Add to {config_path}:\n\
+         \x20    [server.clients.{name}]\n\
+         \x20    token_env = \"{var}\"\n\
+         \x20    hipaa_cleared = {}\n\
+         3. Restart `opsdesk serve` (or the console). The client's entry above sends this token; cursors, rate limits and the audit then name it `{name}`.",
+        if args.hipaa_cleared {
+            "HIPAA-cleared: it receives PHI in clear; only for a client whose model runs under a BAA"
+        } else {
+            "not HIPAA-cleared: it gets the redacted view of requires_hipaa profiles"
+        },
+        args.hipaa_cleared,
+    );
+    Ok(())
+}
+
 /// The server entry for one client.
 pub fn entry(client: Client, url: &str, token: &TokenRef) -> OJson {
-    let headers = OJson::object([("Authorization", OJson::str(auth_header(client, token)))]);
+    entry_with_header(client, url, auth_header(client, token))
+}
+
+fn entry_with_header(client: Client, url: &str, header: String) -> OJson {
+    let headers = OJson::object([("Authorization", OJson::str(header))]);
     let mut fields = vec![
         ("type", OJson::str("http")),
         ("url", OJson::str(url)),
