@@ -136,10 +136,11 @@ fn stdio_bridges_to_the_running_engine_per_client() {
             "{names:?}"
         );
 
-        // The engine sees this client's own name: its own cursor, not the bridge's.
+        // The engine sees the credential (the bridge relays with the default token) and,
+        // under that shared credential, this app's own cursor, not the bridge's.
         let first = call(&client, "inbox_pull", json!({"limit": 200})).await;
         let out = first.structured_content.clone().expect("structured");
-        assert_eq!(out["consumer"], "mcp:claude-code", "{out}");
+        assert_eq!(out["consumer"], "mcp:default/claude-code", "{out}");
 
         client
             .set_level(SetLevelRequestParams::new(LoggingLevel::Debug))
@@ -271,7 +272,8 @@ fn stdio_without_a_running_engine_serves_its_own() {
         assert!(tools.iter().any(|t| t.name == "inbox_pull"));
         let r = call(&client, "inbox_pull", json!({"limit": 5})).await;
         let out = r.structured_content.expect("structured");
-        assert_eq!(out["consumer"], "mcp:solo");
+        // A stdio connection is the uncleared `stdio` client; its app keeps its own cursor.
+        assert_eq!(out["consumer"], "mcp:stdio/solo");
         assert_eq!(out["messages"], json!([]));
         // It is the engine now: it published its HTTP endpoint for later stdio clients.
         let info: Value =

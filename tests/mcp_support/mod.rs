@@ -123,7 +123,7 @@ impl Server {
         cmd.arg("--data-dir").arg(&self.data_dir);
         // The server's own config, when it was started with one.
         let config = self._tmp.path().join("config.toml");
-        if config.exists() {
+        if config.exists() && !args.contains(&"--config") {
             cmd.arg("--config").arg(config);
         }
         cmd.args(args)
