@@ -18,12 +18,36 @@ import anyio
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.client.extension import ClientExtension, NotificationBinding
 from mcp.types import Implementation
+from pydantic import BaseModel, ConfigDict
 
 warnings.simplefilter("ignore")
 
 URL, TOKEN, MODE, OPSDESK, DATA_DIR, EXPECT = sys.argv[1:7]
 IDENTIFIERS = sys.argv[7:]
+
+
+class ChannelParams(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    content: str = ""
+    meta: dict = {}
+
+
+CHANNEL = []
+
+
+class ClaudeChannel(ClientExtension):
+    """Observes Claude Code's channel push, as Claude Code would receive it."""
+
+    identifier = "com.example.test/claude-channel"
+
+    def notifications(self):
+        async def on_push(p) -> None:
+            CHANNEL.append(p)
+
+        return [NotificationBinding(method="notifications/claude/channel",
+                                    params_type=ChannelParams, handler=on_push)]
 
 
 def fail(msg: str) -> None:
@@ -60,6 +84,7 @@ async def main() -> None:
                 client_info=Implementation(name="claude-code", version="1.0"),
                 logging_callback=on_log,
                 log_level="debug",
+                extensions=[ClaudeChannel()],
             )
         )
         await client.set_logging_level("debug")
@@ -70,7 +95,7 @@ async def main() -> None:
             [OPSDESK, "--data-dir", DATA_DIR, "inbox", "add", "--profile", "clinic",
              "--from", "Margaret Okafor <m.okafor@example.org>",
              "--subject", f"{marker} Margaret Okafor MRN: 00482913",
-             "--body", "DOB: 1958-03-14, phone 555-201-4477"],
+             "--body", f"{marker}: DOB: 1958-03-14, phone 555-201-4477, Margaret Okafor"],
             check=True, capture_output=True,
         )
 
@@ -91,6 +116,19 @@ async def main() -> None:
         if EXPECT == "redacted" and "phi_redaction" not in ping:
             fail(f"the redacted push carries no notice: {ping}")
 
+        def pushes():
+            return [c for c in CHANNEL if marker in c.content]
+
+        with anyio.move_on_after(30):
+            while not pushes():
+                await anyio.sleep(0.05)
+        if not pushes():
+            fail(f"no claude/channel push for the new message (got {len(CHANNEL)})")
+        push = dump(pushes()[0])
+        check("the claude/channel push", push)
+        if EXPECT == "clear" and "1958-03-14" not in push:
+            fail(f"the cleared client's channel push is redacted: {push}")
+
         pull = await client.call_tool("inbox_pull", {"since": 0, "limit": 50, "mark_consumed": False})
         if pull.is_error:
             fail(f"inbox_pull failed: {pull.content}")
@@ -104,7 +142,7 @@ async def main() -> None:
         brief = await client.call_tool("morning_brief", {"profile": "clinic"})
         check("morning_brief", dump(brief))
 
-        print(json.dumps({"expect": EXPECT, "ping": json.loads(ping)}), flush=True)
+        print(json.dumps({"expect": EXPECT, "ping": json.loads(ping), "channel": json.loads(push)}), flush=True)
 
 
 anyio.run(main)
