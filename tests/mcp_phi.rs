@@ -5,6 +5,7 @@
 //! clear for everyone; the operator's CLI is unchanged; each redacted answer is audited with
 //! counts, never values. The pushes are checked end to end with the official Python SDK.
 
+mod llm_support;
 mod mcp_support;
 
 use std::process::Command;
@@ -295,6 +296,96 @@ fn python_sdk_uncleared_client_gets_redacted_pushes_tools_and_resources() {
         assert!(
             ok,
             "python PHI client ({mode}, clear={expect_clear}) failed:\nstdout: {out}\nstderr: {err}"
+        );
+    }
+}
+
+/// A polish that the router re-identified for the operator (a cleared provider, echoing the
+/// redacted prompt back) must not reach an uncleared MCP client in clear; a provider's error
+/// body quoting the patient is redacted before it enters the audit trail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reidentified_polish_is_redacted_again_for_an_uncleared_client() {
+    let fake = llm_support::Fake::start().await;
+    fake.script(
+        "/chat/completions",
+        vec![
+            llm_support::Reply::Echo { piece: 7 },
+            llm_support::Reply::Echo { piece: 7 },
+            llm_support::Reply::Whole(
+                400,
+                vec![("content-type", "application/json".to_string())],
+                r#"{"error":{"message":"rejected: Margaret Okafor MRN: 00482913"}}"#.to_string(),
+            ),
+        ],
+    );
+    let config = format!(
+        r#"{CONFIG}
+[llm]
+default = "local"
+[llm.providers.local]
+enabled = true
+hipaa_cleared = true
+endpoint = "{}/v1"
+model = "fake-model"
+"#,
+        fake.url
+    );
+    let token = scribe_token();
+    let server = tokio::task::spawn_blocking(move || {
+        let s = Server::start_env(&[], Some(&config), &[("SCRIBE_TOKEN", token.as_str())]);
+        add_fixture(&s);
+        s
+    })
+    .await
+    .expect("server");
+
+    let args = json!({"profile": "clinic", "polish": true});
+    let cleared = tool(&server, &scribe_token(), "morning_brief", args.clone()).await;
+    let sc = &cleared["result"]["structuredContent"];
+    assert_eq!(sc["polished"], true, "{cleared}");
+    assert!(
+        cleared.to_string().contains("Okafor"),
+        "the polish was not re-identified for a cleared client: {cleared}"
+    );
+
+    let uncleared = tool(
+        &server,
+        &server.token.clone(),
+        "morning_brief",
+        args.clone(),
+    )
+    .await;
+    assert_eq!(
+        uncleared["result"]["structuredContent"]["polished"], true,
+        "{uncleared}"
+    );
+    let s = uncleared.to_string();
+    for id in IDENTIFIERS {
+        assert!(
+            !s.contains(id),
+            "the re-identified polish leaks `{id}`: {s}"
+        );
+    }
+
+    // The provider now fails with a body that quotes the patient.
+    let failed = tool(&server, &scribe_token(), "morning_brief", args).await;
+    assert_eq!(
+        failed["result"]["structuredContent"]["polished"], false,
+        "{failed}"
+    );
+    let mut audit = String::new();
+    for e in std::fs::read_dir(server.data_dir.join("audit")).expect("audit dir") {
+        let p = e.expect("entry").path();
+        audit.push_str(&std::fs::read_to_string(&p).unwrap_or_default());
+    }
+    assert!(
+        audit.contains("rejected: <PERSON_"),
+        "the provider's error body is not in the audit (redacted): {audit}"
+    );
+    for id in ["Okafor", "00482913"] {
+        assert!(
+            !audit.contains(id),
+            "the audit trail quotes `{id}`: {audit}"
         );
     }
 }
