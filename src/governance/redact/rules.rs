@@ -1,0 +1,580 @@
+//! The built-in detectors (regular expressions with a check each) and the roster matcher.
+
+use regex::{Regex, RegexBuilder};
+
+use super::words::*;
+use super::{CONTEXT_WINDOW, Check, DATE_WORDS, Kind, NEAR_WINDOW, RedactError, Rule, SSN_WORDS};
+
+pub(super) fn is_fax(text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(40);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_ascii_lowercase();
+    let fax = before.rfind("fax");
+    let phone = ["phone", "tel", "call", "cell", "mobile", "ph:", "text"]
+        .iter()
+        .filter_map(|w| before.rfind(w))
+        .max();
+    match (fax, phone) {
+        (Some(f), Some(p)) => f > p,
+        (Some(_), None) => true,
+        _ => false,
+    }
+}
+
+pub(super) fn near(text: &str, start: usize, words: &[&str]) -> bool {
+    let mut from = start.saturating_sub(NEAR_WINDOW);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_lowercase();
+    words.iter().any(|w| before.contains(w))
+}
+
+pub(super) fn has_context(text: &str, start: usize, words: &[String]) -> bool {
+    let mut from = start.saturating_sub(CONTEXT_WINDOW);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_lowercase();
+    words.iter().any(|w| before.contains(w.as_str()))
+}
+
+pub(super) fn luhn_ok(s: &str) -> bool {
+    let digits: Vec<u32> = s.chars().filter_map(|c| c.to_digit(10)).collect();
+    if !(13..=19).contains(&digits.len()) {
+        return false;
+    }
+    let sum: u32 = digits
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(i, &d)| {
+            if i % 2 == 1 {
+                let d2 = d * 2;
+                if d2 > 9 { d2 - 9 } else { d2 }
+            } else {
+                d
+            }
+        })
+        .sum();
+    sum.is_multiple_of(10)
+}
+
+pub(super) fn short_reason(e: &regex::Error) -> String {
+    // The regex error echoes the pattern; keep only its last line (the reason).
+    e.to_string()
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("invalid pattern")
+        .trim()
+        .to_string()
+}
+
+pub(super) fn roster_regex(names: &[String]) -> Result<Option<Regex>, RedactError> {
+    let mut alts: Vec<String> = Vec::new();
+    for (index, raw) in names.iter().enumerate() {
+        let words: Vec<&str> = raw.split_whitespace().collect();
+        if words.is_empty() {
+            return Err(RedactError::EmptyName { index });
+        }
+        let flex = |ws: &[&str]| {
+            ws.iter()
+                .map(|w| regex::escape(w))
+                .collect::<Vec<_>>()
+                .join(r"\s+")
+        };
+        alts.push(flex(&words));
+        if let (Some(last), true) = (words.last(), words.len() > 1) {
+            // "Lopez, Maria" and "Lopez, Maria A."
+            alts.push(format!(
+                r"{},\s*{}",
+                regex::escape(last),
+                flex(&words[..words.len() - 1])
+            ));
+            alts.push(format!(
+                r"{},\s*{}",
+                regex::escape(last),
+                regex::escape(words[0])
+            ));
+            // Surname alone, only capitalised (why: "Will", "Rose", "Young" are also words).
+            if last.chars().count() >= 2 {
+                let mut cs = last.chars();
+                if let Some(first) = cs.next() {
+                    let rest: String = cs.collect();
+                    alts.push(format!(
+                        "(?-i:{}{})",
+                        regex::escape(&first.to_uppercase().to_string()),
+                        regex::escape(&rest)
+                    ));
+                }
+            }
+        }
+    }
+    // Longest first so "Maria Lopez" wins over "Lopez" inside the alternation.
+    alts.sort_by_key(|a| std::cmp::Reverse(a.len()));
+    let pat = format!(r"\b(?:{})\b", alts.join("|"));
+    RegexBuilder::new(&pat)
+        .case_insensitive(true)
+        .size_limit(64 << 20)
+        .build()
+        .map(Some)
+        .map_err(|e| RedactError::BadPattern {
+            kind: Kind::Person,
+            index: usize::MAX,
+            reason: short_reason(&e),
+        })
+}
+
+pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
+    let n = NAME_W;
+    let month = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
+    let day = r"(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?";
+    let year = r"(?:1[89]\d{2}|20\d{2})";
+    let p = PARTICLES;
+    let name2 = format!(r"{n}(?:\s+(?:{INIT}|{p}{n})){{0,2}}");
+    let age = r"(?:9\d|1[0-2]\d)";
+    let specs: Vec<(Kind, u8, Check, String)> = vec![
+        // --- contact ---
+        (
+            Kind::Email,
+            90,
+            Check::None,
+            r"(?i)\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b".into(),
+        ),
+        (
+            Kind::Email,
+            89,
+            Check::None,
+            // Spelled-out or obfuscated addresses: "jane dot doe at example dot com",
+            // "jane.doe [at] example [dot] net", "jdoe(at)example.org". A known top-level
+            // domain must end it (why: "seen at home" is not an address).
+            r"(?i)\b[a-z0-9_%+-]+(?:(?:\.|\s+dot\s+|\s*[\[(]dot[\])]\s*)[a-z0-9_%+-]+)*(?:\s*[\[({]at[\])}]\s*|\s+at\s+)[a-z0-9-]+(?:(?:\.|\s+dot\s+|\s*[\[(]dot[\])]\s*)[a-z0-9-]+)*(?:\.|\s+dot\s+|\s*[\[(]dot[\])]\s*)(?:com|org|net|edu|gov|mil|io|us|uk|ca|info|biz|health|care|me)\b".into(),
+        ),
+        (
+            Kind::Url,
+            85,
+            Check::None,
+            r#"(?i)\b(?:https?://|ftp://|www\.)[^\s<>"']+"#.into(),
+        ),
+        (
+            Kind::Url,
+            84,
+            Check::None,
+            r"(?i)\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|edu|gov|io|health|care)/[^\s<>]*".into(),
+        ),
+        (
+            Kind::Ip,
+            70,
+            Check::None,
+            r"\b(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\b".into(),
+        ),
+        (
+            Kind::Ip,
+            70,
+            Check::None,
+            r"(?i)\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b|(?i)\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){0,5})?\b".into(),
+        ),
+        (
+            Kind::Phone,
+            60,
+            Check::PhoneOrFax,
+            // Extensions in any case and after a comma ("555-0100, Ext. 12"): the label
+            // convention keeps the extension with its number.
+            r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\b\d{3}[\s./-])\d{3}[\s.-]\d{4}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
+        ),
+        (
+            Kind::Phone,
+            60,
+            Check::PhoneOrFax,
+            // Ten digits run together, also with the country code ("+13245550166").
+            r"(?:\+1|\b1?)\d{10}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
+        ),
+        (
+            Kind::Phone,
+            59,
+            Check::IntlPhone,
+            // International: "+44 20 7946 0958", "+44 (0)161 496 0591", "+353 1 555 2249".
+            // Groups are separated by a space, dot or dash only (not a newline: the next line
+            // may start with an unrelated number).
+            r"\+\d{1,3}(?:[ .-]?\(\d{1,4}\)|[ .-]?\d{1,5}){2,6}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
+        ),
+        (
+            Kind::Phone,
+            58,
+            Check::PhoneOrFax,
+            r"(?i)(?:phone|tel|call|cell|mobile|fax|ph|pager|ext)\.?\s*(?:at|:|#|number|no\.?)?\s*(?P<v>\d{3}[\s.-]\d{4}\b(?:\s*(?:x|ext\.?)\s*\d{1,6})?)".into(),
+        ),
+        (
+            Kind::Phone,
+            58,
+            Check::PhoneOrFax,
+            r"(?i)\b(?:ext\.?|extension|x)\s*\d{3,6}\b".into(),
+        ),
+        // --- government / record numbers ---
+        (
+            Kind::Ssn,
+            80,
+            Check::None,
+            r"\b\d{3}-\d{2}-\d{4}\b".into(),
+        ),
+        (
+            Kind::Ssn,
+            81,
+            Check::None,
+            r"(?i)\b(?:ssn|ss#|soc(?:ial)?\.?\s*sec(?:urity)?\.?(?:\s*(?:number|no\.?|#))?)\s*(?:is|:|#)?\s*(?P<v>\d{3}[\s.-]?\d{2}[\s.-]?\d{4}|x{3}-x{2}-\d{4}|\*{3}-\*{2}-\d{4})\b".into(),
+        ),
+        (
+            Kind::Ssn,
+            80,
+            Check::Near(SSN_WORDS),
+            // Dots, spaces or nothing between the groups, with an SSN word a few words before
+            // ("SSN on W-9: 903.56.5034", "SSN ending; full 976139903").
+            r"\b\d{3}(?:\s*-\s*|[ .])?\d{2}(?:\s*-\s*|[ .])?\d{4}\b".into(),
+        ),
+        (
+            Kind::Mrn,
+            82,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))?|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
+        ),
+        (
+            Kind::HealthPlan,
+            78,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:member\s*(?:id|#|no\.?|number)|subscriber\s*(?:id|#|no\.?|number)|policy(?:\s*(?:id|#|no\.?|number))?|plan\s*(?:id|#|no\.?|number)|health\s*plan\s*(?:id|#|no\.?|number)?|beneficiary\s*(?:id|#|no\.?|number)|medicaid(?:\s*(?:id|#|no\.?|number))?|medicare(?:\s*(?:id|#|no\.?|number|mbi))?|mbi|insurance\s*(?:id|#|no\.?|number)|group(?:\s*(?:id|#|no\.?|number))?|ins\.?\s*id){SEP}{ID_V}"),
+        ),
+        (
+            Kind::Account,
+            76,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:acct\.?(?:\s*(?:no\.?|number|#))?|encounter|visit\s*(?:number|no\.?|#|id)|account\s*(?:number|no\.?|#|id|:)|billing\s*(?:account|id|#)|invoice\s*(?:number|no\.?|#)|claim\s*(?:number|no\.?|#|id)|routing\s*(?:number|no\.?|#)|guarantor\s*(?:id|#|number)){SEP}{ID_V}"),
+        ),
+        (
+            Kind::License,
+            77,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:(?-i:DL)|driver'?s?\s*licen[cs]e(?:\s*(?:number|no\.?|#))?|licen[cs]e\s*(?:number|no\.?|#|id)|state\s*licen[cs]e(?:\s*(?:number|no\.?|#))?|medical\s*licen[cs]e(?:\s*(?:number|no\.?|#))?|(?-i:NPI)|(?-i:DEA)(?:\s*(?:number|no\.?|#|registration))?|certificate\s*(?:number|no\.?|#)|passport(?:\s*(?:number|no\.?|#))?){SEP}{ID_V}"),
+        ),
+        (
+            Kind::Device,
+            77,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:serial\s*(?:number|no\.?|#)|s/n|sn:|device\s*(?:id|serial|#|number)|(?-i:UDI)|implant\s*(?:id|serial|#)|pump\s*(?:id|serial|#)|pacemaker\s*(?:serial|id|#)|monitor\s*(?:id|serial|#)|IMEI){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9()/-]{{3,40}}[A-Za-z0-9])"),
+        ),
+        (
+            Kind::Vehicle,
+            77,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:licen[cs]e\s*plate|plate|tag|vin)(?:\s*(?:number|no\.?|#))?[\s:#]{SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9 -]{{1,8}}[A-Za-z0-9])\b"),
+        ),
+        (
+            Kind::Vehicle,
+            74,
+            Check::Vin,
+            r"\b[A-HJ-NPR-Z0-9]{17}\b".into(),
+        ),
+        (
+            Kind::Card,
+            79,
+            Check::Luhn,
+            r"\b(?:\d[ -]?){12,18}\d\b".into(),
+        ),
+        // --- dates and ages ---
+        (
+            Kind::Date,
+            50,
+            Check::None,
+            r"\b(?:0?[1-9]|1[0-2])[/.-](?:0?[1-9]|[12]\d|3[01])[/.-](?:\d{4}|\d{2})\b".into(),
+        ),
+        (
+            Kind::Date,
+            50,
+            Check::None,
+            format!(r"\b{year}[/.-](?:0?[1-9]|1[0-2])[/.-](?:0?[1-9]|[12]\d|3[01])\b"),
+        ),
+        (
+            Kind::Date,
+            50,
+            Check::None,
+            // European day-first with a day > 12 is unambiguous: 25/12/2023.
+            r"\b(?:1[3-9]|2\d|3[01])[/.](?:0?[1-9]|1[0-2])[/.](?:\d{4}|\d{2})\b".into(),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            format!(r"(?i)\b{month}\s+{day}(?:,?\s+{year})?\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            format!(r"(?i)\b{day}(?:\s+of)?\s+{month},?\s+{year}\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // Day-month-year run together or with dashes/slashes, the form many EHR exports
+            // use: "04-Mar-1952", "04MAR1952", "4/Mar/1952".
+            format!(r"(?i)\b{day}[-/.]?{month}[-/.]?{year}\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // "Mar-04-1952", "Mar/4/1952".
+            format!(r"(?i)\b{month}[-/]{day}[-/]{year}\b"),
+        ),
+        (
+            Kind::Date,
+            51,
+            Check::Near(DATE_WORDS),
+            // A month with a two-digit year after a person-date word: "b. Mar '52".
+            format!(r"(?i)\b{month}\s*['’]\d{{2}}\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::Near(DATE_WORDS),
+            // Compact yyyymmdd next to a person-date word: "(b. 19450101)", "Admission date:
+            // 20240728". Needs the word (why: 8-digit numbers are also MRNs and accounts).
+            r"\b(?:1[89]|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\b".into(),
+        ),
+        (
+            Kind::Date,
+            49,
+            Check::None,
+            // Month/day without a year after "on", "since", "until": "seen in clinic on 1/15".
+            // Months 1-12 only, so blood pressures (120/80) do not match.
+            r"(?i)\b(?:on|since|until|from|by)\s+(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b".into(),
+        ),
+        (
+            Kind::Date,
+            51,
+            Check::None,
+            format!(r"(?i)\b{DATE_CONTEXT}\s*(?:on|in|date|of|:|was|is|-)?\s*(?:on|in|:)?\s*(?P<v>{month}\s+{year}|(?:0?[1-9]|1[0-2])/{year})\b"),
+        ),
+        (
+            Kind::Date,
+            53,
+            Check::None,
+            // A compact DOB: "DOB 19470312" or "DOB: 031247".
+            format!(r"(?i)\b(?:dob|d\.o\.b\.?|date of birth|born){SEP}(?P<v>\d{{6}}|\d{{8}})\b"),
+        ),
+        (
+            Kind::Date,
+            51,
+            Check::None,
+            // Month/day without a year next to a person-date word: "birthday 4/12".
+            format!(r"(?i)\b{DATE_CONTEXT}\s*(?:on|is|was|:|-)?\s*(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b"),
+        ),
+        (
+            Kind::Date,
+            50,
+            Check::None,
+            // Day-month without a year, capitalised month only (why: "may" is also a verb).
+            r"\b(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|June|July|August|September|October|November|December)\b\.?".into(),
+        ),
+        (
+            Kind::Age,
+            54,
+            Check::None,
+            format!(r"(?i)\b(?:she|he|they|patient|pt|resident)\s+(?:is|was|turned|turns|will be)\s+(?P<v>{age})\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            format!(r"(?i)\b{age}(?:\s*|-)(?:years?|yrs?|y)(?:\s*|-)old\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            format!(r"(?i)\b(?:age[ds]?|aged)\s*(?::|of|is|was)?\s*(?P<v>{age})\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            format!(r"(?i)\b{age}\s*(?:y/?o|y\.o\.|yo|yrs?|years?)\b(?:\s*(?:old|[MF])\b)?"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            format!(r"\b{age}(?:M|F)\b|\b{age}-year-old\b|(?i)\b(?:in (?:his|her|their) )?(?P<v>(?:9\d|1[0-2]\d)s)\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            // Spelled out: "a ninety-three-year-old", "one hundred and two years old".
+            r"(?i)\b(?:ninety(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|(?:one )?hundred(?:(?: and)?[- ](?:one|two|three|four|five|six|seven|eight|nine|ten))?)[- ](?:years?|yrs?)[- ]old\b".into(),
+        ),
+        // --- geography ---
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            format!(r"\b\d{{1,6}}(?:-?[A-Z])?\s+(?:(?:[NSEW]|North|South|East|West)\.?\s+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))\s+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Plaza|Crescent|Close)\b\.?(?:\s+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?\s*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?\s*#?[A-Za-z0-9-]+)?(?:,\s*{n}(?:\s+{n}){{0,2}}(?:,\s*|\s+)(?-i:{STATES})\b|\s+\({n}(?:\s+{n})?\))?"),
+        ),
+        (
+            Kind::Address,
+            39,
+            Check::None,
+            format!(r"\b(?i:P\.?\s?O\.?\s*Box)\s+\d{{1,6}}(?:,\s*{n}(?:\s+{n}){{0,2}},\s*(?:{STATES})\b)?"),
+        ),
+        (
+            Kind::Address,
+            38,
+            Check::None,
+            // "City, ST 12345" without a street line: the city is a subdivision too.
+            format!(r"\b(?P<v>{n}(?:\s+{n}){{0,2}}),\s*(?:{STATES})\s+\d{{5}}\b"),
+        ),
+        (
+            Kind::Address,
+            37,
+            Check::None,
+            format!(r"(?i)\b(?:lives in|resides in|resident of|from|moved to|city of|town of)\s+(?-i:(?P<v>{n}(?:\s+{n})?)),\s*(?-i:{STATES}|Alabama|Alaska|Arizona|California|Colorado|Florida|Georgia|Illinois|Indiana|Ohio|Oregon|Texas|Washington|Maine|Vermont|Nevada|Utah|Iowa|Kansas|Michigan|Minnesota|Missouri|Montana|Virginia|Wisconsin)\b"),
+        ),
+        (
+            Kind::Address,
+            37,
+            Check::PlaceWords,
+            // A city without a state after a residence or birthplace cue: "lives with her son
+            // in Elkhorn", "was born on 1/2/1950 in Silver Spring", "moved to Bel Air".
+            format!(r"(?i)\b(?:lives|living|lived|resides|residing|moved|relocated|born|grew up|staying)\b[^.;:\n]{{0,32}}?\b(?:in|to)\s+(?-i:(?P<v>{n}(?:\s+{n})?))\b"),
+        ),
+        (
+            Kind::Address,
+            37,
+            Check::PlaceWords,
+            // Counties are geographic subdivisions smaller than a state.
+            format!(r"\b(?P<v>(?:{n}\s+){{1,2}}(?:County|Parish|Borough))\b"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // Numbered roads have no street-type word after the name: "1584 County Road 12",
+            // "4758 Route 9 Apt 1107".
+            r"(?i)\b\d{1,6}\s+(?:(?:State|County|US|U\.S\.|Old|Farm\s+to\s+Market)\s+)?(?:Route|Rte\.?|Road|Rd\.?|Highway|Hwy\.?|CR|SR)\s+\d{1,4}[A-Z]?\b(?:,?\s*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?\s*#?[A-Za-z0-9-]+)?".into(),
+        ),
+        (
+            Kind::Zip,
+            45,
+            Check::None,
+            format!(r"\b(?:{STATES}),?\s+(?P<v>\d{{5}}(?:-\d{{4}})?)\b"),
+        ),
+        (
+            Kind::Zip,
+            46,
+            Check::None,
+            r"(?i)\b(?:zip|zip\s*code|postal\s*code|zipcode)\s*(?:is|:|#)?\s*(?P<v>\d{5}(?:-\d{4})?)\b".into(),
+        ),
+        (
+            Kind::Zip,
+            44,
+            Check::None,
+            r"\b\d{5}-\d{4}\b".into(),
+        ),
+        // --- names ---
+        (
+            Kind::Person,
+            32,
+            Check::PersonWords,
+            // Not across a line break (why: "…, RN\nDirect: 555-0100" is a signature, not a name).
+            format!(r"\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Rev|Sr|Sister|Nurse|RN|NP|PA)\.?[ \t]+(?P<v>(?:{INIT}\s*)?{name2})"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonWords,
+            format!(r"\b(?i:patient|pt\.?|resident|client|member|caller|guarantor|subscriber|insured)\s+(?P<v>{name2})"),
+        ),
+        (
+            Kind::Person,
+            33,
+            Check::PersonWords,
+            format!(r"(?i:patient\s*name|patient|pt\s*name|pt|name|full\s*name|referring(?:\s*(?:physician|provider|doctor|md))?|resident|member\s*name|guarantor|emergency\s*contact|next\s*of\s*kin|nok|contact|attending|pcp|provider|physician|caregiver|spouse|parent|guardian|signed|from|to|cc|re|subscriber|insured|mother|father)\s*:\s*(?P<v>{n},\s*{n}(?:\s+{INIT})?|[A-Z][A-Z'’-]+[A-Z],\s*[A-Z][A-Z'’-]+[A-Z]|(?:{INIT}\s*)?{name2})"),
+        ),
+        (
+            Kind::Person,
+            33,
+            Check::PersonWords,
+            format!(r"\b(?P<v>{n}(?:\s+{INIT})?\s+{n}(?:\s+{n})?|{n},\s*{n})\s*(?:\(|,)\s*(?i:dob|d\.o\.b|born|b\.|mrn|age|aged|date of birth|ssn|\d{{1,3}}\s*(?:y|yo|-year)|a\s+\d{{1,3}}-year)"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonWords,
+            format!(r"\b(?i:wife|husband|son|daughter|mother|father|sister|brother|spouse|partner|caregiver|niece|nephew|granddaughter|grandson|grandmother|grandfather|aunt|uncle|cousin|friend|neighbor|neighbour|roommate|employer|boss|guardian|POA)\s*,?\s+(?P<v>{n}(?:\s+{n})?)"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonWords,
+            format!(r"(?:^|[\n.!?]\s*)(?i:hi|hello|hey|dear|thanks|thank you|good morning|good afternoon)\s*,?\s+(?P<v>{n}(?:\s+{n})?)"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonAll,
+            format!(r"(?i:regards|sincerely|thanks|best|cheers|signed|electronically signed by|dictated by|transcribed by|seen by|reviewed by|per|with|by)\s*,?\s+(?P<v>(?:{INIT}\s*)?{n}(?:\s+{INIT})?\s+{n})(?:,?\s*(?:MD|DO|RN|NP|PA-C|PA|LPN|CNA|PharmD|PhD)\b)?"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonWords,
+            format!(r"\b(?P<v>(?:{INIT}\s*)?{n}(?:\s+{INIT})?\s+{n}),?\s+(?:MD|DO|RN|NP|PA-C|LPN|CNA|PharmD|PhD|LCSW|MSW)\b"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonWords,
+            format!(r"\b(?P<v>{n}(?:\s+{n})?)\s+(?i:is a|is an|was admitted|was discharged|presented|presents|reports|called|was seen|arrived|\(\d{{2,3}}\s*(?:y|yo|M|F))\b"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonAll,
+            // "Per Okonkwo, Quentin: no change": "Last, First" after a reporting cue, closed by
+            // punctuation (why: without it, "with Metformin, Lisinopril" reads the same).
+            format!(r"(?i:per|by|from|with|signed)\s+(?P<v>{n},\s*{n}(?:\s+{INIT})?)\s*[:;)]"),
+        ),
+        (
+            Kind::Person,
+            29,
+            Check::PersonAll,
+            // Any "Firstname Lastname" pair anywhere: the broadest name rule, ranked lowest so
+            // addresses, cities and labelled fields win their overlaps. Every word must pass
+            // the non-name lists (why: clinical text is full of Title Case phrases).
+            format!(r"\b(?P<v>{n}(?:\s+{INIT})?\s+{p}{n}(?:\s+{n})?)\b"),
+        ),
+    ];
+    specs
+        .into_iter()
+        .enumerate()
+        .map(|(index, (kind, prio, check, pat))| {
+            RegexBuilder::new(&pat)
+                .size_limit(32 << 20)
+                .build()
+                .map(|re| Rule {
+                    kind,
+                    re,
+                    prio,
+                    check,
+                })
+                .map_err(|e| RedactError::BadPattern {
+                    kind,
+                    index,
+                    reason: short_reason(&e),
+                })
+        })
+        .collect()
+}
