@@ -66,18 +66,20 @@ impl Rng {
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len())]
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())]
     }
     fn chance(&mut self, pct: u64) -> bool {
         self.next() % 100 < pct
     }
     fn digits(&mut self, n: usize) -> String {
-        (0..n).map(|_| char::from(b'0' + self.below(10) as u8)).collect()
+        (0..n)
+            .map(|_| char::from(b'0' + self.below(10) as u8))
+            .collect()
     }
     fn upper(&mut self, n: usize) -> String {
         const L: &[u8] = b"ABCDEFGHJKLMNPRSTUVWXYZ";
-        (0..n).map(|_| char::from(*self.pick(L))).collect()
+        (0..n).map(|_| char::from(self.pick(L))).collect()
     }
 }
 
@@ -114,20 +116,100 @@ impl B {
 }
 
 const FIRST: &[&str] = &[
-    "Margaret", "José", "Zoë", "Siobhan", "Aaliyah", "Dmitri", "Björn", "Renée", "François",
-    "Chloé", "Oluwaseun", "Priyanka", "Wei", "Mateo", "Ingrid", "Tomás", "Yusuf", "Hiroshi",
-    "Keisha", "Lucía", "Søren", "Agnieszka", "Declan", "Fatima", "Ximena", "Kwame", "Eleanor",
-    "Harold", "Dolores", "Earl", "Bernice", "Walter", "Gladys", "Mildred", "Anh", "Thandiwe",
-    "Małgorzata", "Raúl", "Esperanza", "Cornelius", "Winifred", "Ignatius", "Lorraine", "Deshawn",
-    "Bao", "Ngozi", "Eustace", "Perpetua", "Ruthanne", "Jolene",
+    "Margaret",
+    "José",
+    "Zoë",
+    "Siobhan",
+    "Aaliyah",
+    "Dmitri",
+    "Björn",
+    "Renée",
+    "François",
+    "Chloé",
+    "Oluwaseun",
+    "Priyanka",
+    "Wei",
+    "Mateo",
+    "Ingrid",
+    "Tomás",
+    "Yusuf",
+    "Hiroshi",
+    "Keisha",
+    "Lucía",
+    "Søren",
+    "Agnieszka",
+    "Declan",
+    "Fatima",
+    "Ximena",
+    "Kwame",
+    "Eleanor",
+    "Harold",
+    "Dolores",
+    "Earl",
+    "Bernice",
+    "Walter",
+    "Gladys",
+    "Mildred",
+    "Anh",
+    "Thandiwe",
+    "Małgorzata",
+    "Raúl",
+    "Esperanza",
+    "Cornelius",
+    "Winifred",
+    "Ignatius",
+    "Lorraine",
+    "Deshawn",
+    "Bao",
+    "Ngozi",
+    "Eustace",
+    "Perpetua",
+    "Ruthanne",
+    "Jolene",
 ];
 const LAST: &[&str] = &[
-    "Okafor", "Nguyen", "Müller", "García-López", "O'Brien", "McAllister", "van der Berg",
-    "de la Cruz", "Da Silva", "Kowalczyk", "Fitzgerald", "Haddad", "Tanaka", "Johansson",
-    "Ibáñez", "Pérez", "Łukasiewicz", "Abernathy", "Szymańska", "Oyelaran", "Thistlethwaite",
-    "Delacroix", "Brennan-Walsh", "Achterberg", "Quiñones", "Vasquez", "Lindqvist", "Mbeki",
-    "Castellanos", "Hargreaves", "Pemberton", "Rasmussen", "Whitcombe", "Yamamoto", "Dubois",
-    "Ferreira", "Kaczmarek", "St. Clair", "MacGregor", "Al-Masri", "Børresen", "Krishnamurthy",
+    "Okafor",
+    "Nguyen",
+    "Müller",
+    "García-López",
+    "O'Brien",
+    "McAllister",
+    "van der Berg",
+    "de la Cruz",
+    "Da Silva",
+    "Kowalczyk",
+    "Fitzgerald",
+    "Haddad",
+    "Tanaka",
+    "Johansson",
+    "Ibáñez",
+    "Pérez",
+    "Łukasiewicz",
+    "Abernathy",
+    "Szymańska",
+    "Oyelaran",
+    "Thistlethwaite",
+    "Delacroix",
+    "Brennan-Walsh",
+    "Achterberg",
+    "Quiñones",
+    "Vasquez",
+    "Lindqvist",
+    "Mbeki",
+    "Castellanos",
+    "Hargreaves",
+    "Pemberton",
+    "Rasmussen",
+    "Whitcombe",
+    "Yamamoto",
+    "Dubois",
+    "Ferreira",
+    "Kaczmarek",
+    "St. Clair",
+    "MacGregor",
+    "Al-Masri",
+    "Børresen",
+    "Krishnamurthy",
 ];
 const CLINIC: &str = "Lakeside Family Clinic";
 const STAFF: &[(&str, &str)] = &[
@@ -137,21 +219,55 @@ const STAFF: &[(&str, &str)] = &[
     ("", "Tom Becker"),
 ];
 const OUTSIDE_DOCS: &[&str] = &[
-    "Helen Marchetti", "Rajesh Iyer", "Colette Beaumont", "Gustavo Arriaga", "Naomi Feld",
+    "Helen Marchetti",
+    "Rajesh Iyer",
+    "Colette Beaumont",
+    "Gustavo Arriaga",
+    "Naomi Feld",
     "Theodore Quist",
 ];
 const CITIES: &[(&str, &str)] = &[
-    ("Springfield", "IL"), ("Maple Grove", "MN"), ("Bel Air", "MD"), ("Eau Claire", "WI"),
-    ("San Marcos", "TX"), ("Port Angeles", "WA"), ("Coeur d'Alene", "ID"), ("Fall River", "MA"),
+    ("Springfield", "IL"),
+    ("Maple Grove", "MN"),
+    ("Bel Air", "MD"),
+    ("Eau Claire", "WI"),
+    ("San Marcos", "TX"),
+    ("Port Angeles", "WA"),
+    ("Coeur d'Alene", "ID"),
+    ("Fall River", "MA"),
 ];
 const STREETS: &[&str] = &[
-    "Birchwood Ave", "Old Mill Road", "Harbor View Dr", "N. Elm Street", "Cedar Ln",
-    "Kingsley Blvd", "Willow Creek Ct", "Prospect Pl", "Saint Anne Way", "W 14th St",
+    "Birchwood Ave",
+    "Old Mill Road",
+    "Harbor View Dr",
+    "N. Elm Street",
+    "Cedar Ln",
+    "Kingsley Blvd",
+    "Willow Creek Ct",
+    "Prospect Pl",
+    "Saint Anne Way",
+    "W 14th St",
 ];
-const UNITS: &[&str] = &["Apt 3B", "Unit 12", "Suite 210", "#4", "Apt. 1107", "Lot 22"];
+const UNITS: &[&str] = &[
+    "Apt 3B",
+    "Unit 12",
+    "Suite 210",
+    "#4",
+    "Apt. 1107",
+    "Lot 22",
+];
 const CONDITIONS: &[&str] = &[
-    "type 2 diabetes", "CHF", "COPD", "hypertension", "dementia", "atrial fibrillation",
-    "breast cancer", "major depressive disorder", "HIV", "Parkinson's disease", "CKD stage 3",
+    "type 2 diabetes",
+    "CHF",
+    "COPD",
+    "hypertension",
+    "dementia",
+    "atrial fibrillation",
+    "breast cancer",
+    "major depressive disorder",
+    "HIV",
+    "Parkinson's disease",
+    "CKD stage 3",
     "schizophrenia",
 ];
 const NEG_LINES: &[&str] = &[
@@ -222,17 +338,62 @@ struct Date {
 }
 
 const MONTHS: &[&str] = &[
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 ];
 const ONES: &[&str] = &[
-    "", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+    "",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
 ];
 const ORD: &[&str] = &[
-    "", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-    "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
-    "seventeenth", "eighteenth", "nineteenth",
+    "",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
 ];
 const TENS: &[&str] = &[
     "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
@@ -245,7 +406,11 @@ fn words_below_100(n: u32, hyphen: bool) -> String {
         TENS[(n / 10) as usize].to_string()
     } else {
         let sep = if hyphen { "-" } else { " " };
-        format!("{}{sep}{}", TENS[(n / 10) as usize], ONES[(n % 10) as usize])
+        format!(
+            "{}{sep}{}",
+            TENS[(n / 10) as usize],
+            ONES[(n % 10) as usize]
+        )
     }
 }
 
@@ -293,8 +458,18 @@ fn date_form(r: &mut Rng, d: Date, spoken: bool) -> String {
     if spoken {
         let h = r.chance(50);
         return match r.below(3) {
-            0 => format!("{} {} {}", mon.to_lowercase(), ordinal(d.d), year_words(d.y, h)),
-            1 => format!("the {} of {} {}", ordinal(d.d), mon.to_lowercase(), year_words(d.y, h)),
+            0 => format!(
+                "{} {} {}",
+                mon.to_lowercase(),
+                ordinal(d.d),
+                year_words(d.y, h)
+            ),
+            1 => format!(
+                "the {} of {} {}",
+                ordinal(d.d),
+                mon.to_lowercase(),
+                year_words(d.y, h)
+            ),
             _ => format!("{} {}, {}", mon, ordinal(d.d), year_words(d.y, h)),
         };
     }
@@ -309,6 +484,16 @@ fn date_form(r: &mut Rng, d: Date, spoken: bool) -> String {
         7 => format!("{}. {}, {}", &mon[..3], d.d, d.y),
         _ => format!("{:02}.{:02}.{}", d.m, d.d, d.y),
     }
+}
+
+fn rdate(r: &mut Rng) -> String {
+    let d = recent(r);
+    date_form(r, d, false)
+}
+
+fn bdate(r: &mut Rng) -> String {
+    let d = birth(r);
+    date_form(r, d, false)
 }
 
 fn phone(r: &mut Rng) -> String {
@@ -384,7 +569,7 @@ struct Addr {
 }
 
 fn addr(r: &mut Rng) -> Addr {
-    let (c, s) = *r.pick(CITIES);
+    let (c, s) = r.pick(CITIES);
     let zip = if r.chance(30) {
         format!("{}-{}", r.digits(5), r.digits(4))
     } else {
@@ -411,7 +596,7 @@ fn write_addr(b: &mut B, a: &Addr, sep: &str) {
 }
 
 fn staff(r: &mut Rng) -> String {
-    let (t, n) = *r.pick(STAFF);
+    let (t, n) = r.pick(STAFF);
     if t.is_empty() {
         n.to_string()
     } else {
@@ -432,27 +617,31 @@ fn referral(r: &mut Rng, b: &mut B, p: &Person) {
     let doc = r.pick(OUTSIDE_DOCS).to_string();
     b.t(CLINIC).t("\n");
     b.t("REFERRAL LETTER\nDate: ");
-    b.l(Kind::Date, &date_form(r, recent(r), false)).t("\n\n");
-    b.t("Dear Dr. ").l(Kind::Person, doc.split(' ').nth(1).unwrap_or("X")).t(",\n\n");
+    b.l(Kind::Date, &rdate(r)).t("\n\n");
+    b.t("Dear Dr. ")
+        .l(Kind::Person, doc.split(' ').nth(1).unwrap_or("X"))
+        .t(",\n\n");
     b.t("Thank you for seeing ");
     let form = name_form(r, p);
     b.t(r.pick(&["my patient ", "", "our patient, "]));
     b.l(Kind::Person, &form).t(" (DOB ");
-    b.dob(&date_form(r, dob, false)).t(", MRN ").l(Kind::Mrn, &mrn(r)).t("), ");
+    b.dob(&date_form(r, dob, false))
+        .t(", MRN ")
+        .l(Kind::Mrn, &mrn(r))
+        .t("), ");
     b.t("for evaluation of ");
     condition(r, b);
     b.t(". ");
-    b.t(r.pick(&["Mrs. ", "Mr. ", "Ms. "])).l(Kind::Person, &p.last).t(" has a history of ");
+    b.t(r.pick(&["Mrs. ", "Mr. ", "Ms. "]))
+        .l(Kind::Person, &p.last)
+        .t(" has a history of ");
     condition(r, b);
     b.t(" and lives at ");
     let a = addr(r);
     write_addr(b, &a, ", ");
     b.t(".\n");
     neg(r, b);
-    b.t(&format!(
-        "{}'s daughter ",
-        p.first
-    ));
+    b.t(&format!("{}'s daughter ", p.first));
     // Label the possessive's name: re-write the last push with a label.
     let cut = b.text.len() - format!("{}'s daughter ", p.first).len();
     b.text.truncate(cut);
@@ -460,38 +649,69 @@ fn referral(r: &mut Rng, b: &mut B, p: &Person) {
     let kin = person(r, 0);
     b.l(Kind::Person, &kin.full()).t(", can be reached at ");
     b.l(Kind::Phone, &phone(r)).t(".\n");
-    b.t("Please fax notes to ").l(Kind::Fax, &phone(r)).t(".\n\n");
+    b.t("Please fax notes to ")
+        .l(Kind::Fax, &phone(r))
+        .t(".\n\n");
     b.t("Sincerely,\n").t(&staff(r)).t("\n").t(CLINIC).t("\n");
 }
 
 fn hl7(r: &mut Rng, b: &mut B, p: &Person) {
     let dob = birth(r);
-    let ts = format!("2026{:02}{:02}{:02}{:02}", 1 + r.below(12), 1 + r.below(28), r.below(24), r.below(60));
-    b.t(&format!("MSH|^~\\&|LABSYS|LKS^Lakeside|EPIC|LKS|{ts}||ORU^R01|MSG{}|P|2.5.1\r\n", r.digits(6)));
+    let ts = format!(
+        "2026{:02}{:02}{:02}{:02}",
+        1 + r.below(12),
+        1 + r.below(28),
+        r.below(24),
+        r.below(60)
+    );
+    b.t(&format!(
+        "MSH|^~\\&|LABSYS|LKS^Lakeside|EPIC|LKS|{ts}||ORU^R01|MSG{}|P|2.5.1\r\n",
+        r.digits(6)
+    ));
     b.t("PID|1||").l(Kind::Mrn, &r.digits(8)).t("^^^LKS^MR");
     if r.chance(50) {
         b.t("~").l(Kind::Mrn, &r.digits(7)).t("^^^STATE^PI");
     }
     b.t("||");
-    b.l(Kind::Person, &caps(&p.last)).t("^").l(Kind::Person, &caps(&p.first)).t(&format!("^{}", p.middle));
-    b.t("||").dob(&format!("{}{:02}{:02}", dob.y, dob.m, dob.d)).t("|").t(r.pick(&["F", "M"])).t("|||");
+    b.l(Kind::Person, &caps(&p.last))
+        .t("^")
+        .l(Kind::Person, &caps(&p.first))
+        .t(&format!("^{}", p.middle));
+    b.t("||")
+        .dob(&format!("{}{:02}{:02}", dob.y, dob.m, dob.d))
+        .t("|")
+        .t(r.pick(&["F", "M"]))
+        .t("|||");
     let a = addr(r);
     b.l(Kind::Address, &a.street).t("^");
     if let Some(u) = &a.unit {
         b.l(Kind::Address, u);
     }
-    b.t("^").l(Kind::Address, &a.city).t("^").t(&a.state).t("^").l(Kind::Zip, &a.zip).t("^USA||");
+    b.t("^")
+        .l(Kind::Address, &a.city)
+        .t("^")
+        .t(&a.state)
+        .t("^")
+        .l(Kind::Zip, &a.zip)
+        .t("^USA||");
     let ph = format!("({}){}-01{}", 200 + r.below(700), 555, r.digits(2));
     b.l(Kind::Phone, &ph).t("^PRN^PH|||||");
-    b.l(Kind::Account, &format!("{}{}", r.upper(1), r.digits(8))).t("|");
+    b.l(Kind::Account, &format!("{}{}", r.upper(1), r.digits(8)))
+        .t("|");
     b.l(Kind::Ssn, &ssn(r, false)).t("\r\n");
     if r.chance(60) {
         let kin = person(r, 0);
-        b.t("NK1|1|").l(Kind::Person, &caps(&kin.last)).t("^").l(Kind::Person, &caps(&kin.first));
+        b.t("NK1|1|")
+            .l(Kind::Person, &caps(&kin.last))
+            .t("^")
+            .l(Kind::Person, &caps(&kin.first));
         b.t("|DAU^Daughter|||").l(Kind::Phone, &phone(r)).t("\r\n");
     }
-    b.t("PV1|1|I|4W^").l(Kind::Room, &format!("{}", 400 + r.below(60))).t("^");
-    b.l(Kind::Room, r.pick(&["A", "B", "1", "2"])).t("^LKS||||1234^RAMAN^PRIYA^^^DR\r\n");
+    b.t("PV1|1|I|4W^")
+        .l(Kind::Room, &format!("{}", 400 + r.below(60)))
+        .t("^");
+    b.l(Kind::Room, r.pick(&["A", "B", "1", "2"]))
+        .t("^LKS||||1234^RAMAN^PRIYA^^^DR\r\n");
     b.t("OBR|1|||4548-4^HbA1c^LN|||").t(&ts).t("\r\n");
     b.t("OBX|1|NM|4548-4^Hemoglobin A1c^LN||7.9|%|4.0-5.6|H|||F\r\n");
     b.t("NTE|1||Specimen received, Line 2 hemolyzed\r\n");
@@ -501,16 +721,32 @@ fn fhir(r: &mut Rng, b: &mut B, p: &Person) {
     let dob = birth(r);
     b.t("{\n  \"resourceType\": \"Patient\",\n  \"identifier\": [{\"system\": \"urn:oid:2.16.840.1.113883.19.5\", \"type\": {\"text\": \"MRN\"}, \"value\": \"");
     b.l(Kind::Mrn, &mrn(r)).t("\"}],\n");
-    b.t("  \"name\": [{\"use\": \"official\", \"family\": \"").l(Kind::Person, &p.last);
-    b.t("\", \"given\": [\"").l(Kind::Person, &p.first).t("\"]}],\n");
+    b.t("  \"name\": [{\"use\": \"official\", \"family\": \"")
+        .l(Kind::Person, &p.last);
+    b.t("\", \"given\": [\"")
+        .l(Kind::Person, &p.first)
+        .t("\"]}],\n");
     b.t("  \"gender\": \"female\",\n  \"birthDate\": \"");
-    b.dob(&format!("{}-{:02}-{:02}", dob.y, dob.m, dob.d)).t("\",\n");
-    b.t("  \"telecom\": [{\"system\": \"phone\", \"value\": \"").l(Kind::Phone, &phone(r)).t("\"}, ");
-    b.t("{\"system\": \"email\", \"value\": \"").l(Kind::Email, &email_for(r, p)).t("\"}],\n");
+    b.dob(&format!("{}-{:02}-{:02}", dob.y, dob.m, dob.d))
+        .t("\",\n");
+    b.t("  \"telecom\": [{\"system\": \"phone\", \"value\": \"")
+        .l(Kind::Phone, &phone(r))
+        .t("\"}, ");
+    b.t("{\"system\": \"email\", \"value\": \"")
+        .l(Kind::Email, &email_for(r, p))
+        .t("\"}],\n");
     let a = addr(r);
-    b.t("  \"address\": [{\"line\": [\"").l(Kind::Address, &a.street).t("\"], \"city\": \"");
-    b.l(Kind::Address, &a.city).t("\", \"state\": \"").t(&a.state).t("\", \"postalCode\": \"");
-    b.l(Kind::Zip, &a.zip).t("\"}],\n  \"managingOrganization\": {\"display\": \"").t(CLINIC).t("\"}\n}\n");
+    b.t("  \"address\": [{\"line\": [\"")
+        .l(Kind::Address, &a.street)
+        .t("\"], \"city\": \"");
+    b.l(Kind::Address, &a.city)
+        .t("\", \"state\": \"")
+        .t(&a.state)
+        .t("\", \"postalCode\": \"");
+    b.l(Kind::Zip, &a.zip)
+        .t("\"}],\n  \"managingOrganization\": {\"display\": \"")
+        .t(CLINIC)
+        .t("\"}\n}\n");
 }
 
 fn voicemail(r: &mut Rng, b: &mut B, p: &Person) {
@@ -518,7 +754,11 @@ fn voicemail(r: &mut Rng, b: &mut B, p: &Person) {
     b.t("Voicemail transcript (auto) — Line 3\n");
     b.t("hi um this is ");
     let lower = r.chance(60);
-    let n = if lower { p.full().to_lowercase() } else { p.full() };
+    let n = if lower {
+        p.full().to_lowercase()
+    } else {
+        p.full()
+    };
     b.l(Kind::Person, &n).t(" calling, ");
     b.t(r.pick(&["my date of birth is ", "birthday is ", "i was born "]));
     b.dob(&date_form(r, dob, true)).t(", ");
@@ -526,9 +766,13 @@ fn voicemail(r: &mut Rng, b: &mut B, p: &Person) {
     b.l(Kind::Phone, &phone(r)).t(". ");
     if r.chance(50) {
         let age = 90 + r.below(15) as u32;
-        b.t("i'm ").l(Kind::Age, &words_age(age, r.chance(50))).t(" years old so please call before noon. ");
+        b.t("i'm ")
+            .l(Kind::Age, &words_age(age, r.chance(50)))
+            .t(" years old so please call before noon. ");
     }
-    b.t("also my member id is ").l(Kind::HealthPlan, &format!("{}{}", r.upper(3), r.digits(9))).t(". thanks bye\n");
+    b.t("also my member id is ")
+        .l(Kind::HealthPlan, &format!("{}{}", r.upper(3), r.digits(9)))
+        .t(". thanks bye\n");
 }
 
 fn words_age(age: u32, digits: bool) -> String {
@@ -537,7 +781,9 @@ fn words_age(age: u32, digits: bool) -> String {
     } else if age < 100 {
         words_below_100(age, true)
     } else {
-        format!("one hundred {}", words_below_100(age - 100, true)).trim().to_string()
+        format!("one hundred {}", words_below_100(age - 100, true))
+            .trim()
+            .to_string()
     }
 }
 
@@ -545,65 +791,138 @@ fn chat(r: &mut Rng, b: &mut B, p: &Person) {
     let front = "Dana Whitfield";
     let t = |r: &mut Rng| format!("[{:02}:{:02}]", 8 + r.below(9), r.below(60));
     let ts = t(r);
-    b.t(&ts).t(" ").t(front).t(": can we move ").l(Kind::Person, &p.first).t(" ").l(Kind::Person, &p.last);
-    b.t(" to ").l(Kind::Date, &date_form(r, recent(r), false)).t("? she asked for mornings\n");
+    b.t(&ts)
+        .t(" ")
+        .t(front)
+        .t(": can we move ")
+        .l(Kind::Person, &p.first)
+        .t(" ")
+        .l(Kind::Person, &p.last);
+    b.t(" to ")
+        .l(Kind::Date, &rdate(r))
+        .t("? she asked for mornings\n");
     let ts = t(r);
-    b.t(&ts).t(" Tom Becker: sure, ").l(Kind::Person, &p.first).t(" is fine with 9:30. DOB ");
-    b.dob(&date_form(r, birth(r), false)).t(" to confirm\n");
+    b.t(&ts)
+        .t(" Tom Becker: sure, ")
+        .l(Kind::Person, &p.first)
+        .t(" is fine with 9:30. DOB ");
+    b.dob(&bdate(r)).t(" to confirm\n");
     let ts = t(r);
-    b.t(&ts).t(" ").t(front).t(": pt parked in the garage, plate ");
+    b.t(&ts)
+        .t(" ")
+        .t(front)
+        .t(": pt parked in the garage, plate ");
     let plate = format!("{}{}{}", r.digits(1), r.upper(3), r.digits(3));
     b.l(Kind::Vehicle, &plate).t(", validate pls\n");
     let ts = t(r);
-    b.t(&ts).t(" Tom Becker: ok. ").l(Kind::Person, &p.last).t(" also needs wheelchair to room ");
+    b.t(&ts)
+        .t(" Tom Becker: ok. ")
+        .l(Kind::Person, &p.last)
+        .t(" also needs wheelchair to room ");
     b.l(Kind::Room, &format!("{}", 10 + r.below(30))).t("\n");
     neg(r, b);
 }
 
 fn billing(r: &mut Rng, b: &mut B, p: &Person) {
     let em = email_for(r, p);
-    b.t("From: billing@lakesidefamilyclinic.example.com\nTo: ").l(Kind::Email, &em).t("\n");
+    b.t("From: billing@lakesidefamilyclinic.example.com\nTo: ")
+        .l(Kind::Email, &em)
+        .t("\n");
     b.t("Subject: Statement for acct ");
     let acct = r.digits(7);
     b.l(Kind::Account, &acct).t("\n\n");
     b.t("Dear ").l(Kind::Person, &name_form(r, p)).t(",\n\n");
-    b.t("Our records show a balance of $142.18 on account ").l(Kind::Account, &acct).t(" for the visit on ");
-    b.l(Kind::Date, &date_form(r, recent(r), false)).t(". ");
-    b.t("Claim ").l(Kind::Account, &format!("{}{}", r.upper(2), r.digits(9))).t(" was denied by your plan (member ID ");
-    b.l(Kind::HealthPlan, &format!("{}{}", r.upper(3), r.digits(8))).t(", group ").l(Kind::HealthPlan, &r.digits(6)).t(").\n");
+    b.t("Our records show a balance of $142.18 on account ")
+        .l(Kind::Account, &acct)
+        .t(" for the visit on ");
+    b.l(Kind::Date, &rdate(r)).t(". ");
+    b.t("Claim ")
+        .l(Kind::Account, &format!("{}{}", r.upper(2), r.digits(9)))
+        .t(" was denied by your plan (member ID ");
+    b.l(Kind::HealthPlan, &format!("{}{}", r.upper(3), r.digits(8)))
+        .t(", group ")
+        .l(Kind::HealthPlan, &r.digits(6))
+        .t(").\n");
     b.t("To update the guarantor, reply with SSN ");
-    b.l(Kind::Ssn, &ssn(r, true)).t(" confirmed and the mailing address:\n");
+    b.l(Kind::Ssn, &ssn(r, true))
+        .t(" confirmed and the mailing address:\n");
     let a = addr(r);
     write_addr(b, &a, "\n");
-    b.t("\nPay online or call ").l(Kind::Phone, &phone(r)).t(" (a/c ").l(Kind::Account, &r.digits(5)).t(").\n\n");
+    b.t("\nPay online or call ")
+        .l(Kind::Phone, &phone(r))
+        .t(" (a/c ")
+        .l(Kind::Account, &r.digits(5))
+        .t(").\n\n");
     b.t("Billing Office\n").t(CLINIC).t("\n");
 }
 
 fn handoff(r: &mut Rng, b: &mut B, p: &Person) {
     b.t("NURSING HANDOFF — 4 West\n");
-    b.t("Rm ").l(Kind::Room, &format!("{}{}", 400 + r.below(40), r.pick(&["A", "B", ""]))).t(": ");
-    b.l(Kind::Person, &caps(&p.last)).t(", ").l(Kind::Person, &p.first).t(", ");
+    b.t("Rm ")
+        .l(
+            Kind::Room,
+            &format!("{}{}", 400 + r.below(40), r.pick(&["A", "B", ""])),
+        )
+        .t(": ");
+    b.l(Kind::Person, &caps(&p.last))
+        .t(", ")
+        .l(Kind::Person, &p.first)
+        .t(", ");
     let age = 90 + r.below(14) as u32;
-    b.l(Kind::Age, &age.to_string()).t(" y/o ").t(r.pick(&["F", "M"])).t(", MR# ").l(Kind::Mrn, &mrn(r)).t(". Dx ");
+    b.l(Kind::Age, &age.to_string())
+        .t(" y/o ")
+        .t(r.pick(&["F", "M"]))
+        .t(", MR# ")
+        .l(Kind::Mrn, &mrn(r))
+        .t(". Dx ");
     condition(r, b);
-    b.t(". Son ").l(Kind::Person, &person(r, 0).first).t(" visiting, cell ").l(Kind::Phone, &phone(r)).t(".\n");
+    b.t(". Son ")
+        .l(Kind::Person, &person(r, 0).first)
+        .t(" visiting, cell ")
+        .l(Kind::Phone, &phone(r))
+        .t(".\n");
     neg(r, b);
-    b.t("Pt is a ").l(Kind::Age, &words_age(90 + r.below(9) as u32, false)).t(" year old with ");
+    b.t("Pt is a ")
+        .l(Kind::Age, &words_age(90 + r.below(9) as u32, false))
+        .t(" year old with ");
     condition(r, b);
-    b.t("; DOB ").dob(&date_form(r, birth(r), false)).t(". Hand off to ").t(&staff(r)).t(".\n");
+    b.t("; DOB ")
+        .dob(&bdate(r))
+        .t(". Hand off to ")
+        .t(&staff(r))
+        .t(".\n");
 }
 
 fn equipment(r: &mut Rng, b: &mut B, p: &Person) {
-    b.t("DME ORDER\nPatient: ").l(Kind::Person, &name_form(r, p)).t("   DOB: ");
-    b.dob(&date_form(r, birth(r), false)).t("\n");
+    b.t("DME ORDER\nPatient: ")
+        .l(Kind::Person, &name_form(r, p))
+        .t("   DOB: ");
+    b.dob(&bdate(r)).t("\n");
     b.t("Deliver to: ");
     let a = addr(r);
     write_addr(b, &a, ", ");
-    b.t("\nConcentrator sn: ").l(Kind::Device, &format!("{}{}", r.upper(2), r.digits(6))).t("\n");
-    b.t("Replaces pump s/n ").l(Kind::Device, &format!("{}-{}", r.digits(5), r.upper(1))).t("\n");
-    b.t("Medicare policy no. ").l(Kind::HealthPlan, &format!("{}{}{}", r.digits(1), r.upper(2), r.digits(7))).t("\n");
-    b.t("Ordering: ").t(&staff(r)).t(", NPI ").l(Kind::License, &r.digits(10)).t("\n");
-    b.t("Contact ").l(Kind::Email, &email_for(r, p)).t(" or ").l(Kind::Phone, &phone(r)).t("\n");
+    b.t("\nConcentrator sn: ")
+        .l(Kind::Device, &format!("{}{}", r.upper(2), r.digits(6)))
+        .t("\n");
+    b.t("Replaces pump s/n ")
+        .l(Kind::Device, &format!("{}-{}", r.digits(5), r.upper(1)))
+        .t("\n");
+    b.t("Medicare policy no. ")
+        .l(
+            Kind::HealthPlan,
+            &format!("{}{}{}", r.digits(1), r.upper(2), r.digits(7)),
+        )
+        .t("\n");
+    b.t("Ordering: ")
+        .t(&staff(r))
+        .t(", NPI ")
+        .l(Kind::License, &r.digits(10))
+        .t("\n");
+    b.t("Contact ")
+        .l(Kind::Email, &email_for(r, p))
+        .t(" or ")
+        .l(Kind::Phone, &phone(r))
+        .t("\n");
 }
 
 type Family = (&'static str, fn(&mut Rng, &mut B, &Person));

@@ -30,9 +30,11 @@ use std::fmt;
 
 use regex::Regex;
 
+mod keep;
 mod names;
 mod rules;
 mod session;
+mod structured;
 mod words;
 
 pub use session::RedactionSession;
@@ -62,10 +64,14 @@ pub enum Kind {
     Card,
     Device,
     Vehicle,
+    /// Room and bed numbers (always redacted, Ted seed section 7.3).
+    Room,
+    /// Diagnoses and conditions: only when the profile opts in (`redact_conditions`).
+    Condition,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 18] = [
+    pub const ALL: [Kind; 20] = [
         Kind::Person,
         Kind::Phone,
         Kind::Fax,
@@ -84,6 +90,8 @@ impl Kind {
         Kind::Card,
         Kind::Device,
         Kind::Vehicle,
+        Kind::Room,
+        Kind::Condition,
     ];
 
     /// The word used inside placeholders: `<PERSON_1>`.
@@ -107,6 +115,8 @@ impl Kind {
             Kind::Card => "CARD",
             Kind::Device => "DEVICE",
             Kind::Vehicle => "VEHICLE",
+            Kind::Room => "ROOM",
+            Kind::Condition => "CONDITION",
         }
     }
 
@@ -180,6 +190,28 @@ impl fmt::Debug for RedactorConfig {
     }
 }
 
+/// Per-profile redaction settings beyond the roster and the patterns (kept apart from
+/// [`RedactorConfig`] so its existing struct literals keep compiling).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct RedactorOptions {
+    /// Names of the practice itself and its staff (a profile's `phi_keep`): never redacted as
+    /// names, in any case, whole or by their words ("Lakeside Clinic", "Priya Raman" also keeps
+    /// "Dr. Raman").
+    pub keep: Vec<String>,
+    /// Redact diagnoses and conditions too (a profile's `redact_conditions`; Ted seed 7.3
+    /// lists "medical conditions" among the fields a profile may choose).
+    pub redact_conditions: bool,
+}
+
+impl fmt::Debug for RedactorOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RedactorOptions")
+            .field("keep", &self.keep.len())
+            .field("redact_conditions", &self.redact_conditions)
+            .finish()
+    }
+}
+
 /// A resolved identifier in a text: byte offsets into the text given to [`Redactor::find`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Span {
@@ -248,6 +280,7 @@ pub(super) struct Rule {
 pub struct Redactor {
     rules: Vec<Rule>,
     contexts: Vec<Vec<String>>,
+    keep: keep::KeepList,
 }
 
 impl fmt::Debug for Redactor {
@@ -264,7 +297,18 @@ impl Redactor {
     /// pattern that does not compile is an error (the profile cannot be redacted, so nothing of
     /// it may be sent).
     pub fn new(cfg: &RedactorConfig) -> Result<Redactor, RedactError> {
+        Redactor::with_options(cfg, &RedactorOptions::default())
+    }
+
+    /// Like [`Redactor::new`], with a keep list and the opt-in condition detector.
+    pub fn with_options(
+        cfg: &RedactorConfig,
+        opts: &RedactorOptions,
+    ) -> Result<Redactor, RedactError> {
         let mut rules = builtin_rules()?;
+        if opts.redact_conditions {
+            rules.push(rules::condition_rule()?);
+        }
         if let Some(re) = roster_regex(&cfg.names)? {
             rules.push(Rule {
                 kind: Kind::Person,
@@ -294,16 +338,26 @@ impl Redactor {
                 check,
             });
         }
-        Ok(Redactor { rules, contexts })
+        Ok(Redactor {
+            rules,
+            contexts,
+            keep: keep::KeepList::new(&opts.keep),
+        })
     }
 
     /// The redactor of a profile: its `phi_names` roster plus the built-in detectors. Whether to
     /// redact at all (`phi_auto_redact`) is the caller's decision.
     pub fn for_profile(profile: &crate::config::Profile) -> Result<Redactor, RedactError> {
-        Redactor::new(&RedactorConfig {
-            names: profile.phi_names.clone(),
-            patterns: Vec::new(),
-        })
+        Redactor::with_options(
+            &RedactorConfig {
+                names: profile.phi_names.clone(),
+                patterns: Vec::new(),
+            },
+            &RedactorOptions {
+                keep: profile.phi_keep.clone(),
+                redact_conditions: profile.redact_conditions,
+            },
+        )
     }
 
     /// Replace every identifier in `text` by its placeholder, recording the mapping in
@@ -443,6 +497,9 @@ impl Redactor {
                 }
             }
         }
+        structured::hl7(text, &mut cands);
+        let mut cands = one_line_each(cands, text);
+        self.keep.filter(text, &mut cands);
         // Names learned earlier in the job (or in this text): exact, whole-word occurrences.
         let learned: Vec<String> = known
             .iter()
@@ -453,6 +510,7 @@ impl Redactor {
                     .filter(|(s, _)| s.kind == Kind::Person)
                     .flat_map(|(s, _)| name_variants(&text[s.start..s.end])),
             )
+            .filter(|n| !self.keep.keeps(n))
             .collect();
         for name in &learned {
             for (i, _) in text.match_indices(name.as_str()) {
@@ -471,6 +529,42 @@ impl Redactor {
         }
         resolve(cands, text)
     }
+}
+
+/// Spans never cross a line break (why: a name rule running on into the next line swallows
+/// its header word). A name is cut at its first line break; any other identifier (an address
+/// wrapped over two lines) becomes one candidate per line.
+fn one_line_each(cands: Vec<(Span, u8)>, text: &str) -> Vec<(Span, u8)> {
+    let mut out = Vec::with_capacity(cands.len());
+    for (s, prio) in cands {
+        let v = &text[s.start..s.end];
+        if !v.contains(['\n', '\r']) {
+            out.push((s, prio));
+            continue;
+        }
+        let mut at = s.start;
+        for piece in v.split_inclusive(['\n', '\r']) {
+            let body = piece.trim_end_matches(['\n', '\r']);
+            let lead = body.len() - body.trim_start().len();
+            let t = body.trim();
+            if !t.is_empty() {
+                let start = at + lead;
+                out.push((
+                    Span {
+                        kind: s.kind,
+                        start,
+                        end: start + t.len(),
+                    },
+                    prio,
+                ));
+                if s.kind == Kind::Person {
+                    break;
+                }
+            }
+            at += piece.len();
+        }
+    }
+    out
 }
 
 /// Accept candidates by rank; a candidate sticking out of accepted spans widens them (why: a

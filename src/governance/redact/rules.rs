@@ -578,3 +578,22 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         })
         .collect()
 }
+
+/// Diagnoses and conditions (opt-in per profile): common chronic and sensitive conditions by
+/// name and by their usual abbreviations, case-sensitive for the abbreviations.
+pub(super) fn condition_rule() -> Result<Rule, RedactError> {
+    let pat = r"(?i)\b(?:(?:type\s*(?:1|2|i|ii)\s+)?diabetes(?:\s+mellitus)?|hypertension|dementia|alzheimer'?s(?:\s+disease)?|parkinson'?s(?:\s+disease)?|atrial\s+fibrillation|a-?fib|heart\s+failure|congestive\s+heart\s+failure|(?:breast|lung|prostate|colon|colorectal|pancreatic|ovarian|skin)\s+cancer|cancer|leukemia|lymphoma|melanoma|carcinoma|(?:major\s+)?depressi(?:on|ve\s+disorder)|bipolar(?:\s+disorder)?|schizophrenia|anxiety\s+disorder|ptsd|hepatitis\s*[abc]?|cirrhosis|asthma|emphysema|epilepsy|seizure\s+disorder|stroke|multiple\s+sclerosis|opioid\s+use\s+disorder|alcohol\s+use\s+disorder|substance\s+use\s+disorder|obesity|osteoporosis|rheumatoid\s+arthritis|lupus|sickle\s+cell(?:\s+disease)?|(?:chronic\s+kidney\s+disease|ckd)(?:\s+stage\s+\d[ab]?)?|end[- ]stage\s+renal\s+disease|(?-i:CHF|COPD|HIV|AIDS|ESRD|CAD|PAD|DVT|OUD|MDD|GAD|T2DM|T1DM|DM2|HTN|CVA|TBI))\b";
+    RegexBuilder::new(pat)
+        .build()
+        .map(|re| Rule {
+            kind: Kind::Condition,
+            re,
+            prio: 20,
+            check: Check::None,
+        })
+        .map_err(|e| RedactError::BadPattern {
+            kind: Kind::Condition,
+            index: usize::MAX,
+            reason: short_reason(&e),
+        })
+}
