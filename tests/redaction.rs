@@ -200,7 +200,12 @@ fn measure_with(
             if covered(&spans, l.start, l.end) {
                 e.found += 1;
             } else {
-                misses.push(format!("{}: {:?} in {:?}", row(l), l.value, s.text));
+                misses.push(format!(
+                    "{}: {:?} in {:?}",
+                    row(l),
+                    l.value,
+                    around(&s.text, l.start, l.end)
+                ));
             }
         }
         for sp in &spans {
@@ -216,7 +221,7 @@ fn measure_with(
                     "{:?}: {:?} in {:?}",
                     sp.kind,
                     &s.text[sp.start..sp.end],
-                    s.text
+                    around(&s.text, sp.start, sp.end)
                 ));
             }
         }
@@ -272,6 +277,24 @@ fn measure_with(
         );
     }
     t
+}
+
+/// The span in up to 40 bytes of its context, marked `[[…]]`.
+fn around(text: &str, start: usize, end: usize) -> String {
+    let mut a = start.saturating_sub(40);
+    while !text.is_char_boundary(a) {
+        a -= 1;
+    }
+    let mut b = (end + 40).min(text.len());
+    while !text.is_char_boundary(b) {
+        b += 1;
+    }
+    format!(
+        "{}[[{}]]{}",
+        &text[a..start],
+        &text[start..end],
+        &text[end..b]
+    )
 }
 
 fn pct(a: usize, b: usize) -> String {

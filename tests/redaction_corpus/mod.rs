@@ -426,6 +426,9 @@ fn ordinal(n: u32) -> String {
 
 fn year_words(y: u32, hyphen: bool) -> String {
     let lo = y % 100;
+    if y == 2000 {
+        return "two thousand".into();
+    }
     let lo_w = if lo == 0 {
         "hundred".to_string()
     } else if lo < 10 {
@@ -676,7 +679,8 @@ fn hl7(r: &mut Rng, b: &mut B, p: &Person) {
     b.l(Kind::Person, &caps(&p.last))
         .t("^")
         .l(Kind::Person, &caps(&p.first))
-        .t(&format!("^{}", p.middle));
+        .t("^")
+        .l(Kind::Person, &p.middle.to_string());
     b.t("||")
         .dob(&format!("{}{:02}{:02}", dob.y, dob.m, dob.d))
         .t("|")

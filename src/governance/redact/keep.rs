@@ -77,7 +77,16 @@ impl KeepList {
                 }
             }
         }
+        let squashed: Vec<String> = self.phrases.iter().map(|p| p.replace(' ', "")).collect();
         cands.retain(|(s, _)| {
+            if s.kind == Kind::Email {
+                // The practice's own mailboxes ("billing@lakesideclinic.example") are not PHI.
+                let domain = text[s.start..s.end]
+                    .rsplit_once('@')
+                    .map(|(_, d)| d.to_lowercase())
+                    .unwrap_or_default();
+                return !squashed.iter().any(|p| domain.contains(p.as_str()));
+            }
             let inside = zones.iter().any(|&(a, b)| a <= s.start && s.end <= b);
             if inside && matches!(s.kind, Kind::Person | Kind::Address) {
                 return false;

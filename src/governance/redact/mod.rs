@@ -41,7 +41,7 @@ pub use session::RedactionSession;
 
 use names::{person_runs, trim_name};
 use rules::{builtin_rules, has_context, is_fax, luhn_ok, near, roster_regex, short_reason};
-use words::NOT_NAMES;
+use words::not_a_name;
 
 /// Kinds of identifiers (HIPAA Safe Harbor identifiers that plain text can carry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -246,6 +246,11 @@ pub(super) enum Check {
     IntlPhone,
     /// Place names (a city after "lives in"): every word must pass the non-name lists.
     PlaceWords,
+    /// A name in any case: every word must pass the non-name lists (case-insensitively), and a
+    /// word in capitals must be longer than three letters ("CBC, BMP" is not a name).
+    NameStrict,
+    /// A name typed in lower case: no word may be a function word or a number word.
+    SpokenName,
 }
 
 /// How many bytes before a [`Check::Near`] match are searched for its words.
@@ -432,6 +437,16 @@ impl Redactor {
                     }
                     // Matched by `person_runs` above.
                     Check::PersonAll => continue,
+                    Check::NameStrict => {
+                        if !names::strict_name(m.as_str()) {
+                            continue;
+                        }
+                    }
+                    Check::SpokenName => {
+                        if !names::spoken_name(m.as_str()) {
+                            continue;
+                        }
+                    }
                     Check::PersonWords => match trim_name(m.as_str()) {
                         Some(len) => end = start + len,
                         None => continue,
@@ -463,10 +478,7 @@ impl Redactor {
                             .unwrap_or(m.as_str());
                         // Only the non-name list: many Title Case terms are place words too
                         // ("Silver Spring", "Cleveland").
-                        if name
-                            .split_whitespace()
-                            .any(|w| NOT_NAMES.contains(&w.trim_end_matches([',', '.'])))
-                        {
+                        if name.split_whitespace().any(not_a_name) {
                             continue;
                         }
                     }
@@ -642,19 +654,47 @@ pub(super) fn word_boundary(text: &str, start: usize, end: usize) -> bool {
 /// What to remember of a detected name for the rest of the job: the full form and its
 /// capitalised parts long enough not to be initials or particles.
 pub(super) fn name_variants(name: &str) -> Vec<String> {
-    let mut v = vec![name.to_string()];
     let words: Vec<&str> = name
-        .split(|c: char| c.is_whitespace() || c == ',')
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '^')
+        .map(|w| w.trim_end_matches('.'))
         .filter(|w| !w.is_empty())
         .collect();
-    if words.len() > 1 {
-        for w in words {
-            let w = w.trim_end_matches('.');
-            if w.chars().count() >= 3
-                && w.chars().next().is_some_and(char::is_uppercase)
-                && !NOT_NAMES.contains(&w)
-            {
-                v.push(w.to_string());
+    if words.len() == 1 && (not_a_name(words[0]) || words[0].chars().count() < 2) {
+        return Vec::new();
+    }
+    let mut v = vec![name.to_string()];
+    // A surname of several words, from its particle or prefix on: "van der Berg", "St. Clair".
+    let mut at = 0;
+    for (i, w) in name.split(' ').enumerate() {
+        let bare = w.trim_end_matches('.');
+        if i > 0
+            && (bare.chars().next().is_some_and(char::is_lowercase)
+                || matches!(bare, "St" | "Saint" | "Ste" | "ST" | "SAINT"))
+        {
+            let tail = &name[at..];
+            if tail.contains(' ') && !v.iter().any(|x| x == tail) {
+                v.push(tail.to_string());
+            }
+            break;
+        }
+        at += w.len() + 1;
+    }
+    for w in words {
+        if w.chars().count() >= 3
+            && w.chars().next().is_some_and(char::is_uppercase)
+            && !not_a_name(w)
+        {
+            // The same word in the other common case: "OKAFOR" in a feed, "Okafor" in a note.
+            let mut cs = w.chars();
+            let title: String = cs
+                .next()
+                .into_iter()
+                .chain(cs.flat_map(char::to_lowercase))
+                .collect();
+            for form in [w.to_string(), title, w.to_uppercase()] {
+                if !v.contains(&form) {
+                    v.push(form);
+                }
             }
         }
     }
@@ -732,7 +772,7 @@ mod tests {
         );
         assert_eq!(
             red("PATIENT: HALVORSEN, NOOR  ROOM 412"),
-            "PATIENT: <PERSON_1>  ROOM 412"
+            "PATIENT: <PERSON_1>  ROOM <ROOM_1>"
         );
         assert_eq!(
             red("Per Okonkwo, Quentin: no change."),

@@ -2,7 +2,7 @@
 
 use regex::Regex;
 
-use super::words::{NOT_NAMES, TITLE_CASE_TERMS};
+use super::words::{ABBREVIATIONS, NOT_SPOKEN_NAMES, TITLE_CASE_TERMS, not_a_name};
 use super::{Kind, Span};
 
 /// The broad name rules (`Check::PersonAll`), matched word by word: a match whose edge words
@@ -67,7 +67,7 @@ fn name_core(s: &str) -> Option<(usize, usize)> {
         .collect();
     let is_name = |w: &str| {
         let w = w.trim_end_matches([',', '.']);
-        !NOT_NAMES.contains(&w) && !TITLE_CASE_TERMS.contains(&w)
+        !not_a_name(w) && !TITLE_CASE_TERMS.contains(&w)
     };
     let first = words.iter().position(|(_, w)| is_name(w))?;
     let last = words.iter().rposition(|(_, w)| is_name(w))?;
@@ -101,11 +101,44 @@ pub(super) fn trim_name(s: &str) -> Option<usize> {
     let mut pos = 0;
     for word in s.split_inclusive(char::is_whitespace) {
         let w = word.trim_end().trim_end_matches([',', '.']);
-        if NOT_NAMES.contains(&w) {
+        if not_a_name(w) {
             break;
         }
         pos += word.len();
         len = pos - (word.len() - word.trim_end().len());
     }
     (len > 0).then_some(len)
+}
+
+/// Every word of `s` may be part of a name: none is on the non-name lists in any case, and no
+/// word in capitals is an abbreviation-sized (≤ 3 letters) word.
+pub(super) fn strict_name(s: &str) -> bool {
+    let words: Vec<&str> = s
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    !words.is_empty()
+        && words.iter().all(|w| {
+            let bare = w.trim_end_matches(['.', ',']);
+            let letters = bare.chars().filter(|c| c.is_alphabetic()).count();
+            let caps = letters > 1 && bare.chars().all(|c| !c.is_lowercase());
+            let mut cs = bare.chars();
+            let title: String = cs
+                .next()
+                .into_iter()
+                .chain(cs.flat_map(char::to_lowercase))
+                .collect();
+            !not_a_name(bare)
+                && !TITLE_CASE_TERMS.contains(&title.as_str())
+                && !(caps && ABBREVIATIONS.contains(&bare))
+        })
+}
+
+/// A lower-case name from a call transcript: no function, filler or number word in it.
+pub(super) fn spoken_name(s: &str) -> bool {
+    let words: Vec<String> = s.split_whitespace().map(str::to_lowercase).collect();
+    !words.is_empty()
+        && words
+            .iter()
+            .all(|w| !NOT_SPOKEN_NAMES.contains(&w.as_str()) && !not_a_name(w))
 }

@@ -134,15 +134,33 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let day = r"(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?";
     let year = r"(?:1[89]\d{2}|20\d{2})";
     let p = PARTICLES;
-    let name2 = format!(r"{n}(?:\s+(?:{INIT}|{p}{n})){{0,2}}");
+    let name2 = format!(r"{SUR_PREFIX}{p}{n}(?:[ \t]+(?:{INIT}|{SUR_PREFIX}{p}{n})){{0,2}}");
     let age = r"(?:9\d|1[0-2]\d)";
+    let caps = CAPS_W;
+    // A surname: "Okafor", "van der Berg", "St. Clair", "García-López".
+    let sur = format!(r"{SUR_PREFIX}{p}{n}");
+    // Every written form of a full name: "Margaret Okafor", "Margaret A. Okafor", "M. Okafor",
+    // "Okafor, Margaret A.", "OKAFOR, MARGARET", "MARGARET OKAFOR".
+    let full = format!(
+        r"(?:{n}(?:[ \t]+{INIT})?[ \t]+{sur}|{INIT}[ \t]*{sur}|{sur},[ \t]*{n}(?:[ \t]+{INIT})?|{caps},[ \t]*{caps}(?:[ \t]+(?:[A-Z]\.|[A-Z]\b))?|{caps}(?:[ \t]+(?:[A-Z]\.|[A-Z]\b))?[ \t]+{caps})"
+    );
+    let ordw = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth|(?:twenty|thirty)[- ]?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth))";
+    let unit_w = r"(?:one|two|three|four|five|six|seven|eight|nine)";
+    let yearw = format!(
+        r"(?:nineteen|eighteen)[- ]?(?:hundred|oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?)|two[- ]thousand(?:(?:[- ]and)?[- ](?:{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?))?|twenty[- ](?:oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?)"
+    );
+    let monthw = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)";
+    let agew = format!(
+        r"(?:ninety(?:[- ]{unit_w})?|(?:a|one)[- ]hundred(?:(?:[- ]and)?[- ](?:{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?))?)"
+    );
+    let city = format!(r"{n}(?:[ \t]+(?:{n}|[a-z]['’]{n}|de|la|du|del|des|sur)){{0,3}}");
     let specs: Vec<(Kind, u8, Check, String)> = vec![
         // --- contact ---
         (
             Kind::Email,
             90,
             Check::None,
-            r"(?i)\b[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b".into(),
+            r"(?i)\b[a-z0-9à-öø-ÿā-ž._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b".into(),
         ),
         (
             Kind::Email,
@@ -421,7 +439,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b\d{{1,6}}(?:-?[A-Z])?\s+(?:(?:[NSEW]|North|South|East|West)\.?\s+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))\s+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Plaza|Crescent|Close)\b\.?(?:\s+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?\s*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?\s*#?[A-Za-z0-9-]+)?(?:,\s*{n}(?:\s+{n}){{0,2}}(?:,\s*|\s+)(?-i:{STATES})\b|\s+\({n}(?:\s+{n})?\))?"),
+            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Plaza|Crescent|Close)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
         ),
         (
             Kind::Address,
@@ -482,6 +500,178 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             44,
             Check::None,
             r"\b\d{5}-\d{4}\b".into(),
+        ),
+
+        // --- structured snippets: FHIR-ish JSON and key/value pairs (the key is the label) ---
+        (
+            Kind::Person,
+            86,
+            Check::PersonWords,
+            r#"(?i)"(?:family|given|patientName|patient_name|fullName|full_name|firstName|first_name|lastName|last_name|middleName|middle_name|maidenName)"\s*:\s*\[?\s*"(?P<v>[^"\n]{1,60})""#.into(),
+        ),
+        (
+            Kind::Person,
+            86,
+            Check::PersonWords,
+            // The second given name: "given": ["Margaret", "Ann"].
+            r#"(?i)"given"\s*:\s*\[\s*"[^"\n]{1,60}"\s*,\s*"(?P<v>[^"\n]{1,60})""#.into(),
+        ),
+        (
+            Kind::Date,
+            86,
+            Check::HasDigit,
+            r#"(?i)"(?:birthDate|birth_date|dob|dateOfBirth|date_of_birth|deceasedDateTime|deceasedDate|admitDate|dischargeDate)"\s*:\s*"(?P<v>[^"\n]{4,30})""#.into(),
+        ),
+        (
+            Kind::Address,
+            86,
+            Check::None,
+            r#"(?i)"(?:line|street|address1|address2|addressLine|city|town|district)"\s*:\s*\[?\s*"(?P<v>[^"\n]{2,80})""#.into(),
+        ),
+        (
+            Kind::Zip,
+            86,
+            Check::HasDigit,
+            r#"(?i)"(?:postalCode|postal_code|zip|zipCode|zip_code)"\s*:\s*"(?P<v>[^"\n]{3,12})""#.into(),
+        ),
+        (
+            Kind::Ssn,
+            86,
+            Check::HasDigit,
+            r#"(?i)"(?:ssn|socialSecurityNumber|social_security)"\s*:\s*"(?P<v>[^"\n]{4,15})""#.into(),
+        ),
+        (
+            Kind::Mrn,
+            86,
+            Check::HasDigit,
+            // An identifier's value: in a Patient resource these are record numbers.
+            r#"(?i)"(?:identifier|mrn|medicalRecordNumber)"\s*:\s*(?:\[[^\]]{0,300}?"value"\s*:\s*)?"?(?P<v>[A-Za-z0-9][A-Za-z0-9-]{2,30})"#.into(),
+        ),
+        // --- dates written in words ("june third nineteen thirty two") ---
+        (
+            Kind::Date,
+            53,
+            Check::None,
+            format!(r"(?i)\b(?:the[ \t]+)?(?:{ordw}|{day})[ \t]+of[ \t]+{monthw},?[ \t]+(?:{yearw}|{year})\b"),
+        ),
+        (
+            Kind::Date,
+            53,
+            Check::None,
+            format!(r"(?i)\b{monthw}[ \t]+(?:the[ \t]+)?(?:{ordw}|{day}),?[ \t]+(?:{yearw}|{year})\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            format!(r"(?i)\b{monthw}[ \t]+(?:the[ \t]+)?{ordw}\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            format!(r"(?i)\b(?:aged?|i'?m|i[ \t]+am|(?:she|he|they)[ \t]+(?:is|was|turned|turns)|(?:she|he)'s|is[ \t]+now|turned|turns)[ \t]+(?P<v>{agew})\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            format!(r"(?i)\b(?P<v>{agew})[- ](?:years?|yrs?)(?:[- ]old)?\b"),
+        ),
+        // --- identifiers by short labels ---
+        (
+            Kind::Account,
+            75,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:acct|acc't|account|a/c|claim|invoice|statement|guarantor|billing)\b\.?{SEP}{ID_V}"),
+        ),
+        (
+            Kind::Account,
+            75,
+            Check::HasDigit,
+            // Short account numbers after "a/c" or "acct" (4+ digits).
+            r"(?i)\b(?:acct|a/c)\b\.?\s*[:#]?\s*(?P<v>\d{4,})\b".into(),
+        ),
+        (
+            Kind::Device,
+            76,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:s/?n|serial|ser\.?\s*no|device(?:\s*id)?|udi|model\s*/\s*serial|imei|mac)\b\.?{SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9()/-]{{2,40}}[A-Za-z0-9])"),
+        ),
+        (
+            Kind::Vehicle,
+            76,
+            Check::HasDigit,
+            r"(?i)\b(?:plate|tag|parked|vehicle|car)\b[^\n.;]{0,24}?(?:#|:|\bplates?\b|\btag\b|\bis\b)?\s*(?P<v>(?-i:[A-Z0-9]{1,4}[ -]?[A-Z0-9]{2,5}))\b".into(),
+        ),
+        (
+            Kind::HealthPlan,
+            77,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:member|subscriber|policy|group|plan|medicaid|medicare|insurance|ins|coverage)\b(?:\s*(?:id|#|no\.?|number))?{SEP}{ID_V}"),
+        ),
+        (
+            Kind::Mrn,
+            81,
+            Check::HasDigit,
+            r"(?i)\b(?:mrn|mr#|mr\s*no\.?|chart|record)\b\.?\s*(?:#|no\.?|number|:)?\s*[:#]?\s*(?P<v>[A-Za-z]{0,3}[- ]?\d[A-Za-z0-9-]{2,20})\b".into(),
+        ),
+        // --- rooms and beds (always, Ted seed 7.3) ---
+        (
+            Kind::Room,
+            45,
+            Check::HasDigit,
+            r"(?i)\b(?:room|rm|bed|bay|cubicle)\b\.?\s*(?:#|no\.?|number)?\s*[:#]?\s*(?P<v>\d{1,4}[A-Za-z]?(?:[-/]\d{0,2}[A-Za-z]?)?|[A-Za-z]-?\d{1,4}[A-Za-z]?)\b".into(),
+        ),
+        // --- more name forms ---
+        (
+            Kind::Person,
+            34,
+            Check::NameStrict,
+            // A full name right before a DOB, MRN or age, in any written form.
+            format!(r"(?P<v>{full})[ \t]*(?:\(|,|-|–|;)?[ \t]*(?i:dob|d\.o\.b|born|b\.|mrn|mr#|age|aged|date of birth|ssn|\d{{1,3}}[ \t]*(?:y|yo|-year))"),
+        ),
+        (
+            Kind::Person,
+            33,
+            Check::NameStrict,
+            // After a cue that introduces a patient or a correspondent.
+            format!(r"(?:\b(?i:seeing|see|for|re|regarding|dear|patient|pt|resident|client|member|caller|guarantor|subscriber|insured|patient name|name|attn|to|from|cc|move|schedule|reschedule|book)[ \t]*:?[ \t]+(?:(?i:my|our|the)[ \t]+(?i:patient|client|resident),?[ \t]+)?)(?P<v>{full})"),
+        ),
+        (
+            Kind::Person,
+            32,
+            Check::NameStrict,
+            // A possessive first name or surname before a relation or a record word:
+            // "Ximena's daughter", "Okafor's labs".
+            format!(r"\b(?P<v>{n})['’]s[ \t]+(?i:daughter|son|wife|husband|mother|father|mom|dad|sister|brother|spouse|partner|caregiver|niece|nephew|grand\w+|aunt|uncle|friend|neighbou?r|appointment|appt|chart|record|labs?|meds|medications?|insurance|refill|visit|prescription|results?|house|home|room)\b"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::SpokenName,
+            // A name said in a call, typed in lower case: "hi this is margaret okafor calling".
+            r"(?i)\b(?:this is|my name is|name is|name's|it's|calling for|message for|speaking with|spoke (?:with|to))[ \t]+(?P<v>[a-zà-öø-ÿā-ž'’-]{2,}(?:[ \t]+[a-zà-öø-ÿā-ž'’.-]{2,}){0,2}?)[ \t]*(?:,|\.|\bcalling\b|\bhere\b|\bfrom\b|\bagain\b|\breturning\b|\band\b|\bat\b|\babout\b|\bregarding\b|\bi\b|$)".into(),
+        ),
+        (
+            Kind::Person,
+            30,
+            Check::NameStrict,
+            // "Last, First" anywhere, closed by punctuation or a line end.
+            format!(r"\b(?P<v>{sur},[ \t]*{n}(?:[ \t]+{INIT})?|{caps},[ \t]*{caps}(?:[ \t]+(?:[A-Z]\.|[A-Z]\b))?)[ \t]*(?:[,.;:)(]|$)"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A city before ", ST 12345" also with particles: "Coeur d'Alene, ID 83814".
+            format!(r"(?m)(?:^|[,:][ \t]*)(?P<v>{city}),[ \t]*(?:{STATES})[ \t]+\d{{5}}\b"),
+        ),
+        (
+            Kind::Zip,
+            44,
+            Check::None,
+            format!(r"\b(?:{STATES}),?[ \t]+(?P<v>\d{{5}}(?:-\d{{4}})?)\b"),
         ),
         // --- names ---
         (
@@ -554,7 +744,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // Any "Firstname Lastname" pair anywhere: the broadest name rule, ranked lowest so
             // addresses, cities and labelled fields win their overlaps. Every word must pass
             // the non-name lists (why: clinical text is full of Title Case phrases).
-            format!(r"\b(?P<v>{n}(?:\s+{INIT})?\s+{p}{n}(?:\s+{n})?)\b"),
+            format!(r"\b(?P<v>{n}(?:[ \t]+{INIT})?[ \t]+{SUR_PREFIX}{p}{n}(?:[ \t]+{n})?)\b"),
         ),
     ];
     specs

@@ -4,12 +4,16 @@
 ///
 /// Latin letters only (ASCII + Latin-1 accents) rather than `\p{L}`: the Unicode classes make
 /// each pattern several times larger to compile and slower to run, and the rosters are Latin.
-pub(super) const NAME_W: &str =
-    r"[A-ZÀ-ÖØ-Þ]['’]?[A-Za-zÀ-ÖØ-öø-ÿ]*[a-zß-öø-ÿ](?:-[A-ZÀ-ÖØ-Þ][A-Za-zÀ-ÖØ-öø-ÿ]*[a-zß-öø-ÿ])?";
+pub(super) const NAME_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-ž]['’]?[A-Za-zÀ-ÖØ-öø-ÿĀ-ž]*[a-zß-öø-ÿĀ-ž](?:-[A-ZÀ-ÖØ-ÞĀ-ž][A-Za-zÀ-ÖØ-öø-ÿĀ-ž]*[a-zß-öø-ÿĀ-ž])?";
+/// A name word in capitals: "OKAFOR", "O'BRIEN", "GARCÍA-LÓPEZ". (Latin Extended-A mixes
+/// cases in one range; lower-case letters from it are accepted, which costs nothing here.)
+pub(super) const CAPS_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-ž](?:['’]?[A-ZÀ-ÖØ-ÞĀ-ž]+)(?:-[A-ZÀ-ÖØ-ÞĀ-ž]+)?";
+/// Surname prefixes written as a separate word: "St. Clair", "Mac Gregor".
+pub(super) const SUR_PREFIX: &str = r"(?:(?:St\.?|Saint|Ste\.?|Mac|Mc|O['’])[ \t]?)?";
 /// Lowercase surname particles: "Van der Berg", "de la Cruz", "da Silva", "bin Salleh".
 pub(super) const PARTICLES: &str = r"(?:(?:[Vv][ao]n|[Dd]e[rn]?|[Dd]ella|[Dd]el|[Dd][aiu]|[Ll][ae]|[Dd]os|[Tt]e[rn]|bin|al)\s+){0,2}";
 /// Initial: "A."
-pub(super) const INIT: &str = r"[A-ZÀ-ÖØ-Þ]\.";
+pub(super) const INIT: &str = r"[A-ZÀ-ÖØ-ÞĀ-ž]\.";
 /// US state and territory abbreviations (for ZIP codes and "City, ST").
 pub(super) const STATES: &str = "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR|GU|VI";
 /// Separator between a context label and its value: "MRN: 123", "MRN #123", "MRN is 123".
@@ -20,6 +24,71 @@ pub(super) const ID_V: &str = r"(?P<v>[A-Za-z0-9][A-Za-z0-9-]{3,24}[A-Za-z0-9])"
 /// Words that start with a capital letter but are not names; a person candidate is cut at the
 /// first of these (why: "Patient Portal", "Dr. Smith Monday", "Dear Team").
 pub(super) const NOT_NAMES: &[&str] = &[
+    // Pronouns and short words that start sentences and headers ("She", "Pt", "Line 2").
+    "She",
+    "He",
+    "They",
+    "Her",
+    "His",
+    "Him",
+    "Their",
+    "It",
+    "Its",
+    "We",
+    "You",
+    "Your",
+    "Our",
+    "My",
+    "Pt",
+    "Pts",
+    "Interface",
+    "Line",
+    "Subject",
+    "Sent",
+    "Cc",
+    "Attn",
+    "Voicemail",
+    "Transcript",
+    "Message",
+    "Letter",
+    "Statement",
+    "Order",
+    "Deliver",
+    "Ordering",
+    "Replaces",
+    "Concentrator",
+    "Son",
+    "Daughter",
+    "Wife",
+    "Husband",
+    "Mom",
+    "Dad",
+    "Also",
+    "Sure",
+    "Yes",
+    "Dx",
+    "Hx",
+    "Rx",
+    "Tx",
+    "Sx",
+    "Not",
+    "When",
+    "If",
+    "Then",
+    "After",
+    "Before",
+    "Since",
+    "Until",
+    "Pending",
+    "Balance",
+    "Claim",
+    "Account",
+    "Acct",
+    "Member",
+    "Group",
+    "Policy",
+    "Payment",
+    "Pay",
     "The",
     "This",
     "That",
@@ -422,4 +491,146 @@ pub(super) const TITLE_CASE_TERMS: &[&str] = &[
     "Glasgow",
     "Coma",
     "Scale",
+];
+
+/// Whether `w` (any case, trailing punctuation ignored) is on [`NOT_NAMES`] ("SHE", "pt").
+pub(super) fn not_a_name(w: &str) -> bool {
+    let w = w.trim_end_matches([',', '.', ':', ';']);
+    let mut cs = w.chars();
+    let title: String = match cs.next() {
+        Some(f) => f
+            .to_uppercase()
+            .chain(cs.flat_map(char::to_lowercase))
+            .collect(),
+        None => return true,
+    };
+    NOT_NAMES.contains(&title.as_str())
+}
+
+/// Lower-case words that never start or make up a name typed in lower case ("this is the
+/// pharmacy calling", "it's me again").
+/// Clinical and system abbreviations that look like a short name in capitals ("CBC, BMP").
+pub(super) const ABBREVIATIONS: &[&str] = &[
+    "CBC", "BMP", "CMP", "PRN", "BID", "TID", "QID", "QD", "HS", "PO", "IV", "IM", "SQ", "SOB",
+    "CP", "ER", "ED", "ICU", "OR", "PT", "OT", "ST", "RN", "MD", "DO", "NP", "PA", "LPN", "CNA",
+    "DR", "MR", "MRS", "MS", "USA", "EKG", "ECG", "MRI", "CT", "XR", "US", "ABG", "UA", "UTI",
+    "URI", "DM", "HTN", "CHF", "CAD", "CKD", "BP", "HR", "RR", "O2", "RA", "NPO", "DNR", "POA",
+    "PCP", "GI", "ENT", "OB", "GYN", "HIV", "TB", "HCV", "HBV", "MSH", "PID", "PV1", "OBX", "OBR",
+    "NTE", "NK1", "ORU", "ADT", "EHR", "EMR", "FYI", "ASAP", "ETA", "AM", "PM", "THE", "AND",
+    "FOR", "NOT", "DOB", "MRN", "SSN", "ID", "NO", "YES", "RE", "FW", "CC", "BCC", "ATTN", "LAB",
+    "LABS", "RX", "DX", "HX", "TX", "SX", "PMH", "ROS", "HPI", "A1C", "INR", "PTT", "TSH", "LDL",
+    "HDL", "WBC", "RBC", "HGB", "HCT", "PLT", "GFR", "BUN", "ALT", "AST", "DME", "SNF", "LTC",
+    "ALF", "PACU", "AKI", "VTE", "DVT", "PE", "MI", "CVA", "TIA", "OSA", "GERD", "BPH",
+];
+
+pub(super) const NOT_SPOKEN_NAMES: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "your",
+    "you",
+    "my",
+    "me",
+    "our",
+    "his",
+    "her",
+    "their",
+    "dr",
+    "doctor",
+    "nurse",
+    "pharmacy",
+    "office",
+    "clinic",
+    "about",
+    "calling",
+    "just",
+    "so",
+    "um",
+    "uh",
+    "mom",
+    "dad",
+    "mother",
+    "father",
+    "daughter",
+    "son",
+    "wife",
+    "husband",
+    "regarding",
+    "with",
+    "from",
+    "for",
+    "at",
+    "in",
+    "on",
+    "back",
+    "again",
+    "going",
+    "trying",
+    "still",
+    "also",
+    "really",
+    "very",
+    "not",
+    "no",
+    "yes",
+    "is",
+    "was",
+    "and",
+    "or",
+    "but",
+    "to",
+    "of",
+    "it",
+    "that",
+    "this",
+    "he",
+    "she",
+    "they",
+    "we",
+    "i",
+    "i'm",
+    "im",
+    "here",
+    "there",
+    "who",
+    "what",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
+    "hundred",
+    "hi",
+    "hello",
+    "hey",
+    "ok",
+    "okay",
+    "well",
+    "sorry",
+    "thanks",
+    "thank",
+    "please",
+    "front",
+    "desk",
+    "billing",
+    "scheduling",
+    "insurance",
+    "calling,",
+    "patient",
+    "caller",
+    "returning",
+    "call",
 ];
