@@ -459,7 +459,12 @@ fn debug_of_a_session_shows_no_values() {
     let dbg = format!("{session:?} {session:#?} {r:?}");
     assert!(dbg.contains("counts"));
     for s in samples().iter().take(60) {
-        for l in &s.labels {
+        // A short number (an age of 92) can equal a count in the Debug output: skip those.
+        for l in s
+            .labels
+            .iter()
+            .filter(|l| !(l.value.len() <= 3 && l.value.bytes().all(|b| b.is_ascii_digit())))
+        {
             assert!(!dbg.contains(&l.value), "Debug shows {:?}", row(l));
         }
     }
@@ -631,7 +636,7 @@ fn corpus_is_reproducible() {
     let b = redaction_corpus::generate(Split::Holdout, HOLDOUT_SEED, 40);
     assert!(a.docs.iter().zip(&b.docs).all(|(x, y)| x.text == y.text));
     let families: std::collections::BTreeSet<&str> = a.docs.iter().map(|d| d.family).collect();
-    assert_eq!(families.len(), 8, "{families:?}");
+    assert_eq!(families.len(), 13, "{families:?}");
 }
 
 const CORPUS_TUNE_FLOORS: &[(&str, f64)] = &[];

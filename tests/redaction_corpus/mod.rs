@@ -929,6 +929,199 @@ fn equipment(r: &mut Rng, b: &mut B, p: &Person) {
         .t("\n");
 }
 
+fn portal(r: &mut Rng, b: &mut B, p: &Person) {
+    let em = email_for(r, p);
+    b.t("Patient portal message\nFrom: ")
+        .l(Kind::Email, &em)
+        .t("\nSubject: ");
+    b.t(r.pick(&[
+        "question about my meds",
+        "RE: lab results",
+        "appointment",
+        "billing question",
+    ]));
+    b.t("\n\n");
+    b.t(r.pick(&["Hello,\n", "Hi Dr. Raman,\n", "Good morning,\n"]));
+    b.t("I was seen on ").l(Kind::Date, &rdate(r)).t(" and ");
+    b.t(r.pick(&[
+        "my pharmacy says the refill was never sent. ",
+        "I still have the rash. ",
+        "the bill looks wrong. ",
+    ]));
+    if r.chance(50) {
+        b.t("My husband ")
+            .l(Kind::Person, &person(r, 0).first)
+            .t(" can pick it up. ");
+    } else {
+        b.t("You can reach me at ")
+            .l(Kind::Phone, &phone(r))
+            .t(" after 5. ");
+    }
+    b.t("My date of birth is ")
+        .dob(&bdate(r))
+        .t(" in case you need it.\n\n");
+    b.t(r.pick(&["Thanks,\n", "Best,\n", "Sincerely,\n", "-- \n"]));
+    let sig = match r.below(3) {
+        0 => p.full(),
+        1 => p.first.clone(),
+        _ => format!("{} {}.", p.first, p.last.chars().next().unwrap_or('X')),
+    };
+    if sig.ends_with('.') {
+        // "Margaret O." — the first name and the initial are both the name.
+        b.l(Kind::Person, &sig);
+    } else {
+        b.l(Kind::Person, &sig);
+    }
+    b.t("\nSent from my iPhone\n");
+}
+
+fn adt(r: &mut Rng, b: &mut B, p: &Person) {
+    let g = person(r, 30);
+    b.t("MSH|^~\\&|REG|LKS|ADT|LKS|202601151200||ADT^A04|A")
+        .t(&r.digits(7))
+        .t("|P|2.3\r\n");
+    b.t("EVN|A04|202601151200\r\n");
+    b.t("PID|||").l(Kind::Mrn, &mrn(r)).t("^^^^MR||");
+    b.l(Kind::Person, &p.last)
+        .t("^")
+        .l(Kind::Person, &p.first)
+        .t("||");
+    let dob = birth(r);
+    b.dob(&format!("{}{:02}{:02}", dob.y, dob.m, dob.d))
+        .t("|F\r\n");
+    b.t("PV1||O|CLINIC^")
+        .l(Kind::Room, &format!("{}", 100 + r.below(300)))
+        .t("^^LKS\r\n");
+    b.t("GT1|1||")
+        .l(Kind::Person, &caps(&g.last))
+        .t("^")
+        .l(Kind::Person, &caps(&g.first))
+        .t("||");
+    let a = addr(r);
+    b.l(Kind::Address, &a.street)
+        .t("^^")
+        .l(Kind::Address, &a.city)
+        .t("^")
+        .t(&a.state)
+        .t("^");
+    b.l(Kind::Zip, &a.zip)
+        .t("|")
+        .l(Kind::Phone, &phone(r))
+        .t("||");
+    let gd = birth(r);
+    b.dob(&format!("{}{:02}{:02}", gd.y, gd.m, gd.d)).t("||||");
+    b.l(Kind::Ssn, &ssn(r, true)).t("\r\n");
+    b.t("IN1|1|BCBS01|12345|BLUE CROSS OF ILLINOIS||||||||||||");
+    b.l(Kind::Person, &caps(&p.last))
+        .t("^")
+        .l(Kind::Person, &caps(&p.first));
+    // IN1-17 relationship, IN1-36 policy number.
+    b.t("|SEL|||||||||||||||||||");
+    b.l(Kind::HealthPlan, &format!("{}{}", r.upper(3), r.digits(9)))
+        .t("\r\n");
+}
+
+fn intake(r: &mut Rng, b: &mut B, p: &Person) {
+    b.t("NEW PATIENT INTAKE\n");
+    b.t("Name: ").l(Kind::Person, &name_form(r, p)).t("\n");
+    b.t(r.pick(&["Date of Birth: ", "DOB: ", "Birthdate: ", "D.O.B.: "]))
+        .dob(&bdate(r))
+        .t("\n");
+    b.t(r.pick(&["SSN: ", "Social Security #: ", "SS#: "]))
+        .l(Kind::Ssn, &ssn(r, true))
+        .t("\n");
+    let a = addr(r);
+    b.t("Address: ").l(Kind::Address, &a.street).t("\n");
+    if let Some(u) = &a.unit {
+        b.t("Address line 2: ").l(Kind::Address, u).t("\n");
+    }
+    b.t("City/State/ZIP: ")
+        .l(Kind::Address, &a.city)
+        .t(", ")
+        .t(&a.state)
+        .t(" ")
+        .l(Kind::Zip, &a.zip)
+        .t("\n");
+    b.t(r.pick(&["Cell: ", "Home phone: ", "Phone: "]))
+        .l(Kind::Phone, &phone(r))
+        .t("\n");
+    b.t("Email: ").l(Kind::Email, &email_for(r, p)).t("\n");
+    let kin = person(r, 0);
+    b.t("Emergency contact: ")
+        .l(Kind::Person, &kin.full())
+        .t(" (")
+        .t(r.pick(&["sister", "son", "friend"]))
+        .t(") ");
+    b.l(Kind::Phone, &phone(r)).t("\n");
+    b.t("Insurance: Aetna  Member #: ")
+        .l(Kind::HealthPlan, &format!("W{}", r.digits(9)))
+        .t("\n");
+    b.t("Primary care: ").t(&staff(r)).t("\n");
+    b.t("Problems: ");
+    condition(r, b);
+    b.t("\nPreferred pharmacy: Walgreens #4471\n");
+}
+
+fn pharmacy_fax(r: &mut Rng, b: &mut B, p: &Person) {
+    b.t("FAX — REFILL REQUEST\nTo: ")
+        .t(CLINIC)
+        .t("   Fax: ")
+        .t("(555) 555-0100\n");
+    b.t("From: Northside Pharmacy   Fax: ")
+        .t("(555) 555-0111\n\n");
+    b.t("RE: ")
+        .l(Kind::Person, &name_form(r, p))
+        .t("   DOB ")
+        .dob(&bdate(r))
+        .t("\n");
+    b.t("Pt address on file: ");
+    let a = addr(r);
+    write_addr(b, &a, ", ");
+    b.t("\nRx #")
+        .t(&r.digits(7))
+        .t(" Atorvastatin 40 mg, qty 90\n");
+    b.t("Prescriber: ").t(&staff(r)).t("\n");
+    b.t("Patient phone ")
+        .l(Kind::Phone, &phone(r))
+        .t(" / alt ")
+        .l(Kind::Phone, &phone(r))
+        .t("\n");
+    b.t(r.pick(&["Please sign and fax back to ", "Return to pharmacy fax "]))
+        .l(Kind::Fax, &phone(r))
+        .t("\n");
+}
+
+fn triage(r: &mut Rng, b: &mut B, p: &Person) {
+    let age = 90 + r.below(12) as u32;
+    b.t("ED TRIAGE ").l(Kind::Date, &rdate(r)).t("\n");
+    b.t("CC: fall at home. ");
+    b.l(Kind::Person, &p.first)
+        .t(" ")
+        .l(Kind::Person, &p.last)
+        .t(" is a ");
+    if r.chance(50) {
+        b.l(Kind::Age, &age.to_string()).t("-year-old");
+    } else {
+        b.l(Kind::Age, &words_age(age, false)).t("-year-old");
+    }
+    b.t(" woman with ");
+    condition(r, b);
+    b.t(", brought in by her grandson ")
+        .l(Kind::Person, &person(r, 0).full())
+        .t(".\n");
+    b.t("Lives alone at ")
+        .l(Kind::Address, &addr(r).street)
+        .t(". PCP ")
+        .t(&staff(r))
+        .t(".\n");
+    b.t("Bed ")
+        .l(Kind::Room, &format!("{}", 1 + r.below(30)))
+        .t(", chart ")
+        .l(Kind::Mrn, &mrn(r))
+        .t(".\n");
+    neg(r, b);
+}
+
 type Family = (&'static str, fn(&mut Rng, &mut B, &Person));
 
 const TUNE_FAMILIES: &[Family] = &[
@@ -938,8 +1131,16 @@ const TUNE_FAMILIES: &[Family] = &[
     ("voicemail", voicemail),
     ("chat", chat),
     ("billing", billing),
+    ("portal", portal),
+    ("adt", adt),
+    ("intake", intake),
 ];
-const HOLDOUT_ONLY: &[Family] = &[("handoff", handoff), ("equipment", equipment)];
+const HOLDOUT_ONLY: &[Family] = &[
+    ("handoff", handoff),
+    ("equipment", equipment),
+    ("pharmacy_fax", pharmacy_fax),
+    ("triage", triage),
+];
 
 /// `n` documents of `split`, reproducible from `seed`.
 pub fn generate(split: Split, seed: u64, n: usize) -> Corpus {

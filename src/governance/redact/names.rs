@@ -128,9 +128,13 @@ pub(super) fn strict_name(s: &str) -> bool {
                 .into_iter()
                 .chain(cs.flat_map(char::to_lowercase))
                 .collect();
-            !not_a_name(bare)
+            // "St." is a surname prefix here ("Anh St. Clair"), not a street.
+            if matches!(title.as_str(), "St" | "Ste" | "Saint") {
+                return true;
+            }
+            !(caps && ABBREVIATIONS.contains(&bare))
+                && !not_a_name(bare)
                 && !TITLE_CASE_TERMS.contains(&title.as_str())
-                && !(caps && ABBREVIATIONS.contains(&bare))
         })
 }
 

@@ -142,7 +142,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     // Every written form of a full name: "Margaret Okafor", "Margaret A. Okafor", "M. Okafor",
     // "Okafor, Margaret A.", "OKAFOR, MARGARET", "MARGARET OKAFOR".
     let full = format!(
-        r"(?:{n}(?:[ \t]+{INIT})?[ \t]+{sur}|{INIT}[ \t]*{sur}|{sur},[ \t]*{n}(?:[ \t]+{INIT})?|{caps},[ \t]*{caps}(?:[ \t]+(?:[A-Z]\.|[A-Z]\b))?|{caps}(?:[ \t]+(?:[A-Z]\.|[A-Z]\b))?[ \t]+{caps})"
+        r"(?:{n}(?:[ \t]+{INIT})?[ \t]+{sur}|{INIT}[ \t]*{sur}|{sur},[ \t]*{n}(?:[ \t]+{INIT})?|(?:{caps}[ \t]+){{0,2}}{caps},[ \t]*{caps}(?:[ \t]+(?:[A-Z]\.|[A-Z]\b))?|{caps}(?:[ \t]+(?:[A-Z]\.|[A-Z]\b))?(?:[ \t]+{caps}){{1,3}})"
     );
     let ordw = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth|(?:twenty|thirty)[- ]?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth))";
     let unit_w = r"(?:one|two|three|four|five|six|seven|eight|nine)";
@@ -651,7 +651,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             31,
             Check::SpokenName,
             // A name said in a call, typed in lower case: "hi this is margaret okafor calling".
-            r"(?i)\b(?:this is|my name is|name is|name's|it's|calling for|message for|speaking with|spoke (?:with|to))[ \t]+(?P<v>[a-zà-öø-ÿā-ž'’-]{2,}(?:[ \t]+[a-zà-öø-ÿā-ž'’.-]{2,}){0,2}?)[ \t]*(?:,|\.|\bcalling\b|\bhere\b|\bfrom\b|\bagain\b|\breturning\b|\band\b|\bat\b|\babout\b|\bregarding\b|\bi\b|$)".into(),
+            r"(?i)\b(?:this is|my name is|name is|name's|it's|calling for|message for|speaking with|spoke (?:with|to))[ \t]+(?P<v>[a-zà-öø-ÿā-ž'’-]{2,}(?:[ \t]+[a-zà-öø-ÿā-ž'’.-]{2,}){0,3}?)[ \t]*(?:,|\.|\bcalling\b|\bhere\b|\bfrom\b|\bagain\b|\breturning\b|\band\b|\bat\b|\babout\b|\bregarding\b|\bi\b|$)".into(),
         ),
         (
             Kind::Person,
@@ -672,6 +672,27 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             44,
             Check::None,
             format!(r"\b(?:{STATES}),?[ \t]+(?P<v>\d{{5}}(?:-\d{{4}})?)\b"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::NameStrict,
+            // A signature: the line after a closing ("Thanks,\nSiobhan", "-- \nAnh St. Clair").
+            format!(r"(?im)^[ \t]*(?:thanks|thank you|thx|best|best regards|kind regards|warm regards|regards|sincerely|cheers|respectfully|take care|--|—|-)[ \t]*,?[ \t]*\r?\n[ \t]*(?P<v>{n}(?:[ \t]+(?:{INIT}|[a-z]\.|{sur}))*)[ \t]*\r?$"),
+        ),
+        (
+            Kind::Address,
+            41,
+            Check::None,
+            // A labelled address line: "Address line 2: Apt 4B", "Mailing address: …".
+            r"(?im)\b(?:address(?:[ \t]*line[ \t]*\d)?|addr|street|mailing[ \t]+address|home[ \t]+address|residence)[ \t]*:[ \t]*(?P<v>[^\n\r]*[0-9#][^\n\r]{0,78}?)[ \t]*\r?$".into(),
+        ),
+        (
+            Kind::Address,
+            38,
+            Check::None,
+            // A unit on its own: "Apt 4B", "Suite 210", "Unit 12", "Lot 22".
+            r"(?i)\b(?:apt|apartment|unit|suite|ste|bldg|building|lot)\b\.?[ \t]*#?[ \t]*(?-i:\d{1,5}[A-Z]?|[A-Z]-?\d{1,4})\b".into(),
         ),
         // --- names ---
         (
@@ -703,7 +724,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Person,
             31,
             Check::PersonWords,
-            format!(r"\b(?i:wife|husband|son|daughter|mother|father|sister|brother|spouse|partner|caregiver|niece|nephew|granddaughter|grandson|grandmother|grandfather|aunt|uncle|cousin|friend|neighbor|neighbour|roommate|employer|boss|guardian|POA)\s*,?\s+(?P<v>{n}(?:\s+{n})?)"),
+            format!(r"\b(?i:wife|husband|son|daughter|mother|father|sister|brother|spouse|partner|caregiver|niece|nephew|granddaughter|grandson|grandmother|grandfather|aunt|uncle|cousin|friend|neighbor|neighbour|roommate|employer|boss|guardian|POA)[ \t]*,?[ \t]+(?P<v>{n}(?:[ \t]+{INIT})?(?:[ \t]+{sur})?)"),
         ),
         (
             Kind::Person,
