@@ -791,6 +791,199 @@ mod tests {
         );
     }
 
+    /// Every identifier of `text` (by its exact surface) is inside a redacted span.
+    fn hides(r: &Redactor, text: &str, values: &[&str]) {
+        let spans = r.find(text).unwrap();
+        for v in values {
+            let at = text.find(v).unwrap_or_else(|| panic!("{v} not in {text}"));
+            let end = at + v.len();
+            let mut pos = at;
+            for s in &spans {
+                if s.start <= pos && pos < s.end {
+                    pos = s.end;
+                }
+            }
+            assert!(pos >= end, "{v:?} not redacted in {text:?}: {spans:?}");
+        }
+    }
+
+    fn clinic() -> Redactor {
+        Redactor::with_options(
+            &RedactorConfig {
+                names: vec!["Margaret Okafor".into()],
+                patterns: vec![],
+            },
+            &RedactorOptions {
+                keep: vec!["Lakeside Clinic".into(), "Priya Raman".into()],
+                redact_conditions: false,
+            },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn identifiers_by_short_labels() {
+        let r = clinic();
+        for (text, v) in [
+            ("acct 4471-2290 is overdue", "4471-2290"),
+            ("pay on a/c 88231 today", "88231"),
+            ("concentrator sn: PX4471Z", "PX4471Z"),
+            ("pump S/N 20931-A replaced", "20931-A"),
+            ("serial XK-88213 on the label", "XK-88213"),
+            ("she parked: 5TRW882, level 2", "5TRW882"),
+            ("tag ABC 1234 in the lot", "ABC 1234"),
+            ("Group #: 449120", "449120"),
+            ("policy 1AB2345678 lapsed", "1AB2345678"),
+            ("MR# 4829131", "4829131"),
+            ("chart #A123456", "A123456"),
+            ("Claim 88A7712934 denied", "88A7712934"),
+            ("DEA AB1234563", "AB1234563"),
+            ("NPI 1234567893", "1234567893"),
+            ("moved to Room 412 at noon", "412"),
+            ("rm 12B", "12B"),
+            ("1428 Birchwood Ave, Apt 3B", "1428 Birchwood Ave, Apt 3B"),
+            ("Springfield, IL 62704-1180", "62704-1180"),
+        ] {
+            hides(&r, text, &[v]);
+        }
+    }
+
+    #[test]
+    fn dates_and_ages_in_words() {
+        let r = clinic();
+        hides(
+            &r,
+            "born june third nineteen thirty two, ok",
+            &["june third nineteen thirty two"],
+        );
+        hides(
+            &r,
+            "dob the ninth of october nineteen forty-one.",
+            &["the ninth of october nineteen forty-one"],
+        );
+        hides(&r, "she is ninety-three and sharp", &["ninety-three"]);
+        hides(&r, "aged 91, lives alone", &["91"]);
+        assert_eq!(r.find("she is sixty-three").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn hl7_fields_by_position() {
+        let r = clinic();
+        let msg = "MSH|^~\\&|LAB|LKS|EPIC|LKS|202601011200||ORU^R01|1|P|2.5.1\rPID|1||00482913^^^LKS^MR||DUBOIS^RENÉE^Q||19320603|F|||12 Elm St^Apt 4^Bel Air^MD^21014||(410)555-0142^PRN^PH|||||A77120934|912345678\rPV1|1|I|4W^412^B\rOBX|1|NM|GLU^Glucose||98|mg/dL\r";
+        hides(
+            &r,
+            msg,
+            &[
+                "00482913",
+                "DUBOIS",
+                "RENÉE",
+                "19320603",
+                "12 Elm St",
+                "Apt 4",
+                "Bel Air",
+                "21014",
+                "(410)555-0142",
+                "A77120934",
+                "912345678",
+                "412",
+            ],
+        );
+        // Nothing of the MSH or OBX segments (systems, tests) is taken.
+        let spans = r.find(msg).unwrap();
+        let pid = msg.find("PID").unwrap();
+        assert!(spans.iter().all(|s| s.start > pid), "{spans:?}");
+        assert!(
+            !spans
+                .iter()
+                .any(|s| msg[s.start..s.end].contains("Glucose"))
+        );
+    }
+
+    #[test]
+    fn fhir_fields_by_key() {
+        let r = clinic();
+        let json = r#"{"resourceType": "Patient", "identifier": [{"system": "urn:oid:1.2.3", "value": "V1091985"}], "name": [{"family": "Łukasiewicz", "given": ["Zoë", "Ann"]}], "birthDate": "1941-10-09", "address": [{"line": ["9 Cedar Ln"], "city": "Eau Claire", "postalCode": "54701"}]}"#;
+        hides(
+            &r,
+            json,
+            &[
+                "V1091985",
+                "Łukasiewicz",
+                "Zoë",
+                "Ann",
+                "1941-10-09",
+                "9 Cedar Ln",
+                "Eau Claire",
+                "54701",
+            ],
+        );
+    }
+
+    #[test]
+    fn names_in_every_written_form() {
+        let r = clinic();
+        for (text, v) in [
+            ("Dear OKAFOR, MARGARET,", "OKAFOR, MARGARET"),
+            (
+                "Seen: Okafor, Margaret A. (DOB 1/2/1950)",
+                "Okafor, Margaret A.",
+            ),
+            ("Mrs. Okafor called", "Okafor"),
+            ("per M. Okafor", "M. Okafor"),
+            ("Margaret's daughter called", "Margaret"),
+            (
+                "Thank you for seeing José Ibáñez (DOB 3/4/1940)",
+                "José Ibáñez",
+            ),
+            ("Ms. van der Berg has a history", "van der Berg"),
+            ("Patient: Siobhan O'Brien-Walsh", "Siobhan O'Brien-Walsh"),
+            (
+                "hi this is declan fitzgerald calling about",
+                "declan fitzgerald",
+            ),
+            ("Thanks,\nAnh St. Clair\n", "Anh St. Clair"),
+            ("Bjorn Achterberg's labs are back", "Bjorn Achterberg"),
+        ] {
+            hides(&r, text, &[v]);
+        }
+    }
+
+    #[test]
+    fn precision_pronouns_headers_and_kept_names() {
+        let r = clinic();
+        for clean in [
+            "She reports no pain. Pt tolerated the visit.",
+            "Interface: LAB-IN v2.5.1\nLine 2 of 3",
+            "Lakeside Clinic, Dr. Priya Raman and Dr. Raman agree.",
+            "RAMAN^PRIYA reviewed the results.",
+            "CBC, BMP within normal limits.",
+            "this is the pharmacy calling about a refill.",
+        ] {
+            let spans = r.find(clean).unwrap();
+            assert!(spans.is_empty(), "{clean:?}: {spans:?}");
+        }
+        // No span crosses a line break.
+        let text = "Seen by Margaret Okafor\nInterface: LAB\n12 Elm St\nBel Air, MD 21014";
+        for s in r.find(text).unwrap() {
+            assert!(!text[s.start..s.end].contains('\n'), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn conditions_only_when_opted_in() {
+        let text = "History of type 2 diabetes and CHF.";
+        assert!(clinic().find(text).unwrap().is_empty());
+        let on = Redactor::with_options(
+            &RedactorConfig::default(),
+            &RedactorOptions {
+                keep: vec![],
+                redact_conditions: true,
+            },
+        )
+        .unwrap();
+        hides(&on, text, &["type 2 diabetes", "CHF"]);
+    }
+
     #[test]
     fn bad_pattern_is_an_error() {
         let cfg = RedactorConfig {

@@ -76,43 +76,19 @@ pub(super) fn short_reason(e: &regex::Error) -> String {
 pub(super) fn roster_regex(names: &[String]) -> Result<Option<Regex>, RedactError> {
     let mut alts: Vec<String> = Vec::new();
     for (index, raw) in names.iter().enumerate() {
-        let words: Vec<&str> = raw.split_whitespace().collect();
-        if words.is_empty() {
+        if raw.split_whitespace().next().is_none() {
             return Err(RedactError::EmptyName { index });
         }
-        let flex = |ws: &[&str]| {
-            ws.iter()
-                .map(|w| regex::escape(w))
-                .collect::<Vec<_>>()
-                .join(r"\s+")
-        };
-        alts.push(flex(&words));
-        if let (Some(last), true) = (words.last(), words.len() > 1) {
-            // "Lopez, Maria" and "Lopez, Maria A."
-            alts.push(format!(
-                r"{},\s*{}",
-                regex::escape(last),
-                flex(&words[..words.len() - 1])
-            ));
-            alts.push(format!(
-                r"{},\s*{}",
-                regex::escape(last),
-                regex::escape(words[0])
-            ));
-            // Surname alone, only capitalised (why: "Will", "Rose", "Young" are also words).
-            if last.chars().count() >= 2 {
-                let mut cs = last.chars();
-                if let Some(first) = cs.next() {
-                    let rest: String = cs.collect();
-                    alts.push(format!(
-                        "(?-i:{}{})",
-                        regex::escape(&first.to_uppercase().to_string()),
-                        regex::escape(&rest)
-                    ));
-                }
-            }
+        let folded = fold_ascii(raw);
+        for form in [raw.as_str(), folded.as_str()] {
+            roster_forms(form, &mut alts);
         }
     }
+    if alts.is_empty() {
+        return Ok(None);
+    }
+    alts.sort();
+    alts.dedup();
     // Longest first so "Maria Lopez" wins over "Lopez" inside the alternation.
     alts.sort_by_key(|a| std::cmp::Reverse(a.len()));
     let pat = format!(r"\b(?:{})\b", alts.join("|"));
@@ -126,6 +102,97 @@ pub(super) fn roster_regex(names: &[String]) -> Result<Option<Regex>, RedactErro
             index: usize::MAX,
             reason: short_reason(&e),
         })
+}
+
+/// First names that are also common English words: on their own they are matched only
+/// after a title ("Ms. June"), never bare.
+const WORD_FIRST_NAMES: &[&str] = &[
+    "June", "May", "April", "August", "Rose", "Will", "Faith", "Hope", "Grace", "Joy", "Mark",
+    "Bill", "Art", "Sue", "Pat", "Amber", "Summer", "Iris", "Ivy", "Lily", "Dawn", "Sky", "Page",
+    "Hunter", "Chase", "Bob", "Rob", "Don", "Jack", "Frank", "Ray", "Guy", "Gene", "Max", "Sandy",
+    "Holly", "Melody", "Crystal", "Destiny", "Precious", "Young", "Ward", "Case",
+];
+
+/// The regex alternatives that match one roster name in its written forms: whole (with an
+/// optional middle initial), "Last, First", initial + surname, the surname alone and the
+/// first name alone (each only capitalised or in capitals: "Will", "Rose" are words too).
+fn roster_forms(name: &str, alts: &mut Vec<String>) {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let esc: Vec<String> = words.iter().map(|w| regex::escape(w)).collect();
+    if words.len() == 1 {
+        alts.push(esc[0].clone());
+        return;
+    }
+    let first = &esc[0];
+    let sur = esc[1..].join(r"[ \t]+");
+    let init = words[0]
+        .chars()
+        .next()
+        .map(|c| regex::escape(&c.to_string()));
+    alts.push(format!(r"{first}(?:[ \t]+[A-Za-z]\.?)?[ \t]+{sur}"));
+    alts.push(format!(r"{sur},[ \t]*{first}(?:[ \t]+[A-Za-z]\.?)?"));
+    if let Some(i) = init {
+        alts.push(format!(r"{i}\.[ \t]*{sur}"));
+        alts.push(format!(r"{sur},[ \t]*{i}\."));
+    }
+    // Alone: exactly capitalised or in capitals (why: "Will", "Rose", "Young" are also words).
+    let cased = |w: &str| {
+        let mut cs = w.chars();
+        let title: String = cs
+            .next()
+            .into_iter()
+            .flat_map(char::to_uppercase)
+            .chain(cs)
+            .collect();
+        format!(
+            "(?-i:{}|{})",
+            regex::escape(&title),
+            regex::escape(&w.to_uppercase())
+        )
+    };
+    if words.len() > 2 {
+        alts.push(format!(r"(?-i:{sur})"));
+    }
+    if words[words.len() - 1].chars().count() >= 2 {
+        alts.push(cased(words[words.len() - 1]));
+    }
+    if words[0].chars().count() >= 3
+        && !WORD_FIRST_NAMES.contains(&words[0])
+        && !super::words::not_a_name(words[0])
+    {
+        alts.push(cased(words[0]));
+    }
+}
+
+/// `s` with the Latin accents people leave out when typing ("Ibáñez" → "Ibanez").
+pub(super) fn fold_ascii(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            'à'..='å' | 'ā' | 'ă' | 'ą' => 'a',
+            'À'..='Å' | 'Ā' | 'Ă' | 'Ą' => 'A',
+            'ç' | 'ć' | 'č' => 'c',
+            'Ç' | 'Ć' | 'Č' => 'C',
+            'è'..='ë' | 'ē' | 'ę' | 'ě' => 'e',
+            'È'..='Ë' | 'Ē' | 'Ę' | 'Ě' => 'E',
+            'ì'..='ï' | 'ī' => 'i',
+            'Ì'..='Ï' | 'Ī' => 'I',
+            'ñ' | 'ń' | 'ň' => 'n',
+            'Ñ' | 'Ń' | 'Ň' => 'N',
+            'ò'..='ö' | 'ø' | 'ō' | 'ő' => 'o',
+            'Ò'..='Ö' | 'Ø' | 'Ō' | 'Ő' => 'O',
+            'ù'..='ü' | 'ū' | 'ů' | 'ű' => 'u',
+            'Ù'..='Ü' | 'Ū' | 'Ů' | 'Ű' => 'U',
+            'ý' | 'ÿ' => 'y',
+            'Ý' => 'Y',
+            'ł' => 'l',
+            'Ł' => 'L',
+            'ś' | 'š' | 'ş' => 's',
+            'Ś' | 'Š' | 'Ş' => 'S',
+            'ź' | 'ż' | 'ž' => 'z',
+            'Ź' | 'Ż' | 'Ž' => 'Z',
+            c => c,
+        })
+        .collect()
 }
 
 pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
