@@ -409,103 +409,26 @@ impl Redactor {
                 person_runs(&rule.re, text, rule.prio, &mut cands);
                 continue;
             }
-            for caps in rule.re.captures_iter(text) {
-                let Some(m) = caps.name("v").or_else(|| caps.get(0)) else {
-                    continue;
+            // A rejected match must not hide a later one that overlaps it ("Medicare policy
+            // no. 1AB…": "Medicare policy" fails, "policy no. 1AB…" is the identifier), so the
+            // search resumes one character after a rejected match's start.
+            let mut pos = 0;
+            while pos <= text.len() {
+                let Some(caps) = rule.re.captures_at(text, pos) else {
+                    break;
                 };
-                let (mut start, mut end) = (m.start(), m.end());
-                let mut kind = rule.kind;
-                match rule.check {
-                    Check::None => {}
-                    Check::HasDigit => {
-                        if !m.as_str().bytes().any(|b| b.is_ascii_digit()) {
-                            continue;
-                        }
+                let Some(whole) = caps.get(0) else {
+                    break;
+                };
+                pos = match self.judge(rule, text, &caps)? {
+                    Some(span) => {
+                        cands.push((span, rule.prio));
+                        whole.end().max(whole.start() + 1)
                     }
-                    Check::Luhn => {
-                        if !luhn_ok(m.as_str()) {
-                            continue;
-                        }
-                    }
-                    Check::Vin => {
-                        let s = m.as_str();
-                        if !(s.bytes().any(|b| b.is_ascii_digit())
-                            && s.bytes().any(|b| b.is_ascii_uppercase()))
-                        {
-                            continue;
-                        }
-                    }
-                    // Matched by `person_runs` above.
-                    Check::PersonAll => continue,
-                    Check::NameStrict => {
-                        if !names::strict_name(m.as_str()) {
-                            continue;
-                        }
-                    }
-                    Check::SpokenName => {
-                        if !names::spoken_name(m.as_str()) {
-                            continue;
-                        }
-                    }
-                    Check::PersonWords => match trim_name(m.as_str()) {
-                        Some(len) => end = start + len,
-                        None => continue,
-                    },
-                    Check::PhoneOrFax => {
-                        if is_fax(text, start) {
-                            kind = Kind::Fax;
-                        }
-                    }
-                    Check::IntlPhone => {
-                        let digits = m.as_str().bytes().filter(u8::is_ascii_digit).count();
-                        if !(8..=15).contains(&digits) {
-                            continue;
-                        }
-                        if is_fax(text, start) {
-                            kind = Kind::Fax;
-                        }
-                    }
-                    Check::Near(words) => {
-                        if !near(text, start, words) {
-                            continue;
-                        }
-                    }
-                    Check::PlaceWords => {
-                        // "County" itself is a Title Case term; judge the name before it.
-                        let name = ["County", "Parish", "Borough"]
-                            .iter()
-                            .find_map(|w| m.as_str().strip_suffix(w))
-                            .unwrap_or(m.as_str());
-                        // Only the non-name list: many Title Case terms are place words too
-                        // ("Silver Spring", "Cleveland").
-                        if name.split_whitespace().any(not_a_name) {
-                            continue;
-                        }
-                    }
-                    Check::Context(i) => {
-                        let words = self
-                            .contexts
-                            .get(i)
-                            .ok_or(RedactError::Internal("context index"))?;
-                        if !has_context(text, start, words) {
-                            continue;
-                        }
-                    }
-                }
-                if kind == Kind::Url {
-                    // URLs end before trailing sentence punctuation.
-                    let s = &text[start..end];
-                    let trimmed = s.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']']);
-                    end = start + trimmed.len();
-                }
-                if kind == Kind::Person {
-                    // Leading/trailing whitespace is not part of a name.
-                    let s = &text[start..end];
-                    start += s.len() - s.trim_start().len();
-                    end = start + s.trim().len();
-                }
-                if start < end {
-                    cands.push((Span { kind, start, end }, rule.prio));
+                    None => whole.start() + 1,
+                };
+                while pos < text.len() && !text.is_char_boundary(pos) {
+                    pos += 1;
                 }
             }
         }
@@ -540,6 +463,110 @@ impl Redactor {
             }
         }
         resolve(cands, text)
+    }
+
+    /// The span a rule's match stands for, or `None` when its check rejects it.
+    fn judge(
+        &self,
+        rule: &Rule,
+        text: &str,
+        caps: &regex::Captures<'_>,
+    ) -> Result<Option<Span>, RedactError> {
+        let Some(m) = caps.name("v").or_else(|| caps.get(0)) else {
+            return Ok(None);
+        };
+        let (mut start, mut end) = (m.start(), m.end());
+        let mut kind = rule.kind;
+        match rule.check {
+            Check::None => {}
+            Check::HasDigit => {
+                if !m.as_str().bytes().any(|b| b.is_ascii_digit()) {
+                    return Ok(None);
+                }
+            }
+            Check::Luhn => {
+                if !luhn_ok(m.as_str()) {
+                    return Ok(None);
+                }
+            }
+            Check::Vin => {
+                let s = m.as_str();
+                if !(s.bytes().any(|b| b.is_ascii_digit())
+                    && s.bytes().any(|b| b.is_ascii_uppercase()))
+                {
+                    return Ok(None);
+                }
+            }
+            // Matched by `person_runs` above.
+            Check::PersonAll => return Ok(None),
+            Check::NameStrict => {
+                if !names::strict_name(m.as_str()) {
+                    return Ok(None);
+                }
+            }
+            Check::SpokenName => {
+                if !names::spoken_name(m.as_str()) {
+                    return Ok(None);
+                }
+            }
+            Check::PersonWords => match trim_name(m.as_str()) {
+                Some(len) => end = start + len,
+                None => return Ok(None),
+            },
+            Check::PhoneOrFax => {
+                if is_fax(text, start) {
+                    kind = Kind::Fax;
+                }
+            }
+            Check::IntlPhone => {
+                let digits = m.as_str().bytes().filter(u8::is_ascii_digit).count();
+                if !(8..=15).contains(&digits) {
+                    return Ok(None);
+                }
+                if is_fax(text, start) {
+                    kind = Kind::Fax;
+                }
+            }
+            Check::Near(words) => {
+                if !near(text, start, words) {
+                    return Ok(None);
+                }
+            }
+            Check::PlaceWords => {
+                // "County" itself is a Title Case term; judge the name before it.
+                let name = ["County", "Parish", "Borough"]
+                    .iter()
+                    .find_map(|w| m.as_str().strip_suffix(w))
+                    .unwrap_or(m.as_str());
+                // Only the non-name list: many Title Case terms are place words too
+                // ("Silver Spring", "Cleveland").
+                if name.split_whitespace().any(not_a_name) {
+                    return Ok(None);
+                }
+            }
+            Check::Context(i) => {
+                let words = self
+                    .contexts
+                    .get(i)
+                    .ok_or(RedactError::Internal("context index"))?;
+                if !has_context(text, start, words) {
+                    return Ok(None);
+                }
+            }
+        }
+        if kind == Kind::Url {
+            // URLs end before trailing sentence punctuation.
+            let s = &text[start..end];
+            let trimmed = s.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']']);
+            end = start + trimmed.len();
+        }
+        if kind == Kind::Person {
+            // Leading/trailing whitespace is not part of a name.
+            let s = &text[start..end];
+            start += s.len() - s.trim_start().len();
+            end = start + s.trim().len();
+        }
+        Ok((start < end).then_some(Span { kind, start, end }))
     }
 }
 
