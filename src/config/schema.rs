@@ -197,6 +197,12 @@ pub struct Profile {
     pub email_domains: Vec<String>,
     /// Names to redact as PHI (a roster of patients, clients, …).
     pub phi_names: Vec<String>,
+    /// Names never redacted: the practice itself and its staff ("Lakeside Clinic",
+    /// "Priya Raman"; a staff entry also keeps "Dr. Raman"). Not PHI.
+    pub phi_keep: Vec<String>,
+    /// Also redact diagnoses and medical conditions (off by default: they are what a summary
+    /// is usually about).
+    pub redact_conditions: bool,
 }
 
 impl Profile {

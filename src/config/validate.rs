@@ -450,6 +450,21 @@ impl Validator {
                 }
             }
             dedup(&mut profile.phi_names);
+            for (i, n) in profile.phi_keep.iter_mut().enumerate() {
+                let trimmed = n.trim();
+                if trimmed.is_empty() || trimmed.chars().any(char::is_control) {
+                    let path = p.key("phi_keep").index(i);
+                    self.invalid(
+                        path.clone(),
+                        format!(
+                            "`{path}` is empty or has control characters; allowed: a staff or organisation name never to redact"
+                        ),
+                    );
+                } else if trimmed.len() != n.len() {
+                    *n = trimmed.to_owned();
+                }
+            }
+            dedup(&mut profile.phi_keep);
         }
     }
 

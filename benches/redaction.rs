@@ -1,0 +1,70 @@
+//! Redactor speed (it runs on every LLM hop and every MCP answer of a HIPAA profile): time per
+//! KB of text over the whole message-level evaluation corpus (both splits, 960 documents), and
+//! the one-off cost of building a profile's redactor.
+//!
+//! Run once: `cargo bench --bench redaction`.
+
+#[path = "../tests/redaction_corpus/mod.rs"]
+mod redaction_corpus;
+
+use std::time::Instant;
+
+use opsdesk::governance::redact::{RedactionSession, Redactor, RedactorConfig, RedactorOptions};
+use redaction_corpus::Split;
+
+fn main() {
+    let tune = redaction_corpus::generate(Split::Tune, 11, 480);
+    let hold = redaction_corpus::generate(Split::Holdout, 2026, 480);
+    let texts: Vec<&str> = tune
+        .docs
+        .iter()
+        .chain(&hold.docs)
+        .map(|d| d.text.as_str())
+        .collect();
+    let bytes: usize = texts.iter().map(|t| t.len()).sum();
+    let mut roster = tune.roster.clone();
+    roster.extend(hold.roster.iter().cloned());
+
+    let t = Instant::now();
+    let r = Redactor::with_options(
+        &RedactorConfig {
+            names: roster.clone(),
+            patterns: vec![],
+        },
+        &RedactorOptions {
+            keep: tune.keep.clone(),
+            redact_conditions: true,
+        },
+    )
+    .expect("redactor builds");
+    let build = t.elapsed();
+
+    // Warm-up (lazy regex caches), then timed rounds.
+    for t in &texts {
+        r.redact(t, &mut RedactionSession::new()).expect("redact");
+    }
+    let rounds = 5;
+    let t = Instant::now();
+    let mut out = 0usize;
+    for _ in 0..rounds {
+        for t in &texts {
+            out += r
+                .redact(t, &mut RedactionSession::new())
+                .expect("redact")
+                .len();
+        }
+    }
+    let el = t.elapsed();
+    let kb = (bytes * rounds) as f64 / 1024.0;
+    println!(
+        "redaction: {} documents, {:.1} KB, roster {} names; build {:.1} ms; {:.1} µs per KB ({:.2} MB/s); mean document {:.0} bytes in {:.0} µs (checksum {out})",
+        texts.len(),
+        bytes as f64 / 1024.0,
+        roster.len(),
+        build.as_secs_f64() * 1e3,
+        el.as_secs_f64() * 1e6 / kb,
+        kb / 1024.0 / el.as_secs_f64(),
+        bytes as f64 / texts.len() as f64,
+        el.as_secs_f64() * 1e6 / (rounds * texts.len()) as f64,
+    );
+}

@@ -1,0 +1,148 @@
+//! The broad name heuristics: Title Case runs trimmed to their name words.
+
+use regex::Regex;
+
+use super::words::{ABBREVIATIONS, NOT_SPOKEN_NAMES, TITLE_CASE_TERMS, not_a_name};
+use super::{Kind, Span};
+
+/// The broad name rules (`Check::PersonAll`), matched word by word: a match whose edge words
+/// are not names is trimmed to the name words inside ("Yusuf Lindqvist Confirmed" becomes
+/// "Yusuf Lindqvist"), and the next search starts at the match's second word rather than
+/// after the whole match (why: a rejected "Spoke With Ingrid" must not hide the "Ingrid
+/// Halvorsen" that overlaps it). Overlapping candidates are settled by `resolve`.
+pub(super) fn person_runs(re: &Regex, text: &str, prio: u8, cands: &mut Vec<(Span, u8)>) {
+    let mut pos = 0;
+    while pos < text.len() {
+        let Some(caps) = re.captures_at(text, pos) else {
+            break;
+        };
+        let (Some(whole), Some(m)) = (caps.get(0), caps.name("v").or_else(|| caps.get(0))) else {
+            break;
+        };
+        if let Some((a, b)) =
+            name_core(m.as_str()).filter(|&(a, _)| !after_title_case_term(text, m.start() + a))
+        {
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: m.start() + a,
+                    end: m.start() + b,
+                },
+                prio,
+            ));
+        }
+        let w = whole.as_str();
+        pos = match w.find(char::is_whitespace) {
+            Some(i) => whole.start() + i + (w.len() - i - w[i..].trim_start().len()),
+            None => whole.end(),
+        }
+        .max(pos + 1);
+        while !text.is_char_boundary(pos) {
+            pos += 1;
+        }
+    }
+}
+
+/// True when the word right before `at` is a Title Case term ("Renal" before "Dosing
+/// Guidelines"): the words at `at` are the tail of a Title Case phrase, not a name.
+fn after_title_case_term(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end_matches([' ', '\t']);
+    if before.len() == at {
+        return false;
+    }
+    let prev = before
+        .rsplit(|c: char| c.is_whitespace())
+        .next()
+        .unwrap_or("");
+    TITLE_CASE_TERMS.contains(&prev)
+}
+
+/// Byte range of the name inside a broad name match: leading and trailing non-name words cut
+/// off, `None` when a non-name word remains inside or fewer than two capitalised words (or
+/// one surname with a particle, "Van der Berg") are left.
+fn name_core(s: &str) -> Option<(usize, usize)> {
+    let words: Vec<(usize, &str)> = s
+        .split_whitespace()
+        .map(|w| (w.as_ptr() as usize - s.as_ptr() as usize, w))
+        .collect();
+    let is_name = |w: &str| {
+        let w = w.trim_end_matches([',', '.']);
+        !not_a_name(w) && !TITLE_CASE_TERMS.contains(&w)
+    };
+    let first = words.iter().position(|(_, w)| is_name(w))?;
+    let last = words.iter().rposition(|(_, w)| is_name(w))?;
+    let core = &words[first..=last];
+    if !core.iter().all(|(_, w)| is_name(w)) {
+        return None;
+    }
+    let capitalised = core
+        .iter()
+        .filter(|(_, w)| w.chars().next().is_some_and(char::is_uppercase))
+        .count();
+    if capitalised < 2 {
+        return None;
+    }
+    let (start, _) = core[0];
+    let (at, w) = core[core.len() - 1];
+    let w_trim = w.trim_end_matches([',', '.']);
+    // Keep an initial's dot ("Maria A."), drop sentence punctuation after a full word.
+    let end = if w_trim.chars().count() == 1 {
+        at + w.len()
+    } else {
+        at + w_trim.len()
+    };
+    Some((start, end))
+}
+
+/// Length of the name part of a heuristic person match, cut at the first non-name word;
+/// `None` when nothing of it looks like a name.
+pub(super) fn trim_name(s: &str) -> Option<usize> {
+    let mut len = 0;
+    let mut pos = 0;
+    for word in s.split_inclusive(char::is_whitespace) {
+        let w = word.trim_end().trim_end_matches([',', '.']);
+        if not_a_name(w) {
+            break;
+        }
+        pos += word.len();
+        len = pos - (word.len() - word.trim_end().len());
+    }
+    (len > 0).then_some(len)
+}
+
+/// Every word of `s` may be part of a name: none is on the non-name lists in any case, and no
+/// word in capitals is an abbreviation-sized (≤ 3 letters) word.
+pub(super) fn strict_name(s: &str) -> bool {
+    let words: Vec<&str> = s
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    !words.is_empty()
+        && words.iter().all(|w| {
+            let bare = w.trim_end_matches(['.', ',']);
+            let letters = bare.chars().filter(|c| c.is_alphabetic()).count();
+            let caps = letters > 1 && bare.chars().all(|c| !c.is_lowercase());
+            let mut cs = bare.chars();
+            let title: String = cs
+                .next()
+                .into_iter()
+                .chain(cs.flat_map(char::to_lowercase))
+                .collect();
+            // "St." is a surname prefix here ("Anh St. Clair"), not a street.
+            if matches!(title.as_str(), "St" | "Ste" | "Saint") {
+                return true;
+            }
+            !(caps && ABBREVIATIONS.contains(&bare))
+                && !not_a_name(bare)
+                && !TITLE_CASE_TERMS.contains(&title.as_str())
+        })
+}
+
+/// A lower-case name from a call transcript: no function, filler or number word in it.
+pub(super) fn spoken_name(s: &str) -> bool {
+    let words: Vec<String> = s.split_whitespace().map(str::to_lowercase).collect();
+    !words.is_empty()
+        && words
+            .iter()
+            .all(|w| !NOT_SPOKEN_NAMES.contains(&w.as_str()) && !not_a_name(w))
+}

@@ -1,0 +1,877 @@
+//! The built-in detectors (regular expressions with a check each) and the roster matcher.
+
+use regex::{Regex, RegexBuilder};
+
+use super::words::*;
+use super::{CONTEXT_WINDOW, Check, DATE_WORDS, Kind, NEAR_WINDOW, RedactError, Rule, SSN_WORDS};
+
+pub(super) fn is_fax(text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(40);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_ascii_lowercase();
+    let fax = before.rfind("fax");
+    let phone = ["phone", "tel", "call", "cell", "mobile", "ph:", "text"]
+        .iter()
+        .filter_map(|w| before.rfind(w))
+        .max();
+    match (fax, phone) {
+        (Some(f), Some(p)) => f > p,
+        (Some(_), None) => true,
+        _ => false,
+    }
+}
+
+pub(super) fn near(text: &str, start: usize, words: &[&str]) -> bool {
+    let mut from = start.saturating_sub(NEAR_WINDOW);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_lowercase();
+    words.iter().any(|w| before.contains(w))
+}
+
+pub(super) fn has_context(text: &str, start: usize, words: &[String]) -> bool {
+    let mut from = start.saturating_sub(CONTEXT_WINDOW);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_lowercase();
+    words.iter().any(|w| before.contains(w.as_str()))
+}
+
+pub(super) fn luhn_ok(s: &str) -> bool {
+    let digits: Vec<u32> = s.chars().filter_map(|c| c.to_digit(10)).collect();
+    if !(13..=19).contains(&digits.len()) {
+        return false;
+    }
+    let sum: u32 = digits
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(i, &d)| {
+            if i % 2 == 1 {
+                let d2 = d * 2;
+                if d2 > 9 { d2 - 9 } else { d2 }
+            } else {
+                d
+            }
+        })
+        .sum();
+    sum.is_multiple_of(10)
+}
+
+pub(super) fn short_reason(e: &regex::Error) -> String {
+    // The regex error echoes the pattern; keep only its last line (the reason).
+    e.to_string()
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("invalid pattern")
+        .trim()
+        .to_string()
+}
+
+pub(super) fn roster_regex(names: &[String]) -> Result<Option<Regex>, RedactError> {
+    let mut alts: Vec<String> = Vec::new();
+    for (index, raw) in names.iter().enumerate() {
+        if raw.split_whitespace().next().is_none() {
+            return Err(RedactError::EmptyName { index });
+        }
+        let folded = fold_ascii(raw);
+        for form in [raw.as_str(), folded.as_str()] {
+            roster_forms(form, &mut alts);
+        }
+    }
+    if alts.is_empty() {
+        return Ok(None);
+    }
+    alts.sort();
+    alts.dedup();
+    // Longest first so "Maria Lopez" wins over "Lopez" inside the alternation.
+    alts.sort_by_key(|a| std::cmp::Reverse(a.len()));
+    let pat = format!(r"\b(?:{})\b", alts.join("|"));
+    RegexBuilder::new(&pat)
+        .case_insensitive(true)
+        .size_limit(64 << 20)
+        .build()
+        .map(Some)
+        .map_err(|e| RedactError::BadPattern {
+            kind: Kind::Person,
+            index: usize::MAX,
+            reason: short_reason(&e),
+        })
+}
+
+/// First names that are also common English words: on their own they are matched only
+/// after a title ("Ms. June"), never bare.
+const WORD_FIRST_NAMES: &[&str] = &[
+    "June", "May", "April", "August", "Rose", "Will", "Faith", "Hope", "Grace", "Joy", "Mark",
+    "Bill", "Art", "Sue", "Pat", "Amber", "Summer", "Iris", "Ivy", "Lily", "Dawn", "Sky", "Page",
+    "Hunter", "Chase", "Bob", "Rob", "Don", "Jack", "Frank", "Ray", "Guy", "Gene", "Max", "Sandy",
+    "Holly", "Melody", "Crystal", "Destiny", "Precious", "Young", "Ward", "Case",
+];
+
+/// The regex alternatives that match one roster name in its written forms: whole (with an
+/// optional middle initial), "Last, First", initial + surname, the surname alone and the
+/// first name alone (each only capitalised or in capitals: "Will", "Rose" are words too).
+fn roster_forms(name: &str, alts: &mut Vec<String>) {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let esc: Vec<String> = words.iter().map(|w| regex::escape(w)).collect();
+    if words.len() == 1 {
+        alts.push(esc[0].clone());
+        return;
+    }
+    let first = &esc[0];
+    let sur = esc[1..].join(r"[ \t]+");
+    let init = words[0]
+        .chars()
+        .next()
+        .map(|c| regex::escape(&c.to_string()));
+    alts.push(format!(r"{first}(?:[ \t]+[A-Za-z]\.?)?[ \t]+{sur}"));
+    alts.push(format!(r"{sur},[ \t]*{first}(?:[ \t]+[A-Za-z]\.?)?"));
+    if let Some(i) = init {
+        alts.push(format!(r"{i}\.[ \t]*{sur}"));
+        alts.push(format!(r"{sur},[ \t]*{i}\."));
+    }
+    // Alone: exactly capitalised or in capitals (why: "Will", "Rose", "Young" are also words).
+    let cased = |w: &str| {
+        let mut cs = w.chars();
+        let title: String = cs
+            .next()
+            .into_iter()
+            .flat_map(char::to_uppercase)
+            .chain(cs)
+            .collect();
+        format!(
+            "(?-i:{}|{})",
+            regex::escape(&title),
+            regex::escape(&w.to_uppercase())
+        )
+    };
+    if words.len() > 2 {
+        alts.push(format!(r"(?-i:{sur})"));
+    }
+    if words[words.len() - 1].chars().count() >= 2 {
+        alts.push(cased(words[words.len() - 1]));
+    }
+    if words[0].chars().count() >= 3
+        && !WORD_FIRST_NAMES.contains(&words[0])
+        && !super::words::not_a_name(words[0])
+    {
+        alts.push(cased(words[0]));
+    }
+}
+
+/// `s` with the Latin accents people leave out when typing ("Ibáñez" → "Ibanez").
+pub(super) fn fold_ascii(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            'à'..='å' | 'ā' | 'ă' | 'ą' => 'a',
+            'À'..='Å' | 'Ā' | 'Ă' | 'Ą' => 'A',
+            'ç' | 'ć' | 'č' => 'c',
+            'Ç' | 'Ć' | 'Č' => 'C',
+            'è'..='ë' | 'ē' | 'ę' | 'ě' => 'e',
+            'È'..='Ë' | 'Ē' | 'Ę' | 'Ě' => 'E',
+            'ì'..='ï' | 'ī' => 'i',
+            'Ì'..='Ï' | 'Ī' => 'I',
+            'ñ' | 'ń' | 'ň' => 'n',
+            'Ñ' | 'Ń' | 'Ň' => 'N',
+            'ò'..='ö' | 'ø' | 'ō' | 'ő' => 'o',
+            'Ò'..='Ö' | 'Ø' | 'Ō' | 'Ő' => 'O',
+            'ù'..='ü' | 'ū' | 'ů' | 'ű' => 'u',
+            'Ù'..='Ü' | 'Ū' | 'Ů' | 'Ű' => 'U',
+            'ý' | 'ÿ' => 'y',
+            'Ý' => 'Y',
+            'ł' => 'l',
+            'Ł' => 'L',
+            'ś' | 'š' | 'ş' => 's',
+            'Ś' | 'Š' | 'Ş' => 'S',
+            'ź' | 'ż' | 'ž' => 'z',
+            'Ź' | 'Ż' | 'Ž' => 'Z',
+            c => c,
+        })
+        .collect()
+}
+
+pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
+    let n = NAME_W;
+    let month = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
+    let day = r"(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?";
+    let year = r"(?:1[89]\d{2}|20\d{2})";
+    let p = PARTICLES;
+    let name2 = format!(r"{SUR_PREFIX}{p}{n}(?:[ \t]+(?:{INIT}|{SUR_PREFIX}{p}{n})){{0,2}}");
+    let age = r"(?:9\d|1[0-2]\d)";
+    let caps = CAPS_W;
+    // A surname: "Okafor", "van der Berg", "St. Clair", "García-López".
+    let sur = format!(r"{SUR_PREFIX}{p}{n}");
+    // Every written form of a full name: "Margaret Okafor", "Margaret A. Okafor", "M. Okafor",
+    // "Okafor, Margaret A.", "OKAFOR, MARGARET", "MARGARET OKAFOR".
+    let full = format!(
+        r"(?:{n}(?:[ \t]+{INIT})?[ \t]+{sur}|{INIT}[ \t]*{sur}|{sur},[ \t]*{n}(?:[ \t]+{INIT})?|(?:{caps}[ \t]+){{0,2}}{caps},[ \t]*{caps}(?:[ \t]+(?:[A-Z]\.|[A-Z]\b))?|{caps}(?:[ \t]+(?:[A-Z]\.|[A-Z]\b))?(?:[ \t]+{caps}){{1,3}})"
+    );
+    let ordw = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth|(?:twenty|thirty)[- ]?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth))";
+    let unit_w = r"(?:one|two|three|four|five|six|seven|eight|nine)";
+    let yearw = format!(
+        r"(?:nineteen|eighteen)[- ]?(?:hundred|oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?)|two[- ]thousand(?:(?:[- ]and)?[- ](?:{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?))?|twenty[- ](?:oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?)"
+    );
+    let monthw = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)";
+    let agew = format!(
+        r"(?:ninety(?:[- ]{unit_w})?|(?:a|one)[- ]hundred(?:(?:[- ]and)?[- ](?:{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?))?)"
+    );
+    let city = format!(r"{n}(?:[ \t]+(?:{n}|[a-z]['’]{n}|de|la|du|del|des|sur)){{0,3}}");
+    let specs: Vec<(Kind, u8, Check, String)> = vec![
+        // --- contact ---
+        (
+            Kind::Email,
+            90,
+            Check::None,
+            r"(?i)\b[a-z0-9à-öø-ÿā-ž._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b".into(),
+        ),
+        (
+            Kind::Email,
+            89,
+            Check::None,
+            // Spelled-out or obfuscated addresses: "jane dot doe at example dot com",
+            // "jane.doe [at] example [dot] net", "jdoe(at)example.org". A known top-level
+            // domain must end it (why: "seen at home" is not an address).
+            r"(?i)\b[a-z0-9_%+-]+(?:(?:\.|\s+dot\s+|\s*[\[(]dot[\])]\s*)[a-z0-9_%+-]+)*(?:\s*[\[({]at[\])}]\s*|\s+at\s+)[a-z0-9-]+(?:(?:\.|\s+dot\s+|\s*[\[(]dot[\])]\s*)[a-z0-9-]+)*(?:\.|\s+dot\s+|\s*[\[(]dot[\])]\s*)(?:com|org|net|edu|gov|mil|io|us|uk|ca|info|biz|health|care|me)\b".into(),
+        ),
+        (
+            Kind::Url,
+            85,
+            Check::None,
+            r#"(?i)\b(?:https?://|ftp://|www\.)[^\s<>"']+"#.into(),
+        ),
+        (
+            Kind::Url,
+            84,
+            Check::None,
+            r"(?i)\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|edu|gov|io|health|care)/[^\s<>]*".into(),
+        ),
+        (
+            Kind::Ip,
+            70,
+            Check::None,
+            r"\b(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\b".into(),
+        ),
+        (
+            Kind::Ip,
+            70,
+            Check::None,
+            r"(?i)\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}\b|(?i)\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){0,5})?\b".into(),
+        ),
+        (
+            Kind::Phone,
+            60,
+            Check::PhoneOrFax,
+            // Extensions in any case and after a comma ("555-0100, Ext. 12"): the label
+            // convention keeps the extension with its number.
+            r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\b\d{3}[\s./-])\d{3}[\s.-]\d{4}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
+        ),
+        (
+            Kind::Phone,
+            60,
+            Check::PhoneOrFax,
+            // Ten digits run together, also with the country code ("+13245550166").
+            r"(?:\+1|\b1?)\d{10}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
+        ),
+        (
+            Kind::Phone,
+            59,
+            Check::IntlPhone,
+            // International: "+44 20 7946 0958", "+44 (0)161 496 0591", "+353 1 555 2249".
+            // Groups are separated by a space, dot or dash only (not a newline: the next line
+            // may start with an unrelated number).
+            r"\+\d{1,3}(?:[ .-]?\(\d{1,4}\)|[ .-]?\d{1,5}){2,6}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
+        ),
+        (
+            Kind::Phone,
+            58,
+            Check::PhoneOrFax,
+            r"(?i)(?:phone|tel|call|cell|mobile|fax|ph|pager|ext)\.?\s*(?:at|:|#|number|no\.?)?\s*(?P<v>\d{3}[\s.-]\d{4}\b(?:\s*(?:x|ext\.?)\s*\d{1,6})?)".into(),
+        ),
+        (
+            Kind::Phone,
+            58,
+            Check::PhoneOrFax,
+            r"(?i)\b(?:ext\.?|extension|x)\s*\d{3,6}\b".into(),
+        ),
+        // --- government / record numbers ---
+        (
+            Kind::Ssn,
+            80,
+            Check::None,
+            r"\b\d{3}-\d{2}-\d{4}\b".into(),
+        ),
+        (
+            Kind::Ssn,
+            81,
+            Check::None,
+            r"(?i)\b(?:ssn|ss#|soc(?:ial)?\.?\s*sec(?:urity)?\.?(?:\s*(?:number|no\.?|#))?)\s*(?:is|:|#)?\s*(?P<v>\d{3}[\s.-]?\d{2}[\s.-]?\d{4}|x{3}-x{2}-\d{4}|\*{3}-\*{2}-\d{4})\b".into(),
+        ),
+        (
+            Kind::Ssn,
+            80,
+            Check::Near(SSN_WORDS),
+            // Dots, spaces or nothing between the groups, with an SSN word a few words before
+            // ("SSN on W-9: 903.56.5034", "SSN ending; full 976139903").
+            r"\b\d{3}(?:\s*-\s*|[ .])?\d{2}(?:\s*-\s*|[ .])?\d{4}\b".into(),
+        ),
+        (
+            Kind::Mrn,
+            82,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))?|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
+        ),
+        (
+            Kind::HealthPlan,
+            78,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:member\s*(?:id|#|no\.?|number)|subscriber\s*(?:id|#|no\.?|number)|policy(?:\s*(?:id|#|no\.?|number))?|plan\s*(?:id|#|no\.?|number)|health\s*plan\s*(?:id|#|no\.?|number)?|beneficiary\s*(?:id|#|no\.?|number)|medicaid(?:\s*(?:id|#|no\.?|number))?|medicare(?:\s*(?:id|#|no\.?|number|mbi))?|mbi|insurance\s*(?:id|#|no\.?|number)|group(?:\s*(?:id|#|no\.?|number))?|ins\.?\s*id){SEP}{ID_V}"),
+        ),
+        (
+            Kind::Account,
+            76,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:acct\.?(?:\s*(?:no\.?|number|#))?|encounter|visit\s*(?:number|no\.?|#|id)|account\s*(?:number|no\.?|#|id|:)|billing\s*(?:account|id|#)|invoice\s*(?:number|no\.?|#)|claim\s*(?:number|no\.?|#|id)|routing\s*(?:number|no\.?|#)|guarantor\s*(?:id|#|number)){SEP}{ID_V}"),
+        ),
+        (
+            Kind::License,
+            77,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:(?-i:DL)|driver'?s?\s*licen[cs]e(?:\s*(?:number|no\.?|#))?|licen[cs]e\s*(?:number|no\.?|#|id)|state\s*licen[cs]e(?:\s*(?:number|no\.?|#))?|medical\s*licen[cs]e(?:\s*(?:number|no\.?|#))?|(?-i:NPI)|(?-i:DEA)(?:\s*(?:number|no\.?|#|registration))?|certificate\s*(?:number|no\.?|#)|passport(?:\s*(?:number|no\.?|#))?){SEP}{ID_V}"),
+        ),
+        (
+            Kind::Device,
+            77,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:serial\s*(?:number|no\.?|#)|s/n|sn:|device\s*(?:id|serial|#|number)|(?-i:UDI)|implant\s*(?:id|serial|#)|pump\s*(?:id|serial|#)|pacemaker\s*(?:serial|id|#)|monitor\s*(?:id|serial|#)|IMEI){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9()/-]{{3,40}}[A-Za-z0-9])"),
+        ),
+        (
+            Kind::Vehicle,
+            77,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:licen[cs]e\s*plate|plate|tag|vin)(?:\s*(?:number|no\.?|#))?[\s:#]{SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9 -]{{1,8}}[A-Za-z0-9])\b"),
+        ),
+        (
+            Kind::Vehicle,
+            74,
+            Check::Vin,
+            r"\b[A-HJ-NPR-Z0-9]{17}\b".into(),
+        ),
+        (
+            Kind::Card,
+            79,
+            Check::Luhn,
+            r"\b(?:\d[ -]?){12,18}\d\b".into(),
+        ),
+        // --- dates and ages ---
+        (
+            Kind::Date,
+            50,
+            Check::None,
+            r"\b(?:0?[1-9]|1[0-2])[/.-](?:0?[1-9]|[12]\d|3[01])[/.-](?:\d{4}|\d{2})\b".into(),
+        ),
+        (
+            Kind::Date,
+            50,
+            Check::None,
+            format!(r"\b{year}[/.-](?:0?[1-9]|1[0-2])[/.-](?:0?[1-9]|[12]\d|3[01])\b"),
+        ),
+        (
+            Kind::Date,
+            50,
+            Check::None,
+            // European day-first with a day > 12 is unambiguous: 25/12/2023.
+            r"\b(?:1[3-9]|2\d|3[01])[/.](?:0?[1-9]|1[0-2])[/.](?:\d{4}|\d{2})\b".into(),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            format!(r"(?i)\b{month}\s+{day}(?:,?\s+{year})?\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            format!(r"(?i)\b{day}(?:\s+of)?\s+{month},?\s+{year}\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // Day-month-year run together or with dashes/slashes, the form many EHR exports
+            // use: "04-Mar-1952", "04MAR1952", "4/Mar/1952".
+            format!(r"(?i)\b{day}[-/.]?{month}[-/.]?{year}\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // "Mar-04-1952", "Mar/4/1952".
+            format!(r"(?i)\b{month}[-/]{day}[-/]{year}\b"),
+        ),
+        (
+            Kind::Date,
+            51,
+            Check::Near(DATE_WORDS),
+            // A month with a two-digit year after a person-date word: "b. Mar '52".
+            format!(r"(?i)\b{month}\s*['’]\d{{2}}\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::Near(DATE_WORDS),
+            // Compact yyyymmdd next to a person-date word: "(b. 19450101)", "Admission date:
+            // 20240728". Needs the word (why: 8-digit numbers are also MRNs and accounts).
+            r"\b(?:1[89]|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\b".into(),
+        ),
+        (
+            Kind::Date,
+            49,
+            Check::None,
+            // Month/day without a year after "on", "since", "until": "seen in clinic on 1/15".
+            // Months 1-12 only, so blood pressures (120/80) do not match.
+            r"(?i)\b(?:on|since|until|from|by)\s+(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b".into(),
+        ),
+        (
+            Kind::Date,
+            51,
+            Check::None,
+            format!(r"(?i)\b{DATE_CONTEXT}\s*(?:on|in|date|of|:|was|is|-)?\s*(?:on|in|:)?\s*(?P<v>{month}\s+{year}|(?:0?[1-9]|1[0-2])/{year})\b"),
+        ),
+        (
+            Kind::Date,
+            53,
+            Check::None,
+            // A compact DOB: "DOB 19470312" or "DOB: 031247".
+            format!(r"(?i)\b(?:dob|d\.o\.b\.?|date of birth|born){SEP}(?P<v>\d{{6}}|\d{{8}})\b"),
+        ),
+        (
+            Kind::Date,
+            51,
+            Check::None,
+            // Month/day without a year next to a person-date word: "birthday 4/12".
+            format!(r"(?i)\b{DATE_CONTEXT}\s*(?:on|is|was|:|-)?\s*(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b"),
+        ),
+        (
+            Kind::Date,
+            50,
+            Check::None,
+            // Day-month without a year, capitalised month only (why: "may" is also a verb).
+            r"\b(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|June|July|August|September|October|November|December)\b\.?".into(),
+        ),
+        (
+            Kind::Age,
+            54,
+            Check::None,
+            format!(r"(?i)\b(?:she|he|they|patient|pt|resident)\s+(?:is|was|turned|turns|will be)\s+(?P<v>{age})\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            format!(r"(?i)\b{age}(?:\s*|-)(?:years?|yrs?|y)(?:\s*|-)old\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            format!(r"(?i)\b(?:age[ds]?|aged)\s*(?::|of|is|was)?\s*(?P<v>{age})\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            format!(r"(?i)\b{age}\s*(?:y/?o|y\.o\.|yo|yrs?|years?)\b(?:\s*(?:old|[MF])\b)?"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            format!(r"\b{age}(?:M|F)\b|\b{age}-year-old\b|(?i)\b(?:in (?:his|her|their) )?(?P<v>(?:9\d|1[0-2]\d)s)\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            // Spelled out: "a ninety-three-year-old", "one hundred and two years old".
+            r"(?i)\b(?:ninety(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|(?:one )?hundred(?:(?: and)?[- ](?:one|two|three|four|five|six|seven|eight|nine|ten))?)[- ](?:years?|yrs?)[- ]old\b".into(),
+        ),
+        // --- geography ---
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Plaza|Crescent|Close)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
+        ),
+        (
+            Kind::Address,
+            39,
+            Check::None,
+            format!(r"\b(?i:P\.?\s?O\.?\s*Box)\s+\d{{1,6}}(?:,\s*{n}(?:\s+{n}){{0,2}},\s*(?:{STATES})\b)?"),
+        ),
+        (
+            Kind::Address,
+            38,
+            Check::None,
+            // "City, ST 12345" without a street line: the city is a subdivision too.
+            format!(r"\b(?P<v>{n}(?:\s+{n}){{0,2}}),\s*(?:{STATES})\s+\d{{5}}\b"),
+        ),
+        (
+            Kind::Address,
+            37,
+            Check::None,
+            format!(r"(?i)\b(?:lives in|resides in|resident of|from|moved to|city of|town of)\s+(?-i:(?P<v>{n}(?:\s+{n})?)),\s*(?-i:{STATES}|Alabama|Alaska|Arizona|California|Colorado|Florida|Georgia|Illinois|Indiana|Ohio|Oregon|Texas|Washington|Maine|Vermont|Nevada|Utah|Iowa|Kansas|Michigan|Minnesota|Missouri|Montana|Virginia|Wisconsin)\b"),
+        ),
+        (
+            Kind::Address,
+            37,
+            Check::PlaceWords,
+            // A city without a state after a residence or birthplace cue: "lives with her son
+            // in Elkhorn", "was born on 1/2/1950 in Silver Spring", "moved to Bel Air".
+            format!(r"(?i)\b(?:lives|living|lived|resides|residing|moved|relocated|born|grew up|staying)\b[^.;:\n]{{0,32}}?\b(?:in|to)\s+(?-i:(?P<v>{n}(?:\s+{n})?))\b"),
+        ),
+        (
+            Kind::Address,
+            37,
+            Check::PlaceWords,
+            // Counties are geographic subdivisions smaller than a state.
+            format!(r"\b(?P<v>(?:{n}\s+){{1,2}}(?:County|Parish|Borough))\b"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // Numbered roads have no street-type word after the name: "1584 County Road 12",
+            // "4758 Route 9 Apt 1107".
+            r"(?i)\b\d{1,6}\s+(?:(?:State|County|US|U\.S\.|Old|Farm\s+to\s+Market)\s+)?(?:Route|Rte\.?|Road|Rd\.?|Highway|Hwy\.?|CR|SR)\s+\d{1,4}[A-Z]?\b(?:,?\s*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?\s*#?[A-Za-z0-9-]+)?".into(),
+        ),
+        (
+            Kind::Zip,
+            45,
+            Check::None,
+            format!(r"\b(?:{STATES}),?\s+(?P<v>\d{{5}}(?:-\d{{4}})?)\b"),
+        ),
+        (
+            Kind::Zip,
+            46,
+            Check::None,
+            r"(?i)\b(?:zip|zip\s*code|postal\s*code|zipcode)\s*(?:is|:|#)?\s*(?P<v>\d{5}(?:-\d{4})?)\b".into(),
+        ),
+        (
+            Kind::Zip,
+            44,
+            Check::None,
+            r"\b\d{5}-\d{4}\b".into(),
+        ),
+
+        // --- structured snippets: FHIR-ish JSON and key/value pairs (the key is the label) ---
+        (
+            Kind::Person,
+            86,
+            Check::PersonWords,
+            r#"(?i)"(?:family|given|patientName|patient_name|fullName|full_name|firstName|first_name|lastName|last_name|middleName|middle_name|maidenName)"\s*:\s*\[?\s*"(?P<v>[^"\n]{1,60})""#.into(),
+        ),
+        (
+            Kind::Person,
+            86,
+            Check::PersonWords,
+            // The second given name: "given": ["Margaret", "Ann"].
+            r#"(?i)"given"\s*:\s*\[\s*"[^"\n]{1,60}"\s*,\s*"(?P<v>[^"\n]{1,60})""#.into(),
+        ),
+        (
+            Kind::Date,
+            86,
+            Check::HasDigit,
+            r#"(?i)"(?:birthDate|birth_date|dob|dateOfBirth|date_of_birth|deceasedDateTime|deceasedDate|admitDate|dischargeDate)"\s*:\s*"(?P<v>[^"\n]{4,30})""#.into(),
+        ),
+        (
+            Kind::Address,
+            86,
+            Check::None,
+            r#"(?i)"(?:line|street|address1|address2|addressLine|city|town|district)"\s*:\s*\[?\s*"(?P<v>[^"\n]{2,80})""#.into(),
+        ),
+        (
+            Kind::Zip,
+            86,
+            Check::HasDigit,
+            r#"(?i)"(?:postalCode|postal_code|zip|zipCode|zip_code)"\s*:\s*"(?P<v>[^"\n]{3,12})""#.into(),
+        ),
+        (
+            Kind::Ssn,
+            86,
+            Check::HasDigit,
+            r#"(?i)"(?:ssn|socialSecurityNumber|social_security)"\s*:\s*"(?P<v>[^"\n]{4,15})""#.into(),
+        ),
+        (
+            Kind::Mrn,
+            86,
+            Check::HasDigit,
+            // An identifier's value: in a Patient resource these are record numbers.
+            r#"(?i)"(?:identifier|mrn|medicalRecordNumber)"\s*:\s*(?:\[[^\]]{0,300}?"value"\s*:\s*)?"?(?P<v>[A-Za-z0-9][A-Za-z0-9-]{2,30})"#.into(),
+        ),
+        // --- dates written in words ("june third nineteen thirty two") ---
+        (
+            Kind::Date,
+            53,
+            Check::None,
+            format!(r"(?i)\b(?:the[ \t]+)?(?:{ordw}|{day})[ \t]+of[ \t]+{monthw},?[ \t]+(?:{yearw}|{year})\b"),
+        ),
+        (
+            Kind::Date,
+            53,
+            Check::None,
+            format!(r"(?i)\b{monthw}[ \t]+(?:the[ \t]+)?(?:{ordw}|{day}),?[ \t]+(?:{yearw}|{year})\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            format!(r"(?i)\b{monthw}[ \t]+(?:the[ \t]+)?{ordw}\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            format!(r"(?i)\b(?:aged?|i'?m|i[ \t]+am|(?:she|he|they)[ \t]+(?:is|was|turned|turns)|(?:she|he)'s|is[ \t]+now|turned|turns)[ \t]+(?P<v>{agew})\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            format!(r"(?i)\b(?P<v>{agew})[- ](?:years?|yrs?)(?:[- ]old)?\b"),
+        ),
+        // --- identifiers by short labels ---
+        (
+            Kind::Account,
+            75,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:acct|acc't|account|a/c|claim|invoice|statement|guarantor|billing)\b\.?{SEP}{ID_V}"),
+        ),
+        (
+            Kind::Account,
+            75,
+            Check::HasDigit,
+            // Short account numbers after "a/c" or "acct" (4+ digits).
+            r"(?i)\b(?:acct|a/c)\b\.?\s*[:#]?\s*(?P<v>\d{4,})\b".into(),
+        ),
+        (
+            Kind::Device,
+            76,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:s/?n|serial|ser\.?\s*no|device(?:\s*id)?|udi|model\s*/\s*serial|imei|mac)\b\.?{SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9()/-]{{2,40}}[A-Za-z0-9])"),
+        ),
+        (
+            Kind::Vehicle,
+            76,
+            Check::HasDigit,
+            r"(?i)\b(?:plate|tag|parked|vehicle|car)\b[^\n.;]{0,24}?(?:#|:|\bplates?\b|\btag\b|\bis\b)?\s*(?P<v>(?-i:[A-Z0-9]{1,4}[ -]?[A-Z0-9]{2,5}))\b".into(),
+        ),
+        (
+            Kind::HealthPlan,
+            77,
+            Check::HasDigit,
+            format!(r"(?i)\b(?:member|subscriber|policy|group|plan|medicaid|medicare|insurance|ins|coverage)\b(?:\s*(?:id|#|no\.?|number))?{SEP}{ID_V}"),
+        ),
+        (
+            Kind::Mrn,
+            81,
+            Check::HasDigit,
+            r"(?i)\b(?:mrn|mr#|mr\s*no\.?|chart|record)\b\.?\s*(?:#|no\.?|number|:)?\s*[:#]?\s*(?P<v>[A-Za-z]{0,3}[- ]?\d[A-Za-z0-9-]{2,20})\b".into(),
+        ),
+        // --- rooms and beds (always, Ted seed 7.3) ---
+        (
+            Kind::Room,
+            45,
+            Check::HasDigit,
+            r"(?i)\b(?:room|rm|bed|bay|cubicle)\b\.?\s*(?:#|no\.?|number)?\s*[:#]?\s*(?P<v>\d{1,4}[A-Za-z]?(?:[-/]\d{0,2}[A-Za-z]?)?|[A-Za-z]-?\d{1,4}[A-Za-z]?)\b".into(),
+        ),
+        // --- more name forms ---
+        (
+            Kind::Person,
+            34,
+            Check::NameStrict,
+            // A full name right before a DOB, MRN or age, in any written form.
+            format!(r"(?P<v>{full})[ \t]*(?:\(|,|-|–|;)?[ \t]*(?i:dob|d\.o\.b|born|b\.|mrn|mr#|age|aged|date of birth|ssn|\d{{1,3}}[ \t]*(?:y|yo|-year))"),
+        ),
+        (
+            Kind::Person,
+            33,
+            Check::NameStrict,
+            // After a cue that introduces a patient or a correspondent.
+            format!(r"(?:\b(?i:seeing|see|for|re|regarding|dear|patient|pt|resident|client|member|caller|guarantor|subscriber|insured|patient name|name|attn|to|from|cc|move|schedule|reschedule|book)[ \t]*:?[ \t]+(?:(?i:my|our|the)[ \t]+(?i:patient|client|resident),?[ \t]+)?)(?P<v>{full})"),
+        ),
+        (
+            Kind::Person,
+            32,
+            Check::NameStrict,
+            // A possessive first name or surname before a relation or a record word:
+            // "Ximena's daughter", "Okafor's labs".
+            format!(r"\b(?P<v>{n})['’]s[ \t]+(?i:daughter|son|wife|husband|mother|father|mom|dad|sister|brother|spouse|partner|caregiver|niece|nephew|grand\w+|aunt|uncle|friend|neighbou?r|appointment|appt|chart|record|labs?|meds|medications?|insurance|refill|visit|prescription|results?|house|home|room)\b"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::SpokenName,
+            // A name said in a call, typed in lower case: "hi this is margaret okafor calling".
+            r"(?i)\b(?:this is|my name is|name is|name's|it's|calling for|message for|speaking with|spoke (?:with|to))[ \t]+(?P<v>[a-zà-öø-ÿā-ž'’-]{2,}(?:[ \t]+[a-zà-öø-ÿā-ž'’.-]{2,}){0,3}?)[ \t]*(?:,|\.|\bcalling\b|\bhere\b|\bfrom\b|\bagain\b|\breturning\b|\band\b|\bat\b|\babout\b|\bregarding\b|\bi\b|$)".into(),
+        ),
+        (
+            Kind::Person,
+            30,
+            Check::NameStrict,
+            // "Last, First" anywhere, closed by punctuation or a line end.
+            format!(r"\b(?P<v>{sur},[ \t]*{n}(?:[ \t]+{INIT})?|{caps},[ \t]*{caps}(?:[ \t]+(?:[A-Z]\.|[A-Z]\b))?)[ \t]*(?:[,.;:)(]|$)"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A city before ", ST 12345" also with particles: "Coeur d'Alene, ID 83814".
+            format!(r"(?m)(?:^|[,:][ \t]*)(?P<v>{city}),[ \t]*(?:{STATES})[ \t]+\d{{5}}\b"),
+        ),
+        (
+            Kind::Zip,
+            44,
+            Check::None,
+            format!(r"\b(?:{STATES}),?[ \t]+(?P<v>\d{{5}}(?:-\d{{4}})?)\b"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::NameStrict,
+            // A signature: the line after a closing ("Thanks,\nSiobhan", "-- \nAnh St. Clair").
+            format!(r"(?im)^[ \t]*(?:thanks|thank you|thx|best|best regards|kind regards|warm regards|regards|sincerely|cheers|respectfully|take care|--|—|-)[ \t]*,?[ \t]*\r?\n[ \t]*(?P<v>{n}(?:[ \t]+(?:{INIT}|[a-z]\.|{sur}))*)[ \t]*\r?$"),
+        ),
+        (
+            Kind::Address,
+            41,
+            Check::None,
+            // A labelled address line: "Address line 2: Apt 4B", "Mailing address: …".
+            r"(?im)\b(?:address(?:[ \t]*line[ \t]*\d)?|addr|street|mailing[ \t]+address|home[ \t]+address|residence)[ \t]*:[ \t]*(?P<v>[^\n\r]*[0-9#][^\n\r]{0,78}?)[ \t]*\r?$".into(),
+        ),
+        (
+            Kind::Address,
+            38,
+            Check::None,
+            // A unit on its own: "Apt 4B", "Suite 210", "Unit 12", "Lot 22".
+            r"(?i)\b(?:apt|apartment|unit|suite|ste|bldg|building|lot)\b\.?[ \t]*#?[ \t]*(?-i:\d{1,5}[A-Z]?|[A-Z]-?\d{1,4})\b".into(),
+        ),
+        // --- names ---
+        (
+            Kind::Person,
+            32,
+            Check::PersonWords,
+            // Not across a line break (why: "…, RN\nDirect: 555-0100" is a signature, not a name).
+            format!(r"\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Rev|Sr|Sister|Nurse|RN|NP|PA)\.?[ \t]+(?P<v>(?:{INIT}\s*)?{name2})"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonWords,
+            format!(r"\b(?i:patient|pt\.?|resident|client|member|caller|guarantor|subscriber|insured)\s+(?P<v>{name2})"),
+        ),
+        (
+            Kind::Person,
+            33,
+            Check::PersonWords,
+            format!(r"(?i:patient\s*name|patient|pt\s*name|pt|name|full\s*name|referring(?:\s*(?:physician|provider|doctor|md))?|resident|member\s*name|guarantor|emergency\s*contact|next\s*of\s*kin|nok|contact|attending|pcp|provider|physician|caregiver|spouse|parent|guardian|signed|from|to|cc|re|subscriber|insured|mother|father)\s*:\s*(?P<v>{n},\s*{n}(?:\s+{INIT})?|[A-Z][A-Z'’-]+[A-Z],\s*[A-Z][A-Z'’-]+[A-Z]|(?:{INIT}\s*)?{name2})"),
+        ),
+        (
+            Kind::Person,
+            33,
+            Check::PersonWords,
+            format!(r"\b(?P<v>{n}(?:\s+{INIT})?\s+{n}(?:\s+{n})?|{n},\s*{n})\s*(?:\(|,)\s*(?i:dob|d\.o\.b|born|b\.|mrn|age|aged|date of birth|ssn|\d{{1,3}}\s*(?:y|yo|-year)|a\s+\d{{1,3}}-year)"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonWords,
+            format!(r"\b(?i:wife|husband|son|daughter|mother|father|sister|brother|spouse|partner|caregiver|niece|nephew|granddaughter|grandson|grandmother|grandfather|aunt|uncle|cousin|friend|neighbor|neighbour|roommate|employer|boss|guardian|POA)[ \t]*,?[ \t]+(?P<v>{n}(?:[ \t]+{INIT})?(?:[ \t]+{sur})?)"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonWords,
+            format!(r"(?:^|[\n.!?]\s*)(?i:hi|hello|hey|dear|thanks|thank you|good morning|good afternoon)\s*,?\s+(?P<v>{n}(?:\s+{n})?)"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonAll,
+            format!(r"(?i:regards|sincerely|thanks|best|cheers|signed|electronically signed by|dictated by|transcribed by|seen by|reviewed by|per|with|by)\s*,?\s+(?P<v>(?:{INIT}\s*)?{n}(?:\s+{INIT})?\s+{n})(?:,?\s*(?:MD|DO|RN|NP|PA-C|PA|LPN|CNA|PharmD|PhD)\b)?"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonWords,
+            format!(r"\b(?P<v>(?:{INIT}\s*)?{n}(?:\s+{INIT})?\s+{n}),?\s+(?:MD|DO|RN|NP|PA-C|LPN|CNA|PharmD|PhD|LCSW|MSW)\b"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonWords,
+            format!(r"\b(?P<v>{n}(?:\s+{n})?)\s+(?i:is a|is an|was admitted|was discharged|presented|presents|reports|called|was seen|arrived|\(\d{{2,3}}\s*(?:y|yo|M|F))\b"),
+        ),
+        (
+            Kind::Person,
+            31,
+            Check::PersonAll,
+            // "Per Okonkwo, Quentin: no change": "Last, First" after a reporting cue, closed by
+            // punctuation (why: without it, "with Metformin, Lisinopril" reads the same).
+            format!(r"(?i:per|by|from|with|signed)\s+(?P<v>{n},\s*{n}(?:\s+{INIT})?)\s*[:;)]"),
+        ),
+        (
+            Kind::Person,
+            29,
+            Check::PersonAll,
+            // Any "Firstname Lastname" pair anywhere: the broadest name rule, ranked lowest so
+            // addresses, cities and labelled fields win their overlaps. Every word must pass
+            // the non-name lists (why: clinical text is full of Title Case phrases).
+            format!(r"\b(?P<v>{n}(?:[ \t]+{INIT})?[ \t]+{SUR_PREFIX}{p}{n}(?:[ \t]+{n})?)\b"),
+        ),
+    ];
+    specs
+        .into_iter()
+        .enumerate()
+        .map(|(index, (kind, prio, check, pat))| {
+            RegexBuilder::new(&pat)
+                .size_limit(32 << 20)
+                .build()
+                .map(|re| Rule {
+                    kind,
+                    re,
+                    prio,
+                    check,
+                })
+                .map_err(|e| RedactError::BadPattern {
+                    kind,
+                    index,
+                    reason: short_reason(&e),
+                })
+        })
+        .collect()
+}
+
+/// Diagnoses and conditions (opt-in per profile): common chronic and sensitive conditions by
+/// name and by their usual abbreviations, case-sensitive for the abbreviations.
+pub(super) fn condition_rule() -> Result<Rule, RedactError> {
+    let pat = r"(?i)\b(?:(?:type\s*(?:1|2|i|ii)\s+)?diabetes(?:\s+mellitus)?|hypertension|dementia|alzheimer'?s(?:\s+disease)?|parkinson'?s(?:\s+disease)?|atrial\s+fibrillation|a-?fib|heart\s+failure|congestive\s+heart\s+failure|(?:breast|lung|prostate|colon|colorectal|pancreatic|ovarian|skin)\s+cancer|cancer|leukemia|lymphoma|melanoma|carcinoma|(?:major\s+)?depressi(?:on|ve\s+disorder)|bipolar(?:\s+disorder)?|schizophrenia|anxiety\s+disorder|ptsd|hepatitis\s*[abc]?|cirrhosis|asthma|emphysema|epilepsy|seizure\s+disorder|stroke|multiple\s+sclerosis|opioid\s+use\s+disorder|alcohol\s+use\s+disorder|substance\s+use\s+disorder|obesity|osteoporosis|rheumatoid\s+arthritis|lupus|sickle\s+cell(?:\s+disease)?|(?:chronic\s+kidney\s+disease|ckd)(?:\s+stage\s+\d[ab]?)?|end[- ]stage\s+renal\s+disease|(?-i:CHF|COPD|HIV|AIDS|ESRD|CAD|PAD|DVT|OUD|MDD|GAD|T2DM|T1DM|DM2|HTN|CVA|TBI))\b";
+    RegexBuilder::new(pat)
+        .build()
+        .map(|re| Rule {
+            kind: Kind::Condition,
+            re,
+            prio: 20,
+            check: Check::None,
+        })
+        .map_err(|e| RedactError::BadPattern {
+            kind: Kind::Condition,
+            index: usize::MAX,
+            reason: short_reason(&e),
+        })
+}

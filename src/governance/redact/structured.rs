@@ -1,0 +1,231 @@
+//! Structured snippets read by their structure rather than by shapes: HL7 v2 segments
+//! (`PID|1||00482913^^^LKS^MR||OKAFOR^MARGARET^A||19580314|F|…`). A field's position says what
+//! it holds, so a bare 9-digit PID-19 is an SSN and `YYYYMMDD` in PID-7 a date of birth with
+//! no label in sight. (FHIR-ish JSON and key-value snippets are plain regex rules in
+//! `rules.rs`: their keys are labels.)
+
+use super::{Kind, Span};
+
+/// Rank of structural findings: above every shape rule (the position is certain).
+const PRIO: u8 = 87;
+
+/// What a field (or a component of it) holds.
+#[derive(Clone, Copy)]
+enum Field {
+    /// Extended person name (XPN/XCN): family, given, middle components are names.
+    Name,
+    /// XCN (a provider: id^family^given…): components 2–4 are names.
+    Provider,
+    /// Extended identifiers (CX): component 1 is an identifier; the type code (component 5)
+    /// says which kind ("SS" → SSN, "MR"/"PI"/… → MRN).
+    Ids(Kind),
+    /// A date (first 8 digits of a timestamp).
+    Date,
+    /// Extended address (XAD): street, other designation, city, ZIP (not the state).
+    Address,
+    /// Telecom (XTN): the number (component 1), area+local (6, 7), email (4).
+    Phone,
+    /// The whole field is an identifier of this kind.
+    Whole(Kind),
+    /// PV1-3 location: room (component 2) and bed (component 3).
+    Location,
+}
+
+/// (segment, field number, what it holds). Field numbers as in the HL7 v2 tables
+/// (MSH is not read: it names systems, not people).
+const FIELDS: &[(&str, usize, Field)] = &[
+    ("PID", 2, Field::Ids(Kind::Mrn)),
+    ("PID", 3, Field::Ids(Kind::Mrn)),
+    ("PID", 4, Field::Ids(Kind::Mrn)),
+    ("PID", 5, Field::Name),
+    ("PID", 6, Field::Name),
+    ("PID", 7, Field::Date),
+    ("PID", 9, Field::Name),
+    ("PID", 11, Field::Address),
+    ("PID", 13, Field::Phone),
+    ("PID", 14, Field::Phone),
+    ("PID", 18, Field::Ids(Kind::Account)),
+    ("PID", 19, Field::Whole(Kind::Ssn)),
+    ("PID", 20, Field::Ids(Kind::License)),
+    ("PID", 21, Field::Ids(Kind::Mrn)),
+    ("PID", 29, Field::Date),
+    ("NK1", 2, Field::Name),
+    ("NK1", 4, Field::Address),
+    ("NK1", 5, Field::Phone),
+    ("NK1", 6, Field::Phone),
+    ("NK1", 16, Field::Date),
+    ("NK1", 33, Field::Ids(Kind::Mrn)),
+    ("NK1", 37, Field::Whole(Kind::Ssn)),
+    ("PV1", 3, Field::Location),
+    ("PV1", 7, Field::Provider),
+    ("PV1", 8, Field::Provider),
+    ("PV1", 9, Field::Provider),
+    ("PV1", 17, Field::Provider),
+    ("PV1", 19, Field::Ids(Kind::Account)),
+    ("PV1", 44, Field::Date),
+    ("PV1", 45, Field::Date),
+    ("GT1", 3, Field::Name),
+    ("GT1", 5, Field::Address),
+    ("GT1", 6, Field::Phone),
+    ("GT1", 7, Field::Phone),
+    ("GT1", 8, Field::Date),
+    ("GT1", 12, Field::Whole(Kind::Ssn)),
+    ("IN1", 16, Field::Name),
+    ("IN1", 18, Field::Date),
+    ("IN1", 19, Field::Address),
+    ("IN1", 36, Field::Whole(Kind::HealthPlan)),
+    ("IN1", 49, Field::Ids(Kind::HealthPlan)),
+    ("IN2", 2, Field::Whole(Kind::Ssn)),
+    ("MRG", 1, Field::Ids(Kind::Mrn)),
+    ("MRG", 7, Field::Name),
+    ("ORC", 12, Field::Provider),
+    ("OBR", 16, Field::Provider),
+    ("OBR", 32, Field::Provider),
+    ("OBX", 16, Field::Provider),
+    ("TXA", 9, Field::Provider),
+    ("TXA", 22, Field::Provider),
+];
+
+/// Adds the identifiers of every HL7 v2 segment line in `text` to `cands`.
+pub(super) fn hl7(text: &str, cands: &mut Vec<(Span, u8)>) {
+    // Segments end at \r (the standard) or \n (pasted into mail).
+    let mut off = 0;
+    for line in text.split_inclusive(['\r', '\n']) {
+        let body = line.trim_end_matches(['\r', '\n']);
+        segment(body, off, cands);
+        off += line.len();
+    }
+}
+
+fn segment(line: &str, off: usize, cands: &mut Vec<(Span, u8)>) {
+    let b = line.as_bytes();
+    if b.len() < 5
+        || b[3] != b'|'
+        || !b[..3]
+            .iter()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        || !b[0].is_ascii_uppercase()
+    {
+        return;
+    }
+    let seg = &line[..3];
+    if !FIELDS.iter().any(|(s, _, _)| *s == seg) {
+        return;
+    }
+    let mut pos = 4;
+    for (i, field) in line[4..].split('|').enumerate() {
+        let n = i + 1;
+        for (_, _, what) in FIELDS.iter().filter(|(s, f, _)| *s == seg && *f == n) {
+            let mut rep_pos = pos;
+            for rep in field.split('~') {
+                read(rep, off + rep_pos, *what, cands);
+                rep_pos += rep.len() + 1;
+            }
+        }
+        pos += field.len() + 1;
+    }
+}
+
+fn push(cands: &mut Vec<(Span, u8)>, kind: Kind, start: usize, v: &str) {
+    // Subcomponents (&) and surrounding blanks are not part of the value.
+    let t = v.trim();
+    if t.is_empty() || t == "\"\"" {
+        return;
+    }
+    let lead = v.len() - v.trim_start().len();
+    cands.push((
+        Span {
+            kind,
+            start: start + lead,
+            end: start + lead + t.len(),
+        },
+        PRIO,
+    ));
+}
+
+/// Components of a field with their byte offsets.
+fn comps(v: &str, at: usize) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut p = at;
+    for c in v.split('^') {
+        out.push((p, c));
+        p += c.len() + 1;
+    }
+    out
+}
+
+fn read(v: &str, at: usize, what: Field, cands: &mut Vec<(Span, u8)>) {
+    let c = comps(v, at);
+    let get = |i: usize| c.get(i).copied();
+    match what {
+        Field::Name => {
+            for (p, s) in c.iter().take(3) {
+                if s.chars().any(char::is_alphabetic) {
+                    push(cands, Kind::Person, *p, s);
+                }
+            }
+        }
+        Field::Provider => {
+            for (p, s) in c.iter().skip(1).take(3) {
+                if s.chars().any(char::is_alphabetic) {
+                    push(cands, Kind::Person, *p, s);
+                }
+            }
+        }
+        Field::Ids(default) => {
+            if let Some((p, s)) = get(0) {
+                let code = get(4).map(|(_, s)| s.trim()).unwrap_or("");
+                let kind = match code {
+                    "SS" | "SSN" => Kind::Ssn,
+                    "DL" => Kind::License,
+                    "AN" | "VN" => Kind::Account,
+                    "MR" | "PI" | "PT" | "MRN" | "MA" | "MC" | "PN" => Kind::Mrn,
+                    _ => default,
+                };
+                if s.chars().any(|c| c.is_ascii_digit()) {
+                    push(cands, kind, p, s);
+                }
+            }
+        }
+        Field::Date => {
+            if let Some((p, s)) = get(0) {
+                let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+                if digits >= 8 {
+                    push(cands, Kind::Date, p, &s[..8]);
+                }
+            }
+        }
+        Field::Address => {
+            for i in [0, 1, 2, 4] {
+                if let Some((p, s)) = get(i) {
+                    let kind = if i == 4 { Kind::Zip } else { Kind::Address };
+                    push(cands, kind, p, s);
+                }
+            }
+        }
+        Field::Phone => {
+            for i in [0, 3, 5, 6] {
+                if let Some((p, s)) = get(i) {
+                    let kind = if i == 3 { Kind::Email } else { Kind::Phone };
+                    if s.chars().any(|c| c.is_ascii_digit()) || (i == 3 && s.contains('@')) {
+                        push(cands, kind, p, s);
+                    }
+                }
+            }
+        }
+        Field::Whole(kind) => {
+            if let Some((p, s)) = get(0)
+                && s.chars().any(|c| c.is_ascii_digit())
+            {
+                push(cands, kind, p, s);
+            }
+        }
+        Field::Location => {
+            for i in [1, 2] {
+                if let Some((p, s)) = get(i) {
+                    push(cands, Kind::Room, p, s);
+                }
+            }
+        }
+    }
+}
