@@ -18,20 +18,23 @@ use crate::mcp::{Hub, HubOptions, RuntimeInfo, auth};
 use crate::tui::keymap::Keymap;
 use crate::tui::theme::{Theme, no_color_from_env};
 
-#[derive(Debug, Args, Default)]
+/// The console's options. They are global, so `opsdesk --demo --theme light` (the console is
+/// the default command) and `opsdesk console --theme light` both work.
+#[derive(Debug, Args, Default, Clone)]
 pub struct ConsoleArgs {
-    /// Colour theme: dark, light, high-contrast, or <config dir>/themes/<NAME>.toml
-    /// (default: [console] theme). NO_COLOR is honoured.
-    #[arg(long, env = "OPSDESK_THEME", value_name = "NAME")]
+    /// Console colour theme: dark, light, high-contrast, or <config dir>/themes/<NAME>.toml
+    /// (default: [console] theme, else picked from the terminal's background). NO_COLOR is honoured.
+    #[arg(long, global = true, env = "OPSDESK_THEME", value_name = "NAME")]
     pub theme: Option<String>,
-    /// Keymap TOML overriding the built-in keys (default: [console] keymap).
-    #[arg(long, value_name = "FILE")]
+    /// Console keymap TOML overriding the built-in keys (default: [console] keymap).
+    #[arg(long, global = true, value_name = "FILE")]
     pub keymap: Option<PathBuf>,
-    /// MCP HTTP listen address (default: server.bind). Port 0 picks a free port.
-    #[arg(long, value_name = "ADDR")]
+    /// MCP HTTP listen address of the console or `serve` (default: server.bind,
+    /// 127.0.0.1:48080). Port 0 picks a free port.
+    #[arg(long, global = true, value_name = "ADDR")]
     pub bind: Option<SocketAddr>,
-    /// Do not serve MCP over HTTP.
-    #[arg(long)]
+    /// Do not serve MCP over HTTP (console, `serve`).
+    #[arg(long, global = true)]
     pub no_http: bool,
 }
 
@@ -122,8 +125,8 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
     }
     drop(_enter);
     rt.shutdown_timeout(Duration::from_secs(2));
-    if ctx.global.demo && ctx.global.data_dir.is_none() {
-        eprintln!("opsdesk: demo data thrown away");
+    if ctx.throw_away_demo() {
+        eprintln!("opsdesk: demo data thrown away (--keep keeps it)");
     }
     match result {
         Ok(None) => Ok(()),

@@ -43,3 +43,50 @@ pub fn time_short(t: time::OffsetDateTime) -> String {
     let f = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]");
     t.format(&f).unwrap_or_default()
 }
+
+/// The machine-readable form of a failed command (`--json`): one JSON object on stdout, so a
+/// script reading stdout sees the failure as well as the exit code.
+pub fn print_error_json(f: &super::Failure) {
+    let kind = match f.code {
+        2 => "usage",
+        3 => "integrity",
+        4 => "refused",
+        _ => "failed",
+    };
+    let v = serde_json::json!({
+        "ok": false,
+        "error": {"code": f.code, "kind": kind, "message": f.message},
+    });
+    println!("{v}");
+}
+
+/// Structured error details (`{"field": …, "valid_providers": [...]}`) as words for a person:
+/// `valid providers: a, b`. The field name alone says nothing the message does not.
+pub fn describe_data(data: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    let words = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        Value::Array(a) => a
+            .iter()
+            .map(|x| {
+                x.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| x.to_string())
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => other.to_string(),
+    };
+    match data {
+        Value::Null => None,
+        Value::Object(m) => {
+            let parts: Vec<String> = m
+                .iter()
+                .filter(|(k, _)| k.as_str() != "field")
+                .map(|(k, v)| format!("{}: {}", k.replace('_', " "), words(v)))
+                .collect();
+            (!parts.is_empty()).then(|| parts.join("; "))
+        }
+        other => Some(words(other)),
+    }
+}
