@@ -47,13 +47,19 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
     let config = ctx.config()?;
     // Read the local offset now: the time crate refuses once other threads exist.
     let tz = time::UtcOffset::current_local_offset().unwrap_or(time::UtcOffset::UTC);
-    let theme_name = args
-        .theme
-        .clone()
-        .unwrap_or_else(|| config.console.theme.clone());
+    // The config's default ("dark") gives way to a light theme on a terminal that says its
+    // background is light.
+    let theme_name = args.theme.clone().unwrap_or_else(|| {
+        if config.console.theme == "dark" {
+            crate::tui::theme::default_name().to_string()
+        } else {
+            config.console.theme.clone()
+        }
+    });
     let config_dir = ctx.paths.config_file.parent().map(|p| p.to_path_buf());
     let theme = Theme::load(&theme_name, config_dir.as_deref(), no_color_from_env())
-        .map_err(|e| Failure::usage(format!("{e:#}")))?;
+        .map_err(|e| Failure::usage(format!("{e:#}")))?
+        .fit_to(crate::tui::theme::ColorDepth::from_env());
     let keymap_path = args
         .keymap
         .clone()
@@ -106,6 +112,7 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
         mcp_error,
         clients: Some(Arc::new(move || clients_hub.connected_clients())),
         log_file: Some(engine.data_dir().join("console.log")),
+        data_dir: Some(engine.data_dir().display().to_string()),
     };
     let result = crate::tui::run(engine.clone(), rt.handle(), opts);
 
