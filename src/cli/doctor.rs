@@ -91,8 +91,9 @@ pub fn run(ctx: &Context, _args: DoctorArgs) -> CmdResult {
                 Ok(Some(t)) if t.client_id == g.client_id && t.tenant == g.tenant => ok(
                     format!("login {name}"),
                     format!(
-                        "signed in (token saved {})",
-                        super::output::time_short(t.saved_at)
+                        "signed in (token saved {} {})",
+                        super::output::local_time(t.saved_at),
+                        super::output::zone_of(t.saved_at)
                     ),
                 ),
                 Ok(Some(_)) => problem(
