@@ -1164,7 +1164,16 @@ impl App {
                 let Some(d) = self.drafts.selected() else {
                     return;
                 };
-                (format!("Draft {}", d.id), draft_lines(d, self.tz))
+                let mut lines = vec![format!("now:        {}", draft_outlook(d))];
+                if let Some((at, ev)) = self.draft_history.get(&d.id)
+                    && *at == d.updated_at
+                {
+                    lines.push(format!("life ({}):", zone_name(self.tz)));
+                    lines.extend(draft_life(ev, self.tz));
+                }
+                lines.push(String::new());
+                lines.extend(draft_lines(d, self.tz));
+                (format!("Draft {}", d.id), lines)
             }
             Pane::Audit => {
                 let vis = self.audit.visible();
@@ -1449,7 +1458,7 @@ pub fn draft_lines(d: &Draft, tz: UtcOffset) -> Vec<String> {
         format!("kind:       {}", d.outbound.kind()),
         format!("recipients: {}", d.outbound.recipients().join(", ")),
         format!("subject:    {}", d.outbound.subject().unwrap_or("—")),
-        format!("verdict:    {verdict}"),
+        format!("verdict:    {verdict} (when created)"),
         format!("provider:   {}", d.provider.as_deref().unwrap_or("—")),
         format!(
             "created:    {} by {}",
