@@ -125,3 +125,19 @@ pub fn describe_data(data: &serde_json::Value) -> Option<String> {
         other => Some(words(other)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_details_read_as_words() {
+        let d = serde_json::json!({"field": "name", "valid_providers": ["azure", "local"]});
+        assert_eq!(
+            describe_data(&d).as_deref(),
+            Some("valid providers: azure, local")
+        );
+        assert_eq!(describe_data(&serde_json::json!({"field": "to"})), None);
+        assert_eq!(describe_data(&serde_json::Value::Null), None);
+    }
+}
