@@ -96,9 +96,10 @@ pub fn ensure_private_dir(dir: &Path) -> Result<()> {
 fn tighten(path: &Path, mode: u32) -> Result<()> {
     let meta = fs::metadata(path).with_context(|| format!("cannot stat {}", path.display()))?;
     if meta.permissions().mode() & 0o077 != 0 {
-        tracing::warn!(path = %path.display(), "permissions were looser than {mode:o}; repaired");
         fs::set_permissions(path, fs::Permissions::from_mode(mode))
             .with_context(|| format!("cannot set permissions on {}", path.display()))?;
+        // Said only once it is true.
+        tracing::warn!(path = %path.display(), "permissions were looser than {mode:o}; repaired");
     }
     Ok(())
 }
@@ -106,13 +107,20 @@ fn tighten(path: &Path, mode: u32) -> Result<()> {
 /// Walk the data dir (two levels: the tree is shallow) and repair any group/other access.
 fn repair_tree(root: &Path) -> Result<()> {
     for entry in fs::read_dir(root).with_context(|| format!("cannot read {}", root.display()))? {
-        let entry = entry?;
-        let ft = entry.file_type()?;
+        let entry = entry.with_context(|| format!("cannot read {}", root.display()))?;
+        let ft = entry
+            .file_type()
+            .with_context(|| format!("cannot stat {}", entry.path().display()))?;
         if ft.is_dir() {
-            tighten(&entry.path(), DIR_MODE)?;
-            for inner in fs::read_dir(entry.path())? {
-                let inner = inner?;
-                let ift = inner.file_type()?;
+            let dir = entry.path();
+            tighten(&dir, DIR_MODE)?;
+            for inner in
+                fs::read_dir(&dir).with_context(|| format!("cannot read {}", dir.display()))?
+            {
+                let inner = inner.with_context(|| format!("cannot read {}", dir.display()))?;
+                let ift = inner
+                    .file_type()
+                    .with_context(|| format!("cannot stat {}", inner.path().display()))?;
                 if ift.is_file() {
                     tighten(&inner.path(), FILE_MODE)?;
                 } else if ift.is_dir() {

@@ -39,23 +39,40 @@ impl Drop for Console {
 
 impl Console {
     fn start(data_dir: &Path, home: &Path) -> Console {
+        Console::spawn(
+            &[
+                "--demo",
+                "--data-dir",
+                data_dir.to_str().unwrap(),
+                "console",
+                "--bind",
+                "127.0.0.1:0",
+            ],
+            home,
+            (ROWS, COLS),
+            &[],
+        )
+    }
+
+    fn spawn(
+        args: &[&str],
+        home: &Path,
+        (rows, cols): (u16, u16),
+        env: &[(&str, &str)],
+    ) -> Console {
         let pty = native_pty_system()
             .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
+                rows,
+                cols,
                 pixel_width: 0,
                 pixel_height: 0,
             })
             .unwrap();
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_opsdesk"));
-        cmd.args([
-            "--demo",
-            "--data-dir",
-            data_dir.to_str().unwrap(),
-            "console",
-            "--bind",
-            "127.0.0.1:0",
-        ]);
+        cmd.args(args);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
         for var in [
             "OPSDESK_CONFIG",
             "OPSDESK_DATA_DIR",
@@ -69,7 +86,7 @@ impl Console {
         cmd.env("XDG_CONFIG_HOME", home.join(".config"));
         let child = pty.slave.spawn_command(cmd).unwrap();
         drop(pty.slave);
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(nz(ROWS), nz(COLS), 0)));
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(nz(rows), nz(cols), 0)));
         let mut reader = pty.master.try_clone_reader().unwrap();
         let p = parser.clone();
         std::thread::spawn(move || {
@@ -87,6 +104,34 @@ impl Console {
             writer,
             child,
             master: pty.master,
+        }
+    }
+
+    fn row(&self, n: usize) -> String {
+        self.screen().lines().nth(n).unwrap_or("").to_string()
+    }
+
+    /// A left click at a 0-based cell, as the terminal reports it with SGR mouse mode.
+    fn click(&mut self, col: u16, row: u16) {
+        self.send(&format!(
+            "\x1b[<0;{};{}M\x1b[<0;{};{}m",
+            col + 1,
+            row + 1,
+            col + 1,
+            row + 1
+        ));
+    }
+
+    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(st) = self.child.try_wait().unwrap() {
+                // Let the reader drain the last bytes (the restore sequence, exit messages).
+                std::thread::sleep(Duration::from_millis(300));
+                return st;
+            }
+            assert!(start.elapsed() < DEADLINE, "the console did not exit");
+            std::thread::sleep(Duration::from_millis(100));
         }
     }
 
@@ -173,7 +218,7 @@ fn demo_approve_reject_switch_provider_resize_quit() {
     let mut c = Console::start(&data, &home);
 
     // First frame, with the MCP URL in the status bar.
-    c.wait_for("the first frame", |s| s.contains("MCP http://127.0.0.1:"));
+    c.wait_for("the first frame", |s| s.contains("MCP 127.0.0.1:"));
 
     // A draft appears; approve it with `a` and confirm.
     c.send("3");
@@ -333,4 +378,190 @@ fn demo_approve_reject_switch_provider_resize_quit() {
     let ov: Value =
         serde_json::from_slice(&std::fs::read(data.join("providers.json")).unwrap()).unwrap();
     assert_eq!(ov["default"], "local");
+}
+
+fn opsdesk(data: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .env_remove("OPSDESK_CONFIG")
+        .env("XDG_CONFIG_HOME", data.join("no-config"))
+        .output()
+        .unwrap()
+}
+
+/// The habits a newcomer brings, at 80x24 with options before the (default) console command:
+/// a failing source is named first in the status bar and its reason is one key away; `?` is
+/// about this pane and says where the data is; the filter applies while typing and `Esc`
+/// clears it; the mouse switches panes; a too-small window says so; `R` writes a reply in
+/// `$EDITOR`.
+#[test]
+fn newcomer_habits_at_80x24() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    for (subject, from) in [
+        ("Quarterly plan", "ana@example.org"),
+        ("Lunch on Friday", "jon@example.org"),
+        ("Badge renewal", "desk@example.org"),
+    ] {
+        let o = opsdesk(
+            &data,
+            &[
+                "inbox",
+                "add",
+                "--from",
+                from,
+                "--subject",
+                subject,
+                "--body",
+                "Hello there.\nSecond line.",
+            ],
+        );
+        assert!(o.status.success(), "{o:?}");
+    }
+    // $EDITOR for `R`: writes a reply above the quoted message.
+    let editor = tmp.path().join("editor.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\n{ echo 'Thanks, on it.'; cat \"$1\"; } > \"$1.new\" && mv \"$1.new\" \"$1\"\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let no_config = data.join("no-config");
+    let mut c = Console::spawn(
+        &[
+            "--theme",
+            "light",
+            "--no-http",
+            "--data-dir",
+            data.to_str().unwrap(),
+        ],
+        &home,
+        (24, 80),
+        &[
+            ("EDITOR", editor.to_str().unwrap()),
+            ("XDG_CONFIG_HOME", no_config.to_str().unwrap()),
+        ],
+    );
+    c.wait_for("the first frame", |s| s.contains("Inbox · 3 items"));
+    // The spool folder the default profile reads becomes a file: the spool source fails.
+    std::fs::remove_dir_all(data.join("spool")).unwrap();
+    std::fs::write(data.join("spool"), "not a folder").unwrap();
+
+    // Health first in the status bar, and it fits 80 columns.
+    let s = c.wait_for("the failing spool", |s| {
+        s.lines()
+            .nth(23)
+            .is_some_and(|l| l.starts_with(" !! spool"))
+    });
+    assert!(s.lines().nth(23).unwrap().contains("! why"), "{s}");
+
+    // The reason, one key away.
+    c.send("!");
+    let s = c.wait_for("the health view", |s| s.contains("why:"));
+    assert!(s.contains("FAIL  spool"), "{s}");
+    assert!(s.contains(data.to_str().unwrap()), "data dir shown: {s}");
+    c.send("\x1b");
+
+    // `?`: this pane first, the theme from the global flag, the data dir.
+    c.send("?");
+    let s = c.wait_for("the help", |s| s.contains("Inbox pane · act"));
+    assert!(s.contains("Help · Inbox pane first"), "{s}");
+    c.send("\x1b");
+
+    // Live filter: counts, "nothing matches", Esc clears.
+    c.send("/");
+    c.send("Quar");
+    c.wait_for("the filtered title", |s| s.contains("Inbox · 1 of 3"));
+    c.send("zzz");
+    c.wait_for("nothing matches", |s| s.contains("Nothing matches"));
+    c.send("\x1b");
+    c.wait_for("the filter cleared", |s| s.contains("Inbox · 3 items"));
+
+    // Mouse: a click on the Drafts tab.
+    let top = c.row(0);
+    let x = top.find("3 Dra").expect("drafts tab") as u16;
+    c.click(x + 1, 0);
+    c.wait_for("the drafts pane", |s| s.contains("Drafts · 0 to approve"));
+    c.click(top.find("1 Inb").unwrap() as u16 + 1, 0);
+    c.wait_for("the inbox pane", |s| s.contains("Inbox · 3 items"));
+
+    // Too small, then back.
+    c.resize(12, 50);
+    c.wait_for("the too-small screen", |s| s.contains("Terminal too small"));
+    c.resize(24, 80);
+    c.send("g");
+    c.wait_for("a redraw at 80x24", |s| s.contains("Inbox · 3 items"));
+
+    // `R`: the reply written in $EDITOR becomes a draft waiting for approval.
+    c.send("R");
+    c.wait_for("the drafted reply", |s| s.contains("queued for approval"));
+
+    c.send("q");
+    assert!(c.wait_exit().success());
+    let q = opsdesk(&data, &["--json", "drafts", "list"]);
+    let drafts: Value = serde_json::from_slice(&q.stdout).unwrap();
+    let body = drafts[0]["outbound"]["body"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(body.starts_with("Thanks, on it."), "{drafts}");
+    assert!(body.contains("wrote:\n> Hello there."), "{body}");
+}
+
+/// `--demo --keep`: `n` at the approval cancels, `y` approves and the draft's life shows who
+/// decided when; on exit the kept data dir is printed and exists.
+#[test]
+fn demo_keep_approve_shows_the_life_and_prints_the_data_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let tmpdir = tmp.path().join("tmp");
+    std::fs::create_dir_all(&tmpdir).unwrap();
+    let mut c = Console::spawn(
+        &["--demo", "--keep", "--bind", "127.0.0.1:0"],
+        &home,
+        (ROWS, COLS),
+        &[("TMPDIR", tmpdir.to_str().unwrap())],
+    );
+    c.send("3");
+    let s = c.wait_for("a pending draft", |s| selected_pending(s).is_some());
+    let id = selected_pending(&s).unwrap();
+    c.send("a");
+    c.wait_for("the confirmation", |s| {
+        s.contains(&format!("Approve draft {id}?"))
+    });
+    c.send("n");
+    c.wait_for("the cancellation", |s| {
+        s.contains("cancelled; nothing changed")
+    });
+    c.send("a");
+    c.wait_for("the confirmation again", |s| {
+        s.contains(&format!("Approve draft {id}?"))
+    });
+    c.send("y");
+    c.wait_for("the approval", |s| {
+        s.contains(&format!("approved draft {id}"))
+    });
+    c.send("A");
+    let s = c.wait_for("the draft's life", |s| s.contains("approved by console"));
+    assert!(s.contains("created by mcp:"), "{s}");
+    c.send("q");
+    assert!(c.wait_exit().success());
+    let s = c.screen();
+    let dir = s
+        .split("demo data kept in ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{s}"))
+        .to_string();
+    assert!(dir.starts_with(tmpdir.to_str().unwrap()), "{dir}");
+    assert!(
+        Path::new(&dir).join("drafts/drafts.jsonl").is_file(),
+        "{dir}"
+    );
 }

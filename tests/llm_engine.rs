@@ -301,7 +301,20 @@ fn providers_cli_lists_toggles_and_refuses_bad_input() {
         "{clinic}"
     );
 
+    // Disabling the provider `work` relies on leaves it blocked: a script must say --yes.
     let o = env.run(&["providers", "disable", "local"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--yes"));
+    let v = stdout_json(&env.run(&["providers", "list", "--json"]));
+    assert!(
+        v["providers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "local" && p["enabled"] == true),
+        "nothing changed without --yes"
+    );
+    let o = env.run(&["providers", "disable", "local", "--yes"]);
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).contains("disabled provider `local`"));
     let v = stdout_json(&env.run(&["providers", "list", "--json"]));

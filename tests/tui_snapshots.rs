@@ -176,7 +176,9 @@ fn app(no_color: bool) -> App {
     ]));
     app.update(Msg::Chain(ChainStatus {
         ok: true,
-        text: "intact (4 records, audit verify)".into(),
+        text: "intact through record 4".into(),
+        records: 4,
+        at: Some(T0),
     }));
     app.update(Msg::Engine(EngineEvent::SourceHealth(Arc::new(
         SourceHealth {
@@ -351,11 +353,13 @@ fn command_line_and_filter_overlays() {
     assert_eq!(a.pane, Pane::Drafts);
     key(&mut a, KeyCode::Char('1'));
     key(&mut a, KeyCode::Char('/'));
+    // The filter applies while typing: the last key asks for the matching page.
+    let mut fx = vec![];
     for c in "plan channel:email".chars() {
-        key(&mut a, KeyCode::Char(c));
+        fx = key(&mut a, KeyCode::Char(c));
     }
     insta::assert_snapshot!("filter_overlay", render(&a));
-    let fx = key(&mut a, KeyCode::Enter);
+    assert!(key(&mut a, KeyCode::Enter).is_empty(), "Enter keeps it");
     match &fx[..] {
         [Effect::Req(Req::Inbox { filter, anchor, .. })] => {
             assert_eq!(filter.channel, Some(Channel::Email));
@@ -407,7 +411,7 @@ fn live_inbox_growth_keeps_the_selection_and_failing_source_is_marked() {
         },
     ))));
     let out = render(&a);
-    assert!(out.contains("FAILING: spool"), "{out}");
+    assert!(out.contains("!! spool (3x)"), "{out}");
     insta::assert_snapshot!(out);
 }
 
@@ -427,34 +431,395 @@ fn tiny_terminal_does_not_panic() {
 }
 
 #[test]
-fn reply_draft_from_the_inbox_goes_through_an_action() {
+fn reply_is_written_in_the_editor_from_a_quoted_template() {
     let mut a = app(false);
-    a.update(Msg::Key(KeyEvent::new(
+    let fx = a.update(Msg::Key(KeyEvent::new(
         KeyCode::Char('R'),
         KeyModifiers::SHIFT,
     )));
-    for c in "On it".chars() {
-        key(&mut a, KeyCode::Char(c));
-    }
-    let fx = key(&mut a, KeyCode::Enter);
+    let [
+        Effect::Compose {
+            message_id,
+            template,
+            ..
+        },
+    ] = &fx[..]
+    else {
+        panic!("{fx:?}")
+    };
+    assert_eq!(message_id, "msg-5");
+    assert!(template.contains("Ana Lima wrote:"), "{template}");
+    assert!(template.contains("> this is message 5"), "{template}");
+    // Nothing written: nothing drafted. Something written: the body, instructions removed.
     assert_eq!(
-        fx,
-        vec![Effect::Req(Req::Submit {
-            action: Action::DraftReply {
-                message_id: "msg-5".into(),
-                body: "On it".into()
-            },
-            label: "reply drafted".into()
-        })]
+        opsdesk::tui::app::reply_from_template(template, template),
+        None
     );
+    let edited = format!("On it, thanks.\n{template}");
+    let body = opsdesk::tui::app::reply_from_template(template, &edited).unwrap();
+    assert!(body.starts_with("On it, thanks.\n"), "{body}");
+    assert!(body.contains("Ana Lima wrote:\n> Hello,"), "{body}");
+    assert!(!body.contains("# Write"), "{body}");
     // Calendar items cannot be replied to: nothing opens.
     key(&mut a, KeyCode::Char('j'));
     key(&mut a, KeyCode::Char('j'));
-    a.update(Msg::Key(KeyEvent::new(
+    let fx = a.update(Msg::Key(KeyEvent::new(
         KeyCode::Char('R'),
         KeyModifiers::SHIFT,
     )));
+    assert!(fx.is_empty());
+}
+
+#[test]
+fn asking_the_assistant_says_it_is_not_available() {
+    let mut a = app(false);
+    assert!(key(&mut a, KeyCode::Char('a')).is_empty());
+    let (_, m) = a.message.clone().unwrap();
+    assert!(m.contains("not available"), "{m}");
+}
+
+#[test]
+fn inbox_filter_applies_while_typing_and_esc_clears_it() {
+    let mut a = app(false);
+    key(&mut a, KeyCode::Char('/'));
+    let fx = key(&mut a, KeyCode::Char('Q'));
+    match &fx[..] {
+        [Effect::Req(Req::Inbox { filter, .. })] => assert_eq!(filter.text.as_deref(), Some("Q")),
+        other => panic!("{other:?}"),
+    }
+    // An unfinished `channel:` keeps the last valid filter and says why.
+    for c in "3 channel:em".chars() {
+        key(&mut a, KeyCode::Char(c));
+    }
+    assert!(a.inbox.filter_error.is_some());
+    assert_eq!(a.inbox.filter.text.as_deref(), Some("Q3 channel"));
+    // The page that matches arrives: "1 of 5".
+    let generation = a.inbox.generation;
+    a.update(Msg::InboxPage {
+        generation,
+        anchor: Anchor::Top,
+        rows: vec![(&record(2, Channel::Email, "work", "Jon Park", "Q3 planning")).into()],
+        last_seq: 5,
+    });
+    key(&mut a, KeyCode::Esc);
     assert!(a.overlay.is_none());
+    assert!(a.inbox.filter_text.is_empty(), "Esc clears the filter");
+    // Filter again, keep it with Enter, and clear it from the pane with Esc.
+    key(&mut a, KeyCode::Char('/'));
+    key(&mut a, KeyCode::Char('x'));
+    key(&mut a, KeyCode::Enter);
+    assert_eq!(a.inbox.filter_text, "x");
+    let generation = a.inbox.generation;
+    a.update(Msg::InboxPage {
+        generation,
+        anchor: Anchor::Top,
+        rows: vec![],
+        last_seq: 5,
+    });
+    let out = render(&a);
+    assert!(out.contains("Nothing matches"), "{out}");
+    insta::assert_snapshot!("inbox_nothing_matches", out);
+    let fx = key(&mut a, KeyCode::Esc);
+    assert!(a.inbox.filter_text.is_empty());
+    assert!(
+        matches!(&fx[..], [Effect::Req(Req::Inbox { .. })]),
+        "{fx:?}"
+    );
+}
+
+#[test]
+fn drafts_filter_counts_what_is_shown() {
+    let mut a = app(false);
+    key(&mut a, KeyCode::Char('3'));
+    key(&mut a, KeyCode::Char('/'));
+    for c in "ana".chars() {
+        key(&mut a, KeyCode::Char(c));
+    }
+    key(&mut a, KeyCode::Enter);
+    let out = render(&a);
+    assert!(out.contains("showing 1 of 3"), "{out}");
+}
+
+#[test]
+fn layout_at_80x24() {
+    let mut a = app(false);
+    a.update(Msg::Resize(80, 24));
+    a.update(Msg::Engine(EngineEvent::SourceHealth(Arc::new(
+        SourceHealth {
+            name: "spool".into(),
+            ok: false,
+            failures: 3,
+            last_error: Some("cannot read /data/spool: Permission denied (os error 13)".into()),
+            last_ok: None,
+            items: 0,
+        },
+    ))));
+    let out = render(&a);
+    let status = out.lines().nth(23).unwrap();
+    assert!(status.contains("!! spool (3x)"), "health first: {status}");
+    insta::assert_snapshot!("inbox_80x24", out);
+    key(&mut a, KeyCode::Char('3'));
+    let out = render(&a);
+    // Draft ids stay visible at 80 columns.
+    assert!(out.contains("d-aaaa000001"), "{out}");
+    insta::assert_snapshot!("drafts_80x24", out);
+}
+
+#[test]
+fn wide_terminal_gives_recipients_room() {
+    let mut a = app(false);
+    a.update(Msg::Resize(160, 30));
+    key(&mut a, KeyCode::Char('3'));
+    let out = render(&a);
+    assert!(out.contains("jon.park@contoso.com"), "{out}");
+    assert!(out.contains("VERDICT"), "{out}");
+}
+
+#[test]
+fn terminal_too_small_says_so() {
+    let mut a = app(false);
+    a.update(Msg::Resize(50, 12));
+    let out = render(&a);
+    assert!(out.contains("Terminal too small"), "{out}");
+    assert!(out.contains("needs 60x15"), "{out}");
+    insta::assert_snapshot!("too_small", out);
+    // At the minimum every tab still shows.
+    a.update(Msg::Resize(60, 15));
+    let out = render(&a);
+    for t in ["1 Inb", "2 Bri", "3 Dra", "4 Pro", "5 Aud"] {
+        assert!(out.lines().next().unwrap().contains(t), "{t}: {out}");
+    }
+}
+
+#[test]
+fn failing_source_reason_is_reached_with_the_health_key() {
+    let mut a = app(false);
+    a.data_dir = Some("/tmp/opsdesk-demo-x".into());
+    a.update(Msg::Engine(EngineEvent::SourceHealth(Arc::new(
+        SourceHealth {
+            name: "spool".into(),
+            ok: false,
+            failures: 3,
+            last_error: Some("cannot read /data/spool: Permission denied (os error 13)".into()),
+            last_ok: None,
+            items: 0,
+        },
+    ))));
+    key(&mut a, KeyCode::Char('!'));
+    let out = render(&a);
+    assert!(out.contains("Permission denied"), "{out}");
+    assert!(out.contains("/tmp/opsdesk-demo-x"), "{out}");
+    insta::assert_snapshot!("health_overlay", out);
+}
+
+#[test]
+fn blocked_entities_show_in_the_status_bar() {
+    let mut a = app(false);
+    let config = Config::demo();
+    let ov = ProviderOverlay {
+        enabled: config
+            .llm
+            .providers
+            .keys()
+            .map(|k| (k.clone(), false))
+            .collect(),
+        default: None,
+    };
+    a.update(Msg::Providers(Ok(view(&config, &apply(&config.llm, &ov)))));
+    let out = render(&a);
+    let status = out.lines().last().unwrap();
+    assert!(status.contains("LLM blocked: clinic"), "{status}");
+}
+
+#[test]
+fn disabling_the_last_cleared_provider_asks_first() {
+    let mut a = app(false);
+    key(&mut a, KeyCode::Char('4'));
+    let enabled_row = a
+        .providers
+        .view
+        .as_ref()
+        .unwrap()
+        .providers
+        .iter()
+        .position(|p| p.enabled);
+    for _ in 0..enabled_row.unwrap() {
+        key(&mut a, KeyCode::Char('j'));
+    }
+    let fx = key(&mut a, KeyCode::Char('t'));
+    let [Effect::Req(Req::ToggleImpact { name, enabled })] = &fx[..] else {
+        panic!("{fx:?}")
+    };
+    assert!(!enabled);
+    let fx = a.update(Msg::ToggleImpact {
+        name: name.clone(),
+        enabled: false,
+        blocks: Ok(vec!["clinic: no HIPAA-cleared provider".into()]),
+    });
+    assert!(
+        fx.is_empty(),
+        "nothing is submitted before the confirmation"
+    );
+    insta::assert_snapshot!("toggle_confirmation", render(&a));
+    // `n` cancels: nothing changes.
+    assert!(key(&mut a, KeyCode::Char('n')).is_empty());
+    assert!(a.overlay.is_none());
+    // Without a block the switch is submitted at once.
+    let fx = a.update(Msg::ToggleImpact {
+        name: name.clone(),
+        enabled: false,
+        blocks: Ok(vec![]),
+    });
+    assert!(matches!(
+        &fx[..],
+        [Effect::Req(Req::Submit {
+            action: Action::SetProviderEnabled { enabled: false, .. },
+            ..
+        })]
+    ));
+}
+
+#[test]
+fn verify_answers_on_any_pane_and_the_chain_line_counts_newer_records() {
+    let mut a = app(false);
+    let fx = key(&mut a, KeyCode::Char(':'));
+    assert!(fx.is_empty());
+    for c in "verify".chars() {
+        key(&mut a, KeyCode::Char(c));
+    }
+    let fx = key(&mut a, KeyCode::Enter);
+    assert_eq!(fx, vec![Effect::Req(Req::Verify)]);
+    a.update(Msg::Chain(ChainStatus {
+        ok: true,
+        text: "intact through record 2".into(),
+        records: 2,
+        at: Some(T0),
+    }));
+    let (_, m) = a.message.clone().unwrap();
+    assert!(m.contains("audit chain: intact through record 2"), "{m}");
+    key(&mut a, KeyCode::Char('5'));
+    let out = render(&a);
+    assert!(out.contains("2 newer records not verified yet"), "{out}");
+}
+
+#[test]
+fn draft_life_shows_decision_and_where_it_went() {
+    use opsdesk::domain::{DraftEvent, DraftEventKind};
+    let mut a = app(false);
+    key(&mut a, KeyCode::Char('3'));
+    key(&mut a, KeyCode::Char('A'));
+    let mut d = a.drafts.all[0].clone();
+    d.status = DraftStatus::Executed;
+    d.decided_by = Some("console".parse().unwrap());
+    d.remote_id = Some("demo-outbox:d-aaaa000001".into());
+    d.updated_at = T0 + time::Duration::minutes(9);
+    a.update(Msg::Engine(EngineEvent::DraftChanged(Arc::new(d.clone()))));
+    let ev = |m: i64, actor: &str, kind| DraftEvent {
+        ts: T0 + time::Duration::minutes(m),
+        draft_id: d.id.clone(),
+        actor: actor.parse().unwrap(),
+        kind,
+    };
+    let digest = d.digest.clone();
+    // Select it; the pane asks for the selected draft's events.
+    let at = a
+        .drafts
+        .visible()
+        .iter()
+        .position(|x| x.id == d.id)
+        .unwrap();
+    key(&mut a, KeyCode::Char('g'));
+    let mut fx = vec![];
+    for _ in 0..at {
+        fx = key(&mut a, KeyCode::Char('j'));
+    }
+    let id = a.drafts.selected().unwrap().id.clone();
+    assert_eq!(id, d.id);
+    assert!(
+        fx.contains(&Effect::Req(Req::DraftHistory { id: id.clone() })),
+        "{fx:?}"
+    );
+    a.update(Msg::DraftHistory {
+        id: id.clone(),
+        events: Ok(vec![
+            ev(
+                1,
+                "mcp:demo-assistant",
+                DraftEventKind::Created {
+                    profile: "work".into(),
+                    outbound: d.outbound.clone(),
+                    digest: digest.clone(),
+                    verdict: d.verdict.clone(),
+                    provider: None,
+                },
+            ),
+            ev(5, "console", DraftEventKind::Approved { digest }),
+            ev(
+                9,
+                "executor",
+                DraftEventKind::Executed {
+                    remote_id: "demo-outbox:d-aaaa000001".into(),
+                },
+            ),
+        ]),
+    });
+    let out = render(&a);
+    assert!(out.contains("approved by console"), "{out}");
+    assert!(out.contains("→ demo-outbox:d-aaaa000001"), "{out}");
+    assert!(out.contains("now: sent"), "{out}");
+    insta::assert_snapshot!("draft_life", out);
+}
+
+#[test]
+fn mouse_click_switches_panes_and_selects_rows_and_the_wheel_scrolls() {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut a = app(false);
+    let mouse = |kind, column, row| {
+        Msg::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    // Row 3 is the first inbox row (tabs, border, header); row 5 the third.
+    a.update(mouse(MouseEventKind::Down(MouseButton::Left), 10, 5));
+    assert_eq!(a.inbox.sel, 2);
+    a.update(mouse(MouseEventKind::ScrollDown, 10, 5));
+    assert_eq!(a.inbox.sel, 4);
+    a.update(mouse(MouseEventKind::ScrollUp, 10, 5));
+    assert_eq!(a.inbox.sel, 1);
+    // A second click on the selected row opens its details.
+    a.update(mouse(MouseEventKind::Down(MouseButton::Left), 10, 4));
+    assert!(matches!(
+        a.overlay,
+        Some(opsdesk::tui::app::Overlay::Details { .. })
+    ));
+    key(&mut a, KeyCode::Esc);
+    // The tab row: find "3 Drafts" and click it.
+    let out = render(&a);
+    let top = out.lines().next().unwrap();
+    let x = top.find("3 Drafts").unwrap() as u16; // ASCII up to there
+    a.update(mouse(
+        MouseEventKind::Down(MouseButton::Left),
+        x.saturating_sub(1),
+        0,
+    ));
+    assert_eq!(a.pane, Pane::Drafts);
+}
+
+#[test]
+fn help_is_grouped_with_the_current_pane_first() {
+    let mut a = app(false);
+    a.size = (110, 70);
+    key(&mut a, KeyCode::Char('3'));
+    key(&mut a, KeyCode::Char('?'));
+    let out = render(&a);
+    let first_group = out.find("Drafts pane · act").unwrap();
+    let moves = out.find("Move (everywhere)").unwrap();
+    let inbox = out.find("Inbox pane").unwrap();
+    assert!(first_group < moves && moves < inbox, "{out}");
+    insta::assert_snapshot!("help_drafts_pane", out);
 }
 
 #[test]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Peers for the console tests (tests/console_e2e.rs, tests/tui_*.rs) and benches/console.rs.
-# The end-to-end test drives the real binary in a pseudo-terminal (portable-pty) and reads it
-# through a vt100 screen model, so it needs only the kernel's pty device; tmux is installed as
-# well for looking at the console by hand in CI debugging sessions. Idempotent and quiet.
+# Peers for the console tests (tests/console_e2e.rs, tests/console_tmux.rs,
+# tests/cli_conventions.rs, tests/tui_*.rs) and benches/console.rs. The end-to-end tests drive
+# the real binary in a pseudo-terminal (portable-pty) read through a vt100 screen model, which
+# needs only the kernel's pty device, and in a real tmux at 80x24 (tests/console_tmux.rs), which
+# needs tmux. Idempotent and quiet.
 set -euo pipefail
 
 if [ ! -e /dev/ptmx ]; then
@@ -19,7 +20,7 @@ if [ "$(id -u)" != 0 ]; then
     exec sudo -n "$0" "$@"
   fi
   echo "tmux is missing and this is not root; install it with: apt-get install -y tmux" >&2
-  exit 0
+  exit 1
 fi
 
 export DEBIAN_FRONTEND=noninteractive

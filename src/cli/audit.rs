@@ -2,7 +2,7 @@ use std::time::Duration;
 
 use clap::Subcommand;
 
-use super::output::time_short;
+use super::output::local_time;
 use super::{CmdResult, Context, Failure};
 
 use crate::domain::AuditRecord;
@@ -105,7 +105,7 @@ fn print_record(out: &super::Printer, r: &AuditRecord) {
         l.push(format!(
             "{:>6} {} {:<18} {:<7} {:<20} {}{}{}",
             r.seq,
-            time_short(r.ts),
+            local_time(r.ts),
             e.event,
             e.outcome.as_str(),
             e.actor,

@@ -18,20 +18,23 @@ use crate::mcp::{Hub, HubOptions, RuntimeInfo, auth};
 use crate::tui::keymap::Keymap;
 use crate::tui::theme::{Theme, no_color_from_env};
 
-#[derive(Debug, Args, Default)]
+/// The console's options. They are global, so `opsdesk --demo --theme light` (the console is
+/// the default command) and `opsdesk console --theme light` both work.
+#[derive(Debug, Args, Default, Clone)]
 pub struct ConsoleArgs {
-    /// Colour theme: dark, light, high-contrast, or <config dir>/themes/<NAME>.toml
-    /// (default: [console] theme). NO_COLOR is honoured.
-    #[arg(long, env = "OPSDESK_THEME", value_name = "NAME")]
+    /// Console colour theme: dark, light, high-contrast, or <config dir>/themes/<NAME>.toml
+    /// (default: [console] theme, else picked from the terminal's background). NO_COLOR is honoured.
+    #[arg(long, global = true, env = "OPSDESK_THEME", value_name = "NAME")]
     pub theme: Option<String>,
-    /// Keymap TOML overriding the built-in keys (default: [console] keymap).
-    #[arg(long, value_name = "FILE")]
+    /// Console keymap TOML overriding the built-in keys (default: [console] keymap).
+    #[arg(long, global = true, value_name = "FILE")]
     pub keymap: Option<PathBuf>,
-    /// MCP HTTP listen address (default: server.bind). Port 0 picks a free port.
-    #[arg(long, value_name = "ADDR")]
+    /// MCP HTTP listen address of the console or `serve` (default: server.bind,
+    /// 127.0.0.1:48080). Port 0 picks a free port.
+    #[arg(long, global = true, value_name = "ADDR")]
     pub bind: Option<SocketAddr>,
-    /// Do not serve MCP over HTTP.
-    #[arg(long)]
+    /// Do not serve MCP over HTTP (console, `serve`).
+    #[arg(long, global = true)]
     pub no_http: bool,
 }
 
@@ -44,13 +47,19 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
     let config = ctx.config()?;
     // Read the local offset now: the time crate refuses once other threads exist.
     let tz = time::UtcOffset::current_local_offset().unwrap_or(time::UtcOffset::UTC);
-    let theme_name = args
-        .theme
-        .clone()
-        .unwrap_or_else(|| config.console.theme.clone());
+    // The config's default ("dark") gives way to a light theme on a terminal that says its
+    // background is light.
+    let theme_name = args.theme.clone().unwrap_or_else(|| {
+        if config.console.theme == "dark" {
+            crate::tui::theme::default_name().to_string()
+        } else {
+            config.console.theme.clone()
+        }
+    });
     let config_dir = ctx.paths.config_file.parent().map(|p| p.to_path_buf());
     let theme = Theme::load(&theme_name, config_dir.as_deref(), no_color_from_env())
-        .map_err(|e| Failure::usage(format!("{e:#}")))?;
+        .map_err(|e| Failure::usage(format!("{e:#}")))?
+        .fit_to(crate::tui::theme::ColorDepth::from_env());
     let keymap_path = args
         .keymap
         .clone()
@@ -103,6 +112,7 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
         mcp_error,
         clients: Some(Arc::new(move || clients_hub.connected_clients())),
         log_file: Some(engine.data_dir().join("console.log")),
+        data_dir: Some(engine.data_dir().display().to_string()),
     };
     let result = crate::tui::run(engine.clone(), rt.handle(), opts);
 
@@ -122,8 +132,8 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
     }
     drop(_enter);
     rt.shutdown_timeout(Duration::from_secs(2));
-    if ctx.global.demo && ctx.global.data_dir.is_none() {
-        eprintln!("opsdesk: demo data thrown away");
+    if ctx.throw_away_demo() {
+        eprintln!("opsdesk: demo data thrown away (--keep keeps it)");
     }
     match result {
         Ok(None) => Ok(()),

@@ -1,6 +1,7 @@
 //! `opsdesk doctor`: is this installation fit to run? Config, data-dir permissions, each Graph
 //! profile's sign-in, the last health of its sources (written by the running engine), the MCP
-//! token. Every problem comes with the command that fixes it; exit 1 when there is one.
+//! token, and whether every folder and file the engine reads and writes can be used by this
+//! user. Every problem comes with the command that fixes it; exit 1 when there is one.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -72,6 +73,7 @@ pub fn run(ctx: &Context, _args: DoctorArgs) -> CmdResult {
         }
     };
     checks.push(permissions(&ctx.paths.data_dir));
+    checks.extend(storage(&ctx.paths, config.as_ref()));
     let running = EngineLock::holder(&ctx.paths.engine_lock());
     checks.push(ok(
         "engine",
@@ -89,8 +91,9 @@ pub fn run(ctx: &Context, _args: DoctorArgs) -> CmdResult {
                 Ok(Some(t)) if t.client_id == g.client_id && t.tenant == g.tenant => ok(
                     format!("login {name}"),
                     format!(
-                        "signed in (token saved {})",
-                        super::output::time_short(t.saved_at)
+                        "signed in (token saved {} {})",
+                        super::output::local_time(t.saved_at),
+                        super::output::zone_of(t.saved_at)
                     ),
                 ),
                 Ok(Some(_)) => problem(
@@ -209,4 +212,117 @@ fn permissions(dir: &Path) -> Check {
             format!("chmod -R go-rwx {}", dir.display()),
         )
     }
+}
+
+/// What the engine opens: the data dir's folders and files must be readable and writable (and
+/// folders searchable) by this user, and the spool folder, when a profile uses it, readable.
+/// Missing ones are fine (the engine creates them); unusable ones are not: the engine would
+/// stop with "Permission denied".
+fn storage(paths: &crate::paths::Paths, config: Option<&crate::config::Config>) -> Vec<Check> {
+    use crate::config::SourceKind;
+    let rwx = libc::R_OK | libc::W_OK | libc::X_OK;
+    let rw = libc::R_OK | libc::W_OK;
+    let mut wanted: Vec<(String, std::path::PathBuf, libc::c_int)> = vec![
+        ("data dir access".into(), paths.data_dir.clone(), rwx),
+        ("inbox folder".into(), paths.inbox_dir(), rwx),
+        ("drafts folder".into(), paths.drafts_dir(), rwx),
+        ("audit folder".into(), paths.audit_dir(), rwx),
+        ("tokens folder".into(), paths.tokens_dir(), rwx),
+    ];
+    for (name, file) in [
+        ("inbox index", paths.inbox_dir().join("index.bin")),
+        ("inbox cursors", paths.inbox_dir().join("state.json")),
+        ("drafts log", paths.drafts_dir().join("drafts.jsonl")),
+        ("providers overlay", paths.data_dir.join("providers.json")),
+    ] {
+        wanted.push((name.into(), file, rw));
+    }
+    if let Ok(rd) = std::fs::read_dir(paths.audit_dir()) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "jsonl") {
+                wanted.push((
+                    format!("audit file {}", e.file_name().to_string_lossy()),
+                    p,
+                    rw,
+                ));
+            }
+        }
+    }
+    if let Some(c) = config
+        && c.profiles
+            .values()
+            .any(|p| p.sources.contains(&SourceKind::Spool))
+    {
+        let dir = c
+            .sources
+            .spool
+            .dir
+            .clone()
+            .unwrap_or_else(|| paths.spool_dir());
+        wanted.push(("spool folder".into(), dir, rwx));
+    }
+    wanted
+        .into_iter()
+        .map(|(name, path, mode)| usable(&name, &path, mode))
+        .collect()
+}
+
+fn usable(name: &str, path: &Path, mode: libc::c_int) -> Check {
+    let shown = path.display().to_string();
+    let meta = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return ok(
+                name,
+                format!("{shown} (not created yet; the engine creates it)"),
+            );
+        }
+        Err(e) => {
+            return problem(
+                name,
+                format!("cannot stat {shown}: {e}"),
+                format!("check the permissions of the folders above {shown}"),
+            );
+        }
+        Ok(m) => m,
+    };
+    let want_dir = mode & libc::X_OK != 0;
+    if want_dir && !meta.is_dir() {
+        return problem(
+            name,
+            format!("{shown} is not a folder"),
+            format!("move {shown} aside; the engine creates the folder"),
+        );
+    }
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) else {
+        return problem(
+            name,
+            format!("{shown}: the path holds a NUL byte"),
+            "use another path",
+        );
+    };
+    // SAFETY: `c` is a valid NUL-terminated path for the duration of the call.
+    let allowed = unsafe { libc::access(c.as_ptr(), mode) } == 0;
+    // access(2) answers for the real uid; root passes it whatever the mode, and so does the
+    // engine, so the answer is the engine's.
+    if !allowed {
+        let e = std::io::Error::last_os_error();
+        let need = if want_dir { "u+rwx" } else { "u+rw" };
+        return problem(
+            name,
+            format!(
+                "{shown}: {e} (mode {:o}); the engine cannot use it",
+                meta.permissions().mode() & 0o7777
+            ),
+            format!("chmod {need} {shown}"),
+        );
+    }
+    if want_dir && let Err(e) = std::fs::read_dir(path) {
+        return problem(
+            name,
+            format!("cannot list {shown}: {e}"),
+            format!("chmod u+rwx {shown}"),
+        );
+    }
+    ok(name, format!("{shown} (usable)"))
 }

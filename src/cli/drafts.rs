@@ -1,8 +1,6 @@
-use std::io::{BufRead, IsTerminal, Write};
-
 use clap::Subcommand;
 
-use super::output::{safe, time_short};
+use super::output::{local_time, safe, zone_of};
 use super::{CmdResult, Context, Failure};
 use crate::domain::{Action, Actor, Draft, DraftStatus, Outbound, Outcome};
 
@@ -10,13 +8,18 @@ use crate::domain::{Action, Actor, Draft, DraftStatus, Outbound, Outcome};
 pub enum DraftsCmd {
     /// Drafts awaiting a decision (or all, with --all).
     List {
+        /// Decided drafts too (approved, sent, failed, rejected).
         #[arg(long)]
         all: bool,
     },
-    /// One draft in full.
-    Show { id: String },
+    /// One draft in full, with its life (decided, sent or failed).
+    Show {
+        /// The draft id (`d-…`).
+        id: String,
+    },
     /// Approve a draft for sending, bound to its current content.
     Approve {
+        /// The draft id (`d-…`).
         id: String,
         /// The digest you reviewed (from `drafts show`); approval fails if the content changed.
         #[arg(long)]
@@ -27,18 +30,24 @@ pub enum DraftsCmd {
     },
     /// Reject a draft, with a reason.
     Reject {
+        /// The draft id (`d-…`).
         id: String,
+        /// Why (kept with the draft and in the audit trail).
         #[arg(long)]
         reason: String,
     },
     /// Queue a new email draft (it still needs approval).
     New {
+        /// The profile (entity) it is sent from.
         #[arg(long)]
         profile: String,
+        /// A recipient (repeat for several).
         #[arg(long, required = true)]
         to: Vec<String>,
+        /// Subject line.
         #[arg(long)]
         subject: String,
+        /// Body text.
         #[arg(long)]
         body: String,
     },
@@ -78,7 +87,14 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
         }
         DraftsCmd::Show { id } => {
             let d = engine.drafts().get(&id)?.ok_or_else(|| no_draft(&id))?;
-            out.emit(&d, |l| describe(&d, l));
+            let life = engine.drafts().history(&id)?;
+            out.emit(&d, |l| {
+                describe(&d, l);
+                l.push(String::new());
+                l.push(format!("life ({}):", zone_of(d.created_at)));
+                let tz = crate::watch::format::local_offset(d.updated_at);
+                l.extend(crate::tui::app::draft_life(&life, tz));
+            });
             Ok(())
         }
         DraftsCmd::Approve { id, digest, yes } => {
@@ -169,8 +185,9 @@ fn describe(d: &Draft, l: &mut Vec<String>) {
         l.push(format!("subject:    {s}"));
     }
     l.push(format!(
-        "created:    {} by {}",
-        time_short(d.created_at),
+        "created:    {} {} by {}",
+        local_time(d.created_at),
+        zone_of(d.created_at),
         d.created_by
     ));
     l.push(format!(
@@ -190,28 +207,14 @@ fn describe(d: &Draft, l: &mut Vec<String>) {
 
 /// Approving something that sends asks first; a script must say --yes.
 fn confirm(d: &Draft) -> Result<(), Failure> {
-    if !std::io::stdin().is_terminal() {
-        return Err(Failure::usage(
-            "approving sends on the operator's behalf: pass --yes to confirm from a script",
-        ));
-    }
     let mut lines = Vec::new();
     describe(d, &mut lines);
-    for l in lines {
-        eprintln!("{}", safe(&l));
-    }
-    eprint!("\nApprove this {} for sending? [y/N] ", d.outbound.kind());
-    let _ = std::io::stderr().flush();
-    let mut answer = String::new();
-    std::io::stdin()
-        .lock()
-        .read_line(&mut answer)
-        .map_err(|e| Failure::failed(e.to_string()))?;
-    if matches!(answer.trim(), "y" | "Y" | "yes") {
-        Ok(())
-    } else {
-        Err(Failure::usage("not approved"))
-    }
+    lines.push(String::new());
+    super::output::confirm(
+        &format!("Approve this {} for sending?", d.outbound.kind()),
+        &lines,
+        "approving sends on the operator's behalf: pass --yes to confirm from a script",
+    )
 }
 
 fn report(out: &super::Printer, id: &str, verb: &str, outcome: Outcome) -> CmdResult {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use clap::Subcommand;
 use serde_json::json;
 
-use super::output::{safe, time_short};
+use super::output::{local_time, safe, zone_of};
 use super::{CmdResult, Context, Failure};
 use crate::domain::{Action, Actor, Channel, NewMessage, Party, now};
 use crate::store::inbox::{Appended, Filter};
@@ -16,18 +16,22 @@ pub enum InboxCmd {
         /// Profile (entity) the item belongs to. Default: the only profile, if there is one.
         #[arg(long)]
         profile: Option<String>,
+        /// Channel of the item: email, teams, calendar, spool.
         #[arg(long, default_value = "spool")]
         channel: Channel,
         /// Sender, as `Name <address>` or a bare address.
         #[arg(long)]
         from: String,
+        /// A recipient (repeat for several).
         #[arg(long)]
         to: Vec<String>,
+        /// Subject line.
         #[arg(long)]
         subject: Option<String>,
         /// The source's stable id; a repeated id is not stored twice. Default: a new id.
         #[arg(long)]
         id: Option<String>,
+        /// Thread (conversation) id, to group replies.
         #[arg(long)]
         thread: Option<String>,
         /// The body is HTML (converted to text at ingestion).
@@ -36,15 +40,19 @@ pub enum InboxCmd {
         /// Body text; `-` reads standard input.
         #[arg(long, conflicts_with = "body_file")]
         body: Option<String>,
+        /// Read the body from this file.
         #[arg(long, value_name = "FILE")]
         body_file: Option<PathBuf>,
     },
     /// List items, newest first.
     List {
+        /// At most this many items.
         #[arg(long, default_value_t = 20)]
         limit: usize,
+        /// Only this channel: email, teams, calendar, spool.
         #[arg(long)]
         channel: Option<Channel>,
+        /// Only this profile.
         #[arg(long)]
         profile: Option<String>,
         /// Only items whose sender, subject or text contains this (case-insensitive).
@@ -56,12 +64,16 @@ pub enum InboxCmd {
     },
     /// Read what a consumer has not consumed yet and move its cursor.
     Pull {
+        /// The consumer whose cursor is read and moved (e.g. `cli`, `watch`).
         #[arg(long)]
         consumer: String,
+        /// At most this many items.
         #[arg(long, default_value_t = 20)]
         limit: usize,
+        /// Only this channel: email, teams, calendar, spool.
         #[arg(long)]
         channel: Option<Channel>,
+        /// Only this profile.
         #[arg(long)]
         profile: Option<String>,
         /// Leave the cursor where it is.
@@ -69,7 +81,10 @@ pub enum InboxCmd {
         no_mark: bool,
     },
     /// Show one item by seq or source id.
-    Show { key: String },
+    Show {
+        /// A seq number (`#12` in lists, without the #) or the source's id.
+        key: String,
+    },
     /// Unread count, last seq and consumer cursors.
     State,
 }
@@ -148,12 +163,22 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
             out.emit(&batch.records, |l| {
                 if batch.records.is_empty() {
                     l.push("(no items)".into());
+                } else {
+                    let zone = zone_of(batch.records[0].ts);
+                    l.push(format!(
+                        "{:<7} {:<16} {:<8} {:<8} {:<24} SUBJECT",
+                        "SEQ",
+                        format!("TIME ({zone})"),
+                        "CHANNEL",
+                        "PROFILE",
+                        "FROM"
+                    ));
                 }
                 for r in &batch.records {
                     l.push(format!(
-                        "#{:<6} {} {:<8} {:<8} {:<24} {}",
+                        "#{:<6} {:<16} {:<8} {:<8} {:<24} {}",
                         r.seq,
-                        time_short(r.received_at),
+                        local_time(r.ts),
                         r.channel,
                         r.profile,
                         truncate(r.from.label(), 24),
@@ -213,11 +238,12 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
             })?;
             out.emit(&rec, |l| {
                 l.push(format!(
-                    "#{}  {}  {}  {}",
+                    "#{}  {}  {}  {} {}",
                     rec.seq,
                     rec.channel,
                     rec.profile,
-                    time_short(rec.ts)
+                    local_time(rec.ts),
+                    zone_of(rec.ts)
                 ));
                 l.push(format!("id:      {}", rec.id));
                 l.push(format!("from:    {} <{}>", rec.from.name, rec.from.address));

@@ -38,6 +38,13 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+impl Cli {
+    /// Whether this command line opens the console (no subcommand, or `console`).
+    pub fn runs_console(&self) -> bool {
+        matches!(self.command, None | Some(Command::Console))
+    }
+}
+
 #[derive(Debug, Args, Clone)]
 pub struct Global {
     /// Data directory (inbox, drafts, audit). Default: the XDG data dir.
@@ -52,6 +59,12 @@ pub struct Global {
     /// Use a throw-away data dir and the demo config and source.
     #[arg(long, global = true)]
     pub demo: bool,
+    /// With --demo: keep the demo data dir on exit and print where it is.
+    #[arg(long, global = true, requires = "demo")]
+    pub keep: bool,
+    /// Console options (they apply to plain `opsdesk` as well as `opsdesk console`).
+    #[command(flatten)]
+    pub console: console::ConsoleArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -73,14 +86,14 @@ pub enum Command {
     /// The LLM providers: list, enable, disable, set-default (saved to providers.json, audited).
     #[command(subcommand)]
     Providers(providers::ProvidersCmd),
-    /// Run the engine headless: sources and (soon) the MCP server, until SIGINT/SIGTERM.
+    /// Run the engine headless: the sources and the MCP server, until SIGINT/SIGTERM.
     Serve(serve::ServeArgs),
     /// Print (or write) the configuration an MCP client needs to reach this opsdesk.
     McpConfig(mcp_config::McpConfigArgs),
     /// Tail the inbox in this terminal and raise desktop notifications (no engine needed).
     Watch(watch::WatchArgs),
     /// The operator's console (the default with no subcommand): engine + terminal UI.
-    Console(console::ConsoleArgs),
+    Console,
     /// Sign a profile in to Microsoft Graph (device code); the refresh token is kept 0600.
     Login(login::LoginArgs),
     /// Forget a profile's Microsoft Graph sign-in.
@@ -121,11 +134,9 @@ impl From<EngineError> for Failure {
     fn from(e: EngineError) -> Self {
         match &e {
             EngineError::Invalid { data, .. } => {
-                let hint = if data.is_null() {
-                    String::new()
-                } else {
-                    format!(" ({data})")
-                };
+                let hint = output::describe_data(data)
+                    .map(|h| format!(" ({h})"))
+                    .unwrap_or_default();
                 Failure::usage(format!("{e}{hint}"))
             }
             EngineError::NotFound(_) => Failure::usage(e.to_string()),
@@ -152,7 +163,7 @@ pub struct Context {
     pub global: Global,
     pub paths: Paths,
     /// Kept alive so a `--demo` data dir lives as long as the command.
-    _demo_dir: Option<tempfile::TempDir>,
+    demo_dir: Option<tempfile::TempDir>,
 }
 
 impl Context {
@@ -175,8 +186,25 @@ impl Context {
         Ok(Context {
             global,
             paths,
-            _demo_dir: demo_dir,
+            demo_dir,
         })
+    }
+
+    /// Whether this command runs on a throw-away demo data dir.
+    pub fn throw_away_demo(&self) -> bool {
+        self.demo_dir.is_some() && !self.global.keep
+    }
+
+    /// End of the command: remove the demo data dir, or (with `--keep`) keep it and return
+    /// its path so that it can be printed.
+    fn finish_demo(&mut self) -> Option<PathBuf> {
+        let dir = self.demo_dir.take()?;
+        if self.global.keep {
+            Some(dir.keep())
+        } else {
+            drop(dir);
+            None
+        }
     }
 
     pub fn config(&self) -> Result<Config, Failure> {
@@ -202,28 +230,45 @@ impl Context {
 }
 
 pub fn run(cli: Cli) -> ExitCode {
+    let json = cli.global.json;
+    let mut kept: Option<PathBuf> = None;
     let result = (|| {
-        let ctx = Context::new(cli.global.clone())?;
-        match cli.command {
-            None => console::run(&ctx, console::ConsoleArgs::default()),
-            Some(Command::Console(a)) => console::run(&ctx, a),
+        let mut ctx = Context::new(cli.global.clone())?;
+        let r = match cli.command {
+            None | Some(Command::Console) => console::run(&ctx, ctx.global.console.clone()),
             Some(Command::Inbox(c)) => inbox::run(&ctx, c),
             Some(Command::Brief(a)) => brief::run(&ctx, a),
             Some(Command::Drafts(c)) => drafts::run(&ctx, c),
             Some(Command::Audit(c)) => audit::run(&ctx, c),
             Some(Command::Config(c)) => config_cmd::run(&ctx, c),
             Some(Command::Providers(c)) => providers::run(&ctx, c),
-            Some(Command::Serve(a)) => serve::run(&ctx, a),
+            Some(Command::Serve(mut a)) => {
+                // --bind and --no-http are global (shared with the console).
+                a.bind = ctx.global.console.bind;
+                a.no_http = ctx.global.console.no_http;
+                serve::run(&ctx, a)
+            }
             Some(Command::Watch(a)) => watch::run(&ctx, a),
             Some(Command::McpConfig(a)) => mcp_config::run(&ctx, a),
             Some(Command::Login(a)) => login::run_login(&ctx, a),
             Some(Command::Logout(a)) => login::run_logout(&ctx, a),
             Some(Command::Doctor(a)) => doctor::run(&ctx, a),
-        }
+        };
+        kept = ctx.finish_demo();
+        r
     })();
+    if let Some(dir) = kept {
+        eprintln!(
+            "opsdesk: demo data kept in {0} (open it again with --data-dir {0})",
+            crate::sanitize::for_terminal(&dir.display().to_string())
+        );
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
+            if json {
+                output::print_error_json(&f);
+            }
             eprintln!("opsdesk: {}", crate::sanitize::for_terminal(&f.message));
             ExitCode::from(f.code)
         }

@@ -39,7 +39,105 @@ pub fn safe(s: &str) -> String {
         .join("\n")
 }
 
-pub fn time_short(t: time::OffsetDateTime) -> String {
-    let f = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]");
-    t.format(&f).unwrap_or_default()
+/// The one time convention (console, `inbox list`, `inbox show`, `watch`): an item's own time
+/// in the local zone, to the minute. `zone_of` names the zone.
+pub fn local_time(t: time::OffsetDateTime) -> String {
+    crate::tui::app::fmt_time(t, crate::watch::format::local_offset(t))
+}
+
+/// The local zone at `t`, as `UTC` or `UTC+01:00`.
+pub fn zone_of(t: time::OffsetDateTime) -> String {
+    crate::tui::app::zone_name(crate::watch::format::local_offset(t))
+}
+
+/// The one confirmation convention (console and CLI): a question answered with y/yes to go
+/// on; anything else cancels, which is not a usage error: exit 1 with "cancelled; nothing
+/// changed". Without a terminal to ask on, the caller must pass `--yes` (`script_hint`).
+pub fn confirm(
+    question: &str,
+    details: &[String],
+    script_hint: &str,
+) -> Result<(), super::Failure> {
+    use std::io::{BufRead, IsTerminal, Write};
+    if !std::io::stdin().is_terminal() {
+        return Err(super::Failure::usage(script_hint.to_string()));
+    }
+    for l in details {
+        eprintln!("{}", safe(l));
+    }
+    eprint!("{} [y/N] ", safe(question));
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut answer)
+        .map_err(|e| super::Failure::failed(format!("cannot read the answer: {e}")))?;
+    if matches!(answer.trim(), "y" | "Y" | "yes" | "Yes") {
+        Ok(())
+    } else {
+        Err(super::Failure::failed("cancelled; nothing changed"))
+    }
+}
+
+/// The machine-readable form of a failed command (`--json`): one JSON object on stdout, so a
+/// script reading stdout sees the failure as well as the exit code.
+pub fn print_error_json(f: &super::Failure) {
+    let kind = match f.code {
+        2 => "usage",
+        3 => "integrity",
+        4 => "refused",
+        _ => "failed",
+    };
+    let v = serde_json::json!({
+        "ok": false,
+        "error": {"code": f.code, "kind": kind, "message": f.message},
+    });
+    println!("{v}");
+}
+
+/// Structured error details (`{"field": …, "valid_providers": [...]}`) as words for a person:
+/// `valid providers: a, b`. The field name alone says nothing the message does not.
+pub fn describe_data(data: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    let words = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        Value::Array(a) => a
+            .iter()
+            .map(|x| {
+                x.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| x.to_string())
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => other.to_string(),
+    };
+    match data {
+        Value::Null => None,
+        Value::Object(m) => {
+            let parts: Vec<String> = m
+                .iter()
+                .filter(|(k, _)| k.as_str() != "field")
+                .map(|(k, v)| format!("{}: {}", k.replace('_', " "), words(v)))
+                .collect();
+            (!parts.is_empty()).then(|| parts.join("; "))
+        }
+        other => Some(words(other)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_details_read_as_words() {
+        let d = serde_json::json!({"field": "name", "valid_providers": ["azure", "local"]});
+        assert_eq!(
+            describe_data(&d).as_deref(),
+            Some("valid providers: azure, local")
+        );
+        assert_eq!(describe_data(&serde_json::json!({"field": "to"})), None);
+        assert_eq!(describe_data(&serde_json::Value::Null), None);
+    }
 }

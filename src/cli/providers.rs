@@ -14,11 +14,24 @@ pub enum ProvidersCmd {
     /// The providers with their switches, and each entity's routing (and why it is blocked).
     List,
     /// Turn a provider on.
-    Enable { name: String },
-    /// Turn a provider off (entities that need it fall back or are blocked).
-    Disable { name: String },
+    Enable {
+        /// The provider's name (`opsdesk providers list`).
+        name: String,
+    },
+    /// Turn a provider off (entities that need it fall back or are blocked). Asks first when
+    /// it would leave an entity without a usable provider.
+    Disable {
+        /// The provider's name (`opsdesk providers list`).
+        name: String,
+        /// Do not ask, even if an entity would be blocked (required without a terminal).
+        #[arg(long, short = 'y')]
+        yes: bool,
+    },
     /// Make an (enabled) provider the default.
-    SetDefault { name: String },
+    SetDefault {
+        /// The provider's name (`opsdesk providers list`).
+        name: String,
+    },
 }
 
 pub fn run(ctx: &Context, cmd: ProvidersCmd) -> CmdResult {
@@ -37,13 +50,48 @@ pub fn run(ctx: &Context, cmd: ProvidersCmd) -> CmdResult {
             },
             format!("enabled provider `{name}`"),
         ),
-        ProvidersCmd::Disable { name } => (
-            Action::SetProviderEnabled {
-                name: name.clone(),
-                enabled: false,
-            },
-            format!("disabled provider `{name}`"),
-        ),
+        ProvidersCmd::Disable { name, yes } => {
+            let blocks = crate::engine::providers::newly_blocked(
+                engine.config(),
+                &engine.effective_llm()?,
+                &name,
+                false,
+            );
+            if !blocks.is_empty() && !yes {
+                let mut lines = vec![format!(
+                    "Disabling `{name}` leaves {} without a usable provider:",
+                    if blocks.len() == 1 {
+                        "this entity"
+                    } else {
+                        "these entities"
+                    }
+                )];
+                lines.extend(blocks.iter().map(|b| format!("  {b}")));
+                lines.push(
+                    "Their LLM work (brief polish, drafts, triage) is refused until a cleared provider is on."
+                        .into(),
+                );
+                super::output::confirm(
+                    &format!("Disable `{name}` anyway?"),
+                    &lines,
+                    &format!(
+                        "disabling `{name}` would block LLM work for {}: pass --yes to do it from a script",
+                        blocks
+                            .iter()
+                            .map(|b| b.split(':').next().unwrap_or(b))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )?;
+            }
+            (
+                Action::SetProviderEnabled {
+                    name: name.clone(),
+                    enabled: false,
+                },
+                format!("disabled provider `{name}`"),
+            )
+        }
         ProvidersCmd::SetDefault { name } => (
             Action::SetDefaultProvider { name: name.clone() },
             format!("default provider is now `{name}`"),

@@ -29,15 +29,15 @@ pub struct ServeArgs {
     /// running engine when there is one.
     #[arg(long)]
     pub stdio: bool,
-    /// MCP HTTP listen address (default: server.bind, 127.0.0.1:48080). Port 0 picks a free
-    /// port; the URL is printed on stderr and written to <data dir>/engine.json.
-    #[arg(long, value_name = "ADDR")]
+    /// The global `--bind` (set by `cli::run`): the URL is printed on stderr and written to
+    /// <data dir>/engine.json.
+    #[arg(skip)]
     pub bind: Option<SocketAddr>,
     /// Allow a non-loopback --bind (the bearer token is still required).
     #[arg(long)]
     pub allow_non_loopback: bool,
-    /// Do not serve MCP over HTTP.
-    #[arg(long)]
+    /// The global `--no-http` (set by `cli::run`).
+    #[arg(skip)]
     pub no_http: bool,
     /// Test mode for the MCP conformance suite: registers its fixture tools, resources and
     /// prompts and turns the token off. Loopback only.

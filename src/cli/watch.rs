@@ -48,7 +48,8 @@ pub fn run(ctx: &Context, args: WatchArgs) -> CmdResult {
     if ctx.global.demo && ctx.global.data_dir.is_none() {
         notice(
             "opsdesk watch --demo watches an empty throw-away inbox; to watch the demo, run \
-             `opsdesk --demo` and pass the data dir it prints: OPSDESK_DATA_DIR=<dir> opsdesk watch",
+             `opsdesk --demo --keep` (its health view, `!`, shows the data dir, and it is printed \
+             on exit) and pass that dir: OPSDESK_DATA_DIR=<dir> opsdesk watch",
         );
     }
     if let Some(p) = &args.profile {

@@ -202,6 +202,28 @@ pub fn view(config: &Config, llm: &LlmConfig) -> ProvidersView {
     }
 }
 
+/// The entities that switching `name` on or off would newly block, each as
+/// "profile: why" (so a surface can ask before it leaves an entity without a provider).
+pub fn newly_blocked(config: &Config, llm: &LlmConfig, name: &str, enabled: bool) -> Vec<String> {
+    let before = view(config, llm);
+    let mut changed = llm.clone();
+    if let Some(p) = changed.providers.get_mut(name) {
+        p.enabled = enabled;
+    }
+    view(config, &changed)
+        .entities
+        .into_iter()
+        .filter(|e| {
+            e.blocked.is_some()
+                && !before
+                    .entities
+                    .iter()
+                    .any(|b| b.profile == e.profile && b.blocked.is_some())
+        })
+        .map(|e| format!("{}: {}", e.profile, e.blocked.unwrap_or_default()))
+        .collect()
+}
+
 impl Engine {
     /// The `[llm]` section with the operator's run-time changes applied.
     pub fn effective_llm(&self) -> Result<LlmConfig, EngineError> {

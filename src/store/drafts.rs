@@ -107,6 +107,30 @@ impl Drafts {
         Ok(q)
     }
 
+    /// The events of one draft that took effect, in log order: its life (created, edited,
+    /// decided, executed or failed), each with its time and actor.
+    pub fn history(&self, id: &str) -> Result<Vec<DraftEvent>, StoreError> {
+        let path = self.log_path();
+        let mut drafts = Vec::new();
+        let mut by_id: HashMap<String, usize> = HashMap::new();
+        let mut out = Vec::new();
+        let lines = match Lines::open(&path, 0) {
+            Ok(l) => l,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+            Err(e) => return Err(StoreError::io(&path, "open", e)),
+        };
+        for line in lines {
+            let line = line.map_err(|e| StoreError::io(&path, "read", e))?;
+            let Ok(ev) = serde_json::from_slice::<DraftEvent>(&line.bytes) else {
+                continue; // reported by the fold
+            };
+            if apply(&mut drafts, &mut by_id, &ev).is_ok() && ev.draft_id == id {
+                out.push(ev);
+            }
+        }
+        Ok(out)
+    }
+
     pub fn get(&self, id: &str) -> Result<Option<Draft>, StoreError> {
         Ok(self.queue()?.drafts.into_iter().find(|d| d.id == id))
     }

@@ -4,14 +4,15 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent};
 use serde_json::Value;
 use time::{OffsetDateTime, UtcOffset};
 
-use super::keymap::{Act, Keymap, Section};
+use super::keymap::{Keymap, Section};
 use super::theme::Theme;
 use crate::domain::{
-    Action, AuditOutcome, AuditRecord, Channel, Draft, DraftStatus, InboxRecord, Outbound, Outcome,
+    Action, AuditOutcome, AuditRecord, Channel, Draft, DraftEvent, DraftEventKind, DraftStatus,
+    InboxRecord, Outbound, Outcome,
 };
 use crate::engine::EngineEvent;
 use crate::engine::providers::ProvidersView;
@@ -62,7 +63,7 @@ impl Pane {
             Pane::Audit => Section::Audit,
         }
     }
-    fn index(self) -> usize {
+    pub(super) fn index(self) -> usize {
         Pane::ALL.iter().position(|p| *p == self).unwrap_or(0)
     }
 }
@@ -76,6 +77,9 @@ pub struct InboxRow {
     pub profile: String,
     pub from: String,
     pub subject: String,
+    /// The message's own time (sent / posted / starts): what every surface shows.
+    pub ts: OffsetDateTime,
+    /// When opsdesk took it in.
     pub received_at: OffsetDateTime,
     pub text: String,
 }
@@ -98,6 +102,7 @@ impl From<&InboxRecord> for InboxRow {
             profile: one_line(&r.profile, 64),
             from: one_line(r.from.label(), 80),
             subject: one_line(subject, 200),
+            ts: r.ts,
             received_at: r.received_at,
             text: crate::sanitize::clean_text(&text, PREVIEW_CHARS),
         }
@@ -134,6 +139,15 @@ pub enum Req {
         profile: String,
     },
     Clients,
+    /// The events of one draft, for its life in the Drafts pane.
+    DraftHistory {
+        id: String,
+    },
+    /// What switching a provider would block (entities left without a usable provider).
+    ToggleImpact {
+        name: String,
+        enabled: bool,
+    },
     /// Through `Engine::submit` with the console as actor.
     Submit {
         action: Action,
@@ -145,6 +159,10 @@ pub enum Req {
 pub struct ChainStatus {
     pub ok: bool,
     pub text: String,
+    /// Records the verification covered (the chain's length when it ran).
+    pub records: u64,
+    /// When it ran.
+    pub at: Option<OffsetDateTime>,
 }
 
 /// Everything that reaches the UI thread, in one channel.
@@ -153,6 +171,7 @@ pub struct ChainStatus {
 #[derive(Debug, Clone)]
 pub enum Msg {
     Key(KeyEvent),
+    Mouse(MouseEvent),
     Resize(u16, u16),
     Tick,
     Engine(EngineEvent),
@@ -178,6 +197,16 @@ pub enum Msg {
         eod: Result<Value, String>,
     },
     Clients(Vec<String>),
+    DraftHistory {
+        id: String,
+        events: Result<Vec<DraftEvent>, String>,
+    },
+    ToggleImpact {
+        name: String,
+        enabled: bool,
+        /// The entities the switch would leave blocked, each with why.
+        blocks: Result<Vec<String>, String>,
+    },
     Submitted {
         label: String,
         action: Action,
@@ -195,6 +224,15 @@ pub enum Effect {
         id: String,
         outbound: Outbound,
     },
+    /// Suspend the terminal and write a reply to this message in `$EDITOR`, starting from
+    /// `template` (the quoted message).
+    Compose {
+        message_id: String,
+        to: String,
+        template: String,
+    },
+    /// Capture the mouse (true) or give it back to the terminal for text selection.
+    Mouse(bool),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,7 +247,6 @@ pub enum InputKind {
     Filter(Pane),
     Command,
     Reject { id: String },
-    Reply { message_id: String },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -251,6 +288,8 @@ pub struct InboxView {
     pub cursor: u64,
     pub filter: Filter,
     pub filter_text: String,
+    /// Why the text being typed is not a valid filter yet (the last valid one applies).
+    pub filter_error: Option<String>,
     /// Bumped when the filter or the window is reset, so late pages are dropped.
     pub generation: u64,
     pub loading: bool,
@@ -412,6 +451,17 @@ pub struct App {
     pub message: Option<(Level, String)>,
     pub quit: bool,
     pub fatal: Option<String>,
+    /// The data dir (shown in the health view and help; printed on exit when kept).
+    pub data_dir: Option<String>,
+    /// Whether the console captures the mouse (off: the terminal selects text).
+    pub mouse: bool,
+    /// The operator asked for a verification: say its result wherever they are.
+    pub verify_asked: bool,
+    /// Each draft's events (its life), fetched for the selected draft; keyed by id, with the
+    /// `updated_at` they were fetched for.
+    pub draft_history: BTreeMap<String, (OffsetDateTime, Vec<DraftEvent>)>,
+    /// Draft ids whose history has been asked for and not answered yet.
+    history_asked: Option<(String, OffsetDateTime)>,
     /// Ticks since start (for polling the MCP client list now and then).
     ticks: u64,
 }
@@ -473,6 +523,11 @@ impl App {
             message: None,
             quit: false,
             fatal: None,
+            data_dir: None,
+            mouse: true,
+            verify_asked: false,
+            draft_history: BTreeMap::new(),
+            history_asked: None,
             ticks: 0,
         }
     }
@@ -496,7 +551,7 @@ impl App {
         (self.size.1.saturating_sub(3 + 2 + 1) as usize).max(1)
     }
 
-    fn inbox_req(&self, anchor: Anchor) -> Req {
+    pub(super) fn inbox_req(&self, anchor: Anchor) -> Req {
         Req::Inbox {
             generation: self.inbox.generation,
             filter: self.inbox.filter.clone(),
@@ -533,10 +588,105 @@ impl App {
         out
     }
 
+    /// Entities whose LLM work is blocked by the provider switches (from the Providers view).
+    pub fn blocked_entities(&self) -> Vec<&str> {
+        self.providers.view.as_ref().map_or_else(Vec::new, |v| {
+            v.entities
+                .iter()
+                .filter(|e| e.blocked.is_some())
+                .map(|e| e.profile.as_str())
+                .collect()
+        })
+    }
+
+    /// The health view (`!`): every source with its last error, the MCP server, the audit
+    /// chain, LLM routing blocks, and where the data lives.
+    pub fn health_lines(&self) -> Vec<String> {
+        let mut l = Vec::new();
+        l.push(format!(
+            "data dir:  {}",
+            self.data_dir.as_deref().unwrap_or("(unknown)")
+        ));
+        l.push(String::new());
+        l.push("Sources".into());
+        if self.status.sources.is_empty() {
+            l.push("  no pollers run (no source is configured for any profile)".into());
+        }
+        for h in self.status.sources.values() {
+            let last_ok = h
+                .last_ok
+                .map(|t| fmt_time(t, self.tz))
+                .unwrap_or_else(|| "never".into());
+            if h.ok {
+                l.push(format!(
+                    "  ok    {}: {} new item(s) last run; last ok {last_ok}",
+                    h.name, h.items
+                ));
+            } else {
+                l.push(format!(
+                    "  FAIL  {}: {} failure(s) in a row; last ok {last_ok}",
+                    h.name, h.failures
+                ));
+                l.push(format!(
+                    "        why: {}",
+                    h.last_error.as_deref().unwrap_or("(no error text)")
+                ));
+                if let Some(fix) = login_fix(h) {
+                    l.push(format!("        fix: {fix}"));
+                } else {
+                    l.push(
+                        "        it retries by itself; `opsdesk doctor` checks folders and sign-ins"
+                            .into(),
+                    );
+                }
+            }
+        }
+        l.push(String::new());
+        l.push("MCP server".into());
+        l.push(match (&self.status.mcp_url, &self.status.mcp_error) {
+            (Some(url), _) => format!(
+                "  ok    {url} · {} client(s): {}",
+                self.status.clients.len(),
+                self.status.clients.join(", ")
+            ),
+            (None, Some(e)) => format!("  FAIL  not running: {e}"),
+            (None, None) => "  off   (--no-http)".into(),
+        });
+        l.push(String::new());
+        l.push("Audit chain".into());
+        l.push(match &self.audit.chain {
+            None => "  not verified yet".into(),
+            Some(c) if c.ok => format!("  ok    {}", c.text),
+            Some(c) => format!("  FAIL  {}", c.text),
+        });
+        l.push(String::new());
+        l.push("LLM routing (Providers, 4)".into());
+        match &self.providers.view {
+            None => l.push(format!(
+                "  unknown: {}",
+                self.providers.error.as_deref().unwrap_or("not loaded yet")
+            )),
+            Some(v) => {
+                for e in &v.entities {
+                    match &e.blocked {
+                        Some(why) => l.push(format!("  BLOCKED {}: {why}", e.profile)),
+                        None => l.push(format!(
+                            "  ok    {} → {}",
+                            e.profile,
+                            e.effective.as_deref().unwrap_or("none")
+                        )),
+                    }
+                }
+            }
+        }
+        l
+    }
+
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
         let mut fx = Vec::new();
         match msg {
             Msg::Key(k) => self.on_key(k, &mut fx),
+            Msg::Mouse(m) => self.on_mouse(m, &mut fx),
             Msg::Resize(w, h) => {
                 self.size = (w, h);
                 self.inbox.offset =
@@ -591,7 +741,28 @@ impl App {
                 v.truncate(AUDIT_CAP);
                 self.audit.records = v;
             }
-            Msg::Chain(c) => self.audit.chain = Some(c),
+            Msg::Chain(c) => {
+                if std::mem::take(&mut self.verify_asked) {
+                    let level = if c.ok { Level::Info } else { Level::Error };
+                    self.say(level, format!("audit chain: {}", c.text));
+                }
+                self.audit.chain = Some(c);
+            }
+            Msg::DraftHistory { id, events } => {
+                if let Some((_, at)) = self.history_asked.take_if(|(i, _)| *i == id) {
+                    match events {
+                        Ok(ev) => {
+                            self.draft_history.insert(id, (at, ev));
+                        }
+                        Err(e) => self.say(Level::Error, format!("draft {id}: {e}")),
+                    }
+                }
+            }
+            Msg::ToggleImpact {
+                name,
+                enabled,
+                blocks,
+            } => self.on_toggle_impact(name, enabled, blocks, &mut fx),
             Msg::Brief {
                 profile,
                 morning,
@@ -613,10 +784,86 @@ impl App {
                 self.quit = true;
             }
         }
+        self.want_history(&mut fx);
         fx
     }
 
-    fn reload(&mut self) -> Vec<Effect> {
+    /// Ask for the selected draft's events when the Drafts pane shows a draft whose life is
+    /// not known for its current state.
+    fn want_history(&mut self, fx: &mut Vec<Effect>) {
+        if self.pane != Pane::Drafts {
+            return;
+        }
+        let Some(d) = self.drafts.selected() else {
+            return;
+        };
+        if self
+            .history_asked
+            .as_ref()
+            .is_some_and(|(id, at)| *id == d.id && *at == d.updated_at)
+        {
+            return; // asked, not answered yet
+        }
+        let fresh = self
+            .draft_history
+            .get(&d.id)
+            .is_some_and(|(at, _)| *at == d.updated_at);
+        if !fresh {
+            let id = d.id.clone();
+            self.history_asked = Some((id.clone(), d.updated_at));
+            fx.push(Effect::Req(Req::DraftHistory { id }));
+        }
+    }
+
+    /// The answer to a provider switch: submit it, or ask first when it blocks an entity.
+    fn on_toggle_impact(
+        &mut self,
+        name: String,
+        enabled: bool,
+        blocks: Result<Vec<String>, String>,
+        fx: &mut Vec<Effect>,
+    ) {
+        match blocks {
+            Err(e) => self.say(Level::Error, format!("provider {name}: {e}")),
+            Ok(b) if b.is_empty() => {
+                fx.push(Effect::Req(super::actions::toggle_submit(name, enabled)))
+            }
+            Ok(b) => {
+                let mut lines = vec![format!(
+                    "Disabling {name} leaves {} without a usable provider:",
+                    if b.len() == 1 {
+                        "this entity"
+                    } else {
+                        "these entities"
+                    }
+                )];
+                lines.push(String::new());
+                lines.extend(b.iter().map(|x| format!("  {x}")));
+                lines.push(String::new());
+                lines.push(
+                    "Their LLM work (briefs polish, drafts, triage) is refused until a cleared provider is on."
+                        .into(),
+                );
+                lines.push(String::new());
+                lines.push(format!(
+                    "Disable {name} anyway? y / Enter = disable, n / Esc = cancel"
+                ));
+                let Req::Submit { action, label } =
+                    super::actions::toggle_submit(name.clone(), enabled)
+                else {
+                    return;
+                };
+                self.overlay = Some(Overlay::Confirm {
+                    title: format!("Disable provider {name}?"),
+                    lines,
+                    action,
+                    label,
+                });
+            }
+        }
+    }
+
+    pub(super) fn reload(&mut self) -> Vec<Effect> {
         self.inbox.generation += 1;
         self.inbox.loading = true;
         vec![
@@ -832,7 +1079,7 @@ impl App {
         }
     }
 
-    fn switch(&mut self, pane: Pane, fx: &mut Vec<Effect>) {
+    pub(super) fn switch(&mut self, pane: Pane, fx: &mut Vec<Effect>) {
         self.pane = pane;
         match pane {
             Pane::Brief => {
@@ -848,7 +1095,7 @@ impl App {
         }
     }
 
-    fn brief_req(&mut self, profile: String) -> Vec<Effect> {
+    pub(super) fn brief_req(&mut self, profile: String) -> Vec<Effect> {
         self.brief
             .entries
             .entry(profile.clone())
@@ -877,178 +1124,7 @@ impl App {
         self.act(act, fx);
     }
 
-    pub fn act(&mut self, act: Act, fx: &mut Vec<Effect>) {
-        match act {
-            Act::Quit => self.quit = true,
-            Act::NextPane => {
-                let i = (self.pane.index() + 1) % Pane::ALL.len();
-                self.switch(Pane::ALL[i], fx);
-            }
-            Act::PrevPane => {
-                let i = (self.pane.index() + Pane::ALL.len() - 1) % Pane::ALL.len();
-                self.switch(Pane::ALL[i], fx);
-            }
-            Act::PaneInbox => self.switch(Pane::Inbox, fx),
-            Act::PaneBrief => self.switch(Pane::Brief, fx),
-            Act::PaneDrafts => self.switch(Pane::Drafts, fx),
-            Act::PaneProviders => self.switch(Pane::Providers, fx),
-            Act::PaneAudit => self.switch(Pane::Audit, fx),
-            Act::Down => self.move_by(1, fx),
-            Act::Up => self.move_by(-1, fx),
-            Act::PageDown => self.move_by(self.inbox_list_height() as i64, fx),
-            Act::PageUp => self.move_by(-(self.inbox_list_height() as i64), fx),
-            Act::Top => self.top(fx),
-            Act::Bottom => self.bottom(fx),
-            Act::Filter => {
-                let buf = match self.pane {
-                    Pane::Inbox => self.inbox.filter_text.clone(),
-                    Pane::Drafts => self.drafts.filter.clone(),
-                    Pane::Audit => self.audit.filter.clone(),
-                    _ => {
-                        self.say(Level::Info, "this pane has no filter");
-                        return;
-                    }
-                };
-                self.overlay = Some(Overlay::Input {
-                    kind: InputKind::Filter(self.pane),
-                    title: match self.pane {
-                        Pane::Inbox => "Filter inbox (text, channel:NAME, profile:NAME)".into(),
-                        Pane::Audit => "Filter audit (text, event:PREFIX)".into(),
-                        _ => "Filter drafts (text)".into(),
-                    },
-                    buf,
-                });
-            }
-            Act::Command => {
-                self.overlay = Some(Overlay::Input {
-                    kind: InputKind::Command,
-                    title: "Command (inbox, brief, drafts, providers, audit, verify, refresh, theme NAME, help, quit)".into(),
-                    buf: String::new(),
-                })
-            }
-            Act::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
-            Act::Details => self.details(),
-            Act::Refresh => fx.extend(self.reload()),
-            Act::DraftReply => {
-                if let Some(r) = self.inbox.selected() {
-                    if r.channel == Channel::Calendar {
-                        self.say(Level::Warn, "calendar items cannot be replied to");
-                        return;
-                    }
-                    self.overlay = Some(Overlay::Input {
-                        kind: InputKind::Reply {
-                            message_id: r.id.clone(),
-                        },
-                        title: format!("Reply to {} — body of the draft (Enter queues it)", r.from),
-                        buf: String::new(),
-                    });
-                }
-            }
-            Act::MarkRead => {
-                if let Some(r) = self.inbox.selected() {
-                    let seq = r.seq;
-                    fx.push(Effect::Req(Req::Submit {
-                        action: Action::MarkRead {
-                            consumer: "console".into(),
-                            seq,
-                        },
-                        label: format!("marked read up to #{seq}"),
-                    }));
-                }
-            }
-            Act::MarkAllRead => {
-                let seq = self.inbox.last_seq;
-                fx.push(Effect::Req(Req::Submit {
-                    action: Action::MarkRead {
-                        consumer: "console".into(),
-                        seq,
-                    },
-                    label: "marked everything read".into(),
-                }));
-            }
-            Act::Regenerate => {
-                if let Some(p) = self.profiles.get(self.brief.sel).cloned() {
-                    fx.extend(self.brief_req(p));
-                }
-            }
-            Act::Approve => self.approve(),
-            Act::Reject => {
-                if let Some(d) = self.drafts.selected() {
-                    if d.status.is_final() {
-                        let msg = format!("draft {} is already {}", d.id, d.status.as_str());
-                        self.say(Level::Warn, msg);
-                        return;
-                    }
-                    self.overlay = Some(Overlay::Input {
-                        kind: InputKind::Reject { id: d.id.clone() },
-                        title: format!("Reject draft {} — reason (Enter to reject, Esc to cancel)", d.id),
-                        buf: String::new(),
-                    });
-                }
-            }
-            Act::Edit => {
-                if let Some(d) = self.drafts.selected() {
-                    if d.status.is_final() {
-                        let msg = format!("draft {} is {}; it cannot be edited", d.id, d.status.as_str());
-                        self.say(Level::Warn, msg);
-                        return;
-                    }
-                    fx.push(Effect::Edit {
-                        id: d.id.clone(),
-                        outbound: d.outbound.clone(),
-                    });
-                }
-            }
-            Act::ShowAll => {
-                self.drafts.show_all = !self.drafts.show_all;
-                self.drafts.sel = 0;
-            }
-            Act::ToggleEnabled => {
-                if let Some(p) = self.selected_provider() {
-                    let enabled = !p.enabled;
-                    let label = format!(
-                        "provider {} {}",
-                        p.name,
-                        if enabled { "enabled" } else { "disabled" }
-                    );
-                    let name = p.name.clone();
-                    fx.push(Effect::Req(Req::Submit {
-                        action: Action::SetProviderEnabled { name, enabled },
-                        label,
-                    }));
-                }
-            }
-            Act::SetDefault => {
-                if let Some(p) = self.selected_provider() {
-                    let name = p.name.clone();
-                    fx.push(Effect::Req(Req::Submit {
-                        label: format!("default provider is now {name}"),
-                        action: Action::SetDefaultProvider { name },
-                    }));
-                }
-            }
-            Act::CycleOutcome => {
-                self.audit.outcome = match self.audit.outcome {
-                    None => Some(AuditOutcome::Ok),
-                    Some(AuditOutcome::Ok) => Some(AuditOutcome::Denied),
-                    Some(AuditOutcome::Denied) => Some(AuditOutcome::Blocked),
-                    Some(AuditOutcome::Blocked) => Some(AuditOutcome::Error),
-                    Some(AuditOutcome::Error) => None,
-                };
-                self.audit.sel = 0;
-                self.audit.offset = 0;
-            }
-            Act::Verify => {
-                self.audit.chain = Some(ChainStatus {
-                    ok: true,
-                    text: "verifying…".into(),
-                });
-                fx.push(Effect::Req(Req::Verify));
-            }
-        }
-    }
-
-    fn selected_provider(&self) -> Option<&crate::engine::providers::ProviderRow> {
+    pub(super) fn selected_provider(&self) -> Option<&crate::engine::providers::ProviderRow> {
         self.providers
             .view
             .as_ref()?
@@ -1056,52 +1132,7 @@ impl App {
             .get(self.providers.sel)
     }
 
-    fn approve(&mut self) {
-        let Some(d) = self.drafts.selected() else {
-            return;
-        };
-        if d.status != DraftStatus::Pending {
-            let msg = format!(
-                "draft {} is {}; only pending drafts can be approved",
-                d.id,
-                d.status.as_str()
-            );
-            self.say(Level::Warn, msg);
-            return;
-        }
-        // The approval binds to the content shown now; if it changes before the engine
-        // records the approval, the engine refuses.
-        let action = Action::ApproveDraft {
-            id: d.id.clone(),
-            digest: Some(d.digest.clone()),
-        };
-        let label = format!("approved draft {}", d.id);
-        if sends(&d.outbound) {
-            let mut lines = vec![
-                format!("{} for profile {}", d.outbound.kind(), d.profile),
-                format!("to: {}", d.outbound.recipients().join(", ")),
-            ];
-            if let Some(s) = d.outbound.subject() {
-                lines.push(format!("subject: {s}"));
-            }
-            lines.push(String::new());
-            lines.extend(d.outbound.body().lines().take(6).map(str::to_string));
-            lines.push(String::new());
-            lines.push(
-                "Approving releases this to be sent. y / Enter = approve, n / Esc = cancel".into(),
-            );
-            self.overlay = Some(Overlay::Confirm {
-                title: format!("Approve draft {}?", d.id),
-                lines,
-                action,
-                label,
-            });
-        } else {
-            self.overlay = None;
-        }
-    }
-
-    fn details(&mut self) {
+    pub(super) fn details(&mut self) {
         let (title, lines) = match self.pane {
             Pane::Inbox => {
                 let Some(r) = self.inbox.selected() else {
@@ -1114,7 +1145,15 @@ impl App {
                     format!("profile:  {}", r.profile),
                     format!("from:     {}", r.from),
                     format!("subject:  {}", r.subject),
-                    format!("received: {}", fmt_time(r.received_at, self.tz)),
+                    format!(
+                        "time:     {} ({})",
+                        fmt_time(r.ts, self.tz),
+                        zone_name(self.tz)
+                    ),
+                    format!(
+                        "received: {} (by opsdesk)",
+                        fmt_time(r.received_at, self.tz)
+                    ),
                     "(inbound content: untrusted data)".into(),
                     String::new(),
                 ];
@@ -1125,7 +1164,16 @@ impl App {
                 let Some(d) = self.drafts.selected() else {
                     return;
                 };
-                (format!("Draft {}", d.id), draft_lines(d, self.tz))
+                let mut lines = vec![format!("now:        {}", draft_outlook(d))];
+                if let Some((at, ev)) = self.draft_history.get(&d.id)
+                    && *at == d.updated_at
+                {
+                    lines.push(format!("life ({}):", zone_name(self.tz)));
+                    lines.extend(draft_life(ev, self.tz));
+                }
+                lines.push(String::new());
+                lines.extend(draft_lines(d, self.tz));
+                (format!("Draft {}", d.id), lines)
             }
             Pane::Audit => {
                 let vis = self.audit.visible();
@@ -1167,7 +1215,7 @@ impl App {
         });
     }
 
-    fn move_by(&mut self, delta: i64, fx: &mut Vec<Effect>) {
+    pub(super) fn move_by(&mut self, delta: i64, fx: &mut Vec<Effect>) {
         let step = |sel: usize, len: usize| -> usize {
             if len == 0 {
                 return 0;
@@ -1208,7 +1256,7 @@ impl App {
         }
     }
 
-    fn top(&mut self, fx: &mut Vec<Effect>) {
+    pub(super) fn top(&mut self, fx: &mut Vec<Effect>) {
         match self.pane {
             Pane::Inbox => {
                 if self.inbox.at_top {
@@ -1224,7 +1272,7 @@ impl App {
         }
     }
 
-    fn bottom(&mut self, fx: &mut Vec<Effect>) {
+    pub(super) fn bottom(&mut self, fx: &mut Vec<Effect>) {
         match self.pane {
             Pane::Inbox => {
                 if self.inbox.at_bottom {
@@ -1266,22 +1314,33 @@ impl App {
                 KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
                     fx.push(Effect::Req(Req::Submit { action, label }));
                 }
-                _ => self.say(Level::Info, "cancelled; nothing was approved"),
+                _ => self.say(Level::Info, "cancelled; nothing changed"),
             },
             Overlay::Input {
                 kind,
                 title,
                 mut buf,
             } => match k.code {
-                KeyCode::Esc => {}
+                KeyCode::Esc => {
+                    // Esc on a filter clears it (it was applied while typing).
+                    if let InputKind::Filter(pane) = kind {
+                        self.set_filter(pane, String::new(), fx);
+                    }
+                }
                 KeyCode::Enter => self.on_input(kind, buf, fx),
                 KeyCode::Backspace => {
                     buf.pop();
+                    if let InputKind::Filter(pane) = kind {
+                        self.set_filter(pane, buf.clone(), fx);
+                    }
                     self.overlay = Some(Overlay::Input { kind, title, buf });
                 }
-                KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
+                KeyCode::Char(c) if super::actions::is_typing(k.modifiers) => {
                     if buf.chars().count() < 2000 && !c.is_control() {
                         buf.push(c);
+                    }
+                    if let InputKind::Filter(pane) = kind {
+                        self.set_filter(pane, buf.clone(), fx);
                     }
                     self.overlay = Some(Overlay::Input { kind, title, buf });
                 }
@@ -1292,27 +1351,16 @@ impl App {
 
     fn on_input(&mut self, kind: InputKind, buf: String, fx: &mut Vec<Effect>) {
         match kind {
-            InputKind::Filter(Pane::Inbox) => match parse_inbox_filter(&buf, &self.profiles) {
-                Ok(filter) => {
-                    self.inbox.filter = filter;
-                    self.inbox.filter_text = buf.trim().to_string();
-                    self.inbox.generation += 1;
-                    self.inbox.loading = true;
-                    self.inbox.rows.clear();
-                    self.inbox.sel = 0;
-                    self.inbox.offset = 0;
-                    fx.push(Effect::Req(self.inbox_req(Anchor::Top)));
+            InputKind::Filter(pane) => {
+                self.set_filter(pane, buf, fx);
+                if let Some(e) = self
+                    .inbox
+                    .filter_error
+                    .take()
+                    .filter(|_| pane == Pane::Inbox)
+                {
+                    self.say(Level::Error, format!("filter not applied: {e}"));
                 }
-                Err(e) => self.say(Level::Error, e),
-            },
-            InputKind::Filter(Pane::Audit) => {
-                self.audit.filter = buf.trim().to_string();
-                self.audit.sel = 0;
-                self.audit.offset = 0;
-            }
-            InputKind::Filter(_) => {
-                self.drafts.filter = buf.trim().to_string();
-                self.drafts.sel = 0;
             }
             InputKind::Reject { id } => {
                 let reason = buf.trim().to_string();
@@ -1328,22 +1376,12 @@ impl App {
                     action: Action::RejectDraft { id, reason },
                 }));
             }
-            InputKind::Reply { message_id } => {
-                let body = buf.trim().to_string();
-                if body.is_empty() {
-                    self.say(Level::Warn, "empty reply; nothing was drafted");
-                    return;
-                }
-                fx.push(Effect::Req(Req::Submit {
-                    label: "reply drafted".into(),
-                    action: Action::DraftReply { message_id, body },
-                }));
-            }
             InputKind::Command => self.command(buf.trim(), fx),
         }
     }
 
     fn command(&mut self, cmd: &str, fx: &mut Vec<Effect>) {
+        use super::keymap::Act;
         let mut parts = cmd.split_whitespace();
         let head = parts.next().unwrap_or("");
         let arg = parts.collect::<Vec<_>>().join(" ");
@@ -1358,9 +1396,11 @@ impl App {
             "verify" => self.act(Act::Verify, fx),
             "refresh" | "reload" => self.act(Act::Refresh, fx),
             "help" => self.act(Act::Help, fx),
+            "health" | "sources" => self.act(Act::Health, fx),
+            "mouse" => self.act(Act::Mouse, fx),
             "theme" => match super::theme::Theme::built_in(&arg, self.theme.no_color) {
                 Some(t) => {
-                    self.theme = t;
+                    self.theme = t.fit_to(self.theme.depth);
                     self.say(Level::Info, format!("theme {arg}"));
                 }
                 None => self.say(
@@ -1389,6 +1429,18 @@ fn scroll_key(k: &KeyEvent, scroll: u16) -> Option<u16> {
     }
 }
 
+/// The zone every console time is shown in, e.g. `UTC` or `UTC+01:00`.
+pub fn zone_name(tz: UtcOffset) -> String {
+    if tz == UtcOffset::UTC {
+        return "UTC".into();
+    }
+    let (h, m, _) = tz.as_hms();
+    let sign = if tz.is_negative() { '-' } else { '+' };
+    format!("UTC{sign}{:02}:{:02}", h.unsigned_abs(), m.unsigned_abs())
+}
+
+/// One time convention for the console, `inbox list`, `inbox show` and `watch`: the item's
+/// own time, in the local zone, to the minute.
 pub fn fmt_time(t: OffsetDateTime, tz: UtcOffset) -> String {
     let f = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]");
     t.to_offset(tz).format(&f).unwrap_or_default()
@@ -1406,7 +1458,7 @@ pub fn draft_lines(d: &Draft, tz: UtcOffset) -> Vec<String> {
         format!("kind:       {}", d.outbound.kind()),
         format!("recipients: {}", d.outbound.recipients().join(", ")),
         format!("subject:    {}", d.outbound.subject().unwrap_or("—")),
-        format!("verdict:    {verdict}"),
+        format!("verdict:    {verdict} (when created)"),
         format!("provider:   {}", d.provider.as_deref().unwrap_or("—")),
         format!(
             "created:    {} by {}",
@@ -1423,9 +1475,87 @@ pub fn draft_lines(d: &Draft, tz: UtcOffset) -> Vec<String> {
     if let Some(r) = &d.reason {
         lines.push(format!("reason:     {r}"));
     }
+    if let Some(to) = &d.remote_id {
+        lines.push(format!("went to:    {to}"));
+    }
     lines.push(String::new());
     lines.extend(d.outbound.body().lines().map(str::to_string));
     lines
+}
+
+/// What happens to a draft next, in words (the verdict alone says only that it waited).
+pub fn draft_outlook(d: &Draft) -> &'static str {
+    match d.status {
+        DraftStatus::Pending => "waiting for the operator's decision (a approve · r reject)",
+        DraftStatus::Approved => "approved: waiting for the executor to send it",
+        DraftStatus::Executed => "sent",
+        DraftStatus::Failed => "approved, but sending failed (it is retried)",
+        DraftStatus::Rejected => "rejected: it will not be sent",
+    }
+}
+
+/// The draft's life from its events: created, edited, decided at / by, executed (where it
+/// went) or failed (why), each with its time.
+pub fn draft_life(events: &[DraftEvent], tz: UtcOffset) -> Vec<String> {
+    events
+        .iter()
+        .map(|e| {
+            let when = fmt_time(e.ts, tz);
+            let what = match &e.kind {
+                DraftEventKind::Created { provider, .. } => match provider {
+                    Some(p) => format!("created by {} (written by {p})", e.actor),
+                    None => format!("created by {}", e.actor),
+                },
+                DraftEventKind::Edited { .. } => {
+                    format!("edited by {} (needs a fresh approval)", e.actor)
+                }
+                DraftEventKind::Approved { .. } => format!("approved by {}", e.actor),
+                DraftEventKind::Rejected { reason } => {
+                    format!("rejected by {}: {reason}", e.actor)
+                }
+                DraftEventKind::Executed { remote_id } => {
+                    format!("executed by {} → {remote_id}", e.actor)
+                }
+                DraftEventKind::Failed { reason } => format!("FAILED ({}): {reason}", e.actor),
+            };
+            format!("  {when}  {what}")
+        })
+        .collect()
+}
+
+/// The `$EDITOR` template for a hand-written reply: room to write on top, then the message
+/// quoted the usual way. Lines starting with `#` are instructions and are removed.
+pub fn quote_reply(r: &InboxRow, tz: UtcOffset) -> String {
+    let mut t = String::from("\n\n");
+    t.push_str(
+        "# Write your reply above. Lines starting with # are removed; the quote below is kept\n\
+         # (delete it if you do not want it). Save and quit to queue the draft for approval;\n\
+         # leave the text unchanged to draft nothing.\n",
+    );
+    t.push_str(&format!("On {}, {} wrote:\n", fmt_time(r.ts, tz), r.from));
+    for line in r.text.lines() {
+        if line.is_empty() {
+            t.push_str(">\n");
+        } else {
+            t.push_str(&format!("> {line}\n"));
+        }
+    }
+    t
+}
+
+/// The reply body from the edited template: instruction lines removed, trimmed. `None` when
+/// nothing was written above the quote.
+pub fn reply_from_template(template: &str, edited: &str) -> Option<String> {
+    let strip = |s: &str| -> String {
+        s.lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .trim()
+            .to_string()
+    };
+    let (before, after) = (strip(template), strip(edited));
+    (!after.is_empty() && after != before).then_some(after)
 }
 
 /// `text channel:NAME profile:NAME` (also `c:` / `p:`).

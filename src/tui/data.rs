@@ -125,6 +125,23 @@ fn handle(
                 tx.send(Msg::Clients(f()))?;
             }
         }
+        Req::DraftHistory { id } => {
+            let events = engine.drafts().history(&id).map_err(|e| e.to_string());
+            tx.send(Msg::DraftHistory { id, events })?;
+        }
+        Req::ToggleImpact { name, enabled } => {
+            let blocks = engine
+                .effective_llm()
+                .map(|llm| {
+                    crate::engine::providers::newly_blocked(engine.config(), &llm, &name, enabled)
+                })
+                .map_err(|e| e.to_string());
+            tx.send(Msg::ToggleImpact {
+                name,
+                enabled,
+                blocks,
+            })?;
+        }
         Req::Submit { action, label } => {
             let result = engine
                 .submit(action.clone(), Actor::Console)
@@ -169,10 +186,14 @@ fn verify(engine: &Arc<Engine>, tx: &Sender<Msg>) {
             let status = match engine.audit_store().verify() {
                 Ok(r) if r.ok() => ChainStatus {
                     ok: true,
-                    text: format!("intact ({} records, audit verify)", r.records),
+                    text: format!("intact through record {}", r.records),
+                    records: r.records,
+                    at: Some(crate::domain::now()),
                 },
                 Ok(r) => ChainStatus {
                     ok: false,
+                    records: r.records,
+                    at: Some(crate::domain::now()),
                     text: format!(
                         "BROKEN: {}",
                         r.first_bad
@@ -189,6 +210,8 @@ fn verify(engine: &Arc<Engine>, tx: &Sender<Msg>) {
                 },
                 Err(e) => ChainStatus {
                     ok: false,
+                    records: 0,
+                    at: Some(crate::domain::now()),
                     text: format!("cannot verify: {e}"),
                 },
             };

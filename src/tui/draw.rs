@@ -23,6 +23,10 @@ pub fn inbox_split_heights(body_h: u16) -> (u16, u16) {
 }
 
 pub fn draw(app: &App, f: &mut Frame) {
+    if super::layout::too_small((f.area().width, f.area().height)) {
+        draw_too_small(app, f);
+        return;
+    }
     let [tabs, body, msg, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(0),
@@ -43,28 +47,59 @@ pub fn draw(app: &App, f: &mut Frame) {
     overlay::render(app, f);
 }
 
+/// Below the minimum size: say so (and what is failing) instead of a layout with parts
+/// silently missing.
+fn draw_too_small(app: &App, f: &mut Frame) {
+    use super::layout::{MIN_H, MIN_W};
+    let t = &app.theme;
+    let a = f.area();
+    let mut lines = vec![
+        Line::from(Span::styled("Terminal too small", t.warn)),
+        Line::from(Span::styled(
+            format!("{}x{}; opsdesk needs {MIN_W}x{MIN_H}.", a.width, a.height),
+            t.text,
+        )),
+        Line::from(Span::styled("Enlarge the window, or q to quit.", t.muted)),
+    ];
+    let failing = app.failing();
+    if !failing.is_empty() {
+        lines.push(Line::from(Span::styled(
+            format!("FAILING: {}", failing.join(", ")),
+            t.error,
+        )));
+    }
+    f.render_widget(
+        Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: true }),
+        a,
+    );
+}
+
 fn draw_tabs(app: &App, f: &mut Frame, area: Rect) {
     let t = &app.theme;
-    let mut spans = vec![Span::styled(" opsdesk ", t.title)];
-    for (i, p) in Pane::ALL.iter().enumerate() {
-        let extra = match p {
-            Pane::Drafts if app.drafts.pending() > 0 => format!(" ({})", app.drafts.pending()),
-            Pane::Inbox if app.inbox.unread() > 0 => format!(" ({})", app.inbox.unread()),
-            _ => String::new(),
-        };
-        let label = format!("{} {}{}", i + 1, p.title(), extra);
+    let (prefix, tabs) = super::layout::tabs(app);
+    let mut spans = Vec::new();
+    let mut used = 0usize;
+    if let Some(p) = prefix {
+        used += p.chars().count();
+        spans.push(Span::styled(p, t.title));
+    }
+    for (p, label, start, end) in tabs {
         // Brackets mark the active pane even without colour.
-        if *p == app.pane {
+        if p == app.pane {
             spans.push(Span::styled(format!("[{label}]"), t.selection));
         } else {
             spans.push(Span::styled(format!(" {label} "), t.muted));
         }
         spans.push(Span::raw(" "));
+        used = used.max(end as usize + 1).max(start as usize);
     }
     let help = app
         .keymap
         .key_for(app.pane.section(), super::keymap::Act::Help);
-    spans.push(Span::styled(format!("  {help} help"), t.muted));
+    let tail = format!("  {help} help");
+    if used + tail.chars().count() <= area.width as usize {
+        spans.push(Span::styled(tail, t.muted));
+    }
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
@@ -84,11 +119,12 @@ fn hint(app: &App) -> String {
     let k = |a| app.keymap.key_for(app.pane.section(), a);
     match app.pane {
         Pane::Inbox => format!(
-            " {} filter · {} reply draft · {} mark read · {} details",
+            " {} filter · {} write a reply · {} mark read · {} details · {} health",
             k(Act::Filter),
             k(Act::DraftReply),
             k(Act::MarkRead),
-            k(Act::Details)
+            k(Act::Details),
+            k(Act::Health)
         ),
         Pane::Brief => format!(" {} regenerate", k(Act::Regenerate)),
         Pane::Drafts => format!(
@@ -113,54 +149,77 @@ fn hint(app: &App) -> String {
     }
 }
 
+/// The status bar, most important first so that a narrow terminal cuts the least useful
+/// end: health (what fails, and which entities' LLM work is blocked), then unread and waiting
+/// drafts, then the MCP server and the default provider.
 fn draw_status(app: &App, f: &mut Frame, area: Rect) {
     let t = &app.theme;
     let s = &app.status;
+    let width = area.width as usize;
+    let health_key = app
+        .keymap
+        .key_for(app.pane.section(), super::keymap::Act::Health);
     let mut spans = Vec::new();
+    let mut used = 0usize;
+    let mut push = |spans: &mut Vec<Span<'static>>, text: String, style: Style| {
+        let n = text.chars().count();
+        if used >= width {
+            return;
+        }
+        let text = if used + n > width {
+            panes::fit(&text, width - used)
+        } else {
+            text
+        };
+        used += text.chars().count();
+        spans.push(Span::styled(text, style));
+    };
+    let failing = app.failing();
+    let blocked = app.blocked_entities();
+    if failing.is_empty() && blocked.is_empty() {
+        push(&mut spans, " ✓ all ok ".into(), t.status);
+    } else {
+        let mut what = failing.clone();
+        if !blocked.is_empty() {
+            what.push(format!("LLM blocked: {}", blocked.join(", ")));
+        }
+        push(
+            &mut spans,
+            format!(" !! {} ({health_key} why) ", what.join(" · ")),
+            t.error,
+        );
+    }
+    push(
+        &mut spans,
+        format!("│ unread {} ", app.inbox.unread()),
+        t.status,
+    );
+    let waiting = app.drafts.pending();
+    if waiting > 0 {
+        push(&mut spans, format!("│ {waiting} to approve "), t.status);
+    }
     let mcp = match (&s.mcp_url, &s.mcp_error) {
         (Some(url), _) => format!(
-            " MCP {url} · {} client{} ",
+            "│ MCP {} · {} client{} ",
+            url.trim_start_matches("http://"),
             s.clients.len(),
             if s.clients.len() == 1 { "" } else { "s" }
         ),
-        (None, Some(_)) => " MCP off (error) ".to_string(),
-        (None, None) => " MCP off ".to_string(),
+        (None, Some(_)) => "│ MCP off (error) ".to_string(),
+        (None, None) => "│ MCP off ".to_string(),
     };
-    spans.push(Span::styled(mcp, t.status));
-    let sources: Vec<String> = s
-        .sources
-        .values()
-        .map(|h| {
-            if h.ok {
-                format!("{} ok", h.name)
-            } else {
-                format!("{} FAIL", h.name)
-            }
-        })
-        .collect();
-    let sources = if sources.is_empty() {
-        "no pollers".to_string()
-    } else {
-        sources.join(" ")
-    };
-    spans.push(Span::styled(format!("│ {sources} "), t.status));
-    spans.push(Span::styled(
-        format!("│ unread {} ", app.inbox.unread()),
+    push(&mut spans, mcp, t.status);
+    let sources = s.sources.values().filter(|h| h.ok).count();
+    push(
+        &mut spans,
+        format!("│ {sources}/{} sources ok ", s.sources.len()),
         t.status,
-    ));
-    spans.push(Span::styled(
-        format!("│ default {} ", app.default_provider().unwrap_or("none")),
+    );
+    push(
+        &mut spans,
+        format!("│ LLM {} ", app.default_provider().unwrap_or("none")),
         t.status,
-    ));
-    let failing = app.failing();
-    if failing.is_empty() {
-        spans.push(Span::styled("│ all ok ", t.status));
-    } else {
-        spans.push(Span::styled(
-            format!(" !! FAILING: {} ", failing.join(", ")),
-            t.error,
-        ));
-    }
+    );
     f.render_widget(
         Paragraph::new(Line::from(spans)).style(Style::default().patch(t.status)),
         area,

@@ -70,6 +70,12 @@ pub fn spawn_input(
                 }
                 let msg = match event::read() {
                     Ok(Event::Key(k)) => Msg::Key(k),
+                    // Motion without a button pressed is not worth a message.
+                    Ok(Event::Mouse(m))
+                        if !matches!(m.kind, crossterm::event::MouseEventKind::Moved) =>
+                    {
+                        Msg::Mouse(m)
+                    }
                     Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
                     Ok(_) => continue,
                     Err(e) => Msg::Fatal(format!("terminal input failed: {e}")),

@@ -63,13 +63,80 @@ acts! {
     PaneInbox = "pane_inbox", PaneBrief = "pane_brief", PaneDrafts = "pane_drafts",
     PaneProviders = "pane_providers", PaneAudit = "pane_audit",
     Down = "down", Up = "up", PageDown = "page_down", PageUp = "page_up",
-    Top = "top", Bottom = "bottom", Filter = "filter", Command = "command", Help = "help",
+    Top = "top", Bottom = "bottom", Filter = "filter", ClearFilter = "clear_filter",
+    Command = "command", Help = "help", Health = "health", Mouse = "mouse",
     Details = "details", Refresh = "refresh",
-    DraftReply = "draft_reply", MarkRead = "mark_read", MarkAllRead = "mark_all_read",
+    DraftReply = "draft_reply", AskReply = "ask_reply", MarkRead = "mark_read",
+    MarkAllRead = "mark_all_read",
     Regenerate = "regenerate",
     Approve = "approve", Reject = "reject", Edit = "edit", ShowAll = "show_all",
     ToggleEnabled = "toggle_enabled", SetDefault = "set_default",
     CycleOutcome = "cycle_outcome", Verify = "verify",
+}
+
+/// What a binding is for, to group the `?` help the way people look for keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Purpose {
+    Move,
+    Panes,
+    Act,
+    Filter,
+    App,
+}
+
+impl Purpose {
+    pub const ALL: [Purpose; 5] = [
+        Purpose::Move,
+        Purpose::Panes,
+        Purpose::Act,
+        Purpose::Filter,
+        Purpose::App,
+    ];
+    pub fn title(self) -> &'static str {
+        match self {
+            Purpose::Move => "Move",
+            Purpose::Panes => "Panes",
+            Purpose::Act => "Act",
+            Purpose::Filter => "Filter",
+            Purpose::App => "App",
+        }
+    }
+}
+
+impl Act {
+    pub fn purpose(self) -> Purpose {
+        match self {
+            Act::Down | Act::Up | Act::PageDown | Act::PageUp | Act::Top | Act::Bottom => {
+                Purpose::Move
+            }
+            Act::NextPane
+            | Act::PrevPane
+            | Act::PaneInbox
+            | Act::PaneBrief
+            | Act::PaneDrafts
+            | Act::PaneProviders
+            | Act::PaneAudit => Purpose::Panes,
+            Act::Filter | Act::ClearFilter | Act::CycleOutcome | Act::ShowAll => Purpose::Filter,
+            Act::Quit
+            | Act::Command
+            | Act::Help
+            | Act::Health
+            | Act::Mouse
+            | Act::Refresh
+            | Act::Verify => Purpose::App,
+            Act::Details
+            | Act::DraftReply
+            | Act::AskReply
+            | Act::MarkRead
+            | Act::MarkAllRead
+            | Act::Regenerate
+            | Act::Approve
+            | Act::Reject
+            | Act::Edit
+            | Act::ToggleEnabled
+            | Act::SetDefault => Purpose::Act,
+        }
+    }
 }
 
 /// A key with its modifiers, normalized so that `G` and `shift-g` are the same key.
@@ -270,13 +337,59 @@ impl Keymap {
             .unwrap_or_else(|| "?".into())
     }
 
-    /// Help lines: (section, keys, description), in file order within each section.
-    pub fn help(&self) -> Vec<(Section, String, String)> {
+    /// The `?` help for `pane`: its own keys first (by purpose), then the keys that work
+    /// everywhere grouped by purpose, then the other panes' keys. Each group is
+    /// (title, [(keys, description)]), bindings in file order.
+    pub fn help_for(&self, pane: Section) -> Vec<(String, Vec<(String, String)>)> {
+        let entry = |b: &Binding| {
+            let keys: Vec<String> = b.keys.iter().map(Key::label).collect();
+            (keys.join(" "), b.help.clone())
+        };
         let mut out = Vec::new();
+        let title = |s: Section| {
+            let n = s.name();
+            let mut c = n.chars();
+            c.next()
+                .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                .unwrap_or_default()
+        };
+        for purpose in Purpose::ALL {
+            let own: Vec<_> = self
+                .bindings
+                .iter()
+                .filter(|b| b.section == pane && b.act.purpose() == purpose)
+                .map(entry)
+                .collect();
+            if !own.is_empty() {
+                out.push((
+                    format!("{} pane · {}", title(pane), purpose.title().to_lowercase()),
+                    own,
+                ));
+            }
+        }
+        for purpose in Purpose::ALL {
+            let global: Vec<_> = self
+                .bindings
+                .iter()
+                .filter(|b| b.section == Section::Global && b.act.purpose() == purpose)
+                .map(entry)
+                .collect();
+            if !global.is_empty() {
+                out.push((format!("{} (everywhere)", purpose.title()), global));
+            }
+        }
         for sec in Section::ALL {
-            for b in self.bindings.iter().filter(|b| b.section == sec) {
-                let keys: Vec<String> = b.keys.iter().map(Key::label).collect();
-                out.push((sec, keys.join(" "), b.help.clone()));
+            if sec == Section::Global || sec == pane {
+                continue;
+            }
+            let rest: Vec<_> = self
+                .bindings
+                .iter()
+                .filter(|b| b.section == sec)
+                .map(entry)
+                .collect();
+            if !rest.is_empty() {
+                out.push((format!("{} pane", title(sec)), rest));
             }
         }
         out

@@ -8,11 +8,14 @@
 //! - `keymap`, `theme`: TOML keymap and themes with built-in defaults
 //! - `term`: terminal restore on every exit path
 
+pub mod actions;
 pub mod app;
 pub mod data;
 pub mod draw;
 pub mod event;
 pub mod keymap;
+pub mod layout;
+pub mod mouse;
 pub mod overlay;
 pub mod panes;
 pub mod term;
@@ -45,6 +48,8 @@ pub struct Options {
     pub clients: Option<ClientsFn>,
     /// Where stderr goes while the UI owns the terminal.
     pub log_file: Option<PathBuf>,
+    /// Shown in the health view and the help's "About".
+    pub data_dir: Option<String>,
 }
 
 /// Run the console until the operator quits. Returns the message of a fatal background
@@ -97,6 +102,7 @@ pub fn run(
     let profiles = engine.profile_names();
     let mut app = App::new(opts.theme, opts.keymap, profiles, size);
     app.tz = opts.tz;
+    app.data_dir = opts.data_dir;
     app.status.mcp_url = opts.mcp_url;
     app.status.mcp_error = opts.mcp_error.clone();
     if let Some(e) = opts.mcp_error {
@@ -157,8 +163,30 @@ fn apply(
                     app.quit = true;
                 }
             }
+            Effect::Mouse(on) => {
+                if let Err(e) = term::set_mouse(on) {
+                    app.say(app::Level::Error, format!("mouse: {e}"));
+                }
+            }
+            Effect::Compose {
+                message_id,
+                to,
+                template,
+            } => match edit_in_editor(terminal, gate, &template, "opsdesk-reply-") {
+                Ok(Some(edited)) => match app::reply_from_template(&template, &edited) {
+                    Some(body) => {
+                        let _ = req_tx.send(Req::Submit {
+                            label: format!("reply to {to} drafted"),
+                            action: Action::DraftReply { message_id, body },
+                        });
+                    }
+                    None => app.say(app::Level::Info, "no reply written; nothing was drafted"),
+                },
+                Ok(None) => app.say(app::Level::Info, "no reply written; nothing was drafted"),
+                Err(e) => app.say(app::Level::Error, format!("editor: {e:#}")),
+            },
             Effect::Edit { id, outbound } => {
-                match edit_in_editor(terminal, gate, outbound.body()) {
+                match edit_in_editor(terminal, gate, outbound.body(), "opsdesk-draft-") {
                     Ok(Some(body)) => {
                         let outbound = app::with_body(&outbound, body);
                         let _ = req_tx.send(Req::Submit {
@@ -180,10 +208,11 @@ fn edit_in_editor(
     terminal: &mut term::Term,
     gate: &event::InputGate,
     body: &str,
+    prefix: &str,
 ) -> Result<Option<String>> {
     use std::io::Write;
     let mut file = tempfile::Builder::new()
-        .prefix("opsdesk-draft-")
+        .prefix(prefix)
         .suffix(".txt")
         .tempfile()
         .context("cannot create a temp file")?; // created 0600

@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::ThreadId;
 
 use crossterm::cursor::{Hide, Show};
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::execute;
 use crossterm::terminal::{
     Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -26,6 +27,8 @@ use super::app::Msg;
 pub type Term = Terminal<CrosstermBackend<Stdout>>;
 
 static ACTIVE: AtomicBool = AtomicBool::new(false);
+/// Whether mouse capture is (meant to be) on; kept across an `$EDITOR` suspension.
+static MOUSE: AtomicBool = AtomicBool::new(true);
 static SAVED_STDERR: AtomicI32 = AtomicI32::new(-1);
 static FATAL_TX: Mutex<Option<(ThreadId, Sender<Msg>)>> = Mutex::new(None);
 
@@ -42,7 +45,12 @@ pub fn enter() -> io::Result<(Term, TerminalGuard)> {
 pub fn restore() {
     if ACTIVE.swap(false, Ordering::SeqCst) {
         let _ = disable_raw_mode();
-        let _ = execute!(io::stdout(), LeaveAlternateScreen, Show);
+        let _ = execute!(
+            io::stdout(),
+            DisableMouseCapture,
+            LeaveAlternateScreen,
+            Show
+        );
     }
 }
 
@@ -56,9 +64,23 @@ fn fresh_terminal() -> io::Result<Term> {
         Clear(ClearType::All),
         Hide
     )?;
+    if MOUSE.load(Ordering::SeqCst) {
+        execute!(io::stdout(), EnableMouseCapture)?;
+    }
     let mut t = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     t.hide_cursor()?;
     Ok(t)
+}
+
+/// Capture the mouse (clicks and the wheel reach the console) or leave it to the terminal
+/// (which then selects text).
+pub fn set_mouse(on: bool) -> io::Result<()> {
+    MOUSE.store(on, Ordering::SeqCst);
+    if on {
+        execute!(io::stdout(), EnableMouseCapture)
+    } else {
+        execute!(io::stdout(), DisableMouseCapture)
+    }
 }
 
 /// Re-enter after a suspension (`$EDITOR`).

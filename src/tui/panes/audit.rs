@@ -13,7 +13,11 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
     let t = &app.theme;
     let a = &app.audit;
     let vis = a.visible();
-    let mut title = format!(" Audit · {} shown ", vis.len());
+    let mut title = if a.filter.is_empty() && a.outcome.is_none() {
+        format!(" Audit · {} records loaded ", a.records.len())
+    } else {
+        format!(" Audit · {} of {} ", vis.len(), a.records.len())
+    };
     if let Some(o) = a.outcome {
         title.push_str(&format!("· outcome: {} ", o.as_str()));
     }
@@ -21,10 +25,31 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         title.push_str(&format!("· filter: {} ", a.filter));
     }
     let width = area.width.saturating_sub(4) as usize;
+    let verify = app
+        .keymap
+        .key_for(app.pane.section(), crate::tui::keymap::Act::Verify);
     let chain = match &a.chain {
-        None => Line::from(Span::styled("  chain: not verified yet", t.muted)),
-        Some(c) if c.ok => Line::from(Span::styled(format!("  chain: {}", c.text), t.ok)),
-        Some(c) => Line::from(Span::styled(format!("  chain: {}", c.text), t.error)),
+        None => Line::from(Span::styled(
+            format!("  chain: not verified yet ({verify} verifies)"),
+            t.muted,
+        )),
+        Some(c) => {
+            // Records appended since the verification are not covered by it: say so rather
+            // than call a long trail "intact (0 records)".
+            let newest = a.records.front().map_or(0, |r| r.seq);
+            let since = newest.saturating_sub(c.records);
+            let mut text = format!("  chain: {}", c.text);
+            if let Some(at) = c.at {
+                text.push_str(&format!(" (verified {})", fmt_time(at, app.tz)));
+            }
+            if since > 0 && c.ok {
+                text.push_str(&format!(
+                    " · {since} newer record{} not verified yet ({verify})",
+                    if since == 1 { "" } else { "s" }
+                ));
+            }
+            Line::from(Span::styled(text, if c.ok { t.ok } else { t.error }))
+        }
     };
     let mut lines = vec![
         chain,
@@ -65,6 +90,14 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             fit(&crate::sanitize::for_terminal(&text), width),
             style,
         ));
+    }
+    if vis.is_empty() {
+        let msg = if a.records.is_empty() {
+            "No audit records yet."
+        } else {
+            "Nothing matches. / changes the filter, o the outcome, Esc clears both."
+        };
+        lines.push(Line::from(Span::styled(format!("  {msg}"), t.muted)));
     }
     f.render_widget(Paragraph::new(lines).block(block(t, title)), area);
 }

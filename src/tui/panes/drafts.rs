@@ -1,36 +1,89 @@
 //! Drafts: the approval queue and the selected draft in full.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{block, fit, header, row, sub_block};
 use crate::domain::{DraftStatus, Verdict};
-use crate::tui::app::{App, draft_lines};
+use crate::tui::app::{App, draft_life, draft_lines, draft_outlook, zone_name};
+use crate::tui::layout::drafts_split;
+
+/// Column widths for a list `width` characters wide: the id always shows; recipients and
+/// the author share what is left; the verdict column only where there is room.
+struct Cols {
+    recipients: usize,
+    by: usize,
+    verdict: bool,
+}
+
+fn columns(width: usize) -> Cols {
+    // STATUS 9, ID 12, PROFILE 8, KIND 11, each with a separating space.
+    let fixed = 10 + 13 + 9 + 12;
+    let verdict = width >= 120;
+    let rest = width.saturating_sub(fixed + if verdict { 7 } else { 0 } + 2);
+    let recipients = (rest * 3 / 5).clamp(10, 60);
+    let by = rest.saturating_sub(recipients).clamp(8, 30);
+    Cols {
+        recipients,
+        by,
+        verdict,
+    }
+}
+
+/// Counts a person reads at a glance: what waits for them, what is on its way, what went.
+fn counts(all: &[crate::domain::Draft]) -> String {
+    let n = |s: DraftStatus| all.iter().filter(|d| d.status == s).count();
+    let mut parts = vec![format!("{} to approve", n(DraftStatus::Pending))];
+    for (s, word) in [
+        (DraftStatus::Approved, "approved, not sent yet"),
+        (DraftStatus::Failed, "failed to send"),
+        (DraftStatus::Executed, "sent"),
+        (DraftStatus::Rejected, "rejected"),
+    ] {
+        if n(s) > 0 {
+            parts.push(format!("{} {word}", n(s)));
+        }
+    }
+    parts.join(" · ")
+}
 
 pub fn render(app: &App, f: &mut Frame, area: Rect) {
     let t = &app.theme;
     let v = &app.drafts;
-    let [list_area, detail_area] =
-        Layout::vertical([Constraint::Percentage(45), Constraint::Min(0)]).areas(area);
+    let (list_area, detail_area) = drafts_split(area);
     let vis = v.visible();
     let mut title = format!(
-        " Drafts · {} pending · {} ",
-        v.pending(),
-        if v.show_all { "all" } else { "undecided" }
+        " Drafts · {} · showing {} of {} ({}) ",
+        counts(&v.all),
+        vis.len(),
+        v.all.len(),
+        if v.show_all {
+            "all"
+        } else {
+            "undecided; A shows all"
+        }
     );
     if !v.filter.is_empty() {
         title.push_str(&format!("· filter: {} ", v.filter));
     }
     let inner_h = list_area.height.saturating_sub(2) as usize;
     let width = list_area.width.saturating_sub(4) as usize;
+    let c = columns(width);
+    let verdict_h = if c.verdict { "VERDICT " } else { "" };
     let mut lines = vec![header(
         t,
         fit(
             &format!(
-                "{:<9} {:<8} {:<12} {:<26} {:<8} {:<18} {:<13}",
-                "STATUS", "PROFILE", "KIND", "RECIPIENTS", "VERDICT", "PROVIDER (BY)", "ID"
+                "{:<9} {:<12} {:<8} {:<11} {:<rw$} {verdict_h}{}",
+                "STATUS",
+                "ID",
+                "PROFILE",
+                "KIND",
+                "RECIPIENTS",
+                "BY (WRITTEN BY)",
+                rw = c.recipients
             ),
             width,
         ),
@@ -43,20 +96,27 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             Verdict::Queue { .. } => "queue",
             Verdict::Block { .. } => "block",
         };
-        let by = format!(
-            "{} ({})",
-            d.provider.as_deref().unwrap_or("—"),
-            d.created_by
-        );
+        let by = match &d.provider {
+            Some(p) => format!("{} ({p})", d.created_by),
+            None => d.created_by.to_string(),
+        };
+        let status = match d.status {
+            DraftStatus::Executed => "sent",
+            s => s.as_str(),
+        };
         let text = format!(
-            "{} {} {} {} {} {} {}",
-            fit(d.status.as_str(), 9),
+            "{} {} {} {} {} {}{}",
+            fit(status, 9),
+            fit(&d.id, 12),
             fit(&d.profile, 8),
-            fit(d.outbound.kind(), 12),
-            fit(&d.outbound.recipients().join(", "), 26),
-            fit(verdict, 8),
-            fit(&by, 18),
-            d.id
+            fit(d.outbound.kind(), 11),
+            fit(&d.outbound.recipients().join(", "), c.recipients),
+            if c.verdict {
+                format!("{} ", fit(verdict, 7))
+            } else {
+                String::new()
+            },
+            fit(&by, c.by),
         );
         let style = match d.status {
             DraftStatus::Pending => t.unread,
@@ -72,10 +132,14 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         ));
     }
     if vis.is_empty() {
-        let msg = if v.loaded {
-            "Nothing waits for approval. Drafts from MCP clients and the console appear here."
-        } else {
+        let msg = if !v.loaded {
             "loading…"
+        } else if !v.filter.is_empty() {
+            "Nothing matches. / changes the filter, Esc clears it."
+        } else if !v.show_all && !v.all.is_empty() {
+            "Nothing waits for approval. A shows decided and sent drafts."
+        } else {
+            "Nothing waits for approval. Drafts from MCP clients and the console appear here."
         };
         lines.push(Line::from(Span::styled(format!("  {msg}"), t.muted)));
     }
@@ -85,13 +149,35 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         return;
     }
     let (title, lines) = match vis.get(v.sel) {
-        Some(d) => (
-            format!(" Draft {} ", d.id),
-            draft_lines(d, app.tz)
-                .into_iter()
-                .map(|l| Line::from(Span::styled(crate::sanitize::for_terminal(&l), t.text)))
-                .collect(),
-        ),
+        Some(d) => {
+            let mut out = vec![Line::from(Span::styled(
+                format!("now: {}", draft_outlook(d)),
+                match d.status {
+                    DraftStatus::Failed => t.error,
+                    DraftStatus::Pending => t.unread,
+                    _ => t.ok,
+                },
+            ))];
+            out.push(Line::from(Span::styled(
+                format!("life ({}):", zone_name(app.tz)),
+                t.muted,
+            )));
+            match app.draft_history.get(&d.id) {
+                Some((at, ev)) if *at == d.updated_at => {
+                    out.extend(draft_life(ev, app.tz).into_iter().map(|l| {
+                        Line::from(Span::styled(crate::sanitize::for_terminal(&l), t.text))
+                    }))
+                }
+                _ => out.push(Line::from(Span::styled("  loading…", t.muted))),
+            }
+            out.push(Line::from(""));
+            out.extend(
+                draft_lines(d, app.tz)
+                    .into_iter()
+                    .map(|l| Line::from(Span::styled(crate::sanitize::for_terminal(&l), t.text))),
+            );
+            (format!(" Draft {} ", d.id), out)
+        }
         None => (" Draft ".to_string(), Vec::new()),
     };
     f.render_widget(

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{block, fit, header, row, sub_block};
-use crate::tui::app::{App, fmt_time};
+use crate::tui::app::{App, fmt_time, zone_name};
 use crate::tui::draw::inbox_split_heights;
 
 pub fn render(app: &App, f: &mut Frame, area: Rect) {
@@ -16,22 +16,36 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
     let [list_area, preview_area] =
         Layout::vertical([Constraint::Length(list_h), Constraint::Min(0)]).areas(area);
 
-    let mut title = format!(" Inbox · {} items · {} unread ", v.last_seq, v.unread());
-    if !v.filter_text.is_empty() {
-        title.push_str(&format!("· filter: {} ", v.filter_text));
+    // With a filter, what is shown out of the whole inbox; "+" while more pages may match.
+    let mut title = if v.filter_text.is_empty() {
+        format!(" Inbox · {} items · {} unread ", v.last_seq, v.unread())
+    } else {
+        let more = if v.at_top && v.at_bottom { "" } else { "+" };
+        format!(
+            " Inbox · {}{more} of {} · filter: {} ",
+            v.rows.len(),
+            v.last_seq,
+            v.filter_text
+        )
+    };
+    title.push_str(&format!("· times {} ", zone_name(app.tz)));
+    if let Some(e) = &v.filter_error {
+        title.push_str(&format!("· typing: {e} "));
     }
     if v.loading {
         title.push_str("· loading… ");
     }
     let inner_h = list_h.saturating_sub(2) as usize;
     let width = list_area.width.saturating_sub(4) as usize;
+    // The sender gets a share of what the fixed columns leave, between 14 and 30.
+    let from_w = (width.saturating_sub(2 + 12 + 9 + 9) / 3).clamp(14, 30);
     let mut lines = Vec::with_capacity(inner_h);
     if inner_h > 0 {
         lines.push(header(
             t,
             fit(
                 &format!(
-                    "  {:<11} {:<8} {:<8} {:<18} SUBJECT / PREVIEW",
+                    "  {:<11} {:<8} {:<8} {:<from_w$} SUBJECT / PREVIEW",
                     "TIME", "CHANNEL", "PROFILE", "FROM"
                 ),
                 width,
@@ -44,7 +58,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
     let offset = crate::tui::app::follow(v.sel, v.offset, rows_h);
     for (i, r) in v.rows.iter().enumerate().skip(offset).take(rows_h) {
         let unread = r.seq > v.cursor;
-        let time = fmt_time(r.received_at, app.tz);
+        let time = fmt_time(r.ts, app.tz);
         let time = time.get(5..).unwrap_or(&time);
         let text = format!(
             "{} {:<11} {} {} {} {}",
@@ -52,7 +66,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             time,
             fit(r.channel.as_str(), 8),
             fit(&r.profile, 8),
-            fit(&r.from, 18),
+            fit(&r.from, from_w),
             r.subject
         );
         let style = if unread { t.unread } else { t.text };
@@ -64,7 +78,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         } else if v.filter_text.is_empty() {
             "No messages yet. Sources deliver here (the demo source, or files dropped in the spool folder)."
         } else {
-            "Nothing matches the filter (/ to change it)."
+            "Nothing matches. / changes the filter, Esc clears it."
         };
         lines.push(Line::from(Span::styled(format!("  {msg}"), t.muted)));
     }
@@ -86,10 +100,11 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             Span::styled(r.from.clone(), t.text),
             Span::styled(
                 format!(
-                    "   {} · {} · {}",
+                    "   {} · {} · {} {}",
                     r.channel,
                     r.profile,
-                    fmt_time(r.received_at, app.tz)
+                    fmt_time(r.ts, app.tz),
+                    zone_name(app.tz)
                 ),
                 t.muted,
             ),

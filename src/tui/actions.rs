@@ -1,0 +1,383 @@
+//! What each key action does: `App::act` dispatches every `Act` to one handler here. Like
+//! `update`, nothing here does I/O; handlers change the state and push `Effect`s.
+
+use crossterm::event::KeyModifiers;
+
+use super::app::{
+    Anchor, App, ChainStatus, Effect, InputKind, Level, Overlay, Pane, Req, quote_reply, sends,
+};
+use super::keymap::Act;
+use crate::domain::{Action, AuditOutcome, Channel, DraftStatus};
+
+impl App {
+    /// Do what `act` names. One handler per action, so each reads on its own.
+    pub fn act(&mut self, act: Act, fx: &mut Vec<Effect>) {
+        match act {
+            Act::Quit => self.quit = true,
+            Act::NextPane => self.cycle_pane(1, fx),
+            Act::PrevPane => self.cycle_pane(Pane::ALL.len() - 1, fx),
+            Act::PaneInbox => self.switch(Pane::Inbox, fx),
+            Act::PaneBrief => self.switch(Pane::Brief, fx),
+            Act::PaneDrafts => self.switch(Pane::Drafts, fx),
+            Act::PaneProviders => self.switch(Pane::Providers, fx),
+            Act::PaneAudit => self.switch(Pane::Audit, fx),
+            Act::Down => self.move_by(1, fx),
+            Act::Up => self.move_by(-1, fx),
+            Act::PageDown => self.move_by(self.inbox_list_height() as i64, fx),
+            Act::PageUp => self.move_by(-(self.inbox_list_height() as i64), fx),
+            Act::Top => self.top(fx),
+            Act::Bottom => self.bottom(fx),
+            Act::Filter => self.open_filter(),
+            Act::ClearFilter => self.clear_filter(fx),
+            Act::Command => self.open_command(),
+            Act::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Act::Health => self.open_health(),
+            Act::Mouse => self.toggle_mouse(fx),
+            Act::Details => self.details(),
+            Act::Refresh => fx.extend(self.reload()),
+            Act::DraftReply => self.write_reply(fx),
+            Act::AskReply => self.ask_reply(),
+            Act::MarkRead => self.mark_read(fx),
+            Act::MarkAllRead => self.mark_all_read(fx),
+            Act::Regenerate => self.regenerate(fx),
+            Act::Approve => self.approve(),
+            Act::Reject => self.reject(),
+            Act::Edit => self.edit(fx),
+            Act::ShowAll => self.show_all(),
+            Act::ToggleEnabled => self.toggle_enabled(fx),
+            Act::SetDefault => self.set_default(fx),
+            Act::CycleOutcome => self.cycle_outcome(),
+            Act::Verify => self.verify(fx),
+        }
+    }
+
+    fn cycle_pane(&mut self, by: usize, fx: &mut Vec<Effect>) {
+        let i = (self.pane.index() + by) % Pane::ALL.len();
+        self.switch(Pane::ALL[i], fx);
+    }
+
+    fn open_filter(&mut self) {
+        let (buf, title) = match self.pane {
+            Pane::Inbox => (
+                self.inbox.filter_text.clone(),
+                "Filter inbox as you type (text, channel:NAME, profile:NAME) · Enter keeps · Esc clears",
+            ),
+            Pane::Drafts => (
+                self.drafts.filter.clone(),
+                "Filter drafts as you type · Enter keeps · Esc clears",
+            ),
+            Pane::Audit => (
+                self.audit.filter.clone(),
+                "Filter audit as you type (text, event:PREFIX) · Enter keeps · Esc clears",
+            ),
+            _ => {
+                self.say(Level::Info, "this pane has no filter");
+                return;
+            }
+        };
+        self.overlay = Some(Overlay::Input {
+            kind: InputKind::Filter(self.pane),
+            title: title.into(),
+            buf,
+        });
+    }
+
+    /// `Esc` on a pane: clear its active filter (and the audit outcome filter).
+    fn clear_filter(&mut self, fx: &mut Vec<Effect>) {
+        let active = match self.pane {
+            Pane::Inbox => !self.inbox.filter_text.is_empty(),
+            Pane::Drafts => !self.drafts.filter.is_empty(),
+            Pane::Audit => !self.audit.filter.is_empty() || self.audit.outcome.is_some(),
+            _ => false,
+        };
+        if !active {
+            return;
+        }
+        if self.pane == Pane::Audit {
+            self.audit.outcome = None;
+        }
+        self.set_filter(self.pane, String::new(), fx);
+        self.say(Level::Info, "filter cleared");
+    }
+
+    fn open_command(&mut self) {
+        self.overlay = Some(Overlay::Input {
+            kind: InputKind::Command,
+            title: "Command (inbox, brief, drafts, providers, audit, health, verify, refresh, mouse, theme NAME, help, quit)".into(),
+            buf: String::new(),
+        });
+    }
+
+    fn open_health(&mut self) {
+        let lines = self.health_lines();
+        self.overlay = Some(Overlay::Details {
+            title: "Health: sources, MCP, audit chain, LLM routing".into(),
+            lines,
+            scroll: 0,
+        });
+    }
+
+    fn toggle_mouse(&mut self, fx: &mut Vec<Effect>) {
+        self.mouse = !self.mouse;
+        fx.push(Effect::Mouse(self.mouse));
+        self.say(
+            Level::Info,
+            if self.mouse {
+                "mouse on: click selects, the wheel scrolls (hold Shift to select text)"
+            } else {
+                "mouse off: the terminal selects text again"
+            },
+        );
+    }
+
+    /// `R`: write a reply by hand in `$EDITOR`, starting from a quoted reply template.
+    fn write_reply(&mut self, fx: &mut Vec<Effect>) {
+        let Some(r) = self.inbox.selected() else {
+            return;
+        };
+        if r.channel == Channel::Calendar {
+            self.say(Level::Warn, "calendar items cannot be replied to");
+            return;
+        }
+        let template = quote_reply(r, self.tz);
+        fx.push(Effect::Compose {
+            message_id: r.id.clone(),
+            to: r.from.clone(),
+            template,
+        });
+    }
+
+    /// Asking the assistant for a reply needs its `draft_generate` job, which this build
+    /// does not have: say so rather than pretend.
+    fn ask_reply(&mut self) {
+        let key = self.keymap.key_for(self.pane.section(), Act::DraftReply);
+        self.say(
+            Level::Warn,
+            format!(
+                "asking the assistant for a reply is not available in this build (no draft_generate job yet); {key} writes one in $EDITOR"
+            ),
+        );
+    }
+
+    fn mark_read(&mut self, fx: &mut Vec<Effect>) {
+        if let Some(r) = self.inbox.selected() {
+            let seq = r.seq;
+            fx.push(Effect::Req(Req::Submit {
+                action: Action::MarkRead {
+                    consumer: "console".into(),
+                    seq,
+                },
+                label: format!("marked read up to #{seq}"),
+            }));
+        }
+    }
+
+    fn mark_all_read(&mut self, fx: &mut Vec<Effect>) {
+        let seq = self.inbox.last_seq;
+        fx.push(Effect::Req(Req::Submit {
+            action: Action::MarkRead {
+                consumer: "console".into(),
+                seq,
+            },
+            label: "marked everything read".into(),
+        }));
+    }
+
+    fn regenerate(&mut self, fx: &mut Vec<Effect>) {
+        if let Some(p) = self.profiles.get(self.brief.sel).cloned() {
+            fx.extend(self.brief_req(p));
+        }
+    }
+
+    fn approve(&mut self) {
+        let Some(d) = self.drafts.selected() else {
+            return;
+        };
+        if d.status != DraftStatus::Pending {
+            let msg = format!(
+                "draft {} is {}; only pending drafts can be approved",
+                d.id,
+                d.status.as_str()
+            );
+            self.say(Level::Warn, msg);
+            return;
+        }
+        // The approval binds to the content shown now; if it changes before the engine
+        // records the approval, the engine refuses.
+        let action = Action::ApproveDraft {
+            id: d.id.clone(),
+            digest: Some(d.digest.clone()),
+        };
+        let label = format!("approved draft {}", d.id);
+        if !sends(&d.outbound) {
+            self.overlay = None;
+            return;
+        }
+        let mut lines = vec![
+            format!("{} for profile {}", d.outbound.kind(), d.profile),
+            format!("to: {}", d.outbound.recipients().join(", ")),
+        ];
+        if let Some(s) = d.outbound.subject() {
+            lines.push(format!("subject: {s}"));
+        }
+        lines.push(String::new());
+        lines.extend(d.outbound.body().lines().take(6).map(str::to_string));
+        lines.push(String::new());
+        lines.push(
+            "Approving releases this to be sent. y / Enter = approve, n / Esc = cancel".into(),
+        );
+        self.overlay = Some(Overlay::Confirm {
+            title: format!("Approve draft {}?", d.id),
+            lines,
+            action,
+            label,
+        });
+    }
+
+    fn reject(&mut self) {
+        let Some(d) = self.drafts.selected() else {
+            return;
+        };
+        if d.status.is_final() {
+            let msg = format!("draft {} is already {}", d.id, d.status.as_str());
+            self.say(Level::Warn, msg);
+            return;
+        }
+        self.overlay = Some(Overlay::Input {
+            kind: InputKind::Reject { id: d.id.clone() },
+            title: format!(
+                "Reject draft {} — reason (Enter to reject, Esc to cancel)",
+                d.id
+            ),
+            buf: String::new(),
+        });
+    }
+
+    fn edit(&mut self, fx: &mut Vec<Effect>) {
+        let Some(d) = self.drafts.selected() else {
+            return;
+        };
+        if d.status.is_final() {
+            let msg = format!(
+                "draft {} is {}; it cannot be edited",
+                d.id,
+                d.status.as_str()
+            );
+            self.say(Level::Warn, msg);
+            return;
+        }
+        fx.push(Effect::Edit {
+            id: d.id.clone(),
+            outbound: d.outbound.clone(),
+        });
+    }
+
+    fn show_all(&mut self) {
+        self.drafts.show_all = !self.drafts.show_all;
+        self.drafts.sel = 0;
+    }
+
+    /// Enabling is harmless; disabling asks the data task first what it would block, and the
+    /// answer (`Msg::ToggleImpact`) either submits or asks to confirm.
+    fn toggle_enabled(&mut self, fx: &mut Vec<Effect>) {
+        let Some(p) = self.selected_provider() else {
+            return;
+        };
+        let (name, enabled) = (p.name.clone(), !p.enabled);
+        if enabled {
+            fx.push(Effect::Req(toggle_submit(name, enabled)));
+        } else {
+            fx.push(Effect::Req(Req::ToggleImpact { name, enabled }));
+        }
+    }
+
+    fn set_default(&mut self, fx: &mut Vec<Effect>) {
+        if let Some(p) = self.selected_provider() {
+            let name = p.name.clone();
+            fx.push(Effect::Req(Req::Submit {
+                label: format!("default provider is now {name}"),
+                action: Action::SetDefaultProvider { name },
+            }));
+        }
+    }
+
+    fn cycle_outcome(&mut self) {
+        self.audit.outcome = match self.audit.outcome {
+            None => Some(AuditOutcome::Ok),
+            Some(AuditOutcome::Ok) => Some(AuditOutcome::Denied),
+            Some(AuditOutcome::Denied) => Some(AuditOutcome::Blocked),
+            Some(AuditOutcome::Blocked) => Some(AuditOutcome::Error),
+            Some(AuditOutcome::Error) => None,
+        };
+        self.audit.sel = 0;
+        self.audit.offset = 0;
+    }
+
+    /// `v` / `:verify` from any pane; the answer is said in the message line wherever the
+    /// operator is, and shown in the Audit pane's chain line.
+    fn verify(&mut self, fx: &mut Vec<Effect>) {
+        self.verify_asked = true;
+        let previous = self.audit.chain.as_ref().map_or(0, |c| c.records);
+        self.audit.chain = Some(ChainStatus {
+            ok: true,
+            text: "verifying…".into(),
+            records: previous,
+            at: None,
+        });
+        self.say(Level::Info, "verifying the audit chain…");
+        fx.push(Effect::Req(Req::Verify));
+    }
+
+    /// Set a pane's filter to `text` and apply it now (the live filter calls this on every
+    /// key).
+    pub(super) fn set_filter(&mut self, pane: Pane, text: String, fx: &mut Vec<Effect>) {
+        match pane {
+            Pane::Inbox => match super::app::parse_inbox_filter(&text, &self.profiles) {
+                Ok(filter) => {
+                    self.inbox.filter_error = None;
+                    if filter == self.inbox.filter {
+                        self.inbox.filter_text = text.trim().to_string();
+                        return;
+                    }
+                    self.inbox.filter = filter;
+                    self.inbox.filter_text = text.trim().to_string();
+                    self.inbox.generation += 1;
+                    self.inbox.loading = true;
+                    self.inbox.rows.clear();
+                    self.inbox.sel = 0;
+                    self.inbox.offset = 0;
+                    fx.push(Effect::Req(self.inbox_req(Anchor::Top)));
+                }
+                // While typing `channel:em` the filter is not valid yet: keep the last valid
+                // one and say why.
+                Err(e) => self.inbox.filter_error = Some(e),
+            },
+            Pane::Audit => {
+                self.audit.filter = text.trim().to_string();
+                self.audit.sel = 0;
+                self.audit.offset = 0;
+            }
+            _ => {
+                self.drafts.filter = text.trim().to_string();
+                self.drafts.sel = 0;
+            }
+        }
+    }
+}
+
+/// The provider switch as an action for the data task.
+pub fn toggle_submit(name: String, enabled: bool) -> Req {
+    let label = format!(
+        "provider {name} {}",
+        if enabled { "enabled" } else { "disabled" }
+    );
+    Req::Submit {
+        action: Action::SetProviderEnabled { name, enabled },
+        label,
+    }
+}
+
+/// Whether a key event is typing (a character without Ctrl/Alt).
+pub fn is_typing(mods: KeyModifiers) -> bool {
+    !mods.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+}

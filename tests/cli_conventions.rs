@@ -1,0 +1,293 @@
+//! Conventions every command keeps: global options wherever they are written, `--json`
+//! failures as JSON on stdout, human messages without raw JSON, one confirmation convention
+//! (`n` cancels with exit 1, never a usage error), one time convention, and `doctor` checking
+//! what the engine needs.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+struct Env {
+    dir: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Env {
+        Env {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+    fn data(&self) -> std::path::PathBuf {
+        self.dir.path().join("data")
+    }
+    fn cmd(&self) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_opsdesk"));
+        c.env("OPSDESK_DATA_DIR", self.data())
+            .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
+            .env("TZ", "UTC")
+            .env_remove("OPSDESK_CONFIG")
+            .env_remove("OPSDESK_LOG")
+            .env_remove("OPSDESK_THEME")
+            .stdin(Stdio::null());
+        c
+    }
+    fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().unwrap()
+    }
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn console_options_are_global() {
+    let env = Env::new();
+    // Before the (default) console command and after `console`, they parse; the console then
+    // refuses because this is not a terminal (a usage error naming that, not the option).
+    for args in [
+        vec![
+            "--demo",
+            "--theme",
+            "light",
+            "--keymap",
+            "/nonexistent.toml",
+        ],
+        vec!["--bind", "127.0.0.1:0", "--no-http", "console"],
+        vec!["console", "--theme", "light", "--no-http"],
+        vec!["--demo", "--keep", "--theme", "light"],
+    ] {
+        let o = env.run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+        let err = text(&o.stderr);
+        assert!(err.contains("needs a terminal"), "{args:?}: {err}");
+    }
+    // --keep needs --demo.
+    let o = env.run(&["--keep", "doctor"]);
+    assert_eq!(o.status.code(), Some(2));
+    // Every option has help text.
+    for cmd in [
+        vec!["--help"],
+        vec!["providers", "disable", "--help"],
+        vec!["drafts", "new", "--help"],
+    ] {
+        let o = env.run(&cmd);
+        let help = text(&o.stdout);
+        assert!(!help.contains("(soon)"), "{help}");
+        for line in help.lines().filter(|l| l.trim_start().starts_with("--")) {
+            let described = line.split("  ").filter(|p| !p.trim().is_empty()).count() > 1;
+            assert!(described, "option without help in {cmd:?}: {line}");
+        }
+    }
+}
+
+#[test]
+fn demo_data_is_kept_and_named_with_keep() {
+    let env = Env::new();
+    let mut c = env.cmd();
+    c.env_remove("OPSDESK_DATA_DIR");
+    let o = c
+        .args(["--demo", "--keep", "inbox", "state"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    let dir = err
+        .split("demo data kept in ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(Path::new(dir).join("inbox").is_dir(), "{dir}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn json_failures_are_json_on_stdout_and_human_ones_have_no_raw_json() {
+    let env = Env::new();
+    let o = env.run(&["--json", "drafts", "show", "d-nosuch"]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["error"]["code"], 2);
+    assert_eq!(v["error"]["kind"], "usage");
+    assert!(v["error"]["message"].as_str().unwrap().contains("d-nosuch"));
+
+    let o = env.run(&["--demo", "providers", "enable", "nosuch"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.contains("unknown provider `nosuch`"), "{err}");
+    assert!(err.contains("valid providers: "), "{err}");
+    assert!(!err.contains('{') && !err.contains('['), "raw JSON: {err}");
+}
+
+#[test]
+fn doctor_fails_on_an_unusable_inbox_folder_and_names_it() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let env = Env::new();
+    assert!(env.run(&["inbox", "state"]).status.success());
+    let inbox = env.data().join("inbox");
+    std::fs::set_permissions(&inbox, std::fs::Permissions::from_mode(0o000)).unwrap();
+    // root passes any permission check: run as an unprivileged user who owns the tree.
+    let root = unsafe { libc::geteuid() } == 0;
+    if root {
+        let st = Command::new("chown")
+            .args(["-R", "65534:65534"])
+            .arg(env.dir.path())
+            .status()
+            .unwrap();
+        assert!(st.success());
+    }
+    let as_user = |args: &[&str]| {
+        let mut c = env.cmd();
+        c.env("HOME", env.dir.path()).args(args);
+        if root {
+            c.uid(65534).gid(65534);
+        }
+        c.output().unwrap()
+    };
+    let o = as_user(&["doctor"]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("FIX inbox folder"), "{out}");
+    assert!(out.contains(&inbox.display().to_string()), "{out}");
+    assert!(out.contains("chmod u+rwx"), "{out}");
+    // The command that trips over it names the path too.
+    let o = as_user(&["inbox", "list"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains(&inbox.display().to_string()), "{err}");
+    std::fs::set_permissions(&inbox, std::fs::Permissions::from_mode(0o700)).unwrap();
+}
+
+#[test]
+fn inbox_list_and_show_use_the_items_own_time_and_say_the_zone() {
+    let env = Env::new();
+    let o = env.run(&[
+        "inbox",
+        "add",
+        "--from",
+        "a@example.org",
+        "--subject",
+        "hello",
+        "--body",
+        "hi",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value =
+        serde_json::from_slice(&env.run(&["--json", "inbox", "show", "1"]).stdout).unwrap();
+    let ts = time::OffsetDateTime::parse(
+        v["ts"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    let f = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]");
+    let shown = ts.to_offset(time::UtcOffset::UTC).format(&f).unwrap();
+    let list = text(&env.run(&["inbox", "list"]).stdout);
+    assert!(list.contains("TIME (UTC)"), "{list}");
+    assert!(list.contains(&shown), "{list}");
+    let show = text(&env.run(&["inbox", "show", "1"]).stdout);
+    assert!(show.contains(&format!("{shown} UTC")), "{show}");
+}
+
+#[test]
+fn disabling_the_only_cleared_provider_asks_and_no_is_not_a_usage_error() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.dir.path().join("xdg/opsdesk")).unwrap();
+    std::fs::write(
+        env.dir.path().join("xdg/opsdesk/config.toml"),
+        r#"
+[profiles.clinic]
+sources = ["spool"]
+requires_hipaa = true
+[llm]
+default = "cleared"
+[llm.providers.cleared]
+kind = "local"
+endpoint = "http://127.0.0.1:9/v1"
+model = "m"
+hipaa_cleared = true
+enabled = true
+"#,
+    )
+    .unwrap();
+    // No terminal: a script must say --yes (a usage error that says so).
+    let o = env.run(&["providers", "disable", "cleared"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("--yes"));
+    assert!(text(&o.stderr).contains("clinic"));
+
+    // At a terminal: it says what it blocks and `n` cancels with exit 1.
+    let (out, code) = in_pty(&env, &["providers", "disable", "cleared"], "n\r");
+    assert!(out.contains("clinic"), "{out}");
+    assert!(out.contains("[y/N]"), "{out}");
+    assert!(out.contains("cancelled; nothing changed"), "{out}");
+    assert_eq!(code, 1, "{out}");
+    let v: serde_json::Value =
+        serde_json::from_slice(&env.run(&["--json", "providers", "list"]).stdout).unwrap();
+    assert_eq!(v["providers"][0]["enabled"], true, "{v}");
+
+    // `y` goes ahead; the status then names the block.
+    let (out, code) = in_pty(&env, &["providers", "disable", "cleared"], "y\r");
+    assert_eq!(code, 0, "{out}");
+    let o = env.run(&["providers", "list"]);
+    assert!(text(&o.stdout).contains("BLOCKED"), "{}", text(&o.stdout));
+}
+
+/// Run opsdesk in a pseudo-terminal, answer its prompt, return the screen text and exit code.
+fn in_pty(env: &Env, args: &[&str], answer: &str) -> (String, u32) {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 40,
+            cols: 160,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_opsdesk"));
+    cmd.args(args);
+    cmd.env("OPSDESK_DATA_DIR", env.data());
+    cmd.env("XDG_CONFIG_HOME", env.dir.path().join("xdg"));
+    cmd.env_remove("OPSDESK_CONFIG");
+    let mut child = pty.slave.spawn_command(cmd).unwrap();
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let o = out.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            o.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    });
+    let mut writer = pty.master.take_writer().unwrap();
+    let start = Instant::now();
+    while !text(&out.lock().unwrap()).contains("[y/N]") {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no prompt: {}",
+            text(&out.lock().unwrap())
+        );
+        if let Ok(Some(st)) = child.try_wait() {
+            return (text(&out.lock().unwrap()), st.exit_code());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    writer.write_all(answer.as_bytes()).unwrap();
+    writer.flush().unwrap();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "did not exit");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    let s = text(&out.lock().unwrap());
+    (s, status.exit_code())
+}

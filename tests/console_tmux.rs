@@ -1,0 +1,131 @@
+//! The console in a real tmux at 80x24, the way the issue was found: global options before
+//! the default command, the status bar led by health, draft ids visible in the Drafts pane,
+//! help for the current pane, and `q` ends it. tmux comes from `.ci/deps/console.sh`.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn cmd(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.socket]);
+        c
+    }
+    fn capture(&self) -> String {
+        let o = self
+            .cmd()
+            .args(["capture-pane", "-p", "-t", "t"])
+            .output()
+            .expect("tmux capture-pane");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    }
+    fn keys(&self, keys: &[&str]) {
+        let st = self
+            .cmd()
+            .args(["send-keys", "-t", "t"])
+            .args(keys)
+            .status()
+            .expect("tmux send-keys");
+        assert!(st.success());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    fn wait_for(&self, what: &str, cond: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.capture();
+            if cond(&s) {
+                return s;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "timed out waiting for {what}; pane:\n{s}"
+            );
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+    fn alive(&self) -> bool {
+        self.cmd()
+            .args(["has-session", "-t", "t"])
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd().arg("kill-server").status();
+    }
+}
+
+#[test]
+fn console_in_tmux_at_80x24() {
+    assert!(
+        Command::new("tmux").arg("-V").output().is_ok(),
+        "tmux is required (bash .ci/deps/console.sh installs it)"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let t = Tmux {
+        socket: format!("opsdesk-test-{}", std::process::id()),
+    };
+    let bin = env!("CARGO_BIN_EXE_opsdesk");
+    let command = format!(
+        "env -u OPSDESK_CONFIG -u OPSDESK_DATA_DIR -u OPSDESK_THEME -u NO_COLOR {bin} --demo --theme light --bind 127.0.0.1:0 --data-dir {}; echo exit=$?; sleep 30",
+        shell_quote(&data)
+    );
+    let st = t
+        .cmd()
+        .args([
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "t",
+            "-x",
+            "80",
+            "-y",
+            "24",
+        ])
+        .args(["-e", &format!("HOME={}", home.display())])
+        .args([
+            "-e",
+            &format!("XDG_CONFIG_HOME={}", home.join(".config").display()),
+        ])
+        .args(["-e", "TERM=tmux-256color"])
+        .arg(command)
+        .status()
+        .expect("tmux new-session");
+    assert!(st.success());
+
+    let s = t.wait_for("the first frame", |s| s.contains("1 Inbox"));
+    let status = s.lines().nth(23).unwrap_or("");
+    assert!(
+        status.starts_with(" ✓ all ok") || status.starts_with(" !!"),
+        "health first: {status:?}"
+    );
+    t.keys(&["3"]);
+    let s = t.wait_for("a draft", |s| s.contains("│> pending"));
+    let row = s.lines().find(|l| l.contains("│> pending")).unwrap();
+    assert!(row.contains(" d-"), "draft id visible at 80 columns: {row}");
+    t.keys(&["?"]);
+    t.wait_for("help for the Drafts pane", |s| {
+        s.contains("Drafts pane · act")
+    });
+    t.keys(&["Escape"]);
+    t.keys(&["q"]);
+    let s = t.wait_for("the exit", |s| s.contains("exit="));
+    assert!(s.contains("exit=0"), "{s}");
+    assert!(t.alive(), "the session outlives the console (sleep)");
+}
+
+fn shell_quote(p: &Path) -> String {
+    format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
+}
