@@ -718,7 +718,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             31,
             Check::SpokenName,
             // A name said in a call, typed in lower case: "hi this is margaret okafor calling".
-            r"(?i)\b(?:this is|my name is|name is|name's|it's|calling for|message for|speaking with|spoke (?:with|to))[ \t]+(?P<v>[a-zà-öø-ÿā-ž'’-]{2,}(?:[ \t]+[a-zà-öø-ÿā-ž'’.-]{2,}){0,3}?)[ \t]*(?:,|\.|\bcalling\b|\bhere\b|\bfrom\b|\bagain\b|\breturning\b|\band\b|\bat\b|\babout\b|\bregarding\b|\bi\b|$)".into(),
+            r"(?i)\b(?:this is|my name is|name is|name's|it's|calling for|message for|voicemail for|left for|speaking with|spoke (?:with|to)|(?:pls|please) (?:ask|tell|remind|call|text)|ask|remind)[ \t]+(?P<v>[a-zà-öø-ÿā-ž'’-]{2,}(?:[ \t]+[a-zà-öø-ÿā-ž'’.-]{2,}){0,3}?)[ \t]*(?:,|\.|@|\bcalling\b|\bhere\b|\bfrom\b|\bagain\b|\breturning\b|\band\b|\bat\b|\babout\b|\bregarding\b|\bto\b|\bi\b|$)".into(),
         ),
         (
             Kind::Person,
