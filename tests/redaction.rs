@@ -1,5 +1,8 @@
-//! PHI redaction measured on a labeled synthetic fixture (tests/fixtures/phi, regenerate with
-//! `python3 tests/fixtures/phi/generate.py`).
+//! PHI redaction measured on labeled synthetic fixtures: the sentence fixtures
+//! (tests/fixtures/phi and phi_heldout, regenerate with their `generate.py`) and the
+//! message-level evaluation corpus generated in tests/redaction_corpus (two splits, seeded).
+//! The sentence fixtures predate room numbers being redacted (Ted seed 7.3): their rooms are
+//! unlabelled, so redacted rooms count as false positives there.
 //!
 //! Metrics (`cargo test --test redaction -- --nocapture` prints the table):
 //! - recall per labeled kind: a labeled span is found when the redacted spans (of any kind)
@@ -639,7 +642,48 @@ fn corpus_is_reproducible() {
     assert_eq!(families.len(), 13, "{families:?}");
 }
 
-const CORPUS_TUNE_FLOORS: &[(&str, f64)] = &[];
-const CORPUS_TUNE_PRECISION: f64 = 0.0;
-const CORPUS_HOLDOUT_FLOORS: &[(&str, f64)] = &[];
-const CORPUS_HOLDOUT_PRECISION: f64 = 0.0;
+// Floors = the figures measured on 2026-11-25 (see docs/ARCHITECTURE.md, issue 11's closing
+// note). The tune split was tuned on; the held-out split's table was read (never its misses)
+// three times while the redactor changed, so it is no longer fully blind.
+const CORPUS_TUNE_FLOORS: &[(&str, f64)] = &[
+    ("Account", 100.0),
+    ("Address", 100.0),
+    ("Age", 100.0),
+    ("Condition", 100.0),
+    ("Date", 100.0),
+    ("Date(DOB)", 100.0),
+    ("Email", 100.0),
+    ("Fax", 100.0),
+    ("HealthPlan", 100.0),
+    ("Mrn", 100.0),
+    ("Person", 100.0),
+    ("Phone", 100.0),
+    ("Room", 100.0),
+    ("Ssn", 100.0),
+    ("Vehicle", 100.0),
+    ("Zip", 100.0),
+];
+const CORPUS_TUNE_PRECISION: f64 = 100.0;
+const CORPUS_HOLDOUT_FLOORS: &[(&str, f64)] = &[
+    ("Account", 100.0),
+    ("Address", 100.0),
+    ("Age", 100.0),
+    ("Condition", 100.0),
+    ("Date", 100.0),
+    ("Date(DOB)", 100.0),
+    ("Device", 100.0),
+    ("Email", 100.0),
+    ("Fax", 100.0),
+    ("HealthPlan", 100.0),
+    ("License", 100.0),
+    ("Mrn", 100.0),
+    ("Person", 99.8),
+    ("Phone", 100.0),
+    ("Room", 100.0),
+    ("Ssn", 100.0),
+    ("Vehicle", 100.0),
+    ("Zip", 100.0),
+];
+/// The practice's and the pharmacy's own fax numbers in the refill faxes are labelled as
+/// not PHI and are redacted anyway (74 of 4,943 spans).
+const CORPUS_HOLDOUT_PRECISION: f64 = 98.5;

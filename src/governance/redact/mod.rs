@@ -868,6 +868,8 @@ mod tests {
             ("NPI 1234567893", "1234567893"),
             ("moved to Room 412 at noon", "412"),
             ("rm 12B", "12B"),
+            ("last 4 of SSN 6789 on file", "6789"),
+            ("DOB Mar 14 '58", "Mar 14 '58"),
             ("1428 Birchwood Ave, Apt 3B", "1428 Birchwood Ave, Apt 3B"),
             ("Springfield, IL 62704-1180", "62704-1180"),
         ] {

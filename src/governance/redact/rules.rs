@@ -718,7 +718,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             31,
             Check::SpokenName,
             // A name said in a call, typed in lower case: "hi this is margaret okafor calling".
-            r"(?i)\b(?:this is|my name is|name is|name's|it's|calling for|message for|speaking with|spoke (?:with|to))[ \t]+(?P<v>[a-zà-öø-ÿā-ž'’-]{2,}(?:[ \t]+[a-zà-öø-ÿā-ž'’.-]{2,}){0,3}?)[ \t]*(?:,|\.|\bcalling\b|\bhere\b|\bfrom\b|\bagain\b|\breturning\b|\band\b|\bat\b|\babout\b|\bregarding\b|\bi\b|$)".into(),
+            r"(?i)\b(?:this is|my name is|name is|name's|it's|calling for|message for|voicemail for|left for|speaking with|spoke (?:with|to)|(?:pls|please) (?:ask|tell|remind|call|text)|ask|remind)[ \t]+(?P<v>[a-zà-öø-ÿā-ž'’-]{2,}(?:[ \t]+[a-zà-öø-ÿā-ž'’.-]{2,}){0,3}?)[ \t]*(?:,|\.|@|\bcalling\b|\bhere\b|\bfrom\b|\bagain\b|\breturning\b|\band\b|\bat\b|\babout\b|\bregarding\b|\bto\b|\bi\b|$)".into(),
         ),
         (
             Kind::Person,
@@ -760,6 +760,20 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // A unit on its own: "Apt 4B", "Suite 210", "Unit 12", "Lot 22".
             r"(?i)\b(?:apt|apartment|unit|suite|ste|bldg|building|lot)\b\.?[ \t]*#?[ \t]*(?-i:\d{1,5}[A-Z]?|[A-Z]-?\d{1,4})\b".into(),
+        ),
+        (
+            Kind::Ssn,
+            80,
+            Check::None,
+            // A partial SSN is still an SSN: "last 4 of SSN 6789", "SSN ending in 6789".
+            r"(?i)\b(?:last[ \t]*(?:4|four)(?:[ \t]*digits)?(?:[ \t]*of)?(?:[ \t]*(?:the[ \t]+)?(?:ssn|social(?:[ \t]+security)?))?|(?:ssn|social(?:[ \t]+security)?)[ \t]*(?:ending|ends)(?:[ \t]*(?:in|with))?)[ \t]*(?:is|:|#|-)?[ \t]*(?P<v>\d{4})\b".into(),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A two-digit year after month and day: "Mar 14 '58".
+            format!(r"(?i)\b{month}[ \t]+{day},?[ \t]*['’]\d{{2}}\b"),
         ),
         // --- names ---
         (
