@@ -109,3 +109,40 @@ async fn the_credential_not_the_declared_name_names_the_client() {
         "{v}"
     );
 }
+
+#[test]
+fn a_client_section_with_a_bad_variable_or_a_literal_token_is_refused_by_config_check() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let check = |toml: &str| {
+        let p = tmp.path().join("config.toml");
+        std::fs::write(&p, toml).expect("config");
+        let o = Command::new(BIN)
+            .arg("--data-dir")
+            .arg(tmp.path().join("d"))
+            .arg("--config")
+            .arg(&p)
+            .args(["config", "check"])
+            .output()
+            .expect("run");
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr),
+        )
+    };
+    let (ok, out) = check("[server.clients.scribe]\ntoken_env = \"not a name\"\n");
+    assert!(
+        !ok && out.contains("server.clients.scribe.token_env"),
+        "{out}"
+    );
+    let (ok, out) = check("[server.clients.scribe]\ntoken_env = \"OPSDESK_TOKEN\"\n");
+    assert!(!ok && out.contains("default client"), "{out}");
+    let (ok, out) = check("[server]\nstdio_client = \"ghost\"\n");
+    assert!(!ok && out.contains("stdio_client"), "{out}");
+    let (ok, out) = check(
+        "[server.clients.scribe]\ntoken = \"0123456789abcdef0123456789abcdef\"\ntoken_env = \"X\"\n",
+    );
+    assert!(!ok, "a literal token in the config was accepted: {out}");
+    let (ok, out) =
+        check("[server.clients.scribe]\ntoken_env = \"SCRIBE_TOKEN\"\nhipaa_cleared = true\n");
+    assert!(ok, "{out}");
+}

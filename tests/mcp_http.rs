@@ -252,7 +252,7 @@ async fn an_ambiguous_profile_is_refused_with_the_valid_ones() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_from_one_client_gets_429_with_retry_after_while_others_are_served() {
-    let config = "[server]\nrate_limit_per_sec = 5\nrate_limit_burst = 10\n[server.clients.other]\ntoken_env = \"OTHER_TOKEN\"\n";
+    let config = "[server]\nrate_limit_per_sec = 1\nrate_limit_burst = 10\n[server.clients.other]\ntoken_env = \"OTHER_TOKEN\"\n";
     let other = "o".repeat(40);
     let server = Server::start_env(&[], Some(config), &[("OTHER_TOKEN", other.as_str())]);
     // One client on one connection, far beyond its burst.
@@ -293,16 +293,23 @@ async fn a_flood_from_one_client_gets_429_with_retry_after_while_others_are_serv
     let (retry, v) = limited.expect("the flood was never rate limited");
     assert!(retry.is_some_and(|r| r >= 1), "Retry-After missing");
     assert_eq!(v["error"]["code"], -32005, "{v}");
-    // The limit is the credential's: calling itself by another name does not escape it.
-    let (renamed, h2) = modern_as(
-        "a-fresh-name",
-        "tools/call",
-        Some("status"),
-        json!({"name": "status", "arguments": {}}),
-    );
-    let h2: Vec<(&str, &str)> = h2.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let (s, _, v) = post(&server, Some(&server.token.clone()), renamed, &h2).await;
-    assert_eq!(s, 429, "a new clientInfo.name escaped the limit: {v}");
+    // The limit is the credential's: calling itself by another name does not escape it (a
+    // fresh name used to get a fresh bucket of 10, so all five calls passed).
+    let mut renamed_ok = 0;
+    for i in 0..5 {
+        let (renamed, h2) = modern_as(
+            &format!("a-fresh-name-{i}"),
+            "tools/call",
+            Some("status"),
+            json!({"name": "status", "arguments": {}}),
+        );
+        let h2: Vec<(&str, &str)> = h2.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let (s, _, _) = post(&server, Some(&server.token.clone()), renamed, &h2).await;
+        if s == 200 {
+            renamed_ok += 1;
+        }
+    }
+    assert!(renamed_ok < 5, "new clientInfo names escaped the limit");
     // Another credential is still served.
     let (body, h) = modern_as(
         "well-behaved",

@@ -199,6 +199,21 @@ async fn an_uncleared_client_never_sees_a_fixture_identifier() {
             );
         }
     }
+    // Error answers pass the view too (here a not-found error echoing the lookup).
+    let err = tool(
+        &server,
+        &server.token.clone(),
+        "draft_reply",
+        json!({"message_id": "Margaret Okafor MRN: 00482913", "body": "hi"}),
+    )
+    .await;
+    assert!(err.get("error").is_some(), "{err}");
+    for id in ["Okafor", "00482913"] {
+        assert!(
+            !err.to_string().contains(id),
+            "an error leaks `{id}`: {err}"
+        );
+    }
     // The answers say they were redacted and how clearance works.
     let pull = &answers
         .iter()

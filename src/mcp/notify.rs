@@ -150,31 +150,20 @@ fn inbox_appended(hub: &Arc<Hub>, rec: &InboxRecord) {
             // PHICLIENTS-VIEW (3/3): every push passes the PHI view (attributed to the
             // record's profile); one that cannot be redacted is not sent.
             let what = "push:opsdesk.inbox";
-            if hub
-                .present(
-                    &p.identity,
-                    &p.placeholders,
-                    what,
-                    &mut ping,
-                    Some(&profile),
-                )
+            let who = &p.identity;
+            if let Err(e) = hub
+                .present(who, &p.placeholders, what, &mut ping, Some(&profile))
                 .await
-                .is_err()
             {
+                tracing::warn!(client = %who.name, "inbox push withheld: {}", e.message);
                 return;
             }
             if let Some(c) = channel.as_mut()
-                && hub
-                    .present(
-                        &p.identity,
-                        &p.placeholders,
-                        CLAUDE_CHANNEL,
-                        c,
-                        Some(&profile),
-                    )
+                && let Err(e) = hub
+                    .present(who, &p.placeholders, CLAUDE_CHANNEL, c, Some(&profile))
                     .await
-                    .is_err()
             {
+                tracing::warn!(client = %who.name, "channel push withheld: {}", e.message);
                 return;
             }
             match &p.kind {

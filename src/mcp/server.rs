@@ -203,6 +203,31 @@ impl Hub {
         Ok(())
     }
 
+    /// [`Hub::present`] for an error answer: its message and data may quote content (a
+    /// governance reason naming a patient). One that cannot be redacted loses its text.
+    pub(crate) async fn present_error(
+        &self,
+        who: &ClientIdentity,
+        placeholders: &Placeholders,
+        what: &str,
+        mut e: McpError,
+    ) -> McpError {
+        if who.hipaa_cleared || !self.engine.phi().is_active() {
+            return e;
+        }
+        let mut v = json!({"message": e.message.as_ref(), "data": e.data.take()});
+        match self.present(who, placeholders, what, &mut v, None).await {
+            Ok(()) => {
+                if let Some(m) = v.get("message").and_then(Value::as_str) {
+                    e.message = m.to_string().into();
+                }
+                e.data = v.get_mut("data").map(Value::take).filter(|d| !d.is_null());
+                e
+            }
+            Err(err) => err,
+        }
+    }
+
     /// [`Hub::present`] for a tool result: `structuredContent` through the view, and the text
     /// copy rebuilt from it (other text contents viewed on their own).
     pub(crate) async fn present_tool_result(
@@ -606,9 +631,18 @@ impl ServerHandler for OpsDesk {
         let args = req.arguments.clone().unwrap_or_default();
         if let Some(result) = tools::call(&self.hub, &req.name, args, &client).await {
             // PHICLIENTS-VIEW (1/3): every tool answer passes the PHI view.
+            let result = match result {
+                Ok(r) => r,
+                Err(e) => {
+                    return Err(self
+                        .hub
+                        .present_error(&who, &self.session.placeholders, &req.name, e)
+                        .await);
+                }
+            };
             return self
                 .hub
-                .present_tool_result(&who, &self.session.placeholders, &req.name, result?)
+                .present_tool_result(&who, &self.session.placeholders, &req.name, result)
                 .await
                 .map(Into::into);
         }
@@ -668,10 +702,18 @@ impl ServerHandler for OpsDesk {
             return fx.read_resource(req).await;
         }
         let who = self.hub.identity(&ctx.extensions);
-        let mut result =
-            resources::read(&self.hub, &req.uri, &Self::actor_name(&who, &ctx)).await?;
-        // PHICLIENTS-VIEW (2/3): every resource body passes the PHI view.
+        // PHICLIENTS-VIEW (2/3): every resource body (and error) passes the PHI view.
         let what = format!("resource:{}", req.uri);
+        let mut result =
+            match resources::read(&self.hub, &req.uri, &Self::actor_name(&who, &ctx)).await {
+                Ok(r) => r,
+                Err(e) => {
+                    return Err(self
+                        .hub
+                        .present_error(&who, &self.session.placeholders, &what, e)
+                        .await);
+                }
+            };
         for c in result.contents.iter_mut() {
             if let ResourceContents::TextResourceContents { text, .. } = c {
                 self.hub
