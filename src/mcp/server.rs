@@ -17,7 +17,9 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext, Su
 use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 use serde_json::json;
 
-use super::{fixtures::Fixtures, resources, tools};
+#[cfg(feature = "conformance")]
+use super::fixtures::Fixtures;
+use super::{resources, tools};
 use crate::domain::{Action, Actor, Outcome, Query};
 use crate::engine::query::Answer;
 use crate::engine::{Engine, EngineError};
@@ -32,15 +34,12 @@ const LIST_TTL_MS: u64 = 60_000;
 pub struct HubOptions {
     /// Time limit for one tool call or resource read.
     pub call_timeout: Duration,
-    /// Register the conformance suite's fixture tools, resources and prompts (test mode only).
-    pub conformance_fixtures: bool,
 }
 
 impl Default for HubOptions {
     fn default() -> Self {
         HubOptions {
             call_timeout: Duration::from_secs(30),
-            conformance_fixtures: false,
         }
     }
 }
@@ -52,6 +51,9 @@ pub struct Hub {
     peers: Mutex<HashMap<u64, PeerEntry>>,
     next_id: AtomicU64,
     call_timeout: Duration,
+    /// The conformance suite's fixtures: only in the test-only `conformance` build, never in
+    /// the product.
+    #[cfg(feature = "conformance")]
     pub(crate) fixtures: Option<Fixtures>,
 }
 
@@ -99,20 +101,38 @@ pub(crate) fn level_rank(l: LoggingLevel) -> u8 {
 
 impl Hub {
     pub fn new(engine: Arc<Engine>, opts: HubOptions) -> Arc<Hub> {
-        let fixtures = opts.conformance_fixtures.then(Fixtures::new);
-        let mut tools = tools::all_tools();
-        if let Some(fx) = &fixtures {
-            tools.extend(fx.tools());
-            tools.sort_by(|a, b| a.name.cmp(&b.name));
-        }
-        Arc::new(Hub {
+        Arc::new(Hub::build(engine, opts))
+    }
+
+    fn build(engine: Arc<Engine>, opts: HubOptions) -> Hub {
+        Hub {
             engine,
-            tools,
+            tools: tools::all_tools(),
             peers: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             call_timeout: opts.call_timeout,
-            fixtures,
-        })
+            #[cfg(feature = "conformance")]
+            fixtures: None,
+        }
+    }
+
+    /// A hub that also serves the conformance suite's fixtures (test-only build).
+    #[cfg(feature = "conformance")]
+    pub fn with_conformance_fixtures(engine: Arc<Engine>, opts: HubOptions) -> Arc<Hub> {
+        let mut hub = Hub::build(engine, opts);
+        let fx = Fixtures::new();
+        hub.tools.extend(fx.tools());
+        hub.tools.sort_by(|a, b| a.name.cmp(&b.name));
+        hub.fixtures = Some(fx);
+        Arc::new(hub)
+    }
+
+    /// Whether the conformance fixtures are served (never in the product).
+    fn has_fixtures(&self) -> bool {
+        #[cfg(feature = "conformance")]
+        return self.fixtures.is_some();
+        #[cfg(not(feature = "conformance"))]
+        false
     }
 
     pub fn engine(&self) -> &Arc<Engine> {
@@ -325,7 +345,7 @@ impl OpsDesk {
         if let Some(r) = caps.resources.as_mut() {
             r.subscribe = Some(true);
         }
-        if self.hub.fixtures.is_some() {
+        if self.hub.has_fixtures() {
             // The conformance suite exercises list-changed pushes and prompts.
             if let Some(t) = caps.tools.as_mut() {
                 t.list_changed = Some(true);
@@ -412,6 +432,7 @@ impl ServerHandler for OpsDesk {
         self.session
             .log_level
             .store(level_rank(req.level), Ordering::Relaxed);
+        #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures {
             fx.set_level(req.level);
         }
@@ -443,6 +464,7 @@ impl ServerHandler for OpsDesk {
         if let Some(result) = tools::call(&self.hub, &req.name, args, &client).await {
             return result.map(Into::into);
         }
+        #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures
             && fx.has_tool(&req.name)
         {
@@ -461,7 +483,9 @@ impl ServerHandler for OpsDesk {
         _req: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
+        #[allow(unused_mut)] // extended only in the conformance build
         let mut list = resources::list();
+        #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures {
             list.extend(fx.resources());
         }
@@ -476,12 +500,15 @@ impl ServerHandler for OpsDesk {
         _req: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
+        #[cfg(feature = "conformance")]
         let list = self
             .hub
             .fixtures
             .as_ref()
             .map(|fx| fx.resource_templates())
             .unwrap_or_default();
+        #[cfg(not(feature = "conformance"))]
+        let list = Vec::new();
         Ok(Self::cache_hints(
             &ctx,
             ListResourceTemplatesResult::with_all_items(list),
@@ -493,6 +520,7 @@ impl ServerHandler for OpsDesk {
         req: ReadResourceRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
+        #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures
             && req.uri.starts_with("test://")
         {
@@ -516,7 +544,7 @@ impl ServerHandler for OpsDesk {
                 .drafts_subscribed
                 .store(true, Ordering::Relaxed),
             uri if resources::is_known(uri) => {}
-            _ if self.hub.fixtures.is_some() => {}
+            _ if self.hub.has_fixtures() => {}
             uri => return Err(resources::not_found(uri)),
         }
         Ok(())
@@ -560,6 +588,7 @@ impl ServerHandler for OpsDesk {
             },
         };
         let id = self.hub.register(entry);
+        #[cfg(feature = "conformance")]
         let fx_key = self
             .hub
             .fixtures
@@ -567,6 +596,7 @@ impl ServerHandler for OpsDesk {
             .map(|fx| fx.add_subscription(ctx.sink().clone()));
         ctx.cancelled().await;
         self.hub.unregister(id);
+        #[cfg(feature = "conformance")]
         if let (Some(fx), Some(k)) = (&self.hub.fixtures, fx_key) {
             fx.remove_subscription(k);
         }
@@ -578,13 +608,15 @@ impl ServerHandler for OpsDesk {
         _req: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        match &self.hub.fixtures {
-            Some(fx) => Ok(Self::cache_hints(
+        #[cfg(feature = "conformance")]
+        if let Some(fx) = &self.hub.fixtures {
+            return Ok(Self::cache_hints(
                 &ctx,
                 ListPromptsResult::with_all_items(fx.prompts()),
-            )),
-            None => Err(McpError::method_not_found::<ListPromptsRequestMethod>()),
+            ));
         }
+        let _ = ctx;
+        Err(McpError::method_not_found::<ListPromptsRequestMethod>())
     }
 
     async fn get_prompt(
@@ -592,10 +624,12 @@ impl ServerHandler for OpsDesk {
         req: GetPromptRequestParams,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        match &self.hub.fixtures {
-            Some(fx) => fx.get_prompt(req),
-            None => Err(McpError::method_not_found::<GetPromptRequestMethod>()),
+        #[cfg(feature = "conformance")]
+        if let Some(fx) = &self.hub.fixtures {
+            return fx.get_prompt(req);
         }
+        let _ = req;
+        Err(McpError::method_not_found::<GetPromptRequestMethod>())
     }
 
     async fn complete(
@@ -603,9 +637,11 @@ impl ServerHandler for OpsDesk {
         req: CompleteRequestParams,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
-        match &self.hub.fixtures {
-            Some(fx) => fx.complete(req),
-            None => Err(McpError::method_not_found::<CompleteRequestMethod>()),
+        #[cfg(feature = "conformance")]
+        if let Some(fx) = &self.hub.fixtures {
+            return fx.complete(req);
         }
+        let _ = req;
+        Err(McpError::method_not_found::<CompleteRequestMethod>())
     }
 }
