@@ -142,8 +142,13 @@ async fn brief_polish_goes_through_the_router_and_is_audited() {
     assert_eq!(det["polished"], false);
 
     let out = engine
-        .polish_brief(det, &Actor::Cli, Duration::from_secs(20))
+        .polish_brief(
+            serde_json::from_value(det).unwrap(),
+            &Actor::Cli,
+            Duration::from_secs(20),
+        )
         .await;
+    let out = serde_json::to_value(out).unwrap();
     assert_eq!(out["polished"], true, "{out}");
     assert_eq!(out["text"].as_str().unwrap(), original.trim());
     assert!(out.get("polish_skipped").is_none());
@@ -185,8 +190,13 @@ async fn hipaa_brief_polish_is_skipped_with_the_reason_and_nothing_is_sent() {
         .unwrap();
     let det = brief(&engine, "clinic");
     let out = engine
-        .polish_brief(det.clone(), &Actor::Cli, Duration::from_secs(20))
+        .polish_brief(
+            serde_json::from_value(det.clone()).unwrap(),
+            &Actor::Cli,
+            Duration::from_secs(20),
+        )
         .await;
+    let out = serde_json::to_value(out).unwrap();
     assert_eq!(out["polished"], false);
     let why = out["polish_skipped"].as_str().unwrap();
     assert!(why.contains("hipaa_provider_required"), "{why}");
@@ -396,8 +406,13 @@ async fn a_polish_that_introduces_a_banned_phrase_is_refused() {
     let engine = env.engine();
     let det = brief(&engine, "work");
     let out = engine
-        .polish_brief(det.clone(), &Actor::Cli, Duration::from_secs(20))
+        .polish_brief(
+            serde_json::from_value(det.clone()).unwrap(),
+            &Actor::Cli,
+            Duration::from_secs(20),
+        )
         .await;
+    let out = serde_json::to_value(out).unwrap();
     assert_eq!(out["polished"], false);
     let why = out["polish_skipped"].as_str().unwrap();
     assert!(why.contains("hard_ban.blocked_phrase"), "{why}");

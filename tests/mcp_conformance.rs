@@ -1,10 +1,12 @@
 //! The official MCP conformance suite (`@modelcontextprotocol/conformance`, on Node 22) against
-//! a real `opsdesk serve --conformance-fixtures`, for each protocol revision's frozen required
-//! set. Needs `.ci/deps/mcp.sh` (the test fails, not skips, without it).
+//! opsdesk's MCP server (engine, hub, HTTP guard) with the suite's fixtures registered, for
+//! each protocol revision's frozen required set. Needs `.ci/deps/mcp.sh` (the test fails, not
+//! skips, without it).
 //!
 //! The suite cannot send a bearer token and calls fixtures of its own (`test_*` tools,
-//! `test://` resources, prompts): the hidden test-only flag registers them and serves without
-//! the token, on loopback only.
+//! `test://` resources, prompts). Those live behind the test-only `conformance` feature (on for
+//! the integration tests only), and the server runs inside this test process: the `opsdesk`
+//! binary has no switch that serves without the token, which the last test checks.
 
 mod mcp_support;
 
@@ -12,7 +14,11 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use mcp_support::{Server, ci_tool, npm_dir, run_bounded};
+use mcp_support::{ci_tool, npm_dir, run_bounded};
+
+struct Server {
+    url: String,
+}
 
 fn conformance(server: &Server, revision: &str) {
     let node = ci_tool("node22");
@@ -113,30 +119,39 @@ fn scenario_name(dir: &str) -> &str {
 
 #[test]
 fn conformance_suite_passes_every_required_scenario_of_both_revisions() {
-    let server = Server::start(&["--conformance-fixtures"], None);
+    let data = tempfile::tempdir().expect("temp dir");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let suite = rt
+        .block_on(opsdesk::mcp::fixtures::serve_for_suite(
+            data.path().to_path_buf(),
+        ))
+        .expect("conformance server starts");
+    let server = Server {
+        url: suite.url.clone(),
+    };
+    // The suite runs as a child process; the server keeps serving on the runtime's workers.
     conformance(&server, "2025-11-25");
     conformance(&server, "2026-07-28");
+    rt.block_on(suite.stop());
 }
 
 #[test]
-fn fixtures_are_refused_off_loopback() {
+fn the_release_binary_has_no_switch_that_turns_the_token_off() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let out = Command::new(mcp_support::BIN)
         .arg("--data-dir")
         .arg(tmp.path())
-        .args([
-            "serve",
-            "--bind",
-            "0.0.0.0:0",
-            "--allow-non-loopback",
-            "--conformance-fixtures",
-        ])
+        .args(["serve", "--bind", "127.0.0.1:0", "--conformance-fixtures"])
         .output()
         .expect("run opsdesk");
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(2), "a usage error, not a server");
+    let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("loopback"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        err.contains("unexpected argument '--conformance-fixtures'"),
+        "{err}"
     );
 }

@@ -1,5 +1,5 @@
 //! `opsdesk brief`: the morning brief (or, with `--eod`, the end-of-day digest) of a profile.
-//! It goes through `Engine::submit` like the MCP tools, so each one is audited.
+//! It is a read through the engine (`Engine::read`) like the MCP tools, so each one is audited.
 
 use clap::Args;
 
@@ -7,7 +7,9 @@ use super::{CmdResult, Context, Failure};
 
 /// Upper bound on the whole polish (every provider, retry and fallback).
 const POLISH_LIMIT: std::time::Duration = std::time::Duration::from_secs(180);
-use crate::domain::{Action, Actor, BriefKind, Outcome, Query};
+use crate::domain::{Actor, BriefKind, Query};
+use crate::engine::EngineError;
+use crate::engine::query::Answer;
 
 #[derive(Debug, Args)]
 pub struct BriefArgs {
@@ -46,37 +48,35 @@ pub fn run(ctx: &Context, a: BriefArgs) -> CmdResult {
     } else {
         BriefKind::Morning
     };
-    let outcome = engine.submit(Action::Query(Query::Brief { kind, profile }), Actor::Cli)?;
-    let mut detail = match outcome {
-        Outcome::Done { detail } => detail,
-        Outcome::Blocked { reason, remedy, .. } => {
+    let mut brief = match engine.read(Query::Brief { kind, profile }, Actor::Cli) {
+        Ok(Answer::Brief(b)) => *b,
+        Ok(other) => {
+            return Err(Failure::failed(format!(
+                "unexpected {} answer to a brief query",
+                other.kind()
+            )));
+        }
+        Err(EngineError::Blocked { reason, remedy, .. }) => {
             return Err(Failure {
                 code: 4,
                 message: format!("{reason} ({remedy})"),
             });
         }
-        Outcome::Queued { .. } => {
-            return Err(Failure::failed("unexpected answer to a brief query"));
-        }
+        Err(e) => return Err(e.into()),
     };
     if a.polish {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
-        detail = rt.block_on(engine.polish_brief(detail, &Actor::Cli, POLISH_LIMIT));
-        if let Some(why) = detail.get("polish_skipped").and_then(|w| w.as_str()) {
+        brief = rt.block_on(engine.polish_brief(brief, &Actor::Cli, POLISH_LIMIT));
+        if let Some(why) = &brief.polish_skipped {
             eprintln!(
                 "opsdesk: polish skipped: {}",
                 crate::sanitize::for_terminal(why)
             );
         }
     }
-    out.emit(&detail, |l| {
-        match detail.get("text").and_then(|t| t.as_str()) {
-            Some(text) => l.extend(text.lines().map(str::to_string)),
-            None => l.push(detail.to_string()),
-        }
-    });
+    out.emit(&brief, |l| l.extend(brief.text.lines().map(str::to_string)));
     Ok(())
 }

@@ -84,7 +84,6 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
         engine.clone(),
         HubOptions {
             call_timeout: Duration::from_secs(config.server.request_timeout_secs.max(1)),
-            conformance_fixtures: false,
         },
     );
     let notifier = crate::mcp::notify::spawn(hub.clone(), shutdown.clone());

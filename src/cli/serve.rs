@@ -39,10 +39,6 @@ pub struct ServeArgs {
     /// The global `--no-http` (set by `cli::run`).
     #[arg(skip)]
     pub no_http: bool,
-    /// Test mode for the MCP conformance suite: registers its fixture tools, resources and
-    /// prompts and turns the token off. Loopback only.
-    #[arg(long, hide = true)]
-    pub conformance_fixtures: bool,
 }
 
 pub fn run(ctx: &Context, args: ServeArgs) -> CmdResult {
@@ -77,7 +73,6 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
         engine.clone(),
         HubOptions {
             call_timeout: std::time::Duration::from_secs(config.server.request_timeout_secs.max(1)),
-            conformance_fixtures: args.conformance_fixtures,
         },
     );
     let notifier = crate::mcp::notify::spawn(hub.clone(), shutdown.clone());
@@ -159,26 +154,12 @@ async fn start_http(
     hub: Arc<Hub>,
     shutdown: CancellationToken,
 ) -> Result<tokio::task::JoinHandle<()>, Failure> {
-    let token = if args.conformance_fixtures {
-        None
-    } else {
-        Some(auth::Credentials::load(&ctx.paths, &config.server)?)
-    };
+    let token = Some(auth::Credentials::load(&ctx.paths, &config.server)?);
     let mut opts = HttpOptions::from_config(&config.server, token);
     if let Some(b) = args.bind {
         opts.bind = b;
     }
     opts.allow_non_loopback |= args.allow_non_loopback;
-    if args.conformance_fixtures {
-        if !opts.bind.ip().is_loopback() {
-            return Err(Failure::usage(
-                "--conformance-fixtures serves without a token and only on a loopback address",
-            ));
-        }
-        eprintln!(
-            "WARNING: MCP conformance fixtures enabled, no token required (test mode, loopback only)"
-        );
-    }
     let listener = match crate::mcp::http::bind(&opts).await {
         Ok(l) => l,
         // A spawned stdio engine still publishes an HTTP endpoint (on any free port) so that

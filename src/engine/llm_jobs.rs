@@ -10,8 +10,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Value, json};
-
 use super::Engine;
 use crate::config::ActionKind;
 use crate::domain::{Actor, AuditEvent, AuditOutcome, Verdict};
@@ -112,12 +110,17 @@ impl Engine {
         router.complete(&cx, req, sink).await
     }
 
-    /// Polish a brief (the `detail` of a `Query::Brief`) through the router, job `brief`. On
+    /// Polish a brief (the answer to a `Query::Brief`) through the router, job `brief`. On
     /// any block or failure the deterministic brief is returned unchanged except for
     /// `polish_note` / `polish_skipped`, which say why. `limit` bounds the whole polish.
-    pub async fn polish_brief(&self, mut detail: Value, actor: &Actor, limit: Duration) -> Value {
-        let profile = detail["profile"].as_str().unwrap_or_default().to_string();
-        let text_in = detail["text"].as_str().unwrap_or_default().to_string();
+    pub async fn polish_brief(
+        &self,
+        mut brief: crate::brief::Brief,
+        actor: &Actor,
+        limit: Duration,
+    ) -> crate::brief::Brief {
+        let profile = brief.profile.clone();
+        let text_in = brief.text.clone();
         let mut req = LlmRequest::new(
             BRIEF_JOB,
             vec![
@@ -154,9 +157,9 @@ impl Engine {
         });
         match result {
             Ok(resp) if !resp.text.trim().is_empty() => {
-                detail["text"] = json!(resp.text.trim());
-                detail["polished"] = json!(true);
-                detail["polish_note"] = json!(format!(
+                brief.text = resp.text.trim().to_string();
+                brief.polished = true;
+                brief.polish_note = format!(
                     "polished by provider `{}` (model {}){}",
                     resp.provider,
                     resp.model,
@@ -165,7 +168,7 @@ impl Engine {
                     } else {
                         ""
                     }
-                ));
+                );
             }
             other => {
                 let why = match other {
@@ -174,15 +177,14 @@ impl Engine {
                 };
                 let note = format!("polish skipped: {why}; this is the deterministic brief");
                 // The text's footer repeats the note: keep the two in agreement.
-                if let Some(t) = detail["text"].as_str() {
-                    detail["text"] =
-                        json!(t.replace(crate::brief::POLISH_NOTE_NOT_REQUESTED, &note));
-                }
-                detail["polished"] = json!(false);
-                detail["polish_note"] = json!(note);
-                detail["polish_skipped"] = json!(why);
+                brief.text = brief
+                    .text
+                    .replace(crate::brief::POLISH_NOTE_NOT_REQUESTED, &note);
+                brief.polished = false;
+                brief.polish_note = note;
+                brief.polish_skipped = Some(why);
             }
         }
-        detail
+        brief
     }
 }

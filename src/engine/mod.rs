@@ -257,9 +257,25 @@ impl Engine {
         query: Query,
         actor: Actor,
     ) -> Result<query::Answer, EngineError> {
+        self.read_call(Some(tool), query, actor)
+    }
+
+    /// A read for a surface that shapes the answer itself (the CLI, the console), answered
+    /// typed: the same checks and audit as `submit` with `Action::Query`. A governance block
+    /// is `EngineError::Blocked`.
+    pub fn read(&self, query: Query, actor: Actor) -> Result<query::Answer, EngineError> {
+        self.read_call(None, query, actor)
+    }
+
+    fn read_call(
+        &self,
+        tool: Option<&str>,
+        query: Query,
+        actor: Actor,
+    ) -> Result<query::Answer, EngineError> {
         let cx = Call {
             actor: &actor,
-            tool: Some(tool),
+            tool,
             started: Instant::now(),
         };
         let name = query.name();

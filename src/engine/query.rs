@@ -1,25 +1,66 @@
-//! Answers to `Query` actions. Results are JSON values for the surface to shape; inbound
-//! records in them keep their `untrusted: true` mark.
+//! Answers to `Query` actions: one typed [`Answer`] per query, which the surface serialises
+//! once, in the shape it shows.
 
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime, UtcOffset};
 
+use super::runner::SourceHealth;
 use super::{Call, Engine, EngineError, consumer_name};
-use crate::brief::{self, BriefInputs};
+use crate::brief::{self, Brief, BriefInputs};
 use crate::config::BUILT_IN_HARD_BANS;
-use crate::domain::{ConfigSection, DraftStatus, InboxRecord, Query};
+use crate::domain::{
+    AuditRecord, BriefKind, Channel, ConfigSection, Draft, DraftStatus, InboxRecord, Query,
+};
 use crate::store::inbox::{Filter, InboxState};
 
 /// Upper bound on records one read returns, whatever the caller asks for.
 pub const MAX_READ: usize = 200;
 
-/// The answer to a read. Most answers are JSON for the surface to shape; the hot MCP read keeps
-/// its records typed so they are not turned into JSON values and back on every call.
-#[derive(Debug)]
+/// The answer to a read: one typed shape per query, serialised once, by the surface that
+/// shows it (the MCP tools shape their own views of it; the CLI prints it as JSON).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
 pub enum Answer {
-    Json(Value),
+    Status(StatusAnswer),
     Pull(PullAnswer),
+    /// `InboxSearch` and `InboxList`.
+    Messages(MessagesAnswer),
+    Record(Box<InboxRecord>),
+    Drafts(DraftsAnswer),
+    DraftStatus(Box<DraftStatusAnswer>),
+    Brief(Box<Brief>),
+    Providers(ProvidersAnswer),
+    Audit(AuditAnswer),
+    /// A configuration section: a JSON view of the config by nature (secrets and PHI rosters
+    /// taken out).
+    Config(Value),
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct StatusAnswer {
+    pub version: String,
+    pub profiles: Vec<String>,
+    pub inbox: InboxCounts,
+    pub drafts: DraftCounts,
+    /// Health of each inbound source.
+    #[schemars(with = "Vec<Value>")]
+    pub sources: Vec<SourceHealth>,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct InboxCounts {
+    pub last_seq: u64,
+    pub unread: u64,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DraftCounts {
+    pub pending: u64,
+    pub total: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -32,18 +73,70 @@ pub struct PullAnswer {
     pub skipped_corrupt: u64,
 }
 
+#[derive(Debug, Serialize)]
+pub struct MessagesAnswer {
+    pub messages: Vec<InboxRecord>,
+    pub skipped_corrupt: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DraftsAnswer {
+    pub drafts: Vec<Draft>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DraftStatusAnswer {
+    pub draft: Draft,
+    pub awaiting_operator: bool,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProvidersAnswer {
+    pub default: Option<String>,
+    pub jobs: BTreeMap<String, String>,
+    /// Provider settings; `auth_env` names a variable, `credential_present` says whether it
+    /// is set. Credentials themselves are never shown.
+    pub providers: BTreeMap<String, Value>,
+    /// Per provider this engine's LLM router has called: token usage, calls, failures,
+    /// cooldown end and last failure summary (kept in memory by the running engine).
+    pub router: BTreeMap<String, crate::llm::router::ProviderStats>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AuditAnswer {
+    pub records: Vec<AuditRecord>,
+}
+
 impl Answer {
+    /// The answer as JSON, for surfaces that print it whole (the CLI, resources).
     pub fn into_value(self) -> Value {
+        // Every answer type is plain data (string keys, no failing `Serialize`), so this
+        // cannot fail; `Null` rather than a panic if it ever did.
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// The variant's name, for "unexpected answer" errors at the surfaces.
+    pub fn kind(&self) -> &'static str {
         match self {
-            Answer::Json(v) => v,
-            Answer::Pull(p) => serde_json::to_value(p).unwrap_or(Value::Null),
+            Answer::Status(_) => "status",
+            Answer::Pull(_) => "pull",
+            Answer::Messages(_) => "messages",
+            Answer::Record(_) => "record",
+            Answer::Drafts(_) => "drafts",
+            Answer::DraftStatus(_) => "draft_status",
+            Answer::Brief(_) => "brief",
+            Answer::Providers(_) => "providers",
+            Answer::Audit(_) => "audit",
+            Answer::Config(_) => "config",
         }
     }
 }
 
 impl Engine {
+    /// Answer one query, with the target its audit record names. One named step per query.
     pub(super) fn run_query(&self, q: Query, cx: &Call) -> Result<(Answer, String), EngineError> {
-        let (v, target) = match q {
+        match q {
+            Query::Status => self.status_answer(),
             Query::InboxPull {
                 consumer,
                 since,
@@ -54,11 +147,85 @@ impl Engine {
             } => {
                 let (p, target) =
                     self.pull(cx, consumer, since, limit, channel, profile, mark_consumed)?;
-                return Ok((Answer::Pull(p), target));
+                Ok((Answer::Pull(p), target))
             }
-            other => self.run_json_query(other, cx)?,
+            Query::InboxSearch {
+                text,
+                limit,
+                channel,
+                profile,
+                before,
+            } => {
+                let text = text.trim().to_string();
+                if text.is_empty() {
+                    return Err(EngineError::invalid(
+                        "search text is empty",
+                        json!({"field": "text"}),
+                    ));
+                }
+                self.messages_answer(limit, channel, profile, Some(text), before)
+            }
+            Query::InboxList {
+                limit,
+                channel,
+                profile,
+                before,
+            } => self.messages_answer(limit, channel, profile, None, before),
+            Query::InboxGet { key } => self.record_answer(&key),
+            Query::DraftsList { all } => {
+                let drafts: Vec<Draft> = self
+                    .drafts
+                    .queue()?
+                    .drafts
+                    .into_iter()
+                    .filter(|d| all || !d.status.is_final())
+                    .collect();
+                let target = format!("returned={}", drafts.len());
+                Ok((Answer::Drafts(DraftsAnswer { drafts }), target))
+            }
+            Query::DraftStatus { id } => {
+                let draft = self.existing_draft(&id)?;
+                let awaiting_operator = draft.status == DraftStatus::Pending;
+                Ok((
+                    Answer::DraftStatus(Box::new(DraftStatusAnswer {
+                        draft,
+                        awaiting_operator,
+                    })),
+                    id,
+                ))
+            }
+            Query::Brief { kind, profile } => self.brief_answer(kind, profile),
+            Query::Providers => self.providers_answer(),
+            Query::AuditRecent { limit } => {
+                let records = self.audit.tail(limit.clamp(1, MAX_READ))?;
+                let target = format!("returned={}", records.len());
+                Ok((Answer::Audit(AuditAnswer { records }), target))
+            }
+            Query::ConfigSection { section } => Ok((
+                Answer::Config(self.config_section(section)),
+                format!("{section:?}"),
+            )),
+        }
+    }
+
+    fn status_answer(&self) -> Result<(Answer, String), EngineError> {
+        let st: InboxState = self.inbox.state()?;
+        let queue = self.drafts.shared_queue()?;
+        let pending = queue.pending().count() as u64;
+        let answer = StatusAnswer {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            profiles: self.profile_names(),
+            inbox: InboxCounts {
+                last_seq: st.last_seq,
+                unread: st.unread,
+            },
+            drafts: DraftCounts {
+                pending,
+                total: queue.drafts.len() as u64,
+            },
+            sources: self.health(),
         };
-        Ok((Answer::Json(v), target))
+        Ok((Answer::Status(answer), format!("pending={pending}")))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -68,7 +235,7 @@ impl Engine {
         consumer: Option<String>,
         since: Option<u64>,
         limit: usize,
-        channel: Option<crate::domain::Channel>,
+        channel: Option<Channel>,
         profile: Option<String>,
         mark_consumed: bool,
     ) -> Result<(PullAnswer, String), EngineError> {
@@ -111,175 +278,118 @@ impl Engine {
         ))
     }
 
-    fn run_json_query(&self, q: Query, cx: &Call) -> Result<(Value, String), EngineError> {
-        match q {
-            Query::Status => {
-                let st: InboxState = self.inbox.state()?;
-                let queue = self.drafts.shared_queue()?;
-                let pending = queue.pending().count();
-                let v = json!({
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "profiles": self.profile_names(),
-                    "inbox": {"last_seq": st.last_seq, "unread": st.unread},
-                    "drafts": {"pending": pending, "total": queue.drafts.len()},
-                    "sources": self.health(),
-                });
-                Ok((v, format!("pending={pending}")))
-            }
-            q @ Query::InboxPull { .. } => {
-                let (answer, target) = self.run_query(q, cx)?;
-                Ok((answer.into_value(), target))
-            }
-            Query::InboxSearch {
-                text,
-                limit,
-                channel,
-                profile,
-                before,
-            } => {
-                self.check_profile(profile.as_deref())?;
-                let text = text.trim().to_string();
-                if text.is_empty() {
-                    return Err(EngineError::invalid(
-                        "search text is empty",
-                        json!({"field": "text"}),
-                    ));
+    /// Search (with `text`) or list, newest first, below `before`.
+    fn messages_answer(
+        &self,
+        limit: usize,
+        channel: Option<Channel>,
+        profile: Option<String>,
+        text: Option<String>,
+        before: Option<u64>,
+    ) -> Result<(Answer, String), EngineError> {
+        self.check_profile(profile.as_deref())?;
+        let filter = Filter {
+            channel,
+            profile,
+            text,
+        };
+        let batch = self
+            .inbox
+            .read_before(before, limit.clamp(1, MAX_READ), &filter)?;
+        let target = format!("returned={}", batch.records.len());
+        Ok((
+            Answer::Messages(MessagesAnswer {
+                messages: batch.records,
+                skipped_corrupt: batch.skipped_corrupt,
+            }),
+            target,
+        ))
+    }
+
+    fn record_answer(&self, key: &str) -> Result<(Answer, String), EngineError> {
+        let rec = match key.parse::<u64>() {
+            Ok(seq) => self.inbox.get(seq)?,
+            Err(_) => self.inbox.find_by_id(key)?,
+        }
+        .ok_or_else(|| {
+            EngineError::NotFound(format!("no inbox item `{key}` (give a seq or a source id)"))
+        })?;
+        let target = format!("#{}", rec.seq);
+        Ok((Answer::Record(Box::new(rec)), target))
+    }
+
+    fn brief_answer(
+        &self,
+        kind: BriefKind,
+        profile: String,
+    ) -> Result<(Answer, String), EngineError> {
+        self.check_profile(Some(&profile))?;
+        let now = OffsetDateTime::now_utc();
+        // Falls back to UTC where the local offset cannot be read safely.
+        let tz = UtcOffset::local_offset_at(now).unwrap_or(UtcOffset::UTC);
+        let inputs = self.brief_inputs(&profile, now)?;
+        let b = crate::brief::build(&inputs, kind, &profile, now, tz);
+        let target = format!("{profile} {} records={}", b.kind, b.records_considered);
+        Ok((Answer::Brief(Box::new(b)), target))
+    }
+
+    fn providers_answer(&self) -> Result<(Answer, String), EngineError> {
+        // The config as changed by the operator's toggles (providers.json).
+        let llm = &self.effective_llm()?;
+        let providers: BTreeMap<String, Value> = llm
+            .providers
+            .iter()
+            .map(|(name, p)| {
+                let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
+                // Whether the credential is there, never what it is.
+                if let Some(obj) = v.as_object_mut() {
+                    obj.insert("credential_present".into(), json!(p.auth_env_is_set()));
                 }
-                let limit = limit.clamp(1, MAX_READ);
-                let filter = Filter {
-                    channel,
-                    profile,
-                    text: Some(text),
-                };
-                let batch = self.inbox.read_before(before, limit, &filter)?;
-                let n = batch.records.len();
-                Ok((
-                    json!({"messages": batch.records, "skipped_corrupt": batch.skipped_corrupt}),
-                    format!("returned={n}"),
-                ))
-            }
-            Query::InboxGet { key } => {
-                let rec = match key.parse::<u64>() {
-                    Ok(seq) => self.inbox.get(seq)?,
-                    Err(_) => self.inbox.find_by_id(&key)?,
+                (name.clone(), v)
+            })
+            .collect();
+        let target = format!("providers={}", llm.providers.len());
+        let answer = ProvidersAnswer {
+            default: llm.default.clone(),
+            jobs: llm.jobs.clone(),
+            providers,
+            // Usage and cooldowns as this process's router has seen them.
+            router: self.llm_stats(),
+        };
+        Ok((Answer::Providers(answer), target))
+    }
+
+    fn config_section(&self, section: ConfigSection) -> Value {
+        let c = &self.config;
+        match section {
+            ConfigSection::Profiles => {
+                let mut profiles = serde_json::Map::new();
+                for (name, p) in &c.profiles {
+                    let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
+                    // PHI rosters never leave the process.
+                    if let Some(obj) = v.as_object_mut() {
+                        obj.remove("phi_names");
+                        obj.insert("phi_names_configured".into(), json!(p.phi_names.len()));
+                    }
+                    profiles.insert(name.clone(), v);
                 }
-                .ok_or_else(|| {
-                    EngineError::NotFound(format!(
-                        "no inbox item `{key}` (give a seq or a source id)"
-                    ))
-                })?;
-                let target = format!("#{}", rec.seq);
-                Ok((serde_json::to_value(rec).unwrap_or_default(), target))
+                Value::Object(profiles)
             }
-            Query::DraftsList { all } => {
-                let q = self.drafts.queue()?;
-                let drafts: Vec<_> = q
-                    .drafts
-                    .into_iter()
-                    .filter(|d| all || !d.status.is_final())
-                    .collect();
-                let n = drafts.len();
-                Ok((json!({"drafts": drafts}), format!("returned={n}")))
+            ConfigSection::AutonomyLadder => {
+                serde_json::to_value(&c.autonomy).unwrap_or(Value::Null)
             }
-            Query::DraftStatus { id } => {
-                let d = self.existing_draft(&id)?;
-                let awaiting = d.status == DraftStatus::Pending;
-                let v = json!({"draft": d, "awaiting_operator": awaiting});
-                Ok((v, id))
-            }
-            Query::InboxList {
-                limit,
-                channel,
-                profile,
-                before,
-            } => {
-                self.check_profile(profile.as_deref())?;
-                let limit = limit.clamp(1, MAX_READ);
-                let filter = Filter {
-                    channel,
-                    profile,
-                    text: None,
-                };
-                let batch = self.inbox.read_before(before, limit, &filter)?;
-                let n = batch.records.len();
-                let v =
-                    json!({"messages": batch.records, "skipped_corrupt": batch.skipped_corrupt});
-                Ok((v, format!("returned={n}")))
-            }
-            Query::Brief { kind, profile } => {
-                self.check_profile(Some(&profile))?;
-                let now = OffsetDateTime::now_utc();
-                // Falls back to UTC where the local offset cannot be read safely.
-                let tz = UtcOffset::local_offset_at(now).unwrap_or(UtcOffset::UTC);
-                let inputs = self.brief_inputs(&profile, now)?;
-                let b = crate::brief::build(&inputs, kind, &profile, now, tz);
-                let target = format!("{profile} {} records={}", b.kind, b.records_considered);
-                Ok((serde_json::to_value(b).unwrap_or_default(), target))
-            }
-            Query::Providers => {
-                // The config as changed by the operator's toggles (providers.json).
-                let llm = &self.effective_llm()?;
-                let providers: serde_json::Map<String, Value> = llm
-                    .providers
+            ConfigSection::HardBans => json!({
+                "built_in": BUILT_IN_HARD_BANS
                     .iter()
-                    .map(|(name, p)| {
-                        let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
-                        // Whether the credential is there, never what it is.
-                        if let Some(obj) = v.as_object_mut() {
-                            obj.insert("credential_present".into(), json!(p.auth_env_is_set()));
-                        }
-                        (name.clone(), v)
-                    })
-                    .collect();
-                let v = json!({
-                    "default": llm.default,
-                    "jobs": llm.jobs,
-                    "providers": providers,
-                    // Usage and cooldowns as this process's router has seen them.
-                    "router": self.llm_stats(),
-                });
-                Ok((v, format!("providers={}", llm.providers.len())))
-            }
-            Query::AuditRecent { limit } => {
-                let limit = limit.clamp(1, MAX_READ);
-                let records = self.audit.tail(limit)?;
-                let n = records.len();
-                Ok((json!({"records": records}), format!("returned={n}")))
-            }
-            Query::ConfigSection { section } => {
-                let c = &self.config;
-                let v = match section {
-                    ConfigSection::Profiles => {
-                        let mut profiles = serde_json::Map::new();
-                        for (name, p) in &c.profiles {
-                            let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
-                            // PHI rosters never leave the process.
-                            if let Some(obj) = v.as_object_mut() {
-                                obj.remove("phi_names");
-                                obj.insert("phi_names_configured".into(), json!(p.phi_names.len()));
-                            }
-                            profiles.insert(name.clone(), v);
-                        }
-                        Value::Object(profiles)
-                    }
-                    ConfigSection::AutonomyLadder => {
-                        serde_json::to_value(&c.autonomy).unwrap_or(Value::Null)
-                    }
-                    ConfigSection::HardBans => json!({
-                        "built_in": BUILT_IN_HARD_BANS
-                            .iter()
-                            .map(|b| json!({"rule": b.rule, "description": b.description}))
-                            .collect::<Vec<_>>(),
-                        "configured": c.hard_bans,
-                    }),
-                    ConfigSection::LlmProviders => json!({
-                        "default": c.llm.default,
-                        "jobs": c.llm.jobs,
-                        "providers": c.llm.providers,
-                    }),
-                };
-                Ok((v, format!("{section:?}")))
-            }
+                    .map(|b| json!({"rule": b.rule, "description": b.description}))
+                    .collect::<Vec<_>>(),
+                "configured": c.hard_bans,
+            }),
+            ConfigSection::LlmProviders => json!({
+                "default": c.llm.default,
+                "jobs": c.llm.jobs,
+                "providers": c.llm.providers,
+            }),
         }
     }
 

@@ -3,9 +3,10 @@
 //! template, the prompts and the completion the suite calls, for both the 2025-11-25 (initialize
 //! handshake, sessions) and the 2026-07-28 (stateless, multi-round "input required") revisions.
 //!
-//! They are compiled into every build but registered only with the hidden
-//! `--conformance-fixtures` flag of `opsdesk serve` (which also serves without the token, on
-//! loopback only). A normal server never lists them and never dispatches to them.
+//! They are compiled only with the `conformance` cargo feature, which is off by default and
+//! turned on for the integration tests alone (the crate's dev-dependency on itself): the
+//! release binary has neither the fixtures nor any way to serve without the token.
+//! [`serve_for_suite`] starts the server the suite talks to, in the test process.
 //!
 //! What each fixture returns is taken from the suite's scenario descriptions and checks, not
 //! from any other implementation. Where the two revisions differ (asking the client for input,
@@ -1430,6 +1431,58 @@ fn enums_schema() -> Value {
                 }
             }
         }
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server the suite talks to
+// ---------------------------------------------------------------------------------------------
+
+/// A running conformance server: opsdesk's engine and hub with the fixtures registered, behind
+/// the same HTTP guard as `opsdesk serve` but without the bearer token (the suite cannot send
+/// one), on a free loopback port.
+pub struct SuiteServer {
+    /// `http://127.0.0.1:<port>/mcp`.
+    pub url: String,
+    shutdown: tokio_util::sync::CancellationToken,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl SuiteServer {
+    /// Stop serving and wait for the server task.
+    pub async fn stop(self) {
+        self.shutdown.cancel();
+        let _ = self.task.await;
+    }
+}
+
+/// Start the conformance server on `data_dir` (a private temp dir) with the default config.
+pub async fn serve_for_suite(data_dir: std::path::PathBuf) -> anyhow::Result<SuiteServer> {
+    use crate::engine::{Engine, Mode};
+    use crate::mcp::http;
+    use std::sync::Arc;
+
+    let config = crate::config::Config::default();
+    let paths =
+        crate::paths::Paths::resolve(Some(data_dir.clone()), Some(data_dir.join("config.toml")))?;
+    let engine = Arc::new(Engine::open(paths, config.clone(), Mode::Primary)?);
+    let hub = super::Hub::with_conformance_fixtures(engine, super::HubOptions::default());
+    let mut opts = http::HttpOptions::from_config(&config.server, None);
+    opts.bind = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    let listener = http::bind(&opts).await?;
+    let url = super::mcp_url(listener.local_addr()?);
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let app = http::router(hub, &opts, shutdown.clone());
+    let stop = shutdown.clone();
+    let task = tokio::spawn(async move {
+        if let Err(e) = http::serve(listener, app, &opts, stop).await {
+            tracing::error!("conformance server stopped: {e}");
+        }
+    });
+    Ok(SuiteServer {
+        url,
+        shutdown,
+        task,
     })
 }
 

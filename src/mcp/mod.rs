@@ -8,11 +8,13 @@
 //! - `http`: `/mcp` behind the guard (Origin, size, rate, token, time) and `/health`
 //! - `auth`: the bearer token
 //! - `bridge`: stdio for clients that spawn a server while an engine already runs
-//! - `fixtures`: the conformance suite's fixtures (test mode only)
+//! - `fixtures`: the conformance suite's fixtures, compiled only with the test-only
+//!   `conformance` feature (the integration test turns it on; a release build never has it)
 
 pub mod auth;
 pub mod bridge;
 pub mod conn;
+#[cfg(feature = "conformance")]
 pub mod fixtures;
 pub mod http;
 pub mod notify;

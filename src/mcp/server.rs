@@ -18,7 +18,9 @@ use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
 use super::auth::ClientIdentity;
-use super::{fixtures::Fixtures, resources, tools};
+#[cfg(feature = "conformance")]
+use super::fixtures::Fixtures;
+use super::{resources, tools};
 use crate::domain::{Action, Actor, Outcome, Query};
 use crate::engine::query::Answer;
 use crate::engine::{Engine, EngineError};
@@ -34,15 +36,12 @@ const LIST_TTL_MS: u64 = 60_000;
 pub struct HubOptions {
     /// Time limit for one tool call or resource read.
     pub call_timeout: Duration,
-    /// Register the conformance suite's fixture tools, resources and prompts (test mode only).
-    pub conformance_fixtures: bool,
 }
 
 impl Default for HubOptions {
     fn default() -> Self {
         HubOptions {
             call_timeout: Duration::from_secs(30),
-            conformance_fixtures: false,
         }
     }
 }
@@ -54,6 +53,9 @@ pub struct Hub {
     peers: Mutex<HashMap<u64, PeerEntry>>,
     next_id: AtomicU64,
     call_timeout: Duration,
+    /// The conformance suite's fixtures: only in the test-only `conformance` build, never in
+    /// the product.
+    #[cfg(feature = "conformance")]
     pub(crate) fixtures: Option<Fixtures>,
     /// Who a stdio connection is (`server.stdio_client`, else uncleared `stdio`).
     stdio_identity: ClientIdentity,
@@ -111,22 +113,40 @@ pub(crate) fn level_rank(l: LoggingLevel) -> u8 {
 
 impl Hub {
     pub fn new(engine: Arc<Engine>, opts: HubOptions) -> Arc<Hub> {
-        let fixtures = opts.conformance_fixtures.then(Fixtures::new);
-        let engine_server_config = engine.config().server.clone();
-        let mut tools = tools::all_tools();
-        if let Some(fx) = &fixtures {
-            tools.extend(fx.tools());
-            tools.sort_by(|a, b| a.name.cmp(&b.name));
-        }
-        Arc::new(Hub {
+        Arc::new(Hub::build(engine, opts))
+    }
+
+    fn build(engine: Arc<Engine>, opts: HubOptions) -> Hub {
+        let stdio_identity = super::auth::stdio_identity(&engine.config().server);
+        Hub {
             engine,
-            tools,
+            tools: tools::all_tools(),
             peers: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             call_timeout: opts.call_timeout,
-            fixtures,
-            stdio_identity: super::auth::stdio_identity(&engine_server_config),
-        })
+            #[cfg(feature = "conformance")]
+            fixtures: None,
+            stdio_identity,
+        }
+    }
+
+    /// A hub that also serves the conformance suite's fixtures (test-only build).
+    #[cfg(feature = "conformance")]
+    pub fn with_conformance_fixtures(engine: Arc<Engine>, opts: HubOptions) -> Arc<Hub> {
+        let mut hub = Hub::build(engine, opts);
+        let fx = Fixtures::new();
+        hub.tools.extend(fx.tools());
+        hub.tools.sort_by(|a, b| a.name.cmp(&b.name));
+        hub.fixtures = Some(fx);
+        Arc::new(hub)
+    }
+
+    /// Whether the conformance fixtures are served (never in the product).
+    fn has_fixtures(&self) -> bool {
+        #[cfg(feature = "conformance")]
+        return self.fixtures.is_some();
+        #[cfg(not(feature = "conformance"))]
+        false
     }
 
     pub fn engine(&self) -> &Arc<Engine> {
@@ -510,7 +530,7 @@ impl OpsDesk {
         if let Some(r) = caps.resources.as_mut() {
             r.subscribe = Some(true);
         }
-        if self.hub.fixtures.is_some() {
+        if self.hub.has_fixtures() {
             // The conformance suite exercises list-changed pushes and prompts.
             if let Some(t) = caps.tools.as_mut() {
                 t.list_changed = Some(true);
@@ -600,6 +620,7 @@ impl ServerHandler for OpsDesk {
         self.session
             .log_level
             .store(level_rank(req.level), Ordering::Relaxed);
+        #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures {
             fx.set_level(req.level);
         }
@@ -646,6 +667,7 @@ impl ServerHandler for OpsDesk {
                 .await
                 .map(Into::into);
         }
+        #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures
             && fx.has_tool(&req.name)
         {
@@ -664,7 +686,9 @@ impl ServerHandler for OpsDesk {
         _req: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
+        #[allow(unused_mut)] // extended only in the conformance build
         let mut list = resources::list();
+        #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures {
             list.extend(fx.resources());
         }
@@ -679,12 +703,15 @@ impl ServerHandler for OpsDesk {
         _req: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
+        #[cfg(feature = "conformance")]
         let list = self
             .hub
             .fixtures
             .as_ref()
             .map(|fx| fx.resource_templates())
             .unwrap_or_default();
+        #[cfg(not(feature = "conformance"))]
+        let list = Vec::new();
         Ok(Self::cache_hints(
             &ctx,
             ListResourceTemplatesResult::with_all_items(list),
@@ -696,6 +723,7 @@ impl ServerHandler for OpsDesk {
         req: ReadResourceRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
+        #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures
             && req.uri.starts_with("test://")
         {
@@ -736,7 +764,7 @@ impl ServerHandler for OpsDesk {
                 .drafts_subscribed
                 .store(true, Ordering::Relaxed),
             uri if resources::is_known(uri) => {}
-            _ if self.hub.fixtures.is_some() => {}
+            _ if self.hub.has_fixtures() => {}
             uri => return Err(resources::not_found(uri)),
         }
         Ok(())
@@ -782,6 +810,7 @@ impl ServerHandler for OpsDesk {
             },
         };
         let id = self.hub.register(entry);
+        #[cfg(feature = "conformance")]
         let fx_key = self
             .hub
             .fixtures
@@ -789,6 +818,7 @@ impl ServerHandler for OpsDesk {
             .map(|fx| fx.add_subscription(ctx.sink().clone()));
         ctx.cancelled().await;
         self.hub.unregister(id);
+        #[cfg(feature = "conformance")]
         if let (Some(fx), Some(k)) = (&self.hub.fixtures, fx_key) {
             fx.remove_subscription(k);
         }
@@ -800,13 +830,15 @@ impl ServerHandler for OpsDesk {
         _req: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        match &self.hub.fixtures {
-            Some(fx) => Ok(Self::cache_hints(
+        #[cfg(feature = "conformance")]
+        if let Some(fx) = &self.hub.fixtures {
+            return Ok(Self::cache_hints(
                 &ctx,
                 ListPromptsResult::with_all_items(fx.prompts()),
-            )),
-            None => Err(McpError::method_not_found::<ListPromptsRequestMethod>()),
+            ));
         }
+        let _ = ctx;
+        Err(McpError::method_not_found::<ListPromptsRequestMethod>())
     }
 
     async fn get_prompt(
@@ -814,10 +846,12 @@ impl ServerHandler for OpsDesk {
         req: GetPromptRequestParams,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        match &self.hub.fixtures {
-            Some(fx) => fx.get_prompt(req),
-            None => Err(McpError::method_not_found::<GetPromptRequestMethod>()),
+        #[cfg(feature = "conformance")]
+        if let Some(fx) = &self.hub.fixtures {
+            return fx.get_prompt(req);
         }
+        let _ = req;
+        Err(McpError::method_not_found::<GetPromptRequestMethod>())
     }
 
     async fn complete(
@@ -825,9 +859,11 @@ impl ServerHandler for OpsDesk {
         req: CompleteRequestParams,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
-        match &self.hub.fixtures {
-            Some(fx) => fx.complete(req),
-            None => Err(McpError::method_not_found::<CompleteRequestMethod>()),
+        #[cfg(feature = "conformance")]
+        if let Some(fx) = &self.hub.fixtures {
+            return fx.complete(req);
         }
+        let _ = req;
+        Err(McpError::method_not_found::<CompleteRequestMethod>())
     }
 }
