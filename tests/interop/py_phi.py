@@ -8,9 +8,10 @@ pull carry them). Exits non-zero with a FAIL line otherwise.
 """
 
 import json
+import random
+import string
 import subprocess
 import sys
-import time
 import warnings
 from contextlib import AsyncExitStack
 
@@ -90,7 +91,8 @@ async def main() -> None:
         await client.set_logging_level("debug")
         await client.subscribe_resource("opsdesk://inbox")
 
-        marker = f"phi-push {time.time_ns()}"
+        # Letters only: a long digit run would itself be redacted (as a card number).
+        marker = "phi-push " + "".join(random.choice(string.ascii_lowercase) for _ in range(12))
         subprocess.run(
             [OPSDESK, "--data-dir", DATA_DIR, "inbox", "add", "--profile", "clinic",
              "--from", "Margaret Okafor <m.okafor@example.org>",
