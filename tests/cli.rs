@@ -152,7 +152,12 @@ fn usage_errors_exit_2_and_say_what_is_allowed() {
         "b",
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("valid_profiles"), "{}", stderr(&o));
+    // Named in words, not as raw JSON.
+    assert!(
+        stderr(&o).contains("valid profiles: clinic, work"),
+        "{}",
+        stderr(&o)
+    );
     let o = env.run(&["inbox", "frobnicate"]);
     assert_eq!(o.status.code(), Some(2));
 }

@@ -499,7 +499,11 @@ fn newcomer_habits_at_80x24() {
 
     // `R`: the reply written in $EDITOR becomes a draft waiting for approval.
     c.send("R");
-    c.wait_for("the drafted reply", |s| s.contains("queued for approval"));
+    c.wait_for("the drafted reply", |s| {
+        s.lines()
+            .next()
+            .is_some_and(|top| top.contains("3 Drafts (1)"))
+    });
 
     c.send("q");
     assert!(c.wait_exit().success());

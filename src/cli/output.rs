@@ -1,9 +1,15 @@
 //! Printing for humans and for scripts. Everything shown to a human passes through
 //! `sanitize::for_terminal`, whatever the stores hold.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use serde::Serialize;
 
 use crate::sanitize::for_terminal;
+
+/// Set once a command has printed its JSON answer: a failure after that (doctor's report with
+/// problems) is already described on stdout, and a second document would break the output.
+static JSON_PRINTED: AtomicBool = AtomicBool::new(false);
 
 pub struct Printer {
     pub json: bool,
@@ -18,7 +24,10 @@ impl Printer {
     pub fn emit<T: Serialize>(&self, value: &T, human: impl FnOnce(&mut Vec<String>)) {
         if self.json {
             match serde_json::to_string_pretty(value) {
-                Ok(s) => println!("{s}"),
+                Ok(s) => {
+                    println!("{s}");
+                    JSON_PRINTED.store(true, Ordering::SeqCst);
+                }
                 Err(e) => eprintln!("opsdesk: cannot encode output: {e}"),
             }
         } else {
@@ -80,8 +89,12 @@ pub fn confirm(
 }
 
 /// The machine-readable form of a failed command (`--json`): one JSON object on stdout, so a
-/// script reading stdout sees the failure as well as the exit code.
+/// script reading stdout sees the failure as well as the exit code; unless the command already
+/// printed its JSON answer, which then says what failed (`doctor`).
 pub fn print_error_json(f: &super::Failure) {
+    if JSON_PRINTED.load(Ordering::SeqCst) {
+        return;
+    }
     let kind = match f.code {
         2 => "usage",
         3 => "integrity",

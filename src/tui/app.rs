@@ -917,7 +917,12 @@ impl App {
                     None => self.drafts.all.push((*d).clone()),
                 }
                 self.reselect_draft(prev);
-                if fresh && d.status == DraftStatus::Pending && self.pane != Pane::Drafts {
+                // A draft the operator just made is announced by its own result message.
+                if fresh
+                    && d.status == DraftStatus::Pending
+                    && self.pane != Pane::Drafts
+                    && d.created_by != crate::domain::Actor::Console
+                {
                     let n = self.drafts.pending();
                     self.say(
                         Level::Info,

@@ -115,6 +115,14 @@ pub fn run(
         loop {
             // ratatui diffs against the previous frame, so a redraw with no change writes
             // nothing to the terminal.
+            // A resize event can be lost or carry a stale size (SIGWINCH coalesces); the
+            // terminal's own size is the truth, and layout and mouse hit-testing use app.size.
+            if let Ok(sz) = terminal.size()
+                && (sz.width, sz.height) != app.size
+            {
+                let effects = app.update(Msg::Resize(sz.width, sz.height));
+                apply(effects, &req_tx, &mut terminal, &gate, &mut app);
+            }
             terminal.draw(|f| draw(&app, f))?;
             let msg = match msg_rx.recv_timeout(Duration::from_millis(250)) {
                 Ok(m) => m,
