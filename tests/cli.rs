@@ -345,7 +345,7 @@ fn a_second_engine_names_the_one_holding_the_data_dir() {
     let env = Env::new();
     let mut first = env
         .cmd()
-        .args(["serve"])
+        .args(["serve", "--bind", "127.0.0.1:0"])
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -361,7 +361,8 @@ fn a_second_engine_names_the_one_holding_the_data_dir() {
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let o = env.run(&["serve"]);
+    // Port 0 too: the lock, not the port, must be what refuses the second engine.
+    let o = env.run(&["serve", "--bind", "127.0.0.1:0"]);
     let _ = first.kill();
     let _ = first.wait();
     assert_eq!(o.status.code(), Some(1));

@@ -35,13 +35,24 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
                         "audit chain intact: {} records in {} file(s)",
                         report.records, report.files
                     )),
+                    Some(b) if b.line == 0 => l.push(format!(
+                        "audit chain BROKEN in {}: {}",
+                        b.file.display(),
+                        b.reason
+                    )),
                     Some(b) => l.push(format!(
-                        "audit chain BROKEN at {}:{}{}: {}",
+                        "audit chain BROKEN at {} line {}{}: {}",
                         b.file.display(),
                         b.line,
                         b.seq.map(|s| format!(" (record {s})")).unwrap_or_default(),
                         b.reason
                     )),
+                }
+                if report.anchor.is_none() && report.records > 0 {
+                    l.push(
+                        "note: the trail has no anchor (audit/.head); records cut from its end would not be noticed until the next append writes one"
+                            .to_string(),
+                    );
                 }
                 if let Some(t) = &report.torn_tail {
                     l.push(format!(
