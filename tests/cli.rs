@@ -435,3 +435,29 @@ impl LimitExt for Command {
         }
     }
 }
+
+#[test]
+fn a_draft_with_hidden_characters_is_refused_naming_the_field_and_nothing_is_queued() {
+    let env = Env::new();
+    env.config(TWO_PROFILES);
+    let o = env.run(&[
+        "drafts",
+        "new",
+        "--profile",
+        "work",
+        "--to",
+        "ada@contoso.com",
+        "--subject",
+        "Invoice \u{202e}fdp.exe",
+        "--body",
+        "ok",
+    ]);
+    assert!(!o.status.success(), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("subject contains a bidirectional control character"),
+        "{err}"
+    );
+    let list = stdout(&env.run(&["drafts", "list", "--all"]));
+    assert!(list.contains("(no drafts)"), "{list}");
+}
