@@ -402,17 +402,46 @@ fn only_settled_json_and_eml_files_directly_in_the_spool_are_read() {
     ] {
         f.drop_file(name, SIMPLE);
     }
-    fs::create_dir(f.spool_dir.join("sub.json")).unwrap();
-    fs::write(f.spool_dir.join("sub.json/inner.json"), SIMPLE).unwrap();
-    std::os::unix::fs::symlink(f.spool_dir.join("notes.txt"), f.spool_dir.join("link.json"))
-        .unwrap();
     assert_eq!(f.poll(), SpoolReport::default());
     assert!(f.records().is_empty());
-    assert_eq!(
-        f.names_in("").len(),
-        4 + 1 + 1 + 2,
-        "everything left where it was"
+    assert_eq!(f.names_in("").len(), 4 + 2, "everything left where it was");
+}
+
+#[test]
+fn links_pipes_and_directories_named_like_spool_files_are_rejected_with_a_reason() {
+    let f = Fixture::new();
+    let target = f.drop_file("notes.txt", SIMPLE);
+    fs::create_dir(f.spool_dir.join("sub.json")).unwrap();
+    fs::write(f.spool_dir.join("sub.json/inner.json"), SIMPLE).unwrap();
+    std::os::unix::fs::symlink(&target, f.spool_dir.join("link.json")).unwrap();
+    let fifo = std::ffi::CString::new(
+        f.spool_dir
+            .join("pipe.eml")
+            .into_os_string()
+            .into_encoded_bytes(),
+    )
+    .unwrap();
+    // SAFETY: mkfifo(3) on a NUL-terminated path we own.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+
+    let report = f.poll();
+    assert_eq!(report.ingested, 0);
+    let mut rejected: Vec<&str> = report.rejected.iter().map(|(n, _)| n.as_str()).collect();
+    rejected.sort();
+    assert_eq!(rejected, vec!["link.json", "pipe.eml", "sub.json"]);
+    assert!(f.reason("link.json").contains("symbolic link"));
+    assert!(f.reason("pipe.eml").contains("named pipe"));
+    assert!(f.reason("sub.json").contains("a directory"));
+    // The link was moved, not followed: its target is untouched and nothing was read.
+    assert_eq!(fs::read_to_string(&target).unwrap(), SIMPLE);
+    assert!(
+        fs::symlink_metadata(f.spool_dir.join("rejected/link.json"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
     );
+    assert!(f.records().is_empty());
+    assert_eq!(f.names_in(""), vec!["done", "notes.txt", "rejected"]);
 }
 
 #[test]
