@@ -299,7 +299,7 @@ fn audit_verify_exits_3_and_names_the_tampered_record() {
     std::fs::write(&file, text).unwrap();
     let o = env.run(&["audit", "verify"]);
     assert_eq!(o.status.code(), Some(3));
-    assert!(stdout(&o).contains(":2 (record 2)"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("line 2 (record 2)"), "{}", stdout(&o));
 }
 
 #[test]
@@ -460,4 +460,56 @@ fn a_draft_with_hidden_characters_is_refused_naming_the_field_and_nothing_is_que
     );
     let list = stdout(&env.run(&["drafts", "list", "--all"]));
     assert!(list.contains("(no drafts)"), "{list}");
+}
+
+#[test]
+fn a_record_stored_while_the_audit_could_not_grow_is_reported_by_verify() {
+    let env = Env::new();
+    let add = |id: &str| {
+        env.run(&[
+            "inbox", "add", "--from", "a@b.co", "--body", "x", "--id", id,
+        ])
+    };
+    assert!(add("m1").status.success());
+    // Reads are audited too: grow the trail well past the inbox's one small day file.
+    for _ in 0..12 {
+        assert!(env.run(&["inbox", "list"]).status.success());
+    }
+    let audit_len: u64 = std::fs::read_dir(env.data().join("audit"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .map(|p| std::fs::metadata(p).unwrap().len())
+        .sum();
+    // Files may not grow past the trail's current size, as on a full disk: the small inbox
+    // files still take the record, the audit month file cannot.
+    let o = env
+        .cmd()
+        .args([
+            "inbox", "add", "--from", "a@b.co", "--body", "y", "--id", "m2",
+        ])
+        .pre_exec_limit(audit_len)
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    if o.status.success() {
+        // The record is stored: the log must not claim otherwise.
+        assert!(!err.contains("nothing was changed"), "{err}");
+        assert!(
+            err.contains("is stored, but its audit record could not be written"),
+            "{err}"
+        );
+    }
+    let stored = json(&env.run(&["--json", "inbox", "list"]));
+    if stored.as_array().unwrap().len() == 2 {
+        let v = env.run(&["audit", "verify"]);
+        assert_eq!(v.status.code(), Some(3), "{}", stdout(&v));
+        assert!(
+            stderr(&v).contains("inbox records with no audit record: #2"),
+            "{}",
+            stderr(&v)
+        );
+    } else {
+        panic!("the limit should let the small inbox grow: {err}");
+    }
 }

@@ -591,3 +591,34 @@ fn first_day_file(dir: &Path) -> PathBuf {
         .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
         .unwrap()
 }
+
+/// Counts how the spool hands items over.
+struct Counting<'a>(InboxSink<'a>, std::sync::Mutex<Vec<usize>>);
+impl Sink for Counting<'_> {
+    fn ingest(&self, msg: NewMessage) -> anyhow::Result<Appended> {
+        self.1.lock().unwrap().push(1);
+        self.0.ingest(msg)
+    }
+    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> anyhow::Result<Vec<Appended>> {
+        self.1.lock().unwrap().push(msgs.len());
+        self.0.ingest_batch(msgs)
+    }
+}
+
+#[test]
+fn a_files_items_are_stored_as_one_batch() {
+    let f = Fixture::new();
+    let items: Vec<serde_json::Value> = (0..50)
+        .map(|i| serde_json::json!({"id": format!("b{i}"), "from": "a@x.example", "body": "x"}))
+        .collect();
+    f.drop_file("many.json", serde_json::to_vec(&items).unwrap());
+    let sink = Counting(InboxSink(&f.inbox), Default::default());
+    let report = f.spool.poll_once(&sink).unwrap();
+    assert_eq!(report.ingested, 50);
+    assert_eq!(
+        *sink.1.lock().unwrap(),
+        vec![50],
+        "one hand-over for the file"
+    );
+    assert_eq!(f.records().len(), 50);
+}

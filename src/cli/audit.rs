@@ -29,7 +29,19 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
     match cmd {
         AuditCmd::Verify => {
             let report = audit.verify()?;
-            out.emit(&report, |l| {
+            let unaudited = if report.ok() {
+                unaudited_inbox_records(ctx, &audit)?
+            } else {
+                Vec::new() // a broken chain is the finding; its records cannot be trusted
+            };
+            let mut json = serde_json::to_value(&report).map_err(|e| Failure {
+                code: 1,
+                message: e.to_string(),
+            })?;
+            if let Some(o) = json.as_object_mut() {
+                o.insert("inbox_unaudited".into(), serde_json::json!(unaudited));
+            }
+            out.emit(&json, |l| {
                 match &report.first_bad {
                     None => l.push(format!(
                         "audit chain intact: {} records in {} file(s)",
@@ -61,14 +73,22 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
                     ));
                 }
             });
-            if report.ok() {
-                Ok(())
-            } else {
-                Err(Failure {
+            if !report.ok() {
+                return Err(Failure {
                     code: 3,
                     message: "audit chain is broken".into(),
-                })
+                });
             }
+            if !unaudited.is_empty() {
+                return Err(Failure {
+                    code: 3,
+                    message: format!(
+                        "inbox records with no audit record: {} (stored while the audit trail could not be written, e.g. a full disk)",
+                        ranges(&unaudited)
+                    ),
+                });
+            }
+            Ok(())
         }
         AuditCmd::Tail { lines, follow } => {
             let recs = audit.tail(lines)?;
@@ -131,4 +151,53 @@ fn print_record(out: &super::Printer, r: &AuditRecord) {
                 .unwrap_or_default(),
         ))
     });
+}
+
+/// Inbox seqs with no `inbox.append` audit record: every stored record is audited as it is
+/// appended, so a gap means the trail could not be written at the time (a full disk) or that
+/// records were removed from the trail.
+fn unaudited_inbox_records(ctx: &Context, audit: &Audit) -> Result<Vec<u64>, Failure> {
+    let inbox = crate::store::inbox::Inbox::open(&ctx.paths.inbox_dir())?;
+    let last = inbox.last_seq()?;
+    if last == 0 {
+        return Ok(Vec::new());
+    }
+    let mut seen = vec![false; last as usize];
+    for file in audit.files()? {
+        for r in audit.read_file(&file, 0)?.0 {
+            if r.event.event != "inbox.append" {
+                continue;
+            }
+            if let Some(seq) = r
+                .event
+                .target
+                .as_deref()
+                .and_then(|t| t.rsplit_once('#'))
+                .and_then(|(_, n)| n.parse::<u64>().ok())
+                && (1..=last).contains(&seq)
+            {
+                seen[(seq - 1) as usize] = true;
+            }
+        }
+    }
+    Ok((1..=last).filter(|s| !seen[(*s - 1) as usize]).collect())
+}
+
+/// `#2, #5 to #9`.
+fn ranges(seqs: &[u64]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < seqs.len() {
+        let mut j = i;
+        while j + 1 < seqs.len() && seqs[j + 1] == seqs[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            format!("#{}", seqs[i])
+        } else {
+            format!("#{} to #{}", seqs[i], seqs[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
 }

@@ -187,31 +187,33 @@ impl Spool {
             Err(reason) => return self.reject(name, &reason, report),
         };
 
+        // One durable batch per file: a file's items are stored together, or (a content
+        // error) none of them and the file is rejected.
         let count = items.len();
         let (mut new, mut dup) = (0, 0);
-        for (i, msg) in items.into_iter().enumerate() {
-            match sink.ingest(msg) {
-                Ok(Appended::New(_)) => new += 1,
-                Ok(Appended::Duplicate { .. }) => dup += 1,
-                Err(e) => {
-                    if let Some(bad) = e.chain().find_map(|c| c.downcast_ref::<IngestError>()) {
-                        // The content is at fault: retrying cannot help.
-                        report.ingested += new;
-                        report.duplicates += dup;
-                        let mut reason = item_prefix(i, count) + &bad.to_string();
-                        if new + dup > 0 {
-                            reason += &format!(
-                                " ({} earlier item(s) of this file were stored)",
-                                new + dup
-                            );
-                        }
-                        return self.reject(name, &reason, report);
+        match sink.ingest_batch(items) {
+            Ok(results) => {
+                for r in results {
+                    match r {
+                        Appended::New(_) => new += 1,
+                        Appended::Duplicate { .. } => dup += 1,
                     }
-                    return Err(e.context(format!(
-                        "spool file {shown}: item {} of {count} not stored; the file stays for the next poll",
-                        i + 1
-                    )));
                 }
+            }
+            Err(e) => {
+                if let Some(bad) = e.chain().find_map(|c| c.downcast_ref::<IngestError>()) {
+                    // The content is at fault: retrying cannot help. The context names the item.
+                    let which = e
+                        .chain()
+                        .map(|c| c.to_string())
+                        .find(|m| m.starts_with("item ") && m.contains(" of "))
+                        .map(|m| format!("{m}: "))
+                        .unwrap_or_default();
+                    return self.reject(name, &format!("{which}{bad}"), report);
+                }
+                return Err(e.context(format!(
+                    "spool file {shown}: its {count} item(s) were not stored; the file stays for the next poll"
+                )));
             }
         }
         let dest = move_no_clobber(&path, &self.dir.join(DONE), name)?;
