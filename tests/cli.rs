@@ -513,3 +513,51 @@ fn a_record_stored_while_the_audit_could_not_grow_is_reported_by_verify() {
         panic!("the limit should let the small inbox grow: {err}");
     }
 }
+
+#[test]
+fn a_hand_written_approval_and_a_deleted_drafts_log_are_found_by_verify() {
+    let env = Env::new();
+    env.config(TWO_PROFILES);
+    let o = env.run(&[
+        "drafts",
+        "new",
+        "--profile",
+        "work",
+        "--to",
+        "ada@contoso.com",
+        "--subject",
+        "Hi",
+        "--body",
+        "Hello",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let list = json(&env.run(&["--json", "drafts", "list", "--all"]));
+    let id = list[0]["id"].as_str().unwrap().to_string();
+    let digest = list[0]["digest"].as_str().unwrap().to_string();
+    assert!(env.run(&["audit", "verify"]).status.success());
+    let log = env.data().join("drafts/drafts.jsonl");
+    let forged = serde_json::json!({
+        "ts": "2026-01-01T00:00:00Z", "draft_id": id, "actor": "cli",
+        "event": "approved", "digest": digest,
+    });
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    text.push_str(&format!("{forged}\n"));
+    std::fs::write(&log, text).unwrap();
+    let v = env.run(&["audit", "verify"]);
+    assert_eq!(v.status.code(), Some(3), "{}", stdout(&v));
+    assert!(
+        stdout(&v).contains(&format!("`approved` of draft {id} has no audit record")),
+        "{}",
+        stdout(&v)
+    );
+    std::fs::remove_file(&log).unwrap();
+    let v = env.run(&["audit", "verify"]);
+    assert_eq!(v.status.code(), Some(3), "{}", stdout(&v));
+    assert!(
+        stdout(&v).contains(&format!(
+            "draft {id} was created according to the audit trail but is missing"
+        )),
+        "{}",
+        stdout(&v)
+    );
+}
