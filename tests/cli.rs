@@ -465,15 +465,37 @@ fn a_draft_with_hidden_characters_is_refused_naming_the_field_and_nothing_is_que
 #[test]
 fn a_record_stored_while_the_audit_could_not_grow_is_reported_by_verify() {
     let env = Env::new();
+    env.config(TWO_PROFILES);
     let add = |id: &str| {
         env.run(&[
-            "inbox", "add", "--from", "a@b.co", "--body", "x", "--id", id,
+            "inbox",
+            "add",
+            "--profile",
+            "work",
+            "--from",
+            "a@b.co",
+            "--body",
+            "x",
+            "--id",
+            id,
         ])
     };
     assert!(add("m1").status.success());
-    // Reads are audited too: grow the trail well past the inbox's one small day file.
+    // Refusals are audited too: grow the trail well past the inbox's one small day file.
     for _ in 0..12 {
-        assert!(env.run(&["inbox", "list"]).status.success());
+        let o = env.run(&[
+            "drafts",
+            "new",
+            "--profile",
+            "work",
+            "--to",
+            "x@evil.example",
+            "--subject",
+            "s",
+            "--body",
+            "b",
+        ]);
+        assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     }
     let audit_len: u64 = std::fs::read_dir(env.data().join("audit"))
         .unwrap()
@@ -486,7 +508,16 @@ fn a_record_stored_while_the_audit_could_not_grow_is_reported_by_verify() {
     let o = env
         .cmd()
         .args([
-            "inbox", "add", "--from", "a@b.co", "--body", "y", "--id", "m2",
+            "inbox",
+            "add",
+            "--profile",
+            "work",
+            "--from",
+            "a@b.co",
+            "--body",
+            "y",
+            "--id",
+            "m2",
         ])
         .pre_exec_limit(audit_len)
         .output()
