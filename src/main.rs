@@ -19,6 +19,15 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| "warn".into()),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(log_colour())
         .init();
     opsdesk::cli::run(cli)
+}
+
+/// Colour log lines only for a person at a terminal: never into a file or pipe, and never when
+/// `NO_COLOR` is set to anything non-empty (https://no-color.org).
+fn log_colour() -> bool {
+    use std::io::IsTerminal;
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    !no_color && std::io::stderr().is_terminal()
 }

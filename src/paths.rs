@@ -93,45 +93,79 @@ pub fn ensure_private_dir(dir: &Path) -> Result<()> {
     tighten(dir, DIR_MODE)
 }
 
+/// Repair group/other access on `path`. An entry that vanished meanwhile (the engine moved a
+/// spool file, replaced a state file) is not an error: there is nothing left to repair.
 fn tighten(path: &Path, mode: u32) -> Result<()> {
-    let meta = fs::metadata(path).with_context(|| format!("cannot stat {}", path.display()))?;
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e).with_context(|| format!("cannot stat {}", path.display())),
+    };
+    if meta.file_type().is_symlink() {
+        return Ok(()); // chmod would follow it out of the data dir
+    }
     if meta.permissions().mode() & 0o077 != 0 {
-        fs::set_permissions(path, fs::Permissions::from_mode(mode))
-            .with_context(|| format!("cannot set permissions on {}", path.display()))?;
-        // Said only once it is true.
-        tracing::warn!(path = %path.display(), "permissions were looser than {mode:o}; repaired");
+        match fs::set_permissions(path, fs::Permissions::from_mode(mode)) {
+            Ok(()) => {
+                tracing::warn!(path = %path.display(), "permissions were looser than {mode:o}; repaired")
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("cannot set permissions on {}", path.display()));
+            }
+        }
     }
     Ok(())
 }
 
-/// Walk the data dir (two levels: the tree is shallow) and repair any group/other access.
+/// How deep the engine's own trees go (`graph/<profile>/outbox/<file>` is three levels).
+const MAX_DEPTH: usize = 6;
+
+/// Repair group/other access on the engine's own files: everything under the data dir except
+/// the top of the spool, where other programs write (their temporary files are theirs; a file
+/// is made private when the engine moves it to `done/` or `rejected/`, which are repaired).
 fn repair_tree(root: &Path) -> Result<()> {
-    for entry in fs::read_dir(root).with_context(|| format!("cannot read {}", root.display()))? {
-        let entry = entry.with_context(|| format!("cannot read {}", root.display()))?;
-        let ft = entry
-            .file_type()
-            .with_context(|| format!("cannot stat {}", entry.path().display()))?;
-        if ft.is_dir() {
-            let dir = entry.path();
-            tighten(&dir, DIR_MODE)?;
-            for inner in
-                fs::read_dir(&dir).with_context(|| format!("cannot read {}", dir.display()))?
-            {
-                let inner = inner.with_context(|| format!("cannot read {}", dir.display()))?;
-                let ift = inner
-                    .file_type()
-                    .with_context(|| format!("cannot stat {}", inner.path().display()))?;
-                if ift.is_file() {
-                    tighten(&inner.path(), FILE_MODE)?;
-                } else if ift.is_dir() {
-                    tighten(&inner.path(), DIR_MODE)?;
+    for entry in list(root)? {
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(t) if t.is_dir() && entry.file_name() == "spool" => {
+                tighten(&path, DIR_MODE)?;
+                for sub in ["done", "rejected"] {
+                    repair_recursive(&path.join(sub), 0)?;
                 }
             }
-        } else if ft.is_file() {
-            tighten(&entry.path(), FILE_MODE)?;
+            Ok(t) if t.is_dir() => repair_recursive(&path, 0)?,
+            Ok(t) if t.is_file() => tighten(&path, FILE_MODE)?,
+            _ => {} // links, sockets, or gone
         }
     }
     Ok(())
+}
+
+fn repair_recursive(dir: &Path, depth: usize) -> Result<()> {
+    if depth > MAX_DEPTH || !dir.is_dir() {
+        return Ok(());
+    }
+    tighten(dir, DIR_MODE)?;
+    for entry in list(dir)? {
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => repair_recursive(&entry.path(), depth + 1)?,
+            Ok(t) if t.is_file() => tighten(&entry.path(), FILE_MODE)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A directory's entries; one that vanished lists as empty, entries that vanish mid-listing
+/// are left out.
+fn list(dir: &Path) -> Result<Vec<fs::DirEntry>> {
+    match fs::read_dir(dir) {
+        Ok(rd) => Ok(rd.filter_map(|e| e.ok()).collect()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", dir.display())),
+    }
 }
 
 /// Open (creating 0600 if needed) a file for reading and appending.
@@ -191,6 +225,46 @@ mod tests {
         assert_eq!(mode(&p.data_dir), 0o700);
         assert_eq!(mode(&p.inbox_dir()), 0o700);
         assert_eq!(mode(&f), 0o600);
+    }
+
+    #[test]
+    fn ensure_repairs_the_engines_trees_deeply_but_not_other_writers_spool_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = Paths::resolve(Some(tmp.path().join("data")), None).unwrap();
+        p.ensure().unwrap();
+        let loose = |path: &Path| {
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, "x").unwrap();
+            fs::set_permissions(path, fs::Permissions::from_mode(0o644)).unwrap();
+            path.to_path_buf()
+        };
+        let outbox = loose(&p.data_dir.join("graph/work/outbox/d1.json"));
+        let done = loose(&p.spool_dir().join("done/a.json"));
+        let rejected = loose(&p.spool_dir().join("rejected/b.json.reason.txt"));
+        let theirs = loose(&p.spool_dir().join(".c.json.tmp"));
+        let dropped = loose(&p.spool_dir().join("c.json"));
+        p.ensure().unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&outbox), 0o600);
+        assert_eq!(mode(&done), 0o600);
+        assert_eq!(mode(&rejected), 0o600);
+        assert_eq!(
+            mode(&theirs),
+            0o644,
+            "another writer's temporary file is theirs"
+        );
+        assert_eq!(
+            mode(&dropped),
+            0o644,
+            "made private when the engine moves it"
+        );
+    }
+
+    #[test]
+    fn an_entry_that_vanishes_is_not_an_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        tighten(&tmp.path().join("gone.json"), FILE_MODE).unwrap();
+        repair_recursive(&tmp.path().join("gone"), 0).unwrap();
     }
 
     #[test]

@@ -555,6 +555,130 @@ pub fn escape_markup(s: &str) -> String {
     out
 }
 
+// ------------------------------------------------------------------------ outbound text
+
+/// Why an outbound draft's text is refused: the field and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{field} contains {what} (U+{code:04X}) at character {at}; outbound text must be exactly what the operator reviews, so remove it"
+)]
+pub struct OutboundTextError {
+    /// The draft field, as named in the action (`subject`, `body`, `to`, …).
+    pub field: &'static str,
+    pub what: &'static str,
+    pub code: u32,
+    /// 1-based character position in the field.
+    pub at: usize,
+}
+
+/// Check every text field of an outbound draft before it is queued (the action boundary):
+/// NUL and other control characters (so terminal escapes), bidirectional controls, zero-width
+/// and other invisible characters are refused, never silently dropped, so the stored draft,
+/// the text the operator approves (its digest) and the bytes sent are the same. Multi-line
+/// fields (bodies) may hold `\n`, `\r` and `\t`; one-line fields (subject, recipients, ids)
+/// no control at all, which also rules out header injection. A zero-width joiner between two
+/// emoji (family and profession emoji) is allowed.
+pub fn check_outbound(o: &crate::domain::Outbound) -> Result<(), OutboundTextError> {
+    use crate::domain::Outbound;
+    let line = |field, s: &str| check_outbound_field(field, s, false);
+    let lines = |field, s: &str| check_outbound_field(field, s, true);
+    let all = |field, v: &[String]| v.iter().try_for_each(|a| line(field, a));
+    match o {
+        Outbound::SendEmail {
+            to,
+            cc,
+            subject,
+            body,
+        } => {
+            all("to", to)?;
+            all("cc", cc)?;
+            line("subject", subject)?;
+            lines("body", body)
+        }
+        Outbound::ReplyEmail {
+            message_id,
+            to,
+            subject,
+            body,
+        } => {
+            line("message_id", message_id)?;
+            all("to", to)?;
+            line("subject", subject)?;
+            lines("body", body)
+        }
+        Outbound::PostChat { chat_id, body } => {
+            line("chat_id", chat_id)?;
+            lines("body", body)
+        }
+        Outbound::CreateEvent {
+            subject,
+            attendees,
+            location,
+            body,
+            ..
+        } => {
+            line("subject", subject)?;
+            all("attendees", attendees)?;
+            if let Some(l) = location {
+                line("location", l)?;
+            }
+            lines("body", body)
+        }
+    }
+}
+
+fn check_outbound_field(
+    field: &'static str,
+    s: &str,
+    multi_line: bool,
+) -> Result<(), OutboundTextError> {
+    let chars: Vec<char> = s.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let what = if c == '\0' {
+            Some("a NUL character")
+        } else if c == '\u{1b}' {
+            Some("a terminal escape character")
+        } else if c.is_control() && !(multi_line && matches!(c, '\n' | '\r' | '\t')) {
+            Some(if multi_line {
+                "a control character"
+            } else {
+                "a control character or line break"
+            })
+        } else if is_bidi_control(c) {
+            Some("a bidirectional control character")
+        } else if c == '\u{200D}' && emoji_joined(&chars, i) {
+            None
+        } else if is_invisible(c) || is_rare_variation_selector(c) {
+            Some("an invisible (zero-width) character")
+        } else if matches!(c, '\u{2028}' | '\u{2029}') && !multi_line {
+            Some("a control character or line break")
+        } else if is_noncharacter(c) {
+            Some("a Unicode noncharacter")
+        } else {
+            None
+        };
+        if let Some(what) = what {
+            return Err(OutboundTextError {
+                field,
+                what,
+                code: c as u32,
+                at: i + 1,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A zero-width joiner at `i` sits between two emoji (allowing a variation selector or skin
+/// tone before it), as in family and profession emoji.
+fn emoji_joined(chars: &[char], i: usize) -> bool {
+    let emoji =
+        |c: char| matches!(c, '\u{2600}'..='\u{27BF}' | '\u{1F000}'..='\u{1FAFF}' | '\u{FE0F}');
+    let before = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
+    let after = chars.get(i + 1).copied();
+    before.is_some_and(emoji) && after.is_some_and(emoji)
+}
+
 // ------------------------------------------------------------------------ records
 
 /// Why an inbound item cannot be stored.

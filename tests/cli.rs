@@ -304,7 +304,7 @@ fn audit_verify_exits_3_and_names_the_tampered_record() {
     std::fs::write(&file, text).unwrap();
     let o = env.run(&["audit", "verify"]);
     assert_eq!(o.status.code(), Some(3));
-    assert!(stdout(&o).contains(":2 (record 2)"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("line 2 (record 2)"), "{}", stdout(&o));
 }
 
 #[test]
@@ -350,7 +350,7 @@ fn a_second_engine_names_the_one_holding_the_data_dir() {
     let env = Env::new();
     let mut first = env
         .cmd()
-        .args(["serve"])
+        .args(["serve", "--bind", "127.0.0.1:0"])
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -366,7 +366,8 @@ fn a_second_engine_names_the_one_holding_the_data_dir() {
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let o = env.run(&["serve"]);
+    // Port 0 too: the lock, not the port, must be what refuses the second engine.
+    let o = env.run(&["serve", "--bind", "127.0.0.1:0"]);
     let _ = first.kill();
     let _ = first.wait();
     assert_eq!(o.status.code(), Some(1));
@@ -438,4 +439,161 @@ impl LimitExt for Command {
             })
         }
     }
+}
+
+#[test]
+fn a_draft_with_hidden_characters_is_refused_naming_the_field_and_nothing_is_queued() {
+    let env = Env::new();
+    env.config(TWO_PROFILES);
+    let o = env.run(&[
+        "drafts",
+        "new",
+        "--profile",
+        "work",
+        "--to",
+        "ada@contoso.com",
+        "--subject",
+        "Invoice \u{202e}fdp.exe",
+        "--body",
+        "ok",
+    ]);
+    assert!(!o.status.success(), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("subject contains a bidirectional control character"),
+        "{err}"
+    );
+    let list = stdout(&env.run(&["drafts", "list", "--all"]));
+    assert!(list.contains("(no drafts)"), "{list}");
+}
+
+#[test]
+fn a_record_stored_while_the_audit_could_not_grow_is_reported_by_verify() {
+    let env = Env::new();
+    env.config(TWO_PROFILES);
+    let add = |id: &str| {
+        env.run(&[
+            "inbox",
+            "add",
+            "--profile",
+            "work",
+            "--from",
+            "a@b.co",
+            "--body",
+            "x",
+            "--id",
+            id,
+        ])
+    };
+    assert!(add("m1").status.success());
+    // Refusals are audited too: grow the trail well past the inbox's one small day file.
+    for _ in 0..12 {
+        let o = env.run(&[
+            "drafts",
+            "new",
+            "--profile",
+            "work",
+            "--to",
+            "x@evil.example",
+            "--subject",
+            "s",
+            "--body",
+            "b",
+        ]);
+        assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    }
+    let audit_len: u64 = std::fs::read_dir(env.data().join("audit"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .map(|p| std::fs::metadata(p).unwrap().len())
+        .sum();
+    // Files may not grow past the trail's current size, as on a full disk: the small inbox
+    // files still take the record, the audit month file cannot.
+    let o = env
+        .cmd()
+        .args([
+            "inbox",
+            "add",
+            "--profile",
+            "work",
+            "--from",
+            "a@b.co",
+            "--body",
+            "y",
+            "--id",
+            "m2",
+        ])
+        .pre_exec_limit(audit_len)
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    if o.status.success() {
+        // The record is stored: the log must not claim otherwise.
+        assert!(!err.contains("nothing was changed"), "{err}");
+        assert!(
+            err.contains("is stored, but its audit record could not be written"),
+            "{err}"
+        );
+    }
+    let stored = json(&env.run(&["--json", "inbox", "list"]));
+    if stored.as_array().unwrap().len() == 2 {
+        let v = env.run(&["audit", "verify"]);
+        assert_eq!(v.status.code(), Some(3), "{}", stdout(&v));
+        assert!(
+            stderr(&v).contains("inbox records with no audit record: #2"),
+            "{}",
+            stderr(&v)
+        );
+    } else {
+        panic!("the limit should let the small inbox grow: {err}");
+    }
+}
+
+#[test]
+fn a_hand_written_approval_and_a_deleted_drafts_log_are_found_by_verify() {
+    let env = Env::new();
+    env.config(TWO_PROFILES);
+    let o = env.run(&[
+        "drafts",
+        "new",
+        "--profile",
+        "work",
+        "--to",
+        "ada@contoso.com",
+        "--subject",
+        "Hi",
+        "--body",
+        "Hello",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let list = json(&env.run(&["--json", "drafts", "list", "--all"]));
+    let id = list[0]["id"].as_str().unwrap().to_string();
+    let digest = list[0]["digest"].as_str().unwrap().to_string();
+    assert!(env.run(&["audit", "verify"]).status.success());
+    let log = env.data().join("drafts/drafts.jsonl");
+    let forged = serde_json::json!({
+        "ts": "2026-01-01T00:00:00Z", "draft_id": id, "actor": "cli",
+        "event": "approved", "digest": digest,
+    });
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    text.push_str(&format!("{forged}\n"));
+    std::fs::write(&log, text).unwrap();
+    let v = env.run(&["audit", "verify"]);
+    assert_eq!(v.status.code(), Some(3), "{}", stdout(&v));
+    assert!(
+        stdout(&v).contains(&format!("`approved` of draft {id} has no audit record")),
+        "{}",
+        stdout(&v)
+    );
+    std::fs::remove_file(&log).unwrap();
+    let v = env.run(&["audit", "verify"]);
+    assert_eq!(v.status.code(), Some(3), "{}", stdout(&v));
+    assert!(
+        stdout(&v).contains(&format!(
+            "draft {id} was created according to the audit trail but is missing"
+        )),
+        "{}",
+        stdout(&v)
+    );
 }

@@ -264,6 +264,43 @@ fn a_lost_index_is_rebuilt_from_the_data_files() {
 }
 
 #[test]
+fn readers_notice_a_missing_or_truncated_index_and_see_every_record() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let inbox = Inbox::open(dir.path()).unwrap();
+        for i in 0..5 {
+            inbox
+                .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
+                .unwrap();
+        }
+    }
+    let index = dir.path().join("index.bin");
+    let seqs = |inbox: &Inbox| all(inbox).iter().map(|r| r.seq).collect::<Vec<_>>();
+    // Cut to two entries: no writer comes by, readers alone must not show a short inbox.
+    let f = fs::OpenOptions::new().write(true).open(&index).unwrap();
+    f.set_len(2 * 24).unwrap();
+    drop(f);
+    let inbox = Inbox::open(dir.path()).unwrap();
+    assert_eq!(inbox.last_seq().unwrap(), 5);
+    assert_eq!(seqs(&inbox), (1..=5).collect::<Vec<_>>());
+    // Deleted, then emptied: the same.
+    for damage in [
+        |p: &std::path::Path| fs::remove_file(p).unwrap(),
+        |p: &std::path::Path| fs::write(p, b"").unwrap(),
+    ] {
+        damage(&index);
+        let inbox = Inbox::open(dir.path()).unwrap();
+        let newest = inbox
+            .read_before(None, 10, &Filter::default())
+            .unwrap()
+            .records;
+        assert_eq!(newest.len(), 5, "newest-first readers too");
+        assert_eq!(inbox.get(5).unwrap().map(|r| r.id), Some("m4".to_string()));
+        assert_eq!(inbox.state().unwrap().last_seq, 5);
+    }
+}
+
+#[test]
 fn a_torn_tail_is_invisible_to_readers_and_repaired_by_the_next_writer() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();

@@ -371,3 +371,67 @@ fn invalid_utf8_read_lossily_is_clean_too() {
     assert_clean("lossy", "lossy", &text, true);
     assert!(text.contains("red"));
 }
+
+mod outbound {
+    use opsdesk::domain::Outbound;
+    use opsdesk::sanitize::check_outbound;
+
+    fn email(to: &str, subject: &str, body: &str) -> Outbound {
+        Outbound::SendEmail {
+            to: vec![to.into()],
+            cc: vec![],
+            subject: subject.into(),
+            body: body.into(),
+        }
+    }
+
+    #[test]
+    fn hidden_and_control_characters_are_refused_naming_the_field() {
+        let cases = [
+            (email("a@b.co", "hi\u{0}", "x"), "subject", "NUL"),
+            (
+                email("a@b.co", "hi", "x\u{1b}[2Jy"),
+                "body",
+                "terminal escape",
+            ),
+            (
+                email("a@b.co", "pay \u{202e}kcab", "x"),
+                "subject",
+                "bidirectional",
+            ),
+            (
+                email("a@b.co", "hi", "ap\u{200b}prove"),
+                "body",
+                "zero-width",
+            ),
+            (email("a\u{feff}@b.co", "hi", "x"), "to", "zero-width"),
+            (
+                email("a@b.co", "hi\r\nBcc: c@d.co", "x"),
+                "subject",
+                "line break",
+            ),
+            (
+                Outbound::PostChat {
+                    chat_id: "c1".into(),
+                    body: "\u{2066}x\u{2069}".into(),
+                },
+                "body",
+                "bidirectional",
+            ),
+        ];
+        for (o, field, what) in cases {
+            let e = check_outbound(&o).expect_err(field);
+            assert_eq!(e.field, field, "{e}");
+            assert!(e.to_string().contains(what), "{e}");
+            assert!(e.to_string().starts_with(field), "{e}");
+        }
+    }
+
+    #[test]
+    fn ordinary_text_lines_tabs_and_emoji_pass() {
+        let body = "Dear Ada,\r\n\tthanks — see you at 10:00.\n👨\u{200d}👩\u{200d}👧 ✔\u{fe0f}";
+        check_outbound(&email("Ada <ada@b.co>", "Re: Über déjà vu", body)).unwrap();
+        // A joiner not between emoji is still hidden text.
+        assert!(check_outbound(&email("a@b.co", "x", "a\u{200d}b")).is_err());
+    }
+}

@@ -402,17 +402,46 @@ fn only_settled_json_and_eml_files_directly_in_the_spool_are_read() {
     ] {
         f.drop_file(name, SIMPLE);
     }
-    fs::create_dir(f.spool_dir.join("sub.json")).unwrap();
-    fs::write(f.spool_dir.join("sub.json/inner.json"), SIMPLE).unwrap();
-    std::os::unix::fs::symlink(f.spool_dir.join("notes.txt"), f.spool_dir.join("link.json"))
-        .unwrap();
     assert_eq!(f.poll(), SpoolReport::default());
     assert!(f.records().is_empty());
-    assert_eq!(
-        f.names_in("").len(),
-        4 + 1 + 1 + 2,
-        "everything left where it was"
+    assert_eq!(f.names_in("").len(), 4 + 2, "everything left where it was");
+}
+
+#[test]
+fn links_pipes_and_directories_named_like_spool_files_are_rejected_with_a_reason() {
+    let f = Fixture::new();
+    let target = f.drop_file("notes.txt", SIMPLE);
+    fs::create_dir(f.spool_dir.join("sub.json")).unwrap();
+    fs::write(f.spool_dir.join("sub.json/inner.json"), SIMPLE).unwrap();
+    std::os::unix::fs::symlink(&target, f.spool_dir.join("link.json")).unwrap();
+    let fifo = std::ffi::CString::new(
+        f.spool_dir
+            .join("pipe.eml")
+            .into_os_string()
+            .into_encoded_bytes(),
+    )
+    .unwrap();
+    // SAFETY: mkfifo(3) on a NUL-terminated path we own.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+
+    let report = f.poll();
+    assert_eq!(report.ingested, 0);
+    let mut rejected: Vec<&str> = report.rejected.iter().map(|(n, _)| n.as_str()).collect();
+    rejected.sort();
+    assert_eq!(rejected, vec!["link.json", "pipe.eml", "sub.json"]);
+    assert!(f.reason("link.json").contains("symbolic link"));
+    assert!(f.reason("pipe.eml").contains("named pipe"));
+    assert!(f.reason("sub.json").contains("a directory"));
+    // The link was moved, not followed: its target is untouched and nothing was read.
+    assert_eq!(fs::read_to_string(&target).unwrap(), SIMPLE);
+    assert!(
+        fs::symlink_metadata(f.spool_dir.join("rejected/link.json"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
     );
+    assert!(f.records().is_empty());
+    assert_eq!(f.names_in(""), vec!["done", "notes.txt", "rejected"]);
 }
 
 #[test]
@@ -561,4 +590,35 @@ fn first_day_file(dir: &Path) -> PathBuf {
         .map(|e| e.unwrap().path())
         .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
         .unwrap()
+}
+
+/// Counts how the spool hands items over.
+struct Counting<'a>(InboxSink<'a>, std::sync::Mutex<Vec<usize>>);
+impl Sink for Counting<'_> {
+    fn ingest(&self, msg: NewMessage) -> anyhow::Result<Appended> {
+        self.1.lock().unwrap().push(1);
+        self.0.ingest(msg)
+    }
+    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> anyhow::Result<Vec<Appended>> {
+        self.1.lock().unwrap().push(msgs.len());
+        self.0.ingest_batch(msgs)
+    }
+}
+
+#[test]
+fn a_files_items_are_stored_as_one_batch() {
+    let f = Fixture::new();
+    let items: Vec<serde_json::Value> = (0..50)
+        .map(|i| serde_json::json!({"id": format!("b{i}"), "from": "a@x.example", "body": "x"}))
+        .collect();
+    f.drop_file("many.json", serde_json::to_vec(&items).unwrap());
+    let sink = Counting(InboxSink(&f.inbox), Default::default());
+    let report = f.spool.poll_once(&sink).unwrap();
+    assert_eq!(report.ingested, 50);
+    assert_eq!(
+        *sink.1.lock().unwrap(),
+        vec![50],
+        "one hand-over for the file"
+    );
+    assert_eq!(f.records().len(), 50);
 }

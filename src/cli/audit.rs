@@ -29,19 +29,47 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
     match cmd {
         AuditCmd::Verify => {
             let report = audit.verify()?;
-            out.emit(&report, |l| {
+            let (unaudited, drafts_findings) = if report.ok() {
+                cross_check(ctx, &audit)?
+            } else {
+                // A broken chain is the finding; its records cannot be trusted.
+                (Vec::new(), Vec::new())
+            };
+            let mut json = serde_json::to_value(&report).map_err(|e| Failure {
+                code: 1,
+                message: e.to_string(),
+            })?;
+            if let Some(o) = json.as_object_mut() {
+                o.insert("inbox_unaudited".into(), serde_json::json!(unaudited));
+                o.insert("drafts_findings".into(), serde_json::json!(drafts_findings));
+            }
+            out.emit(&json, |l| {
                 match &report.first_bad {
                     None => l.push(format!(
                         "audit chain intact: {} records in {} file(s)",
                         report.records, report.files
                     )),
+                    Some(b) if b.line == 0 => l.push(format!(
+                        "audit chain BROKEN in {}: {}",
+                        b.file.display(),
+                        b.reason
+                    )),
                     Some(b) => l.push(format!(
-                        "audit chain BROKEN at {}:{}{}: {}",
+                        "audit chain BROKEN at {} line {}{}: {}",
                         b.file.display(),
                         b.line,
                         b.seq.map(|s| format!(" (record {s})")).unwrap_or_default(),
                         b.reason
                     )),
+                }
+                for f in &drafts_findings {
+                    l.push(format!("drafts: {f}"));
+                }
+                if report.anchor.is_none() && report.records > 0 {
+                    l.push(
+                        "note: the trail has no anchor (audit/.head); records cut from its end would not be noticed until the next append writes one"
+                            .to_string(),
+                    );
                 }
                 if let Some(t) = &report.torn_tail {
                     l.push(format!(
@@ -50,14 +78,31 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
                     ));
                 }
             });
-            if report.ok() {
-                Ok(())
-            } else {
-                Err(Failure {
+            if !report.ok() {
+                return Err(Failure {
                     code: 3,
                     message: "audit chain is broken".into(),
-                })
+                });
             }
+            if !drafts_findings.is_empty() {
+                return Err(Failure {
+                    code: 3,
+                    message: format!(
+                        "the drafts log and the audit trail disagree ({} finding(s) above)",
+                        drafts_findings.len()
+                    ),
+                });
+            }
+            if !unaudited.is_empty() {
+                return Err(Failure {
+                    code: 3,
+                    message: format!(
+                        "inbox records with no audit record: {} (stored while the audit trail could not be written, e.g. a full disk)",
+                        ranges(&unaudited)
+                    ),
+                });
+            }
+            Ok(())
         }
         AuditCmd::Tail { lines, follow } => {
             let recs = audit.tail(lines)?;
@@ -120,4 +165,116 @@ fn print_record(out: &super::Printer, r: &AuditRecord) {
                 .unwrap_or_default(),
         ))
     });
+}
+
+/// What the audit trail says happened, compared with the inbox and the drafts log.
+///
+/// Inbox: every stored record is audited (`inbox.append`, target `<channel>#<seq>`) as it is
+/// appended, so a seq with no such record was stored while the trail could not be written (a
+/// full disk) or its record was removed. Drafts: every created, edited, approved or rejected
+/// event is audited before it is written (reason `draft <kind>`, target the draft id), so an
+/// event in `drafts.jsonl` with no audit record was written by hand, and a draft the audit
+/// saw created but the log does not hold was deleted with the log.
+fn cross_check(ctx: &Context, audit: &Audit) -> Result<(Vec<u64>, Vec<String>), Failure> {
+    use std::collections::HashMap;
+    let inbox = crate::store::inbox::Inbox::open(&ctx.paths.inbox_dir())?;
+    let last = inbox.last_seq()?;
+    let mut seen = vec![false; last as usize];
+    // (draft id, event kind) → audit records minus log events.
+    let mut balance: HashMap<(String, String), i64> = HashMap::new();
+    for file in audit.files()? {
+        for r in audit.read_file(&file, 0)?.0 {
+            let e = &r.event;
+            if e.event == "inbox.append" {
+                if let Some(seq) = e
+                    .target
+                    .as_deref()
+                    .and_then(|t| t.rsplit_once('#'))
+                    .and_then(|(_, n)| n.parse::<u64>().ok())
+                    && (1..=last).contains(&seq)
+                {
+                    seen[(seq - 1) as usize] = true;
+                }
+                continue;
+            }
+            if e.outcome != crate::domain::AuditOutcome::Ok {
+                continue;
+            }
+            if let (Some(id), Some(kind)) = (
+                e.target.as_deref(),
+                e.reason.as_deref().and_then(|r| r.strip_prefix("draft ")),
+            ) && DECISIONS.contains(&kind)
+            {
+                *balance
+                    .entry((id.to_string(), kind.to_string()))
+                    .or_default() += 1;
+            }
+        }
+    }
+    let unaudited = (1..=last).filter(|s| !seen[(*s - 1) as usize]).collect();
+
+    let mut findings = Vec::new();
+    let log = ctx.paths.drafts_dir().join("drafts.jsonl");
+    match std::fs::read(&log) {
+        Ok(bytes) => {
+            for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
+                let Ok(ev) = serde_json::from_slice::<crate::domain::DraftEvent>(line) else {
+                    continue; // the fold reports unreadable lines
+                };
+                let kind = ev.kind.name();
+                if !DECISIONS.contains(&kind) {
+                    continue;
+                }
+                let b = balance
+                    .entry((ev.draft_id.clone(), kind.to_string()))
+                    .or_default();
+                *b -= 1;
+                if *b < 0 {
+                    findings.push(format!(
+                        "{} line {}: `{kind}` of draft {} has no audit record (written outside opsdesk?)",
+                        log.display(),
+                        n + 1,
+                        ev.draft_id
+                    ));
+                }
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(crate::store::StoreError::io(&log, "read", e).into()),
+    }
+    let mut missing: Vec<&str> = balance
+        .iter()
+        .filter(|((_, kind), b)| kind == "created" && **b > 0)
+        .map(|((id, _), _)| id.as_str())
+        .collect();
+    missing.sort();
+    for id in missing {
+        findings.push(format!(
+            "draft {id} was created according to the audit trail but is missing from {} (was the log deleted or cut?)",
+            log.display()
+        ));
+    }
+    Ok((unaudited, findings))
+}
+
+/// Draft events the engine audits before writing them.
+const DECISIONS: [&str; 4] = ["created", "edited", "approved", "rejected"];
+
+/// `#2, #5 to #9`.
+fn ranges(seqs: &[u64]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < seqs.len() {
+        let mut j = i;
+        while j + 1 < seqs.len() && seqs[j + 1] == seqs[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            format!("#{}", seqs[i])
+        } else {
+            format!("#{} to #{}", seqs[i], seqs[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
 }

@@ -136,6 +136,7 @@ pub fn run(ctx: &Context, _args: DoctorArgs) -> CmdResult {
             }
         }
     }
+    checks.extend(store_checks(ctx));
     let token_path = crate::mcp::auth::token_path(&ctx.paths);
     checks.push(
         if std::env::var_os("OPSDESK_TOKEN").is_some_and(|v| !v.is_empty()) {
@@ -191,11 +192,16 @@ fn permissions(dir: &Path) -> Check {
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         visit(&entry.path());
         if entry.path().is_dir() {
+            // Files dropped into the spool belong to their writers until the engine takes them.
+            let spool = entry.file_name() == "spool";
             for inner in std::fs::read_dir(entry.path())
                 .into_iter()
                 .flatten()
                 .flatten()
             {
+                if spool && !inner.path().is_dir() {
+                    continue;
+                }
                 visit(&inner.path());
             }
         }
@@ -325,4 +331,43 @@ fn usable(name: &str, path: &Path, mode: libc::c_int) -> Check {
         );
     }
     ok(name, format!("{shown} (usable)"))
+}
+
+/// The audit chain (and its anchor) and the inbox's index, in plain words.
+fn store_checks(ctx: &Context) -> Vec<Check> {
+    let mut out = Vec::new();
+    let verify = "opsdesk audit verify";
+    out.push(
+        match crate::store::audit::Audit::open(&ctx.paths.audit_dir()).and_then(|a| a.verify()) {
+            Ok(r) if r.ok() => ok(
+                "audit trail",
+                format!("intact: {} record(s) in {} file(s)", r.records, r.files),
+            ),
+            Ok(r) => problem(
+                "audit trail",
+                r.first_bad
+                    .map(|b| b.reason)
+                    .unwrap_or_else(|| "broken".into()),
+                format!("{verify} names the place; restore the audit directory from a backup"),
+            ),
+            Err(e) => problem("audit trail", e.to_string(), verify),
+        },
+    );
+    out.push(
+        match crate::store::inbox::Inbox::open(&ctx.paths.inbox_dir())
+            .and_then(|i| Ok((i.needs_repair()?, i.last_seq()?)))
+        {
+            Ok((false, n)) => ok("inbox", format!("{n} record(s), index consistent")),
+            Ok((true, n)) => ok(
+                "inbox",
+                format!("{n} record(s); an interrupted write was left behind and has been or will be repaired by the next reader or writer"),
+            ),
+            Err(e) => problem(
+                "inbox",
+                e.to_string(),
+                "check the data directory's disk and permissions",
+            ),
+        },
+    );
+    out
 }

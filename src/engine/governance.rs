@@ -24,6 +24,9 @@ pub fn action_kind(o: &Outbound) -> ActionKind {
 /// Reject malformed drafts with a message that says how to fix them.
 pub fn validate_outbound(o: &Outbound) -> Result<(), EngineError> {
     let bad = |field: &str, msg: String| Err(EngineError::invalid(msg, json!({"field": field})));
+    // Hidden or control characters: rejected so the approved digest covers what is sent.
+    crate::sanitize::check_outbound(o)
+        .map_err(|e| EngineError::invalid(e.to_string(), json!({"field": e.field})))?;
     if o.body().len() > MAX_BODY {
         return bad(
             "body",

@@ -42,6 +42,10 @@ impl Sink for EngineSink<'_> {
     fn ingest(&self, msg: NewMessage) -> anyhow::Result<Appended> {
         self.engine.ingest(msg, self.source)
     }
+
+    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> anyhow::Result<Vec<Appended>> {
+        self.engine.ingest_batch(msgs, self.source)
+    }
 }
 
 /// Start the pollers for every source some profile uses. They stop when `shutdown` fires.

@@ -20,6 +20,32 @@ pub mod spool;
 /// somewhere in the error chain, so a source can tell "bad item" from "try again".
 pub trait Sink: Send + Sync {
     fn ingest(&self, msg: NewMessage) -> anyhow::Result<Appended>;
+
+    /// Several items, stored together (one durable batch) or, on a content error, not at all;
+    /// the error then names the item (`item 3 of 40: …`). The default stores them one by one,
+    /// so earlier items may be stored when a later one is refused.
+    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> anyhow::Result<Vec<Appended>> {
+        let count = msgs.len();
+        msgs.into_iter()
+            .enumerate()
+            .map(|(i, m)| {
+                self.ingest(m)
+                    .map_err(|e| e.context(format!("item {} of {count}", i + 1)))
+            })
+            .collect()
+    }
+}
+
+/// Sanitize every item first (so a content error stores nothing), naming the failing item.
+pub fn to_records(msgs: Vec<NewMessage>) -> anyhow::Result<Vec<crate::domain::InboxRecord>> {
+    let count = msgs.len();
+    msgs.into_iter()
+        .enumerate()
+        .map(|(i, m)| {
+            crate::sanitize::to_record(m)
+                .map_err(|e| anyhow::Error::new(e).context(format!("item {} of {count}", i + 1)))
+        })
+        .collect()
 }
 
 /// The plain sink: sanitize and append, nothing else. For tests and simple tools; the engine
@@ -30,5 +56,9 @@ impl Sink for InboxSink<'_> {
     fn ingest(&self, msg: NewMessage) -> anyhow::Result<Appended> {
         let record = crate::sanitize::to_record(msg)?;
         Ok(self.0.append(record)?)
+    }
+
+    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> anyhow::Result<Vec<Appended>> {
+        Ok(self.0.append_batch(to_records(msgs)?)?)
     }
 }

@@ -110,7 +110,11 @@ impl Spool {
     pub fn poll_once(&self, sink: &dyn Sink) -> anyhow::Result<SpoolReport> {
         let _one_at_a_time = self.polling.lock().unwrap_or_else(|p| p.into_inner());
         let mut report = SpoolReport::default();
-        for name in self.candidates()? {
+        let (names, odd) = self.candidates()?;
+        for (name, reason) in odd {
+            self.reject(&name, &reason, &mut report)?;
+        }
+        for name in names {
             if let Err(e) = self.process(&name, sink, &mut report) {
                 if report.ingested + report.duplicates + report.rejected.len() > 0 {
                     tracing::info!(
@@ -126,9 +130,14 @@ impl Spool {
         Ok(report)
     }
 
-    /// Regular files directly in the spool with a `.json` / `.eml` name, sorted by name.
-    fn candidates(&self) -> anyhow::Result<Vec<OsString>> {
+    /// Regular files directly in the spool with a `.json` / `.eml` name, sorted by name; and
+    /// entries with such a name that are not regular files (a symbolic link, a FIFO, a
+    /// directory), with the reason they are refused: they are moved to `rejected/` as they are
+    /// (a link is moved, never followed), so they do not sit in the spool unexplained.
+    #[allow(clippy::type_complexity)]
+    fn candidates(&self) -> anyhow::Result<(Vec<OsString>, Vec<(OsString, String)>)> {
         let mut names = Vec::new();
+        let mut odd = Vec::new();
         let entries = fs::read_dir(&self.dir)
             .with_context(|| format!("cannot list spool {}", self.dir.display()))?;
         for entry in entries {
@@ -138,14 +147,17 @@ impl Spool {
             if kind_of(&name).is_none() {
                 continue;
             }
-            // file_type() does not follow symlinks: links, directories and FIFOs are skipped.
+            // file_type() does not follow symlinks.
             match entry.file_type() {
                 Ok(t) if t.is_file() => names.push(name),
-                _ => {}
+                Ok(t) => odd.push((name, not_a_file(t))),
+                // Vanished since the listing: nothing to do.
+                Err(_) => {}
             }
         }
         names.sort();
-        Ok(names)
+        odd.sort();
+        Ok((names, odd))
     }
 
     fn process(
@@ -175,31 +187,33 @@ impl Spool {
             Err(reason) => return self.reject(name, &reason, report),
         };
 
+        // One durable batch per file: a file's items are stored together, or (a content
+        // error) none of them and the file is rejected.
         let count = items.len();
         let (mut new, mut dup) = (0, 0);
-        for (i, msg) in items.into_iter().enumerate() {
-            match sink.ingest(msg) {
-                Ok(Appended::New(_)) => new += 1,
-                Ok(Appended::Duplicate { .. }) => dup += 1,
-                Err(e) => {
-                    if let Some(bad) = e.chain().find_map(|c| c.downcast_ref::<IngestError>()) {
-                        // The content is at fault: retrying cannot help.
-                        report.ingested += new;
-                        report.duplicates += dup;
-                        let mut reason = item_prefix(i, count) + &bad.to_string();
-                        if new + dup > 0 {
-                            reason += &format!(
-                                " ({} earlier item(s) of this file were stored)",
-                                new + dup
-                            );
-                        }
-                        return self.reject(name, &reason, report);
+        match sink.ingest_batch(items) {
+            Ok(results) => {
+                for r in results {
+                    match r {
+                        Appended::New(_) => new += 1,
+                        Appended::Duplicate { .. } => dup += 1,
                     }
-                    return Err(e.context(format!(
-                        "spool file {shown}: item {} of {count} not stored; the file stays for the next poll",
-                        i + 1
-                    )));
                 }
+            }
+            Err(e) => {
+                if let Some(bad) = e.chain().find_map(|c| c.downcast_ref::<IngestError>()) {
+                    // The content is at fault: retrying cannot help. The context names the item.
+                    let which = e
+                        .chain()
+                        .map(|c| c.to_string())
+                        .find(|m| m.starts_with("item ") && m.contains(" of "))
+                        .map(|m| format!("{m}: "))
+                        .unwrap_or_default();
+                    return self.reject(name, &format!("{which}{bad}"), report);
+                }
+                return Err(e.context(format!(
+                    "spool file {shown}: its {count} item(s) were not stored; the file stays for the next poll"
+                )));
             }
         }
         let dest = move_no_clobber(&path, &self.dir.join(DONE), name)?;
@@ -333,6 +347,23 @@ fn kind_of(name: &OsStr) -> Option<Kind> {
 }
 
 /// A file name as it may appear in reports and logs.
+/// Why a spool entry that is not a regular file is refused.
+fn not_a_file(t: fs::FileType) -> String {
+    use std::os::unix::fs::FileTypeExt;
+    let what = if t.is_symlink() {
+        "a symbolic link (opsdesk never follows links in the spool; copy the file in, or write it and rename it into place)"
+    } else if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a named pipe (FIFO); write a regular file and rename it into place"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "a device or other special file"
+    };
+    format!("not a regular file: {what}")
+}
+
 fn display_name(name: &OsStr) -> String {
     sanitize::one_line(&name.to_string_lossy(), MAX_FIELD_CHARS)
 }
@@ -426,8 +457,34 @@ fn finish_move(src: &Path, dest: &Path, dest_dir: &Path, src_dir: &Path) -> anyh
             )));
         }
     }
+    make_private(dest)?;
     sync_dir(dest_dir).with_context(|| format!("cannot sync {}", dest_dir.display()))?;
     sync_dir(src_dir).with_context(|| format!("cannot sync {}", src_dir.display()))?;
+    Ok(())
+}
+
+/// Files the engine took over from other writers become private (0600, directories 0700);
+/// a symbolic link is left as it is (chmod would follow it).
+fn make_private(path: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
+        Err(e) => {
+            return Err(anyhow::Error::new(e).context(format!("cannot stat {}", path.display())));
+        }
+    };
+    let mode = if meta.is_dir() {
+        crate::paths::DIR_MODE
+    } else if meta.is_file() {
+        crate::paths::FILE_MODE
+    } else {
+        return Ok(());
+    };
+    if meta.permissions().mode() & 0o077 != 0 {
+        fs::set_permissions(path, fs::Permissions::from_mode(mode))
+            .with_context(|| format!("cannot make {} private", path.display()))?;
+    }
     Ok(())
 }
 

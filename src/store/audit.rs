@@ -4,13 +4,21 @@
 //! `hash = sha256(prev || canonical JSON of the record without "hash")`, where canonical means
 //! object keys sorted. The chain runs across month files. `verify` recomputes it and names the
 //! first record that does not fit.
+//!
+//! The chain cannot vouch for its own end: cutting the last records, or deleting the newest
+//! month file, leaves a shorter chain that still links. So every append also writes the head
+//! (`seq` and `hash` of the newest record) to the anchor file `.head` beside the month files,
+//! and `verify` checks that the chain reaches the anchored record with the anchored hash.
+//! Someone who rewrites the files and the anchor consistently is not detectable without a key
+//! kept elsewhere (docs/ARCHITECTURE.md, "What verify detects").
 
 use std::fs;
 use std::fs::File;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::StoreError;
@@ -21,6 +29,10 @@ use crate::paths::{ensure_private_dir, open_private_append};
 
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 const LOCK: &str = ".lock";
+/// The anchor file: the head as of the last append.
+pub const ANCHOR: &str = ".head";
+/// The anchor's fixed size, so that rewriting it in place never leaves a longer old tail.
+const ANCHOR_LEN: usize = 96;
 
 pub struct Audit {
     dir: PathBuf,
@@ -146,6 +158,16 @@ pub struct VerifyReport {
     /// A torn last line left by an interrupted writer (not a chain break; the next append
     /// removes it).
     pub torn_tail: Option<PathBuf>,
+    /// The anchored head the chain was checked against; `None` when there is no anchor (a trail
+    /// written before anchors existed, or the anchor was deleted): then a cut tail cannot be seen.
+    pub anchor: Option<Anchor>,
+}
+
+/// The head as the last append left it, kept in `audit/.head`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Anchor {
+    pub seq: u64,
+    pub hash: String,
 }
 
 impl VerifyReport {
@@ -298,7 +320,48 @@ impl Audit {
         head.end += line.len() as u64;
         head.seq = record.seq;
         head.hash = record.hash.clone();
+        // Still under the lock: the anchor never names a record older than one on file.
+        self.write_anchor(record.seq, &record.hash)?;
         Ok((record, head.file.clone(), head.path.clone(), head.end))
+    }
+
+    /// Overwrite the anchor in place with one fixed-size write (not fsync'd: after a power
+    /// failure it may name a record the month file lost; `verify` then reports those records
+    /// as missing, which is what they are).
+    fn write_anchor(&self, seq: u64, hash: &str) -> Result<(), StoreError> {
+        use std::os::unix::fs::FileExt;
+        let path = self.dir.join(ANCHOR);
+        let mut text = format!("{{\"seq\":{seq},\"hash\":\"{hash}\"}}");
+        while text.len() < ANCHOR_LEN - 1 {
+            text.push(' ');
+        }
+        text.push('\n');
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(crate::paths::FILE_MODE)
+            .open(&path)
+            .map_err(|e| StoreError::io(&path, "open", e))?;
+        file.write_all_at(text.as_bytes(), 0)
+            .map_err(|e| StoreError::io(&path, "write", e))
+    }
+
+    /// The anchored head, if an anchor was ever written.
+    pub fn anchor(&self) -> Result<Option<Anchor>, StoreError> {
+        let path = self.dir.join(ANCHOR);
+        let text = match fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(StoreError::io(&path, "read", e)),
+        };
+        serde_json::from_str::<Anchor>(text.trim())
+            .map(Some)
+            .map_err(|e| StoreError::Corrupt {
+                path,
+                line: 1,
+                msg: format!("the audit anchor is unreadable ({e})"),
+            })
     }
 
     /// Find the head from the files: the newest month file (never an older one than `month`'s
@@ -362,12 +425,16 @@ impl Audit {
     /// Recompute the whole chain.
     pub fn verify(&self) -> Result<VerifyReport, StoreError> {
         let files = self.files()?;
+        let anchor = self.anchor()?;
         let mut report = VerifyReport {
             files: files.len(),
             records: 0,
             first_bad: None,
             torn_tail: None,
+            anchor: anchor.clone(),
         };
+        // The hash the chain has at the anchored seq, once reached.
+        let mut anchored_hash: Option<String> = None;
         let mut prev = GENESIS.to_string();
         let mut expect = 1u64;
         for (fi, path) in files.iter().enumerate() {
@@ -392,9 +459,21 @@ impl Audit {
                 let seq = v.get("seq").and_then(|s| s.as_u64());
                 let stored = v.get("hash").and_then(|h| h.as_str()).unwrap_or("");
                 let this_prev = v.get("prev").and_then(|h| h.as_str()).unwrap_or("");
-                let reason = if seq != Some(expect) {
+                let reason = if let Some(s) = seq
+                    && s > expect
+                    && line.number == 1
+                {
                     Some(format!(
-                        "expected seq {expect}, found {seq:?} (a record was removed or inserted)"
+                        "records {expect} to {} are missing before this file (a month file was deleted or cut)",
+                        s - 1
+                    ))
+                } else if seq != Some(expect) {
+                    let found = match seq {
+                        Some(s) => format!("seq {s}"),
+                        None => "no seq".to_string(),
+                    };
+                    Some(format!(
+                        "expected seq {expect}, found {found} (a record was removed or inserted)"
                     ))
                 } else if this_prev != prev {
                     Some("prev does not match the previous record's hash (a record was removed, reordered or altered)".to_string())
@@ -411,6 +490,9 @@ impl Audit {
                 if let Some(reason) = reason {
                     report.first_bad = Some(bad(line.number, seq, reason));
                     return Ok(report);
+                }
+                if anchor.as_ref().is_some_and(|a| a.seq == expect) {
+                    anchored_hash = Some(stored.to_string());
                 }
                 prev = stored.to_string();
                 expect += 1;
@@ -430,6 +512,41 @@ impl Audit {
                     ));
                     return Ok(report);
                 }
+            }
+        }
+        if let Some(a) = &anchor {
+            let last = report.records;
+            let at = files.last().cloned().unwrap_or_else(|| self.dir.clone());
+            let reason = if a.seq > last {
+                Some(if last + 1 == a.seq {
+                    format!(
+                        "record {} is missing: the trail ends at record {last} but its anchor ({}) names record {}, so the tail was cut or the newest month file deleted",
+                        a.seq, ANCHOR, a.seq
+                    )
+                } else {
+                    format!(
+                        "records {} to {} are missing: the trail ends at record {last} but its anchor ({}) names record {}, so the tail was cut or the newest month file deleted",
+                        last + 1,
+                        a.seq,
+                        ANCHOR,
+                        a.seq
+                    )
+                })
+            } else if anchored_hash.as_deref() != Some(a.hash.as_str()) && a.seq > 0 {
+                Some(format!(
+                    "record {} does not have the hash its anchor ({}) recorded: the trail was rewritten from there on",
+                    a.seq, ANCHOR
+                ))
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                report.first_bad = Some(BadRecord {
+                    file: at,
+                    line: 0,
+                    seq: Some(a.seq),
+                    reason,
+                });
             }
         }
         Ok(report)

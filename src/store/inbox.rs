@@ -10,6 +10,10 @@
 //!   writer rolls such complete lines forward (they carry their `seq`) and cuts torn ones;
 //! - dedup by source id needs only the id hashes, loaded from the index once per process and
 //!   caught up incrementally when other processes append.
+//! - an index that is missing or shorter than the data files (deleted, truncated) is noticed by
+//!   readers too (the last entry's day file is longer than the entry's end, or a later day file
+//!   exists) and rebuilt under the inbox lock; if that fails the read fails saying why, so no
+//!   reader ever shows a short inbox with success.
 //!
 //! `state.json` carries consumer cursors (`{unread, last_seq, consumers}`) and is replaced
 //! atomically when a cursor moves; its `last_seq`/`unread` are a snapshot from that moment
@@ -641,6 +645,59 @@ impl Inbox {
         }
     }
 
+    /// `open_index` for readers: an index that is missing or shorter than the data files
+    /// (deleted, truncated, restored from an old backup) would show an empty or short inbox
+    /// with no error. Notice it and rebuild it under the inbox lock, or fail saying why.
+    /// A writer between its data and index writes also looks like this; the lock waits for it.
+    fn open_index_checked(&self) -> Result<Option<(File, u64)>, StoreError> {
+        let opened = self.open_index()?;
+        let behind = match &opened {
+            None => !self.day_files()?.is_empty(),
+            Some((index, n)) => self.index_is_behind(index, *n)?,
+        };
+        if !behind {
+            return Ok(opened);
+        }
+        let before = opened.as_ref().map(|(_, n)| *n).unwrap_or(0);
+        let after = self.repair_index().map_err(|e| {
+            StoreError::Rejected(format!(
+                "{} is missing or shorter than the inbox data files, and rebuilding it failed: {e}",
+                self.path(INDEX).display()
+            ))
+        })?;
+        if after != before {
+            tracing::warn!(
+                indexed_before = before,
+                indexed_now = after,
+                "the inbox index was missing or short; rebuilt it from the data files"
+            );
+        }
+        self.open_index()
+    }
+
+    /// The data files hold more than the index points to.
+    fn index_is_behind(&self, index: &File, n: u64) -> Result<bool, StoreError> {
+        let Some(last) = self.last_real_entry(index, n)? else {
+            return Ok(!self.day_files()?.is_empty());
+        };
+        let data = self.day_path(last.day);
+        let len = match fs::metadata(&data) {
+            Ok(m) => m.len(),
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(true),
+            Err(e) => return Err(StoreError::io(&data, "stat", e)),
+        };
+        Ok(len > last.end() || self.has_later_day_files(last.day)?)
+    }
+
+    /// Run the writers' recovery under the lock; returns the committed record count.
+    fn repair_index(&self) -> Result<u64, StoreError> {
+        let _lock = FileLock::exclusive(&self.path(LOCK))?;
+        let index_path = self.path(INDEX);
+        let mut index =
+            open_private_append(&index_path).map_err(|e| StoreError::io(&index_path, "open", e))?;
+        self.recover(&mut index)
+    }
+
     /// Whether a writer left work unfinished (a torn line, an unindexed record or a torn index
     /// entry) that the next append will repair. Read-only; for diagnostics and `doctor`.
     pub fn needs_repair(&self) -> Result<bool, StoreError> {
@@ -669,6 +726,11 @@ impl Inbox {
 
     /// The highest committed seq (0 for an empty inbox).
     pub fn last_seq(&self) -> Result<u64, StoreError> {
+        Ok(self.open_index_checked()?.map(|(_, n)| n).unwrap_or(0))
+    }
+
+    /// `last_seq` for callers already holding the inbox lock (no repair: that takes the lock).
+    fn last_seq_locked(&self) -> Result<u64, StoreError> {
         Ok(self.open_index()?.map(|(_, n)| n).unwrap_or(0))
     }
 
@@ -679,7 +741,7 @@ impl Inbox {
         limit: usize,
         filter: &Filter,
     ) -> Result<Batch, StoreError> {
-        let Some((index, n)) = self.open_index()? else {
+        let Some((index, n)) = self.open_index_checked()? else {
             return Ok(Batch::default());
         };
         let mut batch = Batch {
@@ -725,7 +787,7 @@ impl Inbox {
         limit: usize,
         filter: &Filter,
     ) -> Result<Batch, StoreError> {
-        let Some((index, n)) = self.open_index()? else {
+        let Some((index, n)) = self.open_index_checked()? else {
             return Ok(Batch::default());
         };
         let mut batch = Batch {
@@ -750,7 +812,7 @@ impl Inbox {
 
     /// The record with this seq, if it exists and reads back intact.
     pub fn get(&self, seq: u64) -> Result<Option<InboxRecord>, StoreError> {
-        let Some((index, n)) = self.open_index()? else {
+        let Some((index, n)) = self.open_index_checked()? else {
             return Ok(None);
         };
         if seq == 0 || seq > n {
@@ -765,7 +827,7 @@ impl Inbox {
 
     /// The record with this source id (scans the id hashes in the index, not the data).
     pub fn find_by_id(&self, id: &str) -> Result<Option<InboxRecord>, StoreError> {
-        let Some((index, n)) = self.open_index()? else {
+        let Some((index, n)) = self.open_index_checked()? else {
             return Ok(None);
         };
         let h = id_hash(id);
@@ -814,7 +876,7 @@ impl Inbox {
     pub fn advance_cursor(&self, consumer: &str, seq: u64) -> Result<u64, StoreError> {
         validate_consumer(consumer)?;
         let _lock = FileLock::exclusive(&self.path(LOCK))?;
-        let last = self.last_seq()?;
+        let last = self.last_seq_locked()?;
         let mut result = 0;
         self.update_state(last, |st| {
             let c = st.consumers.entry(consumer.to_string()).or_insert(0);
@@ -828,7 +890,7 @@ impl Inbox {
     pub fn set_cursor(&self, consumer: &str, seq: u64) -> Result<(), StoreError> {
         validate_consumer(consumer)?;
         let _lock = FileLock::exclusive(&self.path(LOCK))?;
-        let last = self.last_seq()?;
+        let last = self.last_seq_locked()?;
         self.state.forget_pending(consumer);
         self.update_state(last, |st| {
             st.consumers.insert(consumer.to_string(), seq.min(last));

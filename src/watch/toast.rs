@@ -7,8 +7,9 @@
 //! (within [`ToastConfig::window`], or that overflowed the channel) become one
 //! "N new messages" toast when there are more than [`ToastConfig::max_individual`] of them.
 //!
-//! Toast summary: `"{channel}: {sender}"` (plain text by the specification, so cleaned but
-//! not escaped); body: the message summary, cleaned and markup-escaped, at most
+//! Toast summary: `"{channel}: {sender}"`, cleaned and markup-escaped (plain text by the
+//! specification, but some daemons render markup there too, and escaped text shows the same
+//! on both kinds); body: the message summary, cleaned and markup-escaped, at most
 //! [`MAX_BODY_CHARS`] characters before escaping.
 
 use std::fmt;
@@ -106,7 +107,7 @@ pub fn plan(items: &[ToastItem], overflow: [u64; 4], max_individual: usize) -> V
         return items
             .iter()
             .map(|i| Toast {
-                summary: format!("{}: {}", i.channel, i.sender),
+                summary: escape_markup(&format!("{}: {}", i.channel, i.sender)),
                 body: escape_markup(&i.text),
                 category: category(i.channel),
             })
@@ -461,6 +462,19 @@ mod tests {
                 body: "&lt;b&gt;hi&lt;/b&gt; &amp; bye".into(),
                 category: "im.received",
             }]
+        );
+    }
+
+    #[test]
+    fn a_sender_with_markup_is_escaped_in_the_summary() {
+        let t = plan(
+            &[item(Channel::Email, "<span size='100000'>BIG</span>", "x")],
+            [0; 4],
+            3,
+        );
+        assert_eq!(
+            t[0].summary,
+            "email: &lt;span size=&#39;100000&#39;&gt;BIG&lt;/span&gt;"
         );
     }
 
