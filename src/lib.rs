@@ -1,4 +1,6 @@
 //! opsdesk: an operator's console for AI-assisted work. See docs/ARCHITECTURE.md.
+// Zero `.unwrap()` in the product (tests may); `expect` says why a panic cannot happen.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod brief;
 pub mod cli;

@@ -1,3 +1,5 @@
+// Zero `.unwrap()` in the product (tests may); `expect` says why a panic cannot happen.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 use std::process::ExitCode;
 
 use clap::Parser;

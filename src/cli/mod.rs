@@ -86,7 +86,7 @@ pub enum Command {
     /// The LLM providers: list, enable, disable, set-default (saved to providers.json, audited).
     #[command(subcommand)]
     Providers(providers::ProvidersCmd),
-    /// Run the engine headless: the sources and the MCP server, until SIGINT/SIGTERM.
+    /// Run the engine headless: sources and the MCP server (HTTP, --stdio), until SIGINT/SIGTERM.
     Serve(serve::ServeArgs),
     /// Print (or write) the configuration an MCP client needs to reach this opsdesk.
     McpConfig(mcp_config::McpConfigArgs),

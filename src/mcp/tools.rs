@@ -25,7 +25,7 @@ use crate::domain::{
 };
 use crate::engine::query::Answer;
 
-/// Governance tier of a tool (DESIGN.md "MCP surface").
+/// Governance tier of a tool (docs/ARCHITECTURE.md, "Governance").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tier {
     /// Reads only (at most moves the caller's own inbox cursor).
