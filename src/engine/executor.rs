@@ -8,10 +8,14 @@
 //!   seen because the log is re-read every second (and at once on a local `DraftChanged`).
 //! - **Never send twice.** Before anything irreversible a marker is saved atomically in
 //!   `graph/<profile>/outbox/<draft id>.json`. Mail is created as a draft first (`POST
-//!   /me/messages` or `createReply`) and its immutable id goes into the marker before `send`;
-//!   after a crash the executor asks Graph about that message: still `isDraft` → not sent, send
-//!   it; no longer a draft → it was sent, record `executed`; gone → outcome unknown, recorded as
-//!   `failed` and never re-sent blindly. A chat post has no draft stage: the marker records the
+//!   /me/messages` or `createReply`), marked with the single-value extended property
+//!   `OpsdeskSendId` = the draft id (see `sources::graph::send`), and its immutable id goes into
+//!   the marker before `send`. When a marker says an earlier attempt's outcome is unknown (crash,
+//!   ambiguous error), the executor asks documented questions before sending anything: is a
+//!   message with that send id in Sent Items → it went out, record `executed`; is it in Drafts
+//!   (and not possibly still being moved by a send just made) → not sent, send it; neither →
+//!   outcome unknown (it may sit in the Outbox), recorded as `failed`, asked again at the next
+//!   retry, never re-sent blindly. A chat post has no draft stage: the marker records the
 //!   attempt, and a retry first looks for the operator's own post with that text in the chat. A
 //!   calendar event carries the draft id as `transactionId`, which Graph uses to drop a repeat.
 //! - Every execution is audited (kind, profile, draft and remote id, outcome; never bodies),
@@ -376,6 +380,10 @@ async fn execute(engine: &Arc<Engine>, account: &Account, d: &Draft) -> Result<S
     }
 }
 
+/// How long after a `/send` whose answer was lost the message may still sit in Drafts before
+/// the service moves it: within this window "still in Drafts" does not yet mean "not sent".
+const SEND_SETTLE: time::Duration = time::Duration::minutes(2);
+
 #[allow(clippy::too_many_arguments)]
 async fn send_mail(
     engine: &Arc<Engine>,
@@ -387,66 +395,109 @@ async fn send_mail(
     subject: &str,
     body: &str,
 ) -> Result<String, Fail> {
-    let marker = load_marker(account, &d.id);
-    let same_content = marker.as_ref().is_some_and(|m| m.digest == d.digest);
-    let id = match marker.and_then(|m| m.remote_id) {
-        Some(remote) => match send::draft_state(account, &remote)
-            .await
-            .map_err(graph_err)?
-        {
-            Some(true) => remote,
-            // Sent before the crash: do not send again.
-            Some(false) if same_content => return Ok(remote),
-            Some(false) => {
-                return Err(format!(
-                    "an earlier approved version of this draft was already sent (remote id {remote}); the edited version is not sent"
-                )
-                .into());
-            }
-            None => {
-                return Err(format!(
-                    "outcome unknown: the remote draft of an earlier attempt is gone (it may have been sent or deleted); check Sent Items; not re-sent automatically (remove {} to allow a new attempt)",
-                    marker_path(account, &d.id).display()
-                )
-                .into());
-            }
+    // The send id is the draft id: unique per opsdesk draft, and known without the marker.
+    let send_id = d.id.as_str();
+    let id = match load_marker(account, &d.id) {
+        Some(m) => match recover_mail(account, d, &m).await? {
+            Recovered::Sent(remote) => return Ok(remote),
+            Recovered::Draft(remote) => remote,
+            Recovered::Nothing => create_mail(account, d, reply_to, to, cc, subject, body).await?,
         },
-        None => {
-            let id = match reply_to {
-                Some(original) => send::create_reply(account, original).await,
-                None => send::create_draft(account, to, cc, subject, body).await,
-            }
-            .map_err(graph_err)?;
-            save_marker(
-                account,
-                &Marker {
-                    draft_id: d.id.clone(),
-                    digest: d.digest.clone(),
-                    kind: d.outbound.kind().into(),
-                    remote_id: Some(id.clone()),
-                    stage: "created".into(),
-                    started_at: now(),
-                },
-            )?;
-            id
-        }
+        None => create_mail(account, d, reply_to, to, cc, subject, body).await?,
     };
     // The remote draft must say exactly what was approved (createReply pre-fills quoted text).
-    send::set_content(account, &id, to, subject, body)
+    send::set_content(account, &id, send_id, to, subject, body)
         .await
         .map_err(graph_err)?;
     still_approved(engine, d).await?;
-    save_marker(
-        account,
-        &Marker {
-            draft_id: d.id.clone(),
-            digest: d.digest.clone(),
-            kind: d.outbound.kind().into(),
-            remote_id: Some(id.clone()),
-            stage: "sending".into(),
-            started_at: now(),
-        },
-    )?;
+    save_marker(account, &marker(d, Some(&id), "sending"))?;
     send::send_draft(account, &id).await.map_err(graph_err)?;
     Ok(id)
+}
+
+fn marker(d: &Draft, remote_id: Option<&str>, stage: &str) -> Marker {
+    Marker {
+        draft_id: d.id.clone(),
+        digest: d.digest.clone(),
+        kind: d.outbound.kind().into(),
+        remote_id: remote_id.map(str::to_owned),
+        stage: stage.into(),
+        started_at: now(),
+    }
+}
+
+/// Create the remote draft (marked with the send id), with a marker before and after.
+#[allow(clippy::too_many_arguments)]
+async fn create_mail(
+    account: &Account,
+    d: &Draft,
+    reply_to: Option<&str>,
+    to: &[String],
+    cc: &[String],
+    subject: &str,
+    body: &str,
+) -> Result<String, Fail> {
+    // Marker first: a crash after the create leaves a marked draft that recovery finds.
+    save_marker(account, &marker(d, None, "creating"))?;
+    let id = match reply_to {
+        Some(original) => send::create_reply(account, original).await,
+        None => send::create_draft(account, &d.id, to, cc, subject, body).await,
+    }
+    .map_err(graph_err)?;
+    save_marker(account, &marker(d, Some(&id), "created"))?;
+    Ok(id)
+}
+
+enum Recovered {
+    /// Found in Sent Items: it went out; record it, never send again.
+    Sent(String),
+    /// Found in Drafts and not possibly in flight: send this one.
+    Draft(String),
+    /// No remote draft was ever made: start over.
+    Nothing,
+}
+
+/// An earlier attempt of `d` left marker `m`: find out what happened from documented facts —
+/// the send id in Sent Items, then in Drafts — before anything is sent again.
+async fn recover_mail(account: &Account, d: &Draft, m: &Marker) -> Result<Recovered, Fail> {
+    if let Some(sent) = send::find_by_send_id(account, send::SENT_ITEMS, &d.id)
+        .await
+        .map_err(graph_err)?
+    {
+        return if m.digest == d.digest {
+            Ok(Recovered::Sent(sent))
+        } else {
+            Err(format!(
+                "an earlier approved version of this draft was already sent (remote id {sent}); the edited version is not sent"
+            )
+            .into())
+        };
+    }
+    let in_drafts = send::find_by_send_id(account, send::DRAFTS, &d.id)
+        .await
+        .map_err(graph_err)?;
+    // A createReply draft is marked only by the PATCH after it: look it up by id as well.
+    let in_drafts = match (in_drafts, &m.remote_id) {
+        (Some(found), _) => Some(found),
+        (None, Some(remote)) if m.stage == "created" => {
+            send::find_by_id(account, send::DRAFTS, remote)
+                .await
+                .map_err(graph_err)?
+        }
+        _ => None,
+    };
+    let settling = m.stage == "sending" && now() - m.started_at < SEND_SETTLE;
+    match in_drafts {
+        Some(_) if settling => Err(Fail {
+            reason: "outcome of the send not known yet (the message is still in Drafts); checked again shortly; not re-sent".into(),
+            retry_after: Some(Duration::from_secs(SEND_SETTLE.whole_seconds().unsigned_abs())),
+        }),
+        Some(found) => Ok(Recovered::Draft(found)),
+        None if m.remote_id.is_none() => Ok(Recovered::Nothing),
+        None => Err(format!(
+            "outcome unknown: the message of an earlier attempt is in neither Drafts nor Sent Items (it may be in the Outbox, or deleted); checked again later, never re-sent automatically (remove {} to allow a new attempt)",
+            marker_path(account, &d.id).display()
+        )
+        .into()),
+    }
 }

@@ -235,6 +235,7 @@ impl Auth {
                         body["error_description"].as_str().unwrap_or(""),
                         200,
                     ),
+                    retry_after: None,
                 },
             });
         }

@@ -146,8 +146,20 @@ pub fn parse_ts(s: &str) -> Option<time::OffsetDateTime> {
         })
 }
 
-/// RFC 3339 text of a time (UTC).
+/// RFC 3339 text of a time (UTC) in whole seconds, as the documentation's query examples
+/// write it (`2026-11-22T06:00:00Z`); Graph accepts at most 7 fractional digits and `time`
+/// would write 9. Used for every timestamp that goes into a request.
 pub fn rfc3339(t: time::OffsetDateTime) -> String {
+    use time::format_description::well_known::Rfc3339;
+    let t = t.to_offset(time::UtcOffset::UTC);
+    t.replace_nanosecond(0)
+        .unwrap_or(t)
+        .format(&Rfc3339)
+        .unwrap_or_default()
+}
+
+/// RFC 3339 text with full precision, for local state only (never sent to Graph).
+pub fn rfc3339_precise(t: time::OffsetDateTime) -> String {
     use time::format_description::well_known::Rfc3339;
     t.to_offset(time::UtcOffset::UTC)
         .format(&Rfc3339)
