@@ -217,12 +217,12 @@ async fn approved_replies_are_sent_exactly_once_even_across_crashes() {
     // Pending (not approved): nothing happens.
     let m1 = ingest_mail(&fake, &engine, &acct, "Budget").await;
     let (d1, g1) = reply_draft(&engine, &m1, "Confirmed, thanks.");
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     fake.with(|s| assert_eq!(s.count("POST", "/me/messages"), 0));
 
     // Approved: createReply, PATCH to the approved text, send (202), executed with the id.
     approve(&engine, &d1, &g1);
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     let (st, remote, _) = status(&engine, &d1);
     assert_eq!(st, DraftStatus::Executed);
     fake.with(|s| {
@@ -233,7 +233,7 @@ async fn approved_replies_are_sent_exactly_once_even_across_crashes() {
         assert_eq!(remote.as_deref(), Some(s.sent[0].id.as_str()));
         assert_eq!(s.count("POST", "/createReply"), 1);
     });
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     fake.with(|s| assert_eq!(s.sent.len(), 1, "executed drafts are not sent again"));
 
     // Crash after send, before `executed` was recorded: the marker's remote message is no
@@ -256,7 +256,7 @@ async fn approved_replies_are_sent_exactly_once_even_across_crashes() {
         );
     });
     write_marker(tmp.path(), &d2, &g2, "AAMkSentBeforeCrash", "sending");
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     assert_eq!(
         status(&engine, &d2).1.as_deref(),
         Some("AAMkSentBeforeCrash")
@@ -282,7 +282,7 @@ async fn approved_replies_are_sent_exactly_once_even_across_crashes() {
         );
     });
     write_marker(tmp.path(), &d3, &g3, "AAMkCreatedBeforeCrash", "created");
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     assert_eq!(status(&engine, &d3).0, DraftStatus::Executed);
     fake.with(|s| {
         assert_eq!(s.sent.len(), 2);
@@ -300,7 +300,7 @@ async fn approved_replies_are_sent_exactly_once_even_across_crashes() {
     let (d4, g4) = reply_draft(&engine, &m4, "Paid.");
     approve(&engine, &d4, &g4);
     write_marker(tmp.path(), &d4, &g4, "AAMkGone", "sending");
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     let (st, _, reason) = status(&engine, &d4);
     assert_eq!(st, DraftStatus::Failed);
     assert!(reason.unwrap().contains("outcome unknown"));
@@ -329,7 +329,7 @@ async fn a_failed_send_is_retryable_and_an_edit_after_approval_sends_nothing() {
     let (d, g) = reply_draft(&engine, &m, "All green.");
     approve(&engine, &d, &g);
     fake.with(|s| s.fail(Some(axum::http::Method::POST), "/send", 503, None, 1));
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     let (st, _, reason) = status(&engine, &d);
     assert_eq!(st, DraftStatus::Failed, "{reason:?}");
     assert!(
@@ -340,7 +340,7 @@ async fn a_failed_send_is_retryable_and_an_edit_after_approval_sends_nothing() {
     // A 5xx on /send is ambiguous: right after it, a message still in Drafts may yet be moved
     // out by the service, so an immediate retry sends nothing.
     retry.clear();
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     let (st, _, reason) = status(&engine, &d);
     assert_eq!(st, DraftStatus::Failed);
     assert!(reason.unwrap().contains("not known yet"));
@@ -353,7 +353,7 @@ async fn a_failed_send_is_retryable_and_an_edit_after_approval_sends_nothing() {
     m["started_at"] = "2026-11-22T07:00:00Z".into();
     std::fs::write(&marker, m.to_string()).unwrap();
     retry.clear(); // the retry is due
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     assert_eq!(status(&engine, &d).0, DraftStatus::Executed);
     fake.with(|s| {
         assert_eq!(s.sent.len(), 1);
@@ -392,7 +392,7 @@ async fn a_failed_send_is_retryable_and_an_edit_after_approval_sends_nothing() {
             Actor::Cli,
         )
         .unwrap();
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     assert_eq!(status(&engine, &d2).0, DraftStatus::Pending);
     fake.with(|s| assert_eq!(s.sent.len(), 1));
 }
@@ -451,8 +451,8 @@ async fn chat_posts_and_events_are_executed_once() {
     });
     approve(&engine, &c, &cg);
     approve(&engine, &e, &eg);
-    executor::run_once(&engine, &accounts, &mut retry).await;
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     assert_eq!(status(&engine, &c).0, DraftStatus::Executed);
     assert_eq!(status(&engine, &e).0, DraftStatus::Executed);
     fake.with(|s| {
@@ -614,7 +614,7 @@ async fn a_send_with_an_unknown_outcome_is_looked_up_in_sent_items_by_its_send_i
     let m = ingest_mail(&fake, &engine, &acct, "Quarter close").await;
     let (d, g) = reply_draft(&engine, &m, "Closed.");
     approve(&engine, &d, &g);
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     assert_eq!(status(&engine, &d).0, DraftStatus::Failed);
     fake.with(|s| assert_eq!(s.sent.len(), 1, "it did go out"));
 
@@ -626,7 +626,7 @@ async fn a_send_with_an_unknown_outcome_is_looked_up_in_sent_items_by_its_send_i
     mk["started_at"] = "2026-11-22T07:00:00Z".into();
     std::fs::write(&marker, mk.to_string()).unwrap();
     retry.clear();
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     let (st, _, reason) = status(&engine, &d);
     assert_eq!(st, DraftStatus::Failed);
     assert!(reason.unwrap().contains("outcome unknown"));
@@ -635,7 +635,7 @@ async fn a_send_with_an_unknown_outcome_is_looked_up_in_sent_items_by_its_send_i
     // Once delivered it is in Sent Items, found by the send-id property: executed.
     fake.with(|s| s.deliver_outbox());
     retry.clear();
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     let (st, remote, _) = status(&engine, &d);
     assert_eq!(st, DraftStatus::Executed);
     fake.with(|s| {
@@ -668,4 +668,13 @@ async fn a_send_with_an_unknown_outcome_is_looked_up_in_sent_items_by_its_send_i
             );
         }
     });
+}
+
+/// The Graph executor of `accounts`, as the engine runs it.
+fn graph_out(
+    accounts: &BTreeMap<String, Arc<Account>>,
+) -> Vec<Arc<dyn opsdesk::engine::outbound::OutboundExecutor>> {
+    vec![Arc::new(
+        opsdesk::sources::graph::outbound::GraphOutbound::new(accounts.clone()),
+    )]
 }

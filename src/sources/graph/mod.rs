@@ -9,6 +9,7 @@ pub mod auth;
 pub mod calendar;
 pub mod client;
 pub mod mail;
+pub mod outbound;
 pub mod run;
 pub mod send;
 pub mod teams;

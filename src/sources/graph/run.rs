@@ -64,28 +64,6 @@ impl Schedule {
     }
 }
 
-/// Everything Graph does inside a primary engine: the pollers of every profile and the
-/// executor of approved drafts. Returns at once (the HTTP client, with its TLS set-up, is built
-/// on the blocking pool, so the caller reaches its signal handling without delay); the task
-/// ends when `shutdown` fires and its children have stopped.
-pub fn spawn_engine_side(engine: Arc<Engine>, shutdown: CancellationToken) -> JoinHandle<()> {
-    tokio::spawn(async move {
-        let (cfg, dir) = (engine.config().clone(), engine.data_dir().to_path_buf());
-        let Ok(accounts) = tokio::task::spawn_blocking(move || super::accounts(&cfg, &dir)).await
-        else {
-            return;
-        };
-        if accounts.is_empty() {
-            return;
-        }
-        let mut tasks = spawn_all(engine.clone(), &accounts, shutdown.clone());
-        tasks.push(crate::engine::executor::spawn(engine, accounts, shutdown));
-        for t in tasks {
-            let _ = t.await;
-        }
-    })
-}
-
 /// Start a poller for every Graph source of every profile.
 pub fn spawn_all(
     engine: Arc<Engine>,
