@@ -547,3 +547,38 @@ async fn a_link_to_another_host_is_not_followed_with_the_token() {
         .unwrap_err();
     assert!(matches!(e, GraphError::Invalid(_)), "{e}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refresh_does_not_wait_for_the_token_lock_and_never_overwrites_a_newer_token() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    let store = TokenStore::new(tmp.path().join("tokens"));
+    let first = store.load("work").unwrap().unwrap().refresh_token;
+    // Another process holds the token lock (e.g. an `opsdesk login` saving a new sign-in).
+    let lock =
+        opsdesk::store::jsonl::FileLock::exclusive(&tmp.path().join("tokens/.work.lock")).unwrap();
+    let a = acct.clone();
+    let call = tokio::spawn(async move { a.client.get("/me", &[]).await });
+    // The token request goes out while the lock is held: nothing blocks on it.
+    for _ in 0..500 {
+        if fake.with(|s| s.refreshes) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        fake.with(|s| s.refreshes),
+        1,
+        "refresh went out under the lock"
+    );
+    // Meanwhile the other process saved a different sign-in: it must survive our rotation.
+    let mut newer = store.load("work").unwrap().unwrap();
+    newer.refresh_token = fake.with(|s| s.issue_refresh_token());
+    store.save("work", &newer).unwrap();
+    drop(lock);
+    assert_eq!(call.await.unwrap().unwrap()["id"], ME);
+    let now = store.load("work").unwrap().unwrap().refresh_token;
+    assert_eq!(now, newer.refresh_token, "the newer sign-in is kept");
+    assert_ne!(now, first);
+}

@@ -73,14 +73,22 @@ impl Account {
         }
     }
 
-    /// Replace a state file atomically.
-    pub fn save_state<T: Serialize>(&self, name: &str, value: &T) -> Result<(), GraphError> {
-        crate::paths::ensure_private_dir(&self.state_dir)
-            .map_err(|e| GraphError::Local(format!("{e:#}")))?;
+    /// Replace a state file atomically, on the blocking pool (the write is fsync'd, which must
+    /// not stall an async worker).
+    pub async fn save_state<T: Serialize>(&self, name: &str, value: &T) -> Result<(), GraphError> {
         let bytes =
             serde_json::to_vec_pretty(value).map_err(|e| GraphError::Local(e.to_string()))?;
-        crate::paths::write_atomic(&self.state_dir.join(name), &bytes)
-            .map_err(|e| GraphError::Local(format!("cannot save {name} of {}: {e}", self.profile)))
+        let dir = self.state_dir.clone();
+        let path = dir.join(name);
+        let what = format!("{name} of {}", self.profile);
+        tokio::task::spawn_blocking(move || {
+            crate::paths::ensure_private_dir(&dir)
+                .map_err(|e| GraphError::Local(format!("{e:#}")))?;
+            crate::paths::write_atomic(&path, &bytes)
+                .map_err(|e| GraphError::Local(format!("cannot save {what}: {e}")))
+        })
+        .await
+        .map_err(|e| GraphError::Local(format!("state write task failed: {e}")))?
     }
 }
 

@@ -92,14 +92,19 @@ fn load_marker(account: &Account, draft_id: &str) -> Option<Marker> {
         .and_then(|b| serde_json::from_slice(&b).ok())
 }
 
-fn save_marker(account: &Account, m: &Marker) -> Result<(), String> {
+/// Save a marker atomically, on the blocking pool (fsync must not stall an async worker).
+async fn save_marker(account: &Account, m: &Marker) -> Result<(), String> {
     let path = marker_path(account, &m.draft_id);
-    if let Some(dir) = path.parent() {
-        crate::paths::ensure_private_dir(dir).map_err(|e| format!("{e:#}"))?;
-    }
     let bytes = serde_json::to_vec_pretty(m).map_err(|e| e.to_string())?;
-    crate::paths::write_atomic(&path, &bytes)
-        .map_err(|e| format!("cannot save the send marker: {e}"))
+    tokio::task::spawn_blocking(move || {
+        if let Some(dir) = path.parent() {
+            crate::paths::ensure_private_dir(dir).map_err(|e| format!("{e:#}"))?;
+        }
+        crate::paths::write_atomic(&path, &bytes)
+            .map_err(|e| format!("cannot save the send marker: {e}"))
+    })
+    .await
+    .map_err(|e| format!("marker write task failed: {e}"))?
 }
 
 /// Whether `d` is still approved with the digest it had when this attempt began.
@@ -167,7 +172,8 @@ async fn execute(cx: &ExecCx, account: &Account, d: &Draft) -> Result<String, Fa
                     stage: "posting".into(),
                     started_at: now(),
                 },
-            )?;
+            )
+            .await?;
             send::post_chat(account, chat_id, body)
                 .await
                 .map_err(graph_err)
@@ -227,7 +233,7 @@ async fn send_mail(
         .await
         .map_err(graph_err)?;
     cx.still_approved(d).await?;
-    save_marker(account, &marker(d, Some(&id), "sending"))?;
+    save_marker(account, &marker(d, Some(&id), "sending")).await?;
     send::send_draft(account, &id).await.map_err(graph_err)?;
     Ok(id)
 }
@@ -255,13 +261,13 @@ async fn create_mail(
     body: &str,
 ) -> Result<String, Fail> {
     // Marker first: a crash after the create leaves a marked draft that recovery finds.
-    save_marker(account, &marker(d, None, "creating"))?;
+    save_marker(account, &marker(d, None, "creating")).await?;
     let id = match reply_to {
         Some(original) => send::create_reply(account, original).await,
         None => send::create_draft(account, &d.id, to, cc, subject, body).await,
     }
     .map_err(graph_err)?;
-    save_marker(account, &marker(d, Some(&id), "created"))?;
+    save_marker(account, &marker(d, Some(&id), "created")).await?;
     Ok(id)
 }
 

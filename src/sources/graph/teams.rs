@@ -114,7 +114,7 @@ impl TeamsSync {
                 state.chats.insert(chat_id, rfc3339_precise(n));
             }
         }
-        self.account.save_state(STATE, &state)?;
+        self.account.save_state(STATE, &state).await?;
         Ok(report)
     }
 
