@@ -218,7 +218,7 @@ async fn server_errors_are_retried_for_get_but_never_for_post() {
     fake.with(|s| assert_eq!(s.count("GET", "/delta"), 3, "two 503s, then success"));
 
     fake.with(|s| s.fail(Some(axum::http::Method::POST), "/me/messages", 500, None, 1));
-    let e = send::create_draft(&acct, &["x@fabrikam.com".into()], &[], "s", "b")
+    let e = send::create_draft(&acct, "d-1", &["x@fabrikam.com".into()], &[], "s", "b")
         .await
         .unwrap_err();
     assert_eq!(e.status(), Some(500));
@@ -351,17 +351,29 @@ async fn device_code_flow_handles_pending_slow_down_expiry_and_denial() {
 }
 
 #[tokio::test]
-async fn a_draft_is_created_patched_and_sent_with_202() {
+async fn a_draft_is_created_marked_patched_and_sent_with_202() {
     let fake = Fake::start().await;
     let tmp = tempfile::tempdir().unwrap();
     let acct = account(&fake, tmp.path(), "UTC");
-    let id = send::create_draft(&acct, &["ann@fabrikam.com".into()], &[], "Plan", "first")
-        .await
-        .unwrap();
-    assert_eq!(send::draft_state(&acct, &id).await.unwrap(), Some(true));
+    let id = send::create_draft(
+        &acct,
+        "draft-7",
+        &["ann@fabrikam.com".into()],
+        &[],
+        "Plan",
+        "first",
+    )
+    .await
+    .unwrap();
+    // Marked with the send id: found in Drafts by the documented extended-property filter.
+    let in_drafts = send::find_by_send_id(&acct, send::DRAFTS, "draft-7").await;
+    assert_eq!(in_drafts.unwrap().as_deref(), Some(id.as_str()));
+    let in_sent = send::find_by_send_id(&acct, send::SENT_ITEMS, "draft-7").await;
+    assert_eq!(in_sent.unwrap(), None);
     send::set_content(
         &acct,
         &id,
+        "draft-7",
         &["ann@fabrikam.com".into()],
         "Plan",
         "approved text",
@@ -369,8 +381,18 @@ async fn a_draft_is_created_patched_and_sent_with_202() {
     .await
     .unwrap();
     send::send_draft(&acct, &id).await.unwrap();
-    assert_eq!(send::draft_state(&acct, &id).await.unwrap(), Some(false));
-    assert_eq!(send::draft_state(&acct, "AAMkNope").await.unwrap(), None);
+    let in_sent = send::find_by_send_id(&acct, send::SENT_ITEMS, "draft-7").await;
+    assert_eq!(in_sent.unwrap().as_deref(), Some(id.as_str()));
+    assert_eq!(
+        send::find_by_send_id(&acct, send::SENT_ITEMS, "draft-8")
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        send::find_by_id(&acct, send::DRAFTS, &id).await.unwrap(),
+        None
+    );
     fake.with(|s| {
         assert_eq!(s.sent.len(), 1);
         assert_eq!(s.sent[0].body, "approved text");
@@ -385,6 +407,8 @@ fn msg(id: &str, created: &str, from: &str, body: &str, kind: &str) -> ChatMsg {
     ChatMsg {
         id: id.into(),
         created: created.into(),
+        modified: None,
+        edited: None,
         from_id: from.into(),
         from_name: format!("name of {from}"),
         body: body.into(),
@@ -463,8 +487,8 @@ async fn teams_reads_changed_chats_since_the_last_seen_time_skipping_own_and_sys
             .find(|r| r.path.ends_with("/messages"))
             .unwrap()
             .query;
-        assert!(q.contains("$filter=createdDateTime gt "), "{q}");
-        assert!(q.contains("$orderby=createdDateTime desc"), "{q}");
+        assert!(q.contains("$filter=lastModifiedDateTime gt "), "{q}");
+        assert!(q.contains("$orderby=lastModifiedDateTime desc"), "{q}");
     });
 }
 
@@ -501,10 +525,10 @@ async fn calendar_view_pages_in_the_profile_time_zone() {
             .iter()
             .filter(|r| r.path.ends_with("/calendarView"))
             .collect();
-        assert!(
-            reqs.iter()
-                .all(|r| r.prefer == "outlook.timezone=\"Europe/Amsterdam\"")
-        );
+        assert!(reqs.iter().all(
+            |r| r.prefer.contains("outlook.timezone=\"Europe/Amsterdam\"")
+                && r.prefer.contains("IdType=\"ImmutableId\"")
+        ));
         assert!(reqs[0].query.contains("startDateTime=") && reqs[0].query.contains("endDateTime="));
     });
     let r = cal.poll_once(&sink.deliver()).await.unwrap();
@@ -522,4 +546,39 @@ async fn a_link_to_another_host_is_not_followed_with_the_token() {
         .await
         .unwrap_err();
     assert!(matches!(e, GraphError::Invalid(_)), "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refresh_does_not_wait_for_the_token_lock_and_never_overwrites_a_newer_token() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    let store = TokenStore::new(tmp.path().join("tokens"));
+    let first = store.load("work").unwrap().unwrap().refresh_token;
+    // Another process holds the token lock (e.g. an `opsdesk login` saving a new sign-in).
+    let lock =
+        opsdesk::store::jsonl::FileLock::exclusive(&tmp.path().join("tokens/.work.lock")).unwrap();
+    let a = acct.clone();
+    let call = tokio::spawn(async move { a.client.get("/me", &[]).await });
+    // The token request goes out while the lock is held: nothing blocks on it.
+    for _ in 0..500 {
+        if fake.with(|s| s.refreshes) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        fake.with(|s| s.refreshes),
+        1,
+        "refresh went out under the lock"
+    );
+    // Meanwhile the other process saved a different sign-in: it must survive our rotation.
+    let mut newer = store.load("work").unwrap().unwrap();
+    newer.refresh_token = fake.with(|s| s.issue_refresh_token());
+    store.save("work", &newer).unwrap();
+    drop(lock);
+    assert_eq!(call.await.unwrap().unwrap()["id"], ME);
+    let now = store.load("work").unwrap().unwrap().refresh_token;
+    assert_eq!(now, newer.refresh_token, "the newer sign-in is kept");
+    assert_ne!(now, first);
 }

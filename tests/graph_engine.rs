@@ -217,12 +217,12 @@ async fn approved_replies_are_sent_exactly_once_even_across_crashes() {
     // Pending (not approved): nothing happens.
     let m1 = ingest_mail(&fake, &engine, &acct, "Budget").await;
     let (d1, g1) = reply_draft(&engine, &m1, "Confirmed, thanks.");
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     fake.with(|s| assert_eq!(s.count("POST", "/me/messages"), 0));
 
     // Approved: createReply, PATCH to the approved text, send (202), executed with the id.
     approve(&engine, &d1, &g1);
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     let (st, remote, _) = status(&engine, &d1);
     assert_eq!(st, DraftStatus::Executed);
     fake.with(|s| {
@@ -233,7 +233,7 @@ async fn approved_replies_are_sent_exactly_once_even_across_crashes() {
         assert_eq!(remote.as_deref(), Some(s.sent[0].id.as_str()));
         assert_eq!(s.count("POST", "/createReply"), 1);
     });
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     fake.with(|s| assert_eq!(s.sent.len(), 1, "executed drafts are not sent again"));
 
     // Crash after send, before `executed` was recorded: the marker's remote message is no
@@ -246,7 +246,8 @@ async fn approved_replies_are_sent_exactly_once_even_across_crashes() {
             "AAMkSentBeforeCrash".into(),
             RemoteDraft {
                 id: "AAMkSentBeforeCrash".into(),
-                is_draft: false,
+                folder: "sentitems".into(),
+                send_id: Some(d2.clone()),
                 subject: "Re: Offsite".into(),
                 to: vec![],
                 body: "Yes.".into(),
@@ -255,7 +256,7 @@ async fn approved_replies_are_sent_exactly_once_even_across_crashes() {
         );
     });
     write_marker(tmp.path(), &d2, &g2, "AAMkSentBeforeCrash", "sending");
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     assert_eq!(
         status(&engine, &d2).1.as_deref(),
         Some("AAMkSentBeforeCrash")
@@ -271,7 +272,8 @@ async fn approved_replies_are_sent_exactly_once_even_across_crashes() {
             "AAMkCreatedBeforeCrash".into(),
             RemoteDraft {
                 id: "AAMkCreatedBeforeCrash".into(),
-                is_draft: true,
+                folder: "drafts".into(),
+                send_id: None,
                 subject: "RE: Lunch".into(),
                 to: vec!["ann@fabrikam.com".into()],
                 body: "quoted".into(),
@@ -280,7 +282,7 @@ async fn approved_replies_are_sent_exactly_once_even_across_crashes() {
         );
     });
     write_marker(tmp.path(), &d3, &g3, "AAMkCreatedBeforeCrash", "created");
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     assert_eq!(status(&engine, &d3).0, DraftStatus::Executed);
     fake.with(|s| {
         assert_eq!(s.sent.len(), 2);
@@ -298,7 +300,7 @@ async fn approved_replies_are_sent_exactly_once_even_across_crashes() {
     let (d4, g4) = reply_draft(&engine, &m4, "Paid.");
     approve(&engine, &d4, &g4);
     write_marker(tmp.path(), &d4, &g4, "AAMkGone", "sending");
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     let (st, _, reason) = status(&engine, &d4);
     assert_eq!(st, DraftStatus::Failed);
     assert!(reason.unwrap().contains("outcome unknown"));
@@ -327,7 +329,7 @@ async fn a_failed_send_is_retryable_and_an_edit_after_approval_sends_nothing() {
     let (d, g) = reply_draft(&engine, &m, "All green.");
     approve(&engine, &d, &g);
     fake.with(|s| s.fail(Some(axum::http::Method::POST), "/send", 503, None, 1));
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     let (st, _, reason) = status(&engine, &d);
     assert_eq!(st, DraftStatus::Failed, "{reason:?}");
     assert!(
@@ -335,8 +337,23 @@ async fn a_failed_send_is_retryable_and_an_edit_after_approval_sends_nothing() {
         "still approved"
     );
     fake.with(|s| assert_eq!(s.sent.len(), 0));
+    // A 5xx on /send is ambiguous: right after it, a message still in Drafts may yet be moved
+    // out by the service, so an immediate retry sends nothing.
+    retry.clear();
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
+    let (st, _, reason) = status(&engine, &d);
+    assert_eq!(st, DraftStatus::Failed);
+    assert!(reason.unwrap().contains("not known yet"));
+    fake.with(|s| assert_eq!(s.sent.len(), 0));
+    // Minutes later it is still in Drafts and not in Sent Items: not sent, so it is sent now.
+    let marker = tmp.path().join(format!("graph/work/outbox/{d}.json"));
+    let mut m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&marker).unwrap()).unwrap();
+    assert_eq!(m["stage"], "sending");
+    m["started_at"] = "2026-11-22T07:00:00Z".into();
+    std::fs::write(&marker, m.to_string()).unwrap();
     retry.clear(); // the retry is due
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     assert_eq!(status(&engine, &d).0, DraftStatus::Executed);
     fake.with(|s| {
         assert_eq!(s.sent.len(), 1);
@@ -375,7 +392,7 @@ async fn a_failed_send_is_retryable_and_an_edit_after_approval_sends_nothing() {
             Actor::Cli,
         )
         .unwrap();
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     assert_eq!(status(&engine, &d2).0, DraftStatus::Pending);
     fake.with(|s| assert_eq!(s.sent.len(), 1));
 }
@@ -394,6 +411,8 @@ async fn chat_posts_and_events_are_executed_once() {
             messages: vec![ChatMsg {
                 id: "1".into(),
                 created: "2026-11-22T07:00:00Z".into(),
+                modified: None,
+                edited: None,
                 from_id: "user-ann".into(),
                 from_name: "Ann".into(),
                 body: "hi".into(),
@@ -432,8 +451,8 @@ async fn chat_posts_and_events_are_executed_once() {
     });
     approve(&engine, &c, &cg);
     approve(&engine, &e, &eg);
-    executor::run_once(&engine, &accounts, &mut retry).await;
-    executor::run_once(&engine, &accounts, &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
     assert_eq!(status(&engine, &c).0, DraftStatus::Executed);
     assert_eq!(status(&engine, &e).0, DraftStatus::Executed);
     fake.with(|s| {
@@ -575,4 +594,87 @@ async fn a_revoked_login_shows_in_source_health_with_its_fix() {
     .await;
     stop.cancel();
     task.await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_send_with_an_unknown_outcome_is_looked_up_in_sent_items_by_its_send_id_never_resent() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = engine(&fake, tmp.path());
+    let acct = account(&fake, tmp.path(), 0);
+    let accounts: BTreeMap<String, Arc<Account>> = [("work".to_string(), acct.clone())].into();
+    let mut retry = HashMap::new();
+
+    // The service accepts the send (the message goes to the Outbox), then answers 500.
+    fake.with(|s| {
+        s.send_via_outbox = true;
+        s.fail(Some(axum::http::Method::POST), "/send", 500, None, 1);
+        s.faults.last_mut().unwrap().after_acting = true;
+    });
+    let m = ingest_mail(&fake, &engine, &acct, "Quarter close").await;
+    let (d, g) = reply_draft(&engine, &m, "Closed.");
+    approve(&engine, &d, &g);
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
+    assert_eq!(status(&engine, &d).0, DraftStatus::Failed);
+    fake.with(|s| assert_eq!(s.sent.len(), 1, "it did go out"));
+
+    // Long after: the message sits in the Outbox, where (undocumented) it may still read as
+    // a draft. It is in neither Drafts nor Sent Items, so the outcome is unknown: not re-sent.
+    let marker = tmp.path().join(format!("graph/work/outbox/{d}.json"));
+    let mut mk: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&marker).unwrap()).unwrap();
+    mk["started_at"] = "2026-11-22T07:00:00Z".into();
+    std::fs::write(&marker, mk.to_string()).unwrap();
+    retry.clear();
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
+    let (st, _, reason) = status(&engine, &d);
+    assert_eq!(st, DraftStatus::Failed);
+    assert!(reason.unwrap().contains("outcome unknown"));
+    fake.with(|s| assert_eq!(s.sent.len(), 1, "never sent twice"));
+
+    // Once delivered it is in Sent Items, found by the send-id property: executed.
+    fake.with(|s| s.deliver_outbox());
+    retry.clear();
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
+    let (st, remote, _) = status(&engine, &d);
+    assert_eq!(st, DraftStatus::Executed);
+    fake.with(|s| {
+        assert_eq!(s.sent.len(), 1);
+        assert_eq!(remote.as_deref(), Some(s.sent[0].id.as_str()));
+        let remote_msg = &s.drafts[&s.sent[0].id];
+        assert_eq!(
+            remote_msg.send_id.as_deref(),
+            Some(d.as_str()),
+            "marked with the draft id"
+        );
+        // The lookup used the documented extended-property filter on Sent Items.
+        assert!(s.requests.iter().any(|r| {
+            r.path.ends_with("/mailFolders/sentitems/messages")
+                && r.query
+                    .contains("singleValueExtendedProperties/Any(ep: ep/id eq 'String {")
+                && r.query.contains("Name OpsdeskSendId' and ep/value eq '")
+        }));
+        // Every request that reads or writes stored mail ids asked for immutable ids.
+        for r in s
+            .requests
+            .iter()
+            .filter(|r| r.path.contains("/me/messages") || r.path.contains("/mailFolders"))
+        {
+            assert!(
+                r.prefer.contains("IdType=\"ImmutableId\""),
+                "{} {}",
+                r.method,
+                r.path
+            );
+        }
+    });
+}
+
+/// The Graph executor of `accounts`, as the engine runs it.
+fn graph_out(
+    accounts: &BTreeMap<String, Arc<Account>>,
+) -> Vec<Arc<dyn opsdesk::engine::outbound::OutboundExecutor>> {
+    vec![Arc::new(
+        opsdesk::sources::graph::outbound::GraphOutbound::new(accounts.clone()),
+    )]
 }

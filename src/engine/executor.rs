@@ -1,5 +1,6 @@
-//! The executor: carries out drafts the operator approved, through the profile's Microsoft
-//! Graph account, and records `executed` (with the remote id) or `failed` (retryable).
+//! The executor: carries out drafts the operator approved, through the [`OutboundExecutor`]
+//! that serves the draft's profile (Microsoft Graph, or the demo outbox), and records
+//! `executed` (with where it went) or `failed` (retryable).
 //!
 //! Rules:
 //! - Only a draft whose approval holds for its current digest is touched, checked on a fresh
@@ -8,30 +9,31 @@
 //!   seen because the log is re-read every second (and at once on a local `DraftChanged`).
 //! - **Never send twice.** Before anything irreversible a marker is saved atomically in
 //!   `graph/<profile>/outbox/<draft id>.json`. Mail is created as a draft first (`POST
-//!   /me/messages` or `createReply`) and its immutable id goes into the marker before `send`;
-//!   after a crash the executor asks Graph about that message: still `isDraft` → not sent, send
-//!   it; no longer a draft → it was sent, record `executed`; gone → outcome unknown, recorded as
-//!   `failed` and never re-sent blindly. A chat post has no draft stage: the marker records the
+//!   /me/messages` or `createReply`), marked with the single-value extended property
+//!   `OpsdeskSendId` = the draft id (see `sources::graph::send`), and its immutable id goes into
+//!   the marker before `send`. When a marker says an earlier attempt's outcome is unknown (crash,
+//!   ambiguous error), the executor asks documented questions before sending anything: is a
+//!   message with that send id in Sent Items → it went out, record `executed`; is it in Drafts
+//!   (and not possibly still being moved by a send just made) → not sent, send it; neither →
+//!   outcome unknown (it may sit in the Outbox), recorded as `failed`, asked again at the next
+//!   retry, never re-sent blindly. A chat post has no draft stage: the marker records the
 //!   attempt, and a retry first looks for the operator's own post with that text in the chat. A
 //!   calendar event carries the draft id as `transactionId`, which Graph uses to drop a repeat.
 //! - Every execution is audited (kind, profile, draft and remote id, outcome; never bodies),
 //!   and the audit record of the attempt is written before the attempt (fail closed).
 
-use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use super::outbound::{ExecCx, Fail, OutboundExecutor};
 use super::{Engine, EngineEvent};
 use crate::domain::{
-    Actor, AuditEvent, AuditOutcome, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, now,
+    Actor, AuditEvent, AuditOutcome, Draft, DraftEvent, DraftEventKind, DraftStatus, now,
 };
-use crate::sources::graph::client::GraphError;
-use crate::sources::graph::{Account, send};
 
 /// How often the drafts log is re-read for approvals made by other processes.
 const SCAN_EVERY: Duration = Duration::from_secs(1);
@@ -39,25 +41,13 @@ const SCAN_EVERY: Duration = Duration::from_secs(1);
 const RETRY_FIRST: Duration = Duration::from_secs(30);
 const RETRY_MAX: Duration = Duration::from_secs(1800);
 
-/// Written before anything irreversible; removed once `executed` is recorded.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Marker {
-    draft_id: String,
-    digest: String,
-    kind: String,
-    /// The remote draft message (mail) once created.
-    #[serde(default)]
-    remote_id: Option<String>,
-    /// `created`, `sending` (mail) or `posting` (chat).
-    stage: String,
-    #[serde(with = "time::serde::rfc3339")]
-    started_at: time::OffsetDateTime,
-}
+/// The executors of a running engine.
+pub type Executors = Vec<Arc<dyn OutboundExecutor>>;
 
-/// Start the executor for the profiles that have a Graph account.
+/// Start the executor with `executors` (each serving some profiles).
 pub fn spawn(
     engine: Arc<Engine>,
-    accounts: BTreeMap<String, Arc<Account>>,
+    executors: Executors,
     shutdown: CancellationToken,
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
@@ -74,7 +64,7 @@ pub fn spawn(
             let retry_due = retry.values().any(|(_, at)| Instant::now() >= *at);
             if seen != Some(stamp) || retry_due {
                 seen = Some(stamp);
-                run_once(&engine, &accounts, &mut retry).await;
+                run_once(&engine, &executors, &mut retry).await;
             }
             // Wake at the next tick, or at once when this process sees an approval.
             let approval = async {
@@ -102,9 +92,10 @@ pub fn spawn(
 /// One pass over the queue; public for tests that drive it without the timer.
 pub async fn run_once(
     engine: &Arc<Engine>,
-    accounts: &BTreeMap<String, Arc<Account>>,
+    executors: &[Arc<dyn OutboundExecutor>],
     retry: &mut HashMap<String, (u32, Instant)>,
 ) {
+    let cx = ExecCx::new(engine.clone());
     let e = engine.clone();
     let queue = match tokio::task::spawn_blocking(move || e.drafts().queue()).await {
         Ok(Ok(q)) => q,
@@ -116,7 +107,7 @@ pub async fn run_once(
     };
     let now_i = Instant::now();
     for d in queue.drafts {
-        let Some(account) = accounts.get(&d.profile) else {
+        let Some(executor) = executors.iter().find(|x| x.serves(&d.profile)) else {
             continue;
         };
         let due = match d.status {
@@ -127,7 +118,7 @@ pub async fn run_once(
         if !due || !d.approval_holds() {
             continue;
         }
-        let outcome = execute(engine, account, &d).await;
+        let outcome = attempt(&cx, executor.as_ref(), &d).await;
         match outcome {
             Ok(remote_id) => {
                 retry.remove(&d.id);
@@ -142,7 +133,7 @@ pub async fn run_once(
                     Some(&remote_id),
                 )
                 .await;
-                let _ = std::fs::remove_file(marker_path(account, &d.id));
+                executor.finished(&d);
             }
             Err(Fail {
                 reason,
@@ -207,246 +198,21 @@ async fn record(
     .await;
 }
 
-fn marker_path(account: &Account, draft_id: &str) -> PathBuf {
-    account
-        .state_dir
-        .join("outbox")
-        .join(format!("{draft_id}.json"))
-}
-
-fn load_marker(account: &Account, draft_id: &str) -> Option<Marker> {
-    std::fs::read(marker_path(account, draft_id))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-}
-
-fn save_marker(account: &Account, m: &Marker) -> Result<(), String> {
-    let path = marker_path(account, &m.draft_id);
-    if let Some(dir) = path.parent() {
-        crate::paths::ensure_private_dir(dir).map_err(|e| format!("{e:#}"))?;
-    }
-    let bytes = serde_json::to_vec_pretty(m).map_err(|e| e.to_string())?;
-    crate::paths::write_atomic(&path, &bytes)
-        .map_err(|e| format!("cannot save the send marker: {e}"))
-}
-
-/// Whether `d` is still approved with the digest it had when this attempt began.
-async fn still_approved(engine: &Arc<Engine>, d: &Draft) -> Result<(), String> {
-    let e = engine.clone();
-    let id = d.id.clone();
-    let now_d = tokio::task::spawn_blocking(move || e.drafts().get(&id))
-        .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())?;
-    match now_d {
-        Some(n)
-            if n.digest == d.digest
-                && n.approval_holds()
-                && matches!(n.status, DraftStatus::Approved | DraftStatus::Failed) =>
-        {
-            Ok(())
-        }
-        _ => Err("the draft changed or lost its approval during execution; not sent".into()),
-    }
-}
-
-/// Audit the attempt before making it: no audit, no send.
-async fn audit_attempt(engine: &Arc<Engine>, d: &Draft) -> Result<(), String> {
+async fn audit_attempt(engine: &Arc<Engine>, d: &Draft, via: &str) -> Result<(), String> {
     let e = engine.clone();
     let ev = AuditEvent::new("draft.execute", Actor::Executor, AuditOutcome::Ok)
         .entity(&d.profile)
         .target(d.id.clone())
-        .reason(format!("{} attempt", d.outbound.kind()));
+        .reason(format!("{} attempt via {via}", d.outbound.kind()));
     tokio::task::spawn_blocking(move || e.audit(ev).map(|_| ()).map_err(|e| e.to_string()))
         .await
         .map_err(|e| e.to_string())?
 }
 
 /// Why an attempt failed, and how long the service asked us to wait (429).
-struct Fail {
-    reason: String,
-    retry_after: Option<Duration>,
-}
-
-impl From<String> for Fail {
-    fn from(reason: String) -> Fail {
-        Fail {
-            reason,
-            retry_after: None,
-        }
-    }
-}
-
-fn graph_err(e: GraphError) -> Fail {
-    Fail {
-        retry_after: e.retry_after(),
-        reason: e.to_string(),
-    }
-}
-
-async fn execute(engine: &Arc<Engine>, account: &Account, d: &Draft) -> Result<String, Fail> {
-    still_approved(engine, d).await?;
-    audit_attempt(engine, d).await?;
-    match &d.outbound {
-        Outbound::SendEmail {
-            to,
-            cc,
-            subject,
-            body,
-        } => send_mail(engine, account, d, None, to, cc, subject, body).await,
-        Outbound::ReplyEmail {
-            message_id,
-            to,
-            subject,
-            body,
-        } => {
-            // createReply only for a message that came from this Graph mailbox; anything else
-            // (a spool item) is answered with a new message.
-            let e = engine.clone();
-            let mid = message_id.clone();
-            let original = tokio::task::spawn_blocking(move || e.inbox().find_by_id(&mid))
-                .await
-                .ok()
-                .and_then(|r| r.ok().flatten())
-                .filter(|r| {
-                    r.profile == d.profile
-                        && r.meta.get("source").and_then(|v| v.as_str()) == Some("graph_mail")
-                })
-                .and_then(|r| {
-                    r.meta
-                        .get("graph_id")
-                        .and_then(|v| v.as_str())
-                        .map(str::to_owned)
-                });
-            let original = original.as_deref();
-            send_mail(engine, account, d, original, to, &[], subject, body).await
-        }
-        Outbound::PostChat { chat_id, body } => {
-            if let Some(m) = load_marker(account, &d.id)
-                && m.stage == "posting"
-                && let Some(id) = send::find_own_chat_post(
-                    account,
-                    chat_id,
-                    m.started_at - time::Duration::minutes(1),
-                    body,
-                )
-                .await
-                .map_err(graph_err)?
-            {
-                return Ok(id);
-            }
-            still_approved(engine, d).await?;
-            save_marker(
-                account,
-                &Marker {
-                    draft_id: d.id.clone(),
-                    digest: d.digest.clone(),
-                    kind: d.outbound.kind().into(),
-                    remote_id: None,
-                    stage: "posting".into(),
-                    started_at: now(),
-                },
-            )?;
-            send::post_chat(account, chat_id, body)
-                .await
-                .map_err(graph_err)
-        }
-        Outbound::CreateEvent {
-            subject,
-            start,
-            end,
-            attendees,
-            location,
-            body,
-        } => {
-            still_approved(engine, d).await?;
-            send::create_event(
-                account,
-                &d.id,
-                subject,
-                *start,
-                *end,
-                attendees,
-                location.as_deref(),
-                body,
-            )
-            .await
-            .map_err(graph_err)
-        }
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn send_mail(
-    engine: &Arc<Engine>,
-    account: &Account,
-    d: &Draft,
-    reply_to: Option<&str>,
-    to: &[String],
-    cc: &[String],
-    subject: &str,
-    body: &str,
-) -> Result<String, Fail> {
-    let marker = load_marker(account, &d.id);
-    let same_content = marker.as_ref().is_some_and(|m| m.digest == d.digest);
-    let id = match marker.and_then(|m| m.remote_id) {
-        Some(remote) => match send::draft_state(account, &remote)
-            .await
-            .map_err(graph_err)?
-        {
-            Some(true) => remote,
-            // Sent before the crash: do not send again.
-            Some(false) if same_content => return Ok(remote),
-            Some(false) => {
-                return Err(format!(
-                    "an earlier approved version of this draft was already sent (remote id {remote}); the edited version is not sent"
-                )
-                .into());
-            }
-            None => {
-                return Err(format!(
-                    "outcome unknown: the remote draft of an earlier attempt is gone (it may have been sent or deleted); check Sent Items; not re-sent automatically (remove {} to allow a new attempt)",
-                    marker_path(account, &d.id).display()
-                )
-                .into());
-            }
-        },
-        None => {
-            let id = match reply_to {
-                Some(original) => send::create_reply(account, original).await,
-                None => send::create_draft(account, to, cc, subject, body).await,
-            }
-            .map_err(graph_err)?;
-            save_marker(
-                account,
-                &Marker {
-                    draft_id: d.id.clone(),
-                    digest: d.digest.clone(),
-                    kind: d.outbound.kind().into(),
-                    remote_id: Some(id.clone()),
-                    stage: "created".into(),
-                    started_at: now(),
-                },
-            )?;
-            id
-        }
-    };
-    // The remote draft must say exactly what was approved (createReply pre-fills quoted text).
-    send::set_content(account, &id, to, subject, body)
-        .await
-        .map_err(graph_err)?;
-    still_approved(engine, d).await?;
-    save_marker(
-        account,
-        &Marker {
-            draft_id: d.id.clone(),
-            digest: d.digest.clone(),
-            kind: d.outbound.kind().into(),
-            remote_id: Some(id.clone()),
-            stage: "sending".into(),
-            started_at: now(),
-        },
-    )?;
-    send::send_draft(account, &id).await.map_err(graph_err)?;
-    Ok(id)
+/// Re-check the approval, audit the attempt (no audit, no attempt), then carry it out.
+async fn attempt(cx: &ExecCx, x: &dyn OutboundExecutor, d: &Draft) -> Result<String, Fail> {
+    cx.still_approved(d).await?;
+    audit_attempt(cx.engine(), d, x.name()).await?;
+    x.execute(cx, d).await
 }

@@ -7,6 +7,7 @@ pub mod executor;
 mod governance;
 mod llm_jobs;
 mod lock;
+pub mod outbound;
 pub mod providers;
 pub mod query;
 pub mod runner;

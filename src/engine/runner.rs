@@ -63,9 +63,10 @@ pub fn spawn_sources(
             .collect()
     };
 
-    // Microsoft Graph pollers and the executor of approved drafts (sources::graph).
-    tasks.push(crate::sources::graph::run::spawn_engine_side(
+    // Microsoft Graph pollers and the executor of approved drafts (Graph, demo outbox).
+    tasks.push(spawn_graph_and_executor(
         engine.clone(),
+        using(SourceKind::Demo),
         shutdown.clone(),
     ));
 
@@ -167,6 +168,41 @@ pub fn spawn_sources(
         ));
     }
     Ok(tasks)
+}
+
+/// The Graph pollers of every profile and the executor of approved drafts: Graph for profiles
+/// with an account, the demo outbox for demo profiles. Returns at once (the HTTP client, with
+/// its TLS set-up, is built on the blocking pool, so the caller reaches its signal handling
+/// without delay); the task ends when `shutdown` fires and its children have stopped.
+fn spawn_graph_and_executor(
+    engine: Arc<Engine>,
+    demo_profiles: Vec<String>,
+    shutdown: CancellationToken,
+) -> JoinHandle<()> {
+    use crate::sources::graph;
+    tokio::spawn(async move {
+        let (cfg, dir) = (engine.config().clone(), engine.data_dir().to_path_buf());
+        let accounts = tokio::task::spawn_blocking(move || graph::accounts(&cfg, &dir))
+            .await
+            .unwrap_or_default();
+        let mut tasks = graph::run::spawn_all(engine.clone(), &accounts, shutdown.clone());
+        let mut executors: super::executor::Executors = Vec::new();
+        if !accounts.is_empty() {
+            executors.push(Arc::new(graph::outbound::GraphOutbound::new(accounts)));
+        }
+        if !demo_profiles.is_empty() {
+            executors.push(Arc::new(super::outbound::DemoOutbox::new(
+                engine.data_dir(),
+                demo_profiles,
+            )));
+        }
+        if !executors.is_empty() {
+            tasks.push(super::executor::spawn(engine, executors, shutdown));
+        }
+        for t in tasks {
+            let _ = t.await;
+        }
+    })
 }
 
 /// Run `poll` every `every` on the blocking pool, backing off exponentially while it fails.

@@ -4,6 +4,15 @@
 //! chat messages with the documented `$orderby`/`$filter` rules, calendarView, draft + send (202),
 //! chat posts, events with `transactionId`. Faults (429 + Retry-After, 5xx) can be scripted per
 //! path. Every request is logged for assertions.
+//!
+//! As strict as the documentation (issue 22): a POST without `Content-Length` (and not chunked)
+//! gets 411; chat messages accept only the documented `$orderby`/`$filter` combinations ("List
+//! messages in a chat") and 400 anything else; query timestamps with more than 7 fractional
+//! digits get 400; mail and event ids change from request to request unless
+//! `Prefer: IdType="ImmutableId"` is sent; messages carry single-value extended properties and
+//! a folder's messages can be searched by one with the documented `Any(ep: …)` filter; errors
+//! come in Graph's `{"error":{"code","message","innerError"}}` shape. `send_via_outbox` models a
+//! send accepted but still in the Outbox (where, undocumented, `isDraft` may still read true).
 #![allow(dead_code)]
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -41,7 +50,10 @@ pub enum Change {
 #[derive(Debug, Clone)]
 pub struct RemoteDraft {
     pub id: String,
-    pub is_draft: bool,
+    /// `drafts`, `outbox` (accepted by /send, not yet delivered) or `sentitems`.
+    pub folder: String,
+    /// Value of the opsdesk send-id extended property, when set.
+    pub send_id: Option<String>,
     pub subject: String,
     pub to: Vec<String>,
     pub body: String,
@@ -61,6 +73,10 @@ pub struct Sent {
 pub struct ChatMsg {
     pub id: String,
     pub created: String,
+    /// `lastModifiedDateTime` (None: same as created).
+    pub modified: Option<String>,
+    /// `lastEditedDateTime`.
+    pub edited: Option<String>,
     pub from_id: String,
     pub from_name: String,
     pub body: String,
@@ -79,8 +95,12 @@ pub struct Fault {
     pub path_contains: String,
     pub status: u16,
     pub retry_after: Option<u64>,
+    /// A literal `Retry-After` value (e.g. an HTTP-date), instead of `retry_after`.
+    pub retry_after_raw: Option<String>,
     pub code: String,
     pub remaining: u32,
+    /// The service acts on the request, then answers with the fault (an ambiguous failure).
+    pub after_acting: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -90,6 +110,7 @@ pub struct Req {
     pub query: String,
     pub prefer: String,
     pub body: String,
+    pub content_length: Option<String>,
 }
 
 pub struct FakeState {
@@ -116,6 +137,10 @@ pub struct FakeState {
     pub chats: Vec<Chat>,
     pub events: Vec<Value>,
     pub created_events: Vec<Value>,
+    /// `/send` leaves the message in the Outbox until [`FakeState::deliver_outbox`].
+    pub send_via_outbox: bool,
+    /// Bumped on every request: what a mutable id is derived from.
+    pub id_epoch: u64,
 }
 
 impl Default for FakeState {
@@ -141,6 +166,8 @@ impl Default for FakeState {
             chats: Vec::new(),
             events: Vec::new(),
             created_events: Vec::new(),
+            send_via_outbox: false,
+            id_epoch: 0,
         }
     }
 }
@@ -180,6 +207,25 @@ impl FakeState {
         id
     }
 
+    /// Everything in the Outbox goes out and lands in Sent Items.
+    pub fn deliver_outbox(&mut self) {
+        for d in self.drafts.values_mut() {
+            if d.folder == "outbox" {
+                d.folder = "sentitems".into();
+            }
+        }
+    }
+
+    /// A message as the caller sees it: the stored (immutable) id, or a changing one when
+    /// immutable ids were not asked for (as an Exchange EWS id changes when an item moves).
+    fn out_id(&self, id: &str, immutable: bool) -> String {
+        if immutable {
+            id.to_string()
+        } else {
+            format!("{id}.r{}", self.id_epoch)
+        }
+    }
+
     pub fn remove_mail(&mut self, id: &str) {
         self.inbox.retain(|m| m.id != id);
         self.log.push(Change::Removed(id.into()));
@@ -198,6 +244,8 @@ impl FakeState {
             path_contains: path_contains.into(),
             status,
             retry_after,
+            retry_after_raw: None,
+            after_acting: false,
             code: if status == 429 {
                 "TooManyRequests".into()
             } else {
@@ -207,6 +255,20 @@ impl FakeState {
         });
     }
 
+    /// Like [`FakeState::fail`], with a literal `Retry-After` header value.
+    pub fn fail_with_retry_after(
+        &mut self,
+        path_contains: &str,
+        status: u16,
+        value: &str,
+        times: u32,
+    ) {
+        self.fail(None, path_contains, status, None, times);
+        if let Some(f) = self.faults.last_mut() {
+            f.retry_after_raw = Some(value.to_string());
+        }
+    }
+
     pub fn count(&self, method: &str, path_contains: &str) -> usize {
         self.requests
             .iter()
@@ -214,9 +276,9 @@ impl FakeState {
             .count()
     }
 
-    fn mail_json(m: &Mail) -> Value {
+    fn mail_json(m: &Mail, id: String) -> Value {
         json!({
-            "id": m.id,
+            "id": id,
             "subject": m.subject,
             "from": {"emailAddress": {"name": m.from_name, "address": m.from_addr}},
             "toRecipients": [{"emailAddress": {"name": "Me", "address": "me@contoso.com"}}],
@@ -336,12 +398,107 @@ fn params(q: &str) -> HashMap<String, String> {
         .collect()
 }
 
+/// Graph's documented error shape.
 fn err(status: u16, code: &str) -> Response {
     (
         StatusCode::from_u16(status).unwrap(),
-        axum::Json(json!({"error": {"code": code, "message": format!("fake: {code}")}})),
+        axum::Json(json!({"error": {
+            "code": code,
+            "message": format!("fake: {code}"),
+            "innerError": {
+                "date": "2026-11-22T07:00:00",
+                "request-id": "00000000-0000-0000-0000-000000000001",
+                "client-request-id": "00000000-0000-0000-0000-000000000002",
+            },
+        }})),
     )
         .into_response()
+}
+
+/// The stored id behind a possibly mutable one.
+fn canon(id: &str) -> String {
+    match id.rsplit_once(".r") {
+        Some((base, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => base.into(),
+        _ => id.into(),
+    }
+}
+
+/// A query timestamp Graph accepts: RFC 3339 with at most 7 fractional digits.
+fn query_ts_ok(v: &str) -> bool {
+    let frac = v
+        .split_once('.')
+        .map(|(_, f)| f.trim_end_matches('Z').len())
+        .unwrap_or(0);
+    frac <= 7
+        && time::OffsetDateTime::parse(v, &time::format_description::well_known::Rfc3339).is_ok()
+}
+
+/// `(property, operator, value)` clauses of a chat-messages `$filter`, joined by ` and `.
+fn clauses(filter: &str) -> Option<Vec<(String, String, String)>> {
+    filter
+        .split(" and ")
+        .map(|c| {
+            let mut it = c.trim().splitn(3, ' ');
+            Some((
+                it.next()?.to_string(),
+                it.next()?.to_string(),
+                it.next()?.to_string(),
+            ))
+        })
+        .collect()
+}
+
+/// The documented `$orderby`/`$filter` combinations of "List messages in a chat"; anything
+/// else is a 400. Returns the (gt, lt) bounds on the ordered property.
+fn chat_query(
+    order: &str,
+    filter: &str,
+) -> Result<(String, Option<String>, Option<String>), Box<Response>> {
+    let prop = match order {
+        "" | "lastModifiedDateTime desc" => "lastModifiedDateTime",
+        "createdDateTime desc" => "createdDateTime",
+        _ => return Err(Box::new(err(400, "BadRequest"))),
+    };
+    let (mut gt, mut lt) = (None, None);
+    if !filter.is_empty() {
+        for (p, op, v) in clauses(filter).ok_or_else(|| Box::new(err(400, "BadRequest")))? {
+            let allowed = p == prop
+                && matches!(
+                    (prop, op.as_str()),
+                    ("lastModifiedDateTime", "gt" | "lt") | ("createdDateTime", "lt")
+                );
+            if !allowed || !query_ts_ok(&v) {
+                return Err(Box::new(err(400, "BadRequest")));
+            }
+            if op == "gt" {
+                gt = Some(v);
+            } else {
+                lt = Some(v);
+            }
+        }
+    }
+    Ok((prop.to_string(), gt, lt))
+}
+
+/// The documented extended-property filter of a folder search; the (id, value) it asks for.
+fn ext_prop_filter(filter: &str) -> Option<(String, String)> {
+    let inner = filter
+        .strip_prefix("singleValueExtendedProperties/Any(ep: ep/id eq '")?
+        .strip_suffix("')")?;
+    let (id, value) = inner.split_once("' and ep/value eq '")?;
+    Some((id.replace("''", "'"), value.replace("''", "'")))
+}
+
+fn send_id_of(body: &Value) -> Option<String> {
+    body["singleValueExtendedProperties"]
+        .as_array()?
+        .iter()
+        .find(|p| {
+            p["id"]
+                .as_str()
+                .is_some_and(|i| i.ends_with("Name OpsdeskSendId"))
+        })
+        .and_then(|p| p["value"].as_str().map(str::to_string))
 }
 
 fn oauth_err(code: &str) -> Response {
@@ -377,27 +534,73 @@ async fn handle(
             .unwrap_or("")
             .to_string(),
         body: body_s.clone(),
+        content_length: headers
+            .get("content-length")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string),
     });
+    st.id_epoch += 1;
+    // HTTP front ends answer 411 to a POST with neither a length nor chunked encoding.
+    if method == Method::POST
+        && !headers.contains_key("content-length")
+        && !headers.contains_key("transfer-encoding")
+    {
+        return err(411, "LengthRequired");
+    }
     if path.contains("/oauth2/v2.0/") {
         return identity(&mut st, &path, &body_s);
     }
     let Some(rest) = path.strip_prefix("/v1.0") else {
         return err(404, "noSuchPath");
     };
-    // Scripted faults come first (a throttled or failing service answers before auth).
+    // Scripted faults come first (a throttled or failing service answers before auth), unless
+    // they strike after the service acted.
+    let mut late = None;
     if let Some(f) = st.faults.iter_mut().find(|f| {
         f.remaining > 0
             && f.method.as_ref().is_none_or(|m| *m == method)
             && decode(rest).contains(&f.path_contains)
     }) {
         f.remaining -= 1;
-        let mut r = err(f.status, &f.code.clone());
-        if let Some(s) = f.retry_after {
-            r.headers_mut()
-                .insert("retry-after", s.to_string().parse().unwrap());
+        let f = f.clone();
+        if f.after_acting {
+            late = Some(f);
+        } else {
+            return fault_response(&f);
         }
-        return r;
     }
+    let resp = graph(&mut st, &method, &headers, rest, &query, &body_s);
+    match late {
+        Some(f) => fault_response(&f),
+        None => resp,
+    }
+}
+
+fn fault_response(f: &Fault) -> Response {
+    let mut r = err(f.status, &f.code);
+    if let Some(v) = f
+        .retry_after_raw
+        .clone()
+        .or_else(|| f.retry_after.map(|s| s.to_string()))
+    {
+        r.headers_mut().insert("retry-after", v.parse().unwrap());
+    }
+    r
+}
+
+/// The Graph endpoints proper.
+fn graph(
+    st: &mut FakeState,
+    method: &Method,
+    headers: &HeaderMap,
+    rest: &str,
+    query: &str,
+    body_s: &str,
+) -> Response {
+    let immutable = headers
+        .get("prefer")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|p| p.contains("IdType=\"ImmutableId\""));
     let token = headers
         .get("authorization")
         .and_then(|v| v.to_str().ok())
@@ -406,10 +609,10 @@ async fn handle(
     if st.access.get(token) != Some(&true) {
         return err(401, "InvalidAuthenticationToken");
     }
-    let q = params(&query);
+    let q = params(query);
     let segs: Vec<String> = rest.trim_matches('/').split('/').map(decode).collect();
     let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
-    let json_body: Value = serde_json::from_str(&body_s).unwrap_or(Value::Null);
+    let json_body: Value = serde_json::from_str(body_s).unwrap_or(Value::Null);
     match (method.as_str(), segs.as_slice()) {
         ("GET", ["me"]) => ok(json!({"id": ME, "displayName": "Operator"})),
         ("GET", ["me", "mailFolders", "inbox", "messages", "delta"]) => {
@@ -418,31 +621,58 @@ async fn handle(
                 .and_then(|h| h.to_str().ok())
                 .unwrap_or("")
                 .to_string();
-            delta(&mut st, &q, &host)
+            delta(st, &q, &host, immutable)
         }
-        ("GET", ["me", "messages", id]) => match st.drafts.get(*id) {
-            Some(d) => ok(json!({"id": d.id, "isDraft": d.is_draft})),
+        ("GET", ["me", "messages", id]) => match st.drafts.get(&canon(id)) {
+            // Undocumented, modelled pessimistically: a message in the Outbox reads as a draft.
+            Some(d) => {
+                ok(json!({"id": st.out_id(&d.id, immutable), "isDraft": d.folder != "sentitems"}))
+            }
             None => err(404, "ErrorItemNotFound"),
         },
+        ("GET", ["me", "mailFolders", folder, "messages"]) => {
+            let Some((prop, value)) = q.get("$filter").and_then(|f| ext_prop_filter(f)) else {
+                return err(400, "BadRequest");
+            };
+            if !prop.ends_with("Name OpsdeskSendId") {
+                return ok(json!({"value": []}));
+            }
+            let found: Vec<Value> = st
+                .drafts
+                .values()
+                .filter(|d| d.folder == *folder && d.send_id.as_deref() == Some(value.as_str()))
+                .map(|d| json!({"id": st.out_id(&d.id, immutable)}))
+                .collect();
+            ok(json!({"value": found}))
+        }
+        ("GET", ["me", "mailFolders", folder, "messages", id]) => {
+            match st.drafts.get(&canon(id)).filter(|d| d.folder == *folder) {
+                Some(d) => ok(json!({"id": st.out_id(&d.id, immutable)})),
+                None => err(404, "ErrorItemNotFound"),
+            }
+        }
         ("POST", ["me", "messages"]) => {
             let id = st.id("AAMkDraft-");
             let d = RemoteDraft {
                 id: id.clone(),
-                is_draft: true,
+                folder: "drafts".into(),
+                send_id: send_id_of(&json_body),
                 subject: json_body["subject"].as_str().unwrap_or("").into(),
                 to: addresses(&json_body["toRecipients"]),
                 body: json_body["body"]["content"].as_str().unwrap_or("").into(),
                 reply_to: None,
             };
             st.drafts.insert(id.clone(), d);
+            let shown = st.out_id(&id, immutable);
             (
                 StatusCode::CREATED,
-                axum::Json(json!({"id": id, "isDraft": true})),
+                axum::Json(json!({"id": shown, "isDraft": true})),
             )
                 .into_response()
         }
         ("POST", ["me", "messages", orig, "createReply"]) => {
-            let Some(m) = st.inbox.iter().find(|m| m.id == *orig).cloned() else {
+            let orig = canon(orig);
+            let Some(m) = st.inbox.iter().find(|m| m.id == orig).cloned() else {
                 return err(404, "ErrorItemNotFound");
             };
             let id = st.id("AAMkDraft-");
@@ -450,25 +680,31 @@ async fn handle(
                 id.clone(),
                 RemoteDraft {
                     id: id.clone(),
-                    is_draft: true,
+                    folder: "drafts".into(),
+                    send_id: None,
                     subject: format!("RE: {}", m.subject),
                     to: vec![m.from_addr.clone()],
                     body: format!("<quoted>{}</quoted>", m.html),
                     reply_to: Some(m.id.clone()),
                 },
             );
+            let shown = st.out_id(&id, immutable);
             (
                 StatusCode::CREATED,
-                axum::Json(json!({"id": id, "isDraft": true})),
+                axum::Json(json!({"id": shown, "isDraft": true})),
             )
                 .into_response()
         }
         ("PATCH", ["me", "messages", id]) => {
-            let Some(d) = st.drafts.get_mut(*id) else {
+            let Some(d) = st.drafts.get_mut(&canon(id)) else {
                 return err(404, "ErrorItemNotFound");
             };
-            if !d.is_draft {
+            // Pessimistic about the undocumented: an Outbox item still edits like a draft.
+            if d.folder == "sentitems" {
                 return err(400, "ErrorInvalidOperation");
+            }
+            if let Some(sid) = send_id_of(&json_body) {
+                d.send_id = Some(sid);
             }
             if let Some(s) = json_body["subject"].as_str() {
                 d.subject = s.into();
@@ -479,16 +715,20 @@ async fn handle(
             if json_body["toRecipients"].is_array() {
                 d.to = addresses(&json_body["toRecipients"]);
             }
-            ok(json!({"id": d.id, "isDraft": true}))
+            let id = d.id.clone();
+            ok(json!({"id": st.out_id(&id, immutable), "isDraft": true}))
         }
         ("POST", ["me", "messages", id, "send"]) => {
-            let Some(d) = st.drafts.get_mut(*id) else {
+            let outbox = st.send_via_outbox;
+            let Some(d) = st.drafts.get_mut(&canon(id)) else {
                 return err(404, "ErrorItemNotFound");
             };
-            if !d.is_draft {
+            // A message still in the Outbox is accepted again (and goes out twice): the danger
+            // the executor's recovery must avoid.
+            if d.folder == "sentitems" {
                 return err(400, "ErrorInvalidOperation");
             }
-            d.is_draft = false;
+            d.folder = if outbox { "outbox" } else { "sentitems" }.into();
             let sent = Sent {
                 id: d.id.clone(),
                 to: d.to.clone(),
@@ -528,33 +768,54 @@ async fn handle(
             }
             let order = q.get("$orderby").cloned().unwrap_or_default();
             let filter = q.get("$filter").cloned().unwrap_or_default();
-            let floor = match filter.split_once(" gt ") {
-                Some((prop, v)) => {
-                    // Documented: the filtered property must be the one ordered by, descending.
-                    if order != format!("{prop} desc") {
-                        return err(400, "BadRequest");
-                    }
-                    Some(v.to_string())
-                }
-                None if filter.is_empty() => None,
-                None => return err(400, "BadRequest"),
+            let (prop, gt, lt) = match chat_query(&order, &filter) {
+                Ok(x) => x,
+                Err(r) => return *r,
             };
+            let skip: usize = q
+                .get("$skiptoken")
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
             let Some(c) = st.chats.iter().find(|c| c.id == *chat) else {
                 return err(404, "NotFound");
+            };
+            let key = |m: &ChatMsg| -> String {
+                if prop == "createdDateTime" {
+                    m.created.clone()
+                } else {
+                    m.modified.clone().unwrap_or_else(|| m.created.clone())
+                }
             };
             let mut msgs: Vec<&ChatMsg> = c
                 .messages
                 .iter()
-                .filter(|m| floor.as_ref().is_none_or(|f| ts(&m.created) > ts(f)))
+                .filter(|m| gt.as_ref().is_none_or(|f| ts(&key(m)) > ts(f)))
+                .filter(|m| lt.as_ref().is_none_or(|f| ts(&key(m)) < ts(f)))
                 .collect();
-            msgs.sort_by(|a, b| b.created.cmp(&a.created));
-            msgs.truncate(top);
-            ok(json!({"value": msgs.iter().map(|m| json!({
+            msgs.sort_by_key(|m| std::cmp::Reverse(ts(&key(m))));
+            let more = msgs.len() > skip + top;
+            let page: Vec<&ChatMsg> = msgs.into_iter().skip(skip).take(top).collect();
+            let mut v = json!({"value": page.iter().map(|m| json!({
                 "id": m.id, "messageType": m.message_type, "createdDateTime": m.created,
+                "lastModifiedDateTime": m.modified.clone().unwrap_or_else(|| m.created.clone()),
+                "lastEditedDateTime": m.edited,
                 "deletedDateTime": null, "subject": null,
                 "from": {"user": {"id": m.from_id, "displayName": m.from_name}},
                 "body": {"contentType": "html", "content": m.body},
-            })).collect::<Vec<_>>()}))
+            })).collect::<Vec<_>>()});
+            if more {
+                let host = headers
+                    .get("host")
+                    .and_then(|h| h.to_str().ok())
+                    .unwrap_or("");
+                v["@odata.nextLink"] = json!(format!(
+                    "http://{host}/v1.0/chats/{chat}/messages?$top={top}&$orderby={}&$filter={}&$skiptoken={}",
+                    order.replace(' ', "%20"),
+                    filter.replace(' ', "%20"),
+                    skip + top
+                ));
+            }
+            ok(v)
         }
         ("POST", ["chats", chat, "messages"]) => {
             let id = st.id("17000000");
@@ -564,6 +825,8 @@ async fn handle(
             c.messages.push(ChatMsg {
                 id: id.clone(),
                 created: "2026-11-22T07:59:00Z".into(),
+                modified: None,
+                edited: None,
                 from_id: ME.into(),
                 from_name: "Operator".into(),
                 body: json_body["body"]["content"].as_str().unwrap_or("").into(),
@@ -572,7 +835,10 @@ async fn handle(
             (StatusCode::CREATED, axum::Json(json!({"id": id}))).into_response()
         }
         ("GET", ["me", "calendarView"]) => {
-            if !q.contains_key("startDateTime") || !q.contains_key("endDateTime") {
+            let (Some(start), Some(end)) = (q.get("startDateTime"), q.get("endDateTime")) else {
+                return err(400, "ErrorInvalidParameter");
+            };
+            if !query_ts_ok(start) || !query_ts_ok(end) {
                 return err(400, "ErrorInvalidParameter");
             }
             let offset: usize = q
@@ -580,7 +846,17 @@ async fn handle(
                 .and_then(|s| s.parse().ok())
                 .unwrap_or(0);
             let size = st.page_size;
-            let page: Vec<Value> = st.events.iter().skip(offset).take(size).cloned().collect();
+            let page: Vec<Value> = st
+                .events
+                .iter()
+                .skip(offset)
+                .take(size)
+                .map(|e| {
+                    let mut e = e.clone();
+                    e["id"] = json!(st.out_id(e["id"].as_str().unwrap_or(""), immutable));
+                    e
+                })
+                .collect();
             let mut v = json!({"value": page});
             if offset + size < st.events.len() {
                 v["@odata.nextLink"] = json!(format!(
@@ -607,12 +883,15 @@ async fn handle(
                 .iter()
                 .find(|e| !tx.is_empty() && e["transactionId"] == tx.as_str())
             {
-                return (StatusCode::CREATED, axum::Json(existing.clone())).into_response();
+                let mut ev = existing.clone();
+                ev["id"] = json!(st.out_id(ev["id"].as_str().unwrap_or(""), immutable));
+                return (StatusCode::CREATED, axum::Json(ev)).into_response();
             }
             let id = st.id("AAMkEvent-");
             let mut ev = json_body.clone();
             ev["id"] = json!(id);
             st.created_events.push(ev.clone());
+            ev["id"] = json!(st.out_id(&id, immutable));
             (StatusCode::CREATED, axum::Json(ev)).into_response()
         }
         _ => err(404, "noSuchPath"),
@@ -632,7 +911,7 @@ fn addresses(v: &Value) -> Vec<String> {
 }
 
 /// Inbox delta: full sync pages, then changes since a delta token.
-fn delta(st: &mut FakeState, q: &HashMap<String, String>, host: &str) -> Response {
+fn delta(st: &mut FakeState, q: &HashMap<String, String>, host: &str, immutable: bool) -> Response {
     let base = "/v1.0/me/mailFolders/inbox/messages/delta";
     // skiptoken = "<from>:<offset>:<pos>" where from = "full" or a log position.
     let (from, offset, pos): (Option<usize>, usize, usize) = if let Some(t) = q.get("$skiptoken") {
@@ -652,7 +931,11 @@ fn delta(st: &mut FakeState, q: &HashMap<String, String>, host: &str) -> Respons
         (None, 0, st.log.len())
     };
     let items: Vec<Value> = match from {
-        None => st.inbox.iter().map(FakeState::mail_json).collect(),
+        None => st
+            .inbox
+            .iter()
+            .map(|m| FakeState::mail_json(m, st.out_id(&m.id, immutable)))
+            .collect(),
         Some(n) => st.log[n.min(pos)..pos]
             .iter()
             .filter_map(|c| match c {
@@ -660,7 +943,7 @@ fn delta(st: &mut FakeState, q: &HashMap<String, String>, host: &str) -> Respons
                     .inbox
                     .iter()
                     .find(|m| &m.id == id)
-                    .map(FakeState::mail_json),
+                    .map(|m| FakeState::mail_json(m, st.out_id(&m.id, immutable))),
                 Change::Removed(id) => Some(json!({"id": id, "@removed": {"reason": "deleted"}})),
             })
             .collect(),

@@ -4,8 +4,9 @@
 //! Refresh tokens are kept in a 0600 file, `<data dir>/tokens/<profile>.json`, replaced
 //! atomically on every refresh that returns a new one (the identity platform rotates them and
 //! may reject the old one). They are read from the file at every refresh rather than cached, so
-//! an `opsdesk login` done while the engine runs takes effect at once; a file lock keeps two
-//! processes from redeeming the same refresh token at the same time. Access tokens live in
+//! an `opsdesk login` done while the engine runs takes effect at once. A rotated token is saved
+//! under a file lock with compare-and-swap (never across the HTTP request; see `Auth::refresh`),
+//! so two processes refreshing at once, or a logout during a refresh, lose nothing. Access tokens live in
 //! memory only, never on disk, in logs, audit or inbox.
 //!
 //! Why no OS keyring: the `keyring` crate's only Linux store that builds without system
@@ -195,15 +196,76 @@ impl Auth {
         }
     }
 
+    /// Redeem the stored refresh token. No file lock is held across the HTTP request (a
+    /// blocking `flock` wait would stall an async worker, and a hung identity platform would
+    /// stall every other process): the token file is read and written on the blocking pool,
+    /// and the rotated token is saved only if the file still holds the one redeemed
+    /// (compare-and-swap under the lock). If another process rotated first and ours is refused,
+    /// the newer token is read and tried once more. A logout (`delete`) in between wins: no
+    /// token is saved back into a removed file.
     async fn refresh(&self) -> Result<Access, GraphError> {
-        // Held across the request: another process redeeming the same refresh token at the
-        // same moment would get it rejected once the first rotation lands.
-        let _lock = self.store.lock(&self.profile)?;
-        let stored = self
-            .store
-            .load(&self.profile)
+        let mut tried: Option<String> = None;
+        loop {
+            let stored = self.load_blocking().await?;
+            if tried.as_deref() == Some(stored.refresh_token.as_str()) {
+                return Err(self.login_required("sign-in expired or revoked: invalid_grant"));
+            }
+            match self.redeem(&stored).await {
+                Ok(grant) => {
+                    if let Some(rt) = grant.refresh_token.clone()
+                        && rt != stored.refresh_token
+                    {
+                        self.save_rotated(stored, rt).await?;
+                    }
+                    return Ok(Access {
+                        token: grant.access_token,
+                        expires_at: Instant::now() + grant.expires_in,
+                    });
+                }
+                // Possibly a rotation by another process: go round once with the file's token.
+                Err(e) if e.is_login_required() && tried.is_none() => {
+                    tried = Some(stored.refresh_token);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    async fn load_blocking(&self) -> Result<TokenFile, GraphError> {
+        let (store, profile) = (self.store.clone(), self.profile.clone());
+        tokio::task::spawn_blocking(move || store.load(&profile))
+            .await
+            .map_err(|e| GraphError::Local(format!("token read task failed: {e}")))?
             .map_err(|e| self.login_required(format!("{e:#}")))?
-            .ok_or_else(|| self.login_required("not signed in"))?;
+            .ok_or_else(|| self.login_required("not signed in"))
+    }
+
+    /// Replace the refresh token `old.refresh_token` with `rt`, unless the file changed since.
+    async fn save_rotated(&self, old: TokenFile, rt: String) -> Result<(), GraphError> {
+        let (store, profile) = (self.store.clone(), self.profile.clone());
+        tokio::task::spawn_blocking(move || -> Result<(), GraphError> {
+            let _lock = store.lock(&profile)?;
+            let now = store
+                .load(&profile)
+                .map_err(|e| GraphError::Local(format!("{e:#}")))?;
+            if now.as_ref().map(|t| t.refresh_token.as_str()) != Some(old.refresh_token.as_str()) {
+                return Ok(());
+            }
+            let updated = TokenFile {
+                refresh_token: rt,
+                saved_at: crate::domain::now(),
+                ..old
+            };
+            store
+                .save(&profile, &updated)
+                .map_err(|e| GraphError::Transport(format!("{e:#}")))
+        })
+        .await
+        .map_err(|e| GraphError::Local(format!("token save task failed: {e}")))?
+    }
+
+    /// One refresh-token grant at the token endpoint.
+    async fn redeem(&self, stored: &TokenFile) -> Result<Grant, GraphError> {
         let form = [
             ("client_id", self.client_id.as_str()),
             ("grant_type", "refresh_token"),
@@ -235,28 +297,11 @@ impl Auth {
                         body["error_description"].as_str().unwrap_or(""),
                         200,
                     ),
+                    retry_after: None,
                 },
             });
         }
-        let grant = parse_grant(&body)?;
-        if let Some(rt) = grant.refresh_token
-            && rt != stored.refresh_token
-        {
-            // Rotation: the new refresh token replaces the old one before anything else can
-            // fail, since the old one may already be dead.
-            let updated = TokenFile {
-                refresh_token: rt,
-                saved_at: crate::domain::now(),
-                ..stored
-            };
-            self.store
-                .save(&self.profile, &updated)
-                .map_err(|e| GraphError::Transport(format!("{e:#}")))?;
-        }
-        Ok(Access {
-            token: grant.access_token,
-            expires_at: Instant::now() + grant.expires_in,
-        })
+        parse_grant(&body)
     }
 }
 

@@ -1,7 +1,7 @@
 //! Calendar: `calendarView` over a rolling window (yesterday to two weeks ahead), in the
 //! profile's time zone (`Prefer: outlook.timezone`), paged through `@odata.nextLink`.
 //!
-//! Each event becomes one calendar record keyed by its (immutable) event id, so a re-poll does
+//! Each event becomes one calendar record keyed by its immutable event id (`Prefer: IdType="ImmutableId"`), so a re-poll does
 //! not duplicate it. `meta.start`/`meta.end` are RFC 3339 (what the brief reads) when the
 //! times can be placed on the UTC line: always for a UTC view; for another zone the offset
 //! comes from the zone database (IANA names); the wall-clock times Graph returned are kept in
@@ -13,6 +13,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::client::GraphError;
+use super::mail::IMMUTABLE_IDS;
 use super::{Account, Deliver, deliver_all, parse_ts, party, rfc3339};
 use crate::domain::{Channel, NewMessage};
 
@@ -50,7 +51,12 @@ impl CalendarSync {
         );
         let mut report = CalendarReport::default();
         loop {
-            let page = self.account.client.get(&link, &[&prefer]).await?;
+            // Immutable ids: an event updated or moved keeps its id, so it is not taken in twice.
+            let page = self
+                .account
+                .client
+                .get(&link, &[IMMUTABLE_IDS, &prefer])
+                .await?;
             report.pages += 1;
             let mut batch = Vec::new();
             for ev in page["value"].as_array().into_iter().flatten() {

@@ -1,11 +1,16 @@
 //! The HTTP side of Microsoft Graph: bearer auth, the retry policy and error mapping.
 //!
-//! Policy (why): a GET is idempotent, so a 5xx is retried a few times with a growing pause; a
-//! POST/PATCH is never retried here, because a server error after the server acted would make
-//! a retry send twice (the executor has its own crash-safe protocol). A 429 is never retried
-//! in-call: it is returned as [`GraphError::Throttled`] with the server's `Retry-After`, and the
-//! caller's schedule waits at least that long. A 401 means the request was not processed, so
-//! it is retried once with a freshly refreshed token whatever the method.
+//! Policy (why): a GET is idempotent, so a 5xx is retried a few times; a POST/PATCH is never
+//! retried here, because a server error after the server acted would make a retry send twice
+//! (the executor has its own crash-safe protocol). The pause before a GET retry is the server's
+//! `Retry-After` when a 503 or 504 carries one (Microsoft's throttling guidance: "Retry-After"
+//! on 429, 503 and 504, in seconds or as an HTTP-date), else a jittered doubling backoff, so
+//! many pollers do not retry in lockstep. A `Retry-After` longer than [`MAX_IN_CALL_WAIT`] is
+//! not slept in-call: the error carries it and the caller's schedule waits at least that long.
+//! A 429 is never retried in-call: it is returned as [`GraphError::Throttled`]. A 401 means the
+//! request was not processed, so it is retried once with a freshly refreshed token whatever the
+//! method. A body-less POST is sent with an explicit empty body and `Content-Length: 0` (the
+//! reference lists it as required for e.g. `/send`; front ends answer 411 without it).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,6 +38,8 @@ pub enum GraphError {
         status: u16,
         code: String,
         message: String,
+        /// The `Retry-After` of a 503 / 504, when it carried one.
+        retry_after: Option<Duration>,
     },
     /// Network trouble: connect, timeout, TLS.
     #[error("cannot reach Microsoft Graph: {0}")]
@@ -46,10 +53,11 @@ pub enum GraphError {
 }
 
 impl GraphError {
-    /// The wait a 429 asked for.
+    /// The wait the service asked for (429, or a 503 / 504 with `Retry-After`).
     pub fn retry_after(&self) -> Option<Duration> {
         match self {
             GraphError::Throttled { retry_after } => Some(*retry_after),
+            GraphError::Http { retry_after, .. } => *retry_after,
             _ => None,
         }
     }
@@ -70,6 +78,31 @@ const DEFAULT_RETRY_AFTER: Duration = Duration::from_secs(30);
 /// Longest `Retry-After` taken at its word (a hostile or broken value must not park a poller
 /// for days).
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(3600);
+/// Longest `Retry-After` a GET waits out in-call; a longer one goes back to the caller's
+/// schedule (a poller must stay responsive to shutdown and report its health).
+pub const MAX_IN_CALL_WAIT: Duration = Duration::from_secs(30);
+
+/// `Retry-After` as delay-seconds or an HTTP-date (RFC 9110 §10.2.3), capped.
+pub fn parse_retry_after(v: &str, now: std::time::SystemTime) -> Option<Duration> {
+    let v = v.trim();
+    let d = match v.parse::<u64>() {
+        Ok(s) => Duration::from_secs(s),
+        Err(_) => httpdate::parse_http_date(v)
+            .ok()?
+            .duration_since(now)
+            .unwrap_or(Duration::ZERO),
+    };
+    Some(d.min(MAX_RETRY_AFTER))
+}
+
+/// `base · 2^attempt`, scaled by a random factor in [0.5, 1.5) ("full jitter" variant), so
+/// clients that failed together do not come back together.
+pub fn jittered(base: Duration, attempt: u32) -> Duration {
+    let raw = base.saturating_mul(1 << attempt.min(8));
+    // uuid v4 is 122 random bits from the OS generator; no extra dependency for one number.
+    let r = (uuid::Uuid::new_v4().as_u128() % 1000) as u32;
+    raw.mul_f64(0.5 + f64::from(r) / 1000.0)
+}
 
 /// A Graph API client for one profile.
 pub struct GraphClient {
@@ -140,7 +173,12 @@ impl GraphClient {
                     if !retryable || attempt >= self.get_retries {
                         return Err(e);
                     }
-                    tokio::time::sleep(self.retry_base.saturating_mul(1 << attempt.min(8))).await;
+                    let wait = match e.retry_after() {
+                        Some(ra) if ra > MAX_IN_CALL_WAIT => return Err(e),
+                        Some(ra) => ra,
+                        None => jittered(self.retry_base, attempt),
+                    };
+                    tokio::time::sleep(wait).await;
                     attempt += 1;
                 }
             }
@@ -178,17 +216,21 @@ impl GraphClient {
             if !prefer.is_empty() {
                 rb = rb.header("prefer", prefer.join(", "));
             }
-            if let Some(b) = body {
-                rb = rb.json(b);
-            }
+            rb = match body {
+                Some(b) => rb.json(b),
+                // Explicit zero length: a body-less POST without it may get 411.
+                None if method != Method::GET => rb
+                    .header(reqwest::header::CONTENT_LENGTH, "0")
+                    .body(Vec::<u8>::new()),
+                None => rb,
+            };
             let resp = rb.send().await.map_err(|e| transport(&e))?;
             let status = resp.status().as_u16();
             let retry_after = resp
                 .headers()
                 .get("retry-after")
                 .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .map(|s| Duration::from_secs(s).min(MAX_RETRY_AFTER));
+                .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()));
             let text = resp.text().await.map_err(|e| transport(&e))?;
             let json: Value = if text.trim().is_empty() {
                 Value::Null
@@ -236,6 +278,7 @@ impl GraphClient {
                             code
                         },
                         message,
+                        retry_after: retry_after.filter(|_| status == 503 || status == 504),
                     });
                 }
             }
@@ -291,6 +334,32 @@ pub fn http_client() -> reqwest::Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn retry_after_is_seconds_or_an_http_date() {
+        let now = std::time::UNIX_EPOCH + Duration::from_secs(1_445_412_480);
+        assert_eq!(parse_retry_after(" 3 ", now), Some(Duration::from_secs(3)));
+        // 1445412480 is Wed, 21 Oct 2015 07:28:00 GMT.
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:07 GMT", now),
+            Some(Duration::from_secs(7))
+        );
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:27:00 GMT", now),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(parse_retry_after("soon", now), None);
+        assert_eq!(parse_retry_after("99999999", now), Some(MAX_RETRY_AFTER));
+    }
+
+    #[test]
+    fn jitter_stays_within_half_and_one_and_a_half_of_the_backoff() {
+        for attempt in 0..4 {
+            let raw = Duration::from_millis(100) * (1 << attempt);
+            let j = jittered(Duration::from_millis(100), attempt);
+            assert!(j >= raw / 2 && j < raw * 3 / 2, "{j:?} for {raw:?}");
+        }
+    }
 
     #[test]
     fn origin_compares_scheme_host_and_port() {

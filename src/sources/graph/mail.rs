@@ -68,7 +68,9 @@ impl MailSync {
                 Ok(p) => p,
                 Err(GraphError::SyncReset(why)) if !report.resynced => {
                     tracing::info!(profile = %self.account.profile, "mail delta reset ({why}); full resync");
-                    self.account.save_state(STATE, &MailState::default())?;
+                    self.account
+                        .save_state(STATE, &MailState::default())
+                        .await?;
                     report.resynced = true;
                     link = Self::initial();
                     continue;
@@ -98,12 +100,14 @@ impl MailSync {
                 }
                 link = next.to_owned();
             } else if let Some(delta) = page["@odata.deltaLink"].as_str() {
-                self.account.save_state(
-                    STATE,
-                    &MailState {
-                        delta_link: Some(delta.to_owned()),
-                    },
-                )?;
+                self.account
+                    .save_state(
+                        STATE,
+                        &MailState {
+                            delta_link: Some(delta.to_owned()),
+                        },
+                    )
+                    .await?;
                 return Ok(report);
             } else {
                 return Err(GraphError::Invalid(

@@ -9,6 +9,7 @@ pub mod auth;
 pub mod calendar;
 pub mod client;
 pub mod mail;
+pub mod outbound;
 pub mod run;
 pub mod send;
 pub mod teams;
@@ -72,14 +73,22 @@ impl Account {
         }
     }
 
-    /// Replace a state file atomically.
-    pub fn save_state<T: Serialize>(&self, name: &str, value: &T) -> Result<(), GraphError> {
-        crate::paths::ensure_private_dir(&self.state_dir)
-            .map_err(|e| GraphError::Local(format!("{e:#}")))?;
+    /// Replace a state file atomically, on the blocking pool (the write is fsync'd, which must
+    /// not stall an async worker).
+    pub async fn save_state<T: Serialize>(&self, name: &str, value: &T) -> Result<(), GraphError> {
         let bytes =
             serde_json::to_vec_pretty(value).map_err(|e| GraphError::Local(e.to_string()))?;
-        crate::paths::write_atomic(&self.state_dir.join(name), &bytes)
-            .map_err(|e| GraphError::Local(format!("cannot save {name} of {}: {e}", self.profile)))
+        let dir = self.state_dir.clone();
+        let path = dir.join(name);
+        let what = format!("{name} of {}", self.profile);
+        tokio::task::spawn_blocking(move || {
+            crate::paths::ensure_private_dir(&dir)
+                .map_err(|e| GraphError::Local(format!("{e:#}")))?;
+            crate::paths::write_atomic(&path, &bytes)
+                .map_err(|e| GraphError::Local(format!("cannot save {what}: {e}")))
+        })
+        .await
+        .map_err(|e| GraphError::Local(format!("state write task failed: {e}")))?
     }
 }
 
@@ -146,8 +155,20 @@ pub fn parse_ts(s: &str) -> Option<time::OffsetDateTime> {
         })
 }
 
-/// RFC 3339 text of a time (UTC).
+/// RFC 3339 text of a time (UTC) in whole seconds, as the documentation's query examples
+/// write it (`2026-11-22T06:00:00Z`); Graph accepts at most 7 fractional digits and `time`
+/// would write 9. Used for every timestamp that goes into a request.
 pub fn rfc3339(t: time::OffsetDateTime) -> String {
+    use time::format_description::well_known::Rfc3339;
+    let t = t.to_offset(time::UtcOffset::UTC);
+    t.replace_nanosecond(0)
+        .unwrap_or(t)
+        .format(&Rfc3339)
+        .unwrap_or_default()
+}
+
+/// RFC 3339 text with full precision, for local state only (never sent to Graph).
+pub fn rfc3339_precise(t: time::OffsetDateTime) -> String {
     use time::format_description::well_known::Rfc3339;
     t.to_offset(time::UtcOffset::UTC)
         .format(&Rfc3339)

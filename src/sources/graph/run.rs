@@ -64,28 +64,6 @@ impl Schedule {
     }
 }
 
-/// Everything Graph does inside a primary engine: the pollers of every profile and the
-/// executor of approved drafts. Returns at once (the HTTP client, with its TLS set-up, is built
-/// on the blocking pool, so the caller reaches its signal handling without delay); the task
-/// ends when `shutdown` fires and its children have stopped.
-pub fn spawn_engine_side(engine: Arc<Engine>, shutdown: CancellationToken) -> JoinHandle<()> {
-    tokio::spawn(async move {
-        let (cfg, dir) = (engine.config().clone(), engine.data_dir().to_path_buf());
-        let Ok(accounts) = tokio::task::spawn_blocking(move || super::accounts(&cfg, &dir)).await
-        else {
-            return;
-        };
-        if accounts.is_empty() {
-            return;
-        }
-        let mut tasks = spawn_all(engine.clone(), &accounts, shutdown.clone());
-        tasks.push(crate::engine::executor::spawn(engine, accounts, shutdown));
-        for t in tasks {
-            let _ = t.await;
-        }
-    })
-}
-
 /// Start a poller for every Graph source of every profile.
 pub fn spawn_all(
     engine: Arc<Engine>,
@@ -207,7 +185,7 @@ async fn poll_loop(
                 }
             }
         };
-        publish(&engine, &health, &health_path);
+        publish(&engine, &health, &health_path).await;
         tokio::select! {
             _ = shutdown.cancelled() => break,
             _ = tokio::time::sleep(wait) => {}
@@ -215,18 +193,28 @@ async fn poll_loop(
     }
 }
 
-fn publish(engine: &Engine, health: &SourceHealth, path: &std::path::Path) {
+async fn publish(engine: &Engine, health: &SourceHealth, path: &std::path::Path) {
     let unchanged = engine.health().iter().any(|h| h == health);
     if unchanged {
         return;
     }
-    // The file first: whoever sees the announcement can already read it.
-    if let Ok(bytes) = serde_json::to_vec_pretty(health)
-        && let Some(dir) = path.parent()
-        && crate::paths::ensure_private_dir(dir).is_ok()
-        && let Err(e) = crate::paths::write_atomic(path, &bytes)
-    {
-        tracing::warn!("cannot write {}: {e}", path.display());
+    // The file first: whoever sees the announcement can already read it. Written on the
+    // blocking pool (fsync must not stall an async worker).
+    if let Ok(bytes) = serde_json::to_vec_pretty(health) {
+        let path = path.to_path_buf();
+        let written = tokio::task::spawn_blocking(move || {
+            if let Some(dir) = path.parent() {
+                crate::paths::ensure_private_dir(dir).map_err(|e| format!("{e:#}"))?;
+            }
+            crate::paths::write_atomic(&path, &bytes)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        })
+        .await;
+        match written {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!("{e}"),
+            Err(e) => tracing::warn!("health write task failed: {e}"),
+        }
     }
     engine.set_health(health.clone());
 }

@@ -1,6 +1,17 @@
 //! The remote calls that carry out approved drafts. Which call, in which order and with which
 //! crash protection is the executor's business (`engine::executor`); this file only knows the
 //! documented request and response shapes.
+//!
+//! Every outgoing mail carries a single-value extended property, [`SEND_ID_PROP`], whose value is
+//! the opsdesk draft id. Why this and not an `x-opsdesk-send-id` internet message header:
+//! Microsoft documents extended properties for exactly this ("store custom data on a resource
+//! when no first-class property exists", learn.microsoft.com/graph/api/resources/
+//! extended-properties-overview) and documents finding messages by one with
+//! `$filter=singleValueExtendedProperties/Any(ep: ep/id eq '…' and ep/value eq '…')`
+//! ("Get singleValueLegacyExtendedProperty"), whereas `internetMessageHeaders` can only be set
+//! when a message is created (not on a `createReply` draft) and cannot be filtered on. The
+//! property is kept when the message is sent and moved to Sent Items, so "is it in Sent Items?"
+//! is a documented question with a documented answer.
 
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -27,9 +38,22 @@ fn id_of(v: &Value, what: &str) -> Result<String, GraphError> {
         .ok_or_else(|| GraphError::Invalid(format!("{what} returned no id")))
 }
 
-/// `POST /me/messages`: a new draft in Drafts; its immutable id.
+/// The id of the extended property that marks a message with its opsdesk send id: a string
+/// property in a fixed property-set GUID of opsdesk's own, named `OpsdeskSendId`.
+pub const SEND_ID_PROP: &str = "String {6f3d2a8e-4b1c-4f5e-9a7d-0c2b8e1f4a63} Name OpsdeskSendId";
+
+fn send_id_prop(send_id: &str) -> Value {
+    json!([{"id": SEND_ID_PROP, "value": send_id}])
+}
+
+/// Well-known folder names (documented for `/me/mailFolders/{name}`).
+pub const SENT_ITEMS: &str = "sentitems";
+pub const DRAFTS: &str = "drafts";
+
+/// `POST /me/messages`: a new draft in Drafts, marked with `send_id`; its immutable id.
 pub async fn create_draft(
     a: &Account,
+    send_id: &str,
     to: &[String],
     cc: &[String],
     subject: &str,
@@ -40,6 +64,7 @@ pub async fn create_draft(
         "body": {"contentType": "Text", "content": body},
         "toRecipients": recipients(to),
         "ccRecipients": recipients(cc),
+        "singleValueExtendedProperties": send_id_prop(send_id),
     });
     let r = a
         .client
@@ -62,10 +87,12 @@ pub async fn create_reply(a: &Account, original_id: &str) -> Result<String, Grap
     id_of(&r.body, "createReply")
 }
 
-/// `PATCH /me/messages/{id}`: make the draft say exactly what was approved.
+/// `PATCH /me/messages/{id}`: make the draft say exactly what was approved, marked with
+/// `send_id` (a `createReply` draft gets its mark here).
 pub async fn set_content(
     a: &Account,
     id: &str,
+    send_id: &str,
     to: &[String],
     subject: &str,
     body: &str,
@@ -74,6 +101,7 @@ pub async fn set_content(
         "subject": subject,
         "body": {"contentType": "Text", "content": body},
         "toRecipients": recipients(to),
+        "singleValueExtendedProperties": send_id_prop(send_id),
     });
     a.client
         .write(
@@ -86,24 +114,75 @@ pub async fn set_content(
     Ok(())
 }
 
-/// Whether message `id` is still an unsent draft: `Some(true)` draft, `Some(false)` sent (with
-/// immutable ids the message keeps its id when sending moves it to Sent Items), `None` gone.
-pub async fn draft_state(a: &Account, id: &str) -> Result<Option<bool>, GraphError> {
+/// The id of the message in mail folder `folder` (a well-known name) that carries `send_id`,
+/// if any: the documented extended-property filter.
+pub async fn find_by_send_id(
+    a: &Account,
+    folder: &str,
+    send_id: &str,
+) -> Result<Option<String>, GraphError> {
+    let filter = format!(
+        "singleValueExtendedProperties/Any(ep: ep/id eq '{}' and ep/value eq '{}')",
+        SEND_ID_PROP.replace('\'', "''"),
+        send_id.replace('\'', "''")
+    );
+    let page = a
+        .client
+        .get(
+            &format!(
+                "/me/mailFolders/{folder}/messages?$filter={}&$select=id&$top=5",
+                query_encode(&filter)
+            ),
+            &[IMMUTABLE_IDS],
+        )
+        .await?;
+    Ok(page["value"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find_map(|m| {
+            m["id"]
+                .as_str()
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        }))
+}
+
+/// Message `id` if it is in mail folder `folder` (`GET /me/mailFolders/{folder}/messages/{id}`;
+/// 404 when it is not there).
+pub async fn find_by_id(a: &Account, folder: &str, id: &str) -> Result<Option<String>, GraphError> {
     match a
         .client
         .get(
-            &format!("/me/messages/{}?$select=isDraft", urlencode(id)),
+            &format!(
+                "/me/mailFolders/{folder}/messages/{}?$select=id",
+                urlencode(id)
+            ),
             &[IMMUTABLE_IDS],
         )
         .await
     {
-        Ok(v) => Ok(Some(v["isDraft"].as_bool().unwrap_or(false))),
+        Ok(v) => Ok(v["id"].as_str().map(str::to_owned)),
         Err(GraphError::Http { status: 404, .. }) => Ok(None),
         Err(e) => Err(e),
     }
 }
 
-/// `POST /me/messages/{id}/send`: documented to answer 202 Accepted.
+/// Percent-encode a query value (everything but unreserved characters).
+fn query_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() * 2);
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// `POST /me/messages/{id}/send`: documented to answer 202 Accepted. No body; the client sends
+/// `Content-Length: 0`, which the reference lists as required.
 pub async fn send_draft(a: &Account, id: &str) -> Result<(), GraphError> {
     let r = a
         .client
@@ -135,8 +214,9 @@ pub async fn post_chat(a: &Account, chat_id: &str, body: &str) -> Result<String,
     id_of(&r.body, "chat post")
 }
 
-/// A message of the operator in `chat_id` created after `since` whose text is `body`: how the
-/// executor finds out whether a post interrupted by a crash went through.
+/// A message of the operator in `chat_id` changed after `since` whose text is `body`: how the
+/// executor finds out whether a post interrupted by a crash went through. Documented options
+/// only ("List messages in a chat"): `lastModifiedDateTime gt` with the same `$orderby`.
 pub async fn find_own_chat_post(
     a: &Account,
     chat_id: &str,
@@ -149,7 +229,7 @@ pub async fn find_own_chat_post(
         .client
         .get(
             &format!(
-                "/chats/{}/messages?$top=50&$orderby=createdDateTime%20desc&$filter=createdDateTime%20gt%20{}",
+                "/chats/{}/messages?$top=50&$orderby=lastModifiedDateTime%20desc&$filter=lastModifiedDateTime%20gt%20{}",
                 urlencode(chat_id),
                 super::rfc3339(since)
             ),

@@ -1,13 +1,29 @@
-//! Teams: chats listed by their last message, then each changed chat's new messages.
+//! Teams: chats listed by their last message, then each changed chat's changed messages.
 //!
-//! Documented constraints this follows: `/me/chats` may be ordered only by
-//! `lastMessagePreview/createdDateTime desc` (with `$expand=lastMessagePreview`); a chat's
-//! `/messages` takes `$top` up to 50, `$orderby` on `createdDateTime desc` or
-//! `lastModifiedDateTime desc`, and a `$filter` only on the same property as the order (`gt`/`lt`).
+//! Only documented query options are used:
+//! - `GET /me/chats` ("List chats", learn.microsoft.com/graph/api/chat-list): `$expand=
+//!   lastMessagePreview` with `$orderby=lastMessagePreview/createdDateTime desc`, `$top` ≤ 50.
+//! - `GET /chats/{id}/messages` ("List messages in a chat",
+//!   learn.microsoft.com/graph/api/chat-list-messages): `$top` ≤ 50; `$orderby` only
+//!   `lastModifiedDateTime desc` (default) or `createdDateTime desc`; `$filter` on
+//!   `lastModifiedDateTime` with `gt`/`lt` when ordered by `lastModifiedDateTime`, or on
+//!   `createdDateTime` with `lt` only when ordered by `createdDateTime`. So new *and edited*
+//!   messages are asked for with `lastModifiedDateTime gt <floor>`, newest change first, paged
+//!   through `@odata.nextLink`; paging stops at the first item at or below the floor (in case
+//!   a front end ignores the filter, nothing old is re-read past one page).
+//!
 //! The delegated `/me/chats/getAllMessages` is not available and is not used.
 //!
+//! An edited message (`lastEditedDateTime` set) is taken in as a record of its own
+//! (`…/<message id>/edit/<lastEditedDateTime>`, `meta.edited_of` = the original record id), since
+//! inbox records are immutable; a reaction also changes `lastModifiedDateTime` but not the text,
+//! and comes back under the original id, which the inbox's dedup absorbs. Edits of old messages
+//! in a chat without a newer message are not seen: the chat list orders by last *new* message.
+//!
 //! State per profile: the operator's own user id (their messages are skipped) and, per chat, the
-//! newest `createdDateTime` taken in. It is saved only after the new messages are durable.
+//! newest `lastModifiedDateTime` taken in (full precision; queries send whole seconds, and the
+//! client-side check against the precise floor drops the at most one repeat). It is saved only
+//! after the new messages are durable.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -17,20 +33,22 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use super::client::GraphError;
-use super::{Account, Deliver, deliver_all, parse_ts, rfc3339};
+use super::{Account, Deliver, deliver_all, parse_ts, rfc3339, rfc3339_precise};
 use crate::domain::{Channel, NewMessage, Party};
 
 const STATE: &str = "teams.json";
 /// How far back a chat seen for the first time is read.
 const FIRST_LOOK_BACK: time::Duration = time::Duration::hours(24);
 const CHAT_PAGES: u32 = 5;
-const MESSAGE_PAGES: u32 = 4;
+/// Safety bound on pages of one chat per poll (50 each); beyond it the rest is skipped with a
+/// warning rather than re-read forever.
+const MESSAGE_PAGES: u32 = 20;
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct TeamsState {
     #[serde(default)]
     me: Option<String>,
-    /// chat id → newest createdDateTime taken in (RFC 3339).
+    /// chat id → newest lastModifiedDateTime taken in (RFC 3339).
     #[serde(default)]
     chats: BTreeMap<String, String>,
 }
@@ -93,15 +111,15 @@ impl TeamsSync {
             report.skipped += skipped;
             report.new += deliver_all(deliver, batch).await?;
             if let Some(n) = newest {
-                state.chats.insert(chat_id, rfc3339(n));
+                state.chats.insert(chat_id, rfc3339_precise(n));
             }
         }
-        self.account.save_state(STATE, &state)?;
+        self.account.save_state(STATE, &state).await?;
         Ok(report)
     }
 
-    /// Messages of `chat_id` created after `floor`, oldest first, without system messages, the
-    /// operator's own and deleted ones; plus the newest creation time seen.
+    /// Messages of `chat_id` changed after `floor`, oldest first, without system messages, the
+    /// operator's own and deleted ones; plus the newest change time seen and the skip count.
     async fn new_messages(
         &self,
         chat_id: &str,
@@ -110,23 +128,30 @@ impl TeamsSync {
     ) -> Result<(Vec<NewMessage>, Option<OffsetDateTime>, u64), GraphError> {
         let client = &self.account.client;
         let mut link = format!(
-            "/chats/{}/messages?$top=50&$orderby=createdDateTime%20desc&$filter=createdDateTime%20gt%20{}",
+            "/chats/{}/messages?$top=50&$orderby=lastModifiedDateTime%20desc&$filter=lastModifiedDateTime%20gt%20{}",
             urlencode(chat_id),
             rfc3339(floor)
         );
         let mut out = Vec::new();
         let mut newest: Option<OffsetDateTime> = None;
         let mut skipped = 0;
-        for _ in 0..MESSAGE_PAGES {
+        let mut pages = 0;
+        'pages: loop {
             let page = client.get(&link, &[]).await?;
+            pages += 1;
             for m in page["value"].as_array().into_iter().flatten() {
                 let Some(created) = m["createdDateTime"].as_str().and_then(parse_ts) else {
                     continue;
                 };
-                if created <= floor {
-                    continue;
+                let modified = m["lastModifiedDateTime"]
+                    .as_str()
+                    .and_then(parse_ts)
+                    .unwrap_or(created);
+                if modified <= floor {
+                    // Newest change first: everything after this is older still.
+                    break 'pages;
                 }
-                newest = Some(newest.map_or(created, |n| n.max(created)));
+                newest = Some(newest.map_or(modified, |n| n.max(modified)));
                 let own =
                     state.me.is_some() && m["from"]["user"]["id"].as_str() == state.me.as_deref();
                 let system = m["messageType"].as_str().is_some_and(|t| t != "message");
@@ -140,11 +165,15 @@ impl TeamsSync {
                 }
             }
             match page["@odata.nextLink"].as_str() {
+                Some(_) if pages >= MESSAGE_PAGES => {
+                    tracing::warn!(profile = %self.account.profile, "chat {chat_id}: more than {} changed messages since the last poll; older changes skipped", MESSAGE_PAGES * 50);
+                    break;
+                }
                 Some(next) => link = next.to_owned(),
                 None => break,
             }
         }
-        out.reverse();
+        out.sort_by_key(|m| m.ts);
         Ok((out, newest, skipped))
     }
 
@@ -167,11 +196,22 @@ impl TeamsSync {
         meta.insert("chat_id".into(), json!(chat_id));
         meta.insert("graph_id".into(), json!(msg_id));
         meta.insert("source".into(), json!("graph_teams"));
+        // Chat message ids are unique only within their chat, and one chat can be seen by
+        // two profiles' accounts (a federated chat between the operator's identities): the
+        // profile is part of the id so each profile keeps its own record.
+        let original = format!("teams/{}/{chat_id}/{msg_id}", self.account.profile);
+        let (id, ts) = match m["lastEditedDateTime"].as_str().and_then(parse_ts) {
+            Some(edited) => {
+                meta.insert("edited_of".into(), json!(original));
+                (
+                    format!("{original}/edit/{}", rfc3339_precise(edited)),
+                    edited,
+                )
+            }
+            None => (original, created),
+        };
         Some(NewMessage {
-            // Chat message ids are unique only within their chat, and one chat can be seen by
-            // two profiles' accounts (a federated chat between the operator's identities): the
-            // profile is part of the id so each profile keeps its own record.
-            id: format!("teams/{}/{chat_id}/{msg_id}", self.account.profile),
+            id,
             profile: self.account.profile.clone(),
             channel: Channel::Teams,
             thread_id: Some(chat_id.to_owned()),
@@ -181,7 +221,7 @@ impl TeamsSync {
                 .as_str()
                 .filter(|s| !s.is_empty())
                 .map(str::to_owned),
-            ts: created,
+            ts,
             body: m["body"]["content"].as_str().unwrap_or("").to_owned(),
             html: m["body"]["contentType"]
                 .as_str()

@@ -1,0 +1,288 @@
+//! Microsoft Graph as documented (issue 22), against the strict fake: a body-less POST carries
+//! `Content-Length: 0`; Teams uses only the documented chat-message query options, pages with
+//! `@odata.nextLink`, takes in edits and re-reads nothing; ids are requested immutable, so an
+//! event is not taken in twice; `Retry-After` is honoured on 503 and 504 (seconds or HTTP-date);
+//! query timestamps have whole seconds. (Exactly-once by the send-id property is in
+//! `graph_engine.rs`, where the executor runs.)
+
+mod graph_support;
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use graph_support::{CLIENT_ID, Chat, ChatMsg, Fake, RemoteDraft};
+use opsdesk::config::GraphProfile;
+use opsdesk::domain::NewMessage;
+use opsdesk::sources::graph::auth::{Auth, TokenFile, TokenStore};
+use opsdesk::sources::graph::calendar::CalendarSync;
+use opsdesk::sources::graph::client::GraphClient;
+use opsdesk::sources::graph::teams::TeamsSync;
+use opsdesk::sources::graph::{Account, Deliver, send};
+use opsdesk::sources::poller::next_delay;
+use serde_json::json;
+
+fn account(fake: &Fake, dir: &Path) -> Arc<Account> {
+    let g = GraphProfile {
+        tenant: "organizations".into(),
+        client_id: CLIENT_ID.into(),
+        time_zone: Some("UTC".into()),
+        mail_interval_secs: 60,
+        chat_interval_secs: 5,
+        calendar_interval_secs: 300,
+        authority_url: Some(fake.authority()),
+        base_url: Some(fake.graph_base()),
+    };
+    let store = TokenStore::new(dir.join("tokens"));
+    let rt = fake.with(|s| s.issue_refresh_token());
+    store
+        .save(
+            "work",
+            &TokenFile {
+                refresh_token: rt,
+                tenant: g.tenant.clone(),
+                client_id: g.client_id.clone(),
+                scopes: vec!["offline_access".into()],
+                saved_at: time::OffsetDateTime::now_utc(),
+            },
+        )
+        .unwrap();
+    let http = reqwest::Client::new();
+    let auth = Auth::new(
+        "work",
+        &g,
+        vec!["offline_access".into()],
+        http.clone(),
+        store,
+    );
+    let mut client = GraphClient::new(http, fake.graph_base(), auth);
+    client.retry_base = Duration::from_millis(1);
+    Arc::new(Account {
+        profile: "work".into(),
+        client,
+        state_dir: dir.join("graph/work"),
+        time_zone: "UTC".into(),
+    })
+}
+
+/// A sink that keeps what it is given, deduplicated by id like the inbox.
+#[derive(Clone, Default)]
+struct Collect(Arc<Mutex<(Vec<NewMessage>, HashSet<String>)>>);
+
+impl Collect {
+    fn deliver(&self) -> Deliver {
+        let me = self.clone();
+        Arc::new(move |m: NewMessage| {
+            let mut g = me.0.lock().unwrap();
+            if g.1.insert(m.id.clone()) {
+                g.0.push(m);
+                Ok(true)
+            } else {
+                Ok(false)
+            }
+        })
+    }
+    fn items(&self) -> Vec<NewMessage> {
+        self.0.lock().unwrap().0.clone()
+    }
+}
+
+fn rfc3339(t: time::OffsetDateTime) -> String {
+    t.format(&time::format_description::well_known::Rfc3339)
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_bodyless_send_goes_out_with_content_length_zero() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    fake.with(|s| {
+        s.drafts.insert(
+            "AAMkD1".into(),
+            RemoteDraft {
+                id: "AAMkD1".into(),
+                folder: "drafts".into(),
+                send_id: None,
+                subject: "s".into(),
+                to: vec!["ann@fabrikam.com".into()],
+                body: "b".into(),
+                reply_to: None,
+            },
+        )
+    });
+    // The fake answers 411 Length Required to a POST with neither a length nor chunking.
+    send::send_draft(&acct, "AAMkD1").await.unwrap();
+    fake.with(|s| {
+        let r = s
+            .requests
+            .iter()
+            .find(|r| r.path.ends_with("/send"))
+            .unwrap();
+        assert_eq!(r.content_length.as_deref(), Some("0"));
+        assert!(r.body.is_empty());
+        assert_eq!(s.sent.len(), 1);
+    });
+}
+
+fn chat_msg(id: usize, created: &str) -> ChatMsg {
+    ChatMsg {
+        id: format!("m{id}"),
+        created: created.into(),
+        modified: None,
+        edited: None,
+        from_id: "user-ann".into(),
+        from_name: "Ann".into(),
+        body: format!("message {id}"),
+        message_type: "message".into(),
+    }
+}
+
+#[tokio::test]
+async fn teams_pages_with_documented_filters_takes_in_edits_and_rereads_nothing() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    let now = time::OffsetDateTime::now_utc()
+        .replace_nanosecond(0)
+        .unwrap();
+    let at = |secs: i64| rfc3339(now - time::Duration::seconds(secs));
+    // 120 messages in the last hours: more than two pages of 50.
+    fake.with(|s| {
+        s.chats.push(Chat {
+            id: "19:big@thread.v2".into(),
+            messages: (0..120)
+                .map(|i| chat_msg(i, &at(7200 - i as i64 * 10)))
+                .collect(),
+        })
+    });
+    let sink = Collect::default();
+    let teams = TeamsSync::new(acct.clone());
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!(r.new, 120, "every page followed through @odata.nextLink");
+    let items = sink.items();
+    assert_eq!(items.first().unwrap().id, "teams/work/19:big@thread.v2/m0");
+    assert_eq!(items.last().unwrap().id, "teams/work/19:big@thread.v2/m119");
+    let pages = fake.with(|s| s.count("GET", "/chats/19:big@thread.v2/messages"));
+    assert_eq!(pages, 3);
+
+    // Ann edits an old message and writes a new one.
+    fake.with(|s| {
+        let c = &mut s.chats[0];
+        c.messages[3].modified = Some(at(-2));
+        c.messages[3].edited = Some(at(-2));
+        c.messages[3].body = "message 3, corrected".into();
+        c.messages.push(chat_msg(500, &at(-1)));
+    });
+    let before = fake.with(|s| s.requests.len());
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!(r.new, 2, "the edit and the new message: {r:?}");
+    let items = sink.items();
+    let edit = &items[items.len() - 1];
+    assert!(
+        edit.id.starts_with("teams/work/19:big@thread.v2/m3/edit/"),
+        "{}",
+        edit.id
+    );
+    assert_eq!(edit.meta["edited_of"], "teams/work/19:big@thread.v2/m3");
+    assert_eq!(edit.body, "message 3, corrected");
+    fake.with(|s| {
+        let reads: Vec<_> = s.requests[before..]
+            .iter()
+            .filter(|r| r.path.ends_with("/messages"))
+            .collect();
+        assert_eq!(reads.len(), 1, "one page: only changed messages are read");
+        // Documented ("List messages in a chat"): lastModifiedDateTime gt, ordered by it, and
+        // a timestamp with whole seconds.
+        let q = &reads[0].query;
+        assert!(q.contains("$orderby=lastModifiedDateTime desc"), "{q}");
+        let floor = q.split("lastModifiedDateTime gt ").nth(1).unwrap();
+        let floor = floor.split('&').next().unwrap();
+        assert!(!floor.contains('.'), "whole seconds: {floor}");
+    });
+
+    // Nothing changed: no chat is read again.
+    let before = fake.with(|s| s.requests.len());
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.chats_checked), (0, 0));
+    fake.with(|s| {
+        assert!(
+            !s.requests[before..]
+                .iter()
+                .any(|r| r.path.ends_with("/messages"))
+        )
+    });
+}
+
+#[tokio::test]
+async fn an_event_keeps_its_id_because_immutable_ids_are_requested() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    fake.with(|s| {
+        s.events.push(json!({
+            "id": "AAMkEv1", "subject": "Standup",
+            "start": {"dateTime": "2026-11-23T09:00:00.0000000", "timeZone": "UTC"},
+            "end": {"dateTime": "2026-11-23T09:15:00.0000000", "timeZone": "UTC"},
+            "organizer": {"emailAddress": {"name": "Ann", "address": "ann@fabrikam.com"}},
+            "lastModifiedDateTime": "2026-11-22T07:00:00Z",
+        }))
+    });
+    let sink = Collect::default();
+    let cal = CalendarSync::new(acct);
+    // The fake hands out a different id on every request unless immutable ids are asked for,
+    // as Exchange ids change when an item is moved or updated.
+    let r = cal.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!(r.new, 1);
+    let r = cal.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!(r.new, 0, "same event, same id: not taken in twice");
+    assert_eq!(sink.items()[0].id, "AAMkEv1");
+    fake.with(|s| {
+        for r in s
+            .requests
+            .iter()
+            .filter(|r| r.path.ends_with("/calendarView"))
+        {
+            assert!(r.prefer.contains("IdType=\"ImmutableId\""), "{}", r.prefer);
+            // Whole seconds in query timestamps (the fake refuses more than 7 digits).
+            let start = r.query.split("startDateTime=").nth(1).unwrap();
+            let start = start.split('&').next().unwrap();
+            assert!(!start.contains('.'), "{start}");
+        }
+    });
+}
+
+#[tokio::test]
+async fn retry_after_is_honoured_on_503_and_504_in_seconds_or_as_a_date() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+
+    // A long Retry-After on a 503 is not waited out in-call, nor retried early: it goes back
+    // to the poller's schedule, which waits at least that long.
+    fake.with(|s| s.fail_with_retry_after("/me", 503, "120", 1));
+    let e = acct.client.get("/me?$select=id", &[]).await.unwrap_err();
+    assert_eq!(e.status(), Some(503));
+    assert_eq!(e.retry_after(), Some(Duration::from_secs(120)));
+    assert_eq!(fake.with(|s| s.count("GET", "/me")), 1, "no early retry");
+    assert_eq!(
+        next_delay(Duration::from_secs(5), 1, e.retry_after()),
+        Duration::from_secs(120)
+    );
+
+    // An HTTP-date on a 504, far ahead.
+    let later = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(600));
+    fake.with(|s| s.fail_with_retry_after("/me", 504, &later, 1));
+    let e = acct.client.get("/me?$select=id", &[]).await.unwrap_err();
+    let ra = e.retry_after().unwrap();
+    assert!(
+        ra > Duration::from_secs(500) && ra <= Duration::from_secs(600),
+        "{ra:?}"
+    );
+
+    // A short one is waited out and the GET then succeeds.
+    fake.with(|s| s.fail_with_retry_after("/me", 503, "0", 1));
+    let v = acct.client.get("/me?$select=id", &[]).await.unwrap();
+    assert_eq!(v["id"], graph_support::ME);
+}
