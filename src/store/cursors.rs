@@ -167,8 +167,15 @@ impl StateFile {
     }
 
     /// Write the lazily moved cursors (merged: a cursor never moves back).
+    ///
+    /// The moves stay in `pending` until they are on disk: a reader between the write and its
+    /// completion must still see them, or it would hand out the same items again.
     pub(super) fn save_pending(&self) -> Result<(), StoreError> {
-        let pending = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()));
+        let pending = self
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
         if pending.is_empty() {
             return Ok(());
         }
@@ -182,14 +189,17 @@ impl StateFile {
                 }
             })
         })();
-        if result.is_err() {
-            // Keep them for the next attempt; meanwhile readers still see them in memory.
-            let mut kept = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        if result.is_ok() {
+            // Saved: drop the moves that were written, unless one moved further meanwhile (or
+            // was replaced by an explicit rewind, which removed it).
+            let mut now = self.pending.lock().unwrap_or_else(|p| p.into_inner());
             for (name, seq) in pending {
-                let c = kept.entry(name).or_insert(0);
-                *c = (*c).max(seq);
+                if now.get(&name) == Some(&seq) {
+                    now.remove(&name);
+                }
             }
         }
+        // On failure they stay pending for the next attempt; readers still see them.
         result
     }
 
