@@ -6,7 +6,8 @@ use serde_json::json;
 
 use super::output::{local_time, safe, zone_of};
 use super::{CmdResult, Context, Failure};
-use crate::domain::{Action, Actor, Channel, NewMessage, Party, now};
+use crate::domain::{Actor, Channel, NewMessage, Party, Query, now};
+use crate::engine::query::Answer;
 use crate::store::inbox::{Appended, Filter};
 
 #[derive(Debug, Subcommand)]
@@ -197,30 +198,34 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
             no_mark,
         } => {
             let engine = ctx.engine()?;
-            let filter = Filter {
+            // The same read as an MCP client's `inbox_pull` (checks, audit, cursor move); the
+            // operator may name any consumer.
+            let query = Query::InboxPull {
+                consumer: Some(consumer),
+                since: None,
+                limit,
                 channel,
                 profile,
-                text: None,
+                mark_consumed: !no_mark,
             };
-            let from = engine.inbox().cursor(&consumer)?.unwrap_or(0);
-            let batch = engine.inbox().read_after(from, limit, &filter)?;
-            let mut cursor = from;
-            if !no_mark && let Some(last) = batch.records.last() {
-                engine.submit(
-                    Action::MarkRead {
-                        consumer: consumer.clone(),
-                        seq: last.seq,
-                    },
-                    Actor::Cli,
-                )?;
-                cursor = last.seq;
-            }
-            let remaining = batch.last_seq.saturating_sub(cursor);
-            out.emit(&json!({"consumer": consumer, "messages": batch.records, "unread_remaining": remaining}), |l| {
-                for r in &batch.records {
+            let batch = match engine.read(query, Actor::Cli)? {
+                Answer::Pull(p) => p,
+                other => {
+                    return Err(Failure::failed(format!(
+                        "unexpected {} answer to a pull",
+                        other.kind()
+                    )));
+                }
+            };
+            // A pull moves the cursor in memory; this process ends now, so save it first.
+            engine.save_cursors()?;
+            let consumer = batch.consumer;
+            let remaining = batch.unread_remaining;
+            out.emit(&json!({"consumer": consumer, "messages": batch.messages, "unread_remaining": remaining}), |l| {
+                for r in &batch.messages {
                     l.push(format!("#{} [{} {}] {}: {}", r.seq, r.channel, r.profile, r.from.label(), r.preview));
                 }
-                l.push(format!("{} item(s); {remaining} after the cursor", batch.records.len()));
+                l.push(format!("{} item(s); {remaining} after the cursor", batch.messages.len()));
             });
             warn_skipped(batch.skipped_corrupt);
             Ok(())

@@ -137,7 +137,7 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
     }
     let _ = notifier.await;
     // Clients' cursors moved by their last pulls (saved lazily) go to disk before we exit.
-    if let Err(e) = engine.inbox().save_cursors() {
+    if let Err(e) = engine.save_cursors() {
         eprintln!("opsdesk: inbox cursors not saved: {e}");
     }
     if print {

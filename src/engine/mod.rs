@@ -324,6 +324,12 @@ impl Engine {
         self.read_call(Some(tool), query, actor)
     }
 
+    /// Write the cursors that pulls moved in memory (they are otherwise saved within 50 ms):
+    /// for processes about to exit.
+    pub fn save_cursors(&self) -> Result<(), EngineError> {
+        Ok(self.inbox.save_cursors()?)
+    }
+
     /// A read for a surface that shapes the answer itself (the CLI, the console), answered
     /// typed: the same checks and audit as `submit` with `Action::Query`. A governance block
     /// is `EngineError::Blocked`.
