@@ -40,8 +40,6 @@ pub struct Doc {
     pub family: &'static str,
     pub text: String,
     pub labels: Vec<Lab>,
-    /// Whether the patient(s) of this document are on the profile's roster.
-    pub rostered: bool,
 }
 
 pub struct Corpus {
@@ -402,7 +400,7 @@ const TENS: &[&str] = &[
 fn words_below_100(n: u32, hyphen: bool) -> String {
     if n < 20 {
         ONES[n as usize].to_string()
-    } else if n % 10 == 0 {
+    } else if n.is_multiple_of(10) {
         TENS[(n / 10) as usize].to_string()
     } else {
         let sep = if hyphen { "-" } else { " " };
@@ -1168,7 +1166,6 @@ pub fn generate(split: Split, seed: u64, n: usize) -> Corpus {
             family,
             text: b.text,
             labels: b.labels,
-            rostered: p.roster,
         });
     }
     let keep = std::iter::once(CLINIC.to_string())

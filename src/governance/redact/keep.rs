@@ -46,7 +46,7 @@ impl KeepList {
 
     fn keeps_name(&self, name: &str) -> bool {
         let lower = name.to_lowercase();
-        if self.phrases.iter().any(|p| *p == lower) {
+        if self.phrases.contains(&lower) {
             return true;
         }
         let words: Vec<&str> = lower

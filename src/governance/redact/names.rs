@@ -132,9 +132,8 @@ pub(super) fn strict_name(s: &str) -> bool {
             if matches!(title.as_str(), "St" | "Ste" | "Saint") {
                 return true;
             }
-            !(caps && ABBREVIATIONS.contains(&bare))
-                && !not_a_name(bare)
-                && !TITLE_CASE_TERMS.contains(&title.as_str())
+            let abbreviation = caps && ABBREVIATIONS.contains(&bare);
+            !abbreviation && !not_a_name(bare) && !TITLE_CASE_TERMS.contains(&title.as_str())
         })
 }
 
