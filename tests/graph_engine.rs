@@ -512,7 +512,12 @@ base_url = "{}"
     let c = clinic_fake.with(|s| s.add_mail("clinic item", "dr@clinic.org", "c"));
     let accounts = opsdesk::sources::graph::accounts(&cfg, tmp.path());
     let stop = CancellationToken::new();
-    let tasks = opsdesk::sources::graph::run::spawn_all(engine.clone(), &accounts, stop.clone());
+    let tasks = opsdesk::sources::graph::run::spawn_all(
+        engine.clone(),
+        engine.config(),
+        &accounts,
+        stop.clone(),
+    );
     assert_eq!(tasks.len(), 2);
     wait_for("both items", || {
         engine.inbox().find_by_id(&w).unwrap().is_some()

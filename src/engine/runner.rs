@@ -1,11 +1,10 @@
-//! Background work of a primary engine: the pollers of the sources that need no account
-//! (spool, demo). Each poller backs off on errors and reports its health to the engine, which
-//! announces it on the event bus.
+//! Background work of a primary engine: the pollers of spool and demo and the Graph side (pollers
+//! and the executor), all in the one poll loop of `sources::poller`, reporting through the
+//! engine's [`SourceHost`] implementation, which announces health on the event bus.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Serialize;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
@@ -17,19 +16,19 @@ use crate::sources::demo::Demo;
 use crate::sources::spool::Spool;
 use crate::store::inbox::Appended;
 
-/// Longest wait between polls of a failing source.
-const MAX_BACKOFF: Duration = Duration::from_secs(300);
+pub use crate::sources::poller::SourceHealth;
+use crate::sources::poller::{Schedule, SourceHost, run_loop};
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SourceHealth {
-    pub name: String,
-    pub ok: bool,
-    /// Consecutive failures (0 when healthy).
-    pub failures: u32,
-    pub last_error: Option<String>,
-    #[serde(with = "time::serde::rfc3339::option")]
-    pub last_ok: Option<time::OffsetDateTime>,
-    pub items: u64,
+impl SourceHost for Engine {
+    fn ingest_from(&self, msg: NewMessage, source: &str) -> anyhow::Result<Appended> {
+        self.ingest(msg, source)
+    }
+    fn report(&self, health: SourceHealth) {
+        self.set_health(health)
+    }
+    fn healths(&self) -> Vec<SourceHealth> {
+        self.health()
+    }
 }
 
 /// Delivers a source's items to the engine under that source's name.
@@ -185,7 +184,8 @@ fn spawn_graph_and_executor(
         let accounts = tokio::task::spawn_blocking(move || graph::accounts(&cfg, &dir))
             .await
             .unwrap_or_default();
-        let mut tasks = graph::run::spawn_all(engine.clone(), &accounts, shutdown.clone());
+        let host: Arc<dyn SourceHost> = engine.clone();
+        let mut tasks = graph::run::spawn_all(host, engine.config(), &accounts, shutdown.clone());
         let mut executors: super::executor::Executors = Vec::new();
         if !accounts.is_empty() {
             executors.push(Arc::new(graph::outbound::GraphOutbound::new(accounts)));
@@ -205,7 +205,7 @@ fn spawn_graph_and_executor(
     })
 }
 
-/// Run `poll` every `every` on the blocking pool, backing off exponentially while it fails.
+/// Run the blocking `poll` in the shared poll loop (on the blocking pool), as source `name`.
 fn spawn_poller<F>(
     engine: Arc<Engine>,
     shutdown: CancellationToken,
@@ -217,68 +217,28 @@ where
     F: FnMut(&Engine) -> anyhow::Result<u64> + Send + 'static,
 {
     let poll = Arc::new(std::sync::Mutex::new(poll));
-    tokio::spawn(async move {
-        let mut health = SourceHealth {
-            name: name.into(),
-            ok: true,
-            failures: 0,
-            last_error: None,
-            last_ok: None,
-            items: 0,
-        };
-        loop {
+    let host: Arc<dyn SourceHost> = engine.clone();
+    tokio::spawn(run_loop(
+        host,
+        name.into(),
+        Schedule::every(every),
+        None,
+        shutdown,
+        move || {
             let (e, p) = (engine.clone(), poll.clone());
-            let result = tokio::task::spawn_blocking(move || {
-                let mut f = p
-                    .lock()
-                    .map_err(|_| anyhow::anyhow!("poller state poisoned"))?;
-                f(&e)
-            })
-            .await
-            .unwrap_or_else(|join| Err(anyhow::anyhow!("poller crashed: {join}")));
-            let before = health.clone();
-            match result {
-                Ok(k) => {
-                    health.ok = true;
-                    health.failures = 0;
-                    health.last_error = None;
-                    health.last_ok = Some(now());
-                    health.items += k;
-                }
-                Err(err) => {
-                    health.ok = false;
-                    health.failures += 1;
-                    health.last_error = Some(format!("{err:#}"));
-                    tracing::warn!(
-                        source = name,
-                        failures = health.failures,
-                        "poll failed: {err:#}"
-                    );
-                }
+            async move {
+                tokio::task::spawn_blocking(move || {
+                    let mut f = p
+                        .lock()
+                        .map_err(|_| anyhow::anyhow!("poller state poisoned"))?;
+                    f(&e)
+                })
+                .await
+                .unwrap_or_else(|join| Err(anyhow::anyhow!("poller crashed: {join}")))
+                .map_err(Into::into)
             }
-            if health.ok != before.ok
-                || health.failures != before.failures
-                || health.items != before.items
-            {
-                engine.set_health(health.clone());
-            }
-            let wait = if health.ok {
-                every
-            } else {
-                backoff(every, health.failures)
-            };
-            tokio::select! {
-                _ = shutdown.cancelled() => break,
-                _ = tokio::time::sleep(wait) => {}
-            }
-        }
-    })
-}
-
-fn backoff(every: Duration, failures: u32) -> Duration {
-    every
-        .saturating_mul(1u32 << failures.min(16))
-        .min(MAX_BACKOFF)
+        },
+    ))
 }
 
 impl Engine {
@@ -296,18 +256,5 @@ impl Engine {
             .lock()
             .map(|m| m.values().cloned().collect())
             .unwrap_or_default()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn backoff_doubles_and_is_capped() {
-        let s = Duration::from_secs(2);
-        assert_eq!(backoff(s, 1), Duration::from_secs(4));
-        assert_eq!(backoff(s, 3), Duration::from_secs(16));
-        assert_eq!(backoff(s, 30), MAX_BACKOFF);
     }
 }
