@@ -214,13 +214,12 @@ async fn sweep_sessions(g: Arc<Guard>, idle: Duration, ct: CancellationToken) {
     }
 }
 
-/// Return freed heap pages to the system (glibc keeps them otherwise, so RSS would stay at the
-/// peak after a burst of sessions).
+/// Return freed heap pages to the system now, instead of after mimalloc's purge delay, so RSS
+/// falls back after a burst of sessions.
 pub fn release_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only walks the allocator's own free lists.
+    // SAFETY: mi_collect only walks the allocator's own free lists; callable from any thread.
     unsafe {
-        libc::malloc_trim(0);
+        libmimalloc_sys::mi_collect(true);
     }
 }
 
