@@ -120,6 +120,21 @@ fn console_in_tmux_at_80x24() {
         s.contains("Drafts pane · act")
     });
     t.keys(&["Escape"]);
+
+    // The demo's drafts go somewhere visible: approving one sends it to the demo outbox.
+    t.keys(&["a"]);
+    t.wait_for("the approve dialog", |s| s.contains("Approving releases this"));
+    t.keys(&["y"]);
+    let s = t.wait_for("the draft sent", |s| s.contains("· 1 sent ·"));
+    assert!(!s.contains("Approving releases this"), "dialog closed: {s}");
+    let sent = data.join("demo-outbox").join("sent.jsonl");
+    let outbox = std::fs::read_to_string(&sent).unwrap_or_default();
+    assert_eq!(
+        outbox.lines().count(),
+        1,
+        "one message in {}: {outbox}",
+        sent.display()
+    );
     t.keys(&["q"]);
     let s = t.wait_for("the exit", |s| s.contains("exit="));
     assert!(s.contains("exit=0"), "{s}");
