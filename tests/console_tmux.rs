@@ -123,7 +123,9 @@ fn console_in_tmux_at_80x24() {
 
     // The demo's drafts go somewhere visible: approving one sends it to the demo outbox.
     t.keys(&["a"]);
-    t.wait_for("the approve dialog", |s| s.contains("Approving releases this"));
+    t.wait_for("the approve dialog", |s| {
+        s.contains("Approving releases this")
+    });
     t.keys(&["y"]);
     let s = t.wait_for("the draft sent", |s| s.contains("· 1 sent ·"));
     assert!(!s.contains("Approving releases this"), "dialog closed: {s}");

@@ -132,6 +132,7 @@ pub fn run(ctx: &Context, args: WatchArgs) -> CmdResult {
             std::env::var_os("NO_COLOR").as_deref(),
             io::stdout().is_terminal(),
         ),
+        fit_width: io::stdout().is_terminal(),
         hint: true,
         poll_every: watch::FALLBACK_POLL,
         saving: watch::Saving::default(),

@@ -124,14 +124,27 @@ pub fn local_hm(t: OffsetDateTime) -> String {
 
 /// The human line for a record: `[teams 18:21 work] Name: "summary…"`, coloured by channel
 /// and profile when `colour` is on. Contains no control character other than the colour
-/// codes, and no newline.
-pub fn human_line(r: &InboxRecord, colour: bool) -> String {
+/// codes, and no newline. With `width` (a terminal's columns), the summary and then the
+/// sender give way so the line never wraps: a wrapped line would break the one-line-per-
+/// message layout people scan.
+pub fn human_line(r: &InboxRecord, colour: bool, width: Option<usize>) -> String {
     let channel = r.channel.as_str();
     let time = local_hm(r.ts);
     // The profile name is validated at ingestion; clean it anyway (the files are editable).
     let profile = one_line(&r.profile, 64);
-    let who = sender(r);
-    let what = summary(r, MAX_LINE_SUMMARY_CHARS);
+    let mut who = sender(r);
+    let mut what = summary(r, MAX_LINE_SUMMARY_CHARS);
+    if let Some(width) = width {
+        // `[channel time profile] ` + who + `: "` + what + `"`
+        let frame = cols(channel) + cols(&time) + cols(&profile) + 5;
+        let room = width.saturating_sub(frame + 4);
+        if cols(&who) + cols(&what) > room {
+            // The summary keeps at least a few words; the sender gives way beyond that.
+            let who_room = room.saturating_sub(MIN_SUMMARY_COLS).max(room / 3).max(1);
+            who = fit_cols(&who, who_room);
+            what = fit_cols(&what, room.saturating_sub(cols(&who)));
+        }
+    }
     if colour {
         format!(
             "[{cc}{channel}{RESET} {DIM}{time}{RESET} {pc}{profile}{RESET}] {BOLD}{who}{RESET}: \"{what}\"",
@@ -141,6 +154,37 @@ pub fn human_line(r: &InboxRecord, colour: bool) -> String {
     } else {
         format!("[{channel} {time} {profile}] {who}: \"{what}\"")
     }
+}
+
+/// Columns kept for the summary before the sender is shortened.
+const MIN_SUMMARY_COLS: usize = 16;
+
+/// Terminal columns `s` takes (wide characters count two).
+fn cols(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+/// `s` cut to at most `max` columns, an ellipsis marking the cut.
+fn fit_cols(s: &str, max: usize) -> String {
+    if cols(s) <= max {
+        return s.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > max - 1 {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    let mut out = out.trim_end().to_string();
+    out.push('\u{2026}');
+    out
 }
 
 /// The hint line, dimmed when colour is on.
@@ -249,7 +293,7 @@ mod tests {
     #[test]
     fn plain_line_shape() {
         let r = rec("Brandon", None, "Hi there");
-        let l = human_line(&r, false);
+        let l = human_line(&r, false, None);
         assert!(l.starts_with("[teams "), "{l}");
         assert!(l.ends_with(" work] Brandon: \"Hi there\""), "{l}");
         assert!(!l.contains('\x1b'));
@@ -258,7 +302,7 @@ mod tests {
     #[test]
     fn coloured_line_has_only_sgr_codes() {
         let r = rec("Brandon", None, "Hi");
-        let l = human_line(&r, true);
+        let l = human_line(&r, true, None);
         assert!(l.contains("\x1b[35mteams\x1b[0m"), "{l:?}");
         // Strip our own SGR codes: what remains is the plain line.
         let mut plain = String::new();
@@ -271,7 +315,7 @@ mod tests {
                 (false, c) => plain.push(c),
             }
         }
-        assert_eq!(plain, human_line(&r, false));
+        assert_eq!(plain, human_line(&r, false, None));
         assert_eq!(profile_colour("work"), profile_colour("work"));
     }
 
@@ -295,7 +339,7 @@ mod tests {
             "a\nb\rc",
         );
         r.profile = "w\x07or\u{202e}k".into();
-        let l = human_line(&r, false);
+        let l = human_line(&r, false, None);
         assert_eq!(
             l,
             format!(
@@ -330,5 +374,47 @@ mod tests {
         let off = local_offset(t);
         assert!(off.whole_hours().abs() <= 26);
         assert_eq!(local_hm(t).len(), 5);
+    }
+
+    #[test]
+    fn lines_fit_the_terminal_width_summary_first_then_sender() {
+        let long = "quarterly numbers ".repeat(20);
+        let r = rec(
+            "Bartholomew Featherstonehaugh-Worthington",
+            Some(&long),
+            &long,
+        );
+        for width in [40, 60, 80, 120] {
+            let l = human_line(&r, false, Some(width));
+            assert!(
+                cols(&l) <= width,
+                "{width} columns: {l:?} is {} wide",
+                cols(&l)
+            );
+            assert!(l.ends_with("\u{2026}\""), "the cut is marked: {l}");
+        }
+        let wide = human_line(&r, false, Some(120));
+        assert!(
+            wide.contains("Featherstonehaugh-Worthington:"),
+            "room for the sender: {wide}"
+        );
+        // Colour codes take no columns: the visible text is the plain line.
+        let plain = human_line(&r, false, Some(60));
+        let coloured = human_line(&r, true, Some(60));
+        assert_eq!(strip_ansi_escapes::strip_str(&coloured), plain);
+        // A line that fits is left alone.
+        let short = rec("Ann", Some("Hi"), "Hi");
+        assert_eq!(
+            human_line(&short, false, Some(80)),
+            human_line(&short, false, None)
+        );
+    }
+
+    #[test]
+    fn wide_characters_count_two_columns() {
+        let r = rec("山田太郎", Some(&"会議の資料を送ります".repeat(8)), "本文");
+        let l = human_line(&r, false, Some(50));
+        assert!(cols(&l) <= 50, "{l:?} is {} wide", cols(&l));
+        assert!(l.contains("山田太郎"), "{l}");
     }
 }

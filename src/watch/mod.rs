@@ -53,6 +53,8 @@ pub struct Options {
     /// One JSON record per line instead of the human line.
     pub json: bool,
     pub colour: bool,
+    /// Fit human lines to the terminal's width (stdout is a terminal).
+    pub fit_width: bool,
     /// Print the "what to do" hint under new messages.
     pub hint: bool,
     /// The fallback re-read interval.
@@ -67,6 +69,7 @@ impl Default for Options {
             print: true,
             json: false,
             colour: false,
+            fit_width: false,
             hint: true,
             poll_every: FALLBACK_POLL,
             saving: Saving::default(),
@@ -308,12 +311,20 @@ impl Tail<'_> {
     ) -> Result<Option<End>, WatchError> {
         // With --quiet, lines are the fallback when toasts cannot be shown.
         let print = self.opts.print || self.toaster.is_none_or(|t| t.is_down());
+        // Asked per batch: the terminal may have been resized since.
+        let width = if self.opts.fit_width {
+            crossterm::terminal::size()
+                .ok()
+                .map(|(c, _)| usize::from(c))
+        } else {
+            None
+        };
         for r in records {
             if print {
                 let line = if self.opts.json {
                     format::json_line(r)
                 } else {
-                    format::human_line(r, self.opts.colour)
+                    format::human_line(r, self.opts.colour, width)
                 };
                 if let Some(end) = self.write_line(&line)? {
                     return Ok(Some(end));
