@@ -57,12 +57,24 @@ pub struct Webhook {
     failures: RateLimiter,
 }
 
-/// The route, or `None` when the webhook is off. An enabled webhook whose key store cannot be
-/// built is an error the server reports at start.
+/// The route (a plain 404 when the webhook is off). An enabled webhook whose key store cannot
+/// be built is an error the server reports at start.
 pub fn routes(hub: Arc<Hub>, opts: &HttpOptions) -> anyhow::Result<Option<Router>> {
     let config = hub.engine().config().copilot_extension.clone();
     if !config.enabled {
-        return Ok(None);
+        // Off: the path answers 404 like a route that does not exist (rather than the MCP
+        // guard's 401, which would suggest a credential could open it).
+        return Ok(Some(Router::new().route(
+            PATH,
+            axum::routing::any(|| async {
+                error(
+                    StatusCode::NOT_FOUND,
+                    "not_found",
+                    "no such endpoint",
+                    HeaderMap::new(),
+                )
+            }),
+        )));
     }
     let origins = crate::mcp::http::LOOPBACK_ORIGINS
         .iter()
