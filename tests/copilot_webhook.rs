@@ -6,204 +6,14 @@
 //! sends nothing; the user's token lands nowhere; without `[copilot_extension]` there is no
 //! route at all (404).
 
+mod copilot_support;
 mod mcp_support;
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-use base64::Engine as _;
+use copilot_support::{FakeKeys, USER_TOKEN, ask, frames, key, post, request_body, sign, text_of};
 use mcp_support::Server;
-use p256::ecdsa::signature::Signer;
-use p256::ecdsa::{Signature, SigningKey};
-use p256::pkcs8::{EncodePublicKey, LineEnding};
-use serde_json::{Value, json};
-
-const USER_TOKEN: &str = "ghu_CANARYusertoken0123456789abcdefXYZ";
-
-/// GitHub's keys endpoint, faked: serves `{"public_keys": [...]}` for the keys it holds now and
-/// counts the requests.
-struct FakeKeys {
-    url: String,
-    keys: Arc<Mutex<Vec<(String, String)>>>,
-    hits: Arc<AtomicUsize>,
-}
-
-impl FakeKeys {
-    fn start(initial: &[(&str, &SigningKey)]) -> FakeKeys {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!(
-            "http://{}/meta/public_keys/copilot_api",
-            listener.local_addr().unwrap()
-        );
-        let keys = Arc::new(Mutex::new(Vec::new()));
-        let hits = Arc::new(AtomicUsize::new(0));
-        let fake = FakeKeys {
-            url,
-            keys: keys.clone(),
-            hits: hits.clone(),
-        };
-        fake.publish(initial);
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(mut s) = stream else { continue };
-                let _ = read_head(&mut s);
-                hits.fetch_add(1, Ordering::SeqCst);
-                let list: Vec<Value> = keys
-                    .lock()
-                    .unwrap()
-                    .iter()
-                    .map(|(id, pem): &(String, String)| json!({"key_identifier": id, "key": pem, "is_current": true}))
-                    .collect();
-                let body = json!({ "public_keys": list }).to_string();
-                let _ = write!(
-                    s,
-                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-            }
-        });
-        fake
-    }
-
-    fn publish(&self, keys: &[(&str, &SigningKey)]) {
-        *self.keys.lock().unwrap() = keys
-            .iter()
-            .map(|(id, k)| {
-                (
-                    id.to_string(),
-                    k.verifying_key().to_public_key_pem(LineEnding::LF).unwrap(),
-                )
-            })
-            .collect();
-    }
-
-    fn hits(&self) -> usize {
-        self.hits.load(Ordering::SeqCst)
-    }
-}
-
-fn read_head(s: &mut TcpStream) -> String {
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut head = Vec::new();
-    let mut b = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") {
-        match s.read(&mut b) {
-            Ok(1) => head.push(b[0]),
-            _ => break,
-        }
-    }
-    String::from_utf8_lossy(&head).into_owned()
-}
-
-fn key(seed: u8) -> SigningKey {
-    SigningKey::from_slice(&[seed; 32]).unwrap()
-}
-
-fn sign(k: &SigningKey, body: &str) -> String {
-    let sig: Signature = k.sign(body.as_bytes());
-    base64::engine::general_purpose::STANDARD.encode(sig.to_der().as_bytes())
-}
-
-struct Resp {
-    status: u16,
-    head: String,
-    body: String,
-}
-
-/// One HTTP/1.1 POST to the webhook with `headers`; the connection is closed after it.
-fn post(server: &Server, headers: &[(&str, &str)], body: &str) -> Resp {
-    let hostport = server.base.strip_prefix("http://").unwrap();
-    let mut s = TcpStream::connect(hostport).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let mut req = format!(
-        "POST /copilot/webhook HTTP/1.1\r\nHost: {hostport}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
-        body.len()
-    );
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
-    req.push_str("\r\n");
-    req.push_str(body);
-    s.write_all(req.as_bytes()).unwrap();
-    let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    Resp {
-        status,
-        head: head.to_string(),
-        body: body.to_string(),
-    }
-}
-
-/// A Copilot agent request whose last user message is `text`, signed by `k` as `key_id`.
-fn ask(server: &Server, k: &SigningKey, key_id: &str, text: &str) -> Resp {
-    let body = request_body(text);
-    let sig = sign(k, &body);
-    post(
-        server,
-        &[
-            ("Github-Public-Key-Identifier", key_id),
-            ("Github-Public-Key-Signature", &sig),
-            ("X-GitHub-Token", USER_TOKEN),
-        ],
-        &body,
-    )
-}
-
-fn request_body(text: &str) -> String {
-    json!({
-        "messages": [
-            {"role": "system", "content": "You are a helpful assistant."},
-            {"role": "user", "content": text},
-        ],
-        "copilot_thread_id": "thread-1",
-        "agent": "opsdesk",
-    })
-    .to_string()
-}
-
-/// The `data:` payloads of an event stream, with the event name of each (`""` for plain data).
-fn frames(body: &str) -> Vec<(String, String)> {
-    body.split("\n\n")
-        .filter(|f| !f.is_empty())
-        .map(|f| {
-            let mut event = String::new();
-            let mut data = String::new();
-            for line in f.lines() {
-                if let Some(e) = line.strip_prefix("event: ") {
-                    event = e.to_string();
-                } else if let Some(d) = line.strip_prefix("data: ") {
-                    data = d.to_string();
-                }
-            }
-            (event, data)
-        })
-        .collect()
-}
-
-/// All markdown text the stream carries.
-fn text_of(body: &str) -> String {
-    frames(body)
-        .iter()
-        .filter(|(e, _)| e.is_empty())
-        .filter_map(|(_, d)| serde_json::from_str::<Value>(d).ok())
-        .filter_map(|v| {
-            v["choices"][0]["delta"]["content"]
-                .as_str()
-                .map(str::to_string)
-        })
-        .collect()
-}
+use serde_json::Value;
 
 fn config(keys_url: &str, extra: &str) -> String {
     format!(
@@ -297,6 +107,9 @@ fn a_valid_signature_streams_ack_text_done_and_is_audited_once() {
     assert_eq!(fake.hits(), 1);
 }
 
+/// (what is wrong, headers, body, the expected error code)
+type Case<'a> = (&'a str, Vec<(&'a str, String)>, String, &'a str);
+
 #[test]
 fn bad_missing_and_unknown_signatures_get_401_and_are_audited_without_the_body() {
     let k = key(1);
@@ -306,7 +119,7 @@ fn bad_missing_and_unknown_signatures_get_401_and_are_audited_without_the_body()
     let canary = "CANARY-BODY-7f3a1c";
     let body = request_body(&format!("status {canary}"));
     let good_sig = sign(&k, &body);
-    let cases: Vec<(&str, Vec<(&str, String)>, String, &str)> = vec![
+    let cases: Vec<Case> = vec![
         // The body changed after signing.
         (
             "tampered",
