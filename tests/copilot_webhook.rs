@@ -526,3 +526,46 @@ fn a_keys_url_in_clear_text_to_another_machine_is_a_config_error() {
     assert!(all.contains("copilot_extension.keys_url"), "{all}");
     assert!(all.contains("plain http"), "{all}");
 }
+
+/// Not a test: the cost of a request. `cargo test --release --test copilot_webhook measure --
+/// --ignored --nocapture` prints the mean and p99 wall time of signed `status` requests and of
+/// requests with a bad signature (each a full HTTP/1.1 connection over loopback).
+#[test]
+#[ignore]
+fn measure() {
+    let k = key(1);
+    let fake = FakeKeys::start(&[("k1", &k)]);
+    let server = Server::start(
+        &[],
+        Some(&format!(
+            "[server]\nrate_limit_per_sec = 100000\nrate_limit_burst = 100000\nauth_failures_burst = 100000\n{}",
+            config(&fake.url, "")
+        )),
+    );
+    let body = request_body("status");
+    let good = sign(&k, &body);
+    let bad = sign(&key(2), &body);
+    for (name, sig, want) in [("valid status", &good, 200), ("bad signature", &bad, 401)] {
+        let h = [
+            ("Github-Public-Key-Identifier", "k1"),
+            ("Github-Public-Key-Signature", sig.as_str()),
+        ];
+        for _ in 0..20 {
+            assert_eq!(post(&server, &h, &body).status, want);
+        }
+        let mut times: Vec<f64> = (0..300)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                assert_eq!(post(&server, &h, &body).status, want);
+                t.elapsed().as_secs_f64() * 1000.0
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        let p99 = times[times.len() * 99 / 100];
+        println!(
+            "{name}: {} requests, mean {mean:.2} ms, p99 {p99:.2} ms",
+            times.len()
+        );
+    }
+}

@@ -134,14 +134,16 @@ async fn handle(State(w): State<Arc<Webhook>>, req: Request) -> Response {
         return too_large(w.max_body);
     }
     let (parts, body) = req.into_parts();
-    let key_id = parts
-        .headers
-        .get("github-public-key-identifier")
-        .map(|v| v.as_bytes().to_vec());
-    let signature = parts
-        .headers
-        .get("github-public-key-signature")
-        .map(|v| v.as_bytes().to_vec());
+    // GitHub's documented names; some of its examples carry an `X-` prefix, accepted too.
+    let header = |name: &str| {
+        parts
+            .headers
+            .get(name)
+            .or_else(|| parts.headers.get(format!("x-{name}")))
+            .map(|v| v.as_bytes().to_vec())
+    };
+    let key_id = header("github-public-key-identifier");
+    let signature = header("github-public-key-signature");
     // Nothing else of the request is kept: X-GitHub-Token and every other header go here.
     drop(parts);
     let work = async {
