@@ -538,7 +538,7 @@ fn measure() {
     let server = Server::start(
         &[],
         Some(&format!(
-            "[server]\nrate_limit_per_sec = 100000\nrate_limit_burst = 100000\nauth_failures_burst = 100000\n{}",
+            "[server]\nrate_limit_per_sec = 1000\nrate_limit_burst = 10000\nauth_failures_burst = 10000\n{}",
             config(&fake.url, "")
         )),
     );
