@@ -74,7 +74,6 @@ struct Cache {
     fetched: Option<Instant>,
     /// Last fetch caused by an unknown key id.
     forced: Option<Instant>,
-    fetches: u64,
 }
 
 /// The cached key list and the verification against it.
@@ -121,11 +120,6 @@ impl KeyStore {
         key.verify(body, &sig).map_err(|_| Refusal::BadSignature)
     }
 
-    /// How many times the list was fetched (for tests and `doctor`-style reports).
-    pub async fn fetches(&self) -> u64 {
-        self.cache.lock().await.fetches
-    }
-
     async fn key(&self, id: &str) -> Result<VerifyingKey, Refusal> {
         let mut c = self.cache.lock().await;
         let now = Instant::now();
@@ -150,7 +144,6 @@ impl KeyStore {
     /// Replace the cache with the published list. On failure the old list is dropped too:
     /// keys are only trusted while GitHub can be asked about them within the cache time.
     async fn fetch(&self, c: &mut Cache) -> Result<(), Refusal> {
-        c.fetches += 1;
         let result = self.fetch_list().await;
         match result {
             Ok(keys) => {

@@ -197,8 +197,24 @@ struct Payload {
 #[derive(Deserialize)]
 struct ChatMessage {
     role: String,
+    /// A string, or OpenAI-style parts (`[{"type": "text", "text": …}]`).
     #[serde(default)]
-    content: Option<String>,
+    content: serde_json::Value,
+}
+
+impl ChatMessage {
+    fn text(&self) -> String {
+        match &self.content {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Array(parts) => parts
+                .iter()
+                .filter(|p| p.get("type").and_then(|t| t.as_str()) == Some("text"))
+                .filter_map(|p| p.get("text").and_then(|t| t.as_str()))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            _ => String::new(),
+        }
+    }
 }
 
 impl Webhook {
@@ -263,7 +279,7 @@ impl Webhook {
             .iter()
             .rev()
             .find(|m| m.role == "user")
-            .and_then(|m| m.content.as_deref())
+            .map(ChatMessage::text)
             .unwrap_or_default()
             .chars()
             .take(MAX_TEXT)
@@ -348,4 +364,20 @@ fn too_many(wait: Duration, message: &str) -> Response {
     let mut h = HeaderMap::new();
     h.insert(header::RETRY_AFTER, HeaderValue::from(secs));
     error(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message, h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_content_is_a_string_or_text_parts() {
+        let p: Payload = serde_json::from_str(
+            r#"{"messages":[{"role":"user","content":"status"},{"role":"user","content":[{"type":"text","text":"morning"},{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"brief"}]},{"role":"assistant","content":null}]}"#,
+        )
+        .unwrap();
+        assert_eq!(p.messages[0].text(), "status");
+        assert_eq!(p.messages[1].text(), "morning\nbrief");
+        assert_eq!(p.messages[2].text(), "");
+    }
 }
