@@ -310,8 +310,23 @@ fn phi_of_a_hipaa_profile_never_reaches_copilot() {
     let fake = FakeKeys::start(&[("k1", &k)]);
     let server = Server::start(&[], Some(&config(&fake.url, "")));
     add_clinic_fixture(&server);
+    // A draft the operator wrote for the clinic, naming the patient.
+    let o = server.cli(&[
+        "drafts",
+        "new",
+        "--profile",
+        "clinic",
+        "--to",
+        "m.okafor@example.org",
+        "--subject",
+        "Refill for Margaret Okafor",
+        "--body",
+        "Dear Margaret Okafor, MRN 00482913: ready.",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let mut seen_placeholder = false;
     for q in [
+        "drafts awaiting approval",
         "show the inbox for clinic",
         "morning brief for clinic",
         "end of day digest for clinic",
@@ -330,6 +345,13 @@ fn phi_of_a_hipaa_profile_never_reaches_copilot() {
             );
         }
         seen_placeholder |= r.body.contains("<PERSON_");
+        if q.starts_with("drafts") {
+            let text = text_of(&r.body);
+            assert!(
+                text.contains("Refill for <PERSON_"),
+                "the clinic draft is not listed: {text}"
+            );
+        }
     }
     // The redacted view was in play (the list shows the message with a placeholder).
     assert!(
@@ -353,7 +375,7 @@ fn phi_of_a_hipaa_profile_never_reaches_copilot() {
     assert_eq!(errors[0][0]["code"], "HIPAA_READ_ONLY");
     let o = server.cli(&["--json", "drafts", "list", "--all"]);
     let drafts: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(drafts.as_array().map(Vec::len), Some(0), "{drafts}");
+    assert_eq!(drafts.as_array().map(Vec::len), Some(1), "{drafts}");
     // The per-request audit names intent, profile and outcome, and no PHI.
     let audit = webhook_audit(&server);
     let blocked = audit.iter().find(|v| v["tool"] == "draft_email").unwrap();
