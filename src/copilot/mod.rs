@@ -59,12 +59,12 @@ pub struct Webhook {
 
 /// The route (a plain 404 when the webhook is off). An enabled webhook whose key store cannot
 /// be built is an error the server reports at start.
-pub fn routes(hub: Arc<Hub>, opts: &HttpOptions) -> anyhow::Result<Option<Router>> {
+pub fn routes(hub: Arc<Hub>, opts: &HttpOptions) -> anyhow::Result<Router> {
     let config = hub.engine().config().copilot_extension.clone();
     if !config.enabled {
         // Off: the path answers 404 like a route that does not exist (rather than the MCP
         // guard's 401, which would suggest a credential could open it).
-        return Ok(Some(Router::new().route(
+        return Ok(Router::new().route(
             PATH,
             axum::routing::any(|| async {
                 error(
@@ -74,7 +74,7 @@ pub fn routes(hub: Arc<Hub>, opts: &HttpOptions) -> anyhow::Result<Option<Router
                     HeaderMap::new(),
                 )
             }),
-        )));
+        ));
     }
     let origins = crate::mcp::http::LOOPBACK_ORIGINS
         .iter()
@@ -94,9 +94,7 @@ pub fn routes(hub: Arc<Hub>, opts: &HttpOptions) -> anyhow::Result<Option<Router
         limiter: RateLimiter::new(opts.rate_per_sec, opts.rate_burst),
         failures: RateLimiter::new(1, opts.auth_failures_burst),
     });
-    Ok(Some(
-        Router::new().route(PATH, axum::routing::post(handle).with_state(w)),
-    ))
+    Ok(Router::new().route(PATH, axum::routing::post(handle).with_state(w)))
 }
 
 async fn handle(State(w): State<Arc<Webhook>>, req: Request) -> Response {

@@ -169,8 +169,7 @@ pub fn router(hub: Arc<Hub>, opts: &HttpOptions, ct: CancellationToken) -> Route
         .route("/health", axum::routing::get(|| async { StatusCode::OK }));
     // `[copilot_extension]`: its own guard (signature first), same limits (src/copilot).
     match crate::copilot::routes(hub, opts) {
-        Ok(Some(webhook)) => app = app.merge(webhook),
-        Ok(None) => {}
+        Ok(webhook) => app = app.merge(webhook),
         Err(e) => tracing::error!("copilot webhook not served: {e:#}"),
     }
     app.layer(middleware::from_fn(super::conn::track))
