@@ -114,9 +114,9 @@ async fn handle(State(w): State<Arc<Webhook>>, req: Request) -> Response {
             );
         }
     }
-    // 2. Failed-signature allowance, declared size.
-    let fail_key = format!("copilot@{peer}");
-    if let Some(wait) = w.failures.peek(&fail_key) {
+    // 2. Failed-signature allowance, declared size. Both buckets are per peer address.
+    let peer_key = format!("copilot@{peer}");
+    if let Some(wait) = w.failures.peek(&peer_key) {
         return too_many(
             wait,
             "too many requests with a bad signature; wait Retry-After seconds",
@@ -155,10 +155,10 @@ async fn handle(State(w): State<Arc<Webhook>>, req: Request) -> Response {
             .verify(key_id.as_deref(), signature.as_deref(), &bytes)
             .await
         {
-            return w.refuse(&fail_key, refusal, started).await;
+            return w.refuse(&peer_key, refusal, started).await;
         }
         // 4. Rate.
-        if let Err(wait) = w.limiter.check(&fail_key) {
+        if let Err(wait) = w.limiter.check(&peer_key) {
             return too_many(
                 wait,
                 "rate limit exceeded; wait Retry-After seconds (server.rate_limit_per_sec / rate_limit_burst)",
@@ -216,11 +216,11 @@ impl ChatMessage {
 }
 
 impl Webhook {
-    async fn refuse(&self, fail_key: &str, refusal: keys::Refusal, started: Instant) -> Response {
+    async fn refuse(&self, peer_key: &str, refusal: keys::Refusal, started: Instant) -> Response {
         let unavailable = matches!(refusal, keys::Refusal::KeysUnavailable(_));
         if !unavailable {
             // Counts toward the peer's allowance; the result is the 429 of the next request.
-            let _ = self.failures.check(fail_key);
+            let _ = self.failures.check(peer_key);
         }
         self.audit(
             AuditEvent::new(
