@@ -622,3 +622,43 @@ fn measure() {
         );
     }
 }
+
+#[test]
+fn a_governance_block_comes_back_as_an_error_with_rule_reason_and_remedy() {
+    let k = key(1);
+    let fake = FakeKeys::start(&[("k1", &k)]);
+    let server = Server::start(
+        &[],
+        Some(&format!(
+            "[hard_bans]\nblocked_recipient_domains = [\"evil.example\"]\n{}",
+            config(&fake.url, "")
+        )),
+    );
+    let r = ask(
+        &server,
+        &k,
+        "k1",
+        "draft an email for deals to boss@evil.example subject: Numbers body: Q3 figures",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let errors: Vec<Value> = frames(&r.body)
+        .into_iter()
+        .filter(|(e, _)| e == "copilot_errors")
+        .map(|(_, d)| serde_json::from_str(&d).unwrap())
+        .collect();
+    assert_eq!(errors.len(), 1, "{}", r.body);
+    let e = &errors[0][0];
+    assert_eq!(e["type"], "agent");
+    assert_eq!(e["code"], "GOVERNANCE_BLOCKED");
+    assert_eq!(e["identifier"], "hard_ban.blocked_recipient_domain", "{e}");
+    let msg = e["message"].as_str().unwrap();
+    assert!(
+        msg.contains("evil.example") && msg.contains("Remedy:"),
+        "{msg}"
+    );
+    let o = server.cli(&["--json", "drafts", "list", "--all"]);
+    let drafts: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(drafts.as_array().map(Vec::len), Some(0), "{drafts}");
+    let audit = webhook_audit(&server);
+    assert_eq!(audit.last().unwrap()["outcome"], "blocked", "{audit:?}");
+}
