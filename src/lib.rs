@@ -11,6 +11,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 pub mod brief;
 pub mod cli;
 pub mod config;
+pub mod copilot;
 pub mod domain;
 pub mod engine;
 pub mod governance;

@@ -32,6 +32,8 @@ pub struct Config {
     pub llm: LlmConfig,
     /// `[sources]`: settings of the non-Graph sources.
     pub sources: SourcesConfig,
+    /// `[copilot_extension]`: the legacy GitHub Copilot Extension webhook (off by default).
+    pub copilot_extension: CopilotExtensionConfig,
 }
 
 /// Name of the profile a configuration without `[profiles]` has.
@@ -55,6 +57,7 @@ impl Default for Config {
             hard_bans: HardBans::default(),
             llm: LlmConfig::default(),
             sources: SourcesConfig::default(),
+            copilot_extension: CopilotExtensionConfig::default(),
         }
     }
 }
@@ -911,5 +914,40 @@ pub struct DemoConfig {
 impl Default for DemoConfig {
     fn default() -> Self {
         DemoConfig { interval_secs: 4 }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [copilot_extension]
+
+/// Where GitHub publishes the keys that sign Copilot Extension requests.
+pub const COPILOT_KEYS_URL: &str = "https://api.github.com/meta/public_keys/copilot_api";
+
+/// `[copilot_extension]`: `POST /copilot/webhook` on the MCP server, for GitHub's (deprecated)
+/// App-based Copilot Extensions. Off unless enabled; requests must carry GitHub's signature.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CopilotExtensionConfig {
+    /// Serve `POST /copilot/webhook`. Default false: the route does not exist (404).
+    pub enabled: bool,
+    /// GitHub's published Copilot API public keys (`{"public_keys": [...]}`). https, or plain
+    /// http to a loopback host (a test server).
+    pub keys_url: String,
+    /// How long a fetched key list is used before it is fetched again; a key GitHub no longer
+    /// lists is refused from then on.
+    pub keys_cache_secs: u64,
+    /// An unknown key id fetches the list again at most once per this many seconds (so forged
+    /// key ids cannot make opsdesk hammer GitHub).
+    pub keys_refresh_min_secs: u64,
+}
+
+impl Default for CopilotExtensionConfig {
+    fn default() -> Self {
+        CopilotExtensionConfig {
+            enabled: false,
+            keys_url: COPILOT_KEYS_URL.to_string(),
+            keys_cache_secs: 3600,
+            keys_refresh_min_secs: 60,
+        }
     }
 }

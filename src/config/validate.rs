@@ -69,6 +69,7 @@ pub(crate) fn validate(config: &mut Config) -> Vec<Finding> {
     v.hard_bans(config);
     v.llm(config);
     v.sources(config);
+    v.copilot_extension(config);
     if v.findings.is_empty() {
         make_never_mix_symmetric(config);
     }
@@ -699,6 +700,31 @@ impl Validator {
             base.key("demo").key("interval_secs"),
             c.sources.demo.interval_secs,
             1,
+            86_400,
+            "seconds",
+        );
+    }
+}
+
+impl Validator {
+    fn copilot_extension(&mut self, c: &Config) {
+        let x = &c.copilot_extension;
+        let base = KeyPath::of(&["copilot_extension"]);
+        if let Err(why) = check_service_url(&x.keys_url) {
+            let path = base.key("keys_url");
+            self.invalid(path.clone(), format!("`{path}` {why}"));
+        }
+        self.range(
+            base.key("keys_cache_secs"),
+            x.keys_cache_secs,
+            0,
+            86_400,
+            "seconds",
+        );
+        self.range(
+            base.key("keys_refresh_min_secs"),
+            x.keys_refresh_min_secs,
+            0,
             86_400,
             "seconds",
         );

@@ -106,7 +106,7 @@ pub async fn bind(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
         })
 }
 
-const LOOPBACK_ORIGINS: [&str; 6] = [
+pub(crate) const LOOPBACK_ORIGINS: [&str; 6] = [
     "http://localhost:*",
     "http://127.0.0.1:*",
     "http://[::1]:*",
@@ -163,11 +163,16 @@ pub fn router(hub: Arc<Hub>, opts: &HttpOptions, ct: CancellationToken) -> Route
             ct.child_token(),
         ));
     }
-    Router::new()
+    let mut app = Router::new()
         .nest_service("/mcp", service)
         .layer(middleware::from_fn_with_state(guard, guard_mcp))
-        .route("/health", axum::routing::get(|| async { StatusCode::OK }))
-        .layer(middleware::from_fn(super::conn::track))
+        .route("/health", axum::routing::get(|| async { StatusCode::OK }));
+    // `[copilot_extension]`: its own guard (signature first), same limits (src/copilot).
+    match crate::copilot::routes(hub, opts) {
+        Ok(webhook) => app = app.merge(webhook),
+        Err(e) => tracing::error!("copilot webhook not served: {e:#}"),
+    }
+    app.layer(middleware::from_fn(super::conn::track))
 }
 
 /// Close sessions idle longer than `idle` (and forget ended ones), then give freed memory back
@@ -456,7 +461,7 @@ async fn guard_mcp(State(g): State<Arc<Guard>>, mut req: Request, next: Next) ->
     resp
 }
 
-fn peer_ip(req: &Request) -> String {
+pub(crate) fn peer_ip(req: &Request) -> String {
     match req.extensions().get::<ConnectInfo<ConnMeta>>() {
         Some(ConnectInfo(m)) => m.peer.ip().to_string(),
         None => match req.extensions().get::<ConnectInfo<SocketAddr>>() {
@@ -687,7 +692,7 @@ fn origin_host(origin: &str) -> Option<String> {
 }
 
 /// Token buckets per client key.
-struct RateLimiter {
+pub(crate) struct RateLimiter {
     per_sec: f64,
     burst: f64,
     buckets: Mutex<HashMap<String, Bucket>>,
@@ -699,7 +704,7 @@ struct Bucket {
 }
 
 impl RateLimiter {
-    fn new(per_sec: u32, burst: u32) -> Self {
+    pub(crate) fn new(per_sec: u32, burst: u32) -> Self {
         RateLimiter {
             per_sec: per_sec.max(1) as f64,
             burst: burst.max(1) as f64,
@@ -708,7 +713,7 @@ impl RateLimiter {
     }
 
     /// Without taking anything: how long until `key` has a token again, if it has none now.
-    fn peek(&self, key: &str) -> Option<Duration> {
+    pub(crate) fn peek(&self, key: &str) -> Option<Duration> {
         let now = Instant::now();
         let buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
         let b = buckets.get(key)?;
@@ -718,7 +723,7 @@ impl RateLimiter {
     }
 
     /// Take one token, or say how long until one is available.
-    fn check(&self, key: &str) -> Result<(), Duration> {
+    pub(crate) fn check(&self, key: &str) -> Result<(), Duration> {
         let now = Instant::now();
         let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
         if buckets.len() > 4096 {

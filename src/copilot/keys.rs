@@ -1,0 +1,282 @@
+//! GitHub's signature on Copilot Extension requests: an ECDSA P-256 / SHA-256 signature (DER,
+//! base64, header `Github-Public-Key-Signature`) over the raw body, made with the key named by
+//! `Github-Public-Key-Identifier`. The keys are the ones GitHub publishes
+//! (`{"public_keys": [{"key_identifier", "key", "is_current"}]}`, PEM SubjectPublicKeyInfo).
+//!
+//! The list is cached for `keys_cache_secs`; a key the newest list no longer carries (retired,
+//! expired) is refused. An unknown key id fetches the list once more (GitHub rotated), at most
+//! once per `keys_refresh_min_secs`, so forged ids cannot turn opsdesk into a request pump.
+//! `is_current` only marks the key GitHub signs new requests with; older listed keys stay valid
+//! during a rotation, as in GitHub's own SDK.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use p256::ecdsa::signature::Verifier;
+use p256::ecdsa::{Signature, VerifyingKey};
+use p256::pkcs8::DecodePublicKey;
+use serde::Deserialize;
+
+use crate::config::CopilotExtensionConfig;
+
+/// Largest key list accepted (GitHub's is a few hundred bytes).
+const MAX_KEYS_BODY: usize = 64 * 1024;
+/// Longest key id or signature header considered at all.
+const MAX_HEADER: usize = 512;
+
+/// Why a request's signature was not accepted. Names only: never header values or the body.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    #[error("the `{0}` header is missing")]
+    Missing(&'static str),
+    #[error("the `{0}` header is malformed")]
+    Malformed(&'static str),
+    #[error("the key id is not among GitHub's published Copilot keys")]
+    UnknownKey,
+    #[error("the signature does not match the body")]
+    BadSignature,
+    /// GitHub's key list could not be fetched: nothing can be verified (503, not 401).
+    #[error("GitHub's Copilot keys could not be fetched: {0}")]
+    KeysUnavailable(String),
+}
+
+impl Refusal {
+    /// Short code for the JSON error and the audit trail.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Refusal::Missing(_) => "signature_missing",
+            Refusal::Malformed(_) => "signature_malformed",
+            Refusal::UnknownKey => "unknown_key",
+            Refusal::BadSignature => "bad_signature",
+            Refusal::KeysUnavailable(_) => "keys_unavailable",
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct KeyList {
+    public_keys: Vec<PublishedKey>,
+}
+
+#[derive(Deserialize)]
+struct PublishedKey {
+    key_identifier: String,
+    key: String,
+    #[serde(default)]
+    #[allow(dead_code)] // documented field; see the module comment for why it decides nothing
+    is_current: bool,
+}
+
+#[derive(Default)]
+struct Cache {
+    keys: HashMap<String, VerifyingKey>,
+    fetched: Option<Instant>,
+    /// Last fetch caused by an unknown key id.
+    forced: Option<Instant>,
+}
+
+/// The cached key list and the verification against it.
+pub struct KeyStore {
+    url: String,
+    http: reqwest::Client,
+    ttl: Duration,
+    min_refresh: Duration,
+    cache: tokio::sync::Mutex<Cache>,
+}
+
+impl KeyStore {
+    pub fn new(c: &CopilotExtensionConfig) -> anyhow::Result<KeyStore> {
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(10))
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("opsdesk/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(KeyStore {
+            url: c.keys_url.clone(),
+            http,
+            ttl: Duration::from_secs(c.keys_cache_secs),
+            min_refresh: Duration::from_secs(c.keys_refresh_min_secs),
+            cache: tokio::sync::Mutex::new(Cache::default()),
+        })
+    }
+
+    /// Check `signature` (base64 DER) by key `key_id` over `body`.
+    pub async fn verify(
+        &self,
+        key_id: Option<&[u8]>,
+        signature: Option<&[u8]>,
+        body: &[u8],
+    ) -> Result<(), Refusal> {
+        const KEY_ID: &str = "Github-Public-Key-Identifier";
+        const SIG: &str = "Github-Public-Key-Signature";
+        let key_id = header_text(key_id, KEY_ID)?;
+        let signature = header_text(signature, SIG)?;
+        let der = base64::engine::general_purpose::STANDARD
+            .decode(signature)
+            .map_err(|_| Refusal::Malformed(SIG))?;
+        let sig = Signature::from_der(&der).map_err(|_| Refusal::Malformed(SIG))?;
+        let key = self.key(key_id).await?;
+        key.verify(body, &sig).map_err(|_| Refusal::BadSignature)
+    }
+
+    async fn key(&self, id: &str) -> Result<VerifyingKey, Refusal> {
+        let mut c = self.cache.lock().await;
+        let now = Instant::now();
+        let stale = c.fetched.is_none_or(|t| now.duration_since(t) >= self.ttl);
+        if stale {
+            self.fetch(&mut c).await?;
+        }
+        if let Some(k) = c.keys.get(id) {
+            return Ok(*k);
+        }
+        let recently_forced = c
+            .forced
+            .is_some_and(|t| now.duration_since(t) < self.min_refresh);
+        if stale || recently_forced {
+            return Err(Refusal::UnknownKey);
+        }
+        c.forced = Some(now);
+        self.fetch(&mut c).await?;
+        c.keys.get(id).copied().ok_or(Refusal::UnknownKey)
+    }
+
+    /// Replace the cache with the published list. On failure the old list is dropped too:
+    /// keys are only trusted while GitHub can be asked about them within the cache time.
+    async fn fetch(&self, c: &mut Cache) -> Result<(), Refusal> {
+        let result = self.fetch_list().await;
+        match result {
+            Ok(keys) => {
+                c.keys = keys;
+                c.fetched = Some(Instant::now());
+                Ok(())
+            }
+            Err(e) => {
+                if c.fetched.is_some_and(|t| t.elapsed() >= self.ttl) {
+                    c.keys.clear();
+                    c.fetched = None;
+                }
+                tracing::warn!("copilot webhook: {e}");
+                Err(Refusal::KeysUnavailable(e))
+            }
+        }
+    }
+
+    async fn fetch_list(&self) -> Result<HashMap<String, VerifyingKey>, String> {
+        let resp = self
+            .http
+            .get(&self.url)
+            .header(reqwest::header::ACCEPT, "application/json")
+            .send()
+            .await
+            .map_err(|e| format!("request failed: {}", e.without_url()))?;
+        if !resp.status().is_success() {
+            return Err(format!("HTTP {}", resp.status().as_u16()));
+        }
+        if resp
+            .content_length()
+            .is_some_and(|n| n > MAX_KEYS_BODY as u64)
+        {
+            return Err("the key list is too large".into());
+        }
+        let body = resp
+            .bytes()
+            .await
+            .map_err(|e| format!("reading the key list failed: {}", e.without_url()))?;
+        if body.len() > MAX_KEYS_BODY {
+            return Err("the key list is too large".into());
+        }
+        parse_keys(&body)
+    }
+}
+
+/// The published list as verifying keys; keys that are not P-256 PEM are skipped (named in the
+/// log by id), a list that is not the documented shape is an error.
+pub fn parse_keys(body: &[u8]) -> Result<HashMap<String, VerifyingKey>, String> {
+    let list: KeyList =
+        serde_json::from_slice(body).map_err(|e| format!("the key list is malformed: {e}"))?;
+    let mut keys = HashMap::new();
+    for k in list.public_keys {
+        match VerifyingKey::from_public_key_pem(k.key.trim()) {
+            Ok(vk) => {
+                keys.insert(k.key_identifier, vk);
+            }
+            Err(_) => {
+                let id: String = k.key_identifier.chars().take(80).collect();
+                tracing::warn!(key_id = %id.escape_debug(), "copilot webhook: published key is not a P-256 public key; skipped");
+            }
+        }
+    }
+    Ok(keys)
+}
+
+fn header_text<'a>(v: Option<&'a [u8]>, name: &'static str) -> Result<&'a str, Refusal> {
+    let v = v.ok_or(Refusal::Missing(name))?;
+    if v.is_empty() {
+        return Err(Refusal::Missing(name));
+    }
+    if v.len() > MAX_HEADER {
+        return Err(Refusal::Malformed(name));
+    }
+    let s = std::str::from_utf8(v).map_err(|_| Refusal::Malformed(name))?;
+    Ok(s.trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use p256::ecdsa::SigningKey;
+    use p256::ecdsa::signature::Signer;
+    use p256::pkcs8::{EncodePublicKey, LineEnding};
+
+    fn key(seed: u8) -> SigningKey {
+        SigningKey::from_slice(&[seed; 32]).unwrap()
+    }
+
+    fn list(keys: &[(&str, &SigningKey)]) -> Vec<u8> {
+        let v: Vec<serde_json::Value> = keys
+            .iter()
+            .map(|(id, k)| {
+                serde_json::json!({
+                    "key_identifier": id,
+                    "key": k.verifying_key().to_public_key_pem(LineEnding::LF).unwrap(),
+                    "is_current": true,
+                })
+            })
+            .collect();
+        serde_json::to_vec(&serde_json::json!({ "public_keys": v })).unwrap()
+    }
+
+    #[test]
+    fn a_der_signature_by_a_published_key_verifies_and_a_changed_body_does_not() {
+        let k = key(7);
+        let keys = parse_keys(&list(&[("k1", &k)])).unwrap();
+        let sig: Signature = k.sign(b"{\"messages\":[]}");
+        let vk = keys["k1"];
+        assert!(vk.verify(b"{\"messages\":[]}", &sig).is_ok());
+        assert!(vk.verify(b"{\"messages\":[1]}", &sig).is_err());
+    }
+
+    #[test]
+    fn a_list_that_is_not_the_documented_shape_is_an_error() {
+        assert!(parse_keys(b"{\"keys\":[]}").is_err());
+        assert!(parse_keys(b"not json").is_err());
+        // A key that is not P-256 PEM is skipped, not trusted.
+        let keys = parse_keys(
+            b"{\"public_keys\":[{\"key_identifier\":\"x\",\"key\":\"nope\",\"is_current\":true}]}",
+        )
+        .unwrap();
+        assert!(keys.is_empty());
+    }
+
+    #[test]
+    fn headers_are_named_when_missing_or_malformed() {
+        assert_eq!(header_text(None, "A"), Err(Refusal::Missing("A")));
+        assert_eq!(header_text(Some(b""), "A"), Err(Refusal::Missing("A")));
+        assert_eq!(
+            header_text(Some(&[0xff, 0xfe]), "A"),
+            Err(Refusal::Malformed("A"))
+        );
+        assert_eq!(header_text(Some(b" k1 "), "A"), Ok("k1"));
+    }
+}

@@ -1,0 +1,381 @@
+//! The legacy GitHub Copilot Extension webhook: `POST /copilot/webhook` on the MCP server's
+//! listener, mounted only with `[copilot_extension] enabled = true` (otherwise 404).
+//!
+//! Order of a request, each step refusing before the next looks at anything:
+//! 1. Origin (as `/mcp`): a browser page from elsewhere gets 403.
+//! 2. A peer that used up its failed-signature allowance (`server.auth_failures_burst`) gets
+//!    429 until it refills; a declared body over `server.max_body_bytes` gets 413.
+//! 3. The body is read as bytes within the limit and the signature checked over exactly those
+//!    bytes (`keys`). A refusal is 401 with a JSON error, audited as `copilot.webhook` /
+//!    `denied` with the reason code only (never the body, never header values).
+//! 4. Rate limit (`server.rate_limit_*`, its own bucket per peer): 429.
+//! 5. Only now the body is parsed (`messages`); the last user message picks an intent
+//!    (`intent`), which runs through the engine and the PHI view (`answer`) within
+//!    `server.request_timeout_secs`, and the answer goes back as Copilot's event stream
+//!    (`events`): ack, text, references, errors, done. One `copilot.webhook` audit record per
+//!    request: intent, profile, outcome, duration.
+//!
+//! `X-GitHub-Token` (the user's token for Copilot's LLM) is never read: this build makes no
+//! Copilot LLM call, so the header is dropped with the request, unlogged and unstored.
+
+pub mod answer;
+pub mod events;
+pub mod intent;
+pub mod keys;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::domain::{Actor, AuditEvent, AuditOutcome};
+use crate::governance::phi_view::Placeholders;
+use crate::mcp::Hub;
+use crate::mcp::http::{HttpOptions, RateLimiter};
+
+pub use answer::CLIENT;
+
+/// The route's path.
+pub const PATH: &str = "/copilot/webhook";
+
+/// Longest user message read for the intent (the rest is ignored).
+const MAX_TEXT: usize = 8 * 1024;
+
+pub struct Webhook {
+    hub: Arc<Hub>,
+    keys: keys::KeyStore,
+    origins: Vec<String>,
+    max_body: usize,
+    timeout: Duration,
+    limiter: RateLimiter,
+    failures: RateLimiter,
+}
+
+/// The route (a plain 404 when the webhook is off). An enabled webhook whose key store cannot
+/// be built is an error the server reports at start.
+pub fn routes(hub: Arc<Hub>, opts: &HttpOptions) -> anyhow::Result<Router> {
+    let config = hub.engine().config().copilot_extension.clone();
+    if !config.enabled {
+        // Off: the path answers 404 like a route that does not exist (rather than the MCP
+        // guard's 401, which would suggest a credential could open it).
+        return Ok(Router::new().route(
+            PATH,
+            axum::routing::any(|| async {
+                error(
+                    StatusCode::NOT_FOUND,
+                    "not_found",
+                    "no such endpoint",
+                    HeaderMap::new(),
+                )
+            }),
+        ));
+    }
+    let origins = crate::mcp::http::LOOPBACK_ORIGINS
+        .iter()
+        .map(|s| s.to_string())
+        .chain(
+            opts.allowed_origins
+                .iter()
+                .map(|o| o.trim_end_matches('/').to_string()),
+        )
+        .collect();
+    let w = Arc::new(Webhook {
+        keys: keys::KeyStore::new(&config)?,
+        hub,
+        origins,
+        max_body: opts.max_body_bytes,
+        timeout: opts.request_timeout,
+        limiter: RateLimiter::new(opts.rate_per_sec, opts.rate_burst),
+        failures: RateLimiter::new(1, opts.auth_failures_burst),
+    });
+    Ok(Router::new().route(PATH, axum::routing::post(handle).with_state(w)))
+}
+
+async fn handle(State(w): State<Arc<Webhook>>, req: Request) -> Response {
+    let started = Instant::now();
+    let peer = crate::mcp::http::peer_ip(&req);
+    // 1. Origin.
+    if let Some(origin) = req.headers().get(header::ORIGIN) {
+        let ok = origin
+            .to_str()
+            .is_ok_and(|o| crate::mcp::http::origin_allowed(&w.origins, o));
+        if !ok {
+            return error(
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                "Origin not allowed",
+                HeaderMap::new(),
+            );
+        }
+    }
+    // 2. Failed-signature allowance, declared size. Both buckets are per peer address.
+    let peer_key = format!("copilot@{peer}");
+    if let Some(wait) = w.failures.peek(&peer_key) {
+        return too_many(
+            wait,
+            "too many requests with a bad signature; wait Retry-After seconds",
+        );
+    }
+    if req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .is_some_and(|n| n > w.max_body as u64)
+    {
+        return too_large(w.max_body);
+    }
+    let (parts, body) = req.into_parts();
+    // GitHub's documented names; some of its examples carry an `X-` prefix, accepted too.
+    let header = |name: &str| {
+        parts
+            .headers
+            .get(name)
+            .or_else(|| parts.headers.get(format!("x-{name}")))
+            .map(|v| v.as_bytes().to_vec())
+    };
+    let key_id = header("github-public-key-identifier");
+    let signature = header("github-public-key-signature");
+    // Nothing else of the request is kept: X-GitHub-Token and every other header go here.
+    drop(parts);
+    let work = async {
+        // 3. Body bytes within the limit, then the signature over exactly them.
+        let bytes = match axum::body::to_bytes(body, w.max_body).await {
+            Ok(b) => b,
+            Err(_) => return too_large(w.max_body),
+        };
+        if let Err(refusal) = w
+            .keys
+            .verify(key_id.as_deref(), signature.as_deref(), &bytes)
+            .await
+        {
+            return w.refuse(&peer_key, refusal, started).await;
+        }
+        // 4. Rate.
+        if let Err(wait) = w.limiter.check(&peer_key) {
+            return too_many(
+                wait,
+                "rate limit exceeded; wait Retry-After seconds (server.rate_limit_per_sec / rate_limit_burst)",
+            );
+        }
+        // 5. The verified request.
+        w.converse(&bytes, started).await
+    };
+    match tokio::time::timeout(w.timeout, work).await {
+        Ok(r) => r,
+        Err(_) => {
+            w.audit(
+                AuditEvent::new("copilot.webhook", Actor::mcp(CLIENT), AuditOutcome::Error)
+                    .reason("timed out (server.request_timeout_secs)")
+                    .duration_ms(started.elapsed().as_millis() as u64),
+            )
+            .await;
+            error(
+                StatusCode::REQUEST_TIMEOUT,
+                "timeout",
+                "the request did not finish within server.request_timeout_secs",
+                HeaderMap::new(),
+            )
+        }
+    }
+}
+
+/// The request as Copilot sends it; everything else in it is ignored.
+#[derive(Deserialize)]
+struct Payload {
+    messages: Vec<ChatMessage>,
+}
+
+#[derive(Deserialize)]
+struct ChatMessage {
+    role: String,
+    /// A string, or OpenAI-style parts (`[{"type": "text", "text": …}]`).
+    #[serde(default)]
+    content: serde_json::Value,
+}
+
+impl ChatMessage {
+    fn text(&self) -> String {
+        match &self.content {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Array(parts) => parts
+                .iter()
+                .filter(|p| p.get("type").and_then(|t| t.as_str()) == Some("text"))
+                .filter_map(|p| p.get("text").and_then(|t| t.as_str()))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            _ => String::new(),
+        }
+    }
+}
+
+impl Webhook {
+    async fn refuse(&self, peer_key: &str, refusal: keys::Refusal, started: Instant) -> Response {
+        let unavailable = matches!(refusal, keys::Refusal::KeysUnavailable(_));
+        if !unavailable {
+            // Counts toward the peer's allowance; the result is the 429 of the next request.
+            let _ = self.failures.check(peer_key);
+        }
+        self.audit(
+            AuditEvent::new(
+                "copilot.webhook",
+                Actor::mcp(CLIENT),
+                if unavailable {
+                    AuditOutcome::Error
+                } else {
+                    AuditOutcome::Denied
+                },
+            )
+            .reason(format!("signature not verified: {}", refusal.code()))
+            .duration_ms(started.elapsed().as_millis() as u64),
+        )
+        .await;
+        if unavailable {
+            let mut h = HeaderMap::new();
+            h.insert(header::RETRY_AFTER, HeaderValue::from(30u64));
+            return error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                refusal.code(),
+                &refusal.to_string(),
+                h,
+            );
+        }
+        error(
+            StatusCode::UNAUTHORIZED,
+            refusal.code(),
+            &format!("request signature not verified: {refusal}"),
+            HeaderMap::new(),
+        )
+    }
+
+    async fn converse(&self, body: &[u8], started: Instant) -> Response {
+        let payload: Payload = match serde_json::from_slice(body) {
+            Ok(p) => p,
+            Err(e) => {
+                self.audit(
+                    AuditEvent::new("copilot.webhook", Actor::mcp(CLIENT), AuditOutcome::Error)
+                        .reason("malformed request: not a Copilot agent request (`messages`)")
+                        .duration_ms(started.elapsed().as_millis() as u64),
+                )
+                .await;
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "malformed_request",
+                    &format!("expected a JSON object with `messages` [{{role, content}}]: {e}"),
+                    HeaderMap::new(),
+                );
+            }
+        };
+        let text: String = payload
+            .messages
+            .iter()
+            .rev()
+            .find(|m| m.role == "user")
+            .map(ChatMessage::text)
+            .unwrap_or_default()
+            .chars()
+            .take(MAX_TEXT)
+            .collect();
+        let intent = intent::classify(&text);
+        // One recipient per request: placeholders are stable within this answer.
+        let placeholders = Placeholders::new();
+        let reply = answer::answer(&self.hub, &placeholders, intent, &text).await;
+        let outcome = reply.outcome.unwrap_or(AuditOutcome::Ok);
+        let mut ev = AuditEvent::new("copilot.webhook", Actor::mcp(CLIENT), outcome)
+            .tool(intent.name())
+            .reason(reply.note.clone())
+            .duration_ms(started.elapsed().as_millis() as u64);
+        if let Some(p) = &reply.profile {
+            ev = ev.entity(p.clone());
+        }
+        if !self.audit(ev).await {
+            return error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "audit_unavailable",
+                "the audit trail cannot be written on the operator's machine; nothing is answered",
+                HeaderMap::new(),
+            );
+        }
+        let mut out = events::ack();
+        for c in &reply.chunks {
+            out.push_str(&events::text(c));
+        }
+        if !reply.references.is_empty() {
+            out.push_str(&events::references(&reply.references));
+        }
+        if !reply.errors.is_empty() {
+            out.push_str(&events::errors(&reply.errors));
+        }
+        out.push_str(&events::done());
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/event-stream"),
+        );
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        (StatusCode::OK, h, Body::from(out)).into_response()
+    }
+
+    /// Write an audit record off the async workers; whether it was written.
+    async fn audit(&self, ev: AuditEvent) -> bool {
+        let engine = self.hub.engine().clone();
+        match tokio::task::spawn_blocking(move || engine.audit(ev)).await {
+            Ok(Ok(_)) => true,
+            Ok(Err(e)) => {
+                tracing::error!("copilot webhook: audit failed: {e}");
+                false
+            }
+            Err(e) => {
+                tracing::error!("copilot webhook: audit task failed: {e}");
+                false
+            }
+        }
+    }
+}
+
+fn error(status: StatusCode, code: &str, message: &str, mut headers: HeaderMap) -> Response {
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    let body = json!({"error": {"code": code, "message": message}});
+    (status, headers, body.to_string()).into_response()
+}
+
+fn too_large(max: usize) -> Response {
+    error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too_large",
+        &format!("request body over {max} bytes (server.max_body_bytes)"),
+        HeaderMap::new(),
+    )
+}
+
+fn too_many(wait: Duration, message: &str) -> Response {
+    let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+    let mut h = HeaderMap::new();
+    h.insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    error(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message, h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_content_is_a_string_or_text_parts() {
+        let p: Payload = serde_json::from_str(
+            r#"{"messages":[{"role":"user","content":"status"},{"role":"user","content":[{"type":"text","text":"morning"},{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"brief"}]},{"role":"assistant","content":null}]}"#,
+        )
+        .unwrap();
+        assert_eq!(p.messages[0].text(), "status");
+        assert_eq!(p.messages[1].text(), "morning\nbrief");
+        assert_eq!(p.messages[2].text(), "");
+    }
+}
