@@ -18,6 +18,7 @@ use super::{CmdResult, Context, Failure};
 use crate::engine::runner::spawn_sources;
 use crate::engine::{Engine, EngineEvent, LockError, Mode};
 use crate::mcp::http::HttpOptions;
+use crate::mcp::scope::Overrides;
 use crate::mcp::{Hub, HubOptions, RuntimeInfo, auth};
 
 #[derive(Debug, Args, Default)]
@@ -39,6 +40,31 @@ pub struct ServeArgs {
     /// The global `--no-http` (set by `cli::run`).
     #[arg(skip)]
     pub no_http: bool,
+    /// Read-only mode for every client: only read tools are listed and callable (also
+    /// `OPSDESK_READ_ONLY=1`, `[server] read_only = true`).
+    #[arg(long)]
+    pub read_only: bool,
+    /// Only the tools of these toolsets, comma-separated: inbox, briefs, drafts, calendar,
+    /// deals, triage, vault, admin (replaces `[server] toolsets`).
+    #[arg(long, value_delimiter = ',', value_parser = crate::mcp::scope::Toolset::parse, value_name = "SET,…")]
+    pub toolsets: Option<Vec<crate::mcp::scope::Toolset>>,
+    /// Only the tools matching these patterns, comma-separated, `*` as a wildcard (e.g.
+    /// `inbox_*,status`; replaces `[server] tools`).
+    #[arg(long, value_delimiter = ',', value_parser = tool_pattern, value_name = "PATTERN,…")]
+    pub enabled_tools: Option<Vec<String>>,
+}
+
+fn tool_pattern(s: &str) -> Result<String, String> {
+    crate::mcp::scope::check_pattern(s).map(|()| s.trim().to_string())
+}
+
+/// The scope settings of the command line and the environment (`mcp::scope`).
+fn scope_overrides(args: &ServeArgs) -> Result<Overrides, Failure> {
+    Ok(Overrides::from_env().map_err(Failure::usage)?.with_flags(
+        args.read_only,
+        args.toolsets.clone(),
+        args.enabled_tools.clone(),
+    ))
 }
 
 pub fn run(ctx: &Context, args: ServeArgs) -> CmdResult {
@@ -52,12 +78,22 @@ pub fn run(ctx: &Context, args: ServeArgs) -> CmdResult {
 
 async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
     let config = ctx.config()?;
+    let scope = scope_overrides(&args)?;
     let engine = match Engine::open(ctx.paths.clone(), config.clone(), Mode::Primary) {
         Ok(e) => Arc::new(e),
         Err(e)
             if args.stdio
                 && matches!(e.downcast_ref::<LockError>(), Some(LockError::Held { .. })) =>
         {
+            // The bridge relays bytes to the running engine, whose scope applies: it cannot
+            // narrow it, and must not pretend to.
+            if !scope.is_empty() {
+                return Err(Failure::usage(format!(
+                    "an engine already runs for {}, and a bridged stdio connection gets that engine's scope: --read-only, --toolsets, --enabled-tools and {} cannot narrow it from here. Start that engine with them, or give this client a named credential with its own scope ([server.clients.<name>] read_only / toolsets / tools, and [server] stdio_client)",
+                    ctx.paths.data_dir.display(),
+                    crate::mcp::scope::READ_ONLY_ENV
+                )));
+            }
             return crate::mcp::bridge::run(&ctx.paths)
                 .await
                 .map_err(Failure::from);
@@ -73,6 +109,7 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
         engine.clone(),
         HubOptions {
             call_timeout: std::time::Duration::from_secs(config.server.request_timeout_secs.max(1)),
+            scope,
         },
     );
     let notifier = crate::mcp::notify::spawn(hub.clone(), shutdown.clone());
@@ -174,7 +211,7 @@ async fn start_http(
     let addr = listener
         .local_addr()
         .map_err(|e| Failure::failed(format!("cannot read the bound address: {e}")))?;
-    let info = RuntimeInfo::new(addr);
+    let info = RuntimeInfo::new(addr).with_scopes(hub.scopes());
     info.write(&ctx.paths)?;
     eprintln!("opsdesk MCP server listening on {}", info.mcp_url);
     let app = crate::mcp::http::router(hub, &opts, shutdown.clone());

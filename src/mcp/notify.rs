@@ -19,6 +19,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
 use super::resources;
+use super::scope::Toolset;
 use super::server::{Hub, PeerEntry, PeerKind, level_rank};
 use crate::domain::InboxRecord;
 use crate::engine::EngineEvent;
@@ -142,6 +143,10 @@ fn inbox_appended(hub: &Arc<Hub>, rec: &InboxRecord) {
     let ping = inbox_ping(rec, unread);
     let channel = claude_channel(rec);
     for p in hub.live_peers() {
+        // Pushes follow the client's scope: none about the inbox to a client without it.
+        if !hub.scope_of(&p.identity).reaches(Toolset::Inbox) {
+            continue;
+        }
         let mut ping = ping.clone();
         let mut channel = is_claude_code(&p.client).then(|| channel.clone());
         let hub = hub.clone();
@@ -203,6 +208,11 @@ fn inbox_appended(hub: &Arc<Hub>, rec: &InboxRecord) {
 
 fn resource_changed(hub: &Arc<Hub>, uri: &'static str) {
     for p in hub.live_peers() {
+        if let Some(set) = resources::toolset_of(uri)
+            && !hub.scope_of(&p.identity).reaches(set)
+        {
+            continue;
+        }
         send(p, move |p| async move {
             match &p.kind {
                 PeerKind::Session(s) => {

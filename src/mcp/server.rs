@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 use super::auth::ClientIdentity;
 #[cfg(feature = "conformance")]
 use super::fixtures::Fixtures;
+use super::scope::{ClientScope, Overrides, Refusal, Scopes};
 use super::{resources, tools};
 use crate::domain::{Action, Actor, Outcome, Query};
 use crate::engine::query::Answer;
@@ -36,12 +37,15 @@ const LIST_TTL_MS: u64 = 60_000;
 pub struct HubOptions {
     /// Time limit for one tool call or resource read.
     pub call_timeout: Duration,
+    /// Scope settings from the command line and the environment, on top of `[server]`'s.
+    pub scope: Overrides,
 }
 
 impl Default for HubOptions {
     fn default() -> Self {
         HubOptions {
             call_timeout: Duration::from_secs(30),
+            scope: Overrides::default(),
         }
     }
 }
@@ -59,6 +63,8 @@ pub struct Hub {
     pub(crate) fixtures: Option<Fixtures>,
     /// Who a stdio connection is (`server.stdio_client`, else uncleared `stdio`).
     stdio_identity: ClientIdentity,
+    /// What each client may see and call (`mcp::scope`).
+    scopes: Scopes,
 }
 
 /// A connected client the notifier can reach.
@@ -118,7 +124,9 @@ impl Hub {
 
     fn build(engine: Arc<Engine>, opts: HubOptions) -> Hub {
         let stdio_identity = super::auth::stdio_identity(&engine.config().server);
+        let scopes = Scopes::new(&engine.config().server, &opts.scope);
         Hub {
+            scopes,
             engine,
             tools: tools::all_tools(),
             peers: Mutex::new(HashMap::new()),
@@ -151,6 +159,51 @@ impl Hub {
 
     pub fn engine(&self) -> &Arc<Engine> {
         &self.engine
+    }
+
+    /// Every client's scope (`doctor`, `engine.json`, the console).
+    pub fn scopes(&self) -> &Scopes {
+        &self.scopes
+    }
+
+    /// The scope of the client a credential names.
+    pub(crate) fn scope_of(&self, who: &ClientIdentity) -> ClientScope<'_> {
+        self.scopes.for_client(&who.name)
+    }
+
+    /// Whether a tool entry is listed and callable for `scope`: opsdesk tools by their scope;
+    /// anything else only as a conformance fixture (test-only build).
+    fn in_scope(&self, scope: &ClientScope<'_>, name: &str) -> bool {
+        match tools::tool_def(name) {
+            Some(def) => scope.admits(def),
+            None => self.has_fixtures(),
+        }
+    }
+
+    /// A call or read outside the caller's scope: audited (`mcp.scope_refused`, which layer and
+    /// rule refused), then answered with the error that says how to leave the mode. When the
+    /// audit cannot be written the call is refused all the same, with that error.
+    pub(crate) async fn refuse(
+        &self,
+        who: &ClientIdentity,
+        actor: &str,
+        refusal: Refusal,
+    ) -> McpError {
+        let ev = crate::domain::AuditEvent::new(
+            "mcp.scope_refused",
+            Actor::mcp(actor),
+            crate::domain::AuditOutcome::Denied,
+        )
+        .tool(refusal.tool.clone())
+        .reason(refusal.audit_reason());
+        let engine = self.engine.clone();
+        match tokio::task::spawn_blocking(move || engine.audit(ev)).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => return engine_error(e),
+            Err(e) => return McpError::internal_error(e.to_string(), None),
+        }
+        let available = self.scope_of(who).tools();
+        super::scope::refusal_error(&refusal, available)
     }
 
     /// A handler for one session (legacy), one request (2026-07-28) or one stdio connection.
@@ -568,7 +621,8 @@ macro_rules! cache_hints {
     ($($t:ty),*) => {$(
         impl CacheHints for $t {
             fn hints(self, ttl: u64) -> Self {
-                self.with_ttl_ms(ttl).with_cache_scope(CacheScope::Public)
+                // Private: what a list holds depends on the caller's credential (its scope).
+                self.with_ttl_ms(ttl).with_cache_scope(CacheScope::Private)
             }
         }
     )*};
@@ -632,9 +686,18 @@ impl ServerHandler for OpsDesk {
         _req: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        let who = self.hub.identity(&ctx.extensions);
+        let scope = self.hub.scope_of(&who);
+        let tools = self
+            .hub
+            .tools
+            .iter()
+            .filter(|t| self.hub.in_scope(&scope, &t.name))
+            .cloned()
+            .collect();
         Ok(Self::cache_hints(
             &ctx,
-            ListToolsResult::with_all_items(self.hub.tools.clone()),
+            ListToolsResult::with_all_items(tools),
         ))
     }
 
@@ -649,6 +712,11 @@ impl ServerHandler for OpsDesk {
     ) -> Result<CallToolResponse, McpError> {
         let who = self.hub.identity(&ctx.extensions);
         let client = Self::actor_name(&who, &ctx);
+        if let Some(def) = tools::tool_def(&req.name)
+            && let Err(refusal) = self.hub.scope_of(&who).check(def)
+        {
+            return Err(self.hub.refuse(&who, &client, refusal).await);
+        }
         let args = req.arguments.clone().unwrap_or_default();
         if let Some(result) = tools::call(&self.hub, &req.name, args, &client).await {
             // PHICLIENTS-VIEW (1/3): every tool answer passes the PHI view.
@@ -675,9 +743,10 @@ impl ServerHandler for OpsDesk {
         }
         Err(McpError::invalid_params(
             format!("unknown tool `{}`", req.name),
-            Some(
-                json!({"available_tools": self.hub.tools.iter().map(|t| t.name.as_ref()).collect::<Vec<_>>()}),
-            ),
+            Some({
+                let scope = self.hub.scope_of(&who);
+                json!({"available_tools": self.hub.tools.iter().filter(|t| self.hub.in_scope(&scope, &t.name)).map(|t| t.name.as_ref()).collect::<Vec<_>>()})
+            }),
         ))
     }
 
@@ -686,8 +755,9 @@ impl ServerHandler for OpsDesk {
         _req: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
+        let who = self.hub.identity(&ctx.extensions);
         #[allow(unused_mut)] // extended only in the conformance build
-        let mut list = resources::list();
+        let mut list = resources::list_for(&self.hub.scope_of(&who));
         #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures {
             list.extend(fx.resources());
@@ -730,6 +800,10 @@ impl ServerHandler for OpsDesk {
             return fx.read_resource(req).await;
         }
         let who = self.hub.identity(&ctx.extensions);
+        if let Err(refusal) = resources::check_scope(&self.hub.scope_of(&who), &req.uri) {
+            let actor = Self::actor_name(&who, &ctx);
+            return Err(self.hub.refuse(&who, &actor, refusal).await);
+        }
         // PHICLIENTS-VIEW (2/3): every resource body (and error) passes the PHI view.
         let what = format!("resource:{}", req.uri);
         let mut result =
@@ -755,8 +829,13 @@ impl ServerHandler for OpsDesk {
     async fn subscribe(
         &self,
         req: SubscribeRequestParams,
-        _ctx: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
+        let who = self.hub.identity(&ctx.extensions);
+        if let Err(refusal) = resources::check_scope(&self.hub.scope_of(&who), &req.uri) {
+            let actor = Self::actor_name(&who, &ctx);
+            return Err(self.hub.refuse(&who, &actor, refusal).await);
+        }
         match req.uri.as_str() {
             resources::INBOX => self.session.inbox_subscribed.store(true, Ordering::Relaxed),
             resources::DRAFTS => self
