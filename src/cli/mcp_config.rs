@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::{CmdResult, Context, Failure};
 use crate::mcp::RuntimeInfo;
 use crate::mcp::auth::{self, TOKEN_ENV, TokenSource};
+use crate::mcp::scope::ScopeSummary;
 
 /// Id of the VS Code input that prompts for the token.
 pub const VSCODE_INPUT_ID: &str = "opsdesk-token";
@@ -72,6 +73,47 @@ pub struct McpConfigArgs {
     /// client whose model runs under a BAA).
     #[arg(long, requires = "new_client")]
     pub hipaa_cleared: bool,
+    /// With --new-client: the client gets only read tools (`read_only = true`).
+    #[arg(long, requires = "new_client")]
+    pub read_only: bool,
+    /// With --new-client: only these toolsets, comma-separated (inbox, briefs, drafts,
+    /// calendar, deals, triage, vault, admin).
+    #[arg(long, requires = "new_client", value_delimiter = ',', value_parser = crate::mcp::scope::Toolset::parse, value_name = "SET,…")]
+    pub toolsets: Option<Vec<crate::mcp::scope::Toolset>>,
+    /// With --new-client: only tools matching these patterns, comma-separated (`*` wildcard).
+    #[arg(long, requires = "new_client", value_delimiter = ',', value_parser = tool_pattern, value_name = "PATTERN,…")]
+    pub enabled_tools: Option<Vec<String>>,
+}
+
+fn tool_pattern(s: &str) -> Result<String, String> {
+    crate::mcp::scope::check_pattern(s).map(|()| s.trim().to_string())
+}
+
+/// Copilot CLI's tool allow-list follows the client's scope: the tools it may call, or `*`
+/// when nothing narrows it. Other clients take the list from the server's `tools/list`.
+fn scoped(client: Client, mut entry: OJson, scope: &ScopeSummary) -> OJson {
+    if client == Client::CopilotCli
+        && !scope.set_by.is_empty()
+        && let OJson::Object(fields) = &mut entry
+    {
+        for (k, v) in fields.iter_mut() {
+            if k == "tools" {
+                *v = OJson::Array(scope.tools.iter().map(|t| OJson::str(t.as_str())).collect());
+            }
+        }
+    }
+    entry
+}
+
+/// The scope of the default credential (which `mcp-config` configures without --new-client).
+fn default_scope(ctx: &Context) -> Result<ScopeSummary, Failure> {
+    let config = ctx.config()?;
+    let (scopes, _) =
+        crate::mcp::scope::effective(&ctx.paths, &config.server).map_err(Failure::usage)?;
+    scopes
+        .into_iter()
+        .find(|s| s.client == auth::DEFAULT_CLIENT)
+        .ok_or_else(|| Failure::failed("the running engine publishes no scope for `default`"))
 }
 
 /// How the token appears in the configuration.
@@ -107,7 +149,12 @@ pub fn run(ctx: &Context, args: McpConfigArgs) -> CmdResult {
             auth::read_existing(&ctx.paths)?.map(|t| t.source),
         )
     };
-    let entry = entry(args.client, &url, &token_ref);
+    let scope = default_scope(ctx)?;
+    let entry = scoped(args.client, entry(args.client, &url, &token_ref), &scope);
+    eprintln!(
+        "# scope of this credential (`default`): {}",
+        super::output::safe(&scope.line())
+    );
     let path = match &args.file {
         Some(f) => f.clone(),
         None => default_path(args.client)?,
@@ -295,7 +342,44 @@ fn new_client(ctx: &Context, args: &McpConfigArgs, name: &str, url: &str) -> Cmd
         Client::Vscode => format!("Bearer ${{input:{VSCODE_INPUT_ID}}}"),
         _ => format!("Bearer ${{{var}}}"),
     };
-    let entry = entry_with_header(args.client, url, header);
+    // The new client's scope: the server's (config and environment), narrowed by its own.
+    let mut server = ctx.config()?.server.clone();
+    let own = crate::config::McpClientConfig {
+        token_env: var.clone(),
+        hipaa_cleared: args.hipaa_cleared,
+        read_only: args.read_only,
+        toolsets: args
+            .toolsets
+            .as_ref()
+            .map(|t| t.iter().map(|s| s.name().to_string()).collect()),
+        tools: args.enabled_tools.clone(),
+    };
+    server.clients.insert(name.to_string(), own.clone());
+    let overrides = crate::mcp::scope::Overrides::from_env().map_err(Failure::usage)?;
+    let scope = crate::mcp::scope::Scopes::new(&server, &overrides)
+        .for_client(name)
+        .summary();
+    let entry = scoped(
+        args.client,
+        entry_with_header(args.client, url, header),
+        &scope,
+    );
+    let mut scope_lines = String::new();
+    if own.read_only {
+        scope_lines.push_str("\n\x20    read_only = true");
+    }
+    let quoted = |v: &[String]| {
+        v.iter()
+            .map(|s| format!("\"{s}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if let Some(t) = &own.toolsets {
+        scope_lines.push_str(&format!("\n\x20    toolsets = [{}]", quoted(t)));
+    }
+    if let Some(t) = &own.tools {
+        scope_lines.push_str(&format!("\n\x20    tools = [{}]", quoted(t)));
+    }
     let doc = merge(args.client, None, &args.name, entry, &TokenRef::Reference)
         .map_err(|e| Failure::failed(e.to_string()))?;
     println!("{}", render(&doc)?);
@@ -307,14 +391,17 @@ fn new_client(ctx: &Context, args: &McpConfigArgs, name: &str, url: &str) -> Cmd
          2. Add to {config_path}:\n\
          \x20    [server.clients.{name}]\n\
          \x20    token_env = \"{var}\"\n\
-         \x20    hipaa_cleared = {}\n\
-         3. Restart `opsdesk serve` (or the console). The client's entry above sends this token; cursors, rate limits and the audit then name it `{name}`.",
+         \x20    hipaa_cleared = {}{scope_lines}\n\
+         3. Restart `opsdesk serve` (or the console). The client's entry above sends this token; cursors, rate limits and the audit then name it `{name}`.\n\
+         Its scope: {} ({}).",
         if args.hipaa_cleared {
             "HIPAA-cleared: it receives PHI in clear; only for a client whose model runs under a BAA"
         } else {
             "not HIPAA-cleared: it gets the redacted view of requires_hipaa profiles"
         },
         args.hipaa_cleared,
+        scope.line(),
+        scope.tools.join(", "),
     );
     Ok(())
 }

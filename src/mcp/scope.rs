@@ -659,6 +659,22 @@ impl ClientScope<'_> {
     }
 }
 
+/// Each client's scope as `doctor` and `mcp-config` report it: the running engine's (which
+/// includes its command-line flags, published in `engine.json`), else what the config and
+/// `OPSDESK_READ_ONLY` give. The flag says which.
+pub fn effective(
+    paths: &crate::paths::Paths,
+    server: &ServerConfig,
+) -> Result<(Vec<ScopeSummary>, bool), String> {
+    if let Some(info) = super::RuntimeInfo::read_live(paths)
+        && !info.scopes.is_empty()
+    {
+        return Ok((info.scopes, true));
+    }
+    let scopes = Scopes::new(server, &Overrides::from_env()?);
+    Ok((scopes.all().iter().map(|s| s.summary()).collect(), false))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
