@@ -592,12 +592,18 @@ impl ClientScope<'_> {
     /// `Ok` when the client reaches `set` (see [`ClientScope::reaches`]), else why not, for
     /// `what` (a resource or a push): the refusal of the toolset's first tool, reworded.
     pub fn check_toolset(&self, set: Toolset, what: &str) -> Result<(), Refusal> {
-        let mut first = None;
+        // The refusal that explains it best: the toolset itself not enabled, else the first.
+        let mut first: Option<Refusal> = None;
         for t in set.tools() {
             match self.check(t) {
                 Ok(()) => return Ok(()),
                 Err(r) => {
-                    first.get_or_insert(r);
+                    if first
+                        .as_ref()
+                        .is_none_or(|f| f.rule != Rule::Toolsets && r.rule == Rule::Toolsets)
+                    {
+                        first = Some(r);
+                    }
                 }
             }
         }
