@@ -467,3 +467,35 @@ fn a_bridged_stdio_connection_cannot_claim_a_narrower_scope() {
         "{err}"
     );
 }
+
+#[test]
+fn python_sdk_pushes_reach_only_clients_whose_scope_reaches_the_inbox() {
+    let feed = "f".repeat(40);
+    let briefer = "b".repeat(40);
+    let server = Server::start_env(
+        &[],
+        Some(
+            "[server.clients.feed]\ntoken_env = \"FEED_TOKEN\"\ntoolsets = [\"inbox\"]\n\
+             [server.clients.briefer]\ntoken_env = \"BRIEFER_TOKEN\"\ntoolsets = [\"briefs\"]\n",
+        ),
+        &[
+            ("FEED_TOKEN", feed.as_str()),
+            ("BRIEFER_TOKEN", briefer.as_str()),
+        ],
+    );
+    let mut cmd = Command::new(ci_tool("mcp-python"));
+    // The script's `opsdesk inbox add` needs the server's config.
+    cmd.env(
+        "OPSDESK_CONFIG",
+        server.data_dir.with_file_name("config.toml"),
+    )
+    .arg(interop_script("py_scope_push.py"))
+    .args([&server.url, BIN])
+    .arg(&server.data_dir)
+    .args([&feed, &briefer]);
+    let (ok, out, err) = run_bounded(cmd, Duration::from_secs(120));
+    assert!(
+        ok,
+        "python push client failed:\nstdout: {out}\nstderr: {err}"
+    );
+}
