@@ -332,14 +332,16 @@ impl Layer {
         }
     }
 
-    fn check(&self, def: &ToolDef) -> Result<(), Refusal> {
-        let refuse = |rule: Rule, origin: Origin, message: String, remedy: String| Refusal {
-            tool: def.name.to_string(),
-            scope: self.client.clone().unwrap_or_else(|| "server".into()),
-            rule,
-            set_by: self.setting(rule, origin),
-            message,
-            remedy,
+    fn check(&self, def: &ToolDef) -> Result<(), Box<Refusal>> {
+        let refuse = |rule: Rule, origin: Origin, message: String, remedy: String| {
+            Box::new(Refusal {
+                tool: def.name.to_string(),
+                scope: self.client.clone().unwrap_or_else(|| "server".into()),
+                rule,
+                set_by: self.setting(rule, origin),
+                message,
+                remedy,
+            })
         };
         let r = &self.rules;
         if let Some(origin) = r.read_only
@@ -575,7 +577,7 @@ impl ClientScope<'_> {
     }
 
     /// `Ok` when `def` is in scope, else the first layer and rule that refuse it.
-    pub fn check(&self, def: &ToolDef) -> Result<(), Refusal> {
+    pub fn check(&self, def: &ToolDef) -> Result<(), Box<Refusal>> {
         self.layers().try_for_each(|l| l.check(def))
     }
 
@@ -591,9 +593,9 @@ impl ClientScope<'_> {
 
     /// `Ok` when the client reaches `set` (see [`ClientScope::reaches`]), else why not, for
     /// `what` (a resource or a push): the refusal of the toolset's first tool, reworded.
-    pub fn check_toolset(&self, set: Toolset, what: &str) -> Result<(), Refusal> {
+    pub fn check_toolset(&self, set: Toolset, what: &str) -> Result<(), Box<Refusal>> {
         // The refusal that explains it best: the toolset itself not enabled, else the first.
-        let mut first: Option<Refusal> = None;
+        let mut first: Option<Box<Refusal>> = None;
         for t in set.tools() {
             match self.check(t) {
                 Ok(()) => return Ok(()),
@@ -607,13 +609,15 @@ impl ClientScope<'_> {
                 }
             }
         }
-        let mut r = first.unwrap_or_else(|| Refusal {
-            tool: String::new(),
-            scope: "server".into(),
-            rule: Rule::Toolsets,
-            set_by: "this build".into(),
-            message: String::new(),
-            remedy: "none: this build has no tools in that toolset".into(),
+        let mut r = first.unwrap_or_else(|| {
+            Box::new(Refusal {
+                tool: String::new(),
+                scope: "server".into(),
+                rule: Rule::Toolsets,
+                set_by: "this build".into(),
+                message: String::new(),
+                remedy: "none: this build has no tools in that toolset".into(),
+            })
         });
         r.message = format!(
             "{what} belongs to toolset `{set}`, and none of its tools is in the scope of client `{}` ({})",

@@ -187,7 +187,7 @@ impl Hub {
         &self,
         who: &ClientIdentity,
         actor: &str,
-        refusal: Refusal,
+        refusal: Box<Refusal>,
     ) -> McpError {
         let ev = crate::domain::AuditEvent::new(
             "mcp.scope_refused",
