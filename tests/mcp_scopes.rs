@@ -499,3 +499,88 @@ fn python_sdk_pushes_reach_only_clients_whose_scope_reaches_the_inbox() {
         "python push client failed:\nstdout: {out}\nstderr: {err}"
     );
 }
+
+/// Poll (bounded) until `f` holds; never a timing assertion, only a bound on waiting.
+fn eventually(what: &str, mut f: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !f() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what} did not happen within 30 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn python_sdk_a_scope_reload_sends_list_changed_and_the_new_list_applies() {
+    let server = Server::start(&[], Some("[server]\nread_only = false\n"));
+    let config = server.data_dir.with_file_name("config.toml");
+    let all = tools_where(|_| true);
+    let read = tools_where(|t| t.tier == Tier::ReadOnly);
+    let read_inbox = tools_where(|t| t.tier == Tier::ReadOnly && t.toolset == Toolset::Inbox);
+    for (mode, new_config, before, after) in [
+        ("legacy", "[server]\nread_only = true\n", &all, &read),
+        (
+            "auto",
+            "[server]\nread_only = true\ntoolsets = [\"inbox\"]\n",
+            &read,
+            &read_inbox,
+        ),
+    ] {
+        let mut cmd = Command::new(ci_tool("mcp-python"));
+        cmd.arg(interop_script("py_scope_reload.py"))
+            .args([&server.url, &server.token, mode])
+            .arg(&config)
+            .arg(server.pid().to_string())
+            .arg(new_config)
+            .arg(json!({"before": before, "after": after}).to_string());
+        let (ok, out, err) = run_bounded(cmd, Duration::from_secs(120));
+        assert!(
+            ok,
+            "python reload client ({mode}) failed:\nstdout: {out}\nstderr: {err}"
+        );
+    }
+    // The reloads are audited, and doctor shows the running engine's new scope.
+    let reloads = |outcome: &str| {
+        audit(&server)
+            .into_iter()
+            .filter(|r| r["event"] == "mcp.scope_reload" && r["outcome"] == outcome)
+            .count()
+    };
+    assert_eq!(reloads("ok"), 2);
+    let o = server.cli(&["--json", "doctor"]);
+    let doctor = String::from_utf8_lossy(&o.stdout).to_string();
+    let expected = format!(
+        "read-only; {} of {} tools (toolsets: inbox)",
+        read_inbox.len(),
+        TOOLS.len()
+    );
+    assert!(doctor.contains(&expected), "{doctor}");
+
+    // A reload that would change credentials is refused whole: the scope stays as it was.
+    std::fs::write(
+        &config,
+        "[server]\n[server.clients.ghost]\ntoken_env = \"GHOST_TOKEN\"\n",
+    )
+    .expect("config");
+    // SAFETY: signalling the server process this test started.
+    unsafe {
+        libc::kill(server.pid() as i32, libc::SIGHUP);
+    }
+    eventually("the refused reload's audit record", || {
+        reloads("denied") == 1
+    });
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let v = rt.block_on(rpc(&server, "tools/list", None, json!({})));
+    let names: Vec<&str> = v["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, read_inbox, "{v}");
+}

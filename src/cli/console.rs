@@ -174,7 +174,7 @@ async fn start_http(
     let addr = listener
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let info = RuntimeInfo::new(addr).with_scopes(hub.scopes());
+    let info = RuntimeInfo::new(addr).with_scopes(&hub.scopes());
     info.write(&ctx.paths).map_err(|e| format!("{e:#}"))?;
     let app = crate::mcp::http::router(hub, &opts, shutdown.clone());
     let handle = tokio::spawn(async move {

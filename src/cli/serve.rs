@@ -157,9 +157,16 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
         });
     }
     let tasks = spawn_sources(engine.clone(), shutdown.clone())?;
-    tokio::select! {
-        _ = stop_signal => {},
-        _ = shutdown.cancelled() => {}
+    let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+        .map_err(|e| Failure::failed(format!("cannot watch SIGHUP: {e}")))?;
+    tokio::pin!(stop_signal);
+    loop {
+        tokio::select! {
+            _ = &mut stop_signal => break,
+            _ = shutdown.cancelled() => break,
+            // SIGHUP: reload the MCP scopes from the config file (nothing else).
+            _ = hangup.recv() => reload_scopes(ctx, &hub, http.is_some()),
+        }
     }
     shutdown.cancel();
     for t in tasks {
@@ -181,6 +188,32 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
         eprintln!("opsdesk engine stopped");
     }
     Ok(())
+}
+
+/// SIGHUP: read the config file again and apply its scope settings (`mcp::scope`), telling
+/// clients whose lists change; a config that fails validation or changes more than scopes is
+/// refused and the scopes stay as they were. Said on stderr; audited either way.
+fn reload_scopes(ctx: &Context, hub: &Arc<Hub>, published: bool) {
+    let reloaded = ctx
+        .config()
+        .map_err(|f| f.message)
+        .and_then(|c| hub.reload_scopes(&c.server));
+    match reloaded {
+        Ok((old, new)) => {
+            crate::mcp::notify::scopes_changed(hub, &old, &new);
+            if published && let Some(info) = RuntimeInfo::read_live(&ctx.paths) {
+                let info = info.with_scopes(&new);
+                if let Err(e) = info.write(&ctx.paths) {
+                    eprintln!("opsdesk: engine.json not updated with the new scopes: {e:#}");
+                }
+            }
+            for s in new.all() {
+                let s = s.summary();
+                eprintln!("opsdesk: MCP scope of {}: {}", s.client, safe(&s.line()));
+            }
+        }
+        Err(e) => eprintln!("opsdesk: MCP scopes not reloaded: {}", safe(&e)),
+    }
 }
 
 /// Bind and start the MCP HTTP server; publish its URL in engine.json.
@@ -211,7 +244,7 @@ async fn start_http(
     let addr = listener
         .local_addr()
         .map_err(|e| Failure::failed(format!("cannot read the bound address: {e}")))?;
-    let info = RuntimeInfo::new(addr).with_scopes(hub.scopes());
+    let info = RuntimeInfo::new(addr).with_scopes(&hub.scopes());
     info.write(&ctx.paths)?;
     eprintln!("opsdesk MCP server listening on {}", info.mcp_url);
     let app = crate::mcp::http::router(hub, &opts, shutdown.clone());

@@ -67,7 +67,7 @@ const ALL: [(&str, &str, &str, Toolset); 7] = [
 ];
 
 /// The resources `scope` reaches.
-pub fn list_for(scope: &ClientScope<'_>) -> Vec<Resource> {
+pub fn list_for(scope: &ClientScope) -> Vec<Resource> {
     ALL.iter()
         .filter(|r| scope.reaches(r.3))
         .map(|(uri, name, desc, _)| {
@@ -89,7 +89,7 @@ pub fn toolset_of(uri: &str) -> Option<Toolset> {
 
 /// `Ok` when `scope` reaches the toolset of resource `uri` (and for URIs that are not ours:
 /// reading them answers "not found").
-pub fn check_scope(scope: &ClientScope<'_>, uri: &str) -> Result<(), Box<Refusal>> {
+pub fn check_scope(scope: &ClientScope, uri: &str) -> Result<(), Box<Refusal>> {
     match ALL.iter().find(|r| r.0 == uri) {
         Some(r) => scope.check_toolset(r.3, &format!("resource `{uri}`")),
         None => Ok(()),

@@ -505,16 +505,16 @@ impl Scopes {
     }
 
     /// The scope of the client a credential names (`default`, `stdio` or a configured name).
-    pub fn for_client(&self, name: &str) -> ClientScope<'_> {
+    pub fn for_client(&self, name: &str) -> ClientScope {
         ClientScope {
             name: name.to_string(),
-            server: &self.server,
-            client: self.clients.get(name),
+            server: self.server.clone(),
+            client: self.clients.get(name).cloned(),
         }
     }
 
     /// Every client's scope: `default`, `stdio`, then the named clients.
-    pub fn all(&self) -> Vec<ClientScope<'_>> {
+    pub fn all(&self) -> Vec<ClientScope> {
         let mut v = vec![
             self.for_client(super::auth::DEFAULT_CLIENT),
             self.for_client(super::auth::STDIO_CLIENT),
@@ -524,12 +524,13 @@ impl Scopes {
     }
 }
 
-/// One client's scope: the server's layer, then its own.
+/// One client's scope: the server's layer, then its own (a copy: the server's scopes can be
+/// replaced while a request holds it).
 #[derive(Debug, Clone)]
-pub struct ClientScope<'a> {
+pub struct ClientScope {
     name: String,
-    server: &'a Layer,
-    client: Option<&'a Layer>,
+    server: Layer,
+    client: Option<Layer>,
 }
 
 /// A scope as `doctor`, `mcp-config` and `engine.json` show it.
@@ -571,9 +572,9 @@ impl ScopeSummary {
     }
 }
 
-impl ClientScope<'_> {
+impl ClientScope {
     fn layers(&self) -> impl Iterator<Item = &Layer> {
-        std::iter::once(self.server).chain(self.client)
+        std::iter::once(&self.server).chain(self.client.as_ref())
     }
 
     /// `Ok` when `def` is in scope, else the first layer and rule that refuse it.
@@ -667,6 +668,30 @@ impl ClientScope<'_> {
             set_by,
         }
     }
+}
+
+/// `[server]` without its scope settings: what a scope reload must leave as it is.
+fn without_scopes(server: &ServerConfig) -> ServerConfig {
+    let mut s = server.clone();
+    s.read_only = false;
+    s.toolsets = None;
+    s.tools = None;
+    for c in s.clients.values_mut() {
+        c.read_only = false;
+        c.toolsets = None;
+        c.tools = None;
+    }
+    s
+}
+
+/// A reload (SIGHUP) may change only the scope settings. Credentials, clearance and the rest of
+/// `[server]` are bound at start: a client removed from the file would keep its token but lose
+/// its own narrowing, so such a reload is refused as a whole.
+pub fn check_reload(running: &ServerConfig, reloaded: &ServerConfig) -> Result<(), String> {
+    if without_scopes(running) != without_scopes(reloaded) {
+        return Err("[server] has changes besides read_only / toolsets / tools (clients, tokens, clearance, limits or the address); those need a restart of opsdesk, so nothing was reloaded".into());
+    }
+    Ok(())
 }
 
 /// Each client's scope as `doctor` and `mcp-config` report it: the running engine's (which
@@ -880,6 +905,31 @@ mod tests {
             ]
         );
         assert_eq!(summary.toolsets, vec![Toolset::Inbox, Toolset::Briefs]);
+    }
+
+    #[test]
+    fn a_reload_may_change_scope_settings_only() {
+        let mut running = ServerConfig::default();
+        running
+            .clients
+            .insert("dash".into(), client(false, None, None));
+        let mut narrower = running.clone();
+        narrower.read_only = true;
+        narrower.toolsets = Some(vec!["inbox".into()]);
+        narrower
+            .clients
+            .insert("dash".into(), client(true, Some(&["briefs"]), Some(&["*"])));
+        assert!(check_reload(&running, &narrower).is_ok());
+        // Dropping a client would leave its token valid without its own narrowing.
+        let mut dropped = narrower.clone();
+        dropped.clients.clear();
+        let e = check_reload(&running, &dropped).unwrap_err();
+        assert!(e.contains("need a restart"), "{e}");
+        let mut cleared = running.clone();
+        if let Some(c) = cleared.clients.get_mut("dash") {
+            c.hipaa_cleared = true;
+        }
+        assert!(check_reload(&running, &cleared).is_err());
     }
 
     #[test]

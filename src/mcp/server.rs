@@ -63,8 +63,10 @@ pub struct Hub {
     pub(crate) fixtures: Option<Fixtures>,
     /// Who a stdio connection is (`server.stdio_client`, else uncleared `stdio`).
     stdio_identity: ClientIdentity,
-    /// What each client may see and call (`mcp::scope`).
-    scopes: Scopes,
+    /// What each client may see and call (`mcp::scope`); replaced as a whole by a reload.
+    scopes: std::sync::RwLock<Arc<Scopes>>,
+    /// The command line's and environment's scope settings, kept for reloads.
+    scope_overrides: Overrides,
 }
 
 /// A connected client the notifier can reach.
@@ -126,7 +128,8 @@ impl Hub {
         let stdio_identity = super::auth::stdio_identity(&engine.config().server);
         let scopes = Scopes::new(&engine.config().server, &opts.scope);
         Hub {
-            scopes,
+            scopes: std::sync::RwLock::new(Arc::new(scopes)),
+            scope_overrides: opts.scope,
             engine,
             tools: tools::all_tools(),
             peers: Mutex::new(HashMap::new()),
@@ -161,19 +164,56 @@ impl Hub {
         &self.engine
     }
 
-    /// Every client's scope (`doctor`, `engine.json`, the console).
-    pub fn scopes(&self) -> &Scopes {
-        &self.scopes
+    /// Every client's scope (`doctor`, `engine.json`), as they are now.
+    pub fn scopes(&self) -> Arc<Scopes> {
+        // Only whole values are stored: a poisoned lock still holds a consistent one.
+        self.scopes
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// The scope of the client a credential names.
-    pub(crate) fn scope_of(&self, who: &ClientIdentity) -> ClientScope<'_> {
-        self.scopes.for_client(&who.name)
+    pub(crate) fn scope_of(&self, who: &ClientIdentity) -> ClientScope {
+        self.scopes().for_client(&who.name)
+    }
+
+    /// Replace the scopes with those of a reloaded `[server]` (the command line's settings
+    /// still on top), if only scope settings changed. Audited either way (`mcp.scope_reload`).
+    /// Returns the scopes before and after.
+    pub fn reload_scopes(
+        &self,
+        reloaded: &crate::config::ServerConfig,
+    ) -> Result<(Arc<Scopes>, Arc<Scopes>), String> {
+        let checked = super::scope::check_reload(&self.engine.config().server, reloaded);
+        let audit = |outcome, reason: String| {
+            let ev = crate::domain::AuditEvent::new("mcp.scope_reload", Actor::Engine, outcome)
+                .reason(reason);
+            self.engine.audit(ev).map_err(|e| e.to_string())
+        };
+        if let Err(e) = checked {
+            audit(crate::domain::AuditOutcome::Denied, e.clone())?;
+            return Err(e);
+        }
+        let new = Arc::new(Scopes::new(reloaded, &self.scope_overrides));
+        let lines: Vec<String> = new
+            .all()
+            .iter()
+            .map(|s| {
+                let s = s.summary();
+                format!("{}: {}", s.client, s.line())
+            })
+            .collect();
+        // Recorded before it applies: a reload that cannot be audited does not happen.
+        audit(crate::domain::AuditOutcome::Ok, lines.join("; "))?;
+        let mut guard = self.scopes.write().unwrap_or_else(|e| e.into_inner());
+        let old = std::mem::replace(&mut *guard, new.clone());
+        Ok((old, new))
     }
 
     /// Whether a tool entry is listed and callable for `scope`: opsdesk tools by their scope;
     /// anything else only as a conformance fixture (test-only build).
-    fn in_scope(&self, scope: &ClientScope<'_>, name: &str) -> bool {
+    fn in_scope(&self, scope: &ClientScope, name: &str) -> bool {
         match tools::tool_def(name) {
             Some(def) => scope.admits(def),
             None => self.has_fixtures(),
@@ -582,6 +622,11 @@ impl OpsDesk {
             .build();
         if let Some(r) = caps.resources.as_mut() {
             r.subscribe = Some(true);
+            // A scope reload (SIGHUP) can change what a client may list.
+            r.list_changed = Some(true);
+        }
+        if let Some(t) = caps.tools.as_mut() {
+            t.list_changed = Some(true);
         }
         if self.hub.has_fixtures() {
             // The conformance suite exercises list-changed pushes and prompts.
