@@ -571,6 +571,15 @@ fn python_sdk_a_scope_reload_sends_list_changed_and_the_new_list_applies() {
     eventually("the refused reload's audit record", || {
         reloads("denied") == 1
     });
+    // So is a config that fails validation.
+    std::fs::write(&config, "[server]\ntoolsets = [\"everything\"]\n").expect("config");
+    // SAFETY: as above.
+    unsafe {
+        libc::kill(server.pid() as i32, libc::SIGHUP);
+    }
+    eventually("the invalid reload's audit record", || {
+        reloads("denied") == 2
+    });
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

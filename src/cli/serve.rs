@@ -194,10 +194,7 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
 /// clients whose lists change; a config that fails validation or changes more than scopes is
 /// refused and the scopes stay as they were. Said on stderr; audited either way.
 fn reload_scopes(ctx: &Context, hub: &Arc<Hub>, published: bool) {
-    let reloaded = ctx
-        .config()
-        .map_err(|f| f.message)
-        .and_then(|c| hub.reload_scopes(&c.server));
+    let reloaded = hub.reload_scopes(ctx.config().map(|c| c.server).map_err(|f| f.message));
     match reloaded {
         Ok((old, new)) => {
             crate::mcp::notify::scopes_changed(hub, &old, &new);

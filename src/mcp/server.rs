@@ -181,21 +181,26 @@ impl Hub {
     /// Replace the scopes with those of a reloaded `[server]` (the command line's settings
     /// still on top), if only scope settings changed. Audited either way (`mcp.scope_reload`).
     /// Returns the scopes before and after.
+    /// `reloaded` is the re-read `[server]`, or why the config file could not be used.
     pub fn reload_scopes(
         &self,
-        reloaded: &crate::config::ServerConfig,
+        reloaded: Result<crate::config::ServerConfig, String>,
     ) -> Result<(Arc<Scopes>, Arc<Scopes>), String> {
-        let checked = super::scope::check_reload(&self.engine.config().server, reloaded);
+        let checked = reloaded
+            .and_then(|r| super::scope::check_reload(&self.engine.config().server, &r).map(|()| r));
         let audit = |outcome, reason: String| {
             let ev = crate::domain::AuditEvent::new("mcp.scope_reload", Actor::Engine, outcome)
                 .reason(reason);
             self.engine.audit(ev).map_err(|e| e.to_string())
         };
-        if let Err(e) = checked {
-            audit(crate::domain::AuditOutcome::Denied, e.clone())?;
-            return Err(e);
-        }
-        let new = Arc::new(Scopes::new(reloaded, &self.scope_overrides));
+        let reloaded = match checked {
+            Ok(r) => r,
+            Err(e) => {
+                audit(crate::domain::AuditOutcome::Denied, e.clone())?;
+                return Err(e);
+            }
+        };
+        let new = Arc::new(Scopes::new(&reloaded, &self.scope_overrides));
         let lines: Vec<String> = new
             .all()
             .iter()
