@@ -112,6 +112,15 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
         mcp_url,
         mcp_error,
         clients: Some(Arc::new(move || clients_hub.connected_clients())),
+        mcp_scopes: hub
+            .scopes()
+            .all()
+            .iter()
+            .map(|s| {
+                let s = s.summary();
+                format!("{}: {}", s.client, s.line())
+            })
+            .collect(),
         log_file: Some(engine.data_dir().join("console.log")),
         data_dir: Some(engine.data_dir().display().to_string()),
     };
