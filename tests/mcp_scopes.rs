@@ -593,3 +593,96 @@ fn python_sdk_a_scope_reload_sends_list_changed_and_the_new_list_applies() {
         .collect();
     assert_eq!(names, read_inbox, "{v}");
 }
+
+/// `opsdesk serve --stdio <extra>` (own engine, HTTP on a free port) as rmcp's child-process
+/// client sees it: the tool names it lists and the error a draft call gets.
+async fn stdio_probe(
+    data_dir: &std::path::Path,
+    config: Option<&std::path::Path>,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (Vec<String>, String) {
+    use rmcp::ServiceExt;
+    use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+    let cmd = tokio::process::Command::new(BIN).configure(|c| {
+        c.arg("--data-dir").arg(data_dir);
+        if let Some(p) = config {
+            c.arg("--config").arg(p);
+        }
+        c.args(["serve", "--stdio", "--bind", "127.0.0.1:0"])
+            .args(extra)
+            .env_remove("OPSDESK_TOKEN")
+            .env_remove("OPSDESK_READ_ONLY")
+            .env("OPSDESK_LOG", "warn");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+    });
+    let (transport, _stderr) = TokioChildProcess::builder(cmd)
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .expect("spawn opsdesk serve --stdio");
+    let client = tokio::time::timeout(Duration::from_secs(60), ().serve(transport))
+        .await
+        .expect("initialize in time")
+        .expect("initialize");
+    let names = client
+        .list_all_tools()
+        .await
+        .expect("tools/list")
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    let args = draft_email_args();
+    let refused = client
+        .call_tool(
+            rmcp::model::CallToolRequestParams::new("draft_email")
+                .with_arguments(args.as_object().cloned().unwrap_or_default()),
+        )
+        .await
+        .map(|r| format!("not refused: {r:?}"))
+        .unwrap_or_else(|e| e.to_string());
+    client.cancel().await.expect("close");
+    (names, refused)
+}
+
+#[test]
+fn stdio_follows_the_same_scope_rules() {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    // Server-wide read-only from the command line.
+    let (names, refused) = rt.block_on(stdio_probe(
+        &tmp.path().join("a"),
+        None,
+        &["--read-only"],
+        &[],
+    ));
+    assert_eq!(names, tools_where(|t| t.tier == Tier::ReadOnly));
+    assert!(
+        refused.contains("read-only mode") && refused.contains("without --read-only"),
+        "{refused}"
+    );
+    // A stdio connection acting as a named client gets that client's own scope.
+    let config = tmp.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "[server]\nstdio_client = \"desk\"\n[server.clients.desk]\ntoken_env = \"DESK_TOKEN\"\ntoolsets = [\"briefs\"]\n",
+    )
+    .expect("config");
+    let token = "k".repeat(40);
+    let (names, refused) = rt.block_on(stdio_probe(
+        &tmp.path().join("b"),
+        Some(&config),
+        &[],
+        &[("DESK_TOKEN", token.as_str())],
+    ));
+    assert_eq!(names, tools_where(|t| t.toolset == Toolset::Briefs));
+    assert!(
+        refused.contains("toolset `drafts`") && refused.contains("[server.clients.desk]"),
+        "{refused}"
+    );
+}
