@@ -6,6 +6,9 @@
 //! `--stdio` when an engine already runs for the data dir: instead of failing on the lock, the
 //! process bridges stdin/stdout to that engine's HTTP endpoint, so a client that spawns a stdio
 //! server works while the console is open.
+//!
+//! SIGHUP reloads the MCP scopes from the config file (`mcp::scope`), as daemons reload; it
+//! does not stop the engine.
 
 use std::net::SocketAddr;
 use std::sync::Arc;

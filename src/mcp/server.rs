@@ -28,8 +28,8 @@ use crate::engine::{Engine, EngineError};
 use crate::governance::phi_view::Placeholders;
 use crate::store::StoreError;
 
-/// How long list results may be cached by 2026-07-28 clients: the lists only change when the
-/// server restarts.
+/// How long list results may be cached by 2026-07-28 clients: the lists change only at a
+/// restart or a scope reload, which sends `list_changed` (clients evict on it).
 const LIST_TTL_MS: u64 = 60_000;
 
 /// Settings of the handler side of the server.
@@ -179,9 +179,9 @@ impl Hub {
     }
 
     /// Replace the scopes with those of a reloaded `[server]` (the command line's settings
-    /// still on top), if only scope settings changed. Audited either way (`mcp.scope_reload`).
-    /// Returns the scopes before and after.
-    /// `reloaded` is the re-read `[server]`, or why the config file could not be used.
+    /// still on top), if only scope settings changed. `reloaded` is the re-read `[server]`, or
+    /// why the config file could not be used. Audited either way (`mcp.scope_reload`); returns
+    /// the scopes before and after.
     pub fn reload_scopes(
         &self,
         reloaded: Result<crate::config::ServerConfig, String>,
