@@ -394,11 +394,26 @@ pub struct ToolDef {
 /// Declares the tool table: per tool its metadata (`toolset` is required: it is what scopes
 /// select by), argument type `A`, result type `O` and an
 /// `async fn(Arc<Hub>, A, Actor) -> Result<CallToolResult, McpError>`.
+/// A tool's toolset; an entry without one (say, from a branch written before toolsets) stops
+/// the build with what to add, instead of a bare "no rules expected" from `tools!`.
+macro_rules! required_toolset {
+    ($name:literal, $toolset:ident) => {
+        Toolset::$toolset
+    };
+    ($name:literal,) => {
+        compile_error!(concat!(
+            "tool `",
+            $name,
+            "` names no toolset: add `toolset: <Inbox|Briefs|Drafts|Calendar|Deals|Triage|Vault|Admin>,` after its `tier` (mcp::scope::Toolset; the toolsets are listed in docs/ARCHITECTURE.md, \"Tool scopes\")"
+        ))
+    };
+}
+
 macro_rules! tools {
     ($( $name:literal {
         title: $title:literal,
         tier: $tier:ident,
-        toolset: $toolset:ident,
+        $(toolset: $toolset:ident,)?
         idempotent: $idem:literal,
         args: $args:ty,
         out: $out:ty,
@@ -413,7 +428,7 @@ macro_rules! tools {
                 title: $title,
                 description: $desc,
                 tier: Tier::$tier,
-                toolset: Toolset::$toolset,
+                toolset: required_toolset!($name, $($toolset)?),
                 idempotent: $idem,
                 describe: describe::<$args, $out>,
                 handler: |hub, args, actor| {
