@@ -439,6 +439,8 @@ impl Layer {
 pub struct Scopes {
     server: Layer,
     clients: BTreeMap<String, Layer>,
+    /// `[server] stdio_client`: stdio connections then act as that client.
+    stdio_client: Option<String>,
 }
 
 impl Default for Scopes {
@@ -501,6 +503,7 @@ impl Scopes {
                 rules: server_rules,
             },
             clients,
+            stdio_client: server.stdio_client.clone(),
         }
     }
 
@@ -513,12 +516,13 @@ impl Scopes {
         }
     }
 
-    /// Every client's scope: `default`, `stdio`, then the named clients.
+    /// Every client's scope: `default`, `stdio` (unless stdio acts as a named client), then
+    /// the named clients.
     pub fn all(&self) -> Vec<ClientScope> {
-        let mut v = vec![
-            self.for_client(super::auth::DEFAULT_CLIENT),
-            self.for_client(super::auth::STDIO_CLIENT),
-        ];
+        let mut v = vec![self.for_client(super::auth::DEFAULT_CLIENT)];
+        if self.stdio_client.is_none() {
+            v.push(self.for_client(super::auth::STDIO_CLIENT));
+        }
         v.extend(self.clients.keys().map(|n| self.for_client(n)));
         v
     }
@@ -905,6 +909,29 @@ mod tests {
             ]
         );
         assert_eq!(summary.toolsets, vec![Toolset::Inbox, Toolset::Briefs]);
+    }
+
+    #[test]
+    fn stdio_is_listed_on_its_own_only_when_it_is_not_a_named_client() {
+        let mut server = ServerConfig::default();
+        server
+            .clients
+            .insert("desk".into(), client(true, None, None));
+        let names = |s: &Scopes| {
+            s.all()
+                .iter()
+                .map(|c| c.summary().client)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(&Scopes::new(&server, &Overrides::default())),
+            ["default", "stdio", "desk"]
+        );
+        server.stdio_client = Some("desk".into());
+        assert_eq!(
+            names(&Scopes::new(&server, &Overrides::default())),
+            ["default", "desk"]
+        );
     }
 
     #[test]
