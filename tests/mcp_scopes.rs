@@ -453,6 +453,46 @@ fn doctor_and_mcp_config_show_the_running_servers_scope() {
 }
 
 #[test]
+fn mcp_config_as_a_named_client_carries_its_token_variable_and_scope() {
+    let token = "q".repeat(40);
+    let server = Server::start_env(
+        &[],
+        Some(
+            "[server.clients.dash]\ntoken_env = \"DASH_TOKEN\"\nread_only = true\ntoolsets = [\"briefs\"]\n",
+        ),
+        &[("DASH_TOKEN", token.as_str())],
+    );
+    let o = server.cli(&["mcp-config", "copilot-cli", "--as-client", "dash"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let entry: Value = serde_json::from_slice(&o.stdout).expect("client config");
+    let e = &entry["mcpServers"]["opsdesk"];
+    assert_eq!(
+        e["headers"]["Authorization"], "Bearer ${DASH_TOKEN}",
+        "{entry}"
+    );
+    assert_eq!(
+        e["tools"],
+        json!(tools_where(|t| t.toolset == Toolset::Briefs)),
+        "{entry}"
+    );
+    assert!(!String::from_utf8_lossy(&o.stdout).contains(&token));
+    assert!(
+        stderr.contains("scope of this credential (`dash`): read-only"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("${DASH_TOKEN}"), "{stderr}");
+    // An unknown name lists the configured ones.
+    let o = server.cli(&["mcp-config", "claude-code", "--as-client", "dahs"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no MCP client `dahs`") && stderr.contains("configured: dash"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_bridged_stdio_connection_cannot_claim_a_narrower_scope() {
     let server = Server::start(&[], None);
     let mut cmd = Command::new(BIN);
