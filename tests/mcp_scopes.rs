@@ -71,7 +71,7 @@ fn python_sdk_read_only_server_lists_only_read_tools_and_refuses_a_draft_with_ho
                 "resources": ALL_RESOURCES,
                 "allowed": {"tool": "inbox_pull", "args": {"limit": 1}},
                 "refused": {"tool": "draft_email", "args": draft_email_args(),
-                            "contains": ["read-only mode", "opsdesk serve --read-only", "without --read-only"],
+                            "contains": ["read-only mode", "opsdesk serve --read-only", "drops --read-only from `opsdesk serve`"],
                             "rule": "read_only", "scope": "server"},
             }),
         );
@@ -703,7 +703,7 @@ fn stdio_follows_the_same_scope_rules() {
     ));
     assert_eq!(names, tools_where(|t| t.tier == Tier::ReadOnly));
     assert!(
-        refused.contains("read-only mode") && refused.contains("without --read-only"),
+        refused.contains("read-only mode") && refused.contains("drops --read-only"),
         "{refused}"
     );
     // A stdio connection acting as a named client gets that client's own scope.

@@ -179,8 +179,8 @@ pub const READ_ONLY_ENV: &str = "OPSDESK_READ_ONLY";
 /// What the command line and the environment add to `[server]`'s scope settings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Overrides {
-    /// Read-only turned on by the flag or the environment (either can only turn it on).
-    pub read_only: Option<Origin>,
+    /// Read-only turned on by the flag and/or the environment (they can only turn it on).
+    pub read_only: Vec<Origin>,
     /// `--toolsets`: replaces `[server] toolsets`.
     pub toolsets: Option<Vec<Toolset>>,
     /// `--enabled-tools`: replaces `[server] tools`.
@@ -195,7 +195,7 @@ impl Overrides {
         let mut o = Overrides::default();
         if let Ok(v) = std::env::var(READ_ONLY_ENV) {
             match v.trim().to_ascii_lowercase().as_str() {
-                "1" | "true" | "yes" | "on" => o.read_only = Some(Origin::Env),
+                "1" | "true" | "yes" | "on" => o.read_only.push(Origin::Env),
                 "" | "0" | "false" | "no" | "off" => {}
                 _ => {
                     return Err(format!(
@@ -208,7 +208,8 @@ impl Overrides {
         Ok(o)
     }
 
-    /// The command line's flags on top (a flag wins over the environment as the origin named).
+    /// The command line's flags on top (`--toolsets` / `--enabled-tools` replace the config's
+    /// lists; `--read-only` adds to wherever else read-only is on).
     pub fn with_flags(
         mut self,
         read_only: bool,
@@ -216,7 +217,7 @@ impl Overrides {
         tools: Option<Vec<String>>,
     ) -> Overrides {
         if read_only {
-            self.read_only = Some(Origin::Flag);
+            self.read_only.insert(0, Origin::Flag);
         }
         if toolsets.is_some() {
             self.toolsets = toolsets;
@@ -236,7 +237,8 @@ impl Overrides {
 /// One layer's rules.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Rules {
-    read_only: Option<Origin>,
+    /// Every place that turns read-only on (each must be undone to leave it).
+    read_only: Vec<Origin>,
     toolsets: Option<(Vec<Toolset>, Origin)>,
     tools: Option<(Vec<String>, Origin)>,
 }
@@ -333,41 +335,49 @@ impl Layer {
     }
 
     fn check(&self, def: &ToolDef) -> Result<(), Box<Refusal>> {
-        let refuse = |rule: Rule, origin: Origin, message: String, remedy: String| {
+        let refuse = |rule: Rule, set_by: String, message: String, remedy: String| {
             Box::new(Refusal {
                 tool: def.name.to_string(),
                 scope: self.client.clone().unwrap_or_else(|| "server".into()),
                 rule,
-                set_by: self.setting(rule, origin),
+                set_by,
                 message,
                 remedy,
             })
         };
         let r = &self.rules;
-        if let Some(origin) = r.read_only
-            && def.tier != Tier::ReadOnly
-        {
-            let remedy = match (&self.client, origin) {
+        if !r.read_only.is_empty() && def.tier != Tier::ReadOnly {
+            let remedy = |origin: Origin| match (&self.client, origin) {
                 (Some(c), _) => format!(
-                    "the operator sets `read_only = false` in [server.clients.{c}] of the opsdesk config and restarts opsdesk"
+                    "sets `read_only = false` in [server.clients.{c}] of the opsdesk config"
                 ),
-                (None, Origin::Flag) => {
-                    "the operator restarts `opsdesk serve` without --read-only".into()
+                (None, Origin::Flag) => "drops --read-only from `opsdesk serve`".into(),
+                (None, Origin::Env) => format!("unsets {READ_ONLY_ENV}"),
+                (None, Origin::Config) => {
+                    "sets `read_only = false` in [server] of the opsdesk config".into()
                 }
-                (None, Origin::Env) => format!(
-                    "the operator unsets {READ_ONLY_ENV} and restarts opsdesk"
-                ),
-                (None, Origin::Config) => "the operator sets `read_only = false` in [server] of the opsdesk config and restarts opsdesk".into(),
             };
+            // Only the config file can be reloaded in place (SIGHUP).
+            let then = if r.read_only.iter().all(|o| *o == Origin::Config) {
+                "and restarts opsdesk or sends `opsdesk serve` SIGHUP"
+            } else {
+                "and restarts opsdesk"
+            };
+            let set_by: Vec<String> = r
+                .read_only
+                .iter()
+                .map(|o| self.setting(Rule::ReadOnly, *o))
+                .collect();
+            let remedies: Vec<String> = r.read_only.iter().map(|o| remedy(*o)).collect();
             return Err(refuse(
                 Rule::ReadOnly,
-                origin,
+                set_by.join(" and "),
                 format!(
                     "{} is in read-only mode: only read tools can be called, and `{}` is a draft tool",
                     self.who(),
                     def.name
                 ),
-                remedy,
+                format!("the operator {} {then}", remedies.join(", ")),
             ));
         }
         if let Some((sets, origin)) = &r.toolsets
@@ -376,7 +386,7 @@ impl Layer {
             let list = sets.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ");
             let remedy = match (&self.client, origin) {
                 (Some(c), _) => format!(
-                    "the operator adds `{}` to `toolsets` in [server.clients.{c}] and restarts opsdesk",
+                    "the operator adds `{}` to `toolsets` in [server.clients.{c}] and restarts opsdesk or sends `opsdesk serve` SIGHUP",
                     def.toolset
                 ),
                 (None, Origin::Flag) => format!(
@@ -384,13 +394,13 @@ impl Layer {
                     def.toolset
                 ),
                 (None, _) => format!(
-                    "the operator adds `{}` to `toolsets` in [server] and restarts opsdesk",
+                    "the operator adds `{}` to `toolsets` in [server] and restarts opsdesk or sends `opsdesk serve` SIGHUP",
                     def.toolset
                 ),
             };
             return Err(refuse(
                 Rule::Toolsets,
-                *origin,
+                self.setting(Rule::Toolsets, *origin),
                 format!(
                     "`{}` belongs to toolset `{}`, which is not enabled for {} (enabled: {})",
                     def.name,
@@ -406,7 +416,7 @@ impl Layer {
         {
             let remedy = match (&self.client, origin) {
                 (Some(c), _) => format!(
-                    "the operator adds `{}` to `tools` in [server.clients.{c}] and restarts opsdesk",
+                    "the operator adds `{}` to `tools` in [server.clients.{c}] and restarts opsdesk or sends `opsdesk serve` SIGHUP",
                     def.name
                 ),
                 (None, Origin::Flag) => format!(
@@ -414,13 +424,13 @@ impl Layer {
                     def.name
                 ),
                 (None, _) => format!(
-                    "the operator adds `{}` to `tools` in [server] and restarts opsdesk",
+                    "the operator adds `{}` to `tools` in [server] and restarts opsdesk or sends `opsdesk serve` SIGHUP",
                     def.name
                 ),
             };
             return Err(refuse(
                 Rule::Tools,
-                *origin,
+                self.setting(Rule::Tools, *origin),
                 format!(
                     "`{}` matches none of the tool patterns enabled for {} ({})",
                     def.name,
@@ -467,7 +477,12 @@ impl Scopes {
     /// The scopes `[server]` (validated) and the command line's overrides give.
     pub fn new(server: &ServerConfig, o: &Overrides) -> Scopes {
         let server_rules = Rules {
-            read_only: o.read_only.or(server.read_only.then_some(Origin::Config)),
+            read_only: o
+                .read_only
+                .iter()
+                .copied()
+                .chain(server.read_only.then_some(Origin::Config))
+                .collect(),
             toolsets: match (&o.toolsets, &server.toolsets) {
                 (Some(t), _) => Some((t.clone(), Origin::Flag)),
                 (None, Some(t)) => Some((parse_sets(t), Origin::Config)),
@@ -484,7 +499,7 @@ impl Scopes {
             .iter()
             .map(|(name, c)| {
                 let rules = Rules {
-                    read_only: c.read_only.then_some(Origin::Config),
+                    read_only: c.read_only.then_some(Origin::Config).into_iter().collect(),
                     toolsets: c.toolsets.as_ref().map(|t| (parse_sets(t), Origin::Config)),
                     tools: c.tools.as_ref().map(|t| (trimmed(t), Origin::Config)),
                 };
@@ -645,9 +660,9 @@ impl ClientScope {
         let mut set_by = Vec::new();
         let mut read_only = false;
         for l in self.layers() {
-            if let Some(o) = l.rules.read_only {
+            for o in &l.rules.read_only {
                 read_only = true;
-                set_by.push(l.setting(Rule::ReadOnly, o));
+                set_by.push(l.setting(Rule::ReadOnly, *o));
             }
             if let Some((_, o)) = &l.rules.toolsets {
                 set_by.push(l.setting(Rule::Toolsets, *o));
@@ -785,14 +800,14 @@ mod tests {
             (
                 Origin::Flag,
                 "opsdesk serve --read-only",
-                "without --read-only",
+                "drops --read-only",
             ),
             (Origin::Env, "OPSDESK_READ_ONLY", "unsets OPSDESK_READ_ONLY"),
         ] {
             let s = Scopes::new(
                 &ServerConfig::default(),
                 &Overrides {
-                    read_only: Some(o),
+                    read_only: vec![o],
                     ..Overrides::default()
                 },
             );
@@ -816,6 +831,18 @@ mod tests {
             .unwrap_err();
         assert_eq!(r.set_by, "[server] read_only");
         assert!(r.remedy.contains("read_only = false"), "{}", r.remedy);
+        // Turned on in two places: the refusal names both, and how to undo each.
+        let both = Overrides::default().with_flags(true, None, None);
+        let r = Scopes::new(&server, &both)
+            .for_client("default")
+            .check(def("draft_reply"))
+            .unwrap_err();
+        assert_eq!(r.set_by, "opsdesk serve --read-only and [server] read_only");
+        assert!(
+            r.remedy.contains("drops --read-only") && r.remedy.contains("read_only = false"),
+            "{}",
+            r.remedy
+        );
     }
 
     #[test]
