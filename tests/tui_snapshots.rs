@@ -592,6 +592,26 @@ fn terminal_too_small_says_so() {
 }
 
 #[test]
+fn the_health_view_shows_each_mcp_clients_scope() {
+    let mut a = app(false);
+    a.status.mcp_url = Some("http://127.0.0.1:48080/mcp".into());
+    a.status.mcp_scopes = vec![
+        "default: all 14 tools".into(),
+        "dash: read-only; 5 of 14 tools (toolsets: inbox, briefs) — set by [server.clients.dash] read_only".into(),
+    ];
+    let lines = a.health_lines();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("  ok    http://127.0.0.1:48080/mcp"))
+        .expect("the MCP server line");
+    assert_eq!(lines[at + 1], "  scope default: all 14 tools");
+    assert!(
+        lines[at + 2].starts_with("  scope dash: read-only; 5 of 14 tools"),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn failing_source_reason_is_reached_with_the_health_key() {
     let mut a = app(false);
     a.data_dir = Some("/tmp/opsdesk-demo-x".into());

@@ -84,6 +84,8 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
         engine.clone(),
         HubOptions {
             call_timeout: Duration::from_secs(config.server.request_timeout_secs.max(1)),
+            // The console's MCP server honours OPSDESK_READ_ONLY too.
+            scope: crate::mcp::scope::Overrides::from_env().map_err(Failure::usage)?,
         },
     );
     let notifier = crate::mcp::notify::spawn(hub.clone(), shutdown.clone());
@@ -110,6 +112,15 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
         mcp_url,
         mcp_error,
         clients: Some(Arc::new(move || clients_hub.connected_clients())),
+        mcp_scopes: hub
+            .scopes()
+            .all()
+            .iter()
+            .map(|s| {
+                let s = s.summary();
+                format!("{}: {}", s.client, s.line())
+            })
+            .collect(),
         log_file: Some(engine.data_dir().join("console.log")),
         data_dir: Some(engine.data_dir().display().to_string()),
     };
@@ -172,7 +183,7 @@ async fn start_http(
     let addr = listener
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let info = RuntimeInfo::new(addr);
+    let info = RuntimeInfo::new(addr).with_scopes(&hub.scopes());
     info.write(&ctx.paths).map_err(|e| format!("{e:#}"))?;
     let app = crate::mcp::http::router(hub, &opts, shutdown.clone());
     let handle = tokio::spawn(async move {

@@ -150,6 +150,9 @@ pub fn run(ctx: &Context, _args: DoctorArgs) -> CmdResult {
             )
         },
     );
+    if let Some(config) = &config {
+        checks.extend(mcp_scopes(ctx, config));
+    }
     let healthy = checks.iter().all(|c| c.ok);
     ctx.printer()
         .emit(&json!({"ok": healthy, "checks": checks}), |l| {
@@ -172,6 +175,38 @@ pub fn run(ctx: &Context, _args: DoctorArgs) -> CmdResult {
             "{} problem(s) need fixing (see above)",
             checks.iter().filter(|c| !c.ok).count()
         )))
+    }
+}
+
+/// Each MCP client's scope: what it sees and may call (`mcp::scope`).
+fn mcp_scopes(ctx: &Context, config: &crate::config::Config) -> Vec<Check> {
+    match crate::mcp::scope::effective(&ctx.paths, &config.server) {
+        Ok((scopes, running)) => scopes
+            .iter()
+            .map(|s| {
+                ok(
+                    format!("mcp scope {}", s.client),
+                    format!(
+                        "{} ({}){}",
+                        s.line(),
+                        s.tools.join(", "),
+                        if running {
+                            ""
+                        } else {
+                            "; from the config: a server started with --read-only, --toolsets or --enabled-tools narrows it"
+                        }
+                    ),
+                )
+            })
+            .collect(),
+        Err(e) => vec![problem(
+            "mcp scope",
+            e,
+            format!(
+                "set {} to 1 or 0, or unset it",
+                crate::mcp::scope::READ_ONLY_ENV
+            ),
+        )],
     }
 }
 

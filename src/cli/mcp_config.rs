@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::{CmdResult, Context, Failure};
 use crate::mcp::RuntimeInfo;
 use crate::mcp::auth::{self, TOKEN_ENV, TokenSource};
+use crate::mcp::scope::ScopeSummary;
 
 /// Id of the VS Code input that prompts for the token.
 pub const VSCODE_INPUT_ID: &str = "opsdesk-token";
@@ -72,6 +73,88 @@ pub struct McpConfigArgs {
     /// client whose model runs under a BAA).
     #[arg(long, requires = "new_client")]
     pub hipaa_cleared: bool,
+    /// Configure the app as the configured named client NAME (`[server.clients.NAME]`): the
+    /// entry sends that client's token variable, and Copilot CLI's tool list is its scope.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["new_client", "embed_token"])]
+    pub as_client: Option<String>,
+    /// With --new-client: the client gets only read tools (`read_only = true`).
+    #[arg(long, requires = "new_client")]
+    pub read_only: bool,
+    /// With --new-client: only these toolsets, comma-separated (inbox, briefs, drafts,
+    /// calendar, deals, triage, vault, admin).
+    #[arg(long, requires = "new_client", value_delimiter = ',', value_parser = crate::mcp::scope::Toolset::parse, value_name = "SET,…")]
+    pub toolsets: Option<Vec<crate::mcp::scope::Toolset>>,
+    /// With --new-client: only tools matching these patterns, comma-separated (`*` wildcard).
+    #[arg(long, requires = "new_client", value_delimiter = ',', value_parser = tool_pattern, value_name = "PATTERN,…")]
+    pub enabled_tools: Option<Vec<String>>,
+}
+
+fn tool_pattern(s: &str) -> Result<String, String> {
+    crate::mcp::scope::check_pattern(s).map(|()| s.trim().to_string())
+}
+
+/// Copilot CLI's tool allow-list follows the client's scope: the tools it may call, or `*`
+/// when nothing narrows it. Other clients take the list from the server's `tools/list`.
+fn scoped(client: Client, mut entry: OJson, scope: &ScopeSummary) -> OJson {
+    if client == Client::CopilotCli
+        && !scope.set_by.is_empty()
+        && let OJson::Object(fields) = &mut entry
+    {
+        for (k, v) in fields.iter_mut() {
+            if k == "tools" {
+                *v = OJson::Array(scope.tools.iter().map(|t| OJson::str(t.as_str())).collect());
+            }
+        }
+    }
+    entry
+}
+
+/// `--as-client NAME`: that configured client's token variable and its effective scope; an
+/// unknown name lists the configured ones.
+fn named_client(ctx: &Context, name: &str) -> Result<(String, ScopeSummary), Failure> {
+    let config = ctx.config()?;
+    let Some(c) = config.server.clients.get(name) else {
+        let known: Vec<&str> = config.server.clients.keys().map(String::as_str).collect();
+        return Err(Failure::usage(format!(
+            "no MCP client `{}` in the config; configured: {} (`--new-client NAME` makes one)",
+            crate::sanitize::one_line(name, 64),
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        )));
+    };
+    let (scopes, _) =
+        crate::mcp::scope::effective(&ctx.paths, &config.server).map_err(Failure::usage)?;
+    let scope = scopes
+        .into_iter()
+        .find(|s| s.client == name)
+        .ok_or_else(|| {
+            Failure::failed(format!(
+                "the running engine publishes no scope for `{name}`: it was started before the client was configured; restart it"
+            ))
+        })?;
+    Ok((c.token_env.clone(), scope))
+}
+
+/// The `Authorization` header naming a named client's token variable (VS Code prompts).
+fn named_header(client: Client, var: &str) -> String {
+    match client {
+        Client::Vscode => format!("Bearer ${{input:{VSCODE_INPUT_ID}}}"),
+        _ => format!("Bearer ${{{var}}}"),
+    }
+}
+
+/// The scope of the default credential (which `mcp-config` configures without --new-client).
+fn default_scope(ctx: &Context) -> Result<ScopeSummary, Failure> {
+    let config = ctx.config()?;
+    let (scopes, _) =
+        crate::mcp::scope::effective(&ctx.paths, &config.server).map_err(Failure::usage)?;
+    scopes
+        .into_iter()
+        .find(|s| s.client == auth::DEFAULT_CLIENT)
+        .ok_or_else(|| Failure::failed("the running engine publishes no scope for `default`"))
 }
 
 /// How the token appears in the configuration.
@@ -97,7 +180,14 @@ pub fn run(ctx: &Context, args: McpConfigArgs) -> CmdResult {
     if let Some(name) = &args.new_client {
         return new_client(ctx, &args, name, &url);
     }
-    let (token_ref, token_source) = if args.embed_token {
+    // Whose credential the entry carries: a configured named client's, or the default one.
+    let named = match &args.as_client {
+        Some(name) => Some(named_client(ctx, name)?),
+        None => None,
+    };
+    let (token_ref, token_source) = if named.is_some() {
+        (TokenRef::Reference, None)
+    } else if args.embed_token {
         // The server uses this same token (it creates the file on first use too).
         let t = auth::load_or_create(&ctx.paths)?;
         (TokenRef::Embedded(t.secret().to_string()), Some(t.source))
@@ -107,7 +197,24 @@ pub fn run(ctx: &Context, args: McpConfigArgs) -> CmdResult {
             auth::read_existing(&ctx.paths)?.map(|t| t.source),
         )
     };
-    let entry = entry(args.client, &url, &token_ref);
+    let (entry, scope, var) = match &named {
+        Some((var, scope)) => (
+            entry_with_header(args.client, &url, named_header(args.client, var)),
+            scope.clone(),
+            var.as_str(),
+        ),
+        None => (
+            entry(args.client, &url, &token_ref),
+            default_scope(ctx)?,
+            TOKEN_ENV,
+        ),
+    };
+    let entry = scoped(args.client, entry, &scope);
+    eprintln!(
+        "# scope of this credential (`{}`): {}",
+        scope.client,
+        super::output::safe(&scope.line())
+    );
     let path = match &args.file {
         Some(f) => f.clone(),
         None => default_path(args.client)?,
@@ -117,15 +224,7 @@ pub fn run(ctx: &Context, args: McpConfigArgs) -> CmdResult {
         let doc = merge(args.client, None, &args.name, entry, &token_ref)
             .map_err(|e| Failure::failed(e.to_string()))?;
         println!("{}", render(&doc)?);
-        print_hints(
-            ctx,
-            args.client,
-            &args,
-            &url,
-            &path,
-            &token_ref,
-            &token_source,
-        );
+        print_hints(ctx, &args, &url, &path, &token_ref, &token_source, var);
         return Ok(());
     }
 
@@ -158,15 +257,7 @@ pub fn run(ctx: &Context, args: McpConfigArgs) -> CmdResult {
     let before_text = before.unwrap_or_default();
     if before_text == after {
         eprintln!("{} is already up to date", target.display());
-        print_hints(
-            ctx,
-            args.client,
-            &args,
-            &url,
-            &path,
-            &token_ref,
-            &token_source,
-        );
+        print_hints(ctx, &args, &url, &path, &token_ref, &token_source, var);
         return Ok(());
     }
     let shown = path.display().to_string();
@@ -199,15 +290,7 @@ pub fn run(ctx: &Context, args: McpConfigArgs) -> CmdResult {
             "WARNING: {shown} now holds the opsdesk MCP token (written 0600). Do not commit or share it; without --embed-token the file references ${TOKEN_ENV} instead."
         );
     }
-    print_hints(
-        ctx,
-        args.client,
-        &args,
-        &url,
-        &path,
-        &token_ref,
-        &token_source,
-    );
+    print_hints(ctx, &args, &url, &path, &token_ref, &token_source, var);
     Ok(())
 }
 
@@ -295,7 +378,44 @@ fn new_client(ctx: &Context, args: &McpConfigArgs, name: &str, url: &str) -> Cmd
         Client::Vscode => format!("Bearer ${{input:{VSCODE_INPUT_ID}}}"),
         _ => format!("Bearer ${{{var}}}"),
     };
-    let entry = entry_with_header(args.client, url, header);
+    // The new client's scope: the server's (config and environment), narrowed by its own.
+    let mut server = ctx.config()?.server.clone();
+    let own = crate::config::McpClientConfig {
+        token_env: var.clone(),
+        hipaa_cleared: args.hipaa_cleared,
+        read_only: args.read_only,
+        toolsets: args
+            .toolsets
+            .as_ref()
+            .map(|t| t.iter().map(|s| s.name().to_string()).collect()),
+        tools: args.enabled_tools.clone(),
+    };
+    server.clients.insert(name.to_string(), own.clone());
+    let overrides = crate::mcp::scope::Overrides::from_env().map_err(Failure::usage)?;
+    let scope = crate::mcp::scope::Scopes::new(&server, &overrides)
+        .for_client(name)
+        .summary();
+    let entry = scoped(
+        args.client,
+        entry_with_header(args.client, url, header),
+        &scope,
+    );
+    let mut scope_lines = String::new();
+    if own.read_only {
+        scope_lines.push_str("\n\x20    read_only = true");
+    }
+    let quoted = |v: &[String]| {
+        v.iter()
+            .map(|s| format!("\"{s}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if let Some(t) = &own.toolsets {
+        scope_lines.push_str(&format!("\n\x20    toolsets = [{}]", quoted(t)));
+    }
+    if let Some(t) = &own.tools {
+        scope_lines.push_str(&format!("\n\x20    tools = [{}]", quoted(t)));
+    }
     let doc = merge(args.client, None, &args.name, entry, &TokenRef::Reference)
         .map_err(|e| Failure::failed(e.to_string()))?;
     println!("{}", render(&doc)?);
@@ -307,14 +427,17 @@ fn new_client(ctx: &Context, args: &McpConfigArgs, name: &str, url: &str) -> Cmd
          2. Add to {config_path}:\n\
          \x20    [server.clients.{name}]\n\
          \x20    token_env = \"{var}\"\n\
-         \x20    hipaa_cleared = {}\n\
-         3. Restart `opsdesk serve` (or the console). The client's entry above sends this token; cursors, rate limits and the audit then name it `{name}`.",
+         \x20    hipaa_cleared = {}{scope_lines}\n\
+         3. Restart `opsdesk serve` (or the console). The client's entry above sends this token; cursors, rate limits and the audit then name it `{name}`.\n\
+         Its scope: {} ({}).",
         if args.hipaa_cleared {
             "HIPAA-cleared: it receives PHI in clear; only for a client whose model runs under a BAA"
         } else {
             "not HIPAA-cleared: it gets the redacted view of requires_hipaa profiles"
         },
         args.hipaa_cleared,
+        scope.line(),
+        scope.tools.join(", "),
     );
     Ok(())
 }
@@ -480,13 +603,14 @@ fn write(path: &Path, bytes: &[u8], secret: bool) -> Result<(), Failure> {
 
 fn print_hints(
     ctx: &Context,
-    client: Client,
     args: &McpConfigArgs,
     url: &str,
     path: &Path,
     token: &TokenRef,
     source: &Option<TokenSource>,
+    var: &str,
 ) {
+    let client = args.client;
     let mut lines: Vec<String> = Vec::new();
     if !args.write {
         lines.push(format!(
@@ -498,6 +622,9 @@ fn print_hints(
     }
     if *token == TokenRef::Reference {
         let where_ = match source {
+            _ if var != TOKEN_ENV => format!(
+                "{var} must hold the same token as in opsdesk's environment ([server.clients.*] token_env)"
+            ),
             Some(TokenSource::Env) => format!("{TOKEN_ENV} is set in this shell"),
             Some(TokenSource::File(p)) => format!(
                 "the token is in {}: export {TOKEN_ENV}=\"$(cat {})\"",
@@ -514,13 +641,13 @@ fn print_hints(
                 "# VS Code asks for the token once (input `{VSCODE_INPUT_ID}`) and keeps it in its secret storage; {where_}"
             )),
             _ => lines.push(format!(
-                "# the client expands ${{{TOKEN_ENV}}} from its environment when it connects; {where_}"
+                "# the client expands ${{{var}}} from its environment when it connects; {where_}"
             )),
         }
     }
     if client == Client::ClaudeCode {
         let header = match token {
-            TokenRef::Reference => format!("'Authorization: Bearer ${{{TOKEN_ENV}}}'"),
+            TokenRef::Reference => format!("'Authorization: Bearer ${{{var}}}'"),
             TokenRef::Embedded(_) => "'Authorization: Bearer <token>'".to_string(),
         };
         lines.push(format!(

@@ -6,6 +6,9 @@
 //! `--stdio` when an engine already runs for the data dir: instead of failing on the lock, the
 //! process bridges stdin/stdout to that engine's HTTP endpoint, so a client that spawns a stdio
 //! server works while the console is open.
+//!
+//! SIGHUP reloads the MCP scopes from the config file (`mcp::scope`), as daemons reload; it
+//! does not stop the engine.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -18,6 +21,7 @@ use super::{CmdResult, Context, Failure};
 use crate::engine::runner::spawn_sources;
 use crate::engine::{Engine, EngineEvent, LockError, Mode};
 use crate::mcp::http::HttpOptions;
+use crate::mcp::scope::Overrides;
 use crate::mcp::{Hub, HubOptions, RuntimeInfo, auth};
 
 #[derive(Debug, Args, Default)]
@@ -39,6 +43,31 @@ pub struct ServeArgs {
     /// The global `--no-http` (set by `cli::run`).
     #[arg(skip)]
     pub no_http: bool,
+    /// Read-only mode for every client: only read tools are listed and callable (also
+    /// `OPSDESK_READ_ONLY=1`, `[server] read_only = true`).
+    #[arg(long)]
+    pub read_only: bool,
+    /// Only the tools of these toolsets, comma-separated: inbox, briefs, drafts, calendar,
+    /// deals, triage, vault, admin (replaces `[server] toolsets`).
+    #[arg(long, value_delimiter = ',', value_parser = crate::mcp::scope::Toolset::parse, value_name = "SET,…")]
+    pub toolsets: Option<Vec<crate::mcp::scope::Toolset>>,
+    /// Only the tools matching these patterns, comma-separated, `*` as a wildcard (e.g.
+    /// `inbox_*,status`; replaces `[server] tools`).
+    #[arg(long, value_delimiter = ',', value_parser = tool_pattern, value_name = "PATTERN,…")]
+    pub enabled_tools: Option<Vec<String>>,
+}
+
+fn tool_pattern(s: &str) -> Result<String, String> {
+    crate::mcp::scope::check_pattern(s).map(|()| s.trim().to_string())
+}
+
+/// The scope settings of the command line and the environment (`mcp::scope`).
+fn scope_overrides(args: &ServeArgs) -> Result<Overrides, Failure> {
+    Ok(Overrides::from_env().map_err(Failure::usage)?.with_flags(
+        args.read_only,
+        args.toolsets.clone(),
+        args.enabled_tools.clone(),
+    ))
 }
 
 pub fn run(ctx: &Context, args: ServeArgs) -> CmdResult {
@@ -52,12 +81,22 @@ pub fn run(ctx: &Context, args: ServeArgs) -> CmdResult {
 
 async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
     let config = ctx.config()?;
+    let scope = scope_overrides(&args)?;
     let engine = match Engine::open(ctx.paths.clone(), config.clone(), Mode::Primary) {
         Ok(e) => Arc::new(e),
         Err(e)
             if args.stdio
                 && matches!(e.downcast_ref::<LockError>(), Some(LockError::Held { .. })) =>
         {
+            // The bridge relays bytes to the running engine, whose scope applies: it cannot
+            // narrow it, and must not pretend to.
+            if !scope.is_empty() {
+                return Err(Failure::usage(format!(
+                    "an engine already runs for {}, and a bridged stdio connection gets that engine's scope: --read-only, --toolsets, --enabled-tools and {} cannot narrow it from here. Start that engine with them, or give this client a named credential with its own scope ([server.clients.<name>] read_only / toolsets / tools, and [server] stdio_client)",
+                    ctx.paths.data_dir.display(),
+                    crate::mcp::scope::READ_ONLY_ENV
+                )));
+            }
             return crate::mcp::bridge::run(&ctx.paths)
                 .await
                 .map_err(Failure::from);
@@ -73,6 +112,7 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
         engine.clone(),
         HubOptions {
             call_timeout: std::time::Duration::from_secs(config.server.request_timeout_secs.max(1)),
+            scope,
         },
     );
     let notifier = crate::mcp::notify::spawn(hub.clone(), shutdown.clone());
@@ -120,9 +160,16 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
         });
     }
     let tasks = spawn_sources(engine.clone(), shutdown.clone())?;
-    tokio::select! {
-        _ = stop_signal => {},
-        _ = shutdown.cancelled() => {}
+    let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+        .map_err(|e| Failure::failed(format!("cannot watch SIGHUP: {e}")))?;
+    tokio::pin!(stop_signal);
+    loop {
+        tokio::select! {
+            _ = &mut stop_signal => break,
+            _ = shutdown.cancelled() => break,
+            // SIGHUP: reload the MCP scopes from the config file (nothing else).
+            _ = hangup.recv() => reload_scopes(ctx, &hub, http.is_some()),
+        }
     }
     shutdown.cancel();
     for t in tasks {
@@ -144,6 +191,29 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
         eprintln!("opsdesk engine stopped");
     }
     Ok(())
+}
+
+/// SIGHUP: read the config file again and apply its scope settings (`mcp::scope`), telling
+/// clients whose lists change; a config that fails validation or changes more than scopes is
+/// refused and the scopes stay as they were. Said on stderr; audited either way.
+fn reload_scopes(ctx: &Context, hub: &Arc<Hub>, published: bool) {
+    let reloaded = hub.reload_scopes(ctx.config().map(|c| c.server).map_err(|f| f.message));
+    match reloaded {
+        Ok((old, new)) => {
+            crate::mcp::notify::scopes_changed(hub, &old, &new);
+            if published && let Some(info) = RuntimeInfo::read_live(&ctx.paths) {
+                let info = info.with_scopes(&new);
+                if let Err(e) = info.write(&ctx.paths) {
+                    eprintln!("opsdesk: engine.json not updated with the new scopes: {e:#}");
+                }
+            }
+            for s in new.all() {
+                let s = s.summary();
+                eprintln!("opsdesk: MCP scope of {}: {}", s.client, safe(&s.line()));
+            }
+        }
+        Err(e) => eprintln!("opsdesk: MCP scopes not reloaded: {}", safe(&e)),
+    }
 }
 
 /// Bind and start the MCP HTTP server; publish its URL in engine.json.
@@ -174,7 +244,7 @@ async fn start_http(
     let addr = listener
         .local_addr()
         .map_err(|e| Failure::failed(format!("cannot read the bound address: {e}")))?;
-    let info = RuntimeInfo::new(addr);
+    let info = RuntimeInfo::new(addr).with_scopes(&hub.scopes());
     info.write(&ctx.paths)?;
     eprintln!("opsdesk MCP server listening on {}", info.mcp_url);
     let app = crate::mcp::http::router(hub, &opts, shutdown.clone());

@@ -110,6 +110,17 @@ pub struct ServerConfig {
     /// uncleared client `stdio`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stdio_client: Option<String>,
+    /// Read-only mode for every client: only read tools are listed and callable (also
+    /// `opsdesk serve --read-only` and `OPSDESK_READ_ONLY=1`). `mcp::scope` has the rules.
+    pub read_only: bool,
+    /// Only the tools of these toolsets (inbox, briefs, drafts, calendar, deals, triage,
+    /// vault, admin) for every client; unset = all (`--toolsets` replaces it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub toolsets: Option<Vec<String>>,
+    /// Only tools matching one of these patterns (`*` wildcard) for every client; unset = all
+    /// (`--enabled-tools` replaces it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
 }
 
 /// `[server.clients.<name>]`: one MCP client and the credential bound to it.
@@ -123,6 +134,15 @@ pub struct McpClientConfig {
     /// gets the redacted view. Set true only for a client whose model runs under a BAA.
     #[serde(default)]
     pub hipaa_cleared: bool,
+    /// This client gets only read tools, whatever the server allows.
+    #[serde(default)]
+    pub read_only: bool,
+    /// This client gets only the tools of these toolsets (within the server's scope).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toolsets: Option<Vec<String>>,
+    /// This client gets only tools matching one of these patterns (within the server's scope).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
 }
 
 impl Default for ServerConfig {
@@ -142,6 +162,9 @@ impl Default for ServerConfig {
             auth_failures_burst: 10,
             clients: BTreeMap::new(),
             stdio_client: None,
+            read_only: false,
+            toolsets: None,
+            tools: None,
         }
     }
 }

@@ -7,6 +7,7 @@
 //! - `notify`: pushes (log ping, `resources/updated`, Claude Code's channel) on engine events
 //! - `http`: `/mcp` behind the guard (Origin, size, rate, token, time) and `/health`
 //! - `auth`: the bearer token
+//! - `scope`: which tools, resources and pushes each client gets (read-only, toolsets, patterns)
 //! - `bridge`: stdio for clients that spawn a server while an engine already runs
 //! - `fixtures`: the conformance suite's fixtures, compiled only with the test-only
 //!   `conformance` feature (the integration test turns it on; a release build never has it)
@@ -19,6 +20,7 @@ pub mod fixtures;
 pub mod http;
 pub mod notify;
 pub mod resources;
+pub mod scope;
 pub mod server;
 pub mod tools;
 
@@ -41,6 +43,9 @@ pub struct RuntimeInfo {
     pub mcp_url: String,
     pub addr: SocketAddr,
     pub started_at: String,
+    /// Each client's effective scope (`mcp::scope`), for `doctor` and `mcp-config`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<scope::ScopeSummary>,
 }
 
 pub fn runtime_file(paths: &Paths) -> PathBuf {
@@ -56,7 +61,14 @@ impl RuntimeInfo {
             started_at: crate::domain::now()
                 .format(&time::format_description::well_known::Rfc3339)
                 .unwrap_or_default(),
+            scopes: Vec::new(),
         }
+    }
+
+    /// With the scopes the server applies.
+    pub fn with_scopes(mut self, scopes: &scope::Scopes) -> RuntimeInfo {
+        self.scopes = scopes.all().iter().map(|s| s.summary()).collect();
+        self
     }
 
     pub fn write(&self, paths: &Paths) -> Result<()> {

@@ -19,6 +19,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
 use super::resources;
+use super::scope::{Scopes, Toolset};
 use super::server::{Hub, PeerEntry, PeerKind, level_rank};
 use crate::domain::InboxRecord;
 use crate::engine::EngineEvent;
@@ -142,6 +143,10 @@ fn inbox_appended(hub: &Arc<Hub>, rec: &InboxRecord) {
     let ping = inbox_ping(rec, unread);
     let channel = claude_channel(rec);
     for p in hub.live_peers() {
+        // Pushes follow the client's scope: none about the inbox to a client without it.
+        if !hub.scope_of(&p.identity).reaches(Toolset::Inbox) {
+            continue;
+        }
         let mut ping = ping.clone();
         let mut channel = is_claude_code(&p.client).then(|| channel.clone());
         let hub = hub.clone();
@@ -203,6 +208,11 @@ fn inbox_appended(hub: &Arc<Hub>, rec: &InboxRecord) {
 
 fn resource_changed(hub: &Arc<Hub>, uri: &'static str) {
     for p in hub.live_peers() {
+        if let Some(set) = resources::toolset_of(uri)
+            && !hub.scope_of(&p.identity).reaches(set)
+        {
+            continue;
+        }
         send(p, move |p| async move {
             match &p.kind {
                 PeerKind::Session(s) => {
@@ -220,6 +230,45 @@ fn resource_changed(hub: &Arc<Hub>, uri: &'static str) {
                 }
                 PeerKind::Listen { sink, .. } => {
                     let _ = sink.notify_resource_updated(uri).await;
+                }
+            }
+        });
+    }
+}
+
+/// After a scope reload: `notifications/tools/list_changed` (and `resources/list_changed`) to
+/// each connected client whose lists differ between `old` and `new`.
+pub fn scopes_changed(hub: &Arc<Hub>, old: &Scopes, new: &Scopes) {
+    for p in hub.live_peers() {
+        let (before, after) = (
+            old.for_client(&p.identity.name),
+            new.for_client(&p.identity.name),
+        );
+        let tools = before.tools() != after.tools();
+        let resources = Toolset::ALL
+            .iter()
+            .any(|s| before.reaches(*s) != after.reaches(*s));
+        if !tools && !resources {
+            continue;
+        }
+        send(p, move |p| async move {
+            match &p.kind {
+                PeerKind::Session(_) => {
+                    if tools {
+                        let _ = p.peer.notify_tool_list_changed().await;
+                    }
+                    if resources {
+                        let _ = p.peer.notify_resource_list_changed().await;
+                    }
+                }
+                PeerKind::Listen { sink, .. } => {
+                    // The sink sends only what the client's filter accepted.
+                    if tools {
+                        let _ = sink.notify_tool_list_changed().await;
+                    }
+                    if resources {
+                        let _ = sink.notify_resource_list_changed().await;
+                    }
                 }
             }
         });

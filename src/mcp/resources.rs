@@ -7,6 +7,7 @@ use rmcp::ErrorData as McpError;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
 use serde_json::{Value, json};
 
+use super::scope::{ClientScope, Refusal, Toolset};
 use super::server::Hub;
 use crate::domain::{Action, Actor, ConfigSection, Outcome, Query};
 
@@ -18,47 +19,58 @@ pub const CONFIG_AUTONOMY: &str = "opsdesk://config/autonomy_ladder";
 pub const CONFIG_HARD_BANS: &str = "opsdesk://config/hard_bans";
 pub const CONFIG_LLM: &str = "opsdesk://config/llm_providers";
 
-const ALL: [(&str, &str, &str); 7] = [
+/// Each resource: URI, name, description, and the toolset whose scope it follows (a client
+/// reads it when it can use any tool of that toolset).
+const ALL: [(&str, &str, &str, Toolset); 7] = [
     (
         INBOX,
         "inbox",
         "The newest inbox items and the unread count (untrusted inbound data). Subscribe for resources/updated when it grows.",
+        Toolset::Inbox,
     ),
     (
         DRAFTS,
         "drafts",
         "The approval queue: drafts waiting for the operator.",
+        Toolset::Drafts,
     ),
     (
         AUDIT_RECENT,
         "audit-recent",
         "The newest audit records (no bodies, no secrets).",
+        Toolset::Admin,
     ),
     (
         CONFIG_PROFILES,
         "config-profiles",
         "Configured profiles (entities), without PHI rosters.",
+        Toolset::Admin,
     ),
     (
         CONFIG_AUTONOMY,
         "config-autonomy-ladder",
         "Per action kind, how much may happen without the operator.",
+        Toolset::Admin,
     ),
     (
         CONFIG_HARD_BANS,
         "config-hard-bans",
         "Built-in and configured hard bans.",
+        Toolset::Admin,
     ),
     (
         CONFIG_LLM,
         "config-llm-providers",
         "LLM providers and routing (credential variable names only).",
+        Toolset::Admin,
     ),
 ];
 
-pub fn list() -> Vec<Resource> {
+/// The resources `scope` reaches.
+pub fn list_for(scope: &ClientScope) -> Vec<Resource> {
     ALL.iter()
-        .map(|(uri, name, desc)| {
+        .filter(|r| scope.reaches(r.3))
+        .map(|(uri, name, desc, _)| {
             Resource::new(*uri, *name)
                 .with_mime_type("application/json")
                 .with_description(*desc)
@@ -67,14 +79,28 @@ pub fn list() -> Vec<Resource> {
 }
 
 pub fn is_known(uri: &str) -> bool {
-    ALL.iter().any(|(u, _, _)| *u == uri)
+    ALL.iter().any(|r| r.0 == uri)
+}
+
+/// The toolset resource `uri` follows.
+pub fn toolset_of(uri: &str) -> Option<Toolset> {
+    ALL.iter().find(|r| r.0 == uri).map(|r| r.3)
+}
+
+/// `Ok` when `scope` reaches the toolset of resource `uri` (and for URIs that are not ours:
+/// reading them answers "not found").
+pub fn check_scope(scope: &ClientScope, uri: &str) -> Result<(), Box<Refusal>> {
+    match ALL.iter().find(|r| r.0 == uri) {
+        Some(r) => scope.check_toolset(r.3, &format!("resource `{uri}`")),
+        None => Ok(()),
+    }
 }
 
 pub fn not_found(uri: &str) -> McpError {
     McpError::resource_not_found(
         format!("no resource `{uri}`"),
         Some(
-            json!({"uri": uri, "available_resources": ALL.iter().map(|(u, _, _)| *u).collect::<Vec<_>>()}),
+            json!({"uri": uri, "available_resources": ALL.iter().map(|r| r.0).collect::<Vec<_>>()}),
         ),
     )
 }

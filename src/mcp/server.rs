@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 use super::auth::ClientIdentity;
 #[cfg(feature = "conformance")]
 use super::fixtures::Fixtures;
+use super::scope::{ClientScope, Overrides, Refusal, Scopes};
 use super::{resources, tools};
 use crate::domain::{Action, Actor, Outcome, Query};
 use crate::engine::query::Answer;
@@ -27,8 +28,8 @@ use crate::engine::{Engine, EngineError};
 use crate::governance::phi_view::Placeholders;
 use crate::store::StoreError;
 
-/// How long list results may be cached by 2026-07-28 clients: the lists only change when the
-/// server restarts.
+/// How long list results may be cached by 2026-07-28 clients: the lists change only at a
+/// restart or a scope reload, which sends `list_changed` (clients evict on it).
 const LIST_TTL_MS: u64 = 60_000;
 
 /// Settings of the handler side of the server.
@@ -36,12 +37,15 @@ const LIST_TTL_MS: u64 = 60_000;
 pub struct HubOptions {
     /// Time limit for one tool call or resource read.
     pub call_timeout: Duration,
+    /// Scope settings from the command line and the environment, on top of `[server]`'s.
+    pub scope: Overrides,
 }
 
 impl Default for HubOptions {
     fn default() -> Self {
         HubOptions {
             call_timeout: Duration::from_secs(30),
+            scope: Overrides::default(),
         }
     }
 }
@@ -59,6 +63,10 @@ pub struct Hub {
     pub(crate) fixtures: Option<Fixtures>,
     /// Who a stdio connection is (`server.stdio_client`, else uncleared `stdio`).
     stdio_identity: ClientIdentity,
+    /// What each client may see and call (`mcp::scope`); replaced as a whole by a reload.
+    scopes: std::sync::RwLock<Arc<Scopes>>,
+    /// The command line's and environment's scope settings, kept for reloads.
+    scope_overrides: Overrides,
 }
 
 /// A connected client the notifier can reach.
@@ -118,7 +126,10 @@ impl Hub {
 
     fn build(engine: Arc<Engine>, opts: HubOptions) -> Hub {
         let stdio_identity = super::auth::stdio_identity(&engine.config().server);
+        let scopes = Scopes::new(&engine.config().server, &opts.scope);
         Hub {
+            scopes: std::sync::RwLock::new(Arc::new(scopes)),
+            scope_overrides: opts.scope,
             engine,
             tools: tools::all_tools(),
             peers: Mutex::new(HashMap::new()),
@@ -151,6 +162,93 @@ impl Hub {
 
     pub fn engine(&self) -> &Arc<Engine> {
         &self.engine
+    }
+
+    /// Every client's scope (`doctor`, `engine.json`), as they are now.
+    pub fn scopes(&self) -> Arc<Scopes> {
+        // Only whole values are stored: a poisoned lock still holds a consistent one.
+        self.scopes
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The scope of the client a credential names.
+    pub(crate) fn scope_of(&self, who: &ClientIdentity) -> ClientScope {
+        self.scopes().for_client(&who.name)
+    }
+
+    /// Replace the scopes with those of a reloaded `[server]` (the command line's settings
+    /// still on top), if only scope settings changed. `reloaded` is the re-read `[server]`, or
+    /// why the config file could not be used. Audited either way (`mcp.scope_reload`); returns
+    /// the scopes before and after.
+    pub fn reload_scopes(
+        &self,
+        reloaded: Result<crate::config::ServerConfig, String>,
+    ) -> Result<(Arc<Scopes>, Arc<Scopes>), String> {
+        let checked = reloaded
+            .and_then(|r| super::scope::check_reload(&self.engine.config().server, &r).map(|()| r));
+        let audit = |outcome, reason: String| {
+            let ev = crate::domain::AuditEvent::new("mcp.scope_reload", Actor::Engine, outcome)
+                .reason(reason);
+            self.engine.audit(ev).map_err(|e| e.to_string())
+        };
+        let reloaded = match checked {
+            Ok(r) => r,
+            Err(e) => {
+                audit(crate::domain::AuditOutcome::Denied, e.clone())?;
+                return Err(e);
+            }
+        };
+        let new = Arc::new(Scopes::new(&reloaded, &self.scope_overrides));
+        let lines: Vec<String> = new
+            .all()
+            .iter()
+            .map(|s| {
+                let s = s.summary();
+                format!("{}: {}", s.client, s.line())
+            })
+            .collect();
+        // Recorded before it applies: a reload that cannot be audited does not happen.
+        audit(crate::domain::AuditOutcome::Ok, lines.join("; "))?;
+        let mut guard = self.scopes.write().unwrap_or_else(|e| e.into_inner());
+        let old = std::mem::replace(&mut *guard, new.clone());
+        Ok((old, new))
+    }
+
+    /// Whether a tool entry is listed and callable for `scope`: opsdesk tools by their scope;
+    /// anything else only as a conformance fixture (test-only build).
+    fn in_scope(&self, scope: &ClientScope, name: &str) -> bool {
+        match tools::tool_def(name) {
+            Some(def) => scope.admits(def),
+            None => self.has_fixtures(),
+        }
+    }
+
+    /// A call or read outside the caller's scope: audited (`mcp.scope_refused`, which layer and
+    /// rule refused), then answered with the error that says how to leave the mode. When the
+    /// audit cannot be written the call is refused all the same, with that error.
+    pub(crate) async fn refuse(
+        &self,
+        who: &ClientIdentity,
+        actor: &str,
+        refusal: Box<Refusal>,
+    ) -> McpError {
+        let ev = crate::domain::AuditEvent::new(
+            "mcp.scope_refused",
+            Actor::mcp(actor),
+            crate::domain::AuditOutcome::Denied,
+        )
+        .tool(refusal.tool.clone())
+        .reason(refusal.audit_reason());
+        let engine = self.engine.clone();
+        match tokio::task::spawn_blocking(move || engine.audit(ev)).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => return engine_error(e),
+            Err(e) => return McpError::internal_error(e.to_string(), None),
+        }
+        let available = self.scope_of(who).tools();
+        super::scope::refusal_error(&refusal, available)
     }
 
     /// A handler for one session (legacy), one request (2026-07-28) or one stdio connection.
@@ -529,6 +627,11 @@ impl OpsDesk {
             .build();
         if let Some(r) = caps.resources.as_mut() {
             r.subscribe = Some(true);
+            // A scope reload (SIGHUP) can change what a client may list.
+            r.list_changed = Some(true);
+        }
+        if let Some(t) = caps.tools.as_mut() {
+            t.list_changed = Some(true);
         }
         if self.hub.has_fixtures() {
             // The conformance suite exercises list-changed pushes and prompts.
@@ -568,7 +671,8 @@ macro_rules! cache_hints {
     ($($t:ty),*) => {$(
         impl CacheHints for $t {
             fn hints(self, ttl: u64) -> Self {
-                self.with_ttl_ms(ttl).with_cache_scope(CacheScope::Public)
+                // Private: what a list holds depends on the caller's credential (its scope).
+                self.with_ttl_ms(ttl).with_cache_scope(CacheScope::Private)
             }
         }
     )*};
@@ -632,9 +736,18 @@ impl ServerHandler for OpsDesk {
         _req: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        let who = self.hub.identity(&ctx.extensions);
+        let scope = self.hub.scope_of(&who);
+        let tools = self
+            .hub
+            .tools
+            .iter()
+            .filter(|t| self.hub.in_scope(&scope, &t.name))
+            .cloned()
+            .collect();
         Ok(Self::cache_hints(
             &ctx,
-            ListToolsResult::with_all_items(self.hub.tools.clone()),
+            ListToolsResult::with_all_items(tools),
         ))
     }
 
@@ -649,6 +762,11 @@ impl ServerHandler for OpsDesk {
     ) -> Result<CallToolResponse, McpError> {
         let who = self.hub.identity(&ctx.extensions);
         let client = Self::actor_name(&who, &ctx);
+        if let Some(def) = tools::tool_def(&req.name)
+            && let Err(refusal) = self.hub.scope_of(&who).check(def)
+        {
+            return Err(self.hub.refuse(&who, &client, refusal).await);
+        }
         let args = req.arguments.clone().unwrap_or_default();
         if let Some(result) = tools::call(&self.hub, &req.name, args, &client).await {
             // PHICLIENTS-VIEW (1/3): every tool answer passes the PHI view.
@@ -675,9 +793,10 @@ impl ServerHandler for OpsDesk {
         }
         Err(McpError::invalid_params(
             format!("unknown tool `{}`", req.name),
-            Some(
-                json!({"available_tools": self.hub.tools.iter().map(|t| t.name.as_ref()).collect::<Vec<_>>()}),
-            ),
+            Some({
+                let scope = self.hub.scope_of(&who);
+                json!({"available_tools": self.hub.tools.iter().filter(|t| self.hub.in_scope(&scope, &t.name)).map(|t| t.name.as_ref()).collect::<Vec<_>>()})
+            }),
         ))
     }
 
@@ -686,8 +805,9 @@ impl ServerHandler for OpsDesk {
         _req: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
+        let who = self.hub.identity(&ctx.extensions);
         #[allow(unused_mut)] // extended only in the conformance build
-        let mut list = resources::list();
+        let mut list = resources::list_for(&self.hub.scope_of(&who));
         #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures {
             list.extend(fx.resources());
@@ -730,6 +850,10 @@ impl ServerHandler for OpsDesk {
             return fx.read_resource(req).await;
         }
         let who = self.hub.identity(&ctx.extensions);
+        if let Err(refusal) = resources::check_scope(&self.hub.scope_of(&who), &req.uri) {
+            let actor = Self::actor_name(&who, &ctx);
+            return Err(self.hub.refuse(&who, &actor, refusal).await);
+        }
         // PHICLIENTS-VIEW (2/3): every resource body (and error) passes the PHI view.
         let what = format!("resource:{}", req.uri);
         let mut result =
@@ -755,8 +879,13 @@ impl ServerHandler for OpsDesk {
     async fn subscribe(
         &self,
         req: SubscribeRequestParams,
-        _ctx: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
+        let who = self.hub.identity(&ctx.extensions);
+        if let Err(refusal) = resources::check_scope(&self.hub.scope_of(&who), &req.uri) {
+            let actor = Self::actor_name(&who, &ctx);
+            return Err(self.hub.refuse(&who, &actor, refusal).await);
+        }
         match req.uri.as_str() {
             resources::INBOX => self.session.inbox_subscribed.store(true, Ordering::Relaxed),
             resources::DRAFTS => self

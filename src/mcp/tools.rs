@@ -19,6 +19,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::scope::Toolset;
 use super::server::Hub;
 use crate::domain::{
     Action, Actor, BriefKind, Channel, Draft, InboxRecord, Outbound, Outcome, Query,
@@ -379,6 +380,9 @@ pub struct ToolDef {
     pub title: &'static str,
     pub description: &'static str,
     pub tier: Tier,
+    /// The group it belongs to (`mcp::scope`): what `--toolsets` and `[server] toolsets`
+    /// select. Every tool must name one; the toolsets are listed in docs/ARCHITECTURE.md.
+    pub toolset: Toolset,
     /// Whether calling it twice with the same arguments has the effect of calling it once (a
     /// pull that moves a cursor does not).
     pub idempotent: bool,
@@ -387,12 +391,29 @@ pub struct ToolDef {
     handler: Handler,
 }
 
-/// Declares the tool table: per tool its metadata, argument type `A`, result type `O` and an
+/// Declares the tool table: per tool its metadata (`toolset` is required: it is what scopes
+/// select by), argument type `A`, result type `O` and an
 /// `async fn(Arc<Hub>, A, Actor) -> Result<CallToolResult, McpError>`.
+/// A tool's toolset; an entry without one (say, from a branch written before toolsets) stops
+/// the build with what to add, instead of a bare "no rules expected" from `tools!`.
+macro_rules! required_toolset {
+    ($name:literal, $toolset:ident) => {
+        Toolset::$toolset
+    };
+    ($name:literal,) => {
+        compile_error!(concat!(
+            "tool `",
+            $name,
+            "` names no toolset: add `toolset: <Inbox|Briefs|Drafts|Calendar|Deals|Triage|Vault|Admin>,` after its `tier` (mcp::scope::Toolset; the toolsets are listed in docs/ARCHITECTURE.md, \"Tool scopes\")"
+        ))
+    };
+}
+
 macro_rules! tools {
     ($( $name:literal {
         title: $title:literal,
         tier: $tier:ident,
+        $(toolset: $toolset:ident,)?
         idempotent: $idem:literal,
         args: $args:ty,
         out: $out:ty,
@@ -407,6 +428,7 @@ macro_rules! tools {
                 title: $title,
                 description: $desc,
                 tier: Tier::$tier,
+                toolset: required_toolset!($name, $($toolset)?),
                 idempotent: $idem,
                 describe: describe::<$args, $out>,
                 handler: |hub, args, actor| {
@@ -424,6 +446,7 @@ tools! {
     "calendar_event_draft" {
         title: "Draft a calendar event",
         tier: DraftOnly,
+        toolset: Calendar,
         idempotent: false,
         args: CalendarEventArgs,
         out: DraftResultOut,
@@ -433,6 +456,7 @@ tools! {
     "calendar_list" {
         title: "List calendar items",
         tier: ReadOnly,
+        toolset: Calendar,
         idempotent: true,
         args: ListArgs,
         out: MessagesOut,
@@ -442,6 +466,7 @@ tools! {
     "chat_reply_draft" {
         title: "Draft a chat message",
         tier: DraftOnly,
+        toolset: Drafts,
         idempotent: false,
         args: ChatReplyArgs,
         out: DraftResultOut,
@@ -451,6 +476,7 @@ tools! {
     "draft_email" {
         title: "Draft an email",
         tier: DraftOnly,
+        toolset: Drafts,
         idempotent: false,
         args: DraftEmailArgs,
         out: DraftResultOut,
@@ -460,6 +486,7 @@ tools! {
     "draft_reply" {
         title: "Draft a reply",
         tier: DraftOnly,
+        toolset: Drafts,
         idempotent: false,
         args: DraftReplyArgs,
         out: DraftResultOut,
@@ -469,6 +496,7 @@ tools! {
     "draft_status" {
         title: "Draft status",
         tier: ReadOnly,
+        toolset: Drafts,
         idempotent: true,
         args: DraftIdArgs,
         out: DraftStatusOut,
@@ -478,6 +506,7 @@ tools! {
     "drafts_list" {
         title: "List drafts",
         tier: ReadOnly,
+        toolset: Drafts,
         idempotent: true,
         args: DraftsListArgs,
         out: DraftsOut,
@@ -487,6 +516,7 @@ tools! {
     "eod_digest" {
         title: "End-of-day digest",
         tier: ReadOnly,
+        toolset: Briefs,
         idempotent: true,
         args: BriefArgs,
         out: BriefOut,
@@ -496,6 +526,7 @@ tools! {
     "inbox_pull" {
         title: "Pull new inbox items",
         tier: ReadOnly,
+        toolset: Inbox,
         idempotent: false,
         args: InboxPullArgs,
         out: PullOut,
@@ -505,6 +536,7 @@ tools! {
     "inbox_search" {
         title: "Search the inbox",
         tier: ReadOnly,
+        toolset: Inbox,
         idempotent: true,
         args: InboxSearchArgs,
         out: MessagesOut,
@@ -514,6 +546,7 @@ tools! {
     "mail_list" {
         title: "List mail",
         tier: ReadOnly,
+        toolset: Inbox,
         idempotent: true,
         args: ListArgs,
         out: MessagesOut,
@@ -523,6 +556,7 @@ tools! {
     "morning_brief" {
         title: "Morning brief",
         tier: ReadOnly,
+        toolset: Briefs,
         idempotent: true,
         args: BriefArgs,
         out: BriefOut,
@@ -532,6 +566,7 @@ tools! {
     "providers_get" {
         title: "LLM providers",
         tier: ReadOnly,
+        toolset: Admin,
         idempotent: true,
         args: NoArgs,
         out: ProvidersOut,
@@ -541,6 +576,7 @@ tools! {
     "status" {
         title: "Status",
         tier: ReadOnly,
+        toolset: Admin,
         idempotent: true,
         args: NoArgs,
         out: StatusOut,

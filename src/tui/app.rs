@@ -431,6 +431,8 @@ pub struct StatusInfo {
     pub mcp_error: Option<String>,
     pub clients: Vec<String>,
     pub sources: BTreeMap<String, SourceHealth>,
+    /// Each MCP client's scope, one line each (`mcp::scope::ScopeSummary::line`).
+    pub mcp_scopes: Vec<String>,
 }
 
 pub struct App {
@@ -652,6 +654,9 @@ impl App {
             (None, Some(e)) => format!("  FAIL  not running: {e}"),
             (None, None) => "  off   (--no-http)".into(),
         });
+        for scope in &self.status.mcp_scopes {
+            l.push(format!("  scope {scope}"));
+        }
         l.push(String::new());
         l.push("Audit chain".into());
         l.push(match &self.audit.chain {

@@ -46,6 +46,8 @@ pub struct Options {
     pub mcp_url: Option<String>,
     pub mcp_error: Option<String>,
     pub clients: Option<ClientsFn>,
+    /// Each MCP client's scope, one line each, for the health view.
+    pub mcp_scopes: Vec<String>,
     /// Where stderr goes while the UI owns the terminal.
     pub log_file: Option<PathBuf>,
     /// Shown in the health view and the help's "About".
@@ -105,6 +107,7 @@ pub fn run(
     app.data_dir = opts.data_dir;
     app.status.mcp_url = opts.mcp_url;
     app.status.mcp_error = opts.mcp_error.clone();
+    app.status.mcp_scopes = opts.mcp_scopes;
     if let Some(e) = opts.mcp_error {
         app.say(app::Level::Error, format!("MCP server not running: {e}"));
     }
