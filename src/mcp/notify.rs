@@ -38,23 +38,38 @@ pub fn is_claude_code(client: &str) -> bool {
     c == "claude-code" || c == "claude code"
 }
 
-/// How often the inbox files are checked for items appended by other processes
-/// (`opsdesk inbox add`, a second writer): their appends do not pass this engine's event bus.
+/// How often the inbox files are re-read for items appended by other processes (`opsdesk
+/// inbox add`, a second writer; their appends do not pass this engine's event bus) when no
+/// file watch could be set up, and as a safety net when one is (events can be dropped).
 const FOLLOW_EVERY: Duration = Duration::from_millis(200);
+const FOLLOW_FALLBACK: Duration = Duration::from_secs(5);
 
-/// Follow the engine's events (and the inbox files) until `stop`, pushing notifications.
+/// Follow the engine's events (and the inbox files) until `stop`, pushing notifications. The
+/// files are read on the blocking pool, woken by a `notify` watch on the inbox directory.
 pub fn spawn(hub: Arc<Hub>, stop: CancellationToken) -> tokio::task::JoinHandle<()> {
     let mut rx = hub.engine().subscribe();
+    let (wake_tx, mut wake_rx) = tokio::sync::mpsc::channel::<()>(1);
+    let watch = watch_inbox(&hub.engine().paths().inbox_dir(), wake_tx);
+    let every = if watch.is_some() {
+        FOLLOW_FALLBACK
+    } else {
+        FOLLOW_EVERY
+    };
     tokio::spawn(async move {
+        let _watch = watch; // dropping it ends the watch
         // Items already there when the server starts are not news.
-        let mut last = hub.engine().inbox().last_seq().unwrap_or(0);
-        let mut tick = tokio::time::interval(FOLLOW_EVERY);
+        let mut last = read_inbox(&hub, |i| i.last_seq()).await.unwrap_or(0);
+        let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let ev = tokio::select! {
                 _ = stop.cancelled() => break,
                 _ = tick.tick() => {
-                    catch_up(&hub, &mut last);
+                    catch_up(&hub, &mut last).await;
+                    continue;
+                }
+                Some(()) = wake_rx.recv() => {
+                    catch_up(&hub, &mut last).await;
                     continue;
                 }
                 ev = rx.recv() => ev,
@@ -62,11 +77,12 @@ pub fn spawn(hub: Arc<Hub>, stop: CancellationToken) -> tokio::task::JoinHandle<
             match ev {
                 Ok(EngineEvent::InboxAppended(rec)) => {
                     if rec.seq > last + 1 {
-                        catch_up(&hub, &mut last);
+                        catch_up(&hub, &mut last).await;
                     }
                     if rec.seq > last {
                         last = rec.seq;
-                        inbox_appended(&hub, &rec);
+                        let unread = read_inbox(&hub, |i| i.state()).await.map(|s| s.unread);
+                        inbox_appended(&hub, &rec, unread.unwrap_or(0));
                     }
                 }
                 Ok(EngineEvent::DraftChanged(_)) => resource_changed(&hub, resources::DRAFTS),
@@ -83,21 +99,92 @@ pub fn spawn(hub: Arc<Hub>, stop: CancellationToken) -> tokio::task::JoinHandle<
     })
 }
 
-/// Notify about every item after `last` (appended by any process), oldest first.
-fn catch_up(hub: &Arc<Hub>, last: &mut u64) {
-    let inbox = hub.engine().inbox();
-    let Ok(now) = inbox.last_seq() else { return };
-    while *last < now {
-        let Ok(batch) = inbox.read_after(*last, 100, &Default::default()) else {
+/// A watch on the inbox directory that wakes the notifier when the index or a day file
+/// changes. `None` (with a log line) where file events are unavailable: the notifier then
+/// polls every [`FOLLOW_EVERY`].
+fn watch_inbox(
+    dir: &std::path::Path,
+    wake: tokio::sync::mpsc::Sender<()>,
+) -> Option<notify::RecommendedWatcher> {
+    use notify::{EventKind, RecursiveMode, Watcher};
+    let watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        let changed = match &res {
+            // Reads (ours included) are not changes.
+            Ok(ev) => {
+                ev.need_rescan()
+                    || (!matches!(ev.kind, EventKind::Access(_))
+                        && ev.paths.iter().any(|p| crate::watch::is_inbox_file(p)))
+            }
+            Err(_) => true,
+        };
+        if changed {
+            // Full means a wake is already pending; closed means the notifier stopped.
+            let _ = wake.try_send(());
+        }
+    });
+    let mut watcher = match watcher {
+        Ok(w) => w,
+        Err(e) => {
+            tracing::info!("no file watch for the inbox ({e}); checking it every 200 ms");
+            return None;
+        }
+    };
+    if let Err(e) = watcher.watch(dir, RecursiveMode::NonRecursive) {
+        tracing::info!(
+            "no file watch on {} ({e}); checking it every 200 ms",
+            dir.display()
+        );
+        return None;
+    }
+    Some(watcher)
+}
+
+/// Run a read of the inbox files on the blocking pool (they stat, read and may fsync).
+async fn read_inbox<T: Send + 'static>(
+    hub: &Arc<Hub>,
+    f: impl FnOnce(&crate::store::inbox::Inbox) -> Result<T, crate::store::StoreError> + Send + 'static,
+) -> Option<T> {
+    let engine = hub.engine().clone();
+    match tokio::task::spawn_blocking(move || f(engine.inbox())).await {
+        Ok(Ok(v)) => Some(v),
+        Ok(Err(e)) => {
+            tracing::debug!("MCP notifier could not read the inbox: {e}");
+            None
+        }
+        Err(e) => {
+            tracing::warn!("MCP notifier's inbox read failed: {e}");
+            None
+        }
+    }
+}
+
+/// Notify about every item after `last` (appended by any process), oldest first, a bounded
+/// batch in memory at a time.
+async fn catch_up(hub: &Arc<Hub>, last: &mut u64) {
+    const BATCH: usize = 200;
+    loop {
+        let from = *last;
+        let news = read_inbox(hub, move |inbox| {
+            let batch = inbox.read_after(from, BATCH, &Default::default())?;
+            let unread = if batch.records.is_empty() {
+                0
+            } else {
+                inbox.state()?.unread
+            };
+            Ok((batch.records, unread))
+        })
+        .await;
+        let Some((records, unread)) = news else {
             return;
         };
-        if batch.records.is_empty() {
-            *last = now;
-            break;
+        for rec in &records {
+            if rec.seq > *last {
+                *last = rec.seq;
+                inbox_appended(hub, rec, unread);
+            }
         }
-        for rec in &batch.records {
-            *last = (*last).max(rec.seq);
-            inbox_appended(hub, rec);
+        if records.len() < BATCH {
+            return;
         }
     }
 }
@@ -138,8 +225,7 @@ pub fn claude_channel(rec: &InboxRecord) -> Value {
     })
 }
 
-fn inbox_appended(hub: &Arc<Hub>, rec: &InboxRecord) {
-    let unread = hub.engine().inbox().state().map(|s| s.unread).unwrap_or(0);
+fn inbox_appended(hub: &Arc<Hub>, rec: &InboxRecord, unread: u64) {
     let ping = inbox_ping(rec, unread);
     let channel = claude_channel(rec);
     for p in hub.live_peers() {
