@@ -189,38 +189,11 @@ impl Engine {
     /// Sanitize and durably append an inbound item, then announce it (durable first, then
     /// notify).
     pub fn ingest(&self, msg: NewMessage, source: &str) -> anyhow::Result<Appended> {
-        if !self.config.profiles.contains_key(&msg.profile) {
-            // A content error (the item is wrong), not an I/O one: sources reject the item
-            // instead of retrying it forever.
-            return Err(crate::sanitize::IngestError::UnknownProfile {
-                profile: crate::sanitize::one_line(&msg.profile, 64),
-                known: self.profile_names(),
-            }
-            .into());
-        }
+        self.known_profile(&msg.profile)?;
         let record = crate::sanitize::to_record(msg)?;
         let appended = self.inbox.append(record)?;
         if let Appended::New(rec) = &appended {
-            let ev = AuditEvent::new(
-                "inbox.append",
-                Actor::Source(source.to_string()),
-                AuditOutcome::Ok,
-            )
-            .entity(&rec.profile)
-            .target(format!("{}#{}", rec.channel, rec.seq));
-            if let Err(e) = self.audit(ev).map_err(|e| match e {
-                EngineError::AuditUnavailable(why) => why,
-                other => other.to_string(),
-            }) {
-                // The message is stored; losing its audit line is reported (here, and by
-                // `opsdesk audit verify`, which lists inbox records with no audit record).
-                tracing::error!(
-                    "inbox record {}#{} is stored, but its audit record could not be written ({e}); `opsdesk audit verify` will list it",
-                    rec.channel,
-                    rec.seq
-                );
-            }
-            self.announce(EngineEvent::InboxAppended(Arc::new((**rec).clone())));
+            self.ingested(rec, source, true);
         }
         Ok(appended)
     }
@@ -235,15 +208,8 @@ impl Engine {
     ) -> anyhow::Result<Vec<Appended>> {
         let count = msgs.len();
         for (i, m) in msgs.iter().enumerate() {
-            if !self.config.profiles.contains_key(&m.profile) {
-                return Err(
-                    anyhow::Error::new(crate::sanitize::IngestError::UnknownProfile {
-                        profile: crate::sanitize::one_line(&m.profile, 64),
-                        known: self.profile_names(),
-                    })
-                    .context(format!("item {} of {count}", i + 1)),
-                );
-            }
+            self.known_profile(&m.profile)
+                .map_err(|e| anyhow::Error::new(e).context(format!("item {} of {count}", i + 1)))?;
         }
         let appended = self.inbox.append_batch(crate::sources::to_records(msgs)?)?;
         let new: Vec<&InboxRecord> = appended
@@ -254,30 +220,51 @@ impl Engine {
             })
             .collect();
         for (i, rec) in new.iter().enumerate() {
-            let ev = AuditEvent::new(
-                "inbox.append",
-                Actor::Source(source.to_string()),
-                AuditOutcome::Ok,
-            )
-            .entity(&rec.profile)
-            .target(format!("{}#{}", rec.channel, rec.seq));
             // Written one by one, made durable together by the last (synced) append.
-            let written = if i + 1 == new.len() {
-                self.audit.append(ev)
-            } else {
-                self.audit.append_deferred(ev)
-            };
-            match written {
-                Ok(a) => self.announce(EngineEvent::Audited(Arc::new(a))),
-                Err(e) => tracing::error!(
-                    "inbox record {}#{} is stored, but its audit record could not be written ({e}); `opsdesk audit verify` will list it",
-                    rec.channel,
-                    rec.seq
-                ),
-            }
-            self.announce(EngineEvent::InboxAppended(Arc::new((*rec).clone())));
+            self.ingested(rec, source, i + 1 == new.len());
         }
         Ok(appended)
+    }
+
+    /// An item for a profile the config does not have is a content error (the item is
+    /// wrong), not an I/O one: sources reject it instead of retrying it forever.
+    fn known_profile(&self, profile: &str) -> Result<(), crate::sanitize::IngestError> {
+        if self.config.profiles.contains_key(profile) {
+            return Ok(());
+        }
+        Err(crate::sanitize::IngestError::UnknownProfile {
+            profile: crate::sanitize::one_line(profile, 64),
+            known: self.profile_names(),
+        })
+    }
+
+    /// Audit and announce a stored inbound item. `durable`: the audit record is synced now;
+    /// otherwise it rides the next synced append. The item is stored whatever happens here:
+    /// losing its audit line is reported (here, and by `opsdesk audit verify`, which lists
+    /// inbox records with no audit record), never turned into a failed ingest.
+    fn ingested(&self, rec: &InboxRecord, source: &str, durable: bool) {
+        let mut ev = AuditEvent::new(
+            "inbox.append",
+            Actor::Source(source.to_string()),
+            AuditOutcome::Ok,
+        )
+        .entity(&rec.profile)
+        .target(format!("{}#{}", rec.channel, rec.seq));
+        self.phi.scrub_audit(&mut ev);
+        let written = if durable {
+            self.audit.append(ev)
+        } else {
+            self.audit.append_deferred(ev)
+        };
+        match written {
+            Ok(a) => self.announce(EngineEvent::Audited(Arc::new(a))),
+            Err(e) => tracing::error!(
+                "inbox record {}#{} is stored, but its audit record could not be written ({e}); `opsdesk audit verify` will list it",
+                rec.channel,
+                rec.seq
+            ),
+        }
+        self.announce(EngineEvent::InboxAppended(Arc::new(rec.clone())));
     }
 
     pub fn profile_names(&self) -> Vec<String> {
