@@ -617,7 +617,18 @@ fn check_message(body: &[u8]) -> Result<Option<String>, Response> {
             ));
         }
     }
-    if let Err(e) = serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(v.clone()) {
+    // A plain `tools/call` (only `name` and `arguments`, both checked above) cannot fail the
+    // typed parse, which costs as much as the rest of a `status` call: skip it.
+    let plain_call = method.as_deref() == Some("tools/call")
+        && m.keys()
+            .all(|k| matches!(k.as_str(), "jsonrpc" | "id" | "method" | "params"))
+        && m.get("params")
+            .and_then(Value::as_object)
+            .is_some_and(|p| p.keys().all(|k| k == "name" || k == "arguments"));
+    if plain_call {
+        return Ok(method);
+    }
+    if let Err(e) = serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(v) {
         return Err(bad(
             if method.is_some() { -32602 } else { -32600 },
             "Invalid params: the message does not fit its method",
@@ -750,6 +761,34 @@ impl RateLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tool_calls_are_checked_whether_or_not_they_take_the_fast_path() {
+        let call = |params: &str| {
+            let body =
+                format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}}}"#);
+            check_message(body.as_bytes()).map_err(|r| r.status())
+        };
+        assert_eq!(
+            call(r#"{"name":"status","arguments":{}}"#),
+            Ok(Some("tools/call".into()))
+        );
+        assert_eq!(call(r#"{"name":"status"}"#), Ok(Some("tools/call".into())));
+        // Beyond name and arguments the typed parse still judges: `_meta` must be an object.
+        assert_eq!(
+            call(r#"{"name":"status","arguments":{},"_meta":{"progressToken":1}}"#),
+            Ok(Some("tools/call".into()))
+        );
+        assert_eq!(
+            call(r#"{"name":"status","arguments":{},"_meta":5}"#),
+            Err(StatusCode::BAD_REQUEST)
+        );
+        assert_eq!(call(r#"{"name":5}"#), Err(StatusCode::BAD_REQUEST));
+        assert_eq!(
+            call(r#"{"name":"status","arguments":[]}"#),
+            Err(StatusCode::BAD_REQUEST)
+        );
+    }
 
     #[test]
     fn loopback_origins_with_any_port_are_allowed_and_others_are_not() {
