@@ -2,6 +2,7 @@
 // Zero `.unwrap()` in the product (tests may); `expect` says why a panic cannot happen.
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
+pub mod assistant;
 pub mod brief;
 pub mod cli;
 pub mod config;
