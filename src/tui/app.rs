@@ -947,6 +947,8 @@ impl App {
             EngineEvent::SourceHealth(h) => {
                 self.status.sources.insert(h.name.clone(), (*h).clone());
             }
+            // An LLM job's progress is the message line while it runs ("triage 3/10").
+            EngineEvent::JobProgress(p) => self.say(Level::Info, format!("job {}", p.line())),
         }
     }
 
