@@ -4,6 +4,7 @@
 //! announces the change on the event bus.
 
 mod assistant_jobs;
+pub mod assistant_query;
 pub mod executor;
 mod governance;
 pub mod jobs;
