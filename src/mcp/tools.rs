@@ -471,15 +471,6 @@ tools! {
         run: draft_email,
         description: "Put an email in the approval queue. Nothing is sent: the operator reviews and approves it in opsdesk. Returns the draft id and governance's verdict.",
     }
-    "draft_reply" {
-        title: "Draft a reply",
-        tier: DraftOnly,
-        idempotent: false,
-        args: DraftReplyArgs,
-        out: DraftResultOut,
-        run: draft_reply,
-        description: "Draft a reply to an inbox message (same profile, back to its sender or chat) into the approval queue. Nothing is sent until the operator approves.",
-    }
     "draft_generate" {
         title: "Generate a reply draft",
         tier: DraftOnly,
@@ -488,6 +479,15 @@ tools! {
         out: DraftResultOut,
         run: assistant::draft_generate,
         description: "Have opsdesk's LLM router write a reply to an inbox item (by seq) and queue it as a draft by `assistant:draft`. Redaction, HIPAA routing and hard bans apply; nothing is sent until the operator approves. A model answer that is unusable makes no draft and says why.",
+    }
+    "draft_reply" {
+        title: "Draft a reply",
+        tier: DraftOnly,
+        idempotent: false,
+        args: DraftReplyArgs,
+        out: DraftResultOut,
+        run: draft_reply,
+        description: "Draft a reply to an inbox message (same profile, back to its sender or chat) into the approval queue. Nothing is sent until the operator approves.",
     }
     "draft_status" {
         title: "Draft status",
