@@ -684,3 +684,86 @@ async fn the_cli_generates_a_pending_reply_draft() {
     let none = env.run(&["drafts", "generate"]);
     assert_eq!(none.status.code(), Some(2));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_can_be_routed_to_another_provider_at_run_time_and_back() {
+    let fake = Fake::start().await;
+    let other = Fake::start().await;
+    let triage_answer = r#"{"category":"needs_reply","urgency":"normal","reason":"a question"}"#;
+    fake.script(CHAT, vec![completion(triage_answer)]);
+    other.script(CHAT, vec![completion(triage_answer)]);
+    let config = format!(
+        "{}\n[llm.providers.other]\nkind = \"local\"\nenabled = true\nendpoint = \"{}/v1\"\nmodel = \"other-model\"\n",
+        config_text(&fake.url, true),
+        other.url
+    );
+    let env = Env::new(config);
+    {
+        let engine = env.engine();
+        ingest(&engine, msg("j1", "work", Channel::Email, "Q", "Lunch?"));
+        ingest(&engine, msg("j2", "work", Channel::Email, "Q", "Dinner?"));
+    }
+    let set = env.run(&["providers", "set-job", "triage", "other"]);
+    assert!(
+        set.status.success(),
+        "{}",
+        String::from_utf8_lossy(&set.stderr)
+    );
+    let list = env.run(&["providers", "list", "--json"]);
+    let v: Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(v["jobs"]["triage"], "other", "{v}");
+    let human = env.run(&["providers", "list"]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("triage     other"), "{text}");
+    assert!(
+        text.contains("clinic: not cleared"),
+        "the HIPAA consequence is shown: {text}"
+    );
+
+    let engine = env.engine();
+    let t = engine.triage_item(1, &Actor::Cli, true).await.unwrap();
+    assert_eq!(t.provider.as_deref(), Some("other"));
+    assert_eq!((fake.posts().len(), other.posts().len()), (0, 1));
+
+    let clear = env.run(&["providers", "set-job", "triage", "--clear"]);
+    assert!(
+        clear.status.success(),
+        "{}",
+        String::from_utf8_lossy(&clear.stderr)
+    );
+    let t = engine.triage_item(2, &Actor::Cli, true).await.unwrap();
+    assert_eq!(t.provider.as_deref(), Some("local"));
+
+    let audit = env.audit(&engine);
+    let changes: Vec<&str> = audit
+        .iter()
+        .filter(|(e, _, _)| e == "provider.set_job")
+        .map(|(_, _, r)| r.as_str())
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            "job triage: none → other",
+            "job triage: other → none (entity and default selection)"
+        ]
+    );
+    // Bad requests: exit 2 with the valid values; an MCP client may not route jobs.
+    let bad = env.run(&["providers", "set-job", "summarize", "local"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("jobs: triage, deadlines, draft, brief"));
+    let bad = env.run(&["providers", "set-job", "triage", "nope"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let out = engine
+        .submit(
+            opsdesk::domain::Action::SetJobProvider {
+                job: "triage".into(),
+                name: Some("other".into()),
+            },
+            Actor::mcp("bot"),
+        )
+        .unwrap();
+    assert!(
+        matches!(out, Outcome::Blocked { ref rule, .. } if rule == "operator_only_provider_change"),
+        "{out:?}"
+    );
+}

@@ -141,7 +141,7 @@ fn app(no_color: bool) -> App {
     let config = Config::demo();
     let ov = ProviderOverlay {
         enabled: [("azure".to_string(), false)].into(),
-        default: None,
+        ..Default::default()
     };
     app.update(Msg::Providers(Ok(view(&config, &apply(&config.llm, &ov)))));
     app.update(Msg::AuditTail(vec![
@@ -623,7 +623,7 @@ fn blocked_entities_show_in_the_status_bar() {
             .keys()
             .map(|k| (k.clone(), false))
             .collect(),
-        default: None,
+        ..Default::default()
     };
     a.update(Msg::Providers(Ok(view(&config, &apply(&config.llm, &ov)))));
     let out = render(&a);

@@ -592,6 +592,21 @@ impl Engine {
             Action::SetDefaultProvider { name: provider } => {
                 self.set_default_provider(name, &provider, cx)
             }
+            Action::SetJobProvider { job, .. } if !actor.is_operator() => self.blocked(
+                name,
+                cx,
+                "",
+                &job,
+                Verdict::block(
+                    "operator_only_provider_change",
+                    format!("{actor} asked to route job `{job}`; only the operator can"),
+                    "use `opsdesk providers set-job`",
+                ),
+            ),
+            Action::SetJobProvider {
+                job,
+                name: provider,
+            } => self.set_job_provider(name, &job, provider.as_deref(), cx),
         }
     }
 

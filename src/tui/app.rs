@@ -1080,7 +1080,9 @@ impl App {
         }
         if matches!(
             action,
-            Action::SetDefaultProvider { .. } | Action::SetProviderEnabled { .. }
+            Action::SetDefaultProvider { .. }
+                | Action::SetProviderEnabled { .. }
+                | Action::SetJobProvider { .. }
         ) {
             fx.push(Effect::Req(Req::Providers));
         }
