@@ -83,6 +83,17 @@ impl DeadlineRecord {
 
 pub struct AssistantStore {
     dir: PathBuf,
+    /// The triage fold and how far into which file it has read: a read only parses what was
+    /// appended since (by any process), so a backfill of n items stays linear.
+    triage_cache: std::sync::Mutex<Option<TriageCache>>,
+}
+
+struct TriageCache {
+    /// (dev, inode) of the file read.
+    file: (u64, u64),
+    offset: u64,
+    lines: u64,
+    map: BTreeMap<u64, TriageRecord>,
 }
 
 impl AssistantStore {
@@ -90,6 +101,7 @@ impl AssistantStore {
         ensure_private_dir(dir).map_err(|e| StoreError::Rejected(format!("{e:#}")))?;
         Ok(AssistantStore {
             dir: dir.to_path_buf(),
+            triage_cache: Default::default(),
         })
     }
 
@@ -99,11 +111,63 @@ impl AssistantStore {
 
     /// The current triage per seq.
     pub fn triage(&self) -> Result<BTreeMap<u64, TriageRecord>, StoreError> {
-        let mut out: BTreeMap<u64, TriageRecord> = BTreeMap::new();
-        for r in read_all::<TriageRecord>(&self.dir.join(TRIAGE))? {
-            fold_triage(&mut out, r);
+        self.with_triage(|m| m.clone())
+    }
+
+    /// The current triage of one seq.
+    pub fn triage_of(&self, seq: u64) -> Result<Option<TriageRecord>, StoreError> {
+        self.with_triage(|m| m.get(&seq).cloned())
+    }
+
+    /// Run `f` on the up-to-date fold (reading only what was appended since the last call).
+    fn with_triage<R>(
+        &self,
+        f: impl FnOnce(&BTreeMap<u64, TriageRecord>) -> R,
+    ) -> Result<R, StoreError> {
+        use std::os::unix::fs::MetadataExt;
+        let path = self.dir.join(TRIAGE);
+        let mut cache = self.triage_cache.lock().unwrap_or_else(|e| e.into_inner());
+        let meta = match std::fs::metadata(&path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                *cache = None;
+                return Ok(f(&BTreeMap::new()));
+            }
+            Err(e) => return Err(StoreError::io(&path, "stat", e)),
+        };
+        let file = (meta.dev(), meta.ino());
+        // Another file, or one that shrank (repaired or replaced): read it again from the start.
+        if cache
+            .as_ref()
+            .is_none_or(|c| c.file != file || meta.len() < c.offset)
+        {
+            *cache = Some(TriageCache {
+                file,
+                offset: 0,
+                lines: 0,
+                map: BTreeMap::new(),
+            });
         }
-        Ok(out)
+        let c = cache.as_mut().expect("set above");
+        if meta.len() > c.offset {
+            let lines = match Lines::open(&path, c.offset) {
+                Ok(l) => l,
+                Err(e) => return Err(StoreError::io(&path, "open", e)),
+            };
+            for l in lines {
+                let l = l.map_err(|e| StoreError::io(&path, "read", e))?;
+                let r: TriageRecord =
+                    serde_json::from_slice(&l.bytes).map_err(|e| StoreError::Corrupt {
+                        path: path.clone(),
+                        line: c.lines + 1,
+                        msg: e.to_string(),
+                    })?;
+                fold_triage(&mut c.map, r);
+                c.offset = l.offset + l.bytes.len() as u64 + 1;
+                c.lines += 1;
+            }
+        }
+        Ok(f(&c.map))
     }
 
     /// Record a triage. Returns whether it changed anything: an unchanged decision is not
@@ -113,8 +177,7 @@ impl AssistantStore {
         let path = self.dir.join(TRIAGE);
         let mut file = open_private_append(&path).map_err(|e| StoreError::io(&path, "open", e))?;
         repair_torn_tail(&mut file, &path)?;
-        let current = self.triage()?;
-        if let Some(c) = current.get(&rec.seq)
+        if let Some(c) = self.triage_of(rec.seq)?
             && (c.same_decision(&rec)
                 || (c.by == DecidedBy::Operator && rec.by != DecidedBy::Operator))
         {
@@ -238,6 +301,28 @@ mod tests {
         assert_eq!(mode(&dir.path().join("assistant/triage.jsonl")), 0o600);
         let lines = std::fs::read_to_string(dir.path().join("assistant/triage.jsonl")).unwrap();
         assert_eq!(lines.lines().count(), 3);
+    }
+
+    #[test]
+    fn a_second_writer_s_appends_are_seen_incrementally() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = AssistantStore::open(dir.path()).unwrap();
+        let b = AssistantStore::open(dir.path()).unwrap();
+        a.put_triage(t(1, Category::Fyi, DecidedBy::Rule)).unwrap();
+        assert_eq!(b.triage().unwrap().len(), 1);
+        b.put_triage(t(1, Category::Bulk, DecidedBy::Operator))
+            .unwrap();
+        b.put_triage(t(2, Category::Fyi, DecidedBy::Rule)).unwrap();
+        assert_eq!(a.triage_of(1).unwrap().unwrap().by, DecidedBy::Operator);
+        assert!(
+            !a.put_triage(t(1, Category::Decision, DecidedBy::Model))
+                .unwrap()
+        );
+        // The file replaced under it (restored from a backup): read again from the start.
+        std::fs::remove_file(dir.path().join(TRIAGE)).unwrap();
+        assert!(a.triage().unwrap().is_empty());
+        a.put_triage(t(3, Category::Fyi, DecidedBy::Rule)).unwrap();
+        assert_eq!(b.triage().unwrap().keys().copied().collect::<Vec<_>>(), [3]);
     }
 
     #[test]
