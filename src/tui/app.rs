@@ -82,6 +82,26 @@ pub struct InboxRow {
     /// When opsdesk took it in.
     pub received_at: OffsetDateTime,
     pub text: String,
+    /// The item's triage, when it has one (filled in by the data thread).
+    pub triage: Option<crate::assistant::store::TriageRecord>,
+}
+
+impl InboxRow {
+    /// `[decision!] ` before the subject: the category, `!` for high urgency; empty untriaged.
+    pub fn triage_tag(&self) -> String {
+        match &self.triage {
+            Some(t) => format!(
+                "[{}{}] ",
+                t.category.as_str(),
+                if t.urgency == crate::assistant::triage::Urgency::High {
+                    "!"
+                } else {
+                    ""
+                }
+            ),
+            None => String::new(),
+        }
+    }
 }
 
 impl From<&InboxRecord> for InboxRow {
@@ -105,6 +125,7 @@ impl From<&InboxRecord> for InboxRow {
             ts: r.ts,
             received_at: r.received_at,
             text: crate::sanitize::clean_text(&text, PREVIEW_CHARS),
+            triage: None,
         }
     }
 }
