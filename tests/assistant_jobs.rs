@@ -767,3 +767,59 @@ async fn a_job_can_be_routed_to_another_provider_at_run_time_and_back() {
         "{out:?}"
     );
 }
+
+#[tokio::test]
+async fn a_brief_polish_that_drops_facts_is_not_used_and_says_why() {
+    let fake = Fake::start().await;
+    let env = Env::new(config_text(&fake.url, true));
+    let engine = env.engine();
+    ingest(
+        &engine,
+        msg(
+            "p1",
+            "work",
+            Channel::Email,
+            "Budget",
+            "Please send the budget by Friday.",
+        ),
+    );
+    let det = match engine
+        .read(
+            opsdesk::domain::Query::Brief {
+                kind: opsdesk::domain::BriefKind::Morning,
+                profile: "work".into(),
+            },
+            Actor::Cli,
+        )
+        .unwrap()
+    {
+        opsdesk::engine::query::Answer::Brief(b) => *b,
+        other => panic!("{}", other.kind()),
+    };
+    let facts = opsdesk::assistant::brief_check::facts(&det);
+    assert!(facts.contains(&"Mei Chen".to_string()), "{facts:?}");
+    fake.script(
+        CHAT,
+        vec![
+            // The kind of answer a tiny model gives: fluent, and nothing of the brief left.
+            completion("The task is to create a brief that will help you get started."),
+            // A rewrite that keeps every fact.
+            completion(&format!("Morning! Still open: {}.", facts.join(", "))),
+        ],
+    );
+    let out = engine
+        .polish_brief(det.clone(), &Actor::Cli, Duration::from_secs(20))
+        .await;
+    assert!(!out.polished);
+    let why = out.polish_skipped.clone().unwrap();
+    assert!(why.contains("dropped") && why.contains("facts"), "{why}");
+    assert!(!why.contains("Mei"), "the reason names no fact: {why}");
+    assert!(
+        out.text.contains("Mei Chen"),
+        "the deterministic brief is kept"
+    );
+    let out = engine
+        .polish_brief(det, &Actor::Cli, Duration::from_secs(20))
+        .await;
+    assert!(out.polished, "{:?}", out.polish_skipped);
+}

@@ -283,6 +283,34 @@ first_chunk_timeout_secs = 240
         }
     }
 
+    // The brief polish: used only when every fact of the deterministic brief is still there.
+    let det = match engine
+        .read(
+            opsdesk::domain::Query::Brief {
+                kind: opsdesk::domain::BriefKind::Morning,
+                profile: "work".into(),
+            },
+            Actor::Cli,
+        )
+        .unwrap()
+    {
+        opsdesk::engine::query::Answer::Brief(b) => *b,
+        other => panic!("{}", other.kind()),
+    };
+    let polished = engine
+        .polish_brief(det.clone(), &Actor::Cli, Duration::from_secs(240))
+        .await;
+    if polished.polished {
+        opsdesk::assistant::brief_check::check(&det, &polished.text).unwrap();
+    } else {
+        let why = polished.polish_skipped.clone().unwrap();
+        eprintln!("polish skipped: {why}");
+        assert_eq!(polished.text.lines().next(), det.text.lines().next());
+        for f in opsdesk::assistant::brief_check::facts(&det) {
+            assert!(polished.text.contains(&f), "the kept brief lost {f}");
+        }
+    }
+
     // The audit trail has one record per item and job, and the router's own records.
     let audit = engine.audit_store().tail(1000).unwrap();
     let count = |name: &str| audit.iter().filter(|r| r.event.event == name).count();
@@ -318,14 +346,18 @@ first_chunk_timeout_secs = 240
 
     // Measured: the model's speed through this pipeline.
     let (mut tokens, mut took) = (0u64, Duration::ZERO);
+    // Whole (non-streamed) answers only: the job calls; the polish streams.
+    let mut counted = 0;
     for x in &exchanges {
         let v: Value = serde_json::from_str(&x.answer).unwrap_or(Value::Null);
-        tokens += v["usage"]["completion_tokens"].as_u64().unwrap_or(0);
-        took += x.took;
+        if let Some(n) = v["usage"]["completion_tokens"].as_u64() {
+            tokens += n;
+            took += x.took;
+            counted += 1;
+        }
     }
     eprintln!(
-        "local model: {} calls, {tokens} completion tokens in {:.1} s = {:.1} tokens/s",
-        exchanges.len(),
+        "local model: {counted} whole answers, {tokens} completion tokens in {:.1} s of calls (2 at a time) = {:.1} tokens/s per call",
         took.as_secs_f64(),
         tokens as f64 / took.as_secs_f64().max(1e-9)
     );

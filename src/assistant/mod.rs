@@ -9,6 +9,7 @@
 //! failure with the reason; triage and deadlines then keep the rule result, a draft is not made.
 
 pub mod answer;
+pub mod brief_check;
 pub mod deadlines;
 pub mod reply;
 pub mod store;

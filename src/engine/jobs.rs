@@ -92,6 +92,11 @@ impl Engine {
         r.values().map(|(p, _)| p.clone()).collect()
     }
 
+    /// A permit of the engine's LLM bound, for LLM work outside a batch (the brief polish).
+    pub async fn llm_permit(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.jobs.permits.clone().acquire_owned().await.ok()
+    }
+
     /// Cancel a running job; false when no such job runs.
     pub fn cancel_job(&self, id: u64) -> bool {
         let r = self.jobs.running.lock().unwrap_or_else(|e| e.into_inner());
