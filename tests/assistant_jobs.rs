@@ -823,3 +823,43 @@ async fn a_brief_polish_that_drops_facts_is_not_used_and_says_why() {
         .await;
     assert!(out.polished, "{:?}", out.polish_skipped);
 }
+
+#[tokio::test]
+async fn the_autonomy_ladder_governs_the_jobs() {
+    let fake = Fake::start().await;
+    fake.script(
+        CHAT,
+        vec![completion(
+            r#"{"category":"fyi","urgency":"low","reason":"r"}"#,
+        )],
+    );
+    // Classification blocked: triage is refused (audited), nothing is stored or sent.
+    let env = Env::new(format!(
+        "{}\n[autonomy]\nclassify = \"blocked\"\n",
+        config_text(&fake.url, true)
+    ));
+    let engine = env.engine();
+    let seq = ingest(&engine, msg("l1", "work", Channel::Email, "Q", "Lunch?"));
+    let e = engine
+        .triage_item(seq, &Actor::Cli, true)
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("autonomy.blocked"), "{e}");
+    assert!(engine.assistant().triage().unwrap().is_empty());
+    assert!(
+        env.audit(&engine)
+            .iter()
+            .any(|(e, o, _)| e == "assistant.triage" && o == "blocked")
+    );
+    // LLM calls forbidden: the rules still work, the model is not asked, the reason is kept.
+    let env = Env::new(format!(
+        "{}\n[autonomy]\nllm_call = \"never\"\n",
+        config_text(&fake.url, true)
+    ));
+    let engine = env.engine();
+    let seq = ingest(&engine, msg("l2", "work", Channel::Email, "Q", "Dinner?"));
+    let t = engine.triage_item(seq, &Actor::Cli, true).await.unwrap();
+    assert_eq!(t.by, DecidedBy::Rule);
+    assert!(t.model_error.unwrap().contains("autonomy.never"));
+    assert!(fake.posts().is_empty());
+}

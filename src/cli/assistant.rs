@@ -18,6 +18,7 @@ use crate::engine::{Engine, item_json};
 #[derive(Debug, Subcommand)]
 pub enum TriageCmd {
     /// Triage items: the given seqs, else every item not triaged yet (backfill), oldest first.
+    #[command(alias = "backfill")]
     Run(BatchArgs),
     /// Triaged items, newest first.
     List(ListArgs),
