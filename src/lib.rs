@@ -8,6 +8,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+pub mod assistant;
 pub mod brief;
 pub mod cli;
 pub mod config;

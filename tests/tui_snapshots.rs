@@ -141,7 +141,7 @@ fn app(no_color: bool) -> App {
     let config = Config::demo();
     let ov = ProviderOverlay {
         enabled: [("azure".to_string(), false)].into(),
-        default: None,
+        ..Default::default()
     };
     app.update(Msg::Providers(Ok(view(&config, &apply(&config.llm, &ov)))));
     app.update(Msg::AuditTail(vec![
@@ -643,7 +643,7 @@ fn blocked_entities_show_in_the_status_bar() {
             .keys()
             .map(|k| (k.clone(), false))
             .collect(),
-        default: None,
+        ..Default::default()
     };
     a.update(Msg::Providers(Ok(view(&config, &apply(&config.llm, &ov)))));
     let out = render(&a);
@@ -848,4 +848,49 @@ fn a_background_failure_ends_the_app_with_its_message() {
     a.update(Msg::Fatal("console-data panicked: boom".into()));
     assert!(a.quit);
     assert_eq!(a.fatal.as_deref(), Some("console-data panicked: boom"));
+}
+
+#[test]
+fn triage_labels_show_in_the_inbox_list_and_preview_and_job_progress_in_the_message_line() {
+    use opsdesk::assistant::store::TriageRecord;
+    use opsdesk::assistant::triage::{Category, DecidedBy, Urgency};
+    let mut a = app(false);
+    let mut row: opsdesk::tui::app::InboxRow =
+        (&record(6, Channel::Email, "work", "Mei Chen", "Vendor choice")).into();
+    row.triage = Some(TriageRecord {
+        seq: 6,
+        id: "m6".into(),
+        profile: "work".into(),
+        category: Category::Decision,
+        urgency: Urgency::High,
+        reason: "asks to pick a vendor".into(),
+        by: DecidedBy::Model,
+        provider: Some("local".into()),
+        model_error: None,
+        at: "2026-11-25T08:00:00Z".into(),
+    });
+    a.update(Msg::InboxPage {
+        generation: 0,
+        anchor: Anchor::Top,
+        rows: vec![row],
+        last_seq: 6,
+    });
+    let out = render(&a);
+    assert!(out.contains("[decision!] Vendor choice"), "{out}");
+    assert!(
+        out.contains("Triage: decision · high · by model — asks to pick a vendor"),
+        "{out}"
+    );
+    a.update(Msg::Engine(opsdesk::engine::EngineEvent::JobProgress(
+        std::sync::Arc::new(opsdesk::engine::jobs::JobProgress {
+            id: 1,
+            job: opsdesk::assistant::JobKind::Triage,
+            total: 10,
+            done: 3,
+            failed: 1,
+            state: opsdesk::engine::jobs::JobState::Running,
+        }),
+    )));
+    let out = render(&a);
+    assert!(out.contains("job triage 3/10 (1 failed)"), "{out}");
 }

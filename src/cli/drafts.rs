@@ -6,6 +6,9 @@ use crate::domain::{Action, Actor, Draft, DraftStatus, Outbound, Outcome};
 
 #[derive(Debug, Subcommand)]
 pub enum DraftsCmd {
+    /// Have the LLM router write replies to inbox items; each becomes a pending draft by
+    /// `assistant:draft` (never approved: you approve).
+    Generate(super::assistant::GenerateArgs),
     /// Drafts awaiting a decision (or all, with --all).
     List {
         /// Decided drafts too (approved, sent, failed, rejected).
@@ -57,6 +60,7 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
     let out = ctx.printer();
     let engine = ctx.engine()?;
     match cmd {
+        DraftsCmd::Generate(a) => super::assistant::run_generate(ctx, a),
         DraftsCmd::List { all } => {
             let q = engine.drafts().queue()?;
             let drafts: Vec<&Draft> = q

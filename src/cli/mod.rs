@@ -4,6 +4,7 @@
 //! Exit codes: 0 success, 1 failure, 2 usage error (bad flags, bad input, unknown id),
 //! 3 integrity failure (`audit verify` found a broken chain), 4 refused by governance.
 
+mod assistant;
 mod audit;
 mod brief;
 mod config_cmd;
@@ -80,6 +81,12 @@ pub enum Command {
     /// The hash-chained audit trail.
     #[command(subcommand)]
     Audit(audit::AuditCmd),
+    /// Triage inbox items (rules, then the LLM router): run, list, set.
+    #[command(subcommand)]
+    Triage(assistant::TriageCmd),
+    /// Deadlines found in inbox items (the LLM router, the rules as fallback): extract, list.
+    #[command(subcommand)]
+    Deadlines(assistant::DeadlinesCmd),
     /// Check or show the configuration.
     #[command(subcommand)]
     Config(config_cmd::ConfigCmd),
@@ -240,6 +247,8 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Brief(a)) => brief::run(&ctx, a),
             Some(Command::Drafts(c)) => drafts::run(&ctx, c),
             Some(Command::Audit(c)) => audit::run(&ctx, c),
+            Some(Command::Triage(c)) => assistant::run_triage(&ctx, c),
+            Some(Command::Deadlines(c)) => assistant::run_deadlines(&ctx, c),
             Some(Command::Config(c)) => config_cmd::run(&ctx, c),
             Some(Command::Providers(c)) => providers::run(&ctx, c),
             Some(Command::Serve(mut a)) => {

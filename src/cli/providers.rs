@@ -1,4 +1,4 @@
-//! `opsdesk providers list|enable|disable|set-default`: the operator's LLM provider switches.
+//! `opsdesk providers list|enable|disable|set-default|set-job`: the operator's LLM provider switches.
 //! Changes are `Action`s through `Engine::submit` (audited before `providers.json` is written
 //! atomically), exactly like the console's toggles; a running engine sees them on its next
 //! LLM call.
@@ -31,6 +31,17 @@ pub enum ProvidersCmd {
     SetDefault {
         /// The provider's name (`opsdesk providers list`).
         name: String,
+    },
+    /// Route one job (triage, deadlines, draft, brief) to an (enabled) provider, or with
+    /// --clear drop that run-time route. HIPAA entities still only reach cleared providers.
+    SetJob {
+        /// triage, deadlines, draft or brief.
+        job: String,
+        /// The provider's name (`opsdesk providers list`).
+        #[arg(required_unless_present = "clear", conflicts_with = "clear")]
+        name: Option<String>,
+        #[arg(long)]
+        clear: bool,
     },
 }
 
@@ -96,6 +107,38 @@ pub fn run(ctx: &Context, cmd: ProvidersCmd) -> CmdResult {
             Action::SetDefaultProvider { name: name.clone() },
             format!("default provider is now `{name}`"),
         ),
+        ProvidersCmd::SetJob { job, name, .. } => {
+            let verb = match &name {
+                Some(n) => {
+                    let uncleared = !engine
+                        .config()
+                        .llm
+                        .providers
+                        .get(n)
+                        .is_some_and(|p| p.hipaa_cleared);
+                    let hipaa: Vec<&String> = engine
+                        .config()
+                        .profiles
+                        .iter()
+                        .filter(|(_, p)| p.requires_hipaa)
+                        .map(|(k, _)| k)
+                        .collect();
+                    if uncleared && !hipaa.is_empty() {
+                        eprintln!(
+                            "opsdesk: `{n}` is not HIPAA-cleared: job `{job}` of {} still goes only to a cleared provider (or is blocked)",
+                            hipaa
+                                .iter()
+                                .map(|s| s.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        );
+                    }
+                    format!("job `{job}` now goes to `{n}`")
+                }
+                None => format!("job `{job}` has no run-time route any more"),
+            };
+            (Action::SetJobProvider { job, name }, verb)
+        }
     };
     match engine.submit(action, Actor::Cli)? {
         Outcome::Blocked {
@@ -167,6 +210,39 @@ fn describe(v: &ProvidersView, l: &mut Vec<String>) {
             if e.requires_hipaa { "req." } else { "" },
             e.effective.as_deref().unwrap_or("none"),
             status
+        ));
+    }
+    l.push(String::new());
+    l.push(format!(
+        "{:<10} {:<12} {}",
+        "JOB", "ROUTE", "HIPAA ENTITIES"
+    ));
+    for job in crate::assistant::JobKind::ALL {
+        let route = v.jobs.get(job.as_str());
+        let cleared = route
+            .and_then(|r| v.providers.iter().find(|p| &p.name == r))
+            .map(|p| p.hipaa_cleared);
+        let hipaa: Vec<&str> = v
+            .entities
+            .iter()
+            .filter(|e| e.requires_hipaa)
+            .map(|e| e.profile.as_str())
+            .collect();
+        let consequence = match (route, cleared) {
+            (None, _) => "entity / default selection".to_string(),
+            (Some(_), Some(false)) if !hipaa.is_empty() => {
+                format!(
+                    "{}: not cleared, goes to a cleared provider or is blocked",
+                    hipaa.join(", ")
+                )
+            }
+            _ => "—".to_string(),
+        };
+        l.push(format!(
+            "{:<10} {:<12} {}",
+            job.as_str(),
+            route.map(String::as_str).unwrap_or("—"),
+            consequence
         ));
     }
 }

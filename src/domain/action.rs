@@ -51,6 +51,13 @@ pub enum Action {
     SetDefaultProvider {
         name: String,
     },
+    /// Route one job (`triage`, `deadlines`, `draft`, `brief`) to a provider at run time, or
+    /// (`name: None`) drop that run-time override (persisted in `<data dir>/providers.json`).
+    SetJobProvider {
+        job: String,
+        #[serde(default)]
+        name: Option<String>,
+    },
 }
 
 impl Action {
@@ -67,6 +74,7 @@ impl Action {
             Action::SetProviderEnabled { enabled: true, .. } => "provider.enable",
             Action::SetProviderEnabled { enabled: false, .. } => "provider.disable",
             Action::SetDefaultProvider { .. } => "provider.set_default",
+            Action::SetJobProvider { .. } => "provider.set_job",
         }
     }
 }

@@ -19,6 +19,8 @@ pub enum Actor {
     Engine,
     /// The executor running an approved draft.
     Executor,
+    /// One of the assistant's jobs (`assistant:draft`): model-written work, never an operator.
+    Assistant(String),
 }
 
 impl Actor {
@@ -41,6 +43,7 @@ impl fmt::Display for Actor {
             Actor::Source(s) => write!(f, "source:{s}"),
             Actor::Engine => f.write_str("engine"),
             Actor::Executor => f.write_str("executor"),
+            Actor::Assistant(j) => write!(f, "assistant:{j}"),
         }
     }
 }
@@ -58,6 +61,8 @@ impl FromStr for Actor {
                     Actor::Mcp(c.to_string())
                 } else if let Some(c) = s.strip_prefix("source:") {
                     Actor::Source(c.to_string())
+                } else if let Some(j) = s.strip_prefix("assistant:") {
+                    Actor::Assistant(j.to_string())
                 } else {
                     return Err(format!("unknown actor `{s}`"));
                 }
@@ -92,6 +97,7 @@ mod tests {
             Actor::Source("demo".into()),
             Actor::Engine,
             Actor::Executor,
+            Actor::Assistant("draft".into()),
         ] {
             let s = serde_json::to_string(&a).unwrap();
             assert_eq!(serde_json::from_str::<Actor>(&s).unwrap(), a);
@@ -104,5 +110,6 @@ mod tests {
         assert!(Actor::Cli.is_operator());
         assert!(!Actor::mcp("console").is_operator());
         assert!(!Actor::Engine.is_operator());
+        assert!(!Actor::Assistant("draft".into()).is_operator());
     }
 }

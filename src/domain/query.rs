@@ -62,6 +62,22 @@ pub enum Query {
     AuditRecent { limit: usize },
     /// One section of the effective configuration, without secrets or PHI.
     ConfigSection { section: ConfigSection },
+    /// Triaged inbox items, newest first, filtered (category / urgency by name).
+    TriageList {
+        #[serde(default)]
+        profile: Option<String>,
+        #[serde(default)]
+        category: Option<String>,
+        #[serde(default)]
+        urgency: Option<String>,
+        limit: usize,
+    },
+    /// Stored deadlines, soonest first.
+    DeadlinesList {
+        #[serde(default)]
+        profile: Option<String>,
+        limit: usize,
+    },
 }
 
 /// Which summary a `Brief` query asks for.
@@ -96,6 +112,8 @@ impl Query {
             Query::Providers => "query.providers",
             Query::AuditRecent { .. } => "query.audit_recent",
             Query::ConfigSection { .. } => "query.config",
+            Query::TriageList { .. } => "query.triage_list",
+            Query::DeadlinesList { .. } => "query.deadlines_list",
         }
     }
 }

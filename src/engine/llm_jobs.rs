@@ -129,15 +129,18 @@ impl Engine {
             ],
         );
         req.temperature = Some(0.2);
-        let result =
-            match tokio::time::timeout(limit, self.llm_complete(&profile, &req, actor, None)).await
-            {
-                Ok(r) => r,
-                Err(_) => Err(LlmError::Failed {
-                    reason: format!("no answer within {}s", limit.as_secs()),
-                    attempts: 0,
-                }),
-            };
+        // The job runner's bound applies to the brief too (one semaphore for all LLM work).
+        let call = async {
+            let _permit = self.llm_permit().await;
+            self.llm_complete(&profile, &req, actor, None).await
+        };
+        let result = match tokio::time::timeout(limit, call).await {
+            Ok(r) => r,
+            Err(_) => Err(LlmError::Failed {
+                reason: format!("no answer within {}s", limit.as_secs()),
+                attempts: 0,
+            }),
+        };
         // A hard ban the model's rewrite would introduce (one already in the deterministic
         // text is quoted inbound content and stays visible there).
         let result = result.and_then(|resp| {
@@ -154,6 +157,14 @@ impl Engine {
                 }
                 _ => Ok(resp),
             }
+        });
+        // Facts kept: a rewrite that loses a sender, a count, a date or a draft is not used.
+        let result = result.and_then(|resp| {
+            crate::assistant::brief_check::check(&brief, &resp.text)
+                .map(|()| resp)
+                .map_err(|why| {
+                    LlmError::Invalid(format!("the model's rewrite was not used: {why}"))
+                })
         });
         match result {
             Ok(resp) if !resp.text.trim().is_empty() => {

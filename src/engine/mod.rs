@@ -3,8 +3,11 @@
 //! decision in the audit trail (fail closed: no audit, no action), changes the stores and
 //! announces the change on the event bus.
 
+mod assistant_jobs;
+pub mod assistant_query;
 pub mod executor;
 mod governance;
+pub mod jobs;
 mod llm_jobs;
 mod lock;
 pub mod outbound;
@@ -20,6 +23,7 @@ use std::time::Instant;
 use serde_json::json;
 use tokio::sync::broadcast;
 
+pub use assistant_jobs::{DeadlinesOfItem, JobError, item_json};
 pub use governance::action_kind;
 pub use llm_jobs::BRIEF_JOB;
 pub use lock::{EngineLock, LockError};
@@ -44,6 +48,8 @@ pub enum EngineEvent {
     DraftChanged(Arc<Draft>),
     Audited(Arc<AuditRecord>),
     SourceHealth(Arc<runner::SourceHealth>),
+    /// An LLM job's progress (`jobs.rs`).
+    JobProgress(Arc<jobs::JobProgress>),
 }
 
 /// Whether this engine runs the data dir (holds the lock, runs sources and servers) or is a
@@ -100,6 +106,10 @@ pub struct Engine {
     /// PHI view (phiclients): which profiles need redaction for uncleared recipients, and
     /// the redactors the audit trail's quoted text passes.
     phi: crate::governance::phi_view::PhiPolicy,
+    /// The assistant's triage and deadlines (`assistant_jobs.rs`).
+    assistant: crate::assistant::store::AssistantStore,
+    /// The job runner of LLM work (`jobs.rs`).
+    jobs: jobs::JobRunner,
     _lock: Option<EngineLock>,
 }
 
@@ -119,6 +129,10 @@ impl Engine {
             inbox: Inbox::open(&paths.inbox_dir())?,
             drafts: Drafts::open(&paths.drafts_dir())?,
             audit: Audit::open(&paths.audit_dir())?,
+            assistant: crate::assistant::store::AssistantStore::open(
+                &paths.data_dir.join("assistant"),
+            )?,
+            jobs: Default::default(),
             paths,
             config,
             events,
@@ -565,6 +579,21 @@ impl Engine {
             Action::SetDefaultProvider { name: provider } => {
                 self.set_default_provider(name, &provider, cx)
             }
+            Action::SetJobProvider { job, .. } if !actor.is_operator() => self.blocked(
+                name,
+                cx,
+                "",
+                &job,
+                Verdict::block(
+                    "operator_only_provider_change",
+                    format!("{actor} asked to route job `{job}`; only the operator can"),
+                    "use `opsdesk providers set-job`",
+                ),
+            ),
+            Action::SetJobProvider {
+                job,
+                name: provider,
+            } => self.set_job_provider(name, &job, provider.as_deref(), cx),
         }
     }
 

@@ -38,6 +38,9 @@ pub struct ProviderOverlay {
     /// Default provider chosen at run time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<String>,
+    /// Job → provider chosen at run time (over `[llm.jobs]`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub jobs: BTreeMap<String, String>,
 }
 
 pub fn overlay_path(paths: &Paths) -> PathBuf {
@@ -73,6 +76,11 @@ pub fn apply(llm: &LlmConfig, overlay: &ProviderOverlay) -> LlmConfig {
         && out.providers.contains_key(d)
     {
         out.default = Some(d.clone());
+    }
+    for (job, p) in &overlay.jobs {
+        if out.providers.contains_key(p) {
+            out.jobs.insert(job.clone(), p.clone());
+        }
     }
     out
 }
@@ -120,6 +128,8 @@ pub struct EntityRow {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct ProvidersView {
     pub default: Option<String>,
+    /// Job → provider routes in effect (`[llm.jobs]` with the run-time ones over it).
+    pub jobs: BTreeMap<String, String>,
     pub providers: Vec<ProviderRow>,
     pub entities: Vec<EntityRow>,
 }
@@ -197,6 +207,7 @@ pub fn view(config: &Config, llm: &LlmConfig) -> ProvidersView {
         .collect();
     ProvidersView {
         default: llm.default.clone(),
+        jobs: llm.jobs.clone(),
         providers,
         entities,
     }
@@ -295,6 +306,53 @@ impl Engine {
         })
     }
 
+    /// Route `job` to `provider` at run time, or drop the run-time route (`None`: the config's
+    /// `[llm.jobs]`, else the entity and default selection apply again). Audited from → to.
+    pub(super) fn set_job_provider(
+        &self,
+        event: &str,
+        job: &str,
+        provider: Option<&str>,
+        cx: &Call,
+    ) -> Result<Outcome, EngineError> {
+        let kind: crate::assistant::JobKind = job
+            .parse()
+            .map_err(|e: String| EngineError::invalid(e, json!({"field": "job"})))?;
+        if let Some(p) = provider {
+            self.known_provider(p)?;
+            if !self
+                .effective_llm()?
+                .providers
+                .get(p)
+                .is_some_and(|c| c.enabled)
+            {
+                return Err(EngineError::invalid(
+                    format!("provider `{p}` is disabled; enable it before routing a job to it"),
+                    json!({"field": "name", "hint": "enable the provider first"}),
+                ));
+            }
+        }
+        let job = kind.as_str().to_string();
+        let target = format!("job:{job}");
+        self.change_overlay(event, &target, cx, |ov, llm| {
+            let was = llm.jobs.get(&job).cloned().unwrap_or_else(|| "none".into());
+            match provider {
+                Some(p) => {
+                    ov.jobs.insert(job.clone(), p.to_string());
+                    format!("job {job}: {was} → {p}")
+                }
+                None => {
+                    ov.jobs.remove(&job);
+                    let now = self.config.llm.jobs.get(&job).cloned();
+                    format!(
+                        "job {job}: {was} → {}",
+                        now.unwrap_or_else(|| "none (entity and default selection)".into())
+                    )
+                }
+            }
+        })
+    }
+
     /// Read the overlay, change it, audit (fail closed), write it atomically.
     fn change_overlay(
         &self,
@@ -361,9 +419,19 @@ mod tests {
         let ov = ProviderOverlay {
             enabled: [("nope".to_string(), true)].into(),
             default: Some("local".into()),
+            jobs: [
+                ("triage".to_string(), "local".to_string()),
+                ("draft".to_string(), "nope".to_string()),
+            ]
+            .into(),
         };
         let llm = apply(&config.llm, &ov);
         assert_eq!(llm.default.as_deref(), Some("local"));
         assert!(!llm.providers.contains_key("nope"));
+        assert_eq!(llm.jobs.get("triage").map(String::as_str), Some("local"));
+        assert!(
+            !llm.jobs.contains_key("draft"),
+            "an unknown provider is ignored"
+        );
     }
 }

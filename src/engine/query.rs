@@ -38,6 +38,8 @@ pub enum Answer {
     /// A configuration section: a JSON view of the config by nature (secrets and PHI rosters
     /// taken out).
     Config(Value),
+    Triage(super::assistant_query::TriageAnswer),
+    Deadlines(super::assistant_query::DeadlinesAnswer),
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -128,6 +130,8 @@ impl Answer {
             Answer::Providers(_) => "providers",
             Answer::Audit(_) => "audit",
             Answer::Config(_) => "config",
+            Answer::Triage(_) => "triage",
+            Answer::Deadlines(_) => "deadlines",
         }
     }
 }
@@ -205,6 +209,13 @@ impl Engine {
                 Answer::Config(self.config_section(section)),
                 format!("{section:?}"),
             )),
+            Query::TriageList {
+                profile,
+                category,
+                urgency,
+                limit,
+            } => self.triage_answer(profile, category, urgency, limit),
+            Query::DeadlinesList { profile, limit } => self.deadlines_answer(profile, limit),
         }
     }
 
@@ -437,7 +448,7 @@ impl Engine {
         })
     }
 
-    fn check_profile(&self, profile: Option<&str>) -> Result<(), EngineError> {
+    pub(super) fn check_profile(&self, profile: Option<&str>) -> Result<(), EngineError> {
         match profile {
             Some(p) if !self.config.profiles.contains_key(p) => Err(EngineError::invalid(
                 format!("unknown profile `{p}`"),

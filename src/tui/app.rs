@@ -82,6 +82,26 @@ pub struct InboxRow {
     /// When opsdesk took it in.
     pub received_at: OffsetDateTime,
     pub text: String,
+    /// The item's triage, when it has one (filled in by the data thread).
+    pub triage: Option<crate::assistant::store::TriageRecord>,
+}
+
+impl InboxRow {
+    /// `[decision!] ` before the subject: the category, `!` for high urgency; empty untriaged.
+    pub fn triage_tag(&self) -> String {
+        match &self.triage {
+            Some(t) => format!(
+                "[{}{}] ",
+                t.category.as_str(),
+                if t.urgency == crate::assistant::triage::Urgency::High {
+                    "!"
+                } else {
+                    ""
+                }
+            ),
+            None => String::new(),
+        }
+    }
 }
 
 impl From<&InboxRecord> for InboxRow {
@@ -105,6 +125,7 @@ impl From<&InboxRecord> for InboxRow {
             ts: r.ts,
             received_at: r.received_at,
             text: crate::sanitize::clean_text(&text, PREVIEW_CHARS),
+            triage: None,
         }
     }
 }
@@ -952,6 +973,8 @@ impl App {
             EngineEvent::SourceHealth(h) => {
                 self.status.sources.insert(h.name.clone(), (*h).clone());
             }
+            // An LLM job's progress is the message line while it runs ("triage 3/10").
+            EngineEvent::JobProgress(p) => self.say(Level::Info, format!("job {}", p.line())),
         }
     }
 
@@ -1083,7 +1106,9 @@ impl App {
         }
         if matches!(
             action,
-            Action::SetDefaultProvider { .. } | Action::SetProviderEnabled { .. }
+            Action::SetDefaultProvider { .. }
+                | Action::SetProviderEnabled { .. }
+                | Action::SetJobProvider { .. }
         ) {
             fx.push(Effect::Req(Req::Providers));
         }

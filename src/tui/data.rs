@@ -85,7 +85,16 @@ fn handle(
                 Ok(b) => tx.send(Msg::InboxPage {
                     generation,
                     anchor,
-                    rows: b.records.iter().map(InboxRow::from).collect(),
+                    rows: b
+                        .records
+                        .iter()
+                        .map(|r| {
+                            let mut row = InboxRow::from(r);
+                            // A triage store that cannot be read shows no labels, not no inbox.
+                            row.triage = engine.assistant().triage_of(r.seq).ok().flatten();
+                            row
+                        })
+                        .collect(),
                     last_seq: b.last_seq,
                 })?,
                 Err(e) => tx.send(Msg::Submitted {

@@ -30,6 +30,7 @@ EXPECTED_TOOLS = {
     "status", "inbox_pull", "inbox_search", "mail_list", "calendar_list", "morning_brief",
     "eod_digest", "drafts_list", "draft_status", "providers_get", "draft_email", "draft_reply",
     "calendar_event_draft", "chat_reply_draft",
+    "triage_list", "triage_classify", "extraction_deadlines", "draft_generate",
 }
 
 

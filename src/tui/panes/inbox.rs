@@ -61,12 +61,13 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         let time = fmt_time(r.ts, app.tz);
         let time = time.get(5..).unwrap_or(&time);
         let text = format!(
-            "{} {:<11} {} {} {} {}",
+            "{} {:<11} {} {} {} {}{}",
             if unread { "●" } else { " " },
             time,
             fit(r.channel.as_str(), 8),
             fit(&r.profile, 8),
             fit(&r.from, from_w),
+            r.triage_tag(),
             r.subject
         );
         let style = if unread { t.unread } else { t.text };
@@ -113,8 +114,23 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             Span::styled("Subject: ", t.muted),
             Span::styled(r.subject.clone(), t.text),
         ]),
-        Line::from(""),
     ];
+    if let Some(tr) = &r.triage {
+        lines.push(Line::from(vec![
+            Span::styled("Triage: ", t.muted),
+            Span::styled(
+                format!(
+                    "{} · {} · by {} — {}",
+                    tr.category.as_str(),
+                    tr.urgency.as_str(),
+                    format!("{:?}", tr.by).to_lowercase(),
+                    crate::sanitize::for_terminal(&tr.reason)
+                ),
+                t.text,
+            ),
+        ]));
+    }
+    lines.push(Line::from(""));
     lines.extend(
         r.text
             .lines()

@@ -1,0 +1,94 @@
+//! The assistant's jobs (issue 13): triage, deadline extraction and reply drafting. This module
+//! holds the parts that need no engine: the deterministic rules, the prompts, the strict
+//! parsing of model answers ([`answer`]) and the durable store of results ([`store`]). The
+//! engine runs them as jobs through the LLM router (`engine/assistant_jobs.rs`) on its job
+//! runner (`engine/jobs.rs`).
+//!
+//! Inbound text is untrusted: every prompt says so, and a model answer is used only after it
+//! parsed against its schema and passed the hard bans. An answer that fails is a recorded
+//! failure with the reason; triage and deadlines then keep the rule result, a draft is not made.
+
+pub mod answer;
+pub mod brief_check;
+pub mod deadlines;
+pub mod reply;
+pub mod store;
+pub mod triage;
+
+/// The named jobs of the runner; each name is also the router's job (`llm.jobs.<name>`).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum JobKind {
+    Triage,
+    Deadlines,
+    Draft,
+    Brief,
+}
+
+impl JobKind {
+    pub const ALL: [JobKind; 4] = [
+        JobKind::Triage,
+        JobKind::Deadlines,
+        JobKind::Draft,
+        JobKind::Brief,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobKind::Triage => "triage",
+            JobKind::Deadlines => "deadlines",
+            JobKind::Draft => "draft",
+            JobKind::Brief => "brief",
+        }
+    }
+}
+
+impl std::fmt::Display for JobKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for JobKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        JobKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| format!("unknown job `{s}`; jobs: triage, deadlines, draft, brief"))
+    }
+}
+
+/// The message as a model sees it: headers and text, fenced as data. Bounded so one long
+/// message cannot make a prompt that no small model can take.
+pub(crate) fn message_block(r: &crate::domain::InboxRecord, max_chars: usize) -> String {
+    let text: String = r.text.chars().take(max_chars).collect();
+    let cut = if r.text.chars().count() > max_chars {
+        "\n[…cut]"
+    } else {
+        ""
+    };
+    format!(
+        "<message seq=\"{}\" channel=\"{}\">\nFrom: {} <{}>\nSubject: {}\nSent: {}\n\n{}{}\n</message>",
+        r.seq,
+        r.channel,
+        r.from.name,
+        r.from.address,
+        r.subject.as_deref().unwrap_or(""),
+        r.ts.date(),
+        text,
+        cut
+    )
+}

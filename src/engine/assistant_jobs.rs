@@ -1,0 +1,453 @@
+//! The assistant's jobs as engine work (issue 13): triage, deadline extraction and reply
+//! drafting of one inbox item each, run in batches by the job runner (`jobs.rs`). Every model
+//! call goes through [`Engine::llm_complete`] (ladder, provider selection job → entity →
+//! default, HIPAA filter, redaction on every hop, router audit); every answer is parsed
+//! strictly and checked against the hard bans before it is used; every item's outcome is
+//! audited (`assistant.triage`, `assistant.deadlines`, `assistant.draft`) with the reason a
+//! model answer was not used. Triage and deadlines then keep the rule result; a draft is not
+//! made.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::json;
+
+use super::{Engine, EngineError};
+use crate::assistant::store::{AssistantStore, DeadlineRecord, TriageRecord};
+use crate::assistant::triage::{Category, DecidedBy, Urgency};
+use crate::assistant::{JobKind, deadlines, reply, triage};
+use crate::config::ActionKind;
+use crate::domain::{Action, Actor, AuditEvent, AuditOutcome, InboxRecord, Outcome, Verdict};
+use crate::llm::{ChatMessage, LlmRequest, LlmResponse};
+
+/// Why a job's item produced no usable result.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The model gave no usable answer (call failed or blocked, or the answer was rejected).
+    #[error("{0}")]
+    Model(String),
+}
+
+/// The deadlines of one item after a job.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct DeadlinesOfItem {
+    pub seq: u64,
+    pub profile: String,
+    pub deadlines: Vec<DeadlineRecord>,
+    /// How many of them were not stored before.
+    pub new: usize,
+    /// Why the model's answer was not used (the rules' deadlines are then returned).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_error: Option<String>,
+}
+
+impl Engine {
+    /// The assistant's store (triage and deadlines).
+    pub fn assistant(&self) -> &AssistantStore {
+        &self.assistant
+    }
+
+    fn item(&self, seq: u64) -> Result<InboxRecord, EngineError> {
+        self.inbox.get(seq)?.ok_or_else(|| {
+            EngineError::NotFound(format!(
+                "no inbox item with seq {seq}; `opsdesk inbox list` shows the seqs"
+            ))
+        })
+    }
+
+    fn job_audit(
+        &self,
+        job: JobKind,
+        actor: &Actor,
+        r: &InboxRecord,
+        outcome: AuditOutcome,
+        reason: String,
+    ) -> Result<(), EngineError> {
+        self.audit(
+            AuditEvent::new(format!("assistant.{job}"), actor, outcome)
+                .entity(r.profile.clone())
+                .tool(format!("llm:{job}"))
+                .target(format!("seq {}", r.seq))
+                .reason(reason),
+        )
+        .map(|_| ())
+    }
+
+    /// One model call of `job` about `r`: the answer, or why there is none.
+    async fn ask(
+        &self,
+        job: JobKind,
+        r: &InboxRecord,
+        system: &str,
+        user: String,
+        max_tokens: u32,
+        actor: &Actor,
+    ) -> Result<LlmResponse, String> {
+        let mut req = LlmRequest::new(
+            job.as_str(),
+            vec![ChatMessage::system(system), ChatMessage::user(user)],
+        );
+        req.temperature = Some(0.0);
+        req.max_tokens = Some(max_tokens);
+        req.stream = false;
+        // The results go to the operator's own stores and queue: placeholders are put back
+        // locally. Surfaces for uncleared clients pass the PHI view again.
+        req.reidentify = true;
+        self.llm_complete(&r.profile, &req, actor, None)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// Triage item `seq`: the rules, then (when they are unsure and `use_model`) the model;
+    /// stored unless unchanged. The ladder's `classify` level applies.
+    pub async fn triage_item(
+        &self,
+        seq: u64,
+        actor: &Actor,
+        use_model: bool,
+    ) -> Result<TriageRecord, EngineError> {
+        let r = self.item(seq)?;
+        if let Verdict::Block {
+            rule,
+            reason,
+            remedy,
+        } = crate::governance::ladder::gate(&self.config, ActionKind::Classify, &r.profile)
+        {
+            self.job_audit(
+                JobKind::Triage,
+                actor,
+                &r,
+                AuditOutcome::Blocked,
+                format!("{rule}: {reason}"),
+            )?;
+            return Err(EngineError::Blocked {
+                rule,
+                reason,
+                remedy,
+            });
+        }
+        let rules = triage::by_rules(&r);
+        let (t, provider, model_error) = if rules.confident || !use_model {
+            (rules, None, None)
+        } else {
+            let answer = self
+                .ask(
+                    JobKind::Triage,
+                    &r,
+                    triage::SYSTEM,
+                    triage::prompt(&r),
+                    200,
+                    actor,
+                )
+                .await
+                .and_then(|resp| {
+                    triage::parse_answer(&self.config, &resp.text)
+                        .map(|t| (t, resp.provider))
+                        .map_err(|e| e.to_string())
+                });
+            match answer {
+                Ok((t, provider)) => (t, Some(provider), None),
+                Err(why) => (rules, None, Some(why)),
+            }
+        };
+        let rec = TriageRecord {
+            seq: r.seq,
+            id: r.id.clone(),
+            profile: r.profile.clone(),
+            category: t.category,
+            urgency: t.urgency,
+            reason: t.reason,
+            by: t.by,
+            provider,
+            model_error,
+            at: now_rfc3339(),
+        };
+        let (outcome, why) = match (&rec.model_error, rec.by) {
+            (Some(e), _) => (
+                AuditOutcome::Error,
+                format!("model answer not used ({e}); rule result kept"),
+            ),
+            (None, by) => (
+                AuditOutcome::Ok,
+                format!("{} by {:?}", rec.category.as_str(), by).to_lowercase(),
+            ),
+        };
+        self.job_audit(JobKind::Triage, actor, &r, outcome, why)?;
+        self.assistant.put_triage(rec.clone())?;
+        Ok(rec)
+    }
+
+    /// The operator's triage of `seq`: wins over rules and model from now on.
+    pub fn set_triage(
+        &self,
+        seq: u64,
+        category: Category,
+        urgency: Urgency,
+        reason: Option<String>,
+        actor: &Actor,
+    ) -> Result<TriageRecord, EngineError> {
+        let r = self.item(seq)?;
+        if !actor.is_operator() {
+            let rule = "operator_only_triage";
+            let reason =
+                format!("{actor} asked to set the triage of seq {seq}; only the operator can");
+            self.job_audit(
+                JobKind::Triage,
+                actor,
+                &r,
+                AuditOutcome::Blocked,
+                format!("{rule}: {reason}"),
+            )?;
+            return Err(EngineError::Blocked {
+                rule: rule.into(),
+                reason,
+                remedy: "use `opsdesk triage set` or the console".into(),
+            });
+        }
+        let rec = TriageRecord {
+            seq,
+            id: r.id.clone(),
+            profile: r.profile.clone(),
+            category,
+            urgency,
+            reason: crate::sanitize::one_line(
+                reason.as_deref().unwrap_or("set by the operator"),
+                triage::MAX_REASON_CHARS,
+            ),
+            by: DecidedBy::Operator,
+            provider: None,
+            model_error: None,
+            at: now_rfc3339(),
+        };
+        self.job_audit(
+            JobKind::Triage,
+            actor,
+            &r,
+            AuditOutcome::Ok,
+            format!("{} by operator", category.as_str()),
+        )?;
+        self.assistant.put_triage(rec.clone())?;
+        Ok(rec)
+    }
+
+    /// Extract the deadlines of item `seq` (the model when `use_model`, the rules as the
+    /// fallback) and store the new ones.
+    pub async fn deadlines_item(
+        &self,
+        seq: u64,
+        actor: &Actor,
+        use_model: bool,
+    ) -> Result<DeadlinesOfItem, EngineError> {
+        let r = self.item(seq)?;
+        let rules = deadlines::by_rules(&r);
+        let (found, provider, model_error) = if !use_model {
+            (rules, None, None)
+        } else {
+            let answer = self
+                .ask(
+                    JobKind::Deadlines,
+                    &r,
+                    deadlines::SYSTEM,
+                    deadlines::prompt(&r),
+                    400,
+                    actor,
+                )
+                .await
+                .and_then(|resp| {
+                    deadlines::parse_answer(&self.config, &r, &resp.text)
+                        .map(|f| (f, resp.provider))
+                        .map_err(|e| e.to_string())
+                });
+            match answer {
+                Ok((f, p)) => (f, Some(p), None),
+                Err(why) => (rules, None, Some(why)),
+            }
+        };
+        let at = now_rfc3339();
+        let recs: Vec<DeadlineRecord> = found
+            .into_iter()
+            .map(|f| DeadlineRecord {
+                seq: r.seq,
+                id: r.id.clone(),
+                profile: r.profile.clone(),
+                found: f,
+                provider: provider.clone(),
+                at: at.clone(),
+            })
+            .collect();
+        let (outcome, why) = match &model_error {
+            Some(e) => (
+                AuditOutcome::Error,
+                format!(
+                    "model answer not used ({e}); {} rule deadline(s) kept",
+                    recs.len()
+                ),
+            ),
+            None => (AuditOutcome::Ok, format!("{} deadline(s)", recs.len())),
+        };
+        self.job_audit(JobKind::Deadlines, actor, &r, outcome, why)?;
+        let new = self.assistant.put_deadlines(recs.clone())?;
+        Ok(DeadlinesOfItem {
+            seq: r.seq,
+            profile: r.profile,
+            deadlines: recs,
+            new,
+            model_error,
+        })
+    }
+
+    /// Have the model write a reply to item `seq` and queue it as a draft by
+    /// `assistant:draft` (pending: only the operator approves), with the provider recorded.
+    /// `actor` is who asked (audited with the model call).
+    pub async fn draft_item(&self, seq: u64, actor: &Actor) -> Result<Outcome, JobError> {
+        let r = self.item(seq)?;
+        let answer = self
+            .ask(
+                JobKind::Draft,
+                &r,
+                reply::SYSTEM,
+                reply::prompt(&r),
+                600,
+                actor,
+            )
+            .await
+            .and_then(|resp| {
+                reply::parse_answer(&self.config, &resp.text)
+                    .map(|b| (b, resp.provider))
+                    .map_err(|e| e.to_string())
+            });
+        let (body, provider) = match answer {
+            Ok(x) => x,
+            Err(why) => {
+                self.job_audit(
+                    JobKind::Draft,
+                    actor,
+                    &r,
+                    AuditOutcome::Error,
+                    format!("no draft made: {why}"),
+                )?;
+                return Err(JobError::Model(format!(
+                    "no draft made for seq {seq}: {why}"
+                )));
+            }
+        };
+        self.job_audit(
+            JobKind::Draft,
+            actor,
+            &r,
+            AuditOutcome::Ok,
+            format!("reply written by provider `{provider}` for {actor}"),
+        )?;
+        let (profile, outbound) = self.reply_outbound(&r.id, body)?;
+        let drafter = Actor::Assistant(JobKind::Draft.as_str().into());
+        Ok(self.submit(
+            Action::CreateDraft {
+                profile,
+                outbound,
+                provider: Some(provider),
+            },
+            drafter,
+        )?)
+    }
+
+    /// Seqs of `profile` (all when none) that have no triage yet, oldest first, at most
+    /// `limit`.
+    pub fn untriaged(&self, profile: Option<&str>, limit: usize) -> Result<Vec<u64>, EngineError> {
+        let done = self.assistant.triage()?;
+        let mut out = Vec::new();
+        let mut after = 0;
+        loop {
+            let batch = self.inbox.read_after(after, 500, &Default::default())?;
+            if batch.records.is_empty() {
+                break;
+            }
+            for rec in &batch.records {
+                after = after.max(rec.seq);
+                if !done.contains_key(&rec.seq) && profile.is_none_or(|p| p == rec.profile) {
+                    out.push(rec.seq);
+                    if out.len() >= limit {
+                        return Ok(out);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// `run_batch` for triage.
+    pub async fn triage_batch(
+        self: &Arc<Self>,
+        seqs: Vec<u64>,
+        actor: Actor,
+        use_model: bool,
+        cancel: Option<tokio_util::sync::CancellationToken>,
+        on_progress: &(dyn Fn(&super::jobs::JobProgress) + Send + Sync),
+    ) -> super::jobs::BatchReport<TriageRecord> {
+        self.run_batch(JobKind::Triage, seqs, cancel, on_progress, move |e, seq| {
+            let actor = actor.clone();
+            async move {
+                e.triage_item(seq, &actor, use_model)
+                    .await
+                    .map_err(|e| e.to_string())
+            }
+        })
+        .await
+    }
+
+    /// `run_batch` for deadline extraction.
+    pub async fn deadlines_batch(
+        self: &Arc<Self>,
+        seqs: Vec<u64>,
+        actor: Actor,
+        use_model: bool,
+        cancel: Option<tokio_util::sync::CancellationToken>,
+        on_progress: &(dyn Fn(&super::jobs::JobProgress) + Send + Sync),
+    ) -> super::jobs::BatchReport<DeadlinesOfItem> {
+        self.run_batch(
+            JobKind::Deadlines,
+            seqs,
+            cancel,
+            on_progress,
+            move |e, seq| {
+                let actor = actor.clone();
+                async move {
+                    e.deadlines_item(seq, &actor, use_model)
+                        .await
+                        .map_err(|e| e.to_string())
+                }
+            },
+        )
+        .await
+    }
+
+    /// `run_batch` for reply drafts: each item's result is the queue outcome.
+    pub async fn draft_batch(
+        self: &Arc<Self>,
+        seqs: Vec<u64>,
+        actor: Actor,
+        cancel: Option<tokio_util::sync::CancellationToken>,
+        on_progress: &(dyn Fn(&super::jobs::JobProgress) + Send + Sync),
+    ) -> super::jobs::BatchReport<Outcome> {
+        self.run_batch(JobKind::Draft, seqs, cancel, on_progress, move |e, seq| {
+            let actor = actor.clone();
+            async move { e.draft_item(seq, &actor).await.map_err(|e| e.to_string()) }
+        })
+        .await
+    }
+}
+
+fn now_rfc3339() -> String {
+    crate::domain::now()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}
+
+/// An item outcome as JSON for surfaces that print batches.
+pub fn item_json<T: Serialize>(seq: u64, r: &Result<T, String>) -> serde_json::Value {
+    match r {
+        Ok(v) => json!({"seq": seq, "ok": true, "result": v}),
+        Err(e) => json!({"seq": seq, "ok": false, "error": e}),
+    }
+}

@@ -1,0 +1,249 @@
+//! The assistant's MCP tools on a real `opsdesk serve` with the fake provider: declared in
+//! `tools/list`, typed answers, jobs through the router, and every answer through the PHI view
+//! for an uncleared client (the default credential is not cleared).
+
+mod llm_support;
+mod mcp_support;
+
+use std::process::Command;
+use std::time::Duration;
+
+use llm_support::*;
+use mcp_support::Server;
+use serde_json::{Value, json};
+
+async fn rpc(server: &Server, method: &str, params: Value) -> Value {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "assistant-test", "version": "1"},
+    });
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let mut req = reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap()
+        .post(&server.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("authorization", format!("Bearer {}", server.token))
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", method);
+    if let Some(n) = params["name"].as_str() {
+        req = req.header("mcp-name", n);
+    }
+    let text = req
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    serde_json::from_str::<Value>(&text)
+        .ok()
+        .unwrap_or_else(|| {
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+                .next_back()
+                .unwrap_or(Value::Null)
+        })
+}
+
+async fn call(server: &Server, tool: &str, args: Value) -> Value {
+    let v = rpc(
+        server,
+        "tools/call",
+        json!({"name": tool, "arguments": args}),
+    )
+    .await;
+    assert!(v["error"].is_null(), "{tool}: {v}");
+    v["result"].clone()
+}
+
+fn add(
+    server: &Server,
+    config: &std::path::Path,
+    profile: &str,
+    from: &str,
+    subject: &str,
+    body: &str,
+) {
+    let out = Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+        .arg("--data-dir")
+        .arg(&server.data_dir)
+        .arg("--config")
+        .arg(config)
+        .args([
+            "inbox",
+            "add",
+            "--channel",
+            "email",
+            "--profile",
+            profile,
+            "--from",
+            from,
+        ])
+        .args(["--subject", subject, "--body", body])
+        .env_remove("OPSDESK_LOG")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn completion(content: &str) -> Reply {
+    let body = json!({
+        "id": "c1", "object": "chat.completion", "created": 1, "model": "fake-model",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 50, "completion_tokens": 9, "total_tokens": 59}
+    });
+    Reply::Whole(200, vec![], body.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_assistant_tools_run_jobs_and_answer_through_the_phi_view() {
+    let fake = Fake::start().await;
+    fake.script(
+        "/chat/completions",
+        vec![
+            completion(
+                r#"{"category":"decision","urgency":"high","reason":"asks to pick a vendor"}"#,
+            ),
+            completion(r#"{"body":"Let us take vendor B."}"#),
+        ],
+    );
+    let config = format!(
+        r#"
+[profiles.work]
+sources = ["spool"]
+[profiles.clinic]
+sources = ["spool"]
+phi_auto_redact = true
+requires_hipaa = true
+phi_names = ["Maria Lopez"]
+[llm]
+default = "local"
+[llm.providers.local]
+enabled = true
+endpoint = "{}/v1"
+model = "fake-model"
+hipaa_cleared = true
+"#,
+        fake.url
+    );
+    let cfg_dir = tempfile::tempdir().unwrap();
+    let cfg_path = cfg_dir.path().join("config.toml");
+    std::fs::write(&cfg_path, &config).unwrap();
+    let server = tokio::task::spawn_blocking(move || Server::start(&[], Some(&config)))
+        .await
+        .unwrap();
+    add(
+        &server,
+        &cfg_path,
+        "work",
+        "Mei Chen <mei.chen@contoso.com>",
+        "Vendor",
+        "Which vendor do we take, A or B?",
+    );
+    add(
+        &server,
+        &cfg_path,
+        "clinic",
+        "Front desk <desk@clinic.example>",
+        "Refill for Maria Lopez",
+        "Maria Lopez needs the refill before Monday.",
+    );
+
+    let list = rpc(&server, "tools/list", json!({})).await;
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    for t in [
+        "draft_generate",
+        "extraction_deadlines",
+        "triage_classify",
+        "triage_list",
+    ] {
+        assert!(names.contains(&t), "{t} missing from {names:?}");
+    }
+
+    let r = call(&server, "triage_classify", json!({"seqs": [1, 2]})).await;
+    let sc = &r["structuredContent"];
+    assert_eq!(sc["progress"]["state"], "finished", "{sc}");
+    assert_eq!(sc["items"][0]["result"]["category"], "decision");
+    assert_eq!(sc["items"][0]["result"]["by"], "model");
+    assert_eq!(
+        sc["items"][1]["result"]["category"], "deadline",
+        "the rules were sure: {sc}"
+    );
+    assert_eq!(fake.posts().len(), 1);
+
+    let high = call(&server, "triage_list", json!({"urgency": "high"})).await;
+    assert_eq!(
+        high["structuredContent"]["items"].as_array().unwrap().len(),
+        1,
+        "{high}"
+    );
+    let r = call(&server, "triage_list", json!({})).await;
+    let sc = &r["structuredContent"];
+    assert_eq!(sc["items"].as_array().unwrap().len(), 2, "{sc}");
+    let s = r.to_string();
+    assert!(!s.contains("Lopez"), "the clinic's patient leaks: {s}");
+    assert_eq!(sc["phi_redaction"]["redacted"], true, "{sc}");
+    assert!(s.contains("Mei Chen"), "the work profile stays clear: {s}");
+
+    let r = call(
+        &server,
+        "extraction_deadlines",
+        json!({"seqs": [2], "use_model": false}),
+    )
+    .await;
+    assert_eq!(r["structuredContent"]["items"][0]["ok"], true, "{r}");
+    let r = call(&server, "extraction_deadlines", json!({})).await;
+    let d = &r["structuredContent"]["deadlines"];
+    assert_eq!(d.as_array().unwrap().len(), 1, "{r}");
+    assert!(d[0]["quote"].as_str().unwrap().contains("before Monday"));
+    assert!(!r.to_string().contains("Lopez"), "{r}");
+
+    let r = call(&server, "draft_generate", json!({"seq": 1})).await;
+    let sc = &r["structuredContent"];
+    assert_eq!(sc["status"], "pending_approval", "{sc}");
+    let id = sc["draft_id"].as_str().unwrap();
+    let st = call(&server, "draft_status", json!({"id": id})).await;
+    assert_eq!(
+        st["structuredContent"]["draft"]["created_by"], "assistant:draft",
+        "{st}"
+    );
+    assert_eq!(st["structuredContent"]["awaiting_operator"], true);
+
+    // Bad requests are clear errors.
+    let e = rpc(
+        &server,
+        "tools/call",
+        json!({"name": "triage_classify", "arguments": {"seqs": []}}),
+    )
+    .await;
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("1 to 10"),
+        "{e}"
+    );
+    let e = rpc(
+        &server,
+        "tools/call",
+        json!({"name": "triage_list", "arguments": {"category": "nope"}}),
+    )
+    .await;
+    assert!(e.to_string().contains("categories: needs_reply"), "{e}");
+}
