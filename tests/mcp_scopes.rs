@@ -147,7 +147,7 @@ tools = ["inbox_pull", "draft_*"]
         &agent_token,
         "auto",
         json!({
-            "tools": ["draft_email", "draft_reply", "draft_status", "inbox_pull"],
+            "tools": ["draft_email", "draft_generate", "draft_reply", "draft_status", "inbox_pull"],
             "resources": ["opsdesk://drafts", "opsdesk://inbox"],
             "allowed": {"tool": "draft_email", "args": draft_email_args()},
             "refused": {"tool": "mail_list", "args": {},
