@@ -420,11 +420,13 @@ pub enum ActionKind {
     Classify,
     /// Sending text to an LLM provider (always after the compliance filter and redaction).
     LlmCall,
+    /// Creating a deal on a client's proposal (`deal_create`): the operator accepts it.
+    CreateDeal,
 }
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 8] = [
+    pub const ALL: [ActionKind; 9] = [
         ActionKind::Read,
         ActionKind::SendEmail,
         ActionKind::ReplyEmail,
@@ -433,6 +435,7 @@ impl ActionKind {
         ActionKind::MoveMail,
         ActionKind::Classify,
         ActionKind::LlmCall,
+        ActionKind::CreateDeal,
     ];
 
     /// The name used in the config file.
@@ -446,11 +449,12 @@ impl ActionKind {
             ActionKind::MoveMail => "move_mail",
             ActionKind::Classify => "classify",
             ActionKind::LlmCall => "llm_call",
+            ActionKind::CreateDeal => "create_deal",
         }
     }
 
-    /// Kinds that send something to other people. These can never be `autonomous`: sending
-    /// needs the operator.
+    /// Kinds that send something to other people, or act in the operator's name (a deal
+    /// proposed by a client). These can never be `autonomous`: they need the operator.
     pub fn is_outbound(self) -> bool {
         matches!(
             self,
@@ -458,6 +462,7 @@ impl ActionKind {
                 | ActionKind::ReplyEmail
                 | ActionKind::PostChat
                 | ActionKind::CreateEvent
+                | ActionKind::CreateDeal
         )
     }
 
@@ -471,7 +476,8 @@ impl ActionKind {
             ActionKind::SendEmail
             | ActionKind::ReplyEmail
             | ActionKind::PostChat
-            | ActionKind::CreateEvent => AutonomyLevel::DraftOnly,
+            | ActionKind::CreateEvent
+            | ActionKind::CreateDeal => AutonomyLevel::DraftOnly,
         }
     }
 }

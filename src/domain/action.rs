@@ -1,6 +1,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Query;
+use super::deal::{DealSpec, DealStage};
 use super::draft::Outbound;
 
 /// The one command format every surface produces (console keypress, MCP tool call, CLI) and
@@ -51,6 +52,29 @@ pub enum Action {
     SetDefaultProvider {
         name: String,
     },
+    /// Create a deal (the operator only; an MCP client proposes one through the drafts queue).
+    CreateDeal {
+        profile: String,
+        spec: DealSpec,
+    },
+    /// Link an inbox message (by source id or seq) to a deal of the same profile.
+    LinkDeal {
+        deal_id: String,
+        message: String,
+    },
+    /// Take a message off a deal.
+    UnlinkDeal {
+        deal_id: String,
+        message_id: String,
+        reason: String,
+    },
+    /// Move a deal to another stage.
+    SetDealStage {
+        deal_id: String,
+        stage: DealStage,
+        #[serde(default)]
+        note: Option<String>,
+    },
 }
 
 impl Action {
@@ -67,6 +91,10 @@ impl Action {
             Action::SetProviderEnabled { enabled: true, .. } => "provider.enable",
             Action::SetProviderEnabled { enabled: false, .. } => "provider.disable",
             Action::SetDefaultProvider { .. } => "provider.set_default",
+            Action::CreateDeal { .. } => "deal.create",
+            Action::LinkDeal { .. } => "deal.link",
+            Action::UnlinkDeal { .. } => "deal.unlink",
+            Action::SetDealStage { .. } => "deal.stage",
         }
     }
 }

@@ -304,7 +304,12 @@ mod tests {
     #[test]
     fn stages_parse_by_name_and_closed_ones_are_not_open() {
         assert_eq!("Closing".parse::<DealStage>().unwrap(), DealStage::Closing);
-        assert!("signed".parse::<DealStage>().unwrap_err().contains("valid stages"));
+        assert!(
+            "signed"
+                .parse::<DealStage>()
+                .unwrap_err()
+                .contains("valid stages")
+        );
         assert!(!DealStage::Won.is_open() && !DealStage::Lost.is_open());
         assert!(DealStage::Lead.is_open());
     }

@@ -4,6 +4,7 @@ use time::OffsetDateTime;
 
 use super::Actor;
 use super::action::Verdict;
+use super::deal::DealSpec;
 
 /// What an approved draft would do when executed. This is what the operator reviews and what
 /// the content digest covers.
@@ -40,6 +41,11 @@ pub enum Outbound {
         #[serde(default)]
         body: String,
     },
+    /// A deal proposed by an MCP client (`deal_create`): accepting it creates the deal locally;
+    /// nothing leaves the machine.
+    CreateDeal {
+        spec: DealSpec,
+    },
 }
 
 impl Outbound {
@@ -50,6 +56,7 @@ impl Outbound {
             Outbound::ReplyEmail { .. } => "reply_email",
             Outbound::PostChat { .. } => "post_chat",
             Outbound::CreateEvent { .. } => "create_event",
+            Outbound::CreateDeal { .. } => "create_deal",
         }
     }
 
@@ -60,6 +67,8 @@ impl Outbound {
             Outbound::ReplyEmail { to, .. } => to.clone(),
             Outbound::PostChat { chat_id, .. } => vec![format!("chat:{chat_id}")],
             Outbound::CreateEvent { attendees, .. } => attendees.clone(),
+            // Who the deal is with: the boundary checks them like recipients.
+            Outbound::CreateDeal { spec, .. } => spec.counterparties.clone(),
         }
     }
 
@@ -68,6 +77,7 @@ impl Outbound {
             Outbound::SendEmail { subject, .. }
             | Outbound::ReplyEmail { subject, .. }
             | Outbound::CreateEvent { subject, .. } => Some(subject),
+            Outbound::CreateDeal { spec, .. } => Some(&spec.name),
             Outbound::PostChat { .. } => None,
         }
     }
@@ -78,6 +88,7 @@ impl Outbound {
             | Outbound::ReplyEmail { body, .. }
             | Outbound::PostChat { body, .. }
             | Outbound::CreateEvent { body, .. } => body,
+            Outbound::CreateDeal { spec, .. } => &spec.notes,
         }
     }
 }

@@ -62,6 +62,17 @@ pub enum Query {
     AuditRecent { limit: usize },
     /// One section of the effective configuration, without secrets or PHI.
     ConfigSection { section: ConfigSection },
+    /// Deals (open ones, or all), optionally of one profile.
+    DealsList {
+        #[serde(default)]
+        profile: Option<String>,
+        #[serde(default)]
+        all: bool,
+    },
+    /// One deal with its linked messages.
+    DealDetail { id: String },
+    /// A deal's events, linked messages, drafts and audit entries in time order.
+    DealTimeline { id: String, limit: usize },
 }
 
 /// Which summary a `Brief` query asks for.
@@ -96,6 +107,9 @@ impl Query {
             Query::Providers => "query.providers",
             Query::AuditRecent { .. } => "query.audit_recent",
             Query::ConfigSection { .. } => "query.config",
+            Query::DealsList { .. } => "query.deals_list",
+            Query::DealDetail { .. } => "query.deal_detail",
+            Query::DealTimeline { .. } => "query.deal_timeline",
         }
     }
 }

@@ -32,7 +32,7 @@ use tokio_util::sync::CancellationToken;
 use super::outbound::{ExecCx, Fail, OutboundExecutor};
 use super::{Engine, EngineEvent};
 use crate::domain::{
-    Actor, AuditEvent, AuditOutcome, Draft, DraftEvent, DraftEventKind, DraftStatus, now,
+    Actor, AuditEvent, AuditOutcome, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, now,
 };
 
 /// How often the drafts log is re-read for approvals made by other processes.
@@ -107,6 +107,18 @@ pub async fn run_once(
     };
     let now_i = Instant::now();
     for d in queue.drafts {
+        // A deal proposal is carried out here, locally: nothing leaves the machine.
+        if matches!(d.outbound, Outbound::CreateDeal { .. }) {
+            if d.status == DraftStatus::Approved && d.approval_holds() {
+                let e = engine.clone();
+                match tokio::task::spawn_blocking(move || e.carry_out_deal_proposal(&d)).await {
+                    Ok(Ok(_)) => {}
+                    Ok(Err(err)) => tracing::warn!("deal proposal not carried out: {err}"),
+                    Err(err) => tracing::warn!("deal proposal task failed: {err}"),
+                }
+            }
+            continue;
+        }
         let Some(executor) = executors.iter().find(|x| x.serves(&d.profile)) else {
             continue;
         };

@@ -18,6 +18,7 @@ pub fn action_kind(o: &Outbound) -> ActionKind {
         Outbound::ReplyEmail { .. } => ActionKind::ReplyEmail,
         Outbound::PostChat { .. } => ActionKind::PostChat,
         Outbound::CreateEvent { .. } => ActionKind::CreateEvent,
+        Outbound::CreateDeal { .. } => ActionKind::CreateDeal,
     }
 }
 
@@ -82,6 +83,7 @@ pub fn validate_outbound(o: &Outbound) -> Result<(), EngineError> {
                 return bad("attendees", "attendees must be email addresses".into());
             }
         }
+        Outbound::CreateDeal { spec } => super::deals::validate_spec(spec)?,
     }
     Ok(())
 }

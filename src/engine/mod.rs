@@ -3,6 +3,7 @@
 //! decision in the audit trail (fail closed: no audit, no action), changes the stores and
 //! announces the change on the event bus.
 
+pub mod deals;
 pub mod executor;
 mod governance;
 mod llm_jobs;
@@ -42,6 +43,8 @@ use crate::store::inbox::{Appended, Inbox};
 pub enum EngineEvent {
     InboxAppended(Arc<InboxRecord>),
     DraftChanged(Arc<Draft>),
+    /// A deal was created or changed (in this process).
+    DealChanged(Arc<crate::domain::Deal>),
     Audited(Arc<AuditRecord>),
     SourceHealth(Arc<runner::SourceHealth>),
 }
@@ -92,6 +95,7 @@ pub struct Engine {
     config: Config,
     inbox: Inbox,
     drafts: Drafts,
+    deals: crate::store::deals::Deals,
     audit: Audit,
     events: broadcast::Sender<EngineEvent>,
     health: std::sync::Mutex<std::collections::BTreeMap<String, runner::SourceHealth>>,
@@ -118,6 +122,7 @@ impl Engine {
             phi,
             inbox: Inbox::open(&paths.inbox_dir())?,
             drafts: Drafts::open(&paths.drafts_dir())?,
+            deals: crate::store::deals::Deals::open(&paths.deals_dir())?,
             audit: Audit::open(&paths.audit_dir())?,
             paths,
             config,
@@ -144,6 +149,9 @@ impl Engine {
     }
     pub fn drafts(&self) -> &Drafts {
         &self.drafts
+    }
+    pub fn deals(&self) -> &crate::store::deals::Deals {
+        &self.deals
     }
     pub fn audit_store(&self) -> &Audit {
         &self.audit
@@ -221,6 +229,7 @@ impl Engine {
                 );
             }
             self.announce(EngineEvent::InboxAppended(Arc::new((**rec).clone())));
+            self.autolink(rec);
         }
         Ok(appended)
     }
@@ -276,6 +285,7 @@ impl Engine {
                 ),
             }
             self.announce(EngineEvent::InboxAppended(Arc::new((*rec).clone())));
+            self.autolink(rec);
         }
         Ok(appended)
     }
@@ -437,6 +447,10 @@ impl Engine {
                 outbound,
                 provider,
             } => self.create_draft(name, profile, outbound, provider, cx),
+            a @ (Action::CreateDeal { .. }
+            | Action::LinkDeal { .. }
+            | Action::UnlinkDeal { .. }
+            | Action::SetDealStage { .. }) => self.deal_action(name, a, cx),
             Action::DraftReply { message_id, body } => {
                 let (profile, outbound) = self.reply_outbound(&message_id, body)?;
                 self.create_draft(name, profile, outbound, None, cx)

@@ -149,6 +149,12 @@ impl DemoOutbox {
                 body,
                 ..
             } => (json!(attendees), json!(subject), json!(body)),
+            Outbound::CreateDeal { .. } => {
+                return Err(Fail::from(
+                    "a deal proposal is carried out locally, not through the demo outbox"
+                        .to_string(),
+                ));
+            }
         };
         let rec = json!({
             "sent_at": crate::sources::graph::rfc3339_precise(now()),

@@ -35,6 +35,9 @@ pub enum Answer {
     Brief(Box<Brief>),
     Providers(ProvidersAnswer),
     Audit(AuditAnswer),
+    Deals(super::deals::DealsAnswer),
+    Deal(Box<super::deals::DealDetailAnswer>),
+    DealTimeline(super::deals::DealTimelineAnswer),
     /// A configuration section: a JSON view of the config by nature (secrets and PHI rosters
     /// taken out).
     Config(Value),
@@ -128,6 +131,9 @@ impl Answer {
             Answer::Providers(_) => "providers",
             Answer::Audit(_) => "audit",
             Answer::Config(_) => "config",
+            Answer::Deals(_) => "deals",
+            Answer::Deal(_) => "deal",
+            Answer::DealTimeline(_) => "deal_timeline",
         }
     }
 }
@@ -201,6 +207,9 @@ impl Engine {
                 let target = format!("returned={}", records.len());
                 Ok((Answer::Audit(AuditAnswer { records }), target))
             }
+            Query::DealsList { profile, all } => self.deals_list_answer(profile, all),
+            Query::DealDetail { id } => self.deal_detail_answer(&id),
+            Query::DealTimeline { id, limit } => self.deal_timeline_answer(&id, limit),
             Query::ConfigSection { section } => Ok((
                 Answer::Config(self.config_section(section)),
                 format!("{section:?}"),
@@ -437,7 +446,7 @@ impl Engine {
         })
     }
 
-    fn check_profile(&self, profile: Option<&str>) -> Result<(), EngineError> {
+    pub(super) fn check_profile(&self, profile: Option<&str>) -> Result<(), EngineError> {
         match profile {
             Some(p) if !self.config.profiles.contains_key(p) => Err(EngineError::invalid(
                 format!("unknown profile `{p}`"),

@@ -213,7 +213,9 @@ fn apply(
             match (link.rule, &ev.actor) {
                 (LinkRule::Manual, a) if a.is_operator() => {}
                 (LinkRule::Manual, a) => {
-                    return Err(format!("only the operator links messages by hand; {a} cannot"));
+                    return Err(format!(
+                        "only the operator links messages by hand; {a} cannot"
+                    ));
                 }
                 (_, Actor::Engine) => {}
                 (_, a) => {
@@ -327,15 +329,22 @@ mod tests {
             },
         ))
         .unwrap();
-        s.append(ev("deal-1", Actor::Engine, link("m1", "work", LinkRule::Keyword)))
-            .unwrap();
+        s.append(ev(
+            "deal-1",
+            Actor::Engine,
+            link("m1", "work", LinkRule::Keyword),
+        ))
+        .unwrap();
         let again = Deals::open(dir.path()).unwrap();
         let d = again.get("deal-1").unwrap().unwrap();
         assert_eq!(d.stage, DealStage::Diligence);
         assert_eq!(d.links.len(), 1);
         assert_eq!(again.history("deal-1").unwrap().len(), 3);
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(again.log_path()).unwrap().permissions().mode();
+        let mode = std::fs::metadata(again.log_path())
+            .unwrap()
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o600);
     }
 
@@ -343,23 +352,47 @@ mod tests {
     fn rules_hold_on_append_and_on_fold() {
         let dir = tempfile::tempdir().unwrap();
         let s = Deals::open(dir.path()).unwrap();
-        let mcp = s.append(created("deal-1", Actor::mcp("claude"))).unwrap_err();
-        assert!(mcp.to_string().contains("only the operator creates"), "{mcp}");
+        let mcp = s
+            .append(created("deal-1", Actor::mcp("claude")))
+            .unwrap_err();
+        assert!(
+            mcp.to_string().contains("only the operator creates"),
+            "{mcp}"
+        );
         s.append(created("deal-1", Actor::Console)).unwrap();
-        assert!(s.append(created("deal-1", Actor::Cli)).is_err(), "duplicate id");
+        assert!(
+            s.append(created("deal-1", Actor::Cli)).is_err(),
+            "duplicate id"
+        );
         let across = s
-            .append(ev("deal-1", Actor::Cli, link("m9", "clinic", LinkRule::Manual)))
+            .append(ev(
+                "deal-1",
+                Actor::Cli,
+                link("m9", "clinic", LinkRule::Manual),
+            ))
             .unwrap_err();
         assert!(across.to_string().contains("another entity"), "{across}");
         let auto_by_client = s
-            .append(ev("deal-1", Actor::mcp("c"), link("m1", "work", LinkRule::Manual)))
+            .append(ev(
+                "deal-1",
+                Actor::mcp("c"),
+                link("m1", "work", LinkRule::Manual),
+            ))
             .unwrap_err();
         assert!(auto_by_client.to_string().contains("only the operator"));
-        s.append(ev("deal-1", Actor::Cli, link("m1", "work", LinkRule::Manual)))
-            .unwrap();
+        s.append(ev(
+            "deal-1",
+            Actor::Cli,
+            link("m1", "work", LinkRule::Manual),
+        ))
+        .unwrap();
         assert!(
-            s.append(ev("deal-1", Actor::Engine, link("m1", "work", LinkRule::Thread)))
-                .is_err(),
+            s.append(ev(
+                "deal-1",
+                Actor::Engine,
+                link("m1", "work", LinkRule::Thread)
+            ))
+            .is_err(),
             "linked twice"
         );
         // A hand-written line that breaks the rules is ignored by the fold and reported.
@@ -397,7 +430,13 @@ mod tests {
         assert!(s.book().unwrap().skipped.is_empty());
         // The next writer cuts the torn tail and appends after the complete lines.
         s.append(created("deal-3", Actor::Cli)).unwrap();
-        let ids: Vec<String> = s.book().unwrap().deals.iter().map(|d| d.id.clone()).collect();
+        let ids: Vec<String> = s
+            .book()
+            .unwrap()
+            .deals
+            .iter()
+            .map(|d| d.id.clone())
+            .collect();
         assert_eq!(ids, ["deal-1", "deal-3"]);
         let text = std::fs::read_to_string(s.log_path()).unwrap();
         assert_eq!(text.lines().count(), 2);

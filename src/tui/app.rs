@@ -474,6 +474,8 @@ pub fn sends(o: &Outbound) -> bool {
         | Outbound::ReplyEmail { .. }
         | Outbound::PostChat { .. }
         | Outbound::CreateEvent { .. } => true,
+        // Accepting a deal proposal creates the deal locally.
+        Outbound::CreateDeal { .. } => false,
     }
 }
 
@@ -485,6 +487,7 @@ pub fn with_body(o: &Outbound, new_body: String) -> Outbound {
         | Outbound::ReplyEmail { body, .. }
         | Outbound::PostChat { body, .. }
         | Outbound::CreateEvent { body, .. } => *body = new_body,
+        Outbound::CreateDeal { spec } => spec.notes = new_body,
     }
     o
 }
@@ -947,6 +950,7 @@ impl App {
             EngineEvent::SourceHealth(h) => {
                 self.status.sources.insert(h.name.clone(), (*h).clone());
             }
+            EngineEvent::DealChanged(_) => {}
         }
     }
 

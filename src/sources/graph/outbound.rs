@@ -200,6 +200,10 @@ async fn execute(cx: &ExecCx, account: &Account, d: &Draft) -> Result<String, Fa
             .await
             .map_err(graph_err)
         }
+        // Carried out locally by the executor (engine::deals), never sent to Graph.
+        Outbound::CreateDeal { .. } => Err(Fail::from(
+            "a deal proposal is not carried out through Microsoft Graph".to_string(),
+        )),
     }
 }
 
