@@ -8,6 +8,7 @@ mod audit;
 mod brief;
 mod config_cmd;
 mod console;
+mod deals;
 mod doctor;
 mod drafts;
 mod inbox;
@@ -77,6 +78,9 @@ pub enum Command {
     /// The approval queue.
     #[command(subcommand)]
     Drafts(drafts::DraftsCmd),
+    /// Deals: list, show, create, link, unlink, stage, accept a proposal.
+    #[command(subcommand)]
+    Deals(deals::DealsCmd),
     /// The hash-chained audit trail.
     #[command(subcommand)]
     Audit(audit::AuditCmd),
@@ -240,6 +244,7 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Brief(a)) => brief::run(&ctx, a),
             Some(Command::Drafts(c)) => drafts::run(&ctx, c),
             Some(Command::Audit(c)) => audit::run(&ctx, c),
+            Some(Command::Deals(c)) => deals::run(&ctx, c),
             Some(Command::Config(c)) => config_cmd::run(&ctx, c),
             Some(Command::Providers(c)) => providers::run(&ctx, c),
             Some(Command::Serve(mut a)) => {

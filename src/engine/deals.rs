@@ -592,7 +592,7 @@ impl Engine {
                 AuditEvent::new("deal.autolink", Actor::Engine, AuditOutcome::Ok)
                     .entity(&deal.profile)
                     .target(deal_target(&ev))
-                    .reason(format!("{}: {reason}", rule.as_str())),
+                    .reason(format!("linked by rule {}: {reason}", rule.as_str())),
             );
             if let Err(e) = audited {
                 tracing::warn!("not linking #{} to {}: {e}", rec.seq, deal.id);
