@@ -14,6 +14,7 @@
 pub mod auth;
 pub mod bridge;
 pub mod conn;
+pub mod deals;
 #[cfg(feature = "conformance")]
 pub mod fixtures;
 pub mod http;

@@ -47,6 +47,7 @@ pub fn spawn(hub: Arc<Hub>, stop: CancellationToken) -> tokio::task::JoinHandle<
     tokio::spawn(async move {
         // Items already there when the server starts are not news.
         let mut last = hub.engine().inbox().last_seq().unwrap_or(0);
+        let mut deals = DealsSeen::new(&hub);
         let mut tick = tokio::time::interval(FOLLOW_EVERY);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -54,6 +55,7 @@ pub fn spawn(hub: Arc<Hub>, stop: CancellationToken) -> tokio::task::JoinHandle<
                 _ = stop.cancelled() => break,
                 _ = tick.tick() => {
                     catch_up(&hub, &mut last);
+                    deals.changed(&hub);
                     continue;
                 }
                 ev = rx.recv() => ev,
@@ -220,6 +222,63 @@ fn resource_changed(hub: &Arc<Hub>, uri: &'static str) {
                 }
                 PeerKind::Listen { sink, .. } => {
                     let _ = sink.notify_resource_updated(uri).await;
+                }
+            }
+        });
+    }
+}
+
+/// The deals as last seen, to push `resources/updated` for `opsdesk://deals/{id}` when one
+/// changes. Read from the deals log (cached per file stamp, so a tick without a change costs a
+/// `stat`): changes by other processes (`opsdesk deals …`) are seen as well as this one's.
+struct DealsSeen {
+    book: Option<Arc<crate::store::deals::Book>>,
+}
+
+impl DealsSeen {
+    fn new(hub: &Arc<Hub>) -> DealsSeen {
+        DealsSeen {
+            book: hub.engine().deals().book().ok(),
+        }
+    }
+
+    fn changed(&mut self, hub: &Arc<Hub>) {
+        let Ok(now) = hub.engine().deals().book() else {
+            return;
+        };
+        if self.book.as_ref().is_some_and(|b| Arc::ptr_eq(b, &now)) {
+            return;
+        }
+        let before = self.book.replace(now.clone());
+        for d in &now.deals {
+            let old = before.as_ref().and_then(|b| b.get(&d.id));
+            if old.is_none_or(|o| o != d) {
+                deal_changed(hub, super::deals::uri_of(&d.id));
+            }
+        }
+    }
+}
+
+fn deal_changed(hub: &Arc<Hub>, uri: String) {
+    for p in hub.live_peers() {
+        let uri = uri.clone();
+        send(p, move |p| async move {
+            match &p.kind {
+                PeerKind::Session(s) => {
+                    let subscribed = s
+                        .deals_subscribed
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .contains(&uri);
+                    if subscribed {
+                        let _ = p
+                            .peer
+                            .notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
+                            .await;
+                    }
+                }
+                PeerKind::Listen { sink, .. } => {
+                    let _ = sink.notify_resource_updated(&uri).await;
                 }
             }
         });

@@ -104,6 +104,9 @@ pub async fn read(hub: &Arc<Hub>, uri: &str, client: &str) -> Result<ReadResourc
         CONFIG_LLM => Query::ConfigSection {
             section: ConfigSection::LlmProviders,
         },
+        deal if super::deals::deal_id(deal).is_some() => {
+            return super::deals::read(hub, deal, client).await;
+        }
         other => return Err(not_found(other)),
     };
     let tool = format!("resource:{uri}");
