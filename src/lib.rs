@@ -5,6 +5,7 @@
 pub mod brief;
 pub mod cli;
 pub mod config;
+pub mod doctor;
 pub mod domain;
 pub mod engine;
 pub mod governance;

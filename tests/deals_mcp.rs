@@ -256,3 +256,40 @@ fn python_sdk_proposes_reads_and_follows_a_deal() {
         "{out}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn doctor_over_mcp_gives_the_cli_checks_without_secrets() {
+    let server = Server::start(&[], Some(CONFIG));
+    let v = tool(&server, "doctor", json!({})).await;
+    let sc = &v["result"]["structuredContent"];
+    let checks = sc["checks"].as_array().unwrap_or_else(|| panic!("{v}"));
+    let names: Vec<&str> = checks.iter().filter_map(|c| c["check"].as_str()).collect();
+    for want in [
+        "config",
+        "data dir",
+        "audit trail",
+        "inbox",
+        "deals log",
+        "mcp token",
+    ] {
+        assert!(names.contains(&want), "{want} missing: {names:?}");
+    }
+    assert!(sc["ok"].is_boolean());
+    // The same checks as `opsdesk doctor --json`, by name.
+    let cli: Value = serde_json::from_slice(&server.cli(&["--json", "doctor"]).stdout).unwrap();
+    let cli_names: Vec<&str> = cli["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["check"].as_str())
+        .collect();
+    // (The month's audit file appears once anything is audited: the CLI ran after the call.)
+    let no_files = |v: &[&str]| -> Vec<String> {
+        v.iter()
+            .filter(|n| !n.starts_with("audit file"))
+            .map(|n| n.to_string())
+            .collect()
+    };
+    assert_eq!(no_files(&names), no_files(&cli_names));
+    assert!(!v.to_string().contains(&server.token), "the token leaked");
+}

@@ -71,6 +71,8 @@ pub enum Query {
     },
     /// One deal with its linked messages.
     DealDetail { id: String },
+    /// The installation checks of `opsdesk doctor`.
+    Doctor,
     /// A deal's events, linked messages, drafts and audit entries in time order.
     DealTimeline { id: String, limit: usize },
 }
@@ -108,6 +110,7 @@ impl Query {
             Query::AuditRecent { .. } => "query.audit_recent",
             Query::ConfigSection { .. } => "query.config",
             Query::DealsList { .. } => "query.deals_list",
+            Query::Doctor => "query.doctor",
             Query::DealDetail { .. } => "query.deal_detail",
             Query::DealTimeline { .. } => "query.deal_timeline",
         }

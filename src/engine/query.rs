@@ -36,6 +36,7 @@ pub enum Answer {
     Providers(ProvidersAnswer),
     Audit(AuditAnswer),
     Deals(super::deals::DealsAnswer),
+    Doctor(crate::doctor::DoctorAnswer),
     Deal(Box<super::deals::DealDetailAnswer>),
     DealTimeline(super::deals::DealTimelineAnswer),
     /// A configuration section: a JSON view of the config by nature (secrets and PHI rosters
@@ -132,6 +133,7 @@ impl Answer {
             Answer::Audit(_) => "audit",
             Answer::Config(_) => "config",
             Answer::Deals(_) => "deals",
+            Answer::Doctor(_) => "doctor",
             Answer::Deal(_) => "deal",
             Answer::DealTimeline(_) => "deal_timeline",
         }
@@ -208,6 +210,15 @@ impl Engine {
                 Ok((Answer::Audit(AuditAnswer { records }), target))
             }
             Query::DealsList { profile, all } => self.deals_list_answer(profile, all),
+            Query::Doctor => {
+                let checks = crate::doctor::checks(&self.paths, Ok(&self.config));
+                let failing = checks.iter().filter(|c| !c.ok).count();
+                let answer = crate::doctor::DoctorAnswer {
+                    ok: failing == 0,
+                    checks,
+                };
+                Ok((Answer::Doctor(answer), format!("failing={failing}")))
+            }
             Query::DealDetail { id } => self.deal_detail_answer(&id),
             Query::DealTimeline { id, limit } => self.deal_timeline_answer(&id, limit),
             Query::ConfigSection { section } => Ok((

@@ -484,6 +484,15 @@ tools! {
         run: super::deals::deals_list,
         description: "Open deals (or all with `all: true`), optionally of one profile: stage, counterparties, key dates and the next one, linked message count.",
     }
+    "doctor" {
+        title: "Installation checks",
+        tier: ReadOnly,
+        idempotent: true,
+        args: NoArgs,
+        out: crate::doctor::DoctorAnswer,
+        run: doctor,
+        description: "The checks of `opsdesk doctor`: configuration, data-dir permissions, Graph sign-ins, source health, audit chain, inbox index, MCP token source. Each problem comes with the command that fixes it. Never shows a secret.",
+    }
     "draft_email" {
         title: "Draft an email",
         tier: DraftOnly,
@@ -799,6 +808,13 @@ async fn draft_status(
             notice: APPROVAL_NOTICE.into(),
         }),
         other => Err(wrong_answer("draft_status", &other)),
+    }
+}
+
+async fn doctor(hub: Arc<Hub>, _: NoArgs, actor: Actor) -> Result<CallToolResult, McpError> {
+    match hub.read("doctor", Query::Doctor, actor).await? {
+        Answer::Doctor(d) => tool_answer(&d),
+        other => Err(wrong_answer("doctor", &other)),
     }
 }
 
