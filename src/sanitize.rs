@@ -634,6 +634,10 @@ pub fn check_outbound(o: &crate::domain::Outbound) -> Result<(), OutboundTextErr
             }
             lines("notes", &spec.notes)
         }
+        Outbound::MoveMail { message_id, folder } => {
+            line("message_id", message_id)?;
+            line("folder", folder)
+        }
     }
 }
 

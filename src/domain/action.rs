@@ -52,6 +52,12 @@ pub enum Action {
     SetDefaultProvider {
         name: String,
     },
+    /// Queue moving an inbox mail message to a folder (ladder kind `move_mail`); the engine
+    /// derives the profile from the message.
+    MoveMessage {
+        message_id: String,
+        folder: String,
+    },
     /// Create a deal (the operator only; an MCP client proposes one through the drafts queue).
     CreateDeal {
         profile: String,
@@ -91,6 +97,7 @@ impl Action {
             Action::SetProviderEnabled { enabled: true, .. } => "provider.enable",
             Action::SetProviderEnabled { enabled: false, .. } => "provider.disable",
             Action::SetDefaultProvider { .. } => "provider.set_default",
+            Action::MoveMessage { .. } => "mail.move",
             Action::CreateDeal { .. } => "deal.create",
             Action::LinkDeal { .. } => "deal.link",
             Action::UnlinkDeal { .. } => "deal.unlink",

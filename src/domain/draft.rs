@@ -43,9 +43,10 @@ pub enum Outbound {
     },
     /// A deal proposed by an MCP client (`deal_create`): accepting it creates the deal locally;
     /// nothing leaves the machine.
-    CreateDeal {
-        spec: DealSpec,
-    },
+    CreateDeal { spec: DealSpec },
+    /// Move a mail message (inbox id) to a folder: a well-known name (`archive`,
+    /// `deleteditems`, …), a folder's display name or path (`Deals/Sunrise`), or a folder id.
+    MoveMail { message_id: String, folder: String },
 }
 
 impl Outbound {
@@ -57,6 +58,7 @@ impl Outbound {
             Outbound::PostChat { .. } => "post_chat",
             Outbound::CreateEvent { .. } => "create_event",
             Outbound::CreateDeal { .. } => "create_deal",
+            Outbound::MoveMail { .. } => "move_mail",
         }
     }
 
@@ -69,6 +71,7 @@ impl Outbound {
             Outbound::CreateEvent { attendees, .. } => attendees.clone(),
             // Who the deal is with: the boundary checks them like recipients.
             Outbound::CreateDeal { spec, .. } => spec.counterparties.clone(),
+            Outbound::MoveMail { folder, .. } => vec![format!("folder:{folder}")],
         }
     }
 
@@ -78,7 +81,7 @@ impl Outbound {
             | Outbound::ReplyEmail { subject, .. }
             | Outbound::CreateEvent { subject, .. } => Some(subject),
             Outbound::CreateDeal { spec, .. } => Some(&spec.name),
-            Outbound::PostChat { .. } => None,
+            Outbound::PostChat { .. } | Outbound::MoveMail { .. } => None,
         }
     }
 
@@ -89,6 +92,7 @@ impl Outbound {
             | Outbound::PostChat { body, .. }
             | Outbound::CreateEvent { body, .. } => body,
             Outbound::CreateDeal { spec, .. } => &spec.notes,
+            Outbound::MoveMail { .. } => "",
         }
     }
 }

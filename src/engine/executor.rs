@@ -40,6 +40,9 @@ const SCAN_EVERY: Duration = Duration::from_secs(1);
 /// First pause before a failed draft is retried (doubling, capped).
 const RETRY_FIRST: Duration = Duration::from_secs(30);
 const RETRY_MAX: Duration = Duration::from_secs(1800);
+/// How the reason of a failure that retrying cannot fix starts (a moved message that is gone,
+/// a folder that does not exist): such a draft is not retried, also after a restart.
+pub const NOT_RETRIED: &str = "not retried: ";
 
 /// The executors of a running engine.
 pub type Executors = Vec<Arc<dyn OutboundExecutor>>;
@@ -124,7 +127,10 @@ pub async fn run_once(
         };
         let due = match d.status {
             DraftStatus::Approved => true,
-            DraftStatus::Failed => retry.get(&d.id).is_none_or(|(_, at)| now_i >= *at),
+            DraftStatus::Failed => {
+                !d.reason.as_deref().is_some_and(|r| r.starts_with(NOT_RETRIED))
+                    && retry.get(&d.id).is_none_or(|(_, at)| now_i >= *at)
+            }
             _ => false,
         };
         if !due || !d.approval_holds() {
@@ -150,7 +156,13 @@ pub async fn run_once(
             Err(Fail {
                 reason,
                 retry_after,
+                permanent,
             }) => {
+                let reason = if permanent {
+                    format!("{NOT_RETRIED}{reason}; edit and approve the draft again to retry, or reject it")
+                } else {
+                    reason
+                };
                 let n = retry.get(&d.id).map_or(0, |(n, _)| *n);
                 let wait = RETRY_FIRST
                     .saturating_mul(1 << n.min(10))

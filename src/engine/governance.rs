@@ -19,6 +19,7 @@ pub fn action_kind(o: &Outbound) -> ActionKind {
         Outbound::PostChat { .. } => ActionKind::PostChat,
         Outbound::CreateEvent { .. } => ActionKind::CreateEvent,
         Outbound::CreateDeal { .. } => ActionKind::CreateDeal,
+        Outbound::MoveMail { .. } => ActionKind::MoveMail,
     }
 }
 
@@ -84,6 +85,17 @@ pub fn validate_outbound(o: &Outbound) -> Result<(), EngineError> {
             }
         }
         Outbound::CreateDeal { spec } => super::deals::validate_spec(spec)?,
+        Outbound::MoveMail { message_id, folder } => {
+            if message_id.trim().is_empty() {
+                return bad("message_id", "a move needs the message's inbox id".into());
+            }
+            if folder.trim().is_empty() || folder.chars().count() > 255 {
+                return bad(
+                    "folder",
+                    "a move needs a folder: a well-known name (archive, deleteditems, …), a folder name or path (Deals/Sunrise), or a folder id".into(),
+                );
+            }
+        }
     }
     Ok(())
 }

@@ -451,6 +451,22 @@ impl Engine {
             | Action::LinkDeal { .. }
             | Action::UnlinkDeal { .. }
             | Action::SetDealStage { .. }) => self.deal_action(name, a, cx),
+            Action::MoveMessage { message_id, folder } => {
+                let rec = self.inbox.find_by_id(&message_id)?.ok_or_else(|| {
+                    EngineError::NotFound(format!("no inbox message with id `{message_id}`; use the `id` field of an inbox_pull result"))
+                })?;
+                if rec.channel != Channel::Email {
+                    return Err(EngineError::invalid(
+                        format!("only mail can be moved; `{message_id}` is a {} item", rec.channel),
+                        json!({"field": "message_id", "channel": rec.channel.as_str()}),
+                    ));
+                }
+                let outbound = Outbound::MoveMail {
+                    message_id: rec.id,
+                    folder: folder.trim().to_string(),
+                };
+                self.create_draft(name, rec.profile, outbound, None, cx)
+            }
             Action::DraftReply { message_id, body } => {
                 let (profile, outbound) = self.reply_outbound(&message_id, body)?;
                 self.create_draft(name, profile, outbound, None, cx)
@@ -648,7 +664,7 @@ impl Engine {
     fn judge(&self, profile: &str, outbound: &Outbound) -> Verdict {
         // A reply names the message it answers: its profile is where the data comes from.
         let source = match outbound {
-            Outbound::ReplyEmail { message_id, .. } => match self.inbox.find_by_id(message_id) {
+            Outbound::ReplyEmail { message_id, .. } | Outbound::MoveMail { message_id, .. } => match self.inbox.find_by_id(message_id) {
                 Ok(Some(r)) => Some(r.profile),
                 Ok(None) => None,
                 Err(e) => {

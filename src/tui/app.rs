@@ -476,6 +476,8 @@ pub fn sends(o: &Outbound) -> bool {
         | Outbound::CreateEvent { .. } => true,
         // Accepting a deal proposal creates the deal locally.
         Outbound::CreateDeal { .. } => false,
+        // Changes the mailbox, sends nothing.
+        Outbound::MoveMail { .. } => false,
     }
 }
 
@@ -488,6 +490,7 @@ pub fn with_body(o: &Outbound, new_body: String) -> Outbound {
         | Outbound::PostChat { body, .. }
         | Outbound::CreateEvent { body, .. } => *body = new_body,
         Outbound::CreateDeal { spec } => spec.notes = new_body,
+        Outbound::MoveMail { .. } => {}
     }
     o
 }
