@@ -11,6 +11,7 @@ mod console;
 mod deals;
 mod doctor;
 mod drafts;
+mod filing;
 mod inbox;
 mod login;
 mod mcp_config;
@@ -81,6 +82,9 @@ pub enum Command {
     /// Deals: list, show, create, link, unlink, stage, accept a proposal.
     #[command(subcommand)]
     Deals(deals::DealsCmd),
+    /// Filing: where mail belongs (suggest), and queueing moves (move, accept).
+    #[command(subcommand)]
+    Filing(filing::FilingCmd),
     /// The hash-chained audit trail.
     #[command(subcommand)]
     Audit(audit::AuditCmd),
@@ -245,6 +249,7 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Drafts(c)) => drafts::run(&ctx, c),
             Some(Command::Audit(c)) => audit::run(&ctx, c),
             Some(Command::Deals(c)) => deals::run(&ctx, c),
+            Some(Command::Filing(c)) => filing::run(&ctx, c),
             Some(Command::Config(c)) => config_cmd::run(&ctx, c),
             Some(Command::Providers(c)) => providers::run(&ctx, c),
             Some(Command::Serve(mut a)) => {

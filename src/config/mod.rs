@@ -17,6 +17,7 @@
 //! one, and error messages describe the kind of value found rather than echoing it.
 
 mod error;
+mod filing;
 mod schema;
 mod secrets;
 mod validate;
@@ -27,6 +28,7 @@ use std::path::Path;
 use toml::de::{DeTable, DeValue};
 
 pub use error::{ConfigError, Location, Problem, ProblemKind};
+pub use filing::{FilingConfig, FilingRule};
 pub use schema::*;
 pub use validate::{ConfigWarning, MAX_NAME_LEN, is_valid_env_name, is_valid_name};
 

@@ -32,6 +32,8 @@ pub struct Config {
     pub llm: LlmConfig,
     /// `[sources]`: settings of the non-Graph sources.
     pub sources: SourcesConfig,
+    /// `[filing]`: which mail folder a message belongs in (`filing_suggestion`).
+    pub filing: super::FilingConfig,
 }
 
 /// Name of the profile a configuration without `[profiles]` has.
@@ -55,6 +57,7 @@ impl Default for Config {
             hard_bans: HardBans::default(),
             llm: LlmConfig::default(),
             sources: SourcesConfig::default(),
+            filing: Default::default(),
         }
     }
 }

@@ -43,10 +43,15 @@ pub enum Outbound {
     },
     /// A deal proposed by an MCP client (`deal_create`): accepting it creates the deal locally;
     /// nothing leaves the machine.
-    CreateDeal { spec: DealSpec },
+    CreateDeal {
+        spec: DealSpec,
+    },
     /// Move a mail message (inbox id) to a folder: a well-known name (`archive`,
     /// `deleteditems`, …), a folder's display name or path (`Deals/Sunrise`), or a folder id.
-    MoveMail { message_id: String, folder: String },
+    MoveMail {
+        message_id: String,
+        folder: String,
+    },
 }
 
 impl Outbound {

@@ -71,6 +71,8 @@ pub enum Query {
     },
     /// One deal with its linked messages.
     DealDetail { id: String },
+    /// Which mail folder each message belongs in, and why (by source id or seq).
+    FilingSuggestion { message_ids: Vec<String> },
     /// The installation checks of `opsdesk doctor`.
     Doctor,
     /// A deal's events, linked messages, drafts and audit entries in time order.
@@ -111,6 +113,7 @@ impl Query {
             Query::ConfigSection { .. } => "query.config",
             Query::DealsList { .. } => "query.deals_list",
             Query::Doctor => "query.doctor",
+            Query::FilingSuggestion { .. } => "query.filing_suggestion",
             Query::DealDetail { .. } => "query.deal_detail",
             Query::DealTimeline { .. } => "query.deal_timeline",
         }

@@ -298,7 +298,7 @@ fn counterparty_matches(entry: &str, address: &str, name: &str) -> bool {
 }
 
 /// Whether `word` occurs in `hay` with no letter or digit on either side.
-fn has_word(hay: &str, word: &str) -> bool {
+pub(super) fn has_word(hay: &str, word: &str) -> bool {
     if word.is_empty() {
         return false;
     }

@@ -128,7 +128,9 @@ pub async fn run_once(
         let due = match d.status {
             DraftStatus::Approved => true,
             DraftStatus::Failed => {
-                !d.reason.as_deref().is_some_and(|r| r.starts_with(NOT_RETRIED))
+                !d.reason
+                    .as_deref()
+                    .is_some_and(|r| r.starts_with(NOT_RETRIED))
                     && retry.get(&d.id).is_none_or(|(_, at)| now_i >= *at)
             }
             _ => false,
@@ -159,7 +161,9 @@ pub async fn run_once(
                 permanent,
             }) => {
                 let reason = if permanent {
-                    format!("{NOT_RETRIED}{reason}; edit and approve the draft again to retry, or reject it")
+                    format!(
+                        "{NOT_RETRIED}{reason}; edit and approve the draft again to retry, or reject it"
+                    )
                 } else {
                     reason
                 };

@@ -5,6 +5,7 @@
 
 pub mod deals;
 pub mod executor;
+pub mod filing;
 mod governance;
 mod llm_jobs;
 mod lock;
@@ -457,7 +458,10 @@ impl Engine {
                 })?;
                 if rec.channel != Channel::Email {
                     return Err(EngineError::invalid(
-                        format!("only mail can be moved; `{message_id}` is a {} item", rec.channel),
+                        format!(
+                            "only mail can be moved; `{message_id}` is a {} item",
+                            rec.channel
+                        ),
                         json!({"field": "message_id", "channel": rec.channel.as_str()}),
                     ));
                 }
@@ -664,17 +668,19 @@ impl Engine {
     fn judge(&self, profile: &str, outbound: &Outbound) -> Verdict {
         // A reply names the message it answers: its profile is where the data comes from.
         let source = match outbound {
-            Outbound::ReplyEmail { message_id, .. } | Outbound::MoveMail { message_id, .. } => match self.inbox.find_by_id(message_id) {
-                Ok(Some(r)) => Some(r.profile),
-                Ok(None) => None,
-                Err(e) => {
-                    return Verdict::block(
-                        "entity_boundary.unverifiable",
-                        format!("the message replied to cannot be read ({e})"),
-                        "retry; if it persists run `opsdesk doctor`",
-                    );
+            Outbound::ReplyEmail { message_id, .. } | Outbound::MoveMail { message_id, .. } => {
+                match self.inbox.find_by_id(message_id) {
+                    Ok(Some(r)) => Some(r.profile),
+                    Ok(None) => None,
+                    Err(e) => {
+                        return Verdict::block(
+                            "entity_boundary.unverifiable",
+                            format!("the message replied to cannot be read ({e})"),
+                            "retry; if it persists run `opsdesk doctor`",
+                        );
+                    }
                 }
-            },
+            }
             _ => None,
         };
         // Recent inbound text of each profile this one must not mix with, for the passage

@@ -37,6 +37,7 @@ pub enum Answer {
     Audit(AuditAnswer),
     Deals(super::deals::DealsAnswer),
     Doctor(crate::doctor::DoctorAnswer),
+    Filing(super::filing::FilingAnswer),
     Deal(Box<super::deals::DealDetailAnswer>),
     DealTimeline(super::deals::DealTimelineAnswer),
     /// A configuration section: a JSON view of the config by nature (secrets and PHI rosters
@@ -134,6 +135,7 @@ impl Answer {
             Answer::Config(_) => "config",
             Answer::Deals(_) => "deals",
             Answer::Doctor(_) => "doctor",
+            Answer::Filing(_) => "filing",
             Answer::Deal(_) => "deal",
             Answer::DealTimeline(_) => "deal_timeline",
         }
@@ -210,6 +212,7 @@ impl Engine {
                 Ok((Answer::Audit(AuditAnswer { records }), target))
             }
             Query::DealsList { profile, all } => self.deals_list_answer(profile, all),
+            Query::FilingSuggestion { message_ids } => self.filing_answer(message_ids),
             Query::Doctor => {
                 let checks = crate::doctor::checks(&self.paths, Ok(&self.config));
                 let failing = checks.iter().filter(|c| !c.ok).count();

@@ -538,6 +538,15 @@ tools! {
         run: eod_digest,
         description: "The end-of-day digest of a profile: what arrived and what was decided today, what is still open, tomorrow's meetings. Built deterministically (optionally polished through the LLM router with `polish: true`); everything quoted is untrusted data.",
     }
+    "filing_suggestion" {
+        title: "Filing suggestion",
+        tier: ReadOnly,
+        idempotent: true,
+        args: super::filing::FilingArgs,
+        out: super::filing::FilingOut,
+        run: super::filing::filing_suggestion,
+        description: "Which mail folder each message belongs in and why (the operator's [filing] rules: sender, domain, keywords, deal links). Moves nothing; use mail_move to queue a move.",
+    }
     "inbox_pull" {
         title: "Pull new inbox items",
         tier: ReadOnly,
@@ -564,6 +573,15 @@ tools! {
         out: MessagesOut,
         run: mail_list,
         description: "The newest email items in the inbox, newest first. Does not move any cursor.",
+    }
+    "mail_move" {
+        title: "Move a mail message",
+        tier: DraftOnly,
+        idempotent: false,
+        args: super::filing::MailMoveArgs,
+        out: super::filing::MailMoveOut,
+        run: super::filing::mail_move,
+        description: "Queue moving an inbox mail message to a folder (e.g. a filing_suggestion's folder). Nothing moves until the operator approves; then it is moved once through the mailbox of the message's profile.",
     }
     "morning_brief" {
         title: "Morning brief",
@@ -949,7 +967,7 @@ pub(super) async fn queue_draft(
     draft_result(hub.submit(tool, action, actor).await?)
 }
 
-fn draft_result(o: Outcome) -> Result<CallToolResult, McpError> {
+pub(super) fn draft_result(o: Outcome) -> Result<CallToolResult, McpError> {
     match o {
         Outcome::Queued {
             draft_id,

@@ -30,7 +30,7 @@ EXPECTED_TOOLS = {
     "status", "inbox_pull", "inbox_search", "mail_list", "calendar_list", "morning_brief",
     "eod_digest", "drafts_list", "draft_status", "providers_get", "draft_email", "draft_reply",
     "calendar_event_draft", "chat_reply_draft", "deals_list", "deal_detail", "deal_timeline",
-    "deal_create", "doctor",
+    "deal_create", "doctor", "filing_suggestion", "mail_move",
 }
 
 

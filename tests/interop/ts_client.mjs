@@ -36,7 +36,8 @@ const { LoggingMessageNotificationSchema } = await sdk("types.js");
 const EXPECTED_TOOLS = [
   "calendar_event_draft", "calendar_list", "chat_reply_draft", "deal_create", "deal_detail",
   "deal_timeline", "deals_list", "doctor", "draft_email", "draft_reply",
-  "draft_status", "drafts_list", "eod_digest", "inbox_pull", "inbox_search", "mail_list",
+  "draft_status", "drafts_list", "eod_digest", "filing_suggestion", "inbox_pull",
+  "inbox_search", "mail_list", "mail_move",
   "morning_brief", "providers_get", "status",
 ];
 const CHANNEL = "notifications/claude/channel";

@@ -86,7 +86,10 @@ impl GraphOutbound {
     ) -> Result<String, Fail> {
         let dest = match self.cached_folder(&d.profile, folder) {
             Some(id) => id,
-            None => match send::resolve_folder(account, folder).await.map_err(graph_err)? {
+            None => match send::resolve_folder(account, folder)
+                .await
+                .map_err(graph_err)?
+            {
                 Some(id) => {
                     self.cache_folder(&d.profile, folder, Some(&id));
                     id

@@ -326,7 +326,10 @@ pub async fn resolve_folder(a: &Account, folder: &str) -> Result<Option<String>,
         let v = a
             .client
             .get(
-                &format!("{base}?$filter={}&$select=id,displayName", query_encode(&filter)),
+                &format!(
+                    "{base}?$filter={}&$select=id,displayName",
+                    query_encode(&filter)
+                ),
                 &[IMMUTABLE_IDS],
             )
             .await?;
