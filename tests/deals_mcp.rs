@@ -293,3 +293,62 @@ async fn doctor_over_mcp_gives_the_cli_checks_without_secrets() {
     assert_eq!(no_files(&names), no_files(&cli_names));
     assert!(!v.to_string().contains(&server.token), "the token leaked");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn operator_profile_and_draft_style_come_from_the_config() {
+    let config = r#"
+[operator]
+name = "Clint"
+time_zone = "America/Chicago"
+
+[drafting]
+tone = "brief and direct"
+sign_off = "Best,"
+max_words = 180
+
+[profiles.olumie]
+sources = ["spool"]
+display_name = "Olumie Capital"
+email_domains = ["olumie.example"]
+never_mix_with = ["everest"]
+
+[profiles.everest]
+sources = ["spool"]
+"#;
+    let server = Server::start(&[], Some(config));
+    let list = rpc(&server, "resources/list", json!({})).await;
+    for uri in [
+        "opsdesk://config/operator_profile",
+        "opsdesk://config/draft_style",
+    ] {
+        assert!(list.to_string().contains(uri), "{uri} not listed: {list}");
+    }
+    let read = |uri: &'static str| {
+        let server = &server;
+        async move {
+            let v = rpc(server, "resources/read", json!({"uri": uri})).await;
+            serde_json::from_str::<Value>(
+                v["result"]["contents"][0]["text"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{v}")),
+            )
+            .unwrap()
+        }
+    };
+    let op = read("opsdesk://config/operator_profile").await;
+    assert_eq!(op["operator"]["name"], "Clint", "{op}");
+    assert_eq!(op["operator"]["time_zone"], "America/Chicago");
+    let olumie = op["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["profile"] == "olumie")
+        .cloned()
+        .unwrap();
+    assert_eq!(olumie["display_name"], "Olumie Capital");
+    assert_eq!(olumie["never_mix_with"], json!(["everest"]));
+    let style = read("opsdesk://config/draft_style").await;
+    assert_eq!(style["tone"], "brief and direct", "{style}");
+    assert_eq!(style["max_words"], 180);
+    assert_eq!(style["format"], "text");
+}

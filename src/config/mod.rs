@@ -18,6 +18,7 @@
 
 mod error;
 mod filing;
+mod operator;
 mod schema;
 mod secrets;
 mod validate;
@@ -29,6 +30,7 @@ use toml::de::{DeTable, DeValue};
 
 pub use error::{ConfigError, Location, Problem, ProblemKind};
 pub use filing::{FilingConfig, FilingRule};
+pub use operator::{DraftFormat, DraftingConfig, OperatorConfig};
 pub use schema::*;
 pub use validate::{ConfigWarning, MAX_NAME_LEN, is_valid_env_name, is_valid_name};
 

@@ -34,6 +34,10 @@ pub struct Config {
     pub sources: SourcesConfig,
     /// `[filing]`: which mail folder a message belongs in (`filing_suggestion`).
     pub filing: super::FilingConfig,
+    /// `[operator]`: the operator's name and time zone.
+    pub operator: super::OperatorConfig,
+    /// `[drafting]`: the style drafts are written in.
+    pub drafting: super::DraftingConfig,
 }
 
 /// Name of the profile a configuration without `[profiles]` has.
@@ -58,6 +62,8 @@ impl Default for Config {
             llm: LlmConfig::default(),
             sources: SourcesConfig::default(),
             filing: Default::default(),
+            operator: Default::default(),
+            drafting: Default::default(),
         }
     }
 }

@@ -95,6 +95,10 @@ pub enum ConfigSection {
     AutonomyLadder,
     HardBans,
     LlmProviders,
+    /// `[operator]` and the entities (profiles) it works for.
+    OperatorProfile,
+    /// `[drafting]`.
+    DraftStyle,
 }
 
 impl Query {

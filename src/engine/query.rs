@@ -408,6 +408,17 @@ impl Engine {
                     .collect::<Vec<_>>(),
                 "configured": c.hard_bans,
             }),
+            ConfigSection::OperatorProfile => json!({
+                "operator": c.operator,
+                "entities": c.profiles.iter().map(|(name, p)| json!({
+                    "profile": name,
+                    "display_name": p.display(name),
+                    "email_domains": p.email_domains,
+                    "requires_hipaa": p.requires_hipaa,
+                    "never_mix_with": p.never_mix_with,
+                })).collect::<Vec<_>>(),
+            }),
+            ConfigSection::DraftStyle => serde_json::to_value(&c.drafting).unwrap_or(Value::Null),
             ConfigSection::LlmProviders => json!({
                 "default": c.llm.default,
                 "jobs": c.llm.jobs,

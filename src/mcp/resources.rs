@@ -17,8 +17,10 @@ pub const CONFIG_PROFILES: &str = "opsdesk://config/profiles";
 pub const CONFIG_AUTONOMY: &str = "opsdesk://config/autonomy_ladder";
 pub const CONFIG_HARD_BANS: &str = "opsdesk://config/hard_bans";
 pub const CONFIG_LLM: &str = "opsdesk://config/llm_providers";
+pub const CONFIG_OPERATOR: &str = "opsdesk://config/operator_profile";
+pub const CONFIG_DRAFT_STYLE: &str = "opsdesk://config/draft_style";
 
-const ALL: [(&str, &str, &str); 7] = [
+const ALL: [(&str, &str, &str); 9] = [
     (
         INBOX,
         "inbox",
@@ -53,6 +55,16 @@ const ALL: [(&str, &str, &str); 7] = [
         CONFIG_LLM,
         "config-llm-providers",
         "LLM providers and routing (credential variable names only).",
+    ),
+    (
+        CONFIG_OPERATOR,
+        "config-operator-profile",
+        "The operator ([operator]: name, time zone) and the entities (profiles) they work for.",
+    ),
+    (
+        CONFIG_DRAFT_STYLE,
+        "config-draft-style",
+        "How drafts should read ([drafting]: tone, sign-off, signature, length, format).",
     ),
 ];
 
@@ -103,6 +115,12 @@ pub async fn read(hub: &Arc<Hub>, uri: &str, client: &str) -> Result<ReadResourc
         },
         CONFIG_LLM => Query::ConfigSection {
             section: ConfigSection::LlmProviders,
+        },
+        CONFIG_OPERATOR => Query::ConfigSection {
+            section: ConfigSection::OperatorProfile,
+        },
+        CONFIG_DRAFT_STYLE => Query::ConfigSection {
+            section: ConfigSection::DraftStyle,
         },
         deal if super::deals::deal_id(deal).is_some() => {
             return super::deals::read(hub, deal, client).await;
