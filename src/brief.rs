@@ -46,6 +46,25 @@ pub struct BriefInputs {
     pub unread_after: u64,
     /// True when the loader stopped at its bound and older records were left out.
     pub truncated: bool,
+    /// Deals of all profiles (filtered here): the deal snapshot section.
+    pub deals: Vec<crate::domain::Deal>,
+}
+
+/// How far ahead key dates are shown.
+const DEAL_DATES_AHEAD_DAYS: i64 = 14;
+
+/// One open deal in the brief: what moved, what is coming, what waits for an answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DealSnapshot {
+    pub id: String,
+    pub name: String,
+    pub stage: String,
+    /// Set when the stage changed within the brief's last day (RFC 3339).
+    pub stage_changed_at: Option<String>,
+    /// Key dates from today up to 14 days ahead, soonest first (`label YYYY-MM-DD`).
+    pub upcoming: Vec<String>,
+    /// Linked messages from others with no reply draft yet (seqs, newest first).
+    pub unanswered: Vec<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -87,6 +106,10 @@ pub struct Brief {
     /// How many records the brief looked at, and whether older ones were left out.
     pub records_considered: usize,
     pub truncated: bool,
+    /// Open deals of the profile with something to say (stage change in the last day, key
+    /// dates ahead, unanswered linked mail).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deals: Vec<DealSnapshot>,
     /// A compact plain-text rendering for the CLI and the console.
     pub text: String,
 }
@@ -228,6 +251,7 @@ pub fn build(
     };
     let deadlines = deadlines(&records, today, tz);
     let needs_decision = decisions(&records, &drafts);
+    let deals = deal_snapshots(inputs, profile, &records, &drafts, now, today);
 
     let mut b = Brief {
         kind: match kind {
@@ -254,10 +278,61 @@ pub fn build(
         polish_skipped: None,
         records_considered: records.len(),
         truncated: inputs.truncated,
+        deals,
         text: String::new(),
     };
     b.text = render(&b, kind, now);
     b
+}
+
+/// The deal snapshot: open deals of `profile` with a stage change in the last day, key dates
+/// in the next two weeks, or linked mail from others that has no reply draft.
+fn deal_snapshots(
+    inputs: &BriefInputs,
+    profile: &str,
+    records: &[&InboxRecord],
+    drafts: &[&Draft],
+    now: OffsetDateTime,
+    today: Date,
+) -> Vec<DealSnapshot> {
+    let mut out = Vec::new();
+    for d in inputs
+        .deals
+        .iter()
+        .filter(|d| d.profile == profile && d.is_open())
+    {
+        let stage_changed_at = d
+            .stage_changed_at
+            .filter(|t| now - *t <= Duration::days(1))
+            .map(rfc3339);
+        let mut dates: Vec<(Date, String)> = d
+            .key_dates
+            .iter()
+            .filter_map(|k| k.day().map(|day| (day, format!("{} {}", k.label, k.date))))
+            .filter(|(day, _)| {
+                *day >= today && *day - today <= Duration::days(DEAL_DATES_AHEAD_DAYS)
+            })
+            .collect();
+        dates.sort();
+        let unanswered: Vec<u64> = records
+            .iter()
+            .filter(|r| d.linked(&r.id).is_some())
+            .filter(|r| r.channel != Channel::Calendar && !is_automated(&r.from.address))
+            .filter(|r| !answered(r, drafts))
+            .map(|r| r.seq)
+            .collect();
+        if stage_changed_at.is_some() || !dates.is_empty() || !unanswered.is_empty() {
+            out.push(DealSnapshot {
+                id: d.id.clone(),
+                name: d.name.clone(),
+                stage: d.stage.to_string(),
+                stage_changed_at,
+                upcoming: dates.into_iter().map(|(_, s)| s).collect(),
+                unanswered,
+            });
+        }
+    }
+    out
 }
 
 fn rfc3339(t: OffsetDateTime) -> String {
@@ -1068,6 +1143,25 @@ fn render(b: &Brief, kind: BriefKind, now: OffsetDateTime) -> String {
         }
     }
 
+    if !b.deals.is_empty() {
+        l.push(String::new());
+        l.push(format!("Deals ({}):", b.deals.len()));
+        for d in &b.deals {
+            let mut s = format!("  {} {} [{}]", plain(&d.id), quote(&d.name), d.stage);
+            if d.stage_changed_at.is_some() {
+                s.push_str(" — stage changed");
+            }
+            if !d.upcoming.is_empty() {
+                s.push_str(&format!(" — dates: {}", plain(&d.upcoming.join(", "))));
+            }
+            if !d.unanswered.is_empty() {
+                let seqs: Vec<String> = d.unanswered.iter().map(|n| format!("#{n}")).collect();
+                s.push_str(&format!(" — unanswered: {}", seqs.join(" ")));
+            }
+            l.push(s);
+        }
+    }
+
     l.push(String::new());
     let mut foot = b.polish_note.clone();
     if b.truncated {
@@ -1264,6 +1358,83 @@ mod tests {
             .collect();
         assert_eq!(got, vec![(3, Some("2025-06-10")), (2, Some("2025-06-13"))]);
         assert_eq!(b.deadlines[1].from, "Elena Petrova");
+    }
+
+    #[test]
+    fn open_deals_show_stage_changes_dates_ahead_and_unanswered_mail() {
+        use crate::domain::{Deal, DealLink, DealStage, KeyDate, LinkRule};
+        let link = |seq: u64| DealLink {
+            message_id: format!("id-{seq}"),
+            seq,
+            profile: "work".into(),
+            thread_id: None,
+            rule: LinkRule::Manual,
+            reason: "x".into(),
+        };
+        let deal = |id: &str, stage: DealStage, changed: Option<OffsetDateTime>| Deal {
+            id: id.into(),
+            profile: "work".into(),
+            name: format!("Deal {id}"),
+            counterparties: vec![],
+            stage,
+            key_dates: vec![
+                KeyDate {
+                    label: "closing".into(),
+                    date: "2025-06-20".into(),
+                },
+                KeyDate {
+                    label: "signing".into(),
+                    date: "2025-06-01".into(),
+                },
+                KeyDate {
+                    label: "long".into(),
+                    date: "2025-09-01".into(),
+                },
+            ],
+            notes: String::new(),
+            keywords: vec![],
+            links: vec![link(1), link(2)],
+            proposal: None,
+            stage_changed_at: changed,
+            created_by: Actor::Cli,
+            created_at: NOW - Duration::days(30),
+            updated_at: NOW,
+        };
+        let mut other = deal("d3", DealStage::Lead, None);
+        other.profile = "home".into();
+        let inputs = BriefInputs {
+            records: vec![
+                rec(1, Channel::Email, "Ann", Some("Terms"), "see terms"),
+                rec(2, Channel::Email, "Bob", Some("Data room"), "open"),
+            ],
+            drafts: vec![draft(
+                "r1",
+                DraftStatus::Pending,
+                Outbound::ReplyEmail {
+                    message_id: "id-2".into(),
+                    to: vec!["bob@example.com".into()],
+                    subject: "Re: Data room".into(),
+                    body: "thanks".into(),
+                },
+                NOW,
+            )],
+            deals: vec![
+                deal("d1", DealStage::Negotiation, Some(NOW - Duration::hours(3))),
+                // Closed deals say nothing; another profile's deals never show.
+                deal("d2", DealStage::Won, Some(NOW - Duration::hours(1))),
+                other,
+            ],
+            ..Default::default()
+        };
+        let b = build(&inputs, BriefKind::Morning, "work", NOW, UtcOffset::UTC);
+        assert_eq!(b.deals.len(), 1, "{:?}", b.deals);
+        let d = &b.deals[0];
+        assert_eq!(d.id, "d1");
+        assert!(d.stage_changed_at.is_some());
+        assert_eq!(d.upcoming, vec!["closing 2025-06-20".to_string()]);
+        assert_eq!(d.unanswered, vec![1], "#2 has a reply draft");
+        assert!(b.text.contains("Deals (1):"), "{}", b.text);
+        assert!(b.text.contains("unanswered: #1"), "{}", b.text);
     }
 
     #[test]

@@ -261,6 +261,10 @@ pub struct Deal {
     pub links: Vec<DealLink>,
     /// The proposal (draft id) the deal was accepted from.
     pub proposal: Option<String>,
+    /// When the stage last changed (its creation counts as none).
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    #[schemars(with = "Option<String>")]
+    pub stage_changed_at: Option<OffsetDateTime>,
     #[schemars(with = "String")]
     pub created_by: Actor,
     #[serde(with = "time::serde::rfc3339")]

@@ -909,6 +909,7 @@ mod tests {
             keywords: keywords.iter().map(|s| s.to_string()).collect(),
             links: vec![],
             proposal: None,
+            stage_changed_at: None,
             created_by: Actor::Cli,
             created_at: now(),
             updated_at: now(),

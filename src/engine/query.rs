@@ -468,6 +468,7 @@ impl Engine {
             drafts: self.drafts.queue()?.drafts,
             unread_after,
             truncated,
+            deals: self.deals.book()?.deals.clone(),
         })
     }
 

@@ -188,6 +188,7 @@ fn apply(
             keywords: spec.keywords.clone(),
             links: Vec::new(),
             proposal: proposal.clone(),
+            stage_changed_at: None,
             created_by: ev.actor.clone(),
             created_at: ev.ts,
             updated_at: ev.ts,
@@ -207,6 +208,7 @@ fn apply(
                 return Err(format!("deal {} is already at stage {stage}", d.id));
             }
             d.stage = *stage;
+            d.stage_changed_at = Some(ev.ts);
         }
         DealEventKind::Linked { link } => {
             // The engine links automatically (with its rule); only the operator links by hand.
