@@ -301,6 +301,10 @@ async fn operator_profile_and_draft_style_come_from_the_config() {
 name = "Clint"
 time_zone = "America/Chicago"
 
+[brief]
+sections = ["deals", "decisions"]
+max_decisions = 5
+
 [drafting]
 tone = "brief and direct"
 sign_off = "Best,"
@@ -320,6 +324,7 @@ sources = ["spool"]
     for uri in [
         "opsdesk://config/operator_profile",
         "opsdesk://config/draft_style",
+        "opsdesk://config/brief_config",
     ] {
         assert!(list.to_string().contains(uri), "{uri} not listed: {list}");
     }
@@ -351,4 +356,16 @@ sources = ["spool"]
     assert_eq!(style["tone"], "brief and direct", "{style}");
     assert_eq!(style["max_words"], 180);
     assert_eq!(style["format"], "text");
+    let brief = read("opsdesk://config/brief_config").await;
+    assert_eq!(brief["sections"], json!(["deals", "decisions"]), "{brief}");
+    assert_eq!(brief["max_decisions"], 5);
+    // The brief follows it.
+    let b = tool(&server, "morning_brief", json!({"profile": "olumie"})).await;
+    let text = b["result"]["structuredContent"]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{b}"));
+    assert!(
+        text.contains("Needs a decision") && !text.contains("Unread:"),
+        "{text}"
+    );
 }

@@ -38,6 +38,8 @@ pub struct Config {
     pub operator: super::OperatorConfig,
     /// `[drafting]`: the style drafts are written in.
     pub drafting: super::DraftingConfig,
+    /// `[brief]`: sections, order and limits of the brief and the digest.
+    pub brief: super::BriefConfig,
 }
 
 /// Name of the profile a configuration without `[profiles]` has.
@@ -64,6 +66,7 @@ impl Default for Config {
             filing: Default::default(),
             operator: Default::default(),
             drafting: Default::default(),
+            brief: Default::default(),
         }
     }
 }

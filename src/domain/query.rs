@@ -99,6 +99,8 @@ pub enum ConfigSection {
     OperatorProfile,
     /// `[drafting]`.
     DraftStyle,
+    /// `[brief]`.
+    BriefConfig,
 }
 
 impl Query {

@@ -419,6 +419,7 @@ impl Engine {
                 })).collect::<Vec<_>>(),
             }),
             ConfigSection::DraftStyle => serde_json::to_value(&c.drafting).unwrap_or(Value::Null),
+            ConfigSection::BriefConfig => serde_json::to_value(&c.brief).unwrap_or(Value::Null),
             ConfigSection::LlmProviders => json!({
                 "default": c.llm.default,
                 "jobs": c.llm.jobs,
@@ -469,6 +470,7 @@ impl Engine {
             unread_after,
             truncated,
             deals: self.deals.book()?.deals.clone(),
+            layout: self.config.brief.clone(),
         })
     }
 

@@ -19,8 +19,9 @@ pub const CONFIG_HARD_BANS: &str = "opsdesk://config/hard_bans";
 pub const CONFIG_LLM: &str = "opsdesk://config/llm_providers";
 pub const CONFIG_OPERATOR: &str = "opsdesk://config/operator_profile";
 pub const CONFIG_DRAFT_STYLE: &str = "opsdesk://config/draft_style";
+pub const CONFIG_BRIEF: &str = "opsdesk://config/brief_config";
 
-const ALL: [(&str, &str, &str); 9] = [
+const ALL: [(&str, &str, &str); 10] = [
     (
         INBOX,
         "inbox",
@@ -65,6 +66,11 @@ const ALL: [(&str, &str, &str); 9] = [
         CONFIG_DRAFT_STYLE,
         "config-draft-style",
         "How drafts should read ([drafting]: tone, sign-off, signature, length, format).",
+    ),
+    (
+        CONFIG_BRIEF,
+        "config-brief",
+        "The brief's sections, their order and list limits ([brief]).",
     ),
 ];
 
@@ -121,6 +127,9 @@ pub async fn read(hub: &Arc<Hub>, uri: &str, client: &str) -> Result<ReadResourc
         },
         CONFIG_DRAFT_STYLE => Query::ConfigSection {
             section: ConfigSection::DraftStyle,
+        },
+        CONFIG_BRIEF => Query::ConfigSection {
+            section: ConfigSection::BriefConfig,
         },
         deal if super::deals::deal_id(deal).is_some() => {
             return super::deals::read(hub, deal, client).await;
