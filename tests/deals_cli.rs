@@ -246,3 +246,45 @@ fn the_operator_accepts_a_proposal_once_and_a_script_must_say_yes() {
     let d = env.json(&["drafts", "show", &draft_id]);
     assert_eq!(d["status"], "executed");
 }
+
+#[test]
+fn broken_filing_brief_and_operator_settings_are_named() {
+    let env = Env::new();
+    std::fs::write(
+        env.config(),
+        r#"
+[profiles.work]
+sources = ["spool"]
+
+[operator]
+time_zone = "Mars/Olympus"
+
+[[filing.rules]]
+folder = ""
+keywords = ["invoice"]
+profiles = ["nosuch"]
+
+[[filing.rules]]
+folder = "Archive"
+
+[brief]
+sections = ["deals", "deals"]
+"#,
+    )
+    .unwrap();
+    let o = env.run(&["config", "check"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+    let all = format!("{}{}", text(&o.stdout), text(&o.stderr));
+    for key in [
+        "operator.time_zone",
+        "filing.rules[0].folder",
+        "filing.rules[0].profiles[0]",
+        "filing.rules[1]",
+        "brief.sections",
+    ] {
+        assert!(all.contains(key), "{key} not named: {all}");
+    }
+    // Nothing runs on a broken config, deals included.
+    let o = env.run(&["deals", "list"]);
+    assert_eq!(o.status.code(), Some(2));
+}
