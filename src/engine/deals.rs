@@ -230,9 +230,33 @@ fn dedup(it: impl Iterator<Item = String>) -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 // Automatic linking
 
+/// A new item's lower-cased subject and text, made once for all the deals it is tried on.
+pub struct LinkProbe {
+    subject: String,
+    text: String,
+}
+
+impl LinkProbe {
+    pub fn of(rec: &InboxRecord) -> LinkProbe {
+        LinkProbe {
+            subject: rec.subject.as_deref().unwrap_or("").to_lowercase(),
+            text: rec.text.to_lowercase(),
+        }
+    }
+}
+
 /// Why `rec` belongs to `deal`, if it does (first rule that matches: thread, participant,
 /// keyword). Only for a deal of the record's own profile; the caller checks that.
 pub fn link_reason(deal: &Deal, rec: &InboxRecord) -> Option<(LinkRule, String)> {
+    link_reason_with(deal, rec, &LinkProbe::of(rec))
+}
+
+/// [`link_reason`] with the item's probe made once.
+pub fn link_reason_with(
+    deal: &Deal,
+    rec: &InboxRecord,
+    probe: &LinkProbe,
+) -> Option<(LinkRule, String)> {
     if let Some(t) = rec.thread_id.as_deref()
         && let Some(l) = deal
             .links
@@ -266,14 +290,12 @@ pub fn link_reason(deal: &Deal, rec: &InboxRecord) -> Option<(LinkRule, String)>
             ));
         }
     }
-    let subject = rec.subject.as_deref().unwrap_or("").to_lowercase();
-    let text = rec.text.to_lowercase();
     for k in &deal.keywords {
         let k = k.to_lowercase();
-        if has_word(&subject, &k) {
+        if has_word(&probe.subject, &k) {
             return Some((LinkRule::Keyword, format!("keyword `{k}` in the subject")));
         }
-        if has_word(&text, &k) {
+        if has_word(&probe.text, &k) {
             return Some((LinkRule::Keyword, format!("keyword `{k}` in the text")));
         }
     }
@@ -565,12 +587,13 @@ impl Engine {
                 return;
             }
         };
+        let probe = LinkProbe::of(rec);
         for deal in book.open() {
             // The boundary: only deals of the item's own profile are considered.
             if deal.profile != rec.profile || deal.linked(&rec.id).is_some() {
                 continue;
             }
-            let Some((rule, reason)) = link_reason(deal, rec) else {
+            let Some((rule, reason)) = link_reason_with(deal, rec, &probe) else {
                 continue;
             };
             let ev = DealEvent {
