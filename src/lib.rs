@@ -13,6 +13,7 @@ pub mod brief;
 pub mod cli;
 pub mod config;
 pub mod copilot;
+pub mod doctor;
 pub mod domain;
 pub mod engine;
 pub mod governance;

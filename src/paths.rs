@@ -53,6 +53,9 @@ impl Paths {
     pub fn drafts_dir(&self) -> PathBuf {
         self.data_dir.join("drafts")
     }
+    pub fn deals_dir(&self) -> PathBuf {
+        self.data_dir.join("deals")
+    }
     pub fn audit_dir(&self) -> PathBuf {
         self.data_dir.join("audit")
     }

@@ -624,6 +624,20 @@ pub fn check_outbound(o: &crate::domain::Outbound) -> Result<(), OutboundTextErr
             }
             lines("body", body)
         }
+        Outbound::CreateDeal { spec } => {
+            line("name", &spec.name)?;
+            all("counterparties", &spec.counterparties)?;
+            all("keywords", &spec.keywords)?;
+            for k in &spec.key_dates {
+                line("key_dates", &k.label)?;
+                line("key_dates", &k.date)?;
+            }
+            lines("notes", &spec.notes)
+        }
+        Outbound::MoveMail { message_id, folder } => {
+            line("message_id", message_id)?;
+            line("folder", folder)
+        }
     }
 }
 

@@ -18,7 +18,7 @@ fn tools_where(keep: impl Fn(&opsdesk::mcp::tools::ToolDef) -> bool) -> Vec<&'st
     TOOLS.iter().filter(|t| keep(t)).map(|t| t.name).collect()
 }
 
-const ALL_RESOURCES: [&str; 7] = [
+const ALL_RESOURCES: [&str; 10] = [
     "opsdesk://inbox",
     "opsdesk://drafts",
     "opsdesk://audit/recent",
@@ -26,6 +26,9 @@ const ALL_RESOURCES: [&str; 7] = [
     "opsdesk://config/autonomy_ladder",
     "opsdesk://config/hard_bans",
     "opsdesk://config/llm_providers",
+    "opsdesk://config/operator_profile",
+    "opsdesk://config/draft_style",
+    "opsdesk://config/brief_config",
 ];
 
 /// Run `tests/interop/py_scopes.py` as the client holding `token`; its summary.
@@ -131,7 +134,7 @@ tools = ["inbox_pull", "draft_*"]
         "legacy",
         json!({
             "tools": dash_tools,
-            "resources": ["opsdesk://inbox"],
+            "resources": ["opsdesk://inbox", "opsdesk://config/brief_config"],
             "allowed": {"tool": "morning_brief", "args": {}},
             "refused": {"tool": "draft_email", "args": draft_email_args(),
                         "contains": ["client `dash` is in read-only mode", "read_only = false", "[server.clients.dash]"],
@@ -148,7 +151,7 @@ tools = ["inbox_pull", "draft_*"]
         "auto",
         json!({
             "tools": ["draft_email", "draft_generate", "draft_reply", "draft_status", "inbox_pull"],
-            "resources": ["opsdesk://drafts", "opsdesk://inbox"],
+            "resources": ["opsdesk://drafts", "opsdesk://inbox", "opsdesk://config/draft_style"],
             "allowed": {"tool": "draft_email", "args": draft_email_args()},
             "refused": {"tool": "mail_list", "args": {},
                         "contains": ["none of the tool patterns", "client `agent`"],
@@ -225,7 +228,7 @@ fn toolsets_and_tool_patterns_from_the_command_line_narrow_the_list() {
             // Admin's resources follow `status`; the drafts resource has no tool in scope.
             "resources": ["opsdesk://inbox", "opsdesk://audit/recent", "opsdesk://config/profiles",
                           "opsdesk://config/autonomy_ladder", "opsdesk://config/hard_bans",
-                          "opsdesk://config/llm_providers"],
+                          "opsdesk://config/llm_providers", "opsdesk://config/operator_profile"],
             "allowed": {"tool": "status", "args": {}},
             "refused": {"tool": "morning_brief", "args": {},
                         "contains": ["toolset `briefs`", "not enabled for this server", "--toolsets"],

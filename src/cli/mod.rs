@@ -9,8 +9,10 @@ mod audit;
 mod brief;
 mod config_cmd;
 mod console;
+mod deals;
 mod doctor;
 mod drafts;
+mod filing;
 mod inbox;
 mod login;
 mod mcp_config;
@@ -78,6 +80,12 @@ pub enum Command {
     /// The approval queue.
     #[command(subcommand)]
     Drafts(drafts::DraftsCmd),
+    /// Deals: list, show, create, link, unlink, stage, accept a proposal.
+    #[command(subcommand)]
+    Deals(deals::DealsCmd),
+    /// Filing: where mail belongs (suggest), and queueing moves (move, accept).
+    #[command(subcommand)]
+    Filing(filing::FilingCmd),
     /// The hash-chained audit trail.
     #[command(subcommand)]
     Audit(audit::AuditCmd),
@@ -249,6 +257,8 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Audit(c)) => audit::run(&ctx, c),
             Some(Command::Triage(c)) => assistant::run_triage(&ctx, c),
             Some(Command::Deadlines(c)) => assistant::run_deadlines(&ctx, c),
+            Some(Command::Deals(c)) => deals::run(&ctx, c),
+            Some(Command::Filing(c)) => filing::run(&ctx, c),
             Some(Command::Config(c)) => config_cmd::run(&ctx, c),
             Some(Command::Providers(c)) => providers::run(&ctx, c),
             Some(Command::Serve(mut a)) => {

@@ -16,7 +16,10 @@
 //! No error message or log line contains a secret value: there is no field that could hold
 //! one, and error messages describe the kind of value found rather than echoing it.
 
+mod brief;
 mod error;
+mod filing;
+mod operator;
 mod schema;
 mod secrets;
 mod validate;
@@ -26,7 +29,10 @@ use std::path::Path;
 
 use toml::de::{DeTable, DeValue};
 
+pub use brief::{BriefConfig, BriefSection};
 pub use error::{ConfigError, Location, Problem, ProblemKind};
+pub use filing::{FilingConfig, FilingRule};
+pub use operator::{DraftFormat, DraftingConfig, OperatorConfig};
 pub use schema::*;
 pub use validate::{ConfigWarning, MAX_NAME_LEN, is_valid_env_name, is_valid_name};
 

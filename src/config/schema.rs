@@ -34,6 +34,14 @@ pub struct Config {
     pub sources: SourcesConfig,
     /// `[copilot_extension]`: the legacy GitHub Copilot Extension webhook (off by default).
     pub copilot_extension: CopilotExtensionConfig,
+    /// `[filing]`: which mail folder a message belongs in (`filing_suggestion`).
+    pub filing: super::FilingConfig,
+    /// `[operator]`: the operator's name and time zone.
+    pub operator: super::OperatorConfig,
+    /// `[drafting]`: the style drafts are written in.
+    pub drafting: super::DraftingConfig,
+    /// `[brief]`: sections, order and limits of the brief and the digest.
+    pub brief: super::BriefConfig,
 }
 
 /// Name of the profile a configuration without `[profiles]` has.
@@ -58,6 +66,10 @@ impl Default for Config {
             llm: LlmConfig::default(),
             sources: SourcesConfig::default(),
             copilot_extension: CopilotExtensionConfig::default(),
+            filing: Default::default(),
+            operator: Default::default(),
+            drafting: Default::default(),
+            brief: Default::default(),
         }
     }
 }
@@ -446,11 +458,13 @@ pub enum ActionKind {
     Classify,
     /// Sending text to an LLM provider (always after the compliance filter and redaction).
     LlmCall,
+    /// Creating a deal on a client's proposal (`deal_create`): the operator accepts it.
+    CreateDeal,
 }
 
 impl ActionKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ActionKind; 8] = [
+    pub const ALL: [ActionKind; 9] = [
         ActionKind::Read,
         ActionKind::SendEmail,
         ActionKind::ReplyEmail,
@@ -459,6 +473,7 @@ impl ActionKind {
         ActionKind::MoveMail,
         ActionKind::Classify,
         ActionKind::LlmCall,
+        ActionKind::CreateDeal,
     ];
 
     /// The name used in the config file.
@@ -472,11 +487,12 @@ impl ActionKind {
             ActionKind::MoveMail => "move_mail",
             ActionKind::Classify => "classify",
             ActionKind::LlmCall => "llm_call",
+            ActionKind::CreateDeal => "create_deal",
         }
     }
 
-    /// Kinds that send something to other people. These can never be `autonomous`: sending
-    /// needs the operator.
+    /// Kinds that send something to other people, or act in the operator's name (a deal
+    /// proposed by a client). These can never be `autonomous`: they need the operator.
     pub fn is_outbound(self) -> bool {
         matches!(
             self,
@@ -484,6 +500,7 @@ impl ActionKind {
                 | ActionKind::ReplyEmail
                 | ActionKind::PostChat
                 | ActionKind::CreateEvent
+                | ActionKind::CreateDeal
         )
     }
 
@@ -497,7 +514,8 @@ impl ActionKind {
             ActionKind::SendEmail
             | ActionKind::ReplyEmail
             | ActionKind::PostChat
-            | ActionKind::CreateEvent => AutonomyLevel::DraftOnly,
+            | ActionKind::CreateEvent
+            | ActionKind::CreateDeal => AutonomyLevel::DraftOnly,
         }
     }
 }

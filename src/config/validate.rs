@@ -70,6 +70,7 @@ pub(crate) fn validate(config: &mut Config) -> Vec<Finding> {
     v.llm(config);
     v.sources(config);
     v.copilot_extension(config);
+    v.operator_filing_brief(config);
     if v.findings.is_empty() {
         make_never_mix_symmetric(config);
     }
@@ -82,6 +83,81 @@ struct Validator {
 }
 
 impl Validator {
+    /// `[operator]`, `[filing]`, `[brief]`, `[drafting]` (deals, filing and moves).
+    fn operator_filing_brief(&mut self, c: &Config) {
+        if let Some(tz) = &c.operator.time_zone
+            && jiff::tz::TimeZone::get(tz).is_err()
+        {
+            let path = KeyPath::of(&["operator", "time_zone"]);
+            self.invalid(
+                path.clone(),
+                format!(
+                    "`{path}` = \"{}\" is not an IANA time zone; allowed: a name like \"America/Chicago\" or \"Europe/Amsterdam\"",
+                    tz.escape_debug()
+                ),
+            );
+        }
+        let profile_names: Vec<String> = c.profiles.keys().cloned().collect();
+        let folder_ok = |f: &str| {
+            !f.trim().is_empty() && f.chars().count() <= 255 && !f.chars().any(char::is_control)
+        };
+        for (i, r) in c.filing.rules.iter().enumerate() {
+            let p = KeyPath::of(&["filing", "rules"]).index(i);
+            if !folder_ok(&r.folder) {
+                let path = p.key("folder");
+                self.invalid(
+                    path.clone(),
+                    format!("`{path}` must name a folder (1-255 characters, no control characters), e.g. \"Deals/Sunrise\" or \"archive\""),
+                );
+            }
+            if r.senders.is_empty() && r.domains.is_empty() && r.keywords.is_empty() {
+                self.invalid(
+                    p.clone(),
+                    format!("`{p}` matches nothing; give it senders, domains or keywords"),
+                );
+            }
+            for (j, prof) in r.profiles.iter().enumerate() {
+                if !profile_names.contains(prof) {
+                    let path = p.key("profiles").index(j);
+                    self.push(
+                        ProblemKind::UnknownReference,
+                        path.clone(),
+                        format!(
+                            "`{path}` = \"{}\" is not a profile; allowed: {}",
+                            prof.escape_debug(),
+                            list(&profile_names)
+                        ),
+                    );
+                }
+            }
+        }
+        if let Some(f) = &c.filing.deal_folder
+            && !folder_ok(f)
+        {
+            let path = KeyPath::of(&["filing", "deal_folder"]);
+            self.invalid(
+                path.clone(),
+                format!("`{path}` must name a folder, e.g. \"Deals/{{deal}}\""),
+            );
+        }
+        let sections = &c.brief.sections;
+        let path = KeyPath::of(&["brief", "sections"]);
+        if sections.is_empty() {
+            self.invalid(
+                path.clone(),
+                format!("`{path}` is empty; list at least one of unread, decided, meetings, drafts, deadlines, decisions, deals"),
+            );
+        }
+        for (i, s) in sections.iter().enumerate() {
+            if sections[..i].contains(s) {
+                self.invalid(
+                    path.index(i),
+                    format!("`{path}` lists {} twice", format!("{s:?}").to_lowercase()),
+                );
+            }
+        }
+    }
+
     fn push(&mut self, kind: ProblemKind, path: KeyPath, message: String) {
         self.findings.push(Finding {
             kind,

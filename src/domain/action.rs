@@ -1,6 +1,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Query;
+use super::deal::{DealSpec, DealStage};
 use super::draft::Outbound;
 
 /// The one command format every surface produces (console keypress, MCP tool call, CLI) and
@@ -58,6 +59,35 @@ pub enum Action {
         #[serde(default)]
         name: Option<String>,
     },
+    /// Queue moving an inbox mail message to a folder (ladder kind `move_mail`); the engine
+    /// derives the profile from the message.
+    MoveMessage {
+        message_id: String,
+        folder: String,
+    },
+    /// Create a deal (the operator only; an MCP client proposes one through the drafts queue).
+    CreateDeal {
+        profile: String,
+        spec: DealSpec,
+    },
+    /// Link an inbox message (by source id or seq) to a deal of the same profile.
+    LinkDeal {
+        deal_id: String,
+        message: String,
+    },
+    /// Take a message off a deal.
+    UnlinkDeal {
+        deal_id: String,
+        message_id: String,
+        reason: String,
+    },
+    /// Move a deal to another stage.
+    SetDealStage {
+        deal_id: String,
+        stage: DealStage,
+        #[serde(default)]
+        note: Option<String>,
+    },
 }
 
 impl Action {
@@ -75,6 +105,11 @@ impl Action {
             Action::SetProviderEnabled { enabled: false, .. } => "provider.disable",
             Action::SetDefaultProvider { .. } => "provider.set_default",
             Action::SetJobProvider { .. } => "provider.set_job",
+            Action::MoveMessage { .. } => "mail.move",
+            Action::CreateDeal { .. } => "deal.create",
+            Action::LinkDeal { .. } => "deal.link",
+            Action::UnlinkDeal { .. } => "deal.unlink",
+            Action::SetDealStage { .. } => "deal.stage",
         }
     }
 }

@@ -4,6 +4,7 @@ use time::OffsetDateTime;
 
 use super::Actor;
 use super::action::Verdict;
+use super::deal::DealSpec;
 
 /// What an approved draft would do when executed. This is what the operator reviews and what
 /// the content digest covers.
@@ -40,6 +41,17 @@ pub enum Outbound {
         #[serde(default)]
         body: String,
     },
+    /// A deal proposed by an MCP client (`deal_create`): accepting it creates the deal locally;
+    /// nothing leaves the machine.
+    CreateDeal {
+        spec: DealSpec,
+    },
+    /// Move a mail message (inbox id) to a folder: a well-known name (`archive`,
+    /// `deleteditems`, …), a folder's display name or path (`Deals/Sunrise`), or a folder id.
+    MoveMail {
+        message_id: String,
+        folder: String,
+    },
 }
 
 impl Outbound {
@@ -50,6 +62,8 @@ impl Outbound {
             Outbound::ReplyEmail { .. } => "reply_email",
             Outbound::PostChat { .. } => "post_chat",
             Outbound::CreateEvent { .. } => "create_event",
+            Outbound::CreateDeal { .. } => "create_deal",
+            Outbound::MoveMail { .. } => "move_mail",
         }
     }
 
@@ -60,6 +74,9 @@ impl Outbound {
             Outbound::ReplyEmail { to, .. } => to.clone(),
             Outbound::PostChat { chat_id, .. } => vec![format!("chat:{chat_id}")],
             Outbound::CreateEvent { attendees, .. } => attendees.clone(),
+            // Who the deal is with: the boundary checks them like recipients.
+            Outbound::CreateDeal { spec, .. } => spec.counterparties.clone(),
+            Outbound::MoveMail { folder, .. } => vec![format!("folder:{folder}")],
         }
     }
 
@@ -68,7 +85,8 @@ impl Outbound {
             Outbound::SendEmail { subject, .. }
             | Outbound::ReplyEmail { subject, .. }
             | Outbound::CreateEvent { subject, .. } => Some(subject),
-            Outbound::PostChat { .. } => None,
+            Outbound::CreateDeal { spec, .. } => Some(&spec.name),
+            Outbound::PostChat { .. } | Outbound::MoveMail { .. } => None,
         }
     }
 
@@ -78,6 +96,8 @@ impl Outbound {
             | Outbound::ReplyEmail { body, .. }
             | Outbound::PostChat { body, .. }
             | Outbound::CreateEvent { body, .. } => body,
+            Outbound::CreateDeal { spec, .. } => &spec.notes,
+            Outbound::MoveMail { .. } => "",
         }
     }
 }

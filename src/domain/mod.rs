@@ -4,6 +4,7 @@
 mod action;
 mod actor;
 mod audit;
+mod deal;
 mod draft;
 mod message;
 mod query;
@@ -11,6 +12,10 @@ mod query;
 pub use action::{Action, Outcome, Verdict};
 pub use actor::Actor;
 pub use audit::{AuditEvent, AuditOutcome, AuditRecord};
+pub use deal::{
+    Deal, DealEvent, DealEventKind, DealLink, DealSpec, DealStage, KeyDate, LinkRule,
+    deal_id_for_proposal, new_deal_id,
+};
 pub use draft::{Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, content_digest};
 pub use message::{Channel, InboxRecord, NewMessage, Party};
 pub use query::{BriefKind, ConfigSection, Query};

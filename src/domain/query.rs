@@ -78,6 +78,21 @@ pub enum Query {
         profile: Option<String>,
         limit: usize,
     },
+    /// Deals (open ones, or all), optionally of one profile.
+    DealsList {
+        #[serde(default)]
+        profile: Option<String>,
+        #[serde(default)]
+        all: bool,
+    },
+    /// One deal with its linked messages.
+    DealDetail { id: String },
+    /// Which mail folder each message belongs in, and why (by source id or seq).
+    FilingSuggestion { message_ids: Vec<String> },
+    /// The installation checks of `opsdesk doctor`.
+    Doctor,
+    /// A deal's events, linked messages, drafts and audit entries in time order.
+    DealTimeline { id: String, limit: usize },
 }
 
 /// Which summary a `Brief` query asks for.
@@ -96,6 +111,12 @@ pub enum ConfigSection {
     AutonomyLadder,
     HardBans,
     LlmProviders,
+    /// `[operator]` and the entities (profiles) it works for.
+    OperatorProfile,
+    /// `[drafting]`.
+    DraftStyle,
+    /// `[brief]`.
+    BriefConfig,
 }
 
 impl Query {
@@ -114,6 +135,11 @@ impl Query {
             Query::ConfigSection { .. } => "query.config",
             Query::TriageList { .. } => "query.triage_list",
             Query::DeadlinesList { .. } => "query.deadlines_list",
+            Query::DealsList { .. } => "query.deals_list",
+            Query::Doctor => "query.doctor",
+            Query::FilingSuggestion { .. } => "query.filing_suggestion",
+            Query::DealDetail { .. } => "query.deal_detail",
+            Query::DealTimeline { .. } => "query.deal_timeline",
         }
     }
 }

@@ -32,7 +32,7 @@ use tokio_util::sync::CancellationToken;
 use super::outbound::{ExecCx, Fail, OutboundExecutor};
 use super::{Engine, EngineEvent};
 use crate::domain::{
-    Actor, AuditEvent, AuditOutcome, Draft, DraftEvent, DraftEventKind, DraftStatus, now,
+    Actor, AuditEvent, AuditOutcome, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, now,
 };
 
 /// How often the drafts log is re-read for approvals made by other processes.
@@ -40,6 +40,9 @@ const SCAN_EVERY: Duration = Duration::from_secs(1);
 /// First pause before a failed draft is retried (doubling, capped).
 const RETRY_FIRST: Duration = Duration::from_secs(30);
 const RETRY_MAX: Duration = Duration::from_secs(1800);
+/// How the reason of a failure that retrying cannot fix starts (a moved message that is gone,
+/// a folder that does not exist): such a draft is not retried, also after a restart.
+pub const NOT_RETRIED: &str = "not retried: ";
 
 /// The executors of a running engine.
 pub type Executors = Vec<Arc<dyn OutboundExecutor>>;
@@ -107,12 +110,29 @@ pub async fn run_once(
     };
     let now_i = Instant::now();
     for d in queue.drafts {
+        // A deal proposal is carried out here, locally: nothing leaves the machine.
+        if matches!(d.outbound, Outbound::CreateDeal { .. }) {
+            if d.status == DraftStatus::Approved && d.approval_holds() {
+                let e = engine.clone();
+                match tokio::task::spawn_blocking(move || e.carry_out_deal_proposal(&d)).await {
+                    Ok(Ok(_)) => {}
+                    Ok(Err(err)) => tracing::warn!("deal proposal not carried out: {err}"),
+                    Err(err) => tracing::warn!("deal proposal task failed: {err}"),
+                }
+            }
+            continue;
+        }
         let Some(executor) = executors.iter().find(|x| x.serves(&d.profile)) else {
             continue;
         };
         let due = match d.status {
             DraftStatus::Approved => true,
-            DraftStatus::Failed => retry.get(&d.id).is_none_or(|(_, at)| now_i >= *at),
+            DraftStatus::Failed => {
+                !d.reason
+                    .as_deref()
+                    .is_some_and(|r| r.starts_with(NOT_RETRIED))
+                    && retry.get(&d.id).is_none_or(|(_, at)| now_i >= *at)
+            }
             _ => false,
         };
         if !due || !d.approval_holds() {
@@ -138,7 +158,15 @@ pub async fn run_once(
             Err(Fail {
                 reason,
                 retry_after,
+                permanent,
             }) => {
+                let reason = if permanent {
+                    format!(
+                        "{NOT_RETRIED}{reason}; edit and approve the draft again to retry, or reject it"
+                    )
+                } else {
+                    reason
+                };
                 let n = retry.get(&d.id).map_or(0, |(n, _)| *n);
                 let wait = RETRY_FIRST
                     .saturating_mul(1 << n.min(10))

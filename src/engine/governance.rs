@@ -18,6 +18,8 @@ pub fn action_kind(o: &Outbound) -> ActionKind {
         Outbound::ReplyEmail { .. } => ActionKind::ReplyEmail,
         Outbound::PostChat { .. } => ActionKind::PostChat,
         Outbound::CreateEvent { .. } => ActionKind::CreateEvent,
+        Outbound::CreateDeal { .. } => ActionKind::CreateDeal,
+        Outbound::MoveMail { .. } => ActionKind::MoveMail,
     }
 }
 
@@ -80,6 +82,18 @@ pub fn validate_outbound(o: &Outbound) -> Result<(), EngineError> {
             }
             if attendees.iter().any(|a| !looks_like_address(a)) {
                 return bad("attendees", "attendees must be email addresses".into());
+            }
+        }
+        Outbound::CreateDeal { spec } => super::deals::validate_spec(spec)?,
+        Outbound::MoveMail { message_id, folder } => {
+            if message_id.trim().is_empty() {
+                return bad("message_id", "a move needs the message's inbox id".into());
+            }
+            if folder.trim().is_empty() || folder.chars().count() > 255 {
+                return bad(
+                    "folder",
+                    "a move needs a folder: a well-known name (archive, deleteditems, …), a folder name or path (Deals/Sunrise), or a folder id".into(),
+                );
             }
         }
     }

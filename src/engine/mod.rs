@@ -5,7 +5,9 @@
 
 mod assistant_jobs;
 pub mod assistant_query;
+pub mod deals;
 pub mod executor;
+pub mod filing;
 mod governance;
 pub mod jobs;
 mod llm_jobs;
@@ -46,6 +48,8 @@ use crate::store::inbox::{Appended, Inbox};
 pub enum EngineEvent {
     InboxAppended(Arc<InboxRecord>),
     DraftChanged(Arc<Draft>),
+    /// A deal was created or changed (in this process).
+    DealChanged(Arc<crate::domain::Deal>),
     Audited(Arc<AuditRecord>),
     SourceHealth(Arc<runner::SourceHealth>),
     /// An LLM job's progress (`jobs.rs`).
@@ -98,6 +102,7 @@ pub struct Engine {
     config: Config,
     inbox: Inbox,
     drafts: Drafts,
+    deals: crate::store::deals::Deals,
     audit: Audit,
     events: broadcast::Sender<EngineEvent>,
     health: std::sync::Mutex<std::collections::BTreeMap<String, runner::SourceHealth>>,
@@ -128,6 +133,7 @@ impl Engine {
             phi,
             inbox: Inbox::open(&paths.inbox_dir())?,
             drafts: Drafts::open(&paths.drafts_dir())?,
+            deals: crate::store::deals::Deals::open(&paths.deals_dir())?,
             audit: Audit::open(&paths.audit_dir())?,
             assistant: crate::assistant::store::AssistantStore::open(
                 &paths.data_dir.join("assistant"),
@@ -158,6 +164,9 @@ impl Engine {
     }
     pub fn drafts(&self) -> &Drafts {
         &self.drafts
+    }
+    pub fn deals(&self) -> &crate::store::deals::Deals {
+        &self.deals
     }
     pub fn audit_store(&self) -> &Audit {
         &self.audit
@@ -279,6 +288,7 @@ impl Engine {
             ),
         }
         self.announce(EngineEvent::InboxAppended(Arc::new(rec.clone())));
+        self.autolink(rec);
     }
 
     pub fn profile_names(&self) -> Vec<String> {
@@ -438,6 +448,29 @@ impl Engine {
                 outbound,
                 provider,
             } => self.create_draft(name, profile, outbound, provider, cx),
+            a @ (Action::CreateDeal { .. }
+            | Action::LinkDeal { .. }
+            | Action::UnlinkDeal { .. }
+            | Action::SetDealStage { .. }) => self.deal_action(name, a, cx),
+            Action::MoveMessage { message_id, folder } => {
+                let rec = self.inbox.find_by_id(&message_id)?.ok_or_else(|| {
+                    EngineError::NotFound(format!("no inbox message with id `{message_id}`; use the `id` field of an inbox_pull result"))
+                })?;
+                if rec.channel != Channel::Email {
+                    return Err(EngineError::invalid(
+                        format!(
+                            "only mail can be moved; `{message_id}` is a {} item",
+                            rec.channel
+                        ),
+                        json!({"field": "message_id", "channel": rec.channel.as_str()}),
+                    ));
+                }
+                let outbound = Outbound::MoveMail {
+                    message_id: rec.id,
+                    folder: folder.trim().to_string(),
+                };
+                self.create_draft(name, rec.profile, outbound, None, cx)
+            }
             Action::DraftReply { message_id, body } => {
                 let (profile, outbound) = self.reply_outbound(&message_id, body)?;
                 self.create_draft(name, profile, outbound, None, cx)
@@ -650,17 +683,19 @@ impl Engine {
     fn judge(&self, profile: &str, outbound: &Outbound) -> Verdict {
         // A reply names the message it answers: its profile is where the data comes from.
         let source = match outbound {
-            Outbound::ReplyEmail { message_id, .. } => match self.inbox.find_by_id(message_id) {
-                Ok(Some(r)) => Some(r.profile),
-                Ok(None) => None,
-                Err(e) => {
-                    return Verdict::block(
-                        "entity_boundary.unverifiable",
-                        format!("the message replied to cannot be read ({e})"),
-                        "retry; if it persists run `opsdesk doctor`",
-                    );
+            Outbound::ReplyEmail { message_id, .. } | Outbound::MoveMail { message_id, .. } => {
+                match self.inbox.find_by_id(message_id) {
+                    Ok(Some(r)) => Some(r.profile),
+                    Ok(None) => None,
+                    Err(e) => {
+                        return Verdict::block(
+                            "entity_boundary.unverifiable",
+                            format!("the message replied to cannot be read ({e})"),
+                            "retry; if it persists run `opsdesk doctor`",
+                        );
+                    }
                 }
-            },
+            }
             _ => None,
         };
         // Recent inbound text of each profile this one must not mix with, for the passage

@@ -24,6 +24,9 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub struct Fail {
     pub reason: String,
     pub retry_after: Option<Duration>,
+    /// Retrying cannot help (the message is gone, the folder does not exist): recorded as
+    /// failed and not retried until the operator edits and approves the draft again.
+    pub permanent: bool,
 }
 
 impl From<String> for Fail {
@@ -31,6 +34,17 @@ impl From<String> for Fail {
         Fail {
             reason,
             retry_after: None,
+            permanent: false,
+        }
+    }
+}
+
+impl Fail {
+    pub fn permanent(reason: impl Into<String>) -> Fail {
+        Fail {
+            reason: reason.into(),
+            retry_after: None,
+            permanent: true,
         }
     }
 }
@@ -149,6 +163,15 @@ impl DemoOutbox {
                 body,
                 ..
             } => (json!(attendees), json!(subject), json!(body)),
+            Outbound::MoveMail { message_id, folder } => {
+                (json!([folder]), json!(null), json!(message_id))
+            }
+            Outbound::CreateDeal { .. } => {
+                return Err(Fail::from(
+                    "a deal proposal is carried out locally, not through the demo outbox"
+                        .to_string(),
+                ));
+            }
         };
         let rec = json!({
             "sent_at": crate::sources::graph::rfc3339_precise(now()),
@@ -177,6 +200,13 @@ impl OutboundExecutor for DemoOutbox {
 
     fn execute<'a>(&'a self, cx: &'a ExecCx, d: &'a Draft) -> BoxFuture<'a, Result<String, Fail>> {
         Box::pin(async move {
+            if let Outbound::MoveMail { message_id, .. } = &d.outbound
+                && cx.inbox_record(message_id).await.is_none()
+            {
+                return Err(Fail::permanent(format!(
+                    "message {message_id} is not in the inbox; nothing to move"
+                )));
+            }
             cx.still_approved(d).await?;
             let file = self.file.clone();
             let d = d.clone();

@@ -35,6 +35,11 @@ pub enum Answer {
     Brief(Box<Brief>),
     Providers(ProvidersAnswer),
     Audit(AuditAnswer),
+    Deals(super::deals::DealsAnswer),
+    Doctor(crate::doctor::DoctorAnswer),
+    Filing(super::filing::FilingAnswer),
+    Deal(Box<super::deals::DealDetailAnswer>),
+    DealTimeline(super::deals::DealTimelineAnswer),
     /// A configuration section: a JSON view of the config by nature (secrets and PHI rosters
     /// taken out).
     Config(Value),
@@ -132,6 +137,11 @@ impl Answer {
             Answer::Config(_) => "config",
             Answer::Triage(_) => "triage",
             Answer::Deadlines(_) => "deadlines",
+            Answer::Deals(_) => "deals",
+            Answer::Doctor(_) => "doctor",
+            Answer::Filing(_) => "filing",
+            Answer::Deal(_) => "deal",
+            Answer::DealTimeline(_) => "deal_timeline",
         }
     }
 }
@@ -205,6 +215,19 @@ impl Engine {
                 let target = format!("returned={}", records.len());
                 Ok((Answer::Audit(AuditAnswer { records }), target))
             }
+            Query::DealsList { profile, all } => self.deals_list_answer(profile, all),
+            Query::FilingSuggestion { message_ids } => self.filing_answer(message_ids),
+            Query::Doctor => {
+                let checks = crate::doctor::checks(&self.paths, Ok(&self.config));
+                let failing = checks.iter().filter(|c| !c.ok).count();
+                let answer = crate::doctor::DoctorAnswer {
+                    ok: failing == 0,
+                    checks,
+                };
+                Ok((Answer::Doctor(answer), format!("failing={failing}")))
+            }
+            Query::DealDetail { id } => self.deal_detail_answer(&id),
+            Query::DealTimeline { id, limit } => self.deal_timeline_answer(&id, limit),
             Query::ConfigSection { section } => Ok((
                 Answer::Config(self.config_section(section)),
                 format!("{section:?}"),
@@ -396,6 +419,18 @@ impl Engine {
                     .collect::<Vec<_>>(),
                 "configured": c.hard_bans,
             }),
+            ConfigSection::OperatorProfile => json!({
+                "operator": c.operator,
+                "entities": c.profiles.iter().map(|(name, p)| json!({
+                    "profile": name,
+                    "display_name": p.display(name),
+                    "email_domains": p.email_domains,
+                    "requires_hipaa": p.requires_hipaa,
+                    "never_mix_with": p.never_mix_with,
+                })).collect::<Vec<_>>(),
+            }),
+            ConfigSection::DraftStyle => serde_json::to_value(&c.drafting).unwrap_or(Value::Null),
+            ConfigSection::BriefConfig => serde_json::to_value(&c.brief).unwrap_or(Value::Null),
             ConfigSection::LlmProviders => json!({
                 "default": c.llm.default,
                 "jobs": c.llm.jobs,
@@ -445,6 +480,8 @@ impl Engine {
             drafts: self.drafts.queue()?.drafts,
             unread_after,
             truncated,
+            deals: self.deals.book()?.deals.clone(),
+            layout: self.config.brief.clone(),
         })
     }
 

@@ -196,9 +196,9 @@ fn spawn_graph_and_executor(
                 demo_profiles,
             )));
         }
-        if !executors.is_empty() {
-            tasks.push(super::executor::spawn(engine, executors, shutdown));
-        }
+        // Always running: accepted deal proposals are carried out by it even without an
+        // outbound executor.
+        tasks.push(super::executor::spawn(engine, executors, shutdown));
         for t in tasks {
             let _ = t.await;
         }

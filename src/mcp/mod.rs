@@ -15,6 +15,8 @@
 pub mod auth;
 pub mod bridge;
 pub mod conn;
+pub mod deals;
+pub mod filing;
 #[cfg(feature = "conformance")]
 pub mod fixtures;
 pub mod http;

@@ -43,6 +43,8 @@ pub fn is_claude_code(client: &str) -> bool {
 /// file watch could be set up, and as a safety net when one is (events can be dropped).
 const FOLLOW_EVERY: Duration = Duration::from_millis(200);
 const FOLLOW_FALLBACK: Duration = Duration::from_secs(5);
+/// How often the deals log is checked for changes made by other processes.
+const DEALS_EVERY: Duration = Duration::from_secs(1);
 
 /// Follow the engine's events (and the inbox files) until `stop`, pushing notifications. The
 /// files are read on the blocking pool, woken by a `notify` watch on the inbox directory.
@@ -59,13 +61,21 @@ pub fn spawn(hub: Arc<Hub>, stop: CancellationToken) -> tokio::task::JoinHandle<
         let _watch = watch; // dropping it ends the watch
         // Items already there when the server starts are not news.
         let mut last = read_inbox(&hub, |i| i.last_seq()).await.unwrap_or(0);
+        let mut deals = DealsSeen::new(&hub).await;
         let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // Deals changed by other processes (`opsdesk deals …`): a stat per second.
+        let mut deals_tick = tokio::time::interval(DEALS_EVERY);
+        deals_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let ev = tokio::select! {
                 _ = stop.cancelled() => break,
                 _ = tick.tick() => {
                     catch_up(&hub, &mut last).await;
+                    continue;
+                }
+                _ = deals_tick.tick() => {
+                    deals.changed(&hub).await;
                     continue;
                 }
                 Some(()) = wake_rx.recv() => {
@@ -86,6 +96,7 @@ pub fn spawn(hub: Arc<Hub>, stop: CancellationToken) -> tokio::task::JoinHandle<
                     }
                 }
                 Ok(EngineEvent::DraftChanged(_)) => resource_changed(&hub, resources::DRAFTS),
+                Ok(EngineEvent::DealChanged(_)) => deals.changed(&hub).await,
                 Ok(_) => {}
                 Err(RecvError::Lagged(n)) => {
                     // The files are the truth: the next catch-up reads what was missed.
@@ -355,6 +366,75 @@ pub fn scopes_changed(hub: &Arc<Hub>, old: &Scopes, new: &Scopes) {
                     if resources {
                         let _ = sink.notify_resource_list_changed().await;
                     }
+                }
+            }
+        });
+    }
+}
+
+/// The deals as last seen, to push `resources/updated` for `opsdesk://deals/{id}` when one
+/// changes. Read from the deals log (cached per file stamp, so a tick without a change costs a
+/// `stat`): changes by other processes (`opsdesk deals …`) are seen as well as this one's.
+struct DealsSeen {
+    book: Option<Arc<crate::store::deals::Book>>,
+}
+
+impl DealsSeen {
+    async fn new(hub: &Arc<Hub>) -> DealsSeen {
+        DealsSeen {
+            book: Self::read(hub).await,
+        }
+    }
+
+    /// The book, read on the blocking pool (a stat, and the log when it changed).
+    async fn read(hub: &Arc<Hub>) -> Option<Arc<crate::store::deals::Book>> {
+        let engine = hub.engine().clone();
+        tokio::task::spawn_blocking(move || engine.deals().book().ok())
+            .await
+            .ok()
+            .flatten()
+    }
+
+    async fn changed(&mut self, hub: &Arc<Hub>) {
+        let Some(now) = Self::read(hub).await else {
+            return;
+        };
+        if self.book.as_ref().is_some_and(|b| Arc::ptr_eq(b, &now)) {
+            return;
+        }
+        let before = self.book.replace(now.clone());
+        for d in &now.deals {
+            let old = before.as_ref().and_then(|b| b.get(&d.id));
+            if old.is_none_or(|o| o != d) {
+                deal_changed(hub, super::deals::uri_of(&d.id));
+            }
+        }
+    }
+}
+
+fn deal_changed(hub: &Arc<Hub>, uri: String) {
+    for p in hub.live_peers() {
+        if !hub.scope_of(&p.identity).reaches(Toolset::Deals) {
+            continue;
+        }
+        let uri = uri.clone();
+        send(p, move |p| async move {
+            match &p.kind {
+                PeerKind::Session(s) => {
+                    let subscribed = s
+                        .deals_subscribed
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .contains(&uri);
+                    if subscribed {
+                        let _ = p
+                            .peer
+                            .notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
+                            .await;
+                    }
+                }
+                PeerKind::Listen { sink, .. } => {
+                    let _ = sink.notify_resource_updated(&uri).await;
                 }
             }
         });

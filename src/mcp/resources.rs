@@ -18,10 +18,13 @@ pub const CONFIG_PROFILES: &str = "opsdesk://config/profiles";
 pub const CONFIG_AUTONOMY: &str = "opsdesk://config/autonomy_ladder";
 pub const CONFIG_HARD_BANS: &str = "opsdesk://config/hard_bans";
 pub const CONFIG_LLM: &str = "opsdesk://config/llm_providers";
+pub const CONFIG_OPERATOR: &str = "opsdesk://config/operator_profile";
+pub const CONFIG_DRAFT_STYLE: &str = "opsdesk://config/draft_style";
+pub const CONFIG_BRIEF: &str = "opsdesk://config/brief_config";
 
 /// Each resource: URI, name, description, and the toolset whose scope it follows (a client
 /// reads it when it can use any tool of that toolset).
-const ALL: [(&str, &str, &str, Toolset); 7] = [
+const ALL: [(&str, &str, &str, Toolset); 10] = [
     (
         INBOX,
         "inbox",
@@ -64,6 +67,24 @@ const ALL: [(&str, &str, &str, Toolset); 7] = [
         "LLM providers and routing (credential variable names only).",
         Toolset::Admin,
     ),
+    (
+        CONFIG_OPERATOR,
+        "config-operator-profile",
+        "The operator ([operator]: name, time zone) and the entities (profiles) they work for.",
+        Toolset::Admin,
+    ),
+    (
+        CONFIG_DRAFT_STYLE,
+        "config-draft-style",
+        "How drafts should read ([drafting]: tone, sign-off, signature, length, format).",
+        Toolset::Drafts,
+    ),
+    (
+        CONFIG_BRIEF,
+        "config-brief",
+        "The brief's sections, their order and list limits ([brief]).",
+        Toolset::Briefs,
+    ),
 ];
 
 /// The resources `scope` reaches.
@@ -92,6 +113,10 @@ pub fn toolset_of(uri: &str) -> Option<Toolset> {
 pub fn check_scope(scope: &ClientScope, uri: &str) -> Result<(), Box<Refusal>> {
     match ALL.iter().find(|r| r.0 == uri) {
         Some(r) => scope.check_toolset(r.3, &format!("resource `{uri}`")),
+        // `opsdesk://deals/{id}` follows the deals tools.
+        None if super::deals::deal_id(uri).is_some() => {
+            scope.check_toolset(Toolset::Deals, &format!("resource `{uri}`"))
+        }
         None => Ok(()),
     }
 }
@@ -130,6 +155,18 @@ pub async fn read(hub: &Arc<Hub>, uri: &str, client: &str) -> Result<ReadResourc
         CONFIG_LLM => Query::ConfigSection {
             section: ConfigSection::LlmProviders,
         },
+        CONFIG_OPERATOR => Query::ConfigSection {
+            section: ConfigSection::OperatorProfile,
+        },
+        CONFIG_DRAFT_STYLE => Query::ConfigSection {
+            section: ConfigSection::DraftStyle,
+        },
+        CONFIG_BRIEF => Query::ConfigSection {
+            section: ConfigSection::BriefConfig,
+        },
+        deal if super::deals::deal_id(deal).is_some() => {
+            return super::deals::read(hub, deal, client).await;
+        }
         other => return Err(not_found(other)),
     };
     let tool = format!("resource:{uri}");

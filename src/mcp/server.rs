@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::auth::ClientIdentity;
 #[cfg(feature = "conformance")]
 use super::fixtures::Fixtures;
-use super::scope::{ClientScope, Overrides, Refusal, Scopes};
+use super::scope::{ClientScope, Overrides, Refusal, Scopes, Toolset};
 use super::{resources, tools};
 use crate::domain::{Action, Actor, Outcome, Query};
 use crate::engine::query::Answer;
@@ -100,6 +100,8 @@ pub(crate) enum PeerKind {
 pub(crate) struct Session {
     pub inbox_subscribed: AtomicBool,
     pub drafts_subscribed: AtomicBool,
+    /// `opsdesk://deals/{id}` URIs this session subscribed to.
+    pub deals_subscribed: std::sync::Mutex<std::collections::BTreeSet<String>>,
     /// `logging/setLevel` as a rank (see [`level_rank`]); 0 = not set (then info and up).
     pub log_level: AtomicU8,
     /// Stable PHI placeholders for everything this session receives.
@@ -823,15 +825,17 @@ impl ServerHandler for OpsDesk {
         _req: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
+        let who = self.hub.identity(&ctx.extensions);
+        #[allow(unused_mut)] // extended only in the conformance build
+        let mut list = if self.hub.scope_of(&who).reaches(Toolset::Deals) {
+            super::deals::templates()
+        } else {
+            Vec::new()
+        };
         #[cfg(feature = "conformance")]
-        let list = self
-            .hub
-            .fixtures
-            .as_ref()
-            .map(|fx| fx.resource_templates())
-            .unwrap_or_default();
-        #[cfg(not(feature = "conformance"))]
-        let list = Vec::new();
+        if let Some(fx) = &self.hub.fixtures {
+            list.extend(fx.resource_templates());
+        }
         Ok(Self::cache_hints(
             &ctx,
             ListResourceTemplatesResult::with_all_items(list),
@@ -893,6 +897,13 @@ impl ServerHandler for OpsDesk {
                 .drafts_subscribed
                 .store(true, Ordering::Relaxed),
             uri if resources::is_known(uri) => {}
+            uri if super::deals::deal_id(uri).is_some() => {
+                self.session
+                    .deals_subscribed
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(uri.to_string());
+            }
             _ if self.hub.has_fixtures() => {}
             uri => return Err(resources::not_found(uri)),
         }
@@ -913,7 +924,13 @@ impl ServerHandler for OpsDesk {
                 .session
                 .drafts_subscribed
                 .store(false, Ordering::Relaxed),
-            _ => {}
+            uri => {
+                self.session
+                    .deals_subscribed
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(uri);
+            }
         }
         Ok(())
     }

@@ -3,6 +3,7 @@
 
 pub mod audit;
 mod cursors;
+pub mod deals;
 pub mod drafts;
 pub mod inbox;
 pub mod jsonl;

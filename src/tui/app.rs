@@ -497,6 +497,10 @@ pub fn sends(o: &Outbound) -> bool {
         | Outbound::ReplyEmail { .. }
         | Outbound::PostChat { .. }
         | Outbound::CreateEvent { .. } => true,
+        // Accepting a deal proposal creates the deal locally.
+        Outbound::CreateDeal { .. } => false,
+        // Changes the mailbox, sends nothing.
+        Outbound::MoveMail { .. } => false,
     }
 }
 
@@ -508,6 +512,8 @@ pub fn with_body(o: &Outbound, new_body: String) -> Outbound {
         | Outbound::ReplyEmail { body, .. }
         | Outbound::PostChat { body, .. }
         | Outbound::CreateEvent { body, .. } => *body = new_body,
+        Outbound::CreateDeal { spec } => spec.notes = new_body,
+        Outbound::MoveMail { .. } => {}
     }
     o
 }
@@ -975,6 +981,7 @@ impl App {
             }
             // An LLM job's progress is the message line while it runs ("triage 3/10").
             EngineEvent::JobProgress(p) => self.say(Level::Info, format!("job {}", p.line())),
+            EngineEvent::DealChanged(_) => {}
         }
     }
 

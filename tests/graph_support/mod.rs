@@ -141,6 +141,15 @@ pub struct FakeState {
     pub send_via_outbox: bool,
     /// Bumped on every request: what a mutable id is derived from.
     pub id_epoch: u64,
+    /// Mail folders: (id, display name, parent id). The well-known ones are there from the start.
+    pub folders: Vec<(String, String, Option<String>)>,
+    /// The folder (id) of each inbox message that left the Inbox.
+    pub location: HashMap<String, String>,
+    /// Every move carried out: (message id, destination folder id).
+    pub moves: Vec<(String, String)>,
+    /// A request whose path contains this is carried out, then its answer is held back for a
+    /// long time (the caller is killed meanwhile: a crash between the call and its record).
+    pub stall_after_acting: Option<String>,
 }
 
 impl Default for FakeState {
@@ -168,6 +177,19 @@ impl Default for FakeState {
             created_events: Vec::new(),
             send_via_outbox: false,
             id_epoch: 0,
+            folders: [
+                ("inbox", "Inbox"),
+                ("archive", "Archive"),
+                ("deleteditems", "Deleted Items"),
+                ("drafts", "Drafts"),
+                ("sentitems", "Sent Items"),
+            ]
+            .iter()
+            .map(|(w, n)| (format!("folder-{w}"), n.to_string(), None))
+            .collect(),
+            location: HashMap::new(),
+            moves: Vec::new(),
+            stall_after_acting: None,
         }
     }
 }
@@ -224,6 +246,23 @@ impl FakeState {
         } else {
             format!("{id}.r{}", self.id_epoch)
         }
+    }
+
+    /// A user folder (under `parent`, a folder id, or at the top); its id.
+    pub fn add_folder(&mut self, name: &str, parent: Option<&str>) -> String {
+        let id = self.id("folder-");
+        self.folders
+            .push((id.clone(), name.to_string(), parent.map(str::to_string)));
+        id
+    }
+
+    /// Folder id of a well-known name or an id, if the folder exists.
+    fn folder_id(&self, name_or_id: &str) -> Option<String> {
+        let wk = format!("folder-{}", name_or_id.to_ascii_lowercase());
+        self.folders
+            .iter()
+            .find(|(id, _, _)| *id == wk || id == name_or_id)
+            .map(|(id, _, _)| id.clone())
     }
 
     pub fn remove_mail(&mut self, id: &str) {
@@ -520,6 +559,22 @@ async fn handle(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    let (resp, stall) = handle_locked(&state, method, uri, headers, body);
+    if stall {
+        // The service acted; its answer is held back (the caller is killed meanwhile).
+        tokio::time::sleep(std::time::Duration::from_secs(300)).await;
+    }
+    resp
+}
+
+/// Everything a request does, under the state's lock; whether its answer is to be held back.
+fn handle_locked(
+    state: &Arc<Mutex<FakeState>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> (Response, bool) {
     let mut st = state.lock().unwrap();
     let path = uri.path().to_string();
     let query = uri.query().unwrap_or("").to_string();
@@ -545,13 +600,13 @@ async fn handle(
         && !headers.contains_key("content-length")
         && !headers.contains_key("transfer-encoding")
     {
-        return err(411, "LengthRequired");
+        return (err(411, "LengthRequired"), false);
     }
     if path.contains("/oauth2/v2.0/") {
-        return identity(&mut st, &path, &body_s);
+        return (identity(&mut st, &path, &body_s), false);
     }
     let Some(rest) = path.strip_prefix("/v1.0") else {
-        return err(404, "noSuchPath");
+        return (err(404, "noSuchPath"), false);
     };
     // Scripted faults come first (a throttled or failing service answers before auth), unless
     // they strike after the service acted.
@@ -566,13 +621,17 @@ async fn handle(
         if f.after_acting {
             late = Some(f);
         } else {
-            return fault_response(&f);
+            return (fault_response(&f), false);
         }
     }
     let resp = graph(&mut st, &method, &headers, rest, &query, &body_s);
+    let stall = st
+        .stall_after_acting
+        .as_ref()
+        .is_some_and(|p| decode(rest).contains(p.as_str()));
     match late {
-        Some(f) => fault_response(&f),
-        None => resp,
+        Some(f) => (fault_response(&f), stall),
+        None => (resp, stall),
     }
 }
 
@@ -628,8 +687,47 @@ fn graph(
             Some(d) => {
                 ok(json!({"id": st.out_id(&d.id, immutable), "isDraft": d.folder != "sentitems"}))
             }
+            None => match st.inbox.iter().find(|m| m.id == canon(id)) {
+                Some(m) => {
+                    let parent = st
+                        .location
+                        .get(&m.id)
+                        .cloned()
+                        .unwrap_or_else(|| "folder-inbox".into());
+                    ok(json!({"id": st.out_id(&m.id, immutable), "parentFolderId": parent}))
+                }
+                None => err(404, "ErrorItemNotFound"),
+            },
+        },
+        ("GET", ["me", "mailFolders"]) => folder_query(st, None, &q),
+        ("GET", ["me", "mailFolders", parent, "childFolders"]) => {
+            let parent = parent.to_string();
+            folder_query(st, Some(parent), &q)
+        }
+        ("GET", ["me", "mailFolders", folder]) => match st.folder_id(folder) {
+            Some(id) => ok(json!({"id": id})),
             None => err(404, "ErrorItemNotFound"),
         },
+        ("POST", ["me", "messages", id, "move"]) => {
+            let id = canon(id);
+            if !st.inbox.iter().any(|m| m.id == id) {
+                return err(404, "ErrorItemNotFound");
+            }
+            let Some(dest) = json_body["destinationId"]
+                .as_str()
+                .and_then(|d| st.folder_id(d))
+            else {
+                return err(404, "ErrorItemNotFound");
+            };
+            st.location.insert(id.clone(), dest.clone());
+            st.moves.push((id.clone(), dest.clone()));
+            let shown = st.out_id(&id, immutable);
+            (
+                StatusCode::CREATED,
+                axum::Json(json!({"id": shown, "parentFolderId": dest})),
+            )
+                .into_response()
+        }
         ("GET", ["me", "mailFolders", folder, "messages"]) => {
             let Some((prop, value)) = q.get("$filter").and_then(|f| ext_prop_filter(f)) else {
                 return err(400, "BadRequest");
@@ -896,6 +994,25 @@ fn graph(
         }
         _ => err(404, "noSuchPath"),
     }
+}
+
+/// `$filter=displayName eq '…'` over the folders under `parent` (top level when `None`).
+fn folder_query(st: &FakeState, parent: Option<String>, q: &HashMap<String, String>) -> Response {
+    let Some(name) = q
+        .get("$filter")
+        .and_then(|f| f.strip_prefix("displayName eq '"))
+        .and_then(|f| f.strip_suffix('\''))
+        .map(|n| n.replace("''", "'"))
+    else {
+        return err(400, "BadRequest");
+    };
+    let found: Vec<Value> = st
+        .folders
+        .iter()
+        .filter(|(_, n, p)| *n == name && *p == parent)
+        .map(|(id, n, _)| json!({"id": id, "displayName": n}))
+        .collect();
+    ok(json!({"value": found}))
 }
 
 fn ts(s: &str) -> time::OffsetDateTime {

@@ -31,6 +31,8 @@ EXPECTED_TOOLS = {
     "eod_digest", "drafts_list", "draft_status", "providers_get", "draft_email", "draft_reply",
     "calendar_event_draft", "chat_reply_draft",
     "triage_list", "triage_classify", "extraction_deadlines", "draft_generate",
+    "calendar_event_draft", "chat_reply_draft", "deals_list", "deal_detail", "deal_timeline",
+    "deal_create", "doctor", "filing_suggestion", "mail_move",
 }
 
 

@@ -34,10 +34,11 @@ const { StreamableHTTPClientTransport } = await sdk("client/streamableHttp.js");
 const { LoggingMessageNotificationSchema } = await sdk("types.js");
 
 const EXPECTED_TOOLS = [
-  "calendar_event_draft", "calendar_list", "chat_reply_draft", "draft_email", "draft_generate",
-  "draft_reply", "draft_status", "drafts_list", "eod_digest", "extraction_deadlines",
-  "inbox_pull", "inbox_search", "mail_list", "morning_brief", "providers_get", "status",
-  "triage_classify", "triage_list",
+  "calendar_event_draft", "calendar_list", "chat_reply_draft", "deal_create", "deal_detail",
+  "deal_timeline", "deals_list", "doctor", "draft_email", "draft_generate", "draft_reply",
+  "draft_status", "drafts_list", "eod_digest", "extraction_deadlines", "filing_suggestion",
+  "inbox_pull", "inbox_search", "mail_list", "mail_move", "morning_brief", "providers_get",
+  "status", "triage_classify", "triage_list",
 ];
 const CHANNEL = "notifications/claude/channel";
 

@@ -45,11 +45,98 @@ struct Marker {
 /// The Graph accounts of the profiles that have one.
 pub struct GraphOutbound {
     accounts: BTreeMap<String, Arc<Account>>,
+    /// Mail folder ids by (profile, folder as written), resolved once.
+    folders: std::sync::Mutex<std::collections::HashMap<(String, String), String>>,
 }
 
 impl GraphOutbound {
     pub fn new(accounts: BTreeMap<String, Arc<Account>>) -> GraphOutbound {
-        GraphOutbound { accounts }
+        GraphOutbound {
+            accounts,
+            folders: Default::default(),
+        }
+    }
+
+    fn cached_folder(&self, profile: &str, folder: &str) -> Option<String> {
+        let c = self.folders.lock().unwrap_or_else(|p| p.into_inner());
+        c.get(&(profile.to_string(), folder.to_string())).cloned()
+    }
+
+    fn cache_folder(&self, profile: &str, folder: &str, id: Option<&str>) {
+        let mut c = self.folders.lock().unwrap_or_else(|p| p.into_inner());
+        let key = (profile.to_string(), folder.to_string());
+        match id {
+            Some(id) => c.insert(key, id.to_string()),
+            None => c.remove(&key),
+        };
+    }
+
+    /// Move a message exactly once: the folder's id (cached), then "is it there already?"
+    /// (with immutable ids a moved message keeps its id, so a crash between the move and its
+    /// record is answered by where the message is now), a marker, the approval re-checked,
+    /// then `POST /me/messages/{id}/move`. A message that is gone or a folder that does not
+    /// exist is a permanent failure, not retried.
+    async fn move_mail(
+        &self,
+        cx: &ExecCx,
+        account: &Account,
+        d: &Draft,
+        message_id: &str,
+        folder: &str,
+    ) -> Result<String, Fail> {
+        let dest = match self.cached_folder(&d.profile, folder) {
+            Some(id) => id,
+            None => match send::resolve_folder(account, folder)
+                .await
+                .map_err(graph_err)?
+            {
+                Some(id) => {
+                    self.cache_folder(&d.profile, folder, Some(&id));
+                    id
+                }
+                None => {
+                    return Err(Fail::permanent(format!(
+                        "there is no mail folder `{folder}` in profile {}'s mailbox",
+                        d.profile
+                    )));
+                }
+            },
+        };
+        match send::parent_folder(account, message_id)
+            .await
+            .map_err(graph_err)?
+        {
+            None => {
+                return Err(Fail::permanent(format!(
+                    "message {message_id} is gone from the mailbox (404); nothing to move"
+                )));
+            }
+            Some(p) if p == dest => return Ok(format!("{message_id} in {folder}")),
+            Some(_) => {}
+        }
+        save_marker(
+            account,
+            &Marker {
+                draft_id: d.id.clone(),
+                digest: d.digest.clone(),
+                kind: d.outbound.kind().into(),
+                remote_id: Some(dest.clone()),
+                stage: "moving".into(),
+                started_at: now(),
+            },
+        )
+        .await?;
+        cx.still_approved(d).await?;
+        match send::move_message(account, message_id, &dest).await {
+            Ok(id) => Ok(format!("{id} in {folder}")),
+            Err(GraphError::Http { status: 404, .. }) => {
+                self.cache_folder(&d.profile, folder, None);
+                Err(Fail::permanent(format!(
+                    "the move of {message_id} to `{folder}` answered 404: the message or the folder is gone"
+                )))
+            }
+            Err(e) => Err(graph_err(e)),
+        }
     }
 }
 
@@ -68,6 +155,9 @@ impl OutboundExecutor for GraphOutbound {
                 .accounts
                 .get(&d.profile)
                 .ok_or_else(|| Fail::from(format!("no Graph account for profile {}", d.profile)))?;
+            if let Outbound::MoveMail { message_id, folder } = &d.outbound {
+                return self.move_mail(cx, account, d, message_id, folder).await;
+            }
             execute(cx, account, d).await
         })
     }
@@ -112,6 +202,7 @@ fn graph_err(e: GraphError) -> Fail {
     Fail {
         retry_after: e.retry_after(),
         reason: e.to_string(),
+        permanent: false,
     }
 }
 
@@ -200,6 +291,13 @@ async fn execute(cx: &ExecCx, account: &Account, d: &Draft) -> Result<String, Fa
             .await
             .map_err(graph_err)
         }
+        Outbound::MoveMail { .. } => Err(Fail::from(
+            "a move is carried out by GraphOutbound::move_mail".to_string(),
+        )),
+        // Carried out locally by the executor (engine::deals), never sent to Graph.
+        Outbound::CreateDeal { .. } => Err(Fail::from(
+            "a deal proposal is not carried out through Microsoft Graph".to_string(),
+        )),
     }
 }
 
@@ -314,6 +412,7 @@ async fn recover_mail(account: &Account, d: &Draft, m: &Marker) -> Result<Recove
         Some(_) if settling => Err(Fail {
             reason: "outcome of the send not known yet (the message is still in Drafts); checked again shortly; not re-sent".into(),
             retry_after: Some(Duration::from_secs(SEND_SETTLE.whole_seconds().unsigned_abs())),
+            permanent: false,
         }),
         Some(found) => Ok(Recovered::Draft(found)),
         None if m.remote_id.is_none() => Ok(Recovered::Nothing),

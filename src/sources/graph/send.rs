@@ -281,3 +281,114 @@ pub async fn create_event(
         .await?;
     id_of(&r.body, "create event")
 }
+
+/// The well-known folder names Microsoft documents for `mailFolder` (usable wherever a folder
+/// id is, including `destinationId` of a move).
+pub const WELL_KNOWN_FOLDERS: &[&str] = &[
+    "archive",
+    "clutter",
+    "conflicts",
+    "conversationhistory",
+    "deleteditems",
+    "drafts",
+    "inbox",
+    "junkemail",
+    "localfailures",
+    "msgfolderroot",
+    "outbox",
+    "recoverableitemsdeletions",
+    "scheduled",
+    "searchfolders",
+    "sentitems",
+    "serverfailures",
+    "syncissues",
+];
+
+/// The id of mail folder `folder`: a well-known name (`GET /me/mailFolders/{name}`), a display
+/// name or a path of display names (`Deals/Sunrise`: top-level folder, then `childFolders`,
+/// each by `$filter=displayName eq '…'`), or a folder id. `None` when there is no such folder.
+pub async fn resolve_folder(a: &Account, folder: &str) -> Result<Option<String>, GraphError> {
+    let f = folder.trim();
+    let lower = f.to_ascii_lowercase();
+    if WELL_KNOWN_FOLDERS.contains(&lower.as_str()) {
+        return folder_by_id(a, &lower).await;
+    }
+    let mut parent: Option<String> = None;
+    for (i, name) in f.split('/').map(str::trim).enumerate() {
+        if name.is_empty() {
+            return Ok(None);
+        }
+        let base = match &parent {
+            None => "/me/mailFolders".to_string(),
+            Some(p) => format!("/me/mailFolders/{}/childFolders", urlencode(p)),
+        };
+        let filter = format!("displayName eq '{}'", name.replace('\'', "''"));
+        let v = a
+            .client
+            .get(
+                &format!(
+                    "{base}?$filter={}&$select=id,displayName",
+                    query_encode(&filter)
+                ),
+                &[IMMUTABLE_IDS],
+            )
+            .await?;
+        match v["value"].as_array().and_then(|l| l.first()) {
+            Some(first) => parent = Some(id_of(first, "mail folder lookup")?),
+            // A single segment that names no folder may be a folder id.
+            None if i == 0 && !f.contains('/') && !f.contains(' ') => {
+                return folder_by_id(a, f).await;
+            }
+            None => return Ok(None),
+        }
+    }
+    Ok(parent)
+}
+
+/// `GET /me/mailFolders/{id or well-known name}`: its id, `None` on 404.
+async fn folder_by_id(a: &Account, id: &str) -> Result<Option<String>, GraphError> {
+    match a
+        .client
+        .get(
+            &format!("/me/mailFolders/{}?$select=id", urlencode(id)),
+            &[IMMUTABLE_IDS],
+        )
+        .await
+    {
+        Ok(v) => Ok(Some(id_of(&v, "mail folder")?)),
+        Err(GraphError::Http { status: 404, .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The folder message `id` is in (`GET /me/messages/{id}?$select=parentFolderId`); `None` when
+/// the message is gone (404). With immutable ids a message keeps its id when it moves.
+pub async fn parent_folder(a: &Account, id: &str) -> Result<Option<String>, GraphError> {
+    match a
+        .client
+        .get(
+            &format!("/me/messages/{}?$select=id,parentFolderId", urlencode(id)),
+            &[IMMUTABLE_IDS],
+        )
+        .await
+    {
+        Ok(v) => Ok(v["parentFolderId"].as_str().map(str::to_owned)),
+        Err(GraphError::Http { status: 404, .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// `POST /me/messages/{id}/move` with `{"destinationId": …}`: documented to answer 201 Created
+/// with the moved message; its (immutable) id.
+pub async fn move_message(a: &Account, id: &str, destination: &str) -> Result<String, GraphError> {
+    let r = a
+        .client
+        .write(
+            Method::POST,
+            &format!("/me/messages/{}/move", urlencode(id)),
+            Some(&json!({"destinationId": destination})),
+            &[IMMUTABLE_IDS],
+        )
+        .await?;
+    id_of(&r.body, "move")
+}

@@ -1,0 +1,45 @@
+//! `[filing]`: where mail belongs. Rules are tried in order; the first that matches names the
+//! folder. A message linked to a deal goes to `deal_folder` (with `{deal}` replaced by the
+//! deal's name) when no rule matched first.
+//!
+//! ```toml
+//! [filing]
+//! deal_folder = "Deals/{deal}"
+//!
+//! [[filing.rules]]
+//! folder = "Finance/Invoices"
+//! keywords = ["invoice", "receipt"]
+//!
+//! [[filing.rules]]
+//! folder = "Vendors/Acme"
+//! domains = ["acme.example"]
+//! profiles = ["work"]
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FilingConfig {
+    /// Folder for mail linked to a deal; `{deal}` is replaced by the deal's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deal_folder: Option<String>,
+    /// `[[filing.rules]]`, tried in order.
+    pub rules: Vec<FilingRule>,
+}
+
+/// One rule: a folder and what sends mail there (any one of senders, domains, keywords).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FilingRule {
+    /// A well-known name (`archive`), a folder name or a path (`Deals/Sunrise`).
+    pub folder: String,
+    /// Sender addresses (exact, case-insensitive).
+    pub senders: Vec<String>,
+    /// Sender domains (subdomains included).
+    pub domains: Vec<String>,
+    /// Words in the subject or text (whole words, case-insensitive).
+    pub keywords: Vec<String>,
+    /// Only mail of these profiles; all profiles when empty.
+    pub profiles: Vec<String>,
+}

@@ -1,0 +1,399 @@
+//! Is this installation fit to run? Config, data-dir permissions, each Graph profile's sign-in,
+//! the last health of its sources (written by the running engine), the MCP token, and whether
+//! every folder and file the engine reads and writes can be used by this user. Every problem
+//! comes with the command that fixes it. Shown by `opsdesk doctor` and the MCP tool `doctor`;
+//! never a secret (token *sources* and paths, never their values).
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::engine::EngineLock;
+use crate::sources::graph::auth;
+use crate::sources::graph::run::health_file;
+
+/// One check: what, whether it passed, what was found, and the command that fixes it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Check {
+    pub check: String,
+    pub ok: bool,
+    pub detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
+}
+
+fn ok(check: impl Into<String>, detail: impl Into<String>) -> Check {
+    Check {
+        check: check.into(),
+        ok: true,
+        detail: detail.into(),
+        fix: None,
+    }
+}
+
+fn problem(check: impl Into<String>, detail: impl Into<String>, fix: impl Into<String>) -> Check {
+    Check {
+        check: check.into(),
+        ok: false,
+        detail: detail.into(),
+        fix: Some(fix.into()),
+    }
+}
+
+/// The checks as the MCP tool `doctor` answers them.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DoctorAnswer {
+    /// True when every check passed.
+    pub ok: bool,
+    pub checks: Vec<Check>,
+}
+
+/// Every check, in the order `opsdesk doctor` prints them. `config` is the loaded configuration
+/// or why it could not be loaded.
+pub fn checks(paths: &crate::paths::Paths, config: Result<&Config, String>) -> Vec<Check> {
+    let mut checks = Vec::new();
+    let config = match config {
+        Ok(c) => {
+            let warnings = c.warnings();
+            checks.push(ok(
+                "config",
+                format!(
+                    "{} profile(s), {} warning(s)",
+                    c.profiles.len(),
+                    warnings.len()
+                ),
+            ));
+            for w in warnings {
+                checks.push(ok(format!("config warning {}", w.key), w.message));
+            }
+            Some(c)
+        }
+        Err(message) => {
+            checks.push(problem(
+                "config",
+                message,
+                "fix the key named above, then `opsdesk config check`",
+            ));
+            None
+        }
+    };
+    checks.push(permissions(&paths.data_dir));
+    checks.extend(storage(paths, config));
+    let running = EngineLock::holder(&paths.engine_lock());
+    checks.push(ok(
+        "engine",
+        match running {
+            Some(pid) => format!("running (pid {pid})"),
+            None => "not running (source health below is the last known)".into(),
+        },
+    ));
+    if let Some(config) = &config {
+        let store = auth::store_in(&paths.data_dir);
+        for (name, profile) in &config.profiles {
+            let Some(g) = &profile.graph else { continue };
+            let login = format!("opsdesk login {name}");
+            checks.push(match store.load(name) {
+                Ok(Some(t)) if t.client_id == g.client_id && t.tenant == g.tenant => ok(
+                    format!("login {name}"),
+                    format!(
+                        "signed in (token saved {} {})",
+                        crate::tui::app::fmt_time(
+                            t.saved_at,
+                            crate::watch::format::local_offset(t.saved_at)
+                        ),
+                        crate::tui::app::zone_name(crate::watch::format::local_offset(t.saved_at))
+                    ),
+                ),
+                Ok(Some(_)) => problem(
+                    format!("login {name}"),
+                    "the stored sign-in is for another app registration or tenant",
+                    login.clone(),
+                ),
+                Ok(None) => problem(format!("login {name}"), "not signed in", login.clone()),
+                Err(e) => problem(format!("login {name}"), format!("{e:#}"), login.clone()),
+            });
+            for src in profile.sources.iter().filter(|s| s.is_graph()) {
+                let path = health_file(&paths.data_dir.join("graph").join(name), *src);
+                let check = format!("source {src}:{name}");
+                let Ok(bytes) = std::fs::read(&path) else {
+                    checks.push(ok(check, "no health reported yet"));
+                    continue;
+                };
+                let Ok(h) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+                    checks.push(ok(check, "health file unreadable"));
+                    continue;
+                };
+                if h["ok"].as_bool() == Some(true) {
+                    checks.push(ok(
+                        check,
+                        format!("ok, {} new item(s) this run", h["items"]),
+                    ));
+                } else {
+                    let err = h["last_error"].as_str().unwrap_or("").to_owned();
+                    let fix = if err.contains("login required") {
+                        login.clone()
+                    } else {
+                        "check the network and the engine's log (OPSDESK_LOG=info opsdesk serve); it retries by itself".into()
+                    };
+                    checks.push(problem(
+                        check,
+                        format!("failing ({}x): {err}", h["failures"]),
+                        fix,
+                    ));
+                }
+            }
+        }
+    }
+    checks.extend(store_checks(paths));
+    let token_path = crate::mcp::auth::token_path(paths);
+    checks.push(
+        if std::env::var_os("OPSDESK_TOKEN").is_some_and(|v| !v.is_empty()) {
+            ok("mcp token", "from OPSDESK_TOKEN")
+        } else if token_path.exists() {
+            ok("mcp token", format!("{}", token_path.display()))
+        } else {
+            ok(
+                "mcp token",
+                "not generated yet; `opsdesk serve` creates it (0600)",
+            )
+        },
+    );
+    if let Some(config) = &config {
+        checks.extend(mcp_scopes(paths, config));
+    }
+    checks
+}
+
+/// Each MCP client's scope: what it sees and may call (`mcp::scope`).
+fn mcp_scopes(paths: &crate::paths::Paths, config: &Config) -> Vec<Check> {
+    match crate::mcp::scope::effective(paths, &config.server) {
+        Ok((scopes, running)) => scopes
+            .iter()
+            .map(|s| {
+                ok(
+                    format!("mcp scope {}", s.client),
+                    format!(
+                        "{} ({}){}",
+                        s.line(),
+                        s.tools.join(", "),
+                        if running {
+                            ""
+                        } else {
+                            "; from the config: a server started with --read-only, --toolsets or --enabled-tools narrows it"
+                        }
+                    ),
+                )
+            })
+            .collect(),
+        Err(e) => vec![problem(
+            "mcp scope",
+            e,
+            format!(
+                "set {} to 1 or 0, or unset it",
+                crate::mcp::scope::READ_ONLY_ENV
+            ),
+        )],
+    }
+}
+
+/// Group/other access anywhere in the data dir (two levels, like the repair on start).
+fn permissions(dir: &Path) -> Check {
+    if !dir.exists() {
+        return ok("data dir", format!("{} (not created yet)", dir.display()));
+    }
+    let mut loose = Vec::new();
+    let mut visit = |p: &Path| {
+        if let Ok(m) = std::fs::metadata(p)
+            && m.permissions().mode() & 0o077 != 0
+        {
+            loose.push(p.display().to_string());
+        }
+    };
+    visit(dir);
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        visit(&entry.path());
+        if entry.path().is_dir() {
+            // Files dropped into the spool belong to their writers until the engine takes them.
+            let spool = entry.file_name() == "spool";
+            for inner in std::fs::read_dir(entry.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                if spool && !inner.path().is_dir() {
+                    continue;
+                }
+                visit(&inner.path());
+            }
+        }
+    }
+    if loose.is_empty() {
+        ok(
+            "data dir",
+            format!("{} (private: 0700/0600)", dir.display()),
+        )
+    } else {
+        problem(
+            "data dir",
+            format!("readable by others: {}", loose.join(", ")),
+            format!("chmod -R go-rwx {}", dir.display()),
+        )
+    }
+}
+
+/// What the engine opens: the data dir's folders and files must be readable and writable (and
+/// folders searchable) by this user, and the spool folder, when a profile uses it, readable.
+/// Missing ones are fine (the engine creates them); unusable ones are not: the engine would
+/// stop with "Permission denied".
+fn storage(paths: &crate::paths::Paths, config: Option<&crate::config::Config>) -> Vec<Check> {
+    use crate::config::SourceKind;
+    let rwx = libc::R_OK | libc::W_OK | libc::X_OK;
+    let rw = libc::R_OK | libc::W_OK;
+    let mut wanted: Vec<(String, std::path::PathBuf, libc::c_int)> = vec![
+        ("data dir access".into(), paths.data_dir.clone(), rwx),
+        ("inbox folder".into(), paths.inbox_dir(), rwx),
+        ("drafts folder".into(), paths.drafts_dir(), rwx),
+        ("deals folder".into(), paths.deals_dir(), rwx),
+        ("audit folder".into(), paths.audit_dir(), rwx),
+        ("tokens folder".into(), paths.tokens_dir(), rwx),
+    ];
+    for (name, file) in [
+        ("inbox index", paths.inbox_dir().join("index.bin")),
+        ("inbox cursors", paths.inbox_dir().join("state.json")),
+        ("drafts log", paths.drafts_dir().join("drafts.jsonl")),
+        ("deals log", paths.deals_dir().join("deals.jsonl")),
+        ("providers overlay", paths.data_dir.join("providers.json")),
+    ] {
+        wanted.push((name.into(), file, rw));
+    }
+    if let Ok(rd) = std::fs::read_dir(paths.audit_dir()) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "jsonl") {
+                wanted.push((
+                    format!("audit file {}", e.file_name().to_string_lossy()),
+                    p,
+                    rw,
+                ));
+            }
+        }
+    }
+    if let Some(c) = config
+        && c.profiles
+            .values()
+            .any(|p| p.sources.contains(&SourceKind::Spool))
+    {
+        let dir = c
+            .sources
+            .spool
+            .dir
+            .clone()
+            .unwrap_or_else(|| paths.spool_dir());
+        wanted.push(("spool folder".into(), dir, rwx));
+    }
+    wanted
+        .into_iter()
+        .map(|(name, path, mode)| usable(&name, &path, mode))
+        .collect()
+}
+
+fn usable(name: &str, path: &Path, mode: libc::c_int) -> Check {
+    let shown = path.display().to_string();
+    let meta = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return ok(
+                name,
+                format!("{shown} (not created yet; the engine creates it)"),
+            );
+        }
+        Err(e) => {
+            return problem(
+                name,
+                format!("cannot stat {shown}: {e}"),
+                format!("check the permissions of the folders above {shown}"),
+            );
+        }
+        Ok(m) => m,
+    };
+    let want_dir = mode & libc::X_OK != 0;
+    if want_dir && !meta.is_dir() {
+        return problem(
+            name,
+            format!("{shown} is not a folder"),
+            format!("move {shown} aside; the engine creates the folder"),
+        );
+    }
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) else {
+        return problem(
+            name,
+            format!("{shown}: the path holds a NUL byte"),
+            "use another path",
+        );
+    };
+    // SAFETY: `c` is a valid NUL-terminated path for the duration of the call.
+    let allowed = unsafe { libc::access(c.as_ptr(), mode) } == 0;
+    // access(2) answers for the real uid; root passes it whatever the mode, and so does the
+    // engine, so the answer is the engine's.
+    if !allowed {
+        let e = std::io::Error::last_os_error();
+        let need = if want_dir { "u+rwx" } else { "u+rw" };
+        return problem(
+            name,
+            format!(
+                "{shown}: {e} (mode {:o}); the engine cannot use it",
+                meta.permissions().mode() & 0o7777
+            ),
+            format!("chmod {need} {shown}"),
+        );
+    }
+    if want_dir && let Err(e) = std::fs::read_dir(path) {
+        return problem(
+            name,
+            format!("cannot list {shown}: {e}"),
+            format!("chmod u+rwx {shown}"),
+        );
+    }
+    ok(name, format!("{shown} (usable)"))
+}
+
+/// The audit chain (and its anchor) and the inbox's index, in plain words.
+fn store_checks(paths: &crate::paths::Paths) -> Vec<Check> {
+    let mut out = Vec::new();
+    let verify = "opsdesk audit verify";
+    out.push(
+        match crate::store::audit::Audit::open(&paths.audit_dir()).and_then(|a| a.verify()) {
+            Ok(r) if r.ok() => ok(
+                "audit trail",
+                format!("intact: {} record(s) in {} file(s)", r.records, r.files),
+            ),
+            Ok(r) => problem(
+                "audit trail",
+                r.first_bad
+                    .map(|b| b.reason)
+                    .unwrap_or_else(|| "broken".into()),
+                format!("{verify} names the place; restore the audit directory from a backup"),
+            ),
+            Err(e) => problem("audit trail", e.to_string(), verify),
+        },
+    );
+    out.push(
+        match crate::store::inbox::Inbox::open(&paths.inbox_dir())
+            .and_then(|i| Ok((i.needs_repair()?, i.last_seq()?)))
+        {
+            Ok((false, n)) => ok("inbox", format!("{n} record(s), index consistent")),
+            Ok((true, n)) => ok(
+                "inbox",
+                format!("{n} record(s); an interrupted write was left behind and has been or will be repaired by the next reader or writer"),
+            ),
+            Err(e) => problem(
+                "inbox",
+                e.to_string(),
+                "check the data directory's disk and permissions",
+            ),
+        },
+    );
+    out
+}
