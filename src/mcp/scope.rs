@@ -858,6 +858,7 @@ mod tests {
             c.tools(),
             vec![
                 "draft_email",
+                "draft_generate",
                 "draft_reply",
                 "draft_status",
                 "drafts_list",
@@ -905,6 +906,7 @@ mod tests {
             dash.tools(),
             vec![
                 "eod_digest",
+                "filing_suggestion",
                 "inbox_pull",
                 "inbox_search",
                 "mail_list",

@@ -104,6 +104,9 @@ pub enum WatchError {
     Output(io::Error),
 }
 
+/// Narrower than this, lines are printed whole (and wrap): fitting would leave no summary.
+const MIN_FIT_COLUMNS: usize = 30;
+
 /// Whether a path in the inbox directory is one the tail cares about: the index (the commit
 /// point) or a day file. Cursor writes (`state.json`, temporary files) are not.
 pub fn is_inbox_file(path: &Path) -> bool {
@@ -313,9 +316,11 @@ impl Tail<'_> {
         let print = self.opts.print || self.toaster.is_none_or(|t| t.is_down());
         // Asked per batch: the terminal may have been resized since.
         let width = if self.opts.fit_width {
+            // A terminal that reports no size (0 columns, as a fresh PTY does) is not fitted.
             crossterm::terminal::size()
                 .ok()
                 .map(|(c, _)| usize::from(c))
+                .filter(|&c| c >= MIN_FIT_COLUMNS)
         } else {
             None
         };
