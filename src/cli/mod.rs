@@ -5,6 +5,7 @@
 //! 3 integrity failure (`audit verify` found a broken chain), 4 refused by governance.
 
 mod audit;
+mod audit_export;
 mod brief;
 mod config_cmd;
 mod console;
