@@ -610,6 +610,9 @@ pub struct LlmConfig {
     /// always present; an entry of the same name in the file replaces the built-in one.
     #[serde(deserialize_with = "deserialize_providers")]
     pub providers: BTreeMap<String, ProviderConfig>,
+    /// `[llm.budgets]`: prices and spending limits (`config/budgets.rs`).
+    #[serde(skip_serializing_if = "super::budgets::BudgetsConfig::is_empty")]
+    pub budgets: super::budgets::BudgetsConfig,
 }
 
 impl Default for LlmConfig {
@@ -618,6 +621,7 @@ impl Default for LlmConfig {
             default: None,
             jobs: BTreeMap::new(),
             providers: builtin_providers(),
+            budgets: Default::default(),
         }
     }
 }

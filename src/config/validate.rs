@@ -68,6 +68,10 @@ pub(crate) fn validate(config: &mut Config) -> Vec<Finding> {
     v.autonomy(config);
     v.hard_bans(config);
     v.llm(config);
+    for (keys, message) in super::budgets::problems(config) {
+        let keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
+        v.invalid(KeyPath::of(&keys), message);
+    }
     v.sources(config);
     v.copilot_extension(config);
     if v.findings.is_empty() {

@@ -122,6 +122,9 @@ pub struct ProvidersView {
     pub default: Option<String>,
     pub providers: Vec<ProviderRow>,
     pub entities: Vec<EntityRow>,
+    /// Every `[llm.budgets]` limit and what is spent against it (durable across restarts).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub budgets: Vec<crate::llm::budget::BudgetStatus>,
 }
 
 /// What the console shows, from the config and the effective `[llm]`.
@@ -199,6 +202,7 @@ pub fn view(config: &Config, llm: &LlmConfig) -> ProvidersView {
         default: llm.default.clone(),
         providers,
         entities,
+        budgets: Vec::new(),
     }
 }
 
@@ -232,7 +236,18 @@ impl Engine {
 
     /// What the console's Providers pane shows, with the router's usage and cooldowns.
     pub fn providers_view(&self) -> Result<ProvidersView, EngineError> {
-        let mut v = view(&self.config, &self.effective_llm()?);
+        let llm = self.effective_llm()?;
+        let mut v = view(&self.config, &llm);
+        v.budgets = match self.llm.get() {
+            Some(router) => router.budget_status(&llm.budgets),
+            // No call in this process yet: the ledger file is the whole story.
+            None => crate::llm::budget::Ledger::open(
+                Some(self.paths.data_dir.join(crate::llm::budget::USAGE_FILE)),
+                crate::llm::budget::system_clock(),
+            )
+            .map_err(|e| EngineError::Store(crate::store::StoreError::Rejected(e)))?
+            .status(&llm.budgets),
+        };
         let stats = self.llm_stats();
         for row in &mut v.providers {
             if let Some(s) = stats.get(&row.name) {
