@@ -410,3 +410,67 @@ fn config_errors_name_the_budget_and_the_fix() {
     let e = parse("[llm.budgets.providers.oa]\ndaily_tokenz = 1\n").unwrap_err();
     assert!(e.contains("daily_tokenz"), "{e}");
 }
+
+#[test]
+fn providers_list_shows_each_budget_from_the_durable_ledger() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let conf = tmp.path().join("xdg/opsdesk");
+    std::fs::create_dir_all(&conf).unwrap();
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(
+        conf.join("config.toml"),
+        "[llm.providers.oa]\nkind = \"openai\"\nenabled = true\nmodel = \"m\"\n[llm.budgets.prices]\noa = 2.0\n[llm.budgets.providers.oa]\ndaily_tokens = 80\nmonthly_money = 5.0\n",
+    )
+    .unwrap();
+    // What an earlier process spent today.
+    let now = OffsetDateTime::now_utc();
+    let (day, month) = (
+        format!(
+            "{:04}-{:02}-{:02}",
+            now.year(),
+            now.month() as u8,
+            now.day()
+        ),
+        format!("{:04}-{:02}", now.year(), now.month() as u8),
+    );
+    let spent = serde_json::json!({"provider:oa": {"tokens": 90, "money_micros": 180000}});
+    std::fs::write(
+        data.join("llm-usage.json"),
+        serde_json::json!({"day": day, "month": month, "daily": spent, "monthly": spent})
+            .to_string(),
+    )
+    .unwrap();
+    let run = |json: bool| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"));
+        c.env("OPSDESK_DATA_DIR", &data)
+            .env("XDG_CONFIG_HOME", tmp.path().join("xdg"))
+            .env_remove("OPSDESK_CONFIG")
+            .stdin(std::process::Stdio::null());
+        if json {
+            c.arg("--json");
+        }
+        c.args(["providers", "list"]).output().unwrap()
+    };
+    let o = run(true);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let budgets = v["budgets"].as_array().expect("budgets listed");
+    let daily = budgets.iter().find(|b| b["period"] == "daily").unwrap();
+    assert_eq!(
+        (daily["used"].as_str(), daily["limit"].as_str()),
+        (Some("90"), Some("80"))
+    );
+    assert_eq!(daily["exhausted"], true);
+    let monthly = budgets.iter().find(|b| b["period"] == "monthly").unwrap();
+    assert_eq!(
+        (monthly["unit"].as_str(), monthly["used"].as_str()),
+        (Some("money"), Some("0.1800"))
+    );
+    assert_eq!(monthly["exhausted"], false);
+    let text = String::from_utf8_lossy(&run(false).stdout).into_owned();
+    assert!(
+        text.contains("provider oa") && text.contains("EXHAUSTED"),
+        "{text}"
+    );
+}

@@ -238,16 +238,7 @@ impl Engine {
     pub fn providers_view(&self) -> Result<ProvidersView, EngineError> {
         let llm = self.effective_llm()?;
         let mut v = view(&self.config, &llm);
-        v.budgets = match self.llm.get() {
-            Some(router) => router.budget_status(&llm.budgets),
-            // No call in this process yet: the ledger file is the whole story.
-            None => crate::llm::budget::Ledger::open(
-                Some(self.paths.data_dir.join(crate::llm::budget::USAGE_FILE)),
-                crate::llm::budget::system_clock(),
-            )
-            .map_err(|e| EngineError::Store(crate::store::StoreError::Rejected(e)))?
-            .status(&llm.budgets),
-        };
+        v.budgets = self.budget_status(&llm)?;
         let stats = self.llm_stats();
         for row in &mut v.providers {
             if let Some(s) = stats.get(&row.name) {
@@ -258,6 +249,26 @@ impl Engine {
             }
         }
         Ok(v)
+    }
+
+    /// Every budget of `llm` and what is spent against it.
+    pub fn budget_status(
+        &self,
+        llm: &LlmConfig,
+    ) -> Result<Vec<crate::llm::budget::BudgetStatus>, EngineError> {
+        if llm.budgets.providers.is_empty() && llm.budgets.profiles.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(match self.llm.get() {
+            Some(router) => router.budget_status(&llm.budgets),
+            // No call in this process yet: the ledger file is the whole story.
+            None => crate::llm::budget::Ledger::open(
+                Some(self.paths.data_dir.join(crate::llm::budget::USAGE_FILE)),
+                crate::llm::budget::system_clock(),
+            )
+            .map_err(|e| EngineError::Store(crate::store::StoreError::Rejected(e)))?
+            .status(&llm.budgets),
+        })
     }
 
     fn known_provider(&self, provider: &str) -> Result<(), EngineError> {

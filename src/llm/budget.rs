@@ -60,7 +60,7 @@ pub struct Exceeded {
 }
 
 /// One budget and where it stands, for `providers list` / `providers_get` / the console.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct BudgetStatus {
     /// `provider` or `profile`.
     pub scope: String,
