@@ -58,6 +58,8 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
     let engine = ctx.engine()?;
     match cmd {
         DraftsCmd::List { all } => {
+            // Drafts past their time to live are shown as what they are.
+            engine.expire_drafts(crate::domain::now())?;
             let q = engine.drafts().queue()?;
             let drafts: Vec<&Draft> = q
                 .drafts

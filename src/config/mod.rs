@@ -17,6 +17,7 @@
 //! one, and error messages describe the kind of value found rather than echoing it.
 
 pub mod budgets;
+pub mod drafts_ttl;
 mod error;
 mod schema;
 mod secrets;

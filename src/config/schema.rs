@@ -34,6 +34,8 @@ pub struct Config {
     pub sources: SourcesConfig,
     /// `[copilot_extension]`: the legacy GitHub Copilot Extension webhook (off by default).
     pub copilot_extension: CopilotExtensionConfig,
+    /// `[drafts]`: time to live of pending drafts per action kind (`config/drafts_ttl.rs`).
+    pub drafts: super::drafts_ttl::DraftsConfig,
 }
 
 /// Name of the profile a configuration without `[profiles]` has.
@@ -58,6 +60,7 @@ impl Default for Config {
             llm: LlmConfig::default(),
             sources: SourcesConfig::default(),
             copilot_extension: CopilotExtensionConfig::default(),
+            drafts: Default::default(),
         }
     }
 }

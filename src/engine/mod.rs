@@ -4,6 +4,7 @@
 //! announces the change on the event bus.
 
 pub mod executor;
+mod expiry;
 mod governance;
 mod llm_jobs;
 mod lock;
@@ -459,6 +460,9 @@ impl Engine {
             }
             Action::ApproveDraft { id, digest } => {
                 let draft = self.existing_draft(&id)?;
+                // An approval never beats the clock: a draft past its time to live expires
+                // now, and the store then refuses the approval (expired is final).
+                self.expire_if_due(&draft, now())?;
                 if !actor.is_operator() {
                     return self.blocked(
                         name,
