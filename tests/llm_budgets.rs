@@ -474,3 +474,39 @@ fn providers_list_shows_each_budget_from_the_durable_ledger() {
         "{text}"
     );
 }
+
+#[tokio::test]
+async fn two_processes_on_one_data_dir_count_each_others_spending() {
+    let fake = Fake::start().await;
+    fake.script(CHAT, vec![answer(&["ok"], 60, 30), answer(&["ok"], 60, 30)]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("llm-usage.json");
+    let budgets = provider_limit(
+        "oa",
+        Limits {
+            daily_tokens: Some(182),
+            ..Limits::default()
+        },
+    );
+    let cfg = llm(
+        "oa",
+        vec![(
+            "oa",
+            provider(ProviderKind::Openai, &format!("{}/v1", fake.url)),
+        )],
+        budgets.clone(),
+    );
+    let clock = TestClock::at(NOON);
+    // Both open the (empty) ledger before either spends: the engine and a CLI command.
+    let (engine, cli) = (router(&clock, Some(&file)), router(&clock, Some(&file)));
+    call(&engine, &cfg, &Trail::default()).await.unwrap();
+    call(&cli, &cfg, &Trail::default()).await.unwrap();
+    assert_eq!(
+        engine.budget_status(&budgets)[0].used,
+        "180",
+        "neither count was lost"
+    );
+    // The engine's next call is judged on what both spent (180 + about 3 > 182).
+    let (_, reason, _) = blocked(call(&engine, &cfg, &Trail::default()).await);
+    assert!(reason.contains("daily tokens"), "{reason}");
+}

@@ -125,16 +125,7 @@ impl Ledger {
     pub fn open(path: Option<PathBuf>, clock: Clock) -> Result<Ledger, String> {
         let file = match &path {
             None => LedgerFile::default(),
-            Some(p) => match std::fs::read(p) {
-                Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-                    format!(
-                        "{} is unreadable ({e}); LLM spending cannot be counted. Move it aside to start the counts again",
-                        p.display()
-                    )
-                })?,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => LedgerFile::default(),
-                Err(e) => return Err(format!("cannot read {}: {e}", p.display())),
-            },
+            Some(p) => load(p)?.unwrap_or_default(),
         };
         Ok(Ledger {
             path,
@@ -189,6 +180,22 @@ impl Ledger {
                 limit: format!("the last usage could not be saved ({why})"),
                 resets_at: "when the data dir is writable again".into(),
             });
+        }
+        // Another process on this data dir (a CLI command beside the running engine) may have
+        // spent since: the file is the truth (replaced atomically, so always whole).
+        if let Some(p) = &self.path {
+            match load(p) {
+                Ok(Some(f)) => st.file = f,
+                Ok(None) => {}
+                Err(why) => {
+                    return Err(Exceeded {
+                        budget: "usage ledger".into(),
+                        used: "unknown".into(),
+                        limit: why,
+                        resets_at: "when the ledger is readable again".into(),
+                    });
+                }
+            }
         }
         Self::roll(&mut st.file, now);
         let price = price_of(budgets, provider, kind);
@@ -279,6 +286,27 @@ impl Ledger {
             .unwrap_or(0);
         let mut guard = self.lock();
         let st = &mut *guard;
+        // Read-modify-write under a file lock, so two processes never lose each other's counts.
+        let _file_lock = match &self.path {
+            Some(p) => {
+                let lock = p.with_extension("lock");
+                let l = crate::store::jsonl::FileLock::exclusive(&lock).map_err(|e| {
+                    let why = e.to_string();
+                    st.unwritable = Some(why.clone());
+                    why
+                })?;
+                match load(p) {
+                    Ok(Some(f)) => st.file = f,
+                    Ok(None) => {}
+                    Err(why) => {
+                        st.unwritable = Some(why.clone());
+                        return Err(why);
+                    }
+                }
+                Some(l)
+            }
+            None => None,
+        };
         Self::roll(&mut st.file, now);
         for key in [format!("provider:{provider}"), format!("profile:{profile}")] {
             for map in [&mut st.file.daily, &mut st.file.monthly] {
@@ -310,6 +338,12 @@ impl Ledger {
         let now = (self.clock)();
         let (day_reset, month_reset) = resets(now);
         let mut file = self.lock().file.clone();
+        // What every process on the data dir spent (an unreadable file: what this one knows).
+        if let Some(p) = &self.path
+            && let Ok(Some(f)) = load(p)
+        {
+            file = f;
+        }
         Self::roll(&mut file, now);
         let mut out = Vec::new();
         let groups = [
@@ -398,6 +432,20 @@ fn push_status(
             monthly.money_micros >= max.0,
             month_reset,
         ));
+    }
+}
+
+/// The ledger file's content; `None` when there is none yet.
+fn load(p: &Path) -> Result<Option<LedgerFile>, String> {
+    match std::fs::read(p) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+            format!(
+                "{} is unreadable ({e}); LLM spending cannot be counted. Move it aside to start the counts again",
+                p.display()
+            )
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read {}: {e}", p.display())),
     }
 }
 
