@@ -55,6 +55,7 @@ fn llm(default: &str, providers: Vec<(&str, ProviderConfig)>) -> LlmConfig {
             .into_iter()
             .map(|(n, p)| (n.to_string(), p))
             .collect(),
+        budgets: Default::default(),
     }
 }
 

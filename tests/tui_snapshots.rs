@@ -255,6 +255,33 @@ fn providers_pane_shows_why_an_entity_is_blocked() {
 }
 
 #[test]
+fn providers_pane_shows_budgets_and_which_are_exhausted() {
+    use opsdesk::llm::budget::BudgetStatus;
+    let mut a = app(false);
+    let config = Config::demo();
+    let mut v = view(&config, &config.llm);
+    v.budgets = vec![BudgetStatus {
+        scope: "provider".into(),
+        name: "openai".into(),
+        period: "daily".into(),
+        unit: "tokens".into(),
+        used: "90".into(),
+        limit: "80".into(),
+        exhausted: true,
+        resets_at: "2026-11-26T00:00:00Z".into(),
+    }];
+    a.update(Msg::Providers(Ok(v)));
+    a.size = (140, 50);
+    key(&mut a, KeyCode::Char('4'));
+    let out = render(&a);
+    assert!(out.contains("provider openai"), "{out}");
+    assert!(
+        out.contains("90 / 80") && out.contains("EXHAUSTED"),
+        "{out}"
+    );
+}
+
+#[test]
 fn audit_pane_and_outcome_filter() {
     let mut a = app(false);
     key(&mut a, KeyCode::Char('5'));

@@ -20,6 +20,9 @@ pub enum AuditCmd {
     },
     /// Recompute the hash chain; exit 3 and name the first bad record if it is broken.
     Verify,
+    /// Records of a time range for a compliance review, with the chain verified over the span
+    /// (first/last seq and hash stated; exit 3 if it does not verify).
+    Export(super::audit_export::ExportArgs),
 }
 
 pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
@@ -27,6 +30,7 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
     let audit = Audit::open(&ctx.paths.audit_dir())?;
     let out = ctx.printer();
     match cmd {
+        AuditCmd::Export(args) => super::audit_export::run(ctx, &audit, args),
         AuditCmd::Verify => {
             let report = audit.verify()?;
             let (unaudited, drafts_findings) = if report.ok() {

@@ -62,6 +62,8 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
     match cmd {
         DraftsCmd::Generate(a) => super::assistant::run_generate(ctx, a),
         DraftsCmd::List { all } => {
+            // Drafts past their time to live are shown as what they are.
+            engine.expire_drafts(crate::domain::now())?;
             let q = engine.drafts().queue()?;
             let drafts: Vec<&Draft> = q
                 .drafts

@@ -6,6 +6,7 @@
 
 mod assistant;
 mod audit;
+mod audit_export;
 mod brief;
 mod config_cmd;
 mod console;

@@ -245,4 +245,26 @@ fn describe(v: &ProvidersView, l: &mut Vec<String>) {
             consequence
         ));
     }
+    if !v.budgets.is_empty() {
+        l.push(String::new());
+        l.push(format!(
+            "{:<22} {:<8} {:<7} {:<26} {}",
+            "BUDGET", "PERIOD", "UNIT", "USED / LIMIT", "RESETS"
+        ));
+        for b in &v.budgets {
+            l.push(format!(
+                "{:<22} {:<8} {:<7} {:<26} {}{}",
+                format!("{} {}", b.scope, b.name),
+                b.period,
+                b.unit,
+                format!("{} / {}", b.used, b.limit),
+                b.resets_at,
+                if b.exhausted {
+                    "  EXHAUSTED: calls are blocked"
+                } else {
+                    ""
+                }
+            ));
+        }
+    }
 }

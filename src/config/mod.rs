@@ -17,6 +17,8 @@
 //! one, and error messages describe the kind of value found rather than echoing it.
 
 mod brief;
+pub mod budgets;
+pub mod drafts_ttl;
 mod error;
 mod filing;
 mod operator;

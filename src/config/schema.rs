@@ -42,6 +42,8 @@ pub struct Config {
     pub drafting: super::DraftingConfig,
     /// `[brief]`: sections, order and limits of the brief and the digest.
     pub brief: super::BriefConfig,
+    /// `[drafts]`: time to live of pending drafts per action kind (`config/drafts_ttl.rs`).
+    pub drafts: super::drafts_ttl::DraftsConfig,
 }
 
 /// Name of the profile a configuration without `[profiles]` has.
@@ -70,6 +72,7 @@ impl Default for Config {
             operator: Default::default(),
             drafting: Default::default(),
             brief: Default::default(),
+            drafts: Default::default(),
         }
     }
 }
@@ -628,6 +631,9 @@ pub struct LlmConfig {
     /// always present; an entry of the same name in the file replaces the built-in one.
     #[serde(deserialize_with = "deserialize_providers")]
     pub providers: BTreeMap<String, ProviderConfig>,
+    /// `[llm.budgets]`: prices and spending limits (`config/budgets.rs`).
+    #[serde(skip_serializing_if = "super::budgets::BudgetsConfig::is_empty")]
+    pub budgets: super::budgets::BudgetsConfig,
 }
 
 impl Default for LlmConfig {
@@ -636,6 +642,7 @@ impl Default for LlmConfig {
             default: None,
             jobs: BTreeMap::new(),
             providers: builtin_providers(),
+            budgets: Default::default(),
         }
     }
 }

@@ -68,6 +68,12 @@ pub(crate) fn validate(config: &mut Config) -> Vec<Finding> {
     v.autonomy(config);
     v.hard_bans(config);
     v.llm(config);
+    let mut extra = super::budgets::problems(config);
+    extra.extend(super::drafts_ttl::problems(&config.drafts));
+    for (keys, message) in extra {
+        let keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
+        v.invalid(KeyPath::of(&keys), message);
+    }
     v.sources(config);
     v.copilot_extension(config);
     v.operator_filing_brief(config);

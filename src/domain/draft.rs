@@ -153,6 +153,10 @@ pub enum DraftEventKind {
     Failed {
         reason: String,
     },
+    /// Pending longer than its kind's time to live; written by the engine.
+    Expired {
+        ttl_hours: u64,
+    },
 }
 
 impl DraftEventKind {
@@ -164,6 +168,7 @@ impl DraftEventKind {
             DraftEventKind::Rejected { .. } => "rejected",
             DraftEventKind::Executed { .. } => "executed",
             DraftEventKind::Failed { .. } => "failed",
+            DraftEventKind::Expired { .. } => "expired",
         }
     }
 }
@@ -179,6 +184,8 @@ pub enum DraftStatus {
     Executed,
     /// Execution failed; still approved, so it can be retried.
     Failed,
+    /// Waited longer than its kind's time to live (`[drafts.ttl_hours]`); never approvable.
+    Expired,
 }
 
 impl DraftStatus {
@@ -189,12 +196,16 @@ impl DraftStatus {
             DraftStatus::Rejected => "rejected",
             DraftStatus::Executed => "executed",
             DraftStatus::Failed => "failed",
+            DraftStatus::Expired => "expired",
         }
     }
 
     /// Whether the draft is finished and accepts no further decisions.
     pub fn is_final(self) -> bool {
-        matches!(self, DraftStatus::Rejected | DraftStatus::Executed)
+        matches!(
+            self,
+            DraftStatus::Rejected | DraftStatus::Executed | DraftStatus::Expired
+        )
     }
 }
 

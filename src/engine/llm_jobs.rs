@@ -33,7 +33,11 @@ impl Engine {
         if let Some(r) = self.llm.get() {
             return Ok(r.clone());
         }
-        let r = Arc::new(Router::new(RouterOptions::default()).map_err(LlmError::Invalid)?);
+        let opts = RouterOptions {
+            usage_file: Some(self.paths.data_dir.join(crate::llm::budget::USAGE_FILE)),
+            ..RouterOptions::default()
+        };
+        let r = Arc::new(Router::new(opts).map_err(LlmError::Invalid)?);
         // Another thread may have won the race; either router is fine, keep the stored one.
         Ok(self.llm.get_or_init(|| r).clone())
     }

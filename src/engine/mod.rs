@@ -8,6 +8,7 @@ pub mod assistant_query;
 pub mod deals;
 pub mod executor;
 pub mod filing;
+mod expiry;
 mod governance;
 pub mod jobs;
 mod llm_jobs;
@@ -493,6 +494,9 @@ impl Engine {
             }
             Action::ApproveDraft { id, digest } => {
                 let draft = self.existing_draft(&id)?;
+                // An approval never beats the clock: a draft past its time to live expires
+                // now, and the store then refuses the approval (expired is final).
+                self.expire_if_due(&draft, now())?;
                 if !actor.is_operator() {
                     return self.blocked(
                         name,

@@ -132,6 +132,9 @@ pub struct ProvidersView {
     pub jobs: BTreeMap<String, String>,
     pub providers: Vec<ProviderRow>,
     pub entities: Vec<EntityRow>,
+    /// Every `[llm.budgets]` limit and what is spent against it (durable across restarts).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub budgets: Vec<crate::llm::budget::BudgetStatus>,
 }
 
 /// What the console shows, from the config and the effective `[llm]`.
@@ -210,6 +213,7 @@ pub fn view(config: &Config, llm: &LlmConfig) -> ProvidersView {
         jobs: llm.jobs.clone(),
         providers,
         entities,
+        budgets: Vec::new(),
     }
 }
 
@@ -243,7 +247,9 @@ impl Engine {
 
     /// What the console's Providers pane shows, with the router's usage and cooldowns.
     pub fn providers_view(&self) -> Result<ProvidersView, EngineError> {
-        let mut v = view(&self.config, &self.effective_llm()?);
+        let llm = self.effective_llm()?;
+        let mut v = view(&self.config, &llm);
+        v.budgets = self.budget_status(&llm)?;
         let stats = self.llm_stats();
         for row in &mut v.providers {
             if let Some(s) = stats.get(&row.name) {
@@ -254,6 +260,26 @@ impl Engine {
             }
         }
         Ok(v)
+    }
+
+    /// Every budget of `llm` and what is spent against it.
+    pub fn budget_status(
+        &self,
+        llm: &LlmConfig,
+    ) -> Result<Vec<crate::llm::budget::BudgetStatus>, EngineError> {
+        if llm.budgets.providers.is_empty() && llm.budgets.profiles.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(match self.llm.get() {
+            Some(router) => router.budget_status(&llm.budgets),
+            // No call in this process yet: the ledger file is the whole story.
+            None => crate::llm::budget::Ledger::open(
+                Some(self.paths.data_dir.join(crate::llm::budget::USAGE_FILE)),
+                crate::llm::budget::system_clock(),
+            )
+            .map_err(|e| EngineError::Store(crate::store::StoreError::Rejected(e)))?
+            .status(&llm.budgets),
+        })
     }
 
     fn known_provider(&self, provider: &str) -> Result<(), EngineError> {

@@ -107,6 +107,9 @@ pub struct ProvidersAnswer {
     /// Per provider this engine's LLM router has called: token usage, calls, failures,
     /// cooldown end and last failure summary (kept in memory by the running engine).
     pub router: BTreeMap<String, crate::llm::router::ProviderStats>,
+    /// Every `[llm.budgets]` limit, what is spent against it and when it resets (durable).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub budgets: Vec<crate::llm::budget::BudgetStatus>,
 }
 
 #[derive(Debug, Serialize)]
@@ -389,6 +392,7 @@ impl Engine {
             providers,
             // Usage and cooldowns as this process's router has seen them.
             router: self.llm_stats(),
+            budgets: self.budget_status(llm)?,
         };
         Ok((Answer::Providers(answer), target))
     }

@@ -62,6 +62,9 @@ pub fn spawn_sources(
             .collect()
     };
 
+    // Draft expiry ([drafts.ttl_hours]) once a minute; approvals check it themselves too.
+    tasks.push(spawn_draft_expiry(engine.clone(), shutdown.clone()));
+
     // Microsoft Graph pollers and the executor of approved drafts (Graph, demo outbox).
     tasks.push(spawn_graph_and_executor(
         engine.clone(),
@@ -201,6 +204,25 @@ fn spawn_graph_and_executor(
         tasks.push(super::executor::spawn(engine, executors, shutdown));
         for t in tasks {
             let _ = t.await;
+        }
+    })
+}
+
+fn spawn_draft_expiry(engine: Arc<Engine>, shutdown: CancellationToken) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            tokio::select! {
+                _ = shutdown.cancelled() => break,
+                _ = tick.tick() => {
+                    let e = engine.clone();
+                    match tokio::task::spawn_blocking(move || e.expire_drafts(crate::domain::now())).await {
+                        Ok(Ok(_)) => {}
+                        Ok(Err(err)) => tracing::warn!("draft expiry: {err}"),
+                        Err(join) => tracing::error!("draft expiry crashed: {join}"),
+                    }
+                }
+            }
         }
     })
 }

@@ -12,6 +12,7 @@
 //! Credentials come only from the environment variable a provider's `auth_env` names; they are
 //! never logged and never part of an error or an audit record.
 
+pub mod budget;
 pub mod client;
 pub mod providers;
 pub mod router;

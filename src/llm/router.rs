@@ -49,6 +49,10 @@ pub struct RouterOptions {
     pub cooldown_max: Duration,
     /// Where credentials come from (the process environment outside tests).
     pub secrets: SecretLookup,
+    /// The usage ledger for `[llm.budgets]` (`<data>/llm-usage.json`); `None`: memory only.
+    pub usage_file: Option<std::path::PathBuf>,
+    /// Which day and month budgets count against (UTC).
+    pub clock: super::budget::Clock,
 }
 
 impl Default for RouterOptions {
@@ -62,6 +66,8 @@ impl Default for RouterOptions {
             cooldown_base: Duration::from_secs(60),
             cooldown_max: Duration::from_secs(30 * 60),
             secrets: providers::env_lookup(),
+            usage_file: None,
+            clock: super::budget::system_clock(),
         }
     }
 }
@@ -143,6 +149,8 @@ pub struct Router {
     /// Compiled redactors per profile, with the roster they were built from: compiling the
     /// detectors costs tens of milliseconds, so it is done once per profile, not per call.
     redactors: Mutex<BTreeMap<String, RosterRedactor>>,
+    /// Spending per provider and profile, durable across restarts.
+    ledger: super::budget::Ledger,
 }
 
 impl std::fmt::Debug for Router {
@@ -177,8 +185,10 @@ impl Router {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+        let ledger = super::budget::Ledger::open(opts.usage_file.clone(), opts.clock.clone())?;
         Ok(Router {
             http,
+            ledger,
             opts,
             health: Mutex::new(BTreeMap::new()),
             copilot: CopilotTokens::default(),
@@ -199,6 +209,14 @@ impl Router {
                 (n.clone(), s)
             })
             .collect()
+    }
+
+    /// Every budget of `budgets` and where it stands (from the durable ledger).
+    pub fn budget_status(
+        &self,
+        budgets: &crate::config::budgets::BudgetsConfig,
+    ) -> Vec<super::budget::BudgetStatus> {
+        self.ledger.status(budgets)
     }
 
     /// Copilot token exchanges made so far.
@@ -388,6 +406,7 @@ impl Router {
 
         let mut current: LlmConfig = cx.llm.clone();
         let mut hops = 0u32;
+        let estimate = super::budget::estimate(&req.messages, req.max_tokens);
         for (name, source) in candidates(cx.llm, cx.profile, &req.job) {
             let mut tries = 0u32;
             let mut reexchanged = false;
@@ -453,6 +472,24 @@ impl Router {
                         break;
                     }
                 };
+                // Budgets, on this very hop. An exhausted budget stops the call: moving to
+                // another provider because of money is the operator's decision, not ours.
+                if let Err(x) =
+                    self.ledger
+                        .check(&current.budgets, &name, cfg.kind, cx.profile_name, estimate)
+                {
+                    return Err(block(
+                        "budget_exceeded",
+                        format!(
+                            "the {} budget would be exceeded by a call to `{name}` ({}; limit {}); it resets at {}",
+                            x.budget, x.used, x.limit, x.resets_at
+                        ),
+                        format!(
+                            "wait until {} or raise the limit under [llm.budgets]; the call was not sent to another provider",
+                            x.resets_at
+                        ),
+                    ));
+                }
                 let what = if tries > 0 || reexchanged || without_stream_options {
                     "llm.retry"
                 } else if !failed_over.is_empty() {
@@ -524,6 +561,26 @@ impl Router {
                     Ok(c) => {
                         let usage = c.usage.unwrap_or_default();
                         self.succeeded(&name, usage);
+                        // A provider that reports no usage is counted at the estimate.
+                        let spent = match usage.prompt_tokens + usage.completion_tokens {
+                            0 => estimate,
+                            n => n,
+                        };
+                        if let Err(e) = self.ledger.record(
+                            &current.budgets,
+                            &name,
+                            cfg.kind,
+                            cx.profile_name,
+                            spent,
+                        ) {
+                            // The answer is here and paid for; later budgeted hops are refused
+                            // until the ledger can be written again.
+                            audit(
+                                event("llm.usage", AuditOutcome::Error)
+                                    .target(&name)
+                                    .reason(format!("usage not saved: {e}")),
+                            )?;
+                        }
                         if let Some(s) = sink.as_mut()
                             && !held.is_empty()
                         {

@@ -302,6 +302,23 @@ fn apply(
             d.status = DraftStatus::Failed;
             d.reason = Some(reason.clone());
         }
+        DraftEventKind::Expired { ttl_hours } => {
+            if ev.actor != Actor::Engine {
+                return Err(format!(
+                    "only the engine expires drafts; {} cannot",
+                    ev.actor
+                ));
+            }
+            if d.status != DraftStatus::Pending {
+                return Err(format!(
+                    "draft {} is {}, not pending",
+                    d.id,
+                    d.status.as_str()
+                ));
+            }
+            d.status = DraftStatus::Expired;
+            d.reason = Some(format!("expired after {ttl_hours} h without a decision"));
+        }
     }
     d.updated_at = ev.ts;
     Ok(idx)

@@ -2,6 +2,7 @@
 //! safe for several processes at once, and recovers from a writer killed mid-append.
 
 pub mod audit;
+pub mod audit_export;
 mod cursors;
 pub mod deals;
 pub mod drafts;

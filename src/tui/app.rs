@@ -1533,6 +1533,7 @@ pub fn draft_outlook(d: &Draft) -> &'static str {
         DraftStatus::Executed => "sent",
         DraftStatus::Failed => "approved, but sending failed (it is retried)",
         DraftStatus::Rejected => "rejected: it will not be sent",
+        DraftStatus::Expired => "expired unanswered: it will not be sent",
     }
 }
 
@@ -1559,6 +1560,9 @@ pub fn draft_life(events: &[DraftEvent], tz: UtcOffset) -> Vec<String> {
                     format!("executed by {} → {remote_id}", e.actor)
                 }
                 DraftEventKind::Failed { reason } => format!("FAILED ({}): {reason}", e.actor),
+                DraftEventKind::Expired { ttl_hours } => {
+                    format!("expired after {ttl_hours} h without a decision")
+                }
             };
             format!("  {when}  {what}")
         })

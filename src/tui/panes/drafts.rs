@@ -121,7 +121,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         let style = match d.status {
             DraftStatus::Pending => t.unread,
             DraftStatus::Approved | DraftStatus::Executed => t.ok,
-            DraftStatus::Rejected => t.muted,
+            DraftStatus::Rejected | DraftStatus::Expired => t.muted,
             DraftStatus::Failed => t.error,
         };
         lines.push(row(

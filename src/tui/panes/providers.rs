@@ -135,6 +135,36 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         );
         lines.push(Line::from(Span::styled(format!("  {text}"), style)));
     }
+    if !view.budgets.is_empty() {
+        lines.push(Line::from(""));
+        lines.push(header(
+            t,
+            fit(
+                &format!(
+                    "{:<20} {:<8} {:<7} {:<22} {}",
+                    "BUDGET", "PERIOD", "UNIT", "USED / LIMIT", "RESETS"
+                ),
+                width,
+            ),
+        ));
+        for b in &view.budgets {
+            let text = format!(
+                "{} {} {} {} {}{}",
+                fit(&format!("{} {}", b.scope, b.name), 20),
+                fit(&b.period, 8),
+                fit(&b.unit, 7),
+                fit(&format!("{} / {}", b.used, b.limit), 22),
+                b.resets_at,
+                if b.exhausted {
+                    "  EXHAUSTED: calls blocked"
+                } else {
+                    ""
+                }
+            );
+            let style = if b.exhausted { t.error } else { t.ok };
+            lines.push(Line::from(Span::styled(format!("  {text}"), style)));
+        }
+    }
     f.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })

@@ -1,0 +1,222 @@
+//! `opsdesk audit export`: flags, the output file and the summary. The span walk and its
+//! verification live in `store::audit_export`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{CmdResult, Context, Failure};
+use crate::domain::{Actor, AuditEvent, AuditOutcome};
+use crate::store::audit::Audit;
+use crate::store::audit_export::{ExportFilter, ExportFormat, ExportSummary, export, parse_bound};
+
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// First day (YYYY-MM-DD, UTC) or RFC 3339 time, inclusive.
+    #[arg(long, value_name = "DATE")]
+    from: String,
+    /// Last day (YYYY-MM-DD, UTC, the whole day) or RFC 3339 time, inclusive.
+    #[arg(long, value_name = "DATE")]
+    to: String,
+    #[arg(long, value_enum, default_value = "jsonl")]
+    format: FormatArg,
+    /// Write here (0600, replaced atomically) with the summary beside it in FILE.manifest.json.
+    /// Default: records on stdout, summary on stderr.
+    #[arg(long, value_name = "FILE")]
+    out: Option<std::path::PathBuf>,
+    /// Only this actor (`mcp:claude-code`), or a kind of actor with a trailing colon (`mcp:`).
+    #[arg(long)]
+    actor: Option<String>,
+    /// Only records of this profile (entity).
+    #[arg(long)]
+    profile: Option<String>,
+    /// Only this event (`draft.approved`), or a family with a trailing dot (`draft.`).
+    #[arg(long)]
+    event: Option<String>,
+    #[arg(long, value_enum)]
+    outcome: Option<OutcomeArg>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum FormatArg {
+    Jsonl,
+    Csv,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum OutcomeArg {
+    Ok,
+    Denied,
+    Blocked,
+    Error,
+}
+
+pub fn run(ctx: &Context, audit: &Audit, args: ExportArgs) -> CmdResult {
+    let from =
+        parse_bound(&args.from, false).map_err(|e| Failure::usage(format!("--from: {e}")))?;
+    let until = parse_bound(&args.to, true).map_err(|e| Failure::usage(format!("--to: {e}")))?;
+    if until <= from {
+        return Err(Failure::usage(format!(
+            "--to {} is before --from {}: nothing could be exported",
+            args.to, args.from
+        )));
+    }
+    let mut filter = ExportFilter::new(from, until);
+    filter.actor = args.actor;
+    filter.profile = args.profile;
+    filter.event = args.event;
+    filter.outcome = args.outcome.map(|o| match o {
+        OutcomeArg::Ok => AuditOutcome::Ok,
+        OutcomeArg::Denied => AuditOutcome::Denied,
+        OutcomeArg::Blocked => AuditOutcome::Blocked,
+        OutcomeArg::Error => AuditOutcome::Error,
+    });
+    let format = match args.format {
+        FormatArg::Jsonl => ExportFormat::Jsonl,
+        FormatArg::Csv => ExportFormat::Csv,
+    };
+    // Who took which records out is itself on the trail, before anything is written (an
+    // export the trail cannot record does not happen).
+    audit.append(
+        AuditEvent::new("audit.export", Actor::Cli, AuditOutcome::Ok)
+            .target(format!("{} .. {}", args.from, args.to))
+            .reason(describe(&filter, format, args.out.as_deref())),
+    )?;
+
+    let summary = match &args.out {
+        Some(path) => {
+            let summary = to_file(audit, &filter, format, path)?;
+            let manifest = manifest_path(path);
+            let mut json =
+                serde_json::to_vec_pretty(&summary).map_err(|e| Failure::failed(e.to_string()))?;
+            json.push(b'\n');
+            crate::paths::write_atomic(&manifest, &json).map_err(|e| {
+                Failure::failed(format!("cannot write {}: {e}", manifest.display()))
+            })?;
+            ctx.printer()
+                .emit(&summary, |l| human(&summary, l, Some(path)));
+            summary
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut lock = stdout.lock();
+            let summary = export(audit, &filter, format, &mut lock)?;
+            lock.flush()
+                .map_err(|e| Failure::failed(format!("stdout: {e}")))?;
+            // Stdout carries the records; the summary goes to stderr.
+            if ctx.printer().json {
+                eprintln!("{}", serde_json::to_string(&summary).unwrap_or_default());
+            } else {
+                let mut lines = Vec::new();
+                human(&summary, &mut lines, None);
+                for l in lines {
+                    eprintln!("{}", super::output::safe(&l));
+                }
+            }
+            summary
+        }
+    };
+    if !summary.verified() {
+        return Err(Failure {
+            code: 3,
+            message: "the exported span does not verify against the audit chain (see above)".into(),
+        });
+    }
+    Ok(())
+}
+
+/// `FILE.manifest.json` beside the export.
+pub fn manifest_path(out: &Path) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".manifest.json");
+    out.with_file_name(name)
+}
+
+/// Write into a 0600 sibling and rename it over `path`: a reader never sees half an export,
+/// and an interrupted export leaves the previous file (if any) as it was.
+fn to_file(
+    audit: &Audit,
+    filter: &ExportFilter,
+    format: ExportFormat,
+    path: &Path,
+) -> Result<ExportSummary, Failure> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let fail = |what: &str, e: &dyn std::fmt::Display| {
+        Failure::failed(format!("cannot {what} {}: {e}", path.display()))
+    };
+    // tempfile creates 0600.
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".opsdesk-export")
+        .tempfile_in(dir)
+        .map_err(|e| fail("write", &e))?;
+    let summary = {
+        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        let s = export(audit, filter, format, &mut w)?;
+        w.flush().map_err(|e| fail("write", &e))?;
+        s
+    };
+    tmp.as_file().sync_all().map_err(|e| fail("write", &e))?;
+    tmp.persist(path).map_err(|e| fail("write", &e.error))?;
+    crate::paths::sync_dir(dir).map_err(|e| fail("write", &e))?;
+    Ok(summary)
+}
+
+fn describe(f: &ExportFilter, format: ExportFormat, out: Option<&Path>) -> String {
+    let mut parts = vec![match format {
+        ExportFormat::Jsonl => "jsonl".to_string(),
+        ExportFormat::Csv => "csv".to_string(),
+    }];
+    if let Some(a) = &f.actor {
+        parts.push(format!("actor {a}"));
+    }
+    if let Some(p) = &f.profile {
+        parts.push(format!("profile {p}"));
+    }
+    if let Some(e) = &f.event {
+        parts.push(format!("event {e}"));
+    }
+    if let Some(o) = f.outcome {
+        parts.push(format!("outcome {}", o.as_str()));
+    }
+    parts.push(match out {
+        Some(p) => format!("to {}", p.display()),
+        None => "to stdout".to_string(),
+    });
+    format!("export {}", parts.join(", "))
+}
+
+fn human(s: &ExportSummary, l: &mut Vec<String>, out: Option<&Path>) {
+    match out {
+        Some(p) => l.push(format!(
+            "exported {} of {} record(s) in the range to {} (summary: {})",
+            s.exported_records,
+            s.span_records,
+            p.display(),
+            manifest_path(p).display()
+        )),
+        None => l.push(format!(
+            "exported {} of {} record(s) in the range",
+            s.exported_records, s.span_records
+        )),
+    }
+    match (&s.first, &s.last) {
+        (Some(f), Some(last)) => {
+            l.push(format!(
+                "first: record {} hash {} (prev {})",
+                f.seq, f.hash, f.prev
+            ));
+            l.push(format!("last:  record {} hash {}", last.seq, last.hash));
+        }
+        _ => l.push("the range holds no records".to_string()),
+    }
+    match &s.span_break {
+        None => l.push("span: chain verified".to_string()),
+        Some(b) => l.push(format!("span: chain BROKEN: {b}")),
+    }
+    match &s.trail_break {
+        None => l.push("trail: chain verified up to its anchor".to_string()),
+        Some(b) => l.push(format!("trail: chain BROKEN: {b}")),
+    }
+}

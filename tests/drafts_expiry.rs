@@ -1,0 +1,200 @@
+//! Draft expiry: a pending draft older than its kind's time to live (`[drafts.ttl_hours]`,
+//! 72 h for outbound mail by default) becomes `expired`, is audited, and can never be approved.
+
+use std::path::Path;
+
+use opsdesk::config::Config;
+use opsdesk::domain::{Action, Actor, Outbound, Outcome};
+use opsdesk::engine::{Engine, Mode};
+use opsdesk::paths::Paths;
+use time::{Duration, OffsetDateTime};
+
+const CONFIG: &str = r#"
+[profiles.work]
+sources = ["spool"]
+email_domains = ["contoso.com"]
+"#;
+
+fn engine(dir: &Path, config: &str) -> Engine {
+    let paths = Paths::resolve(Some(dir.to_path_buf()), None).unwrap();
+    let config = Config::from_toml_str(config, Path::new("test.toml")).unwrap();
+    Engine::open(paths, config, Mode::Secondary).unwrap()
+}
+
+fn create(engine: &Engine, outbound: Outbound) -> String {
+    let out = engine
+        .submit(
+            Action::CreateDraft {
+                profile: "work".into(),
+                outbound,
+                provider: None,
+            },
+            Actor::mcp("claude-code"),
+        )
+        .unwrap();
+    match out {
+        Outcome::Queued { draft_id, .. } => draft_id,
+        other => panic!("expected a queued draft, got {other:?}"),
+    }
+}
+
+fn mail() -> Outbound {
+    Outbound::SendEmail {
+        to: vec!["bob@contoso.com".into()],
+        cc: vec![],
+        subject: "Contract".into(),
+        body: "Signed copy attached.".into(),
+    }
+}
+
+fn chat() -> Outbound {
+    Outbound::PostChat {
+        chat_id: "19:team".into(),
+        body: "on my way".into(),
+    }
+}
+
+fn status(engine: &Engine, id: &str) -> String {
+    engine
+        .drafts()
+        .get(id)
+        .unwrap()
+        .unwrap()
+        .status
+        .as_str()
+        .to_string()
+}
+
+fn approve(engine: &Engine, id: &str) -> Result<Outcome, opsdesk::engine::EngineError> {
+    engine.submit(
+        Action::ApproveDraft {
+            id: id.into(),
+            digest: None,
+        },
+        Actor::Console,
+    )
+}
+
+fn audited(engine: &Engine, event: &str, id: &str) -> usize {
+    engine
+        .audit_store()
+        .tail(1000)
+        .unwrap()
+        .iter()
+        .filter(|r| r.event.event == event && r.event.target.as_deref() == Some(id))
+        .count()
+}
+
+#[test]
+fn outbound_mail_expires_after_72_hours_by_default_and_is_then_never_approvable() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = engine(dir.path(), CONFIG);
+    let (m, c) = (create(&engine, mail()), create(&engine, chat()));
+    let t0 = engine.drafts().get(&m).unwrap().unwrap().created_at;
+
+    assert!(
+        engine
+            .expire_drafts(t0 + Duration::hours(71))
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(status(&engine, &m), "pending");
+
+    assert_eq!(
+        engine.expire_drafts(t0 + Duration::hours(73)).unwrap(),
+        vec![m.clone()]
+    );
+    assert_eq!(status(&engine, &m), "expired");
+    assert_eq!(
+        status(&engine, &c),
+        "pending",
+        "chat has no time to live by default"
+    );
+    let d = engine.drafts().get(&m).unwrap().unwrap();
+    assert!(d.reason.unwrap().contains("72 h"));
+    assert_eq!(audited(&engine, "draft.expired", &m), 1);
+
+    let e = approve(&engine, &m).expect_err("an expired draft cannot be approved");
+    assert!(e.to_string().contains("expired"), "{e}");
+    assert_eq!(status(&engine, &m), "expired");
+    // Sweeping again changes nothing.
+    assert!(
+        engine
+            .expire_drafts(t0 + Duration::hours(200))
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(audited(&engine, "draft.expired", &m), 1);
+}
+
+#[test]
+fn an_approval_never_beats_a_sweep_that_has_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = create(&engine(dir.path(), CONFIG), mail());
+    // The draft was written 80 hours ago (its log entry backdated; the digest covers content only).
+    let log = dir.path().join("drafts/drafts.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let old = (OffsetDateTime::now_utc() - Duration::hours(80))
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    v["ts"] = old.into();
+    std::fs::write(&log, format!("{v}\n")).unwrap();
+
+    let engine = engine(dir.path(), CONFIG);
+    assert_eq!(status(&engine, &id), "pending");
+    approve(&engine, &id).expect_err("expired at the moment of approval");
+    assert_eq!(status(&engine, &id), "expired");
+    assert_eq!(audited(&engine, "draft.expired", &id), 1);
+}
+
+#[test]
+fn time_to_live_is_configurable_per_kind_and_validated() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = format!("{CONFIG}\n[drafts.ttl_hours]\npost_chat = 2\nreply_email = 0\n");
+    let engine = engine(dir.path(), &config);
+    let (m, c) = (create(&engine, mail()), create(&engine, chat()));
+    let t0 = engine.drafts().get(&c).unwrap().unwrap().created_at;
+    assert_eq!(
+        engine.expire_drafts(t0 + Duration::hours(3)).unwrap(),
+        vec![c.clone()]
+    );
+    assert_eq!(status(&engine, &m), "pending");
+    // Naming other kinds keeps mail's default; 0 switches a kind's expiry off.
+    assert_eq!(engine.config().drafts.ttl_hours["send_email"], 72);
+    assert_eq!(engine.config().drafts.ttl("reply_email"), None);
+    assert_eq!(
+        engine.expire_drafts(t0 + Duration::hours(73)).unwrap(),
+        vec![m.clone()]
+    );
+
+    let bad = |extra: &str| {
+        Config::from_toml_str(&format!("{CONFIG}\n{extra}"), Path::new("t.toml"))
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    };
+    let e = bad("[drafts.ttl_hours]\nsend_mail = 72\n");
+    assert!(
+        e.contains("not an action kind") && e.contains("send_email"),
+        "{e}"
+    );
+    let e = bad("[drafts.ttl_hours]\nsend_email = 100000\n");
+    assert!(e.contains("allowed: 1 to"), "{e}");
+}
+
+#[test]
+fn only_the_engine_may_expire_a_draft() {
+    use opsdesk::domain::{DraftEvent, DraftEventKind};
+    let dir = tempfile::tempdir().unwrap();
+    let engine = engine(dir.path(), CONFIG);
+    let id = create(&engine, mail());
+    let ev = DraftEvent {
+        ts: OffsetDateTime::now_utc(),
+        draft_id: id,
+        actor: Actor::mcp("claude-code"),
+        kind: DraftEventKind::Expired { ttl_hours: 72 },
+    };
+    let e = engine.drafts().check(&ev).unwrap_err();
+    assert!(e.to_string().contains("only the engine"), "{e}");
+}
