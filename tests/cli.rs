@@ -579,10 +579,22 @@ fn a_hand_written_approval_and_a_deleted_drafts_log_are_found_by_verify() {
     let mut text = std::fs::read_to_string(&log).unwrap();
     text.push_str(&format!("{forged}\n"));
     std::fs::write(&log, text).unwrap();
+    // The forged approval does not take effect, and both the list and verify say why.
+    let after = env.run(&["--json", "drafts", "list", "--all"]);
+    assert_eq!(json(&after)[0]["status"], "pending");
+    assert!(
+        stderr(&after).contains(&format!(
+            "`approved` of draft {id} ignored: it has no audit record"
+        )),
+        "{}",
+        stderr(&after)
+    );
     let v = env.run(&["audit", "verify"]);
     assert_eq!(v.status.code(), Some(3), "{}", stdout(&v));
     assert!(
-        stdout(&v).contains(&format!("`approved` of draft {id} has no audit record")),
+        stdout(&v).contains(&format!(
+            "`approved` of draft {id} ignored: it has no audit record"
+        )),
         "{}",
         stdout(&v)
     );

@@ -354,6 +354,33 @@ fn store_checks(ctx: &Context) -> Vec<Check> {
         },
     );
     out.push(
+        match crate::store::drafts::Drafts::open(&ctx.paths.drafts_dir(), &ctx.paths.audit_dir())
+            .and_then(|d| d.queue())
+        {
+            Ok(q) if q.unbound.is_empty() => ok(
+                "drafts log",
+                format!(
+                    "{} draft(s), every event bound to its audit record",
+                    q.drafts.len()
+                ),
+            ),
+            Ok(q) => problem(
+                "drafts log",
+                format!(
+                    "{} event(s) ignored because the audit trail does not vouch for them: {}",
+                    q.unbound.len(),
+                    q.unbound
+                        .iter()
+                        .map(|u| format!("line {} (`{}` of draft {})", u.line, u.event, u.draft_id))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                format!("{verify} lists them; they were not written by opsdesk"),
+            ),
+            Err(e) => problem("drafts log", e.to_string(), verify),
+        },
+    );
+    out.push(
         match crate::store::inbox::Inbox::open(&ctx.paths.inbox_dir())
             .and_then(|i| Ok((i.needs_repair()?, i.last_seq()?)))
         {

@@ -11,7 +11,9 @@ mod query;
 pub use action::{Action, Outcome, Verdict};
 pub use actor::Actor;
 pub use audit::{AuditEvent, AuditOutcome, AuditRecord};
-pub use draft::{Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, content_digest};
+pub use draft::{
+    AuditRef, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, content_digest,
+};
 pub use message::{Channel, InboxRecord, NewMessage, Party};
 pub use query::{BriefKind, ConfigSection, Query};
 

@@ -117,7 +117,7 @@ impl Engine {
         Ok(Engine {
             phi,
             inbox: Inbox::open(&paths.inbox_dir())?,
-            drafts: Drafts::open(&paths.drafts_dir())?,
+            drafts: Drafts::open(&paths.drafts_dir(), &paths.audit_dir())?,
             audit: Audit::open(&paths.audit_dir())?,
             paths,
             config,
@@ -454,6 +454,7 @@ impl Engine {
                     draft_id: id.clone(),
                     actor: actor.clone(),
                     kind: DraftEventKind::Edited { outbound, digest },
+                    audit: None,
                 };
                 self.apply_draft_event(name, ev, &draft.profile, cx)
             }
@@ -485,6 +486,7 @@ impl Engine {
                     draft_id: id.clone(),
                     actor: actor.clone(),
                     kind: DraftEventKind::Approved { digest },
+                    audit: None,
                 };
                 self.apply_draft_event(name, ev, &draft.profile, cx)
             }
@@ -517,6 +519,7 @@ impl Engine {
                     kind: DraftEventKind::Rejected {
                         reason: crate::sanitize::one_line(&reason, 500),
                     },
+                    audit: None,
                 };
                 self.apply_draft_event(name, ev, &draft.profile, cx)
             }
@@ -621,6 +624,7 @@ impl Engine {
                 verdict: verdict.clone(),
                 provider,
             },
+            audit: None,
         };
         self.apply_draft_event(name, ev, &profile, cx)?;
         Ok(Outcome::Queued {
@@ -683,18 +687,20 @@ impl Engine {
     fn apply_draft_event(
         &self,
         name: &str,
-        ev: DraftEvent,
+        mut ev: DraftEvent,
         profile: &str,
         cx: &Call,
     ) -> Result<Outcome, EngineError> {
         self.drafts.check(&ev)?;
         let kind = ev.kind.name();
-        self.audit(
+        // The event names its audit record: the fold accepts it only if the record says the same.
+        let rec = self.audit(
             cx.event(name, AuditOutcome::Ok)
                 .entity(profile)
                 .target(ev.draft_id.clone())
                 .reason(format!("draft {kind}")),
         )?;
+        ev.audit = Some(crate::domain::AuditRef::of(&rec));
         let draft = match self.drafts.append(ev) {
             Ok(d) => d,
             Err(e) => {

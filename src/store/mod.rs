@@ -2,8 +2,10 @@
 //! safe for several processes at once, and recovers from a writer killed mid-append.
 
 pub mod audit;
+pub mod audit_find;
 mod cursors;
 pub mod drafts;
+pub mod drafts_binding;
 pub mod inbox;
 pub mod jsonl;
 mod later;
