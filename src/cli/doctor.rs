@@ -236,7 +236,10 @@ fn storage(paths: &crate::paths::Paths, config: Option<&crate::config::Config>) 
         ("tokens folder".into(), paths.tokens_dir(), rwx),
     ];
     for (name, file) in [
-        ("inbox index", paths.inbox_dir().join("index.bin")),
+        (
+            "inbox index",
+            paths.inbox_dir().join(crate::store::inbox::INDEX),
+        ),
         ("inbox cursors", paths.inbox_dir().join("state.json")),
         ("drafts log", paths.drafts_dir().join("drafts.jsonl")),
         ("providers overlay", paths.data_dir.join("providers.json")),
@@ -378,6 +381,28 @@ fn store_checks(ctx: &Context) -> Vec<Check> {
                 format!("{verify} lists them; they were not written by opsdesk"),
             ),
             Err(e) => problem("drafts log", e.to_string(), verify),
+        },
+    );
+    out.push(
+        match crate::store::inbox::Inbox::open(&ctx.paths.inbox_dir()).and_then(|i| i.verify()) {
+            Ok(r) if r.ok() => ok(
+                "inbox records",
+                format!("{} record(s), every checksum matches", r.records),
+            ),
+            Ok(r) => problem(
+                "inbox records",
+                format!(
+                    "{} damaged record(s) (readers skip them): {}",
+                    r.damaged.len(),
+                    r.damaged
+                        .iter()
+                        .map(|d| format!("#{}", d.seq))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "`opsdesk inbox verify` says what is wrong with each; restore the inbox directory from a backup",
+            ),
+            Err(e) => problem("inbox records", e.to_string(), "opsdesk inbox verify"),
         },
     );
     out.push(
