@@ -636,9 +636,7 @@ fn an_eml_whose_writer_paused_after_the_headers_is_not_ingested_cut_short() {
     // Another process writes the headers, then waits (for a line on its stdin) before the body.
     let mut writer = Command::new("sh")
         .arg("-c")
-        .arg(format!(
-            "printf '%s' \"$HEADERS\"; read go; printf 'The body, at last.\\r\\n'; exec >&-"
-        ))
+        .arg("printf '%s' \"$HEADERS\"; read go; printf 'The body, at last.\\r\\n'; exec >&-")
         .env("HEADERS", EML_HEADERS)
         .stdin(Stdio::piped())
         .stdout(fs::File::create(&path).unwrap())
