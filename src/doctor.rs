@@ -261,7 +261,10 @@ fn storage(paths: &crate::paths::Paths, config: Option<&crate::config::Config>) 
         ("tokens folder".into(), paths.tokens_dir(), rwx),
     ];
     for (name, file) in [
-        ("inbox index", paths.inbox_dir().join("index.bin")),
+        (
+            "inbox index",
+            paths.inbox_dir().join(crate::store::inbox::INDEX),
+        ),
         ("inbox cursors", paths.inbox_dir().join("state.json")),
         ("drafts log", paths.drafts_dir().join("drafts.jsonl")),
         ("deals log", paths.deals_dir().join("deals.jsonl")),
@@ -377,6 +380,55 @@ fn store_checks(paths: &crate::paths::Paths) -> Vec<Check> {
                 format!("{verify} names the place; restore the audit directory from a backup"),
             ),
             Err(e) => problem("audit trail", e.to_string(), verify),
+        },
+    );
+    out.push(
+        match crate::store::drafts::Drafts::open(&paths.drafts_dir(), &paths.audit_dir())
+            .and_then(|d| d.queue())
+        {
+            Ok(q) if q.unbound.is_empty() => ok(
+                "drafts log",
+                format!(
+                    "{} draft(s), every event bound to its audit record",
+                    q.drafts.len()
+                ),
+            ),
+            Ok(q) => problem(
+                "drafts log",
+                format!(
+                    "{} event(s) ignored because the audit trail does not vouch for them: {}",
+                    q.unbound.len(),
+                    q.unbound
+                        .iter()
+                        .map(|u| format!("line {} (`{}` of draft {})", u.line, u.event, u.draft_id))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                format!("{verify} lists them; they were not written by opsdesk"),
+            ),
+            Err(e) => problem("drafts log", e.to_string(), verify),
+        },
+    );
+    out.push(
+        match crate::store::inbox::Inbox::open(&paths.inbox_dir()).and_then(|i| i.verify()) {
+            Ok(r) if r.ok() => ok(
+                "inbox records",
+                format!("{} record(s), every checksum matches", r.records),
+            ),
+            Ok(r) => problem(
+                "inbox records",
+                format!(
+                    "{} damaged record(s) (readers skip them): {}",
+                    r.damaged.len(),
+                    r.damaged
+                        .iter()
+                        .map(|d| format!("#{}", d.seq))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "`opsdesk inbox verify` says what is wrong with each; restore the inbox directory from a backup",
+            ),
+            Err(e) => problem("inbox records", e.to_string(), "opsdesk inbox verify"),
         },
     );
     out.push(

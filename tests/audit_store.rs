@@ -324,3 +324,32 @@ fn a_rewritten_tail_that_still_links_is_caught_by_the_anchor() {
     let bad = other.verify().unwrap().first_bad.expect("must be detected");
     assert!(bad.reason.contains("rewritten"), "{}", bad.reason);
 }
+
+#[test]
+fn a_record_is_found_by_its_seq_without_reading_the_whole_trail() {
+    use opsdesk::store::audit_find::record_at;
+    let dir = tempfile::tempdir().unwrap();
+    let audit = opsdesk::store::audit::Audit::open(dir.path()).unwrap();
+    let mut hashes = Vec::new();
+    for i in 0..3000 {
+        let rec = audit
+            .append_deferred(
+                opsdesk::domain::AuditEvent::new(
+                    "inbox.pull",
+                    opsdesk::domain::Actor::Cli,
+                    opsdesk::domain::AuditOutcome::Ok,
+                )
+                .target(format!("t{i}")),
+            )
+            .unwrap();
+        hashes.push(rec.hash);
+    }
+    for seq in [1u64, 2, 777, 1500, 2999, 3000] {
+        let f = record_at(dir.path(), seq).unwrap().expect("present");
+        assert_eq!(f.record.seq, seq);
+        assert_eq!(f.record.hash, hashes[(seq - 1) as usize]);
+        assert!(f.intact);
+    }
+    assert!(record_at(dir.path(), 3001).unwrap().is_none());
+    assert!(record_at(dir.path(), 0).unwrap().is_none());
+}

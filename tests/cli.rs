@@ -579,10 +579,22 @@ fn a_hand_written_approval_and_a_deleted_drafts_log_are_found_by_verify() {
     let mut text = std::fs::read_to_string(&log).unwrap();
     text.push_str(&format!("{forged}\n"));
     std::fs::write(&log, text).unwrap();
+    // The forged approval does not take effect, and both the list and verify say why.
+    let after = env.run(&["--json", "drafts", "list", "--all"]);
+    assert_eq!(json(&after)[0]["status"], "pending");
+    assert!(
+        stderr(&after).contains(&format!(
+            "`approved` of draft {id} ignored: it has no audit record"
+        )),
+        "{}",
+        stderr(&after)
+    );
     let v = env.run(&["audit", "verify"]);
     assert_eq!(v.status.code(), Some(3), "{}", stdout(&v));
     assert!(
-        stdout(&v).contains(&format!("`approved` of draft {id} has no audit record")),
+        stdout(&v).contains(&format!(
+            "`approved` of draft {id} ignored: it has no audit record"
+        )),
         "{}",
         stdout(&v)
     );
@@ -595,5 +607,70 @@ fn a_hand_written_approval_and_a_deleted_drafts_log_are_found_by_verify() {
         )),
         "{}",
         stdout(&v)
+    );
+}
+
+#[test]
+fn inbox_verify_and_doctor_name_a_record_whose_bytes_changed() {
+    let env = Env::new();
+    env.config(TWO_PROFILES);
+    for (id, body) in [("m1", "invoice 100"), ("m2", "invoice 200")] {
+        let o = env.run(&[
+            "inbox",
+            "add",
+            "--profile",
+            "work",
+            "--from",
+            "a@b.c",
+            "--id",
+            id,
+            "--body",
+            body,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let o = env.run(&["--json", "inbox", "verify"]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert_eq!(json(&o)["records"], 2);
+
+    let inbox = env.data().join("inbox");
+    let day = std::fs::read_dir(&inbox)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .unwrap();
+    let text = std::fs::read_to_string(&day).unwrap();
+    std::fs::write(&day, text.replacen("invoice 200", "invoice 900", 1)).unwrap();
+
+    let o = env.run(&["--json", "inbox", "verify"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stdout(&o));
+    let out = stdout(&o);
+    let v: serde_json::Value = serde_json::Deserializer::from_str(&out)
+        .into_iter()
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(v["damaged"][0]["seq"], 2, "{v}");
+    let o = env.run(&["inbox", "verify"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stdout(&o).contains("record #2 DAMAGED: checksum mismatch"),
+        "{}",
+        stdout(&o)
+    );
+    // Readers skip it and say so.
+    let list = env.run(&["inbox", "list"]);
+    assert!(list.status.success());
+    assert!(!stdout(&list).contains("invoice 900"), "{}", stdout(&list));
+    assert!(
+        stderr(&list).contains("1 damaged inbox record(s) were skipped"),
+        "{}",
+        stderr(&list)
+    );
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        stdout(&doctor).contains("1 damaged record(s) (readers skip them): #2"),
+        "{}",
+        stdout(&doctor)
     );
 }

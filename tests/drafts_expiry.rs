@@ -194,6 +194,7 @@ fn only_the_engine_may_expire_a_draft() {
         draft_id: id,
         actor: Actor::mcp("claude-code"),
         kind: DraftEventKind::Expired { ttl_hours: 72 },
+        audit: None,
     };
     let e = engine.drafts().check(&ev).unwrap_err();
     assert!(e.to_string().contains("only the engine"), "{e}");

@@ -21,6 +21,7 @@ fn ev(id: &str, actor: Actor, kind: DraftEventKind) -> DraftEvent {
         draft_id: id.into(),
         actor,
         kind,
+        audit: None,
     }
 }
 
@@ -44,7 +45,7 @@ fn created(id: &str, body: &str) -> DraftEvent {
 #[test]
 fn a_draft_is_pending_until_the_operator_approves_its_current_content() {
     let dir = tempfile::tempdir().unwrap();
-    let drafts = Drafts::open(dir.path()).unwrap();
+    let drafts = Drafts::open_rules_only(dir.path()).unwrap();
     let d = drafts.append(created("d1", "Yes, renew.")).unwrap();
     assert_eq!(d.status, DraftStatus::Pending);
     let d = drafts
@@ -64,7 +65,7 @@ fn a_draft_is_pending_until_the_operator_approves_its_current_content() {
 #[test]
 fn no_mcp_client_can_approve_or_reject() {
     let dir = tempfile::tempdir().unwrap();
-    let drafts = Drafts::open(dir.path()).unwrap();
+    let drafts = Drafts::open_rules_only(dir.path()).unwrap();
     let d = drafts.append(created("d1", "x")).unwrap();
     let err = drafts
         .append(ev(
@@ -96,7 +97,7 @@ fn no_mcp_client_can_approve_or_reject() {
 #[test]
 fn an_edit_after_review_voids_the_approval() {
     let dir = tempfile::tempdir().unwrap();
-    let drafts = Drafts::open(dir.path()).unwrap();
+    let drafts = Drafts::open_rules_only(dir.path()).unwrap();
     let d = drafts.append(created("d1", "v1")).unwrap();
     let old = d.digest.clone();
     drafts
@@ -150,7 +151,7 @@ fn an_edit_after_review_voids_the_approval() {
 #[test]
 fn execution_results_follow_approval_and_failures_stay_retryable() {
     let dir = tempfile::tempdir().unwrap();
-    let drafts = Drafts::open(dir.path()).unwrap();
+    let drafts = Drafts::open_rules_only(dir.path()).unwrap();
     let d = drafts.append(created("d1", "x")).unwrap();
     drafts
         .append(ev(
@@ -198,7 +199,7 @@ fn execution_results_follow_approval_and_failures_stay_retryable() {
 #[test]
 fn a_forged_event_in_the_log_has_no_effect() {
     let dir = tempfile::tempdir().unwrap();
-    let drafts = Drafts::open(dir.path()).unwrap();
+    let drafts = Drafts::open_rules_only(dir.path()).unwrap();
     let d = drafts.append(created("d1", "x")).unwrap();
     // Someone writes an approval by an MCP client straight into the file, plus a broken line.
     let forged = ev(
@@ -223,7 +224,7 @@ fn a_forged_event_in_the_log_has_no_effect() {
 #[test]
 fn a_digest_that_does_not_match_the_content_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let drafts = Drafts::open(dir.path()).unwrap();
+    let drafts = Drafts::open_rules_only(dir.path()).unwrap();
     let mut e = created("d1", "x");
     if let DraftEventKind::Created { digest, .. } = &mut e.kind {
         *digest = "0".repeat(64);
@@ -236,8 +237,8 @@ fn a_digest_that_does_not_match_the_content_is_refused() {
 fn a_decision_written_by_another_process_is_seen_at_once() {
     // The engine caches the fold; the CLI approving in another process must still show.
     let dir = tempfile::tempdir().unwrap();
-    let engine = Drafts::open(dir.path()).unwrap();
-    let cli = Drafts::open(dir.path()).unwrap();
+    let engine = Drafts::open_rules_only(dir.path()).unwrap();
+    let cli = Drafts::open_rules_only(dir.path()).unwrap();
     let d = engine.append(created("d1", "Yes, renew.")).unwrap();
     assert_eq!(engine.queue().unwrap().pending().count(), 1);
     cli.append(ev(
@@ -249,4 +250,211 @@ fn a_decision_written_by_another_process_is_seen_at_once() {
     let q = engine.queue().unwrap();
     assert_eq!(q.pending().count(), 0);
     assert_eq!(q.get("d1").unwrap().status, DraftStatus::Approved);
+}
+
+// --- Binding to the audit trail -------------------------------------------------------------
+
+use opsdesk::domain::{AuditEvent, AuditOutcome, AuditRef};
+use opsdesk::store::audit::Audit;
+
+/// A queue bound to an audit trail, as the engine opens it.
+struct Bound {
+    _dir: tempfile::TempDir,
+    audit: Audit,
+    drafts: Drafts,
+    log: std::path::PathBuf,
+}
+
+fn bound() -> Bound {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = Audit::open(&dir.path().join("audit")).unwrap();
+    let drafts = Drafts::open(&dir.path().join("drafts"), &dir.path().join("audit")).unwrap();
+    let log = dir.path().join("drafts/drafts.jsonl");
+    Bound {
+        _dir: dir,
+        audit,
+        drafts,
+        log,
+    }
+}
+
+/// Audit `ev` the way the engine does (reason `draft <kind>`, target the draft id).
+fn audit_of(audit: &Audit, ev: &DraftEvent) -> AuditRef {
+    let name = format!("draft.{}", ev.kind.name());
+    let rec = audit
+        .append(
+            AuditEvent::new(name, &ev.actor, AuditOutcome::Ok)
+                .target(ev.draft_id.clone())
+                .reason(format!("draft {}", ev.kind.name())),
+        )
+        .unwrap();
+    AuditRef::of(&rec)
+}
+
+fn audited(audit: &Audit, mut ev: DraftEvent) -> DraftEvent {
+    ev.audit = Some(audit_of(audit, &ev));
+    ev
+}
+
+fn append_line(log: &std::path::Path, ev: &DraftEvent) {
+    let mut text = std::fs::read_to_string(log).unwrap_or_default();
+    text.push_str(&serde_json::to_string(ev).unwrap());
+    text.push('\n');
+    std::fs::write(log, text).unwrap();
+}
+
+fn approval(d: &opsdesk::domain::Draft) -> DraftEvent {
+    ev(
+        &d.id,
+        Actor::Cli,
+        DraftEventKind::Approved {
+            digest: d.digest.clone(),
+        },
+    )
+}
+
+#[test]
+fn a_hand_appended_approval_without_its_audit_record_does_not_take_effect_and_is_reported() {
+    let b = bound();
+    let d = b
+        .drafts
+        .append(audited(&b.audit, created("d1", "Yes, renew.")))
+        .unwrap();
+    append_line(&b.log, &approval(&d));
+    let q = b.drafts.queue().unwrap();
+    assert_eq!(q.get("d1").unwrap().status, DraftStatus::Pending);
+    assert_eq!(q.unbound.len(), 1, "{:?}", q.unbound);
+    assert_eq!(q.unbound[0].line, 2);
+    assert_eq!(q.unbound[0].event, "approved");
+    assert!(
+        q.unbound[0].reason.contains("no audit record"),
+        "{:?}",
+        q.unbound
+    );
+    // The store refuses to append it too.
+    let e = b.drafts.append(approval(&d)).unwrap_err();
+    assert!(e.to_string().contains("names no audit record"), "{e}");
+    // Audited, it takes effect.
+    let d = b.drafts.append(audited(&b.audit, approval(&d))).unwrap();
+    assert_eq!(d.status, DraftStatus::Approved);
+}
+
+#[test]
+fn an_approval_bound_to_a_record_that_says_something_else_is_ignored() {
+    let b = bound();
+    let d = b
+        .drafts
+        .append(audited(&b.audit, created("d1", "Yes, renew.")))
+        .unwrap();
+    // A record of a rejection (or of another draft) cannot vouch for an approval.
+    let other = audit_of(
+        &b.audit,
+        &ev(
+            "d1",
+            Actor::Cli,
+            DraftEventKind::Rejected {
+                reason: "no".into(),
+            },
+        ),
+    );
+    let mut forged = approval(&d);
+    forged.audit = Some(other.clone());
+    append_line(&b.log, &forged);
+    // Nor a record whose hash is not the one named.
+    let mut forged = approval(&d);
+    forged.audit = Some(AuditRef {
+        seq: other.seq,
+        hash: "0".repeat(64),
+    });
+    append_line(&b.log, &forged);
+    let q = b.drafts.queue().unwrap();
+    assert_eq!(q.get("d1").unwrap().status, DraftStatus::Pending);
+    assert_eq!(q.unbound.len(), 2, "{:?}", q.unbound);
+    assert!(
+        q.unbound[0].reason.contains("not this `approved`"),
+        "{:?}",
+        q.unbound
+    );
+    assert!(
+        q.unbound[1].reason.contains("different hash"),
+        "{:?}",
+        q.unbound
+    );
+}
+
+#[test]
+fn an_old_approval_record_cannot_be_replayed_after_an_edit() {
+    let b = bound();
+    let d = b
+        .drafts
+        .append(audited(&b.audit, created("d1", "Yes, renew.")))
+        .unwrap();
+    let first = audited(&b.audit, approval(&d));
+    b.drafts.append(first.clone()).unwrap();
+    let o = email("Yes, renew for 3 years.");
+    let edit = ev(
+        "d1",
+        Actor::mcp("claude-code"),
+        DraftEventKind::Edited {
+            digest: content_digest("work", &o),
+            outbound: o,
+        },
+    );
+    let d = b.drafts.append(audited(&b.audit, edit)).unwrap();
+    assert_eq!(d.status, DraftStatus::Pending);
+    // The earlier approval's record, reused for the new content.
+    let mut replay = approval(&d);
+    replay.audit = first.audit.clone();
+    append_line(&b.log, &replay);
+    let q = b.drafts.queue().unwrap();
+    assert_eq!(q.get("d1").unwrap().status, DraftStatus::Pending);
+    assert!(
+        q.unbound[0]
+            .reason
+            .contains("already vouches for an earlier event"),
+        "{:?}",
+        q.unbound
+    );
+}
+
+#[test]
+fn a_log_written_before_binding_keeps_its_audited_decisions_and_loses_forged_ones() {
+    let b = bound();
+    // An old log: events without `audit`, each audited by the engine of the time.
+    let c = created("d1", "Yes, renew.");
+    audit_of(&b.audit, &c);
+    append_line(&b.log, &c);
+    let c2 = created("d2", "No.");
+    audit_of(&b.audit, &c2);
+    append_line(&b.log, &c2);
+    let d1 = b.drafts.get("d1").unwrap().unwrap();
+    let a = approval(&d1);
+    audit_of(&b.audit, &a);
+    append_line(&b.log, &a);
+    // Forged: an approval of d2 that the trail never recorded, and a second copy of d1's.
+    let d2 = b.drafts.get("d2").unwrap().unwrap();
+    append_line(&b.log, &approval(&d2));
+    let q = b.drafts.queue().unwrap();
+    assert_eq!(q.get("d1").unwrap().status, DraftStatus::Approved);
+    assert_eq!(q.get("d2").unwrap().status, DraftStatus::Pending);
+    assert_eq!(q.unbound.len(), 1, "{:?}", q.unbound);
+    assert_eq!(q.unbound[0].draft_id, "d2");
+    // Once the engine writes a bound event, unbound ones after it never count.
+    let c3 = b
+        .drafts
+        .append(audited(&b.audit, created("d3", "Maybe.")))
+        .unwrap();
+    let mut late = approval(&c3);
+    audit_of(&b.audit, &late); // even with a record in the trail
+    late.audit = None;
+    append_line(&b.log, &late);
+    let q = b.drafts.queue().unwrap();
+    assert_eq!(q.get("d3").unwrap().status, DraftStatus::Pending);
+    assert!(
+        q.unbound
+            .iter()
+            .any(|u| u.draft_id == "d3" && u.reason.contains("after the first bound one")),
+        "{:?}",
+        q.unbound
+    );
 }

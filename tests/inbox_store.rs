@@ -245,7 +245,7 @@ fn a_lost_index_is_rebuilt_from_the_data_files() {
                 .unwrap();
         }
     }
-    fs::remove_file(dir.path().join("index.bin")).unwrap();
+    fs::remove_file(dir.path().join("index2.bin")).unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
     // A writer notices and rebuilds; dedup still knows the old ids.
     assert!(matches!(
@@ -274,11 +274,11 @@ fn readers_notice_a_missing_or_truncated_index_and_see_every_record() {
                 .unwrap();
         }
     }
-    let index = dir.path().join("index.bin");
+    let index = dir.path().join("index2.bin");
     let seqs = |inbox: &Inbox| all(inbox).iter().map(|r| r.seq).collect::<Vec<_>>();
     // Cut to two entries: no writer comes by, readers alone must not show a short inbox.
     let f = fs::OpenOptions::new().write(true).open(&index).unwrap();
-    f.set_len(2 * 24).unwrap();
+    f.set_len(2 * 32).unwrap();
     drop(f);
     let inbox = Inbox::open(dir.path()).unwrap();
     assert_eq!(inbox.last_seq().unwrap(), 5);
@@ -320,7 +320,7 @@ fn a_torn_tail_is_invisible_to_readers_and_repaired_by_the_next_writer() {
         .write_all_ext(b"{\"seq\":2,\"id\":\"b\",\"recei");
     fs::OpenOptions::new()
         .append(true)
-        .open(dir.path().join("index.bin"))
+        .open(dir.path().join("index2.bin"))
         .unwrap()
         .write_all_ext(&[1, 2, 3]);
     assert_eq!(all(&inbox).len(), 1);
@@ -579,7 +579,7 @@ fn a_seq_whose_record_changed_under_a_rebuilt_index_is_read_again_not_served_fro
     assert_eq!(inbox.get(3).unwrap().unwrap().id, "m2"); // now parsed and kept in memory
     // Lose the index, the cursors and the last record's line: nothing remembers seq 3, so the
     // rebuilt index ends at seq 2 and the next record takes seq 3 again, elsewhere in the file.
-    fs::remove_file(dir.path().join("index.bin")).unwrap();
+    fs::remove_file(dir.path().join("index2.bin")).unwrap();
     for f in ["state.json", "state.json.bak"] {
         let _ = fs::remove_file(dir.path().join(f));
     }
@@ -615,7 +615,7 @@ fn a_rebuilt_index_never_reuses_a_seq_a_consumer_has_seen() {
     }
     // A client has consumed everything, then the index and the last line are lost.
     inbox.advance_cursor("mcp:claude-code", 3).unwrap();
-    fs::remove_file(dir.path().join("index.bin")).unwrap();
+    fs::remove_file(dir.path().join("index2.bin")).unwrap();
     let day = fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -640,4 +640,91 @@ fn a_rebuilt_index_never_reuses_a_seq_a_consumer_has_seen() {
         b.records.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
         ["new"]
     );
+}
+
+/// The day file holding the inbox's records (tests write within one day).
+fn day_file(dir: &std::path::Path) -> std::path::PathBuf {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .unwrap()
+}
+
+#[test]
+fn a_changed_byte_inside_a_record_that_still_parses_is_reported_never_returned() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let inbox = Inbox::open(dir.path()).unwrap();
+        for (id, text) in [
+            ("a", "pay 100 EUR"),
+            ("b", "pay 200 EUR"),
+            ("c", "pay 300 EUR"),
+        ] {
+            inbox
+                .append(record(id, "work", Channel::Email, text))
+                .unwrap();
+        }
+    }
+    // One digit of record 2 changed: the line still parses as a record with seq 2.
+    let day = day_file(dir.path());
+    let data = fs::read_to_string(&day).unwrap();
+    assert_eq!(data.matches("pay 200 EUR").count(), 2, "text and preview");
+    fs::write(&day, data.replacen("pay 200 EUR", "pay 900 EUR", 1)).unwrap();
+
+    let inbox = Inbox::open(dir.path()).unwrap();
+    let after = inbox.read_after(0, 10, &Filter::default()).unwrap();
+    assert_eq!(
+        after.records.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        [1, 3]
+    );
+    assert_eq!(after.skipped_corrupt, 1);
+    let before = inbox.read_before(None, 10, &Filter::default()).unwrap();
+    assert_eq!(
+        before.records.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        [3, 1]
+    );
+    assert_eq!(before.skipped_corrupt, 1);
+    assert!(inbox.get(2).unwrap().is_none());
+    assert!(inbox.find_by_id("b").unwrap().is_none());
+
+    let report = inbox.verify().unwrap();
+    assert!(!report.ok());
+    assert_eq!(report.records, 3);
+    assert_eq!(report.damaged.len(), 1, "{report:?}");
+    assert_eq!(report.damaged[0].seq, 2);
+    assert!(report.damaged[0].reason.contains("checksum"), "{report:?}");
+}
+
+#[test]
+fn an_inbox_indexed_without_checksums_is_migrated_and_keeps_every_record() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let inbox = Inbox::open(dir.path()).unwrap();
+        for i in 0..4 {
+            inbox
+                .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
+                .unwrap();
+        }
+    }
+    // What an inbox written before checksums has: the 24-byte index under the old name.
+    fs::remove_file(dir.path().join("index2.bin")).unwrap();
+    fs::write(dir.path().join("index.bin"), vec![0u8; 4 * 24]).unwrap();
+    let inbox = Inbox::open(dir.path()).unwrap();
+    assert_eq!(
+        all(&inbox).iter().map(|r| r.seq).collect::<Vec<_>>(),
+        [1, 2, 3, 4]
+    );
+    assert!(dir.path().join("index2.bin").exists());
+    assert!(
+        !dir.path().join("index.bin").exists(),
+        "the old index is removed"
+    );
+    assert!(inbox.verify().unwrap().ok());
+    // And it goes on from there.
+    inbox
+        .append(record("m4", "work", Channel::Email, "x"))
+        .unwrap();
+    assert_eq!(inbox.last_seq().unwrap(), 5);
+    assert!(inbox.verify().unwrap().ok());
 }

@@ -622,3 +622,53 @@ fn a_files_items_are_stored_as_one_batch() {
     );
     assert_eq!(f.records().len(), 50);
 }
+
+/// An e-mail whose writer stops after the headers (waiting for the rest of the body) while
+/// keeping the file open, as a slow `sh -c '…' > spool/x.eml` does.
+const EML_HEADERS: &str = "From: Ada <ada@contoso.com>\r\nTo: ops@contoso.com\r\nSubject: Quarterly numbers\r\nMessage-ID: <paused-1@contoso.com>\r\n\r\n";
+
+#[test]
+fn an_eml_whose_writer_paused_after_the_headers_is_not_ingested_cut_short() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let f = Fixture::new();
+    let path = f.spool_dir.join("paused.eml");
+    // Another process writes the headers, then waits (for a line on its stdin) before the body.
+    let mut writer = Command::new("sh")
+        .arg("-c")
+        .arg("printf '%s' \"$HEADERS\"; read go; printf 'The body, at last.\\r\\n'; exec >&-")
+        .env("HEADERS", EML_HEADERS)
+        .stdin(Stdio::piped())
+        .stdout(fs::File::create(&path).unwrap())
+        .spawn()
+        .unwrap();
+    // Wait until the headers are on disk, then make the pause look long (settle time passed).
+    while fs::metadata(&path).unwrap().len() < EML_HEADERS.len() as u64 {
+        std::thread::yield_now();
+    }
+    let file = fs::File::options().write(true).open(&path).unwrap();
+    file.set_modified(SystemTime::now() - Duration::from_secs(30))
+        .unwrap();
+    drop(file);
+    for _ in 0..2 {
+        let report = f.poll();
+        assert_eq!((report.ingested, report.pending), (0, 1), "{report:?}");
+        assert!(report.rejected.is_empty());
+        assert!(
+            path.exists(),
+            "left in the spool while its writer holds it open"
+        );
+    }
+    assert!(f.records().is_empty());
+
+    writer.stdin.take().unwrap().write_all(b"go\n").unwrap();
+    assert!(writer.wait().unwrap().success());
+    let report = f.poll();
+    assert_eq!(report.ingested, 1, "{report:?}");
+    let recs = f.records();
+    assert!(
+        recs[0].text.contains("The body, at last."),
+        "{:?}",
+        recs[0].text
+    );
+}

@@ -766,6 +766,7 @@ fn draft_life_shows_decision_and_where_it_went() {
         draft_id: d.id.clone(),
         actor: actor.parse().unwrap(),
         kind,
+        audit: None,
     };
     let digest = d.digest.clone();
     // Select it; the pane asks for the selected draft's events.

@@ -461,7 +461,7 @@ fn an_idle_watch_uses_no_cpu() {
     let mut w = Watch::start(&env, &["--json", "--no-toast"], &[]);
     env.append(msg("i1", Channel::Email, "work", "I", "x"));
     w.wait_seqs(1);
-    // Its own reads (opening index.bin, the day file) and cursor writes must not wake it.
+    // Its own reads (opening index2.bin, the day file) and cursor writes must not wake it.
     let ticks = |pid: u32| -> u64 {
         let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
         let after = &stat[stat.rfind(')').unwrap() + 2..];
@@ -738,7 +738,7 @@ fn day_rollover_is_followed() {
     assert_eq!(w.wait_seqs(3), [1, 2, 3]);
 
     // Make the records so far belong to an earlier day: move their file to an old date and
-    // let the store rebuild its index (it rebuilds when index.bin is missing). New records
+    // let the store rebuild its index (it rebuilds when index2.bin is missing). New records
     // then go to today's file, as after midnight.
     let files = env.day_files();
     assert_eq!(files.len(), 1);
@@ -747,7 +747,7 @@ fn day_rollover_is_followed() {
         env.inbox_dir().join("2020-01-01.jsonl"),
     )
     .unwrap();
-    fs::remove_file(env.inbox_dir().join("index.bin")).unwrap();
+    fs::remove_file(env.inbox_dir().join("index2.bin")).unwrap();
     env.append(msg("n1", Channel::Teams, "work", "N", "day two"));
     env.append(msg("n2", Channel::Teams, "work", "N", "day two again"));
 
@@ -788,7 +788,7 @@ fn rename_over_truncation_and_index_rewrites_neither_repeat_nor_skip() {
         .unwrap();
     fs::OpenOptions::new()
         .append(true)
-        .open(dir.join("index.bin"))
+        .open(dir.join("index2.bin"))
         .unwrap()
         .write_all(&[7u8; 10])
         .unwrap();
@@ -811,10 +811,10 @@ fn rename_over_truncation_and_index_rewrites_neither_repeat_nor_skip() {
     env.append(msg("r5", Channel::Email, "work", "R", "five"));
     assert_eq!(w.wait_seqs(5), [1, 2, 3, 4, 5]);
 
-    // index.bin replaced atomically (as a rebuild writes it): same entries, new inode.
-    let idx = fs::read(dir.join("index.bin")).unwrap();
-    fs::write(dir.join(".index.bin.tmp"), &idx).unwrap();
-    fs::rename(dir.join(".index.bin.tmp"), dir.join("index.bin")).unwrap();
+    // index2.bin replaced atomically (as a rebuild writes it): same entries, new inode.
+    let idx = fs::read(dir.join("index2.bin")).unwrap();
+    fs::write(dir.join(".index2.bin.tmp"), &idx).unwrap();
+    fs::rename(dir.join(".index2.bin.tmp"), dir.join("index2.bin")).unwrap();
     env.append(msg("r6", Channel::Email, "work", "R", "six"));
     assert_eq!(w.wait_seqs(6), [1, 2, 3, 4, 5, 6]);
 

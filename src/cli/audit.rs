@@ -175,10 +175,10 @@ fn print_record(out: &super::Printer, r: &AuditRecord) {
 ///
 /// Inbox: every stored record is audited (`inbox.append`, target `<channel>#<seq>`) as it is
 /// appended, so a seq with no such record was stored while the trail could not be written (a
-/// full disk) or its record was removed. Drafts: every created, edited, approved or rejected
-/// event is audited before it is written (reason `draft <kind>`, target the draft id), so an
-/// event in `drafts.jsonl` with no audit record was written by hand, and a draft the audit
-/// saw created but the log does not hold was deleted with the log.
+/// full disk) or its record was removed. Drafts: every event is audited before it is written
+/// and names its audit record; the queue's fold ignores an event the trail does not vouch for
+/// (`store::drafts_binding`), and each one it ignored is listed here. A draft the audit saw
+/// created but the log does not hold was deleted with the log.
 fn cross_check(ctx: &Context, audit: &Audit) -> Result<(Vec<u64>, Vec<String>), Failure> {
     use std::collections::HashMap;
     let inbox = crate::store::inbox::Inbox::open(&ctx.paths.inbox_dir())?;
@@ -219,27 +219,27 @@ fn cross_check(ctx: &Context, audit: &Audit) -> Result<(Vec<u64>, Vec<String>), 
 
     let mut findings = Vec::new();
     let log = ctx.paths.drafts_dir().join("drafts.jsonl");
+    let queue =
+        crate::store::drafts::Drafts::open(&ctx.paths.drafts_dir(), audit.dir())?.queue()?;
+    for u in &queue.unbound {
+        findings.push(format!(
+            "{} line {}: `{}` of draft {} ignored: {}",
+            log.display(),
+            u.line,
+            u.event,
+            u.draft_id,
+            u.reason
+        ));
+    }
     match std::fs::read(&log) {
         Ok(bytes) => {
-            for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
+            for line in bytes.split(|b| *b == b'\n') {
                 let Ok(ev) = serde_json::from_slice::<crate::domain::DraftEvent>(line) else {
                     continue; // the fold reports unreadable lines
                 };
-                let kind = ev.kind.name();
-                if !DECISIONS.contains(&kind) {
-                    continue;
-                }
-                let b = balance
-                    .entry((ev.draft_id.clone(), kind.to_string()))
-                    .or_default();
-                *b -= 1;
-                if *b < 0 {
-                    findings.push(format!(
-                        "{} line {}: `{kind}` of draft {} has no audit record (written outside opsdesk?)",
-                        log.display(),
-                        n + 1,
-                        ev.draft_id
-                    ));
+                if let Some(b) = balance.get_mut(&(ev.draft_id.clone(), ev.kind.name().to_string()))
+                {
+                    *b -= 1;
                 }
             }
         }

@@ -123,6 +123,26 @@ pub struct DraftEvent {
     pub actor: Actor,
     #[serde(flatten)]
     pub kind: DraftEventKind,
+    /// The audit record written for this event before it was appended (absent only in logs
+    /// written before events were bound; see `store::drafts_binding`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audit: Option<AuditRef>,
+}
+
+/// Where an event's audit record is: its seq in the chain and its hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditRef {
+    pub seq: u64,
+    pub hash: String,
+}
+
+impl AuditRef {
+    pub fn of(rec: &super::AuditRecord) -> AuditRef {
+        AuditRef {
+            seq: rec.seq,
+            hash: rec.hash.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

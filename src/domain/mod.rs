@@ -16,7 +16,9 @@ pub use deal::{
     Deal, DealEvent, DealEventKind, DealLink, DealSpec, DealStage, KeyDate, LinkRule,
     deal_id_for_proposal, new_deal_id,
 };
-pub use draft::{Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, content_digest};
+pub use draft::{
+    AuditRef, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, content_digest,
+};
 pub use message::{Channel, InboxRecord, NewMessage, Party};
 pub use query::{BriefKind, ConfigSection, Query};
 

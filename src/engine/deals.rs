@@ -679,7 +679,7 @@ impl Engine {
         };
         let fresh = self.drafts.get(&draft.id)?;
         if fresh.is_some_and(|d| d.status != DraftStatus::Executed) {
-            self.audit(
+            let rec = self.audit(
                 AuditEvent::new("draft.execute", Actor::Executor, AuditOutcome::Ok)
                     .entity(&draft.profile)
                     .target(format!("{} -> {}", draft.id, deal.id))
@@ -692,6 +692,8 @@ impl Engine {
                 kind: DraftEventKind::Executed {
                     remote_id: deal.id.clone(),
                 },
+                // The fold accepts it only with the record that says so.
+                audit: Some(crate::domain::AuditRef::of(&rec)),
             };
             match self.drafts.append(ev) {
                 Ok(d) => self.announce(EngineEvent::DraftChanged(Arc::new(d))),

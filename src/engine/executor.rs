@@ -205,6 +205,7 @@ async fn record(
         draft_id: d.id.clone(),
         actor: Actor::Executor,
         kind,
+        audit: None,
     };
     let target = match remote_id {
         Some(r) => format!("{} -> {}", d.id, crate::sanitize::one_line(r, 200)),
@@ -214,9 +215,19 @@ async fn record(
         .entity(&d.profile)
         .target(target)
         .reason(reason);
+    let mut ev = ev;
     let _ = tokio::task::spawn_blocking(move || {
-        if let Err(err) = e.audit(audit) {
-            tracing::error!("{err}");
+        // No audit record, no result: an unaudited `executed` would be ignored by the fold
+        // anyway. The draft stays approved; the next attempt finds what was sent by its send id.
+        match e.audit(audit) {
+            Ok(rec) => ev.audit = Some(crate::domain::AuditRef::of(&rec)),
+            Err(err) => {
+                tracing::error!(
+                    "executor could not record the result of draft {}: {err}",
+                    ev.draft_id
+                );
+                return;
+            }
         }
         match e.drafts().append(ev) {
             Ok(d) => e.announce(EngineEvent::DraftChanged(Arc::new(d))),

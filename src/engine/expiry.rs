@@ -40,15 +40,16 @@ impl Engine {
             return Ok(false);
         }
         let ttl_hours = ttl.whole_hours().max(0) as u64;
-        let ev = DraftEvent {
+        let mut ev = DraftEvent {
             ts: now,
             draft_id: d.id.clone(),
             actor: Actor::Engine,
             kind: DraftEventKind::Expired { ttl_hours },
+            audit: None,
         };
         self.drafts.check(&ev)?;
-        // Audited before it is written, like every other draft event.
-        self.audit(
+        // Audited before it is written, like every other draft event, and bound to its record.
+        let rec = self.audit(
             AuditEvent::new("draft.expired", Actor::Engine, AuditOutcome::Ok)
                 .entity(&d.profile)
                 .target(d.id.clone())
@@ -56,6 +57,7 @@ impl Engine {
                     "draft expired: {kind} pending longer than {ttl_hours} h ([drafts.ttl_hours])"
                 )),
         )?;
+        ev.audit = Some(crate::domain::AuditRef::of(&rec));
         let draft = self.drafts.append(ev)?;
         self.announce(EngineEvent::DraftChanged(std::sync::Arc::new(draft)));
         Ok(true)

@@ -7,8 +7,8 @@ mod assistant_jobs;
 pub mod assistant_query;
 pub mod deals;
 pub mod executor;
-pub mod filing;
 mod expiry;
+pub mod filing;
 mod governance;
 pub mod jobs;
 mod llm_jobs;
@@ -133,8 +133,8 @@ impl Engine {
         Ok(Engine {
             phi,
             inbox: Inbox::open(&paths.inbox_dir())?,
-            drafts: Drafts::open(&paths.drafts_dir())?,
             deals: crate::store::deals::Deals::open(&paths.deals_dir())?,
+            drafts: Drafts::open(&paths.drafts_dir(), &paths.audit_dir())?,
             audit: Audit::open(&paths.audit_dir())?,
             assistant: crate::assistant::store::AssistantStore::open(
                 &paths.data_dir.join("assistant"),
@@ -489,6 +489,7 @@ impl Engine {
                     draft_id: id.clone(),
                     actor: actor.clone(),
                     kind: DraftEventKind::Edited { outbound, digest },
+                    audit: None,
                 };
                 self.apply_draft_event(name, ev, &draft.profile, cx)
             }
@@ -523,6 +524,7 @@ impl Engine {
                     draft_id: id.clone(),
                     actor: actor.clone(),
                     kind: DraftEventKind::Approved { digest },
+                    audit: None,
                 };
                 self.apply_draft_event(name, ev, &draft.profile, cx)
             }
@@ -555,6 +557,7 @@ impl Engine {
                     kind: DraftEventKind::Rejected {
                         reason: crate::sanitize::one_line(&reason, 500),
                     },
+                    audit: None,
                 };
                 self.apply_draft_event(name, ev, &draft.profile, cx)
             }
@@ -674,6 +677,7 @@ impl Engine {
                 verdict: verdict.clone(),
                 provider,
             },
+            audit: None,
         };
         self.apply_draft_event(name, ev, &profile, cx)?;
         Ok(Outcome::Queued {
@@ -738,18 +742,20 @@ impl Engine {
     fn apply_draft_event(
         &self,
         name: &str,
-        ev: DraftEvent,
+        mut ev: DraftEvent,
         profile: &str,
         cx: &Call,
     ) -> Result<Outcome, EngineError> {
         self.drafts.check(&ev)?;
         let kind = ev.kind.name();
-        self.audit(
+        // The event names its audit record: the fold accepts it only if the record says the same.
+        let rec = self.audit(
             cx.event(name, AuditOutcome::Ok)
                 .entity(profile)
                 .target(ev.draft_id.clone())
                 .reason(format!("draft {kind}")),
         )?;
+        ev.audit = Some(crate::domain::AuditRef::of(&rec));
         let draft = match self.drafts.append(ev) {
             Ok(d) => d,
             Err(e) => {

@@ -9,6 +9,7 @@ use crate::store::inbox::{Appended, Inbox};
 
 pub mod demo;
 pub mod graph;
+pub mod open_writers;
 pub mod poller;
 pub mod spool;
 

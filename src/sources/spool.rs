@@ -2,8 +2,12 @@
 //!
 //! Life of a file:
 //! 1. It is ignored while its name is hidden (`.x.json`), ends in anything but `.json`/`.eml`
-//!    (`x.json.tmp`, `x.json.part`), or it was modified within the settle time (still being
-//!    written). Writers should write to a temporary name and rename: that is atomic.
+//!    (`x.json.tmp`, `x.json.part`), it was modified within the settle time, or some process
+//!    still has it open for writing (a writer that paused after an e-mail's headers: reading
+//!    it then would ingest it cut short). Writers should write to a temporary name and rename:
+//!    that is atomic. A file that changes while it is read was written in place by a writer
+//!    the checks above did not see (one that reopens the file for each part): it is rejected
+//!    with a reason saying so, never ingested as it happened to be.
 //! 2. It is parsed and every item is validated before anything is stored, so a file is
 //!    ingested whole or rejected whole.
 //! 3. Its items go to the [`Sink`] (durable append). Only then is the file moved to `done/`: a
@@ -114,7 +118,13 @@ impl Spool {
         for (name, reason) in odd {
             self.reject(&name, &reason, &mut report)?;
         }
+        let writing = self.being_written(&names);
         for name in names {
+            if writing.contains(&name) {
+                tracing::debug!(file = %display_name(&name), "spool file still open for writing");
+                report.pending += 1;
+                continue;
+            }
             if let Err(e) = self.process(&name, sink, &mut report) {
                 if report.ingested + report.duplicates + report.rejected.len() > 0 {
                     tracing::info!(
@@ -158,6 +168,25 @@ impl Spool {
         names.sort();
         odd.sort();
         Ok((names, odd))
+    }
+
+    /// The files among `names` that a process holds open for writing (one `/proc` scan per
+    /// poll, and only when there are files).
+    fn being_written(&self, names: &[OsString]) -> BTreeSet<OsString> {
+        use std::os::unix::fs::MetadataExt;
+        let ids: Vec<(OsString, super::open_writers::FileId)> = names
+            .iter()
+            .filter_map(|n| {
+                let m = fs::symlink_metadata(self.dir.join(n)).ok()?;
+                Some((n.clone(), (m.dev(), m.ino())))
+            })
+            .collect();
+        let wanted = ids.iter().map(|(_, id)| *id).collect();
+        let open = super::open_writers::open_for_writing(&wanted);
+        ids.into_iter()
+            .filter(|(_, id)| open.contains(id))
+            .map(|(n, _)| n)
+            .collect()
     }
 
     fn process(
@@ -256,6 +285,18 @@ impl Spool {
         }
         if bytes.len() as u64 > MAX_FILE_BYTES {
             return Ok(Fetched::Bad(too_big(bytes.len() as u64)));
+        }
+        // Written to while we read it: what we have may be cut short.
+        let after = file
+            .metadata()
+            .with_context(|| format!("cannot stat {}", path.display()))?;
+        if after.len() != bytes.len() as u64
+            || after.modified().ok() != meta.modified().ok()
+            || meta.len() != bytes.len() as u64
+        {
+            return Ok(Fetched::Bad(
+                "the file changed while it was being read: it is still being written in place, so what was read may be incomplete. Write it under a temporary name (`x.eml.tmp` or `.x.eml`) and rename it into place when it is complete; then drop it in again".into(),
+            ));
         }
         Ok(Fetched::Bytes(bytes))
     }

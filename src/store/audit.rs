@@ -195,6 +195,22 @@ fn chain_hash(prev: &str, body: &serde_json::Value) -> String {
     hex::encode(h.finalize())
 }
 
+/// The month files of the trail in `dir`, in chain order.
+pub fn month_files(dir: &Path) -> Result<Vec<PathBuf>, StoreError> {
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| StoreError::io(dir, "list", e))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.len() == 13 && n.ends_with(".jsonl") && n.as_bytes()[4] == b'-')
+        })
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
 fn month_file_name(t: time::OffsetDateTime) -> String {
     format!("{:04}-{:02}.jsonl", t.year(), t.month() as u8)
 }
@@ -219,18 +235,7 @@ impl Audit {
 
     /// Month files in chain order.
     pub fn files(&self) -> Result<Vec<PathBuf>, StoreError> {
-        let mut v: Vec<PathBuf> = fs::read_dir(&self.dir)
-            .map_err(|e| StoreError::io(&self.dir, "list", e))?
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                    n.len() == 13 && n.ends_with(".jsonl") && n.as_bytes()[4] == b'-'
-                })
-            })
-            .collect();
-        v.sort();
-        Ok(v)
+        month_files(&self.dir)
     }
 
     /// Append one event to the chain. Returns once the record is on disk.

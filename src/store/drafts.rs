@@ -1,13 +1,15 @@
 //! The approval queue as an event log, `drafts/drafts.jsonl`. The current queue is a fold of the
 //! events. Every transition is checked before it is appended, and checked again when the log is
 //! folded, so an event that breaks the rules (an approval by a non-operator, an approval of
-//! content that has since changed) never takes effect even if it was written by hand.
+//! content that has since changed) never takes effect even if it was written by hand. An event
+//! the audit trail does not vouch for is ignored and reported too (`drafts_binding`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::StoreError;
+use super::drafts_binding::{Binder, Unbound};
 use super::jsonl::{FileLock, Lines, append_durable, repair_torn_tail};
 use super::stamp::Stamp;
 use crate::domain::{Actor, Draft, DraftEvent, DraftEventKind, DraftStatus, content_digest};
@@ -21,6 +23,8 @@ pub struct Drafts {
     /// The last fold of the log, valid while the log's stamp holds (status, the console and
     /// `drafts_list` read the queue far more often than it changes).
     cache: Mutex<Option<(Stamp, Arc<Queue>)>>,
+    /// The audit trail the events are bound to; `None` only for `open_rules_only`.
+    binder: Option<Binder>,
 }
 
 /// The queue as folded from the log, in creation order.
@@ -29,6 +33,10 @@ pub struct Queue {
     pub drafts: Vec<Draft>,
     /// Lines that did not parse or events that broke the rules (reported, ignored).
     pub skipped: Vec<String>,
+    /// Events ignored because the audit trail does not vouch for them (also in `skipped`).
+    pub unbound: Vec<Unbound>,
+    /// Audit records already bound to an accepted event.
+    bound: HashSet<u64>,
 }
 
 impl Queue {
@@ -43,11 +51,22 @@ impl Queue {
 }
 
 impl Drafts {
-    pub fn open(dir: &Path) -> Result<Drafts, StoreError> {
+    /// The queue in `dir`, its events bound to the audit trail in `audit_dir`: an event takes
+    /// effect only if its audit record is there and says the same.
+    pub fn open(dir: &Path, audit_dir: &Path) -> Result<Drafts, StoreError> {
+        let mut d = Drafts::open_rules_only(dir)?;
+        d.binder = Some(Binder::new(audit_dir));
+        Ok(d)
+    }
+
+    /// The queue with its rules but no audit binding: for tests of the rules alone. The engine
+    /// always opens the queue bound (`open`).
+    pub fn open_rules_only(dir: &Path) -> Result<Drafts, StoreError> {
         ensure_private_dir(dir).map_err(|e| StoreError::Rejected(format!("{e:#}")))?;
         Ok(Drafts {
             dir: dir.to_path_buf(),
             cache: Mutex::new(None),
+            binder: None,
         })
     }
 
@@ -79,55 +98,95 @@ impl Drafts {
 
     /// Fold the whole log into the current queue.
     fn fold(&self) -> Result<Queue, StoreError> {
-        let path = self.log_path();
         let mut q = Queue::default();
         let mut by_id: HashMap<String, usize> = HashMap::new();
+        self.replay(|line, verdict| {
+            let msg = match verdict {
+                Verdict::Unreadable(e) => format!("{line}: unreadable event ({e})"),
+                Verdict::Unbound(ev, why) => {
+                    q.unbound.push(Unbound {
+                        line: line.number,
+                        draft_id: ev.draft_id.clone(),
+                        event: ev.kind.name().to_string(),
+                        reason: why.to_string(),
+                    });
+                    format!(
+                        "{line}: `{}` of draft {} ignored: {why}",
+                        ev.kind.name(),
+                        ev.draft_id
+                    )
+                }
+                Verdict::Checked(ev) => match apply(&mut q.drafts, &mut by_id, ev) {
+                    Ok(_) => {
+                        if let Some(a) = &ev.audit {
+                            q.bound.insert(a.seq);
+                        }
+                        return;
+                    }
+                    Err(e) => format!("{line}: event ignored: {e}"),
+                },
+            };
+            tracing::warn!("{msg}");
+            q.skipped.push(msg);
+        })?;
+        Ok(q)
+    }
+
+    /// Read the log and judge each line's binding to the audit trail, in order.
+    fn replay(&self, mut visit: impl FnMut(&LineAt, Verdict<'_>)) -> Result<(), StoreError> {
+        let path = self.log_path();
         let lines = match Lines::open(&path, 0) {
             Ok(l) => l,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(q),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(StoreError::io(&path, "open", e)),
         };
+        let mut parsed = Vec::new();
         for line in lines {
             let line = line.map_err(|e| StoreError::io(&path, "read", e))?;
-            let ev: DraftEvent = match serde_json::from_slice(&line.bytes) {
-                Ok(ev) => ev,
-                Err(e) => {
-                    let msg = format!("{}:{}: unreadable event ({e})", path.display(), line.number);
-                    tracing::warn!("{msg}");
-                    q.skipped.push(msg);
-                    continue;
-                }
+            parsed.push((
+                line.number,
+                serde_json::from_slice::<DraftEvent>(&line.bytes).map_err(|e| e.to_string()),
+            ));
+        }
+        let events: Vec<&DraftEvent> = parsed.iter().filter_map(|(_, e)| e.as_ref().ok()).collect();
+        let mut binding = self.binder.as_ref().map(|b| b.fold(&events));
+        for (number, ev) in &parsed {
+            let at = LineAt {
+                path: &path,
+                number: *number,
             };
-            if let Err(e) = apply(&mut q.drafts, &mut by_id, &ev) {
-                let msg = format!("{}:{}: event ignored: {e}", path.display(), line.number);
-                tracing::warn!("{msg}");
-                q.skipped.push(msg);
+            match ev {
+                Err(e) => visit(&at, Verdict::Unreadable(e)),
+                Ok(ev) => {
+                    let judged = match binding.as_mut() {
+                        Some(b) => b.check(ev)?,
+                        None => Ok(()),
+                    };
+                    match judged {
+                        Ok(()) => visit(&at, Verdict::Checked(ev)),
+                        Err(why) => visit(&at, Verdict::Unbound(ev, &why)),
+                    }
+                }
             }
         }
-        Ok(q)
+        Ok(())
     }
 
     /// The events of one draft that took effect, in log order: its life (created, edited,
     /// decided, executed or failed), each with its time and actor.
     pub fn history(&self, id: &str) -> Result<Vec<DraftEvent>, StoreError> {
-        let path = self.log_path();
         let mut drafts = Vec::new();
         let mut by_id: HashMap<String, usize> = HashMap::new();
         let mut out = Vec::new();
-        let lines = match Lines::open(&path, 0) {
-            Ok(l) => l,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
-            Err(e) => return Err(StoreError::io(&path, "open", e)),
-        };
-        for line in lines {
-            let line = line.map_err(|e| StoreError::io(&path, "read", e))?;
-            let Ok(ev) = serde_json::from_slice::<DraftEvent>(&line.bytes) else {
-                continue; // reported by the fold
-            };
-            if apply(&mut drafts, &mut by_id, &ev).is_ok() && ev.draft_id == id {
-                out.push(ev);
+        self.replay(|_, verdict| {
+            // Unreadable and unbound lines are reported by the fold.
+            if let Verdict::Checked(ev) = verdict
+                && apply(&mut drafts, &mut by_id, ev).is_ok()
+                && ev.draft_id == id
+            {
+                out.push(ev.clone());
             }
-        }
+        })?;
         Ok(out)
     }
 
@@ -162,12 +221,38 @@ impl Drafts {
             .enumerate()
             .map(|(i, d)| (d.id.clone(), i))
             .collect();
+        if let Some(binder) = &self.binder {
+            binder
+                .check_new(&ev, &q.bound)?
+                .map_err(|why| StoreError::Rejected(format!("draft event refused: {why}")))?;
+        }
         let idx = apply(&mut q.drafts, &mut by_id, &ev).map_err(StoreError::Rejected)?;
         let mut line = serde_json::to_vec(&ev).map_err(|e| StoreError::Rejected(e.to_string()))?;
         line.push(b'\n');
         append_durable(&mut file, &path, &line)?;
         Ok(q.drafts.swap_remove(idx))
     }
+}
+
+/// Where a line of the log is, for messages (`path:line`).
+struct LineAt<'a> {
+    path: &'a Path,
+    number: u64,
+}
+
+impl std::fmt::Display for LineAt<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.path.display(), self.number)
+    }
+}
+
+/// What the replay found on a line.
+enum Verdict<'a> {
+    Unreadable(&'a str),
+    /// The audit trail does not vouch for the event (why).
+    Unbound(&'a DraftEvent, &'a str),
+    /// Bound (or the store has no binding): the queue's rules decide.
+    Checked(&'a DraftEvent),
 }
 
 /// Apply one event to the queue, or say why it is not allowed. Returns the draft's index.

@@ -1,8 +1,10 @@
-//! The durable inbox: `inbox/<YYYY-MM-DD>.jsonl` data files, `inbox/index.bin` and
+//! The durable inbox: `inbox/<YYYY-MM-DD>.jsonl` data files, `inbox/index2.bin` and
 //! `inbox/state.json`.
 //!
-//! `index.bin` holds one fixed 24-byte entry per `seq` (entry `seq-1`): the day file, offset and
-//! length of the record's line, and a hash of its source id. It is the commit point: a record
+//! `index2.bin` holds one fixed 32-byte entry per `seq` (entry `seq-1`): the day file, offset and
+//! length of the record's line, a hash of its source id, and a CRC-32 of the line's bytes,
+//! checked on every read (a changed byte in a record that still parses is reported with its seq
+//! and the record skipped, never returned). It is the commit point: a record
 //! exists once its index entry is written, which happens only after its line is fsync'd. So:
 //! - reading from a cursor is one `pread` into the index plus one per record, whatever the size
 //!   of the inbox;
@@ -37,8 +39,13 @@ use super::jsonl::{FileLock, Lines, append_durable};
 use crate::domain::{Channel, InboxRecord};
 use crate::paths::{ensure_private_dir, open_private_append, write_atomic};
 
-const ENTRY_LEN: u64 = 24;
-const INDEX: &str = "index.bin";
+const ENTRY_LEN: u64 = 32;
+/// The index. Its name changed with the entry format (`index.bin` had 24-byte entries without
+/// checksums): an inbox written before has no `index2.bin`, so the missing-index repair
+/// rebuilds it from the data files, checksumming each line as it stands, and then removes the
+/// old index (`LEGACY_INDEX`).
+pub const INDEX: &str = "index2.bin";
+const LEGACY_INDEX: &str = "index.bin";
 const LOCK: &str = ".lock";
 /// The console's cursor defines the operator's `unread` count in state.json.
 pub const OPERATOR_CONSUMER: &str = "console";
@@ -51,6 +58,8 @@ struct IndexEntry {
     len: u32,
     offset: u64,
     id_hash: u64,
+    /// CRC-32 (IEEE) of the record's line, newline included.
+    crc: u32,
 }
 
 impl IndexEntry {
@@ -60,6 +69,7 @@ impl IndexEntry {
         len: 0,
         offset: 0,
         id_hash: 0,
+        crc: 0,
     };
 
     fn is_hole(&self) -> bool {
@@ -74,6 +84,8 @@ impl IndexEntry {
         b[4..8].copy_from_slice(&self.len.to_le_bytes());
         b[8..16].copy_from_slice(&self.offset.to_le_bytes());
         b[16..24].copy_from_slice(&self.id_hash.to_le_bytes());
+        b[24..28].copy_from_slice(&self.crc.to_le_bytes());
+        // 28..32 reserved, zero.
         b
     }
     fn decode(b: &[u8]) -> IndexEntry {
@@ -88,6 +100,7 @@ impl IndexEntry {
             len: u32_at(4),
             offset: u64_at(8),
             id_hash: u64_at(16),
+            crc: u32_at(24),
         }
     }
 }
@@ -116,6 +129,15 @@ fn id_hash(id: &str) -> u64 {
     a.copy_from_slice(&d[..8]);
     // 0 marks a hole in the index; move the one id hashing to 0 elsewhere.
     u64::from_le_bytes(a).max(1)
+}
+
+/// The checksum of a line as read without its newline (`Lines`), equal to the checksum of the
+/// line as written (newline included).
+fn line_crc(without_newline: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(without_newline);
+    h.update(b"\n");
+    h.finalize()
 }
 
 fn day_of(t: OffsetDateTime) -> u32 {
@@ -193,6 +215,29 @@ pub struct Batch {
     pub skipped_corrupt: u64,
     /// The inbox's last seq at the time of the read.
     pub last_seq: u64,
+}
+
+/// What `Inbox::verify` found.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct InboxVerifyReport {
+    /// Indexed seqs (the inbox's last seq).
+    pub records: u64,
+    /// Records whose bytes do not read back as stored, by seq.
+    pub damaged: Vec<DamagedRecord>,
+    /// Seqs whose record was lost before an index rebuild (known, reported, not damage found now).
+    pub holes: Vec<u64>,
+}
+
+impl InboxVerifyReport {
+    pub fn ok(&self) -> bool {
+        self.damaged.is_empty()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DamagedRecord {
+    pub seq: u64,
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -324,6 +369,7 @@ impl Inbox {
                 len,
                 offset: base + bytes.len() as u64,
                 id_hash: h,
+                crc: crc32fast::hash(&line),
             });
             bytes.extend_from_slice(&line);
             fresh.insert(h, seq);
@@ -402,7 +448,7 @@ impl Inbox {
                 if self.day_files()?.is_empty() {
                     return Ok(0);
                 }
-                // Data without an index (first append died, or index.bin was removed).
+                // Data without an index (first append died, or the index was removed).
                 return self.rebuild_index(index);
             }
         };
@@ -468,6 +514,7 @@ impl Inbox {
                             len,
                             offset: line.offset,
                             id_hash: id_hash(&r.id),
+                            crc: line_crc(&line.bytes),
                         });
                         end = line.offset + len as u64;
                     }
@@ -510,7 +557,7 @@ impl Inbox {
         Ok(committed)
     }
 
-    /// Recreate index.bin from the data files (records carry their seq). Unreadable lines are
+    /// Recreate the index from the data files (records carry their seq). Unreadable lines are
     /// reported and left in place; seqs with no readable record become holes.
     fn rebuild_index(&self, index: &mut File) -> Result<u64, StoreError> {
         let mut slots: Vec<IndexEntry> = Vec::new();
@@ -532,6 +579,7 @@ impl Inbox {
                                 len,
                                 offset: line.offset,
                                 id_hash: id_hash(&r.id),
+                                crc: line_crc(&line.bytes),
                             };
                         } else {
                             tracing::warn!(file = %path.display(), line = line.number, seq = r.seq, "second record with the same seq ignored");
@@ -572,6 +620,12 @@ impl Inbox {
         }
         let index_path = self.path(INDEX);
         write_atomic(&index_path, &b).map_err(|e| StoreError::io(&index_path, "rewrite", e))?;
+        // The index of the old format is superseded (see `INDEX`).
+        match fs::remove_file(self.path(LEGACY_INDEX)) {
+            Ok(()) => tracing::info!("inbox index migrated to {INDEX} (entries with checksums)"),
+            Err(e) if e.kind() == ErrorKind::NotFound => {}
+            Err(e) => tracing::warn!("cannot remove the old inbox index {LEGACY_INDEX}: {e}"),
+        }
         *index =
             open_private_append(&index_path).map_err(|e| StoreError::io(&index_path, "open", e))?;
         Ok(slots.len() as u64)
@@ -732,6 +786,37 @@ impl Inbox {
     /// `last_seq` for callers already holding the inbox lock (no repair: that takes the lock).
     fn last_seq_locked(&self) -> Result<u64, StoreError> {
         Ok(self.open_index()?.map(|(_, n)| n).unwrap_or(0))
+    }
+
+    /// Read every indexed record back and check it (checksum, complete line, parses, carries
+    /// its seq). Readers skip such records one at a time; this names them all.
+    pub fn verify(&self) -> Result<InboxVerifyReport, StoreError> {
+        let mut report = InboxVerifyReport::default();
+        let Some((index, n)) = self.open_index_checked()? else {
+            return Ok(report);
+        };
+        report.records = n;
+        let mut reader = RecordReader::new(self);
+        let mut buf = vec![0u8; (4096 * ENTRY_LEN) as usize];
+        let mut seq = 0u64;
+        while seq < n {
+            let k = (n - seq).min(4096);
+            let bytes = &mut buf[..(k * ENTRY_LEN) as usize];
+            index
+                .read_exact_at(bytes, seq * ENTRY_LEN)
+                .map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
+            for (i, c) in bytes.chunks_exact(ENTRY_LEN as usize).enumerate() {
+                let s = seq + i as u64 + 1;
+                let e = IndexEntry::decode(c);
+                if e.is_hole() {
+                    report.holes.push(s);
+                } else if let Err(reason) = reader.try_read(s, &e) {
+                    report.damaged.push(DamagedRecord { seq: s, reason });
+                }
+            }
+            seq += k;
+        }
+        Ok(report)
     }
 
     /// Up to `limit` records with seq > `after`, oldest first.
@@ -1052,6 +1137,12 @@ impl<'a> RecordReader<'a> {
             .map_err(|err| err.to_string())?;
         if self.buf.last() != Some(&b'\n') {
             return Err("record is not a complete line".into());
+        }
+        if crc32fast::hash(&self.buf) != e.crc {
+            return Err(format!(
+                "checksum mismatch: the bytes of record {seq} in {} changed after it was stored",
+                day_file_name(e.day)
+            ));
         }
         let r: InboxRecord = serde_json::from_slice(&self.buf[..self.buf.len() - 1])
             .map_err(|err| err.to_string())?;

@@ -3,9 +3,11 @@
 
 pub mod audit;
 pub mod audit_export;
+pub mod audit_find;
 mod cursors;
 pub mod deals;
 pub mod drafts;
+pub mod drafts_binding;
 pub mod inbox;
 pub mod jsonl;
 mod later;

@@ -5,7 +5,7 @@
 //! with `notify` (inotify on Linux) purely as a wake-up signal, and re-reads on a slow timer
 //! in case an event is missed. What to show is always decided by the store's index-based
 //! reader, so day rollover (a new day file), a file renamed over another, a truncated torn
-//! tail or a rebuilt `index.bin` need no special handling here: each is just "something
+//! tail or a rebuilt `index2.bin` need no special handling here: each is just "something
 //! changed, read from the cursor again", and the cursor only moves forward.
 //!
 //! Printing ([`format`]) and toasts ([`toast`]) are separate: a toast is handed to its own
@@ -111,7 +111,9 @@ const MIN_FIT_COLUMNS: usize = 30;
 /// point) or a day file. Cursor writes (`state.json`, temporary files) are not.
 pub fn is_inbox_file(path: &Path) -> bool {
     match path.file_name().and_then(|n| n.to_str()) {
-        Some(n) => n == "index.bin" || (n.ends_with(".jsonl") && !n.starts_with('.')),
+        Some(n) => {
+            n == crate::store::inbox::INDEX || (n.ends_with(".jsonl") && !n.starts_with('.'))
+        }
         None => false,
     }
 }
