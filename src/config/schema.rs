@@ -34,6 +34,9 @@ pub struct Config {
     pub sources: SourcesConfig,
     /// `[copilot_extension]`: the legacy GitHub Copilot Extension webhook (off by default).
     pub copilot_extension: CopilotExtensionConfig,
+    /// `[vault]`: the folder of packaged tools served as `vault_<name>` (docs/ARCHITECTURE.md,
+    /// "The tool vault").
+    pub vault: VaultConfig,
 }
 
 /// Name of the profile a configuration without `[profiles]` has.
@@ -58,6 +61,7 @@ impl Default for Config {
             llm: LlmConfig::default(),
             sources: SourcesConfig::default(),
             copilot_extension: CopilotExtensionConfig::default(),
+            vault: VaultConfig::default(),
         }
     }
 }
@@ -948,6 +952,37 @@ impl Default for CopilotExtensionConfig {
             keys_url: COPILOT_KEYS_URL.to_string(),
             keys_cache_secs: 3600,
             keys_refresh_min_secs: 60,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [vault]
+
+/// `[vault]`: where packaged tools live and the limits every tool call runs under.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct VaultConfig {
+    /// The tools folder; default `<config dir>/tools` (beside config.toml).
+    pub dir: Option<PathBuf>,
+    /// Tool processes running at once; further calls wait for a slot.
+    pub max_concurrent: usize,
+    /// Most bytes a tool may write to stdout; more is an error and the tool is killed.
+    pub max_output_bytes: usize,
+    /// Most bytes of stderr kept (the rest is read and dropped).
+    pub max_stderr_bytes: usize,
+    /// Watch the folder and tell connected MCP clients when the tool list changes.
+    pub watch: bool,
+}
+
+impl Default for VaultConfig {
+    fn default() -> Self {
+        VaultConfig {
+            dir: None,
+            max_concurrent: 4,
+            max_output_bytes: 1024 * 1024,
+            max_stderr_bytes: 16 * 1024,
+            watch: true,
         }
     }
 }

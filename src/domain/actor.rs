@@ -19,6 +19,8 @@ pub enum Actor {
     Engine,
     /// The executor running an approved draft.
     Executor,
+    /// A vault tool proposing actions (`vault:<tool>`); never the operator.
+    Vault(String),
 }
 
 impl Actor {
@@ -41,6 +43,7 @@ impl fmt::Display for Actor {
             Actor::Source(s) => write!(f, "source:{s}"),
             Actor::Engine => f.write_str("engine"),
             Actor::Executor => f.write_str("executor"),
+            Actor::Vault(t) => write!(f, "vault:{t}"),
         }
     }
 }
@@ -58,6 +61,8 @@ impl FromStr for Actor {
                     Actor::Mcp(c.to_string())
                 } else if let Some(c) = s.strip_prefix("source:") {
                     Actor::Source(c.to_string())
+                } else if let Some(t) = s.strip_prefix("vault:") {
+                    Actor::Vault(t.to_string())
                 } else {
                     return Err(format!("unknown actor `{s}`"));
                 }
@@ -104,5 +109,10 @@ mod tests {
         assert!(Actor::Cli.is_operator());
         assert!(!Actor::mcp("console").is_operator());
         assert!(!Actor::Engine.is_operator());
+        assert!(!Actor::Vault("approve".into()).is_operator());
+        assert_eq!(
+            "vault:summarise".parse::<Actor>(),
+            Ok(Actor::Vault("summarise".into()))
+        );
     }
 }
