@@ -21,6 +21,7 @@ pub mod notify;
 pub mod resources;
 pub mod server;
 pub mod tools;
+pub mod vault_tools;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -44,6 +44,7 @@ const FOLLOW_EVERY: Duration = Duration::from_millis(200);
 /// Follow the engine's events (and the inbox files) until `stop`, pushing notifications.
 pub fn spawn(hub: Arc<Hub>, stop: CancellationToken) -> tokio::task::JoinHandle<()> {
     let mut rx = hub.engine().subscribe();
+    super::vault_tools::watch(&hub, stop.clone());
     tokio::spawn(async move {
         // Items already there when the server starts are not news.
         let mut last = hub.engine().inbox().last_seq().unwrap_or(0);

@@ -59,6 +59,8 @@ pub struct Hub {
     pub(crate) fixtures: Option<Fixtures>,
     /// Who a stdio connection is (`server.stdio_client`, else uncleared `stdio`).
     stdio_identity: ClientIdentity,
+    /// The tool vault: `vault_<name>` tools served after the built-ins.
+    vault: Arc<crate::vault::Vault>,
 }
 
 /// A connected client the notifier can reach.
@@ -118,7 +120,9 @@ impl Hub {
 
     fn build(engine: Arc<Engine>, opts: HubOptions) -> Hub {
         let stdio_identity = super::auth::stdio_identity(&engine.config().server);
+        let vault = Arc::new(crate::vault::Vault::for_engine(&engine));
         Hub {
+            vault,
             engine,
             tools: tools::all_tools(),
             peers: Mutex::new(HashMap::new()),
@@ -151,6 +155,11 @@ impl Hub {
 
     pub fn engine(&self) -> &Arc<Engine> {
         &self.engine
+    }
+
+    /// The tool vault this server serves.
+    pub fn vault(&self) -> &Arc<crate::vault::Vault> {
+        &self.vault
     }
 
     /// A handler for one session (legacy), one request (2026-07-28) or one stdio connection.
@@ -530,6 +539,12 @@ impl OpsDesk {
         if let Some(r) = caps.resources.as_mut() {
             r.subscribe = Some(true);
         }
+        if self.hub.vault.watching()
+            && let Some(t) = caps.tools.as_mut()
+        {
+            // The vault folder is watched: its tools come and go.
+            t.list_changed = Some(true);
+        }
         if self.hub.has_fixtures() {
             // The conformance suite exercises list-changed pushes and prompts.
             if let Some(t) = caps.tools.as_mut() {
@@ -632,14 +647,21 @@ impl ServerHandler for OpsDesk {
         _req: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        let mut list = self.hub.tools.clone();
+        list.extend(super::vault_tools::tools(&self.hub));
         Ok(Self::cache_hints(
             &ctx,
-            ListToolsResult::with_all_items(self.hub.tools.clone()),
+            ListToolsResult::with_all_items(list),
         ))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.hub.tools.iter().find(|t| t.name == name).cloned()
+        self.hub
+            .tools
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
+            .or_else(|| self.hub.vault.get(name).map(|m| crate::vault::describe(&m)))
     }
 
     async fn call_tool(
@@ -650,7 +672,13 @@ impl ServerHandler for OpsDesk {
         let who = self.hub.identity(&ctx.extensions);
         let client = Self::actor_name(&who, &ctx);
         let args = req.arguments.clone().unwrap_or_default();
-        if let Some(result) = tools::call(&self.hub, &req.name, args, &client).await {
+        // Built-in names never carry the vault prefix, so the prefix decides who answers.
+        let result = if req.name.starts_with(crate::vault::MCP_PREFIX) {
+            super::vault_tools::call(&self.hub, &req.name, args, &client).await
+        } else {
+            tools::call(&self.hub, &req.name, args, &client).await
+        };
+        if let Some(result) = result {
             // PHICLIENTS-VIEW (1/3): every tool answer passes the PHI view.
             let result = match result {
                 Ok(r) => r,
