@@ -72,6 +72,9 @@ pub fn run(ctx: &Context, _args: DoctorArgs) -> CmdResult {
             None
         }
     };
+    if let Some(c) = &config {
+        checks.extend(vault_checks(ctx, c));
+    }
     checks.push(permissions(&ctx.paths.data_dir));
     checks.extend(storage(&ctx.paths, config.as_ref()));
     let running = EngineLock::holder(&ctx.paths.engine_lock());
@@ -370,4 +373,27 @@ fn store_checks(ctx: &Context) -> Vec<Check> {
         },
     );
     out
+}
+
+/// The tool vault: how many tools are served, and every broken manifest with why (the others
+/// are still served).
+fn vault_checks(ctx: &Context, config: &crate::config::Config) -> Vec<Check> {
+    let dir = crate::vault::dir_for(&ctx.paths, config);
+    let vault = crate::vault::Vault::open(dir.clone(), &config.vault);
+    let mut checks = vec![ok(
+        "vault",
+        format!(
+            "{} tool(s) served from {}",
+            vault.tools().len(),
+            dir.display()
+        ),
+    )];
+    for b in vault.broken() {
+        checks.push(problem(
+            format!("vault tool {}", b.folder),
+            format!("broken manifest, not served: {}", b.error),
+            "fix its tool.toml, then `opsdesk tools check`",
+        ));
+    }
+    checks
 }
