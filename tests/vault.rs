@@ -161,7 +161,11 @@ fn setup() -> Setup {
         "--body",
         "The budget is attached. Could you confirm the totals by Friday? Thanks a lot.",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     s
 }
 
@@ -240,7 +244,10 @@ fn the_vault_serves_governs_and_survives_bad_tools() {
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
         let first_vault = names.iter().position(|n| n.starts_with("vault_")).unwrap();
         assert!(names[..first_vault].contains(&"inbox_pull"), "{names:?}");
-        assert!(names[first_vault..].iter().all(|n| n.starts_with("vault_")), "{names:?}");
+        assert!(
+            names[first_vault..].iter().all(|n| n.starts_with("vault_")),
+            "{names:?}"
+        );
         assert!(names.contains(&"vault_thread_summary") && names.contains(&"vault_follow_up"));
         assert!(!names.contains(&"vault_broken"), "{names:?}");
         let ann = |n: &str| {
@@ -261,7 +268,13 @@ fn the_vault_serves_governs_and_survives_bad_tools() {
         assert_ne!(r.is_error, Some(true), "{r:?}");
         let v = structured(&r);
         assert_eq!(v["subject"], "Budget review");
-        assert!(v["asks"][0].as_str().unwrap().contains("confirm the totals"), "{v}");
+        assert!(
+            v["asks"][0]
+                .as_str()
+                .unwrap()
+                .contains("confirm the totals"),
+            "{v}"
+        );
 
         // The follow-up's command becomes a pending draft created by `vault:follow_up`.
         let r = call(&c, "vault_follow_up", json!({"message_id": "m-1"})).await;
@@ -270,7 +283,7 @@ fn the_vault_serves_governs_and_survives_bad_tools() {
         assert_eq!(cmd["status"], "pending_approval", "{cmd}");
         let draft_id = cmd["draft_id"].as_str().unwrap().to_string();
         let drafts = json_out(&s.cli(&["--json", "drafts", "list"]));
-        let d = drafts["drafts"]
+        let d = drafts
             .as_array()
             .unwrap()
             .iter()
@@ -286,10 +299,17 @@ fn the_vault_serves_governs_and_survives_bad_tools() {
         assert_eq!(r.is_error, Some(true));
         assert_eq!(structured(&r)["error"], "timeout", "{r:?}");
         assert!(started.elapsed() < Duration::from_secs(60));
-        let pid: i32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+        let pid: i32 = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
         let deadline = Instant::now() + Duration::from_secs(10);
         while !is_dead(pid) {
-            assert!(Instant::now() < deadline, "grandchild {pid} survived the timeout");
+            assert!(
+                Instant::now() < deadline,
+                "grandchild {pid} survived the timeout"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
 
@@ -303,15 +323,24 @@ fn the_vault_serves_governs_and_survives_bad_tools() {
         assert!(structured(&r)["stderr"].as_str().unwrap().contains("boom"));
         let r = call(&c, "vault_approver", json!({})).await;
         assert_eq!(r.is_error, Some(true));
-        assert!(structured(&r)["message"].as_str().unwrap().contains("never approve"), "{r:?}");
+        assert!(
+            structured(&r)["message"]
+                .as_str()
+                .unwrap()
+                .contains("never approve"),
+            "{r:?}"
+        );
         let r = call(&c, "vault_mystery", json!({})).await;
         assert_eq!(r.is_error, Some(true));
         assert!(
-            structured(&r)["message"].as_str().unwrap().contains("unknown command kind `wire_money`"),
+            structured(&r)["message"]
+                .as_str()
+                .unwrap()
+                .contains("unknown command kind `wire_money`"),
             "{r:?}"
         );
         let drafts = json_out(&s.cli(&["--json", "drafts", "list"]));
-        assert_eq!(drafts["drafts"].as_array().unwrap().len(), 1, "{drafts}");
+        assert_eq!(drafts.as_array().unwrap().len(), 1, "{drafts}");
 
         // The tool's environment is scrubbed and its working dir is its own.
         let r = call(&c, "vault_envdump", json!({})).await;
@@ -324,7 +353,13 @@ fn the_vault_serves_governs_and_survives_bad_tools() {
         assert_ne!(r.is_error, Some(true));
 
         // A tool dropped in is announced and callable.
-        tool(&s.tools(), "late", "read_only", "", "#!/bin/sh\ncat >/dev/null\necho '{\"late\": true}'\n");
+        tool(
+            &s.tools(),
+            "late",
+            "read_only",
+            "",
+            "#!/bin/sh\ncat >/dev/null\necho '{\"late\": true}'\n",
+        );
         let deadline = Instant::now() + Duration::from_secs(30);
         while me.list_changed.load(Ordering::SeqCst) == 0 {
             assert!(Instant::now() < deadline, "no tools/list_changed");
@@ -345,10 +380,25 @@ fn the_vault_serves_governs_and_survives_bad_tools() {
     });
 
     // Every call is audited: tool, actor, outcome.
-    let tail = json_out(&s.cli(&["--json", "audit", "tail", "-n", "200"]));
-    let text = tail.to_string();
-    for t in ["vault_thread_summary", "vault_follow_up", "vault_hang", "vault_junk"] {
-        assert!(text.contains(t), "{t} not audited: {text}");
+    let tail = s.cli(&["--json", "audit", "tail", "-n", "200"]);
+    let text = String::from_utf8_lossy(&tail.stdout).to_string();
+    let calls: Vec<Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|r| r["event"] == "vault.call")
+        .collect();
+    for (t, outcome) in [
+        ("vault_thread_summary", "ok"),
+        ("vault_follow_up", "ok"),
+        ("vault_hang", "error"),
+        ("vault_junk", "error"),
+    ] {
+        assert!(
+            calls
+                .iter()
+                .any(|r| r["tool"] == t && r["outcome"] == outcome),
+            "{t} not audited as {outcome}: {text}"
+        );
     }
     assert!(text.contains("vault:follow_up"), "{text}");
 }
@@ -359,7 +409,10 @@ fn check_and_doctor_name_the_broken_manifest_and_run_works_from_the_cli() {
     let out = s.cli(&["tools", "check"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("broken") && err.contains("governance"), "{err}");
+    assert!(
+        err.contains("broken") && err.contains("governance"),
+        "{err}"
+    );
 
     let out = s.cli(&["--json", "tools", "list"]);
     let v = json_out(&out);
@@ -372,10 +425,24 @@ fn check_and_doctor_name_the_broken_manifest_and_run_works_from_the_cli() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(all.contains("vault tool broken") && all.contains("governance"), "{all}");
+    assert!(
+        all.contains("vault tool broken") && all.contains("governance"),
+        "{all}"
+    );
 
-    let out = s.cli(&["--json", "tools", "run", "thread_summary", "--args", r#"{"message_id":"m-1"}"#]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = s.cli(&[
+        "--json",
+        "tools",
+        "run",
+        "thread_summary",
+        "--args",
+        r#"{"message_id":"m-1"}"#,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(json_out(&out)["from"], "Ann Lee");
 
     let out = s.cli(&["tools", "run", "junk"]);
