@@ -449,3 +449,31 @@ fn check_and_doctor_name_the_broken_manifest_and_run_works_from_the_cli() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a JSON object"));
 }
+
+#[test]
+fn python_sdk_sees_a_dropped_in_tool_via_list_changed_and_a_hang_as_a_timeout() {
+    let python = mcp_support::ci_tool("mcp-python");
+    let tools = tempfile::tempdir().unwrap();
+    copy_example("follow_up", tools.path());
+    tool(
+        tools.path(),
+        "hang",
+        "read_only",
+        "timeout_secs = 1",
+        "#!/bin/sh\nsleep 300\n",
+    );
+    let config = format!("[vault]\ndir = \"{}\"\n", tools.path().display());
+    let server = mcp_support::Server::start(&[], Some(&config));
+    for mode in ["legacy", "2026-07-28"] {
+        let mut cmd = Command::new(&python);
+        cmd.arg(mcp_support::interop_script("py_vault.py"))
+            .args([&server.url, &server.token, mode])
+            .arg(tools.path());
+        let (ok, out, err) = mcp_support::run_bounded(cmd, Duration::from_secs(120));
+        assert!(
+            ok,
+            "python vault client ({mode}) failed:\nstdout: {out}\nstderr: {err}"
+        );
+        assert!(out.contains("OK"), "{out}");
+    }
+}

@@ -27,8 +27,8 @@ use crate::engine::{Engine, EngineError};
 use crate::governance::phi_view::Placeholders;
 use crate::store::StoreError;
 
-/// How long list results may be cached by 2026-07-28 clients: the lists only change when the
-/// server restarts.
+/// How long list results may be cached by 2026-07-28 clients: the lists change only when the
+/// server restarts or the vault folder changes (announced with `tools/list_changed`).
 const LIST_TTL_MS: u64 = 60_000;
 
 /// Settings of the handler side of the server.
