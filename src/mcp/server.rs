@@ -539,7 +539,7 @@ impl OpsDesk {
         if let Some(r) = caps.resources.as_mut() {
             r.subscribe = Some(true);
         }
-        if self.hub.vault.watching()
+        if self.hub.vault.watched()
             && let Some(t) = caps.tools.as_mut()
         {
             // The vault folder is watched: its tools come and go.

@@ -54,6 +54,9 @@ pub struct Vault {
     config: VaultConfig,
     registry: RwLock<Registry>,
     slots: tokio::sync::Semaphore,
+    /// Set once the folder is actually watched (the MCP `tools` capability then says
+    /// `listChanged`).
+    watched: std::sync::atomic::AtomicBool,
 }
 
 /// The tools folder: `[vault] dir`, else `tools/` beside the config file.
@@ -77,6 +80,7 @@ impl Vault {
             dir,
             config: config.clone(),
             registry: RwLock::new(registry),
+            watched: Default::default(),
         }
     }
 
@@ -92,8 +96,14 @@ impl Vault {
         &self.dir
     }
 
+    /// Whether `[vault] watch` asks for the folder to be watched.
     pub fn watching(&self) -> bool {
         self.config.watch
+    }
+
+    /// Whether the folder is being watched (changes reach clients as `list_changed`).
+    pub fn watched(&self) -> bool {
+        self.watched.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Scan the folder again; true when the tool list (names, manifests) or the broken list

@@ -247,3 +247,69 @@ async fn read_bounded<R: AsyncRead + Unpin>(
     }
     Ok((buf, overflow))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn script(dir: &Path, body: &str) -> std::path::PathBuf {
+        let p = dir.join("run");
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    }
+
+    fn limits() -> Limits {
+        Limits {
+            timeout: Duration::from_secs(20),
+            max_output_bytes: 4096,
+            max_stderr_bytes: 64,
+        }
+    }
+
+    fn rt() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn stdin_reaches_the_tool_and_its_object_comes_back() {
+        let d = tempfile::tempdir().unwrap();
+        let exec = script(d.path(), "cat");
+        let r = rt()
+            .block_on(run(&exec, "t", &serde_json::json!({"a": 1}), limits()))
+            .unwrap();
+        assert_eq!(r.output["a"], 1);
+    }
+
+    #[test]
+    fn too_much_output_kills_the_tool() {
+        let d = tempfile::tempdir().unwrap();
+        let exec = script(d.path(), "yes '{\"x\": 1}'");
+        let e = rt()
+            .block_on(run(&exec, "t", &serde_json::json!({}), limits()))
+            .unwrap_err();
+        assert!(
+            matches!(e, RunError::TooMuchOutput { limit: 4096, .. }),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn stderr_is_bounded_and_a_json_array_is_not_an_answer() {
+        let d = tempfile::tempdir().unwrap();
+        let exec = script(
+            d.path(),
+            "head -c 100000 /dev/zero | tr '\\0' e >&2; echo '[1]'",
+        );
+        let e = rt()
+            .block_on(run(&exec, "t", &serde_json::json!({}), limits()))
+            .unwrap_err();
+        assert!(matches!(e, RunError::NotJson { .. }), "{e}");
+        assert!(e.to_string().contains("array"), "{e}");
+        assert_eq!(e.stderr().len(), 64);
+    }
+}

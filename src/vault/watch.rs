@@ -29,6 +29,9 @@ pub fn spawn(
     watcher
         .watch(vault.dir(), RecursiveMode::Recursive)
         .map_err(|e| format!("cannot watch {}: {e}", vault.dir().display()))?;
+    vault
+        .watched
+        .store(true, std::sync::atomic::Ordering::Relaxed);
     Ok(tokio::spawn(async move {
         let _watcher = watcher; // lives as long as the task
         loop {
