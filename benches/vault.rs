@@ -37,6 +37,7 @@ fn main() {
     let tools = dir.path().join("tools");
     let tool = tools.join("trivial");
     std::fs::create_dir_all(&tool).unwrap();
+    std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::write(
         tool.join("tool.toml"),
         "name = \"trivial\"\ndescription = \"x\"\ntier = \"read_only\"\ninput_schema = { type = \"object\" }\n",

@@ -78,6 +78,8 @@ fn tool(dir: &Path, name: &str, tier: &str, extra: &str, script: &str) {
     .unwrap();
     std::fs::write(d.join("run"), script).unwrap();
     std::fs::set_permissions(d.join("run"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Whatever the umask: the vault refuses folders and programs others can write.
+    std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 fn copy_example(name: &str, to: &Path) {
@@ -89,7 +91,13 @@ fn copy_example(name: &str, to: &Path) {
     for e in std::fs::read_dir(&src).unwrap() {
         let e = e.unwrap();
         std::fs::copy(e.path(), dst.join(e.file_name())).unwrap();
+        std::fs::set_permissions(
+            dst.join(e.file_name()),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
     }
+    std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 fn setup() -> Setup {

@@ -196,6 +196,19 @@ fn executable(tool_dir: &Path, rel: &str) -> Result<PathBuf, String> {
     if !real.starts_with(&dir) {
         return Err(format!("exec `{rel}` points outside the tool's folder"));
     }
+    // Anyone else who can write the folder or the program could run code as the operator.
+    for (what, path) in [("the tool's folder", &dir), ("exec", &real)] {
+        let mode = std::fs::metadata(path)
+            .map_err(|e| format!("{what}: {e}"))?
+            .permissions()
+            .mode();
+        if mode & 0o022 != 0 {
+            return Err(format!(
+                "{what} is writable by group or others (mode {:o}): chmod go-w it",
+                mode & 0o777
+            ));
+        }
+    }
     let meta = std::fs::metadata(&real).map_err(|e| format!("exec `{rel}`: {e}"))?;
     if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
         return Err(format!(
@@ -280,6 +293,14 @@ input_schema = { type = "object", properties = { text = { type = "string" } } }
             let e = parse(d.path(), &text).unwrap_err();
             assert!(e.contains(needle), "{needle:?} not in {e:?}");
         }
+    }
+
+    #[test]
+    fn a_program_others_can_write_is_refused() {
+        let d = tool_dir();
+        std::fs::set_permissions(d.path().join("run"), std::fs::Permissions::from_mode(0o777))
+            .unwrap();
+        assert!(parse(d.path(), GOOD).unwrap_err().contains("chmod go-w"));
     }
 
     #[test]

@@ -34,6 +34,7 @@ def fail(msg: str) -> None:
 def drop_tool() -> None:
     d = os.path.join(TOOLS, LATE)
     os.makedirs(d)
+    os.chmod(d, 0o755)  # whatever the umask: the vault refuses folders others can write
     with open(os.path.join(d, "run"), "w") as f:
         f.write("#!/bin/sh\ncat >/dev/null\necho '{\"late\": true}'\n")
     os.chmod(os.path.join(d, "run"), stat.S_IRWXU)
