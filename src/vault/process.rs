@@ -160,6 +160,8 @@ pub async fn run(exec: &Path, tool: &str, input: &Value, limits: Limits) -> Resu
     let (out_bytes, stderr, status) = match outcome {
         Err(_) => {
             kill_group();
+            // The child itself too, should the group kill have failed: never wait on a hang.
+            let _ = child.start_kill();
             let _ = child.wait().await;
             return Err(RunError::Timeout {
                 secs: limits.timeout.as_secs(),
@@ -168,11 +170,15 @@ pub async fn run(exec: &Path, tool: &str, input: &Value, limits: Limits) -> Resu
         }
         Ok(Err(e)) => {
             kill_group();
+            // The child itself too, should the group kill have failed: never wait on a hang.
+            let _ = child.start_kill();
             let _ = child.wait().await;
             return Err(e);
         }
         Ok(Ok(Err(e))) => {
             kill_group();
+            // The child itself too, should the group kill have failed: never wait on a hang.
+            let _ = child.start_kill();
             let _ = child.wait().await;
             return Err(e);
         }
