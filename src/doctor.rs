@@ -80,6 +80,9 @@ pub fn checks(paths: &crate::paths::Paths, config: Result<&Config, String>) -> V
             None
         }
     };
+    if let Some(c) = &config {
+        checks.extend(vault_checks(paths, c));
+    }
     checks.push(permissions(&paths.data_dir));
     checks.extend(storage(paths, config));
     let running = EngineLock::holder(&paths.engine_lock());
@@ -448,4 +451,27 @@ fn store_checks(paths: &crate::paths::Paths) -> Vec<Check> {
         },
     );
     out
+}
+
+/// The tool vault: how many tools are served, and every broken manifest with why (the others
+/// are still served).
+fn vault_checks(paths: &crate::paths::Paths, config: &Config) -> Vec<Check> {
+    let dir = crate::vault::dir_for(paths, config);
+    let vault = crate::vault::Vault::open(dir.clone(), &config.vault);
+    let mut checks = vec![ok(
+        "vault",
+        format!(
+            "{} tool(s) served from {}",
+            vault.tools().len(),
+            dir.display()
+        ),
+    )];
+    for b in vault.broken() {
+        checks.push(problem(
+            format!("vault tool {}", b.folder),
+            format!("broken manifest, not served: {}", b.error),
+            "fix its tool.toml, then `opsdesk tools check`",
+        ));
+    }
+    checks
 }

@@ -24,4 +24,5 @@ pub mod sanitize;
 pub mod sources;
 pub mod store;
 pub mod tui;
+pub mod vault;
 pub mod watch;

@@ -20,6 +20,7 @@ mod mcp_config;
 mod output;
 mod providers;
 mod serve;
+mod tools;
 mod watch;
 
 use std::path::PathBuf;
@@ -116,6 +117,9 @@ pub enum Command {
     Logout(login::LogoutArgs),
     /// Check config, permissions, sign-ins and source health; each problem with its fix.
     Doctor(doctor::DoctorArgs),
+    /// The tool vault: list, check or run packaged tools (`<config dir>/tools/`).
+    #[command(subcommand)]
+    Tools(tools::ToolsCmd),
 }
 
 /// A failure with the exit code it maps to.
@@ -273,6 +277,7 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Login(a)) => login::run_login(&ctx, a),
             Some(Command::Logout(a)) => login::run_logout(&ctx, a),
             Some(Command::Doctor(a)) => doctor::run(&ctx, a),
+            Some(Command::Tools(c)) => tools::run(&ctx, c),
         };
         kept = ctx.finish_demo();
         r

@@ -44,6 +44,9 @@ pub struct Config {
     pub brief: super::BriefConfig,
     /// `[drafts]`: time to live of pending drafts per action kind (`config/drafts_ttl.rs`).
     pub drafts: super::drafts_ttl::DraftsConfig,
+    /// `[vault]`: the folder of packaged tools served as `vault_<name>` (docs/ARCHITECTURE.md,
+    /// "The tool vault").
+    pub vault: VaultConfig,
 }
 
 /// Name of the profile a configuration without `[profiles]` has.
@@ -73,6 +76,7 @@ impl Default for Config {
             drafting: Default::default(),
             brief: Default::default(),
             drafts: Default::default(),
+            vault: VaultConfig::default(),
         }
     }
 }
@@ -996,6 +1000,37 @@ impl Default for CopilotExtensionConfig {
             keys_url: COPILOT_KEYS_URL.to_string(),
             keys_cache_secs: 3600,
             keys_refresh_min_secs: 60,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [vault]
+
+/// `[vault]`: where packaged tools live and the limits every tool call runs under.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct VaultConfig {
+    /// The tools folder; default `<config dir>/tools` (beside config.toml).
+    pub dir: Option<PathBuf>,
+    /// Tool processes running at once; further calls wait for a slot.
+    pub max_concurrent: usize,
+    /// Most bytes a tool may write to stdout; more is an error and the tool is killed.
+    pub max_output_bytes: usize,
+    /// Most bytes of stderr kept (the rest is read and dropped).
+    pub max_stderr_bytes: usize,
+    /// Watch the folder and tell connected MCP clients when the tool list changes.
+    pub watch: bool,
+}
+
+impl Default for VaultConfig {
+    fn default() -> Self {
+        VaultConfig {
+            dir: None,
+            max_concurrent: 4,
+            max_output_bytes: 1024 * 1024,
+            max_stderr_bytes: 16 * 1024,
+            watch: true,
         }
     }
 }

@@ -21,6 +21,8 @@ pub enum Actor {
     Executor,
     /// One of the assistant's jobs (`assistant:draft`): model-written work, never an operator.
     Assistant(String),
+    /// A vault tool proposing actions (`vault:<tool>`); never the operator.
+    Vault(String),
 }
 
 impl Actor {
@@ -44,6 +46,7 @@ impl fmt::Display for Actor {
             Actor::Engine => f.write_str("engine"),
             Actor::Executor => f.write_str("executor"),
             Actor::Assistant(j) => write!(f, "assistant:{j}"),
+            Actor::Vault(t) => write!(f, "vault:{t}"),
         }
     }
 }
@@ -63,6 +66,8 @@ impl FromStr for Actor {
                     Actor::Source(c.to_string())
                 } else if let Some(j) = s.strip_prefix("assistant:") {
                     Actor::Assistant(j.to_string())
+                } else if let Some(t) = s.strip_prefix("vault:") {
+                    Actor::Vault(t.to_string())
                 } else {
                     return Err(format!("unknown actor `{s}`"));
                 }
@@ -111,5 +116,10 @@ mod tests {
         assert!(!Actor::mcp("console").is_operator());
         assert!(!Actor::Engine.is_operator());
         assert!(!Actor::Assistant("draft".into()).is_operator());
+        assert!(!Actor::Vault("approve".into()).is_operator());
+        assert_eq!(
+            "vault:summarise".parse::<Actor>(),
+            Ok(Actor::Vault("summarise".into()))
+        );
     }
 }

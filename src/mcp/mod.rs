@@ -25,6 +25,7 @@ pub mod resources;
 pub mod scope;
 pub mod server;
 pub mod tools;
+pub mod vault_tools;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -57,6 +57,7 @@ pub fn spawn(hub: Arc<Hub>, stop: CancellationToken) -> tokio::task::JoinHandle<
     } else {
         FOLLOW_EVERY
     };
+    super::vault_tools::watch(&hub, stop.clone());
     tokio::spawn(async move {
         let _watch = watch; // dropping it ends the watch
         // Items already there when the server starts are not news.

@@ -101,6 +101,24 @@ impl fmt::Display for Toolset {
 }
 
 /// `inbox, briefs, …`: every toolset's name.
+/// What a scope judges a tool by: its name (patterns), tier (read-only mode) and toolset.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolFacts<'a> {
+    pub name: &'a str,
+    pub tier: Tier,
+    pub toolset: Toolset,
+}
+
+impl<'a> From<&'a ToolDef> for ToolFacts<'a> {
+    fn from(d: &'a ToolDef) -> Self {
+        ToolFacts {
+            name: d.name,
+            tier: d.tier,
+            toolset: d.toolset,
+        }
+    }
+}
+
 pub fn toolset_names() -> String {
     Toolset::ALL.map(Toolset::name).join(", ")
 }
@@ -334,7 +352,7 @@ impl Layer {
         }
     }
 
-    fn check(&self, def: &ToolDef) -> Result<(), Box<Refusal>> {
+    fn check(&self, def: ToolFacts<'_>) -> Result<(), Box<Refusal>> {
         let refuse = |rule: Rule, set_by: String, message: String, remedy: String| {
             Box::new(Refusal {
                 tool: def.name.to_string(),
@@ -598,7 +616,12 @@ impl ClientScope {
 
     /// `Ok` when `def` is in scope, else the first layer and rule that refuse it.
     pub fn check(&self, def: &ToolDef) -> Result<(), Box<Refusal>> {
-        self.layers().try_for_each(|l| l.check(def))
+        self.check_facts(ToolFacts::from(def))
+    }
+
+    /// [`ClientScope::check`] for a tool outside the `TOOLS` table (a vault tool).
+    pub fn check_facts(&self, tool: ToolFacts<'_>) -> Result<(), Box<Refusal>> {
+        self.layers().try_for_each(|l| l.check(tool))
     }
 
     pub fn admits(&self, def: &ToolDef) -> bool {
@@ -842,6 +865,52 @@ mod tests {
             r.remedy.contains("drops --read-only") && r.remedy.contains("read_only = false"),
             "{}",
             r.remedy
+        );
+    }
+
+    #[test]
+    fn vault_tools_are_judged_by_the_same_rules() {
+        let facts = |name, tier| ToolFacts {
+            name,
+            tier,
+            toolset: Toolset::Vault,
+        };
+        let ro = ServerConfig {
+            read_only: true,
+            ..ServerConfig::default()
+        };
+        let c = Scopes::new(&ro, &Overrides::default()).for_client("default");
+        assert!(
+            c.check_facts(facts("vault_summary", Tier::ReadOnly))
+                .is_ok()
+        );
+        let r = c
+            .check_facts(facts("vault_follow_up", Tier::DraftOnly))
+            .unwrap_err();
+        assert_eq!(r.rule, Rule::ReadOnly);
+        let inbox_only = ServerConfig {
+            toolsets: Some(vec!["inbox".into()]),
+            ..ServerConfig::default()
+        };
+        let c = Scopes::new(&inbox_only, &Overrides::default()).for_client("default");
+        let r = c
+            .check_facts(facts("vault_summary", Tier::ReadOnly))
+            .unwrap_err();
+        assert_eq!(r.rule, Rule::Toolsets);
+        let pattern = ServerConfig {
+            tools: Some(vec!["vault_sum*".into()]),
+            ..ServerConfig::default()
+        };
+        let c = Scopes::new(&pattern, &Overrides::default()).for_client("default");
+        assert!(
+            c.check_facts(facts("vault_summary", Tier::ReadOnly))
+                .is_ok()
+        );
+        assert_eq!(
+            c.check_facts(facts("vault_follow_up", Tier::DraftOnly))
+                .unwrap_err()
+                .rule,
+            Rule::Tools
         );
     }
 

@@ -29,7 +29,8 @@ use crate::governance::phi_view::Placeholders;
 use crate::store::StoreError;
 
 /// How long list results may be cached by 2026-07-28 clients: the lists change only at a
-/// restart or a scope reload, which sends `list_changed` (clients evict on it).
+/// restart, a scope reload or a change of the vault folder, each announced with `list_changed`
+/// (clients evict on it).
 const LIST_TTL_MS: u64 = 60_000;
 
 /// Settings of the handler side of the server.
@@ -67,6 +68,8 @@ pub struct Hub {
     scopes: std::sync::RwLock<Arc<Scopes>>,
     /// The command line's and environment's scope settings, kept for reloads.
     scope_overrides: Overrides,
+    /// The tool vault: `vault_<name>` tools served after the built-ins.
+    vault: Arc<crate::vault::Vault>,
 }
 
 /// A connected client the notifier can reach.
@@ -129,7 +132,9 @@ impl Hub {
     fn build(engine: Arc<Engine>, opts: HubOptions) -> Hub {
         let stdio_identity = super::auth::stdio_identity(&engine.config().server);
         let scopes = Scopes::new(&engine.config().server, &opts.scope);
+        let vault = Arc::new(crate::vault::Vault::for_engine(&engine));
         Hub {
+            vault,
             scopes: std::sync::RwLock::new(Arc::new(scopes)),
             scope_overrides: opts.scope,
             engine,
@@ -251,6 +256,29 @@ impl Hub {
         }
         let available = self.scope_of(who).tools();
         super::scope::refusal_error(&refusal, available)
+    }
+
+    /// Whether vault tool `name` (the `vault_<name>` MCP name) is in `scope`: toolset `vault`,
+    /// its manifest's tier, the name patterns. `Ok` for a name the vault does not have (the
+    /// call then answers "unknown tool").
+    pub(crate) fn vault_check(&self, scope: &ClientScope, name: &str) -> Result<(), Box<Refusal>> {
+        let Some(m) = self.vault.get(name) else {
+            return Ok(());
+        };
+        let tier = match m.tier {
+            crate::vault::manifest::VaultTier::ReadOnly => tools::Tier::ReadOnly,
+            _ => tools::Tier::DraftOnly,
+        };
+        scope.check_facts(super::scope::ToolFacts {
+            name,
+            tier,
+            toolset: Toolset::Vault,
+        })
+    }
+
+    /// The tool vault this server serves.
+    pub fn vault(&self) -> &Arc<crate::vault::Vault> {
+        &self.vault
     }
 
     /// A handler for one session (legacy), one request (2026-07-28) or one stdio connection.
@@ -635,6 +663,12 @@ impl OpsDesk {
         if let Some(t) = caps.tools.as_mut() {
             t.list_changed = Some(true);
         }
+        if self.hub.vault.watched()
+            && let Some(t) = caps.tools.as_mut()
+        {
+            // The vault folder is watched: its tools come and go.
+            t.list_changed = Some(true);
+        }
         if self.hub.has_fixtures() {
             // The conformance suite exercises list-changed pushes and prompts.
             if let Some(t) = caps.tools.as_mut() {
@@ -740,13 +774,18 @@ impl ServerHandler for OpsDesk {
     ) -> Result<ListToolsResult, McpError> {
         let who = self.hub.identity(&ctx.extensions);
         let scope = self.hub.scope_of(&who);
-        let tools = self
+        let mut tools: Vec<_> = self
             .hub
             .tools
             .iter()
             .filter(|t| self.hub.in_scope(&scope, &t.name))
             .cloned()
             .collect();
+        tools.extend(
+            super::vault_tools::tools(&self.hub)
+                .into_iter()
+                .filter(|t| self.hub.vault_check(&scope, &t.name).is_ok()),
+        );
         Ok(Self::cache_hints(
             &ctx,
             ListToolsResult::with_all_items(tools),
@@ -754,7 +793,12 @@ impl ServerHandler for OpsDesk {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.hub.tools.iter().find(|t| t.name == name).cloned()
+        self.hub
+            .tools
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
+            .or_else(|| self.hub.vault.get(name).map(|m| crate::vault::describe(&m)))
     }
 
     async fn call_tool(
@@ -769,8 +813,19 @@ impl ServerHandler for OpsDesk {
         {
             return Err(self.hub.refuse(&who, &client, refusal).await);
         }
+        if req.name.starts_with(crate::vault::MCP_PREFIX)
+            && let Err(refusal) = self.hub.vault_check(&self.hub.scope_of(&who), &req.name)
+        {
+            return Err(self.hub.refuse(&who, &client, refusal).await);
+        }
         let args = req.arguments.clone().unwrap_or_default();
-        if let Some(result) = tools::call(&self.hub, &req.name, args, &client).await {
+        // Built-in names never carry the vault prefix, so the prefix decides who answers.
+        let result = if req.name.starts_with(crate::vault::MCP_PREFIX) {
+            super::vault_tools::call(&self.hub, &req.name, args, &client).await
+        } else {
+            tools::call(&self.hub, &req.name, args, &client).await
+        };
+        if let Some(result) = result {
             // PHICLIENTS-VIEW (1/3): every tool answer passes the PHI view.
             let result = match result {
                 Ok(r) => r,

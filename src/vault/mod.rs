@@ -1,0 +1,499 @@
+//! The tool vault: a folder of packaged tools (one subfolder each, `tool.toml` plus an
+//! executable in any language), served over MCP as `vault_<name>` and governed like the
+//! built-in tools (docs/ARCHITECTURE.md, "The tool vault").
+//!
+//! A call runs the tool as a child process ([`process`]); the commands its result carries are
+//! turned into the same `Action`s the MCP draft tools build ([`commands`]) and submitted
+//! through `Engine::submit_tool` as actor `vault:<name>`, so they become pending drafts (or
+//! are blocked) like everything else. A broken manifest is reported and skipped; the other
+//! tools are still served.
+
+pub mod commands;
+pub mod manifest;
+pub mod process;
+pub mod watch;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::config::{Config, VaultConfig};
+use crate::domain::{Actor, AuditEvent, AuditOutcome, Outcome, Query};
+use crate::engine::query::Answer;
+use crate::engine::{Engine, EngineError};
+use crate::paths::Paths;
+pub use manifest::{Manifest, VaultTier};
+pub use process::RunError;
+
+/// The prefix vault tools carry over MCP (the built-ins never use it).
+pub const MCP_PREFIX: &str = "vault_";
+
+/// The toolset vault tools belong to (beside the built-in `TOOLS` table's toolsets).
+pub const TOOLSET: &str = "vault";
+
+/// A tool folder whose manifest could not be used, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Broken {
+    pub folder: String,
+    pub error: String,
+}
+
+#[derive(Debug, Default, Clone)]
+struct Registry {
+    tools: BTreeMap<String, Arc<Manifest>>,
+    broken: Vec<Broken>,
+}
+
+/// The loaded vault: its tools, its broken folders and the limits calls run under.
+pub struct Vault {
+    dir: PathBuf,
+    config: VaultConfig,
+    registry: RwLock<Registry>,
+    slots: tokio::sync::Semaphore,
+    /// Set once the folder is actually watched (the MCP `tools` capability then says
+    /// `listChanged`).
+    watched: std::sync::atomic::AtomicBool,
+}
+
+/// The tools folder: `[vault] dir`, else `tools/` beside the config file.
+pub fn dir_for(paths: &Paths, config: &Config) -> PathBuf {
+    match &config.vault.dir {
+        Some(d) => d.clone(),
+        None => paths
+            .config_file
+            .parent()
+            .map(|p| p.join("tools"))
+            .unwrap_or_else(|| PathBuf::from("tools")),
+    }
+}
+
+impl Vault {
+    /// Scan `dir` (a missing folder is an empty vault).
+    pub fn open(dir: PathBuf, config: &VaultConfig) -> Vault {
+        let registry = scan(&dir);
+        Vault {
+            slots: tokio::sync::Semaphore::new(config.max_concurrent.max(1)),
+            dir,
+            config: config.clone(),
+            registry: RwLock::new(registry),
+            watched: Default::default(),
+        }
+    }
+
+    /// The vault of an engine's configuration.
+    pub fn for_engine(engine: &Engine) -> Vault {
+        Vault::open(
+            dir_for(engine.paths(), engine.config()),
+            &engine.config().vault,
+        )
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Whether `[vault] watch` asks for the folder to be watched.
+    pub fn watching(&self) -> bool {
+        self.config.watch
+    }
+
+    /// Whether the folder is being watched (changes reach clients as `list_changed`).
+    pub fn watched(&self) -> bool {
+        self.watched.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Scan the folder again; true when the tool list (names, manifests) or the broken list
+    /// changed.
+    pub fn reload(&self) -> bool {
+        let new = scan(&self.dir);
+        let mut reg = self.registry.write().unwrap_or_else(|e| e.into_inner());
+        let changed = fingerprint(&reg) != fingerprint(&new);
+        *reg = new;
+        changed
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Registry> {
+        self.registry.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The usable tools, by name.
+    pub fn tools(&self) -> Vec<Arc<Manifest>> {
+        self.read().tools.values().cloned().collect()
+    }
+
+    /// Folders whose manifest is broken, with why.
+    pub fn broken(&self) -> Vec<Broken> {
+        self.read().broken.clone()
+    }
+
+    /// A tool by its vault name (`summarise`) or MCP name (`vault_summarise`).
+    pub fn get(&self, name: &str) -> Option<Arc<Manifest>> {
+        let plain = name.strip_prefix(MCP_PREFIX).unwrap_or(name);
+        self.read().tools.get(plain).cloned()
+    }
+
+    /// The `tools/list` entries, in name order.
+    pub fn mcp_tools(&self) -> Vec<rmcp::model::Tool> {
+        self.tools().iter().map(|m| describe(m)).collect()
+    }
+
+    /// Run tool `name` for `caller`: context lookup (PHI view), the child process, then its
+    /// commands through the engine. Every call is audited as `vault.call`.
+    pub async fn call(
+        &self,
+        engine: &Arc<Engine>,
+        name: &str,
+        args: Map<String, Value>,
+        caller: Actor,
+    ) -> Result<CallOutput, CallError> {
+        let Some(m) = self.get(name) else {
+            return Err(CallError::UnknownTool(name.to_string()));
+        };
+        let started = Instant::now();
+        let mut profile = None;
+        let result = self
+            .call_inner(engine, &m, args, &caller, &mut profile)
+            .await;
+        let mut ev = AuditEvent::new(
+            "vault.call",
+            &caller,
+            match &result {
+                Ok(_) => AuditOutcome::Ok,
+                Err(CallError::Invalid(_)) => AuditOutcome::Denied,
+                Err(_) => AuditOutcome::Error,
+            },
+        )
+        .tool(m.mcp_name())
+        .duration_ms(started.elapsed().as_millis() as u64);
+        if let Some(p) = &profile {
+            ev = ev.entity(p.clone());
+        }
+        match &result {
+            Ok(out) => {
+                let drafts: Vec<String> = out
+                    .commands
+                    .iter()
+                    .filter_map(|c| c.draft_id.clone())
+                    .collect();
+                if !drafts.is_empty() {
+                    ev = ev.target(drafts.join(","));
+                }
+            }
+            Err(e) => ev = ev.reason(crate::sanitize::one_line(&e.to_string(), 300)),
+        }
+        let engine2 = engine.clone();
+        match tokio::task::spawn_blocking(move || engine2.audit(ev)).await {
+            Ok(Ok(_)) => result,
+            Ok(Err(e)) => Err(CallError::Engine(e)),
+            Err(e) => Err(CallError::Engine(EngineError::AuditUnavailable(
+                e.to_string(),
+            ))),
+        }
+    }
+
+    async fn call_inner(
+        &self,
+        engine: &Arc<Engine>,
+        m: &Arc<Manifest>,
+        args: Map<String, Value>,
+        caller: &Actor,
+        profile: &mut Option<String>,
+    ) -> Result<CallOutput, CallError> {
+        let context = context(engine, m, &args, caller, profile).await?;
+        let input = json!({"tool": m.name, "arguments": args, "context": context});
+        let limits = process::Limits {
+            timeout: Duration::from_secs(m.timeout_secs),
+            max_output_bytes: self.config.max_output_bytes,
+            max_stderr_bytes: self.config.max_stderr_bytes,
+        };
+        let ran = {
+            let _slot = self
+                .slots
+                .acquire()
+                .await
+                .map_err(|e| CallError::Run(RunError::Spawn(e.to_string())))?;
+            process::run(&m.exec, &m.name, &input, limits)
+                .await
+                .map_err(CallError::Run)?
+        };
+        let mut output = ran.output;
+        let proposals = match output.remove("commands") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(_) if m.tier == VaultTier::ReadOnly => {
+                return Err(CallError::BadResult(
+                    "a read_only tool returned `commands`; only draft_only tools may propose actions".into(),
+                ));
+            }
+            Some(c) => commands::parse(&c, &engine.profile_names(), &|p| m.allows_profile(p))
+                .map_err(CallError::BadResult)?,
+        };
+        let mut outcomes = Vec::new();
+        let actor = Actor::Vault(m.name.clone());
+        for p in proposals {
+            if profile.is_none() {
+                profile.clone_from(&p.profile);
+            }
+            let engine2 = engine.clone();
+            let tool = m.mcp_name();
+            let actor = actor.clone();
+            let action = p.action;
+            let r = tokio::task::spawn_blocking(move || engine2.submit_tool(&tool, action, actor))
+                .await
+                .map_err(|e| CallError::Engine(EngineError::AuditUnavailable(e.to_string())))?;
+            outcomes.push(CommandOutcome::from_result(p.kind, r));
+        }
+        Ok(CallOutput {
+            output,
+            commands: outcomes,
+            elapsed_ms: ran.elapsed.as_millis() as u64,
+        })
+    }
+}
+
+/// What opsdesk hands a tool besides the client's arguments: the inbox message named by a
+/// `message_id` argument, read through the engine (audited, ladder-gated) and, for a tool
+/// that may not see PHI, through the one redacted view.
+async fn context(
+    engine: &Arc<Engine>,
+    m: &Manifest,
+    args: &Map<String, Value>,
+    caller: &Actor,
+    profile: &mut Option<String>,
+) -> Result<Value, CallError> {
+    let Some(id) = args.get("message_id") else {
+        return Ok(json!({}));
+    };
+    let Some(id) = id.as_str().map(str::to_string) else {
+        return Err(CallError::Invalid("`message_id` must be a string".into()));
+    };
+    let engine2 = engine.clone();
+    let caller = caller.clone();
+    let tool = m.mcp_name();
+    let answer = tokio::task::spawn_blocking(move || {
+        engine2.submit_read(&tool, Query::InboxGet { key: id }, caller)
+    })
+    .await
+    .map_err(|e| CallError::Engine(EngineError::AuditUnavailable(e.to_string())))?
+    .map_err(|e| match e {
+        EngineError::NotFound(m) => CallError::Invalid(m),
+        e => CallError::Engine(e),
+    })?;
+    let Answer::Record(rec) = answer else {
+        return Err(CallError::Engine(EngineError::invalid(
+            "the engine answered a message lookup with another answer",
+            Value::Null,
+        )));
+    };
+    if !m.allows_profile(&rec.profile) {
+        return Err(CallError::Invalid(format!(
+            "tool `{}` may not read messages of profile `{}` (its manifest's `profiles`)",
+            m.name, rec.profile
+        )));
+    }
+    *profile = Some(rec.profile.clone());
+    let owner = rec.profile.clone();
+    let mut msg = serde_json::to_value(crate::mcp::tools::MessageOut::from(*rec))
+        .map_err(|e| CallError::BadResult(e.to_string()))?;
+    let placeholders = crate::governance::phi_view::Placeholders::new();
+    engine
+        .phi()
+        .view(m.may_see_phi, &placeholders, &mut msg, Some(&owner))
+        .map_err(|e| {
+            CallError::Invalid(format!("the message cannot be redacted for this tool: {e}"))
+        })?;
+    Ok(json!({"message": msg}))
+}
+
+/// A call's answer: the tool's output (without `commands`) and what became of each command.
+#[derive(Debug, Serialize)]
+pub struct CallOutput {
+    pub output: Map<String, Value>,
+    pub commands: Vec<CommandOutcome>,
+    pub elapsed_ms: u64,
+}
+
+impl CallOutput {
+    /// Whether any command was blocked or failed (the MCP result is then `isError`).
+    pub fn any_refused(&self) -> bool {
+        self.commands.iter().any(|c| c.status != "pending_approval")
+    }
+
+    /// The structured answer: the tool's output, plus `commands` outcomes when there were any.
+    pub fn to_value(&self) -> Value {
+        let mut v = self.output.clone();
+        if !self.commands.is_empty() {
+            v.insert(
+                "commands".into(),
+                serde_json::to_value(&self.commands).unwrap_or(Value::Null),
+            );
+        }
+        Value::Object(v)
+    }
+}
+
+/// What one command became.
+#[derive(Debug, Clone, Serialize)]
+pub struct CommandOutcome {
+    pub kind: String,
+    /// `pending_approval`, `blocked` or `error`.
+    pub status: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draft_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remedy: Option<String>,
+}
+
+impl CommandOutcome {
+    fn from_result(kind: String, r: Result<Outcome, EngineError>) -> CommandOutcome {
+        let mut c = CommandOutcome {
+            kind,
+            status: "error".into(),
+            draft_id: None,
+            rule: None,
+            reason: None,
+            remedy: None,
+        };
+        match r {
+            Ok(Outcome::Queued { draft_id, .. }) => {
+                c.status = "pending_approval".into();
+                c.draft_id = Some(draft_id);
+            }
+            Ok(Outcome::Blocked {
+                rule,
+                reason,
+                remedy,
+            })
+            | Err(EngineError::Blocked {
+                rule,
+                reason,
+                remedy,
+            }) => {
+                c.status = "blocked".into();
+                c.rule = Some(rule);
+                c.reason = Some(reason);
+                c.remedy = Some(remedy);
+            }
+            Ok(Outcome::Done { .. }) => c.reason = Some("the action did not queue a draft".into()),
+            Err(e) => c.reason = Some(e.to_string()),
+        }
+        c
+    }
+}
+
+/// Why a call has no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    #[error("no vault tool `{0}`")]
+    UnknownTool(String),
+    /// The request is wrong (arguments, a message it may not read).
+    #[error("{0}")]
+    Invalid(String),
+    /// The tool misbehaved (crash, hang, junk, too much output).
+    #[error("{0}")]
+    Run(RunError),
+    /// The tool answered, but its commands cannot be accepted (nothing was submitted).
+    #[error("the tool's result was refused: {0}")]
+    BadResult(String),
+    #[error(transparent)]
+    Engine(EngineError),
+}
+
+impl CallError {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CallError::UnknownTool(_) => "unknown_tool",
+            CallError::Invalid(_) => "invalid",
+            CallError::Run(r) => r.kind(),
+            CallError::BadResult(_) => "bad_result",
+            CallError::Engine(_) => "engine",
+        }
+    }
+}
+
+/// A tool's `tools/list` entry: annotations from its tier; never open-world, since nothing it
+/// proposes leaves before the operator approves.
+pub fn describe(m: &Manifest) -> rmcp::model::Tool {
+    use rmcp::model::{Tool, ToolAnnotations};
+    let read_only = m.tier == VaultTier::ReadOnly;
+    let ann = ToolAnnotations::with_title(m.title.clone())
+        .read_only(read_only)
+        .destructive(false)
+        .idempotent(false)
+        .open_world(false);
+    let mut t = Tool::new(
+        m.mcp_name(),
+        format!("{} (vault tool, {})", m.description, m.tier.as_str()),
+        Arc::new(m.input_schema.clone()),
+    )
+    .with_annotations(ann)
+    .with_title(m.title.clone());
+    if let Some(o) = &m.output_schema {
+        let mut o = o.clone();
+        if m.tier == VaultTier::DraftOnly
+            && let Some(Value::Object(props)) = o.get_mut("properties")
+        {
+            props.insert(
+                "commands".into(),
+                json!({"type": "array", "items": {"type": "object"}, "description": "what became of each proposed command"}),
+            );
+        }
+        t = t.with_raw_output_schema(Arc::new(o));
+    }
+    t
+}
+
+fn fingerprint(r: &Registry) -> String {
+    format!("{:?}|{:?}", r.tools, r.broken)
+}
+
+/// Read every subfolder of `dir`. Hidden folders are skipped; a duplicate name is broken.
+fn scan(dir: &Path) -> Registry {
+    let mut reg = Registry::default();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return reg,
+        Err(e) => {
+            reg.broken.push(Broken {
+                folder: dir.display().to_string(),
+                error: format!("cannot read the tools folder: {e}"),
+            });
+            return reg;
+        }
+    };
+    let mut folders: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| !n.starts_with('.'))
+        })
+        .collect();
+    folders.sort();
+    for f in folders {
+        let folder = f
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        match manifest::load(&f) {
+            Ok(m) if reg.tools.contains_key(&m.name) => reg.broken.push(Broken {
+                folder,
+                error: format!("name `{}` is already used by another tool folder", m.name),
+            }),
+            Ok(m) => {
+                reg.tools.insert(m.name.clone(), Arc::new(m));
+            }
+            Err(error) => reg.broken.push(Broken { folder, error }),
+        }
+    }
+    reg
+}
