@@ -244,9 +244,10 @@ fn describes(rec: &AuditRecord, ev: &DraftEvent) -> Result<(), String> {
             e.event == "draft.execute" && e.outcome == AuditOutcome::Error
         }
         _ => {
-            // `draft <kind>`, optionally followed by `: <detail>` (an expiry says why).
-            e.event.starts_with("draft.")
-                && e.outcome == AuditOutcome::Ok
+            // `draft <kind>`, optionally followed by `: <detail>` (an expiry says why). The
+            // event is the action's name (`draft.approve`, but also `mail.move` for a queued
+            // move): the reason and the target say which draft event the record vouches for.
+            e.outcome == AuditOutcome::Ok
                 && reason
                     .strip_prefix(&format!("draft {kind}"))
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with(": "))
