@@ -922,3 +922,41 @@ fn triage_labels_show_in_the_inbox_list_and_preview_and_job_progress_in_the_mess
     let out = render(&a);
     assert!(out.contains("job triage 3/10 (1 failed)"), "{out}");
 }
+
+#[test]
+fn help_can_be_searched_and_the_search_cleared() {
+    let mut a = app(false);
+    key(&mut a, KeyCode::Char('?'));
+    let s = render(&a);
+    assert!(s.contains("/ searches") && s.contains("Move down"), "{s}");
+    key(&mut a, KeyCode::Char('/'));
+    for c in "approve".chars() {
+        key(&mut a, KeyCode::Char(c));
+    }
+    let s = render(&a);
+    assert!(s.contains("search: approve_"), "{s}");
+    assert!(s.contains("approve"), "{s}");
+    assert!(
+        !s.contains("Move down"),
+        "only matching keys are listed: {s}"
+    );
+    // Enter keeps the search; the overlay then scrolls and stays open.
+    key(&mut a, KeyCode::Enter);
+    key(&mut a, KeyCode::Char('j'));
+    let s = render(&a);
+    assert!(s.contains("search: approve "), "{s}");
+    // Esc drops the search, a second Esc closes the help.
+    key(&mut a, KeyCode::Esc);
+    let s = render(&a);
+    assert!(s.contains("/ searches") && s.contains("Move down"), "{s}");
+    key(&mut a, KeyCode::Char('/'));
+    for c in "zzqx".chars() {
+        key(&mut a, KeyCode::Char(c));
+    }
+    assert!(render(&a).contains("no key matches \"zzqx\""));
+    key(&mut a, KeyCode::Backspace);
+    assert!(render(&a).contains("search: zzq_"));
+    key(&mut a, KeyCode::Esc);
+    key(&mut a, KeyCode::Esc);
+    assert!(!render(&a).contains("Help ·"), "closed");
+}

@@ -30,7 +30,13 @@ impl App {
             Act::Filter => self.open_filter(),
             Act::ClearFilter => self.clear_filter(fx),
             Act::Command => self.open_command(),
-            Act::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Act::Help => {
+                self.overlay = Some(Overlay::Help {
+                    scroll: 0,
+                    filter: String::new(),
+                    typing: false,
+                })
+            }
             Act::Health => self.open_health(),
             Act::Mouse => self.toggle_mouse(fx),
             Act::Details => self.details(),

@@ -274,6 +274,10 @@ pub enum InputKind {
 pub enum Overlay {
     Help {
         scroll: u16,
+        /// Only keys whose keys or description contain this (case-insensitive); `/` starts it.
+        filter: String,
+        /// Keystrokes go to the filter (after `/`, until Enter or Esc).
+        typing: bool,
     },
     Details {
         title: String,
@@ -1334,11 +1338,11 @@ impl App {
             return;
         };
         match ov {
-            Overlay::Help { scroll } => {
-                if let Some(scroll) = scroll_key(&k, scroll) {
-                    self.overlay = Some(Overlay::Help { scroll });
-                }
-            }
+            Overlay::Help {
+                scroll,
+                filter,
+                typing,
+            } => self.overlay = help_key(&k, scroll, filter, typing),
             Overlay::Details {
                 title,
                 lines,
@@ -1457,6 +1461,38 @@ impl App {
                 format!("unknown command `{other}` (try :help)"),
             ),
         }
+    }
+}
+
+/// A key in the help overlay: `/` starts a search (typed characters narrow the list, Backspace
+/// deletes, Enter keeps it, Esc drops it), j/k and friends scroll; any other key closes.
+fn help_key(k: &KeyEvent, scroll: u16, mut filter: String, typing: bool) -> Option<Overlay> {
+    let help = |scroll, filter, typing| {
+        Some(Overlay::Help {
+            scroll,
+            filter,
+            typing,
+        })
+    };
+    if typing {
+        return match k.code {
+            KeyCode::Esc => help(0, String::new(), false),
+            KeyCode::Enter => help(scroll, filter, false),
+            KeyCode::Backspace => {
+                filter.pop();
+                help(0, filter, true)
+            }
+            KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => {
+                filter.push(c);
+                help(0, filter, true)
+            }
+            _ => help(scroll, filter, true),
+        };
+    }
+    match k.code {
+        KeyCode::Char('/') => help(0, String::new(), true),
+        KeyCode::Esc if !filter.is_empty() => help(0, String::new(), false),
+        _ => scroll_key(k, scroll).and_then(|scroll| help(scroll, filter, false)),
     }
 }
 

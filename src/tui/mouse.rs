@@ -26,7 +26,7 @@ impl App {
 
     fn wheel(&mut self, delta: i64, fx: &mut Vec<Effect>) {
         match &mut self.overlay {
-            Some(Overlay::Help { scroll }) | Some(Overlay::Details { scroll, .. }) => {
+            Some(Overlay::Help { scroll, .. }) | Some(Overlay::Details { scroll, .. }) => {
                 *scroll = if delta > 0 {
                     scroll.saturating_add(delta as u16)
                 } else {

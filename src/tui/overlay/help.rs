@@ -9,18 +9,27 @@ use ratatui::widgets::{Clear, Paragraph};
 use crate::tui::app::{App, zone_name};
 use crate::tui::panes::{block, fit};
 
-pub fn render(app: &App, f: &mut Frame, area: Rect, scroll: u16) {
+pub fn render(app: &App, f: &mut Frame, area: Rect, scroll: u16, filter: &str, typing: bool) {
     let t = &app.theme;
     let mut lines = Vec::new();
-    for (i, (title, entries)) in app
-        .keymap
-        .help_for(app.pane.section())
-        .into_iter()
-        .enumerate()
-    {
-        if i > 0 {
+    let needle = filter.to_lowercase();
+    let mut groups = 0;
+    for (title, entries) in app.keymap.help_for(app.pane.section()) {
+        let entries: Vec<_> = entries
+            .into_iter()
+            .filter(|(keys, help)| {
+                needle.is_empty()
+                    || keys.to_lowercase().contains(&needle)
+                    || help.to_lowercase().contains(&needle)
+            })
+            .collect();
+        if entries.is_empty() {
+            continue;
+        }
+        if groups > 0 {
             lines.push(Line::from(""));
         }
+        groups += 1;
         lines.push(Line::from(Span::styled(title, t.title)));
         for (keys, help) in entries {
             lines.push(Line::from(vec![
@@ -28,6 +37,15 @@ pub fn render(app: &App, f: &mut Frame, area: Rect, scroll: u16) {
                 Span::styled(help, t.text),
             ]));
         }
+    }
+    if groups == 0 {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "  no key matches \"{}\"",
+                crate::sanitize::for_terminal(filter)
+            ),
+            t.text,
+        )));
     }
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("About", t.title)));
@@ -57,10 +75,18 @@ pub fn render(app: &App, f: &mut Frame, area: Rect, scroll: u16) {
     f.render_widget(
         Paragraph::new(lines).scroll((scroll, 0)).block(block(
             t,
-            format!(
-                " Help · {} pane first (j/k scroll, any other key closes) ",
-                app.pane.title()
-            ),
+            if typing || !filter.is_empty() {
+                format!(
+                    " Help · search: {}{} (Enter keeps, Esc clears) ",
+                    crate::sanitize::for_terminal(filter),
+                    if typing { "_" } else { "" }
+                )
+            } else {
+                format!(
+                    " Help · {} pane first (/ searches, j/k scroll, any other key closes) ",
+                    app.pane.title()
+                )
+            },
         )),
         area,
     );

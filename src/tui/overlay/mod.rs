@@ -15,7 +15,11 @@ pub fn render(app: &App, f: &mut Frame) {
     let Some(ov) = &app.overlay else { return };
     let area = f.area();
     match ov {
-        Overlay::Help { scroll } => help::render(app, f, centered(area, 80, 90), *scroll),
+        Overlay::Help {
+            scroll,
+            filter,
+            typing,
+        } => help::render(app, f, centered(area, 80, 90), *scroll, filter, *typing),
         Overlay::Details {
             title,
             lines,
