@@ -92,8 +92,12 @@ pub fn spawn(hub: Arc<Hub>, stop: CancellationToken) -> tokio::task::JoinHandle<
                     }
                     if rec.seq > last {
                         last = rec.seq;
-                        let unread = read_inbox(&hub, |i| i.state()).await.map(|s| s.unread);
-                        inbox_appended(&hub, &rec, unread.unwrap_or(0));
+                        // A spool batch announces thousands of items: with nobody connected,
+                        // skip the unread count's file read for each of them.
+                        if !hub.live_peers().is_empty() {
+                            let unread = read_inbox(&hub, |i| i.state()).await.map(|s| s.unread);
+                            inbox_appended(&hub, &rec, unread.unwrap_or(0));
+                        }
                     }
                 }
                 Ok(EngineEvent::DraftChanged(_)) => resource_changed(&hub, resources::DRAFTS),
