@@ -83,8 +83,7 @@ impl Env {
     /// (event, outcome, reason) of the audit trail, oldest first.
     fn audit(&self, engine: &Engine) -> Vec<(String, String, String)> {
         engine
-            .audit_store()
-            .tail(500)
+            .audit_tail(500)
             .unwrap()
             .into_iter()
             .map(|r| {
@@ -210,7 +209,7 @@ async fn triage_asks_the_model_only_when_the_rules_are_unsure_and_keeps_a_schema
         "{events:?}"
     );
     assert!(events.iter().any(|(e, _, _)| e == "llm.call"));
-    assert!(engine.audit_store().verify().is_ok());
+    assert!(engine.verify_audit().is_ok());
 }
 
 #[tokio::test]
@@ -359,7 +358,7 @@ async fn phi_is_redacted_on_the_wire_and_restored_only_in_the_operators_draft() 
         "{sent}"
     );
 
-    let d = engine.drafts().get(&draft_id).unwrap().unwrap();
+    let d = engine.draft(&draft_id).unwrap().unwrap();
     assert_eq!(
         d.status,
         DraftStatus::Pending,
@@ -388,7 +387,7 @@ async fn phi_is_redacted_on_the_wire_and_restored_only_in_the_operators_draft() 
         o => panic!("{o:?}"),
     }
     // The audit trail never holds the name.
-    for r in engine.audit_store().tail(100).unwrap() {
+    for r in engine.audit_tail(100).unwrap() {
         let s = serde_json::to_string(&r).unwrap();
         assert!(!s.contains("Lopez"), "{s}");
     }
@@ -425,7 +424,7 @@ async fn a_hipaa_profile_never_reaches_an_uncleared_provider_and_keeps_the_rules
         other => panic!("{other:?}"),
     }
     assert!(fake.posts().is_empty(), "nothing was sent");
-    assert!(engine.drafts().queue().unwrap().drafts.is_empty());
+    assert!(engine.draft_queue().unwrap().drafts.is_empty());
 }
 
 #[tokio::test]
@@ -456,7 +455,7 @@ async fn a_draft_with_a_banned_phrase_or_garbage_is_not_made_and_says_why() {
             other => panic!("{other:?}"),
         }
     }
-    assert!(engine.drafts().queue().unwrap().drafts.is_empty());
+    assert!(engine.draft_queue().unwrap().drafts.is_empty());
     let fails = env
         .audit(&engine)
         .into_iter()

@@ -269,7 +269,7 @@ first_chunk_timeout_secs = 240
         match r {
             Ok(Outcome::Queued { draft_id, .. }) => {
                 made += 1;
-                let d = engine.drafts().get(draft_id).unwrap().unwrap();
+                let d = engine.draft(draft_id).unwrap().unwrap();
                 assert_eq!(d.status, DraftStatus::Pending);
                 assert_eq!(d.created_by, Actor::Assistant("draft".into()));
                 assert_eq!(d.provider.as_deref(), Some("local"));
@@ -312,7 +312,7 @@ first_chunk_timeout_secs = 240
     }
 
     // The audit trail has one record per item and job, and the router's own records.
-    let audit = engine.audit_store().tail(1000).unwrap();
+    let audit = engine.audit_tail(1000).unwrap();
     let count = |name: &str| audit.iter().filter(|r| r.event.event == name).count();
     assert_eq!(count("assistant.triage"), seqs.len());
     assert_eq!(count("assistant.deadlines"), seqs.len());
@@ -322,7 +322,7 @@ first_chunk_timeout_secs = 240
         .filter(|r| r.event.event == "assistant.draft" && r.event.outcome.as_str() == "error")
         .count();
     assert_eq!(failed_drafts + made, 2);
-    assert!(engine.audit_store().verify().is_ok());
+    assert!(engine.verify_audit().is_ok());
 
     // The requests reached the real model and it answered.
     let exchanges = log.lock().unwrap().clone();

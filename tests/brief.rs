@@ -164,7 +164,7 @@ fn brief_and_digest_from_the_real_binary() {
         other.profile = "clinic".into();
         e.ingest(other, "test").unwrap();
         // The operator has read the first item.
-        e.inbox().set_cursor("console", 1).unwrap();
+        e.set_inbox_cursor("console", 1).unwrap();
     }
     // One item through the command line too, and a draft waiting for approval.
     let o = env.run(&[

@@ -82,8 +82,7 @@ fn create(e: &Engine, profile: &str) -> String {
 }
 
 fn audit_events(e: &Engine) -> Vec<(String, AuditOutcome, Option<String>)> {
-    e.audit_store()
-        .tail(1000)
+    e.audit_tail(1000)
         .unwrap()
         .into_iter()
         .map(|r| (r.event.event, r.event.outcome, r.event.reason))
@@ -124,7 +123,7 @@ fn new_mail_links_itself_by_participant_thread_and_keyword_within_its_profile() 
     )
     .unwrap();
 
-    let d = e.deals().get(&id).unwrap().unwrap();
+    let d = e.deal(&id).unwrap().unwrap();
     let links: Vec<(&str, LinkRule)> = d
         .links
         .iter()
@@ -213,7 +212,7 @@ fn linking_across_profiles_is_refused_with_rule_reason_and_remedy() {
         assert!(reason.contains("work"), "{reason}");
         assert!(!remedy.is_empty());
     }
-    assert!(e.deals().get(&id).unwrap().unwrap().links.is_empty());
+    assert!(e.deal(&id).unwrap().unwrap().links.is_empty());
     let blocked = audit_events(&e)
         .into_iter()
         .filter(|(ev, o, _)| ev == "deal.link" && *o == AuditOutcome::Blocked)
@@ -238,7 +237,7 @@ fn clients_cannot_change_deals_and_operator_changes_are_audited_first() {
         matches!(&o, Outcome::Blocked { rule, .. } if rule == "operator_only_deals"),
         "{o:?}"
     );
-    assert!(e.deals().book().unwrap().deals.is_empty());
+    assert!(e.deal_book().unwrap().deals.is_empty());
 
     let id = create(&e, "work");
     // Fail closed: with the audit trail unwritable the stage change does not happen.
@@ -267,7 +266,7 @@ fn clients_cannot_change_deals_and_operator_changes_are_audited_first() {
         )
         .unwrap_err();
     assert!(matches!(err, EngineError::AuditUnavailable(_)), "{err:?}");
-    assert_eq!(e.deals().get(&id).unwrap().unwrap().stage, DealStage::Lead);
+    assert_eq!(e.deal(&id).unwrap().unwrap().stage, DealStage::Lead);
 }
 
 #[test]
@@ -290,10 +289,10 @@ fn a_proposal_becomes_a_deal_only_when_accepted_and_only_once() {
         panic!("{o:?}")
     };
     assert!(
-        e.deals().book().unwrap().deals.is_empty(),
+        e.deal_book().unwrap().deals.is_empty(),
         "nothing before acceptance"
     );
-    let pending = e.drafts().get(&draft_id).unwrap().unwrap();
+    let pending = e.draft(&draft_id).unwrap().unwrap();
     assert!(
         e.carry_out_deal_proposal(&pending).is_err(),
         "not approved yet"
@@ -307,15 +306,15 @@ fn a_proposal_becomes_a_deal_only_when_accepted_and_only_once() {
         Actor::Cli,
     )
     .unwrap();
-    let approved = e.drafts().get(&draft_id).unwrap().unwrap();
+    let approved = e.draft(&draft_id).unwrap().unwrap();
     let deal = e.carry_out_deal_proposal(&approved).unwrap();
     assert_eq!(deal.proposal.as_deref(), Some(draft_id.as_str()));
     assert_eq!(deal.profile, "work");
     // A second attempt (the executor racing the CLI, a retry after a crash) finds it there.
     let again = e.carry_out_deal_proposal(&approved).unwrap();
     assert_eq!(again.id, deal.id);
-    assert_eq!(e.deals().book().unwrap().deals.len(), 1);
-    let d = e.drafts().get(&draft_id).unwrap().unwrap();
+    assert_eq!(e.deal_book().unwrap().deals.len(), 1);
+    let d = e.draft(&draft_id).unwrap().unwrap();
     assert_eq!(d.status.as_str(), "executed");
     assert_eq!(d.remote_id.as_deref(), Some(deal.id.as_str()));
 }

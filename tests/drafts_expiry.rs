@@ -56,8 +56,7 @@ fn chat() -> Outbound {
 
 fn status(engine: &Engine, id: &str) -> String {
     engine
-        .drafts()
-        .get(id)
+        .draft(id)
         .unwrap()
         .unwrap()
         .status
@@ -77,8 +76,7 @@ fn approve(engine: &Engine, id: &str) -> Result<Outcome, opsdesk::engine::Engine
 
 fn audited(engine: &Engine, event: &str, id: &str) -> usize {
     engine
-        .audit_store()
-        .tail(1000)
+        .audit_tail(1000)
         .unwrap()
         .iter()
         .filter(|r| r.event.event == event && r.event.target.as_deref() == Some(id))
@@ -90,7 +88,7 @@ fn outbound_mail_expires_after_72_hours_by_default_and_is_then_never_approvable(
     let dir = tempfile::tempdir().unwrap();
     let engine = engine(dir.path(), CONFIG);
     let (m, c) = (create(&engine, mail()), create(&engine, chat()));
-    let t0 = engine.drafts().get(&m).unwrap().unwrap().created_at;
+    let t0 = engine.draft(&m).unwrap().unwrap().created_at;
 
     assert!(
         engine
@@ -110,7 +108,7 @@ fn outbound_mail_expires_after_72_hours_by_default_and_is_then_never_approvable(
         "pending",
         "chat has no time to live by default"
     );
-    let d = engine.drafts().get(&m).unwrap().unwrap();
+    let d = engine.draft(&m).unwrap().unwrap();
     assert!(d.reason.unwrap().contains("72 h"));
     assert_eq!(audited(&engine, "draft.expired", &m), 1);
 
@@ -154,7 +152,7 @@ fn time_to_live_is_configurable_per_kind_and_validated() {
     let config = format!("{CONFIG}\n[drafts.ttl_hours]\npost_chat = 2\nreply_email = 0\n");
     let engine = engine(dir.path(), &config);
     let (m, c) = (create(&engine, mail()), create(&engine, chat()));
-    let t0 = engine.drafts().get(&c).unwrap().unwrap().created_at;
+    let t0 = engine.draft(&c).unwrap().unwrap().created_at;
     assert_eq!(
         engine.expire_drafts(t0 + Duration::hours(3)).unwrap(),
         vec![c.clone()]
@@ -196,6 +194,6 @@ fn only_the_engine_may_expire_a_draft() {
         kind: DraftEventKind::Expired { ttl_hours: 72 },
         audit: None,
     };
-    let e = engine.drafts().check(&ev).unwrap_err();
+    let e = engine.check_draft_event(&ev).unwrap_err();
     assert!(e.to_string().contains("only the engine"), "{e}");
 }

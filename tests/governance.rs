@@ -163,7 +163,7 @@ fn the_same_action_gets_the_same_verdict_from_the_console_the_cli_and_an_mcp_cli
         }
     }
     // Each block is in the audit trail with its rule, once per surface.
-    let records = engine.audit_store().tail(500).unwrap();
+    let records = engine.audit_tail(500).unwrap();
     for (what, _, expected) in cases() {
         let Some(rule) = expected else { continue };
         let actors: Vec<String> = records
@@ -220,7 +220,7 @@ fn an_approval_is_judged_again_against_the_rules_of_the_moment() {
         .unwrap();
     assert_eq!(verdict(&out).as_deref(), Some("hard_ban.blocked_phrase"));
     assert_eq!(
-        engine.drafts().get(&id).unwrap().unwrap().status.as_str(),
+        engine.draft(&id).unwrap().unwrap().status.as_str(),
         "pending"
     );
 }

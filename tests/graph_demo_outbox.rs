@@ -69,7 +69,7 @@ async fn an_approved_demo_draft_lands_in_the_demo_outbox_once_and_is_recorded_as
 
     let id = create_and_approve(&engine, "Q3 numbers attached.");
     executor::run_once(&engine, &executors, &mut retry).await;
-    let d = engine.drafts().get(&id).unwrap().unwrap();
+    let d = engine.draft(&id).unwrap().unwrap();
     assert_eq!(d.status, DraftStatus::Executed, "{:?}", d.reason);
     assert_eq!(d.remote_id.as_deref(), Some("demo-outbox/sent.jsonl#1"));
     let sent = lines(&file);
@@ -90,7 +90,7 @@ async fn an_approved_demo_draft_lands_in_the_demo_outbox_once_and_is_recorded_as
     // A crash after the append, before `executed` was recorded: the outbox already holds it,
     // so the retry records it without a second copy.
     let id2 = create_and_approve(&engine, "Second.");
-    let d2 = engine.drafts().get(&id2).unwrap().unwrap();
+    let d2 = engine.draft(&id2).unwrap().unwrap();
     let mut f = std::fs::OpenOptions::new()
         .append(true)
         .open(&file)
@@ -104,7 +104,7 @@ async fn an_approved_demo_draft_lands_in_the_demo_outbox_once_and_is_recorded_as
     )
     .unwrap();
     executor::run_once(&engine, &executors, &mut retry).await;
-    let d2 = engine.drafts().get(&id2).unwrap().unwrap();
+    let d2 = engine.draft(&id2).unwrap().unwrap();
     assert_eq!(d2.status, DraftStatus::Executed);
     assert_eq!(d2.remote_id.as_deref(), Some("demo-outbox/sent.jsonl#2"));
     assert_eq!(lines(&file).len(), 2);
@@ -128,7 +128,7 @@ async fn an_approved_demo_draft_lands_in_the_demo_outbox_once_and_is_recorded_as
     };
     executor::run_once(&engine, &executors, &mut retry).await;
     assert_eq!(
-        engine.drafts().get(&id3).unwrap().unwrap().status,
+        engine.draft(&id3).unwrap().unwrap().status,
         DraftStatus::Pending
     );
     assert_eq!(lines(&file).len(), 2);

@@ -187,7 +187,7 @@ fn approve(engine: &Engine, id: &str, digest: &str) {
 }
 
 fn status(engine: &Engine, id: &str) -> (DraftStatus, Option<String>, Option<String>) {
-    let d = engine.drafts().get(id).unwrap().unwrap();
+    let d = engine.draft(id).unwrap().unwrap();
     (d.status, d.remote_id, d.reason)
 }
 
@@ -333,7 +333,7 @@ async fn a_failed_send_is_retryable_and_an_edit_after_approval_sends_nothing() {
     let (st, _, reason) = status(&engine, &d);
     assert_eq!(st, DraftStatus::Failed, "{reason:?}");
     assert!(
-        engine.drafts().get(&d).unwrap().unwrap().approval_holds(),
+        engine.draft(&d).unwrap().unwrap().approval_holds(),
         "still approved"
     );
     fake.with(|s| assert_eq!(s.sent.len(), 0));
@@ -368,7 +368,7 @@ async fn a_failed_send_is_retryable_and_an_edit_after_approval_sends_nothing() {
     let m2 = ingest_mail(&fake, &engine, &acct, "Plan").await;
     let (d2, g2) = reply_draft(&engine, &m2, "v1");
     approve(&engine, &d2, &g2);
-    let draft = engine.drafts().get(&d2).unwrap().unwrap();
+    let draft = engine.draft(&d2).unwrap().unwrap();
     let Outbound::ReplyEmail {
         message_id,
         to,
@@ -520,16 +520,16 @@ base_url = "{}"
     );
     assert_eq!(tasks.len(), 2);
     wait_for("both items", || {
-        engine.inbox().find_by_id(&w).unwrap().is_some()
-            && engine.inbox().find_by_id(&c).unwrap().is_some()
+        engine.inbox_record_by_id(&w).unwrap().is_some()
+            && engine.inbox_record_by_id(&c).unwrap().is_some()
     })
     .await;
     assert_eq!(
-        engine.inbox().find_by_id(&w).unwrap().unwrap().profile,
+        engine.inbox_record_by_id(&w).unwrap().unwrap().profile,
         "work"
     );
     assert_eq!(
-        engine.inbox().find_by_id(&c).unwrap().unwrap().profile,
+        engine.inbox_record_by_id(&c).unwrap().unwrap().profile,
         "clinic"
     );
     // Each account used its own service and its own token; state and health are per profile.

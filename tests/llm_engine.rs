@@ -77,8 +77,7 @@ impl Env {
     }
     fn audit_events(&self, engine: &Engine) -> Vec<(String, String, String)> {
         engine
-            .audit_store()
-            .tail(200)
+            .audit_tail(200)
             .unwrap()
             .into_iter()
             .map(|r| {
@@ -167,7 +166,7 @@ async fn brief_polish_goes_through_the_router_and_is_audited() {
     let events = env.audit_events(&engine);
     let names: Vec<&str> = events.iter().map(|e| e.0.as_str()).collect();
     assert!(names.ends_with(&["llm.select", "llm.call"]), "{names:?}");
-    assert!(engine.audit_store().verify().is_ok());
+    assert!(engine.verify_audit().is_ok());
 
     // The Providers data shows this process's usage.
     let view = engine.providers_view().unwrap();

@@ -8,13 +8,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use tokio_util::sync::CancellationToken;
 
+use super::host::{Host, HttpStart};
 use super::{CmdResult, Context, Failure};
-use crate::engine::runner::spawn_sources;
 use crate::engine::{Engine, Mode};
-use crate::mcp::http::HttpOptions;
-use crate::mcp::{Hub, HubOptions, RuntimeInfo, auth};
 use crate::tui::keymap::Keymap;
 use crate::tui::theme::{Theme, no_color_from_env};
 
@@ -78,41 +75,27 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
         config.clone(),
         Mode::Primary,
     )?);
-    let shutdown = CancellationToken::new();
     let _enter = rt.enter();
-    let hub = Hub::new(
-        engine.clone(),
-        HubOptions {
-            call_timeout: Duration::from_secs(config.server.request_timeout_secs.max(1)),
-            // The console's MCP server honours OPSDESK_READ_ONLY too.
-            scope: crate::mcp::scope::Overrides::from_env().map_err(Failure::usage)?,
-        },
-    );
-    let notifier = crate::mcp::notify::spawn(hub.clone(), shutdown.clone());
-    let (http, mcp_url, mcp_error) = if args.no_http {
-        (None, None, None)
-    } else {
-        match rt.block_on(start_http(
-            ctx,
-            &args,
-            &config,
-            hub.clone(),
-            shutdown.clone(),
-        )) {
-            Ok((h, url)) => (Some(h), Some(url), None),
-            Err(e) => (None, None, Some(e)),
-        }
-    };
-    let tasks = spawn_sources(engine.clone(), shutdown.clone())?;
-    let clients_hub = hub.clone();
+    // The console's MCP server honours OPSDESK_READ_ONLY too.
+    let scope = crate::mcp::scope::Overrides::from_env().map_err(Failure::usage)?;
+    let http = (!args.no_http).then_some(HttpStart {
+        bind: args.bind,
+        allow_non_loopback: false,
+        // The demo must start even when another opsdesk holds the usual port.
+        free_port_fallback: ctx.global.demo,
+        required: false,
+    });
+    let host = rt.block_on(Host::start(ctx, engine.clone(), scope, http))?;
+    let clients_hub = host.hub.clone();
     let opts = crate::tui::Options {
         theme,
         keymap,
         tz,
-        mcp_url,
-        mcp_error,
+        mcp_url: host.mcp_url.clone(),
+        mcp_error: host.mcp_error.clone(),
         clients: Some(Arc::new(move || clients_hub.connected_clients())),
-        mcp_scopes: hub
+        mcp_scopes: host
+            .hub
             .scopes()
             .all()
             .iter()
@@ -126,20 +109,7 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
     };
     let result = crate::tui::run(engine.clone(), rt.handle(), opts);
 
-    shutdown.cancel();
-    rt.block_on(async {
-        for t in tasks {
-            let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
-        }
-        if let Some(h) = http {
-            let _ = tokio::time::timeout(Duration::from_secs(5), h).await;
-        }
-        let _ = tokio::time::timeout(Duration::from_secs(2), notifier).await;
-    });
-    RuntimeInfo::remove(&ctx.paths);
-    if let Err(e) = engine.inbox().save_cursors() {
-        eprintln!("opsdesk: inbox cursors not saved: {e}");
-    }
+    rt.block_on(host.stop(ctx));
     drop(_enter);
     rt.shutdown_timeout(Duration::from_secs(2));
     if ctx.throw_away_demo() {
@@ -150,46 +120,4 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
         Ok(Some(fatal)) => Err(Failure::failed(format!("the console stopped: {fatal}"))),
         Err(e) => Err(Failure::failed(format!("{e:#}"))),
     }
-}
-
-/// Bind and start the MCP HTTP server as `serve` does; publish its URL in engine.json.
-/// Returns the error text instead of failing: the console is useful without MCP, and the
-/// status bar shows the failure.
-async fn start_http(
-    ctx: &Context,
-    args: &ConsoleArgs,
-    config: &crate::config::Config,
-    hub: Arc<Hub>,
-    shutdown: CancellationToken,
-) -> Result<(tokio::task::JoinHandle<()>, String), String> {
-    let token =
-        auth::Credentials::load(&ctx.paths, &config.server).map_err(|e| format!("{e:#}"))?;
-    let mut opts = HttpOptions::from_config(&config.server, Some(token));
-    if let Some(b) = args.bind {
-        opts.bind = b;
-    }
-    let listener = match crate::mcp::http::bind(&opts).await {
-        Ok(l) => l,
-        // The demo must start even when another opsdesk holds the usual port.
-        Err(e) if ctx.global.demo && args.bind.is_none() => {
-            tracing::warn!("{e:#}; the demo uses a free port instead");
-            opts.bind.set_port(0);
-            crate::mcp::http::bind(&opts)
-                .await
-                .map_err(|e| format!("{e:#}"))?
-        }
-        Err(e) => return Err(format!("{e:#}")),
-    };
-    let addr = listener
-        .local_addr()
-        .map_err(|e| format!("cannot read the bound address: {e}"))?;
-    let info = RuntimeInfo::new(addr).with_scopes(&hub.scopes());
-    info.write(&ctx.paths).map_err(|e| format!("{e:#}"))?;
-    let app = crate::mcp::http::router(hub, &opts, shutdown.clone());
-    let handle = tokio::spawn(async move {
-        if let Err(e) = crate::mcp::http::serve(listener, app, &opts, shutdown).await {
-            tracing::error!("MCP HTTP server stopped: {e}");
-        }
-    });
-    Ok((handle, info.mcp_url))
 }

@@ -255,7 +255,7 @@ pub fn run(ctx: &Context, cmd: DealsCmd) -> CmdResult {
             report(&out, outcome, |_| format!("{deal} is now at stage {stage}"))
         }
         DealsCmd::Accept { draft, yes } => {
-            let d = engine.drafts().get(&draft)?.ok_or_else(|| {
+            let d = engine.draft(&draft)?.ok_or_else(|| {
                 Failure::usage(format!(
                     "no draft with id `{draft}`; `opsdesk drafts list` shows the queue"
                 ))
@@ -297,12 +297,12 @@ pub fn run(ctx: &Context, cmd: DealsCmd) -> CmdResult {
                     });
                 }
             }
-            let approved = engine.drafts().get(&draft)?.ok_or_else(|| {
+            let approved = engine.draft(&draft)?.ok_or_else(|| {
                 Failure::failed(format!("draft {draft} disappeared from the queue"))
             })?;
             if approved.status == DraftStatus::Executed {
                 let id = crate::domain::deal_id_for_proposal(&draft);
-                let deal = engine.deals().get(&id)?;
+                let deal = engine.deal(&id)?;
                 out.emit(&deal, |l| {
                     l.push(format!("proposal {draft} was already accepted: {id}"))
                 });

@@ -64,7 +64,7 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
         DraftsCmd::List { all } => {
             // Drafts past their time to live are shown as what they are.
             engine.expire_drafts(crate::domain::now())?;
-            let q = engine.drafts().queue()?;
+            let q = engine.draft_queue()?;
             let drafts: Vec<&Draft> = q
                 .drafts
                 .iter()
@@ -92,8 +92,8 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
             Ok(())
         }
         DraftsCmd::Show { id } => {
-            let d = engine.drafts().get(&id)?.ok_or_else(|| no_draft(&id))?;
-            let life = engine.drafts().history(&id)?;
+            let d = engine.draft(&id)?.ok_or_else(|| no_draft(&id))?;
+            let life = engine.draft_history(&id)?;
             out.emit(&d, |l| {
                 describe(&d, l);
                 l.push(String::new());
@@ -104,7 +104,7 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
             Ok(())
         }
         DraftsCmd::Approve { id, digest, yes } => {
-            let d = engine.drafts().get(&id)?.ok_or_else(|| no_draft(&id))?;
+            let d = engine.draft(&id)?.ok_or_else(|| no_draft(&id))?;
             if d.status != DraftStatus::Pending {
                 return Err(Failure {
                     code: 4,

@@ -163,7 +163,7 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
                 profile,
                 text: grep,
             };
-            let batch = engine.inbox().read_before(before, limit, &filter)?;
+            let batch = engine.unaudited_inbox_page_before(before, limit, &filter)?;
             out.emit(&batch.records, |l| {
                 if batch.records.is_empty() {
                     l.push("(no items)".into());
@@ -236,8 +236,8 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
         InboxCmd::Show { key } => {
             let engine = ctx.engine()?;
             let rec = match key.parse::<u64>() {
-                Ok(seq) => engine.inbox().get(seq)?,
-                Err(_) => engine.inbox().find_by_id(&key)?,
+                Ok(seq) => engine.inbox_record(seq)?,
+                Err(_) => engine.inbox_record_by_id(&key)?,
             }
             .ok_or_else(|| {
                 Failure::usage(format!(
@@ -265,7 +265,7 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
         }
         InboxCmd::State => {
             let engine = ctx.engine()?;
-            let st = engine.inbox().state()?;
+            let st = engine.inbox_state()?;
             out.emit(&st, |l| {
                 l.push(format!("last seq {}, unread {}", st.last_seq, st.unread));
                 for (k, v) in &st.consumers {

@@ -14,6 +14,7 @@ mod deals;
 mod doctor;
 mod drafts;
 mod filing;
+mod host;
 mod inbox;
 mod login;
 mod mcp_config;

@@ -14,15 +14,13 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use clap::Args;
-use tokio_util::sync::CancellationToken;
 
+use super::host::{Host, HttpStart};
 use super::output::safe;
 use super::{CmdResult, Context, Failure};
-use crate::engine::runner::spawn_sources;
 use crate::engine::{Engine, EngineEvent, LockError, Mode};
-use crate::mcp::http::HttpOptions;
 use crate::mcp::scope::Overrides;
-use crate::mcp::{Hub, HubOptions, RuntimeInfo, auth};
+use crate::mcp::{Hub, RuntimeInfo};
 
 #[derive(Debug, Args, Default)]
 pub struct ServeArgs {
@@ -106,21 +104,19 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
     // Listen for SIGINT/SIGTERM before engine.json announces us: a signal that arrives while the
     // sources start must stop the engine cleanly, not kill it with engine.json left behind.
     let stop_signal = stop_signal()?;
-    let shutdown = CancellationToken::new();
     let print = args.print || ctx.global.demo;
-    let hub = Hub::new(
-        engine.clone(),
-        HubOptions {
-            call_timeout: std::time::Duration::from_secs(config.server.request_timeout_secs.max(1)),
-            scope,
-        },
-    );
-    let notifier = crate::mcp::notify::spawn(hub.clone(), shutdown.clone());
-    let http = if args.no_http {
-        None
-    } else {
-        Some(start_http(ctx, &args, &config, hub.clone(), shutdown.clone()).await?)
-    };
+    let http = (!args.no_http).then_some(HttpStart {
+        bind: args.bind,
+        allow_non_loopback: args.allow_non_loopback,
+        // A stdio client must get its server even when the usual port is taken.
+        free_port_fallback: args.stdio,
+        required: true,
+    });
+    let host = Host::start(ctx, engine.clone(), scope, http).await?;
+    if let Some(url) = &host.mcp_url {
+        eprintln!("opsdesk MCP server listening on {url}");
+    }
+    let (hub, shutdown) = (host.hub.clone(), host.shutdown.clone());
     let stdio = if args.stdio {
         let hub = hub.clone();
         let stop = shutdown.clone();
@@ -159,7 +155,6 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
             }
         });
     }
-    let tasks = spawn_sources(engine.clone(), shutdown.clone())?;
     let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
         .map_err(|e| Failure::failed(format!("cannot watch SIGHUP: {e}")))?;
     tokio::pin!(stop_signal);
@@ -168,25 +163,13 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
             _ = &mut stop_signal => break,
             _ = shutdown.cancelled() => break,
             // SIGHUP: reload the MCP scopes from the config file (nothing else).
-            _ = hangup.recv() => reload_scopes(ctx, &hub, http.is_some()),
+            _ = hangup.recv() => reload_scopes(ctx, &hub, host.mcp_url.is_some()),
         }
-    }
-    shutdown.cancel();
-    for t in tasks {
-        let _ = t.await;
-    }
-    if let Some(h) = http {
-        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), h).await;
-        RuntimeInfo::remove(&ctx.paths);
     }
     if let Some(s) = stdio {
         s.abort();
     }
-    let _ = notifier.await;
-    // Clients' cursors moved by their last pulls (saved lazily) go to disk before we exit.
-    if let Err(e) = engine.save_cursors() {
-        eprintln!("opsdesk: inbox cursors not saved: {e}");
-    }
+    host.stop(ctx).await;
     if print {
         eprintln!("opsdesk engine stopped");
     }
@@ -217,44 +200,6 @@ fn reload_scopes(ctx: &Context, hub: &Arc<Hub>, published: bool) {
 }
 
 /// Bind and start the MCP HTTP server; publish its URL in engine.json.
-async fn start_http(
-    ctx: &Context,
-    args: &ServeArgs,
-    config: &crate::config::Config,
-    hub: Arc<Hub>,
-    shutdown: CancellationToken,
-) -> Result<tokio::task::JoinHandle<()>, Failure> {
-    let token = Some(auth::Credentials::load(&ctx.paths, &config.server)?);
-    let mut opts = HttpOptions::from_config(&config.server, token);
-    if let Some(b) = args.bind {
-        opts.bind = b;
-    }
-    opts.allow_non_loopback |= args.allow_non_loopback;
-    let listener = match crate::mcp::http::bind(&opts).await {
-        Ok(l) => l,
-        // A spawned stdio engine still publishes an HTTP endpoint (on any free port) so that
-        // later stdio clients can bridge to it.
-        Err(e) if args.stdio && args.bind.is_none() => {
-            tracing::warn!("{e:#}; using a free port instead");
-            opts.bind.set_port(0);
-            crate::mcp::http::bind(&opts).await?
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let addr = listener
-        .local_addr()
-        .map_err(|e| Failure::failed(format!("cannot read the bound address: {e}")))?;
-    let info = RuntimeInfo::new(addr).with_scopes(&hub.scopes());
-    info.write(&ctx.paths)?;
-    eprintln!("opsdesk MCP server listening on {}", info.mcp_url);
-    let app = crate::mcp::http::router(hub, &opts, shutdown.clone());
-    Ok(tokio::spawn(async move {
-        if let Err(e) = crate::mcp::http::serve(listener, app, &opts, shutdown).await {
-            tracing::error!("MCP HTTP server stopped: {e}");
-        }
-    }))
-}
-
 fn print_event(ev: &EngineEvent, to_stderr: bool) {
     let out = |line: String| {
         if to_stderr {

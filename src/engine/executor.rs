@@ -100,7 +100,7 @@ pub async fn run_once(
 ) {
     let cx = ExecCx::new(engine.clone());
     let e = engine.clone();
-    let queue = match tokio::task::spawn_blocking(move || e.drafts().queue()).await {
+    let queue = match tokio::task::spawn_blocking(move || e.drafts.queue()).await {
         Ok(Ok(q)) => q,
         Ok(Err(err)) => {
             tracing::warn!("executor cannot read the drafts: {err}");
@@ -229,7 +229,7 @@ async fn record(
                 return;
             }
         }
-        match e.drafts().append(ev) {
+        match e.drafts.append(ev) {
             Ok(d) => e.announce(EngineEvent::DraftChanged(Arc::new(d))),
             Err(err) => tracing::error!("executor could not record the result: {err}"),
         }

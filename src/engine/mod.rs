@@ -16,6 +16,7 @@ mod lock;
 pub mod outbound;
 pub mod providers;
 pub mod query;
+mod reads;
 pub mod runner;
 
 use std::collections::BTreeMap;
@@ -159,18 +160,6 @@ impl Engine {
 
     pub fn config(&self) -> &Config {
         &self.config
-    }
-    pub fn inbox(&self) -> &Inbox {
-        &self.inbox
-    }
-    pub fn drafts(&self) -> &Drafts {
-        &self.drafts
-    }
-    pub fn deals(&self) -> &crate::store::deals::Deals {
-        &self.deals
-    }
-    pub fn audit_store(&self) -> &Audit {
-        &self.audit
     }
     pub fn data_dir(&self) -> &Path {
         &self.paths.data_dir

@@ -65,7 +65,7 @@ impl ExecCx {
     pub async fn still_approved(&self, d: &Draft) -> Result<(), String> {
         let e = self.engine.clone();
         let id = d.id.clone();
-        let now_d = tokio::task::spawn_blocking(move || e.drafts().get(&id))
+        let now_d = tokio::task::spawn_blocking(move || e.drafts.get(&id))
             .await
             .map_err(|e| e.to_string())?
             .map_err(|e| e.to_string())?;
@@ -85,7 +85,7 @@ impl ExecCx {
     pub async fn inbox_record(&self, message_id: &str) -> Option<InboxRecord> {
         let e = self.engine.clone();
         let mid = message_id.to_owned();
-        tokio::task::spawn_blocking(move || e.inbox().find_by_id(&mid))
+        tokio::task::spawn_blocking(move || e.inbox.find_by_id(&mid))
             .await
             .ok()
             .and_then(|r| r.ok().flatten())

@@ -61,7 +61,7 @@ pub fn spawn(hub: Arc<Hub>, stop: CancellationToken) -> tokio::task::JoinHandle<
     tokio::spawn(async move {
         let _watch = watch; // dropping it ends the watch
         // Items already there when the server starts are not news.
-        let mut last = read_inbox(&hub, |i| i.last_seq()).await.unwrap_or(0);
+        let mut last = read_inbox(&hub, |e| e.inbox_last_seq()).await.unwrap_or(0);
         let mut deals = DealsSeen::new(&hub).await;
         let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -95,7 +95,9 @@ pub fn spawn(hub: Arc<Hub>, stop: CancellationToken) -> tokio::task::JoinHandle<
                         // A spool batch announces thousands of items: with nobody connected,
                         // skip the unread count's file read for each of them.
                         if !hub.live_peers().is_empty() {
-                            let unread = read_inbox(&hub, |i| i.state()).await.map(|s| s.unread);
+                            let unread = read_inbox(&hub, |e| e.inbox_state())
+                                .await
+                                .map(|s| s.unread);
                             inbox_appended(&hub, &rec, unread.unwrap_or(0));
                         }
                     }
@@ -158,10 +160,10 @@ fn watch_inbox(
 /// Run a read of the inbox files on the blocking pool (they stat, read and may fsync).
 async fn read_inbox<T: Send + 'static>(
     hub: &Arc<Hub>,
-    f: impl FnOnce(&crate::store::inbox::Inbox) -> Result<T, crate::store::StoreError> + Send + 'static,
+    f: impl FnOnce(&crate::engine::Engine) -> Result<T, crate::store::StoreError> + Send + 'static,
 ) -> Option<T> {
     let engine = hub.engine().clone();
-    match tokio::task::spawn_blocking(move || f(engine.inbox())).await {
+    match tokio::task::spawn_blocking(move || f(&engine)).await {
         Ok(Ok(v)) => Some(v),
         Ok(Err(e)) => {
             tracing::debug!("MCP notifier could not read the inbox: {e}");
@@ -180,12 +182,12 @@ async fn catch_up(hub: &Arc<Hub>, last: &mut u64) {
     const BATCH: usize = 200;
     loop {
         let from = *last;
-        let news = read_inbox(hub, move |inbox| {
-            let batch = inbox.read_after(from, BATCH, &Default::default())?;
+        let news = read_inbox(hub, move |engine| {
+            let batch = engine.unaudited_inbox_page_after(from, BATCH, &Default::default())?;
             let unread = if batch.records.is_empty() {
                 0
             } else {
-                inbox.state()?.unread
+                engine.inbox_state()?.unread
             };
             Ok((batch.records, unread))
         })
@@ -394,7 +396,7 @@ impl DealsSeen {
     /// The book, read on the blocking pool (a stat, and the log when it changed).
     async fn read(hub: &Arc<Hub>) -> Option<Arc<crate::store::deals::Book>> {
         let engine = hub.engine().clone();
-        tokio::task::spawn_blocking(move || engine.deals().book().ok())
+        tokio::task::spawn_blocking(move || engine.deal_book().ok())
             .await
             .ok()
             .flatten()

@@ -183,8 +183,7 @@ pub async fn read(hub: &Arc<Hub>, uri: &str, client: &str) -> Result<ReadResourc
         // The unread count is the inbox's own (all consumers); the items are the newest ones.
         let st = hub
             .engine()
-            .inbox()
-            .state()
+            .inbox_state()
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
         json!({
             "last_seq": st.last_seq,

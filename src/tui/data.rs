@@ -45,16 +45,15 @@ fn handle(
     let tx = &Sender2(tx);
     match req {
         Req::LoadAll => {
-            let inbox = engine.inbox();
-            let cursor = inbox.cursor("console").ok().flatten().unwrap_or(0);
-            let last_seq = inbox.last_seq().unwrap_or(0);
+            let cursor = engine.inbox_cursor("console").ok().flatten().unwrap_or(0);
+            let last_seq = engine.inbox_last_seq().unwrap_or(0);
             tx.send(Msg::Cursor { cursor, last_seq })?;
             tx.send(Msg::Drafts(drafts(engine)))?;
             tx.send(Msg::Providers(
                 engine.providers_view().map_err(|e| e.to_string()),
             ))?;
             tx.send(Msg::AuditTail(
-                engine.audit_store().tail(AUDIT_TAIL).unwrap_or_default(),
+                engine.audit_tail(AUDIT_TAIL).unwrap_or_default(),
             ))?;
             for h in engine.health() {
                 tx.send(Msg::Engine(crate::engine::EngineEvent::SourceHealth(
@@ -68,18 +67,25 @@ fn handle(
             filter,
             anchor,
         } => {
-            let inbox = engine.inbox();
             let batch = match anchor {
-                Anchor::Top => inbox.read_before(None, PAGE, &filter),
-                Anchor::Before(s) => inbox.read_before(Some(s), PAGE, &filter),
-                Anchor::After(s) => inbox.read_after(s, PAGE, &filter).map(|mut b| {
-                    b.records.reverse();
-                    b
-                }),
-                Anchor::Bottom => inbox.read_after(0, PAGE, &filter).map(|mut b| {
-                    b.records.reverse();
-                    b
-                }),
+                Anchor::Top => engine.unaudited_inbox_page_before(None, PAGE, &filter),
+                Anchor::Before(s) => engine.unaudited_inbox_page_before(Some(s), PAGE, &filter),
+                Anchor::After(s) => {
+                    engine
+                        .unaudited_inbox_page_after(s, PAGE, &filter)
+                        .map(|mut b| {
+                            b.records.reverse();
+                            b
+                        })
+                }
+                Anchor::Bottom => {
+                    engine
+                        .unaudited_inbox_page_after(0, PAGE, &filter)
+                        .map(|mut b| {
+                            b.records.reverse();
+                            b
+                        })
+                }
             };
             match batch {
                 Ok(b) => tx.send(Msg::InboxPage {
@@ -135,7 +141,7 @@ fn handle(
             }
         }
         Req::DraftHistory { id } => {
-            let events = engine.drafts().history(&id).map_err(|e| e.to_string());
+            let events = engine.draft_history(&id).map_err(|e| e.to_string());
             tx.send(Msg::DraftHistory { id, events })?;
         }
         Req::ToggleImpact { name, enabled } => {
@@ -178,11 +184,7 @@ impl Sender2<'_> {
 }
 
 fn drafts(engine: &Engine) -> Vec<crate::domain::Draft> {
-    engine
-        .drafts()
-        .queue()
-        .map(|q| q.drafts)
-        .unwrap_or_default()
+    engine.draft_queue().map(|q| q.drafts).unwrap_or_default()
 }
 
 /// Verify the chain on its own thread: a long trail must not hold up other requests.
@@ -192,7 +194,7 @@ fn verify(engine: &Arc<Engine>, tx: &Sender<Msg>) {
     let _ = std::thread::Builder::new()
         .name("console-verify".into())
         .spawn(move || {
-            let status = match engine.audit_store().verify() {
+            let status = match engine.verify_audit() {
                 Ok(r) if r.ok() => ChainStatus {
                     ok: true,
                     text: format!("intact through record {}", r.records),

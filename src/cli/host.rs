@@ -1,0 +1,154 @@
+//! One startup and shutdown sequence for a running engine, shared by `opsdesk serve` and the
+//! console: the MCP hub, its notifier, the HTTP server (published in `engine.json`) and the
+//! sources, started in that order and stopped in reverse with bounded waits. Keeping it in one
+//! place keeps the two front ends from drifting (a source started by one and not the other, a
+//! cursor save forgotten on one exit path).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::{Context, Failure};
+use crate::engine::Engine;
+use crate::engine::runner::spawn_sources;
+use crate::mcp::http::HttpOptions;
+use crate::mcp::scope::Overrides;
+use crate::mcp::{Hub, HubOptions, RuntimeInfo, auth};
+
+/// How the MCP HTTP server is started, if at all.
+pub struct HttpStart {
+    /// Overrides `[server] bind`.
+    pub bind: Option<SocketAddr>,
+    pub allow_non_loopback: bool,
+    /// When the configured address is taken (and none was given on the command line), take a
+    /// free port instead of failing: the demo and a stdio client must start regardless.
+    pub free_port_fallback: bool,
+    /// A failing HTTP start stops the whole start (`serve`), or is only reported (the console,
+    /// which is useful without MCP and shows the error in its status bar).
+    pub required: bool,
+}
+
+/// A started engine with its servers and sources.
+pub struct Host {
+    pub engine: Arc<Engine>,
+    pub hub: Arc<Hub>,
+    pub shutdown: CancellationToken,
+    /// The published MCP URL, when HTTP is served.
+    pub mcp_url: Option<String>,
+    /// Why HTTP is not served although it was asked for (only when not `required`).
+    pub mcp_error: Option<String>,
+    notifier: JoinHandle<()>,
+    http: Option<JoinHandle<()>>,
+    sources: Vec<JoinHandle<()>>,
+}
+
+impl Host {
+    /// Start the hub and notifier, then HTTP (if `http` is given), then the sources. Must run
+    /// inside the engine's tokio runtime.
+    pub async fn start(
+        ctx: &Context,
+        engine: Arc<Engine>,
+        scope: Overrides,
+        http: Option<HttpStart>,
+    ) -> Result<Host, Failure> {
+        let config = engine.config().clone();
+        let shutdown = CancellationToken::new();
+        let hub = Hub::new(
+            engine.clone(),
+            HubOptions {
+                call_timeout: Duration::from_secs(config.server.request_timeout_secs.max(1)),
+                scope,
+            },
+        );
+        let notifier = crate::mcp::notify::spawn(hub.clone(), shutdown.clone());
+        let (mut server, mut mcp_url, mut mcp_error) = (None, None, None);
+        if let Some(h) = http {
+            match start_http(ctx, &config, &h, hub.clone(), shutdown.clone()).await {
+                Ok((handle, url)) => {
+                    server = Some(handle);
+                    mcp_url = Some(url);
+                }
+                Err(e) if h.required => {
+                    shutdown.cancel();
+                    return Err(e);
+                }
+                Err(e) => mcp_error = Some(e.message),
+            }
+        }
+        let sources = match spawn_sources(engine.clone(), shutdown.clone()) {
+            Ok(s) => s,
+            Err(e) => {
+                shutdown.cancel();
+                return Err(e.into());
+            }
+        };
+        Ok(Host {
+            engine,
+            hub,
+            shutdown,
+            mcp_url,
+            mcp_error,
+            notifier,
+            http: server,
+            sources,
+        })
+    }
+
+    /// Stop everything in reverse order, each wait bounded, then withdraw `engine.json` and
+    /// save the consumer cursors (a pull moves them in memory).
+    pub async fn stop(self, ctx: &Context) {
+        self.shutdown.cancel();
+        for t in self.sources {
+            let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
+        }
+        if let Some(h) = self.http {
+            let _ = tokio::time::timeout(Duration::from_secs(5), h).await;
+            // This engine holds the data dir's lock: the file can only be ours.
+            RuntimeInfo::remove(&ctx.paths);
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.notifier).await;
+        if let Err(e) = self.engine.save_cursors() {
+            eprintln!("opsdesk: inbox cursors not saved: {e}");
+        }
+    }
+}
+
+/// Bind and start the MCP HTTP server; publish its URL in engine.json.
+async fn start_http(
+    ctx: &Context,
+    config: &crate::config::Config,
+    h: &HttpStart,
+    hub: Arc<Hub>,
+    shutdown: CancellationToken,
+) -> Result<(JoinHandle<()>, String), Failure> {
+    let token = auth::Credentials::load(&ctx.paths, &config.server)?;
+    let mut opts = HttpOptions::from_config(&config.server, Some(token));
+    if let Some(b) = h.bind {
+        opts.bind = b;
+    }
+    opts.allow_non_loopback |= h.allow_non_loopback;
+    let listener = match crate::mcp::http::bind(&opts).await {
+        Ok(l) => l,
+        Err(e) if h.free_port_fallback && h.bind.is_none() => {
+            tracing::warn!("{e:#}; using a free port instead");
+            opts.bind.set_port(0);
+            crate::mcp::http::bind(&opts).await?
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Failure::failed(format!("cannot read the bound address: {e}")))?;
+    let info = RuntimeInfo::new(addr).with_scopes(&hub.scopes());
+    info.write(&ctx.paths)?;
+    let app = crate::mcp::http::router(hub, &opts, shutdown.clone());
+    let handle = tokio::spawn(async move {
+        if let Err(e) = crate::mcp::http::serve(listener, app, &opts, shutdown).await {
+            tracing::error!("MCP HTTP server stopped: {e}");
+        }
+    });
+    Ok((handle, info.mcp_url))
+}
