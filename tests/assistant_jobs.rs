@@ -862,3 +862,138 @@ async fn the_autonomy_ladder_governs_the_jobs() {
     assert!(t.model_error.unwrap().contains("autonomy.never"));
     assert!(fake.posts().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn new_items_are_triaged_on_arrival_in_one_batch_and_a_hipaa_profile_keeps_the_rules() {
+    let fake = Fake::start().await;
+    fake.script(
+        CHAT,
+        vec![completion(
+            r#"{"category":"needs_reply","urgency":"normal","reason":"asks a question"}"#,
+        )],
+    );
+    // A batch starts when 4 items wait (the window is long), so the batch is exactly these.
+    let config = config_text(&fake.url, false).replace(
+        "[llm]",
+        "[assistant]\non_arrival = [\"triage\", \"deadlines\"]\narrival_batch = 4\narrival_coalesce_ms = 60000\n\n[llm]",
+    );
+    let env = Env::new(config);
+    let engine = env.engine();
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let mut events = engine.subscribe();
+    let task = opsdesk::engine::arrival::spawn(engine.clone(), shutdown.clone())
+        .expect("on_arrival names jobs, so the task runs");
+    let mut seqs: Vec<u64> = (0..3)
+        .map(|i| {
+            ingest(
+                &engine,
+                msg(
+                    &format!("a{i}"),
+                    "work",
+                    Channel::Email,
+                    "Budget",
+                    "Which of the two budgets do we take?",
+                ),
+            )
+        })
+        .collect();
+    let clinic = ingest(
+        &engine,
+        msg(
+            "a-clinic",
+            "clinic",
+            Channel::Email,
+            "Refill",
+            "Maria Lopez asks whether the refill is approved.",
+        ),
+    );
+    seqs.push(clinic);
+
+    // The console's feed: one triage job over the four, then one deadlines job.
+    let mut finished = Vec::new();
+    let waited = tokio::time::timeout(Duration::from_secs(60), async {
+        while finished.len() < 2 {
+            if let Ok(opsdesk::engine::EngineEvent::JobProgress(p)) = events.recv().await
+                && p.state != JobState::Running
+            {
+                finished.push((*p).clone());
+            }
+        }
+    })
+    .await;
+    assert!(waited.is_ok(), "the arrival jobs finished: {finished:?}");
+    assert_eq!(
+        finished
+            .iter()
+            .map(|p| (p.job.as_str(), p.total, p.state))
+            .collect::<Vec<_>>(),
+        vec![
+            ("triage", 4, JobState::Finished),
+            ("deadlines", 4, JobState::Finished)
+        ]
+    );
+
+    // Visible like a manual triage: the store (console, triage_list) has every item.
+    let all = engine.assistant().triage().unwrap();
+    for s in &seqs[..3] {
+        assert_eq!(all[s].by, DecidedBy::Model, "{:?}", all[s]);
+        assert_eq!(all[s].category, Category::NeedsReply);
+    }
+    // The HIPAA filter of the router: the clinic item never reached the uncleared provider
+    // and kept the rule result, with the reason recorded.
+    let c = &all[&clinic];
+    assert_eq!(c.by, DecidedBy::Rule);
+    assert!(
+        c.model_error
+            .as_deref()
+            .is_some_and(|e| e.contains("hipaa_provider_required")),
+        "{c:?}"
+    );
+    assert!(
+        fake.posts()
+            .iter()
+            .all(|p| !p.body.contains("Maria") && !p.body.contains("refill")),
+        "no clinic content on the wire"
+    );
+    // Three triage calls and three deadline calls, all for the work items.
+    assert_eq!(fake.posts().len(), 6);
+    // Audited under the assistant's own name; the model's answer to the deadline job was not
+    // a deadline list, a recorded failure that keeps the rules' (none here).
+    let trail = engine.audit_tail(500).unwrap();
+    assert_eq!(
+        trail
+            .iter()
+            .filter(|r| r.event.event == "assistant.deadlines"
+                && r.event.actor == "assistant:deadlines"
+                && r.event.outcome.as_str() == "error"
+                && r.event
+                    .reason
+                    .as_deref()
+                    .is_some_and(|x| x.contains("model answer not used")))
+            .count(),
+        4
+    );
+    assert!(
+        trail
+            .iter()
+            .any(|r| r.event.event == "assistant.triage" && r.event.actor == "assistant:triage")
+    );
+    shutdown.cancel();
+    task.await.unwrap();
+}
+
+#[tokio::test]
+async fn the_assistant_does_nothing_on_arrival_unless_configured() {
+    let env = Env::new(config_text("http://127.0.0.1:9", true));
+    let engine = env.engine();
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    assert!(opsdesk::engine::arrival::spawn(engine.clone(), shutdown).is_none());
+    let bad = config_text("http://127.0.0.1:9", true)
+        .replace("[llm]", "[assistant]\non_arrival = [\"draft\"]\n\n[llm]");
+    let err = Config::from_toml_str(&bad, Path::new("t.toml")).unwrap_err();
+    assert!(
+        err.to_string().contains("assistant.on_arrival")
+            && err.to_string().contains("allowed: triage, deadlines"),
+        "{err}"
+    );
+}

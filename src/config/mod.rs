@@ -16,6 +16,7 @@
 //! No error message or log line contains a secret value: there is no field that could hold
 //! one, and error messages describe the kind of value found rather than echoing it.
 
+mod assistant;
 mod brief;
 pub mod budgets;
 pub mod drafts_ttl;
@@ -31,6 +32,7 @@ use std::path::Path;
 
 use toml::de::{DeTable, DeValue};
 
+pub use assistant::AssistantConfig;
 pub use brief::{BriefConfig, BriefSection};
 pub use error::{ConfigError, Location, Problem, ProblemKind};
 pub use filing::{FilingConfig, FilingRule};

@@ -47,6 +47,8 @@ pub struct Config {
     /// `[vault]`: the folder of packaged tools served as `vault_<name>` (docs/ARCHITECTURE.md,
     /// "The tool vault").
     pub vault: VaultConfig,
+    /// `[assistant]`: jobs run by themselves on arriving items (`config/assistant.rs`).
+    pub assistant: super::AssistantConfig,
 }
 
 /// Name of the profile a configuration without `[profiles]` has.
@@ -77,6 +79,7 @@ impl Default for Config {
             brief: Default::default(),
             drafts: Default::default(),
             vault: VaultConfig::default(),
+            assistant: Default::default(),
         }
     }
 }

@@ -3,6 +3,7 @@
 //! decision in the audit trail (fail closed: no audit, no action), changes the stores and
 //! announces the change on the event bus.
 
+pub mod arrival;
 mod assistant_jobs;
 pub mod assistant_query;
 pub mod deals;

@@ -62,6 +62,9 @@ pub fn spawn_sources(
             .collect()
     };
 
+    // The assistant's jobs on arriving items ([assistant] on_arrival), when switched on.
+    tasks.extend(super::arrival::spawn(engine.clone(), shutdown.clone()));
+
     // Draft expiry ([drafts.ttl_hours]) once a minute; approvals check it themselves too.
     tasks.push(spawn_draft_expiry(engine.clone(), shutdown.clone()));
 
