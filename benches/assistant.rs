@@ -73,7 +73,7 @@ fn rules() {
     let start = Instant::now();
     let mut n = 0usize;
     for r in &items {
-        let t = triage::by_rules(r);
+        let t = triage::by_rules(r, time::UtcOffset::UTC);
         n += t.reason.len();
     }
     let took = start.elapsed();

@@ -997,3 +997,81 @@ async fn the_assistant_does_nothing_on_arrival_unless_configured() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn dates_resolve_in_the_operators_time_zone_and_the_house_style_reaches_the_draft() {
+    let fake = Fake::start().await;
+    fake.script(
+        CHAT,
+        vec![completion(r#"{"body":"Tomorrow works for me."}"#)],
+    );
+    // Thursday 20:00 UTC is already Friday 09:00 in Auckland (UTC+13 in November).
+    let config = config_text(&fake.url, true).replace(
+        "[hard_bans]",
+        "[operator]\nname = \"Alex Morgan\"\ntime_zone = \"Pacific/Auckland\"\n\n\
+         [drafting]\ntone = \"brisk\"\nlanguage = \"English\"\nstyle = \"first names only\"\n\
+         sign_off = \"Best,\"\nsignature = \"Alex\"\n\n[hard_bans]",
+    );
+    let env = Env::new(config);
+    let engine = env.engine();
+    let mut m = msg(
+        "tz1",
+        "work",
+        Channel::Email,
+        "Report",
+        "Please send the report by tomorrow.",
+    );
+    m.ts = time::macros::datetime!(2026-11-26 20:00 UTC);
+    let seq = ingest(&engine, m);
+
+    // The rules: "tomorrow" is the operator's tomorrow (Saturday), not UTC's (Friday).
+    let d = engine
+        .deadlines_item(seq, &Actor::Cli, false)
+        .await
+        .unwrap();
+    assert_eq!(d.deadlines[0].found.due.as_deref(), Some("2026-11-28"));
+
+    // The draft job: the prompt carries the operator's zone and house style; the queued body
+    // ends with the configured sign-off and signature.
+    let outcome = engine.draft_item(seq, &Actor::Cli).await.unwrap();
+    assert!(matches!(outcome, Outcome::Queued { .. }), "{outcome:?}");
+    let user = bodies(&fake)[0]["messages"][1]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for want in [
+        "Sent: 2026-11-27 (Friday) 09:00 Pacific/Auckland",
+        "tone: brisk",
+        "write in English",
+        "you write as Alex Morgan",
+        "first names only",
+    ] {
+        assert!(user.contains(want), "{want:?} in {user}");
+    }
+    let draft = engine.draft_queue().unwrap().drafts.pop().unwrap();
+    assert_eq!(
+        draft.outbound.body(),
+        "Tomorrow works for me.\n\nBest,\nAlex"
+    );
+
+    // The brief reckons its days in the same zone.
+    match engine
+        .read(
+            opsdesk::domain::Query::Brief {
+                kind: opsdesk::domain::BriefKind::Morning,
+                profile: "work".into(),
+            },
+            Actor::Cli,
+        )
+        .unwrap()
+    {
+        opsdesk::engine::query::Answer::Brief(b) => assert_eq!(b.tz, "+13:00"),
+        other => panic!("{other:?}"),
+    }
+    // A zone that is not an IANA name is a config error that says what is allowed.
+    let bad = config_text(&fake.url, true).replace(
+        "[hard_bans]",
+        "[operator]\ntime_zone = \"CST6\"x\n\n[hard_bans]",
+    );
+    assert!(Config::from_toml_str(&bad, Path::new("t.toml")).is_err());
+}

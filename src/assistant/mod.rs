@@ -71,9 +71,37 @@ impl std::str::FromStr for JobKind {
     }
 }
 
+/// The operator's time zone as the jobs use it (`[operator] time_zone`, else the system's):
+/// dates in prompts and the rules' deadlines are the operator's days, not UTC's.
+#[derive(Debug, Clone)]
+pub struct Zone {
+    pub name: String,
+    zone: jiff::tz::TimeZone,
+}
+
+impl Zone {
+    pub fn of(op: &crate::config::OperatorConfig) -> Zone {
+        Zone {
+            name: op.zone_name(),
+            zone: op.zone(),
+        }
+    }
+    pub fn utc() -> Zone {
+        Zone {
+            name: "UTC".into(),
+            zone: jiff::tz::TimeZone::UTC,
+        }
+    }
+    pub fn offset_at(&self, t: time::OffsetDateTime) -> time::UtcOffset {
+        crate::config::offset_in(&self.zone, t)
+    }
+}
+
 /// The message as a model sees it: headers and text, fenced as data. Bounded so one long
-/// message cannot make a prompt that no small model can take.
-pub(crate) fn message_block(r: &crate::domain::InboxRecord, max_chars: usize) -> String {
+/// message cannot make a prompt that no small model can take. `Sent` is in the operator's
+/// zone with its weekday, so "by Friday" resolves to the operator's Friday.
+pub(crate) fn message_block(r: &crate::domain::InboxRecord, max_chars: usize, tz: &Zone) -> String {
+    let sent = r.ts.to_offset(tz.offset_at(r.ts));
     let text: String = r.text.chars().take(max_chars).collect();
     let cut = if r.text.chars().count() > max_chars {
         "\n[…cut]"
@@ -81,13 +109,17 @@ pub(crate) fn message_block(r: &crate::domain::InboxRecord, max_chars: usize) ->
         ""
     };
     format!(
-        "<message seq=\"{}\" channel=\"{}\">\nFrom: {} <{}>\nSubject: {}\nSent: {}\n\n{}{}\n</message>",
+        "<message seq=\"{}\" channel=\"{}\">\nFrom: {} <{}>\nSubject: {}\nSent: {} ({}) {:02}:{:02} {}\n\n{}{}\n</message>",
         r.seq,
         r.channel,
         r.from.name,
         r.from.address,
         r.subject.as_deref().unwrap_or(""),
-        r.ts.date(),
+        sent.date(),
+        sent.weekday(),
+        sent.hour(),
+        sent.minute(),
+        tz.name,
         text,
         cut
     )

@@ -36,7 +36,7 @@ pub use assistant::AssistantConfig;
 pub use brief::{BriefConfig, BriefSection};
 pub use error::{ConfigError, Location, Problem, ProblemKind};
 pub use filing::{FilingConfig, FilingRule};
-pub use operator::{DraftFormat, DraftingConfig, OperatorConfig};
+pub use operator::{DraftFormat, DraftingConfig, OperatorConfig, offset_in};
 pub use schema::*;
 pub use validate::{ConfigWarning, MAX_NAME_LEN, is_valid_env_name, is_valid_name};
 

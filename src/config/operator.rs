@@ -33,6 +33,13 @@ pub struct DraftingConfig {
     pub max_words: u32,
     /// Plain text (default) or HTML bodies.
     pub format: DraftFormat,
+    /// The language replies are written in (e.g. "English", "Dutch"); none: the message's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Further house-style instructions in the operator's words, given to the draft job's
+    /// model (e.g. "first names; no exclamation marks").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub style: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -51,6 +58,68 @@ impl Default for DraftingConfig {
             signature: None,
             max_words: 0,
             format: DraftFormat::Text,
+            language: None,
+            style: None,
         }
+    }
+}
+
+impl OperatorConfig {
+    /// The operator's zone: `time_zone` when set (validated at load), else the system's
+    /// (`TZ`, `/etc/localtime`), else UTC.
+    pub fn zone(&self) -> jiff::tz::TimeZone {
+        self.time_zone
+            .as_deref()
+            .and_then(|n| jiff::tz::TimeZone::get(n).ok())
+            .unwrap_or_else(|| jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC))
+    }
+
+    /// The operator's UTC offset at `t` (daylight saving applied), for "today", the brief's
+    /// days and the dates deadlines resolve to.
+    pub fn offset_at(&self, t: time::OffsetDateTime) -> time::UtcOffset {
+        offset_in(&self.zone(), t)
+    }
+
+    /// The zone's name as shown to people and models (`America/Chicago`, or `UTC±hh:mm`
+    /// for a zone without a name).
+    pub fn zone_name(&self) -> String {
+        let z = self.zone();
+        z.iana_name().map(str::to_string).unwrap_or_else(|| {
+            let off = offset_in(&z, time::OffsetDateTime::now_utc());
+            let (h, m, _) = off.as_hms();
+            format!(
+                "UTC{}{:02}:{:02}",
+                if off.is_negative() { '-' } else { '+' },
+                h.abs(),
+                m.abs()
+            )
+        })
+    }
+}
+
+/// `zone`'s offset at `t`.
+pub fn offset_in(zone: &jiff::tz::TimeZone, t: time::OffsetDateTime) -> time::UtcOffset {
+    jiff::Timestamp::from_second(t.unix_timestamp())
+        .ok()
+        .map(|ts| zone.to_offset(ts).seconds())
+        .and_then(|s| time::UtcOffset::from_whole_seconds(s).ok())
+        .unwrap_or(time::UtcOffset::UTC)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_operators_zone_follows_daylight_saving() {
+        let op = OperatorConfig {
+            name: None,
+            time_zone: Some("America/Chicago".into()),
+        };
+        let winter = time::macros::datetime!(2026-01-15 12:00 UTC);
+        let summer = time::macros::datetime!(2026-07-15 12:00 UTC);
+        assert_eq!(op.offset_at(winter), time::macros::offset!(-6));
+        assert_eq!(op.offset_at(summer), time::macros::offset!(-5));
+        assert_eq!(op.zone_name(), "America/Chicago");
     }
 }

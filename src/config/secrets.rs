@@ -51,7 +51,9 @@ fn walk_table(
         // Strings in an array under a secret-named key are secrets too; tables are not
         // inherited into, because map keys such as profile names are chosen by the user
         // (a profile may well be called `pat`).
-        let secret_name = is_secret_key_name(name);
+        // `[drafting] signature` is a mail signature block, not a credential; its value is
+        // still checked for the look of one.
+        let secret_name = is_secret_key_name(name) && child.to_string() != "drafting.signature";
         walk_value(
             value.get_ref(),
             value.span().start,
@@ -433,6 +435,20 @@ mod tests {
                 "{v} should not look like a credential"
             );
         }
+    }
+
+    #[test]
+    fn a_mail_signature_is_not_a_credential_unless_it_looks_like_one() {
+        let ok = "[drafting]\nsignature = \"Alex Morgan\\nContoso\"\n";
+        let doc = DeTable::parse(ok).unwrap();
+        assert!(scan(doc.get_ref(), ok).is_empty());
+        let bad = "[drafting]\nsignature = \"ghp_0123456789abcdefghijkl\"\n";
+        let doc = DeTable::parse(bad).unwrap();
+        assert_eq!(scan(doc.get_ref(), bad).len(), 1);
+        // Elsewhere the name still marks a secret.
+        let other = "[llm.providers.x]\nsignature = \"abc\"\n";
+        let doc = DeTable::parse(other).unwrap();
+        assert_eq!(scan(doc.get_ref(), other).len(), 1);
     }
 
     #[test]

@@ -104,6 +104,23 @@ impl Validator {
                 ),
             );
         }
+        // The house style goes into the draft job's prompt: bounded, one paragraph each.
+        let d = &c.drafting;
+        for (key, value, max) in [
+            ("tone", Some(d.tone.as_str()), 200),
+            ("language", d.language.as_deref(), 64),
+            ("style", d.style.as_deref(), 1000),
+        ] {
+            if let Some(v) = value
+                && (v.chars().count() > max || v.chars().any(char::is_control))
+            {
+                let path = KeyPath::of(&["drafting", key]);
+                self.invalid(
+                    path.clone(),
+                    format!("`{path}` must be at most {max} characters on one line (it is given to the draft job's model)"),
+                );
+            }
+        }
         let profile_names: Vec<String> = c.profiles.keys().cloned().collect();
         let folder_ok = |f: &str| {
             !f.trim().is_empty() && f.chars().count() <= 255 && !f.chars().any(char::is_control)

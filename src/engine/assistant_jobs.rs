@@ -128,7 +128,7 @@ impl Engine {
                 remedy,
             });
         }
-        let rules = triage::by_rules(&r);
+        let rules = triage::by_rules(&r, self.offset_at(r.ts));
         let (t, provider, model_error) = if rules.confident || !use_model {
             (rules, None, None)
         } else {
@@ -137,7 +137,7 @@ impl Engine {
                     JobKind::Triage,
                     &r,
                     triage::SYSTEM,
-                    triage::prompt(&r),
+                    triage::prompt(&r, &self.zone),
                     200,
                     actor,
                 )
@@ -241,7 +241,7 @@ impl Engine {
         use_model: bool,
     ) -> Result<DeadlinesOfItem, EngineError> {
         let r = self.item(seq)?;
-        let rules = deadlines::by_rules(&r);
+        let rules = deadlines::by_rules(&r, self.offset_at(r.ts));
         let (found, provider, model_error) = if !use_model {
             (rules, None, None)
         } else {
@@ -250,7 +250,7 @@ impl Engine {
                     JobKind::Deadlines,
                     &r,
                     deadlines::SYSTEM,
-                    deadlines::prompt(&r),
+                    deadlines::prompt(&r, &self.zone),
                     400,
                     actor,
                 )
@@ -308,7 +308,13 @@ impl Engine {
                 JobKind::Draft,
                 &r,
                 reply::SYSTEM,
-                reply::prompt(&r),
+                reply::prompt(
+                    &r,
+                    &self.thread_before(&r),
+                    &self.config.drafting,
+                    &self.config.operator,
+                    &self.zone,
+                ),
                 600,
                 actor,
             )
@@ -340,6 +346,7 @@ impl Engine {
             AuditOutcome::Ok,
             format!("reply written by provider `{provider}` for {actor}"),
         )?;
+        let body = reply::with_signature(&body, &self.config.drafting);
         let (profile, outbound) = self.reply_outbound(&r.id, body)?;
         let drafter = Actor::Assistant(JobKind::Draft.as_str().into());
         Ok(self.submit(
@@ -350,6 +357,35 @@ impl Engine {
             },
             drafter,
         )?)
+    }
+
+    /// Up to 3 earlier messages of `r`'s thread (same profile), oldest first, found among
+    /// the last few hundred items before it: context for a reply, bounded in cost.
+    fn thread_before(&self, r: &InboxRecord) -> Vec<InboxRecord> {
+        const LOOK_BACK: usize = 500;
+        const KEEP: usize = 3;
+        let Some(thread) = r.thread_id.as_deref() else {
+            return Vec::new();
+        };
+        let filter = crate::store::inbox::Filter {
+            profile: Some(r.profile.clone()),
+            ..Default::default()
+        };
+        let mut out = match self.inbox.read_before(Some(r.seq), LOOK_BACK, &filter) {
+            Ok(b) => b
+                .records
+                .into_iter()
+                .filter(|x| x.thread_id.as_deref() == Some(thread))
+                .take(KEEP)
+                .collect::<Vec<_>>(),
+            // Context is a help, not a need: a reply without it is still a reply.
+            Err(e) => {
+                tracing::warn!("thread context of seq {}: {e}", r.seq);
+                Vec::new()
+            }
+        };
+        out.reverse();
+        out
     }
 
     /// Seqs of `profile` (all when none) that have no triage yet, oldest first, at most

@@ -716,7 +716,9 @@ impl Engine {
         all: bool,
     ) -> Result<(Answer, String), EngineError> {
         self.check_profile(profile.as_deref())?;
-        let today = OffsetDateTime::now_utc().date();
+        // The operator's today, not UTC's.
+        let now = OffsetDateTime::now_utc();
+        let today = now.to_offset(self.offset_at(now)).date();
         let book = self.deals.book()?;
         let deals: Vec<DealRow> = book
             .deals

@@ -118,6 +118,9 @@ pub struct Engine {
     assistant: crate::assistant::store::AssistantStore,
     /// The job runner of LLM work (`jobs.rs`).
     jobs: jobs::JobRunner,
+    /// The operator's time zone (`[operator] time_zone`, else the system's): "today", the
+    /// brief's days and the dates deadlines resolve to.
+    zone: crate::assistant::Zone,
     _lock: Option<EngineLock>,
 }
 
@@ -142,6 +145,7 @@ impl Engine {
                 &paths.data_dir.join("assistant"),
             )?,
             jobs: Default::default(),
+            zone: crate::assistant::Zone::of(&config.operator),
             paths,
             config,
             events,
@@ -161,6 +165,16 @@ impl Engine {
 
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// The operator's time zone.
+    pub fn zone(&self) -> &crate::assistant::Zone {
+        &self.zone
+    }
+
+    /// The operator's UTC offset at `t`.
+    pub fn offset_at(&self, t: time::OffsetDateTime) -> time::UtcOffset {
+        self.zone.offset_at(t)
     }
     pub fn data_dir(&self) -> &Path {
         &self.paths.data_dir

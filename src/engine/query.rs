@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
-use time::{Duration, OffsetDateTime, UtcOffset};
+use time::{Duration, OffsetDateTime};
 
 use super::runner::SourceHealth;
 use super::{Call, Engine, EngineError, consumer_name};
@@ -362,8 +362,8 @@ impl Engine {
     ) -> Result<(Answer, String), EngineError> {
         self.check_profile(Some(&profile))?;
         let now = OffsetDateTime::now_utc();
-        // Falls back to UTC where the local offset cannot be read safely.
-        let tz = UtcOffset::local_offset_at(now).unwrap_or(UtcOffset::UTC);
+        // The operator's zone ([operator] time_zone, else the system's).
+        let tz = self.offset_at(now);
         let inputs = self.brief_inputs(&profile, now)?;
         let b = crate::brief::build(&inputs, kind, &profile, now, tz);
         let target = format!("{profile} {} records={}", b.kind, b.records_considered);
