@@ -498,11 +498,38 @@ fn reply_is_written_in_the_editor_from_a_quoted_template() {
 }
 
 #[test]
-fn asking_the_assistant_says_it_is_not_available() {
+fn the_job_keys_ask_the_assistant_about_the_selected_message() {
+    use opsdesk::assistant::JobKind;
+    use opsdesk::tui::app::JobTarget;
     let mut a = app(false);
-    assert!(key(&mut a, KeyCode::Char('a')).is_empty());
-    let (_, m) = a.message.clone().unwrap();
-    assert!(m.contains("not available"), "{m}");
+    let seq = a.inbox.selected().unwrap().seq;
+    for (c, want) in [
+        ('a', JobKind::Draft),
+        ('t', JobKind::Triage),
+        ('D', JobKind::Deadlines),
+    ] {
+        match &key(&mut a, KeyCode::Char(c))[..] {
+            [Effect::Req(Req::Job { job, target })] => {
+                assert_eq!((*job, target), (want, &JobTarget::Seqs(vec![seq])))
+            }
+            other => panic!("{c}: {other:?}"),
+        }
+    }
+    match &key(&mut a, KeyCode::Char('T'))[..] {
+        [Effect::Req(Req::Job { job, target })] => {
+            assert_eq!((*job, target), (JobKind::Triage, &JobTarget::Untriaged))
+        }
+        other => panic!("{other:?}"),
+    }
+    // Nothing runs: X says so instead of sending a cancel.
+    assert!(key(&mut a, KeyCode::Char('X')).is_empty());
+    assert!(
+        a.message
+            .clone()
+            .unwrap()
+            .1
+            .contains("no assistant job is running")
+    );
 }
 
 #[test]
@@ -920,7 +947,36 @@ fn triage_labels_show_in_the_inbox_list_and_preview_and_job_progress_in_the_mess
         }),
     )));
     let out = render(&a);
-    assert!(out.contains("job triage 3/10 (1 failed)"), "{out}");
+    assert!(
+        out.contains("⟳ triage 3/10 (1 failed) ▕███░░░░░░░▏ · X cancels"),
+        "{out}"
+    );
+    // X cancels what runs; the end of the job is said once and refreshes the labels.
+    match &key(&mut a, KeyCode::Char('X'))[..] {
+        [Effect::Req(Req::CancelJobs)] => {}
+        other => panic!("{other:?}"),
+    }
+    let fx = a.update(Msg::Engine(opsdesk::engine::EngineEvent::JobProgress(
+        std::sync::Arc::new(opsdesk::engine::jobs::JobProgress {
+            id: 1,
+            job: opsdesk::assistant::JobKind::Triage,
+            total: 10,
+            done: 4,
+            failed: 1,
+            state: opsdesk::engine::jobs::JobState::Cancelled,
+        }),
+    )));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Req(Req::TriageOf { seqs }) if !seqs.is_empty())),
+        "{fx:?}"
+    );
+    let out = render(&a);
+    assert!(!out.contains('⟳'), "{out}");
+    assert!(
+        out.contains("job triage 4/10 (1 failed) cancelled"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -4,9 +4,11 @@
 use crossterm::event::KeyModifiers;
 
 use super::app::{
-    Anchor, App, ChainStatus, Effect, InputKind, Level, Overlay, Pane, Req, quote_reply, sends,
+    Anchor, App, ChainStatus, Effect, InputKind, JobTarget, Level, Overlay, Pane, Req, quote_reply,
+    sends,
 };
 use super::keymap::Act;
+use crate::assistant::JobKind;
 use crate::domain::{Action, AuditOutcome, Channel, DraftStatus};
 
 impl App {
@@ -42,7 +44,7 @@ impl App {
             Act::Details => self.details(),
             Act::Refresh => fx.extend(self.reload()),
             Act::DraftReply => self.write_reply(fx),
-            Act::AskReply => self.ask_reply(),
+            Act::AskReply => self.ask_reply(fx),
             Act::MarkRead => self.mark_read(fx),
             Act::MarkAllRead => self.mark_all_read(fx),
             Act::Regenerate => self.regenerate(fx),
@@ -54,7 +56,38 @@ impl App {
             Act::SetDefault => self.set_default(fx),
             Act::CycleOutcome => self.cycle_outcome(),
             Act::Verify => self.verify(fx),
+            Act::RunTriage => self.job_on_selected(JobKind::Triage, fx),
+            Act::RunDeadlines => self.job_on_selected(JobKind::Deadlines, fx),
+            Act::TriageAll => {
+                self.say(Level::Info, "triage of every untriaged message started…");
+                fx.push(Effect::Req(Req::Job {
+                    job: JobKind::Triage,
+                    target: JobTarget::Untriaged,
+                }));
+            }
+            Act::CancelJobs => {
+                if self.jobs.is_empty() {
+                    self.say(Level::Info, "no assistant job is running");
+                } else {
+                    self.say(Level::Info, "cancelling the running jobs…");
+                    fx.push(Effect::Req(Req::CancelJobs));
+                }
+            }
         }
+    }
+
+    /// Run `job` on the selected inbox message in the background.
+    fn job_on_selected(&mut self, job: JobKind, fx: &mut Vec<Effect>) {
+        let Some(r) = self.inbox.selected() else {
+            self.say(Level::Info, "select a message first");
+            return;
+        };
+        let seq = r.seq;
+        self.say(Level::Info, format!("{job} of #{seq} started…"));
+        fx.push(Effect::Req(Req::Job {
+            job,
+            target: JobTarget::Seqs(vec![seq]),
+        }));
     }
 
     fn cycle_pane(&mut self, by: usize, fx: &mut Vec<Effect>) {
@@ -153,16 +186,18 @@ impl App {
         });
     }
 
-    /// Asking the assistant for a reply needs its `draft_generate` job, which this build
-    /// does not have: say so rather than pretend.
-    fn ask_reply(&mut self) {
-        let key = self.keymap.key_for(self.pane.section(), Act::DraftReply);
-        self.say(
-            Level::Warn,
-            format!(
-                "asking the assistant for a reply is not available in this build (no draft_generate job yet); {key} writes one in $EDITOR"
-            ),
-        );
+    /// Ask the assistant (job `draft`) for a reply to the selected message; the draft is
+    /// queued pending, as actor `assistant:draft`, and shows in Drafts.
+    fn ask_reply(&mut self, fx: &mut Vec<Effect>) {
+        if self
+            .inbox
+            .selected()
+            .is_some_and(|r| r.channel == Channel::Calendar)
+        {
+            self.say(Level::Warn, "calendar items cannot be replied to");
+            return;
+        }
+        self.job_on_selected(JobKind::Draft, fx);
     }
 
     fn mark_read(&mut self, fx: &mut Vec<Effect>) {

@@ -2,6 +2,8 @@
 //! for the data task, or the `$EDITOR` round-trip the main loop runs), and `draw` renders the
 //! state. That keeps every key path testable without a terminal.
 
+use crate::assistant::JobKind;
+use crate::engine::jobs::{JobProgress, JobState};
 use std::collections::{BTreeMap, VecDeque};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent};
@@ -174,6 +176,27 @@ pub enum Req {
         action: Action,
         label: String,
     },
+    /// Run an assistant job in the background (progress arrives as engine events, the
+    /// result as `Msg::JobDone`).
+    Job {
+        job: JobKind,
+        target: JobTarget,
+    },
+    /// Cancel every running assistant job.
+    CancelJobs,
+    /// The triage of these items (after a job changed it).
+    TriageOf {
+        seqs: Vec<u64>,
+    },
+}
+
+/// What a job from the console works on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobTarget {
+    /// These items.
+    Seqs(Vec<u64>),
+    /// Every item without a triage yet (triage only), oldest first.
+    Untriaged,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -233,6 +256,13 @@ pub enum Msg {
         action: Action,
         result: Result<Outcome, String>,
     },
+    /// A console job ended: what it did, or why it could not start.
+    JobDone {
+        job: JobKind,
+        result: Result<String, String>,
+    },
+    /// Fresh triage of inbox rows (`Req::TriageOf`).
+    Triage(Vec<(u64, Option<crate::assistant::store::TriageRecord>)>),
     /// A background task died: end the app and print this after restoring the terminal.
     Fatal(String),
 }
@@ -491,6 +521,9 @@ pub struct App {
     history_asked: Option<(String, OffsetDateTime)>,
     /// Ticks since start (for polling the MCP client list now and then).
     ticks: u64,
+    /// The assistant's jobs running now, by id (from `EngineEvent::JobProgress`): the
+    /// progress line.
+    pub jobs: BTreeMap<u64, JobProgress>,
 }
 
 /// Whether approving this draft makes something leave the machine (mail, a chat post, an
@@ -534,6 +567,27 @@ pub fn follow(sel: usize, offset: usize, height: usize) -> usize {
     }
 }
 
+/// The progress line of the running jobs: `triage 3/10 ▕███░░░░░░░▏ · deadlines 1/1`.
+pub fn jobs_line(jobs: &BTreeMap<u64, JobProgress>) -> Option<String> {
+    if jobs.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = jobs
+        .values()
+        .map(|p| {
+            const W: usize = 10;
+            let filled = (p.done * W).checked_div(p.total).unwrap_or(W).min(W);
+            format!(
+                "{} ▕{}{}▏",
+                p.line(),
+                "█".repeat(filled),
+                "░".repeat(W - filled)
+            )
+        })
+        .collect();
+    Some(parts.join(" · "))
+}
+
 impl App {
     pub fn new(theme: Theme, keymap: Keymap, profiles: Vec<String>, size: (u16, u16)) -> App {
         App {
@@ -562,6 +616,7 @@ impl App {
             draft_history: BTreeMap::new(),
             history_asked: None,
             ticks: 0,
+            jobs: BTreeMap::new(),
         }
     }
 
@@ -815,6 +870,17 @@ impl App {
                 action,
                 result,
             } => self.on_submitted(label, action, result, &mut fx),
+            Msg::JobDone { job, result } => match result {
+                Ok(s) => self.say(Level::Info, format!("{job}: {s}")),
+                Err(e) => self.say(Level::Error, format!("{job}: {e}")),
+            },
+            Msg::Triage(list) => {
+                for (seq, t) in list {
+                    if let Some(r) = self.inbox.rows.iter_mut().find(|r| r.seq == seq) {
+                        r.triage = t;
+                    }
+                }
+            }
             Msg::Fatal(m) => {
                 self.fatal = Some(m);
                 self.quit = true;
@@ -919,7 +985,7 @@ impl App {
         self.drafts.sel = self.drafts.sel.min(vis.len().saturating_sub(1));
     }
 
-    fn on_engine(&mut self, ev: EngineEvent, _fx: &mut [Effect]) {
+    fn on_engine(&mut self, ev: EngineEvent, fx: &mut Vec<Effect>) {
         match ev {
             EngineEvent::InboxAppended(rec) => {
                 let inbox = &mut self.inbox;
@@ -983,8 +1049,25 @@ impl App {
             EngineEvent::SourceHealth(h) => {
                 self.status.sources.insert(h.name.clone(), (*h).clone());
             }
-            // An LLM job's progress is the message line while it runs ("triage 3/10").
-            EngineEvent::JobProgress(p) => self.say(Level::Info, format!("job {}", p.line())),
+            // A running job is the progress line; its end is said once and refreshes the
+            // labels it may have changed.
+            EngineEvent::JobProgress(p) => {
+                if p.state == JobState::Running {
+                    self.jobs.insert(p.id, (*p).clone());
+                    return;
+                }
+                self.jobs.remove(&p.id);
+                let level = if p.failed > 0 {
+                    Level::Warn
+                } else {
+                    Level::Info
+                };
+                self.say(level, format!("job {}", p.line()));
+                if p.job == JobKind::Triage && !self.inbox.rows.is_empty() {
+                    let seqs = self.inbox.rows.iter().map(|r| r.seq).collect();
+                    fx.push(Effect::Req(Req::TriageOf { seqs }));
+                }
+            }
             EngineEvent::DealChanged(_) => {}
         }
     }

@@ -8,7 +8,8 @@ use std::sync::mpsc::{Receiver, Sender};
 
 use serde_json::Value;
 
-use super::app::{Anchor, ChainStatus, InboxRow, Msg, PAGE, Req};
+use super::app::{Anchor, ChainStatus, InboxRow, JobTarget, Msg, PAGE, Req};
+use crate::assistant::JobKind;
 use crate::domain::{Action, Actor, BriefKind, Outcome, Query};
 use crate::engine::Engine;
 
@@ -21,6 +22,7 @@ const AUDIT_TAIL: usize = 500;
 pub fn spawn(
     engine: Arc<Engine>,
     clients: Option<ClientsFn>,
+    rt: tokio::runtime::Handle,
     rx: Receiver<Req>,
     tx: Sender<Msg>,
 ) -> std::io::Result<std::thread::JoinHandle<()>> {
@@ -29,7 +31,7 @@ pub fn spawn(
         .spawn(move || {
             while let Ok(req) = rx.recv() {
                 // A send error means the UI is gone: stop.
-                if handle(&engine, clients.as_ref(), req, &tx).is_err() {
+                if handle(&engine, clients.as_ref(), &rt, req, &tx).is_err() {
                     break;
                 }
             }
@@ -39,11 +41,34 @@ pub fn spawn(
 fn handle(
     engine: &Arc<Engine>,
     clients: Option<&ClientsFn>,
+    rt: &tokio::runtime::Handle,
     req: Req,
     tx: &Sender<Msg>,
 ) -> Result<(), Closed> {
+    let raw_tx = tx;
     let tx = &Sender2(tx);
     match req {
+        // Jobs run on the engine's runtime, so the data task stays free for reads; their
+        // progress reaches the UI as engine events.
+        Req::Job { job, target } => {
+            let (engine, tx) = (engine.clone(), raw_tx.clone());
+            rt.spawn(async move {
+                let result = run_job(&engine, job, target).await;
+                let _ = tx.send(Msg::JobDone { job, result });
+            });
+        }
+        Req::CancelJobs => {
+            for j in engine.jobs() {
+                engine.cancel_job(j.id);
+            }
+        }
+        Req::TriageOf { seqs } => {
+            let list = seqs
+                .into_iter()
+                .map(|s| (s, engine.assistant().triage_of(s).ok().flatten()))
+                .collect();
+            tx.send(Msg::Triage(list))?;
+        }
         Req::LoadAll => {
             let cursor = engine.inbox_cursor("console").ok().flatten().unwrap_or(0);
             let last_seq = engine.inbox_last_seq().unwrap_or(0);
@@ -169,6 +194,104 @@ fn handle(
         }
     }
     Ok(())
+}
+
+/// Most items one "triage everything" batch takes (the rest: press again, or the CLI's
+/// `triage backfill`).
+const CONSOLE_BATCH: usize = 200;
+
+/// Run one console job to its end; the summary is said in the message line.
+async fn run_job(engine: &Arc<Engine>, job: JobKind, target: JobTarget) -> Result<String, String> {
+    let seqs = match target {
+        JobTarget::Seqs(s) => s,
+        JobTarget::Untriaged => engine
+            .untriaged(None, CONSOLE_BATCH)
+            .map_err(|e| e.to_string())?,
+    };
+    if seqs.is_empty() {
+        return Ok("nothing to do: every message is triaged".into());
+    }
+    let quiet = |_: &crate::engine::jobs::JobProgress| {};
+    let one = |items: &[(u64, Result<String, String>)]| -> Result<String, String> {
+        match items {
+            [(_, r)] => r.clone(),
+            _ => {
+                let failed = items.iter().filter(|(_, r)| r.is_err()).count();
+                Ok(format!("{} item(s), {failed} failed", items.len()))
+            }
+        }
+    };
+    let actor = Actor::Console;
+    let items: Vec<(u64, Result<String, String>)> = match job {
+        JobKind::Triage => engine
+            .triage_batch(seqs, actor, true, None, &quiet)
+            .await
+            .items
+            .into_iter()
+            .map(|(s, r)| {
+                (
+                    s,
+                    r.map(|t| {
+                        format!(
+                            "#{s} is {} / {} (by {}): {}",
+                            t.category.as_str(),
+                            t.urgency.as_str(),
+                            format!("{:?}", t.by).to_lowercase(),
+                            t.reason
+                        )
+                    }),
+                )
+            })
+            .collect(),
+        JobKind::Deadlines => engine
+            .deadlines_batch(seqs, actor, true, None, &quiet)
+            .await
+            .items
+            .into_iter()
+            .map(|(s, r)| {
+                (
+                    s,
+                    r.map(|d| {
+                        let mut m =
+                            format!("#{s}: {} deadline(s), {} new", d.deadlines.len(), d.new);
+                        if let Some(first) = d.deadlines.first() {
+                            m.push_str(&format!(
+                                " — {} (due {})",
+                                first.found.what,
+                                first.found.due.as_deref().unwrap_or("undated")
+                            ));
+                        }
+                        if let Some(e) = d.model_error {
+                            m.push_str(&format!("; model answer not used: {e}"));
+                        }
+                        m
+                    }),
+                )
+            })
+            .collect(),
+        JobKind::Draft => engine
+            .draft_batch(seqs, actor, None, &quiet)
+            .await
+            .items
+            .into_iter()
+            .map(|(s, r)| {
+                (
+                    s,
+                    r.map(|o| match o {
+                        Outcome::Queued { draft_id, .. } => {
+                            format!("reply to #{s} drafted as {draft_id}; it waits in Drafts (3)")
+                        }
+                        Outcome::Blocked { rule, reason, .. } => {
+                            format!("reply to #{s} blocked by {rule}: {reason}")
+                        }
+                        Outcome::Done { .. } => format!("reply to #{s} done"),
+                    }),
+                )
+            })
+            .collect(),
+        JobKind::Brief => return Err("the brief is polished from the Brief pane".into()),
+    };
+    one(&items)
 }
 
 /// The UI has gone away.

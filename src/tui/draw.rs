@@ -105,6 +105,21 @@ fn draw_tabs(app: &App, f: &mut Frame, area: Rect) {
 
 fn draw_message(app: &App, f: &mut Frame, area: Rect) {
     let t = &app.theme;
+    // While the assistant works, its progress owns the line (an error still shows after it).
+    if let Some(progress) = super::app::jobs_line(&app.jobs) {
+        let cancel = app
+            .keymap
+            .key_for(app.pane.section(), super::keymap::Act::CancelJobs);
+        let mut spans = vec![Span::styled(
+            format!(" ⟳ {progress} · {cancel} cancels"),
+            t.title,
+        )];
+        if let Some((Level::Error, m)) = &app.message {
+            spans.push(Span::styled(format!("  ✗ {m}"), t.error));
+        }
+        f.render_widget(Paragraph::new(Line::from(spans)), area);
+        return;
+    }
     let line = match &app.message {
         Some((Level::Error, m)) => Line::from(Span::styled(format!(" ✗ {m}"), t.error)),
         Some((Level::Warn, m)) => Line::from(Span::styled(format!(" ! {m}"), t.warn)),
@@ -119,12 +134,15 @@ fn hint(app: &App) -> String {
     let k = |a| app.keymap.key_for(app.pane.section(), a);
     match app.pane {
         Pane::Inbox => format!(
-            " {} filter · {} write a reply · {} mark read · {} details · {} health",
+            // Fits 80 columns; the rest is in `?`.
+            " {} filter · {} reply · {} ask assistant · {} triage · {} read · {} health · {} keys",
             k(Act::Filter),
             k(Act::DraftReply),
+            k(Act::AskReply),
+            k(Act::RunTriage),
             k(Act::MarkRead),
-            k(Act::Details),
-            k(Act::Health)
+            k(Act::Health),
+            k(Act::Help)
         ),
         Pane::Brief => format!(" {} regenerate", k(Act::Regenerate)),
         Pane::Drafts => format!(

@@ -72,6 +72,8 @@ acts! {
     Approve = "approve", Reject = "reject", Edit = "edit", ShowAll = "show_all",
     ToggleEnabled = "toggle_enabled", SetDefault = "set_default",
     CycleOutcome = "cycle_outcome", Verify = "verify",
+    RunTriage = "run_triage", TriageAll = "triage_all", RunDeadlines = "run_deadlines",
+    CancelJobs = "cancel_jobs",
 }
 
 /// What a binding is for, to group the `?` help the way people look for keys.
@@ -134,7 +136,11 @@ impl Act {
             | Act::Reject
             | Act::Edit
             | Act::ToggleEnabled
-            | Act::SetDefault => Purpose::Act,
+            | Act::SetDefault
+            | Act::RunTriage
+            | Act::TriageAll
+            | Act::RunDeadlines
+            | Act::CancelJobs => Purpose::Act,
         }
     }
 }

@@ -82,8 +82,14 @@ pub fn run(
             let _ = tx.send(Msg::Fatal("stopped by a signal".into()));
         });
     }
-    let worker = data::spawn(engine.clone(), opts.clients.clone(), req_rx, msg_tx.clone())
-        .context("cannot start the console's data task")?;
+    let worker = data::spawn(
+        engine.clone(),
+        opts.clients.clone(),
+        rt.clone(),
+        req_rx,
+        msg_tx.clone(),
+    )
+    .context("cannot start the console's data task")?;
 
     let _stderr = match &opts.log_file {
         Some(p) => {
