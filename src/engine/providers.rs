@@ -135,6 +135,102 @@ pub struct ProvidersView {
     /// Every `[llm.budgets]` limit and what is spent against it (durable across restarts).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub budgets: Vec<crate::llm::budget::BudgetStatus>,
+    /// One row per assistant job: its provider override and where each entity's calls of
+    /// that job go (the HIPAA filter applied).
+    pub job_rows: Vec<JobRow>,
+}
+
+/// A job's routing as the console shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JobRow {
+    pub job: String,
+    /// The job's provider override, if any.
+    pub provider: Option<String>,
+    /// `config` (`[llm.jobs]`) or `run time` (`providers set-job`).
+    pub set_by: Option<String>,
+    pub entities: Vec<JobEntity>,
+}
+
+/// Where one entity's calls of one job go.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JobEntity {
+    pub profile: String,
+    /// The provider the router tries first; none when the calls are blocked.
+    pub provider: Option<String>,
+    /// Why it is not the job's override (e.g. not HIPAA-cleared), or why blocked.
+    pub note: Option<String>,
+    pub blocked: bool,
+}
+
+/// Every job's routing per entity: the router's candidate order (job → entity → default →
+/// the rest), skipping disabled providers and, for an entity that requires HIPAA, uncleared
+/// ones, exactly as the router's filter does on every hop.
+pub fn job_rows(config: &Config, llm: &LlmConfig) -> Vec<JobRow> {
+    crate::assistant::JobKind::ALL
+        .iter()
+        .map(|job| {
+            let name = job.as_str();
+            let provider = llm.jobs.get(name).cloned();
+            let set_by = provider.as_ref().map(|p| {
+                if config.llm.jobs.get(name) == Some(p) {
+                    "config".to_string()
+                } else {
+                    "run time".to_string()
+                }
+            });
+            let entities = config
+                .profiles
+                .iter()
+                .map(|(profile, p)| {
+                    let need = p.requires_hipaa;
+                    let usable = |n: &str| {
+                        llm.providers
+                            .get(n)
+                            .is_some_and(|c| c.enabled && (!need || c.hipaa_cleared))
+                    };
+                    let first = crate::llm::router::candidates(llm, p, name)
+                        .into_iter()
+                        .find(|(n, _)| usable(n));
+                    let why_not = |o: &str| match llm.providers.get(o) {
+                        None => format!("`{o}` is not configured"),
+                        Some(c) if !c.enabled => format!("`{o}` is disabled"),
+                        Some(_) => format!("`{o}` is not HIPAA-cleared"),
+                    };
+                    match (first, provider.as_deref()) {
+                        (None, _) => JobEntity {
+                            profile: profile.clone(),
+                            provider: None,
+                            note: Some(if need {
+                                "no enabled HIPAA-cleared provider: blocked".into()
+                            } else {
+                                "no enabled provider: blocked".into()
+                            }),
+                            blocked: true,
+                        },
+                        (Some((n, _)), Some(o)) if n != o => JobEntity {
+                            profile: profile.clone(),
+                            note: Some(format!("{}; goes to `{n}`", why_not(o))),
+                            provider: Some(n),
+                            blocked: false,
+                        },
+                        (Some((n, src)), _) => JobEntity {
+                            profile: profile.clone(),
+                            provider: Some(n),
+                            note: (src != crate::llm::router::Source::Job)
+                                .then(|| src.as_str().to_string()),
+                            blocked: false,
+                        },
+                    }
+                })
+                .collect();
+            JobRow {
+                job: name.to_string(),
+                provider,
+                set_by,
+                entities,
+            }
+        })
+        .collect()
 }
 
 /// What the console shows, from the config and the effective `[llm]`.
@@ -214,6 +310,7 @@ pub fn view(config: &Config, llm: &LlmConfig) -> ProvidersView {
         providers,
         entities,
         budgets: Vec::new(),
+        job_rows: job_rows(config, llm),
     }
 }
 
@@ -437,6 +534,40 @@ mod tests {
         // The work entity is not affected.
         let work = v.entities.iter().find(|e| e.profile == "work").unwrap();
         assert!(work.blocked.is_none());
+    }
+
+    #[test]
+    fn job_rows_show_where_each_entitys_calls_of_a_job_go() {
+        let config = Config::demo();
+        let mut ov = ProviderOverlay::default();
+        ov.jobs.insert("triage".into(), "local".into());
+        let v = view(&config, &apply(&config.llm, &ov));
+        let triage = v.job_rows.iter().find(|r| r.job == "triage").unwrap();
+        assert_eq!(triage.provider.as_deref(), Some("local"));
+        assert_eq!(triage.set_by.as_deref(), Some("run time"));
+        let of = |row: &JobRow, p: &str| row.entities.iter().find(|e| e.profile == p).cloned();
+        let work = of(triage, "work").unwrap();
+        assert_eq!(
+            (work.provider.as_deref(), work.blocked),
+            (Some("local"), false)
+        );
+        // The HIPAA consequence: the clinic's triage cannot go to the uncleared `local`.
+        let clinic = of(triage, "clinic").unwrap();
+        assert_eq!(clinic.provider.as_deref(), Some("azure"));
+        assert_eq!(
+            clinic.note.as_deref(),
+            Some("`local` is not HIPAA-cleared; goes to `azure`")
+        );
+        // Without azure, the clinic's calls of every job are blocked.
+        ov.enabled.insert("azure".into(), false);
+        let v = view(&config, &apply(&config.llm, &ov));
+        for row in &v.job_rows {
+            let c = of(row, "clinic").unwrap();
+            assert!(c.blocked && c.provider.is_none(), "{row:?}");
+        }
+        let draft = v.job_rows.iter().find(|r| r.job == "draft").unwrap();
+        assert_eq!(draft.provider, None);
+        assert_eq!(of(draft, "work").unwrap().note.as_deref(), Some("default"));
     }
 
     #[test]

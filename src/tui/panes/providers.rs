@@ -135,6 +135,42 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         );
         lines.push(Line::from(Span::styled(format!("  {text}"), style)));
     }
+    // Per job: its override and where each entity's calls go (the HIPAA consequence).
+    lines.push(Line::from(""));
+    lines.push(header(
+        t,
+        fit(
+            &format!(
+                "{:<10} {:<10} {:<9} {}",
+                "JOB", "OVERRIDE", "SET BY", "ROUTES (entity → provider)"
+            ),
+            width,
+        ),
+    ));
+    for j in &view.job_rows {
+        let blocked = j.entities.iter().any(|e| e.blocked);
+        let routes: Vec<String> = j
+            .entities
+            .iter()
+            // Why an entity is blocked is in the entity table above; a job row says so short.
+            .map(|e| match (&e.provider, &e.note) {
+                (None, _) => format!("{} BLOCKED", e.profile),
+                (Some(p), Some(n)) if j.provider.is_some() => {
+                    format!("{} → {p} ({n})", e.profile)
+                }
+                (Some(p), _) => format!("{} → {p}", e.profile),
+            })
+            .collect();
+        let text = format!(
+            "{} {} {} {}",
+            fit(&j.job, 10),
+            fit(j.provider.as_deref().unwrap_or("—"), 10),
+            fit(j.set_by.as_deref().unwrap_or(""), 9),
+            routes.join(" · ")
+        );
+        let style = if blocked { t.error } else { t.text };
+        lines.push(Line::from(Span::styled(format!("  {text}"), style)));
+    }
     if !view.budgets.is_empty() {
         lines.push(Line::from(""));
         lines.push(header(
@@ -168,7 +204,10 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
     f.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .block(sub_block(t, " Entities (per-profile routing) ".into())),
+            .block(sub_block(
+                t,
+                " Entities and jobs (routing; `opsdesk providers set-job` overrides a job) ".into(),
+            )),
         bottom,
     );
 }
