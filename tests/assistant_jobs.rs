@@ -711,6 +711,26 @@ async fn a_job_can_be_routed_to_another_provider_at_run_time_and_back() {
     let list = env.run(&["providers", "list", "--json"]);
     let v: Value = serde_json::from_slice(&list.stdout).unwrap();
     assert_eq!(v["jobs"]["triage"], "other", "{v}");
+    // Per job and entity: the clinic's triage cannot follow the override to the uncleared
+    // provider; it stays on the cleared one.
+    let triage = v["job_routes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["job"] == "triage")
+        .unwrap();
+    assert_eq!(triage["set_by"], "run time", "{triage}");
+    let clinic = triage["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["profile"] == "clinic")
+        .unwrap();
+    assert_eq!(clinic["provider"], "local", "{clinic}");
+    assert_eq!(
+        clinic["note"], "`other` is not HIPAA-cleared; goes to `local`",
+        "{clinic}"
+    );
     let human = env.run(&["providers", "list"]);
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(text.contains("triage     other"), "{text}");

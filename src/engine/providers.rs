@@ -137,11 +137,11 @@ pub struct ProvidersView {
     pub budgets: Vec<crate::llm::budget::BudgetStatus>,
     /// One row per assistant job: its provider override and where each entity's calls of
     /// that job go (the HIPAA filter applied).
-    pub job_rows: Vec<JobRow>,
+    pub job_routes: Vec<JobRow>,
 }
 
 /// A job's routing as the console shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct JobRow {
     pub job: String,
     /// The job's provider override, if any.
@@ -152,7 +152,7 @@ pub struct JobRow {
 }
 
 /// Where one entity's calls of one job go.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct JobEntity {
     pub profile: String,
     /// The provider the router tries first; none when the calls are blocked.
@@ -165,7 +165,7 @@ pub struct JobEntity {
 /// Every job's routing per entity: the router's candidate order (job → entity → default →
 /// the rest), skipping disabled providers and, for an entity that requires HIPAA, uncleared
 /// ones, exactly as the router's filter does on every hop.
-pub fn job_rows(config: &Config, llm: &LlmConfig) -> Vec<JobRow> {
+pub fn job_routes(config: &Config, llm: &LlmConfig) -> Vec<JobRow> {
     crate::assistant::JobKind::ALL
         .iter()
         .map(|job| {
@@ -310,7 +310,7 @@ pub fn view(config: &Config, llm: &LlmConfig) -> ProvidersView {
         providers,
         entities,
         budgets: Vec::new(),
-        job_rows: job_rows(config, llm),
+        job_routes: job_routes(config, llm),
     }
 }
 
@@ -542,7 +542,7 @@ mod tests {
         let mut ov = ProviderOverlay::default();
         ov.jobs.insert("triage".into(), "local".into());
         let v = view(&config, &apply(&config.llm, &ov));
-        let triage = v.job_rows.iter().find(|r| r.job == "triage").unwrap();
+        let triage = v.job_routes.iter().find(|r| r.job == "triage").unwrap();
         assert_eq!(triage.provider.as_deref(), Some("local"));
         assert_eq!(triage.set_by.as_deref(), Some("run time"));
         let of = |row: &JobRow, p: &str| row.entities.iter().find(|e| e.profile == p).cloned();
@@ -561,11 +561,11 @@ mod tests {
         // Without azure, the clinic's calls of every job are blocked.
         ov.enabled.insert("azure".into(), false);
         let v = view(&config, &apply(&config.llm, &ov));
-        for row in &v.job_rows {
+        for row in &v.job_routes {
             let c = of(row, "clinic").unwrap();
             assert!(c.blocked && c.provider.is_none(), "{row:?}");
         }
-        let draft = v.job_rows.iter().find(|r| r.job == "draft").unwrap();
+        let draft = v.job_routes.iter().find(|r| r.job == "draft").unwrap();
         assert_eq!(draft.provider, None);
         assert_eq!(of(draft, "work").unwrap().note.as_deref(), Some("default"));
     }

@@ -110,6 +110,9 @@ pub struct ProvidersAnswer {
     /// Every `[llm.budgets]` limit, what is spent against it and when it resets (durable).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub budgets: Vec<crate::llm::budget::BudgetStatus>,
+    /// Per assistant job: its override and where each entity's calls go (the HIPAA filter
+    /// applied), as the console's Providers pane shows it.
+    pub job_routes: Vec<super::providers::JobRow>,
 }
 
 #[derive(Debug, Serialize)]
@@ -393,6 +396,7 @@ impl Engine {
             // Usage and cooldowns as this process's router has seen them.
             router: self.llm_stats(),
             budgets: self.budget_status(llm)?,
+            job_routes: super::providers::job_routes(&self.config, llm),
         };
         Ok((Answer::Providers(answer), target))
     }

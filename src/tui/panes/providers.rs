@@ -147,7 +147,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             width,
         ),
     ));
-    for j in &view.job_rows {
+    for j in &view.job_routes {
         let blocked = j.entities.iter().any(|e| e.blocked);
         let routes: Vec<String> = j
             .entities
