@@ -569,3 +569,169 @@ fn demo_keep_approve_shows_the_life_and_prints_the_data_dir() {
         "{dir}"
     );
 }
+
+/// A minimal OpenAI-compatible chat server on a loopback port: answers each job's prompt
+/// with a schema-valid JSON answer (triage: a decision; a reply draft: a body; otherwise no
+/// deadlines) and counts the requests. Plain std so the PTY test needs no runtime.
+fn fake_llm() -> (String, Arc<Mutex<Vec<String>>>) {
+    use std::io::BufRead;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let seen2 = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { break };
+            let seen = seen2.clone();
+            std::thread::spawn(move || {
+                let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+                let mut len = 0usize;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let l = line.trim_end().to_ascii_lowercase();
+                    if l.is_empty() {
+                        break;
+                    }
+                    if let Some(v) = l.strip_prefix("content-length:") {
+                        len = v.trim().parse().unwrap_or(0);
+                    }
+                }
+                let mut body = vec![0u8; len];
+                reader.read_exact(&mut body).unwrap();
+                let body = String::from_utf8_lossy(&body).into_owned();
+                let content = if body.contains("You triage") {
+                    r#"{"category":"decision","urgency":"high","reason":"asks the operator to decide"}"#
+                } else if body.contains("You draft a reply") {
+                    r#"{"body":"Thanks, I will look at it today."}"#
+                } else {
+                    r#"{"deadlines":[]}"#
+                };
+                seen.lock().unwrap().push(body);
+                let answer = serde_json::json!({
+                    "id": "c1", "object": "chat.completion", "created": 1, "model": "fake-model",
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+                    "usage": {"prompt_tokens": 40, "completion_tokens": 8, "total_tokens": 48}
+                })
+                .to_string();
+                let mut w = stream;
+                let _ = write!(
+                    w,
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{answer}",
+                    answer.len()
+                );
+            });
+        }
+    });
+    (url, seen)
+}
+
+/// The assistant from the console: `T` triages the backlog as one job (its progress, then
+/// "done", and the labels the model gave appear on the rows), `a` asks for a reply draft
+/// (queued pending by `assistant:draft`), the Providers pane shows a row per job with where
+/// each entity's calls go.
+#[test]
+fn assistant_jobs_from_the_console_triage_draft_and_job_routes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    for (subject, from) in [
+        ("Vendor choice", "ana@example.org"),
+        ("Office move", "jon@example.org"),
+    ] {
+        let o = opsdesk(
+            &data,
+            &[
+                "inbox",
+                "add",
+                "--from",
+                from,
+                "--subject",
+                subject,
+                "--body",
+                "Which of the two do we take?",
+            ],
+        );
+        assert!(o.status.success(), "{o:?}");
+    }
+    let (url, seen) = fake_llm();
+    let config = tmp.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[llm]\ndefault = \"local\"\n\n[llm.providers.local]\nenabled = true\nendpoint = \"{url}\"\nmodel = \"fake-model\"\n"
+        ),
+    )
+    .unwrap();
+    let mut c = Console::spawn(
+        &[
+            "--no-http",
+            "--data-dir",
+            data.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+        ],
+        &home,
+        (ROWS, COLS),
+        &[],
+    );
+    c.wait_for("the first frame", |s| s.contains("Inbox · 2 items"));
+
+    c.send("T");
+    let s = c.wait_for("the triage job's end", |s| {
+        s.contains("job triage 2/2 done")
+    });
+    assert!(!s.contains('⟳'), "no progress line once done: {s}");
+    c.wait_for("the model's labels on the rows", |s| {
+        s.matches("[decision!]").count() >= 2
+    });
+
+    c.send("a");
+    c.wait_for("the assistant's draft", |s| {
+        s.lines()
+            .next()
+            .is_some_and(|top| top.contains("3 Drafts (1)"))
+    });
+
+    c.send("4");
+    let s = c.wait_for("the job routes", |s| {
+        s.contains("ROUTES (entity → provider)")
+    });
+    assert!(
+        s.lines()
+            .any(|l| l.contains("triage") && l.contains("default → local")),
+        "{s}"
+    );
+    c.send("q");
+    assert!(c.wait_exit().success());
+
+    // Two triage calls and one reply; the draft is pending and the assistant's.
+    let bodies = seen.lock().unwrap().clone();
+    assert_eq!(
+        bodies.iter().filter(|b| b.contains("You triage")).count(),
+        2
+    );
+    assert_eq!(
+        bodies
+            .iter()
+            .filter(|b| b.contains("You draft a reply"))
+            .count(),
+        1
+    );
+    let q = opsdesk(&data, &["--json", "drafts", "list"]);
+    let drafts: Value = serde_json::from_slice(&q.stdout).unwrap();
+    assert_eq!(drafts[0]["status"], "pending", "{drafts}");
+    assert!(
+        drafts[0].to_string().contains("assistant:draft"),
+        "{drafts}"
+    );
+    assert!(
+        drafts[0]["outbound"]["body"]
+            .as_str()
+            .is_some_and(|b| b.starts_with("Thanks, I will look at it today.")),
+        "{drafts}"
+    );
+}

@@ -256,10 +256,11 @@ pub enum Msg {
         action: Action,
         result: Result<Outcome, String>,
     },
-    /// A console job ended: what it did, or why it could not start.
+    /// A console job ended: what it did to its one item (a batch's end is said by its
+    /// final progress event), or why it could not run.
     JobDone {
         job: JobKind,
-        result: Result<String, String>,
+        result: Result<Option<String>, String>,
     },
     /// Fresh triage of inbox rows (`Req::TriageOf`).
     Triage(Vec<(u64, Option<crate::assistant::store::TriageRecord>)>),
@@ -871,7 +872,8 @@ impl App {
                 result,
             } => self.on_submitted(label, action, result, &mut fx),
             Msg::JobDone { job, result } => match result {
-                Ok(s) => self.say(Level::Info, format!("{job}: {s}")),
+                Ok(Some(s)) => self.say(Level::Info, format!("{job}: {s}")),
+                Ok(None) => {}
                 Err(e) => self.say(Level::Error, format!("{job}: {e}")),
             },
             Msg::Triage(list) => {
@@ -1057,12 +1059,15 @@ impl App {
                     return;
                 }
                 self.jobs.remove(&p.id);
-                let level = if p.failed > 0 {
-                    Level::Warn
-                } else {
-                    Level::Info
-                };
-                self.say(level, format!("job {}", p.line()));
+                // One item's result is said by the console's own `JobDone`, in words.
+                if p.total != 1 {
+                    let level = if p.failed > 0 {
+                        Level::Warn
+                    } else {
+                        Level::Info
+                    };
+                    self.say(level, format!("job {}", p.line()));
+                }
                 if p.job == JobKind::Triage && !self.inbox.rows.is_empty() {
                     let seqs = self.inbox.rows.iter().map(|r| r.seq).collect();
                     fx.push(Effect::Req(Req::TriageOf { seqs }));

@@ -201,7 +201,11 @@ fn handle(
 const CONSOLE_BATCH: usize = 200;
 
 /// Run one console job to its end; the summary is said in the message line.
-async fn run_job(engine: &Arc<Engine>, job: JobKind, target: JobTarget) -> Result<String, String> {
+async fn run_job(
+    engine: &Arc<Engine>,
+    job: JobKind,
+    target: JobTarget,
+) -> Result<Option<String>, String> {
     let seqs = match target {
         JobTarget::Seqs(s) => s,
         JobTarget::Untriaged => engine
@@ -209,16 +213,14 @@ async fn run_job(engine: &Arc<Engine>, job: JobKind, target: JobTarget) -> Resul
             .map_err(|e| e.to_string())?,
     };
     if seqs.is_empty() {
-        return Ok("nothing to do: every message is triaged".into());
+        return Ok(Some("nothing to do: every message is triaged".into()));
     }
     let quiet = |_: &crate::engine::jobs::JobProgress| {};
-    let one = |items: &[(u64, Result<String, String>)]| -> Result<String, String> {
+    // One item: its result in words. A batch: its final progress event says how it went.
+    let one = |items: &[(u64, Result<String, String>)]| -> Result<Option<String>, String> {
         match items {
-            [(_, r)] => r.clone(),
-            _ => {
-                let failed = items.iter().filter(|(_, r)| r.is_err()).count();
-                Ok(format!("{} item(s), {failed} failed", items.len()))
-            }
+            [(_, r)] => r.clone().map(Some),
+            _ => Ok(None),
         }
     };
     let actor = Actor::Console;
