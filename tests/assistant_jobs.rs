@@ -769,7 +769,10 @@ async fn a_job_can_be_routed_to_another_provider_at_run_time_and_back() {
     // Bad requests: exit 2 with the valid values; an MCP client may not route jobs.
     let bad = env.run(&["providers", "set-job", "summarize", "local"]);
     assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("jobs: triage, deadlines, draft, brief"));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr)
+            .contains("jobs: triage, deadlines, draft, brief, filing")
+    );
     let bad = env.run(&["providers", "set-job", "triage", "nope"]);
     assert_eq!(bad.status.code(), Some(2));
     let out = engine
@@ -1094,4 +1097,98 @@ async fn dates_resolve_in_the_operators_time_zone_and_the_house_style_reaches_th
         "[operator]\ntime_zone = \"CST6\"x\n\n[hard_bans]",
     );
     assert!(Config::from_toml_str(&bad, Path::new("t.toml")).is_err());
+}
+
+#[tokio::test]
+async fn the_filing_pass_uses_rules_first_then_the_model_among_configured_folders_and_queues_moves()
+{
+    let fake = Fake::start().await;
+    fake.script(
+        CHAT,
+        vec![
+            completion(r#"{"folder":"Travel","reason":"a flight booking"}"#),
+            completion(r#"{"folder":"Secret stash","reason":"r"}"#),
+        ],
+    );
+    let config = config_text(&fake.url, true).replace(
+        "[hard_bans]",
+        "[filing]\nfolders = [\"Travel\"]\n\n[[filing.rules]]\nfolder = \"Finance\"\nkeywords = [\"invoice\"]\n\n[hard_bans]",
+    );
+    let env = Env::new(config);
+    let engine = env.engine();
+    let invoice = ingest(
+        &engine,
+        msg("f1", "work", Channel::Email, "Invoice 42", "Attached."),
+    );
+    let flight = ingest(
+        &engine,
+        msg(
+            "f2",
+            "work",
+            Channel::Email,
+            "Your flight",
+            "Booking AMS-JFK.",
+        ),
+    );
+    let odd = ingest(
+        &engine,
+        msg("f3", "work", Channel::Email, "Hello", "Just saying hi."),
+    );
+
+    // A rule places the invoice: no model call, nothing queued without `queue`.
+    let p = engine
+        .filing_item(invoice, &Actor::Cli, false)
+        .await
+        .unwrap();
+    assert_eq!(p.suggestion.folder.as_deref(), Some("Finance"));
+    assert_eq!(p.by, DecidedBy::Rule);
+    assert!(p.queued.is_none());
+    assert!(fake.posts().is_empty());
+
+    // The model files the flight among the configured folders; the move is queued for the
+    // operator, by the assistant, as a move_mail draft.
+    let p = engine.filing_item(flight, &Actor::Cli, true).await.unwrap();
+    assert_eq!(
+        (p.suggestion.folder.as_deref(), p.by),
+        (Some("Travel"), DecidedBy::Model)
+    );
+    assert_eq!(p.suggestion.rule.as_deref(), Some("model:local"));
+    let Some(Outcome::Queued { draft_id, .. }) = &p.queued else {
+        panic!("{p:?}")
+    };
+    let d = engine.draft(draft_id).unwrap().unwrap();
+    assert_eq!(d.status, DraftStatus::Pending);
+    assert_eq!(d.outbound.kind(), "move_mail");
+    assert_eq!(d.created_by, Actor::Assistant("filing".into()));
+    let user = bodies(&fake)[0]["messages"][1]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        user.contains("- \"Finance\"")
+            && user.contains("- \"Travel\"")
+            && user.contains("- \"archive\""),
+        "{user}"
+    );
+
+    // A made-up folder is a recorded failure: no folder, nothing queued.
+    let p = engine.filing_item(odd, &Actor::Cli, true).await.unwrap();
+    assert!(p.suggestion.folder.is_none() && p.queued.is_none(), "{p:?}");
+    assert!(
+        p.model_error
+            .as_deref()
+            .is_some_and(|e| e.contains("not one of the configured folders")),
+        "{p:?}"
+    );
+    let trail = env.audit(&engine);
+    assert!(
+        trail.iter().any(|(e, o, r)| e == "assistant.filing"
+            && o == "error"
+            && r.contains("model answer not used")),
+        "{trail:?}"
+    );
+    assert_eq!(engine.draft_queue().unwrap().drafts.len(), 1);
+    // Only mail is filed.
+    let chat = ingest(&engine, msg("f4", "work", Channel::Teams, "", "hi"));
+    assert!(engine.filing_item(chat, &Actor::Cli, true).await.is_err());
 }

@@ -11,6 +11,7 @@
 pub mod answer;
 pub mod brief_check;
 pub mod deadlines;
+pub mod filing;
 pub mod reply;
 pub mod store;
 pub mod triage;
@@ -35,14 +36,16 @@ pub enum JobKind {
     Deadlines,
     Draft,
     Brief,
+    Filing,
 }
 
 impl JobKind {
-    pub const ALL: [JobKind; 4] = [
+    pub const ALL: [JobKind; 5] = [
         JobKind::Triage,
         JobKind::Deadlines,
         JobKind::Draft,
         JobKind::Brief,
+        JobKind::Filing,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -51,6 +54,7 @@ impl JobKind {
             JobKind::Deadlines => "deadlines",
             JobKind::Draft => "draft",
             JobKind::Brief => "brief",
+            JobKind::Filing => "filing",
         }
     }
 }
@@ -67,7 +71,9 @@ impl std::str::FromStr for JobKind {
         JobKind::ALL
             .into_iter()
             .find(|k| k.as_str() == s)
-            .ok_or_else(|| format!("unknown job `{s}`; jobs: triage, deadlines, draft, brief"))
+            .ok_or_else(|| {
+                format!("unknown job `{s}`; jobs: triage, deadlines, draft, brief, filing")
+            })
     }
 }
 

@@ -90,7 +90,7 @@ pub struct GenerateArgs {
     pub limit: usize,
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+pub(super) fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -99,14 +99,14 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
 }
 
 /// Progress on stderr, one line per step (never on stdout: `--json` stays one document).
-fn progress_printer(p: &JobProgress) {
+pub(super) fn progress_printer(p: &JobProgress) {
     if p.total > 0 && (p.state != JobState::Running || p.done > 0) {
         eprintln!("opsdesk: {}", p.line());
     }
 }
 
 /// A token that Ctrl-C cancels, for the life of the batch.
-fn ctrl_c_token(rt: &tokio::runtime::Runtime) -> CancellationToken {
+pub(super) fn ctrl_c_token(rt: &tokio::runtime::Runtime) -> CancellationToken {
     let token = CancellationToken::new();
     let t = token.clone();
     rt.spawn(async move {
@@ -134,7 +134,7 @@ fn newest(engine: &Engine, profile: Option<&str>, limit: usize) -> Result<Vec<u6
     Ok(seqs)
 }
 
-fn batch_exit(failed: usize, cancelled: bool) -> CmdResult {
+pub(super) fn batch_exit(failed: usize, cancelled: bool) -> CmdResult {
     if cancelled {
         Err(Failure::failed("cancelled; finished items are recorded"))
     } else if failed > 0 {

@@ -28,10 +28,23 @@ pub enum FilingCmd {
         /// The message: its seq or source id.
         message: String,
     },
+    /// The assistant's filing pass: the rules, then the model (job `filing`, through the
+    /// router) for mail no rule places, choosing among the configured folders.
+    Propose {
+        /// Mail items by seq.
+        #[arg(required = true)]
+        seqs: Vec<u64>,
+        /// Queue each proposed move as a `mail_move` (it waits for approval by default).
+        #[arg(long)]
+        queue: bool,
+    },
 }
 
 pub fn run(ctx: &Context, cmd: FilingCmd) -> CmdResult {
     let out = ctx.printer();
+    if let FilingCmd::Propose { seqs, queue } = cmd {
+        return propose(ctx, seqs, queue);
+    }
     let engine = ctx.engine()?;
     let suggest = |keys: Vec<String>| -> Result<crate::engine::filing::FilingAnswer, Failure> {
         match engine.read(Query::FilingSuggestion { message_ids: keys }, Actor::Cli)? {
@@ -85,6 +98,7 @@ pub fn run(ctx: &Context, cmd: FilingCmd) -> CmdResult {
             Ok(())
         }
         FilingCmd::Move { message, folder } => queue(message, folder),
+        FilingCmd::Propose { .. } => unreachable!("handled above"),
         FilingCmd::Accept { message } => {
             let f = suggest(vec![message.clone()])?;
             let s = f
@@ -101,4 +115,67 @@ pub fn run(ctx: &Context, cmd: FilingCmd) -> CmdResult {
             }
         }
     }
+}
+
+fn propose(ctx: &Context, seqs: Vec<u64>, queue: bool) -> CmdResult {
+    use super::assistant::{batch_exit, ctrl_c_token, progress_printer, runtime};
+    let out = ctx.printer();
+    let engine = std::sync::Arc::new(ctx.engine()?);
+    let rt = runtime()?;
+    let token = ctrl_c_token(&rt);
+    let report =
+        rt.block_on(engine.filing_batch(seqs, Actor::Cli, queue, Some(token), &progress_printer));
+    let items: Vec<_> = report
+        .items
+        .iter()
+        .map(|(s, r)| crate::engine::item_json(*s, r))
+        .collect();
+    out.emit(
+        &serde_json::json!({"progress": report.progress, "items": items}),
+        |l| {
+            for (seq, r) in &report.items {
+                l.push(match r {
+                    Ok(p) => {
+                        let mut line = format!(
+                            "{seq:>6}  → {:<24} {}",
+                            p.suggestion.folder.as_deref().unwrap_or("(no folder)"),
+                            p.suggestion.reason
+                        );
+                        if let Some(e) = &p.model_error {
+                            line.push_str(&format!(" (model answer not used: {e})"));
+                        }
+                        match &p.queued {
+                            Some(Outcome::Queued { draft_id, .. }) => line.push_str(&format!(
+                                "; move queued as {draft_id} (`opsdesk drafts approve {draft_id}`)"
+                            )),
+                            Some(Outcome::Blocked { rule, reason, .. }) => {
+                                line.push_str(&format!("; move blocked by {rule}: {reason}"))
+                            }
+                            Some(Outcome::Done { .. }) => line.push_str("; moved"),
+                            None => {}
+                        }
+                        line
+                    }
+                    Err(e) => format!("{seq:>6}  failed: {e}"),
+                });
+            }
+        },
+    );
+    let blocked = report
+        .items
+        .iter()
+        .filter(|(_, r)| {
+            matches!(
+                r,
+                Ok(crate::engine::filing::FilingProposal {
+                    queued: Some(Outcome::Blocked { .. }),
+                    ..
+                })
+            )
+        })
+        .count();
+    batch_exit(
+        report.progress.failed + blocked,
+        report.progress.state == crate::engine::jobs::JobState::Cancelled,
+    )
 }

@@ -32,7 +32,7 @@ pub enum ProvidersCmd {
         /// The provider's name (`opsdesk providers list`).
         name: String,
     },
-    /// Route one job (triage, deadlines, draft, brief) to an (enabled) provider, or with
+    /// Route one job (triage, deadlines, draft, brief, filing) to an (enabled) provider, or with
     /// --clear drop that run-time route. HIPAA entities still only reach cleared providers.
     SetJob {
         /// triage, deadlines, draft or brief.

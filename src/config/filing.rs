@@ -26,6 +26,9 @@ pub struct FilingConfig {
     pub deal_folder: Option<String>,
     /// `[[filing.rules]]`, tried in order.
     pub rules: Vec<FilingRule>,
+    /// Further folders the assistant's filing job may propose for mail no rule places (the
+    /// rules' folders and `archive` are always choices).
+    pub folders: Vec<String>,
 }
 
 /// One rule: a folder and what sends mail there (any one of senders, domains, keywords).

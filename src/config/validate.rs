@@ -125,6 +125,15 @@ impl Validator {
         let folder_ok = |f: &str| {
             !f.trim().is_empty() && f.chars().count() <= 255 && !f.chars().any(char::is_control)
         };
+        for (i, f) in c.filing.folders.iter().enumerate() {
+            if !folder_ok(f) {
+                let path = KeyPath::of(&["filing", "folders"]).index(i);
+                self.invalid(
+                    path.clone(),
+                    format!("`{path}` must name a folder (1-255 characters, no control characters), e.g. \"Travel\""),
+                );
+            }
+        }
         for (i, r) in c.filing.rules.iter().enumerate() {
             let p = KeyPath::of(&["filing", "rules"]).index(i);
             if !folder_ok(&r.folder) {

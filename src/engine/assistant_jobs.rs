@@ -49,7 +49,7 @@ impl Engine {
         &self.assistant
     }
 
-    fn item(&self, seq: u64) -> Result<InboxRecord, EngineError> {
+    pub(super) fn item(&self, seq: u64) -> Result<InboxRecord, EngineError> {
         self.inbox.get(seq)?.ok_or_else(|| {
             EngineError::NotFound(format!(
                 "no inbox item with seq {seq}; `opsdesk inbox list` shows the seqs"
@@ -57,7 +57,7 @@ impl Engine {
         })
     }
 
-    fn job_audit(
+    pub(super) fn job_audit(
         &self,
         job: JobKind,
         actor: &Actor,
@@ -76,7 +76,7 @@ impl Engine {
     }
 
     /// One model call of `job` about `r`: the answer, or why there is none.
-    async fn ask(
+    pub(super) async fn ask(
         &self,
         job: JobKind,
         r: &InboxRecord,

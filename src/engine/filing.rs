@@ -1,7 +1,8 @@
 //! Filing suggestions: which mail folder a message belongs in, and why. Rule-based: the
 //! `[filing]` rules in order (sender, domain, keyword, each optionally limited to profiles),
 //! then the folder of a deal the message is linked to (`deal_folder`). Messages no rule places
-//! get no folder and say so; an LLM pass (the router's `filing` job) is not wired in yet.
+//! get no folder and say so here; the assistant's filing job ([`Engine::filing_item`], the
+//! router's `filing` job) asks the model for those, among the configured folders only.
 //! Accepting a suggestion is a `mail_move`, queued for the operator like any move.
 
 use schemars::JsonSchema;
@@ -125,7 +126,7 @@ impl Engine {
                 None => (
                     None,
                     None,
-                    "no filing rule places this message (an LLM suggestion is not available yet)"
+                    "no filing rule places this message (`opsdesk filing propose` asks the assistant)"
                         .to_string(),
                 ),
             };
@@ -150,6 +151,155 @@ impl Engine {
     }
 }
 
+/// What the filing job proposed for one message.
+#[derive(Debug, Clone, Serialize)]
+pub struct FilingProposal {
+    pub suggestion: FilingSuggestion,
+    /// `rule` or `model`.
+    pub by: crate::assistant::triage::DecidedBy,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    /// Why the model's answer was not used (the message then has no folder).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_error: Option<String>,
+    /// The move as queued (`queue`): its outcome under the `move_mail` ladder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queued: Option<crate::domain::Outcome>,
+}
+
+impl Engine {
+    /// File mail item `seq`: the `[filing]` rules (and deal folders) first, then the
+    /// model through the router (job `filing`: HIPAA filter, redaction, audit), choosing among
+    /// the configured folders only. With `queue`, a proposed folder becomes a `mail_move` by
+    /// `assistant:filing`, governed like any move (queued for approval by default).
+    pub async fn filing_item(
+        &self,
+        seq: u64,
+        actor: &crate::domain::Actor,
+        queue: bool,
+    ) -> Result<FilingProposal, EngineError> {
+        use crate::assistant::JobKind;
+        use crate::assistant::filing as job;
+        use crate::assistant::triage::DecidedBy;
+        use crate::domain::{Action, Actor, AuditOutcome, Channel};
+        let r = self.item(seq)?;
+        if r.channel != Channel::Email {
+            return Err(EngineError::invalid(
+                format!("#{seq} is a {} item; only mail is filed", r.channel),
+                json!({"field": "seq", "channel": r.channel.to_string()}),
+            ));
+        }
+        let book = self.deals.book()?;
+        let deals: Vec<&Deal> = book
+            .deals
+            .iter()
+            .filter(|d| d.profile == r.profile && d.linked(&r.id).is_some())
+            .collect();
+        let mut suggestion = FilingSuggestion {
+            message_id: r.id.clone(),
+            seq: Some(r.seq),
+            profile: r.profile.clone(),
+            folder: None,
+            rule: None,
+            reason: String::new(),
+        };
+        let (mut by, mut provider, mut model_error) = (DecidedBy::Rule, None, None);
+        match suggest(&self.config.filing, &r, &deals) {
+            Some((f, rule, why)) => {
+                suggestion.folder = Some(f);
+                suggestion.rule = Some(rule);
+                suggestion.reason = why;
+            }
+            None => {
+                let folders = job::candidates(&self.config.filing, &r.profile);
+                let answer = self
+                    .ask(
+                        JobKind::Filing,
+                        &r,
+                        job::SYSTEM,
+                        job::prompt(&r, &folders, &self.zone),
+                        150,
+                        actor,
+                    )
+                    .await
+                    .and_then(|resp| {
+                        job::parse_answer(&self.config, &folders, &resp.text)
+                            .map(|a| (a, resp.provider))
+                            .map_err(|e| e.to_string())
+                    });
+                match answer {
+                    Ok(((folder, reason), p)) => {
+                        by = DecidedBy::Model;
+                        suggestion.rule = folder.as_ref().map(|_| format!("model:{p}"));
+                        suggestion.folder = folder;
+                        suggestion.reason = reason;
+                        provider = Some(p);
+                    }
+                    Err(why) => {
+                        suggestion.reason = "no filing rule places this message and the model's answer was not used".into();
+                        model_error = Some(why);
+                    }
+                }
+            }
+        }
+        let (outcome, why) = match (&model_error, &suggestion.folder) {
+            (Some(e), _) => (
+                AuditOutcome::Error,
+                format!("model answer not used ({e}); no folder"),
+            ),
+            (None, Some(f)) => (
+                AuditOutcome::Ok,
+                format!("{f} by {}", format!("{by:?}").to_lowercase()),
+            ),
+            (None, None) => (AuditOutcome::Ok, "no folder fits".to_string()),
+        };
+        self.job_audit(JobKind::Filing, actor, &r, outcome, why)?;
+        let queued = match (&suggestion.folder, queue) {
+            (Some(folder), true) => Some(self.submit(
+                Action::MoveMessage {
+                    message_id: r.id.clone(),
+                    folder: folder.clone(),
+                },
+                Actor::Assistant(JobKind::Filing.as_str().into()),
+            )?),
+            _ => None,
+        };
+        Ok(FilingProposal {
+            suggestion,
+            by,
+            provider,
+            model_error,
+            queued,
+        })
+    }
+
+    /// `run_batch` for filing.
+    pub async fn filing_batch(
+        self: &std::sync::Arc<Self>,
+        seqs: Vec<u64>,
+        actor: crate::domain::Actor,
+        queue: bool,
+        cancel: Option<tokio_util::sync::CancellationToken>,
+        on_progress: &(dyn Fn(&super::jobs::JobProgress) + Send + Sync),
+    ) -> super::jobs::BatchReport<FilingProposal> {
+        self.run_batch(
+            crate::assistant::JobKind::Filing,
+            seqs,
+            cancel,
+            on_progress,
+            move |e, seq| {
+                let actor = actor.clone();
+                async move {
+                    e.filing_item(seq, &actor, queue)
+                        .await
+                        .map_err(|e| e.to_string())
+                }
+            },
+        )
+        .await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,6 +318,7 @@ mod tests {
     fn the_first_matching_rule_names_the_folder_and_why() {
         let c = FilingConfig {
             deal_folder: Some("Deals/{deal}".into()),
+            folders: Vec::new(),
             rules: vec![
                 FilingRule {
                     folder: "Finance".into(),

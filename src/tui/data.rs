@@ -292,6 +292,7 @@ async fn run_job(
             })
             .collect(),
         JobKind::Brief => return Err("the brief is polished from the Brief pane".into()),
+        JobKind::Filing => return Err("filing runs from `opsdesk filing propose`".into()),
     };
     one(&items)
 }
