@@ -1016,3 +1016,51 @@ fn help_can_be_searched_and_the_search_cleared() {
     key(&mut a, KeyCode::Esc);
     assert!(!render(&a).contains("Help ·"), "closed");
 }
+
+#[test]
+fn deals_pane_lists_open_deals_first_with_stage_dates_and_linked_messages() {
+    let mut a = app(false);
+    let deal = |id: &str,
+                name: &str,
+                stage: &str,
+                links: serde_json::Value|
+     -> opsdesk::domain::Deal {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "profile": "work", "name": name,
+            "counterparties": ["ann@acme.example"], "stage": stage,
+            "key_dates": [{"label": "closing", "date": "2026-12-15"}, {"label": "loi", "date": "2026-12-01"}],
+            "notes": "", "keywords": ["sunrise"], "links": links, "proposal": null,
+            "stage_changed_at": null, "created_by": "cli",
+            "created_at": "2026-11-20T09:00:00Z", "updated_at": "2026-11-25T09:00:00Z"
+        }))
+        .unwrap()
+    };
+    a.update(Msg::Deals(Ok(vec![
+        deal("dl-lost00001", "Old lease", "lost", serde_json::json!([])),
+        deal(
+            "dl-sun000001",
+            "Sunrise acquisition",
+            "negotiation",
+            serde_json::json!([{"message_id": "m4", "seq": 4, "profile": "work", "thread_id": null,
+                "rule": "participant", "reason": "participant ann@acme.example is a counterparty"}]),
+        ),
+    ])));
+    key(&mut a, KeyCode::Char('6'));
+    let out = render(&a);
+    assert!(out.contains("[6 Deals]"), "{out}");
+    assert!(out.contains("Deals · 1 open of 2"), "{out}");
+    // Open first, selected; its soonest key date; its linked message with the reason.
+    let first = out.lines().find(|l| l.contains("dl-")).unwrap();
+    assert!(
+        first.contains("dl-sun000001") && first.contains("loi 2026-12-01"),
+        "{out}"
+    );
+    assert!(
+        out.contains("#4      participant ann@acme.example is a counterparty"),
+        "{out}"
+    );
+    insta::assert_snapshot!(out);
+    // j moves to the closed deal; its detail follows.
+    key(&mut a, KeyCode::Char('j'));
+    assert!(render(&a).contains("dl-lost00001 · Old lease"));
+}

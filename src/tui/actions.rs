@@ -23,6 +23,7 @@ impl App {
             Act::PaneDrafts => self.switch(Pane::Drafts, fx),
             Act::PaneProviders => self.switch(Pane::Providers, fx),
             Act::PaneAudit => self.switch(Pane::Audit, fx),
+            Act::PaneDeals => self.switch(Pane::Deals, fx),
             Act::Down => self.move_by(1, fx),
             Act::Up => self.move_by(-1, fx),
             Act::PageDown => self.move_by(self.inbox_list_height() as i64, fx),

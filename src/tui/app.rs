@@ -37,15 +37,17 @@ pub enum Pane {
     Drafts,
     Providers,
     Audit,
+    Deals,
 }
 
 impl Pane {
-    pub const ALL: [Pane; 5] = [
+    pub const ALL: [Pane; 6] = [
         Pane::Inbox,
         Pane::Brief,
         Pane::Drafts,
         Pane::Providers,
         Pane::Audit,
+        Pane::Deals,
     ];
     pub fn title(self) -> &'static str {
         match self {
@@ -54,6 +56,7 @@ impl Pane {
             Pane::Drafts => "Drafts",
             Pane::Providers => "Providers",
             Pane::Audit => "Audit",
+            Pane::Deals => "Deals",
         }
     }
     pub fn section(self) -> Section {
@@ -63,6 +66,7 @@ impl Pane {
             Pane::Drafts => Section::Drafts,
             Pane::Providers => Section::Providers,
             Pane::Audit => Section::Audit,
+            Pane::Deals => Section::Deals,
         }
     }
     pub(super) fn index(self) -> usize {
@@ -148,8 +152,10 @@ pub enum Anchor {
 /// Work for the data task (which owns all I/O).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Req {
-    /// Cursor, drafts, providers, audit tail and chain status.
+    /// Cursor, drafts, providers, deals, audit tail and chain status.
     LoadAll,
+    /// Every deal (the Deals pane).
+    Deals,
     Inbox {
         generation: u64,
         filter: Filter,
@@ -232,6 +238,8 @@ pub enum Msg {
         last_seq: u64,
     },
     Drafts(Vec<Draft>),
+    /// Every deal, open ones first.
+    Deals(Result<Vec<crate::domain::Deal>, String>),
     Providers(Result<ProvidersView, String>),
     AuditTail(Vec<AuditRecord>),
     Chain(ChainStatus),
@@ -525,6 +533,39 @@ pub struct App {
     /// The assistant's jobs running now, by id (from `EngineEvent::JobProgress`): the
     /// progress line.
     pub jobs: BTreeMap<u64, JobProgress>,
+    pub deals: DealsView,
+}
+
+/// The Deals pane: every deal, open ones first, and the selected one's detail.
+#[derive(Debug, Clone, Default)]
+pub struct DealsView {
+    pub deals: Vec<crate::domain::Deal>,
+    pub sel: usize,
+    pub error: Option<String>,
+    pub loaded: bool,
+}
+
+impl DealsView {
+    pub fn selected(&self) -> Option<&crate::domain::Deal> {
+        self.deals.get(self.sel)
+    }
+
+    fn set(&mut self, mut deals: Vec<crate::domain::Deal>) {
+        let prev = self.selected().map(|d| d.id.clone());
+        // Open deals first, then by name: what the operator works on is at the top.
+        deals.sort_by(|a, b| {
+            b.is_open()
+                .cmp(&a.is_open())
+                .then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
+        });
+        self.deals = deals;
+        self.sel = prev
+            .and_then(|id| self.deals.iter().position(|d| d.id == id))
+            .unwrap_or(self.sel)
+            .min(self.deals.len().saturating_sub(1));
+        self.loaded = true;
+        self.error = None;
+    }
 }
 
 /// Whether approving this draft makes something leave the machine (mail, a chat post, an
@@ -618,6 +659,7 @@ impl App {
             history_asked: None,
             ticks: 0,
             jobs: BTreeMap::new(),
+            deals: DealsView::default(),
         }
     }
 
@@ -866,6 +908,13 @@ impl App {
                 e.loading = false;
             }
             Msg::Clients(c) => self.status.clients = c,
+            Msg::Deals(r) => match r {
+                Ok(d) => self.deals.set(d),
+                Err(e) => {
+                    self.deals.error = Some(e);
+                    self.deals.loaded = true;
+                }
+            },
             Msg::Submitted {
                 label,
                 action,
@@ -1073,7 +1122,14 @@ impl App {
                     fx.push(Effect::Req(Req::TriageOf { seqs }));
                 }
             }
-            EngineEvent::DealChanged(_) => {}
+            EngineEvent::DealChanged(d) => {
+                let mut all = self.deals.deals.clone();
+                match all.iter_mut().find(|x| x.id == d.id) {
+                    Some(x) => *x = (*d).clone(),
+                    None => all.push((*d).clone()),
+                }
+                self.deals.set(all);
+            }
         }
     }
 
@@ -1378,6 +1434,7 @@ impl App {
                 self.audit.sel = step(self.audit.sel, self.audit.visible().len());
                 self.audit.offset = follow(self.audit.sel, self.audit.offset, h);
             }
+            Pane::Deals => self.deals.sel = step(self.deals.sel, self.deals.deals.len()),
         }
     }
 
@@ -1527,6 +1584,7 @@ impl App {
             "drafts" | "3" => self.switch(Pane::Drafts, fx),
             "providers" | "4" => self.switch(Pane::Providers, fx),
             "audit" | "5" => self.switch(Pane::Audit, fx),
+            "deals" | "6" => self.switch(Pane::Deals, fx),
             "verify" => self.act(Act::Verify, fx),
             "refresh" | "reload" => self.act(Act::Refresh, fx),
             "help" => self.act(Act::Help, fx),

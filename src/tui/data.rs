@@ -74,6 +74,7 @@ fn handle(
             let last_seq = engine.inbox_last_seq().unwrap_or(0);
             tx.send(Msg::Cursor { cursor, last_seq })?;
             tx.send(Msg::Drafts(drafts(engine)))?;
+            tx.send(Msg::Deals(deals(engine)))?;
             tx.send(Msg::Providers(
                 engine.providers_view().map_err(|e| e.to_string()),
             ))?;
@@ -136,6 +137,7 @@ fn handle(
             }
         }
         Req::Drafts => tx.send(Msg::Drafts(drafts(engine)))?,
+        Req::Deals => tx.send(Msg::Deals(deals(engine)))?,
         Req::Providers => tx.send(Msg::Providers(
             engine.providers_view().map_err(|e| e.to_string()),
         ))?,
@@ -307,6 +309,13 @@ impl Sender2<'_> {
     fn send(&self, m: Msg) -> Result<(), Closed> {
         self.0.send(m).map_err(|_| Closed)
     }
+}
+
+fn deals(engine: &Engine) -> Result<Vec<crate::domain::Deal>, String> {
+    engine
+        .deal_book()
+        .map(|b| b.deals.clone())
+        .map_err(|e| e.to_string())
 }
 
 fn drafts(engine: &Engine) -> Vec<crate::domain::Draft> {

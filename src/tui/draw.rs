@@ -41,6 +41,7 @@ pub fn draw(app: &App, f: &mut Frame) {
         Pane::Drafts => panes::drafts::render(app, f, body),
         Pane::Providers => panes::providers::render(app, f, body),
         Pane::Audit => panes::audit::render(app, f, body),
+        Pane::Deals => panes::deals::render(app, f, body),
     }
     draw_message(app, f, msg);
     draw_status(app, f, status);
@@ -163,6 +164,11 @@ fn hint(app: &App) -> String {
             k(Act::Filter),
             k(Act::CycleOutcome),
             k(Act::Verify)
+        ),
+        Pane::Deals => format!(
+            " {}/{} select · `opsdesk deals link|stage` changes a deal",
+            k(Act::Down),
+            k(Act::Up)
         ),
     }
 }

@@ -19,16 +19,18 @@ pub enum Section {
     Drafts,
     Providers,
     Audit,
+    Deals,
 }
 
 impl Section {
-    pub const ALL: [Section; 6] = [
+    pub const ALL: [Section; 7] = [
         Section::Global,
         Section::Inbox,
         Section::Brief,
         Section::Drafts,
         Section::Providers,
         Section::Audit,
+        Section::Deals,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -38,6 +40,7 @@ impl Section {
             Section::Drafts => "drafts",
             Section::Providers => "providers",
             Section::Audit => "audit",
+            Section::Deals => "deals",
         }
     }
 }
@@ -61,7 +64,7 @@ macro_rules! acts {
 acts! {
     Quit = "quit", NextPane = "next_pane", PrevPane = "prev_pane",
     PaneInbox = "pane_inbox", PaneBrief = "pane_brief", PaneDrafts = "pane_drafts",
-    PaneProviders = "pane_providers", PaneAudit = "pane_audit",
+    PaneProviders = "pane_providers", PaneAudit = "pane_audit", PaneDeals = "pane_deals",
     Down = "down", Up = "up", PageDown = "page_down", PageUp = "page_up",
     Top = "top", Bottom = "bottom", Filter = "filter", ClearFilter = "clear_filter",
     Command = "command", Help = "help", Health = "health", Mouse = "mouse",
@@ -117,7 +120,8 @@ impl Act {
             | Act::PaneBrief
             | Act::PaneDrafts
             | Act::PaneProviders
-            | Act::PaneAudit => Purpose::Panes,
+            | Act::PaneAudit
+            | Act::PaneDeals => Purpose::Panes,
             Act::Filter | Act::ClearFilter | Act::CycleOutcome | Act::ShowAll => Purpose::Filter,
             Act::Quit
             | Act::Command

@@ -112,6 +112,11 @@ pub fn list(app: &App) -> Option<ListGeometry> {
             rows: app.profiles.len(),
             offset: 0,
         },
+        Pane::Deals => ListGeometry {
+            first_y: body.y + 2,
+            rows: app.deals.deals.len(),
+            offset: 0,
+        },
     };
     Some(g)
 }

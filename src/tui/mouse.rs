@@ -79,6 +79,7 @@ impl App {
                     .map_or(0, |v| v.providers.len()),
             ),
             Pane::Brief => (self.brief.sel, self.profiles.len()),
+            Pane::Deals => (self.deals.sel, self.deals.deals.len()),
         }
     }
 }

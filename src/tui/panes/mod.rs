@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod brief;
+pub mod deals;
 pub mod drafts;
 pub mod inbox;
 pub mod providers;
