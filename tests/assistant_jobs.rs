@@ -1191,4 +1191,23 @@ async fn the_filing_pass_uses_rules_first_then_the_model_among_configured_folder
     // Only mail is filed.
     let chat = ingest(&engine, msg("f4", "work", Channel::Teams, "", "hi"));
     assert!(engine.filing_item(chat, &Actor::Cli, true).await.is_err());
+
+    // The CLI: the rule-placed invoice, its move queued for approval.
+    let out = env.run(&[
+        "--json",
+        "filing",
+        "propose",
+        &invoice.to_string(),
+        "--queue",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r = &v["items"][0]["result"];
+    assert_eq!(r["suggestion"]["folder"], "Finance", "{v}");
+    assert_eq!(r["queued"]["outcome"], "queued", "{v}");
+    assert_eq!(engine.draft_queue().unwrap().drafts.len(), 2);
 }
