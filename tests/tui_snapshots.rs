@@ -1064,3 +1064,43 @@ fn deals_pane_lists_open_deals_first_with_stage_dates_and_linked_messages() {
     key(&mut a, KeyCode::Char('j'));
     assert!(render(&a).contains("dl-lost00001 · Old lease"));
 }
+
+#[test]
+fn c_classifies_the_selected_message_as_the_operator() {
+    use opsdesk::assistant::triage::{Category, Urgency};
+    let mut a = app(false);
+    let seq = a.inbox.selected().unwrap().seq;
+    assert!(key(&mut a, KeyCode::Char('c')).is_empty());
+    assert!(render(&a).contains(&format!("Classify #{seq}")));
+    for ch in "decision high call back first".chars() {
+        key(&mut a, KeyCode::Char(ch));
+    }
+    match &key(&mut a, KeyCode::Enter)[..] {
+        [
+            Effect::Req(Req::SetTriage {
+                seq: s,
+                category,
+                urgency,
+                reason,
+            }),
+        ] => {
+            assert_eq!(
+                (*s, *category, *urgency, reason.as_deref()),
+                (
+                    seq,
+                    Category::Decision,
+                    Urgency::High,
+                    Some("call back first")
+                )
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // A word that is no category changes nothing and says why.
+    key(&mut a, KeyCode::Char('c'));
+    for ch in "urgent".chars() {
+        key(&mut a, KeyCode::Char(ch));
+    }
+    assert!(key(&mut a, KeyCode::Enter).is_empty());
+    assert!(a.message.clone().unwrap().1.contains("nothing was changed"));
+}

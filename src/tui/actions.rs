@@ -66,6 +66,25 @@ impl App {
                     target: JobTarget::Untriaged,
                 }));
             }
+            Act::Classify => {
+                let Some(r) = self.inbox.selected() else {
+                    self.say(Level::Info, "select a message first");
+                    return;
+                };
+                let seq = r.seq;
+                let buf = r
+                    .triage
+                    .as_ref()
+                    .map(|t| format!("{} {}", t.category.as_str(), t.urgency.as_str()))
+                    .unwrap_or_default();
+                self.overlay = Some(Overlay::Input {
+                    kind: InputKind::Classify { seq },
+                    title: format!(
+                        "Classify #{seq}: category (needs_reply decision meeting deadline fyi bulk) [high|normal|low] [reason] · Enter sets · Esc cancels"
+                    ),
+                    buf,
+                });
+            }
             Act::CancelJobs => {
                 if self.jobs.is_empty() {
                     self.say(Level::Info, "no assistant job is running");

@@ -194,6 +194,13 @@ pub enum Req {
     TriageOf {
         seqs: Vec<u64>,
     },
+    /// The operator's triage of one item (wins over rules and model).
+    SetTriage {
+        seq: u64,
+        category: crate::assistant::triage::Category,
+        urgency: crate::assistant::triage::Urgency,
+        reason: Option<String>,
+    },
 }
 
 /// What a job from the console works on.
@@ -306,7 +313,13 @@ pub enum Level {
 pub enum InputKind {
     Filter(Pane),
     Command,
-    Reject { id: String },
+    Reject {
+        id: String,
+    },
+    /// The operator's own triage of an inbox item.
+    Classify {
+        seq: u64,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -607,6 +620,35 @@ pub fn follow(sel: usize, offset: usize, height: usize) -> usize {
     } else {
         offset
     }
+}
+
+/// `category [urgency] [reason…]` as typed in the classify box (urgency `normal` when left
+/// out).
+pub fn parse_classify(
+    text: &str,
+) -> Result<
+    (
+        crate::assistant::triage::Category,
+        crate::assistant::triage::Urgency,
+        Option<String>,
+    ),
+    String,
+> {
+    use crate::assistant::triage::{Category, Urgency};
+    let mut words = text.split_whitespace().peekable();
+    let category: Category = words
+        .next()
+        .ok_or("type a category: needs_reply, decision, meeting, deadline, fyi or bulk")?
+        .parse()?;
+    let urgency = match words.peek().map(|w| w.parse::<Urgency>()) {
+        Some(Ok(u)) => {
+            words.next();
+            u
+        }
+        _ => Urgency::Normal,
+    };
+    let reason = words.collect::<Vec<_>>().join(" ");
+    Ok((category, urgency, (!reason.is_empty()).then_some(reason)))
 }
 
 /// The progress line of the running jobs: `triage 3/10 ▕███░░░░░░░▏ · deadlines 1/1`.
@@ -1568,6 +1610,15 @@ impl App {
                 }));
             }
             InputKind::Command => self.command(buf.trim(), fx),
+            InputKind::Classify { seq } => match parse_classify(&buf) {
+                Ok((category, urgency, reason)) => fx.push(Effect::Req(Req::SetTriage {
+                    seq,
+                    category,
+                    urgency,
+                    reason,
+                })),
+                Err(e) => self.say(Level::Warn, format!("{e}; nothing was changed")),
+            },
         }
     }
 

@@ -57,6 +57,28 @@ fn handle(
                 let _ = tx.send(Msg::JobDone { job, result });
             });
         }
+        Req::SetTriage {
+            seq,
+            category,
+            urgency,
+            reason,
+        } => match engine.set_triage(seq, category, urgency, reason, &Actor::Console) {
+            Ok(t) => {
+                tx.send(Msg::Triage(vec![(seq, Some(t))]))?;
+                tx.send(Msg::JobDone {
+                    job: JobKind::Triage,
+                    result: Ok(Some(format!(
+                        "#{seq} is now {} / {} (yours: rules and model no longer change it)",
+                        category.as_str(),
+                        urgency.as_str()
+                    ))),
+                })?;
+            }
+            Err(e) => tx.send(Msg::JobDone {
+                job: JobKind::Triage,
+                result: Err(e.to_string()),
+            })?,
+        },
         Req::CancelJobs => {
             for j in engine.jobs() {
                 engine.cancel_job(j.id);

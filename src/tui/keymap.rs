@@ -76,7 +76,7 @@ acts! {
     ToggleEnabled = "toggle_enabled", SetDefault = "set_default",
     CycleOutcome = "cycle_outcome", Verify = "verify",
     RunTriage = "run_triage", TriageAll = "triage_all", RunDeadlines = "run_deadlines",
-    CancelJobs = "cancel_jobs",
+    CancelJobs = "cancel_jobs", Classify = "classify",
 }
 
 /// What a binding is for, to group the `?` help the way people look for keys.
@@ -144,7 +144,8 @@ impl Act {
             | Act::RunTriage
             | Act::TriageAll
             | Act::RunDeadlines
-            | Act::CancelJobs => Purpose::Act,
+            | Act::CancelJobs
+            | Act::Classify => Purpose::Act,
         }
     }
 }
