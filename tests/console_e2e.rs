@@ -662,7 +662,9 @@ fn assistant_jobs_from_the_console_triage_draft_and_job_routes() {
     std::fs::write(
         &config,
         format!(
-            "[llm]\ndefault = \"local\"\n\n[llm.providers.local]\nenabled = true\nendpoint = \"{url}\"\nmodel = \"fake-model\"\n"
+            "[assistant]\non_arrival = [\"triage\"]\narrival_coalesce_ms = 100\n\n\
+             [sources.spool]\ninterval_secs = 1\n\n\
+             [llm]\ndefault = \"local\"\n\n[llm.providers.local]\nenabled = true\nendpoint = \"{url}\"\nmodel = \"fake-model\"\n"
         ),
     )
     .unwrap();
@@ -680,13 +682,24 @@ fn assistant_jobs_from_the_console_triage_draft_and_job_routes() {
     );
     c.wait_for("the first frame", |s| s.contains("Inbox · 2 items"));
 
+    // On arrival: mail dropped into the spool is triaged by itself, its label shows.
+    let spool = data.join("spool");
+    std::fs::write(
+        spool.join("arrived.json.tmp"),
+        r#"{"from": "kim@example.org", "subject": "Arrived", "body": "Which of the two do we take?"}"#,
+    )
+    .unwrap();
+    std::fs::rename(spool.join("arrived.json.tmp"), spool.join("arrived.json")).unwrap();
+    c.wait_for("the arrival's label", |s| s.contains("[decision!] Arrived"));
+
+    // The two older ones are left to the operator: `T` triages them as one job.
     c.send("T");
     let s = c.wait_for("the triage job's end", |s| {
         s.contains("job triage 2/2 done")
     });
     assert!(!s.contains('⟳'), "no progress line once done: {s}");
     c.wait_for("the model's labels on the rows", |s| {
-        s.matches("[decision!]").count() >= 2
+        s.matches("[decision!]").count() >= 3
     });
 
     c.send("a");
@@ -708,11 +721,12 @@ fn assistant_jobs_from_the_console_triage_draft_and_job_routes() {
     c.send("q");
     assert!(c.wait_exit().success());
 
-    // Two triage calls and one reply; the draft is pending and the assistant's.
+    // Three triage calls (one on arrival) and one reply; the draft is pending and the
+    // assistant's.
     let bodies = seen.lock().unwrap().clone();
     assert_eq!(
         bodies.iter().filter(|b| b.contains("You triage")).count(),
-        2
+        3
     );
     assert_eq!(
         bodies
