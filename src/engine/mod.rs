@@ -40,6 +40,7 @@ use crate::domain::{
     now,
 };
 use crate::paths::Paths;
+use crate::sources::IngestFailure;
 use crate::store::StoreError;
 use crate::store::audit::Audit;
 use crate::store::drafts::Drafts;
@@ -99,6 +100,16 @@ impl EngineError {
     }
 }
 
+/// Why [`Engine::open`] failed: another engine holds the data dir (a caller may relay to it,
+/// as `serve --stdio` does), or the data dir or a store could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error(transparent)]
+    Locked(#[from] LockError),
+    #[error(transparent)]
+    Stores(#[from] anyhow::Error),
+}
+
 pub struct Engine {
     paths: Paths,
     config: Config,
@@ -123,12 +134,20 @@ pub struct Engine {
 impl Engine {
     /// Open the stores in `paths.data_dir`. `Mode::Primary` takes the engine lock and fails with
     /// the holder's PID if another engine has it.
-    pub fn open(paths: Paths, config: Config, mode: Mode) -> anyhow::Result<Engine> {
+    pub fn open(paths: Paths, config: Config, mode: Mode) -> Result<Engine, OpenError> {
         paths.ensure()?;
         let lock = match mode {
             Mode::Primary => Some(EngineLock::acquire(&paths.engine_lock())?),
             Mode::Secondary => None,
         };
+        Self::open_stores(paths, config, lock).map_err(OpenError::Stores)
+    }
+
+    fn open_stores(
+        paths: Paths,
+        config: Config,
+        lock: Option<EngineLock>,
+    ) -> anyhow::Result<Engine> {
         let (events, _) = broadcast::channel(1024);
         let phi = crate::governance::phi_view::PhiPolicy::from_config(&config);
         Ok(Engine {
@@ -201,10 +220,10 @@ impl Engine {
 
     /// Sanitize and durably append an inbound item, then announce it (durable first, then
     /// notify).
-    pub fn ingest(&self, msg: NewMessage, source: &str) -> anyhow::Result<Appended> {
+    pub fn ingest(&self, msg: NewMessage, source: &str) -> Result<Appended, IngestFailure> {
         self.known_profile(&msg.profile)?;
         let record = crate::sanitize::to_record(msg)?;
-        let appended = self.inbox.append(record)?;
+        let appended = self.inbox.append(record).map_err(anyhow::Error::from)?;
         if let Appended::New(rec) = &appended {
             self.ingested(rec, source, true);
         }
@@ -218,13 +237,16 @@ impl Engine {
         &self,
         msgs: Vec<NewMessage>,
         source: &str,
-    ) -> anyhow::Result<Vec<Appended>> {
+    ) -> Result<Vec<Appended>, IngestFailure> {
         let count = msgs.len();
         for (i, m) in msgs.iter().enumerate() {
             self.known_profile(&m.profile)
-                .map_err(|e| anyhow::Error::new(e).context(format!("item {} of {count}", i + 1)))?;
+                .map_err(|e| IngestFailure::from(e).at(i, count))?;
         }
-        let appended = self.inbox.append_batch(crate::sources::to_records(msgs)?)?;
+        let appended = self
+            .inbox
+            .append_batch(crate::sources::to_records(msgs)?)
+            .map_err(anyhow::Error::from)?;
         let new: Vec<&InboxRecord> = appended
             .iter()
             .filter_map(|a| match a {
