@@ -280,6 +280,7 @@ async fn guard_mcp(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Res
 
 /// The checks in order, each refusing with its own answer; then the request itself, bounded in
 /// time, and the session bookkeeping its answer calls for.
+#[allow(clippy::result_large_err)] // the error is the finished response
 async fn guarded(g: &Guard, mut req: Request, next: Next) -> Result<Response, Response> {
     check_origin(g, &req)?;
     check_declared_size(g, &req)?;
@@ -319,6 +320,7 @@ async fn guarded(g: &Guard, mut req: Request, next: Next) -> Result<Response, Re
 }
 
 /// Origin: a browser page from elsewhere must not reach the server (DNS rebinding, CSRF).
+#[allow(clippy::result_large_err)] // the error is the finished response
 fn check_origin(g: &Guard, req: &Request) -> Result<(), Response> {
     let Some(origin) = req.headers().get(header::ORIGIN) else {
         return Ok(());
@@ -354,6 +356,7 @@ fn body_too_large(g: &Guard, message: &str) -> Response {
 }
 
 /// Size, when the client declares it (the body is also read within the limit).
+#[allow(clippy::result_large_err)] // the error is the finished response
 fn check_declared_size(g: &Guard, req: &Request) -> Result<(), Response> {
     match req
         .headers()
@@ -369,6 +372,7 @@ fn check_declared_size(g: &Guard, req: &Request) -> Result<(), Response> {
 /// Bearer token → the client it names. A peer that has used up its failed attempts is refused
 /// (even with a right token) until the allowance refills: guessing cannot go faster than one
 /// try per second.
+#[allow(clippy::result_large_err)] // the error is the finished response
 fn authenticate(g: &Guard, req: &Request, peer: &str) -> Result<ClientIdentity, Response> {
     let Some(creds) = &g.credentials else {
         return Ok(ClientIdentity::uncleared(super::auth::DEFAULT_CLIENT));
@@ -395,6 +399,7 @@ fn authenticate(g: &Guard, req: &Request, peer: &str) -> Result<ClientIdentity, 
 }
 
 /// Sessions belong to the credential that opened them; another's, or an unknown one, is 404.
+#[allow(clippy::result_large_err)] // the error is the finished response
 async fn check_session_owner(
     g: &Guard,
     sid: &str,
@@ -427,6 +432,7 @@ async fn check_session_owner(
 /// The message itself (POST): read within the size limit and checked to be one JSON-RPC
 /// message rmcp can take (else 400 with a JSON-RPC error, never a bare 415). Returns the
 /// request to pass on and whether it is an `initialize`.
+#[allow(clippy::result_large_err)] // the error is the finished response
 async fn read_message(g: &Guard, req: Request) -> Result<(Request, bool), Response> {
     if req.method() != Method::POST {
         return Ok((req, false));
@@ -443,6 +449,7 @@ async fn read_message(g: &Guard, req: Request) -> Result<(Request, bool), Respon
 }
 
 /// Session cap: a new legacy session only while there is room.
+#[allow(clippy::result_large_err)] // the error is the finished response
 async fn check_session_room(g: &Guard) -> Result<(), Response> {
     if g.sessions.sessions.read().await.len() < g.max_sessions {
         return Ok(());
