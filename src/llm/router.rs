@@ -136,6 +136,8 @@ enum Skip {
     Disabled,
     NotCleared,
     CoolingDown(String),
+    /// The request carries a Copilot user token, which goes to `copilot` providers only.
+    NotForUserToken,
 }
 
 /// A compiled redactor and the roster (`phi_names`) it was built from.
@@ -254,12 +256,16 @@ impl Router {
         cx: &CallContext<'_>,
         llm: &'c LlmConfig,
         name: &str,
+        user_token: bool,
     ) -> Result<&'c ProviderConfig, Skip> {
         let Some(cfg) = llm.providers.get(name) else {
             return Err(Skip::Unknown);
         };
         if !cfg.enabled {
             return Err(Skip::Disabled);
+        }
+        if user_token && cfg.kind != ProviderKind::Copilot {
+            return Err(Skip::NotForUserToken);
         }
         if cx.profile.requires_hipaa && !cfg.hipaa_cleared {
             return Err(Skip::NotCleared);
@@ -432,7 +438,7 @@ impl Router {
                 }
                 hops += 1;
                 // The compliance filter, on this very hop.
-                let cfg = match self.admit(cx, &current, &name) {
+                let cfg = match self.admit(cx, &current, &name, req.user_token.is_some()) {
                     Ok(c) => c,
                     Err(skip) => {
                         let (why, notable) = match &skip {
@@ -454,6 +460,10 @@ impl Router {
                                 cooling.push(format!("{name} (until {until})"));
                                 (format!("is cooling down until {until}"), true)
                             }
+                            Skip::NotForUserToken => (
+                                "is not of kind copilot, and this call's Copilot user token goes to no other kind".to_string(),
+                                source != Source::Fallback,
+                            ),
                         };
                         if notable {
                             audit(
@@ -532,6 +542,7 @@ impl Router {
                     http: &self.http,
                     secrets: &self.opts.secrets,
                     copilot: &self.copilot,
+                    user_token: req.user_token.as_ref().map(|t| t.expose()),
                 };
                 tried_here = true;
                 let result = match providers::prepare(&pcx, cfg).await {
@@ -667,6 +678,7 @@ impl Router {
                         }
                         if e.kind == FailureKind::Auth
                             && cfg.kind == ProviderKind::Copilot
+                            && req.user_token.is_none()
                             && !reexchanged
                         {
                             // A Copilot token can be revoked before it expires: exchange once more.
