@@ -465,4 +465,40 @@ fn without_a_keyring_sign_in_falls_back_to_the_private_file_and_says_why() {
         .unwrap();
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(check(&report, "token store")["ok"], false, "{report}");
+    let out = Command::new(BIN)
+        .arg("--data-dir")
+        .arg(&data)
+        .arg("--config")
+        .arg(&config)
+        .args(["login", "work"])
+        .env("DBUS_SESSION_BUS_ADDRESS", &nowhere)
+        .env("OPSDESK_TOKEN_STORE", "keyring")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("OPSDESK_TOKEN_STORE=keyring, but the OS keyring cannot take the token"),
+        "{err}"
+    );
+    // Refused before the sign-in started; the earlier file token is untouched.
+    assert_eq!(fake.with(|s| s.device_polls), 1);
+    assert!(file.exists());
+
+    // A value that names no store is refused, not guessed.
+    let out = Command::new(BIN)
+        .arg("--data-dir")
+        .arg(&data)
+        .arg("--config")
+        .arg(&config)
+        .args(["login", "work"])
+        .env("OPSDESK_TOKEN_STORE", "vault")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("use auto, file or keyring"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

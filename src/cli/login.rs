@@ -65,6 +65,15 @@ pub fn run_login(ctx: &Context, args: LoginArgs) -> CmdResult {
     ctx.paths.ensure()?;
     let store =
         auth::store_in(&ctx.paths.data_dir).map_err(|e| Failure::usage(format!("{e:#}")))?;
+    // Say so before the operator goes through the sign-in, not after.
+    if store.policy() == auth::TokenPolicy::Keyring
+        && let Err(e) = crate::sources::graph::keyring::probe()
+    {
+        return Err(Failure::failed(format!(
+            "{}=keyring, but the OS keyring cannot take the token: {e}",
+            auth::TokenPolicy::ENV
+        )));
+    }
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
