@@ -379,6 +379,47 @@ base_url = "{}"
     let login = check(&report, "login work");
     assert_eq!(login["ok"], false, "{report}");
     assert_eq!(login["detail"], "not signed in");
+
+    // A process that cannot reach the keyring (a systemd `serve` has no session bus) is told
+    // where the token is rather than "not signed in", and can sign in to the file instead.
+    let out = run(&kr, &data, &config, &["--json", "login", "work"]);
+    assert_eq!(last_json_line(&out.stdout)["token_store"], "keyring");
+    let nowhere = format!("unix:path={}/no-bus", tmp.path().display());
+    let elsewhere = |args: &[&str], store: Option<&str>| {
+        let mut cmd = opsdesk(&kr, &data, &config, args);
+        cmd.env("DBUS_SESSION_BUS_ADDRESS", &nowhere);
+        if let Some(s) = store {
+            cmd.env("OPSDESK_TOKEN_STORE", s);
+        }
+        cmd.output().unwrap()
+    };
+    let out = elsewhere(&["--json", "doctor"], None);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let login = check(&report, "login work");
+    assert_eq!(login["ok"], false, "{report}");
+    assert!(
+        login["detail"]
+            .as_str()
+            .unwrap()
+            .contains("the refresh token is in the OS keyring, which this process cannot use"),
+        "{login}"
+    );
+    let out = elsewhere(&["--json", "login", "work"], Some("file"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let signed = last_json_line(&out.stdout);
+    assert_eq!(signed["token_store"], "file", "{signed}");
+    assert!(
+        signed["note"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("the previous token stays in the OS keyring")),
+        "{signed}"
+    );
+    assert!(data.join("tokens/work.json").exists());
+    assert!(!data.join("tokens/work.keyring.json").exists());
 }
 
 #[test]
@@ -424,7 +465,7 @@ fn without_a_keyring_sign_in_falls_back_to_the_private_file_and_says_why() {
     let signed = last_json_line(&out.stdout);
     assert_eq!(signed["token_store"], "file", "{signed}");
     assert!(
-        signed["keyring_unavailable"]
+        signed["note"]
             .as_str()
             .is_some_and(|why| why.starts_with("no OS keyring")),
         "{signed}"

@@ -113,14 +113,14 @@ pub fn run_login(ctx: &Context, args: LoginArgs) -> CmdResult {
                 &format!("device code; token store: {kind}"),
             );
             ctx.printer().emit(
-                &json!({"event": "signed_in", "profile": args.profile, "token_store": kind, "token_file": file, "keyring_unavailable": fallback, "scopes": scopes}),
+                &json!({"event": "signed_in", "profile": args.profile, "token_store": kind, "token_file": file, "note": fallback, "scopes": scopes}),
                 |l| {
                     l.push(format!(
                         "signed in: profile {} (refresh token kept in {location})",
                         args.profile
                     ));
                     if let Some(why) = &fallback {
-                        l.push(format!("  not in the OS keyring: {why}"));
+                        l.push(format!("  note: {why}"));
                     }
                 },
             );

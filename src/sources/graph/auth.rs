@@ -210,7 +210,8 @@ impl TokenStore {
 
     /// Save a new sign-in's token by the store's policy: the keyring (the pointer written after
     /// the item, the file removed after the pointer, so a crash in between leaves the old
-    /// token readable) or the file. Where it went, and why not the keyring when it fell back.
+    /// token readable) or the file. Where it went, and a note when it fell back from the
+    /// keyring or left an old keyring item behind.
     pub fn save_new(
         &self,
         profile: &str,
@@ -245,15 +246,24 @@ impl TokenStore {
             },
         };
         // A file sign-in replaces a keyring one: its item goes too, so no stale token lingers.
-        if self.pointer_path(profile).exists() {
-            keyring::delete(&self.attrs(profile)).map_err(|e| {
-                anyhow::anyhow!("cannot remove the previous token from the OS keyring: {e}")
-            })?;
+        // When the keyring cannot be reached (the very reason to sign in to a file, e.g. for
+        // a systemd `serve`) the sign-in still succeeds and says what was left behind.
+        let mut note = keyring_failure;
+        if self.pointer_path(profile).exists()
+            && let Err(e) = keyring::delete(&self.attrs(profile))
+        {
+            let left = format!(
+                "the previous token stays in the OS keyring ({e}); remove the item \"opsdesk: Microsoft Graph sign-in of profile {profile}\" there"
+            );
+            note = Some(match note {
+                Some(n) => format!("{n}; {left}"),
+                None => left,
+            });
         }
         self.save_file(profile, t)?;
         remove_if_present(&self.pointer_path(profile))?;
         crate::paths::sync_dir(&self.dir)?;
-        Ok((TokenLocation::File(self.path(profile)), keyring_failure))
+        Ok((TokenLocation::File(self.path(profile)), note))
     }
 
     /// Remove the profile's token; whether there was one. Under the token lock, so a refresh
