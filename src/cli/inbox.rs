@@ -298,11 +298,24 @@ fn add(ctx: &Context, out: &Printer, a: AddArgs) -> CmdResult {
         html,
         meta: Default::default(),
     };
-    match engine.ingest(msg, "cli")? {
-        Appended::New(r) => out.emit(&json!({"stored": true, "seq": r.seq, "id": r.id}), |l| {
-            l.push(format!("stored as #{} ({})", r.seq, r.id))
-        }),
-        Appended::Duplicate { id, seq } => out.emit(
+    match engine.ingest_checked(msg, "cli")? {
+        (Appended::New(r), None) => out
+            .emit(&json!({"stored": true, "seq": r.seq, "id": r.id}), |l| {
+                l.push(format!("stored as #{} ({})", r.seq, r.id))
+            }),
+        // Stored but not audited (a full disk): say both, and fail so scripts notice.
+        (Appended::New(r), Some(e)) => {
+            let message = format!(
+                "stored as #{} ({}), but the audit trail could not be written: {e}; `opsdesk audit verify` lists it",
+                r.seq, r.id
+            );
+            out.emit(
+                &json!({"stored": true, "seq": r.seq, "id": r.id, "audited": false, "audit_error": e}),
+                |l| l.push(message.clone()),
+            );
+            return Err(Failure::failed(message));
+        }
+        (Appended::Duplicate { id, seq }, _) => out.emit(
             &json!({"stored": false, "duplicate_of": seq, "id": id}),
             |l| l.push(format!("already stored as #{seq} ({id}); not added again")),
         ),

@@ -824,6 +824,19 @@ impl Validator {
             let path = base.key("keys_url");
             self.invalid(path.clone(), format!("`{path}` {why}"));
         }
+        if let Err(why) = check_service_url(&x.github_api_url) {
+            let path = base.key("github_api_url");
+            self.invalid(path.clone(), format!("`{path}` {why}"));
+        }
+        if x.enabled && x.allowed_users.iter().all(|u| u.trim().is_empty()) {
+            let path = base.key("allowed_users");
+            self.invalid(
+                path.clone(),
+                format!(
+                    "`{path}` is required when the webhook is enabled: GitHub signs requests from every user of the app, so list the GitHub logins that may use it, e.g. allowed_users = [\"your-login\"]"
+                ),
+            );
+        }
         self.range(
             base.key("keys_cache_secs"),
             x.keys_cache_secs,

@@ -221,13 +221,25 @@ impl Engine {
     /// Sanitize and durably append an inbound item, then announce it (durable first, then
     /// notify).
     pub fn ingest(&self, msg: NewMessage, source: &str) -> Result<Appended, IngestFailure> {
+        Ok(self.ingest_checked(msg, source)?.0)
+    }
+
+    /// [`Engine::ingest`] that also says when the item was stored but its audit record could
+    /// not be written (a full disk), so a surface that tells a person "stored" can tell the
+    /// whole truth.
+    pub fn ingest_checked(
+        &self,
+        msg: NewMessage,
+        source: &str,
+    ) -> Result<(Appended, Option<String>), IngestFailure> {
         self.known_profile(&msg.profile)?;
         let record = crate::sanitize::to_record(msg)?;
         let appended = self.inbox.append(record).map_err(anyhow::Error::from)?;
-        if let Appended::New(rec) = &appended {
-            self.ingested(rec, source, true);
-        }
-        Ok(appended)
+        let audit_error = match &appended {
+            Appended::New(rec) => self.ingested(rec, source, true),
+            Appended::Duplicate { .. } => None,
+        };
+        Ok((appended, audit_error))
     }
 
     /// [`Engine::ingest`] for several items at once (a spool file, a page of a sync): all are
@@ -256,7 +268,8 @@ impl Engine {
             .collect();
         for (i, rec) in new.iter().enumerate() {
             // Written one by one, made durable together by the last (synced) append.
-            self.ingested(rec, source, i + 1 == new.len());
+            // A lost audit line was logged by `ingested` and is listed by `audit verify`.
+            let _ = self.ingested(rec, source, i + 1 == new.len());
         }
         Ok(appended)
     }
@@ -276,8 +289,9 @@ impl Engine {
     /// Audit and announce a stored inbound item. `durable`: the audit record is synced now;
     /// otherwise it rides the next synced append. The item is stored whatever happens here:
     /// losing its audit line is reported (here, and by `opsdesk audit verify`, which lists
-    /// inbox records with no audit record), never turned into a failed ingest.
-    fn ingested(&self, rec: &InboxRecord, source: &str, durable: bool) {
+    /// inbox records with no audit record), never turned into a failed ingest. Returns why the
+    /// audit record is missing, if it is.
+    fn ingested(&self, rec: &InboxRecord, source: &str, durable: bool) -> Option<String> {
         let mut ev = AuditEvent::new(
             "inbox.append",
             Actor::Source(source.to_string()),
@@ -291,16 +305,23 @@ impl Engine {
         } else {
             self.audit.append_deferred(ev)
         };
-        match written {
-            Ok(a) => self.announce(EngineEvent::Audited(Arc::new(a))),
-            Err(e) => tracing::error!(
-                "inbox record {}#{} is stored, but its audit record could not be written ({e}); `opsdesk audit verify` will list it",
-                rec.channel,
-                rec.seq
-            ),
-        }
+        let audit_error = match written {
+            Ok(a) => {
+                self.announce(EngineEvent::Audited(Arc::new(a)));
+                None
+            }
+            Err(e) => {
+                tracing::error!(
+                    "inbox record {}#{} is stored, but its audit record could not be written ({e}); `opsdesk audit verify` will list it",
+                    rec.channel,
+                    rec.seq
+                );
+                Some(e.to_string())
+            }
+        };
         self.announce(EngineEvent::InboxAppended(Arc::new(rec.clone())));
         self.autolink(rec);
+        audit_error
     }
 
     pub fn profile_names(&self) -> Vec<String> {

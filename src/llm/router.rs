@@ -136,6 +136,8 @@ enum Skip {
     Disabled,
     NotCleared,
     CoolingDown(String),
+    /// The request carries a Copilot user token, which goes to `copilot` providers only.
+    NotForUserToken,
 }
 
 /// A compiled redactor and the roster (`phi_names`) it was built from.
@@ -254,12 +256,16 @@ impl Router {
         cx: &CallContext<'_>,
         llm: &'c LlmConfig,
         name: &str,
+        user_token: bool,
     ) -> Result<&'c ProviderConfig, Skip> {
         let Some(cfg) = llm.providers.get(name) else {
             return Err(Skip::Unknown);
         };
         if !cfg.enabled {
             return Err(Skip::Disabled);
+        }
+        if user_token && cfg.kind != ProviderKind::Copilot {
+            return Err(Skip::NotForUserToken);
         }
         if cx.profile.requires_hipaa && !cfg.hipaa_cleared {
             return Err(Skip::NotCleared);
@@ -494,13 +500,17 @@ impl<'r, 'c> Call<'r, 'c> {
             self.refresh_switches()?;
             self.hops += 1;
             // The compliance filter, on this very hop.
-            let cfg = match self.router.admit(self.cx, &self.current, name) {
-                Ok(c) => c.clone(),
-                Err(skip) => {
-                    self.skipped(name, source, skip, hop.tried_here)?;
-                    break;
-                }
-            };
+            let cfg =
+                match self
+                    .router
+                    .admit(self.cx, &self.current, name, self.req.user_token.is_some())
+                {
+                    Ok(c) => c.clone(),
+                    Err(skip) => {
+                        self.skipped(name, source, skip, hop.tried_here)?;
+                        break;
+                    }
+                };
             self.check_budget(name, &cfg)?;
             self.announce(name, source, &cfg, &hop)?;
             let messages = self.redact()?;
@@ -569,6 +579,11 @@ impl<'r, 'c> Call<'r, 'c> {
                 self.cooling.push(format!("{name} (until {until})"));
                 (format!("is cooling down until {until}"), true)
             }
+            Skip::NotForUserToken => (
+                "is not of kind copilot, and this call's Copilot user token goes to no other kind"
+                    .to_string(),
+                source != Source::Fallback,
+            ),
         };
         if !notable {
             return Ok(());
@@ -676,6 +691,7 @@ impl<'r, 'c> Call<'r, 'c> {
             http: &router.http,
             secrets: &router.opts.secrets,
             copilot: &router.copilot,
+            user_token: self.req.user_token.as_ref().map(|t| t.expose()),
         };
         let target = providers::prepare(&pcx, cfg).await?;
         self.attempts += 1;
@@ -824,7 +840,11 @@ impl<'r, 'c> Call<'r, 'c> {
             hop.without_stream_options = true;
             return Ok(Next::SameProvider);
         }
-        if e.kind == FailureKind::Auth && cfg.kind == ProviderKind::Copilot && !hop.reexchanged {
+        if e.kind == FailureKind::Auth
+            && cfg.kind == ProviderKind::Copilot
+            && self.req.user_token.is_none()
+            && !hop.reexchanged
+        {
             // A Copilot token can be revoked before it expires: exchange once more.
             self.router.copilot.invalidate(name);
             hop.reexchanged = true;

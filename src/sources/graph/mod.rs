@@ -8,6 +8,7 @@
 pub mod auth;
 pub mod calendar;
 pub mod client;
+pub mod keyring;
 pub mod mail;
 pub mod outbound;
 pub mod run;
@@ -50,6 +51,8 @@ impl Account {
             g,
             scopes_for(p),
             http.clone(),
+            // The engine only redeems and rotates, which follow where the token already is
+            // (keyring or file); where *new* sign-ins go is `opsdesk login`'s choice.
             TokenStore::new(data_dir.join("tokens")),
         );
         Some(Arc::new(Account {
