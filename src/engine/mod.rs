@@ -6,6 +6,7 @@
 mod assistant_jobs;
 pub mod assistant_query;
 pub mod deals;
+mod decisions;
 pub mod executor;
 mod expiry;
 pub mod filing;
@@ -486,146 +487,16 @@ impl Engine {
             | Action::UnlinkDeal { .. }
             | Action::SetDealStage { .. }) => self.deal_action(name, a, cx),
             Action::MoveMessage { message_id, folder } => {
-                let rec = self.inbox.find_by_id(&message_id)?.ok_or_else(|| {
-                    EngineError::NotFound(format!("no inbox message with id `{message_id}`; use the `id` field of an inbox_pull result"))
-                })?;
-                if rec.channel != Channel::Email {
-                    return Err(EngineError::invalid(
-                        format!(
-                            "only mail can be moved; `{message_id}` is a {} item",
-                            rec.channel
-                        ),
-                        json!({"field": "message_id", "channel": rec.channel.as_str()}),
-                    ));
-                }
-                let outbound = Outbound::MoveMail {
-                    message_id: rec.id,
-                    folder: folder.trim().to_string(),
-                };
-                self.create_draft(name, rec.profile, outbound, None, cx)
+                self.move_message(name, message_id, folder, cx)
             }
             Action::DraftReply { message_id, body } => {
                 let (profile, outbound) = self.reply_outbound(&message_id, body)?;
                 self.create_draft(name, profile, outbound, None, cx)
             }
-            Action::EditDraft { id, outbound } => {
-                let draft = self.existing_draft(&id)?;
-                governance::validate_outbound(&outbound)?;
-                let verdict = self.judge(&draft.profile, &outbound);
-                if let Verdict::Block { .. } = &verdict {
-                    return self.blocked(name, cx, &draft.profile, &id, verdict);
-                }
-                let digest = content_digest(&draft.profile, &outbound);
-                let ev = DraftEvent {
-                    ts: now(),
-                    draft_id: id.clone(),
-                    actor: actor.clone(),
-                    kind: DraftEventKind::Edited { outbound, digest },
-                    audit: None,
-                };
-                self.apply_draft_event(name, ev, &draft.profile, cx)
-            }
-            Action::ApproveDraft { id, digest } => {
-                let draft = self.existing_draft(&id)?;
-                // An approval never beats the clock: a draft past its time to live expires
-                // now, and the store then refuses the approval (expired is final).
-                self.expire_if_due(&draft, now())?;
-                if !actor.is_operator() {
-                    return self.blocked(
-                        name,
-                        cx,
-                        &draft.profile,
-                        &id,
-                        Verdict::block(
-                            "operator_only_approval",
-                            format!("{actor} asked to approve draft {id}; only the operator can approve"),
-                            "approve it in the opsdesk console (Drafts pane, `a`) or with `opsdesk drafts approve`",
-                        ),
-                    );
-                }
-                // Rules may have tightened since the draft was made (config reloaded, new
-                // messages showing its text came from a foreign profile): judge it again.
-                if let v @ Verdict::Block { .. } = self.judge(&draft.profile, &draft.outbound) {
-                    return self.blocked(name, cx, &draft.profile, &id, v);
-                }
-                // Bind the approval to what the operator reviewed: the digest they saw, or the
-                // current one when they approve what is shown now.
-                let digest = digest.unwrap_or_else(|| draft.digest.clone());
-                let ev = DraftEvent {
-                    ts: now(),
-                    draft_id: id.clone(),
-                    actor: actor.clone(),
-                    kind: DraftEventKind::Approved { digest },
-                    audit: None,
-                };
-                self.apply_draft_event(name, ev, &draft.profile, cx)
-            }
-            Action::RejectDraft { id, reason } => {
-                let draft = self.existing_draft(&id)?;
-                if !actor.is_operator() {
-                    return self.blocked(
-                        name,
-                        cx,
-                        &draft.profile,
-                        &id,
-                        Verdict::block(
-                            "operator_only_approval",
-                            format!("{actor} asked to reject draft {id}; only the operator can decide on drafts"),
-                            "decide in the opsdesk console or with `opsdesk drafts reject`",
-                        ),
-                    );
-                }
-                let reason = reason.trim().to_string();
-                if reason.is_empty() {
-                    return Err(EngineError::invalid(
-                        "a rejection needs a reason",
-                        json!({"field": "reason", "hint": "say why, e.g. \"wrong recipient\""}),
-                    ));
-                }
-                let ev = DraftEvent {
-                    ts: now(),
-                    draft_id: id.clone(),
-                    actor: actor.clone(),
-                    kind: DraftEventKind::Rejected {
-                        reason: crate::sanitize::one_line(&reason, 500),
-                    },
-                    audit: None,
-                };
-                self.apply_draft_event(name, ev, &draft.profile, cx)
-            }
-            Action::MarkRead { consumer, seq } => {
-                match self.gate_read(name, cx) {
-                    Ok(()) => {}
-                    Err(EngineError::Blocked {
-                        rule,
-                        reason,
-                        remedy,
-                    }) => {
-                        return Ok(Outcome::Blocked {
-                            rule,
-                            reason,
-                            remedy,
-                        });
-                    }
-                    Err(e) => return Err(e),
-                }
-                // A client moves only its own cursor; the operator may move any.
-                let own = consumer_name(actor);
-                if !actor.is_operator() && Some(consumer.as_str()) != own.as_deref() {
-                    return Err(EngineError::invalid(
-                        format!("{actor} may only move its own cursor"),
-                        json!({"allowed_consumer": own}),
-                    ));
-                }
-                let at = self.inbox.advance_cursor(&consumer, seq)?;
-                self.audit(
-                    cx.event(name, AuditOutcome::Ok)
-                        .target(format!("{consumer}@{at}")),
-                )?;
-                Ok(Outcome::Done {
-                    detail: json!({"consumer": consumer, "cursor": at}),
-                })
-            }
+            Action::EditDraft { id, outbound } => self.edit_draft(name, id, outbound, cx),
+            Action::ApproveDraft { id, digest } => self.approve_draft(name, id, digest, cx),
+            Action::RejectDraft { id, reason } => self.reject_draft(name, id, reason, cx),
+            Action::MarkRead { consumer, seq } => self.mark_read(name, consumer, seq, cx),
             Action::SetProviderEnabled { name: provider, .. }
             | Action::SetDefaultProvider { name: provider }
                 if !actor.is_operator() =>
