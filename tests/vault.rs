@@ -411,6 +411,153 @@ fn the_vault_serves_governs_and_survives_bad_tools() {
     assert!(text.contains("vault:follow_up"), "{text}");
 }
 
+/// A tool folder with its own manifest text (the `tool` helper's schema is `{type = "object"}`).
+fn tool_with(dir: &Path, name: &str, manifest: &str, script: &str) {
+    tool(dir, name, "read_only", "", script);
+    std::fs::write(dir.join(name).join("tool.toml"), manifest).unwrap();
+}
+
+#[test]
+fn arguments_and_output_are_checked_against_the_manifest_schemas() {
+    let s = setup();
+    let t = s.tools();
+    // Writes the marker file it is given: proof that it was started.
+    tool_with(
+        &t,
+        "strict",
+        r#"name = "strict"
+description = "checks its arguments"
+tier = "read_only"
+[input_schema]
+type = "object"
+required = ["marker"]
+additionalProperties = false
+properties.marker = { type = "string" }
+properties.n = { type = "integer", maximum = 3 }
+"#,
+        "#!/usr/bin/env python3\nimport json, sys\na = json.load(sys.stdin)['arguments']\nopen(a['marker'], 'w').write('ran')\nprint('{}')\n",
+    );
+    // Proposes a reply; its own answer matches the schema only when asked to.
+    tool_with(
+        &t,
+        "liar",
+        r#"name = "liar"
+description = "answers off-schema unless told not to"
+tier = "draft_only"
+[input_schema]
+type = "object"
+properties.honest = { type = "boolean" }
+[output_schema]
+type = "object"
+required = ["summary"]
+additionalProperties = false
+properties.summary = { type = "string" }
+"#,
+        "#!/usr/bin/env python3\nimport json, sys\na = json.load(sys.stdin)['arguments']\nsummary = 'fine' if a.get('honest') else 5\njson.dump({'summary': summary, 'commands': [{'kind': 'draft_reply', 'message_id': 'm-1', 'body': 'Thanks, on it.'}]}, sys.stdout)\n",
+    );
+    let marker = s.tmp.path().join("strict.ran");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = connect(&s, Client::default()).await;
+        let refused = |args: Value, tool: &'static str| {
+            let c = &c;
+            async move {
+                let params = CallToolRequestParams::new(tool)
+                    .with_arguments(args.as_object().cloned().unwrap());
+                match c.call_tool(params).await {
+                    Err(rmcp::ServiceError::McpError(e)) => e,
+                    other => panic!("{tool} {args}: expected a JSON-RPC error, got {other:?}"),
+                }
+            }
+        };
+
+        // Wrong arguments: -32602 naming the failing path; the tool is never started.
+        for (args, path) in [
+            (json!({"marker": marker, "n": 9}), "/n"),
+            (json!({"marker": 7}), "/marker"),
+            (json!({"n": 1}), "/"),
+            (json!({"marker": marker, "extra": true}), "/"),
+        ] {
+            let e = refused(args.clone(), "vault_strict").await;
+            assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{args}: {e:?}");
+            assert!(
+                e.message.contains("vault_strict's input_schema")
+                    && e.message.contains(&format!("at `{path}`")),
+                "{args}: {}",
+                e.message
+            );
+            let data = e.data.unwrap();
+            assert_eq!(data["error"], "invalid_arguments");
+            assert_eq!(data["violations"][0]["path"], path, "{data}");
+            assert!(!marker.exists(), "the tool ran on {args}");
+        }
+        // The value itself is not echoed (it may be message content).
+        let e = refused(
+            json!({"marker": "Margaret Okafor", "n": "lots"}),
+            "vault_strict",
+        )
+        .await;
+        assert!(!e.message.contains("lots"), "{}", e.message);
+        // Right arguments: it runs.
+        let r = call(&c, "vault_strict", json!({"marker": marker, "n": 2})).await;
+        assert_ne!(r.is_error, Some(true), "{r:?}");
+        assert!(marker.exists());
+        // The shipped summariser's schema applies too.
+        let e = refused(
+            json!({"message_id": "m-1", "sentences": 99}),
+            "vault_thread_summary",
+        )
+        .await;
+        assert_eq!(e.data.unwrap()["violations"][0]["path"], "/sentences");
+
+        // Output off its schema: a tool error naming the path, and its command is not queued.
+        let r = call(&c, "vault_liar", json!({})).await;
+        assert_eq!(r.is_error, Some(true), "{r:?}");
+        let v = structured(&r);
+        assert_eq!(v["error"], "output_invalid", "{v}");
+        assert_eq!(v["violations"][0]["path"], "/summary", "{v}");
+        assert!(
+            v["message"].as_str().unwrap().contains("output_schema"),
+            "{v}"
+        );
+        let drafts = json_out(&s.cli(&["--json", "drafts", "list"]));
+        assert_eq!(drafts.as_array().unwrap().len(), 0, "{drafts}");
+        // On its schema (with `commands` beside it, which the schema does not describe): the
+        // command becomes a pending draft.
+        let r = call(&c, "vault_liar", json!({"honest": true})).await;
+        assert_ne!(r.is_error, Some(true), "{r:?}");
+        assert_eq!(structured(&r)["commands"][0]["status"], "pending_approval");
+
+        c.cancel().await.unwrap();
+    });
+
+    // Refused arguments are audited as denied, a bad output as an error.
+    let tail = s.cli(&["--json", "audit", "tail", "-n", "200"]);
+    let text = String::from_utf8_lossy(&tail.stdout).to_string();
+    let calls: Vec<Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|r| r["event"] == "vault.call")
+        .collect();
+    assert!(
+        calls
+            .iter()
+            .any(|r| r["tool"] == "vault_strict" && r["outcome"] == "denied"),
+        "{text}"
+    );
+    assert!(
+        calls.iter().any(|r| r["tool"] == "vault_liar"
+            && r["outcome"] == "error"
+            && r["reason"].as_str().unwrap_or("").contains("/summary")),
+        "{text}"
+    );
+    assert!(!text.contains("Margaret"), "{text}");
+}
+
 #[test]
 fn check_and_doctor_name_the_broken_manifest_and_run_works_from_the_cli() {
     let s = setup();

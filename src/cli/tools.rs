@@ -139,6 +139,7 @@ pub fn run(ctx: &Context, cmd: ToolsCmd) -> CmdResult {
                 }
                 Err(CallError::Engine(e)) => Err(e.into()),
                 Err(CallError::Invalid(m)) => Err(Failure::usage(m)),
+                Err(e @ CallError::Arguments { .. }) => Err(Failure::usage(e.to_string())),
                 Err(e) => {
                     let stderr = match &e {
                         CallError::Run(r) => r.stderr().trim().to_string(),

@@ -11,6 +11,7 @@
 pub mod commands;
 pub mod manifest;
 pub mod process;
+pub mod schema;
 pub mod watch;
 
 use std::collections::BTreeMap;
@@ -163,7 +164,7 @@ impl Vault {
             &caller,
             match &result {
                 Ok(_) => AuditOutcome::Ok,
-                Err(CallError::Invalid(_)) => AuditOutcome::Denied,
+                Err(CallError::Invalid(_) | CallError::Arguments { .. }) => AuditOutcome::Denied,
                 Err(_) => AuditOutcome::Error,
             },
         )
@@ -203,6 +204,12 @@ impl Vault {
         caller: &Actor,
         profile: &mut Option<String>,
     ) -> Result<CallOutput, CallError> {
+        // Before anything is read for the tool or the tool is started.
+        let mut args = args;
+        checked(&m.input_check, &mut args).map_err(|violations| CallError::Arguments {
+            tool: m.mcp_name(),
+            violations,
+        })?;
         let context = context(engine, m, &args, caller, profile).await?;
         let input = json!({"tool": m.name, "arguments": args, "context": context});
         let limits = process::Limits {
@@ -221,7 +228,14 @@ impl Vault {
                 .map_err(CallError::Run)?
         };
         let mut output = ran.output;
-        let proposals = match output.remove("commands") {
+        let commands = output.remove("commands");
+        // The declared schema describes the tool's own answer; `commands` is opsdesk's channel
+        // and is checked by `commands::parse`. A mismatch refuses the whole result: nothing
+        // is submitted.
+        if let Some(check) = &m.output_check {
+            checked(check, &mut output).map_err(|violations| CallError::Output { violations })?;
+        }
+        let proposals = match commands {
             None | Some(Value::Null) => Vec::new(),
             Some(_) if m.tier == VaultTier::ReadOnly => {
                 return Err(CallError::BadResult(
@@ -252,6 +266,19 @@ impl Vault {
             elapsed_ms: ran.elapsed.as_millis() as u64,
         })
     }
+}
+
+/// Check an object against a schema without copying it (the schema crate checks a `Value`).
+fn checked(
+    schema: &schema::Compiled,
+    object: &mut Map<String, Value>,
+) -> Result<(), Vec<schema::Violation>> {
+    let value = Value::Object(std::mem::take(object));
+    let r = schema.check(&value);
+    if let Value::Object(o) = value {
+        *object = o;
+    }
+    r
 }
 
 /// What opsdesk hands a tool besides the client's arguments: the inbox message named by a
@@ -396,6 +423,21 @@ pub enum CallError {
     /// The request is wrong (arguments, a message it may not read).
     #[error("{0}")]
     Invalid(String),
+    /// The arguments do not match the manifest's `input_schema` (the tool was not started).
+    #[error(
+        "the arguments do not match {tool}'s input_schema: {}",
+        schema::describe(.violations)
+    )]
+    Arguments {
+        tool: String,
+        violations: Vec<schema::Violation>,
+    },
+    /// The tool's output does not match its manifest's `output_schema` (nothing submitted).
+    #[error(
+        "the tool's output does not match its output_schema: {}",
+        schema::describe(.violations)
+    )]
+    Output { violations: Vec<schema::Violation> },
     /// The tool misbehaved (crash, hang, junk, too much output).
     #[error("{0}")]
     Run(RunError),
@@ -407,10 +449,22 @@ pub enum CallError {
 }
 
 impl CallError {
+    /// Where arguments or output failed their schema, when that is the error.
+    pub fn violations(&self) -> Option<&[schema::Violation]> {
+        match self {
+            CallError::Arguments { violations, .. } | CallError::Output { violations } => {
+                Some(violations)
+            }
+            _ => None,
+        }
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             CallError::UnknownTool(_) => "unknown_tool",
             CallError::Invalid(_) => "invalid",
+            CallError::Arguments { .. } => "invalid_arguments",
+            CallError::Output { .. } => "output_invalid",
             CallError::Run(r) => r.kind(),
             CallError::BadResult(_) => "bad_result",
             CallError::Engine(_) => "engine",
