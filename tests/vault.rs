@@ -632,3 +632,133 @@ fn python_sdk_sees_a_dropped_in_tool_via_list_changed_and_a_hang_as_a_timeout() 
         assert!(out.contains("OK"), "{out}");
     }
 }
+
+/// Connects to `127.0.0.1:<port>` and says whether it could.
+const NET_PROBE: &str = "#!/usr/bin/env python3\nimport json, socket, sys\na = json.load(sys.stdin)['arguments']\ntry:\n    socket.create_connection(('127.0.0.1', a['port']), timeout=5).close()\n    out = {'connected': True, 'error': ''}\nexcept OSError as e:\n    out = {'connected': False, 'error': str(e)}\njson.dump(out, sys.stdout)\n";
+
+/// A config (with `extra` in `[vault]`) and a tools folder with two network probes: `offline`
+/// declares no network need, `online` declares one.
+fn net_setup(extra: &str) -> Setup {
+    let s = Setup {
+        tmp: tempfile::tempdir().unwrap(),
+    };
+    std::fs::write(
+        s.config(),
+        format!("[vault]\ndir = \"{}\"\n{extra}\n", s.tools().display()),
+    )
+    .unwrap();
+    std::fs::create_dir_all(s.tools()).unwrap();
+    tool(&s.tools(), "offline", "read_only", "", NET_PROBE);
+    tool(
+        &s.tools(),
+        "online",
+        "read_only",
+        "needs_network = true",
+        NET_PROBE,
+    );
+    s
+}
+
+fn run_probe(s: &Setup, tool: &str, port: u16) -> Value {
+    let args = json!({ "port": port }).to_string();
+    let out = s.cli(&["--json", "tools", "run", tool, "--args", &args]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json_out(&out)
+}
+
+fn doctor_check(s: &Setup, name: &str) -> Value {
+    let out = s.cli(&["--json", "doctor"]);
+    let v = json_out(&out);
+    let checks = v
+        .get("checks")
+        .and_then(Value::as_array)
+        .or_else(|| v.as_array())
+        .unwrap_or_else(|| panic!("no checks in {v}"));
+    checks
+        .iter()
+        .find(|c| c["check"] == name)
+        .unwrap_or_else(|| panic!("no `{name}` check in {v}"))
+        .clone()
+}
+
+#[test]
+fn a_tool_that_declares_no_network_cannot_reach_even_loopback() {
+    let s = net_setup("");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+
+    // The one that declares its need reaches the listener.
+    let online = run_probe(&s, "online", port);
+    assert_eq!(online["connected"], true, "{online}");
+
+    let list = json_out(&s.cli(&["--json", "tools", "list"]));
+    let iso = &list["network_isolation"];
+    let label = |name: &str| {
+        list["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap()["network"]
+            .clone()
+    };
+    assert_eq!(label("online"), "declared");
+    let offline = run_probe(&s, "offline", port);
+    let check = doctor_check(&s, "vault network");
+    match iso["state"].as_str() {
+        Some("enforced") => {
+            // The sandbox holds: no route even to the host's own loopback.
+            assert_eq!(offline["connected"], false, "{offline}");
+            assert_eq!(label("offline"), "none");
+            assert_eq!(check["ok"], true, "{check}");
+            assert!(
+                check["detail"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("network isolated"),
+                "{check}"
+            );
+        }
+        Some("not_isolated") => {
+            // This machine refuses namespaces: the fallback is reported, and it is the truth.
+            eprintln!("network sandbox not enforceable here: {iso}");
+            assert!(!iso["reason"].as_str().unwrap().is_empty(), "{iso}");
+            assert_eq!(offline["connected"], true, "{offline}");
+            assert_eq!(label("offline"), "not isolated");
+            assert_eq!(check["ok"], false, "{check}");
+            assert!(
+                check["detail"]
+                    .as_str()
+                    .unwrap()
+                    .contains("network not isolated: ")
+                    && check["detail"].as_str().unwrap().contains("vault_offline"),
+                "{check}"
+            );
+        }
+        other => panic!("unknown isolation state {other:?} in {list}"),
+    }
+    drop(listener);
+}
+
+#[test]
+fn isolation_turned_off_is_reported_and_tools_keep_the_network() {
+    let s = net_setup("isolate_network = false");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let offline = run_probe(&s, "offline", port);
+    assert_eq!(offline["connected"], true, "{offline}");
+    let check = doctor_check(&s, "vault network");
+    assert_eq!(check["ok"], false, "{check}");
+    let detail = check["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("network not isolated: turned off by `[vault] isolate_network = false`")
+            && detail.contains("vault_offline")
+            && !detail.contains("vault_online"),
+        "{check}"
+    );
+    drop(listener);
+}

@@ -51,7 +51,8 @@ struct RawManifest {
     profiles: Vec<String>,
     #[serde(default)]
     may_see_phi: bool,
-    /// Declared for the record (see ARCHITECTURE.md: not enforced yet).
+    /// Whether the tool needs the network; without it the tool runs without one where the
+    /// platform allows (`sandbox`).
     #[serde(default)]
     needs_network: bool,
     /// A JSON Schema: a TOML table, or a string holding JSON.

@@ -11,6 +11,7 @@
 pub mod commands;
 pub mod manifest;
 pub mod process;
+pub mod sandbox;
 pub mod schema;
 pub mod watch;
 
@@ -58,6 +59,8 @@ pub struct Vault {
     /// Set once the folder is actually watched (the MCP `tools` capability then says
     /// `listChanged`).
     watched: std::sync::atomic::AtomicBool,
+    /// Whether tools that do not declare `needs_network` run without one.
+    net: sandbox::NetIsolation,
 }
 
 /// The tools folder: `[vault] dir`, else `tools/` beside the config file.
@@ -82,6 +85,7 @@ impl Vault {
             config: config.clone(),
             registry: RwLock::new(registry),
             watched: Default::default(),
+            net: sandbox::state(config.isolate_network),
         }
     }
 
@@ -95,6 +99,11 @@ impl Vault {
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Whether tools without `needs_network` run without a network here, and if not, why.
+    pub fn net_isolation(&self) -> &sandbox::NetIsolation {
+        &self.net
     }
 
     /// Whether `[vault] watch` asks for the folder to be watched.
@@ -216,6 +225,7 @@ impl Vault {
             timeout: Duration::from_secs(m.timeout_secs),
             max_output_bytes: self.config.max_output_bytes,
             max_stderr_bytes: self.config.max_stderr_bytes,
+            no_network: !m.needs_network && self.net.enforced(),
         };
         let ran = {
             let _slot = self
@@ -469,6 +479,90 @@ impl CallError {
             CallError::BadResult(_) => "bad_result",
             CallError::Engine(_) => "engine",
         }
+    }
+}
+
+/// The vault as the console shows it: each tool with how it runs here and how its last call in
+/// the audit trail ended, and every broken folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VaultView {
+    pub dir: String,
+    pub network: sandbox::NetIsolation,
+    pub tools: Vec<VaultToolRow>,
+    pub broken: Vec<Broken>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VaultToolRow {
+    /// The MCP name (`vault_<name>`).
+    pub name: String,
+    pub tier: &'static str,
+    pub timeout_secs: u64,
+    /// [`network_label`].
+    pub network: &'static str,
+    pub may_see_phi: bool,
+    /// The newest `vault.call` of this tool among the audit records looked at.
+    pub last_call: Option<LastCall>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LastCall {
+    #[serde(with = "time::serde::rfc3339")]
+    pub at: time::OffsetDateTime,
+    /// `ok`, `denied` or `error`.
+    pub outcome: String,
+    pub duration_ms: Option<u64>,
+    pub reason: Option<String>,
+}
+
+impl VaultView {
+    /// `vault`'s tools and broken folders, each tool's last call taken from `audit` (newest
+    /// last, as the trail's tail is).
+    pub fn new(vault: &Vault, audit: &[crate::domain::AuditRecord]) -> VaultView {
+        let tools = vault
+            .tools()
+            .iter()
+            .map(|m| {
+                let name = m.mcp_name();
+                let last_call = audit
+                    .iter()
+                    .rev()
+                    .find(|r| {
+                        r.event.event == "vault.call" && r.event.tool.as_deref() == Some(&name)
+                    })
+                    .map(|r| LastCall {
+                        at: r.ts,
+                        outcome: r.event.outcome.as_str().to_string(),
+                        duration_ms: r.event.duration_ms,
+                        reason: r.event.reason.clone(),
+                    });
+                VaultToolRow {
+                    network: network_label(m, vault.net_isolation()),
+                    tier: m.tier.as_str(),
+                    timeout_secs: m.timeout_secs,
+                    may_see_phi: m.may_see_phi,
+                    name,
+                    last_call,
+                }
+            })
+            .collect();
+        VaultView {
+            dir: vault.dir().display().to_string(),
+            network: vault.net_isolation().clone(),
+            tools,
+            broken: vault.broken(),
+        }
+    }
+}
+
+/// A tool's network as it will run here: `declared` (it asked for the network and has it),
+/// `none` (it runs without one) or `not isolated` (it did not ask, but this machine or the
+/// config cannot take the network away).
+pub fn network_label(m: &Manifest, net: &sandbox::NetIsolation) -> &'static str {
+    match (m.needs_network, net.enforced()) {
+        (true, _) => "declared",
+        (false, true) => "none",
+        (false, false) => "not isolated",
     }
 }
 
