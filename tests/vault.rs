@@ -762,3 +762,51 @@ fn isolation_turned_off_is_reported_and_tools_keep_the_network() {
     );
     drop(listener);
 }
+
+#[test]
+fn a_server_tool_pattern_exposes_vault_tools_by_glob() {
+    let s = setup();
+    // Only `status` and the thread tools of the vault.
+    let mut config = std::fs::read_to_string(s.config()).unwrap();
+    config.push_str("\n[server]\ntools = [\"status\", \"vault_thread_*\"]\n");
+    std::fs::write(s.config(), config).unwrap();
+    let out = s.cli(&["config", "check"]);
+    assert!(
+        out.status.success(),
+        "the pattern must validate: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = connect(&s, Client::default()).await;
+        let mut names: Vec<String> = c
+            .list_all_tools()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name.to_string())
+            .collect();
+        names.sort();
+        assert_eq!(names, vec!["status", "vault_thread_summary"]);
+        let r = call(&c, "vault_thread_summary", json!({"message_id": "m-1"})).await;
+        assert_ne!(r.is_error, Some(true), "{r:?}");
+        // Outside the pattern: refused by scope, naming the setting; the tool never runs.
+        let params = CallToolRequestParams::new("vault_follow_up")
+            .with_arguments(json!({"message_id": "m-1"}).as_object().cloned().unwrap());
+        match c.call_tool(params).await {
+            Err(rmcp::ServiceError::McpError(e)) => {
+                assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+                assert!(e.message.contains("[server] tools"), "{}", e.message);
+            }
+            other => panic!("expected a scope refusal, got {other:?}"),
+        }
+        c.cancel().await.unwrap();
+    });
+    let drafts = json_out(&s.cli(&["--json", "drafts", "list"]));
+    assert_eq!(drafts.as_array().unwrap().len(), 0, "{drafts}");
+}
