@@ -9,6 +9,7 @@
 //! tools are still served.
 
 pub mod commands;
+pub mod examples;
 pub mod manifest;
 pub mod process;
 pub mod sandbox;
