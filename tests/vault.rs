@@ -802,6 +802,11 @@ fn a_server_tool_pattern_exposes_vault_tools_by_glob() {
             Err(rmcp::ServiceError::McpError(e)) => {
                 assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
                 assert!(e.message.contains("[server] tools"), "{}", e.message);
+                // What it can call instead names the vault tools in scope too.
+                assert_eq!(
+                    e.data.unwrap()["available_tools"],
+                    json!(["status", "vault_thread_summary"])
+                );
             }
             other => panic!("expected a scope refusal, got {other:?}"),
         }

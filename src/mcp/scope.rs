@@ -333,7 +333,7 @@ impl Refusal {
 /// A refusal as the JSON-RPC error the client gets (-32602, as for a tool that does not
 /// exist): the message names the mode and how to leave it; `data` says the same in fields and
 /// lists what this client can call instead.
-pub fn refusal_error(r: &Refusal, available: Vec<&'static str>) -> rmcp::ErrorData {
+pub fn refusal_error(r: &Refusal, available: Vec<String>) -> rmcp::ErrorData {
     rmcp::ErrorData::invalid_params(
         format!(
             "`{}` is not available to this client: {}. Set by {}; to change it, {}.",
