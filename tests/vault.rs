@@ -603,6 +603,47 @@ fn check_and_doctor_name_the_broken_manifest_and_run_works_from_the_cli() {
     let out = s.cli(&["tools", "run", "junk"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a JSON object"));
+
+    // A proposed mail move is a pending draft by the tool, like `mail_move`'s.
+    let out = s.cli(&[
+        "inbox",
+        "add",
+        "--channel",
+        "email",
+        "--from",
+        "Ann Lee <ann@example.com>",
+        "--subject",
+        "Old thread",
+        "--id",
+        "m-mail",
+        "--body",
+        "Done, thanks.",
+    ]);
+    assert!(out.status.success());
+    tool(
+        &s.tools(),
+        "mover",
+        "draft_only",
+        "",
+        "#!/bin/sh\ncat >/dev/null\necho '{\"commands\": [{\"kind\": \"move_mail\", \"message_id\": \"m-mail\", \"folder\": \"archive\"}]}'\n",
+    );
+    let out = s.cli(&["--json", "tools", "run", "mover"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cmd = &json_out(&out)["commands"][0];
+    assert_eq!(cmd["status"], "pending_approval", "{cmd}");
+    let drafts = json_out(&s.cli(&["--json", "drafts", "list"]));
+    let d = drafts
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == cmd["draft_id"])
+        .unwrap_or_else(|| panic!("{cmd} not in {drafts}"));
+    assert_eq!(d["created_by"], "vault:mover");
+    assert_eq!(d["status"], "pending");
 }
 
 #[test]
