@@ -360,14 +360,22 @@ fn the_vault_serves_governs_and_survives_bad_tools() {
         let r = call(&c, "status", json!({})).await;
         assert_ne!(r.is_error, Some(true));
 
-        // A tool dropped in is announced and callable.
+        // A tool dropped in is announced and callable. Built in a hidden folder (skipped by
+        // the vault) and renamed into place, so no reload sees it half-written.
         tool(
             &s.tools(),
-            "late",
+            ".late.tmp",
             "read_only",
             "",
             "#!/bin/sh\ncat >/dev/null\necho '{\"late\": true}'\n",
         );
+        let staged = s.tools().join(".late.tmp");
+        std::fs::write(
+            staged.join("tool.toml"),
+            "name = \"late\"\ndescription = \"test tool late\"\ntier = \"read_only\"\ninput_schema = { type = \"object\" }\n",
+        )
+        .unwrap();
+        std::fs::rename(&staged, s.tools().join("late")).unwrap();
         let deadline = Instant::now() + Duration::from_secs(30);
         while me.list_changed.load(Ordering::SeqCst) == 0 {
             assert!(Instant::now() < deadline, "no tools/list_changed");
@@ -644,6 +652,32 @@ fn check_and_doctor_name_the_broken_manifest_and_run_works_from_the_cli() {
         .unwrap_or_else(|| panic!("{cmd} not in {drafts}"));
     assert_eq!(d["created_by"], "vault:mover");
     assert_eq!(d["status"], "pending");
+
+    // A tool limited to other profiles cannot reply to (or move) this profile's message:
+    // the whole result is refused and nothing is queued.
+    tool(
+        &s.tools(),
+        "outsider",
+        "draft_only",
+        "profiles = [\"nobody\"]",
+        "#!/bin/sh\ncat >/dev/null\necho '{\"commands\": [{\"kind\": \"draft_reply\", \"message_id\": \"m-1\", \"body\": \"hi\"}]}'\n",
+    );
+    let before = json_out(&s.cli(&["--json", "drafts", "list"]))
+        .as_array()
+        .unwrap()
+        .len();
+    let out = s.cli(&["tools", "run", "outsider"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`draft_reply` acts for profile") && err.contains("may not act for"),
+        "{err}"
+    );
+    let after = json_out(&s.cli(&["--json", "drafts", "list"]))
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(before, after);
 }
 
 #[test]

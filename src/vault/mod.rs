@@ -25,7 +25,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::config::{Config, VaultConfig};
-use crate::domain::{Actor, AuditEvent, AuditOutcome, Outcome, Query};
+use crate::domain::{Action, Actor, AuditEvent, AuditOutcome, Outcome, Query};
 use crate::engine::query::Answer;
 use crate::engine::{Engine, EngineError};
 use crate::paths::Paths;
@@ -256,6 +256,34 @@ impl Vault {
             Some(c) => commands::parse(&c, &engine.profile_names(), &|p| m.allows_profile(p))
                 .map_err(CallError::BadResult)?,
         };
+        // A reply or a move acts for its message's profile: the manifest must allow that one
+        // too. All are checked before any is submitted (all or nothing, like `parse`).
+        for (i, p) in proposals.iter().enumerate() {
+            let message_id = match &p.action {
+                Action::DraftReply { message_id, .. } | Action::MoveMessage { message_id, .. } => {
+                    message_id
+                }
+                _ => continue,
+            };
+            let engine2 = engine.clone();
+            let id = message_id.clone();
+            let rec = tokio::task::spawn_blocking(move || engine2.inbox_record_by_id(&id))
+                .await
+                .map_err(|e| CallError::Engine(EngineError::AuditUnavailable(e.to_string())))?
+                .map_err(|e| CallError::Engine(e.into()))?;
+            // An unknown message is the engine's to report (NotFound) when it is submitted.
+            if let Some(rec) = rec
+                && !m.allows_profile(&rec.profile)
+            {
+                return Err(CallError::BadResult(format!(
+                    "command {} of {}: `{}` acts for profile `{}` (message `{message_id}`), which this tool may not act for (its manifest's `profiles`)",
+                    i + 1,
+                    proposals.len(),
+                    p.kind,
+                    rec.profile
+                )));
+            }
+        }
         let mut outcomes = Vec::new();
         let actor = Actor::Vault(m.name.clone());
         for p in proposals {
