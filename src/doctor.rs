@@ -517,6 +517,31 @@ fn vault_checks(paths: &crate::paths::Paths, config: &Config) -> Vec<Check> {
             dir.display()
         ),
     )];
+    // Only a problem when a tool that did not ask for the network would still have it.
+    let net = vault.net_isolation();
+    let unconfined: Vec<String> = vault
+        .tools()
+        .iter()
+        .filter(|m| !m.needs_network)
+        .map(|m| m.mcp_name())
+        .collect();
+    checks.push(match net {
+        crate::vault::sandbox::NetIsolation::NotIsolated { reason } if !unconfined.is_empty() => {
+            problem(
+                "vault network",
+                format!(
+                    "network not isolated: {reason}; {} can reach the network without declaring it",
+                    unconfined.join(", ")
+                ),
+                if config.vault.isolate_network {
+                    "allow unprivileged user namespaces on this machine, or install only tools you trust"
+                } else {
+                    "remove `isolate_network = false` from [vault], or install only tools you trust"
+                },
+            )
+        }
+        _ => ok("vault network", net.line()),
+    });
     for b in vault.broken() {
         checks.push(problem(
             format!("vault tool {}", b.folder),

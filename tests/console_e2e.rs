@@ -273,6 +273,13 @@ fn demo_approve_reject_switch_provider_resize_quit() {
     c.wait_for("the providers pane", |s| {
         s.contains("Providers · default openai")
     });
+    // The tool vault's section, read through the engine: the demo serves the two examples.
+    c.wait_for("the vault section", |s| {
+        s.contains("Vault tools · 2 served")
+            && s.contains("vault_follow_up")
+            && s.contains("vault_thread_summary")
+            && s.contains("network ")
+    });
     c.send("jj");
     c.wait_for("local selected", |s| s.contains("│> local"));
     c.send("d");

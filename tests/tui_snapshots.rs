@@ -282,6 +282,70 @@ fn providers_pane_shows_budgets_and_which_are_exhausted() {
 }
 
 #[test]
+fn providers_pane_lists_vault_tools_with_their_health_and_broken_folders() {
+    use opsdesk::vault::sandbox::NetIsolation;
+    use opsdesk::vault::{Broken, LastCall, VaultToolRow, VaultView};
+    let mut a = app(false);
+    let row = |name: &str, network: &'static str, last_call: Option<LastCall>| VaultToolRow {
+        name: name.into(),
+        tier: "read_only",
+        timeout_secs: 5,
+        network,
+        may_see_phi: false,
+        last_call,
+    };
+    a.update(Msg::Vault(Ok(VaultView {
+        dir: "/home/op/.config/opsdesk/tools".into(),
+        network: NetIsolation::NotIsolated {
+            reason: "unshare(CLONE_NEWUSER | CLONE_NEWNET) failed: Operation not permitted".into(),
+        },
+        tools: vec![
+            row(
+                "vault_thread_summary",
+                "not isolated",
+                Some(LastCall {
+                    at: T0,
+                    outcome: "ok".into(),
+                    duration_ms: Some(42),
+                    reason: None,
+                }),
+            ),
+            row(
+                "vault_hang",
+                "declared",
+                Some(LastCall {
+                    at: T0,
+                    outcome: "error".into(),
+                    duration_ms: Some(1000),
+                    reason: Some("the tool did not finish within 1s and was killed".into()),
+                }),
+            ),
+            row("vault_fresh", "none", None),
+        ],
+        broken: vec![Broken {
+            folder: "bad".into(),
+            error: "tier `governance` is not supported".into(),
+        }],
+    })));
+    a.size = (160, 50);
+    key(&mut a, KeyCode::Char('4'));
+    let out = render(&a);
+    for want in [
+        "Vault tools · 3 served, 1 broken",
+        "network not isolated: unshare(CLONE_NEWUSER | CLONE_NEWNET) failed",
+        "vault_thread_summary",
+        "ok (42 ms)",
+        "error: the tool did not finish within 1s",
+        "no recent call",
+        "BROKEN bad: tier `governance` is not supported",
+    ] {
+        assert!(out.contains(want), "{want:?} not in\n{out}");
+    }
+    // The entities (what the pane was about before) are still shown above it.
+    assert!(out.contains("Entities (per-profile routing)"), "{out}");
+}
+
+#[test]
 fn audit_pane_and_outcome_filter() {
     let mut a = app(false);
     key(&mut a, KeyCode::Char('5'));

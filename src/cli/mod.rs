@@ -205,6 +205,11 @@ pub struct Context {
     demo_dir: Option<tempfile::TempDir>,
 }
 
+/// The demo's tools folder: in its data dir.
+fn demo_tools(paths: &Paths) -> PathBuf {
+    paths.data_dir.join("tools")
+}
+
 impl Context {
     pub fn new(global: Global) -> Result<Context, Failure> {
         let (paths, demo_dir) = if global.demo && global.data_dir.is_none() {
@@ -222,6 +227,11 @@ impl Context {
                 None,
             )
         };
+        if global.demo && global.config.is_none() {
+            crate::vault::examples::install(&demo_tools(&paths)).map_err(|e| {
+                Failure::failed(format!("cannot install the demo's example tools: {e}"))
+            })?;
+        }
         Ok(Context {
             global,
             paths,
@@ -248,7 +258,11 @@ impl Context {
 
     pub fn config(&self) -> Result<Config, Failure> {
         if self.global.demo && self.global.config.is_none() {
-            return Ok(Config::demo());
+            let mut c = Config::demo();
+            // The demo's tools folder is in its data dir (with the shipped examples), never
+            // the operator's own.
+            c.vault.dir = Some(demo_tools(&self.paths));
+            return Ok(c);
         }
         Config::load_or_default(&self.paths.config_file, self.paths.config_explicit)
             .map_err(|e| Failure::usage(e.to_string()))

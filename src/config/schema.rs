@@ -1033,6 +1033,9 @@ pub struct VaultConfig {
     pub max_stderr_bytes: usize,
     /// Watch the folder and tell connected MCP clients when the tool list changes.
     pub watch: bool,
+    /// Run tools that do not declare `needs_network` without a network (Linux: their own
+    /// network namespace). `false` turns it off; `doctor` then says the network is not isolated.
+    pub isolate_network: bool,
 }
 
 impl Default for VaultConfig {
@@ -1043,6 +1046,7 @@ impl Default for VaultConfig {
             max_output_bytes: 1024 * 1024,
             max_stderr_bytes: 16 * 1024,
             watch: true,
+            isolate_network: true,
         }
     }
 }

@@ -254,7 +254,16 @@ impl Hub {
             Ok(Err(e)) => return engine_error(e),
             Err(e) => return McpError::internal_error(e.to_string(), None),
         }
-        let available = self.scope_of(who).tools();
+        // The built-ins in scope, then the vault tools in scope (as `tools/list` orders them).
+        let scope = self.scope_of(who);
+        let mut available: Vec<String> = scope.tools().into_iter().map(String::from).collect();
+        available.extend(
+            self.vault
+                .tools()
+                .iter()
+                .map(|m| m.mcp_name())
+                .filter(|n| self.vault_check(&scope, n).is_ok()),
+        );
         super::scope::refusal_error(&refusal, available)
     }
 

@@ -210,6 +210,8 @@ pub enum Msg {
     },
     Drafts(Vec<Draft>),
     Providers(Result<ProvidersView, String>),
+    /// The tool vault's tools and their health (`Engine::vault_view`).
+    Vault(Result<crate::vault::VaultView, String>),
     AuditTail(Vec<AuditRecord>),
     Chain(ChainStatus),
     Brief {
@@ -393,6 +395,9 @@ pub struct ProvidersPane {
     pub view: Option<ProvidersView>,
     pub error: Option<String>,
     pub sel: usize,
+    /// The tool vault's section of the pane (what the assistant and MCP clients can use);
+    /// `None` until the data task has read it.
+    pub vault: Option<Result<crate::vault::VaultView, String>>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -764,6 +769,7 @@ impl App {
                 }
                 Err(e) => self.providers.error = Some(e),
             },
+            Msg::Vault(r) => self.providers.vault = Some(r),
             Msg::AuditTail(recs) => {
                 // Newest first; keep anything newer that arrived live meanwhile.
                 let newest = self.audit.records.front().map(|r| r.seq).unwrap_or(0);
