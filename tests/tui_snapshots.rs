@@ -70,6 +70,8 @@ fn draft(id: &str, status: DraftStatus, to: &str, minutes: i64) -> Draft {
         reason: None,
         remote_id: None,
         edits: 0,
+        requeued_from: None,
+        requeued_as: None,
     }
 }
 

@@ -39,6 +39,15 @@ pub enum DraftsCmd {
         #[arg(long)]
         reason: String,
     },
+    /// Put an expired draft back in the queue: a new pending draft with the same content
+    /// (judged again by today's rules) and a fresh time to live.
+    Requeue {
+        /// The expired draft's id (`d-…`).
+        id: String,
+        /// The digest you reviewed (from `drafts show`); refused if it is not the draft's.
+        #[arg(long)]
+        digest: Option<String>,
+    },
     /// Queue a new email draft (it still needs approval).
     New {
         /// The profile (entity) it is sent from.
@@ -134,6 +143,26 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
             )?;
             report(&out, &id, "rejected", outcome)
         }
+        DraftsCmd::Requeue { id, digest } => {
+            let outcome = engine.submit(
+                Action::RequeueDraft {
+                    id: id.clone(),
+                    digest,
+                },
+                Actor::Cli,
+            )?;
+            match &outcome {
+                Outcome::Queued { draft_id, .. } => {
+                    out.emit(&outcome, |l| {
+                        l.push(format!(
+                            "re-queued {id} as {draft_id}; approve with `opsdesk drafts approve {draft_id}`"
+                        ))
+                    });
+                    Ok(())
+                }
+                _ => report(&out, &id, "re-queued", outcome),
+            }
+        }
         DraftsCmd::New {
             profile,
             to,
@@ -206,6 +235,12 @@ fn describe(d: &Draft, l: &mut Vec<String>) {
     l.push(format!("digest:     {}", d.digest));
     if let Some(r) = &d.reason {
         l.push(format!("reason:     {r}"));
+    }
+    if let Some(from) = &d.requeued_from {
+        l.push(format!("re-queued from: {from}"));
+    }
+    if let Some(to) = &d.requeued_as {
+        l.push(format!("re-queued as: {to}"));
     }
     l.push(String::new());
     l.push(safe(d.outbound.body()));

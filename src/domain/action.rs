@@ -38,6 +38,14 @@ pub enum Action {
         id: String,
         reason: String,
     },
+    /// Put an expired draft's content back in the queue as a new pending draft with a fresh
+    /// time to live (operator only). `digest` is the content the operator saw; when given it
+    /// must be the expired draft's.
+    RequeueDraft {
+        id: String,
+        #[serde(default)]
+        digest: Option<String>,
+    },
     /// Move a consumer's inbox cursor (marks items read for that consumer only).
     MarkRead {
         consumer: String,
@@ -100,6 +108,7 @@ impl Action {
             Action::EditDraft { .. } => "draft.edit",
             Action::ApproveDraft { .. } => "draft.approve",
             Action::RejectDraft { .. } => "draft.reject",
+            Action::RequeueDraft { .. } => "draft.requeue",
             Action::MarkRead { .. } => "inbox.mark_read",
             Action::SetProviderEnabled { enabled: true, .. } => "provider.enable",
             Action::SetProviderEnabled { enabled: false, .. } => "provider.disable",

@@ -50,6 +50,7 @@ impl App {
             Act::Reject => self.reject(),
             Act::Edit => self.edit(fx),
             Act::ShowAll => self.show_all(),
+            Act::Requeue => self.requeue(fx),
             Act::ToggleEnabled => self.toggle_enabled(fx),
             Act::SetDefault => self.set_default(fx),
             Act::CycleOutcome => self.cycle_outcome(),
@@ -276,6 +277,35 @@ impl App {
             id: d.id.clone(),
             outbound: d.outbound.clone(),
         });
+    }
+
+    /// One key puts an expired draft back in the queue (nothing is sent, so nothing to
+    /// confirm): the engine makes a new pending draft of the content shown, judged again.
+    fn requeue(&mut self, fx: &mut Vec<Effect>) {
+        let Some(d) = self.drafts.selected() else {
+            return;
+        };
+        if d.status != DraftStatus::Expired {
+            let msg = format!(
+                "draft {} is {}; only expired drafts can be re-queued",
+                d.id,
+                d.status.as_str()
+            );
+            self.say(Level::Warn, msg);
+            return;
+        }
+        if let Some(new) = &d.requeued_as {
+            let msg = format!("draft {} was already re-queued as {new}", d.id);
+            self.say(Level::Warn, msg);
+            return;
+        }
+        fx.push(Effect::Req(Req::Submit {
+            action: Action::RequeueDraft {
+                id: d.id.clone(),
+                digest: Some(d.digest.clone()),
+            },
+            label: format!("re-queued draft {}", d.id),
+        }));
     }
 
     fn show_all(&mut self) {

@@ -1569,7 +1569,9 @@ pub fn draft_outlook(d: &Draft) -> &'static str {
         DraftStatus::Executed => "sent",
         DraftStatus::Failed => "approved, but sending failed (it is retried)",
         DraftStatus::Rejected => "rejected: it will not be sent",
-        DraftStatus::Expired => "expired unanswered: it will not be sent",
+        DraftStatus::Expired => {
+            "expired unanswered: it will not be sent (u re-queues it as a new draft)"
+        }
     }
 }
 
@@ -1599,6 +1601,10 @@ pub fn draft_life(events: &[DraftEvent], tz: UtcOffset) -> Vec<String> {
                 DraftEventKind::Expired { ttl_hours } => {
                     format!("expired after {ttl_hours} h without a decision")
                 }
+                DraftEventKind::Requeued { from, .. } => format!(
+                    "re-queued by {}: {from} → {} (a fresh time to live)",
+                    e.actor, e.draft_id
+                ),
             };
             format!("  {when}  {what}")
         })

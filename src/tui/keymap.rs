@@ -70,6 +70,7 @@ acts! {
     MarkAllRead = "mark_all_read",
     Regenerate = "regenerate",
     Approve = "approve", Reject = "reject", Edit = "edit", ShowAll = "show_all",
+    Requeue = "requeue",
     ToggleEnabled = "toggle_enabled", SetDefault = "set_default",
     CycleOutcome = "cycle_outcome", Verify = "verify",
 }
@@ -133,6 +134,7 @@ impl Act {
             | Act::Approve
             | Act::Reject
             | Act::Edit
+            | Act::Requeue
             | Act::ToggleEnabled
             | Act::SetDefault => Purpose::Act,
         }
