@@ -51,6 +51,10 @@ impl App {
             Act::Edit => self.edit(fx),
             Act::ShowAll => self.show_all(),
             Act::Requeue => self.requeue(fx),
+            Act::SortAge => {
+                self.drafts.newest_first = !self.drafts.newest_first;
+                self.drafts.sel = 0;
+            }
             Act::ToggleEnabled => self.toggle_enabled(fx),
             Act::SetDefault => self.set_default(fx),
             Act::CycleOutcome => self.cycle_outcome(),

@@ -334,13 +334,16 @@ impl InboxView {
 pub struct DraftsView {
     pub all: Vec<Draft>,
     pub show_all: bool,
+    /// Undecided drafts youngest first (`s`); by default the oldest, the most urgent, lead.
+    pub newest_first: bool,
     pub filter: String,
     pub sel: usize,
     pub loaded: bool,
 }
 
 impl DraftsView {
-    /// Undecided first (oldest first, the queue order), then decided ones (newest first).
+    /// Undecided first, by age (oldest first unless `newest_first`), then decided ones (most
+    /// recently decided first).
     pub fn visible(&self) -> Vec<&Draft> {
         let f = self.filter.to_lowercase();
         let mut v: Vec<&Draft> = self
@@ -369,7 +372,13 @@ impl DraftsView {
             };
             rank(a).cmp(&rank(b)).then_with(|| {
                 if rank(a) == 0 {
-                    a.created_at.cmp(&b.created_at)
+                    // Age counts from creation (or re-queue), the same clock the TTL uses.
+                    let oldest_first = a.created_at.cmp(&b.created_at);
+                    if self.newest_first {
+                        oldest_first.reverse()
+                    } else {
+                        oldest_first
+                    }
                 } else {
                     b.updated_at.cmp(&a.updated_at)
                 }
@@ -462,6 +471,8 @@ pub struct StatusInfo {
 
 pub struct App {
     pub pane: Pane,
+    /// The time the console shows ages against; the run loop sets it, tests choose it.
+    pub now: OffsetDateTime,
     pub theme: Theme,
     pub keymap: Keymap,
     pub profiles: Vec<String>,
@@ -522,6 +533,21 @@ pub fn with_body(o: &Outbound, new_body: String) -> Outbound {
     o
 }
 
+/// A draft's age in the fewest characters that still read well: `45m`, `7h`, `3d4h`, `12d`.
+pub fn age_text(created: OffsetDateTime, now: OffsetDateTime) -> String {
+    let mins = (now - created).whole_minutes();
+    if mins < 0 {
+        return "-".into();
+    }
+    let (d, h, m) = (mins / 1440, mins / 60 % 24, mins % 60);
+    match (d, h) {
+        (0, 0) => format!("{m}m"),
+        (0, h) => format!("{h}h"),
+        (d, h) if d < 10 && h > 0 => format!("{d}d{h}h"),
+        (d, _) => format!("{d}d"),
+    }
+}
+
 /// Keep `sel` inside `[offset, offset + height)`.
 pub fn follow(sel: usize, offset: usize, height: usize) -> usize {
     let h = height.max(1);
@@ -537,6 +563,7 @@ pub fn follow(sel: usize, offset: usize, height: usize) -> usize {
 impl App {
     pub fn new(theme: Theme, keymap: Keymap, profiles: Vec<String>, size: (u16, u16)) -> App {
         App {
+            now: OffsetDateTime::UNIX_EPOCH,
             pane: Pane::Inbox,
             theme,
             keymap,

@@ -128,12 +128,14 @@ fn hint(app: &App) -> String {
         ),
         Pane::Brief => format!(" {} regenerate", k(Act::Regenerate)),
         Pane::Drafts => format!(
-            " {} approve · {} reject · {} edit · {} details · {} show decided",
+            " {} approve · {} reject · {} edit · {} re-queue · {} details · {} show decided · {} sort by age",
             k(Act::Approve),
             k(Act::Reject),
             k(Act::Edit),
+            k(Act::Requeue),
             k(Act::Details),
-            k(Act::ShowAll)
+            k(Act::ShowAll),
+            k(Act::SortAge)
         ),
         Pane::Providers => format!(
             " {} enable/disable · {} set default",
