@@ -1,6 +1,10 @@
 //! `[drafts]`: how long a draft may wait for the operator before it expires.
 //!
 //! ```toml
+//! [drafts]
+//! remind_after_hours = 24      # remind of drafts pending longer than this (0 = no reminders)
+//! remind_every_minutes = 60    # one reminder (listing them all) at most this often
+//!
 //! [drafts.ttl_hours]   # per action kind, over the defaults; 0 = never expires
 //! send_email = 48
 //! post_chat = 8
@@ -26,6 +30,11 @@ pub struct DraftsConfig {
     /// are laid over the defaults, so naming one kind keeps the others' defaults.
     #[serde(deserialize_with = "over_defaults")]
     pub ttl_hours: BTreeMap<String, u64>,
+    /// Drafts pending longer than this raise a reminder (`opsdesk watch` toasts, the
+    /// console's message line); 0 switches reminders off.
+    pub remind_after_hours: u64,
+    /// A reminder lists every overdue draft at once and is not repeated sooner than this.
+    pub remind_every_minutes: u64,
 }
 
 fn default_ttls() -> BTreeMap<String, u64> {
@@ -47,6 +56,8 @@ impl Default for DraftsConfig {
     fn default() -> Self {
         DraftsConfig {
             ttl_hours: default_ttls(),
+            remind_after_hours: 24,
+            remind_every_minutes: 60,
         }
     }
 }
@@ -59,11 +70,42 @@ impl DraftsConfig {
             .filter(|h| **h > 0)
             .map(|h| time::Duration::hours(*h as i64))
     }
+
+    /// How old a pending draft must be to be reminded of, if reminders are on.
+    pub fn remind_after(&self) -> Option<time::Duration> {
+        (self.remind_after_hours > 0).then(|| time::Duration::hours(self.remind_after_hours as i64))
+    }
+
+    /// The shortest time between two reminders.
+    pub fn remind_every(&self) -> time::Duration {
+        time::Duration::minutes(self.remind_every_minutes.max(1) as i64)
+    }
 }
+
+/// The longest reminder interval accepted: one week.
+pub const MAX_REMIND_EVERY_MINUTES: u64 = 7 * 24 * 60;
 
 /// Problems of `[drafts]`, as (key path, message).
 pub(crate) fn problems(c: &DraftsConfig) -> Vec<(Vec<String>, String)> {
     let mut out = Vec::new();
+    if c.remind_after_hours > MAX_TTL_HOURS {
+        out.push((
+            vec!["drafts".to_string(), "remind_after_hours".into()],
+            format!(
+                "`drafts.remind_after_hours` is {}; allowed: 1 to {MAX_TTL_HOURS} hours, or 0 for no reminders",
+                c.remind_after_hours
+            ),
+        ));
+    }
+    if !(1..=MAX_REMIND_EVERY_MINUTES).contains(&c.remind_every_minutes) {
+        out.push((
+            vec!["drafts".to_string(), "remind_every_minutes".into()],
+            format!(
+                "`drafts.remind_every_minutes` is {}; allowed: 1 to {MAX_REMIND_EVERY_MINUTES} minutes",
+                c.remind_every_minutes
+            ),
+        ));
+    }
     for (kind, hours) in &c.ttl_hours {
         let path = vec!["drafts".to_string(), "ttl_hours".into(), kind.clone()];
         if !DRAFT_KINDS.contains(&kind.as_str()) {

@@ -17,6 +17,7 @@ pub mod outbound;
 pub mod providers;
 pub mod query;
 mod reads;
+pub mod reminders;
 pub mod runner;
 
 use std::collections::BTreeMap;

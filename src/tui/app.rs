@@ -502,6 +502,8 @@ pub struct App {
     history_asked: Option<(String, OffsetDateTime)>,
     /// Ticks since start (for polling the MCP client list now and then).
     ticks: u64,
+    /// Reminders of drafts waiting too long (`[drafts] remind_after_hours`); `None`: off.
+    pub reminders: Option<crate::engine::reminders::Reminders>,
 }
 
 /// Whether approving this draft makes something leave the machine (mail, a chat post, an
@@ -589,6 +591,7 @@ impl App {
             draft_history: BTreeMap::new(),
             history_asked: None,
             ticks: 0,
+            reminders: None,
         }
     }
 
@@ -616,6 +619,27 @@ impl App {
             generation: self.inbox.generation,
             filter: self.inbox.filter.clone(),
             anchor,
+        }
+    }
+
+    /// One notice for every draft that waits too long, at most once per interval (the
+    /// drafts as this console knows them, at `self.now`).
+    fn remind(&mut self) {
+        if !self.drafts.loaded {
+            return;
+        }
+        let now = self.now;
+        let Some(r) = self.reminders.as_mut() else {
+            return;
+        };
+        if let Some(reminder) = r.check(&self.drafts.all, now) {
+            let key = self
+                .keymap
+                .key_for(Pane::Drafts.section(), super::keymap::Act::PaneDrafts);
+            self.say(
+                Level::Warn,
+                format!("{} ({key} shows them)", reminder.line()),
+            );
         }
     }
 
@@ -760,6 +784,7 @@ impl App {
                 if self.ticks.is_multiple_of(8) {
                     fx.push(Effect::Req(Req::Clients));
                 }
+                self.remind();
             }
             Msg::Engine(ev) => self.on_engine(ev, &mut fx),
             Msg::Lagged => {

@@ -112,6 +112,7 @@ pub fn run(
         app.say(app::Level::Error, format!("MCP server not running: {e}"));
     }
     app.now = time::OffsetDateTime::now_utc();
+    app.reminders = crate::engine::reminders::Reminders::new(&engine.config().drafts);
     let first = app.start();
     apply(first, &req_tx, &mut terminal, &gate, &mut app);
 
