@@ -5,6 +5,9 @@
 //! remind_after_hours = 24      # remind of drafts pending longer than this (0 = no reminders)
 //! remind_every_minutes = 60    # one reminder (listing them all) at most this often
 //!
+//! batch_kinds = ["post_chat", "create_event", "move_mail", "create_deal"]
+//! batch_internal_mail = true   # mail to the profile's own domains only may be batched too
+//!
 //! [drafts.ttl_hours]   # per action kind, over the defaults; 0 = never expires
 //! send_email = 48
 //! post_chat = 8
@@ -35,7 +38,28 @@ pub struct DraftsConfig {
     pub remind_after_hours: u64,
     /// A reminder lists every overdue draft at once and is not repeated sooner than this.
     pub remind_every_minutes: u64,
+    /// Action kinds that may be approved or rejected several at once (the ladder's batch
+    /// rule, `governance::ladder::batch_eligible`). Outbound mail is not among the defaults:
+    /// each external mail is read and decided on its own.
+    pub batch_kinds: Vec<String>,
+    /// Mail (`send_email`, `reply_email`) whose every recipient is at one of the profile's
+    /// `email_domains` may be batched even when its kind is not in `batch_kinds`.
+    pub batch_internal_mail: bool,
 }
+
+/// The kinds that may be decided in a batch unless `[drafts] batch_kinds` says otherwise.
+pub const DEFAULT_BATCH_KINDS: [&str; 4] =
+    ["post_chat", "create_event", "move_mail", "create_deal"];
+
+/// Every kind a draft can be (for `batch_kinds`): the outbound kinds plus local ones.
+pub const BATCH_KIND_NAMES: [&str; 6] = [
+    "send_email",
+    "reply_email",
+    "post_chat",
+    "create_event",
+    "move_mail",
+    "create_deal",
+];
 
 fn default_ttls() -> BTreeMap<String, u64> {
     [("send_email", 72), ("reply_email", 72)]
@@ -58,6 +82,8 @@ impl Default for DraftsConfig {
             ttl_hours: default_ttls(),
             remind_after_hours: 24,
             remind_every_minutes: 60,
+            batch_kinds: DEFAULT_BATCH_KINDS.map(String::from).to_vec(),
+            batch_internal_mail: true,
         }
     }
 }
@@ -105,6 +131,17 @@ pub(crate) fn problems(c: &DraftsConfig) -> Vec<(Vec<String>, String)> {
                 c.remind_every_minutes
             ),
         ));
+    }
+    for (i, kind) in c.batch_kinds.iter().enumerate() {
+        if !BATCH_KIND_NAMES.contains(&kind.as_str()) {
+            out.push((
+                vec!["drafts".to_string(), "batch_kinds".into(), i.to_string()],
+                format!(
+                    "`{kind}` in `drafts.batch_kinds` is not a draft kind; allowed: {}",
+                    BATCH_KIND_NAMES.join(", ")
+                ),
+            ));
+        }
     }
     for (kind, hours) in &c.ttl_hours {
         let path = vec!["drafts".to_string(), "ttl_hours".into(), kind.clone()];

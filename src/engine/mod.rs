@@ -5,6 +5,7 @@
 
 mod assistant_jobs;
 pub mod assistant_query;
+pub mod batch;
 pub mod deals;
 pub mod executor;
 mod expiry;
@@ -552,6 +553,9 @@ impl Engine {
                 self.apply_draft_event(name, ev, &draft.profile, cx)
             }
             Action::RequeueDraft { id, digest } => self.requeue_draft(name, &id, digest, cx),
+            Action::DecideDrafts { decision, items } => {
+                self.decide_drafts(name, decision, items, cx)
+            }
             Action::MarkRead { consumer, seq } => {
                 match self.gate_read(name, cx) {
                     Ok(()) => {}

@@ -46,8 +46,11 @@ impl App {
             Act::MarkRead => self.mark_read(fx),
             Act::MarkAllRead => self.mark_all_read(fx),
             Act::Regenerate => self.regenerate(fx),
+            Act::Approve if !self.drafts.marked_pending().is_empty() => self.approve_marked(),
+            Act::Reject if !self.drafts.marked_pending().is_empty() => self.reject_marked(),
             Act::Approve => self.approve(),
             Act::Reject => self.reject(),
+            Act::Mark => self.mark(),
             Act::Edit => self.edit(fx),
             Act::ShowAll => self.show_all(),
             Act::Requeue => self.requeue(fx),
@@ -242,6 +245,101 @@ impl App {
             lines,
             action,
             label,
+        });
+    }
+
+    /// Mark (or unmark) the selected draft for a batch decision; only pending drafts.
+    fn mark(&mut self) {
+        let Some(d) = self.drafts.selected() else {
+            return;
+        };
+        if d.status != DraftStatus::Pending {
+            let msg = format!(
+                "draft {} is {}; only pending drafts can be marked",
+                d.id,
+                d.status.as_str()
+            );
+            self.say(Level::Warn, msg);
+            return;
+        }
+        let id = d.id.clone();
+        if !self.drafts.marked.remove(&id) {
+            self.drafts.marked.insert(id);
+        }
+        let n = self.drafts.marked_pending().len();
+        let (a, r) = (
+            self.keymap.key_for(self.pane.section(), Act::Approve),
+            self.keymap.key_for(self.pane.section(), Act::Reject),
+        );
+        self.say(
+            Level::Info,
+            format!(
+                "{n} marked: {a} approves them all, {r} rejects them all (each on its own digest)"
+            ),
+        );
+        // Marking moves on, so several are marked with repeated presses.
+        let len = self.drafts.visible().len();
+        self.drafts.sel = (self.drafts.sel + 1).min(len.saturating_sub(1));
+    }
+
+    /// The batch as the operator reviewed it: each marked draft with the digest shown now.
+    fn marked_items(&self) -> (Vec<crate::domain::BatchItem>, Vec<String>) {
+        let marked = self.drafts.marked_pending();
+        let items = marked
+            .iter()
+            .map(|d| crate::domain::BatchItem {
+                id: d.id.clone(),
+                digest: d.digest.clone(),
+            })
+            .collect();
+        let lines = marked
+            .iter()
+            .map(|d| {
+                let mut l = format!(
+                    "{}  {} for {} to {}",
+                    d.id,
+                    d.outbound.kind(),
+                    d.profile,
+                    d.outbound.recipients().join(", ")
+                );
+                if let Some(s) = d.outbound.subject() {
+                    l.push_str(&format!(" · {s}"));
+                }
+                l
+            })
+            .collect();
+        (items, lines)
+    }
+
+    /// Approve every marked draft in one step, after a confirmation listing each with its
+    /// recipients and subject. The engine refuses the lot if any kind may not be batched.
+    fn approve_marked(&mut self) {
+        let (items, mut lines) = self.marked_items();
+        let n = items.len();
+        lines.push(String::new());
+        lines.push(format!(
+            "Approving releases all {n} to be sent, each bound to the content shown. y / Enter = approve all, n / Esc = cancel"
+        ));
+        self.overlay = Some(Overlay::Confirm {
+            title: format!("Approve {n} marked drafts?"),
+            lines,
+            action: Action::DecideDrafts {
+                decision: crate::domain::BatchDecision::Approve,
+                items,
+            },
+            label: format!("approved {n} drafts"),
+        });
+    }
+
+    fn reject_marked(&mut self) {
+        let (items, _) = self.marked_items();
+        let n = items.len();
+        self.overlay = Some(Overlay::Input {
+            kind: InputKind::RejectBatch { items },
+            title: format!(
+                "Reject {n} marked drafts — one reason for all (Enter to reject, Esc to cancel)"
+            ),
+            buf: String::new(),
         });
     }
 

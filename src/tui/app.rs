@@ -267,7 +267,13 @@ pub enum Level {
 pub enum InputKind {
     Filter(Pane),
     Command,
-    Reject { id: String },
+    Reject {
+        id: String,
+    },
+    /// A reason for rejecting every marked draft at once.
+    RejectBatch {
+        items: Vec<crate::domain::BatchItem>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -336,6 +342,8 @@ pub struct DraftsView {
     pub show_all: bool,
     /// Undecided drafts youngest first (`s`); by default the oldest, the most urgent, lead.
     pub newest_first: bool,
+    /// Drafts marked for a batch decision (`space`), by id.
+    pub marked: std::collections::BTreeSet<String>,
     pub filter: String,
     pub sel: usize,
     pub loaded: bool,
@@ -388,6 +396,13 @@ impl DraftsView {
     }
     pub fn selected(&self) -> Option<&Draft> {
         self.visible().get(self.sel).copied()
+    }
+    /// The marked drafts that are still pending, in the order shown.
+    pub fn marked_pending(&self) -> Vec<&Draft> {
+        self.visible()
+            .into_iter()
+            .filter(|d| d.status == DraftStatus::Pending && self.marked.contains(&d.id))
+            .collect()
     }
     pub fn pending(&self) -> usize {
         self.all
@@ -1157,6 +1172,39 @@ impl App {
                     format!("{label}: draft {draft_id} queued for approval (Drafts, 3)"),
                 );
             }
+            (Action::DecideDrafts { items, .. }, Ok(Outcome::Done { detail })) => {
+                // Each draft was decided on its own: say which did not go through, and why.
+                let results = detail["results"].as_array().cloned().unwrap_or_default();
+                let missed: Vec<String> = results
+                    .iter()
+                    .filter(|r| r["outcome"] != "done")
+                    .map(|r| {
+                        format!(
+                            "{} ({})",
+                            r["id"].as_str().unwrap_or("?"),
+                            r["error"]
+                                .as_str()
+                                .or(r["reason"].as_str())
+                                .unwrap_or("not decided")
+                        )
+                    })
+                    .collect();
+                self.drafts.marked.clear();
+                if missed.is_empty() {
+                    self.say(Level::Info, label);
+                } else {
+                    self.say(
+                        Level::Error,
+                        format!(
+                            "{label}: {} of {} done; NOT decided: {}",
+                            items.len() - missed.len(),
+                            items.len(),
+                            missed.join("; ")
+                        ),
+                    );
+                }
+                fx.push(Effect::Req(Req::Drafts));
+            }
             (_, Ok(Outcome::Done { .. })) => self.say(Level::Info, label),
             (Action::ApproveDraft { id, .. }, Err(e)) if e.contains("changed since") => {
                 self.say(
@@ -1472,6 +1520,23 @@ impl App {
                 fx.push(Effect::Req(Req::Submit {
                     label: format!("rejected draft {id}"),
                     action: Action::RejectDraft { id, reason },
+                }));
+            }
+            InputKind::RejectBatch { items } => {
+                let reason = buf.trim().to_string();
+                if reason.is_empty() {
+                    self.say(
+                        Level::Warn,
+                        "a rejection needs a reason; nothing was rejected",
+                    );
+                    return;
+                }
+                fx.push(Effect::Req(Req::Submit {
+                    label: format!("rejected {} drafts", items.len()),
+                    action: Action::DecideDrafts {
+                        decision: crate::domain::BatchDecision::Reject { reason },
+                        items,
+                    },
                 }));
             }
             InputKind::Command => self.command(buf.trim(), fx),

@@ -128,9 +128,10 @@ fn hint(app: &App) -> String {
         ),
         Pane::Brief => format!(" {} regenerate", k(Act::Regenerate)),
         Pane::Drafts => format!(
-            " {} approve · {} reject · {} edit · {} re-queue · {} details · {} show decided · {} sort by age",
+            " {} approve · {} reject · {} mark · {} edit · {} re-queue · {} details · {} show decided · {} sort by age",
             k(Act::Approve),
             k(Act::Reject),
+            k(Act::Mark),
             k(Act::Edit),
             k(Act::Requeue),
             k(Act::Details),

@@ -70,7 +70,7 @@ acts! {
     MarkAllRead = "mark_all_read",
     Regenerate = "regenerate",
     Approve = "approve", Reject = "reject", Edit = "edit", ShowAll = "show_all",
-    Requeue = "requeue", SortAge = "sort_age",
+    Requeue = "requeue", SortAge = "sort_age", Mark = "mark",
     ToggleEnabled = "toggle_enabled", SetDefault = "set_default",
     CycleOutcome = "cycle_outcome", Verify = "verify",
 }
@@ -137,6 +137,7 @@ impl Act {
             | Act::Reject
             | Act::Edit
             | Act::Requeue
+            | Act::Mark
             | Act::ToggleEnabled
             | Act::SetDefault => Purpose::Act,
         }

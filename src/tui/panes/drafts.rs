@@ -69,6 +69,10 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
     if !v.filter.is_empty() {
         title.push_str(&format!("· filter: {} ", v.filter));
     }
+    let marked = v.marked_pending().len();
+    if marked > 0 {
+        title.push_str(&format!("· {marked} marked (*) "));
+    }
     let inner_h = list_area.height.saturating_sub(2) as usize;
     let width = list_area.width.saturating_sub(4) as usize;
     let c = columns(width);
@@ -104,8 +108,9 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             None => d.created_by.to_string(),
         };
         let status = match d.status {
-            DraftStatus::Executed => "sent",
-            s => s.as_str(),
+            DraftStatus::Executed => "sent".to_string(),
+            DraftStatus::Pending if v.marked.contains(&d.id) => "*pending".to_string(),
+            s => s.as_str().to_string(),
         };
         // Undecided drafts age from creation (or re-queue); decided ones show nothing.
         let age = if d.status.is_final() || d.status == DraftStatus::Approved {
@@ -115,7 +120,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         };
         let text = format!(
             "{} {} {} {} {} {} {}{}",
-            fit(status, 9),
+            fit(&status, 9),
             fit(&age, 5),
             fit(&d.id, 12),
             fit(&d.profile, 8),
