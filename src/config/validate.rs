@@ -70,6 +70,7 @@ pub(crate) fn validate(config: &mut Config) -> Vec<Finding> {
     v.llm(config);
     let mut extra = super::budgets::problems(config);
     extra.extend(super::drafts_ttl::problems(&config.drafts));
+    extra.extend(super::audit_retention::problems(&config.audit));
     for (keys, message) in extra {
         let keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
         v.invalid(KeyPath::of(&keys), message);

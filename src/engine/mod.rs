@@ -19,6 +19,7 @@ pub mod providers;
 pub mod query;
 mod reads;
 pub mod reminders;
+mod retention;
 pub mod runner;
 
 use std::collections::BTreeMap;
