@@ -959,6 +959,24 @@ pub(crate) fn warnings(c: &Config) -> Vec<ConfigWarning> {
             );
         }
     }
+    for (name, p) in &c.llm.providers {
+        // A `local` provider may use plain http (a server the operator runs); once it is
+        // cleared for PHI, text of HIPAA profiles crosses the network unencrypted.
+        if p.kind == ProviderKind::Local
+            && p.hipaa_cleared
+            && let Some((scheme, host, _)) = split_url(&p.endpoint)
+            && scheme.eq_ignore_ascii_case("http")
+            && !is_loopback_host(host_only(host))
+        {
+            warn(
+                format!("llm.providers.{name}.endpoint"),
+                format!(
+                    "the provider is marked hipaa_cleared but is reached over plain http on {}, which is not this machine: PHI would cross the network unencrypted; use https (a TLS proxy in front of the server) or a loopback address",
+                    host_only(host)
+                ),
+            );
+        }
+    }
     if !c.llm.providers.values().any(|p| p.enabled) {
         warn(
             "llm.providers".to_owned(),
