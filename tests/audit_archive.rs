@@ -208,3 +208,57 @@ fn a_broken_trail_is_not_archived() {
     assert!(path.exists());
     assert!(!dir.path().join("audit/archive/2025-01.jsonl.gz").exists());
 }
+
+#[test]
+fn an_export_over_archived_months_reads_them_from_the_archive_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    draft(&engine(dir.path()));
+    age_the_trail(dir.path(), "2025-01");
+    let e = engine(dir.path());
+    draft(&e);
+    let a = e
+        .archive_audit(1, opsdesk::domain::now(), Actor::Cli)
+        .unwrap()
+        .remove(0);
+    let total = e.audit_tail(1000).unwrap().last().unwrap().seq;
+    let file = dir.path().join("export.jsonl");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+        .env("OPSDESK_DATA_DIR", dir.path())
+        .env("XDG_CONFIG_HOME", dir.path().join("xdg"))
+        .env_remove("OPSDESK_CONFIG")
+        .args([
+            "audit",
+            "export",
+            "--from",
+            "2000-01-01",
+            "--to",
+            "2100-01-01",
+            "--out",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = std::fs::read_to_string(&file).unwrap();
+    let seqs: Vec<u64> = lines
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["seq"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(seqs.first(), Some(&1), "archived records are exported too");
+    assert!(seqs.contains(&a.last) && seqs.contains(&(a.last + 1)));
+    assert!(*seqs.last().unwrap() >= total);
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("export.jsonl.manifest.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(manifest["span_verified"], true, "{manifest}");
+    assert_eq!(manifest["trail_verified"], true, "{manifest}");
+}
