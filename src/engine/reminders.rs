@@ -75,7 +75,7 @@ impl Reminders {
         if overdue.is_empty() {
             return None;
         }
-        overdue.sort_by(|a, b| b.age.cmp(&a.age));
+        overdue.sort_by_key(|d| std::cmp::Reverse(d.age));
         self.last = Some(now);
         Some(Reminder {
             after: self.after,

@@ -354,10 +354,13 @@ pub fn check(dir: &Path) -> Result<ArchiveReport, StoreError> {
     Ok(report)
 }
 
+/// The last archive `record_line` decompressed: its path, compressed length and text.
+type LastRead = (PathBuf, u64, std::sync::Arc<Vec<u8>>);
+
 /// The archived record with `seq`, for binding checks of old draft events. The last archive
 /// read is kept in memory (a fold asks for many seqs of one month in a row).
 pub fn record_line(dir: &Path, seq: u64) -> Result<Option<Vec<u8>>, StoreError> {
-    static LAST: Mutex<Option<(PathBuf, u64, std::sync::Arc<Vec<u8>>)>> = Mutex::new(None);
+    static LAST: Mutex<Option<LastRead>> = Mutex::new(None);
     let adir = dir.join(ARCHIVE_DIR);
     let mut files: Vec<PathBuf> = match fs::read_dir(&adir) {
         Ok(rd) => rd

@@ -203,6 +203,9 @@ impl Sink<'_> {
     }
 }
 
+/// A month's lines with their numbers, read from a live file or an archive.
+type NumberedLines = Box<dyn Iterator<Item = Result<(u64, Vec<u8>), StoreError>>>;
+
 /// One line of a month, live or archived.
 struct LineOf {
     number: u64,
@@ -260,7 +263,7 @@ pub fn export(
         }
     }
     for (path, archived) in sources {
-        let lines: Box<dyn Iterator<Item = Result<(u64, Vec<u8>), StoreError>>> = if archived {
+        let lines: NumberedLines = if archived {
             let text = super::audit_archive::read_archive(&path)?;
             let lines: Vec<_> = text
                 .split(|b| *b == b'\n')
