@@ -262,3 +262,35 @@ fn an_export_over_archived_months_reads_them_from_the_archive_and_verifies() {
     assert_eq!(manifest["span_verified"], true, "{manifest}");
     assert_eq!(manifest["trail_verified"], true, "{manifest}");
 }
+
+/// What retention adds to `audit verify`: the pass that reads the archive notes. Prints the
+/// figures (no assertion on time): `cargo test --test audit_archive measure -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn measure_the_notes_pass_against_a_whole_verify() {
+    use opsdesk::domain::{AuditEvent, AuditOutcome};
+    use opsdesk::store::audit::Audit;
+    let dir = tempfile::tempdir().unwrap();
+    let audit = Audit::open(dir.path()).unwrap();
+    for i in 0..50_000u64 {
+        audit
+            .append_deferred(
+                AuditEvent::new("inbox.pull", Actor::Console, AuditOutcome::Ok)
+                    .target(format!("mcp:x@{i}")),
+            )
+            .unwrap();
+    }
+    audit
+        .append(AuditEvent::new("x", Actor::Cli, AuditOutcome::Ok))
+        .unwrap();
+    let t = std::time::Instant::now();
+    let notes = opsdesk::store::audit_archive::notes(dir.path()).unwrap();
+    let notes_took = t.elapsed();
+    let t = std::time::Instant::now();
+    let report = audit.verify().unwrap();
+    let verify_took = t.elapsed();
+    assert!(report.ok() && notes.is_empty());
+    println!(
+        "50,001 records: notes pass {notes_took:?}, whole verify (notes pass included) {verify_took:?}"
+    );
+}
