@@ -165,6 +165,15 @@ impl Console {
     }
 
     fn resize(&mut self, rows: u16, cols: u16) {
+        // The parser takes the new size first: output drawn for the old size that is still in
+        // flight only lands on a larger grid (and is cleared by the full redraw a resize
+        // causes), while a redraw for the new size parsed on the old grid would be clipped for
+        // good (ratatui only sends changed cells afterwards).
+        self.parser
+            .lock()
+            .unwrap()
+            .screen_mut()
+            .set_size(nz(rows), nz(cols));
         self.master
             .resize(PtySize {
                 rows,
@@ -173,11 +182,6 @@ impl Console {
                 pixel_height: 0,
             })
             .unwrap();
-        self.parser
-            .lock()
-            .unwrap()
-            .screen_mut()
-            .set_size(nz(rows), nz(cols));
     }
 }
 

@@ -171,6 +171,24 @@ impl From<EngineError> for Failure {
     }
 }
 
+impl From<crate::engine::OpenError> for Failure {
+    fn from(e: crate::engine::OpenError) -> Self {
+        match e {
+            crate::engine::OpenError::Locked(e) => Failure::failed(e.to_string()),
+            crate::engine::OpenError::Stores(e) => Failure::from(e),
+        }
+    }
+}
+
+impl From<crate::sources::IngestFailure> for Failure {
+    fn from(e: crate::sources::IngestFailure) -> Self {
+        match e {
+            crate::sources::IngestFailure::Refused { .. } => Failure::usage(e.to_string()),
+            crate::sources::IngestFailure::Store(e) => Failure::from(e),
+        }
+    }
+}
+
 impl From<crate::store::StoreError> for Failure {
     fn from(e: crate::store::StoreError) -> Self {
         Failure::failed(e.to_string())

@@ -994,7 +994,17 @@ pub struct CopilotExtensionConfig {
     /// An unknown key id fetches the list again at most once per this many seconds (so forged
     /// key ids cannot make opsdesk hammer GitHub).
     pub keys_refresh_min_secs: u64,
+    /// GitHub logins allowed to use the webhook; required when enabled. GitHub signs the
+    /// requests of every user of the app, so the signature says "from GitHub", not "from
+    /// the operator": each request's user is looked up with its own token (`GET /user`).
+    pub allowed_users: Vec<String>,
+    /// GitHub's REST API, where `GET /user` names a request's user. https, or plain http to a
+    /// loopback host (a test server).
+    pub github_api_url: String,
 }
+
+/// GitHub's REST API.
+pub const GITHUB_API_URL: &str = "https://api.github.com";
 
 impl Default for CopilotExtensionConfig {
     fn default() -> Self {
@@ -1003,6 +1013,8 @@ impl Default for CopilotExtensionConfig {
             keys_url: COPILOT_KEYS_URL.to_string(),
             keys_cache_secs: 3600,
             keys_refresh_min_secs: 60,
+            allowed_users: Vec::new(),
+            github_api_url: GITHUB_API_URL.to_string(),
         }
     }
 }

@@ -7,6 +7,7 @@ mod assistant_jobs;
 pub mod assistant_query;
 pub mod batch;
 pub mod deals;
+mod decisions;
 pub mod executor;
 mod expiry;
 pub mod filing;
@@ -43,6 +44,7 @@ use crate::domain::{
     now,
 };
 use crate::paths::Paths;
+use crate::sources::IngestFailure;
 use crate::store::StoreError;
 use crate::store::audit::Audit;
 use crate::store::drafts::Drafts;
@@ -102,6 +104,16 @@ impl EngineError {
     }
 }
 
+/// Why [`Engine::open`] failed: another engine holds the data dir (a caller may relay to it,
+/// as `serve --stdio` does), or the data dir or a store could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error(transparent)]
+    Locked(#[from] LockError),
+    #[error(transparent)]
+    Stores(#[from] anyhow::Error),
+}
+
 pub struct Engine {
     paths: Paths,
     config: Config,
@@ -126,12 +138,20 @@ pub struct Engine {
 impl Engine {
     /// Open the stores in `paths.data_dir`. `Mode::Primary` takes the engine lock and fails with
     /// the holder's PID if another engine has it.
-    pub fn open(paths: Paths, config: Config, mode: Mode) -> anyhow::Result<Engine> {
+    pub fn open(paths: Paths, config: Config, mode: Mode) -> Result<Engine, OpenError> {
         paths.ensure()?;
         let lock = match mode {
             Mode::Primary => Some(EngineLock::acquire(&paths.engine_lock())?),
             Mode::Secondary => None,
         };
+        Self::open_stores(paths, config, lock).map_err(OpenError::Stores)
+    }
+
+    fn open_stores(
+        paths: Paths,
+        config: Config,
+        lock: Option<EngineLock>,
+    ) -> anyhow::Result<Engine> {
         let (events, _) = broadcast::channel(1024);
         let phi = crate::governance::phi_view::PhiPolicy::from_config(&config);
         Ok(Engine {
@@ -204,14 +224,26 @@ impl Engine {
 
     /// Sanitize and durably append an inbound item, then announce it (durable first, then
     /// notify).
-    pub fn ingest(&self, msg: NewMessage, source: &str) -> anyhow::Result<Appended> {
+    pub fn ingest(&self, msg: NewMessage, source: &str) -> Result<Appended, IngestFailure> {
+        Ok(self.ingest_checked(msg, source)?.0)
+    }
+
+    /// [`Engine::ingest`] that also says when the item was stored but its audit record could
+    /// not be written (a full disk), so a surface that tells a person "stored" can tell the
+    /// whole truth.
+    pub fn ingest_checked(
+        &self,
+        msg: NewMessage,
+        source: &str,
+    ) -> Result<(Appended, Option<String>), IngestFailure> {
         self.known_profile(&msg.profile)?;
         let record = crate::sanitize::to_record(msg)?;
-        let appended = self.inbox.append(record)?;
-        if let Appended::New(rec) = &appended {
-            self.ingested(rec, source, true);
-        }
-        Ok(appended)
+        let appended = self.inbox.append(record).map_err(anyhow::Error::from)?;
+        let audit_error = match &appended {
+            Appended::New(rec) => self.ingested(rec, source, true),
+            Appended::Duplicate { .. } => None,
+        };
+        Ok((appended, audit_error))
     }
 
     /// [`Engine::ingest`] for several items at once (a spool file, a page of a sync): all are
@@ -221,13 +253,16 @@ impl Engine {
         &self,
         msgs: Vec<NewMessage>,
         source: &str,
-    ) -> anyhow::Result<Vec<Appended>> {
+    ) -> Result<Vec<Appended>, IngestFailure> {
         let count = msgs.len();
         for (i, m) in msgs.iter().enumerate() {
             self.known_profile(&m.profile)
-                .map_err(|e| anyhow::Error::new(e).context(format!("item {} of {count}", i + 1)))?;
+                .map_err(|e| IngestFailure::from(e).at(i, count))?;
         }
-        let appended = self.inbox.append_batch(crate::sources::to_records(msgs)?)?;
+        let appended = self
+            .inbox
+            .append_batch(crate::sources::to_records(msgs)?)
+            .map_err(anyhow::Error::from)?;
         let new: Vec<&InboxRecord> = appended
             .iter()
             .filter_map(|a| match a {
@@ -237,7 +272,8 @@ impl Engine {
             .collect();
         for (i, rec) in new.iter().enumerate() {
             // Written one by one, made durable together by the last (synced) append.
-            self.ingested(rec, source, i + 1 == new.len());
+            // A lost audit line was logged by `ingested` and is listed by `audit verify`.
+            let _ = self.ingested(rec, source, i + 1 == new.len());
         }
         Ok(appended)
     }
@@ -257,8 +293,9 @@ impl Engine {
     /// Audit and announce a stored inbound item. `durable`: the audit record is synced now;
     /// otherwise it rides the next synced append. The item is stored whatever happens here:
     /// losing its audit line is reported (here, and by `opsdesk audit verify`, which lists
-    /// inbox records with no audit record), never turned into a failed ingest.
-    fn ingested(&self, rec: &InboxRecord, source: &str, durable: bool) {
+    /// inbox records with no audit record), never turned into a failed ingest. Returns why the
+    /// audit record is missing, if it is.
+    fn ingested(&self, rec: &InboxRecord, source: &str, durable: bool) -> Option<String> {
         let mut ev = AuditEvent::new(
             "inbox.append",
             Actor::Source(source.to_string()),
@@ -272,16 +309,23 @@ impl Engine {
         } else {
             self.audit.append_deferred(ev)
         };
-        match written {
-            Ok(a) => self.announce(EngineEvent::Audited(Arc::new(a))),
-            Err(e) => tracing::error!(
-                "inbox record {}#{} is stored, but its audit record could not be written ({e}); `opsdesk audit verify` will list it",
-                rec.channel,
-                rec.seq
-            ),
-        }
+        let audit_error = match written {
+            Ok(a) => {
+                self.announce(EngineEvent::Audited(Arc::new(a)));
+                None
+            }
+            Err(e) => {
+                tracing::error!(
+                    "inbox record {}#{} is stored, but its audit record could not be written ({e}); `opsdesk audit verify` will list it",
+                    rec.channel,
+                    rec.seq
+                );
+                Some(e.to_string())
+            }
+        };
         self.announce(EngineEvent::InboxAppended(Arc::new(rec.clone())));
         self.autolink(rec);
+        audit_error
     }
 
     pub fn profile_names(&self) -> Vec<String> {
@@ -446,150 +490,20 @@ impl Engine {
             | Action::UnlinkDeal { .. }
             | Action::SetDealStage { .. }) => self.deal_action(name, a, cx),
             Action::MoveMessage { message_id, folder } => {
-                let rec = self.inbox.find_by_id(&message_id)?.ok_or_else(|| {
-                    EngineError::NotFound(format!("no inbox message with id `{message_id}`; use the `id` field of an inbox_pull result"))
-                })?;
-                if rec.channel != Channel::Email {
-                    return Err(EngineError::invalid(
-                        format!(
-                            "only mail can be moved; `{message_id}` is a {} item",
-                            rec.channel
-                        ),
-                        json!({"field": "message_id", "channel": rec.channel.as_str()}),
-                    ));
-                }
-                let outbound = Outbound::MoveMail {
-                    message_id: rec.id,
-                    folder: folder.trim().to_string(),
-                };
-                self.create_draft(name, rec.profile, outbound, None, cx)
+                self.move_message(name, message_id, folder, cx)
             }
             Action::DraftReply { message_id, body } => {
                 let (profile, outbound) = self.reply_outbound(&message_id, body)?;
                 self.create_draft(name, profile, outbound, None, cx)
             }
-            Action::EditDraft { id, outbound } => {
-                let draft = self.existing_draft(&id)?;
-                governance::validate_outbound(&outbound)?;
-                let verdict = self.judge(&draft.profile, &outbound);
-                if let Verdict::Block { .. } = &verdict {
-                    return self.blocked(name, cx, &draft.profile, &id, verdict);
-                }
-                let digest = content_digest(&draft.profile, &outbound);
-                let ev = DraftEvent {
-                    ts: now(),
-                    draft_id: id.clone(),
-                    actor: actor.clone(),
-                    kind: DraftEventKind::Edited { outbound, digest },
-                    audit: None,
-                };
-                self.apply_draft_event(name, ev, &draft.profile, cx)
-            }
-            Action::ApproveDraft { id, digest } => {
-                let draft = self.existing_draft(&id)?;
-                // An approval never beats the clock: a draft past its time to live expires
-                // now, and the store then refuses the approval (expired is final).
-                self.expire_if_due(&draft, now())?;
-                if !actor.is_operator() {
-                    return self.blocked(
-                        name,
-                        cx,
-                        &draft.profile,
-                        &id,
-                        Verdict::block(
-                            "operator_only_approval",
-                            format!("{actor} asked to approve draft {id}; only the operator can approve"),
-                            "approve it in the opsdesk console (Drafts pane, `a`) or with `opsdesk drafts approve`",
-                        ),
-                    );
-                }
-                // Rules may have tightened since the draft was made (config reloaded, new
-                // messages showing its text came from a foreign profile): judge it again.
-                if let v @ Verdict::Block { .. } = self.judge(&draft.profile, &draft.outbound) {
-                    return self.blocked(name, cx, &draft.profile, &id, v);
-                }
-                // Bind the approval to what the operator reviewed: the digest they saw, or the
-                // current one when they approve what is shown now.
-                let digest = digest.unwrap_or_else(|| draft.digest.clone());
-                let ev = DraftEvent {
-                    ts: now(),
-                    draft_id: id.clone(),
-                    actor: actor.clone(),
-                    kind: DraftEventKind::Approved { digest },
-                    audit: None,
-                };
-                self.apply_draft_event(name, ev, &draft.profile, cx)
-            }
-            Action::RejectDraft { id, reason } => {
-                let draft = self.existing_draft(&id)?;
-                if !actor.is_operator() {
-                    return self.blocked(
-                        name,
-                        cx,
-                        &draft.profile,
-                        &id,
-                        Verdict::block(
-                            "operator_only_approval",
-                            format!("{actor} asked to reject draft {id}; only the operator can decide on drafts"),
-                            "decide in the opsdesk console or with `opsdesk drafts reject`",
-                        ),
-                    );
-                }
-                let reason = reason.trim().to_string();
-                if reason.is_empty() {
-                    return Err(EngineError::invalid(
-                        "a rejection needs a reason",
-                        json!({"field": "reason", "hint": "say why, e.g. \"wrong recipient\""}),
-                    ));
-                }
-                let ev = DraftEvent {
-                    ts: now(),
-                    draft_id: id.clone(),
-                    actor: actor.clone(),
-                    kind: DraftEventKind::Rejected {
-                        reason: crate::sanitize::one_line(&reason, 500),
-                    },
-                    audit: None,
-                };
-                self.apply_draft_event(name, ev, &draft.profile, cx)
-            }
+            Action::EditDraft { id, outbound } => self.edit_draft(name, id, outbound, cx),
+            Action::ApproveDraft { id, digest } => self.approve_draft(name, id, digest, cx),
+            Action::RejectDraft { id, reason } => self.reject_draft(name, id, reason, cx),
             Action::RequeueDraft { id, digest } => self.requeue_draft(name, &id, digest, cx),
             Action::DecideDrafts { decision, items } => {
                 self.decide_drafts(name, decision, items, cx)
             }
-            Action::MarkRead { consumer, seq } => {
-                match self.gate_read(name, cx) {
-                    Ok(()) => {}
-                    Err(EngineError::Blocked {
-                        rule,
-                        reason,
-                        remedy,
-                    }) => {
-                        return Ok(Outcome::Blocked {
-                            rule,
-                            reason,
-                            remedy,
-                        });
-                    }
-                    Err(e) => return Err(e),
-                }
-                // A client moves only its own cursor; the operator may move any.
-                let own = consumer_name(actor);
-                if !actor.is_operator() && Some(consumer.as_str()) != own.as_deref() {
-                    return Err(EngineError::invalid(
-                        format!("{actor} may only move its own cursor"),
-                        json!({"allowed_consumer": own}),
-                    ));
-                }
-                let at = self.inbox.advance_cursor(&consumer, seq)?;
-                self.audit(
-                    cx.event(name, AuditOutcome::Ok)
-                        .target(format!("{consumer}@{at}")),
-                )?;
-                Ok(Outcome::Done {
-                    detail: json!({"consumer": consumer, "cursor": at}),
-                })
-            }
+            Action::MarkRead { consumer, seq } => self.mark_read(name, consumer, seq, cx),
             Action::SetProviderEnabled { name: provider, .. }
             | Action::SetDefaultProvider { name: provider }
                 if !actor.is_operator() =>

@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use super::{Engine, EngineEvent};
 use crate::config::SourceKind;
 use crate::domain::{Action, Actor, NewMessage, Outcome, now};
+use crate::sources::IngestFailure;
 use crate::sources::Sink;
 use crate::sources::demo::Demo;
 use crate::sources::spool::Spool;
@@ -20,7 +21,7 @@ pub use crate::sources::poller::SourceHealth;
 use crate::sources::poller::{Schedule, SourceHost, run_loop};
 
 impl SourceHost for Engine {
-    fn ingest_from(&self, msg: NewMessage, source: &str) -> anyhow::Result<Appended> {
+    fn ingest_from(&self, msg: NewMessage, source: &str) -> Result<Appended, IngestFailure> {
         self.ingest(msg, source)
     }
     fn report(&self, health: SourceHealth) {
@@ -38,11 +39,11 @@ pub struct EngineSink<'a> {
 }
 
 impl Sink for EngineSink<'_> {
-    fn ingest(&self, msg: NewMessage) -> anyhow::Result<Appended> {
+    fn ingest(&self, msg: NewMessage) -> Result<Appended, IngestFailure> {
         self.engine.ingest(msg, self.source)
     }
 
-    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> anyhow::Result<Vec<Appended>> {
+    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> Result<Vec<Appended>, IngestFailure> {
         self.engine.ingest_batch(msgs, self.source)
     }
 }

@@ -31,7 +31,7 @@ pub struct SourceHealth {
 /// What sources report to: ingestion under a source name, and health. The engine implements it.
 pub trait SourceHost: Send + Sync {
     /// Sanitize, append durably, announce; see [`super::Sink`].
-    fn ingest_from(&self, msg: NewMessage, source: &str) -> anyhow::Result<Appended>;
+    fn ingest_from(&self, msg: NewMessage, source: &str) -> Result<Appended, super::IngestFailure>;
     /// Record and announce a source's health.
     fn report(&self, health: SourceHealth);
     /// The health of every running source.

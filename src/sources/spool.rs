@@ -37,7 +37,7 @@ use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use super::Sink;
+use super::{IngestFailure, Sink};
 use crate::domain::{Channel, NewMessage, Party};
 use crate::paths::{ensure_private_dir, sync_dir, write_atomic};
 use crate::sanitize::{self, IngestError, MAX_FIELD_CHARS};
@@ -229,17 +229,11 @@ impl Spool {
                     }
                 }
             }
-            Err(e) => {
-                if let Some(bad) = e.chain().find_map(|c| c.downcast_ref::<IngestError>()) {
-                    // The content is at fault: retrying cannot help. The context names the item.
-                    let which = e
-                        .chain()
-                        .map(|c| c.to_string())
-                        .find(|m| m.starts_with("item ") && m.contains(" of "))
-                        .map(|m| format!("{m}: "))
-                        .unwrap_or_default();
-                    return self.reject(name, &format!("{which}{bad}"), report);
-                }
+            // The content is at fault: retrying cannot help. The error names the item.
+            Err(bad @ IngestFailure::Refused { .. }) => {
+                return self.reject(name, &bad.to_string(), report);
+            }
+            Err(IngestFailure::Store(e)) => {
                 return Err(e.context(format!(
                     "spool file {shown}: its {count} item(s) were not stored; the file stays for the next poll"
                 )));
