@@ -1314,6 +1314,8 @@ mod tests {
             reason: None,
             remote_id: None,
             edits: 0,
+            requeued_from: None,
+            requeued_as: None,
         }
     }
 

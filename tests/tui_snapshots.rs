@@ -70,6 +70,8 @@ fn draft(id: &str, status: DraftStatus, to: &str, minutes: i64) -> Draft {
         reason: None,
         remote_id: None,
         edits: 0,
+        requeued_from: None,
+        requeued_as: None,
     }
 }
 
@@ -93,6 +95,8 @@ fn app(no_color: bool) -> App {
         vec!["clinic".into(), "work".into()],
         (110, 30),
     );
+    // Ages are shown against this clock: three hours after T0.
+    app.now = T0 + time::Duration::hours(3);
     let _ = app.start();
     let records = [
         record(
@@ -615,6 +619,45 @@ fn inbox_filter_applies_while_typing_and_esc_clears_it() {
     assert!(
         matches!(&fx[..], [Effect::Req(Req::Inbox { .. })]),
         "{fx:?}"
+    );
+}
+
+#[test]
+fn drafts_show_their_age_and_sort_by_it_oldest_first_unless_asked() {
+    let mut a = app(false);
+    key(&mut a, KeyCode::Char('3'));
+    let ids =
+        |a: &App| -> Vec<String> { a.drafts.visible().iter().map(|d| d.id.clone()).collect() };
+    let oldest_first = ids(&a);
+    let ages: Vec<_> = a
+        .drafts
+        .visible()
+        .iter()
+        .map(|d| opsdesk::tui::app::age_text(d.created_at, a.now))
+        .collect();
+    let out = render(&a);
+    assert!(out.contains("AGE ↓"), "oldest first: {out}");
+    for age in &ages {
+        assert!(out.contains(age.as_str()), "{age} in {out}");
+    }
+    let created: Vec<_> = a.drafts.visible().iter().map(|d| d.created_at).collect();
+    assert!(created.windows(2).all(|w| w[0] <= w[1]), "{created:?}");
+    key(&mut a, KeyCode::Char('s'));
+    let mut newest_first = ids(&a);
+    assert!(render(&a).contains("AGE ↑"), "newest first");
+    newest_first.reverse();
+    assert_eq!(newest_first, oldest_first);
+    // Ages read at a glance.
+    let t = T0;
+    let age = |m: i64| opsdesk::tui::app::age_text(t, t + time::Duration::minutes(m));
+    assert_eq!(
+        [
+            age(45),
+            age(7 * 60),
+            age(3 * 1440 + 4 * 60),
+            age(12 * 1440 + 60)
+        ],
+        ["45m", "7h", "3d4h", "12d"].map(String::from)
     );
 }
 

@@ -44,6 +44,8 @@ pub struct Config {
     pub brief: super::BriefConfig,
     /// `[drafts]`: time to live of pending drafts per action kind (`config/drafts_ttl.rs`).
     pub drafts: super::drafts_ttl::DraftsConfig,
+    /// `[audit]`: retention (archiving old months) of the audit trail.
+    pub audit: super::audit_retention::AuditConfig,
     /// `[vault]`: the folder of packaged tools served as `vault_<name>` (docs/ARCHITECTURE.md,
     /// "The tool vault").
     pub vault: VaultConfig,
@@ -76,6 +78,7 @@ impl Default for Config {
             drafting: Default::default(),
             brief: Default::default(),
             drafts: Default::default(),
+            audit: Default::default(),
             vault: VaultConfig::default(),
         }
     }

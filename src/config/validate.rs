@@ -72,6 +72,7 @@ pub(crate) fn validate(config: &mut Config) -> Vec<Finding> {
     v.llm(config);
     let mut extra = super::budgets::problems(config);
     extra.extend(super::drafts_ttl::problems(&config.drafts));
+    extra.extend(super::audit_retention::problems(&config.audit));
     for (keys, message) in extra {
         let keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
         v.invalid(KeyPath::of(&keys), message);
@@ -1001,6 +1002,24 @@ pub(crate) fn warnings(c: &Config) -> Vec<ConfigWarning> {
                 format!(
                     "the provider is enabled but {} is not set in the environment",
                     p.auth_env.as_deref().unwrap_or_default()
+                ),
+            );
+        }
+    }
+    for (name, p) in &c.llm.providers {
+        // A `local` provider may use plain http (a server the operator runs); once it is
+        // cleared for PHI, text of HIPAA profiles crosses the network unencrypted.
+        if p.kind == ProviderKind::Local
+            && p.hipaa_cleared
+            && let Some((scheme, host, _)) = split_url(&p.endpoint)
+            && scheme.eq_ignore_ascii_case("http")
+            && !is_loopback_host(host_only(host))
+        {
+            warn(
+                format!("llm.providers.{name}.endpoint"),
+                format!(
+                    "the provider is marked hipaa_cleared but is reached over plain http on {}, which is not this machine: PHI would cross the network unencrypted; use https (a TLS proxy in front of the server) or a loopback address",
+                    host_only(host)
                 ),
             );
         }

@@ -177,6 +177,15 @@ pub enum DraftEventKind {
     Expired {
         ttl_hours: u64,
     },
+    /// A new draft (this event's id) carrying the content of the expired draft `from`, put
+    /// back in the queue by the operator: pending again, with a fresh time to live. `digest`
+    /// is the content the operator re-queued and must be `from`'s; `verdict` is governance's
+    /// judgement of it now.
+    Requeued {
+        from: String,
+        digest: String,
+        verdict: Verdict,
+    },
 }
 
 impl DraftEventKind {
@@ -189,6 +198,7 @@ impl DraftEventKind {
             DraftEventKind::Executed { .. } => "executed",
             DraftEventKind::Failed { .. } => "failed",
             DraftEventKind::Expired { .. } => "expired",
+            DraftEventKind::Requeued { .. } => "requeued",
         }
     }
 }
@@ -250,6 +260,12 @@ pub struct Draft {
     pub reason: Option<String>,
     pub remote_id: Option<String>,
     pub edits: u32,
+    /// The expired draft this one re-queued (its content, a fresh time to live).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requeued_from: Option<String>,
+    /// The draft this expired one was re-queued as (at most once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requeued_as: Option<String>,
 }
 
 impl Draft {

@@ -9,7 +9,7 @@ mod draft;
 mod message;
 mod query;
 
-pub use action::{Action, Outcome, Verdict};
+pub use action::{Action, BatchDecision, BatchItem, Outcome, Verdict};
 pub use actor::Actor;
 pub use audit::{AuditEvent, AuditOutcome, AuditRecord};
 pub use deal::{

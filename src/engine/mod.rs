@@ -5,6 +5,7 @@
 
 mod assistant_jobs;
 pub mod assistant_query;
+pub mod batch;
 pub mod deals;
 mod decisions;
 pub mod executor;
@@ -18,6 +19,8 @@ pub mod outbound;
 pub mod providers;
 pub mod query;
 mod reads;
+pub mod reminders;
+mod retention;
 pub mod runner;
 
 use std::collections::BTreeMap;
@@ -496,6 +499,10 @@ impl Engine {
             Action::EditDraft { id, outbound } => self.edit_draft(name, id, outbound, cx),
             Action::ApproveDraft { id, digest } => self.approve_draft(name, id, digest, cx),
             Action::RejectDraft { id, reason } => self.reject_draft(name, id, reason, cx),
+            Action::RequeueDraft { id, digest } => self.requeue_draft(name, &id, digest, cx),
+            Action::DecideDrafts { decision, items } => {
+                self.decide_drafts(name, decision, items, cx)
+            }
             Action::MarkRead { consumer, seq } => self.mark_read(name, consumer, seq, cx),
             Action::SetProviderEnabled { name: provider, .. }
             | Action::SetDefaultProvider { name: provider }
@@ -538,6 +545,60 @@ impl Engine {
                 name: provider,
             } => self.set_job_provider(name, &job, provider.as_deref(), cx),
         }
+    }
+
+    /// Re-queue an expired draft: its content, judged again by today's rules, becomes a new
+    /// pending draft with a fresh time to live; the expired one stays expired (final) and
+    /// names its successor.
+    fn requeue_draft(
+        &self,
+        name: &str,
+        id: &str,
+        digest: Option<String>,
+        cx: &Call,
+    ) -> Result<Outcome, EngineError> {
+        let draft = self.existing_draft(id)?;
+        if !cx.actor.is_operator() {
+            return self.blocked(
+                name,
+                cx,
+                &draft.profile,
+                id,
+                Verdict::block(
+                    "operator_only_approval",
+                    format!(
+                        "{} asked to re-queue draft {id}; only the operator decides on drafts",
+                        cx.actor
+                    ),
+                    "re-queue it in the opsdesk console (Drafts pane) or with `opsdesk drafts requeue`",
+                ),
+            );
+        }
+        governance::validate_outbound(&draft.outbound)?;
+        // The rules may have changed while the draft waited: judge its content again.
+        let verdict = self.judge(&draft.profile, &draft.outbound);
+        let new_id = new_draft_id();
+        if let Verdict::Block { .. } = &verdict {
+            return self.blocked(name, cx, &draft.profile, id, verdict);
+        }
+        let digest = digest.unwrap_or_else(|| draft.digest.clone());
+        let ev = DraftEvent {
+            ts: now(),
+            draft_id: new_id.clone(),
+            actor: cx.actor.clone(),
+            kind: DraftEventKind::Requeued {
+                from: id.to_string(),
+                digest: digest.clone(),
+                verdict: verdict.clone(),
+            },
+            audit: None,
+        };
+        self.apply_draft_event(name, ev, &draft.profile, cx)?;
+        Ok(Outcome::Queued {
+            draft_id: new_id,
+            digest,
+            verdict,
+        })
     }
 
     fn existing_draft(&self, id: &str) -> Result<Draft, EngineError> {

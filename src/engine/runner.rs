@@ -222,6 +222,21 @@ fn spawn_draft_expiry(engine: Arc<Engine>, shutdown: CancellationToken) -> JoinH
                         Ok(Err(err)) => tracing::warn!("draft expiry: {err}"),
                         Err(join) => tracing::error!("draft expiry crashed: {join}"),
                     }
+                    // Audit retention rides the same minute tick; with nothing due it only
+                    // lists the month files.
+                    let keep = engine.config().audit.archive_after_months;
+                    if keep > 0 {
+                        let e = engine.clone();
+                        match tokio::task::spawn_blocking(move || {
+                            e.archive_audit(keep, crate::domain::now(), crate::domain::Actor::Engine)
+                        })
+                        .await
+                        {
+                            Ok(Ok(_)) => {}
+                            Ok(Err(err)) => tracing::warn!("audit retention: {err}"),
+                            Err(join) => tracing::error!("audit retention crashed: {join}"),
+                        }
+                    }
                 }
             }
         }

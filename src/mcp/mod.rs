@@ -16,6 +16,7 @@ pub mod auth;
 pub mod bridge;
 pub mod conn;
 pub mod deals;
+pub mod fence;
 pub mod filing;
 #[cfg(feature = "conformance")]
 pub mod fixtures;

@@ -289,13 +289,32 @@ pub struct PullOut {
     /// Your cursor after this read.
     pub cursor: u64,
     pub unread_remaining: u64,
+    /// This call's random fence id: each message `text` is between `<<untrusted:ID>>` and
+    /// `<</untrusted:ID>>`, and only a marker with this id ends it.
+    pub fence: String,
     pub notice: String,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct MessagesOut {
     pub messages: Vec<MessageOut>,
+    /// This call's random fence id (see `PullOut::fence`).
+    pub fence: String,
     pub notice: String,
+}
+
+/// Messages as a tool returns them: each text inside this call's fence.
+fn fenced(records: Vec<InboxRecord>) -> (Vec<MessageOut>, crate::mcp::fence::Fence) {
+    let fence = crate::mcp::fence::Fence::for_bodies(records.iter().map(|r| r.text.as_str()));
+    let messages = records
+        .into_iter()
+        .map(|r| {
+            let mut m = MessageOut::from(r);
+            m.text = fence.wrap(&m.text);
+            m
+        })
+        .collect();
+    (messages, fence)
 }
 
 /// `status`: the engine's answer as it is.
@@ -792,13 +811,17 @@ async fn inbox_pull(
         mark_consumed: a.mark_consumed,
     };
     match hub.read("inbox_pull", q, actor).await? {
-        Answer::Pull(r) => tool_answer(&PullOut {
-            consumer: r.consumer,
-            messages: r.messages.into_iter().map(Into::into).collect(),
-            cursor: r.cursor,
-            unread_remaining: r.unread_remaining,
-            notice: UNTRUSTED_NOTICE.into(),
-        }),
+        Answer::Pull(r) => {
+            let (messages, fence) = fenced(r.messages);
+            tool_answer(&PullOut {
+                consumer: r.consumer,
+                messages,
+                cursor: r.cursor,
+                unread_remaining: r.unread_remaining,
+                fence: fence.id().to_string(),
+                notice: fence.notice(UNTRUSTED_NOTICE),
+            })
+        }
         other => Err(wrong_answer("inbox_pull", &other)),
     }
 }
@@ -852,10 +875,14 @@ async fn messages(
     actor: Actor,
 ) -> Result<CallToolResult, McpError> {
     match hub.read(tool, q, actor).await? {
-        Answer::Messages(r) => tool_answer(&MessagesOut {
-            messages: r.messages.into_iter().map(Into::into).collect(),
-            notice: UNTRUSTED_NOTICE.into(),
-        }),
+        Answer::Messages(r) => {
+            let (messages, fence) = fenced(r.messages);
+            tool_answer(&MessagesOut {
+                messages,
+                fence: fence.id().to_string(),
+                notice: fence.notice(UNTRUSTED_NOTICE),
+            })
+        }
         other => Err(wrong_answer(tool, &other)),
     }
 }

@@ -2,6 +2,7 @@
 //! safe for several processes at once, and recovers from a writer killed mid-append.
 
 pub mod audit;
+pub mod audit_archive;
 pub mod audit_export;
 pub mod audit_find;
 mod cursors;

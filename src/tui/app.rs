@@ -269,7 +269,13 @@ pub enum Level {
 pub enum InputKind {
     Filter(Pane),
     Command,
-    Reject { id: String },
+    Reject {
+        id: String,
+    },
+    /// A reason for rejecting every marked draft at once.
+    RejectBatch {
+        items: Vec<crate::domain::BatchItem>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -336,13 +342,18 @@ impl InboxView {
 pub struct DraftsView {
     pub all: Vec<Draft>,
     pub show_all: bool,
+    /// Undecided drafts youngest first (`s`); by default the oldest, the most urgent, lead.
+    pub newest_first: bool,
+    /// Drafts marked for a batch decision (`space`), by id.
+    pub marked: std::collections::BTreeSet<String>,
     pub filter: String,
     pub sel: usize,
     pub loaded: bool,
 }
 
 impl DraftsView {
-    /// Undecided first (oldest first, the queue order), then decided ones (newest first).
+    /// Undecided first, by age (oldest first unless `newest_first`), then decided ones (most
+    /// recently decided first).
     pub fn visible(&self) -> Vec<&Draft> {
         let f = self.filter.to_lowercase();
         let mut v: Vec<&Draft> = self
@@ -371,7 +382,13 @@ impl DraftsView {
             };
             rank(a).cmp(&rank(b)).then_with(|| {
                 if rank(a) == 0 {
-                    a.created_at.cmp(&b.created_at)
+                    // Age counts from creation (or re-queue), the same clock the TTL uses.
+                    let oldest_first = a.created_at.cmp(&b.created_at);
+                    if self.newest_first {
+                        oldest_first.reverse()
+                    } else {
+                        oldest_first
+                    }
                 } else {
                     b.updated_at.cmp(&a.updated_at)
                 }
@@ -381,6 +398,13 @@ impl DraftsView {
     }
     pub fn selected(&self) -> Option<&Draft> {
         self.visible().get(self.sel).copied()
+    }
+    /// The marked drafts that are still pending, in the order shown.
+    pub fn marked_pending(&self) -> Vec<&Draft> {
+        self.visible()
+            .into_iter()
+            .filter(|d| d.status == DraftStatus::Pending && self.marked.contains(&d.id))
+            .collect()
     }
     pub fn pending(&self) -> usize {
         self.all
@@ -467,6 +491,8 @@ pub struct StatusInfo {
 
 pub struct App {
     pub pane: Pane,
+    /// The time the console shows ages against; the run loop sets it, tests choose it.
+    pub now: OffsetDateTime,
     pub theme: Theme,
     pub keymap: Keymap,
     pub profiles: Vec<String>,
@@ -496,6 +522,8 @@ pub struct App {
     history_asked: Option<(String, OffsetDateTime)>,
     /// Ticks since start (for polling the MCP client list now and then).
     ticks: u64,
+    /// Reminders of drafts waiting too long (`[drafts] remind_after_hours`); `None`: off.
+    pub reminders: Option<crate::engine::reminders::Reminders>,
 }
 
 /// Whether approving this draft makes something leave the machine (mail, a chat post, an
@@ -527,6 +555,21 @@ pub fn with_body(o: &Outbound, new_body: String) -> Outbound {
     o
 }
 
+/// A draft's age in the fewest characters that still read well: `45m`, `7h`, `3d4h`, `12d`.
+pub fn age_text(created: OffsetDateTime, now: OffsetDateTime) -> String {
+    let mins = (now - created).whole_minutes();
+    if mins < 0 {
+        return "-".into();
+    }
+    let (d, h, m) = (mins / 1440, mins / 60 % 24, mins % 60);
+    match (d, h) {
+        (0, 0) => format!("{m}m"),
+        (0, h) => format!("{h}h"),
+        (d, h) if d < 10 && h > 0 => format!("{d}d{h}h"),
+        (d, _) => format!("{d}d"),
+    }
+}
+
 /// Keep `sel` inside `[offset, offset + height)`.
 pub fn follow(sel: usize, offset: usize, height: usize) -> usize {
     let h = height.max(1);
@@ -542,6 +585,7 @@ pub fn follow(sel: usize, offset: usize, height: usize) -> usize {
 impl App {
     pub fn new(theme: Theme, keymap: Keymap, profiles: Vec<String>, size: (u16, u16)) -> App {
         App {
+            now: OffsetDateTime::UNIX_EPOCH,
             pane: Pane::Inbox,
             theme,
             keymap,
@@ -567,6 +611,7 @@ impl App {
             draft_history: BTreeMap::new(),
             history_asked: None,
             ticks: 0,
+            reminders: None,
         }
     }
 
@@ -594,6 +639,27 @@ impl App {
             generation: self.inbox.generation,
             filter: self.inbox.filter.clone(),
             anchor,
+        }
+    }
+
+    /// One notice for every draft that waits too long, at most once per interval (the
+    /// drafts as this console knows them, at `self.now`).
+    fn remind(&mut self) {
+        if !self.drafts.loaded {
+            return;
+        }
+        let now = self.now;
+        let Some(r) = self.reminders.as_mut() else {
+            return;
+        };
+        if let Some(reminder) = r.check(&self.drafts.all, now) {
+            let key = self
+                .keymap
+                .key_for(Pane::Drafts.section(), super::keymap::Act::PaneDrafts);
+            self.say(
+                Level::Warn,
+                format!("{} ({key} shows them)", reminder.line()),
+            );
         }
     }
 
@@ -738,6 +804,7 @@ impl App {
                 if self.ticks.is_multiple_of(8) {
                     fx.push(Effect::Req(Req::Clients));
                 }
+                self.remind();
             }
             Msg::Engine(ev) => self.on_engine(ev, &mut fx),
             Msg::Lagged => {
@@ -1111,6 +1178,39 @@ impl App {
                     format!("{label}: draft {draft_id} queued for approval (Drafts, 3)"),
                 );
             }
+            (Action::DecideDrafts { items, .. }, Ok(Outcome::Done { detail })) => {
+                // Each draft was decided on its own: say which did not go through, and why.
+                let results = detail["results"].as_array().cloned().unwrap_or_default();
+                let missed: Vec<String> = results
+                    .iter()
+                    .filter(|r| r["outcome"] != "done")
+                    .map(|r| {
+                        format!(
+                            "{} ({})",
+                            r["id"].as_str().unwrap_or("?"),
+                            r["error"]
+                                .as_str()
+                                .or(r["reason"].as_str())
+                                .unwrap_or("not decided")
+                        )
+                    })
+                    .collect();
+                self.drafts.marked.clear();
+                if missed.is_empty() {
+                    self.say(Level::Info, label);
+                } else {
+                    self.say(
+                        Level::Error,
+                        format!(
+                            "{label}: {} of {} done; NOT decided: {}",
+                            items.len() - missed.len(),
+                            items.len(),
+                            missed.join("; ")
+                        ),
+                    );
+                }
+                fx.push(Effect::Req(Req::Drafts));
+            }
             (_, Ok(Outcome::Done { .. })) => self.say(Level::Info, label),
             (Action::ApproveDraft { id, .. }, Err(e)) if e.contains("changed since") => {
                 self.say(
@@ -1428,6 +1528,23 @@ impl App {
                     action: Action::RejectDraft { id, reason },
                 }));
             }
+            InputKind::RejectBatch { items } => {
+                let reason = buf.trim().to_string();
+                if reason.is_empty() {
+                    self.say(
+                        Level::Warn,
+                        "a rejection needs a reason; nothing was rejected",
+                    );
+                    return;
+                }
+                fx.push(Effect::Req(Req::Submit {
+                    label: format!("rejected {} drafts", items.len()),
+                    action: Action::DecideDrafts {
+                        decision: crate::domain::BatchDecision::Reject { reason },
+                        items,
+                    },
+                }));
+            }
             InputKind::Command => self.command(buf.trim(), fx),
         }
     }
@@ -1575,7 +1692,9 @@ pub fn draft_outlook(d: &Draft) -> &'static str {
         DraftStatus::Executed => "sent",
         DraftStatus::Failed => "approved, but sending failed (it is retried)",
         DraftStatus::Rejected => "rejected: it will not be sent",
-        DraftStatus::Expired => "expired unanswered: it will not be sent",
+        DraftStatus::Expired => {
+            "expired unanswered: it will not be sent (u re-queues it as a new draft)"
+        }
     }
 }
 
@@ -1605,6 +1724,10 @@ pub fn draft_life(events: &[DraftEvent], tz: UtcOffset) -> Vec<String> {
                 DraftEventKind::Expired { ttl_hours } => {
                     format!("expired after {ttl_hours} h without a decision")
                 }
+                DraftEventKind::Requeued { from, .. } => format!(
+                    "re-queued by {}: {from} → {} (a fresh time to live)",
+                    e.actor, e.draft_id
+                ),
             };
             format!("  {when}  {what}")
         })

@@ -70,6 +70,7 @@ acts! {
     MarkAllRead = "mark_all_read",
     Regenerate = "regenerate",
     Approve = "approve", Reject = "reject", Edit = "edit", ShowAll = "show_all",
+    Requeue = "requeue", SortAge = "sort_age", Mark = "mark",
     ToggleEnabled = "toggle_enabled", SetDefault = "set_default",
     CycleOutcome = "cycle_outcome", Verify = "verify",
 }
@@ -116,7 +117,9 @@ impl Act {
             | Act::PaneDrafts
             | Act::PaneProviders
             | Act::PaneAudit => Purpose::Panes,
-            Act::Filter | Act::ClearFilter | Act::CycleOutcome | Act::ShowAll => Purpose::Filter,
+            Act::Filter | Act::ClearFilter | Act::CycleOutcome | Act::ShowAll | Act::SortAge => {
+                Purpose::Filter
+            }
             Act::Quit
             | Act::Command
             | Act::Help
@@ -133,6 +136,8 @@ impl Act {
             | Act::Approve
             | Act::Reject
             | Act::Edit
+            | Act::Requeue
+            | Act::Mark
             | Act::ToggleEnabled
             | Act::SetDefault => Purpose::Act,
         }
