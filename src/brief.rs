@@ -1261,6 +1261,7 @@ mod tests {
             preview: text.chars().take(40).collect(),
             meta: BTreeMap::new(),
             untrusted: true,
+            attachments: Vec::new(),
         }
     }
 

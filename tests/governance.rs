@@ -49,6 +49,7 @@ fn message(id: &str, profile: &str, text: &str) -> NewMessage {
         body: text.into(),
         html: false,
         meta: Default::default(),
+        attachments: Vec::new(),
     }
 }
 

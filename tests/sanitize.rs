@@ -87,6 +87,7 @@ fn message(case: &Case) -> NewMessage {
         body: case.input.clone(),
         html: case.html,
         meta,
+        attachments: Vec::new(),
     }
 }
 

@@ -42,6 +42,7 @@ fn record(seq: u64, channel: Channel, profile: &str, from: &str, subject: &str) 
         preview: subject.into(),
         meta: Default::default(),
         untrusted: true,
+        attachments: Vec::new(),
     }
 }
 

@@ -137,6 +137,7 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
                 body,
                 html,
                 meta: Default::default(),
+                attachments: Vec::new(),
             };
             match engine.ingest(msg, "cli")? {
                 Appended::New(r) => out

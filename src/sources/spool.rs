@@ -673,6 +673,7 @@ fn json_item(
         body,
         html: item.html.unwrap_or(false),
         meta,
+        attachments: Vec::new(),
     })
 }
 
@@ -814,6 +815,7 @@ fn parse_eml(bytes: &[u8], default_profile: &str, file: &str) -> Result<Vec<NewM
         body,
         html,
         meta,
+        attachments: Vec::new(),
     }])
 }
 

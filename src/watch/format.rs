@@ -278,6 +278,7 @@ mod tests {
             preview: preview.into(),
             meta: Default::default(),
             untrusted: true,
+            attachments: Vec::new(),
         }
     }
 

@@ -151,6 +151,7 @@ impl MailSync {
                 .as_str()
                 .is_some_and(|t| t.eq_ignore_ascii_case("html")),
             meta,
+            attachments: Vec::new(),
         })
     }
 }
