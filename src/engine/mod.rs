@@ -117,6 +117,8 @@ pub struct Engine {
     assistant: crate::assistant::store::AssistantStore,
     /// The job runner of LLM work (`jobs.rs`).
     jobs: jobs::JobRunner,
+    /// Inbound attachments' bytes (`store/attachments.rs`); read through `reads.rs`.
+    attachments: crate::store::attachments::AttachmentStore,
     _lock: Option<EngineLock>,
 }
 
@@ -132,6 +134,10 @@ impl Engine {
         let (events, _) = broadcast::channel(1024);
         let phi = crate::governance::phi_view::PhiPolicy::from_config(&config);
         Ok(Engine {
+            attachments: crate::store::attachments::AttachmentStore::new(
+                &paths.data_dir,
+                &config.attachments,
+            ),
             phi,
             inbox: Inbox::open(&paths.inbox_dir())?,
             deals: crate::store::deals::Deals::open(&paths.deals_dir())?,

@@ -81,7 +81,9 @@ pub fn spawn_sources(
             .clone()
             .unwrap_or_else(|| engine.paths().spool_dir());
         let spool = Arc::new(
-            Spool::new(dir, default_profile.clone())?.with_profiles(cfg.profiles.keys().cloned()),
+            Spool::new(dir, default_profile.clone())?
+                .with_profiles(cfg.profiles.keys().cloned())
+                .with_attachments(engine.attachments.clone()),
         );
         let every = Duration::from_secs(cfg.sources.spool.interval_secs.max(1));
         tasks.push(spawn_poller(
