@@ -840,12 +840,12 @@ pub fn attachment_risk(name: &str, media_type: &str) -> Option<&'static str> {
         .map(|(_, e)| e.to_ascii_lowercase())
         .unwrap_or_default();
     const EXECUTABLE: [&str; 20] = [
-        "exe", "dll", "com", "scr", "pif", "msi", "msp", "cpl", "sys", "bat", "cmd", "app",
-        "dmg", "pkg", "deb", "rpm", "jar", "apk", "elf", "lnk",
+        "exe", "dll", "com", "scr", "pif", "msi", "msp", "cpl", "sys", "bat", "cmd", "app", "dmg",
+        "pkg", "deb", "rpm", "jar", "apk", "elf", "lnk",
     ];
     const SCRIPT: [&str; 14] = [
-        "js", "jse", "vbs", "vbe", "wsf", "wsh", "ps1", "psm1", "sh", "hta", "reg", "py",
-        "iso", "img",
+        "js", "jse", "vbs", "vbe", "wsf", "wsh", "ps1", "psm1", "sh", "hta", "reg", "py", "iso",
+        "img",
     ];
     const MACRO: [&str; 10] = [
         "docm", "dotm", "xlsm", "xltm", "xlam", "pptm", "potm", "ppam", "sldm", "xlsb",
@@ -868,7 +868,10 @@ pub fn attachment_risk(name: &str, media_type: &str) -> Option<&'static str> {
     } else if SCRIPT.contains(&ext.as_str())
         || matches!(
             mt,
-            "application/javascript" | "text/javascript" | "application/x-sh" | "text/x-shellscript"
+            "application/javascript"
+                | "text/javascript"
+                | "application/x-sh"
+                | "text/x-shellscript"
         )
     {
         Some("script")
@@ -888,6 +891,7 @@ fn clean_attachment(a: Attachment) -> Attachment {
         .map(|h| h.to_ascii_lowercase())
         .filter(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()));
     let status = match (a.status, &sha256) {
+        // A "stored" attachment without a usable hash cannot be read: say it is not there.
         (AttachmentStatus::Stored, None) => AttachmentStatus::TooLarge,
         (s, _) => s,
     };

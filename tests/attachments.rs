@@ -3,10 +3,24 @@
 //! `opsdesk://attachments/{sha256}` URIs, never base64 in tool results; an uncleared client gets
 //! no PHI from a clinic's attachment. Real files in temporary directories, a real inbox.
 
+mod graph_support;
+
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
+
+use graph_support::{CLIENT_ID, Fake, LARGE_ATTACHMENT};
+use opsdesk::config::Config;
+use opsdesk::domain::NewMessage;
+use opsdesk::engine::{Engine, Mode};
+use opsdesk::paths::Paths;
+use opsdesk::sources::graph::auth::{Auth, TokenFile, TokenStore};
+use opsdesk::sources::graph::client::GraphClient;
+use opsdesk::sources::graph::mail::MailSync;
+use opsdesk::sources::graph::{Account, Deliver};
+use opsdesk::sources::poller::SourceHost;
 
 use base64::Engine as _;
 use opsdesk::config::attachments::AttachmentsConfig;
@@ -29,7 +43,8 @@ fn b64(b: &[u8]) -> String {
 /// A small but real PDF's bytes (only the header matters to nothing here; the bytes are
 /// what is hashed).
 const PDF: &[u8] = b"%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n";
-const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
+const PNG: &[u8] =
+    b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
 
 /// A referral: text body, an inline logo (multipart/related), a PDF named with RFC 2231
 /// (UTF-8, continuation), a text note named with RFC 2047, and a hostile name: path traversal,
@@ -127,7 +142,12 @@ fn an_eml_with_a_pdf_an_inline_image_and_a_hostile_name_is_stored_by_hash() {
     let names: Vec<&str> = a.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(
         names,
-        ["logo.png", "Référence patient.pdf", "Notes über.txt", "_CON.fdp.exe"],
+        [
+            "logo.png",
+            "Référence patient.pdf",
+            "Notes über.txt",
+            "_CON.fdp.exe"
+        ],
         "RFC 2231 and 2047 names decoded; the hostile one neutralized"
     );
 
@@ -165,7 +185,10 @@ fn an_eml_with_a_pdf_an_inline_image_and_a_hostile_name_is_stored_by_hash() {
         let h = att.sha256.as_deref().unwrap();
         let path = s.store.path_of(h).unwrap();
         assert_eq!(path.file_name().unwrap().to_str().unwrap(), h);
-        assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
     let (bytes, size) = s.store.read(&sha(PDF), u64::MAX).unwrap().unwrap();
     assert_eq!((bytes.as_slice(), size), (PDF, PDF.len() as u64));
@@ -260,4 +283,177 @@ fn hostile_names_are_neutralized() {
     let cut = safe_file_name(&long);
     assert_eq!(cut.chars().count(), 120);
     assert!(cut.ends_with("….pdf"), "{cut}");
+}
+
+// ------------------------------------------------------------------------ Microsoft Graph
+
+fn graph_config(fake: &Fake, extra: &str) -> Config {
+    let text = format!(
+        r#"
+[profiles.work]
+sources = ["graph_mail"]
+email_domains = ["contoso.com"]
+[profiles.work.graph]
+client_id = "{CLIENT_ID}"
+time_zone = "UTC"
+authority_url = "{}"
+base_url = "{}"
+{extra}
+"#,
+        fake.authority(),
+        fake.graph_base()
+    );
+    Config::from_toml_str(&text, Path::new("test.toml")).unwrap()
+}
+
+fn graph_account(fake: &Fake, cfg: &Config, data_dir: &Path) -> Arc<Account> {
+    let g = cfg.profiles["work"].graph.clone().unwrap();
+    let store = TokenStore::new(data_dir.join("tokens"));
+    let rt = fake.with(|s| s.issue_refresh_token());
+    store
+        .save(
+            "work",
+            &TokenFile {
+                refresh_token: rt,
+                tenant: g.tenant.clone(),
+                client_id: g.client_id.clone(),
+                scopes: vec![],
+                saved_at: time::OffsetDateTime::now_utc(),
+            },
+        )
+        .unwrap();
+    let http = reqwest::Client::new();
+    let auth = Auth::new(
+        "work",
+        &g,
+        vec!["offline_access".into()],
+        http.clone(),
+        store,
+    );
+    let mut client = GraphClient::new(http, fake.graph_base(), auth);
+    client.retry_base = Duration::from_millis(1);
+    Arc::new(Account {
+        profile: "work".into(),
+        client,
+        state_dir: data_dir.join("graph/work"),
+        time_zone: "UTC".into(),
+    })
+}
+
+/// One poll of the Graph mail source into `engine`, taking attachments in.
+async fn poll_mail(engine: &Arc<Engine>, acct: &Arc<Account>) {
+    let e = engine.clone();
+    let deliver: Deliver = Arc::new(move |m: NewMessage| {
+        Ok(matches!(
+            e.ingest(m, "test")?,
+            opsdesk::store::inbox::Appended::New(_)
+        ))
+    });
+    let host: Arc<dyn SourceHost> = engine.clone();
+    MailSync::new(acct.clone())
+        .with_attachments(engine.attachment_store().unwrap(), host)
+        .poll_once(&deliver)
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graph_small_large_and_item_attachments_are_ingested_once() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = graph_config(
+        &fake,
+        "[attachments]\nmax_file_bytes = 4194304\nmax_message_bytes = 20971520",
+    );
+    let acct = graph_account(&fake, &cfg, tmp.path());
+    let paths = Paths::resolve(Some(tmp.path().to_path_buf()), None).unwrap();
+    let engine = Arc::new(Engine::open(paths, cfg, Mode::Primary).unwrap());
+
+    let large: Vec<u8> = (0..LARGE_ATTACHMENT + 4096)
+        .map(|i| (i % 251) as u8)
+        .collect();
+    let huge = vec![7u8; 5 * 1024 * 1024];
+    let forwarded = b"From: a@fabrikam.com\r\nSubject: Original\r\n\r\nthe original\r\n";
+    let mail = fake.with(|s| {
+        let id = s.add_mail("Contract", "ann@fabrikam.com", "<p>attached</p>");
+        s.add_file_attachment(&id, "contract.pdf", "application/pdf", PDF, false);
+        s.add_file_attachment(&id, "scan.tiff", "image/tiff", &large, false);
+        s.add_item_attachment(&id, "Original", forwarded);
+        s.add_file_attachment(&id, "video.mp4", "video/mp4", &huge, false);
+        s.add_file_attachment(&id, "sig.png", "image/png", PNG, true);
+        s.add_mail("No attachments", "bob@fabrikam.com", "<p>hi</p>");
+        id
+    });
+
+    poll_mail(&engine, &acct).await;
+    let rec = engine.inbox_record_by_id(&mail).unwrap().unwrap();
+    let got: Vec<_> = rec
+        .attachments
+        .iter()
+        .map(|a| (a.name.as_str(), a.media_type.as_str(), a.status, a.inline))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "contract.pdf",
+                "application/pdf",
+                AttachmentStatus::Stored,
+                false
+            ),
+            ("scan.tiff", "image/tiff", AttachmentStatus::Stored, false),
+            (
+                "Original",
+                "message/rfc822",
+                AttachmentStatus::Stored,
+                false
+            ),
+            ("video.mp4", "video/mp4", AttachmentStatus::TooLarge, false),
+            ("sig.png", "image/png", AttachmentStatus::Stored, true),
+        ]
+    );
+    assert_eq!(
+        rec.attachments[0].sha256.as_deref(),
+        Some(sha(PDF).as_str())
+    );
+    assert_eq!(
+        rec.attachments[1].sha256.as_deref(),
+        Some(sha(&large).as_str())
+    );
+    assert_eq!(rec.attachments[1].size, large.len() as u64);
+    assert_eq!(
+        rec.attachments[2].sha256.as_deref(),
+        Some(sha(forwarded).as_str())
+    );
+    assert_eq!(rec.attachments[3].sha256, None, "never downloaded");
+    assert_eq!(rec.attachments[3].size, huge.len() as u64);
+    let store = engine.attachment_store().unwrap();
+    assert_eq!(
+        store.read(&sha(&large), u64::MAX).unwrap().unwrap().0,
+        large
+    );
+
+    let value_gets = |f: &Fake| f.with(|s| s.count("GET", "/$value"));
+    let list_gets = |f: &Fake| f.with(|s| s.count("GET", "/attachments"));
+    assert_eq!(
+        value_gets(&fake),
+        2,
+        "the large file and the item; small ones came inline"
+    );
+    assert_eq!(
+        fake.with(|s| s.count("GET", "/attachments") - s.count("GET", "/$value")),
+        1,
+        "only the mail with attachments is asked for them"
+    );
+
+    // The delta token expires: a full resync delivers the same mail again.
+    fake.with(|s| s.delta_expired_below = usize::MAX);
+    let (lists, values) = (list_gets(&fake), value_gets(&fake));
+    poll_mail(&engine, &acct).await;
+    assert_eq!(engine.inbox_last_seq().unwrap(), 2, "no duplicate record");
+    assert_eq!(
+        (list_gets(&fake), value_gets(&fake)),
+        (lists, values),
+        "a message already in the inbox has its attachments fetched once"
+    );
 }

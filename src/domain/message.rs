@@ -179,6 +179,8 @@ pub enum AttachmentStatus {
     MessageTooLarge,
     /// The store reached `quota_bytes`: not stored.
     QuotaFull,
+    /// A link to a file kept elsewhere (a Graph `referenceAttachment`): there are no bytes.
+    Link,
 }
 
 impl AttachmentStatus {
@@ -189,6 +191,7 @@ impl AttachmentStatus {
             AttachmentStatus::TooLarge => "too large, not stored",
             AttachmentStatus::MessageTooLarge => "message attachments too large, not stored",
             AttachmentStatus::QuotaFull => "attachment store full, not stored",
+            AttachmentStatus::Link => "link to a cloud file, no bytes",
         }
     }
 }

@@ -19,9 +19,7 @@ pub use deal::{
 pub use draft::{
     AuditRef, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, content_digest,
 };
-pub use message::{
-    Attachment, AttachmentStatus, Channel, InboxRecord, NewMessage, Party,
-};
+pub use message::{Attachment, AttachmentStatus, Channel, InboxRecord, NewMessage, Party};
 pub use query::{BriefKind, ConfigSection, Query};
 
 /// Current time in UTC. One place so tests and formatting agree on the clock.

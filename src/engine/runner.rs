@@ -29,6 +29,19 @@ impl SourceHost for Engine {
     fn healths(&self) -> Vec<SourceHealth> {
         self.health()
     }
+    fn has_item(&self, id: &str) -> bool {
+        match self.inbox.find_by_id(id) {
+            Ok(found) => found.is_some(),
+            Err(e) => {
+                // Not knowing only costs a second fetch: dedup by id keeps the inbox right.
+                tracing::warn!("cannot look up inbox item by id: {e}");
+                false
+            }
+        }
+    }
+    fn attachment_store(&self) -> Option<crate::store::attachments::AttachmentStore> {
+        Some(self.attachments.clone())
+    }
 }
 
 /// Delivers a source's items to the engine under that source's name.

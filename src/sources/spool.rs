@@ -217,14 +217,15 @@ impl Spool {
             Fetched::Bytes(b) => b,
         };
         let parsed = match kind_of(name) {
-            Some(Kind::Json) => parse_json(&bytes, &self.default_profile, &shown)
-                .map(|items| (items, Vec::new())),
+            Some(Kind::Json) => {
+                parse_json(&bytes, &self.default_profile, &shown).map(|items| (items, Vec::new()))
+            }
             Some(Kind::Eml) => parse_eml(&bytes, &self.default_profile, &shown),
             None => return Ok(()),
         };
-        let (mut items, attached) = match parsed.and_then(|(items, attached)| {
-            self.validate(items).map(|items| (items, attached))
-        }) {
+        let (mut items, attached) = match parsed
+            .and_then(|(items, attached)| self.validate(items).map(|items| (items, attached)))
+        {
             Ok(parsed) => parsed,
             Err(reason) => return self.reject(name, &reason, report),
         };
@@ -845,12 +846,13 @@ fn parse_eml(
                 || matches!(part.body, PartType::InlineBinary(_)),
                 |d| d.is_inline(),
             );
-            let name = part.attachment_name().map(str::to_string).unwrap_or_else(|| {
-                match part.message().and_then(|m| m.subject()) {
+            let name = part
+                .attachment_name()
+                .map(str::to_string)
+                .unwrap_or_else(|| match part.message().and_then(|m| m.subject()) {
                     Some(subject) => format!("{subject}.eml"),
                     None => String::new(),
-                }
-            });
+                });
             Incoming {
                 name,
                 media_type,
@@ -863,20 +865,23 @@ fn parse_eml(
     let mut meta = BTreeMap::new();
     meta.insert("source".into(), Value::from("spool"));
     meta.insert("file".into(), Value::from(file));
-    Ok((vec![NewMessage {
-        id,
-        profile: default_profile.to_string(),
-        channel: Channel::Email,
-        thread_id,
-        from,
-        to,
-        subject: msg.subject().map(str::to_string),
-        ts,
-        body,
-        html,
-        meta,
-        attachments: Vec::new(),
-    }], attached))
+    Ok((
+        vec![NewMessage {
+            id,
+            profile: default_profile.to_string(),
+            channel: Channel::Email,
+            thread_id,
+            from,
+            to,
+            subject: msg.subject().map(str::to_string),
+            ts,
+            body,
+            html,
+            meta,
+            attachments: Vec::new(),
+        }],
+        attached,
+    ))
 }
 
 #[cfg(test)]

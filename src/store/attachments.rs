@@ -49,7 +49,11 @@ pub enum Content {
     Bytes(Vec<u8>),
     /// The source did not fetch the bytes because the declared size is over the per-file
     /// limit (a Graph attachment is only downloaded when it would be kept).
-    NotFetched { size: u64 },
+    NotFetched {
+        size: u64,
+    },
+    /// A link to a file elsewhere (Graph `referenceAttachment`): nothing to fetch.
+    Link,
 }
 
 /// The store. Cheap to clone (shared state).
@@ -124,6 +128,19 @@ impl AttachmentStore {
             let (size, bytes) = match part.content {
                 Content::Bytes(b) => (b.len() as u64, Some(b)),
                 Content::NotFetched { size } => (size, None),
+                Content::Link => {
+                    out.push(Attachment {
+                        name,
+                        media_type,
+                        size: 0,
+                        sha256: None,
+                        inline: part.inline,
+                        status: AttachmentStatus::Link,
+                        text: None,
+                        risk,
+                    });
+                    continue;
+                }
             };
             let sha256 = bytes.as_deref().map(|b| hex::encode(Sha256::digest(b)));
             let status = match (&bytes, &sha256) {
@@ -166,8 +183,7 @@ impl AttachmentStore {
             .path_of(sha256)
             .ok_or_else(|| io::Error::new(ErrorKind::InvalidInput, "not a hash"))?;
         let mut used = self.inner.used.lock().unwrap_or_else(|p| p.into_inner());
-        if fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
-        {
+        if fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64) {
             return Ok(true);
         }
         let now = match *used {
@@ -300,7 +316,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let s = store(tmp.path(), 100, 1000, 10_000);
         let a = s
-            .store_message(vec![bytes("../../etc/passwd", b"hello"), bytes("b", b"hello")])
+            .store_message(vec![
+                bytes("../../etc/passwd", b"hello"),
+                bytes("b", b"hello"),
+            ])
             .unwrap();
         let h = a[0].sha256.clone().unwrap();
         assert_eq!(a[0].name, "passwd");
@@ -338,7 +357,10 @@ mod tests {
                 AttachmentStatus::Stored
             ]
         );
-        assert!(a[0].sha256.is_some(), "the hash is known even when not stored");
+        assert!(
+            a[0].sha256.is_some(),
+            "the hash is known even when not stored"
+        );
         assert_eq!(a[0].uri(), None);
     }
 

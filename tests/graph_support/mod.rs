@@ -150,7 +150,33 @@ pub struct FakeState {
     /// A request whose path contains this is carried out, then its answer is held back for a
     /// long time (the caller is killed meanwhile: a crash between the call and its record).
     pub stall_after_acting: Option<String>,
+    /// Attachments per mail id ("List attachments", "Get attachment" `$value`).
+    pub attachments: HashMap<String, Vec<FakeAttachment>>,
 }
+
+/// An attachment as Graph models it: `#microsoft.graph.fileAttachment` (bytes),
+/// `#microsoft.graph.itemAttachment` (an attached Outlook item; `$value` is its MIME) or
+/// `#microsoft.graph.referenceAttachment` (a link; `$value` answers 405).
+#[derive(Debug, Clone)]
+pub struct FakeAttachment {
+    pub id: String,
+    pub name: String,
+    pub content_type: Option<String>,
+    pub is_inline: bool,
+    pub kind: FakeAttachmentKind,
+}
+
+#[derive(Debug, Clone)]
+pub enum FakeAttachmentKind {
+    File(Vec<u8>),
+    Item(Vec<u8>),
+    Reference,
+}
+
+/// File attachments above this are listed without `contentBytes` (so the client reads them
+/// through `$value`, streamed); 3 MB is the size above which Graph's documentation has
+/// attachments moved through upload sessions rather than inline base64.
+pub const LARGE_ATTACHMENT: usize = 3 * 1024 * 1024;
 
 impl Default for FakeState {
     fn default() -> Self {
@@ -190,6 +216,7 @@ impl Default for FakeState {
             location: HashMap::new(),
             moves: Vec::new(),
             stall_after_acting: None,
+            attachments: HashMap::new(),
         }
     }
 }
@@ -226,6 +253,45 @@ impl FakeState {
             received: "2026-11-22T07:00:00Z".into(),
         });
         self.log.push(Change::Added(id.clone()));
+        id
+    }
+
+    /// Attach a file to mail `mail_id`; the attachment's id.
+    pub fn add_file_attachment(
+        &mut self,
+        mail_id: &str,
+        name: &str,
+        content_type: &str,
+        bytes: &[u8],
+        is_inline: bool,
+    ) -> String {
+        let id = self.id("AAMkAtt-");
+        self.attachments
+            .entry(mail_id.to_string())
+            .or_default()
+            .push(FakeAttachment {
+                id: id.clone(),
+                name: name.into(),
+                content_type: Some(content_type.into()),
+                is_inline,
+                kind: FakeAttachmentKind::File(bytes.to_vec()),
+            });
+        id
+    }
+
+    /// Attach an Outlook item (a forwarded mail) whose MIME form is `mime`.
+    pub fn add_item_attachment(&mut self, mail_id: &str, name: &str, mime: &[u8]) -> String {
+        let id = self.id("AAMkAtt-");
+        self.attachments
+            .entry(mail_id.to_string())
+            .or_default()
+            .push(FakeAttachment {
+                id: id.clone(),
+                name: name.into(),
+                content_type: None,
+                is_inline: false,
+                kind: FakeAttachmentKind::Item(mime.to_vec()),
+            });
         id
     }
 
@@ -327,6 +393,7 @@ impl FakeState {
             "internetMessageId": format!("<{}@fake>", m.id),
             "isRead": false,
             "isDraft": false,
+            "hasAttachments": false,
         })
     }
 }
@@ -681,6 +748,47 @@ fn graph(
                 .unwrap_or("")
                 .to_string();
             delta(st, &q, &host, immutable)
+        }
+        ("GET", ["me", "messages", id, "attachments"]) => {
+            let Some(list) = st.attachments.get(&canon(id)) else {
+                return match st.inbox.iter().any(|m| m.id == canon(id)) {
+                    true => ok(json!({"value": []})),
+                    false => err(404, "ErrorItemNotFound"),
+                };
+            };
+            let value: Vec<Value> = list.iter().map(attachment_json).collect();
+            ok(json!({
+                "@odata.context": format!("https://graph.microsoft.com/v1.0/$metadata#users('{ME}')/messages('{id}')/attachments"),
+                "value": value,
+            }))
+        }
+        ("GET", ["me", "messages", id, "attachments", aid, "$value"]) => {
+            let Some(a) = st
+                .attachments
+                .get(&canon(id))
+                .and_then(|l| l.iter().find(|a| a.id == *aid))
+            else {
+                return err(404, "ErrorItemNotFound");
+            };
+            match &a.kind {
+                FakeAttachmentKind::File(b) => (
+                    [(
+                        axum::http::header::CONTENT_TYPE,
+                        a.content_type.clone().unwrap_or_default(),
+                    )],
+                    b.clone(),
+                )
+                    .into_response(),
+                FakeAttachmentKind::Item(mime) => (
+                    [(
+                        axum::http::header::CONTENT_TYPE,
+                        "message/rfc822".to_string(),
+                    )],
+                    mime.clone(),
+                )
+                    .into_response(),
+                FakeAttachmentKind::Reference => err(405, "ErrorInvalidRequest"),
+            }
         }
         ("GET", ["me", "messages", id]) => match st.drafts.get(&canon(id)) {
             // Undocumented, modelled pessimistically: a message in the Outbox reads as a draft.
@@ -1065,6 +1173,21 @@ fn delta(st: &mut FakeState, q: &HashMap<String, String>, host: &str, immutable:
             })
             .collect(),
     };
+    let items: Vec<Value> = items
+        .into_iter()
+        .map(|mut v| {
+            if let Some(id) = v["id"].as_str() {
+                let has = st
+                    .attachments
+                    .get(&canon(id))
+                    .is_some_and(|a| !a.is_empty());
+                if v.get("@removed").is_none() {
+                    v["hasAttachments"] = json!(has);
+                }
+            }
+            v
+        })
+        .collect();
     let size = st.page_size;
     let page: Vec<Value> = items.iter().skip(offset).take(size).cloned().collect();
     let mut v = json!({"value": page});
@@ -1129,4 +1252,37 @@ fn issue(st: &mut FakeState) -> Response {
         "token_type": "Bearer", "scope": "Mail.ReadWrite", "expires_in": st.access_lifetime,
         "access_token": at, "refresh_token": rt,
     }))
+}
+
+/// One entry of "List attachments", in the documented shape of each derived type.
+fn attachment_json(a: &FakeAttachment) -> Value {
+    use base64::Engine as _;
+    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    let mut v = json!({
+        "id": a.id,
+        "lastModifiedDateTime": "2026-11-22T07:00:00Z",
+        "name": a.name,
+        "contentType": a.content_type,
+        "isInline": a.is_inline,
+    });
+    match &a.kind {
+        FakeAttachmentKind::File(b) => {
+            v["@odata.type"] = json!("#microsoft.graph.fileAttachment");
+            v["size"] = json!(b.len());
+            v["contentId"] = Value::Null;
+            v["contentLocation"] = Value::Null;
+            if b.len() <= LARGE_ATTACHMENT {
+                v["contentBytes"] = json!(b64(b));
+            }
+        }
+        FakeAttachmentKind::Item(mime) => {
+            v["@odata.type"] = json!("#microsoft.graph.itemAttachment");
+            v["size"] = json!(mime.len());
+        }
+        FakeAttachmentKind::Reference => {
+            v["@odata.type"] = json!("#microsoft.graph.referenceAttachment");
+            v["size"] = json!(0);
+        }
+    }
+    v
 }
