@@ -234,7 +234,8 @@ impl Spool {
         if let (Some(store), Some(first), false) =
             (&self.attachments, items.first_mut(), attached.is_empty())
         {
-            first.attachments = store.store_message(attached).with_context(|| {
+            let profile = first.profile.clone();
+            first.attachments = store.store_message(&profile, attached).with_context(|| {
                 format!(
                     "spool file {shown}: its attachments could not be stored in {}; the file stays for the next poll",
                     store.dir().display()

@@ -56,6 +56,15 @@ pub enum Content {
     Link,
 }
 
+/// Who received a stored file (`ab/<sha256>.json`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Owners {
+    pub profiles: Vec<String>,
+    /// Neutralized name and media type of the first arrival.
+    pub name: String,
+    pub media_type: String,
+}
+
 /// The store. Cheap to clone (shared state).
 #[derive(Clone)]
 pub struct AttachmentStore {
@@ -117,7 +126,11 @@ impl AttachmentStore {
     /// the store count for the message but cost no quota. An I/O error fails the whole call
     /// (the caller keeps the message for a later attempt); files already written stay, and
     /// are reused then.
-    pub fn store_message(&self, parts: Vec<Incoming>) -> io::Result<Vec<Attachment>> {
+    pub fn store_message(
+        &self,
+        profile: &str,
+        parts: Vec<Incoming>,
+    ) -> io::Result<Vec<Attachment>> {
         let limits = &self.inner.limits;
         let mut message_total = 0u64;
         let mut out = Vec::with_capacity(parts.len());
@@ -150,6 +163,7 @@ impl AttachmentStore {
                         AttachmentStatus::MessageTooLarge
                     } else if self.put(h, b)? {
                         message_total += size;
+                        self.record_owner(h, profile, &name, &media_type)?;
                         AttachmentStatus::Stored
                     } else {
                         AttachmentStatus::QuotaFull
@@ -220,7 +234,55 @@ impl AttachmentStore {
         Ok(true)
     }
 
-    /// Total size of the stored files (a walk of the two-level tree).
+    /// Note that `profile`'s mail carried `sha256` (the sidecar `ab/<sha256>.json`): a read
+    /// of the bytes is attributed to the profiles listed there (the PHI rules of a
+    /// `requires_hipaa` profile apply when any of them is one). Rewritten only when the
+    /// profile is new to it.
+    fn record_owner(
+        &self,
+        sha256: &str,
+        profile: &str,
+        name: &str,
+        media_type: &str,
+    ) -> io::Result<()> {
+        let path = self.owners_path(sha256);
+        let mut owners = self.owners(sha256)?.unwrap_or_else(|| Owners {
+            profiles: Vec::new(),
+            name: name.to_string(),
+            media_type: media_type.to_string(),
+        });
+        if owners.profiles.iter().any(|p| p == profile) {
+            return Ok(());
+        }
+        owners.profiles.push(profile.to_string());
+        let bytes = serde_json::to_vec(&owners).map_err(io::Error::other)?;
+        crate::paths::write_atomic(&path, &bytes)
+    }
+
+    fn owners_path(&self, sha256: &str) -> PathBuf {
+        self.inner
+            .dir
+            .join(&sha256[..2])
+            .join(format!("{sha256}.json"))
+    }
+
+    /// Whose mail carried `sha256`, and the name and type it first came with. None when no
+    /// such record exists (bytes stored by an older version, or not stored at all).
+    pub fn owners(&self, sha256: &str) -> io::Result<Option<Owners>> {
+        if !is_hash(sha256) {
+            return Ok(None);
+        }
+        match fs::read(self.owners_path(sha256)) {
+            Ok(b) => serde_json::from_slice(&b)
+                .map(Some)
+                .map_err(|e| io::Error::new(ErrorKind::InvalidData, e)),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Total size of the stored files (a walk of the two-level tree; the small owner records
+    /// beside them are not counted).
     pub fn measure(&self) -> io::Result<u64> {
         let mut total = 0;
         let shards = match fs::read_dir(&self.inner.dir) {
@@ -235,6 +297,7 @@ impl AttachmentStore {
             for f in fs::read_dir(shard.path())?.flatten() {
                 if let Ok(m) = f.metadata()
                     && m.is_file()
+                    && f.file_name().to_str().is_some_and(is_hash)
                 {
                     total += m.len();
                 }
@@ -316,10 +379,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let s = store(tmp.path(), 100, 1000, 10_000);
         let a = s
-            .store_message(vec![
-                bytes("../../etc/passwd", b"hello"),
-                bytes("b", b"hello"),
-            ])
+            .store_message(
+                "p",
+                vec![bytes("../../etc/passwd", b"hello"), bytes("b", b"hello")],
+            )
             .unwrap();
         let h = a[0].sha256.clone().unwrap();
         assert_eq!(a[0].name, "passwd");
@@ -340,12 +403,15 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let s = store(tmp.path(), 10, 15, 1000);
         let a = s
-            .store_message(vec![
-                bytes("big", &[1; 11]),
-                bytes("a", &[2; 10]),
-                bytes("b", &[3; 6]),
-                bytes("c", &[4; 5]),
-            ])
+            .store_message(
+                "p",
+                vec![
+                    bytes("big", &[1; 11]),
+                    bytes("a", &[2; 10]),
+                    bytes("b", &[3; 6]),
+                    bytes("c", &[4; 5]),
+                ],
+            )
             .unwrap();
         let st: Vec<_> = a.iter().map(|a| a.status).collect();
         assert_eq!(
@@ -368,12 +434,12 @@ mod tests {
     fn the_quota_counts_existing_files_and_dedup_costs_nothing() {
         let tmp = tempfile::tempdir().unwrap();
         store(tmp.path(), 100, 100, 12)
-            .store_message(vec![bytes("a", &[1; 8])])
+            .store_message("p", vec![bytes("a", &[1; 8])])
             .unwrap();
         // A new process measures what is there.
         let s = store(tmp.path(), 100, 100, 12);
         let a = s
-            .store_message(vec![bytes("again", &[1; 8]), bytes("new", &[2; 8])])
+            .store_message("p", vec![bytes("again", &[1; 8]), bytes("new", &[2; 8])])
             .unwrap();
         assert_eq!(a[0].status, AttachmentStatus::Stored);
         assert_eq!(a[1].status, AttachmentStatus::QuotaFull);
@@ -384,7 +450,7 @@ mod tests {
     fn a_changed_file_is_not_served() {
         let tmp = tempfile::tempdir().unwrap();
         let s = store(tmp.path(), 100, 100, 100);
-        let h = s.store_message(vec![bytes("a", b"abc")]).unwrap()[0]
+        let h = s.store_message("p", vec![bytes("a", b"abc")]).unwrap()[0]
             .sha256
             .clone()
             .unwrap();

@@ -181,11 +181,12 @@ impl MailSync {
                 None => break,
             }
         }
-        let store = att.store.clone();
-        m.attachments = tokio::task::spawn_blocking(move || store.store_message(incoming))
-            .await
-            .map_err(|e| GraphError::Local(e.to_string()))?
-            .map_err(|e| GraphError::Local(format!("cannot store attachments: {e}")))?;
+        let (store, profile) = (att.store.clone(), m.profile.clone());
+        m.attachments =
+            tokio::task::spawn_blocking(move || store.store_message(&profile, incoming))
+                .await
+                .map_err(|e| GraphError::Local(e.to_string()))?
+                .map_err(|e| GraphError::Local(format!("cannot store attachments: {e}")))?;
         Ok(())
     }
 
