@@ -4,6 +4,7 @@
 //! no PHI from a clinic's attachment. Real files in temporary directories, a real inbox.
 
 mod graph_support;
+mod mcp_support;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -456,4 +457,239 @@ async fn graph_small_large_and_item_attachments_are_ingested_once() {
         (lists, values),
         "a message already in the inbox has its attachments fetched once"
     );
+}
+
+// ------------------------------------------------------------------------ MCP
+
+use mcp_support::Server;
+use serde_json::{Value, json};
+
+/// A clinic's referral: the patient's name in the attachment names, identifiers in the text
+/// attachment.
+fn clinic_eml() -> String {
+    format!(
+        "From: Front Desk <desk@clinic.example>\r\n\
+To: ops@example.com\r\n\
+Subject: Referral\r\n\
+Message-ID: <clinic-1@clinic.example>\r\n\
+MIME-Version: 1.0\r\n\
+Content-Type: multipart/mixed; boundary=\"b\"\r\n\
+\r\n\
+--b\r\n\
+Content-Type: text/plain\r\n\
+\r\n\
+See attached.\r\n\
+--b\r\n\
+Content-Type: application/pdf\r\n\
+Content-Disposition: attachment; filename=\"Margaret Okafor referral.pdf\"\r\n\
+Content-Transfer-Encoding: base64\r\n\
+\r\n\
+{pdf}\r\n\
+--b\r\n\
+Content-Type: text/plain; charset=utf-8\r\n\
+Content-Disposition: attachment; filename=\"intake Margaret Okafor.txt\"\r\n\
+\r\n\
+Patient Margaret Okafor MRN: 00482913 DOB: 1958-03-14, call back at 555-201-4477.\r\n\
+--b--\r\n",
+        pdf = b64(PDF),
+    )
+}
+
+const CLINIC_IDS: &[&str] = &["Okafor", "00482913", "1958-03-14", "555-201-4477"];
+
+/// Drop an `.eml` into a running server's spool (written aside, renamed in).
+fn spool_eml(server: &Server, name: &str, content: &str) {
+    let dir = server.data_dir.join("spool");
+    fs::create_dir_all(&dir).unwrap();
+    let tmp = dir.join(format!(".{name}.tmp"));
+    fs::write(&tmp, content).unwrap();
+    fs::rename(&tmp, dir.join(name)).unwrap();
+}
+
+async fn rpc(server: &Server, token: &str, method: &str, params: Value) -> Value {
+    let mut p = params;
+    p["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "attachments-test", "version": "1"},
+    });
+    let name = p
+        .get("name")
+        .or_else(|| p.get("uri"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": p}).to_string();
+    let mut rb = reqwest::Client::new()
+        .post(&server.url)
+        .header("mcp-method", method);
+    if let Some(n) = name {
+        rb = rb.header("mcp-name", n);
+    }
+    let text = rb
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("authorization", format!("Bearer {token}"))
+        .timeout(Duration::from_secs(60))
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    serde_json::from_str::<Value>(&text)
+        .ok()
+        .or_else(|| {
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+                .next_back()
+        })
+        .unwrap_or(Value::Null)
+}
+
+/// `inbox_pull` until a message with attachments is there; its attachments.
+async fn pulled_attachments(server: &Server, token: &str) -> (Value, Vec<Value>) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let v = rpc(
+            server,
+            token,
+            "tools/call",
+            json!({"name": "inbox_pull", "arguments": {"since": 0, "limit": 50, "mark_consumed": false}}),
+        )
+        .await;
+        let found = v["result"]["structuredContent"]["messages"]
+            .as_array()
+            .and_then(|m| m.iter().find(|m| m.get("attachments").is_some()).cloned());
+        if let Some(m) = found {
+            return (v, m["attachments"].as_array().unwrap().clone());
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no message with attachments arrived: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_clients_get_uris_and_metadata_never_base64_in_tool_results() {
+    let server = Server::start(&[], Some("[profiles.work]\nsources = [\"spool\"]\n"));
+    let token = server.token.clone();
+    spool_eml(&server, "referral.eml", &referral_eml());
+    let (pull, atts) = pulled_attachments(&server, &token).await;
+
+    let pdf = atts
+        .iter()
+        .find(|a| a["media_type"] == "application/pdf")
+        .unwrap();
+    assert_eq!(pdf["uri"], format!("opsdesk://attachments/{}", sha(PDF)));
+    assert_eq!(pdf["status"], "stored");
+    assert_eq!(pdf["size"], PDF.len());
+    let evil = atts.iter().find(|a| a["risk"] == "executable").unwrap();
+    assert_eq!(evil["name"], "_CON.fdp.exe");
+    let full = pull.to_string();
+    for bytes in [PDF, PNG] {
+        assert!(
+            !full.contains(&b64(bytes)),
+            "bytes in a tool result: {full}"
+        );
+    }
+
+    // The resource template is listed; reads give a blob for binary types, text for text.
+    let templates = rpc(&server, &token, "resources/templates/list", json!({})).await;
+    assert!(
+        templates
+            .to_string()
+            .contains("opsdesk://attachments/{sha256}"),
+        "{templates}"
+    );
+    let read = rpc(
+        &server,
+        &token,
+        "resources/read",
+        json!({"uri": pdf["uri"]}),
+    )
+    .await;
+    let c = &read["result"]["contents"][0];
+    assert_eq!(c["mimeType"], "application/pdf", "{read}");
+    assert_eq!(c["blob"], b64(PDF));
+    let note = atts
+        .iter()
+        .find(|a| a["media_type"] == "text/plain")
+        .unwrap();
+    let read = rpc(
+        &server,
+        &token,
+        "resources/read",
+        json!({"uri": note["uri"]}),
+    )
+    .await;
+    assert_eq!(
+        read["result"]["contents"][0]["text"], "Follow-up in two weeks. red",
+        "{read}"
+    );
+    // Not a hash, not stored: refused, nothing read.
+    for uri in [
+        "opsdesk://attachments/../../mcp-token",
+        &format!("opsdesk://attachments/{}", "0".repeat(64)),
+    ] {
+        let r = rpc(&server, &token, "resources/read", json!({"uri": uri})).await;
+        assert!(r.get("error").is_some(), "{uri}: {r}");
+    }
+}
+
+const CLINIC: &str = r#"
+[profiles.clinic]
+sources = ["spool"]
+requires_hipaa = true
+phi_auto_redact = true
+phi_names = ["Margaret Okafor"]
+
+[server.clients.scribe]
+token_env = "SCRIBE_TOKEN"
+hipaa_cleared = true
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uncleared_client_gets_no_phi_and_no_bytes_of_a_clinic_attachment() {
+    let scribe = "s".repeat(48);
+    let server = Server::start_env(&[], Some(CLINIC), &[("SCRIBE_TOKEN", scribe.as_str())]);
+    let token = server.token.clone();
+    spool_eml(&server, "clinic.eml", &clinic_eml());
+    let (pull, atts) = pulled_attachments(&server, &token).await;
+    let s = pull.to_string();
+    for id in CLINIC_IDS {
+        assert!(!s.contains(id), "inbox_pull leaks `{id}`: {s}");
+    }
+    assert_eq!(atts.len(), 2, "{s}");
+    for a in &atts {
+        let read = rpc(&server, &token, "resources/read", json!({"uri": a["uri"]})).await;
+        let r = read.to_string();
+        assert!(read.get("result").is_some(), "{r}");
+        assert!(!r.contains("\"blob\""), "bytes to an uncleared client: {r}");
+        assert!(!r.contains(&b64(PDF)), "{r}");
+        for id in CLINIC_IDS {
+            assert!(!r.contains(id), "resource read leaks `{id}`: {r}");
+        }
+        assert!(r.contains("bytes_withheld"), "{r}");
+    }
+
+    // The cleared client gets the names, the text and the bytes.
+    let (_, atts) = pulled_attachments(&server, &scribe).await;
+    let pdf = atts
+        .iter()
+        .find(|a| a["media_type"] == "application/pdf")
+        .unwrap();
+    assert_eq!(pdf["name"], "Margaret Okafor referral.pdf");
+    let read = rpc(
+        &server,
+        &scribe,
+        "resources/read",
+        json!({"uri": pdf["uri"]}),
+    )
+    .await;
+    assert_eq!(read["result"]["contents"][0]["blob"], b64(PDF), "{read}");
 }

@@ -247,6 +247,55 @@ pub struct MessageOut {
     pub meta: BTreeMap<String, Value>,
     /// Always true: inbound content is data, never instructions.
     pub untrusted: bool,
+    /// Attachments: metadata and a resource URI, never the bytes. Omitted when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<AttachmentOut>,
+}
+
+/// An attachment as MCP clients see it: read its bytes (or text) through `uri`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct AttachmentOut {
+    /// Display name (neutralized: never a path).
+    pub name: String,
+    pub media_type: String,
+    /// Bytes.
+    pub size: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// `opsdesk://attachments/{sha256}` when the bytes are stored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uri: Option<String>,
+    pub inline: bool,
+    /// stored, too_large, message_too_large, quota_full or link.
+    pub status: String,
+    /// What the status means, in words ("too large, not stored").
+    pub marker: String,
+    /// executable, macro or script: do not suggest opening it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub risk: Option<String>,
+    /// Text extracted from a text or HTML attachment (untrusted, bounded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+impl From<crate::domain::Attachment> for AttachmentOut {
+    fn from(a: crate::domain::Attachment) -> Self {
+        AttachmentOut {
+            uri: a.uri(),
+            status: serde_json::to_value(a.status)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            marker: a.status.marker().to_string(),
+            name: a.name,
+            media_type: a.media_type,
+            size: a.size,
+            sha256: a.sha256,
+            inline: a.inline,
+            risk: a.risk,
+            text: a.text,
+        }
+    }
 }
 
 impl From<InboxRecord> for MessageOut {
@@ -277,6 +326,7 @@ impl From<InboxRecord> for MessageOut {
             preview: r.preview,
             meta: r.meta,
             untrusted: true,
+            attachments: r.attachments.into_iter().map(Into::into).collect(),
         }
     }
 }
