@@ -631,6 +631,33 @@ async fn mcp_clients_get_uris_and_metadata_never_base64_in_tool_results() {
         read["result"]["contents"][0]["text"], "Follow-up in two weeks. red",
         "{read}"
     );
+    // The operator's `inbox show` lists them with type, size, state and the local file.
+    let o = server.cli(&["inbox", "show", "1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let shown = String::from_utf8(o.stdout).unwrap();
+    assert!(shown.contains("attachments (4):"), "{shown}");
+    assert!(
+        shown.contains(&format!(
+            "Référence patient.pdf  application/pdf  {} B  stored",
+            PDF.len()
+        )),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("logo.png  image/png") && shown.contains("(inline)"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("_CON.fdp.exe") && shown.contains("! executable type"),
+        "{shown}"
+    );
+    let path = server
+        .data_dir
+        .join("attachments")
+        .join(&sha(PDF)[..2])
+        .join(sha(PDF));
+    assert!(shown.contains(&path.display().to_string()), "{shown}");
+
     // Not a hash, not stored: refused, nothing read.
     for uri in [
         "opsdesk://attachments/../../mcp-token",
