@@ -720,3 +720,54 @@ async fn an_uncleared_client_gets_no_phi_and_no_bytes_of_a_clinic_attachment() {
     .await;
     assert_eq!(read["result"]["contents"][0]["blob"], b64(PDF), "{read}");
 }
+
+// ------------------------------------------------------------------------ console
+
+#[test]
+fn the_console_lists_attachments_in_the_message_details_and_opens_nothing() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use opsdesk::tui::app::{Anchor, App, Msg, Overlay};
+    use opsdesk::tui::keymap::Keymap;
+    use opsdesk::tui::theme::Theme;
+
+    let s = spooled(AttachmentsConfig {
+        max_file_bytes: PDF.len() as u64 - 1,
+        ..AttachmentsConfig::default()
+    });
+    let records = s.drop_and_poll("referral.eml", &referral_eml());
+    assert_eq!(records[0].attachments.len(), 4, "{records:?}");
+    let mut app = App::new(
+        Theme::built_in("dark", true).unwrap(),
+        Keymap::defaults(),
+        vec!["clinic".into()],
+        (110, 30),
+    );
+    let _ = app.start();
+    app.update(Msg::InboxPage {
+        generation: 0,
+        anchor: Anchor::Top,
+        rows: records.iter().map(Into::into).collect(),
+        last_seq: 1,
+    });
+    let effects = app.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    assert!(
+        effects.is_empty(),
+        "showing details does nothing else: {effects:?}"
+    );
+    let Some(Overlay::Details { lines, .. }) = &app.overlay else {
+        panic!("no details overlay");
+    };
+    let text = lines.join("\n");
+    assert!(text.contains("attachments (4):"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "Référence patient.pdf  application/pdf  {} B  too large, not stored",
+            PDF.len()
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("_CON.fdp.exe") && text.contains("! executable type"),
+        "{text}"
+    );
+}

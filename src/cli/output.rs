@@ -155,19 +155,8 @@ mod tests {
     }
 }
 
-/// A byte count for people: `512 B`, `12.3 kB`, `4.0 MB` (decimal units, as file managers
-/// and mail clients show sizes).
-pub fn human_size(n: u64) -> String {
-    match n {
-        0..1_000 => format!("{n} B"),
-        1_000..1_000_000 => format!("{:.1} kB", n as f64 / 1e3),
-        1_000_000..1_000_000_000 => format!("{:.1} MB", n as f64 / 1e6),
-        _ => format!("{:.1} GB", n as f64 / 1e9),
-    }
-}
-
-/// One line per attachment of an inbox item: name, type, size, stored or the marker, a risk
-/// warning; and the local file when `path_of` knows it.
+/// One line per attachment of an inbox item ([`crate::domain::Attachment::summary`]), and the
+/// local file when `path_of` knows it.
 pub fn attachment_lines(
     attachments: &[crate::domain::Attachment],
     path_of: impl Fn(&str) -> Option<std::path::PathBuf>,
@@ -178,23 +167,7 @@ pub fn attachment_lines(
     }
     l.push(format!("attachments ({}):", attachments.len()));
     for a in attachments {
-        let mut line = format!(
-            "  {}  {}  {}  {}",
-            safe(&a.name),
-            safe(&a.media_type),
-            human_size(a.size),
-            a.status.marker()
-        );
-        if a.inline {
-            line.push_str("  (inline)");
-        }
-        if let Some(r) = &a.risk {
-            line.push_str(&format!(
-                "  ! {} type: do not open unless expected",
-                safe(r)
-            ));
-        }
-        l.push(line);
+        l.push(format!("  {}", safe(&a.summary())));
         if let Some(p) = a.sha256.as_deref().and_then(&path_of) {
             l.push(format!("      {}", safe(&p.display().to_string())));
         }

@@ -196,7 +196,37 @@ impl AttachmentStatus {
     }
 }
 
+/// A byte count for people: `512 B`, `12.3 kB`, `4.0 MB` (decimal units, as file managers
+/// and mail clients show sizes).
+pub fn human_size(n: u64) -> String {
+    match n {
+        0..1_000 => format!("{n} B"),
+        1_000..1_000_000 => format!("{:.1} kB", n as f64 / 1e3),
+        1_000_000..1_000_000_000 => format!("{:.1} MB", n as f64 / 1e6),
+        _ => format!("{:.1} GB", n as f64 / 1e9),
+    }
+}
+
 impl Attachment {
+    /// One line for people: name, type, size, stored or the marker, inline, a risk warning.
+    /// Not escaped for a terminal: callers apply `sanitize::for_terminal`.
+    pub fn summary(&self) -> String {
+        let mut line = format!(
+            "{}  {}  {}  {}",
+            self.name,
+            self.media_type,
+            human_size(self.size),
+            self.status.marker()
+        );
+        if self.inline {
+            line.push_str("  (inline)");
+        }
+        if let Some(r) = &self.risk {
+            line.push_str(&format!("  ! {r} type: do not open unless expected"));
+        }
+        line
+    }
+
     /// The MCP resource naming the stored bytes (`opsdesk://attachments/{sha256}`).
     pub fn uri(&self) -> Option<String> {
         match (self.status, &self.sha256) {

@@ -84,6 +84,8 @@ pub struct InboxRow {
     pub text: String,
     /// The item's triage, when it has one (filled in by the data thread).
     pub triage: Option<crate::assistant::store::TriageRecord>,
+    /// One line per attachment (listed in the details; never opened by the console).
+    pub attachments: Vec<String>,
 }
 
 impl InboxRow {
@@ -126,6 +128,11 @@ impl From<&InboxRecord> for InboxRow {
             received_at: r.received_at,
             text: crate::sanitize::clean_text(&text, PREVIEW_CHARS),
             triage: None,
+            attachments: r
+                .attachments
+                .iter()
+                .map(|a| crate::sanitize::for_terminal(&a.summary()))
+                .collect(),
         }
     }
 }
@@ -1204,6 +1211,11 @@ impl App {
                     String::new(),
                 ];
                 lines.extend(r.text.lines().map(str::to_string));
+                if !r.attachments.is_empty() {
+                    lines.push(String::new());
+                    lines.push(format!("attachments ({}):", r.attachments.len()));
+                    lines.extend(r.attachments.iter().map(|a| format!("  {a}")));
+                }
                 (format!("Message #{}", r.seq), lines)
             }
             Pane::Drafts => {
