@@ -139,22 +139,6 @@ pub fn describe_data(data: &serde_json::Value) -> Option<String> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn error_details_read_as_words() {
-        let d = serde_json::json!({"field": "name", "valid_providers": ["azure", "local"]});
-        assert_eq!(
-            describe_data(&d).as_deref(),
-            Some("valid providers: azure, local")
-        );
-        assert_eq!(describe_data(&serde_json::json!({"field": "to"})), None);
-        assert_eq!(describe_data(&serde_json::Value::Null), None);
-    }
-}
-
 /// One line per attachment of an inbox item ([`crate::domain::Attachment::summary`]), and the
 /// local file when `path_of` knows it.
 pub fn attachment_lines(
@@ -173,4 +157,20 @@ pub fn attachment_lines(
         }
     }
     l
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_details_read_as_words() {
+        let d = serde_json::json!({"field": "name", "valid_providers": ["azure", "local"]});
+        assert_eq!(
+            describe_data(&d).as_deref(),
+            Some("valid providers: azure, local")
+        );
+        assert_eq!(describe_data(&serde_json::json!({"field": "to"})), None);
+        assert_eq!(describe_data(&serde_json::Value::Null), None);
+    }
 }
