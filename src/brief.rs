@@ -1306,6 +1306,7 @@ mod tests {
             cc: vec![],
             subject: subject.into(),
             body: "b".into(),
+            attachments: Vec::new(),
         }
     }
 
@@ -1468,6 +1469,7 @@ mod tests {
                     to: vec!["bob@example.com".into()],
                     subject: "Re: Data room".into(),
                     body: "thanks".into(),
+                    attachments: Vec::new(),
                 },
                 NOW,
             )],
@@ -1673,6 +1675,7 @@ mod tests {
                 to: vec!["c@example.com".into()],
                 subject: "Re: Approve?".into(),
                 body: "yes".into(),
+                attachments: Vec::new(),
             },
             NOW,
         )];

@@ -589,6 +589,7 @@ pub fn check_outbound(o: &crate::domain::Outbound) -> Result<(), OutboundTextErr
             cc,
             subject,
             body,
+            ..
         } => {
             all("to", to)?;
             all("cc", cc)?;
@@ -600,6 +601,7 @@ pub fn check_outbound(o: &crate::domain::Outbound) -> Result<(), OutboundTextErr
             to,
             subject,
             body,
+            ..
         } => {
             line("message_id", message_id)?;
             all("to", to)?;

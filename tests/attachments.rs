@@ -771,3 +771,180 @@ fn the_console_lists_attachments_in_the_message_details_and_opens_nothing() {
         "{text}"
     );
 }
+
+// ------------------------------------------------------------------------ outbound drafts
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_with_attachments_is_approved_by_digest_and_uploaded_once() {
+    use opsdesk::domain::{Action, Actor, DraftStatus, Outcome, content_digest};
+    use opsdesk::engine::executor;
+    use opsdesk::sources::graph::send::{INLINE_ATTACHMENT_MAX, UPLOAD_CHUNK};
+    use std::collections::{BTreeMap, HashMap};
+
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = graph_config(&fake, "[profiles.other]\nsources = [\"spool\"]");
+    let acct = graph_account(&fake, &cfg, tmp.path());
+    let paths = Paths::resolve(Some(tmp.path().to_path_buf()), None).unwrap();
+    let engine = Arc::new(Engine::open(paths, cfg, Mode::Primary).unwrap());
+    let large: Vec<u8> = (0..INLINE_ATTACHMENT_MAX + 700_000)
+        .map(|i| (i % 241) as u8)
+        .collect();
+    let mail = fake.with(|s| {
+        let id = s.add_mail("Contract", "ann@fabrikam.com", "<p>please sign</p>");
+        s.add_file_attachment(&id, "contract.pdf", "application/pdf", PDF, false);
+        s.add_file_attachment(&id, "annex.tiff", "image/tiff", &large, false);
+        id
+    });
+    poll_mail(&engine, &acct).await;
+
+    let reply = |attachments: Vec<String>| {
+        engine
+            .submit(
+                Action::DraftReply {
+                    message_id: mail.clone(),
+                    body: "Signed copy attached.".into(),
+                    attachments,
+                },
+                Actor::mcp("test-client"),
+            )
+            .unwrap()
+    };
+    let (id, digest) = match reply(vec![sha(PDF), sha(&large).to_uppercase()]) {
+        Outcome::Queued {
+            draft_id, digest, ..
+        } => (draft_id, digest),
+        other => panic!("not queued: {other:?}"),
+    };
+    // The engine completed the references from the store; the digest covers the hashes.
+    let d = engine.draft(&id).unwrap().unwrap();
+    let names: Vec<_> = d
+        .outbound
+        .attachments()
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(names, ["contract.pdf", "annex.tiff"]);
+    assert_eq!(d.outbound.attachments()[1].sha256, sha(&large));
+    assert_eq!(d.outbound.attachments()[1].size, large.len() as u64);
+    assert_eq!(digest, content_digest("work", &d.outbound));
+    let without = match reply(vec![]) {
+        Outcome::Queued { digest, .. } => digest,
+        other => panic!("{other:?}"),
+    };
+    assert_ne!(
+        digest, without,
+        "the attachments are part of what is approved"
+    );
+
+    // A hash the store does not hold is refused; another profile's file is blocked.
+    assert!(
+        engine
+            .submit(
+                Action::DraftReply {
+                    message_id: mail.clone(),
+                    body: "x".into(),
+                    attachments: vec!["0".repeat(64)],
+                },
+                Actor::mcp("test-client"),
+            )
+            .is_err()
+    );
+    let foreign = engine
+        .submit(
+            Action::CreateDraft {
+                profile: "other".into(),
+                outbound: opsdesk::domain::Outbound::SendEmail {
+                    to: vec!["someone@contoso.com".into()],
+                    cc: vec![],
+                    subject: "fwd".into(),
+                    body: "see attached".into(),
+                    attachments: vec![opsdesk::domain::OutboundAttachment::by_hash(sha(PDF))],
+                },
+                provider: None,
+            },
+            Actor::mcp("test-client"),
+        )
+        .unwrap();
+    assert!(
+        matches!(&foreign, Outcome::Blocked { rule, .. } if rule == "entity_boundary.attachment"),
+        "{foreign:?}"
+    );
+
+    // Approved and executed: the small file in one request, the large one through an upload
+    // session in chunks, then the send; once.
+    engine
+        .submit(
+            Action::ApproveDraft {
+                id: id.clone(),
+                digest: Some(digest),
+            },
+            Actor::Cli,
+        )
+        .unwrap();
+    let accounts: BTreeMap<String, Arc<Account>> = [("work".to_string(), acct.clone())].into();
+    let out: Vec<Arc<dyn opsdesk::engine::outbound::OutboundExecutor>> = vec![Arc::new(
+        opsdesk::sources::graph::outbound::GraphOutbound::new(accounts),
+    )];
+    let mut retry = HashMap::new();
+    // The first attempt is cut off after the small file went up: the retry adds only the
+    // large one, and sends once.
+    fake.with(|s| {
+        s.fail(
+            Some(axum::http::Method::POST),
+            "/createUploadSession",
+            503,
+            None,
+            1,
+        )
+    });
+    executor::run_once(&engine, &out, &mut retry).await;
+    let d = engine.draft(&id).unwrap().unwrap();
+    assert_eq!(d.status, DraftStatus::Failed, "{:?}", d.reason);
+    fake.with(|s| assert!(s.sent.is_empty()));
+    retry.clear();
+    executor::run_once(&engine, &out, &mut retry).await;
+    let d = engine.draft(&id).unwrap().unwrap();
+    assert_eq!(d.status, DraftStatus::Executed, "{:?}", d.reason);
+    let remote = d.remote_id.clone().unwrap();
+    let chunks = large.len().div_ceil(UPLOAD_CHUNK);
+    fake.with(|s| {
+        assert_eq!(s.sent.len(), 1);
+        let atts = &s.attachments[&remote];
+        let got: Vec<(&str, usize)> = atts
+            .iter()
+            .map(|a| match &a.kind {
+                graph_support::FakeAttachmentKind::File(b) => (a.name.as_str(), b.len()),
+                _ => panic!("not a file"),
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [("contract.pdf", PDF.len()), ("annex.tiff", large.len())]
+        );
+        match &atts[1].kind {
+            graph_support::FakeAttachmentKind::File(b) => assert!(*b == large),
+            _ => unreachable!(),
+        }
+        assert_eq!(
+            s.count("POST", "/createUploadSession"),
+            2,
+            "one refused, one used"
+        );
+        assert_eq!(
+            s.count("POST", "/attachments") - s.count("POST", "/createUploadSession"),
+            1,
+            "the small file went up once, across the retry"
+        );
+        assert_eq!(s.count("PUT", "/upload/"), chunks);
+    });
+    executor::run_once(&engine, &out, &mut retry).await;
+    fake.with(|s| {
+        assert_eq!(s.sent.len(), 1, "executed drafts are not sent again");
+        assert_eq!(
+            s.attachments[&remote].len(),
+            2,
+            "nor their files uploaded again"
+        );
+    });
+}

@@ -383,6 +383,7 @@ mod outbound {
             cc: vec![],
             subject: subject.into(),
             body: body.into(),
+            attachments: Vec::new(),
         }
     }
 

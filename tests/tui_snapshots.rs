@@ -52,6 +52,7 @@ fn draft(id: &str, status: DraftStatus, to: &str, minutes: i64) -> Draft {
         to: vec![to.into()],
         subject: "Re: Q3 planning".into(),
         body: "Thanks — noted. I'll get back to you by end of day.".into(),
+        attachments: Vec::new(),
     };
     Draft {
         id: id.into(),

@@ -17,7 +17,8 @@ pub use deal::{
     deal_id_for_proposal, new_deal_id,
 };
 pub use draft::{
-    AuditRef, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, content_digest,
+    AuditRef, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, OutboundAttachment,
+    content_digest,
 };
 pub use message::{Attachment, AttachmentStatus, Channel, InboxRecord, NewMessage, Party};
 pub use query::{BriefKind, ConfigSection, Query};

@@ -36,8 +36,8 @@ pub use query::MAX_READ;
 use crate::config::Config;
 use crate::domain::{
     Action, Actor, AuditEvent, AuditOutcome, AuditRecord, Channel, Draft, DraftEvent,
-    DraftEventKind, InboxRecord, NewMessage, Outbound, Outcome, Query, Verdict, content_digest,
-    now,
+    DraftEventKind, InboxRecord, NewMessage, Outbound, OutboundAttachment, Outcome, Query, Verdict,
+    content_digest, now,
 };
 use crate::paths::Paths;
 use crate::store::StoreError;
@@ -467,12 +467,20 @@ impl Engine {
                 };
                 self.create_draft(name, rec.profile, outbound, None, cx)
             }
-            Action::DraftReply { message_id, body } => {
-                let (profile, outbound) = self.reply_outbound(&message_id, body)?;
+            Action::DraftReply {
+                message_id,
+                body,
+                attachments,
+            } => {
+                let (profile, mut outbound) = self.reply_outbound(&message_id, body)?;
+                if let Some(list) = outbound.attachments_mut() {
+                    list.extend(attachments.into_iter().map(OutboundAttachment::by_hash));
+                }
                 self.create_draft(name, profile, outbound, None, cx)
             }
-            Action::EditDraft { id, outbound } => {
+            Action::EditDraft { id, mut outbound } => {
                 let draft = self.existing_draft(&id)?;
+                self.complete_attachments(&mut outbound)?;
                 governance::validate_outbound(&outbound)?;
                 let verdict = self.judge(&draft.profile, &outbound);
                 if let Verdict::Block { .. } = &verdict {
@@ -654,6 +662,8 @@ impl Engine {
                 json!({"field": "profile", "valid_profiles": self.profile_names()}),
             ));
         }
+        let mut outbound = outbound;
+        self.complete_attachments(&mut outbound)?;
         governance::validate_outbound(&outbound)?;
         let verdict = self.judge(&profile, &outbound);
         let id = new_draft_id();
@@ -682,8 +692,78 @@ impl Engine {
         })
     }
 
+    /// Fill in each attachment named by hash from the attachment store (name, type, size,
+    /// risk), so the digest and what the operator reviews describe the file. A hash the store
+    /// does not hold is refused.
+    fn complete_attachments(&self, outbound: &mut Outbound) -> Result<(), EngineError> {
+        let Some(list) = outbound.attachments_mut() else {
+            return Ok(());
+        };
+        for a in list.iter_mut() {
+            let sha = a.sha256.trim().to_ascii_lowercase();
+            let size = self
+                .attachments
+                .path_of(&sha)
+                .and_then(|p| std::fs::metadata(p).ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+                .ok_or_else(|| {
+                    EngineError::invalid(
+                        format!(
+                            "no stored attachment `{}`: attach files by the sha256 an inbox item lists",
+                            crate::sanitize::one_line(&a.sha256, 80)
+                        ),
+                        json!({"field": "attachments"}),
+                    )
+                })?;
+            let owners = self.attachments.owners(&sha).map_err(|e| {
+                EngineError::Store(StoreError::io(self.attachments.dir(), "read", e))
+            })?;
+            let (name, media_type) = owners
+                .map(|o| (o.name, o.media_type))
+                .unwrap_or_else(|| ("attachment".into(), "application/octet-stream".into()));
+            a.risk = crate::sanitize::attachment_risk(&name, &media_type).map(str::to_string);
+            a.sha256 = sha;
+            a.name = name;
+            a.media_type = media_type;
+            a.size = size;
+        }
+        Ok(())
+    }
+
+    /// The entity boundary for attachments: a file may go out only with a draft of a profile
+    /// whose mail carried it. Unknown or unreadable ownership fails closed.
+    fn judge_attachments(&self, profile: &str, outbound: &Outbound) -> Option<Verdict> {
+        for a in outbound.attachments() {
+            let owners = match self.attachments.owners(&a.sha256) {
+                Ok(o) => o,
+                Err(e) => {
+                    return Some(Verdict::block(
+                        "entity_boundary.unverifiable",
+                        format!("whose file attachment `{}` is cannot be read ({e})", a.name),
+                        "retry; if it persists run `opsdesk doctor`",
+                    ));
+                }
+            };
+            if !owners.is_some_and(|o| o.profiles.iter().any(|p| p == profile)) {
+                return Some(Verdict::block(
+                    "entity_boundary.attachment",
+                    format!(
+                        "attachment `{}` did not come with mail of profile `{profile}`: one entity's files do not go out in another's mail",
+                        a.name
+                    ),
+                    "attach only files received by the sending profile",
+                ));
+            }
+        }
+        None
+    }
+
     /// Governance's verdict on an outbound action of `profile` (see `governance`).
     fn judge(&self, profile: &str, outbound: &Outbound) -> Verdict {
+        if let Some(v) = self.judge_attachments(profile, outbound) {
+            return v;
+        }
         // A reply names the message it answers: its profile is where the data comes from.
         let source = match outbound {
             Outbound::ReplyEmail { message_id, .. } | Outbound::MoveMail { message_id, .. } => {
@@ -827,6 +907,7 @@ impl Engine {
                     to: vec![rec.from.address.clone()],
                     subject,
                     body,
+                    attachments: Vec::new(),
                 }
             }
             Channel::Calendar => {

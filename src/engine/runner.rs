@@ -168,6 +168,7 @@ pub fn spawn_sources(
                                 Action::DraftReply {
                                     message_id: rec.id.clone(),
                                     body,
+                                    attachments: Vec::new(),
                                 },
                                 Actor::mcp("demo-assistant"),
                             ) {

@@ -22,7 +22,8 @@ use serde_json::{Value, json};
 use super::scope::Toolset;
 use super::server::Hub;
 use crate::domain::{
-    Action, Actor, BriefKind, Channel, Draft, InboxRecord, Outbound, Outcome, Query,
+    Action, Actor, BriefKind, Channel, Draft, InboxRecord, Outbound, OutboundAttachment, Outcome,
+    Query,
 };
 use crate::engine::query::Answer;
 
@@ -179,6 +180,9 @@ pub struct DraftEmailArgs {
     /// Inbox `id` of the message this answers (makes it a reply in that thread).
     #[serde(default)]
     pub reply_to: Option<String>,
+    /// Files to attach: the `sha256` of attachments an inbox item of the same profile lists.
+    #[serde(default)]
+    pub attachments: Vec<String>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -187,6 +191,9 @@ pub struct DraftReplyArgs {
     /// The `id` of an inbox message (from inbox_pull / inbox_search).
     pub message_id: String,
     pub body: String,
+    /// Files to attach: the `sha256` of attachments an inbox item of the same profile lists.
+    #[serde(default)]
+    pub attachments: Vec<String>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -1002,18 +1009,25 @@ async fn draft_email(
     actor: Actor,
 ) -> Result<CallToolResult, McpError> {
     let profile = hub.resolve_profile(a.profile.as_deref())?;
+    let attachments: Vec<OutboundAttachment> = a
+        .attachments
+        .into_iter()
+        .map(OutboundAttachment::by_hash)
+        .collect();
     let outbound = match a.reply_to {
         Some(message_id) => Outbound::ReplyEmail {
             message_id,
             to: a.to,
             subject: a.subject,
             body: a.body,
+            attachments,
         },
         None => Outbound::SendEmail {
             to: a.to,
             cc: a.cc,
             subject: a.subject,
             body: a.body,
+            attachments,
         },
     };
     queue_draft(&hub, "draft_email", profile, outbound, actor).await
@@ -1027,6 +1041,7 @@ async fn draft_reply(
     let action = Action::DraftReply {
         message_id: a.message_id,
         body: a.body,
+        attachments: a.attachments,
     };
     draft_result(hub.submit("draft_reply", action, actor).await?)
 }

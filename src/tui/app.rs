@@ -1557,8 +1557,14 @@ pub fn draft_lines(d: &Draft, tz: UtcOffset) -> Vec<String> {
         ),
         format!("updated:    {}", fmt_time(d.updated_at, tz)),
         format!("edits:      {}", d.edits),
-        format!("digest:     {}", d.digest),
     ];
+    for a in d.outbound.attachments() {
+        lines.push(format!(
+            "attached:   {}",
+            crate::sanitize::for_terminal(&a.summary())
+        ));
+    }
+    lines.push(format!("digest:     {}", d.digest));
     if let Some(by) = &d.decided_by {
         lines.push(format!("decided by: {by}"));
     }

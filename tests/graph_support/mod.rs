@@ -150,8 +150,21 @@ pub struct FakeState {
     /// A request whose path contains this is carried out, then its answer is held back for a
     /// long time (the caller is killed meanwhile: a crash between the call and its record).
     pub stall_after_acting: Option<String>,
-    /// Attachments per mail id ("List attachments", "Get attachment" `$value`).
+    /// Attachments per mail id ("List attachments", "Get attachment" `$value`, "Add
+    /// attachment", upload sessions).
     pub attachments: HashMap<String, Vec<FakeAttachment>>,
+    /// Open upload sessions by id.
+    pub upload_sessions: HashMap<String, UploadSession>,
+}
+
+/// "Create uploadSession" for a message attachment: the bytes arrive by `PUT` in ranges.
+#[derive(Debug, Clone)]
+pub struct UploadSession {
+    pub message_id: String,
+    pub name: String,
+    pub content_type: String,
+    pub size: usize,
+    pub received: Vec<u8>,
 }
 
 /// An attachment as Graph models it: `#microsoft.graph.fileAttachment` (bytes),
@@ -217,6 +230,7 @@ impl Default for FakeState {
             moves: Vec::new(),
             stall_after_acting: None,
             attachments: HashMap::new(),
+            upload_sessions: HashMap::new(),
         }
     }
 }
@@ -411,7 +425,11 @@ impl Fake {
         let state = Arc::new(Mutex::new(FakeState::default()));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let app = Router::new().fallback(handle).with_state(state.clone());
+        // Upload-session chunks run to 4 MiB: above axum's default 2 MB body limit.
+        let app = Router::new()
+            .fallback(handle)
+            .layer(axum::extract::DefaultBodyLimit::max(64 * 1024 * 1024))
+            .with_state(state.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         tokio::spawn(async move {
             let _ = axum::serve(listener, app)
@@ -672,6 +690,9 @@ fn handle_locked(
     if path.contains("/oauth2/v2.0/") {
         return (identity(&mut st, &path, &body_s), false);
     }
+    if let Some(session) = path.strip_prefix("/upload/") {
+        return (upload_put(&mut st, session, &headers, &body), false);
+    }
     let Some(rest) = path.strip_prefix("/v1.0") else {
         return (err(404, "noSuchPath"), false);
     };
@@ -749,9 +770,75 @@ fn graph(
                 .to_string();
             delta(st, &q, &host, immutable)
         }
+        ("POST", ["me", "messages", id, "attachments"]) => {
+            use base64::Engine as _;
+            if !st.drafts.contains_key(&canon(id)) {
+                return err(404, "ErrorItemNotFound");
+            }
+            if json_body["@odata.type"] != "#microsoft.graph.fileAttachment" {
+                return err(400, "ErrorInvalidRequest");
+            }
+            let Some(bytes) = json_body["contentBytes"]
+                .as_str()
+                .and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok())
+            else {
+                return err(400, "ErrorInvalidRequest");
+            };
+            // "Add attachment": the request must stay under the 3 MB the documentation sets.
+            if bytes.len() > LARGE_ATTACHMENT {
+                return err(413, "ErrorRequestEntityTooLarge");
+            }
+            let aid = st.id("AAMkAtt-");
+            let a = FakeAttachment {
+                id: aid,
+                name: json_body["name"].as_str().unwrap_or("").into(),
+                content_type: json_body["contentType"].as_str().map(str::to_string),
+                is_inline: false,
+                kind: FakeAttachmentKind::File(bytes),
+            };
+            let v = attachment_json(&a);
+            st.attachments.entry(canon(id)).or_default().push(a);
+            (StatusCode::CREATED, axum::Json(v)).into_response()
+        }
+        ("POST", ["me", "messages", id, "attachments", "createUploadSession"]) => {
+            if !st.drafts.contains_key(&canon(id)) {
+                return err(404, "ErrorItemNotFound");
+            }
+            let item = &json_body["AttachmentItem"];
+            if item["attachmentType"] != "file" || item["size"].as_u64().is_none() {
+                return err(400, "ErrorInvalidRequest");
+            }
+            let sid = st.id("upload-");
+            st.upload_sessions.insert(
+                sid.clone(),
+                UploadSession {
+                    message_id: canon(id),
+                    name: item["name"].as_str().unwrap_or("").into(),
+                    content_type: item["contentType"].as_str().unwrap_or("").into(),
+                    size: item["size"].as_u64().unwrap_or(0) as usize,
+                    received: Vec::new(),
+                },
+            );
+            let host = headers
+                .get("host")
+                .and_then(|h| h.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            (
+                StatusCode::CREATED,
+                axum::Json(json!({
+                    "uploadUrl": format!("http://{host}/upload/{sid}"),
+                    "expirationDateTime": "2026-11-30T00:00:00Z",
+                    "nextExpectedRanges": ["0-"],
+                })),
+            )
+                .into_response()
+        }
         ("GET", ["me", "messages", id, "attachments"]) => {
             let Some(list) = st.attachments.get(&canon(id)) else {
-                return match st.inbox.iter().any(|m| m.id == canon(id)) {
+                return match st.inbox.iter().any(|m| m.id == canon(id))
+                    || st.drafts.contains_key(&canon(id))
+                {
                     true => ok(json!({"value": []})),
                     false => err(404, "ErrorItemNotFound"),
                 };
@@ -1285,4 +1372,52 @@ fn attachment_json(a: &FakeAttachment) -> Value {
         }
     }
     v
+}
+
+/// `PUT {uploadUrl}`: one range of an upload session. As documented: no `Authorization`
+/// header (the URL is pre-authenticated), `Content-Range: bytes a-b/total` continuing where the
+/// last range ended; 200 with the next expected range, 201 when the file is complete.
+fn upload_put(st: &mut FakeState, session: &str, headers: &HeaderMap, body: &[u8]) -> Response {
+    if headers.contains_key("authorization") {
+        return err(400, "AuthorizationHeaderNotAllowed");
+    }
+    let Some(up) = st.upload_sessions.get_mut(session) else {
+        return err(404, "ErrorItemNotFound");
+    };
+    let range = headers
+        .get("content-range")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("bytes "))
+        .and_then(|v| {
+            let (r, total) = v.split_once('/')?;
+            let (a, b) = r.split_once('-')?;
+            Some((
+                a.parse::<usize>().ok()?,
+                b.parse::<usize>().ok()?,
+                total.parse::<usize>().ok()?,
+            ))
+        });
+    let Some((a, b, total)) = range else {
+        return err(400, "InvalidContentRange");
+    };
+    if a != up.received.len() || b + 1 - a != body.len() || total != up.size || b >= total {
+        return err(416, "InvalidRange");
+    }
+    up.received.extend_from_slice(body);
+    if up.received.len() < up.size {
+        return ok(json!({"nextExpectedRanges": [format!("{}-", up.received.len())]}));
+    }
+    let up = st.upload_sessions.remove(session).unwrap();
+    let aid = st.id("AAMkAtt-");
+    st.attachments
+        .entry(up.message_id.clone())
+        .or_default()
+        .push(FakeAttachment {
+            id: aid,
+            name: up.name,
+            content_type: Some(up.content_type),
+            is_inline: false,
+            kind: FakeAttachmentKind::File(up.received),
+        });
+    (StatusCode::CREATED, axum::Json(json!({}))).into_response()
 }

@@ -316,6 +316,46 @@ impl GraphClient {
     }
 }
 
+impl GraphClient {
+    /// `PUT` one chunk of an upload session to its `uploadUrl`. The URL is pre-authenticated,
+    /// and the documentation says to send no `Authorization` header with it, so none is sent
+    /// (the bearer token never goes to the upload host). Never retried: the caller starts a
+    /// new session on a later attempt.
+    pub async fn put_upload_chunk(
+        &self,
+        upload_url: &str,
+        chunk: &[u8],
+        start: u64,
+        total: u64,
+    ) -> Result<(), GraphError> {
+        if !upload_url.starts_with("https://") && origin(upload_url) != origin(&self.base) {
+            return Err(GraphError::Invalid(
+                "an upload URL that is neither https nor on the Graph base; not used".into(),
+            ));
+        }
+        let end = start + chunk.len() as u64 - 1;
+        let resp = self
+            .http
+            .put(upload_url)
+            .header(reqwest::header::CONTENT_LENGTH, chunk.len().to_string())
+            .header(
+                reqwest::header::CONTENT_RANGE,
+                format!("bytes {start}-{end}/{total}"),
+            )
+            .body(chunk.to_vec())
+            .send()
+            .await
+            .map_err(|e| transport(&e))?;
+        let status = resp.status().as_u16();
+        if (200..300).contains(&status) {
+            return Ok(());
+        }
+        let text = resp.text().await.map_err(|e| transport(&e))?;
+        let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Err(classify(status, None, &json))
+    }
+}
+
 /// The error of a non-2xx answer (a 401 here is one that survived the refresh).
 fn classify(status: u16, retry_after: Option<Duration>, json: &Value) -> GraphError {
     let code = json["error"]["code"].as_str().unwrap_or("").to_owned();
