@@ -230,6 +230,7 @@ fn size_limits_and_the_quota_leave_clear_markers() {
         max_file_bytes: PDF.len() as u64 - 1,
         max_message_bytes: 1000,
         quota_bytes: PNG.len() as u64 + 5,
+        outbound_dirs: Vec::new(),
     });
     let records = s.drop_and_poll("referral.eml", &referral_eml());
     let st: Vec<_> = records[0]
@@ -658,6 +659,35 @@ async fn mcp_clients_get_uris_and_metadata_never_base64_in_tool_results() {
         .join(sha(PDF));
     assert!(shown.contains(&path.display().to_string()), "{shown}");
 
+    // A draft attaches a received file by its hash; `drafts show` lists it with the hash the
+    // digest covers, and flags risky types.
+    let drafted = rpc(
+        &server,
+        &token,
+        "tools/call",
+        json!({"name": "draft_email", "arguments": {"to": ["ann@fabrikam.com"], "subject": "Re: referral",
+            "body": "Returned with notes.", "attachments": [sha(PDF), evil["sha256"]]}}),
+    )
+    .await;
+    let draft_id = drafted["result"]["structuredContent"]["draft_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{drafted}"))
+        .to_string();
+    let o = server.cli(&["drafts", "show", &draft_id]);
+    let shown = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        shown.contains(&format!(
+            "attached:   Référence patient.pdf  application/pdf  {} B  sha256 {}",
+            PDF.len(),
+            sha(PDF)
+        )),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("_CON.fdp.exe") && shown.contains("! executable type"),
+        "{shown}"
+    );
+
     // Not a hash, not stored: refused, nothing read.
     for uri in [
         "opsdesk://attachments/../../mcp-token",
@@ -947,4 +977,65 @@ async fn a_reply_with_attachments_is_approved_by_digest_and_uploaded_once() {
             "nor their files uploaded again"
         );
     });
+}
+
+#[test]
+fn a_draft_attaches_files_by_path_only_from_the_allowed_folder() {
+    use opsdesk::domain::{Action, Actor, Outbound, OutboundAttachment, Outcome};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("outbox");
+    fs::create_dir_all(&out).unwrap();
+    fs::write(out.join("contract.pdf"), PDF).unwrap();
+    fs::write(tmp.path().join("secret.txt"), "not for mail").unwrap();
+    std::os::unix::fs::symlink(tmp.path().join("secret.txt"), out.join("link.txt")).unwrap();
+    let cfg = Config::from_toml_str(
+        &format!(
+            "[profiles.work]\nsources = [\"spool\"]\n[attachments]\noutbound_dirs = [\"{}\"]\n",
+            out.display()
+        ),
+        Path::new("t.toml"),
+    )
+    .unwrap();
+    let paths = Paths::resolve(Some(tmp.path().join("data")), None).unwrap();
+    let engine = Engine::open(paths, cfg, Mode::Primary).unwrap();
+    let draft = |path: &Path| {
+        engine.submit(
+            Action::CreateDraft {
+                profile: "work".into(),
+                outbound: Outbound::SendEmail {
+                    to: vec!["ann@fabrikam.com".into()],
+                    cc: vec![],
+                    subject: "Contract".into(),
+                    body: "Attached.".into(),
+                    attachments: vec![OutboundAttachment::by_hash(path.display().to_string())],
+                },
+                provider: None,
+            },
+            Actor::mcp("test-client"),
+        )
+    };
+    let id = match draft(&out.join("contract.pdf")).unwrap() {
+        Outcome::Queued { draft_id, .. } => draft_id,
+        other => panic!("{other:?}"),
+    };
+    let d = engine.draft(&id).unwrap().unwrap();
+    let a = &d.outbound.attachments()[0];
+    assert_eq!(
+        (a.name.as_str(), a.media_type.as_str(), a.sha256.as_str()),
+        ("contract.pdf", "application/pdf", sha(PDF).as_str())
+    );
+    assert!(
+        engine.attachment_path(&sha(PDF)).is_some(),
+        "taken into the store"
+    );
+    for outside in [
+        tmp.path().join("secret.txt"),
+        out.join("../secret.txt"),
+        out.join("link.txt"),
+        out.clone(),
+    ] {
+        let e = draft(&outside).unwrap_err().to_string();
+        assert!(e.contains("cannot attach"), "{}: {e}", outside.display());
+    }
 }

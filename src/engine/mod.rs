@@ -480,7 +480,7 @@ impl Engine {
             }
             Action::EditDraft { id, mut outbound } => {
                 let draft = self.existing_draft(&id)?;
-                self.complete_attachments(&mut outbound)?;
+                self.complete_attachments(&draft.profile, &mut outbound)?;
                 governance::validate_outbound(&outbound)?;
                 let verdict = self.judge(&draft.profile, &outbound);
                 if let Verdict::Block { .. } = &verdict {
@@ -663,7 +663,7 @@ impl Engine {
             ));
         }
         let mut outbound = outbound;
-        self.complete_attachments(&mut outbound)?;
+        self.complete_attachments(&profile, &mut outbound)?;
         governance::validate_outbound(&outbound)?;
         let verdict = self.judge(&profile, &outbound);
         let id = new_draft_id();
@@ -694,12 +694,20 @@ impl Engine {
 
     /// Fill in each attachment named by hash from the attachment store (name, type, size,
     /// risk), so the digest and what the operator reviews describe the file. A hash the store
-    /// does not hold is refused.
-    fn complete_attachments(&self, outbound: &mut Outbound) -> Result<(), EngineError> {
+    /// does not hold is refused. A reference that is an absolute path is taken in first, only
+    /// from inside `[attachments] outbound_dirs`, into the store as `profile`'s file.
+    fn complete_attachments(
+        &self,
+        profile: &str,
+        outbound: &mut Outbound,
+    ) -> Result<(), EngineError> {
         let Some(list) = outbound.attachments_mut() else {
             return Ok(());
         };
         for a in list.iter_mut() {
+            if a.sha256.starts_with('/') {
+                a.sha256 = self.attach_from_path(profile, &a.sha256)?;
+            }
             let sha = a.sha256.trim().to_ascii_lowercase();
             let size = self
                 .attachments
@@ -729,6 +737,73 @@ impl Engine {
             a.size = size;
         }
         Ok(())
+    }
+
+    /// Store the file at `path` (which must resolve, links followed, to a regular file inside
+    /// one of `[attachments] outbound_dirs`) as an attachment of `profile`; its hash.
+    fn attach_from_path(&self, profile: &str, path: &str) -> Result<String, EngineError> {
+        let refuse = |why: String| {
+            EngineError::invalid(
+                format!(
+                    "cannot attach `{}`: {why}",
+                    crate::sanitize::one_line(path, 200)
+                ),
+                json!({"field": "attachments"}),
+            )
+        };
+        let limits = self.attachments.limits();
+        if limits.outbound_dirs.is_empty() {
+            return Err(refuse(
+                "attaching by path needs [attachments] outbound_dirs; otherwise attach stored files by sha256".into(),
+            ));
+        }
+        let real = std::fs::canonicalize(path).map_err(|e| refuse(e.to_string()))?;
+        let inside = limits
+            .outbound_dirs
+            .iter()
+            .any(|d| std::fs::canonicalize(d).is_ok_and(|d| real.starts_with(&d) && real != d));
+        if !inside {
+            return Err(refuse(
+                "it is not inside a folder of [attachments] outbound_dirs".into(),
+            ));
+        }
+        let meta = std::fs::metadata(&real).map_err(|e| refuse(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(refuse("not a regular file".into()));
+        }
+        if meta.len() > limits.max_file_bytes {
+            return Err(refuse(format!(
+                "larger than [attachments] max_file_bytes ({} bytes)",
+                limits.max_file_bytes
+            )));
+        }
+        let bytes = std::fs::read(&real).map_err(|e| refuse(e.to_string()))?;
+        let name = real
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let media_type = crate::store::attachments::media_type_of(&name).to_string();
+        let stored = self
+            .attachments
+            .store_message(
+                profile,
+                vec![crate::store::attachments::Incoming {
+                    name,
+                    media_type,
+                    inline: false,
+                    content: crate::store::attachments::Content::Bytes(bytes),
+                }],
+            )
+            .map_err(|e| EngineError::Store(StoreError::io(self.attachments.dir(), "write", e)))?;
+        match stored.into_iter().next() {
+            Some(crate::domain::Attachment {
+                status: crate::domain::AttachmentStatus::Stored,
+                sha256: Some(h),
+                ..
+            }) => Ok(h),
+            Some(a) => Err(refuse(a.status.marker().to_string())),
+            None => Err(refuse("nothing was stored".into())),
+        }
     }
 
     /// The entity boundary for attachments: a file may go out only with a draft of a profile

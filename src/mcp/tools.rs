@@ -180,7 +180,8 @@ pub struct DraftEmailArgs {
     /// Inbox `id` of the message this answers (makes it a reply in that thread).
     #[serde(default)]
     pub reply_to: Option<String>,
-    /// Files to attach: the `sha256` of attachments an inbox item of the same profile lists.
+    /// Files to attach: the `sha256` of attachments an inbox item of the same profile lists,
+    /// or an absolute path inside a folder the operator allowed (`[attachments] outbound_dirs`).
     #[serde(default)]
     pub attachments: Vec<String>,
 }
@@ -191,7 +192,8 @@ pub struct DraftReplyArgs {
     /// The `id` of an inbox message (from inbox_pull / inbox_search).
     pub message_id: String,
     pub body: String,
-    /// Files to attach: the `sha256` of attachments an inbox item of the same profile lists.
+    /// Files to attach: the `sha256` of attachments an inbox item of the same profile lists,
+    /// or an absolute path inside a folder the operator allowed (`[attachments] outbound_dirs`).
     #[serde(default)]
     pub attachments: Vec<String>,
 }

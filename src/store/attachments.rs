@@ -337,6 +337,32 @@ impl AttachmentStore {
     }
 }
 
+/// The media type of a file the operator attaches by path, from its extension.
+pub fn media_type_of(name: &str) -> &'static str {
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "pdf" => "application/pdf",
+        "txt" => "text/plain",
+        "csv" => "text/csv",
+        "htm" | "html" => "text/html",
+        "json" => "application/json",
+        "xml" => "application/xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "tif" | "tiff" => "image/tiff",
+        "eml" => "message/rfc822",
+        "zip" => "application/zip",
+        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "pptx" => "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        _ => "application/octet-stream",
+    }
+}
+
 /// Text of a text or HTML attachment, sanitized like a body and bounded. Other types give
 /// none (PDF text extraction is not done: no well-kept pure-Rust extractor is a dependency).
 pub fn extract_text(media_type: &str, bytes: &[u8]) -> Option<String> {
@@ -361,6 +387,7 @@ mod tests {
                 max_file_bytes: file,
                 max_message_bytes: msg,
                 quota_bytes: quota,
+                outbound_dirs: Vec::new(),
             },
         )
     }
