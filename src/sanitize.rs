@@ -766,6 +766,8 @@ pub const MAX_ATTACHMENT_NAME_CHARS: usize = 120;
 pub const MAX_ATTACHMENT_TEXT_CHARS: usize = 8_000;
 /// Attachments kept on one record (a mail with more lists the first ones, flagged in meta).
 pub const MAX_ATTACHMENTS: usize = 64;
+/// Characters of extracted attachment text one record keeps in all (later texts are cut).
+pub const MAX_ATTACHMENTS_TEXT_CHARS: usize = 32_000;
 
 /// Windows device names: a file called `CON` or `nul.txt` opens a device, not a file, on the
 /// machine the operator may save it to.
@@ -941,11 +943,25 @@ pub fn to_record(msg: NewMessage) -> Result<InboxRecord, IngestError> {
     if attached > MAX_ATTACHMENTS {
         meta.insert("attachments_truncated".into(), Value::from(attached));
     }
+    let mut text_left = MAX_ATTACHMENTS_TEXT_CHARS;
     let attachments = msg
         .attachments
         .into_iter()
         .take(MAX_ATTACHMENTS)
         .map(clean_attachment)
+        .map(|mut a| {
+            // One record stays a bounded line whatever the number of text attachments.
+            if let Some(t) = a.text.take() {
+                let n = t.chars().count();
+                a.text = match n {
+                    _ if text_left == 0 => None,
+                    n if n <= text_left => Some(t),
+                    _ => Some(bound(&t, text_left)),
+                };
+                text_left = text_left.saturating_sub(n);
+            }
+            a
+        })
         .collect();
 
     Ok(InboxRecord {

@@ -1039,3 +1039,53 @@ fn a_draft_attaches_files_by_path_only_from_the_allowed_folder() {
         assert!(e.contains("cannot attach"), "{}: {e}", outside.display());
     }
 }
+
+#[test]
+fn a_record_keeps_a_bounded_amount_of_attachment_text() {
+    use opsdesk::domain::{Attachment, Channel, Party};
+    let att = |i: usize| Attachment {
+        name: format!("../n{i}.txt"),
+        media_type: "TEXT/Plain; charset=utf-8".into(),
+        size: 9000,
+        sha256: Some("Z".repeat(64)),
+        inline: false,
+        status: AttachmentStatus::Stored,
+        text: Some("x".repeat(8000)),
+        risk: None,
+    };
+    let msg = NewMessage {
+        id: "m1".into(),
+        profile: "work".into(),
+        channel: Channel::Email,
+        thread_id: None,
+        from: Party::new("A", "a@b.example"),
+        to: vec![],
+        subject: None,
+        ts: time::OffsetDateTime::now_utc(),
+        body: "b".into(),
+        html: false,
+        meta: Default::default(),
+        attachments: (0..70).map(att).collect(),
+    };
+    let r = opsdesk::sanitize::to_record(msg).unwrap();
+    assert_eq!(r.attachments.len(), 64);
+    assert_eq!(r.meta["attachments_truncated"], 70);
+    let total: usize = r
+        .attachments
+        .iter()
+        .filter_map(|a| a.text.as_ref())
+        .map(|t| t.chars().count())
+        .sum();
+    assert_eq!(total, 32_000);
+    let a = &r.attachments[0];
+    assert_eq!(
+        (a.name.as_str(), a.media_type.as_str()),
+        ("n0.txt", "text/plain")
+    );
+    assert_eq!(a.sha256, None, "not a hash: dropped");
+    assert_eq!(
+        a.status,
+        AttachmentStatus::TooLarge,
+        "stored without a usable hash cannot be read"
+    );
+}
