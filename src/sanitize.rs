@@ -843,13 +843,13 @@ pub fn attachment_risk(name: &str, media_type: &str) -> Option<&'static str> {
         .rsplit_once('.')
         .map(|(_, e)| e.to_ascii_lowercase())
         .unwrap_or_default();
-    const EXECUTABLE: [&str; 20] = [
+    // Disk images count as executable: they are mailed to carry programs past filters.
+    const EXECUTABLE: [&str; 22] = [
         "exe", "dll", "com", "scr", "pif", "msi", "msp", "cpl", "sys", "bat", "cmd", "app", "dmg",
-        "pkg", "deb", "rpm", "jar", "apk", "elf", "lnk",
+        "pkg", "deb", "rpm", "jar", "apk", "elf", "lnk", "iso", "img",
     ];
-    const SCRIPT: [&str; 14] = [
-        "js", "jse", "vbs", "vbe", "wsf", "wsh", "ps1", "psm1", "sh", "hta", "reg", "py", "iso",
-        "img",
+    const SCRIPT: [&str; 12] = [
+        "js", "jse", "vbs", "vbe", "wsf", "wsh", "ps1", "psm1", "sh", "hta", "reg", "py",
     ];
     const MACRO: [&str; 10] = [
         "docm", "dotm", "xlsm", "xltm", "xlam", "pptm", "potm", "ppam", "sldm", "xlsb",

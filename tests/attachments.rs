@@ -1089,3 +1089,28 @@ fn a_record_keeps_a_bounded_amount_of_attachment_text() {
         "stored without a usable hash cannot be read"
     );
 }
+
+#[test]
+fn executable_script_and_macro_types_are_flagged() {
+    use opsdesk::sanitize::attachment_risk;
+    for (name, mt, risk) in [
+        ("setup.exe", "application/octet-stream", Some("executable")),
+        (
+            "invoice.pdf",
+            "application/x-msdownload",
+            Some("executable"),
+        ),
+        ("photos.iso", "application/octet-stream", Some("executable")),
+        ("run.JS", "text/plain", Some("script")),
+        ("budget.xlsm", "application/octet-stream", Some("macro")),
+        (
+            "q3.docx",
+            "application/vnd.ms-word.document.macroenabled.12",
+            Some("macro"),
+        ),
+        ("contract.pdf", "application/pdf", None),
+        ("notes.txt", "text/plain", None),
+    ] {
+        assert_eq!(attachment_risk(name, mt), risk, "{name} {mt}");
+    }
+}
