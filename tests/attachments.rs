@@ -383,6 +383,7 @@ async fn graph_small_large_and_item_attachments_are_ingested_once() {
         s.add_item_attachment(&id, "Original", forwarded);
         s.add_file_attachment(&id, "video.mp4", "video/mp4", &huge, false);
         s.add_file_attachment(&id, "sig.png", "image/png", PNG, true);
+        s.add_reference_attachment(&id, "Budget.xlsx");
         s.add_mail("No attachments", "bob@fabrikam.com", "<p>hi</p>");
         id
     });
@@ -412,6 +413,12 @@ async fn graph_small_large_and_item_attachments_are_ingested_once() {
             ),
             ("video.mp4", "video/mp4", AttachmentStatus::TooLarge, false),
             ("sig.png", "image/png", AttachmentStatus::Stored, true),
+            (
+                "Budget.xlsx",
+                "application/octet-stream",
+                AttachmentStatus::Link,
+                false
+            ),
         ]
     );
     assert_eq!(

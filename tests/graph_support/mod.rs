@@ -309,6 +309,22 @@ impl FakeState {
         id
     }
 
+    /// Attach a link to a cloud file (a referenceAttachment: no bytes).
+    pub fn add_reference_attachment(&mut self, mail_id: &str, name: &str) -> String {
+        let id = self.id("AAMkAtt-");
+        self.attachments
+            .entry(mail_id.to_string())
+            .or_default()
+            .push(FakeAttachment {
+                id: id.clone(),
+                name: name.into(),
+                content_type: None,
+                is_inline: false,
+                kind: FakeAttachmentKind::Reference,
+            });
+        id
+    }
+
     /// Everything in the Outbox goes out and lands in Sent Items.
     pub fn deliver_outbox(&mut self) {
         for d in self.drafts.values_mut() {

@@ -209,15 +209,12 @@ impl MailSync {
                     // `$value` of an attached item is its MIME form.
                     media_type = "message/rfc822".into();
                 }
-                match a["contentBytes"].as_str() {
-                    Some(b64) => match base64::engine::general_purpose::STANDARD.decode(b64) {
-                        Ok(bytes) => Content::Bytes(bytes),
-                        Err(_) => {
-                            return Err(GraphError::Invalid(
-                                "fileAttachment.contentBytes is not base64".into(),
-                            ));
-                        }
-                    },
+                // Unreadable `contentBytes` are fetched through `$value` instead.
+                let listed = a["contentBytes"]
+                    .as_str()
+                    .and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok());
+                match listed {
+                    Some(bytes) => Content::Bytes(bytes),
                     // Graph's `size` counts a little metadata too: it is an upper bound.
                     None if declared > max || aid.is_empty() => {
                         Content::NotFetched { size: declared }
@@ -229,8 +226,13 @@ impl MailSync {
                             Ok(None) => Content::NotFetched {
                                 size: declared.max(max + 1),
                             },
-                            // Removed since the listing: there is nothing left to keep.
-                            Err(GraphError::Http { status: 404, .. }) => {
+                            // Removed since the listing (404), or an item Graph cannot give as
+                            // MIME (405): a retry would fail the same way, so the attachment is
+                            // listed without bytes instead of stalling the mailbox's sync.
+                            Err(GraphError::Http { status, code, .. })
+                                if (400..500).contains(&status) =>
+                            {
+                                tracing::warn!(status, %code, "attachment not fetched");
                                 Content::NotFetched { size: declared }
                             }
                             Err(e) => return Err(e),
@@ -238,11 +240,14 @@ impl MailSync {
                     }
                 }
             }
+            // A type this version does not know: listed without bytes rather than failing
+            // every poll of the mailbox on it.
             other => {
-                return Err(GraphError::Invalid(format!(
-                    "attachment of unknown type `{}`",
-                    crate::sanitize::one_line(other, 80)
-                )));
+                tracing::warn!(
+                    kind = %crate::sanitize::one_line(other, 80),
+                    "attachment of an unknown type: listed, not fetched"
+                );
+                Content::NotFetched { size: declared }
             }
         };
         let name = if name.is_empty() && kind == "#microsoft.graph.itemAttachment" {
