@@ -1279,6 +1279,7 @@ mod tests {
             preview: text.chars().take(40).collect(),
             meta: BTreeMap::new(),
             untrusted: true,
+            attachments: Vec::new(),
         }
     }
 
@@ -1325,6 +1326,7 @@ mod tests {
             cc: vec![],
             subject: subject.into(),
             body: "b".into(),
+            attachments: Vec::new(),
         }
     }
 
@@ -1487,6 +1489,7 @@ mod tests {
                     to: vec!["bob@example.com".into()],
                     subject: "Re: Data room".into(),
                     body: "thanks".into(),
+                    attachments: Vec::new(),
                 },
                 NOW,
             )],
@@ -1692,6 +1695,7 @@ mod tests {
                 to: vec!["c@example.com".into()],
                 subject: "Re: Approve?".into(),
                 body: "yes".into(),
+                attachments: Vec::new(),
             },
             NOW,
         )];

@@ -44,6 +44,7 @@ fn mail(to: &str, subject: &str) -> Outbound {
         cc: vec![],
         subject: subject.into(),
         body: "Details inside.".into(),
+        attachments: vec![],
     }
 }
 

@@ -44,6 +44,7 @@ fn mail() -> Outbound {
         cc: vec![],
         subject: "Contract".into(),
         body: "Signed copy attached.".into(),
+        attachments: Vec::new(),
     }
 }
 

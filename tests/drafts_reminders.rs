@@ -42,6 +42,7 @@ fn create(engine: &Engine, subject: &str) -> String {
                     cc: vec![],
                     subject: subject.into(),
                     body: "See attached.".into(),
+                    attachments: vec![],
                 },
                 provider: None,
             },

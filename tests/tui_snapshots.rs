@@ -42,6 +42,7 @@ fn record(seq: u64, channel: Channel, profile: &str, from: &str, subject: &str) 
         preview: subject.into(),
         meta: Default::default(),
         untrusted: true,
+        attachments: Vec::new(),
     }
 }
 
@@ -51,6 +52,7 @@ fn draft(id: &str, status: DraftStatus, to: &str, minutes: i64) -> Draft {
         to: vec![to.into()],
         subject: "Re: Q3 planning".into(),
         body: "Thanks — noted. I'll get back to you by end of day.".into(),
+        attachments: Vec::new(),
     };
     Draft {
         id: id.into(),

@@ -71,8 +71,9 @@ impl std::str::FromStr for JobKind {
     }
 }
 
-/// The message as a model sees it: headers and text, fenced as data. Bounded so one long
-/// message cannot make a prompt that no small model can take.
+/// The message as a model sees it: headers and text, fenced as data, then its attachments
+/// (name, type, size, and the text extracted from text attachments, within what is left of
+/// the bound). Bounded so one long message cannot make a prompt that no small model can take.
 pub(crate) fn message_block(r: &crate::domain::InboxRecord, max_chars: usize) -> String {
     let text: String = r.text.chars().take(max_chars).collect();
     let cut = if r.text.chars().count() > max_chars {
@@ -80,8 +81,26 @@ pub(crate) fn message_block(r: &crate::domain::InboxRecord, max_chars: usize) ->
     } else {
         ""
     };
+    let mut atts = String::new();
+    let mut left = max_chars.saturating_sub(text.chars().count());
+    for a in &r.attachments {
+        atts.push_str(&format!(
+            "\n<attachment name=\"{}\" type=\"{}\" size=\"{}\">",
+            a.name, a.media_type, a.size
+        ));
+        if let Some(t) = &a.text {
+            let part: String = t.chars().take(left).collect();
+            left -= part.chars().count();
+            atts.push('\n');
+            atts.push_str(&part);
+            if part.chars().count() < t.chars().count() {
+                atts.push_str("\n[…cut]");
+            }
+        }
+        atts.push_str("\n</attachment>");
+    }
     format!(
-        "<message seq=\"{}\" channel=\"{}\">\nFrom: {} <{}>\nSubject: {}\nSent: {}\n\n{}{}\n</message>",
+        "<message seq=\"{}\" channel=\"{}\">\nFrom: {} <{}>\nSubject: {}\nSent: {}\n\n{}{}{}\n</message>",
         r.seq,
         r.channel,
         r.from.name,
@@ -89,6 +108,7 @@ pub(crate) fn message_block(r: &crate::domain::InboxRecord, max_chars: usize) ->
         r.subject.as_deref().unwrap_or(""),
         r.ts.date(),
         text,
-        cut
+        cut,
+        atts
     )
 }

@@ -317,6 +317,7 @@ pub(crate) mod tests {
             preview: String::new(),
             meta: Default::default(),
             untrusted: true,
+            attachments: Vec::new(),
         }
     }
 

@@ -187,6 +187,7 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
                 cc: vec![],
                 subject,
                 body,
+                attachments: Vec::new(),
             };
             let outcome = engine.submit(
                 Action::CreateDraft {
@@ -341,6 +342,9 @@ fn describe(d: &Draft, l: &mut Vec<String>) {
     ));
     if let Some(p) = &d.provider {
         l.push(format!("written by: {p}"));
+    }
+    for a in d.outbound.attachments() {
+        l.push(format!("attached:   {}", safe(&a.summary())));
     }
     l.push(format!("digest:     {}", d.digest));
     if let Some(r) = &d.reason {

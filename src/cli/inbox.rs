@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use clap::Subcommand;
 use serde_json::json;
 
-use super::output::{Printer, local_time, safe, zone_of};
+use super::output::{Printer, attachment_lines, local_time, safe, zone_of};
 use super::{CmdResult, Context, Failure};
 use crate::domain::{Actor, Channel, NewMessage, Party, Query, now};
 use crate::engine::query::Answer;
@@ -142,6 +142,11 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
                 }
                 l.push(String::new());
                 l.push(safe(&rec.text));
+                let atts = attachment_lines(&rec.attachments, |h| engine.attachment_path(h));
+                if !atts.is_empty() {
+                    l.push(String::new());
+                    l.extend(atts);
+                }
             });
             Ok(())
         }
@@ -297,6 +302,7 @@ fn add(ctx: &Context, out: &Printer, a: AddArgs) -> CmdResult {
         body,
         html,
         meta: Default::default(),
+        attachments: Vec::new(),
     };
     match engine.ingest_checked(msg, "cli")? {
         (Appended::New(r), None) => out

@@ -16,6 +16,7 @@
 //! No error message or log line contains a secret value: there is no field that could hold
 //! one, and error messages describe the kind of value found rather than echoing it.
 
+pub mod attachments;
 pub mod audit_retention;
 mod brief;
 pub mod budgets;

@@ -49,6 +49,8 @@ pub struct Config {
     /// `[vault]`: the folder of packaged tools served as `vault_<name>` (docs/ARCHITECTURE.md,
     /// "The tool vault").
     pub vault: VaultConfig,
+    /// `[attachments]`: limits of the attachment store (`config/attachments.rs`).
+    pub attachments: super::attachments::AttachmentsConfig,
 }
 
 /// Name of the profile a configuration without `[profiles]` has.
@@ -80,6 +82,7 @@ impl Default for Config {
             drafts: Default::default(),
             audit: Default::default(),
             vault: VaultConfig::default(),
+            attachments: Default::default(),
         }
     }
 }

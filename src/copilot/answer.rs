@@ -526,6 +526,7 @@ async fn draft_email(cx: &Cx<'_>, profile: &str, text: &str) -> Result<Reply, Ag
             cc: Vec::new(),
             subject: req.subject,
             body: req.body,
+            attachments: Vec::new(),
         },
         provider: None,
     };

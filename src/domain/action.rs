@@ -22,6 +22,9 @@ pub enum Action {
     DraftReply {
         message_id: String,
         body: String,
+        /// sha256 of stored attachments to send with the reply.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        attachments: Vec<String>,
     },
     /// Replace a draft's content; voids an earlier approval.
     EditDraft {

@@ -17,9 +17,10 @@ pub use deal::{
     deal_id_for_proposal, new_deal_id,
 };
 pub use draft::{
-    AuditRef, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, content_digest,
+    AuditRef, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, OutboundAttachment,
+    content_digest,
 };
-pub use message::{Channel, InboxRecord, NewMessage, Party};
+pub use message::{Attachment, AttachmentStatus, Channel, InboxRecord, NewMessage, Party};
 pub use query::{BriefKind, ConfigSection, Query};
 
 /// Current time in UTC. One place so tests and formatting agree on the clock.

@@ -43,11 +43,12 @@ impl Engine {
         &self,
         name: &str,
         id: String,
-        outbound: Outbound,
+        mut outbound: Outbound,
         cx: &Call,
     ) -> Result<Outcome, EngineError> {
         let actor = cx.actor;
         let draft = self.existing_draft(&id)?;
+        self.complete_attachments(&draft.profile, &mut outbound)?;
         governance::validate_outbound(&outbound)?;
         let verdict = self.judge(&draft.profile, &outbound);
         if let Verdict::Block { .. } = &verdict {

@@ -40,8 +40,8 @@ pub use query::MAX_READ;
 use crate::config::Config;
 use crate::domain::{
     Action, Actor, AuditEvent, AuditOutcome, AuditRecord, Channel, Draft, DraftEvent,
-    DraftEventKind, InboxRecord, NewMessage, Outbound, Outcome, Query, Verdict, content_digest,
-    now,
+    DraftEventKind, InboxRecord, NewMessage, Outbound, OutboundAttachment, Outcome, Query, Verdict,
+    content_digest, now,
 };
 use crate::paths::Paths;
 use crate::sources::IngestFailure;
@@ -132,6 +132,8 @@ pub struct Engine {
     assistant: crate::assistant::store::AssistantStore,
     /// The job runner of LLM work (`jobs.rs`).
     jobs: jobs::JobRunner,
+    /// Inbound attachments' bytes (`store/attachments.rs`); read through `reads.rs`.
+    attachments: crate::store::attachments::AttachmentStore,
     _lock: Option<EngineLock>,
 }
 
@@ -155,6 +157,10 @@ impl Engine {
         let (events, _) = broadcast::channel(1024);
         let phi = crate::governance::phi_view::PhiPolicy::from_config(&config);
         Ok(Engine {
+            attachments: crate::store::attachments::AttachmentStore::new(
+                &paths.data_dir,
+                &config.attachments,
+            ),
             phi,
             inbox: Inbox::open(&paths.inbox_dir())?,
             deals: crate::store::deals::Deals::open(&paths.deals_dir())?,
@@ -492,8 +498,15 @@ impl Engine {
             Action::MoveMessage { message_id, folder } => {
                 self.move_message(name, message_id, folder, cx)
             }
-            Action::DraftReply { message_id, body } => {
-                let (profile, outbound) = self.reply_outbound(&message_id, body)?;
+            Action::DraftReply {
+                message_id,
+                body,
+                attachments,
+            } => {
+                let (profile, mut outbound) = self.reply_outbound(&message_id, body)?;
+                if let Some(list) = outbound.attachments_mut() {
+                    list.extend(attachments.into_iter().map(OutboundAttachment::by_hash));
+                }
                 self.create_draft(name, profile, outbound, None, cx)
             }
             Action::EditDraft { id, outbound } => self.edit_draft(name, id, outbound, cx),
@@ -623,6 +636,8 @@ impl Engine {
                 json!({"field": "profile", "valid_profiles": self.profile_names()}),
             ));
         }
+        let mut outbound = outbound;
+        self.complete_attachments(&profile, &mut outbound)?;
         governance::validate_outbound(&outbound)?;
         let verdict = self.judge(&profile, &outbound);
         let id = new_draft_id();
@@ -651,8 +666,153 @@ impl Engine {
         })
     }
 
+    /// Fill in each attachment named by hash from the attachment store (name, type, size,
+    /// risk), so the digest and what the operator reviews describe the file. A hash the store
+    /// does not hold is refused. A reference that is an absolute path is taken in first, only
+    /// from inside `[attachments] outbound_dirs`, into the store as `profile`'s file.
+    fn complete_attachments(
+        &self,
+        profile: &str,
+        outbound: &mut Outbound,
+    ) -> Result<(), EngineError> {
+        let Some(list) = outbound.attachments_mut() else {
+            return Ok(());
+        };
+        for a in list.iter_mut() {
+            if a.sha256.starts_with('/') {
+                a.sha256 = self.attach_from_path(profile, &a.sha256)?;
+            }
+            let sha = a.sha256.trim().to_ascii_lowercase();
+            let size = self
+                .attachments
+                .path_of(&sha)
+                .and_then(|p| std::fs::metadata(p).ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+                .ok_or_else(|| {
+                    EngineError::invalid(
+                        format!(
+                            "no stored attachment `{}`: attach files by the sha256 an inbox item lists",
+                            crate::sanitize::one_line(&a.sha256, 80)
+                        ),
+                        json!({"field": "attachments"}),
+                    )
+                })?;
+            let owners = self.attachments.owners(&sha).map_err(|e| {
+                EngineError::Store(StoreError::io(self.attachments.dir(), "read", e))
+            })?;
+            let (name, media_type) = owners
+                .map(|o| (o.name, o.media_type))
+                .unwrap_or_else(|| ("attachment".into(), "application/octet-stream".into()));
+            a.risk = crate::sanitize::attachment_risk(&name, &media_type).map(str::to_string);
+            a.sha256 = sha;
+            a.name = name;
+            a.media_type = media_type;
+            a.size = size;
+        }
+        Ok(())
+    }
+
+    /// Store the file at `path` (which must resolve, links followed, to a regular file inside
+    /// one of `[attachments] outbound_dirs`) as an attachment of `profile`; its hash.
+    fn attach_from_path(&self, profile: &str, path: &str) -> Result<String, EngineError> {
+        let refuse = |why: String| {
+            EngineError::invalid(
+                format!(
+                    "cannot attach `{}`: {why}",
+                    crate::sanitize::one_line(path, 200)
+                ),
+                json!({"field": "attachments"}),
+            )
+        };
+        let limits = self.attachments.limits();
+        if limits.outbound_dirs.is_empty() {
+            return Err(refuse(
+                "attaching by path needs [attachments] outbound_dirs; otherwise attach stored files by sha256".into(),
+            ));
+        }
+        let real = std::fs::canonicalize(path).map_err(|e| refuse(e.to_string()))?;
+        let inside = limits
+            .outbound_dirs
+            .iter()
+            .any(|d| std::fs::canonicalize(d).is_ok_and(|d| real.starts_with(&d) && real != d));
+        if !inside {
+            return Err(refuse(
+                "it is not inside a folder of [attachments] outbound_dirs".into(),
+            ));
+        }
+        let meta = std::fs::metadata(&real).map_err(|e| refuse(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(refuse("not a regular file".into()));
+        }
+        if meta.len() > limits.max_file_bytes {
+            return Err(refuse(format!(
+                "larger than [attachments] max_file_bytes ({} bytes)",
+                limits.max_file_bytes
+            )));
+        }
+        let bytes = std::fs::read(&real).map_err(|e| refuse(e.to_string()))?;
+        let name = real
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let media_type = crate::store::attachments::media_type_of(&name).to_string();
+        let stored = self
+            .attachments
+            .store_message(
+                profile,
+                vec![crate::store::attachments::Incoming {
+                    name,
+                    media_type,
+                    inline: false,
+                    content: crate::store::attachments::Content::Bytes(bytes),
+                }],
+            )
+            .map_err(|e| EngineError::Store(StoreError::io(self.attachments.dir(), "write", e)))?;
+        match stored.into_iter().next() {
+            Some(crate::domain::Attachment {
+                status: crate::domain::AttachmentStatus::Stored,
+                sha256: Some(h),
+                ..
+            }) => Ok(h),
+            Some(a) => Err(refuse(a.status.marker().to_string())),
+            None => Err(refuse("nothing was stored".into())),
+        }
+    }
+
+    /// The entity boundary for attachments: a file may go out only with a draft of a profile
+    /// whose mail carried it. Unknown or unreadable ownership fails closed.
+    fn judge_attachments(&self, profile: &str, outbound: &Outbound) -> Option<Verdict> {
+        for a in outbound.attachments() {
+            let owners = match self.attachments.owners(&a.sha256) {
+                Ok(o) => o,
+                Err(e) => {
+                    return Some(Verdict::block(
+                        "entity_boundary.unverifiable",
+                        format!("whose file attachment `{}` is cannot be read ({e})", a.name),
+                        "retry; if it persists run `opsdesk doctor`",
+                    ));
+                }
+            };
+            if !owners.is_some_and(|o| o.profiles.iter().any(|p| p == profile)) {
+                return Some(Verdict::block(
+                    "entity_boundary.attachment",
+                    format!(
+                        "attachment `{}` did not come with mail of profile `{profile}`: one entity's files do not go out in another's mail",
+                        a.name
+                    ),
+                    "attach only files received by the sending profile",
+                ));
+            }
+        }
+        None
+    }
+
     /// Governance's verdict on an outbound action of `profile` (see `governance`).
     fn judge(&self, profile: &str, outbound: &Outbound) -> Verdict {
+        if let Some(v) = self.judge_attachments(profile, outbound) {
+            return v;
+        }
         // A reply names the message it answers: its profile is where the data comes from.
         let source = match outbound {
             Outbound::ReplyEmail { message_id, .. } | Outbound::MoveMail { message_id, .. } => {
@@ -796,6 +956,7 @@ impl Engine {
                     to: vec![rec.from.address.clone()],
                     subject,
                     body,
+                    attachments: Vec::new(),
                 }
             }
             Channel::Calendar => {

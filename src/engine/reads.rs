@@ -54,6 +54,13 @@ impl Engine {
         self.inbox.find_by_id(id)
     }
 
+    /// Where a stored attachment's bytes are on this machine (`None` when not stored). For
+    /// the operator's own process only (`inbox show`, the console): the path is never handed
+    /// to a remote party, whose way to the bytes is the audited `opsdesk://attachments/` read.
+    pub fn attachment_path(&self, sha256: &str) -> Option<std::path::PathBuf> {
+        self.attachments.path_of(sha256).filter(|p| p.is_file())
+    }
+
     /// The inbox's last seq, unread count and consumer cursors.
     pub fn inbox_state(&self) -> Result<InboxState, StoreError> {
         self.inbox.state()

@@ -30,6 +30,19 @@ impl SourceHost for Engine {
     fn healths(&self) -> Vec<SourceHealth> {
         self.health()
     }
+    fn has_item(&self, id: &str) -> bool {
+        match self.inbox.find_by_id(id) {
+            Ok(found) => found.is_some(),
+            Err(e) => {
+                // Not knowing only costs a second fetch: dedup by id keeps the inbox right.
+                tracing::warn!("cannot look up inbox item by id: {e}");
+                false
+            }
+        }
+    }
+    fn attachment_store(&self) -> Option<crate::store::attachments::AttachmentStore> {
+        Some(self.attachments.clone())
+    }
 }
 
 /// Delivers a source's items to the engine under that source's name.
@@ -82,7 +95,9 @@ pub fn spawn_sources(
             .clone()
             .unwrap_or_else(|| engine.paths().spool_dir());
         let spool = Arc::new(
-            Spool::new(dir, default_profile.clone())?.with_profiles(cfg.profiles.keys().cloned()),
+            Spool::new(dir, default_profile.clone())?
+                .with_profiles(cfg.profiles.keys().cloned())
+                .with_attachments(engine.attachments.clone()),
         );
         let every = Duration::from_secs(cfg.sources.spool.interval_secs.max(1));
         tasks.push(spawn_poller(
@@ -154,6 +169,7 @@ pub fn spawn_sources(
                                 Action::DraftReply {
                                     message_id: rec.id.clone(),
                                     body,
+                                    attachments: Vec::new(),
                                 },
                                 Actor::mcp("demo-assistant"),
                             ) {

@@ -12,6 +12,7 @@
 //! - `fixtures`: the conformance suite's fixtures, compiled only with the test-only
 //!   `conformance` feature (the integration test turns it on; a release build never has it)
 
+pub mod attachments;
 pub mod auth;
 pub mod bridge;
 pub mod conn;

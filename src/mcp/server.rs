@@ -891,11 +891,15 @@ impl ServerHandler for OpsDesk {
     ) -> Result<ListResourceTemplatesResult, McpError> {
         let who = self.hub.identity(&ctx.extensions);
         #[allow(unused_mut)] // extended only in the conformance build
-        let mut list = if self.hub.scope_of(&who).reaches(Toolset::Deals) {
+        let scope = self.hub.scope_of(&who);
+        let mut list = if scope.reaches(Toolset::Deals) {
             super::deals::templates()
         } else {
             Vec::new()
         };
+        if scope.reaches(Toolset::Inbox) {
+            list.extend(super::attachments::templates());
+        }
         #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures {
             list.extend(fx.resource_templates());
@@ -924,6 +928,23 @@ impl ServerHandler for OpsDesk {
         }
         // PHICLIENTS-VIEW (2/3): every resource body (and error) passes the PHI view.
         let what = format!("resource:{}", req.uri);
+        if req.uri.starts_with(super::attachments::PREFIX) {
+            // Bytes cannot pass the view: the attachment read applies it itself (metadata
+            // and text redacted, bytes withheld from an uncleared client).
+            let placeholders = &self.session.placeholders;
+            return match super::attachments::read(
+                &self.hub,
+                &who,
+                placeholders,
+                &req.uri,
+                &Self::actor_name(&who, &ctx),
+            )
+            .await
+            {
+                Ok(r) => Ok(r.into()),
+                Err(e) => Err(self.hub.present_error(&who, placeholders, &what, e).await),
+            };
+        }
         let mut result =
             match resources::read(&self.hub, &req.uri, &Self::actor_name(&who, &ctx)).await {
                 Ok(r) => r,

@@ -84,6 +84,8 @@ pub struct InboxRow {
     pub text: String,
     /// The item's triage, when it has one (filled in by the data thread).
     pub triage: Option<crate::assistant::store::TriageRecord>,
+    /// One line per attachment (listed in the details; never opened by the console).
+    pub attachments: Vec<String>,
 }
 
 impl InboxRow {
@@ -126,6 +128,11 @@ impl From<&InboxRecord> for InboxRow {
             received_at: r.received_at,
             text: crate::sanitize::clean_text(&text, PREVIEW_CHARS),
             triage: None,
+            attachments: r
+                .attachments
+                .iter()
+                .map(|a| crate::sanitize::for_terminal(&a.summary()))
+                .collect(),
         }
     }
 }
@@ -1310,6 +1317,11 @@ impl App {
                     String::new(),
                 ];
                 lines.extend(r.text.lines().map(str::to_string));
+                if !r.attachments.is_empty() {
+                    lines.push(String::new());
+                    lines.push(format!("attachments ({}):", r.attachments.len()));
+                    lines.extend(r.attachments.iter().map(|a| format!("  {a}")));
+                }
                 (format!("Message #{}", r.seq), lines)
             }
             Pane::Drafts => {
@@ -1668,8 +1680,14 @@ pub fn draft_lines(d: &Draft, tz: UtcOffset) -> Vec<String> {
         ),
         format!("updated:    {}", fmt_time(d.updated_at, tz)),
         format!("edits:      {}", d.edits),
-        format!("digest:     {}", d.digest),
     ];
+    for a in d.outbound.attachments() {
+        lines.push(format!(
+            "attached:   {}",
+            crate::sanitize::for_terminal(&a.summary())
+        ));
+    }
+    lines.push(format!("digest:     {}", d.digest));
     if let Some(by) = &d.decided_by {
         lines.push(format!("decided by: {by}"));
     }

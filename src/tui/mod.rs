@@ -191,7 +191,11 @@ fn apply(
                     Some(body) => {
                         let _ = req_tx.send(Req::Submit {
                             label: format!("reply to {to} drafted"),
-                            action: Action::DraftReply { message_id, body },
+                            action: Action::DraftReply {
+                                message_id,
+                                body,
+                                attachments: Vec::new(),
+                            },
                         });
                     }
                     None => app.say(app::Level::Info, "no reply written; nothing was drafted"),

@@ -112,12 +112,14 @@ fn one(c: &Value, profiles: &[String], allowed: &dyn Fn(&str) -> bool) -> Result
                     to: a.to,
                     subject: a.subject,
                     body: a.body,
+                    attachments: Vec::new(),
                 },
                 None => Outbound::SendEmail {
                     to: a.to,
                     cc: a.cc,
                     subject: a.subject,
                     body: a.body,
+                    attachments: Vec::new(),
                 },
             };
             (Some(profile.clone()), draft(profile, outbound))
@@ -129,6 +131,7 @@ fn one(c: &Value, profiles: &[String], allowed: &dyn Fn(&str) -> bool) -> Result
                 Action::DraftReply {
                     message_id: a.message_id,
                     body: a.body,
+                    attachments: Vec::new(),
                 },
             )
         }

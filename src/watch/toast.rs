@@ -549,6 +549,7 @@ mod tests {
             preview: format!("t{i}"),
             meta: Default::default(),
             untrusted: true,
+            attachments: Vec::new(),
         }
     }
 
