@@ -262,57 +262,77 @@ fn apply(
     by_id: &mut HashMap<String, usize>,
     ev: &DraftEvent,
 ) -> Result<usize, String> {
-    if let DraftEventKind::Created {
-        profile,
-        outbound,
-        digest,
-        verdict,
-        provider,
-    } = &ev.kind
-    {
-        if by_id.contains_key(&ev.draft_id) {
-            return Err(format!("draft {} already exists", ev.draft_id));
+    match &ev.kind {
+        DraftEventKind::Created {
+            profile,
+            outbound,
+            digest,
+            verdict,
+            provider,
+        } => create(
+            drafts, by_id, ev, profile, outbound, digest, verdict, provider,
+        ),
+        DraftEventKind::Requeued {
+            from,
+            digest,
+            verdict,
+        } => requeue(drafts, by_id, ev, from, digest, verdict),
+        _ => {
+            let &idx = by_id
+                .get(&ev.draft_id)
+                .ok_or_else(|| format!("no draft with id {}", ev.draft_id))?;
+            transition(&mut drafts[idx], ev)?;
+            Ok(idx)
         }
-        if *digest != content_digest(profile, outbound) {
-            return Err(format!(
-                "draft {}: digest does not match its content",
-                ev.draft_id
-            ));
-        }
-        drafts.push(Draft {
-            id: ev.draft_id.clone(),
-            profile: profile.clone(),
-            outbound: outbound.clone(),
-            digest: digest.clone(),
-            verdict: verdict.clone(),
-            provider: provider.clone(),
-            status: DraftStatus::Pending,
-            created_by: ev.actor.clone(),
-            created_at: ev.ts,
-            updated_at: ev.ts,
-            approved_digest: None,
-            decided_by: None,
-            reason: None,
-            remote_id: None,
-            edits: 0,
-            requeued_from: None,
-            requeued_as: None,
-        });
-        by_id.insert(ev.draft_id.clone(), drafts.len() - 1);
-        return Ok(drafts.len() - 1);
     }
-    if let DraftEventKind::Requeued {
-        from,
-        digest,
-        verdict,
-    } = &ev.kind
-    {
-        return requeue(drafts, by_id, ev, from, digest, verdict);
+}
+
+/// A new pending draft, whose digest must match its content.
+#[allow(clippy::too_many_arguments)] // the fields of one `Created` event
+fn create(
+    drafts: &mut Vec<Draft>,
+    by_id: &mut HashMap<String, usize>,
+    ev: &DraftEvent,
+    profile: &str,
+    outbound: &crate::domain::Outbound,
+    digest: &str,
+    verdict: &crate::domain::Verdict,
+    provider: &Option<String>,
+) -> Result<usize, String> {
+    if by_id.contains_key(&ev.draft_id) {
+        return Err(format!("draft {} already exists", ev.draft_id));
     }
-    let &idx = by_id
-        .get(&ev.draft_id)
-        .ok_or_else(|| format!("no draft with id {}", ev.draft_id))?;
-    let d = &mut drafts[idx];
+    if *digest != content_digest(profile, outbound) {
+        return Err(format!(
+            "draft {}: digest does not match its content",
+            ev.draft_id
+        ));
+    }
+    drafts.push(Draft {
+        id: ev.draft_id.clone(),
+        profile: profile.to_string(),
+        outbound: outbound.clone(),
+        digest: digest.to_string(),
+        verdict: verdict.clone(),
+        provider: provider.clone(),
+        status: DraftStatus::Pending,
+        created_by: ev.actor.clone(),
+        created_at: ev.ts,
+        updated_at: ev.ts,
+        approved_digest: None,
+        decided_by: None,
+        reason: None,
+        remote_id: None,
+        edits: 0,
+        requeued_from: None,
+        requeued_as: None,
+    });
+    by_id.insert(ev.draft_id.clone(), drafts.len() - 1);
+    Ok(drafts.len() - 1)
+}
+
+/// A later event on an existing draft: the rules of who may do what, in which status.
+fn transition(d: &mut Draft, ev: &DraftEvent) -> Result<(), String> {
     if d.status.is_final() {
         return Err(format!("draft {} is already {}", d.id, d.status.as_str()));
     }
@@ -327,7 +347,7 @@ fn apply(
     };
     match &ev.kind {
         DraftEventKind::Created { .. } | DraftEventKind::Requeued { .. } => {
-            unreachable!("handled above")
+            return Err(format!("draft {} already exists", d.id));
         }
         DraftEventKind::Edited { outbound, digest } => {
             if *digest != content_digest(&d.profile, outbound) {
@@ -419,7 +439,7 @@ fn apply(
         }
     }
     d.updated_at = ev.ts;
-    Ok(idx)
+    Ok(())
 }
 
 /// A re-queue: a new pending draft with the content of an expired one. Only the operator
