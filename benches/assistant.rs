@@ -65,6 +65,7 @@ fn record(i: usize) -> InboxRecord {
         preview: String::new(),
         meta: BTreeMap::new(),
         untrusted: true,
+        attachments: Vec::new(),
     }
 }
 
@@ -137,6 +138,7 @@ fn model_jobs() {
                 body: format!("Are you free for lunch on Thursday? ({i})"),
                 html: false,
                 meta: BTreeMap::new(),
+                attachments: Vec::new(),
             };
             if let opsdesk::store::inbox::Appended::New(r) = engine.ingest(m, "bench").expect("ingest") {
                 seqs.push(r.seq);

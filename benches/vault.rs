@@ -2,7 +2,9 @@
 //! whole `Vault::call` (lookup, child process, audit record with its fsync).
 //!
 //! Run: `cargo bench --bench vault`. Prints p50/p99/max over 1,000 calls of each, after 50
-//! warm-up calls. The tool is `/bin/sh` reading one line and printing `{}` (no interpreter
+//! warm-up calls. `process::run` is measured with the network and, where this machine allows
+//! it, without (new user + network namespaces per call, `vault::sandbox`); the whole call runs
+//! the way `serve` would (isolated when possible, arguments checked against the schema). The tool is `/bin/sh` reading one line and printing `{}` (no interpreter
 //! start-up beyond the shell's, which is what the overhead is meant to measure).
 
 use std::os::unix::fs::PermissionsExt;
@@ -56,20 +58,37 @@ fn main() {
         timeout: Duration::from_secs(10),
         max_output_bytes: 1 << 20,
         max_stderr_bytes: 16 << 10,
+        no_network: false,
     };
     let input = json!({"tool": "trivial", "arguments": {"n": 1}, "context": {}});
-    let raw: Vec<Duration> = rt.block_on(async {
-        let mut v = Vec::new();
-        for i in 0..WARMUP + CALLS {
-            let s = Instant::now();
-            run(&exec, "trivial", &input, limits).await.expect("run");
-            if i >= WARMUP {
-                v.push(s.elapsed());
+    let measure = |limits: Limits| -> Vec<Duration> {
+        rt.block_on(async {
+            let mut v = Vec::new();
+            for i in 0..WARMUP + CALLS {
+                let s = Instant::now();
+                run(&exec, "trivial", &input, limits).await.expect("run");
+                if i >= WARMUP {
+                    v.push(s.elapsed());
+                }
             }
-        }
-        v
-    });
-    report("spawn + JSON round trip (process::run)", raw);
+            v
+        })
+    };
+    report(
+        "spawn + JSON round trip (process::run, with network)",
+        measure(limits),
+    );
+    let isolation = opsdesk::vault::sandbox::probe();
+    println!("{}", isolation.line());
+    if isolation.enforced() {
+        report(
+            "spawn + JSON round trip (process::run, no network: user+net namespaces)",
+            measure(Limits {
+                no_network: true,
+                ..limits
+            }),
+        );
+    }
 
     let mut config = Config::default();
     config.vault.dir = Some(tools.clone());
@@ -95,5 +114,8 @@ fn main() {
         }
         v
     });
-    report("whole Vault::call (incl. audit fsync)", full);
+    report(
+        "whole Vault::call (schema check, isolation as configured, audit fsync)",
+        full,
+    );
 }

@@ -44,6 +44,7 @@ fn record(i: usize) -> InboxRecord {
         preview: "A short message body, as a chat or a mail preview would be.".into(),
         meta: Default::default(),
         untrusted: true,
+        attachments: Vec::new(),
     }
 }
 

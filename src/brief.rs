@@ -1044,174 +1044,13 @@ fn render(b: &Brief, kind: BriefKind, now: OffsetDateTime, sections: &[BriefSect
     // blank line.
     for section in sections {
         match section {
-            BriefSection::Unread => {
-                l.push(String::new());
-                match kind {
-                    BriefKind::Morning => {
-                        l.push(format!("Unread: {}", b.unread.total));
-                    }
-                    BriefKind::EndOfDay => {
-                        let mut s = format!("Arrived today: {}", b.arrived_today.total);
-                        if b.arrived_today.total > 0 {
-                            s.push_str(&format!(
-                                " ({})",
-                                channel_counts(&b.arrived_today.by_channel)
-                            ));
-                        }
-                        l.push(s);
-                        l.push(format!("Still unread: {}", b.unread.total));
-                    }
-                }
-                if b.unread.total > 0 {
-                    if let Some(last) = l.last_mut() {
-                        last.push_str(&format!(" ({})", channel_counts(&b.unread.by_channel)));
-                    }
-                    let top: Vec<String> = b
-                        .unread
-                        .by_sender
-                        .iter()
-                        .map(|s| format!("{} {}", quote(&s.sender), s.count))
-                        .collect();
-                    l.push(format!("  top senders: {}", top.join(", ")));
-                }
-            }
-            BriefSection::Decided => {
-                if kind == BriefKind::EndOfDay {
-                    l.push(String::new());
-                    if b.decided_today.is_empty() {
-                        l.push("Decided today: nothing".into());
-                    } else {
-                        l.push(format!("Decided today ({}):", b.decided_today.len()));
-                        for d in &b.decided_today {
-                            l.push(format!(
-                                "  {} {} {} {}",
-                                d.status,
-                                plain(&d.id),
-                                d.kind,
-                                d.subject.as_deref().map(quote).unwrap_or_default()
-                            ));
-                        }
-                    }
-                }
-            }
-            BriefSection::Meetings => {
-                l.push(String::new());
-                let when = match kind {
-                    BriefKind::Morning => "Meetings today",
-                    BriefKind::EndOfDay => "Meetings tomorrow",
-                };
-                if b.meetings.is_empty() {
-                    l.push(format!("{when}: none"));
-                } else {
-                    l.push(format!("{when} ({}):", b.meetings.len()));
-                    for m in &b.meetings {
-                        let mut s =
-                            format!("  {}–{} {}", hm(&m.start), hm(&m.end), quote(&m.subject));
-                        if let Some(loc) = &m.location {
-                            s.push_str(&format!(" @ {}", quote(loc)));
-                        }
-                        if !m.conflicts_with.is_empty() {
-                            let with: Vec<String> =
-                                m.conflicts_with.iter().map(|x| quote(x)).collect();
-                            s.push_str(&format!("  ! conflicts with {}", with.join(", ")));
-                        }
-                        l.push(s);
-                    }
-                }
-                if !b.conflicts.is_empty() {
-                    l.push(format!("Conflicts ({}):", b.conflicts.len()));
-                    for c in &b.conflicts {
-                        l.push(format!(
-                            "  {} overlaps {} by {} min",
-                            quote(&c.a_subject),
-                            quote(&c.b_subject),
-                            c.overlap_minutes
-                        ));
-                    }
-                }
-            }
-            BriefSection::Drafts => {
-                l.push(String::new());
-                if b.drafts_awaiting_approval.is_empty() {
-                    l.push(format!("Drafts awaiting approval{open}: none"));
-                } else {
-                    l.push(format!(
-                        "Drafts awaiting approval{open} ({}):",
-                        b.drafts_awaiting_approval.len()
-                    ));
-                    for d in &b.drafts_awaiting_approval {
-                        l.push(format!(
-                            "  {} {} to {} {} (waiting {})",
-                            plain(&d.id),
-                            d.kind,
-                            plain(&d.recipients.join(", ")),
-                            d.subject.as_deref().map(quote).unwrap_or_default(),
-                            d.age
-                        ));
-                    }
-                }
-            }
-            BriefSection::Deadlines => {
-                l.push(String::new());
-                if b.deadlines.is_empty() {
-                    l.push(format!("Deadlines{open}: none found"));
-                } else {
-                    l.push(format!("Deadlines{open} ({}):", b.deadlines.len()));
-                    for d in &b.deadlines {
-                        l.push(format!(
-                            "  {:<10} {} ({}, #{})",
-                            d.due.as_deref().unwrap_or("?"),
-                            quote(&d.text),
-                            quote(&d.from),
-                            d.seq
-                        ));
-                    }
-                }
-            }
-            BriefSection::Decisions => {
-                l.push(String::new());
-                if b.needs_decision.is_empty() {
-                    l.push(format!("Needs a decision{open}: nothing"));
-                } else {
-                    l.push(format!(
-                        "Needs a decision{open} ({}):",
-                        b.needs_decision.len()
-                    ));
-                    for d in &b.needs_decision {
-                        l.push(format!(
-                            "  #{} {}: {} ({})",
-                            d.seq,
-                            quote(&d.from),
-                            d.subject
-                                .as_deref()
-                                .map(quote)
-                                .unwrap_or_else(|| "(chat)".into()),
-                            d.why
-                        ));
-                    }
-                }
-            }
-            BriefSection::Deals => {
-                if !b.deals.is_empty() {
-                    l.push(String::new());
-                    l.push(format!("Deals ({}):", b.deals.len()));
-                    for d in &b.deals {
-                        let mut s = format!("  {} {} [{}]", plain(&d.id), quote(&d.name), d.stage);
-                        if d.stage_changed_at.is_some() {
-                            s.push_str(" — stage changed");
-                        }
-                        if !d.upcoming.is_empty() {
-                            s.push_str(&format!(" — dates: {}", plain(&d.upcoming.join(", "))));
-                        }
-                        if !d.unanswered.is_empty() {
-                            let seqs: Vec<String> =
-                                d.unanswered.iter().map(|n| format!("#{n}")).collect();
-                            s.push_str(&format!(" — unanswered: {}", seqs.join(" ")));
-                        }
-                        l.push(s);
-                    }
-                }
-            }
+            BriefSection::Unread => render_unread(&mut l, b, kind),
+            BriefSection::Decided => render_decided(&mut l, b, kind),
+            BriefSection::Meetings => render_meetings(&mut l, b, kind),
+            BriefSection::Drafts => render_drafts(&mut l, b, open),
+            BriefSection::Deadlines => render_deadlines(&mut l, b, open),
+            BriefSection::Decisions => render_decisions(&mut l, b, open),
+            BriefSection::Deals => render_deals(&mut l, b),
         }
     }
     l.push(String::new());
@@ -1224,6 +1063,185 @@ fn render(b: &Brief, kind: BriefKind, now: OffsetDateTime, sections: &[BriefSect
     }
     l.push(foot);
     l.join("\n")
+}
+
+/// What is unread (and, at day end, what arrived), with the top senders.
+fn render_unread(l: &mut Vec<String>, b: &Brief, kind: BriefKind) {
+    l.push(String::new());
+    match kind {
+        BriefKind::Morning => {
+            l.push(format!("Unread: {}", b.unread.total));
+        }
+        BriefKind::EndOfDay => {
+            let mut s = format!("Arrived today: {}", b.arrived_today.total);
+            if b.arrived_today.total > 0 {
+                s.push_str(&format!(
+                    " ({})",
+                    channel_counts(&b.arrived_today.by_channel)
+                ));
+            }
+            l.push(s);
+            l.push(format!("Still unread: {}", b.unread.total));
+        }
+    }
+    if b.unread.total > 0 {
+        if let Some(last) = l.last_mut() {
+            last.push_str(&format!(" ({})", channel_counts(&b.unread.by_channel)));
+        }
+        let top: Vec<String> = b
+            .unread
+            .by_sender
+            .iter()
+            .map(|s| format!("{} {}", quote(&s.sender), s.count))
+            .collect();
+        l.push(format!("  top senders: {}", top.join(", ")));
+    }
+}
+
+/// At day end: the drafts decided today.
+fn render_decided(l: &mut Vec<String>, b: &Brief, kind: BriefKind) {
+    if kind == BriefKind::EndOfDay {
+        l.push(String::new());
+        if b.decided_today.is_empty() {
+            l.push("Decided today: nothing".into());
+        } else {
+            l.push(format!("Decided today ({}):", b.decided_today.len()));
+            for d in &b.decided_today {
+                l.push(format!(
+                    "  {} {} {} {}",
+                    d.status,
+                    plain(&d.id),
+                    d.kind,
+                    d.subject.as_deref().map(quote).unwrap_or_default()
+                ));
+            }
+        }
+    }
+}
+
+/// Today's meetings (tomorrow's at day end) and their conflicts.
+fn render_meetings(l: &mut Vec<String>, b: &Brief, kind: BriefKind) {
+    l.push(String::new());
+    let when = match kind {
+        BriefKind::Morning => "Meetings today",
+        BriefKind::EndOfDay => "Meetings tomorrow",
+    };
+    if b.meetings.is_empty() {
+        l.push(format!("{when}: none"));
+    } else {
+        l.push(format!("{when} ({}):", b.meetings.len()));
+        for m in &b.meetings {
+            let mut s = format!("  {}–{} {}", hm(&m.start), hm(&m.end), quote(&m.subject));
+            if let Some(loc) = &m.location {
+                s.push_str(&format!(" @ {}", quote(loc)));
+            }
+            if !m.conflicts_with.is_empty() {
+                let with: Vec<String> = m.conflicts_with.iter().map(|x| quote(x)).collect();
+                s.push_str(&format!("  ! conflicts with {}", with.join(", ")));
+            }
+            l.push(s);
+        }
+    }
+    if !b.conflicts.is_empty() {
+        l.push(format!("Conflicts ({}):", b.conflicts.len()));
+        for c in &b.conflicts {
+            l.push(format!(
+                "  {} overlaps {} by {} min",
+                quote(&c.a_subject),
+                quote(&c.b_subject),
+                c.overlap_minutes
+            ));
+        }
+    }
+}
+
+/// Drafts waiting for the operator.
+fn render_drafts(l: &mut Vec<String>, b: &Brief, open: &str) {
+    l.push(String::new());
+    if b.drafts_awaiting_approval.is_empty() {
+        l.push(format!("Drafts awaiting approval{open}: none"));
+    } else {
+        l.push(format!(
+            "Drafts awaiting approval{open} ({}):",
+            b.drafts_awaiting_approval.len()
+        ));
+        for d in &b.drafts_awaiting_approval {
+            l.push(format!(
+                "  {} {} to {} {} (waiting {})",
+                plain(&d.id),
+                d.kind,
+                plain(&d.recipients.join(", ")),
+                d.subject.as_deref().map(quote).unwrap_or_default(),
+                d.age
+            ));
+        }
+    }
+}
+
+/// Deadlines found in the inbox.
+fn render_deadlines(l: &mut Vec<String>, b: &Brief, open: &str) {
+    l.push(String::new());
+    if b.deadlines.is_empty() {
+        l.push(format!("Deadlines{open}: none found"));
+    } else {
+        l.push(format!("Deadlines{open} ({}):", b.deadlines.len()));
+        for d in &b.deadlines {
+            l.push(format!(
+                "  {:<10} {} ({}, #{})",
+                d.due.as_deref().unwrap_or("?"),
+                quote(&d.text),
+                quote(&d.from),
+                d.seq
+            ));
+        }
+    }
+}
+
+/// Messages that need a decision.
+fn render_decisions(l: &mut Vec<String>, b: &Brief, open: &str) {
+    l.push(String::new());
+    if b.needs_decision.is_empty() {
+        l.push(format!("Needs a decision{open}: nothing"));
+    } else {
+        l.push(format!(
+            "Needs a decision{open} ({}):",
+            b.needs_decision.len()
+        ));
+        for d in &b.needs_decision {
+            l.push(format!(
+                "  #{} {}: {} ({})",
+                d.seq,
+                quote(&d.from),
+                d.subject
+                    .as_deref()
+                    .map(quote)
+                    .unwrap_or_else(|| "(chat)".into()),
+                d.why
+            ));
+        }
+    }
+}
+
+/// Deals with news: a stage change, upcoming dates, unanswered messages.
+fn render_deals(l: &mut Vec<String>, b: &Brief) {
+    if !b.deals.is_empty() {
+        l.push(String::new());
+        l.push(format!("Deals ({}):", b.deals.len()));
+        for d in &b.deals {
+            let mut s = format!("  {} {} [{}]", plain(&d.id), quote(&d.name), d.stage);
+            if d.stage_changed_at.is_some() {
+                s.push_str(" — stage changed");
+            }
+            if !d.upcoming.is_empty() {
+                s.push_str(&format!(" — dates: {}", plain(&d.upcoming.join(", "))));
+            }
+            if !d.unanswered.is_empty() {
+                let seqs: Vec<String> = d.unanswered.iter().map(|n| format!("#{n}")).collect();
+                s.push_str(&format!(" — unanswered: {}", seqs.join(" ")));
+            }
+            l.push(s);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1261,6 +1279,7 @@ mod tests {
             preview: text.chars().take(40).collect(),
             meta: BTreeMap::new(),
             untrusted: true,
+            attachments: Vec::new(),
         }
     }
 
@@ -1296,6 +1315,8 @@ mod tests {
             reason: None,
             remote_id: None,
             edits: 0,
+            requeued_from: None,
+            requeued_as: None,
         }
     }
 
@@ -1305,6 +1326,7 @@ mod tests {
             cc: vec![],
             subject: subject.into(),
             body: "b".into(),
+            attachments: Vec::new(),
         }
     }
 
@@ -1467,6 +1489,7 @@ mod tests {
                     to: vec!["bob@example.com".into()],
                     subject: "Re: Data room".into(),
                     body: "thanks".into(),
+                    attachments: Vec::new(),
                 },
                 NOW,
             )],
@@ -1672,6 +1695,7 @@ mod tests {
                 to: vec!["c@example.com".into()],
                 subject: "Re: Approve?".into(),
                 body: "yes".into(),
+                attachments: Vec::new(),
             },
             NOW,
         )];

@@ -43,6 +43,40 @@ fn problem(check: impl Into<String>, detail: impl Into<String>, fix: impl Into<S
     }
 }
 
+/// Where new sign-ins keep their refresh token: the OS keyring when one answers, else files.
+/// (Each profile's own `login` check says where its current token is.)
+fn token_store(store: &auth::TokenStore) -> Check {
+    use crate::sources::graph::keyring;
+    let files = "0600 files in <data dir>/tokens";
+    match store.policy() {
+        auth::TokenPolicy::File => ok(
+            "token store",
+            format!("{files} ({}=file)", auth::TokenPolicy::ENV),
+        ),
+        auth::TokenPolicy::Auto => match keyring::probe() {
+            Ok(label) => ok(
+                "token store",
+                format!("the OS keyring (Secret Service, collection {label:?})"),
+            ),
+            Err(e) => ok("token store", format!("{files} (no OS keyring: {e})")),
+        },
+        auth::TokenPolicy::Keyring => match keyring::probe() {
+            Ok(label) => ok(
+                "token store",
+                format!("the OS keyring (Secret Service, collection {label:?})"),
+            ),
+            Err(e) => problem(
+                "token store",
+                format!(
+                    "{}=keyring, but the OS keyring is unavailable: {e}",
+                    auth::TokenPolicy::ENV
+                ),
+                "start and unlock the desktop keyring (e.g. gnome-keyring-daemon), or unset OPSDESK_TOKEN_STORE to fall back to files",
+            ),
+        },
+    }
+}
+
 /// The checks as the MCP tool `doctor` answers them.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DoctorAnswer {
@@ -94,7 +128,23 @@ pub fn checks(paths: &crate::paths::Paths, config: Result<&Config, String>) -> V
         },
     ));
     if let Some(config) = &config {
-        let store = auth::store_in(&paths.data_dir);
+        let store = match auth::store_in(&paths.data_dir) {
+            Ok(s) => s,
+            Err(e) => {
+                checks.push(problem(
+                    "token store",
+                    format!("{e:#}"),
+                    format!(
+                        "unset {} or set it to auto, file or keyring",
+                        auth::TokenPolicy::ENV
+                    ),
+                ));
+                auth::TokenStore::new(paths.data_dir.join("tokens"))
+            }
+        };
+        if config.profiles.values().any(|p| p.graph.is_some()) {
+            checks.push(token_store(&store));
+        }
         for (name, profile) in &config.profiles {
             let Some(g) = &profile.graph else { continue };
             let login = format!("opsdesk login {name}");
@@ -102,7 +152,8 @@ pub fn checks(paths: &crate::paths::Paths, config: Result<&Config, String>) -> V
                 Ok(Some(t)) if t.client_id == g.client_id && t.tenant == g.tenant => ok(
                     format!("login {name}"),
                     format!(
-                        "signed in (token saved {} {})",
+                        "signed in (token in {}, saved {} {})",
+                        store.location(name),
                         crate::tui::app::fmt_time(
                             t.saved_at,
                             crate::watch::format::local_offset(t.saved_at)
@@ -466,6 +517,31 @@ fn vault_checks(paths: &crate::paths::Paths, config: &Config) -> Vec<Check> {
             dir.display()
         ),
     )];
+    // Only a problem when a tool that did not ask for the network would still have it.
+    let net = vault.net_isolation();
+    let unconfined: Vec<String> = vault
+        .tools()
+        .iter()
+        .filter(|m| !m.needs_network)
+        .map(|m| m.mcp_name())
+        .collect();
+    checks.push(match net {
+        crate::vault::sandbox::NetIsolation::NotIsolated { reason } if !unconfined.is_empty() => {
+            problem(
+                "vault network",
+                format!(
+                    "network not isolated: {reason}; {} can reach the network without declaring it",
+                    unconfined.join(", ")
+                ),
+                if config.vault.isolate_network {
+                    "allow unprivileged user namespaces on this machine, or install only tools you trust"
+                } else {
+                    "remove `isolate_network = false` from [vault], or install only tools you trust"
+                },
+            )
+        }
+        _ => ok("vault network", net.line()),
+    });
     for b in vault.broken() {
         checks.push(problem(
             format!("vault tool {}", b.folder),

@@ -17,7 +17,7 @@ use std::str::Chars;
 
 use serde_json::Value;
 
-use crate::domain::{InboxRecord, NewMessage, Party};
+use crate::domain::{Attachment, AttachmentStatus, InboxRecord, NewMessage, Party};
 
 /// Bound of a message's stored text.
 pub const MAX_TEXT_CHARS: usize = 16_000;
@@ -589,6 +589,7 @@ pub fn check_outbound(o: &crate::domain::Outbound) -> Result<(), OutboundTextErr
             cc,
             subject,
             body,
+            ..
         } => {
             all("to", to)?;
             all("cc", cc)?;
@@ -600,6 +601,7 @@ pub fn check_outbound(o: &crate::domain::Outbound) -> Result<(), OutboundTextErr
             to,
             subject,
             body,
+            ..
         } => {
             line("message_id", message_id)?;
             all("to", to)?;
@@ -756,6 +758,164 @@ fn clean_party(p: &Party) -> Party {
     }
 }
 
+// ------------------------------------------------------------------------ attachments
+
+/// Characters kept of an attachment's display name (the extension is kept within this).
+pub const MAX_ATTACHMENT_NAME_CHARS: usize = 120;
+/// Characters of text extracted from one attachment that a record keeps.
+pub const MAX_ATTACHMENT_TEXT_CHARS: usize = 8_000;
+/// Attachments kept on one record (a mail with more lists the first ones, flagged in meta).
+pub const MAX_ATTACHMENTS: usize = 64;
+/// Characters of extracted attachment text one record keeps in all (later texts are cut).
+pub const MAX_ATTACHMENTS_TEXT_CHARS: usize = 32_000;
+
+/// Windows device names: a file called `CON` or `nul.txt` opens a device, not a file, on the
+/// machine the operator may save it to.
+const RESERVED_NAMES: [&str; 22] = [
+    "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
+    "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
+];
+
+/// Neutralize a sender-supplied attachment name for display and for a "save as" suggestion:
+/// only the last path component is kept (`/` and `\` both count), control, bidi and invisible
+/// characters are removed, characters Windows forbids become `_`, leading and trailing dots
+/// and spaces go (no hidden file, no `..`), device names (`CON`, `nul.txt`) get a `_` prefix,
+/// and the length is capped keeping the extension. Idempotent; never empty. The attachment
+/// store never uses this (or any sender text) as a path: files there are named by hash.
+pub fn safe_file_name(raw: &str) -> String {
+    let flat = one_line(raw, MAX_FIELD_CHARS * 2);
+    let last = flat.rsplit(['/', '\\']).next().unwrap_or("");
+    let mapped: String = last
+        .chars()
+        .map(|c| match c {
+            '<' | '>' | ':' | '"' | '|' | '?' | '*' => '_',
+            c => c,
+        })
+        .collect();
+    let mut name = mapped
+        .trim_matches(|c: char| c == '.' || c.is_whitespace())
+        .to_string();
+    if name.is_empty() {
+        return "attachment".into();
+    }
+    let stem = name.split('.').next().unwrap_or("").trim_end();
+    if RESERVED_NAMES.iter().any(|r| r.eq_ignore_ascii_case(stem)) {
+        name.insert(0, '_');
+    }
+    if name.chars().count() > MAX_ATTACHMENT_NAME_CHARS {
+        let ext = name
+            .rsplit_once('.')
+            .map(|(_, e)| e)
+            .filter(|e| !e.is_empty() && e.chars().count() <= 16)
+            .map(|e| format!(".{e}"))
+            .unwrap_or_default();
+        let keep = MAX_ATTACHMENT_NAME_CHARS - ext.chars().count() - 1;
+        let head: String = name.chars().take(keep).collect();
+        name = format!("{}{ELLIPSIS}{ext}", head.trim_end_matches(['.', ' ']));
+    }
+    name
+}
+
+/// A declared media type as stored: `type/subtype` in lower case, parameters dropped;
+/// anything that does not look like one becomes `application/octet-stream`.
+pub fn clean_media_type(raw: &str) -> String {
+    let t = one_line(raw, 128).to_ascii_lowercase();
+    let t = t.split(';').next().unwrap_or("").trim();
+    let ok = t.split_once('/').is_some_and(|(a, b)| {
+        let tok = |s: &str| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "!#$&-^_.+".contains(c))
+        };
+        tok(a) && tok(b)
+    });
+    if ok {
+        t.to_string()
+    } else {
+        "application/octet-stream".into()
+    }
+}
+
+/// Executable, script and macro-bearing attachments, by extension and by media type: such a
+/// file is flagged on every surface (`risk`), whatever the sender claims it is.
+pub fn attachment_risk(name: &str, media_type: &str) -> Option<&'static str> {
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    // Disk images count as executable: they are mailed to carry programs past filters.
+    const EXECUTABLE: [&str; 22] = [
+        "exe", "dll", "com", "scr", "pif", "msi", "msp", "cpl", "sys", "bat", "cmd", "app", "dmg",
+        "pkg", "deb", "rpm", "jar", "apk", "elf", "lnk", "iso", "img",
+    ];
+    const SCRIPT: [&str; 12] = [
+        "js", "jse", "vbs", "vbe", "wsf", "wsh", "ps1", "psm1", "sh", "hta", "reg", "py",
+    ];
+    const MACRO: [&str; 10] = [
+        "docm", "dotm", "xlsm", "xltm", "xlam", "pptm", "potm", "ppam", "sldm", "xlsb",
+    ];
+    let mt = media_type;
+    if EXECUTABLE.contains(&ext.as_str())
+        || matches!(
+            mt,
+            "application/x-msdownload"
+                | "application/x-msdos-program"
+                | "application/x-executable"
+                | "application/vnd.microsoft.portable-executable"
+                | "application/x-dosexec"
+                | "application/java-archive"
+        )
+    {
+        Some("executable")
+    } else if MACRO.contains(&ext.as_str()) || mt.contains("macroenabled") {
+        Some("macro")
+    } else if SCRIPT.contains(&ext.as_str())
+        || matches!(
+            mt,
+            "application/javascript"
+                | "text/javascript"
+                | "application/x-sh"
+                | "text/x-shellscript"
+        )
+    {
+        Some("script")
+    } else {
+        None
+    }
+}
+
+/// An attachment's metadata as a record stores it: name neutralized, media type normalized,
+/// hash checked for shape (a malformed one is dropped, so the bytes cannot be addressed),
+/// extracted text cleaned and bounded, risk recomputed from what is stored.
+fn clean_attachment(a: Attachment) -> Attachment {
+    let name = safe_file_name(&a.name);
+    let media_type = clean_media_type(&a.media_type);
+    let sha256 = a
+        .sha256
+        .map(|h| h.to_ascii_lowercase())
+        .filter(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()));
+    let status = match (a.status, &sha256) {
+        // A "stored" attachment without a usable hash cannot be read: say it is not there.
+        (AttachmentStatus::Stored, None) => AttachmentStatus::TooLarge,
+        (s, _) => s,
+    };
+    let text = a
+        .text
+        .map(|t| clean_text(&t, MAX_ATTACHMENT_TEXT_CHARS))
+        .filter(|t| !t.is_empty());
+    let risk = attachment_risk(&name, &media_type).map(str::to_string);
+    Attachment {
+        name,
+        media_type,
+        size: a.size,
+        sha256,
+        inline: a.inline,
+        status,
+        text,
+        risk,
+    }
+}
+
 /// Build the sanitized record for an inbound item. `seq` is 0 and `received_at` is now: the
 /// store assigns the real ones when it appends.
 pub fn to_record(msg: NewMessage) -> Result<InboxRecord, IngestError> {
@@ -779,6 +939,30 @@ pub fn to_record(msg: NewMessage) -> Result<InboxRecord, IngestError> {
     if recipients > MAX_RECIPIENTS {
         meta.insert("to_truncated".into(), Value::from(recipients));
     }
+    let attached = msg.attachments.len();
+    if attached > MAX_ATTACHMENTS {
+        meta.insert("attachments_truncated".into(), Value::from(attached));
+    }
+    let mut text_left = MAX_ATTACHMENTS_TEXT_CHARS;
+    let attachments = msg
+        .attachments
+        .into_iter()
+        .take(MAX_ATTACHMENTS)
+        .map(clean_attachment)
+        .map(|mut a| {
+            // One record stays a bounded line whatever the number of text attachments.
+            if let Some(t) = a.text.take() {
+                let n = t.chars().count();
+                a.text = match n {
+                    _ if text_left == 0 => None,
+                    n if n <= text_left => Some(t),
+                    _ => Some(bound(&t, text_left)),
+                };
+                text_left = text_left.saturating_sub(n);
+            }
+            a
+        })
+        .collect();
 
     Ok(InboxRecord {
         seq: 0,
@@ -795,6 +979,7 @@ pub fn to_record(msg: NewMessage) -> Result<InboxRecord, IngestError> {
         preview,
         meta,
         untrusted: true,
+        attachments,
     })
 }
 
@@ -894,6 +1079,7 @@ mod tests {
             body: body.into(),
             html: false,
             meta: BTreeMap::new(),
+            attachments: Vec::new(),
         }
     }
 

@@ -110,6 +110,7 @@ fn msg(id: &str, profile: &str, channel: Channel, subject: &str, body: &str) -> 
         body: body.into(),
         html: false,
         meta: BTreeMap::new(),
+        attachments: Vec::new(),
     }
 }
 

@@ -144,6 +144,7 @@ fn msg(id: &str, profile: &str, from: (&str, &str), subject: &str, body: &str) -
         body: body.into(),
         html: false,
         meta: BTreeMap::new(),
+        attachments: Vec::new(),
     }
 }
 

@@ -81,6 +81,7 @@ fn msg(id: &str, channel: Channel, from: (&str, &str), subject: &str, body: &str
         body: body.into(),
         html: false,
         meta: BTreeMap::new(),
+        attachments: Vec::new(),
     }
 }
 

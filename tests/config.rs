@@ -869,3 +869,52 @@ fn the_demo_config_warns_about_nothing_but_the_environment() {
             .any(|w| w.key == "profiles.c.requires_hipaa")
     );
 }
+
+#[test]
+fn a_hipaa_cleared_local_provider_over_plain_http_to_another_host_is_warned_about() {
+    let local = |endpoint: &str, cleared: bool| {
+        parse(&format!(
+            "[llm.providers.box]\nkind = \"local\"\nenabled = true\nendpoint = \"{endpoint}\"\nmodel = \"m\"\nhipaa_cleared = {cleared}\n"
+        ))
+        .expect("valid: a local server may use http")
+    };
+    let key = "llm.providers.box.endpoint";
+    let warned = |c: &Config| c.warnings().into_iter().find(|w| w.key == key);
+    let w = warned(&local("http://gpu-box.lan:11434/v1", true)).expect("a warning");
+    assert!(
+        w.message.contains("plain http") && w.message.contains("gpu-box.lan"),
+        "{w:?}"
+    );
+    // This machine, https, or a provider not cleared for PHI: nothing to say.
+    assert!(warned(&local("http://127.0.0.1:11434/v1", true)).is_none());
+    assert!(warned(&local("http://localhost:11434/v1", true)).is_none());
+    assert!(warned(&local("https://gpu-box.lan/v1", true)).is_none());
+    assert!(warned(&local("http://gpu-box.lan:11434/v1", false)).is_none());
+
+    // `config check` and `doctor` say it too.
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("config.toml");
+    std::fs::write(
+        &cfg,
+        "[llm.providers.box]\nkind = \"local\"\nenabled = true\nendpoint = \"http://10.0.0.7:8080/v1\"\nmodel = \"m\"\nhipaa_cleared = true\n",
+    )
+    .unwrap();
+    for args in [&["config", "check"][..], &["doctor"][..]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+            .env("OPSDESK_DATA_DIR", dir.path().join("data"))
+            .env("OPSDESK_CONFIG", &cfg)
+            .env("XDG_CONFIG_HOME", dir.path().join("xdg"))
+            .args(args)
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            all.contains(key) && all.contains("plain http on 10.0.0.7"),
+            "{args:?}: {all}"
+        );
+    }
+}

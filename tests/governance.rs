@@ -49,6 +49,7 @@ fn message(id: &str, profile: &str, text: &str) -> NewMessage {
         body: text.into(),
         html: false,
         meta: Default::default(),
+        attachments: Vec::new(),
     }
 }
 
@@ -58,6 +59,7 @@ fn email(to: &str, subject: &str, body: &str) -> Outbound {
         cc: vec![],
         subject: subject.into(),
         body: body.into(),
+        attachments: Vec::new(),
     }
 }
 
@@ -124,6 +126,7 @@ fn cases() -> Vec<(&'static str, Action, Option<&'static str>)> {
                     to: vec!["bob@contoso.com".into()],
                     subject: "Re: Labs".into(),
                     body: "Noted".into(),
+                    attachments: Vec::new(),
                 },
             ),
             Some("entity_boundary.reply_profile"),

@@ -24,6 +24,7 @@ fn create_and_approve(engine: &Engine, body: &str) -> String {
                     cc: vec![],
                     subject: "Numbers".into(),
                     body: body.into(),
+                    attachments: Vec::new(),
                 },
                 provider: None,
             },

@@ -162,6 +162,7 @@ fn reply_draft(engine: &Engine, message_id: &str, body: &str) -> (String, String
             Action::DraftReply {
                 message_id: message_id.into(),
                 body: body.into(),
+                attachments: Vec::new(),
             },
             Actor::mcp("test-client"),
         )
@@ -387,6 +388,7 @@ async fn a_failed_send_is_retryable_and_an_edit_after_approval_sends_nothing() {
                     to,
                     subject,
                     body: "v2".into(),
+                    attachments: Vec::new(),
                 },
             },
             Actor::Cli,

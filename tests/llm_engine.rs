@@ -104,6 +104,7 @@ fn message(profile: &str, body: &str) -> NewMessage {
         body: body.into(),
         html: false,
         meta: BTreeMap::new(),
+        attachments: Vec::new(),
     }
 }
 

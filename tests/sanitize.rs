@@ -87,6 +87,7 @@ fn message(case: &Case) -> NewMessage {
         body: case.input.clone(),
         html: case.html,
         meta,
+        attachments: Vec::new(),
     }
 }
 
@@ -382,6 +383,7 @@ mod outbound {
             cc: vec![],
             subject: subject.into(),
             body: body.into(),
+            attachments: Vec::new(),
         }
     }
 

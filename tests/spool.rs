@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime};
 use opsdesk::domain::{Channel, InboxRecord, NewMessage, Party};
 use opsdesk::sanitize::IngestError;
 use opsdesk::sources::spool::{Spool, SpoolReport};
-use opsdesk::sources::{InboxSink, Sink};
+use opsdesk::sources::{InboxSink, IngestFailure, Sink};
 use opsdesk::store::inbox::{Appended, Filter, Inbox};
 
 struct Fixture {
@@ -481,9 +481,10 @@ fn the_default_settle_time_holds_back_a_just_written_file() {
 /// A sink that fails as a full disk would.
 struct FullDisk;
 impl Sink for FullDisk {
-    fn ingest(&self, _msg: NewMessage) -> anyhow::Result<Appended> {
-        Err(std::io::Error::from_raw_os_error(28))
-            .map_err(|e| anyhow::Error::new(e).context("inbox append"))
+    fn ingest(&self, _msg: NewMessage) -> Result<Appended, IngestFailure> {
+        Err(IngestFailure::Store(
+            anyhow::Error::new(std::io::Error::from_raw_os_error(28)).context("inbox append"),
+        ))
     }
 }
 
@@ -505,12 +506,12 @@ fn a_sink_failure_leaves_the_file_for_the_next_poll_and_is_reported() {
 /// A sink that refuses the content itself (as the engine does for an unknown profile).
 struct Refuses;
 impl Sink for Refuses {
-    fn ingest(&self, _msg: NewMessage) -> anyhow::Result<Appended> {
-        Err(anyhow::Error::new(IngestError::UnknownProfile {
+    fn ingest(&self, _msg: NewMessage) -> Result<Appended, IngestFailure> {
+        Err(IngestError::UnknownProfile {
             profile: "sales".into(),
             known: vec!["work".into()],
-        })
-        .context("engine ingest"))
+        }
+        .into())
     }
 }
 
@@ -595,11 +596,11 @@ fn first_day_file(dir: &Path) -> PathBuf {
 /// Counts how the spool hands items over.
 struct Counting<'a>(InboxSink<'a>, std::sync::Mutex<Vec<usize>>);
 impl Sink for Counting<'_> {
-    fn ingest(&self, msg: NewMessage) -> anyhow::Result<Appended> {
+    fn ingest(&self, msg: NewMessage) -> Result<Appended, IngestFailure> {
         self.1.lock().unwrap().push(1);
         self.0.ingest(msg)
     }
-    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> anyhow::Result<Vec<Appended>> {
+    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> Result<Vec<Appended>, IngestFailure> {
         self.1.lock().unwrap().push(msgs.len());
         self.0.ingest_batch(msgs)
     }

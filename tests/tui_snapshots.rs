@@ -42,6 +42,7 @@ fn record(seq: u64, channel: Channel, profile: &str, from: &str, subject: &str) 
         preview: subject.into(),
         meta: Default::default(),
         untrusted: true,
+        attachments: Vec::new(),
     }
 }
 
@@ -51,6 +52,7 @@ fn draft(id: &str, status: DraftStatus, to: &str, minutes: i64) -> Draft {
         to: vec![to.into()],
         subject: "Re: Q3 planning".into(),
         body: "Thanks — noted. I'll get back to you by end of day.".into(),
+        attachments: Vec::new(),
     };
     Draft {
         id: id.into(),
@@ -70,6 +72,8 @@ fn draft(id: &str, status: DraftStatus, to: &str, minutes: i64) -> Draft {
         reason: None,
         remote_id: None,
         edits: 0,
+        requeued_from: None,
+        requeued_as: None,
     }
 }
 
@@ -93,6 +97,8 @@ fn app(no_color: bool) -> App {
         vec!["clinic".into(), "work".into()],
         (110, 30),
     );
+    // Ages are shown against this clock: three hours after T0.
+    app.now = T0 + time::Duration::hours(3);
     let _ = app.start();
     let records = [
         record(
@@ -279,6 +285,70 @@ fn providers_pane_shows_budgets_and_which_are_exhausted() {
         out.contains("90 / 80") && out.contains("EXHAUSTED"),
         "{out}"
     );
+}
+
+#[test]
+fn providers_pane_lists_vault_tools_with_their_health_and_broken_folders() {
+    use opsdesk::vault::sandbox::NetIsolation;
+    use opsdesk::vault::{Broken, LastCall, VaultToolRow, VaultView};
+    let mut a = app(false);
+    let row = |name: &str, network: &'static str, last_call: Option<LastCall>| VaultToolRow {
+        name: name.into(),
+        tier: "read_only",
+        timeout_secs: 5,
+        network,
+        may_see_phi: false,
+        last_call,
+    };
+    a.update(Msg::Vault(Ok(VaultView {
+        dir: "/home/op/.config/opsdesk/tools".into(),
+        network: NetIsolation::NotIsolated {
+            reason: "unshare(CLONE_NEWUSER | CLONE_NEWNET) failed: Operation not permitted".into(),
+        },
+        tools: vec![
+            row(
+                "vault_thread_summary",
+                "not isolated",
+                Some(LastCall {
+                    at: T0,
+                    outcome: "ok".into(),
+                    duration_ms: Some(42),
+                    reason: None,
+                }),
+            ),
+            row(
+                "vault_hang",
+                "declared",
+                Some(LastCall {
+                    at: T0,
+                    outcome: "error".into(),
+                    duration_ms: Some(1000),
+                    reason: Some("the tool did not finish within 1s and was killed".into()),
+                }),
+            ),
+            row("vault_fresh", "none", None),
+        ],
+        broken: vec![Broken {
+            folder: "bad".into(),
+            error: "tier `governance` is not supported".into(),
+        }],
+    })));
+    a.size = (160, 50);
+    key(&mut a, KeyCode::Char('4'));
+    let out = render(&a);
+    for want in [
+        "Vault tools · 3 served, 1 broken",
+        "network not isolated: unshare(CLONE_NEWUSER | CLONE_NEWNET) failed",
+        "vault_thread_summary",
+        "ok (42 ms)",
+        "error: the tool did not finish within 1s",
+        "no recent call",
+        "BROKEN bad: tier `governance` is not supported",
+    ] {
+        assert!(out.contains(want), "{want:?} not in\n{out}");
+    }
+    // The entities (what the pane was about before) are still shown above it.
+    assert!(out.contains("Entities and jobs (routing"), "{out}");
 }
 
 #[test]
@@ -578,6 +648,45 @@ fn inbox_filter_applies_while_typing_and_esc_clears_it() {
     assert!(
         matches!(&fx[..], [Effect::Req(Req::Inbox { .. })]),
         "{fx:?}"
+    );
+}
+
+#[test]
+fn drafts_show_their_age_and_sort_by_it_oldest_first_unless_asked() {
+    let mut a = app(false);
+    key(&mut a, KeyCode::Char('3'));
+    let ids =
+        |a: &App| -> Vec<String> { a.drafts.visible().iter().map(|d| d.id.clone()).collect() };
+    let oldest_first = ids(&a);
+    let ages: Vec<_> = a
+        .drafts
+        .visible()
+        .iter()
+        .map(|d| opsdesk::tui::app::age_text(d.created_at, a.now))
+        .collect();
+    let out = render(&a);
+    assert!(out.contains("AGE ↓"), "oldest first: {out}");
+    for age in &ages {
+        assert!(out.contains(age.as_str()), "{age} in {out}");
+    }
+    let created: Vec<_> = a.drafts.visible().iter().map(|d| d.created_at).collect();
+    assert!(created.windows(2).all(|w| w[0] <= w[1]), "{created:?}");
+    key(&mut a, KeyCode::Char('s'));
+    let mut newest_first = ids(&a);
+    assert!(render(&a).contains("AGE ↑"), "newest first");
+    newest_first.reverse();
+    assert_eq!(newest_first, oldest_first);
+    // Ages read at a glance.
+    let t = T0;
+    let age = |m: i64| opsdesk::tui::app::age_text(t, t + time::Duration::minutes(m));
+    assert_eq!(
+        [
+            age(45),
+            age(7 * 60),
+            age(3 * 1440 + 4 * 60),
+            age(12 * 1440 + 60)
+        ],
+        ["45m", "7h", "3d4h", "12d"].map(String::from)
     );
 }
 

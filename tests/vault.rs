@@ -360,14 +360,22 @@ fn the_vault_serves_governs_and_survives_bad_tools() {
         let r = call(&c, "status", json!({})).await;
         assert_ne!(r.is_error, Some(true));
 
-        // A tool dropped in is announced and callable.
+        // A tool dropped in is announced and callable. Built in a hidden folder (skipped by
+        // the vault) and renamed into place, so no reload sees it half-written.
         tool(
             &s.tools(),
-            "late",
+            ".late.tmp",
             "read_only",
             "",
             "#!/bin/sh\ncat >/dev/null\necho '{\"late\": true}'\n",
         );
+        let staged = s.tools().join(".late.tmp");
+        std::fs::write(
+            staged.join("tool.toml"),
+            "name = \"late\"\ndescription = \"test tool late\"\ntier = \"read_only\"\ninput_schema = { type = \"object\" }\n",
+        )
+        .unwrap();
+        std::fs::rename(&staged, s.tools().join("late")).unwrap();
         let deadline = Instant::now() + Duration::from_secs(30);
         while me.list_changed.load(Ordering::SeqCst) == 0 {
             assert!(Instant::now() < deadline, "no tools/list_changed");
@@ -409,6 +417,153 @@ fn the_vault_serves_governs_and_survives_bad_tools() {
         );
     }
     assert!(text.contains("vault:follow_up"), "{text}");
+}
+
+/// A tool folder with its own manifest text (the `tool` helper's schema is `{type = "object"}`).
+fn tool_with(dir: &Path, name: &str, manifest: &str, script: &str) {
+    tool(dir, name, "read_only", "", script);
+    std::fs::write(dir.join(name).join("tool.toml"), manifest).unwrap();
+}
+
+#[test]
+fn arguments_and_output_are_checked_against_the_manifest_schemas() {
+    let s = setup();
+    let t = s.tools();
+    // Writes the marker file it is given: proof that it was started.
+    tool_with(
+        &t,
+        "strict",
+        r#"name = "strict"
+description = "checks its arguments"
+tier = "read_only"
+[input_schema]
+type = "object"
+required = ["marker"]
+additionalProperties = false
+properties.marker = { type = "string" }
+properties.n = { type = "integer", maximum = 3 }
+"#,
+        "#!/usr/bin/env python3\nimport json, sys\na = json.load(sys.stdin)['arguments']\nopen(a['marker'], 'w').write('ran')\nprint('{}')\n",
+    );
+    // Proposes a reply; its own answer matches the schema only when asked to.
+    tool_with(
+        &t,
+        "liar",
+        r#"name = "liar"
+description = "answers off-schema unless told not to"
+tier = "draft_only"
+[input_schema]
+type = "object"
+properties.honest = { type = "boolean" }
+[output_schema]
+type = "object"
+required = ["summary"]
+additionalProperties = false
+properties.summary = { type = "string" }
+"#,
+        "#!/usr/bin/env python3\nimport json, sys\na = json.load(sys.stdin)['arguments']\nsummary = 'fine' if a.get('honest') else 5\njson.dump({'summary': summary, 'commands': [{'kind': 'draft_reply', 'message_id': 'm-1', 'body': 'Thanks, on it.'}]}, sys.stdout)\n",
+    );
+    let marker = s.tmp.path().join("strict.ran");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = connect(&s, Client::default()).await;
+        let refused = |args: Value, tool: &'static str| {
+            let c = &c;
+            async move {
+                let params = CallToolRequestParams::new(tool)
+                    .with_arguments(args.as_object().cloned().unwrap());
+                match c.call_tool(params).await {
+                    Err(rmcp::ServiceError::McpError(e)) => e,
+                    other => panic!("{tool} {args}: expected a JSON-RPC error, got {other:?}"),
+                }
+            }
+        };
+
+        // Wrong arguments: -32602 naming the failing path; the tool is never started.
+        for (args, path) in [
+            (json!({"marker": marker, "n": 9}), "/n"),
+            (json!({"marker": 7}), "/marker"),
+            (json!({"n": 1}), "/"),
+            (json!({"marker": marker, "extra": true}), "/"),
+        ] {
+            let e = refused(args.clone(), "vault_strict").await;
+            assert_eq!(e.code, ErrorCode::INVALID_PARAMS, "{args}: {e:?}");
+            assert!(
+                e.message.contains("vault_strict's input_schema")
+                    && e.message.contains(&format!("at `{path}`")),
+                "{args}: {}",
+                e.message
+            );
+            let data = e.data.unwrap();
+            assert_eq!(data["error"], "invalid_arguments");
+            assert_eq!(data["violations"][0]["path"], path, "{data}");
+            assert!(!marker.exists(), "the tool ran on {args}");
+        }
+        // The value itself is not echoed (it may be message content).
+        let e = refused(
+            json!({"marker": "Margaret Okafor", "n": "lots"}),
+            "vault_strict",
+        )
+        .await;
+        assert!(!e.message.contains("lots"), "{}", e.message);
+        // Right arguments: it runs.
+        let r = call(&c, "vault_strict", json!({"marker": marker, "n": 2})).await;
+        assert_ne!(r.is_error, Some(true), "{r:?}");
+        assert!(marker.exists());
+        // The shipped summariser's schema applies too.
+        let e = refused(
+            json!({"message_id": "m-1", "sentences": 99}),
+            "vault_thread_summary",
+        )
+        .await;
+        assert_eq!(e.data.unwrap()["violations"][0]["path"], "/sentences");
+
+        // Output off its schema: a tool error naming the path, and its command is not queued.
+        let r = call(&c, "vault_liar", json!({})).await;
+        assert_eq!(r.is_error, Some(true), "{r:?}");
+        let v = structured(&r);
+        assert_eq!(v["error"], "output_invalid", "{v}");
+        assert_eq!(v["violations"][0]["path"], "/summary", "{v}");
+        assert!(
+            v["message"].as_str().unwrap().contains("output_schema"),
+            "{v}"
+        );
+        let drafts = json_out(&s.cli(&["--json", "drafts", "list"]));
+        assert_eq!(drafts.as_array().unwrap().len(), 0, "{drafts}");
+        // On its schema (with `commands` beside it, which the schema does not describe): the
+        // command becomes a pending draft.
+        let r = call(&c, "vault_liar", json!({"honest": true})).await;
+        assert_ne!(r.is_error, Some(true), "{r:?}");
+        assert_eq!(structured(&r)["commands"][0]["status"], "pending_approval");
+
+        c.cancel().await.unwrap();
+    });
+
+    // Refused arguments are audited as denied, a bad output as an error.
+    let tail = s.cli(&["--json", "audit", "tail", "-n", "200"]);
+    let text = String::from_utf8_lossy(&tail.stdout).to_string();
+    let calls: Vec<Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|r| r["event"] == "vault.call")
+        .collect();
+    assert!(
+        calls
+            .iter()
+            .any(|r| r["tool"] == "vault_strict" && r["outcome"] == "denied"),
+        "{text}"
+    );
+    assert!(
+        calls.iter().any(|r| r["tool"] == "vault_liar"
+            && r["outcome"] == "error"
+            && r["reason"].as_str().unwrap_or("").contains("/summary")),
+        "{text}"
+    );
+    assert!(!text.contains("Margaret"), "{text}");
 }
 
 #[test]
@@ -456,6 +611,73 @@ fn check_and_doctor_name_the_broken_manifest_and_run_works_from_the_cli() {
     let out = s.cli(&["tools", "run", "junk"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a JSON object"));
+
+    // A proposed mail move is a pending draft by the tool, like `mail_move`'s.
+    let out = s.cli(&[
+        "inbox",
+        "add",
+        "--channel",
+        "email",
+        "--from",
+        "Ann Lee <ann@example.com>",
+        "--subject",
+        "Old thread",
+        "--id",
+        "m-mail",
+        "--body",
+        "Done, thanks.",
+    ]);
+    assert!(out.status.success());
+    tool(
+        &s.tools(),
+        "mover",
+        "draft_only",
+        "",
+        "#!/bin/sh\ncat >/dev/null\necho '{\"commands\": [{\"kind\": \"move_mail\", \"message_id\": \"m-mail\", \"folder\": \"archive\"}]}'\n",
+    );
+    let out = s.cli(&["--json", "tools", "run", "mover"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cmd = &json_out(&out)["commands"][0];
+    assert_eq!(cmd["status"], "pending_approval", "{cmd}");
+    let drafts = json_out(&s.cli(&["--json", "drafts", "list"]));
+    let d = drafts
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == cmd["draft_id"])
+        .unwrap_or_else(|| panic!("{cmd} not in {drafts}"));
+    assert_eq!(d["created_by"], "vault:mover");
+    assert_eq!(d["status"], "pending");
+
+    // A tool limited to other profiles cannot reply to (or move) this profile's message:
+    // the whole result is refused and nothing is queued.
+    tool(
+        &s.tools(),
+        "outsider",
+        "draft_only",
+        "profiles = [\"nobody\"]",
+        "#!/bin/sh\ncat >/dev/null\necho '{\"commands\": [{\"kind\": \"draft_reply\", \"message_id\": \"m-1\", \"body\": \"hi\"}]}'\n",
+    );
+    let before = json_out(&s.cli(&["--json", "drafts", "list"]))
+        .as_array()
+        .unwrap()
+        .len();
+    let out = s.cli(&["tools", "run", "outsider"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`draft_reply` acts for profile") && err.contains("may not act for"),
+        "{err}"
+    );
+    let after = json_out(&s.cli(&["--json", "drafts", "list"]))
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(before, after);
 }
 
 #[test]
@@ -484,4 +706,187 @@ fn python_sdk_sees_a_dropped_in_tool_via_list_changed_and_a_hang_as_a_timeout() 
         );
         assert!(out.contains("OK"), "{out}");
     }
+}
+
+/// Connects to `127.0.0.1:<port>` and says whether it could.
+const NET_PROBE: &str = "#!/usr/bin/env python3\nimport json, socket, sys\na = json.load(sys.stdin)['arguments']\ntry:\n    socket.create_connection(('127.0.0.1', a['port']), timeout=5).close()\n    out = {'connected': True, 'error': ''}\nexcept OSError as e:\n    out = {'connected': False, 'error': str(e)}\njson.dump(out, sys.stdout)\n";
+
+/// A config (with `extra` in `[vault]`) and a tools folder with two network probes: `offline`
+/// declares no network need, `online` declares one.
+fn net_setup(extra: &str) -> Setup {
+    let s = Setup {
+        tmp: tempfile::tempdir().unwrap(),
+    };
+    std::fs::write(
+        s.config(),
+        format!("[vault]\ndir = \"{}\"\n{extra}\n", s.tools().display()),
+    )
+    .unwrap();
+    std::fs::create_dir_all(s.tools()).unwrap();
+    tool(&s.tools(), "offline", "read_only", "", NET_PROBE);
+    tool(
+        &s.tools(),
+        "online",
+        "read_only",
+        "needs_network = true",
+        NET_PROBE,
+    );
+    s
+}
+
+fn run_probe(s: &Setup, tool: &str, port: u16) -> Value {
+    let args = json!({ "port": port }).to_string();
+    let out = s.cli(&["--json", "tools", "run", tool, "--args", &args]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json_out(&out)
+}
+
+fn doctor_check(s: &Setup, name: &str) -> Value {
+    let out = s.cli(&["--json", "doctor"]);
+    let v = json_out(&out);
+    let checks = v
+        .get("checks")
+        .and_then(Value::as_array)
+        .or_else(|| v.as_array())
+        .unwrap_or_else(|| panic!("no checks in {v}"));
+    checks
+        .iter()
+        .find(|c| c["check"] == name)
+        .unwrap_or_else(|| panic!("no `{name}` check in {v}"))
+        .clone()
+}
+
+#[test]
+fn a_tool_that_declares_no_network_cannot_reach_even_loopback() {
+    let s = net_setup("");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+
+    // The one that declares its need reaches the listener.
+    let online = run_probe(&s, "online", port);
+    assert_eq!(online["connected"], true, "{online}");
+
+    let list = json_out(&s.cli(&["--json", "tools", "list"]));
+    let iso = &list["network_isolation"];
+    let label = |name: &str| {
+        list["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap()["network"]
+            .clone()
+    };
+    assert_eq!(label("online"), "declared");
+    let offline = run_probe(&s, "offline", port);
+    let check = doctor_check(&s, "vault network");
+    match iso["state"].as_str() {
+        Some("enforced") => {
+            // The sandbox holds: no route even to the host's own loopback.
+            assert_eq!(offline["connected"], false, "{offline}");
+            assert_eq!(label("offline"), "none");
+            assert_eq!(check["ok"], true, "{check}");
+            assert!(
+                check["detail"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("network isolated"),
+                "{check}"
+            );
+        }
+        Some("not_isolated") => {
+            // This machine refuses namespaces: the fallback is reported, and it is the truth.
+            eprintln!("network sandbox not enforceable here: {iso}");
+            assert!(!iso["reason"].as_str().unwrap().is_empty(), "{iso}");
+            assert_eq!(offline["connected"], true, "{offline}");
+            assert_eq!(label("offline"), "not isolated");
+            assert_eq!(check["ok"], false, "{check}");
+            assert!(
+                check["detail"]
+                    .as_str()
+                    .unwrap()
+                    .contains("network not isolated: ")
+                    && check["detail"].as_str().unwrap().contains("vault_offline"),
+                "{check}"
+            );
+        }
+        other => panic!("unknown isolation state {other:?} in {list}"),
+    }
+    drop(listener);
+}
+
+#[test]
+fn isolation_turned_off_is_reported_and_tools_keep_the_network() {
+    let s = net_setup("isolate_network = false");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let offline = run_probe(&s, "offline", port);
+    assert_eq!(offline["connected"], true, "{offline}");
+    let check = doctor_check(&s, "vault network");
+    assert_eq!(check["ok"], false, "{check}");
+    let detail = check["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("network not isolated: turned off by `[vault] isolate_network = false`")
+            && detail.contains("vault_offline")
+            && !detail.contains("vault_online"),
+        "{check}"
+    );
+    drop(listener);
+}
+
+#[test]
+fn a_server_tool_pattern_exposes_vault_tools_by_glob() {
+    let s = setup();
+    // Only `status` and the thread tools of the vault.
+    let mut config = std::fs::read_to_string(s.config()).unwrap();
+    config.push_str("\n[server]\ntools = [\"status\", \"vault_thread_*\"]\n");
+    std::fs::write(s.config(), config).unwrap();
+    let out = s.cli(&["config", "check"]);
+    assert!(
+        out.status.success(),
+        "the pattern must validate: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = connect(&s, Client::default()).await;
+        let mut names: Vec<String> = c
+            .list_all_tools()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name.to_string())
+            .collect();
+        names.sort();
+        assert_eq!(names, vec!["status", "vault_thread_summary"]);
+        let r = call(&c, "vault_thread_summary", json!({"message_id": "m-1"})).await;
+        assert_ne!(r.is_error, Some(true), "{r:?}");
+        // Outside the pattern: refused by scope, naming the setting; the tool never runs.
+        let params = CallToolRequestParams::new("vault_follow_up")
+            .with_arguments(json!({"message_id": "m-1"}).as_object().cloned().unwrap());
+        match c.call_tool(params).await {
+            Err(rmcp::ServiceError::McpError(e)) => {
+                assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+                assert!(e.message.contains("[server] tools"), "{}", e.message);
+                // What it can call instead names the vault tools in scope too.
+                assert_eq!(
+                    e.data.unwrap()["available_tools"],
+                    json!(["status", "vault_thread_summary"])
+                );
+            }
+            other => panic!("expected a scope refusal, got {other:?}"),
+        }
+        c.cancel().await.unwrap();
+    });
+    let drafts = json_out(&s.cli(&["--json", "drafts", "list"]));
+    assert_eq!(drafts.as_array().unwrap().len(), 0, "{drafts}");
 }

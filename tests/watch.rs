@@ -40,6 +40,7 @@ fn msg(id: &str, channel: Channel, profile: &str, from: &str, text: &str) -> Inb
         preview: text.to_string(),
         meta: BTreeMap::new(),
         untrusted: true,
+        attachments: Vec::new(),
     }
 }
 

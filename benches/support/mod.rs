@@ -32,6 +32,7 @@ pub fn record(i: u64, prefix: &str, profile: &str, text_repeat: usize) -> InboxR
                 .into(),
         meta: Default::default(),
         untrusted: true,
+        attachments: Vec::new(),
     }
 }
 

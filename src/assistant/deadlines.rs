@@ -86,10 +86,17 @@ pub fn parse_answer(
             m.deadlines.len()
         )));
     }
+    // Attachments' extracted text is part of what the model was shown (`message_block`).
+    let attached: Vec<&str> = r
+        .attachments
+        .iter()
+        .filter_map(|a| a.text.as_deref())
+        .collect();
     let source = normalise(&format!(
-        "{}\n{}",
+        "{}\n{}\n{}",
         r.subject.as_deref().unwrap_or(""),
-        r.text
+        r.text,
+        attached.join("\n")
     ));
     let mut out = Vec::new();
     for (i, d) in m.deadlines.into_iter().enumerate() {
@@ -181,5 +188,33 @@ mod tests {
         ] {
             assert!(parse_answer(&c, &r, bad).is_err(), "accepted: {bad}");
         }
+    }
+
+    #[test]
+    fn attachment_text_is_shown_to_the_model_and_may_be_quoted() {
+        let c = crate::config::Config::default();
+        let mut r = rec("See the attached letter.");
+        r.attachments = vec![crate::domain::Attachment {
+            name: "letter.txt".into(),
+            media_type: "text/plain".into(),
+            size: 40,
+            sha256: None,
+            inline: false,
+            status: crate::domain::AttachmentStatus::TooLarge,
+            text: Some("Sign the lease by 2026-12-01.".into()),
+            risk: None,
+        }];
+        let p = prompt(&r, &super::super::Zone::utc());
+        assert!(
+            p.contains("<attachment name=\"letter.txt\" type=\"text/plain\" size=\"40\">\nSign the lease by 2026-12-01.\n</attachment>"),
+            "{p}"
+        );
+        let ok = parse_answer(
+            &c,
+            &r,
+            r#"{"deadlines":[{"what":"sign lease","due":"2026-12-01","quote":"Sign the lease by 2026-12-01","confidence":0.9}]}"#,
+        )
+        .unwrap();
+        assert_eq!(ok[0].due.as_deref(), Some("2026-12-01"));
     }
 }

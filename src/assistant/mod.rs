@@ -103,9 +103,11 @@ impl Zone {
     }
 }
 
-/// The message as a model sees it: headers and text, fenced as data. Bounded so one long
-/// message cannot make a prompt that no small model can take. `Sent` is in the operator's
-/// zone with its weekday, so "by Friday" resolves to the operator's Friday.
+/// The message as a model sees it: headers and text, fenced as data, then its attachments
+/// (name, type, size, and the text extracted from text attachments, within what is left of
+/// the bound). Bounded so one long message cannot make a prompt that no small model can take.
+/// `Sent` is in the operator's zone with its weekday, so "by Friday" resolves to the
+/// operator's Friday.
 pub(crate) fn message_block(r: &crate::domain::InboxRecord, max_chars: usize, tz: &Zone) -> String {
     let sent = r.ts.to_offset(tz.offset_at(r.ts));
     let text: String = r.text.chars().take(max_chars).collect();
@@ -114,8 +116,26 @@ pub(crate) fn message_block(r: &crate::domain::InboxRecord, max_chars: usize, tz
     } else {
         ""
     };
+    let mut atts = String::new();
+    let mut left = max_chars.saturating_sub(text.chars().count());
+    for a in &r.attachments {
+        atts.push_str(&format!(
+            "\n<attachment name=\"{}\" type=\"{}\" size=\"{}\">",
+            a.name, a.media_type, a.size
+        ));
+        if let Some(t) = &a.text {
+            let part: String = t.chars().take(left).collect();
+            left -= part.chars().count();
+            atts.push('\n');
+            atts.push_str(&part);
+            if part.chars().count() < t.chars().count() {
+                atts.push_str("\n[…cut]");
+            }
+        }
+        atts.push_str("\n</attachment>");
+    }
     format!(
-        "<message seq=\"{}\" channel=\"{}\">\nFrom: {} <{}>\nSubject: {}\nSent: {} ({}) {:02}:{:02} {}\n\n{}{}\n</message>",
+        "<message seq=\"{}\" channel=\"{}\">\nFrom: {} <{}>\nSubject: {}\nSent: {} ({}) {:02}:{:02} {}\n\n{}{}{}\n</message>",
         r.seq,
         r.channel,
         r.from.name,
@@ -127,6 +147,7 @@ pub(crate) fn message_block(r: &crate::domain::InboxRecord, max_chars: usize, tz
         sent.minute(),
         tz.name,
         text,
-        cut
+        cut,
+        atts
     )
 }

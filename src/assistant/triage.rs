@@ -322,6 +322,7 @@ pub(crate) mod tests {
             preview: String::new(),
             meta: Default::default(),
             untrusted: true,
+            attachments: Vec::new(),
         }
     }
 

@@ -23,6 +23,13 @@ pub enum AuditCmd {
     /// Records of a time range for a compliance review, with the chain verified over the span
     /// (first/last seq and hash stated; exit 3 if it does not verify).
     Export(super::audit_export::ExportArgs),
+    /// Archive old months (compressed into audit/archive/, their hashes recorded in the live
+    /// chain) as `[audit] archive_after_months` says, or as --keep-months says.
+    Archive {
+        /// Months to keep live, the current one included (overrides the config).
+        #[arg(long, value_name = "N")]
+        keep_months: Option<u32>,
+    },
 }
 
 pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
@@ -31,6 +38,33 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
     let out = ctx.printer();
     match cmd {
         AuditCmd::Export(args) => super::audit_export::run(ctx, &audit, args),
+        AuditCmd::Archive { keep_months } => {
+            let engine = ctx.engine()?;
+            let keep = keep_months.unwrap_or(engine.config().audit.archive_after_months);
+            if keep == 0 {
+                return Err(Failure::usage(
+                    "nothing to do: set `archive_after_months` in [audit] or pass --keep-months N (N >= 1)",
+                ));
+            }
+            let done =
+                engine.archive_audit(keep, crate::domain::now(), crate::domain::Actor::Cli)?;
+            out.emit(&done, |l| {
+                if done.is_empty() {
+                    l.push(format!("nothing to archive: no month older than the {keep} kept"));
+                }
+                for a in &done {
+                    l.push(format!(
+                        "archived {} (records {} to {}) into audit/{}; sha256 {} recorded in the chain",
+                        a.month,
+                        a.first,
+                        a.last,
+                        a.file(),
+                        a.sha256
+                    ));
+                }
+            });
+            Ok(())
+        }
         AuditCmd::Verify => {
             let report = audit.verify()?;
             let (unaudited, drafts_findings) = if report.ok() {
@@ -49,10 +83,20 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
             }
             out.emit(&json, |l| {
                 match &report.first_bad {
-                    None => l.push(format!(
-                        "audit chain intact: {} records in {} file(s)",
-                        report.records, report.files
-                    )),
+                    None => {
+                        l.push(format!(
+                            "audit chain intact: {} records in {} file(s)",
+                            report.records, report.files
+                        ));
+                        for a in &report.archives {
+                            l.push(format!(
+                                "archive {} intact: records {} to {}, sha256 as recorded in the chain",
+                                a.file(),
+                                a.first,
+                                a.last
+                            ));
+                        }
+                    }
                     Some(b) if b.line == 0 => l.push(format!(
                         "audit chain BROKEN in {}: {}",
                         b.file.display(),

@@ -4,11 +4,13 @@
 
 use clap::Subcommand;
 
+use super::output::Printer;
 use super::output::{local_time, safe};
 use super::{CmdResult, Context, Failure};
 use crate::domain::{
     Action, Actor, DealSpec, DealStage, DraftStatus, KeyDate, Outbound, Outcome, Query,
 };
+use crate::engine::Engine;
 use crate::engine::query::Answer;
 
 #[derive(Debug, Subcommand)]
@@ -96,99 +98,8 @@ pub fn run(ctx: &Context, cmd: DealsCmd) -> CmdResult {
     let out = ctx.printer();
     let engine = ctx.engine()?;
     match cmd {
-        DealsCmd::List { all, profile } => {
-            let Answer::Deals(a) = engine.read(Query::DealsList { profile, all }, Actor::Cli)?
-            else {
-                return Err(Failure::failed("the engine answered with something else"));
-            };
-            out.emit(&a, |l| {
-                if a.deals.is_empty() {
-                    l.push(if all {
-                        "(no deals)".into()
-                    } else {
-                        "(no open deals; --all shows closed ones)".into()
-                    });
-                }
-                for d in &a.deals {
-                    let next = d
-                        .next_date
-                        .as_ref()
-                        .map(|k| format!("{} {}", k.label, k.date))
-                        .unwrap_or_default();
-                    l.push(format!(
-                        "{}  {:<11} {:<8} {:>3} msgs  {:<32} {}",
-                        d.id,
-                        d.stage.as_str(),
-                        d.profile,
-                        d.linked_messages,
-                        d.name,
-                        next
-                    ));
-                }
-            });
-            Ok(())
-        }
-        DealsCmd::Show { id, limit } => {
-            let Answer::Deal(detail) =
-                engine.read(Query::DealDetail { id: id.clone() }, Actor::Cli)?
-            else {
-                return Err(Failure::failed("the engine answered with something else"));
-            };
-            let Answer::DealTimeline(tl) =
-                engine.read(Query::DealTimeline { id, limit }, Actor::Cli)?
-            else {
-                return Err(Failure::failed("the engine answered with something else"));
-            };
-            let both = serde_json::json!({"deal": detail.deal, "messages": detail.messages, "timeline": tl});
-            out.emit(&both, |l| {
-                let d = &detail.deal;
-                l.push(format!(
-                    "deal {}  [{}]  profile {}",
-                    d.id, d.stage, d.profile
-                ));
-                l.push(format!("name:           {}", d.name));
-                l.push(format!("counterparties: {}", d.counterparties.join(", ")));
-                for k in &d.key_dates {
-                    l.push(format!("date:           {} {}", k.label, k.date));
-                }
-                if !d.keywords.is_empty() {
-                    l.push(format!("keywords:       {}", d.keywords.join(", ")));
-                }
-                if let Some(p) = &d.proposal {
-                    l.push(format!("proposal:       {p}"));
-                }
-                if !d.notes.is_empty() {
-                    l.push(String::new());
-                    l.push(safe(&d.notes));
-                }
-                l.push(String::new());
-                l.push(format!("linked messages ({}):", detail.messages.len()));
-                for m in &detail.messages {
-                    l.push(format!(
-                        "  #{:<6} {:<8} {}: {}  [{}]",
-                        m.seq,
-                        m.channel,
-                        m.from,
-                        m.subject.as_deref().unwrap_or(&m.preview),
-                        m.reason
-                    ));
-                }
-                l.push(String::new());
-                l.push(format!(
-                    "timeline{}:",
-                    if tl.truncated {
-                        " (newest entries)"
-                    } else {
-                        ""
-                    }
-                ));
-                for e in &tl.entries {
-                    let when = e.when.map(local_time).unwrap_or_else(|| e.at.clone());
-                    l.push(format!("  {when}  {:<7} {}", e.source, e.summary));
-                }
-            });
-            Ok(())
-        }
+        DealsCmd::List { all, profile } => list(&out, &engine, all, profile),
+        DealsCmd::Show { id, limit } => show(&out, &engine, id, limit),
         DealsCmd::Create {
             profile,
             name,
@@ -254,71 +165,7 @@ pub fn run(ctx: &Context, cmd: DealsCmd) -> CmdResult {
             )?;
             report(&out, outcome, |_| format!("{deal} is now at stage {stage}"))
         }
-        DealsCmd::Accept { draft, yes } => {
-            let d = engine.draft(&draft)?.ok_or_else(|| {
-                Failure::usage(format!(
-                    "no draft with id `{draft}`; `opsdesk drafts list` shows the queue"
-                ))
-            })?;
-            let Outbound::CreateDeal { spec } = &d.outbound else {
-                return Err(Failure::usage(format!(
-                    "draft {draft} is a {}, not a deal proposal; use `opsdesk drafts approve`",
-                    d.outbound.kind()
-                )));
-            };
-            if d.status == DraftStatus::Pending {
-                if !yes {
-                    super::output::confirm(
-                        &format!("Create deal \"{}\" in profile {}?", spec.name, d.profile),
-                        &[
-                            format!("counterparties: {}", spec.counterparties.join(", ")),
-                            format!("stage: {}", spec.stage),
-                            format!("proposed by: {}", d.created_by),
-                        ],
-                        "accepting creates the deal: pass --yes to confirm from a script",
-                    )?;
-                }
-                let outcome = engine.submit(
-                    Action::ApproveDraft {
-                        id: draft.clone(),
-                        digest: Some(d.digest.clone()),
-                    },
-                    Actor::Cli,
-                )?;
-                if let Outcome::Blocked {
-                    rule,
-                    reason,
-                    remedy,
-                } = outcome
-                {
-                    return Err(Failure {
-                        code: 4,
-                        message: format!("blocked by {rule}: {reason}; {remedy}"),
-                    });
-                }
-            }
-            let approved = engine.draft(&draft)?.ok_or_else(|| {
-                Failure::failed(format!("draft {draft} disappeared from the queue"))
-            })?;
-            if approved.status == DraftStatus::Executed {
-                let id = crate::domain::deal_id_for_proposal(&draft);
-                let deal = engine.deal(&id)?;
-                out.emit(&deal, |l| {
-                    l.push(format!("proposal {draft} was already accepted: {id}"))
-                });
-                return Ok(());
-            }
-            let deal = engine
-                .carry_out_deal_proposal(&approved)
-                .map_err(Failure::from)?;
-            out.emit(&deal, |l| {
-                l.push(format!(
-                    "accepted {draft}: created {} ({})",
-                    deal.id, deal.name
-                ))
-            });
-            Ok(())
-        }
+        DealsCmd::Accept { draft, yes } => accept(&out, &engine, draft, yes),
     }
 }
 
@@ -345,4 +192,166 @@ fn report(
             Ok(())
         }
     }
+}
+
+/// `deals list`: one line per deal, with its next key date.
+fn list(out: &Printer, engine: &Engine, all: bool, profile: Option<String>) -> CmdResult {
+    let Answer::Deals(a) = engine.read(Query::DealsList { profile, all }, Actor::Cli)? else {
+        return Err(Failure::failed("the engine answered with something else"));
+    };
+    out.emit(&a, |l| {
+        if a.deals.is_empty() {
+            l.push(if all {
+                "(no deals)".into()
+            } else {
+                "(no open deals; --all shows closed ones)".into()
+            });
+        }
+        for d in &a.deals {
+            let next = d
+                .next_date
+                .as_ref()
+                .map(|k| format!("{} {}", k.label, k.date))
+                .unwrap_or_default();
+            l.push(format!(
+                "{}  {:<11} {:<8} {:>3} msgs  {:<32} {}",
+                d.id,
+                d.stage.as_str(),
+                d.profile,
+                d.linked_messages,
+                d.name,
+                next
+            ));
+        }
+    });
+    Ok(())
+}
+
+/// `deals show`: the deal, its linked messages and its timeline.
+fn show(out: &Printer, engine: &Engine, id: String, limit: usize) -> CmdResult {
+    let Answer::Deal(detail) = engine.read(Query::DealDetail { id: id.clone() }, Actor::Cli)?
+    else {
+        return Err(Failure::failed("the engine answered with something else"));
+    };
+    let Answer::DealTimeline(tl) = engine.read(Query::DealTimeline { id, limit }, Actor::Cli)?
+    else {
+        return Err(Failure::failed("the engine answered with something else"));
+    };
+    let both =
+        serde_json::json!({"deal": detail.deal, "messages": detail.messages, "timeline": tl});
+    out.emit(&both, |l| {
+        let d = &detail.deal;
+        l.push(format!(
+            "deal {}  [{}]  profile {}",
+            d.id, d.stage, d.profile
+        ));
+        l.push(format!("name:           {}", d.name));
+        l.push(format!("counterparties: {}", d.counterparties.join(", ")));
+        for k in &d.key_dates {
+            l.push(format!("date:           {} {}", k.label, k.date));
+        }
+        if !d.keywords.is_empty() {
+            l.push(format!("keywords:       {}", d.keywords.join(", ")));
+        }
+        if let Some(p) = &d.proposal {
+            l.push(format!("proposal:       {p}"));
+        }
+        if !d.notes.is_empty() {
+            l.push(String::new());
+            l.push(safe(&d.notes));
+        }
+        l.push(String::new());
+        l.push(format!("linked messages ({}):", detail.messages.len()));
+        for m in &detail.messages {
+            l.push(format!(
+                "  #{:<6} {:<8} {}: {}  [{}]",
+                m.seq,
+                m.channel,
+                m.from,
+                m.subject.as_deref().unwrap_or(&m.preview),
+                m.reason
+            ));
+        }
+        l.push(String::new());
+        l.push(format!(
+            "timeline{}:",
+            if tl.truncated {
+                " (newest entries)"
+            } else {
+                ""
+            }
+        ));
+        for e in &tl.entries {
+            let when = e.when.map(local_time).unwrap_or_else(|| e.at.clone());
+            l.push(format!("  {when}  {:<7} {}", e.source, e.summary));
+        }
+    });
+    Ok(())
+}
+
+/// `deals accept`: approve a deal proposal (after a confirmation) and create the deal, once.
+fn accept(out: &Printer, engine: &Engine, draft: String, yes: bool) -> CmdResult {
+    let d = engine.draft(&draft)?.ok_or_else(|| {
+        Failure::usage(format!(
+            "no draft with id `{draft}`; `opsdesk drafts list` shows the queue"
+        ))
+    })?;
+    let Outbound::CreateDeal { spec } = &d.outbound else {
+        return Err(Failure::usage(format!(
+            "draft {draft} is a {}, not a deal proposal; use `opsdesk drafts approve`",
+            d.outbound.kind()
+        )));
+    };
+    if d.status == DraftStatus::Pending {
+        if !yes {
+            super::output::confirm(
+                &format!("Create deal \"{}\" in profile {}?", spec.name, d.profile),
+                &[
+                    format!("counterparties: {}", spec.counterparties.join(", ")),
+                    format!("stage: {}", spec.stage),
+                    format!("proposed by: {}", d.created_by),
+                ],
+                "accepting creates the deal: pass --yes to confirm from a script",
+            )?;
+        }
+        let outcome = engine.submit(
+            Action::ApproveDraft {
+                id: draft.clone(),
+                digest: Some(d.digest.clone()),
+            },
+            Actor::Cli,
+        )?;
+        if let Outcome::Blocked {
+            rule,
+            reason,
+            remedy,
+        } = outcome
+        {
+            return Err(Failure {
+                code: 4,
+                message: format!("blocked by {rule}: {reason}; {remedy}"),
+            });
+        }
+    }
+    let approved = engine
+        .draft(&draft)?
+        .ok_or_else(|| Failure::failed(format!("draft {draft} disappeared from the queue")))?;
+    if approved.status == DraftStatus::Executed {
+        let id = crate::domain::deal_id_for_proposal(&draft);
+        let deal = engine.deal(&id)?;
+        out.emit(&deal, |l| {
+            l.push(format!("proposal {draft} was already accepted: {id}"))
+        });
+        return Ok(());
+    }
+    let deal = engine
+        .carry_out_deal_proposal(&approved)
+        .map_err(Failure::from)?;
+    out.emit(&deal, |l| {
+        l.push(format!(
+            "accepted {draft}: created {} ({})",
+            deal.id, deal.name
+        ))
+    });
+    Ok(())
 }

@@ -20,11 +20,15 @@ pub enum DraftsCmd {
         /// The draft id (`d-…`).
         id: String,
     },
-    /// Approve a draft for sending, bound to its current content.
+    /// Approve a draft for sending, bound to its current content; several ids approve them
+    /// as a batch (only kinds `[drafts] batch_kinds` allows: not outbound mail to outsiders,
+    /// by default), each bound to its own digest and audited on its own.
     Approve {
-        /// The draft id (`d-…`).
-        id: String,
+        /// The draft id (`d-…`); give several for a batch.
+        #[arg(required = true, num_args = 1.., value_name = "ID")]
+        ids: Vec<String>,
         /// The digest you reviewed (from `drafts show`); approval fails if the content changed.
+        /// Only with a single id.
         #[arg(long)]
         digest: Option<String>,
         /// Do not ask for confirmation (required when standard input is not a terminal).
@@ -38,6 +42,15 @@ pub enum DraftsCmd {
         /// Why (kept with the draft and in the audit trail).
         #[arg(long)]
         reason: String,
+    },
+    /// Put an expired draft back in the queue: a new pending draft with the same content
+    /// (judged again by today's rules) and a fresh time to live.
+    Requeue {
+        /// The expired draft's id (`d-…`).
+        id: String,
+        /// The digest you reviewed (from `drafts show`); refused if it is not the draft's.
+        #[arg(long)]
+        digest: Option<String>,
     },
     /// Queue a new email draft (it still needs approval).
     New {
@@ -103,7 +116,16 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
             });
             Ok(())
         }
-        DraftsCmd::Approve { id, digest, yes } => {
+        DraftsCmd::Approve { ids, digest, yes } if ids.len() > 1 => {
+            if digest.is_some() {
+                return Err(Failure::usage(
+                    "--digest names one draft's content; approve a batch without it (each draft is bound to the digest shown in the confirmation)",
+                ));
+            }
+            approve_batch(&engine, &out, &ids, yes)
+        }
+        DraftsCmd::Approve { ids, digest, yes } => {
+            let id = ids.into_iter().next().unwrap_or_default();
             let d = engine.draft(&id)?.ok_or_else(|| no_draft(&id))?;
             if d.status != DraftStatus::Pending {
                 return Err(Failure {
@@ -134,6 +156,26 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
             )?;
             report(&out, &id, "rejected", outcome)
         }
+        DraftsCmd::Requeue { id, digest } => {
+            let outcome = engine.submit(
+                Action::RequeueDraft {
+                    id: id.clone(),
+                    digest,
+                },
+                Actor::Cli,
+            )?;
+            match &outcome {
+                Outcome::Queued { draft_id, .. } => {
+                    out.emit(&outcome, |l| {
+                        l.push(format!(
+                            "re-queued {id} as {draft_id}; approve with `opsdesk drafts approve {draft_id}`"
+                        ))
+                    });
+                    Ok(())
+                }
+                _ => report(&out, &id, "re-queued", outcome),
+            }
+        }
         DraftsCmd::New {
             profile,
             to,
@@ -145,6 +187,7 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
                 cc: vec![],
                 subject,
                 body,
+                attachments: Vec::new(),
             };
             let outcome = engine.submit(
                 Action::CreateDraft {
@@ -167,6 +210,103 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
             }
         }
     }
+}
+
+/// Approve several drafts in one step: every one is shown (recipients, subject) and confirmed
+/// once; the engine refuses the whole batch if any kind may not be batched (exit 4), and
+/// otherwise decides each on its own digest.
+fn approve_batch(
+    engine: &crate::engine::Engine,
+    out: &super::Printer,
+    ids: &[String],
+    yes: bool,
+) -> CmdResult {
+    let mut drafts = Vec::new();
+    for id in ids {
+        drafts.push(engine.draft(id)?.ok_or_else(|| no_draft(id))?);
+    }
+    if !yes {
+        let mut lines = Vec::new();
+        for d in &drafts {
+            lines.push(batch_line(d));
+        }
+        lines.push(String::new());
+        super::output::confirm(
+            &format!(
+                "Approve these {} drafts, each for sending as shown?",
+                drafts.len()
+            ),
+            &lines,
+            "approving sends on the operator's behalf: pass --yes to confirm from a script",
+        )?;
+    }
+    let items = drafts
+        .iter()
+        .map(|d| crate::domain::BatchItem {
+            id: d.id.clone(),
+            digest: d.digest.clone(),
+        })
+        .collect();
+    let outcome = engine.submit(
+        Action::DecideDrafts {
+            decision: crate::domain::BatchDecision::Approve,
+            items,
+        },
+        Actor::Cli,
+    )?;
+    let Outcome::Done { detail } = &outcome else {
+        return report(out, "", "approved", outcome);
+    };
+    let results = detail["results"].as_array().cloned().unwrap_or_default();
+    let failed: Vec<String> = results
+        .iter()
+        .filter(|r| r["outcome"] != "done")
+        .map(|r| {
+            format!(
+                "{}: {}",
+                r["id"].as_str().unwrap_or("?"),
+                r["error"]
+                    .as_str()
+                    .or(r["reason"].as_str())
+                    .unwrap_or("not decided")
+            )
+        })
+        .collect();
+    out.emit(&outcome, |l| {
+        for r in &results {
+            l.push(format!(
+                "{} {}",
+                if r["outcome"] == "done" {
+                    "approved"
+                } else {
+                    "NOT approved"
+                },
+                r["id"].as_str().unwrap_or("?")
+            ));
+        }
+    });
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure {
+            code: 1,
+            message: format!("not every draft was approved: {}", failed.join("; ")),
+        })
+    }
+}
+
+/// One draft of a batch as the confirmation lists it: id, kind, recipients, subject.
+pub fn batch_line(d: &Draft) -> String {
+    let mut l = format!(
+        "{}  {:<12} to {}",
+        d.id,
+        d.outbound.kind(),
+        d.outbound.recipients().join(", ")
+    );
+    if let Some(s) = d.outbound.subject() {
+        l.push_str(&format!("  · {s}"));
+    }
+    safe(&l)
 }
 
 fn no_draft(id: &str) -> Failure {
@@ -203,9 +343,18 @@ fn describe(d: &Draft, l: &mut Vec<String>) {
     if let Some(p) = &d.provider {
         l.push(format!("written by: {p}"));
     }
+    for a in d.outbound.attachments() {
+        l.push(format!("attached:   {}", safe(&a.summary())));
+    }
     l.push(format!("digest:     {}", d.digest));
     if let Some(r) = &d.reason {
         l.push(format!("reason:     {r}"));
+    }
+    if let Some(from) = &d.requeued_from {
+        l.push(format!("re-queued from: {from}"));
+    }
+    if let Some(to) = &d.requeued_as {
+        l.push(format!("re-queued as: {to}"));
     }
     l.push(String::new());
     l.push(safe(d.outbound.body()));

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use clap::Subcommand;
 use serde_json::json;
 
-use super::output::{local_time, safe, zone_of};
+use super::output::{Printer, attachment_lines, local_time, safe, zone_of};
 use super::{CmdResult, Context, Failure};
 use crate::domain::{Actor, Channel, NewMessage, Party, Query, now};
 use crate::engine::query::Answer;
@@ -13,38 +13,7 @@ use crate::store::inbox::{Appended, Filter};
 #[derive(Debug, Subcommand)]
 pub enum InboxCmd {
     /// Add an item to the inbox (as a source would).
-    Add {
-        /// Profile (entity) the item belongs to. Default: the only profile, if there is one.
-        #[arg(long)]
-        profile: Option<String>,
-        /// Channel of the item: email, teams, calendar, spool.
-        #[arg(long, default_value = "spool")]
-        channel: Channel,
-        /// Sender, as `Name <address>` or a bare address.
-        #[arg(long)]
-        from: String,
-        /// A recipient (repeat for several).
-        #[arg(long)]
-        to: Vec<String>,
-        /// Subject line.
-        #[arg(long)]
-        subject: Option<String>,
-        /// The source's stable id; a repeated id is not stored twice. Default: a new id.
-        #[arg(long)]
-        id: Option<String>,
-        /// Thread (conversation) id, to group replies.
-        #[arg(long)]
-        thread: Option<String>,
-        /// The body is HTML (converted to text at ingestion).
-        #[arg(long)]
-        html: bool,
-        /// Body text; `-` reads standard input.
-        #[arg(long, conflicts_with = "body_file")]
-        body: Option<String>,
-        /// Read the body from this file.
-        #[arg(long, value_name = "FILE")]
-        body_file: Option<PathBuf>,
-    },
+    Add(AddArgs),
     /// List items, newest first.
     List {
         /// At most this many items.
@@ -92,147 +61,60 @@ pub enum InboxCmd {
     Verify,
 }
 
+/// `inbox add`: the item as a source would deliver it.
+#[derive(Debug, clap::Args)]
+pub struct AddArgs {
+    /// Profile (entity) the item belongs to. Default: the only profile, if there is one.
+    #[arg(long)]
+    pub profile: Option<String>,
+    /// Channel of the item: email, teams, calendar, spool.
+    #[arg(long, default_value = "spool")]
+    pub channel: Channel,
+    /// Sender, as `Name <address>` or a bare address.
+    #[arg(long)]
+    pub from: String,
+    /// A recipient (repeat for several).
+    #[arg(long)]
+    pub to: Vec<String>,
+    /// Subject line.
+    #[arg(long)]
+    pub subject: Option<String>,
+    /// The source's stable id; a repeated id is not stored twice. Default: a new id.
+    #[arg(long)]
+    pub id: Option<String>,
+    /// Thread (conversation) id, to group replies.
+    #[arg(long)]
+    pub thread: Option<String>,
+    /// The body is HTML (converted to text at ingestion).
+    #[arg(long)]
+    pub html: bool,
+    /// Body text; `-` reads standard input.
+    #[arg(long, conflicts_with = "body_file")]
+    pub body: Option<String>,
+    /// Read the body from this file.
+    #[arg(long, value_name = "FILE")]
+    pub body_file: Option<PathBuf>,
+}
+
 pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
     let out = ctx.printer();
     match cmd {
         InboxCmd::Verify => verify(ctx),
-        InboxCmd::Add {
-            profile,
-            channel,
-            from,
-            to,
-            subject,
-            id,
-            thread,
-            html,
-            body,
-            body_file,
-        } => {
-            let engine = ctx.engine()?;
-            let profile = match profile {
-                Some(p) => p,
-                None => {
-                    let names = engine.profile_names();
-                    match names.as_slice() {
-                        [only] => only.clone(),
-                        _ => {
-                            return Err(Failure::usage(format!(
-                                "--profile is required; profiles: {}",
-                                names.join(", ")
-                            )));
-                        }
-                    }
-                }
-            };
-            let body = read_body(body, body_file)?;
-            let msg = NewMessage {
-                id: id.unwrap_or_else(|| format!("cli:{}", uuid::Uuid::new_v4().simple())),
-                profile,
-                channel,
-                thread_id: thread,
-                from: parse_party(&from),
-                to: to.iter().map(|t| parse_party(t)).collect(),
-                subject,
-                ts: now(),
-                body,
-                html,
-                meta: Default::default(),
-            };
-            match engine.ingest(msg, "cli")? {
-                Appended::New(r) => out
-                    .emit(&json!({"stored": true, "seq": r.seq, "id": r.id}), |l| {
-                        l.push(format!("stored as #{} ({})", r.seq, r.id))
-                    }),
-                Appended::Duplicate { id, seq } => out.emit(
-                    &json!({"stored": false, "duplicate_of": seq, "id": id}),
-                    |l| l.push(format!("already stored as #{seq} ({id}); not added again")),
-                ),
-            }
-            Ok(())
-        }
+        InboxCmd::Add(args) => add(ctx, &out, args),
         InboxCmd::List {
             limit,
             channel,
             profile,
             grep,
             before,
-        } => {
-            let engine = ctx.engine()?;
-            let filter = Filter {
-                channel,
-                profile,
-                text: grep,
-            };
-            let batch = engine.unaudited_inbox_page_before(before, limit, &filter)?;
-            out.emit(&batch.records, |l| {
-                if batch.records.is_empty() {
-                    l.push("(no items)".into());
-                } else {
-                    let zone = zone_of(batch.records[0].ts);
-                    l.push(format!(
-                        "{:<7} {:<16} {:<8} {:<8} {:<24} SUBJECT",
-                        "SEQ",
-                        format!("TIME ({zone})"),
-                        "CHANNEL",
-                        "PROFILE",
-                        "FROM"
-                    ));
-                }
-                for r in &batch.records {
-                    l.push(format!(
-                        "#{:<6} {:<16} {:<8} {:<8} {:<24} {}",
-                        r.seq,
-                        local_time(r.ts),
-                        r.channel,
-                        r.profile,
-                        truncate(r.from.label(), 24),
-                        truncate(r.subject.as_deref().unwrap_or(&r.preview), 60)
-                    ));
-                }
-            });
-            warn_skipped(batch.skipped_corrupt);
-            Ok(())
-        }
+        } => list(ctx, &out, limit, channel, profile, grep, before),
         InboxCmd::Pull {
             consumer,
             limit,
             channel,
             profile,
             no_mark,
-        } => {
-            let engine = ctx.engine()?;
-            // The same read as an MCP client's `inbox_pull` (checks, audit, cursor move); the
-            // operator may name any consumer.
-            let query = Query::InboxPull {
-                consumer: Some(consumer),
-                since: None,
-                limit,
-                channel,
-                profile,
-                mark_consumed: !no_mark,
-            };
-            let batch = match engine.read(query, Actor::Cli)? {
-                Answer::Pull(p) => p,
-                other => {
-                    return Err(Failure::failed(format!(
-                        "unexpected {} answer to a pull",
-                        other.kind()
-                    )));
-                }
-            };
-            // A pull moves the cursor in memory; this process ends now, so save it first.
-            engine.save_cursors()?;
-            let consumer = batch.consumer;
-            let remaining = batch.unread_remaining;
-            out.emit(&json!({"consumer": consumer, "messages": batch.messages, "unread_remaining": remaining}), |l| {
-                for r in &batch.messages {
-                    l.push(format!("#{} [{} {}] {}: {}", r.seq, r.channel, r.profile, r.from.label(), r.preview));
-                }
-                l.push(format!("{} item(s); {remaining} after the cursor", batch.messages.len()));
-            });
-            warn_skipped(batch.skipped_corrupt);
-            Ok(())
-        }
+        } => pull(ctx, &out, consumer, limit, channel, profile, no_mark),
         InboxCmd::Show { key } => {
             let engine = ctx.engine()?;
             let rec = match key.parse::<u64>() {
@@ -260,6 +142,11 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
                 }
                 l.push(String::new());
                 l.push(safe(&rec.text));
+                let atts = attachment_lines(&rec.attachments, |h| engine.attachment_path(h));
+                if !atts.is_empty() {
+                    l.push(String::new());
+                    l.extend(atts);
+                }
             });
             Ok(())
         }
@@ -370,4 +257,178 @@ fn verify(ctx: &Context) -> CmdResult {
             ),
         })
     }
+}
+
+/// `inbox add`: store one item through the engine, as a source would.
+fn add(ctx: &Context, out: &Printer, a: AddArgs) -> CmdResult {
+    let AddArgs {
+        profile,
+        channel,
+        from,
+        to,
+        subject,
+        id,
+        thread,
+        html,
+        body,
+        body_file,
+    } = a;
+    let engine = ctx.engine()?;
+    let profile = match profile {
+        Some(p) => p,
+        None => {
+            let names = engine.profile_names();
+            match names.as_slice() {
+                [only] => only.clone(),
+                _ => {
+                    return Err(Failure::usage(format!(
+                        "--profile is required; profiles: {}",
+                        names.join(", ")
+                    )));
+                }
+            }
+        }
+    };
+    let body = read_body(body, body_file)?;
+    let msg = NewMessage {
+        id: id.unwrap_or_else(|| format!("cli:{}", uuid::Uuid::new_v4().simple())),
+        profile,
+        channel,
+        thread_id: thread,
+        from: parse_party(&from),
+        to: to.iter().map(|t| parse_party(t)).collect(),
+        subject,
+        ts: now(),
+        body,
+        html,
+        meta: Default::default(),
+        attachments: Vec::new(),
+    };
+    match engine.ingest_checked(msg, "cli")? {
+        (Appended::New(r), None) => out
+            .emit(&json!({"stored": true, "seq": r.seq, "id": r.id}), |l| {
+                l.push(format!("stored as #{} ({})", r.seq, r.id))
+            }),
+        // Stored but not audited (a full disk): say both, and fail so scripts notice.
+        (Appended::New(r), Some(e)) => {
+            let message = format!(
+                "stored as #{} ({}), but the audit trail could not be written: {e}; `opsdesk audit verify` lists it",
+                r.seq, r.id
+            );
+            out.emit(
+                &json!({"stored": true, "seq": r.seq, "id": r.id, "audited": false, "audit_error": e}),
+                |l| l.push(message.clone()),
+            );
+            return Err(Failure::failed(message));
+        }
+        (Appended::Duplicate { id, seq }, _) => out.emit(
+            &json!({"stored": false, "duplicate_of": seq, "id": id}),
+            |l| l.push(format!("already stored as #{seq} ({id}); not added again")),
+        ),
+    }
+    Ok(())
+}
+
+/// `inbox list`: newest first, one page (the operator's unaudited read).
+fn list(
+    ctx: &Context,
+    out: &Printer,
+    limit: usize,
+    channel: Option<Channel>,
+    profile: Option<String>,
+    grep: Option<String>,
+    before: Option<u64>,
+) -> CmdResult {
+    let engine = ctx.engine()?;
+    let filter = Filter {
+        channel,
+        profile,
+        text: grep,
+    };
+    let batch = engine.unaudited_inbox_page_before(before, limit, &filter)?;
+    out.emit(&batch.records, |l| {
+        if batch.records.is_empty() {
+            l.push("(no items)".into());
+        } else {
+            let zone = zone_of(batch.records[0].ts);
+            l.push(format!(
+                "{:<7} {:<16} {:<8} {:<8} {:<24} SUBJECT",
+                "SEQ",
+                format!("TIME ({zone})"),
+                "CHANNEL",
+                "PROFILE",
+                "FROM"
+            ));
+        }
+        for r in &batch.records {
+            l.push(format!(
+                "#{:<6} {:<16} {:<8} {:<8} {:<24} {}",
+                r.seq,
+                local_time(r.ts),
+                r.channel,
+                r.profile,
+                truncate(r.from.label(), 24),
+                truncate(r.subject.as_deref().unwrap_or(&r.preview), 60)
+            ));
+        }
+    });
+    warn_skipped(batch.skipped_corrupt);
+    Ok(())
+}
+
+/// `inbox pull`: the same read as an MCP client's `inbox_pull`, for any named consumer.
+fn pull(
+    ctx: &Context,
+    out: &Printer,
+    consumer: String,
+    limit: usize,
+    channel: Option<Channel>,
+    profile: Option<String>,
+    no_mark: bool,
+) -> CmdResult {
+    let engine = ctx.engine()?;
+    // The same read as an MCP client's `inbox_pull` (checks, audit, cursor move); the
+    // operator may name any consumer.
+    let query = Query::InboxPull {
+        consumer: Some(consumer),
+        since: None,
+        limit,
+        channel,
+        profile,
+        mark_consumed: !no_mark,
+    };
+    let batch = match engine.read(query, Actor::Cli)? {
+        Answer::Pull(p) => p,
+        other => {
+            return Err(Failure::failed(format!(
+                "unexpected {} answer to a pull",
+                other.kind()
+            )));
+        }
+    };
+    // A pull moves the cursor in memory; this process ends now, so save it first.
+    engine.save_cursors()?;
+    let consumer = batch.consumer;
+    let remaining = batch.unread_remaining;
+    out.emit(
+        &json!({"consumer": consumer, "messages": batch.messages, "unread_remaining": remaining}),
+        |l| {
+            for r in &batch.messages {
+                l.push(format!(
+                    "#{} [{} {}] {}: {}",
+                    r.seq,
+                    r.channel,
+                    r.profile,
+                    r.from.label(),
+                    r.preview
+                ));
+            }
+            l.push(format!(
+                "{} item(s); {remaining} after the cursor",
+                batch.messages.len()
+            ));
+        },
+    );
+    warn_skipped(batch.skipped_corrupt);
+    Ok(())
 }

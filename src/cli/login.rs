@@ -1,6 +1,7 @@
 //! `opsdesk login <profile>` (device-code sign-in to Microsoft Graph) and `opsdesk logout`.
 //! The code to enter goes to stderr (stdout stays clean for `--json`); the refresh token goes
-//! to `<data dir>/tokens/<profile>.json` (0600), never to the screen, logs or audit.
+//! to the OS keyring or `<data dir>/tokens/<profile>.json` (0600; see `graph::auth`), never to
+//! the screen, logs or audit.
 
 use clap::Args;
 use serde_json::json;
@@ -9,7 +10,7 @@ use super::{CmdResult, Context, Failure};
 use crate::config::{Config, GraphProfile};
 use crate::domain::{Actor, AuditEvent, AuditOutcome};
 use crate::sources::graph::auth::{
-    self, DeviceError, device_code_poll, device_code_start, save_login, scopes_for,
+    self, DeviceError, TokenLocation, device_code_poll, device_code_start, save_login, scopes_for,
 };
 
 #[derive(Debug, Args)]
@@ -62,7 +63,17 @@ pub fn run_login(ctx: &Context, args: LoginArgs) -> CmdResult {
     let graph = graph_of(&config, &args.profile)?.clone();
     let scopes = scopes_for(&config.profiles[&args.profile]);
     ctx.paths.ensure()?;
-    let store = auth::store_in(&ctx.paths.data_dir);
+    let store =
+        auth::store_in(&ctx.paths.data_dir).map_err(|e| Failure::usage(format!("{e:#}")))?;
+    // Say so before the operator goes through the sign-in, not after.
+    if store.policy() == auth::TokenPolicy::Keyring
+        && let Err(e) = crate::sources::graph::keyring::probe()
+    {
+        return Err(Failure::failed(format!(
+            "{}=keyring, but the OS keyring cannot take the token: {e}",
+            auth::TokenPolicy::ENV
+        )));
+    }
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -88,18 +99,29 @@ pub fn run_login(ctx: &Context, args: LoginArgs) -> CmdResult {
     });
     match result {
         Ok(grant) => {
-            save_login(&store, &args.profile, &graph, &scopes, &grant)
+            let (location, fallback) = save_login(&store, &args.profile, &graph, &scopes, &grant)
                 .map_err(|e| Failure::failed(format!("{e:#}")))?;
-            audit(ctx, "login", &args.profile, AuditOutcome::Ok, "device code");
-            let path = store.path(&args.profile);
+            let (kind, file) = match &location {
+                TokenLocation::Keyring => ("keyring", None),
+                TokenLocation::File(p) => ("file", Some(p.clone())),
+            };
+            audit(
+                ctx,
+                "login",
+                &args.profile,
+                AuditOutcome::Ok,
+                &format!("device code; token store: {kind}"),
+            );
             ctx.printer().emit(
-                &json!({"event": "signed_in", "profile": args.profile, "token_file": path, "scopes": scopes}),
+                &json!({"event": "signed_in", "profile": args.profile, "token_store": kind, "token_file": file, "note": fallback, "scopes": scopes}),
                 |l| {
                     l.push(format!(
-                        "signed in: profile {} (refresh token kept in {}, 0600)",
-                        args.profile,
-                        path.display()
+                        "signed in: profile {} (refresh token kept in {location})",
+                        args.profile
                     ));
+                    if let Some(why) = &fallback {
+                        l.push(format!("  note: {why}"));
+                    }
                 },
             );
             Ok(())
@@ -124,7 +146,8 @@ pub fn run_login(ctx: &Context, args: LoginArgs) -> CmdResult {
 pub fn run_logout(ctx: &Context, args: LogoutArgs) -> CmdResult {
     let config = ctx.config()?;
     graph_of(&config, &args.profile)?;
-    let store = auth::store_in(&ctx.paths.data_dir);
+    let store =
+        auth::store_in(&ctx.paths.data_dir).map_err(|e| Failure::usage(format!("{e:#}")))?;
     let had = store
         .delete(&args.profile)
         .map_err(|e| Failure::failed(format!("{e:#}")))?;

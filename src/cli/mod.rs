@@ -171,6 +171,24 @@ impl From<EngineError> for Failure {
     }
 }
 
+impl From<crate::engine::OpenError> for Failure {
+    fn from(e: crate::engine::OpenError) -> Self {
+        match e {
+            crate::engine::OpenError::Locked(e) => Failure::failed(e.to_string()),
+            crate::engine::OpenError::Stores(e) => Failure::from(e),
+        }
+    }
+}
+
+impl From<crate::sources::IngestFailure> for Failure {
+    fn from(e: crate::sources::IngestFailure) -> Self {
+        match e {
+            crate::sources::IngestFailure::Refused { .. } => Failure::usage(e.to_string()),
+            crate::sources::IngestFailure::Store(e) => Failure::from(e),
+        }
+    }
+}
+
 impl From<crate::store::StoreError> for Failure {
     fn from(e: crate::store::StoreError) -> Self {
         Failure::failed(e.to_string())
@@ -185,6 +203,11 @@ pub struct Context {
     pub paths: Paths,
     /// Kept alive so a `--demo` data dir lives as long as the command.
     demo_dir: Option<tempfile::TempDir>,
+}
+
+/// The demo's tools folder: in its data dir.
+fn demo_tools(paths: &Paths) -> PathBuf {
+    paths.data_dir.join("tools")
 }
 
 impl Context {
@@ -204,6 +227,11 @@ impl Context {
                 None,
             )
         };
+        if global.demo && global.config.is_none() {
+            crate::vault::examples::install(&demo_tools(&paths)).map_err(|e| {
+                Failure::failed(format!("cannot install the demo's example tools: {e}"))
+            })?;
+        }
         Ok(Context {
             global,
             paths,
@@ -230,7 +258,11 @@ impl Context {
 
     pub fn config(&self) -> Result<Config, Failure> {
         if self.global.demo && self.global.config.is_none() {
-            return Ok(Config::demo());
+            let mut c = Config::demo();
+            // The demo's tools folder is in its data dir (with the shipped examples), never
+            // the operator's own.
+            c.vault.dir = Some(demo_tools(&self.paths));
+            return Ok(c);
         }
         Config::load_or_default(&self.paths.config_file, self.paths.config_explicit)
             .map_err(|e| Failure::usage(e.to_string()))

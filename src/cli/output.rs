@@ -139,6 +139,26 @@ pub fn describe_data(data: &serde_json::Value) -> Option<String> {
     }
 }
 
+/// One line per attachment of an inbox item ([`crate::domain::Attachment::summary`]), and the
+/// local file when `path_of` knows it.
+pub fn attachment_lines(
+    attachments: &[crate::domain::Attachment],
+    path_of: impl Fn(&str) -> Option<std::path::PathBuf>,
+) -> Vec<String> {
+    let mut l = Vec::new();
+    if attachments.is_empty() {
+        return l;
+    }
+    l.push(format!("attachments ({}):", attachments.len()));
+    for a in attachments {
+        l.push(format!("  {}", safe(&a.summary())));
+        if let Some(p) = a.sha256.as_deref().and_then(&path_of) {
+            l.push(format!("      {}", safe(&p.display().to_string())));
+        }
+    }
+    l
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@ use clap::Args;
 use super::host::{Host, HttpStart};
 use super::output::safe;
 use super::{CmdResult, Context, Failure};
-use crate::engine::{Engine, EngineEvent, LockError, Mode};
+use crate::engine::{Engine, EngineEvent, LockError, Mode, OpenError};
 use crate::mcp::scope::Overrides;
 use crate::mcp::{Hub, RuntimeInfo};
 
@@ -82,10 +82,7 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
     let scope = scope_overrides(&args)?;
     let engine = match Engine::open(ctx.paths.clone(), config.clone(), Mode::Primary) {
         Ok(e) => Arc::new(e),
-        Err(e)
-            if args.stdio
-                && matches!(e.downcast_ref::<LockError>(), Some(LockError::Held { .. })) =>
-        {
+        Err(OpenError::Locked(LockError::Held { .. })) if args.stdio => {
             // The bridge relays bytes to the running engine, whose scope applies: it cannot
             // narrow it, and must not pretend to.
             if !scope.is_empty() {

@@ -34,6 +34,7 @@ pub fn run(ctx: &Context, cmd: ToolsCmd) -> CmdResult {
     match cmd {
         ToolsCmd::List | ToolsCmd::Check => {
             let check = matches!(cmd, ToolsCmd::Check);
+            let net = vault.net_isolation();
             let tools: Vec<Value> = vault
                 .tools()
                 .iter()
@@ -42,19 +43,24 @@ pub fn run(ctx: &Context, cmd: ToolsCmd) -> CmdResult {
                         "name": m.name, "mcp_name": m.mcp_name(), "tier": m.tier.as_str(),
                         "timeout_secs": m.timeout_secs, "profiles": m.profiles,
                         "may_see_phi": m.may_see_phi, "description": m.description,
+                        "network": crate::vault::network_label(m, net),
                     })
                 })
                 .collect();
             let broken = vault.broken();
-            let view = json!({"dir": vault.dir(), "tools": tools, "broken": broken});
+            let view = json!({
+                "dir": vault.dir(), "tools": tools, "broken": broken, "network_isolation": net,
+            });
             out.emit(&view, |l| {
                 l.push(format!("tools folder: {}", vault.dir().display()));
+                l.push(net.line());
                 for m in vault.tools() {
                     l.push(format!(
-                        "  {:<24} {:<10} {:>4}s  {}",
+                        "  {:<24} {:<10} {:>4}s  net: {:<12}  {}",
                         m.mcp_name(),
                         m.tier.as_str(),
                         m.timeout_secs,
+                        crate::vault::network_label(&m, net),
                         super::output::safe(&m.description)
                     ));
                 }
@@ -139,6 +145,7 @@ pub fn run(ctx: &Context, cmd: ToolsCmd) -> CmdResult {
                 }
                 Err(CallError::Engine(e)) => Err(e.into()),
                 Err(CallError::Invalid(m)) => Err(Failure::usage(m)),
+                Err(e @ CallError::Arguments { .. }) => Err(Failure::usage(e.to_string())),
                 Err(e) => {
                     let stderr = match &e {
                         CallError::Run(r) => r.stderr().trim().to_string(),

@@ -9,6 +9,7 @@ use clap::Args;
 
 use super::{CmdResult, Context, Failure};
 use crate::domain::Channel;
+use crate::engine::reminders::Reminders;
 use crate::sanitize::for_terminal;
 use crate::store::StoreError;
 use crate::store::inbox::Filter;
@@ -137,17 +138,27 @@ pub fn run(ctx: &Context, args: WatchArgs) -> CmdResult {
         poll_every: watch::FALLBACK_POLL,
         saving: watch::Saving::default(),
     };
+    let reminders = reminders(ctx);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let result = watch::run(
-        &mut follower,
-        &opts,
-        &mut out,
-        toaster.as_ref(),
-        &rx,
-        dir_watch.as_mut(),
-        &notice,
-    );
+    let (stop_reminders, stopped) = std::sync::mpsc::channel::<()>();
+    let result = std::thread::scope(|s| {
+        if let Some(r) = reminders {
+            let toaster = toaster.as_ref();
+            s.spawn(move || remind_loop(r, toaster, &stopped));
+        }
+        let result = watch::run(
+            &mut follower,
+            &opts,
+            &mut out,
+            toaster.as_ref(),
+            &rx,
+            dir_watch.as_mut(),
+            &notice,
+        );
+        drop(stop_reminders);
+        result
+    });
     if let Some(t) = toaster {
         // Let a toast that is on its way finish, briefly; never wait on a hung server.
         t.finish(Duration::from_millis(500));
@@ -160,4 +171,67 @@ pub fn run(ctx: &Context, args: WatchArgs) -> CmdResult {
         ));
     }
     Ok(())
+}
+
+/// How often `watch` looks for drafts that wait too long (a reminder is due at most once per
+/// `[drafts] remind_every_minutes`, so a minute late is no loss).
+const REMIND_POLL: Duration = Duration::from_secs(30);
+
+/// What the reminders need, when `[drafts]` turns them on: the engine is opened (beside a
+/// running one, no lock) only once a drafts log exists, so watching an empty data dir
+/// creates nothing in it.
+fn reminders(ctx: &Context) -> Option<(crate::paths::Paths, crate::config::Config, Reminders)> {
+    let config = ctx.config().ok()?;
+    let rem = Reminders::new(&config.drafts)?;
+    Some((ctx.paths.clone(), config, rem))
+}
+
+/// Reminders of drafts waiting longer than `[drafts] remind_after_hours`: one line on stderr
+/// and one toast naming them all, at most once per `remind_every_minutes`, until `stop` hangs up.
+fn remind_loop(
+    (paths, config, mut rem): (crate::paths::Paths, crate::config::Config, Reminders),
+    toaster: Option<&Toaster>,
+    stop: &std::sync::mpsc::Receiver<()>,
+) {
+    let log = paths.drafts_dir().join("drafts.jsonl");
+    let mut engine: Option<crate::engine::Engine> = None;
+    let mut problem: Option<String> = None;
+    let mut report = |msg: String| {
+        if problem.as_deref() != Some(msg.as_str()) {
+            notice(&msg);
+            problem = Some(msg);
+        }
+    };
+    loop {
+        if engine.is_none() && log.exists() {
+            match crate::engine::Engine::open(
+                paths.clone(),
+                config.clone(),
+                crate::engine::Mode::Secondary,
+            ) {
+                Ok(e) => engine = Some(e),
+                Err(e) => report(format!(
+                    "opsdesk watch: cannot open the drafts queue ({e:#}); no reminders of waiting drafts yet"
+                )),
+            }
+        }
+        if let Some(engine) = &engine {
+            match engine.draft_queue() {
+                Ok(q) => {
+                    if let Some(r) = rem.check(&q.drafts, crate::domain::now()) {
+                        notice(&format!("opsdesk watch: {}", r.line()));
+                        if let Some(t) = toaster {
+                            t.remind(&r);
+                        }
+                    }
+                }
+                Err(e) => report(format!(
+                    "opsdesk watch: cannot read the drafts queue ({e}); retrying"
+                )),
+            }
+        }
+        if stop.recv_timeout(REMIND_POLL) != Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+            return;
+        }
+    }
 }

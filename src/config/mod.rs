@@ -17,6 +17,8 @@
 //! one, and error messages describe the kind of value found rather than echoing it.
 
 mod assistant;
+pub mod attachments;
+pub mod audit_retention;
 mod brief;
 pub mod budgets;
 pub mod drafts_ttl;

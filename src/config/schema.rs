@@ -44,11 +44,15 @@ pub struct Config {
     pub brief: super::BriefConfig,
     /// `[drafts]`: time to live of pending drafts per action kind (`config/drafts_ttl.rs`).
     pub drafts: super::drafts_ttl::DraftsConfig,
+    /// `[audit]`: retention (archiving old months) of the audit trail.
+    pub audit: super::audit_retention::AuditConfig,
     /// `[vault]`: the folder of packaged tools served as `vault_<name>` (docs/ARCHITECTURE.md,
     /// "The tool vault").
     pub vault: VaultConfig,
     /// `[assistant]`: jobs run by themselves on arriving items (`config/assistant.rs`).
     pub assistant: super::AssistantConfig,
+    /// `[attachments]`: limits of the attachment store (`config/attachments.rs`).
+    pub attachments: super::attachments::AttachmentsConfig,
 }
 
 /// Name of the profile a configuration without `[profiles]` has.
@@ -78,8 +82,10 @@ impl Default for Config {
             drafting: Default::default(),
             brief: Default::default(),
             drafts: Default::default(),
+            audit: Default::default(),
             vault: VaultConfig::default(),
             assistant: Default::default(),
+            attachments: Default::default(),
         }
     }
 }
@@ -994,7 +1000,17 @@ pub struct CopilotExtensionConfig {
     /// An unknown key id fetches the list again at most once per this many seconds (so forged
     /// key ids cannot make opsdesk hammer GitHub).
     pub keys_refresh_min_secs: u64,
+    /// GitHub logins allowed to use the webhook; required when enabled. GitHub signs the
+    /// requests of every user of the app, so the signature says "from GitHub", not "from
+    /// the operator": each request's user is looked up with its own token (`GET /user`).
+    pub allowed_users: Vec<String>,
+    /// GitHub's REST API, where `GET /user` names a request's user. https, or plain http to a
+    /// loopback host (a test server).
+    pub github_api_url: String,
 }
+
+/// GitHub's REST API.
+pub const GITHUB_API_URL: &str = "https://api.github.com";
 
 impl Default for CopilotExtensionConfig {
     fn default() -> Self {
@@ -1003,6 +1019,8 @@ impl Default for CopilotExtensionConfig {
             keys_url: COPILOT_KEYS_URL.to_string(),
             keys_cache_secs: 3600,
             keys_refresh_min_secs: 60,
+            allowed_users: Vec::new(),
+            github_api_url: GITHUB_API_URL.to_string(),
         }
     }
 }
@@ -1024,6 +1042,9 @@ pub struct VaultConfig {
     pub max_stderr_bytes: usize,
     /// Watch the folder and tell connected MCP clients when the tool list changes.
     pub watch: bool,
+    /// Run tools that do not declare `needs_network` without a network (Linux: their own
+    /// network namespace). `false` turns it off; `doctor` then says the network is not isolated.
+    pub isolate_network: bool,
 }
 
 impl Default for VaultConfig {
@@ -1034,6 +1055,7 @@ impl Default for VaultConfig {
             max_output_bytes: 1024 * 1024,
             max_stderr_bytes: 16 * 1024,
             watch: true,
+            isolate_network: true,
         }
     }
 }

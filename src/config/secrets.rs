@@ -301,7 +301,7 @@ fn secret_message(path: &KeyPath, reason: Reason, root: &DeTable<'_>) -> String 
             "`{path}` {what}. opsdesk never reads secrets from config files: the MCP server's bearer token comes from the environment variable OPSDESK_TOKEN (or is generated once and kept in the data directory)."
         ),
         ["profiles", profile, "graph", ..] => format!(
-            "`{path}` {what}. opsdesk never reads secrets from config files, and Microsoft Graph needs none: sign in with `opsdesk login {}` (device code); the refresh token is kept in <data dir>/tokens/ (0600).",
+            "`{path}` {what}. opsdesk never reads secrets from config files, and Microsoft Graph needs none: sign in with `opsdesk login {}` (device code); the refresh token is kept in the OS keyring or <data dir>/tokens/ (0600).",
             super::error::render_key(profile)
         ),
         _ => format!(

@@ -7,7 +7,9 @@ use std::fmt;
 use std::net::IpAddr;
 
 use super::error::{KeyPath, ProblemKind};
-use super::schema::{ActionKind, AutonomyLevel, Config, ProviderKind, SourceKind};
+use super::schema::{
+    ActionKind, AutonomyLevel, Config, GraphProfile, LlmConfig, Profile, ProviderKind, SourceKind,
+};
 
 /// One semantic problem, before it is given a file location.
 #[derive(Debug, Clone)]
@@ -71,6 +73,7 @@ pub(crate) fn validate(config: &mut Config) -> Vec<Finding> {
     let mut extra = super::budgets::problems(config);
     extra.extend(super::drafts_ttl::problems(&config.drafts));
     extra.extend(super::assistant::problems(&config.assistant));
+    extra.extend(super::audit_retention::problems(&config.audit));
     for (keys, message) in extra {
         let keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
         v.invalid(KeyPath::of(&keys), message);
@@ -417,193 +420,225 @@ impl Validator {
             );
         }
         let profile_names: Vec<String> = c.profiles.keys().cloned().collect();
-        let listed = list(&profile_names);
         for (name, profile) in c.profiles.iter_mut() {
-            let p = base.key(name);
-            if !is_valid_name(name) {
-                self.invalid(
-                    p.clone(),
-                    format!(
-                        "`{p}`: the profile name \"{}\" is not allowed; profile names are {NAME_RULE}",
-                        name.escape_debug()
-                    ),
-                );
-            }
-            if let Some(d) = &profile.display_name
-                && (d.trim().is_empty()
-                    || d.chars().any(char::is_control)
-                    || d.chars().count() > 100)
-            {
-                let path = p.key("display_name");
-                self.invalid(
-                    path.clone(),
-                    format!("`{path}` must be 1 to 100 characters with no control characters"),
-                );
-            }
-            dedup(&mut profile.sources);
-            if let Some(src) = profile.sources.iter().find(|s| s.is_graph())
-                && profile.graph.is_none()
-            {
-                let path = p.key("sources");
-                self.push(
-                    ProblemKind::MissingKey,
-                    path.clone(),
-                    format!(
-                        "`{path}` lists {src}, which needs the profile's Microsoft Graph account: add [{}.graph] with `client_id` (and `tenant`)",
-                        p
-                    ),
-                );
-            }
-            dedup(&mut profile.never_mix_with);
-            for (i, other) in profile.never_mix_with.iter().enumerate() {
-                let path = p.key("never_mix_with").index(i);
-                if other == name {
-                    self.invalid(
-                        path.clone(),
-                        format!(
-                            "`{path}` names the profile itself; a profile cannot be kept apart from itself. Allowed: the other profiles ({})",
-                            list_except(&profile_names, name)
-                        ),
-                    );
-                } else if !profile_names.contains(other) {
-                    self.push(
-                        ProblemKind::UnknownReference,
-                        path.clone(),
-                        format!(
-                            "`{path}` = \"{}\" is not a profile; allowed: {listed}",
-                            other.escape_debug()
-                        ),
-                    );
-                }
-            }
-            if let Some(provider) = &profile.llm_provider {
-                let path = p.key("llm_provider");
-                match c.llm.providers.get(provider) {
-                    None => self.push(
-                        ProblemKind::UnknownReference,
-                        path.clone(),
-                        format!(
-                            "`{path}` = \"{}\" is not a provider; allowed: {}",
-                            provider.escape_debug(),
-                            list(c.llm.providers.keys())
-                        ),
-                    ),
-                    Some(pc) if profile.requires_hipaa && !pc.hipaa_cleared => self.push(
-                        ProblemKind::Forbidden,
-                        path.clone(),
-                        format!(
-                            "`{path}` = \"{provider}\" but profile `{name}` requires HIPAA and provider `{provider}` is not `hipaa_cleared`; allowed: a cleared provider ({}), or set `hipaa_cleared = true` on a provider whose BAA covers it",
-                            or_none(list(
-                                c.llm
-                                    .providers
-                                    .iter()
-                                    .filter(|(_, pc)| pc.hipaa_cleared)
-                                    .map(|(n, _)| n)
-                            ))
-                        ),
-                    ),
-                    Some(_) => {}
-                }
-            }
-            if let Some(g) = &profile.graph {
-                let gp = p.key("graph");
-                if !is_valid_tenant(&g.tenant) {
-                    let path = gp.key("tenant");
-                    self.invalid(
-                        path.clone(),
-                        format!(
-                            "`{path}` is not a tenant; allowed: organizations, consumers, common, a tenant id (GUID) or a tenant domain such as contoso.onmicrosoft.com"
-                        ),
-                    );
-                }
-                if !is_guid(&g.client_id) {
-                    let path = gp.key("client_id");
-                    self.invalid(
-                        path.clone(),
-                        format!(
-                            "`{path}` is not an application (client) id; allowed: a GUID like 00000000-0000-0000-0000-000000000000 from the app registration"
-                        ),
-                    );
-                }
-                if g.time_zone
-                    .as_ref()
-                    .is_some_and(|tz| tz.trim().is_empty() || tz.chars().any(char::is_control))
-                {
-                    let path = gp.key("time_zone");
-                    self.invalid(
-                        path.clone(),
-                        format!("`{path}` is empty; give an IANA or Windows time zone name or leave the key out"),
-                    );
-                }
-                self.range(
-                    gp.key("mail_interval_secs"),
-                    g.mail_interval_secs,
-                    1,
-                    86_400,
-                    "seconds",
-                );
-                self.range(
-                    gp.key("chat_interval_secs"),
-                    g.chat_interval_secs,
-                    1,
-                    86_400,
-                    "seconds",
-                );
-                self.range(
-                    gp.key("calendar_interval_secs"),
-                    g.calendar_interval_secs,
-                    1,
-                    86_400,
-                    "seconds",
-                );
-                for (key, url) in [
-                    ("authority_url", &g.authority_url),
-                    ("base_url", &g.base_url),
-                ] {
-                    if let Some(url) = url
-                        && let Err(why) = check_service_url(url)
-                    {
-                        let path = gp.key(key);
-                        self.invalid(path.clone(), format!("`{path}` {why}"));
-                    }
-                }
-            }
-            for (i, d) in profile.email_domains.iter_mut().enumerate() {
-                let path = p.key("email_domains").index(i);
-                self.domain(path, d);
-            }
-            dedup(&mut profile.email_domains);
-            for (i, n) in profile.phi_names.iter_mut().enumerate() {
-                let trimmed = n.trim();
-                if trimmed.is_empty() || trimmed.chars().any(char::is_control) {
-                    let path = p.key("phi_names").index(i);
-                    self.invalid(
-                        path.clone(),
-                        format!(
-                            "`{path}` is empty or has control characters; allowed: a name to redact"
-                        ),
-                    );
-                } else if trimmed.len() != n.len() {
-                    *n = trimmed.to_owned();
-                }
-            }
-            dedup(&mut profile.phi_names);
-            for (i, n) in profile.phi_keep.iter_mut().enumerate() {
-                let trimmed = n.trim();
-                if trimmed.is_empty() || trimmed.chars().any(char::is_control) {
-                    let path = p.key("phi_keep").index(i);
-                    self.invalid(
-                        path.clone(),
-                        format!(
-                            "`{path}` is empty or has control characters; allowed: a staff or organisation name never to redact"
-                        ),
-                    );
-                } else if trimmed.len() != n.len() {
-                    *n = trimmed.to_owned();
-                }
-            }
-            dedup(&mut profile.phi_keep);
+            self.profile(name, profile, &profile_names, &c.llm);
         }
+    }
+
+    /// One `[profiles.<name>]`: its name, sources and boundaries, then its provider, Graph
+    /// account and PHI lists.
+    fn profile(
+        &mut self,
+        name: &str,
+        profile: &mut Profile,
+        profile_names: &[String],
+        llm: &LlmConfig,
+    ) {
+        let p = KeyPath::of(&["profiles"]).key(name);
+        let listed = list(profile_names);
+        if !is_valid_name(name) {
+            self.invalid(
+                p.clone(),
+                format!(
+                    "`{p}`: the profile name \"{}\" is not allowed; profile names are {NAME_RULE}",
+                    name.escape_debug()
+                ),
+            );
+        }
+        if let Some(d) = &profile.display_name
+            && (d.trim().is_empty() || d.chars().any(char::is_control) || d.chars().count() > 100)
+        {
+            let path = p.key("display_name");
+            self.invalid(
+                path.clone(),
+                format!("`{path}` must be 1 to 100 characters with no control characters"),
+            );
+        }
+        dedup(&mut profile.sources);
+        if let Some(src) = profile.sources.iter().find(|s| s.is_graph())
+            && profile.graph.is_none()
+        {
+            let path = p.key("sources");
+            self.push(
+                ProblemKind::MissingKey,
+                path.clone(),
+                format!(
+                    "`{path}` lists {src}, which needs the profile's Microsoft Graph account: add [{}.graph] with `client_id` (and `tenant`)",
+                    p
+                ),
+            );
+        }
+        dedup(&mut profile.never_mix_with);
+        for (i, other) in profile.never_mix_with.iter().enumerate() {
+            let path = p.key("never_mix_with").index(i);
+            if other == name {
+                self.invalid(
+                    path.clone(),
+                    format!(
+                        "`{path}` names the profile itself; a profile cannot be kept apart from itself. Allowed: the other profiles ({})",
+                        list_except(profile_names, name)
+                    ),
+                );
+            } else if !profile_names.contains(other) {
+                self.push(
+                    ProblemKind::UnknownReference,
+                    path.clone(),
+                    format!(
+                        "`{path}` = \"{}\" is not a profile; allowed: {listed}",
+                        other.escape_debug()
+                    ),
+                );
+            }
+        }
+        self.profile_llm_provider(&p, name, profile, llm);
+        if let Some(g) = &profile.graph {
+            self.profile_graph(&p.key("graph"), g);
+        }
+        self.profile_lists(&p, profile);
+    }
+
+    /// `llm_provider`: a configured provider, HIPAA-cleared when the profile requires it.
+    fn profile_llm_provider(
+        &mut self,
+        p: &KeyPath,
+        name: &str,
+        profile: &Profile,
+        llm: &LlmConfig,
+    ) {
+        if let Some(provider) = &profile.llm_provider {
+            let path = p.key("llm_provider");
+            match llm.providers.get(provider) {
+                None => self.push(
+                    ProblemKind::UnknownReference,
+                    path.clone(),
+                    format!(
+                        "`{path}` = \"{}\" is not a provider; allowed: {}",
+                        provider.escape_debug(),
+                        list(llm.providers.keys())
+                    ),
+                ),
+                Some(pc) if profile.requires_hipaa && !pc.hipaa_cleared => self.push(
+                    ProblemKind::Forbidden,
+                    path.clone(),
+                    format!(
+                        "`{path}` = \"{provider}\" but profile `{name}` requires HIPAA and provider `{provider}` is not `hipaa_cleared`; allowed: a cleared provider ({}), or set `hipaa_cleared = true` on a provider whose BAA covers it",
+                        or_none(list(
+                            llm
+                                .providers
+                                .iter()
+                                .filter(|(_, pc)| pc.hipaa_cleared)
+                                .map(|(n, _)| n)
+                        ))
+                    ),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// `[profiles.<name>.graph]`: tenant, client id, time zone, intervals and service URLs.
+    fn profile_graph(&mut self, gp: &KeyPath, g: &GraphProfile) {
+        if !is_valid_tenant(&g.tenant) {
+            let path = gp.key("tenant");
+            self.invalid(
+                path.clone(),
+                format!(
+                    "`{path}` is not a tenant; allowed: organizations, consumers, common, a tenant id (GUID) or a tenant domain such as contoso.onmicrosoft.com"
+                ),
+            );
+        }
+        if !is_guid(&g.client_id) {
+            let path = gp.key("client_id");
+            self.invalid(
+                path.clone(),
+                format!(
+                    "`{path}` is not an application (client) id; allowed: a GUID like 00000000-0000-0000-0000-000000000000 from the app registration"
+                ),
+            );
+        }
+        if g.time_zone
+            .as_ref()
+            .is_some_and(|tz| tz.trim().is_empty() || tz.chars().any(char::is_control))
+        {
+            let path = gp.key("time_zone");
+            self.invalid(
+                path.clone(),
+                format!(
+                    "`{path}` is empty; give an IANA or Windows time zone name or leave the key out"
+                ),
+            );
+        }
+        self.range(
+            gp.key("mail_interval_secs"),
+            g.mail_interval_secs,
+            1,
+            86_400,
+            "seconds",
+        );
+        self.range(
+            gp.key("chat_interval_secs"),
+            g.chat_interval_secs,
+            1,
+            86_400,
+            "seconds",
+        );
+        self.range(
+            gp.key("calendar_interval_secs"),
+            g.calendar_interval_secs,
+            1,
+            86_400,
+            "seconds",
+        );
+        for (key, url) in [
+            ("authority_url", &g.authority_url),
+            ("base_url", &g.base_url),
+        ] {
+            if let Some(url) = url
+                && let Err(why) = check_service_url(url)
+            {
+                let path = gp.key(key);
+                self.invalid(path.clone(), format!("`{path}` {why}"));
+            }
+        }
+    }
+
+    /// The mail domains and the PHI name lists: trimmed, checked and deduplicated in place.
+    fn profile_lists(&mut self, p: &KeyPath, profile: &mut Profile) {
+        for (i, d) in profile.email_domains.iter_mut().enumerate() {
+            let path = p.key("email_domains").index(i);
+            self.domain(path, d);
+        }
+        dedup(&mut profile.email_domains);
+        for (i, n) in profile.phi_names.iter_mut().enumerate() {
+            let trimmed = n.trim();
+            if trimmed.is_empty() || trimmed.chars().any(char::is_control) {
+                let path = p.key("phi_names").index(i);
+                self.invalid(
+                    path.clone(),
+                    format!(
+                        "`{path}` is empty or has control characters; allowed: a name to redact"
+                    ),
+                );
+            } else if trimmed.len() != n.len() {
+                *n = trimmed.to_owned();
+            }
+        }
+        dedup(&mut profile.phi_names);
+        for (i, n) in profile.phi_keep.iter_mut().enumerate() {
+            let trimmed = n.trim();
+            if trimmed.is_empty() || trimmed.chars().any(char::is_control) {
+                let path = p.key("phi_keep").index(i);
+                self.invalid(
+                    path.clone(),
+                    format!(
+                        "`{path}` is empty or has control characters; allowed: a staff or organisation name never to redact"
+                    ),
+                );
+            } else if trimmed.len() != n.len() {
+                *n = trimmed.to_owned();
+            }
+        }
+        dedup(&mut profile.phi_keep);
     }
 
     /// Checks a mail domain and lower-cases it in place.
@@ -851,6 +886,19 @@ impl Validator {
             let path = base.key("keys_url");
             self.invalid(path.clone(), format!("`{path}` {why}"));
         }
+        if let Err(why) = check_service_url(&x.github_api_url) {
+            let path = base.key("github_api_url");
+            self.invalid(path.clone(), format!("`{path}` {why}"));
+        }
+        if x.enabled && x.allowed_users.iter().all(|u| u.trim().is_empty()) {
+            let path = base.key("allowed_users");
+            self.invalid(
+                path.clone(),
+                format!(
+                    "`{path}` is required when the webhook is enabled: GitHub signs requests from every user of the app, so list the GitHub logins that may use it, e.g. allowed_users = [\"your-login\"]"
+                ),
+            );
+        }
         self.range(
             base.key("keys_cache_secs"),
             x.keys_cache_secs,
@@ -981,6 +1029,24 @@ pub(crate) fn warnings(c: &Config) -> Vec<ConfigWarning> {
                 format!(
                     "the provider is enabled but {} is not set in the environment",
                     p.auth_env.as_deref().unwrap_or_default()
+                ),
+            );
+        }
+    }
+    for (name, p) in &c.llm.providers {
+        // A `local` provider may use plain http (a server the operator runs); once it is
+        // cleared for PHI, text of HIPAA profiles crosses the network unencrypted.
+        if p.kind == ProviderKind::Local
+            && p.hipaa_cleared
+            && let Some((scheme, host, _)) = split_url(&p.endpoint)
+            && scheme.eq_ignore_ascii_case("http")
+            && !is_loopback_host(host_only(host))
+        {
+            warn(
+                format!("llm.providers.{name}.endpoint"),
+                format!(
+                    "the provider is marked hipaa_cleared but is reached over plain http on {}, which is not this machine: PHI would cross the network unencrypted; use https (a TLS proxy in front of the server) or a loopback address",
+                    host_only(host)
                 ),
             );
         }

@@ -77,12 +77,41 @@ fn patterns() -> &'static [(Regex, Intent)] {
 }
 
 pub fn classify(text: &str) -> Intent {
+    classify_known(text).unwrap_or(Intent::Help)
+}
+
+/// The intent a pattern finds, or None when none matches (the request is unclear).
+pub fn classify_known(text: &str) -> Option<Intent> {
     let lower = text.to_lowercase();
     patterns()
         .iter()
         .find(|(r, _)| r.is_match(&lower))
         .map(|(_, i)| *i)
-        .unwrap_or(Intent::Help)
+}
+
+/// The read-only intents an LLM may choose for an unclear request. Drafting is not among them:
+/// a model's guess never starts an action.
+pub const REFINABLE: &[Intent] = &[
+    Intent::Status,
+    Intent::MorningBrief,
+    Intent::EodDigest,
+    Intent::Deadlines,
+    Intent::Triage,
+    Intent::CalendarList,
+    Intent::MailList,
+    Intent::DraftsList,
+    Intent::Help,
+];
+
+/// The refinable intent a model's answer names (its first word, any case, punctuation
+/// trimmed), or None.
+pub fn refined(answer: &str) -> Option<Intent> {
+    let word = answer
+        .split_whitespace()
+        .next()?
+        .trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .to_ascii_lowercase();
+    REFINABLE.iter().copied().find(|i| i.name() == word)
 }
 
 /// Which profile the text is about.
@@ -198,6 +227,11 @@ mod tests {
         assert_eq!(classify("any meetings today"), Intent::CalendarList);
         assert_eq!(classify("status"), Intent::Status);
         assert_eq!(classify("approve draft 1 and send it"), Intent::Help);
+        assert_eq!(classify_known("what came in overnight?"), None);
+        assert_eq!(refined(" Mail_List.\n"), Some(Intent::MailList));
+        // A model cannot pick an action.
+        assert_eq!(refined("draft_email"), None);
+        assert_eq!(refined("I think mail"), None);
     }
 
     #[test]

@@ -15,13 +15,21 @@
 //!    (`events`): ack, text, references, errors, done. One `copilot.webhook` audit record per
 //!    request: intent, profile, outcome, duration.
 //!
-//! `X-GitHub-Token` (the user's token for Copilot's LLM) is never read: this build makes no
-//! Copilot LLM call, so the header is dropped with the request, unlogged and unstored.
+//! 5a. Before that, the user (`user`): the request's `X-GitHub-Token` names its GitHub user
+//!    at `GET /user`, and only `[copilot_extension] allowed_users` are answered (401 without a
+//!    usable token, 403 for another user, 503 when GitHub cannot be asked; audited with the
+//!    login, never the token). A signature only proves the request came through GitHub.
+//!
+//! `X-GitHub-Token` lives in memory for the one request ([`crate::llm::UserToken`], whose
+//! `Debug` shows no value): it goes to GitHub's `/user` and, for an intent that needs an LLM,
+//! to the router's `copilot` providers as that call's bearer token (no other provider kind
+//! may receive it). It is never stored, logged or audited.
 
 pub mod answer;
 pub mod events;
 pub mod intent;
 pub mod keys;
+pub mod user;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -50,6 +58,7 @@ const MAX_TEXT: usize = 8 * 1024;
 pub struct Webhook {
     hub: Arc<Hub>,
     keys: keys::KeyStore,
+    users: user::Users,
     origins: Vec<String>,
     max_body: usize,
     timeout: Duration,
@@ -87,6 +96,7 @@ pub fn routes(hub: Arc<Hub>, opts: &HttpOptions) -> anyhow::Result<Router> {
         .collect();
     let w = Arc::new(Webhook {
         keys: keys::KeyStore::new(&config)?,
+        users: user::Users::new(&config)?,
         hub,
         origins,
         max_body: opts.max_body_bytes,
@@ -142,7 +152,15 @@ async fn handle(State(w): State<Arc<Webhook>>, req: Request) -> Response {
     };
     let key_id = header("github-public-key-identifier");
     let signature = header("github-public-key-signature");
-    // Nothing else of the request is kept: X-GitHub-Token and every other header go here.
+    // Used only once the signature holds (`user`, and this request's Copilot LLM calls).
+    let user_token = parts
+        .headers
+        .get("x-github-token")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(crate::llm::UserToken::new);
+    // Nothing else of the request is kept.
     drop(parts);
     let work = async {
         // 3. Body bytes within the limit, then the signature over exactly them.
@@ -164,8 +182,13 @@ async fn handle(State(w): State<Arc<Webhook>>, req: Request) -> Response {
                 "rate limit exceeded; wait Retry-After seconds (server.rate_limit_per_sec / rate_limit_burst)",
             );
         }
+        // 5a. Its user.
+        let login = match w.users.identify(user_token.as_ref()).await {
+            Ok(login) => login,
+            Err(r) => return w.reject_user(r, started).await,
+        };
         // 5. The verified request.
-        w.converse(&bytes, started).await
+        w.converse(&bytes, &login, user_token, started).await
     };
     match tokio::time::timeout(w.timeout, work).await {
         Ok(r) => r,
@@ -254,7 +277,38 @@ impl Webhook {
         )
     }
 
-    async fn converse(&self, body: &[u8], started: Instant) -> Response {
+    async fn reject_user(&self, r: user::Rejection, started: Instant) -> Response {
+        // Not counted toward the peer's failure allowance: the peer is GitHub, shared by every
+        // user, and a stranger must not be able to lock the operator out.
+        let (status, outcome) = match &r {
+            user::Rejection::Missing | user::Rejection::Refused(_) => {
+                (StatusCode::UNAUTHORIZED, AuditOutcome::Denied)
+            }
+            user::Rejection::NotAllowed(_) => (StatusCode::FORBIDDEN, AuditOutcome::Denied),
+            user::Rejection::Unavailable(_) => {
+                (StatusCode::SERVICE_UNAVAILABLE, AuditOutcome::Error)
+            }
+        };
+        self.audit(
+            AuditEvent::new("copilot.webhook", Actor::mcp(CLIENT), outcome)
+                .reason(format!("user not accepted: {r}"))
+                .duration_ms(started.elapsed().as_millis() as u64),
+        )
+        .await;
+        let mut h = HeaderMap::new();
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            h.insert(header::RETRY_AFTER, HeaderValue::from(30u64));
+        }
+        error(status, r.code(), &r.to_string(), h)
+    }
+
+    async fn converse(
+        &self,
+        body: &[u8],
+        login: &str,
+        user_token: Option<crate::llm::UserToken>,
+        started: Instant,
+    ) -> Response {
         let payload: Payload = match serde_json::from_slice(body) {
             Ok(p) => p,
             Err(e) => {
@@ -282,14 +336,13 @@ impl Webhook {
             .chars()
             .take(MAX_TEXT)
             .collect();
-        let intent = intent::classify(&text);
         // One recipient per request: placeholders are stable within this answer.
         let placeholders = Placeholders::new();
-        let reply = answer::answer(&self.hub, &placeholders, intent, &text).await;
+        let reply = answer::answer(&self.hub, &placeholders, &text, user_token).await;
         let outcome = reply.outcome.unwrap_or(AuditOutcome::Ok);
         let mut ev = AuditEvent::new("copilot.webhook", Actor::mcp(CLIENT), outcome)
-            .tool(intent.name())
-            .reason(reply.note.clone())
+            .tool(reply.intent.name())
+            .reason(format!("github user {login}: {}", reply.note))
             .duration_ms(started.elapsed().as_millis() as u64);
         if let Some(p) = &reply.profile {
             ev = ev.entity(p.clone());

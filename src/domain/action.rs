@@ -22,6 +22,9 @@ pub enum Action {
     DraftReply {
         message_id: String,
         body: String,
+        /// sha256 of stored attachments to send with the reply.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        attachments: Vec<String>,
     },
     /// Replace a draft's content; voids an earlier approval.
     EditDraft {
@@ -37,6 +40,21 @@ pub enum Action {
     RejectDraft {
         id: String,
         reason: String,
+    },
+    /// Put an expired draft's content back in the queue as a new pending draft with a fresh
+    /// time to live (operator only). `digest` is the content the operator saw; when given it
+    /// must be the expired draft's.
+    RequeueDraft {
+        id: String,
+        #[serde(default)]
+        digest: Option<String>,
+    },
+    /// Decide several drafts in one step (operator only). Every draft must be pending and of
+    /// a kind the ladder lets be batched, or nothing is decided; each decision is then made,
+    /// bound to its own digest and audited, exactly as if it had been given alone.
+    DecideDrafts {
+        decision: BatchDecision,
+        items: Vec<BatchItem>,
     },
     /// Move a consumer's inbox cursor (marks items read for that consumer only).
     MarkRead {
@@ -100,6 +118,8 @@ impl Action {
             Action::EditDraft { .. } => "draft.edit",
             Action::ApproveDraft { .. } => "draft.approve",
             Action::RejectDraft { .. } => "draft.reject",
+            Action::RequeueDraft { .. } => "draft.requeue",
+            Action::DecideDrafts { .. } => "draft.batch",
             Action::MarkRead { .. } => "inbox.mark_read",
             Action::SetProviderEnabled { enabled: true, .. } => "provider.enable",
             Action::SetProviderEnabled { enabled: false, .. } => "provider.disable",
@@ -112,6 +132,21 @@ impl Action {
             Action::SetDealStage { .. } => "deal.stage",
         }
     }
+}
+
+/// What a batch does to each of its drafts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BatchDecision {
+    Approve,
+    Reject { reason: String },
+}
+
+/// One draft of a batch, with the digest of the content the operator saw.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BatchItem {
+    pub id: String,
+    pub digest: String,
 }
 
 /// Governance's decision on an action.

@@ -17,6 +17,10 @@ pub enum Outbound {
         cc: Vec<String>,
         subject: String,
         body: String,
+        /// Files from the attachment store, by hash (the digest covers them). Omitted when
+        /// none, so drafts made before attachments keep their digest.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        attachments: Vec<OutboundAttachment>,
     },
     ReplyEmail {
         /// Inbox id of the message replied to.
@@ -24,6 +28,8 @@ pub enum Outbound {
         to: Vec<String>,
         subject: String,
         body: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        attachments: Vec<OutboundAttachment>,
     },
     PostChat {
         chat_id: String,
@@ -54,7 +60,71 @@ pub enum Outbound {
     },
 }
 
+/// A stored file attached to an outbound mail. A surface names it by `sha256` only; the engine
+/// fills in the rest from the attachment store before the draft is queued (and refuses a hash
+/// the store does not hold).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutboundAttachment {
+    pub sha256: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub media_type: String,
+    #[serde(default)]
+    pub size: u64,
+    /// executable, macro or script: shown to the operator before approval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub risk: Option<String>,
+}
+
+impl OutboundAttachment {
+    /// One line for the operator: name, type, size, hash, risk.
+    pub fn summary(&self) -> String {
+        let mut line = format!(
+            "{}  {}  {}  sha256 {}",
+            self.name,
+            self.media_type,
+            super::message::human_size(self.size),
+            self.sha256
+        );
+        if let Some(r) = &self.risk {
+            line.push_str(&format!("  ! {r} type"));
+        }
+        line
+    }
+
+    /// A reference by hash, to be completed by the engine.
+    pub fn by_hash(sha256: impl Into<String>) -> OutboundAttachment {
+        OutboundAttachment {
+            sha256: sha256.into(),
+            name: String::new(),
+            media_type: String::new(),
+            size: 0,
+            risk: None,
+        }
+    }
+}
+
 impl Outbound {
+    /// Files attached to an outbound mail.
+    pub fn attachments(&self) -> &[OutboundAttachment] {
+        match self {
+            Outbound::SendEmail { attachments, .. } | Outbound::ReplyEmail { attachments, .. } => {
+                attachments
+            }
+            _ => &[],
+        }
+    }
+
+    pub fn attachments_mut(&mut self) -> Option<&mut Vec<OutboundAttachment>> {
+        match self {
+            Outbound::SendEmail { attachments, .. } | Outbound::ReplyEmail { attachments, .. } => {
+                Some(attachments)
+            }
+            _ => None,
+        }
+    }
+
     /// Short kind name used in lists and audit records.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -177,6 +247,15 @@ pub enum DraftEventKind {
     Expired {
         ttl_hours: u64,
     },
+    /// A new draft (this event's id) carrying the content of the expired draft `from`, put
+    /// back in the queue by the operator: pending again, with a fresh time to live. `digest`
+    /// is the content the operator re-queued and must be `from`'s; `verdict` is governance's
+    /// judgement of it now.
+    Requeued {
+        from: String,
+        digest: String,
+        verdict: Verdict,
+    },
 }
 
 impl DraftEventKind {
@@ -189,6 +268,7 @@ impl DraftEventKind {
             DraftEventKind::Executed { .. } => "executed",
             DraftEventKind::Failed { .. } => "failed",
             DraftEventKind::Expired { .. } => "expired",
+            DraftEventKind::Requeued { .. } => "requeued",
         }
     }
 }
@@ -250,6 +330,12 @@ pub struct Draft {
     pub reason: Option<String>,
     pub remote_id: Option<String>,
     pub edits: u32,
+    /// The expired draft this one re-queued (its content, a fresh time to live).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requeued_from: Option<String>,
+    /// The draft this expired one was re-queued as (at most once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requeued_as: Option<String>,
 }
 
 impl Draft {

@@ -101,6 +101,9 @@ pub struct NewMessage {
     pub html: bool,
     #[serde(default)]
     pub meta: BTreeMap<String, serde_json::Value>,
+    /// Attachments (metadata; the bytes are in the attachment store). Omitted when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Attachment>,
 }
 
 /// One line of `inbox/<day>.jsonl`. Text fields are sanitized at ingestion and bounded.
@@ -127,4 +130,108 @@ pub struct InboxRecord {
     pub meta: BTreeMap<String, serde_json::Value>,
     /// Always true: inbound content is data, never instructions.
     pub untrusted: bool,
+    /// Attachments: metadata only, sanitized. Omitted when empty, so records written before
+    /// attachments existed read back unchanged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Attachment>,
+}
+
+/// One attachment of an inbound item, as the record keeps it: metadata only. The bytes live in
+/// the attachment store (`store/attachments.rs`) under `sha256`, never in the record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attachment {
+    /// Display name, neutralized (`store::attachments::safe_name`): never a path, never used
+    /// as a file name on disk.
+    pub name: String,
+    /// Media type as declared by the sender (`application/pdf`), lower case.
+    pub media_type: String,
+    /// Size in bytes (declared by the source when the bytes were not fetched).
+    pub size: u64,
+    /// Hex SHA-256 of the bytes; absent when they were never seen (too large to fetch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// Shown in the body (an inline image) rather than attached.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub inline: bool,
+    /// Whether the bytes are in the store, or why not.
+    pub status: AttachmentStatus,
+    /// Text extracted from a text or HTML attachment, sanitized like bodies and bounded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Set for executable or macro-bearing types (`executable`, `macro`, `script`): shown as a
+    /// warning on every surface.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub risk: Option<String>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// Whether an attachment's bytes are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttachmentStatus {
+    Stored,
+    /// Larger than `[attachments] max_file_bytes`: not stored.
+    TooLarge,
+    /// The message's attachments together exceed `max_message_bytes`: this one not stored.
+    MessageTooLarge,
+    /// The store reached `quota_bytes`: not stored.
+    QuotaFull,
+    /// A link to a file kept elsewhere (a Graph `referenceAttachment`): there are no bytes.
+    Link,
+}
+
+impl AttachmentStatus {
+    /// The marker shown in place of the bytes.
+    pub fn marker(self) -> &'static str {
+        match self {
+            AttachmentStatus::Stored => "stored",
+            AttachmentStatus::TooLarge => "too large, not stored",
+            AttachmentStatus::MessageTooLarge => "message attachments too large, not stored",
+            AttachmentStatus::QuotaFull => "attachment store full, not stored",
+            AttachmentStatus::Link => "link to a cloud file, no bytes",
+        }
+    }
+}
+
+/// A byte count for people: `512 B`, `12.3 kB`, `4.0 MB` (decimal units, as file managers
+/// and mail clients show sizes).
+pub fn human_size(n: u64) -> String {
+    match n {
+        0..1_000 => format!("{n} B"),
+        1_000..1_000_000 => format!("{:.1} kB", n as f64 / 1e3),
+        1_000_000..1_000_000_000 => format!("{:.1} MB", n as f64 / 1e6),
+        _ => format!("{:.1} GB", n as f64 / 1e9),
+    }
+}
+
+impl Attachment {
+    /// One line for people: name, type, size, stored or the marker, inline, a risk warning.
+    /// Not escaped for a terminal: callers apply `sanitize::for_terminal`.
+    pub fn summary(&self) -> String {
+        let mut line = format!(
+            "{}  {}  {}  {}",
+            self.name,
+            self.media_type,
+            human_size(self.size),
+            self.status.marker()
+        );
+        if self.inline {
+            line.push_str("  (inline)");
+        }
+        if let Some(r) = &self.risk {
+            line.push_str(&format!("  ! {r} type: do not open unless expected"));
+        }
+        line
+    }
+
+    /// The MCP resource naming the stored bytes (`opsdesk://attachments/{sha256}`).
+    pub fn uri(&self) -> Option<String> {
+        match (self.status, &self.sha256) {
+            (AttachmentStatus::Stored, Some(h)) => Some(format!("opsdesk://attachments/{h}")),
+            _ => None,
+        }
+    }
 }

@@ -9,7 +9,7 @@ mod draft;
 mod message;
 mod query;
 
-pub use action::{Action, Outcome, Verdict};
+pub use action::{Action, BatchDecision, BatchItem, Outcome, Verdict};
 pub use actor::Actor;
 pub use audit::{AuditEvent, AuditOutcome, AuditRecord};
 pub use deal::{
@@ -17,9 +17,10 @@ pub use deal::{
     deal_id_for_proposal, new_deal_id,
 };
 pub use draft::{
-    AuditRef, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, content_digest,
+    AuditRef, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, OutboundAttachment,
+    content_digest,
 };
-pub use message::{Channel, InboxRecord, NewMessage, Party};
+pub use message::{Attachment, AttachmentStatus, Channel, InboxRecord, NewMessage, Party};
 pub use query::{BriefKind, ConfigSection, Query};
 
 /// Current time in UTC. One place so tests and formatting agree on the clock.

@@ -39,6 +39,8 @@ pub enum Query {
     },
     /// One inbox item by seq or source id.
     InboxGet { key: String },
+    /// A stored attachment's bytes (up to `max_bytes`) and whose mail carried it.
+    AttachmentRead { sha256: String, max_bytes: u64 },
     /// The approval queue (undecided drafts, or all).
     DraftsList { all: bool },
     /// One draft.
@@ -126,6 +128,7 @@ impl Query {
             Query::InboxPull { .. } => "query.inbox_pull",
             Query::InboxSearch { .. } => "query.inbox_search",
             Query::InboxGet { .. } => "query.inbox_get",
+            Query::AttachmentRead { .. } => "query.attachment_read",
             Query::DraftsList { .. } => "query.drafts_list",
             Query::DraftStatus { .. } => "query.draft_status",
             Query::InboxList { .. } => "query.inbox_list",

@@ -6,7 +6,9 @@
 pub mod arrival;
 mod assistant_jobs;
 pub mod assistant_query;
+pub mod batch;
 pub mod deals;
+mod decisions;
 pub mod executor;
 mod expiry;
 pub mod filing;
@@ -18,6 +20,8 @@ pub mod outbound;
 pub mod providers;
 pub mod query;
 mod reads;
+pub mod reminders;
+mod retention;
 pub mod runner;
 
 use std::collections::BTreeMap;
@@ -37,10 +41,11 @@ pub use query::MAX_READ;
 use crate::config::Config;
 use crate::domain::{
     Action, Actor, AuditEvent, AuditOutcome, AuditRecord, Channel, Draft, DraftEvent,
-    DraftEventKind, InboxRecord, NewMessage, Outbound, Outcome, Query, Verdict, content_digest,
-    now,
+    DraftEventKind, InboxRecord, NewMessage, Outbound, OutboundAttachment, Outcome, Query, Verdict,
+    content_digest, now,
 };
 use crate::paths::Paths;
+use crate::sources::IngestFailure;
 use crate::store::StoreError;
 use crate::store::audit::Audit;
 use crate::store::drafts::Drafts;
@@ -100,6 +105,16 @@ impl EngineError {
     }
 }
 
+/// Why [`Engine::open`] failed: another engine holds the data dir (a caller may relay to it,
+/// as `serve --stdio` does), or the data dir or a store could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error(transparent)]
+    Locked(#[from] LockError),
+    #[error(transparent)]
+    Stores(#[from] anyhow::Error),
+}
+
 pub struct Engine {
     paths: Paths,
     config: Config,
@@ -121,21 +136,35 @@ pub struct Engine {
     /// The operator's time zone (`[operator] time_zone`, else the system's): "today", the
     /// brief's days and the dates deadlines resolve to.
     zone: crate::assistant::Zone,
+    /// Inbound attachments' bytes (`store/attachments.rs`); read through `reads.rs`.
+    attachments: crate::store::attachments::AttachmentStore,
     _lock: Option<EngineLock>,
 }
 
 impl Engine {
     /// Open the stores in `paths.data_dir`. `Mode::Primary` takes the engine lock and fails with
     /// the holder's PID if another engine has it.
-    pub fn open(paths: Paths, config: Config, mode: Mode) -> anyhow::Result<Engine> {
+    pub fn open(paths: Paths, config: Config, mode: Mode) -> Result<Engine, OpenError> {
         paths.ensure()?;
         let lock = match mode {
             Mode::Primary => Some(EngineLock::acquire(&paths.engine_lock())?),
             Mode::Secondary => None,
         };
+        Self::open_stores(paths, config, lock).map_err(OpenError::Stores)
+    }
+
+    fn open_stores(
+        paths: Paths,
+        config: Config,
+        lock: Option<EngineLock>,
+    ) -> anyhow::Result<Engine> {
         let (events, _) = broadcast::channel(1024);
         let phi = crate::governance::phi_view::PhiPolicy::from_config(&config);
         Ok(Engine {
+            attachments: crate::store::attachments::AttachmentStore::new(
+                &paths.data_dir,
+                &config.attachments,
+            ),
             phi,
             inbox: Inbox::open(&paths.inbox_dir())?,
             deals: crate::store::deals::Deals::open(&paths.deals_dir())?,
@@ -216,14 +245,26 @@ impl Engine {
 
     /// Sanitize and durably append an inbound item, then announce it (durable first, then
     /// notify).
-    pub fn ingest(&self, msg: NewMessage, source: &str) -> anyhow::Result<Appended> {
+    pub fn ingest(&self, msg: NewMessage, source: &str) -> Result<Appended, IngestFailure> {
+        Ok(self.ingest_checked(msg, source)?.0)
+    }
+
+    /// [`Engine::ingest`] that also says when the item was stored but its audit record could
+    /// not be written (a full disk), so a surface that tells a person "stored" can tell the
+    /// whole truth.
+    pub fn ingest_checked(
+        &self,
+        msg: NewMessage,
+        source: &str,
+    ) -> Result<(Appended, Option<String>), IngestFailure> {
         self.known_profile(&msg.profile)?;
         let record = crate::sanitize::to_record(msg)?;
-        let appended = self.inbox.append(record)?;
-        if let Appended::New(rec) = &appended {
-            self.ingested(rec, source, true);
-        }
-        Ok(appended)
+        let appended = self.inbox.append(record).map_err(anyhow::Error::from)?;
+        let audit_error = match &appended {
+            Appended::New(rec) => self.ingested(rec, source, true),
+            Appended::Duplicate { .. } => None,
+        };
+        Ok((appended, audit_error))
     }
 
     /// [`Engine::ingest`] for several items at once (a spool file, a page of a sync): all are
@@ -233,13 +274,16 @@ impl Engine {
         &self,
         msgs: Vec<NewMessage>,
         source: &str,
-    ) -> anyhow::Result<Vec<Appended>> {
+    ) -> Result<Vec<Appended>, IngestFailure> {
         let count = msgs.len();
         for (i, m) in msgs.iter().enumerate() {
             self.known_profile(&m.profile)
-                .map_err(|e| anyhow::Error::new(e).context(format!("item {} of {count}", i + 1)))?;
+                .map_err(|e| IngestFailure::from(e).at(i, count))?;
         }
-        let appended = self.inbox.append_batch(crate::sources::to_records(msgs)?)?;
+        let appended = self
+            .inbox
+            .append_batch(crate::sources::to_records(msgs)?)
+            .map_err(anyhow::Error::from)?;
         let new: Vec<&InboxRecord> = appended
             .iter()
             .filter_map(|a| match a {
@@ -249,7 +293,8 @@ impl Engine {
             .collect();
         for (i, rec) in new.iter().enumerate() {
             // Written one by one, made durable together by the last (synced) append.
-            self.ingested(rec, source, i + 1 == new.len());
+            // A lost audit line was logged by `ingested` and is listed by `audit verify`.
+            let _ = self.ingested(rec, source, i + 1 == new.len());
         }
         Ok(appended)
     }
@@ -269,8 +314,9 @@ impl Engine {
     /// Audit and announce a stored inbound item. `durable`: the audit record is synced now;
     /// otherwise it rides the next synced append. The item is stored whatever happens here:
     /// losing its audit line is reported (here, and by `opsdesk audit verify`, which lists
-    /// inbox records with no audit record), never turned into a failed ingest.
-    fn ingested(&self, rec: &InboxRecord, source: &str, durable: bool) {
+    /// inbox records with no audit record), never turned into a failed ingest. Returns why the
+    /// audit record is missing, if it is.
+    fn ingested(&self, rec: &InboxRecord, source: &str, durable: bool) -> Option<String> {
         let mut ev = AuditEvent::new(
             "inbox.append",
             Actor::Source(source.to_string()),
@@ -284,16 +330,23 @@ impl Engine {
         } else {
             self.audit.append_deferred(ev)
         };
-        match written {
-            Ok(a) => self.announce(EngineEvent::Audited(Arc::new(a))),
-            Err(e) => tracing::error!(
-                "inbox record {}#{} is stored, but its audit record could not be written ({e}); `opsdesk audit verify` will list it",
-                rec.channel,
-                rec.seq
-            ),
-        }
+        let audit_error = match written {
+            Ok(a) => {
+                self.announce(EngineEvent::Audited(Arc::new(a)));
+                None
+            }
+            Err(e) => {
+                tracing::error!(
+                    "inbox record {}#{} is stored, but its audit record could not be written ({e}); `opsdesk audit verify` will list it",
+                    rec.channel,
+                    rec.seq
+                );
+                Some(e.to_string())
+            }
+        };
         self.announce(EngineEvent::InboxAppended(Arc::new(rec.clone())));
         self.autolink(rec);
+        audit_error
     }
 
     pub fn profile_names(&self) -> Vec<String> {
@@ -458,146 +511,27 @@ impl Engine {
             | Action::UnlinkDeal { .. }
             | Action::SetDealStage { .. }) => self.deal_action(name, a, cx),
             Action::MoveMessage { message_id, folder } => {
-                let rec = self.inbox.find_by_id(&message_id)?.ok_or_else(|| {
-                    EngineError::NotFound(format!("no inbox message with id `{message_id}`; use the `id` field of an inbox_pull result"))
-                })?;
-                if rec.channel != Channel::Email {
-                    return Err(EngineError::invalid(
-                        format!(
-                            "only mail can be moved; `{message_id}` is a {} item",
-                            rec.channel
-                        ),
-                        json!({"field": "message_id", "channel": rec.channel.as_str()}),
-                    ));
-                }
-                let outbound = Outbound::MoveMail {
-                    message_id: rec.id,
-                    folder: folder.trim().to_string(),
-                };
-                self.create_draft(name, rec.profile, outbound, None, cx)
+                self.move_message(name, message_id, folder, cx)
             }
-            Action::DraftReply { message_id, body } => {
-                let (profile, outbound) = self.reply_outbound(&message_id, body)?;
+            Action::DraftReply {
+                message_id,
+                body,
+                attachments,
+            } => {
+                let (profile, mut outbound) = self.reply_outbound(&message_id, body)?;
+                if let Some(list) = outbound.attachments_mut() {
+                    list.extend(attachments.into_iter().map(OutboundAttachment::by_hash));
+                }
                 self.create_draft(name, profile, outbound, None, cx)
             }
-            Action::EditDraft { id, outbound } => {
-                let draft = self.existing_draft(&id)?;
-                governance::validate_outbound(&outbound)?;
-                let verdict = self.judge(&draft.profile, &outbound);
-                if let Verdict::Block { .. } = &verdict {
-                    return self.blocked(name, cx, &draft.profile, &id, verdict);
-                }
-                let digest = content_digest(&draft.profile, &outbound);
-                let ev = DraftEvent {
-                    ts: now(),
-                    draft_id: id.clone(),
-                    actor: actor.clone(),
-                    kind: DraftEventKind::Edited { outbound, digest },
-                    audit: None,
-                };
-                self.apply_draft_event(name, ev, &draft.profile, cx)
+            Action::EditDraft { id, outbound } => self.edit_draft(name, id, outbound, cx),
+            Action::ApproveDraft { id, digest } => self.approve_draft(name, id, digest, cx),
+            Action::RejectDraft { id, reason } => self.reject_draft(name, id, reason, cx),
+            Action::RequeueDraft { id, digest } => self.requeue_draft(name, &id, digest, cx),
+            Action::DecideDrafts { decision, items } => {
+                self.decide_drafts(name, decision, items, cx)
             }
-            Action::ApproveDraft { id, digest } => {
-                let draft = self.existing_draft(&id)?;
-                // An approval never beats the clock: a draft past its time to live expires
-                // now, and the store then refuses the approval (expired is final).
-                self.expire_if_due(&draft, now())?;
-                if !actor.is_operator() {
-                    return self.blocked(
-                        name,
-                        cx,
-                        &draft.profile,
-                        &id,
-                        Verdict::block(
-                            "operator_only_approval",
-                            format!("{actor} asked to approve draft {id}; only the operator can approve"),
-                            "approve it in the opsdesk console (Drafts pane, `a`) or with `opsdesk drafts approve`",
-                        ),
-                    );
-                }
-                // Rules may have tightened since the draft was made (config reloaded, new
-                // messages showing its text came from a foreign profile): judge it again.
-                if let v @ Verdict::Block { .. } = self.judge(&draft.profile, &draft.outbound) {
-                    return self.blocked(name, cx, &draft.profile, &id, v);
-                }
-                // Bind the approval to what the operator reviewed: the digest they saw, or the
-                // current one when they approve what is shown now.
-                let digest = digest.unwrap_or_else(|| draft.digest.clone());
-                let ev = DraftEvent {
-                    ts: now(),
-                    draft_id: id.clone(),
-                    actor: actor.clone(),
-                    kind: DraftEventKind::Approved { digest },
-                    audit: None,
-                };
-                self.apply_draft_event(name, ev, &draft.profile, cx)
-            }
-            Action::RejectDraft { id, reason } => {
-                let draft = self.existing_draft(&id)?;
-                if !actor.is_operator() {
-                    return self.blocked(
-                        name,
-                        cx,
-                        &draft.profile,
-                        &id,
-                        Verdict::block(
-                            "operator_only_approval",
-                            format!("{actor} asked to reject draft {id}; only the operator can decide on drafts"),
-                            "decide in the opsdesk console or with `opsdesk drafts reject`",
-                        ),
-                    );
-                }
-                let reason = reason.trim().to_string();
-                if reason.is_empty() {
-                    return Err(EngineError::invalid(
-                        "a rejection needs a reason",
-                        json!({"field": "reason", "hint": "say why, e.g. \"wrong recipient\""}),
-                    ));
-                }
-                let ev = DraftEvent {
-                    ts: now(),
-                    draft_id: id.clone(),
-                    actor: actor.clone(),
-                    kind: DraftEventKind::Rejected {
-                        reason: crate::sanitize::one_line(&reason, 500),
-                    },
-                    audit: None,
-                };
-                self.apply_draft_event(name, ev, &draft.profile, cx)
-            }
-            Action::MarkRead { consumer, seq } => {
-                match self.gate_read(name, cx) {
-                    Ok(()) => {}
-                    Err(EngineError::Blocked {
-                        rule,
-                        reason,
-                        remedy,
-                    }) => {
-                        return Ok(Outcome::Blocked {
-                            rule,
-                            reason,
-                            remedy,
-                        });
-                    }
-                    Err(e) => return Err(e),
-                }
-                // A client moves only its own cursor; the operator may move any.
-                let own = consumer_name(actor);
-                if !actor.is_operator() && Some(consumer.as_str()) != own.as_deref() {
-                    return Err(EngineError::invalid(
-                        format!("{actor} may only move its own cursor"),
-                        json!({"allowed_consumer": own}),
-                    ));
-                }
-                let at = self.inbox.advance_cursor(&consumer, seq)?;
-                self.audit(
-                    cx.event(name, AuditOutcome::Ok)
-                        .target(format!("{consumer}@{at}")),
-                )?;
-                Ok(Outcome::Done {
-                    detail: json!({"consumer": consumer, "cursor": at}),
-                })
-            }
+            Action::MarkRead { consumer, seq } => self.mark_read(name, consumer, seq, cx),
             Action::SetProviderEnabled { name: provider, .. }
             | Action::SetDefaultProvider { name: provider }
                 if !actor.is_operator() =>
@@ -641,6 +575,60 @@ impl Engine {
         }
     }
 
+    /// Re-queue an expired draft: its content, judged again by today's rules, becomes a new
+    /// pending draft with a fresh time to live; the expired one stays expired (final) and
+    /// names its successor.
+    fn requeue_draft(
+        &self,
+        name: &str,
+        id: &str,
+        digest: Option<String>,
+        cx: &Call,
+    ) -> Result<Outcome, EngineError> {
+        let draft = self.existing_draft(id)?;
+        if !cx.actor.is_operator() {
+            return self.blocked(
+                name,
+                cx,
+                &draft.profile,
+                id,
+                Verdict::block(
+                    "operator_only_approval",
+                    format!(
+                        "{} asked to re-queue draft {id}; only the operator decides on drafts",
+                        cx.actor
+                    ),
+                    "re-queue it in the opsdesk console (Drafts pane) or with `opsdesk drafts requeue`",
+                ),
+            );
+        }
+        governance::validate_outbound(&draft.outbound)?;
+        // The rules may have changed while the draft waited: judge its content again.
+        let verdict = self.judge(&draft.profile, &draft.outbound);
+        let new_id = new_draft_id();
+        if let Verdict::Block { .. } = &verdict {
+            return self.blocked(name, cx, &draft.profile, id, verdict);
+        }
+        let digest = digest.unwrap_or_else(|| draft.digest.clone());
+        let ev = DraftEvent {
+            ts: now(),
+            draft_id: new_id.clone(),
+            actor: cx.actor.clone(),
+            kind: DraftEventKind::Requeued {
+                from: id.to_string(),
+                digest: digest.clone(),
+                verdict: verdict.clone(),
+            },
+            audit: None,
+        };
+        self.apply_draft_event(name, ev, &draft.profile, cx)?;
+        Ok(Outcome::Queued {
+            draft_id: new_id,
+            digest,
+            verdict,
+        })
+    }
+
     fn existing_draft(&self, id: &str) -> Result<Draft, EngineError> {
         self.drafts.get(id)?.ok_or_else(|| {
             EngineError::NotFound(format!(
@@ -663,6 +651,8 @@ impl Engine {
                 json!({"field": "profile", "valid_profiles": self.profile_names()}),
             ));
         }
+        let mut outbound = outbound;
+        self.complete_attachments(&profile, &mut outbound)?;
         governance::validate_outbound(&outbound)?;
         let verdict = self.judge(&profile, &outbound);
         let id = new_draft_id();
@@ -691,8 +681,153 @@ impl Engine {
         })
     }
 
+    /// Fill in each attachment named by hash from the attachment store (name, type, size,
+    /// risk), so the digest and what the operator reviews describe the file. A hash the store
+    /// does not hold is refused. A reference that is an absolute path is taken in first, only
+    /// from inside `[attachments] outbound_dirs`, into the store as `profile`'s file.
+    fn complete_attachments(
+        &self,
+        profile: &str,
+        outbound: &mut Outbound,
+    ) -> Result<(), EngineError> {
+        let Some(list) = outbound.attachments_mut() else {
+            return Ok(());
+        };
+        for a in list.iter_mut() {
+            if a.sha256.starts_with('/') {
+                a.sha256 = self.attach_from_path(profile, &a.sha256)?;
+            }
+            let sha = a.sha256.trim().to_ascii_lowercase();
+            let size = self
+                .attachments
+                .path_of(&sha)
+                .and_then(|p| std::fs::metadata(p).ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+                .ok_or_else(|| {
+                    EngineError::invalid(
+                        format!(
+                            "no stored attachment `{}`: attach files by the sha256 an inbox item lists",
+                            crate::sanitize::one_line(&a.sha256, 80)
+                        ),
+                        json!({"field": "attachments"}),
+                    )
+                })?;
+            let owners = self.attachments.owners(&sha).map_err(|e| {
+                EngineError::Store(StoreError::io(self.attachments.dir(), "read", e))
+            })?;
+            let (name, media_type) = owners
+                .map(|o| (o.name, o.media_type))
+                .unwrap_or_else(|| ("attachment".into(), "application/octet-stream".into()));
+            a.risk = crate::sanitize::attachment_risk(&name, &media_type).map(str::to_string);
+            a.sha256 = sha;
+            a.name = name;
+            a.media_type = media_type;
+            a.size = size;
+        }
+        Ok(())
+    }
+
+    /// Store the file at `path` (which must resolve, links followed, to a regular file inside
+    /// one of `[attachments] outbound_dirs`) as an attachment of `profile`; its hash.
+    fn attach_from_path(&self, profile: &str, path: &str) -> Result<String, EngineError> {
+        let refuse = |why: String| {
+            EngineError::invalid(
+                format!(
+                    "cannot attach `{}`: {why}",
+                    crate::sanitize::one_line(path, 200)
+                ),
+                json!({"field": "attachments"}),
+            )
+        };
+        let limits = self.attachments.limits();
+        if limits.outbound_dirs.is_empty() {
+            return Err(refuse(
+                "attaching by path needs [attachments] outbound_dirs; otherwise attach stored files by sha256".into(),
+            ));
+        }
+        let real = std::fs::canonicalize(path).map_err(|e| refuse(e.to_string()))?;
+        let inside = limits
+            .outbound_dirs
+            .iter()
+            .any(|d| std::fs::canonicalize(d).is_ok_and(|d| real.starts_with(&d) && real != d));
+        if !inside {
+            return Err(refuse(
+                "it is not inside a folder of [attachments] outbound_dirs".into(),
+            ));
+        }
+        let meta = std::fs::metadata(&real).map_err(|e| refuse(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(refuse("not a regular file".into()));
+        }
+        if meta.len() > limits.max_file_bytes {
+            return Err(refuse(format!(
+                "larger than [attachments] max_file_bytes ({} bytes)",
+                limits.max_file_bytes
+            )));
+        }
+        let bytes = std::fs::read(&real).map_err(|e| refuse(e.to_string()))?;
+        let name = real
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let media_type = crate::store::attachments::media_type_of(&name).to_string();
+        let stored = self
+            .attachments
+            .store_message(
+                profile,
+                vec![crate::store::attachments::Incoming {
+                    name,
+                    media_type,
+                    inline: false,
+                    content: crate::store::attachments::Content::Bytes(bytes),
+                }],
+            )
+            .map_err(|e| EngineError::Store(StoreError::io(self.attachments.dir(), "write", e)))?;
+        match stored.into_iter().next() {
+            Some(crate::domain::Attachment {
+                status: crate::domain::AttachmentStatus::Stored,
+                sha256: Some(h),
+                ..
+            }) => Ok(h),
+            Some(a) => Err(refuse(a.status.marker().to_string())),
+            None => Err(refuse("nothing was stored".into())),
+        }
+    }
+
+    /// The entity boundary for attachments: a file may go out only with a draft of a profile
+    /// whose mail carried it. Unknown or unreadable ownership fails closed.
+    fn judge_attachments(&self, profile: &str, outbound: &Outbound) -> Option<Verdict> {
+        for a in outbound.attachments() {
+            let owners = match self.attachments.owners(&a.sha256) {
+                Ok(o) => o,
+                Err(e) => {
+                    return Some(Verdict::block(
+                        "entity_boundary.unverifiable",
+                        format!("whose file attachment `{}` is cannot be read ({e})", a.name),
+                        "retry; if it persists run `opsdesk doctor`",
+                    ));
+                }
+            };
+            if !owners.is_some_and(|o| o.profiles.iter().any(|p| p == profile)) {
+                return Some(Verdict::block(
+                    "entity_boundary.attachment",
+                    format!(
+                        "attachment `{}` did not come with mail of profile `{profile}`: one entity's files do not go out in another's mail",
+                        a.name
+                    ),
+                    "attach only files received by the sending profile",
+                ));
+            }
+        }
+        None
+    }
+
     /// Governance's verdict on an outbound action of `profile` (see `governance`).
     fn judge(&self, profile: &str, outbound: &Outbound) -> Verdict {
+        if let Some(v) = self.judge_attachments(profile, outbound) {
+            return v;
+        }
         // A reply names the message it answers: its profile is where the data comes from.
         let source = match outbound {
             Outbound::ReplyEmail { message_id, .. } | Outbound::MoveMail { message_id, .. } => {
@@ -836,6 +971,7 @@ impl Engine {
                     to: vec![rec.from.address.clone()],
                     subject,
                     body,
+                    attachments: Vec::new(),
                 }
             }
             Channel::Calendar => {

@@ -91,6 +91,23 @@ impl ExecCx {
             .and_then(|r| r.ok().flatten())
     }
 
+    /// The whole stored file `sha256` (an outbound draft's attachment), checked against its
+    /// hash.
+    pub async fn attachment_bytes(&self, sha256: &str) -> Result<Vec<u8>, String> {
+        let e = self.engine.clone();
+        let h = sha256.to_owned();
+        match tokio::task::spawn_blocking(move || e.attachments.read(&h, u64::MAX))
+            .await
+            .map_err(|e| e.to_string())?
+        {
+            Ok(Some((bytes, _))) => Ok(bytes),
+            Ok(None) => Err(format!(
+                "attachment {sha256} is no longer in the attachment store; not sent"
+            )),
+            Err(e) => Err(format!("cannot read attachment {sha256}: {e}; not sent")),
+        }
+    }
+
     pub fn engine(&self) -> &Arc<Engine> {
         &self.engine
     }

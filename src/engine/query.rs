@@ -45,6 +45,25 @@ pub enum Answer {
     Config(Value),
     Triage(super::assistant_query::TriageAnswer),
     Deadlines(super::assistant_query::DeadlinesAnswer),
+    Attachment(Box<AttachmentAnswer>),
+}
+
+/// A stored attachment: whose mail carried it (for the PHI rules) and its first bytes.
+#[derive(Debug, Clone, Serialize)]
+pub struct AttachmentAnswer {
+    pub sha256: String,
+    /// Profiles whose mail carried it; empty when that is not known (then the PHI view treats
+    /// it as belonging to every `requires_hipaa` profile).
+    pub profiles: Vec<String>,
+    /// Neutralized name and media type it first arrived with.
+    pub name: String,
+    pub media_type: String,
+    pub size: u64,
+    /// Up to the `max_bytes` asked for; never serialised (surfaces decide how bytes go out).
+    #[serde(skip)]
+    pub bytes: Vec<u8>,
+    /// `bytes` is shorter than the file.
+    pub truncated: bool,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -148,6 +167,7 @@ impl Answer {
             Answer::Filing(_) => "filing",
             Answer::Deal(_) => "deal",
             Answer::DealTimeline(_) => "deal_timeline",
+            Answer::Attachment(_) => "attachment",
         }
     }
 }
@@ -192,6 +212,9 @@ impl Engine {
                 before,
             } => self.messages_answer(limit, channel, profile, None, before),
             Query::InboxGet { key } => self.record_answer(&key),
+            Query::AttachmentRead { sha256, max_bytes } => {
+                self.attachment_answer(&sha256, max_bytes)
+            }
             Query::DraftsList { all } => {
                 let drafts: Vec<Draft> = self
                     .drafts
@@ -246,6 +269,54 @@ impl Engine {
             } => self.triage_answer(profile, category, urgency, limit),
             Query::DeadlinesList { profile, limit } => self.deadlines_answer(profile, limit),
         }
+    }
+
+    fn attachment_answer(
+        &self,
+        sha256: &str,
+        max_bytes: u64,
+    ) -> Result<(Answer, String), EngineError> {
+        let sha256 = sha256.trim().to_ascii_lowercase();
+        if !crate::store::attachments::is_hash(&sha256) {
+            return Err(EngineError::invalid(
+                "not an attachment hash: expected 64 hexadecimal digits",
+                json!({"field": "sha256"}),
+            ));
+        }
+        let io = |e: std::io::Error| {
+            EngineError::Store(crate::store::StoreError::io(
+                self.attachments.dir(),
+                "read",
+                e,
+            ))
+        };
+        let Some((bytes, size)) = self.attachments.read(&sha256, max_bytes).map_err(io)? else {
+            return Err(EngineError::NotFound(format!(
+                "no stored attachment {sha256} (never received, or marked too large)"
+            )));
+        };
+        let owners = self.attachments.owners(&sha256).map_err(io)?;
+        let (profiles, name, media_type) = match owners {
+            Some(o) => (o.profiles, o.name, o.media_type),
+            None => (
+                Vec::new(),
+                "attachment".into(),
+                "application/octet-stream".into(),
+            ),
+        };
+        let target = format!("attachment={sha256}");
+        Ok((
+            Answer::Attachment(Box::new(AttachmentAnswer {
+                truncated: (bytes.len() as u64) < size,
+                sha256,
+                profiles,
+                name,
+                media_type,
+                size,
+                bytes,
+            })),
+            target,
+        ))
     }
 
     fn status_answer(&self) -> Result<(Answer, String), EngineError> {

@@ -54,6 +54,13 @@ impl Engine {
         self.inbox.find_by_id(id)
     }
 
+    /// Where a stored attachment's bytes are on this machine (`None` when not stored). For
+    /// the operator's own process only (`inbox show`, the console): the path is never handed
+    /// to a remote party, whose way to the bytes is the audited `opsdesk://attachments/` read.
+    pub fn attachment_path(&self, sha256: &str) -> Option<std::path::PathBuf> {
+        self.attachments.path_of(sha256).filter(|p| p.is_file())
+    }
+
     /// The inbox's last seq, unread count and consumer cursors.
     pub fn inbox_state(&self) -> Result<InboxState, StoreError> {
         self.inbox.state()
@@ -118,6 +125,15 @@ impl Engine {
     /// The last `n` audit records, oldest first.
     pub fn audit_tail(&self, n: usize) -> Result<Vec<AuditRecord>, StoreError> {
         self.audit.tail(n)
+    }
+
+    /// The tool vault as configured: its tools (each with how it runs here and its last call
+    /// among the newest `audit_window` audit records) and its broken folders. Unaudited: the
+    /// console's Vault section; it reads the tools folder and the audit tail, nothing else.
+    pub fn vault_view(&self, audit_window: usize) -> Result<crate::vault::VaultView, StoreError> {
+        let vault = crate::vault::Vault::for_engine(self);
+        let tail = self.audit.tail(audit_window)?;
+        Ok(crate::vault::VaultView::new(&vault, &tail))
     }
 
     /// The whole chain checked from its first record to its anchored head.

@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use super::{Engine, EngineEvent};
 use crate::config::SourceKind;
 use crate::domain::{Action, Actor, NewMessage, Outcome, now};
+use crate::sources::IngestFailure;
 use crate::sources::Sink;
 use crate::sources::demo::Demo;
 use crate::sources::spool::Spool;
@@ -20,7 +21,7 @@ pub use crate::sources::poller::SourceHealth;
 use crate::sources::poller::{Schedule, SourceHost, run_loop};
 
 impl SourceHost for Engine {
-    fn ingest_from(&self, msg: NewMessage, source: &str) -> anyhow::Result<Appended> {
+    fn ingest_from(&self, msg: NewMessage, source: &str) -> Result<Appended, IngestFailure> {
         self.ingest(msg, source)
     }
     fn report(&self, health: SourceHealth) {
@@ -28,6 +29,19 @@ impl SourceHost for Engine {
     }
     fn healths(&self) -> Vec<SourceHealth> {
         self.health()
+    }
+    fn has_item(&self, id: &str) -> bool {
+        match self.inbox.find_by_id(id) {
+            Ok(found) => found.is_some(),
+            Err(e) => {
+                // Not knowing only costs a second fetch: dedup by id keeps the inbox right.
+                tracing::warn!("cannot look up inbox item by id: {e}");
+                false
+            }
+        }
+    }
+    fn attachment_store(&self) -> Option<crate::store::attachments::AttachmentStore> {
+        Some(self.attachments.clone())
     }
 }
 
@@ -38,11 +52,11 @@ pub struct EngineSink<'a> {
 }
 
 impl Sink for EngineSink<'_> {
-    fn ingest(&self, msg: NewMessage) -> anyhow::Result<Appended> {
+    fn ingest(&self, msg: NewMessage) -> Result<Appended, IngestFailure> {
         self.engine.ingest(msg, self.source)
     }
 
-    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> anyhow::Result<Vec<Appended>> {
+    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> Result<Vec<Appended>, IngestFailure> {
         self.engine.ingest_batch(msgs, self.source)
     }
 }
@@ -84,7 +98,9 @@ pub fn spawn_sources(
             .clone()
             .unwrap_or_else(|| engine.paths().spool_dir());
         let spool = Arc::new(
-            Spool::new(dir, default_profile.clone())?.with_profiles(cfg.profiles.keys().cloned()),
+            Spool::new(dir, default_profile.clone())?
+                .with_profiles(cfg.profiles.keys().cloned())
+                .with_attachments(engine.attachments.clone()),
         );
         let every = Duration::from_secs(cfg.sources.spool.interval_secs.max(1));
         tasks.push(spawn_poller(
@@ -156,6 +172,7 @@ pub fn spawn_sources(
                                 Action::DraftReply {
                                     message_id: rec.id.clone(),
                                     body,
+                                    attachments: Vec::new(),
                                 },
                                 Actor::mcp("demo-assistant"),
                             ) {
@@ -223,6 +240,21 @@ fn spawn_draft_expiry(engine: Arc<Engine>, shutdown: CancellationToken) -> JoinH
                         Ok(Ok(_)) => {}
                         Ok(Err(err)) => tracing::warn!("draft expiry: {err}"),
                         Err(join) => tracing::error!("draft expiry crashed: {join}"),
+                    }
+                    // Audit retention rides the same minute tick; with nothing due it only
+                    // lists the month files.
+                    let keep = engine.config().audit.archive_after_months;
+                    if keep > 0 {
+                        let e = engine.clone();
+                        match tokio::task::spawn_blocking(move || {
+                            e.archive_audit(keep, crate::domain::now(), crate::domain::Actor::Engine)
+                        })
+                        .await
+                        {
+                            Ok(Ok(_)) => {}
+                            Ok(Err(err)) => tracing::warn!("audit retention: {err}"),
+                            Err(join) => tracing::error!("audit retention crashed: {join}"),
+                        }
                     }
                 }
             }

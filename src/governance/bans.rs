@@ -60,6 +60,7 @@ mod tests {
             cc: vec![],
             subject: subject.into(),
             body: body.into(),
+            attachments: Vec::new(),
         }
     }
 

@@ -157,6 +157,7 @@ mod tests {
             cc: vec![],
             subject: "Update".into(),
             body: body.into(),
+            attachments: Vec::new(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! The autonomy ladder: per action kind, how much may happen without the operator.
 
 use crate::config::{ActionKind, AutonomyLevel, Config};
-use crate::domain::Verdict;
+use crate::domain::{Outbound, Verdict};
 
 /// The ladder's verdict for an action of `kind` in `profile`.
 ///
@@ -49,6 +49,51 @@ pub fn gate(config: &Config, kind: ActionKind, profile: &str) -> Verdict {
             format!("set `{kind}` in [autonomy] to autonomous or blocked"),
         ),
     }
+}
+
+/// Whether a draft of `profile` may be decided in a batch (several approved or rejected in
+/// one step): its kind is in `[drafts] batch_kinds`, or it is mail to the profile's own
+/// domains only and `batch_internal_mail` is on. `Err` says why not. Outbound mail to anyone
+/// outside is not eligible by default: each one is read and decided alone.
+pub fn batch_eligible(config: &Config, profile: &str, outbound: &Outbound) -> Result<(), String> {
+    let kind = outbound.kind();
+    let d = &config.drafts;
+    if d.batch_kinds.iter().any(|k| k == kind) {
+        return Ok(());
+    }
+    let mail = matches!(
+        outbound,
+        Outbound::SendEmail { .. } | Outbound::ReplyEmail { .. }
+    );
+    if mail && d.batch_internal_mail {
+        let domains = config
+            .profiles
+            .get(profile)
+            .map(|p| p.email_domains.as_slice())
+            .unwrap_or_default();
+        let inside = |addr: &str| {
+            addr.rsplit_once('@').is_some_and(|(_, dom)| {
+                domains
+                    .iter()
+                    .any(|own| own.eq_ignore_ascii_case(dom.trim()))
+            })
+        };
+        let outside: Vec<String> = outbound
+            .recipients()
+            .into_iter()
+            .filter(|r| !inside(r))
+            .collect();
+        if outside.is_empty() {
+            return Ok(());
+        }
+        return Err(format!(
+            "{kind} to {} (outside {profile}'s domains) is decided one at a time",
+            outside.join(", ")
+        ));
+    }
+    Err(format!(
+        "{kind} is not in [drafts] batch_kinds, so it is decided one at a time"
+    ))
 }
 
 #[cfg(test)]

@@ -26,6 +26,9 @@ use crate::config::Config;
 /// identifiers opsdesk itself generates, which a client needs to refer back to an item.
 const KEEP: &[&str] = &[
     "profile", "entity", "digest", "draft_id", "consumer", "channel", "status", "kind", "jsonrpc",
+    // An attachment's content hash and resource URI (opsdesk computes both): a client needs
+    // them to name the attachment, and a hash read as digits must not become a placeholder.
+    "sha256", "uri",
 ];
 
 /// Key of the notice added to a redacted object answer.

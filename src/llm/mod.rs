@@ -72,6 +72,32 @@ pub struct LlmRequest {
     pub reidentify: bool,
     /// Ask for a streamed answer (`stream: true`). Off: one JSON response.
     pub stream: bool,
+    /// A credential that came with the request this call serves and is good for it alone:
+    /// a Copilot Extension's `X-GitHub-Token`. With one, only providers of kind `copilot`
+    /// are candidates and they send it as is (no exchange, nothing cached).
+    pub user_token: Option<UserToken>,
+}
+
+/// A per-request credential (see [`LlmRequest::user_token`]). Not serializable, and its
+/// `Debug` shows no value, so it cannot reach a log, the audit trail or a file by accident.
+#[derive(Clone)]
+pub struct UserToken(std::sync::Arc<str>);
+
+impl UserToken {
+    pub fn new(token: &str) -> UserToken {
+        UserToken(token.into())
+    }
+
+    /// The value, for the one request header that carries it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for UserToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("UserToken(<redacted>)")
+    }
 }
 
 impl LlmRequest {
@@ -83,6 +109,7 @@ impl LlmRequest {
             temperature: None,
             reidentify: true,
             stream: true,
+            user_token: None,
         }
     }
 }

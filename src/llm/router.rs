@@ -136,6 +136,8 @@ enum Skip {
     Disabled,
     NotCleared,
     CoolingDown(String),
+    /// The request carries a Copilot user token, which goes to `copilot` providers only.
+    NotForUserToken,
 }
 
 /// A compiled redactor and the roster (`phi_names`) it was built from.
@@ -254,12 +256,16 @@ impl Router {
         cx: &CallContext<'_>,
         llm: &'c LlmConfig,
         name: &str,
+        user_token: bool,
     ) -> Result<&'c ProviderConfig, Skip> {
         let Some(cfg) = llm.providers.get(name) else {
             return Err(Skip::Unknown);
         };
         if !cfg.enabled {
             return Err(Skip::Disabled);
+        }
+        if user_token && cfg.kind != ProviderKind::Copilot {
+            return Err(Skip::NotForUserToken);
         }
         if cx.profile.requires_hipaa && !cfg.hipaa_cleared {
             return Err(Skip::NotCleared);
@@ -351,36 +357,94 @@ impl Router {
         req: &LlmRequest,
         mut sink: Option<Sink<'_>>,
     ) -> Result<LlmResponse, LlmError> {
-        let started = Instant::now();
-        let audit = |ev: AuditEvent| -> Result<(), LlmError> {
-            let ev = ev.entity(cx.profile_name).tool(format!("llm:{}", req.job));
-            cx.audit.record(ev).map_err(LlmError::AuditUnavailable)
-        };
-        let event = |name: &str, outcome: AuditOutcome| AuditEvent::new(name, cx.actor, outcome);
-        let block = |rule: &str, reason: String, remedy: String| -> LlmError {
-            let err = LlmError::block(rule, reason.clone(), remedy);
-            match audit(
-                event("llm.block", AuditOutcome::Blocked)
-                    .reason(format!("{rule}: {reason}"))
-                    .duration_ms(started.elapsed().as_millis() as u64),
-            ) {
-                Ok(()) => err,
-                Err(a) => a,
-            }
-        };
-
         if req.messages.is_empty() {
             return Err(LlmError::Invalid(
                 "an LLM call needs at least one message".into(),
             ));
         }
-        // Build the redactor before anything else: a profile that cannot be redacted sends
-        // nothing anywhere (fail closed).
-        let redactor = if cx.profile.phi_auto_redact {
-            match self.redactor(cx.profile_name, cx.profile) {
-                Ok(r) => Some(r),
+        let mut call = Call::start(self, cx, req)?;
+        for (name, source) in candidates(cx.llm, cx.profile, &req.job) {
+            if let Some(answer) = call.try_provider(&name, source, &mut sink).await? {
+                return Ok(answer);
+            }
+        }
+        Err(call.nobody_answered())
+    }
+}
+
+/// One call's state across its hops: what each candidate refused or failed with, the redaction
+/// session (placeholders stay the same on every hop) and the streamed text held back for
+/// re-identification.
+struct Call<'r, 'c> {
+    router: &'r Router,
+    cx: &'r CallContext<'c>,
+    req: &'r LlmRequest,
+    started: Instant,
+    redactor: Option<Arc<Redactor>>,
+    session: RedactionSession,
+    reid: bool,
+    held: String,
+    attempts: u32,
+    hops: u32,
+    failed_over: Vec<String>,
+    last_error: Option<String>,
+    not_cleared: Vec<String>,
+    cooling: Vec<String>,
+    /// The operator's provider switches as of the latest hop.
+    current: LlmConfig,
+    estimate: u64,
+}
+
+/// One provider's attempts within a call.
+#[derive(Default)]
+struct Hop {
+    tries: u32,
+    /// A Copilot token was exchanged again after an auth failure (once per provider).
+    reexchanged: bool,
+    /// Some servers (older Azure api-versions, older local servers) refuse `stream_options`;
+    /// then this provider is asked once more without it (no usage).
+    without_stream_options: bool,
+    /// A request reached this provider (so falling past it is a fallback, not a skip).
+    tried_here: bool,
+}
+
+/// What a failed attempt leads to.
+enum Next {
+    SameProvider,
+    NextProvider,
+}
+
+impl<'r, 'c> Call<'r, 'c> {
+    /// Build the redactor before anything else: a profile that cannot be redacted sends
+    /// nothing anywhere (fail closed).
+    fn start(
+        router: &'r Router,
+        cx: &'r CallContext<'c>,
+        req: &'r LlmRequest,
+    ) -> Result<Self, LlmError> {
+        let mut call = Call {
+            router,
+            cx,
+            req,
+            started: Instant::now(),
+            redactor: None,
+            session: RedactionSession::new(),
+            reid: false,
+            held: String::new(),
+            attempts: 0,
+            hops: 0,
+            failed_over: Vec::new(),
+            last_error: None,
+            not_cleared: Vec::new(),
+            cooling: Vec::new(),
+            current: cx.llm.clone(),
+            estimate: super::budget::estimate(&req.messages, req.max_tokens),
+        };
+        if cx.profile.phi_auto_redact {
+            match router.redactor(cx.profile_name, cx.profile) {
+                Ok(r) => call.redactor = Some(r),
                 Err(e) => {
-                    return Err(block(
+                    return Err(call.block(
                         "phi_redaction_failed",
                         format!(
                             "the redactor of profile `{}` cannot be built: {e}",
@@ -390,362 +454,465 @@ impl Router {
                     ));
                 }
             }
-        } else {
-            None
-        };
-        let mut session = RedactionSession::new();
-        let reid = redactor.is_some() && req.reidentify;
-        let has_sink = sink.is_some();
-        let mut held = String::new();
+        }
+        call.reid = call.redactor.is_some() && req.reidentify;
+        Ok(call)
+    }
 
-        let mut attempts = 0u32;
-        let mut failed_over: Vec<String> = Vec::new();
-        let mut last_error: Option<String> = None;
-        let mut not_cleared: Vec<String> = Vec::new();
-        let mut cooling: Vec<String> = Vec::new();
+    fn audit(&self, ev: AuditEvent) -> Result<(), LlmError> {
+        let ev = ev
+            .entity(self.cx.profile_name)
+            .tool(format!("llm:{}", self.req.job));
+        self.cx.audit.record(ev).map_err(LlmError::AuditUnavailable)
+    }
 
-        let mut current: LlmConfig = cx.llm.clone();
-        let mut hops = 0u32;
-        let estimate = super::budget::estimate(&req.messages, req.max_tokens);
-        for (name, source) in candidates(cx.llm, cx.profile, &req.job) {
-            let mut tries = 0u32;
-            let mut reexchanged = false;
-            // Some servers (older Azure api-versions, older local servers) refuse
-            // `stream_options`; then this provider is asked once more without it (no usage).
-            let mut without_stream_options = false;
-            let mut tried_here = false;
-            loop {
-                // The operator's switches as they are now (they may change during a call).
-                if hops > 0
-                    && let Some(refresh) = cx.refresh
+    fn event(&self, name: &str, outcome: AuditOutcome) -> AuditEvent {
+        AuditEvent::new(name, self.cx.actor, outcome)
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    /// A governance block, audited (an audit failure wins: nothing proceeds unaudited).
+    fn block(&self, rule: &str, reason: String, remedy: String) -> LlmError {
+        let err = LlmError::block(rule, reason.clone(), remedy);
+        match self.audit(
+            self.event("llm.block", AuditOutcome::Blocked)
+                .reason(format!("{rule}: {reason}"))
+                .duration_ms(self.elapsed_ms()),
+        ) {
+            Ok(()) => err,
+            Err(a) => a,
+        }
+    }
+
+    /// Offer the call to one candidate: its attempts, retries and re-exchanges. `Some` is the
+    /// answer; `None` moves on to the next candidate.
+    async fn try_provider(
+        &mut self,
+        name: &str,
+        source: Source,
+        sink: &mut Option<Sink<'_>>,
+    ) -> Result<Option<LlmResponse>, LlmError> {
+        let mut hop = Hop::default();
+        loop {
+            self.refresh_switches()?;
+            self.hops += 1;
+            // The compliance filter, on this very hop.
+            let cfg =
+                match self
+                    .router
+                    .admit(self.cx, &self.current, name, self.req.user_token.is_some())
                 {
-                    match refresh() {
-                        Ok(l) => current = l,
-                        Err(e) => {
-                            return Err(block(
-                                "providers_unreadable",
-                                format!("the provider switches cannot be read: {e}"),
-                                "fix or remove providers.json in the data dir".into(),
-                            ));
-                        }
-                    }
-                }
-                hops += 1;
-                // The compliance filter, on this very hop.
-                let cfg = match self.admit(cx, &current, &name) {
-                    Ok(c) => c,
+                    Ok(c) => c.clone(),
                     Err(skip) => {
-                        let (why, notable) = match &skip {
-                            Skip::Unknown => {
-                                ("is not configured".to_string(), source != Source::Fallback)
-                            }
-                            Skip::Disabled => (
-                                "is disabled".to_string(),
-                                source != Source::Fallback || tried_here,
-                            ),
-                            Skip::NotCleared => {
-                                not_cleared.push(name.clone());
-                                (
-                                    "is not HIPAA-cleared and this profile requires it".to_string(),
-                                    true,
-                                )
-                            }
-                            Skip::CoolingDown(until) => {
-                                cooling.push(format!("{name} (until {until})"));
-                                (format!("is cooling down until {until}"), true)
-                            }
-                        };
-                        if notable {
-                            audit(
-                                event(
-                                    "llm.skip",
-                                    if skip == Skip::NotCleared {
-                                        AuditOutcome::Blocked
-                                    } else {
-                                        AuditOutcome::Denied
-                                    },
-                                )
-                                .target(&name)
-                                .reason(format!("{} `{name}` {why}", source.as_str())),
-                            )?;
-                        }
+                        self.skipped(name, source, skip, hop.tried_here)?;
                         break;
                     }
                 };
-                // Budgets, on this very hop. An exhausted budget stops the call: moving to
-                // another provider because of money is the operator's decision, not ours.
-                if let Err(x) =
-                    self.ledger
-                        .check(&current.budgets, &name, cfg.kind, cx.profile_name, estimate)
-                {
-                    return Err(block(
-                        "budget_exceeded",
-                        format!(
-                            "the {} budget would be exceeded by a call to `{name}` ({}; limit {}); it resets at {}",
-                            x.budget, x.used, x.limit, x.resets_at
-                        ),
-                        format!(
-                            "wait until {} or raise the limit under [llm.budgets]; the call was not sent to another provider",
-                            x.resets_at
-                        ),
-                    ));
-                }
-                let what = if tries > 0 || reexchanged || without_stream_options {
-                    "llm.retry"
-                } else if !failed_over.is_empty() {
-                    "llm.fallback"
-                } else {
-                    "llm.select"
-                };
-                let mut reason = format!(
-                    "{} (kind {}, model {})",
-                    source.as_str(),
-                    cfg.kind,
-                    cfg.model
-                );
-                if what == "llm.fallback" {
-                    reason = format!("after {} failed: {reason}", failed_over.join(", "));
-                }
-                if redactor.is_some() {
-                    reason.push_str("; text redacted");
-                }
-                audit(event(what, AuditOutcome::Ok).target(&name).reason(reason))?;
-
-                // Redact on this very hop, with the call's session (stable placeholders).
-                let messages = match redact_messages(
-                    redactor.as_deref(),
-                    &mut session,
-                    &req.messages,
-                ) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        return Err(block(
-                            "phi_redaction_failed",
-                            format!("redaction failed ({e}); nothing was sent"),
-                            "report this redaction failure; the text cannot leave the machine until it is fixed".into(),
-                        ));
-                    }
-                };
-
-                let pcx = PrepareCx {
-                    name: &name,
-                    http: &self.http,
-                    secrets: &self.opts.secrets,
-                    copilot: &self.copilot,
-                };
-                tried_here = true;
-                let result = match providers::prepare(&pcx, cfg).await {
-                    Err(e) => Err(e),
-                    Ok(target) => {
-                        attempts += 1;
-                        let body = request_body(cfg, &messages, req, !without_stream_options);
-                        let attempt = Attempt {
-                            target: &target,
-                            body,
-                            timeout: Duration::from_secs(cfg.timeout_secs.max(1)),
-                            first_chunk_timeout: Duration::from_secs(
-                                cfg.first_chunk_timeout_secs.max(1),
-                            ),
-                        };
-                        let (session_ref, held_ref, sink_ref) = (&session, &mut held, &mut sink);
-                        let mut forward = |t: &str| {
-                            if let Some(s) = sink_ref.as_mut() {
-                                forward_text(t, reid, session_ref, held_ref, s);
-                            }
-                        };
-                        let s: Option<Sink<'_>> = if has_sink { Some(&mut forward) } else { None };
-                        client::send(&self.http, attempt, s).await
-                    }
-                };
-                match result {
-                    Ok(c) => {
-                        let usage = c.usage.unwrap_or_default();
-                        self.succeeded(&name, usage);
-                        // A provider that reports no usage is counted at the estimate.
-                        let spent = match usage.prompt_tokens + usage.completion_tokens {
-                            0 => estimate,
-                            n => n,
-                        };
-                        if let Err(e) = self.ledger.record(
-                            &current.budgets,
-                            &name,
-                            cfg.kind,
-                            cx.profile_name,
-                            spent,
-                        ) {
-                            // The answer is here and paid for; later budgeted hops are refused
-                            // until the ledger can be written again.
-                            audit(
-                                event("llm.usage", AuditOutcome::Error)
-                                    .target(&name)
-                                    .reason(format!("usage not saved: {e}")),
-                            )?;
-                        }
-                        if let Some(s) = sink.as_mut()
-                            && !held.is_empty()
-                        {
-                            s(&session.reidentify(&held));
-                        }
-                        audit(
-                            event("llm.call", AuditOutcome::Ok)
-                                .target(&name)
-                                .duration_ms(started.elapsed().as_millis() as u64)
-                                .reason(format!(
-                                    "attempts {attempts}; tokens prompt {} completion {}{}",
-                                    usage.prompt_tokens,
-                                    usage.completion_tokens,
-                                    if redactor.is_some() {
-                                        format!(
-                                            "; redacted {} value(s)",
-                                            session.counts().values().sum::<usize>()
-                                        )
-                                    } else {
-                                        String::new()
-                                    }
-                                )),
-                        )?;
-                        let text = if reid {
-                            session.reidentify(&c.text)
-                        } else {
-                            c.text
-                        };
-                        return Ok(LlmResponse {
-                            provider: name.clone(),
-                            model: c.model.unwrap_or_else(|| cfg.model.clone()),
-                            text,
-                            usage,
-                            redacted: redactor.is_some(),
-                            attempts,
-                            failed_over,
-                        });
-                    }
-                    Err(e) => {
-                        let cooldown = self.failed(&name, &e);
-                        last_error = Some(format!("{name}: {}", e.summary));
-                        audit(
-                            event("llm.attempt", AuditOutcome::Error)
-                                .target(&name)
-                                .reason(format!("{} failure: {}", e.kind.as_str(), e.summary)),
-                        )?;
-                        if let Some(until) = cooldown {
-                            audit(
-                                event("llm.cooldown", AuditOutcome::Error)
-                                    .target(&name)
-                                    .reason(format!(
-                                        "too many consecutive failures; skipped until {until}"
-                                    )),
-                            )?;
-                        }
-                        if e.delivered {
-                            // Part of the answer has reached the caller: neither a retry nor
-                            // another provider may start it again.
-                            if let Some(s) = sink.as_mut()
-                                && !held.is_empty()
-                            {
-                                s(&session.reidentify(&held));
-                            }
-                            let reason = format!(
-                                "{name} failed after part of the answer was delivered: {}",
-                                e.summary
-                            );
-                            audit(
-                                event("llm.call", AuditOutcome::Error)
-                                    .target(&name)
-                                    .duration_ms(started.elapsed().as_millis() as u64)
-                                    .reason(reason.clone()),
-                            )?;
-                            return Err(LlmError::Failed { reason, attempts });
-                        }
-                        if e.kind == FailureKind::Request
-                            && e.status == Some(400)
-                            && req.stream
-                            && !without_stream_options
-                            && e.summary.contains("stream_options")
-                        {
-                            without_stream_options = true;
-                            continue;
-                        }
-                        if e.kind == FailureKind::Auth
-                            && cfg.kind == ProviderKind::Copilot
-                            && !reexchanged
-                        {
-                            // A Copilot token can be revoked before it expires: exchange once more.
-                            self.copilot.invalidate(&name);
-                            reexchanged = true;
-                            continue;
-                        }
-                        if e.kind.retryable()
-                            && tries < self.opts.max_retries
-                            && let Some(wait) = self.wait(tries, e.retry_after)
-                        {
-                            tokio::time::sleep(wait).await;
-                            tries += 1;
-                            continue;
-                        }
-                        break;
-                    }
-                }
-            }
-            if tried_here {
-                failed_over.push(name.clone());
+            self.check_budget(name, &cfg)?;
+            self.announce(name, source, &cfg, &hop)?;
+            let messages = self.redact()?;
+            hop.tried_here = true;
+            match self
+                .send(name, &cfg, &messages, !hop.without_stream_options, sink)
+                .await
+            {
+                Ok(c) => return self.answered(name, &cfg, c, sink).map(Some),
+                Err(e) => match self.attempt_failed(name, &cfg, e, &mut hop, sink).await? {
+                    Next::SameProvider => continue,
+                    Next::NextProvider => break,
+                },
             }
         }
+        if hop.tried_here {
+            self.failed_over.push(name.to_string());
+        }
+        Ok(None)
+    }
 
-        // Nobody answered. A HIPAA profile that lost its cleared provider(s) is a block, not a
-        // failure: the other providers were refused on purpose.
-        let duration = started.elapsed().as_millis() as u64;
-        if cx.profile.requires_hipaa && !not_cleared.is_empty() {
-            let head = match &last_error {
+    /// The operator's switches as they are now: they may change during a call.
+    fn refresh_switches(&mut self) -> Result<(), LlmError> {
+        if self.hops == 0 {
+            return Ok(());
+        }
+        let Some(refresh) = self.cx.refresh else {
+            return Ok(());
+        };
+        match refresh() {
+            Ok(l) => {
+                self.current = l;
+                Ok(())
+            }
+            Err(e) => Err(self.block(
+                "providers_unreadable",
+                format!("the provider switches cannot be read: {e}"),
+                "fix or remove providers.json in the data dir".into(),
+            )),
+        }
+    }
+
+    /// A candidate the filter refused: remembered for the final explanation, audited when the
+    /// operator would want to know (an unknown or disabled fallback is not news).
+    fn skipped(
+        &mut self,
+        name: &str,
+        source: Source,
+        skip: Skip,
+        tried_here: bool,
+    ) -> Result<(), LlmError> {
+        let (why, notable) = match &skip {
+            Skip::Unknown => ("is not configured".to_string(), source != Source::Fallback),
+            Skip::Disabled => (
+                "is disabled".to_string(),
+                source != Source::Fallback || tried_here,
+            ),
+            Skip::NotCleared => {
+                self.not_cleared.push(name.to_string());
+                (
+                    "is not HIPAA-cleared and this profile requires it".to_string(),
+                    true,
+                )
+            }
+            Skip::CoolingDown(until) => {
+                self.cooling.push(format!("{name} (until {until})"));
+                (format!("is cooling down until {until}"), true)
+            }
+            Skip::NotForUserToken => (
+                "is not of kind copilot, and this call's Copilot user token goes to no other kind"
+                    .to_string(),
+                source != Source::Fallback,
+            ),
+        };
+        if !notable {
+            return Ok(());
+        }
+        let outcome = if skip == Skip::NotCleared {
+            AuditOutcome::Blocked
+        } else {
+            AuditOutcome::Denied
+        };
+        self.audit(
+            self.event("llm.skip", outcome)
+                .target(name)
+                .reason(format!("{} `{name}` {why}", source.as_str())),
+        )
+    }
+
+    /// Budgets, on this very hop. An exhausted budget stops the call: moving to another
+    /// provider because of money is the operator's decision, not ours.
+    fn check_budget(&self, name: &str, cfg: &ProviderConfig) -> Result<(), LlmError> {
+        let Err(x) = self.router.ledger.check(
+            &self.current.budgets,
+            name,
+            cfg.kind,
+            self.cx.profile_name,
+            self.estimate,
+        ) else {
+            return Ok(());
+        };
+        Err(self.block(
+            "budget_exceeded",
+            format!(
+                "the {} budget would be exceeded by a call to `{name}` ({}; limit {}); it resets at {}",
+                x.budget, x.used, x.limit, x.resets_at
+            ),
+            format!(
+                "wait until {} or raise the limit under [llm.budgets]; the call was not sent to another provider",
+                x.resets_at
+            ),
+        ))
+    }
+
+    /// Audit the hop before it goes out: a selection, a retry or a fallback.
+    fn announce(
+        &self,
+        name: &str,
+        source: Source,
+        cfg: &ProviderConfig,
+        hop: &Hop,
+    ) -> Result<(), LlmError> {
+        let what = if hop.tries > 0 || hop.reexchanged || hop.without_stream_options {
+            "llm.retry"
+        } else if !self.failed_over.is_empty() {
+            "llm.fallback"
+        } else {
+            "llm.select"
+        };
+        let mut reason = format!(
+            "{} (kind {}, model {})",
+            source.as_str(),
+            cfg.kind,
+            cfg.model
+        );
+        if what == "llm.fallback" {
+            reason = format!("after {} failed: {reason}", self.failed_over.join(", "));
+        }
+        if self.redactor.is_some() {
+            reason.push_str("; text redacted");
+        }
+        self.audit(
+            self.event(what, AuditOutcome::Ok)
+                .target(name)
+                .reason(reason),
+        )
+    }
+
+    /// Redact on this very hop, with the call's session (stable placeholders).
+    fn redact(&mut self) -> Result<Vec<ChatMessage>, LlmError> {
+        match redact_messages(
+            self.redactor.as_deref(),
+            &mut self.session,
+            &self.req.messages,
+        ) {
+            Ok(m) => Ok(m),
+            Err(e) => Err(self.block(
+                "phi_redaction_failed",
+                format!("redaction failed ({e}); nothing was sent"),
+                "report this redaction failure; the text cannot leave the machine until it is fixed"
+                    .into(),
+            )),
+        }
+    }
+
+    /// One request to one provider; streamed text reaches `sink` (re-identified when asked).
+    async fn send(
+        &mut self,
+        name: &str,
+        cfg: &ProviderConfig,
+        messages: &[ChatMessage],
+        stream_options: bool,
+        sink: &mut Option<Sink<'_>>,
+    ) -> Result<client::Completion, AttemptError> {
+        let router = self.router;
+        let pcx = PrepareCx {
+            name,
+            http: &router.http,
+            secrets: &router.opts.secrets,
+            copilot: &router.copilot,
+            user_token: self.req.user_token.as_ref().map(|t| t.expose()),
+        };
+        let target = providers::prepare(&pcx, cfg).await?;
+        self.attempts += 1;
+        let attempt = Attempt {
+            target: &target,
+            body: request_body(cfg, messages, self.req, stream_options),
+            timeout: Duration::from_secs(cfg.timeout_secs.max(1)),
+            first_chunk_timeout: Duration::from_secs(cfg.first_chunk_timeout_secs.max(1)),
+        };
+        let (reid, session, held) = (self.reid, &self.session, &mut self.held);
+        match sink.as_mut() {
+            Some(s) => {
+                let mut forward = |t: &str| forward_text(t, reid, session, held, &mut **s);
+                client::send(&router.http, attempt, Some(&mut forward)).await
+            }
+            None => client::send(&router.http, attempt, None).await,
+        }
+    }
+
+    /// The answer: usage counted against health and budgets, the held tail flushed, audited.
+    fn answered(
+        &mut self,
+        name: &str,
+        cfg: &ProviderConfig,
+        c: client::Completion,
+        sink: &mut Option<Sink<'_>>,
+    ) -> Result<LlmResponse, LlmError> {
+        let usage = c.usage.unwrap_or_default();
+        self.router.succeeded(name, usage);
+        // A provider that reports no usage is counted at the estimate.
+        let spent = match usage.prompt_tokens + usage.completion_tokens {
+            0 => self.estimate,
+            n => n,
+        };
+        if let Err(e) = self.router.ledger.record(
+            &self.current.budgets,
+            name,
+            cfg.kind,
+            self.cx.profile_name,
+            spent,
+        ) {
+            // The answer is here and paid for; later budgeted hops are refused until the
+            // ledger can be written again.
+            self.audit(
+                self.event("llm.usage", AuditOutcome::Error)
+                    .target(name)
+                    .reason(format!("usage not saved: {e}")),
+            )?;
+        }
+        self.flush_held(sink);
+        let redacted = if self.redactor.is_some() {
+            format!(
+                "; redacted {} value(s)",
+                self.session.counts().values().sum::<usize>()
+            )
+        } else {
+            String::new()
+        };
+        self.audit(
+            self.event("llm.call", AuditOutcome::Ok)
+                .target(name)
+                .duration_ms(self.elapsed_ms())
+                .reason(format!(
+                    "attempts {}; tokens prompt {} completion {}{redacted}",
+                    self.attempts, usage.prompt_tokens, usage.completion_tokens,
+                )),
+        )?;
+        let text = if self.reid {
+            self.session.reidentify(&c.text)
+        } else {
+            c.text
+        };
+        Ok(LlmResponse {
+            provider: name.to_string(),
+            model: c.model.unwrap_or_else(|| cfg.model.clone()),
+            text,
+            usage,
+            redacted: self.redactor.is_some(),
+            attempts: self.attempts,
+            failed_over: std::mem::take(&mut self.failed_over),
+        })
+    }
+
+    /// Text held back for re-identification (a placeholder may straddle two chunks) goes out
+    /// once the answer ends.
+    fn flush_held(&mut self, sink: &mut Option<Sink<'_>>) {
+        if let Some(s) = sink.as_mut()
+            && !self.held.is_empty()
+        {
+            s(&self.session.reidentify(&self.held));
+            self.held.clear();
+        }
+    }
+
+    /// A failed attempt: counted against the provider, audited, then retried here, or moved
+    /// past. Part of an answer already delivered ends the call.
+    async fn attempt_failed(
+        &mut self,
+        name: &str,
+        cfg: &ProviderConfig,
+        e: AttemptError,
+        hop: &mut Hop,
+        sink: &mut Option<Sink<'_>>,
+    ) -> Result<Next, LlmError> {
+        let cooldown = self.router.failed(name, &e);
+        self.last_error = Some(format!("{name}: {}", e.summary));
+        self.audit(
+            self.event("llm.attempt", AuditOutcome::Error)
+                .target(name)
+                .reason(format!("{} failure: {}", e.kind.as_str(), e.summary)),
+        )?;
+        if let Some(until) = cooldown {
+            self.audit(
+                self.event("llm.cooldown", AuditOutcome::Error)
+                    .target(name)
+                    .reason(format!(
+                        "too many consecutive failures; skipped until {until}"
+                    )),
+            )?;
+        }
+        if e.delivered {
+            // Part of the answer has reached the caller: neither a retry nor another provider
+            // may start it again.
+            self.flush_held(sink);
+            let reason = format!(
+                "{name} failed after part of the answer was delivered: {}",
+                e.summary
+            );
+            self.audit(
+                self.event("llm.call", AuditOutcome::Error)
+                    .target(name)
+                    .duration_ms(self.elapsed_ms())
+                    .reason(reason.clone()),
+            )?;
+            return Err(LlmError::Failed {
+                reason,
+                attempts: self.attempts,
+            });
+        }
+        if e.kind == FailureKind::Request
+            && e.status == Some(400)
+            && self.req.stream
+            && !hop.without_stream_options
+            && e.summary.contains("stream_options")
+        {
+            hop.without_stream_options = true;
+            return Ok(Next::SameProvider);
+        }
+        if e.kind == FailureKind::Auth
+            && cfg.kind == ProviderKind::Copilot
+            && self.req.user_token.is_none()
+            && !hop.reexchanged
+        {
+            // A Copilot token can be revoked before it expires: exchange once more.
+            self.router.copilot.invalidate(name);
+            hop.reexchanged = true;
+            return Ok(Next::SameProvider);
+        }
+        if e.kind.retryable()
+            && hop.tries < self.router.opts.max_retries
+            && let Some(wait) = self.router.wait(hop.tries, e.retry_after)
+        {
+            tokio::time::sleep(wait).await;
+            hop.tries += 1;
+            return Ok(Next::SameProvider);
+        }
+        Ok(Next::NextProvider)
+    }
+
+    /// Nobody answered. A HIPAA profile that lost its cleared provider(s) is a block, not a
+    /// failure: the other providers were refused on purpose.
+    fn nobody_answered(self) -> LlmError {
+        let attempts = self.attempts;
+        let failed = |reason: String| match self.audit(
+            self.event("llm.call", AuditOutcome::Error)
+                .duration_ms(self.elapsed_ms())
+                .reason(reason.clone()),
+        ) {
+            Ok(()) => LlmError::Failed { reason, attempts },
+            Err(a) => a,
+        };
+        if self.cx.profile.requires_hipaa && !self.not_cleared.is_empty() {
+            let head = match &self.last_error {
                 Some(e) => format!("the HIPAA-cleared provider(s) failed ({e})"),
-                None if !cooling.is_empty() => format!(
+                None if !self.cooling.is_empty() => format!(
                     "the HIPAA-cleared provider(s) are cooling down ({})",
-                    cooling.join(", ")
+                    self.cooling.join(", ")
                 ),
                 None => "no HIPAA-cleared provider is enabled".to_string(),
             };
-            return Err(block(
+            return self.block(
                 "hipaa_provider_required",
                 format!(
                     "profile `{}` requires a HIPAA-cleared provider; {head}, and {} not cleared",
-                    cx.profile_name,
-                    list_is(&not_cleared)
+                    self.cx.profile_name,
+                    list_is(&self.not_cleared)
                 ),
                 "enable a HIPAA-cleared provider (hipaa_cleared = true, BAA in place) or retry later; nothing was sent to an uncleared provider".into(),
-            ));
+            );
         }
-        if failed_over.is_empty() {
-            if !cooling.is_empty() {
-                let reason = format!(
+        if self.failed_over.is_empty() {
+            if !self.cooling.is_empty() {
+                return failed(format!(
                     "every allowed provider is cooling down: {}",
-                    cooling.join(", ")
-                );
-                audit(
-                    event("llm.call", AuditOutcome::Error)
-                        .duration_ms(duration)
-                        .reason(reason.clone()),
-                )?;
-                return Err(LlmError::Failed { reason, attempts });
+                    self.cooling.join(", ")
+                ));
             }
-            return Err(block(
+            return self.block(
                 "no_provider_available",
                 format!(
                     "no enabled LLM provider for job `{}` of profile `{}`",
-                    req.job, cx.profile_name
+                    self.req.job, self.cx.profile_name
                 ),
                 "enable a provider (`opsdesk providers enable <name>`) or set llm.default".into(),
-            ));
+            );
         }
-        let reason = format!(
+        failed(format!(
             "every provider tried failed ({}); last: {}",
-            failed_over.join(", "),
-            last_error.unwrap_or_default()
-        );
-        audit(
-            event("llm.call", AuditOutcome::Error)
-                .duration_ms(duration)
-                .reason(reason.clone()),
-        )?;
-        Err(LlmError::Failed { reason, attempts })
+            self.failed_over.join(", "),
+            self.last_error.clone().unwrap_or_default()
+        ))
     }
 }
 

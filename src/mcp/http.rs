@@ -272,168 +272,226 @@ impl Guard {
     }
 }
 
-async fn guard_mcp(State(g): State<Arc<Guard>>, mut req: Request, next: Next) -> Response {
-    // 1. Origin: a browser page from elsewhere must not reach the server (DNS rebinding, CSRF).
-    if let Some(origin) = req.headers().get(header::ORIGIN) {
-        let ok = origin
-            .to_str()
-            .map(|o| origin_allowed(&g.origins, o))
-            .unwrap_or(false);
-        if !ok {
-            let shown = String::from_utf8_lossy(origin.as_bytes())
-                .chars()
-                .take(200)
-                .collect::<String>();
-            return rpc_error(
-                StatusCode::FORBIDDEN,
-                CODE_FORBIDDEN,
-                "Forbidden: Origin not allowed",
-                json!({"origin": shown, "hint": "only loopback origins and server.allowed_origins may call this server"}),
-                HeaderMap::new(),
-            );
-        }
+async fn guard_mcp(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Response {
+    match guarded(&g, req, next).await {
+        Ok(resp) | Err(resp) => resp,
     }
-    // 2. Size, when the client declares it (rmcp enforces the same limit while streaming).
-    if let Some(len) = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
-        && len > g.max_body as u64
-    {
-        return rpc_error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            CODE_TOO_LARGE,
-            "request body too large",
-            json!({"max_body_bytes": g.max_body, "hint": "send smaller requests (server.max_body_bytes)"}),
-            HeaderMap::new(),
-        );
-    }
+}
+
+/// The checks in order, each refusing with its own answer; then the request itself, bounded in
+/// time, and the session bookkeeping its answer calls for.
+#[allow(clippy::result_large_err)] // the error is the finished response
+async fn guarded(g: &Guard, mut req: Request, next: Next) -> Result<Response, Response> {
+    check_origin(g, &req)?;
+    check_declared_size(g, &req)?;
     let peer = peer_ip(&req);
-    // 3. Bearer token → the client it names. A peer that has used up its failed attempts is
-    //    refused (even with a right token) until the allowance refills: guessing cannot go
-    //    faster than one try per second.
-    let identity = match &g.credentials {
-        None => ClientIdentity::uncleared(super::auth::DEFAULT_CLIENT),
-        Some(creds) => {
-            if let Some(wait) = g.failures.peek(&peer) {
-                return too_many(
-                    wait,
-                    "Too many failed token attempts from this address",
-                    "wait Retry-After seconds, then send the right token (`opsdesk mcp-config <client>` prints it)",
-                );
-            }
-            let presented = req.headers().get(header::AUTHORIZATION);
-            match presented.and_then(|v| creds.identify_header(v.as_bytes())) {
-                Some(id) => id.clone(),
-                None => {
-                    if let Err(wait) = g.failures.check(&peer) {
-                        return too_many(
-                            wait,
-                            "Too many failed token attempts from this address",
-                            "wait Retry-After seconds, then send the right token",
-                        );
-                    }
-                    return unauthorized(presented.is_some());
-                }
-            }
-        }
-    };
-    // 4. Sessions belong to the credential that opened them; DELETE of an unknown one is 404.
+    let identity = authenticate(g, &req, &peer)?;
     let session = req
         .headers()
         .get("mcp-session-id")
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
     if let Some(sid) = &session {
-        // `Some(true)`: ours; `Some(false)`: another credential's; `None`: not seen yet.
-        let mine = {
-            let mut owners = g.lock_owners();
-            owners.get_mut(sid).map(|o| {
-                o.last_used = Instant::now();
-                o.client == identity.name
-            })
-        };
-        match mine {
-            Some(true) => {}
-            Some(false) => return session_not_found(sid),
-            None => {
-                let key: rmcp::transport::streamable_http_server::session::SessionId =
-                    sid.clone().into();
-                use rmcp::transport::streamable_http_server::SessionManager;
-                if !g.sessions.has_session(&key).await.unwrap_or(false) {
-                    return session_not_found(sid);
-                }
-            }
-        }
+        check_session_owner(g, sid, &identity).await?;
     }
     req.extensions_mut().insert(identity.clone());
-    // 5. The message itself (POST): read it within the size limit and check it is one JSON-RPC
-    //    message rmcp can take (else 400 with a JSON-RPC error, never a bare 415).
-    let mut initialize = false;
-    let req = if req.method() == Method::POST {
-        let (parts, body) = req.into_parts();
-        let bytes = match axum::body::to_bytes(body, g.max_body).await {
-            Ok(b) => b,
-            Err(_) => {
-                return rpc_error(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    CODE_TOO_LARGE,
-                    "request body too large (or unreadable)",
-                    json!({"max_body_bytes": g.max_body, "hint": "send smaller requests (server.max_body_bytes)"}),
-                    HeaderMap::new(),
-                );
-            }
-        };
-        match check_message(&bytes) {
-            Ok(method) => initialize = method.as_deref() == Some("initialize"),
-            Err(resp) => return resp,
-        }
-        Request::from_parts(parts, axum::body::Body::from(bytes))
-    } else {
-        req
-    };
-    // 6. Session cap: a new legacy session only while there is room.
+    let (req, initialize) = read_message(g, req).await?;
     if initialize && session.is_none() {
-        let live = g.sessions.sessions.read().await.len();
-        if live >= g.max_sessions {
-            let mut h = HeaderMap::new();
-            h.insert(header::RETRY_AFTER, HeaderValue::from(30u64));
-            return rpc_error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                CODE_TOO_MANY_SESSIONS,
-                "Too many MCP sessions",
-                json!({"max_sessions": g.max_sessions, "hint": "close unused sessions (HTTP DELETE with Mcp-Session-Id) or wait for idle ones to end (server.session_idle_secs); the operator can raise server.max_sessions"}),
-                h,
-            );
-        }
+        check_session_room(g).await?;
     }
-    // 7. Rate, per credential and peer address (never per self-chosen name).
-    let key = format!("{}@{peer}", identity.name);
-    if let Err(wait) = g.limiter.check(&key) {
-        return too_many(
+    // Rate, per credential and peer address (never per self-chosen name).
+    if let Err(wait) = g.limiter.check(&format!("{}@{peer}", identity.name)) {
+        return Err(too_many(
             wait,
             "Rate limit exceeded. Please slow down requests.",
             "wait Retry-After seconds; limits are server.rate_limit_per_sec / rate_limit_burst",
-        );
+        ));
     }
-    // 8. Time. Only requests answered in one piece are bounded here: GET streams and
-    //    subscriptions stay open by design, and tool calls have their own limit in the handler.
     let method = req.method().clone();
-    let resp = if method == Method::POST {
-        match tokio::time::timeout(g.timeout, next.run(req)).await {
-            Ok(r) => r,
-            Err(_) => rpc_error(
-                StatusCode::REQUEST_TIMEOUT,
-                CODE_TIMEOUT,
-                "request timed out",
-                json!({"timeout_secs": g.timeout.as_secs(), "hint": "retry; the server bounds each request in time (server.request_timeout_secs)"}),
-                HeaderMap::new(),
-            ),
-        }
-    } else {
-        next.run(req).await
+    let resp = run_bounded(g, req, next).await;
+    Ok(after_answer(
+        g,
+        &method,
+        initialize,
+        session.as_deref(),
+        &identity,
+        resp,
+    ))
+}
+
+/// Origin: a browser page from elsewhere must not reach the server (DNS rebinding, CSRF).
+#[allow(clippy::result_large_err)] // the error is the finished response
+fn check_origin(g: &Guard, req: &Request) -> Result<(), Response> {
+    let Some(origin) = req.headers().get(header::ORIGIN) else {
+        return Ok(());
     };
+    if origin
+        .to_str()
+        .map(|o| origin_allowed(&g.origins, o))
+        .unwrap_or(false)
+    {
+        return Ok(());
+    }
+    let shown = String::from_utf8_lossy(origin.as_bytes())
+        .chars()
+        .take(200)
+        .collect::<String>();
+    Err(rpc_error(
+        StatusCode::FORBIDDEN,
+        CODE_FORBIDDEN,
+        "Forbidden: Origin not allowed",
+        json!({"origin": shown, "hint": "only loopback origins and server.allowed_origins may call this server"}),
+        HeaderMap::new(),
+    ))
+}
+
+fn body_too_large(g: &Guard, message: &str) -> Response {
+    rpc_error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        CODE_TOO_LARGE,
+        message,
+        json!({"max_body_bytes": g.max_body, "hint": "send smaller requests (server.max_body_bytes)"}),
+        HeaderMap::new(),
+    )
+}
+
+/// Size, when the client declares it (the body is also read within the limit).
+#[allow(clippy::result_large_err)] // the error is the finished response
+fn check_declared_size(g: &Guard, req: &Request) -> Result<(), Response> {
+    match req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        Some(len) if len > g.max_body as u64 => Err(body_too_large(g, "request body too large")),
+        _ => Ok(()),
+    }
+}
+
+/// Bearer token → the client it names. A peer that has used up its failed attempts is refused
+/// (even with a right token) until the allowance refills: guessing cannot go faster than one
+/// try per second.
+#[allow(clippy::result_large_err)] // the error is the finished response
+fn authenticate(g: &Guard, req: &Request, peer: &str) -> Result<ClientIdentity, Response> {
+    let Some(creds) = &g.credentials else {
+        return Ok(ClientIdentity::uncleared(super::auth::DEFAULT_CLIENT));
+    };
+    if let Some(wait) = g.failures.peek(peer) {
+        return Err(too_many(
+            wait,
+            "Too many failed token attempts from this address",
+            "wait Retry-After seconds, then send the right token (`opsdesk mcp-config <client>` prints it)",
+        ));
+    }
+    let presented = req.headers().get(header::AUTHORIZATION);
+    if let Some(id) = presented.and_then(|v| creds.identify_header(v.as_bytes())) {
+        return Ok(id.clone());
+    }
+    if let Err(wait) = g.failures.check(peer) {
+        return Err(too_many(
+            wait,
+            "Too many failed token attempts from this address",
+            "wait Retry-After seconds, then send the right token",
+        ));
+    }
+    Err(unauthorized(presented.is_some()))
+}
+
+/// Sessions belong to the credential that opened them; another's, or an unknown one, is 404.
+#[allow(clippy::result_large_err)] // the error is the finished response
+async fn check_session_owner(
+    g: &Guard,
+    sid: &str,
+    identity: &ClientIdentity,
+) -> Result<(), Response> {
+    // `Some(true)`: ours; `Some(false)`: another credential's; `None`: not seen yet.
+    let mine = {
+        let mut owners = g.lock_owners();
+        owners.get_mut(sid).map(|o| {
+            o.last_used = Instant::now();
+            o.client == identity.name
+        })
+    };
+    match mine {
+        Some(true) => Ok(()),
+        Some(false) => Err(session_not_found(sid)),
+        None => {
+            use rmcp::transport::streamable_http_server::SessionManager;
+            let key: rmcp::transport::streamable_http_server::session::SessionId =
+                sid.to_string().into();
+            if g.sessions.has_session(&key).await.unwrap_or(false) {
+                Ok(())
+            } else {
+                Err(session_not_found(sid))
+            }
+        }
+    }
+}
+
+/// The message itself (POST): read within the size limit and checked to be one JSON-RPC
+/// message rmcp can take (else 400 with a JSON-RPC error, never a bare 415). Returns the
+/// request to pass on and whether it is an `initialize`.
+#[allow(clippy::result_large_err)] // the error is the finished response
+async fn read_message(g: &Guard, req: Request) -> Result<(Request, bool), Response> {
+    if req.method() != Method::POST {
+        return Ok((req, false));
+    }
+    let (parts, body) = req.into_parts();
+    let bytes = axum::body::to_bytes(body, g.max_body)
+        .await
+        .map_err(|_| body_too_large(g, "request body too large (or unreadable)"))?;
+    let initialize = check_message(&bytes)?.as_deref() == Some("initialize");
+    Ok((
+        Request::from_parts(parts, axum::body::Body::from(bytes)),
+        initialize,
+    ))
+}
+
+/// Session cap: a new legacy session only while there is room.
+#[allow(clippy::result_large_err)] // the error is the finished response
+async fn check_session_room(g: &Guard) -> Result<(), Response> {
+    if g.sessions.sessions.read().await.len() < g.max_sessions {
+        return Ok(());
+    }
+    let mut h = HeaderMap::new();
+    h.insert(header::RETRY_AFTER, HeaderValue::from(30u64));
+    Err(rpc_error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        CODE_TOO_MANY_SESSIONS,
+        "Too many MCP sessions",
+        json!({"max_sessions": g.max_sessions, "hint": "close unused sessions (HTTP DELETE with Mcp-Session-Id) or wait for idle ones to end (server.session_idle_secs); the operator can raise server.max_sessions"}),
+        h,
+    ))
+}
+
+/// Time. Only requests answered in one piece are bounded here: GET streams and subscriptions
+/// stay open by design, and tool calls have their own limit in the handler.
+async fn run_bounded(g: &Guard, req: Request, next: Next) -> Response {
+    if req.method() != Method::POST {
+        return next.run(req).await;
+    }
+    match tokio::time::timeout(g.timeout, next.run(req)).await {
+        Ok(r) => r,
+        Err(_) => rpc_error(
+            StatusCode::REQUEST_TIMEOUT,
+            CODE_TIMEOUT,
+            "request timed out",
+            json!({"timeout_secs": g.timeout.as_secs(), "hint": "retry; the server bounds each request in time (server.request_timeout_secs)"}),
+            HeaderMap::new(),
+        ),
+    }
+}
+
+/// A new session is owned by the credential that opened it; a deleted one is forgotten.
+fn after_answer(
+    g: &Guard,
+    method: &Method,
+    initialize: bool,
+    session: Option<&str>,
+    identity: &ClientIdentity,
+    resp: Response,
+) -> Response {
     if initialize
         && let Some(sid) = resp
             .headers()
@@ -448,8 +506,8 @@ async fn guard_mcp(State(g): State<Arc<Guard>>, mut req: Request, next: Next) ->
             },
         );
     }
-    if method == Method::DELETE {
-        if let Some(sid) = &session {
+    if *method == Method::DELETE {
+        if let Some(sid) = session {
             g.lock_owners().remove(sid);
             release_memory();
         }

@@ -12,10 +12,12 @@
 //! - `fixtures`: the conformance suite's fixtures, compiled only with the test-only
 //!   `conformance` feature (the integration test turns it on; a release build never has it)
 
+pub mod attachments;
 pub mod auth;
 pub mod bridge;
 pub mod conn;
 pub mod deals;
+pub mod fence;
 pub mod filing;
 #[cfg(feature = "conformance")]
 pub mod fixtures;

@@ -117,6 +117,10 @@ pub fn check_scope(scope: &ClientScope, uri: &str) -> Result<(), Box<Refusal>> {
         None if super::deals::deal_id(uri).is_some() => {
             scope.check_toolset(Toolset::Deals, &format!("resource `{uri}`"))
         }
+        // `opsdesk://attachments/{sha256}` follows the inbox tools.
+        None if uri.starts_with(super::attachments::PREFIX) => {
+            scope.check_toolset(Toolset::Inbox, &format!("resource `{uri}`"))
+        }
         None => Ok(()),
     }
 }

@@ -169,13 +169,27 @@ pub fn check_pattern(pattern: &str) -> Result<(), String> {
             tool_names()
         ));
     }
-    if !TOOLS.iter().any(|t| pattern_matches(p, t.name)) {
+    if !TOOLS.iter().any(|t| pattern_matches(p, t.name)) && !may_match_vault(p) {
         return Err(format!(
-            "`{shown}` matches no tool; valid tools: {}",
-            tool_names()
+            "`{shown}` matches no tool; valid tools: {}, and tool-vault tools as `{}<name>` (all of them: `{}*`)",
+            tool_names(),
+            crate::vault::MCP_PREFIX,
+            crate::vault::MCP_PREFIX,
         ));
     }
     Ok(())
+}
+
+/// Whether `pattern` can match a tool-vault name (`vault_<name>`). Vault tools come and go
+/// while the server runs, so a pattern for them is judged by its shape, not against today's
+/// folder: its literal start must agree with the prefix, and a pattern without `*` must name
+/// a tool after it.
+fn may_match_vault(pattern: &str) -> bool {
+    let prefix = crate::vault::MCP_PREFIX;
+    match pattern.split_once('*') {
+        Some((head, _)) => prefix.starts_with(head) || head.starts_with(prefix),
+        None => pattern.len() > prefix.len() && pattern.starts_with(prefix),
+    }
 }
 
 /// Where a server-wide setting came from: a refusal names it, so the client (and the operator
@@ -319,7 +333,7 @@ impl Refusal {
 /// A refusal as the JSON-RPC error the client gets (-32602, as for a tool that does not
 /// exist): the message names the mode and how to leave it; `data` says the same in fields and
 /// lists what this client can call instead.
-pub fn refusal_error(r: &Refusal, available: Vec<&'static str>) -> rmcp::ErrorData {
+pub fn refusal_error(r: &Refusal, available: Vec<String>) -> rmcp::ErrorData {
     rmcp::ErrorData::invalid_params(
         format!(
             "`{}` is not available to this client: {}. Set by {}; to change it, {}.",
@@ -799,6 +813,43 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn vault_patterns_are_accepted_by_shape_since_vault_tools_come_and_go() {
+        for good in [
+            "vault_*",
+            "vault_follow_up",
+            "vault_thread_*",
+            "vault*",
+            "*_summary",
+        ] {
+            assert!(check_pattern(good).is_ok(), "{good}");
+        }
+        for bad in ["vault_", "vaults_*", "vault-x"] {
+            let e = check_pattern(bad).unwrap_err();
+            assert!(
+                e.contains("vault_<name>") || e.contains("not a tool pattern"),
+                "{bad}: {e}"
+            );
+        }
+        // And a vault pattern admits the vault tools it matches, nothing else.
+        let c = Scopes::new(
+            &ServerConfig {
+                tools: Some(vec!["inbox_*".into(), "vault_*".into()]),
+                ..ServerConfig::default()
+            },
+            &Overrides::default(),
+        )
+        .for_client("default");
+        let vault = |name| ToolFacts {
+            name,
+            tier: Tier::DraftOnly,
+            toolset: Toolset::Vault,
+        };
+        assert!(c.check_facts(vault("vault_follow_up")).is_ok());
+        assert!(c.check(def("inbox_pull")).is_ok());
+        assert_eq!(c.check(def("status")).unwrap_err().rule, Rule::Tools);
     }
 
     #[test]

@@ -254,7 +254,16 @@ impl Hub {
             Ok(Err(e)) => return engine_error(e),
             Err(e) => return McpError::internal_error(e.to_string(), None),
         }
-        let available = self.scope_of(who).tools();
+        // The built-ins in scope, then the vault tools in scope (as `tools/list` orders them).
+        let scope = self.scope_of(who);
+        let mut available: Vec<String> = scope.tools().into_iter().map(String::from).collect();
+        available.extend(
+            self.vault
+                .tools()
+                .iter()
+                .map(|m| m.mcp_name())
+                .filter(|n| self.vault_check(&scope, n).is_ok()),
+        );
         super::scope::refusal_error(&refusal, available)
     }
 
@@ -882,11 +891,15 @@ impl ServerHandler for OpsDesk {
     ) -> Result<ListResourceTemplatesResult, McpError> {
         let who = self.hub.identity(&ctx.extensions);
         #[allow(unused_mut)] // extended only in the conformance build
-        let mut list = if self.hub.scope_of(&who).reaches(Toolset::Deals) {
+        let scope = self.hub.scope_of(&who);
+        let mut list = if scope.reaches(Toolset::Deals) {
             super::deals::templates()
         } else {
             Vec::new()
         };
+        if scope.reaches(Toolset::Inbox) {
+            list.extend(super::attachments::templates());
+        }
         #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures {
             list.extend(fx.resource_templates());
@@ -915,6 +928,23 @@ impl ServerHandler for OpsDesk {
         }
         // PHICLIENTS-VIEW (2/3): every resource body (and error) passes the PHI view.
         let what = format!("resource:{}", req.uri);
+        if req.uri.starts_with(super::attachments::PREFIX) {
+            // Bytes cannot pass the view: the attachment read applies it itself (metadata
+            // and text redacted, bytes withheld from an uncleared client).
+            let placeholders = &self.session.placeholders;
+            return match super::attachments::read(
+                &self.hub,
+                &who,
+                placeholders,
+                &req.uri,
+                &Self::actor_name(&who, &ctx),
+            )
+            .await
+            {
+                Ok(r) => Ok(r.into()),
+                Err(e) => Err(self.hub.present_error(&who, placeholders, &what, e).await),
+            };
+        }
         let mut result =
             match resources::read(&self.hub, &req.uri, &Self::actor_name(&who, &ctx)).await {
                 Ok(r) => r,

@@ -52,6 +52,11 @@ fn answer(r: Result<crate::vault::CallOutput, CallError>) -> Result<CallToolResu
             Ok(result)
         }
         Err(CallError::Invalid(m)) => Err(McpError::invalid_params(m, None)),
+        // -32602 like any bad argument; `data` lists each failing path for the model to fix.
+        Err(e @ CallError::Arguments { .. }) => {
+            let data = json!({"error": e.kind(), "violations": e.violations()});
+            Err(McpError::invalid_params(e.to_string(), Some(data)))
+        }
         Err(CallError::UnknownTool(t)) => Err(McpError::invalid_params(
             format!("unknown tool `{t}`"),
             None,
@@ -62,7 +67,10 @@ fn answer(r: Result<crate::vault::CallOutput, CallError>) -> Result<CallToolResu
                 CallError::Run(r) => r.stderr().to_string(),
                 _ => String::new(),
             };
-            let v = json!({"error": e.kind(), "message": e.to_string(), "stderr": stderr});
+            let mut v = json!({"error": e.kind(), "message": e.to_string(), "stderr": stderr});
+            if let Some(violations) = e.violations() {
+                v["violations"] = json!(violations);
+            }
             let mut result = CallToolResult::error(vec![ContentBlock::text(e.to_string())]);
             result.structured_content = Some(v);
             Ok(result)

@@ -600,6 +600,7 @@ impl Demo {
             body: item.body.to_string(),
             html: item.html,
             meta,
+            attachments: Vec::new(),
         }
     }
 }

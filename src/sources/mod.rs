@@ -5,6 +5,7 @@
 //! (DESIGN principles 1 and 4). A source treats every item as untrusted data.
 
 use crate::domain::NewMessage;
+use crate::sanitize::IngestError;
 use crate::store::inbox::{Appended, Inbox};
 
 pub mod demo;
@@ -16,35 +17,64 @@ pub mod spool;
 /// Where sources deliver inbound items. The engine implements it (sanitizes via
 /// `sanitize::to_record`, appends durably, then announces).
 ///
-/// An error means the item was *not* stored: the source keeps it and offers it again later.
-/// Content the sink refuses as invalid is reported as a [`crate::sanitize::IngestError`]
-/// somewhere in the error chain, so a source can tell "bad item" from "try again".
+/// An error means the item was *not* stored. Its kind tells a source what to do: a
+/// [`IngestFailure::Refused`] item is at fault and offering it again cannot help (reject it);
+/// a [`IngestFailure::Store`] failure is the store's (keep the item and offer it again later).
 pub trait Sink: Send + Sync {
-    fn ingest(&self, msg: NewMessage) -> anyhow::Result<Appended>;
+    fn ingest(&self, msg: NewMessage) -> Result<Appended, IngestFailure>;
 
     /// Several items, stored together (one durable batch) or, on a content error, not at all;
     /// the error then names the item (`item 3 of 40: …`). The default stores them one by one,
     /// so earlier items may be stored when a later one is refused.
-    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> anyhow::Result<Vec<Appended>> {
+    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> Result<Vec<Appended>, IngestFailure> {
         let count = msgs.len();
         msgs.into_iter()
             .enumerate()
-            .map(|(i, m)| {
-                self.ingest(m)
-                    .map_err(|e| e.context(format!("item {} of {count}", i + 1)))
-            })
+            .map(|(i, m)| self.ingest(m).map_err(|e| e.at(i, count)))
             .collect()
     }
 }
 
+/// Why a sink did not store an item (or a batch).
+#[derive(Debug, thiserror::Error)]
+pub enum IngestFailure {
+    /// The content is at fault: retrying cannot help. `item` is `(index, count)` in a batch.
+    #[error("{}{reason}", item.map(|(i, n)| format!("item {} of {n}: ", i + 1)).unwrap_or_default())]
+    Refused {
+        item: Option<(usize, usize)>,
+        reason: IngestError,
+    },
+    /// Storing failed (I/O, a full disk, a lock): the source keeps the item for later.
+    #[error(transparent)]
+    Store(#[from] anyhow::Error),
+}
+
+impl IngestFailure {
+    /// Name the item within its batch (a store failure concerns the whole batch).
+    pub fn at(self, index: usize, count: usize) -> Self {
+        match self {
+            IngestFailure::Refused { reason, .. } => IngestFailure::Refused {
+                item: Some((index, count)),
+                reason,
+            },
+            other => other,
+        }
+    }
+}
+
+impl From<IngestError> for IngestFailure {
+    fn from(reason: IngestError) -> Self {
+        IngestFailure::Refused { item: None, reason }
+    }
+}
+
 /// Sanitize every item first (so a content error stores nothing), naming the failing item.
-pub fn to_records(msgs: Vec<NewMessage>) -> anyhow::Result<Vec<crate::domain::InboxRecord>> {
+pub fn to_records(msgs: Vec<NewMessage>) -> Result<Vec<crate::domain::InboxRecord>, IngestFailure> {
     let count = msgs.len();
     msgs.into_iter()
         .enumerate()
         .map(|(i, m)| {
-            crate::sanitize::to_record(m)
-                .map_err(|e| anyhow::Error::new(e).context(format!("item {} of {count}", i + 1)))
+            crate::sanitize::to_record(m).map_err(|e| IngestFailure::from(e).at(i, count))
         })
         .collect()
 }
@@ -54,12 +84,15 @@ pub fn to_records(msgs: Vec<NewMessage>) -> anyhow::Result<Vec<crate::domain::In
 pub struct InboxSink<'a>(pub &'a Inbox);
 
 impl Sink for InboxSink<'_> {
-    fn ingest(&self, msg: NewMessage) -> anyhow::Result<Appended> {
+    fn ingest(&self, msg: NewMessage) -> Result<Appended, IngestFailure> {
         let record = crate::sanitize::to_record(msg)?;
-        Ok(self.0.append(record)?)
+        Ok(self.0.append(record).map_err(anyhow::Error::from)?)
     }
 
-    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> anyhow::Result<Vec<Appended>> {
-        Ok(self.0.append_batch(to_records(msgs)?)?)
+    fn ingest_batch(&self, msgs: Vec<NewMessage>) -> Result<Vec<Appended>, IngestFailure> {
+        Ok(self
+            .0
+            .append_batch(to_records(msgs)?)
+            .map_err(anyhow::Error::from)?)
     }
 }

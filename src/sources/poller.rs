@@ -31,11 +31,20 @@ pub struct SourceHealth {
 /// What sources report to: ingestion under a source name, and health. The engine implements it.
 pub trait SourceHost: Send + Sync {
     /// Sanitize, append durably, announce; see [`super::Sink`].
-    fn ingest_from(&self, msg: NewMessage, source: &str) -> anyhow::Result<Appended>;
+    fn ingest_from(&self, msg: NewMessage, source: &str) -> Result<Appended, super::IngestFailure>;
     /// Record and announce a source's health.
     fn report(&self, health: SourceHealth);
     /// The health of every running source.
     fn healths(&self) -> Vec<SourceHealth>;
+    /// Whether an item with this source id is already in the inbox (a re-polled message's
+    /// attachments are then not fetched again).
+    fn has_item(&self, _id: &str) -> bool {
+        false
+    }
+    /// Where sources put inbound attachments' bytes; none: attachments are not taken in.
+    fn attachment_store(&self) -> Option<crate::store::attachments::AttachmentStore> {
+        None
+    }
 }
 
 /// A failed poll: what to show, and how long the far side asked us to wait.

@@ -37,10 +37,11 @@ use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use super::Sink;
+use super::{IngestFailure, Sink};
 use crate::domain::{Channel, NewMessage, Party};
 use crate::paths::{ensure_private_dir, sync_dir, write_atomic};
 use crate::sanitize::{self, IngestError, MAX_FIELD_CHARS};
+use crate::store::attachments::{AttachmentStore, Content, Incoming};
 use crate::store::inbox::Appended;
 
 /// Files larger than this are rejected unread.
@@ -73,6 +74,8 @@ pub struct Spool {
     profiles: Option<BTreeSet<String>>,
     /// Two polls of one spool must not race for the same file.
     polling: Mutex<()>,
+    /// Where `.eml` attachments' bytes go; without one, attachments are not taken in.
+    attachments: Option<AttachmentStore>,
 }
 
 impl Spool {
@@ -87,6 +90,7 @@ impl Spool {
             settle: DEFAULT_SETTLE,
             profiles: None,
             polling: Mutex::new(()),
+            attachments: None,
         })
     }
 
@@ -99,6 +103,12 @@ impl Spool {
     /// Reject items that name a profile outside `profiles` (instead of failing in the sink).
     pub fn with_profiles(mut self, profiles: impl IntoIterator<Item = String>) -> Spool {
         self.profiles = Some(profiles.into_iter().collect());
+        self
+    }
+
+    /// Take in `.eml` attachments: bytes into `store`, metadata on the record.
+    pub fn with_attachments(mut self, store: AttachmentStore) -> Spool {
+        self.attachments = Some(store);
         self
     }
 
@@ -207,14 +217,31 @@ impl Spool {
             Fetched::Bytes(b) => b,
         };
         let parsed = match kind_of(name) {
-            Some(Kind::Json) => parse_json(&bytes, &self.default_profile, &shown),
+            Some(Kind::Json) => {
+                parse_json(&bytes, &self.default_profile, &shown).map(|items| (items, Vec::new()))
+            }
             Some(Kind::Eml) => parse_eml(&bytes, &self.default_profile, &shown),
             None => return Ok(()),
         };
-        let items = match parsed.and_then(|items| self.validate(items)) {
-            Ok(items) => items,
+        let (mut items, attached) = match parsed
+            .and_then(|(items, attached)| self.validate(items).map(|items| (items, attached)))
+        {
+            Ok(parsed) => parsed,
             Err(reason) => return self.reject(name, &reason, report),
         };
+        // Bytes first, then the record that names them: a crash in between leaves unreferenced
+        // bytes (reused when the file is read again), never a record naming missing bytes.
+        if let (Some(store), Some(first), false) =
+            (&self.attachments, items.first_mut(), attached.is_empty())
+        {
+            let profile = first.profile.clone();
+            first.attachments = store.store_message(&profile, attached).with_context(|| {
+                format!(
+                    "spool file {shown}: its attachments could not be stored in {}; the file stays for the next poll",
+                    store.dir().display()
+                )
+            })?;
+        }
 
         // One durable batch per file: a file's items are stored together, or (a content
         // error) none of them and the file is rejected.
@@ -229,17 +256,11 @@ impl Spool {
                     }
                 }
             }
-            Err(e) => {
-                if let Some(bad) = e.chain().find_map(|c| c.downcast_ref::<IngestError>()) {
-                    // The content is at fault: retrying cannot help. The context names the item.
-                    let which = e
-                        .chain()
-                        .map(|c| c.to_string())
-                        .find(|m| m.starts_with("item ") && m.contains(" of "))
-                        .map(|m| format!("{m}: "))
-                        .unwrap_or_default();
-                    return self.reject(name, &format!("{which}{bad}"), report);
-                }
+            // The content is at fault: retrying cannot help. The error names the item.
+            Err(bad @ IngestFailure::Refused { .. }) => {
+                return self.reject(name, &bad.to_string(), report);
+            }
+            Err(IngestFailure::Store(e)) => {
                 return Err(e.context(format!(
                     "spool file {shown}: its {count} item(s) were not stored; the file stays for the next poll"
                 )));
@@ -673,6 +694,7 @@ fn json_item(
         body,
         html: item.html.unwrap_or(false),
         meta,
+        attachments: Vec::new(),
     })
 }
 
@@ -732,8 +754,14 @@ fn parse_mailbox(s: &str) -> Party {
 
 // ------------------------------------------------------------------------ .eml files
 
-fn parse_eml(bytes: &[u8], default_profile: &str, file: &str) -> Result<Vec<NewMessage>, String> {
-    use mail_parser::{MessageParser, PartType};
+/// The message, and its attachments (MIME parts that are not the chosen body: attached files,
+/// inline images, attached messages) still to be stored.
+fn parse_eml(
+    bytes: &[u8],
+    default_profile: &str,
+    file: &str,
+) -> Result<(Vec<NewMessage>, Vec<Incoming>), String> {
+    use mail_parser::{MessageParser, MimeHeaders, PartType};
 
     let msg = MessageParser::default()
         .parse(bytes)
@@ -799,22 +827,56 @@ fn parse_eml(bytes: &[u8], default_profile: &str, file: &str) -> Result<Vec<NewM
         },
     };
 
+    // mail-parser decodes RFC 2231 (`filename*=UTF-8''…`, continuations) and RFC 2047
+    // (`=?UTF-8?B?…?=`) names; the store neutralizes them.
+    let attached = msg
+        .attachments()
+        .map(|part| {
+            let media_type = match part.content_type() {
+                Some(ct) => format!("{}/{}", ct.ctype(), ct.subtype().unwrap_or("octet-stream")),
+                None if part.is_message() => "message/rfc822".into(),
+                None => "application/octet-stream".into(),
+            };
+            let inline = part.content_disposition().map_or_else(
+                || matches!(part.body, PartType::InlineBinary(_)),
+                |d| d.is_inline(),
+            );
+            let name = part
+                .attachment_name()
+                .map(str::to_string)
+                .unwrap_or_else(|| match part.message().and_then(|m| m.subject()) {
+                    Some(subject) => format!("{subject}.eml"),
+                    None => String::new(),
+                });
+            Incoming {
+                name,
+                media_type,
+                inline,
+                content: Content::Bytes(part.contents().to_vec()),
+            }
+        })
+        .collect();
+
     let mut meta = BTreeMap::new();
     meta.insert("source".into(), Value::from("spool"));
     meta.insert("file".into(), Value::from(file));
-    Ok(vec![NewMessage {
-        id,
-        profile: default_profile.to_string(),
-        channel: Channel::Email,
-        thread_id,
-        from,
-        to,
-        subject: msg.subject().map(str::to_string),
-        ts,
-        body,
-        html,
-        meta,
-    }])
+    Ok((
+        vec![NewMessage {
+            id,
+            profile: default_profile.to_string(),
+            channel: Channel::Email,
+            thread_id,
+            from,
+            to,
+            subject: msg.subject().map(str::to_string),
+            ts,
+            body,
+            html,
+            meta,
+            attachments: Vec::new(),
+        }],
+        attached,
+    ))
 }
 
 #[cfg(test)]

@@ -161,6 +161,10 @@ pub struct VerifyReport {
     /// The anchored head the chain was checked against; `None` when there is no anchor (a trail
     /// written before anchors existed, or the anchor was deleted): then a cut tail cannot be seen.
     pub anchor: Option<Anchor>,
+    /// Archived months (retention), each checked against the hashes the live chain recorded.
+    pub archives: Vec<super::audit_archive::Archived>,
+    /// Records held by the archives (not counted in `records`).
+    pub archived_records: u64,
 }
 
 /// The head as the last append left it, kept in `audit/.head`.
@@ -431,18 +435,64 @@ impl Audit {
     pub fn verify(&self) -> Result<VerifyReport, StoreError> {
         let files = self.files()?;
         let anchor = self.anchor()?;
+        let archived = super::audit_archive::check(&self.dir)?;
         let mut report = VerifyReport {
             files: files.len(),
             records: 0,
             first_bad: None,
             torn_tail: None,
             anchor: anchor.clone(),
+            archives: archived.archives.clone(),
+            archived_records: archived.records,
         };
+        if let Some((file, reason)) = archived.problem {
+            report.first_bad = Some(BadRecord {
+                file,
+                line: 0,
+                seq: None,
+                reason,
+            });
+            return Ok(report);
+        }
         // The hash the chain has at the anchored seq, once reached.
         let mut anchored_hash: Option<String> = None;
-        let mut prev = GENESIS.to_string();
-        let mut expect = 1u64;
+        // The live chain goes on where the archives end.
+        let (mut prev, mut expect) = match &archived.resume {
+            Some((seq, hash)) => (hash.clone(), seq + 1),
+            None => (GENESIS.to_string(), 1u64),
+        };
+        if let Some(a) = &anchor
+            && a.seq < expect
+            && a.seq > 0
+        {
+            anchored_hash = archived
+                .archives
+                .iter()
+                .find(|x| x.last == a.seq)
+                .map(|x| x.last_hash.clone());
+        }
         for (fi, path) in files.iter().enumerate() {
+            // A month archived but not yet removed (a crash between the two): it must be
+            // exactly what its archive holds; its records were checked there.
+            if let Some(a) = archived.archives.iter().find(|a| {
+                path.file_name().and_then(|n| n.to_str()) == Some(&format!("{}.jsonl", a.month))
+            }) {
+                let live = fs::read(path).map_err(|e| StoreError::io(path, "read", e))?;
+                let kept = super::audit_archive::read_archive(&self.dir.join(a.file()))?;
+                if live != kept {
+                    report.first_bad = Some(BadRecord {
+                        file: path.clone(),
+                        line: 0,
+                        seq: None,
+                        reason: format!(
+                            "this month was archived, but it no longer matches its archive {}",
+                            a.file()
+                        ),
+                    });
+                    return Ok(report);
+                }
+                continue;
+            }
             let bad = |line: u64, seq: Option<u64>, reason: String| BadRecord {
                 file: path.clone(),
                 line,
@@ -520,7 +570,8 @@ impl Audit {
             }
         }
         if let Some(a) = &anchor {
-            let last = report.records;
+            // The chain's last seq, archived records included.
+            let last = expect - 1;
             let at = files.last().cloned().unwrap_or_else(|| self.dir.clone());
             let reason = if a.seq > last {
                 Some(if last + 1 == a.seq {

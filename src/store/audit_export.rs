@@ -203,6 +203,15 @@ impl Sink<'_> {
     }
 }
 
+/// A month's lines with their numbers, read from a live file or an archive.
+type NumberedLines = Box<dyn Iterator<Item = Result<(u64, Vec<u8>), StoreError>>>;
+
+/// One line of a month, live or archived.
+struct LineOf {
+    number: u64,
+    bytes: Vec<u8>,
+}
+
 /// Write the span's selected records to `out` and say what was written and whether it verified.
 /// A broken chain does not stop the export (the officer may need the records anyway); it is
 /// stated in the summary, and the caller decides the exit status.
@@ -240,9 +249,43 @@ pub fn export(
     };
     // The trail's previous record as read (seq, hash), whatever its time.
     let mut before: (u64, String) = (0, GENESIS.to_string());
+    // Archived months first (retention keeps them compressed, in chain order), then the live
+    // month files; a month archived but not yet removed is read once, from its archive.
+    let archives = super::audit_archive::notes(audit.dir())?;
+    let mut sources: Vec<(std::path::PathBuf, bool)> = archives
+        .values()
+        .map(|a| (audit.dir().join(a.file()), true))
+        .collect();
     for path in audit.files()? {
-        for line in Lines::open(&path, 0).map_err(|e| StoreError::io(&path, "open", e))? {
-            let line = line.map_err(|e| StoreError::io(&path, "read", e))?;
+        let month = path.file_stem().and_then(|m| m.to_str()).unwrap_or("");
+        if !archives.contains_key(month) {
+            sources.push((path, false));
+        }
+    }
+    for (path, archived) in sources {
+        let lines: NumberedLines = if archived {
+            let text = super::audit_archive::read_archive(&path)?;
+            let lines: Vec<_> = text
+                .split(|b| *b == b'\n')
+                .filter(|l| !l.is_empty())
+                .enumerate()
+                .map(|(i, l)| Ok((i as u64 + 1, l.to_vec())))
+                .collect();
+            Box::new(lines.into_iter())
+        } else {
+            let p = path.clone();
+            Box::new(
+                Lines::open(&path, 0)
+                    .map_err(|e| StoreError::io(&path, "open", e))?
+                    .map(move |l| {
+                        l.map(|l| (l.number, l.bytes))
+                            .map_err(|e| StoreError::io(&p, "read", e))
+                    }),
+            )
+        };
+        for line in lines {
+            let (number, bytes) = line?;
+            let line = LineOf { number, bytes };
             let at = format!("{} line {}", path.display(), line.number);
             let parsed = serde_json::from_slice::<serde_json::Value>(&line.bytes)
                 .ok()

@@ -43,7 +43,10 @@ pub fn record_at(dir: &Path, seq: u64) -> Result<Option<Found>, StoreError> {
             _ => continue,
         }
     }
-    Ok(None)
+    // Older than every live month: it may be in an archived one (retention).
+    Ok(super::audit_archive::record_line(dir, seq)?
+        .and_then(|l| serde_json::from_slice::<serde_json::Value>(&l).ok())
+        .and_then(found))
 }
 
 fn first_seq(path: &Path) -> Result<Option<u64>, StoreError> {

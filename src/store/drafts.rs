@@ -173,7 +173,7 @@ impl Drafts {
     }
 
     /// The events of one draft that took effect, in log order: its life (created, edited,
-    /// decided, executed or failed), each with its time and actor.
+    /// decided, executed or failed, re-queued as another), each with its time and actor.
     pub fn history(&self, id: &str) -> Result<Vec<DraftEvent>, StoreError> {
         let mut drafts = Vec::new();
         let mut by_id: HashMap<String, usize> = HashMap::new();
@@ -182,7 +182,8 @@ impl Drafts {
             // Unreadable and unbound lines are reported by the fold.
             if let Verdict::Checked(ev) = verdict
                 && apply(&mut drafts, &mut by_id, ev).is_ok()
-                && ev.draft_id == id
+                && (ev.draft_id == id
+                    || matches!(&ev.kind, DraftEventKind::Requeued { from, .. } if from == id))
             {
                 out.push(ev.clone());
             }
@@ -261,47 +262,77 @@ fn apply(
     by_id: &mut HashMap<String, usize>,
     ev: &DraftEvent,
 ) -> Result<usize, String> {
-    if let DraftEventKind::Created {
-        profile,
-        outbound,
-        digest,
-        verdict,
-        provider,
-    } = &ev.kind
-    {
-        if by_id.contains_key(&ev.draft_id) {
-            return Err(format!("draft {} already exists", ev.draft_id));
+    match &ev.kind {
+        DraftEventKind::Created {
+            profile,
+            outbound,
+            digest,
+            verdict,
+            provider,
+        } => create(
+            drafts, by_id, ev, profile, outbound, digest, verdict, provider,
+        ),
+        DraftEventKind::Requeued {
+            from,
+            digest,
+            verdict,
+        } => requeue(drafts, by_id, ev, from, digest, verdict),
+        _ => {
+            let &idx = by_id
+                .get(&ev.draft_id)
+                .ok_or_else(|| format!("no draft with id {}", ev.draft_id))?;
+            transition(&mut drafts[idx], ev)?;
+            Ok(idx)
         }
-        if *digest != content_digest(profile, outbound) {
-            return Err(format!(
-                "draft {}: digest does not match its content",
-                ev.draft_id
-            ));
-        }
-        drafts.push(Draft {
-            id: ev.draft_id.clone(),
-            profile: profile.clone(),
-            outbound: outbound.clone(),
-            digest: digest.clone(),
-            verdict: verdict.clone(),
-            provider: provider.clone(),
-            status: DraftStatus::Pending,
-            created_by: ev.actor.clone(),
-            created_at: ev.ts,
-            updated_at: ev.ts,
-            approved_digest: None,
-            decided_by: None,
-            reason: None,
-            remote_id: None,
-            edits: 0,
-        });
-        by_id.insert(ev.draft_id.clone(), drafts.len() - 1);
-        return Ok(drafts.len() - 1);
     }
-    let &idx = by_id
-        .get(&ev.draft_id)
-        .ok_or_else(|| format!("no draft with id {}", ev.draft_id))?;
-    let d = &mut drafts[idx];
+}
+
+/// A new pending draft, whose digest must match its content.
+#[allow(clippy::too_many_arguments)] // the fields of one `Created` event
+fn create(
+    drafts: &mut Vec<Draft>,
+    by_id: &mut HashMap<String, usize>,
+    ev: &DraftEvent,
+    profile: &str,
+    outbound: &crate::domain::Outbound,
+    digest: &str,
+    verdict: &crate::domain::Verdict,
+    provider: &Option<String>,
+) -> Result<usize, String> {
+    if by_id.contains_key(&ev.draft_id) {
+        return Err(format!("draft {} already exists", ev.draft_id));
+    }
+    if *digest != content_digest(profile, outbound) {
+        return Err(format!(
+            "draft {}: digest does not match its content",
+            ev.draft_id
+        ));
+    }
+    drafts.push(Draft {
+        id: ev.draft_id.clone(),
+        profile: profile.to_string(),
+        outbound: outbound.clone(),
+        digest: digest.to_string(),
+        verdict: verdict.clone(),
+        provider: provider.clone(),
+        status: DraftStatus::Pending,
+        created_by: ev.actor.clone(),
+        created_at: ev.ts,
+        updated_at: ev.ts,
+        approved_digest: None,
+        decided_by: None,
+        reason: None,
+        remote_id: None,
+        edits: 0,
+        requeued_from: None,
+        requeued_as: None,
+    });
+    by_id.insert(ev.draft_id.clone(), drafts.len() - 1);
+    Ok(drafts.len() - 1)
+}
+
+/// A later event on an existing draft: the rules of who may do what, in which status.
+fn transition(d: &mut Draft, ev: &DraftEvent) -> Result<(), String> {
     if d.status.is_final() {
         return Err(format!("draft {} is already {}", d.id, d.status.as_str()));
     }
@@ -315,7 +346,9 @@ fn apply(
         }
     };
     match &ev.kind {
-        DraftEventKind::Created { .. } => unreachable!("handled above"),
+        DraftEventKind::Created { .. } | DraftEventKind::Requeued { .. } => {
+            return Err(format!("draft {} already exists", d.id));
+        }
         DraftEventKind::Edited { outbound, digest } => {
             if *digest != content_digest(&d.profile, outbound) {
                 return Err(format!(
@@ -406,7 +439,67 @@ fn apply(
         }
     }
     d.updated_at = ev.ts;
-    Ok(idx)
+    Ok(())
+}
+
+/// A re-queue: a new pending draft with the content of an expired one. Only the operator
+/// re-queues, only an expired draft, only once, and only the content they saw (`digest`).
+fn requeue(
+    drafts: &mut Vec<Draft>,
+    by_id: &mut HashMap<String, usize>,
+    ev: &DraftEvent,
+    from: &str,
+    digest: &str,
+    verdict: &crate::domain::Verdict,
+) -> Result<usize, String> {
+    if !ev.actor.is_operator() {
+        return Err(format!(
+            "only the operator (console or local CLI) can re-queue a draft; {} cannot",
+            ev.actor
+        ));
+    }
+    if by_id.contains_key(&ev.draft_id) {
+        return Err(format!("draft {} already exists", ev.draft_id));
+    }
+    let &src = by_id
+        .get(from)
+        .ok_or_else(|| format!("no draft with id {from}"))?;
+    let old = &drafts[src];
+    if old.status != DraftStatus::Expired {
+        return Err(format!(
+            "draft {from} is {}; only an expired draft can be re-queued",
+            old.status.as_str()
+        ));
+    }
+    if let Some(new) = &old.requeued_as {
+        return Err(format!("draft {from} was already re-queued as {new}"));
+    }
+    if digest != old.digest {
+        return Err(format!(
+            "draft {from}: the re-queued content (digest {}) is not the expired draft's ({})",
+            short(digest),
+            short(&old.digest)
+        ));
+    }
+    let fresh = Draft {
+        id: ev.draft_id.clone(),
+        verdict: verdict.clone(),
+        status: DraftStatus::Pending,
+        // Age, and so the time to live, count from the re-queue.
+        created_at: ev.ts,
+        updated_at: ev.ts,
+        approved_digest: None,
+        decided_by: None,
+        reason: None,
+        remote_id: None,
+        requeued_from: Some(from.to_string()),
+        requeued_as: None,
+        ..old.clone()
+    };
+    drafts[src].requeued_as = Some(ev.draft_id.clone());
+    drafts.push(fresh);
+    by_id.insert(ev.draft_id.clone(), drafts.len() - 1);
+    Ok(drafts.len() - 1)
 }
 
 fn executor_only(actor: &Actor) -> Result<(), String> {

@@ -49,10 +49,18 @@ impl App {
             Act::MarkRead => self.mark_read(fx),
             Act::MarkAllRead => self.mark_all_read(fx),
             Act::Regenerate => self.regenerate(fx),
+            Act::Approve if !self.drafts.marked_pending().is_empty() => self.approve_marked(),
+            Act::Reject if !self.drafts.marked_pending().is_empty() => self.reject_marked(),
             Act::Approve => self.approve(),
             Act::Reject => self.reject(),
+            Act::Mark => self.mark(),
             Act::Edit => self.edit(fx),
             Act::ShowAll => self.show_all(),
+            Act::Requeue => self.requeue(fx),
+            Act::SortAge => {
+                self.drafts.newest_first = !self.drafts.newest_first;
+                self.drafts.sel = 0;
+            }
             Act::ToggleEnabled => self.toggle_enabled(fx),
             Act::SetDefault => self.set_default(fx),
             Act::CycleOutcome => self.cycle_outcome(),
@@ -295,6 +303,101 @@ impl App {
         });
     }
 
+    /// Mark (or unmark) the selected draft for a batch decision; only pending drafts.
+    fn mark(&mut self) {
+        let Some(d) = self.drafts.selected() else {
+            return;
+        };
+        if d.status != DraftStatus::Pending {
+            let msg = format!(
+                "draft {} is {}; only pending drafts can be marked",
+                d.id,
+                d.status.as_str()
+            );
+            self.say(Level::Warn, msg);
+            return;
+        }
+        let id = d.id.clone();
+        if !self.drafts.marked.remove(&id) {
+            self.drafts.marked.insert(id);
+        }
+        let n = self.drafts.marked_pending().len();
+        let (a, r) = (
+            self.keymap.key_for(self.pane.section(), Act::Approve),
+            self.keymap.key_for(self.pane.section(), Act::Reject),
+        );
+        self.say(
+            Level::Info,
+            format!(
+                "{n} marked: {a} approves them all, {r} rejects them all (each on its own digest)"
+            ),
+        );
+        // Marking moves on, so several are marked with repeated presses.
+        let len = self.drafts.visible().len();
+        self.drafts.sel = (self.drafts.sel + 1).min(len.saturating_sub(1));
+    }
+
+    /// The batch as the operator reviewed it: each marked draft with the digest shown now.
+    fn marked_items(&self) -> (Vec<crate::domain::BatchItem>, Vec<String>) {
+        let marked = self.drafts.marked_pending();
+        let items = marked
+            .iter()
+            .map(|d| crate::domain::BatchItem {
+                id: d.id.clone(),
+                digest: d.digest.clone(),
+            })
+            .collect();
+        let lines = marked
+            .iter()
+            .map(|d| {
+                let mut l = format!(
+                    "{}  {} for {} to {}",
+                    d.id,
+                    d.outbound.kind(),
+                    d.profile,
+                    d.outbound.recipients().join(", ")
+                );
+                if let Some(s) = d.outbound.subject() {
+                    l.push_str(&format!(" · {s}"));
+                }
+                l
+            })
+            .collect();
+        (items, lines)
+    }
+
+    /// Approve every marked draft in one step, after a confirmation listing each with its
+    /// recipients and subject. The engine refuses the lot if any kind may not be batched.
+    fn approve_marked(&mut self) {
+        let (items, mut lines) = self.marked_items();
+        let n = items.len();
+        lines.push(String::new());
+        lines.push(format!(
+            "Approving releases all {n} to be sent, each bound to the content shown. y / Enter = approve all, n / Esc = cancel"
+        ));
+        self.overlay = Some(Overlay::Confirm {
+            title: format!("Approve {n} marked drafts?"),
+            lines,
+            action: Action::DecideDrafts {
+                decision: crate::domain::BatchDecision::Approve,
+                items,
+            },
+            label: format!("approved {n} drafts"),
+        });
+    }
+
+    fn reject_marked(&mut self) {
+        let (items, _) = self.marked_items();
+        let n = items.len();
+        self.overlay = Some(Overlay::Input {
+            kind: InputKind::RejectBatch { items },
+            title: format!(
+                "Reject {n} marked drafts — one reason for all (Enter to reject, Esc to cancel)"
+            ),
+            buf: String::new(),
+        });
+    }
+
     fn reject(&mut self) {
         let Some(d) = self.drafts.selected() else {
             return;
@@ -331,6 +434,35 @@ impl App {
             id: d.id.clone(),
             outbound: d.outbound.clone(),
         });
+    }
+
+    /// One key puts an expired draft back in the queue (nothing is sent, so nothing to
+    /// confirm): the engine makes a new pending draft of the content shown, judged again.
+    fn requeue(&mut self, fx: &mut Vec<Effect>) {
+        let Some(d) = self.drafts.selected() else {
+            return;
+        };
+        if d.status != DraftStatus::Expired {
+            let msg = format!(
+                "draft {} is {}; only expired drafts can be re-queued",
+                d.id,
+                d.status.as_str()
+            );
+            self.say(Level::Warn, msg);
+            return;
+        }
+        if let Some(new) = &d.requeued_as {
+            let msg = format!("draft {} was already re-queued as {new}", d.id);
+            self.say(Level::Warn, msg);
+            return;
+        }
+        fx.push(Effect::Req(Req::Submit {
+            action: Action::RequeueDraft {
+                id: d.id.clone(),
+                digest: Some(d.digest.clone()),
+            },
+            label: format!("re-queued draft {}", d.id),
+        }));
     }
 
     fn show_all(&mut self) {

@@ -90,6 +90,8 @@ pub struct InboxRow {
     pub text: String,
     /// The item's triage, when it has one (filled in by the data thread).
     pub triage: Option<crate::assistant::store::TriageRecord>,
+    /// One line per attachment (listed in the details; never opened by the console).
+    pub attachments: Vec<String>,
 }
 
 impl InboxRow {
@@ -132,6 +134,11 @@ impl From<&InboxRecord> for InboxRow {
             received_at: r.received_at,
             text: crate::sanitize::clean_text(&text, PREVIEW_CHARS),
             triage: None,
+            attachments: r
+                .attachments
+                .iter()
+                .map(|a| crate::sanitize::for_terminal(&a.summary()))
+                .collect(),
         }
     }
 }
@@ -248,6 +255,8 @@ pub enum Msg {
     /// Every deal, open ones first.
     Deals(Result<Vec<crate::domain::Deal>, String>),
     Providers(Result<ProvidersView, String>),
+    /// The tool vault's tools and their health (`Engine::vault_view`).
+    Vault(Result<crate::vault::VaultView, String>),
     AuditTail(Vec<AuditRecord>),
     Chain(ChainStatus),
     Brief {
@@ -320,6 +329,10 @@ pub enum InputKind {
     Classify {
         seq: u64,
     },
+    /// A reason for rejecting every marked draft at once.
+    RejectBatch {
+        items: Vec<crate::domain::BatchItem>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -386,13 +399,18 @@ impl InboxView {
 pub struct DraftsView {
     pub all: Vec<Draft>,
     pub show_all: bool,
+    /// Undecided drafts youngest first (`s`); by default the oldest, the most urgent, lead.
+    pub newest_first: bool,
+    /// Drafts marked for a batch decision (`space`), by id.
+    pub marked: std::collections::BTreeSet<String>,
     pub filter: String,
     pub sel: usize,
     pub loaded: bool,
 }
 
 impl DraftsView {
-    /// Undecided first (oldest first, the queue order), then decided ones (newest first).
+    /// Undecided first, by age (oldest first unless `newest_first`), then decided ones (most
+    /// recently decided first).
     pub fn visible(&self) -> Vec<&Draft> {
         let f = self.filter.to_lowercase();
         let mut v: Vec<&Draft> = self
@@ -421,7 +439,13 @@ impl DraftsView {
             };
             rank(a).cmp(&rank(b)).then_with(|| {
                 if rank(a) == 0 {
-                    a.created_at.cmp(&b.created_at)
+                    // Age counts from creation (or re-queue), the same clock the TTL uses.
+                    let oldest_first = a.created_at.cmp(&b.created_at);
+                    if self.newest_first {
+                        oldest_first.reverse()
+                    } else {
+                        oldest_first
+                    }
                 } else {
                     b.updated_at.cmp(&a.updated_at)
                 }
@@ -431,6 +455,13 @@ impl DraftsView {
     }
     pub fn selected(&self) -> Option<&Draft> {
         self.visible().get(self.sel).copied()
+    }
+    /// The marked drafts that are still pending, in the order shown.
+    pub fn marked_pending(&self) -> Vec<&Draft> {
+        self.visible()
+            .into_iter()
+            .filter(|d| d.status == DraftStatus::Pending && self.marked.contains(&d.id))
+            .collect()
     }
     pub fn pending(&self) -> usize {
         self.all
@@ -445,6 +476,9 @@ pub struct ProvidersPane {
     pub view: Option<ProvidersView>,
     pub error: Option<String>,
     pub sel: usize,
+    /// The tool vault's section of the pane (what the assistant and MCP clients can use);
+    /// `None` until the data task has read it.
+    pub vault: Option<Result<crate::vault::VaultView, String>>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -514,6 +548,8 @@ pub struct StatusInfo {
 
 pub struct App {
     pub pane: Pane,
+    /// The time the console shows ages against; the run loop sets it, tests choose it.
+    pub now: OffsetDateTime,
     pub theme: Theme,
     pub keymap: Keymap,
     pub profiles: Vec<String>,
@@ -547,6 +583,8 @@ pub struct App {
     /// progress line.
     pub jobs: BTreeMap<u64, JobProgress>,
     pub deals: DealsView,
+    /// Reminders of drafts waiting too long (`[drafts] remind_after_hours`); `None`: off.
+    pub reminders: Option<crate::engine::reminders::Reminders>,
 }
 
 /// The Deals pane: every deal, open ones first, and the selected one's detail.
@@ -608,6 +646,21 @@ pub fn with_body(o: &Outbound, new_body: String) -> Outbound {
         Outbound::MoveMail { .. } => {}
     }
     o
+}
+
+/// A draft's age in the fewest characters that still read well: `45m`, `7h`, `3d4h`, `12d`.
+pub fn age_text(created: OffsetDateTime, now: OffsetDateTime) -> String {
+    let mins = (now - created).whole_minutes();
+    if mins < 0 {
+        return "-".into();
+    }
+    let (d, h, m) = (mins / 1440, mins / 60 % 24, mins % 60);
+    match (d, h) {
+        (0, 0) => format!("{m}m"),
+        (0, h) => format!("{h}h"),
+        (d, h) if d < 10 && h > 0 => format!("{d}d{h}h"),
+        (d, _) => format!("{d}d"),
+    }
 }
 
 /// Keep `sel` inside `[offset, offset + height)`.
@@ -675,6 +728,7 @@ pub fn jobs_line(jobs: &BTreeMap<u64, JobProgress>) -> Option<String> {
 impl App {
     pub fn new(theme: Theme, keymap: Keymap, profiles: Vec<String>, size: (u16, u16)) -> App {
         App {
+            now: OffsetDateTime::UNIX_EPOCH,
             pane: Pane::Inbox,
             theme,
             keymap,
@@ -702,6 +756,7 @@ impl App {
             ticks: 0,
             jobs: BTreeMap::new(),
             deals: DealsView::default(),
+            reminders: None,
         }
     }
 
@@ -729,6 +784,27 @@ impl App {
             generation: self.inbox.generation,
             filter: self.inbox.filter.clone(),
             anchor,
+        }
+    }
+
+    /// One notice for every draft that waits too long, at most once per interval (the
+    /// drafts as this console knows them, at `self.now`).
+    fn remind(&mut self) {
+        if !self.drafts.loaded {
+            return;
+        }
+        let now = self.now;
+        let Some(r) = self.reminders.as_mut() else {
+            return;
+        };
+        if let Some(reminder) = r.check(&self.drafts.all, now) {
+            let key = self
+                .keymap
+                .key_for(Pane::Drafts.section(), super::keymap::Act::PaneDrafts);
+            self.say(
+                Level::Warn,
+                format!("{} ({key} shows them)", reminder.line()),
+            );
         }
     }
 
@@ -873,6 +949,7 @@ impl App {
                 if self.ticks.is_multiple_of(8) {
                     fx.push(Effect::Req(Req::Clients));
                 }
+                self.remind();
             }
             Msg::Engine(ev) => self.on_engine(ev, &mut fx),
             Msg::Lagged => {
@@ -904,6 +981,7 @@ impl App {
                 }
                 Err(e) => self.providers.error = Some(e),
             },
+            Msg::Vault(r) => self.providers.vault = Some(r),
             Msg::AuditTail(recs) => {
                 // Newest first; keep anything newer that arrived live meanwhile.
                 let newest = self.audit.records.front().map(|r| r.seq).unwrap_or(0);
@@ -1291,6 +1369,39 @@ impl App {
                     format!("{label}: draft {draft_id} queued for approval (Drafts, 3)"),
                 );
             }
+            (Action::DecideDrafts { items, .. }, Ok(Outcome::Done { detail })) => {
+                // Each draft was decided on its own: say which did not go through, and why.
+                let results = detail["results"].as_array().cloned().unwrap_or_default();
+                let missed: Vec<String> = results
+                    .iter()
+                    .filter(|r| r["outcome"] != "done")
+                    .map(|r| {
+                        format!(
+                            "{} ({})",
+                            r["id"].as_str().unwrap_or("?"),
+                            r["error"]
+                                .as_str()
+                                .or(r["reason"].as_str())
+                                .unwrap_or("not decided")
+                        )
+                    })
+                    .collect();
+                self.drafts.marked.clear();
+                if missed.is_empty() {
+                    self.say(Level::Info, label);
+                } else {
+                    self.say(
+                        Level::Error,
+                        format!(
+                            "{label}: {} of {} done; NOT decided: {}",
+                            items.len() - missed.len(),
+                            items.len(),
+                            missed.join("; ")
+                        ),
+                    );
+                }
+                fx.push(Effect::Req(Req::Drafts));
+            }
             (_, Ok(Outcome::Done { .. })) => self.say(Level::Info, label),
             (Action::ApproveDraft { id, .. }, Err(e)) if e.contains("changed since") => {
                 self.say(
@@ -1390,6 +1501,11 @@ impl App {
                     String::new(),
                 ];
                 lines.extend(r.text.lines().map(str::to_string));
+                if !r.attachments.is_empty() {
+                    lines.push(String::new());
+                    lines.push(format!("attachments ({}):", r.attachments.len()));
+                    lines.extend(r.attachments.iter().map(|a| format!("  {a}")));
+                }
                 (format!("Message #{}", r.seq), lines)
             }
             Pane::Drafts => {
@@ -1609,6 +1725,23 @@ impl App {
                     action: Action::RejectDraft { id, reason },
                 }));
             }
+            InputKind::RejectBatch { items } => {
+                let reason = buf.trim().to_string();
+                if reason.is_empty() {
+                    self.say(
+                        Level::Warn,
+                        "a rejection needs a reason; nothing was rejected",
+                    );
+                    return;
+                }
+                fx.push(Effect::Req(Req::Submit {
+                    label: format!("rejected {} drafts", items.len()),
+                    action: Action::DecideDrafts {
+                        decision: crate::domain::BatchDecision::Reject { reason },
+                        items,
+                    },
+                }));
+            }
             InputKind::Command => self.command(buf.trim(), fx),
             InputKind::Classify { seq } => match parse_classify(&buf) {
                 Ok((category, urgency, reason)) => fx.push(Effect::Req(Req::SetTriage {
@@ -1742,8 +1875,14 @@ pub fn draft_lines(d: &Draft, tz: UtcOffset) -> Vec<String> {
         ),
         format!("updated:    {}", fmt_time(d.updated_at, tz)),
         format!("edits:      {}", d.edits),
-        format!("digest:     {}", d.digest),
     ];
+    for a in d.outbound.attachments() {
+        lines.push(format!(
+            "attached:   {}",
+            crate::sanitize::for_terminal(&a.summary())
+        ));
+    }
+    lines.push(format!("digest:     {}", d.digest));
     if let Some(by) = &d.decided_by {
         lines.push(format!("decided by: {by}"));
     }
@@ -1766,7 +1905,9 @@ pub fn draft_outlook(d: &Draft) -> &'static str {
         DraftStatus::Executed => "sent",
         DraftStatus::Failed => "approved, but sending failed (it is retried)",
         DraftStatus::Rejected => "rejected: it will not be sent",
-        DraftStatus::Expired => "expired unanswered: it will not be sent",
+        DraftStatus::Expired => {
+            "expired unanswered: it will not be sent (u re-queues it as a new draft)"
+        }
     }
 }
 
@@ -1796,6 +1937,10 @@ pub fn draft_life(events: &[DraftEvent], tz: UtcOffset) -> Vec<String> {
                 DraftEventKind::Expired { ttl_hours } => {
                     format!("expired after {ttl_hours} h without a decision")
                 }
+                DraftEventKind::Requeued { from, .. } => format!(
+                    "re-queued by {}: {from} → {} (a fresh time to live)",
+                    e.actor, e.draft_id
+                ),
             };
             format!("  {when}  {what}")
         })

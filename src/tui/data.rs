@@ -100,6 +100,9 @@ fn handle(
             tx.send(Msg::Providers(
                 engine.providers_view().map_err(|e| e.to_string()),
             ))?;
+            tx.send(Msg::Vault(
+                engine.vault_view(AUDIT_TAIL).map_err(|e| e.to_string()),
+            ))?;
             tx.send(Msg::AuditTail(
                 engine.audit_tail(AUDIT_TAIL).unwrap_or_default(),
             ))?;
@@ -160,9 +163,15 @@ fn handle(
         }
         Req::Drafts => tx.send(Msg::Drafts(drafts(engine)))?,
         Req::Deals => tx.send(Msg::Deals(deals(engine)))?,
-        Req::Providers => tx.send(Msg::Providers(
-            engine.providers_view().map_err(|e| e.to_string()),
-        ))?,
+        Req::Providers => {
+            tx.send(Msg::Providers(
+                engine.providers_view().map_err(|e| e.to_string()),
+            ))?;
+            // The folder may have changed, and calls made since show in the health column.
+            tx.send(Msg::Vault(
+                engine.vault_view(AUDIT_TAIL).map_err(|e| e.to_string()),
+            ))?;
+        }
         Req::Verify => verify(engine, tx.0),
         Req::Brief { profile } => {
             let ask = |kind| match engine.submit(

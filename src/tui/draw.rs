@@ -147,12 +147,15 @@ fn hint(app: &App) -> String {
         ),
         Pane::Brief => format!(" {} regenerate", k(Act::Regenerate)),
         Pane::Drafts => format!(
-            " {} approve · {} reject · {} edit · {} details · {} show decided",
+            " {} approve · {} reject · {} mark · {} edit · {} re-queue · {} details · {} show decided · {} sort by age",
             k(Act::Approve),
             k(Act::Reject),
+            k(Act::Mark),
             k(Act::Edit),
+            k(Act::Requeue),
             k(Act::Details),
-            k(Act::ShowAll)
+            k(Act::ShowAll),
+            k(Act::SortAge)
         ),
         Pane::Providers => format!(
             " {} enable/disable · {} set default",

@@ -73,6 +73,7 @@ acts! {
     MarkAllRead = "mark_all_read",
     Regenerate = "regenerate",
     Approve = "approve", Reject = "reject", Edit = "edit", ShowAll = "show_all",
+    Requeue = "requeue", SortAge = "sort_age", Mark = "mark",
     ToggleEnabled = "toggle_enabled", SetDefault = "set_default",
     CycleOutcome = "cycle_outcome", Verify = "verify",
     RunTriage = "run_triage", TriageAll = "triage_all", RunDeadlines = "run_deadlines",
@@ -122,7 +123,9 @@ impl Act {
             | Act::PaneProviders
             | Act::PaneAudit
             | Act::PaneDeals => Purpose::Panes,
-            Act::Filter | Act::ClearFilter | Act::CycleOutcome | Act::ShowAll => Purpose::Filter,
+            Act::Filter | Act::ClearFilter | Act::CycleOutcome | Act::ShowAll | Act::SortAge => {
+                Purpose::Filter
+            }
             Act::Quit
             | Act::Command
             | Act::Help
@@ -139,6 +142,8 @@ impl Act {
             | Act::Approve
             | Act::Reject
             | Act::Edit
+            | Act::Requeue
+            | Act::Mark
             | Act::ToggleEnabled
             | Act::SetDefault
             | Act::RunTriage

@@ -117,6 +117,8 @@ pub fn run(
     if let Some(e) = opts.mcp_error {
         app.say(app::Level::Error, format!("MCP server not running: {e}"));
     }
+    app.now = time::OffsetDateTime::now_utc();
+    app.reminders = crate::engine::reminders::Reminders::new(&engine.config().drafts);
     let first = app.start();
     apply(first, &req_tx, &mut terminal, &gate, &mut app);
 
@@ -132,6 +134,7 @@ pub fn run(
                 let effects = app.update(Msg::Resize(sz.width, sz.height));
                 apply(effects, &req_tx, &mut terminal, &gate, &mut app);
             }
+            app.now = time::OffsetDateTime::now_utc();
             terminal.draw(|f| draw(&app, f))?;
             let msg = match msg_rx.recv_timeout(Duration::from_millis(250)) {
                 Ok(m) => m,
@@ -194,7 +197,11 @@ fn apply(
                     Some(body) => {
                         let _ = req_tx.send(Req::Submit {
                             label: format!("reply to {to} drafted"),
-                            action: Action::DraftReply { message_id, body },
+                            action: Action::DraftReply {
+                                message_id,
+                                body,
+                                attachments: Vec::new(),
+                            },
                         });
                     }
                     None => app.say(app::Level::Info, "no reply written; nothing was drafted"),

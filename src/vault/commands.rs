@@ -9,10 +9,17 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::domain::{Action, Outbound};
+use crate::mcp::filing::MailMoveArgs;
 use crate::mcp::tools::{CalendarEventArgs, ChatReplyArgs, DraftEmailArgs, DraftReplyArgs};
 
 /// The kinds a command may have.
-pub const KINDS: &[&str] = &["draft_email", "draft_reply", "chat_reply", "calendar_event"];
+pub const KINDS: &[&str] = &[
+    "draft_email",
+    "draft_reply",
+    "chat_reply",
+    "calendar_event",
+    "move_mail",
+];
 
 /// Kinds that decide on drafts: only the operator may, so a tool asking is an error.
 const DECISIONS: &[&str] = &[
@@ -105,12 +112,14 @@ fn one(c: &Value, profiles: &[String], allowed: &dyn Fn(&str) -> bool) -> Result
                     to: a.to,
                     subject: a.subject,
                     body: a.body,
+                    attachments: Vec::new(),
                 },
                 None => Outbound::SendEmail {
                     to: a.to,
                     cc: a.cc,
                     subject: a.subject,
                     body: a.body,
+                    attachments: Vec::new(),
                 },
             };
             (Some(profile.clone()), draft(profile, outbound))
@@ -122,6 +131,7 @@ fn one(c: &Value, profiles: &[String], allowed: &dyn Fn(&str) -> bool) -> Result
                 Action::DraftReply {
                     message_id: a.message_id,
                     body: a.body,
+                    attachments: Vec::new(),
                 },
             )
         }
@@ -146,6 +156,18 @@ fn one(c: &Value, profiles: &[String], allowed: &dyn Fn(&str) -> bool) -> Result
                 body: a.body,
             };
             (Some(profile.clone()), draft(profile, outbound))
+        }
+        "move_mail" => {
+            // Like `mail_move`: the engine derives the profile from the message and queues
+            // the move as a draft the operator approves.
+            let a: MailMoveArgs = args(&kind, map)?;
+            (
+                None,
+                Action::MoveMessage {
+                    message_id: a.message_id,
+                    folder: a.folder,
+                },
+            )
         }
         other => {
             return Err(format!(
@@ -225,6 +247,27 @@ mod tests {
             e.contains("unknown command kind") && e.contains("draft_email"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_move_mail_becomes_a_move_message_with_the_mail_move_fields() {
+        let p = parse(
+            &json!([{"kind": "move_mail", "message_id": "m1", "folder": "archive"}]),
+            &profiles(),
+            &|_| true,
+        )
+        .unwrap();
+        assert!(matches!(
+            &p[0].action,
+            Action::MoveMessage { message_id, folder } if message_id == "m1" && folder == "archive"
+        ));
+        let e = parse(
+            &json!([{"kind": "move_mail", "message_id": "m1"}]),
+            &profiles(),
+            &|_| true,
+        )
+        .unwrap_err();
+        assert!(e.contains("`move_mail`") && e.contains("folder"), "{e}");
     }
 
     #[test]

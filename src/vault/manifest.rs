@@ -51,7 +51,8 @@ struct RawManifest {
     profiles: Vec<String>,
     #[serde(default)]
     may_see_phi: bool,
-    /// Declared for the record (see ARCHITECTURE.md: not enforced yet).
+    /// Whether the tool needs the network; without it the tool runs without one where the
+    /// platform allows (`sandbox`).
     #[serde(default)]
     needs_network: bool,
     /// A JSON Schema: a TOML table, or a string holding JSON.
@@ -75,6 +76,11 @@ pub struct Manifest {
     pub needs_network: bool,
     pub input_schema: serde_json::Map<String, Value>,
     pub output_schema: Option<serde_json::Map<String, Value>>,
+    /// `input_schema`, compiled: arguments are checked before the tool is started.
+    pub input_check: super::schema::Compiled,
+    /// `output_schema`, compiled: the output (less `commands`) is checked before any command
+    /// is submitted.
+    pub output_check: Option<super::schema::Compiled>,
 }
 
 impl Manifest {
@@ -149,6 +155,11 @@ pub fn parse(tool_dir: &Path, text: &str) -> Result<Manifest, String> {
                 .into(),
         );
     }
+    let input_check = super::schema::Compiled::new("input_schema", &input_schema)?;
+    let output_check = output_schema
+        .as_ref()
+        .map(|o| super::schema::Compiled::new("output_schema", o))
+        .transpose()?;
     Ok(Manifest {
         title: raw
             .title
@@ -165,6 +176,8 @@ pub fn parse(tool_dir: &Path, text: &str) -> Result<Manifest, String> {
         needs_network: raw.needs_network,
         input_schema,
         output_schema,
+        input_check,
+        output_check,
     })
 }
 
@@ -288,6 +301,10 @@ input_schema = { type = "object", properties = { text = { type = "string" } } }
             (format!("{GOOD}exec = \"missing\"\n"), "missing"),
             (format!("{GOOD}sudo = true\n"), "sudo"),
             ("name = \"x\"".to_string(), "missing field"),
+            (
+                GOOD.replace("type = \"string\"", "type = \"text\""),
+                "input_schema is not a valid JSON Schema (at `/properties/text/type`)",
+            ),
         ];
         for (text, needle) in cases {
             let e = parse(d.path(), &text).unwrap_err();

@@ -9,8 +9,11 @@
 //! tools are still served.
 
 pub mod commands;
+pub mod examples;
 pub mod manifest;
 pub mod process;
+pub mod sandbox;
+pub mod schema;
 pub mod watch;
 
 use std::collections::BTreeMap;
@@ -22,7 +25,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::config::{Config, VaultConfig};
-use crate::domain::{Actor, AuditEvent, AuditOutcome, Outcome, Query};
+use crate::domain::{Action, Actor, AuditEvent, AuditOutcome, Outcome, Query};
 use crate::engine::query::Answer;
 use crate::engine::{Engine, EngineError};
 use crate::paths::Paths;
@@ -57,6 +60,8 @@ pub struct Vault {
     /// Set once the folder is actually watched (the MCP `tools` capability then says
     /// `listChanged`).
     watched: std::sync::atomic::AtomicBool,
+    /// Whether tools that do not declare `needs_network` run without one.
+    net: sandbox::NetIsolation,
 }
 
 /// The tools folder: `[vault] dir`, else `tools/` beside the config file.
@@ -81,6 +86,7 @@ impl Vault {
             config: config.clone(),
             registry: RwLock::new(registry),
             watched: Default::default(),
+            net: sandbox::state(config.isolate_network),
         }
     }
 
@@ -94,6 +100,11 @@ impl Vault {
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Whether tools without `needs_network` run without a network here, and if not, why.
+    pub fn net_isolation(&self) -> &sandbox::NetIsolation {
+        &self.net
     }
 
     /// Whether `[vault] watch` asks for the folder to be watched.
@@ -163,7 +174,7 @@ impl Vault {
             &caller,
             match &result {
                 Ok(_) => AuditOutcome::Ok,
-                Err(CallError::Invalid(_)) => AuditOutcome::Denied,
+                Err(CallError::Invalid(_) | CallError::Arguments { .. }) => AuditOutcome::Denied,
                 Err(_) => AuditOutcome::Error,
             },
         )
@@ -203,12 +214,19 @@ impl Vault {
         caller: &Actor,
         profile: &mut Option<String>,
     ) -> Result<CallOutput, CallError> {
+        // Before anything is read for the tool or the tool is started.
+        let mut args = args;
+        checked(&m.input_check, &mut args).map_err(|violations| CallError::Arguments {
+            tool: m.mcp_name(),
+            violations,
+        })?;
         let context = context(engine, m, &args, caller, profile).await?;
         let input = json!({"tool": m.name, "arguments": args, "context": context});
         let limits = process::Limits {
             timeout: Duration::from_secs(m.timeout_secs),
             max_output_bytes: self.config.max_output_bytes,
             max_stderr_bytes: self.config.max_stderr_bytes,
+            no_network: !m.needs_network && self.net.enforced(),
         };
         let ran = {
             let _slot = self
@@ -221,7 +239,14 @@ impl Vault {
                 .map_err(CallError::Run)?
         };
         let mut output = ran.output;
-        let proposals = match output.remove("commands") {
+        let commands = output.remove("commands");
+        // The declared schema describes the tool's own answer; `commands` is opsdesk's channel
+        // and is checked by `commands::parse`. A mismatch refuses the whole result: nothing
+        // is submitted.
+        if let Some(check) = &m.output_check {
+            checked(check, &mut output).map_err(|violations| CallError::Output { violations })?;
+        }
+        let proposals = match commands {
             None | Some(Value::Null) => Vec::new(),
             Some(_) if m.tier == VaultTier::ReadOnly => {
                 return Err(CallError::BadResult(
@@ -231,6 +256,34 @@ impl Vault {
             Some(c) => commands::parse(&c, &engine.profile_names(), &|p| m.allows_profile(p))
                 .map_err(CallError::BadResult)?,
         };
+        // A reply or a move acts for its message's profile: the manifest must allow that one
+        // too. All are checked before any is submitted (all or nothing, like `parse`).
+        for (i, p) in proposals.iter().enumerate() {
+            let message_id = match &p.action {
+                Action::DraftReply { message_id, .. } | Action::MoveMessage { message_id, .. } => {
+                    message_id
+                }
+                _ => continue,
+            };
+            let engine2 = engine.clone();
+            let id = message_id.clone();
+            let rec = tokio::task::spawn_blocking(move || engine2.inbox_record_by_id(&id))
+                .await
+                .map_err(|e| CallError::Engine(EngineError::AuditUnavailable(e.to_string())))?
+                .map_err(|e| CallError::Engine(e.into()))?;
+            // An unknown message is the engine's to report (NotFound) when it is submitted.
+            if let Some(rec) = rec
+                && !m.allows_profile(&rec.profile)
+            {
+                return Err(CallError::BadResult(format!(
+                    "command {} of {}: `{}` acts for profile `{}` (message `{message_id}`), which this tool may not act for (its manifest's `profiles`)",
+                    i + 1,
+                    proposals.len(),
+                    p.kind,
+                    rec.profile
+                )));
+            }
+        }
         let mut outcomes = Vec::new();
         let actor = Actor::Vault(m.name.clone());
         for p in proposals {
@@ -252,6 +305,19 @@ impl Vault {
             elapsed_ms: ran.elapsed.as_millis() as u64,
         })
     }
+}
+
+/// Check an object against a schema without copying it (the schema crate checks a `Value`).
+fn checked(
+    schema: &schema::Compiled,
+    object: &mut Map<String, Value>,
+) -> Result<(), Vec<schema::Violation>> {
+    let value = Value::Object(std::mem::take(object));
+    let r = schema.check(&value);
+    if let Value::Object(o) = value {
+        *object = o;
+    }
+    r
 }
 
 /// What opsdesk hands a tool besides the client's arguments: the inbox message named by a
@@ -396,6 +462,21 @@ pub enum CallError {
     /// The request is wrong (arguments, a message it may not read).
     #[error("{0}")]
     Invalid(String),
+    /// The arguments do not match the manifest's `input_schema` (the tool was not started).
+    #[error(
+        "the arguments do not match {tool}'s input_schema: {}",
+        schema::describe(.violations)
+    )]
+    Arguments {
+        tool: String,
+        violations: Vec<schema::Violation>,
+    },
+    /// The tool's output does not match its manifest's `output_schema` (nothing submitted).
+    #[error(
+        "the tool's output does not match its output_schema: {}",
+        schema::describe(.violations)
+    )]
+    Output { violations: Vec<schema::Violation> },
     /// The tool misbehaved (crash, hang, junk, too much output).
     #[error("{0}")]
     Run(RunError),
@@ -407,14 +488,110 @@ pub enum CallError {
 }
 
 impl CallError {
+    /// Where arguments or output failed their schema, when that is the error.
+    pub fn violations(&self) -> Option<&[schema::Violation]> {
+        match self {
+            CallError::Arguments { violations, .. } | CallError::Output { violations } => {
+                Some(violations)
+            }
+            _ => None,
+        }
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             CallError::UnknownTool(_) => "unknown_tool",
             CallError::Invalid(_) => "invalid",
+            CallError::Arguments { .. } => "invalid_arguments",
+            CallError::Output { .. } => "output_invalid",
             CallError::Run(r) => r.kind(),
             CallError::BadResult(_) => "bad_result",
             CallError::Engine(_) => "engine",
         }
+    }
+}
+
+/// The vault as the console shows it: each tool with how it runs here and how its last call in
+/// the audit trail ended, and every broken folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VaultView {
+    pub dir: String,
+    pub network: sandbox::NetIsolation,
+    pub tools: Vec<VaultToolRow>,
+    pub broken: Vec<Broken>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VaultToolRow {
+    /// The MCP name (`vault_<name>`).
+    pub name: String,
+    pub tier: &'static str,
+    pub timeout_secs: u64,
+    /// [`network_label`].
+    pub network: &'static str,
+    pub may_see_phi: bool,
+    /// The newest `vault.call` of this tool among the audit records looked at.
+    pub last_call: Option<LastCall>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LastCall {
+    #[serde(with = "time::serde::rfc3339")]
+    pub at: time::OffsetDateTime,
+    /// `ok`, `denied` or `error`.
+    pub outcome: String,
+    pub duration_ms: Option<u64>,
+    pub reason: Option<String>,
+}
+
+impl VaultView {
+    /// `vault`'s tools and broken folders, each tool's last call taken from `audit` (newest
+    /// last, as the trail's tail is).
+    pub fn new(vault: &Vault, audit: &[crate::domain::AuditRecord]) -> VaultView {
+        let tools = vault
+            .tools()
+            .iter()
+            .map(|m| {
+                let name = m.mcp_name();
+                let last_call = audit
+                    .iter()
+                    .rev()
+                    .find(|r| {
+                        r.event.event == "vault.call" && r.event.tool.as_deref() == Some(&name)
+                    })
+                    .map(|r| LastCall {
+                        at: r.ts,
+                        outcome: r.event.outcome.as_str().to_string(),
+                        duration_ms: r.event.duration_ms,
+                        reason: r.event.reason.clone(),
+                    });
+                VaultToolRow {
+                    network: network_label(m, vault.net_isolation()),
+                    tier: m.tier.as_str(),
+                    timeout_secs: m.timeout_secs,
+                    may_see_phi: m.may_see_phi,
+                    name,
+                    last_call,
+                }
+            })
+            .collect();
+        VaultView {
+            dir: vault.dir().display().to_string(),
+            network: vault.net_isolation().clone(),
+            tools,
+            broken: vault.broken(),
+        }
+    }
+}
+
+/// A tool's network as it will run here: `declared` (it asked for the network and has it),
+/// `none` (it runs without one) or `not isolated` (it did not ask, but this machine or the
+/// config cannot take the network away).
+pub fn network_label(m: &Manifest, net: &sandbox::NetIsolation) -> &'static str {
+    match (m.needs_network, net.enforced()) {
+        (true, _) => "declared",
+        (false, true) => "none",
+        (false, false) => "not isolated",
     }
 }
 

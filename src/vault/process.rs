@@ -17,6 +17,9 @@ pub struct Limits {
     pub timeout: Duration,
     pub max_output_bytes: usize,
     pub max_stderr_bytes: usize,
+    /// Start the tool without a network ([`super::sandbox`]); only set when the probe said
+    /// the kernel allows it.
+    pub no_network: bool,
 }
 
 /// Why a call produced no usable answer.
@@ -110,9 +113,26 @@ pub async fn run(exec: &Path, tool: &str, input: &Value, limits: Limits) -> Resu
         // Its own group: the timeout kills grandchildren too.
         .process_group(0)
         .kill_on_drop(true);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| RunError::Spawn(format!("{}: {e}", exec.display())))?;
+    #[cfg(target_os = "linux")]
+    if limits.no_network {
+        let ns = super::sandbox::Prepared::for_this_process();
+        // SAFETY: `enter` runs between fork and exec and makes only raw syscalls, with buffers
+        // prepared here; its error is an errno, which `from_raw_os_error` wraps without
+        // allocating.
+        unsafe {
+            cmd.pre_exec(move || {
+                ns.enter()
+                    .map_err(|s| std::io::Error::from_raw_os_error(s.errno()))
+            });
+        }
+    }
+    let mut child = cmd.spawn().map_err(|e| {
+        RunError::Spawn(if limits.no_network {
+            format!("{} (in its network sandbox): {e}", exec.display())
+        } else {
+            format!("{}: {e}", exec.display())
+        })
+    })?;
     let pgid = child.id().map(|p| p as libc::pid_t);
     let kill_group = || {
         if let Some(g) = pgid {
@@ -271,6 +291,7 @@ mod tests {
             timeout: Duration::from_secs(20),
             max_output_bytes: 4096,
             max_stderr_bytes: 64,
+            no_network: false,
         }
     }
 

@@ -161,6 +161,7 @@ mod tests {
             preview: id.into(),
             meta: Default::default(),
             untrusted: true,
+            attachments: Vec::new(),
         }
     }
 

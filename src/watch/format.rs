@@ -68,7 +68,8 @@ pub fn sender(r: &InboxRecord) -> String {
 }
 
 /// What the message is about, one clean line of at most `max_chars`: the subject and the
-/// preview ("Subject — preview"), whichever exist.
+/// preview ("Subject — preview"), whichever exist; led by the attachment count when there are
+/// attachments (first, so a narrow line or toast does not cut it off).
 pub fn summary(r: &InboxRecord, max_chars: usize) -> String {
     let subject = one_line(r.subject.as_deref().unwrap_or(""), max_chars);
     // The stored preview is bounded at ingestion, but a hand-edited file may hold anything.
@@ -85,6 +86,11 @@ pub fn summary(r: &InboxRecord, max_chars: usize) -> String {
         (false, _) => subject,
         (true, false) => preview,
         (true, true) => "(no text)".to_string(),
+    };
+    let joined = match r.attachments.len() {
+        0 => joined,
+        1 => format!("[1 attachment] {joined}"),
+        n => format!("[{n} attachments] {joined}"),
     };
     one_line(&joined, max_chars)
 }
@@ -262,6 +268,26 @@ mod tests {
     use super::*;
     use crate::domain::Party;
 
+    #[test]
+    fn the_attachment_count_leads_the_summary() {
+        let mut r = rec("Ann", Some("Contract"), "see attached");
+        let a = crate::domain::Attachment {
+            name: "c.pdf".into(),
+            media_type: "application/pdf".into(),
+            size: 1,
+            sha256: None,
+            inline: false,
+            status: crate::domain::AttachmentStatus::TooLarge,
+            text: None,
+            risk: None,
+        };
+        r.attachments = vec![a.clone(), a];
+        assert_eq!(
+            summary(&r, 200),
+            "[2 attachments] Contract \u{2014} see attached"
+        );
+    }
+
     fn rec(name: &str, subject: Option<&str>, preview: &str) -> InboxRecord {
         InboxRecord {
             seq: 7,
@@ -278,6 +304,7 @@ mod tests {
             preview: preview.into(),
             meta: Default::default(),
             untrusted: true,
+            attachments: Vec::new(),
         }
     }
 

@@ -268,9 +268,16 @@ impl Shared {
     }
 }
 
+/// What waits for the toast thread: an inbox item (grouped with those arriving with it) or a
+/// toast already composed (a drafts reminder, coalesced by its maker).
+enum Queued {
+    Item(ToastItem),
+    Ready(Toast),
+}
+
 /// The handle the tail uses.
 pub struct Toaster {
-    tx: Option<SyncSender<ToastItem>>,
+    tx: Option<SyncSender<Queued>>,
     shared: Arc<Shared>,
     hung_after: Duration,
     thread: Option<thread::JoinHandle<()>>,
@@ -316,10 +323,25 @@ impl Toaster {
     pub fn offer(&self, r: &InboxRecord) {
         self.check_hung();
         let Some(tx) = &self.tx else { return };
-        match tx.try_send(ToastItem::from_record(r)) {
+        match tx.try_send(Queued::Item(ToastItem::from_record(r))) {
             Ok(()) => {}
-            Err(TrySendError::Full(item)) => self.shared.overflow.add(item.channel),
-            Err(TrySendError::Disconnected(_)) => {}
+            Err(TrySendError::Full(Queued::Item(item))) => self.shared.overflow.add(item.channel),
+            Err(TrySendError::Full(Queued::Ready(_))) | Err(TrySendError::Disconnected(_)) => {}
+        }
+    }
+
+    /// Queue a drafts reminder (one toast naming every overdue draft). Never blocks: with the
+    /// queue full it is dropped and counted, and the next interval's reminder says it again.
+    pub fn remind(&self, reminder: &crate::engine::reminders::Reminder) {
+        self.check_hung();
+        let Some(tx) = &self.tx else { return };
+        let toast = Toast {
+            summary: escape_markup(&reminder.summary()),
+            body: escape_markup(&reminder.body_lines().join("\n")),
+            category: "x-opsdesk.drafts",
+        };
+        if tx.try_send(Queued::Ready(toast)).is_err() {
+            self.shared.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -367,7 +389,7 @@ impl Toaster {
 
 fn toast_loop(
     mut notifier: Box<dyn Notifier>,
-    rx: Receiver<ToastItem>,
+    rx: Receiver<Queued>,
     shared: Arc<Shared>,
     config: ToastConfig,
 ) {
@@ -385,7 +407,12 @@ fn toast_loop(
     }
     while let Ok(first) = rx.recv() {
         // Gather what arrives with it: a burst becomes one group.
-        let mut group = vec![first];
+        let mut group = Vec::new();
+        let mut ready = Vec::new();
+        match first {
+            Queued::Item(i) => group.push(i),
+            Queued::Ready(t) => ready.push(t),
+        }
         let started = Instant::now();
         let mut closed = false;
         loop {
@@ -394,7 +421,8 @@ fn toast_loop(
                 break;
             }
             match rx.recv_timeout(config.window.min(left)) {
-                Ok(item) => {
+                Ok(Queued::Ready(t)) => ready.push(t),
+                Ok(Queued::Item(item)) => {
                     if group.len() < 10_000 {
                         group.push(item);
                     } else {
@@ -408,7 +436,8 @@ fn toast_loop(
                 }
             }
         }
-        let toasts = plan(&group, shared.overflow.take(), config.max_individual);
+        let mut toasts = plan(&group, shared.overflow.take(), config.max_individual);
+        toasts.extend(ready);
         if retry_at.is_some_and(|t| Instant::now() < t) {
             shared
                 .dropped
@@ -520,7 +549,43 @@ mod tests {
             preview: format!("t{i}"),
             meta: Default::default(),
             untrusted: true,
+            attachments: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_drafts_reminder_is_one_toast_naming_every_overdue_draft() {
+        use crate::engine::reminders::{Overdue, Reminder};
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let t = Toaster::spawn(
+            Box::new(Recorder(seen.clone(), false)),
+            Arc::new(|_: &str| {}),
+            ToastConfig::default(),
+        );
+        let overdue = |id: &str, h: i64| Overdue {
+            id: id.into(),
+            profile: "work".into(),
+            kind: "send_email",
+            recipients: "bob@contoso.com".into(),
+            subject: "<Contract>".into(),
+            age: time::Duration::hours(h),
+        };
+        t.remind(&Reminder {
+            after: time::Duration::hours(24),
+            drafts: vec![overdue("d-1", 50), overdue("d-2", 30)],
+        });
+        t.finish(Duration::from_secs(10));
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert_eq!(seen[0].summary, "2 drafts waiting longer than 24 h");
+        assert!(
+            seen[0]
+                .body
+                .contains("d-1 2d send_email to bob@contoso.com · &lt;Contract&gt;"),
+            "{seen:?}"
+        );
+        assert!(seen[0].body.contains("d-2 30h"), "{seen:?}");
+        assert_eq!(seen[0].category, "x-opsdesk.drafts");
     }
 
     #[test]

@@ -23,5 +23,6 @@ pub fn record(id: &str, profile: &str, channel: Channel, text: &str) -> InboxRec
         preview: text.chars().take(80).collect(),
         meta: BTreeMap::new(),
         untrusted: true,
+        attachments: Vec::new(),
     }
 }

@@ -18,13 +18,19 @@ use serde_json::{Value, json};
 use crate::mcp_support::Server;
 
 pub const USER_TOKEN: &str = "ghu_CANARYusertoken0123456789abcdefXYZ";
+/// A token GitHub knows, of a user the operator did not allow.
+pub const STRANGER_TOKEN: &str = "ghu_STRANGERtoken9876543210fedcbaQRS";
+/// The login of [`USER_TOKEN`] (and of the SDK test's token) at the fake `GET /user`.
+pub const OPERATOR_LOGIN: &str = "Octo-Operator";
 
-/// GitHub's keys endpoint, faked: serves `{"public_keys": [...]}` for the keys it holds now and
-/// counts the requests.
+/// GitHub's API, faked: the keys endpoint serves `{"public_keys": [...]}` for the keys it holds
+/// now and counts the requests; `GET /user` names the user of a bearer token (401 for an
+/// unknown one). Every request's head is kept.
 pub struct FakeKeys {
     pub url: String,
     keys: Arc<Mutex<Vec<(String, String)>>>,
     hits: Arc<AtomicUsize>,
+    heads: Arc<Mutex<Vec<String>>>,
 }
 
 impl FakeKeys {
@@ -36,16 +42,49 @@ impl FakeKeys {
         );
         let keys = Arc::new(Mutex::new(Vec::new()));
         let hits = Arc::new(AtomicUsize::new(0));
+        let heads = Arc::new(Mutex::new(Vec::new()));
         let fake = FakeKeys {
             url,
             keys: keys.clone(),
             hits: hits.clone(),
+            heads: heads.clone(),
         };
         fake.publish(initial);
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(mut s) = stream else { continue };
-                let _ = read_head(&mut s);
+                let head = read_head(&mut s);
+                heads.lock().unwrap().push(head.clone());
+                if head.starts_with("GET /user ") {
+                    let auth = head
+                        .lines()
+                        .find_map(|l| {
+                            let (k, v) = l.split_once(':')?;
+                            k.eq_ignore_ascii_case("authorization")
+                                .then(|| v.trim().to_string())
+                        })
+                        .unwrap_or_default();
+                    let login = match auth.strip_prefix("Bearer ") {
+                        Some(t) if t == USER_TOKEN || t.starts_with("ghu_sdk") => {
+                            Some(OPERATOR_LOGIN)
+                        }
+                        Some(t) if t == STRANGER_TOKEN => Some("mallory"),
+                        _ => None,
+                    };
+                    let (status, body) = match login {
+                        Some(l) => ("200 OK", json!({"login": l, "id": 1}).to_string()),
+                        None => (
+                            "401 Unauthorized",
+                            json!({"message": "Bad credentials"}).to_string(),
+                        ),
+                    };
+                    let _ = write!(
+                        s,
+                        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    continue;
+                }
                 hits.fetch_add(1, Ordering::SeqCst);
                 let list: Vec<Value> = keys
                     .lock()
@@ -78,6 +117,20 @@ impl FakeKeys {
 
     pub fn hits(&self) -> usize {
         self.hits.load(Ordering::SeqCst)
+    }
+
+    /// The request heads received (keys and `/user`), oldest first.
+    pub fn heads(&self) -> Vec<String> {
+        self.heads.lock().unwrap().clone()
+    }
+
+    /// The `[copilot_extension]` lines that point opsdesk at this fake and allow the operator.
+    pub fn config_lines(&self) -> String {
+        format!(
+            "keys_url = \"{}\"\ngithub_api_url = \"{}\"\nallowed_users = [\"octo-operator\"]\n",
+            self.url,
+            self.base()
+        )
     }
 }
 

@@ -150,7 +150,46 @@ pub struct FakeState {
     /// A request whose path contains this is carried out, then its answer is held back for a
     /// long time (the caller is killed meanwhile: a crash between the call and its record).
     pub stall_after_acting: Option<String>,
+    /// Attachments per mail id ("List attachments", "Get attachment" `$value`, "Add
+    /// attachment", upload sessions).
+    pub attachments: HashMap<String, Vec<FakeAttachment>>,
+    /// Open upload sessions by id.
+    pub upload_sessions: HashMap<String, UploadSession>,
 }
+
+/// "Create uploadSession" for a message attachment: the bytes arrive by `PUT` in ranges.
+#[derive(Debug, Clone)]
+pub struct UploadSession {
+    pub message_id: String,
+    pub name: String,
+    pub content_type: String,
+    pub size: usize,
+    pub received: Vec<u8>,
+}
+
+/// An attachment as Graph models it: `#microsoft.graph.fileAttachment` (bytes),
+/// `#microsoft.graph.itemAttachment` (an attached Outlook item; `$value` is its MIME) or
+/// `#microsoft.graph.referenceAttachment` (a link; `$value` answers 405).
+#[derive(Debug, Clone)]
+pub struct FakeAttachment {
+    pub id: String,
+    pub name: String,
+    pub content_type: Option<String>,
+    pub is_inline: bool,
+    pub kind: FakeAttachmentKind,
+}
+
+#[derive(Debug, Clone)]
+pub enum FakeAttachmentKind {
+    File(Vec<u8>),
+    Item(Vec<u8>),
+    Reference,
+}
+
+/// File attachments above this are listed without `contentBytes` (so the client reads them
+/// through `$value`, streamed); 3 MB is the size above which Graph's documentation has
+/// attachments moved through upload sessions rather than inline base64.
+pub const LARGE_ATTACHMENT: usize = 3 * 1024 * 1024;
 
 impl Default for FakeState {
     fn default() -> Self {
@@ -190,6 +229,8 @@ impl Default for FakeState {
             location: HashMap::new(),
             moves: Vec::new(),
             stall_after_acting: None,
+            attachments: HashMap::new(),
+            upload_sessions: HashMap::new(),
         }
     }
 }
@@ -226,6 +267,61 @@ impl FakeState {
             received: "2026-11-22T07:00:00Z".into(),
         });
         self.log.push(Change::Added(id.clone()));
+        id
+    }
+
+    /// Attach a file to mail `mail_id`; the attachment's id.
+    pub fn add_file_attachment(
+        &mut self,
+        mail_id: &str,
+        name: &str,
+        content_type: &str,
+        bytes: &[u8],
+        is_inline: bool,
+    ) -> String {
+        let id = self.id("AAMkAtt-");
+        self.attachments
+            .entry(mail_id.to_string())
+            .or_default()
+            .push(FakeAttachment {
+                id: id.clone(),
+                name: name.into(),
+                content_type: Some(content_type.into()),
+                is_inline,
+                kind: FakeAttachmentKind::File(bytes.to_vec()),
+            });
+        id
+    }
+
+    /// Attach an Outlook item (a forwarded mail) whose MIME form is `mime`.
+    pub fn add_item_attachment(&mut self, mail_id: &str, name: &str, mime: &[u8]) -> String {
+        let id = self.id("AAMkAtt-");
+        self.attachments
+            .entry(mail_id.to_string())
+            .or_default()
+            .push(FakeAttachment {
+                id: id.clone(),
+                name: name.into(),
+                content_type: None,
+                is_inline: false,
+                kind: FakeAttachmentKind::Item(mime.to_vec()),
+            });
+        id
+    }
+
+    /// Attach a link to a cloud file (a referenceAttachment: no bytes).
+    pub fn add_reference_attachment(&mut self, mail_id: &str, name: &str) -> String {
+        let id = self.id("AAMkAtt-");
+        self.attachments
+            .entry(mail_id.to_string())
+            .or_default()
+            .push(FakeAttachment {
+                id: id.clone(),
+                name: name.into(),
+                content_type: None,
+                is_inline: false,
+                kind: FakeAttachmentKind::Reference,
+            });
         id
     }
 
@@ -327,6 +423,7 @@ impl FakeState {
             "internetMessageId": format!("<{}@fake>", m.id),
             "isRead": false,
             "isDraft": false,
+            "hasAttachments": false,
         })
     }
 }
@@ -344,7 +441,11 @@ impl Fake {
         let state = Arc::new(Mutex::new(FakeState::default()));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let app = Router::new().fallback(handle).with_state(state.clone());
+        // Upload-session chunks run to 4 MiB: above axum's default 2 MB body limit.
+        let app = Router::new()
+            .fallback(handle)
+            .layer(axum::extract::DefaultBodyLimit::max(64 * 1024 * 1024))
+            .with_state(state.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         tokio::spawn(async move {
             let _ = axum::serve(listener, app)
@@ -605,6 +706,9 @@ fn handle_locked(
     if path.contains("/oauth2/v2.0/") {
         return (identity(&mut st, &path, &body_s), false);
     }
+    if let Some(session) = path.strip_prefix("/upload/") {
+        return (upload_put(&mut st, session, &headers, &body), false);
+    }
     let Some(rest) = path.strip_prefix("/v1.0") else {
         return (err(404, "noSuchPath"), false);
     };
@@ -681,6 +785,113 @@ fn graph(
                 .unwrap_or("")
                 .to_string();
             delta(st, &q, &host, immutable)
+        }
+        ("POST", ["me", "messages", id, "attachments"]) => {
+            use base64::Engine as _;
+            if !st.drafts.contains_key(&canon(id)) {
+                return err(404, "ErrorItemNotFound");
+            }
+            if json_body["@odata.type"] != "#microsoft.graph.fileAttachment" {
+                return err(400, "ErrorInvalidRequest");
+            }
+            let Some(bytes) = json_body["contentBytes"]
+                .as_str()
+                .and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok())
+            else {
+                return err(400, "ErrorInvalidRequest");
+            };
+            // "Add attachment": the request must stay under the 3 MB the documentation sets.
+            if bytes.len() > LARGE_ATTACHMENT {
+                return err(413, "ErrorRequestEntityTooLarge");
+            }
+            let aid = st.id("AAMkAtt-");
+            let a = FakeAttachment {
+                id: aid,
+                name: json_body["name"].as_str().unwrap_or("").into(),
+                content_type: json_body["contentType"].as_str().map(str::to_string),
+                is_inline: false,
+                kind: FakeAttachmentKind::File(bytes),
+            };
+            let v = attachment_json(&a);
+            st.attachments.entry(canon(id)).or_default().push(a);
+            (StatusCode::CREATED, axum::Json(v)).into_response()
+        }
+        ("POST", ["me", "messages", id, "attachments", "createUploadSession"]) => {
+            if !st.drafts.contains_key(&canon(id)) {
+                return err(404, "ErrorItemNotFound");
+            }
+            let item = &json_body["AttachmentItem"];
+            if item["attachmentType"] != "file" || item["size"].as_u64().is_none() {
+                return err(400, "ErrorInvalidRequest");
+            }
+            let sid = st.id("upload-");
+            st.upload_sessions.insert(
+                sid.clone(),
+                UploadSession {
+                    message_id: canon(id),
+                    name: item["name"].as_str().unwrap_or("").into(),
+                    content_type: item["contentType"].as_str().unwrap_or("").into(),
+                    size: item["size"].as_u64().unwrap_or(0) as usize,
+                    received: Vec::new(),
+                },
+            );
+            let host = headers
+                .get("host")
+                .and_then(|h| h.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            (
+                StatusCode::CREATED,
+                axum::Json(json!({
+                    "uploadUrl": format!("http://{host}/upload/{sid}"),
+                    "expirationDateTime": "2026-11-30T00:00:00Z",
+                    "nextExpectedRanges": ["0-"],
+                })),
+            )
+                .into_response()
+        }
+        ("GET", ["me", "messages", id, "attachments"]) => {
+            let Some(list) = st.attachments.get(&canon(id)) else {
+                return match st.inbox.iter().any(|m| m.id == canon(id))
+                    || st.drafts.contains_key(&canon(id))
+                {
+                    true => ok(json!({"value": []})),
+                    false => err(404, "ErrorItemNotFound"),
+                };
+            };
+            let value: Vec<Value> = list.iter().map(attachment_json).collect();
+            ok(json!({
+                "@odata.context": format!("https://graph.microsoft.com/v1.0/$metadata#users('{ME}')/messages('{id}')/attachments"),
+                "value": value,
+            }))
+        }
+        ("GET", ["me", "messages", id, "attachments", aid, "$value"]) => {
+            let Some(a) = st
+                .attachments
+                .get(&canon(id))
+                .and_then(|l| l.iter().find(|a| a.id == *aid))
+            else {
+                return err(404, "ErrorItemNotFound");
+            };
+            match &a.kind {
+                FakeAttachmentKind::File(b) => (
+                    [(
+                        axum::http::header::CONTENT_TYPE,
+                        a.content_type.clone().unwrap_or_default(),
+                    )],
+                    b.clone(),
+                )
+                    .into_response(),
+                FakeAttachmentKind::Item(mime) => (
+                    [(
+                        axum::http::header::CONTENT_TYPE,
+                        "message/rfc822".to_string(),
+                    )],
+                    mime.clone(),
+                )
+                    .into_response(),
+                FakeAttachmentKind::Reference => err(405, "ErrorInvalidRequest"),
+            }
         }
         ("GET", ["me", "messages", id]) => match st.drafts.get(&canon(id)) {
             // Undocumented, modelled pessimistically: a message in the Outbox reads as a draft.
@@ -1065,6 +1276,21 @@ fn delta(st: &mut FakeState, q: &HashMap<String, String>, host: &str, immutable:
             })
             .collect(),
     };
+    let items: Vec<Value> = items
+        .into_iter()
+        .map(|mut v| {
+            if let Some(id) = v["id"].as_str() {
+                let has = st
+                    .attachments
+                    .get(&canon(id))
+                    .is_some_and(|a| !a.is_empty());
+                if v.get("@removed").is_none() {
+                    v["hasAttachments"] = json!(has);
+                }
+            }
+            v
+        })
+        .collect();
     let size = st.page_size;
     let page: Vec<Value> = items.iter().skip(offset).take(size).cloned().collect();
     let mut v = json!({"value": page});
@@ -1129,4 +1355,85 @@ fn issue(st: &mut FakeState) -> Response {
         "token_type": "Bearer", "scope": "Mail.ReadWrite", "expires_in": st.access_lifetime,
         "access_token": at, "refresh_token": rt,
     }))
+}
+
+/// One entry of "List attachments", in the documented shape of each derived type.
+fn attachment_json(a: &FakeAttachment) -> Value {
+    use base64::Engine as _;
+    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    let mut v = json!({
+        "id": a.id,
+        "lastModifiedDateTime": "2026-11-22T07:00:00Z",
+        "name": a.name,
+        "contentType": a.content_type,
+        "isInline": a.is_inline,
+    });
+    match &a.kind {
+        FakeAttachmentKind::File(b) => {
+            v["@odata.type"] = json!("#microsoft.graph.fileAttachment");
+            v["size"] = json!(b.len());
+            v["contentId"] = Value::Null;
+            v["contentLocation"] = Value::Null;
+            if b.len() <= LARGE_ATTACHMENT {
+                v["contentBytes"] = json!(b64(b));
+            }
+        }
+        FakeAttachmentKind::Item(mime) => {
+            v["@odata.type"] = json!("#microsoft.graph.itemAttachment");
+            v["size"] = json!(mime.len());
+        }
+        FakeAttachmentKind::Reference => {
+            v["@odata.type"] = json!("#microsoft.graph.referenceAttachment");
+            v["size"] = json!(0);
+        }
+    }
+    v
+}
+
+/// `PUT {uploadUrl}`: one range of an upload session. As documented: no `Authorization`
+/// header (the URL is pre-authenticated), `Content-Range: bytes a-b/total` continuing where the
+/// last range ended; 200 with the next expected range, 201 when the file is complete.
+fn upload_put(st: &mut FakeState, session: &str, headers: &HeaderMap, body: &[u8]) -> Response {
+    if headers.contains_key("authorization") {
+        return err(400, "AuthorizationHeaderNotAllowed");
+    }
+    let Some(up) = st.upload_sessions.get_mut(session) else {
+        return err(404, "ErrorItemNotFound");
+    };
+    let range = headers
+        .get("content-range")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("bytes "))
+        .and_then(|v| {
+            let (r, total) = v.split_once('/')?;
+            let (a, b) = r.split_once('-')?;
+            Some((
+                a.parse::<usize>().ok()?,
+                b.parse::<usize>().ok()?,
+                total.parse::<usize>().ok()?,
+            ))
+        });
+    let Some((a, b, total)) = range else {
+        return err(400, "InvalidContentRange");
+    };
+    if a != up.received.len() || b + 1 - a != body.len() || total != up.size || b >= total {
+        return err(416, "InvalidRange");
+    }
+    up.received.extend_from_slice(body);
+    if up.received.len() < up.size {
+        return ok(json!({"nextExpectedRanges": [format!("{}-", up.received.len())]}));
+    }
+    let up = st.upload_sessions.remove(session).unwrap();
+    let aid = st.id("AAMkAtt-");
+    st.attachments
+        .entry(up.message_id.clone())
+        .or_default()
+        .push(FakeAttachment {
+            id: aid,
+            name: up.name,
+            content_type: Some(up.content_type),
+            is_inline: false,
+            kind: FakeAttachmentKind::File(up.received),
+        });
+    (StatusCode::CREATED, axum::Json(json!({}))).into_response()
 }

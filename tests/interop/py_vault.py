@@ -32,7 +32,11 @@ def fail(msg: str) -> None:
 
 
 def drop_tool() -> None:
-    d = os.path.join(TOOLS, LATE)
+    # Built in a hidden folder (the vault skips those) and renamed into place in one step, as
+    # an operator installing a tool should: a reload in the middle of a slow copy would
+    # otherwise announce a half-written (broken) tool first.
+    final = os.path.join(TOOLS, LATE)
+    d = os.path.join(TOOLS, f".{LATE}.tmp")
     os.makedirs(d)
     os.chmod(d, 0o755)  # whatever the umask: the vault refuses folders others can write
     with open(os.path.join(d, "run"), "w") as f:
@@ -42,6 +46,7 @@ def drop_tool() -> None:
     with open(os.path.join(d, "tool.toml"), "w") as f:
         f.write(f'name = "{LATE}"\ndescription = "dropped in"\ntier = "read_only"\n'
                 'input_schema = { type = "object" }\n')
+    os.rename(d, final)
 
 
 async def names(client) -> list:

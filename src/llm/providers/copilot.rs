@@ -151,6 +151,20 @@ impl CopilotTokens {
 }
 
 pub async fn prepare(cx: &PrepareCx<'_>, cfg: &ProviderConfig) -> Result<Prepared, AttemptError> {
+    // A Copilot Extension request's own token is already a Copilot API token for its user
+    // (GitHub's agent docs: `Authorization: Bearer <X-GitHub-Token>`): sent as is, never
+    // exchanged or cached, so it lives exactly as long as the request.
+    if let Some(user) = cx.user_token {
+        return Ok(Prepared {
+            url: join(&cfg.endpoint, "chat/completions"),
+            headers: vec![
+                ("authorization", format!("Bearer {user}")),
+                ("copilot-integration-id", INTEGRATION_ID.to_string()),
+                ("user-agent", EDITOR_VERSION.to_string()),
+            ],
+            secrets: vec![user.to_string()],
+        });
+    }
     let github_token = required_secret(cx, cfg)?;
     let token = match cx.copilot.cached(cx.name, SystemTime::now()) {
         Some(t) => t,

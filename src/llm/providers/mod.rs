@@ -51,6 +51,8 @@ pub struct PrepareCx<'a> {
     pub http: &'a reqwest::Client,
     pub secrets: &'a SecretLookup,
     pub copilot: &'a copilot::CopilotTokens,
+    /// The request's own Copilot user token, if it brought one (used instead of `auth_env`).
+    pub user_token: Option<&'a str>,
 }
 
 /// URL and headers for one attempt against provider `cfg`.

@@ -1,19 +1,21 @@
 //! Sign-in for Microsoft Graph: the OAuth 2.0 device-code flow (`opsdesk login`), refresh with
 //! rotation, and where refresh tokens live.
 //!
-//! Refresh tokens are kept in a 0600 file, `<data dir>/tokens/<profile>.json`, replaced
-//! atomically on every refresh that returns a new one (the identity platform rotates them and
-//! may reject the old one). They are read from the file at every refresh rather than cached, so
-//! an `opsdesk login` done while the engine runs takes effect at once. A rotated token is saved
-//! under a file lock with compare-and-swap (never across the HTTP request; see `Auth::refresh`),
-//! so two processes refreshing at once, or a logout during a refresh, lose nothing. Access tokens live in
-//! memory only, never on disk, in logs, audit or inbox.
+//! Refresh tokens are kept in the OS keyring (the freedesktop Secret Service, see [`keyring`])
+//! when one is reachable at sign-in, else in a 0600 file, `<data dir>/tokens/<profile>.json`.
+//! Where a profile's token went is recorded beside it: `tokens/<profile>.keyring.json` (no
+//! secret in it, only the item's attributes) says "in the keyring"; without it the token is the
+//! file. So a process that cannot reach the keyring (a `serve` under systemd with no session
+//! bus) says so plainly instead of silently finding no token, and a rotation is saved back where
+//! the token came from. `OPSDESK_TOKEN_STORE` (`auto`, the default; `file`; `keyring`, which
+//! refuses to fall back) chooses for new sign-ins.
 //!
-//! Why no OS keyring: the `keyring` crate's only Linux store that builds without system
-//! libraries is the kernel keyutils one, which forgets everything at reboot and is scoped to a
-//! login session (a `serve` started by systemd would not see a token saved from a shell); the
-//! persistent store is Secret Service over D-Bus, which needs libdbus or a running keyring
-//! daemon that headless machines (and CI here) lack. [`TokenStore`] is the seam for adding it.
+//! Tokens are replaced on every refresh that returns a new one (the identity platform rotates
+//! them and may reject the old one). They are read at every refresh rather than cached, so an
+//! `opsdesk login` done while the engine runs takes effect at once. A rotated token is saved
+//! under a file lock with compare-and-swap (never across the HTTP request; see `Auth::refresh`),
+//! so two processes refreshing at once, or a logout during a refresh, lose nothing. Access
+//! tokens live in memory only, never on disk, in logs, audit or inbox.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::client::{GraphError, transport};
+use super::keyring;
 use crate::config::{GraphProfile, Profile, SourceKind};
 
 /// What `tokens/<profile>.json` holds. Never an access token.
@@ -36,26 +39,136 @@ pub struct TokenFile {
     pub saved_at: time::OffsetDateTime,
 }
 
-/// Refresh tokens per profile, as 0600 files in one 0700 directory.
+/// Where new sign-ins put their refresh token (`OPSDESK_TOKEN_STORE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenPolicy {
+    /// The OS keyring when one is reachable, else the 0600 file.
+    Auto,
+    /// Always the 0600 file.
+    File,
+    /// The OS keyring or an error.
+    Keyring,
+}
+
+impl TokenPolicy {
+    pub const ENV: &'static str = "OPSDESK_TOKEN_STORE";
+
+    /// The policy `OPSDESK_TOKEN_STORE` names (unset or empty: auto).
+    pub fn from_env() -> anyhow::Result<TokenPolicy> {
+        match std::env::var(Self::ENV).unwrap_or_default().trim() {
+            "" | "auto" => Ok(TokenPolicy::Auto),
+            "file" => Ok(TokenPolicy::File),
+            "keyring" => Ok(TokenPolicy::Keyring),
+            other => Err(anyhow::anyhow!(
+                "{}={other:?} is not a token store; use auto, file or keyring",
+                Self::ENV
+            )),
+        }
+    }
+}
+
+/// Where one profile's refresh token is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenLocation {
+    /// The OS keyring (Secret Service).
+    Keyring,
+    /// This 0600 file.
+    File(PathBuf),
+}
+
+impl std::fmt::Display for TokenLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TokenLocation::Keyring => f.write_str("the OS keyring (Secret Service)"),
+            TokenLocation::File(p) => write!(f, "{} (0600)", p.display()),
+        }
+    }
+}
+
+/// What the keyring pointer file holds: how to find the item, never the token.
+#[derive(Debug, Serialize, Deserialize)]
+struct KeyringPointer {
+    store: String,
+    profile: String,
+    tokens_dir: String,
+}
+
+/// Refresh tokens per profile, in the OS keyring or as 0600 files, with the pointer files and
+/// locks in one 0700 directory.
 #[derive(Debug, Clone)]
 pub struct TokenStore {
     dir: PathBuf,
+    policy: TokenPolicy,
 }
 
 impl TokenStore {
+    /// A store whose new sign-ins go to files (a token already in the keyring is still found).
     pub fn new(dir: impl Into<PathBuf>) -> TokenStore {
-        TokenStore { dir: dir.into() }
+        TokenStore::with_policy(dir, TokenPolicy::File)
     }
 
+    pub fn with_policy(dir: impl Into<PathBuf>, policy: TokenPolicy) -> TokenStore {
+        TokenStore {
+            dir: dir.into(),
+            policy,
+        }
+    }
+
+    pub fn policy(&self) -> TokenPolicy {
+        self.policy
+    }
+
+    /// The file a file-stored token lives in.
     pub fn path(&self, profile: &str) -> PathBuf {
         self.dir.join(format!("{profile}.json"))
+    }
+
+    fn pointer_path(&self, profile: &str) -> PathBuf {
+        self.dir.join(format!("{profile}.keyring.json"))
     }
 
     fn lock_path(&self, profile: &str) -> PathBuf {
         self.dir.join(format!(".{profile}.lock"))
     }
 
+    fn attrs(&self, profile: &str) -> keyring::TokenAttrs {
+        // Absolute, so the same data dir named two ways finds the same item.
+        let dir = std::path::absolute(&self.dir).unwrap_or_else(|_| self.dir.clone());
+        keyring::TokenAttrs {
+            profile: profile.to_owned(),
+            tokens_dir: dir.display().to_string(),
+        }
+    }
+
+    /// Where the profile's token is (or would be read from).
+    pub fn location(&self, profile: &str) -> TokenLocation {
+        if self.pointer_path(profile).exists() {
+            TokenLocation::Keyring
+        } else {
+            TokenLocation::File(self.path(profile))
+        }
+    }
+
     pub fn load(&self, profile: &str) -> anyhow::Result<Option<TokenFile>> {
+        if self.pointer_path(profile).exists() {
+            let bytes = keyring::load(&self.attrs(profile))
+                .map_err(|e| {
+                    anyhow::anyhow!(
+                        "the refresh token is in the OS keyring, which this process cannot use ({e}); unlock it, or run `opsdesk login {profile}` with {}=file",
+                        TokenPolicy::ENV
+                    )
+                })?
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "the OS keyring no longer holds the refresh token (removed outside opsdesk?); run `opsdesk login {profile}`"
+                    )
+                })?;
+            return Ok(Some(serde_json::from_slice(&bytes).map_err(|e| {
+                anyhow::anyhow!(
+                    "the refresh token in the OS keyring is damaged ({e}); run `opsdesk login {profile}`"
+                )
+            })?));
+        }
         let path = self.path(profile);
         match std::fs::read(&path) {
             Ok(bytes) => Ok(Some(serde_json::from_slice(&bytes).map_err(|e| {
@@ -69,25 +182,105 @@ impl TokenStore {
         }
     }
 
+    /// Save a rotated token where the current one is.
     pub fn save(&self, profile: &str, t: &TokenFile) -> anyhow::Result<()> {
+        match self.location(profile) {
+            TokenLocation::Keyring => self.save_keyring(profile, t).map_err(|e| {
+                anyhow::anyhow!("cannot save the refresh token in the OS keyring: {e}")
+            }),
+            TokenLocation::File(_) => self.save_file(profile, t),
+        }
+    }
+
+    fn save_file(&self, profile: &str, t: &TokenFile) -> anyhow::Result<()> {
         crate::paths::ensure_private_dir(&self.dir)?;
         let bytes = serde_json::to_vec_pretty(t)?;
         crate::paths::write_atomic(&self.path(profile), &bytes)
             .map_err(|e| anyhow::anyhow!("cannot save the refresh token: {e}"))
     }
 
+    fn save_keyring(&self, profile: &str, t: &TokenFile) -> Result<(), keyring::KeyringError> {
+        let bytes = serde_json::to_vec(t).map_err(|e| keyring::KeyringError::new(e.to_string()))?;
+        keyring::save(
+            &self.attrs(profile),
+            &format!("opsdesk: Microsoft Graph sign-in of profile {profile}"),
+            &bytes,
+        )
+    }
+
+    /// Save a new sign-in's token by the store's policy: the keyring (the pointer written after
+    /// the item, the file removed after the pointer, so a crash in between leaves the old
+    /// token readable) or the file. Where it went, and a note when it fell back from the
+    /// keyring or left an old keyring item behind.
+    pub fn save_new(
+        &self,
+        profile: &str,
+        t: &TokenFile,
+    ) -> anyhow::Result<(TokenLocation, Option<String>)> {
+        crate::paths::ensure_private_dir(&self.dir)?;
+        let keyring_failure = match self.policy {
+            TokenPolicy::File => None,
+            TokenPolicy::Auto | TokenPolicy::Keyring => match self.save_keyring(profile, t) {
+                Ok(()) => {
+                    let pointer = KeyringPointer {
+                        store: "secret-service".into(),
+                        profile: profile.to_owned(),
+                        tokens_dir: self.attrs(profile).tokens_dir,
+                    };
+                    crate::paths::write_atomic(
+                        &self.pointer_path(profile),
+                        &serde_json::to_vec_pretty(&pointer)?,
+                    )
+                    .map_err(|e| anyhow::anyhow!("cannot record the keyring entry: {e}"))?;
+                    remove_if_present(&self.path(profile))?;
+                    crate::paths::sync_dir(&self.dir)?;
+                    return Ok((TokenLocation::Keyring, None));
+                }
+                Err(e) if self.policy == TokenPolicy::Keyring => {
+                    return Err(anyhow::anyhow!(
+                        "{}=keyring, but the OS keyring cannot take the token: {e}",
+                        TokenPolicy::ENV
+                    ));
+                }
+                Err(e) => Some(format!("no OS keyring: {e}")),
+            },
+        };
+        // A file sign-in replaces a keyring one: its item goes too, so no stale token lingers.
+        // When the keyring cannot be reached (the very reason to sign in to a file, e.g. for
+        // a systemd `serve`) the sign-in still succeeds and says what was left behind.
+        let mut note = keyring_failure;
+        if self.pointer_path(profile).exists()
+            && let Err(e) = keyring::delete(&self.attrs(profile))
+        {
+            let left = format!(
+                "the previous token stays in the OS keyring ({e}); remove the item \"opsdesk: Microsoft Graph sign-in of profile {profile}\" there"
+            );
+            note = Some(match note {
+                Some(n) => format!("{n}; {left}"),
+                None => left,
+            });
+        }
+        self.save_file(profile, t)?;
+        remove_if_present(&self.pointer_path(profile))?;
+        crate::paths::sync_dir(&self.dir)?;
+        Ok((TokenLocation::File(self.path(profile)), note))
+    }
+
     /// Remove the profile's token; whether there was one. Under the token lock, so a refresh
     /// in flight cannot save a rotated token back after it.
     pub fn delete(&self, profile: &str) -> anyhow::Result<bool> {
         let _lock = self.lock(profile).map_err(|e| anyhow::anyhow!("{e}"))?;
-        match std::fs::remove_file(self.path(profile)) {
-            Ok(()) => {
-                let _ = crate::paths::sync_dir(&self.dir);
-                Ok(true)
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-            Err(e) => Err(anyhow::anyhow!("cannot remove the token: {e}")),
+        let mut had = false;
+        if self.pointer_path(profile).exists() {
+            had |= keyring::delete(&self.attrs(profile))
+                .map_err(|e| anyhow::anyhow!("cannot remove the token from the OS keyring: {e}"))?;
+            had |= remove_if_present(&self.pointer_path(profile))?;
         }
+        had |= remove_if_present(&self.path(profile))?;
+        if had {
+            let _ = crate::paths::sync_dir(&self.dir);
+        }
+        Ok(had)
     }
 
     fn lock(&self, profile: &str) -> Result<crate::store::jsonl::FileLock, GraphError> {
@@ -463,21 +656,22 @@ fn describe_error(body: &Value, status: u16) -> String {
     crate::sanitize::one_line(&format!("{err} ({status}) {desc}"), 300)
 }
 
-/// Save the refresh token a completed sign-in produced.
+/// Save the refresh token a completed sign-in produced; where it went, and why not the keyring
+/// when the store fell back to the file.
 pub fn save_login(
     store: &TokenStore,
     profile: &str,
     graph: &GraphProfile,
     scopes: &[String],
     grant: &Grant,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<(TokenLocation, Option<String>)> {
     let rt = grant.refresh_token.clone().ok_or_else(|| {
         anyhow::anyhow!("the sign-in returned no refresh token (was offline_access consented?)")
     })?;
     // Not in the middle of a running engine's refresh, which would overwrite this token with
     // the rotation of the old one.
     let _lock = store.lock(profile).map_err(|e| anyhow::anyhow!("{e}"))?;
-    store.save(
+    store.save_new(
         profile,
         &TokenFile {
             refresh_token: rt,
@@ -489,7 +683,18 @@ pub fn save_login(
     )
 }
 
-/// The token store of a data dir.
-pub fn store_in(data_dir: &Path) -> TokenStore {
-    TokenStore::new(data_dir.join("tokens"))
+/// The token store of a data dir, new sign-ins placed by `OPSDESK_TOKEN_STORE`.
+pub fn store_in(data_dir: &Path) -> anyhow::Result<TokenStore> {
+    Ok(TokenStore::with_policy(
+        data_dir.join("tokens"),
+        TokenPolicy::from_env()?,
+    ))
+}
+
+fn remove_if_present(path: &Path) -> anyhow::Result<bool> {
+    match std::fs::remove_file(path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(anyhow::anyhow!("cannot remove {}: {e}", path.display())),
+    }
 }

@@ -116,6 +116,7 @@ impl CalendarSync {
             body: ev["bodyPreview"].as_str().unwrap_or("").to_owned(),
             html: false,
             meta,
+            attachments: Vec::new(),
         })
     }
 }

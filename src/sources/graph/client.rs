@@ -240,49 +240,152 @@ impl GraphClient {
             if (200..300).contains(&status) {
                 return Ok(Reply { status, body: json });
             }
-            let code = json["error"]["code"].as_str().unwrap_or("").to_owned();
-            // Graph error messages can quote request content; keep them short and one line.
-            let message =
-                crate::sanitize::one_line(json["error"]["message"].as_str().unwrap_or(""), 200);
-            match status {
-                401 if !refreshed => {
-                    // The access token expired or was revoked early: refresh once.
-                    self.auth.invalidate(&token).await;
-                    refreshed = true;
-                    continue;
-                }
-                429 => {
-                    return Err(GraphError::Throttled {
-                        retry_after: retry_after.unwrap_or(DEFAULT_RETRY_AFTER),
-                    });
-                }
-                410 => {
-                    return Err(GraphError::SyncReset(if code.is_empty() {
-                        "410 Gone".into()
-                    } else {
-                        code
-                    }));
-                }
-                _ if code == "syncStateNotFound"
-                    || code == "resyncRequired"
-                    || code == "SyncStateNotFound" =>
-                {
-                    return Err(GraphError::SyncReset(code));
-                }
-                _ => {
-                    return Err(GraphError::Http {
-                        status,
-                        code: if code.is_empty() {
-                            "unknown".into()
-                        } else {
-                            code
-                        },
-                        message,
-                        retry_after: retry_after.filter(|_| status == 503 || status == 504),
-                    });
+            if status == 401 && !refreshed {
+                // The access token expired or was revoked early: refresh once.
+                self.auth.invalidate(&token).await;
+                refreshed = true;
+                continue;
+            }
+            return Err(classify(status, retry_after, &json));
+        }
+    }
+
+    /// GET the raw bytes of `path` (an attachment's `$value`), streamed; `None` as soon as
+    /// they pass `max` bytes (the rest is not read). The retry policy of
+    /// [`GraphClient::get`] applies.
+    pub async fn get_bytes(&self, path: &str, max: u64) -> Result<Option<Vec<u8>>, GraphError> {
+        let url = self.url(path)?;
+        let mut attempt = 0;
+        loop {
+            match self.bytes_once(&url, max).await {
+                Ok(b) => return Ok(b),
+                Err(e) => {
+                    let retryable = matches!(&e, GraphError::Http { status, .. } if *status >= 500)
+                        || matches!(e, GraphError::Transport(_));
+                    if !retryable || attempt >= self.get_retries {
+                        return Err(e);
+                    }
+                    let wait = match e.retry_after() {
+                        Some(ra) if ra > MAX_IN_CALL_WAIT => return Err(e),
+                        Some(ra) => ra,
+                        None => jittered(self.retry_base, attempt),
+                    };
+                    tokio::time::sleep(wait).await;
+                    attempt += 1;
                 }
             }
         }
+    }
+
+    async fn bytes_once(&self, url: &str, max: u64) -> Result<Option<Vec<u8>>, GraphError> {
+        let mut refreshed = false;
+        loop {
+            let token = self.auth.access_token().await?;
+            let mut resp = self
+                .http
+                .get(url)
+                .bearer_auth(&token)
+                .send()
+                .await
+                .map_err(|e| transport(&e))?;
+            let status = resp.status().as_u16();
+            if (200..300).contains(&status) {
+                let mut out = Vec::new();
+                while let Some(chunk) = resp.chunk().await.map_err(|e| transport(&e))? {
+                    if out.len() as u64 + chunk.len() as u64 > max {
+                        return Ok(None);
+                    }
+                    out.extend_from_slice(&chunk);
+                }
+                return Ok(Some(out));
+            }
+            let retry_after = resp
+                .headers()
+                .get("retry-after")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()));
+            let text = resp.text().await.map_err(|e| transport(&e))?;
+            let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            if status == 401 && !refreshed {
+                self.auth.invalidate(&token).await;
+                refreshed = true;
+                continue;
+            }
+            return Err(classify(status, retry_after, &json));
+        }
+    }
+}
+
+impl GraphClient {
+    /// `PUT` one chunk of an upload session to its `uploadUrl`. The URL is pre-authenticated,
+    /// and the documentation says to send no `Authorization` header with it, so none is sent
+    /// (the bearer token never goes to the upload host). Never retried: the caller starts a
+    /// new session on a later attempt.
+    pub async fn put_upload_chunk(
+        &self,
+        upload_url: &str,
+        chunk: &[u8],
+        start: u64,
+        total: u64,
+    ) -> Result<(), GraphError> {
+        if !upload_url.starts_with("https://") && origin(upload_url) != origin(&self.base) {
+            return Err(GraphError::Invalid(
+                "an upload URL that is neither https nor on the Graph base; not used".into(),
+            ));
+        }
+        let end = start + chunk.len() as u64 - 1;
+        let resp = self
+            .http
+            .put(upload_url)
+            .header(reqwest::header::CONTENT_LENGTH, chunk.len().to_string())
+            .header(
+                reqwest::header::CONTENT_RANGE,
+                format!("bytes {start}-{end}/{total}"),
+            )
+            .body(chunk.to_vec())
+            .send()
+            .await
+            .map_err(|e| transport(&e))?;
+        let status = resp.status().as_u16();
+        if (200..300).contains(&status) {
+            return Ok(());
+        }
+        let text = resp.text().await.map_err(|e| transport(&e))?;
+        let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Err(classify(status, None, &json))
+    }
+}
+
+/// The error of a non-2xx answer (a 401 here is one that survived the refresh).
+fn classify(status: u16, retry_after: Option<Duration>, json: &Value) -> GraphError {
+    let code = json["error"]["code"].as_str().unwrap_or("").to_owned();
+    // Graph error messages can quote request content; keep them short and one line.
+    let message = crate::sanitize::one_line(json["error"]["message"].as_str().unwrap_or(""), 200);
+    match status {
+        429 => GraphError::Throttled {
+            retry_after: retry_after.unwrap_or(DEFAULT_RETRY_AFTER),
+        },
+        410 => GraphError::SyncReset(if code.is_empty() {
+            "410 Gone".into()
+        } else {
+            code
+        }),
+        _ if code == "syncStateNotFound"
+            || code == "resyncRequired"
+            || code == "SyncStateNotFound" =>
+        {
+            GraphError::SyncReset(code)
+        }
+        _ => GraphError::Http {
+            status,
+            code: if code.is_empty() {
+                "unknown".into()
+            } else {
+                code
+            },
+            message,
+            retry_after: retry_after.filter(|_| status == 503 || status == 504),
+        },
     }
 }
 

@@ -8,6 +8,7 @@
 pub mod auth;
 pub mod calendar;
 pub mod client;
+pub mod keyring;
 pub mod mail;
 pub mod outbound;
 pub mod run;
@@ -50,6 +51,8 @@ impl Account {
             g,
             scopes_for(p),
             http.clone(),
+            // The engine only redeems and rotates, which follow where the token already is
+            // (keyring or file); where *new* sign-ins go is `opsdesk login`'s choice.
             TokenStore::new(data_dir.join("tokens")),
         );
         Some(Arc::new(Account {
@@ -110,7 +113,8 @@ pub fn accounts(config: &Config, data_dir: &Path) -> BTreeMap<String, Arc<Accoun
 
 /// Hands one item to ingestion (sanitize, durable append); `Ok(true)` when it was new. Called
 /// on the blocking pool.
-pub type Deliver = Arc<dyn Fn(NewMessage) -> anyhow::Result<bool> + Send + Sync>;
+pub type Deliver =
+    Arc<dyn Fn(NewMessage) -> Result<bool, crate::sources::IngestFailure> + Send + Sync>;
 
 /// Deliver a batch in order. An item ingestion refuses as invalid is skipped (logged), since
 /// offering it again would fail the same way; any other error stops the batch so the caller
@@ -127,7 +131,7 @@ pub async fn deliver_all(deliver: &Deliver, batch: Vec<NewMessage>) -> Result<u6
             match d(msg) {
                 Ok(true) => new += 1,
                 Ok(false) => {}
-                Err(e) if e.downcast_ref::<crate::sanitize::IngestError>().is_some() => {
+                Err(e @ crate::sources::IngestFailure::Refused { .. }) => {
                     tracing::warn!("graph item {id} refused: {e:#}");
                 }
                 Err(e) => return Err(GraphError::Local(format!("inbox append failed: {e:#}"))),

@@ -213,12 +213,14 @@ async fn execute(cx: &ExecCx, account: &Account, d: &Draft) -> Result<String, Fa
             cc,
             subject,
             body,
+            ..
         } => send_mail(cx, account, d, None, to, cc, subject, body).await,
         Outbound::ReplyEmail {
             message_id,
             to,
             subject,
             body,
+            ..
         } => {
             // createReply only for a message that came from this Graph mailbox; anything else
             // (a spool item) is answered with a new message.
@@ -330,10 +332,35 @@ async fn send_mail(
     send::set_content(account, &id, send_id, to, subject, body)
         .await
         .map_err(graph_err)?;
+    attach(cx, account, d, &id).await?;
     cx.still_approved(d).await?;
     save_marker(account, &marker(d, Some(&id), "sending")).await?;
     send::send_draft(account, &id).await.map_err(graph_err)?;
     Ok(id)
+}
+
+/// Add the draft's attachments to remote draft `id`, each once: an earlier attempt that was
+/// cut off may have added some (they are listed by name and skipped; a file whose upload
+/// session was cut off is not listed, and is uploaded whole again).
+async fn attach(cx: &ExecCx, account: &Account, d: &Draft, id: &str) -> Result<(), Fail> {
+    let wanted = d.outbound.attachments();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let mut present = send::attachment_names(account, id)
+        .await
+        .map_err(graph_err)?;
+    for a in wanted {
+        if let Some(i) = present.iter().position(|n| *n == a.name) {
+            present.swap_remove(i);
+            continue;
+        }
+        let bytes = cx.attachment_bytes(&a.sha256).await?;
+        send::add_attachment(account, id, &a.name, &a.media_type, &bytes)
+            .await
+            .map_err(graph_err)?;
+    }
+    Ok(())
 }
 
 fn marker(d: &Draft, remote_id: Option<&str>, stage: &str) -> Marker {

@@ -81,7 +81,10 @@ pub fn spawn_source(
     shutdown: CancellationToken,
 ) -> Option<JoinHandle<()>> {
     let job = match src {
-        SourceKind::GraphMail => Job::Mail(MailSync::new(account.clone())),
+        SourceKind::GraphMail => Job::Mail(match host.attachment_store() {
+            Some(store) => MailSync::new(account.clone()).with_attachments(store, host.clone()),
+            None => MailSync::new(account.clone()),
+        }),
         SourceKind::GraphTeams => Job::Teams(TeamsSync::new(account.clone())),
         SourceKind::GraphCalendar => Job::Calendar(CalendarSync::new(account.clone())),
         _ => return None,

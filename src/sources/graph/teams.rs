@@ -227,6 +227,7 @@ impl TeamsSync {
                 .as_str()
                 .is_some_and(|t| t.eq_ignore_ascii_case("html")),
             meta,
+            attachments: Vec::new(),
         })
     }
 }

@@ -7,7 +7,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{block, fit, header, row, sub_block};
 use crate::domain::{DraftStatus, Verdict};
-use crate::tui::app::{App, draft_life, draft_lines, draft_outlook, zone_name};
+use crate::tui::app::{App, age_text, draft_life, draft_lines, draft_outlook, zone_name};
 use crate::tui::layout::drafts_split;
 
 /// Column widths for a list `width` characters wide: the id always shows; recipients and
@@ -19,8 +19,8 @@ struct Cols {
 }
 
 fn columns(width: usize) -> Cols {
-    // STATUS 9, ID 12, PROFILE 8, KIND 11, each with a separating space.
-    let fixed = 10 + 13 + 9 + 12;
+    // STATUS 9, AGE 5, ID 12, PROFILE 8, KIND 11, each with a separating space.
+    let fixed = 10 + 6 + 13 + 9 + 12;
     let verdict = width >= 120;
     let rest = width.saturating_sub(fixed + if verdict { 7 } else { 0 } + 2);
     let recipients = (rest * 3 / 5).clamp(10, 60);
@@ -41,6 +41,7 @@ fn counts(all: &[crate::domain::Draft]) -> String {
         (DraftStatus::Failed, "failed to send"),
         (DraftStatus::Executed, "sent"),
         (DraftStatus::Rejected, "rejected"),
+        (DraftStatus::Expired, "expired"),
     ] {
         if n(s) > 0 {
             parts.push(format!("{} {word}", n(s)));
@@ -68,6 +69,10 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
     if !v.filter.is_empty() {
         title.push_str(&format!("· filter: {} ", v.filter));
     }
+    let marked = v.marked_pending().len();
+    if marked > 0 {
+        title.push_str(&format!("· {marked} marked (*) "));
+    }
     let inner_h = list_area.height.saturating_sub(2) as usize;
     let width = list_area.width.saturating_sub(4) as usize;
     let c = columns(width);
@@ -76,8 +81,10 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         t,
         fit(
             &format!(
-                "{:<9} {:<12} {:<8} {:<11} {:<rw$} {verdict_h}{}",
+                "{:<9} {:<5} {:<12} {:<8} {:<11} {:<rw$} {verdict_h}{}",
                 "STATUS",
+                // The sort: by age, descending (oldest first) unless `s` turned it.
+                if v.newest_first { "AGE ↑" } else { "AGE ↓" },
                 "ID",
                 "PROFILE",
                 "KIND",
@@ -101,12 +108,20 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             None => d.created_by.to_string(),
         };
         let status = match d.status {
-            DraftStatus::Executed => "sent",
-            s => s.as_str(),
+            DraftStatus::Executed => "sent".to_string(),
+            DraftStatus::Pending if v.marked.contains(&d.id) => "*pending".to_string(),
+            s => s.as_str().to_string(),
+        };
+        // Undecided drafts age from creation (or re-queue); decided ones show nothing.
+        let age = if d.status.is_final() || d.status == DraftStatus::Approved {
+            String::new()
+        } else {
+            age_text(d.created_at, app.now)
         };
         let text = format!(
-            "{} {} {} {} {} {}{}",
-            fit(status, 9),
+            "{} {} {} {} {} {} {}{}",
+            fit(&status, 9),
+            fit(&age, 5),
             fit(&d.id, 12),
             fit(&d.profile, 8),
             fit(d.outbound.kind(), 11),

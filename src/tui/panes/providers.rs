@@ -3,6 +3,9 @@
 //! provider answered, `cool` while it cools down after repeated failures, "—" before any
 //! call); a usage line lists tokens per provider once there are any. Latency is not measured
 //! yet and shows "—": no invented numbers.
+//!
+//! Below the entities, the tool vault: every tool with its tier, timeout, network (as it runs
+//! on this machine) and how its last recent call ended, and every broken folder with why.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -201,6 +204,20 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             lines.push(Line::from(Span::styled(format!("  {text}"), style)));
         }
     }
+    // The vault's section takes what its rows need (at most half), the entities the rest.
+    let (bottom, vault_area) = match &p.vault {
+        None => (bottom, None),
+        Some(v) => {
+            let rows = match v {
+                Ok(v) => v.tools.len().max(1) + v.broken.len() + 2,
+                Err(_) => 1,
+            };
+            let h = (rows as u16 + 2).min(bottom.height / 2).max(3);
+            let [a, b] =
+                Layout::vertical([Constraint::Min(0), Constraint::Length(h)]).areas(bottom);
+            (a, Some(b))
+        }
+    };
     f.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
@@ -210,4 +227,128 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             )),
         bottom,
     );
+    if let (Some(area), Some(v)) = (vault_area, &p.vault) {
+        vault(app, v, f, area);
+    }
+}
+
+/// A vault tool's health: how its last call (in the recent audit trail) ended.
+fn tool_health(r: &crate::vault::VaultToolRow) -> (String, bool) {
+    match &r.last_call {
+        None => ("— (no recent call)".into(), true),
+        Some(c) if c.outcome == "ok" => (
+            format!(
+                "ok{}",
+                c.duration_ms
+                    .map(|d| format!(" ({d} ms)"))
+                    .unwrap_or_default()
+            ),
+            true,
+        ),
+        Some(c) => (
+            format!(
+                "{}: {}",
+                c.outcome,
+                crate::sanitize::one_line(c.reason.as_deref().unwrap_or("no reason recorded"), 200)
+            ),
+            false,
+        ),
+    }
+}
+
+/// The tool vault: each tool (tier, timeout, network, last call) and each broken folder.
+fn vault(app: &App, v: &Result<crate::vault::VaultView, String>, f: &mut Frame, area: Rect) {
+    let t = &app.theme;
+    let width = area.width.saturating_sub(4) as usize;
+    let v = match v {
+        Ok(v) => v,
+        Err(e) => {
+            f.render_widget(
+                Paragraph::new(Line::from(Span::styled(
+                    format!("  cannot read the vault: {e}"),
+                    t.error,
+                )))
+                .block(sub_block(t, " Vault tools ".into())),
+                area,
+            );
+            return;
+        }
+    };
+    let mut lines = vec![Line::from(Span::styled(
+        format!("  {}", fit(&v.network.line(), width)),
+        if v.network.enforced() {
+            t.muted
+        } else {
+            t.warn
+        },
+    ))];
+    lines.push(header(
+        t,
+        fit(
+            &format!(
+                "{:<24} {:<10} {:<7} {:<12} {:<4} {}",
+                "TOOL", "TIER", "TIMEOUT", "NETWORK", "PHI", "LAST CALL"
+            ),
+            width,
+        ),
+    ));
+    for r in &v.tools {
+        let (health, good) = tool_health(r);
+        let when = r
+            .last_call
+            .as_ref()
+            .map(|c| format!("{} ", crate::tui::app::fmt_time(c.at, app.tz)))
+            .unwrap_or_default();
+        let text = format!(
+            "{} {} {} {} {} {when}{health}",
+            fit(&r.name, 24),
+            fit(r.tier, 10),
+            fit(&format!("{}s", r.timeout_secs), 7),
+            fit(r.network, 12),
+            fit(if r.may_see_phi { "yes" } else { "no" }, 4),
+        );
+        let style = if !good {
+            t.error
+        } else if r.network == "not isolated" {
+            t.warn
+        } else {
+            t.text
+        };
+        lines.push(Line::from(Span::styled(
+            format!("  {}", fit(&text, width)),
+            style,
+        )));
+    }
+    if v.tools.is_empty() && v.broken.is_empty() {
+        lines.push(Line::from(Span::styled(
+            format!("  (no tools in {})", v.dir),
+            t.muted,
+        )));
+    }
+    for b in &v.broken {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "  {}",
+                fit(
+                    &format!(
+                        "BROKEN {}: {}",
+                        crate::sanitize::one_line(&b.folder, 40),
+                        crate::sanitize::one_line(&b.error, 300)
+                    ),
+                    width
+                )
+            ),
+            t.error,
+        )));
+    }
+    let ok = v.tools.len();
+    let title = if v.broken.is_empty() {
+        format!(" Vault tools · {ok} served from {} ", v.dir)
+    } else {
+        format!(
+            " Vault tools · {ok} served, {} broken (opsdesk tools check) ",
+            v.broken.len()
+        )
+    };
+    f.render_widget(Paragraph::new(lines).block(sub_block(t, title)), area);
 }
