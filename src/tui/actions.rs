@@ -62,6 +62,8 @@ impl App {
             Act::SetDefault => self.set_default(fx),
             Act::CycleOutcome => self.cycle_outcome(),
             Act::Verify => self.verify(fx),
+            // Bound only in `[details]`: the message details handle them (`details_key`).
+            Act::NextAttachment | Act::OpenAttachment | Act::SaveAttachment => {}
         }
     }
 
@@ -128,6 +130,7 @@ impl App {
             title: "Health: sources, MCP, audit chain, LLM routing".into(),
             lines,
             scroll: 0,
+            pick: None,
         });
     }
 
@@ -243,8 +246,7 @@ impl App {
         self.overlay = Some(Overlay::Confirm {
             title: format!("Approve draft {}?", d.id),
             lines,
-            action,
-            label,
+            then: Req::Submit { action, label },
         });
     }
 
@@ -323,11 +325,13 @@ impl App {
         self.overlay = Some(Overlay::Confirm {
             title: format!("Approve {n} marked drafts?"),
             lines,
-            action: Action::DecideDrafts {
-                decision: crate::domain::BatchDecision::Approve,
-                items,
+            then: Req::Submit {
+                action: Action::DecideDrafts {
+                    decision: crate::domain::BatchDecision::Approve,
+                    items,
+                },
+                label: format!("approved {n} drafts"),
             },
-            label: format!("approved {n} drafts"),
         });
     }
 

@@ -19,16 +19,20 @@ pub enum Section {
     Drafts,
     Providers,
     Audit,
+    /// A message's details with attachments (`Enter` on an inbox item); consulted on its own,
+    /// not before `Global`.
+    Details,
 }
 
 impl Section {
-    pub const ALL: [Section; 6] = [
+    pub const ALL: [Section; 7] = [
         Section::Global,
         Section::Inbox,
         Section::Brief,
         Section::Drafts,
         Section::Providers,
         Section::Audit,
+        Section::Details,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -38,6 +42,7 @@ impl Section {
             Section::Drafts => "drafts",
             Section::Providers => "providers",
             Section::Audit => "audit",
+            Section::Details => "details",
         }
     }
 }
@@ -73,6 +78,8 @@ acts! {
     Requeue = "requeue", SortAge = "sort_age", Mark = "mark",
     ToggleEnabled = "toggle_enabled", SetDefault = "set_default",
     CycleOutcome = "cycle_outcome", Verify = "verify",
+    NextAttachment = "next_attachment", OpenAttachment = "open_attachment",
+    SaveAttachment = "save_attachment",
 }
 
 /// What a binding is for, to group the `?` help the way people look for keys.
@@ -107,9 +114,13 @@ impl Purpose {
 impl Act {
     pub fn purpose(self) -> Purpose {
         match self {
-            Act::Down | Act::Up | Act::PageDown | Act::PageUp | Act::Top | Act::Bottom => {
-                Purpose::Move
-            }
+            Act::Down
+            | Act::Up
+            | Act::PageDown
+            | Act::PageUp
+            | Act::Top
+            | Act::Bottom
+            | Act::NextAttachment => Purpose::Move,
             Act::NextPane
             | Act::PrevPane
             | Act::PaneInbox
@@ -139,7 +150,9 @@ impl Act {
             | Act::Requeue
             | Act::Mark
             | Act::ToggleEnabled
-            | Act::SetDefault => Purpose::Act,
+            | Act::SetDefault
+            | Act::OpenAttachment
+            | Act::SaveAttachment => Purpose::Act,
         }
     }
 }
@@ -332,6 +345,16 @@ impl Keymap {
         find(section).or_else(|| find(Section::Global))
     }
 
+    /// The action for a key in `section` alone (the message details, where unbound keys
+    /// scroll or close rather than reach the panes).
+    pub fn lookup_in(&self, section: Section, ev: &KeyEvent) -> Option<Act> {
+        let key = Key::from_event(ev);
+        self.bindings
+            .iter()
+            .find(|b| b.section == section && b.keys.contains(&key))
+            .map(|b| b.act)
+    }
+
     /// The first key bound to `act` in `section` (or global), for hints.
     pub fn key_for(&self, section: Section, act: Act) -> String {
         self.bindings
@@ -394,7 +417,11 @@ impl Keymap {
                 .map(entry)
                 .collect();
             if !rest.is_empty() {
-                out.push((format!("{} pane", title(sec)), rest));
+                let head = match sec {
+                    Section::Details => "Message details (Enter on a message)".to_string(),
+                    _ => format!("{} pane", title(sec)),
+                };
+                out.push((head, rest));
             }
         }
         out
