@@ -809,6 +809,180 @@ fn the_console_lists_attachments_in_the_message_details_and_opens_nothing() {
     );
 }
 
+/// The console's details pick an attachment (`n`), open it (`o`) and save a copy (`s` + a
+/// folder); the data task runs the opener on the stored file and writes copies under the safe
+/// name without overwriting; a risky type asks before anything runs.
+#[test]
+fn the_console_opens_a_picked_attachment_and_saves_copies_that_never_overwrite() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use opsdesk::tui::app::{Anchor, App, Effect, Level, Msg, Overlay, Req};
+    use opsdesk::tui::keymap::Keymap;
+    use opsdesk::tui::theme::Theme;
+
+    let s = spooled(AttachmentsConfig::default());
+    let records = s.drop_and_poll("referral.eml", &referral_eml());
+    let cfg = Config::from_toml_str(
+        "[profiles.clinic]\nsources = [\"spool\"]\n",
+        Path::new("t.toml"),
+    )
+    .unwrap();
+    // The engine over the same data dir reads the store the spool wrote.
+    let paths = Paths::resolve(Some(s.tmp.path().to_path_buf()), None).unwrap();
+    let engine = Arc::new(Engine::open(paths, cfg, Mode::Primary).unwrap());
+
+    let key = |c: char| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    let enter = || Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    let mut app = App::new(
+        Theme::built_in("dark", true).unwrap(),
+        Keymap::defaults(),
+        vec!["clinic".into()],
+        (110, 30),
+    );
+    let downloads = s.tmp.path().join("Downloads");
+    fs::create_dir(&downloads).unwrap();
+    app.save_dir = Some(downloads.display().to_string());
+    let _ = app.start();
+    app.update(Msg::InboxPage {
+        generation: 0,
+        anchor: Anchor::Top,
+        rows: records.iter().map(Into::into).collect(),
+        last_seq: 1,
+    });
+    assert!(app.update(enter()).is_empty(), "details alone do nothing");
+
+    // Pick the PDF (the second) and open it: one request, no question.
+    assert!(app.update(key('n')).is_empty());
+    let open = app.update(key('o'));
+    let pdf = sha(PDF);
+    assert_eq!(
+        open,
+        [Effect::Req(Req::OpenAttachment {
+            sha256: pdf.clone(),
+            name: "Référence patient.pdf".into()
+        })]
+    );
+    assert!(
+        matches!(app.overlay, Some(Overlay::Details { .. })),
+        "the details stay open"
+    );
+
+    // The opener (a script recording its argument) gets the stored file's path, detached.
+    let log = s.tmp.path().join("opened.log");
+    let script = s.tmp.path().join("opener.sh");
+    fs::write(
+        &script,
+        format!("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n", log.display()),
+    )
+    .unwrap();
+    fs::set_permissions(&script, fs::Permissions::from_mode(0o700)).unwrap();
+    let (path, mut child) =
+        opsdesk::tui::files::open(&engine, &pdf, &script.clone().into_os_string()).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert_eq!(path, engine.attachment_path(&pdf).unwrap());
+    assert_eq!(
+        fs::read_to_string(&log).unwrap(),
+        format!("{}\n", path.display())
+    );
+
+    // Save: the folder is asked for, offered as the default; Enter sends it to the data task.
+    assert!(app.update(key('s')).is_empty());
+    let Some(Overlay::Input { buf, .. }) = &app.overlay else {
+        panic!("no folder question: {:?}", app.overlay);
+    };
+    assert_eq!(buf, &downloads.display().to_string());
+    let save = app.update(enter());
+    let [Effect::Req(req @ Req::SaveAttachment { .. })] = save.as_slice() else {
+        panic!("{save:?}");
+    };
+
+    // The data task does the file work and answers on the message line; twice gives two
+    // files, the first untouched.
+    let (req_tx, req_rx) = std::sync::mpsc::channel();
+    let (msg_tx, msg_rx) = std::sync::mpsc::channel();
+    // The data task runs the assistant's jobs on a runtime; this test asks it for none.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let worker =
+        opsdesk::tui::data::spawn(engine.clone(), None, rt.handle().clone(), req_rx, msg_tx)
+            .unwrap();
+    let mut saved = Vec::new();
+    for _ in 0..2 {
+        req_tx.send(req.clone()).unwrap();
+        match msg_rx.recv_timeout(Duration::from_secs(60)).unwrap() {
+            Msg::Notice {
+                level: Level::Info,
+                text,
+            } => saved.push(text),
+            other => panic!("{other:?}"),
+        }
+    }
+    let first = downloads.join("Référence patient.pdf");
+    let second = downloads.join("Référence patient (2).pdf");
+    assert_eq!(
+        saved,
+        [
+            format!("saved a copy as {}", first.display()),
+            format!("saved a copy as {}", second.display())
+        ]
+    );
+    for p in [&first, &second] {
+        assert_eq!(fs::read(p).unwrap(), PDF);
+        assert_eq!(fs::metadata(p).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    // A folder that is not one is refused, and nothing is written.
+    req_tx
+        .send(Req::SaveAttachment {
+            sha256: pdf.clone(),
+            name: "x.pdf".into(),
+            dir: "relative/dir".into(),
+        })
+        .unwrap();
+    match msg_rx.recv_timeout(Duration::from_secs(60)).unwrap() {
+        Msg::Notice {
+            level: Level::Error,
+            text,
+        } => assert!(
+            text.contains("NOT saved") && text.contains("not a full path"),
+            "{text}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    drop(req_tx);
+    worker.join().unwrap();
+    assert_eq!(fs::read_dir(&downloads).unwrap().count(), 2);
+
+    // The hostile executable (the fourth): opening asks first, and `n` runs nothing.
+    assert!(app.update(enter()).is_empty());
+    for _ in 0..3 {
+        app.update(key('n'));
+    }
+    assert!(
+        app.update(key('o')).is_empty(),
+        "nothing runs before the answer"
+    );
+    let Some(Overlay::Confirm { title, .. }) = &app.overlay else {
+        panic!("no question for an executable: {:?}", app.overlay);
+    };
+    assert!(
+        title.contains("_CON.fdp.exe") && title.contains("executable"),
+        "{title}"
+    );
+    assert!(app.update(key('n')).is_empty());
+    assert!(app.overlay.is_none());
+    // Confirmed, it is opened like any other.
+    app.update(enter());
+    for _ in 0..3 {
+        app.update(key('n'));
+    }
+    app.update(key('o'));
+    assert_eq!(
+        app.update(key('y')),
+        [Effect::Req(Req::OpenAttachment {
+            sha256: sha(b"MZ not really"),
+            name: "_CON.fdp.exe".into()
+        })]
+    );
+}
+
 // ------------------------------------------------------------------------ outbound drafts
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

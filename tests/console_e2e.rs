@@ -879,3 +879,86 @@ fn assistant_jobs_from_the_console_triage_draft_and_job_routes() {
         "{drafts}"
     );
 }
+
+/// An attachment is opened only on the operator's key, by `$OPSDESK_OPENER` (here a script
+/// that records its argument) on the stored file; saving offers `~/Downloads`, writes the safe
+/// name, and a second save writes `name (2).ext` beside it instead of overwriting.
+#[test]
+fn an_attachment_is_opened_by_the_opener_and_saved_without_overwriting() {
+    use base64::Engine as _;
+    use sha2::{Digest, Sha256};
+    use std::os::unix::fs::PermissionsExt;
+
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let home = tmp.path().join("home");
+    let downloads = home.join("Downloads");
+    std::fs::create_dir_all(&downloads).unwrap();
+    std::fs::create_dir_all(data.join("spool")).unwrap();
+    let pdf = b"%PDF-1.4\n% the lab's report\n%%EOF\n";
+    let eml = format!(
+        "From: Lab <lab@example.org>\r\nTo: ops@example.com\r\nSubject: Lab report\r\n\
+Message-ID: <lab-1@example.org>\r\nDate: Tue, 24 Nov 2026 09:00:00 +0000\r\nMIME-Version: 1.0\r\n\
+Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n\
+The report is attached.\r\n--b\r\nContent-Type: application/pdf\r\n\
+Content-Disposition: attachment; filename=\"../report:final.pdf\"\r\n\
+Content-Transfer-Encoding: base64\r\n\r\n{}\r\n--b--\r\n",
+        base64::engine::general_purpose::STANDARD.encode(pdf)
+    );
+    std::fs::write(data.join("spool").join("lab.eml"), eml).unwrap();
+    let log = tmp.path().join("opened.log");
+    let opener = tmp.path().join("opener.sh");
+    std::fs::write(
+        &opener,
+        format!("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n", log.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+    let mut c = Console::spawn(
+        &["--no-http", "--data-dir", data.to_str().unwrap()],
+        &home,
+        (ROWS, COLS),
+        &[("OPSDESK_OPENER", opener.to_str().unwrap())],
+    );
+    c.wait_for("the spooled message", |s| s.contains("Lab report"));
+    assert!(!log.exists(), "nothing is opened by itself");
+    c.send("\r");
+    c.wait_for("the attachment list", |s| s.contains("attachments (1)"));
+    c.send("o");
+    let sha = hex::encode(Sha256::digest(pdf));
+    let stored = data.join("attachments").join(&sha[..2]).join(&sha);
+    c.wait_for("the opener's run", |_| {
+        std::fs::read_to_string(&log).is_ok_and(|l| l.ends_with('\n'))
+    });
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        format!("{}\n", stored.display())
+    );
+    // The details stay open after opening; any other key closes them.
+    c.send("x");
+    c.wait_for("the details closed", |s| !s.contains("attachments (1)"));
+
+    for copy in ["report_final.pdf", "report_final (2).pdf"] {
+        c.send("\r");
+        c.wait_for("the attachment list", |s| s.contains("attachments (1)"));
+        c.send("s");
+        c.wait_for("the folder question", |s| {
+            s.contains(&downloads.display().to_string())
+        });
+        c.send("\r");
+        let want = downloads.join(copy).display().to_string();
+        c.wait_for("the saved message", |s| {
+            s.contains(&format!("saved a copy as {want}"))
+        });
+        assert_eq!(std::fs::read(downloads.join(copy)).unwrap(), pdf);
+    }
+    assert_eq!(std::fs::read_dir(&downloads).unwrap().count(), 2);
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap().lines().count(),
+        1,
+        "saving opens nothing"
+    );
+    c.send("q");
+    assert!(c.wait_exit().success());
+}

@@ -380,6 +380,50 @@ fn details_overlay() {
     insta::assert_snapshot!(render(&a));
 }
 
+/// A message's details list its attachments; `Tab` moves the `▸` mark, the picked one is what
+/// `o` opens and `s` saves, and the keys are named above the list.
+#[test]
+fn message_details_mark_the_picked_attachment() {
+    use opsdesk::domain::{Attachment, AttachmentStatus};
+    let mut a = app(false);
+    let mut r = record(6, Channel::Email, "clinic", "Front Desk", "Referral packet");
+    let att = |name: &str, media_type: &str, size: u64, hash: char| Attachment {
+        name: name.into(),
+        media_type: media_type.into(),
+        size,
+        sha256: Some(hash.to_string().repeat(64)),
+        inline: false,
+        status: AttachmentStatus::Stored,
+        text: None,
+        risk: None,
+    };
+    r.attachments = vec![
+        att("referral.pdf", "application/pdf", 48_213, 'a'),
+        att(
+            "lab results.docx",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            9_800,
+            'b',
+        ),
+    ];
+    a.update(Msg::InboxPage {
+        generation: a.inbox.generation,
+        anchor: Anchor::Top,
+        rows: vec![(&r).into()],
+        last_seq: 6,
+    });
+    key(&mut a, KeyCode::Enter);
+    assert!(key(&mut a, KeyCode::Tab).is_empty());
+    insta::assert_snapshot!(render(&a));
+    assert_eq!(
+        key(&mut a, KeyCode::Char('o')),
+        vec![Effect::Req(Req::OpenAttachment {
+            sha256: "b".repeat(64),
+            name: "lab results.docx".into()
+        })]
+    );
+}
+
 #[test]
 fn approve_asks_for_confirmation_then_submits_with_the_shown_digest() {
     let mut a = app(false);

@@ -61,6 +61,12 @@ impl Engine {
         self.attachments.path_of(sha256).filter(|p| p.is_file())
     }
 
+    /// A stored attachment's bytes, checked against its hash (`None` when not stored): the
+    /// console's "save a copy", for the operator's own process only, like `attachment_path`.
+    pub fn attachment_bytes_checked(&self, sha256: &str) -> std::io::Result<Option<Vec<u8>>> {
+        Ok(self.attachments.read(sha256, u64::MAX)?.map(|(b, _)| b))
+    }
+
     /// The inbox's last seq, unread count and consumer cursors.
     pub fn inbox_state(&self) -> Result<InboxState, StoreError> {
         self.inbox.state()

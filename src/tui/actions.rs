@@ -101,6 +101,8 @@ impl App {
                     fx.push(Effect::Req(Req::CancelJobs));
                 }
             }
+            // Bound only in `[details]`: the message details handle them (`details_key`).
+            Act::NextAttachment | Act::OpenAttachment | Act::SaveAttachment => {}
         }
     }
 
@@ -181,6 +183,7 @@ impl App {
             title: "Health: sources, MCP, audit chain, LLM routing".into(),
             lines,
             scroll: 0,
+            pick: None,
         });
     }
 
@@ -298,8 +301,7 @@ impl App {
         self.overlay = Some(Overlay::Confirm {
             title: format!("Approve draft {}?", d.id),
             lines,
-            action,
-            label,
+            then: Req::Submit { action, label },
         });
     }
 
@@ -378,11 +380,13 @@ impl App {
         self.overlay = Some(Overlay::Confirm {
             title: format!("Approve {n} marked drafts?"),
             lines,
-            action: Action::DecideDrafts {
-                decision: crate::domain::BatchDecision::Approve,
-                items,
+            then: Req::Submit {
+                action: Action::DecideDrafts {
+                    decision: crate::domain::BatchDecision::Approve,
+                    items,
+                },
+                label: format!("approved {n} drafts"),
             },
-            label: format!("approved {n} drafts"),
         });
     }
 

@@ -90,8 +90,8 @@ pub struct InboxRow {
     pub text: String,
     /// The item's triage, when it has one (filled in by the data thread).
     pub triage: Option<crate::assistant::store::TriageRecord>,
-    /// One line per attachment (listed in the details; never opened by the console).
-    pub attachments: Vec<String>,
+    /// The attachments, listed in the details; opened or saved only on the operator's key.
+    pub attachments: Vec<AttachmentRow>,
 }
 
 impl InboxRow {
@@ -134,13 +134,46 @@ impl From<&InboxRecord> for InboxRow {
             received_at: r.received_at,
             text: crate::sanitize::clean_text(&text, PREVIEW_CHARS),
             triage: None,
-            attachments: r
-                .attachments
-                .iter()
-                .map(|a| crate::sanitize::for_terminal(&a.summary()))
-                .collect(),
+            attachments: r.attachments.iter().map(AttachmentRow::from).collect(),
         }
     }
+}
+
+/// One attachment of an inbox row: its line for the details, and what opening or saving it
+/// needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttachmentRow {
+    /// `Attachment::summary`, escaped for the terminal.
+    pub line: String,
+    /// The neutralized name (`sanitize::safe_file_name`), the name a saved copy gets.
+    pub name: String,
+    /// The stored bytes' hash; `None` when there are no bytes to open (too large, a link…).
+    pub sha256: Option<String>,
+    /// `executable`, `script`, `macro`: opening it asks first.
+    pub risk: Option<String>,
+}
+
+impl From<&crate::domain::Attachment> for AttachmentRow {
+    fn from(a: &crate::domain::Attachment) -> Self {
+        AttachmentRow {
+            line: crate::sanitize::for_terminal(&a.summary()),
+            name: crate::sanitize::safe_file_name(&a.name),
+            sha256: a
+                .sha256
+                .clone()
+                .filter(|_| a.status == crate::domain::AttachmentStatus::Stored),
+            risk: a.risk.clone(),
+        }
+    }
+}
+
+/// The attachment picker of a message's details: the rows, the one picked, and the line
+/// index of the first (the picked one is marked there when drawn).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttachPick {
+    pub items: Vec<AttachmentRow>,
+    pub sel: usize,
+    pub first_line: usize,
 }
 
 /// Where an inbox page starts.
@@ -207,6 +240,18 @@ pub enum Req {
         category: crate::assistant::triage::Category,
         urgency: crate::assistant::triage::Urgency,
         reason: Option<String>,
+    },
+    /// Start the system's opener on a stored attachment (`tui::files::open`).
+    OpenAttachment {
+        sha256: String,
+        name: String,
+    },
+    /// Save a copy of a stored attachment into the folder the operator typed
+    /// (`tui::files::save`).
+    SaveAttachment {
+        sha256: String,
+        name: String,
+        dir: String,
     },
 }
 
@@ -288,6 +333,11 @@ pub enum Msg {
     },
     /// Fresh triage of inbox rows (`Req::TriageOf`).
     Triage(Vec<(u64, Option<crate::assistant::store::TriageRecord>)>),
+    /// A line for the message line (what opening or saving an attachment did).
+    Notice {
+        level: Level,
+        text: String,
+    },
     /// A background task died: end the app and print this after restoring the terminal.
     Fatal(String),
 }
@@ -333,6 +383,11 @@ pub enum InputKind {
     RejectBatch {
         items: Vec<crate::domain::BatchItem>,
     },
+    /// The folder to save a copy of this attachment into.
+    SaveAttachment {
+        sha256: String,
+        name: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -348,12 +403,14 @@ pub enum Overlay {
         title: String,
         lines: Vec<String>,
         scroll: u16,
+        /// A message's attachments to pick from (`[details]` keys), when it has any.
+        pick: Option<AttachPick>,
     },
+    /// Asks first; `y` / `Enter` sends `then` to the data task, anything else cancels.
     Confirm {
         title: String,
         lines: Vec<String>,
-        action: Action,
-        label: String,
+        then: Req,
     },
     Input {
         kind: InputKind,
@@ -570,6 +627,9 @@ pub struct App {
     pub data_dir: Option<String>,
     /// Whether the console captures the mouse (off: the terminal selects text).
     pub mouse: bool,
+    /// The folder offered when saving an attachment (`~/Downloads` or home; the run loop
+    /// sets it).
+    pub save_dir: Option<String>,
     /// The operator asked for a verification: say its result wherever they are.
     pub verify_asked: bool,
     /// Each draft's events (its life), fetched for the selected draft; keyed by id, with the
@@ -750,6 +810,7 @@ impl App {
             fatal: None,
             data_dir: None,
             mouse: true,
+            save_dir: None,
             verify_asked: false,
             draft_history: BTreeMap::new(),
             history_asked: None,
@@ -1052,6 +1113,7 @@ impl App {
                     }
                 }
             }
+            Msg::Notice { level, text } => self.say(level, text),
             Msg::Fatal(m) => {
                 self.fatal = Some(m);
                 self.quit = true;
@@ -1129,8 +1191,7 @@ impl App {
                 self.overlay = Some(Overlay::Confirm {
                     title: format!("Disable provider {name}?"),
                     lines,
-                    action,
-                    label,
+                    then: Req::Submit { action, label },
                 });
             }
         }
@@ -1476,6 +1537,8 @@ impl App {
     }
 
     pub(super) fn details(&mut self) {
+        use super::keymap::Act;
+        let mut pick = None;
         let (title, lines) = match self.pane {
             Pane::Inbox => {
                 let Some(r) = self.inbox.selected() else {
@@ -1502,9 +1565,21 @@ impl App {
                 ];
                 lines.extend(r.text.lines().map(str::to_string));
                 if !r.attachments.is_empty() {
+                    let keys = |act| self.keymap.key_for(Section::Details, act);
                     lines.push(String::new());
-                    lines.push(format!("attachments ({}):", r.attachments.len()));
-                    lines.extend(r.attachments.iter().map(|a| format!("  {a}")));
+                    lines.push(format!(
+                        "attachments ({}): {} picks · {} opens with the system's opener · {} saves a copy",
+                        r.attachments.len(),
+                        keys(Act::NextAttachment),
+                        keys(Act::OpenAttachment),
+                        keys(Act::SaveAttachment),
+                    ));
+                    pick = Some(AttachPick {
+                        items: r.attachments.clone(),
+                        sel: 0,
+                        first_line: lines.len(),
+                    });
+                    lines.extend(r.attachments.iter().map(|a| format!("  {}", a.line)));
                 }
                 (format!("Message #{}", r.seq), lines)
             }
@@ -1560,7 +1635,79 @@ impl App {
             title,
             lines,
             scroll: 0,
+            pick,
         });
+    }
+
+    /// A key in the message details with attachments: pick, open or save one (the
+    /// `[details]` keymap section). `false` when the key is not one of those.
+    fn details_key(&mut self, k: &KeyEvent, pick: &mut AttachPick, fx: &mut Vec<Effect>) -> bool {
+        use super::keymap::Act;
+        let Some(act) = self.keymap.lookup_in(Section::Details, k) else {
+            return false;
+        };
+        let n = pick.items.len().max(1);
+        if act == Act::NextAttachment {
+            pick.sel = (pick.sel + 1) % n;
+            return true;
+        }
+        let Some(a) = pick.items.get(pick.sel).cloned() else {
+            return false;
+        };
+        let Some(sha256) = a.sha256.clone() else {
+            self.say(
+                Level::Warn,
+                format!(
+                    "{}: its bytes are not stored; nothing to open or save",
+                    a.name
+                ),
+            );
+            return true;
+        };
+        match act {
+            Act::OpenAttachment => {
+                let then = Req::OpenAttachment {
+                    sha256,
+                    name: a.name.clone(),
+                };
+                match &a.risk {
+                    // A program or macro opened by accident runs: ask, and say what it is.
+                    Some(risk) => {
+                        self.overlay = Some(Overlay::Confirm {
+                            title: format!("Open {} ({risk} type)?", a.name),
+                            lines: vec![
+                                format!(
+                                    "{} is flagged as a {risk} type: opening it may run it.",
+                                    a.name
+                                ),
+                                "Open it only if you expected it from this sender.".into(),
+                                String::new(),
+                                "y / Enter = open it anyway, n / Esc = cancel".into(),
+                            ],
+                            then,
+                        });
+                        return true;
+                    }
+                    None => fx.push(Effect::Req(then)),
+                }
+            }
+            Act::SaveAttachment => {
+                self.overlay = Some(Overlay::Input {
+                    kind: InputKind::SaveAttachment {
+                        sha256,
+                        name: a.name.clone(),
+                    },
+                    title: format!(
+                        "Save a copy of {} into the folder (Enter to save, Esc to cancel)",
+                        a.name
+                    ),
+                    buf: self.save_dir.clone().unwrap_or_default(),
+                });
+                return true;
+            }
+            _ => return false,
+        }
+        true
     }
 
     pub(super) fn move_by(&mut self, delta: i64, fx: &mut Vec<Effect>) {
@@ -1650,18 +1797,32 @@ impl App {
                 title,
                 lines,
                 scroll,
+                mut pick,
             } => {
-                if let Some(scroll) = scroll_key(&k, scroll) {
+                if let Some(p) = pick.as_mut()
+                    && self.details_key(&k, p, fx)
+                {
+                    // Still open unless the key opened a question (confirm, folder).
+                    if self.overlay.is_none() {
+                        self.overlay = Some(Overlay::Details {
+                            title,
+                            lines,
+                            scroll,
+                            pick,
+                        });
+                    }
+                } else if let Some(scroll) = scroll_key(&k, scroll) {
                     self.overlay = Some(Overlay::Details {
                         title,
                         lines,
                         scroll,
+                        pick,
                     });
                 }
             }
-            Overlay::Confirm { action, label, .. } => match k.code {
+            Overlay::Confirm { then, .. } => match k.code {
                 KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
-                    fx.push(Effect::Req(Req::Submit { action, label }));
+                    fx.push(Effect::Req(then));
                 }
                 _ => self.say(Level::Info, "cancelled; nothing changed"),
             },
@@ -1752,6 +1913,14 @@ impl App {
                 })),
                 Err(e) => self.say(Level::Warn, format!("{e}; nothing was changed")),
             },
+            InputKind::SaveAttachment { sha256, name } => {
+                let dir = buf.trim().to_string();
+                if dir.is_empty() {
+                    self.say(Level::Warn, "no folder given; nothing was saved");
+                    return;
+                }
+                fx.push(Effect::Req(Req::SaveAttachment { sha256, name, dir }));
+            }
         }
     }
 

@@ -8,7 +8,7 @@ use std::sync::mpsc::{Receiver, Sender};
 
 use serde_json::Value;
 
-use super::app::{Anchor, ChainStatus, InboxRow, JobTarget, Msg, PAGE, Req};
+use super::app::{Anchor, ChainStatus, InboxRow, JobTarget, Level, Msg, PAGE, Req};
 use crate::assistant::JobKind;
 use crate::domain::{Action, Actor, BriefKind, Outcome, Query};
 use crate::engine::Engine;
@@ -225,6 +225,27 @@ fn handle(
                 result,
             })?;
         }
+        Req::OpenAttachment { sha256, name } => {
+            let opener = super::files::opener();
+            match super::files::open(engine, &sha256, &opener) {
+                Ok((_, child)) => {
+                    tx.send(notice(
+                        Level::Info,
+                        format!("opening {name} with {}", opener.to_string_lossy()),
+                    ))?;
+                    reap(child, name, opener, tx.0);
+                }
+                Err(e) => tx.send(notice(Level::Error, format!("cannot open {name}: {e:#}")))?,
+            }
+        }
+        Req::SaveAttachment { sha256, name, dir } => {
+            let saved = super::files::resolve_dir(&dir)
+                .and_then(|d| super::files::save(engine, &sha256, &name, &d));
+            tx.send(match saved {
+                Ok(p) => notice(Level::Info, format!("saved a copy as {}", p.display())),
+                Err(e) => notice(Level::Error, format!("{name} NOT saved: {e:#}")),
+            })?;
+        }
     }
     Ok(())
 }
@@ -328,6 +349,38 @@ async fn run_job(
         JobKind::Filing => return Err("filing runs from `opsdesk filing propose`".into()),
     };
     one(&items)
+}
+
+fn notice(level: Level, text: String) -> Msg {
+    Msg::Notice { level, text }
+}
+
+/// Wait for the opener on its own thread (it may run as long as the viewer it started), so
+/// it is reaped and a failure reaches the message line instead of vanishing.
+fn reap(
+    mut child: std::process::Child,
+    name: String,
+    opener: std::ffi::OsString,
+    tx: &Sender<Msg>,
+) {
+    let to_ui = tx.clone();
+    let spawned = std::thread::Builder::new()
+        .name("console-opener".into())
+        .spawn(move || {
+            let text = match child.wait() {
+                Ok(s) if s.success() => return,
+                Ok(s) => format!("{} could not open {name} ({s})", opener.to_string_lossy()),
+                Err(e) => format!("{}: {e}", opener.to_string_lossy()),
+            };
+            // The UI may be gone by then; nothing is left to tell.
+            let _ = to_ui.send(notice(Level::Error, text));
+        });
+    if let Err(e) = spawned {
+        let _ = tx.send(notice(
+            Level::Warn,
+            format!("the opener runs, but cannot be watched: {e}"),
+        ));
+    }
 }
 
 /// The UI has gone away.

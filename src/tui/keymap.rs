@@ -20,10 +20,13 @@ pub enum Section {
     Providers,
     Audit,
     Deals,
+    /// A message's details with attachments (`Enter` on an inbox item); consulted on its own,
+    /// not before `Global`.
+    Details,
 }
 
 impl Section {
-    pub const ALL: [Section; 7] = [
+    pub const ALL: [Section; 8] = [
         Section::Global,
         Section::Inbox,
         Section::Brief,
@@ -31,6 +34,7 @@ impl Section {
         Section::Providers,
         Section::Audit,
         Section::Deals,
+        Section::Details,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -41,6 +45,7 @@ impl Section {
             Section::Providers => "providers",
             Section::Audit => "audit",
             Section::Deals => "deals",
+            Section::Details => "details",
         }
     }
 }
@@ -78,6 +83,8 @@ acts! {
     CycleOutcome = "cycle_outcome", Verify = "verify",
     RunTriage = "run_triage", TriageAll = "triage_all", RunDeadlines = "run_deadlines",
     CancelJobs = "cancel_jobs", Classify = "classify",
+    NextAttachment = "next_attachment", OpenAttachment = "open_attachment",
+    SaveAttachment = "save_attachment",
 }
 
 /// What a binding is for, to group the `?` help the way people look for keys.
@@ -112,9 +119,13 @@ impl Purpose {
 impl Act {
     pub fn purpose(self) -> Purpose {
         match self {
-            Act::Down | Act::Up | Act::PageDown | Act::PageUp | Act::Top | Act::Bottom => {
-                Purpose::Move
-            }
+            Act::Down
+            | Act::Up
+            | Act::PageDown
+            | Act::PageUp
+            | Act::Top
+            | Act::Bottom
+            | Act::NextAttachment => Purpose::Move,
             Act::NextPane
             | Act::PrevPane
             | Act::PaneInbox
@@ -150,7 +161,9 @@ impl Act {
             | Act::TriageAll
             | Act::RunDeadlines
             | Act::CancelJobs
-            | Act::Classify => Purpose::Act,
+            | Act::Classify
+            | Act::OpenAttachment
+            | Act::SaveAttachment => Purpose::Act,
         }
     }
 }
@@ -343,6 +356,16 @@ impl Keymap {
         find(section).or_else(|| find(Section::Global))
     }
 
+    /// The action for a key in `section` alone (the message details, where unbound keys
+    /// scroll or close rather than reach the panes).
+    pub fn lookup_in(&self, section: Section, ev: &KeyEvent) -> Option<Act> {
+        let key = Key::from_event(ev);
+        self.bindings
+            .iter()
+            .find(|b| b.section == section && b.keys.contains(&key))
+            .map(|b| b.act)
+    }
+
     /// The first key bound to `act` in `section` (or global), for hints.
     pub fn key_for(&self, section: Section, act: Act) -> String {
         self.bindings
@@ -405,7 +428,11 @@ impl Keymap {
                 .map(entry)
                 .collect();
             if !rest.is_empty() {
-                out.push((format!("{} pane", title(sec)), rest));
+                let head = match sec {
+                    Section::Details => "Message details (Enter on a message)".to_string(),
+                    _ => format!("{} pane", title(sec)),
+                };
+                out.push((head, rest));
             }
         }
         out

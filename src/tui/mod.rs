@@ -13,6 +13,7 @@ pub mod app;
 pub mod data;
 pub mod draw;
 pub mod event;
+pub mod files;
 pub mod keymap;
 pub mod layout;
 pub mod mouse;
@@ -111,6 +112,7 @@ pub fn run(
     let mut app = App::new(opts.theme, opts.keymap, profiles, size);
     app.tz = opts.tz;
     app.data_dir = opts.data_dir;
+    app.save_dir = files::default_save_dir().map(|d| d.display().to_string());
     app.status.mcp_url = opts.mcp_url;
     app.status.mcp_error = opts.mcp_error.clone();
     app.status.mcp_scopes = opts.mcp_scopes;

@@ -1,18 +1,31 @@
-//! `Enter`: the selected item in full.
+//! `Enter`: the selected item in full; a message's picked attachment is marked `▸`.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-use crate::tui::app::App;
+use crate::tui::app::{App, AttachPick};
 use crate::tui::panes::block;
 
-pub fn render(app: &App, f: &mut Frame, area: Rect, title: &str, lines: &[String], scroll: u16) {
+pub fn render(
+    app: &App,
+    f: &mut Frame,
+    area: Rect,
+    title: &str,
+    lines: &[String],
+    scroll: u16,
+    pick: Option<&AttachPick>,
+) {
     let t = &app.theme;
+    let picked = pick.map(|p| p.first_line + p.sel);
     let lines: Vec<Line> = lines
         .iter()
-        .map(|l| Line::from(Span::styled(l.clone(), t.text)))
+        .enumerate()
+        .map(|(i, l)| match (picked == Some(i), l.strip_prefix("  ")) {
+            (true, Some(rest)) => Line::from(Span::styled(format!("▸ {rest}"), t.selection)),
+            _ => Line::from(Span::styled(l.clone(), t.text)),
+        })
         .collect();
     f.render_widget(Clear, area);
     f.render_widget(

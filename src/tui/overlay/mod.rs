@@ -24,7 +24,16 @@ pub fn render(app: &App, f: &mut Frame) {
             title,
             lines,
             scroll,
-        } => details::render(app, f, centered(area, 90, 90), title, lines, *scroll),
+            pick,
+        } => details::render(
+            app,
+            f,
+            centered(area, 90, 90),
+            title,
+            lines,
+            *scroll,
+            pick.as_ref(),
+        ),
         Overlay::Confirm { title, lines, .. } => {
             confirm::render(app, f, centered(area, 70, 60), title, lines)
         }
