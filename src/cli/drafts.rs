@@ -3,6 +3,7 @@ use clap::Subcommand;
 use super::output::{local_time, safe, zone_of};
 use super::{CmdResult, Context, Failure};
 use crate::domain::{Action, Actor, Draft, DraftStatus, Outbound, Outcome};
+use crate::engine::batch::BatchResult;
 
 #[derive(Debug, Subcommand)]
 pub enum DraftsCmd {
@@ -257,31 +258,22 @@ fn approve_batch(
     let Outcome::Done { detail } = &outcome else {
         return report(out, "", "approved", outcome);
     };
-    let results = detail["results"].as_array().cloned().unwrap_or_default();
+    let results = BatchResult::all_in(detail);
     let failed: Vec<String> = results
         .iter()
-        .filter(|r| r["outcome"] != "done")
-        .map(|r| {
-            format!(
-                "{}: {}",
-                r["id"].as_str().unwrap_or("?"),
-                r["error"]
-                    .as_str()
-                    .or(r["reason"].as_str())
-                    .unwrap_or("not decided")
-            )
-        })
+        .filter(|r| !r.is_done())
+        .map(|r| format!("{}: {}", r.id, r.why()))
         .collect();
     out.emit(&outcome, |l| {
         for r in &results {
             l.push(format!(
                 "{} {}",
-                if r["outcome"] == "done" {
+                if r.is_done() {
                     "approved"
                 } else {
                     "NOT approved"
                 },
-                r["id"].as_str().unwrap_or("?")
+                r.id
             ));
         }
     });

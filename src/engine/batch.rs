@@ -9,7 +9,8 @@
 //! own; one that fails (its content changed meanwhile) does not undo the others, and the
 //! answer says which went through.
 
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 use super::{Call, Engine, EngineError};
 use crate::domain::{Action, AuditOutcome, BatchDecision, BatchItem, Outcome, Verdict};
@@ -131,25 +132,83 @@ impl Engine {
                     reason: reason.clone(),
                 },
             };
-            let r = match self.submit_call(action, cx) {
+            let mut r = BatchResult {
+                id: item.id.clone(),
+                outcome: String::new(),
+                rule: None,
+                reason: None,
+                remedy: None,
+                error: None,
+                detail: None,
+            };
+            match self.submit_call(action, cx) {
                 Ok(Outcome::Done { .. }) => {
                     decided += 1;
-                    json!({"id": item.id, "outcome": "done"})
+                    r.outcome = "done".into();
                 }
                 Ok(Outcome::Blocked {
                     rule,
                     reason,
                     remedy,
                 }) => {
-                    json!({"id": item.id, "outcome": "blocked", "rule": rule, "reason": reason, "remedy": remedy})
+                    r.outcome = "blocked".into();
+                    (r.rule, r.reason, r.remedy) = (Some(rule), Some(reason), Some(remedy));
                 }
-                Ok(other) => json!({"id": item.id, "outcome": "other", "detail": other}),
-                Err(e) => json!({"id": item.id, "outcome": "error", "error": e.to_string()}),
-            };
+                Ok(other) => {
+                    r.outcome = "other".into();
+                    r.detail = serde_json::to_value(other).ok();
+                }
+                Err(e) => {
+                    r.outcome = "error".into();
+                    r.error = Some(e.to_string());
+                }
+            }
             results.push(r);
         }
         Ok(Outcome::Done {
             detail: json!({"decision": verb, "decided": decided, "results": results}),
         })
+    }
+}
+
+/// How one draft of a batch went: `outcome` is `done`, `blocked` (with rule, reason and
+/// remedy), `error` or `other`. The batch's answer carries them under `results`; surfaces read
+/// them back with [`BatchResult::all_in`] rather than picking at the JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BatchResult {
+    pub id: String,
+    pub outcome: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remedy: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Value>,
+}
+
+impl BatchResult {
+    /// The per-draft results of a batch answer's `detail` (none when it has no `results`).
+    pub fn all_in(detail: &Value) -> Vec<BatchResult> {
+        detail
+            .get("results")
+            .cloned()
+            .and_then(|r| serde_json::from_value(r).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.outcome == "done"
+    }
+
+    /// Why this draft was not decided, in words.
+    pub fn why(&self) -> &str {
+        self.error
+            .as_deref()
+            .or(self.reason.as_deref())
+            .unwrap_or("not decided")
     }
 }

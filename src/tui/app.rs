@@ -1432,20 +1432,10 @@ impl App {
             }
             (Action::DecideDrafts { items, .. }, Ok(Outcome::Done { detail })) => {
                 // Each draft was decided on its own: say which did not go through, and why.
-                let results = detail["results"].as_array().cloned().unwrap_or_default();
-                let missed: Vec<String> = results
+                let missed: Vec<String> = crate::engine::batch::BatchResult::all_in(&detail)
                     .iter()
-                    .filter(|r| r["outcome"] != "done")
-                    .map(|r| {
-                        format!(
-                            "{} ({})",
-                            r["id"].as_str().unwrap_or("?"),
-                            r["error"]
-                                .as_str()
-                                .or(r["reason"].as_str())
-                                .unwrap_or("not decided")
-                        )
-                    })
+                    .filter(|r| !r.is_done())
+                    .map(|r| format!("{} ({})", r.id, r.why()))
                     .collect();
                 self.drafts.marked.clear();
                 if missed.is_empty() {
