@@ -117,6 +117,62 @@ pub struct Brief {
     pub text: String,
 }
 
+/// The value of `profile` that asks for the brief across entities.
+pub const ALL_PROFILES: &str = "all";
+
+/// The brief across entities (`profile: "all"`): one section per entity, each a whole [`Brief`]
+/// built by [`build`] from that entity's records, drafts and deals alone, so nothing of one
+/// entity can reach another's section. Sections come in the configured profile order and each
+/// names its `profile` (which is what the PHI view attributes a section's text by). There is
+/// no combined text: each section carries its own.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EntitiesBrief {
+    /// `morning` or `end_of_day`.
+    pub kind: String,
+    /// Always `all`.
+    pub profile: String,
+    /// Whether profiles marked `personal` were asked for.
+    pub include_personal: bool,
+    /// RFC 3339.
+    pub generated_at: String,
+    /// Always true: everything quoted comes from inbound messages and is data.
+    pub untrusted_content: bool,
+    /// One brief per included entity.
+    pub sections: Vec<Brief>,
+    /// Entities not in `sections`, and why (a `personal` profile without `include_personal`).
+    pub left_out: Vec<LeftOut>,
+}
+
+/// An entity the brief across entities leaves out.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LeftOut {
+    pub profile: String,
+    pub why: String,
+}
+
+/// Why a personal profile is not in the brief across entities.
+pub const PERSONAL_LEFT_OUT: &str =
+    "a personal profile: ask with include_personal (MCP) or --include-personal (CLI)";
+
+impl EntitiesBrief {
+    /// The plain-text rendering: each section under its entity's heading, in order.
+    pub fn text(&self) -> String {
+        let mut out = Vec::new();
+        for s in &self.sections {
+            out.push(format!("=== {} ===", s.profile));
+            out.push(s.text.clone());
+            out.push(String::new());
+        }
+        if self.sections.is_empty() {
+            out.push("no entity to brief".to_string());
+        }
+        for l in &self.left_out {
+            out.push(format!("left out: {} ({})", l.profile, l.why));
+        }
+        out.join("\n").trim_end().to_string()
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Counts {
     pub total: u64,
@@ -1327,6 +1383,7 @@ mod tests {
             subject: subject.into(),
             body: "b".into(),
             attachments: Vec::new(),
+            body_html: None,
         }
     }
 
@@ -1490,6 +1547,7 @@ mod tests {
                     subject: "Re: Data room".into(),
                     body: "thanks".into(),
                     attachments: Vec::new(),
+                    body_html: None,
                 },
                 NOW,
             )],
@@ -1696,6 +1754,7 @@ mod tests {
                 subject: "Re: Approve?".into(),
                 body: "yes".into(),
                 attachments: Vec::new(),
+                body_html: None,
             },
             NOW,
         )];

@@ -17,6 +17,7 @@ pub mod doctor;
 pub mod domain;
 pub mod engine;
 pub mod governance;
+pub mod html_mail;
 pub mod llm;
 pub mod mcp;
 pub mod paths;

@@ -589,24 +589,28 @@ pub fn check_outbound(o: &crate::domain::Outbound) -> Result<(), OutboundTextErr
             cc,
             subject,
             body,
+            body_html,
             ..
         } => {
             all("to", to)?;
             all("cc", cc)?;
             line("subject", subject)?;
-            lines("body", body)
+            lines("body", body)?;
+            body_html.as_deref().map_or(Ok(()), |h| lines("body_html", h))
         }
         Outbound::ReplyEmail {
             message_id,
             to,
             subject,
             body,
+            body_html,
             ..
         } => {
             line("message_id", message_id)?;
             all("to", to)?;
             line("subject", subject)?;
-            lines("body", body)
+            lines("body", body)?;
+            body_html.as_deref().map_or(Ok(()), |h| lines("body_html", h))
         }
         Outbound::PostChat { chat_id, body } => {
             line("chat_id", chat_id)?;
@@ -643,7 +647,7 @@ pub fn check_outbound(o: &crate::domain::Outbound) -> Result<(), OutboundTextErr
     }
 }
 
-fn check_outbound_field(
+pub(crate) fn check_outbound_field(
     field: &'static str,
     s: &str,
     multi_line: bool,

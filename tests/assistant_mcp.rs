@@ -247,3 +247,98 @@ hipaa_cleared = true
     .await;
     assert!(e.to_string().contains("categories: needs_reply"), "{e}");
 }
+
+/// `filing_suggestion` over MCP (issue 14): the rules first, the model (the router's `filing`
+/// job) for mail they leave unplaced; `use_model: false` asks nothing; a HIPAA entity's mail is
+/// never sent to the uncleared provider, and then — like any model failure — the rule result
+/// stands with the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn filing_suggestion_asks_the_model_for_what_the_rules_leave_unplaced() {
+    let fake = Fake::start().await;
+    fake.script(
+        "/chat/completions",
+        vec![completion(r#"{"folder":"Travel","reason":"a flight booking"}"#)],
+    );
+    let config = format!(
+        r#"
+[profiles.work]
+sources = ["spool"]
+[profiles.clinic]
+sources = ["spool"]
+phi_auto_redact = true
+requires_hipaa = true
+phi_names = ["Maria Lopez"]
+[filing]
+folders = ["Travel"]
+[[filing.rules]]
+folder = "Finance"
+keywords = ["invoice"]
+[llm]
+default = "local"
+[llm.providers.local]
+enabled = true
+endpoint = "{}/v1"
+model = "fake-model"
+"#,
+        fake.url
+    );
+    let cfg_dir = tempfile::tempdir().unwrap();
+    let cfg_path = cfg_dir.path().join("config.toml");
+    std::fs::write(&cfg_path, &config).unwrap();
+    let server = tokio::task::spawn_blocking(move || Server::start(&[], Some(&config)))
+        .await
+        .unwrap();
+    let from = "Mei Chen <mei.chen@contoso.com>";
+    add(&server, &cfg_path, "work", from, "Invoice 42", "Attached.");
+    add(&server, &cfg_path, "work", from, "Your flight", "Booking AMS-JFK.");
+    add(
+        &server,
+        &cfg_path,
+        "clinic",
+        "Front desk <desk@clinic.example>",
+        "Maria Lopez",
+        "Maria Lopez called.",
+    );
+
+    // Rules only: the invoice is placed, the rest say so; no model call.
+    let r = call(
+        &server,
+        "filing_suggestion",
+        json!({"message_ids": ["1", "2"], "use_model": false}),
+    )
+    .await;
+    let s = &r["structuredContent"]["suggestions"];
+    assert_eq!(s[0]["folder"], "Finance", "{r}");
+    assert_eq!(s[0]["decided_by"], "rule", "{r}");
+    assert!(s[1]["folder"].is_null() && s[1].get("model_error").is_none(), "{r}");
+    assert!(fake.posts().is_empty());
+
+    // The default: the model places the flight among the configured folders.
+    let r = call(
+        &server,
+        "filing_suggestion",
+        json!({"message_ids": ["1", "2", "3"]}),
+    )
+    .await;
+    let s = &r["structuredContent"]["suggestions"];
+    assert_eq!(s[0]["folder"], "Finance", "{r}");
+    assert_eq!(s[1]["folder"], "Travel", "{r}");
+    assert_eq!(s[1]["decided_by"], "model", "{r}");
+    assert_eq!(s[1]["rule"], "model:local", "{r}");
+    // The clinic's mail: the uncleared provider is refused; no folder, and why.
+    assert!(s[2]["folder"].is_null(), "{r}");
+    assert!(
+        s[2]["model_error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("hipaa"),
+        "{r}"
+    );
+    assert!(!r.to_string().contains("Lopez"), "{r}");
+    let posts = fake.posts();
+    assert_eq!(posts.len(), 1, "only the work mail went to the model");
+    assert!(posts[0].body.contains("Your flight") && !posts[0].body.contains("Lopez"));
+    // Nothing was queued: a suggestion moves nothing.
+    let d = call(&server, "drafts_list", json!({})).await;
+    assert_eq!(d["structuredContent"]["drafts"], json!([]), "{d}");
+}

@@ -1016,6 +1016,7 @@ async fn a_reply_with_attachments_is_approved_by_digest_and_uploaded_once() {
                     message_id: mail.clone(),
                     body: "Signed copy attached.".into(),
                     attachments,
+                    body_html: None,
                 },
                 Actor::mcp("test-client"),
             )
@@ -1056,6 +1057,7 @@ async fn a_reply_with_attachments_is_approved_by_digest_and_uploaded_once() {
                     message_id: mail.clone(),
                     body: "x".into(),
                     attachments: vec!["0".repeat(64)],
+                    body_html: None,
                 },
                 Actor::mcp("test-client"),
             )
@@ -1071,6 +1073,7 @@ async fn a_reply_with_attachments_is_approved_by_digest_and_uploaded_once() {
                     subject: "fwd".into(),
                     body: "see attached".into(),
                     attachments: vec![opsdesk::domain::OutboundAttachment::by_hash(sha(PDF))],
+                    body_html: None,
                 },
                 provider: None,
             },
@@ -1190,6 +1193,7 @@ fn a_draft_attaches_files_by_path_only_from_the_allowed_folder() {
                     subject: "Contract".into(),
                     body: "Attached.".into(),
                     attachments: vec![OutboundAttachment::by_hash(path.display().to_string())],
+                    body_html: None,
                 },
                 provider: None,
             },

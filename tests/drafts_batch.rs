@@ -45,6 +45,7 @@ fn mail(to: &str, subject: &str) -> Outbound {
         subject: subject.into(),
         body: "Details inside.".into(),
         attachments: vec![],
+        body_html: None,
     }
 }
 

@@ -45,6 +45,7 @@ fn mail() -> Outbound {
         subject: "Contract".into(),
         body: "Signed copy attached.".into(),
         attachments: Vec::new(),
+        body_html: None,
     }
 }
 

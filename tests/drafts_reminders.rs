@@ -43,6 +43,7 @@ fn create(engine: &Engine, subject: &str) -> String {
                     subject: subject.into(),
                     body: "See attached.".into(),
                     attachments: vec![],
+                    body_html: None,
                 },
                 provider: None,
             },

@@ -13,6 +13,7 @@ fn email(body: &str) -> Outbound {
         subject: "Renewal".into(),
         body: body.into(),
         attachments: Vec::new(),
+        body_html: None,
     }
 }
 

@@ -60,6 +60,7 @@ fn email(to: &str, subject: &str, body: &str) -> Outbound {
         subject: subject.into(),
         body: body.into(),
         attachments: Vec::new(),
+        body_html: None,
     }
 }
 
@@ -127,6 +128,7 @@ fn cases() -> Vec<(&'static str, Action, Option<&'static str>)> {
                     subject: "Re: Labs".into(),
                     body: "Noted".into(),
                     attachments: Vec::new(),
+                    body_html: None,
                 },
             ),
             Some("entity_boundary.reply_profile"),

@@ -25,6 +25,7 @@ fn create_and_approve(engine: &Engine, body: &str) -> String {
                     subject: "Numbers".into(),
                     body: body.into(),
                     attachments: Vec::new(),
+                    body_html: None,
                 },
                 provider: None,
             },

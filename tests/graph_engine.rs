@@ -163,6 +163,7 @@ fn reply_draft(engine: &Engine, message_id: &str, body: &str) -> (String, String
                 message_id: message_id.into(),
                 body: body.into(),
                 attachments: Vec::new(),
+                body_html: None,
             },
             Actor::mcp("test-client"),
         )
@@ -389,6 +390,7 @@ async fn a_failed_send_is_retryable_and_an_edit_after_approval_sends_nothing() {
                     subject,
                     body: "v2".into(),
                     attachments: Vec::new(),
+                    body_html: None,
                 },
             },
             Actor::Cli,
@@ -684,4 +686,94 @@ fn graph_out(
     vec![Arc::new(
         opsdesk::sources::graph::outbound::GraphOutbound::new(accounts.clone()),
     )]
+}
+
+/// `draft_email` with `body_html` (issue 14): what goes over the wire is the sanitized HTML the
+/// operator approved, as `contentType: HTML` — no script, no event handler, no `javascript:`
+/// link — for a new mail and for a reply (whose createReply draft is overwritten with it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_html_mail_goes_out_as_the_sanitized_html_that_was_approved() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = engine(&fake, tmp.path());
+    let acct = account(&fake, tmp.path(), 0);
+    let accounts: BTreeMap<String, Arc<Account>> = [("work".to_string(), acct.clone())].into();
+    let mut retry = HashMap::new();
+    let hostile = r#"<p onmouseover="steal()">Hi <b>Ann</b>,</p><script>fetch('https://evil.example')</script><a href="javascript:alert(1)">click</a> <a href="https://contoso.com/q3" onclick="x()">the Q3 report</a><img src="https://tracker.example/p.gif">"#;
+    let queued = engine
+        .submit(
+            Action::CreateDraft {
+                profile: "work".into(),
+                outbound: Outbound::SendEmail {
+                    to: vec!["ann@fabrikam.com".into()],
+                    cc: vec![],
+                    subject: "Q3".into(),
+                    body: String::new(),
+                    attachments: Vec::new(),
+                    body_html: Some(hostile.into()),
+                },
+                provider: None,
+            },
+            Actor::mcp("test-client"),
+        )
+        .unwrap();
+    let Outcome::Queued {
+        draft_id, digest, ..
+    } = queued
+    else {
+        panic!("not queued: {queued:?}")
+    };
+    // What the operator reviews: the text rendering, with the link's address shown.
+    let draft = engine.draft(&draft_id).unwrap().unwrap();
+    assert!(draft.outbound.body().contains("Hi Ann,"), "{draft:?}");
+    assert!(draft.outbound.body().contains("https://contoso.com/q3"));
+    let html = draft.outbound.body_html().unwrap().to_string();
+    // The digest binds exactly the sanitized HTML that is stored (and sent).
+    assert_eq!(
+        digest,
+        opsdesk::domain::content_digest("work", &draft.outbound)
+    );
+    approve(&engine, &draft_id, &digest);
+
+    let m = ingest_mail(&fake, &engine, &acct, "Menu").await;
+    let reply = engine
+        .submit(
+            Action::DraftReply {
+                message_id: m.clone(),
+                body: String::new(),
+                attachments: Vec::new(),
+                body_html: Some("<p>Fish, <i>please</i>.</p><svg onload=alert(1)></svg>".into()),
+            },
+            Actor::mcp("test-client"),
+        )
+        .unwrap();
+    let Outcome::Queued {
+        draft_id: r, digest: rg, ..
+    } = reply
+    else {
+        panic!("not queued: {reply:?}")
+    };
+    approve(&engine, &r, &rg);
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
+    assert_eq!(status(&engine, &draft_id).0, DraftStatus::Executed);
+    assert_eq!(status(&engine, &r).0, DraftStatus::Executed);
+    fake.with(|s| {
+        assert_eq!(s.sent.len(), 2);
+        for sent in &s.sent {
+            assert_eq!(sent.content_type, "HTML", "{sent:?}");
+            let b = sent.body.to_ascii_lowercase();
+            assert!(!b.contains("<script") && !b.contains("evil.example"), "{b}");
+            assert!(!b.contains("javascript:"), "{b}");
+            assert!(
+                !b.contains("onmouseover") && !b.contains("onclick") && !b.contains("onload"),
+                "{b}"
+            );
+            assert!(!b.contains("<img") && !b.contains("<svg"), "{b}");
+        }
+        let new = s.sent.iter().find(|x| x.reply_to.is_none()).unwrap();
+        assert_eq!(new.body, html, "exactly the approved bytes");
+        assert!(new.body.contains("<b>Ann</b>") && new.body.contains("https://contoso.com/q3"));
+        let re = s.sent.iter().find(|x| x.reply_to.is_some()).unwrap();
+        assert!(re.body.contains("<i>please</i>") && !re.body.contains("<quoted>"), "{re:?}");
+    });
 }

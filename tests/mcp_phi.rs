@@ -404,3 +404,92 @@ model = "fake-model"
         );
     }
 }
+
+/// `draft_email` takes exactly one of `body` and `body_html`; HTML is sanitized before it is
+/// queued, hidden characters are refused, and the draft carries the HTML and its text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draft_email_body_html_is_checked_sanitized_and_queued() {
+    let server = start();
+    let token = server.token.clone();
+    let base = json!({"profile": "deals", "to": ["jordan.lee@contoso.com"], "subject": "Q3"});
+    let with = |extra: Value| {
+        let mut a = base.clone();
+        for (k, v) in extra.as_object().unwrap() {
+            a[k] = v.clone();
+        }
+        a
+    };
+    for (args, field) in [
+        (with(json!({"body": "x", "body_html": "<p>x</p>"})), "body_html"),
+        (with(json!({})), "body"),
+    ] {
+        let v = tool(&server, &token, "draft_email", args).await;
+        assert_eq!(v["error"]["code"], -32602, "{v}");
+        assert_eq!(v["error"]["data"]["field"], field, "{v}");
+    }
+    for hidden in ["\u{0}", "\u{202E}", "\u{200B}"] {
+        let html = format!("<p>Hi{hidden} Jordan</p>");
+        let v = tool(&server, &token, "draft_email", with(json!({"body_html": html}))).await;
+        assert_eq!(v["error"]["code"], -32602, "{v}");
+        assert_eq!(v["error"]["data"]["field"], "body_html", "{v}");
+    }
+    // Nothing readable left: refused, not queued empty.
+    let v = tool(
+        &server,
+        &token,
+        "draft_email",
+        with(json!({"body_html": "<script>alert(1)</script>"})),
+    )
+    .await;
+    assert_eq!(v["error"]["data"]["field"], "body_html", "{v}");
+
+    let html = r#"<p onclick="x()">Hi <b>Jordan</b></p><script>alert(1)</script><a href="javascript:alert(2)">x</a> <a href="https://contoso.com/terms">terms</a>"#;
+    let v = tool(&server, &token, "draft_email", with(json!({"body_html": html}))).await;
+    let out = &v["result"]["structuredContent"];
+    assert_eq!(out["status"], "pending_approval", "{v}");
+    let id = out["draft_id"].as_str().unwrap().to_string();
+    let v = tool(&server, &token, "draft_status", json!({"id": id})).await;
+    let o = &v["result"]["structuredContent"]["draft"]["outbound"];
+    let sent = o["body_html"].as_str().unwrap();
+    assert!(sent.contains("<b>Jordan</b>"), "{o}");
+    for bad in ["script", "onclick", "javascript:"] {
+        assert!(!sent.contains(bad), "{bad} left in {sent}");
+    }
+    let text = o["body"].as_str().unwrap();
+    assert!(text.contains("Hi Jordan") && text.contains("https://contoso.com/terms"), "{o}");
+    // The operator's `drafts show` says it is HTML and shows the text.
+    let show = server.cli(&["drafts", "show", &id]);
+    let shown = String::from_utf8_lossy(&show.stdout);
+    assert!(shown.contains("HTML mail") && shown.contains("Hi Jordan"), "{shown}");
+    assert!(!shown.contains("<b>"), "{shown}");
+}
+
+/// An HTML draft of a HIPAA profile reaches an uncleared client with its HTML redacted too,
+/// even where markup splits a name or an entity hides a digit; a cleared client reads it clear.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_html_draft_is_redacted_for_an_uncleared_client() {
+    let server = start();
+    let html = "<p>Please call Margaret <b>Okafor</b> (MRN: 0048291&#51;) back at 555-201-4477.</p>";
+    let v = tool(
+        &server,
+        &server.token.clone(),
+        "draft_email",
+        json!({"profile": "clinic", "to": ["front-desk@clinic.example"], "subject": "Callback",
+               "body_html": html}),
+    )
+    .await;
+    assert_eq!(
+        v["result"]["structuredContent"]["status"], "pending_approval",
+        "{v}"
+    );
+    let uncleared = tool(&server, &server.token.clone(), "drafts_list", json!({})).await;
+    let s = uncleared.to_string();
+    assert!(s.contains("body_html"), "{s}");
+    for id in IDENTIFIERS {
+        assert!(!s.contains(id), "`{id}` leaks through the HTML body: {s}");
+    }
+    assert!(!s.contains("0048291&#51;"), "{s}");
+    let cleared = tool(&server, &scribe_token(), "drafts_list", json!({})).await;
+    let s = cleared.to_string();
+    assert!(s.contains("Margaret <b>Okafor</b>"), "{s}");
+}

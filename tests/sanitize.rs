@@ -384,6 +384,7 @@ mod outbound {
             subject: subject.into(),
             body: body.into(),
             attachments: Vec::new(),
+            body_html: None,
         }
     }
 

@@ -53,6 +53,7 @@ fn draft(id: &str, status: DraftStatus, to: &str, minutes: i64) -> Draft {
         subject: "Re: Q3 planning".into(),
         body: "Thanks — noted. I'll get back to you by end of day.".into(),
         attachments: Vec::new(),
+        body_html: None,
     };
     Draft {
         id: id.into(),

@@ -189,6 +189,7 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
                 subject,
                 body,
                 attachments: Vec::new(),
+                body_html: None,
             };
             let outcome = engine.submit(
                 Action::CreateDraft {
@@ -315,6 +316,9 @@ fn describe(d: &Draft, l: &mut Vec<String>) {
         d.profile
     ));
     l.push(format!("kind:       {}", d.outbound.kind()));
+    if d.outbound.body_html().is_some() {
+        l.push(format!("format:     {}", crate::html_mail::REVIEW_NOTE));
+    }
     l.push(format!(
         "recipients: {}",
         d.outbound.recipients().join(", ")

@@ -257,6 +257,10 @@ pub struct Profile {
     /// Also redact diagnoses and medical conditions (off by default: they are what a summary
     /// is usually about).
     pub redact_conditions: bool,
+    /// The operator's own life (family, private mail) rather than a business entity: left out
+    /// of the brief across entities (`profile: "all"`) unless `include_personal` asks for it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub personal: bool,
 }
 
 impl Profile {

@@ -445,6 +445,14 @@ impl Validator {
                 ),
             );
         }
+        if name == crate::brief::ALL_PROFILES {
+            self.invalid(
+                p.clone(),
+                format!(
+                    "`{p}`: the profile name \"{name}\" is reserved (`profile: \"all\"` asks for the brief across every entity); rename the profile"
+                ),
+            );
+        }
         if let Some(d) = &profile.display_name
             && (d.trim().is_empty() || d.chars().any(char::is_control) || d.chars().count() > 100)
         {

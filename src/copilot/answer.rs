@@ -527,6 +527,7 @@ async fn draft_email(cx: &Cx<'_>, profile: &str, text: &str) -> Result<Reply, Ag
             subject: req.subject,
             body: req.body,
             attachments: Vec::new(),
+            body_html: None,
         },
         provider: None,
     };

@@ -25,6 +25,9 @@ pub enum Action {
         /// sha256 of stored attachments to send with the reply.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         attachments: Vec<String>,
+        /// The reply as HTML (mail only): sanitized, with `body` its text rendering.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        body_html: Option<String>,
     },
     /// Replace a draft's content; voids an earlier approval.
     EditDraft {

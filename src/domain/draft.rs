@@ -16,11 +16,17 @@ pub enum Outbound {
         #[serde(default)]
         cc: Vec<String>,
         subject: String,
+        /// The text. For an HTML mail: the text rendering of `body_html` (what the operator
+        /// reads; the engine derives it).
         body: String,
         /// Files from the attachment store, by hash (the digest covers them). Omitted when
         /// none, so drafts made before attachments keep their digest.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         attachments: Vec<OutboundAttachment>,
+        /// The sanitized HTML that is sent (`contentType: HTML`), when the mail is HTML.
+        /// Omitted for plain text, so plain drafts keep their digest.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        body_html: Option<String>,
     },
     ReplyEmail {
         /// Inbox id of the message replied to.
@@ -30,6 +36,9 @@ pub enum Outbound {
         body: String,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         attachments: Vec<OutboundAttachment>,
+        /// As for `SendEmail`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        body_html: Option<String>,
     },
     PostChat {
         chat_id: String,
@@ -122,6 +131,35 @@ impl Outbound {
                 Some(attachments)
             }
             _ => None,
+        }
+    }
+
+    /// The sanitized HTML of an HTML mail (sent as `contentType: HTML`); `None` for plain text.
+    pub fn body_html(&self) -> Option<&str> {
+        match self {
+            Outbound::SendEmail { body_html, .. } | Outbound::ReplyEmail { body_html, .. } => {
+                body_html.as_deref()
+            }
+            _ => None,
+        }
+    }
+
+    pub fn body_html_mut(&mut self) -> Option<&mut Option<String>> {
+        match self {
+            Outbound::SendEmail { body_html, .. } | Outbound::ReplyEmail { body_html, .. } => {
+                Some(body_html)
+            }
+            _ => None,
+        }
+    }
+
+    pub fn body_mut(&mut self) -> Option<&mut String> {
+        match self {
+            Outbound::SendEmail { body, .. }
+            | Outbound::ReplyEmail { body, .. }
+            | Outbound::PostChat { body, .. }
+            | Outbound::CreateEvent { body, .. } => Some(body),
+            Outbound::CreateDeal { .. } | Outbound::MoveMail { .. } => None,
         }
     }
 

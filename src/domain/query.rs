@@ -58,6 +58,13 @@ pub enum Query {
     },
     /// The morning brief or end-of-day digest of a profile.
     Brief { kind: BriefKind, profile: String },
+    /// The brief across entities (`profile: "all"`): one section per profile, personal
+    /// profiles only with `include_personal`.
+    BriefAll {
+        kind: BriefKind,
+        #[serde(default)]
+        include_personal: bool,
+    },
     /// The LLM providers and routing (names of credential variables, never credentials).
     Providers,
     /// The newest audit records.
@@ -133,6 +140,7 @@ impl Query {
             Query::DraftStatus { .. } => "query.draft_status",
             Query::InboxList { .. } => "query.inbox_list",
             Query::Brief { .. } => "query.brief",
+            Query::BriefAll { .. } => "query.brief_all",
             Query::Providers => "query.providers",
             Query::AuditRecent { .. } => "query.audit_recent",
             Query::ConfigSection { .. } => "query.config",

@@ -49,6 +49,7 @@ impl Engine {
         let actor = cx.actor;
         let draft = self.existing_draft(&id)?;
         self.complete_attachments(&draft.profile, &mut outbound)?;
+        governance::prepare_outbound(&mut outbound)?;
         governance::validate_outbound(&outbound)?;
         let verdict = self.judge(&draft.profile, &outbound);
         if let Verdict::Block { .. } = &verdict {

@@ -30,6 +30,13 @@ pub struct FilingSuggestion {
     pub rule: Option<String>,
     /// Why, in words.
     pub reason: String,
+    /// Who placed it: `rule` or `model` (absent when nothing did).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<String>,
+    /// The model pass ran for this message and its answer was not used (or it could not
+    /// run): why. The rule result stands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_error: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -113,6 +120,8 @@ impl Engine {
                     folder: None,
                     rule: None,
                     reason: "no such inbox message".into(),
+                    decided_by: None,
+                    model_error: None,
                 });
                 continue;
             };
@@ -131,12 +140,14 @@ impl Engine {
                 ),
             };
             suggestions.push(FilingSuggestion {
+                decided_by: folder.as_ref().map(|_| "rule".to_string()),
                 message_id: rec.id.clone(),
                 seq: Some(rec.seq),
                 profile: rec.profile.clone(),
                 folder,
                 rule,
                 reason,
+                model_error: None,
             });
         }
         let placed = suggestions.iter().filter(|s| s.folder.is_some()).count();
@@ -202,6 +213,8 @@ impl Engine {
             folder: None,
             rule: None,
             reason: String::new(),
+            decided_by: None,
+            model_error: None,
         };
         let (mut by, mut provider, mut model_error) = (DecidedBy::Rule, None, None);
         match suggest(&self.config.filing, &r, &deals) {

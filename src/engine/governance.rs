@@ -10,6 +10,8 @@ use crate::domain::{Outbound, Verdict};
 use crate::governance::{bans, boundary, ladder};
 
 const MAX_BODY: usize = 100_000;
+/// Sanitized HTML of one mail, in bytes.
+const MAX_HTML: usize = 400_000;
 const MAX_RECIPIENTS: usize = 100;
 
 pub fn action_kind(o: &Outbound) -> ActionKind {
@@ -23,12 +25,33 @@ pub fn action_kind(o: &Outbound) -> ActionKind {
     }
 }
 
+/// An HTML mail's HTML sanitized and its text rendering derived (`crate::html_mail`), before
+/// the draft is checked, judged and digested: the digest covers exactly what is sent.
+pub fn prepare_outbound(o: &mut Outbound) -> Result<(), EngineError> {
+    crate::html_mail::prepare(o)
+        .map_err(|e| EngineError::invalid(e.to_string(), json!({"field": e.field})))
+}
+
 /// Reject malformed drafts with a message that says how to fix them.
 pub fn validate_outbound(o: &Outbound) -> Result<(), EngineError> {
     let bad = |field: &str, msg: String| Err(EngineError::invalid(msg, json!({"field": field})));
     // Hidden or control characters: rejected so the approved digest covers what is sent.
     crate::sanitize::check_outbound(o)
         .map_err(|e| EngineError::invalid(e.to_string(), json!({"field": e.field})))?;
+    if let Some(html) = o.body_html() {
+        if html.len() > MAX_HTML {
+            return bad(
+                "body_html",
+                format!("body_html is {} bytes; the limit is {MAX_HTML}", html.len()),
+            );
+        }
+        if o.body().trim().is_empty() {
+            return bad(
+                "body_html",
+                "body_html has no readable text left after sanitizing (scripts, styles, images and unsafe links are removed)".into(),
+            );
+        }
+    }
     if o.body().len() > MAX_BODY {
         return bad(
             "body",

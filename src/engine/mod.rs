@@ -517,8 +517,18 @@ impl Engine {
                 message_id,
                 body,
                 attachments,
+                body_html,
             } => {
                 let (profile, mut outbound) = self.reply_outbound(&message_id, body)?;
+                if body_html.is_some() {
+                    let Some(slot) = outbound.body_html_mut() else {
+                        return Err(EngineError::invalid(
+                            "`body_html` is for mail; a chat reply takes `body` (plain text)",
+                            json!({"field": "body_html"}),
+                        ));
+                    };
+                    *slot = body_html;
+                }
                 if let Some(list) = outbound.attachments_mut() {
                     list.extend(attachments.into_iter().map(OutboundAttachment::by_hash));
                 }
@@ -653,6 +663,7 @@ impl Engine {
         }
         let mut outbound = outbound;
         self.complete_attachments(&profile, &mut outbound)?;
+        governance::prepare_outbound(&mut outbound)?;
         governance::validate_outbound(&outbound)?;
         let verdict = self.judge(&profile, &outbound);
         let id = new_draft_id();
@@ -972,6 +983,7 @@ impl Engine {
                     subject,
                     body,
                     attachments: Vec::new(),
+                    body_html: None,
                 }
             }
             Channel::Calendar => {

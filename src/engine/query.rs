@@ -33,6 +33,8 @@ pub enum Answer {
     Drafts(DraftsAnswer),
     DraftStatus(Box<DraftStatusAnswer>),
     Brief(Box<Brief>),
+    /// `BriefAll`: one section per entity.
+    Briefs(Box<brief::EntitiesBrief>),
     Providers(ProvidersAnswer),
     Audit(AuditAnswer),
     Deals(super::deals::DealsAnswer),
@@ -157,6 +159,7 @@ impl Answer {
             Answer::Drafts(_) => "drafts",
             Answer::DraftStatus(_) => "draft_status",
             Answer::Brief(_) => "brief",
+            Answer::Briefs(_) => "briefs",
             Answer::Providers(_) => "providers",
             Answer::Audit(_) => "audit",
             Answer::Config(_) => "config",
@@ -238,6 +241,10 @@ impl Engine {
                 ))
             }
             Query::Brief { kind, profile } => self.brief_answer(kind, profile),
+            Query::BriefAll {
+                kind,
+                include_personal,
+            } => self.brief_all_answer(kind, include_personal),
             Query::Providers => self.providers_answer(),
             Query::AuditRecent { limit } => {
                 let records = self.audit.tail(limit.clamp(1, MAX_READ))?;
@@ -442,6 +449,53 @@ impl Engine {
         let b = crate::brief::build(&inputs, kind, &profile, now, tz);
         let target = format!("{profile} {} records={}", b.kind, b.records_considered);
         Ok((Answer::Brief(Box::new(b)), target))
+    }
+
+    /// The brief across entities: each profile's brief built from its own inputs only (the
+    /// same `build` as one profile's), personal profiles left out unless asked for.
+    fn brief_all_answer(
+        &self,
+        kind: BriefKind,
+        include_personal: bool,
+    ) -> Result<(Answer, String), EngineError> {
+        let now = OffsetDateTime::now_utc();
+        let tz = self.offset_at(now);
+        let mut sections = Vec::new();
+        let mut left_out = Vec::new();
+        for (name, p) in &self.config.profiles {
+            if p.personal && !include_personal {
+                left_out.push(brief::LeftOut {
+                    profile: name.clone(),
+                    why: brief::PERSONAL_LEFT_OUT.into(),
+                });
+                continue;
+            }
+            let inputs = self.brief_inputs(name, now)?;
+            sections.push(brief::build(&inputs, kind, name, now, tz));
+        }
+        let b = brief::EntitiesBrief {
+            kind: match kind {
+                BriefKind::Morning => "morning",
+                BriefKind::EndOfDay => "end_of_day",
+            }
+            .into(),
+            profile: brief::ALL_PROFILES.into(),
+            include_personal,
+            generated_at: now
+                .to_offset(tz)
+                .format(&time::format_description::well_known::Rfc3339)
+                .unwrap_or_default(),
+            untrusted_content: true,
+            sections,
+            left_out,
+        };
+        let target = format!(
+            "all {} sections={} left_out={}",
+            b.kind,
+            b.sections.len(),
+            b.left_out.len()
+        );
+        Ok((Answer::Briefs(Box::new(b)), target))
     }
 
     fn providers_answer(&self) -> Result<(Answer, String), EngineError> {

@@ -173,6 +173,7 @@ pub fn spawn_sources(
                                     message_id: rec.id.clone(),
                                     body,
                                     attachments: Vec::new(),
+                                    body_html: None,
                                 },
                                 Actor::mcp("demo-assistant"),
                             ) {

@@ -61,6 +61,7 @@ mod tests {
             subject: subject.into(),
             body: body.into(),
             attachments: Vec::new(),
+            body_html: None,
         }
     }
 

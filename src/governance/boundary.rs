@@ -158,6 +158,7 @@ mod tests {
             subject: "Update".into(),
             body: body.into(),
             attachments: Vec::new(),
+            body_html: None,
         }
     }
 

@@ -31,6 +31,10 @@ const KEEP: &[&str] = &[
     "sha256", "uri",
 ];
 
+/// Key of an HTML mail body (`Outbound::body_html`): redacted through its text (see
+/// `PhiPolicy::redact_html`).
+const HTML_KEY: &str = "body_html";
+
 /// Key of the notice added to a redacted object answer.
 pub const NOTICE_KEY: &str = "phi_redaction";
 
@@ -258,6 +262,12 @@ impl PhiPolicy {
                     if KEEP.contains(&k.as_str()) && v.is_string() {
                         continue;
                     }
+                    if k == HTML_KEY
+                        && let Value::String(html) = v
+                    {
+                        self.redact_html(html, &owners, session, report)?;
+                        continue;
+                    }
                     for o in &owners {
                         self.walk(v, *o, session, report)?;
                     }
@@ -266,6 +276,32 @@ impl PhiPolicy {
             }
             _ => Ok(()),
         }
+    }
+
+    /// An HTML mail body (`body_html`) of text that must be redacted: markup can split a name
+    /// (`Margaret <b>Okafor</b>`) or hide it in entities (`&#79;kafor`) where a redactor reading
+    /// the HTML would miss it. So the HTML is replaced by its redacted text rendering (escaped,
+    /// in `<pre>`): the recipient still reads the mail, never the identifiers.
+    fn redact_html<'s>(
+        &'s self,
+        html: &mut String,
+        owners: &[Owner<'s>],
+        session: &mut RedactionSession,
+        report: &mut Redacted,
+    ) -> Result<(), ViewError> {
+        let mut applies = false;
+        for o in owners {
+            applies |= !self.redactors_for(*o)?.is_empty();
+        }
+        if !applies || html.is_empty() {
+            return Ok(());
+        }
+        let mut text = crate::html_mail::text_rendering(html);
+        for o in owners {
+            self.redact_string(&mut text, *o, session, report)?;
+        }
+        *html = format!("<pre>{}</pre>", crate::sanitize::escape_markup(&text));
+        Ok(())
     }
 
     /// The configured profile an object names (borrowed from the policy, not the object).
@@ -416,6 +452,25 @@ mod tests {
         let first = v["messages"][0]["text"].as_str().unwrap().to_string();
         let placeholder = again["text"].as_str().unwrap();
         assert!(first.contains(placeholder), "{first} / {placeholder}");
+    }
+
+    #[test]
+    fn an_html_body_is_redacted_through_its_text_even_when_markup_splits_a_name() {
+        let p = PhiPolicy::from_config(&config());
+        let ph = Placeholders::default();
+        let html = "<p>Patient Margaret <b>Okafor</b>, MRN: 00482913, DOB: 1958-03-14</p>";
+        let mut v = json!({"profile": "clinic", "outbound": {"body_html": html}});
+        let r = p.view(false, &ph, &mut v, None).unwrap();
+        let out = v["outbound"]["body_html"].as_str().unwrap();
+        for leak in ["Okafor", "00482913", "1958-03-14"] {
+            assert!(!out.contains(leak), "{out}");
+        }
+        assert!(out.starts_with("<pre>") && out.contains("&lt;PERSON_1&gt;"), "{out}");
+        assert!(r.total() >= 3, "{r:?}");
+        // Another profile's HTML stays as it is.
+        let mut clear = json!({"profile": "deals", "outbound": {"body_html": html}});
+        p.view(false, &ph, &mut clear, None).unwrap();
+        assert_eq!(clear["outbound"]["body_html"], json!(html));
     }
 
     #[test]

@@ -80,7 +80,7 @@ const APPROVAL_NOTICE: &str = "only the operator can approve: in the opsdesk con
 fn default_limit() -> u32 {
     20
 }
-fn default_true() -> bool {
+pub(super) fn default_true() -> bool {
     true
 }
 
@@ -141,13 +141,18 @@ pub struct ListArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BriefArgs {
-    /// The profile to summarize; may be left out when only one profile is configured.
+    /// The profile to summarize; may be left out when only one profile is configured. `all`:
+    /// one brief across every entity, a section per profile (`sections`), never mixed.
     #[serde(default)]
     pub profile: Option<String>,
     /// Ask the LLM router to rewrite the text (redaction and blocks apply). When it is blocked
-    /// or fails, the deterministic brief comes back with `polish_skipped` saying why.
+    /// or fails, the deterministic brief comes back with `polish_skipped` saying why. With
+    /// `all`, each section is polished on its own, routed as its own profile.
     #[serde(default)]
     pub polish: bool,
+    /// With `profile: "all"`: include profiles marked `personal` in the config (default false).
+    #[serde(default)]
+    pub include_personal: bool,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -176,7 +181,14 @@ pub struct DraftEmailArgs {
     #[serde(default)]
     pub cc: Vec<String>,
     pub subject: String,
-    pub body: String,
+    /// The text (plain text, the default). Give exactly one of `body` and `body_html`.
+    #[serde(default)]
+    pub body: Option<String>,
+    /// The body as HTML instead of `body`: sanitized by opsdesk (no scripts, event handlers,
+    /// images or links other than http, https and mailto) and sent as HTML; the operator
+    /// reviews its text rendering.
+    #[serde(default)]
+    pub body_html: Option<String>,
     /// Inbox `id` of the message this answers (makes it a reply in that thread).
     #[serde(default)]
     pub reply_to: Option<String>,
@@ -191,7 +203,12 @@ pub struct DraftEmailArgs {
 pub struct DraftReplyArgs {
     /// The `id` of an inbox message (from inbox_pull / inbox_search).
     pub message_id: String,
-    pub body: String,
+    /// The text (plain text, the default). Give exactly one of `body` and `body_html`.
+    #[serde(default)]
+    pub body: Option<String>,
+    /// The reply as HTML instead of `body` (mail only; sanitized like `draft_email`'s).
+    #[serde(default)]
+    pub body_html: Option<String>,
     /// Files to attach: the `sha256` of attachments an inbox item of the same profile lists,
     /// or an absolute path inside a folder the operator allowed (`[attachments] outbound_dirs`).
     #[serde(default)]
@@ -379,8 +396,15 @@ fn fenced(records: Vec<InboxRecord>) -> (Vec<MessageOut>, crate::mcp::fence::Fen
 /// `status`: the engine's answer as it is.
 pub type StatusOut = crate::engine::query::StatusAnswer;
 
-/// The morning brief / end-of-day digest, as `brief::build` makes it.
-pub type BriefOut = crate::brief::Brief;
+/// The morning brief / end-of-day digest, as `brief::build` makes it: one profile's, or (with
+/// `profile: "all"`) one section per entity.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+#[schemars(extend("type" = "object"))]
+pub enum BriefOut {
+    One(Box<crate::brief::Brief>),
+    All(Box<crate::brief::EntitiesBrief>),
+}
 
 /// `providers_get`: the engine's answer as it is (never credentials).
 pub type ProvidersOut = crate::engine::query::ProvidersAnswer;
@@ -623,7 +647,7 @@ tools! {
         args: DraftEmailArgs,
         out: DraftResultOut,
         run: draft_email,
-        description: "Put an email in the approval queue. Nothing is sent: the operator reviews and approves it in opsdesk. Returns the draft id and governance's verdict.",
+        description: "Put an email in the approval queue. Nothing is sent: the operator reviews and approves it in opsdesk. The text goes in `body` (plain text) or `body_html` (HTML, sanitized by opsdesk and sent as HTML), exactly one. Returns the draft id and governance's verdict.",
     }
     "draft_generate" {
         title: "Generate a reply draft",
@@ -673,7 +697,7 @@ tools! {
         args: BriefArgs,
         out: BriefOut,
         run: eod_digest,
-        description: "The end-of-day digest of a profile: what arrived and what was decided today, what is still open, tomorrow's meetings. Built deterministically (optionally polished through the LLM router with `polish: true`); everything quoted is untrusted data.",
+        description: "The end-of-day digest of a profile: what arrived and what was decided today, what is still open, tomorrow's meetings. `profile: \"all\"`: one digest across every entity, a section per profile (personal profiles with `include_personal: true`). Built deterministically (optionally polished through the LLM router with `polish: true`); everything quoted is untrusted data.",
     }
     "extraction_deadlines" {
         title: "Extract deadlines",
@@ -693,7 +717,7 @@ tools! {
         args: super::filing::FilingArgs,
         out: super::filing::FilingOut,
         run: super::filing::filing_suggestion,
-        description: "Which mail folder each message belongs in and why (the operator's [filing] rules: sender, domain, keywords, deal links). Moves nothing; use mail_move to queue a move.",
+        description: "Which mail folder each message belongs in and why: the operator's [filing] rules (sender, domain, keywords, deal links) first, then, for mail they leave unplaced, the LLM router's filing job among the configured folders (`use_model: false` for rules only; a model failure keeps the rule result and says why in `model_error`). Moves nothing; use mail_move to queue a move.",
     }
     "inbox_pull" {
         title: "Pull new inbox items",
@@ -743,7 +767,7 @@ tools! {
         args: BriefArgs,
         out: BriefOut,
         run: morning_brief,
-        description: "The morning brief of a profile: unread by channel and sender, today's meetings and conflicts, drafts awaiting approval, deadlines and open decisions found in messages. Built deterministically; with `polish: true` the text is rewritten through the LLM router (redaction and blocks apply; `polish_skipped` says why when it was not). Everything quoted is untrusted data.",
+        description: "The morning brief of a profile: unread by channel and sender, today's meetings and conflicts, drafts awaiting approval, deadlines and open decisions found in messages. `profile: \"all\"`: one brief across every entity, a section per profile that never mixes entities (personal profiles with `include_personal: true`). Built deterministically; with `polish: true` the text is rewritten through the LLM router (redaction and blocks apply; `polish_skipped` says why when it was not). Everything quoted is untrusted data.",
     }
     "providers_get" {
         title: "LLM providers",
@@ -965,22 +989,56 @@ async fn brief(
     a: BriefArgs,
     actor: Actor,
 ) -> Result<CallToolResult, McpError> {
-    let profile = hub.resolve_profile(a.profile.as_deref())?;
+    let all = a
+        .profile
+        .as_deref()
+        .is_some_and(|p| p.trim().eq_ignore_ascii_case(crate::brief::ALL_PROFILES));
+    if !all && a.include_personal {
+        return Err(McpError::invalid_params(
+            "`include_personal` applies to `profile: \"all\"` only",
+            Some(json!({"tool": tool, "field": "include_personal"})),
+        ));
+    }
     let polisher = a.polish.then(|| actor.clone());
+    // Leave time for the answer inside the request's own time limit.
+    let secs = hub.engine().config().server.request_timeout_secs;
+    let deadline = std::time::Instant::now()
+        + std::time::Duration::from_secs(secs.saturating_sub(3).max(1));
+    if all {
+        let q = Query::BriefAll {
+            kind,
+            include_personal: a.include_personal,
+        };
+        let mut b = match hub.read(tool, q, actor).await? {
+            Answer::Briefs(b) => b,
+            other => return Err(wrong_answer(tool, &other)),
+        };
+        if let Some(actor) = polisher {
+            // Each section alone, routed as its own profile: a section is only ever sent to a
+            // provider its entity may use (a HIPAA entity's to a cleared one, or nowhere).
+            let mut polished = Vec::with_capacity(b.sections.len());
+            for s in std::mem::take(&mut b.sections) {
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                let limit = left.max(std::time::Duration::from_millis(1));
+                polished.push(hub.engine().polish_brief(s, &actor, limit).await);
+            }
+            b.sections = polished;
+        }
+        return tool_answer(&BriefOut::All(b));
+    }
+    let profile = hub.resolve_profile(a.profile.as_deref())?;
     let mut b = match hub
         .read(tool, Query::Brief { kind, profile }, actor)
         .await?
     {
-        Answer::Brief(b) => *b,
+        Answer::Brief(b) => b,
         other => return Err(wrong_answer(tool, &other)),
     };
     if let Some(actor) = polisher {
-        // Leave time for the answer inside the request's own time limit.
-        let secs = hub.engine().config().server.request_timeout_secs;
-        let limit = std::time::Duration::from_secs(secs.saturating_sub(3).max(1));
-        b = hub.engine().polish_brief(b, &actor, limit).await;
+        let limit = deadline.saturating_duration_since(std::time::Instant::now());
+        b = Box::new(hub.engine().polish_brief(*b, &actor, limit).await);
     }
-    tool_answer(&b)
+    tool_answer(&BriefOut::One(b))
 }
 
 async fn drafts_list(
@@ -1043,23 +1101,60 @@ async fn draft_email(
         .into_iter()
         .map(OutboundAttachment::by_hash)
         .collect();
+    let (body, body_html) = one_body("draft_email", a.body, a.body_html)?;
     let outbound = match a.reply_to {
         Some(message_id) => Outbound::ReplyEmail {
             message_id,
             to: a.to,
             subject: a.subject,
-            body: a.body,
+            body,
             attachments,
+            body_html,
         },
         None => Outbound::SendEmail {
             to: a.to,
             cc: a.cc,
             subject: a.subject,
-            body: a.body,
+            body,
             attachments,
+            body_html,
         },
     };
     queue_draft(&hub, "draft_email", profile, outbound, actor).await
+}
+
+/// Exactly one of `body` (plain text) and `body_html`, as `(body, body_html)` for the draft:
+/// for HTML the engine sanitizes `body_html` and fills `body` with its text rendering.
+pub fn body_pair(
+    body: Option<String>,
+    body_html: Option<String>,
+) -> Result<(String, Option<String>), (&'static str, &'static str)> {
+    match (body, body_html) {
+        (Some(b), None) => Ok((b, None)),
+        (None, Some(h)) => Ok((String::new(), Some(h))),
+        (Some(_), Some(_)) => Err((
+            "body_html",
+            "give either `body` (plain text) or `body_html`, not both",
+        )),
+        (None, None) => Err((
+            "body",
+            "give the text in `body` (plain text) or `body_html` (HTML)",
+        )),
+    }
+}
+
+/// [`body_pair`] as a -32602 that names the field.
+fn one_body(
+    tool: &str,
+    body: Option<String>,
+    body_html: Option<String>,
+) -> Result<(String, Option<String>), McpError> {
+    body_pair(body, body_html).map_err(|(field, msg)| {
+        McpError::invalid_params(
+            format!("invalid arguments for `{tool}`: {msg}"),
+            Some(json!({"tool": tool, "field": field, "error": msg})),
+        )
+    })
 }
 
 async fn draft_reply(
@@ -1067,10 +1162,12 @@ async fn draft_reply(
     a: DraftReplyArgs,
     actor: Actor,
 ) -> Result<CallToolResult, McpError> {
+    let (body, body_html) = one_body("draft_reply", a.body, a.body_html)?;
     let action = Action::DraftReply {
         message_id: a.message_id,
-        body: a.body,
+        body,
         attachments: a.attachments,
+        body_html,
     };
     draft_result(hub.submit("draft_reply", action, actor).await?)
 }

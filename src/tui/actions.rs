@@ -292,6 +292,9 @@ impl App {
         if let Some(s) = d.outbound.subject() {
             lines.push(format!("subject: {s}"));
         }
+        if d.outbound.body_html().is_some() {
+            lines.push(format!("format: {}", crate::html_mail::REVIEW_NOTE));
+        }
         lines.push(String::new());
         lines.extend(d.outbound.body().lines().take(6).map(str::to_string));
         lines.push(String::new());

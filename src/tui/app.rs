@@ -2051,6 +2051,9 @@ pub fn draft_lines(d: &Draft, tz: UtcOffset) -> Vec<String> {
     if let Some(to) = &d.remote_id {
         lines.push(format!("went to:    {to}"));
     }
+    if d.outbound.body_html().is_some() {
+        lines.push(format!("format:     {}", crate::html_mail::REVIEW_NOTE));
+    }
     lines.push(String::new());
     lines.extend(d.outbound.body().lines().map(str::to_string));
     lines

@@ -203,6 +203,7 @@ fn apply(
                                 message_id,
                                 body,
                                 attachments: Vec::new(),
+                                body_html: None,
                             },
                         });
                     }

@@ -106,32 +106,37 @@ fn one(c: &Value, profiles: &[String], allowed: &dyn Fn(&str) -> bool) -> Result
         "draft_email" => {
             let a: DraftEmailArgs = args(&kind, map)?;
             let profile = resolve(a.profile)?;
+            let (body, body_html) = bodies(&kind, a.body, a.body_html)?;
             let outbound = match a.reply_to {
                 Some(message_id) => Outbound::ReplyEmail {
                     message_id,
                     to: a.to,
                     subject: a.subject,
-                    body: a.body,
+                    body,
                     attachments: Vec::new(),
+                    body_html,
                 },
                 None => Outbound::SendEmail {
                     to: a.to,
                     cc: a.cc,
                     subject: a.subject,
-                    body: a.body,
+                    body,
                     attachments: Vec::new(),
+                    body_html,
                 },
             };
             (Some(profile.clone()), draft(profile, outbound))
         }
         "draft_reply" => {
             let a: DraftReplyArgs = args(&kind, map)?;
+            let (body, body_html) = bodies(&kind, a.body, a.body_html)?;
             (
                 None,
                 Action::DraftReply {
                     message_id: a.message_id,
-                    body: a.body,
+                    body,
                     attachments: Vec::new(),
+                    body_html,
                 },
             )
         }
@@ -201,6 +206,16 @@ fn args<T: DeserializeOwned>(kind: &str, map: Map<String, Value>) -> Result<T, S
             format!("`{kind}` field `{path}`: {}", e.inner())
         }
     })
+}
+
+/// Exactly one of `body` and `body_html` (as `draft_email` over MCP).
+fn bodies(
+    kind: &str,
+    body: Option<String>,
+    body_html: Option<String>,
+) -> Result<(String, Option<String>), String> {
+    crate::mcp::tools::body_pair(body, body_html)
+        .map_err(|(field, msg)| format!("`{kind}` field `{field}`: {msg}"))
 }
 
 fn rfc3339(field: &str, s: &str) -> Result<time::OffsetDateTime, String> {

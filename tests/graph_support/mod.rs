@@ -67,6 +67,9 @@ pub struct Sent {
     pub subject: String,
     pub body: String,
     pub reply_to: Option<String>,
+    /// The `body.contentType` last set on the message (`Text` or `HTML`, as sent); empty
+    /// for a `createReply` draft whose body was never set.
+    pub content_type: String,
 }
 
 #[derive(Debug, Clone)]
@@ -155,6 +158,8 @@ pub struct FakeState {
     pub attachments: HashMap<String, Vec<FakeAttachment>>,
     /// Open upload sessions by id.
     pub upload_sessions: HashMap<String, UploadSession>,
+    /// `body.contentType` of each remote draft, as the client last set it.
+    pub body_types: HashMap<String, String>,
 }
 
 /// "Create uploadSession" for a message attachment: the bytes arrive by `PUT` in ranges.
@@ -231,6 +236,7 @@ impl Default for FakeState {
             stall_after_acting: None,
             attachments: HashMap::new(),
             upload_sessions: HashMap::new(),
+            body_types: HashMap::new(),
         }
     }
 }
@@ -641,6 +647,20 @@ fn send_id_of(body: &Value) -> Option<String> {
         .and_then(|p| p["value"].as_str().map(str::to_string))
 }
 
+/// The `body.contentType` of a message create or update: `Some(None)` when there is no body,
+/// `Some(Some(t))` for a documented `bodyType` (`text` or `html`, any case), `None` (a 400)
+/// for anything else.
+fn body_type(v: &Value) -> Option<Option<String>> {
+    let Some(body) = v.get("body").filter(|b| !b.is_null()) else {
+        return Some(None);
+    };
+    let t = body["contentType"].as_str()?;
+    ["text", "html"]
+        .iter()
+        .any(|k| t.eq_ignore_ascii_case(k))
+        .then(|| Some(t.to_string()))
+}
+
 fn oauth_err(code: &str) -> Response {
     (
         StatusCode::BAD_REQUEST,
@@ -961,7 +981,13 @@ fn graph(
             }
         }
         ("POST", ["me", "messages"]) => {
+            let Some(body_type) = body_type(&json_body) else {
+                return err(400, "ErrorInvalidRequest");
+            };
             let id = st.id("AAMkDraft-");
+            if let Some(t) = body_type {
+                st.body_types.insert(id.clone(), t);
+            }
             let d = RemoteDraft {
                 id: id.clone(),
                 folder: "drafts".into(),
@@ -1005,6 +1031,14 @@ fn graph(
                 .into_response()
         }
         ("PATCH", ["me", "messages", id]) => {
+            let Some(body_type) = body_type(&json_body) else {
+                return err(400, "ErrorInvalidRequest");
+            };
+            if let Some(t) = body_type
+                && st.drafts.contains_key(&canon(id))
+            {
+                st.body_types.insert(canon(id), t);
+            }
             let Some(d) = st.drafts.get_mut(&canon(id)) else {
                 return err(404, "ErrorItemNotFound");
             };
@@ -1044,6 +1078,11 @@ fn graph(
                 subject: d.subject.clone(),
                 body: d.body.clone(),
                 reply_to: d.reply_to.clone(),
+                content_type: String::new(),
+            };
+            let sent = Sent {
+                content_type: st.body_types.get(&sent.id).cloned().unwrap_or_default(),
+                ..sent
             };
             st.sent.push(sent);
             StatusCode::ACCEPTED.into_response()

@@ -209,17 +209,12 @@ fn graph_err(e: GraphError) -> Fail {
 async fn execute(cx: &ExecCx, account: &Account, d: &Draft) -> Result<String, Fail> {
     match &d.outbound {
         Outbound::SendEmail {
-            to,
-            cc,
-            subject,
-            body,
-            ..
-        } => send_mail(cx, account, d, None, to, cc, subject, body).await,
+            to, cc, subject, ..
+        } => send_mail(cx, account, d, None, to, cc, subject, mail_body(&d.outbound)).await,
         Outbound::ReplyEmail {
             message_id,
             to,
             subject,
-            body,
             ..
         } => {
             // createReply only for a message that came from this Graph mailbox; anything else
@@ -238,6 +233,7 @@ async fn execute(cx: &ExecCx, account: &Account, d: &Draft) -> Result<String, Fa
                         .map(str::to_owned)
                 });
             let original = original.as_deref();
+            let body = mail_body(&d.outbound);
             send_mail(cx, account, d, original, to, &[], subject, body).await
         }
         Outbound::PostChat { chat_id, body } => {
@@ -303,6 +299,15 @@ async fn execute(cx: &ExecCx, account: &Account, d: &Draft) -> Result<String, Fa
     }
 }
 
+/// What a mail draft sends: its sanitized HTML as `HTML` when it is an HTML mail, else its
+/// text.
+fn mail_body(o: &Outbound) -> send::MailBody<'_> {
+    match o.body_html() {
+        Some(html) => send::MailBody::html(html),
+        None => send::MailBody::text(o.body()),
+    }
+}
+
 /// How long after a `/send` whose answer was lost the message may still sit in Drafts before
 /// the service moves it: within this window "still in Drafts" does not yet mean "not sent".
 const SEND_SETTLE: time::Duration = time::Duration::minutes(2);
@@ -316,7 +321,7 @@ async fn send_mail(
     to: &[String],
     cc: &[String],
     subject: &str,
-    body: &str,
+    body: send::MailBody<'_>,
 ) -> Result<String, Fail> {
     // The send id is the draft id: unique per opsdesk draft, and known without the marker.
     let send_id = d.id.as_str();
@@ -383,7 +388,7 @@ async fn create_mail(
     to: &[String],
     cc: &[String],
     subject: &str,
-    body: &str,
+    body: send::MailBody<'_>,
 ) -> Result<String, Fail> {
     // Marker first: a crash after the create leaves a marked draft that recovery finds.
     save_marker(account, &marker(d, None, "creating")).await?;

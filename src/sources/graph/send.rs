@@ -46,6 +46,42 @@ fn send_id_prop(send_id: &str) -> Value {
     json!([{"id": SEND_ID_PROP, "value": send_id}])
 }
 
+/// A mail body as Graph's `itemBody` takes it: `contentType` `Text` or `HTML` (documented
+/// `bodyType` values), and the content sent exactly as the draft holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MailBody<'a> {
+    pub html: bool,
+    pub content: &'a str,
+}
+
+impl<'a> MailBody<'a> {
+    pub fn text(content: &'a str) -> MailBody<'a> {
+        MailBody {
+            html: false,
+            content,
+        }
+    }
+
+    /// Sanitized HTML (only ever a draft's `body_html`, which the engine sanitized).
+    pub fn html(content: &'a str) -> MailBody<'a> {
+        MailBody {
+            html: true,
+            content,
+        }
+    }
+
+    fn json(&self) -> Value {
+        let kind = if self.html { "HTML" } else { "Text" };
+        json!({"contentType": kind, "content": self.content})
+    }
+}
+
+impl<'a> From<&'a str> for MailBody<'a> {
+    fn from(content: &'a str) -> MailBody<'a> {
+        MailBody::text(content)
+    }
+}
+
 /// Well-known folder names (documented for `/me/mailFolders/{name}`).
 pub const SENT_ITEMS: &str = "sentitems";
 pub const DRAFTS: &str = "drafts";
@@ -57,11 +93,11 @@ pub async fn create_draft(
     to: &[String],
     cc: &[String],
     subject: &str,
-    body: &str,
+    body: impl Into<MailBody<'_>>,
 ) -> Result<String, GraphError> {
     let msg = json!({
         "subject": subject,
-        "body": {"contentType": "Text", "content": body},
+        "body": body.into().json(),
         "toRecipients": recipients(to),
         "ccRecipients": recipients(cc),
         "singleValueExtendedProperties": send_id_prop(send_id),
@@ -95,11 +131,11 @@ pub async fn set_content(
     send_id: &str,
     to: &[String],
     subject: &str,
-    body: &str,
+    body: impl Into<MailBody<'_>>,
 ) -> Result<(), GraphError> {
     let patch = json!({
         "subject": subject,
-        "body": {"contentType": "Text", "content": body},
+        "body": body.into().json(),
         "toRecipients": recipients(to),
         "singleValueExtendedProperties": send_id_prop(send_id),
     });
