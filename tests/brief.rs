@@ -27,12 +27,15 @@ struct Env {
 
 impl Env {
     fn new() -> Env {
+        Env::with_config(CONFIG)
+    }
+    fn with_config(config: &str) -> Env {
         let env = Env {
             dir: tempfile::tempdir().unwrap(),
         };
         let cfg = env.dir.path().join("xdg/opsdesk");
         std::fs::create_dir_all(&cfg).unwrap();
-        std::fs::write(cfg.join("config.toml"), CONFIG).unwrap();
+        std::fs::write(cfg.join("config.toml"), config).unwrap();
         env
     }
     fn data(&self) -> std::path::PathBuf {
@@ -280,5 +283,61 @@ fn brief_and_digest_from_the_real_binary() {
     assert_eq!(
         env.run(&["brief", "--profile", "nope"]).status.code(),
         Some(2)
+    );
+}
+
+/// `opsdesk brief --profile all` (issue 14): a section per entity in profile order, each from
+/// its own items only; a `personal` profile only with `--include-personal`; a profile may not
+/// be named `all`.
+#[test]
+fn the_brief_across_entities_from_the_cli() {
+    let env = Env::with_config(&format!("{CONFIG}[profiles.home]\nsources = [\"spool\"]\npersonal = true\n"));
+    for (profile, subject) in [
+        ("work", "Budget for FY26?"),
+        ("clinic", "Lab results to sign?"),
+        ("home", "Dinner on Friday?"),
+    ] {
+        let o = env.run(&[
+            "inbox", "add", "--profile", profile, "--channel", "email", "--from",
+            "Sam <sam@example.com>", "--subject", subject, "--body", "Can you confirm?",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let b = json(&env.run(&["--json", "brief", "--profile", "all"]));
+    assert_eq!(b["profile"], "all");
+    let profiles: Vec<&str> = b["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["profile"].as_str().unwrap())
+        .collect();
+    assert_eq!(profiles, ["clinic", "work"], "{b}");
+    assert_eq!(b["left_out"][0]["profile"], "home");
+    let work = b["sections"][1].to_string();
+    assert!(work.contains("Budget") && !work.contains("Lab results"), "{work}");
+    assert!(!b.to_string().contains("Dinner"), "{b}");
+
+    let text = env.run(&["brief", "--profile", "all", "--eod", "--include-personal"]);
+    assert!(text.status.success(), "{}", String::from_utf8_lossy(&text.stderr));
+    let text = String::from_utf8_lossy(&text.stdout);
+    let (clinic, home, work) = (
+        text.find("=== clinic ===").unwrap(),
+        text.find("=== home ===").unwrap(),
+        text.find("=== work ===").unwrap(),
+    );
+    assert!(clinic < home && home < work, "{text}");
+    let home_section = &text[home..work];
+    assert!(home_section.contains("Dinner") && !home_section.contains("Budget"), "{text}");
+
+    let o = env.run(&["brief", "--profile", "work", "--include-personal"]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let bad = Env::with_config("[profiles.all]\nsources = [\"spool\"]\n");
+    let o = bad.run(&["brief", "--profile", "all"]);
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("reserved"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
     );
 }
