@@ -105,8 +105,14 @@ mod tests {
         );
         prepare(&mut o).unwrap();
         let html = o.body_html().unwrap();
-        assert!(!html.contains("script") && !html.contains("alert"), "{html}");
-        assert!(!html.contains("onclick") && !html.contains("javascript:"), "{html}");
+        assert!(
+            !html.contains("script") && !html.contains("alert"),
+            "{html}"
+        );
+        assert!(
+            !html.contains("onclick") && !html.contains("javascript:"),
+            "{html}"
+        );
         assert!(!html.contains("<img"), "{html}");
         assert!(html.contains("<b>Ann</b>") && html.contains("https://example.com/terms"));
         let text = o.body();

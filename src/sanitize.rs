@@ -596,7 +596,9 @@ pub fn check_outbound(o: &crate::domain::Outbound) -> Result<(), OutboundTextErr
             all("cc", cc)?;
             line("subject", subject)?;
             lines("body", body)?;
-            body_html.as_deref().map_or(Ok(()), |h| lines("body_html", h))
+            body_html
+                .as_deref()
+                .map_or(Ok(()), |h| lines("body_html", h))
         }
         Outbound::ReplyEmail {
             message_id,
@@ -610,7 +612,9 @@ pub fn check_outbound(o: &crate::domain::Outbound) -> Result<(), OutboundTextErr
             all("to", to)?;
             line("subject", subject)?;
             lines("body", body)?;
-            body_html.as_deref().map_or(Ok(()), |h| lines("body_html", h))
+            body_html
+                .as_deref()
+                .map_or(Ok(()), |h| lines("body_html", h))
         }
         Outbound::PostChat { chat_id, body } => {
             line("chat_id", chat_id)?;

@@ -257,7 +257,9 @@ async fn filing_suggestion_asks_the_model_for_what_the_rules_leave_unplaced() {
     let fake = Fake::start().await;
     fake.script(
         "/chat/completions",
-        vec![completion(r#"{"folder":"Travel","reason":"a flight booking"}"#)],
+        vec![completion(
+            r#"{"folder":"Travel","reason":"a flight booking"}"#,
+        )],
     );
     let config = format!(
         r#"
@@ -290,7 +292,14 @@ model = "fake-model"
         .unwrap();
     let from = "Mei Chen <mei.chen@contoso.com>";
     add(&server, &cfg_path, "work", from, "Invoice 42", "Attached.");
-    add(&server, &cfg_path, "work", from, "Your flight", "Booking AMS-JFK.");
+    add(
+        &server,
+        &cfg_path,
+        "work",
+        from,
+        "Your flight",
+        "Booking AMS-JFK.",
+    );
     add(
         &server,
         &cfg_path,
@@ -310,7 +319,10 @@ model = "fake-model"
     let s = &r["structuredContent"]["suggestions"];
     assert_eq!(s[0]["folder"], "Finance", "{r}");
     assert_eq!(s[0]["decided_by"], "rule", "{r}");
-    assert!(s[1]["folder"].is_null() && s[1].get("model_error").is_none(), "{r}");
+    assert!(
+        s[1]["folder"].is_null() && s[1].get("model_error").is_none(),
+        "{r}"
+    );
     assert!(fake.posts().is_empty());
 
     // The default: the model places the flight among the configured folders.
@@ -328,10 +340,7 @@ model = "fake-model"
     // The clinic's mail: the uncleared provider is refused; no folder, and why.
     assert!(s[2]["folder"].is_null(), "{r}");
     assert!(
-        s[2]["model_error"]
-            .as_str()
-            .unwrap_or("")
-            .contains("hipaa"),
+        s[2]["model_error"].as_str().unwrap_or("").contains("hipaa"),
         "{r}"
     );
     assert!(!r.to_string().contains("Lopez"), "{r}");

@@ -291,15 +291,27 @@ fn brief_and_digest_from_the_real_binary() {
 /// be named `all`.
 #[test]
 fn the_brief_across_entities_from_the_cli() {
-    let env = Env::with_config(&format!("{CONFIG}[profiles.home]\nsources = [\"spool\"]\npersonal = true\n"));
+    let env = Env::with_config(&format!(
+        "{CONFIG}[profiles.home]\nsources = [\"spool\"]\npersonal = true\n"
+    ));
     for (profile, subject) in [
         ("work", "Budget for FY26?"),
         ("clinic", "Lab results to sign?"),
         ("home", "Dinner on Friday?"),
     ] {
         let o = env.run(&[
-            "inbox", "add", "--profile", profile, "--channel", "email", "--from",
-            "Sam <sam@example.com>", "--subject", subject, "--body", "Can you confirm?",
+            "inbox",
+            "add",
+            "--profile",
+            profile,
+            "--channel",
+            "email",
+            "--from",
+            "Sam <sam@example.com>",
+            "--subject",
+            subject,
+            "--body",
+            "Can you confirm?",
         ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
@@ -314,11 +326,18 @@ fn the_brief_across_entities_from_the_cli() {
     assert_eq!(profiles, ["clinic", "work"], "{b}");
     assert_eq!(b["left_out"][0]["profile"], "home");
     let work = b["sections"][1].to_string();
-    assert!(work.contains("Budget") && !work.contains("Lab results"), "{work}");
+    assert!(
+        work.contains("Budget") && !work.contains("Lab results"),
+        "{work}"
+    );
     assert!(!b.to_string().contains("Dinner"), "{b}");
 
     let text = env.run(&["brief", "--profile", "all", "--eod", "--include-personal"]);
-    assert!(text.status.success(), "{}", String::from_utf8_lossy(&text.stderr));
+    assert!(
+        text.status.success(),
+        "{}",
+        String::from_utf8_lossy(&text.stderr)
+    );
     let text = String::from_utf8_lossy(&text.stdout);
     let (clinic, home, work) = (
         text.find("=== clinic ===").unwrap(),
@@ -327,10 +346,18 @@ fn the_brief_across_entities_from_the_cli() {
     );
     assert!(clinic < home && home < work, "{text}");
     let home_section = &text[home..work];
-    assert!(home_section.contains("Dinner") && !home_section.contains("Budget"), "{text}");
+    assert!(
+        home_section.contains("Dinner") && !home_section.contains("Budget"),
+        "{text}"
+    );
 
     let o = env.run(&["brief", "--profile", "work", "--include-personal"]);
-    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 
     let bad = Env::with_config("[profiles.all]\nsources = [\"spool\"]\n");
     let o = bad.run(&["brief", "--profile", "all"]);

@@ -748,7 +748,9 @@ async fn an_html_mail_goes_out_as_the_sanitized_html_that_was_approved() {
         )
         .unwrap();
     let Outcome::Queued {
-        draft_id: r, digest: rg, ..
+        draft_id: r,
+        digest: rg,
+        ..
     } = reply
     else {
         panic!("not queued: {reply:?}")
@@ -774,6 +776,9 @@ async fn an_html_mail_goes_out_as_the_sanitized_html_that_was_approved() {
         assert_eq!(new.body, html, "exactly the approved bytes");
         assert!(new.body.contains("<b>Ann</b>") && new.body.contains("https://contoso.com/q3"));
         let re = s.sent.iter().find(|x| x.reply_to.is_some()).unwrap();
-        assert!(re.body.contains("<i>please</i>") && !re.body.contains("<quoted>"), "{re:?}");
+        assert!(
+            re.body.contains("<i>please</i>") && !re.body.contains("<quoted>"),
+            "{re:?}"
+        );
     });
 }

@@ -180,13 +180,31 @@ model = "fake-model"
         .await
         .unwrap();
     for (profile, from, subject) in [
-        ("work", "Jordan Lee <jordan.lee@contoso.com>", "Term sheet for Sunrise?"),
-        ("clinic", "Margaret Okafor <m.okafor@example.org>", "Refill for Margaret Okafor?"),
+        (
+            "work",
+            "Jordan Lee <jordan.lee@contoso.com>",
+            "Term sheet for Sunrise?",
+        ),
+        (
+            "clinic",
+            "Margaret Okafor <m.okafor@example.org>",
+            "Refill for Margaret Okafor?",
+        ),
         ("home", "Sam <sam@family.example>", "Dinner on Friday?"),
     ] {
         let o = server.cli(&[
-            "inbox", "add", "--profile", profile, "--channel", "email", "--from", from,
-            "--subject", subject, "--body", "Can you confirm?",
+            "inbox",
+            "add",
+            "--profile",
+            profile,
+            "--channel",
+            "email",
+            "--from",
+            from,
+            "--subject",
+            subject,
+            "--body",
+            "Can you confirm?",
         ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
@@ -194,7 +212,10 @@ model = "fake-model"
     let all = call(&server, "morning_brief", json!({"profile": "all"})).await;
     assert_eq!(all["profile"], "all", "{all}");
     let sections = all["sections"].as_array().unwrap();
-    let names: Vec<&str> = sections.iter().map(|s| s["profile"].as_str().unwrap()).collect();
+    let names: Vec<&str> = sections
+        .iter()
+        .map(|s| s["profile"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["clinic", "work"], "{all}");
     assert_eq!(all["left_out"][0]["profile"], "home", "{all}");
     let section = |p: &str| {
@@ -205,9 +226,18 @@ model = "fake-model"
             .to_string()
     };
     let (work, clinic) = (section("work"), section("clinic"));
-    assert!(work.contains("Term sheet for Sunrise") && !work.contains("Refill"), "{work}");
-    assert!(clinic.contains("Refill") && !clinic.contains("Term sheet"), "{clinic}");
-    assert!(!all.to_string().contains("Okafor"), "PHI reaches an uncleared client: {all}");
+    assert!(
+        work.contains("Term sheet for Sunrise") && !work.contains("Refill"),
+        "{work}"
+    );
+    assert!(
+        clinic.contains("Refill") && !clinic.contains("Term sheet"),
+        "{clinic}"
+    );
+    assert!(
+        !all.to_string().contains("Okafor"),
+        "PHI reaches an uncleared client: {all}"
+    );
     assert!(!all.to_string().contains("Dinner"), "{all}");
 
     let with_home = call(
@@ -234,7 +264,12 @@ model = "fake-model"
     assert_eq!(e["error"]["data"]["field"], "include_personal", "{e}");
 
     assert!(fake.posts().is_empty());
-    let polished = call(&server, "morning_brief", json!({"profile": "all", "polish": true})).await;
+    let polished = call(
+        &server,
+        "morning_brief",
+        json!({"profile": "all", "polish": true}),
+    )
+    .await;
     let s = &polished["sections"];
     assert_eq!(s[1]["profile"], "work");
     assert_eq!(s[1]["polished"], true, "{polished}");

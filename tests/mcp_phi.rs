@@ -420,7 +420,10 @@ async fn draft_email_body_html_is_checked_sanitized_and_queued() {
         a
     };
     for (args, field) in [
-        (with(json!({"body": "x", "body_html": "<p>x</p>"})), "body_html"),
+        (
+            with(json!({"body": "x", "body_html": "<p>x</p>"})),
+            "body_html",
+        ),
         (with(json!({})), "body"),
     ] {
         let v = tool(&server, &token, "draft_email", args).await;
@@ -429,7 +432,13 @@ async fn draft_email_body_html_is_checked_sanitized_and_queued() {
     }
     for hidden in ["\u{0}", "\u{202E}", "\u{200B}"] {
         let html = format!("<p>Hi{hidden} Jordan</p>");
-        let v = tool(&server, &token, "draft_email", with(json!({"body_html": html}))).await;
+        let v = tool(
+            &server,
+            &token,
+            "draft_email",
+            with(json!({"body_html": html})),
+        )
+        .await;
         assert_eq!(v["error"]["code"], -32602, "{v}");
         assert_eq!(v["error"]["data"]["field"], "body_html", "{v}");
     }
@@ -444,7 +453,13 @@ async fn draft_email_body_html_is_checked_sanitized_and_queued() {
     assert_eq!(v["error"]["data"]["field"], "body_html", "{v}");
 
     let html = r#"<p onclick="x()">Hi <b>Jordan</b></p><script>alert(1)</script><a href="javascript:alert(2)">x</a> <a href="https://contoso.com/terms">terms</a>"#;
-    let v = tool(&server, &token, "draft_email", with(json!({"body_html": html}))).await;
+    let v = tool(
+        &server,
+        &token,
+        "draft_email",
+        with(json!({"body_html": html})),
+    )
+    .await;
     let out = &v["result"]["structuredContent"];
     assert_eq!(out["status"], "pending_approval", "{v}");
     let id = out["draft_id"].as_str().unwrap().to_string();
@@ -456,11 +471,17 @@ async fn draft_email_body_html_is_checked_sanitized_and_queued() {
         assert!(!sent.contains(bad), "{bad} left in {sent}");
     }
     let text = o["body"].as_str().unwrap();
-    assert!(text.contains("Hi Jordan") && text.contains("https://contoso.com/terms"), "{o}");
+    assert!(
+        text.contains("Hi Jordan") && text.contains("https://contoso.com/terms"),
+        "{o}"
+    );
     // The operator's `drafts show` says it is HTML and shows the text.
     let show = server.cli(&["drafts", "show", &id]);
     let shown = String::from_utf8_lossy(&show.stdout);
-    assert!(shown.contains("HTML mail") && shown.contains("Hi Jordan"), "{shown}");
+    assert!(
+        shown.contains("HTML mail") && shown.contains("Hi Jordan"),
+        "{shown}"
+    );
     assert!(!shown.contains("<b>"), "{shown}");
 }
 
@@ -469,7 +490,8 @@ async fn draft_email_body_html_is_checked_sanitized_and_queued() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_html_draft_is_redacted_for_an_uncleared_client() {
     let server = start();
-    let html = "<p>Please call Margaret <b>Okafor</b> (MRN: 0048291&#51;) back at 555-201-4477.</p>";
+    let html =
+        "<p>Please call Margaret <b>Okafor</b> (MRN: 0048291&#51;) back at 555-201-4477.</p>";
     let v = tool(
         &server,
         &server.token.clone(),

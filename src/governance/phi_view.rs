@@ -465,7 +465,10 @@ mod tests {
         for leak in ["Okafor", "00482913", "1958-03-14"] {
             assert!(!out.contains(leak), "{out}");
         }
-        assert!(out.starts_with("<pre>") && out.contains("&lt;PERSON_1&gt;"), "{out}");
+        assert!(
+            out.starts_with("<pre>") && out.contains("&lt;PERSON_1&gt;"),
+            "{out}"
+        );
         assert!(r.total() >= 3, "{r:?}");
         // Another profile's HTML stays as it is.
         let mut clear = json!({"profile": "deals", "outbound": {"body_html": html}});

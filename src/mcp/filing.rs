@@ -97,11 +97,9 @@ async fn model_pass(hub: &Arc<Hub>, f: &mut FilingOut, actor: Actor) {
                 s.decided_by = Some(format!("{:?}", p.by).to_lowercase());
             }
             Some(Ok(p)) => {
-                s.model_error = Some(
-                    p.model_error
-                        .clone()
-                        .unwrap_or_else(|| format!("the model found no folder: {}", p.suggestion.reason)),
-                );
+                s.model_error = Some(p.model_error.clone().unwrap_or_else(|| {
+                    format!("the model found no folder: {}", p.suggestion.reason)
+                }));
             }
             Some(Err(e)) => s.model_error = Some(e.clone()),
             None => {

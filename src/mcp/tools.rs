@@ -1002,8 +1002,8 @@ async fn brief(
     let polisher = a.polish.then(|| actor.clone());
     // Leave time for the answer inside the request's own time limit.
     let secs = hub.engine().config().server.request_timeout_secs;
-    let deadline = std::time::Instant::now()
-        + std::time::Duration::from_secs(secs.saturating_sub(3).max(1));
+    let deadline =
+        std::time::Instant::now() + std::time::Duration::from_secs(secs.saturating_sub(3).max(1));
     if all {
         let q = Query::BriefAll {
             kind,

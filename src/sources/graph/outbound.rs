@@ -210,7 +210,19 @@ async fn execute(cx: &ExecCx, account: &Account, d: &Draft) -> Result<String, Fa
     match &d.outbound {
         Outbound::SendEmail {
             to, cc, subject, ..
-        } => send_mail(cx, account, d, None, to, cc, subject, mail_body(&d.outbound)).await,
+        } => {
+            send_mail(
+                cx,
+                account,
+                d,
+                None,
+                to,
+                cc,
+                subject,
+                mail_body(&d.outbound),
+            )
+            .await
+        }
         Outbound::ReplyEmail {
             message_id,
             to,
