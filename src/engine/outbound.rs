@@ -190,11 +190,15 @@ impl DemoOutbox {
                 ));
             }
         };
-        let rec = json!({
+        let mut rec = json!({
             "sent_at": crate::sources::graph::rfc3339_precise(now()),
             "draft_id": d.id, "profile": d.profile, "kind": d.outbound.kind(),
             "to": to, "subject": subject, "body": body,
         });
+        // An HTML mail: the sanitized HTML that would be sent, beside its text.
+        if let Some(html) = d.outbound.body_html() {
+            rec["body_html"] = json!(html);
+        }
         let mut f = crate::paths::open_private_append(file)
             .map_err(|e| format!("cannot open {}: {e}", file.display()))?;
         let mut line = serde_json::to_vec(&rec).map_err(|e| e.to_string())?;
