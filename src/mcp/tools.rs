@@ -1343,6 +1343,10 @@ mod tests {
                 t.name
             );
             assert!(t.output_schema.is_some(), "{} has no outputSchema", t.name);
+            // Structured content is an object, also for an answer of several shapes (the
+            // briefs: one profile's, or `all`'s sections).
+            let schema = t.output_schema.as_ref().map(|s| s.get("type").cloned());
+            assert_eq!(schema, Some(Some(json!("object"))), "{}", t.name);
         }
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
         let mut sorted = names.clone();
