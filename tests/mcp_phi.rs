@@ -483,6 +483,36 @@ async fn draft_email_body_html_is_checked_sanitized_and_queued() {
         "{shown}"
     );
     assert!(!shown.contains("<b>"), "{shown}");
+
+    // A reply takes `body_html` too, for mail only: a chat reply is refused, naming the field.
+    let o = server.cli(&[
+        "inbox",
+        "add",
+        "--profile",
+        "deals",
+        "--channel",
+        "teams",
+        "--from",
+        "Jordan Lee <jordan.lee@contoso.com>",
+        "--subject",
+        "chat",
+        "--body",
+        "ping",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let pulled = tool(&server, &token, "inbox_search", json!({"text": "ping"})).await;
+    let chat = pulled["result"]["structuredContent"]["messages"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let v = tool(
+        &server,
+        &token,
+        "draft_reply",
+        json!({"message_id": chat, "body_html": "<p>pong</p>"}),
+    )
+    .await;
+    assert_eq!(v["error"]["data"]["field"], "body_html", "{v}");
 }
 
 /// An HTML draft of a HIPAA profile reaches an uncleared client with its HTML redacted too,
