@@ -116,7 +116,7 @@ enum Owner<'a> {
 
 impl PhiPolicy {
     pub fn from_config(config: &Config) -> PhiPolicy {
-        PhiPolicy {
+        let mut policy = PhiPolicy {
             hipaa: config
                 .profiles
                 .iter()
@@ -132,7 +132,32 @@ impl PhiPolicy {
                 })
                 .collect(),
             known: config.profiles.keys().cloned().collect(),
+        };
+        // `unassigned` (items no `[classification]` rule placed) is the most restrictive
+        // profile: it may be anyone's, so it is HIPAA with every profile's roster, no keep list
+        // and conditions redacted too.
+        if config.classification.is_some() {
+            let unassigned = crate::config::Profile {
+                phi_auto_redact: true,
+                requires_hipaa: true,
+                phi_names: config
+                    .profiles
+                    .values()
+                    .flat_map(|p| p.phi_names.iter().cloned())
+                    .collect(),
+                redact_conditions: true,
+                ..Default::default()
+            };
+            policy.known.insert(crate::domain::UNASSIGNED.to_string());
+            policy.hipaa.insert(
+                crate::domain::UNASSIGNED.to_string(),
+                HipaaProfile {
+                    profile: unassigned,
+                    redactor: OnceLock::new(),
+                },
+            );
         }
+        policy
     }
 
     /// Whether any profile requires HIPAA handling (otherwise every view is the identity).
