@@ -480,6 +480,38 @@ mod tests {
     }
 
     #[test]
+    fn unassigned_text_is_redacted_with_every_roster_even_without_a_hipaa_profile() {
+        let toml = r#"
+            [profiles.deals]
+            phi_names = ["Margaret Okafor"]
+            [profiles.work]
+            [classification]
+        "#;
+        let c = crate::config::Config::from_toml_str(toml, std::path::Path::new("t.toml"))
+            .expect("config");
+        let p = PhiPolicy::from_config(&c);
+        assert!(p.is_active() && p.is_hipaa(crate::domain::UNASSIGNED));
+        let mut v = json!({
+            "items": [
+                {"profile": "unassigned", "text": "Margaret Okafor MRN: 00482913"},
+                {"profile": "work", "text": "Margaret Okafor MRN: 00482913"},
+            ]
+        });
+        p.view(false, &Placeholders::default(), &mut v, None).unwrap();
+        let s = v.to_string();
+        assert!(!v["items"][0]["text"].as_str().unwrap().contains("Okafor"), "{s}");
+        assert!(!v["items"][0]["text"].as_str().unwrap().contains("00482913"), "{s}");
+        assert!(v["items"][1]["text"].as_str().unwrap().contains("Okafor"), "{s}");
+        // Without [classification] nothing changes: no HIPAA profile, no view.
+        let plain = crate::config::Config::from_toml_str(
+            "[profiles.work]\n",
+            std::path::Path::new("t.toml"),
+        )
+        .expect("config");
+        assert!(!PhiPolicy::from_config(&plain).is_active());
+    }
+
+    #[test]
     fn placeholders_are_counted_per_kind() {
         let c =
             placeholder_counts("<PERSON_1> and <PERSON_2>, <MRN_1>, <not_a_tag> <HEALTH_PLAN_3>");
