@@ -148,7 +148,9 @@ fn rules_place_unclear_items_at_ingestion_saying_which_rule_and_the_rest_wait_un
         ]
     );
     assert!(
-        rule_of(&recs[2]).unwrap().starts_with("classification.unmatched"),
+        rule_of(&recs[2])
+            .unwrap()
+            .starts_with("classification.unmatched"),
         "{recs:?}"
     );
     assert!(
@@ -235,11 +237,7 @@ async fn an_unassigned_item_is_refused_for_actions_and_models_until_the_operator
     );
     assert_eq!(blocked_rule(draft.unwrap()).0, "entity_boundary.unassigned");
     assert!(
-        env.engine
-            .draft_queue()
-            .unwrap()
-            .drafts
-            .is_empty(),
+        env.engine.draft_queue().unwrap().drafts.is_empty(),
         "nothing was queued"
     );
     // Never sent to a provider (none is even configured: the refusal comes first).
@@ -263,7 +261,12 @@ async fn an_unassigned_item_is_refused_for_actions_and_models_until_the_operator
         .audit_tail(50)
         .unwrap()
         .iter()
-        .filter(|r| r.event.reason.as_deref().is_some_and(|x| x.contains("entity_boundary.unassigned")))
+        .filter(|r| {
+            r.event
+                .reason
+                .as_deref()
+                .is_some_and(|x| x.contains("entity_boundary.unassigned"))
+        })
         .map(|r| r.event.event.clone())
         .collect();
     assert!(blocks.len() >= 3, "each refusal is audited: {blocks:?}");
@@ -337,7 +340,11 @@ async fn an_unassigned_item_is_refused_for_actions_and_models_until_the_operator
     assert_eq!(r.profile, "work");
     assert_eq!(r.meta["profile_assigned"]["from"], UNASSIGNED);
     assert_eq!(r.meta["profile_assigned"]["by"], "cli");
-    let by_id = env.engine.inbox_record_by_id(&unassigned.id).unwrap().unwrap();
+    let by_id = env
+        .engine
+        .inbox_record_by_id(&unassigned.id)
+        .unwrap()
+        .unwrap();
     assert_eq!(by_id.profile, "work");
     let pulled = match env
         .engine
@@ -410,8 +417,7 @@ async fn an_unassigned_item_is_refused_for_actions_and_models_until_the_operator
             .audit_tail(50)
             .unwrap()
             .iter()
-            .any(|r| r.event.event == "inbox.assign"
-                && r.event.entity.as_deref() == Some("work")),
+            .any(|r| r.event.event == "inbox.assign" && r.event.entity.as_deref() == Some("work")),
     );
 }
 
@@ -423,7 +429,9 @@ fn config_error(extra: &str) -> String {
 
 #[test]
 fn config_validation_names_the_rule_and_reserves_the_name() {
-    let e = config_error("[[classification.rules]]\nprofile = \"sales\"\nsenders = [\"a@b.example\"]\n");
+    let e = config_error(
+        "[[classification.rules]]\nprofile = \"sales\"\nsenders = [\"a@b.example\"]\n",
+    );
     assert!(
         e.contains("classification.rules[2].profile") && e.contains("not a profile"),
         "{e}"
@@ -437,16 +445,25 @@ fn config_validation_names_the_rule_and_reserves_the_name() {
     assert!(e.contains("sender"), "unknown key in a rule: {e}");
     let e = config_error("[[classification.rules]]\nprofile = \"work\"\nchannels = [\"fax\"]\n");
     assert!(e.contains("fax"), "{e}");
-    let bad_switch = CONFIG.replace("[classification]\n", "[classification]\nunmatched = \"drop\"\n");
+    let bad_switch = CONFIG.replace(
+        "[classification]\n",
+        "[classification]\nunmatched = \"drop\"\n",
+    );
     let e = Config::from_toml_str(&bad_switch, Path::new("t.toml"))
         .unwrap_err()
         .to_string();
     assert!(e.contains("unmatched"), "{e}");
     let e = config_error("[profiles.unassigned]\nsources = [\"spool\"]\n");
-    assert!(e.contains("profiles.unassigned") && e.contains("reserved"), "{e}");
+    assert!(
+        e.contains("profiles.unassigned") && e.contains("reserved"),
+        "{e}"
+    );
     // The default switch is `unassigned`; "default" keeps today's behaviour for the rest.
     let c = Config::from_toml_str(
-        &CONFIG.replace("[classification]\n", "[classification]\nunmatched = \"default\"\n"),
+        &CONFIG.replace(
+            "[classification]\n",
+            "[classification]\nunmatched = \"default\"\n",
+        ),
         Path::new("t.toml"),
     )
     .unwrap();
@@ -527,10 +544,16 @@ async fn over_mcp_the_bucket_is_listed_redacted_actions_are_refused_and_nothing_
     let deadline = Instant::now() + Duration::from_secs(30);
     let listed = loop {
         let r = call(&server, "triage_list", json!({"profile": UNASSIGNED})).await;
-        if r["structuredContent"]["waiting"].as_array().is_some_and(|w| !w.is_empty()) {
+        if r["structuredContent"]["waiting"]
+            .as_array()
+            .is_some_and(|w| !w.is_empty())
+        {
             break r;
         }
-        assert!(Instant::now() < deadline, "the spooled mail never arrived: {r}");
+        assert!(
+            Instant::now() < deadline,
+            "the spooled mail never arrived: {r}"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
     let w = &listed["structuredContent"]["waiting"][0];
@@ -566,7 +589,13 @@ async fn over_mcp_the_bucket_is_listed_redacted_actions_are_refused_and_nothing_
     let sc = &r["structuredContent"];
     assert_eq!(sc["status"], "blocked", "{r}");
     assert_eq!(sc["rule"], "entity_boundary.unassigned");
-    assert!(sc["remedy"].as_str().unwrap().contains("opsdesk triage assign"), "{r}");
+    assert!(
+        sc["remedy"]
+            .as_str()
+            .unwrap()
+            .contains("opsdesk triage assign"),
+        "{r}"
+    );
 
     // The operator assigns it from the command line; the bucket empties, the item is the
     // clinic's (and still redacted for this client, now as the clinic's).

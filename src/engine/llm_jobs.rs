@@ -70,9 +70,7 @@ impl Engine {
         if profile == crate::domain::UNASSIGNED {
             return Err(blocked(
                 "entity_boundary.unassigned",
-                format!(
-                    "the item is `{profile}`: its content is never sent to an LLM provider"
-                ),
+                format!("the item is `{profile}`: its content is never sent to an LLM provider"),
                 crate::governance::boundary::ASSIGN_FIRST,
             ));
         }

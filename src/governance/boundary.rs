@@ -39,14 +39,18 @@ pub fn unassigned(profile: &str, reply_source: Option<&str>) -> Option<Verdict> 
     if profile == UNASSIGNED {
         return Some(Verdict::block(
             "entity_boundary.unassigned",
-            format!("the action names profile `{UNASSIGNED}`: whose item it is has not been decided"),
+            format!(
+                "the action names profile `{UNASSIGNED}`: whose item it is has not been decided"
+            ),
             ASSIGN_FIRST,
         ));
     }
     if reply_source == Some(UNASSIGNED) {
         return Some(Verdict::block(
             "entity_boundary.unassigned",
-            format!("the message acted on is `{UNASSIGNED}`: whose item it is has not been decided"),
+            format!(
+                "the message acted on is `{UNASSIGNED}`: whose item it is has not been decided"
+            ),
             ASSIGN_FIRST,
         ));
     }

@@ -497,11 +497,21 @@ mod tests {
                 {"profile": "work", "text": "Margaret Okafor MRN: 00482913"},
             ]
         });
-        p.view(false, &Placeholders::default(), &mut v, None).unwrap();
+        p.view(false, &Placeholders::default(), &mut v, None)
+            .unwrap();
         let s = v.to_string();
-        assert!(!v["items"][0]["text"].as_str().unwrap().contains("Okafor"), "{s}");
-        assert!(!v["items"][0]["text"].as_str().unwrap().contains("00482913"), "{s}");
-        assert!(v["items"][1]["text"].as_str().unwrap().contains("Okafor"), "{s}");
+        assert!(
+            !v["items"][0]["text"].as_str().unwrap().contains("Okafor"),
+            "{s}"
+        );
+        assert!(
+            !v["items"][0]["text"].as_str().unwrap().contains("00482913"),
+            "{s}"
+        );
+        assert!(
+            v["items"][1]["text"].as_str().unwrap().contains("Okafor"),
+            "{s}"
+        );
         // Without [classification] nothing changes: no HIPAA profile, no view.
         let plain = crate::config::Config::from_toml_str(
             "[profiles.work]\n",

@@ -130,7 +130,8 @@ impl Classifier {
         if let (true, Some(c)) = (unclear, classifier) {
             let p = c.place(msg, &msg.profile);
             msg.profile = p.profile;
-            msg.meta.insert(META_PROFILE_RULE.into(), Value::from(p.rule));
+            msg.meta
+                .insert(META_PROFILE_RULE.into(), Value::from(p.rule));
         }
     }
 }
@@ -241,6 +242,9 @@ mod tests {
         let mut clear = msg("desk@lakeside.example", "", "", Channel::Spool);
         clear.meta.clear();
         Classifier::settle(Some(&c), &mut clear);
-        assert_eq!(clear.profile, "work", "an item that named its profile keeps it");
+        assert_eq!(
+            clear.profile, "work",
+            "an item that named its profile keeps it"
+        );
     }
 }

@@ -86,7 +86,8 @@ impl Assignments {
             };
         }
         if meta.len() > cache.offset {
-            let lines = Lines::open(&path, cache.offset).map_err(|e| StoreError::io(&path, "open", e))?;
+            let lines =
+                Lines::open(&path, cache.offset).map_err(|e| StoreError::io(&path, "open", e))?;
             let mut map = (*cache.map).clone();
             let (mut offset, mut count) = (cache.offset, cache.lines);
             for l in lines {
