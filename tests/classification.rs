@@ -256,6 +256,42 @@ async fn an_unassigned_item_is_refused_for_actions_and_models_until_the_operator
         }
         other => panic!("not blocked: {other:?}"),
     }
+    // Nor may it join a deal, nor a deal be made for it.
+    let spec: opsdesk::domain::DealSpec =
+        serde_json::from_value(json!({"name": "Sunrise"})).unwrap();
+    let deal = match env
+        .engine
+        .submit(
+            Action::CreateDeal {
+                profile: "work".into(),
+                spec: spec.clone(),
+            },
+            Actor::Cli,
+        )
+        .unwrap()
+    {
+        Outcome::Done { detail } => detail["id"].as_str().unwrap().to_string(),
+        other => panic!("{other:?}"),
+    };
+    let link = env.engine.submit(
+        Action::LinkDeal {
+            deal_id: deal,
+            message: "3".into(),
+        },
+        Actor::Cli,
+    );
+    assert_eq!(blocked_rule(link.unwrap()).0, "entity_boundary.unassigned");
+    let create = env.engine.submit(
+        Action::CreateDeal {
+            profile: UNASSIGNED.into(),
+            spec,
+        },
+        Actor::Cli,
+    );
+    assert_eq!(
+        blocked_rule(create.unwrap()).0,
+        "entity_boundary.unassigned"
+    );
     let blocks: Vec<String> = env
         .engine
         .audit_tail(50)
@@ -269,7 +305,7 @@ async fn an_unassigned_item_is_refused_for_actions_and_models_until_the_operator
         })
         .map(|r| r.event.event.clone())
         .collect();
-    assert!(blocks.len() >= 3, "each refusal is audited: {blocks:?}");
+    assert!(blocks.len() >= 5, "each refusal is audited: {blocks:?}");
 
     // The bucket lists it (and the e-mail), the brief counts them.
     let waiting = |engine: &Engine| match engine
