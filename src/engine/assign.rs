@@ -79,9 +79,8 @@ impl Engine {
         if !self.config.profiles.contains_key(profile) {
             return Err(EngineError::invalid(
                 format!(
-                    "`{}` is not a configured profile; assign to one of: {}",
-                    crate::sanitize::one_line(profile, 64),
-                    self.profile_names().join(", ")
+                    "`{}` is not a configured profile",
+                    crate::sanitize::one_line(profile, 64)
                 ),
                 json!({"field": "profile", "valid_profiles": self.profile_names()}),
             ));
