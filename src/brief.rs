@@ -113,6 +113,10 @@ pub struct Brief {
     /// dates ahead, unanswered linked mail).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deals: Vec<DealSnapshot>,
+    /// Items of the last days waiting in the `unassigned` bucket for the operator to give
+    /// them a profile (`[classification]`); omitted when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unassigned_waiting: usize,
     /// A compact plain-text rendering for the CLI and the console.
     pub text: String,
 }
@@ -171,6 +175,25 @@ impl EntitiesBrief {
         }
         out.join("\n").trim_end().to_string()
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Say in `b` that `n` items wait for a profile (a line after the brief's heading).
+pub fn note_unassigned(b: &mut Brief, n: usize) {
+    b.unassigned_waiting = n;
+    if n == 0 {
+        return;
+    }
+    let line = format!(
+        "{n} item(s) wait for a profile: `opsdesk triage list --profile unassigned`, then `opsdesk triage assign SEQ PROFILE`."
+    );
+    let mut lines: Vec<&str> = b.text.lines().collect();
+    let at = lines.len().min(2);
+    lines.insert(at, &line);
+    b.text = lines.join("\n");
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -363,6 +386,7 @@ pub fn build(
         records_considered: records.len(),
         truncated: inputs.truncated,
         deals,
+        unassigned_waiting: 0,
         text: String::new(),
     };
     b.text = render(&b, kind, now, &layout.sections);

@@ -1258,3 +1258,46 @@ fn c_classifies_the_selected_message_as_the_operator() {
     assert!(key(&mut a, KeyCode::Enter).is_empty());
     assert!(a.message.clone().unwrap().1.contains("nothing was changed"));
 }
+
+#[test]
+fn capital_p_assigns_the_selected_message_to_a_profile_through_the_data_thread() {
+    let mut a = app(false);
+    let seq = a.inbox.selected().unwrap().seq;
+    assert!(
+        key(&mut a, KeyCode::Char('P')).is_empty(),
+        "the UI asks first"
+    );
+    assert!(render(&a).contains(&format!("Assign #{seq}")));
+    for ch in "work".chars() {
+        key(&mut a, KeyCode::Char(ch));
+    }
+    match &key(&mut a, KeyCode::Enter)[..] {
+        [Effect::Req(Req::AssignProfile { seq: s, profile })] => {
+            assert_eq!((*s, profile.as_str()), (seq, "work"));
+        }
+        other => panic!("{other:?}"),
+    }
+    // Nothing typed: nothing asked of the engine.
+    key(&mut a, KeyCode::Char('P'));
+    assert!(key(&mut a, KeyCode::Enter).is_empty());
+    assert!(
+        a.message
+            .clone()
+            .unwrap()
+            .1
+            .contains("nothing was assigned")
+    );
+    // The engine's answer updates the row.
+    a.update(Msg::Assigned {
+        seq,
+        profile: "clinic".into(),
+    });
+    assert_eq!(a.inbox.selected().unwrap().profile, "clinic");
+    assert!(
+        a.message
+            .clone()
+            .unwrap()
+            .1
+            .contains("now in profile clinic")
+    );
+}

@@ -34,6 +34,13 @@ pub enum TriageCmd {
         #[arg(long)]
         reason: Option<String>,
     },
+    /// Give an item whose profile was unclear (the `unassigned` bucket, or a
+    /// [classification] rule's guess) its profile; `triage list --profile unassigned` lists them.
+    Assign {
+        seq: u64,
+        /// A configured profile.
+        profile: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -213,6 +220,22 @@ pub fn run_triage(ctx: &Context, cmd: TriageCmd) -> CmdResult {
                                 i.subject.as_deref().unwrap_or("")
                             ));
                         }
+                        for w in &t.waiting {
+                            l.push(format!(
+                                "{:>6}  {:<11} {:<24} {}  ({})",
+                                w.seq,
+                                crate::domain::UNASSIGNED,
+                                w.from,
+                                w.subject.as_deref().unwrap_or(""),
+                                w.rule.as_deref().unwrap_or("no rule")
+                            ));
+                        }
+                        if !t.waiting.is_empty() {
+                            l.push(format!(
+                                "({} item(s) wait for a profile: `opsdesk triage assign SEQ PROFILE`)",
+                                t.waiting.len()
+                            ));
+                        }
                         if t.untriaged > 0 {
                             l.push(format!(
                                 "({} item(s) not triaged yet: `opsdesk triage run`)",
@@ -242,6 +265,16 @@ pub fn run_triage(ctx: &Context, cmd: TriageCmd) -> CmdResult {
                     "seq {seq}: {} {} (set by you)",
                     t.category.as_str(),
                     t.urgency.as_str()
+                ))
+            });
+            Ok(())
+        }
+        TriageCmd::Assign { seq, profile } => {
+            let a = engine.assign_profile(seq, &profile, &Actor::Cli)?;
+            out.emit(&a, |l| {
+                l.push(format!(
+                    "seq {seq}: profile `{}` (was `{}`), assigned by you",
+                    a.profile, a.from
                 ))
             });
             Ok(())

@@ -21,6 +21,7 @@ pub mod attachments;
 pub mod audit_retention;
 mod brief;
 pub mod budgets;
+mod classification;
 pub mod drafts_ttl;
 mod error;
 mod filing;
@@ -36,6 +37,7 @@ use toml::de::{DeTable, DeValue};
 
 pub use assistant::AssistantConfig;
 pub use brief::{BriefConfig, BriefSection};
+pub use classification::{ClassificationConfig, ClassificationRule, Unmatched};
 pub use error::{ConfigError, Location, Problem, ProblemKind};
 pub use filing::{FilingConfig, FilingRule};
 pub use operator::{DraftFormat, DraftingConfig, OperatorConfig, offset_in};

@@ -53,6 +53,10 @@ pub struct Config {
     pub assistant: super::AssistantConfig,
     /// `[attachments]`: limits of the attachment store (`config/attachments.rs`).
     pub attachments: super::attachments::AttachmentsConfig,
+    /// `[classification]`: where items of unclear profile go (`config/classification.rs`).
+    /// Absent: they get the source's default profile, as before the section existed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classification: Option<super::ClassificationConfig>,
 }
 
 /// Name of the profile a configuration without `[profiles]` has.
@@ -86,6 +90,7 @@ impl Default for Config {
             vault: VaultConfig::default(),
             assistant: Default::default(),
             attachments: Default::default(),
+            classification: None,
         }
     }
 }

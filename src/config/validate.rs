@@ -81,6 +81,7 @@ pub(crate) fn validate(config: &mut Config) -> Vec<Finding> {
     v.sources(config);
     v.copilot_extension(config);
     v.operator_filing_brief(config);
+    v.classification(config);
     if v.findings.is_empty() {
         make_never_mix_symmetric(config);
     }
@@ -191,6 +192,24 @@ impl Validator {
                     format!("`{path}` lists {} twice", format!("{s:?}").to_lowercase()),
                 );
             }
+        }
+    }
+
+    /// `[classification]`: rules name configured profiles (findings name the rule's index).
+    fn classification(&mut self, c: &Config) {
+        let Some(cl) = &c.classification else {
+            return;
+        };
+        let names: Vec<String> = c.profiles.keys().cloned().collect();
+        for (i, key, message) in super::classification::problems(cl, &names) {
+            let rule = KeyPath::of(&["classification", "rules"]).index(i);
+            let path = key.map_or(rule.clone(), |k| rule.key(k));
+            let kind = if key == Some("profile") {
+                ProblemKind::UnknownReference
+            } else {
+                ProblemKind::InvalidValue
+            };
+            self.push(kind, path, message);
         }
     }
 
@@ -450,6 +469,16 @@ impl Validator {
                 p.clone(),
                 format!(
                     "`{p}`: the profile name \"{name}\" is reserved (`profile: \"all\"` asks for the brief across every entity); rename the profile"
+                ),
+            );
+        }
+        if name == crate::domain::UNASSIGNED {
+            self.push(
+                ProblemKind::Forbidden,
+                p.clone(),
+                format!(
+                    "`{p}`: \"{}\" is reserved for items whose profile is unclear and that no [classification] rule placed; name the profile differently",
+                    crate::domain::UNASSIGNED
                 ),
             );
         }

@@ -78,6 +78,20 @@ impl Party {
     }
 }
 
+/// The reserved profile of an item whose profile is unclear and that no `[classification]`
+/// rule placed: the most restrictive bucket (treated as HIPAA, never sent to a provider, no
+/// action may name it) until the operator assigns the item (`opsdesk triage assign`). No
+/// configured profile may take this name.
+pub const UNASSIGNED: &str = "unassigned";
+
+/// `meta` key an item placed by `[classification]` carries: which rule placed it, or why it is
+/// `unassigned` (`classification.rules[0]: sender domain acme.example`).
+pub const META_PROFILE_RULE: &str = "profile_rule";
+
+/// `meta` key of a record the operator assigned to a profile (added when the record is read,
+/// never written into the inbox line): `{"from": "unassigned", "by": "cli", "at": "…"}`.
+pub const META_PROFILE_ASSIGNED: &str = "profile_assigned";
+
 /// What a source hands to ingestion, before sanitizing. Text here is raw and untrusted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NewMessage {

@@ -20,7 +20,10 @@ pub use draft::{
     AuditRef, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, OutboundAttachment,
     content_digest,
 };
-pub use message::{Attachment, AttachmentStatus, Channel, InboxRecord, NewMessage, Party};
+pub use message::{
+    Attachment, AttachmentStatus, Channel, InboxRecord, META_PROFILE_ASSIGNED, META_PROFILE_RULE,
+    NewMessage, Party, UNASSIGNED,
+};
 pub use query::{BriefKind, ConfigSection, Query};
 
 /// Current time in UTC. One place so tests and formatting agree on the clock.

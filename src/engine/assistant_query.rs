@@ -24,6 +24,10 @@ pub struct TriageAnswer {
     pub items: Vec<TriageItem>,
     /// Inbox items not triaged yet (`opsdesk triage run` does them).
     pub untriaged: usize,
+    /// With the filter `profile: "unassigned"`: the items waiting for the operator to assign
+    /// them a profile (`opsdesk triage assign SEQ PROFILE`), triaged or not, newest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waiting: Vec<super::assign::WaitingItem>,
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -54,8 +58,16 @@ impl Engine {
         let urgency: Option<Urgency> = parse_opt("urgency", urgency)?;
         let all = self.assistant.triage()?;
         let untriaged = (self.inbox.last_seq()? as usize).saturating_sub(all.len());
+        // A triage names the profile the item had when it was triaged; the operator may have
+        // assigned it since.
+        let assigned = self.inbox.assignments().current()?;
         let mut items = Vec::new();
-        for t in all.into_values().rev() {
+        for mut t in all.into_values().rev() {
+            if let Some(a) = assigned.get(&t.seq)
+                && a.id == t.id
+            {
+                t.profile = a.profile.clone();
+            }
             if items.len() >= limit.clamp(1, MAX_READ) {
                 break;
             }
@@ -75,8 +87,20 @@ impl Engine {
                 subject,
             });
         }
-        let target = format!("returned={}", items.len());
-        Ok((Answer::Triage(TriageAnswer { items, untriaged }), target))
+        let waiting = if profile.as_deref() == Some(crate::domain::UNASSIGNED) {
+            self.waiting_unassigned(limit.clamp(1, MAX_READ))?
+        } else {
+            Vec::new()
+        };
+        let target = format!("returned={}", items.len() + waiting.len());
+        Ok((
+            Answer::Triage(TriageAnswer {
+                items,
+                untriaged,
+                waiting,
+            }),
+            target,
+        ))
     }
 
     pub(super) fn deadlines_answer(
@@ -85,10 +109,19 @@ impl Engine {
         limit: usize,
     ) -> Result<(Answer, String), EngineError> {
         self.check_profile(profile.as_deref())?;
+        let assigned = self.inbox.assignments().current()?;
         let mut deadlines: Vec<DeadlineRecord> = self
             .assistant
             .deadlines()?
             .into_iter()
+            .map(|mut d| {
+                if let Some(a) = assigned.get(&d.seq)
+                    && a.id == d.id
+                {
+                    d.profile = a.profile.clone();
+                }
+                d
+            })
             .filter(|d| profile.as_deref().is_none_or(|p| p == d.profile))
             .collect();
         // Soonest first; undated last; newest item first among equals.

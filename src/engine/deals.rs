@@ -372,6 +372,9 @@ impl Engine {
         }
         match action {
             Action::CreateDeal { profile, spec } => {
+                if let Some(v) = crate::governance::boundary::unassigned(&profile, None) {
+                    return self.blocked(name, cx, &profile, "", v);
+                }
                 if !self.config.profiles.contains_key(&profile) {
                     return Err(EngineError::invalid(
                         format!("unknown profile `{profile}`"),
@@ -495,6 +498,10 @@ impl Engine {
 
     /// The boundary verdict for linking `rec` to `deal`, if it is refused.
     fn link_boundary(&self, deal: &Deal, rec: &InboxRecord) -> Option<Verdict> {
+        if let Some(v) = crate::governance::boundary::unassigned(&deal.profile, Some(&rec.profile))
+        {
+            return Some(v);
+        }
         if rec.profile == deal.profile {
             return None;
         }

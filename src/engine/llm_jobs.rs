@@ -55,12 +55,6 @@ impl Engine {
         actor: &Actor,
         sink: Option<Sink<'_>>,
     ) -> Result<LlmResponse, LlmError> {
-        let Some(p) = self.config.profiles.get(profile) else {
-            return Err(LlmError::Invalid(format!(
-                "unknown profile `{profile}`; valid profiles: {}",
-                self.profile_names().join(", ")
-            )));
-        };
         let audit = |ev: AuditEvent| self.audit(ev).map(|_| ()).map_err(|e| e.to_string());
         let blocked = |rule: &str, reason: String, remedy: &str| -> LlmError {
             let ev = AuditEvent::new("llm.block", actor, AuditOutcome::Blocked)
@@ -71,6 +65,20 @@ impl Engine {
                 Ok(()) => LlmError::block(rule, reason, remedy),
                 Err(e) => LlmError::AuditUnavailable(e),
             }
+        };
+        // Whose an `unassigned` item is, is not known: no provider is cleared for it.
+        if profile == crate::domain::UNASSIGNED {
+            return Err(blocked(
+                "entity_boundary.unassigned",
+                format!("the item is `{profile}`: its content is never sent to an LLM provider"),
+                crate::governance::boundary::ASSIGN_FIRST,
+            ));
+        }
+        let Some(p) = self.config.profiles.get(profile) else {
+            return Err(LlmError::Invalid(format!(
+                "unknown profile `{profile}`; valid profiles: {}",
+                self.profile_names().join(", ")
+            )));
         };
         // The same ladder as every other action; an LLM call cannot wait in a queue, so
         // anything but `run` refuses it.

@@ -4,6 +4,7 @@
 //! announces the change on the event bus.
 
 pub mod arrival;
+pub mod assign;
 mod assistant_jobs;
 pub mod assistant_query;
 pub mod batch;
@@ -302,7 +303,7 @@ impl Engine {
     /// An item for a profile the config does not have is a content error (the item is
     /// wrong), not an I/O one: sources reject it instead of retrying it forever.
     fn known_profile(&self, profile: &str) -> Result<(), crate::sanitize::IngestError> {
-        if self.config.profiles.contains_key(profile) {
+        if self.config.profiles.contains_key(profile) || self.takes_unassigned(profile) {
             return Ok(());
         }
         Err(crate::sanitize::IngestError::UnknownProfile {
@@ -347,6 +348,12 @@ impl Engine {
         self.announce(EngineEvent::InboxAppended(Arc::new(rec.clone())));
         self.autolink(rec);
         audit_error
+    }
+
+    /// With `[classification]`, the reserved profile `unassigned` holds items no rule placed:
+    /// it is accepted wherever a profile is named for reading or storing (never for acting).
+    pub(crate) fn takes_unassigned(&self, profile: &str) -> bool {
+        profile == crate::domain::UNASSIGNED && self.config.classification.is_some()
     }
 
     pub fn profile_names(&self) -> Vec<String> {
@@ -655,6 +662,11 @@ impl Engine {
         provider: Option<String>,
         cx: &Call,
     ) -> Result<Outcome, EngineError> {
+        // `unassigned` is not configured, yet a draft of it must meet the boundary's refusal
+        // (audited, with its remedy), not "unknown profile"; before anything is taken in.
+        if let Some(v) = crate::governance::boundary::unassigned(&profile, None) {
+            return self.blocked(name, cx, &profile, &new_draft_id(), v);
+        }
         if !self.config.profiles.contains_key(&profile) {
             return Err(EngineError::invalid(
                 format!("unknown profile `{profile}`"),

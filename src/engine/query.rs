@@ -445,8 +445,9 @@ impl Engine {
         let now = OffsetDateTime::now_utc();
         // The operator's zone ([operator] time_zone, else the system's).
         let tz = self.offset_at(now);
-        let inputs = self.brief_inputs(&profile, now)?;
-        let b = crate::brief::build(&inputs, kind, &profile, now, tz);
+        let (inputs, waiting) = self.brief_inputs(&profile, now)?;
+        let mut b = crate::brief::build(&inputs, kind, &profile, now, tz);
+        crate::brief::note_unassigned(&mut b, waiting);
         let target = format!("{profile} {} records={}", b.kind, b.records_considered);
         Ok((Answer::Brief(Box::new(b)), target))
     }
@@ -470,8 +471,13 @@ impl Engine {
                 });
                 continue;
             }
-            let inputs = self.brief_inputs(name, now)?;
-            sections.push(brief::build(&inputs, kind, name, now, tz));
+            let (inputs, waiting) = self.brief_inputs(name, now)?;
+            let mut b = brief::build(&inputs, kind, name, now, tz);
+            // Items waiting for a profile belong to no entity: said once, in the first section.
+            if sections.is_empty() {
+                brief::note_unassigned(&mut b, waiting);
+            }
+            sections.push(b);
         }
         let b = brief::EntitiesBrief {
             kind: match kind {
@@ -574,15 +580,23 @@ impl Engine {
 
     /// What a brief of `profile` is built from: its newest records (at most
     /// `brief::MAX_RECORDS`, none older than `brief::MAX_AGE_DAYS`), all drafts and the
-    /// operator's cursor.
-    fn brief_inputs(&self, profile: &str, now: OffsetDateTime) -> Result<BriefInputs, EngineError> {
+    /// operator's cursor; and how many items of that window wait in the `unassigned` bucket
+    /// (counted in the same pass, when `[classification]` is configured).
+    fn brief_inputs(
+        &self,
+        profile: &str,
+        now: OffsetDateTime,
+    ) -> Result<(BriefInputs, usize), EngineError> {
         const PAGE: usize = 500;
         let oldest = now - Duration::days(brief::MAX_AGE_DAYS);
+        let count_waiting =
+            self.config.classification.is_some() && profile != crate::domain::UNASSIGNED;
         let filter = Filter {
             channel: None,
-            profile: Some(profile.to_string()),
+            profile: (!count_waiting).then(|| profile.to_string()),
             text: None,
         };
+        let mut waiting = 0;
         let mut records = Vec::new();
         let mut before = None;
         let mut truncated = false;
@@ -596,6 +610,10 @@ impl Engine {
                     done = true;
                     break;
                 }
+                if r.profile != profile {
+                    waiting += usize::from(r.profile == crate::domain::UNASSIGNED);
+                    continue;
+                }
                 if records.len() >= brief::MAX_RECORDS {
                     truncated = true;
                     done = true;
@@ -608,22 +626,27 @@ impl Engine {
             }
         }
         let unread_after = self.inbox.cursor(brief::OPERATOR_CONSUMER)?.unwrap_or(0);
-        Ok(BriefInputs {
-            records,
-            drafts: self.drafts.queue()?.drafts,
-            unread_after,
-            truncated,
-            deals: self.deals.book()?.deals.clone(),
-            layout: self.config.brief.clone(),
-        })
+        Ok((
+            BriefInputs {
+                records,
+                drafts: self.drafts.queue()?.drafts,
+                unread_after,
+                truncated,
+                deals: self.deals.book()?.deals.clone(),
+                layout: self.config.brief.clone(),
+            },
+            waiting,
+        ))
     }
 
     pub(super) fn check_profile(&self, profile: Option<&str>) -> Result<(), EngineError> {
         match profile {
-            Some(p) if !self.config.profiles.contains_key(p) => Err(EngineError::invalid(
-                format!("unknown profile `{p}`"),
-                json!({"field": "profile", "valid_profiles": self.profile_names()}),
-            )),
+            Some(p) if !self.config.profiles.contains_key(p) && !self.takes_unassigned(p) => {
+                Err(EngineError::invalid(
+                    format!("unknown profile `{p}`"),
+                    json!({"field": "profile", "valid_profiles": self.profile_names()}),
+                ))
+            }
             _ => Ok(()),
         }
     }

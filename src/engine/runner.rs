@@ -100,6 +100,11 @@ pub fn spawn_sources(
         let spool = Arc::new(
             Spool::new(dir, default_profile.clone())?
                 .with_profiles(cfg.profiles.keys().cloned())
+                .with_classifier(
+                    cfg.classification
+                        .as_ref()
+                        .map(crate::sources::classify::Classifier::new),
+                )
                 .with_attachments(engine.attachments.clone()),
         );
         let every = Duration::from_secs(cfg.sources.spool.interval_secs.max(1));

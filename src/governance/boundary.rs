@@ -29,6 +29,34 @@ pub fn forbidden_for<'a>(config: &'a Config, profile: &str) -> Vec<&'a str> {
     out
 }
 
+/// The remedy of every refusal that names the reserved profile `unassigned`.
+pub const ASSIGN_FIRST: &str = "assign it first: opsdesk triage assign SEQ PROFILE (or the console's assign key on the message)";
+
+/// An action of, or about an item of, the reserved profile `unassigned`: nobody knows whose
+/// data it is, so nothing may act on it until the operator assigns it.
+pub fn unassigned(profile: &str, reply_source: Option<&str>) -> Option<Verdict> {
+    use crate::domain::UNASSIGNED;
+    if profile == UNASSIGNED {
+        return Some(Verdict::block(
+            "entity_boundary.unassigned",
+            format!(
+                "the action names profile `{UNASSIGNED}`: whose item it is has not been decided"
+            ),
+            ASSIGN_FIRST,
+        ));
+    }
+    if reply_source == Some(UNASSIGNED) {
+        return Some(Verdict::block(
+            "entity_boundary.unassigned",
+            format!(
+                "the message acted on is `{UNASSIGNED}`: whose item it is has not been decided"
+            ),
+            ASSIGN_FIRST,
+        ));
+    }
+    None
+}
+
 /// The first boundary `o` (an action of `profile`) crosses, if any. `reply_source` is the
 /// profile of the message it replies to; `recent(q)` yields recent inbound texts of profile `q`.
 pub fn check(
@@ -38,6 +66,9 @@ pub fn check(
     reply_source: Option<&str>,
     recent: &dyn Fn(&str) -> Vec<String>,
 ) -> Option<Verdict> {
+    if let Some(v) = unassigned(profile, reply_source) {
+        return Some(v);
+    }
     if let Some(src) = reply_source
         && src != profile
     {

@@ -120,7 +120,7 @@ enum Owner<'a> {
 
 impl PhiPolicy {
     pub fn from_config(config: &Config) -> PhiPolicy {
-        PhiPolicy {
+        let mut policy = PhiPolicy {
             hipaa: config
                 .profiles
                 .iter()
@@ -136,7 +136,32 @@ impl PhiPolicy {
                 })
                 .collect(),
             known: config.profiles.keys().cloned().collect(),
+        };
+        // `unassigned` (items no `[classification]` rule placed) is the most restrictive
+        // profile: it may be anyone's, so it is HIPAA with every profile's roster, no keep list
+        // and conditions redacted too.
+        if config.classification.is_some() {
+            let unassigned = crate::config::Profile {
+                phi_auto_redact: true,
+                requires_hipaa: true,
+                phi_names: config
+                    .profiles
+                    .values()
+                    .flat_map(|p| p.phi_names.iter().cloned())
+                    .collect(),
+                redact_conditions: true,
+                ..Default::default()
+            };
+            policy.known.insert(crate::domain::UNASSIGNED.to_string());
+            policy.hipaa.insert(
+                crate::domain::UNASSIGNED.to_string(),
+                HipaaProfile {
+                    profile: unassigned,
+                    redactor: OnceLock::new(),
+                },
+            );
         }
+        policy
     }
 
     /// Whether any profile requires HIPAA handling (otherwise every view is the identity).
@@ -510,6 +535,48 @@ mod tests {
         ev2.reason = Some("Margaret Okafor".into());
         p.scrub_audit(&mut ev2);
         assert_eq!(ev2.reason.as_deref(), Some("Margaret Okafor"));
+    }
+
+    #[test]
+    fn unassigned_text_is_redacted_with_every_roster_even_without_a_hipaa_profile() {
+        let toml = r#"
+            [profiles.deals]
+            phi_names = ["Margaret Okafor"]
+            [profiles.work]
+            [classification]
+        "#;
+        let c = crate::config::Config::from_toml_str(toml, std::path::Path::new("t.toml"))
+            .expect("config");
+        let p = PhiPolicy::from_config(&c);
+        assert!(p.is_active() && p.is_hipaa(crate::domain::UNASSIGNED));
+        let mut v = json!({
+            "items": [
+                {"profile": "unassigned", "text": "Margaret Okafor MRN: 00482913"},
+                {"profile": "work", "text": "Margaret Okafor MRN: 00482913"},
+            ]
+        });
+        p.view(false, &Placeholders::default(), &mut v, None)
+            .unwrap();
+        let s = v.to_string();
+        assert!(
+            !v["items"][0]["text"].as_str().unwrap().contains("Okafor"),
+            "{s}"
+        );
+        assert!(
+            !v["items"][0]["text"].as_str().unwrap().contains("00482913"),
+            "{s}"
+        );
+        assert!(
+            v["items"][1]["text"].as_str().unwrap().contains("Okafor"),
+            "{s}"
+        );
+        // Without [classification] nothing changes: no HIPAA profile, no view.
+        let plain = crate::config::Config::from_toml_str(
+            "[profiles.work]\n",
+            std::path::Path::new("t.toml"),
+        )
+        .expect("config");
+        assert!(!PhiPolicy::from_config(&plain).is_active());
     }
 
     #[test]

@@ -558,6 +558,9 @@ impl Hub {
         let names = self.engine.profile_names();
         match given.map(str::trim).filter(|s| !s.is_empty()) {
             Some(p) if names.iter().any(|n| n == p) => Ok(p.to_string()),
+            // Not configured, but an action naming it must meet the boundary's refusal and
+            // its remedy ("assign it first"), not "unknown profile".
+            Some(p) if p == crate::domain::UNASSIGNED => Ok(p.to_string()),
             Some(p) => {
                 // Accept a unique case-insensitive match ("Work" for "work").
                 let ci: Vec<&String> = names.iter().filter(|n| n.eq_ignore_ascii_case(p)).collect();

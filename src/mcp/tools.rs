@@ -807,7 +807,7 @@ tools! {
         args: TriageListArgs,
         out: TriageListOut,
         run: assistant::triage_list,
-        description: "Triaged inbox items, newest first, filtered by profile, category or urgency; with sender, subject and who decided (rule, model, operator).",
+        description: "Triaged inbox items, newest first, filtered by profile, category or urgency; with sender, subject and who decided (rule, model, operator). With profile \"unassigned\": also `waiting`, the items of unclear profile only the operator can assign.",
     }
 }
 

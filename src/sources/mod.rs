@@ -8,6 +8,7 @@ use crate::domain::NewMessage;
 use crate::sanitize::IngestError;
 use crate::store::inbox::{Appended, Inbox};
 
+pub mod classify;
 pub mod demo;
 pub mod graph;
 pub mod open_writers;

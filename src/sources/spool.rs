@@ -17,6 +17,10 @@
 //!    `rejected/<name>.reason.txt` saying why. A sink failure (disk full …) is not the file's
 //!    fault: the file stays where it is and the error is returned.
 //!
+//! An item whose profile is unclear (a `.json` item without `profile`, any `.eml`) gets the
+//! default profile, or with [`Spool::with_classifier`] the profile the `[classification]` rules
+//! give it (`sources/classify.rs`), before its attachments are stored.
+//!
 //! Moves never overwrite: a name already taken in `done/` or `rejected/` gets a numeric suffix.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -37,8 +41,9 @@ use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
+use super::classify::{Classifier, META_UNCLEAR};
 use super::{IngestFailure, Sink};
-use crate::domain::{Channel, NewMessage, Party};
+use crate::domain::{Channel, NewMessage, Party, UNASSIGNED};
 use crate::paths::{ensure_private_dir, sync_dir, write_atomic};
 use crate::sanitize::{self, IngestError, MAX_FIELD_CHARS};
 use crate::store::attachments::{AttachmentStore, Content, Incoming};
@@ -76,6 +81,8 @@ pub struct Spool {
     polling: Mutex<()>,
     /// Where `.eml` attachments' bytes go; without one, attachments are not taken in.
     attachments: Option<AttachmentStore>,
+    /// `[classification]`: where items of unclear profile go; without it, the default profile.
+    classifier: Option<Classifier>,
 }
 
 impl Spool {
@@ -91,6 +98,7 @@ impl Spool {
             profiles: None,
             polling: Mutex::new(()),
             attachments: None,
+            classifier: None,
         })
     }
 
@@ -103,6 +111,13 @@ impl Spool {
     /// Reject items that name a profile outside `profiles` (instead of failing in the sink).
     pub fn with_profiles(mut self, profiles: impl IntoIterator<Item = String>) -> Spool {
         self.profiles = Some(profiles.into_iter().collect());
+        self
+    }
+
+    /// Place items of unclear profile by `[classification]` (the reserved profile `unassigned`
+    /// is then accepted too).
+    pub fn with_classifier(mut self, classifier: Option<Classifier>) -> Spool {
+        self.classifier = classifier;
         self
     }
 
@@ -229,6 +244,9 @@ impl Spool {
             Ok(parsed) => parsed,
             Err(reason) => return self.reject(name, &reason, report),
         };
+        for item in &mut items {
+            Classifier::settle(self.classifier.as_ref(), item);
+        }
         // Bytes first, then the record that names them: a crash in between leaves unreferenced
         // bytes (reused when the file is read again), never a record naming missing bytes.
         if let (Some(store), Some(first), false) =
@@ -345,6 +363,7 @@ impl Spool {
             }
             if let Some(known) = &self.profiles
                 && !known.contains(&msg.profile)
+                && !(self.classifier.is_some() && msg.profile == UNASSIGNED)
             {
                 let e = IngestError::UnknownProfile {
                     profile: sanitize::one_line(&msg.profile, 64),
@@ -677,6 +696,11 @@ fn json_item(
         })?,
     };
     let mut meta = item.meta.unwrap_or_default();
+    // Only the spool says whether it could tell the profile.
+    meta.remove(META_UNCLEAR);
+    if item.profile.is_none() {
+        meta.insert(META_UNCLEAR.into(), Value::Bool(true));
+    }
     meta.entry("source".into())
         .or_insert_with(|| Value::from("spool"));
     meta.entry("file".into())
@@ -860,6 +884,8 @@ fn parse_eml(
     let mut meta = BTreeMap::new();
     meta.insert("source".into(), Value::from("spool"));
     meta.insert("file".into(), Value::from(file));
+    // A mail file names no profile: whose it is, is for `[classification]` to say.
+    meta.insert(META_UNCLEAR.into(), Value::Bool(true));
     Ok((
         vec![NewMessage {
             id,

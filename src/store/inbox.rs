@@ -265,6 +265,9 @@ pub struct Inbox {
     /// over. Keyed by seq and checked against the index entry, so a rebuilt index that points
     /// a seq elsewhere is never answered from here.
     hot: Mutex<BTreeMap<u64, (IndexEntry, InboxRecord)>>,
+    /// The operator's profile assignments (`store/assignments.rs`), applied to every record
+    /// the public reads return (never to the lines, never to the hot cache).
+    assignments: super::assignments::Assignments,
 }
 
 /// How many of the newest records the parsed-record cache holds.
@@ -285,6 +288,7 @@ impl Inbox {
             writer: Mutex::new(WriterCache::default()),
             state: StateFile::new(dir),
             hot: Mutex::new(BTreeMap::new()),
+            assignments: super::assignments::Assignments::new(dir),
         })
     }
 
@@ -819,6 +823,11 @@ impl Inbox {
         Ok(report)
     }
 
+    /// The operator's profile assignments (written by the engine, applied by every read here).
+    pub fn assignments(&self) -> &super::assignments::Assignments {
+        &self.assignments
+    }
+
     /// Up to `limit` records with seq > `after`, oldest first.
     pub fn read_after(
         &self,
@@ -833,7 +842,7 @@ impl Inbox {
             last_seq: n,
             ..Batch::default()
         };
-        let mut reader = RecordReader::caching(self, n);
+        let mut reader = RecordReader::caching(self, n).assigned(self.assignments.current()?);
         let mut seq = after;
         let chunk = 256u64;
         let mut buf = vec![0u8; (chunk * ENTRY_LEN) as usize];
@@ -879,7 +888,7 @@ impl Inbox {
             last_seq: n,
             ..Batch::default()
         };
-        let mut reader = RecordReader::caching(self, n);
+        let mut reader = RecordReader::caching(self, n).assigned(self.assignments.current()?);
         let mut seq = before.map(|b| b.saturating_sub(1)).unwrap_or(n).min(n);
         while seq > 0 && batch.records.len() < limit {
             let e = read_entry(&index, &self.path(INDEX), seq - 1)?;
@@ -907,7 +916,9 @@ impl Inbox {
         if e.is_hole() {
             return Ok(None);
         }
-        Ok(RecordReader::caching(self, n).read(seq, &e))
+        Ok(RecordReader::caching(self, n)
+            .assigned(self.assignments.current()?)
+            .read(seq, &e))
     }
 
     /// The record with this source id (scans the id hashes in the index, not the data).
@@ -916,7 +927,7 @@ impl Inbox {
             return Ok(None);
         };
         let h = id_hash(id);
-        let mut reader = RecordReader::new(self);
+        let mut reader = RecordReader::new(self).assigned(self.assignments.current()?);
         let mut seq = 0u64;
         let mut buf = vec![0u8; (ENTRY_LEN * 4096) as usize];
         while seq < n {
@@ -1074,6 +1085,8 @@ struct RecordReader<'a> {
     buf: Vec<u8>,
     /// Records from this seq on are newest enough to keep in the cache.
     hot_from: u64,
+    /// Applied to what `read` returns (after the cache: it holds the lines as written).
+    assigned: Option<std::sync::Arc<super::assignments::AssignmentMap>>,
 }
 
 impl<'a> RecordReader<'a> {
@@ -1083,6 +1096,7 @@ impl<'a> RecordReader<'a> {
             open: None,
             buf: Vec::new(),
             hot_from: u64::MAX,
+            assigned: None,
         }
     }
 
@@ -1094,8 +1108,23 @@ impl<'a> RecordReader<'a> {
         }
     }
 
-    /// The record at `e`, or `None` (with a warning) if it does not read back as record `seq`.
+    /// Present records with the operator's assignments (none kept when there are none).
+    fn assigned(mut self, map: std::sync::Arc<super::assignments::AssignmentMap>) -> Self {
+        self.assigned = (!map.is_empty()).then_some(map);
+        self
+    }
+
+    /// The record at `e` as presented (assignments applied), or `None`.
     fn read(&mut self, seq: u64, e: &IndexEntry) -> Option<InboxRecord> {
+        let mut r = self.read_line(seq, e)?;
+        if let Some(map) = &self.assigned {
+            super::assignments::apply(map, &mut r);
+        }
+        Some(r)
+    }
+
+    /// The record at `e`, or `None` (with a warning) if it does not read back as record `seq`.
+    fn read_line(&mut self, seq: u64, e: &IndexEntry) -> Option<InboxRecord> {
         {
             let hot = self.inbox.hot.lock().unwrap_or_else(|p| p.into_inner());
             if let Some((entry, r)) = hot.get(&seq)

@@ -1,6 +1,7 @@
 //! Durable files: the inbox, the drafts queue and the audit trail. Each is append-only JSONL,
 //! safe for several processes at once, and recovers from a writer killed mid-append.
 
+pub mod assignments;
 pub mod attachments;
 pub mod audit;
 pub mod audit_archive;

@@ -93,6 +93,21 @@ impl App {
                     buf,
                 });
             }
+            Act::AssignProfile => {
+                let Some(r) = self.inbox.selected() else {
+                    self.say(Level::Info, "select a message first");
+                    return;
+                };
+                let (seq, now) = (r.seq, r.profile.clone());
+                self.overlay = Some(Overlay::Input {
+                    kind: InputKind::AssignProfile { seq },
+                    title: format!(
+                        "Assign #{seq} (now {now}) to profile: {} · Enter assigns · Esc cancels",
+                        self.profiles.join(" ")
+                    ),
+                    buf: String::new(),
+                });
+            }
             Act::CancelJobs => {
                 if self.jobs.is_empty() {
                     self.say(Level::Info, "no assistant job is running");

@@ -241,6 +241,11 @@ pub enum Req {
         urgency: crate::assistant::triage::Urgency,
         reason: Option<String>,
     },
+    /// The operator gives an item of unclear profile its profile (`Engine::assign_profile`).
+    AssignProfile {
+        seq: u64,
+        profile: String,
+    },
     /// Start the system's opener on a stored attachment (`tui::files::open`).
     OpenAttachment {
         sha256: String,
@@ -333,6 +338,11 @@ pub enum Msg {
     },
     /// Fresh triage of inbox rows (`Req::TriageOf`).
     Triage(Vec<(u64, Option<crate::assistant::store::TriageRecord>)>),
+    /// An item now has this profile (the operator assigned it).
+    Assigned {
+        seq: u64,
+        profile: String,
+    },
     /// A line for the message line (what opening or saving an attachment did).
     Notice {
         level: Level,
@@ -377,6 +387,10 @@ pub enum InputKind {
     },
     /// The operator's own triage of an inbox item.
     Classify {
+        seq: u64,
+    },
+    /// The profile the operator gives an item of unclear profile.
+    AssignProfile {
         seq: u64,
     },
     /// A reason for rejecting every marked draft at once.
@@ -1112,6 +1126,12 @@ impl App {
                         r.triage = t;
                     }
                 }
+            }
+            Msg::Assigned { seq, profile } => {
+                if let Some(r) = self.inbox.rows.iter_mut().find(|r| r.seq == seq) {
+                    r.profile = crate::sanitize::one_line(&profile, 64);
+                }
+                self.say(Level::Info, format!("#{seq} is now in profile {profile}"));
             }
             Msg::Notice { level, text } => self.say(level, text),
             Msg::Fatal(m) => {
@@ -1903,6 +1923,14 @@ impl App {
                 })),
                 Err(e) => self.say(Level::Warn, format!("{e}; nothing was changed")),
             },
+            InputKind::AssignProfile { seq } => {
+                let profile = buf.trim().to_string();
+                if profile.is_empty() {
+                    self.say(Level::Warn, "no profile given; nothing was assigned");
+                    return;
+                }
+                fx.push(Effect::Req(Req::AssignProfile { seq, profile }));
+            }
             InputKind::SaveAttachment { sha256, name } => {
                 let dir = buf.trim().to_string();
                 if dir.is_empty() {

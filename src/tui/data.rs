@@ -79,6 +79,18 @@ fn handle(
                 result: Err(e.to_string()),
             })?,
         },
+        Req::AssignProfile { seq, profile } => {
+            match engine.assign_profile(seq, &profile, &Actor::Console) {
+                Ok(a) => tx.send(Msg::Assigned {
+                    seq,
+                    profile: a.profile,
+                })?,
+                Err(e) => tx.send(Msg::Notice {
+                    level: Level::Error,
+                    text: format!("#{seq} was not assigned: {e}"),
+                })?,
+            }
+        }
         Req::CancelJobs => {
             for j in engine.jobs() {
                 engine.cancel_job(j.id);

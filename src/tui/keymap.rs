@@ -82,7 +82,7 @@ acts! {
     ToggleEnabled = "toggle_enabled", SetDefault = "set_default",
     CycleOutcome = "cycle_outcome", Verify = "verify",
     RunTriage = "run_triage", TriageAll = "triage_all", RunDeadlines = "run_deadlines",
-    CancelJobs = "cancel_jobs", Classify = "classify",
+    CancelJobs = "cancel_jobs", Classify = "classify", AssignProfile = "assign_profile",
     NextAttachment = "next_attachment", OpenAttachment = "open_attachment",
     SaveAttachment = "save_attachment",
 }
@@ -162,6 +162,7 @@ impl Act {
             | Act::RunDeadlines
             | Act::CancelJobs
             | Act::Classify
+            | Act::AssignProfile
             | Act::OpenAttachment
             | Act::SaveAttachment => Purpose::Act,
         }

@@ -82,6 +82,10 @@ pub struct DraftGenerateArgs {
 pub struct TriageListOut {
     pub items: Vec<crate::engine::assistant_query::TriageItem>,
     pub untriaged: usize,
+    /// With `profile: "unassigned"`: the items waiting for the operator to give them a
+    /// profile (only the operator can: `opsdesk triage assign SEQ PROFILE`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub waiting: Vec<crate::engine::assign::WaitingItem>,
     pub notice: String,
 }
 
@@ -191,6 +195,7 @@ pub(super) async fn triage_list(
         Answer::Triage(t) => tool_answer(&TriageListOut {
             items: t.items,
             untriaged: t.untriaged,
+            waiting: t.waiting,
             notice: UNTRUSTED_NOTICE.into(),
         }),
         other => Err(wrong_answer("triage_list", &other)),

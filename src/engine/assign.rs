@@ -1,0 +1,151 @@
+//! The operator resolves the `unassigned` bucket (S0 section 6.3): `opsdesk triage assign SEQ
+//! PROFILE` and the console's assign key call [`Engine::assign_profile`]. There is no
+//! `Action` and no MCP tool for it: deciding whose data an item is stays with the operator
+//! (a client asking through any other door meets `operator_only_assign`). The assignment is
+//! audited first (fail closed), then appended beside the inbox (`store/assignments.rs`); from
+//! then on every inbox read presents the item with the assigned profile, so the brief, triage,
+//! pulls, governance and the PHI view all use it.
+
+use serde::Serialize;
+use serde_json::json;
+
+use super::{Engine, EngineError};
+use crate::domain::{
+    Actor, AuditEvent, AuditOutcome, InboxRecord, META_PROFILE_ASSIGNED, META_PROFILE_RULE,
+    UNASSIGNED,
+};
+use crate::store::assignments::Assignment;
+
+/// One item waiting in the `unassigned` bucket.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct WaitingItem {
+    pub seq: u64,
+    pub id: String,
+    /// Always `unassigned` (named so the PHI view attributes the item).
+    pub profile: String,
+    pub channel: String,
+    /// The sender (name or address) and subject, for a list a person reads.
+    pub from: String,
+    pub subject: Option<String>,
+    /// RFC 3339.
+    pub received_at: String,
+    /// Why no rule placed it (`meta.profile_rule`).
+    pub rule: Option<String>,
+}
+
+/// The profile `r` was stored with (before any assignment).
+fn stored_profile(r: &InboxRecord) -> &str {
+    r.meta
+        .get(META_PROFILE_ASSIGNED)
+        .and_then(|v| v.get("from"))
+        .and_then(|v| v.as_str())
+        .unwrap_or(&r.profile)
+}
+
+impl Engine {
+    /// Assign inbox item `seq` to `profile`. Only the operator may (console, CLI), only items
+    /// whose profile was unclear (stored as `unassigned`, or placed by a `[classification]`
+    /// rule: a rule's guess may be corrected), and only to a configured profile.
+    pub fn assign_profile(
+        &self,
+        seq: u64,
+        profile: &str,
+        actor: &Actor,
+    ) -> Result<Assignment, EngineError> {
+        let r = self.item(seq)?;
+        let event = |outcome, entity: &str, reason: String| {
+            AuditEvent::new("inbox.assign", actor, outcome)
+                .entity(entity.to_string())
+                .target(format!("seq {seq}"))
+                .reason(reason)
+        };
+        if !actor.is_operator() {
+            let rule = "operator_only_assign";
+            let reason = format!(
+                "{actor} asked to assign seq {seq} to a profile; only the operator decides whose an item is"
+            );
+            self.audit(event(
+                AuditOutcome::Blocked,
+                &r.profile,
+                format!("{rule}: {reason}"),
+            ))?;
+            return Err(EngineError::Blocked {
+                rule: rule.into(),
+                reason,
+                remedy: "the operator runs `opsdesk triage assign SEQ PROFILE` or uses the console"
+                    .into(),
+            });
+        }
+        if !self.config.profiles.contains_key(profile) {
+            return Err(EngineError::invalid(
+                format!(
+                    "`{}` is not a configured profile",
+                    crate::sanitize::one_line(profile, 64)
+                ),
+                json!({"field": "profile", "valid_profiles": self.profile_names()}),
+            ));
+        }
+        let stored = stored_profile(&r);
+        if stored != UNASSIGNED && !r.meta.contains_key(META_PROFILE_RULE) {
+            return Err(EngineError::invalid(
+                format!(
+                    "seq {seq} came with profile `{stored}` from its source; only items whose profile was unclear (placed by [classification] or `{UNASSIGNED}`) are assigned"
+                ),
+                json!({"field": "seq", "profile": r.profile}),
+            ));
+        }
+        if r.profile == profile {
+            return Err(EngineError::invalid(
+                format!("seq {seq} is in profile `{profile}` already"),
+                json!({"field": "profile", "profile": r.profile}),
+            ));
+        }
+        let a = Assignment {
+            seq,
+            id: r.id.clone(),
+            from: r.profile.clone(),
+            profile: profile.to_string(),
+            by: actor.to_string(),
+            at: crate::domain::now()
+                .format(&time::format_description::well_known::Rfc3339)
+                .unwrap_or_default(),
+        };
+        self.audit(event(
+            AuditOutcome::Ok,
+            profile,
+            format!("from `{}` to `{profile}` by the operator", a.from),
+        ))?;
+        self.inbox.assignments().put(&a)?;
+        Ok(a)
+    }
+
+    /// Items waiting in the `unassigned` bucket, newest first (at most `limit`). Reads the
+    /// inbox until enough are found: for the operator's list, not for a hot path.
+    pub(super) fn waiting_unassigned(&self, limit: usize) -> Result<Vec<WaitingItem>, EngineError> {
+        let filter = crate::store::inbox::Filter {
+            profile: Some(UNASSIGNED.to_string()),
+            ..Default::default()
+        };
+        let b = self.inbox.read_before(None, limit.max(1), &filter)?;
+        Ok(b.records
+            .into_iter()
+            .map(|r| WaitingItem {
+                seq: r.seq,
+                channel: r.channel.to_string(),
+                from: r.from.label().to_string(),
+                subject: r.subject.clone(),
+                received_at: r
+                    .received_at
+                    .format(&time::format_description::well_known::Rfc3339)
+                    .unwrap_or_default(),
+                rule: r
+                    .meta
+                    .get(META_PROFILE_RULE)
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string),
+                profile: r.profile,
+                id: r.id,
+            })
+            .collect())
+    }
+}
