@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    opsdesk::tune_allocator();
     // A file-size limit (ulimit -f) must surface as a write error we can report, not kill us.
     // SAFETY: setting a signal disposition to SIG_IGN at start-up, before any threads exist.
     unsafe {
@@ -15,13 +16,12 @@ fn main() -> ExitCode {
     // whose stderr goes to console.log once its UI owns the terminal.
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !cli.runs_console();
     tracing_subscriber::fmt()
-        .with_ansi(ansi)
+        .with_ansi(ansi && log_colour())
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("OPSDESK_LOG")
                 .unwrap_or_else(|_| "warn".into()),
         )
         .with_writer(std::io::stderr)
-        .with_ansi(log_colour())
         .init();
     opsdesk::cli::run(cli)
 }
