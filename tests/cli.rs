@@ -676,3 +676,41 @@ fn inbox_verify_and_doctor_name_a_record_whose_bytes_changed() {
         stdout(&doctor)
     );
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_output_quietly_and_the_work_is_kept() {
+    // `opsdesk inbox pull | head -0`: the reader is gone before anything is written.
+    let env = Env::new();
+    for i in 0..3 {
+        let body = format!("Hello {i}");
+        let id = format!("m{i}");
+        let add = env.run(&[
+            "inbox",
+            "add",
+            "--from",
+            "ada@contoso.com",
+            "--body",
+            &body,
+            "--id",
+            &id,
+        ]);
+        assert!(add.status.success(), "{}", stderr(&add));
+    }
+    let mut child = env
+        .cmd()
+        .args(["inbox", "pull", "--consumer", "script"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert!(out.status.success(), "status {:?}: {err}", out.status);
+    assert!(!err.contains("panicked"), "{err}");
+    // The pull still moved the cursor: nothing is left for the same consumer.
+    let again = env.run(&["--json", "inbox", "pull", "--consumer", "script"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let left = json(&again);
+    assert_eq!(left["messages"].as_array().unwrap().len(), 0, "{left}");
+}

@@ -1,3 +1,4 @@
+use crate::cli::output::outln;
 use std::time::Duration;
 
 use clap::Subcommand;
@@ -188,7 +189,7 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
 fn print_record(out: &super::Printer, r: &AuditRecord) {
     if out.json {
         match serde_json::to_string(r) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => outln!("{s}"),
             Err(e) => eprintln!("opsdesk: {e}"),
         }
         return;

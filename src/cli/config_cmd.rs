@@ -1,3 +1,4 @@
+use crate::cli::output::outln;
 use clap::Subcommand;
 use serde_json::json;
 
@@ -62,11 +63,11 @@ pub fn run(ctx: &Context, cmd: ConfigCmd) -> CmdResult {
         ConfigCmd::Show => {
             if ctx.global.json {
                 match serde_json::to_string_pretty(&config) {
-                    Ok(s) => println!("{s}"),
+                    Ok(s) => outln!("{s}"),
                     Err(e) => eprintln!("opsdesk: {e}"),
                 }
             } else {
-                println!("# source: {source}");
+                outln!("# source: {source}");
                 print!("{}", config.to_display_toml());
             }
         }

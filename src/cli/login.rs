@@ -3,6 +3,7 @@
 //! to the OS keyring or `<data dir>/tokens/<profile>.json` (0600; see `graph::auth`), never to
 //! the screen, logs or audit.
 
+use crate::cli::output::outln;
 use clap::Args;
 use serde_json::json;
 
@@ -90,7 +91,7 @@ pub fn run_login(ctx: &Context, args: LoginArgs) -> CmdResult {
         });
         eprintln!("{}", crate::sanitize::for_terminal(&msg));
         if json_out {
-            println!(
+            outln!(
                 "{}",
                 json!({"event": "device_code", "profile": args.profile, "user_code": dc.user_code, "verification_uri": dc.verification_uri, "expires_in": dc.expires_in})
             );

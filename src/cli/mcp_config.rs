@@ -15,6 +15,7 @@
 //! writes atomically. A file that is not plain JSON (e.g. JSON with comments) is refused, never
 //! overwritten.
 
+use crate::cli::output::outln;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -223,7 +224,7 @@ pub fn run(ctx: &Context, args: McpConfigArgs) -> CmdResult {
     if !args.write {
         let doc = merge(args.client, None, &args.name, entry, &token_ref)
             .map_err(|e| Failure::failed(e.to_string()))?;
-        println!("{}", render(&doc)?);
+        outln!("{}", render(&doc)?);
         print_hints(ctx, &args, &url, &path, &token_ref, &token_source, var);
         return Ok(());
     }
@@ -418,7 +419,7 @@ fn new_client(ctx: &Context, args: &McpConfigArgs, name: &str, url: &str) -> Cmd
     }
     let doc = merge(args.client, None, &args.name, entry, &TokenRef::Reference)
         .map_err(|e| Failure::failed(e.to_string()))?;
-    println!("{}", render(&doc)?);
+    outln!("{}", render(&doc)?);
     let config_path = ctx.paths.config_file.display().to_string();
     eprintln!(
         "New MCP client `{name}` ({}).\n\

@@ -7,6 +7,38 @@ use serde::Serialize;
 
 use crate::sanitize::for_terminal;
 
+/// Set once stdout's reader has gone (`opsdesk brief | head`): later output is dropped.
+static STDOUT_GONE: AtomicBool = AtomicBool::new(false);
+
+/// `println!` for command output. A reader that goes away early (`| head`) is not an error of
+/// the command: its output stops, the command finishes its work (cursors saved, locks released)
+/// and exits as it would have. Rust ignores SIGPIPE, so a plain `println!` would panic here.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::output::write_line(format_args!($($arg)*))
+    };
+}
+pub(crate) use outln;
+
+/// One line to stdout (see [`outln!`]); another write error is reported once on stderr.
+pub fn write_line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    if STDOUT_GONE.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out
+        .write_fmt(args)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+    {
+        STDOUT_GONE.store(true, Ordering::Relaxed);
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("opsdesk: cannot write to stdout: {e}; the rest of the output is dropped");
+        }
+    }
+}
+
 /// Set once a command has printed its JSON answer: a failure after that (doctor's report with
 /// problems) is already described on stdout, and a second document would break the output.
 static JSON_PRINTED: AtomicBool = AtomicBool::new(false);
@@ -25,7 +57,7 @@ impl Printer {
         if self.json {
             match serde_json::to_string_pretty(value) {
                 Ok(s) => {
-                    println!("{s}");
+                    outln!("{s}");
                     JSON_PRINTED.store(true, Ordering::SeqCst);
                 }
                 Err(e) => eprintln!("opsdesk: cannot encode output: {e}"),
@@ -34,7 +66,7 @@ impl Printer {
             let mut lines = Vec::new();
             human(&mut lines);
             for l in lines {
-                println!("{}", safe(&l));
+                outln!("{}", safe(&l));
             }
         }
     }
@@ -105,7 +137,7 @@ pub fn print_error_json(f: &super::Failure) {
         "ok": false,
         "error": {"code": f.code, "kind": kind, "message": f.message},
     });
-    println!("{v}");
+    outln!("{v}");
 }
 
 /// Structured error details (`{"field": …, "valid_providers": [...]}`) as words for a person:

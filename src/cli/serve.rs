@@ -10,6 +10,7 @@
 //! SIGHUP reloads the MCP scopes from the config file (`mcp::scope`), as daemons reload; it
 //! does not stop the engine.
 
+use crate::cli::output::outln;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -202,7 +203,7 @@ fn print_event(ev: &EngineEvent, to_stderr: bool) {
         if to_stderr {
             eprintln!("{line}");
         } else {
-            println!("{line}");
+            outln!("{line}");
         }
     };
     match ev {
@@ -220,7 +221,7 @@ fn print_event(ev: &EngineEvent, to_stderr: bool) {
                     .unwrap_or(&r.preview)
             )));
         }
-        EngineEvent::DraftChanged(d) => println!(
+        EngineEvent::DraftChanged(d) => outln!(
             "{}",
             safe(&format!(
                 "draft {} {}: {} to {} (by {}) — `opsdesk drafts show {}`",
