@@ -11,8 +11,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Let an idle engine give memory back. mimalloc purges freed pages only after a delay and only
 /// on later allocator activity, and it advises its arenas for transparent huge pages, which
 /// khugepaged then fills back in: after a 50k-record spool import an idle `serve` stayed at
-/// 86–92 MB where a fresh one over the same inbox idles at 28 MB; purging at once with THP off,
-/// it idles at 34 MB and imports as fast (docs/ARCHITECTURE.md, "Memory"). Called first thing
+/// 78–92 MB where a fresh one idles at 25–31 MB; purging at once with THP off, it idles at
+/// 40 MB and imports as fast (`benches/import_rss.sh`, docs/ARCHITECTURE.md "Memory"). Called first thing
 /// in `main`; the `MIMALLOC_PURGE_DELAY` / `MIMALLOC_ALLOW_THP` environment variables still win.
 pub fn tune_allocator() {
     use libmimalloc_sys::{_mi_option_last, mi_option_set, mi_option_t};
