@@ -64,12 +64,7 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
     let keymap =
         Keymap::load(keymap_path.as_deref()).map_err(|e| Failure::usage(format!("{e:#}")))?;
 
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("opsdesk-engine")
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
+    let rt = super::host::engine_runtime("opsdesk-engine")?;
     let engine = Arc::new(Engine::open(
         ctx.paths.clone(),
         config.clone(),

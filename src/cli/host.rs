@@ -19,6 +19,19 @@ use crate::mcp::scope::Overrides;
 use crate::mcp::{Hub, HubOptions, RuntimeInfo, auth};
 
 /// How the MCP HTTP server is started, if at all.
+/// The engine's async runtime: two workers, or one when the process may use only one CPU
+/// (`taskset`, a cgroup quota). Two workers on one CPU only hand requests back and forth
+/// between threads: measured pinned to one core, that cost a context switch per MCP call.
+pub fn engine_runtime(name: &str) -> Result<tokio::runtime::Runtime, Failure> {
+    let cpus = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(cpus.clamp(1, 2))
+        .thread_name(name)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))
+}
+
 pub struct HttpStart {
     /// Overrides `[server] bind`.
     pub bind: Option<SocketAddr>,

@@ -70,12 +70,7 @@ fn scope_overrides(args: &ServeArgs) -> Result<Overrides, Failure> {
 }
 
 pub fn run(ctx: &Context, args: ServeArgs) -> CmdResult {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::failed(format!("cannot start the runtime: {e}")))?;
-    rt.block_on(serve(ctx, args))
+    super::host::engine_runtime("opsdesk-serve")?.block_on(serve(ctx, args))
 }
 
 async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
