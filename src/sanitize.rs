@@ -375,13 +375,13 @@ const FORMATTING_ELEMENTS: &[&str] = &[
 /// The converter's cost grows with the square of the nesting depth (100,000 nested `<div>`s,
 /// 600 KB, take most of a minute), so deep documents are stripped crudely instead. Real mail
 /// rarely nests 50 deep.
-const MAX_HTML_DEPTH: usize = 256;
+pub(crate) const MAX_HTML_DEPTH: usize = 256;
 
 /// Whether `html` may nest deeper than `limit` elements. Over-estimates (then the crude path
 /// is taken, which is safe), never under-estimates: open elements are tracked on a stack the
 /// way the parser closes them, and unclosed formatting elements are counted separately because
 /// the parser reconstructs them.
-fn nesting_exceeds(html: &str, limit: usize) -> bool {
+pub(crate) fn nesting_exceeds(html: &str, limit: usize) -> bool {
     let b = html.as_bytes();
     let mut stack: Vec<String> = Vec::new();
     let mut formatting: BTreeMap<String, usize> = BTreeMap::new();

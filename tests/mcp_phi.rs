@@ -545,3 +545,54 @@ async fn an_html_draft_is_redacted_for_an_uncleared_client() {
     let s = cleared.to_string();
     assert!(s.contains("Margaret <b>Okafor</b>"), "{s}");
 }
+
+/// An HTML mail is reviewed whole or not queued: a tail past 50 000 characters (where link
+/// footnotes go) reaches the draft's text that the operator, the bans and the boundary read;
+/// HTML whose text is over the body limit, HTML over 400 KB and deeply nested HTML are refused
+/// naming `body_html` (the nesting is refused before parsing; its depth here is small, so the
+/// test shows the refusal, never a timing).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_html_mail_is_reviewed_whole_or_refused() {
+    let server = start();
+    let token = server.token.clone();
+    let draft = |html: String| {
+        json!({"profile": "deals", "to": ["jordan.lee@contoso.com"], "subject": "Q3",
+               "body_html": html})
+    };
+    let filler = "lorem ipsum ".repeat(5_000);
+    let html = format!(
+        r#"<p>{filler}</p><p>Wire the deposit to 4321 0987 <a href="https://evil.example/x">here</a></p>"#
+    );
+    let v = tool(&server, &token, "draft_email", draft(html)).await;
+    let out = &v["result"]["structuredContent"];
+    assert_eq!(out["status"], "pending_approval", "{v}");
+    let id = out["draft_id"].as_str().unwrap().to_string();
+    let v = tool(&server, &token, "draft_status", json!({"id": id})).await;
+    let text = v["result"]["structuredContent"]["draft"]["outbound"]["body"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(text.len() > 60_000, "{}", text.len());
+    assert!(text.contains("Wire the deposit to 4321 0987"), "tail cut");
+    assert!(text.contains("https://evil.example/x"), "link footnote cut");
+    assert!(!text.ends_with('…'));
+
+    for (what, html) in [
+        (
+            "text over the limit",
+            format!("<p>{}</p>", "lorem ipsum ".repeat(9_000)),
+        ),
+        (
+            "HTML over 400 KB",
+            format!("<p>{}</p>", "<b></b>".repeat(60_000)),
+        ),
+        (
+            "nested 1 000 deep",
+            format!("{}x{}", "<div>".repeat(1_000), "</div>".repeat(1_000)),
+        ),
+    ] {
+        let v = tool(&server, &token, "draft_email", draft(html)).await;
+        assert_eq!(v["error"]["code"], -32602, "{what}: {v}");
+        assert_eq!(v["error"]["data"]["field"], "body_html", "{what}: {v}");
+    }
+}

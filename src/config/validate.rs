@@ -464,7 +464,8 @@ impl Validator {
                 ),
             );
         }
-        if name == crate::brief::ALL_PROFILES {
+        // Reserved names are matched ignoring case, as MCP arguments match `all`.
+        if name.eq_ignore_ascii_case(crate::brief::ALL_PROFILES) {
             self.invalid(
                 p.clone(),
                 format!(
@@ -472,7 +473,7 @@ impl Validator {
                 ),
             );
         }
-        if name == crate::domain::UNASSIGNED {
+        if name.eq_ignore_ascii_case(crate::domain::UNASSIGNED) {
             self.push(
                 ProblemKind::Forbidden,
                 p.clone(),
@@ -1281,6 +1282,19 @@ mod tests {
         assert!(!is_valid_name("a b"));
         assert!(!is_valid_name("../x"));
         assert!(!is_valid_name(&"a".repeat(65)));
+    }
+
+    /// MCP matches `profile: "all"` ignoring case, so a profile spelled `All` could never be
+    /// reached: the reservation is told whatever the case (also for `unassigned`).
+    #[test]
+    fn reserved_profile_names_are_refused_in_any_case() {
+        for name in ["all", "All", "ALL", "unassigned", "Unassigned"] {
+            let text = format!("[profiles.{name}]\nsources = [\"spool\"]\n");
+            let e = crate::config::Config::from_toml_str(&text, std::path::Path::new("t.toml"))
+                .expect_err(name)
+                .to_string();
+            assert!(e.contains("is reserved"), "{name}: {e}");
+        }
     }
 
     #[test]

@@ -10,8 +10,11 @@ use crate::domain::{Outbound, Verdict};
 use crate::governance::{bans, boundary, ladder};
 
 const MAX_BODY: usize = 100_000;
-/// Sanitized HTML of one mail, in bytes.
-const MAX_HTML: usize = 400_000;
+/// Sanitized HTML of one mail, in bytes (the limit `html_mail::prepare` applies before parsing).
+const MAX_HTML: usize = crate::html_mail::MAX_HTML_BYTES;
+// An HTML mail's text rendering becomes its body: one limit, so a rendering `prepare` accepts
+// is never refused here as a body.
+const _: () = assert!(MAX_BODY == crate::html_mail::MAX_RENDERING_BYTES);
 const MAX_RECIPIENTS: usize = 100;
 
 pub fn action_kind(o: &Outbound) -> ActionKind {
@@ -26,10 +29,12 @@ pub fn action_kind(o: &Outbound) -> ActionKind {
 }
 
 /// An HTML mail's HTML sanitized and its text rendering derived (`crate::html_mail`), before
-/// the draft is checked, judged and digested: the digest covers exactly what is sent.
+/// the draft is checked, judged and digested: the digest covers exactly what is sent. HTML
+/// that is too large, nests too deep or renders to more text than a body may hold is refused
+/// here, naming `body_html`, before it is parsed or cut.
 pub fn prepare_outbound(o: &mut Outbound) -> Result<(), EngineError> {
     crate::html_mail::prepare(o)
-        .map_err(|e| EngineError::invalid(e.to_string(), json!({"field": e.field})))
+        .map_err(|e| EngineError::invalid(e.to_string(), json!({"field": e.field()})))
 }
 
 /// Reject malformed drafts with a message that says how to fix them.

@@ -34,6 +34,8 @@ const KEEP: &[&str] = &[
 /// Key of an HTML mail body (`Outbound::body_html`): redacted through its text (see
 /// `PhiPolicy::redact_html`).
 const HTML_KEY: &str = "body_html";
+/// Key of the text beside it: an HTML mail's text rendering.
+const BODY_KEY: &str = "body";
 
 /// Key of the notice added to a redacted object answer.
 pub const NOTICE_KEY: &str = "phi_redaction";
@@ -283,6 +285,16 @@ impl PhiPolicy {
                     (Some(n), _) => vec![Owner::Profile(n)],
                     (None, o) => vec![o],
                 };
+                // An HTML mail's text rendering is its sibling `body` (the engine derives it):
+                // taken before `body` itself is redacted in the loop below.
+                let rendering = map
+                    .contains_key(HTML_KEY)
+                    .then(|| {
+                        map.get(BODY_KEY)
+                            .and_then(Value::as_str)
+                            .map(str::to_string)
+                    })
+                    .flatten();
                 for (k, v) in map.iter_mut() {
                     if KEEP.contains(&k.as_str()) && v.is_string() {
                         continue;
@@ -290,7 +302,7 @@ impl PhiPolicy {
                     if k == HTML_KEY
                         && let Value::String(html) = v
                     {
-                        self.redact_html(html, &owners, session, report)?;
+                        self.redact_html(html, rendering.as_deref(), &owners, session, report)?;
                         continue;
                     }
                     for o in &owners {
@@ -307,9 +319,15 @@ impl PhiPolicy {
     /// (`Margaret <b>Okafor</b>`) or hide it in entities (`&#79;kafor`) where a redactor reading
     /// the HTML would miss it. So the HTML is replaced by its redacted text rendering (escaped,
     /// in `<pre>`): the recipient still reads the mail, never the identifiers.
+    ///
+    /// The rendering is the draft's `body` when the object carries one (the engine derived it
+    /// when the draft was queued), so no HTML is parsed again on the async worker that answers
+    /// the client; only what that text says is shown, whatever the HTML holds. Without a body,
+    /// the inbound converter renders it, which bounds size and nesting depth.
     fn redact_html<'s>(
         &'s self,
         html: &mut String,
+        rendering: Option<&str>,
         owners: &[Owner<'s>],
         session: &mut RedactionSession,
         report: &mut Redacted,
@@ -321,7 +339,10 @@ impl PhiPolicy {
         if !applies || html.is_empty() {
             return Ok(());
         }
-        let mut text = crate::html_mail::text_rendering(html);
+        let mut text = match rendering {
+            Some(body) => body.to_string(),
+            None => crate::sanitize::html_to_text(html, crate::sanitize::MAX_TEXT_CHARS),
+        };
         for o in owners {
             self.redact_string(&mut text, *o, session, report)?;
         }
@@ -499,6 +520,36 @@ mod tests {
         let mut clear = json!({"profile": "deals", "outbound": {"body_html": html}});
         p.view(false, &ph, &mut clear, None).unwrap();
         assert_eq!(clear["outbound"]["body_html"], json!(html));
+    }
+
+    /// A draft's HTML is shown through its stored text rendering (`body`), not parsed again on
+    /// the worker answering the client: what the HTML holds beyond that text never shows.
+    #[test]
+    fn an_html_body_is_shown_through_the_drafts_own_rendering() {
+        let p = PhiPolicy::from_config(&config());
+        let ph = Placeholders::default();
+        let mut v = json!({"profile": "clinic", "outbound": {
+            "body": "Rendered text for Margaret Okafor",
+            "body_html": "<p>Markup only text</p>",
+        }});
+        p.view(false, &ph, &mut v, None).unwrap();
+        let out = v["outbound"]["body_html"].as_str().unwrap();
+        assert!(out.starts_with("<pre>Rendered text for "), "{out}");
+        assert!(
+            !out.contains("Markup only") && !out.contains("Okafor"),
+            "{out}"
+        );
+        assert!(!v["outbound"]["body"].as_str().unwrap().contains("Okafor"));
+        // Without a body, deep markup is still rendered within the inbound converter's bounds.
+        let deep = format!(
+            "{}Margaret Okafor{}",
+            "<div>".repeat(2_000),
+            "</div>".repeat(2_000)
+        );
+        let mut v = json!({"profile": "clinic", "outbound": {"body_html": deep}});
+        p.view(false, &ph, &mut v, None).unwrap();
+        let out = v["outbound"]["body_html"].as_str().unwrap();
+        assert!(out.starts_with("<pre>") && !out.contains("Okafor"), "{out}");
     }
 
     #[test]
