@@ -63,7 +63,11 @@ impl Env {
             .unwrap()
             .with_settle(Duration::ZERO)
             .with_profiles(cfg.profiles.keys().cloned())
-            .with_classifier(classifier);
+            .with_classifier(classifier)
+            .with_attachments(opsdesk::store::attachments::AttachmentStore::new(
+                &paths.data_dir,
+                &cfg.attachments,
+            ));
         let engine = Arc::new(Engine::open(paths, cfg, Mode::Secondary).unwrap());
         Env { dir, engine, spool }
     }
@@ -650,4 +654,90 @@ async fn over_mcp_the_bucket_is_listed_redacted_actions_are_refused_and_nothing_
     assert!(out.status.success());
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v.get("waiting").is_none(), "{v}");
+}
+
+/// A mail a rule places in `work` (its sender's domain) that is really a patient's, with her
+/// labs.
+const EML_LABS: &str = "From: Lab Desk <labs@vendor-labs.example>\r\nTo: desk@contoso.com\r\nSubject: Your invoice and results\r\nMessage-ID: <labs-1@elsewhere.example>\r\nDate: Wed, 25 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nResults attached.\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Disposition: attachment; filename=\"labs.txt\"\r\n\r\nMaria Lopez MRN: 00482913 potassium 6.1\r\n--b--\r\n";
+
+fn work_draft_attaching(sha: &str) -> Action {
+    Action::CreateDraft {
+        profile: "work".into(),
+        outbound: Outbound::SendEmail {
+            to: vec!["bob@contoso.com".into()],
+            cc: Vec::new(),
+            subject: "fwd".into(),
+            body: "see attached".into(),
+            body_html: None,
+            attachments: vec![opsdesk::domain::OutboundAttachment::by_hash(sha.to_string())],
+        },
+        provider: None,
+    }
+}
+
+#[test]
+fn assigning_an_item_makes_its_attachments_the_new_profiles_too_so_the_strictest_owner_applies() {
+    let env = Env::new(&format!(
+        "{CONFIG}\n[[classification.rules]]\nprofile = \"work\"\ndomains = [\"vendor-labs.example\"]\n"
+    ));
+    env.drop_file("labs.eml", EML_LABS);
+    env.poll();
+    let r = env.record(1);
+    assert_eq!(r.profile, "work", "{:?}", rule_of(&r));
+    let sha = r
+        .attachments
+        .iter()
+        .find(|a| a.name == "labs.txt")
+        .and_then(|a| a.sha256.clone())
+        .expect("labs.txt stored");
+    // Before the correction a `work` draft may attach the file (it came with `work` mail).
+    let before = env.engine.submit(work_draft_attaching(&sha), Actor::Cli);
+    assert!(
+        matches!(before, Ok(Outcome::Queued { .. })),
+        "{before:?}"
+    );
+
+    env.engine.assign_profile(1, "clinic", &Actor::Cli).unwrap();
+
+    // The file now belongs to `clinic` too: a read is attributed to both (so an uncleared
+    // client gets it redacted, as HIPAA), and a `work` draft may no longer attach it.
+    let owners = match env
+        .engine
+        .read(
+            Query::AttachmentRead {
+                sha256: sha.clone(),
+                max_bytes: 1 << 20,
+            },
+            Actor::Cli,
+        )
+        .unwrap()
+    {
+        Answer::Attachment(a) => a.profiles.clone(),
+        other => panic!("{}", other.kind()),
+    };
+    assert!(
+        owners.contains(&"clinic".to_string()) && owners.contains(&"work".to_string()),
+        "{owners:?}"
+    );
+    assert!(owners.iter().any(|p| env.engine.phi().is_hipaa(p)));
+    let after = env
+        .engine
+        .submit(work_draft_attaching(&sha), Actor::Cli)
+        .unwrap();
+    assert_eq!(blocked_rule(after).0, "entity_boundary.attachment");
+    // Nor may the clinic send it: `work` may have its own copy of the data.
+    let mut clinic = work_draft_attaching(&sha);
+    if let Action::CreateDraft {
+        profile, outbound, ..
+    } = &mut clinic
+    {
+        *profile = "clinic".into();
+        if let Outbound::SendEmail { to, .. } = outbound {
+            *to = vec!["desk@lakeside-clinic.example".into()];
+        }
+    }
+    assert_eq!(
+        blocked_rule(env.engine.submit(clinic, Actor::Cli).unwrap()).0,
+        "entity_boundary.attachment"
+    );
 }

@@ -110,6 +110,31 @@ impl Engine {
                 .format(&time::format_description::well_known::Rfc3339)
                 .unwrap_or_default(),
         };
+        // The record's files become the new profile's too, before anything says the item moved:
+        // an attachment read is attributed to its owners and a draft may attach a file only
+        // when every owner is its profile, so a file of a reassigned item counts as owned by
+        // both (the strictest applies; a failure here leaves the files stricter, never looser).
+        for att in &r.attachments {
+            let Some(sha) = att.sha256.as_deref() else {
+                continue;
+            };
+            if !self
+                .attachments
+                .path_of(sha)
+                .is_some_and(|p| p.is_file())
+            {
+                continue;
+            }
+            self.attachments
+                .record_owner(sha, profile, &att.name, &att.media_type)
+                .map_err(|e| {
+                    EngineError::Store(crate::store::StoreError::io(
+                        self.attachments.dir(),
+                        "write owners of",
+                        e,
+                    ))
+                })?;
+        }
         self.audit(event(
             AuditOutcome::Ok,
             profile,

@@ -818,8 +818,10 @@ impl Engine {
         }
     }
 
-    /// The entity boundary for attachments: a file may go out only with a draft of a profile
-    /// whose mail carried it. Unknown or unreadable ownership fails closed.
+    /// The entity boundary for attachments: a file may go out only with a draft of the profile
+    /// whose mail carried it, and only when no other profile's did (a file of an item the
+    /// operator reassigned is owned by both, and may be either's data). Unknown or unreadable
+    /// ownership fails closed.
     fn judge_attachments(&self, profile: &str, outbound: &Outbound) -> Option<Verdict> {
         for a in outbound.attachments() {
             let owners = match self.attachments.owners(&a.sha256) {
@@ -832,11 +834,13 @@ impl Engine {
                     ));
                 }
             };
-            if !owners.is_some_and(|o| o.profiles.iter().any(|p| p == profile)) {
+            if !owners
+                .is_some_and(|o| !o.profiles.is_empty() && o.profiles.iter().all(|p| p == profile))
+            {
                 return Some(Verdict::block(
                     "entity_boundary.attachment",
                     format!(
-                        "attachment `{}` did not come with mail of profile `{profile}`: one entity's files do not go out in another's mail",
+                        "attachment `{}` did not come with mail of profile `{profile}` only: one entity's files do not go out in another's mail",
                         a.name
                     ),
                     "attach only files received by the sending profile",
