@@ -1,8 +1,10 @@
 //! The operator resolves the `unassigned` bucket (S0 section 6.3): `opsdesk triage assign SEQ
 //! PROFILE` and the console's assign key call [`Engine::assign_profile`]. There is no
 //! `Action` and no MCP tool for it: deciding whose data an item is stays with the operator
-//! (a client asking through any other door meets `operator_only_assign`). The assignment is
-//! audited first (fail closed), then appended beside the inbox (`store/assignments.rs`); from
+//! (a client asking through any other door meets `operator_only_assign`). The item's stored
+//! attachments gain the new profile as an owner (a file of a reassigned item is owned by both:
+//! the strictest applies to reads, and neither profile's drafts may attach it). The assignment
+//! is audited first (fail closed), then appended beside the inbox (`store/assignments.rs`); from
 //! then on every inbox read presents the item with the assigned profile, so the brief, triage,
 //! pulls, governance and the PHI view all use it.
 
