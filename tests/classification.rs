@@ -741,3 +741,41 @@ fn assigning_an_item_makes_its_attachments_the_new_profiles_too_so_the_strictest
         "entity_boundary.attachment"
     );
 }
+
+#[test]
+fn removing_the_section_leaves_stored_unassigned_items_redacted_and_none_costs_nothing() {
+    // A data dir that never held an unassigned item, and no HIPAA profile: the view is off.
+    const PLAIN: &str = "[profiles.work]\nsources = [\"spool\"]\nphi_names = [\"Maria Lopez\"]\n";
+    let plain = Env::new(PLAIN);
+    assert!(!plain.engine.phi().is_active());
+    // Nor does a [classification] that never sends items to `unassigned`.
+    let default_only = Env::new(&format!(
+        "{PLAIN}[classification]\nunmatched = \"default\"\n"
+    ));
+    assert!(!default_only.engine.phi().is_active());
+
+    // Items stored as unassigned, then the section removed from the config.
+    let env = Env::new(CONFIG);
+    drop_mixed(&env);
+    assert_eq!(env.record(6).profile, UNASSIGNED);
+    let later = Engine::open(
+        Paths::resolve(Some(env.dir.path().join("data")), None).unwrap(),
+        Config::from_toml_str(PLAIN, Path::new("t.toml")).unwrap(),
+        Mode::Secondary,
+    )
+    .unwrap();
+    assert!(later.phi().is_active());
+    let rec = later.inbox_record(6).unwrap().unwrap();
+    let mut v = serde_json::to_value(&rec).unwrap();
+    later
+        .phi()
+        .view(
+            false,
+            &opsdesk::governance::phi_view::Placeholders::default(),
+            &mut v,
+            None,
+        )
+        .unwrap();
+    let s = v.to_string();
+    assert!(!s.contains("Maria Lopez") && !s.contains("00482913"), "{s}");
+}

@@ -160,14 +160,16 @@ impl Engine {
         lock: Option<EngineLock>,
     ) -> anyhow::Result<Engine> {
         let (events, _) = broadcast::channel(1024);
-        let phi = crate::governance::phi_view::PhiPolicy::from_config(&config);
+        let inbox = Inbox::open(&paths.inbox_dir())?;
+        let phi = crate::governance::phi_view::PhiPolicy::from_config(&config)
+            .watching(inbox.unassigned_marker());
         Ok(Engine {
             attachments: crate::store::attachments::AttachmentStore::new(
                 &paths.data_dir,
                 &config.attachments,
             ),
             phi,
-            inbox: Inbox::open(&paths.inbox_dir())?,
+            inbox,
             deals: crate::store::deals::Deals::open(&paths.deals_dir())?,
             drafts: Drafts::open(&paths.drafts_dir(), &paths.audit_dir())?,
             audit: Audit::open(&paths.audit_dir())?,
