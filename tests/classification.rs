@@ -779,3 +779,60 @@ fn removing_the_section_leaves_stored_unassigned_items_redacted_and_none_costs_n
     let s = v.to_string();
     assert!(!s.contains("Maria Lopez") && !s.contains("00482913"), "{s}");
 }
+
+fn work_email(to: &str, body: &str) -> Action {
+    Action::CreateDraft {
+        profile: "work".into(),
+        outbound: Outbound::SendEmail {
+            to: vec![to.into()],
+            cc: Vec::new(),
+            subject: "Re: your note".into(),
+            body: body.into(),
+            body_html: None,
+            attachments: Vec::new(),
+        },
+        provider: None,
+    }
+}
+
+#[test]
+fn unassigned_content_cannot_be_copied_into_any_profiles_draft() {
+    let env = Env::new(CONFIG);
+    env.drop_file("b.eml", EML_NOBODY);
+    env.poll();
+    env.drop_file(
+        "c.json",
+        &json!([{"from": "who@unknown.example", "subject": "Hello",
+                 "body": "The second scan on Tuesday showed the lesion has grown by four millimetres since October."}])
+        .to_string(),
+    );
+    env.poll();
+    assert!(env.records().iter().all(|r| r.profile == UNASSIGNED));
+
+    // A paragraph of it quoted in a `work` draft, with no reply_to naming the item.
+    let copied = env.engine.submit(
+        work_email(
+            "who@unknown.example",
+            "Noted:\n> the second scan on Tuesday showed the lesion has grown by four millimetres",
+        ),
+        Actor::mcp("agent"),
+    );
+    let (rule, remedy) = blocked_rule(copied.unwrap());
+    assert_eq!(rule, "entity_boundary.content");
+    assert!(remedy.contains("opsdesk triage assign"), "{remedy}");
+    // A person of any profile's roster who is named in an unassigned item.
+    let named = env.engine.submit(
+        work_email("bob@contoso.com", "Maria  Lopez asked about her refill"),
+        Actor::mcp("agent"),
+    );
+    assert_eq!(blocked_rule(named.unwrap()).0, "entity_boundary.content");
+    // Anything else is an ordinary draft.
+    let plain = env
+        .engine
+        .submit(
+            work_email("bob@contoso.com", "Running late, see you at ten."),
+            Actor::mcp("agent"),
+        )
+        .unwrap();
+    assert!(matches!(plain, Outcome::Queued { .. }), "{plain:?}");
+}

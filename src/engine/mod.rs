@@ -877,7 +877,12 @@ impl Engine {
         // Recent inbound text of each profile this one must not mix with, for the passage
         // check (the newest BOUNDARY_LOOKBACK records: bounded whatever the inbox size).
         // Unreadable means unverifiable: fail closed.
-        let forbidden = crate::governance::boundary::forbidden_for(&self.config, profile);
+        let mut forbidden = crate::governance::boundary::forbidden_for(&self.config, profile);
+        // Items of `unassigned` may be anyone's: every profile must not mix with them (only
+        // looked for once the inbox ever held one).
+        if profile != crate::domain::UNASSIGNED && self.inbox.unassigned_marker().is_file() {
+            forbidden.push(crate::domain::UNASSIGNED);
+        }
         let mut foreign: BTreeMap<String, Vec<String>> = BTreeMap::new();
         if !forbidden.is_empty() {
             match self
