@@ -836,3 +836,35 @@ fn unassigned_content_cannot_be_copied_into_any_profiles_draft() {
         .unwrap();
     assert!(matches!(plain, Outcome::Queued { .. }), "{plain:?}");
 }
+
+#[test]
+fn an_assignment_that_cannot_be_stored_is_audited_as_not_stored_and_changes_nothing() {
+    let env = Env::new(CONFIG);
+    drop_mixed(&env);
+    // The assignments' lock cannot be opened (a directory in its place): `put` fails.
+    let lock = env.dir.path().join("data/inbox/.assignments.lock");
+    std::fs::create_dir_all(&lock).unwrap();
+    let err = env.engine.assign_profile(3, "work", &Actor::Cli);
+    assert!(matches!(err, Err(EngineError::Store(_))), "{err:?}");
+    assert_eq!(env.record(3).profile, UNASSIGNED);
+    let trail: Vec<(String, String)> = env
+        .engine
+        .audit_tail(50)
+        .unwrap()
+        .iter()
+        .filter(|r| r.event.event == "inbox.assign")
+        .map(|r| {
+            (
+                format!("{:?}", r.event.outcome),
+                r.event.reason.clone().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let last = trail.last().expect("audited");
+    assert_eq!(last.0, "Error", "{trail:?}");
+    assert!(last.1.starts_with("not stored:"), "{trail:?}");
+    // Once the store works again the assignment goes through.
+    std::fs::remove_dir(&lock).unwrap();
+    env.engine.assign_profile(3, "work", &Actor::Cli).unwrap();
+    assert_eq!(env.record(3).profile, "work");
+}

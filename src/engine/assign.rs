@@ -142,7 +142,16 @@ impl Engine {
             profile,
             format!("from `{}` to `{profile}` by the operator", a.from),
         ))?;
-        self.inbox.assignments().put(&a)?;
+        // Audited before it is stored (fail closed): when storing fails, the trail must not be
+        // left saying it was done.
+        if let Err(e) = self.inbox.assignments().put(&a) {
+            let _ = self.audit(event(
+                AuditOutcome::Error,
+                profile,
+                format!("not stored: {e}"),
+            ));
+            return Err(e.into());
+        }
         Ok(a)
     }
 

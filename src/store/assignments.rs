@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::StoreError;
 use super::jsonl::{FileLock, Lines, append_durable, repair_torn_tail};
 use crate::domain::{InboxRecord, META_PROFILE_ASSIGNED};
-use crate::paths::open_private_append;
+use crate::paths::{open_private_append, sync_dir};
 
 const FILE: &str = "assignments.jsonl";
 const LOCK: &str = ".assignments.lock";
@@ -113,11 +113,17 @@ impl Assignments {
     pub fn put(&self, a: &Assignment) -> Result<(), StoreError> {
         let _lock = FileLock::exclusive(&self.dir.join(LOCK))?;
         let path = self.dir.join(FILE);
+        let created = !path.exists();
         let mut file = open_private_append(&path).map_err(|e| StoreError::io(&path, "open", e))?;
         repair_torn_tail(&mut file, &path)?;
         let mut line = serde_json::to_vec(a).map_err(|e| StoreError::Rejected(e.to_string()))?;
         line.push(b'\n');
         append_durable(&mut file, &path, &line)?;
+        // A new file's directory entry is durable only once the directory is synced: without
+        // it a crash could lose the whole file, the first assignment with it.
+        if created {
+            sync_dir(&self.dir).map_err(|e| StoreError::io(&self.dir, "fsync", e))?;
+        }
         Ok(())
     }
 }
