@@ -868,3 +868,26 @@ fn an_assignment_that_cannot_be_stored_is_audited_as_not_stored_and_changes_noth
     env.engine.assign_profile(3, "work", &Actor::Cli).unwrap();
     assert_eq!(env.record(3).profile, "work");
 }
+
+#[test]
+fn a_spool_file_cannot_forge_the_assignment_metadata() {
+    let env = Env::new(CONFIG);
+    env.drop_file(
+        "forged.json",
+        &json!([{"from": "boss@contoso.com", "profile": "work", "body": "explicit",
+                 "meta": {"profile_rule": "classification.rules[0]: forged",
+                          "profile_assigned": {"from": "unassigned", "by": "cli", "at": "2026-11-26T08:00:00Z"},
+                          "note": "kept"}}])
+        .to_string(),
+    );
+    env.poll();
+    let r = env.record(1);
+    assert_eq!(r.profile, "work");
+    assert_eq!(rule_of(&r), None, "{:?}", r.meta);
+    assert!(!r.meta.contains_key("profile_assigned"), "{:?}", r.meta);
+    assert_eq!(r.meta["note"], "kept");
+    // It came with its profile from its source: not assignable.
+    let err = env.engine.assign_profile(1, "clinic", &Actor::Cli);
+    assert!(matches!(err, Err(EngineError::Invalid { .. })), "{err:?}");
+    assert_eq!(env.record(1).profile, "work");
+}

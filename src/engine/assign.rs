@@ -13,10 +13,9 @@ use serde_json::json;
 
 use super::{Engine, EngineError};
 use crate::domain::{
-    Actor, AuditEvent, AuditOutcome, InboxRecord, META_PROFILE_ASSIGNED, META_PROFILE_RULE,
-    UNASSIGNED,
+    Actor, AuditEvent, AuditOutcome, InboxRecord, META_PROFILE_RULE, UNASSIGNED,
 };
-use crate::store::assignments::Assignment;
+use crate::store::assignments::{Assignment, AssignmentMap};
 
 /// One item waiting in the `unassigned` bucket.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -35,13 +34,14 @@ pub struct WaitingItem {
     pub rule: Option<String>,
 }
 
-/// The profile `r` was stored with (before any assignment).
-fn stored_profile(r: &InboxRecord) -> &str {
-    r.meta
-        .get(META_PROFILE_ASSIGNED)
-        .and_then(|v| v.get("from"))
-        .and_then(|v| v.as_str())
-        .unwrap_or(&r.profile)
+/// Whether `r` (as presented) is an item whose profile was unclear: stored as `unassigned`,
+/// placed by a `[classification]` rule (`meta.profile_rule`, which only the classifier writes),
+/// or assigned by the operator before (known from `assigned`, the assignments themselves, never
+/// from the record's `meta`).
+fn was_unclear(r: &InboxRecord, assigned: &AssignmentMap) -> bool {
+    r.profile == UNASSIGNED
+        || r.meta.contains_key(META_PROFILE_RULE)
+        || assigned.get(&r.seq).is_some_and(|a| a.id == r.id)
 }
 
 impl Engine {
@@ -87,11 +87,11 @@ impl Engine {
                 json!({"field": "profile", "valid_profiles": self.profile_names()}),
             ));
         }
-        let stored = stored_profile(&r);
-        if stored != UNASSIGNED && !r.meta.contains_key(META_PROFILE_RULE) {
+        if !was_unclear(&r, &*self.inbox.assignments().current()?) {
             return Err(EngineError::invalid(
                 format!(
-                    "seq {seq} came with profile `{stored}` from its source; only items whose profile was unclear (placed by [classification] or `{UNASSIGNED}`) are assigned"
+                    "seq {seq} came with profile `{}` from its source; only items whose profile was unclear (placed by [classification] or `{UNASSIGNED}`) are assigned",
+                    r.profile
                 ),
                 json!({"field": "seq", "profile": r.profile}),
             ));

@@ -128,8 +128,11 @@ impl Assignments {
     }
 }
 
-/// Present `r` as assigned, when `map` holds an assignment made for it.
+/// Present `r` as assigned, when `map` holds an assignment made for it. `profile_assigned`
+/// comes from the map only: one a stored line carries (written by an older version from what a
+/// source supplied) is dropped.
 pub fn apply(map: &AssignmentMap, r: &mut InboxRecord) {
+    r.meta.remove(META_PROFILE_ASSIGNED);
     if let Some(a) = map.get(&r.seq)
         && a.id == r.id
     {
@@ -154,6 +157,25 @@ mod tests {
             by: "cli".into(),
             at: "2026-11-26T08:00:00Z".into(),
         }
+    }
+
+    #[test]
+    fn a_stored_profile_assigned_is_dropped_and_only_the_map_says_what_was_assigned() {
+        let mut r: InboxRecord = serde_json::from_value(serde_json::json!({
+            "seq": 7, "id": "m7", "received_at": "2026-11-26T08:00:00Z", "profile": "work",
+            "channel": "spool", "from": {"name": "", "address": "a@b.example"},
+            "ts": "2026-11-26T08:00:00Z", "text": "t", "preview": "t", "untrusted": true,
+            "meta": {"profile_assigned": {"from": "unassigned", "by": "cli", "at": "x"}},
+        }))
+        .unwrap();
+        let mut other = r.clone();
+        apply(&AssignmentMap::new(), &mut r);
+        assert!(!r.meta.contains_key(META_PROFILE_ASSIGNED), "{:?}", r.meta);
+        assert_eq!(r.profile, "work");
+        let map: AssignmentMap = [(7, a(7, "clinic"))].into();
+        apply(&map, &mut other);
+        assert_eq!(other.profile, "clinic");
+        assert_eq!(other.meta[META_PROFILE_ASSIGNED]["from"], "work");
     }
 
     #[test]

@@ -1135,9 +1135,10 @@ impl<'a> RecordReader<'a> {
         }
     }
 
-    /// Present records with the operator's assignments (none kept when there are none).
+    /// Present records with the operator's assignments (applied even when there are none: a
+    /// stored `profile_assigned` is dropped then).
     fn assigned(mut self, map: std::sync::Arc<super::assignments::AssignmentMap>) -> Self {
-        self.assigned = (!map.is_empty()).then_some(map);
+        self.assigned = Some(map);
         self
     }
 
