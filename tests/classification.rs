@@ -669,7 +669,9 @@ fn work_draft_attaching(sha: &str) -> Action {
             subject: "fwd".into(),
             body: "see attached".into(),
             body_html: None,
-            attachments: vec![opsdesk::domain::OutboundAttachment::by_hash(sha.to_string())],
+            attachments: vec![opsdesk::domain::OutboundAttachment::by_hash(
+                sha.to_string(),
+            )],
         },
         provider: None,
     }
@@ -692,10 +694,7 @@ fn assigning_an_item_makes_its_attachments_the_new_profiles_too_so_the_strictest
         .expect("labs.txt stored");
     // Before the correction a `work` draft may attach the file (it came with `work` mail).
     let before = env.engine.submit(work_draft_attaching(&sha), Actor::Cli);
-    assert!(
-        matches!(before, Ok(Outcome::Queued { .. })),
-        "{before:?}"
-    );
+    assert!(matches!(before, Ok(Outcome::Queued { .. })), "{before:?}");
 
     env.engine.assign_profile(1, "clinic", &Actor::Cli).unwrap();
 

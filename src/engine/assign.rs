@@ -12,9 +12,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::{Engine, EngineError};
-use crate::domain::{
-    Actor, AuditEvent, AuditOutcome, InboxRecord, META_PROFILE_RULE, UNASSIGNED,
-};
+use crate::domain::{Actor, AuditEvent, AuditOutcome, InboxRecord, META_PROFILE_RULE, UNASSIGNED};
 use crate::store::assignments::{Assignment, AssignmentMap};
 
 /// One item waiting in the `unassigned` bucket.
@@ -120,11 +118,7 @@ impl Engine {
             let Some(sha) = att.sha256.as_deref() else {
                 continue;
             };
-            if !self
-                .attachments
-                .path_of(sha)
-                .is_some_and(|p| p.is_file())
-            {
+            if !self.attachments.path_of(sha).is_some_and(|p| p.is_file()) {
                 continue;
             }
             self.attachments

@@ -432,8 +432,11 @@ impl Inbox {
         if path.is_file() {
             return Ok(());
         }
-        write_atomic(&path, b"records of the profile `unassigned` were stored here\n")
-            .map_err(|e| StoreError::io(&path, "write", e))
+        write_atomic(
+            &path,
+            b"records of the profile `unassigned` were stored here\n",
+        )
+        .map_err(|e| StoreError::io(&path, "write", e))
     }
 
     /// Bring the index and the data files into agreement; returns the committed record count.
