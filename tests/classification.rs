@@ -755,6 +755,10 @@ fn removing_the_section_leaves_stored_unassigned_items_redacted_and_none_costs_n
 
     // Items stored as unassigned, then the section removed from the config.
     let env = Env::new(CONFIG);
+    assert!(
+        env.dir.path().join("data/inbox/unassigned.seen").is_file(),
+        "a config with the bucket marks the data dir at once (items of older versions included)"
+    );
     drop_mixed(&env);
     assert_eq!(env.record(6).profile, UNASSIGNED);
     let later = Engine::open(

@@ -161,6 +161,18 @@ impl Engine {
     ) -> anyhow::Result<Engine> {
         let (events, _) = broadcast::channel(1024);
         let inbox = Inbox::open(&paths.inbox_dir())?;
+        // A config that sends unmatched items to `unassigned` may have stored some already
+        // (also before the inbox kept its marker): say so on disk, so the PHI view keeps them
+        // protected if the section is removed later. The view is live under this config anyway,
+        // so a failure only costs that later protection: logged, not fatal.
+        if config
+            .classification
+            .as_ref()
+            .is_some_and(|c| c.unmatched == crate::config::Unmatched::Unassigned)
+            && let Err(e) = inbox.note_unassigned()
+        {
+            tracing::warn!("cannot write the inbox's unassigned marker: {e}");
+        }
         let phi = crate::governance::phi_view::PhiPolicy::from_config(&config)
             .watching(inbox.unassigned_marker());
         Ok(Engine {

@@ -427,7 +427,7 @@ impl Inbox {
     }
 
     /// Write [`UNASSIGNED_MARKER`] (durably: file and directory synced) unless it exists.
-    fn note_unassigned(&self) -> Result<(), StoreError> {
+    pub fn note_unassigned(&self) -> Result<(), StoreError> {
         let path = self.unassigned_marker();
         if path.is_file() {
             return Ok(());
