@@ -936,6 +936,9 @@ pub fn to_record(msg: NewMessage) -> Result<InboxRecord, IngestError> {
     let preview = one_line(&text, MAX_PREVIEW_CHARS);
 
     let mut meta = clean_meta(msg.meta);
+    // Presented by inbox reads from the operator's assignments only (`store/assignments.rs`):
+    // never stored, whatever a source supplied.
+    meta.remove(crate::domain::META_PROFILE_ASSIGNED);
     let recipients = msg.to.len();
     let to: Vec<Party> = msg
         .to

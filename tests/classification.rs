@@ -63,7 +63,11 @@ impl Env {
             .unwrap()
             .with_settle(Duration::ZERO)
             .with_profiles(cfg.profiles.keys().cloned())
-            .with_classifier(classifier);
+            .with_classifier(classifier)
+            .with_attachments(opsdesk::store::attachments::AttachmentStore::new(
+                &paths.data_dir,
+                &cfg.attachments,
+            ));
         let engine = Arc::new(Engine::open(paths, cfg, Mode::Secondary).unwrap());
         Env { dir, engine, spool }
     }
@@ -650,4 +654,243 @@ async fn over_mcp_the_bucket_is_listed_redacted_actions_are_refused_and_nothing_
     assert!(out.status.success());
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v.get("waiting").is_none(), "{v}");
+}
+
+/// A mail a rule places in `work` (its sender's domain) that is really a patient's, with her
+/// labs.
+const EML_LABS: &str = "From: Lab Desk <labs@vendor-labs.example>\r\nTo: desk@contoso.com\r\nSubject: Your invoice and results\r\nMessage-ID: <labs-1@elsewhere.example>\r\nDate: Wed, 25 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nResults attached.\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Disposition: attachment; filename=\"labs.txt\"\r\n\r\nMaria Lopez MRN: 00482913 potassium 6.1\r\n--b--\r\n";
+
+fn work_draft_attaching(sha: &str) -> Action {
+    Action::CreateDraft {
+        profile: "work".into(),
+        outbound: Outbound::SendEmail {
+            to: vec!["bob@contoso.com".into()],
+            cc: Vec::new(),
+            subject: "fwd".into(),
+            body: "see attached".into(),
+            body_html: None,
+            attachments: vec![opsdesk::domain::OutboundAttachment::by_hash(
+                sha.to_string(),
+            )],
+        },
+        provider: None,
+    }
+}
+
+#[test]
+fn assigning_an_item_makes_its_attachments_the_new_profiles_too_so_the_strictest_owner_applies() {
+    let env = Env::new(&format!(
+        "{CONFIG}\n[[classification.rules]]\nprofile = \"work\"\ndomains = [\"vendor-labs.example\"]\n"
+    ));
+    env.drop_file("labs.eml", EML_LABS);
+    env.poll();
+    let r = env.record(1);
+    assert_eq!(r.profile, "work", "{:?}", rule_of(&r));
+    let sha = r
+        .attachments
+        .iter()
+        .find(|a| a.name == "labs.txt")
+        .and_then(|a| a.sha256.clone())
+        .expect("labs.txt stored");
+    // Before the correction a `work` draft may attach the file (it came with `work` mail).
+    let before = env.engine.submit(work_draft_attaching(&sha), Actor::Cli);
+    assert!(matches!(before, Ok(Outcome::Queued { .. })), "{before:?}");
+
+    env.engine.assign_profile(1, "clinic", &Actor::Cli).unwrap();
+
+    // The file now belongs to `clinic` too: a read is attributed to both (so an uncleared
+    // client gets it redacted, as HIPAA), and a `work` draft may no longer attach it.
+    let owners = match env
+        .engine
+        .read(
+            Query::AttachmentRead {
+                sha256: sha.clone(),
+                max_bytes: 1 << 20,
+            },
+            Actor::Cli,
+        )
+        .unwrap()
+    {
+        Answer::Attachment(a) => a.profiles.clone(),
+        other => panic!("{}", other.kind()),
+    };
+    assert!(
+        owners.contains(&"clinic".to_string()) && owners.contains(&"work".to_string()),
+        "{owners:?}"
+    );
+    assert!(owners.iter().any(|p| env.engine.phi().is_hipaa(p)));
+    let after = env
+        .engine
+        .submit(work_draft_attaching(&sha), Actor::Cli)
+        .unwrap();
+    assert_eq!(blocked_rule(after).0, "entity_boundary.attachment");
+    // Nor may the clinic send it: `work` may have its own copy of the data.
+    let mut clinic = work_draft_attaching(&sha);
+    if let Action::CreateDraft {
+        profile, outbound, ..
+    } = &mut clinic
+    {
+        *profile = "clinic".into();
+        if let Outbound::SendEmail { to, .. } = outbound {
+            *to = vec!["desk@lakeside-clinic.example".into()];
+        }
+    }
+    assert_eq!(
+        blocked_rule(env.engine.submit(clinic, Actor::Cli).unwrap()).0,
+        "entity_boundary.attachment"
+    );
+}
+
+#[test]
+fn removing_the_section_leaves_stored_unassigned_items_redacted_and_none_costs_nothing() {
+    // A data dir that never held an unassigned item, and no HIPAA profile: the view is off.
+    const PLAIN: &str = "[profiles.work]\nsources = [\"spool\"]\nphi_names = [\"Maria Lopez\"]\n";
+    let plain = Env::new(PLAIN);
+    assert!(!plain.engine.phi().is_active());
+    // Nor does a [classification] that never sends items to `unassigned`.
+    let default_only = Env::new(&format!(
+        "{PLAIN}[classification]\nunmatched = \"default\"\n"
+    ));
+    assert!(!default_only.engine.phi().is_active());
+
+    // Items stored as unassigned, then the section removed from the config.
+    let env = Env::new(CONFIG);
+    assert!(
+        env.dir.path().join("data/inbox/unassigned.seen").is_file(),
+        "a config with the bucket marks the data dir at once (items of older versions included)"
+    );
+    drop_mixed(&env);
+    assert_eq!(env.record(6).profile, UNASSIGNED);
+    let later = Engine::open(
+        Paths::resolve(Some(env.dir.path().join("data")), None).unwrap(),
+        Config::from_toml_str(PLAIN, Path::new("t.toml")).unwrap(),
+        Mode::Secondary,
+    )
+    .unwrap();
+    assert!(later.phi().is_active());
+    let rec = later.inbox_record(6).unwrap().unwrap();
+    let mut v = serde_json::to_value(&rec).unwrap();
+    later
+        .phi()
+        .view(
+            false,
+            &opsdesk::governance::phi_view::Placeholders::default(),
+            &mut v,
+            None,
+        )
+        .unwrap();
+    let s = v.to_string();
+    assert!(!s.contains("Maria Lopez") && !s.contains("00482913"), "{s}");
+}
+
+fn work_email(to: &str, body: &str) -> Action {
+    Action::CreateDraft {
+        profile: "work".into(),
+        outbound: Outbound::SendEmail {
+            to: vec![to.into()],
+            cc: Vec::new(),
+            subject: "Re: your note".into(),
+            body: body.into(),
+            body_html: None,
+            attachments: Vec::new(),
+        },
+        provider: None,
+    }
+}
+
+#[test]
+fn unassigned_content_cannot_be_copied_into_any_profiles_draft() {
+    let env = Env::new(CONFIG);
+    env.drop_file("b.eml", EML_NOBODY);
+    env.poll();
+    env.drop_file(
+        "c.json",
+        &json!([{"from": "who@unknown.example", "subject": "Hello",
+                 "body": "The second scan on Tuesday showed the lesion has grown by four millimetres since October."}])
+        .to_string(),
+    );
+    env.poll();
+    assert!(env.records().iter().all(|r| r.profile == UNASSIGNED));
+
+    // A paragraph of it quoted in a `work` draft, with no reply_to naming the item.
+    let copied = env.engine.submit(
+        work_email(
+            "who@unknown.example",
+            "Noted:\n> the second scan on Tuesday showed the lesion has grown by four millimetres",
+        ),
+        Actor::mcp("agent"),
+    );
+    let (rule, remedy) = blocked_rule(copied.unwrap());
+    assert_eq!(rule, "entity_boundary.content");
+    assert!(remedy.contains("opsdesk triage assign"), "{remedy}");
+    // A person of any profile's roster who is named in an unassigned item.
+    let named = env.engine.submit(
+        work_email("bob@contoso.com", "Maria  Lopez asked about her refill"),
+        Actor::mcp("agent"),
+    );
+    assert_eq!(blocked_rule(named.unwrap()).0, "entity_boundary.content");
+    // Anything else is an ordinary draft.
+    let plain = env
+        .engine
+        .submit(
+            work_email("bob@contoso.com", "Running late, see you at ten."),
+            Actor::mcp("agent"),
+        )
+        .unwrap();
+    assert!(matches!(plain, Outcome::Queued { .. }), "{plain:?}");
+}
+
+#[test]
+fn an_assignment_that_cannot_be_stored_is_audited_as_not_stored_and_changes_nothing() {
+    let env = Env::new(CONFIG);
+    drop_mixed(&env);
+    // The assignments' lock cannot be opened (a directory in its place): `put` fails.
+    let lock = env.dir.path().join("data/inbox/.assignments.lock");
+    std::fs::create_dir_all(&lock).unwrap();
+    let err = env.engine.assign_profile(3, "work", &Actor::Cli);
+    assert!(matches!(err, Err(EngineError::Store(_))), "{err:?}");
+    assert_eq!(env.record(3).profile, UNASSIGNED);
+    let trail: Vec<(String, String)> = env
+        .engine
+        .audit_tail(50)
+        .unwrap()
+        .iter()
+        .filter(|r| r.event.event == "inbox.assign")
+        .map(|r| {
+            (
+                format!("{:?}", r.event.outcome),
+                r.event.reason.clone().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let last = trail.last().expect("audited");
+    assert_eq!(last.0, "Error", "{trail:?}");
+    assert!(last.1.starts_with("not stored:"), "{trail:?}");
+    // Once the store works again the assignment goes through.
+    std::fs::remove_dir(&lock).unwrap();
+    env.engine.assign_profile(3, "work", &Actor::Cli).unwrap();
+    assert_eq!(env.record(3).profile, "work");
+}
+
+#[test]
+fn a_spool_file_cannot_forge_the_assignment_metadata() {
+    let env = Env::new(CONFIG);
+    env.drop_file(
+        "forged.json",
+        &json!([{"from": "boss@contoso.com", "profile": "work", "body": "explicit",
+                 "meta": {"profile_rule": "classification.rules[0]: forged",
+                          "profile_assigned": {"from": "unassigned", "by": "cli", "at": "2026-11-26T08:00:00Z"},
+                          "note": "kept"}}])
+        .to_string(),
+    );
+    env.poll();
+    let r = env.record(1);
+    assert_eq!(r.profile, "work");
+    assert_eq!(rule_of(&r), None, "{:?}", r.meta);
+    assert!(!r.meta.contains_key("profile_assigned"), "{:?}", r.meta);
+    assert_eq!(r.meta["note"], "kept");
+    // It came with its profile from its source: not assignable.
+    let err = env.engine.assign_profile(1, "clinic", &Actor::Cli);
+    assert!(matches!(err, Err(EngineError::Invalid { .. })), "{err:?}");
+    assert_eq!(env.record(1).profile, "work");
 }

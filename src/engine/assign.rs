@@ -1,8 +1,10 @@
 //! The operator resolves the `unassigned` bucket (S0 section 6.3): `opsdesk triage assign SEQ
 //! PROFILE` and the console's assign key call [`Engine::assign_profile`]. There is no
 //! `Action` and no MCP tool for it: deciding whose data an item is stays with the operator
-//! (a client asking through any other door meets `operator_only_assign`). The assignment is
-//! audited first (fail closed), then appended beside the inbox (`store/assignments.rs`); from
+//! (a client asking through any other door meets `operator_only_assign`). The item's stored
+//! attachments gain the new profile as an owner (a file of a reassigned item is owned by both:
+//! the strictest applies to reads, and neither profile's drafts may attach it). The assignment
+//! is audited first (fail closed), then appended beside the inbox (`store/assignments.rs`); from
 //! then on every inbox read presents the item with the assigned profile, so the brief, triage,
 //! pulls, governance and the PHI view all use it.
 
@@ -10,11 +12,8 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::{Engine, EngineError};
-use crate::domain::{
-    Actor, AuditEvent, AuditOutcome, InboxRecord, META_PROFILE_ASSIGNED, META_PROFILE_RULE,
-    UNASSIGNED,
-};
-use crate::store::assignments::Assignment;
+use crate::domain::{Actor, AuditEvent, AuditOutcome, InboxRecord, META_PROFILE_RULE, UNASSIGNED};
+use crate::store::assignments::{Assignment, AssignmentMap};
 
 /// One item waiting in the `unassigned` bucket.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -33,13 +32,14 @@ pub struct WaitingItem {
     pub rule: Option<String>,
 }
 
-/// The profile `r` was stored with (before any assignment).
-fn stored_profile(r: &InboxRecord) -> &str {
-    r.meta
-        .get(META_PROFILE_ASSIGNED)
-        .and_then(|v| v.get("from"))
-        .and_then(|v| v.as_str())
-        .unwrap_or(&r.profile)
+/// Whether `r` (as presented) is an item whose profile was unclear: stored as `unassigned`,
+/// placed by a `[classification]` rule (`meta.profile_rule`, which only the classifier writes),
+/// or assigned by the operator before (known from `assigned`, the assignments themselves, never
+/// from the record's `meta`).
+fn was_unclear(r: &InboxRecord, assigned: &AssignmentMap) -> bool {
+    r.profile == UNASSIGNED
+        || r.meta.contains_key(META_PROFILE_RULE)
+        || assigned.get(&r.seq).is_some_and(|a| a.id == r.id)
 }
 
 impl Engine {
@@ -85,11 +85,11 @@ impl Engine {
                 json!({"field": "profile", "valid_profiles": self.profile_names()}),
             ));
         }
-        let stored = stored_profile(&r);
-        if stored != UNASSIGNED && !r.meta.contains_key(META_PROFILE_RULE) {
+        if !was_unclear(&r, &*self.inbox.assignments().current()?) {
             return Err(EngineError::invalid(
                 format!(
-                    "seq {seq} came with profile `{stored}` from its source; only items whose profile was unclear (placed by [classification] or `{UNASSIGNED}`) are assigned"
+                    "seq {seq} came with profile `{}` from its source; only items whose profile was unclear (placed by [classification] or `{UNASSIGNED}`) are assigned",
+                    r.profile
                 ),
                 json!({"field": "seq", "profile": r.profile}),
             ));
@@ -110,12 +110,42 @@ impl Engine {
                 .format(&time::format_description::well_known::Rfc3339)
                 .unwrap_or_default(),
         };
+        // The record's files become the new profile's too, before anything says the item moved:
+        // an attachment read is attributed to its owners and a draft may attach a file only
+        // when every owner is its profile, so a file of a reassigned item counts as owned by
+        // both (the strictest applies; a failure here leaves the files stricter, never looser).
+        for att in &r.attachments {
+            let Some(sha) = att.sha256.as_deref() else {
+                continue;
+            };
+            if !self.attachments.path_of(sha).is_some_and(|p| p.is_file()) {
+                continue;
+            }
+            self.attachments
+                .record_owner(sha, profile, &att.name, &att.media_type)
+                .map_err(|e| {
+                    EngineError::Store(crate::store::StoreError::io(
+                        self.attachments.dir(),
+                        "write owners of",
+                        e,
+                    ))
+                })?;
+        }
         self.audit(event(
             AuditOutcome::Ok,
             profile,
             format!("from `{}` to `{profile}` by the operator", a.from),
         ))?;
-        self.inbox.assignments().put(&a)?;
+        // Audited before it is stored (fail closed): when storing fails, the trail must not be
+        // left saying it was done.
+        if let Err(e) = self.inbox.assignments().put(&a) {
+            let _ = self.audit(event(
+                AuditOutcome::Error,
+                profile,
+                format!("not stored: {e}"),
+            ));
+            return Err(e.into());
+        }
         Ok(a)
     }
 

@@ -160,14 +160,28 @@ impl Engine {
         lock: Option<EngineLock>,
     ) -> anyhow::Result<Engine> {
         let (events, _) = broadcast::channel(1024);
-        let phi = crate::governance::phi_view::PhiPolicy::from_config(&config);
+        let inbox = Inbox::open(&paths.inbox_dir())?;
+        // A config that sends unmatched items to `unassigned` may have stored some already
+        // (also before the inbox kept its marker): say so on disk, so the PHI view keeps them
+        // protected if the section is removed later. The view is live under this config anyway,
+        // so a failure only costs that later protection: logged, not fatal.
+        if config
+            .classification
+            .as_ref()
+            .is_some_and(|c| c.unmatched == crate::config::Unmatched::Unassigned)
+            && let Err(e) = inbox.note_unassigned()
+        {
+            tracing::warn!("cannot write the inbox's unassigned marker: {e}");
+        }
+        let phi = crate::governance::phi_view::PhiPolicy::from_config(&config)
+            .watching(inbox.unassigned_marker());
         Ok(Engine {
             attachments: crate::store::attachments::AttachmentStore::new(
                 &paths.data_dir,
                 &config.attachments,
             ),
             phi,
-            inbox: Inbox::open(&paths.inbox_dir())?,
+            inbox,
             deals: crate::store::deals::Deals::open(&paths.deals_dir())?,
             drafts: Drafts::open(&paths.drafts_dir(), &paths.audit_dir())?,
             audit: Audit::open(&paths.audit_dir())?,
@@ -818,8 +832,10 @@ impl Engine {
         }
     }
 
-    /// The entity boundary for attachments: a file may go out only with a draft of a profile
-    /// whose mail carried it. Unknown or unreadable ownership fails closed.
+    /// The entity boundary for attachments: a file may go out only with a draft of the profile
+    /// whose mail carried it, and only when no other profile's did (a file of an item the
+    /// operator reassigned is owned by both, and may be either's data). Unknown or unreadable
+    /// ownership fails closed.
     fn judge_attachments(&self, profile: &str, outbound: &Outbound) -> Option<Verdict> {
         for a in outbound.attachments() {
             let owners = match self.attachments.owners(&a.sha256) {
@@ -832,11 +848,13 @@ impl Engine {
                     ));
                 }
             };
-            if !owners.is_some_and(|o| o.profiles.iter().any(|p| p == profile)) {
+            if !owners
+                .is_some_and(|o| !o.profiles.is_empty() && o.profiles.iter().all(|p| p == profile))
+            {
                 return Some(Verdict::block(
                     "entity_boundary.attachment",
                     format!(
-                        "attachment `{}` did not come with mail of profile `{profile}`: one entity's files do not go out in another's mail",
+                        "attachment `{}` did not come with mail of profile `{profile}` only: one entity's files do not go out in another's mail",
                         a.name
                     ),
                     "attach only files received by the sending profile",
@@ -871,7 +889,12 @@ impl Engine {
         // Recent inbound text of each profile this one must not mix with, for the passage
         // check (the newest BOUNDARY_LOOKBACK records: bounded whatever the inbox size).
         // Unreadable means unverifiable: fail closed.
-        let forbidden = crate::governance::boundary::forbidden_for(&self.config, profile);
+        let mut forbidden = crate::governance::boundary::forbidden_for(&self.config, profile);
+        // Items of `unassigned` may be anyone's: every profile must not mix with them (only
+        // looked for once the inbox ever held one).
+        if profile != crate::domain::UNASSIGNED && self.inbox.unassigned_marker().is_file() {
+            forbidden.push(crate::domain::UNASSIGNED);
+        }
         let mut foreign: BTreeMap<String, Vec<String>> = BTreeMap::new();
         if !forbidden.is_empty() {
             match self

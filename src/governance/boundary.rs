@@ -5,7 +5,9 @@
 //! - a reply must come from the profile that received the message;
 //! - recipients and attendees at a foreign profile's own domains;
 //! - names on a foreign profile's PHI roster (`phi_names`) in the subject or body;
-//! - a passage of a foreign profile's recent inbound text copied into the subject or body.
+//! - a passage of a foreign profile's recent inbound text copied into the subject or body;
+//! - for every profile, a passage of a recent `unassigned` item, or a roster name it contains
+//!   (nobody knows whose data it is, so no profile may mix with it).
 
 use crate::config::Config;
 use crate::domain::{Outbound, Verdict};
@@ -78,6 +80,9 @@ pub fn check(
             format!("draft the reply in profile `{src}` (draft_reply picks it for you)"),
         ));
     }
+    if let Some(v) = copies_unassigned(config, profile, o, recent) {
+        return Some(v);
+    }
     let forbidden = forbidden_for(config, profile);
     if forbidden.is_empty() {
         return None;
@@ -137,6 +142,65 @@ pub fn check(
                     format!("remove what came from `{q}`"),
                 ));
             }
+        }
+    }
+    None
+}
+
+/// Content of an `unassigned` item in an action of any other profile: nobody knows whose data it
+/// is, so every profile must not mix with it. A passage of a recent `unassigned` text copied
+/// into the subject or body, or a name on any profile's roster (`phi_names`; the acting
+/// profile's own excepted: naming its own people is its business) that occurs both in such a
+/// text and in the action, is a flow. `recent(UNASSIGNED)` yields those texts.
+fn copies_unassigned(
+    config: &Config,
+    profile: &str,
+    o: &Outbound,
+    recent: &dyn Fn(&str) -> Vec<String>,
+) -> Option<Verdict> {
+    use crate::domain::UNASSIGNED;
+    let texts: Vec<String> = recent(UNASSIGNED).iter().map(|t| normalize(t)).collect();
+    if texts.is_empty() {
+        return None;
+    }
+    let text = match o.subject() {
+        Some(s) => format!("{s}\n{}", o.body()),
+        None => o.body().to_string(),
+    };
+    let hay = normalize(&text);
+    let own: &[String] = config
+        .profiles
+        .get(profile)
+        .map_or(&[], |p| p.phi_names.as_slice());
+    let remedy = format!("remove what came from the `{UNASSIGNED}` item, or {ASSIGN_FIRST}");
+    for (_, p) in config.profiles.iter() {
+        for name in &p.phi_names {
+            let n = normalize(name);
+            if n.is_empty() || own.iter().any(|o| normalize(o) == n) || !hay.contains(&n) {
+                continue;
+            }
+            if texts.iter().any(|t| t.contains(&n)) {
+                return Some(Verdict::block(
+                    "entity_boundary.content",
+                    format!(
+                        "the text names `{}`, a person in an item of `{UNASSIGNED}` (whose it is has not been decided)",
+                        crate::sanitize::one_line(name, 60)
+                    ),
+                    remedy,
+                ));
+            }
+        }
+    }
+    for t in &texts {
+        if let Some(passage) = shared_passage(&hay, t) {
+            return Some(Verdict::block(
+                "entity_boundary.content",
+                format!(
+                    "the text copies a passage from an item of `{UNASSIGNED}` (\"{}\"), whose it is has not been decided",
+                    crate::sanitize::one_line(&passage, 60)
+                ),
+                remedy,
+            ));
         }
     }
     None

@@ -15,12 +15,15 @@
 //! leaves the process and is never logged.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Map, Value};
 
 use super::redact::{Kind, RedactionSession, Redactor};
 use crate::config::Config;
+use crate::domain::UNASSIGNED;
 
 /// Keys whose string values are kept as they are: profile names (needed for attribution) and
 /// identifiers opsdesk itself generates, which a client needs to refer back to an item.
@@ -99,9 +102,23 @@ struct HipaaProfile {
 
 /// Which profiles require HIPAA handling, and their redactors (compiled on first use: building
 /// one costs tens of milliseconds, and most CLI runs never need it).
+///
+/// The reserved profile `unassigned` (items no `[classification]` rule placed) is always known
+/// and always HIPAA, the strictest of all: it may be anyone's, so its redactor has every
+/// profile's roster, no keep list and conditions redacted too. It makes the view active (and
+/// applies to text nobody owns) only while such records may exist: when `[classification]`
+/// sends unmatched items there, or once the inbox's marker says one was ever stored
+/// (`store/inbox.rs` `UNASSIGNED_MARKER`) — so removing the section later leaves them
+/// protected, and a config that never has them keeps the identity fast path (one `stat` of the
+/// marker per check until it appears).
 pub struct PhiPolicy {
     hipaa: BTreeMap<String, HipaaProfile>,
     known: BTreeSet<String>,
+    unassigned: HipaaProfile,
+    /// Set once unassigned records may exist; never cleared (fail closed).
+    unassigned_live: AtomicBool,
+    /// The inbox's marker of stored unassigned records (None: only the config decides).
+    marker: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for PhiPolicy {
@@ -122,6 +139,21 @@ enum Owner<'a> {
 
 impl PhiPolicy {
     pub fn from_config(config: &Config) -> PhiPolicy {
+        let unassigned = crate::config::Profile {
+            phi_auto_redact: true,
+            requires_hipaa: true,
+            phi_names: config
+                .profiles
+                .values()
+                .flat_map(|p| p.phi_names.iter().cloned())
+                .collect(),
+            redact_conditions: true,
+            ..Default::default()
+        };
+        let live = config
+            .classification
+            .as_ref()
+            .is_some_and(|c| c.unmatched == crate::config::Unmatched::Unassigned);
         let mut policy = PhiPolicy {
             hipaa: config
                 .profiles
@@ -138,45 +170,56 @@ impl PhiPolicy {
                 })
                 .collect(),
             known: config.profiles.keys().cloned().collect(),
+            unassigned: HipaaProfile {
+                profile: unassigned,
+                redactor: OnceLock::new(),
+            },
+            unassigned_live: AtomicBool::new(live),
+            marker: None,
         };
-        // `unassigned` (items no `[classification]` rule placed) is the most restrictive
-        // profile: it may be anyone's, so it is HIPAA with every profile's roster, no keep list
-        // and conditions redacted too.
-        if config.classification.is_some() {
-            let unassigned = crate::config::Profile {
-                phi_auto_redact: true,
-                requires_hipaa: true,
-                phi_names: config
-                    .profiles
-                    .values()
-                    .flat_map(|p| p.phi_names.iter().cloned())
-                    .collect(),
-                redact_conditions: true,
-                ..Default::default()
-            };
-            policy.known.insert(crate::domain::UNASSIGNED.to_string());
-            policy.hipaa.insert(
-                crate::domain::UNASSIGNED.to_string(),
-                HipaaProfile {
-                    profile: unassigned,
-                    redactor: OnceLock::new(),
-                },
-            );
-        }
+        policy.known.insert(UNASSIGNED.to_string());
         policy
+    }
+
+    /// Also treat `unassigned` as live once `marker` (the inbox's [`UNASSIGNED_MARKER`] file)
+    /// exists: records stored by any process, under any config.
+    ///
+    /// [`UNASSIGNED_MARKER`]: crate::store::inbox::UNASSIGNED_MARKER
+    pub fn watching(mut self, marker: PathBuf) -> PhiPolicy {
+        self.marker = Some(marker);
+        self
+    }
+
+    /// Whether records of `unassigned` may exist (checked on the disk until they do).
+    fn unassigned_live(&self) -> bool {
+        if self.unassigned_live.load(Ordering::Relaxed) {
+            return true;
+        }
+        let seen = self.marker.as_deref().is_some_and(Path::exists);
+        if seen {
+            self.unassigned_live.store(true, Ordering::Relaxed);
+        }
+        seen
     }
 
     /// Whether any profile requires HIPAA handling (otherwise every view is the identity).
     pub fn is_active(&self) -> bool {
-        !self.hipaa.is_empty()
+        !self.hipaa.is_empty() || self.unassigned_live()
     }
 
     pub fn is_hipaa(&self, profile: &str) -> bool {
-        self.hipaa.contains_key(profile)
+        profile == UNASSIGNED || self.hipaa.contains_key(profile)
+    }
+
+    fn hipaa_profile(&self, profile: &str) -> Option<&HipaaProfile> {
+        if profile == UNASSIGNED {
+            return Some(&self.unassigned);
+        }
+        self.hipaa.get(profile)
     }
 
     fn redactor(&self, profile: &str) -> Result<Option<Arc<Redactor>>, ViewError> {
-        let Some(h) = self.hipaa.get(profile) else {
+        let Some(h) = self.hipaa_profile(profile) else {
             return Ok(None);
         };
         h.redactor
@@ -199,14 +242,20 @@ impl PhiPolicy {
             Owner::Profile(p) => Ok(self
                 .redactor(p)?
                 .map(|r| {
-                    let name = self.hipaa.get_key_value(p).map(|(k, _)| k.as_str());
+                    let name = match p {
+                        UNASSIGNED => Some(UNASSIGNED),
+                        _ => self.hipaa.get_key_value(p).map(|(k, _)| k.as_str()),
+                    };
                     vec![(name.unwrap_or(""), r)]
                 })
                 .unwrap_or_default()),
+            // Text nobody owns may be an unassigned item's while such items may exist.
             Owner::Unknown => self
                 .hipaa
                 .keys()
-                .map(|p| Ok((p.as_str(), self.redactor(p)?.ok_or_else(|| internal(p))?)))
+                .map(String::as_str)
+                .chain(self.unassigned_live().then_some(UNASSIGNED))
+                .map(|p| Ok((p, self.redactor(p)?.ok_or_else(|| internal(p))?)))
                 .collect(),
         }
     }
@@ -628,6 +677,48 @@ mod tests {
         )
         .expect("config");
         assert!(!PhiPolicy::from_config(&plain).is_active());
+    }
+
+    #[test]
+    fn classification_without_the_unassigned_bucket_keeps_the_view_off() {
+        let c = crate::config::Config::from_toml_str(
+            "[profiles.work]\n[classification]\nunmatched = \"default\"\n",
+            std::path::Path::new("t.toml"),
+        )
+        .expect("config");
+        let p = PhiPolicy::from_config(&c);
+        assert!(!p.is_active(), "no HIPAA profile, no unassigned records");
+        let mut v = json!({"profile": "work", "text": "Margaret Okafor MRN: 00482913"});
+        let orig = v.clone();
+        p.view(false, &Placeholders::default(), &mut v, None)
+            .unwrap();
+        assert_eq!(v, orig);
+    }
+
+    #[test]
+    fn stored_unassigned_records_stay_protected_whatever_the_config_says_now() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join(crate::store::inbox::UNASSIGNED_MARKER);
+        let c = crate::config::Config::from_toml_str(
+            "[profiles.work]\nphi_names = [\"Margaret Okafor\"]\n",
+            std::path::Path::new("t.toml"),
+        )
+        .expect("config");
+        let p = PhiPolicy::from_config(&c).watching(marker.clone());
+        assert!(!p.is_active(), "nothing stored yet: the identity fast path");
+        std::fs::write(&marker, b"x").unwrap();
+        assert!(p.is_active() && p.is_hipaa(UNASSIGNED));
+        let mut v = json!({
+            "items": [{"profile": "unassigned", "text": "Margaret Okafor MRN: 00482913"}],
+            "loose": "Margaret Okafor",
+        });
+        p.view(false, &Placeholders::default(), &mut v, None)
+            .unwrap();
+        let s = v.to_string();
+        assert!(!s.contains("Okafor") && !s.contains("00482913"), "{s}");
+        // Fail closed: once seen, always on (even if the marker goes away).
+        std::fs::remove_file(&marker).unwrap();
+        assert!(p.is_active());
     }
 
     #[test]

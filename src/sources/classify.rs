@@ -127,6 +127,8 @@ impl Classifier {
     /// `[classification]` existed). The marker never stays in `meta`.
     pub fn settle(classifier: Option<&Classifier>, msg: &mut NewMessage) {
         let unclear = msg.meta.remove(META_UNCLEAR).is_some();
+        // The rule is the classifier's to say, never what came with the item.
+        msg.meta.remove(META_PROFILE_RULE);
         if let (true, Some(c)) = (unclear, classifier) {
             let p = c.place(msg, &msg.profile);
             msg.profile = p.profile;

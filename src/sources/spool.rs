@@ -696,8 +696,12 @@ fn json_item(
         })?,
     };
     let mut meta = item.meta.unwrap_or_default();
-    // Only the spool says whether it could tell the profile.
+    // Only the spool says whether it could tell the profile, only the classifier which rule
+    // placed an item, and only the operator's assignments what it was assigned from: a file
+    // supplies none of these (a forged rule would make a source's profile assignable).
     meta.remove(META_UNCLEAR);
+    meta.remove(crate::domain::META_PROFILE_RULE);
+    meta.remove(crate::domain::META_PROFILE_ASSIGNED);
     if item.profile.is_none() {
         meta.insert(META_UNCLEAR.into(), Value::Bool(true));
     }

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::StoreError;
 use super::jsonl::{FileLock, Lines, append_durable, repair_torn_tail};
 use crate::domain::{InboxRecord, META_PROFILE_ASSIGNED};
-use crate::paths::open_private_append;
+use crate::paths::{open_private_append, sync_dir};
 
 const FILE: &str = "assignments.jsonl";
 const LOCK: &str = ".assignments.lock";
@@ -113,17 +113,26 @@ impl Assignments {
     pub fn put(&self, a: &Assignment) -> Result<(), StoreError> {
         let _lock = FileLock::exclusive(&self.dir.join(LOCK))?;
         let path = self.dir.join(FILE);
+        let created = !path.exists();
         let mut file = open_private_append(&path).map_err(|e| StoreError::io(&path, "open", e))?;
         repair_torn_tail(&mut file, &path)?;
         let mut line = serde_json::to_vec(a).map_err(|e| StoreError::Rejected(e.to_string()))?;
         line.push(b'\n');
         append_durable(&mut file, &path, &line)?;
+        // A new file's directory entry is durable only once the directory is synced: without
+        // it a crash could lose the whole file, the first assignment with it.
+        if created {
+            sync_dir(&self.dir).map_err(|e| StoreError::io(&self.dir, "fsync", e))?;
+        }
         Ok(())
     }
 }
 
-/// Present `r` as assigned, when `map` holds an assignment made for it.
+/// Present `r` as assigned, when `map` holds an assignment made for it. `profile_assigned`
+/// comes from the map only: one a stored line carries (written by an older version from what a
+/// source supplied) is dropped.
 pub fn apply(map: &AssignmentMap, r: &mut InboxRecord) {
+    r.meta.remove(META_PROFILE_ASSIGNED);
     if let Some(a) = map.get(&r.seq)
         && a.id == r.id
     {
@@ -148,6 +157,25 @@ mod tests {
             by: "cli".into(),
             at: "2026-11-26T08:00:00Z".into(),
         }
+    }
+
+    #[test]
+    fn a_stored_profile_assigned_is_dropped_and_only_the_map_says_what_was_assigned() {
+        let mut r: InboxRecord = serde_json::from_value(serde_json::json!({
+            "seq": 7, "id": "m7", "received_at": "2026-11-26T08:00:00Z", "profile": "work",
+            "channel": "spool", "from": {"name": "", "address": "a@b.example"},
+            "ts": "2026-11-26T08:00:00Z", "text": "t", "preview": "t", "untrusted": true,
+            "meta": {"profile_assigned": {"from": "unassigned", "by": "cli", "at": "x"}},
+        }))
+        .unwrap();
+        let mut other = r.clone();
+        apply(&AssignmentMap::new(), &mut r);
+        assert!(!r.meta.contains_key(META_PROFILE_ASSIGNED), "{:?}", r.meta);
+        assert_eq!(r.profile, "work");
+        let map: AssignmentMap = [(7, a(7, "clinic"))].into();
+        apply(&map, &mut other);
+        assert_eq!(other.profile, "clinic");
+        assert_eq!(other.meta[META_PROFILE_ASSIGNED]["from"], "work");
     }
 
     #[test]

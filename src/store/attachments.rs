@@ -237,8 +237,9 @@ impl AttachmentStore {
     /// Note that `profile`'s mail carried `sha256` (the sidecar `ab/<sha256>.json`): a read
     /// of the bytes is attributed to the profiles listed there (the PHI rules of a
     /// `requires_hipaa` profile apply when any of them is one). Rewritten only when the
-    /// profile is new to it.
-    fn record_owner(
+    /// profile is new to it. Also used when the operator assigns an item to another profile
+    /// (`engine/assign.rs`): the file then counts as owned by both, never by fewer.
+    pub fn record_owner(
         &self,
         sha256: &str,
         profile: &str,

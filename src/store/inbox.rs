@@ -47,6 +47,11 @@ const ENTRY_LEN: u64 = 32;
 pub const INDEX: &str = "index2.bin";
 const LEGACY_INDEX: &str = "index.bin";
 const LOCK: &str = ".lock";
+/// Present once a record was ever stored in the reserved profile `unassigned` (written, durably,
+/// before the first such record): the PHI view treats `unassigned` as the strictest profile
+/// whenever this exists, whatever the configuration says now (`governance/phi_view.rs`), and a
+/// data dir that never held one pays nothing for it.
+pub const UNASSIGNED_MARKER: &str = "unassigned.seen";
 /// The console's cursor defines the operator's `unread` count in state.json.
 pub const OPERATOR_CONSUMER: &str = "console";
 /// Julian day number of 1970-01-01.
@@ -382,6 +387,13 @@ impl Inbox {
         if entries.is_empty() {
             return Ok(out);
         }
+        // The marker first: a record of `unassigned` must never exist without it.
+        if out
+            .iter()
+            .any(|a| matches!(a, Appended::New(r) if r.profile == crate::domain::UNASSIGNED))
+        {
+            self.note_unassigned()?;
+        }
 
         let at = append_durable(&mut data, &data_path, &bytes)?;
         if at != base {
@@ -407,6 +419,24 @@ impl Inbox {
         // state.json is not rewritten here: its last_seq/unread are derived from the index
         // whenever it is read, and rewriting it would double the fsyncs of every append.
         Ok(out)
+    }
+
+    /// Where [`UNASSIGNED_MARKER`] lives.
+    pub fn unassigned_marker(&self) -> PathBuf {
+        self.path(UNASSIGNED_MARKER)
+    }
+
+    /// Write [`UNASSIGNED_MARKER`] (durably: file and directory synced) unless it exists.
+    pub fn note_unassigned(&self) -> Result<(), StoreError> {
+        let path = self.unassigned_marker();
+        if path.is_file() {
+            return Ok(());
+        }
+        write_atomic(
+            &path,
+            b"records of the profile `unassigned` were stored here\n",
+        )
+        .map_err(|e| StoreError::io(&path, "write", e))
     }
 
     /// Bring the index and the data files into agreement; returns the committed record count.
@@ -1108,9 +1138,10 @@ impl<'a> RecordReader<'a> {
         }
     }
 
-    /// Present records with the operator's assignments (none kept when there are none).
+    /// Present records with the operator's assignments (applied even when there are none: a
+    /// stored `profile_assigned` is dropped then).
     fn assigned(mut self, map: std::sync::Arc<super::assignments::AssignmentMap>) -> Self {
-        self.assigned = (!map.is_empty()).then_some(map);
+        self.assigned = Some(map);
         self
     }
 
