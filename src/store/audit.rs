@@ -119,6 +119,9 @@ struct Head {
     end: u64,
     seq: u64,
     hash: String,
+    /// The anchor file, opened by the first append after the head was loaded (one open per
+    /// head, not per record: reads append a record on every call).
+    anchor: Option<File>,
 }
 
 impl Head {
@@ -330,14 +333,19 @@ impl Audit {
         head.seq = record.seq;
         head.hash = record.hash.clone();
         // Still under the lock: the anchor never names a record older than one on file.
-        self.write_anchor(record.seq, &record.hash)?;
+        self.write_anchor(&mut head.anchor, record.seq, &record.hash)?;
         Ok((record, head.file.clone(), head.path.clone(), head.end))
     }
 
     /// Overwrite the anchor in place with one fixed-size write (not fsync'd: after a power
     /// failure it may name a record the month file lost; `verify` then reports those records
     /// as missing, which is what they are).
-    fn write_anchor(&self, seq: u64, hash: &str) -> Result<(), StoreError> {
+    fn write_anchor(
+        &self,
+        open: &mut Option<File>,
+        seq: u64,
+        hash: &str,
+    ) -> Result<(), StoreError> {
         use std::os::unix::fs::FileExt;
         let path = self.dir.join(ANCHOR);
         let mut text = format!("{{\"seq\":{seq},\"hash\":\"{hash}\"}}");
@@ -345,15 +353,22 @@ impl Audit {
             text.push(' ');
         }
         text.push('\n');
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(crate::paths::FILE_MODE)
-            .open(&path)
-            .map_err(|e| StoreError::io(&path, "open", e))?;
-        file.write_all_at(text.as_bytes(), 0)
-            .map_err(|e| StoreError::io(&path, "write", e))
+        let file = match open {
+            Some(f) => f,
+            None => open.insert(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .mode(crate::paths::FILE_MODE)
+                    .open(&path)
+                    .map_err(|e| StoreError::io(&path, "open", e))?,
+            ),
+        };
+        file.write_all_at(text.as_bytes(), 0).map_err(|e| {
+            *open = None; // open it again next time
+            StoreError::io(&path, "write", e)
+        })
     }
 
     /// The anchored head, if an anchor was ever written.
@@ -397,6 +412,7 @@ impl Audit {
             end,
             seq,
             hash,
+            anchor: None,
         })
     }
 

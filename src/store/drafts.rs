@@ -22,7 +22,8 @@ pub struct Drafts {
     dir: PathBuf,
     /// The last fold of the log, valid while the log's stamp holds (status, the console and
     /// `drafts_list` read the queue far more often than it changes).
-    cache: Mutex<Option<(Stamp, Arc<Queue>)>>,
+    /// The last fold and the log's stamp then (`None`: there was no log).
+    cache: Mutex<Option<(Option<Stamp>, Arc<Queue>)>>,
     /// The audit trail the events are bound to; `None` only for `open_rules_only`.
     binder: Option<Binder>,
 }
@@ -84,15 +85,16 @@ impl Drafts {
         let path = self.log_path();
         let stamp = Stamp::of(&path).map_err(|e| StoreError::io(&path, "stat", e))?;
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        if let (Some(now), Some((seen, q))) = (stamp, cache.as_ref())
-            && now == *seen
+        // A log that is still missing is cached too: `status` asks on every call.
+        if let Some((seen, q)) = cache.as_ref()
+            && stamp == *seen
         {
             return Ok(q.clone());
         }
         // Stamp taken before the read: a change during the fold only makes the next call fold
         // again.
         let q = Arc::new(self.fold()?);
-        *cache = stamp.map(|s| (s, q.clone()));
+        *cache = Some((stamp, q.clone()));
         Ok(q)
     }
 
