@@ -300,6 +300,83 @@ fn readers_notice_a_missing_or_truncated_index_and_see_every_record() {
     }
 }
 
+/// Collects what `tracing` logs on the current thread, for asserting on warnings.
+#[derive(Clone, Default)]
+struct Logged(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Logged {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_reader_that_catches_a_writer_mid_append_waits_for_it_and_warns_of_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::open(dir.path()).unwrap();
+    for i in 0..2 {
+        inbox
+            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
+            .unwrap();
+    }
+    // Stage a writer between its two writes: it holds the inbox lock, its data line is on
+    // disk, its index entry not yet.
+    let index = dir.path().join("index2.bin");
+    let full = fs::read(&index).unwrap();
+    let lock = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(dir.path().join(".lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    fs::write(&index, &full[..32]).unwrap();
+
+    let logged = Logged::default();
+    let sink = logged.clone();
+    let path = dir.path().to_path_buf();
+    let reader = std::thread::spawn(move || {
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || sink.clone())
+            .with_ansi(false)
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            Inbox::open(&path).unwrap().last_seq().unwrap()
+        })
+    });
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    fs::write(&index, &full).unwrap(); // the writer commits
+    lock.unlock().unwrap();
+
+    assert_eq!(
+        reader.join().unwrap(),
+        2,
+        "the reader sees the finished append"
+    );
+    let text = String::from_utf8(logged.0.lock().unwrap().clone()).unwrap();
+    assert!(
+        !text.contains("missing or short"),
+        "a writer at work is no damaged index: {text}"
+    );
+    // A truly short index is still repaired and reported.
+    fs::write(&index, &full[..32]).unwrap();
+    let logged = Logged::default();
+    let sink = logged.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || sink.clone())
+        .with_ansi(false)
+        .finish();
+    let n = tracing::subscriber::with_default(subscriber, || {
+        Inbox::open(dir.path()).unwrap().last_seq().unwrap()
+    });
+    assert_eq!(n, 2);
+    let text = String::from_utf8(logged.0.lock().unwrap().clone()).unwrap();
+    assert!(text.contains("missing or short"), "{text}");
+}
+
 #[test]
 fn a_torn_tail_is_invisible_to_readers_and_repaired_by_the_next_writer() {
     let dir = tempfile::tempdir().unwrap();

@@ -14,7 +14,8 @@
 //!   caught up incrementally when other processes append.
 //! - an index that is missing or shorter than the data files (deleted, truncated) is noticed by
 //!   readers too (the last entry's day file is longer than the entry's end, or a later day file
-//!   exists) and rebuilt under the inbox lock; if that fails the read fails saying why, so no
+//!   exists) and, once any writer holding the lock has finished, rebuilt under the inbox lock
+//!   (warning only when that rebuild changed something); if that fails the read fails saying why, so no
 //!   reader ever shows a short inbox with success.
 //!
 //! `state.json` carries consumer cursors (`{unread, last_seq, consumers}`) and is replaced
@@ -736,24 +737,28 @@ impl Inbox {
     /// `open_index` for readers: an index that is missing or shorter than the data files
     /// (deleted, truncated, restored from an old backup) would show an empty or short inbox
     /// with no error. Notice it and rebuild it under the inbox lock, or fail saying why.
-    /// A writer between its data and index writes also looks like this; the lock waits for it.
+    /// A writer between its data and index writes also looks like this, on every append: so
+    /// first wait for the writer (shared lock) and look again; only an index still behind
+    /// then is damaged and repaired under the exclusive lock.
     fn open_index_checked(&self) -> Result<Option<(File, u64)>, StoreError> {
         let opened = self.open_index()?;
-        let behind = match &opened {
-            None => !self.day_files()?.is_empty(),
-            Some((index, n)) => self.index_is_behind(index, *n)?,
-        };
-        if !behind {
+        if !self.is_behind(&opened)? {
             return Ok(opened);
         }
-        let before = opened.as_ref().map(|(_, n)| *n).unwrap_or(0);
-        let after = self.repair_index().map_err(|e| {
+        {
+            let _wait = FileLock::shared(&self.path(LOCK))?;
+            let opened = self.open_index()?;
+            if !self.is_behind(&opened)? {
+                return Ok(opened); // it only lagged a writer, which has finished now
+            }
+        }
+        let repaired = self.repair_index().map_err(|e| {
             StoreError::Rejected(format!(
                 "{} is missing or shorter than the inbox data files, and rebuilding it failed: {e}",
                 self.path(INDEX).display()
             ))
         })?;
-        if after != before {
+        if let Some((before, after)) = repaired {
             tracing::warn!(
                 indexed_before = before,
                 indexed_now = after,
@@ -761,6 +766,13 @@ impl Inbox {
             );
         }
         self.open_index()
+    }
+
+    fn is_behind(&self, opened: &Option<(File, u64)>) -> Result<bool, StoreError> {
+        match opened {
+            None => Ok(!self.day_files()?.is_empty()),
+            Some((index, n)) => self.index_is_behind(index, *n),
+        }
     }
 
     /// The data files hold more than the index points to.
@@ -777,13 +789,25 @@ impl Inbox {
         Ok(len > last.end() || self.has_later_day_files(last.day)?)
     }
 
-    /// Run the writers' recovery under the lock; returns the committed record count.
-    fn repair_index(&self) -> Result<u64, StoreError> {
+    /// Run the writers' recovery under the lock. Returns the entry counts before and after
+    /// when recovery changed the index, `None` when it found nothing to repair (a writer may
+    /// have finished in between).
+    fn repair_index(&self) -> Result<Option<(u64, u64)>, StoreError> {
         let _lock = FileLock::exclusive(&self.path(LOCK))?;
         let index_path = self.path(INDEX);
         let mut index =
             open_private_append(&index_path).map_err(|e| StoreError::io(&index_path, "open", e))?;
-        self.recover(&mut index)
+        let len_before = index
+            .metadata()
+            .map_err(|e| StoreError::io(&index_path, "stat", e))?
+            .len();
+        let after = self.recover(&mut index)?;
+        let len_after = index
+            .metadata()
+            .map_err(|e| StoreError::io(&index_path, "stat", e))?
+            .len();
+        Ok((len_after != len_before || after != len_before / ENTRY_LEN)
+            .then_some((len_before / ENTRY_LEN, after)))
     }
 
     /// Whether a writer left work unfinished (a torn line, an unindexed record or a torn index

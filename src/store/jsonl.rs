@@ -32,6 +32,22 @@ impl FileLock {
         file.lock().map_err(|e| StoreError::io(path, "lock", e))?;
         Ok(FileLock { file })
     }
+
+    /// A shared lock: waits for any exclusive holder (a writer mid-append) without keeping
+    /// other readers out. Readers use it to let a writer finish before judging its files.
+    pub fn shared(path: &Path) -> Result<FileLock, StoreError> {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(FILE_MODE)
+            .open(path)
+            .map_err(|e| StoreError::io(path, "open lock file", e))?;
+        file.lock_shared()
+            .map_err(|e| StoreError::io(path, "lock", e))?;
+        Ok(FileLock { file })
+    }
 }
 
 impl Drop for FileLock {
