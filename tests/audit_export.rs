@@ -310,14 +310,98 @@ fn cli_writes_a_private_file_and_a_manifest_and_the_export_itself_is_audited() {
         "{stdout}"
     );
 
-    let tail = opsdesk(&data, &["--json", "audit", "tail", "-n", "1"]);
-    let last: Value = serde_json::from_slice(&tail.stdout).unwrap();
-    assert_eq!(last["event"], "audit.export");
-    assert_eq!(last["actor"], "cli");
+    let [start, last] = trail_tail(&data);
     assert_eq!(
-        last["prev"],
+        start["event"], "audit.export.start",
+        "recorded before writing"
+    );
+    assert_eq!(
+        start["prev"],
         hashes[5].as_str(),
         "appended to the same chain"
+    );
+    assert_eq!(last["event"], "audit.export");
+    assert_eq!(last["actor"], "cli");
+    assert_eq!(last["outcome"], "ok");
+}
+
+/// The trail's last two records (an export's start and its outcome).
+fn trail_tail(data: &Path) -> [Value; 2] {
+    let tail = opsdesk(data, &["--json", "audit", "tail", "-n", "2"]);
+    let v: Vec<Value> = String::from_utf8_lossy(&tail.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    v.try_into().unwrap()
+}
+
+#[test]
+fn a_failed_export_is_on_the_trail_as_an_error_never_as_ok() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    forge_trail(&data.join("audit"), ROWS);
+    let out = tmp.path().join("no/such/dir/x.jsonl");
+    let o = opsdesk(
+        &data,
+        &[
+            "audit",
+            "export",
+            "--from",
+            "2026-11-01",
+            "--to",
+            "2026-11-02",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let [start, last] = trail_tail(&data);
+    assert_eq!(start["event"], "audit.export.start");
+    assert_eq!(last["event"], "audit.export");
+    assert_eq!(last["outcome"], "error");
+    assert!(
+        last["reason"].as_str().unwrap().contains("cannot write"),
+        "{last}"
+    );
+}
+
+#[test]
+fn a_reader_closing_stdout_early_ends_the_export_quietly_and_the_trail_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    forge_trail(&data.join("audit"), ROWS);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+        .env("OPSDESK_DATA_DIR", &data)
+        .env("XDG_CONFIG_HOME", data.join("xdg"))
+        .env_remove("OPSDESK_CONFIG")
+        .env_remove("OPSDESK_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .args([
+            "audit",
+            "export",
+            "--from",
+            "2026-11-01",
+            "--to",
+            "2026-11-02",
+        ])
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader is gone before the first record
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        !err.contains("Broken pipe") && !err.contains("cannot write"),
+        "{err}"
+    );
+    let [_, last] = trail_tail(&data);
+    assert_eq!(last["event"], "audit.export");
+    assert_eq!(last["outcome"], "ok");
+    assert!(
+        last["reason"].as_str().unwrap().contains("closed stdout"),
+        "{last}"
     );
 }
 

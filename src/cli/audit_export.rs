@@ -74,17 +74,68 @@ pub fn run(ctx: &Context, audit: &Audit, args: ExportArgs) -> CmdResult {
         FormatArg::Jsonl => ExportFormat::Jsonl,
         FormatArg::Csv => ExportFormat::Csv,
     };
-    // Who took which records out is itself on the trail, before anything is written (an
-    // export the trail cannot record does not happen).
+    // Who is taking which records out is on the trail before anything is written (an export
+    // the trail cannot record does not happen); how it ended is recorded after, so a failed
+    // export never stands on the trail as a successful one.
+    let what = describe(&filter, format, args.out.as_deref());
+    let range = format!("{} .. {}", args.from, args.to);
     audit.append(
-        AuditEvent::new("audit.export", Actor::Cli, AuditOutcome::Ok)
-            .target(format!("{} .. {}", args.from, args.to))
-            .reason(describe(&filter, format, args.out.as_deref())),
+        AuditEvent::new(EVENT_START, Actor::Cli, AuditOutcome::Ok)
+            .target(range.clone())
+            .reason(what.clone()),
     )?;
+    let result = write_export(ctx, audit, &filter, format, args.out.as_deref());
+    let (outcome, how) = match &result {
+        Ok(done) => {
+            let mut how = format!(
+                "{} of {} record(s) exported",
+                done.summary.exported_records, done.summary.span_records
+            );
+            if !done.summary.verified() {
+                how.push_str("; the span did not verify");
+            }
+            if done.reader_left {
+                how.push_str("; the reader closed stdout before the end");
+            }
+            (AuditOutcome::Ok, how)
+        }
+        Err(f) => (AuditOutcome::Error, f.message.clone()),
+    };
+    audit.append(
+        AuditEvent::new(EVENT, Actor::Cli, outcome)
+            .target(range)
+            .reason(format!("{what}: {how}")),
+    )?;
+    if !result?.summary.verified() {
+        return Err(Failure {
+            code: 3,
+            message: "the exported span does not verify against the audit chain (see above)".into(),
+        });
+    }
+    Ok(())
+}
 
-    let summary = match &args.out {
+/// The trail's record of an export about to be written (the gate) and of how it ended.
+pub const EVENT_START: &str = "audit.export.start";
+pub const EVENT: &str = "audit.export";
+
+struct Written {
+    summary: ExportSummary,
+    /// Stdout's reader went away early (`| head`): like any command's output, the rest is
+    /// dropped and the export still finishes (the span is verified, the summary shown).
+    reader_left: bool,
+}
+
+fn write_export(
+    ctx: &Context,
+    audit: &Audit,
+    filter: &ExportFilter,
+    format: ExportFormat,
+    out: Option<&Path>,
+) -> Result<Written, Failure> {
+    match out {
         Some(path) => {
-            let summary = to_file(audit, &filter, format, path)?;
+            let summary = to_file(audit, filter, format, path)?;
             let manifest = manifest_path(path);
             let mut json =
                 serde_json::to_vec_pretty(&summary).map_err(|e| Failure::failed(e.to_string()))?;
@@ -94,13 +145,18 @@ pub fn run(ctx: &Context, audit: &Audit, args: ExportArgs) -> CmdResult {
             })?;
             ctx.printer()
                 .emit(&summary, |l| human(&summary, l, Some(path)));
-            summary
+            Ok(Written {
+                summary,
+                reader_left: false,
+            })
         }
         None => {
-            let stdout = std::io::stdout();
-            let mut lock = stdout.lock();
-            let summary = export(audit, &filter, format, &mut lock)?;
-            lock.flush()
+            let mut w = UntilClosed {
+                inner: std::io::stdout().lock(),
+                closed: false,
+            };
+            let summary = export(audit, filter, format, &mut w)?;
+            w.flush()
                 .map_err(|e| Failure::failed(format!("stdout: {e}")))?;
             // Stdout carries the records; the summary goes to stderr.
             if ctx.printer().json {
@@ -112,16 +168,47 @@ pub fn run(ctx: &Context, audit: &Audit, args: ExportArgs) -> CmdResult {
                     eprintln!("{}", super::output::safe(&l));
                 }
             }
-            summary
+            Ok(Written {
+                summary,
+                reader_left: w.closed,
+            })
         }
-    };
-    if !summary.verified() {
-        return Err(Failure {
-            code: 3,
-            message: "the exported span does not verify against the audit chain (see above)".into(),
-        });
     }
-    Ok(())
+}
+
+/// Stdout that treats its reader going away as the end of the output, not an error (see
+/// `output::outln!`): later bytes are dropped.
+struct UntilClosed<W: Write> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W: Write> Write for UntilClosed<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        match self.inner.write(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(buf.len())
+            }
+            other => other,
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        match self.inner.flush() {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            other => other,
+        }
+    }
 }
 
 /// `FILE.manifest.json` beside the export.
