@@ -11,7 +11,10 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
-    let cli = opsdesk::cli::Cli::parse();
+    let cli = match opsdesk::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return opsdesk::cli::parse_failed(&e),
+    };
     // Colour only for a person watching stderr: never in a pipe, and never for the console,
     // whose stderr goes to console.log once its UI owns the terminal.
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !cli.runs_console();

@@ -122,6 +122,37 @@ fn json_failures_are_json_on_stdout_and_human_ones_have_no_raw_json() {
 }
 
 #[test]
+fn json_argument_errors_are_json_too_but_help_and_version_are_unchanged() {
+    let env = Env::new();
+    let o = env.run(&["--json", "inbox", "list", "--bogus"]);
+    assert_eq!(o.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["error"]["code"], 2);
+    assert_eq!(v["error"]["kind"], "usage");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("--bogus"),
+        "{v}"
+    );
+    assert!(
+        text(&o.stderr).contains("--bogus"),
+        "clap's text stays on stderr"
+    );
+    // Without --json, stdout stays empty.
+    let o = env.run(&["inbox", "list", "--bogus"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    // Help and version are not failures, --json or not.
+    for args in [&["--json", "--help"][..], &["--json", "--version"][..]] {
+        let o = env.run(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        let out = text(&o.stdout);
+        assert!(!out.contains("\"ok\""), "{out}");
+        assert!(out.contains("opsdesk"), "{out}");
+    }
+}
+
+#[test]
 fn doctor_fails_on_an_unusable_inbox_folder_and_names_it() {
     use std::os::unix::fs::PermissionsExt;
     use std::os::unix::process::CommandExt;

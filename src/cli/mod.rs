@@ -282,6 +282,34 @@ impl Context {
     }
 }
 
+/// A command line clap could not parse. Help and `--version` print as clap prints them; a usage
+/// error keeps clap's text on stderr and, with `--json` anywhere before a `--`, is also the
+/// usual JSON failure on stdout (scripts see every failure the same way).
+pub fn parse_failed(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let code = u8::try_from(e.exit_code()).unwrap_or(2);
+    let informational = matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion);
+    let json = std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json");
+    if json && !informational {
+        let text = e.render().to_string();
+        // clap's first line is the error itself ("error: unexpected argument …"); the usage
+        // and "try --help" lines after it are for a person.
+        let message = text
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("error: ")
+            .to_string();
+        output::print_error_json(&Failure { code, message });
+    }
+    // Help and version to stdout, errors to stderr: clap knows which.
+    let _ = e.print();
+    ExitCode::from(code)
+}
+
 pub fn run(cli: Cli) -> ExitCode {
     let json = cli.global.json;
     let mut kept: Option<PathBuf> = None;
