@@ -23,6 +23,10 @@ pub struct Check {
     pub detail: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
+    /// Passed, but something will not work as the operator probably expects (a config
+    /// warning, an enabled provider without its credential): shown as `warn`, not fatal.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub warning: bool,
 }
 
 fn ok(check: impl Into<String>, detail: impl Into<String>) -> Check {
@@ -31,6 +35,17 @@ fn ok(check: impl Into<String>, detail: impl Into<String>) -> Check {
         ok: true,
         detail: detail.into(),
         fix: None,
+        warning: false,
+    }
+}
+
+fn warning(check: impl Into<String>, detail: impl Into<String>, fix: Option<String>) -> Check {
+    Check {
+        check: check.into(),
+        ok: true,
+        detail: detail.into(),
+        fix,
+        warning: true,
     }
 }
 
@@ -40,6 +55,7 @@ fn problem(check: impl Into<String>, detail: impl Into<String>, fix: impl Into<S
         ok: false,
         detail: detail.into(),
         fix: Some(fix.into()),
+        warning: false,
     }
 }
 
@@ -89,9 +105,30 @@ pub struct DoctorAnswer {
 /// or why it could not be loaded.
 pub fn checks(paths: &crate::paths::Paths, config: Result<&Config, String>) -> Vec<Check> {
     let mut checks = Vec::new();
-    let config = match config {
+    // The config as the engine runs it: `[llm]` with the operator's switches (providers.json)
+    // applied, so doctor agrees with `providers list`.
+    let effective = match config {
+        Ok(c) => match effective_config(paths, c) {
+            Ok(e) => Ok(e),
+            Err(e) => {
+                checks.push(problem(
+                    "providers overlay",
+                    e,
+                    "fix or remove providers.json in the data dir (`opsdesk providers` rewrites it)",
+                ));
+                Ok(c.clone())
+            }
+        },
+        Err(e) => Err(e),
+    };
+    let config = match &effective {
         Ok(c) => {
-            let warnings = c.warnings();
+            // Provider credentials get a line each below; their warnings would repeat them.
+            let warnings: Vec<_> = c
+                .warnings()
+                .into_iter()
+                .filter(|w| !is_credential_warning(&w.key))
+                .collect();
             checks.push(ok(
                 "config",
                 format!(
@@ -101,14 +138,15 @@ pub fn checks(paths: &crate::paths::Paths, config: Result<&Config, String>) -> V
                 ),
             ));
             for w in warnings {
-                checks.push(ok(format!("config warning {}", w.key), w.message));
+                checks.push(warning(format!("config {}", w.key), w.message, None));
             }
+            checks.extend(provider_credentials(c));
             Some(c)
         }
         Err(message) => {
             checks.push(problem(
                 "config",
-                message,
+                message.clone(),
                 "fix the key named above, then `opsdesk config check`",
             ));
             None
@@ -219,6 +257,42 @@ pub fn checks(paths: &crate::paths::Paths, config: Result<&Config, String>) -> V
         checks.extend(mcp_scopes(paths, config));
     }
     checks
+}
+
+/// `config` with the operator's provider switches (`<data dir>/providers.json`) applied over
+/// its `[llm]`, as the engine runs it; `config check` and doctor judge this, not the file alone.
+pub fn effective_config(paths: &crate::paths::Paths, config: &Config) -> Result<Config, String> {
+    let overlay = crate::engine::providers::load_overlay(paths).map_err(|e| e.to_string())?;
+    let mut c = config.clone();
+    c.llm = crate::engine::providers::apply(&c.llm, &overlay);
+    Ok(c)
+}
+
+fn is_credential_warning(key: &str) -> bool {
+    key.starts_with("llm.providers.") && key.ends_with(".auth_env")
+}
+
+/// Each enabled provider's credential: whether its `auth_env` variable is set (never its value).
+fn provider_credentials(c: &Config) -> Vec<Check> {
+    c.llm
+        .providers
+        .iter()
+        .filter(|(_, p)| p.enabled)
+        .map(|(name, p)| {
+            let check = format!("llm provider {name}");
+            match (p.auth_env.as_deref(), p.auth_env_is_set()) {
+                (Some(var), Some(true)) => ok(check, format!("enabled; {var} is set")),
+                (Some(var), _) => warning(
+                    check,
+                    format!("enabled, but {var} is not set: its LLM calls will fail"),
+                    Some(format!(
+                        "export {var}=<key> in the environment opsdesk runs in, or `opsdesk providers disable {name}`"
+                    )),
+                ),
+                (None, _) => ok(check, "enabled; needs no credential variable"),
+            }
+        })
+        .collect()
 }
 
 /// Each MCP client's scope: what it sees and may call (`mcp::scope`).

@@ -153,6 +153,51 @@ fn json_argument_errors_are_json_too_but_help_and_version_are_unchanged() {
 }
 
 #[test]
+fn doctor_and_config_check_judge_the_providers_as_switched_and_name_missing_credentials() {
+    let env = Env::new();
+    let run = |args: &[&str], key: Option<&str>| {
+        let mut c = env.cmd();
+        c.env_remove("OPENAI_API_KEY");
+        if let Some(k) = key {
+            c.env("OPENAI_API_KEY", k);
+        }
+        c.args(args).output().unwrap()
+    };
+    let o = run(&["providers", "enable", "openai"], None);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+
+    let doctor = text(&run(&["doctor"], None).stdout);
+    assert!(!doctor.contains("no provider is enabled"), "{doctor}");
+    let line = doctor
+        .lines()
+        .find(|l| l.contains("llm provider openai"))
+        .unwrap_or_else(|| panic!("{doctor}"));
+    assert!(
+        line.starts_with("warn") && line.contains("OPENAI_API_KEY is not set"),
+        "{line}"
+    );
+    for l in doctor.lines().filter(|l| l.contains("config ")) {
+        assert!(!l.contains("warning") || l.starts_with("warn"), "{l}");
+    }
+    let check = text(&run(&["config", "check"], None).stdout);
+    assert!(!check.contains("no provider is enabled"), "{check}");
+    assert!(check.contains("OPENAI_API_KEY is not set"), "{check}");
+
+    // Set: said so, the value never shown.
+    let doctor = text(&run(&["--json", "doctor"], Some("sk-very-secret")).stdout);
+    assert!(!doctor.contains("sk-very-secret"), "{doctor}");
+    let v: serde_json::Value = serde_json::from_str(&doctor).unwrap();
+    let openai = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == "llm provider openai")
+        .unwrap();
+    assert_eq!(openai["detail"], "enabled; OPENAI_API_KEY is set");
+    assert!(openai.get("warning").is_none(), "{openai}");
+}
+
+#[test]
 fn doctor_fails_on_an_unusable_inbox_folder_and_names_it() {
     use std::os::unix::fs::PermissionsExt;
     use std::os::unix::process::CommandExt;
@@ -181,7 +226,7 @@ fn doctor_fails_on_an_unusable_inbox_folder_and_names_it() {
     let o = as_user(&["doctor"]);
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(out.contains("FIX inbox folder"), "{out}");
+    assert!(out.contains("FIX  inbox folder"), "{out}");
     assert!(out.contains(&inbox.display().to_string()), "{out}");
     assert!(out.contains("chmod u+rwx"), "{out}");
     // The command that trips over it names the path too.

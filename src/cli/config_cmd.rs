@@ -14,6 +14,12 @@ pub enum ConfigCmd {
 
 pub fn run(ctx: &Context, cmd: ConfigCmd) -> CmdResult {
     let config = ctx.config()?;
+    // Judged as the engine runs it: with the operator's provider switches (providers.json).
+    let effective = crate::doctor::effective_config(&ctx.paths, &config).map_err(|e| {
+        super::Failure::failed(format!(
+            "{e} (fix or remove providers.json in the data dir)"
+        ))
+    })?;
     let out = ctx.printer();
     let source = if ctx.global.demo && ctx.global.config.is_none() {
         "built-in demo config".to_string()
@@ -29,7 +35,7 @@ pub fn run(ctx: &Context, cmd: ConfigCmd) -> CmdResult {
         ConfigCmd::Check => {
             // Warnings are things that will not work as the operator probably expects (an unset
             // auth_env, a HIPAA profile with no cleared provider): worth saying, not fatal.
-            let warnings: Vec<_> = config
+            let warnings: Vec<_> = effective
                 .warnings()
                 .into_iter()
                 .map(|w| json!({"key": w.key, "message": w.message}))

@@ -18,7 +18,11 @@ pub fn run(ctx: &Context, _args: DoctorArgs) -> CmdResult {
             for c in &checks {
                 l.push(format!(
                     "{} {}: {}",
-                    if c.ok { "ok " } else { "FIX" },
+                    match (c.ok, c.warning) {
+                        (false, _) => "FIX ",
+                        (true, true) => "warn",
+                        (true, false) => "ok  ",
+                    },
                     c.check,
                     c.detail
                 ));
