@@ -714,3 +714,49 @@ fn a_reader_that_goes_away_ends_the_output_quietly_and_the_work_is_kept() {
     let left = json(&again);
     assert_eq!(left["messages"].as_array().unwrap().len(), 0, "{left}");
 }
+
+#[test]
+fn inbox_list_columns_line_up_under_their_headers_whatever_the_names() {
+    let env = Env::new();
+    env.config(
+        "[profiles.operations]\nsources = [\"spool\"]\n[profiles.ops]\nsources = [\"spool\"]\n",
+    );
+    for (id, profile) in [("m1", "operations"), ("m2", "ops")] {
+        let o = env.run(&[
+            "inbox",
+            "add",
+            "--profile",
+            profile,
+            "--from",
+            "Bob <bob@x.example>",
+            "--subject",
+            "Hi",
+            "--body",
+            "b",
+            "--id",
+            id,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let out = stdout(&env.run(&["inbox", "list"]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let col = |header: &str| lines[0].find(header).unwrap();
+    for row in &lines[1..] {
+        // Each cell starts where its header does.
+        let profile = if row.contains("operations") {
+            "operations"
+        } else {
+            "ops"
+        };
+        assert_eq!(row.find(profile), Some(col("PROFILE")), "{out}");
+        assert_eq!(row.find("Bob"), Some(col("FROM")), "{out}");
+        assert_eq!(row.find("Hi"), Some(col("SUBJECT")), "{out}");
+        let channel = row.split_whitespace().nth(3).unwrap();
+        assert_eq!(
+            row.find(&format!(" {channel} ")).map(|i| i + 1),
+            Some(col("CHANNEL")),
+            "{out}"
+        );
+    }
+}

@@ -346,23 +346,31 @@ fn list(
         text: grep,
     };
     let batch = engine.unaudited_inbox_page_before(before, limit, &filter)?;
+    let mut time_w = 16;
+    let profile_w = batch
+        .records
+        .iter()
+        .map(|r| r.profile.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(8);
     out.emit(&batch.records, |l| {
         if batch.records.is_empty() {
             l.push("(no items)".into());
         } else {
             let zone = zone_of(batch.records[0].ts);
+            let time = format!("TIME ({zone})");
+            // Columns as wide as their widest cell: a long zone or profile name must not push
+            // the rest of its row out of line.
+            time_w = time.chars().count().max(time_w);
             l.push(format!(
-                "{:<7} {:<16} {:<8} {:<8} {:<24} SUBJECT",
-                "SEQ",
-                format!("TIME ({zone})"),
-                "CHANNEL",
-                "PROFILE",
-                "FROM"
+                "{:<7} {:<time_w$} {:<8} {:<profile_w$} {:<24} SUBJECT",
+                "SEQ", time, "CHANNEL", "PROFILE", "FROM"
             ));
         }
         for r in &batch.records {
             l.push(format!(
-                "#{:<6} {:<16} {:<8} {:<8} {:<24} {}",
+                "#{:<6} {:<time_w$} {:<8} {:<profile_w$} {:<24} {}",
                 r.seq,
                 local_time(r.ts),
                 r.channel,

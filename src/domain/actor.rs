@@ -37,16 +37,17 @@ impl Actor {
 }
 
 impl fmt::Display for Actor {
+    // `pad`, not `write_str`: lists align actors in columns (`{:<20}`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Actor::Console => f.write_str("console"),
-            Actor::Cli => f.write_str("cli"),
-            Actor::Mcp(c) => write!(f, "mcp:{c}"),
-            Actor::Source(s) => write!(f, "source:{s}"),
-            Actor::Engine => f.write_str("engine"),
-            Actor::Executor => f.write_str("executor"),
-            Actor::Assistant(j) => write!(f, "assistant:{j}"),
-            Actor::Vault(t) => write!(f, "vault:{t}"),
+            Actor::Console => f.pad("console"),
+            Actor::Cli => f.pad("cli"),
+            Actor::Mcp(c) => f.pad(&format!("mcp:{c}")),
+            Actor::Source(s) => f.pad(&format!("source:{s}")),
+            Actor::Engine => f.pad("engine"),
+            Actor::Executor => f.pad("executor"),
+            Actor::Assistant(j) => f.pad(&format!("assistant:{j}")),
+            Actor::Vault(t) => f.pad(&format!("vault:{t}")),
         }
     }
 }

@@ -55,7 +55,7 @@ impl DealStage {
 
 impl fmt::Display for DealStage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.pad(self.as_str())
     }
 }
 

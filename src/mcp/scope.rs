@@ -96,7 +96,7 @@ impl Toolset {
 
 impl fmt::Display for Toolset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.pad(self.name())
     }
 }
 
