@@ -760,3 +760,114 @@ fn inbox_list_columns_line_up_under_their_headers_whatever_the_names() {
         );
     }
 }
+
+#[test]
+fn lists_have_headers_verdicts_read_as_words_and_approval_says_when_it_is_sent() {
+    let env = Env::new();
+    env.config(TWO_PROFILES);
+    let o = env.run(&[
+        "--json",
+        "drafts",
+        "new",
+        "--profile",
+        "work",
+        "--to",
+        "bob@contoso.com",
+        "--subject",
+        "Renewal",
+        "--body",
+        "Yes",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let id = json(&o)["draft_id"].as_str().unwrap().to_string();
+
+    let list = stdout(&env.run(&["drafts", "list"]));
+    let header = list.lines().next().unwrap();
+    assert!(
+        header.starts_with("ID ") && header.contains("RECIPIENTS"),
+        "{list}"
+    );
+    let show = stdout(&env.run(&["drafts", "show", &id]));
+    let verdict = show.lines().find(|l| l.starts_with("verdict:")).unwrap();
+    assert!(verdict.contains("queue — "), "{verdict}");
+    assert!(!verdict.contains('{'), "raw JSON: {verdict}");
+
+    // `work` has no account to send from: approving says nothing will send it.
+    let o = env.run(&["drafts", "approve", &id, "--yes"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = stdout(&o);
+    assert!(
+        said.contains(&format!("approved {id}")) && said.contains("nothing will send it"),
+        "{said}"
+    );
+
+    let tail = stdout(&env.run(&["audit", "tail", "-n", "3"]));
+    let header = tail.lines().next().unwrap();
+    assert!(
+        header.contains("SEQ") && header.contains("EVENT") && header.contains("ACTOR"),
+        "{tail}"
+    );
+}
+
+#[test]
+fn seqs_are_accepted_as_lists_print_them_and_unclear_words_are_explained() {
+    let env = Env::new();
+    // The README's first example on a fresh setup: says how to get the profile.
+    let o = env.run(&[
+        "inbox",
+        "add",
+        "--profile",
+        "work",
+        "--from",
+        "a@x.example",
+        "--subject",
+        "s",
+        "--body",
+        "b",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("[profiles.work]") && err.contains("--profile default"),
+        "{err}"
+    );
+
+    let o = env.run(&[
+        "inbox",
+        "add",
+        "--profile",
+        "default",
+        "--from",
+        "a@x.example",
+        "--subject",
+        "s",
+        "--body",
+        "b",
+        "--id",
+        "m1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let shown = env.run(&["--json", "inbox", "show", "#1"]);
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    assert_eq!(json(&shown)["id"], "m1");
+    let set = env.run(&["triage", "set", "#1", "fyi"]);
+    assert!(set.status.success(), "{}", stderr(&set));
+    let list = stdout(&env.run(&["triage", "list"]));
+    assert!(list.lines().next().unwrap().contains("CATEGORY"), "{list}");
+
+    // `unassigned` without [classification]: why, not "unknown".
+    let o = env.run(&["triage", "list", "--profile", "unassigned"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("[classification]") && !err.contains("unknown profile"),
+        "{err}"
+    );
+
+    let help = stdout(&env.run(&["--help"]));
+    let triage = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("triage"))
+        .unwrap();
+    assert!(triage.contains("assign"), "{triage}");
+}

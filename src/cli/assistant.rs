@@ -24,6 +24,7 @@ pub enum TriageCmd {
     List(ListArgs),
     /// Set an item's triage yourself; it wins over rules and model from then on.
     Set {
+        #[arg(value_parser = super::seq_arg)]
         seq: u64,
         /// needs_reply, decision, meeting, deadline, fyi or bulk.
         category: String,
@@ -37,6 +38,7 @@ pub enum TriageCmd {
     /// Give an item whose profile was unclear (the `unassigned` bucket, or a
     /// [classification] rule's guess) its profile; `triage list --profile unassigned` lists them.
     Assign {
+        #[arg(value_parser = super::seq_arg)]
         seq: u64,
         /// A configured profile.
         profile: String,
@@ -59,7 +61,7 @@ pub enum DeadlinesCmd {
 #[derive(Debug, Args)]
 pub struct BatchArgs {
     /// Inbox seqs (repeat or comma-separate).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = super::seq_arg)]
     pub seq: Vec<u64>,
     /// Only items of this profile.
     #[arg(long)]
@@ -88,7 +90,7 @@ pub struct ListArgs {
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// Inbox seqs to reply to (repeat or comma-separate).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = super::seq_arg)]
     pub seq: Vec<u64>,
     /// Reply to the triaged items of this category instead (e.g. needs_reply).
     #[arg(long)]
@@ -209,6 +211,15 @@ pub fn run_triage(ctx: &Context, cmd: TriageCmd) -> CmdResult {
             match engine.read(q, Actor::Cli)? {
                 Answer::Triage(t) => {
                     out.emit(&t, |l| {
+                        if t.items.is_empty() && t.waiting.is_empty() {
+                            l.push("(no triaged items)".into());
+                        }
+                        if !t.items.is_empty() {
+                            l.push(format!(
+                                "{:>6}  {:<11} {:<6} {:<8} {:<24} SUBJECT",
+                                "SEQ", "CATEGORY", "URGENCY", "BY", "FROM"
+                            ));
+                        }
                         for i in &t.items {
                             l.push(format!(
                                 "{:>6}  {:<11} {:<6} {:<8} {:<24} {}",
@@ -218,6 +229,12 @@ pub fn run_triage(ctx: &Context, cmd: TriageCmd) -> CmdResult {
                                 format!("{:?}", i.triage.by).to_lowercase(),
                                 i.from,
                                 i.subject.as_deref().unwrap_or("")
+                            ));
+                        }
+                        if !t.waiting.is_empty() {
+                            l.push(format!(
+                                "{:>6}  {:<11} {:<24} SUBJECT  (RULE)",
+                                "SEQ", "PROFILE", "FROM"
                             ));
                         }
                         for w in &t.waiting {

@@ -3,7 +3,7 @@ use std::time::Duration;
 
 use clap::Subcommand;
 
-use super::output::local_time;
+use super::output::{local_time, zone_of};
 use super::{CmdResult, Context, Failure};
 
 use crate::domain::AuditRecord;
@@ -155,8 +155,26 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
         }
         AuditCmd::Tail { lines, follow } => {
             let recs = audit.tail(lines)?;
+            // One header, its time column as wide as the zone's name needs.
+            let zone = format!(
+                "TIME ({})",
+                zone_of(
+                    recs.first()
+                        .map(|r| r.ts)
+                        .unwrap_or_else(crate::domain::now)
+                )
+            );
+            let tw = zone.chars().count().max(16);
+            if !out.json {
+                out.emit(&(), |l| {
+                    l.push(format!(
+                        "{:>6} {:<tw$} {:<18} {:<7} {:<20} DETAIL",
+                        "SEQ", zone, "EVENT", "OUTCOME", "ACTOR"
+                    ))
+                });
+            }
             for r in &recs {
-                print_record(&out, r);
+                print_record(&out, r, tw);
             }
             if !follow {
                 return Ok(());
@@ -175,7 +193,7 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
                     let (recs, end) = audit.read_file(newest, offset)?;
                     let seen = last;
                     for r in recs.iter().filter(|r| r.seq > seen) {
-                        print_record(&out, r);
+                        print_record(&out, r, tw);
                         last = r.seq;
                     }
                     pos = Some((newest.clone(), end));
@@ -186,7 +204,7 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
     }
 }
 
-fn print_record(out: &super::Printer, r: &AuditRecord) {
+fn print_record(out: &super::Printer, r: &AuditRecord, tw: usize) {
     if out.json {
         match serde_json::to_string(r) {
             Ok(s) => outln!("{s}"),
@@ -197,7 +215,7 @@ fn print_record(out: &super::Printer, r: &AuditRecord) {
     let e = &r.event;
     out.emit(&(), |l| {
         l.push(format!(
-            "{:>6} {} {:<18} {:<7} {:<20} {}{}{}",
+            "{:>6} {:<tw$} {:<18} {:<7} {:<20} {}{}{}",
             r.seq,
             local_time(r.ts),
             e.event,

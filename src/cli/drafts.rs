@@ -84,13 +84,19 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
                 .iter()
                 .filter(|d| all || !d.status.is_final())
                 .collect();
+            let idw = drafts.iter().map(|d| d.id.len()).max().unwrap_or(0);
             out.emit(&drafts, |l| {
                 if drafts.is_empty() {
                     l.push("(no drafts)".into());
+                } else {
+                    l.push(format!(
+                        "{:<idw$}  {:<9} {:<8} {:<12} {:<32} SUBJECT",
+                        "ID", "STATUS", "PROFILE", "KIND", "RECIPIENTS"
+                    ));
                 }
                 for d in &drafts {
                     l.push(format!(
-                        "{}  {:<9} {:<8} {:<12} {:<32} {}",
+                        "{:<idw$}  {:<9} {:<8} {:<12} {:<32} {}",
                         d.id,
                         d.status.as_str(),
                         d.profile,
@@ -123,7 +129,7 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
                     "--digest names one draft's content; approve a batch without it (each draft is bound to the digest shown in the confirmation)",
                 ));
             }
-            approve_batch(&engine, &out, &ids, yes)
+            approve_batch(ctx, &engine, &out, &ids, yes)
         }
         DraftsCmd::Approve { ids, digest, yes } => {
             let id = ids.into_iter().next().unwrap_or_default();
@@ -145,7 +151,8 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
                 },
                 Actor::Cli,
             )?;
-            report(&out, &id, "approved", outcome)
+            let note = when_sent(ctx, &d);
+            report(&out, &format!("{id}; {note}"), "approved", outcome)
         }
         DraftsCmd::Reject { id, reason } => {
             let outcome = engine.submit(
@@ -218,6 +225,7 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
 /// once; the engine refuses the whole batch if any kind may not be batched (exit 4), and
 /// otherwise decides each on its own digest.
 fn approve_batch(
+    ctx: &Context,
     engine: &crate::engine::Engine,
     out: &super::Printer,
     ids: &[String],
@@ -267,8 +275,12 @@ fn approve_batch(
         .collect();
     out.emit(&outcome, |l| {
         for r in &results {
+            let note = match drafts.iter().find(|d| d.id == r.id) {
+                Some(d) if r.is_done() => format!("; {}", when_sent(ctx, d)),
+                _ => String::new(),
+            };
             l.push(format!(
-                "{} {}",
+                "{} {}{note}",
                 if r.is_done() {
                     "approved"
                 } else {
@@ -333,8 +345,8 @@ fn describe(d: &Draft, l: &mut Vec<String>) {
         d.created_by
     ));
     l.push(format!(
-        "verdict:    {}",
-        serde_json::to_string(&d.verdict).unwrap_or_default()
+        "verdict:    {} (when created)",
+        verdict_words(&d.verdict)
     ));
     if let Some(p) = &d.provider {
         l.push(format!("written by: {p}"));
@@ -354,6 +366,45 @@ fn describe(d: &Draft, l: &mut Vec<String>) {
     }
     l.push(String::new());
     l.push(safe(d.outbound.body()));
+}
+
+/// The governance verdict as the console words it: `queue — reason`.
+fn verdict_words(v: &crate::domain::Verdict) -> String {
+    use crate::domain::Verdict;
+    match v {
+        Verdict::Run => "run".to_string(),
+        Verdict::Queue { reason } => format!("queue — {reason}"),
+        Verdict::Block { rule, reason, .. } => format!("block — {rule}: {reason}"),
+    }
+}
+
+/// After an approval: when it will actually go out. Only a running engine's executor sends,
+/// and only for a profile with somewhere to send from (a Graph account, or the demo outbox).
+fn when_sent(ctx: &Context, d: &Draft) -> String {
+    use crate::config::SourceKind;
+    if matches!(d.outbound, Outbound::CreateDeal { .. }) {
+        return match crate::engine::EngineLock::holder(&ctx.paths.engine_lock()) {
+            Some(pid) => format!("the running engine (pid {pid}) carries it out shortly"),
+            None => "it is carried out when the engine runs (`opsdesk serve` or the console)"
+                .to_string(),
+        };
+    }
+    let can_send = ctx.config().ok().is_some_and(|c| {
+        c.profiles
+            .get(&d.profile)
+            .is_some_and(|p| p.graph.is_some() || p.sources.contains(&SourceKind::Demo))
+    });
+    if !can_send {
+        return format!(
+            "nothing will send it: profile `{}` has no account to send from (a [profiles.{}.graph] Microsoft Graph account, then `opsdesk login {}`)",
+            d.profile, d.profile, d.profile
+        );
+    }
+    match crate::engine::EngineLock::holder(&ctx.paths.engine_lock()) {
+        Some(pid) => format!("the running engine (pid {pid}) sends it shortly"),
+        None => "no engine is running: it is sent when one starts (`opsdesk serve` or the console)"
+            .to_string(),
+    }
 }
 
 /// Approving something that sends asks first; a script must say --yes.

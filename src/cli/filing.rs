@@ -32,7 +32,7 @@ pub enum FilingCmd {
     /// router) for mail no rule places, choosing among the configured folders.
     Propose {
         /// Mail items by seq.
-        #[arg(required = true)]
+        #[arg(required = true, value_parser = super::seq_arg)]
         seqs: Vec<u64>,
         /// Queue each proposed move as a `mail_move` (it waits for approval by default).
         #[arg(long)]

@@ -29,7 +29,7 @@ pub enum InboxCmd {
         #[arg(long)]
         grep: Option<String>,
         /// Only items with a seq below this (for paging).
-        #[arg(long)]
+        #[arg(long, value_parser = super::seq_arg)]
         before: Option<u64>,
     },
     /// Read what a consumer has not consumed yet and move its cursor.
@@ -52,7 +52,7 @@ pub enum InboxCmd {
     },
     /// Show one item by seq or source id.
     Show {
-        /// A seq number (`#12` in lists, without the #) or the source's id.
+        /// A seq number (`12` or `#12` as lists print it) or the source's id.
         key: String,
     },
     /// Unread count, last seq and consumer cursors.
@@ -117,7 +117,7 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
         } => pull(ctx, &out, consumer, limit, channel, profile, no_mark),
         InboxCmd::Show { key } => {
             let engine = ctx.engine()?;
-            let rec = match key.parse::<u64>() {
+            let rec = match crate::domain::parse_seq(&key).ok_or(()) {
                 Ok(seq) => engine.inbox_record(seq)?,
                 Err(_) => engine.inbox_record_by_id(&key)?,
             }
@@ -289,6 +289,18 @@ fn add(ctx: &Context, out: &Printer, a: AddArgs) -> CmdResult {
             }
         }
     };
+    let names = engine.profile_names();
+    if !names.contains(&profile) && !engine.takes_unassigned(&profile) {
+        // A fresh setup has only `default`, and the README's examples use `work`: say how
+        // to get one, not only that it is missing.
+        return Err(Failure::usage(format!(
+            "unknown profile `{}`; configured profiles: {}. To add it, put `[profiles.{0}]` with `sources = [\"spool\"]` in {} (then `opsdesk config check`), or use --profile {}",
+            crate::sanitize::one_line(&profile, 64),
+            names.join(", "),
+            ctx.paths.config_file.display(),
+            names.first().map(String::as_str).unwrap_or("default"),
+        )));
+    }
     let body = read_body(body, body_file)?;
     let msg = NewMessage {
         id: id.unwrap_or_else(|| format!("cli:{}", uuid::Uuid::new_v4().simple())),

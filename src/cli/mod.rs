@@ -92,7 +92,7 @@ pub enum Command {
     /// The hash-chained audit trail.
     #[command(subcommand)]
     Audit(audit::AuditCmd),
-    /// Triage inbox items (rules, then the LLM router): run, list, set.
+    /// Triage inbox items (rules, then the LLM router): run, list, set, assign.
     #[command(subcommand)]
     Triage(assistant::TriageCmd),
     /// Deadlines found in inbox items (the LLM router, the rules as fallback): extract, list.
@@ -280,6 +280,12 @@ impl Context {
     pub fn printer(&self) -> Printer {
         Printer::new(self.global.json)
     }
+}
+
+/// A seq argument: `12` or `#12` as lists print it.
+pub fn seq_arg(s: &str) -> Result<u64, String> {
+    crate::domain::parse_seq(s)
+        .ok_or_else(|| format!("`{s}` is not a seq (a number, as in `12` or `#12`)"))
 }
 
 /// A command line clap could not parse. Help and `--version` print as clap prints them; a usage

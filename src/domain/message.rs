@@ -249,3 +249,13 @@ impl Attachment {
         }
     }
 }
+
+/// An inbox seq as people write it: `12`, or `#12` as lists print it. `None` for anything
+/// else (a source id).
+pub fn parse_seq(s: &str) -> Option<u64> {
+    let digits = s.trim().strip_prefix('#').unwrap_or(s.trim());
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}

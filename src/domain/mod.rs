@@ -22,7 +22,7 @@ pub use draft::{
 };
 pub use message::{
     Attachment, AttachmentStatus, Channel, InboxRecord, META_PROFILE_ASSIGNED, META_PROFILE_RULE,
-    NewMessage, Party, UNASSIGNED,
+    NewMessage, Party, UNASSIGNED, parse_seq,
 };
 pub use query::{BriefKind, ConfigSection, Query};
 

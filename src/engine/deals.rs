@@ -407,7 +407,7 @@ impl Engine {
             }
             Action::LinkDeal { deal_id, message } => {
                 let deal = self.existing_deal(&deal_id)?;
-                let rec = match message.parse::<u64>() {
+                let rec = match crate::domain::parse_seq(&message).ok_or(()) {
                     Ok(seq) => self.inbox.get(seq)?,
                     Err(_) => self.inbox.find_by_id(&message)?,
                 }
@@ -444,11 +444,10 @@ impl Engine {
             } => {
                 let deal = self.existing_deal(&deal_id)?;
                 // By source id, or by the seq the operator sees in lists.
-                let message_id = match deal
-                    .links
-                    .iter()
-                    .find(|l| l.message_id == message_id || l.seq.to_string() == message_id)
-                {
+                let message_id = match deal.links.iter().find(|l| {
+                    l.message_id == message_id
+                        || crate::domain::parse_seq(&message_id) == Some(l.seq)
+                }) {
                     Some(l) => l.message_id.clone(),
                     None => message_id,
                 };

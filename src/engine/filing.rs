@@ -108,7 +108,7 @@ impl Engine {
         let book = self.deals.book()?;
         let mut suggestions = Vec::new();
         for key in keys {
-            let rec = match key.parse::<u64>() {
+            let rec = match crate::domain::parse_seq(&key).ok_or(()) {
                 Ok(seq) => self.inbox.get(seq)?,
                 Err(_) => self.inbox.find_by_id(&key)?,
             };

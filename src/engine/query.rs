@@ -425,7 +425,7 @@ impl Engine {
     }
 
     fn record_answer(&self, key: &str) -> Result<(Answer, String), EngineError> {
-        let rec = match key.parse::<u64>() {
+        let rec = match crate::domain::parse_seq(&key).ok_or(()) {
             Ok(seq) => self.inbox.get(seq)?,
             Err(_) => self.inbox.find_by_id(key)?,
         }
@@ -641,6 +641,16 @@ impl Engine {
 
     pub(super) fn check_profile(&self, profile: Option<&str>) -> Result<(), EngineError> {
         match profile {
+            // A name the README and the console use: say why it is not here rather than
+            // calling it unknown.
+            Some(p) if p == crate::domain::UNASSIGNED && !self.takes_unassigned(p) => {
+                Err(EngineError::invalid(
+                    format!(
+                        "there is no `{p}` bucket without a [classification] section in the config: unclear items get the spool's default profile instead (see README, \"Files and configuration\")"
+                    ),
+                    json!({"field": "profile", "valid_profiles": self.profile_names()}),
+                ))
+            }
             Some(p) if !self.config.profiles.contains_key(p) && !self.takes_unassigned(p) => {
                 Err(EngineError::invalid(
                     format!("unknown profile `{p}`"),
