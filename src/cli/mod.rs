@@ -303,12 +303,18 @@ pub fn parse_failed(e: &clap::Error) -> ExitCode {
         let text = e.render().to_string();
         // clap's first line is the error itself ("error: unexpected argument …"); the usage
         // and "try --help" lines after it are for a person.
-        let message = text
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .trim_start_matches("error: ")
-            .to_string();
+        let message = match e.kind() {
+            // clap shows the command's help here; its first line is no error message.
+            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                "a subcommand or argument is missing; see --help".to_string()
+            }
+            _ => text
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .trim_start_matches("error: ")
+                .to_string(),
+        };
         output::print_error_json(&Failure { code, message });
     }
     // Help and version to stdout, errors to stderr: clap knows which.
