@@ -117,9 +117,9 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
         } => pull(ctx, &out, consumer, limit, channel, profile, no_mark),
         InboxCmd::Show { key } => {
             let engine = ctx.engine()?;
-            let rec = match crate::domain::parse_seq(&key).ok_or(()) {
-                Ok(seq) => engine.inbox_record(seq)?,
-                Err(_) => engine.inbox_record_by_id(&key)?,
+            let rec = match crate::domain::parse_seq(&key) {
+                Some(seq) => engine.inbox_record(seq)?,
+                None => engine.inbox_record_by_id(&key)?,
             }
             .ok_or_else(|| {
                 Failure::usage(format!(

@@ -407,9 +407,9 @@ impl Engine {
             }
             Action::LinkDeal { deal_id, message } => {
                 let deal = self.existing_deal(&deal_id)?;
-                let rec = match crate::domain::parse_seq(&message).ok_or(()) {
-                    Ok(seq) => self.inbox.get(seq)?,
-                    Err(_) => self.inbox.find_by_id(&message)?,
+                let rec = match crate::domain::parse_seq(&message) {
+                    Some(seq) => self.inbox.get(seq)?,
+                    None => self.inbox.find_by_id(&message)?,
                 }
                 .ok_or_else(|| {
                     EngineError::NotFound(format!(

@@ -108,9 +108,9 @@ impl Engine {
         let book = self.deals.book()?;
         let mut suggestions = Vec::new();
         for key in keys {
-            let rec = match crate::domain::parse_seq(&key).ok_or(()) {
-                Ok(seq) => self.inbox.get(seq)?,
-                Err(_) => self.inbox.find_by_id(&key)?,
+            let rec = match crate::domain::parse_seq(&key) {
+                Some(seq) => self.inbox.get(seq)?,
+                None => self.inbox.find_by_id(&key)?,
             };
             let Some(rec) = rec else {
                 suggestions.push(FilingSuggestion {

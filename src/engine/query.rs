@@ -425,9 +425,9 @@ impl Engine {
     }
 
     fn record_answer(&self, key: &str) -> Result<(Answer, String), EngineError> {
-        let rec = match crate::domain::parse_seq(&key).ok_or(()) {
-            Ok(seq) => self.inbox.get(seq)?,
-            Err(_) => self.inbox.find_by_id(key)?,
+        let rec = match crate::domain::parse_seq(key) {
+            Some(seq) => self.inbox.get(seq)?,
+            None => self.inbox.find_by_id(key)?,
         }
         .ok_or_else(|| {
             EngineError::NotFound(format!("no inbox item `{key}` (give a seq or a source id)"))
