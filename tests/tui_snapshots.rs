@@ -1301,3 +1301,39 @@ fn capital_p_assigns_the_selected_message_to_a_profile_through_the_data_thread()
             .contains("now in profile clinic")
     );
 }
+
+#[test]
+fn the_brief_scrolls_opens_whole_with_enter_and_says_when_it_was_generated() {
+    let mut a = app(false);
+    key(&mut a, KeyCode::Char('2'));
+    let text: String = (1..=40).map(|i| format!("brief line {i}\n")).collect();
+    a.update(Msg::Brief {
+        profile: "clinic".into(),
+        morning: Ok(serde_json::json!({"text": text})),
+        eod: Ok(serde_json::json!({"text": "digest line 1"})),
+    });
+    let first = render(&a);
+    // The console's clock when the answer came: 3 h after T0 (09:15).
+    assert!(first.contains("Morning brief · clinic · generated 12:15"), "{first}");
+    assert!(first.contains("brief line 1 "), "{first}");
+    assert!(!first.contains("brief line 20 "), "{first}");
+    key(&mut a, KeyCode::PageDown);
+    key(&mut a, KeyCode::PageDown);
+    let scrolled = render(&a);
+    assert!(scrolled.contains("brief line 20 "), "{scrolled}");
+    assert!(!scrolled.contains("brief line 1 "), "{scrolled}");
+    key(&mut a, KeyCode::PageUp);
+    key(&mut a, KeyCode::PageUp);
+    assert!(render(&a).contains("brief line 1 "));
+    // Enter: the whole brief and digest, scrollable like any details view.
+    key(&mut a, KeyCode::Enter);
+    match &a.overlay {
+        Some(opsdesk::tui::app::Overlay::Details { title, lines, .. }) => {
+            assert_eq!(title, "Brief · clinic");
+            assert!(lines.iter().any(|l| l.starts_with("generated 2026-03-02 12:15")));
+            assert!(lines.iter().any(|l| l == "brief line 40"));
+            assert!(lines.iter().any(|l| l == "digest line 1"));
+        }
+        other => panic!("Enter should open the whole brief, got {other:?}"),
+    }
+}

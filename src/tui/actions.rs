@@ -26,6 +26,9 @@ impl App {
             Act::PaneDeals => self.switch(Pane::Deals, fx),
             Act::Down => self.move_by(1, fx),
             Act::Up => self.move_by(-1, fx),
+            // In the Brief pane j/k pick the profile; paging scrolls its text.
+            Act::PageDown if self.pane == Pane::Brief => self.scroll_brief(true),
+            Act::PageUp if self.pane == Pane::Brief => self.scroll_brief(false),
             Act::PageDown => self.move_by(self.inbox_list_height() as i64, fx),
             Act::PageUp => self.move_by(-(self.inbox_list_height() as i64), fx),
             Act::Top => self.top(fx),
@@ -268,6 +271,16 @@ impl App {
             },
             label: "marked everything read".into(),
         }));
+    }
+
+    /// Scroll the brief and digest texts by half a pane (each pane is half the body).
+    fn scroll_brief(&mut self, down: bool) {
+        let step = (self.size.1.saturating_sub(3) / 4).max(1);
+        self.brief.scroll = if down {
+            self.brief.scroll.saturating_add(step)
+        } else {
+            self.brief.scroll.saturating_sub(step)
+        };
     }
 
     fn regenerate(&mut self, fx: &mut Vec<Effect>) {

@@ -599,12 +599,18 @@ pub struct BriefEntry {
     pub morning: Option<Result<Value, String>>,
     pub eod: Option<Result<Value, String>>,
     pub loading: bool,
+    /// When this console received the answer: the brief is a snapshot, not live, so its
+    /// counts may lag the status bar; the time says how old it is.
+    pub generated: Option<OffsetDateTime>,
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct BriefView {
     pub sel: usize,
     pub entries: BTreeMap<String, BriefEntry>,
+    /// Lines the brief and digest texts are scrolled by (PgDn / PgUp; reset on another
+    /// profile or a regeneration).
+    pub scroll: u16,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -1101,6 +1107,7 @@ impl App {
                 e.morning = Some(morning);
                 e.eod = Some(eod);
                 e.loading = false;
+                e.generated = Some(self.now);
             }
             Msg::Clients(c) => self.status.clients = c,
             Msg::Deals(r) => match r {
@@ -1510,6 +1517,7 @@ impl App {
     }
 
     pub(super) fn brief_req(&mut self, profile: String) -> Vec<Effect> {
+        self.brief.scroll = 0;
         self.brief
             .entries
             .entry(profile.clone())
@@ -1635,6 +1643,30 @@ impl App {
                 ];
                 (format!("Audit record {}", r.seq), lines)
             }
+            Pane::Brief => {
+                let Some(p) = self.profiles.get(self.brief.sel) else {
+                    return;
+                };
+                let Some(e) = self.brief.entries.get(p).filter(|e| !e.loading) else {
+                    self.say(Level::Info, "no brief yet for this profile (r generates it)");
+                    return;
+                };
+                let mut lines = Vec::new();
+                if let Some(at) = e.generated {
+                    lines.push(format!(
+                        "generated {} ({}); r regenerates",
+                        fmt_time(at, self.tz),
+                        zone_name(self.tz)
+                    ));
+                    lines.push(String::new());
+                }
+                for (head, v) in [("Morning brief", &e.morning), ("End-of-day digest", &e.eod)] {
+                    lines.push(head.to_string());
+                    lines.extend(super::panes::brief::text_of(v.as_ref(), &self.theme));
+                    lines.push(String::new());
+                }
+                (format!("Brief · {p}"), lines)
+            }
             _ => return,
         };
         let lines = lines
@@ -1754,6 +1786,9 @@ impl App {
     }
 
     fn brief_select(&mut self, i: usize, fx: &mut Vec<Effect>) {
+        if i != self.brief.sel {
+            self.brief.scroll = 0;
+        }
         self.brief.sel = i;
         if let Some(p) = self.profiles.get(i).cloned()
             && !self.brief.entries.contains_key(&p)

@@ -145,7 +145,15 @@ fn hint(app: &App) -> String {
             k(Act::Health),
             k(Act::Help)
         ),
-        Pane::Brief => format!(" {} regenerate", k(Act::Regenerate)),
+        Pane::Brief => format!(
+            " {}/{} profile · {}/{} scroll · {} full text · {} regenerate",
+            k(Act::Down),
+            k(Act::Up),
+            k(Act::PageDown),
+            k(Act::PageUp),
+            k(Act::Details),
+            k(Act::Regenerate)
+        ),
         Pane::Drafts => format!(
             " {} approve · {} reject · {} mark · {} edit · {} re-queue · {} details · {} show decided · {} sort by age",
             k(Act::Approve),
