@@ -1337,3 +1337,38 @@ fn the_brief_scrolls_opens_whole_with_enter_and_says_when_it_was_generated() {
         other => panic!("Enter should open the whole brief, got {other:?}"),
     }
 }
+
+#[test]
+fn failing_providers_show_in_the_status_bar_and_the_health_view_with_the_fix() {
+    let mut a = app(false);
+    let config = Config::demo();
+    let mut v = view(&config, &config.llm);
+    let missing = "the credential of provider `openai` is missing: set the environment variable OPENAI_API_KEY";
+    for p in v.providers.iter_mut() {
+        if p.name == "openai" {
+            p.last_error = Some(missing.into());
+        }
+    }
+    let work_provider = v
+        .entities
+        .iter()
+        .find(|e| e.profile == "work")
+        .and_then(|e| e.effective.clone());
+    a.update(Msg::Providers(Ok(v)));
+    let out = render(&a);
+    let status = out.lines().last().unwrap();
+    assert!(status.contains("LLM failing: openai"), "{status}");
+    assert!(!status.contains("all ok"), "{status}");
+    key(&mut a, KeyCode::Char('!'));
+    let Some(opsdesk::tui::app::Overlay::Details { lines, .. }) = &a.overlay else {
+        panic!("! opens the health view");
+    };
+    let text = lines.join("\n");
+    assert!(text.contains("FAIL  provider openai"), "{text}");
+    // The whole error, with the variable to set, not cut to a line.
+    assert!(text.contains(&format!("why: {missing}")), "{text}");
+    // The demo routes work to openai by default.
+    assert_eq!(work_provider.as_deref(), Some("openai"));
+    assert!(text.contains("FAIL  work → openai"), "{text}");
+    assert!(!text.contains("ok    work → openai"), "{text}");
+}

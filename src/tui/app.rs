@@ -909,6 +909,13 @@ impl App {
                 None => format!("{} ({}x)", h.name, h.failures),
             })
             .collect();
+        // A provider whose calls fail (a missing credential, a refused key…) fails every LLM
+        // job routed to it: as much a failure as a source's.
+        let llm = self.failing_providers();
+        if !llm.is_empty() {
+            let names: Vec<&str> = llm.iter().map(|p| p.name.as_str()).collect();
+            out.push(format!("LLM failing: {}", names.join(", ")));
+        }
         if self.status.mcp_error.is_some() {
             out.push("mcp".into());
         }
@@ -916,6 +923,20 @@ impl App {
             out.push("audit chain".into());
         }
         out
+    }
+
+    /// Enabled providers whose calls in this process failed and none answered (or that cool
+    /// down): the Providers pane's HEALTH `failing` / `cool`.
+    pub fn failing_providers(&self) -> Vec<&crate::engine::providers::ProviderRow> {
+        self.providers.view.as_ref().map_or_else(Vec::new, |v| {
+            v.providers
+                .iter()
+                .filter(|p| {
+                    p.enabled
+                        && matches!(super::panes::providers::health(p), "failing" | "cool")
+                })
+                .collect()
+        })
     }
 
     /// Entities whose LLM work is blocked by the provider switches (from the Providers view).
@@ -1000,14 +1021,45 @@ impl App {
                 self.providers.error.as_deref().unwrap_or("not loaded yet")
             )),
             Some(v) => {
+                let failing = self.failing_providers();
+                let is_failing = |name: &str| failing.iter().any(|p| p.name == name);
                 for e in &v.entities {
-                    match &e.blocked {
-                        Some(why) => l.push(format!("  BLOCKED {}: {why}", e.profile)),
-                        None => l.push(format!(
+                    match (&e.blocked, e.effective.as_deref()) {
+                        (Some(why), _) => l.push(format!("  BLOCKED {}: {why}", e.profile)),
+                        (None, Some(p)) if is_failing(p) => l.push(format!(
+                            "  FAIL  {} → {p}: its calls fail (below); other enabled providers are tried next",
+                            e.profile
+                        )),
+                        (None, p) => l.push(format!(
                             "  ok    {} → {}",
                             e.profile,
-                            e.effective.as_deref().unwrap_or("none")
+                            p.unwrap_or("none")
                         )),
+                    }
+                }
+                for p in failing {
+                    l.push(format!(
+                        "  FAIL  provider {}: {}",
+                        p.name,
+                        super::panes::providers::health(p)
+                    ));
+                    l.push(format!(
+                        "        why: {}",
+                        p.last_error.as_deref().unwrap_or("(no error text)")
+                    ));
+                    if let Some(until) = &p.cooldown_until {
+                        l.push(format!("        skipped until {until}"));
+                    }
+                    // A missing credential names its variable in the error itself.
+                    if !p
+                        .last_error
+                        .as_deref()
+                        .is_some_and(|e| e.contains("environment variable"))
+                    {
+                        l.push(
+                            "        fix: check its credential and model (`opsdesk doctor`), or disable it in Providers (4)"
+                                .into(),
+                        );
                     }
                 }
             }

@@ -36,8 +36,9 @@ fn usage_line(view: &crate::engine::providers::ProvidersView) -> Option<String> 
     (!parts.is_empty()).then(|| format!("  usage: {}", parts.join(" · ")))
 }
 
-/// The router's view of a provider in this process.
-fn health(r: &crate::engine::providers::ProviderRow) -> &'static str {
+/// The router's view of a provider in this process (also what the status bar and the
+/// health view count as failing).
+pub fn health(r: &crate::engine::providers::ProviderRow) -> &'static str {
     if r.cooldown_until.is_some() {
         "cool"
     } else if r.calls.is_some_and(|c| c > 0) {
