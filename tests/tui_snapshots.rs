@@ -1262,6 +1262,9 @@ fn c_classifies_the_selected_message_as_the_operator() {
 #[test]
 fn capital_p_assigns_the_selected_message_to_a_profile_through_the_data_thread() {
     let mut a = app(false);
+    // An item whose profile was unclear (only those can be assigned).
+    let sel = a.inbox.sel;
+    a.inbox.rows[sel].profile_unclear = true;
     let seq = a.inbox.selected().unwrap().seq;
     assert!(
         key(&mut a, KeyCode::Char('P')).is_empty(),
@@ -1371,4 +1374,58 @@ fn failing_providers_show_in_the_status_bar_and_the_health_view_with_the_fix() {
     assert_eq!(work_provider.as_deref(), Some("openai"));
     assert!(text.contains("FAIL  work → openai"), "{text}");
     assert!(!text.contains("ok    work → openai"), "{text}");
+}
+
+#[test]
+fn capital_p_refuses_an_item_that_came_with_its_profile_before_asking() {
+    let mut a = app(false);
+    let r = a.inbox.selected().unwrap().clone();
+    assert!(!r.profile_unclear, "the fixture's items came with their profile");
+    assert!(key(&mut a, KeyCode::Char('P')).is_empty());
+    assert!(a.overlay.is_none(), "no picker for an item it would refuse");
+    let (_, m) = a.message.clone().unwrap();
+    assert!(
+        m.contains(&format!("#{} came with profile `{}`", r.seq, r.profile)),
+        "{m}"
+    );
+}
+
+#[test]
+fn an_error_stays_until_a_key_and_the_log_keeps_it_whole() {
+    let mut a = app(false);
+    a.size = (80, 24);
+    let long = format!(
+        "no draft made for seq 21: {}set the environment variable AZURE_OPENAI_API_KEY",
+        "every provider tried failed (openai, azure); ".repeat(3)
+    );
+    a.update(Msg::JobDone {
+        job: opsdesk::assistant::JobKind::Draft,
+        result: Err(long.clone()),
+    });
+    // A notice arriving later does not replace the error unseen.
+    a.update(Msg::Notice {
+        level: opsdesk::tui::app::Level::Info,
+        text: "new draft d-1 by mcp:demo-assistant".into(),
+    });
+    let out = render(&a);
+    let line = out.lines().rev().nth(1).unwrap();
+    assert!(line.contains("✗ draft: no draft made"), "{line}");
+    // Cut to the width, the line says where the rest is.
+    assert!(line.contains("(L: full text)"), "{line}");
+    // L: every message in full, newest first.
+    key(&mut a, KeyCode::Char('L'));
+    let Some(opsdesk::tui::app::Overlay::Details { lines, .. }) = &a.overlay else {
+        panic!("L opens the message log");
+    };
+    assert!(lines[0].contains("new draft d-1"), "{lines:?}");
+    assert!(lines[1].ends_with(&long), "{lines:?}");
+    // Closing it is a key press: the error is gone, the next notice shows.
+    key(&mut a, KeyCode::Esc);
+    key(&mut a, KeyCode::Char('j'));
+    assert!(a.message.is_none());
+    a.update(Msg::Notice {
+        level: opsdesk::tui::app::Level::Info,
+        text: "later".into(),
+    });
+    assert_eq!(a.message.clone().unwrap().1, "later");
 }

@@ -44,6 +44,14 @@ impl App {
                 })
             }
             Act::Health => self.open_health(),
+            Act::Messages => {
+                self.overlay = Some(Overlay::Details {
+                    title: "Messages this session (newest first)".into(),
+                    lines: self.log_lines(),
+                    scroll: 0,
+                    pick: None,
+                })
+            }
             Act::Mouse => self.toggle_mouse(fx),
             Act::Details => self.details(),
             Act::Refresh => fx.extend(self.reload()),
@@ -102,6 +110,16 @@ impl App {
                     return;
                 };
                 let (seq, now) = (r.seq, r.profile.clone());
+                // Refuse here rather than after the operator picked a profile.
+                if !r.profile_unclear {
+                    self.say(
+                        Level::Warn,
+                        format!(
+                            "#{seq} came with profile `{now}` from its source; only items whose profile was unclear (`unassigned`, or placed by a [classification] rule) can be assigned"
+                        ),
+                    );
+                    return;
+                }
                 self.overlay = Some(Overlay::Input {
                     kind: InputKind::AssignProfile { seq },
                     title: format!(

@@ -92,6 +92,10 @@ pub struct InboxRow {
     pub triage: Option<crate::assistant::store::TriageRecord>,
     /// The attachments, listed in the details; opened or saved only on the operator's key.
     pub attachments: Vec<AttachmentRow>,
+    /// Whether its profile was unclear (`unassigned`, placed by a `[classification]` rule,
+    /// or assigned by the operator before): only such items may be assigned, so `P` refuses
+    /// the others before asking. The engine checks again.
+    pub profile_unclear: bool,
 }
 
 impl InboxRow {
@@ -135,6 +139,9 @@ impl From<&InboxRecord> for InboxRow {
             text: crate::sanitize::clean_text(&text, PREVIEW_CHARS),
             triage: None,
             attachments: r.attachments.iter().map(AttachmentRow::from).collect(),
+            profile_unclear: r.profile == crate::domain::UNASSIGNED
+                || r.meta.contains_key(crate::domain::META_PROFILE_RULE)
+                || r.meta.contains_key(crate::domain::META_PROFILE_ASSIGNED),
         }
     }
 }
@@ -665,7 +672,13 @@ pub struct App {
     pub deals: DealsView,
     /// Reminders of drafts waiting too long (`[drafts] remind_after_hours`); `None`: off.
     pub reminders: Option<crate::engine::reminders::Reminders>,
+    /// Every message said this session, newest last, in full (the message line shows one,
+    /// cut to the width): `L` / `:messages` shows them.
+    pub log: VecDeque<(OffsetDateTime, Level, String)>,
 }
+
+/// Messages kept in the log.
+pub const LOG_CAP: usize = 200;
 
 /// The Deals pane: every deal, open ones first, and the selected one's detail.
 #[derive(Debug, Clone, Default)]
@@ -838,6 +851,7 @@ impl App {
             jobs: BTreeMap::new(),
             deals: DealsView::default(),
             reminders: None,
+            log: VecDeque::new(),
         }
     }
 
@@ -889,8 +903,42 @@ impl App {
         }
     }
 
+    /// Say something in the message line, and keep it in full in the log. An error stays
+    /// on the line until the operator presses a key: a later notice (a draft arriving, a
+    /// job's progress) goes to the log instead of replacing it unseen.
     pub fn say(&mut self, level: Level, text: impl Into<String>) {
-        self.message = Some((level, crate::sanitize::one_line(&text.into(), 400)));
+        let text = text.into();
+        self.log.push_back((
+            self.now,
+            level,
+            crate::sanitize::one_line(&text, 8000),
+        ));
+        while self.log.len() > LOG_CAP {
+            self.log.pop_front();
+        }
+        if matches!(self.message, Some((Level::Error, _))) && level != Level::Error {
+            return;
+        }
+        self.message = Some((level, crate::sanitize::one_line(&text, 400)));
+    }
+
+    /// The message log as lines, newest first, each in full.
+    pub fn log_lines(&self) -> Vec<String> {
+        if self.log.is_empty() {
+            return vec!["nothing said yet this session".into()];
+        }
+        self.log
+            .iter()
+            .rev()
+            .map(|(at, level, text)| {
+                let mark = match level {
+                    Level::Error => "✗",
+                    Level::Warn => "!",
+                    Level::Info => " ",
+                };
+                format!("{} {mark} {text}", fmt_time(*at, self.tz))
+            })
+            .collect()
     }
 
     pub fn default_provider(&self) -> Option<&str> {
@@ -1591,10 +1639,11 @@ impl App {
             self.on_overlay_key(k, fx);
             return;
         }
+        // Any key dismisses the message line (an error waits for one).
+        self.message = None;
         let Some(act) = self.keymap.lookup(self.pane.section(), &k) else {
             return;
         };
-        self.message = None;
         self.act(act, fx);
     }
 
@@ -2046,6 +2095,7 @@ impl App {
             "verify" => self.act(Act::Verify, fx),
             "refresh" | "reload" => self.act(Act::Refresh, fx),
             "help" => self.act(Act::Help, fx),
+            "messages" | "log" => self.act(Act::Messages, fx),
             "health" | "sources" => self.act(Act::Health, fx),
             "mouse" => self.act(Act::Mouse, fx),
             "theme" => match super::theme::Theme::built_in(&arg, self.theme.no_color) {

@@ -73,7 +73,7 @@ acts! {
     Down = "down", Up = "up", PageDown = "page_down", PageUp = "page_up",
     Top = "top", Bottom = "bottom", Filter = "filter", ClearFilter = "clear_filter",
     Command = "command", Help = "help", Health = "health", Mouse = "mouse",
-    Details = "details", Refresh = "refresh",
+    Details = "details", Refresh = "refresh", Messages = "messages",
     DraftReply = "draft_reply", AskReply = "ask_reply", MarkRead = "mark_read",
     MarkAllRead = "mark_all_read",
     Regenerate = "regenerate",
@@ -143,6 +143,7 @@ impl Act {
             | Act::Health
             | Act::Mouse
             | Act::Refresh
+            | Act::Messages
             | Act::Verify => Purpose::App,
             Act::Details
             | Act::DraftReply
