@@ -1210,7 +1210,8 @@ fn deals_pane_lists_open_deals_first_with_stage_dates_and_linked_messages() {
         "{out}"
     );
     assert!(
-        out.contains("#4      participant ann@acme.example is a counterparty"),
+        // With sender and subject: seq 4 is in the inbox window.
+        out.contains("#4      Front Desk · Schedule change for Thursday — participant ann@acme.example"),
         "{out}"
     );
     insta::assert_snapshot!(out);
@@ -1428,4 +1429,25 @@ fn an_error_stays_until_a_key_and_the_log_keeps_it_whole() {
         text: "later".into(),
     });
     assert_eq!(a.message.clone().unwrap().1, "later");
+}
+
+#[test]
+fn the_deals_pane_names_the_real_create_command_reloads_on_entry_and_lists_deals_in_the_command_line() {
+    let mut a = app(false);
+    a.update(Msg::Deals(Ok(vec![])));
+    // A deal made by the CLI (another process) is read again when the pane opens.
+    let fx = key(&mut a, KeyCode::Char('6'));
+    assert!(fx.contains(&Effect::Req(Req::Deals)), "{fx:?}");
+    let out = render(&a);
+    assert!(
+        out.contains("`opsdesk deals create --name NAME --profile P`"),
+        "{out}"
+    );
+    key(&mut a, KeyCode::Char(':'));
+    let out = render(&a);
+    assert!(out.contains("deals"), "{out}");
+    let Some(opsdesk::tui::app::Overlay::Input { title, .. }) = &a.overlay else {
+        panic!(": opens the command line");
+    };
+    assert!(title.contains(" deals,"), "{title}");
 }

@@ -208,7 +208,7 @@ impl App {
     fn open_command(&mut self) {
         self.overlay = Some(Overlay::Input {
             kind: InputKind::Command,
-            title: "Command (inbox, brief, drafts, providers, audit, health, verify, refresh, mouse, theme NAME, help, quit)".into(),
+            title: "Command (inbox, brief, drafts, providers, audit, deals, health, messages, verify, refresh, mouse, theme NAME, help, quit)".into(),
             buf: String::new(),
         });
     }

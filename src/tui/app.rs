@@ -1610,8 +1610,10 @@ impl App {
                     fx.extend(self.brief_req(p));
                 }
             }
-            // Other surfaces (the CLI) may have changed the providers.
+            // Other surfaces (the CLI, another process) may have changed the providers or
+            // the deals; their changes reach this process only through the files.
             Pane::Providers => fx.push(Effect::Req(Req::Providers)),
+            Pane::Deals => fx.push(Effect::Req(Req::Deals)),
             _ => {}
         }
     }
