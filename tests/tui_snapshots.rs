@@ -1451,3 +1451,29 @@ fn the_deals_pane_names_the_real_create_command_reloads_on_entry_and_lists_deals
     };
     assert!(title.contains(" deals,"), "{title}");
 }
+
+#[test]
+fn the_health_view_says_what_its_counts_cover() {
+    let mut a = app(false);
+    a.status.clients.clear();
+    a.update(Msg::Engine(EngineEvent::Audited(Arc::new(audit(
+        5,
+        "inbox.append",
+        "source:demo",
+        AuditOutcome::Ok,
+        "email#5",
+    )))));
+    let text = a.health_lines().join("\n");
+    // The source's count is a running total, not the last poll's.
+    assert!(
+        text.contains("demo: 5 new item(s) since the console started"),
+        "{text}"
+    );
+    assert!(text.contains("no client connected"), "{text}");
+    assert!(!text.contains("client(s):"), "{text}");
+    // The chain was verified through record 4; record 5 came after.
+    assert!(
+        text.contains("intact through record 4 (verified 2026-03-02 09:15); 1 newer record(s) not verified yet"),
+        "{text}"
+    );
+}

@@ -1018,7 +1018,7 @@ impl App {
                 .unwrap_or_else(|| "never".into());
             if h.ok {
                 l.push(format!(
-                    "  ok    {}: {} new item(s) last run; last ok {last_ok}",
+                    "  ok    {}: {} new item(s) since the console started; last ok {last_ok}",
                     h.name, h.items
                 ));
             } else {
@@ -1043,6 +1043,9 @@ impl App {
         l.push(String::new());
         l.push("MCP server".into());
         l.push(match (&self.status.mcp_url, &self.status.mcp_error) {
+            (Some(url), _) if self.status.clients.is_empty() => {
+                format!("  ok    {url} · no client connected")
+            }
             (Some(url), _) => format!(
                 "  ok    {url} · {} client(s): {}",
                 self.status.clients.len(),
@@ -1058,7 +1061,24 @@ impl App {
         l.push("Audit chain".into());
         l.push(match &self.audit.chain {
             None => "  not verified yet".into(),
-            Some(c) if c.ok => format!("  ok    {}", c.text),
+            Some(c) if c.ok => {
+                // Like the Audit pane: what came after the verification is not covered.
+                let newest = self.audit.records.front().map_or(0, |r| r.seq);
+                let since = newest.saturating_sub(c.records);
+                let mut s = format!("  ok    {}", c.text);
+                if let Some(at) = c.at {
+                    s.push_str(&format!(" (verified {})", fmt_time(at, self.tz)));
+                }
+                if since > 0 {
+                    let v = self
+                        .keymap
+                        .key_for(Section::Audit, super::keymap::Act::Verify);
+                    s.push_str(&format!(
+                        "; {since} newer record(s) not verified yet (`{v}` in Audit, or :verify)"
+                    ));
+                }
+                s
+            }
             Some(c) => format!("  FAIL  {}", c.text),
         });
         l.push(String::new());
