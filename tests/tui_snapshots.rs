@@ -453,6 +453,28 @@ fn cancelled_confirmation_submits_nothing() {
     key(&mut a, KeyCode::Char('a'));
     assert!(key(&mut a, KeyCode::Esc).is_empty());
     assert!(a.overlay.is_none());
+    // Only `y` goes ahead (README, "Confirmations"): a stray Enter cancels too.
+    key(&mut a, KeyCode::Char('a'));
+    assert!(key(&mut a, KeyCode::Enter).is_empty());
+    assert!(a.overlay.is_none());
+    assert!(a.message.clone().unwrap().1.contains("nothing changed"));
+}
+
+#[test]
+fn a_sent_draft_is_called_sent_in_the_list_and_its_details() {
+    let mut a = app(false);
+    let mut d = draft("d-aaaa000009", DraftStatus::Executed, "x@contoso.com", 0);
+    d.remote_id = Some("demo-outbox#1".into());
+    a.update(Msg::Drafts(vec![d]));
+    key(&mut a, KeyCode::Char('3'));
+    key(&mut a, KeyCode::Char('A'));
+    assert!(render(&a).contains("sent"));
+    key(&mut a, KeyCode::Enter);
+    let Some(opsdesk::tui::app::Overlay::Details { lines, .. }) = &a.overlay else {
+        panic!("Enter shows the draft");
+    };
+    assert!(lines.iter().any(|l| l == "status:     sent"), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("executed")), "{lines:?}");
 }
 
 #[test]

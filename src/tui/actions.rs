@@ -345,7 +345,7 @@ impl App {
         lines.extend(d.outbound.body().lines().take(6).map(str::to_string));
         lines.push(String::new());
         lines.push(
-            "Approving releases this to be sent. y / Enter = approve, n / Esc = cancel".into(),
+            "Approving releases this to be sent. y = approve · anything else cancels".into(),
         );
         self.overlay = Some(Overlay::Confirm {
             title: format!("Approve draft {}?", d.id),
@@ -424,7 +424,7 @@ impl App {
         let n = items.len();
         lines.push(String::new());
         lines.push(format!(
-            "Approving releases all {n} to be sent, each bound to the content shown. y / Enter = approve all, n / Esc = cancel"
+            "Approving releases all {n} to be sent, each exactly as it is now in the Drafts pane (Enter there shows a draft whole; one changed since is not approved). y = approve all · anything else cancels"
         ));
         self.overlay = Some(Overlay::Confirm {
             title: format!("Approve {n} marked drafts?"),

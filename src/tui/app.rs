@@ -427,7 +427,8 @@ pub enum Overlay {
         /// A message's attachments to pick from (`[details]` keys), when it has any.
         pick: Option<AttachPick>,
     },
-    /// Asks first; `y` / `Enter` sends `then` to the data task, anything else cancels.
+    /// Asks first; only `y` sends `then` to the data task, anything else (Enter too)
+    /// cancels: a stray Enter must not release mail (README, "Confirmations").
     Confirm {
         title: String,
         lines: Vec<String>,
@@ -1328,7 +1329,7 @@ impl App {
                 );
                 lines.push(String::new());
                 lines.push(format!(
-                    "Disable {name} anyway? y / Enter = disable, n / Esc = cancel"
+                    "Disable {name} anyway? y = disable · anything else cancels"
                 ));
                 let Req::Submit { action, label } =
                     super::actions::toggle_submit(name.clone(), enabled)
@@ -1847,7 +1848,7 @@ impl App {
                                 ),
                                 "Open it only if you expected it from this sender.".into(),
                                 String::new(),
-                                "y / Enter = open it anyway, n / Esc = cancel".into(),
+                                "y = open it anyway · anything else cancels".into(),
                             ],
                             then,
                         });
@@ -1989,7 +1990,7 @@ impl App {
                 }
             }
             Overlay::Confirm { then, .. } => match k.code {
-                KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
+                KeyCode::Char('y') | KeyCode::Char('Y') => {
                     fx.push(Effect::Req(then));
                 }
                 _ => self.say(Level::Info, "cancelled; nothing changed"),
@@ -2207,7 +2208,7 @@ pub fn draft_lines(d: &Draft, tz: UtcOffset) -> Vec<String> {
         crate::domain::Verdict::Block { rule, reason, .. } => format!("block — {rule}: {reason}"),
     };
     let mut lines = vec![
-        format!("status:     {}", d.status.as_str()),
+        format!("status:     {}", status_word(d)),
         format!("profile:    {}", d.profile),
         format!("kind:       {}", d.outbound.kind()),
         format!("recipients: {}", d.outbound.recipients().join(", ")),
@@ -2246,6 +2247,16 @@ pub fn draft_lines(d: &Draft, tz: UtcOffset) -> Vec<String> {
     lines
 }
 
+/// A draft's status in the word the Drafts list uses: an executed draft that leaves the
+/// machine is `sent`, one that only changes things here (a deal, a mail move) is `done`.
+pub fn status_word(d: &Draft) -> &'static str {
+    match d.status {
+        DraftStatus::Executed if sends(&d.outbound) => "sent",
+        DraftStatus::Executed => "done",
+        s => s.as_str(),
+    }
+}
+
 /// What happens to a draft next, in words (the verdict alone says only that it waited).
 pub fn draft_outlook(d: &Draft) -> &'static str {
     match d.status {
@@ -2280,7 +2291,7 @@ pub fn draft_life(events: &[DraftEvent], tz: UtcOffset) -> Vec<String> {
                     format!("rejected by {}: {reason}", e.actor)
                 }
                 DraftEventKind::Executed { remote_id } => {
-                    format!("executed by {} → {remote_id}", e.actor)
+                    format!("sent by {} → {remote_id}", e.actor)
                 }
                 DraftEventKind::Failed { reason } => format!("FAILED ({}): {reason}", e.actor),
                 DraftEventKind::Expired { ttl_hours } => {
