@@ -1499,3 +1499,54 @@ fn the_health_view_says_what_its_counts_cover() {
         "{text}"
     );
 }
+
+#[test]
+fn with_no_working_provider_the_assistant_keys_say_so_before_trying() {
+    let mut a = app(false);
+    let config = Config::demo();
+    let mut v = view(&config, &config.llm);
+    for p in v.providers.iter_mut() {
+        match p.name.as_str() {
+            "openai" => p.missing_credential = Some("OPENAI_API_KEY".into()),
+            "azure" => p.missing_credential = Some("AZURE_OPENAI_API_KEY".into()),
+            _ => {}
+        }
+    }
+    a.update(Msg::Providers(Ok(v.clone())));
+    let status = render(&a).lines().last().unwrap().to_string();
+    assert!(status.contains("LLM key missing: azure, openai"), "{status}");
+    assert_eq!(a.inbox.selected().unwrap().profile, "work");
+    // local is enabled and not known to fail: the job runs, with the plain warning first.
+    let fx = key(&mut a, KeyCode::Char('a'));
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::Req(Req::Job { .. }))),
+        "{fx:?}"
+    );
+    let (_, m) = a.message.clone().unwrap();
+    assert!(
+        m.contains("openai (work's provider) will fail: its credential is missing: set the environment variable OPENAI_API_KEY"),
+        "{m}"
+    );
+    // The failure refreshes the providers' health …
+    let fx = a.update(Msg::JobDone {
+        job: opsdesk::assistant::JobKind::Draft,
+        result: Err("no draft made for seq 5: LLM call failed".into()),
+    });
+    assert!(fx.contains(&Effect::Req(Req::Providers)), "{fx:?}");
+    // … and once every enabled provider is known to fail, `a` refuses before trying.
+    for p in v.providers.iter_mut().filter(|p| p.name == "local") {
+        p.last_error = Some("cannot connect to 127.0.0.1:11434".into());
+    }
+    a.update(Msg::Providers(Ok(v)));
+    key(&mut a, KeyCode::Char('j'));
+    key(&mut a, KeyCode::Char('k'));
+    let fx = key(&mut a, KeyCode::Char('a'));
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::Req(Req::Job { .. }))),
+        "{fx:?}"
+    );
+    let (_, m) = a.message.clone().unwrap();
+    assert!(m.contains("no working LLM provider"), "{m}");
+    assert!(m.contains("set the environment variable OPENAI_API_KEY"), "{m}");
+    assert!(m.contains("nothing was sent"), "{m}");
+}

@@ -149,7 +149,14 @@ impl App {
             return;
         };
         let seq = r.seq;
-        self.say(Level::Info, format!("{job} of #{seq} started…"));
+        match self.llm_precheck(job, &r.profile.clone()) {
+            Err(why) => {
+                self.say(Level::Error, format!("{job} of #{seq} not started: {why}"));
+                return;
+            }
+            Ok(Some(note)) => self.say(Level::Warn, format!("{job} of #{seq} started… {note}")),
+            Ok(None) => self.say(Level::Info, format!("{job} of #{seq} started…")),
+        }
         fx.push(Effect::Req(Req::Job {
             job,
             target: JobTarget::Seqs(vec![seq]),

@@ -960,10 +960,15 @@ impl App {
             .collect();
         // A provider whose calls fail (a missing credential, a refused key…) fails every LLM
         // job routed to it: as much a failure as a source's.
-        let llm = self.failing_providers();
-        if !llm.is_empty() {
-            let names: Vec<&str> = llm.iter().map(|p| p.name.as_str()).collect();
-            out.push(format!("LLM failing: {}", names.join(", ")));
+        let (no_key, llm): (Vec<_>, Vec<_>) = self
+            .failing_providers()
+            .into_iter()
+            .partition(|p| p.missing_credential.is_some() && p.cooldown_until.is_none());
+        for (what, list) in [("LLM key missing", no_key), ("LLM failing", llm)] {
+            if !list.is_empty() {
+                let names: Vec<&str> = list.iter().map(|p| p.name.as_str()).collect();
+                out.push(format!("{what}: {}", names.join(", ")));
+            }
         }
         if self.status.mcp_error.is_some() {
             out.push("mcp".into());
@@ -982,10 +987,51 @@ impl App {
                 .iter()
                 .filter(|p| {
                     p.enabled
-                        && matches!(super::panes::providers::health(p), "failing" | "cool")
+                        && matches!(
+                            super::panes::providers::health(p),
+                            "failing" | "cool" | "no key"
+                        )
                 })
                 .collect()
         })
+    }
+
+    /// Before an assistant job: `Err` (say it, send nothing) when no enabled provider can
+    /// answer and the job needs one; else a remark when the item's own provider is known to
+    /// fail before sending (the job still runs: other providers, or rules, may do it).
+    pub fn llm_precheck(&self, job: JobKind, profile: &str) -> Result<Option<String>, String> {
+        let Some(v) = &self.providers.view else {
+            return Ok(None);
+        };
+        let bad = self.failing_providers();
+        let enabled = v.providers.iter().filter(|p| p.enabled).count();
+        let why: Vec<String> = bad
+            .iter()
+            .map(|p| format!("{}: {}", p.name, provider_trouble(p)))
+            .collect();
+        let health = self
+            .keymap
+            .key_for(self.pane.section(), super::keymap::Act::Health);
+        // Only a reply draft needs the model; triage and deadlines start with rules.
+        if job == JobKind::Draft && enabled > 0 && bad.len() == enabled {
+            return Err(format!(
+                "no working LLM provider, so no draft was asked for (nothing was sent): {} — {health} shows how to fix it",
+                why.join("; ")
+            ));
+        }
+        let own = v
+            .entities
+            .iter()
+            .find(|e| e.profile == profile)
+            .and_then(|e| e.effective.as_deref())
+            .and_then(|name| bad.iter().find(|p| p.name == name));
+        Ok(own.map(|p| {
+            format!(
+                "{} ({profile}'s provider) will fail: {}; the other enabled providers are tried",
+                p.name,
+                provider_trouble(p)
+            )
+        }))
     }
 
     /// Entities whose LLM work is blocked by the provider switches (from the Providers view).
@@ -1112,19 +1158,16 @@ impl App {
                         p.name,
                         super::panes::providers::health(p)
                     ));
-                    l.push(format!(
-                        "        why: {}",
-                        p.last_error.as_deref().unwrap_or("(no error text)")
-                    ));
+                    l.push(format!("        why: {}", provider_trouble(p)));
                     if let Some(until) = &p.cooldown_until {
                         l.push(format!("        skipped until {until}"));
                     }
-                    // A missing credential names its variable in the error itself.
-                    if !p
-                        .last_error
-                        .as_deref()
-                        .is_some_and(|e| e.contains("environment variable"))
-                    {
+                    if let Some(var) = &p.missing_credential {
+                        l.push(format!(
+                            "        fix: set {var} in the environment opsdesk starts in, then restart it (or disable {} in Providers, 4)",
+                            p.name
+                        ));
+                    } else {
                         l.push(
                             "        fix: check its credential and model (`opsdesk doctor`), or disable it in Providers (4)"
                                 .into(),
@@ -1246,7 +1289,12 @@ impl App {
             Msg::JobDone { job, result } => match result {
                 Ok(Some(s)) => self.say(Level::Info, format!("{job}: {s}")),
                 Ok(None) => {}
-                Err(e) => self.say(Level::Error, format!("{job}: {e}")),
+                Err(e) => {
+                    self.say(Level::Error, format!("{job}: {e}"));
+                    // The router now knows which providers failed: show it in the status
+                    // bar and let the next key refuse before trying.
+                    fx.push(Effect::Req(Req::Providers));
+                }
             },
             Msg::Triage(list) => {
                 for (seq, t) in list {
@@ -2371,6 +2419,16 @@ pub fn parse_inbox_filter(s: &str, profiles: &[String]) -> Result<Filter, String
         f.text = Some(text.join(" "));
     }
     Ok(f)
+}
+
+/// Why a provider fails, in words: its missing credential (known without a call), else its
+/// last error.
+fn provider_trouble(p: &crate::engine::providers::ProviderRow) -> String {
+    match (&p.missing_credential, &p.last_error) {
+        (Some(var), _) => format!("its credential is missing: set the environment variable {var}"),
+        (None, Some(e)) => e.clone(),
+        (None, None) => "cooling down after repeated failures".into(),
+    }
 }
 
 /// The `opsdesk login <profile>` command named in a source's error, when its sign-in is gone.
