@@ -1233,7 +1233,9 @@ fn deals_pane_lists_open_deals_first_with_stage_dates_and_linked_messages() {
     );
     assert!(
         // With sender and subject: seq 4 is in the inbox window.
-        out.contains("#4      Front Desk · Schedule change for Thursday — participant ann@acme.example"),
+        out.contains(
+            "#4      Front Desk · Schedule change for Thursday — participant ann@acme.example"
+        ),
         "{out}"
     );
     insta::assert_snapshot!(out);
@@ -1340,7 +1342,10 @@ fn the_brief_scrolls_opens_whole_with_enter_and_says_when_it_was_generated() {
     });
     let first = render(&a);
     // The console's clock when the answer came: 3 h after T0 (09:15).
-    assert!(first.contains("Morning brief · clinic · generated 12:15"), "{first}");
+    assert!(
+        first.contains("Morning brief · clinic · generated 12:15"),
+        "{first}"
+    );
     assert!(first.contains("brief line 1 "), "{first}");
     assert!(!first.contains("brief line 20 "), "{first}");
     key(&mut a, KeyCode::PageDown);
@@ -1356,7 +1361,11 @@ fn the_brief_scrolls_opens_whole_with_enter_and_says_when_it_was_generated() {
     match &a.overlay {
         Some(opsdesk::tui::app::Overlay::Details { title, lines, .. }) => {
             assert_eq!(title, "Brief · clinic");
-            assert!(lines.iter().any(|l| l.starts_with("generated 2026-03-02 12:15")));
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with("generated 2026-03-02 12:15"))
+            );
             assert!(lines.iter().any(|l| l == "brief line 40"));
             assert!(lines.iter().any(|l| l == "digest line 1"));
         }
@@ -1403,7 +1412,10 @@ fn failing_providers_show_in_the_status_bar_and_the_health_view_with_the_fix() {
 fn capital_p_refuses_an_item_that_came_with_its_profile_before_asking() {
     let mut a = app(false);
     let r = a.inbox.selected().unwrap().clone();
-    assert!(!r.profile_unclear, "the fixture's items came with their profile");
+    assert!(
+        !r.profile_unclear,
+        "the fixture's items came with their profile"
+    );
     assert!(key(&mut a, KeyCode::Char('P')).is_empty());
     assert!(a.overlay.is_none(), "no picker for an item it would refuse");
     let (_, m) = a.message.clone().unwrap();
@@ -1454,7 +1466,8 @@ fn an_error_stays_until_a_key_and_the_log_keeps_it_whole() {
 }
 
 #[test]
-fn the_deals_pane_names_the_real_create_command_reloads_on_entry_and_lists_deals_in_the_command_line() {
+fn the_deals_pane_names_the_real_create_command_reloads_on_entry_and_lists_deals_in_the_command_line()
+ {
     let mut a = app(false);
     a.update(Msg::Deals(Ok(vec![])));
     // A deal made by the CLI (another process) is read again when the pane opens.
@@ -1514,7 +1527,10 @@ fn with_no_working_provider_the_assistant_keys_say_so_before_trying() {
     }
     a.update(Msg::Providers(Ok(v.clone())));
     let status = render(&a).lines().last().unwrap().to_string();
-    assert!(status.contains("LLM key missing: azure, openai"), "{status}");
+    assert!(
+        status.contains("LLM key missing: azure, openai"),
+        "{status}"
+    );
     assert_eq!(a.inbox.selected().unwrap().profile, "work");
     // local is enabled and not known to fail: the job runs, with the plain warning first.
     let fx = key(&mut a, KeyCode::Char('a'));
@@ -1547,6 +1563,9 @@ fn with_no_working_provider_the_assistant_keys_say_so_before_trying() {
     );
     let (_, m) = a.message.clone().unwrap();
     assert!(m.contains("no working LLM provider"), "{m}");
-    assert!(m.contains("set the environment variable OPENAI_API_KEY"), "{m}");
+    assert!(
+        m.contains("set the environment variable OPENAI_API_KEY"),
+        "{m}"
+    );
     assert!(m.contains("nothing was sent"), "{m}");
 }

@@ -351,9 +351,8 @@ impl App {
         lines.push(String::new());
         lines.extend(d.outbound.body().lines().take(6).map(str::to_string));
         lines.push(String::new());
-        lines.push(
-            "Approving releases this to be sent. y = approve · anything else cancels".into(),
-        );
+        lines
+            .push("Approving releases this to be sent. y = approve · anything else cancels".into());
         self.overlay = Some(Overlay::Confirm {
             title: format!("Approve draft {}?", d.id),
             lines,

@@ -909,11 +909,8 @@ impl App {
     /// job's progress) goes to the log instead of replacing it unseen.
     pub fn say(&mut self, level: Level, text: impl Into<String>) {
         let text = text.into();
-        self.log.push_back((
-            self.now,
-            level,
-            crate::sanitize::one_line(&text, 8000),
-        ));
+        self.log
+            .push_back((self.now, level, crate::sanitize::one_line(&text, 8000)));
         while self.log.len() > LOG_CAP {
             self.log.pop_front();
         }
@@ -1820,7 +1817,10 @@ impl App {
                     return;
                 };
                 let Some(e) = self.brief.entries.get(p).filter(|e| !e.loading) else {
-                    self.say(Level::Info, "no brief yet for this profile (r generates it)");
+                    self.say(
+                        Level::Info,
+                        "no brief yet for this profile (r generates it)",
+                    );
                     return;
                 };
                 let mut lines = Vec::new();

@@ -520,7 +520,10 @@ mod tests {
             .copied()
             .filter(|a| Act::from_name(a).is_some_and(|a| a.purpose() == Purpose::Move))
             .collect();
-        assert_eq!(moves, ["down", "up", "page_down", "page_up", "top", "bottom"]);
+        assert_eq!(
+            moves,
+            ["down", "up", "page_down", "page_up", "top", "bottom"]
+        );
     }
 
     #[test]
