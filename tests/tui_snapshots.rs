@@ -453,6 +453,28 @@ fn cancelled_confirmation_submits_nothing() {
     key(&mut a, KeyCode::Char('a'));
     assert!(key(&mut a, KeyCode::Esc).is_empty());
     assert!(a.overlay.is_none());
+    // Only `y` goes ahead (README, "Confirmations"): a stray Enter cancels too.
+    key(&mut a, KeyCode::Char('a'));
+    assert!(key(&mut a, KeyCode::Enter).is_empty());
+    assert!(a.overlay.is_none());
+    assert!(a.message.clone().unwrap().1.contains("nothing changed"));
+}
+
+#[test]
+fn a_sent_draft_is_called_sent_in_the_list_and_its_details() {
+    let mut a = app(false);
+    let mut d = draft("d-aaaa000009", DraftStatus::Executed, "x@contoso.com", 0);
+    d.remote_id = Some("demo-outbox#1".into());
+    a.update(Msg::Drafts(vec![d]));
+    key(&mut a, KeyCode::Char('3'));
+    key(&mut a, KeyCode::Char('A'));
+    assert!(render(&a).contains("sent"));
+    key(&mut a, KeyCode::Enter);
+    let Some(opsdesk::tui::app::Overlay::Details { lines, .. }) = &a.overlay else {
+        panic!("Enter shows the draft");
+    };
+    assert!(lines.iter().any(|l| l == "status:     sent"), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("executed")), "{lines:?}");
 }
 
 #[test]
@@ -1210,7 +1232,10 @@ fn deals_pane_lists_open_deals_first_with_stage_dates_and_linked_messages() {
         "{out}"
     );
     assert!(
-        out.contains("#4      participant ann@acme.example is a counterparty"),
+        // With sender and subject: seq 4 is in the inbox window.
+        out.contains(
+            "#4      Front Desk · Schedule change for Thursday — participant ann@acme.example"
+        ),
         "{out}"
     );
     insta::assert_snapshot!(out);
@@ -1262,6 +1287,9 @@ fn c_classifies_the_selected_message_as_the_operator() {
 #[test]
 fn capital_p_assigns_the_selected_message_to_a_profile_through_the_data_thread() {
     let mut a = app(false);
+    // An item whose profile was unclear (only those can be assigned).
+    let sel = a.inbox.sel;
+    a.inbox.rows[sel].profile_unclear = true;
     let seq = a.inbox.selected().unwrap().seq;
     assert!(
         key(&mut a, KeyCode::Char('P')).is_empty(),
@@ -1300,4 +1328,244 @@ fn capital_p_assigns_the_selected_message_to_a_profile_through_the_data_thread()
             .1
             .contains("now in profile clinic")
     );
+}
+
+#[test]
+fn the_brief_scrolls_opens_whole_with_enter_and_says_when_it_was_generated() {
+    let mut a = app(false);
+    key(&mut a, KeyCode::Char('2'));
+    let text: String = (1..=40).map(|i| format!("brief line {i}\n")).collect();
+    a.update(Msg::Brief {
+        profile: "clinic".into(),
+        morning: Ok(serde_json::json!({"text": text})),
+        eod: Ok(serde_json::json!({"text": "digest line 1"})),
+    });
+    let first = render(&a);
+    // The console's clock when the answer came: 3 h after T0 (09:15).
+    assert!(
+        first.contains("Morning brief · clinic · generated 12:15"),
+        "{first}"
+    );
+    assert!(first.contains("brief line 1 "), "{first}");
+    assert!(!first.contains("brief line 20 "), "{first}");
+    key(&mut a, KeyCode::PageDown);
+    key(&mut a, KeyCode::PageDown);
+    let scrolled = render(&a);
+    assert!(scrolled.contains("brief line 20 "), "{scrolled}");
+    assert!(!scrolled.contains("brief line 1 "), "{scrolled}");
+    key(&mut a, KeyCode::PageUp);
+    key(&mut a, KeyCode::PageUp);
+    assert!(render(&a).contains("brief line 1 "));
+    // Enter: the whole brief and digest, scrollable like any details view.
+    key(&mut a, KeyCode::Enter);
+    match &a.overlay {
+        Some(opsdesk::tui::app::Overlay::Details { title, lines, .. }) => {
+            assert_eq!(title, "Brief · clinic");
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with("generated 2026-03-02 12:15"))
+            );
+            assert!(lines.iter().any(|l| l == "brief line 40"));
+            assert!(lines.iter().any(|l| l == "digest line 1"));
+        }
+        other => panic!("Enter should open the whole brief, got {other:?}"),
+    }
+}
+
+#[test]
+fn failing_providers_show_in_the_status_bar_and_the_health_view_with_the_fix() {
+    let mut a = app(false);
+    let config = Config::demo();
+    let mut v = view(&config, &config.llm);
+    let missing = "the credential of provider `openai` is missing: set the environment variable OPENAI_API_KEY";
+    for p in v.providers.iter_mut() {
+        if p.name == "openai" {
+            p.last_error = Some(missing.into());
+        }
+    }
+    let work_provider = v
+        .entities
+        .iter()
+        .find(|e| e.profile == "work")
+        .and_then(|e| e.effective.clone());
+    a.update(Msg::Providers(Ok(v)));
+    let out = render(&a);
+    let status = out.lines().last().unwrap();
+    assert!(status.contains("LLM failing: openai"), "{status}");
+    assert!(!status.contains("all ok"), "{status}");
+    key(&mut a, KeyCode::Char('!'));
+    let Some(opsdesk::tui::app::Overlay::Details { lines, .. }) = &a.overlay else {
+        panic!("! opens the health view");
+    };
+    let text = lines.join("\n");
+    assert!(text.contains("FAIL  provider openai"), "{text}");
+    // The whole error, with the variable to set, not cut to a line.
+    assert!(text.contains(&format!("why: {missing}")), "{text}");
+    // The demo routes work to openai by default.
+    assert_eq!(work_provider.as_deref(), Some("openai"));
+    assert!(text.contains("FAIL  work → openai"), "{text}");
+    assert!(!text.contains("ok    work → openai"), "{text}");
+}
+
+#[test]
+fn capital_p_refuses_an_item_that_came_with_its_profile_before_asking() {
+    let mut a = app(false);
+    let r = a.inbox.selected().unwrap().clone();
+    assert!(
+        !r.profile_unclear,
+        "the fixture's items came with their profile"
+    );
+    assert!(key(&mut a, KeyCode::Char('P')).is_empty());
+    assert!(a.overlay.is_none(), "no picker for an item it would refuse");
+    let (_, m) = a.message.clone().unwrap();
+    assert!(
+        m.contains(&format!("#{} came with profile `{}`", r.seq, r.profile)),
+        "{m}"
+    );
+}
+
+#[test]
+fn an_error_stays_until_a_key_and_the_log_keeps_it_whole() {
+    let mut a = app(false);
+    a.size = (80, 24);
+    let long = format!(
+        "no draft made for seq 21: {}set the environment variable AZURE_OPENAI_API_KEY",
+        "every provider tried failed (openai, azure); ".repeat(3)
+    );
+    a.update(Msg::JobDone {
+        job: opsdesk::assistant::JobKind::Draft,
+        result: Err(long.clone()),
+    });
+    // A notice arriving later does not replace the error unseen.
+    a.update(Msg::Notice {
+        level: opsdesk::tui::app::Level::Info,
+        text: "new draft d-1 by mcp:demo-assistant".into(),
+    });
+    let out = render(&a);
+    let line = out.lines().rev().nth(1).unwrap();
+    assert!(line.contains("✗ draft: no draft made"), "{line}");
+    // Cut to the width, the line says where the rest is.
+    assert!(line.contains("(L: full text)"), "{line}");
+    // L: every message in full, newest first.
+    key(&mut a, KeyCode::Char('L'));
+    let Some(opsdesk::tui::app::Overlay::Details { lines, .. }) = &a.overlay else {
+        panic!("L opens the message log");
+    };
+    assert!(lines[0].contains("new draft d-1"), "{lines:?}");
+    assert!(lines[1].ends_with(&long), "{lines:?}");
+    // Closing it is a key press: the error is gone, the next notice shows.
+    key(&mut a, KeyCode::Esc);
+    key(&mut a, KeyCode::Char('j'));
+    assert!(a.message.is_none());
+    a.update(Msg::Notice {
+        level: opsdesk::tui::app::Level::Info,
+        text: "later".into(),
+    });
+    assert_eq!(a.message.clone().unwrap().1, "later");
+}
+
+#[test]
+fn the_deals_pane_names_the_real_create_command_reloads_on_entry_and_lists_deals_in_the_command_line()
+ {
+    let mut a = app(false);
+    a.update(Msg::Deals(Ok(vec![])));
+    // A deal made by the CLI (another process) is read again when the pane opens.
+    let fx = key(&mut a, KeyCode::Char('6'));
+    assert!(fx.contains(&Effect::Req(Req::Deals)), "{fx:?}");
+    let out = render(&a);
+    assert!(
+        out.contains("`opsdesk deals create --name NAME --profile P`"),
+        "{out}"
+    );
+    key(&mut a, KeyCode::Char(':'));
+    let out = render(&a);
+    assert!(out.contains("deals"), "{out}");
+    let Some(opsdesk::tui::app::Overlay::Input { title, .. }) = &a.overlay else {
+        panic!(": opens the command line");
+    };
+    assert!(title.contains(" deals,"), "{title}");
+}
+
+#[test]
+fn the_health_view_says_what_its_counts_cover() {
+    let mut a = app(false);
+    a.status.clients.clear();
+    a.update(Msg::Engine(EngineEvent::Audited(Arc::new(audit(
+        5,
+        "inbox.append",
+        "source:demo",
+        AuditOutcome::Ok,
+        "email#5",
+    )))));
+    let text = a.health_lines().join("\n");
+    // The source's count is a running total, not the last poll's.
+    assert!(
+        text.contains("demo: 5 new item(s) since the console started"),
+        "{text}"
+    );
+    assert!(text.contains("no client connected"), "{text}");
+    assert!(!text.contains("client(s):"), "{text}");
+    // The chain was verified through record 4; record 5 came after.
+    assert!(
+        text.contains("intact through record 4 (verified 2026-03-02 09:15); 1 newer record(s) not verified yet"),
+        "{text}"
+    );
+}
+
+#[test]
+fn with_no_working_provider_the_assistant_keys_say_so_before_trying() {
+    let mut a = app(false);
+    let config = Config::demo();
+    let mut v = view(&config, &config.llm);
+    for p in v.providers.iter_mut() {
+        match p.name.as_str() {
+            "openai" => p.missing_credential = Some("OPENAI_API_KEY".into()),
+            "azure" => p.missing_credential = Some("AZURE_OPENAI_API_KEY".into()),
+            _ => {}
+        }
+    }
+    a.update(Msg::Providers(Ok(v.clone())));
+    let status = render(&a).lines().last().unwrap().to_string();
+    assert!(
+        status.contains("LLM key missing: azure, openai"),
+        "{status}"
+    );
+    assert_eq!(a.inbox.selected().unwrap().profile, "work");
+    // local is enabled and not known to fail: the job runs, with the plain warning first.
+    let fx = key(&mut a, KeyCode::Char('a'));
+    assert!(
+        fx.iter().any(|e| matches!(e, Effect::Req(Req::Job { .. }))),
+        "{fx:?}"
+    );
+    let (_, m) = a.message.clone().unwrap();
+    assert!(
+        m.contains("openai (work's provider) will fail: its credential is missing: set the environment variable OPENAI_API_KEY"),
+        "{m}"
+    );
+    // The failure refreshes the providers' health …
+    let fx = a.update(Msg::JobDone {
+        job: opsdesk::assistant::JobKind::Draft,
+        result: Err("no draft made for seq 5: LLM call failed".into()),
+    });
+    assert!(fx.contains(&Effect::Req(Req::Providers)), "{fx:?}");
+    // … and once every enabled provider is known to fail, `a` refuses before trying.
+    for p in v.providers.iter_mut().filter(|p| p.name == "local") {
+        p.last_error = Some("cannot connect to 127.0.0.1:11434".into());
+    }
+    a.update(Msg::Providers(Ok(v)));
+    key(&mut a, KeyCode::Char('j'));
+    key(&mut a, KeyCode::Char('k'));
+    let fx = key(&mut a, KeyCode::Char('a'));
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::Req(Req::Job { .. }))),
+        "{fx:?}"
+    );
+    let (_, m) = a.message.clone().unwrap();
+    assert!(m.contains("no working LLM provider"), "{m}");
+    assert!(
+        m.contains("set the environment variable OPENAI_API_KEY"),
+        "{m}"
+    );
+    assert!(m.contains("nothing was sent"), "{m}");
 }

@@ -108,6 +108,10 @@ pub struct ProviderRow {
     /// Summary of its last failure (status and code; never text or credentials).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_error: Option<String>,
+    /// The environment variable its credential is read from, when that is not set: every
+    /// call to it fails before anything is sent. Never the value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing_credential: Option<String>,
 }
 
 /// One entity's routing as the console shows it.
@@ -249,6 +253,7 @@ pub fn view(config: &Config, llm: &LlmConfig) -> ProvidersView {
             calls: None,
             cooldown_until: None,
             last_error: None,
+            missing_credential: None,
         })
         .collect();
     let usable = |name: &str, need_hipaa: bool| {
@@ -348,7 +353,20 @@ impl Engine {
         let mut v = view(&self.config, &llm);
         v.budgets = self.budget_status(&llm)?;
         let stats = self.llm_stats();
+        // The router's own lookup when it exists; before the first call, the environment,
+        // which is where the engine's router reads credentials.
+        let router = self.llm.get().cloned();
+        let env = crate::llm::providers::env_lookup();
+        let has = |var: &str| match &router {
+            Some(r) => r.has_secret(var),
+            None => env(var).is_some(),
+        };
         for row in &mut v.providers {
+            row.missing_credential = llm
+                .providers
+                .get(&row.name)
+                .and_then(|p| p.auth_env.clone())
+                .filter(|var| !has(var));
             if let Some(s) = stats.get(&row.name) {
                 row.usage = Some(s.usage);
                 row.calls = Some(s.calls);

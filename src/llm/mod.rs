@@ -159,8 +159,10 @@ pub enum LlmError {
         reason: String,
         remedy: String,
     },
-    /// Every allowed provider failed.
-    #[error("LLM call failed after {attempts} attempt(s): {reason}")]
+    /// Every allowed provider failed. `attempts` counts HTTP requests only: a provider
+    /// skipped before sending (a missing credential) adds none, so the text says "requests
+    /// sent", not "attempts", to stay true when providers were tried but nothing went out.
+    #[error("LLM call failed ({}): {reason}", requests_sent(*.attempts))]
     Failed { reason: String, attempts: u32 },
     /// The audit trail could not record a decision, so the call was stopped (fail closed).
     #[error("blocked: the audit trail could not be written ({0}); the LLM call was stopped")]
@@ -168,6 +170,15 @@ pub enum LlmError {
     /// The request itself is wrong (unknown profile, no messages).
     #[error("{0}")]
     Invalid(String),
+}
+
+/// `no request was sent` / `1 HTTP request sent` / `3 HTTP requests sent`.
+fn requests_sent(n: u32) -> String {
+    match n {
+        0 => "no request was sent".into(),
+        1 => "1 HTTP request sent".into(),
+        n => format!("{n} HTTP requests sent"),
+    }
 }
 
 impl LlmError {
@@ -196,5 +207,27 @@ where
 {
     fn record(&self, ev: AuditEvent) -> Result<(), String> {
         self(ev)
+    }
+}
+
+#[cfg(test)]
+mod wording_tests {
+    use super::LlmError;
+
+    #[test]
+    fn a_failure_counts_requests_sent_not_providers_tried() {
+        let e = LlmError::Failed {
+            reason: "every provider tried failed (openai, azure)".into(),
+            attempts: 0,
+        };
+        assert_eq!(
+            e.to_string(),
+            "LLM call failed (no request was sent): every provider tried failed (openai, azure)"
+        );
+        let e = LlmError::Failed {
+            reason: "x".into(),
+            attempts: 3,
+        };
+        assert_eq!(e.to_string(), "LLM call failed (3 HTTP requests sent): x");
     }
 }

@@ -198,6 +198,12 @@ impl Router {
         })
     }
 
+    /// Whether the credential named `var` is set, looked up where this router's calls look
+    /// (never the value).
+    pub fn has_secret(&self, var: &str) -> bool {
+        (self.opts.secrets)(var).is_some()
+    }
+
     /// Usage and health per provider (only providers this process has called).
     pub fn stats(&self) -> BTreeMap<String, ProviderStats> {
         let now = Instant::now();

@@ -26,6 +26,9 @@ impl App {
             Act::PaneDeals => self.switch(Pane::Deals, fx),
             Act::Down => self.move_by(1, fx),
             Act::Up => self.move_by(-1, fx),
+            // In the Brief pane j/k pick the profile; paging scrolls its text.
+            Act::PageDown if self.pane == Pane::Brief => self.scroll_brief(true),
+            Act::PageUp if self.pane == Pane::Brief => self.scroll_brief(false),
             Act::PageDown => self.move_by(self.inbox_list_height() as i64, fx),
             Act::PageUp => self.move_by(-(self.inbox_list_height() as i64), fx),
             Act::Top => self.top(fx),
@@ -41,6 +44,14 @@ impl App {
                 })
             }
             Act::Health => self.open_health(),
+            Act::Messages => {
+                self.overlay = Some(Overlay::Details {
+                    title: "Messages this session (newest first)".into(),
+                    lines: self.log_lines(),
+                    scroll: 0,
+                    pick: None,
+                })
+            }
             Act::Mouse => self.toggle_mouse(fx),
             Act::Details => self.details(),
             Act::Refresh => fx.extend(self.reload()),
@@ -99,6 +110,16 @@ impl App {
                     return;
                 };
                 let (seq, now) = (r.seq, r.profile.clone());
+                // Refuse here rather than after the operator picked a profile.
+                if !r.profile_unclear {
+                    self.say(
+                        Level::Warn,
+                        format!(
+                            "#{seq} came with profile `{now}` from its source; only items whose profile was unclear (`unassigned`, or placed by a [classification] rule) can be assigned"
+                        ),
+                    );
+                    return;
+                }
                 self.overlay = Some(Overlay::Input {
                     kind: InputKind::AssignProfile { seq },
                     title: format!(
@@ -128,7 +149,14 @@ impl App {
             return;
         };
         let seq = r.seq;
-        self.say(Level::Info, format!("{job} of #{seq} started…"));
+        match self.llm_precheck(job, &r.profile.clone()) {
+            Err(why) => {
+                self.say(Level::Error, format!("{job} of #{seq} not started: {why}"));
+                return;
+            }
+            Ok(Some(note)) => self.say(Level::Warn, format!("{job} of #{seq} started… {note}")),
+            Ok(None) => self.say(Level::Info, format!("{job} of #{seq} started…")),
+        }
         fx.push(Effect::Req(Req::Job {
             job,
             target: JobTarget::Seqs(vec![seq]),
@@ -187,7 +215,7 @@ impl App {
     fn open_command(&mut self) {
         self.overlay = Some(Overlay::Input {
             kind: InputKind::Command,
-            title: "Command (inbox, brief, drafts, providers, audit, health, verify, refresh, mouse, theme NAME, help, quit)".into(),
+            title: "Command (inbox, brief, drafts, providers, audit, deals, health, messages, verify, refresh, mouse, theme NAME, help, quit)".into(),
             buf: String::new(),
         });
     }
@@ -270,6 +298,16 @@ impl App {
         }));
     }
 
+    /// Scroll the brief and digest texts by half a pane (each pane is half the body).
+    fn scroll_brief(&mut self, down: bool) {
+        let step = (self.size.1.saturating_sub(3) / 4).max(1);
+        self.brief.scroll = if down {
+            self.brief.scroll.saturating_add(step)
+        } else {
+            self.brief.scroll.saturating_sub(step)
+        };
+    }
+
     fn regenerate(&mut self, fx: &mut Vec<Effect>) {
         if let Some(p) = self.profiles.get(self.brief.sel).cloned() {
             fx.extend(self.brief_req(p));
@@ -313,9 +351,8 @@ impl App {
         lines.push(String::new());
         lines.extend(d.outbound.body().lines().take(6).map(str::to_string));
         lines.push(String::new());
-        lines.push(
-            "Approving releases this to be sent. y / Enter = approve, n / Esc = cancel".into(),
-        );
+        lines
+            .push("Approving releases this to be sent. y = approve · anything else cancels".into());
         self.overlay = Some(Overlay::Confirm {
             title: format!("Approve draft {}?", d.id),
             lines,
@@ -393,7 +430,7 @@ impl App {
         let n = items.len();
         lines.push(String::new());
         lines.push(format!(
-            "Approving releases all {n} to be sent, each bound to the content shown. y / Enter = approve all, n / Esc = cancel"
+            "Approving releases all {n} to be sent, each exactly as it is now in the Drafts pane (Enter there shows a draft whole; one changed since is not approved). y = approve all · anything else cancels"
         ));
         self.overlay = Some(Overlay::Confirm {
             title: format!("Approve {n} marked drafts?"),

@@ -92,6 +92,10 @@ pub struct InboxRow {
     pub triage: Option<crate::assistant::store::TriageRecord>,
     /// The attachments, listed in the details; opened or saved only on the operator's key.
     pub attachments: Vec<AttachmentRow>,
+    /// Whether its profile was unclear (`unassigned`, placed by a `[classification]` rule,
+    /// or assigned by the operator before): only such items may be assigned, so `P` refuses
+    /// the others before asking. The engine checks again.
+    pub profile_unclear: bool,
 }
 
 impl InboxRow {
@@ -135,6 +139,9 @@ impl From<&InboxRecord> for InboxRow {
             text: crate::sanitize::clean_text(&text, PREVIEW_CHARS),
             triage: None,
             attachments: r.attachments.iter().map(AttachmentRow::from).collect(),
+            profile_unclear: r.profile == crate::domain::UNASSIGNED
+                || r.meta.contains_key(crate::domain::META_PROFILE_RULE)
+                || r.meta.contains_key(crate::domain::META_PROFILE_ASSIGNED),
         }
     }
 }
@@ -420,7 +427,8 @@ pub enum Overlay {
         /// A message's attachments to pick from (`[details]` keys), when it has any.
         pick: Option<AttachPick>,
     },
-    /// Asks first; `y` / `Enter` sends `then` to the data task, anything else cancels.
+    /// Asks first; only `y` sends `then` to the data task, anything else (Enter too)
+    /// cancels: a stray Enter must not release mail (README, "Confirmations").
     Confirm {
         title: String,
         lines: Vec<String>,
@@ -599,12 +607,18 @@ pub struct BriefEntry {
     pub morning: Option<Result<Value, String>>,
     pub eod: Option<Result<Value, String>>,
     pub loading: bool,
+    /// When this console received the answer: the brief is a snapshot, not live, so its
+    /// counts may lag the status bar; the time says how old it is.
+    pub generated: Option<OffsetDateTime>,
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct BriefView {
     pub sel: usize,
     pub entries: BTreeMap<String, BriefEntry>,
+    /// Lines the brief and digest texts are scrolled by (PgDn / PgUp; reset on another
+    /// profile or a regeneration).
+    pub scroll: u16,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -659,7 +673,13 @@ pub struct App {
     pub deals: DealsView,
     /// Reminders of drafts waiting too long (`[drafts] remind_after_hours`); `None`: off.
     pub reminders: Option<crate::engine::reminders::Reminders>,
+    /// Every message said this session, newest last, in full (the message line shows one,
+    /// cut to the width): `L` / `:messages` shows them.
+    pub log: VecDeque<(OffsetDateTime, Level, String)>,
 }
+
+/// Messages kept in the log.
+pub const LOG_CAP: usize = 200;
 
 /// The Deals pane: every deal, open ones first, and the selected one's detail.
 #[derive(Debug, Clone, Default)]
@@ -832,6 +852,7 @@ impl App {
             jobs: BTreeMap::new(),
             deals: DealsView::default(),
             reminders: None,
+            log: VecDeque::new(),
         }
     }
 
@@ -883,8 +904,39 @@ impl App {
         }
     }
 
+    /// Say something in the message line, and keep it in full in the log. An error stays
+    /// on the line until the operator presses a key: a later notice (a draft arriving, a
+    /// job's progress) goes to the log instead of replacing it unseen.
     pub fn say(&mut self, level: Level, text: impl Into<String>) {
-        self.message = Some((level, crate::sanitize::one_line(&text.into(), 400)));
+        let text = text.into();
+        self.log
+            .push_back((self.now, level, crate::sanitize::one_line(&text, 8000)));
+        while self.log.len() > LOG_CAP {
+            self.log.pop_front();
+        }
+        if matches!(self.message, Some((Level::Error, _))) && level != Level::Error {
+            return;
+        }
+        self.message = Some((level, crate::sanitize::one_line(&text, 400)));
+    }
+
+    /// The message log as lines, newest first, each in full.
+    pub fn log_lines(&self) -> Vec<String> {
+        if self.log.is_empty() {
+            return vec!["nothing said yet this session".into()];
+        }
+        self.log
+            .iter()
+            .rev()
+            .map(|(at, level, text)| {
+                let mark = match level {
+                    Level::Error => "✗",
+                    Level::Warn => "!",
+                    Level::Info => " ",
+                };
+                format!("{} {mark} {text}", fmt_time(*at, self.tz))
+            })
+            .collect()
     }
 
     pub fn default_provider(&self) -> Option<&str> {
@@ -903,6 +955,18 @@ impl App {
                 None => format!("{} ({}x)", h.name, h.failures),
             })
             .collect();
+        // A provider whose calls fail (a missing credential, a refused key…) fails every LLM
+        // job routed to it: as much a failure as a source's.
+        let (no_key, llm): (Vec<_>, Vec<_>) = self
+            .failing_providers()
+            .into_iter()
+            .partition(|p| p.missing_credential.is_some() && p.cooldown_until.is_none());
+        for (what, list) in [("LLM key missing", no_key), ("LLM failing", llm)] {
+            if !list.is_empty() {
+                let names: Vec<&str> = list.iter().map(|p| p.name.as_str()).collect();
+                out.push(format!("{what}: {}", names.join(", ")));
+            }
+        }
         if self.status.mcp_error.is_some() {
             out.push("mcp".into());
         }
@@ -910,6 +974,61 @@ impl App {
             out.push("audit chain".into());
         }
         out
+    }
+
+    /// Enabled providers whose calls in this process failed and none answered (or that cool
+    /// down): the Providers pane's HEALTH `failing` / `cool`.
+    pub fn failing_providers(&self) -> Vec<&crate::engine::providers::ProviderRow> {
+        self.providers.view.as_ref().map_or_else(Vec::new, |v| {
+            v.providers
+                .iter()
+                .filter(|p| {
+                    p.enabled
+                        && matches!(
+                            super::panes::providers::health(p),
+                            "failing" | "cool" | "no key"
+                        )
+                })
+                .collect()
+        })
+    }
+
+    /// Before an assistant job: `Err` (say it, send nothing) when no enabled provider can
+    /// answer and the job needs one; else a remark when the item's own provider is known to
+    /// fail before sending (the job still runs: other providers, or rules, may do it).
+    pub fn llm_precheck(&self, job: JobKind, profile: &str) -> Result<Option<String>, String> {
+        let Some(v) = &self.providers.view else {
+            return Ok(None);
+        };
+        let bad = self.failing_providers();
+        let enabled = v.providers.iter().filter(|p| p.enabled).count();
+        let why: Vec<String> = bad
+            .iter()
+            .map(|p| format!("{}: {}", p.name, provider_trouble(p)))
+            .collect();
+        let health = self
+            .keymap
+            .key_for(self.pane.section(), super::keymap::Act::Health);
+        // Only a reply draft needs the model; triage and deadlines start with rules.
+        if job == JobKind::Draft && enabled > 0 && bad.len() == enabled {
+            return Err(format!(
+                "no working LLM provider, so no draft was asked for (nothing was sent): {} — {health} shows how to fix it",
+                why.join("; ")
+            ));
+        }
+        let own = v
+            .entities
+            .iter()
+            .find(|e| e.profile == profile)
+            .and_then(|e| e.effective.as_deref())
+            .and_then(|name| bad.iter().find(|p| p.name == name));
+        Ok(own.map(|p| {
+            format!(
+                "{} ({profile}'s provider) will fail: {}; the other enabled providers are tried",
+                p.name,
+                provider_trouble(p)
+            )
+        }))
     }
 
     /// Entities whose LLM work is blocked by the provider switches (from the Providers view).
@@ -943,7 +1062,7 @@ impl App {
                 .unwrap_or_else(|| "never".into());
             if h.ok {
                 l.push(format!(
-                    "  ok    {}: {} new item(s) last run; last ok {last_ok}",
+                    "  ok    {}: {} new item(s) since the console started; last ok {last_ok}",
                     h.name, h.items
                 ));
             } else {
@@ -968,6 +1087,9 @@ impl App {
         l.push(String::new());
         l.push("MCP server".into());
         l.push(match (&self.status.mcp_url, &self.status.mcp_error) {
+            (Some(url), _) if self.status.clients.is_empty() => {
+                format!("  ok    {url} · no client connected")
+            }
             (Some(url), _) => format!(
                 "  ok    {url} · {} client(s): {}",
                 self.status.clients.len(),
@@ -983,7 +1105,24 @@ impl App {
         l.push("Audit chain".into());
         l.push(match &self.audit.chain {
             None => "  not verified yet".into(),
-            Some(c) if c.ok => format!("  ok    {}", c.text),
+            Some(c) if c.ok => {
+                // Like the Audit pane: what came after the verification is not covered.
+                let newest = self.audit.records.front().map_or(0, |r| r.seq);
+                let since = newest.saturating_sub(c.records);
+                let mut s = format!("  ok    {}", c.text);
+                if let Some(at) = c.at {
+                    s.push_str(&format!(" (verified {})", fmt_time(at, self.tz)));
+                }
+                if since > 0 {
+                    let v = self
+                        .keymap
+                        .key_for(Section::Audit, super::keymap::Act::Verify);
+                    s.push_str(&format!(
+                        "; {since} newer record(s) not verified yet (`{v}` in Audit, or :verify)"
+                    ));
+                }
+                s
+            }
             Some(c) => format!("  FAIL  {}", c.text),
         });
         l.push(String::new());
@@ -994,14 +1133,42 @@ impl App {
                 self.providers.error.as_deref().unwrap_or("not loaded yet")
             )),
             Some(v) => {
+                let failing = self.failing_providers();
+                let is_failing = |name: &str| failing.iter().any(|p| p.name == name);
                 for e in &v.entities {
-                    match &e.blocked {
-                        Some(why) => l.push(format!("  BLOCKED {}: {why}", e.profile)),
-                        None => l.push(format!(
+                    match (&e.blocked, e.effective.as_deref()) {
+                        (Some(why), _) => l.push(format!("  BLOCKED {}: {why}", e.profile)),
+                        (None, Some(p)) if is_failing(p) => l.push(format!(
+                            "  FAIL  {} → {p}: its calls fail (below); other enabled providers are tried next",
+                            e.profile
+                        )),
+                        (None, p) => l.push(format!(
                             "  ok    {} → {}",
                             e.profile,
-                            e.effective.as_deref().unwrap_or("none")
+                            p.unwrap_or("none")
                         )),
+                    }
+                }
+                for p in failing {
+                    l.push(format!(
+                        "  FAIL  provider {}: {}",
+                        p.name,
+                        super::panes::providers::health(p)
+                    ));
+                    l.push(format!("        why: {}", provider_trouble(p)));
+                    if let Some(until) = &p.cooldown_until {
+                        l.push(format!("        skipped until {until}"));
+                    }
+                    if let Some(var) = &p.missing_credential {
+                        l.push(format!(
+                            "        fix: set {var} in the environment opsdesk starts in, then restart it (or disable {} in Providers, 4)",
+                            p.name
+                        ));
+                    } else {
+                        l.push(
+                            "        fix: check its credential and model (`opsdesk doctor`), or disable it in Providers (4)"
+                                .into(),
+                        );
                     }
                 }
             }
@@ -1101,6 +1268,7 @@ impl App {
                 e.morning = Some(morning);
                 e.eod = Some(eod);
                 e.loading = false;
+                e.generated = Some(self.now);
             }
             Msg::Clients(c) => self.status.clients = c,
             Msg::Deals(r) => match r {
@@ -1118,7 +1286,12 @@ impl App {
             Msg::JobDone { job, result } => match result {
                 Ok(Some(s)) => self.say(Level::Info, format!("{job}: {s}")),
                 Ok(None) => {}
-                Err(e) => self.say(Level::Error, format!("{job}: {e}")),
+                Err(e) => {
+                    self.say(Level::Error, format!("{job}: {e}"));
+                    // The router now knows which providers failed: show it in the status
+                    // bar and let the next key refuse before trying.
+                    fx.push(Effect::Req(Req::Providers));
+                }
             },
             Msg::Triage(list) => {
                 for (seq, t) in list {
@@ -1201,7 +1374,7 @@ impl App {
                 );
                 lines.push(String::new());
                 lines.push(format!(
-                    "Disable {name} anyway? y / Enter = disable, n / Esc = cancel"
+                    "Disable {name} anyway? y = disable · anything else cancels"
                 ));
                 let Req::Submit { action, label } =
                     super::actions::toggle_submit(name.clone(), enabled)
@@ -1503,13 +1676,16 @@ impl App {
                     fx.extend(self.brief_req(p));
                 }
             }
-            // Other surfaces (the CLI) may have changed the providers.
+            // Other surfaces (the CLI, another process) may have changed the providers or
+            // the deals; their changes reach this process only through the files.
             Pane::Providers => fx.push(Effect::Req(Req::Providers)),
+            Pane::Deals => fx.push(Effect::Req(Req::Deals)),
             _ => {}
         }
     }
 
     pub(super) fn brief_req(&mut self, profile: String) -> Vec<Effect> {
+        self.brief.scroll = 0;
         self.brief
             .entries
             .entry(profile.clone())
@@ -1531,10 +1707,11 @@ impl App {
             self.on_overlay_key(k, fx);
             return;
         }
+        // Any key dismisses the message line (an error waits for one).
+        self.message = None;
         let Some(act) = self.keymap.lookup(self.pane.section(), &k) else {
             return;
         };
-        self.message = None;
         self.act(act, fx);
     }
 
@@ -1635,6 +1812,33 @@ impl App {
                 ];
                 (format!("Audit record {}", r.seq), lines)
             }
+            Pane::Brief => {
+                let Some(p) = self.profiles.get(self.brief.sel) else {
+                    return;
+                };
+                let Some(e) = self.brief.entries.get(p).filter(|e| !e.loading) else {
+                    self.say(
+                        Level::Info,
+                        "no brief yet for this profile (r generates it)",
+                    );
+                    return;
+                };
+                let mut lines = Vec::new();
+                if let Some(at) = e.generated {
+                    lines.push(format!(
+                        "generated {} ({}); r regenerates",
+                        fmt_time(at, self.tz),
+                        zone_name(self.tz)
+                    ));
+                    lines.push(String::new());
+                }
+                for (head, v) in [("Morning brief", &e.morning), ("End-of-day digest", &e.eod)] {
+                    lines.push(head.to_string());
+                    lines.extend(super::panes::brief::text_of(v.as_ref(), &self.theme));
+                    lines.push(String::new());
+                }
+                (format!("Brief · {p}"), lines)
+            }
             _ => return,
         };
         let lines = lines
@@ -1692,7 +1896,7 @@ impl App {
                                 ),
                                 "Open it only if you expected it from this sender.".into(),
                                 String::new(),
-                                "y / Enter = open it anyway, n / Esc = cancel".into(),
+                                "y = open it anyway · anything else cancels".into(),
                             ],
                             then,
                         });
@@ -1754,6 +1958,9 @@ impl App {
     }
 
     fn brief_select(&mut self, i: usize, fx: &mut Vec<Effect>) {
+        if i != self.brief.sel {
+            self.brief.scroll = 0;
+        }
         self.brief.sel = i;
         if let Some(p) = self.profiles.get(i).cloned()
             && !self.brief.entries.contains_key(&p)
@@ -1831,7 +2038,7 @@ impl App {
                 }
             }
             Overlay::Confirm { then, .. } => match k.code {
-                KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
+                KeyCode::Char('y') | KeyCode::Char('Y') => {
                     fx.push(Effect::Req(then));
                 }
                 _ => self.say(Level::Info, "cancelled; nothing changed"),
@@ -1959,6 +2166,7 @@ impl App {
             "verify" => self.act(Act::Verify, fx),
             "refresh" | "reload" => self.act(Act::Refresh, fx),
             "help" => self.act(Act::Help, fx),
+            "messages" | "log" => self.act(Act::Messages, fx),
             "health" | "sources" => self.act(Act::Health, fx),
             "mouse" => self.act(Act::Mouse, fx),
             "theme" => match super::theme::Theme::built_in(&arg, self.theme.no_color) {
@@ -2048,7 +2256,7 @@ pub fn draft_lines(d: &Draft, tz: UtcOffset) -> Vec<String> {
         crate::domain::Verdict::Block { rule, reason, .. } => format!("block — {rule}: {reason}"),
     };
     let mut lines = vec![
-        format!("status:     {}", d.status.as_str()),
+        format!("status:     {}", status_word(d)),
         format!("profile:    {}", d.profile),
         format!("kind:       {}", d.outbound.kind()),
         format!("recipients: {}", d.outbound.recipients().join(", ")),
@@ -2087,6 +2295,16 @@ pub fn draft_lines(d: &Draft, tz: UtcOffset) -> Vec<String> {
     lines
 }
 
+/// A draft's status in the word the Drafts list uses: an executed draft that leaves the
+/// machine is `sent`, one that only changes things here (a deal, a mail move) is `done`.
+pub fn status_word(d: &Draft) -> &'static str {
+    match d.status {
+        DraftStatus::Executed if sends(&d.outbound) => "sent",
+        DraftStatus::Executed => "done",
+        s => s.as_str(),
+    }
+}
+
 /// What happens to a draft next, in words (the verdict alone says only that it waited).
 pub fn draft_outlook(d: &Draft) -> &'static str {
     match d.status {
@@ -2121,7 +2339,7 @@ pub fn draft_life(events: &[DraftEvent], tz: UtcOffset) -> Vec<String> {
                     format!("rejected by {}: {reason}", e.actor)
                 }
                 DraftEventKind::Executed { remote_id } => {
-                    format!("executed by {} → {remote_id}", e.actor)
+                    format!("sent by {} → {remote_id}", e.actor)
                 }
                 DraftEventKind::Failed { reason } => format!("FAILED ({}): {reason}", e.actor),
                 DraftEventKind::Expired { ttl_hours } => {
@@ -2201,6 +2419,16 @@ pub fn parse_inbox_filter(s: &str, profiles: &[String]) -> Result<Filter, String
         f.text = Some(text.join(" "));
     }
     Ok(f)
+}
+
+/// Why a provider fails, in words: its missing credential (known without a call), else its
+/// last error.
+fn provider_trouble(p: &crate::engine::providers::ProviderRow) -> String {
+    match (&p.missing_credential, &p.last_error) {
+        (Some(var), _) => format!("its credential is missing: set the environment variable {var}"),
+        (None, Some(e)) => e.clone(),
+        (None, None) => "cooling down after repeated failures".into(),
+    }
 }
 
 /// The `opsdesk login <profile>` command named in a source's error, when its sign-in is gone.

@@ -122,7 +122,22 @@ fn draw_message(app: &App, f: &mut Frame, area: Rect) {
         return;
     }
     let line = match &app.message {
-        Some((Level::Error, m)) => Line::from(Span::styled(format!(" ✗ {m}"), t.error)),
+        Some((Level::Error, m)) => {
+            // Cut to the width, the cut says where the rest is.
+            let text = format!(" ✗ {m}");
+            let width = area.width as usize;
+            let text = if text.chars().count() > width {
+                let log = app
+                    .keymap
+                    .key_for(app.pane.section(), super::keymap::Act::Messages);
+                let more = format!(" ({log}: full text)");
+                let keep = width.saturating_sub(more.chars().count());
+                format!("{}{more}", panes::fit(&text, keep))
+            } else {
+                text
+            };
+            Line::from(Span::styled(text, t.error))
+        }
         Some((Level::Warn, m)) => Line::from(Span::styled(format!(" ! {m}"), t.warn)),
         Some((Level::Info, m)) => Line::from(Span::styled(format!(" {m}"), t.text)),
         None => Line::from(Span::styled(hint(app), t.muted)),
@@ -145,7 +160,15 @@ fn hint(app: &App) -> String {
             k(Act::Health),
             k(Act::Help)
         ),
-        Pane::Brief => format!(" {} regenerate", k(Act::Regenerate)),
+        Pane::Brief => format!(
+            " {}/{} profile · {}/{} scroll · {} full text · {} regenerate",
+            k(Act::Down),
+            k(Act::Up),
+            k(Act::PageDown),
+            k(Act::PageUp),
+            k(Act::Details),
+            k(Act::Regenerate)
+        ),
         Pane::Drafts => format!(
             " {} approve · {} reject · {} mark · {} edit · {} re-queue · {} details · {} show decided · {} sort by age",
             k(Act::Approve),

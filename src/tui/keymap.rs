@@ -73,7 +73,7 @@ acts! {
     Down = "down", Up = "up", PageDown = "page_down", PageUp = "page_up",
     Top = "top", Bottom = "bottom", Filter = "filter", ClearFilter = "clear_filter",
     Command = "command", Help = "help", Health = "health", Mouse = "mouse",
-    Details = "details", Refresh = "refresh",
+    Details = "details", Refresh = "refresh", Messages = "messages",
     DraftReply = "draft_reply", AskReply = "ask_reply", MarkRead = "mark_read",
     MarkAllRead = "mark_all_read",
     Regenerate = "regenerate",
@@ -143,6 +143,7 @@ impl Act {
             | Act::Health
             | Act::Mouse
             | Act::Refresh
+            | Act::Messages
             | Act::Verify => Purpose::App,
             Act::Details
             | Act::DraftReply
@@ -288,6 +289,15 @@ impl Keymap {
             bindings: Vec::new(),
         };
         let _ = k.merge(DEFAULT_KEYMAP, true);
+        // The TOML parser hands entries over sorted by name; the help lists them in the
+        // order the file gives them (grouped the way people look for keys).
+        let order = file_order(DEFAULT_KEYMAP);
+        k.bindings.sort_by_key(|b| {
+            order
+                .iter()
+                .position(|(sec, act)| *sec == b.section.name() && *act == b.act.name())
+                .unwrap_or(usize::MAX)
+        });
         k
     }
 
@@ -440,6 +450,24 @@ impl Keymap {
     }
 }
 
+/// `(section, action)` of every entry, in the order the file writes them (a line-level
+/// scan: `[section]` headers and `name = …` lines; the parser has already checked the file).
+fn file_order(text: &str) -> Vec<(&str, &str)> {
+    let mut section = "";
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            section = name.trim();
+        } else if let Some((name, _)) = line.split_once('=') {
+            out.push((section, name.trim()));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -462,6 +490,40 @@ mod tests {
         assert_eq!(k.lookup(Section::Audit, &cc), Some(Act::Quit));
         let bt = ev(KeyCode::BackTab, KeyModifiers::SHIFT);
         assert_eq!(k.lookup(Section::Audit, &bt), Some(Act::PrevPane));
+    }
+
+    #[test]
+    fn bindings_keep_the_order_of_the_keymap_file() {
+        let k = Keymap::defaults();
+        let global: Vec<&str> = k
+            .bindings
+            .iter()
+            .filter(|b| b.section == Section::Global)
+            .map(|b| b.act.name())
+            .collect();
+        assert_eq!(
+            &global[..9],
+            [
+                "quit",
+                "next_pane",
+                "prev_pane",
+                "pane_inbox",
+                "pane_brief",
+                "pane_drafts",
+                "pane_providers",
+                "pane_audit",
+                "pane_deals"
+            ]
+        );
+        let moves: Vec<&str> = global
+            .iter()
+            .copied()
+            .filter(|a| Act::from_name(a).is_some_and(|a| a.purpose() == Purpose::Move))
+            .collect();
+        assert_eq!(
+            moves,
+            ["down", "up", "page_down", "page_up", "top", "bottom"]
+        );
     }
 
     #[test]

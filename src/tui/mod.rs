@@ -116,10 +116,11 @@ pub fn run(
     app.status.mcp_url = opts.mcp_url;
     app.status.mcp_error = opts.mcp_error.clone();
     app.status.mcp_scopes = opts.mcp_scopes;
+    // Set before the first message, which the message log stamps with it.
+    app.now = time::OffsetDateTime::now_utc();
     if let Some(e) = opts.mcp_error {
         app.say(app::Level::Error, format!("MCP server not running: {e}"));
     }
-    app.now = time::OffsetDateTime::now_utc();
     app.reminders = crate::engine::reminders::Reminders::new(&engine.config().drafts);
     let first = app.start();
     apply(first, &req_tx, &mut terminal, &gate, &mut app);

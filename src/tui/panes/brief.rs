@@ -1,5 +1,7 @@
 //! Brief: the morning brief and end-of-day digest per profile, as the engine answers them
-//! (`brief::Brief`; its `text` is shown, or a "not configured" answer as such).
+//! (`brief::Brief`; its `text` is shown, or a "not configured" answer as such). The text
+//! scrolls (PgDn / PgUp) and Enter shows it whole; each title says when it was generated,
+//! because a brief is a snapshot and its counts may lag the live status bar.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -44,18 +46,49 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         }
     };
     let profile = app.profiles.get(b.sel).cloned().unwrap_or_default();
+    let generated = entry
+        .and_then(|e| e.generated)
+        .filter(|_| !loading)
+        .map(|at| {
+            let hm = time::macros::format_description!("[hour]:[minute]");
+            format!(
+                "· generated {} ",
+                at.to_offset(app.tz).format(&hm).unwrap_or_default()
+            )
+        })
+        .unwrap_or_default();
     f.render_widget(
         Paragraph::new(slot(entry.and_then(|e| e.morning.as_ref())))
             .wrap(Wrap { trim: false })
-            .block(sub_block(t, format!(" Morning brief · {profile} "))),
+            .scroll((b.scroll, 0))
+            .block(sub_block(
+                t,
+                format!(" Morning brief · {profile} {generated}"),
+            )),
         morning,
     );
     f.render_widget(
         Paragraph::new(slot(entry.and_then(|e| e.eod.as_ref())))
             .wrap(Wrap { trim: false })
-            .block(sub_block(t, format!(" End-of-day digest · {profile} "))),
+            .scroll((b.scroll, 0))
+            .block(sub_block(
+                t,
+                format!(" End-of-day digest · {profile} {generated}"),
+            )),
         eod,
     );
+}
+
+/// The text of one answer as plain lines (for the full view behind Enter).
+pub fn text_of(v: Option<&Result<serde_json::Value, String>>, t: &Theme) -> Vec<String> {
+    match v {
+        None => vec!["not asked yet (r to generate)".into()],
+        Some(Err(e)) => vec![format!("error: {e}")],
+        Some(Ok(v)) => brief_lines(v, t)
+            .into_iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect(),
+    }
 }
 
 /// What the engine returned, honestly: its message and remedy when the brief is not

@@ -30,7 +30,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
     }
     if v.deals.is_empty() {
         let msg = if v.loaded {
-            "  No deals yet. `opsdesk deals create NAME --profile P` starts one; an MCP client's deal_create proposal waits in Drafts."
+            "  No deals yet. `opsdesk deals create --name NAME --profile P` starts one; an MCP client's deal_create proposal waits in Drafts."
         } else {
             "  loading…"
         };
@@ -46,11 +46,19 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
     let [top, bottom] =
         Layout::vertical([Constraint::Length(list_h), Constraint::Min(0)]).areas(area);
     let width = top.width.saturating_sub(4) as usize;
+    // Ids are shown whole (they are typed into `opsdesk deals …`), up to a sane width.
+    let idw = v
+        .deals
+        .iter()
+        .map(|d| d.id.chars().count())
+        .max()
+        .unwrap_or(2)
+        .clamp(2, 32);
     let mut lines = vec![header(
         t,
         fit(
             &format!(
-                "{:<14} {:<22} {:<10} {:<12} {:<6} {}",
+                "{:<idw$} {:<22} {:<10} {:<12} {:<6} {}",
                 "ID", "NAME", "PROFILE", "STAGE", "MSGS", "NEXT DATE"
             ),
             width,
@@ -68,7 +76,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             .unwrap_or_else(|| "—".into());
         let text = format!(
             "{} {} {} {} {} {}",
-            fit(&d.id, 14),
+            fit(&d.id, idw),
             fit(&d.name, 22),
             fit(&d.profile, 10),
             fit(d.stage.as_str(), 12),
@@ -125,8 +133,17 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         )));
     }
     for l in d.links.iter().rev() {
+        // Sender and subject when the inbox window holds the message (it is not read
+        // from disk for this).
+        let what = app
+            .inbox
+            .rows
+            .iter()
+            .find(|r| r.seq == l.seq)
+            .map(|r| format!("{} · {} — ", r.from, r.subject))
+            .unwrap_or_default();
         lines.push(Line::from(Span::styled(
-            crate::sanitize::for_terminal(&format!("  #{:<6} {}", l.seq, l.reason)),
+            crate::sanitize::for_terminal(&format!("  #{:<6} {what}{}", l.seq, l.reason)),
             t.text,
         )));
     }

@@ -108,7 +108,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             None => d.created_by.to_string(),
         };
         let status = match d.status {
-            DraftStatus::Executed => "sent".to_string(),
+            DraftStatus::Executed => crate::tui::app::status_word(d).to_string(),
             DraftStatus::Pending if v.marked.contains(&d.id) => "*pending".to_string(),
             s => s.as_str().to_string(),
         };

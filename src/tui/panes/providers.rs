@@ -1,7 +1,7 @@
 //! Providers: switches per LLM provider and each entity's routing, with the reason when an
 //! entity would be blocked. HEALTH comes from the router of this process (`ok` once a
-//! provider answered, `cool` while it cools down after repeated failures, "—" before any
-//! call); a usage line lists tokens per provider once there are any. Latency is not measured
+//! provider answered, `cool` while it cools down after repeated failures, `no key` when its
+//! credential's variable is unset, `failing` after failed calls, "—" before any call); a usage line lists tokens per provider once there are any. Latency is not measured
 //! yet and shows "—": no invented numbers.
 //!
 //! Below the entities, the tool vault: every tool with its tier, timeout, network (as it runs
@@ -36,12 +36,16 @@ fn usage_line(view: &crate::engine::providers::ProvidersView) -> Option<String> 
     (!parts.is_empty()).then(|| format!("  usage: {}", parts.join(" · ")))
 }
 
-/// The router's view of a provider in this process.
-fn health(r: &crate::engine::providers::ProviderRow) -> &'static str {
+/// The router's view of a provider in this process (also what the status bar and the
+/// health view count as failing).
+pub fn health(r: &crate::engine::providers::ProviderRow) -> &'static str {
     if r.cooldown_until.is_some() {
         "cool"
     } else if r.calls.is_some_and(|c| c > 0) {
         "ok"
+    } else if r.missing_credential.is_some() {
+        // Every call would fail before sending: known without trying.
+        "no key"
     } else if r.last_error.is_some() {
         "failing"
     } else {
