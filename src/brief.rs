@@ -425,7 +425,7 @@ fn deal_snapshots(
         let unanswered: Vec<u64> = records
             .iter()
             .filter(|r| d.linked(&r.id).is_some())
-            .filter(|r| r.channel != Channel::Calendar && !is_automated(&r.from.address))
+            .filter(|r| r.channel != Channel::Calendar && !is_automated_sender(&r.from.address))
             .filter(|r| !answered(r, drafts))
             .map(|r| r.seq)
             .collect();
@@ -996,8 +996,9 @@ const DECISION_PHRASES: &[(&str, &str)] = &[
     ("let me know", "asks for an answer"),
 ];
 
-/// Senders that never expect an answer.
-fn is_automated(address: &str) -> bool {
+/// Senders that never expect an answer (no-reply, notification and bounce addresses): the brief
+/// does not count them as unanswered and the demo assistant never drafts a reply to them.
+pub fn is_automated_sender(address: &str) -> bool {
     let a = address.to_ascii_lowercase();
     [
         "noreply",
@@ -1029,7 +1030,7 @@ fn answered(r: &InboxRecord, drafts: &[&Draft]) -> bool {
 fn decisions(records: &[&InboxRecord], drafts: &[&Draft]) -> Vec<Decision> {
     let mut out = Vec::new();
     for r in records {
-        if r.channel == Channel::Calendar || is_automated(&r.from.address) {
+        if r.channel == Channel::Calendar || is_automated_sender(&r.from.address) {
             continue;
         }
         let subject = r.subject.as_deref().unwrap_or("");

@@ -10,7 +10,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Engine, EngineEvent};
 use crate::config::SourceKind;
-use crate::domain::{Action, Actor, NewMessage, Outcome, now};
+use super::EngineError;
+use crate::domain::{
+    Action, Actor, Channel, DraftStatus, InboxRecord, NewMessage, Outbound, Outcome, now,
+};
 use crate::sources::IngestFailure;
 use crate::sources::Sink;
 use crate::sources::demo::Demo;
@@ -151,51 +154,102 @@ pub fn spawn_sources(
                         .map_err(|_| anyhow::anyhow!("demo state poisoned"))?
                         .next_batch(now()),
                 };
-                let mut stored = 0;
-                for msg in batch {
-                    if let Appended::New(rec) = (EngineSink {
-                        engine,
-                        source: "demo",
-                    })
-                    .ingest(msg)?
-                    {
-                        stored += 1;
-                        n += 1;
-                        // Now and then the demo's "assistant" proposes a reply, through the same
-                        // governed path an MCP client uses, so a newcomer sees a draft to approve.
-                        if n.is_multiple_of(3)
-                            && matches!(
-                                rec.channel,
-                                crate::domain::Channel::Email | crate::domain::Channel::Teams
-                            )
-                        {
-                            let body = format!(
-                                "Thanks {} — noted. I'll get back to you by end of day.",
-                                rec.from.name.split_whitespace().next().unwrap_or("")
-                            );
-                            match engine.submit(
-                                Action::DraftReply {
-                                    message_id: rec.id.clone(),
-                                    body,
-                                    attachments: Vec::new(),
-                                    body_html: None,
-                                },
-                                Actor::mcp("demo-assistant"),
-                            ) {
-                                Ok(Outcome::Blocked { rule, reason, .. }) => {
-                                    tracing::info!("demo draft blocked by {rule}: {reason}")
-                                }
-                                Ok(_) => {}
-                                Err(e) => tracing::warn!("demo draft failed: {e}"),
-                            }
-                        }
-                    }
-                }
-                Ok(stored)
+                Ok(demo_ingest(engine, batch, &mut n)?)
             },
         ));
     }
     Ok(tasks)
+}
+
+/// Takes one batch of the demo script in and lets the demo's "assistant" answer now and then
+/// (every third new mail or chat message), so a newcomer sees a draft to approve. `n` counts
+/// the new items across batches. Returns how many items were new.
+pub fn demo_ingest(
+    engine: &Engine,
+    batch: Vec<NewMessage>,
+    n: &mut u64,
+) -> Result<u64, IngestFailure> {
+    let mut stored = 0;
+    for msg in batch {
+        if let Appended::New(rec) = (EngineSink {
+            engine,
+            source: "demo",
+        })
+        .ingest(msg)?
+        {
+            stored += 1;
+            *n += 1;
+            if n.is_multiple_of(3) {
+                match demo_assistant_reply(engine, &rec) {
+                    Ok(Some(Outcome::Blocked { rule, reason, .. })) => {
+                        tracing::info!("demo draft blocked by {rule}: {reason}")
+                    }
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!("demo draft failed: {e}"),
+                }
+            }
+        }
+    }
+    Ok(stored)
+}
+
+/// The demo assistant's reply to `rec`, proposed through the same governed path an MCP client
+/// uses. `None` when it holds back: calendar items, senders that never read replies
+/// ([`crate::brief::is_automated_sender`]), and messages a pending draft already answers — so
+/// the queue does not fill with drafts to no-reply robots or the same "noted" thrice to one chat.
+pub fn demo_assistant_reply(
+    engine: &Engine,
+    rec: &InboxRecord,
+) -> Result<Option<Outcome>, EngineError> {
+    if !matches!(rec.channel, Channel::Email | Channel::Teams)
+        || crate::brief::is_automated_sender(&rec.from.address)
+        || pending_answer(engine, rec)?
+    {
+        return Ok(None);
+    }
+    let body = format!(
+        "Thanks {} — noted. I'll get back to you by end of day.",
+        rec.from.name.split_whitespace().next().unwrap_or("")
+    );
+    engine
+        .submit(
+            Action::DraftReply {
+                message_id: rec.id.clone(),
+                body,
+                attachments: Vec::new(),
+                body_html: None,
+            },
+            Actor::mcp("demo-assistant"),
+        )
+        .map(Some)
+}
+
+/// Whether a pending draft already answers `rec`: a reply to it or to another mail of its
+/// thread, or a post to its chat (where a Teams reply goes).
+fn pending_answer(engine: &Engine, rec: &InboxRecord) -> Result<bool, EngineError> {
+    let chat = rec.thread_id.as_deref().unwrap_or(&rec.from.address);
+    for d in engine.draft_queue()?.drafts {
+        if d.status != DraftStatus::Pending {
+            continue;
+        }
+        let answers = match &d.outbound {
+            Outbound::PostChat { chat_id, .. } => {
+                rec.channel == Channel::Teams && chat_id == chat
+            }
+            Outbound::ReplyEmail { message_id, .. } if *message_id == rec.id => true,
+            Outbound::ReplyEmail { message_id, .. } => match &rec.thread_id {
+                Some(thread) if rec.channel == Channel::Email => engine
+                    .inbox_record_by_id(message_id)?
+                    .is_some_and(|r| r.thread_id.as_ref() == Some(thread)),
+                _ => false,
+            },
+            _ => false,
+        };
+        if answers {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The Graph pollers of every profile and the executor of approved drafts: Graph for profiles
