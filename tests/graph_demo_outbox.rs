@@ -143,3 +143,178 @@ async fn an_approved_demo_draft_lands_in_the_demo_outbox_once_and_is_recorded_as
     assert!(audit.contains("send_email attempt via demo"));
     assert!(audit.contains("demo-outbox/sent.jsonl#1"));
 }
+
+// ---- the demo assistant's drafts ----
+
+use opsdesk::domain::{Channel, InboxRecord, NewMessage, Party};
+use opsdesk::engine::runner::{demo_assistant_reply, demo_ingest};
+use opsdesk::sources::demo::Demo;
+use opsdesk::store::inbox::Appended;
+
+fn demo_engine(tmp: &tempfile::TempDir) -> Engine {
+    let paths = Paths::resolve(Some(tmp.path().to_path_buf()), None).unwrap();
+    Engine::open(paths, Config::demo(), Mode::Primary).unwrap()
+}
+
+fn take_in(
+    engine: &Engine,
+    id: &str,
+    channel: Channel,
+    thread: &str,
+    from: (&str, &str),
+) -> InboxRecord {
+    let msg = NewMessage {
+        id: id.into(),
+        profile: "work".into(),
+        channel,
+        thread_id: Some(thread.into()),
+        from: Party::new(from.0, from.1),
+        to: vec![Party::new("Alex Kim", "alex.kim@contoso.com")],
+        subject: (channel == Channel::Email).then(|| "Release".to_string()),
+        ts: opsdesk::domain::now(),
+        body: "Is the hotfix in?".into(),
+        html: false,
+        meta: Default::default(),
+        attachments: Vec::new(),
+    };
+    match engine.ingest(msg, "demo").unwrap() {
+        Appended::New(rec) => *rec,
+        Appended::Duplicate { .. } => panic!("{id} taken in twice"),
+    }
+}
+
+fn assistant_drafts(engine: &Engine) -> Vec<opsdesk::domain::Draft> {
+    engine
+        .draft_queue()
+        .unwrap()
+        .drafts
+        .into_iter()
+        .filter(|d| d.created_by.to_string() == "mcp:demo-assistant")
+        .collect()
+}
+
+#[test]
+fn the_demo_assistant_never_drafts_a_reply_to_a_no_reply_sender() {
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = demo_engine(&tmp);
+    for (i, addr) in [
+        "ci-noreply@contoso.com",
+        "hr-no-reply@contoso.com",
+        "DoNotReply@fabrikam.com",
+        "notifications@github.com",
+        "mailer-daemon@contoso.com",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let rec = take_in(
+            &engine,
+            &format!("bot-{i}"),
+            Channel::Email,
+            &format!("conv-bot-{i}"),
+            ("Robot", addr),
+        );
+        assert_eq!(demo_assistant_reply(&engine, &rec).unwrap(), None, "{addr}");
+    }
+    assert!(assistant_drafts(&engine).is_empty());
+
+    // A person still gets an answer.
+    let rec = take_in(
+        &engine,
+        "ann-1",
+        Channel::Email,
+        "conv-ann",
+        ("Ann Lee", "ann@contoso.com"),
+    );
+    assert!(matches!(
+        demo_assistant_reply(&engine, &rec).unwrap(),
+        Some(Outcome::Queued { .. })
+    ));
+}
+
+#[test]
+fn the_demo_assistant_queues_one_pending_reply_per_chat_or_thread_and_answers_again_once_it_is_decided()
+ {
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = demo_engine(&tmp);
+    let sam = ("Sam Rivera", "sam.rivera@contoso.com");
+    let chat = "19:platform-team@thread.v2";
+
+    let first = take_in(&engine, "chat-1", Channel::Teams, chat, sam);
+    let Some(Outcome::Queued { draft_id, .. }) = demo_assistant_reply(&engine, &first).unwrap()
+    else {
+        panic!("the first chat message is answered")
+    };
+    // Sam writes twice more in the same chat while the answer waits for the operator.
+    for id in ["chat-2", "chat-3"] {
+        let rec = take_in(&engine, id, Channel::Teams, chat, sam);
+        assert_eq!(demo_assistant_reply(&engine, &rec).unwrap(), None, "{id}");
+    }
+    // The same message asked about again.
+    assert_eq!(demo_assistant_reply(&engine, &first).unwrap(), None);
+    // Another chat is its own conversation.
+    let other = take_in(&engine, "chat-x", Channel::Teams, "19:other@thread.v2", sam);
+    assert!(demo_assistant_reply(&engine, &other).unwrap().is_some());
+
+    // Mail: a second message of the thread waits for the pending reply to the first.
+    let m1 = take_in(&engine, "mail-1", Channel::Email, "conv-release", sam);
+    let m2 = take_in(&engine, "mail-2", Channel::Email, "conv-release", sam);
+    assert!(demo_assistant_reply(&engine, &m1).unwrap().is_some());
+    assert_eq!(demo_assistant_reply(&engine, &m2).unwrap(), None);
+    assert_eq!(assistant_drafts(&engine).len(), 3);
+
+    // Once the operator has decided the chat's draft, a new message there is answered again.
+    engine
+        .submit(
+            Action::RejectDraft {
+                id: draft_id,
+                reason: "not now".into(),
+            },
+            Actor::Cli,
+        )
+        .unwrap();
+    let later = take_in(&engine, "chat-4", Channel::Teams, chat, sam);
+    assert!(demo_assistant_reply(&engine, &later).unwrap().is_some());
+}
+
+#[test]
+fn two_rounds_of_the_demo_script_leave_no_duplicate_pending_drafts_and_none_to_a_robot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = demo_engine(&tmp);
+    let mut demo = Demo::new(vec!["work".into(), "clinic".into()], "t1");
+    let now = opsdesk::domain::now();
+    let mut n = 0;
+    demo_ingest(&engine, demo.initial_burst(now), &mut n).unwrap();
+    // Far more batches than the script has items, so every item is met at every third count.
+    for i in 0..120 {
+        let at = now + time::Duration::minutes(i);
+        demo_ingest(&engine, demo.next_batch(at), &mut n).unwrap();
+    }
+    let drafts = assistant_drafts(&engine);
+    assert!(!drafts.is_empty(), "the demo shows at least one draft");
+    let mut targets = std::collections::HashSet::new();
+    for d in &drafts {
+        let (target, to) = match &d.outbound {
+            Outbound::PostChat { chat_id, .. } => (chat_id.clone(), Vec::new()),
+            Outbound::ReplyEmail { message_id, to, .. } => {
+                let thread = engine
+                    .inbox_record_by_id(message_id)
+                    .unwrap()
+                    .unwrap()
+                    .thread_id
+                    .unwrap_or_else(|| message_id.clone());
+                (thread, to.clone())
+            }
+            other => panic!("unexpected draft {other:?}"),
+        };
+        for addr in &to {
+            assert!(
+                !opsdesk::brief::is_automated_sender(addr),
+                "a draft to {addr}"
+            );
+        }
+        if d.status == DraftStatus::Pending {
+            assert!(targets.insert(target.clone()), "two pending drafts answer {target}");
+        }
+    }
+}
