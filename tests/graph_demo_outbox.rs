@@ -314,7 +314,10 @@ fn two_rounds_of_the_demo_script_leave_no_duplicate_pending_drafts_and_none_to_a
             );
         }
         if d.status == DraftStatus::Pending {
-            assert!(targets.insert(target.clone()), "two pending drafts answer {target}");
+            assert!(
+                targets.insert(target.clone()),
+                "two pending drafts answer {target}"
+            );
         }
     }
 }

@@ -8,9 +8,9 @@ use std::time::Duration;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use super::EngineError;
 use super::{Engine, EngineEvent};
 use crate::config::SourceKind;
-use super::EngineError;
 use crate::domain::{
     Action, Actor, Channel, DraftStatus, InboxRecord, NewMessage, Outbound, Outcome, now,
 };
@@ -233,9 +233,7 @@ fn pending_answer(engine: &Engine, rec: &InboxRecord) -> Result<bool, EngineErro
             continue;
         }
         let answers = match &d.outbound {
-            Outbound::PostChat { chat_id, .. } => {
-                rec.channel == Channel::Teams && chat_id == chat
-            }
+            Outbound::PostChat { chat_id, .. } => rec.channel == Channel::Teams && chat_id == chat,
             Outbound::ReplyEmail { message_id, .. } if *message_id == rec.id => true,
             Outbound::ReplyEmail { message_id, .. } => match &rec.thread_id {
                 Some(thread) if rec.channel == Channel::Email => engine
