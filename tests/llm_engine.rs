@@ -281,6 +281,39 @@ async fn the_autonomy_ladder_can_forbid_llm_calls() {
     assert!(matches!(err, LlmError::Invalid(_)));
 }
 
+/// The router's records share the trail's background fsync (issue 13) but are still written
+/// before the text leaves: a trail that cannot be written stops the call, nothing is sent.
+#[tokio::test]
+async fn a_trail_that_cannot_be_written_stops_the_call_before_anything_is_sent() {
+    let fake = Fake::start().await;
+    fake.script(CHAT, vec![answer(&["hi"], 1, 1), answer(&["hi"], 1, 1)]);
+    let env = Env::new(config_text(&fake.url, ""));
+    let engine = env.engine();
+    let req = LlmRequest::new("draft", vec![ChatMessage::user("hello")]);
+    engine
+        .llm_complete("work", &req, &Actor::Cli, None)
+        .await
+        .unwrap();
+    assert_eq!(fake.posts().len(), 1);
+
+    // The month file becomes something no record can be appended to.
+    let audit_dir = env.data().join("audit");
+    let month = std::fs::read_dir(&audit_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .unwrap();
+    std::fs::remove_file(&month).unwrap();
+    std::fs::create_dir(&month).unwrap();
+
+    let err = engine
+        .llm_complete("work", &req, &Actor::Cli, None)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LlmError::AuditUnavailable(_)), "{err:?}");
+    assert_eq!(fake.posts().len(), 1, "nothing may leave unaudited");
+}
+
 fn stdout_json(o: &Output) -> Value {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&o.stdout).unwrap()

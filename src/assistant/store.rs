@@ -4,9 +4,18 @@
 //! machinery (durable append, torn-tail repair). Reading folds the log: the newest triage per
 //! seq, except that an operator's decision is only replaced by another operator decision.
 //! Appends are deduplicated against the fold, so re-running a job adds nothing unchanged.
+//!
+//! The operator's own triage is appended durably (fsync'd before the call returns). What the
+//! rules and the model produce is written before the call returns and made durable by a shared
+//! background fsync within [`DEFERRED_SYNC_WINDOW`]: a crash loses at most that window's
+//! results, and the job can simply be re-run. A failed background fsync refuses every later
+//! deferred append (the store may have lost results; fix the disk and restart).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -15,11 +24,15 @@ use super::deadlines::Found;
 use super::triage::{Category, DecidedBy, Urgency};
 use crate::paths::{ensure_private_dir, open_private_append};
 use crate::store::StoreError;
-use crate::store::jsonl::{FileLock, Lines, append_durable, repair_torn_tail};
+use crate::store::jsonl::{FileLock, Lines, append_durable, append_unsynced, repair_torn_tail};
+use crate::store::later::{FlushResult, Later};
 
 const TRIAGE: &str = "triage.jsonl";
 const DEADLINES: &str = "deadlines.jsonl";
 const LOCK: &str = ".lock";
+
+/// How long a job's result may wait for its fsync: appends within this window share one.
+pub const DEFERRED_SYNC_WINDOW: Duration = Duration::from_millis(10);
 
 /// The triage of one inbox item.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -86,6 +99,63 @@ pub struct AssistantStore {
     /// The triage fold and how far into which file it has read: a read only parses what was
     /// appended since (by any process), so a backfill of n items stays linear.
     triage_cache: std::sync::Mutex<Option<TriageCache>>,
+    /// The shared background fsync of job results.
+    sync: Arc<SyncShared>,
+}
+
+struct SyncShared {
+    pending: Mutex<Pending>,
+    syncer: Later,
+}
+
+#[derive(Default)]
+struct Pending {
+    /// Files written to since their last fsync (at most the two logs).
+    files: BTreeMap<PathBuf, Arc<File>>,
+    /// A background fsync failed: results may be lost, so later deferred appends are refused.
+    failed: Option<String>,
+}
+
+impl SyncShared {
+    /// Sync every file written since the last flush (the syncer thread, and `Drop`). A failure
+    /// is kept, not retried: it refuses every later deferred append.
+    fn flush_pending(&self) -> FlushResult {
+        let files =
+            std::mem::take(&mut self.pending.lock().unwrap_or_else(|p| p.into_inner()).files);
+        for (path, file) in files {
+            if let Err(e) = file.sync_data() {
+                let e = StoreError::io(&path, "fsync", e);
+                tracing::error!("assistant store: {e}");
+                self.pending
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .failed = Some(e.to_string());
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuse when an earlier background fsync failed.
+    fn check(&self) -> Result<(), StoreError> {
+        match &self
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .failed
+        {
+            Some(why) => Err(StoreError::Rejected(format!(
+                "the assistant store could not be made durable earlier ({why}); fix the disk and restart opsdesk"
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AssistantStore {
+    fn drop(&mut self) {
+        self.sync.syncer.stop();
+        let _ = self.sync.flush_pending();
+    }
 }
 
 struct TriageCache {
@@ -102,7 +172,27 @@ impl AssistantStore {
         Ok(AssistantStore {
             dir: dir.to_path_buf(),
             triage_cache: Default::default(),
+            sync: Arc::new(SyncShared {
+                pending: Mutex::new(Pending::default()),
+                syncer: Later::new("assistant-sync", DEFERRED_SYNC_WINDOW),
+            }),
         })
+    }
+
+    /// Write `bytes` now and have the shared syncer make them durable within the window.
+    fn append_deferred(&self, file: File, path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+        self.sync.check()?;
+        append_unsynced(&file, path, bytes)?;
+        self.sync
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .files
+            .insert(path.to_path_buf(), Arc::new(file));
+        self.sync
+            .syncer
+            .request(&self.sync, |s| &s.syncer, SyncShared::flush_pending)
+            .map_err(StoreError::Rejected)
     }
 
     pub fn dir(&self) -> &Path {
@@ -171,7 +261,8 @@ impl AssistantStore {
     }
 
     /// Record a triage. Returns whether it changed anything: an unchanged decision is not
-    /// appended again, and only the operator replaces the operator.
+    /// appended again, and only the operator replaces the operator. The operator's triage is
+    /// durable on return; a rule or model result within `DEFERRED_SYNC_WINDOW`.
     pub fn put_triage(&self, rec: TriageRecord) -> Result<bool, StoreError> {
         let _lock = FileLock::exclusive(&self.dir.join(LOCK))?;
         let path = self.dir.join(TRIAGE);
@@ -183,7 +274,11 @@ impl AssistantStore {
         {
             return Ok(false);
         }
-        append_durable(&mut file, &path, &line(&rec)?)?;
+        if rec.by == DecidedBy::Operator {
+            append_durable(&mut file, &path, &line(&rec)?)?;
+        } else {
+            self.append_deferred(file, &path, &line(&rec)?)?;
+        }
         Ok(true)
     }
 
@@ -196,7 +291,8 @@ impl AssistantStore {
             .collect())
     }
 
-    /// Record deadlines; those already stored are skipped. Returns how many were new.
+    /// Record deadlines; those already stored are skipped. Returns how many were new. Durable
+    /// within `DEFERRED_SYNC_WINDOW` (job results: a lost one is found again by a re-run).
     pub fn put_deadlines(&self, recs: Vec<DeadlineRecord>) -> Result<usize, StoreError> {
         if recs.is_empty() {
             return Ok(0);
@@ -215,7 +311,7 @@ impl AssistantStore {
             }
         }
         if n > 0 {
-            append_durable(&mut file, &path, &bytes)?;
+            self.append_deferred(file, &path, &bytes)?;
         }
         Ok(n)
     }
@@ -341,6 +437,58 @@ mod tests {
             s.triage(),
             Err(StoreError::Corrupt { line: 3, .. })
         ));
+    }
+
+    #[test]
+    fn job_results_are_readable_at_once_and_made_durable_by_the_shared_syncer() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = AssistantStore::open(dir.path()).unwrap();
+        assert!(s.put_triage(t(1, Category::Fyi, DecidedBy::Model)).unwrap());
+        // Written before the call returned: another reader sees it at once.
+        let other = AssistantStore::open(dir.path()).unwrap();
+        assert_eq!(other.triage_of(1).unwrap().unwrap().by, DecidedBy::Model);
+        // The background fsync takes the pending file within the window.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !s.sync.pending.lock().unwrap().files.is_empty() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the pending fsync never ran"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(s.sync.pending.lock().unwrap().failed.is_none());
+    }
+
+    #[test]
+    fn after_a_failed_background_fsync_job_results_are_refused_but_operator_triage_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = AssistantStore::open(dir.path()).unwrap();
+        s.sync.pending.lock().unwrap().failed = Some("fsync: Input/output error".into());
+        let e = s
+            .put_triage(t(1, Category::Fyi, DecidedBy::Model))
+            .expect_err("a store that may have lost results must refuse more");
+        assert!(e.to_string().contains("could not be made durable"), "{e}");
+        let d = DeadlineRecord {
+            seq: 1,
+            id: "m1".into(),
+            profile: "work".into(),
+            found: Found {
+                what: "budget".into(),
+                due: None,
+                quote: "by Friday".into(),
+                confidence: None,
+                by: DecidedBy::Model,
+            },
+            provider: None,
+            at: "2026-11-25T08:00:00Z".into(),
+        };
+        assert!(s.put_deadlines(vec![d]).is_err());
+        // The operator's decision is appended and fsync'd synchronously, as before.
+        assert!(
+            s.put_triage(t(1, Category::Bulk, DecidedBy::Operator))
+                .unwrap()
+        );
+        assert_eq!(s.triage_of(1).unwrap().unwrap().by, DecidedBy::Operator);
     }
 
     #[test]

@@ -75,6 +75,26 @@ impl Engine {
         .map(|_| ())
     }
 
+    /// The audit record of a job's result (not a refusal): written before the result is
+    /// stored or returned, fsync'd by the shared syncer (a re-run redoes a lost job).
+    fn job_result_audit(
+        &self,
+        job: JobKind,
+        actor: &Actor,
+        r: &InboxRecord,
+        outcome: AuditOutcome,
+        reason: String,
+    ) -> Result<(), EngineError> {
+        self.audit_deferred(
+            AuditEvent::new(format!("assistant.{job}"), actor, outcome)
+                .entity(r.profile.clone())
+                .tool(format!("llm:{job}"))
+                .target(format!("seq {}", r.seq))
+                .reason(reason),
+        )
+        .map(|_| ())
+    }
+
     /// One model call of `job` about `r`: the answer, or why there is none.
     pub(super) async fn ask(
         &self,
@@ -174,7 +194,7 @@ impl Engine {
                 format!("{} by {:?}", rec.category.as_str(), by).to_lowercase(),
             ),
         };
-        self.job_audit(JobKind::Triage, actor, &r, outcome, why)?;
+        self.job_result_audit(JobKind::Triage, actor, &r, outcome, why)?;
         self.assistant.put_triage(rec.clone())?;
         Ok(rec)
     }
@@ -287,7 +307,7 @@ impl Engine {
             ),
             None => (AuditOutcome::Ok, format!("{} deadline(s)", recs.len())),
         };
-        self.job_audit(JobKind::Deadlines, actor, &r, outcome, why)?;
+        self.job_result_audit(JobKind::Deadlines, actor, &r, outcome, why)?;
         let new = self.assistant.put_deadlines(recs.clone())?;
         Ok(DeadlinesOfItem {
             seq: r.seq,

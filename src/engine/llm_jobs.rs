@@ -1,7 +1,8 @@
 //! The engine's door to the LLM router: every LLM call of a job goes through
 //! [`Engine::llm_complete`], which applies the autonomy ladder (`llm_call`), uses the effective
 //! `[llm]` (the operator's toggles applied) and records every router decision in the engine's
-//! audit trail (fail closed: an audit write that fails stops the call).
+//! audit trail (fail closed: an audit write that fails stops the call; the router's records
+//! are written at once and fsync'd by the trail's shared background syncer).
 //!
 //! The router (with its in-memory usage and cooldown state) is built on first use and lives as
 //! long as the engine, so the console's Providers pane shows what this process has seen.
@@ -55,7 +56,16 @@ impl Engine {
         actor: &Actor,
         sink: Option<Sink<'_>>,
     ) -> Result<LlmResponse, LlmError> {
+        // Refusals before the router are durable at once, like every other refusal.
         let audit = |ev: AuditEvent| self.audit(ev).map(|_| ()).map_err(|e| e.to_string());
+        // The router's records (selection before the text leaves, the result after) are written
+        // before it goes on, so a failing trail still stops the call, but share the background
+        // fsync: a synchronous fsync each was most of a job's overhead (issue 13).
+        let router_audit = |ev: AuditEvent| {
+            self.audit_deferred(ev)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
         let blocked = |rule: &str, reason: String, remedy: &str| -> LlmError {
             let ev = AuditEvent::new("llm.block", actor, AuditOutcome::Blocked)
                 .entity(profile)
@@ -116,7 +126,7 @@ impl Engine {
             profile_name: profile,
             profile: p,
             actor: &actor_name,
-            audit: &audit,
+            audit: &router_audit,
             refresh: Some(&refresh),
         };
         router.complete(&cx, req, sink).await

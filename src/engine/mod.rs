@@ -247,15 +247,23 @@ impl Engine {
 
     /// Record the audit event of a read: written before the answer goes out (a failing trail
     /// still refuses the read), made durable by a shared fsync moments later.
-    fn audit_read(&self, mut ev: AuditEvent) -> Result<(), EngineError> {
+    fn audit_read(&self, ev: AuditEvent) -> Result<(), EngineError> {
+        self.audit_deferred(ev).map(|_| ())
+    }
+
+    /// Record an audit event that needs to be written before the caller goes on (an append
+    /// error, or an earlier failed background fsync, still refuses), but not to wait for its
+    /// own fsync: reads and the records of LLM jobs. The shared syncer makes it durable within
+    /// `store::audit::DEFERRED_SYNC_WINDOW`.
+    pub(crate) fn audit_deferred(&self, mut ev: AuditEvent) -> Result<AuditRecord, EngineError> {
         // phiclients: quoted free text is redacted before it enters the trail.
         self.phi.scrub_audit(&mut ev);
         let rec = self
             .audit
             .append_deferred(ev)
             .map_err(|e| EngineError::AuditUnavailable(e.to_string()))?;
-        self.announce(EngineEvent::Audited(Arc::new(rec)));
-        Ok(())
+        self.announce(EngineEvent::Audited(Arc::new(rec.clone())));
+        Ok(rec)
     }
 
     /// Sanitize and durably append an inbound item, then announce it (durable first, then

@@ -1,6 +1,6 @@
 //! Work deferred to a background thread and batched: callers `request` it, and the thread
 //! runs `flush` once per window for everything requested meanwhile. Used for the audit
-//! trail's deferred fsyncs and for lazily saved inbox cursors.
+//! trail's deferred fsyncs, the assistant store's model results and lazily saved inbox cursors.
 
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -12,7 +12,7 @@ pub type FlushResult = Result<(), String>;
 /// Pause before a failed flush is tried again.
 const RETRY_AFTER: Duration = Duration::from_secs(1);
 
-pub(super) struct Later {
+pub(crate) struct Later {
     name: &'static str,
     window: Duration,
     state: Mutex<State>,
@@ -27,7 +27,7 @@ struct State {
 }
 
 impl Later {
-    pub(super) fn new(name: &'static str, window: Duration) -> Later {
+    pub(crate) fn new(name: &'static str, window: Duration) -> Later {
         Later {
             name,
             window,
@@ -40,7 +40,7 @@ impl Later {
     /// Ask for a flush within the window. The first request starts the thread; it keeps the
     /// owner alive until whoever owns the owner calls `stop` (the inbox or audit trail going
     /// away), then flushes what is left itself.
-    pub(super) fn request<O: Send + Sync + 'static>(
+    pub(crate) fn request<O: Send + Sync + 'static>(
         &self,
         owner: &Arc<O>,
         this: fn(&O) -> &Later,
@@ -80,7 +80,7 @@ impl Later {
 
     /// Stop the thread (after a flush it is in the middle of). What is still pending is the
     /// caller's to flush.
-    pub(super) fn stop(&self) {
+    pub(crate) fn stop(&self) {
         self.state.lock().unwrap_or_else(|p| p.into_inner()).stop = true;
         self.wake.notify_all();
         if let Some(t) = self.thread.lock().unwrap_or_else(|p| p.into_inner()).take() {

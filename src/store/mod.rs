@@ -13,7 +13,7 @@ pub mod drafts;
 pub mod drafts_binding;
 pub mod inbox;
 pub mod jsonl;
-mod later;
+pub(crate) mod later;
 pub mod stamp;
 
 use std::io;
