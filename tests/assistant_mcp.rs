@@ -6,61 +6,19 @@ mod llm_support;
 mod mcp_support;
 
 use std::process::Command;
-use std::time::Duration;
 
 use llm_support::*;
 use mcp_support::Server;
 use serde_json::{Value, json};
 
+const CLIENT: &str = "assistant-test";
+
 async fn rpc(server: &Server, method: &str, params: Value) -> Value {
-    let mut params = params;
-    params["_meta"] = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": {"name": "assistant-test", "version": "1"},
-    });
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let mut req = reqwest::Client::builder()
-        .timeout(Duration::from_secs(60))
-        .build()
-        .unwrap()
-        .post(&server.url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("authorization", format!("Bearer {}", server.token))
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", method);
-    if let Some(n) = params["name"].as_str() {
-        req = req.header("mcp-name", n);
-    }
-    let text = req
-        .body(body.to_string())
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    serde_json::from_str::<Value>(&text)
-        .ok()
-        .unwrap_or_else(|| {
-            text.lines()
-                .filter_map(|l| l.strip_prefix("data:"))
-                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
-                .next_back()
-                .unwrap_or(Value::Null)
-        })
+    mcp_support::rpc(server, CLIENT, method, params).await
 }
 
 async fn call(server: &Server, tool: &str, args: Value) -> Value {
-    let v = rpc(
-        server,
-        "tools/call",
-        json!({"name": tool, "arguments": args}),
-    )
-    .await;
-    assert!(v["error"].is_null(), "{tool}: {v}");
-    v["result"].clone()
+    mcp_support::call(server, CLIENT, tool, args).await
 }
 
 fn add(

@@ -24,50 +24,9 @@ phi_auto_redact = true
 phi_names = ["Margaret Okafor"]
 "#;
 
-fn http() -> reqwest::Client {
-    reqwest::Client::builder()
-        .timeout(Duration::from_secs(60))
-        .build()
-        .expect("http client")
-}
-
 /// One stateless (2026-07-28) request; the whole JSON-RPC answer.
 async fn rpc(server: &Server, method: &str, params: Value) -> Value {
-    let mut p = params;
-    p["_meta"] = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": {"name": "deals-test", "version": "1"},
-    });
-    let name = p
-        .get("name")
-        .or_else(|| p.get("uri"))
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": p}).to_string();
-    let mut rb = http().post(&server.url).header("mcp-method", method);
-    if let Some(n) = name {
-        rb = rb.header("mcp-name", n);
-    }
-    let resp = rb
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("authorization", format!("Bearer {}", server.token))
-        .body(body)
-        .send()
-        .await
-        .expect("send");
-    let text = resp.text().await.unwrap_or_default();
-    serde_json::from_str::<Value>(&text)
-        .ok()
-        .or_else(|| {
-            text.lines()
-                .filter_map(|l| l.strip_prefix("data:"))
-                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
-                .next_back()
-        })
-        .unwrap_or(Value::Null)
+    mcp_support::rpc(server, "deals-test", method, params).await
 }
 
 async fn tool(server: &Server, name: &str, args: Value) -> Value {

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use serde_json::{Value, json};
+
 pub const BIN: &str = env!("CARGO_BIN_EXE_opsdesk");
 
 pub struct Server {
@@ -238,4 +240,60 @@ pub fn run_bounded(mut cmd: Command, limit: Duration) -> (bool, String, String) 
         Some(st) => (st.success(), so, se),
         None => (false, so, format!("{se}\n(killed after {limit:?})")),
     }
+}
+
+/// One stateless JSON-RPC call at protocol 2026-07-28 (its `_meta` and headers), as `client`;
+/// the answer whether framed as JSON or as SSE.
+pub async fn rpc(server: &Server, client: &str, method: &str, params: Value) -> Value {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": client, "version": "1"},
+    });
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let mut req = reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap()
+        .post(&server.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("authorization", format!("Bearer {}", server.token))
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", method);
+    // The name header names the tool, prompt or resource the call is about.
+    if let Some(n) = params["name"].as_str().or(params["uri"].as_str()) {
+        req = req.header("mcp-name", n);
+    }
+    let text = req
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    serde_json::from_str::<Value>(&text)
+        .ok()
+        .unwrap_or_else(|| {
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+                .next_back()
+                .unwrap_or(Value::Null)
+        })
+}
+
+/// `tools/call` through [`rpc`]; fails the test on a JSON-RPC error, else the `result`.
+pub async fn call(server: &Server, client: &str, tool: &str, args: Value) -> Value {
+    let v = rpc(
+        server,
+        client,
+        "tools/call",
+        json!({"name": tool, "arguments": args}),
+    )
+    .await;
+    assert!(v["error"].is_null(), "{tool}: {v}");
+    v["result"].clone()
 }
