@@ -7,13 +7,13 @@
 use std::sync::Arc;
 
 use rmcp::ErrorData as McpError;
-use rmcp::model::{CallToolResult, ReadResourceResult, ResourceContents, ResourceTemplate};
+use rmcp::model::{ReadResourceResult, ResourceContents, ResourceTemplate};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
 use super::server::Hub;
-use super::tools::{DraftResultOut, queue_draft, tool_answer, wrong_answer as wrong};
+use super::tools::{DraftResultOut, Reply, queue_draft, tool_answer, wrong_answer as wrong};
 use crate::domain::{Actor, DealSpec, DealStage, KeyDate, Outbound, Query};
 use crate::engine::query::Answer;
 
@@ -82,11 +82,7 @@ pub struct DealCreateArgs {
     pub keywords: Vec<String>,
 }
 
-pub async fn deals_list(
-    hub: Arc<Hub>,
-    a: DealsListArgs,
-    actor: Actor,
-) -> Result<CallToolResult, McpError> {
+pub async fn deals_list(hub: Arc<Hub>, a: DealsListArgs, actor: Actor) -> Result<Reply, McpError> {
     let q = Query::DealsList {
         profile: a.profile,
         all: a.all,
@@ -97,11 +93,7 @@ pub async fn deals_list(
     }
 }
 
-pub async fn deal_detail(
-    hub: Arc<Hub>,
-    a: DealIdArgs,
-    actor: Actor,
-) -> Result<CallToolResult, McpError> {
+pub async fn deal_detail(hub: Arc<Hub>, a: DealIdArgs, actor: Actor) -> Result<Reply, McpError> {
     match hub
         .read("deal_detail", Query::DealDetail { id: a.id }, actor)
         .await?
@@ -115,7 +107,7 @@ pub async fn deal_timeline(
     hub: Arc<Hub>,
     a: DealTimelineArgs,
     actor: Actor,
-) -> Result<CallToolResult, McpError> {
+) -> Result<Reply, McpError> {
     let q = Query::DealTimeline {
         id: a.id,
         limit: a.limit as usize,
@@ -130,7 +122,7 @@ pub async fn deal_create(
     hub: Arc<Hub>,
     a: DealCreateArgs,
     actor: Actor,
-) -> Result<CallToolResult, McpError> {
+) -> Result<Reply, McpError> {
     let profile = hub.resolve_profile(a.profile.as_deref())?;
     let stage = match a.stage.as_deref() {
         None => DealStage::Lead,

@@ -3,12 +3,12 @@
 use std::sync::Arc;
 
 use rmcp::ErrorData as McpError;
-use rmcp::model::CallToolResult;
+
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::server::Hub;
-use super::tools::{DraftResultOut, draft_result, tool_answer, wrong_answer};
+use super::tools::{DraftResultOut, Reply, draft_result, tool_answer, wrong_answer};
 use crate::domain::{Action, Actor, Query};
 use crate::engine::query::Answer;
 
@@ -41,7 +41,7 @@ pub async fn filing_suggestion(
     hub: Arc<Hub>,
     a: FilingArgs,
     actor: Actor,
-) -> Result<CallToolResult, McpError> {
+) -> Result<Reply, McpError> {
     let q = Query::FilingSuggestion {
         message_ids: a.message_ids,
     };
@@ -112,11 +112,7 @@ async fn model_pass(hub: &Arc<Hub>, f: &mut FilingOut, actor: Actor) {
     }
 }
 
-pub async fn mail_move(
-    hub: Arc<Hub>,
-    a: MailMoveArgs,
-    actor: Actor,
-) -> Result<CallToolResult, McpError> {
+pub async fn mail_move(hub: Arc<Hub>, a: MailMoveArgs, actor: Actor) -> Result<Reply, McpError> {
     let action = Action::MoveMessage {
         message_id: a.message_id,
         folder: a.folder,

@@ -139,13 +139,15 @@ pub fn router(hub: Arc<Hub>, opts: &HttpOptions, ct: CancellationToken) -> Route
         .with_cancellation_token(ct.child_token());
     let factory_hub = hub.clone();
     let mut sessions = LocalSessionManager::default();
-    // Per-session queues are bounded (rmcp's channel capacity); a session idle this long ends
-    // (its worker quits; the sweeper below drops its handle so the memory returns).
-    sessions.session_config.keep_alive = Some(opts.session_idle + Duration::from_secs(5));
+    // Per-session queues are bounded (rmcp's channel capacity). Idle sessions are ended by the
+    // sweeper below, not by rmcp's own timer: that timer only sees requests that reach the
+    // session worker, and the direct lane answers hot calls without it.
+    sessions.session_config.keep_alive = None;
     let sessions = Arc::new(sessions);
     let service: StreamableHttpService<OpsDesk, LocalSessionManager> =
         StreamableHttpService::new(move || Ok(factory_hub.handler()), sessions.clone(), config);
     let guard = Arc::new(Guard {
+        hub: hub.clone(),
         credentials: opts.credentials.clone(),
         origins,
         max_body: opts.max_body_bytes,
@@ -176,33 +178,21 @@ pub fn router(hub: Arc<Hub>, opts: &HttpOptions, ct: CancellationToken) -> Route
 }
 
 /// Close sessions idle longer than `idle` (and forget ended ones), then give freed memory back
-/// to the system.
+/// to the system. This is the only idle timer: rmcp's own is off (see [`router`]).
 async fn sweep_sessions(g: Arc<Guard>, idle: Duration, ct: CancellationToken) {
+    use rmcp::transport::streamable_http_server::SessionManager;
     let every = (idle / 4).clamp(Duration::from_secs(1), Duration::from_secs(30));
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // Sessions rmcp holds that no answer of ours handed out (an `initialize` whose answer timed
+    // out): when each was first seen, so that it too ends after `idle`.
+    let mut strays: HashMap<String, Instant> = HashMap::new();
     loop {
         tokio::select! {
             _ = ct.cancelled() => return,
             _ = tick.tick() => {}
         }
         let now = Instant::now();
-        let stale: Vec<String> = g
-            .lock_owners()
-            .iter()
-            .filter(|(_, o)| now.duration_since(o.last_used) >= idle)
-            .map(|(id, _)| id.clone())
-            .collect();
-        let mut closed = 0usize;
-        for id in &stale {
-            let sid: rmcp::transport::streamable_http_server::session::SessionId =
-                id.clone().into();
-            use rmcp::transport::streamable_http_server::SessionManager;
-            let _ = g.sessions.close_session(&sid).await;
-            g.lock_owners().remove(id);
-            closed += 1;
-        }
-        // Sessions rmcp created that never reached us (or ended by themselves).
         let live: std::collections::HashSet<String> = g
             .sessions
             .sessions
@@ -211,9 +201,40 @@ async fn sweep_sessions(g: Arc<Guard>, idle: Duration, ct: CancellationToken) {
             .keys()
             .map(|k| k.to_string())
             .collect();
-        g.lock_owners().retain(|id, _| live.contains(id));
-        if closed > 0 {
-            tracing::debug!(closed, "idle MCP sessions closed");
+        let mut stale: Vec<String> = {
+            let mut owners = g.lock_owners();
+            // Forget sessions that ended by themselves.
+            owners.retain(|id, _| live.contains(id));
+            strays.retain(|id, _| live.contains(id) && !owners.contains_key(id));
+            for id in live.iter().filter(|id| !owners.contains_key(*id)) {
+                strays.entry(id.clone()).or_insert(now);
+            }
+            owners
+                .iter()
+                .filter(|(_, o)| now.duration_since(o.last_used) >= idle)
+                .map(|(id, _)| id.clone())
+                .collect()
+        };
+        stale.extend(
+            strays
+                .iter()
+                .filter(|(_, seen)| now.duration_since(**seen) >= idle)
+                .map(|(id, _)| id.clone()),
+        );
+        for id in &stale {
+            let sid: rmcp::transport::streamable_http_server::session::SessionId =
+                id.clone().into();
+            let _ = g.sessions.close_session(&sid).await;
+            g.lock_owners().remove(id);
+            strays.remove(id);
+        }
+        let mut open = live;
+        for id in &stale {
+            open.remove(id);
+        }
+        g.hub.lanes.retain(&open);
+        if !stale.is_empty() {
+            tracing::debug!(closed = stale.len(), "idle MCP sessions closed");
             release_memory();
         }
     }
@@ -247,6 +268,8 @@ pub async fn serve(
 }
 
 struct Guard {
+    /// For the direct lane (`mcp::direct`).
+    hub: Arc<Hub>,
     credentials: Option<Arc<Credentials>>,
     origins: Vec<String>,
     max_body: usize,
@@ -295,7 +318,8 @@ async fn guarded(g: &Guard, mut req: Request, next: Next) -> Result<Response, Re
         check_session_owner(g, sid, &identity).await?;
     }
     req.extensions_mut().insert(identity.clone());
-    let (req, initialize) = read_message(g, req).await?;
+    let (req, checked) = read_message(g, req).await?;
+    let initialize = checked.method.as_deref() == Some("initialize");
     if initialize && session.is_none() {
         check_session_room(g).await?;
     }
@@ -306,6 +330,14 @@ async fn guarded(g: &Guard, mut req: Request, next: Next) -> Result<Response, Re
             "Rate limit exceeded. Please slow down requests.",
             "wait Retry-After seconds; limits are server.rate_limit_per_sec / rate_limit_burst",
         ));
+    }
+    if let (Some(sid), Some(call)) = (session.as_deref(), checked.call)
+        && call.is_direct()
+        && super::direct::headers_plain(req.headers())
+        && let Some(lane) = g.hub.lanes.get(sid)
+        && session_live(g, sid).await
+    {
+        return Ok(bounded(g, super::direct::answer(&g.hub, &lane, &identity, call)).await);
     }
     let method = req.method().clone();
     let resp = run_bounded(g, req, next).await;
@@ -431,20 +463,20 @@ async fn check_session_owner(
 
 /// The message itself (POST): read within the size limit and checked to be one JSON-RPC
 /// message rmcp can take (else 400 with a JSON-RPC error, never a bare 415). Returns the
-/// request to pass on and whether it is an `initialize`.
+/// request to pass on and what the check read of it.
 #[allow(clippy::result_large_err)] // the error is the finished response
-async fn read_message(g: &Guard, req: Request) -> Result<(Request, bool), Response> {
+async fn read_message(g: &Guard, req: Request) -> Result<(Request, Checked), Response> {
     if req.method() != Method::POST {
-        return Ok((req, false));
+        return Ok((req, Checked::default()));
     }
     let (parts, body) = req.into_parts();
     let bytes = axum::body::to_bytes(body, g.max_body)
         .await
         .map_err(|_| body_too_large(g, "request body too large (or unreadable)"))?;
-    let initialize = check_message(&bytes)?.as_deref() == Some("initialize");
+    let checked = check_message(&bytes)?;
     Ok((
         Request::from_parts(parts, axum::body::Body::from(bytes)),
-        initialize,
+        checked,
     ))
 }
 
@@ -471,7 +503,11 @@ async fn run_bounded(g: &Guard, req: Request, next: Next) -> Response {
     if req.method() != Method::POST {
         return next.run(req).await;
     }
-    match tokio::time::timeout(g.timeout, next.run(req)).await {
+    bounded(g, next.run(req)).await
+}
+
+async fn bounded(g: &Guard, answer: impl std::future::Future<Output = Response>) -> Response {
+    match tokio::time::timeout(g.timeout, answer).await {
         Ok(r) => r,
         Err(_) => rpc_error(
             StatusCode::REQUEST_TIMEOUT,
@@ -481,6 +517,13 @@ async fn run_bounded(g: &Guard, req: Request, next: Next) -> Response {
             HeaderMap::new(),
         ),
     }
+}
+
+/// Whether rmcp still holds session `sid` (its worker may have ended on its own).
+async fn session_live(g: &Guard, sid: &str) -> bool {
+    use rmcp::transport::streamable_http_server::SessionManager;
+    let key: rmcp::transport::streamable_http_server::session::SessionId = sid.to_string().into();
+    g.sessions.has_session(&key).await.unwrap_or(false)
 }
 
 /// A new session is owned by the credential that opened it; a deleted one is forgotten.
@@ -509,6 +552,7 @@ fn after_answer(
     if *method == Method::DELETE {
         if let Some(sid) = session {
             g.lock_owners().remove(sid);
+            g.hub.lanes.close(sid);
             release_memory();
         }
         // The session is gone: say so plainly (clients expect 200 or 204, not 202).
@@ -583,9 +627,8 @@ const MAX_DEPTH: usize = 64;
 /// The message's checks before rmcp sees it: valid JSON (-32700), one JSON-RPC 2.0 object with
 /// a string or integer id (-32600), params an object that fits the method (-32602), nesting
 /// bounded. Each refusal is HTTP 400 with a JSON-RPC error echoing the id when there is one.
-/// Returns the method name.
 #[allow(clippy::result_large_err)] // the error is the finished response
-fn check_message(body: &[u8]) -> Result<Option<String>, Response> {
+fn check_message(body: &[u8]) -> Result<Checked, Response> {
     let bad = |code: i32, message: &str, id: &Value, data: Value| {
         rpc_error_id(StatusCode::BAD_REQUEST, code, message, data, id.clone())
     };
@@ -684,7 +727,9 @@ fn check_message(body: &[u8]) -> Result<Option<String>, Response> {
             .and_then(Value::as_object)
             .is_some_and(|p| p.keys().all(|k| k == "name" || k == "arguments"));
     if plain_call {
-        return Ok(method);
+        let mut v = v;
+        let call = super::direct::PlainCall::take(&mut v);
+        return Ok(Checked { method, call });
     }
     if let Err(e) = serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(v) {
         return Err(bad(
@@ -694,7 +739,15 @@ fn check_message(body: &[u8]) -> Result<Option<String>, Response> {
             json!({"error": e.to_string(), "hint": "see the MCP specification for this method's params"}),
         ));
     }
-    Ok(method)
+    Ok(Checked { method, call: None })
+}
+
+/// What [`check_message`] read of a message.
+#[derive(Default)]
+struct Checked {
+    method: Option<String>,
+    /// A plain `tools/call` request (see [`super::direct::PlainCall`]).
+    call: Option<super::direct::PlainCall>,
 }
 
 fn depth(v: &Value) -> usize {
@@ -825,17 +878,18 @@ mod tests {
         let call = |params: &str| {
             let body =
                 format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}}}"#);
-            check_message(body.as_bytes()).map_err(|r| r.status())
+            check_message(body.as_bytes())
+                .map(|c| (c.method, c.call.map(|c| c.name)))
+                .map_err(|r| r.status())
         };
-        assert_eq!(
-            call(r#"{"name":"status","arguments":{}}"#),
-            Ok(Some("tools/call".into()))
-        );
-        assert_eq!(call(r#"{"name":"status"}"#), Ok(Some("tools/call".into())));
+        let plain = |name: &str| Ok((Some("tools/call".into()), Some(name.to_string())));
+        assert_eq!(call(r#"{"name":"status","arguments":{}}"#), plain("status"));
+        assert_eq!(call(r#"{"name":"status"}"#), plain("status"));
         // Beyond name and arguments the typed parse still judges: `_meta` must be an object.
+        // Such a call is not plain: rmcp answers it (progress, per-request version).
         assert_eq!(
             call(r#"{"name":"status","arguments":{},"_meta":{"progressToken":1}}"#),
-            Ok(Some("tools/call".into()))
+            Ok((Some("tools/call".into()), None))
         );
         assert_eq!(
             call(r#"{"name":"status","arguments":{},"_meta":5}"#),

@@ -17,6 +17,7 @@ pub mod auth;
 pub mod bridge;
 pub mod conn;
 pub mod deals;
+pub(crate) mod direct;
 pub mod fence;
 pub mod filing;
 #[cfg(feature = "conformance")]

@@ -70,6 +70,8 @@ pub struct Hub {
     scope_overrides: Overrides,
     /// The tool vault: `vault_<name>` tools served after the built-ins.
     vault: Arc<crate::vault::Vault>,
+    /// Initialized legacy HTTP sessions the direct lane may answer (`mcp::direct`).
+    pub(crate) lanes: super::direct::Lanes,
 }
 
 /// A connected client the notifier can reach.
@@ -145,6 +147,7 @@ impl Hub {
             #[cfg(feature = "conformance")]
             fixtures: None,
             stdio_identity,
+            lanes: super::direct::Lanes::default(),
         }
     }
 
@@ -454,6 +457,51 @@ impl Hub {
         Ok(())
     }
 
+    /// A `tools/call` of an opsdesk or vault tool by `who` (acting as `client`), for rmcp's
+    /// handler and the direct lane alike: the scope check (refusals audited), the tool, and the
+    /// PHI view over its answer or error. `None` when no opsdesk or vault tool has `name`.
+    pub(crate) async fn call_tool(
+        self: &Arc<Self>,
+        who: &ClientIdentity,
+        client: &str,
+        placeholders: &Placeholders,
+        name: &str,
+        args: JsonObject,
+    ) -> Option<Result<tools::Reply, McpError>> {
+        // Built-in names never carry the vault prefix, so the prefix decides who answers.
+        let vault = name.starts_with(crate::vault::MCP_PREFIX);
+        let checked = if vault {
+            self.vault_check(&self.scope_of(who), name)
+        } else {
+            match tools::tool_def(name) {
+                Some(def) => self.scope_of(who).check(def),
+                None => Ok(()),
+            }
+        };
+        if let Err(refusal) = checked {
+            return Some(Err(self.refuse(who, client, refusal).await));
+        }
+        let reply = if vault {
+            super::vault_tools::call(self, name, args, client)
+                .await
+                .map(|r| r.map(tools::Reply::Result))
+        } else {
+            tools::call(self, name, args, client).await
+        }?;
+        // PHICLIENTS-VIEW (1/3): every tool answer passes the PHI view.
+        Some(match reply {
+            Ok(reply) if who.hipaa_cleared || !self.engine.phi().is_active() => Ok(reply),
+            Ok(reply) => match reply.into_result() {
+                Ok(r) => self
+                    .present_tool_result(who, placeholders, name, r)
+                    .await
+                    .map(tools::Reply::Result),
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(self.present_error(who, placeholders, name, e).await),
+        })
+    }
+
     /// Names of the clients currently connected (sessions and listen streams).
     pub fn connected_clients(&self) -> Vec<String> {
         let mut v: Vec<String> = self
@@ -641,9 +689,14 @@ impl OpsDesk {
     /// subdivided by the self-declared name (`default/claude-code`), so that two apps sharing
     /// the default token keep separate cursors; clearance and rate limits never look at it.
     fn actor_name(who: &ClientIdentity, ctx: &RequestContext<RoleServer>) -> String {
+        Self::actor_name_for(who, ctx.client_info().as_ref().map(|i| i.name.as_str()))
+    }
+
+    /// [`OpsDesk::actor_name`] from the client's self-declared name, if it gave one.
+    fn actor_name_for(who: &ClientIdentity, declared: Option<&str>) -> String {
         if who.name == super::auth::DEFAULT_CLIENT || who.name == super::auth::STDIO_CLIENT {
-            match ctx.client_info() {
-                Some(i) => format!("{}/{}", who.name, clean_client_name(Some(&i.name))),
+            match declared {
+                Some(name) => format!("{}/{}", who.name, clean_client_name(Some(name))),
                 None => who.name.clone(),
             }
         } else {
@@ -755,6 +808,20 @@ impl ServerHandler for OpsDesk {
         let client = clean_client_name(name.as_deref());
         let identity = self.hub.identity(&ctx.extensions);
         tracing::info!(client = %client, credential = %identity.name, hipaa_cleared = identity.hipaa_cleared, claude_channel = super::notify::is_claude_code(&client), "MCP client connected");
+        if let Some(parts) = ctx.extensions.get::<axum::http::request::Parts>()
+            && let Some(sid) = parts.headers.get("mcp-session-id")
+            && let Ok(sid) = sid.to_str()
+            && let Some(info) = ctx.peer.peer_info()
+        {
+            let actor = Self::actor_name_for(&identity, Some(&info.client_info.name));
+            self.hub.lanes.open(
+                sid,
+                super::direct::Lane {
+                    session: self.session.clone(),
+                    actor,
+                },
+            );
+        }
         self.hub.register(PeerEntry {
             client,
             identity,
@@ -820,39 +887,13 @@ impl ServerHandler for OpsDesk {
     ) -> Result<CallToolResponse, McpError> {
         let who = self.hub.identity(&ctx.extensions);
         let client = Self::actor_name(&who, &ctx);
-        if let Some(def) = tools::tool_def(&req.name)
-            && let Err(refusal) = self.hub.scope_of(&who).check(def)
-        {
-            return Err(self.hub.refuse(&who, &client, refusal).await);
-        }
-        if req.name.starts_with(crate::vault::MCP_PREFIX)
-            && let Err(refusal) = self.hub.vault_check(&self.hub.scope_of(&who), &req.name)
-        {
-            return Err(self.hub.refuse(&who, &client, refusal).await);
-        }
         let args = req.arguments.clone().unwrap_or_default();
-        // Built-in names never carry the vault prefix, so the prefix decides who answers.
-        let result = if req.name.starts_with(crate::vault::MCP_PREFIX) {
-            super::vault_tools::call(&self.hub, &req.name, args, &client).await
-        } else {
-            tools::call(&self.hub, &req.name, args, &client).await
-        };
-        if let Some(result) = result {
-            // PHICLIENTS-VIEW (1/3): every tool answer passes the PHI view.
-            let result = match result {
-                Ok(r) => r,
-                Err(e) => {
-                    return Err(self
-                        .hub
-                        .present_error(&who, &self.session.placeholders, &req.name, e)
-                        .await);
-                }
-            };
-            return self
-                .hub
-                .present_tool_result(&who, &self.session.placeholders, &req.name, result)
-                .await
-                .map(Into::into);
+        if let Some(result) = self
+            .hub
+            .call_tool(&who, &client, &self.session.placeholders, &req.name, args)
+            .await
+        {
+            return result.and_then(tools::Reply::into_result).map(Into::into);
         }
         #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures

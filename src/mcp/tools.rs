@@ -17,6 +17,7 @@ use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotation
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::scope::Toolset;
@@ -487,7 +488,7 @@ pub struct DraftResultOut {
 // The tool table
 
 /// A tool's handler: typed arguments already parsed by the table entry.
-type Handler = fn(Arc<Hub>, JsonObject, Actor) -> BoxFuture<Result<CallToolResult, McpError>>;
+type Handler = fn(Arc<Hub>, JsonObject, Actor) -> BoxFuture<Result<Reply, McpError>>;
 type BoxFuture<T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send>>;
 
 /// One tool: everything about it in one place.
@@ -509,7 +510,7 @@ pub struct ToolDef {
 
 /// Declares the tool table: per tool its metadata (`toolset` is required: it is what scopes
 /// select by), argument type `A`, result type `O` and an
-/// `async fn(Arc<Hub>, A, Actor) -> Result<CallToolResult, McpError>`.
+/// `async fn(Arc<Hub>, A, Actor) -> Result<Reply, McpError>`.
 /// A tool's toolset; an entry without one (say, from a branch written before toolsets) stops
 /// the build with what to add, instead of a bare "no rules expected" from `tools!`.
 macro_rules! required_toolset {
@@ -841,22 +842,56 @@ pub async fn call(
     name: &str,
     args: JsonObject,
     client: &str,
-) -> Option<Result<CallToolResult, McpError>> {
+) -> Option<Result<Reply, McpError>> {
     let def = tool_def(name)?;
     Some((def.handler)(hub.clone(), args, Actor::mcp(client)).await)
 }
 
-/// The one place a tool's answer is serialised (structured content, and the same JSON as text
-/// for clients from before structured content).
-pub(super) fn tool_answer<T: Serialize>(out: &T) -> Result<CallToolResult, McpError> {
-    let internal = |e: serde_json::Error| McpError::internal_error(e.to_string(), None);
-    // The text copy straight from the typed answer: `CallToolResult::structured` would print
-    // the `Value` through `fmt::Display`, which cost a quarter of an `inbox_pull` call.
-    let text = serde_json::to_string(out).map_err(internal)?;
-    let value = serde_json::to_value(out).map_err(internal)?;
-    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-    result.structured_content = Some(value);
-    Ok(result)
+/// A tool's answer as its handler gives it.
+pub enum Reply {
+    /// A typed answer, serialised once: the structured content, and the same JSON as the
+    /// text copy for clients from before structured content.
+    Json(Box<RawValue>),
+    /// A result built whole (a vault tool's, or one that passed the PHI view).
+    Result(CallToolResult),
+}
+
+impl Reply {
+    /// The result as rmcp's types hold it.
+    pub fn into_result(self) -> Result<CallToolResult, McpError> {
+        match self {
+            Reply::Json(raw) => {
+                let value: Value = serde_json::from_str(raw.get())
+                    .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+                let text = String::from(Box::<str>::from(raw));
+                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+                result.structured_content = Some(value);
+                Ok(result)
+            }
+            Reply::Result(r) => Ok(r),
+        }
+    }
+}
+
+impl From<CallToolResult> for Reply {
+    fn from(r: CallToolResult) -> Reply {
+        Reply::Result(r)
+    }
+}
+
+/// The one place a tool's answer is serialised: straight from the typed answer, never through
+/// a `Value` (building and printing one cost as much as the rest of an `inbox_pull`).
+pub(super) fn tool_answer<T: Serialize>(out: &T) -> Result<Reply, McpError> {
+    serde_json::value::to_raw_value(out)
+        .map(Reply::Json)
+        .map_err(|e| McpError::internal_error(e.to_string(), None))
+}
+
+/// [`tool_answer`] for an answer that reports a tool-level failure (`isError: true`).
+pub(super) fn tool_error_answer<T: Serialize>(out: &T) -> Result<Reply, McpError> {
+    let mut result = tool_answer(out)?.into_result()?;
+    result.is_error = Some(true);
+    Ok(Reply::Result(result))
 }
 
 /// `answer` was not the shape `tool` asked for: an engine bug, reported as such.
@@ -873,18 +908,14 @@ pub(super) fn wrong_answer(tool: &str, answer: &Answer) -> McpError {
 // ---------------------------------------------------------------------------------------------
 // The handlers (one per tool; the table above says which)
 
-async fn status(hub: Arc<Hub>, _: NoArgs, actor: Actor) -> Result<CallToolResult, McpError> {
+async fn status(hub: Arc<Hub>, _: NoArgs, actor: Actor) -> Result<Reply, McpError> {
     match hub.read("status", Query::Status, actor).await? {
         Answer::Status(s) => tool_answer(&s),
         other => Err(wrong_answer("status", &other)),
     }
 }
 
-async fn inbox_pull(
-    hub: Arc<Hub>,
-    a: InboxPullArgs,
-    actor: Actor,
-) -> Result<CallToolResult, McpError> {
+async fn inbox_pull(hub: Arc<Hub>, a: InboxPullArgs, actor: Actor) -> Result<Reply, McpError> {
     let q = Query::InboxPull {
         consumer: None,
         since: a.since,
@@ -909,11 +940,7 @@ async fn inbox_pull(
     }
 }
 
-async fn inbox_search(
-    hub: Arc<Hub>,
-    a: InboxSearchArgs,
-    actor: Actor,
-) -> Result<CallToolResult, McpError> {
+async fn inbox_search(hub: Arc<Hub>, a: InboxSearchArgs, actor: Actor) -> Result<Reply, McpError> {
     let q = Query::InboxSearch {
         text: a.text,
         limit: a.limit as usize,
@@ -924,15 +951,11 @@ async fn inbox_search(
     messages(&hub, "inbox_search", q, actor).await
 }
 
-async fn mail_list(hub: Arc<Hub>, a: ListArgs, actor: Actor) -> Result<CallToolResult, McpError> {
+async fn mail_list(hub: Arc<Hub>, a: ListArgs, actor: Actor) -> Result<Reply, McpError> {
     messages(&hub, "mail_list", list_query(a, Channel::Email), actor).await
 }
 
-async fn calendar_list(
-    hub: Arc<Hub>,
-    a: ListArgs,
-    actor: Actor,
-) -> Result<CallToolResult, McpError> {
+async fn calendar_list(hub: Arc<Hub>, a: ListArgs, actor: Actor) -> Result<Reply, McpError> {
     messages(
         &hub,
         "calendar_list",
@@ -951,12 +974,7 @@ fn list_query(a: ListArgs, ch: Channel) -> Query {
     }
 }
 
-async fn messages(
-    hub: &Arc<Hub>,
-    tool: &str,
-    q: Query,
-    actor: Actor,
-) -> Result<CallToolResult, McpError> {
+async fn messages(hub: &Arc<Hub>, tool: &str, q: Query, actor: Actor) -> Result<Reply, McpError> {
     match hub.read(tool, q, actor).await? {
         Answer::Messages(r) => {
             let (messages, fence) = fenced(r.messages);
@@ -970,15 +988,11 @@ async fn messages(
     }
 }
 
-async fn morning_brief(
-    hub: Arc<Hub>,
-    a: BriefArgs,
-    actor: Actor,
-) -> Result<CallToolResult, McpError> {
+async fn morning_brief(hub: Arc<Hub>, a: BriefArgs, actor: Actor) -> Result<Reply, McpError> {
     brief(&hub, "morning_brief", BriefKind::Morning, a, actor).await
 }
 
-async fn eod_digest(hub: Arc<Hub>, a: BriefArgs, actor: Actor) -> Result<CallToolResult, McpError> {
+async fn eod_digest(hub: Arc<Hub>, a: BriefArgs, actor: Actor) -> Result<Reply, McpError> {
     brief(&hub, "eod_digest", BriefKind::EndOfDay, a, actor).await
 }
 
@@ -988,7 +1002,7 @@ async fn brief(
     kind: BriefKind,
     a: BriefArgs,
     actor: Actor,
-) -> Result<CallToolResult, McpError> {
+) -> Result<Reply, McpError> {
     let all = a
         .profile
         .as_deref()
@@ -1041,11 +1055,7 @@ async fn brief(
     tool_answer(&BriefOut::One(b))
 }
 
-async fn drafts_list(
-    hub: Arc<Hub>,
-    a: DraftsListArgs,
-    actor: Actor,
-) -> Result<CallToolResult, McpError> {
+async fn drafts_list(hub: Arc<Hub>, a: DraftsListArgs, actor: Actor) -> Result<Reply, McpError> {
     match hub
         .read("drafts_list", Query::DraftsList { all: a.all }, actor)
         .await?
@@ -1058,11 +1068,7 @@ async fn drafts_list(
     }
 }
 
-async fn draft_status(
-    hub: Arc<Hub>,
-    a: DraftIdArgs,
-    actor: Actor,
-) -> Result<CallToolResult, McpError> {
+async fn draft_status(hub: Arc<Hub>, a: DraftIdArgs, actor: Actor) -> Result<Reply, McpError> {
     match hub
         .read("draft_status", Query::DraftStatus { id: a.id }, actor)
         .await?
@@ -1076,25 +1082,21 @@ async fn draft_status(
     }
 }
 
-async fn doctor(hub: Arc<Hub>, _: NoArgs, actor: Actor) -> Result<CallToolResult, McpError> {
+async fn doctor(hub: Arc<Hub>, _: NoArgs, actor: Actor) -> Result<Reply, McpError> {
     match hub.read("doctor", Query::Doctor, actor).await? {
         Answer::Doctor(d) => tool_answer(&d),
         other => Err(wrong_answer("doctor", &other)),
     }
 }
 
-async fn providers_get(hub: Arc<Hub>, _: NoArgs, actor: Actor) -> Result<CallToolResult, McpError> {
+async fn providers_get(hub: Arc<Hub>, _: NoArgs, actor: Actor) -> Result<Reply, McpError> {
     match hub.read("providers_get", Query::Providers, actor).await? {
         Answer::Providers(p) => tool_answer(&p),
         other => Err(wrong_answer("providers_get", &other)),
     }
 }
 
-async fn draft_email(
-    hub: Arc<Hub>,
-    a: DraftEmailArgs,
-    actor: Actor,
-) -> Result<CallToolResult, McpError> {
+async fn draft_email(hub: Arc<Hub>, a: DraftEmailArgs, actor: Actor) -> Result<Reply, McpError> {
     let profile = hub.resolve_profile(a.profile.as_deref())?;
     let attachments: Vec<OutboundAttachment> = a
         .attachments
@@ -1157,11 +1159,7 @@ fn one_body(
     })
 }
 
-async fn draft_reply(
-    hub: Arc<Hub>,
-    a: DraftReplyArgs,
-    actor: Actor,
-) -> Result<CallToolResult, McpError> {
+async fn draft_reply(hub: Arc<Hub>, a: DraftReplyArgs, actor: Actor) -> Result<Reply, McpError> {
     let (body, body_html) = one_body("draft_reply", a.body, a.body_html)?;
     let action = Action::DraftReply {
         message_id: a.message_id,
@@ -1176,7 +1174,7 @@ async fn calendar_event_draft(
     hub: Arc<Hub>,
     a: CalendarEventArgs,
     actor: Actor,
-) -> Result<CallToolResult, McpError> {
+) -> Result<Reply, McpError> {
     let profile = hub.resolve_profile(a.profile.as_deref())?;
     let outbound = Outbound::CreateEvent {
         subject: a.subject,
@@ -1193,7 +1191,7 @@ async fn chat_reply_draft(
     hub: Arc<Hub>,
     a: ChatReplyArgs,
     actor: Actor,
-) -> Result<CallToolResult, McpError> {
+) -> Result<Reply, McpError> {
     let profile = hub.resolve_profile(a.profile.as_deref())?;
     let outbound = Outbound::PostChat {
         chat_id: a.chat_id,
@@ -1252,7 +1250,7 @@ pub(super) async fn queue_draft(
     profile: String,
     outbound: Outbound,
     actor: Actor,
-) -> Result<CallToolResult, McpError> {
+) -> Result<Reply, McpError> {
     let action = Action::CreateDraft {
         profile,
         outbound,
@@ -1261,7 +1259,7 @@ pub(super) async fn queue_draft(
     draft_result(hub.submit(tool, action, actor).await?)
 }
 
-pub(super) fn draft_result(o: Outcome) -> Result<CallToolResult, McpError> {
+pub(super) fn draft_result(o: Outcome) -> Result<Reply, McpError> {
     match o {
         Outcome::Queued {
             draft_id,
@@ -1296,9 +1294,7 @@ pub(super) fn draft_result(o: Outcome) -> Result<CallToolResult, McpError> {
                 reason: Some(reason),
                 remedy: Some(remedy),
             };
-            let mut result = tool_answer(&out)?;
-            result.is_error = Some(true);
-            Ok(result)
+            tool_error_answer(&out)
         }
         Outcome::Done { .. } => Err(McpError::internal_error(
             "a draft tool did not queue a draft",

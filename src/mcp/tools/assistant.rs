@@ -8,13 +8,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::ErrorData as McpError;
-use rmcp::model::CallToolResult;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use super::{UNTRUSTED_NOTICE, draft_result, tool_answer, wrong_answer};
+use super::{Reply, UNTRUSTED_NOTICE, draft_result, tool_answer, tool_error_answer, wrong_answer};
 use crate::assistant::store::{DeadlineRecord, TriageRecord};
 use crate::domain::{Actor, Query};
 use crate::engine::DeadlinesOfItem;
@@ -184,7 +184,7 @@ pub(super) async fn triage_list(
     hub: Arc<Hub>,
     a: TriageListArgs,
     actor: Actor,
-) -> Result<CallToolResult, McpError> {
+) -> Result<Reply, McpError> {
     let q = Query::TriageList {
         profile: a.profile,
         category: a.category,
@@ -206,7 +206,7 @@ pub(super) async fn triage_classify(
     hub: Arc<Hub>,
     a: SeqsArgs,
     actor: Actor,
-) -> Result<CallToolResult, McpError> {
+) -> Result<Reply, McpError> {
     check_seqs(&a.seqs)?;
     let (limit, token) = deadline(&hub);
     let engine = hub.engine().clone();
@@ -229,7 +229,7 @@ pub(super) async fn extraction_deadlines(
     hub: Arc<Hub>,
     a: DeadlinesArgs,
     actor: Actor,
-) -> Result<CallToolResult, McpError> {
+) -> Result<Reply, McpError> {
     if a.seqs.is_empty() {
         let q = Query::DeadlinesList {
             profile: a.profile,
@@ -267,7 +267,7 @@ pub(super) async fn draft_generate(
     hub: Arc<Hub>,
     a: DraftGenerateArgs,
     actor: Actor,
-) -> Result<CallToolResult, McpError> {
+) -> Result<Reply, McpError> {
     let (limit, _) = deadline(&hub);
     let engine = hub.engine().clone();
     match tokio::time::timeout(limit, engine.draft_item(a.seq, &actor)).await {
@@ -278,9 +278,7 @@ pub(super) async fn draft_generate(
         Ok(Err(crate::engine::JobError::Engine(e))) => Err(engine_error(e)),
         Ok(Err(crate::engine::JobError::Model(why))) => {
             // The model gave nothing usable: a tool-level error the client can read.
-            let mut r = tool_answer(&json!({"status": "no_draft", "reason": why}))?;
-            r.is_error = Some(true);
-            Ok(r)
+            tool_error_answer(&json!({"status": "no_draft", "reason": why}))
         }
         Ok(Ok(outcome)) => draft_result(outcome),
     }

@@ -1,0 +1,391 @@
+//! The direct lane: a plain `tools/call` of a short read-only tool, in an initialized legacy
+//! HTTP session, is answered by the HTTP guard itself instead of through rmcp's session worker.
+//!
+//! Why: rmcp's stateful path hands every request through its session worker, a per-request
+//! channel, the service loop and a spawned handler task, and streams the answer as separate SSE
+//! chunks after a priming event; that costs about 50 µs of CPU per call before any tool work,
+//! more than the whole `status` budget. The lane runs the same [`Hub::call_tool`] (scope check,
+//! tool, PHI view, audit) with the same identity, session placeholders and actor name, and
+//! writes the same JSON-RPC answer as one SSE event in one body.
+//!
+//! What it takes is deliberately narrow; anything else goes to rmcp unchanged, which then
+//! answers (or refuses) as before:
+//! - every guard check has passed (Origin, size, token, session owner, rate);
+//! - the session is one rmcp still holds and has seen `notifications/initialized`;
+//! - the message is exactly `{jsonrpc, id, method: "tools/call", params: {name, arguments}}`
+//!   (no `_meta`: no progress token, no per-request version);
+//! - the headers are plain: `Accept` lists both media types without parameters,
+//!   `Content-Type` is JSON, `MCP-Protocol-Version` is absent or a known pre-2026-07-28
+//!   version, no `Last-Event-ID`;
+//! - the tool is in [`DIRECT_TOOLS`]: reads that never call a model, so nothing is lost by
+//!   not being cancellable through `notifications/cancelled` (dropping the connection still
+//!   drops the call).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, RwLock};
+
+use axum::body::Body;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use rmcp::model::{
+    CallToolResult, ErrorData as McpError, JsonObject, ProtocolVersion, RequestId,
+    ServerJsonRpcMessage, ServerResult,
+};
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use super::auth::ClientIdentity;
+use super::server::{Hub, Session};
+use super::tools::Reply;
+
+/// The tools the lane answers: short reads of the inbox, drafts and status that never reach
+/// a model or the network.
+pub(crate) const DIRECT_TOOLS: &[&str] = &[
+    "status",
+    "inbox_pull",
+    "inbox_search",
+    "mail_list",
+    "calendar_list",
+    "draft_status",
+];
+
+/// What the lane needs of an initialized session: its PHI placeholders (shared with rmcp's
+/// handler for the session) and the name its calls act under.
+#[derive(Clone)]
+pub(crate) struct Lane {
+    pub session: Arc<Session>,
+    pub actor: String,
+}
+
+/// Session id → [`Lane`], filled at `notifications/initialized`, emptied when the session
+/// ends (DELETE, or the sweeper finding rmcp no longer holds it).
+#[derive(Default)]
+pub(crate) struct Lanes(RwLock<HashMap<String, Lane>>);
+
+impl Lanes {
+    pub fn open(&self, sid: &str, lane: Lane) {
+        self.write().insert(sid.to_string(), lane);
+    }
+
+    pub fn get(&self, sid: &str) -> Option<Lane> {
+        // Single inserts and removes: a poisoned map is still consistent.
+        self.0
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(sid)
+            .cloned()
+    }
+
+    pub fn close(&self, sid: &str) {
+        self.write().remove(sid);
+    }
+
+    /// Keep only the lanes of `live` sessions.
+    pub fn retain(&self, live: &HashSet<String>) {
+        self.write().retain(|sid, _| live.contains(sid));
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, Lane>> {
+        self.0.write().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A `tools/call` holding nothing but `jsonrpc`, `id`, `method` and `params` with `name` and
+/// `arguments`, as the guard read it.
+pub(crate) struct PlainCall {
+    pub id: RequestId,
+    pub name: String,
+    pub args: JsonObject,
+}
+
+impl PlainCall {
+    /// The call a request `message` (already checked to be a plain `tools/call`) holds; `None`
+    /// for an id rmcp's own types would read differently (an integer beyond `i64`).
+    pub fn take(message: &mut serde_json::Value) -> Option<PlainCall> {
+        let id = match message.get_mut("id")?.take() {
+            serde_json::Value::String(s) => RequestId::String(s.into()),
+            serde_json::Value::Number(n) => RequestId::Number(n.as_i64()?),
+            _ => return None,
+        };
+        let params = message.get_mut("params")?;
+        let name = match params.get_mut("name")?.take() {
+            serde_json::Value::String(s) => s,
+            _ => return None,
+        };
+        let args = match params.get_mut("arguments").map(serde_json::Value::take) {
+            Some(serde_json::Value::Object(m)) => m,
+            None | Some(serde_json::Value::Null) => JsonObject::new(),
+            Some(_) => return None,
+        };
+        Some(PlainCall { id, name, args })
+    }
+
+    pub fn is_direct(&self) -> bool {
+        DIRECT_TOOLS.contains(&self.name.as_str())
+    }
+}
+
+/// Whether rmcp would take a POST with these headers without a word of its own (see the
+/// module text); otherwise the request goes to rmcp, which answers as it always does.
+pub(crate) fn headers_plain(h: &HeaderMap) -> bool {
+    if h.contains_key("last-event-id") {
+        return false;
+    }
+    let version_ok = match h.get("mcp-protocol-version") {
+        None => true,
+        Some(v) => v.to_str().is_ok_and(|v| {
+            v < ProtocolVersion::STANDARD_HEADERS.as_str()
+                && ProtocolVersion::KNOWN_VERSIONS
+                    .iter()
+                    .any(|k| k.as_str() == v)
+        }),
+    };
+    let json_body = h
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(';')
+                .next()
+                .is_some_and(|e| e.trim().eq_ignore_ascii_case("application/json"))
+        });
+    let (mut json, mut sse) = (false, false);
+    for value in h.get_all(header::ACCEPT) {
+        let Ok(value) = value.to_str() else {
+            return false;
+        };
+        for part in value.split(',').map(str::trim) {
+            if part.contains(';') {
+                // Parameters (q-values) are rmcp's to weigh.
+                return false;
+            }
+            json |= part.eq_ignore_ascii_case("application/json");
+            sse |= part.eq_ignore_ascii_case("text/event-stream");
+        }
+    }
+    version_ok && json_body && json && sse
+}
+
+/// Run `call` for `who` in `lane`'s session and answer as rmcp would: the JSON-RPC result or
+/// error as one SSE event.
+pub(crate) async fn answer(
+    hub: &Arc<Hub>,
+    lane: &Lane,
+    who: &ClientIdentity,
+    call: PlainCall,
+) -> Response {
+    let reply = hub
+        .call_tool(
+            who,
+            &lane.actor,
+            &lane.session.placeholders,
+            &call.name,
+            call.args,
+        )
+        .await
+        .unwrap_or_else(|| {
+            Err(McpError::invalid_params(
+                format!("unknown tool `{}`", call.name),
+                None,
+            ))
+        });
+    match reply {
+        Ok(Reply::Json(raw)) => sse_answer(&RawAnswer::new(&call.id, &raw)),
+        Ok(Reply::Result(r)) => sse_answer(&message(Ok(r), call.id)),
+        Err(e) => sse_answer(&message(Err(e), call.id)),
+    }
+}
+
+fn message(result: Result<CallToolResult, McpError>, id: RequestId) -> ServerJsonRpcMessage {
+    match result {
+        Ok(r) => {
+            let mut r = ServerResult::CallToolResult(r);
+            // Sessions are pre-2026-07-28 by construction, as rmcp's handler does for them.
+            r.strip_result_type_for_legacy_peer();
+            ServerJsonRpcMessage::response(r, id)
+        }
+        Err(e) => ServerJsonRpcMessage::error(e, Some(id)),
+    }
+}
+
+/// The JSON-RPC answer for a typed tool answer, written from its JSON as it is: the same
+/// message [`Reply::into_result`] and rmcp would write (a test holds them equal), without
+/// building a `Value` of it.
+#[derive(Serialize)]
+struct RawAnswer<'a> {
+    jsonrpc: &'static str,
+    id: &'a RequestId,
+    result: RawResult<'a>,
+}
+
+#[derive(Serialize)]
+struct RawResult<'a> {
+    content: [RawText<'a>; 1],
+    #[serde(rename = "structuredContent")]
+    structured: &'a RawValue,
+    #[serde(rename = "isError")]
+    is_error: bool,
+}
+
+#[derive(Serialize)]
+struct RawText<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    text: &'a str,
+}
+
+impl<'a> RawAnswer<'a> {
+    fn new(id: &'a RequestId, raw: &'a RawValue) -> RawAnswer<'a> {
+        RawAnswer {
+            jsonrpc: "2.0",
+            id,
+            result: RawResult {
+                content: [RawText {
+                    kind: "text",
+                    text: raw.get(),
+                }],
+                structured: raw,
+                is_error: false,
+            },
+        }
+    }
+}
+
+/// One SSE event holding `msg`, with rmcp's headers for an SSE answer; the body is complete,
+/// so the server writes headers and answer together.
+fn sse_answer(msg: &impl Serialize) -> Response {
+    let mut body = Vec::with_capacity(4096);
+    body.extend_from_slice(b"data: ");
+    if let Err(e) = serde_json::to_writer(&mut body, msg) {
+        tracing::error!("cannot serialise a direct answer: {e}");
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the answer could not be serialised",
+        )
+            .into_response();
+    }
+    body.extend_from_slice(b"\n\n");
+    let mut resp = Response::new(Body::from(body));
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    resp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(*k, HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    const PLAIN: [(&str, &str); 3] = [
+        ("accept", "application/json, text/event-stream"),
+        ("content-type", "application/json"),
+        ("mcp-protocol-version", "2025-06-18"),
+    ];
+
+    #[test]
+    fn every_direct_tool_is_a_read_only_opsdesk_tool() {
+        for name in DIRECT_TOOLS {
+            let def = super::super::tools::tool_def(name)
+                .unwrap_or_else(|| panic!("`{name}` is not an opsdesk tool"));
+            assert_eq!(
+                def.tier,
+                super::super::tools::Tier::ReadOnly,
+                "`{name}` must be read-only to skip rmcp's cancellation"
+            );
+        }
+    }
+
+    #[test]
+    fn plain_headers_take_the_lane() {
+        assert!(headers_plain(&headers(&PLAIN)));
+        let mut without_version = headers(&PLAIN);
+        without_version.remove("mcp-protocol-version");
+        assert!(headers_plain(&without_version));
+    }
+
+    #[test]
+    fn anything_rmcp_must_judge_goes_to_rmcp() {
+        let cases: [&[(&str, &str)]; 7] = [
+            &[PLAIN[1], PLAIN[2], ("accept", "application/json")],
+            &[PLAIN[1], PLAIN[2], ("accept", "text/event-stream")],
+            &[
+                PLAIN[1],
+                PLAIN[2],
+                ("accept", "application/json;q=0, text/event-stream"),
+            ],
+            &[PLAIN[0], PLAIN[2], ("content-type", "text/plain")],
+            &[PLAIN[0], PLAIN[1], ("mcp-protocol-version", "2026-07-28")],
+            &[PLAIN[0], PLAIN[1], ("mcp-protocol-version", "1999-01-01")],
+            &[PLAIN[0], PLAIN[1], PLAIN[2], ("last-event-id", "0/1")],
+        ];
+        for case in cases {
+            assert!(!headers_plain(&headers(case)), "{case:?}");
+        }
+    }
+
+    #[test]
+    fn a_plain_call_keeps_its_id_name_and_arguments() {
+        let mut m = serde_json::json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+            "params": {"name": "inbox_pull", "arguments": {"limit": 3}}});
+        let call = PlainCall::take(&mut m).expect("plain");
+        assert_eq!(call.id, RequestId::Number(7));
+        assert_eq!(call.name, "inbox_pull");
+        assert_eq!(call.args.get("limit"), Some(&serde_json::json!(3)));
+        let mut no_args = serde_json::json!({"jsonrpc": "2.0", "id": "a", "method": "tools/call",
+            "params": {"name": "status"}});
+        let call = PlainCall::take(&mut no_args).expect("plain");
+        assert_eq!(call.id, RequestId::String("a".into()));
+        assert!(call.args.is_empty());
+        let mut huge_id = serde_json::json!({"jsonrpc": "2.0", "id": u64::MAX, "method": "tools/call",
+            "params": {"name": "status"}});
+        assert!(PlainCall::take(&mut huge_id).is_none());
+    }
+
+    #[test]
+    fn a_typed_answer_is_written_as_rmcp_would_write_it() {
+        let out = serde_json::json!({"records": [{"seq": 1, "text": "a \"quoted\"\nline"}], "next": null});
+        let Ok(Reply::Json(raw)) = super::super::tools::tool_answer(&out) else {
+            panic!("a typed answer");
+        };
+        let id = RequestId::String("r-1".into());
+        let direct = serde_json::to_value(RawAnswer::new(&id, &raw)).unwrap();
+        let via_rmcp = Reply::Json(raw).into_result().unwrap();
+        let via_rmcp = serde_json::to_value(message(Ok(via_rmcp), id)).unwrap();
+        assert_eq!(direct, via_rmcp);
+        assert_eq!(direct["result"]["structuredContent"], out);
+    }
+
+    #[test]
+    fn the_answer_is_one_sse_event_without_result_type() {
+        let ok = message(Ok(CallToolResult::success(vec![])), RequestId::Number(1));
+        let resp = sse_answer(&ok);
+        assert_eq!(
+            resp.headers().get(header::CONTENT_TYPE).unwrap(),
+            "text/event-stream"
+        );
+        let text = serde_json::to_string(&ok).unwrap();
+        assert!(!text.contains("resultType"), "{text}");
+        assert!(text.contains("\"id\":1"), "{text}");
+        let err = message(
+            Err(McpError::invalid_params("nope", None)),
+            RequestId::Number(2),
+        );
+        let text = serde_json::to_string(&err).unwrap();
+        assert!(
+            text.contains("\"error\"") && text.contains("\"id\":2"),
+            "{text}"
+        );
+    }
+}
