@@ -8,12 +8,17 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Let an idle engine give memory back. mimalloc purges freed pages only after a delay and only
-/// on later allocator activity, and it advises its arenas for transparent huge pages, which
-/// khugepaged then fills back in: after a 50k-record spool import an idle `serve` stayed at
-/// 78–92 MB where a fresh one idles at 25–31 MB; purging at once with THP off, it idles at
-/// 40 MB and imports as fast (`benches/import_rss.sh`, docs/ARCHITECTURE.md "Memory"). Called first thing
-/// in `main`; the `MIMALLOC_PURGE_DELAY` / `MIMALLOC_ALLOW_THP` environment variables still win.
+/// Keep RSS near what the engine holds without paying for it per request. mimalloc returns
+/// freed pages to the system after a delay (10 ms by default), and only on later allocator
+/// activity; and it advises its arenas for transparent huge pages, which khugepaged then fills
+/// back in: after a 50k-record spool import an idle `serve` stayed at 78–92 MB where a fresh
+/// one idles at 23–31 MB. THP is turned off here and the delay set to 1 ms: the idle engine
+/// holds 37 MB, peaks at 63 MB during the import, and requests reuse their pages. A delay of 0
+/// (purge at every free) held the same memory but made every request fault its pages back
+/// in, a third of a `status` call's CPU. Places that free a lot at once (a poll round that
+/// stored items, closed sessions) also call [`release_memory`]. Measured with
+/// `benches/import_rss.sh` (docs/ARCHITECTURE.md "Memory"). Called first thing in `main`; the
+/// `MIMALLOC_PURGE_DELAY` / `MIMALLOC_ALLOW_THP` environment variables still win.
 pub fn tune_allocator() {
     use libmimalloc_sys::{_mi_option_last, mi_option_set, mi_option_t};
     // libmimalloc-sys does not name these two; their numbers in mimalloc 3.x's `mi_option_e`.
@@ -23,7 +28,7 @@ pub fn tune_allocator() {
     const ALLOW_THP: mi_option_t = 43;
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
         // SAFETY: sets an allocator option; called before the program starts any thread.
-        unsafe { mi_option_set(PURGE_DELAY, 0) };
+        unsafe { mi_option_set(PURGE_DELAY, 1) };
     }
     if std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
         // SAFETY: as above. The prctl covers the arenas mimalloc mapped before this call.
@@ -32,6 +37,15 @@ pub fn tune_allocator() {
             #[cfg(target_os = "linux")]
             libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
         }
+    }
+}
+
+/// Return freed heap pages to the system now, instead of after mimalloc's purge delay and
+/// later allocator activity (which an idle engine never has).
+pub fn release_memory() {
+    // SAFETY: mi_collect only walks the allocator's own free lists; callable from any thread.
+    unsafe {
+        libmimalloc_sys::mi_collect(true);
     }
 }
 

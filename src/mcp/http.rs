@@ -235,17 +235,8 @@ async fn sweep_sessions(g: Arc<Guard>, idle: Duration, ct: CancellationToken) {
         g.hub.lanes.retain(&open);
         if !stale.is_empty() {
             tracing::debug!(closed = stale.len(), "idle MCP sessions closed");
-            release_memory();
+            crate::release_memory();
         }
-    }
-}
-
-/// Return freed heap pages to the system now, instead of after mimalloc's purge delay, so RSS
-/// falls back after a burst of sessions.
-pub fn release_memory() {
-    // SAFETY: mi_collect only walks the allocator's own free lists; callable from any thread.
-    unsafe {
-        libmimalloc_sys::mi_collect(true);
     }
 }
 
@@ -337,10 +328,13 @@ async fn guarded(g: &Guard, mut req: Request, next: Next) -> Result<Response, Re
         && let Some(lane) = g.hub.lanes.get(sid)
         && session_live(g, sid).await
     {
-        return Ok(bounded(g, super::direct::answer(&g.hub, &lane, &identity, call)).await);
+        // Boxed, as below: the guard's own future stays small, and moving it (axum boxes it,
+        // tokio polls it) copies less.
+        let answer = super::direct::answer(&g.hub, &lane, &identity, call);
+        return Ok(Box::pin(bounded(g, answer)).await);
     }
     let method = req.method().clone();
-    let resp = run_bounded(g, req, next).await;
+    let resp = Box::pin(run_bounded(g, req, next)).await;
     Ok(after_answer(
         g,
         &method,
@@ -553,7 +547,7 @@ fn after_answer(
         if let Some(sid) = session {
             g.lock_owners().remove(sid);
             g.hub.lanes.close(sid);
-            release_memory();
+            crate::release_memory();
         }
         // The session is gone: say so plainly (clients expect 200 or 204, not 202).
         if resp.status() == StatusCode::ACCEPTED {

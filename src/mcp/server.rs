@@ -479,7 +479,7 @@ impl Hub {
             }
         };
         if let Err(refusal) = checked {
-            return Some(Err(self.refuse(who, client, refusal).await));
+            return Some(Err(Box::pin(self.refuse(who, client, refusal)).await));
         }
         let reply = if vault {
             super::vault_tools::call(self, name, args, client)
@@ -491,14 +491,14 @@ impl Hub {
         // PHICLIENTS-VIEW (1/3): every tool answer passes the PHI view.
         Some(match reply {
             Ok(reply) if who.hipaa_cleared || !self.engine.phi().is_active() => Ok(reply),
+            // The view's futures are boxed: the cleared path above stays small to move.
             Ok(reply) => match reply.into_result() {
-                Ok(r) => self
-                    .present_tool_result(who, placeholders, name, r)
+                Ok(r) => Box::pin(self.present_tool_result(who, placeholders, name, r))
                     .await
                     .map(tools::Reply::Result),
                 Err(e) => Err(e),
             },
-            Err(e) => Err(self.present_error(who, placeholders, name, e).await),
+            Err(e) => Err(Box::pin(self.present_error(who, placeholders, name, e)).await),
         })
     }
 

@@ -129,6 +129,10 @@ pub async fn run_loop<F, Fut>(
                     health.last_error = None;
                     health.last_ok = Some(crate::domain::now());
                     health.items += n;
+                    if n > 0 {
+                        // Storing a batch freed its parse buffers: give the pages back now.
+                        crate::release_memory();
+                    }
                     every
                 }
                 Err(e) => {

@@ -14,7 +14,7 @@
 
 use std::fs;
 use std::fs::File;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -22,7 +22,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::StoreError;
-use super::jsonl::{FileLock, Lines, append_unsynced, last_complete_line, repair_torn_tail};
+use super::jsonl::{
+    HeldLock, Lines, append_unsynced_at, last_complete_line, open_lock_file, repair_torn_tail,
+};
 use super::later::{FlushResult, Later};
 use crate::domain::{AuditEvent, AuditRecord};
 use crate::paths::{ensure_private_dir, open_private_append};
@@ -39,6 +41,9 @@ pub struct Audit {
     /// The chain's head as this process last wrote it. Serializes appends within the process
     /// (the file lock does it across processes).
     head: Mutex<Option<Head>>,
+    /// The lock file, opened by the first append and kept: reads append a record on every
+    /// call, and an open per record cost more than the append. Flocked only under `head`.
+    lock_file: std::sync::OnceLock<std::fs::File>,
     /// Group commit and the background syncer for deferred appends.
     sync: Arc<SyncShared>,
 }
@@ -117,6 +122,9 @@ struct Head {
     path: PathBuf,
     file: Arc<File>,
     end: u64,
+    /// The open file's identity, to tell whether the path still names it.
+    ino: u64,
+    dev: u64,
     seq: u64,
     hash: String,
     /// The anchor file, opened by the first append after the head was loaded (one open per
@@ -127,12 +135,13 @@ struct Head {
 impl Head {
     /// The path still names our open file and it ends where we left it.
     fn still_current(&self) -> bool {
-        use std::os::unix::fs::MetadataExt;
-        match (self.file.metadata(), fs::metadata(&self.path)) {
-            (Ok(open), Ok(named)) => {
-                open.ino() == named.ino() && open.dev() == named.dev() && open.len() == self.end
+        // One stat of the path: the same inode as the open file (known since it was opened),
+        // and its length where this process left it (appends keep the inode).
+        match fs::metadata(&self.path) {
+            Ok(named) => {
+                named.ino() == self.ino && named.dev() == self.dev && named.len() == self.end
             }
-            _ => false,
+            Err(_) => false,
         }
     }
 }
@@ -228,6 +237,7 @@ impl Audit {
         Ok(Audit {
             dir: dir.to_path_buf(),
             head: Mutex::new(None),
+            lock_file: std::sync::OnceLock::new(),
             sync: Arc::new(SyncShared {
                 synced: Mutex::new(Synced::default()),
                 pending: Mutex::new(Pending::default()),
@@ -299,7 +309,7 @@ impl Audit {
             )));
         }
         let mut cached = self.head.lock().unwrap_or_else(|p| p.into_inner());
-        let _lock = FileLock::exclusive(&self.dir.join(LOCK))?;
+        let _lock = HeldLock::exclusive(self.lock_file()?, &self.dir.join(LOCK))?;
         let now = crate::domain::now();
         let month = self.dir.join(month_file_name(now));
         let fresh = match cached.take() {
@@ -325,7 +335,8 @@ impl Audit {
         let mut line =
             serde_json::to_vec(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
         line.push(b'\n');
-        if let Err(e) = append_unsynced(&head.file, &head.path, &line) {
+        // `head.end` is the file's length: just checked (or loaded) under the lock.
+        if let Err(e) = append_unsynced_at(&head.file, &head.path, &line, head.end) {
             *cached = None; // re-read the files next time
             return Err(e);
         }
@@ -390,6 +401,19 @@ impl Audit {
 
     /// Find the head from the files: the newest month file (never an older one than `month`'s
     /// predecessor, so files stay in chain order if the clock steps back), torn tail repaired.
+    /// The kept lock file (see `lock_file`), opened on first use.
+    fn lock_file(&self) -> Result<&std::fs::File, StoreError> {
+        if let Some(f) = self.lock_file.get() {
+            return Ok(f);
+        }
+        let path = self.dir.join(LOCK);
+        // Callers hold `head`, so no other thread opens it meanwhile.
+        let _ = self.lock_file.set(open_lock_file(&path)?);
+        self.lock_file
+            .get()
+            .ok_or_else(|| StoreError::Rejected("the audit lock file could not be kept".into()))
+    }
+
     fn load_head(&self, month: &Path) -> Result<Head, StoreError> {
         let files = self.files()?;
         let mut target = month.to_path_buf();
@@ -402,14 +426,15 @@ impl Audit {
             open_private_append(&target).map_err(|e| StoreError::io(&target, "open", e))?;
         repair_torn_tail(&mut file, &target)?;
         let (seq, hash) = self.head(&files, &target)?;
-        let end = file
+        let meta = file
             .metadata()
-            .map_err(|e| StoreError::io(&target, "stat", e))?
-            .len();
+            .map_err(|e| StoreError::io(&target, "stat", e))?;
         Ok(Head {
             path: target,
             file: Arc::new(file),
-            end,
+            end: meta.len(),
+            ino: meta.ino(),
+            dev: meta.dev(),
             seq,
             hash,
             anchor: None,

@@ -274,6 +274,16 @@ pub struct Inbox {
     /// The operator's profile assignments (`store/assignments.rs`), applied to every record
     /// the public reads return (never to the lines, never to the hot cache).
     assignments: super::assignments::Assignments,
+    /// The index file kept open for reads, with the inode it was opened as: a read stats the
+    /// path and reuses it while the path still names it (an open and close per read cost as
+    /// much as the rest of a `status`).
+    index_file: Mutex<Option<OpenIndex>>,
+}
+
+struct OpenIndex {
+    file: Arc<File>,
+    ino: u64,
+    dev: u64,
 }
 
 /// How many of the newest records the parsed-record cache holds.
@@ -293,6 +303,7 @@ impl Inbox {
             dir: dir.to_path_buf(),
             writer: Mutex::new(WriterCache::default()),
             state: StateFile::new(dir),
+            index_file: Mutex::new(None),
             hot: Mutex::new(BTreeMap::new()),
             assignments: super::assignments::Assignments::new(dir),
         })
@@ -719,17 +730,40 @@ impl Inbox {
 
     // ---------------------------------------------------------------- reading
 
-    fn open_index(&self) -> Result<Option<(File, u64)>, StoreError> {
+    fn open_index(&self) -> Result<Option<(Arc<File>, u64)>, StoreError> {
+        use std::os::unix::fs::MetadataExt;
         let p = self.path(INDEX);
+        let mut kept = self.index_file.lock().unwrap_or_else(|e| e.into_inner());
+        let named = match fs::metadata(&p) {
+            Ok(m) => m,
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                *kept = None;
+                return Ok(None);
+            }
+            Err(e) => return Err(StoreError::io(&p, "stat", e)),
+        };
+        if let Some(k) = kept.as_ref()
+            && k.ino == named.ino()
+            && k.dev == named.dev()
+        {
+            // The path's length is the open file's: the same inode.
+            return Ok(Some((k.file.clone(), named.len() / ENTRY_LEN)));
+        }
         match File::open(&p) {
             Ok(f) => {
-                let len = f
-                    .metadata()
-                    .map_err(|e| StoreError::io(&p, "stat", e))?
-                    .len();
-                Ok(Some((f, len / ENTRY_LEN)))
+                let m = f.metadata().map_err(|e| StoreError::io(&p, "stat", e))?;
+                let file = Arc::new(f);
+                *kept = Some(OpenIndex {
+                    file: file.clone(),
+                    ino: m.ino(),
+                    dev: m.dev(),
+                });
+                Ok(Some((file, m.len() / ENTRY_LEN)))
             }
-            Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                *kept = None;
+                Ok(None)
+            }
             Err(e) => Err(StoreError::io(&p, "open", e)),
         }
     }
@@ -740,7 +774,7 @@ impl Inbox {
     /// A writer between its data and index writes also looks like this, on every append: so
     /// first wait for the writer (shared lock) and look again; only an index still behind
     /// then is damaged and repaired under the exclusive lock.
-    fn open_index_checked(&self) -> Result<Option<(File, u64)>, StoreError> {
+    fn open_index_checked(&self) -> Result<Option<(Arc<File>, u64)>, StoreError> {
         let opened = self.open_index()?;
         if !self.is_behind(&opened)? {
             return Ok(opened);
@@ -768,7 +802,7 @@ impl Inbox {
         self.open_index()
     }
 
-    fn is_behind(&self, opened: &Option<(File, u64)>) -> Result<bool, StoreError> {
+    fn is_behind(&self, opened: &Option<(Arc<File>, u64)>) -> Result<bool, StoreError> {
         match opened {
             None => Ok(!self.day_files()?.is_empty()),
             Some((index, n)) => self.index_is_behind(index, *n),

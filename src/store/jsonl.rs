@@ -21,14 +21,7 @@ pub struct FileLock {
 
 impl FileLock {
     pub fn exclusive(path: &Path) -> Result<FileLock, StoreError> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(FILE_MODE)
-            .open(path)
-            .map_err(|e| StoreError::io(path, "open lock file", e))?;
+        let file = open_lock_file(path)?;
         file.lock().map_err(|e| StoreError::io(path, "lock", e))?;
         Ok(FileLock { file })
     }
@@ -36,14 +29,7 @@ impl FileLock {
     /// A shared lock: waits for any exclusive holder (a writer mid-append) without keeping
     /// other readers out. Readers use it to let a writer finish before judging its files.
     pub fn shared(path: &Path) -> Result<FileLock, StoreError> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(FILE_MODE)
-            .open(path)
-            .map_err(|e| StoreError::io(path, "open lock file", e))?;
+        let file = open_lock_file(path)?;
         file.lock_shared()
             .map_err(|e| StoreError::io(path, "lock", e))?;
         Ok(FileLock { file })
@@ -51,6 +37,38 @@ impl FileLock {
 }
 
 impl Drop for FileLock {
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
+}
+
+/// Open (creating, 0600) a lock file, to lock now ([`FileLock`]) or to keep ([`HeldLock`]).
+pub fn open_lock_file(path: &Path) -> Result<File, StoreError> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(FILE_MODE)
+        .open(path)
+        .map_err(|e| StoreError::io(path, "open lock file", e))
+}
+
+/// An exclusive lock on a lock file the caller keeps open, held until dropped. Locks belong to
+/// the open file, not the thread: threads sharing `file` do not exclude each other, so the
+/// caller must serialize them (a mutex); the lock keeps other processes out.
+pub struct HeldLock<'a> {
+    file: &'a File,
+}
+
+impl<'a> HeldLock<'a> {
+    pub fn exclusive(file: &'a File, path: &Path) -> Result<HeldLock<'a>, StoreError> {
+        file.lock().map_err(|e| StoreError::io(path, "lock", e))?;
+        Ok(HeldLock { file })
+    }
+}
+
+impl Drop for HeldLock<'_> {
     fn drop(&mut self) {
         let _ = self.file.unlock();
     }
@@ -85,6 +103,22 @@ pub fn append_unsynced(file: &File, path: &Path, bytes: &[u8]) -> Result<u64, St
         return Err(StoreError::io(path, "append", e));
     }
     Ok(start)
+}
+
+/// [`append_unsynced`] for a caller that knows, under the lock, that `file` (opened for
+/// appending) is `len` bytes long: no seek to learn it.
+pub fn append_unsynced_at(
+    file: &File,
+    path: &Path,
+    bytes: &[u8],
+    len: u64,
+) -> Result<u64, StoreError> {
+    let mut f = file;
+    if let Err(e) = f.write_all(bytes) {
+        let _ = file.set_len(len);
+        return Err(StoreError::io(path, "append", e));
+    }
+    Ok(len)
 }
 
 /// Remove an incomplete last line (no trailing newline) left by a writer that died mid-write.

@@ -46,11 +46,19 @@ impl Later {
         this: fn(&O) -> &Later,
         flush: fn(&O) -> FlushResult,
     ) -> Result<(), String> {
-        self.state
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .requested = true;
-        self.wake.notify_one();
+        let already = std::mem::replace(
+            &mut self
+                .state
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .requested,
+            true,
+        );
+        // A request still pending was notified when it was made, and the thread takes it at
+        // its next wait: no wake-up (a futex call) per request, only one per window.
+        if !already {
+            self.wake.notify_one();
+        }
         let mut t = self.thread.lock().unwrap_or_else(|p| p.into_inner());
         if t.is_none() {
             let owner = Arc::clone(owner);
