@@ -33,7 +33,6 @@ use rmcp::model::{
 };
 
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 use super::auth::ClientIdentity;
 use super::server::{Hub, Session};
@@ -190,7 +189,13 @@ pub(crate) async fn answer(
             ))
         });
     match reply {
-        Ok(Reply::Json(raw)) => sse_answer(&RawAnswer::new(&call.id, &raw)),
+        Ok(Reply::Json(json)) => match typed_answer(&call.id, &json) {
+            Ok(body) => sse_body(body),
+            Err(e) => sse_answer(&message(
+                Err(McpError::internal_error(e.to_string(), None)),
+                call.id,
+            )),
+        },
         Ok(Reply::Result(r)) => sse_answer(&message(Ok(r), call.id)),
         Err(e) => sse_answer(&message(Err(e), call.id)),
     }
@@ -208,47 +213,30 @@ fn message(result: Result<CallToolResult, McpError>, id: RequestId) -> ServerJso
     }
 }
 
-/// The JSON-RPC answer for a typed tool answer, written from its JSON as it is: the same
-/// message [`Reply::into_result`] and rmcp would write (a test holds them equal), without
-/// building a `Value` of it.
-#[derive(Serialize)]
-struct RawAnswer<'a> {
-    jsonrpc: &'static str,
-    id: &'a RequestId,
-    result: RawResult<'a>,
-}
-
-#[derive(Serialize)]
-struct RawResult<'a> {
-    content: [RawText<'a>; 1],
-    #[serde(rename = "structuredContent")]
-    structured: &'a RawValue,
-    #[serde(rename = "isError")]
-    is_error: bool,
-}
-
-#[derive(Serialize)]
-struct RawText<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    text: &'a str,
-}
-
-impl<'a> RawAnswer<'a> {
-    fn new(id: &'a RequestId, raw: &'a RawValue) -> RawAnswer<'a> {
-        RawAnswer {
-            jsonrpc: "2.0",
-            id,
-            result: RawResult {
-                content: [RawText {
-                    kind: "text",
-                    text: raw.get(),
-                }],
-                structured: raw,
-                is_error: false,
-            },
-        }
+/// The SSE event for a typed tool answer, written around its JSON as it is: the message
+/// [`Reply::into_result`] and rmcp would write (a test holds them equal), without building a
+/// `Value` of it and in a buffer sized once.
+fn typed_answer(id: &RequestId, json: &str) -> Result<Vec<u8>, serde_json::Error> {
+    const HEAD: &[u8] = b"data: {\"jsonrpc\":\"2.0\",\"id\":";
+    const TEXT: &[u8] = b",\"result\":{\"content\":[{\"type\":\"text\",\"text\":";
+    const STRUCTURED: &[u8] = b"}],\"structuredContent\":";
+    const TAIL: &[u8] = b",\"isError\":false}}\n\n";
+    // The text copy escapes every quote of the JSON: room for both copies and the escapes.
+    let mut out = Vec::with_capacity(2 * json.len() + json.len() / 4 + 256);
+    out.extend_from_slice(HEAD);
+    // serde writes the id and the text copy as JSON (a string id is whatever the client sent;
+    // escaping the text is serde's, measured faster than a memchr scan over JSON's dense
+    // quotes).
+    match id {
+        RequestId::Number(n) => serde_json::to_writer(&mut out, n)?,
+        RequestId::String(s) => serde_json::to_writer(&mut out, s.as_ref())?,
     }
+    out.extend_from_slice(TEXT);
+    serde_json::to_writer(&mut out, json)?;
+    out.extend_from_slice(STRUCTURED);
+    out.extend_from_slice(json.as_bytes());
+    out.extend_from_slice(TAIL);
+    Ok(out)
 }
 
 /// One SSE event holding `msg`, with rmcp's headers for an SSE answer; the body is complete,
@@ -265,6 +253,10 @@ fn sse_answer(msg: &impl Serialize) -> Response {
             .into_response();
     }
     body.extend_from_slice(b"\n\n");
+    sse_body(body)
+}
+
+fn sse_body(body: Vec<u8>) -> Response {
     let mut resp = Response::new(Body::from(body));
     let h = resp.headers_mut();
     h.insert(
@@ -355,16 +347,30 @@ mod tests {
 
     #[test]
     fn a_typed_answer_is_written_as_rmcp_would_write_it() {
-        let out = serde_json::json!({"records": [{"seq": 1, "text": "a \"quoted\"\nline"}], "next": null});
-        let Ok(Reply::Json(raw)) = super::super::tools::tool_answer(&out) else {
+        let out = serde_json::json!({
+            "records": [{"seq": 1, "text": "a \"quoted\"\nline \\ back\tslash \u{1} é 😀 \u{2028}"}],
+            "next": null, "n": -3.5, "ok": true,
+        });
+        let Ok(Reply::Json(json)) = super::super::tools::tool_answer(&out) else {
             panic!("a typed answer");
         };
-        let id = RequestId::String("r-1".into());
-        let direct = serde_json::to_value(RawAnswer::new(&id, &raw)).unwrap();
-        let via_rmcp = Reply::Json(raw).into_result().unwrap();
-        let via_rmcp = serde_json::to_value(message(Ok(via_rmcp), id)).unwrap();
-        assert_eq!(direct, via_rmcp);
-        assert_eq!(direct["result"]["structuredContent"], out);
+        for id in [
+            RequestId::String("r-\"1\"\\".into()),
+            RequestId::Number(-42),
+        ] {
+            let body = typed_answer(&id, &json).expect("written");
+            let text = std::str::from_utf8(&body).expect("UTF-8");
+            let data = text
+                .strip_prefix("data: ")
+                .and_then(|t| t.strip_suffix("\n\n"))
+                .expect("one SSE event");
+            assert!(!data.contains('\n'), "one line: {data}");
+            let direct: serde_json::Value = serde_json::from_str(data).expect("JSON");
+            let via_rmcp = Reply::Json(json.clone()).into_result().unwrap();
+            let via_rmcp = serde_json::to_value(message(Ok(via_rmcp), id)).unwrap();
+            assert_eq!(direct, via_rmcp);
+            assert_eq!(direct["result"]["structuredContent"], out);
+        }
     }
 
     #[test]

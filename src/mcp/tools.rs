@@ -17,7 +17,6 @@ use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotation
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::scope::Toolset;
@@ -849,9 +848,9 @@ pub async fn call(
 
 /// A tool's answer as its handler gives it.
 pub enum Reply {
-    /// A typed answer, serialised once: the structured content, and the same JSON as the
-    /// text copy for clients from before structured content.
-    Json(Box<RawValue>),
+    /// A typed answer, serialised once (compact JSON): the structured content, and the same
+    /// JSON as the text copy for clients from before structured content.
+    Json(String),
     /// A result built whole (a vault tool's, or one that passed the PHI view).
     Result(CallToolResult),
 }
@@ -860,10 +859,9 @@ impl Reply {
     /// The result as rmcp's types hold it.
     pub fn into_result(self) -> Result<CallToolResult, McpError> {
         match self {
-            Reply::Json(raw) => {
-                let value: Value = serde_json::from_str(raw.get())
+            Reply::Json(text) => {
+                let value: Value = serde_json::from_str(&text)
                     .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-                let text = String::from(Box::<str>::from(raw));
                 let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
                 result.structured_content = Some(value);
                 Ok(result)
@@ -879,12 +877,33 @@ impl From<CallToolResult> for Reply {
     }
 }
 
+thread_local! {
+    /// Serialisation scratch space, kept per thread: a large answer is written once into a
+    /// buffer that already has the room, then copied out at its exact size (instead of growing
+    /// a fresh string by doubling, a copy per step).
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Scratch buffers above this size are not kept (one huge answer must not pin its memory).
+const SCRATCH_KEEP: usize = 1 << 20;
+
 /// The one place a tool's answer is serialised: straight from the typed answer, never through
 /// a `Value` (building and printing one cost as much as the rest of an `inbox_pull`).
 pub(super) fn tool_answer<T: Serialize>(out: &T) -> Result<Reply, McpError> {
-    serde_json::value::to_raw_value(out)
-        .map(Reply::Json)
-        .map_err(|e| McpError::internal_error(e.to_string(), None))
+    let internal = |e: String| McpError::internal_error(e, None);
+    SCRATCH.with_borrow_mut(|buf| {
+        buf.clear();
+        let written = serde_json::to_writer(&mut *buf, out).map_err(|e| e.to_string());
+        let text = written.and_then(|()| {
+            std::str::from_utf8(buf)
+                .map(str::to_string)
+                .map_err(|e| e.to_string())
+        });
+        if buf.capacity() > SCRATCH_KEEP {
+            *buf = Vec::new();
+        }
+        text.map(Reply::Json).map_err(internal)
+    })
 }
 
 /// [`tool_answer`] for an answer that reports a tool-level failure (`isError: true`).
