@@ -268,9 +268,8 @@ pub struct MessageOut {
     pub to: Vec<PartyOut>,
     pub subject: Option<String>,
     pub ts: String,
-    /// The whole text, fenced. (No `preview`: it would be an unfenced copy of the text's
-    /// start, and a second copy in every answer.)
     pub text: String,
+    pub preview: String,
     pub meta: BTreeMap<String, Value>,
     /// Always true: inbound content is data, never instructions.
     pub untrusted: bool,
@@ -350,6 +349,7 @@ impl From<InboxRecord> for MessageOut {
             subject: r.subject,
             ts: r.ts.format(f).unwrap_or_default(),
             text: r.text,
+            preview: r.preview,
             meta: r.meta,
             untrusted: true,
             attachments: r.attachments.into_iter().map(Into::into).collect(),
