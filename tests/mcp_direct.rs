@@ -37,6 +37,16 @@ impl Answer {
 }
 
 async fn post(server: &Server, token: &str, session: Option<&str>, body: Value) -> Answer {
+    post_raw(server, token, session, body.to_string(), &[]).await
+}
+
+async fn post_raw(
+    server: &Server,
+    token: &str,
+    session: Option<&str>,
+    body: String,
+    extra: &[(&str, &str)],
+) -> Answer {
     let mut rb = reqwest::Client::new()
         .post(&server.url)
         .timeout(Duration::from_secs(30))
@@ -44,9 +54,12 @@ async fn post(server: &Server, token: &str, session: Option<&str>, body: Value) 
         .header("accept", ACCEPT)
         .header("mcp-protocol-version", "2025-06-18")
         .header("authorization", format!("Bearer {token}"))
-        .body(body.to_string());
+        .body(body);
     if let Some(s) = session {
         rb = rb.header("mcp-session-id", s);
+    }
+    for (k, v) in extra {
+        rb = rb.header(*k, *v);
     }
     let resp = rb.send().await.expect("send");
     let status = resp.status().as_u16();
@@ -183,6 +196,7 @@ async fn a_plain_hot_read_is_one_event_with_the_answer_rmcp_gives() {
             .unwrap_or_default()
     };
     assert_eq!(seqs(&a).len(), 2, "{a}");
+    assert!(!seqs(&b).is_empty(), "{b}");
     assert!(
         seqs(&b).iter().all(|s| s > seqs(&a).last().unwrap()),
         "{a}\n{b}"
@@ -190,6 +204,32 @@ async fn a_plain_hot_read_is_one_event_with_the_answer_rmcp_gives() {
     assert_eq!(
         a["result"]["structuredContent"]["consumer"],
         "mcp:default/lane-test"
+    );
+
+    // Host names rmcp refuses (DNS rebinding) are not answered on the lane either.
+    let rebound = post_raw(
+        &server,
+        &token,
+        Some(&sid),
+        plain_call(6, "status", json!({})).to_string(),
+        &[("host", "evil.example")],
+    )
+    .await;
+    assert_eq!(rebound.status, 403, "{}", rebound.body);
+    // A body that only looks plain (a key twice) is left to rmcp, which refuses it.
+    let doubled = post_raw(
+        &server,
+        &token,
+        Some(&sid),
+        r#"{"jsonrpc":"2.0","id":7,"id":8,"method":"tools/call","params":{"name":"status","arguments":{}}}"#.into(),
+        &[],
+    )
+    .await;
+    assert!(
+        doubled.message().get("result").is_none(),
+        "{} {}",
+        doubled.status,
+        doubled.body
     );
 
     // Bad arguments are the same JSON-RPC error as anywhere.
@@ -245,6 +285,7 @@ async fn the_lane_keeps_sessions_to_their_credential_and_their_lifetime() {
         )
         .await;
         assert_eq!(a.status, 200, "call {i}: {}", a.body);
+        assert_eq!(a.events(), 1, "answered on the lane: {}", a.body);
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
     // …and an idle one ends (the sweeper looks every 2.5 s).
@@ -295,6 +336,12 @@ async fn a_scoped_client_is_refused_on_the_lane_and_the_refusal_audited() {
     )
     .await;
     assert_eq!(refused.status, 200, "{}", refused.body);
+    assert_eq!(
+        refused.events(),
+        1,
+        "answered on the lane: {}",
+        refused.body
+    );
     let m = refused.message();
     assert!(m["error"]["message"].as_str().is_some(), "{m}");
     assert!(m.get("result").is_none(), "{m}");
@@ -303,4 +350,79 @@ async fn a_scoped_client_is_refused_on_the_lane_and_the_refusal_audited() {
         .filter(|r| r["event"] == "mcp.scope_refused" && r["tool"] == "inbox_pull")
         .collect();
     assert_eq!(refusals.len(), 1, "{refusals:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uncleared_client_gets_the_same_redacted_view_on_the_lane_as_through_rmcp() {
+    let server = Server::start(
+        &[],
+        Some(
+            "[profiles.clinic]\nsources = [\"spool\"]\nrequires_hipaa = true\nphi_auto_redact = true\nphi_names = [\"Margaret Okafor\"]\n",
+        ),
+    );
+    let o = server.cli(&[
+        "inbox",
+        "add",
+        "--profile",
+        "clinic",
+        "--channel",
+        "email",
+        "--from",
+        "Margaret Okafor <m.okafor@example.org>",
+        "--subject",
+        "Refill request from Margaret Okafor",
+        "--body",
+        "Patient Margaret Okafor MRN: 00482913 DOB: 1958-03-14, call back at 555-201-4477.",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let token = server.token.clone();
+    let sid = session(&server, &token, "uncleared").await;
+    let args = json!({"text": "Refill", "limit": 5});
+    let direct = post(
+        &server,
+        &token,
+        Some(&sid),
+        plain_call(1, "inbox_search", args.clone()),
+    )
+    .await;
+    assert_eq!(direct.events(), 1, "answered on the lane: {}", direct.body);
+    let via_rmcp = post(
+        &server,
+        &token,
+        Some(&sid),
+        call_with_meta(2, "inbox_search", args),
+    )
+    .await;
+    for id in [
+        "Okafor",
+        "00482913",
+        "1958-03-14",
+        "555-201-4477",
+        "m.okafor@example.org",
+    ] {
+        assert!(
+            !direct.body.contains(id),
+            "the lane leaked `{id}`: {}",
+            direct.body
+        );
+        assert!(
+            !via_rmcp.body.contains(id),
+            "rmcp leaked `{id}`: {}",
+            via_rmcp.body
+        );
+    }
+    // The same session, the same placeholders: both answers name the sender alike.
+    let from =
+        |a: &Answer| a.message()["result"]["structuredContent"]["messages"][0]["from"].clone();
+    assert!(from(&direct).is_object(), "{}", direct.body);
+    assert_eq!(from(&direct), from(&via_rmcp));
+    let records = audit(&server);
+    assert!(
+        records
+            .iter()
+            .filter(|r| r["event"] == "mcp.redacted")
+            .count()
+            >= 2,
+        "each redacted answer is audited: {records:?}"
+    );
 }

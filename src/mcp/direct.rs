@@ -32,7 +32,7 @@ use rmcp::model::{
     ServerJsonRpcMessage, ServerResult,
 };
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::auth::ClientIdentity;
 use super::server::{Hub, Session};
@@ -98,26 +98,37 @@ pub(crate) struct PlainCall {
     pub args: JsonObject,
 }
 
+/// A plain call as it is on the wire: these fields and no others, each once.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Wire {
+    #[allow(dead_code)] // checked to be "2.0" before
+    jsonrpc: String,
+    id: RequestId,
+    #[allow(dead_code)] // checked to be "tools/call" before
+    method: String,
+    params: WireParams,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WireParams {
+    name: String,
+    #[serde(default)]
+    arguments: Option<JsonObject>,
+}
+
 impl PlainCall {
-    /// The call a request `message` (already checked to be a plain `tools/call`) holds; `None`
-    /// for an id rmcp's own types would read differently (an integer beyond `i64`).
-    pub fn take(message: &mut serde_json::Value) -> Option<PlainCall> {
-        let id = match message.get_mut("id")?.take() {
-            serde_json::Value::String(s) => RequestId::String(s.into()),
-            serde_json::Value::Number(n) => RequestId::Number(n.as_i64()?),
-            _ => return None,
-        };
-        let params = message.get_mut("params")?;
-        let name = match params.get_mut("name")?.take() {
-            serde_json::Value::String(s) => s,
-            _ => return None,
-        };
-        let args = match params.get_mut("arguments").map(serde_json::Value::take) {
-            Some(serde_json::Value::Object(m)) => m,
-            None | Some(serde_json::Value::Null) => JsonObject::new(),
-            Some(_) => return None,
-        };
-        Some(PlainCall { id, name, args })
+    /// The call in `body`, a message already checked to be a `tools/call` of that shape;
+    /// `None` when it does not read as exactly that (a key twice, an id rmcp's own types would
+    /// read differently), which then goes to rmcp.
+    pub fn parse(body: &[u8]) -> Option<PlainCall> {
+        let w: Wire = serde_json::from_slice(body).ok()?;
+        Some(PlainCall {
+            id: w.id,
+            name: w.params.name,
+            args: w.params.arguments.unwrap_or_default(),
+        })
     }
 
     pub fn is_direct(&self) -> bool {
@@ -127,8 +138,8 @@ impl PlainCall {
 
 /// Whether rmcp would take a POST with these headers without a word of its own (see the
 /// module text); otherwise the request goes to rmcp, which answers as it always does.
-pub(crate) fn headers_plain(h: &HeaderMap) -> bool {
-    if h.contains_key("last-event-id") {
+pub(crate) fn headers_plain(h: &HeaderMap, hosts: &[String]) -> bool {
+    if h.contains_key("last-event-id") || !host_allowed(h, hosts) {
         return false;
     }
     let version_ok = match h.get("mcp-protocol-version") {
@@ -163,6 +174,24 @@ pub(crate) fn headers_plain(h: &HeaderMap) -> bool {
         }
     }
     version_ok && json_body && json && sse
+}
+
+/// rmcp's DNS-rebinding check, which the lane would otherwise skip: the `Host` header names
+/// one of `hosts` (lower-case names without a port, as the router gives rmcp). Anything else
+/// (missing, odd, another host) goes to rmcp, which refuses or answers it.
+fn host_allowed(h: &HeaderMap, hosts: &[String]) -> bool {
+    let Some(host) = h.get(header::HOST).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let Ok(authority) = host.parse::<axum::http::uri::Authority>() else {
+        return false;
+    };
+    let name = authority
+        .host()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_ascii_lowercase();
+    hosts.iter().any(|allowed| *allowed == name)
 }
 
 /// Run `call` for `who` in `lane`'s session and answer as rmcp would: the JSON-RPC result or
@@ -280,11 +309,16 @@ mod tests {
         h
     }
 
-    const PLAIN: [(&str, &str); 3] = [
+    const PLAIN: [(&str, &str); 4] = [
         ("accept", "application/json, text/event-stream"),
         ("content-type", "application/json"),
         ("mcp-protocol-version", "2025-06-18"),
+        ("host", "127.0.0.1:48080"),
     ];
+
+    fn hosts() -> Vec<String> {
+        vec!["localhost".into(), "127.0.0.1".into(), "::1".into()]
+    }
 
     #[test]
     fn every_direct_tool_is_a_read_only_opsdesk_tool() {
@@ -301,48 +335,80 @@ mod tests {
 
     #[test]
     fn plain_headers_take_the_lane() {
-        assert!(headers_plain(&headers(&PLAIN)));
+        assert!(headers_plain(&headers(&PLAIN), &hosts()));
         let mut without_version = headers(&PLAIN);
         without_version.remove("mcp-protocol-version");
-        assert!(headers_plain(&without_version));
+        assert!(headers_plain(&without_version, &hosts()));
+        let mut v6 = headers(&PLAIN);
+        v6.insert("host", HeaderValue::from_static("[::1]:9"));
+        assert!(headers_plain(&v6, &hosts()));
     }
 
     #[test]
     fn anything_rmcp_must_judge_goes_to_rmcp() {
-        let cases: [&[(&str, &str)]; 7] = [
-            &[PLAIN[1], PLAIN[2], ("accept", "application/json")],
-            &[PLAIN[1], PLAIN[2], ("accept", "text/event-stream")],
+        let (accept, ctype, version, host) = (PLAIN[0], PLAIN[1], PLAIN[2], PLAIN[3]);
+        let cases: [&[(&str, &str)]; 11] = [
+            &[ctype, version, host, ("accept", "application/json")],
+            &[ctype, version, host, ("accept", "text/event-stream")],
             &[
-                PLAIN[1],
-                PLAIN[2],
+                ctype,
+                version,
+                host,
                 ("accept", "application/json;q=0, text/event-stream"),
             ],
-            &[PLAIN[0], PLAIN[2], ("content-type", "text/plain")],
-            &[PLAIN[0], PLAIN[1], ("mcp-protocol-version", "2026-07-28")],
-            &[PLAIN[0], PLAIN[1], ("mcp-protocol-version", "1999-01-01")],
-            &[PLAIN[0], PLAIN[1], PLAIN[2], ("last-event-id", "0/1")],
+            &[accept, version, host, ("content-type", "text/plain")],
+            &[accept, ctype, host, ("mcp-protocol-version", "2026-07-28")],
+            &[accept, ctype, host, ("mcp-protocol-version", "1999-01-01")],
+            &[accept, ctype, version, host, ("last-event-id", "0/1")],
+            &[accept, ctype, version],
+            &[accept, ctype, version, ("host", "evil.example")],
+            &[
+                accept,
+                ctype,
+                version,
+                ("host", "127.0.0.1.evil.example:80"),
+            ],
+            &[accept, ctype, version, ("host", "localhost@evil.example")],
         ];
         for case in cases {
-            assert!(!headers_plain(&headers(case)), "{case:?}");
+            assert!(!headers_plain(&headers(case), &hosts()), "{case:?}");
         }
     }
 
     #[test]
     fn a_plain_call_keeps_its_id_name_and_arguments() {
-        let mut m = serde_json::json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-            "params": {"name": "inbox_pull", "arguments": {"limit": 3}}});
-        let call = PlainCall::take(&mut m).expect("plain");
+        let call = PlainCall::parse(
+            br#"{"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+            "params": {"name": "inbox_pull", "arguments": {"limit": 3}}}"#,
+        )
+        .expect("plain");
         assert_eq!(call.id, RequestId::Number(7));
         assert_eq!(call.name, "inbox_pull");
         assert_eq!(call.args.get("limit"), Some(&serde_json::json!(3)));
-        let mut no_args = serde_json::json!({"jsonrpc": "2.0", "id": "a", "method": "tools/call",
-            "params": {"name": "status"}});
-        let call = PlainCall::take(&mut no_args).expect("plain");
+        let call = PlainCall::parse(
+            br#"{"jsonrpc": "2.0", "id": "a", "method": "tools/call", "params": {"name": "status"}}"#,
+        )
+        .expect("plain");
         assert_eq!(call.id, RequestId::String("a".into()));
         assert!(call.args.is_empty());
-        let mut huge_id = serde_json::json!({"jsonrpc": "2.0", "id": u64::MAX, "method": "tools/call",
-            "params": {"name": "status"}});
-        assert!(PlainCall::take(&mut huge_id).is_none());
+    }
+
+    #[test]
+    fn a_call_that_is_not_exactly_plain_goes_to_rmcp() {
+        let not_plain: [&[u8]; 5] = [
+            br#"{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":{"name":"status"}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status"},"params":{"name":"inbox_pull"}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status","name":"inbox_pull"}}"#,
+            br#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"tools/call","params":{"name":"status"}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status","_meta":{}}}"#,
+        ];
+        for body in not_plain {
+            assert!(
+                PlainCall::parse(body).is_none(),
+                "{}",
+                String::from_utf8_lossy(body)
+            );
+        }
     }
 
     #[test]
@@ -373,25 +439,39 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_answer_is_one_sse_event_without_result_type() {
-        let ok = message(Ok(CallToolResult::success(vec![])), RequestId::Number(1));
-        let resp = sse_answer(&ok);
+    async fn body(resp: Response) -> String {
+        let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
+            .await
+            .expect("body");
+        String::from_utf8(bytes.to_vec()).expect("UTF-8")
+    }
+
+    #[tokio::test]
+    async fn errors_and_built_results_are_one_sse_event_without_result_type() {
+        let resp = sse_answer(&message(
+            Ok(CallToolResult::success(vec![])),
+            RequestId::Number(1),
+        ));
         assert_eq!(
             resp.headers().get(header::CONTENT_TYPE).unwrap(),
             "text/event-stream"
         );
-        let text = serde_json::to_string(&ok).unwrap();
-        assert!(!text.contains("resultType"), "{text}");
-        assert!(text.contains("\"id\":1"), "{text}");
-        let err = message(
+        let text = body(resp).await;
+        let data = text
+            .strip_prefix("data: ")
+            .and_then(|t| t.strip_suffix("\n\n"))
+            .expect("one SSE event");
+        let v: serde_json::Value = serde_json::from_str(data).expect("JSON");
+        assert_eq!(v["id"], 1);
+        assert!(v["result"].get("resultType").is_none(), "{v}");
+        let err = body(sse_answer(&message(
             Err(McpError::invalid_params("nope", None)),
             RequestId::Number(2),
-        );
-        let text = serde_json::to_string(&err).unwrap();
-        assert!(
-            text.contains("\"error\"") && text.contains("\"id\":2"),
-            "{text}"
-        );
+        )))
+        .await;
+        let v: serde_json::Value =
+            serde_json::from_str(err.trim().strip_prefix("data: ").expect("data")).expect("JSON");
+        assert_eq!(v["id"], 2);
+        assert_eq!(v["error"]["code"], -32602);
     }
 }

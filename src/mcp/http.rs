@@ -132,7 +132,7 @@ pub fn router(hub: Arc<Hub>, opts: &HttpOptions, ct: CancellationToken) -> Route
         hosts.extend(opts.allowed_origins.iter().filter_map(|o| origin_host(o)));
     }
     let config = StreamableHttpServerConfig::default()
-        .with_allowed_hosts(hosts)
+        .with_allowed_hosts(hosts.clone())
         // Our guard checks Origin first; rmcp's own check (off by default) is enabled too.
         .with_allowed_origins(origins.clone())
         .with_max_request_body_bytes(opts.max_body_bytes)
@@ -148,6 +148,7 @@ pub fn router(hub: Arc<Hub>, opts: &HttpOptions, ct: CancellationToken) -> Route
         StreamableHttpService::new(move || Ok(factory_hub.handler()), sessions.clone(), config);
     let guard = Arc::new(Guard {
         hub: hub.clone(),
+        hosts: hosts.iter().map(|h| h.to_ascii_lowercase()).collect(),
         credentials: opts.credentials.clone(),
         origins,
         max_body: opts.max_body_bytes,
@@ -228,10 +229,15 @@ async fn sweep_sessions(g: Arc<Guard>, idle: Duration, ct: CancellationToken) {
             g.lock_owners().remove(id);
             strays.remove(id);
         }
-        let mut open = live;
-        for id in &stale {
-            open.remove(id);
-        }
+        // Read again: a session initialized while this tick closed others keeps its lane.
+        let open: std::collections::HashSet<String> = g
+            .sessions
+            .sessions
+            .read()
+            .await
+            .keys()
+            .map(|k| k.to_string())
+            .collect();
         g.hub.lanes.retain(&open);
         if !stale.is_empty() {
             tracing::debug!(closed = stale.len(), "idle MCP sessions closed");
@@ -261,6 +267,8 @@ pub async fn serve(
 struct Guard {
     /// For the direct lane (`mcp::direct`).
     hub: Arc<Hub>,
+    /// The Host names rmcp accepts (it checks them itself; the lane must too).
+    hosts: Vec<String>,
     credentials: Option<Arc<Credentials>>,
     origins: Vec<String>,
     max_body: usize,
@@ -324,14 +332,17 @@ async fn guarded(g: &Guard, mut req: Request, next: Next) -> Result<Response, Re
     }
     if let (Some(sid), Some(call)) = (session.as_deref(), checked.call)
         && call.is_direct()
-        && super::direct::headers_plain(req.headers())
+        && req.uri().path() == "/mcp"
+        && super::direct::headers_plain(req.headers(), &g.hosts)
         && let Some(lane) = g.hub.lanes.get(sid)
         && session_live(g, sid).await
     {
         // Boxed, as below: the guard's own future stays small, and moving it (axum boxes it,
         // tokio polls it) copies less.
+        // The tools bound their own work and answer a timeout with the call's id; this bound,
+        // a little later, only backstops the inline reads.
         let answer = super::direct::answer(&g.hub, &lane, &identity, call);
-        return Ok(Box::pin(bounded(g, answer)).await);
+        return Ok(Box::pin(bounded(g, g.timeout + LANE_GRACE, answer)).await);
     }
     let method = req.method().clone();
     let resp = Box::pin(run_bounded(g, req, next)).await;
@@ -497,11 +508,18 @@ async fn run_bounded(g: &Guard, req: Request, next: Next) -> Response {
     if req.method() != Method::POST {
         return next.run(req).await;
     }
-    bounded(g, next.run(req)).await
+    bounded(g, g.timeout, next.run(req)).await
 }
 
-async fn bounded(g: &Guard, answer: impl std::future::Future<Output = Response>) -> Response {
-    match tokio::time::timeout(g.timeout, answer).await {
+/// How much longer than a tool's own limit the lane waits before answering 408 itself.
+const LANE_GRACE: Duration = Duration::from_secs(5);
+
+async fn bounded(
+    g: &Guard,
+    limit: Duration,
+    answer: impl std::future::Future<Output = Response>,
+) -> Response {
+    match tokio::time::timeout(limit, answer).await {
         Ok(r) => r,
         Err(_) => rpc_error(
             StatusCode::REQUEST_TIMEOUT,
@@ -543,7 +561,9 @@ fn after_answer(
             },
         );
     }
-    if *method == Method::DELETE {
+    // Only a DELETE rmcp carried out ends the session (one it refused, e.g. for a bad
+    // version header, leaves it open and owned).
+    if *method == Method::DELETE && resp.status().is_success() {
         if let Some(sid) = session {
             g.lock_owners().remove(sid);
             g.hub.lanes.close(sid);
@@ -720,10 +740,13 @@ fn check_message(body: &[u8]) -> Result<Checked, Response> {
         && m.get("params")
             .and_then(Value::as_object)
             .is_some_and(|p| p.keys().all(|k| k == "name" || k == "arguments"));
-    if plain_call {
-        let mut v = v;
-        let call = super::direct::PlainCall::take(&mut v);
-        return Ok(Checked { method, call });
+    // Read again as exactly that shape: a body with duplicate keys (which the `Value` above
+    // quietly resolved, and rmcp's typed parse refuses) is not plain.
+    if plain_call && let Some(call) = super::direct::PlainCall::parse(body) {
+        return Ok(Checked {
+            method,
+            call: Some(call),
+        });
     }
     if let Err(e) = serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(v) {
         return Err(bad(

@@ -399,9 +399,8 @@ impl Audit {
             })
     }
 
-    /// Find the head from the files: the newest month file (never an older one than `month`'s
-    /// predecessor, so files stay in chain order if the clock steps back), torn tail repaired.
-    /// The kept lock file (see `lock_file`), opened on first use.
+    /// The kept lock file (see `lock_file`), opened on first use. Nothing removes or replaces
+    /// it while opsdesk runs; a data dir restored under a running engine is not supported.
     fn lock_file(&self) -> Result<&std::fs::File, StoreError> {
         if let Some(f) = self.lock_file.get() {
             return Ok(f);
@@ -414,6 +413,8 @@ impl Audit {
             .ok_or_else(|| StoreError::Rejected("the audit lock file could not be kept".into()))
     }
 
+    /// Find the head from the files: the newest month file (never an older one than `month`'s
+    /// predecessor, so files stay in chain order if the clock steps back), torn tail repaired.
     fn load_head(&self, month: &Path) -> Result<Head, StoreError> {
         let files = self.files()?;
         let mut target = month.to_path_buf();
