@@ -191,7 +191,7 @@ fn host_allowed(h: &HeaderMap, hosts: &[String]) -> bool {
         .trim_start_matches('[')
         .trim_end_matches(']')
         .to_ascii_lowercase();
-    hosts.iter().any(|allowed| *allowed == name)
+    hosts.contains(&name)
 }
 
 /// Run `call` for `who` in `lane`'s session and answer as rmcp would: the JSON-RPC result or
