@@ -194,14 +194,7 @@ async fn sweep_sessions(g: Arc<Guard>, idle: Duration, ct: CancellationToken) {
             _ = tick.tick() => {}
         }
         let now = Instant::now();
-        let live: std::collections::HashSet<String> = g
-            .sessions
-            .sessions
-            .read()
-            .await
-            .keys()
-            .map(|k| k.to_string())
-            .collect();
+        let live = live_sessions(&g).await;
         let mut stale: Vec<String> = {
             let mut owners = g.lock_owners();
             // Forget sessions that ended by themselves.
@@ -230,20 +223,23 @@ async fn sweep_sessions(g: Arc<Guard>, idle: Duration, ct: CancellationToken) {
             strays.remove(id);
         }
         // Read again: a session initialized while this tick closed others keeps its lane.
-        let open: std::collections::HashSet<String> = g
-            .sessions
-            .sessions
-            .read()
-            .await
-            .keys()
-            .map(|k| k.to_string())
-            .collect();
-        g.hub.lanes.retain(&open);
+        g.hub.lanes.retain(&live_sessions(&g).await);
         if !stale.is_empty() {
             tracing::debug!(closed = stale.len(), "idle MCP sessions closed");
             crate::release_memory();
         }
     }
+}
+
+/// The ids of the sessions rmcp holds now.
+async fn live_sessions(g: &Guard) -> std::collections::HashSet<String> {
+    g.sessions
+        .sessions
+        .read()
+        .await
+        .keys()
+        .map(|k| k.to_string())
+        .collect()
 }
 
 /// Serve until `ct` is cancelled. Cancelling also ends open SSE streams (the service's token is
