@@ -12,11 +12,11 @@
 //! answers (or refuses) as before:
 //! - every guard check has passed (Origin, size, token, session owner, rate);
 //! - the session is one rmcp still holds and has seen `notifications/initialized`;
-//! - the message is exactly `{jsonrpc, id, method: "tools/call", params: {name, arguments}}`
-//!   (no `_meta`: no progress token, no per-request version);
-//! - the headers are plain: `Accept` lists both media types without parameters,
-//!   `Content-Type` is JSON, `MCP-Protocol-Version` is absent or a known pre-2026-07-28
-//!   version, no `Last-Event-ID`;
+//! - the message is exactly `{jsonrpc, id, method: "tools/call", params: {name, arguments}}`,
+//!   each key once (no `_meta`: no progress token, no per-request version), posted to `/mcp`;
+//! - the headers are plain: `Host` is a name rmcp accepts (its DNS-rebinding check),
+//!   `Accept` lists both media types without parameters, `Content-Type` is JSON,
+//!   `MCP-Protocol-Version` is absent or a known pre-2026-07-28 version, no `Last-Event-ID`;
 //! - the tool is in [`DIRECT_TOOLS`]: reads that never call a model, so nothing is lost by
 //!   not being cancellable through `notifications/cancelled` (dropping the connection still
 //!   drops the call).
