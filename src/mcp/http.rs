@@ -160,7 +160,7 @@ pub fn router(hub: Arc<Hub>, opts: &HttpOptions, ct: CancellationToken) -> Route
         owners: Mutex::new(HashMap::new()),
     });
     if let Ok(rt) = tokio::runtime::Handle::try_current() {
-        rt.spawn(sweep_sessions(
+        rt.spawn(keep_sweeping(
             guard.clone(),
             opts.session_idle,
             ct.child_token(),
@@ -176,6 +176,20 @@ pub fn router(hub: Arc<Hub>, opts: &HttpOptions, ct: CancellationToken) -> Route
         Err(e) => tracing::error!("copilot webhook not served: {e:#}"),
     }
     app.layer(middleware::from_fn(super::conn::track))
+}
+
+/// Run the sweeper until `ct` is cancelled, starting it again should it ever panic: it is the
+/// only thing that ends idle sessions, and without it they would pile up to `max_sessions`.
+async fn keep_sweeping(g: Arc<Guard>, idle: Duration, ct: CancellationToken) {
+    while !ct.is_cancelled() {
+        match tokio::spawn(sweep_sessions(g.clone(), idle, ct.clone())).await {
+            Ok(()) => return,
+            Err(e) => {
+                tracing::error!("the MCP session sweeper stopped ({e}); starting it again");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }
+    }
 }
 
 /// Close sessions idle longer than `idle` (and forget ended ones), then give freed memory back
