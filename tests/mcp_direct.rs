@@ -360,21 +360,7 @@ async fn an_uncleared_client_gets_the_same_redacted_view_on_the_lane_as_through_
             "[profiles.clinic]\nsources = [\"spool\"]\nrequires_hipaa = true\nphi_auto_redact = true\nphi_names = [\"Margaret Okafor\"]\n",
         ),
     );
-    let o = server.cli(&[
-        "inbox",
-        "add",
-        "--profile",
-        "clinic",
-        "--channel",
-        "email",
-        "--from",
-        "Margaret Okafor <m.okafor@example.org>",
-        "--subject",
-        "Refill request from Margaret Okafor",
-        "--body",
-        "Patient Margaret Okafor MRN: 00482913 DOB: 1958-03-14, call back at 555-201-4477.",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    mcp_support::add_patient_message(&server);
     let token = server.token.clone();
     let sid = session(&server, &token, "uncleared").await;
     let args = json!({"text": "Refill", "limit": 5});
@@ -393,13 +379,7 @@ async fn an_uncleared_client_gets_the_same_redacted_view_on_the_lane_as_through_
         call_with_meta(2, "inbox_search", args),
     )
     .await;
-    for id in [
-        "Okafor",
-        "00482913",
-        "1958-03-14",
-        "555-201-4477",
-        "m.okafor@example.org",
-    ] {
+    for id in mcp_support::PATIENT_IDENTIFIERS {
         assert!(
             !direct.body.contains(id),
             "the lane leaked `{id}`: {}",

@@ -30,13 +30,7 @@ hipaa_cleared = true
 "#;
 
 /// Every identifier of the fixture; none may reach an uncleared client.
-const IDENTIFIERS: &[&str] = &[
-    "Okafor",
-    "00482913",
-    "1958-03-14",
-    "555-201-4477",
-    "m.okafor@example.org",
-];
+const IDENTIFIERS: &[&str] = mcp_support::PATIENT_IDENTIFIERS;
 
 fn scribe_token() -> String {
     "s".repeat(48)
@@ -50,21 +44,7 @@ fn start() -> Server {
 }
 
 fn add_fixture(server: &Server) {
-    let o = server.cli(&[
-        "inbox",
-        "add",
-        "--profile",
-        "clinic",
-        "--channel",
-        "email",
-        "--from",
-        "Margaret Okafor <m.okafor@example.org>",
-        "--subject",
-        "Refill request from Margaret Okafor",
-        "--body",
-        "Patient Margaret Okafor MRN: 00482913 DOB: 1958-03-14, call back at 555-201-4477. HbA1c 7.9%.",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    mcp_support::add_patient_message(server);
     let o = server.cli(&[
         "inbox",
         "add",

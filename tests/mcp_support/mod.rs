@@ -297,3 +297,32 @@ pub async fn call(server: &Server, client: &str, tool: &str, args: Value) -> Val
     assert!(v["error"].is_null(), "{tool}: {v}");
     v["result"].clone()
 }
+
+/// Every identifier of the patient message [`add_patient_message`] stores; none may reach a
+/// client that is not HIPAA-cleared.
+pub const PATIENT_IDENTIFIERS: &[&str] = &[
+    "Okafor",
+    "00482913",
+    "1958-03-14",
+    "555-201-4477",
+    "m.okafor@example.org",
+];
+
+/// Store a patient's refill request in profile `clinic` through the operator's CLI.
+pub fn add_patient_message(server: &Server) {
+    let o = server.cli(&[
+        "inbox",
+        "add",
+        "--profile",
+        "clinic",
+        "--channel",
+        "email",
+        "--from",
+        "Margaret Okafor <m.okafor@example.org>",
+        "--subject",
+        "Refill request from Margaret Okafor",
+        "--body",
+        "Patient Margaret Okafor MRN: 00482913 DOB: 1958-03-14, call back at 555-201-4477. HbA1c 7.9%.",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
