@@ -217,16 +217,18 @@ pub(crate) async fn answer(
                 None,
             ))
         });
-    match reply {
-        Ok(Reply::Json(json)) => match typed_answer(&call.id, &json) {
-            Ok(body) => sse_body(body),
-            Err(e) => sse_answer(&message(
-                Err(McpError::internal_error(e.to_string(), None)),
-                call.id,
-            )),
-        },
-        Ok(Reply::Result(r)) => sse_answer(&message(Ok(r), call.id)),
-        Err(e) => sse_answer(&message(Err(e), call.id)),
+    let body = match reply {
+        Ok(Reply::Rendered { json, escaped }) => rendered_answer(&call.id, &json, &escaped),
+        Ok(Reply::Json(json)) => typed_answer(&call.id, &json),
+        Ok(Reply::Result(r)) => return sse_answer(&message(Ok(r), call.id)),
+        Err(e) => return sse_answer(&message(Err(e), call.id)),
+    };
+    match body {
+        Ok(body) => sse_body(body),
+        Err(e) => sse_answer(&message(
+            Err(McpError::internal_error(e.to_string(), None)),
+            call.id,
+        )),
     }
 }
 
@@ -246,26 +248,49 @@ fn message(result: Result<CallToolResult, McpError>, id: RequestId) -> ServerJso
 /// [`Reply::into_result`] and rmcp would write (a test holds them equal), without building a
 /// `Value` of it and in a buffer sized once.
 fn typed_answer(id: &RequestId, json: &str) -> Result<Vec<u8>, serde_json::Error> {
+    // The text copy escapes every quote of the JSON: room for both copies and the escapes.
+    let mut out = answer_head(id, 2 * json.len() + json.len() / 4)?;
+    // Escaping the text is serde's, measured faster than a memchr scan over JSON's dense quotes.
+    serde_json::to_writer(&mut out, json)?;
+    Ok(answer_tail(out, json))
+}
+
+/// [`typed_answer`] for an answer whose text copy is already escaped (`mcp::rendered`).
+fn rendered_answer(
+    id: &RequestId,
+    json: &str,
+    escaped: &str,
+) -> Result<Vec<u8>, serde_json::Error> {
+    let mut out = answer_head(id, json.len() + escaped.len() + 2)?;
+    out.push(b'"');
+    out.extend_from_slice(escaped.as_bytes());
+    out.push(b'"');
+    Ok(answer_tail(out, json))
+}
+
+/// The event up to the text copy, in a buffer with room for `room` more bytes and the tail.
+fn answer_head(id: &RequestId, room: usize) -> Result<Vec<u8>, serde_json::Error> {
     const HEAD: &[u8] = b"data: {\"jsonrpc\":\"2.0\",\"id\":";
     const TEXT: &[u8] = b",\"result\":{\"content\":[{\"type\":\"text\",\"text\":";
-    const STRUCTURED: &[u8] = b"}],\"structuredContent\":";
-    const TAIL: &[u8] = b",\"isError\":false}}\n\n";
-    // The text copy escapes every quote of the JSON: room for both copies and the escapes.
-    let mut out = Vec::with_capacity(2 * json.len() + json.len() / 4 + 256);
+    let mut out = Vec::with_capacity(room + 256);
     out.extend_from_slice(HEAD);
-    // serde writes the id and the text copy as JSON (a string id is whatever the client sent;
-    // escaping the text is serde's, measured faster than a memchr scan over JSON's dense
-    // quotes).
+    // serde writes the id (a string id is whatever the client sent).
     match id {
         RequestId::Number(n) => serde_json::to_writer(&mut out, n)?,
         RequestId::String(s) => serde_json::to_writer(&mut out, s.as_ref())?,
     }
     out.extend_from_slice(TEXT);
-    serde_json::to_writer(&mut out, json)?;
+    Ok(out)
+}
+
+/// The rest of the event after the text copy: the structured content and the end.
+fn answer_tail(mut out: Vec<u8>, json: &str) -> Vec<u8> {
+    const STRUCTURED: &[u8] = b"}],\"structuredContent\":";
+    const TAIL: &[u8] = b",\"isError\":false}}\n\n";
     out.extend_from_slice(STRUCTURED);
     out.extend_from_slice(json.as_bytes());
     out.extend_from_slice(TAIL);
-    Ok(out)
+    out
 }
 
 /// One SSE event holding `msg`, with rmcp's headers for an SSE answer; the body is complete,
@@ -425,6 +450,13 @@ mod tests {
             RequestId::Number(-42),
         ] {
             let body = typed_answer(&id, &json).expect("written");
+            let quoted = serde_json::to_string(&json).unwrap();
+            let escaped = &quoted[1..quoted.len() - 1];
+            assert_eq!(
+                rendered_answer(&id, &json, escaped).expect("written"),
+                body,
+                "an answer with its text copy escaped ahead is the same event"
+            );
             let text = std::str::from_utf8(&body).expect("UTF-8");
             let data = text
                 .strip_prefix("data: ")

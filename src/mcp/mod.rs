@@ -4,6 +4,7 @@
 //! - `server`: the rmcp handler and the state shared across sessions and stateless requests
 //! - `tools`, `resources`: what clients can call and read; every call goes through
 //!   `Engine::submit_tool`
+//! - `rendered`: messages rendered once for tool answers (JSON and text copy), kept for the newest
 //! - `notify`: pushes (log ping, `resources/updated`, Claude Code's channel) on engine events
 //! - `http`: `/mcp` behind the guard (Origin, size, rate, token, time) and `/health`
 //! - `auth`: the bearer token
@@ -24,6 +25,7 @@ pub mod filing;
 pub mod fixtures;
 pub mod http;
 pub mod notify;
+pub(crate) mod rendered;
 pub mod resources;
 pub mod scope;
 pub mod server;

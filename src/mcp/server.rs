@@ -72,6 +72,8 @@ pub struct Hub {
     vault: Arc<crate::vault::Vault>,
     /// Initialized legacy HTTP sessions the direct lane may answer (`mcp::direct`).
     pub(crate) lanes: super::direct::Lanes,
+    /// Messages rendered for tool answers, kept for the newest (`mcp::rendered`).
+    pub(crate) renderings: super::rendered::Renderings,
 }
 
 /// A connected client the notifier can reach.
@@ -148,6 +150,7 @@ impl Hub {
             fixtures: None,
             stdio_identity,
             lanes: super::direct::Lanes::default(),
+            renderings: super::rendered::Renderings::default(),
         }
     }
 

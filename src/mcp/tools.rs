@@ -19,6 +19,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::rendered::answer_with_messages;
 use super::scope::Toolset;
 use super::server::Hub;
 use crate::domain::{
@@ -379,18 +380,9 @@ pub struct MessagesOut {
     pub notice: String,
 }
 
-/// Messages as a tool returns them: each text inside this call's fence.
-fn fenced(records: Vec<InboxRecord>) -> (Vec<MessageOut>, crate::mcp::fence::Fence) {
-    let fence = crate::mcp::fence::Fence::for_bodies(records.iter().map(|r| r.text.as_str()));
-    let messages = records
-        .into_iter()
-        .map(|r| {
-            let mut m = MessageOut::from(r);
-            m.text = fence.wrap(&m.text);
-            m
-        })
-        .collect();
-    (messages, fence)
+/// This call's fence for `records`' texts.
+fn fence_for(records: &[InboxRecord]) -> crate::mcp::fence::Fence {
+    crate::mcp::fence::Fence::for_bodies(records.iter().map(|r| r.text.as_str()))
 }
 
 /// `status`: the engine's answer as it is.
@@ -851,6 +843,9 @@ pub enum Reply {
     /// A typed answer, serialised once (compact JSON): the structured content, and the same
     /// JSON as the text copy for clients from before structured content.
     Json(String),
+    /// A typed answer written with its text copy already escaped (`mcp::rendered`): `json`
+    /// is the structured content, `escaped` the same JSON as the content of a JSON string.
+    Rendered { json: String, escaped: String },
     /// A result built whole (a vault tool's, or one that passed the PHI view).
     Result(CallToolResult),
 }
@@ -859,7 +854,7 @@ impl Reply {
     /// The result as rmcp's types hold it.
     pub fn into_result(self) -> Result<CallToolResult, McpError> {
         match self {
-            Reply::Json(text) => {
+            Reply::Json(text) | Reply::Rendered { json: text, .. } => {
                 let value: Value = serde_json::from_str(&text)
                     .map_err(|e| McpError::internal_error(e.to_string(), None))?;
                 let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
@@ -945,15 +940,16 @@ async fn inbox_pull(hub: Arc<Hub>, a: InboxPullArgs, actor: Actor) -> Result<Rep
     };
     match hub.read("inbox_pull", q, actor).await? {
         Answer::Pull(r) => {
-            let (messages, fence) = fenced(r.messages);
-            tool_answer(&PullOut {
+            let fence = fence_for(&r.messages);
+            let envelope = PullOut {
                 consumer: r.consumer,
-                messages,
+                messages: Vec::new(),
                 cursor: r.cursor,
                 unread_remaining: r.unread_remaining,
                 fence: fence.id().to_string(),
                 notice: fence.notice(UNTRUSTED_NOTICE),
-            })
+            };
+            answer_with_messages(&hub.renderings, &envelope, r.messages, &fence)
         }
         other => Err(wrong_answer("inbox_pull", &other)),
     }
@@ -996,12 +992,13 @@ fn list_query(a: ListArgs, ch: Channel) -> Query {
 async fn messages(hub: &Arc<Hub>, tool: &str, q: Query, actor: Actor) -> Result<Reply, McpError> {
     match hub.read(tool, q, actor).await? {
         Answer::Messages(r) => {
-            let (messages, fence) = fenced(r.messages);
-            tool_answer(&MessagesOut {
-                messages,
+            let fence = fence_for(&r.messages);
+            let envelope = MessagesOut {
+                messages: Vec::new(),
                 fence: fence.id().to_string(),
                 notice: fence.notice(UNTRUSTED_NOTICE),
-            })
+            };
+            answer_with_messages(&hub.renderings, &envelope, r.messages, &fence)
         }
         other => Err(wrong_answer(tool, &other)),
     }
