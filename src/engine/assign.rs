@@ -159,6 +159,7 @@ impl Engine {
         let b = self.inbox.read_before(None, limit.max(1), &filter)?;
         Ok(b.records
             .into_iter()
+            .map(std::sync::Arc::unwrap_or_clone)
             .map(|r| WaitingItem {
                 seq: r.seq,
                 channel: r.channel.to_string(),

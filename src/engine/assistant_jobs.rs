@@ -397,6 +397,7 @@ impl Engine {
                 .into_iter()
                 .filter(|x| x.thread_id.as_deref() == Some(thread))
                 .take(KEEP)
+                .map(std::sync::Arc::unwrap_or_clone)
                 .collect::<Vec<_>>(),
             // Context is a help, not a need: a reply without it is still a reply.
             Err(e) => {

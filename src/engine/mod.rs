@@ -912,7 +912,10 @@ impl Engine {
                 Ok(b) => {
                     for r in b.records {
                         if forbidden.contains(&r.profile.as_str()) {
-                            foreign.entry(r.profile).or_default().push(r.text);
+                            foreign
+                                .entry(r.profile.clone())
+                                .or_default()
+                                .push(r.text.clone());
                         }
                     }
                 }

@@ -2,6 +2,7 @@
 //! once, in the shape it shows.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -94,7 +95,8 @@ pub struct DraftCounts {
 #[derive(Debug, Serialize)]
 pub struct PullAnswer {
     pub consumer: String,
-    pub messages: Vec<InboxRecord>,
+    /// Shared with the inbox's parsed-record cache (`store::inbox::Batch`).
+    pub messages: Vec<Arc<InboxRecord>>,
     /// The consumer's cursor after this read.
     pub cursor: u64,
     pub unread_remaining: u64,
@@ -103,7 +105,7 @@ pub struct PullAnswer {
 
 #[derive(Debug, Serialize)]
 pub struct MessagesAnswer {
-    pub messages: Vec<InboxRecord>,
+    pub messages: Vec<Arc<InboxRecord>>,
     pub skipped_corrupt: u64,
 }
 
@@ -619,7 +621,7 @@ impl Engine {
                     done = true;
                     break;
                 }
-                records.push(r);
+                records.push(Arc::unwrap_or_clone(r));
             }
             if done {
                 break;

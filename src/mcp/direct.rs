@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use super::auth::ClientIdentity;
 use super::server::{Hub, Session};
+use super::rendered::RenderedAnswer;
 use super::tools::Reply;
 
 /// The tools the lane answers: short reads of the inbox, drafts and status that never reach
@@ -218,7 +219,7 @@ pub(crate) async fn answer(
             ))
         });
     let body = match reply {
-        Ok(Reply::Rendered { json, escaped }) => rendered_answer(&call.id, &json, &escaped),
+        Ok(Reply::Rendered(a)) => rendered_answer(&call.id, &a),
         Ok(Reply::Json(json)) => typed_answer(&call.id, &json),
         Ok(Reply::Result(r)) => return sse_answer(&message(Ok(r), call.id)),
         Err(e) => return sse_answer(&message(Err(e), call.id)),
@@ -252,20 +253,17 @@ fn typed_answer(id: &RequestId, json: &str) -> Result<Vec<u8>, serde_json::Error
     let mut out = answer_head(id, 2 * json.len() + json.len() / 4)?;
     // Escaping the text is serde's, measured faster than a memchr scan over JSON's dense quotes.
     serde_json::to_writer(&mut out, json)?;
-    Ok(answer_tail(out, json))
+    Ok(answer_tail(out, |out| out.extend_from_slice(json.as_bytes())))
 }
 
-/// [`typed_answer`] for an answer whose text copy is already escaped (`mcp::rendered`).
-fn rendered_answer(
-    id: &RequestId,
-    json: &str,
-    escaped: &str,
-) -> Result<Vec<u8>, serde_json::Error> {
-    let mut out = answer_head(id, json.len() + escaped.len() + 2)?;
+/// [`typed_answer`] for an answer with messages rendered ahead (`mcp::rendered`): both forms
+/// are written straight into the event.
+fn rendered_answer(id: &RequestId, a: &RenderedAnswer) -> Result<Vec<u8>, serde_json::Error> {
+    let mut out = answer_head(id, a.both_len() + 2)?;
     out.push(b'"');
-    out.extend_from_slice(escaped.as_bytes());
+    a.write_escaped(&mut out);
     out.push(b'"');
-    Ok(answer_tail(out, json))
+    Ok(answer_tail(out, |out| a.write_json(out)))
 }
 
 /// The event up to the text copy, in a buffer with room for `room` more bytes and the tail.
@@ -283,12 +281,13 @@ fn answer_head(id: &RequestId, room: usize) -> Result<Vec<u8>, serde_json::Error
     Ok(out)
 }
 
-/// The rest of the event after the text copy: the structured content and the end.
-fn answer_tail(mut out: Vec<u8>, json: &str) -> Vec<u8> {
+/// The rest of the event after the text copy: the structured content (`json` writes it) and
+/// the end.
+fn answer_tail(mut out: Vec<u8>, json: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
     const STRUCTURED: &[u8] = b"}],\"structuredContent\":";
     const TAIL: &[u8] = b",\"isError\":false}}\n\n";
     out.extend_from_slice(STRUCTURED);
-    out.extend_from_slice(json.as_bytes());
+    json(&mut out);
     out.extend_from_slice(TAIL);
     out
 }
@@ -450,13 +449,6 @@ mod tests {
             RequestId::Number(-42),
         ] {
             let body = typed_answer(&id, &json).expect("written");
-            let quoted = serde_json::to_string(&json).unwrap();
-            let escaped = &quoted[1..quoted.len() - 1];
-            assert_eq!(
-                rendered_answer(&id, &json, escaped).expect("written"),
-                body,
-                "an answer with its text copy escaped ahead is the same event"
-            );
             let text = std::str::from_utf8(&body).expect("UTF-8");
             let data = text
                 .strip_prefix("data: ")
@@ -468,6 +460,28 @@ mod tests {
             let via_rmcp = serde_json::to_value(message(Ok(via_rmcp), id)).unwrap();
             assert_eq!(direct, via_rmcp);
             assert_eq!(direct["result"]["structuredContent"], out);
+        }
+    }
+
+    #[test]
+    fn an_answer_with_rendered_messages_is_the_event_of_its_json() {
+        use crate::mcp::rendered::{Renderings, answer_with_messages, tests::record};
+        let renderings = Renderings::default();
+        let fence = crate::mcp::fence::Fence::new();
+        let envelope = serde_json::json!({"consumer": "c\"", "messages": [], "n": 1});
+        let records = vec![
+            Arc::new(record(1, "a \"quoted\"\nline \\ \u{1} é")),
+            Arc::new(record(2, "")),
+        ];
+        let Ok(Reply::Rendered(a)) = answer_with_messages(&renderings, &envelope, records, &fence)
+        else {
+            panic!("a rendered answer");
+        };
+        for id in [RequestId::String("r-\"1\"".into()), RequestId::Number(7)] {
+            assert_eq!(
+                rendered_answer(&id, &a).expect("written"),
+                typed_answer(&id, &a.json()).expect("written"),
+            );
         }
     }
 

@@ -25,7 +25,7 @@ pub mod filing;
 pub mod fixtures;
 pub mod http;
 pub mod notify;
-pub(crate) mod rendered;
+pub mod rendered;
 pub mod resources;
 pub mod scope;
 pub mod server;

@@ -30,8 +30,9 @@ const KEEP: usize = 512;
 /// One message in both forms, each cut where the fence id goes: `piece 0, id, piece 1, id,
 /// piece 2`.
 pub(crate) struct Rendered {
-    /// What it was rendered from.
-    record: InboxRecord,
+    /// What it was rendered from (shared with the inbox's parsed-record cache, so the same
+    /// record read again is the same pointer).
+    record: Arc<InboxRecord>,
     /// The message's JSON.
     json: String,
     json_cuts: [usize; 2],
@@ -41,8 +42,8 @@ pub(crate) struct Rendered {
 }
 
 impl Rendered {
-    fn new(record: InboxRecord) -> Result<Rendered, serde_json::Error> {
-        let mut m = MessageOut::from(record.clone());
+    fn new(record: Arc<InboxRecord>) -> Result<Rendered, serde_json::Error> {
+        let mut m = MessageOut::from(InboxRecord::clone(&record));
         let text = std::mem::take(&mut m.text);
         let empty = serde_json::to_string(&m)?;
         // The text field's empty value: the first `,"text":""` is the key itself, since a
@@ -74,18 +75,19 @@ impl Rendered {
         })
     }
 
-    fn write(&self, out: &mut Answer, fence_id: &str) {
-        pieces(&mut out.json, &self.json, self.json_cuts, fence_id);
-        pieces(&mut out.escaped, &self.escaped, self.escaped_cuts, fence_id);
+    /// Whether this rendering is of `r` as it is now.
+    fn is_of(&self, r: &Arc<InboxRecord>) -> bool {
+        Arc::ptr_eq(&self.record, r) || *self.record == **r
     }
 }
 
-fn pieces(out: &mut String, s: &str, [a, b]: [usize; 2], id: &str) {
-    out.push_str(&s[..a]);
-    out.push_str(id);
-    out.push_str(&s[a..b]);
-    out.push_str(id);
-    out.push_str(&s[b..]);
+fn pieces(out: &mut Vec<u8>, s: &str, [a, b]: [usize; 2], id: &str) {
+    let (s, id) = (s.as_bytes(), id.as_bytes());
+    out.extend_from_slice(&s[..a]);
+    out.extend_from_slice(id);
+    out.extend_from_slice(&s[a..b]);
+    out.extend_from_slice(id);
+    out.extend_from_slice(&s[b..]);
 }
 
 /// `s` as the content of a JSON string, escaped exactly as serde escapes it.
@@ -123,10 +125,79 @@ fn escape_into(out: &mut String, s: &str) -> usize {
     out.len() - before
 }
 
-/// A typed answer being written in both forms.
-struct Answer {
-    json: String,
-    escaped: String,
+/// A typed answer with messages, ready to be written in either form: the JSON (structured
+/// content) or that JSON as the content of a JSON string (the text copy).
+pub struct RenderedAnswer {
+    /// serde's JSON of the answer with an empty message list, cut where the messages go.
+    outer: [String; 2],
+    /// The same, escaped.
+    outer_escaped: [String; 2],
+    messages: Vec<Arc<Rendered>>,
+    fence_id: String,
+}
+
+impl RenderedAnswer {
+    fn len(&self, form: Form) -> usize {
+        let (outer, id) = match form {
+            Form::Json => (&self.outer, self.fence_id.len()),
+            Form::Escaped => (&self.outer_escaped, self.fence_id.len()),
+        };
+        let messages: usize = self
+            .messages
+            .iter()
+            .map(|m| match form {
+                Form::Json => m.json.len(),
+                Form::Escaped => m.escaped.len(),
+            })
+            .sum();
+        outer[0].len() + outer[1].len() + messages + self.messages.len() * (2 * id + 1)
+    }
+
+    /// The answer's JSON.
+    pub fn json(&self) -> String {
+        let mut out = Vec::with_capacity(self.len(Form::Json));
+        self.write(&mut out, Form::Json);
+        // Whole UTF-8 pieces joined at their ends.
+        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
+    }
+
+    /// Bytes [`Self::write_json`] and [`Self::write_escaped`] add, together.
+    pub fn both_len(&self) -> usize {
+        self.len(Form::Json) + self.len(Form::Escaped)
+    }
+
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        self.write(out, Form::Json);
+    }
+
+    /// The JSON as the content of a JSON string (without the quotes).
+    pub fn write_escaped(&self, out: &mut Vec<u8>) {
+        self.write(out, Form::Escaped);
+    }
+
+    fn write(&self, out: &mut Vec<u8>, form: Form) {
+        let outer = match form {
+            Form::Json => &self.outer,
+            Form::Escaped => &self.outer_escaped,
+        };
+        out.extend_from_slice(outer[0].as_bytes());
+        for (i, m) in self.messages.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            match form {
+                Form::Json => pieces(out, &m.json, m.json_cuts, &self.fence_id),
+                Form::Escaped => pieces(out, &m.escaped, m.escaped_cuts, &self.fence_id),
+            }
+        }
+        out.extend_from_slice(outer[1].as_bytes());
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Form {
+    Json,
+    Escaped,
 }
 
 /// The kept renderings, by seq.
@@ -138,14 +209,14 @@ pub(crate) struct Renderings {
 impl Renderings {
     /// `records`' renderings, in order: kept ones where the record is unchanged, new ones
     /// (then kept) for the rest.
-    fn get(&self, records: Vec<InboxRecord>) -> Result<Vec<Arc<Rendered>>, McpError> {
+    fn get(&self, records: Vec<Arc<InboxRecord>>) -> Result<Vec<Arc<Rendered>>, McpError> {
         let mut found: Vec<Option<Arc<Rendered>>> = Vec::with_capacity(records.len());
         let mut missing = Vec::new();
         {
             let kept = self.lock();
             for r in records {
                 match kept.get(&r.seq) {
-                    Some(k) if k.record == r => found.push(Some(k.clone())),
+                    Some(k) if k.is_of(&r) => found.push(Some(k.clone())),
                     _ => {
                         found.push(None);
                         missing.push(r);
@@ -184,16 +255,16 @@ impl Renderings {
 }
 
 /// The typed answer `envelope` (whose message list is empty) with `records` as its messages,
-/// each text inside `fence`: the same JSON serde gives for the envelope holding the fenced
-/// messages, and its text-copy form, each written once.
+/// each text inside `fence`: what serde gives for the envelope holding the fenced messages, in
+/// both forms, each written once when the answer is sent.
 pub(crate) fn answer_with_messages<T: Serialize>(
     renderings: &Renderings,
     envelope: &T,
-    records: Vec<InboxRecord>,
+    records: Vec<Arc<InboxRecord>>,
     fence: &Fence,
 ) -> Result<Reply, McpError> {
     let internal = |e: String| McpError::internal_error(e, None);
-    let outer = serde_json::to_string(envelope).map_err(|e| internal(e.to_string()))?;
+    let mut outer = serde_json::to_string(envelope).map_err(|e| internal(e.to_string()))?;
     // The list's place: a structural `"messages":[]` follows `{` or `,`, which no string value
     // can hold before an unescaped quote.
     let at = ["{\"messages\":[]", ",\"messages\":[]"]
@@ -201,36 +272,28 @@ pub(crate) fn answer_with_messages<T: Serialize>(
         .filter_map(|k| outer.find(k).map(|i| i + k.len() - 1))
         .min()
         .ok_or_else(|| internal("an answer without its message list".into()))?;
-    let messages = renderings.get(records)?;
-    let size: usize = messages.iter().map(|m| m.json.len()).sum::<usize>() + outer.len() + 64;
-    let mut out = Answer {
-        json: String::with_capacity(size),
-        escaped: String::with_capacity(size + size / 4),
+    let tail = outer.split_off(at);
+    let escaped = |s: &str| {
+        let mut e = String::with_capacity(s.len() + s.len() / 4);
+        escape_into(&mut e, s);
+        e
     };
-    out.json.push_str(&outer[..at]);
-    escape_into(&mut out.escaped, &outer[..at]);
-    for (i, m) in messages.iter().enumerate() {
-        if i > 0 {
-            out.json.push(',');
-            out.escaped.push(',');
-        }
-        m.write(&mut out, fence.id());
-    }
-    out.json.push_str(&outer[at..]);
-    escape_into(&mut out.escaped, &outer[at..]);
-    Ok(Reply::Rendered {
-        json: out.json,
-        escaped: out.escaped,
-    })
+    Ok(Reply::Rendered(RenderedAnswer {
+        outer_escaped: [escaped(&outer), escaped(&tail)],
+        outer: [outer, tail],
+        messages: renderings.get(records)?,
+        fence_id: fence.id().to_string(),
+    }))
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::domain::{Channel, Party};
     use time::OffsetDateTime;
 
-    fn record(seq: u64, text: &str) -> InboxRecord {
+    /// A record whose fields hold the characters and key-like strings splicing must survive.
+    pub(crate) fn record(seq: u64, text: &str) -> InboxRecord {
         let mut meta = BTreeMap::new();
         meta.insert("text".to_string(), serde_json::json!(""));
         meta.insert(
@@ -287,15 +350,28 @@ mod tests {
         .unwrap()
     }
 
-    fn spliced(renderings: &Renderings, records: &[InboxRecord], fence: &Fence) -> (String, String) {
+    fn spliced(
+        renderings: &Renderings,
+        records: &[InboxRecord],
+        fence: &Fence,
+    ) -> (String, String) {
         let envelope = Envelope {
             consumer: "mcp:\"messages\":[]".into(),
             messages: vec![],
             cursor: 7,
             fence: fence.id().into(),
         };
-        match answer_with_messages(renderings, &envelope, records.to_vec(), fence).unwrap() {
-            Reply::Rendered { json, escaped } => (json, escaped),
+        let shared = records.iter().cloned().map(Arc::new).collect();
+        match answer_with_messages(renderings, &envelope, shared, fence).unwrap() {
+            Reply::Rendered(a) => {
+                let mut escaped = Vec::new();
+                a.write_escaped(&mut escaped);
+                let mut json = Vec::new();
+                a.write_json(&mut json);
+                assert_eq!(json.len() + escaped.len(), a.both_len());
+                assert_eq!(String::from_utf8(json).unwrap(), a.json());
+                (a.json(), String::from_utf8(escaped).unwrap())
+            }
             _ => panic!("a rendered answer"),
         }
     }

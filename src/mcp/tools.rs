@@ -381,7 +381,7 @@ pub struct MessagesOut {
 }
 
 /// This call's fence for `records`' texts.
-fn fence_for(records: &[InboxRecord]) -> crate::mcp::fence::Fence {
+fn fence_for(records: &[Arc<InboxRecord>]) -> crate::mcp::fence::Fence {
     crate::mcp::fence::Fence::for_bodies(records.iter().map(|r| r.text.as_str()))
 }
 
@@ -843,9 +843,9 @@ pub enum Reply {
     /// A typed answer, serialised once (compact JSON): the structured content, and the same
     /// JSON as the text copy for clients from before structured content.
     Json(String),
-    /// A typed answer written with its text copy already escaped (`mcp::rendered`): `json`
-    /// is the structured content, `escaped` the same JSON as the content of a JSON string.
-    Rendered { json: String, escaped: String },
+    /// A typed answer with messages rendered ahead (`mcp::rendered`), written in either form
+    /// (structured content, text copy) when sent.
+    Rendered(super::rendered::RenderedAnswer),
     /// A result built whole (a vault tool's, or one that passed the PHI view).
     Result(CallToolResult),
 }
@@ -854,7 +854,8 @@ impl Reply {
     /// The result as rmcp's types hold it.
     pub fn into_result(self) -> Result<CallToolResult, McpError> {
         match self {
-            Reply::Json(text) | Reply::Rendered { json: text, .. } => {
+            Reply::Rendered(a) => Reply::Json(a.json()).into_result(),
+            Reply::Json(text) => {
                 let value: Value = serde_json::from_str(&text)
                     .map_err(|e| McpError::internal_error(e.to_string(), None))?;
                 let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);

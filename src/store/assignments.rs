@@ -128,6 +128,11 @@ impl Assignments {
     }
 }
 
+/// Whether [`apply`] would change `r` (most records: it would not, and stay shared).
+pub fn changes(map: &AssignmentMap, r: &InboxRecord) -> bool {
+    r.meta.contains_key(META_PROFILE_ASSIGNED) || map.get(&r.seq).is_some_and(|a| a.id == r.id)
+}
+
 /// Present `r` as assigned, when `map` holds an assignment made for it. `profile_assigned`
 /// comes from the map only: one a stored line carries (written by an older version from what a
 /// source supplied) is dropped.

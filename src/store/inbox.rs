@@ -213,10 +213,11 @@ pub enum Appended {
     Duplicate { id: String, seq: u64 },
 }
 
-/// Records read from the inbox.
+/// Records read from the inbox. Shared with the parsed-record cache: a record's newest reads
+/// hand out the one parsed copy (`Arc::unwrap_or_clone` for one to own).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Batch {
-    pub records: Vec<InboxRecord>,
+    pub records: Vec<Arc<InboxRecord>>,
     /// Indexed records that could not be read back intact (reported, never returned).
     pub skipped_corrupt: u64,
     /// The inbox's last seq at the time of the read.
@@ -270,7 +271,7 @@ pub struct Inbox {
     /// Recently read records, parsed: pulls and the console read the newest records over and
     /// over. Keyed by seq and checked against the index entry, so a rebuilt index that points
     /// a seq elsewhere is never answered from here.
-    hot: Mutex<BTreeMap<u64, (IndexEntry, InboxRecord)>>,
+    hot: Mutex<BTreeMap<u64, (IndexEntry, Arc<InboxRecord>)>>,
     /// The operator's profile assignments (`store/assignments.rs`), applied to every record
     /// the public reads return (never to the lines, never to the hot cache).
     assignments: super::assignments::Assignments,
@@ -725,7 +726,7 @@ impl Inbox {
     fn get_entry_record(&self, index: &File, seq: u64) -> Result<Option<InboxRecord>, StoreError> {
         let e = read_entry(index, &self.path(INDEX), seq - 1)?;
         let mut reader = RecordReader::new(self);
-        Ok(reader.read(seq, &e))
+        Ok(reader.read(seq, &e).map(Arc::unwrap_or_clone))
     }
 
     // ---------------------------------------------------------------- reading
@@ -1006,7 +1007,8 @@ impl Inbox {
         }
         Ok(RecordReader::caching(self, n)
             .assigned(self.assignments.current()?)
-            .read(seq, &e))
+            .read(seq, &e)
+            .map(Arc::unwrap_or_clone))
     }
 
     /// The record with this source id (scans the id hashes in the index, not the data).
@@ -1031,7 +1033,7 @@ impl Inbox {
                     && let Some(r) = reader.read(seq + i as u64 + 1, &e)
                     && r.id == id
                 {
-                    return Ok(Some(r));
+                    return Ok(Some(Arc::unwrap_or_clone(r)));
                 }
             }
             seq += k;
@@ -1203,17 +1205,20 @@ impl<'a> RecordReader<'a> {
         self
     }
 
-    /// The record at `e` as presented (assignments applied), or `None`.
-    fn read(&mut self, seq: u64, e: &IndexEntry) -> Option<InboxRecord> {
+    /// The record at `e` as presented (assignments applied), or `None`. Shared with the cache
+    /// unless an assignment changes it.
+    fn read(&mut self, seq: u64, e: &IndexEntry) -> Option<Arc<InboxRecord>> {
         let mut r = self.read_line(seq, e)?;
-        if let Some(map) = &self.assigned {
-            super::assignments::apply(map, &mut r);
+        if let Some(map) = &self.assigned
+            && super::assignments::changes(map, &r)
+        {
+            super::assignments::apply(map, Arc::make_mut(&mut r));
         }
         Some(r)
     }
 
     /// The record at `e`, or `None` (with a warning) if it does not read back as record `seq`.
-    fn read_line(&mut self, seq: u64, e: &IndexEntry) -> Option<InboxRecord> {
+    fn read_line(&mut self, seq: u64, e: &IndexEntry) -> Option<Arc<InboxRecord>> {
         {
             let hot = self.inbox.hot.lock().unwrap_or_else(|p| p.into_inner());
             if let Some((entry, r)) = hot.get(&seq)
@@ -1224,6 +1229,7 @@ impl<'a> RecordReader<'a> {
         }
         match self.try_read(seq, e) {
             Ok(r) => {
+                let r = Arc::new(r);
                 if seq >= self.hot_from {
                     let mut hot = self.inbox.hot.lock().unwrap_or_else(|p| p.into_inner());
                     hot.insert(seq, (*e, r.clone()));

@@ -158,7 +158,7 @@ fn handle(
                         .records
                         .iter()
                         .map(|r| {
-                            let mut row = InboxRow::from(r);
+                            let mut row = InboxRow::from(&**r);
                             // A triage store that cannot be read shows no labels, not no inbox.
                             row.triage = engine.assistant().triage_of(r.seq).ok().flatten();
                             row

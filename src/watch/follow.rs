@@ -116,7 +116,11 @@ impl Follower {
         // as a shorter inbox, and those records were delivered already.
         self.read_to = self.read_to.max(scanned_to);
         Ok(Poll {
-            records: batch.records,
+            records: batch
+                .records
+                .into_iter()
+                .map(std::sync::Arc::unwrap_or_clone)
+                .collect(),
             more,
             last_seq: batch.last_seq,
             skipped_corrupt: batch.skipped_corrupt,
