@@ -645,6 +645,36 @@ fn a_pull_moves_the_cursor_at_once_for_its_process_and_on_disk_when_saved() {
 }
 
 #[test]
+fn a_re_read_that_moves_no_cursor_writes_no_state() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::open(dir.path()).unwrap();
+    for i in 0..3 {
+        inbox
+            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
+            .unwrap();
+    }
+    inbox.pull("mcp:a", 3, &Filter::default(), true).unwrap();
+    inbox.save_cursors().unwrap();
+    let state = dir.path().join("state.json");
+    let written = fs::metadata(&state).unwrap().ino();
+    // Records the cursor is already past, and a pull with nothing new.
+    let (b, cursor) = inbox
+        .pull_from("mcp:a", Some(0), 2, &Filter::default(), true)
+        .unwrap();
+    assert_eq!((b.records.len(), cursor), (2, 3));
+    let (b, _) = inbox.pull("mcp:a", 5, &Filter::default(), true).unwrap();
+    assert!(b.records.is_empty());
+    drop(inbox); // would save anything pending
+    // state.json is replaced whole when written: the same inode means it was not.
+    assert_eq!(fs::metadata(&state).unwrap().ino(), written);
+    assert_eq!(
+        Inbox::open(dir.path()).unwrap().cursor("mcp:a").unwrap(),
+        Some(3)
+    );
+}
+
+#[test]
 fn a_seq_whose_record_changed_under_a_rebuilt_index_is_read_again_not_served_from_memory() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();

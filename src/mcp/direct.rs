@@ -35,8 +35,8 @@ use rmcp::model::{
 use serde::{Deserialize, Serialize};
 
 use super::auth::ClientIdentity;
-use super::server::{Hub, Session};
 use super::rendered::RenderedAnswer;
+use super::server::{Hub, Session};
 use super::tools::Reply;
 
 /// The tools the lane answers: short reads of the inbox, drafts and status that never reach
@@ -103,12 +103,38 @@ pub(crate) struct PlainCall {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Wire {
-    #[allow(dead_code)] // checked to be "2.0" before
     jsonrpc: String,
-    id: RequestId,
-    #[allow(dead_code)] // checked to be "tools/call" before
+    id: WireId,
     method: String,
     params: WireParams,
+}
+
+/// An id as the guard takes it: a string or an integer, never an integer written as a float
+/// (`1.0`, which the guard refuses for every other message too).
+struct WireId(RequestId);
+
+impl<'de> Deserialize<'de> for WireId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = WireId;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string or an integer")
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<WireId, E> {
+                Ok(WireId(RequestId::Number(n)))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<WireId, E> {
+                i64::try_from(n)
+                    .map(|n| WireId(RequestId::Number(n)))
+                    .map_err(E::custom)
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<WireId, E> {
+                Ok(WireId(RequestId::String(s.into())))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Deserialize)]
@@ -120,13 +146,16 @@ struct WireParams {
 }
 
 impl PlainCall {
-    /// The call in `body`, a message already checked to be a `tools/call` of that shape;
-    /// `None` when it does not read as exactly that (a key twice, an id rmcp's own types would
-    /// read differently), which then goes to rmcp.
+    /// The call in `body` when it is exactly a JSON-RPC 2.0 `tools/call` of that shape; `None`
+    /// otherwise (another method, a key twice, an id rmcp's own types would read differently),
+    /// which the guard then checks in full and leaves to rmcp.
     pub fn parse(body: &[u8]) -> Option<PlainCall> {
         let w: Wire = serde_json::from_slice(body).ok()?;
+        if w.jsonrpc != "2.0" || w.method != "tools/call" {
+            return None;
+        }
         Some(PlainCall {
-            id: w.id,
+            id: w.id.0,
             name: w.params.name,
             args: w.params.arguments.unwrap_or_default(),
         })
@@ -253,7 +282,9 @@ fn typed_answer(id: &RequestId, json: &str) -> Result<Vec<u8>, serde_json::Error
     let mut out = answer_head(id, 2 * json.len() + json.len() / 4)?;
     // Escaping the text is serde's, measured faster than a memchr scan over JSON's dense quotes.
     serde_json::to_writer(&mut out, json)?;
-    Ok(answer_tail(out, |out| out.extend_from_slice(json.as_bytes())))
+    Ok(answer_tail(out, |out| {
+        out.extend_from_slice(json.as_bytes())
+    }))
 }
 
 /// [`typed_answer`] for an answer with messages rendered ahead (`mcp::rendered`): both forms
@@ -419,12 +450,17 @@ mod tests {
 
     #[test]
     fn a_call_that_is_not_exactly_plain_goes_to_rmcp() {
-        let not_plain: [&[u8]; 5] = [
+        let not_plain: [&[u8]; 10] = [
             br#"{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":{"name":"status"}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status"},"params":{"name":"inbox_pull"}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status","name":"inbox_pull"}}"#,
             br#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"tools/call","params":{"name":"status"}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status","_meta":{}}}"#,
+            br#"{"jsonrpc":"2.0","id":1.0,"method":"tools/call","params":{"name":"status"}}"#,
+            br#"{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"status"}}"#,
+            br#"{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"status"}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"status"}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status","arguments":[]}}"#,
         ];
         for body in not_plain {
             assert!(

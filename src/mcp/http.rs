@@ -653,6 +653,16 @@ const MAX_DEPTH: usize = 64;
 /// bounded. Each refusal is HTTP 400 with a JSON-RPC error echoing the id when there is one.
 #[allow(clippy::result_large_err)] // the error is the finished response
 fn check_message(body: &[u8]) -> Result<Checked, Response> {
+    // The common case first: a plain `tools/call` reads straight into its typed shape, which
+    // holds every check below but the depth (a `Value` of it cost as much as a `status`).
+    if let Some(call) = super::direct::PlainCall::parse(body)
+        && 2 + depth_of_object(&call.args) <= MAX_DEPTH
+    {
+        return Ok(Checked {
+            method: Some("tools/call".to_string()),
+            call: Some(call),
+        });
+    }
     let bad = |code: i32, message: &str, id: &Value, data: Value| {
         rpc_error_id(StatusCode::BAD_REQUEST, code, message, data, id.clone())
     };
@@ -742,22 +752,6 @@ fn check_message(body: &[u8]) -> Result<Checked, Response> {
             ));
         }
     }
-    // A plain `tools/call` (only `name` and `arguments`, both checked above) cannot fail the
-    // typed parse, which costs as much as the rest of a `status` call: skip it.
-    let plain_call = method.as_deref() == Some("tools/call")
-        && m.keys()
-            .all(|k| matches!(k.as_str(), "jsonrpc" | "id" | "method" | "params"))
-        && m.get("params")
-            .and_then(Value::as_object)
-            .is_some_and(|p| p.keys().all(|k| k == "name" || k == "arguments"));
-    // Read again as exactly that shape: a body with duplicate keys (which the `Value` above
-    // quietly resolved, and rmcp's typed parse refuses) is not plain.
-    if plain_call && let Some(call) = super::direct::PlainCall::parse(body) {
-        return Ok(Checked {
-            method,
-            call: Some(call),
-        });
-    }
     if let Err(e) = serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(v) {
         return Err(bad(
             if method.is_some() { -32602 } else { -32600 },
@@ -780,9 +774,13 @@ struct Checked {
 fn depth(v: &Value) -> usize {
     match v {
         Value::Array(a) => 1 + a.iter().map(depth).max().unwrap_or(0),
-        Value::Object(o) => 1 + o.values().map(depth).max().unwrap_or(0),
+        Value::Object(o) => depth_of_object(o),
         _ => 0,
     }
+}
+
+fn depth_of_object(o: &serde_json::Map<String, Value>) -> usize {
+    1 + o.values().map(depth).max().unwrap_or(0)
 }
 
 fn rpc_error_id(status: StatusCode, code: i32, message: &str, data: Value, id: Value) -> Response {

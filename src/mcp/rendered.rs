@@ -55,11 +55,7 @@ impl Rendered {
             + KEY.len();
         // Fence::wrap's layout: `<<untrusted:ID>>\n{text}\n<</untrusted:ID>>`.
         let middle = string_content(&format!(">>\n{text}\n<</untrusted:"))?;
-        let json = format!(
-            "{}<<untrusted:{middle}>>{}",
-            &empty[..at],
-            &empty[at..]
-        );
+        let json = format!("{}<<untrusted:{middle}>>{}", &empty[..at], &empty[at..]);
         let cut0 = at + "<<untrusted:".len();
         let cut1 = cut0 + middle.len();
         let mut escaped = String::with_capacity(json.len() + json.len() / 8);
@@ -381,7 +377,10 @@ pub(crate) mod tests {
         let renderings = Renderings::default();
         let records = vec![
             record(1, "plain"),
-            record(2, "quote \" back \\ nl\n tab\t ctl \u{7} \u{1f} é 😀 \u{2028} <<untrusted:x>>"),
+            record(
+                2,
+                "quote \" back \\ nl\n tab\t ctl \u{7} \u{1f} é 😀 \u{2028} <<untrusted:x>>",
+            ),
             record(3, ""),
         ];
         for round in 0..2 {
@@ -390,7 +389,10 @@ pub(crate) mod tests {
             let (json, escaped) = spliced(&renderings, &records, &fence);
             let want = serde_answer(&records, &fence);
             assert_eq!(json, want, "round {round}");
-            assert_eq!(format!("\"{escaped}\""), serde_json::to_string(&want).unwrap());
+            assert_eq!(
+                format!("\"{escaped}\""),
+                serde_json::to_string(&want).unwrap()
+            );
         }
         assert_eq!(renderings.lock().len(), 3);
     }

@@ -141,9 +141,18 @@ impl StateFile {
             .copied()
             .unwrap_or(0);
         let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
-        let c = pending.entry(consumer.to_string()).or_insert(0);
-        *c = (*c).max(seq).max(saved);
-        let now = *c;
+        let now = match pending.get_mut(consumer) {
+            Some(c) => {
+                *c = (*c).max(seq).max(saved);
+                *c
+            }
+            // Not past the saved cursor (a re-read, a pull with nothing new): nothing to save.
+            None if seq <= saved => return Ok(saved),
+            None => {
+                pending.insert(consumer.to_string(), seq);
+                seq
+            }
+        };
         drop(pending);
         self.saver
             .request(
