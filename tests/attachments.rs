@@ -131,6 +131,9 @@ impl Spooled {
             .read_after(0, usize::MAX, &Filter::default())
             .unwrap()
             .records
+            .into_iter()
+            .map(std::sync::Arc::unwrap_or_clone)
+            .collect()
     }
 }
 

@@ -99,14 +99,46 @@ pub(crate) struct PlainCall {
     pub args: JsonObject,
 }
 
-/// A plain call as it is on the wire: these fields and no others, each once.
+/// A plain call as it is on the wire: these fields and no others, each once, in objects.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Wire {
     jsonrpc: String,
     id: WireId,
     method: String,
+    #[serde(deserialize_with = "object_only")]
     params: WireParams,
+}
+
+/// A derived struct read from a JSON object only: serde's derive also takes an array of the
+/// fields in order, which is not a JSON-RPC message.
+fn object_only<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<T, D::Error> {
+    T::deserialize(ObjectOnly(d))
+}
+
+struct ObjectOnly<D>(D);
+
+impl<'de, D: serde::Deserializer<'de>> serde::Deserializer<'de> for ObjectOnly<D> {
+    type Error = D::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, v: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_any(v)
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_map(v)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+        ignored_any
+    }
 }
 
 /// An id as the guard takes it: a string or an integer, never an integer written as a float
@@ -150,7 +182,9 @@ impl PlainCall {
     /// otherwise (another method, a key twice, an id rmcp's own types would read differently),
     /// which the guard then checks in full and leaves to rmcp.
     pub fn parse(body: &[u8]) -> Option<PlainCall> {
-        let w: Wire = serde_json::from_slice(body).ok()?;
+        let mut de = serde_json::Deserializer::from_slice(body);
+        let w: Wire = object_only(&mut de).ok()?;
+        de.end().ok()?;
         if w.jsonrpc != "2.0" || w.method != "tools/call" {
             return None;
         }
@@ -450,7 +484,7 @@ mod tests {
 
     #[test]
     fn a_call_that_is_not_exactly_plain_goes_to_rmcp() {
-        let not_plain: [&[u8]; 10] = [
+        let not_plain: [&[u8]; 13] = [
             br#"{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":{"name":"status"}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status"},"params":{"name":"inbox_pull"}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status","name":"inbox_pull"}}"#,
@@ -461,6 +495,9 @@ mod tests {
             br#"{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"status"}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"status"}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status","arguments":[]}}"#,
+            br#"["2.0",1,"tools/call",{"name":"status"}]"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":["status",{}]}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"status"}} {}"#,
         ];
         for body in not_plain {
             assert!(
