@@ -181,7 +181,7 @@ fn in_process(inbox: &Inbox, n: u64) {
                     }),
                 }
                 .expect("read");
-                let rows: Vec<InboxRow> = b.records.iter().map(InboxRow::from).collect();
+                let rows: Vec<InboxRow> = b.records.iter().map(|r| InboxRow::from(&**r)).collect();
                 page_ms.push(t.elapsed().as_secs_f64() * 1e3);
                 let more = app.update(Msg::InboxPage {
                     generation,

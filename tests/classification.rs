@@ -92,6 +92,9 @@ impl Env {
             .unaudited_inbox_page_after(0, 100, &Filter::default())
             .unwrap()
             .records
+            .into_iter()
+            .map(std::sync::Arc::unwrap_or_clone)
+            .collect()
     }
 
     fn record(&self, seq: u64) -> InboxRecord {

@@ -16,6 +16,9 @@ fn all(inbox: &Inbox) -> Vec<opsdesk::domain::InboxRecord> {
     let b = inbox.read_after(0, usize::MAX, &Filter::default()).unwrap();
     assert_eq!(b.skipped_corrupt, 0, "no record may come back damaged");
     b.records
+        .into_iter()
+        .map(std::sync::Arc::unwrap_or_clone)
+        .collect()
 }
 
 #[test]

@@ -52,6 +52,9 @@ impl Fixture {
             .read_after(0, usize::MAX, &Filter::default())
             .unwrap()
             .records
+            .into_iter()
+            .map(std::sync::Arc::unwrap_or_clone)
+            .collect()
     }
 
     fn names_in(&self, sub: &str) -> Vec<String> {
