@@ -928,6 +928,44 @@ mod tests {
     }
 
     #[test]
+    fn the_fast_path_takes_only_what_the_full_check_would() {
+        let check = |body: &str| {
+            check_message(body.as_bytes())
+                .map(|c| c.call.is_some())
+                .map_err(|r| r.status())
+        };
+        let with_id = |id: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"status"}}}}"#
+            )
+        };
+        assert_eq!(check(&with_id("-3")), Ok(true));
+        assert_eq!(check(&with_id(r#""a""#)), Ok(true));
+        // Not integers, or beyond what rmcp reads: refused as before, never answered.
+        for id in ["1.0", "-0", "1e2", "null", "true", "9223372036854775808"] {
+            assert_eq!(check(&with_id(id)), Err(StatusCode::BAD_REQUEST), "id {id}");
+        }
+        // Arrays are not messages, at the top or as params.
+        assert_eq!(
+            check(r#"["2.0",1,"tools/call",{"name":"status"}]"#),
+            Err(StatusCode::BAD_REQUEST)
+        );
+        assert_eq!(
+            check(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":["status",{}]}"#),
+            Err(StatusCode::BAD_REQUEST)
+        );
+        // The depth limit counts the message, params and arguments levels.
+        let nested = |levels: usize| {
+            let args = format!("{}1{}", r#"{"a":"#.repeat(levels), "}".repeat(levels));
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"status","arguments":{args}}}}}"#
+            )
+        };
+        assert_eq!(check(&nested(MAX_DEPTH - 2)), Ok(true));
+        assert_eq!(check(&nested(MAX_DEPTH - 1)), Err(StatusCode::BAD_REQUEST));
+    }
+
+    #[test]
     fn loopback_origins_with_any_port_are_allowed_and_others_are_not() {
         let p: Vec<String> = LOOPBACK_ORIGINS
             .iter()

@@ -5,8 +5,10 @@
 //! `inbox_pull`'s CPU. So each message is rendered once into both forms, with the gaps where
 //! this call's fence id goes left open, and kept for the newest messages tools answered with.
 //!
-//! - A kept rendering is used only for a record equal to the one it was made from (the
-//!   operator's profile assignment, a rebuilt inbox: any change renders again).
+//! - A kept rendering is used only for the very record it was made from: the same shared
+//!   record of the inbox's parsed-record cache (`Arc`), never one that merely compares equal
+//!   (`OffsetDateTime` equality ignores the offset, JSON numbers `0.0 == -0.0`, yet both print
+//!   differently). An assigned profile, a record read again from its file: rendered again.
 //! - The answer around the messages is still the typed answer, serialised by serde with an
 //!   empty message list that the messages are then spliced into, so the tools' result types
 //!   stay the one statement of their shape; tests hold the spliced answer equal to serde's.
@@ -24,14 +26,22 @@ use super::fence::Fence;
 use super::tools::{MessageOut, Reply};
 use crate::domain::InboxRecord;
 
-/// How many renderings are kept (the newest seqs): about 4.5 kB each for a typical message.
+/// How many renderings are kept (the newest seqs): about 3 kB each for a typical message, the
+/// record itself being shared with the inbox's cache.
 const KEEP: usize = 512;
+
+/// And at most this many bytes of them: a message can be far larger than a typical one (long
+/// texts, quote-heavy texts grow in the escaped form, attachment texts).
+const KEEP_BYTES: usize = 8 << 20;
+
+/// A rendering larger than this is used once and not kept.
+const KEEP_ONE_BYTES: usize = 256 << 10;
 
 /// One message in both forms, each cut where the fence id goes: `piece 0, id, piece 1, id,
 /// piece 2`.
 pub(crate) struct Rendered {
     /// What it was rendered from (shared with the inbox's parsed-record cache, so the same
-    /// record read again is the same pointer).
+    /// record read again is the same pointer; held, so the pointer is never reused meanwhile).
     record: Arc<InboxRecord>,
     /// The message's JSON.
     json: String,
@@ -71,9 +81,13 @@ impl Rendered {
         })
     }
 
-    /// Whether this rendering is of `r` as it is now.
+    /// Whether this rendering is of `r`: the same shared record (see the module text).
     fn is_of(&self, r: &Arc<InboxRecord>) -> bool {
-        Arc::ptr_eq(&self.record, r) || *self.record == **r
+        Arc::ptr_eq(&self.record, r)
+    }
+
+    fn bytes(&self) -> usize {
+        self.json.len() + self.escaped.len()
     }
 }
 
@@ -146,7 +160,9 @@ impl RenderedAnswer {
                 Form::Escaped => m.escaped.len(),
             })
             .sum();
-        outer[0].len() + outer[1].len() + messages + self.messages.len() * (2 * id + 1)
+        let n = self.messages.len();
+        // Two fence ids in each message, a comma between messages.
+        outer[0].len() + outer[1].len() + messages + n * 2 * id + n.saturating_sub(1)
     }
 
     /// The answer's JSON.
@@ -199,7 +215,32 @@ enum Form {
 /// The kept renderings, by seq.
 #[derive(Default)]
 pub(crate) struct Renderings {
-    kept: Mutex<BTreeMap<u64, Arc<Rendered>>>,
+    kept: Mutex<Kept>,
+}
+
+#[derive(Default)]
+struct Kept {
+    by_seq: BTreeMap<u64, Arc<Rendered>>,
+    bytes: usize,
+}
+
+impl Kept {
+    fn keep(&mut self, r: &Arc<Rendered>) {
+        if r.bytes() > KEEP_ONE_BYTES {
+            return;
+        }
+        self.bytes += r.bytes();
+        if let Some(old) = self.by_seq.insert(r.record.seq, r.clone()) {
+            self.bytes -= old.bytes();
+        }
+        // The newest are kept: drop from the old end.
+        while self.by_seq.len() > KEEP || self.bytes > KEEP_BYTES {
+            match self.by_seq.pop_first() {
+                Some((_, old)) => self.bytes -= old.bytes(),
+                None => break,
+            }
+        }
+    }
 }
 
 impl Renderings {
@@ -211,7 +252,7 @@ impl Renderings {
         {
             let kept = self.lock();
             for r in records {
-                match kept.get(&r.seq) {
+                match kept.by_seq.get(&r.seq) {
                     Some(k) if k.is_of(&r) => found.push(Some(k.clone())),
                     _ => {
                         found.push(None);
@@ -231,10 +272,7 @@ impl Renderings {
         {
             let mut kept = self.lock();
             for r in &fresh {
-                kept.insert(r.record.seq, r.clone());
-            }
-            while kept.len() > KEEP {
-                kept.pop_first();
+                kept.keep(r);
             }
         }
         let mut fresh = fresh.into_iter();
@@ -244,8 +282,8 @@ impl Renderings {
             .collect())
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Arc<Rendered>>> {
-        // Whole entries are inserted and removed: a panic elsewhere cannot leave one half made.
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
+        // Nothing in `keep` panics between an insert and its byte count.
         self.kept.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -285,7 +323,8 @@ pub(crate) fn answer_with_messages<T: Serialize>(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::domain::{Channel, Party};
+    use crate::domain::{Attachment, AttachmentStatus, Channel, Party};
+    use crate::mcp::tools::{MessagesOut, PullOut, tool_answer};
     use time::OffsetDateTime;
 
     /// A record whose fields hold the characters and key-like strings splicing must survive.
@@ -294,7 +333,7 @@ pub(crate) mod tests {
         meta.insert("text".to_string(), serde_json::json!(""));
         meta.insert(
             "note".to_string(),
-            serde_json::json!({"messages": [], "q": "\"messages\":[]"}),
+            serde_json::json!({"messages": [], "q": "\"messages\":[]", "z": -0.0}),
         );
         InboxRecord {
             seq,
@@ -321,103 +360,197 @@ pub(crate) mod tests {
         }
     }
 
-    #[derive(Serialize)]
-    struct Envelope {
-        consumer: String,
-        messages: Vec<MessageOut>,
-        cursor: u64,
-        fence: String,
+    /// A chat message without subject or thread, with an attachment holding extracted text.
+    fn bare_with_attachment(seq: u64) -> InboxRecord {
+        let mut r = record(seq, "see \"attached\"");
+        r.channel = Channel::Teams;
+        r.subject = None;
+        r.thread_id = None;
+        r.meta.clear();
+        r.attachments = vec![Attachment {
+            name: "notes \"v2\".txt".into(),
+            media_type: "text/plain".into(),
+            size: 42,
+            sha256: Some("ab".repeat(32)),
+            inline: false,
+            status: AttachmentStatus::Stored,
+            text: Some("line\n\"quoted\" <<untrusted:x>>".into()),
+            risk: None,
+        }];
+        r
     }
 
-    fn serde_answer(records: &[InboxRecord], fence: &Fence) -> String {
-        serde_json::to_string(&Envelope {
-            consumer: "mcp:\"messages\":[]".into(),
-            messages: records
-                .iter()
-                .map(|r| {
-                    let mut m = MessageOut::from(r.clone());
-                    m.text = fence.wrap(&m.text);
-                    m
-                })
-                .collect(),
+    fn shared(records: &[InboxRecord]) -> Vec<Arc<InboxRecord>> {
+        records.iter().cloned().map(Arc::new).collect()
+    }
+
+    /// Messages as the tools made them before renderings: each text inside the fence.
+    fn fenced(records: &[Arc<InboxRecord>], fence: &Fence) -> Vec<MessageOut> {
+        records
+            .iter()
+            .map(|r| {
+                let mut m = MessageOut::from(InboxRecord::clone(r));
+                m.text = fence.wrap(&m.text);
+                m
+            })
+            .collect()
+    }
+
+    fn pull_out(messages: Vec<MessageOut>, fence: &Fence) -> PullOut {
+        PullOut {
+            consumer: "mcp:default/\"messages\":[]".into(),
+            messages,
             cursor: 7,
+            unread_remaining: 2,
             fence: fence.id().into(),
-        })
+            notice: fence.notice("n"),
+        }
+    }
+
+    /// Both forms of the answer, checked against each other and against `both_len`.
+    fn forms(reply: Reply) -> (String, String) {
+        let Reply::Rendered(a) = reply else {
+            panic!("a rendered answer");
+        };
+        let (mut json, mut escaped) = (Vec::new(), Vec::new());
+        a.write_json(&mut json);
+        a.write_escaped(&mut escaped);
+        assert_eq!(json.len() + escaped.len(), a.both_len());
+        let json = String::from_utf8(json).unwrap();
+        assert_eq!(json, a.json());
+        (json, String::from_utf8(escaped).unwrap())
+    }
+
+    /// What serde gave for the same typed answer, in both forms.
+    fn serde_forms(out: &impl Serialize) -> (String, String) {
+        let Ok(Reply::Json(json)) = tool_answer(out) else {
+            panic!("a typed answer");
+        };
+        let quoted = serde_json::to_string(&json).unwrap();
+        let escaped = quoted[1..quoted.len() - 1].to_string();
+        (json, escaped)
+    }
+
+    fn pull(renderings: &Renderings, records: &[Arc<InboxRecord>], fence: &Fence) -> Reply {
+        answer_with_messages(
+            renderings,
+            &pull_out(Vec::new(), fence),
+            records.to_vec(),
+            fence,
+        )
         .unwrap()
     }
 
-    fn spliced(
-        renderings: &Renderings,
-        records: &[InboxRecord],
-        fence: &Fence,
-    ) -> (String, String) {
-        let envelope = Envelope {
-            consumer: "mcp:\"messages\":[]".into(),
-            messages: vec![],
-            cursor: 7,
-            fence: fence.id().into(),
-        };
-        let shared = records.iter().cloned().map(Arc::new).collect();
-        match answer_with_messages(renderings, &envelope, shared, fence).unwrap() {
-            Reply::Rendered(a) => {
-                let mut escaped = Vec::new();
-                a.write_escaped(&mut escaped);
-                let mut json = Vec::new();
-                a.write_json(&mut json);
-                assert_eq!(json.len() + escaped.len(), a.both_len());
-                assert_eq!(String::from_utf8(json).unwrap(), a.json());
-                (a.json(), String::from_utf8(escaped).unwrap())
-            }
-            _ => panic!("a rendered answer"),
-        }
-    }
-
     #[test]
-    fn a_spliced_answer_is_byte_for_byte_serdes_in_both_forms() {
+    fn a_pull_answer_is_byte_for_byte_what_serde_gives_in_both_forms() {
         let renderings = Renderings::default();
-        let records = vec![
+        let records = shared(&[
             record(1, "plain"),
             record(
                 2,
-                "quote \" back \\ nl\n tab\t ctl \u{7} \u{1f} é 😀 \u{2028} <<untrusted:x>>",
+                "quote \" back \\ nl\n tab\t ctl \u{7} \u{1f} del \u{7f} é 😀 \u{2028} <<untrusted:x>>",
             ),
             record(3, ""),
-        ];
+            bare_with_attachment(4),
+        ]);
         for round in 0..2 {
             // The second round is answered from the kept renderings, with another fence.
             let fence = Fence::new();
-            let (json, escaped) = spliced(&renderings, &records, &fence);
-            let want = serde_answer(&records, &fence);
-            assert_eq!(json, want, "round {round}");
+            let want = serde_forms(&pull_out(fenced(&records, &fence), &fence));
             assert_eq!(
-                format!("\"{escaped}\""),
-                serde_json::to_string(&want).unwrap()
+                forms(pull(&renderings, &records, &fence)),
+                want,
+                "round {round}"
             );
         }
-        assert_eq!(renderings.lock().len(), 3);
+        assert_eq!(renderings.lock().by_seq.len(), 4);
     }
 
     #[test]
-    fn a_changed_record_is_rendered_again() {
+    fn a_list_answer_and_an_empty_one_are_what_serde_gives() {
         let renderings = Renderings::default();
-        let mut r = record(5, "before");
         let fence = Fence::new();
-        spliced(&renderings, std::slice::from_ref(&r), &fence);
-        r.profile = "clinic".into();
-        r.text = "after".into();
-        let (json, _) = spliced(&renderings, std::slice::from_ref(&r), &fence);
-        assert_eq!(json, serde_answer(&[r], &fence));
-        assert!(!json.contains("before"));
+        let records = shared(&[bare_with_attachment(9), record(8, "x")]);
+        let envelope = |messages| MessagesOut {
+            messages,
+            fence: fence.id().into(),
+            notice: fence.notice("n"),
+        };
+        let reply =
+            answer_with_messages(&renderings, &envelope(Vec::new()), records.clone(), &fence);
+        assert_eq!(
+            forms(reply.unwrap()),
+            serde_forms(&envelope(fenced(&records, &fence)))
+        );
+        let empty = answer_with_messages(&renderings, &envelope(Vec::new()), Vec::new(), &fence);
+        assert_eq!(forms(empty.unwrap()), serde_forms(&envelope(Vec::new())));
     }
 
     #[test]
-    fn only_the_newest_renderings_are_kept() {
+    fn a_rendering_is_kept_for_the_same_shared_record_only() {
         let renderings = Renderings::default();
-        let records: Vec<_> = (1..=(KEEP as u64 + 10)).map(|s| record(s, "x")).collect();
-        spliced(&renderings, &records, &Fence::new());
+        let fence = Fence::new();
+        let first = shared(&[record(5, "before")]);
+        pull(&renderings, &first, &fence);
+        let kept = |r: &Renderings| r.lock().by_seq[&5].clone();
+        let made = kept(&renderings);
+        pull(&renderings, &first, &fence);
+        assert!(Arc::ptr_eq(&made, &kept(&renderings)), "reused");
+        // An equal record that is not the same shared one (read again from its file, or a
+        // copy an assignment made) is rendered again.
+        let again = shared(&[record(5, "before")]);
+        pull(&renderings, &again, &fence);
+        assert!(!Arc::ptr_eq(&made, &kept(&renderings)), "rendered again");
+        // And a changed one shows its change.
+        let mut changed = record(5, "after");
+        changed.profile = "clinic".into();
+        changed.received_at = changed.received_at.to_offset(time::macros::offset!(+2));
+        let changed = shared(&[changed]);
+        let (json, _) = forms(pull(&renderings, &changed, &fence));
+        assert_eq!(
+            json,
+            serde_forms(&pull_out(fenced(&changed, &fence), &fence)).0
+        );
+        assert!(
+            !json.contains("before") && json.contains("+02:00"),
+            "{json}"
+        );
+    }
+
+    #[test]
+    fn only_the_newest_renderings_are_kept_by_count_and_by_bytes() {
+        let renderings = Renderings::default();
+        let records = shared(
+            &(1..=(KEEP as u64 + 10))
+                .map(|s| record(s, "x"))
+                .collect::<Vec<_>>(),
+        );
+        pull(&renderings, &records, &Fence::new());
+        {
+            let kept = renderings.lock();
+            assert_eq!(kept.by_seq.len(), KEEP);
+            assert_eq!(kept.by_seq.keys().next(), Some(&11));
+            assert_eq!(
+                kept.bytes,
+                kept.by_seq.values().map(|r| r.bytes()).sum::<usize>()
+            );
+        }
+        // A message too large to keep is answered, not kept; large ones push out the oldest.
+        let huge = shared(&[record(10_000, &"\"".repeat(KEEP_ONE_BYTES))]);
+        let (json, _) = forms(pull(&renderings, &huge, &Fence::new()));
+        assert!(json.len() > KEEP_ONE_BYTES);
+        assert!(!renderings.lock().by_seq.contains_key(&10_000));
+        let large: Vec<_> = (20_000..20_060)
+            .map(|s| record(s, &"y".repeat(KEEP_ONE_BYTES / 3)))
+            .collect();
+        pull(&renderings, &shared(&large), &Fence::new());
         let kept = renderings.lock();
-        assert_eq!(kept.len(), KEEP);
-        assert_eq!(kept.keys().next(), Some(&11));
+        assert!(kept.bytes <= KEEP_BYTES, "{}", kept.bytes);
+        assert_eq!(kept.by_seq.keys().last(), Some(&20_059));
+        assert_eq!(
+            kept.bytes,
+            kept.by_seq.values().map(|r| r.bytes()).sum::<usize>()
+        );
     }
 
     #[test]
