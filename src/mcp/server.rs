@@ -485,7 +485,9 @@ impl Hub {
             return Some(Err(Box::pin(self.refuse(who, client, refusal)).await));
         }
         let reply = if vault {
-            super::vault_tools::call(self, name, args, client)
+            // Boxed: a vault call's future is large (35 kB), and this future is moved into
+            // the lane's and rmcp's on every built-in call too, each move a copy.
+            Box::pin(super::vault_tools::call(self, name, args, client))
                 .await
                 .map(|r| r.map(tools::Reply::Result))
         } else {
