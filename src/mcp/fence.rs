@@ -20,13 +20,19 @@ pub struct Fence {
 }
 
 impl Fence {
-    /// A fence with a fresh random id (from the OS generator, through `uuid`'s v4).
+    /// A fence with a fresh random id, from the OS generator (32 bytes, one call, almost always
+    /// enough for the 20 letters).
     pub fn new() -> Fence {
         let mut id = String::with_capacity(ID_LEN);
         while id.len() < ID_LEN {
-            for b in uuid::Uuid::new_v4().as_bytes() {
+            let mut bytes = [0u8; 32];
+            if let Err(e) = getrandom::fill(&mut bytes) {
+                // No OS randomness is no safe fence: nothing sensible can go on.
+                panic!("the OS random generator failed: {e}");
+            }
+            for b in bytes {
                 // 26 * 9 = 234: bytes at or above are dropped so every letter is as likely.
-                if *b < 234 && id.len() < ID_LEN {
+                if b < 234 && id.len() < ID_LEN {
                     id.push((b'a' + b % 26) as char);
                 }
             }

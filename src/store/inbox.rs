@@ -1113,7 +1113,10 @@ impl Inbox {
         let mut cursor = self.cursor(consumer)?.unwrap_or(0);
         let batch = self.read_after(since.unwrap_or(cursor), limit, filter)?;
         if mark && let Some(last) = batch.records.last() {
-            cursor = self.advance_cursor_lazy(consumer, last.seq)?;
+            // A returned record is in the index the read just looked at: no need to look again.
+            cursor = self
+                .state
+                .advance_lazy(consumer, last.seq.min(batch.last_seq))?;
         }
         Ok((batch, cursor))
     }
