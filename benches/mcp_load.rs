@@ -4,6 +4,9 @@
 //! Run: `cargo bench --bench mcp_load` (builds target/release/opsdesk too).
 //! Env: `MCP_LOAD_SECS` (seconds per run, default 5), `MCP_LOAD_CLIENTS` (default "1,4,16"),
 //! `MCP_LOAD_ONLY` (run only the workloads whose name contains this text),
+//! `MCP_LOAD_RECORDS` (records seeded, default 1000), `MCP_LOAD_TEXT_REPEAT` (each record's
+//! text is a 150-character paragraph this many times, default 1; 4 is about the peer bench's
+//! mean),
 //! `OPSDESK_BENCH_DIR` (where the data dir goes, default the system temp dir: the audit trail
 //! fsyncs there, so the disk matters), `OPSDESK_BIN` (another binary).
 //!
@@ -23,7 +26,12 @@ use opsdesk::domain::InboxRecord;
 use opsdesk::store::inbox::Inbox;
 use serde_json::{Value, json};
 
-const SEED_RECORDS: u64 = 1000;
+/// Records seeded (`MCP_LOAD_RECORDS`), read by the workloads' argument builders.
+static RECORDS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+
+fn records() -> u64 {
+    *RECORDS.get_or_init(|| env_or("MCP_LOAD_RECORDS", 1000u64).max(40))
+}
 
 /// A workload: its name and the `tools/call` params for call `i` (null = `ping`).
 type Workload = (&'static str, fn(u64) -> Value);
@@ -93,13 +101,17 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
-    let workloads: [Workload; 4] = [
+    let workloads: [Workload; 5] = [
         // No tool, no audit: the HTTP + guard + rmcp session floor.
         ("ping (no tool, not audited)", |_| json!(null)),
         ("status", |_| json!({"name": "status", "arguments": {}})),
         (
             "inbox_pull limit 20 (re-read)",
-            |i| json!({"name": "inbox_pull", "arguments": {"limit": 20, "since": i % (SEED_RECORDS - 20), "mark_consumed": false}}),
+            |i| json!({"name": "inbox_pull", "arguments": {"limit": 20, "since": i % (records() - 20), "mark_consumed": false}}),
+        ),
+        (
+            "inbox_pull limit 20 (the newest, re-read)",
+            |_| json!({"name": "inbox_pull", "arguments": {"limit": 20, "since": records() - 20, "mark_consumed": false}}),
         ),
         (
             "inbox_pull limit 20 (own cursor)",
@@ -202,7 +214,7 @@ fn binary() -> PathBuf {
 }
 
 fn record(i: u64) -> InboxRecord {
-    support::record(i, "load", "default", 1)
+    support::record(i, "load", "default", env_or("MCP_LOAD_TEXT_REPEAT", 1))
 }
 
 fn seed(data_dir: &Path) {
@@ -210,7 +222,7 @@ fn seed(data_dir: &Path) {
     paths.ensure().expect("data dir");
     let inbox = Inbox::open(&paths.inbox_dir()).expect("open inbox");
     inbox
-        .append_batch((0..SEED_RECORDS).map(record).collect())
+        .append_batch((0..records()).map(record).collect())
         .expect("seed inbox");
 }
 
