@@ -3,7 +3,9 @@
 //!
 //! Each tool is declared once, in [`TOOLS`]: name, title, description, tier, argument and
 //! result types (which give the schemas) and handler sit in one entry. Every answer leaves
-//! through [`tool_answer`], the one place a tool result is serialised.
+//! through [`tool_answer`], the one place a tool result is serialised, or, for answers that
+//! carry inbox messages, through `mcp::rendered::answer_with_messages`, which serialises the
+//! same typed answer with the messages rendered once and kept.
 //!
 //! No tool here can approve, reject, edit or execute a draft: there is no tool that builds
 //! those actions, whatever its arguments.
@@ -883,8 +885,9 @@ thread_local! {
 /// Scratch buffers above this size are not kept (one huge answer must not pin its memory).
 const SCRATCH_KEEP: usize = 1 << 20;
 
-/// The one place a tool's answer is serialised: straight from the typed answer, never through
-/// a `Value` (building and printing one cost as much as the rest of an `inbox_pull`).
+/// Where a tool's answer is serialised (one carrying inbox messages goes through
+/// `mcp::rendered` instead): straight from the typed answer, never through a `Value` (building
+/// and printing one cost as much as the rest of an `inbox_pull`).
 pub(super) fn tool_answer<T: Serialize>(out: &T) -> Result<Reply, McpError> {
     let internal = |e: String| McpError::internal_error(e, None);
     SCRATCH.with_borrow_mut(|buf| {
