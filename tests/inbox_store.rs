@@ -12,6 +12,15 @@ use common::record;
 use opsdesk::domain::Channel;
 use opsdesk::store::inbox::{Appended, Filter, Inbox};
 
+/// `n` work emails `m0`, `m1`, … with the text "x".
+fn add_mail(inbox: &Inbox, n: usize) {
+    for i in 0..n {
+        inbox
+            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
+            .unwrap();
+    }
+}
+
 fn all(inbox: &Inbox) -> Vec<opsdesk::domain::InboxRecord> {
     let b = inbox.read_after(0, usize::MAX, &Filter::default()).unwrap();
     assert_eq!(b.skipped_corrupt, 0, "no record may come back damaged");
@@ -88,11 +97,7 @@ fn a_repeated_source_id_is_stored_once() {
 fn each_consumer_moves_only_its_own_cursor() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
-    for i in 0..5 {
-        inbox
-            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
-            .unwrap();
-    }
+    add_mail(&inbox, 5);
     let (b, remaining) = inbox
         .pull("mcp:claude-code", 3, &Filter::default(), true)
         .unwrap();
@@ -321,11 +326,7 @@ impl std::io::Write for Logged {
 fn a_reader_that_catches_a_writer_mid_append_waits_for_it_and_warns_of_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
-    for i in 0..2 {
-        inbox
-            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
-            .unwrap();
-    }
+    add_mail(&inbox, 2);
     // Stage a writer between its two writes: it holds the inbox lock, its data line is on
     // disk, its index entry not yet.
     let index = dir.path().join("index2.bin");
@@ -594,11 +595,7 @@ fn a_cursor_moved_by_another_process_is_seen_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let engine = Inbox::open(dir.path()).unwrap();
     let cli = Inbox::open(dir.path()).unwrap();
-    for i in 0..4 {
-        engine
-            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
-            .unwrap();
-    }
+    add_mail(&engine, 4);
     assert_eq!(engine.cursor("console").unwrap(), None);
     engine.advance_cursor("console", 1).unwrap();
     assert_eq!(engine.cursor("console").unwrap(), Some(1));
@@ -620,11 +617,7 @@ fn a_cursor_moved_by_another_process_is_seen_at_once() {
 fn a_pull_moves_the_cursor_at_once_for_its_process_and_on_disk_when_saved() {
     let dir = tempfile::tempdir().unwrap();
     let engine = Inbox::open(dir.path()).unwrap();
-    for i in 0..4 {
-        engine
-            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
-            .unwrap();
-    }
+    add_mail(&engine, 4);
     let (b, _) = engine
         .pull("mcp:claude-code", 2, &Filter::default(), true)
         .unwrap();
@@ -652,11 +645,7 @@ fn a_re_read_that_moves_no_cursor_writes_no_state() {
     use std::os::unix::fs::MetadataExt;
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
-    for i in 0..3 {
-        inbox
-            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
-            .unwrap();
-    }
+    add_mail(&inbox, 3);
     inbox.pull("mcp:a", 3, &Filter::default(), true).unwrap();
     inbox.save_cursors().unwrap();
     let state = dir.path().join("state.json");
@@ -718,11 +707,7 @@ fn a_seq_whose_record_changed_under_a_rebuilt_index_is_read_again_not_served_fro
 fn a_rebuilt_index_never_reuses_a_seq_a_consumer_has_seen() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
-    for i in 0..3 {
-        inbox
-            .append(record(&format!("m{i}"), "work", Channel::Email, "x"))
-            .unwrap();
-    }
+    add_mail(&inbox, 3);
     // A client has consumed everything, then the index and the last line are lost.
     inbox.advance_cursor("mcp:claude-code", 3).unwrap();
     fs::remove_file(dir.path().join("index2.bin")).unwrap();

@@ -1,12 +1,9 @@
 //! One engine per data directory: an exclusive lock on `engine.lock`, which also records the
 //! holder's PID so a second engine can say who is in the way.
 
-use std::fs::{File, OpenOptions, TryLockError};
+use std::fs::{File, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
-
-use crate::paths::FILE_MODE;
 
 pub struct EngineLock {
     file: File,
@@ -31,14 +28,7 @@ impl EngineLock {
             path: path.display().to_string(),
             source,
         };
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(FILE_MODE)
-            .open(path)
-            .map_err(io)?;
+        let mut file = crate::store::jsonl::open_private_lock(path).map_err(io)?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {

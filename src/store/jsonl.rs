@@ -44,6 +44,12 @@ impl Drop for FileLock {
 
 /// Open (creating, 0600) a lock file, to lock now ([`FileLock`]) or to keep ([`HeldLock`]).
 pub fn open_lock_file(path: &Path) -> Result<File, StoreError> {
+    open_private_lock(path).map_err(|e| StoreError::io(path, "open lock file", e))
+}
+
+/// [`open_lock_file`] with the plain I/O error, for callers with errors of their own (the
+/// engine lock).
+pub fn open_private_lock(path: &Path) -> std::io::Result<File> {
     OpenOptions::new()
         .read(true)
         .write(true)
@@ -51,7 +57,6 @@ pub fn open_lock_file(path: &Path) -> Result<File, StoreError> {
         .truncate(false)
         .mode(FILE_MODE)
         .open(path)
-        .map_err(|e| StoreError::io(path, "open lock file", e))
 }
 
 /// An exclusive lock on a lock file the caller keeps open, held until dropped. Locks belong to
