@@ -101,6 +101,9 @@ hipaa_cleared = true
     let server = tokio::task::spawn_blocking(move || Server::start(&[], Some(&config)))
         .await
         .unwrap();
+    // A deadline one day after the message, whatever day the suite runs (a weekday name
+    // here made the test depend on today's weekday).
+    let tomorrow = (time::OffsetDateTime::now_utc() + time::Duration::days(1)).date();
     add(
         &server,
         &cfg_path,
@@ -115,7 +118,7 @@ hipaa_cleared = true
         "clinic",
         "Front desk <desk@clinic.example>",
         "Refill for Maria Lopez",
-        "Maria Lopez needs the refill before Monday.",
+        &format!("Maria Lopez needs the refill by {tomorrow}."),
     );
 
     let list = rpc(&server, "tools/list", json!({})).await;
