@@ -582,7 +582,7 @@ fn store_checks(paths: &crate::paths::Paths) -> Vec<Check> {
 /// are still served).
 fn vault_checks(paths: &crate::paths::Paths, config: &Config) -> Vec<Check> {
     let dir = crate::vault::dir_for(paths, config);
-    let vault = crate::vault::Vault::open(dir.clone(), &config.vault);
+    let vault = crate::vault::Vault::configured(paths, config);
     let mut checks = vec![ok(
         "vault",
         format!(
@@ -591,30 +591,67 @@ fn vault_checks(paths: &crate::paths::Paths, config: &Config) -> Vec<Check> {
             dir.display()
         ),
     )];
+    // The sandbox: a problem when a layer is missing, naming the tools that do not run.
+    let sb = vault.sandbox();
+    let refused: Vec<String> = vault
+        .tools()
+        .iter()
+        .filter(|m| {
+            matches!(
+                vault.verdict(m),
+                crate::vault::sandbox::Verdict::Refuse { .. }
+            )
+        })
+        .map(|m| m.mcp_name())
+        .collect();
+    checks.push(if sb.complete() {
+        ok("vault sandbox", sb.line())
+    } else {
+        problem(
+            "vault sandbox",
+            if refused.is_empty() {
+                sb.line()
+            } else {
+                format!("{}; not run here: {}", sb.line(), refused.join(", "))
+            },
+            "enable the missing kernel feature named above; until then only read_only tools that may not see PHI run under `[vault] sandbox = \"best_effort\"`",
+        )
+    });
     // Only a problem when a tool that did not ask for the network would still have it.
-    let net = vault.net_isolation();
     let unconfined: Vec<String> = vault
         .tools()
         .iter()
         .filter(|m| !m.needs_network)
         .map(|m| m.mcp_name())
         .collect();
-    checks.push(match net {
-        crate::vault::sandbox::NetIsolation::NotIsolated { reason } if !unconfined.is_empty() => {
-            problem(
-                "vault network",
-                format!(
-                    "network not isolated: {reason}; {} can reach the network without declaring it",
-                    unconfined.join(", ")
-                ),
+    checks.push(if !sb.can_cut_network() && !unconfined.is_empty() {
+        problem(
+            "vault network",
+            format!(
+                "network not isolated: {}; {} can reach the network without declaring it",
                 if config.vault.isolate_network {
-                    "allow unprivileged user namespaces on this machine, or install only tools you trust"
+                    "the kernel refused both the network namespace and the socket filter"
                 } else {
-                    "remove `isolate_network = false` from [vault], or install only tools you trust"
+                    "turned off by `[vault] isolate_network = false`"
                 },
-            )
-        }
-        _ => ok("vault network", net.line()),
+                unconfined.join(", ")
+            ),
+            if config.vault.isolate_network {
+                "allow unprivileged user namespaces on this machine, or install only tools you trust"
+            } else {
+                "remove `isolate_network = false` from [vault], or install only tools you trust"
+            },
+        )
+    } else if sb.can_cut_network() {
+        ok(
+            "vault network",
+            "network isolated: tools without needs_network have no network",
+        )
+    } else {
+        ok(
+            "vault network",
+            "network not isolated (no tool would be affected)",
+        )
     });
     for b in vault.broken() {
         checks.push(problem(

@@ -290,7 +290,6 @@ fn providers_pane_shows_budgets_and_which_are_exhausted() {
 
 #[test]
 fn providers_pane_lists_vault_tools_with_their_health_and_broken_folders() {
-    use opsdesk::vault::sandbox::NetIsolation;
     use opsdesk::vault::{Broken, LastCall, VaultToolRow, VaultView};
     let mut a = app(false);
     let row = |name: &str, network: &'static str, last_call: Option<LastCall>| VaultToolRow {
@@ -299,13 +298,13 @@ fn providers_pane_lists_vault_tools_with_their_health_and_broken_folders() {
         timeout_secs: 5,
         network,
         may_see_phi: false,
+        refused: None,
         last_call,
     };
     a.update(Msg::Vault(Ok(VaultView {
         dir: "/home/op/.config/opsdesk/tools".into(),
-        network: NetIsolation::NotIsolated {
-            reason: "unshare(CLONE_NEWUSER | CLONE_NEWNET) failed: Operation not permitted".into(),
-        },
+        sandbox: "sandbox (best_effort) incomplete: missing namespaces (unshare(CLONE_NEWUSER | CLONE_NEWPID): Operation not permitted); only read_only tools that may not see PHI run, without the missing layers".into(),
+        sandbox_complete: false,
         tools: vec![
             row(
                 "vault_thread_summary",

@@ -112,13 +112,15 @@ fn setup() -> Setup {
     std::fs::create_dir_all(&t).unwrap();
     copy_example("thread_summary", &t);
     copy_example("follow_up", &t);
-    // Starts a grandchild, says where it is, then hangs past its 1 s timeout.
+    // Starts a grandchild that carries the call's marker in its command line (the tool cannot
+    // write outside its sandbox, so that is how the test finds it), then hangs past its 1 s
+    // timeout.
     tool(
         &t,
         "hang",
         "read_only",
         "timeout_secs = 1",
-        "#!/usr/bin/env python3\nimport json, subprocess, sys, time\nargs = json.load(sys.stdin)['arguments']\np = subprocess.Popen(['sleep', '300'])\nopen(args['pidfile'], 'w').write(str(p.pid))\ntime.sleep(300)\n",
+        "#!/usr/bin/env python3\nimport json, subprocess, sys, time\nargs = json.load(sys.stdin)['arguments']\np = subprocess.Popen(['sh', '-c', 'sleep 300; true', args['marker']])\ntime.sleep(300)\n",
     );
     tool(
         &t,
@@ -233,6 +235,37 @@ fn is_dead(pid: i32) -> bool {
     }
 }
 
+/// Live processes whose command line carries `marker`.
+fn processes_with(marker: &str) -> Vec<i32> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        if String::from_utf8_lossy(&cmd).contains(marker) && !is_dead(pid) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Wait (10 s at most) until no process carries `marker`.
+async fn wait_until_gone(marker: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left = processes_with(marker);
+        if left.is_empty() {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "processes {left:?} carrying {marker} survived the call"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 #[test]
 fn the_vault_serves_governs_and_survives_bad_tools() {
     let s = setup();
@@ -301,25 +334,13 @@ fn the_vault_serves_governs_and_survives_bad_tools() {
         assert_eq!(d["status"], "pending");
 
         // A hanging tool is killed at its timeout, with the process it started.
-        let pidfile = s.tmp.path().join("grandchild.pid");
+        let marker = format!("opsdesk-test-hang-{}", std::process::id());
         let started = Instant::now();
-        let r = call(&c, "vault_hang", json!({"pidfile": pidfile})).await;
+        let r = call(&c, "vault_hang", json!({"marker": marker})).await;
         assert_eq!(r.is_error, Some(true));
         assert_eq!(structured(&r)["error"], "timeout", "{r:?}");
         assert!(started.elapsed() < Duration::from_secs(60));
-        let pid: i32 = std::fs::read_to_string(&pidfile)
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while !is_dead(pid) {
-            assert!(
-                Instant::now() < deadline,
-                "grandchild {pid} survived the timeout"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        wait_until_gone(&marker).await;
 
         // Junk, a crash, a forbidden and an unknown command: clear errors, nothing queued.
         let r = call(&c, "vault_junk", json!({})).await;
@@ -436,6 +457,7 @@ fn arguments_and_output_are_checked_against_the_manifest_schemas() {
         r#"name = "strict"
 description = "checks its arguments"
 tier = "read_only"
+needs_network = true
 [input_schema]
 type = "object"
 required = ["marker"]
@@ -443,7 +465,7 @@ additionalProperties = false
 properties.marker = { type = "string" }
 properties.n = { type = "integer", maximum = 3 }
 "#,
-        "#!/usr/bin/env python3\nimport json, sys\na = json.load(sys.stdin)['arguments']\nopen(a['marker'], 'w').write('ran')\nprint('{}')\n",
+        "#!/usr/bin/env python3\nimport json, socket, sys\na = json.load(sys.stdin)['arguments']\nsocket.create_connection(('127.0.0.1', int(a['marker'])), timeout=5).close()\nprint('{}')\n",
     );
     // Proposes a reply; its own answer matches the schema only when asked to.
     tool_with(
@@ -463,7 +485,11 @@ properties.summary = { type = "string" }
 "#,
         "#!/usr/bin/env python3\nimport json, sys\na = json.load(sys.stdin)['arguments']\nsummary = 'fine' if a.get('honest') else 5\njson.dump({'summary': summary, 'commands': [{'kind': 'draft_reply', 'message_id': 'm-1', 'body': 'Thanks, on it.'}]}, sys.stdout)\n",
     );
-    let marker = s.tmp.path().join("strict.ran");
+    // The tool says it ran by connecting here (it cannot write outside its sandbox).
+    let ran = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    ran.set_nonblocking(true).unwrap();
+    let marker = ran.local_addr().unwrap().port().to_string();
+    let has_run = || ran.accept().is_ok();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -501,7 +527,7 @@ properties.summary = { type = "string" }
             let data = e.data.unwrap();
             assert_eq!(data["error"], "invalid_arguments");
             assert_eq!(data["violations"][0]["path"], path, "{data}");
-            assert!(!marker.exists(), "the tool ran on {args}");
+            assert!(!has_run(), "the tool ran on {args}");
         }
         // The value itself is not echoed (it may be message content).
         let e = refused(
@@ -513,7 +539,7 @@ properties.summary = { type = "string" }
         // Right arguments: it runs.
         let r = call(&c, "vault_strict", json!({"marker": marker, "n": 2})).await;
         assert_ne!(r.is_error, Some(true), "{r:?}");
-        assert!(marker.exists());
+        assert!(has_run(), "the tool ran with the right arguments");
         // The shipped summariser's schema applies too.
         let e = refused(
             json!({"message_id": "m-1", "sentences": 99}),
@@ -708,6 +734,18 @@ fn python_sdk_sees_a_dropped_in_tool_via_list_changed_and_a_hang_as_a_timeout() 
     }
 }
 
+/// On CI (`CI_REQUIRE_PEERS=1`) the kernel must give the sandbox every layer: a runner that
+/// cannot is misconfigured, not a pass.
+fn require_sandbox_unless_allowed(list: &Value) {
+    if std::env::var_os("CI_REQUIRE_PEERS").is_some() {
+        panic!(
+            "the vault sandbox is incomplete on CI: {}",
+            list["sandbox_line"]
+        );
+    }
+    eprintln!("vault sandbox incomplete here: {}", list["sandbox_line"]);
+}
+
 /// Connects to `127.0.0.1:<port>` and says whether it could.
 const NET_PROBE: &str = "#!/usr/bin/env python3\nimport json, socket, sys\na = json.load(sys.stdin)['arguments']\ntry:\n    socket.create_connection(('127.0.0.1', a['port']), timeout=5).close()\n    out = {'connected': True, 'error': ''}\nexcept OSError as e:\n    out = {'connected': False, 'error': str(e)}\njson.dump(out, sys.stdout)\n";
 
@@ -771,7 +809,6 @@ fn a_tool_that_declares_no_network_cannot_reach_even_loopback() {
     assert_eq!(online["connected"], true, "{online}");
 
     let list = json_out(&s.cli(&["--json", "tools", "list"]));
-    let iso = &list["network_isolation"];
     let label = |name: &str| {
         list["tools"]
             .as_array()
@@ -784,37 +821,32 @@ fn a_tool_that_declares_no_network_cannot_reach_even_loopback() {
     assert_eq!(label("online"), "declared");
     let offline = run_probe(&s, "offline", port);
     let check = doctor_check(&s, "vault network");
-    match iso["state"].as_str() {
-        Some("enforced") => {
-            // The sandbox holds: no route even to the host's own loopback.
-            assert_eq!(offline["connected"], false, "{offline}");
-            assert_eq!(label("offline"), "none");
-            assert_eq!(check["ok"], true, "{check}");
-            assert!(
-                check["detail"]
-                    .as_str()
-                    .unwrap()
-                    .starts_with("network isolated"),
-                "{check}"
-            );
-        }
-        Some("not_isolated") => {
-            // This machine refuses namespaces: the fallback is reported, and it is the truth.
-            eprintln!("network sandbox not enforceable here: {iso}");
-            assert!(!iso["reason"].as_str().unwrap().is_empty(), "{iso}");
-            assert_eq!(offline["connected"], true, "{offline}");
-            assert_eq!(label("offline"), "not isolated");
-            assert_eq!(check["ok"], false, "{check}");
-            assert!(
-                check["detail"]
-                    .as_str()
-                    .unwrap()
-                    .contains("network not isolated: ")
-                    && check["detail"].as_str().unwrap().contains("vault_offline"),
-                "{check}"
-            );
-        }
-        other => panic!("unknown isolation state {other:?} in {list}"),
+    if label("offline") == "none" {
+        // The sandbox holds: no route even to the host's own loopback.
+        assert_eq!(offline["connected"], false, "{offline}");
+        assert_eq!(check["ok"], true, "{check}");
+        assert!(
+            check["detail"]
+                .as_str()
+                .unwrap()
+                .starts_with("network isolated"),
+            "{check}"
+        );
+    } else {
+        // This machine refuses both the namespace and the filter: the fallback is reported,
+        // and it is the truth.
+        require_sandbox_unless_allowed(&list);
+        assert_eq!(label("offline"), "not isolated");
+        assert_eq!(offline["connected"], true, "{offline}");
+        assert_eq!(check["ok"], false, "{check}");
+        assert!(
+            check["detail"]
+                .as_str()
+                .unwrap()
+                .contains("network not isolated: ")
+                && check["detail"].as_str().unwrap().contains("vault_offline"),
+            "{check}"
+        );
     }
     drop(listener);
 }

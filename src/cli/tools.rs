@@ -30,11 +30,15 @@ pub enum ToolsCmd {
 pub fn run(ctx: &Context, cmd: ToolsCmd) -> CmdResult {
     let out = ctx.printer();
     let config = ctx.config()?;
-    let vault = Vault::open(crate::vault::dir_for(&ctx.paths, &config), &config.vault);
+    let vault = Vault::configured(&ctx.paths, &config);
     match cmd {
         ToolsCmd::List | ToolsCmd::Check => {
             let check = matches!(cmd, ToolsCmd::Check);
-            let net = vault.net_isolation();
+            let sb = vault.sandbox();
+            let refused = |m: &crate::vault::Manifest| match vault.verdict(m) {
+                crate::vault::sandbox::Verdict::Refuse { reason } => Some(reason),
+                crate::vault::sandbox::Verdict::Run { .. } => None,
+            };
             let tools: Vec<Value> = vault
                 .tools()
                 .iter()
@@ -43,26 +47,31 @@ pub fn run(ctx: &Context, cmd: ToolsCmd) -> CmdResult {
                         "name": m.name, "mcp_name": m.mcp_name(), "tier": m.tier.as_str(),
                         "timeout_secs": m.timeout_secs, "profiles": m.profiles,
                         "may_see_phi": m.may_see_phi, "description": m.description,
-                        "network": crate::vault::network_label(m, net),
+                        "network": crate::vault::network_label(m, sb),
+                        "refused": refused(m),
                     })
                 })
                 .collect();
             let broken = vault.broken();
             let view = json!({
-                "dir": vault.dir(), "tools": tools, "broken": broken, "network_isolation": net,
+                "dir": vault.dir(), "tools": tools, "broken": broken,
+                "sandbox": sb, "sandbox_line": sb.line(),
             });
             out.emit(&view, |l| {
                 l.push(format!("tools folder: {}", vault.dir().display()));
-                l.push(net.line());
+                l.push(sb.line());
                 for m in vault.tools() {
                     l.push(format!(
                         "  {:<24} {:<10} {:>4}s  net: {:<12}  {}",
                         m.mcp_name(),
                         m.tier.as_str(),
                         m.timeout_secs,
-                        crate::vault::network_label(&m, net),
+                        crate::vault::network_label(&m, sb),
                         super::output::safe(&m.description)
                     ));
+                    if let Some(r) = refused(&m) {
+                        l.push(format!("    NOT RUN HERE: {}", super::output::safe(&r)));
+                    }
                 }
                 if vault.tools().is_empty() {
                     l.push("  (no tools)".into());

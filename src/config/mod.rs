@@ -29,6 +29,7 @@ mod operator;
 mod schema;
 mod secrets;
 mod validate;
+pub mod vault;
 
 use std::io::ErrorKind;
 use std::path::Path;

@@ -1054,6 +1054,101 @@ pub struct VaultConfig {
     /// Run tools that do not declare `needs_network` without a network (Linux: their own
     /// network namespace). `false` turns it off; `doctor` then says the network is not isolated.
     pub isolate_network: bool,
+    /// What to do where the kernel refuses a layer of the tool sandbox (`vault/sandbox.rs`):
+    /// `require` runs no tool; `best_effort` runs only read-only tools that may not see PHI.
+    /// Absent: `require` when a profile requires HIPAA, else `best_effort`.
+    pub sandbox: Option<SandboxMode>,
+    /// Extra folders tools may read (and execute from), beside the system ones: an
+    /// interpreter installed under a home folder, say. Absolute paths; never the data dir,
+    /// the config dir or the tools folder (those are refused by validation).
+    pub allow_read: Vec<PathBuf>,
+    /// `[vault.limits]`: the resources a tool gets unless its manifest asks for less or more.
+    pub limits: ToolLimits,
+    /// `[vault.max_limits]`: the most a manifest's `[limits]` may ask for; more is a broken
+    /// manifest.
+    pub max_limits: ToolLimits,
+}
+
+/// `[vault] sandbox`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SandboxMode {
+    Require,
+    BestEffort,
+}
+
+impl SandboxMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SandboxMode::Require => "require",
+            SandboxMode::BestEffort => "best_effort",
+        }
+    }
+}
+
+impl VaultConfig {
+    /// The mode in force: the configured one, else `require` when any profile requires HIPAA.
+    pub fn sandbox_mode(&self, any_hipaa: bool) -> SandboxMode {
+        self.sandbox.unwrap_or(if any_hipaa {
+            SandboxMode::Require
+        } else {
+            SandboxMode::BestEffort
+        })
+    }
+}
+
+/// Resource limits of one tool call (rlimits of its processes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ToolLimits {
+    /// Address space per process, MiB (JIT runtimes such as Node reserve a lot: raise it
+    /// for them in their manifest).
+    pub memory_mb: u64,
+    /// Processes and threads the call may run at once (enforced inside the tool's own user
+    /// namespace; the kernel does not count them for root).
+    pub processes: u64,
+    /// Open files per process.
+    pub open_files: u64,
+    /// Largest file a process may write, MiB.
+    pub file_size_mb: u64,
+    /// CPU seconds per process (SIGXCPU, then SIGKILL a second later).
+    pub cpu_secs: u64,
+}
+
+impl Default for ToolLimits {
+    fn default() -> Self {
+        ToolLimits {
+            memory_mb: 2048,
+            processes: 64,
+            open_files: 256,
+            file_size_mb: 64,
+            cpu_secs: 60,
+        }
+    }
+}
+
+impl ToolLimits {
+    /// The operator's default caps (`[vault.max_limits]`).
+    pub fn default_caps() -> ToolLimits {
+        ToolLimits {
+            memory_mb: 8192,
+            processes: 512,
+            open_files: 4096,
+            file_size_mb: 1024,
+            cpu_secs: 300,
+        }
+    }
+
+    /// Each field, named, for messages and checks.
+    pub fn fields(&self) -> [(&'static str, u64); 5] {
+        [
+            ("memory_mb", self.memory_mb),
+            ("processes", self.processes),
+            ("open_files", self.open_files),
+            ("file_size_mb", self.file_size_mb),
+            ("cpu_secs", self.cpu_secs),
+        ]
+    }
 }
 
 impl Default for VaultConfig {
@@ -1065,6 +1160,10 @@ impl Default for VaultConfig {
             max_stderr_bytes: 16 * 1024,
             watch: true,
             isolate_network: true,
+            sandbox: None,
+            allow_read: Vec::new(),
+            limits: ToolLimits::default(),
+            max_limits: ToolLimits::default_caps(),
         }
     }
 }

@@ -74,6 +74,7 @@ pub(crate) fn validate(config: &mut Config) -> Vec<Finding> {
     extra.extend(super::drafts_ttl::problems(&config.drafts));
     extra.extend(super::assistant::problems(&config.assistant));
     extra.extend(super::audit_retention::problems(&config.audit));
+    extra.extend(super::vault::problems(&config.vault));
     for (keys, message) in extra {
         let keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
         v.invalid(KeyPath::of(&keys), message);

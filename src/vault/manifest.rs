@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::Value;
 
+pub use crate::config::vault::RequestedLimits;
+
 /// Longest timeout a manifest may ask for.
 pub const MAX_TIMEOUT_SECS: u64 = 300;
 const DEFAULT_TIMEOUT_SECS: u64 = 10;
@@ -59,6 +61,9 @@ struct RawManifest {
     input_schema: toml::Value,
     #[serde(default)]
     output_schema: Option<toml::Value>,
+    /// Resources the tool asks for (rlimits), within the operator's `[vault.max_limits]`.
+    #[serde(default)]
+    limits: RequestedLimits,
 }
 
 /// A checked manifest.
@@ -81,6 +86,10 @@ pub struct Manifest {
     /// `output_schema`, compiled: the output (less `commands`) is checked before any command
     /// is submitted.
     pub output_check: Option<super::schema::Compiled>,
+    /// The manifest's `[limits]` (checked against the caps when the vault loads it).
+    pub limits: RequestedLimits,
+    /// The tool's folder (read-only to the tool in its sandbox).
+    pub dir: PathBuf,
 }
 
 impl Manifest {
@@ -97,9 +106,48 @@ impl Manifest {
 
 /// Read and check `<tool dir>/tool.toml`. The error says what is wrong, in one line.
 pub fn load(tool_dir: &Path) -> Result<Manifest, String> {
+    trusted("the tool's folder", tool_dir, true)?;
     let file = tool_dir.join("tool.toml");
+    trusted("tool.toml", &file, false)?;
     let text = std::fs::read_to_string(&file).map_err(|e| format!("cannot read tool.toml: {e}"))?;
     parse(tool_dir, &text)
+}
+
+/// ssh's StrictModes for what the vault runs: a folder or file that someone other than the
+/// operator can change could run code as the operator. `path` must not be a symlink, must be
+/// owned by the operator (or root) and must not be writable by group or others.
+pub fn trusted(what: &str, path: &Path, dir: bool) -> Result<(), String> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let meta = std::fs::symlink_metadata(path).map_err(|e| format!("{what}: {e}"))?;
+    if meta.file_type().is_symlink() {
+        return Err(format!(
+            "{what} is a symlink ({}): the vault runs only what its own folders hold; copy it in instead",
+            path.display()
+        ));
+    }
+    if dir != meta.is_dir() || (!dir && !meta.is_file()) {
+        return Err(format!(
+            "{what} is not a {}",
+            if dir { "folder" } else { "regular file" }
+        ));
+    }
+    // SAFETY: geteuid cannot fail and touches no memory.
+    let me = unsafe { libc::geteuid() };
+    if meta.uid() != me && meta.uid() != 0 {
+        return Err(format!(
+            "{what} is owned by uid {}, not by you (uid {me}) or root: another user could change what runs; chown it",
+            meta.uid()
+        ));
+    }
+    let mode = meta.permissions().mode();
+    if mode & 0o022 != 0 {
+        return Err(format!(
+            "{what} is writable by group or others (mode {:o}): chmod go-w {}",
+            mode & 0o777,
+            path.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Check a manifest's text (`tool_dir` anchors the executable).
@@ -178,6 +226,8 @@ pub fn parse(tool_dir: &Path, text: &str) -> Result<Manifest, String> {
         output_schema,
         input_check,
         output_check,
+        limits: raw.limits,
+        dir: std::fs::canonicalize(tool_dir).map_err(|e| format!("tool folder: {e}"))?,
     })
 }
 
@@ -210,18 +260,8 @@ fn executable(tool_dir: &Path, rel: &str) -> Result<PathBuf, String> {
         return Err(format!("exec `{rel}` points outside the tool's folder"));
     }
     // Anyone else who can write the folder or the program could run code as the operator.
-    for (what, path) in [("the tool's folder", &dir), ("exec", &real)] {
-        let mode = std::fs::metadata(path)
-            .map_err(|e| format!("{what}: {e}"))?
-            .permissions()
-            .mode();
-        if mode & 0o022 != 0 {
-            return Err(format!(
-                "{what} is writable by group or others (mode {:o}): chmod go-w it",
-                mode & 0o777
-            ));
-        }
-    }
+    trusted("the tool's folder", &dir, true)?;
+    trusted("exec", &real, false)?;
     let meta = std::fs::metadata(&real).map_err(|e| format!("exec `{rel}`: {e}"))?;
     if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
         return Err(format!(

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::config::{Config, VaultConfig};
+use crate::config::{Config, SandboxMode, VaultConfig};
 use crate::domain::{Action, Actor, AuditEvent, AuditOutcome, Outcome, Query};
 use crate::engine::query::Answer;
 use crate::engine::{Engine, EngineError};
@@ -60,8 +60,13 @@ pub struct Vault {
     /// Set once the folder is actually watched (the MCP `tools` capability then says
     /// `listChanged`).
     watched: std::sync::atomic::AtomicBool,
-    /// Whether tools that do not declare `needs_network` run without one.
-    net: sandbox::NetIsolation,
+    /// What the kernel allows, the mode and the network choice: whether and how tools run.
+    sandbox: sandbox::Sandbox,
+    /// The compiled seccomp filters (none where they could not be built).
+    #[cfg(target_os = "linux")]
+    filters: Option<Arc<sandbox::Filters>>,
+    /// Folders no tool may reach (the data dir, the config dir, the tools folder itself).
+    private: sandbox::Private,
 }
 
 /// The tools folder: `[vault] dir`, else `tools/` beside the config file.
@@ -77,34 +82,95 @@ pub fn dir_for(paths: &Paths, config: &Config) -> PathBuf {
 }
 
 impl Vault {
-    /// Scan `dir` (a missing folder is an empty vault).
+    /// Scan `dir` (a missing folder is an empty vault) with only `[vault]` known: the mode
+    /// is the configured one or `best_effort`, and no private folders are named.
     pub fn open(dir: PathBuf, config: &VaultConfig) -> Vault {
-        let registry = scan(&dir);
+        let mode = config.sandbox_mode(false);
+        Vault::build(dir, config, mode, Vec::new())
+    }
+
+    /// The vault of a configuration: its folder, the sandbox mode the profiles call for, and
+    /// the data and config dirs kept out of every tool's reach.
+    pub fn configured(paths: &Paths, config: &Config) -> Vault {
+        let any_hipaa = config.profiles.values().any(|p| p.requires_hipaa);
+        let mut private = vec![paths.data_dir.clone()];
+        if let Some(c) = paths.config_file.parent() {
+            private.push(c.to_path_buf());
+        }
+        Vault::build(
+            dir_for(paths, config),
+            &config.vault,
+            config.vault.sandbox_mode(any_hipaa),
+            private,
+        )
+    }
+
+    fn build(
+        dir: PathBuf,
+        config: &VaultConfig,
+        mode: SandboxMode,
+        private: Vec<PathBuf>,
+    ) -> Vault {
+        let registry = scan(&dir, config);
+        let mut private: Vec<PathBuf> = private
+            .into_iter()
+            .chain([dir.clone()])
+            .map(|p| std::fs::canonicalize(&p).unwrap_or(p))
+            .collect();
+        if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+            private.push(PathBuf::from(home));
+        }
+        #[cfg(target_os = "linux")]
+        let filters = match sandbox::Filters::build() {
+            Ok(f) => Some(Arc::new(f)),
+            Err(e) => {
+                tracing::warn!("vault: the seccomp filter cannot be built: {e}");
+                None
+            }
+        };
+        #[allow(unused_mut)]
+        let mut sb = sandbox::Sandbox::new(mode, config.isolate_network);
+        #[cfg(target_os = "linux")]
+        if filters.is_none() {
+            sb.refuse(
+                sandbox::Layer::Syscalls,
+                "the seccomp filter cannot be built",
+            );
+        }
         Vault {
             slots: tokio::sync::Semaphore::new(config.max_concurrent.max(1)),
             dir,
             config: config.clone(),
             registry: RwLock::new(registry),
             watched: Default::default(),
-            net: sandbox::state(config.isolate_network),
+            sandbox: sb,
+            #[cfg(target_os = "linux")]
+            filters,
+            private: sandbox::Private { dirs: private },
         }
     }
 
     /// The vault of an engine's configuration.
     pub fn for_engine(engine: &Engine) -> Vault {
-        Vault::open(
-            dir_for(engine.paths(), engine.config()),
-            &engine.config().vault,
-        )
+        Vault::configured(engine.paths(), engine.config())
     }
 
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// Whether tools without `needs_network` run without a network here, and if not, why.
-    pub fn net_isolation(&self) -> &sandbox::NetIsolation {
-        &self.net
+    /// The sandbox tools run in here: its mode, the layers the kernel allows, one line.
+    pub fn sandbox(&self) -> &sandbox::Sandbox {
+        &self.sandbox
+    }
+
+    /// Whether `m` runs here, and if not, why.
+    pub fn verdict(&self, m: &Manifest) -> sandbox::Verdict {
+        self.sandbox.verdict(
+            m.may_see_phi,
+            m.tier == VaultTier::ReadOnly,
+            m.needs_network,
+        )
     }
 
     /// Whether `[vault] watch` asks for the folder to be watched.
@@ -120,7 +186,7 @@ impl Vault {
     /// Scan the folder again; true when the tool list (names, manifests) or the broken list
     /// changed.
     pub fn reload(&self) -> bool {
-        let new = scan(&self.dir);
+        let new = scan(&self.dir, &self.config);
         let mut reg = self.registry.write().unwrap_or_else(|e| e.into_inner());
         let changed = fingerprint(&reg) != fingerprint(&new);
         *reg = new;
@@ -220,13 +286,38 @@ impl Vault {
             tool: m.mcp_name(),
             violations,
         })?;
+        // Fail closed: a tool the sandbox cannot contain here is not started (nor is
+        // anything read for it).
+        let no_network = match self.verdict(m) {
+            sandbox::Verdict::Run { no_network } => no_network,
+            sandbox::Verdict::Refuse { reason } => return Err(CallError::Sandbox(reason)),
+        };
+        // The folder and program are checked again: they may have changed since the scan.
+        manifest::load(&m.dir).map_err(|e| {
+            CallError::Sandbox(format!("the tool's folder is no longer trusted: {e}"))
+        })?;
+        let resources = crate::config::vault::effective_limits(
+            &m.limits,
+            &self.config.limits,
+            &self.config.max_limits,
+        )
+        .map_err(CallError::Sandbox)?;
         let context = context(engine, m, &args, caller, profile).await?;
         let input = json!({"tool": m.name, "arguments": args, "context": context});
         let limits = process::Limits {
             timeout: Duration::from_secs(m.timeout_secs),
             max_output_bytes: self.config.max_output_bytes,
             max_stderr_bytes: self.config.max_stderr_bytes,
-            no_network: !m.needs_network && self.net.enforced(),
+            no_network,
+        };
+        let confine = process::Confine {
+            tool_dir: &m.dir,
+            resources,
+            allow_read: &self.config.allow_read,
+            private: &self.private,
+            support: &self.sandbox.support,
+            #[cfg(target_os = "linux")]
+            filters: self.filters.as_deref(),
         };
         let ran = {
             let _slot = self
@@ -234,7 +325,7 @@ impl Vault {
                 .acquire()
                 .await
                 .map_err(|e| CallError::Run(RunError::Spawn(e.to_string())))?;
-            process::run(&m.exec, &m.name, &input, limits)
+            process::run(&m.exec, &m.name, &input, limits, Some(&confine))
                 .await
                 .map_err(CallError::Run)?
         };
@@ -483,6 +574,9 @@ pub enum CallError {
     /// The tool answered, but its commands cannot be accepted (nothing was submitted).
     #[error("the tool's result was refused: {0}")]
     BadResult(String),
+    /// The sandbox cannot contain the tool here (the tool was not started).
+    #[error("{0}")]
+    Sandbox(String),
     #[error(transparent)]
     Engine(EngineError),
 }
@@ -506,6 +600,7 @@ impl CallError {
             CallError::Output { .. } => "output_invalid",
             CallError::Run(r) => r.kind(),
             CallError::BadResult(_) => "bad_result",
+            CallError::Sandbox(_) => "sandbox_refused",
             CallError::Engine(_) => "engine",
         }
     }
@@ -516,7 +611,10 @@ impl CallError {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct VaultView {
     pub dir: String,
-    pub network: sandbox::NetIsolation,
+    /// [`sandbox::Sandbox::line`].
+    pub sandbox: String,
+    /// Whether every layer of the sandbox is in force.
+    pub sandbox_complete: bool,
     pub tools: Vec<VaultToolRow>,
     pub broken: Vec<Broken>,
 }
@@ -530,6 +628,8 @@ pub struct VaultToolRow {
     /// [`network_label`].
     pub network: &'static str,
     pub may_see_phi: bool,
+    /// Why the tool does not run here (the sandbox cannot contain it), when it does not.
+    pub refused: Option<String>,
     /// The newest `vault.call` of this tool among the audit records looked at.
     pub last_call: Option<LastCall>,
 }
@@ -566,7 +666,11 @@ impl VaultView {
                         reason: r.event.reason.clone(),
                     });
                 VaultToolRow {
-                    network: network_label(m, vault.net_isolation()),
+                    network: network_label(m, vault.sandbox()),
+                    refused: match vault.verdict(m) {
+                        sandbox::Verdict::Refuse { reason } => Some(reason),
+                        sandbox::Verdict::Run { .. } => None,
+                    },
                     tier: m.tier.as_str(),
                     timeout_secs: m.timeout_secs,
                     may_see_phi: m.may_see_phi,
@@ -577,7 +681,8 @@ impl VaultView {
             .collect();
         VaultView {
             dir: vault.dir().display().to_string(),
-            network: vault.net_isolation().clone(),
+            sandbox: vault.sandbox().line(),
+            sandbox_complete: vault.sandbox().complete(),
             tools,
             broken: vault.broken(),
         }
@@ -587,8 +692,8 @@ impl VaultView {
 /// A tool's network as it will run here: `declared` (it asked for the network and has it),
 /// `none` (it runs without one) or `not isolated` (it did not ask, but this machine or the
 /// config cannot take the network away).
-pub fn network_label(m: &Manifest, net: &sandbox::NetIsolation) -> &'static str {
-    match (m.needs_network, net.enforced()) {
+pub fn network_label(m: &Manifest, sb: &sandbox::Sandbox) -> &'static str {
+    match (m.needs_network, sb.can_cut_network()) {
         (true, _) => "declared",
         (false, true) => "none",
         (false, false) => "not isolated",
@@ -631,9 +736,19 @@ fn fingerprint(r: &Registry) -> String {
     format!("{:?}|{:?}", r.tools, r.broken)
 }
 
-/// Read every subfolder of `dir`. Hidden folders are skipped; a duplicate name is broken.
-fn scan(dir: &Path) -> Registry {
+/// Read every subfolder of `dir`. Hidden folders are skipped; a duplicate name is broken; a
+/// folder others can change is refused (and with the tools folder itself, every tool).
+fn scan(dir: &Path, config: &VaultConfig) -> Registry {
     let mut reg = Registry::default();
+    if dir.exists()
+        && let Err(error) = manifest::trusted("the tools folder", dir, true)
+    {
+        reg.broken.push(Broken {
+            folder: dir.display().to_string(),
+            error: format!("{error}; no tool is served from it"),
+        });
+        return reg;
+    }
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return reg,
@@ -648,6 +763,7 @@ fn scan(dir: &Path) -> Registry {
     let mut folders: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
+        // A symlink to a folder is listed too, so that it is refused by name.
         .filter(|p| p.is_dir())
         .filter(|p| {
             p.file_name()
@@ -661,7 +777,11 @@ fn scan(dir: &Path) -> Registry {
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
-        match manifest::load(&f) {
+        let loaded = manifest::load(&f).and_then(|m| {
+            crate::config::vault::effective_limits(&m.limits, &config.limits, &config.max_limits)
+                .map(|_| m)
+        });
+        match loaded {
             Ok(m) if reg.tools.contains_key(&m.name) => reg.broken.push(Broken {
                 folder,
                 error: format!("name `{}` is already used by another tool folder", m.name),

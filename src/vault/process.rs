@@ -1,8 +1,9 @@
 //! One tool call as one child process: JSON in on stdin, JSON out on stdout, bounded and timed.
 //!
 //! The child gets a scrubbed environment (nothing inherited: no tokens, keys or opsdesk
-//! settings), a fresh temporary working directory that is removed afterwards, and its own
-//! process group, so a timeout or an overlong answer kills everything it started.
+//! settings), a fresh temporary working directory that is removed afterwards, its own process
+//! group, and — when the vault asks for it — the sandbox of [`super::sandbox`]: a PID namespace
+//! whose end takes every process the tool started, Landlock, seccomp and rlimits.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -17,9 +18,19 @@ pub struct Limits {
     pub timeout: Duration,
     pub max_output_bytes: usize,
     pub max_stderr_bytes: usize,
-    /// Start the tool without a network ([`super::sandbox`]); only set when the probe said
-    /// the kernel allows it.
+    /// Start the tool without a network ([`super::sandbox`]).
     pub no_network: bool,
+}
+
+/// The sandbox of one call, as the vault asks for it (the scratch folder is made by [`run`]).
+pub struct Confine<'a> {
+    pub tool_dir: &'a Path,
+    pub resources: crate::config::ToolLimits,
+    pub allow_read: &'a [std::path::PathBuf],
+    pub private: &'a super::sandbox::Private,
+    pub support: &'a super::sandbox::Support,
+    #[cfg(target_os = "linux")]
+    pub filters: Option<&'a super::sandbox::Filters>,
 }
 
 /// Why a call produced no usable answer.
@@ -95,8 +106,14 @@ fn environment(work: &Path, tool: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// Run `exec` with `input` on stdin.
-pub async fn run(exec: &Path, tool: &str, input: &Value, limits: Limits) -> Result<Ran, RunError> {
+/// Run `exec` with `input` on stdin, confined by `confine` when given.
+pub async fn run(
+    exec: &Path,
+    tool: &str,
+    input: &Value,
+    limits: Limits,
+    confine: Option<&Confine<'_>>,
+) -> Result<Ran, RunError> {
     let started = Instant::now();
     let work = tempfile::Builder::new()
         .prefix("opsdesk-tool-")
@@ -114,21 +131,33 @@ pub async fn run(exec: &Path, tool: &str, input: &Value, limits: Limits) -> Resu
         .process_group(0)
         .kill_on_drop(true);
     #[cfg(target_os = "linux")]
-    if limits.no_network {
-        let ns = super::sandbox::Prepared::for_this_process();
+    if let Some(c) = confine {
+        let spec = super::sandbox::CallSpec {
+            tool_dir: c.tool_dir,
+            scratch: work.path(),
+            no_network: limits.no_network,
+            limits: c.resources,
+            allow_read: c.allow_read,
+            private: c.private,
+        };
+        let prepared = super::sandbox::Prepared::new(&spec, c.support, c.filters)
+            .map_err(|e| RunError::Spawn(format!("the sandbox could not be prepared: {e}")))?;
         // SAFETY: `enter` runs between fork and exec and makes only raw syscalls, with buffers
         // prepared here; its error is an errno, which `from_raw_os_error` wraps without
         // allocating.
         unsafe {
             cmd.pre_exec(move || {
-                ns.enter()
+                prepared
+                    .enter()
                     .map_err(|s| std::io::Error::from_raw_os_error(s.errno()))
             });
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = confine;
     let mut child = cmd.spawn().map_err(|e| {
-        RunError::Spawn(if limits.no_network {
-            format!("{} (in its network sandbox): {e}", exec.display())
+        RunError::Spawn(if confine.is_some() {
+            format!("{} (in its sandbox): {e}", exec.display())
         } else {
             format!("{}: {e}", exec.display())
         })
@@ -307,7 +336,13 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let exec = script(d.path(), "cat");
         let r = rt()
-            .block_on(run(&exec, "t", &serde_json::json!({"a": 1}), limits()))
+            .block_on(run(
+                &exec,
+                "t",
+                &serde_json::json!({"a": 1}),
+                limits(),
+                None,
+            ))
             .unwrap();
         assert_eq!(r.output["a"], 1);
     }
@@ -317,7 +352,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let exec = script(d.path(), "yes '{\"x\": 1}'");
         let e = rt()
-            .block_on(run(&exec, "t", &serde_json::json!({}), limits()))
+            .block_on(run(&exec, "t", &serde_json::json!({}), limits(), None))
             .unwrap_err();
         assert!(
             matches!(e, RunError::TooMuchOutput { limit: 4096, .. }),
@@ -333,7 +368,7 @@ mod tests {
             "head -c 100000 /dev/zero | tr '\\0' e >&2; echo '[1]'",
         );
         let e = rt()
-            .block_on(run(&exec, "t", &serde_json::json!({}), limits()))
+            .block_on(run(&exec, "t", &serde_json::json!({}), limits(), None))
             .unwrap_err();
         assert!(matches!(e, RunError::NotJson { .. }), "{e}");
         assert!(e.to_string().contains("array"), "{e}");

@@ -238,6 +238,12 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
 
 /// A vault tool's health: how its last call (in the recent audit trail) ended.
 fn tool_health(r: &crate::vault::VaultToolRow) -> (String, bool) {
+    if let Some(why) = &r.refused {
+        return (
+            format!("not run here: {}", crate::sanitize::one_line(why, 200)),
+            false,
+        );
+    }
     match &r.last_call {
         None => ("— (no recent call)".into(), true),
         Some(c) if c.outcome == "ok" => (
@@ -279,12 +285,8 @@ fn vault(app: &App, v: &Result<crate::vault::VaultView, String>, f: &mut Frame, 
         }
     };
     let mut lines = vec![Line::from(Span::styled(
-        format!("  {}", fit(&v.network.line(), width)),
-        if v.network.enforced() {
-            t.muted
-        } else {
-            t.warn
-        },
+        format!("  {}", fit(&v.sandbox, width)),
+        if v.sandbox_complete { t.muted } else { t.warn },
     ))];
     lines.push(header(
         t,
