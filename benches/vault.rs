@@ -18,7 +18,7 @@ use opsdesk::domain::Actor;
 use opsdesk::engine::{Engine, Mode};
 use opsdesk::paths::Paths;
 use opsdesk::vault::Vault;
-use opsdesk::vault::process::{Limits, run};
+use opsdesk::vault::process::{Confine, Limits, run};
 use serde_json::json;
 
 const CALLS: usize = 1_000;
@@ -63,12 +63,12 @@ fn main() {
         no_network: false,
     };
     let input = json!({"tool": "trivial", "arguments": {"n": 1}, "context": {}});
-    let measure = |limits: Limits| -> Vec<Duration> {
+    let measure = |limits: Limits, confine: Option<&Confine<'_>>| -> Vec<Duration> {
         rt.block_on(async {
             let mut v = Vec::new();
             for i in 0..WARMUP + CALLS {
                 let s = Instant::now();
-                run(&exec, "trivial", &input, limits, None)
+                run(&exec, "trivial", &input, limits, confine)
                     .await
                     .expect("run");
                 if i >= WARMUP {
@@ -79,12 +79,32 @@ fn main() {
         })
     };
     report(
-        "spawn + JSON round trip (process::run, with network)",
-        measure(limits),
+        "spawn + JSON round trip (process::run, no sandbox)",
+        measure(limits, None),
     );
     let sandbox =
         opsdesk::vault::sandbox::Sandbox::new(opsdesk::config::SandboxMode::BestEffort, true);
     println!("{}", sandbox.line());
+    let filters = opsdesk::vault::sandbox::Filters::build().expect("seccomp filters");
+    let private = opsdesk::vault::sandbox::Private::default();
+    let confine = Confine {
+        tool_dir: &tool,
+        resources: opsdesk::config::ToolLimits::default(),
+        allow_read: &[],
+        private: &private,
+        support: &sandbox.support,
+        filters: Some(&filters),
+    };
+    report(
+        "spawn + JSON round trip (process::run, full sandbox, no network)",
+        measure(
+            Limits {
+                no_network: true,
+                ..limits
+            },
+            Some(&confine),
+        ),
+    );
 
     let mut config = Config::default();
     config.vault.dir = Some(tools.clone());
