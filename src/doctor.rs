@@ -297,7 +297,8 @@ fn provider_credentials(c: &Config) -> Vec<Check> {
 
 /// Each MCP client's scope: what it sees and may call (`mcp::scope`).
 fn mcp_scopes(paths: &crate::paths::Paths, config: &Config) -> Vec<Check> {
-    match crate::mcp::scope::effective(paths, &config.server) {
+    let vault = crate::vault::Vault::configured(paths, config).scope_facts();
+    match crate::mcp::scope::effective(paths, &config.server, &vault) {
         Ok((scopes, running)) => scopes
             .iter()
             .map(|s| {
@@ -306,7 +307,12 @@ fn mcp_scopes(paths: &crate::paths::Paths, config: &Config) -> Vec<Check> {
                     format!(
                         "{} ({}){}",
                         s.line(),
-                        s.tools.join(", "),
+                        s.tools
+                            .iter()
+                            .chain(&s.vault_tools)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", "),
                         if running {
                             ""
                         } else {

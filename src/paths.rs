@@ -184,7 +184,11 @@ pub fn open_private_append(path: &Path) -> io::Result<File> {
 /// Replace `path` with `bytes` atomically: write a 0600 sibling, fsync it, rename it over, fsync
 /// the directory. A reader sees the old or the new content, never a mix.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    // A bare file name's parent is "", which cannot be opened: it means the working dir.
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
     let result = (|| {
@@ -207,12 +211,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// fsync a directory so a rename or a new file in it is durable.
 pub fn sync_dir(dir: &Path) -> io::Result<()> {
+    if dir.as_os_str().is_empty() {
+        return File::open(".")?.sync_all();
+    }
     File::open(dir)?.sync_all()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_parent_of_a_bare_file_name_is_the_working_dir() {
+        // `Path::new("x.json").parent()` is "", which cannot be opened.
+        assert_eq!(Path::new("x.json").parent(), Some(Path::new("")));
+        sync_dir(Path::new("")).unwrap();
+    }
 
     #[test]
     fn ensure_creates_private_dirs_and_repairs_loose_ones() {

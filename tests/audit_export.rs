@@ -451,3 +451,33 @@ fn cli_exits_3_on_a_broken_span_and_2_on_a_bad_date() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("YYYY-MM-DD"));
 }
+
+#[test]
+fn a_bare_file_name_is_written_beside_the_caller_and_the_command_succeeds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    forge_trail(&data.join("audit"), ROWS);
+    let work = tmp.path().join("work");
+    fs::create_dir_all(&work).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+        .current_dir(&work)
+        .env("OPSDESK_DATA_DIR", &data)
+        .env("XDG_CONFIG_HOME", data.join("xdg"))
+        .env_remove("OPSDESK_CONFIG")
+        .env_remove("OPSDESK_LOG")
+        .stdin(Stdio::null())
+        .args([
+            "audit",
+            "export",
+            "--from",
+            "2026-11-01",
+            "--to",
+            "2026-11-02",
+        ])
+        .args(["--out", "exp.jsonl"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(work.join("exp.jsonl").is_file());
+    assert!(work.join("exp.jsonl.manifest.json").is_file());
+}

@@ -618,6 +618,16 @@ fn check_and_doctor_name_the_broken_manifest_and_run_works_from_the_cli() {
         all.contains("vault tool broken") && all.contains("governance"),
         "{all}"
     );
+    // The scope line counts the vault tools a client is served, not only the built-ins.
+    let served = v["tools"].as_array().unwrap().len();
+    let builtin = opsdesk::mcp::tools::TOOLS.len();
+    assert!(
+        all.contains(&format!(
+            "all {} tools ({builtin} built-in, {served} vault)",
+            builtin + served
+        )) && all.contains("vault_thread_summary"),
+        "{all}"
+    );
 
     let out = s.cli(&[
         "--json",

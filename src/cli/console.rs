@@ -95,7 +95,7 @@ pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {
             .all()
             .iter()
             .map(|s| {
-                let s = s.summary();
+                let s = s.summary_with(&host.hub.vault().scope_facts());
                 format!("{}: {}", s.client, s.line())
             })
             .collect(),

@@ -155,7 +155,7 @@ async fn start_http(
     let addr = listener
         .local_addr()
         .map_err(|e| Failure::failed(format!("cannot read the bound address: {e}")))?;
-    let info = RuntimeInfo::new(addr).with_scopes(&hub.scopes());
+    let info = RuntimeInfo::new(addr).with_scopes(&hub.scopes(), &hub.vault().scope_facts());
     info.write(&ctx.paths)?;
     let app = crate::mcp::http::router(hub, &opts, shutdown.clone());
     let handle = tokio::spawn(async move {

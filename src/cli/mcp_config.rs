@@ -126,8 +126,12 @@ fn named_client(ctx: &Context, name: &str) -> Result<(String, ScopeSummary), Fai
             }
         )));
     };
-    let (scopes, _) =
-        crate::mcp::scope::effective(&ctx.paths, &config.server).map_err(Failure::usage)?;
+    let (scopes, _) = crate::mcp::scope::effective(
+        &ctx.paths,
+        &config.server,
+        &crate::vault::Vault::configured(&ctx.paths, &config).scope_facts(),
+    )
+    .map_err(Failure::usage)?;
     let scope = scopes
         .into_iter()
         .find(|s| s.client == name)
@@ -150,8 +154,12 @@ fn named_header(client: Client, var: &str) -> String {
 /// The scope of the default credential (which `mcp-config` configures without --new-client).
 fn default_scope(ctx: &Context) -> Result<ScopeSummary, Failure> {
     let config = ctx.config()?;
-    let (scopes, _) =
-        crate::mcp::scope::effective(&ctx.paths, &config.server).map_err(Failure::usage)?;
+    let (scopes, _) = crate::mcp::scope::effective(
+        &ctx.paths,
+        &config.server,
+        &crate::vault::Vault::configured(&ctx.paths, &config).scope_facts(),
+    )
+    .map_err(Failure::usage)?;
     scopes
         .into_iter()
         .find(|s| s.client == auth::DEFAULT_CLIENT)
@@ -393,9 +401,10 @@ fn new_client(ctx: &Context, args: &McpConfigArgs, name: &str, url: &str) -> Cmd
     };
     server.clients.insert(name.to_string(), own.clone());
     let overrides = crate::mcp::scope::Overrides::from_env().map_err(Failure::usage)?;
+    let vault = crate::vault::Vault::configured(&ctx.paths, &ctx.config()?).scope_facts();
     let scope = crate::mcp::scope::Scopes::new(&server, &overrides)
         .for_client(name)
-        .summary();
+        .summary_with(&vault);
     let entry = scoped(
         args.client,
         entry_with_header(args.client, url, header),

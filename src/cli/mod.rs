@@ -112,7 +112,8 @@ pub enum Command {
     Watch(watch::WatchArgs),
     /// The operator's console (the default with no subcommand): engine + terminal UI.
     Console,
-    /// Sign a profile in to Microsoft Graph (device code); the refresh token is kept 0600.
+    /// Sign a profile in to Microsoft Graph (device code); the refresh token is kept in the OS
+    /// keyring (Secret Service) when one is reachable, else in a 0600 file in the data dir.
     Login(login::LoginArgs),
     /// Forget a profile's Microsoft Graph sign-in.
     Logout(login::LogoutArgs),

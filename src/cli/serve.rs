@@ -178,13 +178,13 @@ fn reload_scopes(ctx: &Context, hub: &Arc<Hub>, published: bool) {
         Ok((old, new)) => {
             crate::mcp::notify::scopes_changed(hub, &old, &new);
             if published && let Some(info) = RuntimeInfo::read_live(&ctx.paths) {
-                let info = info.with_scopes(&new);
+                let info = info.with_scopes(&new, &hub.vault().scope_facts());
                 if let Err(e) = info.write(&ctx.paths) {
                     eprintln!("opsdesk: engine.json not updated with the new scopes: {e:#}");
                 }
             }
             for s in new.all() {
-                let s = s.summary();
+                let s = s.summary_with(&hub.vault().scope_facts());
                 eprintln!("opsdesk: MCP scope of {}: {}", s.client, safe(&s.line()));
             }
         }

@@ -74,8 +74,12 @@ impl RuntimeInfo {
     }
 
     /// With the scopes the server applies.
-    pub fn with_scopes(mut self, scopes: &scope::Scopes) -> RuntimeInfo {
-        self.scopes = scopes.all().iter().map(|s| s.summary()).collect();
+    pub fn with_scopes(
+        mut self,
+        scopes: &scope::Scopes,
+        vault: &[(String, tools::Tier)],
+    ) -> RuntimeInfo {
+        self.scopes = scopes.all().iter().map(|s| s.summary_with(vault)).collect();
         self
     }
 

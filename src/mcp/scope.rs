@@ -596,16 +596,34 @@ pub struct ScopeSummary {
     pub tools: Vec<String>,
     /// The settings that narrow this client's scope (empty: every tool).
     pub set_by: Vec<String>,
+    /// The vault tools (`vault_<name>`) this client sees and may call.
+    #[serde(default)]
+    pub vault_tools: Vec<String>,
 }
 
 impl ScopeSummary {
-    /// One line: `all 14 tools` or `read-only; 10 of 14 tools (toolsets: …) — set by …`.
+    /// One line: `all 27 tools (25 built-in, 2 vault)` or `read-only; 10 of 25 tools, plus 1
+    /// vault tool (toolsets: …) — set by …` (the 25 are the built-ins).
     pub fn line(&self) -> String {
+        let vault = match self.vault_tools.len() {
+            0 => String::new(),
+            1 => ", plus 1 vault tool".to_string(),
+            n => format!(", plus {n} vault tools"),
+        };
         if self.set_by.is_empty() {
-            return format!("all {} tools", self.tools.len());
+            return if self.vault_tools.is_empty() {
+                format!("all {} tools", self.tools.len())
+            } else {
+                format!(
+                    "all {} tools ({} built-in, {} vault)",
+                    self.tools.len() + self.vault_tools.len(),
+                    self.tools.len(),
+                    self.vault_tools.len()
+                )
+            };
         }
         format!(
-            "{}{} of {} tools (toolsets: {}) — set by {}",
+            "{}{} of {} tools{vault} (toolsets: {}) — set by {}",
             if self.read_only { "read-only; " } else { "" },
             self.tools.len(),
             TOOLS.len(),
@@ -722,7 +740,29 @@ impl ClientScope {
             toolsets,
             tools: tools.into_iter().map(str::to_string).collect(),
             set_by,
+            vault_tools: Vec::new(),
         }
+    }
+
+    /// [`ClientScope::summary`] with the vault tools (name, tier) this client may call.
+    pub fn summary_with(&self, vault: &[(String, Tier)]) -> ScopeSummary {
+        let mut s = self.summary();
+        s.vault_tools = vault
+            .iter()
+            .filter(|(name, tier)| {
+                self.check_facts(ToolFacts {
+                    name,
+                    tier: *tier,
+                    toolset: Toolset::Vault,
+                })
+                .is_ok()
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        if !s.vault_tools.is_empty() && !s.toolsets.contains(&Toolset::Vault) {
+            s.toolsets.push(Toolset::Vault);
+        }
+        s
     }
 }
 
@@ -756,6 +796,7 @@ pub fn check_reload(running: &ServerConfig, reloaded: &ServerConfig) -> Result<(
 pub fn effective(
     paths: &crate::paths::Paths,
     server: &ServerConfig,
+    vault: &[(String, Tier)],
 ) -> Result<(Vec<ScopeSummary>, bool), String> {
     if let Some(info) = super::RuntimeInfo::read_live(paths)
         && !info.scopes.is_empty()
@@ -763,7 +804,10 @@ pub fn effective(
         return Ok((info.scopes, true));
     }
     let scopes = Scopes::new(server, &Overrides::from_env()?);
-    Ok((scopes.all().iter().map(|s| s.summary()).collect(), false))
+    Ok((
+        scopes.all().iter().map(|s| s.summary_with(vault)).collect(),
+        false,
+    ))
 }
 
 #[cfg(test)]

@@ -218,7 +218,7 @@ impl Hub {
             .all()
             .iter()
             .map(|s| {
-                let s = s.summary();
+                let s = s.summary_with(&self.vault.scope_facts());
                 format!("{}: {}", s.client, s.line())
             })
             .collect();

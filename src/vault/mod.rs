@@ -213,6 +213,20 @@ impl Vault {
         self.read().tools.get(plain).cloned()
     }
 
+    /// Each tool's MCP name and tier, as client scopes judge them.
+    pub fn scope_facts(&self) -> Vec<(String, crate::mcp::tools::Tier)> {
+        self.tools()
+            .iter()
+            .map(|m| {
+                let tier = match m.tier {
+                    VaultTier::ReadOnly => crate::mcp::tools::Tier::ReadOnly,
+                    VaultTier::DraftOnly => crate::mcp::tools::Tier::DraftOnly,
+                };
+                (m.mcp_name(), tier)
+            })
+            .collect()
+    }
+
     /// The `tools/list` entries, in name order.
     pub fn mcp_tools(&self) -> Vec<rmcp::model::Tool> {
         self.tools().iter().map(|m| describe(m)).collect()
