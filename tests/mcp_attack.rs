@@ -195,6 +195,60 @@ async fn failed_token_attempts_are_throttled_per_peer_with_retry_after() {
         "{statuses:?}"
     );
     assert!(retry.is_some_and(|r| r >= 1), "Retry-After missing");
+    // The throttle counts failures, not the address: the right token is served at once, and
+    // the endpoint's other checks still give their own answers.
+    let h = vec![
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/list"),
+    ];
+    let (s, _, text) = post_raw(&server, Some(&server.token), body.clone(), &h).await;
+    assert_eq!(s, 200, "the right token was throttled: {text}");
+    let (s, _, _) = post_raw(
+        &server,
+        Some(&server.token),
+        body.clone(),
+        &[
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/list"),
+            ("host", "evil.example"),
+        ],
+    )
+    .await;
+    assert_ne!(s, 429, "a bad Host got the throttle's answer");
+    let (s, _, _) = post_raw(&server, Some("still-guessing"), body.clone(), &h).await;
+    assert_eq!(s, 429, "a wrong token is still throttled");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_good_client_keeps_working_while_a_bad_one_guesses() {
+    let server = Server::start(&[], Some("[server]\nauth_failures_burst = 3\n"));
+    let body = json!({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta": meta()}})
+        .to_string();
+    let h = vec![
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/list"),
+    ];
+    let bad = async {
+        for i in 0..30 {
+            post_raw(&server, Some(&format!("guess-{i}")), body.clone(), &h).await;
+        }
+    };
+    let good = async {
+        let mut statuses = Vec::new();
+        for _ in 0..30 {
+            statuses.push(
+                post_raw(&server, Some(&server.token), body.clone(), &h)
+                    .await
+                    .0,
+            );
+        }
+        statuses
+    };
+    let ((), statuses) = tokio::join!(bad, good);
+    assert!(
+        statuses.iter().all(|s| *s == 200),
+        "the good client was refused: {statuses:?}"
+    );
 }
 
 #[test]
@@ -241,17 +295,99 @@ fn a_slowloris_connection_is_closed_although_it_keeps_sending() {
     assert!(closed, "a connection dribbling headers stayed open");
 }
 
+/// One authenticated MCP request over a raw keep-alive connection; true on a 200 answer.
+fn authenticated_request(s: &mut TcpStream, server: &Server) -> bool {
+    let body = json!({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta": meta()}})
+        .to_string();
+    let req = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nAccept: {ACCEPT}\r\nMcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: {}\r\n\r\n{body}",
+        hostport(server),
+        server.token,
+        body.len()
+    );
+    if s.write_all(req.as_bytes()).is_err() {
+        return false;
+    }
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let mut buf = [0u8; 64];
+    match s.read(&mut buf) {
+        Ok(n) if n > 0 => {
+            // Drain the rest of the answer so the connection is idle again.
+            s.set_read_timeout(Some(Duration::from_millis(300)))
+                .expect("timeout");
+            let mut rest = [0u8; 65536];
+            while let Ok(m) = s.read(&mut rest) {
+                if m == 0 {
+                    break;
+                }
+            }
+            String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200")
+        }
+        _ => false,
+    }
+}
+
+fn health(server: &Server) -> bool {
+    let mut s = TcpStream::connect(hostport(server)).expect("connect");
+    let _ = s.write_all(
+        format!(
+            "GET /health HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            hostport(server)
+        )
+        .as_bytes(),
+    );
+    let mut buf = String::new();
+    let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+    let _ = s.read_to_string(&mut buf);
+    buf.starts_with("HTTP/1.1 200")
+}
+
 #[test]
-fn connections_over_the_cap_are_closed_at_once_and_service_resumes() {
+fn at_the_cap_idle_strangers_make_room_and_authenticated_clients_stay() {
     let server = Server::start(
         &[],
         Some("[server]\nmax_connections = 4\nheader_read_timeout_secs = 60\n"),
     );
-    let held: Vec<TcpStream> = (0..4)
+    // The operator's client, authenticated, then idle on its keep-alive connection.
+    let mut client = TcpStream::connect(hostport(&server)).expect("connect");
+    assert!(authenticated_request(&mut client, &server));
+    // A flood of idle sockets fills the rest of the cap.
+    let mut idle: Vec<TcpStream> = (0..3)
+        .map(|_| {
+            let s = TcpStream::connect(hostport(&server)).expect("connect");
+            std::thread::sleep(Duration::from_millis(50));
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    // A newcomer is served: the oldest idle stranger was closed to make room.
+    assert!(health(&server), "a new connection was refused at the cap");
+    assert!(
+        closed_within(&mut idle[0], Duration::from_secs(10)),
+        "the oldest idle stranger was kept"
+    );
+    // More newcomers push out the other strangers, never the authenticated client.
+    assert!(health(&server));
+    assert!(health(&server));
+    assert!(
+        authenticated_request(&mut client, &server),
+        "the authenticated client's connection was closed"
+    );
+}
+
+#[test]
+fn connections_over_the_cap_are_closed_at_once_when_every_one_is_authenticated() {
+    let server = Server::start(
+        &[],
+        Some("[server]\nmax_connections = 4\nheader_read_timeout_secs = 60\n"),
+    );
+    let mut held: Vec<TcpStream> = (0..4)
         .map(|_| TcpStream::connect(hostport(&server)).expect("connect"))
         .collect();
-    // Let the server accept them.
-    std::thread::sleep(Duration::from_millis(300));
+    for s in &mut held {
+        assert!(authenticated_request(s, &server));
+    }
     let mut extra = TcpStream::connect(hostport(&server)).expect("connect");
     assert!(
         closed_within(&mut extra, Duration::from_secs(10)),
@@ -261,18 +397,7 @@ fn connections_over_the_cap_are_closed_at_once_and_service_resumes() {
     let deadline = Instant::now() + Duration::from_secs(10);
     let mut ok = false;
     while Instant::now() < deadline && !ok {
-        let mut s = TcpStream::connect(hostport(&server)).expect("connect");
-        let _ = s.write_all(
-            format!(
-                "GET /health HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-                hostport(&server)
-            )
-            .as_bytes(),
-        );
-        let mut buf = String::new();
-        let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-        let _ = s.read_to_string(&mut buf);
-        ok = buf.starts_with("HTTP/1.1 200");
+        ok = health(&server);
         if !ok {
             std::thread::sleep(Duration::from_millis(100));
         }

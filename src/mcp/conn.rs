@@ -2,8 +2,12 @@
 //! idle timeout, so that neither slow nor idle sockets (which need no token to open) can use up
 //! the process's file descriptors.
 //!
-//! - **Cap**: a connection over `max_connections` is accepted and closed at once (its
-//!   descriptor is freed immediately; the client sees a reset and may retry).
+//! - **Cap**: at `max_connections`, a new connection first makes room by closing the oldest
+//!   connection that is idle and has never carried an authenticated request (a flood of idle
+//!   sockets from one process must not lock the operator's own clients out); a connection
+//!   that has authenticated is never the one closed. With no such connection, the new one is
+//!   accepted and closed at once (its descriptor is freed immediately; the client sees a reset
+//!   and may retry).
 //! - **Timeout**: while no request is in flight on a connection, the next request must reach
 //!   the router within `header_read_timeout` of the connection opening (or of the previous
 //!   response ending); otherwise reads fail and hyper closes the connection. Dribbling header
@@ -13,7 +17,9 @@
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, Weak};
+use std::task::Waker;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
@@ -36,9 +42,44 @@ pub struct ConnState {
     in_flight: AtomicUsize,
     /// Milliseconds after `opened` at which the connection last became idle.
     idle_since_ms: AtomicU64,
+    /// A request on it passed authentication: never closed to make room.
+    authenticated: AtomicBool,
+    /// Chosen to make room: the next read fails and hyper closes the connection.
+    evicted: AtomicBool,
+    /// The pending read's waker, so an eviction takes effect at once.
+    reader: Mutex<Option<Waker>>,
 }
 
 impl ConnState {
+    fn new() -> ConnState {
+        ConnState {
+            opened: Instant::now(),
+            in_flight: AtomicUsize::new(0),
+            idle_since_ms: AtomicU64::new(0),
+            authenticated: AtomicBool::new(false),
+            evicted: AtomicBool::new(false),
+            reader: Mutex::new(None),
+        }
+    }
+
+    /// A request on this connection carried a valid credential.
+    pub fn mark_authenticated(&self) {
+        self.authenticated.store(true, Ordering::Release);
+    }
+
+    fn evictable(&self) -> bool {
+        self.in_flight.load(Ordering::Acquire) == 0
+            && !self.authenticated.load(Ordering::Acquire)
+            && !self.evicted.load(Ordering::Acquire)
+    }
+
+    fn evict(&self) {
+        self.evicted.store(true, Ordering::Release);
+        if let Some(w) = self.reader.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            w.wake();
+        }
+    }
+
     fn idle_deadline(&self, timeout: Duration) -> Instant {
         self.opened + Duration::from_millis(self.idle_since_ms.load(Ordering::Acquire)) + timeout
     }
@@ -63,6 +104,8 @@ pub struct CappedListener {
     slots: Arc<Semaphore>,
     timeout: Duration,
     refused: u64,
+    /// Every open connection (dead entries are pruned when room is made).
+    open: Vec<Weak<ConnState>>,
 }
 
 impl CappedListener {
@@ -72,6 +115,25 @@ impl CappedListener {
             slots: Arc::new(Semaphore::new(max.max(1))),
             timeout,
             refused: 0,
+            open: Vec::new(),
+        }
+    }
+
+    /// Close the oldest idle connection that never authenticated; true when one was chosen.
+    fn make_room(&mut self) -> bool {
+        self.open.retain(|w| w.strong_count() > 0);
+        let victim = self
+            .open
+            .iter()
+            .filter_map(Weak::upgrade)
+            .filter(|c| c.evictable())
+            .min_by_key(|c| c.opened);
+        match victim {
+            Some(c) => {
+                c.evict();
+                true
+            }
+            None => false,
         }
     }
 }
@@ -84,7 +146,18 @@ impl Listener for CappedListener {
         loop {
             // axum's accept already retries (and backs off on EMFILE).
             let (tcp, peer) = Listener::accept(&mut self.inner).await;
-            let Ok(permit) = self.slots.clone().try_acquire_owned() else {
+            let mut permit = self.slots.clone().try_acquire_owned().ok();
+            if permit.is_none() && self.make_room() {
+                // The evicted connection's slot comes back once hyper drops its socket.
+                permit = tokio::time::timeout(
+                    Duration::from_millis(250),
+                    self.slots.clone().acquire_owned(),
+                )
+                .await
+                .ok()
+                .and_then(Result::ok);
+            }
+            let Some(permit) = permit else {
                 self.refused += 1;
                 if self.refused.is_power_of_two() {
                     tracing::warn!(
@@ -98,11 +171,8 @@ impl Listener for CappedListener {
             // Responses go out in several small writes (headers, then SSE events): without
             // TCP_NODELAY Nagle holds the later ones until the client's delayed ACK.
             let _ = tcp.set_nodelay(true);
-            let state = Arc::new(ConnState {
-                opened: Instant::now(),
-                in_flight: AtomicUsize::new(0),
-                idle_since_ms: AtomicU64::new(0),
-            });
+            let state = Arc::new(ConnState::new());
+            self.open.push(Arc::downgrade(&state));
             let io = GuardedIo {
                 inner: tcp,
                 state: state.clone(),
@@ -117,11 +187,7 @@ impl Listener for CappedListener {
     fn local_addr(&self) -> std::io::Result<ConnMeta> {
         Ok(ConnMeta {
             peer: self.inner.local_addr()?,
-            state: Arc::new(ConnState {
-                opened: Instant::now(),
-                in_flight: AtomicUsize::new(0),
-                idle_since_ms: AtomicU64::new(0),
-            }),
+            state: Arc::new(ConnState::new()),
         })
     }
 }
@@ -142,7 +208,14 @@ impl AsyncRead for GuardedIo {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<std::io::Result<()>> {
+        if self.state.evicted.load(Ordering::Acquire) {
+            return Poll::Ready(Err(evicted()));
+        }
         if self.state.in_flight.load(Ordering::Acquire) == 0 {
+            *self.state.reader.lock().unwrap_or_else(|e| e.into_inner()) = Some(cx.waker().clone());
+            if self.state.evicted.load(Ordering::Acquire) {
+                return Poll::Ready(Err(evicted()));
+            }
             let deadline = self.state.idle_deadline(self.timeout);
             if Instant::now() >= deadline {
                 return Poll::Ready(Err(timed_out()));
@@ -157,6 +230,13 @@ impl AsyncRead for GuardedIo {
         }
         Pin::new(&mut self.inner).poll_read(cx, buf)
     }
+}
+
+fn evicted() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::ConnectionAborted,
+        "closed to make room: idle and never authenticated, at server.max_connections",
+    )
 }
 
 fn timed_out() -> std::io::Error {

@@ -318,6 +318,13 @@ async fn guarded(g: &Guard, mut req: Request, next: Next) -> Result<Response, Re
     check_declared_size(g, &req)?;
     let peer = peer_ip(&req);
     let identity = authenticate(g, &req, &peer)?;
+    // An authenticated client's connection is never the one closed to make room.
+    if let Some(c) = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<super::conn::ConnMeta>>()
+    {
+        c.0.state.mark_authenticated();
+    }
     let session = req
         .headers()
         .get("mcp-session-id")
@@ -416,21 +423,17 @@ fn check_declared_size(g: &Guard, req: &Request) -> Result<(), Response> {
     }
 }
 
-/// Bearer token → the client it names. A peer that has used up its failed attempts is refused
-/// (even with a right token) until the allowance refills: guessing cannot go faster than one
-/// try per second.
+/// Bearer token → the client it names. Failed attempts are throttled per peer address: past
+/// the allowance a missing or wrong token is answered 429 until it refills (one try per
+/// second). The throttle counts failures, not the address: a request that carries a valid
+/// credential is never refused by it, since every local client (Copilot CLI, VS Code, Claude
+/// Code) shares 127.0.0.1 with whatever process sends bad tokens. Guessing gains nothing from
+/// that: tokens are 256 random bits.
 #[allow(clippy::result_large_err)] // the error is the finished response
 fn authenticate(g: &Guard, req: &Request, peer: &str) -> Result<ClientIdentity, Response> {
     let Some(creds) = &g.credentials else {
         return Ok(ClientIdentity::uncleared(super::auth::DEFAULT_CLIENT));
     };
-    if let Some(wait) = g.failures.peek(peer) {
-        return Err(too_many(
-            wait,
-            "Too many failed token attempts from this address",
-            "wait Retry-After seconds, then send the right token (`opsdesk mcp-config <client>` prints it)",
-        ));
-    }
     let presented = req.headers().get(header::AUTHORIZATION);
     if let Some(id) = presented.and_then(|v| creds.identify_header(v.as_bytes())) {
         return Ok(id.clone());
@@ -439,7 +442,7 @@ fn authenticate(g: &Guard, req: &Request, peer: &str) -> Result<ClientIdentity, 
         return Err(too_many(
             wait,
             "Too many failed token attempts from this address",
-            "wait Retry-After seconds, then send the right token",
+            "wait Retry-After seconds, then send the right token (`opsdesk mcp-config <client>` prints it)",
         ));
     }
     Err(unauthorized(presented.is_some()))
