@@ -146,3 +146,102 @@ fn console_in_tmux_at_80x24() {
 fn shell_quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
 }
+
+/// A console started in its own tmux session with `exec`, so the pane's process is opsdesk.
+fn console_in_session(t: &Tmux, data: &Path, home: &Path) -> i32 {
+    let bin = env!("CARGO_BIN_EXE_opsdesk");
+    let command = format!(
+        "exec env -u OPSDESK_CONFIG -u OPSDESK_DATA_DIR -u OPSDESK_THEME -u NO_COLOR {bin} --demo --keep --bind 127.0.0.1:0 --data-dir {}",
+        shell_quote(data)
+    );
+    let st = t
+        .cmd()
+        .args(["-f", "/dev/null", "new-session", "-d", "-s", "t"])
+        .args(["-x", "100", "-y", "30"])
+        .args(["-e", &format!("HOME={}", home.display())])
+        .args([
+            "-e",
+            &format!("XDG_CONFIG_HOME={}", home.join(".config").display()),
+        ])
+        .args(["-e", "TERM=tmux-256color"])
+        .arg(command)
+        .status()
+        .expect("tmux new-session");
+    assert!(st.success());
+    t.wait_for("the first frame", |s| s.contains("1 Inbox"));
+    let o = t
+        .cmd()
+        .args(["list-panes", "-t", "t", "-F", "#{pane_pid}"])
+        .output()
+        .expect("tmux list-panes");
+    String::from_utf8_lossy(&o.stdout)
+        .trim()
+        .parse()
+        .expect("the pane's pid")
+}
+
+/// The process is gone (or a zombie) within 20 s.
+fn ends_within(pid: i32) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(20) {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit_once(')')
+            .is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
+        if stat.is_empty() || zombie {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+/// Nobody holds the data dir's engine lock.
+fn lock_is_free(data: &Path) -> bool {
+    use std::os::fd::AsRawFd;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(data.join("engine.lock"))
+        .expect("engine.lock");
+    // SAFETY: flock on a descriptor we own; released when `f` closes.
+    unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+#[test]
+fn a_console_whose_terminal_goes_away_exits_and_frees_the_data_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let t = Tmux {
+        socket: format!("opsdesk-test-gone-{}", std::process::id()),
+    };
+    let pid = console_in_session(&t, &data, &home);
+    assert!(!lock_is_free(&data), "the running console holds the lock");
+    // The terminal disappears under it, as when its window or SSH session is closed.
+    let st = t
+        .cmd()
+        .args(["kill-session", "-t", "t"])
+        .status()
+        .expect("tmux kill-session");
+    assert!(st.success());
+    assert!(ends_within(pid), "the console outlived its terminal");
+    assert!(lock_is_free(&data), "the engine lock is still held");
+}
+
+#[test]
+fn sigterm_ends_a_running_console() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let t = Tmux {
+        socket: format!("opsdesk-test-term-{}", std::process::id()),
+    };
+    let pid = console_in_session(&t, &data, &home);
+    // SAFETY: a signal to the console we started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    assert!(ends_within(pid), "SIGTERM did not end the console");
+    assert!(lock_is_free(&data), "the engine lock is still held");
+}

@@ -47,8 +47,16 @@ pub fn spawn_input(
     std::thread::Builder::new()
         .name("console-input".into())
         .spawn(move || {
+            // SAFETY: isatty only inspects the descriptor.
+            let tty = unsafe { libc::isatty(libc::STDIN_FILENO) } == 1;
             loop {
                 if gate.stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                // A terminal that went away (window closed, SSH dropped, tmux session killed)
+                // leaves crossterm's poll spinning on a dead tty; notice the hang-up instead.
+                if tty && hung_up(libc::STDIN_FILENO) {
+                    let _ = tx.send(Msg::Fatal("the terminal went away".into()));
                     break;
                 }
                 if gate.paused.load(Ordering::SeqCst) {
@@ -86,6 +94,18 @@ pub fn spawn_input(
                 }
             }
         })
+}
+
+/// Whether `fd` (a tty) was hung up: its other end closed.
+fn hung_up(fd: i32) -> bool {
+    let mut p = libc::pollfd {
+        fd,
+        events: 0,
+        revents: 0,
+    };
+    // SAFETY: one pollfd we own, no waiting.
+    let n = unsafe { libc::poll(&mut p, 1, 0) };
+    n > 0 && p.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
 }
 
 /// Forward engine events to the UI. A lag means events were dropped: the UI reloads.

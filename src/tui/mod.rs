@@ -163,12 +163,25 @@ pub fn run(
     gate.stop.store(true, Ordering::SeqCst);
     drop(req_tx);
     drop(_guard);
-    let _ = input.join();
+    // The reader notices `stop` within one poll; on a terminal that went away it may be stuck
+    // inside crossterm, so it is waited for only briefly (the process exit ends it).
+    join_within(input, Duration::from_millis(300));
     // The data task may be in the middle of a write; let it finish (it ends when the request
-    // channel closes).
-    let _ = worker.join();
+    // channel closes), but never hold a quit or a SIGTERM hostage to it.
+    join_within(worker, Duration::from_millis(700));
     result?;
     Ok(app.fatal)
+}
+
+/// Join `t` if it ends within `limit`; otherwise leave it to the process exit.
+fn join_within(t: std::thread::JoinHandle<()>, limit: Duration) {
+    let until = Instant::now() + limit;
+    while !t.is_finished() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    if t.is_finished() {
+        let _ = t.join();
+    }
 }
 
 fn apply(
