@@ -338,7 +338,7 @@ fn providers_pane_lists_vault_tools_with_their_health_and_broken_folders() {
     let out = render(&a);
     for want in [
         "Vault tools · 3 served, 1 broken",
-        "network not isolated: unshare(CLONE_NEWUSER | CLONE_NEWNET) failed",
+        "sandbox (best_effort) incomplete: missing namespaces",
         "vault_thread_summary",
         "ok (42 ms)",
         "error: the tool did not finish within 1s",
@@ -441,6 +441,38 @@ fn approve_asks_for_confirmation_then_submits_with_the_shown_digest() {
                 digest: Some(digest)
             },
             label: "approved draft d-aaaa000001".into()
+        })]
+    );
+}
+
+#[test]
+fn a_draft_that_sends_nothing_gets_the_same_dialog_and_outcome() {
+    let mut a = app(false);
+    let mut d = draft("d-aaaa000007", DraftStatus::Pending, "x@contoso.com", 0);
+    d.outbound = Outbound::MoveMail {
+        message_id: "msg-2".into(),
+        folder: "archive".into(),
+    };
+    d.digest = opsdesk::domain::content_digest("work", &d.outbound);
+    a.update(Msg::Drafts(vec![d.clone()]));
+    key(&mut a, KeyCode::Char('3'));
+    let fx = key(&mut a, KeyCode::Char('a'));
+    assert!(fx.is_empty(), "approval waits for the confirmation");
+    let screen = render(&a);
+    assert!(
+        screen.contains("move message msg-2 to folder archive")
+            && screen.contains("nothing is sent"),
+        "{screen}"
+    );
+    let fx = key(&mut a, KeyCode::Char('y'));
+    assert_eq!(
+        fx,
+        vec![Effect::Req(Req::Submit {
+            action: Action::ApproveDraft {
+                id: "d-aaaa000007".into(),
+                digest: Some(d.digest.clone())
+            },
+            label: "approved draft d-aaaa000007".into()
         })]
     );
 }

@@ -334,25 +334,38 @@ impl App {
             digest: Some(d.digest.clone()),
         };
         let label = format!("approved draft {}", d.id);
-        if !sends(&d.outbound) {
-            self.overlay = None;
-            return;
+        // Every decidable draft gets the same dialog; what approving does is said plainly.
+        let mut lines = vec![format!("{} for profile {}", d.outbound.kind(), d.profile)];
+        let recipients = d.outbound.recipients();
+        if !recipients.is_empty() {
+            lines.push(format!("to: {}", recipients.join(", ")));
         }
-        let mut lines = vec![
-            format!("{} for profile {}", d.outbound.kind(), d.profile),
-            format!("to: {}", d.outbound.recipients().join(", ")),
-        ];
+        match &d.outbound {
+            crate::domain::Outbound::MoveMail { message_id, folder } => {
+                lines.push(format!("move message {message_id} to folder {folder}"));
+            }
+            crate::domain::Outbound::CreateDeal { spec } => {
+                lines.push(format!("deal: {}", spec.name));
+            }
+            _ => {}
+        }
         if let Some(s) = d.outbound.subject() {
             lines.push(format!("subject: {s}"));
         }
         if d.outbound.body_html().is_some() {
             lines.push(format!("format: {}", crate::html_mail::REVIEW_NOTE));
         }
+        if !d.outbound.body().is_empty() {
+            lines.push(String::new());
+            lines.extend(d.outbound.body().lines().take(6).map(str::to_string));
+        }
         lines.push(String::new());
-        lines.extend(d.outbound.body().lines().take(6).map(str::to_string));
-        lines.push(String::new());
-        lines
-            .push("Approving releases this to be sent. y = approve · anything else cancels".into());
+        lines.push(if sends(&d.outbound) {
+            "Approving releases this to be sent. y = approve · anything else cancels".into()
+        } else {
+            "Approving carries this out (nothing is sent). y = approve · anything else cancels"
+                .into()
+        });
         self.overlay = Some(Overlay::Confirm {
             title: format!("Approve draft {}?", d.id),
             lines,
