@@ -999,3 +999,44 @@ fn demo_without_api_keys_says_so_before_the_assistant_is_asked() {
     c.send("q");
     c.wait_exit();
 }
+
+#[test]
+fn a_draft_queued_by_another_process_appears_without_a_reload() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut c = Console::start(&data, &home);
+    c.send("3");
+    c.wait_for("a pending draft", |s| selected_pending(s).is_some());
+    // The CLI, another process, queues one while the console runs.
+    let list = opsdesk(&data, &["--demo", "--json", "drafts", "list"]);
+    assert!(
+        list.status.success(),
+        "{}",
+        String::from_utf8_lossy(&list.stderr)
+    );
+    let drafts: Value = serde_json::from_slice(&list.stdout).unwrap();
+    let profile = drafts[0]["profile"].as_str().unwrap().to_string();
+    let o = opsdesk(
+        &data,
+        &[
+            "--demo",
+            "drafts",
+            "new",
+            "--profile",
+            &profile,
+            "--to",
+            "watched@fabrikam.example",
+            "--subject",
+            "From the CLI",
+            "--body",
+            "Queued by another process.",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // No key pressed: the pane follows the file.
+    c.wait_for("the CLI's draft", |s| {
+        s.contains("watched@fabrikam.example")
+    });
+}

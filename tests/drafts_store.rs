@@ -124,6 +124,10 @@ fn an_edit_after_review_voids_the_approval() {
         .unwrap();
     assert_eq!(d.status, DraftStatus::Pending);
     assert!(!d.approval_holds());
+    // Nothing of the voided decision is shown as if it held.
+    assert_eq!(d.decided_by, None);
+    assert_eq!(d.reason, None);
+    assert_eq!(d.approved_digest, None);
     // Approving what was reviewed before the edit is refused.
     let err = drafts
         .append(ev(

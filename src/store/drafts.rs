@@ -364,8 +364,12 @@ fn transition(d: &mut Draft, ev: &DraftEvent) -> Result<(), String> {
             d.outbound = outbound.clone();
             d.digest = digest.clone();
             d.edits += 1;
-            // The approval was for the old content: it no longer holds.
+            // A decision was about the old content: it no longer holds, and nothing of it is
+            // shown as if it did (who decided, why, what was approved).
             d.status = DraftStatus::Pending;
+            d.decided_by = None;
+            d.reason = None;
+            d.approved_digest = None;
         }
         DraftEventKind::Approved { digest } => {
             operator_only(&ev.actor, "approve")?;

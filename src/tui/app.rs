@@ -298,6 +298,8 @@ pub enum Msg {
     Engine(EngineEvent),
     /// The event bus dropped events for us: reload from the files.
     Lagged,
+    /// The drafts file changed on disk (perhaps by another process): reload the queue.
+    DraftsOnDisk,
     InboxPage {
         generation: u64,
         anchor: Anchor,
@@ -1194,6 +1196,7 @@ impl App {
                 self.remind();
             }
             Msg::Engine(ev) => self.on_engine(ev, &mut fx),
+            Msg::DraftsOnDisk => fx.push(Effect::Req(Req::Drafts)),
             Msg::Lagged => {
                 self.say(Level::Warn, "missed live updates; reloaded from disk");
                 fx.extend(self.reload());

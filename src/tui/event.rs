@@ -108,6 +108,37 @@ fn hung_up(fd: i32) -> bool {
     n > 0 && p.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
 }
 
+/// Watch the drafts folder: drafts queued or decided by another process (the CLI, a vault tool
+/// run from the CLI) reach the Drafts pane without Ctrl-r. A burst of changes is one reload.
+/// The watcher lives as long as the returned value.
+pub fn watch_drafts(
+    dir: &std::path::Path,
+    tx: Sender<Msg>,
+) -> notify::Result<notify::RecommendedWatcher> {
+    use notify::{RecursiveMode, Watcher};
+    let (ev_tx, ev_rx) = std::sync::mpsc::channel::<()>();
+    let mut w = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        if res.is_ok_and(|e| !e.kind.is_access()) {
+            let _ = ev_tx.send(());
+        }
+    })?;
+    w.watch(dir, RecursiveMode::NonRecursive)?;
+    std::thread::Builder::new()
+        .name("console-drafts-watch".into())
+        .spawn(move || {
+            // Ends when the watcher (and with it the sender) is dropped.
+            while ev_rx.recv().is_ok() {
+                std::thread::sleep(Duration::from_millis(150));
+                while ev_rx.try_recv().is_ok() {}
+                if tx.send(Msg::DraftsOnDisk).is_err() {
+                    break;
+                }
+            }
+        })
+        .map_err(|e| notify::Error::generic(&e.to_string()))?;
+    Ok(w)
+}
+
 /// Forward engine events to the UI. A lag means events were dropped: the UI reloads.
 pub async fn forward_engine(mut rx: broadcast::Receiver<EngineEvent>, tx: Sender<Msg>) {
     loop {

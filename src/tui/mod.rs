@@ -83,6 +83,14 @@ pub fn run(
             let _ = tx.send(Msg::Fatal("stopped by a signal".into()));
         });
     }
+    // Best effort: without it, drafts from other processes still show after Ctrl-r.
+    let _drafts_watch = match event::watch_drafts(&engine.paths().drafts_dir(), msg_tx.clone()) {
+        Ok(w) => Some(w),
+        Err(e) => {
+            tracing::warn!("console: the drafts folder is not watched: {e}");
+            None
+        }
+    };
     let worker = data::spawn(
         engine.clone(),
         opts.clients.clone(),
