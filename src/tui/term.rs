@@ -99,8 +99,42 @@ impl Drop for TerminalGuard {
     }
 }
 
-/// Point stderr at `path` until the returned guard drops.
+/// The console's log is rotated past this size: it becomes `console.log.1`, older ones shift up.
+pub const LOG_MAX_BYTES: u64 = 4 * 1024 * 1024;
+/// Rotated logs kept beside the live one (`.1` newest … `.3` oldest).
+pub const LOG_KEEP: usize = 3;
+/// How often the live log's size is looked at.
+const LOG_CHECK: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// When `path` is over `max` bytes, shift `path.{keep-1}` → `path.{keep}` … and `path` →
+/// `path.1` (the oldest beyond `keep` is overwritten); true when it rotated.
+pub fn rotate_if_large(path: &Path, max: u64, keep: usize) -> io::Result<bool> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > max => {}
+        Ok(_) => return Ok(false),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e),
+    }
+    let numbered = |n: usize| {
+        let mut p = path.as_os_str().to_owned();
+        p.push(format!(".{n}"));
+        std::path::PathBuf::from(p)
+    };
+    for n in (1..keep.max(1)).rev() {
+        let from = numbered(n);
+        if from.exists() {
+            std::fs::rename(&from, numbered(n + 1))?;
+        }
+    }
+    std::fs::rename(path, numbered(1))?;
+    Ok(true)
+}
+
+/// Point stderr at `path` until the returned guard drops, rotating it by size (at the start
+/// and while the console runs).
 pub fn redirect_stderr(path: &Path) -> io::Result<StderrGuard> {
+    // A log that cannot be rotated is still written to; the console must start.
+    let _ = rotate_if_large(path, LOG_MAX_BYTES, LOG_KEEP);
     let file = crate::paths::open_private_append(path)?;
     // SAFETY: dup/dup2 on valid descriptors; the saved copy is closed in restore_stderr.
     let saved = unsafe { libc::dup(2) };
@@ -113,7 +147,31 @@ pub fn redirect_stderr(path: &Path) -> io::Result<StderrGuard> {
         return Err(e);
     }
     SAVED_STDERR.store(saved, Ordering::SeqCst);
-    Ok(StderrGuard)
+    let stop = Arc::new(AtomicBool::new(false));
+    let (p, halt) = (path.to_path_buf(), stop.clone());
+    let _ = std::thread::Builder::new()
+        .name("console-log-rotate".into())
+        .spawn(move || {
+            while !halt.load(Ordering::SeqCst) {
+                std::thread::sleep(LOG_CHECK);
+                if halt.load(Ordering::SeqCst) {
+                    break;
+                }
+                if !matches!(rotate_if_large(&p, LOG_MAX_BYTES, LOG_KEEP), Ok(true)) {
+                    continue;
+                }
+                // Writes go on to the renamed file until stderr points at a fresh one.
+                if let Ok(f) = crate::paths::open_private_append(&p)
+                    && !halt.load(Ordering::SeqCst)
+                {
+                    // SAFETY: dup2 of a descriptor we own onto stderr.
+                    unsafe {
+                        libc::dup2(f.as_raw_fd(), 2);
+                    }
+                }
+            }
+        });
+    Ok(StderrGuard { stop })
 }
 
 fn restore_stderr() {
@@ -127,10 +185,13 @@ fn restore_stderr() {
     }
 }
 
-pub struct StderrGuard;
+pub struct StderrGuard {
+    stop: Arc<AtomicBool>,
+}
 
 impl Drop for StderrGuard {
     fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
         restore_stderr();
     }
 }
@@ -193,5 +254,37 @@ fn describe(info: &std::panic::PanicHookInfo<'_>) -> String {
     match info.location() {
         Some(l) => format!("{payload} at {}:{}", l.file(), l.line()),
         None => payload,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_large_log_is_rotated_and_only_a_few_are_kept() {
+        let d = tempfile::tempdir().unwrap();
+        let log = d.path().join("console.log");
+        let nth = |n: usize| d.path().join(format!("console.log.{n}"));
+        // Small: left alone.
+        std::fs::write(&log, "x").unwrap();
+        assert!(!rotate_if_large(&log, 10, 3).unwrap());
+        for round in 1..=5 {
+            std::fs::write(&log, format!("round {round} {}", "y".repeat(20))).unwrap();
+            assert!(rotate_if_large(&log, 10, 3).unwrap());
+            assert!(!log.exists());
+        }
+        // The newest rotated log is .1; only .1-.3 are kept.
+        assert!(
+            std::fs::read_to_string(nth(1))
+                .unwrap()
+                .starts_with("round 5")
+        );
+        assert!(
+            std::fs::read_to_string(nth(3))
+                .unwrap()
+                .starts_with("round 3")
+        );
+        assert!(!nth(4).exists());
     }
 }
