@@ -139,8 +139,15 @@ pub struct Engine {
     zone: crate::assistant::Zone,
     /// Inbound attachments' bytes (`store/attachments.rs`); read through `reads.rs`.
     attachments: crate::store::attachments::AttachmentStore,
+    /// Records already handed to a consumer by a push that the client turns into a turn
+    /// (Claude Code's channel): consumer → seqs after its cursor that its pulls skip.
+    delivered: std::sync::Mutex<std::collections::HashMap<String, std::collections::BTreeSet<u64>>>,
     _lock: Option<EngineLock>,
 }
+
+/// At most this many pushed-but-not-yet-passed seqs are remembered per consumer (the oldest
+/// are forgotten first: a forgotten one is delivered again by a pull, never lost).
+const MAX_DELIVERED: usize = 4096;
 
 impl Engine {
     /// Open the stores in `paths.data_dir`. `Mode::Primary` takes the engine lock and fails with
@@ -195,6 +202,7 @@ impl Engine {
             events,
             health: Default::default(),
             llm: Default::default(),
+            delivered: Default::default(),
             _lock: lock,
         })
     }
@@ -1063,6 +1071,40 @@ impl Call<'_> {
 }
 
 /// The inbox consumer an actor reads as.
+impl Engine {
+    /// Record that the record `seq` was delivered to `consumer` by a push its client turns into
+    /// a turn (Claude Code's channel): that consumer's pulls skip it, so the model is not
+    /// handed the same message twice. Its cursor does not move: a record that was not pushed
+    /// (a reconnect in between, a push withheld) is still pulled.
+    pub fn mark_delivered(&self, consumer: &str, seq: u64) {
+        let mut d = self.delivered.lock().unwrap_or_else(|e| e.into_inner());
+        let set = d.entry(consumer.to_string()).or_default();
+        set.insert(seq);
+        while set.len() > MAX_DELIVERED {
+            set.pop_first();
+        }
+    }
+
+    /// Drop `seq` and anything before it from `consumer`'s pushed set; whether `seq` was in it.
+    fn take_delivered(&self, consumer: &str, seq: u64) -> bool {
+        let mut d = self.delivered.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(set) = d.get_mut(consumer) else {
+            return false;
+        };
+        let had = set.contains(&seq);
+        *set = set.split_off(&(seq + 1));
+        had
+    }
+
+    fn has_delivered(&self, consumer: &str) -> bool {
+        self.delivered
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(consumer)
+            .is_some_and(|s| !s.is_empty())
+    }
+}
+
 pub fn consumer_name(actor: &Actor) -> Option<String> {
     match actor {
         Actor::Console => Some("console".into()),

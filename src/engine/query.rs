@@ -379,13 +379,52 @@ impl Engine {
             profile,
             text: None,
         };
-        let (batch, now_at) =
+        let (mut batch, mut now_at) =
             self.inbox
                 .pull_from(&consumer, since, limit, &filter, mark_consumed)?;
-        let target = format!(
-            "{consumer} returned={} cursor={now_at}",
-            batch.records.len()
-        );
+        // Records already pushed to this consumer as turns (Claude Code's channel) are not
+        // handed over again by a consuming pull; it reads on past them so a full batch stays
+        // full.
+        let mut skipped_pushed = 0usize;
+        if mark_consumed && self.has_delivered(&consumer) {
+            let mut kept = Vec::with_capacity(limit);
+            let mut want = limit;
+            loop {
+                let read = batch.records.len();
+                let last = batch.records.last().map(|r| r.seq);
+                for r in std::mem::take(&mut batch.records) {
+                    if self.take_delivered(&consumer, r.seq) {
+                        skipped_pushed += 1;
+                    } else {
+                        kept.push(r);
+                    }
+                }
+                let Some(last) = last else { break };
+                if read < want || kept.len() >= limit {
+                    break;
+                }
+                want = limit - kept.len();
+                let (more, at) =
+                    self.inbox
+                        .pull_from(&consumer, Some(last), want, &filter, true)?;
+                now_at = at;
+                batch.last_seq = more.last_seq;
+                batch.skipped_corrupt += more.skipped_corrupt;
+                batch.records = more.records;
+            }
+            batch.records = kept;
+        }
+        let target = if skipped_pushed > 0 {
+            format!(
+                "{consumer} returned={} cursor={now_at} skipped_pushed={skipped_pushed}",
+                batch.records.len()
+            )
+        } else {
+            format!(
+                "{consumer} returned={} cursor={now_at}",
+                batch.records.len()
+            )
+        };
         Ok((
             PullAnswer {
                 consumer,

@@ -255,6 +255,7 @@ fn inbox_appended(hub: &Arc<Hub>, rec: &InboxRecord, unread: u64) {
         let mut channel = is_claude_code(&p.client).then(|| channel.clone());
         let hub = hub.clone();
         let profile = rec.profile.clone();
+        let seq = rec.seq;
         send(p, move |p| async move {
             // PHICLIENTS-VIEW (3/3): every push passes the PHI view (attributed to the
             // record's profile); one that cannot be redacted is not sent.
@@ -301,10 +302,18 @@ fn inbox_appended(hub: &Arc<Hub>, rec: &InboxRecord, unread: u64) {
             }
             if let Some(params) = channel {
                 let n = CustomNotification::new(CLAUDE_CHANNEL, Some(params));
-                let _ = p
+                let sent = p
                     .peer
                     .send_notification(ServerNotification::CustomNotification(n))
                     .await;
+                // Delivered as a turn: this client's next pull does not hand it over again.
+                let actor = super::server::OpsDesk::actor_name_for(&p.identity, Some(&p.client));
+                if sent.is_ok()
+                    && let Some(consumer) =
+                        crate::engine::consumer_name(&crate::domain::Actor::mcp(&actor))
+                {
+                    hub.engine().mark_delivered(&consumer, seq);
+                }
             }
         });
     }

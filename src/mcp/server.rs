@@ -698,7 +698,7 @@ impl OpsDesk {
     }
 
     /// [`OpsDesk::actor_name`] from the client's self-declared name, if it gave one.
-    fn actor_name_for(who: &ClientIdentity, declared: Option<&str>) -> String {
+    pub(crate) fn actor_name_for(who: &ClientIdentity, declared: Option<&str>) -> String {
         if who.name == super::auth::DEFAULT_CLIENT || who.name == super::auth::STDIO_CLIENT {
             match declared {
                 Some(name) => format!("{}/{}", who.name, clean_client_name(Some(name))),
