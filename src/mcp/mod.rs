@@ -25,6 +25,7 @@ pub mod filing;
 pub mod fixtures;
 pub mod http;
 pub mod notify;
+pub mod prompts;
 pub mod rendered;
 pub mod resources;
 pub mod scope;

@@ -751,7 +751,7 @@ impl OpsDesk {
                 r.list_changed = Some(true);
             }
         } else {
-            caps.prompts = None;
+            // The prompts (`mcp::prompts`) are a fixed set per configuration.
             caps.completions = None;
         }
         caps
@@ -1117,21 +1117,61 @@ impl ServerHandler for OpsDesk {
                 ListPromptsResult::with_all_items(fx.prompts()),
             ));
         }
-        let _ = ctx;
-        Err(McpError::method_not_found::<ListPromptsRequestMethod>())
+        let who = self.hub.identity(&ctx.extensions);
+        let scope = self.hub.scope_of(&who);
+        Ok(Self::cache_hints(
+            &ctx,
+            ListPromptsResult::with_all_items(super::prompts::list(
+                &scope,
+                &self.hub.engine().profile_names(),
+            )),
+        ))
     }
 
     async fn get_prompt(
         &self,
         req: GetPromptRequestParams,
-        _ctx: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         #[cfg(feature = "conformance")]
         if let Some(fx) = &self.hub.fixtures {
             return fx.get_prompt(req);
         }
-        let _ = req;
-        Err(McpError::method_not_found::<GetPromptRequestMethod>())
+        let who = self.hub.identity(&ctx.extensions);
+        let actor = Self::actor_name(&who, &ctx);
+        let scope = self.hub.scope_of(&who);
+        let profiles = self.hub.engine().profile_names();
+        let result = super::prompts::get(&scope, &profiles, &req.name, req.arguments.as_ref());
+        // Governed like a read: every get is audited, a refusal too.
+        let (outcome, reason) = match &result {
+            Ok(_) => (crate::domain::AuditOutcome::Ok, None),
+            Err(super::prompts::GetError::Unknown(_)) => (
+                crate::domain::AuditOutcome::Denied,
+                Some("no such prompt for this client".to_string()),
+            ),
+            Err(super::prompts::GetError::Invalid(m)) => {
+                (crate::domain::AuditOutcome::Denied, Some(m.clone()))
+            }
+        };
+        let mut ev = crate::domain::AuditEvent::new("prompt.get", Actor::mcp(&actor), outcome)
+            .tool(crate::sanitize::one_line(&req.name, 80));
+        if let Some(r) = reason {
+            ev = ev.reason(r);
+        }
+        let engine = self.hub.engine().clone();
+        match tokio::task::spawn_blocking(move || engine.audit(ev)).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => return Err(McpError::internal_error(e.to_string(), None)),
+            Err(e) => return Err(McpError::internal_error(e.to_string(), None)),
+        }
+        match result {
+            Ok(r) => Ok(r.into()),
+            Err(super::prompts::GetError::Unknown(available)) => Err(McpError::invalid_params(
+                format!("no prompt `{}`", crate::sanitize::one_line(&req.name, 80)),
+                Some(serde_json::json!({"available_prompts": available})),
+            )),
+            Err(super::prompts::GetError::Invalid(m)) => Err(McpError::invalid_params(m, None)),
+        }
     }
 
     async fn complete(
