@@ -86,7 +86,12 @@ impl Answer {
     }
 
     pub fn response(&self) -> Response {
-        (self.status, self.headers.clone(), Body::from(self.body.clone())).into_response()
+        (
+            self.status,
+            self.headers.clone(),
+            Body::from(self.body.clone()),
+        )
+            .into_response()
     }
 
     fn cost(&self) -> usize {
@@ -414,7 +419,12 @@ mod tests {
         }
         assert!(replay(&c, b"b0", t0).first_answer().await.is_none());
         let last = format!("b{}", n - 1);
-        assert!(replay(&c, last.as_bytes(), t0).first_answer().await.is_some());
+        assert!(
+            replay(&c, last.as_bytes(), t0)
+                .first_answer()
+                .await
+                .is_some()
+        );
     }
 
     #[test]
