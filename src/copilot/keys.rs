@@ -347,6 +347,13 @@ mod tests {
     }
 
     #[test]
+    fn fetches_back_off_doubling_from_five_seconds_to_five_minutes() {
+        let secs: Vec<u64> = (1..=9).map(|n| backoff(n).as_secs()).collect();
+        assert_eq!(secs, [5, 10, 20, 40, 80, 160, 300, 300, 300]);
+        assert_eq!(backoff(u32::MAX), BACKOFF_MAX);
+    }
+
+    #[test]
     fn headers_are_named_when_missing_or_malformed() {
         assert_eq!(header_text(None, "A"), Err(Refusal::Missing("A")));
         assert_eq!(header_text(Some(b""), "A"), Err(Refusal::Missing("A")));

@@ -160,7 +160,7 @@ impl Ticket {
     pub fn finish(self, answer: Arc<Answer>) {
         {
             let mut st = lock(&self.cache);
-            st.finish(&self.digest, Some(answer.clone()), Instant::now());
+            st.finish(&self.digest, Some(answer.clone()));
         }
         // Waiters hold receivers; none is fine.
         let _ = self.tx.send(Some(answer));
@@ -171,7 +171,7 @@ impl Drop for Ticket {
     fn drop(&mut self) {
         if self.tx.borrow().is_none() {
             let mut st = lock(&self.cache);
-            st.finish(&self.digest, None, Instant::now());
+            st.finish(&self.digest, None);
         }
     }
 }
@@ -192,7 +192,8 @@ struct State {
     entries: HashMap<Digest, Entry>,
     /// Bodies by arrival, oldest first (arrival order is time order).
     seen: VecDeque<(Digest, Instant)>,
-    /// Kept answers by the time they were kept, oldest first.
+    /// Kept answers by their first copy's arrival, oldest first (near enough: a first copy that
+    /// ran long may finish after a later one; it is then dropped a little late).
     answers: VecDeque<(Digest, Instant)>,
     answer_bytes: usize,
 }
@@ -233,10 +234,13 @@ impl State {
         }
     }
 
-    fn finish(&mut self, d: &Digest, answer: Option<Arc<Answer>>, now: Instant) {
+    /// The first copy of `d` is done. Its answer is kept until [`ANSWER_WINDOW`] after the
+    /// first copy arrived (so a slow first copy keeps it a little shorter, never longer).
+    fn finish(&mut self, d: &Digest, answer: Option<Arc<Answer>>) {
         let Some(e) = self.entries.get_mut(d) else {
             return;
         };
+        let at = e.at;
         if matches!(e.state, State0::Done(_)) {
             return;
         }
@@ -247,7 +251,7 @@ impl State {
             return;
         }
         self.answer_bytes += cost;
-        self.answers.push_back((*d, now));
+        self.answers.push_back((*d, at));
         while self.answer_bytes > MAX_ANSWER_BYTES && !self.answers.is_empty() {
             self.drop_oldest_answer();
         }
