@@ -1430,3 +1430,42 @@ MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\
         "{shown}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_graph_mail_with_more_attachments_than_a_record_lists_stores_only_those_it_lists() {
+    use opsdesk::sanitize::MAX_ATTACHMENTS;
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = graph_config(&fake, "");
+    let acct = graph_account(&fake, &cfg, tmp.path());
+    let paths = Paths::resolve(Some(tmp.path().to_path_buf()), None).unwrap();
+    let engine = Arc::new(Engine::open(paths, cfg, Mode::Primary).unwrap());
+    let carried = MAX_ATTACHMENTS + 36;
+    let mail = fake.with(|s| {
+        let id = s.add_mail("Many files", "ann@fabrikam.com", "<p>attached</p>");
+        for i in 0..carried {
+            let bytes = format!("file {i}");
+            s.add_file_attachment(
+                &id,
+                &format!("f{i}.txt"),
+                "text/plain",
+                bytes.as_bytes(),
+                false,
+            );
+        }
+        id
+    });
+    poll_mail(&engine, &acct).await;
+    let rec = engine.inbox_record_by_id(&mail).unwrap().unwrap();
+    assert_eq!(rec.attachments.len(), MAX_ATTACHMENTS);
+    assert_eq!(rec.meta["attachments_truncated"], carried);
+    let store = engine.attachment_store().unwrap();
+    let listed: u64 = rec.attachments.iter().map(|a| a.size).sum();
+    assert_eq!(store.measure().unwrap(), listed);
+    let dropped = sha(format!("file {MAX_ATTACHMENTS}").as_bytes());
+    assert!(!store.path_of(&dropped).unwrap().exists());
+    assert_eq!(
+        opsdesk::store::attachments::dropped_count(&rec.meta, rec.attachments.len()),
+        36
+    );
+}
