@@ -9,7 +9,7 @@
 //!    bytes (`keys`). A refusal is 401 with a JSON error, audited as `copilot.webhook` /
 //!    `denied` with the reason code only (never the body, never header values); when GitHub's
 //!    key list cannot be had (`keys`: the last good list lives its cache time, fetches back
-//!    off while failing) it is 503, audited as `error`. Both count toward the allowance of 2.
+//!    off while failing) it is 503, audited as `error`. Both count toward step 2's allowance.
 //! 4. Rate limit (`server.rate_limit_*`, its own bucket per peer): 429.
 //! 5. Only now the body is parsed (`messages`); the last user message picks an intent
 //!    (`intent`), which runs through the engine and the PHI view (`answer`) within
@@ -25,8 +25,10 @@
 //! 5b. Then the body is claimed in the replay cache (`replay`): a body already received is
 //!    never acted on again. Its user gets the first answer again (waiting for it when both
 //!    arrive together), anyone else or a replay whose answer is gone gets 409; each replay is
-//!    audited as `denied`. The first copy runs on its own task, so a timeout or a closed
-//!    connection cannot cut an action in half: it finishes and its answer is kept.
+//!    audited as `denied`, and not counted toward step 2's allowance (a retry by GitHub is
+//!    not a guess; the rate limit bounds replays). The first copy runs on its own task, so a
+//!    timeout or a closed connection cannot cut an action in half: it finishes and its answer
+//!    is kept.
 //!
 //! `X-GitHub-Token` lives in memory for the one request ([`crate::llm::UserToken`], whose
 //! `Debug` shows no value): it goes to GitHub's `/user` and, for an intent that needs an LLM,
