@@ -772,8 +772,13 @@ fn clean_party(p: &Party) -> Party {
 pub const MAX_ATTACHMENT_NAME_CHARS: usize = 120;
 /// Characters of text extracted from one attachment that a record keeps.
 pub const MAX_ATTACHMENT_TEXT_CHARS: usize = 8_000;
-/// Attachments kept on one record (a mail with more lists the first ones, flagged in meta).
+/// Attachments kept on one record and in the attachment store: a mail with more lists and
+/// stores the first ones; the rest are dropped unstored and counted in meta
+/// ([`META_ATTACHMENTS_TRUNCATED`]). 64 is far beyond any real mail's files and inline
+/// images, and keeps one record (and one mail's writes to the store) bounded.
 pub const MAX_ATTACHMENTS: usize = 64;
+/// Meta key: how many attachments the mail carried, when more than [`MAX_ATTACHMENTS`].
+pub const META_ATTACHMENTS_TRUNCATED: &str = "attachments_truncated";
 /// Characters of extracted attachment text one record keeps in all (later texts are cut).
 pub const MAX_ATTACHMENTS_TEXT_CHARS: usize = 32_000;
 
@@ -791,7 +796,9 @@ const RESERVED_NAMES: [&str; 22] = [
 /// and the length is capped keeping the extension. Idempotent; never empty. The attachment
 /// store never uses this (or any sender text) as a path: files there are named by hash.
 pub fn safe_file_name(raw: &str) -> String {
-    let flat = one_line(raw, MAX_FIELD_CHARS * 2);
+    // Not bounded here: a cut before the extension is found would drop it (and with it the
+    // risk flag of `aaaa…aaa.exe`); the length cap below keeps the extension.
+    let flat = one_line(raw, usize::MAX);
     let last = flat.rsplit(['/', '\\']).next().unwrap_or("");
     let mapped: String = last
         .chars()
@@ -952,7 +959,7 @@ pub fn to_record(msg: NewMessage) -> Result<InboxRecord, IngestError> {
     }
     let attached = msg.attachments.len();
     if attached > MAX_ATTACHMENTS {
-        meta.insert("attachments_truncated".into(), Value::from(attached));
+        meta.insert(META_ATTACHMENTS_TRUNCATED.into(), Value::from(attached));
     }
     let mut text_left = MAX_ATTACHMENTS_TEXT_CHARS;
     let attachments = msg

@@ -1302,3 +1302,170 @@ fn executable_script_and_macro_types_are_flagged() {
         assert_eq!(attachment_risk(name, mt), risk, "{name} {mt}");
     }
 }
+
+// ------------------------------------------------------------------------ issue 28
+
+/// `opsdesk inbox show <seq>` over the data dir `dir` (no engine running), its stdout.
+fn inbox_show(dir: &Path, seq: &str) -> String {
+    let config = dir.join("empty-config.toml");
+    fs::write(&config, "").unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+        .arg("--data-dir")
+        .arg(dir)
+        .arg("--config")
+        .arg(&config)
+        .args(["inbox", "show", seq])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// A mail with `n` small attached files, `f0.bin` … (each its own bytes).
+fn many_parts_eml(n: usize) -> String {
+    let mut m = String::from(
+        "From: Flood <flood@x.example>\r\nTo: ops@example.com\r\nSubject: Many parts\r\n\
+Message-ID: <many@x.example>\r\nMIME-Version: 1.0\r\n\
+Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nsee attached\r\n",
+    );
+    for i in 0..n {
+        m.push_str(&format!(
+            "--b\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"f{i}.bin\"\r\n\r\npart {i}\r\n"
+        ));
+    }
+    m.push_str("--b--\r\n");
+    m
+}
+
+#[test]
+fn a_mail_with_5000_parts_stores_only_the_parts_its_record_lists_and_says_how_many_were_dropped() {
+    use opsdesk::sanitize::MAX_ATTACHMENTS;
+    let s = spooled(AttachmentsConfig::default());
+    let records = s.drop_and_poll("many.eml", &many_parts_eml(5000));
+    assert_eq!(records.len(), 1);
+    let r = &records[0];
+    assert_eq!(r.attachments.len(), MAX_ATTACHMENTS);
+    assert_eq!(r.meta["attachments_truncated"], 5000);
+    assert!(
+        r.attachments
+            .iter()
+            .all(|a| a.status == AttachmentStatus::Stored)
+    );
+    // The store holds exactly the listed parts: the first 64, none of the rest.
+    let stored_files = fs::read_dir(s.store.dir())
+        .unwrap()
+        .flatten()
+        .flat_map(|shard| fs::read_dir(shard.path()).unwrap().flatten())
+        .filter(|f| {
+            f.file_name()
+                .to_str()
+                .is_some_and(opsdesk::store::attachments::is_hash)
+        })
+        .count();
+    assert_eq!(stored_files, MAX_ATTACHMENTS);
+    let listed: u64 = r.attachments.iter().map(|a| a.size).sum();
+    assert_eq!(s.store.measure().unwrap(), listed);
+    for i in [MAX_ATTACHMENTS, 4999] {
+        let h = sha(format!("part {i}").as_bytes());
+        assert!(
+            !s.store.path_of(&h).unwrap().exists(),
+            "part {i} was stored though no record names it"
+        );
+    }
+    // The operator is told.
+    let shown = inbox_show(s.tmp.path(), "1");
+    assert!(shown.contains("attachments (64):"), "{shown}");
+    assert!(
+        shown.contains(
+            "… and 4936 more attachment(s) dropped, not stored (a message keeps at most 64)"
+        ),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_name_over_the_length_limit_keeps_its_extension_and_its_risk_flag() {
+    use opsdesk::sanitize::{MAX_ATTACHMENT_NAME_CHARS, attachment_risk};
+    // Names far longer than anything the sanitizer keeps (the raw name used to be cut to
+    // 1024 characters before its extension was looked for).
+    for (ext, risk) in [
+        ("exe", Some("executable")),
+        ("js", Some("script")),
+        ("docm", Some("macro")),
+        ("pdf", None),
+    ] {
+        for len in [200, 1100, 5000] {
+            let raw = format!("{}.{ext}", "a".repeat(len));
+            let name = safe_file_name(&raw);
+            assert_eq!(
+                name.chars().count(),
+                MAX_ATTACHMENT_NAME_CHARS,
+                "{len} {ext}"
+            );
+            assert!(name.ends_with(&format!("….{ext}")), "{len}: {name}");
+            assert_eq!(
+                attachment_risk(&name, "application/octet-stream"),
+                risk,
+                "{name}"
+            );
+            assert_eq!(safe_file_name(&name), name, "idempotent");
+        }
+    }
+    // Through the spool, the store and the record: flagged on every surface.
+    let s = spooled(AttachmentsConfig::default());
+    let long = format!("{}.exe", "a".repeat(5000));
+    let eml = format!(
+        "From: X <x@x.example>\r\nTo: ops@example.com\r\nSubject: Invoice\r\nMessage-ID: <long@x.example>\r\n\
+MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nhi\r\n\
+--b\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment;\r\n filename=\"{long}\"\r\n\r\nMZ\r\n--b--\r\n"
+    );
+    let records = s.drop_and_poll("long.eml", &eml);
+    let a = &records[0].attachments[0];
+    assert!(a.name.ends_with("….exe"), "{}", a.name);
+    assert_eq!(a.name.chars().count(), MAX_ATTACHMENT_NAME_CHARS);
+    assert_eq!(a.risk.as_deref(), Some("executable"));
+    let shown = inbox_show(s.tmp.path(), "1");
+    assert!(
+        shown.contains("….exe") && shown.contains("! executable type"),
+        "{shown}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_graph_mail_with_more_attachments_than_a_record_lists_stores_only_those_it_lists() {
+    use opsdesk::sanitize::MAX_ATTACHMENTS;
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = graph_config(&fake, "");
+    let acct = graph_account(&fake, &cfg, tmp.path());
+    let paths = Paths::resolve(Some(tmp.path().to_path_buf()), None).unwrap();
+    let engine = Arc::new(Engine::open(paths, cfg, Mode::Primary).unwrap());
+    let carried = MAX_ATTACHMENTS + 36;
+    let mail = fake.with(|s| {
+        let id = s.add_mail("Many files", "ann@fabrikam.com", "<p>attached</p>");
+        for i in 0..carried {
+            let bytes = format!("file {i}");
+            s.add_file_attachment(
+                &id,
+                &format!("f{i}.txt"),
+                "text/plain",
+                bytes.as_bytes(),
+                false,
+            );
+        }
+        id
+    });
+    poll_mail(&engine, &acct).await;
+    let rec = engine.inbox_record_by_id(&mail).unwrap().unwrap();
+    assert_eq!(rec.attachments.len(), MAX_ATTACHMENTS);
+    assert_eq!(rec.meta["attachments_truncated"], carried);
+    let store = engine.attachment_store().unwrap();
+    let listed: u64 = rec.attachments.iter().map(|a| a.size).sum();
+    assert_eq!(store.measure().unwrap(), listed);
+    let dropped = sha(format!("file {MAX_ATTACHMENTS}").as_bytes());
+    assert!(!store.path_of(&dropped).unwrap().exists());
+    assert_eq!(
+        opsdesk::store::attachments::dropped_count(&rec.meta, rec.attachments.len()),
+        36
+    );
+}

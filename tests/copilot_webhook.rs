@@ -584,8 +584,10 @@ fn a_keys_url_in_clear_text_to_another_machine_is_a_config_error() {
 }
 
 /// Not a test: the cost of a request. `cargo test --release --test copilot_webhook measure --
-/// --ignored --nocapture` prints the mean and p99 wall time of signed `status` requests and of
-/// requests with a bad signature (each a full HTTP/1.1 connection over loopback).
+/// --ignored --nocapture` prints the mean and p99 wall time of signed `status` requests (each
+/// a new body: a repeated one is a replay), of replays of one signed request (answered from
+/// the replay cache) and of requests with a bad signature (each a full HTTP/1.1 connection
+/// over loopback).
 #[test]
 #[ignore]
 fn measure() {
@@ -598,21 +600,35 @@ fn measure() {
             config(&fake, "")
         )),
     );
+    let fresh: Vec<(String, String)> = (0..320)
+        .map(|i| {
+            let body = request_body(&format!("status {i}"));
+            let sig = sign(&k, &body);
+            (body, sig)
+        })
+        .collect();
     let body = request_body("status");
-    let good = sign(&k, &body);
-    let bad = sign(&key(2), &body);
-    for (name, sig, want) in [("valid status", &good, 200), ("bad signature", &bad, 401)] {
-        let h = [
-            ("Github-Public-Key-Identifier", "k1"),
-            ("Github-Public-Key-Signature", sig.as_str()),
-        ];
-        for _ in 0..20 {
-            assert_eq!(post(&server, &h, &body).status, want);
-        }
-        let mut times: Vec<f64> = (0..300)
-            .map(|_| {
+    let replayed = vec![(body.clone(), sign(&k, &body)); 320];
+    let bad = vec![(body.clone(), sign(&key(2), &body)); 320];
+    for (name, requests, want) in [
+        ("valid status", &fresh, 200),
+        ("replayed status", &replayed, 200),
+        ("bad signature", &bad, 401),
+    ] {
+        let send = |(body, sig): &(String, String)| {
+            let h = [
+                ("Github-Public-Key-Identifier", "k1"),
+                ("Github-Public-Key-Signature", sig.as_str()),
+                ("X-GitHub-Token", USER_TOKEN),
+            ];
+            assert_eq!(post(&server, &h, body).status, want, "{name}");
+        };
+        requests[..20].iter().for_each(send);
+        let mut times: Vec<f64> = requests[20..]
+            .iter()
+            .map(|r| {
                 let t = std::time::Instant::now();
-                assert_eq!(post(&server, &h, &body).status, want);
+                send(r);
                 t.elapsed().as_secs_f64() * 1000.0
             })
             .collect();
@@ -898,4 +914,286 @@ fn an_unclear_request_is_read_by_the_copilot_llm_with_the_users_own_token_which_
     );
     assert_eq!(llm.requests().len(), 1, "no second LLM call");
     assert_eq!(webhook_audit(&server).last().unwrap()["outcome"], "blocked");
+}
+
+// ------------------------------------------------------------------------ replays (issue 28)
+
+/// `headers` as [`post`] takes them.
+fn as_refs(h: &[(String, String)]) -> Vec<(&str, &str)> {
+    h.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
+}
+
+fn drafts_of(server: &Server) -> Vec<Value> {
+    let o = server.cli(&["--json", "drafts", "list", "--all"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice::<Value>(&o.stdout)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn is_replay(r: &copilot_support::Resp) -> bool {
+    r.head
+        .to_ascii_lowercase()
+        .contains("opsdesk-replay: first-answer")
+}
+
+const DRAFT_REQUEST: &str =
+    "Draft an email for deals to ann@contoso.com subject: Term sheet body: Signed copy attached.";
+
+#[test]
+fn a_replayed_draft_request_queues_one_draft_and_each_replay_gets_the_first_answer() {
+    let k = key(1);
+    let fake = FakeKeys::start(&[("k1", &k)]);
+    let server = Server::start(&[], Some(&config(&fake, "")));
+    let body = request_body(DRAFT_REQUEST);
+    let h = copilot_support::signed(&k, "k1", &body);
+    let first = post(&server, &as_refs(&h), &body);
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert!(!is_replay(&first), "{}", first.head);
+    // The same bytes again, and the same body under the other form of the same signature
+    // ((r, n − s) verifies too): neither acts, both get the first answer.
+    let again = post(&server, &as_refs(&h), &body);
+    let other_sig = copilot_support::sign_other_form(&k, &body);
+    assert_ne!(other_sig, h[1].1);
+    let malleated = post(
+        &server,
+        &[
+            ("Github-Public-Key-Identifier", "k1"),
+            ("Github-Public-Key-Signature", &other_sig),
+            ("X-GitHub-Token", USER_TOKEN),
+        ],
+        &body,
+    );
+    for r in [&again, &malleated] {
+        assert_eq!(r.status, 200, "{}\n{}", r.head, r.body);
+        assert!(is_replay(r), "{}", r.head);
+        assert_eq!(r.body, first.body, "not the first answer");
+    }
+    let drafts = drafts_of(&server);
+    assert_eq!(drafts.len(), 1, "{drafts:?}");
+    assert_eq!(drafts[0]["status"], "pending");
+    // One action audited, two refused replays naming the body's hash, never the body.
+    let audit = webhook_audit(&server);
+    assert_eq!(audit.len(), 3, "{audit:?}");
+    assert_eq!(
+        (&audit[0]["tool"], &audit[0]["outcome"]),
+        (&Value::from("draft_email"), &Value::from("ok"))
+    );
+    for rec in &audit[1..] {
+        assert_eq!(rec["outcome"], "denied", "{rec}");
+        let reason = rec["reason"].as_str().unwrap();
+        assert!(
+            reason.contains("replayed request (body sha256 ")
+                && reason.contains("nothing done again; the first answer is sent again")
+                && reason.contains(&format!("github user {OPERATOR_LOGIN}")),
+            "{reason}"
+        );
+        assert!(!reason.contains("Term sheet"), "{reason}");
+    }
+    // A different request is not a replay.
+    let r = ask(&server, &k, "k1", "status");
+    assert_eq!(r.status, 200);
+    assert!(!is_replay(&r));
+}
+
+#[test]
+fn a_replay_by_another_allowed_user_is_refused_and_shows_nothing() {
+    let k = key(1);
+    let fake = FakeKeys::start(&[("k1", &k)]);
+    // Both the operator and mallory (STRANGER_TOKEN's user) may use the webhook.
+    let cfg = format!(
+        "[copilot_extension]\nenabled = true\nkeys_url = \"{}\"\ngithub_api_url = \"{}\"\nallowed_users = [\"octo-operator\", \"mallory\"]\n\n[profiles.deals]\nsources = [\"spool\"]\n",
+        fake.url,
+        fake.base()
+    );
+    let server = Server::start(&[], Some(&cfg));
+    let body = request_body(DRAFT_REQUEST);
+    let h = copilot_support::signed(&k, "k1", &body);
+    let first = post(&server, &as_refs(&h), &body);
+    assert_eq!(first.status, 200, "{}", first.body);
+    let mut theirs = as_refs(&h);
+    theirs[2] = ("X-GitHub-Token", STRANGER_TOKEN);
+    let r = post(&server, &theirs, &body);
+    assert_eq!(r.status, 409, "{}\n{}", r.head, r.body);
+    let v: Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(v["error"]["code"], "replayed_request", "{v}");
+    assert!(!r.body.contains("opsdesk.draft"), "the first answer leaked");
+    assert_eq!(drafts_of(&server).len(), 1);
+    let audit = webhook_audit(&server);
+    let last = audit.last().unwrap();
+    assert_eq!(last["outcome"], "denied");
+    assert!(
+        last["reason"]
+            .as_str()
+            .unwrap()
+            .contains("github user mallory: replayed request")
+            && last["reason"]
+                .as_str()
+                .unwrap()
+                .contains("the first copy came from another GitHub user"),
+        "{last}"
+    );
+}
+
+#[test]
+fn identical_requests_at_the_same_time_make_one_draft() {
+    let k = key(1);
+    let fake = FakeKeys::start(&[("k1", &k)]);
+    let server = Server::start(&[], Some(&config(&fake, "")));
+    // The key list is fetched first, so the copies meet at the replay cache rather than queue
+    // behind the first fetch.
+    assert_eq!(ask(&server, &k, "k1", "status").status, 200);
+    let body = request_body(DRAFT_REQUEST);
+    let h = copilot_support::signed(&k, "k1", &body);
+    const COPIES: usize = 4;
+    let start = std::sync::Barrier::new(COPIES);
+    let answers: Vec<copilot_support::Resp> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..COPIES)
+            .map(|_| {
+                s.spawn(|| {
+                    start.wait();
+                    post(&server, &as_refs(&h), &body)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    for r in &answers {
+        assert_eq!(r.status, 200, "{}\n{}", r.head, r.body);
+        assert_eq!(r.body, answers[0].body, "copies got different answers");
+    }
+    assert_eq!(
+        answers.iter().filter(|r| !is_replay(r)).count(),
+        1,
+        "exactly one copy was acted on"
+    );
+    let drafts = drafts_of(&server);
+    assert_eq!(drafts.len(), 1, "{drafts:?}");
+    let audit = webhook_audit(&server);
+    let acted = audit.iter().filter(|v| v["tool"] == "draft_email").count();
+    let replays = audit
+        .iter()
+        .filter(|v| {
+            v["outcome"] == "denied"
+                && v["reason"]
+                    .as_str()
+                    .is_some_and(|r| r.contains("replayed request"))
+        })
+        .count();
+    assert_eq!((acted, replays), (1, COPIES - 1), "{audit:?}");
+}
+
+/// The most fetches `elapsed` allows while every fetch fails: the first, then one each time
+/// the backoff (5 s, doubling) has passed.
+fn fetch_bound(elapsed: std::time::Duration) -> usize {
+    let (mut at, mut wait, mut n) = (0u64, 5u64, 1usize);
+    while at + wait <= elapsed.as_secs() {
+        at += wait;
+        wait = (wait * 2).min(300);
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn while_the_key_list_is_down_requests_fetch_it_rarely_and_count_toward_the_lockout() {
+    let k = key(1);
+    let fake = FakeKeys::start(&[("k1", &k)]);
+    fake.set_down(true);
+    let server = Server::start(
+        &[],
+        Some(&format!(
+            "[server]\nauth_failures_burst = 5\n{}",
+            config(&fake, "")
+        )),
+    );
+    let started = std::time::Instant::now();
+    let mut statuses = Vec::new();
+    for i in 0..50 {
+        // Well-formed and rightly signed: only the missing key list stops them.
+        let r = ask(&server, &k, "k1", &format!("status {i}"));
+        if r.status == 503 {
+            let v: Value = serde_json::from_str(&r.body).unwrap();
+            assert_eq!(v["error"]["code"], "keys_unavailable", "{v}");
+        }
+        statuses.push(r.status);
+    }
+    let elapsed = started.elapsed();
+    assert!(
+        fake.hits() <= fetch_bound(elapsed),
+        "{} fetches in {elapsed:?}",
+        fake.hits()
+    );
+    assert!(fake.hits() >= 1);
+    // Unverifiable requests used the peer's allowance up: 503s, then 429s.
+    let unavailable = statuses.iter().take_while(|s| **s == 503).count();
+    assert!(unavailable >= 5, "{statuses:?}");
+    assert!(statuses.contains(&429), "never locked out: {statuses:?}");
+    assert!(
+        statuses.iter().all(|s| *s == 503 || *s == 429),
+        "{statuses:?}"
+    );
+    // Each unverifiable request is audited as an error with its reason.
+    let audit = webhook_audit(&server);
+    let refused: Vec<&Value> = audit
+        .iter()
+        .filter(|v| v["reason"] == "signature not verified: keys_unavailable")
+        .collect();
+    assert_eq!(
+        refused.len(),
+        statuses.iter().filter(|s| **s == 503).count(),
+        "{audit:?}"
+    );
+    assert!(refused.iter().all(|v| v["outcome"] == "error"));
+    assert!(drafts_of(&server).is_empty());
+}
+
+#[test]
+fn the_last_good_key_list_keeps_working_while_the_key_server_is_down() {
+    use std::time::{Duration, Instant};
+    let k = key(1);
+    let fake = FakeKeys::start(&[("k1", &k)]);
+    // A list lives 6 s and is fetched again after 3 s. The fetch happens between `before`
+    // and `after`: every wait below is measured from the side that makes it hold.
+    let server = Server::start(&[], Some(&config(&fake, "keys_cache_secs = 6")));
+    let before = Instant::now();
+    assert_eq!(ask(&server, &k, "k1", "status 0").status, 200);
+    let after = Instant::now();
+    assert_eq!(fake.hits(), 1);
+    fake.set_down(true);
+    let sleep_until = |t: Instant| std::thread::sleep(t.saturating_duration_since(Instant::now()));
+    sleep_until(after + Duration::from_millis(3100));
+    // Past half its lifetime: the refetch fails once (during the first of these), the last
+    // good list still verifies.
+    let mut failed_fetch_by = None;
+    for i in 1..=5 {
+        let r = ask(&server, &k, "k1", &format!("status {i}"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        failed_fetch_by.get_or_insert_with(Instant::now);
+    }
+    let failed_fetch_by = failed_fetch_by.unwrap();
+    assert!(
+        before.elapsed() < Duration::from_secs(6),
+        "too slow to tell: the list's lifetime was over during the check"
+    );
+    assert_eq!(fake.hits(), 2, "one failed fetch, then the backoff");
+    // Past its lifetime the list is gone: nothing verifies, and the backoff (5 s from the
+    // failed fetch) still holds, so nothing is fetched.
+    sleep_until(after + Duration::from_millis(6200));
+    let r = ask(&server, &k, "k1", "status 6");
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert!(
+        r.body.contains("keys_unavailable") && r.body.contains("next attempt in"),
+        "{}",
+        r.body
+    );
+    assert_eq!(fake.hits(), 2);
+    // GitHub is back: once the backoff is over, the next request fetches and verifies.
+    fake.set_down(false);
+    sleep_until(failed_fetch_by + Duration::from_millis(5300));
+    let r = ask(&server, &k, "k1", "status 7");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(fake.hits(), 3);
 }

@@ -142,7 +142,15 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
                 }
                 l.push(String::new());
                 l.push(safe(&rec.text));
-                let atts = attachment_lines(&rec.attachments, |h| engine.attachment_path(h));
+                let mut atts = attachment_lines(&rec.attachments, |h| engine.attachment_path(h));
+                let dropped =
+                    crate::store::attachments::dropped_count(&rec.meta, rec.attachments.len());
+                if dropped > 0 {
+                    atts.push(format!(
+                        "  … and {dropped} more attachment(s) dropped, not stored (a message keeps at most {})",
+                        crate::sanitize::MAX_ATTACHMENTS
+                    ));
+                }
                 if !atts.is_empty() {
                     l.push(String::new());
                     l.extend(atts);

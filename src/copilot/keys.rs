@@ -3,9 +3,19 @@
 //! `Github-Public-Key-Identifier`. The keys are the ones GitHub publishes
 //! (`{"public_keys": [{"key_identifier", "key", "is_current"}]}`, PEM SubjectPublicKeyInfo).
 //!
-//! The list is cached for `keys_cache_secs`; a key the newest list no longer carries (retired,
-//! expired) is refused. An unknown key id fetches the list once more (GitHub rotated), at most
-//! once per `keys_refresh_min_secs`, so forged ids cannot turn opsdesk into a request pump.
+//! A fetched list lives `keys_cache_secs` (its lifetime); a key the newest list no longer
+//! carries (retired, expired) is refused. The list is fetched again once half its lifetime is
+//! over, so a GitHub outage shorter than that half costs nothing: a failed fetch keeps the last
+//! good list until its lifetime ends, and only then is nothing verifiable (503).
+//!
+//! Fetches are rate-limited while they fail: after a failure the next one waits
+//! [`BACKOFF_START`], doubling per consecutive failure up to [`BACKOFF_MAX`]. Requests in
+//! between are answered from what is cached (or refused) without asking GitHub, so a flood of
+//! well-formed requests during an outage cannot turn opsdesk into a request pump; the webhook
+//! counts each request it could not verify toward the peer's failure allowance.
+//!
+//! An unknown key id fetches the list once more (GitHub rotated), at most once per
+//! `keys_refresh_min_secs` and never during a backoff, so forged ids cannot pump either.
 //! `is_current` only marks the key GitHub signs new requests with; older listed keys stay valid
 //! during a rotation, as in GitHub's own SDK.
 
@@ -24,6 +34,12 @@ use crate::config::CopilotExtensionConfig;
 const MAX_KEYS_BODY: usize = 64 * 1024;
 /// Longest key id or signature header considered at all.
 const MAX_HEADER: usize = 512;
+/// Wait after a first failed fetch of the key list; it doubles with each further failure.
+/// Short enough that a blip (one failed connection) is over within a GitHub retry.
+pub const BACKOFF_START: Duration = Duration::from_secs(5);
+/// Longest wait between fetches while they fail: at most 12 fetches an hour during an outage,
+/// and a recovered GitHub is noticed within 5 minutes.
+pub const BACKOFF_MAX: Duration = Duration::from_secs(300);
 
 /// Why a request's signature was not accepted. Names only: never header values or the body.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -70,10 +86,32 @@ struct PublishedKey {
 
 #[derive(Default)]
 struct Cache {
+    /// The last good list; empty once its lifetime is over.
     keys: HashMap<String, VerifyingKey>,
+    /// When the last good list was fetched.
     fetched: Option<Instant>,
     /// Last fetch caused by an unknown key id.
     forced: Option<Instant>,
+    /// Fetches that failed in a row (0 after a good one).
+    failures: u32,
+    /// While failing: no fetch before this.
+    next_fetch: Option<Instant>,
+    /// Why the last fetch failed (for the refusals made without fetching).
+    last_error: String,
+}
+
+impl Cache {
+    fn may_fetch(&self, now: Instant) -> bool {
+        self.next_fetch.is_none_or(|t| now >= t)
+    }
+}
+
+/// The wait after `failures` failed fetches in a row (1 → [`BACKOFF_START`]).
+pub fn backoff(failures: u32) -> Duration {
+    let doublings = failures.saturating_sub(1).min(16);
+    BACKOFF_START
+        .saturating_mul(1u32 << doublings)
+        .min(BACKOFF_MAX)
 }
 
 /// The cached key list and the verification against it.
@@ -121,11 +159,28 @@ impl KeyStore {
     }
 
     async fn key(&self, id: &str) -> Result<VerifyingKey, Refusal> {
+        // Held across a fetch: concurrent requests wait for it and then see its result (the
+        // new list, or the failure and its backoff) instead of fetching again.
         let mut c = self.cache.lock().await;
         let now = Instant::now();
-        let stale = c.fetched.is_none_or(|t| now.duration_since(t) >= self.ttl);
-        if stale {
-            self.fetch(&mut c).await?;
+        let age = c.fetched.map(|t| now.duration_since(t));
+        let live = age.is_some_and(|a| a < self.ttl);
+        if !live {
+            // Its lifetime is over: keys are trusted only while GitHub vouched for them
+            // within the cache time.
+            c.keys.clear();
+        }
+        let refresh_due = age.is_none_or(|a| a >= self.ttl / 2);
+        let mut fetched_now = false;
+        if refresh_due && c.may_fetch(now) {
+            fetched_now = true;
+            if let Err(e) = self.fetch(&mut c).await
+                && !live
+            {
+                return Err(e);
+            }
+        } else if !live {
+            return Err(Refusal::KeysUnavailable(self.waiting(&c, now)));
         }
         if let Some(k) = c.keys.get(id) {
             return Ok(*k);
@@ -133,7 +188,7 @@ impl KeyStore {
         let recently_forced = c
             .forced
             .is_some_and(|t| now.duration_since(t) < self.min_refresh);
-        if stale || recently_forced {
+        if fetched_now || recently_forced || !c.may_fetch(now) {
             return Err(Refusal::UnknownKey);
         }
         c.forced = Some(now);
@@ -141,22 +196,44 @@ impl KeyStore {
         c.keys.get(id).copied().ok_or(Refusal::UnknownKey)
     }
 
-    /// Replace the cache with the published list. On failure the old list is dropped too:
-    /// keys are only trusted while GitHub can be asked about them within the cache time.
+    /// The refusal text while no fetch may be made.
+    fn waiting(&self, c: &Cache, now: Instant) -> String {
+        let wait = c
+            .next_fetch
+            .map(|t| t.saturating_duration_since(now).as_secs_f64().ceil() as u64)
+            .unwrap_or(0);
+        format!(
+            "{} (next attempt in {wait} s)",
+            if c.last_error.is_empty() {
+                "not fetched yet"
+            } else {
+                &c.last_error
+            }
+        )
+    }
+
+    /// Replace the cache with the published list. On failure the last good list stays (the
+    /// caller drops it when its lifetime is over) and the next fetch waits out the backoff.
     async fn fetch(&self, c: &mut Cache) -> Result<(), Refusal> {
-        let result = self.fetch_list().await;
-        match result {
+        match self.fetch_list().await {
             Ok(keys) => {
                 c.keys = keys;
                 c.fetched = Some(Instant::now());
+                c.failures = 0;
+                c.next_fetch = None;
+                c.last_error.clear();
                 Ok(())
             }
             Err(e) => {
-                if c.fetched.is_some_and(|t| t.elapsed() >= self.ttl) {
-                    c.keys.clear();
-                    c.fetched = None;
-                }
-                tracing::warn!("copilot webhook: {e}");
+                c.failures = c.failures.saturating_add(1);
+                let wait = backoff(c.failures);
+                c.next_fetch = Some(Instant::now() + wait);
+                tracing::warn!(
+                    failures = c.failures,
+                    next_attempt_secs = wait.as_secs(),
+                    "copilot webhook: {e}"
+                );
+                c.last_error = e.clone();
                 Err(Refusal::KeysUnavailable(e))
             }
         }
@@ -267,6 +344,13 @@ mod tests {
         )
         .unwrap();
         assert!(keys.is_empty());
+    }
+
+    #[test]
+    fn fetches_back_off_doubling_from_five_seconds_to_five_minutes() {
+        let secs: Vec<u64> = (1..=9).map(|n| backoff(n).as_secs()).collect();
+        assert_eq!(secs, [5, 10, 20, 40, 80, 160, 300, 300, 300]);
+        assert_eq!(backoff(u32::MAX), BACKOFF_MAX);
     }
 
     #[test]

@@ -7,7 +7,9 @@
 //!    429 until it refills; a declared body over `server.max_body_bytes` gets 413.
 //! 3. The body is read as bytes within the limit and the signature checked over exactly those
 //!    bytes (`keys`). A refusal is 401 with a JSON error, audited as `copilot.webhook` /
-//!    `denied` with the reason code only (never the body, never header values).
+//!    `denied` with the reason code only (never the body, never header values); when GitHub's
+//!    key list cannot be had (`keys`: the last good list lives its cache time, fetches back
+//!    off while failing) it is 503, audited as `error`. Both count toward step 2's allowance.
 //! 4. Rate limit (`server.rate_limit_*`, its own bucket per peer): 429.
 //! 5. Only now the body is parsed (`messages`); the last user message picks an intent
 //!    (`intent`), which runs through the engine and the PHI view (`answer`) within
@@ -20,6 +22,14 @@
 //!    usable token, 403 for another user, 503 when GitHub cannot be asked; audited with the
 //!    login, never the token). A signature only proves the request came through GitHub.
 //!
+//! 5b. Then the body is claimed in the replay cache (`replay`): a body already received is
+//!    never acted on again. Its user gets the first answer again (waiting for it when both
+//!    arrive together), anyone else or a replay whose answer is gone gets 409; each replay is
+//!    audited as `denied`, and not counted toward step 2's allowance (a retry by GitHub is
+//!    not a guess; the rate limit bounds replays). The first copy runs on its own task, so a
+//!    timeout or a closed connection cannot cut an action in half: it finishes and its answer
+//!    is kept.
+//!
 //! `X-GitHub-Token` lives in memory for the one request ([`crate::llm::UserToken`], whose
 //! `Debug` shows no value): it goes to GitHub's `/user` and, for an intent that needs an LLM,
 //! to the router's `copilot` providers as that call's bearer token (no other provider kind
@@ -29,6 +39,7 @@ pub mod answer;
 pub mod events;
 pub mod intent;
 pub mod keys;
+pub mod replay;
 pub mod user;
 
 use std::sync::Arc;
@@ -64,6 +75,7 @@ pub struct Webhook {
     timeout: Duration,
     limiter: RateLimiter,
     failures: RateLimiter,
+    replays: replay::ReplayCache,
 }
 
 /// The route (a plain 404 when the webhook is off). An enabled webhook whose key store cannot
@@ -103,6 +115,7 @@ pub fn routes(hub: Arc<Hub>, opts: &HttpOptions) -> anyhow::Result<Router> {
         timeout: opts.request_timeout,
         limiter: RateLimiter::new(opts.rate_per_sec, opts.rate_burst),
         failures: RateLimiter::new(1, opts.auth_failures_burst),
+        replays: replay::ReplayCache::new(),
     });
     Ok(Router::new().route(PATH, axum::routing::post(handle).with_state(w)))
 }
@@ -187,8 +200,35 @@ async fn handle(State(w): State<Arc<Webhook>>, req: Request) -> Response {
             Ok(login) => login,
             Err(r) => return w.reject_user(r, started).await,
         };
-        // 5. The verified request.
-        w.converse(&bytes, &login, user_token, started).await
+        // 5b. Once only: a body seen before is not acted on again.
+        let ticket = match w.replays.claim(&bytes, &login) {
+            replay::Claim::First(t) => t,
+            replay::Claim::Replay(r) => return w.replayed(r, &login, started).await,
+            replay::Claim::Full(wait) => return w.replay_cache_full(wait, started).await,
+        };
+        // 5. The verified request, on a task of its own: should this request time out or its
+        // connection close, the action still finishes and its answer is kept for a retry
+        // (cancelling it halfway could leave a draft queued and no answer to repeat).
+        let w2 = w.clone();
+        let task = tokio::spawn(async move {
+            let resp = w2.converse(&bytes, &login, user_token, started).await;
+            let answer = Arc::new(replay::Answer::of(resp).await);
+            ticket.finish(answer.clone());
+            answer
+        });
+        match task.await {
+            Ok(answer) => answer.response(),
+            Err(e) => {
+                // The ticket was dropped unfinished: replays of this body are refused.
+                tracing::error!("copilot webhook: the request's task failed: {e}");
+                error(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "the request failed on the operator's machine; it is not run again",
+                    HeaderMap::new(),
+                )
+            }
+        }
     };
     match tokio::time::timeout(w.timeout, work).await {
         Ok(r) => r,
@@ -241,10 +281,10 @@ impl ChatMessage {
 impl Webhook {
     async fn refuse(&self, peer_key: &str, refusal: keys::Refusal, started: Instant) -> Response {
         let unavailable = matches!(refusal, keys::Refusal::KeysUnavailable(_));
-        if !unavailable {
-            // Counts toward the peer's allowance; the result is the 429 of the next request.
-            let _ = self.failures.check(peer_key);
-        }
+        // Every request that could not be verified counts toward the peer's allowance (the
+        // result is the 429 of a later request), a missing key list too: otherwise a flood of
+        // well-formed requests during a GitHub outage would go unthrottled.
+        let _ = self.failures.check(peer_key);
         self.audit(
             AuditEvent::new(
                 "copilot.webhook",
@@ -274,6 +314,75 @@ impl Webhook {
             refusal.code(),
             &format!("request signature not verified: {refusal}"),
             HeaderMap::new(),
+        )
+    }
+
+    /// A body already received: never acted on again. The same user gets the first answer
+    /// again (waiting for it while the first copy still runs); another user, or a replay
+    /// whose answer is no longer kept, gets 409. Audited as a refusal either way.
+    async fn replayed(&self, r: replay::Replay, login: &str, started: Instant) -> Response {
+        let (digest, age, same_user) = (r.digest.clone(), r.age.as_secs(), r.same_user);
+        let answer = if same_user {
+            r.first_answer().await
+        } else {
+            None
+        };
+        let what = match (same_user, &answer) {
+            (false, _) => "refused: the first copy came from another GitHub user",
+            (true, Some(_)) => "the first answer is sent again",
+            (true, None) => "refused: the first answer is no longer kept",
+        };
+        let audited = self
+            .audit(
+                AuditEvent::new("copilot.webhook", Actor::mcp(CLIENT), AuditOutcome::Denied)
+                    .reason(format!(
+                        "github user {login}: replayed request (body sha256 {digest}…, first received {age} s ago): nothing done again; {what}"
+                    ))
+                    .duration_ms(started.elapsed().as_millis() as u64),
+            )
+            .await;
+        if !audited {
+            return audit_unavailable();
+        }
+        match answer {
+            Some(a) => {
+                let mut resp = a.response();
+                resp.headers_mut()
+                    .insert(REPLAY_HEADER, HeaderValue::from_static("first-answer"));
+                resp
+            }
+            None => error(
+                StatusCode::CONFLICT,
+                "replayed_request",
+                &format!(
+                    "this signed request was already received {age} s ago; it is not acted on again"
+                ),
+                HeaderMap::new(),
+            ),
+        }
+    }
+
+    async fn replay_cache_full(&self, wait: Duration, started: Instant) -> Response {
+        self.audit(
+            AuditEvent::new("copilot.webhook", Actor::mcp(CLIENT), AuditOutcome::Error)
+                .reason(format!(
+                    "refused: more than {} distinct requests within {} minutes; a replay could not be told apart",
+                    replay::MAX_ENTRIES,
+                    replay::ANSWER_WINDOW.as_secs() / 60
+                ))
+                .duration_ms(started.elapsed().as_millis() as u64),
+        )
+        .await;
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::RETRY_AFTER,
+            HeaderValue::from(wait.as_secs().max(1)),
+        );
+        error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "replay_cache_full",
+            "too many distinct requests in the last minutes to tell a replay apart; try again later",
+            h,
         )
     }
 
@@ -348,12 +457,7 @@ impl Webhook {
             ev = ev.entity(p.clone());
         }
         if !self.audit(ev).await {
-            return error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "audit_unavailable",
-                "the audit trail cannot be written on the operator's machine; nothing is answered",
-                HeaderMap::new(),
-            );
+            return audit_unavailable();
         }
         let mut out = events::ack();
         for c in &reply.chunks {
@@ -399,6 +503,18 @@ fn error(status: StatusCode, code: &str, message: &str, mut headers: HeaderMap) 
     );
     let body = json!({"error": {"code": code, "message": message}});
     (status, headers, body.to_string()).into_response()
+}
+
+/// Header on a replay's repeated answer (`first-answer`), so a caller can tell it apart.
+pub const REPLAY_HEADER: &str = "opsdesk-replay";
+
+fn audit_unavailable() -> Response {
+    error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "audit_unavailable",
+        "the audit trail cannot be written on the operator's machine; nothing is answered",
+        HeaderMap::new(),
+    )
 }
 
 fn too_large(max: usize) -> Response {

@@ -856,9 +856,12 @@ fn parse_eml(
     };
 
     // mail-parser decodes RFC 2231 (`filename*=UTF-8''…`, continuations) and RFC 2047
-    // (`=?UTF-8?B?…?=`) names; the store neutralizes them.
+    // (`=?UTF-8?B?…?=`) names; the store neutralizes them. Only the parts a record lists are
+    // copied out; the rest are counted (meta) and dropped.
+    let carried = msg.attachments().count();
     let attached = msg
         .attachments()
+        .take(crate::sanitize::MAX_ATTACHMENTS)
         .map(|part| {
             let media_type = match part.content_type() {
                 Some(ct) => format!("{}/{}", ct.ctype(), ct.subtype().unwrap_or("octet-stream")),
@@ -890,6 +893,7 @@ fn parse_eml(
     meta.insert("file".into(), Value::from(file));
     // A mail file names no profile: whose it is, is for `[classification]` to say.
     meta.insert(META_UNCLEAR.into(), Value::Bool(true));
+    crate::store::attachments::note_dropped(&mut meta, carried);
     Ok((
         vec![NewMessage {
             id,

@@ -8,7 +8,10 @@
 //!   stored once; a hash already present is not written again.
 //! - **Bounded**: per attachment (`max_file_bytes`), per message (`max_message_bytes`) and for
 //!   the whole store (`quota_bytes`). What does not fit is not stored, and its metadata says
-//!   so (`AttachmentStatus::TooLarge` …), so a surface shows a marker instead of bytes.
+//!   so (`AttachmentStatus::TooLarge` …), so a surface shows a marker instead of bytes. A
+//!   message's parts beyond the first [`MAX_ATTACHMENTS`] (the most a record lists) are not
+//!   stored at all: bytes no record names would only fill the quota. The sources count them
+//!   in the record's meta ([`note_dropped`]) and `inbox show` says how many.
 //! - **Quota accounting** is per process: the store's size is measured once (a walk of the
 //!   directory) and then counted up by this process's writes. Another process writing at the
 //!   same time can make the store overshoot the quota by what it wrote; the next process to
@@ -26,8 +29,8 @@ use crate::config::attachments::AttachmentsConfig;
 use crate::domain::{Attachment, AttachmentStatus};
 use crate::paths::{ensure_private_dir, sync_dir};
 use crate::sanitize::{
-    MAX_ATTACHMENT_TEXT_CHARS, attachment_risk, clean_media_type, clean_text, html_to_text,
-    safe_file_name,
+    MAX_ATTACHMENT_TEXT_CHARS, MAX_ATTACHMENTS, META_ATTACHMENTS_TRUNCATED, attachment_risk,
+    clean_media_type, clean_text, html_to_text, safe_file_name,
 };
 
 /// The directory under the data dir.
@@ -125,7 +128,8 @@ impl AttachmentStore {
     /// that would take the store over `quota_bytes` is marked `quota_full`. Bytes already in
     /// the store count for the message but cost no quota. An I/O error fails the whole call
     /// (the caller keeps the message for a later attempt); files already written stay, and
-    /// are reused then.
+    /// are reused then. Only the first [`MAX_ATTACHMENTS`] parts are looked at; the rest are
+    /// dropped, not stored (count them with [`note_dropped`]).
     pub fn store_message(
         &self,
         profile: &str,
@@ -133,8 +137,8 @@ impl AttachmentStore {
     ) -> io::Result<Vec<Attachment>> {
         let limits = &self.inner.limits;
         let mut message_total = 0u64;
-        let mut out = Vec::with_capacity(parts.len());
-        for part in parts {
+        let mut out = Vec::with_capacity(parts.len().min(MAX_ATTACHMENTS));
+        for part in parts.into_iter().take(MAX_ATTACHMENTS) {
             let name = safe_file_name(&part.name);
             let media_type = clean_media_type(&part.media_type);
             let risk = attachment_risk(&name, &media_type).map(str::to_string);
@@ -338,6 +342,27 @@ impl AttachmentStore {
     }
 }
 
+/// Note in a message's meta that it carried `carried` attachments, when that is more than a
+/// record lists and the store keeps ([`MAX_ATTACHMENTS`]): the rest were dropped unstored.
+pub fn note_dropped(
+    meta: &mut std::collections::BTreeMap<String, serde_json::Value>,
+    carried: usize,
+) {
+    if carried > MAX_ATTACHMENTS {
+        meta.insert(META_ATTACHMENTS_TRUNCATED.into(), carried.into());
+    }
+}
+
+/// How many attachments a record's mail carried that it does not list (dropped, not stored).
+pub fn dropped_count(
+    meta: &std::collections::BTreeMap<String, serde_json::Value>,
+    listed: usize,
+) -> usize {
+    meta.get(META_ATTACHMENTS_TRUNCATED)
+        .and_then(serde_json::Value::as_u64)
+        .map_or(0, |n| (n as usize).saturating_sub(listed))
+}
+
 /// The media type of a file the operator attaches by path, from its extension.
 pub fn media_type_of(name: &str) -> &'static str {
     let ext = name
@@ -472,6 +497,28 @@ mod tests {
         assert_eq!(a[0].status, AttachmentStatus::Stored);
         assert_eq!(a[1].status, AttachmentStatus::QuotaFull);
         assert_eq!(a[1].status.marker(), "attachment store full, not stored");
+    }
+
+    #[test]
+    fn parts_beyond_the_record_limit_are_not_stored() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = store(tmp.path(), 100, 1_000_000, 1_000_000);
+        let parts: Vec<Incoming> = (0..MAX_ATTACHMENTS + 10)
+            .map(|i| bytes(&format!("p{i}.txt"), format!("part {i}").as_bytes()))
+            .collect();
+        let a = s.store_message("p", parts).unwrap();
+        assert_eq!(a.len(), MAX_ATTACHMENTS);
+        assert!(a.iter().all(|a| a.status == AttachmentStatus::Stored));
+        // Only the listed parts' bytes are in the store.
+        let listed: u64 = a.iter().map(|a| a.size).sum();
+        assert_eq!(s.measure().unwrap(), listed);
+        let dropped = hex::encode(Sha256::digest(format!("part {MAX_ATTACHMENTS}").as_bytes()));
+        assert!(!s.path_of(&dropped).unwrap().exists());
+        let mut meta = std::collections::BTreeMap::new();
+        note_dropped(&mut meta, MAX_ATTACHMENTS);
+        assert!(meta.is_empty(), "nothing dropped, nothing noted");
+        note_dropped(&mut meta, MAX_ATTACHMENTS + 10);
+        assert_eq!(dropped_count(&meta, a.len()), 10);
     }
 
     #[test]

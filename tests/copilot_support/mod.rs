@@ -5,7 +5,7 @@
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -25,11 +25,13 @@ pub const OPERATOR_LOGIN: &str = "Octo-Operator";
 
 /// GitHub's API, faked: the keys endpoint serves `{"public_keys": [...]}` for the keys it holds
 /// now and counts the requests; `GET /user` names the user of a bearer token (401 for an
-/// unknown one). Every request's head is kept.
+/// unknown one). Every request's head is kept. [`FakeKeys::set_down`] makes the keys endpoint
+/// answer 503 (an outage; still counted as a hit).
 pub struct FakeKeys {
     pub url: String,
     keys: Arc<Mutex<Vec<(String, String)>>>,
     hits: Arc<AtomicUsize>,
+    down: Arc<AtomicBool>,
     heads: Arc<Mutex<Vec<String>>>,
 }
 
@@ -42,11 +44,13 @@ impl FakeKeys {
         );
         let keys = Arc::new(Mutex::new(Vec::new()));
         let hits = Arc::new(AtomicUsize::new(0));
+        let down = Arc::new(AtomicBool::new(false));
         let heads = Arc::new(Mutex::new(Vec::new()));
         let fake = FakeKeys {
             url,
             keys: keys.clone(),
             hits: hits.clone(),
+            down: down.clone(),
             heads: heads.clone(),
         };
         fake.publish(initial);
@@ -86,6 +90,15 @@ impl FakeKeys {
                     continue;
                 }
                 hits.fetch_add(1, Ordering::SeqCst);
+                if down.load(Ordering::SeqCst) {
+                    let body = "{\"message\":\"Service Unavailable\"}";
+                    let _ = write!(
+                        s,
+                        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    continue;
+                }
                 let list: Vec<Value> = keys
                     .lock()
                     .unwrap()
@@ -113,6 +126,11 @@ impl FakeKeys {
                 )
             })
             .collect();
+    }
+
+    /// Take the keys endpoint down (503) or bring it back.
+    pub fn set_down(&self, down: bool) {
+        self.down.store(down, Ordering::SeqCst);
     }
 
     pub fn hits(&self) -> usize {
@@ -156,6 +174,26 @@ pub fn sign(k: &SigningKey, body: &str) -> String {
     base64::engine::general_purpose::STANDARD.encode(sig.to_der().as_bytes())
 }
 
+/// The same signature in its other form, `(r, n − s)`: valid for the same body and key
+/// (ECDSA signatures are malleable), yet different bytes.
+pub fn sign_other_form(k: &SigningKey, body: &str) -> String {
+    let sig: Signature = k.sign(body.as_bytes());
+    let (r, s) = sig.split_scalars();
+    let other = Signature::from_scalars(r, -s).unwrap();
+    assert_ne!(other, sig);
+    base64::engine::general_purpose::STANDARD.encode(other.to_der().as_bytes())
+}
+
+/// The headers of `body` signed by `k` as `key_id`, with the user's token, for [`post`].
+pub fn signed(k: &SigningKey, key_id: &str, body: &str) -> Vec<(String, String)> {
+    vec![
+        ("Github-Public-Key-Identifier".into(), key_id.into()),
+        ("Github-Public-Key-Signature".into(), sign(k, body)),
+        ("X-GitHub-Token".into(), USER_TOKEN.into()),
+    ]
+}
+
+#[derive(Clone)]
 pub struct Resp {
     pub status: u16,
     pub head: String,

@@ -168,19 +168,25 @@ impl MailSync {
         let base = format!("/me/messages/{}/attachments", urlencode(&m.id));
         let mut link = base.clone();
         let mut incoming = Vec::new();
+        // Only the attachments a record lists are fetched; the rest are counted (meta).
+        let mut carried = 0usize;
         for _ in 0..MAX_PAGES {
             let page = client.get(&link, &[IMMUTABLE_IDS]).await?;
             let items = page["value"]
                 .as_array()
                 .ok_or_else(|| GraphError::Invalid("attachments without `value`".into()))?;
             for a in items {
-                incoming.push(self.one_attachment(a, &base, max).await?);
+                carried += 1;
+                if incoming.len() < crate::sanitize::MAX_ATTACHMENTS {
+                    incoming.push(self.one_attachment(a, &base, max).await?);
+                }
             }
             match page["@odata.nextLink"].as_str() {
                 Some(next) => link = next.to_owned(),
                 None => break,
             }
         }
+        crate::store::attachments::note_dropped(&mut m.meta, carried);
         let (store, profile) = (att.store.clone(), m.profile.clone());
         m.attachments =
             tokio::task::spawn_blocking(move || store.store_message(&profile, incoming))
