@@ -278,25 +278,17 @@ fn repeated_bad_signatures_are_rate_limited_like_bad_tokens() {
         "{}",
         r.head
     );
-    // A right signature from the same peer waits too (guessing cannot go faster): right after
-    // a 429 it is refused as well, unless a second passed and the allowance refilled one.
-    let mut refused_right = false;
-    for _ in 0..5 {
-        if ask(&server, &k, "k1", "status").status == 429 {
-            refused_right = true;
-            break;
-        }
-        // Use the allowance up again.
-        for _ in 0..50 {
-            if post(&server, &h, &body).status == 429 {
-                break;
-            }
-        }
+    // The allowance counts failures, not the address: behind a tunnel GitHub shares the
+    // flooder's address, and its rightly signed requests are still answered.
+    for _ in 0..3 {
+        let r = ask(&server, &k, "k1", "status");
+        assert_eq!(r.status, 200, "a right signature was throttled: {}", r.body);
+        // (A second may have refilled one token: the forgeries are throttled again soon.)
+        assert!(
+            (0..50).any(|_| post(&server, &h, &body).status == 429),
+            "the forgeries stay throttled"
+        );
     }
-    assert!(
-        refused_right,
-        "a right signature got through a used-up allowance"
-    );
 }
 
 #[test]

@@ -1003,8 +1003,9 @@ pub struct CopilotExtensionConfig {
     /// GitHub's published Copilot API public keys (`{"public_keys": [...]}`). https, or plain
     /// http to a loopback host (a test server).
     pub keys_url: String,
-    /// How long a fetched key list is used before it is fetched again; a key GitHub no longer
-    /// lists is refused from then on.
+    /// The lifetime of a fetched key list: fetched again after half of it; a failed fetch
+    /// keeps the last good list until its lifetime ends. A key GitHub no longer lists is
+    /// refused from then on.
     pub keys_cache_secs: u64,
     /// An unknown key id fetches the list again at most once per this many seconds (so forged
     /// key ids cannot make opsdesk hammer GitHub).

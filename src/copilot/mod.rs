@@ -3,13 +3,16 @@
 //!
 //! Order of a request, each step refusing before the next looks at anything:
 //! 1. Origin (as `/mcp`): a browser page from elsewhere gets 403.
-//! 2. A peer that used up its failed-signature allowance (`server.auth_failures_burst`) gets
-//!    429 until it refills; a declared body over `server.max_body_bytes` gets 413.
+//! 2. A declared body over `server.max_body_bytes` gets 413.
 //! 3. The body is read as bytes within the limit and the signature checked over exactly those
 //!    bytes (`keys`). A refusal is 401 with a JSON error, audited as `copilot.webhook` /
 //!    `denied` with the reason code only (never the body, never header values); when GitHub's
 //!    key list cannot be had (`keys`: the last good list lives its cache time, fetches back
-//!    off while failing) it is 503, audited as `error`. Both count toward step 2's allowance.
+//!    off while failing) it is 503, audited as `error`. Both count toward the peer's
+//!    failed-signature allowance (`server.auth_failures_burst`, refilling 1/s); past it such
+//!    a request gets 429. The allowance counts failures, not the address: a request with a
+//!    valid signature is never refused by it (behind a tunnel every caller shares one
+//!    address, and a flood of forgeries must not lock GitHub's own requests out).
 //! 4. Rate limit (`server.rate_limit_*`, its own bucket per peer): 429.
 //! 5. Only now the body is parsed (`messages`); the last user message picks an intent
 //!    (`intent`), which runs through the engine and the PHI view (`answer`) within
@@ -25,7 +28,7 @@
 //! 5b. Then the body is claimed in the replay cache (`replay`): a body already received is
 //!    never acted on again. Its user gets the first answer again (waiting for it when both
 //!    arrive together), anyone else or a replay whose answer is gone gets 409; each replay is
-//!    audited as `denied`, and not counted toward step 2's allowance (a retry by GitHub is
+//!    audited as `denied`, and not counted toward the failed-signature allowance (a retry by GitHub is
 //!    not a guess; the rate limit bounds replays). The first copy runs on its own task, so a
 //!    timeout or a closed connection cannot cut an action in half: it finishes and its answer
 //!    is kept.
@@ -137,14 +140,8 @@ async fn handle(State(w): State<Arc<Webhook>>, req: Request) -> Response {
             );
         }
     }
-    // 2. Failed-signature allowance, declared size. Both buckets are per peer address.
+    // 2. Declared size. The failure allowance and the rate are per peer address.
     let peer_key = format!("copilot@{peer}");
-    if let Some(wait) = w.failures.peek(&peer_key) {
-        return too_many(
-            wait,
-            "too many requests with a bad signature; wait Retry-After seconds",
-        );
-    }
     if req
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -284,7 +281,14 @@ impl Webhook {
         // Every request that could not be verified counts toward the peer's allowance (the
         // result is the 429 of a later request), a missing key list too: otherwise a flood of
         // well-formed requests during a GitHub outage would go unthrottled.
-        let _ = self.failures.check(peer_key);
+        if let Err(wait) = self.failures.check(peer_key) {
+            // Past the allowance a failure is answered, not audited: a flood of forgeries
+            // must not grow the trail (the first ones of it are on it).
+            return too_many(
+                wait,
+                "too many requests with a bad signature; wait Retry-After seconds",
+            );
+        }
         self.audit(
             AuditEvent::new(
                 "copilot.webhook",

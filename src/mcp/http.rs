@@ -862,16 +862,6 @@ impl RateLimiter {
         }
     }
 
-    /// Without taking anything: how long until `key` has a token again, if it has none now.
-    pub(crate) fn peek(&self, key: &str) -> Option<Duration> {
-        let now = Instant::now();
-        let buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        let b = buckets.get(key)?;
-        let tokens =
-            (b.tokens + now.duration_since(b.last).as_secs_f64() * self.per_sec).min(self.burst);
-        (tokens < 1.0).then(|| Duration::from_secs_f64((1.0 - tokens) / self.per_sec))
-    }
-
     /// Take one token, or say how long until one is available.
     pub(crate) fn check(&self, key: &str) -> Result<(), Duration> {
         let now = Instant::now();
