@@ -15,13 +15,14 @@
 //! by a tool would carry the key with it. When the config dir is the data dir (or inside it),
 //! nothing is keyed and `doctor` says so.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, OpenOptions};
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
+use time::OffsetDateTime;
 
 use super::StoreError;
 use crate::paths::{FILE_MODE, Paths, ensure_private_dir, sync_dir};
@@ -58,6 +59,10 @@ impl Label {
 #[derive(Clone)]
 pub struct IntegrityKey {
     keyed: Hmac<Sha256>,
+    /// When keying began: the key file's modification time (it is written once). A record
+    /// stored after this without a mac was written without the key, even if no keyed record
+    /// precedes it (someone stripped the macs of the first keyed records, or rewrote them all).
+    created: Option<OffsetDateTime>,
 }
 
 impl std::fmt::Debug for IntegrityKey {
@@ -71,7 +76,26 @@ impl IntegrityKey {
         IntegrityKey {
             keyed: <Hmac<Sha256> as KeyInit>::new_from_slice(bytes)
                 .expect("HMAC takes keys of any length"),
+            created: None,
         }
+    }
+
+    /// The key, keying having begun at `created`.
+    pub fn created_at(mut self, created: OffsetDateTime) -> IntegrityKey {
+        self.created = Some(created);
+        self
+    }
+
+    /// Whether a record stored at `ts` without a mac cannot be from before keying began. A
+    /// second of grace covers clocks of processes that were writing as the key was made.
+    pub fn unkeyed_is_forged(&self, ts: OffsetDateTime) -> bool {
+        self.created
+            .is_some_and(|c| ts > c + time::Duration::seconds(1))
+    }
+
+    /// When keying began, if known.
+    pub fn created(&self) -> Option<OffsetDateTime> {
+        self.created
     }
 
     fn state(&self, label: Label, data: &[u8]) -> Hmac<Sha256> {
@@ -95,12 +119,43 @@ impl IntegrityKey {
     }
 }
 
+/// How a mac is stored at the end of a JSON line: `{...,"mac":"<hex>"}`.
+const MAC_FIELD: &[u8] = b",\"mac\":\"";
+/// The stored suffix's length: the field, the hex and `"}`.
+const MAC_SUFFIX_LEN: usize = MAC_FIELD.len() + MAC_HEX_LEN + 2;
+
+/// `line` (one JSON object, no newline) with `"mac": mac` added as its last field.
+pub fn append_mac_field(mut line: Vec<u8>, mac: &str) -> Vec<u8> {
+    debug_assert_eq!(line.last(), Some(&b'}'));
+    line.pop();
+    line.extend_from_slice(MAC_FIELD);
+    line.extend_from_slice(mac.as_bytes());
+    line.extend_from_slice(b"\"}");
+    line
+}
+
+/// Split a line written by [`append_mac_field`] into the line as it was before (what the mac
+/// is over) and the mac; `None` when the line does not end with a mac field.
+pub fn split_mac_field(line: &[u8]) -> Option<(Vec<u8>, &str)> {
+    let at = line.len().checked_sub(MAC_SUFFIX_LEN)?;
+    let suffix = &line[at..];
+    if !suffix.starts_with(MAC_FIELD) || !suffix.ends_with(b"\"}") || at == 0 {
+        return None;
+    }
+    let mac = std::str::from_utf8(&suffix[MAC_FIELD.len()..MAC_FIELD.len() + MAC_HEX_LEN]).ok()?;
+    let mut body = line[..at].to_vec();
+    body.push(b'}');
+    Some((body, mac))
+}
+
 /// Where the key of this instance lives, or why it has no place.
 #[derive(Debug, Clone, PartialEq)]
 pub enum KeyPlace {
     File(PathBuf),
     /// The config dir is the data dir or inside it: a key there would travel with the data.
-    InDataDir { config_dir: PathBuf },
+    InDataDir {
+        config_dir: PathBuf,
+    },
 }
 
 impl KeyPlace {
@@ -212,7 +267,11 @@ pub fn load(path: &Path) -> Result<Option<IntegrityKey>, StoreError> {
     let mut bytes = [0u8; KEY_LEN];
     f.read_exact(&mut bytes)
         .map_err(|e| StoreError::io(path, "read the integrity key", e))?;
-    Ok(Some(IntegrityKey::from_bytes(&bytes)))
+    let key = IntegrityKey::from_bytes(&bytes);
+    Ok(Some(match meta.modified() {
+        Ok(t) => key.created_at(OffsetDateTime::from(t)),
+        Err(_) => key, // no mtime on this file system: the first keyed record marks the start
+    }))
 }
 
 fn refuse(path: &Path, why: &str) -> StoreError {
@@ -263,7 +322,13 @@ pub fn load_or_create(path: &Path) -> Result<IntegrityKey, StoreError> {
         Ok(()) => {
             sync_dir(dir).map_err(|e| StoreError::io(dir, "fsync", e))?;
             tracing::info!(path = %path.display(), "created the integrity key");
-            Ok(IntegrityKey::from_bytes(&bytes))
+            // Read back, so the creation time is the file's, as every later load sees it.
+            load(path)?.ok_or_else(|| {
+                StoreError::Rejected(format!(
+                    "the integrity key {} vanished right after it was created",
+                    path.display()
+                ))
+            })
         }
         // Another process created it first: use theirs.
         Err(e) if e.kind() == ErrorKind::AlreadyExists => load(path)?.ok_or_else(|| {
@@ -289,12 +354,9 @@ pub fn inspect(paths: &Paths) -> Result<Option<PathBuf>, String> {
     }
 }
 
-/// Read-only access for tests of the file's handling.
 #[cfg(test)]
 fn read_raw(path: &Path) -> Vec<u8> {
-    let mut v = Vec::new();
-    File::open(path).unwrap().read_to_end(&mut v).unwrap();
-    v
+    fs::read(path).unwrap()
 }
 
 #[cfg(test)]
@@ -373,7 +435,10 @@ mod tests {
         load_or_create(&file).unwrap();
         fs::set_permissions(&file, fs::Permissions::from_mode(0o640)).unwrap();
         let e = load(&file).unwrap_err().to_string();
-        assert!(e.contains("readable or writable by others (mode 640)"), "{e}");
+        assert!(
+            e.contains("readable or writable by others (mode 640)"),
+            "{e}"
+        );
         assert!(
             load_or_create(&file).is_err(),
             "never replaced by a new key either"
@@ -389,6 +454,22 @@ mod tests {
         std::os::unix::fs::symlink(&file, &link).unwrap();
         let e = load(&link).unwrap_err().to_string();
         assert!(e.contains("symbolic link"), "{e}");
+    }
+
+    #[test]
+    fn a_mac_field_appended_to_a_json_line_splits_back_off_exactly() {
+        let mac = "ab".repeat(32);
+        let line = append_mac_field(br#"{"seq":1,"x":"}"}"#.to_vec(), &mac);
+        assert_eq!(
+            line,
+            format!(r#"{{"seq":1,"x":"}}","mac":"{mac}"}}"#).into_bytes()
+        );
+        let v: serde_json::Value = serde_json::from_slice(&line).unwrap();
+        assert_eq!(v["mac"], mac.as_str());
+        let (body, m) = split_mac_field(&line).unwrap();
+        assert_eq!(body, br#"{"seq":1,"x":"}"}"#);
+        assert_eq!(m, mac);
+        assert!(split_mac_field(br#"{"seq":1}"#).is_none());
     }
 
     #[test]
