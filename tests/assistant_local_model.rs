@@ -187,7 +187,8 @@ first_chunk_timeout_secs = 240
     let paths = Paths::resolve(
         Some(dir.path().join("data")),
         Some(dir.path().join("config.toml")),
-    ).unwrap();
+    )
+    .unwrap();
     let config = Config::from_toml_str(&config, Path::new("test.toml")).unwrap();
     let engine = Arc::new(Engine::open(paths, config, Mode::Secondary).unwrap());
 

@@ -57,7 +57,8 @@ impl Env {
         let paths = Paths::resolve(
             Some(self.data()),
             Some(self.dir.path().join("xdg/opsdesk/config.toml")),
-        ).unwrap();
+        )
+        .unwrap();
         let config = Config::from_toml_str(CONFIG, Path::new("test.toml")).unwrap();
         Engine::open(paths, config, Mode::Secondary).unwrap()
     }

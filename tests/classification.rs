@@ -60,7 +60,8 @@ impl Env {
         let paths = Paths::resolve(
             Some(dir.path().join("data")),
             Some(dir.path().join("config.toml")),
-        ).unwrap();
+        )
+        .unwrap();
         let classifier = cfg.classification.as_ref().map(Classifier::new);
         let spool = Spool::new(dir.path().join("spool"), "clinic".into())
             .unwrap()
@@ -452,9 +453,10 @@ async fn an_unassigned_item_is_refused_for_actions_and_models_until_the_operator
         engine: Arc::new(
             Engine::open(
                 Paths::resolve(
-                Some(env.dir.path().join("data")),
-                Some(env.dir.path().join("config.toml")),
-            ).unwrap(),
+                    Some(env.dir.path().join("data")),
+                    Some(env.dir.path().join("config.toml")),
+                )
+                .unwrap(),
                 Config::from_toml_str(CONFIG, Path::new("t.toml")).unwrap(),
                 Mode::Secondary,
             )
@@ -731,9 +733,10 @@ fn removing_the_section_leaves_stored_unassigned_items_redacted_and_none_costs_n
     assert_eq!(env.record(6).profile, UNASSIGNED);
     let later = Engine::open(
         Paths::resolve(
-                Some(env.dir.path().join("data")),
-                Some(env.dir.path().join("config.toml")),
-            ).unwrap(),
+            Some(env.dir.path().join("data")),
+            Some(env.dir.path().join("config.toml")),
+        )
+        .unwrap(),
         Config::from_toml_str(PLAIN, Path::new("t.toml")).unwrap(),
         Mode::Secondary,
     )

@@ -494,7 +494,11 @@ base_url = "{}"
         clinic_fake.graph_base()
     );
     let cfg = Config::from_toml_str(&text, Path::new("two.toml")).unwrap();
-    let paths = Paths::resolve(Some(tmp.path().to_path_buf()), Some(tmp.path().join("config.toml"))).unwrap();
+    let paths = Paths::resolve(
+        Some(tmp.path().to_path_buf()),
+        Some(tmp.path().join("config.toml")),
+    )
+    .unwrap();
     let engine = Arc::new(Engine::open(paths, cfg.clone(), Mode::Primary).unwrap());
     let store = TokenStore::new(tmp.path().join("tokens"));
     for (name, fake) in [("work", &work_fake), ("clinic", &clinic_fake)] {
