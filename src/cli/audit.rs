@@ -70,11 +70,15 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
         }
         AuditCmd::Verify => {
             let report = audit.verify()?;
-            let (unaudited, recovered, drafts_findings) = if report.ok() {
+            let CrossCheck {
+                unaudited,
+                recovered,
+                drafts_findings,
+            } = if report.ok() {
                 cross_check(ctx, &audit)?
             } else {
                 // A broken chain is the finding; its records cannot be trusted.
-                (Vec::new(), Vec::new(), Vec::new())
+                CrossCheck::default()
             };
             let unchecked =
                 (!report.macs_checked).then(|| crate::store::integrity::missing_reason(&ctx.paths));
@@ -258,7 +262,17 @@ fn print_record(out: &super::Printer, r: &AuditRecord, tw: usize) {
 /// created but the log does not hold was deleted with the log.
 /// Inbox records audited only at recovery (`inbox.recovered`, a crash between the two
 /// appends) count as audited and are named.
-fn cross_check(ctx: &Context, audit: &Audit) -> Result<(Vec<u64>, Vec<u64>, Vec<String>), Failure> {
+/// What [`cross_check`] found.
+#[derive(Default)]
+struct CrossCheck {
+    /// Inbox seqs no audit record names.
+    unaudited: Vec<u64>,
+    /// Inbox seqs audited at recovery (`inbox.recovered`).
+    recovered: Vec<u64>,
+    drafts_findings: Vec<String>,
+}
+
+fn cross_check(ctx: &Context, audit: &Audit) -> Result<CrossCheck, Failure> {
     use std::collections::HashMap;
     let inbox = crate::store::inbox::Inbox::open(&ctx.paths.inbox_dir())?;
     let last = inbox.last_seq()?;
@@ -339,7 +353,11 @@ fn cross_check(ctx: &Context, audit: &Audit) -> Result<(Vec<u64>, Vec<u64>, Vec<
         ));
     }
     recovered.sort_unstable();
-    Ok((unaudited, recovered, findings))
+    Ok(CrossCheck {
+        unaudited,
+        recovered,
+        drafts_findings: findings,
+    })
 }
 
 /// Which records are keyed, and whether their macs were checked.
