@@ -122,7 +122,7 @@ fn model_jobs() {
         let config = format!(
             "[profiles.work]\nsources = [\"spool\"]\n[llm]\ndefault = \"local\"\n[llm.providers.local]\nenabled = true\nendpoint = \"{url}/v1\"\nmodel = \"fake-model\"\n"
         );
-        let paths = Paths::resolve(Some(dir.path().join("data")), None).expect("paths");
+        let paths = Paths::resolve(Some(dir.path().join("data")), Some(dir.path().join("config.toml"))).expect("paths");
         let config = Config::from_toml_str(&config, Path::new("bench.toml")).expect("config");
         let engine = Arc::new(Engine::open(paths, config, Mode::Secondary).expect("engine"));
         let mut seqs = Vec::new();

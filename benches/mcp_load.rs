@@ -218,7 +218,11 @@ fn record(i: u64) -> InboxRecord {
 }
 
 fn seed(data_dir: &Path) {
-    let paths = opsdesk::paths::Paths::resolve(Some(data_dir.to_path_buf()), None).expect("paths");
+    let paths = opsdesk::paths::Paths::resolve(
+        Some(data_dir.to_path_buf()),
+        Some(data_dir.join("config.toml")),
+    )
+    .expect("paths");
     paths.ensure().expect("data dir");
     let inbox = Inbox::open(&paths.inbox_dir()).expect("open inbox");
     inbox

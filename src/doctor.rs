@@ -500,8 +500,41 @@ fn usable(name: &str, path: &Path, mode: libc::c_int) -> Check {
 fn store_checks(paths: &crate::paths::Paths) -> Vec<Check> {
     let mut out = Vec::new();
     let verify = "opsdesk audit verify";
+    // Loaded, never created here (doctor only looks).
+    let key = crate::store::integrity::for_verifier(paths)
+        .ok()
+        .flatten()
+        .map(std::sync::Arc::new);
+    out.push(match crate::store::integrity::inspect(paths) {
+        Ok(Some(p)) => ok(
+            "integrity key",
+            format!(
+                "{} (0600, outside the data dir): audit and inbox records are keyed",
+                p.display()
+            ),
+        ),
+        Ok(None) => ok(
+            "integrity key",
+            "none yet; created (0600, in the config dir) when opsdesk first writes",
+        ),
+        Err(why)
+            if matches!(
+                crate::store::integrity::KeyPlace::of(paths),
+                crate::store::integrity::KeyPlace::InDataDir { .. }
+            ) =>
+        {
+            warning("integrity key", why, None)
+        }
+        Err(why) => problem(
+            "integrity key",
+            why,
+            "fix the key file as the message says; opsdesk does not start while it is refused",
+        ),
+    });
     out.push(
-        match crate::store::audit::Audit::open(&paths.audit_dir()).and_then(|a| a.verify()) {
+        match crate::store::audit::Audit::open(&paths.audit_dir())
+            .and_then(|a| a.with_key(key.clone()).verify())
+        {
             Ok(r) if r.ok() => ok(
                 "audit trail",
                 format!("intact: {} record(s) in {} file(s)", r.records, r.files),
@@ -544,7 +577,9 @@ fn store_checks(paths: &crate::paths::Paths) -> Vec<Check> {
         },
     );
     out.push(
-        match crate::store::inbox::Inbox::open(&paths.inbox_dir()).and_then(|i| i.verify()) {
+        match crate::store::inbox::Inbox::open(&paths.inbox_dir())
+            .and_then(|i| i.with_key(key.clone()).verify())
+        {
             Ok(r) if r.ok() => ok(
                 "inbox records",
                 format!("{} record(s), every checksum matches", r.records),

@@ -66,7 +66,8 @@ impl Env {
         self.dir.path().join("data")
     }
     fn engine(&self) -> Arc<Engine> {
-        let paths = Paths::resolve(Some(self.data()), None).unwrap();
+        let paths =
+            Paths::resolve(Some(self.data()), Some(self.dir.path().join("config.toml"))).unwrap();
         let config = Config::from_toml_str(&self.config, Path::new("test.toml")).unwrap();
         Arc::new(Engine::open(paths, config, Mode::Secondary).unwrap())
     }

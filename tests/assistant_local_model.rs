@@ -184,7 +184,11 @@ timeout_secs = 240
 first_chunk_timeout_secs = 240
 "#
     );
-    let paths = Paths::resolve(Some(dir.path().join("data")), None).unwrap();
+    let paths = Paths::resolve(
+        Some(dir.path().join("data")),
+        Some(dir.path().join("config.toml")),
+    )
+    .unwrap();
     let config = Config::from_toml_str(&config, Path::new("test.toml")).unwrap();
     let engine = Arc::new(Engine::open(paths, config, Mode::Secondary).unwrap());
 

@@ -371,7 +371,11 @@ async fn graph_small_large_and_item_attachments_are_ingested_once() {
         "[attachments]\nmax_file_bytes = 4194304\nmax_message_bytes = 20971520",
     );
     let acct = graph_account(&fake, &cfg, tmp.path());
-    let paths = Paths::resolve(Some(tmp.path().to_path_buf()), None).unwrap();
+    let paths = Paths::resolve(
+        Some(tmp.path().to_path_buf()),
+        Some(tmp.path().join("config.toml")),
+    )
+    .unwrap();
     let engine = Arc::new(Engine::open(paths, cfg, Mode::Primary).unwrap());
 
     let large: Vec<u8> = (0..LARGE_ATTACHMENT + 4096)
@@ -830,7 +834,11 @@ fn the_console_opens_a_picked_attachment_and_saves_copies_that_never_overwrite()
     )
     .unwrap();
     // The engine over the same data dir reads the store the spool wrote.
-    let paths = Paths::resolve(Some(s.tmp.path().to_path_buf()), None).unwrap();
+    let paths = Paths::resolve(
+        Some(s.tmp.path().to_path_buf()),
+        Some(s.tmp.path().join("config.toml")),
+    )
+    .unwrap();
     let engine = Arc::new(Engine::open(paths, cfg, Mode::Primary).unwrap());
 
     let key = |c: char| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
@@ -999,7 +1007,11 @@ async fn a_reply_with_attachments_is_approved_by_digest_and_uploaded_once() {
     let tmp = tempfile::tempdir().unwrap();
     let cfg = graph_config(&fake, "[profiles.other]\nsources = [\"spool\"]");
     let acct = graph_account(&fake, &cfg, tmp.path());
-    let paths = Paths::resolve(Some(tmp.path().to_path_buf()), None).unwrap();
+    let paths = Paths::resolve(
+        Some(tmp.path().to_path_buf()),
+        Some(tmp.path().join("config.toml")),
+    )
+    .unwrap();
     let engine = Arc::new(Engine::open(paths, cfg, Mode::Primary).unwrap());
     let large: Vec<u8> = (0..INLINE_ATTACHMENT_MAX + 700_000)
         .map(|i| (i % 241) as u8)
@@ -1184,7 +1196,11 @@ fn a_draft_attaches_files_by_path_only_from_the_allowed_folder() {
         Path::new("t.toml"),
     )
     .unwrap();
-    let paths = Paths::resolve(Some(tmp.path().join("data")), None).unwrap();
+    let paths = Paths::resolve(
+        Some(tmp.path().join("data")),
+        Some(tmp.path().join("config.toml")),
+    )
+    .unwrap();
     let engine = Engine::open(paths, cfg, Mode::Primary).unwrap();
     let draft = |path: &Path| {
         engine.submit(

@@ -21,7 +21,11 @@ archive_after_months = 2
 "#;
 
 fn engine(dir: &Path) -> Engine {
-    let paths = Paths::resolve(Some(dir.to_path_buf()), None).unwrap();
+    let paths = Paths::resolve(
+        Some(dir.to_path_buf()),
+        Some(dir.join("xdg/opsdesk/config.toml")),
+    )
+    .unwrap();
     let config = Config::from_toml_str(CONFIG, Path::new("test.toml")).unwrap();
     Engine::open(paths, config, Mode::Secondary).unwrap()
 }

@@ -54,7 +54,11 @@ impl Env {
             .unwrap()
     }
     fn engine(&self) -> Engine {
-        let paths = Paths::resolve(Some(self.data()), None).unwrap();
+        let paths = Paths::resolve(
+            Some(self.data()),
+            Some(self.dir.path().join("xdg/opsdesk/config.toml")),
+        )
+        .unwrap();
         let config = Config::from_toml_str(CONFIG, Path::new("test.toml")).unwrap();
         Engine::open(paths, config, Mode::Secondary).unwrap()
     }

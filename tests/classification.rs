@@ -57,7 +57,11 @@ impl Env {
     fn new(config: &str) -> Env {
         let dir = tempfile::tempdir().unwrap();
         let cfg = Config::from_toml_str(config, Path::new("t.toml")).unwrap();
-        let paths = Paths::resolve(Some(dir.path().join("data")), None).unwrap();
+        let paths = Paths::resolve(
+            Some(dir.path().join("data")),
+            Some(dir.path().join("config.toml")),
+        )
+        .unwrap();
         let classifier = cfg.classification.as_ref().map(Classifier::new);
         let spool = Spool::new(dir.path().join("spool"), "clinic".into())
             .unwrap()
@@ -448,7 +452,11 @@ async fn an_unassigned_item_is_refused_for_actions_and_models_until_the_operator
     let again = Env {
         engine: Arc::new(
             Engine::open(
-                Paths::resolve(Some(env.dir.path().join("data")), None).unwrap(),
+                Paths::resolve(
+                    Some(env.dir.path().join("data")),
+                    Some(env.dir.path().join("config.toml")),
+                )
+                .unwrap(),
                 Config::from_toml_str(CONFIG, Path::new("t.toml")).unwrap(),
                 Mode::Secondary,
             )
@@ -724,7 +732,11 @@ fn removing_the_section_leaves_stored_unassigned_items_redacted_and_none_costs_n
     drop_mixed(&env);
     assert_eq!(env.record(6).profile, UNASSIGNED);
     let later = Engine::open(
-        Paths::resolve(Some(env.dir.path().join("data")), None).unwrap(),
+        Paths::resolve(
+            Some(env.dir.path().join("data")),
+            Some(env.dir.path().join("config.toml")),
+        )
+        .unwrap(),
         Config::from_toml_str(PLAIN, Path::new("t.toml")).unwrap(),
         Mode::Secondary,
     )

@@ -357,6 +357,8 @@ fn demo_approve_reject_switch_provider_resize_quit() {
     let verify = std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"))
         .args(["--data-dir", data.to_str().unwrap(), "audit", "verify"])
         .env_remove("OPSDESK_CONFIG")
+        // The console's config dir: its integrity key checks the macs.
+        .env("XDG_CONFIG_HOME", home.join(".config"))
         .output()
         .unwrap();
     assert!(verify.status.success(), "audit verify: {verify:?}");

@@ -55,7 +55,7 @@ impl Env {
         serde_json::from_slice(&o.stdout).unwrap()
     }
     fn engine(&self) -> Engine {
-        let paths = Paths::resolve(Some(self.data()), None).unwrap();
+        let paths = Paths::resolve(Some(self.data()), Some(self.config())).unwrap();
         let config = Config::from_toml_str(CONFIG, Path::new("test.toml")).unwrap();
         Engine::open(paths, config, Mode::Secondary).unwrap()
     }

@@ -30,7 +30,7 @@ sources = ["spool"]
 "#;
 
 fn engine(dir: &Path) -> Engine {
-    let paths = Paths::resolve(Some(dir.to_path_buf()), None).unwrap();
+    let paths = Paths::resolve(Some(dir.to_path_buf()), Some(dir.join("config.toml"))).unwrap();
     let config = Config::from_toml_str(CONFIG, Path::new("test.toml")).unwrap();
     Engine::open(paths, config, Mode::Secondary).unwrap()
 }

@@ -16,7 +16,7 @@ email_domains = ["contoso.com"]
 "#;
 
 fn engine(dir: &Path, config: &str) -> Engine {
-    let paths = Paths::resolve(Some(dir.to_path_buf()), None).unwrap();
+    let paths = Paths::resolve(Some(dir.to_path_buf()), Some(dir.join("config.toml"))).unwrap();
     let config = Config::from_toml_str(config, Path::new("test.toml")).unwrap();
     Engine::open(paths, config, Mode::Secondary).unwrap()
 }

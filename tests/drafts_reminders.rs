@@ -27,7 +27,7 @@ remind_every_minutes = 30
 "#;
 
 fn engine(dir: &Path, config: &str) -> Engine {
-    let paths = Paths::resolve(Some(dir.to_path_buf()), None).unwrap();
+    let paths = Paths::resolve(Some(dir.to_path_buf()), Some(dir.join("config.toml"))).unwrap();
     let config = Config::from_toml_str(config, Path::new("test.toml")).unwrap();
     Engine::open(paths, config, Mode::Secondary).unwrap()
 }

@@ -31,7 +31,7 @@ const CLINIC_NOTE: &str = "Lab results for the 3pm patient came back; the potass
                            elevated and the nephrology consult should be moved up to Thursday.";
 
 fn engine(dir: &Path, config: &str) -> Engine {
-    let paths = Paths::resolve(Some(dir.to_path_buf()), None).unwrap();
+    let paths = Paths::resolve(Some(dir.to_path_buf()), Some(dir.join("config.toml"))).unwrap();
     let config = Config::from_toml_str(config, Path::new("test.toml")).unwrap();
     Engine::open(paths, config, Mode::Secondary).unwrap()
 }

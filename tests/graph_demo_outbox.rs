@@ -58,7 +58,11 @@ fn lines(path: &std::path::Path) -> Vec<serde_json::Value> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_approved_demo_draft_lands_in_the_demo_outbox_once_and_is_recorded_as_sent() {
     let tmp = tempfile::tempdir().unwrap();
-    let paths = Paths::resolve(Some(tmp.path().to_path_buf()), None).unwrap();
+    let paths = Paths::resolve(
+        Some(tmp.path().to_path_buf()),
+        Some(tmp.path().join("config.toml")),
+    )
+    .unwrap();
     let engine = Arc::new(Engine::open(paths, Config::demo(), Mode::Primary).unwrap());
     let outbox = Arc::new(DemoOutbox::new(
         tmp.path(),
@@ -152,7 +156,11 @@ use opsdesk::sources::demo::Demo;
 use opsdesk::store::inbox::Appended;
 
 fn demo_engine(tmp: &tempfile::TempDir) -> Engine {
-    let paths = Paths::resolve(Some(tmp.path().to_path_buf()), None).unwrap();
+    let paths = Paths::resolve(
+        Some(tmp.path().to_path_buf()),
+        Some(tmp.path().join("config.toml")),
+    )
+    .unwrap();
     Engine::open(paths, Config::demo(), Mode::Primary).unwrap()
 }
 

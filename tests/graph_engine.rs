@@ -40,7 +40,7 @@ base_url = "{}"
 }
 
 fn engine(fake: &Fake, dir: &Path) -> Arc<Engine> {
-    let paths = Paths::resolve(Some(dir.to_path_buf()), None).unwrap();
+    let paths = Paths::resolve(Some(dir.to_path_buf()), Some(dir.join("config.toml"))).unwrap();
     Arc::new(Engine::open(paths, config(fake), Mode::Primary).unwrap())
 }
 
@@ -494,7 +494,11 @@ base_url = "{}"
         clinic_fake.graph_base()
     );
     let cfg = Config::from_toml_str(&text, Path::new("two.toml")).unwrap();
-    let paths = Paths::resolve(Some(tmp.path().to_path_buf()), None).unwrap();
+    let paths = Paths::resolve(
+        Some(tmp.path().to_path_buf()),
+        Some(tmp.path().join("config.toml")),
+    )
+    .unwrap();
     let engine = Arc::new(Engine::open(paths, cfg.clone(), Mode::Primary).unwrap());
     let store = TokenStore::new(tmp.path().join("tokens"));
     for (name, fake) in [("work", &work_fake), ("clinic", &clinic_fake)] {

@@ -61,7 +61,8 @@ impl Env {
         self.dir.path().join("data")
     }
     fn engine(&self) -> Engine {
-        let paths = Paths::resolve(Some(self.data()), None).unwrap();
+        let paths =
+            Paths::resolve(Some(self.data()), Some(self.dir.path().join("config.toml"))).unwrap();
         let config = Config::from_toml_str(&self.config, Path::new("test.toml")).unwrap();
         Engine::open(paths, config, Mode::Secondary).unwrap()
     }

@@ -98,6 +98,7 @@ fn serve_fails_with(env: &[(&str, &str)], config: Option<&str>) -> String {
     let tmp = tempfile::tempdir().expect("temp dir");
     let mut cmd = Command::new(BIN);
     cmd.arg("--data-dir").arg(tmp.path().join("d"));
+    cmd.env("XDG_CONFIG_HOME", tmp.path().join("xdg"));
     if let Some(c) = config {
         let p = tmp.path().join("config.toml");
         std::fs::write(&p, c).expect("config");
@@ -142,6 +143,7 @@ fn non_loopback_serving_warns_that_the_token_travels_in_cleartext() {
         .arg("--data-dir")
         .arg(tmp.path().join("d"))
         .args(["serve", "--bind", "0.0.0.0:0", "--allow-non-loopback"])
+        .env("XDG_CONFIG_HOME", tmp.path().join("xdg"))
         .env_remove("OPSDESK_TOKEN")
         .env("OPSDESK_LOG", "warn")
         .stdin(std::process::Stdio::null())

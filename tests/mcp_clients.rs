@@ -15,6 +15,7 @@ fn new_client_mints_a_token_and_prints_the_config_and_the_client_entry() {
     let out = Command::new(BIN)
         .arg("--data-dir")
         .arg(tmp.path().join("d"))
+        .env("XDG_CONFIG_HOME", tmp.path().join("xdg"))
         .args([
             "mcp-config",
             "claude-code",

@@ -144,7 +144,8 @@ fn the_release_binary_has_no_switch_that_turns_the_token_off() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let out = Command::new(mcp_support::BIN)
         .arg("--data-dir")
-        .arg(tmp.path())
+        .arg(tmp.path().join("d"))
+        .env("XDG_CONFIG_HOME", tmp.path().join("xdg"))
         .args(["serve", "--bind", "127.0.0.1:0", "--conformance-fixtures"])
         .output()
         .expect("run opsdesk");

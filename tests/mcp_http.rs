@@ -327,7 +327,8 @@ async fn non_loopback_bind_needs_the_explicit_flag() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let out = std::process::Command::new(mcp_support::BIN)
         .arg("--data-dir")
-        .arg(tmp.path())
+        .arg(tmp.path().join("d"))
+        .env("XDG_CONFIG_HOME", tmp.path().join("xdg"))
         .args(["serve", "--bind", "0.0.0.0:0"])
         .env_remove("OPSDESK_TOKEN")
         .output()

@@ -309,6 +309,7 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
     let tmp = tempfile::tempdir().expect("temp dir");
     let mut cmd = Command::new(BIN);
     cmd.arg("--data-dir").arg(tmp.path().join("d")).args(args);
+    cmd.env("XDG_CONFIG_HOME", tmp.path().join("xdg"));
     cmd.env_remove("OPSDESK_TOKEN")
         .env_remove("OPSDESK_READ_ONLY");
     for (k, v) in env {
@@ -501,6 +502,8 @@ fn a_bridged_stdio_connection_cannot_claim_a_narrower_scope() {
     let mut cmd = Command::new(BIN);
     cmd.arg("--data-dir")
         .arg(&server.data_dir)
+        // The server's config dir (mcp_support puts it beside the data dir).
+        .env("XDG_CONFIG_HOME", server.data_dir.with_file_name("xdg"))
         .args(["serve", "--stdio", "--read-only"])
         .env_remove("OPSDESK_TOKEN");
     let (ok, _out, err) = run_bounded(cmd, Duration::from_secs(60));
@@ -649,6 +652,8 @@ async fn stdio_probe(
     use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
     let cmd = tokio::process::Command::new(BIN).configure(|c| {
         c.arg("--data-dir").arg(data_dir);
+        // Beside the data dir, inside the test's tempdir: never the real HOME.
+        c.env("XDG_CONFIG_HOME", data_dir.with_extension("xdg"));
         if let Some(p) = config {
             c.arg("--config").arg(p);
         }

@@ -68,6 +68,8 @@ async fn spawn_stdio(
     let cmd = tokio::process::Command::new(BIN).configure(|c| {
         c.arg("--data-dir")
             .arg(data_dir)
+            // The server's config dir (mcp_support puts it beside the data dir).
+            .env("XDG_CONFIG_HOME", data_dir.with_file_name("xdg"))
             .args(["serve", "--stdio"])
             .args(extra)
             .env_remove("OPSDESK_TOKEN")

@@ -34,8 +34,10 @@ pub enum AuditCmd {
 }
 
 pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
-    // Readers need no engine and no lock.
-    let audit = Audit::open(&ctx.paths.audit_dir())?;
+    // Readers need no engine and no lock. The key is loaded, never created: verifying a
+    // copied data dir must say the macs cannot be checked, not mint a key that fails them all.
+    let key = crate::store::integrity::for_verifier(&ctx.paths)?;
+    let audit = Audit::open(&ctx.paths.audit_dir())?.with_key(key.map(std::sync::Arc::new));
     let out = ctx.printer();
     match cmd {
         AuditCmd::Export(args) => super::audit_export::run(ctx, &audit, args),
@@ -68,18 +70,26 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
         }
         AuditCmd::Verify => {
             let report = audit.verify()?;
-            let (unaudited, drafts_findings) = if report.ok() {
+            let CrossCheck {
+                unaudited,
+                recovered,
+                drafts_findings,
+            } = if report.ok() {
                 cross_check(ctx, &audit)?
             } else {
                 // A broken chain is the finding; its records cannot be trusted.
-                (Vec::new(), Vec::new())
+                CrossCheck::default()
             };
+            let unchecked =
+                (!report.macs_checked).then(|| crate::store::integrity::missing_reason(&ctx.paths));
             let mut json = serde_json::to_value(&report).map_err(|e| Failure {
                 code: 1,
                 message: e.to_string(),
             })?;
             if let Some(o) = json.as_object_mut() {
                 o.insert("inbox_unaudited".into(), serde_json::json!(unaudited));
+                o.insert("inbox_recovered".into(), serde_json::json!(recovered));
+                o.insert("macs_unchecked_reason".into(), serde_json::json!(unchecked));
                 o.insert("drafts_findings".into(), serde_json::json!(drafts_findings));
             }
             out.emit(&json, |l| {
@@ -89,6 +99,7 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
                             "audit chain intact: {} records in {} file(s)",
                             report.records, report.files
                         ));
+                        l.push(keying_line(&report, unchecked.as_deref()));
                         for a in &report.archives {
                             l.push(format!(
                                 "archive {} intact: records {} to {}, sha256 as recorded in the chain",
@@ -113,6 +124,13 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
                 }
                 for f in &drafts_findings {
                     l.push(format!("drafts: {f}"));
+                }
+                if !recovered.is_empty() {
+                    l.push(format!(
+                        "note: inbox records stored before a crash, audited at recovery ({}): {}",
+                        crate::engine::recovery::RECOVERED_EVENT,
+                        ranges(&recovered)
+                    ));
                 }
                 if report.anchor.is_none() && report.records > 0 {
                     l.push(
@@ -242,25 +260,38 @@ fn print_record(out: &super::Printer, r: &AuditRecord, tw: usize) {
 /// and names its audit record; the queue's fold ignores an event the trail does not vouch for
 /// (`store::drafts_binding`), and each one it ignored is listed here. A draft the audit saw
 /// created but the log does not hold was deleted with the log.
-fn cross_check(ctx: &Context, audit: &Audit) -> Result<(Vec<u64>, Vec<String>), Failure> {
+/// Inbox records audited only at recovery (`inbox.recovered`, a crash between the two
+/// appends) count as audited and are named.
+/// What [`cross_check`] found.
+#[derive(Default)]
+struct CrossCheck {
+    /// Inbox seqs no audit record names.
+    unaudited: Vec<u64>,
+    /// Inbox seqs audited at recovery (`inbox.recovered`).
+    recovered: Vec<u64>,
+    drafts_findings: Vec<String>,
+}
+
+fn cross_check(ctx: &Context, audit: &Audit) -> Result<CrossCheck, Failure> {
     use std::collections::HashMap;
     let inbox = crate::store::inbox::Inbox::open(&ctx.paths.inbox_dir())?;
     let last = inbox.last_seq()?;
     let mut seen = vec![false; last as usize];
+    let mut recovered = Vec::new();
     // (draft id, event kind) → audit records minus log events.
     let mut balance: HashMap<(String, String), i64> = HashMap::new();
     for file in audit.files()? {
         for r in audit.read_file(&file, 0)?.0 {
             let e = &r.event;
-            if e.event == "inbox.append" {
-                if let Some(seq) = e
-                    .target
-                    .as_deref()
-                    .and_then(|t| t.rsplit_once('#'))
-                    .and_then(|(_, n)| n.parse::<u64>().ok())
+            if e.event == "inbox.append" || e.event == crate::engine::recovery::RECOVERED_EVENT {
+                if let Some(seq) =
+                    crate::engine::recovery::audited_inbox_seq(&e.event, e.target.as_deref())
                     && (1..=last).contains(&seq)
                 {
                     seen[(seq - 1) as usize] = true;
+                    if e.event == crate::engine::recovery::RECOVERED_EVENT {
+                        recovered.push(seq);
+                    }
                 }
                 continue;
             }
@@ -321,7 +352,34 @@ fn cross_check(ctx: &Context, audit: &Audit) -> Result<(Vec<u64>, Vec<String>), 
             log.display()
         ));
     }
-    Ok((unaudited, findings))
+    recovered.sort_unstable();
+    Ok(CrossCheck {
+        unaudited,
+        recovered,
+        drafts_findings: findings,
+    })
+}
+
+/// Which records are keyed, and whether their macs were checked.
+fn keying_line(r: &crate::store::audit::VerifyReport, unchecked: Option<&str>) -> String {
+    let legacy = if r.unkeyed_records > 0 {
+        format!(
+            "; {} record(s) written before keying (not keyed)",
+            r.unkeyed_records
+        )
+    } else {
+        String::new()
+    };
+    match unchecked {
+        None => format!(
+            "keyed: {} record(s) with a valid mac{legacy}",
+            r.keyed_records
+        ),
+        Some(why) => format!(
+            "macs NOT checked: {why}; {} record(s) carry a mac{legacy}. Only the hash chain was checked, which anyone who can write the data dir can recompute",
+            r.keyed_records
+        ),
+    }
 }
 
 /// Draft events the engine audits before writing them.

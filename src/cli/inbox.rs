@@ -223,15 +223,49 @@ fn warn_skipped(n: u64) {
 /// `inbox verify`: every record read back against its checksum; damage exits 3 (integrity).
 fn verify(ctx: &Context) -> CmdResult {
     // A reader: no engine, no lock (a missing or short index is still rebuilt under the lock).
-    let inbox = crate::store::inbox::Inbox::open(&ctx.paths.inbox_dir())?;
+    // The key is loaded, never created (see `audit verify`).
+    let key = crate::store::integrity::for_verifier(&ctx.paths)?;
+    let inbox = crate::store::inbox::Inbox::open(&ctx.paths.inbox_dir())?
+        .with_key(key.map(std::sync::Arc::new));
     let report = inbox.verify()?;
-    ctx.printer().emit(&report, |l| {
+    let unchecked =
+        (!report.macs_checked).then(|| crate::store::integrity::missing_reason(&ctx.paths));
+    let mut json = serde_json::to_value(&report).map_err(|e| Failure {
+        code: 1,
+        message: e.to_string(),
+    })?;
+    if let Some(o) = json.as_object_mut() {
+        o.insert("macs_unchecked_reason".into(), json!(unchecked));
+    }
+    ctx.printer().emit(&json, |l| {
         if report.ok() {
             l.push(format!(
                 "inbox intact: {} record(s), every checksum matches",
                 report.records
             ));
         }
+        let legacy = if report.unkeyed_legacy > 0 {
+            format!(
+                "; {} record(s) written before keying (not keyed)",
+                report.unkeyed_legacy
+            )
+        } else {
+            String::new()
+        };
+        let from = report
+            .keyed_from
+            .map(|s| format!(" (from #{s})"))
+            .unwrap_or_default();
+        l.push(match &unchecked {
+            None => format!(
+                "keyed: {} record(s) with a valid mac{from}{legacy}",
+                report.keyed
+            ),
+            Some(why) => format!(
+                "macs NOT checked: {why}; {} record(s) carry a mac{from}{legacy}. Only the checksums were checked, which anyone who can write the data dir can recompute",
+                report.keyed
+            ),
+        });
         for d in &report.damaged {
             l.push(format!("record #{} DAMAGED: {}", d.seq, safe(&d.reason)));
         }

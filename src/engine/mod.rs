@@ -21,6 +21,7 @@ pub mod outbound;
 pub mod providers;
 pub mod query;
 mod reads;
+pub mod recovery;
 pub mod reminders;
 mod retention;
 pub mod runner;
@@ -167,7 +168,9 @@ impl Engine {
         lock: Option<EngineLock>,
     ) -> anyhow::Result<Engine> {
         let (events, _) = broadcast::channel(1024);
-        let inbox = Inbox::open(&paths.inbox_dir())?;
+        // Every writer keys what it writes (a bad key file refuses to open: fail closed).
+        let key = crate::store::integrity::for_writer(&paths)?.map(Arc::new);
+        let inbox = Inbox::open(&paths.inbox_dir())?.with_key(key.clone());
         // A config that sends unmatched items to `unassigned` may have stored some already
         // (also before the inbox kept its marker): say so on disk, so the PHI view keeps them
         // protected if the section is removed later. The view is live under this config anyway,
@@ -182,7 +185,7 @@ impl Engine {
         }
         let phi = crate::governance::phi_view::PhiPolicy::from_config(&config)
             .watching(inbox.unassigned_marker());
-        Ok(Engine {
+        let engine = Engine {
             attachments: crate::store::attachments::AttachmentStore::new(
                 &paths.data_dir,
                 &config.attachments,
@@ -191,7 +194,7 @@ impl Engine {
             inbox,
             deals: crate::store::deals::Deals::open(&paths.deals_dir())?,
             drafts: Drafts::open(&paths.drafts_dir(), &paths.audit_dir())?,
-            audit: Audit::open(&paths.audit_dir())?,
+            audit: Audit::open(&paths.audit_dir())?.with_key(key),
             assistant: crate::assistant::store::AssistantStore::open(
                 &paths.data_dir.join("assistant"),
             )?,
@@ -204,7 +207,13 @@ impl Engine {
             llm: Default::default(),
             delivered: Default::default(),
             _lock: lock,
-        })
+        };
+        // A crash between an ingest's two appends is audited now, not reported for ever. A
+        // failure leaves what `audit verify` reports; it does not keep the engine closed.
+        if let Err(e) = engine.recover_unaudited() {
+            tracing::warn!("crash recovery of unaudited inbox records failed: {e}");
+        }
+        Ok(engine)
     }
 
     pub fn paths(&self) -> &Paths {
@@ -290,7 +299,9 @@ impl Engine {
     ) -> Result<(Appended, Option<String>), IngestFailure> {
         self.known_profile(&msg.profile)?;
         let record = crate::sanitize::to_record(msg)?;
+        let _ingesting = self.ingesting().map_err(anyhow::Error::from)?;
         let appended = self.inbox.append(record).map_err(anyhow::Error::from)?;
+        recovery::failpoint("after_inbox_append");
         let audit_error = match &appended {
             Appended::New(rec) => self.ingested(rec, source, true),
             Appended::Duplicate { .. } => None,
@@ -311,10 +322,13 @@ impl Engine {
             self.known_profile(&m.profile)
                 .map_err(|e| IngestFailure::from(e).at(i, count))?;
         }
+        let records = crate::sources::to_records(msgs)?;
+        let _ingesting = self.ingesting().map_err(anyhow::Error::from)?;
         let appended = self
             .inbox
-            .append_batch(crate::sources::to_records(msgs)?)
+            .append_batch(records)
             .map_err(anyhow::Error::from)?;
+        recovery::failpoint("after_inbox_append");
         let new: Vec<&InboxRecord> = appended
             .iter()
             .filter_map(|a| match a {

@@ -319,7 +319,11 @@ mod tests {
     #[test]
     fn generated_token_is_kept_private_and_reused() {
         let tmp = tempfile::tempdir().unwrap();
-        let paths = Paths::resolve(Some(tmp.path().join("d")), None).unwrap();
+        let paths = Paths::resolve(
+            Some(tmp.path().join("d")),
+            Some(tmp.path().join("config.toml")),
+        )
+        .unwrap();
         // SAFETY of the test: OPSDESK_TOKEN is not set in the test environment.
         if std::env::var_os(TOKEN_ENV).is_some() {
             return;

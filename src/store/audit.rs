@@ -9,8 +9,12 @@
 //! month file, leaves a shorter chain that still links. So every append also writes the head
 //! (`seq` and `hash` of the newest record) to the anchor file `.head` beside the month files,
 //! and `verify` checks that the chain reaches the anchored record with the anchored hash.
-//! Someone who rewrites the files and the anchor consistently is not detectable without a key
-//! kept elsewhere (docs/ARCHITECTURE.md, "What verify detects").
+//! Someone who rewrites the files and the anchor consistently is not detectable from the files
+//! alone: so a writer holding the integrity key (`integrity.rs`, kept outside the data dir) adds
+//! `mac` = HMAC(key, hash) to every record and a mac to the anchor. The mac is not part of the
+//! hashed content, so `hash` keeps its meaning and trails written before keying still verify
+//! (reported as not keyed). Once one record is keyed, a later record without a mac was written
+//! without the key: a forgery, reported as such.
 
 use std::fs;
 use std::fs::File;
@@ -22,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::StoreError;
+use super::integrity::{IntegrityKey, Label};
 use super::jsonl::{
     HeldLock, Lines, append_unsynced_at, last_complete_line, open_lock_file, repair_torn_tail,
 };
@@ -33,8 +38,9 @@ pub const GENESIS: &str = "00000000000000000000000000000000000000000000000000000
 const LOCK: &str = ".lock";
 /// The anchor file: the head as of the last append.
 pub const ANCHOR: &str = ".head";
-/// The anchor's fixed size, so that rewriting it in place never leaves a longer old tail.
-const ANCHOR_LEN: usize = 96;
+/// The anchor's fixed size, so that rewriting it in place never leaves a longer old tail (room
+/// for a seq, the hash and the mac; anchors written before macs were 96 bytes).
+const ANCHOR_LEN: usize = 192;
 
 pub struct Audit {
     dir: PathBuf,
@@ -46,6 +52,8 @@ pub struct Audit {
     lock_file: std::sync::OnceLock<std::fs::File>,
     /// Group commit and the background syncer for deferred appends.
     sync: Arc<SyncShared>,
+    /// The integrity key: appends mac their records and the anchor, `verify` checks the macs.
+    key: Option<Arc<IntegrityKey>>,
 }
 
 /// How long a deferred record may wait for its fsync: appends within this window share one.
@@ -177,6 +185,24 @@ pub struct VerifyReport {
     pub archives: Vec<super::audit_archive::Archived>,
     /// Records held by the archives (not counted in `records`).
     pub archived_records: u64,
+    /// Live records that carry a mac (checked when `macs_checked`).
+    pub keyed_records: u64,
+    /// Live records written before keying began (chain-checked only).
+    pub unkeyed_records: u64,
+    /// Whether the macs were checked (false without the integrity key: then a forgery by
+    /// someone who recomputed the chain cannot be told from the real trail).
+    pub macs_checked: bool,
+}
+
+/// Where [`Audit::scan_back`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScanEnd {
+    /// The visitor had seen enough.
+    Stopped,
+    /// Every record was visited.
+    Start,
+    /// The byte budget ran out first.
+    Budget,
 }
 
 /// The head as the last append left it, kept in `audit/.head`.
@@ -184,6 +210,14 @@ pub struct VerifyReport {
 pub struct Anchor {
     pub seq: u64,
     pub hash: String,
+    /// HMAC of seq and hash under the integrity key (absent in anchors written without it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mac: Option<String>,
+}
+
+/// What the anchor's mac is over.
+fn anchor_mac_input(seq: u64, hash: &str) -> String {
+    format!("{seq}\n{hash}")
 }
 
 impl VerifyReport {
@@ -192,12 +226,14 @@ impl VerifyReport {
     }
 }
 
-/// The hash of a record: sha256 over `prev` and the canonical JSON of every field but `hash`.
+/// The hash of a record: sha256 over `prev` and the canonical JSON of every field but `hash`
+/// and `mac` (the mac is over the hash, so it cannot be part of it).
 pub fn record_hash(value: &serde_json::Value) -> Option<String> {
     let obj = value.as_object()?;
     let prev = obj.get("prev")?.as_str()?;
     let mut body = obj.clone();
     body.remove("hash");
+    body.remove("mac");
     Some(chain_hash(prev, &serde_json::Value::Object(body)))
 }
 
@@ -243,7 +279,20 @@ impl Audit {
                 pending: Mutex::new(Pending::default()),
                 syncer: Later::new("audit-sync", DEFERRED_SYNC_WINDOW),
             }),
+            key: None,
         })
+    }
+
+    /// Key this trail: appends mac their records, `verify` checks macs. `None` leaves it
+    /// unkeyed (a reader without the key; tests of the chain alone).
+    pub fn with_key(mut self, key: Option<Arc<IntegrityKey>>) -> Audit {
+        self.key = key;
+        self
+    }
+
+    /// Whether this handle holds the integrity key.
+    pub fn keyed(&self) -> bool {
+        self.key.is_some()
     }
 
     pub fn dir(&self) -> &Path {
@@ -334,6 +383,12 @@ impl Audit {
         record.hash = chain_hash(&record.prev, &body);
         let mut line =
             serde_json::to_vec(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        if let Some(key) = &self.key {
+            line = super::integrity::append_mac_field(
+                line,
+                &key.mac(Label::AuditRecord, record.hash.as_bytes()),
+            );
+        }
         line.push(b'\n');
         // `head.end` is the file's length: just checked (or loaded) under the lock.
         if let Err(e) = append_unsynced_at(&head.file, &head.path, &line, head.end) {
@@ -359,7 +414,13 @@ impl Audit {
     ) -> Result<(), StoreError> {
         use std::os::unix::fs::FileExt;
         let path = self.dir.join(ANCHOR);
-        let mut text = format!("{{\"seq\":{seq},\"hash\":\"{hash}\"}}");
+        let mut text = match &self.key {
+            Some(key) => format!(
+                "{{\"seq\":{seq},\"hash\":\"{hash}\",\"mac\":\"{}\"}}",
+                key.mac(Label::AuditAnchor, anchor_mac_input(seq, hash).as_bytes())
+            ),
+            None => format!("{{\"seq\":{seq},\"hash\":\"{hash}\"}}"),
+        };
         while text.len() < ANCHOR_LEN - 1 {
             text.push(' ');
         }
@@ -486,6 +547,9 @@ impl Audit {
             anchor: anchor.clone(),
             archives: archived.archives.clone(),
             archived_records: archived.records,
+            keyed_records: 0,
+            unkeyed_records: 0,
+            macs_checked: self.key.is_some(),
         };
         if let Some((file, reason)) = archived.problem {
             report.first_bad = Some(BadRecord {
@@ -582,7 +646,7 @@ impl Audit {
                 } else if serde_json::from_value::<AuditRecord>(v.clone()).is_err() {
                     Some("record does not have the audit record shape".to_string())
                 } else {
-                    None
+                    self.judge_mac(&v, stored, &mut report)
                 };
                 if let Some(reason) = reason {
                     report.first_bad = Some(bad(line.number, seq, reason));
@@ -635,6 +699,24 @@ impl Audit {
                     "record {} does not have the hash its anchor ({}) recorded: the trail was rewritten from there on",
                     a.seq, ANCHOR
                 ))
+            } else if let Some(key) = &self.key
+                && report.keyed_records > 0
+                && !a.mac.as_deref().is_some_and(|m| {
+                    key.check(
+                        Label::AuditAnchor,
+                        anchor_mac_input(a.seq, &a.hash).as_bytes(),
+                        m,
+                    )
+                })
+            {
+                Some(format!(
+                    "the anchor ({ANCHOR}) {}: it was written without the integrity key (forged)",
+                    if a.mac.is_some() {
+                        "has a mac that does not match"
+                    } else {
+                        "has no mac although the trail is keyed"
+                    }
+                ))
             } else {
                 None
             };
@@ -648,6 +730,93 @@ impl Audit {
             }
         }
         Ok(report)
+    }
+
+    /// Count a chain-intact record as keyed or not, and check its mac when the key is here.
+    /// Returns why the record is forged, if it is.
+    fn judge_mac(
+        &self,
+        v: &serde_json::Value,
+        hash: &str,
+        report: &mut VerifyReport,
+    ) -> Option<String> {
+        let after_keying = || {
+            let ts = v.get("ts").and_then(|t| t.as_str()).and_then(|t| {
+                time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339).ok()
+            });
+            self.key
+                .as_ref()
+                .zip(ts)
+                .is_some_and(|(k, ts)| k.unkeyed_is_forged(ts))
+        };
+        match v.get("mac") {
+            None if report.keyed_records > 0 => Some(
+                "record has no mac but follows keyed records: it was written without the integrity key (forged)"
+                    .to_string(),
+            ),
+            None if after_keying() => Some(
+                "record has no mac but was written after the integrity key was created: it was written without the key (forged, or its mac was removed)"
+                    .to_string(),
+            ),
+            None => {
+                report.unkeyed_records += 1;
+                None
+            }
+            Some(mac) => {
+                if let Some(key) = &self.key
+                    && !mac
+                        .as_str()
+                        .is_some_and(|m| key.check(Label::AuditRecord, hash.as_bytes(), m))
+                {
+                    return Some(
+                        "mac does not match: the record was forged or altered by someone without the integrity key"
+                            .to_string(),
+                    );
+                }
+                report.keyed_records += 1;
+                None
+            }
+        }
+    }
+
+    /// Visit the trail's complete lines newest first until `visit` returns false (then
+    /// `Stopped`), the trail's start (`Start`) or `budget` bytes were read (`Budget`). For
+    /// looking at the recent past (crash recovery) without reading a month of records.
+    pub fn scan_back(
+        &self,
+        budget: u64,
+        mut visit: impl FnMut(&[u8]) -> bool,
+    ) -> Result<ScanEnd, StoreError> {
+        use std::os::unix::fs::FileExt;
+        let mut left = budget;
+        for path in self.files()?.iter().rev() {
+            let file = File::open(path).map_err(|e| StoreError::io(path, "open", e))?;
+            let len = file
+                .metadata()
+                .map_err(|e| StoreError::io(path, "stat", e))?
+                .len();
+            let take = len.min(left);
+            let mut buf = vec![0u8; take as usize];
+            file.read_exact_at(&mut buf, len - take)
+                .map_err(|e| StoreError::io(path, "read", e))?;
+            left -= take;
+            let whole_file = take == len;
+            let mut parts: Vec<&[u8]> = buf.split(|b| *b == b'\n').collect();
+            // After the last newline: empty, or a torn line an interrupted writer left.
+            parts.pop();
+            if !whole_file && !parts.is_empty() {
+                parts.remove(0); // cut by the budget: not a whole line
+            }
+            for line in parts.into_iter().rev() {
+                if !line.is_empty() && !visit(line) {
+                    return Ok(ScanEnd::Stopped);
+                }
+            }
+            if !whole_file {
+                return Ok(ScanEnd::Budget);
+            }
+        }
+        Ok(ScanEnd::Start)
     }
 
     /// The last `n` records, oldest first (unreadable lines skipped).

@@ -18,6 +18,13 @@
 //!   (warning only when that rebuild changed something); if that fails the read fails saying why, so no
 //!   reader ever shows a short inbox with success.
 //!
+//! **Keyed records.** The CRC catches accidents, not someone who edits a line and recomputes it.
+//! A writer holding the integrity key (`integrity.rs`, outside the data dir) ends each line with
+//! `"mac"`: HMAC(key, the line without that field). The mac lives in the line, so it survives an
+//! index rebuild; readers ignore the field (records parse as before), and `verify` checks it:
+//! a bad mac, or a line without one after the first keyed record, is a forgery. Lines written
+//! before keying are counted as unkeyed.
+//!
 //! `state.json` carries consumer cursors (`{unread, last_seq, consumers}`) and is replaced
 //! atomically when a cursor moves; its `last_seq`/`unread` are a snapshot from that moment
 //! (`Inbox::state` computes them live from the index, which is the truth).
@@ -36,6 +43,7 @@ use time::OffsetDateTime;
 
 use super::StoreError;
 use super::cursors::StateFile;
+use super::integrity::{IntegrityKey, Label, append_mac_field, split_mac_field};
 use super::jsonl::{FileLock, Lines, append_durable};
 use crate::domain::{Channel, InboxRecord};
 use crate::paths::{ensure_private_dir, open_private_append, write_atomic};
@@ -233,6 +241,14 @@ pub struct InboxVerifyReport {
     pub damaged: Vec<DamagedRecord>,
     /// Seqs whose record was lost before an index rebuild (known, reported, not damage found now).
     pub holes: Vec<u64>,
+    /// Records that carry a mac (checked when `macs_checked`).
+    pub keyed: u64,
+    /// The first keyed record's seq: records before it were written before keying began.
+    pub keyed_from: Option<u64>,
+    /// Records written before keying began (checksum-checked only).
+    pub unkeyed_legacy: u64,
+    /// Whether macs were checked (false without the integrity key).
+    pub macs_checked: bool,
 }
 
 impl InboxVerifyReport {
@@ -279,6 +295,8 @@ pub struct Inbox {
     /// path and reuses it while the path still names it (an open and close per read cost as
     /// much as the rest of a `status`).
     index_file: Mutex<Option<OpenIndex>>,
+    /// The integrity key: appends mac their lines, `verify` checks the macs.
+    key: Option<Arc<IntegrityKey>>,
 }
 
 struct OpenIndex {
@@ -307,7 +325,15 @@ impl Inbox {
             index_file: Mutex::new(None),
             hot: Mutex::new(BTreeMap::new()),
             assignments: super::assignments::Assignments::new(dir),
+            key: None,
         })
+    }
+
+    /// Key this inbox: appends mac their lines, `verify` checks macs. `None` leaves it
+    /// unkeyed (a reader without the key; tests of the checksums alone).
+    pub fn with_key(mut self, key: Option<Arc<IntegrityKey>>) -> Inbox {
+        self.key = key;
+        self
     }
 
     pub fn dir(&self) -> &Path {
@@ -383,6 +409,10 @@ impl Inbox {
             let mut line = serde_json::to_vec(&rec).map_err(|e| {
                 StoreError::Rejected(format!("cannot encode record {}: {e}", rec.id))
             })?;
+            if let Some(key) = &self.key {
+                let mac = key.mac(Label::InboxRecord, &line);
+                line = append_mac_field(line, &mac);
+            }
             line.push(b'\n');
             let len = u32::try_from(line.len())
                 .map_err(|_| StoreError::Rejected(format!("record {} is too large", rec.id)))?;
@@ -889,6 +919,7 @@ impl Inbox {
             return Ok(report);
         };
         report.records = n;
+        report.macs_checked = self.key.is_some();
         let mut reader = RecordReader::new(self);
         let mut buf = vec![0u8; (4096 * ENTRY_LEN) as usize];
         let mut seq = 0u64;
@@ -903,13 +934,57 @@ impl Inbox {
                 let e = IndexEntry::decode(c);
                 if e.is_hole() {
                     report.holes.push(s);
-                } else if let Err(reason) = reader.try_read(s, &e) {
+                } else if let Err(reason) = reader
+                    .try_read(s, &e)
+                    .and_then(|r| self.judge_mac(&r, &reader.buf, &mut report))
+                {
                     report.damaged.push(DamagedRecord { seq: s, reason });
                 }
             }
             seq += k;
         }
         Ok(report)
+    }
+
+    /// Count an intact line (`line`, newline included) as keyed or not and check its mac when
+    /// the key is here; `Err` says why the record is forged.
+    fn judge_mac(
+        &self,
+        record: &InboxRecord,
+        line: &[u8],
+        report: &mut InboxVerifyReport,
+    ) -> Result<(), String> {
+        let seq = record.seq;
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        match split_mac_field(line) {
+            None if report.keyed_from.is_some() => Err(
+                "no mac, but it follows keyed records: written without the integrity key (forged)"
+                    .into(),
+            ),
+            None if self
+                .key
+                .as_ref()
+                .is_some_and(|k| k.unkeyed_is_forged(record.received_at)) =>
+            {
+                Err("no mac, but stored after the integrity key was created: written without the key (forged, or its mac was removed)".into())
+            }
+            None => {
+                report.unkeyed_legacy += 1;
+                Ok(())
+            }
+            Some((body, mac)) => {
+                if let Some(key) = &self.key
+                    && !key.check(Label::InboxRecord, &body, mac)
+                {
+                    return Err(format!(
+                        "mac does not match: record {seq} was forged or altered by someone without the integrity key"
+                    ));
+                }
+                report.keyed += 1;
+                report.keyed_from.get_or_insert(seq);
+                Ok(())
+            }
+        }
     }
 
     /// The operator's profile assignments (written by the engine, applied by every read here).

@@ -12,6 +12,7 @@ pub mod deals;
 pub mod drafts;
 pub mod drafts_binding;
 pub mod inbox;
+pub mod integrity;
 pub mod jsonl;
 pub(crate) mod later;
 pub mod stamp;

@@ -38,6 +38,8 @@ impl Server {
             cmd.arg("--config").arg(path);
         }
         cmd.args(["serve", "--bind", "127.0.0.1:0"]).args(extra);
+        // The config dir (and the integrity key in it) inside the tempdir, never the real HOME.
+        cmd.env("XDG_CONFIG_HOME", tmp.path().join("xdg"));
         cmd.env_remove("OPSDESK_TOKEN").env("OPSDESK_LOG", "warn");
         for (k, v) in env {
             cmd.env(k, v);
@@ -129,6 +131,7 @@ impl Server {
             cmd.arg("--config").arg(config);
         }
         cmd.args(args)
+            .env("XDG_CONFIG_HOME", self._tmp.path().join("xdg"))
             .env_remove("OPSDESK_TOKEN")
             .output()
             .expect("run opsdesk")

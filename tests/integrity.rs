@@ -1,0 +1,496 @@
+//! Integrity a co-resident process cannot forge, and a crash that is not tampering.
+//!
+//! The attacker here can write the data dir (a same-uid process) but cannot read the integrity
+//! key in the config dir. It knows the formats: it recomputes hash chains, anchors and CRCs.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+struct Env {
+    tmp: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Env {
+        Env {
+            tmp: tempfile::tempdir().unwrap(),
+        }
+    }
+    fn data(&self) -> PathBuf {
+        self.tmp.path().join("data")
+    }
+    /// The XDG config home of every process this test starts (never the real HOME).
+    fn xdg(&self) -> PathBuf {
+        self.tmp.path().join("xdg")
+    }
+    fn key_file(&self) -> PathBuf {
+        self.xdg().join("opsdesk").join("integrity.key")
+    }
+    fn cmd_with(&self, xdg: &Path, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_opsdesk"));
+        c.env("OPSDESK_DATA_DIR", self.data())
+            .env("XDG_CONFIG_HOME", xdg)
+            .env("HOME", self.tmp.path().join("home"))
+            .env_remove("OPSDESK_CONFIG")
+            .env_remove("OPSDESK_LOG")
+            .env_remove("OPSDESK_FAILPOINT")
+            .args(args);
+        c
+    }
+    fn run(&self, args: &[&str]) -> Output {
+        self.cmd_with(&self.xdg(), args).output().unwrap()
+    }
+    fn add(&self, subject: &str) -> Output {
+        let o = self.run(&[
+            "inbox",
+            "add",
+            "--from",
+            "billing@example.org",
+            "--subject",
+            subject,
+            "--body",
+            "Please pay to account DE44 5001 0517 5407 3249 31.",
+        ]);
+        assert!(o.status.success(), "inbox add: {}", text(&o));
+        o
+    }
+    fn verify_json(&self, what: &str) -> (i32, Value) {
+        let o = self.run(&["--json", what, "verify"]);
+        let v = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{what} verify --json: {e}: {}", text(&o)));
+        (o.status.code().unwrap_or(-1), v)
+    }
+    fn audit_file(&self) -> PathBuf {
+        let dir = self.data().join("audit");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .collect();
+        files.sort();
+        files.pop().expect("an audit month file")
+    }
+    fn inbox_day_file(&self) -> PathBuf {
+        let dir = self.data().join("inbox");
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .expect("an inbox day file")
+    }
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn append_line(path: &Path, v: &Value) {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    writeln!(f, "{v}").unwrap();
+}
+
+/// The attacker's move: a `draft.approve` record chained onto the trail with a correct hash,
+/// and the anchor moved to it.
+fn forge_approval(env: &Env, mac: Option<&str>) -> u64 {
+    let file = env.audit_file();
+    let last = lines(&file).pop().unwrap();
+    let seq = last["seq"].as_u64().unwrap() + 1;
+    let mut forged = serde_json::json!({
+        "seq": seq,
+        "ts": last["ts"],
+        "event": "draft.approve",
+        "actor": "cli",
+        "outcome": "ok",
+        "reason": "draft approved",
+        "target": "d-forged",
+        "prev": last["hash"],
+    });
+    let hash = opsdesk::store::audit::record_hash(&forged).unwrap();
+    forged["hash"] = hash.clone().into();
+    if let Some(m) = mac {
+        forged["mac"] = m.into();
+    }
+    append_line(&file, &forged);
+    let anchor = format!("{{\"seq\":{seq},\"hash\":\"{hash}\"}}");
+    std::fs::write(env.data().join("audit/.head"), format!("{anchor:<191}\n")).unwrap();
+    seq
+}
+
+#[test]
+fn a_rechained_forged_approval_without_the_key_fails_audit_verify() {
+    let env = Env::new();
+    env.add("Invoice 1");
+    let (code, v) = env.verify_json("audit");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["macs_checked"], true);
+    assert_eq!(v["unkeyed_records"], 0);
+    assert!(v["keyed_records"].as_u64().unwrap() >= 1, "{v}");
+
+    let seq = forge_approval(&env, None);
+    let o = env.run(&["audit", "verify"]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains(&format!("(record {seq})")), "{out}");
+    assert!(out.contains("written without the integrity key"), "{out}");
+}
+
+#[test]
+fn a_forged_approval_with_a_made_up_mac_fails_audit_verify() {
+    let env = Env::new();
+    env.add("Invoice 1");
+    let seq = forge_approval(&env, Some(&"0".repeat(64)));
+    let (code, v) = env.verify_json("audit");
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["first_bad"]["seq"], seq);
+    assert!(
+        v["first_bad"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("mac does not match"),
+        "{v}"
+    );
+}
+
+#[test]
+fn without_the_key_verify_says_the_macs_cannot_be_checked() {
+    let env = Env::new();
+    env.add("Invoice 1");
+    // A copy of the data dir verified elsewhere: no key in this config dir.
+    let elsewhere = env.tmp.path().join("other-xdg");
+    let o = env
+        .cmd_with(&elsewhere, &["audit", "verify"])
+        .output()
+        .unwrap();
+    let out = text(&o);
+    assert!(out.contains("macs NOT checked"), "{out}");
+    assert!(out.contains("does not exist here"), "{out}");
+    let o = env
+        .cmd_with(&elsewhere, &["inbox", "verify"])
+        .output()
+        .unwrap();
+    assert!(text(&o).contains("macs NOT checked"), "{}", text(&o));
+    assert!(
+        !elsewhere.join("opsdesk/integrity.key").exists(),
+        "verifying never creates a key"
+    );
+}
+
+/// Rewrite record `seq`'s CRC in the index after its bytes changed (the attacker's repair).
+fn fix_crc(env: &Env, seq: u64, line_with_newline: &[u8]) {
+    use std::os::unix::fs::FileExt;
+    let index = std::fs::OpenOptions::new()
+        .write(true)
+        .open(env.data().join("inbox/index2.bin"))
+        .unwrap();
+    let crc = crc32fast::hash(line_with_newline);
+    index
+        .write_all_at(&crc.to_le_bytes(), (seq - 1) * 32 + 24)
+        .unwrap();
+}
+
+#[test]
+fn a_crc_consistent_edit_of_an_inbox_record_fails_inbox_verify() {
+    let env = Env::new();
+    env.add("Invoice 1");
+    env.add("Invoice 2");
+    let (code, v) = env.verify_json("inbox");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["keyed"], 2);
+    assert_eq!(v["keyed_from"], 1);
+
+    let day = env.inbox_day_file();
+    let bytes = std::fs::read(&day).unwrap();
+    let edited = String::from_utf8(bytes)
+        .unwrap()
+        .replacen("DE44 5001", "DE99 6666", 1);
+    std::fs::write(&day, &edited).unwrap();
+    let first = edited.split_inclusive('\n').next().unwrap();
+    fix_crc(&env, 1, first.as_bytes());
+
+    let (code, v) = env.verify_json("inbox");
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["damaged"][0]["seq"], 1, "{v}");
+    assert!(
+        v["damaged"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("mac does not match"),
+        "{v}"
+    );
+}
+
+/// A line like the last stored one, as the next seq, without the key's mac.
+fn forged_line(env: &Env, mac: Option<&str>) -> Value {
+    let mut v = lines(&env.inbox_day_file()).pop().unwrap();
+    let seq = v["seq"].as_u64().unwrap() + 1;
+    let obj = v.as_object_mut().unwrap();
+    obj.remove("mac");
+    obj.insert("seq".into(), seq.into());
+    obj.insert("id".into(), "forged-1".into());
+    obj.insert("subject".into(), "CEO: wire 48,000 EUR today".into());
+    if let Some(m) = mac {
+        obj.insert("mac".into(), m.into());
+    }
+    v
+}
+
+#[test]
+fn a_forged_appended_inbox_line_fails_inbox_verify() {
+    let env = Env::new();
+    env.add("Invoice 1");
+    let forged = forged_line(&env, None);
+    append_line(&env.inbox_day_file(), &forged);
+    let (code, v) = env.verify_json("inbox");
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(v["damaged"][0]["seq"], 2, "{v}");
+    assert!(
+        v["damaged"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("without the integrity key"),
+        "{v}"
+    );
+}
+
+#[test]
+fn a_forged_line_indexed_by_a_rebuild_after_the_index_was_deleted_fails_inbox_verify() {
+    let env = Env::new();
+    env.add("Invoice 1");
+    env.add("Invoice 2");
+    std::fs::remove_file(env.data().join("inbox/index2.bin")).unwrap();
+    let forged = forged_line(&env, Some(&"ab".repeat(32)));
+    append_line(&env.inbox_day_file(), &forged);
+    let (code, v) = env.verify_json("inbox");
+    assert_eq!(code, 3, "{v}");
+    assert_eq!(
+        v["records"], 3,
+        "the rebuilt index holds the forged line: {v}"
+    );
+    assert_eq!(v["damaged"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(v["damaged"][0]["seq"], 3, "{v}");
+}
+
+#[test]
+fn records_written_before_keying_still_verify_and_are_reported_as_not_keyed() {
+    use opsdesk::domain::{Actor, AuditEvent, AuditOutcome};
+    let env = Env::new();
+    // An older opsdesk: no key anywhere, records without macs.
+    {
+        let audit = opsdesk::store::audit::Audit::open(&env.data().join("audit")).unwrap();
+        for _ in 0..3 {
+            audit
+                .append(AuditEvent::new(
+                    "inbox.pull",
+                    Actor::Console,
+                    AuditOutcome::Ok,
+                ))
+                .unwrap();
+        }
+    }
+    assert!(!env.key_file().exists());
+    // This opsdesk: the first writer creates the key; what it writes is keyed.
+    env.add("Invoice 1");
+    let (code, v) = env.verify_json("audit");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["unkeyed_records"], 3, "{v}");
+    assert!(v["keyed_records"].as_u64().unwrap() >= 1, "{v}");
+    let o = env.run(&["audit", "verify"]);
+    assert!(
+        text(&o).contains("3 record(s) written before keying (not keyed)"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn stripping_the_macs_of_records_written_after_keying_is_caught() {
+    let env = Env::new();
+    env.add("Invoice 1");
+    // Every mac removed: nothing keyed "precedes" the records any more, but they were
+    // written after the key was created.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    env.add("Invoice 2");
+    let file = env.audit_file();
+    let stripped: Vec<String> = lines(&file)
+        .into_iter()
+        .map(|mut v| {
+            v.as_object_mut().unwrap().remove("mac");
+            v.to_string()
+        })
+        .collect();
+    std::fs::write(&file, stripped.join("\n") + "\n").unwrap();
+    std::fs::remove_file(env.data().join("audit/.head")).unwrap();
+    let (code, v) = env.verify_json("audit");
+    assert_eq!(code, 3, "{v}");
+    assert!(
+        v["first_bad"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("written after the integrity key was created"),
+        "{v}"
+    );
+}
+
+#[test]
+fn the_key_is_a_private_file_in_the_config_dir_and_never_in_the_data_dir() {
+    let env = Env::new();
+    env.add("Invoice 1");
+    let key = env.key_file();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&key), 0o600);
+    assert_eq!(mode(key.parent().unwrap()), 0o700);
+    assert_eq!(std::fs::metadata(&key).unwrap().len(), 32);
+    let key_bytes = std::fs::read(&key).unwrap();
+    for entry in walk(&env.data()) {
+        assert_ne!(entry.file_name().unwrap(), "integrity.key");
+        let content = std::fs::read(&entry).unwrap();
+        assert!(
+            !content.windows(32).any(|w| w == key_bytes.as_slice()),
+            "{} holds the key",
+            entry.display()
+        );
+    }
+
+    // A config dir inside the data dir: nothing is keyed, doctor says why.
+    let inside = env.data().join("conf");
+    let o = env
+        .cmd_with(&inside, &["--json", "doctor"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("inside the data dir"),
+        "{}",
+        text(&o)
+    );
+    assert!(
+        walk(&env.data())
+            .iter()
+            .all(|p| !p.ends_with("integrity.key"))
+    );
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else if p.is_file() {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_crash_between_the_inbox_append_and_its_audit_record_is_recovered_at_the_next_open() {
+    let env = Env::new();
+    env.add("Invoice 1");
+    let o = env
+        .cmd_with(
+            &env.xdg(),
+            &[
+                "inbox",
+                "add",
+                "--from",
+                "a@example.org",
+                "--subject",
+                "Invoice 2",
+                "--body",
+                "b",
+            ],
+        )
+        .env("OPSDESK_FAILPOINT", "after_inbox_append")
+        .output()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        o.status.signal(),
+        Some(libc::SIGABRT),
+        "the failpoint aborts: {}",
+        text(&o)
+    );
+
+    // Before any engine opened again: the record is stored and has no audit record.
+    let o = env.run(&["audit", "verify"]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    assert!(text(&o).contains("#2"), "{}", text(&o));
+
+    // The next open (any command that opens the engine) audits it as recovered.
+    let o = env.run(&["inbox", "list"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = env.run(&["audit", "verify"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains(
+            "inbox records stored before a crash, audited at recovery (inbox.recovered): #2"
+        ),
+        "{}",
+        text(&o)
+    );
+    let (_, v) = env.verify_json("audit");
+    assert_eq!(v["inbox_recovered"], serde_json::json!([2]));
+    // Recovered once: a second open adds nothing.
+    env.run(&["inbox", "list"]);
+    let (_, again) = env.verify_json("audit");
+    assert_eq!(again["inbox_recovered"], serde_json::json!([2]));
+    assert_eq!(again["records"], v["records"], "no second recovery record");
+}
+
+#[test]
+fn inbox_add_killed_at_any_moment_leaves_a_trail_that_verifies_after_the_next_open() {
+    let env = Env::new();
+    env.add("warm-up");
+    let mut killed = 0;
+    for i in 0..25u64 {
+        let mut child = env
+            .cmd_with(
+                &env.xdg(),
+                &[
+                    "inbox",
+                    "add",
+                    "--from",
+                    "a@example.org",
+                    "--subject",
+                    &format!("m{i}"),
+                    "--body",
+                    "b",
+                ],
+            )
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(2 + (i * 7) % 40));
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+        let st = child.wait().unwrap();
+        if !st.success() {
+            killed += 1;
+        }
+    }
+    let o = env.run(&["inbox", "list"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let (code, v) = env.verify_json("audit");
+    assert_eq!(code, 0, "after {killed} kills the trail verifies: {v}");
+    assert_eq!(v["inbox_unaudited"], serde_json::json!([]));
+    let (code, v) = env.verify_json("inbox");
+    assert_eq!(code, 0, "{v}");
+}
