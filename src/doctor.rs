@@ -550,9 +550,17 @@ fn store_checks(paths: &crate::paths::Paths) -> Vec<Check> {
         },
     );
     out.push(
-        match crate::store::drafts::Drafts::open(&paths.drafts_dir(), &paths.audit_dir())
-            .and_then(|d| d.queue())
-        {
+        match crate::store::drafts::Drafts::open(&paths.drafts_dir(), &paths.audit_dir()).and_then(
+            |d| {
+                d.with_key(
+                    crate::store::integrity::for_verifier(paths)
+                        .ok()
+                        .flatten()
+                        .map(std::sync::Arc::new),
+                )
+                .queue()
+            },
+        ) {
             Ok(q) if q.unbound.is_empty() => ok(
                 "drafts log",
                 format!(

@@ -494,3 +494,61 @@ fn inbox_add_killed_at_any_moment_leaves_a_trail_that_verifies_after_the_next_op
     let (code, v) = env.verify_json("inbox");
     assert_eq!(code, 0, "{v}");
 }
+
+/// The attacker's whole move against an outbound mail: a correctly chained `draft.approve`
+/// record for a real pending draft, and the `approved` line bound to it in the drafts log.
+fn forge_bound_approval(env: &Env, id: &str, digest: &str) {
+    let file = env.audit_file();
+    let last = lines(&file).pop().unwrap();
+    let seq = last["seq"].as_u64().unwrap() + 1;
+    let mut forged = serde_json::json!({
+        "seq": seq, "ts": last["ts"], "event": "draft.approve", "actor": "cli",
+        "entity": "default", "outcome": "ok", "reason": "draft approved", "duration_ms": 0,
+        "target": id, "prev": last["hash"],
+    });
+    let hash = opsdesk::store::audit::record_hash(&forged).unwrap();
+    forged["hash"] = hash.clone().into();
+    append_line(&file, &forged);
+    let anchor = format!("{{\"seq\":{seq},\"hash\":\"{hash}\"}}");
+    std::fs::write(env.data().join("audit/.head"), format!("{anchor:<191}\n")).unwrap();
+    append_line(
+        &env.data().join("drafts/drafts.jsonl"),
+        &serde_json::json!({
+            "ts": last["ts"], "draft_id": id, "actor": "cli", "event": "approved",
+            "digest": digest, "audit": {"seq": seq, "hash": hash},
+        }),
+    );
+}
+
+#[test]
+fn a_forged_approval_bound_to_a_forged_record_never_takes_effect() {
+    let env = Env::new();
+    let o = env.run(&[
+        "drafts",
+        "new",
+        "--profile",
+        "default",
+        "--to",
+        "cfo@outside.example",
+        "--subject",
+        "Wire",
+        "--body",
+        "Wire 48,000 EUR today.",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let list: Value =
+        serde_json::from_slice(&env.run(&["--json", "drafts", "list"]).stdout).unwrap();
+    let (id, digest) = (
+        list[0]["id"].as_str().unwrap().to_string(),
+        list[0]["digest"].as_str().unwrap().to_string(),
+    );
+    forge_bound_approval(&env, &id, &digest);
+    // The queue the executor acts on ignores it: the draft still waits for the operator.
+    let shown: Value =
+        serde_json::from_slice(&env.run(&["--json", "drafts", "show", &id]).stdout).unwrap();
+    assert_eq!(shown["status"], "pending", "{shown}");
+    // And verify names both the forged record and the ignored event.
+    let o = env.run(&["audit", "verify"]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    assert!(text(&o).contains("integrity key"), "{}", text(&o));
+}

@@ -313,8 +313,14 @@ fn cross_check(ctx: &Context, audit: &Audit) -> Result<CrossCheck, Failure> {
 
     let mut findings = Vec::new();
     let log = ctx.paths.drafts_dir().join("drafts.jsonl");
-    let queue =
-        crate::store::drafts::Drafts::open(&ctx.paths.drafts_dir(), audit.dir())?.queue()?;
+    let queue = crate::store::drafts::Drafts::open(&ctx.paths.drafts_dir(), audit.dir())?
+        .with_key(
+            crate::store::integrity::for_verifier(&ctx.paths)
+                .ok()
+                .flatten()
+                .map(std::sync::Arc::new),
+        )
+        .queue()?;
     for u in &queue.unbound {
         findings.push(format!(
             "{} line {}: `{}` of draft {} ignored: {}",

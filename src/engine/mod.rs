@@ -193,7 +193,7 @@ impl Engine {
             phi,
             inbox,
             deals: crate::store::deals::Deals::open(&paths.deals_dir())?,
-            drafts: Drafts::open(&paths.drafts_dir(), &paths.audit_dir())?,
+            drafts: Drafts::open(&paths.drafts_dir(), &paths.audit_dir())?.with_key(key.clone()),
             audit: Audit::open(&paths.audit_dir())?.with_key(key),
             assistant: crate::assistant::store::AssistantStore::open(
                 &paths.data_dir.join("assistant"),

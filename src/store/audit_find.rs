@@ -20,6 +20,8 @@ const LINEAR_BELOW: u64 = 16 * 1024;
 pub struct Found {
     pub record: AuditRecord,
     pub intact: bool,
+    /// The record's `mac` (keyed integrity), when it carries one.
+    pub mac: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -124,9 +126,14 @@ fn find_in(path: &Path, seq: u64) -> Result<Option<Found>, StoreError> {
 
 fn found(v: serde_json::Value) -> Option<Found> {
     let intact = record_hash(&v).is_some_and(|h| Some(h.as_str()) == v["hash"].as_str());
+    let mac = v["mac"].as_str().map(str::to_string);
     serde_json::from_value::<AuditRecord>(v)
         .ok()
-        .map(|record| Found { record, intact })
+        .map(|record| Found {
+            record,
+            intact,
+            mac,
+        })
 }
 
 /// Every intact record about a draft (`draft.*` events) with a seq below `below`, in chain

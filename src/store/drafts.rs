@@ -60,6 +60,13 @@ impl Drafts {
         Ok(d)
     }
 
+    /// Bound with the integrity key: an event whose audit record the key did not mac takes
+    /// no effect (a forged approval is ignored and reported, never executed).
+    pub fn with_key(mut self, key: Option<Arc<crate::store::integrity::IntegrityKey>>) -> Drafts {
+        self.binder = self.binder.take().map(|b| b.with_key(key));
+        self
+    }
+
     /// The queue with its rules but no audit binding: for tests of the rules alone. The engine
     /// always opens the queue bound (`open`).
     pub fn open_rules_only(dir: &Path) -> Result<Drafts, StoreError> {

@@ -33,11 +33,21 @@ use crate::domain::{AuditOutcome, AuditRecord, DraftEvent, DraftEventKind};
 /// Looks up and remembers audit records for the drafts fold.
 pub struct Binder {
     audit_dir: PathBuf,
+    /// The integrity key: a record it did not mac (a forged or re-chained one) vouches for
+    /// nothing, so a same-user process cannot forge an approval the executor would act on.
+    key: Option<Arc<crate::store::integrity::IntegrityKey>>,
+    /// The seq of the trail's first keyed record (keying began there; every later record
+    /// must carry a mac), found once.
+    first_keyed: std::sync::OnceLock<Option<u64>>,
     /// Records already found intact at their seq, by seq (records never change; a rewritten
     /// trail is what `opsdesk audit verify` reports, in a fresh process).
     verified: Mutex<HashMap<u64, AuditRecord>>,
     /// The trail's draft records below a cutoff, for logs with unbound events.
     legacy: Mutex<Option<(u64, Arc<Vec<AuditRecord>>)>>,
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
 }
 
 /// A draft event the fold ignored because the audit trail does not vouch for it.
@@ -54,6 +64,8 @@ impl Binder {
     pub fn new(audit_dir: &Path) -> Binder {
         Binder {
             audit_dir: audit_dir.to_path_buf(),
+            key: None,
+            first_keyed: std::sync::OnceLock::new(),
             verified: Mutex::new(HashMap::new()),
             legacy: Mutex::new(None),
         }
@@ -73,6 +85,9 @@ impl Binder {
             Some(f) if !f.intact => Err(format!(
                 "its audit record {seq} was altered (its hash does not match its content)"
             )),
+            Some(f) if !self.keyed_ok(&f) => Err(format!(
+                "its audit record {seq} was not written with the integrity key (its mac is missing or wrong): forged"
+            )),
             Some(f) => {
                 self.verified
                     .lock()
@@ -80,6 +95,58 @@ impl Binder {
                     .insert(seq, f.record.clone());
                 Ok(f.record)
             }
+        })
+    }
+
+    /// Bind with `key`: records must carry its mac (those from before keying began excepted).
+    pub fn with_key(mut self, key: Option<Arc<crate::store::integrity::IntegrityKey>>) -> Binder {
+        self.key = key;
+        self
+    }
+
+    fn keyed_ok(&self, f: &super::audit_find::Found) -> bool {
+        use crate::store::integrity::Label;
+        let Some(key) = &self.key else {
+            return true;
+        };
+        match &f.mac {
+            Some(m) => key.check(Label::AuditRecord, f.record.hash.as_bytes(), m),
+            // An unkeyed record is from before keying only if it precedes the first keyed
+            // record of the trail (its own time is the writer's word, so it decides nothing
+            // alone) and keying had not begun by its time.
+            None => {
+                let before_keying = match self.first_keyed() {
+                    Some(k) => f.record.seq < k,
+                    None => true,
+                };
+                before_keying && !key.unkeyed_is_forged(f.record.ts)
+            }
+        }
+    }
+
+    /// The seq of the first record carrying a mac, reading the trail from its start until
+    /// one is found (once per process; an unreadable trail counts as keyed from the start).
+    fn first_keyed(&self) -> Option<u64> {
+        *self.first_keyed.get_or_init(|| {
+            let files = match super::audit::month_files(&self.audit_dir) {
+                Ok(f) => f,
+                Err(_) => return Some(0),
+            };
+            for path in files {
+                let Ok(lines) = super::jsonl::Lines::open(&path, 0) else {
+                    return Some(0);
+                };
+                for line in lines {
+                    let Ok(line) = line else { return Some(0) };
+                    if contains(&line.bytes, b"\"mac\":\"") {
+                        return serde_json::from_slice::<serde_json::Value>(&line.bytes)
+                            .ok()
+                            .and_then(|v| v["seq"].as_u64())
+                            .or(Some(0));
+                    }
+                }
+            }
+            None
         })
     }
 
