@@ -1189,3 +1189,49 @@ fn the_last_good_key_list_keeps_working_while_the_key_server_is_down() {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(fake.hits(), 3);
 }
+
+#[test]
+fn deals_are_listed_and_shown_through_the_phi_view() {
+    let k = key(1);
+    let fake = FakeKeys::start(&[("k1", &k)]);
+    let server = Server::start(&[], Some(&config(&fake, "")));
+    for (profile, name, party) in [
+        ("deals", "Sunrise acquisition", "acme.example"),
+        ("clinic", "Okafor referral network", "Margaret Okafor"),
+    ] {
+        let o = server.cli(&[
+            "deals",
+            "create",
+            "--profile",
+            profile,
+            "--name",
+            name,
+            "--counterparty",
+            party,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let r = ask(&server, &k, "k1", "which deals are open?");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let text = text_of(&r.body);
+    assert!(
+        !text.contains("keeps no deal records"),
+        "the old false answer: {text}"
+    );
+    assert!(text.contains("Sunrise acquisition"), "{text}");
+    // The clinic's deal is listed, its patient's name redacted (Copilot has no BAA).
+    assert!(!text.contains("Okafor"), "PHI reached Copilot: {text}");
+    let id = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .find(|w| w.starts_with("deal-"))
+        .unwrap_or_else(|| panic!("no deal id listed: {text}"))
+        .to_string();
+    let r = ask(&server, &k, "k1", &format!("show deal {id}"));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let detail = text_of(&r.body);
+    assert!(
+        detail.contains(&id) && detail.contains("counterparties"),
+        "{detail}"
+    );
+    assert!(!detail.contains("Okafor"), "{detail}");
+}

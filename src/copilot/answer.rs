@@ -279,10 +279,7 @@ async fn run(
         Intent::CalendarList => list(cx, Channel::Calendar, p).await,
         Intent::DraftsList => drafts(cx).await,
         Intent::DraftEmail => draft_email(cx, p, text).await,
-        Intent::Deals => Ok(Reply::text(
-            "no deal records",
-            "opsdesk keeps no deal records of its own. Ask for the inbox, the morning brief, deadlines or triage of the deal's profile instead.".into(),
-        )),
+        Intent::Deals => deals(cx, text).await,
         Intent::Help => Ok(Reply::text("help", help())),
     }
 }
@@ -290,7 +287,7 @@ async fn run(
 fn help() -> String {
     "I can answer from opsdesk (naming the profile when there are several):\n\n\
      - **status**\n- **morning brief** / **end of day digest**\n- **inbox** / **calendar**\n\
-     - **deadlines** / **triage**\n- **drafts** (awaiting your approval)\n\
+     - **deadlines** / **triage**\n- **drafts** (awaiting your approval)\n- **deals** (or one deal by its `deal-…` id)\n\
      - **draft an email** to `someone@example.com` subject: … body: … (queued for your approval in opsdesk; nothing is sent from here)\n\n\
      Approving and sending happen only in opsdesk itself."
         .into()
@@ -491,6 +488,138 @@ async fn drafts(cx: &Cx<'_>) -> Result<Reply, AgentError> {
             fenced_or_none(&lines)
         ),
     ))
+}
+
+/// A deal id named in the request (`deal-…`), if any.
+fn deal_id_in(text: &str) -> Option<String> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .find(|w| w.starts_with("deal-") && w.len() > 5)
+        .map(str::to_string)
+}
+
+/// Deals: one in detail when the request names its id, else the open ones (of the profile the
+/// request names, if it names one). Each deal passes the view as its own profile's content, so
+/// a HIPAA profile's deals reach Copilot redacted.
+async fn deals(cx: &Cx<'_>, text: &str) -> Result<Reply, AgentError> {
+    if let Some(id) = deal_id_in(text) {
+        let what = "copilot.deal_detail";
+        let Answer::Deal(d) = cx.read(what, Query::DealDetail { id }).await? else {
+            return Err(wrong(what));
+        };
+        let owner = d.deal.profile.clone();
+        let mut v = to_value(&*d)?;
+        cx.view(what, &mut v, Some(&owner)).await?;
+        let deal = &v["deal"];
+        let mut lines = vec![
+            format!(
+                "{}  {}  {}  stage {}",
+                str_of(deal, "id"),
+                str_of(deal, "profile"),
+                str_of(deal, "name"),
+                str_of(deal, "stage")
+            ),
+            format!(
+                "counterparties: {}",
+                deal["counterparties"]
+                    .as_array()
+                    .map(|a| a
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(", "))
+                    .unwrap_or_default()
+                    .if_empty("(none)")
+            ),
+        ];
+        for k in deal["key_dates"].as_array().into_iter().flatten() {
+            lines.push(format!("{}: {}", str_of(k, "label"), str_of(k, "date")));
+        }
+        lines.extend(items(&v, "messages", |m| {
+            format!(
+                "#{}  {}  {}  {}",
+                m["seq"],
+                str_of(m, "ts"),
+                str_of(m, "from"),
+                str_of(m, "subject")
+            )
+        }));
+        let lines: Vec<String> = lines
+            .into_iter()
+            .map(|l| l.replace(['\n', '\r'], " "))
+            .collect();
+        let mut reply = Reply::text(
+            "answered",
+            format!(
+                "**Deal** (change it in opsdesk)\n\n{}",
+                fenced(&lines.join("\n"))
+            ),
+        );
+        reply.profile = Some(owner);
+        return Ok(reply);
+    }
+    let profiles: Vec<(String, Option<String>)> = cx
+        .hub
+        .engine()
+        .config()
+        .profiles
+        .iter()
+        .map(|(n, p)| (n.clone(), p.display_name.clone()))
+        .collect();
+    let profile = match intent::profile_in(text, &profiles) {
+        ProfileChoice::One(p) => Some(p),
+        _ => None,
+    };
+    let what = "copilot.deals_list";
+    let Answer::Deals(r) = cx
+        .read(
+            what,
+            Query::DealsList {
+                profile: profile.clone(),
+                all: false,
+            },
+        )
+        .await?
+    else {
+        return Err(wrong(what));
+    };
+    let mut lines = Vec::new();
+    for d in r.deals.iter().take(LIST_LIMIT) {
+        let mut v = to_value(d)?;
+        cx.view(what, &mut v, Some(&d.profile)).await?;
+        let next = v
+            .get("next_date")
+            .filter(|n| !n.is_null())
+            .map(|n| format!("  next: {} {}", str_of(n, "label"), str_of(n, "date")))
+            .unwrap_or_default();
+        lines.push(
+            format!(
+                "{}  {}  {}  stage {}  {} message(s){next}",
+                str_of(&v, "id"),
+                str_of(&v, "profile"),
+                str_of(&v, "name"),
+                str_of(&v, "stage"),
+                v["linked_messages"]
+            )
+            .replace(['\n', '\r'], " "),
+        );
+    }
+    let more = r.deals.len().saturating_sub(LIST_LIMIT);
+    let mut md = format!(
+        "**Open deals**{} (ask for one by its id for details)\n\n{}",
+        profile
+            .as_deref()
+            .map(|p| format!(" of {}", md_escape(p)))
+            .unwrap_or_default(),
+        fenced_or_none(&lines)
+    );
+    if more > 0 {
+        md.push_str(&format!(
+            "\n\n…and {more} more in opsdesk (`opsdesk deals`)."
+        ));
+    }
+    let mut reply = Reply::text("answered", md);
+    reply.profile = profile;
+    Ok(reply)
 }
 
 async fn draft_email(cx: &Cx<'_>, profile: &str, text: &str) -> Result<Reply, AgentError> {
