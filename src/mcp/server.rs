@@ -801,7 +801,9 @@ impl ServerHandler for OpsDesk {
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        // 2025-03-26 is served for clients pinned to it (README: what they do not get).
         Cow::Borrowed(&[
+            ProtocolVersion::V_2025_03_26,
             ProtocolVersion::V_2025_06_18,
             ProtocolVersion::V_2025_11_25,
             ProtocolVersion::V_2026_07_28,
