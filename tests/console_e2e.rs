@@ -1011,18 +1011,14 @@ fn a_draft_queued_by_another_process_appears_without_a_reload() {
     let mut c = Console::start(&data, &home);
     c.send("3");
     c.wait_for("a pending draft", |s| selected_pending(s).is_some());
-    // The CLI, another process, queues one while the console runs.
-    let list = opsdesk(&data, &["--demo", "--json", "drafts", "list"]);
-    assert!(
-        list.status.success(),
-        "{}",
-        String::from_utf8_lossy(&list.stderr)
-    );
-    let drafts: Value = serde_json::from_slice(&list.stdout).unwrap();
-    let profile = drafts[0]["profile"].as_str().unwrap().to_string();
-    let o = opsdesk(
-        &data,
-        &[
+    // The CLI, another process, queues one while the console runs (for the demo's `work`
+    // profile: the clinic's rules would refuse mail to an outside domain).
+    let profile = "work".to_string();
+    // The same user's CLI: the same config dir (and so the same integrity key) as the console.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+        .arg("--data-dir")
+        .arg(&data)
+        .args([
             "--demo",
             "drafts",
             "new",
@@ -1034,9 +1030,18 @@ fn a_draft_queued_by_another_process_appears_without_a_reload() {
             "From the CLI",
             "--body",
             "Queued by another process.",
-        ],
-    );
+        ])
+        .env_remove("OPSDESK_CONFIG")
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("d-"),
+        "queued: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     // No key pressed: the pane follows the file.
     c.wait_for("the CLI's draft", |s| {
         s.contains("watched@fabrikam.example")
