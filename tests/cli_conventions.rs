@@ -367,3 +367,64 @@ fn in_pty(env: &Env, args: &[&str], answer: &str) -> (String, u32) {
     let s = text(&out.lock().unwrap());
     (s, status.exit_code())
 }
+
+#[test]
+fn completions_for_every_shell_and_man_pages_come_from_the_parser() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+            .args(args)
+            .env_remove("OPSDESK_DATA_DIR")
+            .env_remove("OPSDESK_CONFIG")
+            .output()
+            .unwrap()
+    };
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let o = run(&["completions", shell]);
+        assert!(
+            o.status.success(),
+            "{shell}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let script = String::from_utf8_lossy(&o.stdout);
+        // The subcommands and a nested one are offered.
+        for word in ["inbox", "drafts", "completions", "approve"] {
+            assert!(script.contains(word), "{shell} completion lacks {word}");
+        }
+    }
+    let o = run(&["completions", "tcsh"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "an unknown shell is a usage error"
+    );
+
+    let o = run(&["man"]);
+    assert!(o.status.success());
+    let page = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH opsdesk"),
+        "{page}"
+    );
+    assert!(
+        page.contains("completions") && page.contains("drafts"),
+        "{page}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(&["man", "--dir", dir.path().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for page in ["opsdesk.1", "opsdesk-inbox.1", "opsdesk-drafts-approve.1"] {
+        assert!(dir.path().join(page).is_file(), "{page} not written");
+    }
+
+    // The version names the commit it was built from.
+    let o = run(&["--version"]);
+    let v = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    let inner = v
+        .strip_prefix(&format!("opsdesk {} (", env!("CARGO_PKG_VERSION")))
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{v}"));
+    assert!(
+        inner == "unknown" || (inner.len() == 12 && inner.chars().all(|c| c.is_ascii_hexdigit())),
+        "{v}"
+    );
+}

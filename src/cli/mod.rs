@@ -19,6 +19,7 @@ mod inbox;
 mod login;
 mod mcp_config;
 mod output;
+mod packaging;
 mod providers;
 mod serve;
 mod tools;
@@ -36,7 +37,7 @@ use crate::paths::Paths;
 pub use output::Printer;
 
 #[derive(Debug, Parser)]
-#[command(name = "opsdesk", version, about = "An operator's console for AI-assisted work", long_about = None)]
+#[command(name = "opsdesk", version = packaging::VERSION, about = "An operator's console for AI-assisted work", long_about = None)]
 pub struct Cli {
     #[command(flatten)]
     pub global: Global,
@@ -122,6 +123,18 @@ pub enum Command {
     /// The tool vault: list, check or run packaged tools (`<config dir>/tools/`).
     #[command(subcommand)]
     Tools(tools::ToolsCmd),
+    /// Print a shell completion script: `opsdesk completions bash > ~/.local/share/bash-completion/completions/opsdesk`.
+    Completions {
+        /// bash, zsh, fish, powershell or elvish.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff); with --dir, write one page per command into DIR.
+    Man {
+        /// Write `opsdesk.1`, `opsdesk-inbox.1`, … here instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// A failure with the exit code it maps to.
@@ -325,6 +338,21 @@ pub fn parse_failed(e: &clap::Error) -> ExitCode {
 
 pub fn run(cli: Cli) -> ExitCode {
     let json = cli.global.json;
+    // Completions and man pages need no data dir or config.
+    let early = match &cli.command {
+        Some(Command::Completions { shell }) => Some(packaging::completions(*shell)),
+        Some(Command::Man { dir }) => Some(packaging::man(dir.as_deref())),
+        _ => None,
+    };
+    if let Some(r) = early {
+        return match r {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(f) => {
+                eprintln!("opsdesk: {}", f.message);
+                ExitCode::from(f.code)
+            }
+        };
+    }
     let mut kept: Option<PathBuf> = None;
     let result = (|| {
         let mut ctx = Context::new(cli.global.clone())?;
@@ -352,6 +380,7 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Logout(a)) => login::run_logout(&ctx, a),
             Some(Command::Doctor(a)) => doctor::run(&ctx, a),
             Some(Command::Tools(c)) => tools::run(&ctx, c),
+            Some(Command::Completions { .. } | Command::Man { .. }) => Ok(()),
         };
         kept = ctx.finish_demo();
         r
