@@ -135,6 +135,9 @@ pub struct ServerConfig {
     /// Failed token attempts allowed per peer address before it is refused with 429 for a while
     /// (the allowance refills at one attempt per second).
     pub auth_failures_burst: u32,
+    /// `[server.operation_limits]`: lower rate limits per credential for expensive tools
+    /// (model jobs, vault tools, briefs with polish), on top of the request rate limit.
+    pub operation_limits: OperationLimits,
     /// `[server.clients.<name>]`: named MCP clients, each with its own bearer token. The name
     /// (not the client's self-declared `clientInfo.name`) is what cursors, rate limits,
     /// clearance and the audit use.
@@ -193,6 +196,7 @@ impl Default for ServerConfig {
             max_sessions: 128,
             session_idle_secs: 600,
             auth_failures_burst: 10,
+            operation_limits: OperationLimits::default(),
             clients: BTreeMap::new(),
             stdio_client: None,
             read_only: false,
@@ -200,6 +204,46 @@ impl Default for ServerConfig {
             tools: None,
         }
     }
+}
+
+/// `[server.operation_limits]`: one token bucket per credential and kind of expensive call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OperationLimits {
+    /// `triage_classify`, `extraction_deadlines`, `draft_generate`, `filing_suggestion` when
+    /// they may call a model.
+    pub model_jobs: OperationLimit,
+    /// `vault_<name>` tools (each call starts a process).
+    pub vault_tools: OperationLimit,
+    /// `morning_brief` / `eod_digest` with `polish: true` (a model call).
+    pub polish: OperationLimit,
+}
+
+impl Default for OperationLimits {
+    fn default() -> Self {
+        OperationLimits {
+            model_jobs: OperationLimit {
+                per_minute: 20,
+                burst: 5,
+            },
+            vault_tools: OperationLimit {
+                per_minute: 60,
+                burst: 10,
+            },
+            polish: OperationLimit {
+                per_minute: 6,
+                burst: 2,
+            },
+        }
+    }
+}
+
+/// A sustained rate and a burst.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperationLimit {
+    pub per_minute: u32,
+    pub burst: u32,
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -75,6 +75,9 @@ pub(crate) fn validate(config: &mut Config) -> Vec<Finding> {
     extra.extend(super::assistant::problems(&config.assistant));
     extra.extend(super::audit_retention::problems(&config.audit));
     extra.extend(super::vault::problems(&config.vault));
+    extra.extend(super::vault::operation_limit_problems(
+        &config.server.operation_limits,
+    ));
     for (keys, message) in extra {
         let keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
         v.invalid(KeyPath::of(&keys), message);

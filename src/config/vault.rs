@@ -15,6 +15,35 @@
 
 use super::schema::{ToolLimits, VaultConfig};
 
+/// `[server.operation_limits]`: every rate and burst at least 1.
+pub(crate) fn operation_limit_problems(
+    c: &super::schema::OperationLimits,
+) -> Vec<(Vec<String>, String)> {
+    let mut out = Vec::new();
+    for (name, l) in [
+        ("model_jobs", c.model_jobs),
+        ("vault_tools", c.vault_tools),
+        ("polish", c.polish),
+    ] {
+        for (field, v) in [("per_minute", l.per_minute), ("burst", l.burst)] {
+            if v == 0 {
+                out.push((
+                    vec![
+                        "server".to_string(),
+                        "operation_limits".into(),
+                        name.into(),
+                        field.into(),
+                    ],
+                    format!(
+                        "`server.operation_limits.{name}.{field}` is 0; allowed: 1 or more (remove the tool from the client's scope to forbid it)"
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
 pub(crate) fn problems(c: &VaultConfig) -> Vec<(Vec<String>, String)> {
     let mut out = Vec::new();
     let key = |table: &str, field: &str| vec!["vault".to_string(), table.into(), field.into()];

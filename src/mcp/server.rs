@@ -74,6 +74,46 @@ pub struct Hub {
     pub(crate) lanes: super::direct::Lanes,
     /// Messages rendered for tool answers, kept for the newest (`mcp::rendered`).
     pub(crate) renderings: super::rendered::Renderings,
+    /// `[server.operation_limits]`: expensive calls per credential.
+    op_limits: OperationBuckets,
+}
+
+/// One bucket set per kind of expensive call (`[server.operation_limits]`).
+struct OperationBuckets {
+    model_jobs: super::http::RateLimiter,
+    vault_tools: super::http::RateLimiter,
+    polish: super::http::RateLimiter,
+}
+
+impl OperationBuckets {
+    fn new(l: &crate::config::OperationLimits) -> OperationBuckets {
+        let b = |x: crate::config::OperationLimit| {
+            super::http::RateLimiter::per_minute(x.per_minute, x.burst)
+        };
+        OperationBuckets {
+            model_jobs: b(l.model_jobs),
+            vault_tools: b(l.vault_tools),
+            polish: b(l.polish),
+        }
+    }
+}
+
+/// Which expensive kind a call is, if any: model jobs unless `use_model: false`, briefs only
+/// with `polish: true`, every vault tool.
+fn operation_kind(name: &str, args: &JsonObject) -> Option<&'static str> {
+    let flag = |k: &str, default: bool| args.get(k).and_then(|v| v.as_bool()).unwrap_or(default);
+    if name.starts_with(crate::vault::MCP_PREFIX) {
+        return Some("vault_tools");
+    }
+    match name {
+        "triage_classify" | "extraction_deadlines" | "draft_generate" | "filing_suggestion"
+            if flag("use_model", true) =>
+        {
+            Some("model_jobs")
+        }
+        "morning_brief" | "eod_digest" if flag("polish", false) => Some("polish"),
+        _ => None,
+    }
 }
 
 /// A connected client the notifier can reach.
@@ -137,6 +177,7 @@ impl Hub {
         let stdio_identity = super::auth::stdio_identity(&engine.config().server);
         let scopes = Scopes::new(&engine.config().server, &opts.scope);
         let vault = Arc::new(crate::vault::Vault::for_engine(&engine));
+        let engine_limits = engine.config().server.operation_limits;
         Hub {
             vault,
             scopes: std::sync::RwLock::new(Arc::new(scopes)),
@@ -151,6 +192,7 @@ impl Hub {
             stdio_identity,
             lanes: super::direct::Lanes::default(),
             renderings: super::rendered::Renderings::default(),
+            op_limits: OperationBuckets::new(&engine_limits),
         }
     }
 
@@ -484,6 +526,20 @@ impl Hub {
         if let Err(refusal) = checked {
             return Some(Err(Box::pin(self.refuse(who, client, refusal)).await));
         }
+        // Expensive calls have their own, lower rate per credential.
+        if let Some(kind) = operation_kind(name, &args)
+            && let Err(wait) = match kind {
+                "vault_tools" => &self.op_limits.vault_tools,
+                "polish" => &self.op_limits.polish,
+                _ => &self.op_limits.model_jobs,
+            }
+            .check(&who.name)
+        {
+            return Some(Err(Box::pin(
+                self.rate_limited(who, client, name, kind, wait),
+            )
+            .await));
+        }
         let reply = if vault {
             // Boxed: a vault call's future is large (35 kB), and this future is moved into
             // the lane's and rmcp's on every built-in call too, each move a copy.
@@ -505,6 +561,40 @@ impl Hub {
             },
             Err(e) => Err(Box::pin(self.present_error(who, placeholders, name, e)).await),
         })
+    }
+
+    /// An expensive call over its credential's `[server.operation_limits]`: audited, then
+    /// refused with when to retry.
+    async fn rate_limited(
+        &self,
+        who: &ClientIdentity,
+        client: &str,
+        tool: &str,
+        kind: &'static str,
+        wait: Duration,
+    ) -> McpError {
+        let secs = wait.as_secs().max(1);
+        let ev = crate::domain::AuditEvent::new(
+            "mcp.rate_limited",
+            Actor::mcp(client),
+            crate::domain::AuditOutcome::Denied,
+        )
+        .tool(tool.to_string())
+        .reason(format!(
+            "server.operation_limits.{kind} used up by `{}`; retry in {secs}s",
+            who.name
+        ));
+        let engine = self.engine.clone();
+        let _ = tokio::task::spawn_blocking(move || engine.audit(ev)).await;
+        McpError::new(
+            rmcp::model::ErrorCode(super::http::CODE_RATE_LIMITED),
+            format!(
+                "too many `{kind}` calls: {tool} is limited per client (server.operation_limits.{kind}); retry in {secs}s"
+            ),
+            Some(
+                serde_json::json!({"retry_after_secs": secs, "limit": format!("server.operation_limits.{kind}")}),
+            ),
+        )
     }
 
     /// Names of the clients currently connected (sessions and listen streams).

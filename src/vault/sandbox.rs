@@ -455,9 +455,10 @@ fn refuse_x32(prog: &mut seccompiler::BpfProgram) {
     if std::env::consts::ARCH != "x86_64" || prog.len() < 3 {
         return;
     }
-    const BPF_LD_W_ABS: u16 = 0x00 | 0x00 | 0x20;
-    const BPF_JMP_JGE_K: u16 = 0x05 | 0x30 | 0x00;
-    const BPF_RET_K: u16 = 0x06 | 0x00;
+    // BPF_LD | BPF_W | BPF_ABS, BPF_JMP | BPF_JGE | BPF_K, BPF_RET | BPF_K.
+    const BPF_LD_W_ABS: u16 = 0x20;
+    const BPF_JMP_JGE_K: u16 = 0x35;
+    const BPF_RET_K: u16 = 0x06;
     let x32 = [
         seccompiler::sock_filter {
             code: BPF_LD_W_ABS,
