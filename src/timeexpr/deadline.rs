@@ -61,7 +61,21 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let (s, t) = sentence(&toks, &sems, e.from);
         let phrases = phrases(&p, s, t);
         let has = |want: fn(Sem) -> bool| phrases.iter().any(|(_, _, x)| x.is_some_and(want));
-        if has(|x| matches!(x, Sem::Block(Block::Negation | Block::Past))) || e.shape.past {
+        if has(|x| x == Sem::Block(Block::Negation)) || e.shape.past {
+            continue;
+        }
+        // A report of the past ("was due", "thanks for sending") covers the dates after it
+        // in its clause, not a request after a colon or a comma ("the invoice that was due
+        // Nov 15: please pay by Monday").
+        let clause_start = phrases
+            .iter()
+            .filter(|(a, _, _)| *a < e.from && (toks.is_punct(*a, ":") || toks.is_punct(*a, ",")))
+            .map(|(a, _, _)| *a)
+            .next_back()
+            .unwrap_or(s);
+        if phrases.iter().any(|(a, _, x)| {
+            *a >= clause_start && *a < e.from && *x == Some(Sem::Block(Block::Past))
+        }) {
             continue;
         }
         if e.date.is_some_and(|d| d < today) {

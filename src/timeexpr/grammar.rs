@@ -560,7 +560,11 @@ impl Parser<'_> {
                 return None;
             }
             if year.is_none() {
-                if !(self.t.is_punct(end, ".") && self.t.glued(end)) {
+                // Only day-first languages write "3.12." without a year; in English mail
+                // "room 4.12." is not a date.
+                if !(self.t.is_punct(end, ".") && self.t.glued(end))
+                    || self.langs.first().is_some_and(|l| l.numeric != NumericOrder::DayFirst)
+                {
                     return None;
                 }
                 end += 1;

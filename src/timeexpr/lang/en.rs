@@ -17,12 +17,12 @@ pub static EN: LangData = LangData {
     words: &[
         // Weekdays and their abbreviations; "Sat", "Sun", "Wed" are also words.
         ("monday", Weekday(0, Caps::Any)),
-        ("mon", Weekday(0, Caps::Capital)),
+        ("mon", Weekday(0, Caps::Any)),
         ("tuesday", Weekday(1, Caps::Any)),
         ("tue", Weekday(1, Caps::Any)),
         ("tues", Weekday(1, Caps::Any)),
         ("wednesday", Weekday(2, Caps::Any)),
-        ("wed", Weekday(2, Caps::Capital)),
+        ("wed", Weekday(2, Caps::Any)),
         ("weds", Weekday(2, Caps::Any)),
         ("thursday", Weekday(3, Caps::Any)),
         ("thu", Weekday(3, Caps::Any)),
@@ -240,6 +240,7 @@ pub static EN: LangData = LangData {
         ("expiry", Cue(Cue::Noun)),
         ("expiration", Cue(Cue::Noun)),
         ("closes", Cue(Cue::Due)),
+        ("close", Cue(Cue::Due)),
         ("runs out", Cue(Cue::Due)),
         ("lapses", Cue(Cue::Due)),
         ("deadline", Cue(Cue::Noun)),
@@ -284,6 +285,10 @@ pub static EN: LangData = LangData {
         ("were supposed", Block(Block::Past)),
         ("expired", Block(Block::Past)),
         ("already sent", Block(Block::Past)),
+        ("thanks for sending", Block(Block::Past)),
+        ("thank you for sending", Block(Block::Past)),
+        ("thanks for submitting", Block(Block::Past)),
+        ("thank you for submitting", Block(Block::Past)),
         ("already submitted", Block(Block::Past)),
         ("already done", Block(Block::Past)),
         // Requests.
