@@ -103,6 +103,28 @@ fn the_finder_meets_90_percent_recall_and_precision_on_the_labelled_set() {
     for m in &misses {
         println!("miss {m}");
     }
+    // A rough figure for this build (a debug test build is many times slower than the bench:
+    // `cargo bench --bench deadlines` is the speed goal's measure).
+    let texts: Vec<(String, Context)> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let m: Value = serde_json::from_str(l).unwrap();
+            let at = OffsetDateTime::parse(m["received"].as_str().unwrap(), &Rfc3339).unwrap();
+            (m["text"].as_str().unwrap().to_string(), Context::new(at, at.offset()))
+        })
+        .collect();
+    let t = std::time::Instant::now();
+    let rounds = 20;
+    for _ in 0..rounds {
+        for (body, ctx) in &texts {
+            std::hint::black_box(deadlines(body, ctx));
+        }
+    }
+    println!(
+        "speed (this build): {:.0} messages/s",
+        (rounds * texts.len()) as f64 / t.elapsed().as_secs_f64()
+    );
     assert!(total.messages >= 300, "{} messages", total.messages);
     assert!(total.recall() >= 0.90, "recall {:.3}", total.recall());
     assert!(total.precision() >= 0.90, "precision {:.3}", total.precision());

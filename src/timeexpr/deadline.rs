@@ -61,7 +61,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let (s, t) = sentence(&toks, &sems, e.from);
         let phrases = phrases(&p, s, t);
         let has = |want: fn(Sem) -> bool| phrases.iter().any(|(_, _, x)| x.is_some_and(want));
-        if has(|x| x == Sem::Block(Block::Negation)) || e.shape.past {
+        if has(|x| matches!(x, Sem::Block(Block::Negation | Block::Absence))) || e.shape.past {
             continue;
         }
         // A report of the past ("was due", "thanks for sending") covers the dates after it
@@ -99,8 +99,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         if moved_from && !e.shape.range {
             continue;
         }
-        // "went down by 1/3": an amount, not a date.
-        if let Some(c) = adjacent_cue {
+        // "went down by 1/3": an amount, not a date (only a bare N/M can be a fraction).
+        let fraction_like = e.to - e.from == 3 && toks.is_punct(e.from + 1, "/");
+        if let Some(c) = adjacent_cue.filter(|_| fraction_like) {
             let idx = before.iter().position(|x| std::ptr::eq(*x, c)).unwrap_or(0);
             if before[idx.saturating_sub(3)..idx]
                 .iter()
@@ -113,6 +114,16 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let moved_to = moved_from
             || (moved
                 && adjacent.is_some_and(|x| matches!(toks.norm(x.0), "to" | "auf" | "al" | "a")));
+        // "The Friday deadline has been postponed": the date being moved is the old one.
+        let moved_after = phrases
+            .iter()
+            .filter(|(a, _, _)| *a >= e.to)
+            .take(6)
+            .take_while(|(a, _, _)| !toks.is_punct(*a, ","))
+            .any(|x| x.2 == Some(Sem::Moved));
+        if moved_after && !moved_to {
+            continue;
+        }
         let clause_cue = clause_cue_used != Some(s)
             && before.iter().any(|x| {
                 matches!(

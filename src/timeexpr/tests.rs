@@ -196,6 +196,16 @@ fn past_meetings_quoted_signed_and_cancelled_dates_are_not_deadlines() {
     assert!(due(header).is_empty());
     let signed = "Got it, thanks.\n\nBest regards,\nDana Kim\nOffice hours until Dec 18\n";
     assert!(due(signed).is_empty());
+    // An absence, or a date to wait for, is not a limit.
+    assert!(due("I'm out of office until Monday.").is_empty());
+    assert!(due("Bin bis Freitag im Urlaub.").is_empty());
+    assert!(due("Please wait until Monday before sending it.").is_empty());
+    assert!(due("The Friday deadline has been postponed.").is_empty());
+    assert_eq!(
+        due("Please send it by Friday, the review is postponed."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(one("The quote is valid until Monday."), date!(2026 - 11 - 30));
     // The old date of a moved deadline is not one; the new one is.
     assert_eq!(
         due("The deadline moved from Friday to Monday."),

@@ -177,4 +177,9 @@ pub enum Block {
     Negation,
     /// "was due", "expired", "war fällig", "venció": a report of the past.
     Past,
+    /// "out of office", "im Urlaub", "de vacaciones": an absence, not a request.
+    Absence,
+    /// "wait until", "not before", "no antes de": the date is when to start, not a limit.
+    /// It takes the place of a cue right before the date; it blocks nothing else.
+    Start,
 }
