@@ -34,14 +34,18 @@ fn ratio(a: usize, b: usize) -> f64 {
 
 #[test]
 fn the_finder_meets_90_percent_recall_and_precision_on_the_labelled_set() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/deadlines/eval.jsonl"
-    ))
-    .unwrap();
+    // DEADLINES_EVAL=<file> scores another set in the same format (a held-out one) instead.
+    let other = std::env::var("DEADLINES_EVAL").ok();
+    let path = other.clone().unwrap_or_else(|| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/deadlines/eval.jsonl").into()
+    });
+    let text = std::fs::read_to_string(&path).unwrap();
     let mut lines = text.lines();
     let rule: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
-    assert!(rule["labelling_rule"].as_str().unwrap().len() > 200, "the rule is written down");
+    assert!(
+        other.is_some() || rule["labelling_rule"].as_str().unwrap().len() > 200,
+        "the rule is written down"
+    );
 
     let mut by_class: BTreeMap<String, Tally> = BTreeMap::new();
     let mut total = Tally::default();
@@ -125,6 +129,9 @@ fn the_finder_meets_90_percent_recall_and_precision_on_the_labelled_set() {
         "speed (this build): {:.0} messages/s",
         (rounds * texts.len()) as f64 / t.elapsed().as_secs_f64()
     );
+    if other.is_some() {
+        return;
+    }
     assert!(total.messages >= 300, "{} messages", total.messages);
     assert!(total.recall() >= 0.90, "recall {:.3}", total.recall());
     assert!(total.precision() >= 0.90, "precision {:.3}", total.precision());

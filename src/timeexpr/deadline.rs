@@ -103,7 +103,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let fraction_like = e.to - e.from == 3 && toks.is_punct(e.from + 1, "/");
         if let Some(c) = adjacent_cue.filter(|_| fraction_like) {
             let idx = before.iter().position(|x| std::ptr::eq(*x, c)).unwrap_or(0);
-            if before[idx.saturating_sub(3)..idx]
+            if before[idx.saturating_sub(4)..idx]
                 .iter()
                 .any(|x| x.2 == Some(Sem::Change))
             {

@@ -283,7 +283,24 @@ impl Parser<'_> {
 
     pub fn expr_at(&self, i: usize) -> Option<Expr> {
         if self.sem(i) == Some(Sem::Between) {
-            let a = self.skip_fill(self.after(i));
+            let mut a = self.skip_fill(self.after(i));
+            // "between now and Friday": the range starts now; its end is the date.
+            if matches!(self.word(a), "now" | "jetzt" | "ahora") && self.listed(a + 1, lang_and) {
+                let b = self.skip_fill(a + 2);
+                if let Some((end, bag)) = self.bag(b) {
+                    let (date, time) = self.resolve(&bag);
+                    let mut shape = shape_of(&bag);
+                    shape.range = true;
+                    return Some(Expr {
+                        from: i,
+                        to: end,
+                        date,
+                        time,
+                        shape,
+                    });
+                }
+                a = b;
+            }
             if let Some(e) = self.range_from(i, a, lang_and) {
                 return Some(e);
             }

@@ -99,6 +99,7 @@ fn ranges_resolve_to_their_end() {
         date!(2026 - 12 - 02)
     );
     assert_eq!(one("Please review Dec 1-3"), date!(2026 - 12 - 03));
+    assert_eq!(one("Could you confirm between now and Friday?"), date!(2026 - 11 - 27));
     assert_eq!(one("Please review it Mon–Wed"), date!(2026 - 12 - 02));
     assert_eq!(
         one("Por favor, entregue los documentos del 1 al 3 de diciembre."),
@@ -175,6 +176,13 @@ fn wrong_dates_once_given_confidently() {
     // An amount.
     assert!(due("Costs went down by 1/3 this year.").is_empty());
     assert!(due("Prices were cut by 1/2.").is_empty());
+    assert!(due("We went over budget by 1/4 on the pilot.").is_empty());
+    // Thanks are for what was done.
+    assert!(due("Thanks for getting the forms in by Monday.").is_empty());
+    assert_eq!(
+        due("Thanks for the update, please send the rest by Monday."),
+        vec![Some(date!(2026 - 11 - 30))]
+    );
 }
 
 #[test]

@@ -208,6 +208,8 @@ pub static DE: LangData = LangData {
         ("lief ab", Block(Block::Past)),
         ("abgelaufen", Block(Block::Past)),
         ("bereits erledigt", Block(Block::Past)),
+        ("danke fur", Block(Block::Past)),
+        ("vielen dank fur", Block(Block::Past)),
         ("im urlaub", Block(Block::Absence)),
         ("abwesend", Block(Block::Absence)),
         ("nicht im buro", Block(Block::Absence)),

@@ -171,6 +171,7 @@ pub static ES: LangData = LangData {
         ("vencia", Block(Block::Past)),
         ("expiro", Block(Block::Past)),
         ("ya enviado", Block(Block::Past)),
+        ("gracias por", Block(Block::Past)),
         ("fuera de la oficina", Block(Block::Absence)),
         ("de vacaciones", Block(Block::Absence)),
         ("ausente", Block(Block::Absence)),
