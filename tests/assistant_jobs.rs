@@ -557,8 +557,14 @@ async fn a_model_that_answers_no_deadlines_keeps_every_rule_finding() {
     assert_eq!(two.deadlines.len(), 3);
     let rule = &two.deadlines[0].found;
     let model = &two.deadlines[2].found;
-    assert_eq!((rule.by, rule.due.as_deref()), (DecidedBy::Rule, Some("2026-12-04")));
-    assert_eq!((model.by, model.due.as_deref()), (DecidedBy::Model, Some("2026-11-27")));
+    assert_eq!(
+        (rule.by, rule.due.as_deref()),
+        (DecidedBy::Rule, Some("2026-12-04"))
+    );
+    assert_eq!(
+        (model.by, model.due.as_deref()),
+        (DecidedBy::Model, Some("2026-11-27"))
+    );
     for f in [rule, model] {
         let d = f.disagreement.as_ref().expect("shown, not resolved");
         assert_eq!(
@@ -567,9 +573,11 @@ async fn a_model_that_answers_no_deadlines_keeps_every_rule_finding() {
         );
     }
     assert!(
-        env.audit(&engine).iter().any(|(e, o, r)| e == "assistant.deadlines"
-            && o == "ok"
-            && r == "2 deadline(s): 2 by the rules, 0 from the model, 0 disagreement(s)"),
+        env.audit(&engine)
+            .iter()
+            .any(|(e, o, r)| e == "assistant.deadlines"
+                && o == "ok"
+                && r == "2 deadline(s): 2 by the rules, 0 from the model, 0 disagreement(s)"),
         "{:?}",
         env.audit(&engine)
     );

@@ -37,7 +37,11 @@ fn the_finder_meets_90_percent_recall_and_precision_on_the_labelled_set() {
     // DEADLINES_EVAL=<file> scores another set in the same format (a held-out one) instead.
     let other = std::env::var("DEADLINES_EVAL").ok();
     let path = other.clone().unwrap_or_else(|| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/deadlines/eval.jsonl").into()
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/deadlines/eval.jsonl"
+        )
+        .into()
     });
     let text = std::fs::read_to_string(&path).unwrap();
     let mut lines = text.lines();
@@ -52,8 +56,7 @@ fn the_finder_meets_90_percent_recall_and_precision_on_the_labelled_set() {
     let mut misses = Vec::new();
     for line in lines {
         let m: Value = serde_json::from_str(line).unwrap();
-        let received =
-            OffsetDateTime::parse(m["received"].as_str().unwrap(), &Rfc3339).unwrap();
+        let received = OffsetDateTime::parse(m["received"].as_str().unwrap(), &Rfc3339).unwrap();
         let ctx = Context::new(received, received.offset());
         let want: BTreeSet<String> = m["deadlines"]
             .as_array()
@@ -115,7 +118,10 @@ fn the_finder_meets_90_percent_recall_and_precision_on_the_labelled_set() {
         .map(|l| {
             let m: Value = serde_json::from_str(l).unwrap();
             let at = OffsetDateTime::parse(m["received"].as_str().unwrap(), &Rfc3339).unwrap();
-            (m["text"].as_str().unwrap().to_string(), Context::new(at, at.offset()))
+            (
+                m["text"].as_str().unwrap().to_string(),
+                Context::new(at, at.offset()),
+            )
         })
         .collect();
     let t = std::time::Instant::now();
@@ -134,5 +140,9 @@ fn the_finder_meets_90_percent_recall_and_precision_on_the_labelled_set() {
     }
     assert!(total.messages >= 300, "{} messages", total.messages);
     assert!(total.recall() >= 0.90, "recall {:.3}", total.recall());
-    assert!(total.precision() >= 0.90, "precision {:.3}", total.precision());
+    assert!(
+        total.precision() >= 0.90,
+        "precision {:.3}",
+        total.precision()
+    );
 }

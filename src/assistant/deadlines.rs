@@ -289,7 +289,11 @@ mod tests {
         let (r, ctx) = sat();
         let merged = merge(
             by_rules_in(&r, &ctx),
-            vec![model("budget", Some("2026-12-04"), "send the budget by Friday")],
+            vec![model(
+                "budget",
+                Some("2026-12-04"),
+                "send the budget by Friday",
+            )],
             &ctx,
         );
         assert_eq!(merged.len(), 2);
@@ -304,7 +308,11 @@ mod tests {
         let (r, ctx) = sat();
         let merged = merge(
             by_rules_in(&r, &ctx),
-            vec![model("budget", Some("2026-11-27"), "send the budget by Friday")],
+            vec![model(
+                "budget",
+                Some("2026-11-27"),
+                "send the budget by Friday",
+            )],
             &ctx,
         );
         assert_eq!(merged.len(), 3);
@@ -334,7 +342,14 @@ mod tests {
         );
         assert_eq!(merged.len(), 3);
         assert_eq!(merged[0].disagreement, None, "follows from its quote");
-        assert!(merged[1].disagreement.as_ref().unwrap().note.contains("2026-12-04"));
+        assert!(
+            merged[1]
+                .disagreement
+                .as_ref()
+                .unwrap()
+                .note
+                .contains("2026-12-04")
+        );
         assert_eq!(merged[2].disagreement.as_ref().unwrap().rule_due, None);
         let _ = r;
     }

@@ -300,7 +300,8 @@ impl Engine {
             .into_iter()
             .map(|f| {
                 // The provider is named on what its answer touched.
-                let touched = f.by == DecidedBy::Model || f.model_agrees || f.disagreement.is_some();
+                let touched =
+                    f.by == DecidedBy::Model || f.model_agrees || f.disagreement.is_some();
                 DeadlineRecord {
                     seq: r.seq,
                     id: r.id.clone(),

@@ -86,8 +86,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // The phrase right before the date, over fillers.
         let mut k = before.len();
         while k > 0
-            && (matches!(before[k - 1].2, Some(Sem::Filler))
-                || toks.is_punct(before[k - 1].0, ":"))
+            && (matches!(before[k - 1].2, Some(Sem::Filler)) || toks.is_punct(before[k - 1].0, ":"))
         {
             k -= 1;
         }
@@ -125,12 +124,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             continue;
         }
         let clause_cue = clause_cue_used != Some(s)
-            && before.iter().any(|x| {
-                matches!(
-                    x.2,
-                    Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))
-                )
-            });
+            && before
+                .iter()
+                .any(|x| matches!(x.2, Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))));
         let after: Option<usize> = phrases
             .iter()
             .filter(|(a, _, _)| *a >= e.to)
@@ -153,8 +149,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         if has(|x| x == Sem::Meeting) && adjacent_cue.is_none() && !e.shape.within {
             continue;
         }
-        if adjacent_cue.is_none() && !e.shape.within && !moved_to && after.is_none() && clause_cue
-        {
+        if adjacent_cue.is_none() && !e.shape.within && !moved_to && after.is_none() && clause_cue {
             clause_cue_used = Some(s);
         }
         let from_tok = adjacent_cue.map_or(e.from, |c| c.0);
@@ -213,10 +208,13 @@ fn sentence(t: &Tokens, sems: &grammar::Sems, i: usize) -> (usize, usize) {
                             sems.get(k - 1).copied().flatten(),
                             Some((_, Sem::Weekday(..) | Sem::Month(..)))
                         ));
-                let next_lower = t.toks.get(k + 1).is_some_and(|n| {
-                    n.kind == Kind::Num || (n.kind == Kind::Word && !n.capital)
-                });
-                !(prev_short && next_lower) && !(t.glued(k + 1) && k + 1 < t.len())
+                let next_lower = t
+                    .toks
+                    .get(k + 1)
+                    .is_some_and(|n| n.kind == Kind::Num || (n.kind == Kind::Word && !n.capital));
+                // "e.g.x" / "3.5": a dot inside a token run is not an end either.
+                let inside = k + 1 < t.len() && t.glued(k + 1);
+                !(prev_short && next_lower || inside)
             }
             _ => false,
         }
@@ -333,8 +331,18 @@ fn is_header_block(lines: &[(usize, &str)]) -> bool {
     lines.iter().skip(1).take(3).any(|(_, x)| {
         let x = x.trim().to_lowercase();
         [
-            "sent:", "date:", "to:", "subject:", "gesendet:", "datum:", "an:", "betreff:",
-            "enviado:", "fecha:", "para:", "asunto:",
+            "sent:",
+            "date:",
+            "to:",
+            "subject:",
+            "gesendet:",
+            "datum:",
+            "an:",
+            "betreff:",
+            "enviado:",
+            "fecha:",
+            "para:",
+            "asunto:",
         ]
         .iter()
         .any(|h| x.starts_with(h))

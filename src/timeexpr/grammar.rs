@@ -28,14 +28,11 @@ fn lexicons() -> &'static Vec<Lexicon> {
         lang::ALL
             .iter()
             .map(|d| {
-                let mut map: HashMap<&'static str, Vec<(Vec<&'static str>, Sem)>> =
-                    HashMap::new();
+                let mut map: HashMap<&'static str, Vec<(Vec<&'static str>, Sem)>> = HashMap::new();
                 for (phrase, sem) in d.words {
                     let mut parts = phrase.split(' ');
                     let first = parts.next().unwrap_or("");
-                    map.entry(first)
-                        .or_default()
-                        .push((parts.collect(), *sem));
+                    map.entry(first).or_default().push((parts.collect(), *sem));
                 }
                 for v in map.values_mut() {
                     v.sort_by_key(|(rest, _)| std::cmp::Reverse(rest.len()));
@@ -73,7 +70,10 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
                 if best.is_some_and(|(b, _)| b as usize >= n) {
                     break;
                 }
-                if rest.iter().enumerate().all(|(k, w)| t.norm(i + 1 + k) == *w)
+                if rest
+                    .iter()
+                    .enumerate()
+                    .all(|(k, w)| t.norm(i + 1 + k) == *w)
                     && caps_ok(*sem, t.toks[i].capital)
                 {
                     best = Some((n as u8, *sem));
@@ -201,9 +201,7 @@ impl Bag {
                 unit,
                 within,
                 ago,
-            } => {
-                self.is_empty_of_dates() && put(&mut self.span, (n, unit, within, ago))
-            }
+            } => self.is_empty_of_dates() && put(&mut self.span, (n, unit, within, ago)),
             Comp::Time(h, m) => put(&mut self.time, (h, m)),
             Comp::Zone(z) => self.time.is_some() && put(&mut self.zone, z),
         }
@@ -580,7 +578,10 @@ impl Parser<'_> {
                 // Only day-first languages write "3.12." without a year; in English mail
                 // "room 4.12." is not a date.
                 if !(self.t.is_punct(end, ".") && self.t.glued(end))
-                    || self.langs.first().is_some_and(|l| l.numeric != NumericOrder::DayFirst)
+                    || self
+                        .langs
+                        .first()
+                        .is_some_and(|l| l.numeric != NumericOrder::DayFirst)
                 {
                     return None;
                 }
@@ -760,7 +761,10 @@ impl Parser<'_> {
             Sem::Quarter(q) if shift == 0 => Comp::EndOfQuarter(q),
             Sem::RelDay(n) if shift == 0 => {
                 // "end of today", "end of tomorrow".
-                return Some((self.after(k), vec![Comp::RelDay(n), Comp::Named(Period::Day, 0)]));
+                return Some((
+                    self.after(k),
+                    vec![Comp::RelDay(n), Comp::Named(Period::Day, 0)],
+                ));
             }
             Sem::Weekday(..) if shift == 0 => {
                 let (n, mut v) = self.weekday(k)?;
@@ -797,9 +801,8 @@ impl Parser<'_> {
         }
         // "within the next 3 days", "in den nächsten 3 Tagen", "innerhalb von".
         for _ in 0..2 {
-            match self.sem(j) {
-                Some(Sem::Filler | Sem::Next) => j = self.after(j),
-                _ => {}
+            if let Some(Sem::Filler | Sem::Next) = self.sem(j) {
+                j = self.after(j);
             }
         }
         let n = match (self.num(j), self.sem(j)) {
@@ -867,10 +870,7 @@ impl Parser<'_> {
                 m = mm.min(59) as u8;
                 end += 2;
             }
-            let marked = matches!(
-                self.sem(end),
-                Some(Sem::AmPm(_) | Sem::Oclock)
-            );
+            let marked = matches!(self.sem(end), Some(Sem::AmPm(_) | Sem::Oclock));
             let led = i > 0 && self.listed(i - 1, lang_time_lead);
             if !marked && !led {
                 return None;
@@ -1114,12 +1114,16 @@ fn period_end(today: Date, p: Period, shift: i32) -> Option<Date> {
             };
             Some(friday + Duration::weeks(shift as i64))
         }
-        Period::Month => add_months(ymd(today.year(), today.month() as u32, 1)?, shift)
-            .map(last_of_month),
+        Period::Month => {
+            add_months(ymd(today.year(), today.month() as u32, 1)?, shift).map(last_of_month)
+        }
         Period::Quarter => {
             let q = (today.month() as u8 - 1) / 3 + 1;
             let total = (q as i32 - 1) + shift;
-            quarter_end(today.year() + total.div_euclid(4), (total.rem_euclid(4) + 1) as u8)
+            quarter_end(
+                today.year() + total.div_euclid(4),
+                (total.rem_euclid(4) + 1) as u8,
+            )
         }
         Period::Year => ymd(today.year() + shift, 12, 31),
     }
@@ -1135,7 +1139,11 @@ fn span(ctx: &Context, n: u32, unit: Unit, ago: bool) -> Option<Date> {
             let mut d = today;
             let mut left = n;
             while left > 0 {
-                d = if ago { d.previous_day()? } else { d.next_day()? };
+                d = if ago {
+                    d.previous_day()?
+                } else {
+                    d.next_day()?
+                };
                 if !matches!(d.weekday(), Weekday::Saturday | Weekday::Sunday) {
                     left -= 1;
                 }

@@ -115,7 +115,9 @@ pub fn lex(text: &str) -> Tokens {
                 if !d.is_ascii_digit() {
                     break;
                 }
-                value = value.saturating_mul(10).saturating_add(d as u32 - '0' as u32);
+                value = value
+                    .saturating_mul(10)
+                    .saturating_add(d as u32 - '0' as u32);
                 digits = digits.saturating_add(1);
                 buf.push(d);
                 end = j + 1;
@@ -207,7 +209,18 @@ mod tests {
         let norms: Vec<&str> = (0..t.len()).map(|i| t.norm(i)).collect();
         assert_eq!(
             norms,
-            ["bis", "manana", ",", "3", "ubermorgen", "1", "o'clock", "\n", "2", "pm"]
+            [
+                "bis",
+                "manana",
+                ",",
+                "3",
+                "ubermorgen",
+                "1",
+                "o'clock",
+                "\n",
+                "2",
+                "pm"
+            ]
         );
         assert!(t.toks[0].capital && t.toks[3].ordinal && t.toks[5].ordinal);
         assert_eq!(&text[t.toks[3].start..t.toks[3].end], "3rd");

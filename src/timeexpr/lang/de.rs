@@ -1,7 +1,7 @@
 //! German.
 
 use super::Sem::*;
-use super::{Block, Caps, Cue, LangData, Lang, NumericOrder, Period, Unit};
+use super::{Block, Caps, Cue, Lang, LangData, NumericOrder, Period, Unit};
 
 pub static DE: LangData = LangData {
     lang: Lang::De,

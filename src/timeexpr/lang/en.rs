@@ -1,14 +1,14 @@
 //! English.
 
 use super::Sem::*;
-use super::{Block, Caps, Cue, LangData, Lang, NumericOrder, Period, Unit, Zone};
+use super::{Block, Caps, Cue, Lang, LangData, NumericOrder, Period, Unit, Zone};
 
 pub static EN: LangData = LangData {
     lang: Lang::En,
     function_words: &[
-        "the", "and", "to", "is", "please", "you", "we", "for", "of", "with", "this", "it",
-        "be", "are", "can", "will", "would", "your", "our", "thanks", "hi", "could", "that",
-        "have", "need", "by", "on", "at", "if", "let", "know",
+        "the", "and", "to", "is", "please", "you", "we", "for", "of", "with", "this", "it", "be",
+        "are", "can", "will", "would", "your", "our", "thanks", "hi", "could", "that", "have",
+        "need", "by", "on", "at", "if", "let", "know",
     ],
     numeric: NumericOrder::Operator,
     range_to: &["to", "through", "thru", "until", "till", "-", "–", "—"],

@@ -1,14 +1,14 @@
 //! Spanish.
 
 use super::Sem::*;
-use super::{Block, Caps, Cue, LangData, Lang, NumericOrder, Period, Unit};
+use super::{Block, Caps, Cue, Lang, LangData, NumericOrder, Period, Unit};
 
 pub static ES: LangData = LangData {
     lang: Lang::Es,
     function_words: &[
         "el", "la", "los", "las", "que", "y", "es", "por", "favor", "para", "con", "un", "una",
-        "del", "al", "su", "le", "lo", "nos", "gracias", "hola", "se", "muchas", "esta", "necesito",
-        "podria", "puedes", "usted",
+        "del", "al", "su", "le", "lo", "nos", "gracias", "hola", "se", "muchas", "esta",
+        "necesito", "podria", "puedes", "usted",
     ],
     numeric: NumericOrder::DayFirst,
     range_to: &["al", "a", "hasta", "-", "–", "—"],
