@@ -5,7 +5,8 @@
 //! strictly and checked against the hard bans before it is used; every item's outcome is
 //! audited (`assistant.triage`, `assistant.deadlines`, `assistant.draft`) with the reason a
 //! model answer was not used. Triage and deadlines then keep the rule result; a draft is not
-//! made.
+//! made. Deadlines run the rules always and merge a valid model answer into them (issue 30):
+//! the model adds, confirms or disagrees, never removes a rule finding.
 
 use std::sync::Arc;
 
