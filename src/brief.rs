@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use time::format_description::well_known::Rfc3339;
-use time::{Date, Duration, Month, OffsetDateTime, UtcOffset, Weekday};
+use time::{Date, Duration, OffsetDateTime, UtcOffset};
 
 use crate::config::BriefSection;
 use crate::domain::{BriefKind, Channel, Draft, DraftStatus, InboxRecord, Outbound};
@@ -51,6 +51,8 @@ pub struct BriefInputs {
     pub deals: Vec<crate::domain::Deal>,
     /// `[brief]`: sections, order, limits.
     pub layout: crate::config::BriefConfig,
+    /// `[operator] date_order`: how the deadlines' numeric dates read.
+    pub date_order: crate::timeexpr::DateOrder,
 }
 
 /// How far ahead key dates are shown.
@@ -272,6 +274,12 @@ pub struct Deadline {
     pub seq: u64,
     pub from: String,
     pub subject: Option<String>,
+    /// The cue and the date words as written ("by 2pm ET Friday").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expr: Option<String>,
+    /// `HH:MM` in the operator's zone, when the message states a time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -331,7 +339,7 @@ pub fn build(
         BriefKind::Morning => Vec::new(),
         BriefKind::EndOfDay => decided_on(&drafts, today, tz),
     };
-    let deadlines = deadlines(&records, today, tz);
+    let deadlines = deadlines(&records, today, tz, inputs.date_order);
     let needs_decision = decisions(&records, &drafts);
     let deals = deal_snapshots(inputs, profile, &records, &drafts, now, today);
     // `[brief]`: left-out sections are empty, lists are cut to their limits.
@@ -619,33 +627,35 @@ fn decided_on(drafts: &[&Draft], day: Date, tz: UtcOffset) -> Vec<DecidedDraft> 
 // ---------------------------------------------------------------------------------------------
 // Deadlines
 
-const TRIGGERS: &[&str] = &["no later than", "due by", "due on", "by", "before", "due"];
-
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
 /// Deadlines in the records' subjects and texts that are not already past, soonest first
-/// (unresolved ones last), at most one per record and date.
-fn deadlines(records: &[&InboxRecord], today: Date, tz: UtcOffset) -> Vec<Deadline> {
+/// (unresolved ones last), at most one per record and date. Dates resolve from each record's
+/// time in the operator's zone `tz` (`timeexpr`: the one time understanding of the product).
+fn deadlines(
+    records: &[&InboxRecord],
+    today: Date,
+    tz: UtcOffset,
+    order: crate::timeexpr::DateOrder,
+) -> Vec<Deadline> {
     let mut out: Vec<(Option<Date>, Deadline)> = Vec::new();
     for r in records.iter().filter(|r| r.channel != Channel::Calendar) {
-        let sent = r.ts.to_offset(tz).date();
+        let ctx = crate::timeexpr::Context::new(r.ts, tz).with_order(order);
         let mut seen: BTreeSet<Option<Date>> = BTreeSet::new();
         let subject = r.subject.as_deref().unwrap_or("");
         for hay in [subject, r.text.as_str()] {
-            for (phrase, due) in find_deadlines(hay, sent) {
-                if due.is_some_and(|d| d < today) || !seen.insert(due) {
+            for d in crate::timeexpr::deadlines(hay, &ctx) {
+                if d.due.is_some_and(|x| x < today) || !seen.insert(d.due) {
                     continue;
                 }
                 out.push((
-                    due,
+                    d.due,
                     Deadline {
-                        text: phrase,
-                        due: due.map(|d| d.to_string()),
+                        text: d.phrase,
+                        due: d.due.map(|x| x.to_string()),
                         seq: r.seq,
                         from: r.from.label().to_string(),
                         subject: r.subject.clone(),
+                        expr: Some(d.expr),
+                        time: d.time.map(hh_mm),
                     },
                 ));
             }
@@ -661,318 +671,19 @@ fn deadlines(records: &[&InboxRecord], today: Date, tz: UtcOffset) -> Vec<Deadli
     out.into_iter().map(|(_, d)| d).collect()
 }
 
-/// Deadline phrases in `text` and the date each resolves to, relative to `sent`.
-/// Only phrases that follow a trigger ("by", "before", "due", "no later than") and name a
-/// time ("Friday", "EOD", "the 30th", "2025-06-30", "6/30") count.
+/// `HH:MM`.
+pub fn hh_mm(t: time::Time) -> String {
+    format!("{:02}:{:02}", t.hour(), t.minute())
+}
+
+/// Deadline phrases in `text` and the date each resolves to, for a message of day `sent`
+/// (its time unknown). A thin door to `timeexpr::deadlines`, kept for callers that only
+/// have a day.
 pub fn find_deadlines(text: &str, sent: Date) -> Vec<(String, Option<Date>)> {
-    let lower = text.to_ascii_lowercase();
-    let bytes = lower.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if !lower.is_char_boundary(i) || (i > 0 && is_word_byte(bytes[i - 1])) {
-            i += 1;
-            continue;
-        }
-        let Some(trig) = TRIGGERS.iter().find(|t| {
-            lower[i..].starts_with(**t)
-                && !bytes.get(i + t.len()).copied().is_some_and(is_word_byte)
-        }) else {
-            i += 1;
-            continue;
-        };
-        let after = i + trig.len();
-        match resolve(&lower[after..], sent) {
-            Some((consumed, due)) => {
-                let end = after + consumed;
-                out.push((phrase_around(text, i, end), due));
-                i = end.max(i + 1);
-            }
-            None => i = after,
-        }
-    }
-    out
-}
-
-/// The clause around `[start, end)`: back to the previous sentence break, bounded.
-fn phrase_around(text: &str, start: usize, end: usize) -> String {
-    let bytes = text.as_bytes();
-    let mut s = start;
-    while s > 0 && !matches!(bytes[s - 1], b'.' | b'!' | b'?' | b'\n' | b';' | b':') {
-        s -= 1;
-    }
-    // The bytes scanned are ASCII delimiters, so `s` sits on a char boundary, and `end` came
-    // from ASCII matches in the lowercased copy, which keeps byte offsets.
-    let clause = text.get(s..end).unwrap_or("");
-    let clause = clause.split_whitespace().collect::<Vec<_>>().join(" ");
-    let n = clause.chars().count();
-    if n > MAX_QUOTE {
-        let skip = n - MAX_QUOTE;
-        format!("…{}", clause.chars().skip(skip).collect::<String>())
-    } else {
-        clause
-    }
-}
-
-/// Parse a time expression at the start of `s` (lowercase, after a trigger). Returns how many
-/// bytes it took and the date, if one could be resolved.
-fn resolve(s: &str, sent: Date) -> Option<(usize, Option<Date>)> {
-    let trimmed = s.trim_start();
-    let mut pos = s.len() - trimmed.len();
-    if pos == 0 {
-        return None;
-    }
-    let mut rest = trimmed;
-    for filler in ["on ", "the "] {
-        if let Some(r) = rest.strip_prefix(filler) {
-            pos += filler.len();
-            rest = r;
-        }
-    }
-    let word_end = |n: usize| !rest.as_bytes().get(n).copied().is_some_and(is_word_byte);
-    let fixed: &[(&str, i64)] = &[
-        ("end of the day", 0),
-        ("end of day", 0),
-        ("end of business", 0),
-        ("close of business", 0),
-        ("eod", 0),
-        ("cob", 0),
-        ("today", 0),
-        ("tonight", 0),
-        ("tomorrow", 1),
-    ];
-    for (word, days) in fixed {
-        if rest.starts_with(word) && word_end(word.len()) {
-            return Some((pos + word.len(), sent.checked_add(Duration::days(*days))));
-        }
-    }
-    for word in ["end of the week", "end of week", "eow"] {
-        if rest.starts_with(word) && word_end(word.len()) {
-            return Some((pos + word.len(), Some(on_or_after(sent, Weekday::Friday))));
-        }
-    }
-    let (next, rest2, pos2) = match rest.strip_prefix("next ") {
-        Some(r) => (true, r, pos + 5),
-        None => (false, rest, pos),
-    };
-    if let Some((n, wd)) = weekday_at(rest2) {
-        let d = if next {
-            on_or_after(sent.next_day().unwrap_or(sent), wd)
-        } else {
-            on_or_after(sent, wd)
-        };
-        return Some((pos2 + n, Some(d)));
-    }
-    if let Some((n, d)) = iso_date_at(rest) {
-        return Some((pos + n, d));
-    }
-    if let Some((n, d)) = us_date_at(rest, sent) {
-        return Some((pos + n, d));
-    }
-    if let Some((n, d)) = month_day_at(rest, sent) {
-        return Some((pos + n, d));
-    }
-    if let Some((n, d)) = ordinal_at(rest, sent) {
-        return Some((pos + n, d));
-    }
-    None
-}
-
-fn on_or_after(d: Date, wd: Weekday) -> Date {
-    let mut x = d;
-    for _ in 0..7 {
-        if x.weekday() == wd {
-            return x;
-        }
-        x = x.next_day().unwrap_or(x);
-    }
-    x
-}
-
-fn weekday_at(s: &str) -> Option<(usize, Weekday)> {
-    const DAYS: &[(&str, &str, Weekday)] = &[
-        ("monday", "mon", Weekday::Monday),
-        ("tuesday", "tue", Weekday::Tuesday),
-        ("wednesday", "wed", Weekday::Wednesday),
-        ("thursday", "thu", Weekday::Thursday),
-        ("friday", "fri", Weekday::Friday),
-        ("saturday", "sat", Weekday::Saturday),
-        ("sunday", "sun", Weekday::Sunday),
-    ];
-    let b = s.as_bytes();
-    for (full, short, wd) in DAYS {
-        for w in [*full, *short] {
-            if s.starts_with(w) && !b.get(w.len()).copied().is_some_and(is_word_byte) {
-                return Some((w.len(), *wd));
-            }
-        }
-    }
-    None
-}
-
-/// Leading ASCII digits: (value, count), at most `max` digits.
-fn digits(s: &str, max: usize) -> Option<(u32, usize)> {
-    let n = s.bytes().take_while(u8::is_ascii_digit).count();
-    if n == 0 || n > max {
-        return None;
-    }
-    s[..n].parse().ok().map(|v| (v, n))
-}
-
-fn iso_date_at(s: &str) -> Option<(usize, Option<Date>)> {
-    let (y, a) = digits(s, 4).filter(|(_, n)| *n == 4)?;
-    let s1 = s[a..].strip_prefix('-')?;
-    let (m, b) = digits(s1, 2)?;
-    let s2 = s1[b..].strip_prefix('-')?;
-    let (d, c) = digits(s2, 2)?;
-    let len = a + 1 + b + 1 + c;
-    if s.as_bytes().get(len).copied().is_some_and(is_word_byte) {
-        return None;
-    }
-    let month = Month::try_from(u8::try_from(m).ok()?).ok()?;
-    let date = Date::from_calendar_date(i32::try_from(y).ok()?, month, u8::try_from(d).ok()?).ok();
-    Some((len, date))
-}
-
-/// The first date on or after `sent` with this month and day (this year or next).
-fn next_month_day(sent: Date, month: Month, day: u8) -> Option<Date> {
-    (0..2)
-        .filter_map(|k| Date::from_calendar_date(sent.year() + k, month, day).ok())
-        .find(|d| *d >= sent)
-}
-
-fn us_date_at(s: &str, sent: Date) -> Option<(usize, Option<Date>)> {
-    let (m, a) = digits(s, 2)?;
-    let s1 = s[a..].strip_prefix('/')?;
-    let (d, b) = digits(s1, 2)?;
-    let mut len = a + 1 + b;
-    let mut year = None;
-    if let Some(s2) = s1[b..].strip_prefix('/')
-        && let Some((y, c)) = digits(s2, 4).filter(|(_, n)| *n == 2 || *n == 4)
-    {
-        year = Some(if c == 2 { 2000 + y } else { y });
-        len += 1 + c;
-    }
-    if s.as_bytes().get(len).copied().is_some_and(is_word_byte) {
-        return None;
-    }
-    let month = Month::try_from(u8::try_from(m).ok()?).ok()?;
-    let day = u8::try_from(d).ok()?;
-    let date = match year {
-        Some(y) => Date::from_calendar_date(i32::try_from(y).ok()?, month, day).ok(),
-        None => next_month_day(sent, month, day),
-    };
-    Some((len, date))
-}
-
-const MONTHS: &[(&str, Month)] = &[
-    ("january", Month::January),
-    ("february", Month::February),
-    ("march", Month::March),
-    ("april", Month::April),
-    ("may", Month::May),
-    ("june", Month::June),
-    ("july", Month::July),
-    ("august", Month::August),
-    ("september", Month::September),
-    ("october", Month::October),
-    ("november", Month::November),
-    ("december", Month::December),
-    ("jan", Month::January),
-    ("feb", Month::February),
-    ("mar", Month::March),
-    ("apr", Month::April),
-    ("jun", Month::June),
-    ("jul", Month::July),
-    ("aug", Month::August),
-    ("sept", Month::September),
-    ("sep", Month::September),
-    ("oct", Month::October),
-    ("nov", Month::November),
-    ("dec", Month::December),
-];
-
-fn month_at(s: &str) -> Option<(usize, Month)> {
-    MONTHS.iter().find_map(|(name, m)| {
-        let after = s.strip_prefix(name)?;
-        let mut n = name.len();
-        // "Jun." is fine; "junior" is not.
-        if after.starts_with('.') {
-            n += 1;
-        } else if after.as_bytes().first().copied().is_some_and(is_word_byte) {
-            return None;
-        }
-        Some((n, *m))
-    })
-}
-
-/// `30`, `30th`, `1st`, `2nd`, `3rd`: (day, bytes).
-fn day_ordinal_at(s: &str) -> Option<(u8, usize)> {
-    let (d, n) = digits(s, 2)?;
-    let mut len = n;
-    for suf in ["st", "nd", "rd", "th"] {
-        if s[n..].starts_with(suf) {
-            len += suf.len();
-            break;
-        }
-    }
-    if s.as_bytes().get(len).copied().is_some_and(is_word_byte) {
-        return None;
-    }
-    let d = u8::try_from(d).ok().filter(|d| (1..=31).contains(d))?;
-    Some((d, len))
-}
-
-/// "June 30", "Jun 30th", "30 June", "30th of June".
-fn month_day_at(s: &str, sent: Date) -> Option<(usize, Option<Date>)> {
-    if let Some((n, month)) = month_at(s) {
-        let rest = s[n..].trim_start();
-        let gap = s.len() - n - rest.len();
-        if gap > 0
-            && let Some((day, k)) = day_ordinal_at(rest)
-        {
-            return Some((n + gap + k, next_month_day(sent, month, day)));
-        }
-        return None;
-    }
-    let (day, k) = day_ordinal_at(s)?;
-    let rest = &s[k..];
-    let t = rest.trim_start();
-    let mut skip = k + (rest.len() - t.len());
-    if skip == k {
-        return None;
-    }
-    let t2 = t.strip_prefix("of ").unwrap_or(t);
-    skip += t.len() - t2.len();
-    let (n, month) = month_at(t2)?;
-    Some((skip + n, next_month_day(sent, month, day)))
-}
-
-/// "the 30th" (the "the" is already gone): the next such day of a month.
-fn ordinal_at(s: &str, sent: Date) -> Option<(usize, Option<Date>)> {
-    let (d, n) = digits(s, 2)?;
-    let suf = ["st", "nd", "rd", "th"]
-        .iter()
-        .find(|x| s[n..].starts_with(**x))?;
-    let len = n + suf.len();
-    if s.as_bytes().get(len).copied().is_some_and(is_word_byte) {
-        return None;
-    }
-    let day = u8::try_from(d).ok().filter(|d| (1..=31).contains(d))?;
-    let mut y = sent.year();
-    let mut m = sent.month();
-    for _ in 0..13 {
-        if let Ok(date) = Date::from_calendar_date(y, m, day)
-            && date >= sent
-        {
-            return Some((len, Some(date)));
-        }
-        if m == Month::December {
-            y += 1;
-        }
-        m = m.next();
-    }
-    Some((len, None))
+    crate::timeexpr::deadlines(text, &crate::timeexpr::Context::on_day(sent))
+        .into_iter()
+        .map(|d| (d.phrase, d.due))
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -65,6 +65,7 @@ pub mod paths;
 pub mod sanitize;
 pub mod sources;
 pub mod store;
+pub mod timeexpr;
 pub mod tui;
 pub mod vault;
 pub mod watch;

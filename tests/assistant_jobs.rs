@@ -482,16 +482,16 @@ async fn deadlines_keep_only_quotes_from_the_message_and_are_deduplicated() {
     );
     let env = Env::new(config_text(&fake.url, true));
     let engine = env.engine();
-    let seq = ingest(
-        &engine,
-        msg(
-            "d1",
-            "work",
-            Channel::Email,
-            "Budget",
-            "Please send the budget by Friday.",
-        ),
+    let mut m = msg(
+        "d1",
+        "work",
+        Channel::Email,
+        "Budget",
+        "Please send the budget by Friday.",
     );
+    // A Saturday: "by Friday" is 2026-12-04 whatever day the test runs.
+    m.ts = time::macros::datetime!(2026-11-28 09:00 UTC);
+    let seq = ingest(&engine, m);
     let first = engine.deadlines_item(seq, &Actor::Cli, true).await.unwrap();
     assert!(
         first
@@ -508,6 +508,80 @@ async fn deadlines_keep_only_quotes_from_the_message_and_are_deduplicated() {
     let third = engine.deadlines_item(seq, &Actor::Cli, true).await.unwrap();
     assert_eq!(third.new, 0, "re-extraction adds nothing new");
     assert_eq!(engine.assistant().deadlines().unwrap().len(), 2);
+}
+
+/// Issue 30: a model that validly answers "no deadlines" used to erase the rules' findings.
+/// The rules always run; the model adds, confirms or disagrees, and a disagreement keeps both.
+#[tokio::test]
+async fn a_model_that_answers_no_deadlines_keeps_every_rule_finding() {
+    let fake = Fake::start().await;
+    fake.script(
+        CHAT,
+        vec![
+            completion(r#"{"deadlines":[]}"#),
+            completion(r#"{"deadlines":[{"what":"budget","due":"2026-11-27","quote":"send the budget by Friday","confidence":0.9}]}"#),
+        ],
+    );
+    let env = Env::new(config_text(&fake.url, true).replace(
+        "[hard_bans]",
+        "[operator]\ntime_zone = \"UTC\"\n\n[hard_bans]",
+    ));
+    let engine = env.engine();
+    let mut m = msg(
+        "d2",
+        "work",
+        Channel::Email,
+        "Budget",
+        "Please send the budget by Friday. The venue deposit is due 12/10.",
+    );
+    m.ts = time::macros::datetime!(2026-11-28 09:00 UTC);
+    let seq = ingest(&engine, m);
+
+    let none = engine.deadlines_item(seq, &Actor::Cli, true).await.unwrap();
+    assert_eq!(none.model_error, None, "a valid answer");
+    let got: Vec<(Option<&str>, DecidedBy)> = none
+        .deadlines
+        .iter()
+        .map(|d| (d.found.due.as_deref(), d.found.by))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (Some("2026-12-04"), DecidedBy::Rule),
+            (Some("2026-12-10"), DecidedBy::Rule)
+        ]
+    );
+    assert_eq!(none.deadlines[0].found.expr.as_deref(), Some("by Friday"));
+
+    // The model reads "by Friday" as the day before the message: both readings are kept.
+    let two = engine.deadlines_item(seq, &Actor::Cli, true).await.unwrap();
+    assert_eq!(two.deadlines.len(), 3);
+    let rule = &two.deadlines[0].found;
+    let model = &two.deadlines[2].found;
+    assert_eq!(
+        (rule.by, rule.due.as_deref()),
+        (DecidedBy::Rule, Some("2026-12-04"))
+    );
+    assert_eq!(
+        (model.by, model.due.as_deref()),
+        (DecidedBy::Model, Some("2026-11-27"))
+    );
+    for f in [rule, model] {
+        let d = f.disagreement.as_ref().expect("shown, not resolved");
+        assert_eq!(
+            (d.rule_due.as_deref(), d.model_due.as_deref()),
+            (Some("2026-12-04"), Some("2026-11-27"))
+        );
+    }
+    assert!(
+        env.audit(&engine)
+            .iter()
+            .any(|(e, o, r)| e == "assistant.deadlines"
+                && o == "ok"
+                && r == "2 deadline(s): 2 by the rules, 0 from the model, 0 disagreement(s)"),
+        "{:?}",
+        env.audit(&engine)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -101,9 +101,10 @@ hipaa_cleared = true
     let server = tokio::task::spawn_blocking(move || Server::start(&[], Some(&config)))
         .await
         .unwrap();
-    // A deadline ten days after the message, whatever day the suite runs: far enough not to
-    // be urgent (a weekday name here made the test depend on today's weekday).
-    let later = (time::OffsetDateTime::now_utc() + time::Duration::days(10)).date();
+    // A deadline five days after the message, whatever day the suite runs (a weekday name
+    // here made the test depend on today's weekday): more than two days ahead, so its triage
+    // urgency is normal and the model's vendor decision is the only high item.
+    let due = (time::OffsetDateTime::now_utc() + time::Duration::days(5)).date();
     add(
         &server,
         &cfg_path,
@@ -118,7 +119,7 @@ hipaa_cleared = true
         "clinic",
         "Front desk <desk@clinic.example>",
         "Refill for Maria Lopez",
-        &format!("Maria Lopez needs the refill by {later}."),
+        &format!("Maria Lopez needs the refill by {due}."),
     );
 
     let list = rpc(&server, "tools/list", json!({})).await;
@@ -172,7 +173,14 @@ hipaa_cleared = true
     let r = call(&server, "extraction_deadlines", json!({})).await;
     let d = &r["structuredContent"]["deadlines"];
     assert_eq!(d.as_array().unwrap().len(), 1, "{r}");
-    assert!(d[0]["quote"].as_str().unwrap().contains("refill by"), "{r}");
+    // The quote is the phrase as written (its date may be a placeholder in this PHI view).
+    assert!(
+        d[0]["quote"]
+            .as_str()
+            .unwrap()
+            .contains("needs the refill by"),
+        "{r}"
+    );
     assert!(!r.to_string().contains("Lopez"), "{r}");
 
     let r = call(&server, "draft_generate", json!({"seq": 1})).await;

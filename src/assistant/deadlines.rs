@@ -1,6 +1,9 @@
-//! Deadline extraction: what is due, by when, quoted from which message. The model's answer is
-//! checked against the message (every quote must be in it, every date must be a date); the
-//! regex finder of the brief is the fallback when the model fails or is not asked.
+//! Deadline extraction: what is due, by when, quoted from which message. The rules
+//! (`timeexpr`, the product's one time understanding) always run; the model's answer is
+//! checked against the message (every quote must be in it, every date must be a date, and
+//! the date is read again from the quote with the same time understanding) and merged with
+//! the rules' findings: a model answer adds, confirms or disagrees, and never removes a rule
+//! finding. A disagreement keeps both readings, each saying what the other read.
 
 use serde::{Deserialize, Serialize};
 use time::Date;
@@ -8,6 +11,7 @@ use time::Date;
 use super::answer::{self, AnswerError};
 use super::triage::DecidedBy;
 use crate::domain::InboxRecord;
+use crate::timeexpr::Context;
 
 /// A deadline found in one message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -21,27 +25,120 @@ pub struct Found {
     /// The model's confidence (0–1); none for the rules.
     pub confidence: Option<f64>,
     pub by: DecidedBy,
+    /// The cue and the date words as written ("by 2pm ET Friday"); the rules' findings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expr: Option<String>,
+    /// `HH:MM` in the operator's zone, when the message states a time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
+    /// A rule finding the model found too, with the same date.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub model_agrees: bool,
+    /// Rules and model read different dates for the same words, or the model's date does not
+    /// follow from its quote: shown, not resolved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disagreement: Option<Disagreement>,
 }
 
-/// The rules' deadlines in `r` (the brief's finder), dated relative to the day it was sent in
-/// the operator's zone `tz`.
+/// Two readings of one deadline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Disagreement {
+    /// What the rules read in the words (none: no date in them).
+    pub rule_due: Option<String>,
+    /// What the model answered.
+    pub model_due: Option<String>,
+    /// In words, for the operator.
+    pub note: String,
+}
+
+/// The rules' deadlines in `r`, dated relative to its time in the operator's zone `tz`.
 pub fn by_rules(r: &InboxRecord, tz: time::UtcOffset) -> Vec<Found> {
-    let sent = r.ts.to_offset(tz).date();
+    by_rules_in(r, &Context::new(r.ts, tz))
+}
+
+/// The rules' deadlines in `r` (subject and text) as of `ctx`.
+pub fn by_rules_in(r: &InboxRecord, ctx: &Context) -> Vec<Found> {
     let mut out: Vec<Found> = Vec::new();
     for hay in [r.subject.as_deref().unwrap_or(""), r.text.as_str()] {
-        for (phrase, due) in crate::brief::find_deadlines(hay, sent) {
-            let due = due.map(|d| d.to_string());
-            if out.iter().any(|f| f.due == due && f.quote == phrase) {
+        for d in crate::timeexpr::deadlines(hay, ctx) {
+            let due = d.due.map(|d| d.to_string());
+            if out.iter().any(|f| f.due == due && f.quote == d.phrase) {
                 continue;
             }
             out.push(Found {
-                what: phrase.clone(),
+                what: d.phrase.clone(),
                 due,
-                quote: phrase,
+                quote: d.phrase,
                 confidence: None,
                 by: DecidedBy::Rule,
+                expr: Some(d.expr),
+                time: d.time.map(crate::brief::hh_mm),
+                model_agrees: false,
+                disagreement: None,
             });
         }
+    }
+    out
+}
+
+/// The rules' findings with the model's (already checked to quote the message) merged in.
+/// A model deadline whose quote covers a rule finding's words either agrees (the rule finding
+/// is kept, marked, with the model's wording and confidence) or disagrees (both kept, each
+/// with the other's date). A model deadline the rules did not find is kept; its date is read
+/// again from its quote, and one that does not follow from it carries the disagreement.
+pub fn merge(rules: Vec<Found>, model: Vec<Found>, ctx: &Context) -> Vec<Found> {
+    let mut out = rules;
+    let n_rules = out.len();
+    for mut m in model {
+        let q = normalise(&m.quote);
+        let covers = |f: &Found| {
+            let rq = normalise(&f.quote);
+            let re = f.expr.as_deref().map(normalise).unwrap_or_default();
+            (!re.is_empty() && q.contains(&re)) || rq.contains(&q) || q.contains(&rq)
+        };
+        let same: Vec<usize> = (0..n_rules).filter(|&i| covers(&out[i])).collect();
+        if let Some(&i) = same.iter().find(|&&i| out[i].due == m.due) {
+            let f = &mut out[i];
+            f.model_agrees = true;
+            f.what = m.what;
+            f.confidence = m.confidence;
+            continue;
+        }
+        if !same.is_empty() {
+            for &i in &same {
+                let d = Disagreement {
+                    rule_due: out[i].due.clone(),
+                    model_due: m.due.clone(),
+                    note: format!(
+                        "the rules read `{}` as {}, the model as {}",
+                        out[i].expr.as_deref().unwrap_or(&out[i].quote),
+                        out[i].due.as_deref().unwrap_or("no date"),
+                        m.due.as_deref().unwrap_or("no date")
+                    ),
+                };
+                out[i].disagreement = Some(d.clone());
+                m.disagreement.get_or_insert(d);
+            }
+            out.push(m);
+            continue;
+        }
+        if let Some(due) = m.due.clone() {
+            let read: Vec<String> = crate::timeexpr::scan(&m.quote, ctx)
+                .into_iter()
+                .filter_map(|e| e.date.map(|d| d.to_string()))
+                .collect();
+            if !read.contains(&due) {
+                m.disagreement = Some(Disagreement {
+                    rule_due: read.first().cloned(),
+                    model_due: Some(due.clone()),
+                    note: match read.first() {
+                        Some(r) => format!("the quote's date words read as {r}, not {due}"),
+                        None => format!("the quote has no date words that give {due}"),
+                    },
+                });
+            }
+        }
+        out.push(m);
     }
     out
 }
@@ -126,6 +223,10 @@ pub fn parse_answer(
             quote,
             confidence: Some(d.confidence),
             by: DecidedBy::Model,
+            expr: None,
+            time: None,
+            model_agrees: false,
+            disagreement: None,
         });
     }
     Ok(out)
@@ -150,6 +251,107 @@ mod tests {
 
     fn rec(text: &str) -> InboxRecord {
         crate::assistant::triage::tests::rec(Channel::Email, "mei@contoso.com", "Budget", text)
+    }
+
+    fn model(what: &str, due: Option<&str>, quote: &str) -> Found {
+        Found {
+            what: what.into(),
+            due: due.map(str::to_string),
+            quote: quote.into(),
+            confidence: Some(0.8),
+            by: DecidedBy::Model,
+            expr: None,
+            time: None,
+            model_agrees: false,
+            disagreement: None,
+        }
+    }
+
+    /// Saturday 2026-11-28 in UTC: "by Friday" is 2026-12-04.
+    fn sat() -> (InboxRecord, Context) {
+        let mut r = rec("Please send the budget by Friday. The venue deposit is due 12/10.");
+        r.ts = time::macros::datetime!(2026-11-28 09:00 UTC);
+        let ctx = Context::new(r.ts, time::UtcOffset::UTC);
+        (r, ctx)
+    }
+
+    #[test]
+    fn a_model_answer_of_no_deadlines_removes_no_rule_finding() {
+        let (r, ctx) = sat();
+        let rules = by_rules_in(&r, &ctx);
+        assert_eq!(rules.len(), 2);
+        let merged = merge(rules.clone(), Vec::new(), &ctx);
+        assert_eq!(merged, rules);
+    }
+
+    #[test]
+    fn a_model_deadline_with_the_rules_date_confirms_the_rule_finding() {
+        let (r, ctx) = sat();
+        let merged = merge(
+            by_rules_in(&r, &ctx),
+            vec![model(
+                "budget",
+                Some("2026-12-04"),
+                "send the budget by Friday",
+            )],
+            &ctx,
+        );
+        assert_eq!(merged.len(), 2);
+        assert_eq!(merged[0].by, DecidedBy::Rule);
+        assert!(merged[0].model_agrees);
+        assert_eq!(merged[0].what, "budget");
+        assert_eq!(merged[0].disagreement, None);
+    }
+
+    #[test]
+    fn a_different_date_for_the_same_words_keeps_both_and_says_so() {
+        let (r, ctx) = sat();
+        let merged = merge(
+            by_rules_in(&r, &ctx),
+            vec![model(
+                "budget",
+                Some("2026-11-27"),
+                "send the budget by Friday",
+            )],
+            &ctx,
+        );
+        assert_eq!(merged.len(), 3);
+        let rule = &merged[0];
+        let m = &merged[2];
+        assert_eq!(rule.due.as_deref(), Some("2026-12-04"));
+        assert_eq!(m.due.as_deref(), Some("2026-11-27"));
+        assert_eq!(m.by, DecidedBy::Model);
+        for f in [rule, m] {
+            let d = f.disagreement.as_ref().unwrap();
+            assert_eq!(d.rule_due.as_deref(), Some("2026-12-04"));
+            assert_eq!(d.model_due.as_deref(), Some("2026-11-27"));
+        }
+    }
+
+    #[test]
+    fn a_model_only_deadline_is_kept_and_its_date_is_read_from_its_quote() {
+        let (r, ctx) = sat();
+        let merged = merge(
+            Vec::new(),
+            vec![
+                model("budget", Some("2026-12-04"), "send the budget by Friday"),
+                model("budget", Some("2026-12-24"), "send the budget by Friday"),
+                model("venue", Some("2026-12-31"), "The venue deposit"),
+            ],
+            &ctx,
+        );
+        assert_eq!(merged.len(), 3);
+        assert_eq!(merged[0].disagreement, None, "follows from its quote");
+        assert!(
+            merged[1]
+                .disagreement
+                .as_ref()
+                .unwrap()
+                .note
+                .contains("2026-12-04")
+        );
+        assert_eq!(merged[2].disagreement.as_ref().unwrap().rule_due, None);
+        let _ = r;
     }
 
     #[test]

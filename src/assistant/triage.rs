@@ -176,6 +176,11 @@ const URGENT_CUES: &[&str] = &["urgent", "asap", "immediately", "right away", "t
 /// The deterministic triage of `r`, as of the day `r` was sent in the operator's zone `tz`
 /// (deadlines are resolved from it).
 pub fn by_rules(r: &InboxRecord, tz: time::UtcOffset) -> Triage {
+    by_rules_in(r, &crate::timeexpr::Context::new(r.ts, tz))
+}
+
+/// [`by_rules`] as of `ctx` (the operator's zone and date order).
+pub fn by_rules_in(r: &InboxRecord, ctx: &crate::timeexpr::Context) -> Triage {
     let subject = r.subject.as_deref().unwrap_or("");
     let hay = format!("{subject}\n{}", r.text).to_lowercase();
     let urgent = URGENT_CUES.iter().any(|c| contains_word(&hay, c));
@@ -209,11 +214,11 @@ pub fn by_rules(r: &InboxRecord, tz: time::UtcOffset) -> Triage {
             true,
         );
     }
-    let sent = r.ts.to_offset(tz).date();
-    let dated = crate::brief::find_deadlines(subject, sent)
+    let sent = ctx.today();
+    let dated = crate::timeexpr::deadlines(subject, ctx)
         .into_iter()
-        .chain(crate::brief::find_deadlines(&r.text, sent))
-        .find_map(|(_, due)| due);
+        .chain(crate::timeexpr::deadlines(&r.text, ctx))
+        .find_map(|d| d.due);
     if let Some(due) = dated {
         let soon = (due - sent).whole_days() <= 2;
         return t(

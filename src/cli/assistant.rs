@@ -9,7 +9,7 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use super::{CmdResult, Context, Failure};
-use crate::assistant::triage::{Category, Urgency};
+use crate::assistant::triage::{Category, DecidedBy, Urgency};
 use crate::domain::{Actor, Outcome, Query};
 use crate::engine::jobs::{JobProgress, JobState};
 use crate::engine::query::Answer;
@@ -299,6 +299,25 @@ pub fn run_triage(ctx: &Context, cmd: TriageCmd) -> CmdResult {
     }
 }
 
+/// What a deadline line adds after its quote: the stated time, who found it, and a
+/// disagreement between rules and model (shown, never resolved here).
+fn notes(f: &crate::assistant::deadlines::Found) -> String {
+    let mut s = String::new();
+    if let Some(t) = &f.time {
+        s.push_str(&format!("  at {t}"));
+    }
+    match (f.by, f.model_agrees) {
+        (DecidedBy::Rule, true) => s.push_str("  [rules + model]"),
+        (DecidedBy::Rule, false) => s.push_str("  [rules]"),
+        (DecidedBy::Model, _) => s.push_str("  [model]"),
+        (DecidedBy::Operator, _) => s.push_str("  [operator]"),
+    }
+    if let Some(d) = &f.disagreement {
+        s.push_str(&format!("  [disagreement: {}]", d.note));
+    }
+    s
+}
+
 pub fn run_deadlines(ctx: &Context, cmd: DeadlinesCmd) -> CmdResult {
     let out = ctx.printer();
     let engine = engine(ctx)?;
@@ -328,10 +347,11 @@ pub fn run_deadlines(ctx: &Context, cmd: DeadlinesCmd) -> CmdResult {
                             }
                             for x in &d.deadlines {
                                 l.push(format!(
-                                    "{seq:>6}  {:<10} {}  \"{}\"",
+                                    "{seq:>6}  {:<10} {}  \"{}\"{}",
                                     x.found.due.as_deref().unwrap_or("(undated)"),
                                     x.found.what,
-                                    x.found.quote
+                                    x.found.quote,
+                                    notes(&x.found)
                                 ));
                             }
                         }
@@ -353,12 +373,13 @@ pub fn run_deadlines(ctx: &Context, cmd: DeadlinesCmd) -> CmdResult {
                         }
                         for x in &d.deadlines {
                             l.push(format!(
-                                "{:<10} seq {:<6} {:<8} {}  \"{}\"",
+                                "{:<10} seq {:<6} {:<8} {}  \"{}\"{}",
                                 x.found.due.as_deref().unwrap_or("(undated)"),
                                 x.seq,
                                 x.profile,
                                 x.found.what,
-                                x.found.quote
+                                x.found.quote,
+                                notes(&x.found)
                             ));
                         }
                     });

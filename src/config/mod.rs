@@ -41,7 +41,7 @@ pub use brief::{BriefConfig, BriefSection};
 pub use classification::{ClassificationConfig, ClassificationRule, Unmatched};
 pub use error::{ConfigError, Location, Problem, ProblemKind};
 pub use filing::{FilingConfig, FilingRule};
-pub use operator::{DraftFormat, DraftingConfig, OperatorConfig, offset_in};
+pub use operator::{DateOrder, DraftFormat, DraftingConfig, OperatorConfig, offset_in};
 pub use schema::*;
 pub use validate::{ConfigWarning, MAX_NAME_LEN, is_valid_env_name, is_valid_name};
 

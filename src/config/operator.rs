@@ -15,6 +15,20 @@ pub struct OperatorConfig {
     /// IANA time zone, e.g. `America/Chicago`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_zone: Option<String>,
+    /// How an all-numeric date whose parts could be day or month reads in English mail:
+    /// `mdy` (`03/12` is March 12, the default) or `dmy` (3 December). German and Spanish
+    /// messages are read day first whatever this says; a part over 12 always decides.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date_order: Option<DateOrder>,
+}
+
+/// `[operator] date_order`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DateOrder {
+    #[default]
+    Mdy,
+    Dmy,
 }
 
 /// `[drafting]`: how drafts should read.
@@ -115,11 +129,27 @@ mod tests {
         let op = OperatorConfig {
             name: None,
             time_zone: Some("America/Chicago".into()),
+            date_order: None,
         };
         let winter = time::macros::datetime!(2026-01-15 12:00 UTC);
         let summer = time::macros::datetime!(2026-07-15 12:00 UTC);
         assert_eq!(op.offset_at(winter), time::macros::offset!(-6));
         assert_eq!(op.offset_at(summer), time::macros::offset!(-5));
         assert_eq!(op.zone_name(), "America/Chicago");
+    }
+}
+
+#[cfg(test)]
+mod date_order_tests {
+    use super::*;
+
+    #[test]
+    fn date_order_reads_mdy_and_dmy_and_refuses_anything_else() {
+        let op: OperatorConfig = toml::from_str("date_order = \"dmy\"").unwrap();
+        assert_eq!(op.date_order, Some(DateOrder::Dmy));
+        let op: OperatorConfig = toml::from_str("").unwrap();
+        assert_eq!(op.date_order, None);
+        let err = toml::from_str::<OperatorConfig>("date_order = \"yd\"").unwrap_err();
+        assert!(err.to_string().contains("mdy"), "{err}");
     }
 }

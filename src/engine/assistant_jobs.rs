@@ -5,7 +5,8 @@
 //! strictly and checked against the hard bans before it is used; every item's outcome is
 //! audited (`assistant.triage`, `assistant.deadlines`, `assistant.draft`) with the reason a
 //! model answer was not used. Triage and deadlines then keep the rule result; a draft is not
-//! made.
+//! made. Deadlines run the rules always and merge a valid model answer into them (issue 30):
+//! the model adds, confirms or disagrees, never removes a rule finding.
 
 use std::sync::Arc;
 
@@ -148,7 +149,7 @@ impl Engine {
                 remedy,
             });
         }
-        let rules = triage::by_rules(&r, self.offset_at(r.ts));
+        let rules = triage::by_rules_in(&r, &self.time_context(&r));
         let (t, provider, model_error) = if rules.confident || !use_model {
             (rules, None, None)
         } else {
@@ -252,8 +253,16 @@ impl Engine {
         Ok(rec)
     }
 
-    /// Extract the deadlines of item `seq` (the model when `use_model`, the rules as the
-    /// fallback) and store the new ones.
+    /// What the rules resolve `r`'s dates against: its time in the operator's zone, and the
+    /// operator's numeric date order.
+    fn time_context(&self, r: &InboxRecord) -> crate::timeexpr::Context {
+        crate::timeexpr::Context::new(r.ts, self.offset_at(r.ts))
+            .with_order(self.config.operator.date_order.unwrap_or_default())
+    }
+
+    /// Extract the deadlines of item `seq`: the rules always, and the model when `use_model`,
+    /// its answer checked against the message and merged with the rules' findings (it adds,
+    /// confirms or disagrees; it never removes one). Stores the new ones.
     pub async fn deadlines_item(
         &self,
         seq: u64,
@@ -261,7 +270,9 @@ impl Engine {
         use_model: bool,
     ) -> Result<DeadlinesOfItem, EngineError> {
         let r = self.item(seq)?;
-        let rules = deadlines::by_rules(&r, self.offset_at(r.ts));
+        let ctx = self.time_context(&r);
+        let rules = deadlines::by_rules_in(&r, &ctx);
+        let n_rules = rules.len();
         let (found, provider, model_error) = if !use_model {
             (rules, None, None)
         } else {
@@ -281,22 +292,31 @@ impl Engine {
                         .map_err(|e| e.to_string())
                 });
             match answer {
-                Ok((f, p)) => (f, Some(p), None),
+                Ok((f, p)) => (deadlines::merge(rules, f, &ctx), Some(p), None),
                 Err(why) => (rules, None, Some(why)),
             }
         };
         let at = now_rfc3339();
         let recs: Vec<DeadlineRecord> = found
             .into_iter()
-            .map(|f| DeadlineRecord {
-                seq: r.seq,
-                id: r.id.clone(),
-                profile: r.profile.clone(),
-                found: f,
-                provider: provider.clone(),
-                at: at.clone(),
+            .map(|f| {
+                // The provider is named on what its answer touched.
+                let touched =
+                    f.by == DecidedBy::Model || f.model_agrees || f.disagreement.is_some();
+                DeadlineRecord {
+                    seq: r.seq,
+                    id: r.id.clone(),
+                    profile: r.profile.clone(),
+                    provider: provider.clone().filter(|_| touched),
+                    found: f,
+                    at: at.clone(),
+                }
             })
             .collect();
+        let disagreements = recs
+            .iter()
+            .filter(|d| d.found.disagreement.is_some())
+            .count();
         let (outcome, why) = match &model_error {
             Some(e) => (
                 AuditOutcome::Error,
@@ -305,7 +325,14 @@ impl Engine {
                     recs.len()
                 ),
             ),
-            None => (AuditOutcome::Ok, format!("{} deadline(s)", recs.len())),
+            None => (
+                AuditOutcome::Ok,
+                format!(
+                    "{} deadline(s): {n_rules} by the rules, {} from the model, {disagreements} disagreement(s)",
+                    recs.len(),
+                    recs.len() - n_rules
+                ),
+            ),
         };
         self.job_result_audit(JobKind::Deadlines, actor, &r, outcome, why)?;
         let new = self.assistant.put_deadlines(recs.clone())?;

@@ -675,6 +675,7 @@ impl Engine {
                 truncated,
                 deals: self.deals.book()?.deals.clone(),
                 layout: self.config.brief.clone(),
+                date_order: self.config.operator.date_order.unwrap_or_default(),
             },
             waiting,
         ))

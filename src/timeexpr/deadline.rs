@@ -1,0 +1,390 @@
+//! Which time expressions are deadlines: a date is a deadline when the recipient is asked to
+//! act by it. It needs a cue — right before it ("by", "before", "bis", "antes del"), earlier
+//! in its sentence ("due", "the deadline for comments is", "Frist", "plazo"), or right after
+//! it ("at the latest", "spätestens") — or it is a span that is itself a limit ("within 48
+//! hours"), or a span, range, named end or "tomorrow" in a sentence that asks for something.
+//! It is not a deadline when it is past (a report: "was due by 11/15"), in quoted history or
+//! a signature, negated or cancelled ("no need to reply by Friday anymore", "ignore the
+//! deadline"), a meeting's time, the old date of a moved deadline, or an amount ("went down
+//! by 1/3").
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use time::{Date, Time};
+
+use super::grammar::{self, Parser};
+use super::lang::{Block, Cue, Lang, Sem};
+use super::lexer::{Kind, Tokens};
+use super::{Context, detect_tokens, languages, lexer};
+
+/// Longest phrase kept, in characters (the end of the sentence is kept).
+const MAX_PHRASE: usize = 100;
+
+/// A deadline found in a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deadline {
+    /// The date in the operator's zone; none when the words name an impossible date.
+    pub due: Option<Date>,
+    /// The time, when one is stated.
+    pub time: Option<Time>,
+    /// The sentence it is in, up to the end of the date words (whitespace collapsed, at
+    /// most 100 characters from the end): what the brief and the console show.
+    pub phrase: String,
+    /// The cue and the date words as written: "by 2pm ET Friday".
+    pub expr: String,
+    /// The language the message was read in.
+    pub lang: Lang,
+    /// Bytes of the text the date words take.
+    pub span: Range<usize>,
+}
+
+/// The deadlines in `text`, in order.
+pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
+    let live = live_text(text);
+    let toks = lexer::lex(&live);
+    let lang = detect_tokens(&toks);
+    let langs = languages(lang);
+    let sems = grammar::annotate(&toks, &langs);
+    let p = Parser {
+        t: &toks,
+        sems: &sems,
+        ctx,
+        langs: &langs,
+    };
+    let exprs = p.scan();
+    let today = ctx.today();
+    let mut out = Vec::new();
+    // A sentence's cue word ("the deadline for comments is …") goes to its first date only.
+    let mut clause_cue_used: Option<usize> = None;
+    for e in &exprs {
+        let (s, t) = sentence(&toks, &sems, e.from);
+        let phrases = phrases(&p, s, t);
+        let has = |want: fn(Sem) -> bool| phrases.iter().any(|(_, _, x)| x.is_some_and(want));
+        if has(|x| matches!(x, Sem::Block(Block::Negation | Block::Absence))) || e.shape.past {
+            continue;
+        }
+        // A report of the past ("was due", "thanks for sending") covers the dates after it
+        // in its clause, not a request after a colon or a comma ("the invoice that was due
+        // Nov 15: please pay by Monday").
+        let clause_start = phrases
+            .iter()
+            .filter(|(a, _, _)| *a < e.from && (toks.is_punct(*a, ":") || toks.is_punct(*a, ",")))
+            .map(|(a, _, _)| *a)
+            .next_back()
+            .unwrap_or(s);
+        if phrases.iter().any(|(a, _, x)| {
+            *a >= clause_start && *a < e.from && *x == Some(Sem::Block(Block::Past))
+        }) {
+            continue;
+        }
+        if e.date.is_some_and(|d| d < today) {
+            continue;
+        }
+        let before: Vec<&(usize, usize, Option<Sem>)> =
+            phrases.iter().filter(|(a, _, _)| *a < e.from).collect();
+        // The phrase right before the date, over fillers.
+        let mut k = before.len();
+        while k > 0
+            && (matches!(before[k - 1].2, Some(Sem::Filler)) || toks.is_punct(before[k - 1].0, ":"))
+        {
+            k -= 1;
+        }
+        let adjacent = k.checked_sub(1).map(|k| before[k]);
+        let adjacent_cue = adjacent.filter(|x| matches!(x.2, Some(Sem::Cue(_))));
+        // "moved from Friday to Monday": Friday is the old date; "to Monday" is the new one.
+        let moved = has(|x| x == Sem::Moved);
+        let moved_from = moved && adjacent.is_some_and(|x| x.2 == Some(Sem::From));
+        if moved_from && !e.shape.range {
+            continue;
+        }
+        // "went down by 1/3": an amount, not a date (only a bare N/M can be a fraction).
+        let fraction_like = e.to - e.from == 3 && toks.is_punct(e.from + 1, "/");
+        if let Some(c) = adjacent_cue.filter(|_| fraction_like) {
+            let idx = before.iter().position(|x| std::ptr::eq(*x, c)).unwrap_or(0);
+            if before[idx.saturating_sub(4)..idx]
+                .iter()
+                .any(|x| x.2 == Some(Sem::Change))
+            {
+                continue;
+            }
+        }
+        // "from Friday to Monday" reads as a range whose end is the new date.
+        let moved_to = moved_from
+            || (moved
+                && adjacent.is_some_and(|x| matches!(toks.norm(x.0), "to" | "auf" | "al" | "a")));
+        // "The Friday deadline has been postponed": the date being moved is the old one.
+        let moved_after = phrases
+            .iter()
+            .filter(|(a, _, _)| *a >= e.to)
+            .take(6)
+            .take_while(|(a, _, _)| !toks.is_punct(*a, ","))
+            .any(|x| x.2 == Some(Sem::Moved));
+        if moved_after && !moved_to {
+            continue;
+        }
+        let clause_cue = clause_cue_used != Some(s)
+            && before
+                .iter()
+                .any(|x| matches!(x.2, Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))));
+        let after: Option<usize> = phrases
+            .iter()
+            .filter(|(a, _, _)| *a >= e.to)
+            .take(4)
+            .find(|x| matches!(x.2, Some(Sem::Cue(Cue::Latest | Cue::Noun))))
+            .map(|x| x.1);
+        let asks = has(|x| x == Sem::Request);
+        let loose = e.shape.span || e.shape.range || e.shape.named || e.shape.relday;
+        let cued = adjacent_cue.is_some()
+            || e.shape.within
+            || moved_to
+            || after.is_some()
+            || clause_cue
+            || (asks && loose);
+        if !cued {
+            continue;
+        }
+        // A meeting's time is when to be there: only a cue right before the date makes it
+        // a limit ("can we meet before Friday").
+        if has(|x| x == Sem::Meeting) && adjacent_cue.is_none() && !e.shape.within {
+            continue;
+        }
+        if adjacent_cue.is_none() && !e.shape.within && !moved_to && after.is_none() && clause_cue {
+            clause_cue_used = Some(s);
+        }
+        let from_tok = adjacent_cue.map_or(e.from, |c| c.0);
+        let end_tok = after.unwrap_or(e.to).max(e.to);
+        let start_byte = toks.toks[s].start;
+        let end_byte = toks.toks[end_tok - 1].end;
+        out.push(Deadline {
+            due: e.date,
+            time: e.time,
+            phrase: clip(&text[start_byte..end_byte]),
+            expr: collapse(&text[toks.toks[from_tok].start..toks.toks[e.to - 1].end]),
+            lang,
+            span: toks.toks[e.from].start..toks.toks[e.to - 1].end,
+        });
+    }
+    out
+}
+
+/// `(from, to, meaning)` of each phrase of tokens `[s, t)`.
+fn phrases(p: &Parser<'_>, s: usize, t: usize) -> Vec<(usize, usize, Option<Sem>)> {
+    let mut v = Vec::with_capacity(t - s);
+    let mut i = s;
+    while i < t {
+        let n = p.after(i).min(t);
+        v.push((i, n, p.sem(i)));
+        i = n;
+    }
+    v
+}
+
+/// The sentence of token `i`: `[start, end)`.
+fn sentence(t: &Tokens, sems: &grammar::Sems, i: usize) -> (usize, usize) {
+    let is_break = |k: usize| -> bool {
+        let tok = &t.toks[k];
+        if tok.kind != Kind::Punct {
+            return false;
+        }
+        match t.norm(k) {
+            "!" | "?" | ";" => true,
+            "\n" => {
+                // A hard-wrapped line goes on: lowercase word, break, lowercase word.
+                let wrapped = k > 0
+                    && k + 1 < t.len()
+                    && t.toks[k - 1].kind == Kind::Word
+                    && t.toks[k + 1].kind == Kind::Word
+                    && !t.toks[k + 1].capital;
+                !wrapped
+            }
+            "." => {
+                // "Dec. 11", "5 p.m. Friday", "3. Dezember" are not ends of sentences.
+                let prev_short = k > 0
+                    && t.glued(k)
+                    && (t.toks[k - 1].kind == Kind::Num
+                        || (t.toks[k - 1].kind == Kind::Word && t.norm(k - 1).len() <= 4)
+                        || matches!(
+                            sems.get(k - 1).copied().flatten(),
+                            Some((_, Sem::Weekday(..) | Sem::Month(..)))
+                        ));
+                let next_lower = t
+                    .toks
+                    .get(k + 1)
+                    .is_some_and(|n| n.kind == Kind::Num || (n.kind == Kind::Word && !n.capital));
+                // "e.g.x" / "3.5": a dot inside a token run is not an end either.
+                let inside = k + 1 < t.len() && t.glued(k + 1);
+                !(prev_short && next_lower || inside)
+            }
+            _ => false,
+        }
+    };
+    let mut s = i;
+    while s > 0 && !is_break(s - 1) {
+        s -= 1;
+    }
+    let mut e = i;
+    while e < t.len() && !is_break(e) {
+        e += 1;
+    }
+    (s, e)
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn clip(s: &str) -> String {
+    let c = collapse(s);
+    let n = c.chars().count();
+    if n > MAX_PHRASE {
+        format!("…{}", c.chars().skip(n - MAX_PHRASE).collect::<String>())
+    } else {
+        c
+    }
+}
+
+/// `text` with quoted history and the signature blanked out (same byte offsets, so phrases
+/// are still quoted from the text as written): lines starting with ">", everything from a
+/// "-----Original Message-----" line, an "On …, X wrote:" line, a "From:/Von:/De:" header
+/// block, a "-- " line, or a closing line on its own ("Best regards", "Mit freundlichen
+/// Grüßen", "Saludos").
+pub fn live_text(text: &str) -> Cow<'_, str> {
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        lines.push((at, line));
+        at += line.len();
+    }
+    let mut dead: Vec<Range<usize>> = Vec::new();
+    let mut seen_text = false;
+    for (n, (start, line)) in lines.iter().enumerate() {
+        let trimmed = line.trim();
+        let lower = trimmed.to_lowercase();
+        if trimmed.starts_with('>') {
+            dead.push(*start..start + line.len());
+            continue;
+        }
+        let cut_here = is_history_marker(&lower)
+            || is_header_block(&lines[n..])
+            || lower == "--"
+            || line.trim_end_matches(['\r', '\n']) == "-- "
+            || lower.starts_with("sent from my")
+            || lower.starts_with("enviado desde mi")
+            || lower.starts_with("von meinem");
+        // "wrote:" on a line of its own ends the "On …" line before it.
+        if cut_here && matches!(lower.as_str(), "wrote:" | "schrieb:" | "escribió:") && n > 0 {
+            let prev = lines[n - 1].0;
+            dead.push(prev..text.len());
+            break;
+        }
+        if cut_here {
+            dead.push(*start..text.len());
+            break;
+        }
+        if seen_text && is_closing(&lower) {
+            dead.push(*start..text.len());
+            break;
+        }
+        seen_text |= !trimmed.is_empty();
+    }
+    if dead.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for r in dead {
+        for b in &mut bytes[r] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    }
+    // Whole lines were blanked (each ends at a '\n' or the text's end), so no character is
+    // cut in two; a failure here would be a bug, and the text is then read as it is.
+    match String::from_utf8(bytes) {
+        Ok(s) => Cow::Owned(s),
+        Err(_) => Cow::Borrowed(text),
+    }
+}
+
+fn is_history_marker(lower: &str) -> bool {
+    let dashes = lower.starts_with("---")
+        && ["message", "nachricht", "mensaje", "forward"]
+            .iter()
+            .any(|w| lower.contains(w));
+    let forwarded = lower.starts_with("begin forwarded message");
+    let wrote = ["wrote:", "schrieb:", "escribió:", "escribio:"]
+        .iter()
+        .any(|w| lower.ends_with(w));
+    dashes || forwarded || wrote
+}
+
+/// A "From:" line followed within three lines by another mail header.
+fn is_header_block(lines: &[(usize, &str)]) -> bool {
+    let Some((_, first)) = lines.first() else {
+        return false;
+    };
+    let l = first.trim().to_lowercase();
+    if !["from:", "von:", "de:"].iter().any(|h| l.starts_with(h)) {
+        return false;
+    }
+    lines.iter().skip(1).take(3).any(|(_, x)| {
+        let x = x.trim().to_lowercase();
+        [
+            "sent:",
+            "date:",
+            "to:",
+            "subject:",
+            "gesendet:",
+            "datum:",
+            "an:",
+            "betreff:",
+            "enviado:",
+            "fecha:",
+            "para:",
+            "asunto:",
+        ]
+        .iter()
+        .any(|h| x.starts_with(h))
+    })
+}
+
+fn is_closing(lower: &str) -> bool {
+    const CLOSINGS: &[&str] = &[
+        "best",
+        "best regards",
+        "kind regards",
+        "regards",
+        "warm regards",
+        "many thanks",
+        "thanks",
+        "thank you",
+        "thanks again",
+        "cheers",
+        "sincerely",
+        "yours",
+        "yours sincerely",
+        "all the best",
+        "mit freundlichen grüßen",
+        "mit freundlichen grüssen",
+        "freundliche grüße",
+        "viele grüße",
+        "beste grüße",
+        "liebe grüße",
+        "herzliche grüße",
+        "gruß",
+        "grüße",
+        "lg",
+        "vg",
+        "saludos",
+        "un saludo",
+        "saludos cordiales",
+        "atentamente",
+        "cordialmente",
+        "un abrazo",
+        "gracias",
+        "muchas gracias",
+    ];
+    let l = lower.trim_end_matches([',', '.', '!']).trim();
+    CLOSINGS.contains(&l)
+}

@@ -1,0 +1,1158 @@
+//! The grammar: tokens → time expressions. Each token is first given its meaning from the
+//! language tables (the longest phrase that starts there wins), then expressions are read as
+//! a *bag* of parts that may come in any order with fillers between them ("by 2pm ET Friday",
+//! "Friday, December 11 at 5pm", "close of business Monday", "Wednesday next week"), and a
+//! bag resolves by precedence: an explicit calendar date wins over a weekday, a weekday over a
+//! named period, and a stated time with a zone moves the date into the operator's zone.
+//! Ranges ("between Monday and Wednesday", "Dec 1-3", "del 1 al 3 de diciembre") resolve to
+//! their end. The same shape as chrono-node's parsers + refiners and Duckling's rules over
+//! typed tokens, with the words kept in per-language tables.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use time::{Date, Duration, Month, PrimitiveDateTime, Time, UtcOffset, Weekday};
+
+use super::lang::{self, Caps, LangData, NumericOrder, Period, Sem, Unit, Zone};
+use super::lexer::{Kind, Tokens};
+use super::{Context, DateOrder};
+
+/// One language's phrases by their first token; longest first.
+struct Lexicon {
+    map: HashMap<&'static str, Vec<(Vec<&'static str>, Sem)>>,
+}
+
+fn lexicons() -> &'static Vec<Lexicon> {
+    static L: OnceLock<Vec<Lexicon>> = OnceLock::new();
+    L.get_or_init(|| {
+        lang::ALL
+            .iter()
+            .map(|d| {
+                let mut map: HashMap<&'static str, Vec<(Vec<&'static str>, Sem)>> = HashMap::new();
+                for (phrase, sem) in d.words {
+                    let mut parts = phrase.split(' ');
+                    let first = parts.next().unwrap_or("");
+                    map.entry(first).or_default().push((parts.collect(), *sem));
+                }
+                for v in map.values_mut() {
+                    v.sort_by_key(|(rest, _)| std::cmp::Reverse(rest.len()));
+                }
+                Lexicon { map }
+            })
+            .collect()
+    })
+}
+
+/// The meaning of every token: `(tokens the phrase takes, meaning)` where a phrase starts.
+pub type Sems = Vec<Option<(u8, Sem)>>;
+
+/// Give each token its meaning in `langs` (the first language that knows a phrase there wins
+/// over the later ones only when its phrase is at least as long).
+pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
+    let lex = lexicons();
+    let mut out: Sems = Vec::with_capacity(t.len());
+    for i in 0..t.len() {
+        let mut best: Option<(u8, Sem)> = None;
+        if t.toks[i].kind == Kind::Num && !t.toks[i].ordinal {
+            // Numbers are read by the grammar itself; "q 4" style phrases start with a word.
+            out.push(None);
+            continue;
+        }
+        for l in langs {
+            let Some(li) = lang::ALL.iter().position(|x| std::ptr::eq(*x, *l)) else {
+                continue;
+            };
+            let Some(entries) = lex[li].map.get(t.norm(i)) else {
+                continue;
+            };
+            for (rest, sem) in entries {
+                let n = rest.len() + 1;
+                if best.is_some_and(|(b, _)| b as usize >= n) {
+                    break;
+                }
+                if rest
+                    .iter()
+                    .enumerate()
+                    .all(|(k, w)| t.norm(i + 1 + k) == *w)
+                    && caps_ok(*sem, t.toks[i].capital)
+                {
+                    best = Some((n as u8, *sem));
+                    break;
+                }
+            }
+        }
+        out.push(best);
+    }
+    out
+}
+
+fn caps_ok(sem: Sem, capital: bool) -> bool {
+    match sem {
+        Sem::Weekday(_, Caps::Capital) | Sem::Month(_, Caps::Capital) => capital,
+        _ => true,
+    }
+}
+
+/// What a found expression is, for the deadline rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Shape {
+    /// "within 48 hours": the span is itself a limit.
+    pub within: bool,
+    /// "in two weeks", "48 hours from now".
+    pub span: bool,
+    /// "between Monday and Wednesday": the date is the end.
+    pub range: bool,
+    /// EOD, end of month, COB.
+    pub named: bool,
+    /// today, tomorrow.
+    pub relday: bool,
+    /// "two weeks ago", "last Friday": said of the past.
+    pub past: bool,
+}
+
+/// One time expression: its tokens `[from, to)`, its date in the operator's zone (none when
+/// the words name an impossible date such as 2025-02-30), and the time when one is stated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Expr {
+    pub from: usize,
+    pub to: usize,
+    pub date: Option<Date>,
+    pub time: Option<Time>,
+    pub shape: Shape,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rel {
+    Plain,
+    Next,
+    This,
+    Last,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Comp {
+    /// An explicit calendar date; none when impossible.
+    Date(Option<Date>),
+    /// "the 15th": the next such day of a month.
+    DayOfMonth(u8),
+    Weekday(u8, Rel),
+    Week(i8),
+    RelDay(i8),
+    /// A named end, and by how many periods it is shifted (end of *next* month: 1).
+    Named(Period, i32),
+    /// A month with no day ("end of January"); only an "end of" uses it.
+    EndOfMonth(u8),
+    EndOfQuarter(u8),
+    Span {
+        n: u32,
+        unit: Unit,
+        within: bool,
+        ago: bool,
+    },
+    Time(u8, u8),
+    Zone(ZoneAt),
+}
+
+#[derive(Debug, Clone, Copy)]
+enum ZoneAt {
+    Zone(Zone),
+    Offset(i32),
+}
+
+#[derive(Default, Clone, Copy)]
+struct Bag {
+    date: Option<Option<Date>>,
+    dom: Option<u8>,
+    weekday: Option<(u8, Rel)>,
+    week: Option<i8>,
+    relday: Option<i8>,
+    named: Option<(Period, i32)>,
+    end_month: Option<u8>,
+    end_quarter: Option<u8>,
+    span: Option<(u32, Unit, bool, bool)>,
+    time: Option<(u8, u8)>,
+    zone: Option<ZoneAt>,
+}
+
+impl Bag {
+    /// Adds `c` unless its slot is taken (a second weekday is another expression).
+    fn add(&mut self, c: Comp) -> bool {
+        fn put<T>(slot: &mut Option<T>, v: T) -> bool {
+            if slot.is_some() {
+                return false;
+            }
+            *slot = Some(v);
+            true
+        }
+        if self.span.is_some() && !matches!(c, Comp::Time(..) | Comp::Zone(_)) {
+            return false;
+        }
+        match c {
+            Comp::Date(d) => self.dom.is_none() && put(&mut self.date, d),
+            Comp::DayOfMonth(d) => self.date.is_none() && put(&mut self.dom, d),
+            Comp::Weekday(w, r) => put(&mut self.weekday, (w, r)),
+            Comp::Week(w) => put(&mut self.week, w),
+            Comp::RelDay(n) => put(&mut self.relday, n),
+            Comp::Named(p, s) => put(&mut self.named, (p, s)),
+            Comp::EndOfMonth(m) => put(&mut self.end_month, m),
+            Comp::EndOfQuarter(q) => put(&mut self.end_quarter, q),
+            Comp::Span {
+                n,
+                unit,
+                within,
+                ago,
+            } => self.is_empty_of_dates() && put(&mut self.span, (n, unit, within, ago)),
+            Comp::Time(h, m) => put(&mut self.time, (h, m)),
+            Comp::Zone(z) => self.time.is_some() && put(&mut self.zone, z),
+        }
+    }
+    fn is_empty_of_dates(&self) -> bool {
+        !self.has_date()
+    }
+    fn has_date(&self) -> bool {
+        self.date.is_some()
+            || self.dom.is_some()
+            || self.weekday.is_some()
+            || self.week.is_some()
+            || self.relday.is_some()
+            || self.named.is_some()
+            || self.end_month.is_some()
+            || self.end_quarter.is_some()
+            || self.span.is_some()
+    }
+}
+
+pub struct Parser<'a> {
+    pub t: &'a Tokens,
+    pub sems: &'a Sems,
+    pub ctx: &'a Context,
+    /// The message's language first, then English.
+    pub langs: &'a [&'static LangData],
+}
+
+const FILLER_SKIP: usize = 3;
+
+impl Parser<'_> {
+    pub fn sem(&self, i: usize) -> Option<Sem> {
+        self.sems.get(i).copied().flatten().map(|(_, s)| s)
+    }
+    /// The token after the phrase that starts at `i`.
+    pub fn after(&self, i: usize) -> usize {
+        i + self
+            .sems
+            .get(i)
+            .copied()
+            .flatten()
+            .map_or(1, |(n, _)| n as usize)
+    }
+    fn word(&self, i: usize) -> &str {
+        self.t.norm(i)
+    }
+    fn num(&self, i: usize) -> Option<(u32, u8, bool)> {
+        let t = self.t.toks.get(i)?;
+        (t.kind == Kind::Num).then_some((t.value, t.digits, t.ordinal))
+    }
+    fn listed(&self, i: usize, pick: fn(&LangData) -> &'static [&'static str]) -> bool {
+        let w = self.word(i);
+        self.langs.iter().any(|l| pick(l).contains(&w))
+    }
+    fn day_first(&self) -> bool {
+        match self.langs.first().map(|l| l.numeric) {
+            Some(NumericOrder::DayFirst) => true,
+            _ => self.ctx.order == DateOrder::Dmy,
+        }
+    }
+
+    /// Every expression in the text, left to right, not overlapping.
+    pub fn scan(&self) -> Vec<Expr> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < self.t.len() {
+            match self.expr_at(i) {
+                Some(e) => {
+                    i = e.to.max(i + 1);
+                    out.push(e);
+                }
+                None => i += 1,
+            }
+        }
+        out
+    }
+
+    pub fn expr_at(&self, i: usize) -> Option<Expr> {
+        if self.sem(i) == Some(Sem::Between) {
+            let mut a = self.skip_fill(self.after(i));
+            // "between now and Friday": the range starts now; its end is the date.
+            if matches!(self.word(a), "now" | "jetzt" | "ahora") && self.listed(a + 1, lang_and) {
+                let b = self.skip_fill(a + 2);
+                if let Some((end, bag)) = self.bag(b) {
+                    let (date, time) = self.resolve(&bag);
+                    let mut shape = shape_of(&bag);
+                    shape.range = true;
+                    return Some(Expr {
+                        from: i,
+                        to: end,
+                        date,
+                        time,
+                        shape,
+                    });
+                }
+                a = b;
+            }
+            if let Some(e) = self.range_from(i, a, lang_and) {
+                return Some(e);
+            }
+        }
+        if let Some(e) = self.bare_day_range(i, i) {
+            return Some(e);
+        }
+        let (end, bag) = self.bag(i)?;
+        let (date, time) = self.resolve(&bag);
+        let mut e = Expr {
+            from: i,
+            to: end,
+            date,
+            time,
+            shape: shape_of(&bag),
+        };
+        // "Monday to Wednesday", "Dec 1-3": the end of the range.
+        if bag.span.is_none()
+            && self.listed(end, lang_to)
+            && let Some(y) = self.range_end(end, &bag)
+        {
+            e.to = y.to;
+            e.date = later_end(e.date, y.date);
+            e.time = y.time;
+            e.shape.range = true;
+        }
+        Some(e)
+    }
+
+    /// "between X and Y" with X at `a`.
+    fn range_from(
+        &self,
+        start: usize,
+        a: usize,
+        join: fn(&LangData) -> &'static [&'static str],
+    ) -> Option<Expr> {
+        if let Some(e) = self.bare_day_range(start, a) {
+            return Some(e);
+        }
+        let (end, bag) = self.bag(a)?;
+        if !self.listed(end, join) {
+            return None;
+        }
+        let mut y = self.range_end(end, &bag)?;
+        y.date = later_end(self.resolve(&bag).0, y.date);
+        y.from = start;
+        y.shape.range = true;
+        Some(y)
+    }
+
+    /// After the connector at `conn`: the range's end, which may be a bare day of the first
+    /// part's month ("Dec 1-3").
+    fn range_end(&self, conn: usize, first: &Bag) -> Option<Expr> {
+        let b = self.skip_fill(conn + 1);
+        if let Some(Some(d0)) = first.date
+            && let Some((v, digits, _)) = self.num(b)
+            && digits <= 2
+            && self.bag(b).is_none()
+        {
+            let day = u8::try_from(v).ok()?;
+            let date = Date::from_calendar_date(d0.year(), d0.month(), day).ok();
+            return Some(Expr {
+                from: conn,
+                to: b + 1,
+                date,
+                time: None,
+                shape: Shape::default(),
+            });
+        }
+        let (end, bag) = self.bag(b)?;
+        let (date, time) = self.resolve(&bag);
+        Some(Expr {
+            from: conn,
+            to: end,
+            date,
+            time,
+            shape: shape_of(&bag),
+        })
+    }
+
+    /// "1-3 December", "del 1 al 3 de diciembre", "between 1 and 3 December": a bare day,
+    /// a connector, then a date with a month.
+    fn bare_day_range(&self, start: usize, a: usize) -> Option<Expr> {
+        let (_, digits, _) = self.num(a)?;
+        if digits > 2 || !(self.listed(a + 1, lang_to) || self.listed(a + 1, lang_and)) {
+            return None;
+        }
+        // "3." of "1.–3. Dezember" is part of the number.
+        let (end, bag) = self.bag(self.skip_fill(a + 2))?;
+        let Some(Some(_)) = bag.date else {
+            return None;
+        };
+        let (date, time) = self.resolve(&bag);
+        Some(Expr {
+            from: start,
+            to: end,
+            date,
+            time,
+            shape: Shape {
+                range: true,
+                ..Shape::default()
+            },
+        })
+    }
+
+    fn skip_fill(&self, mut j: usize) -> usize {
+        for _ in 0..FILLER_SKIP {
+            match self.sem(j) {
+                Some(Sem::Filler | Sem::DayPart) => j = self.after(j),
+                _ if self.word(j) == "dia" && self.num(j + 1).is_some() => j += 1,
+                _ => break,
+            }
+        }
+        j
+    }
+
+    /// The parts of one expression starting exactly at `i`.
+    fn bag(&self, i: usize) -> Option<(usize, Bag)> {
+        let mut b = Bag::default();
+        let mut j = i;
+        let mut end = i;
+        loop {
+            let k = if end == i { j } else { self.skip_fill(j) };
+            let Some((n, comps)) = self.comp(k) else {
+                break;
+            };
+            let mut copy = b;
+            if !comps.iter().all(|c| copy.add(*c)) {
+                break;
+            }
+            b = copy;
+            end = n;
+            j = n;
+        }
+        (end > i && b.has_date()).then_some((end, b))
+    }
+
+    /// One part at `i`.
+    fn comp(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let tok = self.t.toks.get(i)?;
+        if tok.kind == Kind::Num {
+            return self
+                .iso(i)
+                .or_else(|| self.numeric(i))
+                .or_else(|| self.day_month(i))
+                .or_else(|| self.time(i))
+                .or_else(|| self.span(i))
+                .or_else(|| self.day_of_month(i));
+        }
+        match self.sem(i)? {
+            Sem::Month(..) => self.month_day(i),
+            Sem::Weekday(..) | Sem::Next | Sem::This | Sem::Last => self.weekday(i),
+            Sem::RelDay(n) => Some((self.after(i), vec![Comp::RelDay(n)])),
+            Sem::WeekRel(n) => Some((self.after(i), vec![Comp::Week(n)])),
+            Sem::Named(p) => Some((self.after(i), vec![Comp::Named(p, 0)])),
+            Sem::EndOf => self.end_of(i),
+            Sem::Within | Sem::In | Sem::Number(_) | Sem::Ago => self.span(i),
+            Sem::TimeWord(_) => self.time(i),
+            Sem::Zone(z) => Some((self.after(i), vec![Comp::Zone(ZoneAt::Zone(z))])),
+            _ => None,
+        }
+    }
+
+    /// 2026-11-30, 2026-11-30T17:00-06:00, 2026/11/30.
+    fn iso(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let (y, yd, _) = self.num(i)?;
+        if yd != 4 {
+            return None;
+        }
+        let sep = self.word(i + 1);
+        if !(sep == "-" || sep == "/") || !self.t.glued(i + 1) || !self.t.glued(i + 2) {
+            return None;
+        }
+        let (m, _, _) = self.num(i + 2)?;
+        if self.word(i + 3) != sep || !self.t.glued(i + 3) || !self.t.glued(i + 4) {
+            return None;
+        }
+        let (d, dd, _) = self.num(i + 4)?;
+        if dd > 2 {
+            return None;
+        }
+        let date = ymd(y as i32, m, d);
+        let mut out = vec![Comp::Date(date)];
+        let mut end = i + 5;
+        // 'T17:00' lexes as the word "t17"? No: letters and digits are separate tokens.
+        if self.word(end) == "t"
+            && self.t.glued(end)
+            && self.t.glued(end + 1)
+            && let Some((n, h, mi)) = self.clock(end + 1)
+        {
+            out.push(Comp::Time(h, mi));
+            end = n;
+            if let Some((n, z)) = self.offset(end) {
+                out.push(Comp::Zone(z));
+                end = n;
+            }
+        }
+        Some((end, out))
+    }
+
+    /// `hh:mm` (and `:ss`) at `i`: (next, h, m).
+    fn clock(&self, i: usize) -> Option<(usize, u8, u8)> {
+        let (h, hd, ord) = self.num(i)?;
+        if ord || hd > 2 || h > 24 || !self.t.is_punct(i + 1, ":") || !self.t.glued(i + 1) {
+            return None;
+        }
+        let (m, md, _) = self.num(i + 2)?;
+        if md != 2 || m > 59 || !self.t.glued(i + 2) {
+            return None;
+        }
+        let mut end = i + 3;
+        if self.t.is_punct(end, ":") && self.t.glued(end) && self.num(end + 1).is_some() {
+            end += 2;
+        }
+        Some((end, h as u8, m as u8))
+    }
+
+    /// `Z`, `+01:00`, `-0600`, `-06` right after a time.
+    fn offset(&self, i: usize) -> Option<(usize, ZoneAt)> {
+        if !self.t.glued(i) {
+            return None;
+        }
+        if self.word(i) == "z" {
+            return Some((i + 1, ZoneAt::Offset(0)));
+        }
+        let sign = match self.word(i) {
+            "+" => 1,
+            "-" | "−" => -1,
+            _ => return None,
+        };
+        let (v, d, _) = self.num(i + 1)?;
+        let (mins, end) = match d {
+            2 if self.t.is_punct(i + 2, ":") => {
+                let (m, _, _) = self.num(i + 3)?;
+                (v * 60 + m, i + 4)
+            }
+            2 => (v * 60, i + 2),
+            4 => ((v / 100) * 60 + v % 100, i + 2),
+            _ => return None,
+        };
+        (mins <= 14 * 60).then_some((end, ZoneAt::Offset(sign * mins as i32)))
+    }
+
+    /// 11/30, 11/30/26, 30.11.2026, 3.12. — the order decided by a part over 12, else by the
+    /// language (German and Spanish write the day first), else by `[operator] date_order`.
+    fn numeric(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let (a, ad, ord) = self.num(i)?;
+        if ord || ad > 2 {
+            return None;
+        }
+        let sep = self.word(i + 1);
+        if !(sep == "/" || sep == ".") || !self.t.glued(i + 1) || !self.t.glued(i + 2) {
+            return None;
+        }
+        let (b, bd, _) = self.num(i + 2)?;
+        if bd > 2 {
+            return None;
+        }
+        let mut end = i + 3;
+        let mut year = None;
+        if self.word(end) == sep
+            && self.t.glued(end)
+            && self.t.glued(end + 1)
+            && let Some((y, yd, _)) = self.num(end + 1)
+            && (yd == 2 || yd == 4)
+        {
+            year = Some(if yd == 2 { 2000 + y as i32 } else { y as i32 });
+            end += 2;
+        }
+        if sep == "." {
+            // "3.12" alone may be a decimal or a version; "3.12." and "3.12.2026" are dates,
+            // "14.30 Uhr" is a time.
+            if matches!(self.sem(end), Some(Sem::Oclock)) {
+                return None;
+            }
+            if year.is_none() {
+                // Only day-first languages write "3.12." without a year; in English mail
+                // "room 4.12." is not a date.
+                if !(self.t.is_punct(end, ".") && self.t.glued(end))
+                    || self
+                        .langs
+                        .first()
+                        .is_some_and(|l| l.numeric != NumericOrder::DayFirst)
+                {
+                    return None;
+                }
+                end += 1;
+            }
+        }
+        if a > 31 || b > 31 || a == 0 || b == 0 {
+            return None;
+        }
+        let (m, d) = if sep == "." || a > 12 {
+            (b, a)
+        } else if b > 12 {
+            (a, b)
+        } else if self.day_first() {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        let date = match year {
+            Some(y) => ymd(y, m, d),
+            None => yearless(self.ctx.today(), m, d),
+        };
+        Some((end, vec![Comp::Date(date)]))
+    }
+
+    /// "December 11", "Dec. 11th, 2026", "December the 11th".
+    fn month_day(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let Some(Sem::Month(m, _)) = self.sem(i) else {
+            return None;
+        };
+        let mut j = self.after(i);
+        if self.t.is_punct(j, ".") && self.t.glued(j) {
+            j += 1;
+        }
+        if self.word(j) == "the" {
+            j += 1;
+        }
+        let (d, dd, _) = self.num(j)?;
+        if dd > 2 || d == 0 || d > 31 || self.t.is_punct(j + 1, ":") {
+            return None;
+        }
+        let mut end = j + 1;
+        let year = self.year_after(&mut end);
+        let date = match year {
+            Some(y) => ymd(y, m as u32, d),
+            None => yearless(self.ctx.today(), m as u32, d),
+        };
+        Some((end, vec![Comp::Date(date)]))
+    }
+
+    /// ", 2026" / " 2026" / " de 2026" after a day and month.
+    fn year_after(&self, end: &mut usize) -> Option<i32> {
+        let mut k = *end;
+        if self.t.is_punct(k, ",") || self.word(k) == "de" {
+            k += 1;
+        }
+        let (y, yd, _) = self.num(k)?;
+        if yd != 4 || self.t.is_punct(k + 1, ":") {
+            return None;
+        }
+        *end = k + 1;
+        Some(y as i32)
+    }
+
+    /// "11 December", "11th of December", "3. Dezember", "3 de diciembre".
+    fn day_month(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let (d, dd, _) = self.num(i)?;
+        if dd > 2 || d == 0 || d > 31 {
+            return None;
+        }
+        let mut j = i + 1;
+        if self.t.is_punct(j, ".") && self.t.glued(j) {
+            j += 1;
+        }
+        if matches!(self.word(j), "of" | "de") {
+            j += 1;
+        }
+        let Some(Sem::Month(m, _)) = self.sem(j) else {
+            return None;
+        };
+        let mut end = self.after(j);
+        if self.t.is_punct(end, ".") && self.t.glued(end) {
+            end += 1;
+        }
+        let year = self.year_after(&mut end);
+        let date = match year {
+            Some(y) => ymd(y, m as u32, d),
+            None => yearless(self.ctx.today(), m as u32, d),
+        };
+        Some((end, vec![Comp::Date(date)]))
+    }
+
+    /// "the 15th", "15th", German "den 3.", Spanish "el día 3".
+    fn day_of_month(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let (d, dd, ord) = self.num(i)?;
+        if dd > 2 || d == 0 || d > 31 {
+            return None;
+        }
+        let prev = if i > 0 { self.word(i - 1) } else { "" };
+        let german = matches!(prev, "den" | "am" | "zum")
+            && self.t.is_punct(i + 1, ".")
+            && self.t.glued(i + 1);
+        if ord {
+            return Some((i + 1, vec![Comp::DayOfMonth(d as u8)]));
+        }
+        if german {
+            return Some((i + 2, vec![Comp::DayOfMonth(d as u8)]));
+        }
+        if prev == "dia" {
+            return Some((i + 1, vec![Comp::DayOfMonth(d as u8)]));
+        }
+        None
+    }
+
+    /// [next|this|last] Weekday [.] [que viene|pasado].
+    fn weekday(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let mut j = i;
+        let mut rel = match self.sem(i)? {
+            Sem::Next => Rel::Next,
+            Sem::This => Rel::This,
+            Sem::Last => Rel::Last,
+            _ => Rel::Plain,
+        };
+        if rel != Rel::Plain {
+            j = self.after(j);
+        }
+        let Some(Sem::Weekday(wd, _)) = self.sem(j) else {
+            return None;
+        };
+        let mut end = self.after(j);
+        if self.t.is_punct(end, ".") && self.t.glued(end) && self.word(j).len() <= 5 {
+            end += 1;
+        }
+        match self.sem(end) {
+            Some(Sem::NextPost) => {
+                rel = Rel::Next;
+                end = self.after(end);
+            }
+            Some(Sem::Last) if rel == Rel::Plain => {
+                rel = Rel::Last;
+                end = self.after(end);
+            }
+            _ => {}
+        }
+        Some((end, vec![Comp::Weekday(wd, rel)]))
+    }
+
+    /// "end of" + month / week / quarter / Q4 / next month / January.
+    fn end_of(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let mut j = self.after(i);
+        for _ in 0..2 {
+            if matches!(self.sem(j), Some(Sem::Filler)) {
+                j = self.after(j);
+            }
+        }
+        let (shift, k) = match self.sem(j) {
+            Some(Sem::Next) => (1, self.after(j)),
+            Some(Sem::This) => (0, self.after(j)),
+            Some(Sem::Last) => (-1, self.after(j)),
+            _ => (0, j),
+        };
+        let c = match self.sem(k)? {
+            Sem::Unit(u) => {
+                let p = match u {
+                    Unit::Hour => return None,
+                    Unit::Day | Unit::BusinessDay => Period::Day,
+                    Unit::Week => Period::Week,
+                    Unit::Month => Period::Month,
+                    Unit::Quarter => Period::Quarter,
+                    Unit::Year => Period::Year,
+                };
+                Comp::Named(p, shift)
+            }
+            Sem::WeekRel(n) if shift == 0 => Comp::Named(Period::Week, n as i32),
+            Sem::Named(p) => Comp::Named(p, shift),
+            Sem::Month(m, _) if shift == 0 => Comp::EndOfMonth(m),
+            Sem::Quarter(q) if shift == 0 => Comp::EndOfQuarter(q),
+            Sem::RelDay(n) if shift == 0 => {
+                // "end of today", "end of tomorrow".
+                return Some((
+                    self.after(k),
+                    vec![Comp::RelDay(n), Comp::Named(Period::Day, 0)],
+                ));
+            }
+            Sem::Weekday(..) if shift == 0 => {
+                let (n, mut v) = self.weekday(k)?;
+                v.push(Comp::Named(Period::Day, 0));
+                return Some((n, v));
+            }
+            _ => return None,
+        };
+        Some((self.after(k), vec![c]))
+    }
+
+    /// [within|in] [the next] N unit [from now|ago]; "hace N unit".
+    fn span(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let mut j = i;
+        let mut within = false;
+        let mut lead = false;
+        let mut ago = false;
+        match self.sem(j) {
+            Some(Sem::Within) => {
+                within = true;
+                lead = true;
+                j = self.after(j);
+            }
+            Some(Sem::In) => {
+                lead = true;
+                j = self.after(j);
+            }
+            Some(Sem::Ago) => {
+                ago = true;
+                lead = true;
+                j = self.after(j);
+            }
+            _ => {}
+        }
+        // "within the next 3 days", "in den nächsten 3 Tagen", "innerhalb von".
+        for _ in 0..2 {
+            if let Some(Sem::Filler | Sem::Next) = self.sem(j) {
+                j = self.after(j);
+            }
+        }
+        let n = match (self.num(j), self.sem(j)) {
+            (Some((v, d, false)), _) if d <= 3 => {
+                j += 1;
+                v
+            }
+            (_, Some(Sem::Number(v))) => {
+                j = self.after(j);
+                v
+            }
+            // "within the week", "innerhalb einer Woche" (the article is the number).
+            _ if within => 1,
+            _ => return None,
+        };
+        let Some(Sem::Unit(unit)) = self.sem(j) else {
+            return None;
+        };
+        let mut end = self.after(j);
+        match self.sem(end) {
+            Some(Sem::FromNow) => {
+                end = self.after(end);
+                lead = true;
+            }
+            Some(Sem::Ago) => {
+                end = self.after(end);
+                ago = true;
+                lead = true;
+            }
+            _ => {}
+        }
+        if !lead || n == 0 || n > 400 {
+            return None;
+        }
+        Some((
+            end,
+            vec![Comp::Span {
+                n,
+                unit,
+                within,
+                ago,
+            }],
+        ))
+    }
+
+    /// 2pm, 2:30 pm, 14:00, 17 Uhr, 14.30 Uhr, 17h, noon, "at 3" — with a zone after it.
+    fn time(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let (mut end, mut h, mut m) = if let Some(Sem::TimeWord(h)) = self.sem(i) {
+            (self.after(i), h, 0)
+        } else if let Some((n, h, m)) = self.clock(i) {
+            (n, h, m)
+        } else {
+            let (v, d, ord) = self.num(i)?;
+            if ord || d > 2 || v > 24 {
+                return None;
+            }
+            let mut end = i + 1;
+            let mut m = 0;
+            // "14.30 Uhr"
+            if self.t.is_punct(end, ".")
+                && self.t.glued(end)
+                && let Some((mm, 2, _)) = self.num(end + 1)
+                && matches!(self.sem(end + 2), Some(Sem::Oclock))
+            {
+                m = mm.min(59) as u8;
+                end += 2;
+            }
+            let marked = matches!(self.sem(end), Some(Sem::AmPm(_) | Sem::Oclock));
+            let led = i > 0 && self.listed(i - 1, lang_time_lead);
+            if !marked && !led {
+                return None;
+            }
+            let mut h = v as u8;
+            // "at 3" with no am/pm in business mail is the afternoon.
+            if !marked && (1..=7).contains(&h) {
+                h += 12;
+            }
+            (end, h, m)
+        };
+        match self.sem(end) {
+            Some(Sem::AmPm(pm)) => {
+                if h > 12 {
+                    return None;
+                }
+                if pm && h < 12 {
+                    h += 12;
+                } else if !pm && h == 12 {
+                    h = 0;
+                }
+                end = self.after(end);
+            }
+            Some(Sem::Oclock) => end = self.after(end),
+            _ => {}
+        }
+        if h == 24 {
+            // "midnight", "24:00": the last minute of the day it ends.
+            h = 23;
+            m = 59;
+        }
+        let mut out = vec![Comp::Time(h, m)];
+        let z = match self.sem(end) {
+            Some(Sem::Zone(z)) => Some((self.after(end), ZoneAt::Zone(z))),
+            _ => self.offset(end),
+        };
+        if let Some((n, z)) = z {
+            out.push(Comp::Zone(z));
+            end = n;
+        }
+        Some((end, out))
+    }
+
+    /// The date and time a bag names, in the operator's zone.
+    fn resolve(&self, b: &Bag) -> (Option<Date>, Option<Time>) {
+        let ctx = self.ctx;
+        let today = ctx.today();
+        let date: Option<Date> = if let Some(d) = b.date {
+            d
+        } else if let Some(d) = b.dom {
+            day_of_month(today, d)
+        } else if let Some(n) = b.relday {
+            today.checked_add(Duration::days(n as i64))
+        } else if let Some((wd, rel)) = b.weekday {
+            Some(weekday(today, wd, rel, b.week))
+        } else if let Some((n, unit, _, ago)) = b.span {
+            return (span(ctx, n, unit, ago), None);
+        } else if let Some(m) = b.end_month {
+            yearless(today, m as u32, 1).map(last_of_month)
+        } else if let Some(q) = b.end_quarter {
+            let end = quarter_end(today.year(), q);
+            // "end of Q1" said in May is next year's.
+            if end.is_some_and(|e| e < today - Duration::days(31)) {
+                quarter_end(today.year() + 1, q)
+            } else {
+                end
+            }
+        } else if let Some((p, shift)) = b.named {
+            period_end(today, p, shift)
+        } else if let Some(w) = b.week {
+            // "by next week": its Monday; "this week": its Friday.
+            let monday = week_monday(today) + Duration::weeks(w as i64);
+            Some(if w == 0 {
+                monday + Duration::days(4)
+            } else {
+                monday
+            })
+        } else {
+            None
+        };
+        let Some((h, m)) = b.time else {
+            return (date, None);
+        };
+        let Ok(t) = Time::from_hms(h, m, 0) else {
+            return (date, None);
+        };
+        let (Some(d), Some(z)) = (date, b.zone) else {
+            return (date, Some(t));
+        };
+        // A stated zone: the operator's date and time of that instant.
+        let at = PrimitiveDateTime::new(d, t);
+        let off = match z {
+            ZoneAt::Offset(min) => UtcOffset::from_whole_seconds(min * 60).ok(),
+            ZoneAt::Zone(Zone::Fixed(min)) => UtcOffset::from_whole_seconds(min as i32 * 60).ok(),
+            ZoneAt::Zone(Zone::Named(name)) => named_offset(name, at),
+        };
+        match off {
+            Some(off) => {
+                let local = at.assume_offset(off).to_offset(ctx.received.offset());
+                (Some(local.date()), Some(local.time()))
+            }
+            None => (Some(d), Some(t)),
+        }
+    }
+}
+
+/// A range's end is not before its start: "between Monday and Wednesday" said on a Tuesday
+/// ends on the Wednesday after that Monday.
+fn later_end(start: Option<Date>, end: Option<Date>) -> Option<Date> {
+    match (start, end) {
+        (Some(a), Some(b)) if b < a && a - b < Duration::days(7) => Some(b + Duration::weeks(1)),
+        _ => end,
+    }
+}
+
+fn lang_to(l: &LangData) -> &'static [&'static str] {
+    l.range_to
+}
+fn lang_and(l: &LangData) -> &'static [&'static str] {
+    l.range_and
+}
+fn lang_time_lead(l: &LangData) -> &'static [&'static str] {
+    l.time_lead
+}
+
+fn shape_of(b: &Bag) -> Shape {
+    let past_week = b.week.is_some_and(|w| w < 0);
+    Shape {
+        within: b.span.is_some_and(|s| s.2),
+        span: b.span.is_some(),
+        range: false,
+        named: b.named.is_some() || b.end_month.is_some() || b.end_quarter.is_some(),
+        relday: b.relday.is_some(),
+        past: b.span.is_some_and(|s| s.3)
+            || b.weekday.is_some_and(|(_, r)| r == Rel::Last)
+            || b.relday.is_some_and(|n| n < 0)
+            || past_week,
+    }
+}
+
+/// The offset of IANA zone `name` at local time `at`.
+fn named_offset(name: &str, at: PrimitiveDateTime) -> Option<UtcOffset> {
+    let tz = jiff::tz::TimeZone::get(name).ok()?;
+    let civil = jiff::civil::DateTime::new(
+        i16::try_from(at.year()).ok()?,
+        at.month() as i8,
+        at.day() as i8,
+        at.hour() as i8,
+        at.minute() as i8,
+        0,
+        0,
+    )
+    .ok()?;
+    let zoned = civil.to_zoned(tz).ok()?;
+    UtcOffset::from_whole_seconds(zoned.offset().seconds()).ok()
+}
+
+fn ymd(y: i32, m: u32, d: u32) -> Option<Date> {
+    let month = Month::try_from(u8::try_from(m).ok()?).ok()?;
+    Date::from_calendar_date(y, month, u8::try_from(d).ok()?).ok()
+}
+
+/// A day and month with no year: the first such date no more than two months back, so
+/// "by 3 March" said in June is next year's, and "was due 11/15" said on 11/28 is this
+/// year's (past, a report) rather than next year's.
+pub fn yearless(today: Date, m: u32, d: u32) -> Option<Date> {
+    let floor = today - Duration::days(62);
+    (-1..=1)
+        .filter_map(|k| ymd(today.year() + k, m, d))
+        .find(|c| *c >= floor)
+}
+
+/// "the 15th": the first such day from today on.
+fn day_of_month(today: Date, d: u8) -> Option<Date> {
+    let mut y = today.year();
+    let mut m = today.month();
+    for _ in 0..13 {
+        if let Ok(date) = Date::from_calendar_date(y, m, d)
+            && date >= today
+        {
+            return Some(date);
+        }
+        if m == Month::December {
+            y += 1;
+        }
+        m = m.next();
+    }
+    None
+}
+
+fn week_monday(d: Date) -> Date {
+    d - Duration::days(d.weekday().number_days_from_monday() as i64)
+}
+
+fn weekday(today: Date, wd: u8, rel: Rel, week: Option<i8>) -> Date {
+    if let Some(w) = week {
+        return week_monday(today) + Duration::weeks(w as i64) + Duration::days(wd as i64);
+    }
+    let have = today.weekday().number_days_from_monday() as i64;
+    let ahead = (wd as i64 - have).rem_euclid(7);
+    match rel {
+        Rel::Plain | Rel::This => today + Duration::days(ahead),
+        Rel::Next => today + Duration::days(if ahead == 0 { 7 } else { ahead }),
+        Rel::Last => today - Duration::days(if ahead == 0 { 7 } else { 7 - ahead }),
+    }
+}
+
+fn last_of_month(d: Date) -> Date {
+    let (y, m) = (d.year(), d.month());
+    let next = if m == Month::December {
+        Date::from_calendar_date(y + 1, Month::January, 1)
+    } else {
+        Date::from_calendar_date(y, m.next(), 1)
+    };
+    next.map(|n| n - Duration::days(1)).unwrap_or(d)
+}
+
+fn add_months(d: Date, n: i32) -> Option<Date> {
+    let total = d.year() * 12 + (d.month() as i32 - 1) + n;
+    let (y, m) = (total.div_euclid(12), total.rem_euclid(12) + 1);
+    let first = ymd(y, m as u32, 1)?;
+    let last = last_of_month(first).day();
+    ymd(y, m as u32, d.day().min(last) as u32)
+}
+
+fn quarter_end(y: i32, q: u8) -> Option<Date> {
+    let m = (q as u32).clamp(1, 4) * 3;
+    ymd(y, m, 1).map(last_of_month)
+}
+
+fn period_end(today: Date, p: Period, shift: i32) -> Option<Date> {
+    match p {
+        Period::Day => today.checked_add(Duration::days(shift as i64)),
+        // The working week ends on Friday; said at the weekend, the coming one.
+        Period::Week => {
+            let friday = week_monday(today) + Duration::days(4);
+            let friday = if today > friday {
+                friday + Duration::weeks(1)
+            } else {
+                friday
+            };
+            Some(friday + Duration::weeks(shift as i64))
+        }
+        Period::Month => {
+            add_months(ymd(today.year(), today.month() as u32, 1)?, shift).map(last_of_month)
+        }
+        Period::Quarter => {
+            let q = (today.month() as u8 - 1) / 3 + 1;
+            let total = (q as i32 - 1) + shift;
+            quarter_end(
+                today.year() + total.div_euclid(4),
+                (total.rem_euclid(4) + 1) as u8,
+            )
+        }
+        Period::Year => ymd(today.year() + shift, 12, 31),
+    }
+}
+
+fn span(ctx: &Context, n: u32, unit: Unit, ago: bool) -> Option<Date> {
+    let today = ctx.today();
+    let k = if ago { -(n as i64) } else { n as i64 };
+    match unit {
+        Unit::Hour => Some((ctx.received + Duration::hours(k)).date()),
+        Unit::Day => today.checked_add(Duration::days(k)),
+        Unit::BusinessDay => {
+            let mut d = today;
+            let mut left = n;
+            while left > 0 {
+                d = if ago {
+                    d.previous_day()?
+                } else {
+                    d.next_day()?
+                };
+                if !matches!(d.weekday(), Weekday::Saturday | Weekday::Sunday) {
+                    left -= 1;
+                }
+            }
+            Some(d)
+        }
+        Unit::Week => today.checked_add(Duration::weeks(k)),
+        Unit::Month => add_months(today, k as i32),
+        Unit::Quarter => add_months(today, 3 * k as i32),
+        Unit::Year => add_months(today, 12 * k as i32),
+    }
+}

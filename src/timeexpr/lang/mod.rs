@@ -1,0 +1,195 @@
+//! The words of each language as data: one table per language (`en.rs`, `de.rs`, `es.rs`),
+//! each a list of (phrase, meaning). Phrases are written folded (lowercase, accents removed:
+//! `manana` matches "mañana" and "Mañana") with their tokens separated by spaces, so a
+//! punctuation token is its own item (`cut - off`, `p . m .`). Adding a language is a new
+//! table and one line in [`ALL`]; the grammar does not change.
+
+mod de;
+mod en;
+mod es;
+
+use serde::{Deserialize, Serialize};
+
+/// A language the tables cover.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    En,
+    De,
+    Es,
+}
+
+impl Lang {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::De => "de",
+            Lang::Es => "es",
+        }
+    }
+}
+
+/// How a language writes an all-numeric date whose parts could be either day or month.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumericOrder {
+    /// The operator's `[operator] date_order` decides (English is written both ways).
+    Operator,
+    /// Day first (`03/12` is 3 December).
+    DayFirst,
+}
+
+/// One language: the function words that tell it apart, and what its words mean.
+pub struct LangData {
+    pub lang: Lang,
+    /// Frequent short words of the language and few others: the detector counts them.
+    pub function_words: &'static [&'static str],
+    pub numeric: NumericOrder,
+    /// Words that join the two ends of a range ("Monday *to* Wednesday").
+    pub range_to: &'static [&'static str],
+    /// Words that join the ends after "between" ("between Monday *and* Wednesday").
+    pub range_and: &'static [&'static str],
+    /// Words before a bare time ("*at* 3", "*um* 15", "a *las* 3").
+    pub time_lead: &'static [&'static str],
+    /// Phrase → meaning.
+    pub words: &'static [(&'static str, Sem)],
+}
+
+/// All languages, in detection order (the first wins a tie).
+pub static ALL: &[&LangData] = &[&en::EN, &de::DE, &es::ES];
+
+/// What a word or phrase means to the grammar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sem {
+    /// 0 = Monday. `caps`: the word is also an ordinary word ("Sat", "Wed", "Do"), so it
+    /// counts only when written with a capital.
+    Weekday(u8, Caps),
+    /// 1..=12.
+    Month(u8, Caps),
+    Number(u32),
+    /// Days from the message's day: today 0, tomorrow 1.
+    RelDay(i8),
+    /// "next", "coming", "nächsten", "próximo": the first such day after today.
+    Next,
+    /// "this", "diesen", "este": the first such day from today on.
+    This,
+    /// "last", "letzten", "pasado": the latest such day before today.
+    Last,
+    /// After a weekday: "(el viernes) que viene".
+    NextPost,
+    /// "next week" (1), "this week" (0), "last week" (-1).
+    WeekRel(i8),
+    Unit(Unit),
+    /// "end of", "close of", "Ende", "fin de": the end of what follows.
+    EndOf,
+    /// A named end: EOD, COB, EOW, EOM, "Monatsende".
+    Named(Period),
+    /// Q1..Q4.
+    Quarter(u8),
+    /// A time of day by name: noon (12), midnight (24 = the end of the day).
+    TimeWord(u8),
+    /// morning, afternoon, "früh", "por la tarde": part of a date phrase, no date by itself.
+    DayPart,
+    /// am (false) / pm (true).
+    AmPm(bool),
+    /// "Uhr", "o'clock", "h".
+    Oclock,
+    Zone(Zone),
+    /// "within", "innerhalb von", "dentro de": a span that is itself a limit.
+    Within,
+    /// "in", "en": a span from now.
+    In,
+    /// "from now", "ab heute": after a span.
+    FromNow,
+    /// "ago", "hace", "vor": a span back (the date is past).
+    Ago,
+    /// "between", "zwischen", "entre".
+    Between,
+    /// Words a date phrase may contain between its parts ("the", "on", "der", "el", ",").
+    Filler,
+    Cue(Cue),
+    Block(Block),
+    /// The recipient is asked to do something ("please", "need", "bitte", "por favor").
+    Request,
+    /// A change of an amount ("went down", "increased"): a following "by 1/3" is a fraction.
+    Change,
+    /// A meeting or appointment: its time is when to be there, not a limit.
+    Meeting,
+    /// "from" in "moved from Friday to Monday".
+    From,
+    /// "moved", "postponed", "extended", "verschoben", "aplazado".
+    Moved,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Caps {
+    Any,
+    Capital,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Hour,
+    Day,
+    BusinessDay,
+    Week,
+    Month,
+    Quarter,
+    Year,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Period {
+    Day,
+    Week,
+    Month,
+    Quarter,
+    Year,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zone {
+    /// A fixed offset in minutes east of UTC (EST, CEST, UTC).
+    Fixed(i16),
+    /// A zone that follows daylight saving (ET, CT, PT): its IANA name.
+    Named(&'static str),
+}
+
+/// How a cue ties a date to an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cue {
+    /// Right before the date: "by", "before", "until", "bis", "antes del", "para el".
+    Adjacent,
+    /// A verb or adjective that may stand a few words before the date: "due", "expires",
+    /// "closes", "fällig", "vence".
+    Due,
+    /// A noun that names the limit, before or after the date: "deadline", "Frist", "plazo".
+    Noun,
+    /// Before or after the date: "at the latest", "spätestens", "a más tardar".
+    Latest,
+}
+
+/// Words that make a date in their sentence not a live deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Block {
+    /// "no need", "anymore", "cancelled", "ignore", "entfällt", "ya no".
+    Negation,
+    /// "was due", "expired", "war fällig", "venció": a report of the past.
+    Past,
+    /// "out of office", "im Urlaub", "de vacaciones": an absence, not a request.
+    Absence,
+    /// "wait until", "not before", "no antes de": the date is when to start, not a limit.
+    /// It takes the place of a cue right before the date; it blocks nothing else.
+    Start,
+}

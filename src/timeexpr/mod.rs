@@ -1,0 +1,141 @@
+//! Time expressions in messages, and which of them are deadlines: the one time understanding
+//! of the product (the brief, triage urgency, the deadline job's rules and its check of the
+//! model's answer all call it).
+//!
+//! - [`lexer`]: text → tokens with byte spans (words folded: lowercase, no accents).
+//! - [`lang`]: per-language tables (English, German, Spanish): weekday and month names,
+//!   number words, units, named periods, zones, and the cue words of deadlines. A language is
+//!   a table; the grammar does not know any word.
+//! - [`grammar`]: tokens → expressions ("by 2pm ET Friday", "Wednesday next week", "in 10
+//!   business days", "end of Q4", "between Monday and Wednesday", "3. Dezember"), resolved
+//!   against the message's received time in the operator's zone.
+//! - [`deadline`]: which expressions ask the recipient to act by them (a cue such as "by",
+//!   "deadline", "spätestens", "a más tardar"; not past, quoted, signed, negated, a meeting).
+
+mod deadline;
+mod grammar;
+pub mod lang;
+mod lexer;
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use time::{Date, OffsetDateTime, Time, UtcOffset};
+
+pub use crate::config::DateOrder;
+pub use deadline::{Deadline, deadlines, live_text};
+pub use lang::Lang;
+
+/// What expressions are resolved against: when the message was received, in the operator's
+/// zone, and how the operator writes numeric dates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Context {
+    /// The received time at the operator's offset: its date is "today" for the message.
+    pub received: OffsetDateTime,
+    pub order: DateOrder,
+}
+
+impl Context {
+    pub fn new(received: OffsetDateTime, tz: UtcOffset) -> Context {
+        Context {
+            received: received.to_offset(tz),
+            order: DateOrder::default(),
+        }
+    }
+    pub fn with_order(mut self, order: DateOrder) -> Context {
+        self.order = order;
+        self
+    }
+    /// A message of day `day` whose time is not known (noon UTC, so the day stays `day`).
+    pub fn on_day(day: Date) -> Context {
+        Context::new(
+            day.with_time(time::macros::time!(12:00)).assume_utc(),
+            UtcOffset::UTC,
+        )
+    }
+    pub fn today(&self) -> Date {
+        self.received.date()
+    }
+}
+
+/// One time expression in a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimeExpr {
+    /// Bytes of the text.
+    pub span: Range<usize>,
+    /// The date in the operator's zone; none when the words name an impossible date.
+    pub date: Option<Date>,
+    /// The time, when one is stated (in the operator's zone).
+    pub time: Option<Time>,
+}
+
+/// Every time expression in `text`, deadline or not (the model check: does a quoted phrase
+/// name the date the model gave?).
+pub fn scan(text: &str, ctx: &Context) -> Vec<TimeExpr> {
+    let toks = lexer::lex(text);
+    let langs = languages(detect_tokens(&toks));
+    let sems = grammar::annotate(&toks, &langs);
+    let p = grammar::Parser {
+        t: &toks,
+        sems: &sems,
+        ctx,
+        langs: &langs,
+    };
+    p.scan()
+        .into_iter()
+        .map(|e| TimeExpr {
+            span: toks.toks[e.from].start..toks.toks[e.to - 1].end,
+            date: e.date,
+            time: e.time,
+        })
+        .collect()
+}
+
+/// The language of `text`, from its function words (English when none stands out).
+pub fn detect(text: &str) -> Lang {
+    detect_tokens(&lexer::lex(text))
+}
+
+fn detect_tokens(t: &lexer::Tokens) -> Lang {
+    static WORDS: OnceLock<std::collections::HashMap<&'static str, u8>> = OnceLock::new();
+    let words = WORDS.get_or_init(|| {
+        let mut m = std::collections::HashMap::new();
+        for (k, l) in lang::ALL.iter().enumerate() {
+            for w in l.function_words {
+                *m.entry(*w).or_insert(0u8) |= 1 << k;
+            }
+        }
+        m
+    });
+    let mut counts = [0u32; 8];
+    for i in 0..t.len().min(400) {
+        if let Some(mask) = words.get(t.norm(i)) {
+            for (k, c) in counts.iter_mut().enumerate().take(lang::ALL.len()) {
+                if mask & (1 << k) != 0 {
+                    *c += 1;
+                }
+            }
+        }
+    }
+    let mut best = 0;
+    for k in 1..lang::ALL.len() {
+        if counts[k] > counts[best] {
+            best = k;
+        }
+    }
+    lang::ALL[best].lang
+}
+
+/// The tables a message is read with: its own language, then English (business English
+/// turns up in German and Spanish mail: "EOD", "Deadline").
+fn languages(l: Lang) -> Vec<&'static lang::LangData> {
+    let mut v: Vec<&'static lang::LangData> =
+        lang::ALL.iter().copied().filter(|d| d.lang == l).collect();
+    if l != Lang::En {
+        v.extend(lang::ALL.iter().copied().filter(|d| d.lang == Lang::En));
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,344 @@
+//! The time understanding as a specification: each case is a message, the day and time it
+//! was received (in the operator's zone) and the deadlines a person would see.
+
+use time::macros::{date, datetime, offset};
+use time::{Date, OffsetDateTime};
+
+use super::*;
+
+/// Saturday 2026-11-28, 09:00 in Chicago (UTC-6).
+const SAT: OffsetDateTime = datetime!(2026-11-28 09:00 -6);
+/// Tuesday 2026-11-24, 09:00 in Chicago.
+const TUE: OffsetDateTime = datetime!(2026-11-24 09:00 -6);
+
+fn due_at(text: &str, at: OffsetDateTime) -> Vec<Option<Date>> {
+    deadlines(text, &Context::new(at, at.offset()))
+        .into_iter()
+        .map(|d| d.due)
+        .collect()
+}
+
+fn due(text: &str) -> Vec<Option<Date>> {
+    due_at(text, TUE)
+}
+
+fn one(text: &str) -> Date {
+    let d = due(text);
+    assert_eq!(d.len(), 1, "{text}: {d:?}");
+    d[0].unwrap_or_else(|| panic!("{text}: undated"))
+}
+
+#[test]
+fn relative_spans_count_from_the_received_time() {
+    assert_eq!(
+        one("Please confirm within 48 hours."),
+        date!(2026 - 11 - 26)
+    );
+    // 23:30 plus 2 hours is the next day.
+    assert_eq!(
+        due_at(
+            "Reply within 2 hours please",
+            datetime!(2026-11-24 23:30 -6)
+        ),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+    assert_eq!(
+        one("Please send the form in two weeks."),
+        date!(2026 - 12 - 08)
+    );
+    // Tuesday + 10 business days skips two weekends.
+    assert_eq!(
+        one("Payment is due in 10 business days."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Please return it within 5 working days"),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Can you get back to me within a week?"),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(one("Need this 3 days from now"), date!(2026 - 11 - 27));
+}
+
+#[test]
+fn days_by_name_and_their_abbreviations() {
+    assert_eq!(one("send it by tomorrow"), date!(2026 - 11 - 25));
+    assert_eq!(one("need it by tmrw pls"), date!(2026 - 11 - 25));
+    assert_eq!(one("Please reply by Thurs."), date!(2026 - 11 - 26));
+    assert_eq!(
+        one("by Tuesday"),
+        date!(2026 - 11 - 24),
+        "today's weekday is today"
+    );
+    assert_eq!(one("by next Tuesday"), date!(2026 - 12 - 01));
+    assert_eq!(one("by Wednesday next week"), date!(2026 - 12 - 02));
+    assert_eq!(one("by next week Wednesday"), date!(2026 - 12 - 02));
+    assert_eq!(one("Please sign by Dec. 3rd"), date!(2026 - 12 - 03));
+    // Said on a Saturday, Friday is the coming one.
+    assert_eq!(
+        due_at("Please send the budget by Friday.", SAT),
+        vec![Some(date!(2026 - 12 - 04))]
+    );
+}
+
+#[test]
+fn named_periods() {
+    assert_eq!(one("by EOD please"), date!(2026 - 11 - 24));
+    assert_eq!(one("by COB Monday"), date!(2026 - 11 - 30));
+    assert_eq!(one("by close of business Monday"), date!(2026 - 11 - 30));
+    assert_eq!(one("Monday COB at the latest"), date!(2026 - 11 - 30));
+    assert_eq!(one("by EOW"), date!(2026 - 11 - 27));
+    assert_eq!(one("by end of month"), date!(2026 - 11 - 30));
+    assert_eq!(one("need it by EOM"), date!(2026 - 11 - 30));
+    assert_eq!(one("by the end of next month"), date!(2026 - 12 - 31));
+    assert_eq!(one("by the end of Q4"), date!(2026 - 12 - 31));
+    assert_eq!(one("before the end of the quarter"), date!(2026 - 12 - 31));
+    assert_eq!(one("by year-end"), date!(2026 - 12 - 31));
+    assert_eq!(one("by the end of next week"), date!(2026 - 12 - 04));
+    assert_eq!(one("by end of January"), date!(2027 - 01 - 31));
+}
+
+#[test]
+fn times_and_zones_anywhere_in_the_phrase() {
+    assert_eq!(one("by 2pm ET Friday"), date!(2026 - 11 - 27));
+    assert_eq!(one("Submit by Friday 2pm ET"), date!(2026 - 11 - 27));
+    assert_eq!(one("by 2026-11-30T17:00-06:00"), date!(2026 - 11 - 30));
+    // 23:00 in Los Angeles on Friday is 01:00 on Saturday in Chicago.
+    assert_eq!(one("by 11pm PT Friday"), date!(2026 - 11 - 28));
+    // 01:00 UTC on Dec 1 is still Nov 30 in Chicago.
+    assert_eq!(one("before 2026-12-01T01:00Z"), date!(2026 - 11 - 30));
+    let d = deadlines(
+        "Please send it by 3:30 pm tomorrow",
+        &Context::new(TUE, offset!(-6)),
+    );
+    assert_eq!(d[0].time, Some(time::macros::time!(15:30)));
+    assert_eq!(d[0].expr, "by 3:30 pm tomorrow");
+}
+
+#[test]
+fn ranges_resolve_to_their_end() {
+    assert_eq!(
+        one("Please send it between Monday and Wednesday."),
+        date!(2026 - 12 - 02)
+    );
+    assert_eq!(one("Please review Dec 1-3"), date!(2026 - 12 - 03));
+    assert_eq!(
+        one("Could you confirm between now and Friday?"),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(one("Please review it Mon–Wed"), date!(2026 - 12 - 02));
+    assert_eq!(
+        one("Por favor, entregue los documentos del 1 al 3 de diciembre."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Bitte zwischen Montag und Mittwoch zurückschicken."),
+        date!(2026 - 12 - 02)
+    );
+}
+
+#[test]
+fn numeric_dates_follow_the_operator_and_the_language() {
+    assert_eq!(one("due 12/03"), date!(2026 - 12 - 03));
+    let dmy = Context::new(TUE, offset!(-6)).with_order(DateOrder::Dmy);
+    assert_eq!(
+        deadlines("due 03/12", &dmy)[0].due,
+        Some(date!(2026 - 12 - 03))
+    );
+    // A part over 12 decides whatever the order.
+    assert_eq!(
+        deadlines("due 15/12", &Context::new(TUE, offset!(-6)))[0].due,
+        Some(date!(2026 - 12 - 15))
+    );
+    // German and Spanish write the day first.
+    assert_eq!(
+        one("Bitte bis 03.12. zurückschicken"),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(one("Por favor, antes del 03/12"), date!(2026 - 12 - 03));
+    assert_eq!(one("due on 1/15/27"), date!(2027 - 01 - 15));
+    assert_eq!(
+        due("before 2027-02-30"),
+        vec![None],
+        "impossible: found, undated"
+    );
+}
+
+#[test]
+fn an_explicit_date_wins_over_the_weekday_before_it() {
+    assert_eq!(one("by Friday, December 11"), date!(2026 - 12 - 11));
+    assert_eq!(
+        one("no later than Wednesday, December 9th"),
+        date!(2026 - 12 - 09)
+    );
+    assert_eq!(one("bis Freitag, den 11. Dezember"), date!(2026 - 12 - 11));
+}
+
+#[test]
+fn cues_other_than_by() {
+    assert_eq!(one("Deadline: 2026-12-11"), date!(2026 - 12 - 11));
+    assert_eq!(
+        one("The deadline for comments is Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(one("The offer expires on 12/15."), date!(2026 - 12 - 15));
+    assert_eq!(one("Registration closes Dec 4."), date!(2026 - 12 - 04));
+    assert_eq!(one("The cutoff is Thursday 5pm."), date!(2026 - 11 - 26));
+    assert_eq!(one("Send it Friday at the latest."), date!(2026 - 11 - 27));
+    assert_eq!(one("Latest by Monday, please."), date!(2026 - 11 - 30));
+}
+
+#[test]
+fn german_and_spanish() {
+    assert_eq!(
+        one("Bitte bis Freitag zurückmelden."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Bitte spätestens am 3. Dezember einreichen."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Die Frist endet am 15. Dezember."),
+        date!(2026 - 12 - 15)
+    );
+    assert_eq!(
+        one("Bitte innerhalb von 5 Werktagen antworten."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Bitte bis Ende nächster Woche erledigen."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(one("Bitte bis morgen um 14 Uhr."), date!(2026 - 11 - 25));
+    assert_eq!(
+        one("Por favor, envíelo a más tardar el 3 de diciembre."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Necesito el informe antes del viernes."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("La fecha límite es el 10 de diciembre."),
+        date!(2026 - 12 - 10)
+    );
+    assert_eq!(one("El plazo vence el lunes."), date!(2026 - 11 - 30));
+    assert_eq!(
+        one("Por favor, responda dentro de dos semanas."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Lo necesito para el miércoles de la semana que viene."),
+        date!(2026 - 12 - 02)
+    );
+    assert_eq!(
+        detect("Hola, ¿podría enviarlo antes del viernes? Gracias"),
+        Lang::Es
+    );
+    assert_eq!(detect("Hallo, bitte bis Freitag. Danke"), Lang::De);
+    assert_eq!(detect("Please send it by Friday"), Lang::En);
+}
+
+#[test]
+fn wrong_dates_once_given_confidently() {
+    // Past, a report: not next year's deadline.
+    assert!(due("The invoice was due by 11/15.").is_empty());
+    assert!(due("It was due by 11/15, please pay now").is_empty());
+    // An amount.
+    assert!(due("Costs went down by 1/3 this year.").is_empty());
+    assert!(due("Prices were cut by 1/2.").is_empty());
+    assert!(due("We went over budget by 1/4 on the pilot.").is_empty());
+    // Thanks are for what was done.
+    assert!(due("Thanks for getting the forms in by Monday.").is_empty());
+    assert_eq!(
+        due("Thanks for the update, please send the rest by Monday."),
+        vec![Some(date!(2026 - 11 - 30))]
+    );
+}
+
+#[test]
+fn past_meetings_quoted_signed_and_cancelled_dates_are_not_deadlines() {
+    assert!(due("The meeting is on Monday at 3.").is_empty());
+    assert!(due("Let's have a call on Friday at 10am.").is_empty());
+    assert!(due("No need to reply by Friday anymore.").is_empty());
+    assert!(due("The Friday deadline is cancelled.").is_empty());
+    assert!(due("Please ignore the deadline of Dec 4.").is_empty());
+    assert!(due("Ya no hace falta responder antes del viernes.").is_empty());
+    assert!(due("Die Frist bis Freitag entfällt.").is_empty());
+    assert!(due("We sent it last Friday.").is_empty());
+    assert!(due("Submitted by Nov 20, thanks!").is_empty(), "past date");
+    let quoted = "Thanks, will do.\n\nOn Mon, Nov 23, 2026 at 9:00 AM Sam Lee <sam@x.com> wrote:\n> Please send the report by Friday.\n";
+    assert!(due(quoted).is_empty());
+    let fwd =
+        "See below.\n\n-----Original Message-----\nFrom: Sam\nSent: Monday\nPlease reply by Dec 4.";
+    assert!(due(fwd).is_empty());
+    let header = "Ok.\n\nVon: Anna Weber\nGesendet: Montag, 23. November 2026\nBetreff: Vertrag\nBitte bis Freitag.";
+    assert!(due(header).is_empty());
+    let signed = "Got it, thanks.\n\nBest regards,\nDana Kim\nOffice hours until Dec 18\n";
+    assert!(due(signed).is_empty());
+    // An absence, or a date to wait for, is not a limit.
+    assert!(due("I'm out of office until Monday.").is_empty());
+    assert!(due("Bin bis Freitag im Urlaub.").is_empty());
+    assert!(due("Please wait until Monday before sending it.").is_empty());
+    assert!(due("The Friday deadline has been postponed.").is_empty());
+    assert_eq!(
+        due("Please send it by Friday, the review is postponed."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        one("The quote is valid until Monday."),
+        date!(2026 - 11 - 30)
+    );
+    // The old date of a moved deadline is not one; the new one is.
+    assert_eq!(
+        due("The deadline moved from Friday to Monday."),
+        vec![Some(date!(2026 - 11 - 30))]
+    );
+}
+
+#[test]
+fn not_dates_at_all() {
+    for text in [
+        "written by Sam Rivera",
+        "before our 1:1",
+        "due to the outage",
+        "Total due: $12",
+        "standby Friday",
+        "hotfix by 15:30",
+        "contract ends on the 30th",
+        "You may want to sit down.",
+        "Guten Morgen, wie geht's?",
+    ] {
+        assert!(due(text).is_empty(), "{text}: {:?}", due(text));
+    }
+}
+
+#[test]
+fn the_phrase_is_the_sentence_up_to_the_date_as_written() {
+    let d = deadlines(
+        "Hi Alex. Price holds if you confirm by Friday. Thanks",
+        &Context::on_day(date!(2025 - 06 - 10)),
+    );
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].phrase, "Price holds if you confirm by Friday");
+    assert_eq!(d[0].expr, "by Friday");
+    let d = deadlines(
+        "Grüße – bitte by Friday 🎉 ok",
+        &Context::on_day(date!(2025 - 06 - 10)),
+    );
+    assert_eq!(d[0].due, Some(date!(2025 - 06 - 13)));
+}
+
+#[test]
+fn scan_finds_dates_without_cues() {
+    let ctx = Context::new(TUE, offset!(-6));
+    let e = scan("We met on Monday, the meeting is Dec 3 at 2pm.", &ctx);
+    let dates: Vec<Option<Date>> = e.iter().map(|x| x.date).collect();
+    assert_eq!(
+        dates,
+        vec![Some(date!(2026 - 11 - 30)), Some(date!(2026 - 12 - 03))]
+    );
+}
