@@ -31,7 +31,9 @@ use std::fmt;
 use regex::Regex;
 
 mod keep;
+mod lexicon;
 mod names;
+mod positions;
 mod rules;
 mod session;
 mod structured;
@@ -402,9 +404,25 @@ impl Redactor {
         self.find_with(text, &[])
     }
 
-    fn find_with(&self, text: &str, known: &[String]) -> Result<Vec<Span>, RedactError> {
+    fn find_with(&self, raw: &str, known: &[String]) -> Result<Vec<Span>, RedactError> {
+        // Identifiers are glued with underscores in file names and exports
+        // (`Margaret_Okafor_123-45-6789_MRN00442211.txt`) and a regex `\b` takes `_` for a
+        // letter: the shape rules read a copy with `_` as a blank (same length, so every
+        // offset holds for `raw`). Addresses of mail and the web keep theirs.
+        let spaced;
+        let text = if raw.contains('_') {
+            spaced = raw.replace('_', " ");
+            spaced.as_str()
+        } else {
+            raw
+        };
         let mut cands: Vec<(Span, u8)> = Vec::new();
         for rule in &self.rules {
+            let text = if matches!(rule.kind, Kind::Email | Kind::Url) {
+                raw
+            } else {
+                text
+            };
             if rule.check == Check::PersonAll {
                 person_runs(&rule.re, text, rule.prio, &mut cands);
                 continue;
@@ -432,7 +450,9 @@ impl Redactor {
                 }
             }
         }
-        structured::hl7(text, &mut cands);
+        structured::hl7(raw, &mut cands);
+        positions::lexicon_names(raw, &self.keep, &mut cands);
+        let text = raw;
         let mut cands = one_line_each(cands, text);
         self.keep.filter(text, &mut cands);
         // Names learned earlier in the job (or in this text): exact, whole-word occurrences.
@@ -675,14 +695,15 @@ fn merge_touching(mut v: Vec<Span>) -> Vec<Span> {
 pub(super) fn word_boundary(text: &str, start: usize, end: usize) -> bool {
     let before = text[..start].chars().next_back();
     let after = text[end..].chars().next();
-    !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    // Letters only: a name glued to digits ("Okafor1961", "Okafor_123") is still a word.
+    !before.is_some_and(char::is_alphabetic) && !after.is_some_and(char::is_alphabetic)
 }
 
 /// What to remember of a detected name for the rest of the job: the full form and its
 /// capitalised parts long enough not to be initials or particles.
 pub(super) fn name_variants(name: &str) -> Vec<String> {
     let words: Vec<&str> = name
-        .split(|c: char| c.is_whitespace() || c == ',' || c == '^')
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '^' || c == '_')
         .map(|w| w.trim_end_matches('.'))
         .filter(|w| !w.is_empty())
         .collect();
@@ -707,18 +728,25 @@ pub(super) fn name_variants(name: &str) -> Vec<String> {
         at += w.len() + 1;
     }
     for w in words {
-        if w.chars().count() >= 3
-            && w.chars().next().is_some_and(char::is_uppercase)
-            && !not_a_name(w)
-        {
-            // The same word in the other common case: "OKAFOR" in a feed, "Okafor" in a note.
+        let w = w.trim_end_matches(['\'', '’']);
+        let capitalised = w.chars().next().is_some_and(char::is_uppercase);
+        let plain_word = lexicon::LEXICON.is_common(w);
+        if w.chars().count() >= 3 && !not_a_name(w) && (capitalised || !plain_word) {
+            // The same word in the other cases: "OKAFOR" in a feed, "Okafor" in a note,
+            // "okafor" in a chat (lower case only when it is not also a common word: a
+            // "Grace" found after "Hi" leaves "grace period" alone).
             let mut cs = w.chars();
             let title: String = cs
                 .next()
                 .into_iter()
+                .flat_map(char::to_uppercase)
                 .chain(cs.flat_map(char::to_lowercase))
                 .collect();
-            for form in [w.to_string(), title, w.to_uppercase()] {
+            let lower = (!plain_word).then(|| w.to_lowercase());
+            for form in [Some(w.to_string()), Some(title), Some(w.to_uppercase()), lower]
+                .into_iter()
+                .flatten()
+            {
                 if !v.contains(&form) {
                     v.push(form);
                 }
