@@ -41,6 +41,8 @@ const STOP: &[&str] = &[
     "ten", "re", "fw", "fwd", "cc", "bcc", "attn", "hi", "hello", "hey", "dear", "thanks",
     "thank", "thx", "ty", "pls", "plz", "please", "regards", "sincerely", "cheers", "best",
     "morning", "afternoon", "evening", "night", "good", "team", "all", "everyone", "folks",
+    "um", "uh", "er", "ah", "eh", "hmm", "erm", "mm", "oh", "yeah", "yep", "nope", "like",
+    "min", "max", "sec", "soc", "hrs", "mins", "wk", "wks", "mo", "mos", "yr", "yrs", "approx",
     // cue words (a cue is not the name it introduces)
     "pt", "pts", "patient", "patients", "caller", "daughter", "son", "wife", "husband", "mother",
     "father", "mom", "dad", "sister", "brother", "spouse", "partner", "caregiver", "guardian",
@@ -149,13 +151,20 @@ impl Lexicon {
             .filter(|c| *c != '\'' && *c != '’')
             .collect();
         if !key.contains('-') {
-            return self.one(&key);
+            let mut i = self.one(&key);
+            // An unknown word shaped like an English derivation ("reachable", "titrating") is
+            // a word, not a name; names with such endings are in the lexicon ("Manning").
+            if !i.known_name() && !i.common && derived(&key) {
+                i.common = true;
+            }
+            return i;
         }
         // "ANA-MARIA", "AL-FARSI", "follow-up": a name when a part is one, common or a stop
         // word only when every part is.
+        // One-letter parts ("x-ray", "t-cell") are no name parts.
         let parts: Vec<WordInfo> = key
             .split('-')
-            .filter(|p| !p.is_empty())
+            .filter(|p| p.chars().count() >= 2)
             .map(|p| self.one(p))
             .collect();
         let whole = self.one(&key);
@@ -171,6 +180,18 @@ impl Lexicon {
         let i = self.info(word);
         i.common || i.stop
     }
+}
+
+/// Endings of English derivations that names (outside the lexicon) hardly ever have.
+fn derived(key: &str) -> bool {
+    const ENDINGS: &[&str] = &[
+        "able", "ible", "ing", "ed", "ly", "tion", "sion", "ment", "ness", "ous", "ive", "ful",
+        "less", "ize", "ise", "ized", "ism", "ist", "ity", "ology", "itis", "emia", "osis",
+        "ectomy", "otomy", "scopy", "gram", "graphy", "pathy", "plasty", "ase", "ide", "ine",
+        "ol", "pril", "sartan", "statin", "mab", "nib", "azole", "mycin", "cillin", "olol",
+        "dipine", "tidine", "prazole", "afil", "etine", "oxacin",
+    ];
+    key.chars().count() >= 5 && ENDINGS.iter().any(|e| key.ends_with(e))
 }
 
 #[cfg(test)]

@@ -77,7 +77,8 @@ impl Tok<'_> {
             && self.letters() >= 3
             && match self.shape {
                 Shape::Title | Shape::Caps => self.info.known_name(),
-                Shape::Lower => self.info.first,
+                // Lower case alone: not the three-letter ones ("min", "max", "tom").
+                Shape::Lower => self.info.first && self.letters() >= 4,
                 Shape::Mixed => false,
             }
     }
@@ -88,7 +89,8 @@ impl Tok<'_> {
             return false;
         }
         if !self.info.common {
-            return true;
+            // An unknown short word in lower case is an abbreviation ("soc. sec.").
+            return self.shape != Shape::Lower || self.info.known_name() || self.letters() > 3;
         }
         match self.shape {
             Shape::Lower => self.info.first,
@@ -207,7 +209,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
     let mut push = |s: usize, e: usize| {
         let v = &text[s..e];
-        if !keep.keeps(v) {
+        if !keep.keeps(v) && !eponym(&text[e..]) {
             cands.push((
                 Span {
                     kind: Kind::Person,
@@ -322,6 +324,28 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     }
 }
 
+/// Whether the text after a name makes it an eponym ("Cushing syndrome", "Hashimoto's
+/// thyroiditis", "Foley catheter"), not a person.
+fn eponym(after: &str) -> bool {
+    let rest = after
+        .strip_prefix("'s")
+        .or_else(|| after.strip_prefix("’s"))
+        .unwrap_or(after)
+        .trim_start_matches([' ', '\t']);
+    let next: String = rest
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    matches!(
+        next.as_str(),
+        "disease" | "syndrome" | "thyroiditis" | "palsy" | "sign" | "signs" | "test"
+            | "catheter" | "monitor" | "scale" | "score" | "criteria" | "procedure"
+            | "maneuver" | "manoeuvre" | "fracture" | "tumor" | "tumour" | "lymphoma"
+            | "sarcoma" | "disorder" | "phenomenon" | "reflex" | "triad" | "ulcer" | "classification"
+    )
+}
+
 fn is_kin(key: &str) -> bool {
     matches!(
         key,
@@ -423,9 +447,16 @@ fn hl7_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
     if plain(a) || plain(b) {
         return false;
     }
+    // Two unknown words only in capitals, as HL7 names are written ("ZHOU^MEI-LING"), never
+    // a code beside a title-case word ("LKS^Lakeside").
     a.info.known_name()
         || b.info.known_name()
-        || (a.letters() >= 3 && b.letters() >= 3 && !a.info.common && !b.info.common)
+        || (a.shape == Shape::Caps
+            && b.shape == Shape::Caps
+            && a.letters() >= 4
+            && b.letters() >= 3
+            && !a.info.common
+            && !b.info.common)
 }
 
 /// "rajesh patel", "fatima zahra": a known name (not a common word) beside an unknown word or
