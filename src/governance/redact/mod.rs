@@ -268,6 +268,16 @@ pub(super) const SSN_WORDS: &[&str] = &[
     "tax id",
 ];
 
+/// Clinical context that makes a bare run of seven or more digits a record number (lower
+/// case; matched as substrings of the words before it).
+pub(super) const RECORD_WORDS: &[&str] = &[
+    "patient", "pt ", "pt:", "pt#", "chart", "record", "mrn", "mr ", "lab", "result", "admit",
+    "admission", "discharge", "visit", "encounter", "referral", "specimen", "accession",
+    "order", "clinic", "hospital", "hl7", "pid", "feed", "case", "file", "account", "acct",
+    "member", "claim", "dob", "born", "resident", "room", "bed", "ward", "rx", "prescription",
+    "refill", "pharmacy", "insurance", "policy", "id ", "id:", "id#", "#",
+];
+
 /// Words that make a compact yyyymmdd number a date tied to a person.
 pub(super) const DATE_WORDS: &[&str] = &[
     "dob", "d.o.b", "birth", "born", "b.", "admi", "discharg", "date", "dos", "died", "death",
@@ -395,6 +405,54 @@ impl Redactor {
                 .ok_or(RedactError::Internal("span outside the text"))?,
         );
         Ok(out)
+    }
+
+    /// Replace only the names `session` has learned (on this call's earlier texts or before)
+    /// in `text`: the cheap second pass that makes every field of one answer agree, e.g. a
+    /// subject redacted before the message text taught the session its patient's name.
+    /// Placeholders already in `text` are left as they are.
+    pub fn redact_learned(
+        &self,
+        text: &str,
+        session: &mut RedactionSession,
+    ) -> Result<String, RedactError> {
+        let mut cands: Vec<(Span, u8)> = Vec::new();
+        for name in &session.known_names {
+            if self.keep.keeps(name) {
+                continue;
+            }
+            for (i, _) in text.match_indices(name.as_str()) {
+                let end = i + name.len();
+                if word_boundary(text, i, end) && !inside_placeholder(text, i) {
+                    cands.push((
+                        Span {
+                            kind: Kind::Person,
+                            start: i,
+                            end,
+                        },
+                        30,
+                    ));
+                }
+            }
+        }
+        if cands.is_empty() {
+            return Ok(text.to_string());
+        }
+        let spans = resolve(cands, text)?;
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for sp in &spans {
+            out.push_str(&text[last..sp.start]);
+            out.push_str(&session.placeholder(sp.kind, &text[sp.start..sp.end]));
+            last = sp.end;
+        }
+        out.push_str(&text[last..]);
+        Ok(out)
+    }
+
+    /// How many names the session has learned (a caller sees whether a pass taught it more).
+    pub fn learned_names(session: &RedactionSession) -> usize {
+        session.known_names.len()
     }
 
     /// The identifiers found in `text`, sorted, non-overlapping (what [`Redactor::redact`]
@@ -692,6 +750,21 @@ fn merge_touching(mut v: Vec<Span>) -> Vec<Span> {
     out
 }
 
+/// Whether byte `at` lies inside a placeholder (`<PERSON_1>`) already in the text.
+fn inside_placeholder(text: &str, at: usize) -> bool {
+    let before = &text[..at];
+    match (before.rfind('<'), before.rfind('>')) {
+        (Some(open), close) => {
+            close.is_none_or(|c| c < open)
+                && at - open <= 24
+                && text[open + 1..at]
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
+        }
+        _ => false,
+    }
+}
+
 pub(super) fn word_boundary(text: &str, start: usize, end: usize) -> bool {
     let before = text[..start].chars().next_back();
     let after = text[end..].chars().next();
@@ -902,6 +975,49 @@ mod tests {
             ("Springfield, IL 62704-1180", "62704-1180"),
         ] {
             hides(&r, text, &[v]);
+        }
+    }
+
+    #[test]
+    fn glued_identifiers_lose_every_part() {
+        let r = clinic();
+        let name = "Margaret_Okafor_123-45-6789_MRN00442211_DOB_1961-03-14.txt";
+        hides(
+            &r,
+            name,
+            &["Margaret", "Okafor", "123-45-6789", "00442211", "1961-03-14"],
+        );
+        // A preview folds the feed's line breaks: segments are read mid-line too.
+        let preview = "MSH|^~\\&|LAB|RVC|||202601011200||ADT^A04|9|P|2.5 PID|1||7110489^^^RVC^MR||ABERNATHY^RUTH^L||19521103|F PV1|1|O";
+        hides(&r, preview, &["7110489", "ABERNATHY", "RUTH", "19521103"]);
+        hides(&r, "pt 7110489 called about labs", &["7110489"]);
+        assert!(r.find("order of 1200000 gloves").unwrap().len() <= 1);
+    }
+
+    #[test]
+    fn dates_of_birth_said_in_words_deadlines_stay() {
+        let r = clinic();
+        hides(
+            &r,
+            "dob is twelve twenty eight nineteen sixty one ok",
+            &["twelve twenty eight nineteen sixty one"],
+        );
+        hides(
+            &r,
+            "born March fourteenth, nineteen sixty-one.",
+            &["March fourteenth, nineteen sixty-one"],
+        );
+        hides(
+            &r,
+            "birthday fourteen march nineteen sixty one",
+            &["fourteen march nineteen sixty one"],
+        );
+        for clean in [
+            "Please send it by Friday, end of day.",
+            "call back next Tuesday or tomorrow morning",
+            "we need twelve boxes by the end of the week",
+        ] {
+            assert_eq!(r.find(clean).unwrap(), vec![], "{clean}");
         }
     }
 

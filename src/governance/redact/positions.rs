@@ -490,7 +490,8 @@ mod tests {
         assert!(names("pt will call back end of day Friday").is_empty());
         assert!(names("Patient reports pain. Caller asked about the bill.").is_empty());
         assert_eq!(names("Thanks,\nSoledad"), ["Soledad"]);
-        assert_eq!(names("thanks\nolu"), ["olu"]);
+        assert_eq!(names("thanks\nOlu"), ["Olu"]);
+        assert_eq!(names("thanks\nsoledad"), ["soledad"]);
     }
 
     #[test]

@@ -3,7 +3,10 @@
 use regex::{Regex, RegexBuilder};
 
 use super::words::*;
-use super::{CONTEXT_WINDOW, Check, DATE_WORDS, Kind, NEAR_WINDOW, RedactError, Rule, SSN_WORDS};
+use super::{
+    CONTEXT_WINDOW, Check, DATE_WORDS, Kind, NEAR_WINDOW, RECORD_WORDS, RedactError, Rule,
+    SSN_WORDS,
+};
 
 pub(super) fn is_fax(text: &str, start: usize) -> bool {
     let mut from = start.saturating_sub(40);
@@ -335,6 +338,11 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let yearw = format!(
         r"(?:nineteen|eighteen)[- ]?(?:hundred|oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?)|two[- ]thousand(?:(?:[- ]and)?[- ](?:{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?))?|twenty[- ](?:oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?)"
     );
+    // A day and a month as cardinal number words ("twenty eight", "oh three").
+    let dayw = format!(
+        r"(?:thirty(?:[- ]one)?|twenty(?:[- ]{unit_w})?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|(?:oh|zero)[- ]?{unit_w}|{unit_w})"
+    );
+    let monthnw = format!(r"(?:ten|eleven|twelve|(?:oh|zero)[- ]?{unit_w}|{unit_w})");
     let monthw = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)";
     let agew = format!(
         r"(?:ninety(?:[- ]{unit_w})?|(?:a|one)[- ]hundred(?:(?:[- ]and)?[- ](?:{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?))?)"
@@ -738,6 +746,22 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Date,
             53,
             Check::None,
+            // All in number words, as a date of birth is said on a call: "twelve twenty eight
+            // nineteen sixty one", "oh three, fourteenth, nineteen sixty-one". The year in
+            // words makes it a date (why: "twelve twenty" alone is a count).
+            format!(r"(?i)\b{monthnw}[ \t,/-]+(?:the[ \t]+)?(?:{ordw}|{dayw})[ \t,/-]+{yearw}\b"),
+        ),
+        (
+            Kind::Date,
+            53,
+            Check::None,
+            // "fourteen march nineteen sixty one", "march fourteen, nineteen sixty-one".
+            format!(r"(?i)\b(?:(?:the[ \t]+)?(?:{ordw}|{dayw})(?:[ \t]+of)?[ \t]+{monthw}|{monthw}[ \t]+(?:the[ \t]+)?(?:{ordw}|{dayw})),?[ \t]+(?:{yearw}|{year})\b"),
+        ),
+        (
+            Kind::Date,
+            53,
+            Check::None,
             format!(r"(?i)\b(?:the[ \t]+)?(?:{ordw}|{day})[ \t]+of[ \t]+{monthw},?[ \t]+(?:{yearw}|{year})\b"),
         ),
         (
@@ -765,6 +789,15 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             format!(r"(?i)\b(?P<v>{agew})[- ](?:years?|yrs?)(?:[- ]old)?\b"),
         ),
         // --- identifiers by short labels ---
+        (
+            Kind::Mrn,
+            47,
+            Check::Near(RECORD_WORDS),
+            // An unlabelled record number: seven to ten digits a few words after clinical
+            // context ("pt 7110489 called", "labs for 7110489"). Ranked below dates and phones,
+            // which take their own shapes.
+            r"\b\d{7,10}\b".into(),
+        ),
         (
             Kind::Account,
             75,
