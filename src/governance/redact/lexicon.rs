@@ -152,9 +152,10 @@ impl Lexicon {
             .collect();
         if !key.contains('-') {
             let mut i = self.one(&key);
-            // An unknown word shaped like an English derivation ("reachable", "titrating") is
-            // a word, not a name; names with such endings are in the lexicon ("Manning").
-            if !i.known_name() && !i.common && derived(&key) {
+            // An unknown word in lower case shaped like an English derivation ("reachable",
+            // "titrating") is a word, not a name. Capitalised, it may well be a surname
+            // ("Lindqvist", "Kettering").
+            if !i.known_name() && !i.common && lower == word && derived(&key) {
                 i.common = true;
             }
             return i;

@@ -268,14 +268,13 @@ pub(super) const SSN_WORDS: &[&str] = &[
     "tax id",
 ];
 
-/// Clinical context that makes a bare run of seven or more digits a record number (lower
-/// case; matched as substrings of the words before it).
+/// Context about a patient that makes a bare run of seven or more digits a record number
+/// (lower case; matched as substrings of the words before it). Narrow on purpose: order,
+/// prescription and product numbers sit next to clinical words too.
 pub(super) const RECORD_WORDS: &[&str] = &[
-    "patient", "pt ", "pt:", "pt#", "chart", "record", "mrn", "mr ", "lab", "result", "admit",
-    "admission", "discharge", "visit", "encounter", "referral", "specimen", "accession",
-    "order", "clinic", "hospital", "hl7", "pid", "feed", "case", "file", "account", "acct",
-    "member", "claim", "dob", "born", "resident", "room", "bed", "ward", "rx", "prescription",
-    "refill", "pharmacy", "insurance", "policy", "id ", "id:", "id#", "#",
+    "patient", "pt ", "pt:", "pt#", "pt.", "chart", "record", "mrn", "mr ", "mr:", "admit",
+    "admission", "discharge", "encounter", "hl7", "pid", "resident", "dob", "specimen",
+    "accession", "referral for",
 ];
 
 /// Words that make a compact yyyymmdd number a date tied to a person.
