@@ -88,6 +88,8 @@ pub(super) const CUES: &[&str] = &[
     "grandma", "grandpa", "mr", "mrs", "ms", "mx", "miss", "dr", "prof", "dear", "hi",
     "hello", "hey", "thanks", "thx", "regards", "sincerely", "cheers", "resident", "client",
     "guarantor", "subscriber", "insured", "attn", "morning", "afternoon", "evening", "named",
+    // verbs a name follows in scheduling and call notes ("move Soledad to 3pm", "remind olu")
+    "move", "reschedule", "book", "seeing", "saw", "remind", "ask", "tell", "per",
 ];
 
 /// Titles: after one, a surname that is also a common word is a name ("Dr. Cook").
@@ -155,7 +157,7 @@ impl Lexicon {
             // An unknown word in lower case shaped like an English derivation ("reachable",
             // "titrating") is a word, not a name. Capitalised, it may well be a surname
             // ("Lindqvist", "Kettering").
-            if !i.known_name() && !i.common && lower == word && derived(&key) {
+            if !i.known_name() && !i.common && lower == word && derived(&key, &self.common) {
                 i.common = true;
             }
             return i;
@@ -183,16 +185,38 @@ impl Lexicon {
     }
 }
 
-/// Endings of English derivations that names (outside the lexicon) hardly ever have.
-fn derived(key: &str) -> bool {
-    const ENDINGS: &[&str] = &[
-        "able", "ible", "ing", "ed", "ly", "tion", "sion", "ment", "ness", "ous", "ive", "ful",
-        "less", "ize", "ise", "ized", "ism", "ist", "ity", "ology", "itis", "emia", "osis",
-        "ectomy", "otomy", "scopy", "gram", "graphy", "pathy", "plasty", "ase", "ide", "ine",
-        "ol", "pril", "sartan", "statin", "mab", "nib", "azole", "mycin", "cillin", "olol",
-        "dipine", "tidine", "prazole", "afil", "etine", "oxacin",
+/// Whether an unknown lower-case word is an English derivation: a clinical or drug ending no
+/// name has ("nephritis", "losartan"), or an inflection of a word the dictionary knows
+/// ("titrating" from "titrate", "reachable" from "reach"; not "xiaoling").
+fn derived(key: &str, common: &HashSet<&'static str>) -> bool {
+    const CLINICAL: &[&str] = &[
+        "itis", "emia", "osis", "ectomy", "otomy", "scopy", "graphy", "pathy", "plasty", "ology",
+        "pril", "sartan", "statin", "mab", "nib", "azole", "mycin", "cillin", "olol", "dipine",
+        "tidine", "prazole", "afil", "etine", "oxacin", "tion", "sion", "ment", "ness",
     ];
-    key.chars().count() >= 5 && ENDINGS.iter().any(|e| key.ends_with(e))
+    const INFLECTIONS: &[&str] = &[
+        "ing", "ed", "able", "ible", "ly", "ful", "less", "ous", "ive", "ize", "ized", "ise",
+        "er", "ers", "es", "s",
+    ];
+    if key.chars().count() < 5 {
+        return false;
+    }
+    if CLINICAL.iter().any(|e| key.ends_with(e)) {
+        return true;
+    }
+    INFLECTIONS.iter().any(|e| {
+        key.strip_suffix(e).is_some_and(|stem| {
+            stem.len() >= 3
+                && (common.contains(stem)
+                    || common.contains(format!("{stem}e").as_str())
+                    || stem
+                        .strip_suffix(|c: char| stem.ends_with(&format!("{c}{c}")))
+                        .is_some_and(|s| common.contains(s))
+                    || stem
+                        .strip_suffix('i')
+                        .is_some_and(|s| common.contains(format!("{s}y").as_str())))
+        })
+    })
 }
 
 #[cfg(test)]

@@ -93,7 +93,7 @@ impl Tok<'_> {
             return self.shape != Shape::Lower || self.info.known_name() || self.letters() > 3;
         }
         match self.shape {
-            Shape::Lower => self.info.first,
+            Shape::Lower => self.info.first || (after_title && self.info.sur),
             Shape::Title | Shape::Caps => self.info.first || (after_title && self.info.sur),
             Shape::Mixed => false,
         }
@@ -228,6 +228,24 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         let mut j = from + 1;
         while j < toks.len() && n < MAX_WORDS {
             let g = gap(&toks[j - 1], &toks[j]);
+            // A surname particle or prefix and the word after it: "Rose St. Clair",
+            // "ST._CLAIR", "Anneliese van der Berg".
+            if particle(&toks[j]) && blank(g) {
+                let mut k = j;
+                while k + 1 < toks.len()
+                    && particle(&toks[k])
+                    && matches!(gap(&toks[k], &toks[k + 1]), " " | "_" | ". " | "._" | ".")
+                {
+                    k += 1;
+                }
+                if k > j && toks[k].continues() && n + (k - j) < MAX_WORDS + 2 {
+                    last = k;
+                    n += k - j + 1;
+                    j = k + 1;
+                    continue;
+                }
+                break;
+            }
             if !blank(g) {
                 break;
             }
@@ -262,7 +280,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let n = &toks[i + 1];
             let g = gap(t, n);
             let closing = matches!(key.as_str(), "thanks" | "thx" | "regards" | "sincerely" | "cheers");
-            let title = TITLES.contains(&key.as_str());
+            // After a title (or "caller"), a surname that is also a word is a name
+            // ("Dr. Cook", "caller finch").
+            let title = TITLES.contains(&key.as_str()) || key == "caller";
             if cue_gap(g, closing) {
                 let word_name = (title || is_kin(&key))
                     && n.shape == Shape::Title
@@ -289,6 +309,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let comma = g.trim_end_matches([' ', '\t']) == "," && same_case(t, n);
             let caret = g == "^";
             if (comma && registry(t, n)) || (caret && hl7_pair(t, n)) {
+                let from = particles_before(&toks, i, text);
                 let mut last = if caret { i + 1 } else { extend(i + 1, &toks) };
                 // A middle name after another caret.
                 if caret
@@ -298,7 +319,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 {
                     last += 1;
                 }
-                push(t.start, toks[i + 1].end.max(toks[last].end));
+                push(toks[from].start, toks[i + 1].end.max(toks[last].end));
                 i = last + 1;
                 continue;
             }
@@ -313,7 +334,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 continue;
             }
         }
-        // 5. A known name alone.
+        // 5. A possessive before a relation or a record word: "kuznetsova's pharmacy",
+        //    "OBI'S daughter" (an unknown word or a known name, not a plain word).
+        if possessive_of_person(text, t) && t.in_position(false) {
+            push(t.start, t.end);
+            i += 1;
+            continue;
+        }
+        // 6. A known name alone.
         if t.lone() {
             let last = extend(i, &toks);
             push(t.start, toks[last].end);
@@ -353,6 +381,56 @@ fn is_kin(key: &str) -> bool {
             | "brother" | "spouse" | "partner" | "niece" | "nephew" | "aunt" | "uncle"
             | "cousin" | "grandson" | "granddaughter"
     )
+}
+
+/// Whether `t` is followed by "'s" and a word saying whose relation or record this is.
+fn possessive_of_person(text: &str, t: &Tok<'_>) -> bool {
+    let after = &text[t.end..];
+    let Some(rest) = ["'s ", "’s ", "'S ", "’S "]
+        .iter()
+        .find_map(|p| after.strip_prefix(p))
+    else {
+        return false;
+    };
+    let next: String = rest
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    matches!(
+        next.as_str(),
+        "daughter" | "son" | "wife" | "husband" | "mother" | "father" | "mom" | "dad"
+            | "sister" | "brother" | "spouse" | "partner" | "caregiver" | "niece" | "nephew"
+            | "grandson" | "granddaughter" | "pharmacy" | "appointment" | "appt" | "chart"
+            | "labs" | "meds" | "medications" | "refill" | "prescription" | "insurance"
+            | "results" | "referral" | "mri" | "ct" | "biopsy" | "surgery" | "visit"
+            | "balance" | "statement" | "account" | "claim" | "copay" | "dob" | "birthday"
+    )
+}
+
+/// Surname particles and prefixes written as words of their own.
+fn particle(t: &Tok<'_>) -> bool {
+    matches!(
+        t.key().as_str(),
+        "st" | "ste" | "saint" | "van" | "von" | "der" | "den" | "de" | "del" | "della" | "da"
+            | "di" | "du" | "le" | "la" | "al" | "el" | "bin" | "ibn" | "mac" | "ten" | "ter"
+    )
+}
+
+/// The first token of a surname ending at token `i`, its particles included ("ST. CLAIR,",
+/// "van der BERG,").
+fn particles_before(toks: &[Tok<'_>], i: usize, text: &str) -> usize {
+    let mut from = i;
+    while from > 0 {
+        let p = &toks[from - 1];
+        let g = &text[p.end..toks[from].start];
+        if particle(p) && matches!(g, " " | "_" | ". " | "._" | ".") {
+            from -= 1;
+        } else {
+            break;
+        }
+    }
+    from
 }
 
 /// Only blanks (no line break); an underscore is one (file names: "Margaret_Okafor").
@@ -427,13 +505,14 @@ fn registry(last: &Tok<'_>, first: &Tok<'_>) -> bool {
         return false;
     }
     match last.shape {
+        // Lower case: both known names, one of them no common word.
         Shape::Lower => {
-            (last.info.sur && !last.info.common) && (first.info.first && !first.info.common)
+            last.info.known_name()
+                && first.info.known_name()
+                && !(last.info.common && first.info.common)
         }
-        _ => {
-            (first.info.first && (last.info.sur || !last.info.common))
-                || (last.info.sur && !last.info.common && !first.info.common)
-        }
+        // Capitalised or in capitals: the lexicon backs one side ("YOUNG, NGUYEN").
+        _ => last.info.known_name() || first.info.known_name(),
     }
 }
 

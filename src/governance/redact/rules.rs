@@ -272,8 +272,14 @@ fn roster_forms(name: &str, alts: &mut Vec<String>) {
             regex::escape(&w.to_uppercase())
         )
     };
+    // A surname of several words alone ("van der Berg"): in any case unless its last word is
+    // a common one.
     if words.len() > 2 {
-        alts.push(format!(r"(?-i:{sur})"));
+        if super::lexicon::LEXICON.is_common(words[words.len() - 1]) {
+            alts.push(format!(r"(?-i:{sur})"));
+        } else {
+            alts.push(sur.clone());
+        }
     }
     if words[words.len() - 1].chars().count() >= 2 {
         alts.push(cased(words[words.len() - 1]));
