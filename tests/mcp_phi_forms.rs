@@ -176,13 +176,7 @@ async fn every_surface_hides_every_form_and_both_copies_agree() {
     assert!(inbox.get("result").is_some(), "{inbox}");
     assert_clean("opsdesk://inbox", &inbox);
     let uri = att["uri"].as_str().expect("the attachment is stored");
-    let read = rpc(
-        &server,
-        "forms-test",
-        "resources/read",
-        json!({"uri": uri}),
-    )
-    .await;
+    let read = rpc(&server, "forms-test", "resources/read", json!({"uri": uri})).await;
     assert!(read.get("result").is_some(), "{read}");
     assert_clean("the attachment resource", &read);
 }

@@ -699,6 +699,8 @@ const EVAL_SEED: u64 = 29;
 #[test]
 fn eval_set_recall_per_kind_and_precision() {
     let set = redaction_eval::generate(EVAL_SEED, EVAL_DOCS);
+    let families: std::collections::BTreeSet<&str> = set.docs.iter().map(|d| d.family).collect();
+    assert_eq!(families.len(), 9, "{families:?}");
     let samples: Vec<Sample> = set
         .docs
         .iter()
@@ -736,7 +738,10 @@ fn eval_set_recall_per_kind_and_precision() {
         }
         let floor = if k == "Person" { 98.0 } else { 99.5 };
         let recall = 100.0 * v.found as f64 / v.labeled as f64;
-        assert!(recall >= floor, "eval: recall of {k} is {recall:.1}% (floor {floor}%)");
+        assert!(
+            recall >= floor,
+            "eval: recall of {k} is {recall:.1}% (floor {floor}%)"
+        );
     }
     let (pred, corr) = overall_precision(&t);
     let p = 100.0 * corr as f64 / pred as f64;

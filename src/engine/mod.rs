@@ -823,10 +823,7 @@ impl Engine {
             use sha2::Digest as _;
             hex::encode(sha2::Sha256::digest(&bytes))
         };
-        let new_file = self
-            .attachments
-            .path_of(&hash)
-            .is_none_or(|p| !p.exists());
+        let new_file = self.attachments.path_of(&hash).is_none_or(|p| !p.exists());
         let stored = self
             .attachments
             .store_message(

@@ -374,13 +374,7 @@ impl PhiPolicy {
                         && let Value::String(html) = v
                     {
                         if pass == Pass::Full {
-                            self.redact_html(
-                                html,
-                                rendering.as_deref(),
-                                &owners,
-                                session,
-                                report,
-                            )?;
+                            self.redact_html(html, rendering.as_deref(), &owners, session, report)?;
                         }
                         continue;
                     }
@@ -391,9 +385,7 @@ impl PhiPolicy {
                         self.walk(v, *o, session, report, pass)?;
                     }
                 }
-                if derived_preview
-                    && let Some(text) = map.get(TEXT_KEY).and_then(Value::as_str)
-                {
+                if derived_preview && let Some(text) = map.get(TEXT_KEY).and_then(Value::as_str) {
                     let folded = fold_preview(text);
                     map.insert(PREVIEW_KEY.to_string(), Value::String(folded));
                 }

@@ -105,22 +105,114 @@ impl B {
 }
 
 const FIRST: &[&str] = &[
-    "Oluwaseun", "Chidinma", "Emeka", "Ngozi", "Wiktoria", "Małgorzata", "Kavya", "Rajesh",
-    "Anjali", "Mei-Ling", "Xiaoling", "Soledad", "Consuelo", "Ximena", "Fatima", "Zahra",
-    "Abdullah", "Yusuf", "Siobhan", "Aoife", "Niamh", "Tomasz", "Bartosz", "Grace", "Rose",
-    "Brandon", "Ruth", "Harold", "Margaret", "Thomas", "Kwabena", "Thandiwe", "Dmitri",
-    "Svetlana", "Hamid", "Leilani", "Kalani", "Bogdan", "Ioana", "Ana-Maria", "María José",
-    "Juan Pablo", "Nguyen Van", "Haruto", "Yui", "Esperanza", "Gwendolyn", "Delphine",
-    "Ambrose", "Cornelius", "Winifred", "Tobias", "Ingrid", "Astrid", "Sunita", "Dev",
+    "Oluwaseun",
+    "Chidinma",
+    "Emeka",
+    "Ngozi",
+    "Wiktoria",
+    "Małgorzata",
+    "Kavya",
+    "Rajesh",
+    "Anjali",
+    "Mei-Ling",
+    "Xiaoling",
+    "Soledad",
+    "Consuelo",
+    "Ximena",
+    "Fatima",
+    "Zahra",
+    "Abdullah",
+    "Yusuf",
+    "Siobhan",
+    "Aoife",
+    "Niamh",
+    "Tomasz",
+    "Bartosz",
+    "Grace",
+    "Rose",
+    "Brandon",
+    "Ruth",
+    "Harold",
+    "Margaret",
+    "Thomas",
+    "Kwabena",
+    "Thandiwe",
+    "Dmitri",
+    "Svetlana",
+    "Hamid",
+    "Leilani",
+    "Kalani",
+    "Bogdan",
+    "Ioana",
+    "Ana-Maria",
+    "María José",
+    "Juan Pablo",
+    "Nguyen Van",
+    "Haruto",
+    "Yui",
+    "Esperanza",
+    "Gwendolyn",
+    "Delphine",
+    "Ambrose",
+    "Cornelius",
+    "Winifred",
+    "Tobias",
+    "Ingrid",
+    "Astrid",
+    "Sunita",
+    "Dev",
 ];
 const LAST: &[&str] = &[
-    "Okafor", "Nwosu", "Adeyemi", "Popescu", "Castillo", "Al-Farsi", "Benali", "Patel",
-    "Abernathy", "Zhou", "Wiśniewski", "Kowalczyk", "O'Brien", "Finch", "Vargas", "Lindqvist",
-    "Haddad", "Nakamura", "Nguyen", "Brown", "Young", "Mensah", "Oyelaran", "Dragomir",
-    "Kealoha", "Ferreira", "Szymański", "Thistlewood", "Achterberg", "Balogun", "Iwu",
-    "Kapoor", "Raghunathan", "Delacroix", "MacAllister", "Van der Berg", "St. Clair",
-    "Quispe", "Mamani", "Tshabalala", "Kuznetsova", "Haugen", "Eriksdottir", "Oduya",
-    "Petrakis", "Zielinski", "Obi", "Cardenas", "Whitcombe", "Pemberton-Hale",
+    "Okafor",
+    "Nwosu",
+    "Adeyemi",
+    "Popescu",
+    "Castillo",
+    "Al-Farsi",
+    "Benali",
+    "Patel",
+    "Abernathy",
+    "Zhou",
+    "Wiśniewski",
+    "Kowalczyk",
+    "O'Brien",
+    "Finch",
+    "Vargas",
+    "Lindqvist",
+    "Haddad",
+    "Nakamura",
+    "Nguyen",
+    "Brown",
+    "Young",
+    "Mensah",
+    "Oyelaran",
+    "Dragomir",
+    "Kealoha",
+    "Ferreira",
+    "Szymański",
+    "Thistlewood",
+    "Achterberg",
+    "Balogun",
+    "Iwu",
+    "Kapoor",
+    "Raghunathan",
+    "Delacroix",
+    "MacAllister",
+    "Van der Berg",
+    "St. Clair",
+    "Quispe",
+    "Mamani",
+    "Tshabalala",
+    "Kuznetsova",
+    "Haugen",
+    "Eriksdottir",
+    "Oduya",
+    "Petrakis",
+    "Zielinski",
+    "Obi",
+    "Cardenas",
+    "Whitcombe",
+    "Pemberton-Hale",
 ];
 /// The practice's staff (on the keep list): never patients' names in this set, as a keep
 /// list's words are kept wherever they stand.
@@ -142,22 +234,79 @@ const CLEAN: &[&str] = &[
 
 fn months() -> &'static [&'static str] {
     &[
-        "January", "February", "March", "April", "May", "June", "July", "August", "September",
-        "October", "November", "December",
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
     ]
 }
 
 const NUM_WORDS: &[&str] = &[
-    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen", "twenty", "twenty one", "twenty two", "twenty three", "twenty four",
-    "twenty five", "twenty six", "twenty seven", "twenty eight",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+    "twenty one",
+    "twenty two",
+    "twenty three",
+    "twenty four",
+    "twenty five",
+    "twenty six",
+    "twenty seven",
+    "twenty eight",
 ];
 const ORD_WORDS: &[&str] = &[
-    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-    "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
-    "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second",
-    "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth", "twenty-seventh",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+    "twenty-first",
+    "twenty-second",
+    "twenty-third",
+    "twenty-fourth",
+    "twenty-fifth",
+    "twenty-sixth",
+    "twenty-seventh",
     "twenty-eighth",
 ];
 const DECADES: &[&str] = &["thirty", "forty", "fifty", "sixty", "seventy", "eighty"];
@@ -268,8 +417,8 @@ fn hl7(r: &mut Rng, folded: bool) -> Doc {
         m => b.l(Kind::Person, m),
     }
     .t("||")
-        .dob(&d.compact())
-        .t("|F|||");
+    .dob(&d.compact())
+    .t("|F|||");
     b.t(sep)
         .t("OBX|1|NM|GLU^Glucose||")
         .t(&format!("{}", 70 + r.below(90)))
@@ -436,7 +585,14 @@ fn referral(r: &mut Rng) -> Doc {
         .t(" lives with her son ")
         .l(Kind::Person, &person(r).first)
         .t(" and can be reached at ")
-        .l(Kind::Email, &format!("{}.{}@example.org", p.first.to_lowercase().replace(' ', ""), r.digits(3)))
+        .l(
+            Kind::Email,
+            &format!(
+                "{}.{}@example.org",
+                p.first.to_lowercase().replace(' ', ""),
+                r.digits(3)
+            ),
+        )
         .t(".");
     clean(&mut b, r);
     b.t("\n\nBest regards,\n")
@@ -455,7 +611,9 @@ fn roster_forms(r: &mut Rng, roster: &[Person], shorts: &[Option<&'static str>])
         .l(Kind::Person, &p.last.to_lowercase())
         .t("'s pharmacy about the refill. ");
     if let Some(short) = shorts[i] {
-        b.t("Per family, ").l(Kind::Person, short).t(" prefers mornings. ");
+        b.t("Per family, ")
+            .l(Kind::Person, short)
+            .t(" prefers mornings. ");
     }
     b.l(Kind::Person, &p.last).t(" to return on ").l(
         Kind::Date,

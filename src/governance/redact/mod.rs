@@ -272,9 +272,27 @@ pub(super) const SSN_WORDS: &[&str] = &[
 /// (lower case; matched as substrings of the words before it). Narrow on purpose: order,
 /// prescription and product numbers sit next to clinical words too.
 pub(super) const RECORD_WORDS: &[&str] = &[
-    "patient", "pt ", "pt:", "pt#", "pt.", "chart", "record", "mrn", "mr ", "mr:", "admit",
-    "admission", "discharge", "encounter", "hl7", "pid", "resident", "dob", "specimen",
-    "accession", "referral for",
+    "patient",
+    "pt ",
+    "pt:",
+    "pt#",
+    "pt.",
+    "chart",
+    "record",
+    "mrn",
+    "mr ",
+    "mr:",
+    "admit",
+    "admission",
+    "discharge",
+    "encounter",
+    "hl7",
+    "pid",
+    "resident",
+    "dob",
+    "specimen",
+    "accession",
+    "referral for",
 ];
 
 /// Words that make a compact yyyymmdd number a date tied to a person.
@@ -815,9 +833,14 @@ pub(super) fn name_variants(name: &str) -> Vec<String> {
                 .chain(cs.flat_map(char::to_lowercase))
                 .collect();
             let lower = (!plain_word).then(|| w.to_lowercase());
-            for form in [Some(w.to_string()), Some(title), Some(w.to_uppercase()), lower]
-                .into_iter()
-                .flatten()
+            for form in [
+                Some(w.to_string()),
+                Some(title),
+                Some(w.to_uppercase()),
+                lower,
+            ]
+            .into_iter()
+            .flatten()
             {
                 if !v.contains(&form) {
                     v.push(form);
@@ -984,7 +1007,13 @@ mod tests {
         hides(
             &r,
             name,
-            &["Margaret", "Okafor", "123-45-6789", "00442211", "1961-03-14"],
+            &[
+                "Margaret",
+                "Okafor",
+                "123-45-6789",
+                "00442211",
+                "1961-03-14",
+            ],
         );
         // A preview folds the feed's line breaks: segments are read mid-line too.
         let preview = "MSH|^~\\&|LAB|RVC|||202601011200||ADT^A04|9|P|2.5 PID|1||7110489^^^RVC^MR||ABERNATHY^RUTH^L||19521103|F PV1|1|O";

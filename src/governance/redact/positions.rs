@@ -56,8 +56,7 @@ impl Tok<'_> {
 
     /// Never part of a name, in any position.
     fn blocked(&self) -> bool {
-        if self.contraction || self.shape == Shape::Mixed || self.info.stop || self.letters() < 2
-        {
+        if self.contraction || self.shape == Shape::Mixed || self.info.stop || self.letters() < 2 {
             return true;
         }
         if not_a_name(self.w) {
@@ -279,7 +278,10 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         if CUES.contains(&key.as_str()) && i + 1 < toks.len() {
             let n = &toks[i + 1];
             let g = gap(t, n);
-            let closing = matches!(key.as_str(), "thanks" | "thx" | "regards" | "sincerely" | "cheers");
+            let closing = matches!(
+                key.as_str(),
+                "thanks" | "thx" | "regards" | "sincerely" | "cheers"
+            );
             // After a title (or "caller"), a surname that is also a word is a name
             // ("Dr. Cook", "caller finch").
             let title = TITLES.contains(&key.as_str()) || key == "caller";
@@ -367,19 +369,57 @@ fn eponym(after: &str) -> bool {
         .to_lowercase();
     matches!(
         next.as_str(),
-        "disease" | "syndrome" | "thyroiditis" | "palsy" | "sign" | "signs" | "test"
-            | "catheter" | "monitor" | "scale" | "score" | "criteria" | "procedure"
-            | "maneuver" | "manoeuvre" | "fracture" | "tumor" | "tumour" | "lymphoma"
-            | "sarcoma" | "disorder" | "phenomenon" | "reflex" | "triad" | "ulcer" | "classification"
+        "disease"
+            | "syndrome"
+            | "thyroiditis"
+            | "palsy"
+            | "sign"
+            | "signs"
+            | "test"
+            | "catheter"
+            | "monitor"
+            | "scale"
+            | "score"
+            | "criteria"
+            | "procedure"
+            | "maneuver"
+            | "manoeuvre"
+            | "fracture"
+            | "tumor"
+            | "tumour"
+            | "lymphoma"
+            | "sarcoma"
+            | "disorder"
+            | "phenomenon"
+            | "reflex"
+            | "triad"
+            | "ulcer"
+            | "classification"
     )
 }
 
 fn is_kin(key: &str) -> bool {
     matches!(
         key,
-        "daughter" | "son" | "wife" | "husband" | "mother" | "father" | "mom" | "dad" | "sister"
-            | "brother" | "spouse" | "partner" | "niece" | "nephew" | "aunt" | "uncle"
-            | "cousin" | "grandson" | "granddaughter"
+        "daughter"
+            | "son"
+            | "wife"
+            | "husband"
+            | "mother"
+            | "father"
+            | "mom"
+            | "dad"
+            | "sister"
+            | "brother"
+            | "spouse"
+            | "partner"
+            | "niece"
+            | "nephew"
+            | "aunt"
+            | "uncle"
+            | "cousin"
+            | "grandson"
+            | "granddaughter"
     )
 }
 
@@ -399,12 +439,47 @@ fn possessive_of_person(text: &str, t: &Tok<'_>) -> bool {
         .to_lowercase();
     matches!(
         next.as_str(),
-        "daughter" | "son" | "wife" | "husband" | "mother" | "father" | "mom" | "dad"
-            | "sister" | "brother" | "spouse" | "partner" | "caregiver" | "niece" | "nephew"
-            | "grandson" | "granddaughter" | "pharmacy" | "appointment" | "appt" | "chart"
-            | "labs" | "meds" | "medications" | "refill" | "prescription" | "insurance"
-            | "results" | "referral" | "mri" | "ct" | "biopsy" | "surgery" | "visit"
-            | "balance" | "statement" | "account" | "claim" | "copay" | "dob" | "birthday"
+        "daughter"
+            | "son"
+            | "wife"
+            | "husband"
+            | "mother"
+            | "father"
+            | "mom"
+            | "dad"
+            | "sister"
+            | "brother"
+            | "spouse"
+            | "partner"
+            | "caregiver"
+            | "niece"
+            | "nephew"
+            | "grandson"
+            | "granddaughter"
+            | "pharmacy"
+            | "appointment"
+            | "appt"
+            | "chart"
+            | "labs"
+            | "meds"
+            | "medications"
+            | "refill"
+            | "prescription"
+            | "insurance"
+            | "results"
+            | "referral"
+            | "mri"
+            | "ct"
+            | "biopsy"
+            | "surgery"
+            | "visit"
+            | "balance"
+            | "statement"
+            | "account"
+            | "claim"
+            | "copay"
+            | "dob"
+            | "birthday"
     )
 }
 
@@ -412,8 +487,27 @@ fn possessive_of_person(text: &str, t: &Tok<'_>) -> bool {
 fn particle(t: &Tok<'_>) -> bool {
     matches!(
         t.key().as_str(),
-        "st" | "ste" | "saint" | "van" | "von" | "der" | "den" | "de" | "del" | "della" | "da"
-            | "di" | "du" | "le" | "la" | "al" | "el" | "bin" | "ibn" | "mac" | "ten" | "ter"
+        "st" | "ste"
+            | "saint"
+            | "van"
+            | "von"
+            | "der"
+            | "den"
+            | "de"
+            | "del"
+            | "della"
+            | "da"
+            | "di"
+            | "du"
+            | "le"
+            | "la"
+            | "al"
+            | "el"
+            | "bin"
+            | "ibn"
+            | "mac"
+            | "ten"
+            | "ter"
     )
 }
 
@@ -580,7 +674,10 @@ mod tests {
         assert_eq!(names("x|ABERNATHY^RUTH^L|y"), ["ABERNATHY^RUTH"]);
         assert_eq!(names("vargas, consuelo"), ["vargas, consuelo"]);
         assert_eq!(names("spoke w rajesh patel today"), ["rajesh patel"]);
-        assert_eq!(names("Margaret_Okafor_123-45-6789.txt"), ["Margaret_Okafor"]);
+        assert_eq!(
+            names("Margaret_Okafor_123-45-6789.txt"),
+            ["Margaret_Okafor"]
+        );
         assert!(names("CBC, BMP and GLU^Glucose").is_empty());
         assert!(names("Grace period ends May 3; Will is a word").is_empty());
     }

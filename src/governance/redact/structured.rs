@@ -116,7 +116,9 @@ fn segment_starts(line: &str) -> Vec<usize> {
         let at = i - 3;
         let id = &b[at..i];
         let head = id[0].is_ascii_uppercase()
-            && id.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+            && id
+                .iter()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
         // Also after an escaped line break (`\rPID|` in JSON text).
         let fresh = at == 0
             || matches!(b[at - 1], b' ' | b'\t' | b'"' | b'\'' | b'>')
