@@ -599,7 +599,9 @@ pub(super) static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         first: set(FIRST_NAMES),
         sur: set(SURNAMES),
         common,
-        stop: STOP.iter().copied().collect(),
+        // Cue words are never the name they introduce (and the name-position pass looks for
+        // cues among the stop words only).
+        stop: STOP.iter().chain(CUES).copied().collect(),
     }
 });
 
@@ -633,10 +635,15 @@ impl Lexicon {
     /// The lexicon's view of `word` (any case).
     pub(super) fn info(&self, word: &str) -> WordInfo {
         let lower = word.to_lowercase();
-        let key: String = fold_ascii(&lower)
-            .chars()
-            .filter(|c| *c != '\'' && *c != '’')
-            .collect();
+        // Plain ASCII letters (most words) need no folding.
+        let key: String = if lower.bytes().all(|b| b.is_ascii_lowercase()) {
+            lower.clone()
+        } else {
+            fold_ascii(&lower)
+                .chars()
+                .filter(|c| *c != '\'' && *c != '’')
+                .collect()
+        };
         if !key.contains('-') {
             let mut i = self.one(&key);
             // An unknown word in lower case shaped like an English derivation ("reachable",

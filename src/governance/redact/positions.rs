@@ -71,15 +71,18 @@ impl Tok<'_> {
 
     /// A name wherever it stands: known to the lexicon, unknown to the dictionary.
     fn lone(&self) -> bool {
-        !self.blocked()
-            && !self.info.common
-            && self.letters() >= 3
-            && match self.shape {
-                Shape::Title | Shape::Caps => self.info.known_name(),
-                // Lower case alone: not the three-letter ones ("min", "max", "tom").
-                Shape::Lower => self.info.first && self.letters() >= 4,
-                Shape::Mixed => false,
-            }
+        // The cheap look-ups first: most words are common ones.
+        if self.info.common || self.info.stop || !self.info.known_name() {
+            return false;
+        }
+        let letters = self.letters();
+        let shaped = match self.shape {
+            Shape::Title | Shape::Caps => letters >= 3,
+            // Lower case alone: first names only, not the three-letter ones ("min", "tom").
+            Shape::Lower => self.info.first && letters >= 4,
+            Shape::Mixed => false,
+        };
+        shaped && !self.blocked()
     }
 
     /// A name in a name position (right after a cue): fail closed.
@@ -273,9 +276,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
-        let key = t.key();
-        // 1. Name positions after a cue.
-        if CUES.contains(&key.as_str()) && i + 1 < toks.len() {
+        // 1. Name positions after a cue (cue words are stop words: checked only for those).
+        let key = if t.info.stop { t.key() } else { String::new() };
+        if t.info.stop && CUES.contains(&key.as_str()) && i + 1 < toks.len() {
             let n = &toks[i + 1];
             let g = gap(t, n);
             let closing = matches!(
