@@ -279,8 +279,21 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // 1. Name positions after a cue (cue words are stop words: checked only for those).
         let key = if t.info.stop { t.key() } else { String::new() };
         if t.info.stop && CUES.contains(&key.as_str()) && i + 1 < toks.len() {
-            let n = &toks[i + 1];
-            let g = gap(t, n);
+            // A greeting's "this is", "it's", "I'm" stands between the cue and the name ("hi
+            // its emeka nwosu again").
+            let mut at = i + 1;
+            while at + 1 < toks.len()
+                && at <= i + 2
+                && matches!(
+                    toks[at].key().as_str(),
+                    "this" | "is" | "its" | "it" | "im" | "i" | "am"
+                )
+                && blank(gap(&toks[at], &toks[at + 1]))
+            {
+                at += 1;
+            }
+            let n = &toks[at];
+            let g = if at == i + 1 { gap(t, n) } else { " " };
             let closing = matches!(
                 key.as_str(),
                 "thanks" | "thx" | "regards" | "sincerely" | "cheers"
@@ -293,7 +306,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     && n.shape == Shape::Title
                     && super::rules::WORD_FIRST_NAMES.contains(&n.w);
                 if word_name || n.in_position(title) {
-                    let last = extend(i + 1, &toks);
+                    let last = extend(at, &toks);
                     push(n.start, toks[last].end);
                     i = last + 1;
                     continue;
