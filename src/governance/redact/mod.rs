@@ -434,8 +434,9 @@ impl Redactor {
         session: &mut RedactionSession,
     ) -> Result<String, RedactError> {
         let mut cands: Vec<(Span, u8)> = Vec::new();
+        let words = word_set(text);
         for name in &session.known_names {
-            if self.keep.keeps(name) {
+            if !words.contains(lead_word(name)) || self.keep.keeps(name) {
                 continue;
             }
             for (i, _) in text.match_indices(name.as_str()) {
@@ -531,8 +532,11 @@ impl Redactor {
         let mut cands = one_line_each(cands, text);
         self.keep.filter(text, &mut cands);
         // Names learned earlier in the job (or in this text): exact, whole-word occurrences.
+        // A job learns hundreds; only those whose first word the text holds are searched.
+        let words = word_set(text);
         let learned: Vec<String> = known
             .iter()
+            .filter(|n| words.contains(lead_word(n)))
             .cloned()
             .chain(
                 cands
@@ -765,6 +769,24 @@ fn merge_touching(mut v: Vec<Span>) -> Vec<Span> {
         }
     }
     out
+}
+
+/// Whether `c` belongs to a word as learned names are looked up: letters only, as
+/// [`word_boundary`] reads a name's edges ("Okafor" in "Okafor123" or "Okafor-Smith").
+fn in_word(c: char) -> bool {
+    c.is_alphabetic()
+}
+
+/// The words of `text` (see [`in_word`]).
+fn word_set(text: &str) -> std::collections::HashSet<&str> {
+    text.split(|c: char| !in_word(c))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The first word of a learned name: a text holding the name holds this word.
+fn lead_word(name: &str) -> &str {
+    name.split(|c: char| !in_word(c)).next().unwrap_or(name)
 }
 
 /// Whether byte `at` lies inside a placeholder (`<PERSON_1>`) already in the text.
