@@ -594,6 +594,47 @@ mod tests {
         crate::config::Config::from_toml_str(toml, std::path::Path::new("t.toml")).expect("config")
     }
 
+    /// Issue 29: one answer, one redaction. A name the text teaches is gone from the fields
+    /// read before it (subject, sender, attachment names) and from an earlier message; the
+    /// preview is the redacted text folded.
+    #[test]
+    fn every_field_of_an_answer_agrees() {
+        let p = PhiPolicy::from_config(&config());
+        let text = "<<untrusted:abcdefghijklmnopqrst>>\nPatient: Ximena Quispe-Mamani called about\nPID|1||7110489^^^RVC^MR||ABERNATHY^RUTH||19521103|F\n<</untrusted:abcdefghijklmnopqrst>>";
+        let mut v = json!({"messages": [
+            {"profile": "clinic", "subject": "Re: Quispe-Mamani", "text": "nothing here", "preview": "nothing here"},
+            {"profile": "clinic", "subject": "Quispe-Mamani forms",
+             "from": {"name": "Ximena Quispe-Mamani", "address": "desk@clinic.example"},
+             "attachments": [{"name": "Quispe-Mamani_scan.pdf"}],
+             "text": text,
+             "preview": fold_preview(text)},
+        ]});
+        p.view(false, &Placeholders::default(), &mut v, None)
+            .unwrap();
+        let s = v.to_string();
+        for id in [
+            "Quispe",
+            "Ximena",
+            "7110489",
+            "ABERNATHY",
+            "RUTH",
+            "19521103",
+        ] {
+            assert!(!s.contains(id), "{id} in {s}");
+        }
+        let m = &v["messages"][1];
+        assert_eq!(
+            m["preview"].as_str().unwrap(),
+            fold_preview(m["text"].as_str().unwrap())
+        );
+        // A preview that is not the text folded is redacted on its own, not replaced.
+        let mut w = json!({"profile": "clinic", "text": "Patient Margaret Okafor", "preview": "Okafor (custom)"});
+        p.view(false, &Placeholders::default(), &mut w, None)
+            .unwrap();
+        assert!(w["preview"].as_str().unwrap().ends_with("(custom)"), "{w}");
+        assert!(!w.to_string().contains("Okafor"), "{w}");
+    }
+
     #[test]
     fn hipaa_text_is_redacted_other_profiles_stay_clear_and_unattributed_text_fails_closed() {
         let p = PhiPolicy::from_config(&config());
