@@ -359,8 +359,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             i += 1;
             continue;
         }
-        // 6. A known name alone.
-        if t.lone() {
+        // 6. A known name alone (in lower case only as a word of prose, not a login or a
+        //    code: "`mallory`", "mallory@", "/mallory").
+        if t.lone() && (t.shape != Shape::Lower || prose_word(text, t)) {
             let last = extend(i, &toks);
             push(t.start, toks[last].end);
             i = last + 1;
@@ -497,6 +498,16 @@ fn possessive_of_person(text: &str, t: &Tok<'_>) -> bool {
             | "dob"
             | "birthday"
     )
+}
+
+/// Whether `t` stands in prose: blanks or sentence punctuation on both sides.
+fn prose_word(text: &str, t: &Tok<'_>) -> bool {
+    let before = text[..t.start].chars().next_back();
+    let after = text[t.end..].chars().next();
+    before.is_none_or(|c| c.is_whitespace() || matches!(c, '(' | ','))
+        && after.is_none_or(|c| {
+            c.is_whitespace() || matches!(c, ',' | '.' | '!' | '?' | ')' | ':' | ';' | '\'' | '’')
+        })
 }
 
 /// Surname particles and prefixes written as words of their own.
