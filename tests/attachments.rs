@@ -1244,6 +1244,87 @@ fn a_draft_attaches_files_by_path_only_from_the_allowed_folder() {
     }
 }
 
+/// Issue 29: a tool that may draft must not read the outbound folder through its drafts. A
+/// file taken in by path is told by hash and size only (no name, no bytes) until the operator
+/// approves a draft that sends it.
+#[test]
+fn a_file_attached_by_path_is_read_only_after_its_draft_is_approved() {
+    use opsdesk::domain::{Action, Actor, Outbound, OutboundAttachment, Outcome, Query};
+    use opsdesk::engine::query::Answer;
+
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("outbox");
+    fs::create_dir_all(&out).unwrap();
+    fs::write(out.join("salaries 2026.pdf"), PDF).unwrap();
+    let cfg = Config::from_toml_str(
+        &format!(
+            "[profiles.work]\nsources = [\"spool\"]\n[attachments]\noutbound_dirs = [\"{}\"]\n",
+            out.display()
+        ),
+        Path::new("t.toml"),
+    )
+    .unwrap();
+    let paths = Paths::resolve(Some(tmp.path().join("data")), None).unwrap();
+    let engine = Engine::open(paths, cfg, Mode::Primary).unwrap();
+    let (id, digest) = match engine
+        .submit(
+            Action::CreateDraft {
+                profile: "work".into(),
+                outbound: Outbound::SendEmail {
+                    to: vec!["ann@fabrikam.com".into()],
+                    cc: vec![],
+                    subject: "Figures".into(),
+                    body: "Attached.".into(),
+                    attachments: vec![OutboundAttachment::by_hash(
+                        out.join("salaries 2026.pdf").display().to_string(),
+                    )],
+                    body_html: None,
+                },
+                provider: None,
+            },
+            Actor::mcp("drafting-tool"),
+        )
+        .unwrap()
+    {
+        Outcome::Queued {
+            draft_id, digest, ..
+        } => (draft_id, digest),
+        other => panic!("{other:?}"),
+    };
+    let read = || match engine
+        .read(
+            Query::AttachmentRead {
+                sha256: sha(PDF),
+                max_bytes: 1 << 20,
+            },
+            Actor::mcp("drafting-tool"),
+        )
+        .unwrap()
+    {
+        Answer::Attachment(a) => a,
+        other => panic!("{other:?}"),
+    };
+    let before = read();
+    assert!(before.awaiting_approval);
+    assert!(before.bytes.is_empty(), "bytes before approval");
+    assert_eq!(before.size, PDF.len() as u64);
+    assert_eq!(before.name, "attachment", "not even its name");
+
+    engine
+        .submit(
+            Action::ApproveDraft {
+                id,
+                digest: Some(digest),
+            },
+            Actor::Cli,
+        )
+        .unwrap();
+    let after = read();
+    assert!(!after.awaiting_approval);
+    assert_eq!(after.bytes, PDF);
+    assert_eq!(after.name, "salaries 2026.pdf");
+}
+
 #[test]
 fn a_record_keeps_a_bounded_amount_of_attachment_text() {
     use opsdesk::domain::{Attachment, Channel, Party};

@@ -24,6 +24,7 @@ use opsdesk::governance::redact::{
 };
 
 mod redaction_corpus;
+mod redaction_eval;
 use redaction_corpus::{Corpus, Split};
 use serde_json::Value;
 
@@ -685,5 +686,80 @@ const CORPUS_HOLDOUT_FLOORS: &[(&str, f64)] = &[
     ("Zip", 100.0),
 ];
 /// The practice's and the pharmacy's own fax numbers in the refill faxes are labelled as
-/// not PHI and are redacted anyway (74 of 4,943 spans).
-const CORPUS_HOLDOUT_PRECISION: f64 = 98.5;
+/// not PHI and are redacted anyway (74 spans); since issue 29 also 5 unlabelled seven-plus
+/// digit numbers after patient context, redacted as record numbers (fail closed): 79 of 4,853.
+const CORPUS_HOLDOUT_PRECISION: f64 = 98.3;
+
+// ---------------------------------------------------------------------------------------------
+// Issue 29's evaluation set (tests/redaction_eval): the forms that passed before, written fresh.
+
+const EVAL_DOCS: usize = 720;
+const EVAL_SEED: u64 = 29;
+
+#[test]
+fn eval_set_recall_per_kind_and_precision() {
+    let set = redaction_eval::generate(EVAL_SEED, EVAL_DOCS);
+    let families: std::collections::BTreeSet<&str> = set.docs.iter().map(|d| d.family).collect();
+    assert_eq!(families.len(), 9, "{families:?}");
+    let samples: Vec<Sample> = set
+        .docs
+        .iter()
+        .map(|d| Sample {
+            text: d.text.clone(),
+            labels: d
+                .labels
+                .iter()
+                .map(|l| Label {
+                    kind: l.kind,
+                    dob: l.dob,
+                    start: l.start,
+                    end: l.end,
+                    value: d.text[l.start..l.end].to_string(),
+                })
+                .collect(),
+        })
+        .collect();
+    let r = Redactor::with_options(
+        &RedactorConfig {
+            names: set.roster.clone(),
+            patterns: vec![],
+        },
+        &RedactorOptions {
+            keep: set.keep.clone(),
+            redact_conditions: false,
+        },
+    )
+    .expect("eval redactor builds");
+    let t = measure("eval set (issue 29)", &r, &samples);
+    // The issue's targets: ≥ 99.5% on every kind but names, ≥ 98% on names, ≥ 95% precision.
+    for (k, v) in &t {
+        if v.labeled == 0 {
+            continue;
+        }
+        let floor = if k == "Person" { 98.0 } else { 99.5 };
+        let recall = 100.0 * v.found as f64 / v.labeled as f64;
+        assert!(
+            recall >= floor,
+            "eval: recall of {k} is {recall:.1}% (floor {floor}%)"
+        );
+    }
+    let (pred, corr) = overall_precision(&t);
+    let p = 100.0 * corr as f64 / pred as f64;
+    assert!(p >= 95.0, "eval: precision is {p:.1}% (floor 95%)");
+    // Without the roster, names are still found by the lexicon and their positions.
+    let bare = Redactor::with_options(
+        &RedactorConfig::default(),
+        &RedactorOptions {
+            keep: set.keep.clone(),
+            redact_conditions: false,
+        },
+    )
+    .expect("eval redactor builds");
+    let t = measure_with("eval set without the roster", &bare, &samples, false);
+    let v = t.get("Person").expect("names");
+    let recall = 100.0 * v.found as f64 / v.labeled as f64;
+    // Measured 2026-11-28 (93.0%): the misses are the roster family's surnames outside the Census
+    // lists standing alone with no cue ("KUZNETSOVA seen today") and its short forms ("Olu"):
+    // what only a roster can know.
+    assert!(recall >= 92.0, "eval without roster: names {recall:.1}%");
+}

@@ -839,6 +839,13 @@ impl Engine {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let media_type = crate::store::attachments::media_type_of(&name).to_string();
+        // New to the store: its bytes wait for an approval before any MCP client reads them
+        // (a tool that may draft must not read the outbound folder through its drafts).
+        let hash = {
+            use sha2::Digest as _;
+            hex::encode(sha2::Sha256::digest(&bytes))
+        };
+        let new_file = self.attachments.path_of(&hash).is_none_or(|p| !p.exists());
         let stored = self
             .attachments
             .store_message(
@@ -856,7 +863,14 @@ impl Engine {
                 status: crate::domain::AttachmentStatus::Stored,
                 sha256: Some(h),
                 ..
-            }) => Ok(h),
+            }) => {
+                if new_file {
+                    self.attachments.mark_by_path(&h).map_err(|e| {
+                        EngineError::Store(StoreError::io(self.attachments.dir(), "write", e))
+                    })?;
+                }
+                Ok(h)
+            }
             Some(a) => Err(refuse(a.status.marker().to_string())),
             None => Err(refuse("nothing was stored".into())),
         }

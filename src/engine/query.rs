@@ -67,6 +67,9 @@ pub struct AttachmentAnswer {
     pub bytes: Vec<u8>,
     /// `bytes` is shorter than the file.
     pub truncated: bool,
+    /// Taken in from `[attachments] outbound_dirs` by a draft no operator has approved yet:
+    /// `bytes` is empty, only the hash and size are told.
+    pub awaiting_approval: bool,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -280,6 +283,17 @@ impl Engine {
         }
     }
 
+    /// Whether an approved draft (approved, executed, or failed and retryable) attaches the
+    /// file `sha256`.
+    fn approved_with(&self, sha256: &str) -> Result<bool, EngineError> {
+        Ok(self.drafts.queue()?.drafts.iter().any(|d| {
+            matches!(
+                d.status,
+                DraftStatus::Approved | DraftStatus::Executed | DraftStatus::Failed
+            ) && d.outbound.attachments().iter().any(|a| a.sha256 == sha256)
+        }))
+    }
+
     fn attachment_answer(
         &self,
         sha256: &str,
@@ -305,6 +319,7 @@ impl Engine {
             )));
         };
         let owners = self.attachments.owners(&sha256).map_err(io)?;
+        let by_path = owners.as_ref().is_some_and(|o| o.by_path);
         let (profiles, name, media_type) = match owners {
             Some(o) => (o.profiles, o.name, o.media_type),
             None => (
@@ -313,10 +328,22 @@ impl Engine {
                 "application/octet-stream".into(),
             ),
         };
+        let awaiting_approval = by_path && !self.approved_with(&sha256)?;
+        let (bytes, name, media_type) = if awaiting_approval {
+            // Fail closed: not even its name (it may name the file's contents).
+            (
+                Vec::new(),
+                "attachment".into(),
+                "application/octet-stream".into(),
+            )
+        } else {
+            (bytes, name, media_type)
+        };
         let target = format!("attachment={sha256}");
         Ok((
             Answer::Attachment(Box::new(AttachmentAnswer {
-                truncated: (bytes.len() as u64) < size,
+                awaiting_approval,
+                truncated: !awaiting_approval && (bytes.len() as u64) < size,
                 sha256,
                 profiles,
                 name,

@@ -282,7 +282,14 @@ impl PhiPolicy {
             _ => Owner::Unknown,
         };
         let mut session = to.session.lock().unwrap_or_else(|e| e.into_inner());
-        self.walk(value, owner, &mut session, &mut report)?;
+        let learned = Redactor::learned_names(&session);
+        self.walk(value, owner, &mut session, &mut report, Pass::Full)?;
+        // One redaction per answer: a name learned from a later field (a message's text
+        // after its subject, the second message after the first) is replaced in every field
+        // the first pass already went through.
+        if Redactor::learned_names(&session) > learned {
+            self.walk(value, owner, &mut session, &mut report, Pass::Learned)?;
+        }
         drop(session);
         if report.total() > 0
             && let Value::Object(map) = value
@@ -314,12 +321,13 @@ impl PhiPolicy {
         owner: Owner<'s>,
         session: &mut RedactionSession,
         report: &mut Redacted,
+        pass: Pass,
     ) -> Result<(), ViewError> {
         match value {
-            Value::String(s) => self.redact_string(s, owner, session, report),
+            Value::String(s) => self.redact_string(s, owner, session, report, pass),
             Value::Array(items) => {
                 for v in items {
-                    self.walk(v, owner, session, report)?;
+                    self.walk(v, owner, session, report, pass)?;
                 }
                 Ok(())
             }
@@ -344,19 +352,42 @@ impl PhiPolicy {
                             .map(str::to_string)
                     })
                     .flatten();
-                for (k, v) in map.iter_mut() {
+                // A message's preview is its text folded on one line: when it is exactly
+                // that, it is folded again from the redacted text (so a name cut at the
+                // preview's end, or an HL7 field the fold glued, cannot differ).
+                let derived_preview = pass == Pass::Full && preview_of_text(map);
+                // The text first: what it teaches the session (the patient's name) then holds
+                // for the subject, the sender and the attachment names beside it.
+                let mut keys: Vec<String> = map.keys().cloned().collect();
+                if let Some(at) = keys.iter().position(|k| k == TEXT_KEY) {
+                    let text = keys.remove(at);
+                    keys.insert(0, text);
+                }
+                for k in keys {
+                    let Some(v) = map.get_mut(&k) else {
+                        continue;
+                    };
                     if KEEP.contains(&k.as_str()) && v.is_string() {
                         continue;
                     }
                     if k == HTML_KEY
                         && let Value::String(html) = v
                     {
-                        self.redact_html(html, rendering.as_deref(), &owners, session, report)?;
+                        if pass == Pass::Full {
+                            self.redact_html(html, rendering.as_deref(), &owners, session, report)?;
+                        }
+                        continue;
+                    }
+                    if derived_preview && k == PREVIEW_KEY {
                         continue;
                     }
                     for o in &owners {
-                        self.walk(v, *o, session, report)?;
+                        self.walk(v, *o, session, report, pass)?;
                     }
+                }
+                if derived_preview && let Some(text) = map.get(TEXT_KEY).and_then(Value::as_str) {
+                    let folded = fold_preview(text);
+                    map.insert(PREVIEW_KEY.to_string(), Value::String(folded));
                 }
                 Ok(())
             }
@@ -393,7 +424,7 @@ impl PhiPolicy {
             None => crate::sanitize::html_to_text(html, crate::sanitize::MAX_TEXT_CHARS),
         };
         for o in owners {
-            self.redact_string(&mut text, *o, session, report)?;
+            self.redact_string(&mut text, *o, session, report, Pass::Full)?;
         }
         *html = format!("<pre>{}</pre>", crate::sanitize::escape_markup(&text));
         Ok(())
@@ -413,13 +444,18 @@ impl PhiPolicy {
         owner: Owner<'_>,
         session: &mut RedactionSession,
         report: &mut Redacted,
+        pass: Pass,
     ) -> Result<(), ViewError> {
         if s.is_empty() {
             return Ok(());
         }
         for (profile, r) in self.redactors_for(owner)? {
             let before = placeholder_counts(s);
-            let out = r.redact(s, session).map_err(|e| ViewError {
+            let out = match pass {
+                Pass::Full => r.redact(s, session),
+                Pass::Learned => r.redact_learned(s, session),
+            }
+            .map_err(|e| ViewError {
                 profile: profile.to_string(),
                 reason: e.to_string(),
             })?;
@@ -455,9 +491,49 @@ impl PhiPolicy {
         };
         let mut session = RedactionSession::new();
         let mut report = Redacted::default();
-        if let Err(e) = self.redact_string(reason, owner, &mut session, &mut report) {
+        if let Err(e) = self.redact_string(reason, owner, &mut session, &mut report, Pass::Full) {
             *reason = format!("[text withheld: {e}]");
         }
+    }
+}
+
+/// The two passes of one view: every detector, then only the names the first pass learned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Full,
+    Learned,
+}
+
+/// Keys of an inbox message (`MessageOut`): its text and the preview folded from it.
+const TEXT_KEY: &str = "text";
+const PREVIEW_KEY: &str = "preview";
+
+/// A message's text without the fence MCP answers wrap it in (`<<untrusted:ID>>\n…\n<</…>>`).
+fn unfenced(text: &str) -> &str {
+    let Some(rest) = text.strip_prefix("<<untrusted:") else {
+        return text;
+    };
+    let Some((_, body)) = rest.split_once(">>\n") else {
+        return text;
+    };
+    match body.rfind("\n<</untrusted:") {
+        Some(end) => &body[..end],
+        None => text,
+    }
+}
+
+fn fold_preview(text: &str) -> String {
+    crate::sanitize::one_line(unfenced(text), crate::sanitize::MAX_PREVIEW_CHARS)
+}
+
+/// Whether `map` is a message whose preview is its text folded (as ingestion makes it).
+fn preview_of_text(map: &Map<String, Value>) -> bool {
+    match (
+        map.get(TEXT_KEY).and_then(Value::as_str),
+        map.get(PREVIEW_KEY).and_then(Value::as_str),
+    ) {
+        (Some(text), Some(preview)) => fold_preview(text) == preview,
+        _ => false,
     }
 }
 
@@ -516,6 +592,47 @@ mod tests {
             [profiles.deals]
         "#;
         crate::config::Config::from_toml_str(toml, std::path::Path::new("t.toml")).expect("config")
+    }
+
+    /// Issue 29: one answer, one redaction. A name the text teaches is gone from the fields
+    /// read before it (subject, sender, attachment names) and from an earlier message; the
+    /// preview is the redacted text folded.
+    #[test]
+    fn every_field_of_an_answer_agrees() {
+        let p = PhiPolicy::from_config(&config());
+        let text = "<<untrusted:abcdefghijklmnopqrst>>\nPatient: Ximena Quispe-Mamani called about\nPID|1||7110489^^^RVC^MR||ABERNATHY^RUTH||19521103|F\n<</untrusted:abcdefghijklmnopqrst>>";
+        let mut v = json!({"messages": [
+            {"profile": "clinic", "subject": "Re: Quispe-Mamani", "text": "nothing here", "preview": "nothing here"},
+            {"profile": "clinic", "subject": "Quispe-Mamani forms",
+             "from": {"name": "Ximena Quispe-Mamani", "address": "desk@clinic.example"},
+             "attachments": [{"name": "Quispe-Mamani_scan.pdf"}],
+             "text": text,
+             "preview": fold_preview(text)},
+        ]});
+        p.view(false, &Placeholders::default(), &mut v, None)
+            .unwrap();
+        let s = v.to_string();
+        for id in [
+            "Quispe",
+            "Ximena",
+            "7110489",
+            "ABERNATHY",
+            "RUTH",
+            "19521103",
+        ] {
+            assert!(!s.contains(id), "{id} in {s}");
+        }
+        let m = &v["messages"][1];
+        assert_eq!(
+            m["preview"].as_str().unwrap(),
+            fold_preview(m["text"].as_str().unwrap())
+        );
+        // A preview that is not the text folded is redacted on its own, not replaced.
+        let mut w = json!({"profile": "clinic", "text": "Patient Margaret Okafor", "preview": "Okafor (custom)"});
+        p.view(false, &Placeholders::default(), &mut w, None)
+            .unwrap();
+        assert!(w["preview"].as_str().unwrap().ends_with("(custom)"), "{w}");
+        assert!(!w.to_string().contains("Okafor"), "{w}");
     }
 
     #[test]

@@ -72,6 +72,18 @@ pub async fn read(
         Answer::Attachment(a) => a,
         other => return Err(wrong_answer(&tool, &other)),
     };
+    if a.awaiting_approval {
+        // A file a draft took in from the outbound folder: no name, no bytes until the
+        // operator approves a draft that sends it.
+        let v = json!({
+            "sha256": a.sha256,
+            "size": a.size,
+            "awaiting_approval": "attached from the outbound folder by a draft the operator has not approved: only its hash and size until then",
+        });
+        return Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(json_text(&v)?, uri).with_mime_type("application/json"),
+        ]));
+    }
     let phi = hub.engine().phi();
     let restricted = !who.hipaa_cleared
         && phi.is_active()

@@ -447,9 +447,12 @@ impl Hub {
         }
         let mut v = serde_json::to_value(&result)
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-        let structured_text = v
-            .get("structuredContent")
-            .and_then(|s| serde_json::to_string(s).ok());
+        // One redaction per answer: the text copy of the structured answer is not redacted on
+        // its own (two passes over the same answer disagreed: the second knew names the first
+        // learned late) but written again from the one redacted structured value. A copy is
+        // recognised by its value, not its bytes: the typed answer's field order is not the
+        // `Value`'s sorted one.
+        let original = v.get("structuredContent").cloned();
         if let Some(sc) = v.get_mut("structuredContent") {
             self.present(who, placeholders, tool, sc, None).await?;
         }
@@ -459,9 +462,12 @@ impl Hub {
                 let Some(Value::String(text)) = item.get_mut("text") else {
                     continue;
                 };
-                match (&new_structured, &structured_text) {
-                    // The JSON copy of the structured answer: the redacted one replaces it.
-                    (Some(sc), Some(orig)) if orig == text => {
+                let is_copy = original.as_ref().is_some_and(|orig| {
+                    text.starts_with(['{', '['])
+                        && serde_json::from_str::<Value>(text).is_ok_and(|t| &t == orig)
+                });
+                match &new_structured {
+                    Some(sc) if is_copy => {
                         *text = serde_json::to_string(sc)
                             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
                     }

@@ -66,6 +66,10 @@ pub struct Owners {
     /// Neutralized name and media type of the first arrival.
     pub name: String,
     pub media_type: String,
+    /// First stored from a path of `[attachments] outbound_dirs` by a draft, not by mail: its
+    /// bytes are served to MCP clients only once a draft attaching it is approved.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_path: bool,
 }
 
 /// The store. Cheap to clone (shared state).
@@ -255,6 +259,7 @@ impl AttachmentStore {
             profiles: Vec::new(),
             name: name.to_string(),
             media_type: media_type.to_string(),
+            by_path: false,
         });
         if owners.profiles.iter().any(|p| p == profile) {
             return Ok(());
@@ -262,6 +267,22 @@ impl AttachmentStore {
         owners.profiles.push(profile.to_string());
         let bytes = serde_json::to_vec(&owners).map_err(io::Error::other)?;
         crate::paths::write_atomic(&path, &bytes)
+    }
+
+    /// Mark a file as first stored from an outbound path (see [`Owners::by_path`]).
+    pub fn mark_by_path(&self, sha256: &str) -> io::Result<()> {
+        let Some(mut owners) = self.owners(sha256)? else {
+            return Err(io::Error::new(
+                ErrorKind::NotFound,
+                "no owner record for a file just stored",
+            ));
+        };
+        if owners.by_path {
+            return Ok(());
+        }
+        owners.by_path = true;
+        let bytes = serde_json::to_vec(&owners).map_err(io::Error::other)?;
+        crate::paths::write_atomic(&self.owners_path(sha256), &bytes)
     }
 
     fn owners_path(&self, sha256: &str) -> PathBuf {

@@ -31,7 +31,9 @@ use std::fmt;
 use regex::Regex;
 
 mod keep;
+mod lexicon;
 mod names;
+mod positions;
 mod rules;
 mod session;
 mod structured;
@@ -266,6 +268,33 @@ pub(super) const SSN_WORDS: &[&str] = &[
     "tax id",
 ];
 
+/// Context about a patient that makes a bare run of seven or more digits a record number
+/// (lower case; matched as substrings of the words before it). Narrow on purpose: order,
+/// prescription and product numbers sit next to clinical words too.
+pub(super) const RECORD_WORDS: &[&str] = &[
+    "patient",
+    "pt ",
+    "pt:",
+    "pt#",
+    "pt.",
+    "chart",
+    "record",
+    "mrn",
+    "mr ",
+    "mr:",
+    "admit",
+    "admission",
+    "discharge",
+    "encounter",
+    "hl7",
+    "pid",
+    "resident",
+    "dob",
+    "specimen",
+    "accession",
+    "referral for",
+];
+
 /// Words that make a compact yyyymmdd number a date tied to a person.
 pub(super) const DATE_WORDS: &[&str] = &[
     "dob", "d.o.b", "birth", "born", "b.", "admi", "discharg", "date", "dos", "died", "death",
@@ -395,6 +424,55 @@ impl Redactor {
         Ok(out)
     }
 
+    /// Replace only the names `session` has learned (on this call's earlier texts or before)
+    /// in `text`: the cheap second pass that makes every field of one answer agree, e.g. a
+    /// subject redacted before the message text taught the session its patient's name.
+    /// Placeholders already in `text` are left as they are.
+    pub fn redact_learned(
+        &self,
+        text: &str,
+        session: &mut RedactionSession,
+    ) -> Result<String, RedactError> {
+        let mut cands: Vec<(Span, u8)> = Vec::new();
+        let words = word_set(text);
+        for name in &session.known_names {
+            if !words.contains(lead_word(name)) || self.keep.keeps(name) {
+                continue;
+            }
+            for (i, _) in text.match_indices(name.as_str()) {
+                let end = i + name.len();
+                if word_boundary(text, i, end) && !inside_placeholder(text, i) {
+                    cands.push((
+                        Span {
+                            kind: Kind::Person,
+                            start: i,
+                            end,
+                        },
+                        30,
+                    ));
+                }
+            }
+        }
+        if cands.is_empty() {
+            return Ok(text.to_string());
+        }
+        let spans = resolve(cands, text)?;
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for sp in &spans {
+            out.push_str(&text[last..sp.start]);
+            out.push_str(&session.placeholder(sp.kind, &text[sp.start..sp.end]));
+            last = sp.end;
+        }
+        out.push_str(&text[last..]);
+        Ok(out)
+    }
+
+    /// How many names the session has learned (a caller sees whether a pass taught it more).
+    pub fn learned_names(session: &RedactionSession) -> usize {
+        session.known_names.len()
+    }
+
     /// The identifiers found in `text`, sorted, non-overlapping (what [`Redactor::redact`]
     /// replaces on a fresh session). Used by measurement and by callers that only need to know
     /// whether a text carries PHI.
@@ -402,9 +480,25 @@ impl Redactor {
         self.find_with(text, &[])
     }
 
-    fn find_with(&self, text: &str, known: &[String]) -> Result<Vec<Span>, RedactError> {
+    fn find_with(&self, raw: &str, known: &[String]) -> Result<Vec<Span>, RedactError> {
+        // Identifiers are glued with underscores in file names and exports
+        // (`Margaret_Okafor_123-45-6789_MRN00442211.txt`) and a regex `\b` takes `_` for a
+        // letter: the shape rules read a copy with `_` as a blank (same length, so every
+        // offset holds for `raw`). Addresses of mail and the web keep theirs.
+        let spaced;
+        let text = if raw.contains('_') {
+            spaced = raw.replace('_', " ");
+            spaced.as_str()
+        } else {
+            raw
+        };
         let mut cands: Vec<(Span, u8)> = Vec::new();
         for rule in &self.rules {
+            let text = if matches!(rule.kind, Kind::Email | Kind::Url) {
+                raw
+            } else {
+                text
+            };
             if rule.check == Check::PersonAll {
                 person_runs(&rule.re, text, rule.prio, &mut cands);
                 continue;
@@ -432,12 +526,17 @@ impl Redactor {
                 }
             }
         }
-        structured::hl7(text, &mut cands);
+        structured::hl7(raw, &mut cands);
+        positions::lexicon_names(raw, &self.keep, &mut cands);
+        let text = raw;
         let mut cands = one_line_each(cands, text);
         self.keep.filter(text, &mut cands);
         // Names learned earlier in the job (or in this text): exact, whole-word occurrences.
+        // A job learns hundreds; only those whose first word the text holds are searched.
+        let words = word_set(text);
         let learned: Vec<String> = known
             .iter()
+            .filter(|n| words.contains(lead_word(n)))
             .cloned()
             .chain(
                 cands
@@ -672,17 +771,51 @@ fn merge_touching(mut v: Vec<Span>) -> Vec<Span> {
     out
 }
 
+/// Whether `c` belongs to a word as learned names are looked up: letters only, as
+/// [`word_boundary`] reads a name's edges ("Okafor" in "Okafor123" or "Okafor-Smith").
+fn in_word(c: char) -> bool {
+    c.is_alphabetic()
+}
+
+/// The words of `text` (see [`in_word`]).
+fn word_set(text: &str) -> std::collections::HashSet<&str> {
+    text.split(|c: char| !in_word(c))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The first word of a learned name: a text holding the name holds this word.
+fn lead_word(name: &str) -> &str {
+    name.split(|c: char| !in_word(c)).next().unwrap_or(name)
+}
+
+/// Whether byte `at` lies inside a placeholder (`<PERSON_1>`) already in the text.
+fn inside_placeholder(text: &str, at: usize) -> bool {
+    let before = &text[..at];
+    match (before.rfind('<'), before.rfind('>')) {
+        (Some(open), close) => {
+            close.is_none_or(|c| c < open)
+                && at - open <= 24
+                && text[open + 1..at]
+                    .bytes()
+                    .all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
+        }
+        _ => false,
+    }
+}
+
 pub(super) fn word_boundary(text: &str, start: usize, end: usize) -> bool {
     let before = text[..start].chars().next_back();
     let after = text[end..].chars().next();
-    !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    // Letters only: a name glued to digits ("Okafor1961", "Okafor_123") is still a word.
+    !before.is_some_and(char::is_alphabetic) && !after.is_some_and(char::is_alphabetic)
 }
 
 /// What to remember of a detected name for the rest of the job: the full form and its
 /// capitalised parts long enough not to be initials or particles.
 pub(super) fn name_variants(name: &str) -> Vec<String> {
     let words: Vec<&str> = name
-        .split(|c: char| c.is_whitespace() || c == ',' || c == '^')
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '^' || c == '_')
         .map(|w| w.trim_end_matches('.'))
         .filter(|w| !w.is_empty())
         .collect();
@@ -707,18 +840,30 @@ pub(super) fn name_variants(name: &str) -> Vec<String> {
         at += w.len() + 1;
     }
     for w in words {
-        if w.chars().count() >= 3
-            && w.chars().next().is_some_and(char::is_uppercase)
-            && !not_a_name(w)
-        {
-            // The same word in the other common case: "OKAFOR" in a feed, "Okafor" in a note.
+        let w = w.trim_end_matches(['\'', '’']);
+        let capitalised = w.chars().next().is_some_and(char::is_uppercase);
+        let plain_word = lexicon::LEXICON.is_common(w);
+        if w.chars().count() >= 3 && !not_a_name(w) && (capitalised || !plain_word) {
+            // The same word in the other cases: "OKAFOR" in a feed, "Okafor" in a note,
+            // "okafor" in a chat (lower case only when it is not also a common word: a
+            // "Grace" found after "Hi" leaves "grace period" alone).
             let mut cs = w.chars();
             let title: String = cs
                 .next()
                 .into_iter()
+                .flat_map(char::to_uppercase)
                 .chain(cs.flat_map(char::to_lowercase))
                 .collect();
-            for form in [w.to_string(), title, w.to_uppercase()] {
+            let lower = (!plain_word).then(|| w.to_lowercase());
+            for form in [
+                Some(w.to_string()),
+                Some(title),
+                Some(w.to_uppercase()),
+                lower,
+            ]
+            .into_iter()
+            .flatten()
+            {
                 if !v.contains(&form) {
                     v.push(form);
                 }
@@ -874,6 +1019,112 @@ mod tests {
             ("Springfield, IL 62704-1180", "62704-1180"),
         ] {
             hides(&r, text, &[v]);
+        }
+    }
+
+    /// The forms issue 29 found passing, each in a context clinic text writes it in; the
+    /// roster knows only "Margaret Okafor" (and "Thomas Reed", for a short form).
+    #[test]
+    fn names_issue_29_found_passing() {
+        let r = Redactor::with_options(
+            &RedactorConfig {
+                names: vec![
+                    "Margaret Okafor".into(),
+                    "Thomas Reed".into(),
+                    "Oluwaseun \"Olu\" Adeyemi".into(),
+                ],
+                patterns: vec![],
+            },
+            &RedactorOptions {
+                keep: vec!["Lakeside Clinic".into(), "Priya Raman".into()],
+                redact_conditions: false,
+            },
+        )
+        .unwrap();
+        for (text, v) in [
+            ("PID|1||123^^^RVC^MR||ABERNATHY^RUTH||", "ABERNATHY^RUTH"),
+            ("NK1|1|ZHOU^MEI-LING|DTR", "ZHOU^MEI-LING"),
+            (
+                "1. POPESCU, ANA-MARIA  DOB 01/02/1950",
+                "POPESCU, ANA-MARIA",
+            ),
+            ("CASTILLO, MARÍA JOSÉ - follow up", "CASTILLO, MARÍA JOSÉ"),
+            ("AL-FARSI, ABDULLAH   A1c 7.2", "AL-FARSI, ABDULLAH"),
+            ("FINCH, HAROLD (bed 2)", "FINCH, HAROLD"),
+            ("OKAFOR labs are back", "OKAFOR"),
+            ("told okafor to fast", "okafor"),
+            ("vargas, consuelo called", "vargas, consuelo"),
+            ("spoke to rajesh patel re refill", "rajesh patel"),
+            ("caller fatima zahra benali asked", "fatima zahra benali"),
+            ("hi its emeka nwosu again", "emeka nwosu"),
+            ("pt wiśniewski no show", "wiśniewski"),
+            ("Soledad called about the forms", "Soledad"),
+            ("Hi Grace, the forms are ready", "Grace"),
+            ("Brandon will pick them up", "Brandon"),
+            ("Per family, Olu prefers mornings", "Olu"),
+            ("left msg for tom, no answer", "tom"),
+            ("Thanks,\nLuz", "Luz"),
+            ("Dear Ms. Achterberg,", "Achterberg"),
+            ("her daughter rosa will drive", "rosa"),
+        ] {
+            hides(&r, text, &[v]);
+        }
+        // Kept: the practice's staff, words that are also names, deadlines.
+        for clean in [
+            "Dr. Raman reviewed it; Priya will call.",
+            "Grace period ends Friday; will call by end of day.",
+            "Rose 2 points on the pain scale; May follow up in June.",
+        ] {
+            assert_eq!(r.find(clean).unwrap(), vec![], "{clean}");
+        }
+    }
+
+    #[test]
+    fn glued_identifiers_lose_every_part() {
+        let r = clinic();
+        let name = "Margaret_Okafor_123-45-6789_MRN00442211_DOB_1961-03-14.txt";
+        hides(
+            &r,
+            name,
+            &[
+                "Margaret",
+                "Okafor",
+                "123-45-6789",
+                "00442211",
+                "1961-03-14",
+            ],
+        );
+        // A preview folds the feed's line breaks: segments are read mid-line too.
+        let preview = "MSH|^~\\&|LAB|RVC|||202601011200||ADT^A04|9|P|2.5 PID|1||7110489^^^RVC^MR||ABERNATHY^RUTH^L||19521103|F PV1|1|O";
+        hides(&r, preview, &["7110489", "ABERNATHY", "RUTH", "19521103"]);
+        hides(&r, "pt 7110489 called about labs", &["7110489"]);
+        assert!(r.find("order of 1200000 gloves").unwrap().len() <= 1);
+    }
+
+    #[test]
+    fn dates_of_birth_said_in_words_deadlines_stay() {
+        let r = clinic();
+        hides(
+            &r,
+            "dob is twelve twenty eight nineteen sixty one ok",
+            &["twelve twenty eight nineteen sixty one"],
+        );
+        hides(
+            &r,
+            "born March fourteenth, nineteen sixty-one.",
+            &["March fourteenth, nineteen sixty-one"],
+        );
+        hides(
+            &r,
+            "birthday fourteen march nineteen sixty one",
+            &["fourteen march nineteen sixty one"],
+        );
+        for clean in [
+            "Please send it by Friday, end of day.",
+            "call back next Tuesday or tomorrow morning",
+            "we need twelve boxes by the end of the week",
+        ] {
+            assert_eq!(r.find(clean).unwrap(), vec![], "{clean}");
         }
     }
 

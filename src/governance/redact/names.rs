@@ -2,6 +2,7 @@
 
 use regex::Regex;
 
+use super::lexicon::LEXICON;
 use super::words::{ABBREVIATIONS, NOT_SPOKEN_NAMES, TITLE_CASE_TERMS, not_a_name};
 use super::{Kind, Span};
 
@@ -57,6 +58,13 @@ fn after_title_case_term(text: &str, at: usize) -> bool {
     TITLE_CASE_TERMS.contains(&prev)
 }
 
+/// A common word that is no name either ("Scan", "Reviewed"; not "Grace" or "Brown"): the
+/// dictionary's say on a capitalised word in a broad name match.
+fn plain_word(w: &str) -> bool {
+    let i = LEXICON.info(w);
+    (i.common || i.stop) && !i.known_name()
+}
+
 /// Byte range of the name inside a broad name match: leading and trailing non-name words cut
 /// off, `None` when a non-name word remains inside or fewer than two capitalised words (or
 /// one surname with a particle, "Van der Berg") are left.
@@ -67,7 +75,7 @@ fn name_core(s: &str) -> Option<(usize, usize)> {
         .collect();
     let is_name = |w: &str| {
         let w = w.trim_end_matches([',', '.']);
-        !not_a_name(w) && !TITLE_CASE_TERMS.contains(&w)
+        !not_a_name(w) && !TITLE_CASE_TERMS.contains(&w) && !plain_word(w)
     };
     let first = words.iter().position(|(_, w)| is_name(w))?;
     let last = words.iter().rposition(|(_, w)| is_name(w))?;
@@ -101,7 +109,7 @@ pub(super) fn trim_name(s: &str) -> Option<usize> {
     let mut pos = 0;
     for word in s.split_inclusive(char::is_whitespace) {
         let w = word.trim_end().trim_end_matches([',', '.']);
-        if not_a_name(w) {
+        if not_a_name(w) || plain_word(w) {
             break;
         }
         pos += word.len();

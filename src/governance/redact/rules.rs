@@ -3,7 +3,10 @@
 use regex::{Regex, RegexBuilder};
 
 use super::words::*;
-use super::{CONTEXT_WINDOW, Check, DATE_WORDS, Kind, NEAR_WINDOW, RedactError, Rule, SSN_WORDS};
+use super::{
+    CONTEXT_WINDOW, Check, DATE_WORDS, Kind, NEAR_WINDOW, RECORD_WORDS, RedactError, Rule,
+    SSN_WORDS,
+};
 
 pub(super) fn is_fax(text: &str, start: usize) -> bool {
     let mut from = start.saturating_sub(40);
@@ -79,9 +82,29 @@ pub(super) fn roster_regex(names: &[String]) -> Result<Option<Regex>, RedactErro
         if raw.split_whitespace().next().is_none() {
             return Err(RedactError::EmptyName { index });
         }
-        let folded = fold_ascii(raw);
-        for form in [raw.as_str(), folded.as_str()] {
-            roster_forms(form, &mut alts);
+        let (name, nicks) = roster_entry(raw);
+        if name.split_whitespace().next().is_none() {
+            return Err(RedactError::EmptyName { index });
+        }
+        let words: Vec<&str> = name.split_whitespace().collect();
+        let mut forms = vec![name.clone()];
+        // The short forms the entry lists, and the usual ones of its first name: each alone
+        // and with the surname ("Olu", "Olu Adeyemi"; "Tom Reed" for "Thomas Reed").
+        let mut shorts = nicks;
+        shorts.extend(nicknames(words[0]));
+        for nick in shorts {
+            if words.len() > 1 {
+                forms.push(format!("{nick} {}", words[1..].join(" ")));
+            } else {
+                forms.push(nick);
+            }
+        }
+        for form in forms {
+            let folded = fold_ascii(&form);
+            roster_forms(&form, &mut alts);
+            if folded != form {
+                roster_forms(&folded, &mut alts);
+            }
         }
     }
     if alts.is_empty() {
@@ -104,9 +127,104 @@ pub(super) fn roster_regex(names: &[String]) -> Result<Option<Regex>, RedactErro
         })
 }
 
+/// A roster entry without its short forms, and those: `Oluwaseun "Olu" Adeyemi` and
+/// `Oluwaseun (Olu) Adeyemi` list "Olu".
+fn roster_entry(raw: &str) -> (String, Vec<String>) {
+    let mut name = String::new();
+    let mut nicks = Vec::new();
+    let mut rest = raw;
+    while let Some(open) = rest.find(['"', '(', '“']) {
+        name.push_str(&rest[..open]);
+        let after = &rest[open..];
+        let close = match after.chars().next() {
+            Some('(') => ')',
+            Some('“') => '”',
+            _ => '"',
+        };
+        let body = &after[after.chars().next().map_or(1, char::len_utf8)..];
+        match body.find(close) {
+            Some(end) => {
+                let nick = body[..end].trim();
+                if !nick.is_empty() {
+                    nicks.push(nick.to_string());
+                }
+                rest = &body[end + close.len_utf8()..];
+            }
+            None => {
+                rest = body;
+            }
+        }
+    }
+    name.push_str(rest);
+    (name.split_whitespace().collect::<Vec<_>>().join(" "), nicks)
+}
+
+/// Usual short forms of common English first names (why: a roster lists "Thomas Reed", the
+/// voicemail says "tom"). Short forms that are words ("Will", "Bill") match only as the
+/// roster's other words do (capitalised, not alone).
+const NICKNAMES: &[(&str, &[&str])] = &[
+    ("alexander", &["alex", "sasha"]),
+    ("andrew", &["andy", "drew"]),
+    ("anthony", &["tony"]),
+    ("benjamin", &["ben", "benny"]),
+    ("catherine", &["cathy", "kate", "katie"]),
+    ("charles", &["charlie", "chuck"]),
+    ("christopher", &["chris"]),
+    ("daniel", &["dan", "danny"]),
+    ("david", &["dave"]),
+    ("deborah", &["deb", "debbie"]),
+    ("donald", &["don", "donnie"]),
+    ("edward", &["ed", "eddie", "ted"]),
+    ("elizabeth", &["liz", "beth", "betty", "eliza", "lizzie"]),
+    ("gregory", &["greg"]),
+    ("harold", &["hal", "harry"]),
+    ("henry", &["hank", "harry"]),
+    ("james", &["jim", "jimmy", "jamie"]),
+    ("jennifer", &["jen", "jenny"]),
+    ("john", &["jack", "johnny"]),
+    ("jonathan", &["jon"]),
+    ("joseph", &["joe", "joey"]),
+    ("katherine", &["kathy", "kate", "katie"]),
+    ("kenneth", &["ken", "kenny"]),
+    ("lawrence", &["larry"]),
+    ("margaret", &["maggie", "peggy", "meg"]),
+    ("matthew", &["matt"]),
+    ("michael", &["mike", "mikey"]),
+    ("nicholas", &["nick"]),
+    ("patricia", &["pat", "patty", "trish"]),
+    ("rebecca", &["becky"]),
+    ("richard", &["rick", "rich", "dick"]),
+    ("robert", &["rob", "bob", "bobby"]),
+    ("ronald", &["ron"]),
+    ("samuel", &["sam"]),
+    ("stephen", &["steve"]),
+    ("steven", &["steve"]),
+    ("susan", &["sue", "susie"]),
+    ("thomas", &["tom", "tommy"]),
+    ("timothy", &["tim"]),
+    ("william", &["will", "bill", "billy", "liam"]),
+];
+
+fn nicknames(first: &str) -> Vec<String> {
+    let key = first.to_lowercase();
+    let cap = |n: &str| {
+        let mut cs = n.chars();
+        cs.next()
+            .into_iter()
+            .flat_map(char::to_uppercase)
+            .chain(cs)
+            .collect::<String>()
+    };
+    NICKNAMES
+        .iter()
+        .find(|(full, _)| *full == key)
+        .map(|(_, shorts)| shorts.iter().map(|s| cap(s)).collect())
+        .unwrap_or_default()
+}
+
 /// First names that are also common English words: on their own they are matched only
 /// after a title ("Ms. June"), never bare.
-const WORD_FIRST_NAMES: &[&str] = &[
+pub(super) const WORD_FIRST_NAMES: &[&str] = &[
     "June", "May", "April", "August", "Rose", "Will", "Faith", "Hope", "Grace", "Joy", "Mark",
     "Bill", "Art", "Sue", "Pat", "Amber", "Summer", "Iris", "Ivy", "Lily", "Dawn", "Sky", "Page",
     "Hunter", "Chase", "Bob", "Rob", "Don", "Jack", "Frank", "Ray", "Guy", "Gene", "Max", "Sandy",
@@ -135,8 +253,12 @@ fn roster_forms(name: &str, alts: &mut Vec<String>) {
         alts.push(format!(r"{i}\.[ \t]*{sur}"));
         alts.push(format!(r"{sur},[ \t]*{i}\."));
     }
-    // Alone: exactly capitalised or in capitals (why: "Will", "Rose", "Young" are also words).
+    // Alone: in any case when the word is no common word ("okafor" in a chat), else exactly
+    // capitalised or in capitals (why: "Will", "Rose", "Young" are also words).
     let cased = |w: &str| {
+        if w.chars().count() >= 3 && !super::lexicon::LEXICON.is_common(w) {
+            return regex::escape(w);
+        }
         let mut cs = w.chars();
         let title: String = cs
             .next()
@@ -150,8 +272,14 @@ fn roster_forms(name: &str, alts: &mut Vec<String>) {
             regex::escape(&w.to_uppercase())
         )
     };
+    // A surname of several words alone ("van der Berg"): in any case unless its last word is
+    // a common one.
     if words.len() > 2 {
-        alts.push(format!(r"(?-i:{sur})"));
+        if super::lexicon::LEXICON.is_common(words[words.len() - 1]) {
+            alts.push(format!(r"(?-i:{sur})"));
+        } else {
+            alts.push(sur.clone());
+        }
     }
     if words[words.len() - 1].chars().count() >= 2 {
         alts.push(cased(words[words.len() - 1]));
@@ -216,6 +344,11 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let yearw = format!(
         r"(?:nineteen|eighteen)[- ]?(?:hundred|oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?)|two[- ]thousand(?:(?:[- ]and)?[- ](?:{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?))?|twenty[- ](?:oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?)"
     );
+    // A day and a month as cardinal number words ("twenty eight", "oh three").
+    let dayw = format!(
+        r"(?:thirty(?:[- ]one)?|twenty(?:[- ]{unit_w})?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|(?:oh|zero)[- ]?{unit_w}|{unit_w})"
+    );
+    let monthnw = format!(r"(?:ten|eleven|twelve|(?:oh|zero)[- ]?{unit_w}|{unit_w})");
     let monthw = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)";
     let agew = format!(
         r"(?:ninety(?:[- ]{unit_w})?|(?:a|one)[- ]hundred(?:(?:[- ]and)?[- ](?:{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?))?)"
@@ -619,6 +752,22 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Date,
             53,
             Check::None,
+            // All in number words, as a date of birth is said on a call: "twelve twenty eight
+            // nineteen sixty one", "oh three, fourteenth, nineteen sixty-one". The year in
+            // words makes it a date (why: "twelve twenty" alone is a count).
+            format!(r"(?i)\b{monthnw}[ \t,/-]+(?:the[ \t]+)?(?:{ordw}|{dayw})[ \t,/-]+{yearw}\b"),
+        ),
+        (
+            Kind::Date,
+            53,
+            Check::None,
+            // "fourteen march nineteen sixty one", "march fourteen, nineteen sixty-one".
+            format!(r"(?i)\b(?:(?:the[ \t]+)?(?:{ordw}|{dayw})(?:[ \t]+of)?[ \t]+{monthw}|{monthw}[ \t]+(?:the[ \t]+)?(?:{ordw}|{dayw})),?[ \t]+(?:{yearw}|{year})\b"),
+        ),
+        (
+            Kind::Date,
+            53,
+            Check::None,
             format!(r"(?i)\b(?:the[ \t]+)?(?:{ordw}|{day})[ \t]+of[ \t]+{monthw},?[ \t]+(?:{yearw}|{year})\b"),
         ),
         (
@@ -646,6 +795,15 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             format!(r"(?i)\b(?P<v>{agew})[- ](?:years?|yrs?)(?:[- ]old)?\b"),
         ),
         // --- identifiers by short labels ---
+        (
+            Kind::Mrn,
+            47,
+            Check::Near(RECORD_WORDS),
+            // An unlabelled record number: seven to ten digits a few words after clinical
+            // context ("pt 7110489 called", "labs for 7110489"). Ranked below dates and phones,
+            // which take their own shapes.
+            r"\b\d{7,10}\b".into(),
+        ),
         (
             Kind::Account,
             75,

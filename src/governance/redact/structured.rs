@@ -92,9 +92,42 @@ pub(super) fn hl7(text: &str, cands: &mut Vec<(Span, u8)>) {
     let mut off = 0;
     for line in text.split_inclusive(['\r', '\n']) {
         let body = line.trim_end_matches(['\r', '\n']);
-        segment(body, off, cands);
+        // A segment may also start inside a line: a preview folds the feed's line breaks
+        // into blanks, and mail may quote a segment after other text. Each runs to the next
+        // segment's start.
+        let starts = segment_starts(body);
+        for (k, &at) in starts.iter().enumerate() {
+            let end = starts.get(k + 1).copied().unwrap_or(body.len());
+            segment(body[at..end].trim_end(), off + at, cands);
+        }
         off += line.len();
     }
+}
+
+/// Where segments start in `line`: at its start, or after a blank or a quote mark, as three
+/// capitals or digits (a capital first) and a `|`.
+fn segment_starts(line: &str) -> Vec<usize> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    for (i, _) in line.match_indices('|') {
+        if i < 3 {
+            continue;
+        }
+        let at = i - 3;
+        let id = &b[at..i];
+        let head = id[0].is_ascii_uppercase()
+            && id
+                .iter()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+        // Also after an escaped line break (`\rPID|` in JSON text).
+        let fresh = at == 0
+            || matches!(b[at - 1], b' ' | b'\t' | b'"' | b'\'' | b'>')
+            || (at >= 2 && matches!(b[at - 1], b'r' | b'n') && b[at - 2] == b'\\');
+        if head && fresh {
+            out.push(at);
+        }
+    }
+    out
 }
 
 fn segment(line: &str, off: usize, cands: &mut Vec<(Span, u8)>) {

@@ -1,0 +1,739 @@
+//! The name lexicon and the dictionary of common words, from public data (assets/phi/, see its
+//! README): first names (US Census 1990, every name listed), the 15,000 most frequent surnames
+//! (US Census 1990), and the lower-case words of SCOWL's small American English list. They
+//! decide, word by word, whether a word in a name position is a name (fail closed: a word the
+//! dictionary does not know is one) and whether a word standing alone is (only a known name
+//! that is not also a common word).
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use super::rules::fold_ascii;
+
+const FIRST_NAMES: &str = include_str!("../../../assets/phi/first_names.txt");
+const SURNAMES: &str = include_str!("../../../assets/phi/surnames.txt");
+const COMMON_WORDS: &str = include_str!("../../../assets/phi/common_words.txt");
+
+/// Names SCOWL also lists as lower-case words ("maria" the lunar seas, "martin" the bird) that
+/// in clinic text are almost always the name: not counted as common words.
+const NAMES_FIRST: &[&str] = &[
+    "maria", "carol", "sally", "sue", "patty", "marina", "dolly", "christen", "barb", "dean",
+    "peter", "mike", "harry", "earl", "warren", "martin", "victor", "hazel", "heather", "rosemary",
+    "sherry", "eddy", "brandy", "misty", "sandy", "penny", "robin", "ruby", "viola", "gene",
+];
+
+/// Words that are never part of a name, in any case, whatever the lexicon says: function words,
+/// auxiliaries, the cue words themselves, weekdays, months and relative dates (deadlines must
+/// stay readable), chat and clinical abbreviations, eponyms of tests and conditions, payers and
+/// record systems.
+const STOP: &[&str] = &[
+    // function words and auxiliaries
+    "a",
+    "an",
+    "the",
+    "and",
+    "or",
+    "but",
+    "nor",
+    "if",
+    "so",
+    "as",
+    "at",
+    "by",
+    "for",
+    "from",
+    "in",
+    "into",
+    "of",
+    "off",
+    "on",
+    "onto",
+    "out",
+    "over",
+    "per",
+    "to",
+    "up",
+    "via",
+    "with",
+    "without",
+    "about",
+    "after",
+    "before",
+    "again",
+    "also",
+    "just",
+    "still",
+    "only",
+    "then",
+    "than",
+    "that",
+    "this",
+    "these",
+    "those",
+    "there",
+    "here",
+    "what",
+    "who",
+    "whom",
+    "whose",
+    "which",
+    "when",
+    "where",
+    "why",
+    "how",
+    "is",
+    "was",
+    "are",
+    "were",
+    "be",
+    "been",
+    "being",
+    "am",
+    "has",
+    "have",
+    "had",
+    "do",
+    "does",
+    "did",
+    "will",
+    "would",
+    "shall",
+    "should",
+    "may",
+    "might",
+    "must",
+    "can",
+    "could",
+    "not",
+    "no",
+    "yes",
+    "ok",
+    "okay",
+    "i",
+    "me",
+    "my",
+    "mine",
+    "you",
+    "your",
+    "yours",
+    "he",
+    "him",
+    "his",
+    "she",
+    "her",
+    "hers",
+    "it",
+    "its",
+    "we",
+    "us",
+    "our",
+    "they",
+    "them",
+    "their",
+    "all",
+    "any",
+    "some",
+    "each",
+    "every",
+    "both",
+    "either",
+    "neither",
+    "none",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "re",
+    "fw",
+    "fwd",
+    "cc",
+    "bcc",
+    "attn",
+    "hi",
+    "hello",
+    "hey",
+    "dear",
+    "thanks",
+    "thank",
+    "thx",
+    "ty",
+    "pls",
+    "plz",
+    "please",
+    "regards",
+    "sincerely",
+    "cheers",
+    "best",
+    "morning",
+    "afternoon",
+    "evening",
+    "night",
+    "good",
+    "team",
+    "all",
+    "everyone",
+    "folks",
+    "um",
+    "uh",
+    "er",
+    "ah",
+    "eh",
+    "hmm",
+    "erm",
+    "mm",
+    "oh",
+    "yeah",
+    "yep",
+    "nope",
+    "like",
+    "min",
+    "max",
+    "sec",
+    "soc",
+    "hrs",
+    "mins",
+    "wk",
+    "wks",
+    "mo",
+    "mos",
+    "yr",
+    "yrs",
+    "approx",
+    // cue words (a cue is not the name it introduces)
+    "pt",
+    "pts",
+    "patient",
+    "patients",
+    "caller",
+    "daughter",
+    "son",
+    "wife",
+    "husband",
+    "mother",
+    "father",
+    "mom",
+    "dad",
+    "sister",
+    "brother",
+    "spouse",
+    "partner",
+    "caregiver",
+    "guardian",
+    "niece",
+    "nephew",
+    "aunt",
+    "uncle",
+    "cousin",
+    "grandson",
+    "granddaughter",
+    "grandmother",
+    "grandfather",
+    "grandma",
+    "grandpa",
+    "mr",
+    "mrs",
+    "ms",
+    "mx",
+    "miss",
+    "dr",
+    "doctor",
+    "prof",
+    "rev",
+    "sr",
+    "jr",
+    "nurse",
+    "resident",
+    "client",
+    "member",
+    "guarantor",
+    "subscriber",
+    "insured",
+    "name",
+    "named",
+    "signed",
+    // days, months, relative dates and times
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "mon",
+    "tue",
+    "tues",
+    "wed",
+    "thu",
+    "thur",
+    "thurs",
+    "fri",
+    "sat",
+    "sun",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+    "today",
+    "tomorrow",
+    "tonight",
+    "yesterday",
+    "tmrw",
+    "tmr",
+    "eod",
+    "cob",
+    "eow",
+    "noon",
+    "midnight",
+    "asap",
+    "am",
+    "pm",
+    "week",
+    "weekend",
+    "month",
+    "year",
+    "christmas",
+    "thanksgiving",
+    "easter",
+    // chat and clinical abbreviations
+    "appt",
+    "appts",
+    "meds",
+    "med",
+    "rx",
+    "dx",
+    "hx",
+    "tx",
+    "sx",
+    "fx",
+    "bp",
+    "hr",
+    "rr",
+    "iv",
+    "po",
+    "prn",
+    "bid",
+    "tid",
+    "qid",
+    "qd",
+    "npo",
+    "ed",
+    "er",
+    "icu",
+    "or",
+    "pcp",
+    "md",
+    "do",
+    "rn",
+    "np",
+    "pa",
+    "lpn",
+    "cna",
+    "mri",
+    "ct",
+    "ekg",
+    "ecg",
+    "cbc",
+    "bmp",
+    "cmp",
+    "inr",
+    "labs",
+    "lab",
+    "vm",
+    "msg",
+    "fyi",
+    "btw",
+    "lol",
+    "omg",
+    "covid",
+    "flu",
+    "xray",
+    "ptt",
+    "tsh",
+    "ua",
+    "uti",
+    "copd",
+    "chf",
+    "htn",
+    "dm",
+    "cad",
+    "ckd",
+    "mrn",
+    "dob",
+    "ssn",
+    "id",
+    "hipaa",
+    "phi",
+    "ehr",
+    "emr",
+    "hl",
+    "adt",
+    "oru",
+    "msh",
+    "pid",
+    "obx",
+    "obr",
+    "nte",
+    "ins",
+    "dept",
+    "ext",
+    "fax",
+    "tel",
+    "ph",
+    "email",
+    "mail",
+    "inbox",
+    "portal",
+    "mychart",
+    "sms",
+    "text",
+    "voicemail",
+    "transcript",
+    "refill",
+    "refills",
+    "pharmacy",
+    "billing",
+    "scheduling",
+    "clinic",
+    "office",
+    "front",
+    "desk",
+    "triage",
+    "intake",
+    "referral",
+    "re",
+    // eponyms (tests, scales, conditions, devices) and systems, payers, products
+    "foley",
+    "holter",
+    "doppler",
+    "parkinson",
+    "parkinsons",
+    "alzheimer",
+    "alzheimers",
+    "crohn",
+    "crohns",
+    "hodgkin",
+    "hodgkins",
+    "bell",
+    "down",
+    "apgar",
+    "glasgow",
+    "braden",
+    "morse",
+    "babinski",
+    "heimlich",
+    "epic",
+    "cerner",
+    "athena",
+    "athenahealth",
+    "allscripts",
+    "meditech",
+    "aetna",
+    "cigna",
+    "humana",
+    "anthem",
+    "kaiser",
+    "medicare",
+    "medicaid",
+    "tricare",
+    "optum",
+    "bluecross",
+    "blue",
+    "cross",
+    "shield",
+    "united",
+    "healthcare",
+    "walgreens",
+    "cvs",
+    "rite",
+    "aid",
+    "costco",
+    "kroger",
+    "quest",
+    "labcorp",
+    "zoom",
+    "teams",
+    "outlook",
+    "microsoft",
+    "google",
+    "gmail",
+    "yahoo",
+    "copilot",
+    "github",
+    "tylenol",
+    "advil",
+    "motrin",
+    "lasix",
+    "coumadin",
+    "eliquis",
+    "xarelto",
+    "lipitor",
+    "zoloft",
+    "metformin",
+    "lisinopril",
+    "amlodipine",
+    "atorvastatin",
+    "gabapentin",
+    "prednisone",
+    "insulin",
+    "warfarin",
+    "levothyroxine",
+    "omeprazole",
+    "losartan",
+    "albuterol",
+    "ozempic",
+];
+
+/// Words that introduce a name: a title, a role, a kin word, a greeting or a closing.
+pub(super) const CUES: &[&str] = &[
+    "pt",
+    "patient",
+    "caller",
+    "daughter",
+    "son",
+    "wife",
+    "husband",
+    "mother",
+    "father",
+    "mom",
+    "dad",
+    "sister",
+    "brother",
+    "spouse",
+    "partner",
+    "caregiver",
+    "guardian",
+    "niece",
+    "nephew",
+    "aunt",
+    "uncle",
+    "cousin",
+    "grandson",
+    "granddaughter",
+    "grandmother",
+    "grandfather",
+    "grandma",
+    "grandpa",
+    "mr",
+    "mrs",
+    "ms",
+    "mx",
+    "miss",
+    "dr",
+    "prof",
+    "dear",
+    "hi",
+    "hello",
+    "hey",
+    "thanks",
+    "thx",
+    "regards",
+    "sincerely",
+    "cheers",
+    "resident",
+    "client",
+    "guarantor",
+    "subscriber",
+    "insured",
+    "attn",
+    "morning",
+    "afternoon",
+    "evening",
+    "named",
+    // verbs a name follows in scheduling and call notes ("move Soledad to 3pm", "remind olu")
+    "move",
+    "reschedule",
+    "book",
+    "seeing",
+    "saw",
+    "remind",
+    "ask",
+    "tell",
+    "per",
+];
+
+/// Titles: after one, a surname that is also a common word is a name ("Dr. Cook").
+pub(super) const TITLES: &[&str] = &["mr", "mrs", "ms", "mx", "miss", "dr", "prof"];
+
+pub(super) struct Lexicon {
+    first: HashSet<&'static str>,
+    sur: HashSet<&'static str>,
+    common: HashSet<&'static str>,
+    stop: HashSet<&'static str>,
+}
+
+pub(super) static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
+    let set = |s: &'static str| -> HashSet<&'static str> {
+        s.lines().map(str::trim).filter(|w| !w.is_empty()).collect()
+    };
+    let mut common = set(COMMON_WORDS);
+    for n in NAMES_FIRST {
+        common.remove(n);
+    }
+    Lexicon {
+        first: set(FIRST_NAMES),
+        sur: set(SURNAMES),
+        common,
+        // Cue words are never the name they introduce (and the name-position pass looks for
+        // cues among the stop words only).
+        stop: STOP.iter().chain(CUES).copied().collect(),
+    }
+});
+
+/// What the lexicon says of one word (looked up lower-cased, accents and apostrophes left out;
+/// a hyphenated word by its parts).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct WordInfo {
+    pub first: bool,
+    pub sur: bool,
+    pub common: bool,
+    pub stop: bool,
+}
+
+impl WordInfo {
+    pub(super) fn known_name(self) -> bool {
+        self.first || self.sur
+    }
+}
+
+impl Lexicon {
+    /// `key` must be lower case.
+    fn one(&self, key: &str) -> WordInfo {
+        WordInfo {
+            first: self.first.contains(key),
+            sur: self.sur.contains(key),
+            common: self.common.contains(key),
+            stop: self.stop.contains(key),
+        }
+    }
+
+    /// The lexicon's view of `word` (any case).
+    pub(super) fn info(&self, word: &str) -> WordInfo {
+        let lower = word.to_lowercase();
+        // Plain ASCII letters (most words) need no folding.
+        let key: String = if lower.bytes().all(|b| b.is_ascii_lowercase()) {
+            lower.clone()
+        } else {
+            fold_ascii(&lower)
+                .chars()
+                .filter(|c| *c != '\'' && *c != '’')
+                .collect()
+        };
+        if !key.contains('-') {
+            let mut i = self.one(&key);
+            // An unknown word in lower case shaped like an English derivation ("reachable",
+            // "titrating") is a word, not a name. Capitalised, it may well be a surname
+            // ("Lindqvist", "Kettering").
+            if !i.known_name() && !i.common && lower == word && derived(&key, &self.common) {
+                i.common = true;
+            }
+            return i;
+        }
+        // "ANA-MARIA", "AL-FARSI", "follow-up": a name when a part is one, common or a stop
+        // word only when every part is.
+        // One-letter parts ("x-ray", "t-cell") are no name parts.
+        let parts: Vec<WordInfo> = key
+            .split('-')
+            .filter(|p| p.chars().count() >= 2)
+            .map(|p| self.one(p))
+            .collect();
+        let whole = self.one(&key);
+        WordInfo {
+            first: whole.first || parts.iter().any(|p| p.first),
+            sur: whole.sur || parts.iter().any(|p| p.sur),
+            common: whole.common || parts.iter().all(|p| p.common || p.stop),
+            stop: whole.stop || parts.iter().all(|p| p.stop),
+        }
+    }
+
+    pub(super) fn is_common(&self, word: &str) -> bool {
+        let i = self.info(word);
+        i.common || i.stop
+    }
+}
+
+/// Whether an unknown lower-case word is an English derivation: a clinical or drug ending no
+/// name has ("nephritis", "losartan"), or an inflection of a word the dictionary knows
+/// ("titrating" from "titrate", "reachable" from "reach"; not "xiaoling").
+fn derived(key: &str, common: &HashSet<&'static str>) -> bool {
+    const CLINICAL: &[&str] = &[
+        "itis", "emia", "osis", "ectomy", "otomy", "scopy", "graphy", "pathy", "plasty", "ology",
+        "pril", "sartan", "statin", "mab", "nib", "azole", "mycin", "cillin", "olol", "dipine",
+        "tidine", "prazole", "afil", "etine", "oxacin", "tion", "sion", "ment", "ness",
+    ];
+    const INFLECTIONS: &[&str] = &[
+        "ing", "ed", "able", "ible", "ly", "ful", "less", "ous", "ive", "ize", "ized", "ise", "er",
+        "ers", "es", "s",
+    ];
+    if key.chars().count() < 5 {
+        return false;
+    }
+    if CLINICAL.iter().any(|e| key.ends_with(e)) {
+        return true;
+    }
+    INFLECTIONS.iter().any(|e| {
+        key.strip_suffix(e).is_some_and(|stem| {
+            stem.len() >= 3
+                && (common.contains(stem)
+                    || common.contains(format!("{stem}e").as_str())
+                    || stem
+                        .strip_suffix(|c: char| stem.ends_with(&format!("{c}{c}")))
+                        .is_some_and(|s| common.contains(s))
+                    || stem
+                        .strip_suffix('i')
+                        .is_some_and(|s| common.contains(format!("{s}y").as_str())))
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lexicon_knows_names_and_words() {
+        let l = &*LEXICON;
+        assert!(l.info("Margaret").first);
+        assert!(l.info("OKAFOR").sur || !l.info("OKAFOR").common);
+        assert!(l.info("Patel").sur);
+        assert!(
+            l.info("María").first,
+            "accents are left out for the look-up"
+        );
+        assert!(l.info("ANA-MARIA").first);
+        assert!(l.info("O'Brien").sur);
+        assert!(l.info("glucose").common);
+        assert!(l.info("Friday").stop);
+        assert!(l.info("follow-up").common);
+        // "Grace" is both: a name in a name position, a word elsewhere.
+        let g = l.info("grace");
+        assert!(g.first && g.common);
+        // Names SCOWL lists as words are names here.
+        assert!(!l.info("maria").common);
+    }
+}

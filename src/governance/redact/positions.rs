@@ -1,0 +1,711 @@
+//! Names found word by word with the lexicon (`lexicon.rs`), the way Philter fails closed but
+//! with a dictionary so precision holds:
+//!
+//! - **Name positions.** After a cue (a title, "pt", "caller", a kin word, a greeting, a
+//!   closing, a signature line) a word is a name unless the dictionary knows it as a common
+//!   word that is not also a name; an unknown word is a name. Up to four words are taken.
+//! - **Registry and HL7 orders** anywhere: `LAST, FIRST` and `LAST^FIRST`, in any case, when
+//!   the lexicon backs one side and neither side is a plain word.
+//! - **Pairs in lower case** ("rajesh patel"): a known name next to a word the dictionary does
+//!   not know.
+//! - **Known names alone** ("Soledad", "PRIYA", "okafor"... ) when the lexicon has them and the
+//!   dictionary does not (so "Grace", "Will", "Rose" alone stay words).
+//!
+//! Words are runs of letters, so `_`, `^`, `|`, `/`, `.` and digits all end a word
+//! (`Margaret_Okafor_123` has the words "Margaret" and "Okafor").
+
+use super::keep::KeepList;
+use super::lexicon::{CUES, LEXICON, TITLES, WordInfo};
+use super::words::{ABBREVIATIONS, TITLE_CASE_TERMS, not_a_name};
+use super::{Kind, Span};
+
+/// Rank of these candidates: with the other cue-based name rules.
+const PRIO: u8 = 31;
+
+/// At most this many words make one name.
+const MAX_WORDS: usize = 4;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Lower,
+    Title,
+    Caps,
+    /// "iPhone", "eGFR": never a name.
+    Mixed,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Tok<'a> {
+    start: usize,
+    end: usize,
+    w: &'a str,
+    shape: Shape,
+    info: WordInfo,
+    /// A contraction ("don't", "I'm"): never a name.
+    contraction: bool,
+}
+
+impl Tok<'_> {
+    fn letters(&self) -> usize {
+        self.w.chars().filter(|c| c.is_alphabetic()).count()
+    }
+
+    fn key(&self) -> String {
+        self.w.to_lowercase()
+    }
+
+    /// Never part of a name, in any position.
+    fn blocked(&self) -> bool {
+        if self.contraction || self.shape == Shape::Mixed || self.info.stop || self.letters() < 2 {
+            return true;
+        }
+        if not_a_name(self.w) {
+            return true;
+        }
+        let title = title_case(self.w);
+        if TITLE_CASE_TERMS.contains(&title.as_str()) && !self.info.known_name() {
+            return true;
+        }
+        self.shape == Shape::Caps && (ABBREVIATIONS.contains(&self.w) || self.letters() < 3)
+    }
+
+    /// A name wherever it stands: known to the lexicon, unknown to the dictionary.
+    fn lone(&self) -> bool {
+        // The cheap look-ups first: most words are common ones.
+        if self.info.common || self.info.stop || !self.info.known_name() {
+            return false;
+        }
+        let letters = self.letters();
+        let shaped = match self.shape {
+            Shape::Title | Shape::Caps => letters >= 3,
+            // Lower case alone: first names only, not the three-letter ones ("min", "tom").
+            Shape::Lower => self.info.first && letters >= 4,
+            Shape::Mixed => false,
+        };
+        shaped && !self.blocked()
+    }
+
+    /// A name in a name position (right after a cue): fail closed.
+    fn in_position(&self, after_title: bool) -> bool {
+        if self.blocked() {
+            return false;
+        }
+        if !self.info.common {
+            // An unknown short word in lower case is an abbreviation ("soc. sec.").
+            return self.shape != Shape::Lower || self.info.known_name() || self.letters() > 3;
+        }
+        match self.shape {
+            Shape::Lower => self.info.first || (after_title && self.info.sur),
+            Shape::Title | Shape::Caps => self.info.first || (after_title && self.info.sur),
+            Shape::Mixed => false,
+        }
+    }
+
+    /// The next word of a name already started.
+    fn continues(&self) -> bool {
+        if self.blocked() {
+            return false;
+        }
+        if !self.info.common {
+            return true;
+        }
+        match self.shape {
+            Shape::Lower => false,
+            Shape::Title | Shape::Caps => self.info.known_name(),
+            Shape::Mixed => false,
+        }
+    }
+}
+
+fn title_case(w: &str) -> String {
+    let mut cs = w.chars();
+    cs.next()
+        .into_iter()
+        .flat_map(char::to_uppercase)
+        .chain(cs.flat_map(char::to_lowercase))
+        .collect()
+}
+
+fn shape_of(w: &str) -> Shape {
+    let mut letters = w.chars().filter(|c| c.is_alphabetic());
+    let Some(first) = letters.next() else {
+        return Shape::Mixed;
+    };
+    let rest: Vec<char> = letters.collect();
+    if first.is_lowercase() {
+        return if rest.iter().all(|c| c.is_lowercase()) {
+            Shape::Lower
+        } else {
+            Shape::Mixed
+        };
+    }
+    if rest.iter().all(|c| c.is_uppercase()) && !rest.is_empty() {
+        return Shape::Caps;
+    }
+    // "McDonald", "O'Brien", "DeShawn": an upper-case letter inside is fine after the first.
+    if rest.iter().any(|c| c.is_lowercase()) {
+        Shape::Title
+    } else {
+        Shape::Mixed
+    }
+}
+
+fn is_joiner(c: char) -> bool {
+    matches!(c, '\'' | '’' | '-')
+}
+
+/// The words of `text`: runs of letters, with an apostrophe or hyphen inside ("O'Brien",
+/// "ANA-MARIA"); a possessive's "'s" is left out of the word.
+fn tokens(text: &str) -> Vec<Tok<'_>> {
+    let mut out = Vec::new();
+    let mut it = text.char_indices().peekable();
+    while let Some((i, c)) = it.next() {
+        if !c.is_alphabetic() {
+            continue;
+        }
+        let start = i;
+        let mut end = i + c.len_utf8();
+        while let Some(&(j, d)) = it.peek() {
+            if d.is_alphabetic() {
+                end = j + d.len_utf8();
+                it.next();
+            } else if is_joiner(d)
+                && text[j + d.len_utf8()..]
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphabetic)
+            {
+                it.next();
+            } else {
+                break;
+            }
+        }
+        let mut w = &text[start..end];
+        let mut contraction = false;
+        if let Some(at) = w.rfind(['\'', '’']) {
+            let tail = &w[at..];
+            let suffix: String = tail.chars().skip(1).collect::<String>().to_lowercase();
+            match suffix.as_str() {
+                "s" => w = &w[..at],
+                "t" | "m" | "re" | "ve" | "ll" | "d" => contraction = true,
+                _ => {}
+            }
+        }
+        let end = start + w.len();
+        out.push(Tok {
+            start,
+            end,
+            w,
+            shape: shape_of(w),
+            info: LEXICON.info(w),
+            contraction,
+        });
+    }
+    out
+}
+
+/// Adds the lexicon's name candidates of `text` to `cands` (names the keep list keeps are
+/// left out).
+pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    let toks = tokens(text);
+    let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
+    let mut push = |s: usize, e: usize| {
+        let v = &text[s..e];
+        if !keep.keeps(v) && !eponym(&text[e..]) {
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: s,
+                    end: e,
+                },
+                PRIO,
+            ));
+        }
+    };
+    // The words after a name's first word, while they continue it: blanks between, or an
+    // initial ("Margaret A. Okafor"); returns the end of the name.
+    let extend = |from: usize, toks: &[Tok<'_>]| -> usize {
+        let mut last = from;
+        let mut n = 1;
+        let mut j = from + 1;
+        while j < toks.len() && n < MAX_WORDS {
+            let g = gap(&toks[j - 1], &toks[j]);
+            // A surname particle or prefix and the word after it: "Rose St. Clair",
+            // "ST._CLAIR", "Anneliese van der Berg".
+            if particle(&toks[j]) && blank(g) {
+                let mut k = j;
+                while k + 1 < toks.len()
+                    && particle(&toks[k])
+                    && matches!(gap(&toks[k], &toks[k + 1]), " " | "_" | ". " | "._" | ".")
+                {
+                    k += 1;
+                }
+                if k > j && toks[k].continues() && n + (k - j) < MAX_WORDS + 2 {
+                    last = k;
+                    n += k - j + 1;
+                    j = k + 1;
+                    continue;
+                }
+                break;
+            }
+            if !blank(g) {
+                break;
+            }
+            // A single-letter initial between name words.
+            if toks[j].letters() == 1 && toks[j].w.chars().all(char::is_uppercase) {
+                if j + 1 < toks.len()
+                    && matches!(gap(&toks[j], &toks[j + 1]), ". " | " ")
+                    && toks[j + 1].continues()
+                {
+                    last = j + 1;
+                    n += 1;
+                    j += 2;
+                    continue;
+                }
+                break;
+            }
+            if !toks[j].continues() {
+                break;
+            }
+            last = j;
+            n += 1;
+            j += 1;
+        }
+        last
+    };
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        // 1. Name positions after a cue (cue words are stop words: checked only for those).
+        let key = if t.info.stop { t.key() } else { String::new() };
+        if t.info.stop && CUES.contains(&key.as_str()) && i + 1 < toks.len() {
+            // A greeting's "this is", "it's", "I'm" stands between the cue and the name ("hi
+            // its emeka nwosu again").
+            let mut at = i + 1;
+            while at + 1 < toks.len()
+                && at <= i + 2
+                && matches!(
+                    toks[at].key().as_str(),
+                    "this" | "is" | "its" | "it" | "im" | "i" | "am"
+                )
+                && blank(gap(&toks[at], &toks[at + 1]))
+            {
+                at += 1;
+            }
+            let n = &toks[at];
+            let g = if at == i + 1 { gap(t, n) } else { " " };
+            let closing = matches!(
+                key.as_str(),
+                "thanks" | "thx" | "regards" | "sincerely" | "cheers"
+            );
+            // After a title (or "caller"), a surname that is also a word is a name
+            // ("Dr. Cook", "caller finch").
+            let title = TITLES.contains(&key.as_str()) || key == "caller";
+            if cue_gap(g, closing) {
+                let word_name = (title || is_kin(&key))
+                    && n.shape == Shape::Title
+                    && super::rules::WORD_FIRST_NAMES.contains(&n.w);
+                if word_name || n.in_position(title) {
+                    let last = extend(at, &toks);
+                    push(n.start, toks[last].end);
+                    i = last + 1;
+                    continue;
+                }
+            }
+        }
+        // 2. A signature: the first words of the line after a closing line or a dash.
+        if signature_before(text, t.start) && t.in_position(false) {
+            let last = extend(i, &toks);
+            push(t.start, toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        // 3. Registry order "LAST, FIRST" and HL7 order "LAST^FIRST".
+        if i + 1 < toks.len() {
+            let n = &toks[i + 1];
+            let g = gap(t, n);
+            let comma = g.trim_end_matches([' ', '\t']) == "," && same_case(t, n);
+            let caret = g == "^";
+            if (comma && registry(t, n)) || (caret && hl7_pair(t, n)) {
+                let from = particles_before(&toks, i, text);
+                let mut last = if caret { i + 1 } else { extend(i + 1, &toks) };
+                // A middle name after another caret.
+                if caret
+                    && last + 1 < toks.len()
+                    && gap(&toks[last], &toks[last + 1]) == "^"
+                    && toks[last + 1].continues()
+                {
+                    last += 1;
+                }
+                push(toks[from].start, toks[i + 1].end.max(toks[last].end));
+                i = last + 1;
+                continue;
+            }
+        }
+        // 4. A lower-case pair: a known name beside a word the dictionary does not know.
+        if t.shape == Shape::Lower && i + 1 < toks.len() {
+            let n = &toks[i + 1];
+            if n.shape == Shape::Lower && gap(t, n) == " " && lower_pair(t, n) {
+                let last = extend(i + 1, &toks).max(i + 1);
+                push(t.start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
+        // 5. A possessive before a relation or a record word: "kuznetsova's pharmacy",
+        //    "OBI'S daughter" (an unknown word or a known name, not a plain word).
+        if possessive_of_person(text, t) && t.in_position(false) {
+            push(t.start, t.end);
+            i += 1;
+            continue;
+        }
+        // 6. A known name alone (in lower case only as a word of prose, not a login or a
+        //    code: "`mallory`", "mallory@", "/mallory").
+        if t.lone() && (t.shape != Shape::Lower || prose_word(text, t)) {
+            let last = extend(i, &toks);
+            push(t.start, toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        i += 1;
+    }
+}
+
+/// Whether the text after a name makes it an eponym ("Cushing syndrome", "Hashimoto's
+/// thyroiditis", "Foley catheter"), not a person.
+fn eponym(after: &str) -> bool {
+    let rest = after
+        .strip_prefix("'s")
+        .or_else(|| after.strip_prefix("’s"))
+        .unwrap_or(after)
+        .trim_start_matches([' ', '\t']);
+    let next: String = rest
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    matches!(
+        next.as_str(),
+        "disease"
+            | "syndrome"
+            | "thyroiditis"
+            | "palsy"
+            | "sign"
+            | "signs"
+            | "test"
+            | "catheter"
+            | "monitor"
+            | "scale"
+            | "score"
+            | "criteria"
+            | "procedure"
+            | "maneuver"
+            | "manoeuvre"
+            | "fracture"
+            | "tumor"
+            | "tumour"
+            | "lymphoma"
+            | "sarcoma"
+            | "disorder"
+            | "phenomenon"
+            | "reflex"
+            | "triad"
+            | "ulcer"
+            | "classification"
+    )
+}
+
+fn is_kin(key: &str) -> bool {
+    matches!(
+        key,
+        "daughter"
+            | "son"
+            | "wife"
+            | "husband"
+            | "mother"
+            | "father"
+            | "mom"
+            | "dad"
+            | "sister"
+            | "brother"
+            | "spouse"
+            | "partner"
+            | "niece"
+            | "nephew"
+            | "aunt"
+            | "uncle"
+            | "cousin"
+            | "grandson"
+            | "granddaughter"
+    )
+}
+
+/// Whether `t` is followed by "'s" and a word saying whose relation or record this is.
+fn possessive_of_person(text: &str, t: &Tok<'_>) -> bool {
+    let after = &text[t.end..];
+    let Some(rest) = ["'s ", "’s ", "'S ", "’S "]
+        .iter()
+        .find_map(|p| after.strip_prefix(p))
+    else {
+        return false;
+    };
+    let next: String = rest
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    matches!(
+        next.as_str(),
+        "daughter"
+            | "son"
+            | "wife"
+            | "husband"
+            | "mother"
+            | "father"
+            | "mom"
+            | "dad"
+            | "sister"
+            | "brother"
+            | "spouse"
+            | "partner"
+            | "caregiver"
+            | "niece"
+            | "nephew"
+            | "grandson"
+            | "granddaughter"
+            | "pharmacy"
+            | "appointment"
+            | "appt"
+            | "chart"
+            | "labs"
+            | "meds"
+            | "medications"
+            | "refill"
+            | "prescription"
+            | "insurance"
+            | "results"
+            | "referral"
+            | "mri"
+            | "ct"
+            | "biopsy"
+            | "surgery"
+            | "visit"
+            | "balance"
+            | "statement"
+            | "account"
+            | "claim"
+            | "copay"
+            | "dob"
+            | "birthday"
+    )
+}
+
+/// Whether `t` stands in prose: blanks or sentence punctuation on both sides.
+fn prose_word(text: &str, t: &Tok<'_>) -> bool {
+    let before = text[..t.start].chars().next_back();
+    let after = text[t.end..].chars().next();
+    before.is_none_or(|c| c.is_whitespace() || matches!(c, '(' | ','))
+        && after.is_none_or(|c| {
+            c.is_whitespace() || matches!(c, ',' | '.' | '!' | '?' | ')' | ':' | ';' | '\'' | '’')
+        })
+}
+
+/// Surname particles and prefixes written as words of their own.
+fn particle(t: &Tok<'_>) -> bool {
+    matches!(
+        t.key().as_str(),
+        "st" | "ste"
+            | "saint"
+            | "van"
+            | "von"
+            | "der"
+            | "den"
+            | "de"
+            | "del"
+            | "della"
+            | "da"
+            | "di"
+            | "du"
+            | "le"
+            | "la"
+            | "al"
+            | "el"
+            | "bin"
+            | "ibn"
+            | "mac"
+            | "ten"
+            | "ter"
+    )
+}
+
+/// The first token of a surname ending at token `i`, its particles included ("ST. CLAIR,",
+/// "van der BERG,").
+fn particles_before(toks: &[Tok<'_>], i: usize, text: &str) -> usize {
+    let mut from = i;
+    while from > 0 {
+        let p = &toks[from - 1];
+        let g = &text[p.end..toks[from].start];
+        if particle(p) && matches!(g, " " | "_" | ". " | "._" | ".") {
+            from -= 1;
+        } else {
+            break;
+        }
+    }
+    from
+}
+
+/// Only blanks (no line break); an underscore is one (file names: "Margaret_Okafor").
+fn blank(g: &str) -> bool {
+    !g.is_empty() && g.chars().all(|c| matches!(c, ' ' | '\t' | '_'))
+}
+
+/// What may stand between a cue and its name: blanks with at most one `.`, `:` or `,`
+/// ("Mr. ", "pt: ", "Hi, "); after a closing also a line break ("Thanks,\nRosa").
+fn cue_gap(g: &str, closing: bool) -> bool {
+    let mut punct = 0;
+    let mut breaks = 0;
+    for c in g.chars() {
+        match c {
+            ' ' | '\t' | '_' => {}
+            '.' | ':' | ',' | '-' => punct += 1,
+            '\n' | '\r' => breaks += 1,
+            _ => return false,
+        }
+    }
+    !g.is_empty() && punct <= 1 && (breaks == 0 || (closing && breaks <= 2))
+}
+
+/// Whether the line holding `at` starts with the word at `at` and follows a closing line
+/// ("Best,", "-- ") or starts with a dash ("- rosa").
+fn signature_before(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    let lead = text[line_start..at].trim();
+    if matches!(lead, "-" | "--" | "—" | "~") {
+        return true;
+    }
+    if !lead.is_empty() || line_start == 0 {
+        return false;
+    }
+    let before = text[..line_start].trim_end_matches(['\n', '\r']);
+    let prev = before[before.rfind(['\n', '\r']).map_or(0, |p| p + 1)..]
+        .trim()
+        .trim_end_matches([',', '.', '!'])
+        .to_lowercase();
+    matches!(
+        prev.as_str(),
+        "thanks"
+            | "thank you"
+            | "thanks so much"
+            | "many thanks"
+            | "thx"
+            | "best"
+            | "best regards"
+            | "kind regards"
+            | "warm regards"
+            | "regards"
+            | "sincerely"
+            | "cheers"
+            | "respectfully"
+            | "take care"
+            | "--"
+            | "—"
+    )
+}
+
+fn same_case(a: &Tok<'_>, b: &Tok<'_>) -> bool {
+    a.shape == b.shape
+}
+
+/// "OKAFOR, MARGARET", "vargas, consuelo": the lexicon backs one side, neither is a plain word.
+fn registry(last: &Tok<'_>, first: &Tok<'_>) -> bool {
+    if last.blocked() || first.blocked() {
+        return false;
+    }
+    let plain = |t: &Tok<'_>| t.info.common && !t.info.known_name();
+    if plain(last) || plain(first) {
+        return false;
+    }
+    match last.shape {
+        // Lower case: both known names, one of them no common word.
+        Shape::Lower => {
+            last.info.known_name()
+                && first.info.known_name()
+                && !(last.info.common && first.info.common)
+        }
+        // Capitalised or in capitals: the lexicon backs one side ("YOUNG, NGUYEN").
+        _ => last.info.known_name() || first.info.known_name(),
+    }
+}
+
+/// "ABERNATHY^RUTH", "ZHOU^MEI-LING": no plain word on either side; a known name on one side,
+/// or two words the dictionary does not know (HL7 names are mostly in capitals).
+fn hl7_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
+    if a.blocked() || b.blocked() {
+        return false;
+    }
+    let plain = |t: &Tok<'_>| t.info.common && !t.info.known_name();
+    if plain(a) || plain(b) {
+        return false;
+    }
+    // Two unknown words only in capitals, as HL7 names are written ("ZHOU^MEI-LING"), never
+    // a code beside a title-case word ("LKS^Lakeside").
+    a.info.known_name()
+        || b.info.known_name()
+        || (a.shape == Shape::Caps
+            && b.shape == Shape::Caps
+            && a.letters() >= 4
+            && b.letters() >= 3
+            && !a.info.common
+            && !b.info.common)
+}
+
+/// "rajesh patel", "fatima zahra": a known name (not a common word) beside an unknown word or
+/// another known name.
+fn lower_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
+    if a.blocked() || b.blocked() || a.info.common || b.info.common {
+        return false;
+    }
+    (a.info.first && (b.info.sur || !b.info.known_name()))
+        || (b.info.sur && (a.info.first || !a.info.known_name()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str) -> Vec<String> {
+        let mut c = Vec::new();
+        lexicon_names(text, &KeepList::new(&[]), &mut c);
+        c.iter()
+            .map(|(s, _)| text[s.start..s.end].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn name_positions_fail_closed() {
+        assert_eq!(names("pt Zyxwvu called back"), ["Zyxwvu"]);
+        assert_eq!(names("Hi Grace, see you Friday"), ["Grace"]);
+        assert_eq!(names("daughter grace called"), ["grace"]);
+        assert_eq!(names("Dr. Cook reviewed it"), ["Cook"]);
+        assert!(names("pt will call back end of day Friday").is_empty());
+        assert!(names("Patient reports pain. Caller asked about the bill.").is_empty());
+        assert_eq!(names("Thanks,\nSoledad"), ["Soledad"]);
+        assert_eq!(names("thanks\nOlu"), ["Olu"]);
+        assert_eq!(names("thanks\nsoledad"), ["soledad"]);
+    }
+
+    #[test]
+    fn orders_and_cases() {
+        assert_eq!(names("POPESCU, ANA-MARIA  DOB"), ["POPESCU, ANA-MARIA"]);
+        assert_eq!(names("CASTILLO, MARÍA JOSÉ"), ["CASTILLO, MARÍA JOSÉ"]);
+        assert_eq!(names("x|ABERNATHY^RUTH^L|y"), ["ABERNATHY^RUTH"]);
+        assert_eq!(names("vargas, consuelo"), ["vargas, consuelo"]);
+        assert_eq!(names("spoke w rajesh patel today"), ["rajesh patel"]);
+        assert_eq!(
+            names("Margaret_Okafor_123-45-6789.txt"),
+            ["Margaret_Okafor"]
+        );
+        assert!(names("CBC, BMP and GLU^Glucose").is_empty());
+        assert!(names("Grace period ends May 3; Will is a word").is_empty());
+    }
+}
