@@ -552,3 +552,54 @@ fn a_forged_approval_bound_to_a_forged_record_never_takes_effect() {
     assert_eq!(o.status.code(), Some(3), "{}", text(&o));
     assert!(text(&o).contains("integrity key"), "{}", text(&o));
 }
+
+#[test]
+fn a_crash_between_a_drafts_audit_record_and_its_log_line_is_recovered_at_the_next_open() {
+    let env = Env::new();
+    env.add("Invoice 1");
+    let o = env
+        .cmd_with(
+            &env.xdg(),
+            &[
+                "drafts",
+                "new",
+                "--profile",
+                "default",
+                "--to",
+                "ann@example.com",
+                "--subject",
+                "Re: invoice",
+                "--body",
+                "Paid.",
+            ],
+        )
+        .env("OPSDESK_FAILPOINT", "after_draft_audit")
+        .output()
+        .unwrap();
+    assert!(
+        !o.status.success(),
+        "the failpoint did not fire: {}",
+        text(&o)
+    );
+    // Before any engine opened again, verify reports what it sees: a created draft missing.
+    let o = env.run(&["audit", "verify"]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    assert!(text(&o).contains("missing from"), "{}", text(&o));
+    // The next engine open explains it as a crash, and verify is satisfied.
+    let o = env.run(&["drafts", "list"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = env.run(&["audit", "verify"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let lost: Vec<Value> = lines(&env.audit_file())
+        .into_iter()
+        .filter(|r| r["event"] == "draft.lost")
+        .collect();
+    assert_eq!(lost.len(), 1, "recovered once");
+    // A second open does not recover it again.
+    env.run(&["drafts", "list"]);
+    let again = lines(&env.audit_file())
+        .into_iter()
+        .filter(|r| r["event"] == "draft.lost")
+        .count();
+    assert_eq!(again, 1);
+}

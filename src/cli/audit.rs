@@ -298,6 +298,15 @@ fn cross_check(ctx: &Context, audit: &Audit) -> Result<CrossCheck, Failure> {
             if e.outcome != crate::domain::AuditOutcome::Ok {
                 continue;
             }
+            // A draft audited as created before a crash, never stored, and said so at recovery.
+            if e.event == crate::engine::recovery::LOST_DRAFT_EVENT
+                && let Some(id) = e.target.as_deref()
+            {
+                *balance
+                    .entry((id.to_string(), "created".to_string()))
+                    .or_default() -= 1;
+                continue;
+            }
             if let (Some(id), Some(kind)) = (
                 e.target.as_deref(),
                 e.reason.as_deref().and_then(|r| r.strip_prefix("draft ")),

@@ -210,6 +210,9 @@ impl Engine {
         };
         // A crash between an ingest's two appends is audited now, not reported for ever. A
         // failure leaves what `audit verify` reports; it does not keep the engine closed.
+        if let Err(e) = engine.recover_lost_drafts() {
+            tracing::warn!("crash recovery of lost drafts failed: {e}");
+        }
         if let Err(e) = engine.recover_unaudited() {
             tracing::warn!("crash recovery of unaudited inbox records failed: {e}");
         }
@@ -980,6 +983,9 @@ impl Engine {
     ) -> Result<Outcome, EngineError> {
         self.drafts.check(&ev)?;
         let kind = ev.kind.name();
+        // Held from the audit record to the log line: crash recovery (`recovery.rs`) never
+        // takes a live writer's draft for a lost one.
+        let _writing = self.ingesting()?;
         // The event names its audit record: the fold accepts it only if the record says the same.
         let rec = self.audit(
             cx.event(name, AuditOutcome::Ok)
@@ -988,6 +994,7 @@ impl Engine {
                 .reason(format!("draft {kind}")),
         )?;
         ev.audit = Some(crate::domain::AuditRef::of(&rec));
+        recovery::failpoint("after_draft_audit");
         let draft = match self.drafts.append(ev) {
             Ok(d) => d,
             Err(e) => {

@@ -37,12 +37,25 @@ pub const RECOVERED_EVENT: &str = "inbox.recovered";
 /// Its reason.
 pub const RECOVERED_REASON: &str = "stored before a crash (or while the audit trail could not be written); audit record written at recovery";
 
+/// The audit event of a draft that was audited as created but never stored.
+pub const LOST_DRAFT_EVENT: &str = "draft.lost";
+/// Its reason.
+pub const LOST_DRAFT_REASON: &str = "audited as created but never stored: opsdesk stopped between the two (a crash); there is nothing to approve";
+/// How many of the newest audit records the lost-draft recovery looks at.
+pub const DRAFT_WINDOW: usize = 256;
+
 /// The fields of an audit line recovery needs.
 #[derive(Deserialize)]
 struct Lite {
     event: String,
     #[serde(default)]
     target: Option<String>,
+    #[serde(default)]
+    reason: Option<String>,
+    #[serde(default)]
+    outcome: Option<String>,
+    #[serde(default)]
+    entity: Option<String>,
 }
 
 /// The inbox seq an `inbox.append` / `inbox.recovered` record names (target `<channel>#<seq>`).
@@ -117,6 +130,53 @@ impl Engine {
             recovered.push(seq);
         }
         Ok(recovered)
+    }
+}
+
+impl Engine {
+    /// Drafts audited as created whose `created` line never reached the drafts log (a crash
+    /// between the two appends: `apply_draft_event` holds the ingest lock shared across them,
+    /// so none is live now): each gets a `draft.lost` record, so `audit verify` tells a crash
+    /// from a deleted or cut log. Only the newest [`DRAFT_WINDOW`] records are looked at.
+    pub fn recover_lost_drafts(&self) -> Result<Vec<String>, EngineError> {
+        let _quiet = FileLock::exclusive(&self.ingest_lock_path())?;
+        let mut created: Vec<(String, Option<String>)> = Vec::new();
+        let mut settled: HashSet<String> = HashSet::new();
+        let mut seen = 0usize;
+        self.audit.scan_back(SCAN_BUDGET, |line| {
+            seen += 1;
+            if let Ok(l) = serde_json::from_slice::<Lite>(line)
+                && let Some(id) = l.target
+            {
+                if l.event == LOST_DRAFT_EVENT {
+                    settled.insert(id);
+                } else if l.reason.as_deref() == Some("draft created")
+                    && l.outcome.as_deref() == Some("ok")
+                    && !settled.contains(&id)
+                {
+                    created.push((id, l.entity));
+                }
+            }
+            seen < DRAFT_WINDOW
+        })?;
+        let mut lost = Vec::new();
+        for (id, entity) in created {
+            if self.drafts.get(&id)?.is_some() {
+                continue;
+            }
+            let mut ev = AuditEvent::new(LOST_DRAFT_EVENT, Actor::Engine, AuditOutcome::Ok)
+                .target(id.clone())
+                .reason(LOST_DRAFT_REASON);
+            if let Some(e) = entity {
+                ev = ev.entity(e);
+            }
+            self.audit(ev)?;
+            tracing::warn!(
+                "draft {id} was audited as created before a crash but never stored; audited now as {LOST_DRAFT_EVENT}"
+            );
+            lost.push(id);
+        }
+        Ok(lost)
     }
 }
 
