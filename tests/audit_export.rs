@@ -258,7 +258,13 @@ fn dates_are_whole_utc_days_and_bad_ones_are_explained() {
 // ---- the command line ----
 
 fn opsdesk(data: &Path, args: &[&str]) -> Output {
+    opsdesk_in(data, Path::new("."), args)
+}
+
+/// [`opsdesk`] run from the working dir `cwd`.
+fn opsdesk_in(data: &Path, cwd: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+        .current_dir(cwd)
         .env("OPSDESK_DATA_DIR", data)
         .env("XDG_CONFIG_HOME", data.join("xdg"))
         .env_remove("OPSDESK_CONFIG")
@@ -459,24 +465,20 @@ fn a_bare_file_name_is_written_beside_the_caller_and_the_command_succeeds() {
     forge_trail(&data.join("audit"), ROWS);
     let work = tmp.path().join("work");
     fs::create_dir_all(&work).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_opsdesk"))
-        .current_dir(&work)
-        .env("OPSDESK_DATA_DIR", &data)
-        .env("XDG_CONFIG_HOME", data.join("xdg"))
-        .env_remove("OPSDESK_CONFIG")
-        .env_remove("OPSDESK_LOG")
-        .stdin(Stdio::null())
-        .args([
+    let o = opsdesk_in(
+        &data,
+        &work,
+        &[
             "audit",
             "export",
             "--from",
             "2026-11-01",
             "--to",
             "2026-11-02",
-        ])
-        .args(["--out", "exp.jsonl"])
-        .output()
-        .unwrap();
+            "--out",
+            "exp.jsonl",
+        ],
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(work.join("exp.jsonl").is_file());
     assert!(work.join("exp.jsonl.manifest.json").is_file());

@@ -80,30 +80,7 @@ fn console_in_tmux_at_80x24() {
         "env -u OPSDESK_CONFIG -u OPSDESK_DATA_DIR -u OPSDESK_THEME -u NO_COLOR {bin} --demo --theme light --bind 127.0.0.1:0 --data-dir {}; echo exit=$?; sleep 30",
         shell_quote(&data)
     );
-    let st = t
-        .cmd()
-        .args([
-            "-f",
-            "/dev/null",
-            "new-session",
-            "-d",
-            "-s",
-            "t",
-            "-x",
-            "80",
-            "-y",
-            "24",
-        ])
-        .args(["-e", &format!("HOME={}", home.display())])
-        .args([
-            "-e",
-            &format!("XDG_CONFIG_HOME={}", home.join(".config").display()),
-        ])
-        .args(["-e", "TERM=tmux-256color"])
-        .arg(command)
-        .status()
-        .expect("tmux new-session");
-    assert!(st.success());
+    new_session(&t, &home, (80, 24), &command);
 
     let s = t.wait_for("the first frame", |s| s.contains("1 Inbox"));
     let status = s.lines().nth(23).unwrap_or("");
@@ -143,6 +120,25 @@ fn console_in_tmux_at_80x24() {
     assert!(t.alive(), "the session outlives the console (sleep)");
 }
 
+/// A detached tmux session `t` of `w`x`h` running `command`, with HOME (and the XDG config
+/// dir) in the test's `home`.
+fn new_session(t: &Tmux, home: &Path, (w, h): (u16, u16), command: &str) {
+    let st = t
+        .cmd()
+        .args(["-f", "/dev/null", "new-session", "-d", "-s", "t"])
+        .args(["-x", &w.to_string(), "-y", &h.to_string()])
+        .args(["-e", &format!("HOME={}", home.display())])
+        .args([
+            "-e",
+            &format!("XDG_CONFIG_HOME={}", home.join(".config").display()),
+        ])
+        .args(["-e", "TERM=tmux-256color"])
+        .arg(command)
+        .status()
+        .expect("tmux new-session");
+    assert!(st.success());
+}
+
 fn shell_quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
 }
@@ -154,20 +150,7 @@ fn console_in_session(t: &Tmux, data: &Path, home: &Path) -> i32 {
         "exec env -u OPSDESK_CONFIG -u OPSDESK_DATA_DIR -u OPSDESK_THEME -u NO_COLOR {bin} --demo --keep --bind 127.0.0.1:0 --data-dir {}",
         shell_quote(data)
     );
-    let st = t
-        .cmd()
-        .args(["-f", "/dev/null", "new-session", "-d", "-s", "t"])
-        .args(["-x", "100", "-y", "30"])
-        .args(["-e", &format!("HOME={}", home.display())])
-        .args([
-            "-e",
-            &format!("XDG_CONFIG_HOME={}", home.join(".config").display()),
-        ])
-        .args(["-e", "TERM=tmux-256color"])
-        .arg(command)
-        .status()
-        .expect("tmux new-session");
-    assert!(st.success());
+    new_session(t, home, (100, 30), &command);
     t.wait_for("the first frame", |s| s.contains("1 Inbox"));
     let o = t
         .cmd()

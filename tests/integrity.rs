@@ -109,6 +109,12 @@ fn append_line(path: &Path, v: &Value) {
 /// The attacker's move: a `draft.approve` record chained onto the trail with a correct hash,
 /// and the anchor moved to it.
 fn forge_approval(env: &Env, mac: Option<&str>) -> u64 {
+    forge_record(env, "d-forged", mac).0
+}
+
+/// A `draft.approve` record for `target` chained onto the trail with a correct hash (and
+/// `mac`, if given), the anchor moved to it; its seq and hash.
+fn forge_record(env: &Env, target: &str, mac: Option<&str>) -> (u64, String) {
     let file = env.audit_file();
     let last = lines(&file).pop().unwrap();
     let seq = last["seq"].as_u64().unwrap() + 1;
@@ -117,9 +123,11 @@ fn forge_approval(env: &Env, mac: Option<&str>) -> u64 {
         "ts": last["ts"],
         "event": "draft.approve",
         "actor": "cli",
+        "entity": "default",
         "outcome": "ok",
         "reason": "draft approved",
-        "target": "d-forged",
+        "duration_ms": 0,
+        "target": target,
         "prev": last["hash"],
     });
     let hash = opsdesk::store::audit::record_hash(&forged).unwrap();
@@ -130,7 +138,7 @@ fn forge_approval(env: &Env, mac: Option<&str>) -> u64 {
     append_line(&file, &forged);
     let anchor = format!("{{\"seq\":{seq},\"hash\":\"{hash}\"}}");
     std::fs::write(env.data().join("audit/.head"), format!("{anchor:<191}\n")).unwrap();
-    seq
+    (seq, hash)
 }
 
 #[test]
@@ -498,23 +506,12 @@ fn inbox_add_killed_at_any_moment_leaves_a_trail_that_verifies_after_the_next_op
 /// The attacker's whole move against an outbound mail: a correctly chained `draft.approve`
 /// record for a real pending draft, and the `approved` line bound to it in the drafts log.
 fn forge_bound_approval(env: &Env, id: &str, digest: &str) {
-    let file = env.audit_file();
-    let last = lines(&file).pop().unwrap();
-    let seq = last["seq"].as_u64().unwrap() + 1;
-    let mut forged = serde_json::json!({
-        "seq": seq, "ts": last["ts"], "event": "draft.approve", "actor": "cli",
-        "entity": "default", "outcome": "ok", "reason": "draft approved", "duration_ms": 0,
-        "target": id, "prev": last["hash"],
-    });
-    let hash = opsdesk::store::audit::record_hash(&forged).unwrap();
-    forged["hash"] = hash.clone().into();
-    append_line(&file, &forged);
-    let anchor = format!("{{\"seq\":{seq},\"hash\":\"{hash}\"}}");
-    std::fs::write(env.data().join("audit/.head"), format!("{anchor:<191}\n")).unwrap();
+    let (seq, hash) = forge_record(env, id, None);
+    let ts = lines(&env.audit_file()).pop().unwrap()["ts"].clone();
     append_line(
         &env.data().join("drafts/drafts.jsonl"),
         &serde_json::json!({
-            "ts": last["ts"], "draft_id": id, "actor": "cli", "event": "approved",
+            "ts": ts, "draft_id": id, "actor": "cli", "event": "approved",
             "digest": digest, "audit": {"seq": seq, "hash": hash},
         }),
     );
