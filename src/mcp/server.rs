@@ -441,6 +441,7 @@ impl Hub {
         placeholders: &Placeholders,
         tool: &str,
         result: CallToolResult,
+        owner: Option<&str>,
     ) -> Result<CallToolResult, McpError> {
         if who.hipaa_cleared || !self.engine.phi().is_active() {
             return Ok(result);
@@ -454,7 +455,7 @@ impl Hub {
         // `Value`'s sorted one.
         let original = v.get("structuredContent").cloned();
         if let Some(sc) = v.get_mut("structuredContent") {
-            self.present(who, placeholders, tool, sc, None).await?;
+            self.present(who, placeholders, tool, sc, owner).await?;
         }
         let new_structured = v.get("structuredContent").cloned();
         if let Some(Value::Array(items)) = v.get_mut("content") {
@@ -471,7 +472,17 @@ impl Hub {
                         *text = serde_json::to_string(sc)
                             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
                     }
-                    _ => self.present_text(who, placeholders, tool, text).await?,
+                    _ => match owner {
+                        // Text attributed like the structured copy.
+                        Some(_) => {
+                            let mut t = Value::String(std::mem::take(text));
+                            self.present(who, placeholders, tool, &mut t, owner).await?;
+                            if let Value::String(s) = t {
+                                *text = s;
+                            }
+                        }
+                        None => self.present_text(who, placeholders, tool, text).await?,
+                    },
                 }
             }
         }
@@ -546,23 +557,26 @@ impl Hub {
             )
             .await));
         }
-        let reply = if vault {
+        // A vault tool's answer is attributed to the profile opsdesk decided, not to what its
+        // output claims (`Vault::call_owned`); built-in answers carry their own attribution.
+        let (reply, owner) = if vault {
             // Boxed: a vault call's future is large (35 kB), and this future is moved into
             // the lane's and rmcp's on every built-in call too, each move a copy.
-            Box::pin(super::vault_tools::call(self, name, args, client))
-                .await
-                .map(|r| r.map(tools::Reply::Result))
+            let (r, owner) = Box::pin(super::vault_tools::call(self, name, args, client)).await?;
+            (r.map(tools::Reply::Result), owner)
         } else {
-            tools::call(self, name, args, client).await
-        }?;
+            (tools::call(self, name, args, client).await?, None)
+        };
         // PHICLIENTS-VIEW (1/3): every tool answer passes the PHI view.
         Some(match reply {
             Ok(reply) if who.hipaa_cleared || !self.engine.phi().is_active() => Ok(reply),
             // The view's futures are boxed: the cleared path above stays small to move.
             Ok(reply) => match reply.into_result() {
-                Ok(r) => Box::pin(self.present_tool_result(who, placeholders, name, r))
-                    .await
-                    .map(tools::Reply::Result),
+                Ok(r) => {
+                    Box::pin(self.present_tool_result(who, placeholders, name, r, owner.as_deref()))
+                        .await
+                        .map(tools::Reply::Result)
+                }
                 Err(e) => Err(e),
             },
             Err(e) => Err(Box::pin(self.present_error(who, placeholders, name, e)).await),
@@ -1102,8 +1116,14 @@ impl ServerHandler for OpsDesk {
                         .await);
                 }
             };
+        // The operator's own profile and drafting style are the operator's identity and
+        // signature from the config, not a patient's: not PHI, never redacted.
+        let operators_own =
+            [resources::CONFIG_OPERATOR, resources::CONFIG_DRAFT_STYLE].contains(&req.uri.as_str());
         for c in result.contents.iter_mut() {
-            if let ResourceContents::TextResourceContents { text, .. } = c {
+            if let ResourceContents::TextResourceContents { text, .. } = c
+                && !operators_own
+            {
                 self.hub
                     .present_text(&who, &self.session.placeholders, &what, text)
                     .await?;

@@ -19,22 +19,23 @@ use crate::vault::{CallError, MCP_PREFIX};
 
 const SEND_LIMIT: Duration = Duration::from_secs(5);
 
-/// Run vault tool `name` for `client`. `None` when `name` is not a vault tool.
+/// Run vault tool `name` for `client`, with the profile its answer is attributed to
+/// (`Vault::call_owned`). `None` when `name` is not a vault tool.
 pub async fn call(
     hub: &Arc<Hub>,
     name: &str,
     args: JsonObject,
     client: &str,
-) -> Option<Result<CallToolResult, McpError>> {
+) -> Option<(Result<CallToolResult, McpError>, Option<String>)> {
     if !name.starts_with(MCP_PREFIX) {
         return None;
     }
     let vault = hub.vault();
     vault.get(name)?;
-    let r = vault
-        .call(hub.engine(), name, args, Actor::mcp(client))
+    let (r, owner) = vault
+        .call_owned(hub.engine(), name, args, Actor::mcp(client))
         .await;
-    Some(answer(r))
+    Some((answer(r), owner))
 }
 
 fn answer(r: Result<crate::vault::CallOutput, CallError>) -> Result<CallToolResult, McpError> {

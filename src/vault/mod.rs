@@ -241,17 +241,50 @@ impl Vault {
         args: Map<String, Value>,
         caller: Actor,
     ) -> Result<CallOutput, CallError> {
+        self.call_owned(engine, name, args, caller).await.0
+    }
+
+    /// [`Vault::call`], with the profile whose content the tool's answer (or error) may
+    /// carry, as opsdesk decided it (never as the tool's output claims): the profile of the
+    /// message it was handed, else the strictest profile the manifest lets it act for. The PHI
+    /// view attributes the whole answer to it, so a `"profile"` the tool writes into its
+    /// output can only add protection, never remove it.
+    pub async fn call_owned(
+        &self,
+        engine: &Arc<Engine>,
+        name: &str,
+        args: Map<String, Value>,
+        caller: Actor,
+    ) -> (Result<CallOutput, CallError>, Option<String>) {
         let Some(m) = self.get(name) else {
-            return Err(CallError::UnknownTool(name.to_string()));
+            return (Err(CallError::UnknownTool(name.to_string())), None);
         };
         let started = Instant::now();
         let mut profile = None;
+        let mut read = None;
         let result = self
-            .call_inner(engine, &m, args, &caller, &mut profile)
+            .call_inner(engine, &m, args, &caller, &mut profile, &mut read)
             .await;
+        let owner = read.or_else(|| output_owner(engine, &m));
+        (
+            self.audited(engine, &m, result, &caller, profile, started)
+                .await,
+            owner,
+        )
+    }
+
+    async fn audited(
+        &self,
+        engine: &Arc<Engine>,
+        m: &Manifest,
+        result: Result<CallOutput, CallError>,
+        caller: &Actor,
+        profile: Option<String>,
+        started: Instant,
+    ) -> Result<CallOutput, CallError> {
         let mut ev = AuditEvent::new(
             "vault.call",
-            &caller,
+            caller,
             match &result {
                 Ok(_) => AuditOutcome::Ok,
                 Err(CallError::Invalid(_) | CallError::Arguments { .. }) => AuditOutcome::Denied,
@@ -293,6 +326,7 @@ impl Vault {
         args: Map<String, Value>,
         caller: &Actor,
         profile: &mut Option<String>,
+        read: &mut Option<String>,
     ) -> Result<CallOutput, CallError> {
         // Before anything is read for the tool or the tool is started.
         let mut args = args;
@@ -317,6 +351,7 @@ impl Vault {
         )
         .map_err(CallError::Sandbox)?;
         let context = context(engine, m, &args, caller, profile).await?;
+        read.clone_from(profile);
         let input = json!({"tool": m.name, "arguments": args, "context": context});
         let limits = process::Limits {
             timeout: Duration::from_secs(m.timeout_secs),
@@ -410,6 +445,22 @@ impl Vault {
             elapsed_ms: ran.elapsed.as_millis() as u64,
         })
     }
+}
+
+/// The profile a tool's answer is attributed to when it was handed no message: the strictest
+/// profile it may act for (a HIPAA one if any: its answer is then redacted for an uncleared
+/// client), else the first; `None` when the engine has no profile it may act for.
+fn output_owner(engine: &Engine, m: &Manifest) -> Option<String> {
+    let allowed: Vec<String> = engine
+        .profile_names()
+        .into_iter()
+        .filter(|p| m.allows_profile(p))
+        .collect();
+    allowed
+        .iter()
+        .find(|p| engine.phi().is_hipaa(p))
+        .or(allowed.first())
+        .cloned()
 }
 
 /// Check an object against a schema without copying it (the schema crate checks a `Value`).
