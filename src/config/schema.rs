@@ -310,6 +310,30 @@ pub struct Profile {
     /// of the brief across entities (`profile: "all"`) unless `include_personal` asks for it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub personal: bool,
+    /// `[profiles.<name>.audience]`: what must not reach a recipient outside `email_domains`
+    /// (`governance/audience.rs`).
+    pub audience: AudienceConfig,
+}
+
+/// `[profiles.<name>.audience]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AudienceConfig {
+    /// Labels, deal code names and phrases kept internal: a draft to an external recipient
+    /// that contains one is refused (case and spacing ignored).
+    pub internal_only: Vec<String>,
+    /// Refuse a draft to an external recipient that quotes a recent internal thread (mail
+    /// from the profile's own domains). Default true.
+    pub internal_quotes: bool,
+}
+
+impl Default for AudienceConfig {
+    fn default() -> Self {
+        AudienceConfig {
+            internal_only: Vec::new(),
+            internal_quotes: true,
+        }
+    }
 }
 
 impl Profile {

@@ -151,8 +151,12 @@ pub fn judge_outbound(
     o: &Outbound,
     reply_source: Option<&str>,
     recent: &dyn Fn(&str) -> Vec<String>,
+    internal: &dyn Fn() -> Result<Vec<String>, String>,
 ) -> Verdict {
     if let Some(v) = boundary::check(config, profile, o, reply_source, recent) {
+        return v;
+    }
+    if let Some(v) = crate::governance::audience::check(config, profile, o, internal) {
         return v;
     }
     if let Some(v) = bans::check_outbound(config, o) {

@@ -970,7 +970,36 @@ impl Engine {
             }
         }
         let recent = |q: &str| foreign.get(q).cloned().unwrap_or_default();
-        governance::judge_outbound(&self.config, profile, outbound, source.as_deref(), &recent)
+        // Recent mail of this profile from its own domains: an internal thread (read only when
+        // an outsider is among the recipients). Unreadable: unverifiable, refused.
+        let internal = || -> Result<Vec<String>, String> {
+            let Some(p) = self.config.profiles.get(profile) else {
+                return Ok(Vec::new());
+            };
+            if p.email_domains.is_empty() {
+                return Ok(Vec::new());
+            }
+            match self
+                .inbox
+                .read_before(None, BOUNDARY_LOOKBACK, &Default::default())
+            {
+                Ok(b) => Ok(b
+                    .records
+                    .iter()
+                    .filter(|r| r.profile == profile && !p.is_external_address(&r.from.address))
+                    .map(|r| r.text.clone())
+                    .collect()),
+                Err(e) => Err(e.to_string()),
+            }
+        };
+        governance::judge_outbound(
+            &self.config,
+            profile,
+            outbound,
+            source.as_deref(),
+            &recent,
+            &internal,
+        )
     }
 
     /// Check, audit (fail closed), append, announce.

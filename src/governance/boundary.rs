@@ -207,7 +207,7 @@ fn copies_unassigned(
 }
 
 /// Lower case, runs of whitespace collapsed to one space.
-fn normalize(s: &str) -> String {
+pub(crate) fn normalize(s: &str) -> String {
     s.split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
@@ -216,7 +216,7 @@ fn normalize(s: &str) -> String {
 
 /// A run of at least `MIN_PASSAGE` characters of `source` that appears in `hay`: windows of
 /// the source's words are looked up, so a copy with other line breaks still counts.
-fn shared_passage(hay: &str, source: &str) -> Option<String> {
+pub(crate) fn shared_passage(hay: &str, source: &str) -> Option<String> {
     if hay.len() < MIN_PASSAGE || source.len() < MIN_PASSAGE {
         return None;
     }

@@ -2,6 +2,7 @@
 //! process (DESIGN "Governance", principle 3 and 5). The engine applies them in
 //! `engine::governance` to every action, whichever surface produced it.
 
+pub mod audience;
 pub mod bans;
 pub mod boundary;
 pub mod ladder;
