@@ -1600,3 +1600,50 @@ fn with_no_working_provider_the_assistant_keys_say_so_before_trying() {
     );
     assert!(m.contains("nothing was sent"), "{m}");
 }
+
+#[test]
+fn a_job_is_routed_from_the_console_after_saying_what_it_means_for_hipaa_entities() {
+    let mut a = app(false);
+    key(&mut a, KeyCode::Char('4'));
+    let uncleared = a
+        .providers
+        .view
+        .as_ref()
+        .unwrap()
+        .providers
+        .iter()
+        .find(|p| p.enabled && !p.hipaa_cleared)
+        .map(|p| p.name.clone())
+        .expect("an enabled provider that is not HIPAA-cleared");
+    key(&mut a, KeyCode::Char(':'));
+    for c in format!("route triage {uncleared}").chars() {
+        key(&mut a, KeyCode::Char(c));
+    }
+    let fx = key(&mut a, KeyCode::Enter);
+    assert!(fx.is_empty(), "nothing changes before the confirmation");
+    let out = render(&a);
+    assert!(out.contains("Route job triage?"), "{out}");
+    assert!(
+        out.contains("not HIPAA-cleared") && out.contains("clinic"),
+        "{out}"
+    );
+    let fx = key(&mut a, KeyCode::Char('y'));
+    assert_eq!(
+        fx,
+        vec![Effect::Req(Req::Submit {
+            action: Action::SetJobProvider {
+                job: "triage".into(),
+                name: Some(uncleared.clone()),
+            },
+            label: format!("job triage now goes to {uncleared}"),
+        })]
+    );
+    // A provider that does not exist is refused with the ones that do.
+    key(&mut a, KeyCode::Char(':'));
+    for c in "route triage nope".chars() {
+        key(&mut a, KeyCode::Char(c));
+    }
+    key(&mut a, KeyCode::Enter);
+    assert!(a.overlay.is_none());
+    assert!(a.message.clone().unwrap().1.contains("no provider `nope`"));
+}

@@ -227,7 +227,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             .wrap(Wrap { trim: false })
             .block(sub_block(
                 t,
-                " Entities and jobs (routing; `opsdesk providers set-job` overrides a job) ".into(),
+                " Entities and jobs (routing; `:route JOB PROVIDER` overrides a job) ".into(),
             )),
         bottom,
     );
