@@ -83,6 +83,19 @@ impl Env {
     }
 }
 
+/// `audit verify` exits 3 saying `says`; after `open` (a command that opens the engine) it
+/// exits 0. Returns that last verify.
+fn verify_fails_then_recovers(env: &Env, says: &str, open: &[&str]) -> Output {
+    let o = env.run(&["audit", "verify"]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    assert!(text(&o).contains(says), "{}", text(&o));
+    let o = env.run(open);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = env.run(&["audit", "verify"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    o
+}
+
 fn text(o: &Output) -> String {
     format!(
         "exit {:?}\nstdout: {}\nstderr: {}",
@@ -436,16 +449,9 @@ fn a_crash_between_the_inbox_append_and_its_audit_record_is_recovered_at_the_nex
         text(&o)
     );
 
-    // Before any engine opened again: the record is stored and has no audit record.
-    let o = env.run(&["audit", "verify"]);
-    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
-    assert!(text(&o).contains("#2"), "{}", text(&o));
-
-    // The next open (any command that opens the engine) audits it as recovered.
-    let o = env.run(&["inbox", "list"]);
-    assert!(o.status.success(), "{}", text(&o));
-    let o = env.run(&["audit", "verify"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // Before any engine opened again: the record is stored and has no audit record; the next
+    // open (any command that opens the engine) audits it as recovered.
+    let o = verify_fails_then_recovers(&env, "#2", &["inbox", "list"]);
     assert!(
         text(&o).contains(
             "inbox records stored before a crash, audited at recovery (inbox.recovered): #2"
@@ -578,15 +584,9 @@ fn a_crash_between_a_drafts_audit_record_and_its_log_line_is_recovered_at_the_ne
         "the failpoint did not fire: {}",
         text(&o)
     );
-    // Before any engine opened again, verify reports what it sees: a created draft missing.
-    let o = env.run(&["audit", "verify"]);
-    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
-    assert!(text(&o).contains("missing from"), "{}", text(&o));
-    // The next engine open explains it as a crash, and verify is satisfied.
-    let o = env.run(&["drafts", "list"]);
-    assert!(o.status.success(), "{}", text(&o));
-    let o = env.run(&["audit", "verify"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // Before any engine opened again, verify reports a created draft missing; the next
+    // engine open explains it as a crash, and verify is satisfied.
+    verify_fails_then_recovers(&env, "missing from", &["drafts", "list"]);
     let lost: Vec<Value> = lines(&env.audit_file())
         .into_iter()
         .filter(|r| r["event"] == "draft.lost")

@@ -856,16 +856,16 @@ struct Bucket {
 impl RateLimiter {
     /// `per_minute` sustained, `burst` at once.
     pub(crate) fn per_minute(per_minute: u32, burst: u32) -> Self {
-        RateLimiter {
-            per_sec: per_minute.max(1) as f64 / 60.0,
-            burst: burst.max(1) as f64,
-            buckets: Mutex::new(HashMap::new()),
-        }
+        Self::with_rate(per_minute.max(1) as f64 / 60.0, burst)
     }
 
     pub(crate) fn new(per_sec: u32, burst: u32) -> Self {
+        Self::with_rate(per_sec.max(1) as f64, burst)
+    }
+
+    fn with_rate(per_sec: f64, burst: u32) -> Self {
         RateLimiter {
-            per_sec: per_sec.max(1) as f64,
+            per_sec,
             burst: burst.max(1) as f64,
             buckets: Mutex::new(HashMap::new()),
         }

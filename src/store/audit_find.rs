@@ -174,6 +174,30 @@ pub fn draft_records(dir: &Path, below: u64) -> Result<Vec<AuditRecord>, StoreEr
     Ok(out)
 }
 
+/// The seq of the first record carrying a mac (keying began there), reading the trail from
+/// its start until one is found; `None` for a trail without one. An unreadable trail counts
+/// as keyed from the start (`Some(0)`): what it holds vouches for nothing unkeyed.
+pub fn first_keyed_seq(dir: &Path) -> Option<u64> {
+    let Ok(files) = month_files(dir) else {
+        return Some(0);
+    };
+    for path in files {
+        let Ok(lines) = Lines::open(&path, 0) else {
+            return Some(0);
+        };
+        for line in lines {
+            let Ok(line) = line else { return Some(0) };
+            if contains(&line.bytes, b"\"mac\":\"") {
+                return serde_json::from_slice::<SeqOnly>(&line.bytes)
+                    .map(|s| s.seq)
+                    .ok()
+                    .or(Some(0));
+            }
+        }
+    }
+    None
+}
+
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len()).any(|w| w == needle)
 }

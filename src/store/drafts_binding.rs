@@ -46,10 +46,6 @@ pub struct Binder {
     legacy: Mutex<Option<(u64, Arc<Vec<AuditRecord>>)>>,
 }
 
-fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
-}
-
 /// A draft event the fold ignored because the audit trail does not vouch for it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Unbound {
@@ -124,30 +120,11 @@ impl Binder {
         }
     }
 
-    /// The seq of the first record carrying a mac, reading the trail from its start until
-    /// one is found (once per process; an unreadable trail counts as keyed from the start).
+    /// The seq of the trail's first keyed record, found once per process.
     fn first_keyed(&self) -> Option<u64> {
-        *self.first_keyed.get_or_init(|| {
-            let files = match super::audit::month_files(&self.audit_dir) {
-                Ok(f) => f,
-                Err(_) => return Some(0),
-            };
-            for path in files {
-                let Ok(lines) = super::jsonl::Lines::open(&path, 0) else {
-                    return Some(0);
-                };
-                for line in lines {
-                    let Ok(line) = line else { return Some(0) };
-                    if contains(&line.bytes, b"\"mac\":\"") {
-                        return serde_json::from_slice::<serde_json::Value>(&line.bytes)
-                            .ok()
-                            .and_then(|v| v["seq"].as_u64())
-                            .or(Some(0));
-                    }
-                }
-            }
-            None
-        })
+        *self
+            .first_keyed
+            .get_or_init(|| super::audit_find::first_keyed_seq(&self.audit_dir))
     }
 
     /// The trail's draft records below `below`; `fresh` reads the trail again (it may have
