@@ -210,11 +210,8 @@ impl Engine {
         };
         // A crash between an ingest's two appends is audited now, not reported for ever. A
         // failure leaves what `audit verify` reports; it does not keep the engine closed.
-        if let Err(e) = engine.recover_lost_drafts() {
-            tracing::warn!("crash recovery of lost drafts failed: {e}");
-        }
-        if let Err(e) = engine.recover_unaudited() {
-            tracing::warn!("crash recovery of unaudited inbox records failed: {e}");
+        if let Err(e) = engine.recover_after_crash() {
+            tracing::warn!("crash recovery failed: {e}");
         }
         Ok(engine)
     }

@@ -77,10 +77,18 @@ impl Engine {
         FileLock::shared(&self.ingest_lock_path())
     }
 
-    /// Audit the newest inbox records the trail does not name (see the module text). Returns
-    /// the seqs recovered.
-    pub fn recover_unaudited(&self) -> Result<Vec<u64>, EngineError> {
+    /// Both recoveries at an engine open, under one exclusive hold of the ingest lock (no
+    /// writer is between its two appends while they look).
+    pub(crate) fn recover_after_crash(&self) -> Result<(), EngineError> {
         let _quiet = FileLock::exclusive(&self.ingest_lock_path())?;
+        let lost = self.recover_lost_drafts();
+        let unaudited = self.recover_unaudited();
+        lost.and(unaudited).map(|_| ())
+    }
+
+    /// Audit the newest inbox records the trail does not name (see the module text); the
+    /// caller holds the ingest lock exclusively. Returns the seqs recovered.
+    fn recover_unaudited(&self) -> Result<Vec<u64>, EngineError> {
         let last = self.inbox.last_seq()?;
         if last == 0 {
             return Ok(Vec::new());
@@ -137,9 +145,9 @@ impl Engine {
     /// Drafts audited as created whose `created` line never reached the drafts log (a crash
     /// between the two appends: `apply_draft_event` holds the ingest lock shared across them,
     /// so none is live now): each gets a `draft.lost` record, so `audit verify` tells a crash
-    /// from a deleted or cut log. Only the newest [`DRAFT_WINDOW`] records are looked at.
-    pub fn recover_lost_drafts(&self) -> Result<Vec<String>, EngineError> {
-        let _quiet = FileLock::exclusive(&self.ingest_lock_path())?;
+    /// from a deleted or cut log. Only the newest [`DRAFT_WINDOW`] records are looked at; the
+    /// caller holds the ingest lock exclusively.
+    fn recover_lost_drafts(&self) -> Result<Vec<String>, EngineError> {
         let mut created: Vec<(String, Option<String>)> = Vec::new();
         let mut settled: HashSet<String> = HashSet::new();
         let mut seen = 0usize;
