@@ -1352,7 +1352,7 @@ fn a_record_keeps_a_bounded_amount_of_attachment_text() {
         meta: Default::default(),
         attachments: (0..70).map(att).collect(),
     };
-    let r = opsdesk::sanitize::to_record(msg).unwrap();
+    let r = opsdesk::domain::to_record(msg).unwrap();
     assert_eq!(r.attachments.len(), 64);
     assert_eq!(r.meta["attachments_truncated"], 70);
     let total: usize = r

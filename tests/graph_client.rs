@@ -136,7 +136,7 @@ async fn mail_delta_follows_next_links_keeps_the_delta_link_and_never_duplicates
     });
 
     // The HTML body goes through the same sanitizing ingestion as everything else.
-    let rec = opsdesk::sanitize::to_record(sink.items()[0].clone()).unwrap();
+    let rec = opsdesk::domain::to_record(sink.items()[0].clone()).unwrap();
     assert_eq!(rec.text.trim(), "Hi there");
     assert!(rec.untrusted);
 

@@ -9,10 +9,10 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use opsdesk::domain::{Channel, NewMessage, Party};
+use opsdesk::domain::{Channel, NewMessage, Party, to_record};
 use opsdesk::sanitize::{
     MAX_FIELD_CHARS, MAX_PREVIEW_CHARS, MAX_TEXT_CHARS, clean_text, escape_markup, for_terminal,
-    html_to_text, one_line, to_record,
+    html_to_text, one_line,
 };
 use serde::Deserialize;
 
@@ -375,7 +375,7 @@ fn invalid_utf8_read_lossily_is_clean_too() {
 
 mod outbound {
     use opsdesk::domain::Outbound;
-    use opsdesk::sanitize::check_outbound;
+    use opsdesk::domain::check_outbound;
 
     fn email(to: &str, subject: &str, body: &str) -> Outbound {
         Outbound::SendEmail {

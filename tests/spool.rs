@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use opsdesk::domain::{Channel, InboxRecord, NewMessage, Party};
-use opsdesk::sanitize::IngestError;
+use opsdesk::domain::IngestError;
 use opsdesk::sources::spool::{Spool, SpoolReport};
 use opsdesk::sources::{InboxSink, IngestFailure, Sink};
 use opsdesk::store::inbox::{Appended, Filter, Inbox};

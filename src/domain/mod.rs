@@ -6,6 +6,8 @@ mod actor;
 mod audit;
 mod deal;
 mod draft;
+mod intake;
+mod outbound_text;
 mod message;
 mod query;
 
@@ -24,6 +26,8 @@ pub use message::{
     Attachment, AttachmentStatus, Channel, InboxRecord, META_PROFILE_ASSIGNED, META_PROFILE_RULE,
     NewMessage, Party, UNASSIGNED, parse_seq,
 };
+pub use intake::{IngestError, check_identity, to_record};
+pub use outbound_text::check_outbound;
 pub use query::{BriefKind, ConfigSection, Query};
 
 /// Current time in UTC. One place so tests and formatting agree on the clock.

@@ -204,7 +204,7 @@ pub fn validate_spec(spec: &DealSpec) -> Result<(), EngineError> {
         }
     }
     // Hidden and control characters are refused, like in drafts.
-    crate::sanitize::check_outbound(&Outbound::CreateDeal { spec: spec.clone() })
+    crate::domain::check_outbound(&Outbound::CreateDeal { spec: spec.clone() })
         .map_err(|e| EngineError::invalid(e.to_string(), json!({"field": e.field})))?;
     Ok(())
 }

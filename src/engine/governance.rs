@@ -41,7 +41,7 @@ pub fn prepare_outbound(o: &mut Outbound) -> Result<(), EngineError> {
 pub fn validate_outbound(o: &Outbound) -> Result<(), EngineError> {
     let bad = |field: &str, msg: String| Err(EngineError::invalid(msg, json!({"field": field})));
     // Hidden or control characters: rejected so the approved digest covers what is sent.
-    crate::sanitize::check_outbound(o)
+    crate::domain::check_outbound(o)
         .map_err(|e| EngineError::invalid(e.to_string(), json!({"field": e.field})))?;
     if let Some(html) = o.body_html() {
         if html.len() > MAX_HTML {

@@ -298,7 +298,7 @@ impl Engine {
         source: &str,
     ) -> Result<(Appended, Option<String>), IngestFailure> {
         self.known_profile(&msg.profile)?;
-        let record = crate::sanitize::to_record(msg)?;
+        let record = crate::domain::to_record(msg)?;
         let _ingesting = self.ingesting().map_err(anyhow::Error::from)?;
         let appended = self.inbox.append(record).map_err(anyhow::Error::from)?;
         recovery::failpoint("after_inbox_append");
@@ -346,11 +346,11 @@ impl Engine {
 
     /// An item for a profile the config does not have is a content error (the item is
     /// wrong), not an I/O one: sources reject it instead of retrying it forever.
-    fn known_profile(&self, profile: &str) -> Result<(), crate::sanitize::IngestError> {
+    fn known_profile(&self, profile: &str) -> Result<(), crate::domain::IngestError> {
         if self.config.profiles.contains_key(profile) || self.takes_unassigned(profile) {
             return Ok(());
         }
-        Err(crate::sanitize::IngestError::UnknownProfile {
+        Err(crate::domain::IngestError::UnknownProfile {
             profile: crate::sanitize::one_line(profile, 64),
             known: self.profile_names(),
         })

@@ -622,7 +622,6 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
-    use crate::sanitize;
 
     fn profiles() -> Vec<String> {
         vec!["work".into(), "clinic".into()]
@@ -766,7 +765,7 @@ mod tests {
     fn every_item_sanitizes_to_clean_text() {
         for m in two_cycles() {
             let hostile = m.body.contains('\x1b');
-            let r = sanitize::to_record(m).unwrap();
+            let r = crate::domain::to_record(m).unwrap();
             for s in [
                 &r.text,
                 &r.preview,

@@ -1,11 +1,11 @@
 //! Inbound sources: everything that turns outside traffic into [`NewMessage`]s.
 //!
 //! A source never writes the inbox itself: it hands raw items to a [`Sink`], which sanitizes
-//! them ([`crate::sanitize::to_record`]), appends them durably and only then announces them
+//! them ([`crate::domain::to_record`]), appends them durably and only then announces them
 //! (DESIGN principles 1 and 4). A source treats every item as untrusted data.
 
 use crate::domain::NewMessage;
-use crate::sanitize::IngestError;
+use crate::domain::IngestError;
 use crate::store::inbox::{Appended, Inbox};
 
 pub mod classify;
@@ -75,7 +75,7 @@ pub fn to_records(msgs: Vec<NewMessage>) -> Result<Vec<crate::domain::InboxRecor
     msgs.into_iter()
         .enumerate()
         .map(|(i, m)| {
-            crate::sanitize::to_record(m).map_err(|e| IngestFailure::from(e).at(i, count))
+            crate::domain::to_record(m).map_err(|e| IngestFailure::from(e).at(i, count))
         })
         .collect()
 }
@@ -86,7 +86,7 @@ pub struct InboxSink<'a>(pub &'a Inbox);
 
 impl Sink for InboxSink<'_> {
     fn ingest(&self, msg: NewMessage) -> Result<Appended, IngestFailure> {
-        let record = crate::sanitize::to_record(msg)?;
+        let record = crate::domain::to_record(msg)?;
         Ok(self.0.append(record).map_err(anyhow::Error::from)?)
     }
 

@@ -45,7 +45,8 @@ use super::classify::{Classifier, META_UNCLEAR};
 use super::{IngestFailure, Sink};
 use crate::domain::{Channel, NewMessage, Party, UNASSIGNED};
 use crate::paths::{ensure_private_dir, sync_dir, write_atomic};
-use crate::sanitize::{self, IngestError, MAX_FIELD_CHARS};
+use crate::domain::IngestError;
+use crate::sanitize::{self, MAX_FIELD_CHARS};
 use crate::store::attachments::{AttachmentStore, Content, Incoming};
 use crate::store::inbox::Appended;
 
@@ -358,7 +359,7 @@ impl Spool {
     fn validate(&self, items: Vec<NewMessage>) -> Result<Vec<NewMessage>, String> {
         let count = items.len();
         for (i, msg) in items.iter().enumerate() {
-            if let Err(e) = sanitize::check_identity(msg) {
+            if let Err(e) = crate::domain::check_identity(msg) {
                 return Err(item_prefix(i, count) + &e.to_string());
             }
             if let Some(known) = &self.profiles
