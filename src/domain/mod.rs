@@ -9,7 +9,9 @@ mod draft;
 mod intake;
 mod outbound_text;
 mod message;
+mod message_out;
 mod query;
+mod requests;
 
 pub use action::{Action, BatchDecision, BatchItem, Outcome, Verdict};
 pub use actor::Actor;
@@ -28,9 +30,25 @@ pub use message::{
 };
 pub use intake::{IngestError, check_identity, to_record};
 pub use outbound_text::check_outbound;
+pub use message_out::{AttachmentOut, MessageOut, PartyOut};
+pub use requests::{
+    CalendarEventArgs, ChatReplyArgs, DraftEmailArgs, DraftReplyArgs, MailMoveArgs, body_pair,
+};
 pub use query::{BriefKind, ConfigSection, Query};
 
 /// Current time in UTC. One place so tests and formatting agree on the clock.
 pub fn now() -> time::OffsetDateTime {
     time::OffsetDateTime::now_utc()
+}
+
+/// Governance tier of a tool (docs/ARCHITECTURE.md, "Governance").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tier {
+    /// Reads only (at most moves the caller's own inbox cursor).
+    ReadOnly,
+    /// Puts a draft in the approval queue; nothing leaves until the operator approves.
+    DraftOnly,
+    /// Runs an assistant job (triage, deadlines) through the LLM router: writes only the
+    /// operator's local triage and deadline stores; sends nothing to anyone.
+    Assist,
 }

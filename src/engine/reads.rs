@@ -133,15 +133,6 @@ impl Engine {
         self.audit.tail(n)
     }
 
-    /// The tool vault as configured: its tools (each with how it runs here and its last call
-    /// among the newest `audit_window` audit records) and its broken folders. Unaudited: the
-    /// console's Vault section; it reads the tools folder and the audit tail, nothing else.
-    pub fn vault_view(&self, audit_window: usize) -> Result<crate::vault::VaultView, StoreError> {
-        let vault = crate::vault::Vault::for_engine(self);
-        let tail = self.audit.tail(audit_window)?;
-        Ok(crate::vault::VaultView::new(&vault, &tail))
-    }
-
     /// The whole chain checked from its first record to its anchored head.
     pub fn verify_audit(&self) -> Result<VerifyReport, StoreError> {
         self.audit.verify()

@@ -1,5 +1,6 @@
 //! `filing_suggestion` (read) and `mail_move` (queues a move for the operator's approval).
 
+pub use crate::domain::MailMoveArgs;
 use std::sync::Arc;
 
 use rmcp::ErrorData as McpError;
@@ -27,15 +28,6 @@ pub struct FilingArgs {
     pub use_model: bool,
 }
 
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct MailMoveArgs {
-    /// The `id` of an inbox mail message.
-    pub message_id: String,
-    /// A well-known folder (`archive`, `deleteditems`, `junkemail`, …), a folder name or path
-    /// (`Deals/Sunrise`), or a folder id — e.g. a filing_suggestion's `folder`.
-    pub folder: String,
-}
 
 pub async fn filing_suggestion(
     hub: Arc<Hub>,

@@ -314,7 +314,7 @@ pub enum Msg {
     /// Every deal, open ones first.
     Deals(Result<Vec<crate::domain::Deal>, String>),
     Providers(Result<ProvidersView, String>),
-    /// The tool vault's tools and their health (`Engine::vault_view`).
+    /// The tool vault's tools and their health (`vault::VaultView::of_engine`).
     Vault(Result<crate::vault::VaultView, String>),
     AuditTail(Vec<AuditRecord>),
     Chain(ChainStatus),

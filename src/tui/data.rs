@@ -113,7 +113,7 @@ fn handle(
                 engine.providers_view().map_err(|e| e.to_string()),
             ))?;
             tx.send(Msg::Vault(
-                engine.vault_view(AUDIT_TAIL).map_err(|e| e.to_string()),
+                crate::vault::VaultView::of_engine(engine, AUDIT_TAIL).map_err(|e| e.to_string()),
             ))?;
             tx.send(Msg::AuditTail(
                 engine.audit_tail(AUDIT_TAIL).unwrap_or_default(),
@@ -181,7 +181,7 @@ fn handle(
             ))?;
             // The folder may have changed, and calls made since show in the health column.
             tx.send(Msg::Vault(
-                engine.vault_view(AUDIT_TAIL).map_err(|e| e.to_string()),
+                crate::vault::VaultView::of_engine(engine, AUDIT_TAIL).map_err(|e| e.to_string()),
             ))?;
         }
         Req::Verify => verify(engine, tx.0),

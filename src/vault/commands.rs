@@ -9,8 +9,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::domain::{Action, Outbound};
-use crate::mcp::filing::MailMoveArgs;
-use crate::mcp::tools::{CalendarEventArgs, ChatReplyArgs, DraftEmailArgs, DraftReplyArgs};
+use crate::domain::{
+    CalendarEventArgs, ChatReplyArgs, DraftEmailArgs, DraftReplyArgs, MailMoveArgs,
+};
 
 /// The kinds a command may have.
 pub const KINDS: &[&str] = &[
@@ -214,7 +215,7 @@ fn bodies(
     body: Option<String>,
     body_html: Option<String>,
 ) -> Result<(String, Option<String>), String> {
-    crate::mcp::tools::body_pair(body, body_html)
+    crate::domain::body_pair(body, body_html)
         .map_err(|(field, msg)| format!("`{kind}` field `{field}`: {msg}"))
 }
 

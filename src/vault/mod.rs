@@ -214,13 +214,13 @@ impl Vault {
     }
 
     /// Each tool's MCP name and tier, as client scopes judge them.
-    pub fn scope_facts(&self) -> Vec<(String, crate::mcp::tools::Tier)> {
+    pub fn scope_facts(&self) -> Vec<(String, crate::domain::Tier)> {
         self.tools()
             .iter()
             .map(|m| {
                 let tier = match m.tier {
-                    VaultTier::ReadOnly => crate::mcp::tools::Tier::ReadOnly,
-                    VaultTier::DraftOnly => crate::mcp::tools::Tier::DraftOnly,
+                    VaultTier::ReadOnly => crate::domain::Tier::ReadOnly,
+                    VaultTier::DraftOnly => crate::domain::Tier::DraftOnly,
                 };
                 (m.mcp_name(), tier)
             })
@@ -518,7 +518,7 @@ async fn context(
     }
     *profile = Some(rec.profile.clone());
     let owner = rec.profile.clone();
-    let mut msg = serde_json::to_value(crate::mcp::tools::MessageOut::from(*rec))
+    let mut msg = serde_json::to_value(crate::domain::MessageOut::from(*rec))
         .map_err(|e| CallError::BadResult(e.to_string()))?;
     let placeholders = crate::governance::phi_view::Placeholders::new();
     engine
@@ -710,6 +710,17 @@ pub struct LastCall {
 }
 
 impl VaultView {
+    /// The tool vault as `engine` is configured: its tools (each with how it runs here and its
+    /// last call among the newest `audit_window` audit records) and its broken folders.
+    /// Unaudited: the console's Vault section; it reads the tools folder and the audit tail.
+    pub fn of_engine(
+        engine: &Engine,
+        audit_window: usize,
+    ) -> Result<VaultView, crate::store::StoreError> {
+        let tail = engine.audit_tail(audit_window)?;
+        Ok(VaultView::new(&Vault::for_engine(engine), &tail))
+    }
+
     /// `vault`'s tools and broken folders, each tool's last call taken from `audit` (newest
     /// last, as the trail's tail is).
     pub fn new(vault: &Vault, audit: &[crate::domain::AuditRecord]) -> VaultView {
