@@ -157,7 +157,15 @@ async fn start_http(
         .map_err(|e| Failure::failed(format!("cannot read the bound address: {e}")))?;
     let info = RuntimeInfo::new(addr).with_scopes(&hub.scopes(), &hub.vault().scope_facts());
     info.write(&ctx.paths)?;
-    let app = crate::mcp::http::router(hub, &opts, shutdown.clone());
+    // `[copilot_extension]`: its own guard (signature first), same limits (src/copilot).
+    let webhook = match crate::copilot::routes(hub.clone(), &opts) {
+        Ok(webhook) => Some(webhook),
+        Err(e) => {
+            tracing::error!("copilot webhook not served: {e:#}");
+            None
+        }
+    };
+    let app = crate::mcp::http::router(hub, &opts, shutdown.clone(), webhook);
     let handle = tokio::spawn(async move {
         if let Err(e) = crate::mcp::http::serve(listener, app, &opts, shutdown).await {
             tracing::error!("MCP HTTP server stopped: {e}");

@@ -1476,7 +1476,7 @@ pub async fn serve_for_suite(data_dir: std::path::PathBuf) -> anyhow::Result<Sui
     let listener = http::bind(&opts).await?;
     let url = super::mcp_url(listener.local_addr()?);
     let shutdown = tokio_util::sync::CancellationToken::new();
-    let app = http::router(hub, &opts, shutdown.clone());
+    let app = http::router(hub, &opts, shutdown.clone(), None);
     let stop = shutdown.clone();
     let task = tokio::spawn(async move {
         if let Err(e) = http::serve(listener, app, &opts, stop).await {

@@ -115,8 +115,15 @@ pub(crate) const LOOPBACK_ORIGINS: [&str; 6] = [
     "https://[::1]:*",
 ];
 
-/// The app: `/mcp` behind the guard, `/health` open and empty.
-pub fn router(hub: Arc<Hub>, opts: &HttpOptions, ct: CancellationToken) -> Router {
+/// The app: `/mcp` behind the guard, `/health` open and empty, and `extra` (other surfaces
+/// on the same port, e.g. the Copilot webhook, each with its own guard) under the same
+/// connection tracking. The surfaces above mount themselves here; MCP names none of them.
+pub fn router(
+    hub: Arc<Hub>,
+    opts: &HttpOptions,
+    ct: CancellationToken,
+    extra: Option<Router>,
+) -> Router {
     let origins: Vec<String> = LOOPBACK_ORIGINS
         .iter()
         .map(|s| s.to_string())
@@ -170,10 +177,8 @@ pub fn router(hub: Arc<Hub>, opts: &HttpOptions, ct: CancellationToken) -> Route
         .nest_service("/mcp", service)
         .layer(middleware::from_fn_with_state(guard, guard_mcp))
         .route("/health", axum::routing::get(|| async { StatusCode::OK }));
-    // `[copilot_extension]`: its own guard (signature first), same limits (src/copilot).
-    match crate::copilot::routes(hub, opts) {
-        Ok(webhook) => app = app.merge(webhook),
-        Err(e) => tracing::error!("copilot webhook not served: {e:#}"),
+    if let Some(extra) = extra {
+        app = app.merge(extra);
     }
     app.layer(middleware::from_fn(super::conn::track))
 }
