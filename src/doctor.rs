@@ -29,7 +29,7 @@ pub struct Check {
     pub warning: bool,
 }
 
-fn ok(check: impl Into<String>, detail: impl Into<String>) -> Check {
+pub fn ok(check: impl Into<String>, detail: impl Into<String>) -> Check {
     Check {
         check: check.into(),
         ok: true,
@@ -39,7 +39,7 @@ fn ok(check: impl Into<String>, detail: impl Into<String>) -> Check {
     }
 }
 
-fn warning(check: impl Into<String>, detail: impl Into<String>, fix: Option<String>) -> Check {
+pub fn warning(check: impl Into<String>, detail: impl Into<String>, fix: Option<String>) -> Check {
     Check {
         check: check.into(),
         ok: true,
@@ -49,7 +49,7 @@ fn warning(check: impl Into<String>, detail: impl Into<String>, fix: Option<Stri
     }
 }
 
-fn problem(check: impl Into<String>, detail: impl Into<String>, fix: impl Into<String>) -> Check {
+pub fn problem(check: impl Into<String>, detail: impl Into<String>, fix: impl Into<String>) -> Check {
     Check {
         check: check.into(),
         ok: false,
@@ -91,6 +91,19 @@ fn token_store(store: &auth::TokenStore) -> Check {
             ),
         },
     }
+}
+
+/// The audit name of the doctor read (`Engine::read_outside`).
+pub const READ_NAME: &str = "query.doctor";
+
+/// The checks as the MCP tool `doctor` answers them, and the audit target of the read.
+pub fn answer(checks: Vec<Check>) -> (DoctorAnswer, String) {
+    let failing = checks.iter().filter(|c| !c.ok).count();
+    let answer = DoctorAnswer {
+        ok: failing == 0,
+        checks,
+    };
+    (answer, format!("failing={failing}"))
 }
 
 /// The checks as the MCP tool `doctor` answers them.
@@ -240,22 +253,6 @@ pub fn checks(paths: &crate::paths::Paths, config: Result<&Config, String>) -> V
         }
     }
     checks.extend(store_checks(paths));
-    let token_path = crate::mcp::auth::token_path(paths);
-    checks.push(
-        if std::env::var_os("OPSDESK_TOKEN").is_some_and(|v| !v.is_empty()) {
-            ok("mcp token", "from OPSDESK_TOKEN")
-        } else if token_path.exists() {
-            ok("mcp token", format!("{}", token_path.display()))
-        } else {
-            ok(
-                "mcp token",
-                "not generated yet; `opsdesk serve` creates it (0600)",
-            )
-        },
-    );
-    if let Some(config) = &config {
-        checks.extend(mcp_scopes(paths, config));
-    }
     checks
 }
 
@@ -293,44 +290,6 @@ fn provider_credentials(c: &Config) -> Vec<Check> {
             }
         })
         .collect()
-}
-
-/// Each MCP client's scope: what it sees and may call (`mcp::scope`).
-fn mcp_scopes(paths: &crate::paths::Paths, config: &Config) -> Vec<Check> {
-    let vault = crate::vault::Vault::configured(paths, config).scope_facts();
-    match crate::mcp::scope::effective(paths, &config.server, &vault) {
-        Ok((scopes, running)) => scopes
-            .iter()
-            .map(|s| {
-                ok(
-                    format!("mcp scope {}", s.client),
-                    format!(
-                        "{} ({}){}",
-                        s.line(),
-                        s.tools
-                            .iter()
-                            .chain(&s.vault_tools)
-                            .cloned()
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        if running {
-                            ""
-                        } else {
-                            "; from the config: a server started with --read-only, --toolsets or --enabled-tools narrows it"
-                        }
-                    ),
-                )
-            })
-            .collect(),
-        Err(e) => vec![problem(
-            "mcp scope",
-            e,
-            format!(
-                "set {} to 1 or 0, or unset it",
-                crate::mcp::scope::READ_ONLY_ENV
-            ),
-        )],
-    }
 }
 
 /// Group/other access anywhere in the data dir (two levels, like the repair on start).

@@ -38,6 +38,7 @@ pub fn run(ctx: &Context, cmd: ConfigCmd) -> CmdResult {
             let warnings: Vec<_> = effective
                 .warnings()
                 .into_iter()
+                .chain(crate::mcp::scope::config_warnings(&effective.server))
                 .map(|w| json!({"key": w.key, "message": w.message}))
                 .collect();
             let value = json!({

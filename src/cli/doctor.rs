@@ -11,7 +11,8 @@ pub struct DoctorArgs {}
 
 pub fn run(ctx: &Context, _args: DoctorArgs) -> CmdResult {
     let config = ctx.config().map_err(|f| f.message);
-    let checks = crate::doctor::checks(&ctx.paths, config.as_ref().map_err(Clone::clone));
+    let mut checks = crate::doctor::checks(&ctx.paths, config.as_ref().map_err(Clone::clone));
+    checks.extend(crate::mcp::doctor::checks(&ctx.paths, config.as_ref().ok()));
     let healthy = checks.iter().all(|c| c.ok);
     ctx.printer()
         .emit(&json!({"ok": healthy, "checks": checks}), |l| {

@@ -278,8 +278,19 @@ impl Context {
             c.vault.dir = Some(demo_tools(&self.paths));
             return Ok(c);
         }
-        Config::load_or_default(&self.paths.config_file, self.paths.config_explicit)
-            .map_err(|e| Failure::usage(e.to_string()))
+        let c = Config::load_or_default(&self.paths.config_file, self.paths.config_explicit)
+            .map_err(|e| Failure::usage(e.to_string()))?;
+        // The scope lists are judged against the tool table, which the config floor does not
+        // know: the same usage error, with the key path, as any other invalid value.
+        let problems = crate::mcp::scope::config_problems(&c.server);
+        if !problems.is_empty() {
+            let e = crate::config::ConfigError::invalid_values(
+                Some(&self.paths.config_file),
+                problems,
+            );
+            return Err(Failure::usage(e.to_string()));
+        }
+        Ok(c)
     }
 
     /// An engine beside any running one: for commands that make one change and exit.

@@ -108,6 +108,23 @@ impl ConfigError {
         )
     }
 
+    /// Invalid values found by a check outside the config floor (the MCP scope lists, judged
+    /// against the tool table): each is (key path, message), without a file position.
+    pub fn invalid_values(origin: Option<&Path>, problems: Vec<(String, String)>) -> ConfigError {
+        ConfigError::new(
+            origin,
+            problems
+                .into_iter()
+                .map(|(key, message)| Problem {
+                    kind: ProblemKind::InvalidValue,
+                    key: Some(key),
+                    message,
+                    location: None,
+                })
+                .collect(),
+        )
+    }
+
     /// The file the problems are in (`None` for a configuration built in code).
     pub fn origin(&self) -> Option<&Path> {
         self.origin.as_deref()

@@ -43,6 +43,12 @@ pub use error::{ConfigError, Location, Problem, ProblemKind};
 pub use filing::{FilingConfig, FilingRule};
 pub use operator::{DateOrder, DraftFormat, DraftingConfig, OperatorConfig, offset_in};
 pub use schema::*;
+/// Environment variable that, when set, is the default MCP client's token (and nothing is
+/// written to disk).
+pub const MCP_TOKEN_ENV: &str = "OPSDESK_TOKEN";
+/// Name of an MCP stdio connection unless `server.stdio_client` names a configured client.
+pub const STDIO_CLIENT: &str = "stdio";
+
 pub use validate::{ConfigWarning, MAX_NAME_LEN, is_valid_env_name, is_valid_name};
 
 use error::{KeyPath, Seg};

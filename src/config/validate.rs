@@ -349,7 +349,7 @@ impl Validator {
                         name.to_ascii_uppercase().replace('-', "_")
                     ),
                 );
-            } else if env == crate::mcp::auth::TOKEN_ENV {
+            } else if env == super::MCP_TOKEN_ENV {
                 let p = path.key("token_env");
                 self.invalid(
                     p.clone(),
@@ -367,11 +367,6 @@ impl Validator {
                 );
             }
         }
-        self.scope_lists(&base, s.toolsets.as_deref(), s.tools.as_deref());
-        for (name, client) in &s.clients {
-            let path = base.key("clients").key(name);
-            self.scope_lists(&path, client.toolsets.as_deref(), client.tools.as_deref());
-        }
         if let Some(stdio) = &s.stdio_client
             && !s.clients.contains_key(stdio)
         {
@@ -387,29 +382,6 @@ impl Validator {
                     }
                 ),
             );
-        }
-    }
-
-    /// `toolsets` and `tools` of `[server]` or a client: known toolsets and patterns that match
-    /// a tool (a typo would silently hide tools); each error lists the valid names.
-    fn scope_lists(
-        &mut self,
-        base: &KeyPath,
-        toolsets: Option<&[String]>,
-        tools: Option<&[String]>,
-    ) {
-        use crate::mcp::scope::{Toolset, check_pattern};
-        for (i, t) in toolsets.unwrap_or_default().iter().enumerate() {
-            if let Err(e) = Toolset::parse(t) {
-                let p = base.key("toolsets");
-                self.invalid(p.clone(), format!("`{p}` item {}: {e}", i + 1));
-            }
-        }
-        for (i, t) in tools.unwrap_or_default().iter().enumerate() {
-            if let Err(e) = check_pattern(t) {
-                let p = base.key("tools");
-                self.invalid(p.clone(), format!("`{p}` item {}: {e}", i + 1));
-            }
         }
     }
 
@@ -978,26 +950,6 @@ fn make_never_mix_symmetric(c: &mut Config) {
 pub(crate) fn warnings(c: &Config) -> Vec<ConfigWarning> {
     let mut out = Vec::new();
     let mut warn = |key: String, message: String| out.push(ConfigWarning { key, message });
-    // Each layer of a scope only narrows, so a client's lists can leave it nothing.
-    let scopes = crate::mcp::scope::Scopes::new(&c.server, &Default::default());
-    for scope in scopes.all() {
-        let s = scope.summary();
-        // `stdio` has the server's scope unless it is a named client: one warning is enough.
-        if s.tools.is_empty() && s.client != crate::mcp::auth::STDIO_CLIENT {
-            let key = match c.server.clients.contains_key(&s.client) {
-                true => format!("server.clients.{}", s.client),
-                false => "server".to_owned(),
-            };
-            warn(
-                key,
-                format!(
-                    "client `{}` is offered no tool at all ({}): its settings and [server]'s leave nothing in common",
-                    s.client,
-                    s.set_by.join(", ")
-                ),
-            );
-        }
-    }
     let cleared_enabled: Vec<&String> = c
         .llm
         .providers

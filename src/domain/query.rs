@@ -98,8 +98,6 @@ pub enum Query {
     DealDetail { id: String },
     /// Which mail folder each message belongs in, and why (by source id or seq).
     FilingSuggestion { message_ids: Vec<String> },
-    /// The installation checks of `opsdesk doctor`.
-    Doctor,
     /// A deal's events, linked messages, drafts and audit entries in time order.
     DealTimeline { id: String, limit: usize },
 }
@@ -147,7 +145,6 @@ impl Query {
             Query::TriageList { .. } => "query.triage_list",
             Query::DeadlinesList { .. } => "query.deadlines_list",
             Query::DealsList { .. } => "query.deals_list",
-            Query::Doctor => "query.doctor",
             Query::FilingSuggestion { .. } => "query.filing_suggestion",
             Query::DealDetail { .. } => "query.deal_detail",
             Query::DealTimeline { .. } => "query.deal_timeline",

@@ -457,6 +457,30 @@ impl Engine {
         self.read_call(None, query, actor)
     }
 
+    /// A read a surface computes itself from the data dir and config (doctor's checks): the
+    /// same ladder gate and audit record (`name`, with the target `f` returns) as every other
+    /// read, so the engine decides and records it without knowing what the answer holds.
+    pub fn read_outside<T>(
+        &self,
+        tool: Option<&str>,
+        name: &'static str,
+        actor: Actor,
+        f: impl FnOnce(&Paths, &crate::config::Config) -> (T, String),
+    ) -> Result<T, EngineError> {
+        let cx = Call {
+            actor: &actor,
+            tool,
+            started: Instant::now(),
+        };
+        let result = self.gate_read(name, &cx).and_then(|()| {
+            let (answer, target) = f(&self.paths, &self.config);
+            self.audit_read(cx.event(name, AuditOutcome::Ok).target(target))?;
+            Ok(answer)
+        });
+        self.audit_failure(name, &cx, &result);
+        result
+    }
+
     fn read_call(
         &self,
         tool: Option<&str>,

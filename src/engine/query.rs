@@ -39,7 +39,6 @@ pub enum Answer {
     Providers(ProvidersAnswer),
     Audit(AuditAnswer),
     Deals(super::deals::DealsAnswer),
-    Doctor(crate::doctor::DoctorAnswer),
     Filing(super::filing::FilingAnswer),
     Deal(Box<super::deals::DealDetailAnswer>),
     DealTimeline(super::deals::DealTimelineAnswer),
@@ -171,7 +170,6 @@ impl Answer {
             Answer::Triage(_) => "triage",
             Answer::Deadlines(_) => "deadlines",
             Answer::Deals(_) => "deals",
-            Answer::Doctor(_) => "doctor",
             Answer::Filing(_) => "filing",
             Answer::Deal(_) => "deal",
             Answer::DealTimeline(_) => "deal_timeline",
@@ -258,15 +256,6 @@ impl Engine {
             }
             Query::DealsList { profile, all } => self.deals_list_answer(profile, all),
             Query::FilingSuggestion { message_ids } => self.filing_answer(message_ids),
-            Query::Doctor => {
-                let checks = crate::doctor::checks(&self.paths, Ok(&self.config));
-                let failing = checks.iter().filter(|c| !c.ok).count();
-                let answer = crate::doctor::DoctorAnswer {
-                    ok: failing == 0,
-                    checks,
-                };
-                Ok((Answer::Doctor(answer), format!("failing={failing}")))
-            }
             Query::DealDetail { id } => self.deal_detail_answer(&id),
             Query::DealTimeline { id, limit } => self.deal_timeline_answer(&id, limit),
             Query::ConfigSection { section } => Ok((

@@ -8,16 +8,15 @@ use subtle::ConstantTimeEq;
 
 use crate::paths::{Paths, write_atomic};
 
-/// Environment variable that, when set, is the token (and nothing is written to disk).
-pub const TOKEN_ENV: &str = "OPSDESK_TOKEN";
+/// The default client's token variable and the stdio client's name are configuration
+/// vocabulary (config validation names them too).
+pub use crate::config::{MCP_TOKEN_ENV as TOKEN_ENV, STDIO_CLIENT};
 /// File in the data dir holding the generated token (0600).
 pub const TOKEN_FILE: &str = "mcp-token";
 /// Shortest token accepted (from the environment; generated ones are 64 hex characters).
 pub const MIN_TOKEN_LEN: usize = 32;
 /// Name of the client holding the default token (`OPSDESK_TOKEN` / `mcp-token`).
 pub const DEFAULT_CLIENT: &str = "default";
-/// Name of a stdio connection unless `server.stdio_client` names a configured client.
-pub const STDIO_CLIENT: &str = "stdio";
 
 /// Who a request comes from, as its credential says (never as the client declares itself).
 /// The HTTP guard inserts it into the request's extensions; handlers read it from there.

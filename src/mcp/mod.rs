@@ -18,6 +18,7 @@ pub mod auth;
 pub mod bridge;
 pub mod conn;
 pub mod deals;
+pub mod doctor;
 pub(crate) mod direct;
 pub mod fence;
 pub mod filing;

@@ -766,6 +766,67 @@ impl ClientScope {
     }
 }
 
+/// `[server] toolsets / tools` and each client's: known toolsets, and patterns that match a
+/// tool (a typo would silently hide tools). The config floor cannot judge these (the tool table
+/// is this surface's), so the binary's one config loader (`cli::Context::config`) runs this
+/// after `Config::load`. Each problem is (key path, message listing the valid names).
+pub fn config_problems(server: &ServerConfig) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut lists = |base: String, toolsets: Option<&[String]>, tools: Option<&[String]>| {
+        for (i, t) in toolsets.unwrap_or_default().iter().enumerate() {
+            if let Err(e) = Toolset::parse(t) {
+                let p = format!("{base}.toolsets");
+                out.push((p.clone(), format!("`{p}` item {}: {e}", i + 1)));
+            }
+        }
+        for (i, t) in tools.unwrap_or_default().iter().enumerate() {
+            if let Err(e) = check_pattern(t) {
+                let p = format!("{base}.tools");
+                out.push((p.clone(), format!("`{p}` item {}: {e}", i + 1)));
+            }
+        }
+    };
+    lists(
+        "server".into(),
+        server.toolsets.as_deref(),
+        server.tools.as_deref(),
+    );
+    for (name, client) in &server.clients {
+        lists(
+            format!("server.clients.{name}"),
+            client.toolsets.as_deref(),
+            client.tools.as_deref(),
+        );
+    }
+    out
+}
+
+/// Clients whose settings leave them no tool at all (each layer of a scope only narrows, so a
+/// client's lists can): legal, but surely not meant. For `config check` and `doctor`.
+pub fn config_warnings(server: &ServerConfig) -> Vec<crate::config::ConfigWarning> {
+    let mut out = Vec::new();
+    let scopes = Scopes::new(server, &Default::default());
+    for scope in scopes.all() {
+        let s = scope.summary();
+        // `stdio` has the server's scope unless it is a named client: one warning is enough.
+        if s.tools.is_empty() && s.client != super::auth::STDIO_CLIENT {
+            let key = match server.clients.contains_key(&s.client) {
+                true => format!("server.clients.{}", s.client),
+                false => "server".to_owned(),
+            };
+            out.push(crate::config::ConfigWarning {
+                key,
+                message: format!(
+                    "client `{}` is offered no tool at all ({}): its settings and [server]'s leave nothing in common",
+                    s.client,
+                    s.set_by.join(", ")
+                ),
+            });
+        }
+    }
+    out
+}
+
 /// `[server]` without its scope settings: what a scope reload must leave as it is.
 fn without_scopes(server: &ServerConfig) -> ServerConfig {
     let mut s = server.clone();

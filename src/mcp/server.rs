@@ -688,6 +688,23 @@ impl Hub {
         .await
     }
 
+    /// A read the tool computes itself (`Engine::read_outside`: gated and audited as `name`),
+    /// on the blocking pool within the call time limit.
+    pub(crate) async fn read_outside<T: Send + 'static>(
+        &self,
+        tool: &str,
+        name: &'static str,
+        actor: Actor,
+        f: impl FnOnce(&crate::paths::Paths, &crate::config::Config) -> (T, String)
+        + Send
+        + 'static,
+    ) -> Result<T, McpError> {
+        self.blocking(tool, move |engine, tool| {
+            engine.read_outside(Some(tool), name, actor, f)
+        })
+        .await
+    }
+
     /// Run `f` on the blocking pool (the stores read and fsync) within the call time limit.
     async fn blocking<T: Send + 'static>(
         &self,

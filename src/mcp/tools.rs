@@ -921,10 +921,14 @@ async fn draft_status(hub: Arc<Hub>, a: DraftIdArgs, actor: Actor) -> Result<Rep
 }
 
 async fn doctor(hub: Arc<Hub>, _: NoArgs, actor: Actor) -> Result<Reply, McpError> {
-    match hub.read("doctor", Query::Doctor, actor).await? {
-        Answer::Doctor(d) => tool_answer(&d),
-        other => Err(wrong_answer("doctor", &other)),
-    }
+    let d = hub
+        .read_outside("doctor", crate::doctor::READ_NAME, actor, |paths, config| {
+            let mut checks = crate::doctor::checks(paths, Ok(config));
+            checks.extend(super::doctor::checks(paths, Some(config)));
+            crate::doctor::answer(checks)
+        })
+        .await?;
+    tool_answer(&d)
 }
 
 async fn providers_get(hub: Arc<Hub>, _: NoArgs, actor: Actor) -> Result<Reply, McpError> {
