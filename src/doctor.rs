@@ -205,11 +205,11 @@ pub fn checks(paths: &crate::paths::Paths, config: Result<&Config, String>) -> V
                     format!(
                         "signed in (token in {}, saved {} {})",
                         store.location(name),
-                        crate::tui::app::fmt_time(
+                        crate::clock::fmt_time(
                             t.saved_at,
-                            crate::watch::format::local_offset(t.saved_at)
+                            crate::clock::local_offset(t.saved_at)
                         ),
-                        crate::tui::app::zone_name(crate::watch::format::local_offset(t.saved_at))
+                        crate::clock::zone_name(crate::clock::local_offset(t.saved_at))
                     ),
                 ),
                 Ok(Some(_)) => problem(

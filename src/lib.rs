@@ -52,6 +52,7 @@ pub fn release_memory() {
 pub mod assistant;
 pub mod brief;
 pub mod cli;
+pub mod clock;
 pub mod config;
 pub mod copilot;
 pub mod doctor;

@@ -43,6 +43,9 @@ pub use error::{ConfigError, Location, Problem, ProblemKind};
 pub use filing::{FilingConfig, FilingRule};
 pub use operator::{DateOrder, DraftFormat, DraftingConfig, OperatorConfig, offset_in};
 pub use schema::*;
+/// The profile name that asks for the brief across every entity (`profile: "all"`), so no
+/// profile may be called that.
+pub const ALL_PROFILES: &str = "all";
 /// Environment variable that, when set, is the default MCP client's token (and nothing is
 /// written to disk).
 pub const MCP_TOKEN_ENV: &str = "OPSDESK_TOKEN";

@@ -441,7 +441,7 @@ impl Validator {
             );
         }
         // Reserved names are matched ignoring case, as MCP arguments match `all`.
-        if name.eq_ignore_ascii_case(crate::brief::ALL_PROFILES) {
+        if name.eq_ignore_ascii_case(super::ALL_PROFILES) {
             self.invalid(
                 p.clone(),
                 format!(

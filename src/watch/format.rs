@@ -4,10 +4,10 @@
 //! line, whatever the inbox holds (the files can be edited by anyone with access to the data
 //! directory). The only escape sequences in the output are the colour codes added here.
 
-use std::mem::MaybeUninit;
 
-use time::{OffsetDateTime, UtcOffset};
+use time::OffsetDateTime;
 
+pub use crate::clock::local_offset;
 use crate::domain::{Channel, InboxRecord};
 use crate::sanitize::one_line;
 
@@ -93,33 +93,6 @@ pub fn summary(r: &InboxRecord, max_chars: usize) -> String {
         n => format!("[{n} attachments] {joined}"),
     };
     one_line(&joined, max_chars)
-}
-
-/// The UTC offset of the local time zone at `t` (falls back to UTC).
-///
-/// `time`'s own `current_local_offset` refuses to work once a process has several threads,
-/// because `localtime_r` reads `TZ` and another thread could be changing the environment at
-/// that moment. opsdesk never modifies its environment after start-up, so the call is sound
-/// here; it is made per record so a long-running watch follows daylight-saving changes.
-pub fn local_offset(t: OffsetDateTime) -> UtcOffset {
-    // time_t is 64 bits here but 32 on some targets.
-    #[allow(irrefutable_let_patterns, clippy::useless_conversion)]
-    let Ok(secs) = libc::time_t::try_from(t.unix_timestamp()) else {
-        return UtcOffset::UTC;
-    };
-    let mut tm = MaybeUninit::<libc::tm>::zeroed();
-    // SAFETY: `secs` and `tm` are valid for the call; localtime_r writes only into `tm` and
-    // returns null on failure, in which case `tm` is not read. See above for the environment.
-    let ok = unsafe { !libc::localtime_r(&secs, tm.as_mut_ptr()).is_null() };
-    if !ok {
-        return UtcOffset::UTC;
-    }
-    // SAFETY: localtime_r succeeded, so it filled `tm` (and it started zeroed anyway).
-    let gmtoff = unsafe { tm.assume_init() }.tm_gmtoff;
-    i32::try_from(gmtoff)
-        .ok()
-        .and_then(|s| UtcOffset::from_whole_seconds(s).ok())
-        .unwrap_or(UtcOffset::UTC)
 }
 
 /// `HH:MM` of `t` in the local time zone.
