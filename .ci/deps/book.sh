@@ -22,4 +22,5 @@ if ! cargo install mdbook --locked --version "$version" --no-default-features \
   exit 1
 fi
 rm -rf .ci/tools/build/mdbook
+rmdir .ci/tools/build 2>/dev/null || true
 "$bin" --version >/dev/null
