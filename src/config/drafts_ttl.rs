@@ -33,6 +33,7 @@ pub struct DraftsConfig {
     /// are laid over the defaults, so naming one kind keeps the others' defaults.
     #[serde(deserialize_with = "over_defaults")]
     #[schemars(with = "BTreeMap<String, u64>")]
+    #[schemars(example = serde_json::json!({"send_email": 48, "post_chat": 8}))]
     pub ttl_hours: BTreeMap<String, u64>,
     /// Drafts pending longer than this raise a reminder (`opsdesk watch` toasts, the
     /// console's message line); 0 switches reminders off.

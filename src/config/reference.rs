@@ -296,7 +296,9 @@ impl Writer {
             raw.get("default").or_else(|| r.get("default")).cloned()
         } else {
             lookup(&self.defaults, path).cloned()
-        };
+        }
+        // An `Option` serialised without `skip_serializing_if` is `null`: unset.
+        .filter(|v| !v.is_null());
         let default_text = match (&default, required) {
             // A key of a table that has a built-in value: the table may be left out, but a
             // file that writes it must give this key.
