@@ -19,10 +19,11 @@ pub const ARRIVAL_JOBS: [&str; 2] = ["triage", "deadlines"];
 pub const MAX_ARRIVAL_BATCH: usize = 500;
 pub const MAX_COALESCE_MS: u64 = 60_000;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct AssistantConfig {
     /// Jobs the primary engine runs on every newly ingested item, in this order.
+    #[schemars(example = &["triage", "deadlines"])]
     pub on_arrival: Vec<String>,
     /// Whether arrival jobs may ask the model about items the rules are unsure of.
     pub arrival_use_model: bool,

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct AttachmentsConfig {
     /// Largest single attachment stored (bytes).
@@ -24,6 +24,7 @@ pub struct AttachmentsConfig {
     /// Folders a draft may attach files from by path (`draft_email` `attachments: ["/…"]`).
     /// Empty (the default): drafts attach stored files by hash only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(example = &["/home/me/outbox"])]
     pub outbound_dirs: Vec<PathBuf>,
 }
 

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 /// The longest retention accepted: ten years of live months.
 pub const MAX_ARCHIVE_AFTER_MONTHS: u32 = 120;
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct AuditConfig {
     /// Months kept live (the current one counts); older month files are archived. 0: off.

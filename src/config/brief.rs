@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A section of the brief.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BriefSection {
     /// Unread items (morning) or arrivals and what is still unread (digest).
@@ -41,7 +41,7 @@ impl BriefSection {
     ];
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct BriefConfig {
     /// The sections shown, in this order (left-out ones are not shown, and their lists are

@@ -53,6 +53,20 @@ impl Serialize for Money {
     }
 }
 
+// Written as a plain number of price units (`1.5`); the millionths are internal.
+impl schemars::JsonSchema for Money {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Money".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "number",
+            "minimum": 0,
+            "description": "An amount in the currency the prices are in."
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for Money {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Money, D::Error> {
         let v = f64::deserialize(d)?;
@@ -61,16 +75,24 @@ impl<'de> Deserialize<'de> for Money {
 }
 
 /// The limits of one provider or profile; each is off when absent.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
+    /// Tokens (prompt + completion) per UTC day.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = 200_000)]
     pub daily_tokens: Option<u64>,
+    /// Tokens (prompt + completion) per UTC month.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = 4_000_000)]
     pub monthly_tokens: Option<u64>,
+    /// Money per UTC day, at the prices of `[llm.budgets.prices]`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = 1.5)]
     pub daily_money: Option<Money>,
+    /// Money per UTC month, at the prices of `[llm.budgets.prices]`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = 40.0)]
     pub monthly_money: Option<Money>,
 }
 
@@ -83,12 +105,15 @@ impl Limits {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct BudgetsConfig {
     /// Provider name → price per 1000 tokens. A `local` provider always costs 0.
+    #[schemars(example = serde_json::json!({"openai": 0.002}))]
     pub prices: BTreeMap<String, Money>,
+    /// `[llm.budgets.providers.<name>]`: limits of one provider, over every profile.
     pub providers: BTreeMap<String, Limits>,
+    /// `[llm.budgets.profiles.<name>]`: limits of one profile, over every provider.
     pub profiles: BTreeMap<String, Limits>,
 }
 

@@ -24,17 +24,20 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{Channel, UNASSIGNED};
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ClassificationConfig {
     /// `[[classification.rules]]`, tried in order.
     pub rules: Vec<ClassificationRule>,
     /// What an unclear item no rule places gets.
+    #[schemars(example = &"default")]
     pub unmatched: Unmatched,
 }
 
 /// What an unclear item that no rule matched gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Unmatched {
     /// The reserved profile `unassigned`, until the operator assigns it.
@@ -47,19 +50,38 @@ pub enum Unmatched {
 /// One rule: a profile and what places an item there. Any one of `senders`, `domains` and
 /// `keywords` matching places it; `channels` limits the rule to items of those channels (a rule
 /// with only `channels` places every unclear item of them).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ClassificationRule {
     /// A configured profile.
+    #[schemars(example = &"clinic")]
     pub profile: String,
     /// Sender addresses (exact, case-insensitive).
+    #[schemars(example = &["ceo@contoso.com"])]
     pub senders: Vec<String>,
     /// Sender domains (subdomains included).
+    #[schemars(example = &["lakeside-clinic.example"])]
     pub domains: Vec<String>,
     /// Words in the subject or text (whole words, case-insensitive).
+    #[schemars(example = &["patient", "refill"])]
     pub keywords: Vec<String>,
     /// Only items of these channels (email, teams, calendar, spool); all when empty.
+    #[schemars(schema_with = "channels_schema")]
+    #[schemars(example = &["email"])]
     pub channels: Vec<Channel>,
+}
+
+/// `channels`: a list of channel names, taken from [`Channel::ALL`] (the domain type has no
+/// schema of its own).
+fn channels_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let names: Vec<serde_json::Value> = Channel::ALL
+        .iter()
+        .filter_map(|c| serde_json::to_value(c).ok())
+        .collect();
+    schemars::json_schema!({
+        "type": "array",
+        "items": { "type": "string", "enum": names }
+    })
 }
 
 /// Problems of `[classification]`: (rule index, key within the rule, message). `profiles`: the

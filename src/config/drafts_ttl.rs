@@ -26,12 +26,14 @@ pub const DRAFT_KINDS: [&str; 4] = ["send_email", "reply_email", "post_chat", "c
 /// The longest time to live accepted: one year.
 pub const MAX_TTL_HOURS: u64 = 24 * 366;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct DraftsConfig {
     /// Action kind → hours a pending draft may wait (0: never expires). The file's entries
     /// are laid over the defaults, so naming one kind keeps the others' defaults.
     #[serde(deserialize_with = "over_defaults")]
+    #[schemars(with = "BTreeMap<String, u64>")]
+    #[schemars(example = serde_json::json!({"send_email": 48, "post_chat": 8}))]
     pub ttl_hours: BTreeMap<String, u64>,
     /// Drafts pending longer than this raise a reminder (`opsdesk watch` toasts, the
     /// console's message line); 0 switches reminders off.

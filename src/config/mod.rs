@@ -26,6 +26,7 @@ pub mod drafts_ttl;
 mod error;
 mod filing;
 mod operator;
+pub mod reference;
 mod schema;
 mod secrets;
 mod validate;

@@ -6,24 +6,29 @@
 use serde::{Deserialize, Serialize};
 
 /// `[operator]`.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct OperatorConfig {
     /// How drafts and briefs name the operator.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"Alex Morgan")]
     pub name: Option<String>,
     /// IANA time zone, e.g. `America/Chicago`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"America/Chicago")]
     pub time_zone: Option<String>,
     /// How an all-numeric date whose parts could be day or month reads in English mail:
     /// `mdy` (`03/12` is March 12, the default) or `dmy` (3 December). German and Spanish
     /// messages are read day first whatever this says; a part over 12 always decides.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"dmy")]
     pub date_order: Option<DateOrder>,
 }
 
 /// `[operator] date_order`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum DateOrder {
     #[default]
@@ -32,16 +37,18 @@ pub enum DateOrder {
 }
 
 /// `[drafting]`: how drafts should read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct DraftingConfig {
     /// Tone in a few words.
     pub tone: String,
     /// Sign-off line put before the signature.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"Best,")]
     pub sign_off: Option<String>,
     /// Signature block appended to mail drafts.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"Alex Morgan\nContoso")]
     pub signature: Option<String>,
     /// Longest draft body, in words (0: no limit).
     pub max_words: u32,
@@ -49,14 +56,18 @@ pub struct DraftingConfig {
     pub format: DraftFormat,
     /// The language replies are written in (e.g. "English", "Dutch"); none: the message's.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"English")]
     pub language: Option<String>,
     /// Further house-style instructions in the operator's words, given to the draft job's
     /// model (e.g. "first names; no exclamation marks").
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"first names; no exclamation marks")]
     pub style: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum DraftFormat {
     #[default]

@@ -14,7 +14,7 @@ use serde::de::{DeserializeSeed, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The whole configuration. Every section is optional in the file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     /// `[server]`: the MCP HTTP endpoint.
@@ -102,7 +102,7 @@ impl Default for Config {
 pub const DEFAULT_PORT: u16 = 48080;
 
 /// `[server]`: where and how the MCP HTTP endpoint listens.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ServerConfig {
     /// Listen address. Local by default; anything but a loopback address also needs
@@ -112,6 +112,7 @@ pub struct ServerConfig {
     pub allow_non_loopback: bool,
     /// Origins accepted in addition to the loopback ones (`http://127.0.0.1:<port>`,
     /// `http://localhost:<port>`, …), each written `scheme://host[:port]`.
+    #[schemars(example = &["https://opsdesk.example.internal"])]
     pub allowed_origins: Vec<String>,
     /// Largest accepted request body.
     pub max_body_bytes: usize,
@@ -145,6 +146,7 @@ pub struct ServerConfig {
     /// The named client a stdio connection (`opsdesk serve --stdio`) acts as; unset = the
     /// uncleared client `stdio`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"scribe")]
     pub stdio_client: Option<String>,
     /// Read-only mode for every client: only read tools are listed and callable (also
     /// `opsdesk serve --read-only` and `OPSDESK_READ_ONLY=1`). `mcp::scope` has the rules.
@@ -152,19 +154,22 @@ pub struct ServerConfig {
     /// Only the tools of these toolsets (inbox, briefs, drafts, calendar, deals, triage,
     /// vault, admin) for every client; unset = all (`--toolsets` replaces it).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &["inbox", "briefs"])]
     pub toolsets: Option<Vec<String>>,
     /// Only tools matching one of these patterns (`*` wildcard) for every client; unset = all
     /// (`--enabled-tools` replaces it).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &["inbox_*", "vault_*"])]
     pub tools: Option<Vec<String>>,
 }
 
 /// `[server.clients.<name>]`: one MCP client and the credential bound to it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct McpClientConfig {
     /// NAME of the environment variable holding this client's bearer token (at least 32
     /// characters). The token itself never goes into a config file.
+    #[schemars(example = &"OPSDESK_TOKEN_SCRIBE")]
     pub token_env: String,
     /// May this client receive PHI of `requires_hipaa` profiles in clear? Default false: it
     /// gets the redacted view. Set true only for a client whose model runs under a BAA.
@@ -175,9 +180,11 @@ pub struct McpClientConfig {
     pub read_only: bool,
     /// This client gets only the tools of these toolsets (within the server's scope).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &["inbox", "drafts"])]
     pub toolsets: Option<Vec<String>>,
     /// This client gets only tools matching one of these patterns (within the server's scope).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &["inbox_*", "status"])]
     pub tools: Option<Vec<String>>,
 }
 
@@ -207,7 +214,7 @@ impl Default for ServerConfig {
 }
 
 /// `[server.operation_limits]`: one token bucket per credential and kind of expensive call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct OperationLimits {
     /// `triage_classify`, `extraction_deadlines`, `draft_generate`, `filing_suggestion` when
@@ -239,10 +246,14 @@ impl Default for OperationLimits {
 }
 
 /// A sustained rate and a burst.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OperationLimit {
+    /// Calls allowed per minute, sustained (per credential).
+    #[schemars(example = 20)]
     pub per_minute: u32,
+    /// Calls allowed at once before the per-minute rate applies.
+    #[schemars(example = 5)]
     pub burst: u32,
 }
 
@@ -250,13 +261,14 @@ pub struct OperationLimit {
 // [console]
 
 /// `[console]`: the terminal UI.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ConsoleConfig {
     /// Theme name: a built-in theme or `themes/<name>.toml`.
     pub theme: String,
     /// A keymap TOML file overriding the built-in keys.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"/home/me/.config/opsdesk/keymap.toml")]
     pub keymap: Option<PathBuf>,
 }
 
@@ -273,13 +285,15 @@ impl Default for ConsoleConfig {
 // [profiles.<name>]
 
 /// `[profiles.<name>]`: one entity (a job, a client, a practice) with its own sources and rules.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Profile {
     /// Human name shown in the console; the profile name is used when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"Contoso")]
     pub display_name: Option<String>,
     /// Where this profile's inbound items come from.
+    #[schemars(example = &["spool", "graph_mail"])]
     pub sources: Vec<SourceKind>,
     /// Redact PHI (names in `phi_names`, identifiers the redactor recognises) before any text
     /// of this profile leaves the process.
@@ -289,19 +303,24 @@ pub struct Profile {
     pub requires_hipaa: bool,
     /// Profiles whose data must never flow into this profile's actions (and vice versa: the
     /// relation is made symmetric when the config is loaded).
+    #[schemars(example = &["clinic"])]
     pub never_mix_with: Vec<String>,
     /// Entity override of the LLM provider (between the per-job override and `llm.default`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"azure")]
     pub llm_provider: Option<String>,
     /// Microsoft Graph account of this profile (needed for the `graph_*` sources).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub graph: Option<GraphProfile>,
     /// The profile's own mail domains: a recipient outside them is "external".
+    #[schemars(example = &["contoso.com"])]
     pub email_domains: Vec<String>,
     /// Names to redact as PHI (a roster of patients, clients, …).
+    #[schemars(example = &["Jane Doe"])]
     pub phi_names: Vec<String>,
     /// Names never redacted: the practice itself and its staff ("Lakeside Clinic",
     /// "Priya Raman"; a staff entry also keeps "Dr. Raman"). Not PHI.
+    #[schemars(example = &["Lakeside Clinic", "Priya Raman"])]
     pub phi_keep: Vec<String>,
     /// Also redact diagnoses and medical conditions (off by default: they are what a summary
     /// is usually about).
@@ -309,6 +328,7 @@ pub struct Profile {
     /// The operator's own life (family, private mail) rather than a business entity: left out
     /// of the brief across entities (`profile: "all"`) unless `include_personal` asks for it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schemars(example = true)]
     pub personal: bool,
     /// `[profiles.<name>.audience]`: what must not reach a recipient outside `email_domains`
     /// (`governance/audience.rs`).
@@ -316,11 +336,12 @@ pub struct Profile {
 }
 
 /// `[profiles.<name>.audience]`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct AudienceConfig {
     /// Labels, deal code names and phrases kept internal: a draft to an external recipient
     /// that contains one is refused (case and spacing ignored).
+    #[schemars(example = &["Project Falcon", "margin floor"])]
     pub internal_only: Vec<String>,
     /// Refuse a draft to an external recipient that quotes a recent internal thread (mail
     /// from the profile's own domains). Default true.
@@ -365,7 +386,19 @@ impl Profile {
 }
 
 /// A source of inbound items.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceKind {
     /// Built-in generator of realistic traffic (`--demo`).
@@ -418,16 +451,18 @@ impl fmt::Display for SourceKind {
 
 /// `[profiles.<name>.graph]`: the Microsoft Graph account of a profile. Sign-in is by device
 /// code with a public client, so there is no client secret to configure.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GraphProfile {
     /// `organizations`, `consumers`, `common`, a tenant GUID or a tenant domain.
     #[serde(default = "default_tenant")]
     pub tenant: String,
     /// The application (client) id of the app registration, a GUID.
+    #[schemars(example = &"00000000-0000-0000-0000-000000000000")]
     pub client_id: String,
     /// IANA or Windows time zone for calendar views; the local zone when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"Europe/Berlin")]
     pub time_zone: Option<String>,
     /// Poll interval for mail.
     #[serde(default = "default_mail_interval")]
@@ -441,9 +476,11 @@ pub struct GraphProfile {
     /// Identity platform base (default `https://login.microsoftonline.com`). Plain http is
     /// accepted only for a loopback host: it exists so tests can point at a local fake.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"https://login.microsoftonline.com")]
     pub authority_url: Option<String>,
     /// Graph API base (default `https://graph.microsoft.com/v1.0`); same rule as above.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"https://graph.microsoft.com/v1.0")]
     pub base_url: Option<String>,
 }
 
@@ -488,7 +525,19 @@ fn default_calendar_interval() -> u64 {
 // [autonomy]
 
 /// How much of an action may happen without the operator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum AutonomyLevel {
     /// Done at once, audited.
@@ -532,7 +581,19 @@ impl fmt::Display for AutonomyLevel {
 }
 
 /// The kinds of action the ladder governs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ActionKind {
     /// Reading the inbox, mail, calendar.
@@ -658,6 +719,40 @@ impl From<BTreeMap<ActionKind, AutonomyLevel>> for AutonomyLadder {
     }
 }
 
+// By hand: the derived schema of a map with enum keys would not name the kinds. Each kind is
+// a key of the flat `[autonomy]` table, described by its own doc comment.
+impl schemars::JsonSchema for AutonomyLadder {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AutonomyLadder".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let kinds = <ActionKind as schemars::JsonSchema>::json_schema(generator);
+        let level = generator.subschema_for::<AutonomyLevel>();
+        let mut properties = serde_json::Map::new();
+        for variant in kinds
+            .get("oneOf")
+            .and_then(|v| v.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let Some(name) = variant.get("const").and_then(|c| c.as_str()) else {
+                continue;
+            };
+            let mut property = level.clone();
+            if let Some(d) = variant.get("description") {
+                property.insert("description".into(), d.clone());
+            }
+            properties.insert(name.to_owned(), property.to_value());
+        }
+        schemars::json_schema!({
+            "description": "`[autonomy]`: `send_email = \"draft_only\"` and so on. Kinds the file does not name keep their built-in level.",
+            "type": "object",
+            "properties": properties,
+            "additionalProperties": false
+        })
+    }
+}
+
 impl Serialize for AutonomyLadder {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         // Written as the flat `[autonomy]` table it is read from.
@@ -695,12 +790,14 @@ pub const BUILT_IN_HARD_BANS: [BuiltInBan; 3] = [
 ];
 
 /// `[hard_bans]`: additions to [`BUILT_IN_HARD_BANS`].
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct HardBans {
     /// Recipients in these domains (and their subdomains) are always refused.
+    #[schemars(example = &["competitor.example"])]
     pub blocked_recipient_domains: Vec<String>,
     /// Outbound text or LLM output containing one of these phrases (case-insensitive) is refused.
+    #[schemars(example = &["wire the funds today"])]
     pub blocked_phrases: Vec<String>,
 }
 
@@ -709,17 +806,20 @@ pub struct HardBans {
 
 /// `[llm]`: providers and routing. Selection order: `jobs.<job>`, then the profile's
 /// `llm_provider`, then `default`; the compliance filter applies to every hop.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct LlmConfig {
     /// Provider used when neither the job nor the profile names one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"openai")]
     pub default: Option<String>,
     /// Per-job override: job name (`brief`, `triage`, `draft`, …) → provider name.
+    #[schemars(example = serde_json::json!({"triage": "local", "draft": "openai"}))]
     pub jobs: BTreeMap<String, String>,
     /// `[llm.providers.<name>]`. The built-in `local` and `openai` entries (disabled) are
     /// always present; an entry of the same name in the file replaces the built-in one.
     #[serde(deserialize_with = "deserialize_providers")]
+    #[schemars(with = "BTreeMap<String, ProviderConfig>")]
     pub providers: BTreeMap<String, ProviderConfig>,
     /// `[llm.budgets]`: prices and spending limits (`config/budgets.rs`).
     #[serde(skip_serializing_if = "super::budgets::BudgetsConfig::is_empty")]
@@ -749,7 +849,19 @@ pub fn builtin_providers() -> BTreeMap<String, ProviderConfig> {
 }
 
 /// The kind of API a provider speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ProviderKind {
     /// api.openai.com.
@@ -842,7 +954,7 @@ pub const DEFAULT_AZURE_API_VERSION: &str = "2024-10-21";
 
 /// `[llm.providers.<name>]`. Fields a file leaves out take the defaults of the provider's
 /// kind; `kind` itself may be left out when the provider is named after it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(try_from = "RawProviderConfig")]
 pub struct ProviderConfig {
     /// The API it speaks.
@@ -885,19 +997,47 @@ impl ProviderConfig {
 }
 
 /// What the file may say about a provider; [`RawProviderConfig::resolve`] fills the gaps.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawProviderConfig {
+    /// The API it speaks. May be left out when the provider is named after its kind
+    /// (`openai`, `azure` or `azure_openai`, `copilot`, `local` or `ollama`).
+    #[schemars(example = &"local")]
     kind: Option<ProviderKind>,
+    /// Disabled providers are never selected. Default false (also `opsdesk providers enable`).
+    #[schemars(example = true)]
     enabled: Option<bool>,
+    /// Base URL (`…/v1` for OpenAI-style APIs; the resource URL for Azure). Default by kind:
+    /// openai `https://api.openai.com/v1`, copilot `https://api.githubcopilot.com`, local
+    /// `http://127.0.0.1:11434/v1`; azure_openai has none and needs one.
+    #[schemars(example = &"https://contoso.openai.azure.com")]
     endpoint: Option<String>,
+    /// NAME of the environment variable holding the credential (never the credential).
+    /// Default by kind: `OPENAI_API_KEY`, `AZURE_OPENAI_API_KEY`, `GITHUB_TOKEN`; none for local.
+    #[schemars(example = &"OPENAI_API_KEY")]
     auth_env: Option<String>,
+    /// Model name. Default by kind: openai `gpt-4o-mini`, copilot `gpt-4o`, local `llama3.1`;
+    /// azure_openai: the deployment's name (informational, the deployment decides).
+    #[schemars(example = &"gpt-4o-mini")]
     model: Option<String>,
+    /// May receive text of profiles that require HIPAA (a BAA is in place). Default false.
+    #[schemars(example = true)]
     hipaa_cleared: Option<bool>,
+    /// Time limit for a whole call, seconds. Default 60.
+    #[schemars(example = 60)]
     timeout_secs: Option<u64>,
+    /// Time limit until the first streamed chunk, seconds. Default 20.
+    #[schemars(example = 20)]
     first_chunk_timeout_secs: Option<u64>,
+    /// Azure only: REST api-version (default `2024-10-21`).
+    #[schemars(example = &"2024-10-21")]
     api_version: Option<String>,
+    /// Azure only: deployment name (required for azure_openai).
+    #[schemars(example = &"gpt-4o-prod")]
     deployment: Option<String>,
+    /// Copilot only: where the GitHub token is exchanged for a Copilot API token (default
+    /// GitHub's `copilot_internal/v2/token`).
+    #[schemars(example = &"https://api.github.com/copilot_internal/v2/token")]
     token_endpoint: Option<String>,
 }
 
@@ -1012,7 +1152,7 @@ where
 // [sources]
 
 /// `[sources]`: settings of the non-Graph sources (Graph settings live in each profile).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SourcesConfig {
     /// `[sources.spool]`.
@@ -1022,11 +1162,12 @@ pub struct SourcesConfig {
 }
 
 /// `[sources.spool]`: the drop folder.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SpoolConfig {
     /// The folder; `<data dir>/spool` when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(example = &"/srv/opsdesk/spool")]
     pub dir: Option<PathBuf>,
     /// How often the folder is scanned.
     pub interval_secs: u64,
@@ -1042,7 +1183,7 @@ impl Default for SpoolConfig {
 }
 
 /// `[sources.demo]`: the demo traffic generator.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct DemoConfig {
     /// Seconds between generated items.
@@ -1063,7 +1204,7 @@ pub const COPILOT_KEYS_URL: &str = "https://api.github.com/meta/public_keys/copi
 
 /// `[copilot_extension]`: `POST /copilot/webhook` on the MCP server, for GitHub's (deprecated)
 /// App-based Copilot Extensions. Off unless enabled; requests must carry GitHub's signature.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct CopilotExtensionConfig {
     /// Serve `POST /copilot/webhook`. Default false: the route does not exist (404).
@@ -1081,6 +1222,7 @@ pub struct CopilotExtensionConfig {
     /// GitHub logins allowed to use the webhook; required when enabled. GitHub signs the
     /// requests of every user of the app, so the signature says "from GitHub", not "from
     /// the operator": each request's user is looked up with its own token (`GET /user`).
+    #[schemars(example = &["your-github-login"])]
     pub allowed_users: Vec<String>,
     /// GitHub's REST API, where `GET /user` names a request's user. https, or plain http to a
     /// loopback host (a test server).
@@ -1107,10 +1249,11 @@ impl Default for CopilotExtensionConfig {
 // [vault]
 
 /// `[vault]`: where packaged tools live and the limits every tool call runs under.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct VaultConfig {
     /// The tools folder; default `<config dir>/tools` (beside config.toml).
+    #[schemars(example = &"/home/me/opsdesk-tools")]
     pub dir: Option<PathBuf>,
     /// Tool processes running at once; further calls wait for a slot.
     pub max_concurrent: usize,
@@ -1126,10 +1269,12 @@ pub struct VaultConfig {
     /// What to do where the kernel refuses a layer of the tool sandbox (`vault/sandbox.rs`):
     /// `require` runs no tool; `best_effort` runs only read-only tools that may not see PHI.
     /// Absent: `require` when a profile requires HIPAA, else `best_effort`.
+    #[schemars(example = &"require")]
     pub sandbox: Option<SandboxMode>,
     /// Extra folders tools may read (and execute from), beside the system ones: an
     /// interpreter installed under a home folder, say. Absolute paths; never the data dir,
     /// the config dir or the tools folder (those are refused by validation).
+    #[schemars(example = &["/home/me/.pyenv"])]
     pub allow_read: Vec<PathBuf>,
     /// `[vault.limits]`: the resources a tool gets unless its manifest asks for less or more.
     pub limits: ToolLimits,
@@ -1139,7 +1284,7 @@ pub struct VaultConfig {
 }
 
 /// `[vault] sandbox`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SandboxMode {
     Require,
@@ -1167,7 +1312,7 @@ impl VaultConfig {
 }
 
 /// Resource limits of one tool call (rlimits of its processes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ToolLimits {
     /// Address space per process, MiB (JIT runtimes such as Node reserve a lot: raise it
