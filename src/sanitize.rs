@@ -15,8 +15,6 @@ use std::collections::BTreeMap;
 use std::iter::Peekable;
 use std::str::Chars;
 
-
-
 /// Bound of a message's stored text.
 pub const MAX_TEXT_CHARS: usize = 16_000;
 /// Bound of the one-line preview shown in lists and notifications.
@@ -269,7 +267,7 @@ impl Out {
 }
 
 /// Cut `s` to at most `max_chars` characters, the last being "…" when anything was cut.
-pub(crate) fn bound(s: &str, max_chars: usize) -> String {
+pub fn bound(s: &str, max_chars: usize) -> String {
     if max_chars == 0 {
         return String::new();
     }
@@ -287,6 +285,27 @@ pub(crate) fn bound(s: &str, max_chars: usize) -> String {
             kept
         }
     }
+}
+
+/// Whether `word` occurs in `hay` as a whole word: no letter or digit (in any script) right
+/// before or after it. Case-sensitive: callers lower-case both sides when they mean to. An
+/// empty or blank `word` is never found.
+pub fn has_word(hay: &str, word: &str) -> bool {
+    if word.trim().is_empty() {
+        return false;
+    }
+    // Every occurrence, overlapping ones included (`match_indices` would skip those).
+    let mut from = 0;
+    while let Some(i) = hay[from..].find(word) {
+        let start = from + i;
+        let before = hay[..start].chars().next_back();
+        let after = hay[start + word.len()..].chars().next();
+        if !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric) {
+            return true;
+        }
+        from = start + word.chars().next().map_or(1, char::len_utf8);
+    }
+    false
 }
 
 // ------------------------------------------------------------------------ public text API
@@ -832,6 +851,23 @@ mod tests {
         assert_eq!(clean_text("héllo", 5), "héllo");
         assert_eq!(clean_text("abc", 0), "");
         assert_eq!(one_line("ab  cd", 4), "ab…");
+    }
+
+    #[test]
+    fn whole_words_need_no_letter_or_digit_beside_them() {
+        assert!(has_word("the sunrise deal", "sunrise"));
+        assert!(has_word("re: sunrise-2", "sunrise"));
+        assert!(has_word("überweisung erledigt", "erledigt"));
+        assert!(!has_word("sunrises ahead", "sunrise"));
+        assert!(!has_word("2sunrise", "sunrise"));
+        assert!(
+            !has_word("éclair", "clair"),
+            "a non-ASCII letter is a letter"
+        );
+        assert!(!has_word("anything", ""));
+        assert!(!has_word("a  b", " "));
+        // A later occurrence counts when the first is inside a longer word.
+        assert!(has_word("sunrises and sunrise", "sunrise"));
     }
 
     #[test]

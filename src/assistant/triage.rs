@@ -183,7 +183,9 @@ pub fn by_rules(r: &InboxRecord, tz: time::UtcOffset) -> Triage {
 pub fn by_rules_in(r: &InboxRecord, ctx: &crate::timeexpr::Context) -> Triage {
     let subject = r.subject.as_deref().unwrap_or("");
     let hay = format!("{subject}\n{}", r.text).to_lowercase();
-    let urgent = URGENT_CUES.iter().any(|c| contains_word(&hay, c));
+    let urgent = URGENT_CUES
+        .iter()
+        .any(|c| crate::sanitize::has_word(&hay, c));
     let urgency = |base: Urgency| if urgent { Urgency::High } else { base };
     let t = |category, urgency, reason: &str, confident| Triage {
         category,
@@ -254,14 +256,6 @@ pub fn by_rules_in(r: &InboxRecord, ctx: &crate::timeexpr::Context) -> Triage {
         "no question or request found",
         false,
     )
-}
-
-fn contains_word(hay: &str, word: &str) -> bool {
-    hay.match_indices(word).any(|(i, _)| {
-        let before = hay[..i].chars().next_back();
-        let after = hay[i + word.len()..].chars().next();
-        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
-    })
 }
 
 /// What the model is told.

@@ -82,10 +82,8 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
             };
             let unchecked =
                 (!report.macs_checked).then(|| crate::store::integrity::missing_reason(&ctx.paths));
-            let mut json = serde_json::to_value(&report).map_err(|e| Failure {
-                code: 1,
-                message: e.to_string(),
-            })?;
+            let mut json =
+                serde_json::to_value(&report).map_err(|e| Failure::failed(e.to_string()))?;
             if let Some(o) = json.as_object_mut() {
                 o.insert("inbox_unaudited".into(), serde_json::json!(unaudited));
                 o.insert("inbox_recovered".into(), serde_json::json!(recovered));
@@ -146,28 +144,19 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
                 }
             });
             if !report.ok() {
-                return Err(Failure {
-                    code: 3,
-                    message: "audit chain is broken".into(),
-                });
+                return Err(Failure::integrity("audit chain is broken"));
             }
             if !drafts_findings.is_empty() {
-                return Err(Failure {
-                    code: 3,
-                    message: format!(
-                        "the drafts log and the audit trail disagree ({} finding(s) above)",
-                        drafts_findings.len()
-                    ),
-                });
+                return Err(Failure::integrity(format!(
+                    "the drafts log and the audit trail disagree ({} finding(s) above)",
+                    drafts_findings.len()
+                )));
             }
             if !unaudited.is_empty() {
-                return Err(Failure {
-                    code: 3,
-                    message: format!(
-                        "inbox records with no audit record: {} (stored while the audit trail could not be written, e.g. a full disk)",
-                        ranges(&unaudited)
-                    ),
-                });
+                return Err(Failure::integrity(format!(
+                    "inbox records with no audit record: {} (stored while the audit trail could not be written, e.g. a full disk)",
+                    ranges(&unaudited)
+                )));
             }
             Ok(())
         }

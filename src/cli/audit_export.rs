@@ -107,10 +107,9 @@ pub fn run(ctx: &Context, audit: &Audit, args: ExportArgs) -> CmdResult {
             .reason(format!("{what}: {how}")),
     )?;
     if !result?.summary.verified() {
-        return Err(Failure {
-            code: 3,
-            message: "the exported span does not verify against the audit chain (see above)".into(),
-        });
+        return Err(Failure::integrity(
+            "the exported span does not verify against the audit chain (see above)",
+        ));
     }
     Ok(())
 }

@@ -69,10 +69,7 @@ pub fn run(ctx: &Context, a: BriefArgs) -> CmdResult {
             )));
         }
         Err(EngineError::Blocked { reason, remedy, .. }) => {
-            return Err(Failure {
-                code: 4,
-                message: format!("{reason} ({remedy})"),
-            });
+            return Err(Failure::refused(format!("{reason} ({remedy})")));
         }
         Err(e) => return Err(e.into()),
     };
@@ -115,10 +112,7 @@ fn run_all(
             )));
         }
         Err(EngineError::Blocked { reason, remedy, .. }) => {
-            return Err(Failure {
-                code: 4,
-                message: format!("{reason} ({remedy})"),
-            });
+            return Err(Failure::refused(format!("{reason} ({remedy})")));
         }
         Err(e) => return Err(e.into()),
     };

@@ -179,10 +179,9 @@ fn report(
             rule,
             reason,
             remedy,
-        } => Err(Failure {
-            code: 4,
-            message: format!("blocked by {rule}: {reason}; {remedy}"),
-        }),
+        } => Err(Failure::refused(format!(
+            "blocked by {rule}: {reason}; {remedy}"
+        ))),
         Outcome::Done { detail } => {
             out.emit(&detail, |l| l.push(human(&detail)));
             Ok(())
@@ -327,10 +326,9 @@ fn accept(out: &Printer, engine: &Engine, draft: String, yes: bool) -> CmdResult
             remedy,
         } = outcome
         {
-            return Err(Failure {
-                code: 4,
-                message: format!("blocked by {rule}: {reason}; {remedy}"),
-            });
+            return Err(Failure::refused(format!(
+                "blocked by {rule}: {reason}; {remedy}"
+            )));
         }
     }
     let approved = engine

@@ -135,10 +135,10 @@ pub fn run(ctx: &Context, cmd: DraftsCmd) -> CmdResult {
             let id = ids.into_iter().next().unwrap_or_default();
             let d = engine.draft(&id)?.ok_or_else(|| no_draft(&id))?;
             if d.status != DraftStatus::Pending {
-                return Err(Failure {
-                    code: 4,
-                    message: format!("draft {id} is {}, not pending", d.status.as_str()),
-                });
+                return Err(Failure::refused(format!(
+                    "draft {id} is {}, not pending",
+                    d.status.as_str()
+                )));
             }
             if !yes {
                 confirm(&d)?;
@@ -293,10 +293,10 @@ fn approve_batch(
     if failed.is_empty() {
         Ok(())
     } else {
-        Err(Failure {
-            code: 1,
-            message: format!("not every draft was approved: {}", failed.join("; ")),
-        })
+        Err(Failure::failed(format!(
+            "not every draft was approved: {}",
+            failed.join("; ")
+        )))
     }
 }
 
@@ -425,10 +425,9 @@ fn report(out: &super::Printer, id: &str, verb: &str, outcome: Outcome) -> CmdRe
             rule,
             reason,
             remedy,
-        } => Err(Failure {
-            code: 4,
-            message: format!("blocked by {rule}: {reason}; {remedy}"),
-        }),
+        } => Err(Failure::refused(format!(
+            "blocked by {rule}: {reason}; {remedy}"
+        ))),
         other => {
             out.emit(&other, |l| l.push(format!("{verb} {id}")));
             Ok(())

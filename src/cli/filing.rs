@@ -73,10 +73,9 @@ pub fn run(ctx: &Context, cmd: FilingCmd) -> CmdResult {
                 rule,
                 reason,
                 remedy,
-            } => Err(Failure {
-                code: 4,
-                message: format!("blocked by {rule}: {reason}; {remedy}"),
-            }),
+            } => Err(Failure::refused(format!(
+                "blocked by {rule}: {reason}; {remedy}"
+            ))),
             Outcome::Done { .. } => Err(Failure::failed("the move was not queued")),
         }
     };

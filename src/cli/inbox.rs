@@ -204,14 +204,6 @@ pub fn parse_party(s: &str) -> Party {
     Party::new("", s)
 }
 
-fn truncate(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        s.chars().take(n - 1).collect::<String>() + "…"
-    }
-}
-
 fn warn_skipped(n: u64) {
     if n > 0 {
         eprintln!(
@@ -230,10 +222,7 @@ fn verify(ctx: &Context) -> CmdResult {
     let report = inbox.verify()?;
     let unchecked =
         (!report.macs_checked).then(|| crate::store::integrity::missing_reason(&ctx.paths));
-    let mut json = serde_json::to_value(&report).map_err(|e| Failure {
-        code: 1,
-        message: e.to_string(),
-    })?;
+    let mut json = serde_json::to_value(&report).map_err(|e| Failure::failed(e.to_string()))?;
     if let Some(o) = json.as_object_mut() {
         o.insert("macs_unchecked_reason".into(), json!(unchecked));
     }
@@ -285,19 +274,16 @@ fn verify(ctx: &Context) -> CmdResult {
     if report.ok() {
         Ok(())
     } else {
-        Err(Failure {
-            code: 3,
-            message: format!(
-                "{} damaged inbox record(s): {} (readers skip them; restore the inbox directory from a backup to recover them)",
-                report.damaged.len(),
-                report
-                    .damaged
-                    .iter()
-                    .map(|d| format!("#{}", d.seq))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        })
+        Err(Failure::integrity(format!(
+            "{} damaged inbox record(s): {} (readers skip them; restore the inbox directory from a backup to recover them)",
+            report.damaged.len(),
+            report
+                .damaged
+                .iter()
+                .map(|d| format!("#{}", d.seq))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )))
     }
 }
 
@@ -429,8 +415,8 @@ fn list(
                 local_time(r.ts),
                 r.channel,
                 r.profile,
-                truncate(r.from.label(), 24),
-                truncate(r.subject.as_deref().unwrap_or(&r.preview), 60)
+                crate::sanitize::bound(r.from.label(), 24),
+                crate::sanitize::bound(r.subject.as_deref().unwrap_or(&r.preview), 60)
             ));
         }
     });

@@ -131,13 +131,10 @@ pub fn run_login(ctx: &Context, args: LoginArgs) -> CmdResult {
             let reason = e.to_string();
             audit(ctx, "login", &args.profile, AuditOutcome::Error, &reason);
             Err(match e {
-                DeviceError::Declined | DeviceError::Expired => Failure {
-                    code: 4,
-                    message: format!(
-                        "{reason}; run `opsdesk login {}` to try again",
-                        args.profile
-                    ),
-                },
+                DeviceError::Declined | DeviceError::Expired => Failure::refused(format!(
+                    "{reason}; run `opsdesk login {}` to try again",
+                    args.profile
+                )),
                 _ => Failure::failed(reason),
             })
         }

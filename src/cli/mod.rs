@@ -144,16 +144,44 @@ pub struct Failure {
     pub message: String,
 }
 
+/// Exit codes, as the README and `--help` promise them.
+pub mod exit {
+    /// Something failed (I/O, a peer, a check).
+    pub const FAILED: u8 = 1;
+    /// The command line or the config is wrong.
+    pub const USAGE: u8 = 2;
+    /// A trail or store does not verify (tampering or damage).
+    pub const INTEGRITY: u8 = 3;
+    /// Governance refused the action, or a store rejected it.
+    pub const REFUSED: u8 = 4;
+}
+
 impl Failure {
+    /// Exit 2: the command line or the config is wrong.
     pub fn usage(message: impl Into<String>) -> Self {
         Failure {
-            code: 2,
+            code: exit::USAGE,
             message: message.into(),
         }
     }
+    /// Exit 1: something failed.
     pub fn failed(message: impl Into<String>) -> Self {
         Failure {
-            code: 1,
+            code: exit::FAILED,
+            message: message.into(),
+        }
+    }
+    /// Exit 3: a trail or store does not verify.
+    pub fn integrity(message: impl Into<String>) -> Self {
+        Failure {
+            code: exit::INTEGRITY,
+            message: message.into(),
+        }
+    }
+    /// Exit 4: governance refused the action (or a store rejected it).
+    pub fn refused(message: impl Into<String>) -> Self {
+        Failure {
+            code: exit::REFUSED,
             message: message.into(),
         }
     }
@@ -176,10 +204,7 @@ impl From<EngineError> for Failure {
             }
             EngineError::NotFound(_) => Failure::usage(e.to_string()),
             EngineError::Store(crate::store::StoreError::Rejected(_))
-            | EngineError::Blocked { .. } => Failure {
-                code: 4,
-                message: e.to_string(),
-            },
+            | EngineError::Blocked { .. } => Failure::refused(e.to_string()),
             _ => Failure::failed(e.to_string()),
         }
     }
@@ -284,10 +309,8 @@ impl Context {
         // know: the same usage error, with the key path, as any other invalid value.
         let problems = crate::mcp::scope::config_problems(&c.server);
         if !problems.is_empty() {
-            let e = crate::config::ConfigError::invalid_values(
-                Some(&self.paths.config_file),
-                problems,
-            );
+            let e =
+                crate::config::ConfigError::invalid_values(Some(&self.paths.config_file), problems);
             return Err(Failure::usage(e.to_string()));
         }
         Ok(c)

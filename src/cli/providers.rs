@@ -145,10 +145,9 @@ pub fn run(ctx: &Context, cmd: ProvidersCmd) -> CmdResult {
             rule,
             reason,
             remedy,
-        } => Err(Failure {
-            code: 4,
-            message: format!("blocked by {rule}: {reason}; {remedy}"),
-        }),
+        } => Err(Failure::refused(format!(
+            "blocked by {rule}: {reason}; {remedy}"
+        ))),
         other => {
             let change = match &other {
                 Outcome::Done { detail } => detail

@@ -145,10 +145,9 @@ pub fn run(ctx: &Context, cmd: ToolsCmd) -> CmdResult {
                         }
                     });
                     if o.any_refused() {
-                        return Err(Failure {
-                            code: 4,
-                            message: "a proposed command was blocked or failed (see above)".into(),
-                        });
+                        return Err(Failure::refused(
+                            "a proposed command was blocked or failed (see above)",
+                        ));
                     }
                     Ok(())
                 }

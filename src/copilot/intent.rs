@@ -132,7 +132,7 @@ pub fn profile_in(text: &str, profiles: &[(String, Option<String>)]) -> ProfileC
         .filter(|(name, display)| {
             std::iter::once(name.as_str())
                 .chain(display.as_deref())
-                .any(|n| contains_word(&lower, &n.to_lowercase()))
+                .any(|n| crate::sanitize::has_word(&lower, &n.to_lowercase()))
         })
         .map(|(n, _)| n.clone())
         .collect();
@@ -142,17 +142,6 @@ pub fn profile_in(text: &str, profiles: &[(String, Option<String>)]) -> ProfileC
         [] => ProfileChoice::Unclear,
         _ => ProfileChoice::Several(named),
     }
-}
-
-fn contains_word(hay: &str, word: &str) -> bool {
-    if word.trim().is_empty() {
-        return false;
-    }
-    hay.match_indices(word).any(|(i, _)| {
-        let before = hay[..i].chars().next_back();
-        let after = hay[i + word.len()..].chars().next();
-        !before.is_some_and(|c| c.is_alphanumeric()) && !after.is_some_and(|c| c.is_alphanumeric())
-    })
 }
 
 /// An email the operator asked to draft: recipients are the addresses in the text; `subject:`

@@ -20,7 +20,7 @@ use serde_json::json;
 use time::OffsetDateTime;
 
 use super::query::{Answer, MAX_READ};
-use super::{Call, Engine, EngineError, EngineEvent, truncate};
+use super::{Call, Engine, EngineError, EngineEvent};
 use crate::domain::{
     Action, Actor, AuditEvent, AuditOutcome, Deal, DealEvent, DealEventKind, DealLink, DealSpec,
     DealStage, Draft, DraftEvent, DraftEventKind, DraftStatus, InboxRecord, KeyDate, LinkRule,
@@ -292,10 +292,10 @@ pub fn link_reason_with(
     }
     for k in &deal.keywords {
         let k = k.to_lowercase();
-        if has_word(&probe.subject, &k) {
+        if crate::sanitize::has_word(&probe.subject, &k) {
             return Some((LinkRule::Keyword, format!("keyword `{k}` in the subject")));
         }
-        if has_word(&probe.text, &k) {
+        if crate::sanitize::has_word(&probe.text, &k) {
             return Some((LinkRule::Keyword, format!("keyword `{k}` in the text")));
         }
     }
@@ -317,25 +317,6 @@ fn counterparty_matches(entry: &str, address: &str, name: &str) -> bool {
             .is_some_and(|(_, d)| d == e || d.ends_with(&format!(".{e}")));
     }
     !name.trim().is_empty() && name.trim().to_lowercase() == e
-}
-
-/// Whether `word` occurs in `hay` with no letter or digit on either side.
-pub(super) fn has_word(hay: &str, word: &str) -> bool {
-    if word.is_empty() {
-        return false;
-    }
-    let mut from = 0;
-    while let Some(i) = hay[from..].find(word) {
-        let start = from + i;
-        let end = start + word.len();
-        let before = hay[..start].chars().next_back();
-        let after = hay[end..].chars().next();
-        if !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric) {
-            return true;
-        }
-        from = start + word.chars().next().map_or(1, char::len_utf8);
-    }
-    false
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -575,7 +556,7 @@ impl Engine {
                 let _ = self.audit(
                     AuditEvent::new(name, Actor::Engine, AuditOutcome::Error)
                         .entity(profile)
-                        .reason(truncate(&e.to_string(), 300)),
+                        .reason(crate::sanitize::bound(&e.to_string(), 300)),
                 );
                 Err(e.into())
             }

@@ -74,14 +74,14 @@ pub fn suggest(
         }
         for k in &r.keywords {
             let k = k.trim().to_lowercase();
-            if super::deals::has_word(&subject, &k) {
+            if crate::sanitize::has_word(&subject, &k) {
                 return Some((
                     r.folder.clone(),
                     rule,
                     format!("keyword `{k}` in the subject"),
                 ));
             }
-            if super::deals::has_word(&text, &k) {
+            if crate::sanitize::has_word(&text, &k) {
                 return Some((r.folder.clone(), rule, format!("keyword `{k}` in the text")));
             }
         }

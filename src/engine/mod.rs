@@ -550,7 +550,7 @@ impl Engine {
                 EngineError::AuditUnavailable(_) | EngineError::Blocked { .. }
             ) && let Err(ae) = self.audit(
                 cx.event(name, outcome)
-                    .reason(truncate(&e.to_string(), 300)),
+                    .reason(crate::sanitize::bound(&e.to_string(), 300)),
             ) {
                 tracing::error!("{ae}");
             }
@@ -1052,7 +1052,7 @@ impl Engine {
                 let _ = self.audit(
                     AuditEvent::new(name, Actor::Engine, AuditOutcome::Error)
                         .entity(profile)
-                        .reason(truncate(&e.to_string(), 300)),
+                        .reason(crate::sanitize::bound(&e.to_string(), 300)),
                 );
                 return Err(e.into());
             }
@@ -1202,12 +1202,4 @@ pub fn consumer_name(actor: &Actor) -> Option<String> {
 fn new_draft_id() -> String {
     let u = uuid::Uuid::new_v4().simple().to_string();
     format!("d-{}", &u[..10])
-}
-
-fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        s.chars().take(max).collect::<String>() + "…"
-    }
 }

@@ -40,7 +40,6 @@ use assistant::{
     TriageListOut,
 };
 
-
 /// The annotations each tier carries. `idempotent` is per tool (a pull that moves a cursor is
 /// not).
 fn annotations(tier: Tier, title: &str, idempotent: bool) -> ToolAnnotations {
@@ -166,17 +165,8 @@ pub struct DraftIdArgs {
     pub id: String,
 }
 
-
-
-
-
 // ---------------------------------------------------------------------------------------------
 // Results
-
-
-
-
-
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct PullOut {
@@ -922,11 +912,16 @@ async fn draft_status(hub: Arc<Hub>, a: DraftIdArgs, actor: Actor) -> Result<Rep
 
 async fn doctor(hub: Arc<Hub>, _: NoArgs, actor: Actor) -> Result<Reply, McpError> {
     let d = hub
-        .read_outside("doctor", crate::doctor::READ_NAME, actor, |paths, config| {
-            let mut checks = crate::doctor::checks(paths, Ok(config));
-            checks.extend(super::doctor::checks(paths, Some(config)));
-            crate::doctor::answer(checks)
-        })
+        .read_outside(
+            "doctor",
+            crate::doctor::READ_NAME,
+            actor,
+            |paths, config| {
+                let mut checks = crate::doctor::checks(paths, Ok(config));
+                checks.extend(super::doctor::checks(paths, Some(config)));
+                crate::doctor::answer(checks)
+            },
+        )
         .await?;
     tool_answer(&d)
 }
@@ -966,7 +961,6 @@ async fn draft_email(hub: Arc<Hub>, a: DraftEmailArgs, actor: Actor) -> Result<R
     };
     queue_draft(&hub, "draft_email", profile, outbound, actor).await
 }
-
 
 /// [`body_pair`] as a -32602 that names the field.
 fn one_body(

@@ -101,10 +101,10 @@ impl Classifier {
                 return placed(format!("sender domain {want}"));
             }
             for k in &r.keywords {
-                if has_word(&subject, k) {
+                if crate::sanitize::has_word(&subject, k) {
                     return placed(format!("keyword `{k}` in the subject"));
                 }
-                if has_word(&text, k) {
+                if crate::sanitize::has_word(&text, k) {
                     return placed(format!("keyword `{k}` in the text"));
                 }
             }
@@ -136,25 +136,6 @@ impl Classifier {
                 .insert(META_PROFILE_RULE.into(), Value::from(p.rule));
         }
     }
-}
-
-/// Whether `word` occurs in `hay` as a whole word (both already lower-cased).
-fn has_word(hay: &str, word: &str) -> bool {
-    if word.is_empty() {
-        return false;
-    }
-    let mut from = 0;
-    while let Some(i) = hay[from..].find(word) {
-        let start = from + i;
-        let end = start + word.len();
-        let before = hay[..start].chars().next_back();
-        let after = hay[end..].chars().next();
-        if !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric) {
-            return true;
-        }
-        from = start + word.chars().next().map_or(1, char::len_utf8);
-    }
-    false
 }
 
 #[cfg(test)]
