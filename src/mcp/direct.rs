@@ -17,7 +17,7 @@
 //! - the headers are plain: `Host` is a name rmcp accepts (its DNS-rebinding check),
 //!   `Accept` lists both media types without parameters, `Content-Type` is JSON,
 //!   `MCP-Protocol-Version` is absent or a known pre-2026-07-28 version, no `Last-Event-ID`;
-//! - the tool is in [`DIRECT_TOOLS`]: reads that never call a model, so nothing is lost by
+//! - the tool is marked `lane: direct` in the tool table (`ToolDef::direct`): reads that never call a model, so nothing is lost by
 //!   not being cancellable through `notifications/cancelled` (dropping the connection still
 //!   drops the call).
 
@@ -38,17 +38,6 @@ use super::auth::ClientIdentity;
 use super::rendered::RenderedAnswer;
 use super::server::{Hub, Session};
 use super::tools::Reply;
-
-/// The tools the lane answers: short reads of the inbox, drafts and status that never reach
-/// a model or the network.
-pub(crate) const DIRECT_TOOLS: &[&str] = &[
-    "status",
-    "inbox_pull",
-    "inbox_search",
-    "mail_list",
-    "calendar_list",
-    "draft_status",
-];
 
 /// What the lane needs of an initialized session: its PHI placeholders (shared with rmcp's
 /// handler for the session) and the name its calls act under.
@@ -196,7 +185,7 @@ impl PlainCall {
     }
 
     pub fn is_direct(&self) -> bool {
-        DIRECT_TOOLS.contains(&self.name.as_str())
+        super::tools::tool_def(&self.name).is_some_and(|d| d.direct)
     }
 }
 
@@ -411,9 +400,13 @@ mod tests {
 
     #[test]
     fn every_direct_tool_is_a_read_only_opsdesk_tool() {
-        for name in DIRECT_TOOLS {
-            let def = super::super::tools::tool_def(name)
-                .unwrap_or_else(|| panic!("`{name}` is not an opsdesk tool"));
+        let direct: Vec<_> = super::super::tools::TOOLS
+            .iter()
+            .filter(|d| d.direct)
+            .collect();
+        assert!(!direct.is_empty(), "the lane answers some tools");
+        for def in direct {
+            let name = def.name;
             assert_eq!(
                 def.tier,
                 super::super::tools::Tier::ReadOnly,

@@ -304,6 +304,9 @@ pub struct ToolDef {
     /// Whether calling it twice with the same arguments has the effect of calling it once (a
     /// pull that moves a cursor does not).
     pub idempotent: bool,
+    /// Answered by the HTTP fast lane (`mcp::direct`): a read that never calls a model, so
+    /// nothing is lost by not being cancellable through `notifications/cancelled`.
+    pub direct: bool,
     /// The `tools/list` entry: schemas from the argument and result types.
     describe: fn(&ToolDef) -> Tool,
     handler: Handler,
@@ -327,12 +330,24 @@ macro_rules! required_toolset {
     };
 }
 
+/// `lane: direct` marks a tool the HTTP fast lane answers (`mcp::direct`): a short read that
+/// never reaches a model or the network. Absent: rmcp's handler answers it.
+macro_rules! direct_lane {
+    (direct) => {
+        true
+    };
+    () => {
+        false
+    };
+}
+
 macro_rules! tools {
     ($( $name:literal {
         title: $title:literal,
         tier: $tier:ident,
         $(toolset: $toolset:ident,)?
         idempotent: $idem:literal,
+        $(lane: $lane:ident,)?
         args: $args:ty,
         out: $out:ty,
         run: $run:path,
@@ -348,6 +363,7 @@ macro_rules! tools {
                 tier: Tier::$tier,
                 toolset: required_toolset!($name, $($toolset)?),
                 idempotent: $idem,
+                direct: direct_lane!($($lane)?),
                 describe: describe::<$args, $out>,
                 handler: |hub, args, actor| {
                     Box::pin(async move {
@@ -376,6 +392,7 @@ tools! {
         tier: ReadOnly,
         toolset: Calendar,
         idempotent: true,
+        lane: direct,
         args: ListArgs,
         out: MessagesOut,
         run: calendar_list,
@@ -476,6 +493,7 @@ tools! {
         tier: ReadOnly,
         toolset: Drafts,
         idempotent: true,
+        lane: direct,
         args: DraftIdArgs,
         out: DraftStatusOut,
         run: draft_status,
@@ -526,6 +544,7 @@ tools! {
         tier: ReadOnly,
         toolset: Inbox,
         idempotent: false,
+        lane: direct,
         args: InboxPullArgs,
         out: PullOut,
         run: inbox_pull,
@@ -536,6 +555,7 @@ tools! {
         tier: ReadOnly,
         toolset: Inbox,
         idempotent: true,
+        lane: direct,
         args: InboxSearchArgs,
         out: MessagesOut,
         run: inbox_search,
@@ -546,6 +566,7 @@ tools! {
         tier: ReadOnly,
         toolset: Inbox,
         idempotent: true,
+        lane: direct,
         args: ListArgs,
         out: MessagesOut,
         run: mail_list,
@@ -586,6 +607,7 @@ tools! {
         tier: ReadOnly,
         toolset: Admin,
         idempotent: true,
+        lane: direct,
         args: NoArgs,
         out: StatusOut,
         run: status,

@@ -163,25 +163,40 @@ impl GraphClient {
     /// GET with the idempotent retry policy.
     pub async fn get(&self, path_or_link: &str, prefer: &[&str]) -> Result<Value, GraphError> {
         let url = self.url(path_or_link)?;
+        self.idempotent(|| async {
+            self.request(Method::GET, &url, None, prefer)
+                .await
+                .map(|r| r.body)
+        })
+        .await
+    }
+
+    /// The retry policy of every GET: 5xx and transport errors are tried again up to
+    /// `get_retries` times, after the server's `Retry-After` (given up on when longer than
+    /// [`MAX_IN_CALL_WAIT`]) or a jittered, doubling pause. Anything else is final.
+    async fn idempotent<T, F, Fut>(&self, mut once: F) -> Result<T, GraphError>
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = Result<T, GraphError>>,
+    {
         let mut attempt = 0;
         loop {
-            match self.request(Method::GET, &url, None, prefer).await {
-                Ok(r) => return Ok(r.body),
-                Err(e) => {
-                    let retryable = matches!(&e, GraphError::Http { status, .. } if *status >= 500)
-                        || matches!(e, GraphError::Transport(_));
-                    if !retryable || attempt >= self.get_retries {
-                        return Err(e);
-                    }
-                    let wait = match e.retry_after() {
-                        Some(ra) if ra > MAX_IN_CALL_WAIT => return Err(e),
-                        Some(ra) => ra,
-                        None => jittered(self.retry_base, attempt),
-                    };
-                    tokio::time::sleep(wait).await;
-                    attempt += 1;
-                }
+            let e = match once().await {
+                Ok(v) => return Ok(v),
+                Err(e) => e,
+            };
+            let retryable = matches!(&e, GraphError::Http { status, .. } if *status >= 500)
+                || matches!(e, GraphError::Transport(_));
+            if !retryable || attempt >= self.get_retries {
+                return Err(e);
             }
+            let wait = match e.retry_after() {
+                Some(ra) if ra > MAX_IN_CALL_WAIT => return Err(e),
+                Some(ra) => ra,
+                None => jittered(self.retry_base, attempt),
+            };
+            tokio::time::sleep(wait).await;
+            attempt += 1;
         }
     }
 
@@ -255,26 +270,7 @@ impl GraphClient {
     /// [`GraphClient::get`] applies.
     pub async fn get_bytes(&self, path: &str, max: u64) -> Result<Option<Vec<u8>>, GraphError> {
         let url = self.url(path)?;
-        let mut attempt = 0;
-        loop {
-            match self.bytes_once(&url, max).await {
-                Ok(b) => return Ok(b),
-                Err(e) => {
-                    let retryable = matches!(&e, GraphError::Http { status, .. } if *status >= 500)
-                        || matches!(e, GraphError::Transport(_));
-                    if !retryable || attempt >= self.get_retries {
-                        return Err(e);
-                    }
-                    let wait = match e.retry_after() {
-                        Some(ra) if ra > MAX_IN_CALL_WAIT => return Err(e),
-                        Some(ra) => ra,
-                        None => jittered(self.retry_base, attempt),
-                    };
-                    tokio::time::sleep(wait).await;
-                    attempt += 1;
-                }
-            }
-        }
+        self.idempotent(|| self.bytes_once(&url, max)).await
     }
 
     async fn bytes_once(&self, url: &str, max: u64) -> Result<Option<Vec<u8>>, GraphError> {
