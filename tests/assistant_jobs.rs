@@ -7,7 +7,6 @@ mod llm_support;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,8 +15,7 @@ use opsdesk::assistant::triage::{Category, DecidedBy, Urgency};
 use opsdesk::config::Config;
 use opsdesk::domain::{Actor, Channel, DraftStatus, NewMessage, Outbound, Outcome, Party};
 use opsdesk::engine::jobs::JobState;
-use opsdesk::engine::{Engine, JobError, Mode};
-use opsdesk::paths::Paths;
+use opsdesk::engine::{Engine, JobError};
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 
@@ -49,53 +47,6 @@ model = "fake-model"
 hipaa_cleared = {cleared}
 "#
     )
-}
-
-struct Env {
-    dir: tempfile::TempDir,
-    config: String,
-}
-
-impl Env {
-    fn new(config: String) -> Env {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("config.toml"), &config).unwrap();
-        Env { dir, config }
-    }
-    fn data(&self) -> std::path::PathBuf {
-        self.dir.path().join("data")
-    }
-    fn engine(&self) -> Arc<Engine> {
-        let paths =
-            Paths::resolve(Some(self.data()), Some(self.dir.path().join("config.toml"))).unwrap();
-        let config = Config::from_toml_str(&self.config, Path::new("test.toml")).unwrap();
-        Arc::new(Engine::open(paths, config, Mode::Secondary).unwrap())
-    }
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_opsdesk"))
-            .args(args)
-            .env("OPSDESK_DATA_DIR", self.data())
-            .env("OPSDESK_CONFIG", self.dir.path().join("config.toml"))
-            .env_remove("OPSDESK_LOG")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
-    }
-    /// (event, outcome, reason) of the audit trail, oldest first.
-    fn audit(&self, engine: &Engine) -> Vec<(String, String, String)> {
-        engine
-            .audit_tail(500)
-            .unwrap()
-            .into_iter()
-            .map(|r| {
-                (
-                    r.event.event,
-                    r.event.outcome.as_str().to_string(),
-                    r.event.reason.unwrap_or_default(),
-                )
-            })
-            .collect()
-    }
 }
 
 fn msg(id: &str, profile: &str, channel: Channel, subject: &str, body: &str) -> NewMessage {

@@ -17,8 +17,6 @@ use opsdesk::config::Config;
 use opsdesk::domain::NewMessage;
 use opsdesk::engine::{Engine, Mode};
 use opsdesk::paths::Paths;
-use opsdesk::sources::graph::auth::{Auth, TokenFile, TokenStore};
-use opsdesk::sources::graph::client::GraphClient;
 use opsdesk::sources::graph::mail::MailSync;
 use opsdesk::sources::graph::{Account, Deliver};
 use opsdesk::sources::poller::SourceHost;
@@ -313,36 +311,8 @@ base_url = "{}"
 
 fn graph_account(fake: &Fake, cfg: &Config, data_dir: &Path) -> Arc<Account> {
     let g = cfg.profiles["work"].graph.clone().unwrap();
-    let store = TokenStore::new(data_dir.join("tokens"));
-    let rt = fake.with(|s| s.issue_refresh_token());
-    store
-        .save(
-            "work",
-            &TokenFile {
-                refresh_token: rt,
-                tenant: g.tenant.clone(),
-                client_id: g.client_id.clone(),
-                scopes: vec![],
-                saved_at: time::OffsetDateTime::now_utc(),
-            },
-        )
-        .unwrap();
-    let http = reqwest::Client::new();
-    let auth = Auth::new(
-        "work",
-        &g,
-        vec!["offline_access".into()],
-        http.clone(),
-        store,
-    );
-    let mut client = GraphClient::new(http, fake.graph_base(), auth);
-    client.retry_base = Duration::from_millis(1);
-    Arc::new(Account {
-        profile: "work".into(),
-        client,
-        state_dir: data_dir.join("graph/work"),
-        time_zone: "UTC".into(),
-    })
+    let client = graph_support::signed_in(fake, &g, data_dir, &[], &["offline_access"]);
+    graph_support::account(client, data_dir, "UTC")
 }
 
 /// One poll of the Graph mail source into `engine`, taking attachments in.

@@ -13,11 +13,9 @@ use std::time::Duration;
 use graph_support::{CLIENT_ID, Chat, ChatMsg, Fake, ME};
 use opsdesk::config::GraphProfile;
 use opsdesk::domain::NewMessage;
-use opsdesk::sources::graph::auth::{
-    Auth, DeviceError, TokenFile, TokenStore, device_code_poll, device_code_start,
-};
+use opsdesk::sources::graph::auth::{DeviceError, TokenStore, device_code_poll, device_code_start};
 use opsdesk::sources::graph::calendar::CalendarSync;
-use opsdesk::sources::graph::client::{GraphClient, GraphError};
+use opsdesk::sources::graph::client::GraphError;
 use opsdesk::sources::graph::mail::MailSync;
 use opsdesk::sources::graph::teams::TeamsSync;
 use opsdesk::sources::graph::{Account, Deliver, send};
@@ -40,36 +38,12 @@ fn graph_profile(fake: &Fake, tz: &str) -> GraphProfile {
 /// device-code login).
 fn account(fake: &Fake, dir: &Path, tz: &str) -> Arc<Account> {
     let g = graph_profile(fake, tz);
-    let store = TokenStore::new(dir.join("tokens"));
-    let rt = fake.with(|s| s.issue_refresh_token());
-    store
-        .save(
-            "work",
-            &TokenFile {
-                refresh_token: rt,
-                tenant: g.tenant.clone(),
-                client_id: g.client_id.clone(),
-                scopes: vec!["offline_access".into(), "Mail.ReadWrite".into()],
-                saved_at: time::OffsetDateTime::now_utc(),
-            },
-        )
-        .unwrap();
-    let http = reqwest::Client::new();
-    let auth = Auth::new(
-        "work",
-        &g,
-        vec!["offline_access".into(), "Mail.ReadWrite".into()],
-        http.clone(),
-        store,
-    );
-    let mut client = GraphClient::new(http, fake.graph_base(), auth);
-    client.retry_base = Duration::from_millis(1);
-    Arc::new(Account {
-        profile: "work".into(),
-        client,
-        state_dir: dir.join("graph/work"),
-        time_zone: tz.into(),
-    })
+    let scopes = ["offline_access", "Mail.ReadWrite"];
+    graph_support::account(
+        graph_support::signed_in(fake, &g, dir, &scopes, &scopes),
+        dir,
+        tz,
+    )
 }
 
 /// A sink that keeps what it is given, deduplicated by id like the inbox.

@@ -15,9 +15,7 @@ use std::time::Duration;
 use graph_support::{CLIENT_ID, Chat, ChatMsg, Fake, RemoteDraft};
 use opsdesk::config::GraphProfile;
 use opsdesk::domain::NewMessage;
-use opsdesk::sources::graph::auth::{Auth, TokenFile, TokenStore};
 use opsdesk::sources::graph::calendar::CalendarSync;
-use opsdesk::sources::graph::client::GraphClient;
 use opsdesk::sources::graph::teams::TeamsSync;
 use opsdesk::sources::graph::{Account, Deliver, send};
 use opsdesk::sources::poller::next_delay;
@@ -34,36 +32,12 @@ fn account(fake: &Fake, dir: &Path) -> Arc<Account> {
         authority_url: Some(fake.authority()),
         base_url: Some(fake.graph_base()),
     };
-    let store = TokenStore::new(dir.join("tokens"));
-    let rt = fake.with(|s| s.issue_refresh_token());
-    store
-        .save(
-            "work",
-            &TokenFile {
-                refresh_token: rt,
-                tenant: g.tenant.clone(),
-                client_id: g.client_id.clone(),
-                scopes: vec!["offline_access".into()],
-                saved_at: time::OffsetDateTime::now_utc(),
-            },
-        )
-        .unwrap();
-    let http = reqwest::Client::new();
-    let auth = Auth::new(
-        "work",
-        &g,
-        vec!["offline_access".into()],
-        http.clone(),
-        store,
-    );
-    let mut client = GraphClient::new(http, fake.graph_base(), auth);
-    client.retry_base = Duration::from_millis(1);
-    Arc::new(Account {
-        profile: "work".into(),
-        client,
-        state_dir: dir.join("graph/work"),
-        time_zone: "UTC".into(),
-    })
+    let scopes = ["offline_access"];
+    graph_support::account(
+        graph_support::signed_in(fake, &g, dir, &scopes, &scopes),
+        dir,
+        "UTC",
+    )
 }
 
 /// A sink that keeps what it is given, deduplicated by id like the inbox.

@@ -14,8 +14,7 @@ use opsdesk::config::{Config, SourceKind};
 use opsdesk::domain::{Action, Actor, DraftStatus, NewMessage, Outbound, Outcome};
 use opsdesk::engine::{Engine, Mode, executor};
 use opsdesk::paths::Paths;
-use opsdesk::sources::graph::auth::{Auth, TokenFile, TokenStore};
-use opsdesk::sources::graph::client::GraphClient;
+use opsdesk::sources::graph::auth::{TokenFile, TokenStore};
 use opsdesk::sources::graph::mail::MailSync;
 use opsdesk::sources::graph::run::{Schedule, spawn_source};
 use opsdesk::sources::graph::{Account, Deliver};
@@ -45,39 +44,10 @@ fn engine(fake: &Fake, dir: &Path) -> Arc<Engine> {
 }
 
 fn account(fake: &Fake, data_dir: &Path, retries: u32) -> Arc<Account> {
-    let cfg = config(fake);
-    let g = cfg.profiles["work"].graph.clone().unwrap();
-    let store = TokenStore::new(data_dir.join("tokens"));
-    let rt = fake.with(|s| s.issue_refresh_token());
-    store
-        .save(
-            "work",
-            &TokenFile {
-                refresh_token: rt,
-                tenant: g.tenant.clone(),
-                client_id: g.client_id.clone(),
-                scopes: vec![],
-                saved_at: time::OffsetDateTime::now_utc(),
-            },
-        )
-        .unwrap();
-    let http = reqwest::Client::new();
-    let auth = Auth::new(
-        "work",
-        &g,
-        vec!["offline_access".into()],
-        http.clone(),
-        store,
-    );
-    let mut client = GraphClient::new(http, fake.graph_base(), auth);
-    client.retry_base = Duration::from_millis(1);
+    let g = config(fake).profiles["work"].graph.clone().unwrap();
+    let mut client = graph_support::signed_in(fake, &g, data_dir, &[], &["offline_access"]);
     client.get_retries = retries;
-    Arc::new(Account {
-        profile: "work".into(),
-        client,
-        state_dir: data_dir.join("graph/work"),
-        time_zone: "UTC".into(),
-    })
+    graph_support::account(client, data_dir, "UTC")
 }
 
 async fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {

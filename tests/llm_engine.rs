@@ -7,15 +7,14 @@ mod llm_support;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::Duration;
 
 use llm_support::*;
 use opsdesk::config::Config;
 use opsdesk::domain::{Action, Actor, BriefKind, Channel, NewMessage, Outcome, Party, Query};
-use opsdesk::engine::{Engine, Mode};
+use opsdesk::engine::Engine;
 use opsdesk::llm::{ChatMessage, LlmError, LlmRequest};
-use opsdesk::paths::Paths;
 use serde_json::Value;
 use time::OffsetDateTime;
 
@@ -44,52 +43,6 @@ model = "fake-model"
 {extra}
 "#
     )
-}
-
-struct Env {
-    dir: tempfile::TempDir,
-    config: String,
-}
-
-impl Env {
-    fn new(config: String) -> Env {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("config.toml"), &config).unwrap();
-        Env { dir, config }
-    }
-    fn data(&self) -> std::path::PathBuf {
-        self.dir.path().join("data")
-    }
-    fn engine(&self) -> Engine {
-        let paths =
-            Paths::resolve(Some(self.data()), Some(self.dir.path().join("config.toml"))).unwrap();
-        let config = Config::from_toml_str(&self.config, Path::new("test.toml")).unwrap();
-        Engine::open(paths, config, Mode::Secondary).unwrap()
-    }
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_opsdesk"))
-            .args(args)
-            .env("OPSDESK_DATA_DIR", self.data())
-            .env("OPSDESK_CONFIG", self.dir.path().join("config.toml"))
-            .env_remove("OPSDESK_LOG")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
-    }
-    fn audit_events(&self, engine: &Engine) -> Vec<(String, String, String)> {
-        engine
-            .audit_tail(200)
-            .unwrap()
-            .into_iter()
-            .map(|r| {
-                (
-                    r.event.event,
-                    r.event.outcome.as_str().to_string(),
-                    r.event.reason.unwrap_or_default(),
-                )
-            })
-            .collect()
-    }
 }
 
 fn message(profile: &str, body: &str) -> NewMessage {
@@ -165,7 +118,7 @@ async fn brief_polish_goes_through_the_router_and_is_audited() {
             .contains("untrusted")
     );
 
-    let events = env.audit_events(&engine);
+    let events = env.audit(&engine);
     let names: Vec<&str> = events.iter().map(|e| e.0.as_str()).collect();
     assert!(names.ends_with(&["llm.select", "llm.call"]), "{names:?}");
     assert!(engine.verify_audit().is_ok());
@@ -215,7 +168,7 @@ async fn hipaa_brief_polish_is_skipped_with_the_reason_and_nothing_is_sent() {
         fake.requests().is_empty(),
         "nothing may reach an uncleared provider"
     );
-    let events = env.audit_events(&engine);
+    let events = env.audit(&engine);
     assert!(
         events.iter().any(|(e, o, r)| e == "llm.block"
             && o == "blocked"

@@ -1476,3 +1476,56 @@ fn upload_put(st: &mut FakeState, session: &str, headers: &HeaderMap, body: &[u8
         });
     (StatusCode::CREATED, axum::Json(json!({}))).into_response()
 }
+
+/// A signed-in Graph account of profile `work` against `fake`, as after a device-code login:
+/// a refresh token from the fake is saved in `data_dir/tokens` with `token_scopes`, the client
+/// asks for `scopes`, retries fast (1 ms base) and keeps its state in `data_dir/graph/work`.
+pub fn signed_in(
+    fake: &Fake,
+    g: &opsdesk::config::GraphProfile,
+    data_dir: &std::path::Path,
+    token_scopes: &[&str],
+    scopes: &[&str],
+) -> opsdesk::sources::graph::client::GraphClient {
+    use opsdesk::sources::graph::auth::{Auth, TokenFile, TokenStore};
+    let store = TokenStore::new(data_dir.join("tokens"));
+    let rt = fake.with(|s| s.issue_refresh_token());
+    store
+        .save(
+            "work",
+            &TokenFile {
+                refresh_token: rt,
+                tenant: g.tenant.clone(),
+                client_id: g.client_id.clone(),
+                scopes: token_scopes.iter().map(|s| s.to_string()).collect(),
+                saved_at: time::OffsetDateTime::now_utc(),
+            },
+        )
+        .unwrap();
+    let http = reqwest::Client::new();
+    let auth = Auth::new(
+        "work",
+        g,
+        scopes.iter().map(|s| s.to_string()).collect(),
+        http.clone(),
+        store,
+    );
+    let mut client =
+        opsdesk::sources::graph::client::GraphClient::new(http, fake.graph_base(), auth);
+    client.retry_base = std::time::Duration::from_millis(1);
+    client
+}
+
+/// [`signed_in`]'s client as the pollers' `Account` (profile `work`).
+pub fn account(
+    client: opsdesk::sources::graph::client::GraphClient,
+    data_dir: &std::path::Path,
+    time_zone: &str,
+) -> Arc<opsdesk::sources::graph::Account> {
+    Arc::new(opsdesk::sources::graph::Account {
+        profile: "work".into(),
+        client,
+        state_dir: data_dir.join("graph/work"),
+        time_zone: time_zone.into(),
+    })
+}

@@ -228,3 +228,64 @@ pub fn answer(parts: &[&str], p: u64, c: u64) -> Reply {
 pub fn error_body(message: &str, typ: &str, code: &str) -> String {
     json!({"error":{"message":message,"type":typ,"param":null,"code":code}}).to_string()
 }
+
+/// A config file and a data dir for an engine on a fake model: the engine opened in process
+/// (`Mode::Secondary`, beside any other) and the CLI run against the same files.
+pub struct Env {
+    pub dir: tempfile::TempDir,
+    pub config: String,
+}
+
+impl Env {
+    pub fn new(config: String) -> Env {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("config.toml"), &config).unwrap();
+        Env { dir, config }
+    }
+
+    pub fn data(&self) -> std::path::PathBuf {
+        self.dir.path().join("data")
+    }
+
+    pub fn engine(&self) -> Arc<opsdesk::engine::Engine> {
+        let paths = opsdesk::paths::Paths::resolve(
+            Some(self.data()),
+            Some(self.dir.path().join("config.toml")),
+        )
+        .unwrap();
+        let config =
+            opsdesk::config::Config::from_toml_str(&self.config, std::path::Path::new("test.toml"))
+                .unwrap();
+        Arc::new(
+            opsdesk::engine::Engine::open(paths, config, opsdesk::engine::Mode::Secondary).unwrap(),
+        )
+    }
+
+    /// `opsdesk ARGS` on this env's files.
+    pub fn run(&self, args: &[&str]) -> std::process::Output {
+        std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+            .args(args)
+            .env("OPSDESK_DATA_DIR", self.data())
+            .env("OPSDESK_CONFIG", self.dir.path().join("config.toml"))
+            .env_remove("OPSDESK_LOG")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    }
+
+    /// (event, outcome, reason) of the newest 500 audit records, oldest first.
+    pub fn audit(&self, engine: &opsdesk::engine::Engine) -> Vec<(String, String, String)> {
+        engine
+            .audit_tail(500)
+            .unwrap()
+            .into_iter()
+            .map(|r| {
+                (
+                    r.event.event,
+                    r.event.outcome.as_str().to_string(),
+                    r.event.reason.unwrap_or_default(),
+                )
+            })
+            .collect()
+    }
+}
