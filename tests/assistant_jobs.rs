@@ -151,7 +151,7 @@ async fn triage_asks_the_model_only_when_the_rules_are_unsure_and_keeps_a_schema
     // Durable: a fresh engine (a restart) reads the same triage.
     drop(engine);
     let engine = env.engine();
-    let all = engine.assistant().triage().unwrap();
+    let all = engine.triage_all().unwrap();
     assert_eq!(all[&vendor].by, DecidedBy::Model);
     assert_eq!(all[&meeting].category, Category::Meeting);
     let events = env.audit(&engine);
@@ -270,7 +270,7 @@ async fn a_failing_provider_falls_back_to_the_rules_and_the_operator_wins_over_e
         )],
     );
     engine.triage_item(seq, &Actor::Cli, true).await.unwrap();
-    let now = &engine.assistant().triage().unwrap()[&seq];
+    let now = &engine.triage_all().unwrap()[&seq];
     assert_eq!((now.category, now.by), (Category::Fyi, DecidedBy::Operator));
     assert_eq!(now.reason, "handled by phone");
 }
@@ -458,7 +458,7 @@ async fn deadlines_keep_only_quotes_from_the_message_and_are_deduplicated() {
     assert_eq!(second.new, 1);
     let third = engine.deadlines_item(seq, &Actor::Cli, true).await.unwrap();
     assert_eq!(third.new, 0, "re-extraction adds nothing new");
-    assert_eq!(engine.assistant().deadlines().unwrap().len(), 2);
+    assert_eq!(engine.deadlines_all().unwrap().len(), 2);
 }
 
 /// Issue 30: a model that validly answers "no deadlines" used to erase the rules' findings.
@@ -595,10 +595,7 @@ async fn a_batch_reports_progress_bounds_concurrency_and_can_be_cancelled() {
     }
     assert!(progress_events >= 3);
     // What finished is stored.
-    assert_eq!(
-        engine.assistant().triage().unwrap().len(),
-        report.progress.done
-    );
+    assert_eq!(engine.triage_all().unwrap().len(), report.progress.done);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -894,7 +891,7 @@ async fn the_autonomy_ladder_governs_the_jobs() {
         .await
         .unwrap_err();
     assert!(e.to_string().contains("autonomy.blocked"), "{e}");
-    assert!(engine.assistant().triage().unwrap().is_empty());
+    assert!(engine.triage_all().unwrap().is_empty());
     assert!(
         env.audit(&engine)
             .iter()
@@ -984,7 +981,7 @@ async fn new_items_are_triaged_on_arrival_in_one_batch_and_a_hipaa_profile_keeps
     );
 
     // Visible like a manual triage: the store (console, triage_list) has every item.
-    let all = engine.assistant().triage().unwrap();
+    let all = engine.triage_all().unwrap();
     for s in &seqs[..3] {
         assert_eq!(all[s].by, DecidedBy::Model, "{:?}", all[s]);
         assert_eq!(all[s].category, Category::NeedsReply);

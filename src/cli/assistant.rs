@@ -406,8 +406,7 @@ pub fn run_generate(ctx: &Context, a: GenerateArgs) -> CmdResult {
         ([], Some(c)) => {
             let c: Category = c.parse().map_err(Failure::usage)?;
             let mut s: Vec<u64> = engine
-                .assistant()
-                .triage()?
+                .triage_all()?
                 .into_values()
                 .filter(|t| t.category == c)
                 .map(|t| t.seq)

@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::{Engine, EngineError};
-use crate::assistant::store::{AssistantStore, DeadlineRecord, TriageRecord};
+use crate::assistant::store::{DeadlineRecord, TriageRecord};
 use crate::assistant::triage::{Category, DecidedBy, Urgency};
 use crate::assistant::{JobKind, deadlines, reply, triage};
 use crate::config::ActionKind;
@@ -45,11 +45,6 @@ pub struct DeadlinesOfItem {
 }
 
 impl Engine {
-    /// The assistant's store (triage and deadlines).
-    pub fn assistant(&self) -> &AssistantStore {
-        &self.assistant
-    }
-
     pub(super) fn item(&self, seq: u64) -> Result<InboxRecord, EngineError> {
         self.inbox.get(seq)?.ok_or_else(|| {
             EngineError::NotFound(format!(

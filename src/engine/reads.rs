@@ -126,6 +126,33 @@ impl Engine {
         self.deals.book()
     }
 
+    // ---- assistant ----
+
+    /// The stored triage of one inbox item, if any (the console's rows, `assistant` CLI).
+    pub fn triage_of(
+        &self,
+        seq: u64,
+    ) -> Result<Option<crate::assistant::store::TriageRecord>, crate::store::StoreError> {
+        self.assistant.triage_of(seq)
+    }
+
+    /// Every stored triage, by seq.
+    pub fn triage_all(
+        &self,
+    ) -> Result<
+        std::collections::BTreeMap<u64, crate::assistant::store::TriageRecord>,
+        crate::store::StoreError,
+    > {
+        self.assistant.triage()
+    }
+
+    /// Every stored deadline.
+    pub fn deadlines_all(
+        &self,
+    ) -> Result<Vec<crate::assistant::store::DeadlineRecord>, crate::store::StoreError> {
+        self.assistant.deadlines()
+    }
+
     // ---- audit ----
 
     /// The last `n` audit records, oldest first.

@@ -99,7 +99,7 @@ fn handle(
         Req::TriageOf { seqs } => {
             let list = seqs
                 .into_iter()
-                .map(|s| (s, engine.assistant().triage_of(s).ok().flatten()))
+                .map(|s| (s, engine.triage_of(s).ok().flatten()))
                 .collect();
             tx.send(Msg::Triage(list))?;
         }
@@ -160,7 +160,7 @@ fn handle(
                         .map(|r| {
                             let mut row = InboxRow::from(&**r);
                             // A triage store that cannot be read shows no labels, not no inbox.
-                            row.triage = engine.assistant().triage_of(r.seq).ok().flatten();
+                            row.triage = engine.triage_of(r.seq).ok().flatten();
                             row
                         })
                         .collect(),
