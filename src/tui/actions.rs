@@ -3,11 +3,12 @@
 
 use crossterm::event::KeyModifiers;
 
-use super::app::{
-    Anchor, App, ChainStatus, Effect, InputKind, JobTarget, Level, Overlay, Pane, Req, quote_reply,
-    sends,
-};
+use super::app::{App, Pane};
 use super::keymap::Act;
+use super::msg::{Anchor, ChainStatus, Effect, JobTarget, Level, Req};
+use super::overlay::{InputKind, Overlay};
+use super::panes::drafts::sends;
+use super::panes::inbox::quote_reply;
 use crate::assistant::JobKind;
 use crate::domain::{Action, AuditOutcome, Channel, DraftStatus};
 
@@ -597,7 +598,7 @@ impl App {
     /// key).
     pub(super) fn set_filter(&mut self, pane: Pane, text: String, fx: &mut Vec<Effect>) {
         match pane {
-            Pane::Inbox => match super::app::parse_inbox_filter(&text, &self.profiles) {
+            Pane::Inbox => match super::panes::inbox::parse_inbox_filter(&text, &self.profiles) {
                 Ok(filter) => {
                     self.inbox.filter_error = None;
                     if filter == self.inbox.filter {

@@ -9,7 +9,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{block, fit, row, sub_block};
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+use time::OffsetDateTime;
+
 use crate::tui::app::App;
+use crate::tui::msg::Effect;
+use crate::tui::msg::Req;
 use crate::tui::theme::Theme;
 
 pub fn render(app: &App, f: &mut Frame, area: Rect) {
@@ -121,4 +128,46 @@ fn brief_lines(v: &serde_json::Value, t: &Theme) -> Vec<Line<'static>> {
         .lines()
         .map(|l| Line::from(Span::styled(crate::sanitize::for_terminal(l), t.text)))
         .collect()
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct BriefEntry {
+    pub morning: Option<Result<Value, String>>,
+    pub eod: Option<Result<Value, String>>,
+    pub loading: bool,
+    /// When this console received the answer: the brief is a snapshot, not live, so its
+    /// counts may lag the status bar; the time says how old it is.
+    pub generated: Option<OffsetDateTime>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct BriefView {
+    pub sel: usize,
+    pub entries: BTreeMap<String, BriefEntry>,
+    /// Lines the brief and digest texts are scrolled by (PgDn / PgUp; reset on another
+    /// profile or a regeneration).
+    pub scroll: u16,
+}
+
+impl App {
+    pub(in crate::tui) fn brief_req(&mut self, profile: String) -> Vec<Effect> {
+        self.brief.scroll = 0;
+        self.brief
+            .entries
+            .entry(profile.clone())
+            .or_default()
+            .loading = true;
+        vec![Effect::Req(Req::Brief { profile })]
+    }
+    pub(in crate::tui) fn brief_select(&mut self, i: usize, fx: &mut Vec<Effect>) {
+        if i != self.brief.sel {
+            self.brief.scroll = 0;
+        }
+        self.brief.sel = i;
+        if let Some(p) = self.profiles.get(i).cloned()
+            && !self.brief.entries.contains_key(&p)
+        {
+            fx.extend(self.brief_req(p));
+        }
+    }
 }
