@@ -1,8 +1,11 @@
 //! The operator's console: a ratatui UI in the foreground over the engine running on a tokio
 //! runtime in the background.
 //!
-//! - `app`: state and `update(Msg) -> Vec<Effect>` (no I/O)
-//! - `draw`, `panes/`, `overlay/`: rendering, a pure function of the state
+//! - `app`: the `App` and `update(Msg) -> Vec<Effect>` (no I/O); `msg`: the messages
+//! - `panes/<pane>`: each pane's state, key handlers and drawing; `actions`: the key
+//!   dispatch and the keys every pane shares; `command`: the `:` line; `health`: health text
+//! - `draw`, `overlay/`: the frame and the overlays (their keys in `overlay/keys`), a pure
+//!   function of the state; `text`: times and ages as the console (and the CLI) show them
 //! - `event`: terminal input and engine events into one channel of `Msg`
 //! - `data`: the background task that owns all reads and writes
 //! - `keymap`, `theme`: TOML keymap and themes with built-in defaults

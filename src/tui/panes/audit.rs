@@ -1,18 +1,17 @@
 //! Audit: the live tail of the hash-chained trail, filterable, with the chain's status.
 
+use std::collections::VecDeque;
+
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{block, fit, header, row};
-use crate::domain::AuditOutcome;
-use std::collections::VecDeque;
-
-use crate::domain::AuditRecord;
+use crate::domain::{AuditOutcome, AuditRecord};
 use crate::tui::app::App;
 use crate::tui::layout::follow;
-use crate::tui::msg::ChainStatus;
+use crate::tui::msg::{ChainStatus, Effect, Level, Req};
 use crate::tui::text::fmt_time;
 
 pub fn render(app: &App, f: &mut Frame, area: Rect) {
@@ -155,5 +154,33 @@ impl AuditView {
 impl App {
     pub(in crate::tui) fn audit_list_height(&self) -> usize {
         (self.size.1.saturating_sub(3 + 2 + 1) as usize).max(1)
+    }
+}
+
+impl App {
+    pub(in crate::tui) fn cycle_outcome(&mut self) {
+        self.audit.outcome = match self.audit.outcome {
+            None => Some(AuditOutcome::Ok),
+            Some(AuditOutcome::Ok) => Some(AuditOutcome::Denied),
+            Some(AuditOutcome::Denied) => Some(AuditOutcome::Blocked),
+            Some(AuditOutcome::Blocked) => Some(AuditOutcome::Error),
+            Some(AuditOutcome::Error) => None,
+        };
+        self.audit.sel = 0;
+        self.audit.offset = 0;
+    }
+    /// `v` / `:verify` from any pane; the answer is said in the message line wherever the
+    /// operator is, and shown in the Audit pane's chain line.
+    pub(in crate::tui) fn verify(&mut self, fx: &mut Vec<Effect>) {
+        self.verify_asked = true;
+        let previous = self.audit.chain.as_ref().map_or(0, |c| c.records);
+        self.audit.chain = Some(ChainStatus {
+            ok: true,
+            text: "verifying…".into(),
+            records: previous,
+            at: None,
+        });
+        self.say(Level::Info, "verifying the audit chain…");
+        fx.push(Effect::Req(Req::Verify));
     }
 }

@@ -3,20 +3,18 @@
 //! scrolls (PgDn / PgUp) and Enter shows it whole; each title says when it was generated,
 //! because a brief is a snapshot and its counts may lag the live status bar.
 
+use std::collections::BTreeMap;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
-
-use super::{block, fit, row, sub_block};
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 use time::OffsetDateTime;
 
+use super::{block, fit, row, sub_block};
 use crate::tui::app::App;
-use crate::tui::msg::Effect;
-use crate::tui::msg::Req;
+use crate::tui::msg::{Effect, Req};
 use crate::tui::theme::Theme;
 
 pub fn render(app: &App, f: &mut Frame, area: Rect) {
@@ -167,6 +165,23 @@ impl App {
         if let Some(p) = self.profiles.get(i).cloned()
             && !self.brief.entries.contains_key(&p)
         {
+            fx.extend(self.brief_req(p));
+        }
+    }
+}
+
+impl App {
+    /// Scroll the brief and digest texts by half a pane (each pane is half the body).
+    pub(in crate::tui) fn scroll_brief(&mut self, down: bool) {
+        let step = (self.size.1.saturating_sub(3) / 4).max(1);
+        self.brief.scroll = if down {
+            self.brief.scroll.saturating_add(step)
+        } else {
+            self.brief.scroll.saturating_sub(step)
+        };
+    }
+    pub(in crate::tui) fn regenerate(&mut self, fx: &mut Vec<Effect>) {
+        if let Some(p) = self.profiles.get(self.brief.sel).cloned() {
             fx.extend(self.brief_req(p));
         }
     }

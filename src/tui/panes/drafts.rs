@@ -4,15 +4,16 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
+use time::UtcOffset;
 
 use super::{block, fit, header, row, sub_block};
-use crate::domain::{Draft, DraftEvent, DraftEventKind, Outbound};
-use crate::domain::{DraftStatus, Verdict};
+use crate::domain::{Action, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, Verdict};
 use crate::tui::app::{App, Pane};
+use crate::tui::keymap::Act;
 use crate::tui::layout::{drafts_split, follow};
 use crate::tui::msg::{Effect, Level, Req};
+use crate::tui::overlay::{InputKind, Overlay};
 use crate::tui::text::{age_text, fmt_time, zone_name};
-use time::UtcOffset;
 
 /// Column widths for a list `width` characters wide: the id always shows; recipients and
 /// the author share what is left; the verdict column only where there is room.
@@ -474,4 +475,226 @@ pub fn draft_life(events: &[DraftEvent], tz: UtcOffset) -> Vec<String> {
             format!("  {when}  {what}")
         })
         .collect()
+}
+
+impl App {
+    pub(in crate::tui) fn approve(&mut self) {
+        let Some(d) = self.drafts.selected() else {
+            return;
+        };
+        if d.status != DraftStatus::Pending {
+            let msg = format!(
+                "draft {} is {}; only pending drafts can be approved",
+                d.id,
+                d.status.as_str()
+            );
+            self.say(Level::Warn, msg);
+            return;
+        }
+        // The approval binds to the content shown now; if it changes before the engine
+        // records the approval, the engine refuses.
+        let action = Action::ApproveDraft {
+            id: d.id.clone(),
+            digest: Some(d.digest.clone()),
+        };
+        let label = format!("approved draft {}", d.id);
+        // Every decidable draft gets the same dialog; what approving does is said plainly.
+        let mut lines = vec![format!("{} for profile {}", d.outbound.kind(), d.profile)];
+        let recipients = d.outbound.recipients();
+        if !recipients.is_empty() {
+            lines.push(format!("to: {}", recipients.join(", ")));
+        }
+        match &d.outbound {
+            crate::domain::Outbound::MoveMail { message_id, folder } => {
+                lines.push(format!("move message {message_id} to folder {folder}"));
+            }
+            crate::domain::Outbound::CreateDeal { spec } => {
+                lines.push(format!("deal: {}", spec.name));
+            }
+            _ => {}
+        }
+        if let Some(s) = d.outbound.subject() {
+            lines.push(format!("subject: {s}"));
+        }
+        if d.outbound.body_html().is_some() {
+            lines.push(format!("format: {}", crate::html_mail::REVIEW_NOTE));
+        }
+        if !d.outbound.body().is_empty() {
+            lines.push(String::new());
+            lines.extend(d.outbound.body().lines().take(6).map(str::to_string));
+        }
+        lines.push(String::new());
+        lines.push(if sends(&d.outbound) {
+            "Approving releases this to be sent. y = approve · anything else cancels".into()
+        } else {
+            "Approving carries this out (nothing is sent). y = approve · anything else cancels"
+                .into()
+        });
+        self.overlay = Some(Overlay::Confirm {
+            title: format!("Approve draft {}?", d.id),
+            lines,
+            then: Req::Submit { action, label },
+        });
+    }
+    /// Mark (or unmark) the selected draft for a batch decision; only pending drafts.
+    pub(in crate::tui) fn mark(&mut self) {
+        let Some(d) = self.drafts.selected() else {
+            return;
+        };
+        if d.status != DraftStatus::Pending {
+            let msg = format!(
+                "draft {} is {}; only pending drafts can be marked",
+                d.id,
+                d.status.as_str()
+            );
+            self.say(Level::Warn, msg);
+            return;
+        }
+        let id = d.id.clone();
+        if !self.drafts.marked.remove(&id) {
+            self.drafts.marked.insert(id);
+        }
+        let n = self.drafts.marked_pending().len();
+        let (a, r) = (
+            self.keymap.key_for(self.pane.section(), Act::Approve),
+            self.keymap.key_for(self.pane.section(), Act::Reject),
+        );
+        self.say(
+            Level::Info,
+            format!(
+                "{n} marked: {a} approves them all, {r} rejects them all (each on its own digest)"
+            ),
+        );
+        // Marking moves on, so several are marked with repeated presses.
+        let len = self.drafts.visible().len();
+        self.drafts.sel = (self.drafts.sel + 1).min(len.saturating_sub(1));
+    }
+    /// The batch as the operator reviewed it: each marked draft with the digest shown now.
+    pub(in crate::tui) fn marked_items(&self) -> (Vec<crate::domain::BatchItem>, Vec<String>) {
+        let marked = self.drafts.marked_pending();
+        let items = marked
+            .iter()
+            .map(|d| crate::domain::BatchItem {
+                id: d.id.clone(),
+                digest: d.digest.clone(),
+            })
+            .collect();
+        let lines = marked
+            .iter()
+            .map(|d| {
+                let mut l = format!(
+                    "{}  {} for {} to {}",
+                    d.id,
+                    d.outbound.kind(),
+                    d.profile,
+                    d.outbound.recipients().join(", ")
+                );
+                if let Some(s) = d.outbound.subject() {
+                    l.push_str(&format!(" · {s}"));
+                }
+                l
+            })
+            .collect();
+        (items, lines)
+    }
+    /// Approve every marked draft in one step, after a confirmation listing each with its
+    /// recipients and subject. The engine refuses the lot if any kind may not be batched.
+    pub(in crate::tui) fn approve_marked(&mut self) {
+        let (items, mut lines) = self.marked_items();
+        let n = items.len();
+        lines.push(String::new());
+        lines.push(format!(
+            "Approving releases all {n} to be sent, each exactly as it is now in the Drafts pane (Enter there shows a draft whole; one changed since is not approved). y = approve all · anything else cancels"
+        ));
+        self.overlay = Some(Overlay::Confirm {
+            title: format!("Approve {n} marked drafts?"),
+            lines,
+            then: Req::Submit {
+                action: Action::DecideDrafts {
+                    decision: crate::domain::BatchDecision::Approve,
+                    items,
+                },
+                label: format!("approved {n} drafts"),
+            },
+        });
+    }
+    pub(in crate::tui) fn reject_marked(&mut self) {
+        let (items, _) = self.marked_items();
+        let n = items.len();
+        self.overlay = Some(Overlay::Input {
+            kind: InputKind::RejectBatch { items },
+            title: format!(
+                "Reject {n} marked drafts — one reason for all (Enter to reject, Esc to cancel)"
+            ),
+            buf: String::new(),
+        });
+    }
+    pub(in crate::tui) fn reject(&mut self) {
+        let Some(d) = self.drafts.selected() else {
+            return;
+        };
+        if d.status.is_final() {
+            let msg = format!("draft {} is already {}", d.id, d.status.as_str());
+            self.say(Level::Warn, msg);
+            return;
+        }
+        self.overlay = Some(Overlay::Input {
+            kind: InputKind::Reject { id: d.id.clone() },
+            title: format!(
+                "Reject draft {} — reason (Enter to reject, Esc to cancel)",
+                d.id
+            ),
+            buf: String::new(),
+        });
+    }
+    pub(in crate::tui) fn edit(&mut self, fx: &mut Vec<Effect>) {
+        let Some(d) = self.drafts.selected() else {
+            return;
+        };
+        if d.status.is_final() {
+            let msg = format!(
+                "draft {} is {}; it cannot be edited",
+                d.id,
+                d.status.as_str()
+            );
+            self.say(Level::Warn, msg);
+            return;
+        }
+        fx.push(Effect::Edit {
+            id: d.id.clone(),
+            outbound: d.outbound.clone(),
+        });
+    }
+    /// One key puts an expired draft back in the queue (nothing is sent, so nothing to
+    /// confirm): the engine makes a new pending draft of the content shown, judged again.
+    pub(in crate::tui) fn requeue(&mut self, fx: &mut Vec<Effect>) {
+        let Some(d) = self.drafts.selected() else {
+            return;
+        };
+        if d.status != DraftStatus::Expired {
+            let msg = format!(
+                "draft {} is {}; only expired drafts can be re-queued",
+                d.id,
+                d.status.as_str()
+            );
+            self.say(Level::Warn, msg);
+            return;
+        }
+        if let Some(new) = &d.requeued_as {
+            let msg = format!("draft {} was already re-queued as {new}", d.id);
+            self.say(Level::Warn, msg);
+            return;
+        }
+        fx.push(Effect::Req(Req::Submit {
+            action: Action::RequeueDraft {
+                id: d.id.clone(),
+                digest: Some(d.digest.clone()),
+            },
+            label: format!("re-queued draft {}", d.id),
+        }));
+    }
+    pub(in crate::tui) fn show_all(&mut self) {
+        self.drafts.show_all = !self.drafts.show_all;
+        self.drafts.sel = 0;
+    }
 }

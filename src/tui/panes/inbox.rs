@@ -6,16 +6,18 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
+use time::{OffsetDateTime, UtcOffset};
 
 use super::{block, fit, header, row, sub_block};
-use crate::domain::{Channel, InboxRecord};
+use crate::assistant::JobKind;
+use crate::domain::{Action, Channel, InboxRecord};
 use crate::store::inbox::Filter;
 use crate::tui::app::App;
 use crate::tui::draw::inbox_split_heights;
 use crate::tui::layout::follow;
-use crate::tui::msg::{Anchor, Effect, Req};
+use crate::tui::msg::{Anchor, Effect, JobTarget, Level, Req};
+use crate::tui::overlay::{InputKind, Overlay};
 use crate::tui::text::{fmt_time, zone_name};
-use time::{OffsetDateTime, UtcOffset};
 
 pub fn render(app: &App, f: &mut Frame, area: Rect) {
     let t = &app.theme;
@@ -476,4 +478,126 @@ pub fn parse_inbox_filter(s: &str, profiles: &[String]) -> Result<Filter, String
         f.text = Some(text.join(" "));
     }
     Ok(f)
+}
+
+impl App {
+    /// Run `job` on the selected inbox message in the background.
+    pub(in crate::tui) fn job_on_selected(&mut self, job: JobKind, fx: &mut Vec<Effect>) {
+        let Some(r) = self.inbox.selected() else {
+            self.say(Level::Info, "select a message first");
+            return;
+        };
+        let seq = r.seq;
+        match self.llm_precheck(job, &r.profile.clone()) {
+            Err(why) => {
+                self.say(Level::Error, format!("{job} of #{seq} not started: {why}"));
+                return;
+            }
+            Ok(Some(note)) => self.say(Level::Warn, format!("{job} of #{seq} started… {note}")),
+            Ok(None) => self.say(Level::Info, format!("{job} of #{seq} started…")),
+        }
+        fx.push(Effect::Req(Req::Job {
+            job,
+            target: JobTarget::Seqs(vec![seq]),
+        }));
+    }
+    /// `R`: write a reply by hand in `$EDITOR`, starting from a quoted reply template.
+    pub(in crate::tui) fn write_reply(&mut self, fx: &mut Vec<Effect>) {
+        let Some(r) = self.inbox.selected() else {
+            return;
+        };
+        if r.channel == Channel::Calendar {
+            self.say(Level::Warn, "calendar items cannot be replied to");
+            return;
+        }
+        let template = quote_reply(r, self.tz);
+        fx.push(Effect::Compose {
+            message_id: r.id.clone(),
+            to: r.from.clone(),
+            template,
+        });
+    }
+    /// Ask the assistant (job `draft`) for a reply to the selected message; the draft is
+    /// queued pending, as actor `assistant:draft`, and shows in Drafts.
+    pub(in crate::tui) fn ask_reply(&mut self, fx: &mut Vec<Effect>) {
+        if self
+            .inbox
+            .selected()
+            .is_some_and(|r| r.channel == Channel::Calendar)
+        {
+            self.say(Level::Warn, "calendar items cannot be replied to");
+            return;
+        }
+        self.job_on_selected(JobKind::Draft, fx);
+    }
+    pub(in crate::tui) fn mark_read(&mut self, fx: &mut Vec<Effect>) {
+        if let Some(r) = self.inbox.selected() {
+            let seq = r.seq;
+            fx.push(Effect::Req(Req::Submit {
+                action: Action::MarkRead {
+                    consumer: "console".into(),
+                    seq,
+                },
+                label: format!("marked read up to #{seq}"),
+            }));
+        }
+    }
+    pub(in crate::tui) fn mark_all_read(&mut self, fx: &mut Vec<Effect>) {
+        let seq = self.inbox.last_seq;
+        fx.push(Effect::Req(Req::Submit {
+            action: Action::MarkRead {
+                consumer: "console".into(),
+                seq,
+            },
+            label: "marked everything read".into(),
+        }));
+    }
+
+    /// `c`: the operator's own triage of the selected message, typed in a box.
+    pub(in crate::tui) fn classify(&mut self) {
+        let Some(r) = self.inbox.selected() else {
+            self.say(Level::Info, "select a message first");
+            return;
+        };
+        let seq = r.seq;
+        let buf = r
+            .triage
+            .as_ref()
+            .map(|t| format!("{} {}", t.category.as_str(), t.urgency.as_str()))
+            .unwrap_or_default();
+        self.overlay = Some(Overlay::Input {
+            kind: InputKind::Classify { seq },
+            title: format!(
+                "Classify #{seq}: category (needs_reply decision meeting deadline fyi bulk) [high|normal|low] [reason] · Enter sets · Esc cancels"
+            ),
+            buf,
+        });
+    }
+
+    /// `P`: give an item of unclear profile its profile (asks which).
+    pub(in crate::tui) fn assign_profile(&mut self) {
+        let Some(r) = self.inbox.selected() else {
+            self.say(Level::Info, "select a message first");
+            return;
+        };
+        let (seq, now) = (r.seq, r.profile.clone());
+        // Refuse here rather than after the operator picked a profile.
+        if !r.profile_unclear {
+            self.say(
+                Level::Warn,
+                format!(
+                    "#{seq} came with profile `{now}` from its source; only items whose profile was unclear (`unassigned`, or placed by a [classification] rule) can be assigned"
+                ),
+            );
+            return;
+        }
+        self.overlay = Some(Overlay::Input {
+            kind: InputKind::AssignProfile { seq },
+            title: format!(
+                "Assign #{seq} (now {now}) to profile: {} · Enter assigns · Esc cancels",
+                self.profiles.join(" ")
+            ),
+            buf: String::new(),
+        });
+    }
 }

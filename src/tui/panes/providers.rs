@@ -14,6 +14,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{block, fit, header, row, sub_block};
 use crate::assistant::JobKind;
+use crate::domain::Action;
 use crate::engine::providers::ProvidersView;
 use crate::tui::app::App;
 use crate::tui::msg::{Effect, Level, Req};
@@ -450,9 +451,7 @@ impl App {
     ) {
         match blocks {
             Err(e) => self.say(Level::Error, format!("provider {name}: {e}")),
-            Ok(b) if b.is_empty() => fx.push(Effect::Req(crate::tui::actions::toggle_submit(
-                name, enabled,
-            ))),
+            Ok(b) if b.is_empty() => fx.push(Effect::Req(toggle_submit(name, enabled))),
             Ok(b) => {
                 let mut lines = vec![format!(
                     "Disabling {name} leaves {} without a usable provider:",
@@ -473,9 +472,7 @@ impl App {
                 lines.push(format!(
                     "Disable {name} anyway? y = disable · anything else cancels"
                 ));
-                let Req::Submit { action, label } =
-                    crate::tui::actions::toggle_submit(name.clone(), enabled)
-                else {
+                let Req::Submit { action, label } = toggle_submit(name.clone(), enabled) else {
                     return;
                 };
                 self.overlay = Some(Overlay::Confirm {
@@ -504,5 +501,42 @@ pub(in crate::tui) fn provider_trouble(p: &crate::engine::providers::ProviderRow
         (Some(var), _) => format!("its credential is missing: set the environment variable {var}"),
         (None, Some(e)) => e.clone(),
         (None, None) => "cooling down after repeated failures".into(),
+    }
+}
+
+impl App {
+    /// Enabling is harmless; disabling asks the data task first what it would block, and the
+    /// answer (`Msg::ToggleImpact`) either submits or asks to confirm.
+    pub(in crate::tui) fn toggle_enabled(&mut self, fx: &mut Vec<Effect>) {
+        let Some(p) = self.selected_provider() else {
+            return;
+        };
+        let (name, enabled) = (p.name.clone(), !p.enabled);
+        if enabled {
+            fx.push(Effect::Req(toggle_submit(name, enabled)));
+        } else {
+            fx.push(Effect::Req(Req::ToggleImpact { name, enabled }));
+        }
+    }
+    pub(in crate::tui) fn set_default(&mut self, fx: &mut Vec<Effect>) {
+        if let Some(p) = self.selected_provider() {
+            let name = p.name.clone();
+            fx.push(Effect::Req(Req::Submit {
+                label: format!("default provider is now {name}"),
+                action: Action::SetDefaultProvider { name },
+            }));
+        }
+    }
+}
+
+/// The provider switch as an action for the data task.
+pub fn toggle_submit(name: String, enabled: bool) -> Req {
+    let label = format!(
+        "provider {name} {}",
+        if enabled { "enabled" } else { "disabled" }
+    );
+    Req::Submit {
+        action: Action::SetProviderEnabled { name, enabled },
+        label,
     }
 }
