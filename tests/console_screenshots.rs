@@ -420,7 +420,7 @@ fn key(app: &mut App, c: char) {
 // A ratatui buffer as SVG: one `<text>` per row, one `<tspan>` per run of cells in the same
 // style, each placed at its cell so the grid holds whatever monospace font the viewer has.
 
-const CELL_W: f32 = 8.4;
+const CELL_W: f32 = 9.0;
 const CELL_H: f32 = 18.0;
 const PAD: f32 = 12.0;
 /// A dark terminal's background and default foreground.
@@ -550,7 +550,7 @@ fn svg(buf: &Buffer, title: &str) -> String {
     writeln!(s, "<title>{}</title>", xml_escape(title)).unwrap();
     writeln!(
         s,
-        r#"<style>text {{ font-family: "DejaVu Sans Mono", Menlo, Consolas, "Liberation Mono", monospace; font-size: 14px; white-space: pre; }}</style>"#
+        r#"<style>text {{ font-family: "DejaVu Sans Mono", Menlo, Consolas, "Liberation Mono", monospace; font-size: 15px; white-space: pre; }}</style>"#
     )
     .unwrap();
     writeln!(
@@ -735,12 +735,12 @@ fn the_svg_renderer_keeps_styles_and_escapes_text() {
     );
     // Indexed 75 is (95, 175, 255) in the xterm cube; the run's background is a rect.
     assert!(
-        out.contains(r##"x="62.4" y="12.0" width="16.8" height="18.0" fill="#5fafff""##),
+        out.contains(r##"x="66.0" y="12.0" width="18.0" height="18.0" fill="#5fafff""##),
         "{out}"
     );
     assert!(out.contains(r##"fill="#000000">ok</tspan>"##), "{out}");
     // Two wide characters fill four cells: what follows is not pushed right.
-    assert!(out.contains(r#"x="12.0" textLength="100.8""#), "{out}");
+    assert!(out.contains(r#"x="12.0" textLength="108.0""#), "{out}");
     assert!(out.contains(">日本        </tspan>"), "{out}");
     assert!(out.contains(&format!(r#"fill="{TERM_BG}""#)), "{out}");
     assert!(!out.contains("<a&b>"), "{out}");
