@@ -1,7 +1,6 @@
 //! Console state and `update(Msg)`. Nothing here does I/O: `update` returns `Effect`s (requests
 //! for the data task, or the `$EDITOR` round-trip the main loop runs), and `draw` renders the
 //! state. That keeps every key path testable without a terminal.
-
 //!
 //! Each pane's state, keys and drawing live in `panes/<pane>.rs`, the messages in `msg`, the
 //! overlays' keys in `overlay/keys`, the `:` commands in `command`, the health text in
@@ -39,6 +38,8 @@ pub use super::panes::inbox::{
 };
 pub use super::panes::providers::ProvidersPane;
 pub use super::text::{age_text, fmt_time, zone_name};
+
+/// The six panes, in the order of their number keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {
     Inbox,

@@ -1,5 +1,6 @@
-//! Overlays drawn over the panes: help, details, confirm, and the one-line inputs (filter,
-//! command, rejection reason, reply body).
+//! Overlays over the panes: help, details, confirm, and the one-line inputs (filter,
+//! command, rejection reason, reply body). Their state is `Overlay`; their keys are in
+//! `keys`; each one's drawing in its own file.
 
 pub mod confirm;
 pub mod details;
