@@ -83,12 +83,12 @@ pub fn safe(s: &str) -> String {
 /// The one time convention (console, `inbox list`, `inbox show`, `watch`): an item's own time
 /// in the local zone, to the minute. `zone_of` names the zone.
 pub fn local_time(t: time::OffsetDateTime) -> String {
-    crate::tui::app::fmt_time(t, crate::watch::format::local_offset(t))
+    crate::clock::fmt_time(t, crate::clock::local_offset(t))
 }
 
 /// The local zone at `t`, as `UTC` or `UTC+01:00`.
 pub fn zone_of(t: time::OffsetDateTime) -> String {
-    crate::tui::app::zone_name(crate::watch::format::local_offset(t))
+    crate::clock::zone_name(crate::clock::local_offset(t))
 }
 
 /// The one confirmation convention (console and CLI): a question answered with y/yes to go

@@ -8,7 +8,8 @@ use std::sync::mpsc::{Receiver, Sender};
 
 use serde_json::Value;
 
-use super::app::{Anchor, ChainStatus, InboxRow, JobTarget, Level, Msg, PAGE, Req};
+use super::msg::{Anchor, ChainStatus, JobTarget, Level, Msg, Req};
+use super::panes::inbox::{InboxRow, PAGE};
 use crate::assistant::JobKind;
 use crate::domain::{Action, Actor, BriefKind, Outcome, Query};
 use crate::engine::Engine;

@@ -7,7 +7,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::app::{App, Level, Pane};
+use super::app::{App, Pane};
+use super::msg::Level;
 use super::{overlay, panes};
 
 /// Height of the inbox list's inner area for a body of `body_h` rows (shared with `App` so
@@ -107,7 +108,7 @@ fn draw_tabs(app: &App, f: &mut Frame, area: Rect) {
 fn draw_message(app: &App, f: &mut Frame, area: Rect) {
     let t = &app.theme;
     // While the assistant works, its progress owns the line (an error still shows after it).
-    if let Some(progress) = super::app::jobs_line(&app.jobs) {
+    if let Some(progress) = super::health::jobs_line(&app.jobs) {
         let cancel = app
             .keymap
             .key_for(app.pane.section(), super::keymap::Act::CancelJobs);

@@ -10,7 +10,7 @@ use std::time::Duration;
 use crossterm::event::{self, Event};
 use tokio::sync::broadcast;
 
-use super::app::Msg;
+use super::msg::Msg;
 use crate::engine::EngineEvent;
 
 /// Lets the main loop stop the input reader while `$EDITOR` owns the terminal.

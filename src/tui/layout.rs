@@ -3,7 +3,7 @@
 
 use ratatui::layout::{Constraint, Layout, Rect};
 
-use super::app::{App, Pane, follow};
+use super::app::{App, Pane};
 
 /// Below this the console shows a "terminal too small" screen instead of a broken layout.
 pub const MIN_W: u16 = 60;
@@ -119,4 +119,16 @@ pub fn list(app: &App) -> Option<ListGeometry> {
         },
     };
     Some(g)
+}
+
+/// Keep `sel` inside `[offset, offset + height)`.
+pub fn follow(sel: usize, offset: usize, height: usize) -> usize {
+    let h = height.max(1);
+    if sel < offset {
+        sel
+    } else if sel >= offset + h {
+        sel + 1 - h
+    } else {
+        offset
+    }
 }

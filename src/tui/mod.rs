@@ -1,8 +1,11 @@
 //! The operator's console: a ratatui UI in the foreground over the engine running on a tokio
 //! runtime in the background.
 //!
-//! - `app`: state and `update(Msg) -> Vec<Effect>` (no I/O)
-//! - `draw`, `panes/`, `overlay/`: rendering, a pure function of the state
+//! - `app`: the `App` and `update(Msg) -> Vec<Effect>` (no I/O); `msg`: the messages
+//! - `panes/<pane>`: each pane's state, key handlers and drawing; `actions`: the key
+//!   dispatch and the keys every pane shares; `command`: the `:` line; `health`: health text
+//! - `draw`, `overlay/`: the frame and the overlays (their keys in `overlay/keys`), a pure
+//!   function of the state; `text`: times and ages as the console (and the CLI) show them
 //! - `event`: terminal input and engine events into one channel of `Msg`
 //! - `data`: the background task that owns all reads and writes
 //! - `keymap`, `theme`: TOML keymap and themes with built-in defaults
@@ -10,16 +13,20 @@
 
 pub mod actions;
 pub mod app;
+pub mod command;
 pub mod data;
 pub mod draw;
 pub mod event;
 pub mod files;
+pub mod health;
 pub mod keymap;
 pub mod layout;
 pub mod mouse;
+pub mod msg;
 pub mod overlay;
 pub mod panes;
 pub mod term;
+pub mod text;
 pub mod theme;
 
 use std::path::PathBuf;
@@ -30,9 +37,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use app::{App, Effect, Msg, Req};
+use app::App;
 use data::ClientsFn;
 use keymap::Keymap;
+use msg::{Effect, Msg, Req};
 use theme::Theme;
 
 use crate::domain::Action;
@@ -127,7 +135,7 @@ pub fn run(
     // Set before the first message, which the message log stamps with it.
     app.now = time::OffsetDateTime::now_utc();
     if let Some(e) = opts.mcp_error {
-        app.say(app::Level::Error, format!("MCP server not running: {e}"));
+        app.say(msg::Level::Error, format!("MCP server not running: {e}"));
     }
     app.reminders = crate::engine::reminders::Reminders::new(&engine.config().drafts);
     let first = app.start();
@@ -209,7 +217,7 @@ fn apply(
             }
             Effect::Mouse(on) => {
                 if let Err(e) = term::set_mouse(on) {
-                    app.say(app::Level::Error, format!("mouse: {e}"));
+                    app.say(msg::Level::Error, format!("mouse: {e}"));
                 }
             }
             Effect::Compose {
@@ -217,7 +225,7 @@ fn apply(
                 to,
                 template,
             } => match edit_in_editor(terminal, gate, &template, "opsdesk-reply-") {
-                Ok(Some(edited)) => match app::reply_from_template(&template, &edited) {
+                Ok(Some(edited)) => match panes::inbox::reply_from_template(&template, &edited) {
                     Some(body) => {
                         let _ = req_tx.send(Req::Submit {
                             label: format!("reply to {to} drafted"),
@@ -229,22 +237,22 @@ fn apply(
                             },
                         });
                     }
-                    None => app.say(app::Level::Info, "no reply written; nothing was drafted"),
+                    None => app.say(msg::Level::Info, "no reply written; nothing was drafted"),
                 },
-                Ok(None) => app.say(app::Level::Info, "no reply written; nothing was drafted"),
-                Err(e) => app.say(app::Level::Error, format!("editor: {e:#}")),
+                Ok(None) => app.say(msg::Level::Info, "no reply written; nothing was drafted"),
+                Err(e) => app.say(msg::Level::Error, format!("editor: {e:#}")),
             },
             Effect::Edit { id, outbound } => {
                 match edit_in_editor(terminal, gate, outbound.body(), "opsdesk-draft-") {
                     Ok(Some(body)) => {
-                        let outbound = app::with_body(&outbound, body);
+                        let outbound = panes::drafts::with_body(&outbound, body);
                         let _ = req_tx.send(Req::Submit {
                             label: format!("edited draft {id} (it needs a fresh approval)"),
                             action: Action::EditDraft { id, outbound },
                         });
                     }
-                    Ok(None) => app.say(app::Level::Info, "no change; the draft is as it was"),
-                    Err(e) => app.say(app::Level::Error, format!("editor: {e:#}")),
+                    Ok(None) => app.say(msg::Level::Info, "no change; the draft is as it was"),
+                    Err(e) => app.say(msg::Level::Error, format!("editor: {e:#}")),
                 }
             }
         }

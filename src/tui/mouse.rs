@@ -5,8 +5,10 @@
 
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
-use super::app::{App, Effect, Overlay, Pane};
+use super::app::{App, Pane};
 use super::layout;
+use super::msg::Effect;
+use super::overlay::Overlay;
 
 /// Rows the wheel moves per notch.
 const WHEEL: i64 = 3;

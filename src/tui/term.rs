@@ -22,7 +22,7 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-use super::app::Msg;
+use super::msg::Msg;
 
 pub type Term = Terminal<CrosstermBackend<Stdout>>;
 

@@ -6,8 +6,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
-use crate::tui::app::{App, zone_name};
+use crate::tui::app::App;
 use crate::tui::panes::{block, fit};
+use crate::tui::text::zone_name;
 
 pub fn render(app: &App, f: &mut Frame, area: Rect, scroll: u16, filter: &str, typing: bool) {
     let t = &app.theme;

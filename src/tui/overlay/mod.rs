@@ -1,15 +1,19 @@
-//! Overlays drawn over the panes: help, details, confirm, and the one-line inputs (filter,
-//! command, rejection reason, reply body).
+//! Overlays over the panes: help, details, confirm, and the one-line inputs (filter,
+//! command, rejection reason, reply body). Their state is `Overlay`; their keys are in
+//! `keys`; each one's drawing in its own file.
 
 pub mod confirm;
 pub mod details;
 pub mod help;
 pub mod input;
+pub mod keys;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use super::app::{App, Overlay};
+use super::app::{App, Pane};
+use super::msg::Req;
+use super::panes::inbox::AttachmentRow;
 
 pub fn render(app: &App, f: &mut Frame) {
     let Some(ov) = &app.overlay else { return };
@@ -56,4 +60,68 @@ pub fn centered(area: Rect, pw: u16, ph: u16) -> Rect {
         width: w,
         height: h,
     }
+}
+
+/// The attachment picker of a message's details: the rows, the one picked, and the line
+/// index of the first (the picked one is marked there when drawn).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttachPick {
+    pub items: Vec<AttachmentRow>,
+    pub sel: usize,
+    pub first_line: usize,
+}
+#[derive(Debug, Clone, PartialEq)]
+pub enum InputKind {
+    Filter(Pane),
+    Command,
+    Reject {
+        id: String,
+    },
+    /// The operator's own triage of an inbox item.
+    Classify {
+        seq: u64,
+    },
+    /// The profile the operator gives an item of unclear profile.
+    AssignProfile {
+        seq: u64,
+    },
+    /// A reason for rejecting every marked draft at once.
+    RejectBatch {
+        items: Vec<crate::domain::BatchItem>,
+    },
+    /// The folder to save a copy of this attachment into.
+    SaveAttachment {
+        sha256: String,
+        name: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Overlay {
+    Help {
+        scroll: u16,
+        /// Only keys whose keys or description contain this (case-insensitive); `/` starts it.
+        filter: String,
+        /// Keystrokes go to the filter (after `/`, until Enter or Esc).
+        typing: bool,
+    },
+    Details {
+        title: String,
+        lines: Vec<String>,
+        scroll: u16,
+        /// A message's attachments to pick from (`[details]` keys), when it has any.
+        pick: Option<AttachPick>,
+    },
+    /// Asks first; only `y` sends `then` to the data task, anything else (Enter too)
+    /// cancels: a stray Enter must not release mail (README, "Confirmations").
+    Confirm {
+        title: String,
+        lines: Vec<String>,
+        then: Req,
+    },
+    Input {
+        kind: InputKind,
+        title: String,
+        buf: String,
+    },
 }

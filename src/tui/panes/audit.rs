@@ -1,13 +1,18 @@
 //! Audit: the live tail of the hash-chained trail, filterable, with the chain's status.
 
+use std::collections::VecDeque;
+
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{block, fit, header, row};
-use crate::domain::AuditOutcome;
-use crate::tui::app::{App, fmt_time};
+use crate::domain::{AuditOutcome, AuditRecord};
+use crate::tui::app::App;
+use crate::tui::layout::follow;
+use crate::tui::msg::{ChainStatus, Effect, Level, Req};
+use crate::tui::text::fmt_time;
 
 pub fn render(app: &App, f: &mut Frame, area: Rect) {
     let t = &app.theme;
@@ -65,7 +70,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         ),
     ];
     let rows_h = (area.height.saturating_sub(4)) as usize;
-    let offset = crate::tui::app::follow(a.sel, a.offset, rows_h);
+    let offset = follow(a.sel, a.offset, rows_h);
     for (i, r) in vis.iter().enumerate().skip(offset).take(rows_h) {
         let e = &r.event;
         let time = fmt_time(r.ts, app.tz);
@@ -100,4 +105,82 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         lines.push(Line::from(Span::styled(format!("  {msg}"), t.muted)));
     }
     f.render_widget(Paragraph::new(lines).block(block(t, title)), area);
+}
+
+/// Audit records kept for the live tail.
+pub const AUDIT_CAP: usize = 5000;
+#[derive(Debug, Clone, Default)]
+pub struct AuditView {
+    /// Newest first.
+    pub records: VecDeque<AuditRecord>,
+    pub filter: String,
+    pub outcome: Option<AuditOutcome>,
+    pub sel: usize,
+    pub offset: usize,
+    pub chain: Option<ChainStatus>,
+}
+
+impl AuditView {
+    pub fn visible(&self) -> Vec<&AuditRecord> {
+        let f = self.filter.to_lowercase();
+        let (event_f, text_f): (Vec<&str>, Vec<&str>) =
+            f.split_whitespace().partition(|t| t.starts_with("event:"));
+        self.records
+            .iter()
+            .filter(|r| self.outcome.is_none_or(|o| r.event.outcome == o))
+            .filter(|r| {
+                event_f
+                    .iter()
+                    .all(|t| r.event.event.starts_with(t.trim_start_matches("event:")))
+            })
+            .filter(|r| {
+                text_f.iter().all(|t| {
+                    [
+                        r.event.event.as_str(),
+                        r.event.actor.as_str(),
+                        r.event.outcome.as_str(),
+                        r.event.target.as_deref().unwrap_or(""),
+                        r.event.entity.as_deref().unwrap_or(""),
+                        r.event.reason.as_deref().unwrap_or(""),
+                    ]
+                    .iter()
+                    .any(|h| h.to_lowercase().contains(t))
+                })
+            })
+            .collect()
+    }
+}
+
+impl App {
+    pub(in crate::tui) fn audit_list_height(&self) -> usize {
+        (self.size.1.saturating_sub(3 + 2 + 1) as usize).max(1)
+    }
+}
+
+impl App {
+    pub(in crate::tui) fn cycle_outcome(&mut self) {
+        self.audit.outcome = match self.audit.outcome {
+            None => Some(AuditOutcome::Ok),
+            Some(AuditOutcome::Ok) => Some(AuditOutcome::Denied),
+            Some(AuditOutcome::Denied) => Some(AuditOutcome::Blocked),
+            Some(AuditOutcome::Blocked) => Some(AuditOutcome::Error),
+            Some(AuditOutcome::Error) => None,
+        };
+        self.audit.sel = 0;
+        self.audit.offset = 0;
+    }
+    /// `v` / `:verify` from any pane; the answer is said in the message line wherever the
+    /// operator is, and shown in the Audit pane's chain line.
+    pub(in crate::tui) fn verify(&mut self, fx: &mut Vec<Effect>) {
+        self.verify_asked = true;
+        let previous = self.audit.chain.as_ref().map_or(0, |c| c.records);
+        self.audit.chain = Some(ChainStatus {
+            ok: true,
+            text: "verifying…".into(),
+            records: previous,
+            at: None,
+        });
+        self.say(Level::Info, "verifying the audit chain…");
+        fx.push(Effect::Req(Req::Verify));
+    }
 }

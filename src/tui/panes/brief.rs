@@ -3,13 +3,18 @@
 //! scrolls (PgDn / PgUp) and Enter shows it whole; each title says when it was generated,
 //! because a brief is a snapshot and its counts may lag the live status bar.
 
+use std::collections::BTreeMap;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
+use serde_json::Value;
+use time::OffsetDateTime;
 
 use super::{block, fit, row, sub_block};
 use crate::tui::app::App;
+use crate::tui::msg::{Effect, Req};
 use crate::tui::theme::Theme;
 
 pub fn render(app: &App, f: &mut Frame, area: Rect) {
@@ -121,4 +126,63 @@ fn brief_lines(v: &serde_json::Value, t: &Theme) -> Vec<Line<'static>> {
         .lines()
         .map(|l| Line::from(Span::styled(crate::sanitize::for_terminal(l), t.text)))
         .collect()
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct BriefEntry {
+    pub morning: Option<Result<Value, String>>,
+    pub eod: Option<Result<Value, String>>,
+    pub loading: bool,
+    /// When this console received the answer: the brief is a snapshot, not live, so its
+    /// counts may lag the status bar; the time says how old it is.
+    pub generated: Option<OffsetDateTime>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct BriefView {
+    pub sel: usize,
+    pub entries: BTreeMap<String, BriefEntry>,
+    /// Lines the brief and digest texts are scrolled by (PgDn / PgUp; reset on another
+    /// profile or a regeneration).
+    pub scroll: u16,
+}
+
+impl App {
+    pub(in crate::tui) fn brief_req(&mut self, profile: String) -> Vec<Effect> {
+        self.brief.scroll = 0;
+        self.brief
+            .entries
+            .entry(profile.clone())
+            .or_default()
+            .loading = true;
+        vec![Effect::Req(Req::Brief { profile })]
+    }
+    pub(in crate::tui) fn brief_select(&mut self, i: usize, fx: &mut Vec<Effect>) {
+        if i != self.brief.sel {
+            self.brief.scroll = 0;
+        }
+        self.brief.sel = i;
+        if let Some(p) = self.profiles.get(i).cloned()
+            && !self.brief.entries.contains_key(&p)
+        {
+            fx.extend(self.brief_req(p));
+        }
+    }
+}
+
+impl App {
+    /// Scroll the brief and digest texts by half a pane (each pane is half the body).
+    pub(in crate::tui) fn scroll_brief(&mut self, down: bool) {
+        let step = (self.size.1.saturating_sub(3) / 4).max(1);
+        self.brief.scroll = if down {
+            self.brief.scroll.saturating_add(step)
+        } else {
+            self.brief.scroll.saturating_sub(step)
+        };
+    }
+    pub(in crate::tui) fn regenerate(&mut self, fx: &mut Vec<Effect>) {
+        if let Some(p) = self.profiles.get(self.brief.sel).cloned() {
+            fx.extend(self.brief_req(p));
+        }
+    }
 }

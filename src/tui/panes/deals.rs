@@ -154,3 +154,35 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         bottom,
     );
 }
+
+/// The Deals pane: every deal, open ones first, and the selected one's detail.
+#[derive(Debug, Clone, Default)]
+pub struct DealsView {
+    pub deals: Vec<crate::domain::Deal>,
+    pub sel: usize,
+    pub error: Option<String>,
+    pub loaded: bool,
+}
+
+impl DealsView {
+    pub fn selected(&self) -> Option<&crate::domain::Deal> {
+        self.deals.get(self.sel)
+    }
+
+    pub(in crate::tui) fn set(&mut self, mut deals: Vec<crate::domain::Deal>) {
+        let prev = self.selected().map(|d| d.id.clone());
+        // Open deals first, then by name: what the operator works on is at the top.
+        deals.sort_by(|a, b| {
+            b.is_open()
+                .cmp(&a.is_open())
+                .then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
+        });
+        self.deals = deals;
+        self.sel = prev
+            .and_then(|id| self.deals.iter().position(|d| d.id == id))
+            .unwrap_or(self.sel)
+            .min(self.deals.len().saturating_sub(1));
+        self.loaded = true;
+        self.error = None;
+    }
+}

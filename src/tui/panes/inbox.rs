@@ -1,13 +1,23 @@
 //! Inbox: the list (virtualized: only visible rows are built) and a preview of the selection.
 
+use std::collections::VecDeque;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
+use time::{OffsetDateTime, UtcOffset};
 
 use super::{block, fit, header, row, sub_block};
-use crate::tui::app::{App, fmt_time, zone_name};
+use crate::assistant::JobKind;
+use crate::domain::{Action, Channel, InboxRecord};
+use crate::store::inbox::Filter;
+use crate::tui::app::App;
 use crate::tui::draw::inbox_split_heights;
+use crate::tui::layout::follow;
+use crate::tui::msg::{Anchor, Effect, JobTarget, Level, Req};
+use crate::tui::overlay::{InputKind, Overlay};
+use crate::tui::text::{fmt_time, zone_name};
 
 pub fn render(app: &App, f: &mut Frame, area: Rect) {
     let t = &app.theme;
@@ -55,7 +65,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
     let rows_h = inner_h.saturating_sub(1);
     // The header takes one line, so the window shows rows_h rows starting at offset, shifted
     // just enough to keep the selection visible.
-    let offset = crate::tui::app::follow(v.sel, v.offset, rows_h);
+    let offset = follow(v.sel, v.offset, rows_h);
     for (i, r) in v.rows.iter().enumerate().skip(offset).take(rows_h) {
         let unread = r.seq > v.cursor;
         let time = fmt_time(r.ts, app.tz);
@@ -145,4 +155,449 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
             )),
         preview_area,
     );
+}
+
+/// Records asked for per inbox page.
+pub const PAGE: usize = 200;
+/// Most inbox rows held in memory at once; scrolling further pages in and drops the far end.
+pub const WINDOW_CAP: usize = 3 * PAGE;
+/// Characters of a message's text kept for the preview.
+pub const PREVIEW_CHARS: usize = 4000;
+/// What the inbox list keeps of a record: enough for the row and the preview, bounded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InboxRow {
+    pub seq: u64,
+    pub id: String,
+    pub channel: Channel,
+    pub profile: String,
+    pub from: String,
+    pub subject: String,
+    /// The message's own time (sent / posted / starts): what every surface shows.
+    pub ts: OffsetDateTime,
+    /// When opsdesk took it in.
+    pub received_at: OffsetDateTime,
+    pub text: String,
+    /// The item's triage, when it has one (filled in by the data thread).
+    pub triage: Option<crate::assistant::store::TriageRecord>,
+    /// The attachments, listed in the details; opened or saved only on the operator's key.
+    pub attachments: Vec<AttachmentRow>,
+    /// Whether its profile was unclear (`unassigned`, placed by a `[classification]` rule,
+    /// or assigned by the operator before): only such items may be assigned, so `P` refuses
+    /// the others before asking. The engine checks again.
+    pub profile_unclear: bool,
+}
+
+impl InboxRow {
+    /// `[decision!] ` before the subject: the category, `!` for high urgency; empty untriaged.
+    pub fn triage_tag(&self) -> String {
+        match &self.triage {
+            Some(t) => format!(
+                "[{}{}] ",
+                t.category.as_str(),
+                if t.urgency == crate::assistant::triage::Urgency::High {
+                    "!"
+                } else {
+                    ""
+                }
+            ),
+            None => String::new(),
+        }
+    }
+}
+
+impl From<&InboxRecord> for InboxRow {
+    fn from(r: &InboxRecord) -> Self {
+        use crate::sanitize::one_line;
+        let subject = r
+            .subject
+            .as_deref()
+            .filter(|s| !s.trim().is_empty())
+            .unwrap_or(&r.preview);
+        // Inbound text was sanitized at ingestion; it is escaped again here because it is about
+        // to reach a terminal (DESIGN principle 4).
+        let text: String = r.text.chars().take(PREVIEW_CHARS).collect();
+        InboxRow {
+            seq: r.seq,
+            id: one_line(&r.id, 200),
+            channel: r.channel,
+            profile: one_line(&r.profile, 64),
+            from: one_line(r.from.label(), 80),
+            subject: one_line(subject, 200),
+            ts: r.ts,
+            received_at: r.received_at,
+            text: crate::sanitize::clean_text(&text, PREVIEW_CHARS),
+            triage: None,
+            attachments: r.attachments.iter().map(AttachmentRow::from).collect(),
+            profile_unclear: r.profile == crate::domain::UNASSIGNED
+                || r.meta.contains_key(crate::domain::META_PROFILE_RULE)
+                || r.meta.contains_key(crate::domain::META_PROFILE_ASSIGNED),
+        }
+    }
+}
+
+/// One attachment of an inbox row: its line for the details, and what opening or saving it
+/// needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttachmentRow {
+    /// `Attachment::summary`, escaped for the terminal.
+    pub line: String,
+    /// The neutralized name (`sanitize::safe_file_name`), the name a saved copy gets.
+    pub name: String,
+    /// The stored bytes' hash; `None` when there are no bytes to open (too large, a link…).
+    pub sha256: Option<String>,
+    /// `executable`, `script`, `macro`: opening it asks first.
+    pub risk: Option<String>,
+}
+
+impl From<&crate::domain::Attachment> for AttachmentRow {
+    fn from(a: &crate::domain::Attachment) -> Self {
+        AttachmentRow {
+            line: crate::sanitize::for_terminal(&a.summary()),
+            name: crate::sanitize::safe_file_name(&a.name),
+            sha256: a
+                .sha256
+                .clone()
+                .filter(|_| a.status == crate::domain::AttachmentStatus::Stored),
+            risk: a.risk.clone(),
+        }
+    }
+}
+#[derive(Debug, Clone, Default)]
+pub struct InboxView {
+    /// The window of rows in memory, newest first.
+    pub rows: VecDeque<InboxRow>,
+    /// The window starts at the newest matching record.
+    pub at_top: bool,
+    /// The window ends at the oldest matching record.
+    pub at_bottom: bool,
+    pub sel: usize,
+    pub offset: usize,
+    /// Highest seq in the inbox.
+    pub last_seq: u64,
+    /// The console consumer's cursor: records above it are unread.
+    pub cursor: u64,
+    pub filter: Filter,
+    pub filter_text: String,
+    /// Why the text being typed is not a valid filter yet (the last valid one applies).
+    pub filter_error: Option<String>,
+    /// Bumped when the filter or the window is reset, so late pages are dropped.
+    pub generation: u64,
+    pub loading: bool,
+    pub loaded_once: bool,
+}
+
+impl InboxView {
+    pub fn selected(&self) -> Option<&InboxRow> {
+        self.rows.get(self.sel)
+    }
+    pub fn unread(&self) -> u64 {
+        self.last_seq.saturating_sub(self.cursor)
+    }
+}
+/// `category [urgency] [reason…]` as typed in the classify box (urgency `normal` when left
+/// out).
+pub fn parse_classify(
+    text: &str,
+) -> Result<
+    (
+        crate::assistant::triage::Category,
+        crate::assistant::triage::Urgency,
+        Option<String>,
+    ),
+    String,
+> {
+    use crate::assistant::triage::{Category, Urgency};
+    let mut words = text.split_whitespace().peekable();
+    let category: Category = words
+        .next()
+        .ok_or("type a category: needs_reply, decision, meeting, deadline, fyi or bulk")?
+        .parse()?;
+    let urgency = match words.peek().map(|w| w.parse::<Urgency>()) {
+        Some(Ok(u)) => {
+            words.next();
+            u
+        }
+        _ => Urgency::Normal,
+    };
+    let reason = words.collect::<Vec<_>>().join(" ");
+    Ok((category, urgency, (!reason.is_empty()).then_some(reason)))
+}
+
+impl App {
+    pub(in crate::tui) fn inbox_req(&self, anchor: Anchor) -> Req {
+        Req::Inbox {
+            generation: self.inbox.generation,
+            filter: self.inbox.filter.clone(),
+            anchor,
+        }
+    }
+    pub(in crate::tui) fn on_inbox_page(
+        &mut self,
+        generation: u64,
+        anchor: Anchor,
+        rows: Vec<InboxRow>,
+        last_seq: u64,
+        fx: &mut Vec<Effect>,
+    ) {
+        let h = self.inbox_list_height();
+        let inbox = &mut self.inbox;
+        if generation != inbox.generation {
+            return; // a page for a filter or window that no longer applies
+        }
+        inbox.loading = false;
+        inbox.loaded_once = true;
+        inbox.last_seq = inbox.last_seq.max(last_seq);
+        let full = rows.len() >= PAGE;
+        match anchor {
+            Anchor::Top => {
+                inbox.rows = rows.into();
+                inbox.at_top = true;
+                inbox.at_bottom = !full;
+                inbox.sel = 0;
+                inbox.offset = 0;
+            }
+            Anchor::Bottom => {
+                // Pages are asked oldest-first from the bottom; the data task returns them
+                // newest first like every page.
+                inbox.rows = rows.into();
+                inbox.at_bottom = true;
+                inbox.at_top = !full;
+                inbox.sel = inbox.rows.len().saturating_sub(1);
+            }
+            Anchor::Before(_) => {
+                inbox.at_bottom = !full;
+                inbox.rows.extend(rows);
+                let excess = inbox.rows.len().saturating_sub(WINDOW_CAP);
+                if excess > 0 {
+                    inbox.rows.drain(..excess);
+                    inbox.sel = inbox.sel.saturating_sub(excess);
+                    inbox.offset = inbox.offset.saturating_sub(excess);
+                    inbox.at_top = false;
+                }
+            }
+            Anchor::After(_) => {
+                inbox.at_top = !full;
+                let n = rows.len();
+                for r in rows.into_iter().rev() {
+                    inbox.rows.push_front(r);
+                }
+                inbox.sel += n;
+                inbox.offset += n;
+                if inbox.rows.len() > WINDOW_CAP {
+                    inbox.rows.truncate(WINDOW_CAP);
+                    inbox.at_bottom = false;
+                }
+            }
+        }
+        inbox.sel = inbox.sel.min(inbox.rows.len().saturating_sub(1));
+        inbox.offset = follow(inbox.sel, inbox.offset, h);
+        self.maybe_page(fx);
+    }
+    /// Ask for the next page when the selection nears either end of the window.
+    pub(in crate::tui) fn maybe_page(&mut self, fx: &mut Vec<Effect>) {
+        let margin = self.inbox_list_height() + 10;
+        let inbox = &self.inbox;
+        if inbox.loading || inbox.rows.is_empty() {
+            return;
+        }
+        let anchor = if !inbox.at_bottom && inbox.sel + margin >= inbox.rows.len() {
+            inbox.rows.back().map(|r| Anchor::Before(r.seq))
+        } else if !inbox.at_top && inbox.sel < margin {
+            inbox.rows.front().map(|r| Anchor::After(r.seq))
+        } else {
+            None
+        };
+        if let Some(a) = anchor {
+            self.inbox.loading = true;
+            fx.push(Effect::Req(self.inbox_req(a)));
+        }
+    }
+}
+
+/// The `$EDITOR` template for a hand-written reply: room to write on top, then the message
+/// quoted the usual way. Lines starting with `#` are instructions and are removed.
+pub fn quote_reply(r: &InboxRow, tz: UtcOffset) -> String {
+    let mut t = String::from("\n\n");
+    t.push_str(
+        "# Write your reply above. Lines starting with # are removed; the quote below is kept\n\
+         # (delete it if you do not want it). Save and quit to queue the draft for approval;\n\
+         # leave the text unchanged to draft nothing.\n",
+    );
+    t.push_str(&format!("On {}, {} wrote:\n", fmt_time(r.ts, tz), r.from));
+    for line in r.text.lines() {
+        if line.is_empty() {
+            t.push_str(">\n");
+        } else {
+            t.push_str(&format!("> {line}\n"));
+        }
+    }
+    t
+}
+
+/// The reply body from the edited template: instruction lines removed, trimmed. `None` when
+/// nothing was written above the quote.
+pub fn reply_from_template(template: &str, edited: &str) -> Option<String> {
+    let strip = |s: &str| -> String {
+        s.lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .trim()
+            .to_string()
+    };
+    let (before, after) = (strip(template), strip(edited));
+    (!after.is_empty() && after != before).then_some(after)
+}
+
+/// `text channel:NAME profile:NAME` (also `c:` / `p:`).
+pub fn parse_inbox_filter(s: &str, profiles: &[String]) -> Result<Filter, String> {
+    let mut f = Filter::default();
+    let mut text = Vec::new();
+    for tok in s.split_whitespace() {
+        if let Some(c) = tok
+            .strip_prefix("channel:")
+            .or_else(|| tok.strip_prefix("c:"))
+        {
+            f.channel = Some(c.parse::<Channel>()?);
+        } else if let Some(p) = tok
+            .strip_prefix("profile:")
+            .or_else(|| tok.strip_prefix("p:"))
+        {
+            if !profiles.iter().any(|x| x == p) {
+                return Err(format!(
+                    "unknown profile `{p}`; profiles: {}",
+                    profiles.join(", ")
+                ));
+            }
+            f.profile = Some(p.to_string());
+        } else {
+            text.push(tok);
+        }
+    }
+    if !text.is_empty() {
+        f.text = Some(text.join(" "));
+    }
+    Ok(f)
+}
+
+impl App {
+    /// Run `job` on the selected inbox message in the background.
+    pub(in crate::tui) fn job_on_selected(&mut self, job: JobKind, fx: &mut Vec<Effect>) {
+        let Some(r) = self.inbox.selected() else {
+            self.say(Level::Info, "select a message first");
+            return;
+        };
+        let seq = r.seq;
+        match self.llm_precheck(job, &r.profile.clone()) {
+            Err(why) => {
+                self.say(Level::Error, format!("{job} of #{seq} not started: {why}"));
+                return;
+            }
+            Ok(Some(note)) => self.say(Level::Warn, format!("{job} of #{seq} started… {note}")),
+            Ok(None) => self.say(Level::Info, format!("{job} of #{seq} started…")),
+        }
+        fx.push(Effect::Req(Req::Job {
+            job,
+            target: JobTarget::Seqs(vec![seq]),
+        }));
+    }
+    /// `R`: write a reply by hand in `$EDITOR`, starting from a quoted reply template.
+    pub(in crate::tui) fn write_reply(&mut self, fx: &mut Vec<Effect>) {
+        let Some(r) = self.inbox.selected() else {
+            return;
+        };
+        if r.channel == Channel::Calendar {
+            self.say(Level::Warn, "calendar items cannot be replied to");
+            return;
+        }
+        let template = quote_reply(r, self.tz);
+        fx.push(Effect::Compose {
+            message_id: r.id.clone(),
+            to: r.from.clone(),
+            template,
+        });
+    }
+    /// Ask the assistant (job `draft`) for a reply to the selected message; the draft is
+    /// queued pending, as actor `assistant:draft`, and shows in Drafts.
+    pub(in crate::tui) fn ask_reply(&mut self, fx: &mut Vec<Effect>) {
+        if self
+            .inbox
+            .selected()
+            .is_some_and(|r| r.channel == Channel::Calendar)
+        {
+            self.say(Level::Warn, "calendar items cannot be replied to");
+            return;
+        }
+        self.job_on_selected(JobKind::Draft, fx);
+    }
+    pub(in crate::tui) fn mark_read(&mut self, fx: &mut Vec<Effect>) {
+        if let Some(r) = self.inbox.selected() {
+            let seq = r.seq;
+            fx.push(Effect::Req(Req::Submit {
+                action: Action::MarkRead {
+                    consumer: "console".into(),
+                    seq,
+                },
+                label: format!("marked read up to #{seq}"),
+            }));
+        }
+    }
+    pub(in crate::tui) fn mark_all_read(&mut self, fx: &mut Vec<Effect>) {
+        let seq = self.inbox.last_seq;
+        fx.push(Effect::Req(Req::Submit {
+            action: Action::MarkRead {
+                consumer: "console".into(),
+                seq,
+            },
+            label: "marked everything read".into(),
+        }));
+    }
+
+    /// `c`: the operator's own triage of the selected message, typed in a box.
+    pub(in crate::tui) fn classify(&mut self) {
+        let Some(r) = self.inbox.selected() else {
+            self.say(Level::Info, "select a message first");
+            return;
+        };
+        let seq = r.seq;
+        let buf = r
+            .triage
+            .as_ref()
+            .map(|t| format!("{} {}", t.category.as_str(), t.urgency.as_str()))
+            .unwrap_or_default();
+        self.overlay = Some(Overlay::Input {
+            kind: InputKind::Classify { seq },
+            title: format!(
+                "Classify #{seq}: category (needs_reply decision meeting deadline fyi bulk) [high|normal|low] [reason] · Enter sets · Esc cancels"
+            ),
+            buf,
+        });
+    }
+
+    /// `P`: give an item of unclear profile its profile (asks which).
+    pub(in crate::tui) fn assign_profile(&mut self) {
+        let Some(r) = self.inbox.selected() else {
+            self.say(Level::Info, "select a message first");
+            return;
+        };
+        let (seq, now) = (r.seq, r.profile.clone());
+        // Refuse here rather than after the operator picked a profile.
+        if !r.profile_unclear {
+            self.say(
+                Level::Warn,
+                format!(
+                    "#{seq} came with profile `{now}` from its source; only items whose profile was unclear (`unassigned`, or placed by a [classification] rule) can be assigned"
+                ),
+            );
+            return;
+        }
+        self.overlay = Some(Overlay::Input {
+            kind: InputKind::AssignProfile { seq },
+            title: format!(
+                "Assign #{seq} (now {now}) to profile: {} · Enter assigns · Esc cancels",
+                self.profiles.join(" ")
+            ),
+            buf: String::new(),
+        });
+    }
 }

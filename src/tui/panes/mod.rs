@@ -1,4 +1,6 @@
-//! One module per pane. Each renders from `&App` into its area and nothing else.
+//! One module per pane, the gitui way: each holds its pane's state (`InboxView`,
+//! `DraftsView`, …), the handlers of its keys and what arrives for it, and its drawing.
+//! Drawing (`render`) reads `&App` and draws into its area, nothing else.
 
 pub mod audit;
 pub mod brief;

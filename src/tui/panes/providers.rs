@@ -13,7 +13,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{block, fit, header, row, sub_block};
+use crate::assistant::JobKind;
+use crate::domain::Action;
+use crate::engine::providers::ProvidersView;
 use crate::tui::app::App;
+use crate::tui::msg::{Effect, Level, Req};
+use crate::tui::overlay::Overlay;
 
 fn yn(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
@@ -303,7 +308,7 @@ fn vault(app: &App, v: &Result<crate::vault::VaultView, String>, f: &mut Frame, 
         let when = r
             .last_call
             .as_ref()
-            .map(|c| format!("{} ", crate::tui::app::fmt_time(c.at, app.tz)))
+            .map(|c| format!("{} ", crate::tui::text::fmt_time(c.at, app.tz)))
             .unwrap_or_default();
         let text = format!(
             "{} {} {} {} {} {when}{health}",
@@ -357,4 +362,181 @@ fn vault(app: &App, v: &Result<crate::vault::VaultView, String>, f: &mut Frame, 
         )
     };
     f.render_widget(Paragraph::new(lines).block(sub_block(t, title)), area);
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ProvidersPane {
+    pub view: Option<ProvidersView>,
+    pub error: Option<String>,
+    pub sel: usize,
+    /// The tool vault's section of the pane (what the assistant and MCP clients can use);
+    /// `None` until the data task has read it.
+    pub vault: Option<Result<crate::vault::VaultView, String>>,
+}
+
+impl App {
+    pub fn default_provider(&self) -> Option<&str> {
+        self.providers.view.as_ref()?.default.as_deref()
+    }
+    /// Enabled providers whose calls in this process failed and none answered (or that cool
+    /// down): the Providers pane's HEALTH `failing` / `cool`.
+    pub fn failing_providers(&self) -> Vec<&crate::engine::providers::ProviderRow> {
+        self.providers.view.as_ref().map_or_else(Vec::new, |v| {
+            v.providers
+                .iter()
+                .filter(|p| {
+                    p.enabled
+                        && matches!(
+                            crate::tui::panes::providers::health(p),
+                            "failing" | "cool" | "no key"
+                        )
+                })
+                .collect()
+        })
+    }
+    /// Before an assistant job: `Err` (say it, send nothing) when no enabled provider can
+    /// answer and the job needs one; else a remark when the item's own provider is known to
+    /// fail before sending (the job still runs: other providers, or rules, may do it).
+    pub fn llm_precheck(&self, job: JobKind, profile: &str) -> Result<Option<String>, String> {
+        let Some(v) = &self.providers.view else {
+            return Ok(None);
+        };
+        let bad = self.failing_providers();
+        let enabled = v.providers.iter().filter(|p| p.enabled).count();
+        let why: Vec<String> = bad
+            .iter()
+            .map(|p| format!("{}: {}", p.name, provider_trouble(p)))
+            .collect();
+        let health = self
+            .keymap
+            .key_for(self.pane.section(), crate::tui::keymap::Act::Health);
+        // Only a reply draft needs the model; triage and deadlines start with rules.
+        if job == JobKind::Draft && enabled > 0 && bad.len() == enabled {
+            return Err(format!(
+                "no working LLM provider, so no draft was asked for (nothing was sent): {} — {health} shows how to fix it",
+                why.join("; ")
+            ));
+        }
+        let own = v
+            .entities
+            .iter()
+            .find(|e| e.profile == profile)
+            .and_then(|e| e.effective.as_deref())
+            .and_then(|name| bad.iter().find(|p| p.name == name));
+        Ok(own.map(|p| {
+            format!(
+                "{} ({profile}'s provider) will fail: {}; the other enabled providers are tried",
+                p.name,
+                provider_trouble(p)
+            )
+        }))
+    }
+    /// Entities whose LLM work is blocked by the provider switches (from the Providers view).
+    pub fn blocked_entities(&self) -> Vec<&str> {
+        self.providers.view.as_ref().map_or_else(Vec::new, |v| {
+            v.entities
+                .iter()
+                .filter(|e| e.blocked.is_some())
+                .map(|e| e.profile.as_str())
+                .collect()
+        })
+    }
+    /// The answer to a provider switch: submit it, or ask first when it blocks an entity.
+    pub(in crate::tui) fn on_toggle_impact(
+        &mut self,
+        name: String,
+        enabled: bool,
+        blocks: Result<Vec<String>, String>,
+        fx: &mut Vec<Effect>,
+    ) {
+        match blocks {
+            Err(e) => self.say(Level::Error, format!("provider {name}: {e}")),
+            Ok(b) if b.is_empty() => fx.push(Effect::Req(toggle_submit(name, enabled))),
+            Ok(b) => {
+                let mut lines = vec![format!(
+                    "Disabling {name} leaves {} without a usable provider:",
+                    if b.len() == 1 {
+                        "this entity"
+                    } else {
+                        "these entities"
+                    }
+                )];
+                lines.push(String::new());
+                lines.extend(b.iter().map(|x| format!("  {x}")));
+                lines.push(String::new());
+                lines.push(
+                    "Their LLM work (briefs polish, drafts, triage) is refused until a cleared provider is on."
+                        .into(),
+                );
+                lines.push(String::new());
+                lines.push(format!(
+                    "Disable {name} anyway? y = disable · anything else cancels"
+                ));
+                let Req::Submit { action, label } = toggle_submit(name.clone(), enabled) else {
+                    return;
+                };
+                self.overlay = Some(Overlay::Confirm {
+                    title: format!("Disable provider {name}?"),
+                    lines,
+                    then: Req::Submit { action, label },
+                });
+            }
+        }
+    }
+    pub(in crate::tui) fn selected_provider(
+        &self,
+    ) -> Option<&crate::engine::providers::ProviderRow> {
+        self.providers
+            .view
+            .as_ref()?
+            .providers
+            .get(self.providers.sel)
+    }
+}
+
+/// Why a provider fails, in words: its missing credential (known without a call), else its
+/// last error.
+pub(in crate::tui) fn provider_trouble(p: &crate::engine::providers::ProviderRow) -> String {
+    match (&p.missing_credential, &p.last_error) {
+        (Some(var), _) => format!("its credential is missing: set the environment variable {var}"),
+        (None, Some(e)) => e.clone(),
+        (None, None) => "cooling down after repeated failures".into(),
+    }
+}
+
+impl App {
+    /// Enabling is harmless; disabling asks the data task first what it would block, and the
+    /// answer (`Msg::ToggleImpact`) either submits or asks to confirm.
+    pub(in crate::tui) fn toggle_enabled(&mut self, fx: &mut Vec<Effect>) {
+        let Some(p) = self.selected_provider() else {
+            return;
+        };
+        let (name, enabled) = (p.name.clone(), !p.enabled);
+        if enabled {
+            fx.push(Effect::Req(toggle_submit(name, enabled)));
+        } else {
+            fx.push(Effect::Req(Req::ToggleImpact { name, enabled }));
+        }
+    }
+    pub(in crate::tui) fn set_default(&mut self, fx: &mut Vec<Effect>) {
+        if let Some(p) = self.selected_provider() {
+            let name = p.name.clone();
+            fx.push(Effect::Req(Req::Submit {
+                label: format!("default provider is now {name}"),
+                action: Action::SetDefaultProvider { name },
+            }));
+        }
+    }
+}
+
+/// The provider switch as an action for the data task.
+pub fn toggle_submit(name: String, enabled: bool) -> Req {
+    let label = format!(
+        "provider {name} {}",
+        if enabled { "enabled" } else { "disabled" }
+    );
+    Req::Submit {
+        action: Action::SetProviderEnabled { name, enabled },
+        label,
+    }
 }
