@@ -283,7 +283,9 @@ async fn an_unassigned_item_is_refused_for_actions_and_models_until_the_operator
         )
         .unwrap()
     {
-        Outcome::Done { detail } => detail["id"].as_str().unwrap().to_string(),
+        Outcome::Done {
+            detail: opsdesk::domain::Done::Deal(deal),
+        } => deal.id,
         other => panic!("{other:?}"),
     };
     let link = env.engine.submit(

@@ -76,10 +76,13 @@ fn create(e: &Engine, profile: &str) -> String {
             Actor::Cli,
         )
         .unwrap();
-    let Outcome::Done { detail } = o else {
+    let Outcome::Done {
+        detail: opsdesk::domain::Done::Deal(deal),
+    } = o
+    else {
         panic!("{o:?}")
     };
-    detail["id"].as_str().unwrap().to_string()
+    deal.id
 }
 
 fn audit_events(e: &Engine) -> Vec<(String, AuditOutcome, Option<String>)> {

@@ -73,7 +73,7 @@ fn brief(engine: &Engine, profile: &str) -> Value {
         )
         .unwrap()
     {
-        Outcome::Done { detail } => detail,
+        Outcome::Done { detail } => serde_json::to_value(detail).unwrap(),
         other => panic!("{other:?}"),
     }
 }

@@ -124,8 +124,9 @@ pub fn run(ctx: &Context, cmd: DealsCmd) -> CmdResult {
                 keywords,
             };
             let outcome = engine.submit(Action::CreateDeal { profile, spec }, Actor::Cli)?;
-            report(&out, outcome, |d| {
-                format!("created {}", d["id"].as_str().unwrap_or(""))
+            report(&out, outcome, |d| match d {
+                crate::domain::Done::Deal(deal) => format!("created {}", deal.id),
+                _ => "created".to_string(),
             })
         }
         DealsCmd::Link { deal, message } => {
@@ -172,7 +173,7 @@ pub fn run(ctx: &Context, cmd: DealsCmd) -> CmdResult {
 fn report(
     out: &super::Printer,
     outcome: Outcome,
-    human: impl FnOnce(&serde_json::Value) -> String,
+    human: impl FnOnce(&crate::domain::Done) -> String,
 ) -> CmdResult {
     match outcome {
         Outcome::Blocked {

@@ -3,7 +3,6 @@ use clap::Subcommand;
 use super::output::{local_time, safe, zone_of};
 use super::{CmdResult, Context, Failure};
 use crate::domain::{Action, Actor, Draft, DraftStatus, Outbound, Outcome};
-use crate::engine::batch::BatchResult;
 
 #[derive(Debug, Subcommand)]
 pub enum DraftsCmd {
@@ -264,17 +263,19 @@ fn approve_batch(
         },
         Actor::Cli,
     )?;
-    let Outcome::Done { detail } = &outcome else {
+    let Outcome::Done {
+        detail: crate::domain::Done::Batch { results, .. },
+    } = &outcome
+    else {
         return report(out, "", "approved", outcome);
     };
-    let results = BatchResult::all_in(detail);
     let failed: Vec<String> = results
         .iter()
         .filter(|r| !r.is_done())
         .map(|r| format!("{}: {}", r.id, r.why()))
         .collect();
     out.emit(&outcome, |l| {
-        for r in &results {
+        for r in results {
             let note = match drafts.iter().find(|d| d.id == r.id) {
                 Some(d) if r.is_done() => format!("; {}", when_sent(ctx, d)),
                 _ => String::new(),

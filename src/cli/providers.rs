@@ -150,11 +150,9 @@ pub fn run(ctx: &Context, cmd: ProvidersCmd) -> CmdResult {
         ))),
         other => {
             let change = match &other {
-                Outcome::Done { detail } => detail
-                    .get("change")
-                    .and_then(|c| c.as_str())
-                    .map(|c| format!(" ({c})"))
-                    .unwrap_or_default(),
+                Outcome::Done {
+                    detail: crate::domain::Done::Provider { change, .. },
+                } => format!(" ({change})"),
                 _ => String::new(),
             };
             out.emit(&other, |l| l.push(format!("{verb}{change}")));

@@ -183,7 +183,7 @@ impl Verdict {
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Outcome {
     /// The action ran; `detail` says what changed.
-    Done { detail: serde_json::Value },
+    Done { detail: Done },
     /// A draft was queued for approval.
     Queued {
         draft_id: String,
@@ -196,4 +196,65 @@ pub enum Outcome {
         reason: String,
         remedy: String,
     },
+}
+
+/// What a completed action changed, by kind: surfaces match on it instead of reading JSON
+/// back. Serialized without a tag, as the object each kind always carried under `detail`, so
+/// `--json` output and the audit of batches read the same.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Done {
+    /// `MarkRead`: the consumer's cursor after the move.
+    Cursor { consumer: String, cursor: u64 },
+    /// `DecideDrafts`: each draft decided on its own.
+    Batch {
+        decision: String,
+        decided: usize,
+        results: Vec<BatchResult>,
+    },
+    /// A provider switched on or off (and the default provider after it).
+    Provider {
+        provider: String,
+        change: String,
+        default: Option<String>,
+    },
+    /// A draft event applied: the draft as it now is.
+    Draft(Box<super::Draft>),
+    /// A deal created or changed: the deal as it now is.
+    Deal(Box<super::Deal>),
+    /// A read submitted as an action (`Action::Query`): its answer as JSON, for surfaces that
+    /// pass it on whole. Surfaces that use an answer read it typed through `Engine::read`.
+    Answer(serde_json::Value),
+}
+
+/// How one draft of a batch went: `outcome` is `done`, `blocked` (with rule, reason and
+/// remedy), `error` or `other` (with the outcome it had instead).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BatchResult {
+    pub id: String,
+    pub outcome: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remedy: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Box<Outcome>>,
+}
+
+impl BatchResult {
+    pub fn is_done(&self) -> bool {
+        self.outcome == "done"
+    }
+
+    /// Why this draft was not decided, in words.
+    pub fn why(&self) -> &str {
+        self.error
+            .as_deref()
+            .or(self.reason.as_deref())
+            .unwrap_or("not decided")
+    }
 }

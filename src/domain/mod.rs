@@ -13,7 +13,7 @@ mod outbound_text;
 mod query;
 mod requests;
 
-pub use action::{Action, BatchDecision, BatchItem, Outcome, Verdict};
+pub use action::{Action, BatchDecision, BatchItem, BatchResult, Done, Outcome, Verdict};
 pub use actor::Actor;
 pub use audit::{AuditEvent, AuditOutcome, AuditRecord};
 pub use deal::{

@@ -9,11 +9,10 @@
 //! own; one that fails (its content changed meanwhile) does not undo the others, and the
 //! answer says which went through.
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::{Call, Engine, EngineError};
-use crate::domain::{Action, AuditOutcome, BatchDecision, BatchItem, Outcome, Verdict};
+use crate::domain::{Action, AuditOutcome, BatchDecision, BatchItem, Done, Outcome, Verdict};
 
 /// The most drafts one batch may hold (a confirmation must still be readable).
 pub const MAX_BATCH: usize = 100;
@@ -156,7 +155,7 @@ impl Engine {
                 }
                 Ok(other) => {
                     r.outcome = "other".into();
-                    r.detail = serde_json::to_value(other).ok();
+                    r.detail = Some(Box::new(other));
                 }
                 Err(e) => {
                     r.outcome = "error".into();
@@ -166,49 +165,14 @@ impl Engine {
             results.push(r);
         }
         Ok(Outcome::Done {
-            detail: json!({"decision": verb, "decided": decided, "results": results}),
+            detail: Done::Batch {
+                decision: verb.to_string(),
+                decided,
+                results,
+            },
         })
     }
 }
 
-/// How one draft of a batch went: `outcome` is `done`, `blocked` (with rule, reason and
-/// remedy), `error` or `other`. The batch's answer carries them under `results`; surfaces read
-/// them back with [`BatchResult::all_in`] rather than picking at the JSON.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BatchResult {
-    pub id: String,
-    pub outcome: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rule: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub remedy: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub detail: Option<Value>,
-}
-
-impl BatchResult {
-    /// The per-draft results of a batch answer's `detail` (none when it has no `results`).
-    pub fn all_in(detail: &Value) -> Vec<BatchResult> {
-        detail
-            .get("results")
-            .cloned()
-            .and_then(|r| serde_json::from_value(r).ok())
-            .unwrap_or_default()
-    }
-
-    pub fn is_done(&self) -> bool {
-        self.outcome == "done"
-    }
-
-    /// Why this draft was not decided, in words.
-    pub fn why(&self) -> &str {
-        self.error
-            .as_deref()
-            .or(self.reason.as_deref())
-            .unwrap_or("not decided")
-    }
-}
+/// How one draft of a batch went (the domain's type, named here for the surfaces' imports).
+pub use crate::domain::BatchResult;

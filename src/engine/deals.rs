@@ -903,7 +903,7 @@ fn deal_target(ev: &DealEvent) -> String {
 
 fn deal_done(d: &Deal) -> Outcome {
     Outcome::Done {
-        detail: serde_json::to_value(d).unwrap_or_default(),
+        detail: crate::domain::Done::Deal(Box::new(d.clone())),
     }
 }
 

@@ -192,7 +192,10 @@ impl Engine {
                 .target(format!("{consumer}@{at}")),
         )?;
         Ok(Outcome::Done {
-            detail: json!({"consumer": consumer, "cursor": at}),
+            detail: crate::domain::Done::Cursor {
+                consumer,
+                cursor: at,
+            },
         })
     }
 }

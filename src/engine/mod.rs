@@ -563,7 +563,7 @@ impl Engine {
         match action {
             Action::Query(q) => match self.answer(q, cx) {
                 Ok(a) => Ok(Outcome::Done {
-                    detail: a.into_value(),
+                    detail: crate::domain::Done::Answer(a.into_value()),
                 }),
                 Err(EngineError::Blocked {
                     rule,
@@ -1059,7 +1059,7 @@ impl Engine {
         };
         self.announce(EngineEvent::DraftChanged(Arc::new(draft.clone())));
         Ok(Outcome::Done {
-            detail: serde_json::to_value(&draft).unwrap_or_default(),
+            detail: crate::domain::Done::Draft(Box::new(draft)),
         })
     }
 

@@ -525,7 +525,11 @@ impl Engine {
         }
         let after = apply(&self.config.llm, &overlay);
         Ok(Outcome::Done {
-            detail: json!({"provider": provider, "change": what, "default": after.default}),
+            detail: crate::domain::Done::Provider {
+                provider: provider.to_string(),
+                change: what.to_string(),
+                default: after.default,
+            },
         })
     }
 }

@@ -177,7 +177,10 @@ pub async fn read(hub: &Arc<Hub>, uri: &str, client: &str) -> Result<ReadResourc
     let outcome = hub
         .submit(&tool, Action::Query(query), Actor::mcp(client))
         .await?;
-    let Outcome::Done { detail } = outcome else {
+    let Outcome::Done {
+        detail: crate::domain::Done::Answer(detail),
+    } = outcome
+    else {
         return Err(McpError::internal_error(
             "unexpected outcome for a resource read",
             None,

@@ -10,7 +10,6 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use serde_json::Value;
 use time::{OffsetDateTime, UtcOffset};
 
 use super::keymap::{Keymap, Section};
@@ -479,10 +478,13 @@ impl App {
         fx: &mut Vec<Effect>,
     ) {
         match (&action, result) {
-            (Action::MarkRead { .. }, Ok(Outcome::Done { detail })) => {
-                if let Some(c) = detail.get("cursor").and_then(Value::as_u64) {
-                    self.inbox.cursor = c;
-                }
+            (
+                Action::MarkRead { .. },
+                Ok(Outcome::Done {
+                    detail: crate::domain::Done::Cursor { cursor, .. },
+                }),
+            ) => {
+                self.inbox.cursor = cursor;
                 self.say(Level::Info, label);
             }
             (
@@ -504,9 +506,14 @@ impl App {
                     format!("{label}: draft {draft_id} queued for approval (Drafts, 3)"),
                 );
             }
-            (Action::DecideDrafts { items, .. }, Ok(Outcome::Done { detail })) => {
+            (
+                Action::DecideDrafts { items, .. },
+                Ok(Outcome::Done {
+                    detail: crate::domain::Done::Batch { results, .. },
+                }),
+            ) => {
                 // Each draft was decided on its own: say which did not go through, and why.
-                let missed: Vec<String> = crate::engine::batch::BatchResult::all_in(&detail)
+                let missed: Vec<String> = results
                     .iter()
                     .filter(|r| !r.is_done())
                     .map(|r| format!("{} ({})", r.id, r.why()))

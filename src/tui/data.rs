@@ -6,8 +6,6 @@
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
 
-use serde_json::Value;
-
 use super::msg::{Anchor, ChainStatus, JobTarget, Level, Msg, Req};
 use super::panes::inbox::{InboxRow, PAGE};
 use crate::assistant::JobKind;
@@ -187,16 +185,19 @@ fn handle(
         }
         Req::Verify => verify(engine, tx.0),
         Req::Brief { profile } => {
-            let ask = |kind| match engine.submit(
-                Action::Query(Query::Brief {
-                    kind,
-                    profile: profile.clone(),
-                }),
-                Actor::Console,
-            ) {
-                Ok(Outcome::Done { detail }) => Ok(detail),
-                Ok(other) => Ok(serde_json::to_value(other).unwrap_or(Value::Null)),
-                Err(e) => Err(e.to_string()),
+            // Read typed (checked and audited like every read); the pane shows the brief's
+            // text, or what the engine says instead when it is not configured.
+            let ask = |kind| {
+                engine
+                    .read(
+                        Query::Brief {
+                            kind,
+                            profile: profile.clone(),
+                        },
+                        Actor::Console,
+                    )
+                    .map(|a| a.into_value())
+                    .map_err(|e| e.to_string())
             };
             let morning = ask(BriefKind::Morning);
             let eod = ask(BriefKind::EndOfDay);
