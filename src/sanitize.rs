@@ -1,4 +1,4 @@
-//! Inbound content is untrusted data (DESIGN principle 4).
+//! Inbound content is untrusted data (principle 4 in docs/ARCHITECTURE.md).
 //!
 //! Two layers, on purpose:
 //! - **At ingestion** (`domain::to_record`, built on these functions): HTML becomes text, terminal escape sequences, control

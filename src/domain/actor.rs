@@ -26,7 +26,7 @@ pub enum Actor {
 }
 
 impl Actor {
-    /// Only the operator's own surfaces may approve or reject (DESIGN.md principle 3).
+    /// Only the operator's own surfaces may approve or reject (principle 3 in docs/ARCHITECTURE.md).
     pub fn is_operator(&self) -> bool {
         matches!(self, Actor::Console | Actor::Cli)
     }

@@ -2,7 +2,7 @@
 //!
 //! A source never writes the inbox itself: it hands raw items to a [`Sink`], which sanitizes
 //! them ([`crate::domain::to_record`]), appends them durably and only then announces them
-//! (DESIGN principles 1 and 4). A source treats every item as untrusted data.
+//! (principles 1 and 4 in docs/ARCHITECTURE.md: durable first, inbound is untrusted). A source treats every item as untrusted data.
 
 use crate::domain::IngestError;
 use crate::domain::NewMessage;

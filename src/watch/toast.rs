@@ -1,4 +1,4 @@
-//! Desktop notifications for `opsdesk watch`, best effort (DESIGN principle 1: the files are
+//! Desktop notifications for `opsdesk watch`, best effort (principle 1 in docs/ARCHITECTURE.md: the files are
 //! the truth, every push is best effort).
 //!
 //! The tail hands each record to a [`Toaster`] with a non-blocking `try_send` into a bounded

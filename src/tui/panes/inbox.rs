@@ -214,7 +214,7 @@ impl From<&InboxRecord> for InboxRow {
             .filter(|s| !s.trim().is_empty())
             .unwrap_or(&r.preview);
         // Inbound text was sanitized at ingestion; it is escaped again here because it is about
-        // to reach a terminal (DESIGN principle 4).
+        // to reach a terminal (principle 4, docs/ARCHITECTURE.md: inbound content is untrusted).
         let text: String = r.text.chars().take(PREVIEW_CHARS).collect();
         InboxRow {
             seq: r.seq,
