@@ -16,7 +16,7 @@ use crate::store::StoreError;
 use crate::store::audit::VerifyReport;
 use crate::store::deals::Book;
 use crate::store::drafts::Queue;
-use crate::store::inbox::{Batch, Filter, InboxState, InboxVerifyReport};
+use crate::store::inbox::{Batch, Filter, InboxState};
 use std::sync::Arc;
 
 impl Engine {
@@ -85,11 +85,6 @@ impl Engine {
     /// Move `consumer`'s cursor (the console marking what the operator has seen).
     pub fn set_inbox_cursor(&self, consumer: &str, seq: u64) -> Result<(), StoreError> {
         self.inbox.set_cursor(consumer, seq)
-    }
-
-    /// Every record checked against its checksum (`opsdesk inbox verify`, doctor).
-    pub fn verify_inbox(&self) -> Result<InboxVerifyReport, StoreError> {
-        self.inbox.verify()
     }
 
     // ---- drafts ----

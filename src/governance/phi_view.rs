@@ -299,22 +299,6 @@ impl PhiPolicy {
         Ok(report)
     }
 
-    /// A text answer (not JSON): attributed to `owner`, else fail closed.
-    pub fn view_text(
-        &self,
-        cleared: bool,
-        to: &Placeholders,
-        text: &mut String,
-        owner: Option<&str>,
-    ) -> Result<Redacted, ViewError> {
-        let mut v = Value::String(std::mem::take(text));
-        let r = self.view(cleared, to, &mut v, owner);
-        if let Value::String(s) = v {
-            *text = s;
-        }
-        r
-    }
-
     fn walk<'s>(
         &'s self,
         value: &mut Value,

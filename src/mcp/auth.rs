@@ -88,11 +88,6 @@ impl Credentials {
         }
     }
 
-    /// The default client's token.
-    pub fn default_token(&self) -> Option<&Token> {
-        self.entries.first().map(|(t, _)| t)
-    }
-
     /// The client an `Authorization` header names, if any. Every credential is compared (in
     /// constant time) whatever matches, so timing tells nothing about which or how many exist.
     pub fn identify_header(&self, value: &[u8]) -> Option<&ClientIdentity> {

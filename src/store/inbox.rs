@@ -1205,14 +1205,6 @@ impl Inbox {
         self.state.update(last, f)
     }
 
-    /// Move `consumer`'s cursor forward in memory, saved within a moment (see `store::cursors`:
-    /// a crash before the save re-delivers, never loses). For pulls.
-    pub fn advance_cursor_lazy(&self, consumer: &str, seq: u64) -> Result<u64, StoreError> {
-        validate_consumer(consumer)?;
-        let last = self.last_seq()?;
-        self.state.advance_lazy(consumer, seq.min(last))
-    }
-
     /// Write lazily moved cursors now.
     pub fn save_cursors(&self) -> Result<(), StoreError> {
         self.state.save_pending()

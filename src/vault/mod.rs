@@ -35,9 +35,6 @@ pub use process::RunError;
 /// The prefix vault tools carry over MCP (the built-ins never use it).
 pub const MCP_PREFIX: &str = "vault_";
 
-/// The toolset vault tools belong to (beside the built-in `TOOLS` table's toolsets).
-pub const TOOLSET: &str = "vault";
-
 /// A tool folder whose manifest could not be used, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Broken {
