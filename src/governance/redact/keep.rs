@@ -3,8 +3,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
-
+use super::pattern::Pattern;
 use super::words::NAME_W;
 use super::{Kind, Span};
 
@@ -62,8 +61,7 @@ impl KeepList {
     /// Drops candidates that are kept: names made only of keep words, and any candidate lying
     /// inside a kept phrase or an organisation name.
     pub(super) fn filter(&self, text: &str, cands: &mut Vec<(Span, u8)>) {
-        let mut zones: Vec<(usize, usize)> =
-            ORG.find_iter(text).map(|m| (m.start(), m.end())).collect();
+        let mut zones: Vec<(usize, usize)> = ORG.find_iter(text);
         if !self.phrases.is_empty() {
             let lower = text.to_lowercase();
             // Lower-casing can change byte lengths outside ASCII; only use it when it did not.
@@ -101,9 +99,9 @@ impl KeepList {
 }
 
 /// A Title Case run ending in an organisation word is an organisation, not a person.
-static ORG: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(
+static ORG: LazyLock<Pattern> = LazyLock::new(|| {
+    Pattern::new(&format!(
         r"\b(?:{NAME_W}[ \t]+){{1,3}}(?:Clinic|Hospital|Medical Center|Center|Centre|Associates|Pharmacy|Health|Healthcare|Labs?|Laboratory|Laboratories|Imaging|Partners|Group|Practice|Institute|University|College|Foundation|Inc|LLC|Insurance|Pediatrics|Orthopedics|Cardiology|Radiology|Urgent Care|Home Health|Hospice)\b"
-    ))
+    ), false, 10 << 20)
     .expect("constant pattern compiles")
 });

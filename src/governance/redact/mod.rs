@@ -28,21 +28,22 @@
 
 use std::fmt;
 
-use regex::Regex;
-
+mod cache;
 mod keep;
 mod lexicon;
 mod names;
+mod pattern;
 mod positions;
 mod rules;
 mod session;
 mod structured;
 mod words;
 
+use session::KnownNames;
 pub use session::RedactionSession;
 
 use names::{person_runs, trim_name};
-use rules::{builtin_rules, has_context, is_fax, luhn_ok, near, roster_regex, short_reason};
+use rules::{builtin_rules, has_context, is_fax, luhn_ok, near, roster_regex};
 use words::not_a_name;
 
 /// Kinds of identifiers (HIPAA Safe Harbor identifiers that plain text can carry).
@@ -303,7 +304,7 @@ pub(super) const DATE_WORDS: &[&str] = &[
 
 pub(super) struct Rule {
     pub(super) kind: Kind,
-    pub(super) re: Regex,
+    re: pattern::Pattern,
     /// Rank of the detector: higher wins an overlap.
     pub(super) prio: u8,
     pub(super) check: Check,
@@ -315,6 +316,8 @@ pub struct Redactor {
     rules: Vec<Rule>,
     contexts: Vec<Vec<String>>,
     keep: keep::KeepList,
+    /// The candidates of texts already read (`cache.rs`).
+    cache: cache::SpanCache,
 }
 
 impl fmt::Debug for Redactor {
@@ -322,6 +325,7 @@ impl fmt::Debug for Redactor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Redactor")
             .field("rules", &self.rules.len())
+            .field("cached_texts", &self.cache.len())
             .finish_non_exhaustive()
     }
 }
@@ -353,10 +357,13 @@ impl Redactor {
         }
         let mut contexts = Vec::new();
         for (index, p) in cfg.patterns.iter().enumerate() {
-            let re = Regex::new(&p.regex).map_err(|e| RedactError::BadPattern {
-                kind: p.kind,
-                index,
-                reason: short_reason(&e),
+            // The default size limit of `regex::Regex::new`.
+            let re = pattern::Pattern::new(&p.regex, false, 10 << 20).map_err(|reason| {
+                RedactError::BadPattern {
+                    kind: p.kind,
+                    index,
+                    reason,
+                }
             })?;
             let check = if p.context.is_empty() {
                 Check::None
@@ -376,7 +383,15 @@ impl Redactor {
             rules,
             contexts,
             keep: keep::KeepList::new(&opts.keep),
+            cache: cache::SpanCache::new(cache::DEFAULT_BUDGET),
         })
+    }
+
+    /// This redactor without its cache of texts already read: every call scans its text
+    /// afresh (measurement of the detectors themselves; the results are the same).
+    pub fn without_cache(mut self) -> Redactor {
+        self.cache = cache::SpanCache::new(0);
+        self
     }
 
     /// The redactor of a profile: its `phi_names` roster plus the built-in detectors. Whether to
@@ -435,8 +450,9 @@ impl Redactor {
     ) -> Result<String, RedactError> {
         let mut cands: Vec<(Span, u8)> = Vec::new();
         let words = word_set(text);
-        for name in &session.known_names {
-            if !words.contains(lead_word(name)) || self.keep.keeps(name) {
+        let known: Vec<String> = session.known_names.led_by(&words).cloned().collect();
+        for name in &known {
+            if self.keep.keeps(name) {
                 continue;
             }
             for (i, _) in text.match_indices(name.as_str()) {
@@ -477,66 +493,25 @@ impl Redactor {
     /// replaces on a fresh session). Used by measurement and by callers that only need to know
     /// whether a text carries PHI.
     pub fn find(&self, text: &str) -> Result<Vec<Span>, RedactError> {
-        self.find_with(text, &[])
+        self.find_with(text, &KnownNames::default())
     }
 
-    fn find_with(&self, raw: &str, known: &[String]) -> Result<Vec<Span>, RedactError> {
-        // Identifiers are glued with underscores in file names and exports
-        // (`Margaret_Okafor_123-45-6789_MRN00442211.txt`) and a regex `\b` takes `_` for a
-        // letter: the shape rules read a copy with `_` as a blank (same length, so every
-        // offset holds for `raw`). Addresses of mail and the web keep theirs.
-        let spaced;
-        let text = if raw.contains('_') {
-            spaced = raw.replace('_', " ");
-            spaced.as_str()
-        } else {
-            raw
+    fn find_with(&self, raw: &str, known: &KnownNames) -> Result<Vec<Span>, RedactError> {
+        let base = match self.cache.get(raw) {
+            Some(c) => c,
+            None => {
+                let c: cache::Cands = self.candidates(raw)?.into();
+                self.cache.put(raw, c.clone());
+                c
+            }
         };
-        let mut cands: Vec<(Span, u8)> = Vec::new();
-        for rule in &self.rules {
-            let text = if matches!(rule.kind, Kind::Email | Kind::Url) {
-                raw
-            } else {
-                text
-            };
-            if rule.check == Check::PersonAll {
-                person_runs(&rule.re, text, rule.prio, &mut cands);
-                continue;
-            }
-            // A rejected match must not hide a later one that overlaps it ("Medicare policy
-            // no. 1AB…": "Medicare policy" fails, "policy no. 1AB…" is the identifier), so the
-            // search resumes one character after a rejected match's start.
-            let mut pos = 0;
-            while pos <= text.len() {
-                let Some(caps) = rule.re.captures_at(text, pos) else {
-                    break;
-                };
-                let Some(whole) = caps.get(0) else {
-                    break;
-                };
-                pos = match self.judge(rule, text, &caps)? {
-                    Some(span) => {
-                        cands.push((span, rule.prio));
-                        whole.end().max(whole.start() + 1)
-                    }
-                    None => whole.start() + 1,
-                };
-                while pos < text.len() && !text.is_char_boundary(pos) {
-                    pos += 1;
-                }
-            }
-        }
-        structured::hl7(raw, &mut cands);
-        positions::lexicon_names(raw, &self.keep, &mut cands);
         let text = raw;
-        let mut cands = one_line_each(cands, text);
-        self.keep.filter(text, &mut cands);
+        let mut cands = base.to_vec();
         // Names learned earlier in the job (or in this text): exact, whole-word occurrences.
         // A job learns hundreds; only those whose first word the text holds are searched.
         let words = word_set(text);
         let learned: Vec<String> = known
-            .iter()
-            .filter(|n| words.contains(lead_word(n)))
+            .led_by(&words)
             .cloned()
             .chain(
                 cands
@@ -564,32 +539,85 @@ impl Redactor {
         resolve(cands, text)
     }
 
+    /// Every detector's candidates in `raw`, on one line each, the kept ones left out: what
+    /// depends on the text alone (cached), before learned names and overlaps.
+    fn candidates(&self, raw: &str) -> Result<Vec<(Span, u8)>, RedactError> {
+        // Identifiers are glued with underscores in file names and exports
+        // (`Margaret_Okafor_123-45-6789_MRN00442211.txt`) and a regex `\b` takes `_` for a
+        // letter: the shape rules read a copy with `_` as a blank (same length, so every
+        // offset holds for `raw`). Addresses of mail and the web keep theirs.
+        let spaced;
+        let text = if raw.contains('_') {
+            spaced = raw.replace('_', " ");
+            spaced.as_str()
+        } else {
+            raw
+        };
+        let mut cands: Vec<(Span, u8)> = Vec::new();
+        for rule in &self.rules {
+            let text = if matches!(rule.kind, Kind::Email | Kind::Url) {
+                raw
+            } else {
+                text
+            };
+            if rule.check == Check::PersonAll {
+                person_runs(&rule.re, text, rule.prio, &mut cands);
+                continue;
+            }
+            // A rejected match must not hide a later one that overlaps it ("Medicare policy
+            // no. 1AB…": "Medicare policy" fails, "policy no. 1AB…" is the identifier), so the
+            // search resumes one character after a rejected match's start.
+            let mut caps = rule.re.captures();
+            let mut pos = 0;
+            while pos <= text.len() {
+                let Some(hit) = rule.re.next(text, pos, &mut caps) else {
+                    break;
+                };
+                pos = match self.judge(rule, text, hit)? {
+                    Some(span) => {
+                        cands.push((span, rule.prio));
+                        hit.end.max(hit.start + 1)
+                    }
+                    None => hit.start + 1,
+                };
+                while pos < text.len() && !text.is_char_boundary(pos) {
+                    pos += 1;
+                }
+            }
+        }
+        structured::hl7(raw, &mut cands);
+        positions::lexicon_names(raw, &self.keep, &mut cands);
+        let mut cands = one_line_each(cands, raw);
+        self.keep.filter(raw, &mut cands);
+        Ok(cands)
+    }
+
     /// The span a rule's match stands for, or `None` when its check rejects it.
     fn judge(
         &self,
         rule: &Rule,
         text: &str,
-        caps: &regex::Captures<'_>,
+        hit: pattern::Hit,
     ) -> Result<Option<Span>, RedactError> {
-        let Some(m) = caps.name("v").or_else(|| caps.get(0)) else {
-            return Ok(None);
-        };
-        let (mut start, mut end) = (m.start(), m.end());
+        let (mut start, mut end) = (hit.v_start, hit.v_end);
+        let value = text
+            .get(start..end)
+            .ok_or(RedactError::Internal("match outside the text"))?;
         let mut kind = rule.kind;
         match rule.check {
             Check::None => {}
             Check::HasDigit => {
-                if !m.as_str().bytes().any(|b| b.is_ascii_digit()) {
+                if !value.bytes().any(|b| b.is_ascii_digit()) {
                     return Ok(None);
                 }
             }
             Check::Luhn => {
-                if !luhn_ok(m.as_str()) {
+                if !luhn_ok(value) {
                     return Ok(None);
                 }
             }
             Check::Vin => {
-                let s = m.as_str();
+                let s = value;
                 if !(s.bytes().any(|b| b.is_ascii_digit())
                     && s.bytes().any(|b| b.is_ascii_uppercase()))
                 {
@@ -599,16 +627,16 @@ impl Redactor {
             // Matched by `person_runs` above.
             Check::PersonAll => return Ok(None),
             Check::NameStrict => {
-                if !names::strict_name(m.as_str()) {
+                if !names::strict_name(value) {
                     return Ok(None);
                 }
             }
             Check::SpokenName => {
-                if !names::spoken_name(m.as_str()) {
+                if !names::spoken_name(value) {
                     return Ok(None);
                 }
             }
-            Check::PersonWords => match trim_name(m.as_str()) {
+            Check::PersonWords => match trim_name(value) {
                 Some(len) => end = start + len,
                 None => return Ok(None),
             },
@@ -618,7 +646,7 @@ impl Redactor {
                 }
             }
             Check::IntlPhone => {
-                let digits = m.as_str().bytes().filter(u8::is_ascii_digit).count();
+                let digits = value.bytes().filter(u8::is_ascii_digit).count();
                 if !(8..=15).contains(&digits) {
                     return Ok(None);
                 }
@@ -635,8 +663,8 @@ impl Redactor {
                 // "County" itself is a Title Case term; judge the name before it.
                 let name = ["County", "Parish", "Borough"]
                     .iter()
-                    .find_map(|w| m.as_str().strip_suffix(w))
-                    .unwrap_or(m.as_str());
+                    .find_map(|w| value.strip_suffix(w))
+                    .unwrap_or(value);
                 // Only the non-name list: many Title Case terms are place words too
                 // ("Silver Spring", "Cleveland").
                 if name.split_whitespace().any(not_a_name) {
@@ -785,7 +813,7 @@ fn word_set(text: &str) -> std::collections::HashSet<&str> {
 }
 
 /// The first word of a learned name: a text holding the name holds this word.
-fn lead_word(name: &str) -> &str {
+pub(super) fn lead_word(name: &str) -> &str {
     name.split(|c: char| !in_word(c)).next().unwrap_or(name)
 }
 

@@ -1,8 +1,7 @@
 //! The broad name heuristics: Title Case runs trimmed to their name words.
 
-use regex::Regex;
-
 use super::lexicon::LEXICON;
+use super::pattern::Pattern;
 use super::words::{ABBREVIATIONS, NOT_SPOKEN_NAMES, TITLE_CASE_TERMS, not_a_name};
 use super::{Kind, Span};
 
@@ -11,31 +10,34 @@ use super::{Kind, Span};
 /// "Yusuf Lindqvist"), and the next search starts at the match's second word rather than
 /// after the whole match (why: a rejected "Spoke With Ingrid" must not hide the "Ingrid
 /// Halvorsen" that overlaps it). Overlapping candidates are settled by `resolve`.
-pub(super) fn person_runs(re: &Regex, text: &str, prio: u8, cands: &mut Vec<(Span, u8)>) {
+pub(super) fn person_runs(re: &Pattern, text: &str, prio: u8, cands: &mut Vec<(Span, u8)>) {
+    let mut caps = re.captures();
     let mut pos = 0;
     while pos < text.len() {
-        let Some(caps) = re.captures_at(text, pos) else {
+        let Some(hit) = re.next(text, pos, &mut caps) else {
             break;
         };
-        let (Some(whole), Some(m)) = (caps.get(0), caps.name("v").or_else(|| caps.get(0))) else {
+        let (Some(v), Some(w)) = (
+            text.get(hit.v_start..hit.v_end),
+            text.get(hit.start..hit.end),
+        ) else {
             break;
         };
         if let Some((a, b)) =
-            name_core(m.as_str()).filter(|&(a, _)| !after_title_case_term(text, m.start() + a))
+            name_core(v).filter(|&(a, _)| !after_title_case_term(text, hit.v_start + a))
         {
             cands.push((
                 Span {
                     kind: Kind::Person,
-                    start: m.start() + a,
-                    end: m.start() + b,
+                    start: hit.v_start + a,
+                    end: hit.v_start + b,
                 },
                 prio,
             ));
         }
-        let w = whole.as_str();
         pos = match w.find(char::is_whitespace) {
-            Some(i) => whole.start() + i + (w.len() - i - w[i..].trim_start().len()),
-            None => whole.end(),
+            Some(i) => hit.start + i + (w.len() - i - w[i..].trim_start().len()),
+            None => hit.end,
         }
         .max(pos + 1);
         while !text.is_char_boundary(pos) {

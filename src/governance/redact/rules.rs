@@ -1,6 +1,6 @@
 //! The built-in detectors (regular expressions with a check each) and the roster matcher.
 
-use regex::{Regex, RegexBuilder};
+use super::pattern::Pattern;
 
 use super::words::*;
 use super::{
@@ -65,18 +65,7 @@ pub(super) fn luhn_ok(s: &str) -> bool {
     sum.is_multiple_of(10)
 }
 
-pub(super) fn short_reason(e: &regex::Error) -> String {
-    // The regex error echoes the pattern; keep only its last line (the reason).
-    e.to_string()
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("invalid pattern")
-        .trim()
-        .to_string()
-}
-
-pub(super) fn roster_regex(names: &[String]) -> Result<Option<Regex>, RedactError> {
+pub(super) fn roster_regex(names: &[String]) -> Result<Option<Pattern>, RedactError> {
     let mut alts: Vec<String> = Vec::new();
     for (index, raw) in names.iter().enumerate() {
         if raw.split_whitespace().next().is_none() {
@@ -115,15 +104,12 @@ pub(super) fn roster_regex(names: &[String]) -> Result<Option<Regex>, RedactErro
     // Longest first so "Maria Lopez" wins over "Lopez" inside the alternation.
     alts.sort_by_key(|a| std::cmp::Reverse(a.len()));
     let pat = format!(r"\b(?:{})\b", alts.join("|"));
-    RegexBuilder::new(&pat)
-        .case_insensitive(true)
-        .size_limit(64 << 20)
-        .build()
+    Pattern::new(&pat, true, 64 << 20)
         .map(Some)
-        .map_err(|e| RedactError::BadPattern {
+        .map_err(|reason| RedactError::BadPattern {
             kind: Kind::Person,
             index: usize::MAX,
-            reason: short_reason(&e),
+            reason,
         })
 }
 
@@ -1011,19 +997,17 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         .into_iter()
         .enumerate()
         .map(|(index, (kind, prio, check, pat))| {
-            RegexBuilder::new(&pat)
-                .size_limit(32 << 20)
-                .build()
+            Pattern::new(&pat, false, 32 << 20)
                 .map(|re| Rule {
                     kind,
                     re,
                     prio,
                     check,
                 })
-                .map_err(|e| RedactError::BadPattern {
+                .map_err(|reason| RedactError::BadPattern {
                     kind,
                     index,
-                    reason: short_reason(&e),
+                    reason,
                 })
         })
         .collect()
@@ -1033,17 +1017,16 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
 /// name and by their usual abbreviations, case-sensitive for the abbreviations.
 pub(super) fn condition_rule() -> Result<Rule, RedactError> {
     let pat = r"(?i)\b(?:(?:type\s*(?:1|2|i|ii)\s+)?diabetes(?:\s+mellitus)?|hypertension|dementia|alzheimer'?s(?:\s+disease)?|parkinson'?s(?:\s+disease)?|atrial\s+fibrillation|a-?fib|heart\s+failure|congestive\s+heart\s+failure|(?:breast|lung|prostate|colon|colorectal|pancreatic|ovarian|skin)\s+cancer|cancer|leukemia|lymphoma|melanoma|carcinoma|(?:major\s+)?depressi(?:on|ve\s+disorder)|bipolar(?:\s+disorder)?|schizophrenia|anxiety\s+disorder|ptsd|hepatitis\s*[abc]?|cirrhosis|asthma|emphysema|epilepsy|seizure\s+disorder|stroke|multiple\s+sclerosis|opioid\s+use\s+disorder|alcohol\s+use\s+disorder|substance\s+use\s+disorder|obesity|osteoporosis|rheumatoid\s+arthritis|lupus|sickle\s+cell(?:\s+disease)?|(?:chronic\s+kidney\s+disease|ckd)(?:\s+stage\s+\d[ab]?)?|end[- ]stage\s+renal\s+disease|(?-i:CHF|COPD|HIV|AIDS|ESRD|CAD|PAD|DVT|OUD|MDD|GAD|T2DM|T1DM|DM2|HTN|CVA|TBI))\b";
-    RegexBuilder::new(pat)
-        .build()
+    Pattern::new(pat, false, 10 << 20)
         .map(|re| Rule {
             kind: Kind::Condition,
             re,
             prio: 20,
             check: Check::None,
         })
-        .map_err(|e| RedactError::BadPattern {
+        .map_err(|reason| RedactError::BadPattern {
             kind: Kind::Condition,
             index: usize::MAX,
-            reason: short_reason(&e),
+            reason,
         })
 }

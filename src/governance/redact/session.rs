@@ -1,9 +1,9 @@
 //! Per-job placeholder mapping.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
-use super::{Kind, name_variants};
+use super::{Kind, lead_word, name_variants};
 
 /// The placeholder mapping of one job: the same value gets the same placeholder on every hop
 /// and in every message of the job. Holds PHI: never serialized, never cloned, and its `Debug`
@@ -14,7 +14,47 @@ pub struct RedactionSession {
     by_placeholder: HashMap<String, String>,
     next: BTreeMap<Kind, usize>,
     /// Names detected so far, redacted wherever they appear later in the job.
-    pub(super) known_names: Vec<String>,
+    pub(super) known_names: KnownNames,
+}
+
+/// The names a job has learned, indexed by their first word (why: a job learns hundreds, and
+/// every text of the job is searched for the few whose first word it holds; scanning them all
+/// per text made a 100-message answer quadratic).
+#[derive(Default)]
+pub(super) struct KnownNames {
+    names: Vec<String>,
+    by_lead: HashMap<String, Vec<usize>>,
+    all: HashSet<String>,
+}
+
+impl KnownNames {
+    pub(super) fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    fn insert(&mut self, name: String) {
+        if self.all.contains(&name) {
+            return;
+        }
+        self.by_lead
+            .entry(lead_word(&name).to_string())
+            .or_default()
+            .push(self.names.len());
+        self.all.insert(name.clone());
+        self.names.push(name);
+    }
+
+    /// The learned names whose first word is one of `words`.
+    pub(super) fn led_by<'a>(
+        &'a self,
+        words: &'a HashSet<&str>,
+    ) -> impl Iterator<Item = &'a String> + 'a {
+        words
+            .iter()
+            .filter_map(|w| self.by_lead.get(*w))
+            .flatten()
+            .filter_map(|&i| self.names.get(i))
+    }
 }
 
 impl fmt::Debug for RedactionSession {
@@ -79,9 +119,7 @@ impl RedactionSession {
 
     pub(super) fn learn_name(&mut self, name: &str) {
         for v in name_variants(name) {
-            if !self.known_names.contains(&v) {
-                self.known_names.push(v);
-            }
+            self.known_names.insert(v);
         }
     }
 }

@@ -1,0 +1,132 @@
+//! The candidates of texts already read, so a text viewed again (the same message in the next
+//! `inbox_pull`, its push, its resource, the next LLM hop) is not scanned again.
+//!
+//! What is kept is a pure function of the redactor and the text: the candidates every detector
+//! proposed, before the job's learned names are added and the overlaps resolved. Placeholder
+//! numbers and learned names belong to the session and are applied afresh on every call, so a
+//! cached text redacts exactly as an uncached one would.
+//!
+//! Bounded by the bytes of text held: two generations, the older dropped when the newer is
+//! full (an approximate LRU without per-entry bookkeeping). The texts are PHI: they never leave
+//! the process and nothing here is printed.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::Span;
+
+/// The candidates of one text: (span, rank).
+pub(super) type Cands = Arc<[(Span, u8)]>;
+
+/// Bytes of text one generation holds by default (the newest few hundred messages).
+pub(super) const DEFAULT_BUDGET: usize = 4 << 20;
+
+pub(super) struct SpanCache {
+    budget: usize,
+    gens: Mutex<Gens>,
+}
+
+#[derive(Default)]
+struct Gens {
+    current: HashMap<Box<str>, Cands>,
+    current_bytes: usize,
+    previous: HashMap<Box<str>, Cands>,
+}
+
+impl Gens {
+    fn insert(&mut self, budget: usize, text: Box<str>, c: Cands) {
+        self.current_bytes += text.len();
+        self.current.insert(text, c);
+        if self.current_bytes > budget {
+            self.previous = std::mem::take(&mut self.current);
+            self.current_bytes = 0;
+        }
+    }
+}
+
+impl SpanCache {
+    /// `budget` 0 turns the cache off.
+    pub(super) fn new(budget: usize) -> SpanCache {
+        SpanCache {
+            budget,
+            gens: Mutex::new(Gens::default()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Gens> {
+        // A panic while holding the lock cannot leave an entry half written (each is one
+        // insert of an immutable value): the maps stay usable.
+        self.gens.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(super) fn get(&self, text: &str) -> Option<Cands> {
+        if self.budget == 0 {
+            return None;
+        }
+        let mut g = self.lock();
+        if let Some(c) = g.current.get(text) {
+            return Some(c.clone());
+        }
+        let (k, c) = g.previous.remove_entry(text)?;
+        g.insert(self.budget, k, c.clone());
+        Some(c)
+    }
+
+    pub(super) fn put(&self, text: &str, c: Cands) {
+        // A text bigger than a quarter of the budget would evict too much for one entry.
+        if self.budget == 0 || text.len() > self.budget / 4 {
+            return;
+        }
+        self.lock().insert(self.budget, text.into(), c);
+    }
+
+    /// Entries held (both generations): for the redactor's `Debug`.
+    pub(super) fn len(&self) -> usize {
+        let g = self.lock();
+        g.current.len() + g.previous.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::governance::redact::Kind;
+
+    fn cands(n: usize) -> Cands {
+        vec![(
+            Span {
+                kind: Kind::Person,
+                start: 0,
+                end: n,
+            },
+            1,
+        )]
+        .into()
+    }
+
+    #[test]
+    fn holds_recent_texts_within_its_budget() {
+        let c = SpanCache::new(40);
+        c.put("abc", cands(3));
+        assert_eq!(c.get("abc").unwrap()[0].0.end, 3);
+        assert!(c.get("abd").is_none());
+        // Over budget: the full generation becomes the previous one; a hit there is kept.
+        for t in ["0123456789", "1123456789", "2123456789", "3123456789"] {
+            c.put(t, cands(10));
+        }
+        assert!(c.get("abc").is_some());
+        for t in ["4123456789", "5123456789", "6123456789", "7123456789"] {
+            c.put(t, cands(10));
+        }
+        // Two generations later, what was not read again is gone.
+        assert!(c.get("0123456789").is_none());
+        assert!(c.get("abc").is_some());
+        // Bigger than a quarter of the budget: not kept.
+        c.put("01234567890", cands(11));
+        assert!(c.get("01234567890").is_none());
+        let off = SpanCache::new(0);
+        off.put("abc", cands(3));
+        assert!(off.get("abc").is_none());
+        assert_eq!(off.len(), 0);
+    }
+}
