@@ -200,9 +200,9 @@ pub struct MessagesOut {
     pub notice: String,
 }
 
-/// This call's fence for `records`' texts.
+/// This call's fence for `records`: an id none of their fenced values holds.
 fn fence_for(records: &[Arc<InboxRecord>]) -> crate::mcp::fence::Fence {
-    crate::mcp::fence::Fence::for_bodies(records.iter().map(|r| r.text.as_str()))
+    crate::mcp::fence::Fence::for_records(records.iter().map(|r| &**r))
 }
 
 /// `status`: the engine's answer as it is.
