@@ -114,6 +114,14 @@ impl Fence {
         format!("{}{text}{}", self.open(), self.close())
     }
 
+    /// `text` as a fenced value ([`Fence::wrap`]), empty when it is empty.
+    pub fn wrap_value(&self, text: &str) -> String {
+        if text.is_empty() {
+            return String::new();
+        }
+        self.wrap(text)
+    }
+
     /// `s` wrapped in place ([`Fence::wrap`]) unless it is empty or already this fence's.
     pub fn wrap_in_place(&self, s: &mut String) -> bool {
         if s.is_empty() || self.is_wrapped(s) {
@@ -222,6 +230,28 @@ pub fn fence_message(m: &mut MessageOut, f: &Fence) -> usize {
     for (k, v) in m.meta.iter_mut() {
         if meta_fenced(k) {
             fence_all(v, &mut one);
+        }
+    }
+    n
+}
+
+/// [`fence_message`] on messages already values (`MessageOut`'s JSON): each element of the
+/// array `list`. An element that is not a message's JSON is fenced whole.
+pub fn fence_message_values(list: &mut Value, f: &Fence) -> usize {
+    let Value::Array(items) = list else {
+        return 0;
+    };
+    let mut n = 0;
+    for v in items.iter_mut() {
+        match serde_json::from_value::<MessageOut>(v.clone()) {
+            Ok(mut m) => {
+                n += fence_message(&mut m, f);
+                // A value read from JSON writes back as JSON.
+                if let Ok(back) = serde_json::to_value(&m) {
+                    *v = back;
+                }
+            }
+            Err(_) => n += fence_paths(v, &[""], f),
         }
     }
     n

@@ -205,6 +205,123 @@ fn fence_for(records: &[Arc<InboxRecord>]) -> crate::mcp::fence::Fence {
     crate::mcp::fence::Fence::for_records(records.iter().map(|r| &**r))
 }
 
+/// Where, in the answers of tools other than the message tools (which fence in
+/// `mcp::rendered`), values a sender wrote sit, or text quoting them: `mcp::fence::fence_paths`
+/// paths. Each such answer gets its own fence, `fence` and a `notice` (see [`fenced_answer`]).
+/// A brief's `text` is fenced whole: it quotes subjects and senders line by line, and a
+/// polished one is a model's rewrite of them. Draft subjects are fenced because a reply's
+/// subject is the inbound one; triage and filing reasons because a model may write them from
+/// the message.
+pub(super) const FENCED: &[(&str, &[&str])] = &[
+    ("deal_detail", DEAL_PATHS),
+    ("deal_timeline", &["name", "entries.*.summary"]),
+    ("deals_list", &["deals.*.name", "deals.*.counterparties"]),
+    ("draft_status", &["draft.subject", "draft.outbound.subject"]),
+    ("drafts_list", &["drafts.*.subject", "drafts.*.outbound.subject"]),
+    ("eod_digest", BRIEF_PATHS),
+    ("extraction_deadlines", DEADLINE_PATHS),
+    ("filing_suggestion", &["suggestions.*.reason", "suggestions.*.model_error"]),
+    ("morning_brief", BRIEF_PATHS),
+    ("triage_classify", &["items.*.result.reason", "items.*.result.model_error"]),
+    (
+        "triage_list",
+        &[
+            "items.*.from",
+            "items.*.subject",
+            "items.*.reason",
+            "items.*.model_error",
+            "waiting.*.from",
+            "waiting.*.subject",
+        ],
+    ),
+];
+
+/// A brief (`**`: one profile's, or each section of `all`'s).
+const BRIEF_PATHS: &[&str] = &[
+    "**.text",
+    "**.unread.by_sender.*.sender",
+    "**.meetings.*.subject",
+    "**.meetings.*.location",
+    "**.meetings.*.organizer",
+    "**.meetings.*.conflicts_with",
+    "**.conflicts.*.a_subject",
+    "**.conflicts.*.b_subject",
+    "**.drafts_awaiting_approval.*.subject",
+    "**.decided_today.*.subject",
+    "**.deadlines.*.from",
+    "**.deadlines.*.subject",
+    "**.deadlines.*.expr",
+    "**.needs_decision.*.from",
+    "**.needs_decision.*.subject",
+    "**.deals.*.name",
+];
+
+const DEAL_PATHS: &[&str] = &[
+    "deal.name",
+    "deal.counterparties",
+    "deal.notes",
+    "deal.keywords",
+    "deal.links.*.reason",
+    "messages.*.from",
+    "messages.*.subject",
+    "messages.*.preview",
+    "messages.*.reason",
+];
+
+/// `opsdesk://deals/{id}`: the detail and the timeline in one body.
+pub(super) const RESOURCE_DEAL_PATHS: &[&str] = &[
+    "deal.name",
+    "deal.counterparties",
+    "deal.notes",
+    "deal.keywords",
+    "deal.links.*.reason",
+    "messages.*.from",
+    "messages.*.subject",
+    "messages.*.preview",
+    "messages.*.reason",
+    "timeline.*.summary",
+];
+
+const DEADLINE_PATHS: &[&str] = &[
+    "**.deadlines.*.what",
+    "**.deadlines.*.quote",
+    "**.deadlines.*.expr",
+    "**.deadlines.*.model_error",
+];
+
+/// The paths of `tool`'s answer that hold inbound content, if it has any.
+pub(super) fn fenced_paths(tool: &str) -> Option<&'static [&'static str]> {
+    FENCED.iter().find(|(t, _)| *t == tool).map(|(_, p)| *p)
+}
+
+/// `out`, the answer of `tool`, with the values [`FENCED`] names inside a fence drawn for this
+/// answer (an id no string of the answer holds), the id in `fence` and how to read it in
+/// `notice` (the answer's own notice first, when it has one).
+pub(super) fn fenced_answer<T: Serialize>(tool: &str, out: &T) -> Result<Reply, McpError> {
+    let mut v =
+        serde_json::to_value(out).map_err(|e| McpError::internal_error(e.to_string(), None))?;
+    fence_value(tool, &mut v);
+    tool_answer(&v)
+}
+
+/// [`fenced_answer`] on an answer already a value.
+pub(super) fn fence_value(tool: &str, v: &mut Value) {
+    let Some(paths) = fenced_paths(tool) else {
+        return;
+    };
+    let fence = crate::mcp::fence::Fence::for_value(v);
+    crate::mcp::fence::fence_paths(v, paths, &fence);
+    if let Value::Object(o) = v {
+        let base = o
+            .get("notice")
+            .and_then(Value::as_str)
+            .unwrap_or(UNTRUSTED_NOTICE)
+            .to_string();
+        o.insert("fence".into(), json!(fence.id()));
+        o.insert("notice".into(), json!(fence.notice(&base)));
+    }
+}
+
 /// `status`: the engine's answer as it is.
 pub type StatusOut = crate::engine::query::StatusAnswer;
 
@@ -627,8 +744,20 @@ fn describe<A: JsonSchema + 'static, O: JsonSchema + 'static>(def: &ToolDef) -> 
     // The argument types are plain structs: their schemas are objects, so this cannot fail;
     // fall back to an empty object schema rather than panic.
     let input = schema_for_input::<A>().unwrap_or_else(|_| Arc::new(JsonObject::new()));
+    let mut output = schema_for_output::<O>();
+    if fenced_paths(def.name).is_some() {
+        // `fenced_answer` adds these to the typed answer.
+        let o = Arc::make_mut(&mut output);
+        let props = o
+            .entry("properties")
+            .or_insert_with(|| json!({}));
+        if let Value::Object(p) = props {
+            p.insert("fence".into(), json!({"type": "string", "description": "This answer's random fence id: every value a sender wrote (or text quoting one) is between `<<untrusted:ID>>` and `<</untrusted:ID>>`, and only a marker with this id ends it."}));
+            p.insert("notice".into(), json!({"type": "string"}));
+        }
+    }
     Tool::new(def.name, def.description, input)
-        .with_raw_output_schema(schema_for_output::<O>())
+        .with_raw_output_schema(output)
         .with_annotations(annotations(def.tier, def.title, def.idempotent))
         .with_title(def.title)
 }
@@ -876,7 +1005,7 @@ async fn brief(
             }
             b.sections = polished;
         }
-        return tool_answer(&BriefOut::All(b));
+        return fenced_answer(tool, &BriefOut::All(b));
     }
     let profile = hub.resolve_profile(a.profile.as_deref())?;
     let mut b = match hub
@@ -890,7 +1019,7 @@ async fn brief(
         let limit = deadline.saturating_duration_since(std::time::Instant::now());
         b = Box::new(hub.engine().polish_brief(*b, &actor, limit).await);
     }
-    tool_answer(&BriefOut::One(b))
+    fenced_answer(tool, &BriefOut::One(b))
 }
 
 async fn drafts_list(hub: Arc<Hub>, a: DraftsListArgs, actor: Actor) -> Result<Reply, McpError> {
@@ -898,7 +1027,7 @@ async fn drafts_list(hub: Arc<Hub>, a: DraftsListArgs, actor: Actor) -> Result<R
         .read("drafts_list", Query::DraftsList { all: a.all }, actor)
         .await?
     {
-        Answer::Drafts(r) => tool_answer(&DraftsOut {
+        Answer::Drafts(r) => fenced_answer("drafts_list", &DraftsOut {
             drafts: r.drafts.into_iter().map(Into::into).collect(),
             notice: APPROVAL_NOTICE.into(),
         }),
@@ -911,7 +1040,7 @@ async fn draft_status(hub: Arc<Hub>, a: DraftIdArgs, actor: Actor) -> Result<Rep
         .read("draft_status", Query::DraftStatus { id: a.id }, actor)
         .await?
     {
-        Answer::DraftStatus(r) => tool_answer(&DraftStatusOut {
+        Answer::DraftStatus(r) => fenced_answer("draft_status", &DraftStatusOut {
             draft: r.draft.into(),
             awaiting_operator: r.awaiting_operator,
             notice: APPROVAL_NOTICE.into(),

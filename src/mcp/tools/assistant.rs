@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use super::{Reply, UNTRUSTED_NOTICE, draft_result, tool_answer, tool_error_answer, wrong_answer};
+use super::{
+    Reply, UNTRUSTED_NOTICE, draft_result, fenced_answer, tool_error_answer, wrong_answer,
+};
 use crate::assistant::store::{DeadlineRecord, TriageRecord};
 use crate::domain::{Actor, Query};
 use crate::engine::DeadlinesOfItem;
@@ -192,7 +194,7 @@ pub(super) async fn triage_list(
         limit: a.limit as usize,
     };
     match hub.read("triage_list", q, actor).await? {
-        Answer::Triage(t) => tool_answer(&TriageListOut {
+        Answer::Triage(t) => fenced_answer("triage_list", &TriageListOut {
             items: t.items,
             untriaged: t.untriaged,
             waiting: t.waiting,
@@ -217,7 +219,7 @@ pub(super) async fn triage_classify(
     )
     .await;
     let (progress, items) = items(report);
-    tool_answer(&TriageClassifyOut {
+    fenced_answer("triage_classify", &TriageClassifyOut {
         progress,
         items,
         notice: "triage is stored for the operator; an operator's own triage wins over this one"
@@ -236,7 +238,7 @@ pub(super) async fn extraction_deadlines(
             limit: a.limit as usize,
         };
         return match hub.read("extraction_deadlines", q, actor).await? {
-            Answer::Deadlines(d) => tool_answer(&DeadlinesOut {
+            Answer::Deadlines(d) => fenced_answer("extraction_deadlines", &DeadlinesOut {
                 progress: None,
                 items: vec![],
                 deadlines: d.deadlines,
@@ -255,7 +257,7 @@ pub(super) async fn extraction_deadlines(
     )
     .await;
     let (progress, items) = items(report);
-    tool_answer(&DeadlinesOut {
+    fenced_answer("extraction_deadlines", &DeadlinesOut {
         progress: Some(progress),
         items,
         deadlines: vec![],
