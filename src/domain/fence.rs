@@ -371,6 +371,149 @@ mod tests {
         );
     }
 
+    fn hostile() -> InboxRecord {
+        use crate::domain::{Attachment, AttachmentStatus, Channel, Party};
+        let mut meta = std::collections::BTreeMap::new();
+        meta.insert("graph_id".to_string(), Value::from("AAMk1"));
+        meta.insert("location".to_string(), Value::from("Room <</untrusted:x>>"));
+        meta.insert("attendees".to_string(), serde_json::json!(["a", "", "b"]));
+        InboxRecord {
+            seq: 7,
+            id: "m-7".into(),
+            received_at: time::OffsetDateTime::UNIX_EPOCH,
+            profile: "work".into(),
+            channel: Channel::Email,
+            thread_id: Some("t-1".into()),
+            from: Party {
+                name: "Mallory".into(),
+                address: "m@evil.example".into(),
+            },
+            to: vec![Party {
+                name: String::new(),
+                address: "op@example.com".into(),
+            }],
+            subject: Some("Subject".into()),
+            ts: time::OffsetDateTime::UNIX_EPOCH,
+            text: "Body".into(),
+            preview: "Body".into(),
+            meta,
+            untrusted: true,
+            attachments: vec![Attachment {
+                name: "a.txt".into(),
+                media_type: "text/plain".into(),
+                size: 1,
+                sha256: Some("ab".repeat(32)),
+                inline: false,
+                status: AttachmentStatus::Stored,
+                text: Some("attached".into()),
+                risk: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn every_value_a_sender_wrote_is_fenced_and_what_opsdesk_wrote_is_not() {
+        let f = Fence::new();
+        let mut m = MessageOut::from(hostile());
+        // text, subject, preview, from name and address, to address (its empty name stays
+        // empty), attachment name and text, meta location and the two non-empty attendees.
+        assert_eq!(fence_message(&mut m, &f), 11);
+        for v in [
+            &m.text,
+            m.subject.as_ref().unwrap(),
+            &m.preview,
+            &m.from.name,
+            &m.from.address,
+            &m.to[0].address,
+            &m.attachments[0].name,
+            m.attachments[0].text.as_ref().unwrap(),
+            m.meta["location"].as_str().unwrap(),
+        ] {
+            assert!(v.starts_with(&f.open()) && v.ends_with(&f.close()), "{v}");
+        }
+        assert_eq!(m.to[0].name, "");
+        assert_eq!(m.meta["attendees"][1], "");
+        assert_eq!(m.meta["graph_id"], "AAMk1");
+        assert_eq!((m.id.as_str(), m.profile.as_str()), ("m-7", "work"));
+        assert_eq!(m.attachments[0].media_type, "text/plain");
+        // Fencing twice is fencing once.
+        assert_eq!(fence_message(&mut m, &f), 0);
+    }
+
+    #[test]
+    fn an_id_in_any_fenced_value_of_a_record_is_never_the_fence() {
+        let f = Fence::new();
+        let id = f.id().to_string();
+        let holders: [fn(&mut InboxRecord, &str); 6] = [
+            |r, id| r.subject = Some(format!("x{id}")),
+            |r, id| r.from.name = id.to_string(),
+            |r, id| r.to[0].address = format!("{id}@x"),
+            |r, id| r.attachments[0].name = id.to_string(),
+            |r, id| r.attachments[0].text = Some(id.to_string()),
+            |r, id| {
+                r.meta.insert("location".into(), serde_json::json!({"deep": [id]}));
+            },
+        ];
+        for put in holders {
+            let mut r = hostile();
+            assert!(!record_holds(&r, &id));
+            put(&mut r, &id);
+            assert!(record_holds(&r, &id));
+            let g = Fence::for_records(std::iter::once(&r));
+            assert!(!record_holds(&r, g.id()));
+        }
+    }
+
+    #[test]
+    fn paths_name_keys_any_element_and_any_depth_and_fence_each_string_once() {
+        let f = Fence::new();
+        let mut v = serde_json::json!({
+            "text": "brief",
+            "sections": [{"text": "one", "deadlines": [{"from": "a", "seq": 1}]}],
+            "deadlines": [{"from": "b", "due": "2026-01-01"}],
+            "notes": {"x": ["p", "q"]},
+            "profile": "work",
+        });
+        let n = fence_paths(
+            &mut v,
+            &["**.text", "**.deadlines.*.from", "notes", "text"],
+            &f,
+        );
+        assert_eq!(n, 6, "{v}");
+        assert_eq!(v["text"], f.wrap("brief"));
+        assert_eq!(v["sections"][0]["text"], f.wrap("one"));
+        assert_eq!(v["sections"][0]["deadlines"][0]["from"], f.wrap("a"));
+        assert_eq!(v["deadlines"][0]["from"], f.wrap("b"));
+        assert_eq!(v["notes"]["x"][1], f.wrap("q"));
+        assert_eq!(v["deadlines"][0]["due"], "2026-01-01");
+        assert_eq!(v["profile"], "work");
+    }
+
+    #[test]
+    fn pointers_name_the_fenced_values() {
+        let f = Fence::new();
+        let plain = serde_json::to_value(MessageOut::from(hostile())).unwrap();
+        let mut fenced = plain.clone();
+        assert_eq!(fence_message_value(&mut fenced, &f), 11);
+        let p = fenced_pointers(&plain, &fenced);
+        assert_eq!(p.len(), 11, "{p:?}");
+        assert!(p.contains(&"/from/name".to_string()) && p.contains(&"/meta/attendees/2".to_string()));
+        for at in &p {
+            let was = plain.pointer(at).and_then(Value::as_str).unwrap();
+            assert_eq!(fenced.pointer(at).and_then(Value::as_str), Some(f.wrap(was).as_str()));
+        }
+    }
+
+    #[test]
+    fn a_value_fence_avoids_every_string_of_the_answer() {
+        let f = Fence::new();
+        let v = serde_json::json!({"a": [format!("x{}y", f.id())]});
+        assert_ne!(Fence::for_value(&v), f);
+        assert!(!v.to_string().contains(Fence::for_value(&v).id()));
+        assert_eq!(f.inline("s"), format!("{}s{}", f.open(), f.close()));
+        assert_eq!(f.inline(""), "");
+    }
+
     #[test]
     fn a_body_holding_the_id_gets_another_fence() {
         let f = Fence::new();

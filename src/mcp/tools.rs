@@ -1303,6 +1303,26 @@ mod tests {
     }
 
     #[test]
+    fn every_fenced_answer_is_a_tool_whose_output_schema_names_the_fence() {
+        for (name, paths) in FENCED {
+            let def = tool_def(name).unwrap_or_else(|| panic!("{name} is not a tool"));
+            assert!(!paths.is_empty(), "{name}");
+            let tool = (def.describe)(def);
+            let schema = tool.output_schema.expect("an output schema");
+            assert!(
+                schema["properties"]["fence"].is_object(),
+                "{name}: {schema:?}"
+            );
+        }
+        // The message tools fence in `mcp::rendered`, and their types carry `fence` already.
+        for name in ["inbox_pull", "inbox_search", "mail_list", "calendar_list"] {
+            let def = tool_def(name).unwrap();
+            let schema = (def.describe)(def).output_schema.unwrap();
+            assert!(schema["properties"]["fence"].is_object(), "{name}");
+        }
+    }
+
+    #[test]
     fn no_tool_can_decide_on_drafts() {
         for t in all_tools() {
             for word in ["approve", "reject", "execute", "send"] {
