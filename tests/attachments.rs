@@ -605,7 +605,9 @@ async fn mcp_clients_get_uris_and_metadata_never_base64_in_tool_results() {
     assert_eq!(pdf["size"], PDF.len());
     let evil = atts.iter().find(|a| a["risk"] == "executable").unwrap();
     // The name is the sender's: fenced with the answer's fence.
-    let fence = pull["result"]["structuredContent"]["fence"].as_str().unwrap();
+    let fence = pull["result"]["structuredContent"]["fence"]
+        .as_str()
+        .unwrap();
     assert_eq!(evil["name"], mcp_support::fenced(fence, "_CON.fdp.exe"));
     let full = pull.to_string();
     for bytes in [PDF, PNG] {
@@ -760,7 +762,9 @@ async fn an_uncleared_client_gets_no_phi_and_no_bytes_of_a_clinic_attachment() {
         .iter()
         .find(|a| a["media_type"] == "application/pdf")
         .unwrap();
-    let fence = pull["result"]["structuredContent"]["fence"].as_str().unwrap();
+    let fence = pull["result"]["structuredContent"]["fence"]
+        .as_str()
+        .unwrap();
     assert_eq!(
         pdf["name"],
         mcp_support::fenced(fence, "Margaret Okafor referral.pdf")

@@ -198,7 +198,10 @@ fn every_value_a_sender_wrote_reaches_the_client_inside_the_answers_fence() {
         // Pushes: the log ping's sender and summary, the channel's content and user.
         let logs = me.logs.clone();
         wait_for("the inbox log ping", || {
-            logs.lock().unwrap().iter().any(|d| d.get("fence").is_some())
+            logs.lock()
+                .unwrap()
+                .iter()
+                .any(|d| d.get("fence").is_some())
         })
         .await;
         let ping = logs
@@ -212,7 +215,10 @@ fn every_value_a_sender_wrote_reaches_the_client_inside_the_answers_fence() {
         hostile_inside("ping.from", f, &ping["from"]);
         hostile_inside("ping.summary", f, &ping["summary"]);
         let channel = me.channel.clone();
-        wait_for("the claude/channel push", || !channel.lock().unwrap().is_empty()).await;
+        wait_for("the claude/channel push", || {
+            !channel.lock().unwrap().is_empty()
+        })
+        .await;
         let push = channel.lock().unwrap()[0].clone();
         let f = push["meta"]["fence"].as_str().expect("meta.fence");
         hostile_inside("channel.content", f, &push["content"]);

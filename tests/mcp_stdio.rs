@@ -185,16 +185,12 @@ fn stdio_bridges_to_the_running_engine_per_client() {
         .await;
         let channel = me.channel.clone();
         wait_for("the claude/channel push over the bridge", || {
-            channel
-                .lock()
-                .unwrap()
-                .iter()
-                .any(|p| {
-                    p["meta"]["fence"].as_str().is_some_and(|f| {
-                        p["content"].as_str()
-                            == Some(mcp_support::fenced(f, "hello over the bridge").as_str())
-                    })
+            channel.lock().unwrap().iter().any(|p| {
+                p["meta"]["fence"].as_str().is_some_and(|f| {
+                    p["content"].as_str()
+                        == Some(mcp_support::fenced(f, "hello over the bridge").as_str())
                 })
+            })
         })
         .await;
 

@@ -182,12 +182,10 @@ pub fn record_holds(r: &InboxRecord, id: &str) -> bool {
         || has(&r.from.name)
         || has(&r.from.address)
         || r.to.iter().any(|p| has(&p.name) || has(&p.address))
-        || r
-            .attachments
+        || r.attachments
             .iter()
             .any(|a| has(&a.name) || a.text.as_deref().is_some_and(has))
-        || r
-            .meta
+        || r.meta
             .iter()
             .any(|(k, v)| meta_fenced(k) && value_holds(v, id))
 }
@@ -347,7 +345,6 @@ fn walk(v: &mut Value, path: &[&str], f: &Fence, n: &mut usize) {
     }
 }
 
-
 impl Default for Fence {
     fn default() -> Self {
         Fence::new()
@@ -451,7 +448,8 @@ mod tests {
             |r, id| r.attachments[0].name = id.to_string(),
             |r, id| r.attachments[0].text = Some(id.to_string()),
             |r, id| {
-                r.meta.insert("location".into(), serde_json::json!({"deep": [id]}));
+                r.meta
+                    .insert("location".into(), serde_json::json!({"deep": [id]}));
             },
         ];
         for put in holders {
@@ -497,10 +495,15 @@ mod tests {
         assert_eq!(fence_message_value(&mut fenced, &f), 11);
         let p = fenced_pointers(&plain, &fenced);
         assert_eq!(p.len(), 11, "{p:?}");
-        assert!(p.contains(&"/from/name".to_string()) && p.contains(&"/meta/attendees/2".to_string()));
+        assert!(
+            p.contains(&"/from/name".to_string()) && p.contains(&"/meta/attendees/2".to_string())
+        );
         for at in &p {
             let was = plain.pointer(at).and_then(Value::as_str).unwrap();
-            assert_eq!(fenced.pointer(at).and_then(Value::as_str), Some(f.wrap(was).as_str()));
+            assert_eq!(
+                fenced.pointer(at).and_then(Value::as_str),
+                Some(f.wrap(was).as_str())
+            );
         }
     }
 

@@ -28,7 +28,6 @@ pub struct FilingArgs {
     pub use_model: bool,
 }
 
-
 pub async fn filing_suggestion(
     hub: Arc<Hub>,
     a: FilingArgs,

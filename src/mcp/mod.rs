@@ -18,8 +18,8 @@ pub mod auth;
 pub mod bridge;
 pub mod conn;
 pub mod deals;
-pub mod doctor;
 pub(crate) mod direct;
+pub mod doctor;
 pub mod fence;
 pub mod filing;
 #[cfg(feature = "conformance")]

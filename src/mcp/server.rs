@@ -695,9 +695,7 @@ impl Hub {
         tool: &str,
         name: &'static str,
         actor: Actor,
-        f: impl FnOnce(&crate::paths::Paths, &crate::config::Config) -> (T, String)
-        + Send
-        + 'static,
+        f: impl FnOnce(&crate::paths::Paths, &crate::config::Config) -> (T, String) + Send + 'static,
     ) -> Result<T, McpError> {
         self.blocking(tool, move |engine, tool| {
             engine.read_outside(Some(tool), name, actor, f)

@@ -361,6 +361,8 @@ pub fn unfence(fence: &str, v: &serde_json::Value) -> serde_json::Value {
 
 /// A tool answer's structured content with its fences taken off (see [`unfence`]).
 pub fn unfenced_answer(structured: &serde_json::Value) -> serde_json::Value {
-    let fence = structured["fence"].as_str().expect("a fenced answer names its fence");
+    let fence = structured["fence"]
+        .as_str()
+        .expect("a fenced answer names its fence");
     unfence(fence, structured)
 }

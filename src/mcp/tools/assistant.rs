@@ -194,12 +194,15 @@ pub(super) async fn triage_list(
         limit: a.limit as usize,
     };
     match hub.read("triage_list", q, actor).await? {
-        Answer::Triage(t) => fenced_answer("triage_list", &TriageListOut {
-            items: t.items,
-            untriaged: t.untriaged,
-            waiting: t.waiting,
-            notice: UNTRUSTED_NOTICE.into(),
-        }),
+        Answer::Triage(t) => fenced_answer(
+            "triage_list",
+            &TriageListOut {
+                items: t.items,
+                untriaged: t.untriaged,
+                waiting: t.waiting,
+                notice: UNTRUSTED_NOTICE.into(),
+            },
+        ),
         other => Err(wrong_answer("triage_list", &other)),
     }
 }
@@ -219,12 +222,16 @@ pub(super) async fn triage_classify(
     )
     .await;
     let (progress, items) = items(report);
-    fenced_answer("triage_classify", &TriageClassifyOut {
-        progress,
-        items,
-        notice: "triage is stored for the operator; an operator's own triage wins over this one"
-            .into(),
-    })
+    fenced_answer(
+        "triage_classify",
+        &TriageClassifyOut {
+            progress,
+            items,
+            notice:
+                "triage is stored for the operator; an operator's own triage wins over this one"
+                    .into(),
+        },
+    )
 }
 
 pub(super) async fn extraction_deadlines(
@@ -238,12 +245,15 @@ pub(super) async fn extraction_deadlines(
             limit: a.limit as usize,
         };
         return match hub.read("extraction_deadlines", q, actor).await? {
-            Answer::Deadlines(d) => fenced_answer("extraction_deadlines", &DeadlinesOut {
-                progress: None,
-                items: vec![],
-                deadlines: d.deadlines,
-                notice: UNTRUSTED_NOTICE.into(),
-            }),
+            Answer::Deadlines(d) => fenced_answer(
+                "extraction_deadlines",
+                &DeadlinesOut {
+                    progress: None,
+                    items: vec![],
+                    deadlines: d.deadlines,
+                    notice: UNTRUSTED_NOTICE.into(),
+                },
+            ),
             other => Err(wrong_answer("extraction_deadlines", &other)),
         };
     }
@@ -257,12 +267,15 @@ pub(super) async fn extraction_deadlines(
     )
     .await;
     let (progress, items) = items(report);
-    fenced_answer("extraction_deadlines", &DeadlinesOut {
-        progress: Some(progress),
-        items,
-        deadlines: vec![],
-        notice: UNTRUSTED_NOTICE.into(),
-    })
+    fenced_answer(
+        "extraction_deadlines",
+        &DeadlinesOut {
+            progress: Some(progress),
+            items,
+            deadlines: vec![],
+            notice: UNTRUSTED_NOTICE.into(),
+        },
+    )
 }
 
 pub(super) async fn draft_generate(
