@@ -49,11 +49,7 @@ pub fn warning(check: impl Into<String>, detail: impl Into<String>, fix: Option<
     }
 }
 
-pub fn problem(
-    check: impl Into<String>,
-    detail: impl Into<String>,
-    fix: impl Into<String>,
-) -> Check {
+pub fn problem(check: impl Into<String>, detail: impl Into<String>, fix: impl Into<String>) -> Check {
     Check {
         check: check.into(),
         ok: false,
@@ -209,7 +205,10 @@ pub fn checks(paths: &crate::paths::Paths, config: Result<&Config, String>) -> V
                     format!(
                         "signed in (token in {}, saved {} {})",
                         store.location(name),
-                        crate::clock::fmt_time(t.saved_at, crate::clock::local_offset(t.saved_at)),
+                        crate::clock::fmt_time(
+                            t.saved_at,
+                            crate::clock::local_offset(t.saved_at)
+                        ),
                         crate::clock::zone_name(crate::clock::local_offset(t.saved_at))
                     ),
                 ),

@@ -15,6 +15,8 @@ use std::collections::BTreeMap;
 use std::iter::Peekable;
 use std::str::Chars;
 
+
+
 /// Bound of a message's stored text.
 pub const MAX_TEXT_CHARS: usize = 16_000;
 /// Bound of the one-line preview shown in lists and notifications.

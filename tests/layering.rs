@@ -64,9 +64,7 @@ fn no_module_uses_one_on_its_own_floor_or_above() {
         }
         let module = top_module(&rel);
         let Some(&own) = floors.get(module.as_str()) else {
-            unplaced.push(format!(
-                "{rel}: module `{module}` has no floor in tests/layering.rs"
-            ));
+            unplaced.push(format!("{rel}: module `{module}` has no floor in tests/layering.rs"));
             continue;
         };
         let text = std::fs::read_to_string(&file).expect("read source");
@@ -85,21 +83,13 @@ fn no_module_uses_one_on_its_own_floor_or_above() {
             {
                 continue;
             }
-            let how = if theirs == own {
-                "beside it"
-            } else {
-                "above it"
-            };
+            let how = if theirs == own { "beside it" } else { "above it" };
             violations.push(format!(
                 "{rel}:{line}: `{module}` (floor {own}) uses `{used}` (floor {theirs}, {how})"
             ));
         }
     }
-    assert!(
-        unplaced.is_empty(),
-        "unplaced modules:\n{}",
-        unplaced.join("\n")
-    );
+    assert!(unplaced.is_empty(), "unplaced modules:\n{}", unplaced.join("\n"));
     assert!(
         violations.is_empty(),
         "{} use(s) break the floors (docs/ARCHITECTURE.md, \"Modules\"): move the shared item down a floor, or pass it in from above\n{}",
@@ -114,10 +104,7 @@ fn every_floor_names_an_existing_module() {
     for floor in FLOORS {
         for m in *floor {
             let exists = src.join(m).is_dir() || src.join(format!("{m}.rs")).is_file();
-            assert!(
-                exists,
-                "tests/layering.rs places `{m}`, which src/ does not have"
-            );
+            assert!(exists, "tests/layering.rs places `{m}`, which src/ does not have");
         }
     }
 }

@@ -7,8 +7,8 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use opsdesk::domain::IngestError;
 use opsdesk::domain::{Channel, InboxRecord, NewMessage, Party};
+use opsdesk::domain::IngestError;
 use opsdesk::sources::spool::{Spool, SpoolReport};
 use opsdesk::sources::{InboxSink, IngestFailure, Sink};
 use opsdesk::store::inbox::{Appended, Filter, Inbox};

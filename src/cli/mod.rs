@@ -284,8 +284,10 @@ impl Context {
         // know: the same usage error, with the key path, as any other invalid value.
         let problems = crate::mcp::scope::config_problems(&c.server);
         if !problems.is_empty() {
-            let e =
-                crate::config::ConfigError::invalid_values(Some(&self.paths.config_file), problems);
+            let e = crate::config::ConfigError::invalid_values(
+                Some(&self.paths.config_file),
+                problems,
+            );
             return Err(Failure::usage(e.to_string()));
         }
         Ok(c)

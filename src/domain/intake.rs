@@ -11,8 +11,9 @@ use serde_json::Value;
 use super::{Attachment, AttachmentStatus, InboxRecord, NewMessage, Party};
 use crate::sanitize::{
     MAX_ATTACHMENT_TEXT_CHARS, MAX_ATTACHMENTS, MAX_ATTACHMENTS_TEXT_CHARS, MAX_FIELD_CHARS,
-    MAX_META_BYTES, MAX_PREVIEW_CHARS, MAX_RECIPIENTS, MAX_TEXT_CHARS, META_ATTACHMENTS_TRUNCATED,
-    attachment_risk, bound, clean_media_type, clean_text, html_to_text, one_line, safe_file_name,
+    MAX_META_BYTES, MAX_PREVIEW_CHARS, MAX_RECIPIENTS, MAX_TEXT_CHARS,
+    META_ATTACHMENTS_TRUNCATED, attachment_risk, bound, clean_media_type, clean_text,
+    html_to_text, one_line, safe_file_name,
 };
 
 /// Nesting depth kept in a record's meta.

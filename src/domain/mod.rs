@@ -8,9 +8,9 @@ mod deal;
 mod draft;
 pub mod fence;
 mod intake;
+mod outbound_text;
 mod message;
 mod message_out;
-mod outbound_text;
 mod query;
 mod requests;
 
@@ -25,17 +25,17 @@ pub use draft::{
     AuditRef, Draft, DraftEvent, DraftEventKind, DraftStatus, Outbound, OutboundAttachment,
     content_digest,
 };
-pub use intake::{IngestError, check_identity, to_record};
 pub use message::{
     Attachment, AttachmentStatus, Channel, InboxRecord, META_PROFILE_ASSIGNED, META_PROFILE_RULE,
     NewMessage, Party, UNASSIGNED, parse_seq,
 };
-pub use message_out::{AttachmentOut, MessageOut, PartyOut};
+pub use intake::{IngestError, check_identity, to_record};
 pub use outbound_text::check_outbound;
-pub use query::{BriefKind, ConfigSection, Query};
+pub use message_out::{AttachmentOut, MessageOut, PartyOut};
 pub use requests::{
     CalendarEventArgs, ChatReplyArgs, DraftEmailArgs, DraftReplyArgs, MailMoveArgs, body_pair,
 };
+pub use query::{BriefKind, ConfigSection, Query};
 
 /// Current time in UTC. One place so tests and formatting agree on the clock.
 pub fn now() -> time::OffsetDateTime {

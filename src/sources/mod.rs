@@ -4,8 +4,8 @@
 //! them ([`crate::domain::to_record`]), appends them durably and only then announces them
 //! (DESIGN principles 1 and 4). A source treats every item as untrusted data.
 
-use crate::domain::IngestError;
 use crate::domain::NewMessage;
+use crate::domain::IngestError;
 use crate::store::inbox::{Appended, Inbox};
 
 pub mod classify;
@@ -74,7 +74,9 @@ pub fn to_records(msgs: Vec<NewMessage>) -> Result<Vec<crate::domain::InboxRecor
     let count = msgs.len();
     msgs.into_iter()
         .enumerate()
-        .map(|(i, m)| crate::domain::to_record(m).map_err(|e| IngestFailure::from(e).at(i, count)))
+        .map(|(i, m)| {
+            crate::domain::to_record(m).map_err(|e| IngestFailure::from(e).at(i, count))
+        })
         .collect()
 }
 

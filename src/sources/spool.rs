@@ -43,9 +43,9 @@ use time::format_description::well_known::Rfc3339;
 
 use super::classify::{Classifier, META_UNCLEAR};
 use super::{IngestFailure, Sink};
-use crate::domain::IngestError;
 use crate::domain::{Channel, NewMessage, Party, UNASSIGNED};
 use crate::paths::{ensure_private_dir, sync_dir, write_atomic};
+use crate::domain::IngestError;
 use crate::sanitize::{self, MAX_FIELD_CHARS};
 use crate::store::attachments::{AttachmentStore, Content, Incoming};
 use crate::store::inbox::Appended;

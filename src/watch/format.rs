@@ -4,6 +4,7 @@
 //! line, whatever the inbox holds (the files can be edited by anyone with access to the data
 //! directory). The only escape sequences in the output are the colour codes added here.
 
+
 use time::OffsetDateTime;
 
 pub use crate::clock::local_offset;
