@@ -574,7 +574,11 @@ async fn mcp_clients_get_uris_and_metadata_never_base64_in_tool_results() {
     assert_eq!(pdf["status"], "stored");
     assert_eq!(pdf["size"], PDF.len());
     let evil = atts.iter().find(|a| a["risk"] == "executable").unwrap();
-    assert_eq!(evil["name"], "_CON.fdp.exe");
+    // The name is the sender's: fenced with the answer's fence.
+    let fence = pull["result"]["structuredContent"]["fence"]
+        .as_str()
+        .unwrap();
+    assert_eq!(evil["name"], mcp_support::fenced(fence, "_CON.fdp.exe"));
     let full = pull.to_string();
     for bytes in [PDF, PNG] {
         assert!(
@@ -612,8 +616,12 @@ async fn mcp_clients_get_uris_and_metadata_never_base64_in_tool_results() {
         json!({"uri": note["uri"]}),
     )
     .await;
+    // The text is the sender's: fenced, the fence named in the contents' `_meta`.
+    let contents = &read["result"]["contents"][0];
+    let fence = contents["_meta"]["fence"].as_str().expect("the fence id");
     assert_eq!(
-        read["result"]["contents"][0]["text"], "Follow-up in two weeks. red",
+        contents["text"],
+        mcp_support::fenced(fence, "Follow-up in two weeks. red"),
         "{read}"
     );
     // The operator's `inbox show` lists them with type, size, state and the local file.
@@ -719,12 +727,18 @@ async fn an_uncleared_client_gets_no_phi_and_no_bytes_of_a_clinic_attachment() {
     }
 
     // The cleared client gets the names, the text and the bytes.
-    let (_, atts) = pulled_attachments(&server, &scribe).await;
+    let (pull, atts) = pulled_attachments(&server, &scribe).await;
     let pdf = atts
         .iter()
         .find(|a| a["media_type"] == "application/pdf")
         .unwrap();
-    assert_eq!(pdf["name"], "Margaret Okafor referral.pdf");
+    let fence = pull["result"]["structuredContent"]["fence"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        pdf["name"],
+        mcp_support::fenced(fence, "Margaret Okafor referral.pdf")
+    );
     let read = rpc(
         &server,
         &scribe,

@@ -392,8 +392,12 @@ async fn an_uncleared_client_gets_the_same_redacted_view_on_the_lane_as_through_
         );
     }
     // The same session, the same placeholders: both answers name the sender alike.
-    let from =
-        |a: &Answer| a.message()["result"]["structuredContent"]["messages"][0]["from"].clone();
+    // (Each answer has a fence of its own: compared inside the fences.)
+    let from = |a: &Answer| {
+        mcp_support::unfenced_answer(&a.message()["result"]["structuredContent"])["messages"][0]
+            ["from"]
+            .clone()
+    };
     assert!(from(&direct).is_object(), "{}", direct.body);
     assert_eq!(from(&direct), from(&via_rmcp));
     let records = audit(&server);

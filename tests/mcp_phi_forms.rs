@@ -129,7 +129,8 @@ async fn every_surface_hides_every_form_and_both_copies_agree() {
     assert_clean("inbox_pull", &pull);
     assert_one_redaction("inbox_pull", &pull["result"]);
 
-    let msg = &pull["result"]["structuredContent"]["messages"][0];
+    // What the values say, inside their fences.
+    let msg = &mcp_support::unfenced_answer(&pull["result"]["structuredContent"])["messages"][0];
     // The preview is the redacted text folded: the HL7 name fields read mid-line too.
     let preview = msg["preview"].as_str().unwrap_or_default();
     assert!(preview.contains("<PERSON_"), "{preview}");

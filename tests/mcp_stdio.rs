@@ -104,7 +104,12 @@ fn subjects(r: &CallToolResult) -> Vec<String> {
         .as_array()
         .expect("messages")
         .iter()
-        .filter_map(|m| m["subject"].as_str().map(str::to_string))
+        .filter_map(|m| {
+            let fence = r.structured_content.as_ref()?["fence"].as_str()?;
+            m["subject"]
+                .as_str()
+                .map(|s| mcp_support::inside(fence, s).unwrap_or(s).to_string())
+        })
         .collect()
 }
 
@@ -180,11 +185,12 @@ fn stdio_bridges_to_the_running_engine_per_client() {
         .await;
         let channel = me.channel.clone();
         wait_for("the claude/channel push over the bridge", || {
-            channel
-                .lock()
-                .unwrap()
-                .iter()
-                .any(|p| p["content"].as_str() == Some("hello over the bridge"))
+            channel.lock().unwrap().iter().any(|p| {
+                p["meta"]["fence"].as_str().is_some_and(|f| {
+                    p["content"].as_str()
+                        == Some(mcp_support::fenced(f, "hello over the bridge").as_str())
+                })
+            })
         })
         .await;
 

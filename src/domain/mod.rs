@@ -6,6 +6,7 @@ mod actor;
 mod audit;
 mod deal;
 mod draft;
+pub mod fence;
 mod intake;
 mod message;
 mod message_out;

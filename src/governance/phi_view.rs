@@ -370,7 +370,7 @@ impl PhiPolicy {
                     }
                 }
                 if derived_preview && let Some(text) = map.get(TEXT_KEY).and_then(Value::as_str) {
-                    let folded = fold_preview(text);
+                    let folded = refold_preview(text);
                     map.insert(PREVIEW_KEY.to_string(), Value::String(folded));
                 }
                 Ok(())
@@ -492,31 +492,43 @@ enum Pass {
 const TEXT_KEY: &str = "text";
 const PREVIEW_KEY: &str = "preview";
 
-/// A message's text without the fence MCP answers wrap it in (`<<untrusted:ID>>\n…\n<</…>>`).
+/// A value MCP answers fence (`<<untrusted:ID>>\n…\n<</untrusted:ID>>`, `domain::fence`) cut
+/// into its opening, what is inside, and its closing; `None` when it is not fenced.
+fn fence_split(text: &str) -> Option<(&str, &str, &str)> {
+    let rest = text.strip_prefix("<<untrusted:")?;
+    let (_, body) = rest.split_once(">>\n")?;
+    let end = body.rfind("\n<</untrusted:")?;
+    let open = text.len() - body.len();
+    Some((&text[..open], &body[..end], &body[end..]))
+}
+
+/// A message's text without its fence.
 fn unfenced(text: &str) -> &str {
-    let Some(rest) = text.strip_prefix("<<untrusted:") else {
-        return text;
-    };
-    let Some((_, body)) = rest.split_once(">>\n") else {
-        return text;
-    };
-    match body.rfind("\n<</untrusted:") {
-        Some(end) => &body[..end],
-        None => text,
-    }
+    fence_split(text).map_or(text, |(_, inside, _)| inside)
 }
 
 fn fold_preview(text: &str) -> String {
     crate::sanitize::one_line(unfenced(text), crate::sanitize::MAX_PREVIEW_CHARS)
 }
 
-/// Whether `map` is a message whose preview is its text folded (as ingestion makes it).
+/// The preview folded from (redacted) `text`, fenced as `text` is when it is (the fence of
+/// one answer is one id: the preview had the same markers).
+fn refold_preview(text: &str) -> String {
+    let folded = fold_preview(text);
+    match fence_split(text) {
+        Some((open, _, close)) => format!("{open}{folded}{close}"),
+        None => folded,
+    }
+}
+
+/// Whether `map` is a message whose preview is its text folded (as ingestion makes it), each
+/// inside the answer's fence or neither.
 fn preview_of_text(map: &Map<String, Value>) -> bool {
     match (
         map.get(TEXT_KEY).and_then(Value::as_str),
         map.get(PREVIEW_KEY).and_then(Value::as_str),
     ) {
-        (Some(text), Some(preview)) => fold_preview(text) == preview,
+        (Some(text), Some(preview)) => refold_preview(text) == preview,
         _ => false,
     }
 }
@@ -591,7 +603,7 @@ mod tests {
              "from": {"name": "Ximena Quispe-Mamani", "address": "desk@clinic.example"},
              "attachments": [{"name": "Quispe-Mamani_scan.pdf"}],
              "text": text,
-             "preview": fold_preview(text)},
+             "preview": refold_preview(text)},
         ]});
         p.view(false, &Placeholders::default(), &mut v, None)
             .unwrap();
@@ -607,9 +619,17 @@ mod tests {
             assert!(!s.contains(id), "{id} in {s}");
         }
         let m = &v["messages"][1];
+        // Folded again from the redacted text, inside the same fence as the text.
         assert_eq!(
             m["preview"].as_str().unwrap(),
-            fold_preview(m["text"].as_str().unwrap())
+            refold_preview(m["text"].as_str().unwrap())
+        );
+        assert!(
+            m["preview"]
+                .as_str()
+                .unwrap()
+                .starts_with("<<untrusted:abcdefghijklmnopqrst>>\nPatient: <PERSON_"),
+            "{m}"
         );
         // A preview that is not the text folded is redacted on its own, not replaced.
         let mut w = json!({"profile": "clinic", "text": "Patient Margaret Okafor", "preview": "Okafor (custom)"});

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::server::Hub;
-use super::tools::{DraftResultOut, Reply, queue_draft, tool_answer, wrong_answer as wrong};
+use super::tools::{DraftResultOut, Reply, fenced_answer, queue_draft, wrong_answer as wrong};
 use crate::domain::{Actor, DealSpec, DealStage, KeyDate, Outbound, Query};
 use crate::engine::query::Answer;
 
@@ -88,7 +88,7 @@ pub async fn deals_list(hub: Arc<Hub>, a: DealsListArgs, actor: Actor) -> Result
         all: a.all,
     };
     match hub.read("deals_list", q, actor).await? {
-        Answer::Deals(d) => tool_answer(&d),
+        Answer::Deals(d) => fenced_answer("deals_list", &d),
         other => Err(wrong("deals_list", &other)),
     }
 }
@@ -98,7 +98,7 @@ pub async fn deal_detail(hub: Arc<Hub>, a: DealIdArgs, actor: Actor) -> Result<R
         .read("deal_detail", Query::DealDetail { id: a.id }, actor)
         .await?
     {
-        Answer::Deal(d) => tool_answer(&*d),
+        Answer::Deal(d) => fenced_answer("deal_detail", &*d),
         other => Err(wrong("deal_detail", &other)),
     }
 }
@@ -113,7 +113,7 @@ pub async fn deal_timeline(
         limit: a.limit as usize,
     };
     match hub.read("deal_timeline", q, actor).await? {
-        Answer::DealTimeline(t) => tool_answer(&t),
+        Answer::DealTimeline(t) => fenced_answer("deal_timeline", &t),
         other => Err(wrong("deal_timeline", &other)),
     }
 }
@@ -198,13 +198,18 @@ pub async fn read(hub: &Arc<Hub>, uri: &str, client: &str) -> Result<ReadResourc
         Answer::DealTimeline(t) => t,
         other => return Err(wrong(&tool, &other)),
     };
-    let body = json!({
+    let mut body = json!({
         "profile": detail.deal.profile,
         "deal": detail.deal,
         "messages": detail.messages,
         "timeline": timeline.entries,
         "notice": detail.notice,
     });
+    // The detail's fenced values and the timeline's summaries, under one fence.
+    let fence = super::fence::Fence::for_value(&body);
+    super::fence::fence_paths(&mut body, super::tools::RESOURCE_DEAL_PATHS, &fence);
+    body["fence"] = json!(fence.id());
+    body["notice"] = json!(fence.notice(body["notice"].as_str().unwrap_or_default()));
     let text = serde_json::to_string_pretty(&body)
         .map_err(|e| McpError::internal_error(e.to_string(), None))?;
     Ok(ReadResourceResult::new(vec![

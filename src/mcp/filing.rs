@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::server::Hub;
-use super::tools::{DraftResultOut, Reply, draft_result, tool_answer, wrong_answer};
+use super::tools::{DraftResultOut, Reply, draft_result, fenced_answer, wrong_answer};
 use crate::domain::{Action, Actor, Query};
 use crate::engine::query::Answer;
 
@@ -43,7 +43,7 @@ pub async fn filing_suggestion(
     if a.use_model {
         model_pass(&hub, &mut f, actor).await;
     }
-    tool_answer(&f)
+    fenced_answer("filing_suggestion", &f)
 }
 
 fn no_progress(_: &crate::engine::jobs::JobProgress) {}

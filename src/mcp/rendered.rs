@@ -3,7 +3,8 @@
 //! A message's JSON as the tools give it (`MessageOut`) stays the same while its record does,
 //! yet serialising it, and escaping that JSON again for the result's text copy, was most of an
 //! `inbox_pull`'s CPU. So each message is rendered once into both forms, with the gaps where
-//! this call's fence id goes left open, and kept for the newest messages tools answered with.
+//! this call's fence id goes (two for each value a sender wrote, `mcp::fence`) left open, and
+//! kept for the newest messages tools answered with.
 //!
 //! - A kept rendering is used only for the very record it was made from: the same shared
 //!   record of the inbox's parsed-record cache (`Arc`), never one that merely compares equal
@@ -22,7 +23,7 @@ use std::sync::{Arc, Mutex};
 use rmcp::ErrorData as McpError;
 use serde::Serialize;
 
-use super::fence::Fence;
+use super::fence::{Fence, fence_message};
 use super::tools::{MessageOut, Reply};
 use crate::domain::InboxRecord;
 
@@ -37,48 +38,45 @@ const KEEP_BYTES: usize = 8 << 20;
 /// A rendering larger than this is used once and not kept.
 const KEEP_ONE_BYTES: usize = 256 << 10;
 
-/// One message in both forms, each cut where the fence id goes: `piece 0, id, piece 1, id,
-/// piece 2`.
+/// One message in both forms, each cut where the fence id goes: `piece 0, id, piece 1, id, …`,
+/// two cuts for each fenced value (`mcp::fence::fence_message`).
 pub(crate) struct Rendered {
     /// What it was rendered from (shared with the inbox's parsed-record cache, so the same
     /// record read again is the same pointer; held, so the pointer is never reused meanwhile).
     record: Arc<InboxRecord>,
     /// The message's JSON.
     json: String,
-    json_cuts: [usize; 2],
+    json_cuts: Vec<usize>,
     /// The same JSON escaped as the content of a JSON string (the text copy's form).
     escaped: String,
-    escaped_cuts: [usize; 2],
+    escaped_cuts: Vec<usize>,
 }
 
 impl Rendered {
     fn new(record: Arc<InboxRecord>) -> Result<Rendered, serde_json::Error> {
-        let mut m = MessageOut::from(InboxRecord::clone(&record));
-        let text = std::mem::take(&mut m.text);
-        let empty = serde_json::to_string(&m)?;
-        // The text field's empty value: the first `,"text":""` is the key itself, since a
-        // string value before it cannot hold an unescaped quote.
-        const KEY: &str = ",\"text\":\"";
-        let at = empty
-            .find(",\"text\":\"\"")
-            .ok_or_else(|| serde::ser::Error::custom("a message without its text field"))?
-            + KEY.len();
-        // Fence::wrap's layout: `<<untrusted:ID>>\n{text}\n<</untrusted:ID>>`.
-        let middle = string_content(&format!(">>\n{text}\n<</untrusted:"))?;
-        let json = format!("{}<<untrusted:{middle}>>{}", &empty[..at], &empty[at..]);
-        let cut0 = at + "<<untrusted:".len();
-        let cut1 = cut0 + middle.len();
-        let mut escaped = String::with_capacity(json.len() + json.len() / 8);
-        let e0 = escape_into(&mut escaped, &json[..cut0]);
-        let e1 = e0 + escape_into(&mut escaped, &json[cut0..cut1]);
-        escape_into(&mut escaped, &json[cut1..]);
-        Ok(Rendered {
-            record,
-            json,
-            json_cuts: [cut0, cut1],
-            escaped,
-            escaped_cuts: [e0, e1],
-        })
+        loop {
+            // Rendered with a stand-in fence whose id no fenced value holds, then cut where
+            // the stand-in's id is (letters only: neither form escapes them).
+            let stand_in = Fence::for_records(std::iter::once(&*record));
+            let mut m = MessageOut::from(InboxRecord::clone(&record));
+            let fenced = fence_message(&mut m, &stand_in);
+            let with = serde_json::to_string(&m)?;
+            let mut escaped_with = String::with_capacity(with.len() + with.len() / 8);
+            escape_into(&mut escaped_with, &with);
+            let (json, json_cuts) = cut(&with, stand_in.id());
+            let (escaped, escaped_cuts) = cut(&escaped_with, stand_in.id());
+            // An unfenced value (an id, a meta key) holding the id, or one formed where a
+            // marker meets a value (`\n` then letters): another stand-in.
+            if json_cuts.len() == 2 * fenced && escaped_cuts.len() == 2 * fenced {
+                return Ok(Rendered {
+                    record,
+                    json,
+                    json_cuts,
+                    escaped,
+                    escaped_cuts,
+                });
+            }
+        }
     }
 
     /// Whether this rendering is of `r`: the same shared record (see the module text).
@@ -87,20 +85,37 @@ impl Rendered {
     }
 
     fn bytes(&self) -> usize {
-        self.json.len() + self.escaped.len()
+        self.json.len() + self.escaped.len() + (self.json_cuts.len() + self.escaped_cuts.len()) * 8
     }
 }
 
-fn pieces(out: &mut Vec<u8>, s: &str, [a, b]: [usize; 2], id: &str) {
+/// `s` without the occurrences of `id`, and where each was.
+fn cut(s: &str, id: &str) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(s.len());
+    let mut cuts = Vec::new();
+    let mut last = 0;
+    for (at, _) in s.match_indices(id) {
+        out.push_str(&s[last..at]);
+        cuts.push(out.len());
+        last = at + id.len();
+    }
+    out.push_str(&s[last..]);
+    (out, cuts)
+}
+
+fn pieces(out: &mut Vec<u8>, s: &str, cuts: &[usize], id: &str) {
     let (s, id) = (s.as_bytes(), id.as_bytes());
-    out.extend_from_slice(&s[..a]);
-    out.extend_from_slice(id);
-    out.extend_from_slice(&s[a..b]);
-    out.extend_from_slice(id);
-    out.extend_from_slice(&s[b..]);
+    let mut last = 0;
+    for &c in cuts {
+        out.extend_from_slice(&s[last..c]);
+        out.extend_from_slice(id);
+        last = c;
+    }
+    out.extend_from_slice(&s[last..]);
 }
 
 /// `s` as the content of a JSON string, escaped exactly as serde escapes it.
+#[cfg(test)]
 fn string_content(s: &str) -> Result<String, serde_json::Error> {
     let quoted = serde_json::to_string(s)?;
     Ok(quoted[1..quoted.len() - 1].to_string())
@@ -156,13 +171,13 @@ impl RenderedAnswer {
             .messages
             .iter()
             .map(|m| match form {
-                Form::Json => m.json.len(),
-                Form::Escaped => m.escaped.len(),
+                Form::Json => m.json.len() + m.json_cuts.len() * id,
+                Form::Escaped => m.escaped.len() + m.escaped_cuts.len() * id,
             })
             .sum();
         let n = self.messages.len();
-        // Two fence ids in each message, a comma between messages.
-        outer[0].len() + outer[1].len() + messages + n * 2 * id + n.saturating_sub(1)
+        // A comma between messages.
+        outer[0].len() + outer[1].len() + messages + n.saturating_sub(1)
     }
 
     /// The answer's JSON.
@@ -198,8 +213,8 @@ impl RenderedAnswer {
                 out.push(b',');
             }
             match form {
-                Form::Json => pieces(out, &m.json, m.json_cuts, &self.fence_id),
-                Form::Escaped => pieces(out, &m.escaped, m.escaped_cuts, &self.fence_id),
+                Form::Json => pieces(out, &m.json, &m.json_cuts, &self.fence_id),
+                Form::Escaped => pieces(out, &m.escaped, &m.escaped_cuts, &self.fence_id),
             }
         }
         out.extend_from_slice(outer[1].as_bytes());
@@ -289,7 +304,7 @@ impl Renderings {
 }
 
 /// The typed answer `envelope` (whose message list is empty) with `records` as its messages,
-/// each text inside `fence`: what serde gives for the envelope holding the fenced messages, in
+/// each value a sender wrote inside `fence` (whose id none of them holds: `Fence::for_records`): what serde gives for the envelope holding the fenced messages, in
 /// both forms, each written once when the answer is sent.
 pub(crate) fn answer_with_messages<T: Serialize>(
     renderings: &Renderings,
@@ -384,13 +399,13 @@ pub(crate) mod tests {
         records.iter().cloned().map(Arc::new).collect()
     }
 
-    /// Messages as the tools made them before renderings: each text inside the fence.
+    /// The messages as typed values, fenced one by one: what the renderings must equal.
     fn fenced(records: &[Arc<InboxRecord>], fence: &Fence) -> Vec<MessageOut> {
         records
             .iter()
             .map(|r| {
                 let mut m = MessageOut::from(InboxRecord::clone(r));
-                m.text = fence.wrap(&m.text);
+                fence_message(&mut m, fence);
                 m
             })
             .collect()
@@ -457,11 +472,16 @@ pub(crate) mod tests {
             // The second round is answered from the kept renderings, with another fence.
             let fence = Fence::new();
             let want = serde_forms(&pull_out(fenced(&records, &fence), &fence));
-            assert_eq!(
-                forms(pull(&renderings, &records, &fence)),
-                want,
-                "round {round}"
-            );
+            let got = forms(pull(&renderings, &records, &fence));
+            assert_eq!(got, want, "round {round}");
+            // Every value a sender wrote has its two gaps (the envelope names the id 4 times:
+            // `fence`, and in the notice both markers and the id itself).
+            let values: usize = records
+                .iter()
+                .map(|r| fence_message(&mut MessageOut::from(InboxRecord::clone(r)), &fence))
+                .sum();
+            assert!(values >= 20, "{values}");
+            assert_eq!(got.0.matches(fence.id()).count(), 2 * values + 4);
         }
         assert_eq!(renderings.lock().by_seq.len(), 4);
     }

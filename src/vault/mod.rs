@@ -524,7 +524,27 @@ async fn context(
         .map_err(|e| {
             CallError::Invalid(format!("the message cannot be redacted for this tool: {e}"))
         })?;
-    Ok(json!({"message": msg}))
+    Ok(untrusted_context(msg))
+}
+
+/// The message a tool receives, with what a sender wrote marked: `message` as it is (a program
+/// works on the plain values), and `untrusted`: the fence id, the JSON pointers into `message`
+/// of every value a sender wrote, and the same message with each of those values fenced as
+/// MCP answers fence them (`domain::fence`), ready to hand a model as it is.
+fn untrusted_context(msg: Value) -> Value {
+    use crate::domain::fence::{Fence, fence_message_value, fenced_pointers};
+    let fence = Fence::for_value(&msg);
+    let mut fenced = msg.clone();
+    fence_message_value(&mut fenced, &fence);
+    json!({
+        "untrusted": {
+            "fence": fence.id(),
+            "fields": fenced_pointers(&msg, &fenced),
+            "message": fenced,
+            "notice": fence.notice("the message is untrusted inbound data: a tool that hands it to a model should hand `untrusted.message`, whose fenced values the model can tell from instructions"),
+        },
+        "message": msg,
+    })
 }
 
 /// A call's answer: the tool's output (without `commands`) and what became of each command.

@@ -56,10 +56,20 @@ async def connect(stack: AsyncExitStack, name: str, on_log=None) -> Client:
     )
 
 
+def inside(result, s):
+    """What is inside a value opsdesk fenced with this answer's fence (else the value as is)."""
+    f = result.structured_content["fence"]
+    pre, post = f"<<untrusted:{f}>>\n", f"\n<</untrusted:{f}>>"
+    if isinstance(s, str) and s.startswith(pre) and s.endswith(post):
+        return s[len(pre):-len(post)]
+    return s
+
+
 def subjects(result) -> list:
+    """The subjects of an answer's messages, each inside the answer's fence."""
     if result.is_error:
         fail(f"tool error: {result.content}")
-    return [m.get("subject") for m in result.structured_content["messages"]]
+    return [inside(result, m.get("subject")) for m in result.structured_content["messages"]]
 
 
 async def main() -> None:
@@ -117,7 +127,7 @@ async def main() -> None:
         first = await client.call_tool("inbox_pull", {"limit": 20})
         if subjects(first).count(subject) != 1:
             fail(f"first pull did not return the message once: {subjects(first)}")
-        msg = next(m for m in first.structured_content["messages"] if m["subject"] == subject)
+        msg = next(m for m in first.structured_content["messages"] if inside(first, m["subject"]) == subject)
         if msg.get("untrusted") is not True:
             fail("inbound message is not marked untrusted")
         second = await client.call_tool("inbox_pull", {"limit": 20})

@@ -87,9 +87,17 @@ function addMessage(args) {
   });
 }
 
+// The messages of a pull, each subject taken from inside the answer's fence (a subject not
+// fenced with it stays as it is, and then matches nothing).
 function pulled(res) {
   if (res.isError) fail(`tool error: ${JSON.stringify(res.content)}`);
-  return res.structuredContent.messages;
+  const f = res.structuredContent.fence;
+  const [pre, post] = [`<<untrusted:${f}>>\n`, `\n<</untrusted:${f}>>`];
+  return res.structuredContent.messages.map((m) => {
+    const s = m.subject;
+    const inside = typeof s === "string" && s.startsWith(pre) && s.endsWith(post);
+    return { ...m, subject: inside ? s.slice(pre.length, s.length - post.length) : s };
+  });
 }
 
 const pings = (seen, needle) =>
@@ -187,10 +195,18 @@ async function channel() {
   if (JSON.stringify(keys) !== JSON.stringify(["content", "meta"])) {
     fail(`channel params are not {content, meta}: ${JSON.stringify(push)}`);
   }
-  if (typeof push.content !== "string" || !push.content.includes("Hi") || !push.content.includes("there")) {
+  // The content is the sender's: inside the push's fence (its id in meta.fence).
+  const fence = push.meta?.fence;
+  const [pre, post] = [`<<untrusted:${fence}>>\n`, `\n<</untrusted:${fence}>>`];
+  if (typeof fence !== "string" || !/^[a-z]{20}$/.test(fence)) fail(`channel meta.fence: ${JSON.stringify(push.meta)}`);
+  if (typeof push.content !== "string" || !push.content.startsWith(pre) || !push.content.endsWith(post)) {
+    fail(`channel content is not fenced with meta.fence: ${JSON.stringify(push)}`);
+  }
+  const text = push.content.slice(pre.length, push.content.length - post.length);
+  if (!text.includes("Hi") || !text.includes("there")) {
     fail(`channel content is not the message text: ${JSON.stringify(push.content)}`);
   }
-  if (/<[a-z/!]/i.test(push.content) || push.content.includes("alert(1)") || push.content.includes("color:red")) {
+  if (/<[a-z/!]/i.test(text) || text.includes("alert(1)") || text.includes("color:red")) {
     fail(`channel content carries raw HTML: ${JSON.stringify(push.content)}`);
   }
   const meta = push.meta;

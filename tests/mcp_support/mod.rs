@@ -329,3 +329,40 @@ pub fn add_patient_message(server: &Server) {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// `s` as opsdesk fences a value a sender wrote, with fence id `fence`
+/// (`<<untrusted:ID>>\n…\n<</untrusted:ID>>`).
+pub fn fenced(fence: &str, s: &str) -> String {
+    format!("<<untrusted:{fence}>>\n{s}\n<</untrusted:{fence}>>")
+}
+
+/// What is inside fenced value `s` when it is fenced with `fence` (an answer's `fence`); `None`
+/// when it is not exactly one such value.
+pub fn inside<'a>(fence: &str, s: &'a str) -> Option<&'a str> {
+    s.strip_prefix(&format!("<<untrusted:{fence}>>\n"))?
+        .strip_suffix(&format!("\n<</untrusted:{fence}>>"))
+}
+
+/// `v` with every string fenced with `fence` replaced by what is inside: for tests about what
+/// a value says, not about its fence (the fence has tests of its own).
+pub fn unfence(fence: &str, v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => Value::String(inside(fence, s).unwrap_or(s).to_string()),
+        Value::Array(a) => Value::Array(a.iter().map(|x| unfence(fence, x)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (k.clone(), unfence(fence, x)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// A tool answer's structured content with its fences taken off (see [`unfence`]).
+pub fn unfenced_answer(structured: &serde_json::Value) -> serde_json::Value {
+    let fence = structured["fence"]
+        .as_str()
+        .expect("a fenced answer names its fence");
+    unfence(fence, structured)
+}

@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use super::{Reply, UNTRUSTED_NOTICE, draft_result, tool_answer, tool_error_answer, wrong_answer};
+use super::{
+    Reply, UNTRUSTED_NOTICE, draft_result, fenced_answer, tool_error_answer, wrong_answer,
+};
 use crate::assistant::store::{DeadlineRecord, TriageRecord};
 use crate::domain::{Actor, Query};
 use crate::engine::DeadlinesOfItem;
@@ -192,12 +194,15 @@ pub(super) async fn triage_list(
         limit: a.limit as usize,
     };
     match hub.read("triage_list", q, actor).await? {
-        Answer::Triage(t) => tool_answer(&TriageListOut {
-            items: t.items,
-            untriaged: t.untriaged,
-            waiting: t.waiting,
-            notice: UNTRUSTED_NOTICE.into(),
-        }),
+        Answer::Triage(t) => fenced_answer(
+            "triage_list",
+            &TriageListOut {
+                items: t.items,
+                untriaged: t.untriaged,
+                waiting: t.waiting,
+                notice: UNTRUSTED_NOTICE.into(),
+            },
+        ),
         other => Err(wrong_answer("triage_list", &other)),
     }
 }
@@ -217,12 +222,16 @@ pub(super) async fn triage_classify(
     )
     .await;
     let (progress, items) = items(report);
-    tool_answer(&TriageClassifyOut {
-        progress,
-        items,
-        notice: "triage is stored for the operator; an operator's own triage wins over this one"
-            .into(),
-    })
+    fenced_answer(
+        "triage_classify",
+        &TriageClassifyOut {
+            progress,
+            items,
+            notice:
+                "triage is stored for the operator; an operator's own triage wins over this one"
+                    .into(),
+        },
+    )
 }
 
 pub(super) async fn extraction_deadlines(
@@ -236,12 +245,15 @@ pub(super) async fn extraction_deadlines(
             limit: a.limit as usize,
         };
         return match hub.read("extraction_deadlines", q, actor).await? {
-            Answer::Deadlines(d) => tool_answer(&DeadlinesOut {
-                progress: None,
-                items: vec![],
-                deadlines: d.deadlines,
-                notice: UNTRUSTED_NOTICE.into(),
-            }),
+            Answer::Deadlines(d) => fenced_answer(
+                "extraction_deadlines",
+                &DeadlinesOut {
+                    progress: None,
+                    items: vec![],
+                    deadlines: d.deadlines,
+                    notice: UNTRUSTED_NOTICE.into(),
+                },
+            ),
             other => Err(wrong_answer("extraction_deadlines", &other)),
         };
     }
@@ -255,12 +267,15 @@ pub(super) async fn extraction_deadlines(
     )
     .await;
     let (progress, items) = items(report);
-    tool_answer(&DeadlinesOut {
-        progress: Some(progress),
-        items,
-        deadlines: vec![],
-        notice: UNTRUSTED_NOTICE.into(),
-    })
+    fenced_answer(
+        "extraction_deadlines",
+        &DeadlinesOut {
+            progress: Some(progress),
+            items,
+            deadlines: vec![],
+            notice: UNTRUSTED_NOTICE.into(),
+        },
+    )
 }
 
 pub(super) async fn draft_generate(
