@@ -262,10 +262,18 @@ impl Engine {
         Ok(rec)
     }
 
-    /// Record the audit event of a read: written before the answer goes out (a failing trail
-    /// still refuses the read), made durable by a shared fsync moments later.
-    fn audit_read(&self, ev: AuditEvent) -> Result<(), EngineError> {
-        self.audit_deferred(ev).map(|_| ())
+    /// Record the audit event of a read: linked in order now, written with the other reads of
+    /// its window by the background syncer (one write and one fsync per window, issue 34). A
+    /// trail whose earlier write or fsync failed refuses the read.
+    fn audit_read(&self, mut ev: AuditEvent) -> Result<(), EngineError> {
+        // phiclients: quoted free text is redacted before it enters the trail.
+        self.phi.scrub_audit(&mut ev);
+        let rec = self
+            .audit
+            .append_read(ev)
+            .map_err(|e| EngineError::AuditUnavailable(e.to_string()))?;
+        self.announce(EngineEvent::Audited(Arc::new(rec)));
+        Ok(())
     }
 
     /// Record an audit event that needs to be written before the caller goes on (an append

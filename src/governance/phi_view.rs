@@ -109,16 +109,140 @@ struct HipaaProfile {
 /// applies to text nobody owns) only while such records may exist: when `[classification]`
 /// sends unmatched items there, or once the inbox's marker says one was ever stored
 /// (`store/inbox.rs` `UNASSIGNED_MARKER`) — so removing the section later leaves them
-/// protected, and a config that never has them keeps the identity fast path (one `stat` of the
-/// marker per check until it appears).
+/// protected, and a config that never has them keeps the identity fast path. The marker is
+/// watched (inotify), not stat'ed per check: a read costs no system call for it (issue 34).
 pub struct PhiPolicy {
     hipaa: BTreeMap<String, HipaaProfile>,
     known: BTreeSet<String>,
     unassigned: HipaaProfile,
-    /// Set once unassigned records may exist; never cleared (fail closed).
-    unassigned_live: AtomicBool,
+    /// Set once unassigned records may exist; never cleared (fail closed). Shared with the
+    /// marker's watcher, which sets it.
+    unassigned_live: Arc<AtomicBool>,
     /// The inbox's marker of stored unassigned records (None: only the config decides).
-    marker: Option<PathBuf>,
+    marker: Option<MarkerWatch>,
+}
+
+/// How often the marker is still stat'ed while a watch runs: a safety net for an event the
+/// watcher lost (queue overflow), not the way it is normally noticed.
+const MARKER_RECHECK: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// The watch on the unassigned marker's directory.
+struct MarkerWatch {
+    path: PathBuf,
+    /// `None` when no watch could be started (not Linux, inotify limits): then every check
+    /// stats.
+    watch: Option<Watch>,
+    /// When the marker was last stat'ed, in ms since `since` (monotonic, read without a
+    /// system call through the vDSO).
+    checked_ms: std::sync::atomic::AtomicU64,
+    since: std::time::Instant,
+}
+
+#[cfg(target_os = "linux")]
+type Watch = (inotify::Watches, inotify::WatchDescriptor);
+#[cfg(not(target_os = "linux"))]
+type Watch = std::convert::Infallible;
+
+impl Drop for MarkerWatch {
+    fn drop(&mut self) {
+        // Removing the watch wakes its thread (IN_IGNORED), which then ends.
+        #[cfg(target_os = "linux")]
+        if let Some((mut watches, wd)) = self.watch.take()
+            && let Err(e) = watches.remove(wd)
+        {
+            tracing::debug!("unassigned marker watch already gone: {e}");
+        }
+    }
+}
+
+/// Watch `path`'s directory for its creation (a create, or the rename that `write_atomic`
+/// ends with) on a thread of its own, and set `live` when it appears. Only those events: a
+/// watch on everything (notify's) also wakes on every open and write in the inbox.
+#[cfg(target_os = "linux")]
+fn watch_marker(path: &Path, live: &Arc<AtomicBool>) -> std::io::Result<Watch> {
+    use inotify::{EventMask, Inotify, WatchMask};
+    let mut ino = Inotify::init()?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let wd = ino
+        .watches()
+        .add(dir, WatchMask::CREATE | WatchMask::MOVED_TO)?;
+    let watches = ino.watches();
+    let name = path.file_name().map(|n| n.to_os_string());
+    let probe = path.to_path_buf();
+    let flag = Arc::clone(live);
+    std::thread::Builder::new()
+        .name("phi-marker".into())
+        .spawn(move || {
+            let mut buf = [0u8; 4096];
+            loop {
+                let events = match ino.read_events_blocking(&mut buf) {
+                    Ok(ev) => ev,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        // Without the watch the 100 ms recheck still finds the marker.
+                        tracing::warn!("the unassigned marker's watch stopped: {e}");
+                        return;
+                    }
+                };
+                for ev in events {
+                    if ev.mask.contains(EventMask::IGNORED) {
+                        return; // the watch was removed (the policy dropped) or the dir went
+                    }
+                    let seen = if ev.mask.contains(EventMask::Q_OVERFLOW) {
+                        probe.exists() // events were lost: look at the disk
+                    } else {
+                        ev.name.map(|n| n.to_os_string()) == name
+                    };
+                    if seen {
+                        flag.store(true, Ordering::SeqCst);
+                    }
+                }
+            }
+        })?;
+    Ok((watches, wd))
+}
+
+impl MarkerWatch {
+    /// Watch the marker's directory and set `live` when the marker appears there. Watch first,
+    /// then look: a marker created in between is seen by one or the other.
+    fn start(path: PathBuf, live: &Arc<AtomicBool>) -> MarkerWatch {
+        #[cfg(target_os = "linux")]
+        let watch = match watch_marker(&path, live) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                tracing::warn!(
+                    "cannot watch {} ({e}); checking it on every read instead",
+                    path.display()
+                );
+                None
+            }
+        };
+        #[cfg(not(target_os = "linux"))]
+        let watch = None;
+        if path.exists() {
+            live.store(true, Ordering::SeqCst);
+        }
+        MarkerWatch {
+            path,
+            watch,
+            checked_ms: std::sync::atomic::AtomicU64::new(0),
+            since: std::time::Instant::now(),
+        }
+    }
+
+    /// Whether the marker is on disk, by stat only when there is no watch or the recheck is
+    /// due.
+    fn seen_on_disk(&self) -> bool {
+        if self.watch.is_some() {
+            let now = self.since.elapsed().as_millis() as u64;
+            let last = self.checked_ms.load(Ordering::Relaxed);
+            if now < last + MARKER_RECHECK.as_millis() as u64 {
+                return false;
+            }
+            self.checked_ms.store(now, Ordering::Relaxed);
+        }
+        self.path.exists()
+    }
 }
 
 impl std::fmt::Debug for PhiPolicy {
@@ -174,7 +298,7 @@ impl PhiPolicy {
                 profile: unassigned,
                 redactor: OnceLock::new(),
             },
-            unassigned_live: AtomicBool::new(live),
+            unassigned_live: Arc::new(AtomicBool::new(live)),
             marker: None,
         };
         policy.known.insert(UNASSIGNED.to_string());
@@ -186,16 +310,16 @@ impl PhiPolicy {
     ///
     /// [`UNASSIGNED_MARKER`]: crate::store::inbox::UNASSIGNED_MARKER
     pub fn watching(mut self, marker: PathBuf) -> PhiPolicy {
-        self.marker = Some(marker);
+        self.marker = Some(MarkerWatch::start(marker, &self.unassigned_live));
         self
     }
 
-    /// Whether records of `unassigned` may exist (checked on the disk until they do).
+    /// Whether records of `unassigned` may exist (the watch says so once the marker appears).
     fn unassigned_live(&self) -> bool {
-        if self.unassigned_live.load(Ordering::Relaxed) {
+        if self.unassigned_live.load(Ordering::SeqCst) {
             return true;
         }
-        let seen = self.marker.as_deref().is_some_and(Path::exists);
+        let seen = self.marker.as_ref().is_some_and(MarkerWatch::seen_on_disk);
         if seen {
             self.unassigned_live.store(true, Ordering::Relaxed);
         }
@@ -828,7 +952,16 @@ mod tests {
         let p = PhiPolicy::from_config(&c).watching(marker.clone());
         assert!(!p.is_active(), "nothing stored yet: the identity fast path");
         std::fs::write(&marker, b"x").unwrap();
-        assert!(p.is_active() && p.is_hipaa(UNASSIGNED));
+        // The watch (or the recheck behind it) notices the marker another process wrote.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !p.is_active() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the marker was never noticed"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert!(p.is_hipaa(UNASSIGNED));
         let mut v = json!({
             "items": [{"profile": "unassigned", "text": "Margaret Okafor MRN: 00482913"}],
             "loose": "Margaret Okafor",
@@ -840,6 +973,38 @@ mod tests {
         // Fail closed: once seen, always on (even if the marker goes away).
         std::fs::remove_file(&marker).unwrap();
         assert!(p.is_active());
+    }
+
+    #[test]
+    fn the_marker_is_noticed_by_its_watch_without_a_check_and_at_once_when_already_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join(crate::store::inbox::UNASSIGNED_MARKER);
+        let c = crate::config::Config::from_toml_str(
+            "[profiles.work]\nemail_domains = [\"w.example\"]\n",
+            std::path::Path::new("t.toml"),
+        )
+        .expect("config");
+        let p = PhiPolicy::from_config(&c).watching(marker.clone());
+        assert!(
+            p.marker.as_ref().is_some_and(|m| m.watch.is_some()),
+            "watch started"
+        );
+        std::fs::write(dir.path().join("other.jsonl"), b"x").unwrap();
+        std::fs::write(&marker, b"x").unwrap();
+        // No `is_active` call (no stat): only the watcher can set the flag.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !p.unassigned_live.load(Ordering::SeqCst) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the watch never fired"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let again = PhiPolicy::from_config(&c).watching(marker);
+        assert!(
+            again.is_active(),
+            "a marker already on disk counts from the start"
+        );
     }
 
     #[test]

@@ -20,7 +20,7 @@ use std::fs;
 use std::fs::File;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -44,22 +44,27 @@ const ANCHOR_LEN: usize = 192;
 
 pub struct Audit {
     dir: PathBuf,
-    /// The chain's head as this process last wrote it. Serializes appends within the process
-    /// (the file lock does it across processes).
-    head: Mutex<Option<Head>>,
-    /// The lock file, opened by the first append and kept: reads append a record on every
-    /// call, and an open per record cost more than the append. Flocked only under `head`.
-    lock_file: std::sync::OnceLock<std::fs::File>,
-    /// Group commit and the background syncer for deferred appends.
-    sync: Arc<SyncShared>,
     /// The integrity key: appends mac their records and the anchor, `verify` checks the macs.
     key: Option<Arc<IntegrityKey>>,
+    /// The appending side, shared with the background syncer.
+    w: Arc<Writer>,
 }
 
-/// How long a deferred record may wait for its fsync: appends within this window share one.
+/// How long a deferred or batched record may wait: read records staged within this window are
+/// written together (one `write`) and records written within it share one fsync.
 pub const DEFERRED_SYNC_WINDOW: std::time::Duration = std::time::Duration::from_millis(10);
 
-struct SyncShared {
+/// Appends, group commit and the background syncer (which writes staged read records and
+/// syncs deferred ones once per window).
+struct Writer {
+    dir: PathBuf,
+    key: Option<Arc<IntegrityKey>>,
+    /// The chain as this process knows it, and read records linked but not yet written.
+    /// Serializes appends within the process (the file lock does it across processes).
+    chain: Mutex<Chain>,
+    /// The lock file, opened by the first append and kept (an open per batch would cost more
+    /// than the write). Flocked only under `chain`.
+    lock_file: OnceLock<File>,
     /// How far the current month file is known to be on disk.
     synced: Mutex<Synced>,
     pending: Mutex<Pending>,
@@ -67,14 +72,44 @@ struct SyncShared {
 }
 
 #[derive(Default)]
+struct Chain {
+    /// Where the next record goes; its `seq`/`hash` are the newest record linked, staged or
+    /// written, its `end` what is on file.
+    head: Option<Head>,
+    /// Read records linked in memory (seq, chain hash, mac) in chain order, not yet written.
+    staged: Vec<Staged>,
+}
+
+struct Staged {
+    record: AuditRecord,
+    line: Vec<u8>,
+}
+
+/// Where a batch ended: the file and its length after the write.
+type Written = (Arc<File>, PathBuf, u64);
+
+#[derive(Default)]
 struct Pending {
     /// The newest deferred record's file and end offset, not yet known to be on disk.
     upto: Option<(Arc<File>, PathBuf, u64)>,
-    /// An fsync failed: the trail may have lost records, so every later append is refused.
+    /// An fsync or a batched write failed: the trail may have lost records, so every later
+    /// append is refused.
     failed: Option<String>,
 }
 
-impl SyncShared {
+impl Writer {
+    fn new(dir: PathBuf, key: Option<Arc<IntegrityKey>>) -> Writer {
+        Writer {
+            dir,
+            key,
+            chain: Mutex::new(Chain::default()),
+            lock_file: OnceLock::new(),
+            synced: Mutex::new(Synced::default()),
+            pending: Mutex::new(Pending::default()),
+            syncer: Later::new("audit-sync", DEFERRED_SYNC_WINDOW),
+        }
+    }
+
     /// Make `path` durable at least up to `end`, sharing the fsync with concurrent appenders.
     fn sync_upto(&self, file: &File, path: &Path, end: u64) -> Result<(), StoreError> {
         let mut synced = self.synced.lock().unwrap_or_else(|p| p.into_inner());
@@ -95,9 +130,61 @@ impl SyncShared {
         Ok(())
     }
 
-    /// Sync what deferred appends left pending (the syncer thread, and `Drop`). A failure is
-    /// kept, not retried: it makes every later append fail.
+    /// Refuse while an earlier write or fsync failed (records may be lost: fail closed).
+    fn refuse_if_failed(&self) -> Result<(), StoreError> {
+        match &self
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .failed
+        {
+            Some(why) => Err(StoreError::Rejected(format!(
+                "the audit trail could not be made durable earlier ({why}); fix the disk and restart opsdesk"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Remember that records may be lost: every later append is refused.
+    fn fail(&self, e: &StoreError) {
+        tracing::error!("audit trail: {e}");
+        self.pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .failed = Some(e.to_string());
+    }
+
+    /// Leave a write for the syncer's fsync.
+    fn note_written(&self, (file, path, end): Written) -> Result<(), StoreError> {
+        let mut p = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((f, prev_path, prev_end)) = p.upto.take()
+            && prev_path != path
+        {
+            // A new month file: make the old one durable before forgetting it.
+            drop(p);
+            self.sync_upto(&f, &prev_path, prev_end)?;
+            p = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        }
+        p.upto = Some((file, path, end));
+        Ok(())
+    }
+
+    /// The syncer's work once per window (and `Drop`'s): write the staged read records, then
+    /// sync what is pending. A failure is kept, not retried: it makes every later append fail.
     fn flush_pending(&self) -> FlushResult {
+        let written = {
+            let mut chain = self.chain.lock().unwrap_or_else(|p| p.into_inner());
+            self.write_staged(&mut chain)
+        };
+        let noted = match written {
+            Ok(Some((_, w))) => self.note_written(w),
+            Ok(None) => Ok(()),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = noted {
+            self.fail(&e);
+            return Ok(());
+        }
         let job = self
             .pending
             .lock()
@@ -107,20 +194,259 @@ impl SyncShared {
         if let Some((file, path, end)) = job
             && let Err(e) = self.sync_upto(&file, &path, end)
         {
-            tracing::error!("audit trail: {e}");
-            self.pending
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .failed = Some(e.to_string());
+            self.fail(&e);
         }
         Ok(())
+    }
+
+    /// Link `event` after the newest record this process knows of and stage it (not written).
+    fn stage(&self, chain: &mut Chain, event: AuditEvent) -> Result<AuditRecord, StoreError> {
+        let now = crate::domain::now();
+        let head = match &mut chain.head {
+            Some(h) => h,
+            None => {
+                // The first append (or the first after a failed write): read the head from the
+                // files under the lock.
+                let _lock = HeldLock::exclusive(self.lock_file()?, &self.dir.join(LOCK))?;
+                chain
+                    .head
+                    .insert(self.load_head(&self.dir.join(month_file_name(now)))?)
+            }
+        };
+        let staged = self.link(head.seq, head.hash.clone(), now, event)?;
+        head.seq = staged.record.seq;
+        head.hash = staged.record.hash.clone();
+        let record = staged.record.clone();
+        chain.staged.push(staged);
+        Ok(record)
+    }
+
+    /// The record after (`seq`, `prev`) and its line (mac'd when keyed).
+    fn link(
+        &self,
+        seq: u64,
+        prev: String,
+        ts: time::OffsetDateTime,
+        event: AuditEvent,
+    ) -> Result<Staged, StoreError> {
+        let mut record = AuditRecord {
+            seq: seq + 1,
+            ts,
+            event,
+            prev,
+            hash: String::new(),
+        };
+        let mut body =
+            serde_json::to_value(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        // The same canonical form `record_hash` checks, without copying the map.
+        if let Some(obj) = body.as_object_mut() {
+            obj.remove("hash");
+        }
+        record.hash = chain_hash(&record.prev, &body);
+        let mut line =
+            serde_json::to_vec(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        if let Some(key) = &self.key {
+            line = super::integrity::append_mac_field(
+                line,
+                &key.mac(Label::AuditRecord, record.hash.as_bytes()),
+            );
+        }
+        line.push(b'\n');
+        Ok(Staged { record, line })
+    }
+
+    /// Write every staged record, in order, under one file lock: one `write` per month file
+    /// and one anchor update. If another process appended since (the file no longer ends where
+    /// this process left it), the staged records are linked again after its records. Not
+    /// synced. On error the staged records are gone and the head is read again next time.
+    fn write_staged(
+        &self,
+        chain: &mut Chain,
+    ) -> Result<Option<(AuditRecord, Written)>, StoreError> {
+        if chain.staged.is_empty() {
+            return Ok(None);
+        }
+        let r = self.write_staged_locked(chain);
+        if r.is_err() {
+            chain.head = None;
+        }
+        chain.staged.clear();
+        r.map(Some)
+    }
+
+    fn write_staged_locked(&self, chain: &mut Chain) -> Result<(AuditRecord, Written), StoreError> {
+        let _lock = HeldLock::exclusive(self.lock_file()?, &self.dir.join(LOCK))?;
+        let first_month = self.dir.join(month_file_name(chain.staged[0].record.ts));
+        let mut head = match chain.head.take() {
+            // Nobody else wrote since: the staged links stand.
+            Some(h) if h.still_current() => h,
+            _ => {
+                let h = self.load_head(&first_month)?;
+                let (mut seq, mut hash) = (h.seq, h.hash.clone());
+                for s in chain.staged.iter_mut() {
+                    let event = s.record.event.clone();
+                    *s = self.link(seq, hash, s.record.ts, event)?;
+                    seq = s.record.seq;
+                    hash = s.record.hash.clone();
+                }
+                h
+            }
+        };
+        let mut buf: Vec<u8> = Vec::new();
+        for s in &chain.staged {
+            let month = self.dir.join(month_file_name(s.record.ts));
+            if head.path < month {
+                // A new month begins within the batch: the old file gets what came before,
+                // durably, and the chain goes on in the new one.
+                self.write_at(&mut head, &buf)?;
+                buf.clear();
+                self.sync_upto(&head.file, &head.path, head.end)?;
+                head = self.load_head(&month)?;
+            }
+            buf.extend_from_slice(&s.line);
+        }
+        self.write_at(&mut head, &buf)?;
+        let last = &chain.staged[chain.staged.len() - 1].record;
+        head.seq = last.seq;
+        head.hash = last.hash.clone();
+        // Still under the lock: the anchor never names a record older than one on file.
+        self.write_anchor(&mut head.anchor, last.seq, &last.hash)?;
+        let written = (head.file.clone(), head.path.clone(), head.end);
+        let last = last.clone();
+        chain.head = Some(head);
+        Ok((last, written))
+    }
+
+    /// Append `bytes` at the head's end (its file's length, checked or loaded under the lock).
+    fn write_at(&self, head: &mut Head, bytes: &[u8]) -> Result<(), StoreError> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        append_unsynced_at(&head.file, &head.path, bytes, head.end)?;
+        head.end += bytes.len() as u64;
+        Ok(())
+    }
+    /// Overwrite the anchor in place with one fixed-size write (not fsync'd: after a power
+    /// failure it may name a record the month file lost; `verify` then reports those records
+    /// as missing, which is what they are).
+    fn write_anchor(
+        &self,
+        open: &mut Option<File>,
+        seq: u64,
+        hash: &str,
+    ) -> Result<(), StoreError> {
+        use std::os::unix::fs::FileExt;
+        let path = self.dir.join(ANCHOR);
+        let mut text = match &self.key {
+            Some(key) => format!(
+                "{{\"seq\":{seq},\"hash\":\"{hash}\",\"mac\":\"{}\"}}",
+                key.mac(Label::AuditAnchor, anchor_mac_input(seq, hash).as_bytes())
+            ),
+            None => format!("{{\"seq\":{seq},\"hash\":\"{hash}\"}}"),
+        };
+        while text.len() < ANCHOR_LEN - 1 {
+            text.push(' ');
+        }
+        text.push('\n');
+        let file = match open {
+            Some(f) => f,
+            None => open.insert(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .mode(crate::paths::FILE_MODE)
+                    .open(&path)
+                    .map_err(|e| StoreError::io(&path, "open", e))?,
+            ),
+        };
+        file.write_all_at(text.as_bytes(), 0).map_err(|e| {
+            *open = None; // open it again next time
+            StoreError::io(&path, "write", e)
+        })
+    }
+
+    /// The kept lock file (see `lock_file`), opened on first use. Nothing removes or replaces
+    /// it while opsdesk runs; a data dir restored under a running engine is not supported.
+    fn lock_file(&self) -> Result<&std::fs::File, StoreError> {
+        if let Some(f) = self.lock_file.get() {
+            return Ok(f);
+        }
+        let path = self.dir.join(LOCK);
+        // Callers hold `head`, so no other thread opens it meanwhile.
+        let _ = self.lock_file.set(open_lock_file(&path)?);
+        self.lock_file
+            .get()
+            .ok_or_else(|| StoreError::Rejected("the audit lock file could not be kept".into()))
+    }
+
+    /// Find the head from the files: the newest month file (never an older one than `month`'s
+    /// predecessor, so files stay in chain order if the clock steps back), torn tail repaired.
+    fn load_head(&self, month: &Path) -> Result<Head, StoreError> {
+        let files = month_files(&self.dir)?;
+        let mut target = month.to_path_buf();
+        if let Some(last) = files.last()
+            && *last > target
+        {
+            target = last.clone();
+        }
+        let mut file =
+            open_private_append(&target).map_err(|e| StoreError::io(&target, "open", e))?;
+        repair_torn_tail(&mut file, &target)?;
+        let (seq, hash) = self.head(&files, &target)?;
+        let meta = file
+            .metadata()
+            .map_err(|e| StoreError::io(&target, "stat", e))?;
+        Ok(Head {
+            path: target,
+            file: Arc::new(file),
+            end: meta.len(),
+            ino: meta.ino(),
+            dev: meta.dev(),
+            seq,
+            hash,
+            anchor: None,
+        })
+    }
+
+    /// The last record's seq and hash, looking back through earlier months if needed.
+    fn head(&self, files: &[PathBuf], target: &Path) -> Result<(u64, String), StoreError> {
+        let mut candidates: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+        if !candidates.contains(&target) {
+            candidates.push(target);
+        }
+        for path in candidates.into_iter().rev() {
+            if let Some(line) = last_complete_line(path)? {
+                let v: serde_json::Value =
+                    serde_json::from_slice(&line).map_err(|e| StoreError::Corrupt {
+                        path: path.to_path_buf(),
+                        line: 0,
+                        msg: format!(
+                            "last audit record is unreadable ({e}); run `opsdesk audit verify`"
+                        ),
+                    })?;
+                let seq = v.get("seq").and_then(|s| s.as_u64());
+                let hash = v.get("hash").and_then(|s| s.as_str());
+                return match (seq, hash) {
+                    (Some(s), Some(h)) => Ok((s, h.to_string())),
+                    _ => Err(StoreError::Corrupt {
+                        path: path.to_path_buf(),
+                        line: 0,
+                        msg: "last audit record lacks seq/hash; run `opsdesk audit verify`".into(),
+                    }),
+                };
+            }
+        }
+        Ok((0, GENESIS.to_string()))
     }
 }
 
 impl Drop for Audit {
     fn drop(&mut self) {
-        self.sync.syncer.stop();
-        let _ = self.sync.flush_pending();
+        // Staged read records are written and synced before the handle goes (a clean
+        // shutdown loses none).
+        self.w.syncer.stop();
+        let _ = self.w.flush_pending(); // a failure is logged and kept by `fail`
     }
 }
 
@@ -272,21 +598,33 @@ impl Audit {
         ensure_private_dir(dir).map_err(|e| StoreError::Rejected(format!("{e:#}")))?;
         Ok(Audit {
             dir: dir.to_path_buf(),
-            head: Mutex::new(None),
-            lock_file: std::sync::OnceLock::new(),
-            sync: Arc::new(SyncShared {
-                synced: Mutex::new(Synced::default()),
-                pending: Mutex::new(Pending::default()),
-                syncer: Later::new("audit-sync", DEFERRED_SYNC_WINDOW),
-            }),
             key: None,
+            w: Arc::new(Writer::new(dir.to_path_buf(), None)),
         })
     }
 
     /// Key this trail: appends mac their records, `verify` checks macs. `None` leaves it
     /// unkeyed (a reader without the key; tests of the chain alone).
     pub fn with_key(mut self, key: Option<Arc<IntegrityKey>>) -> Audit {
-        self.key = key;
+        self.key = key.clone();
+        match Arc::get_mut(&mut self.w) {
+            Some(w) => w.key = key,
+            None => {
+                // Appends already started the syncer: settle them, then a keyed writer.
+                self.w.syncer.stop();
+                let _ = self.w.flush_pending(); // a failure is kept in the old writer's state
+                let failed = self
+                    .w
+                    .pending
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .failed
+                    .clone();
+                let w = Writer::new(self.dir.clone(), key);
+                w.pending.lock().unwrap_or_else(|p| p.into_inner()).failed = failed;
+                self.w = Arc::new(w);
+            }
+        }
         self
     }
 
@@ -299,152 +637,98 @@ impl Audit {
         &self.dir
     }
 
-    /// Month files in chain order.
+    /// Month files in chain order (staged read records written first, so readers in this
+    /// process see every record answered so far).
     pub fn files(&self) -> Result<Vec<PathBuf>, StoreError> {
+        self.settle()?;
         month_files(&self.dir)
     }
 
-    /// Append one event to the chain. Returns once the record is on disk.
-    ///
-    /// The record is written under the locks and made durable after them, so callers that
-    /// append at the same time share one fsync (group commit) instead of queueing behind one
-    /// fsync each. No caller returns before its own record is durable.
+    /// Write the staged read records now (not synced: the syncer does that).
+    fn settle(&self) -> Result<(), StoreError> {
+        let written = {
+            let mut chain = self.w.chain.lock().unwrap_or_else(|p| p.into_inner());
+            self.w.write_staged(&mut chain)
+        };
+        let r = match written {
+            Ok(Some((_, w))) => self.w.note_written(w).and_then(|()| self.request_sync()),
+            Ok(None) => Ok(()),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = &r {
+            self.w.fail(e);
+        }
+        r
+    }
+
+    fn request_sync(&self) -> Result<(), StoreError> {
+        self.w
+            .syncer
+            .request(&self.w, |w| &w.syncer, Writer::flush_pending)
+            .map_err(StoreError::Rejected)
+    }
+
     /// Append a record and return once it is on disk (state changes: drafts, decisions,
-    /// provider changes, refusals).
+    /// provider changes, refusals). Staged read records are written before it, in the same
+    /// write. The record is written under the locks and made durable after them, so callers
+    /// that append at the same time share one fsync (group commit).
     pub fn append(&self, event: AuditEvent) -> Result<AuditRecord, StoreError> {
-        let (record, file, path, end) = self.write(event)?;
-        self.sync.sync_upto(&file, &path, end)?;
+        let (record, written) = self.write(event)?;
+        let (file, path, end) = written;
+        self.w.sync_upto(&file, &path, end)?;
         Ok(record)
     }
 
     /// Append a record and return once it is written (so a full disk or a broken trail still
     /// refuses the call); the fsync follows within `DEFERRED_SYNC_WINDOW`, shared with other
-    /// records. For reads, whose record a process crash cannot lose (the kernel holds it) and
-    /// whose callers should not each wait for the disk.
+    /// records. For records whose caller must stop if the trail fails (the LLM router's) but
+    /// should not wait for the disk.
     pub fn append_deferred(&self, event: AuditEvent) -> Result<AuditRecord, StoreError> {
-        let (record, file, path, end) = self.write(event)?;
-        let mut p = self.sync.pending.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((f, prev_path, prev_end)) = p.upto.take()
-            && prev_path != path
-        {
-            // A new month file: make the old one durable before forgetting it.
-            drop(p);
-            self.sync.sync_upto(&f, &prev_path, prev_end)?;
-            p = self.sync.pending.lock().unwrap_or_else(|p| p.into_inner());
-        }
-        p.upto = Some((file, path, end));
-        drop(p);
-        self.sync
-            .syncer
-            .request(&self.sync, |s| &s.syncer, SyncShared::flush_pending)
-            .map_err(StoreError::Rejected)?;
+        let (record, written) = self.write(event)?;
+        self.w.note_written(written)?;
+        self.request_sync()?;
         Ok(record)
     }
 
-    /// Link and write one record (not yet synced).
-    fn write(
-        &self,
-        event: AuditEvent,
-    ) -> Result<(AuditRecord, Arc<File>, PathBuf, u64), StoreError> {
-        if let Some(why) = &self
-            .sync
-            .pending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .failed
-        {
-            return Err(StoreError::Rejected(format!(
-                "the audit trail could not be made durable earlier ({why}); fix the disk and restart opsdesk"
-            )));
-        }
-        let mut cached = self.head.lock().unwrap_or_else(|p| p.into_inner());
-        let _lock = HeldLock::exclusive(self.lock_file()?, &self.dir.join(LOCK))?;
-        let now = crate::domain::now();
-        let month = self.dir.join(month_file_name(now));
-        let fresh = match cached.take() {
-            // Same month and nobody else wrote since: no need to look at the files.
-            Some(h) if h.path >= month && h.still_current() => h,
-            _ => self.load_head(&month)?,
+    /// Stage a read's record: linked now (seq, chain hash, mac), in order, and written by the
+    /// syncer with the others of its window in one `write`, then synced. Refused while an
+    /// earlier write or fsync failed. A crash loses at most the records of one window; another
+    /// process appending meanwhile makes the batch link after its records (the seq returned
+    /// here is then not the one on file).
+    pub fn append_read(&self, event: AuditEvent) -> Result<AuditRecord, StoreError> {
+        self.w.refuse_if_failed()?;
+        let record = {
+            let mut chain = self.w.chain.lock().unwrap_or_else(|p| p.into_inner());
+            self.w.stage(&mut chain, event)?
         };
-        let head = cached.insert(fresh);
-        let mut record = AuditRecord {
-            seq: head.seq + 1,
-            ts: now,
-            event,
-            prev: head.hash.clone(),
-            hash: String::new(),
-        };
-        let mut body =
-            serde_json::to_value(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
-        // The same canonical form `record_hash` checks, without copying the map.
-        if let Some(obj) = body.as_object_mut() {
-            obj.remove("hash");
-        }
-        record.hash = chain_hash(&record.prev, &body);
-        let mut line =
-            serde_json::to_vec(&record).map_err(|e| StoreError::Rejected(e.to_string()))?;
-        if let Some(key) = &self.key {
-            line = super::integrity::append_mac_field(
-                line,
-                &key.mac(Label::AuditRecord, record.hash.as_bytes()),
-            );
-        }
-        line.push(b'\n');
-        // `head.end` is the file's length: just checked (or loaded) under the lock.
-        if let Err(e) = append_unsynced_at(&head.file, &head.path, &line, head.end) {
-            *cached = None; // re-read the files next time
-            return Err(e);
-        }
-        head.end += line.len() as u64;
-        head.seq = record.seq;
-        head.hash = record.hash.clone();
-        // Still under the lock: the anchor never names a record older than one on file.
-        self.write_anchor(&mut head.anchor, record.seq, &record.hash)?;
-        Ok((record, head.file.clone(), head.path.clone(), head.end))
+        self.request_sync()?;
+        Ok(record)
     }
 
-    /// Overwrite the anchor in place with one fixed-size write (not fsync'd: after a power
-    /// failure it may name a record the month file lost; `verify` then reports those records
-    /// as missing, which is what they are).
-    fn write_anchor(
-        &self,
-        open: &mut Option<File>,
-        seq: u64,
-        hash: &str,
-    ) -> Result<(), StoreError> {
-        use std::os::unix::fs::FileExt;
-        let path = self.dir.join(ANCHOR);
-        let mut text = match &self.key {
-            Some(key) => format!(
-                "{{\"seq\":{seq},\"hash\":\"{hash}\",\"mac\":\"{}\"}}",
-                key.mac(Label::AuditAnchor, anchor_mac_input(seq, hash).as_bytes())
-            ),
-            None => format!("{{\"seq\":{seq},\"hash\":\"{hash}\"}}"),
-        };
-        while text.len() < ANCHOR_LEN - 1 {
-            text.push(' ');
+    /// Link and write one record after the staged ones (not yet synced).
+    fn write(&self, event: AuditEvent) -> Result<(AuditRecord, Written), StoreError> {
+        self.w.refuse_if_failed()?;
+        let mut chain = self.w.chain.lock().unwrap_or_else(|p| p.into_inner());
+        self.w.stage(&mut chain, event)?;
+        let batch = chain.staged.len();
+        match self.w.write_staged(&mut chain) {
+            Ok(Some(x)) => Ok(x),
+            Ok(None) => Err(StoreError::Rejected(
+                "the audit record was not staged".into(),
+            )),
+            Err(e) => {
+                if batch > 1 {
+                    // Staged read records went down with it.
+                    self.w.fail(&e);
+                }
+                Err(e)
+            }
         }
-        text.push('\n');
-        let file = match open {
-            Some(f) => f,
-            None => open.insert(
-                std::fs::OpenOptions::new()
-                    .write(true)
-                    .create(true)
-                    .truncate(false)
-                    .mode(crate::paths::FILE_MODE)
-                    .open(&path)
-                    .map_err(|e| StoreError::io(&path, "open", e))?,
-            ),
-        };
-        file.write_all_at(text.as_bytes(), 0).map_err(|e| {
-            *open = None; // open it again next time
-            StoreError::io(&path, "write", e)
-        })
     }
 
     /// The anchored head, if an anchor was ever written.
     pub fn anchor(&self) -> Result<Option<Anchor>, StoreError> {
+        self.settle()?;
         let path = self.dir.join(ANCHOR);
         let text = match fs::read_to_string(&path) {
             Ok(t) => t,
@@ -458,80 +742,6 @@ impl Audit {
                 line: 1,
                 msg: format!("the audit anchor is unreadable ({e})"),
             })
-    }
-
-    /// The kept lock file (see `lock_file`), opened on first use. Nothing removes or replaces
-    /// it while opsdesk runs; a data dir restored under a running engine is not supported.
-    fn lock_file(&self) -> Result<&std::fs::File, StoreError> {
-        if let Some(f) = self.lock_file.get() {
-            return Ok(f);
-        }
-        let path = self.dir.join(LOCK);
-        // Callers hold `head`, so no other thread opens it meanwhile.
-        let _ = self.lock_file.set(open_lock_file(&path)?);
-        self.lock_file
-            .get()
-            .ok_or_else(|| StoreError::Rejected("the audit lock file could not be kept".into()))
-    }
-
-    /// Find the head from the files: the newest month file (never an older one than `month`'s
-    /// predecessor, so files stay in chain order if the clock steps back), torn tail repaired.
-    fn load_head(&self, month: &Path) -> Result<Head, StoreError> {
-        let files = self.files()?;
-        let mut target = month.to_path_buf();
-        if let Some(last) = files.last()
-            && *last > target
-        {
-            target = last.clone();
-        }
-        let mut file =
-            open_private_append(&target).map_err(|e| StoreError::io(&target, "open", e))?;
-        repair_torn_tail(&mut file, &target)?;
-        let (seq, hash) = self.head(&files, &target)?;
-        let meta = file
-            .metadata()
-            .map_err(|e| StoreError::io(&target, "stat", e))?;
-        Ok(Head {
-            path: target,
-            file: Arc::new(file),
-            end: meta.len(),
-            ino: meta.ino(),
-            dev: meta.dev(),
-            seq,
-            hash,
-            anchor: None,
-        })
-    }
-
-    /// The last record's seq and hash, looking back through earlier months if needed.
-    fn head(&self, files: &[PathBuf], target: &Path) -> Result<(u64, String), StoreError> {
-        let mut candidates: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
-        if !candidates.contains(&target) {
-            candidates.push(target);
-        }
-        for path in candidates.into_iter().rev() {
-            if let Some(line) = last_complete_line(path)? {
-                let v: serde_json::Value =
-                    serde_json::from_slice(&line).map_err(|e| StoreError::Corrupt {
-                        path: path.to_path_buf(),
-                        line: 0,
-                        msg: format!(
-                            "last audit record is unreadable ({e}); run `opsdesk audit verify`"
-                        ),
-                    })?;
-                let seq = v.get("seq").and_then(|s| s.as_u64());
-                let hash = v.get("hash").and_then(|s| s.as_str());
-                return match (seq, hash) {
-                    (Some(s), Some(h)) => Ok((s, h.to_string())),
-                    _ => Err(StoreError::Corrupt {
-                        path: path.to_path_buf(),
-                        line: 0,
-                        msg: "last audit record lacks seq/hash; run `opsdesk audit verify`".into(),
-                    }),
-                };
-            }
-        }
-        Ok((0, GENESIS.to_string()))
     }
 
     /// Recompute the whole chain.
@@ -843,6 +1053,7 @@ impl Audit {
         path: &Path,
         offset: u64,
     ) -> Result<(Vec<AuditRecord>, u64), StoreError> {
+        self.settle()?;
         let mut out = Vec::new();
         let mut end = offset;
         let lines = match Lines::open(path, offset) {
@@ -875,9 +1086,38 @@ mod sync_tests {
         let audit = Audit::open(dir.path()).unwrap();
         let ev = || AuditEvent::new("inbox.pull", Actor::Console, AuditOutcome::Ok);
         audit.append_deferred(ev()).unwrap();
-        audit.sync.pending.lock().unwrap().failed = Some("fsync: Input/output error".into());
-        for r in [audit.append(ev()), audit.append_deferred(ev())] {
+        audit.w.pending.lock().unwrap().failed = Some("fsync: Input/output error".into());
+        for r in [
+            audit.append(ev()),
+            audit.append_deferred(ev()),
+            audit.append_read(ev()),
+        ] {
             let e = r.expect_err("a trail that may have lost records must refuse");
+            assert!(e.to_string().contains("could not be made durable"), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_failed_batch_write_refuses_every_later_read_and_append() {
+        let dir = tempfile::tempdir().unwrap();
+        let audit = Audit::open(dir.path()).unwrap();
+        let ev = || AuditEvent::new("status", Actor::Console, AuditOutcome::Ok);
+        audit.append(ev()).unwrap();
+        audit.append_read(ev()).unwrap();
+        {
+            // The head's file handle replaced by a read-only one of the same file: the batch's
+            // write fails as on a disk that refuses writes.
+            let mut chain = audit.w.chain.lock().unwrap();
+            let head = chain.head.as_mut().unwrap();
+            head.file = Arc::new(File::open(&head.path).unwrap());
+        }
+        audit.w.flush_pending().unwrap();
+        for r in [
+            audit.append_read(ev()),
+            audit.append(ev()),
+            audit.append_deferred(ev()),
+        ] {
+            let e = r.expect_err("a trail that lost read records must refuse");
             assert!(e.to_string().contains("could not be made durable"), "{e}");
         }
     }
