@@ -129,85 +129,38 @@ const MARKER_RECHECK: std::time::Duration = std::time::Duration::from_millis(100
 /// The watch on the unassigned marker's directory.
 struct MarkerWatch {
     path: PathBuf,
-    /// `None` when no watch could be started (not Linux, inotify limits): then every check
-    /// stats.
-    watch: Option<Watch>,
+    /// `None` when no watch could be started (inotify limits): then every check stats.
+    watcher: Option<notify::RecommendedWatcher>,
     /// When the marker was last stat'ed, in ms since `since` (monotonic, read without a
     /// system call through the vDSO).
     checked_ms: std::sync::atomic::AtomicU64,
     since: std::time::Instant,
 }
 
-#[cfg(target_os = "linux")]
-type Watch = (inotify::Watches, inotify::WatchDescriptor);
-#[cfg(not(target_os = "linux"))]
-type Watch = std::convert::Infallible;
-
-impl Drop for MarkerWatch {
-    fn drop(&mut self) {
-        // Removing the watch wakes its thread (IN_IGNORED), which then ends.
-        #[cfg(target_os = "linux")]
-        if let Some((mut watches, wd)) = self.watch.take()
-            && let Err(e) = watches.remove(wd)
-        {
-            tracing::debug!("unassigned marker watch already gone: {e}");
-        }
-    }
-}
-
-/// Watch `path`'s directory for its creation (a create, or the rename that `write_atomic`
-/// ends with) on a thread of its own, and set `live` when it appears. Only those events: a
-/// watch on everything (notify's) also wakes on every open and write in the inbox.
-#[cfg(target_os = "linux")]
-fn watch_marker(path: &Path, live: &Arc<AtomicBool>) -> std::io::Result<Watch> {
-    use inotify::{EventMask, Inotify, WatchMask};
-    let mut ino = Inotify::init()?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let wd = ino
-        .watches()
-        .add(dir, WatchMask::CREATE | WatchMask::MOVED_TO)?;
-    let watches = ino.watches();
-    let name = path.file_name().map(|n| n.to_os_string());
-    let probe = path.to_path_buf();
-    let flag = Arc::clone(live);
-    std::thread::Builder::new()
-        .name("phi-marker".into())
-        .spawn(move || {
-            let mut buf = [0u8; 4096];
-            loop {
-                let events = match ino.read_events_blocking(&mut buf) {
-                    Ok(ev) => ev,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(e) => {
-                        // Without the watch the 100 ms recheck still finds the marker.
-                        tracing::warn!("the unassigned marker's watch stopped: {e}");
-                        return;
-                    }
-                };
-                for ev in events {
-                    if ev.mask.contains(EventMask::IGNORED) {
-                        return; // the watch was removed (the policy dropped) or the dir went
-                    }
-                    let seen = if ev.mask.contains(EventMask::Q_OVERFLOW) {
-                        probe.exists() // events were lost: look at the disk
-                    } else {
-                        ev.name.map(|n| n.to_os_string()) == name
-                    };
-                    if seen {
-                        flag.store(true, Ordering::SeqCst);
-                    }
-                }
-            }
-        })?;
-    Ok((watches, wd))
-}
-
 impl MarkerWatch {
     /// Watch the marker's directory and set `live` when the marker appears there. Watch first,
     /// then look: a marker created in between is seen by one or the other.
     fn start(path: PathBuf, live: &Arc<AtomicBool>) -> MarkerWatch {
-        #[cfg(target_os = "linux")]
-        let watch = match watch_marker(&path, live) {
+        use notify::Watcher;
+        let name = path.file_name().map(|n| n.to_os_string());
+        let flag = Arc::clone(live);
+        let probe = path.clone();
+        let watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+            let seen = match res {
+                Ok(ev) => ev.paths.iter().any(|p| p.file_name() == name.as_deref()),
+                // A lost or garbled event: look at the disk instead.
+                Err(_) => probe.exists(),
+            };
+            if seen {
+                flag.store(true, Ordering::SeqCst);
+            }
+        })
+        .and_then(|mut w| {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            w.watch(dir, notify::RecursiveMode::NonRecursive)
+                .map(|()| w)
+        });
+        let watcher = match watcher {
             Ok(w) => Some(w),
             Err(e) => {
                 tracing::warn!(
@@ -217,14 +170,12 @@ impl MarkerWatch {
                 None
             }
         };
-        #[cfg(not(target_os = "linux"))]
-        let watch = None;
         if path.exists() {
             live.store(true, Ordering::SeqCst);
         }
         MarkerWatch {
             path,
-            watch,
+            watcher,
             checked_ms: std::sync::atomic::AtomicU64::new(0),
             since: std::time::Instant::now(),
         }
@@ -233,7 +184,7 @@ impl MarkerWatch {
     /// Whether the marker is on disk, by stat only when there is no watch or the recheck is
     /// due.
     fn seen_on_disk(&self) -> bool {
-        if self.watch.is_some() {
+        if self.watcher.is_some() {
             let now = self.since.elapsed().as_millis() as u64;
             let last = self.checked_ms.load(Ordering::Relaxed);
             if now < last + MARKER_RECHECK.as_millis() as u64 {
@@ -986,7 +937,7 @@ mod tests {
         .expect("config");
         let p = PhiPolicy::from_config(&c).watching(marker.clone());
         assert!(
-            p.marker.as_ref().is_some_and(|m| m.watch.is_some()),
+            p.marker.as_ref().is_some_and(|m| m.watcher.is_some()),
             "watch started"
         );
         std::fs::write(dir.path().join("other.jsonl"), b"x").unwrap();
