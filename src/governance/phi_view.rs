@@ -109,91 +109,16 @@ struct HipaaProfile {
 /// applies to text nobody owns) only while such records may exist: when `[classification]`
 /// sends unmatched items there, or once the inbox's marker says one was ever stored
 /// (`store/inbox.rs` `UNASSIGNED_MARKER`) — so removing the section later leaves them
-/// protected, and a config that never has them keeps the identity fast path. The marker is
-/// watched (inotify), not stat'ed per check: a read costs no system call for it (issue 34).
+/// protected, and a config that never has them keeps the identity fast path (one `stat` of the
+/// marker per check until it appears).
 pub struct PhiPolicy {
     hipaa: BTreeMap<String, HipaaProfile>,
     known: BTreeSet<String>,
     unassigned: HipaaProfile,
-    /// Set once unassigned records may exist; never cleared (fail closed). Shared with the
-    /// marker's watcher, which sets it.
-    unassigned_live: Arc<AtomicBool>,
+    /// Set once unassigned records may exist; never cleared (fail closed).
+    unassigned_live: AtomicBool,
     /// The inbox's marker of stored unassigned records (None: only the config decides).
-    marker: Option<MarkerWatch>,
-}
-
-/// How often the marker is still stat'ed while a watch runs: a safety net for an event the
-/// watcher lost (queue overflow), not the way it is normally noticed.
-const MARKER_RECHECK: std::time::Duration = std::time::Duration::from_millis(100);
-
-/// The watch on the unassigned marker's directory.
-struct MarkerWatch {
-    path: PathBuf,
-    /// `None` when no watch could be started (inotify limits): then every check stats.
-    watcher: Option<notify::RecommendedWatcher>,
-    /// When the marker was last stat'ed, in ms since `since` (monotonic, read without a
-    /// system call through the vDSO).
-    checked_ms: std::sync::atomic::AtomicU64,
-    since: std::time::Instant,
-}
-
-impl MarkerWatch {
-    /// Watch the marker's directory and set `live` when the marker appears there. Watch first,
-    /// then look: a marker created in between is seen by one or the other.
-    fn start(path: PathBuf, live: &Arc<AtomicBool>) -> MarkerWatch {
-        use notify::Watcher;
-        let name = path.file_name().map(|n| n.to_os_string());
-        let flag = Arc::clone(live);
-        let probe = path.clone();
-        let watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-            let seen = match res {
-                Ok(ev) => ev.paths.iter().any(|p| p.file_name() == name.as_deref()),
-                // A lost or garbled event: look at the disk instead.
-                Err(_) => probe.exists(),
-            };
-            if seen {
-                flag.store(true, Ordering::SeqCst);
-            }
-        })
-        .and_then(|mut w| {
-            let dir = path.parent().unwrap_or(Path::new("."));
-            w.watch(dir, notify::RecursiveMode::NonRecursive)
-                .map(|()| w)
-        });
-        let watcher = match watcher {
-            Ok(w) => Some(w),
-            Err(e) => {
-                tracing::warn!(
-                    "cannot watch {} ({e}); checking it on every read instead",
-                    path.display()
-                );
-                None
-            }
-        };
-        if path.exists() {
-            live.store(true, Ordering::SeqCst);
-        }
-        MarkerWatch {
-            path,
-            watcher,
-            checked_ms: std::sync::atomic::AtomicU64::new(0),
-            since: std::time::Instant::now(),
-        }
-    }
-
-    /// Whether the marker is on disk, by stat only when there is no watch or the recheck is
-    /// due.
-    fn seen_on_disk(&self) -> bool {
-        if self.watcher.is_some() {
-            let now = self.since.elapsed().as_millis() as u64;
-            let last = self.checked_ms.load(Ordering::Relaxed);
-            if now < last + MARKER_RECHECK.as_millis() as u64 {
-                return false;
-            }
-            self.checked_ms.store(now, Ordering::Relaxed);
-        }
-        self.path.exists()
-    }
+    marker: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for PhiPolicy {
@@ -249,7 +174,7 @@ impl PhiPolicy {
                 profile: unassigned,
                 redactor: OnceLock::new(),
             },
-            unassigned_live: Arc::new(AtomicBool::new(live)),
+            unassigned_live: AtomicBool::new(live),
             marker: None,
         };
         policy.known.insert(UNASSIGNED.to_string());
@@ -261,16 +186,16 @@ impl PhiPolicy {
     ///
     /// [`UNASSIGNED_MARKER`]: crate::store::inbox::UNASSIGNED_MARKER
     pub fn watching(mut self, marker: PathBuf) -> PhiPolicy {
-        self.marker = Some(MarkerWatch::start(marker, &self.unassigned_live));
+        self.marker = Some(marker);
         self
     }
 
-    /// Whether records of `unassigned` may exist (the watch says so once the marker appears).
+    /// Whether records of `unassigned` may exist (checked on the disk until they do).
     fn unassigned_live(&self) -> bool {
-        if self.unassigned_live.load(Ordering::SeqCst) {
+        if self.unassigned_live.load(Ordering::Relaxed) {
             return true;
         }
-        let seen = self.marker.as_ref().is_some_and(MarkerWatch::seen_on_disk);
+        let seen = self.marker.as_deref().is_some_and(Path::exists);
         if seen {
             self.unassigned_live.store(true, Ordering::Relaxed);
         }
@@ -903,16 +828,7 @@ mod tests {
         let p = PhiPolicy::from_config(&c).watching(marker.clone());
         assert!(!p.is_active(), "nothing stored yet: the identity fast path");
         std::fs::write(&marker, b"x").unwrap();
-        // The watch (or the recheck behind it) notices the marker another process wrote.
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while !p.is_active() {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the marker was never noticed"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-        assert!(p.is_hipaa(UNASSIGNED));
+        assert!(p.is_active() && p.is_hipaa(UNASSIGNED));
         let mut v = json!({
             "items": [{"profile": "unassigned", "text": "Margaret Okafor MRN: 00482913"}],
             "loose": "Margaret Okafor",
@@ -924,38 +840,6 @@ mod tests {
         // Fail closed: once seen, always on (even if the marker goes away).
         std::fs::remove_file(&marker).unwrap();
         assert!(p.is_active());
-    }
-
-    #[test]
-    fn the_marker_is_noticed_by_its_watch_without_a_check_and_at_once_when_already_there() {
-        let dir = tempfile::tempdir().unwrap();
-        let marker = dir.path().join(crate::store::inbox::UNASSIGNED_MARKER);
-        let c = crate::config::Config::from_toml_str(
-            "[profiles.work]\nemail_domains = [\"w.example\"]\n",
-            std::path::Path::new("t.toml"),
-        )
-        .expect("config");
-        let p = PhiPolicy::from_config(&c).watching(marker.clone());
-        assert!(
-            p.marker.as_ref().is_some_and(|m| m.watcher.is_some()),
-            "watch started"
-        );
-        std::fs::write(dir.path().join("other.jsonl"), b"x").unwrap();
-        std::fs::write(&marker, b"x").unwrap();
-        // No `is_active` call (no stat): only the watcher can set the flag.
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while !p.unassigned_live.load(Ordering::SeqCst) {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the watch never fired"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-        let again = PhiPolicy::from_config(&c).watching(marker);
-        assert!(
-            again.is_active(),
-            "a marker already on disk counts from the start"
-        );
     }
 
     #[test]
