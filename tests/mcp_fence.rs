@@ -9,15 +9,11 @@
 
 mod mcp_support;
 
-use std::process::Stdio;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-use mcp_support::{BIN, Server};
+use mcp_support::Server;
+use mcp_support::stdio::{Recorder, spawn_stdio, wait_for};
+use rmcp::RoleClient;
 use rmcp::model::*;
-use rmcp::service::{NotificationContext, RunningService};
-use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::service::RunningService;
 use serde_json::{Value, json};
 
 /// A closing marker a sender can write: it guesses at an id it cannot know.
@@ -48,66 +44,8 @@ Content-Disposition: attachment; filename=\"{ORDER}.txt\"\r\n\
     )
 }
 
-#[derive(Clone, Default)]
-struct Recorder {
-    logs: Arc<Mutex<Vec<Value>>>,
-    channel: Arc<Mutex<Vec<Value>>>,
-}
-
-impl ClientHandler for Recorder {
-    fn get_info(&self) -> ClientConfig {
-        ClientConfig::new(
-            ClientCapabilities::default(),
-            Implementation::new("claude-code", "0.0.1"),
-        )
-    }
-    async fn on_logging_message(
-        &self,
-        p: LoggingMessageNotificationParam,
-        _c: NotificationContext<RoleClient>,
-    ) {
-        self.logs.lock().unwrap().push(p.data);
-    }
-    async fn on_custom_notification(
-        &self,
-        n: CustomNotification,
-        _c: NotificationContext<RoleClient>,
-    ) {
-        if n.method == "notifications/claude/channel" {
-            self.channel
-                .lock()
-                .unwrap()
-                .push(n.params.unwrap_or(Value::Null));
-        }
-    }
-}
-
-async fn connect(data_dir: &std::path::Path, me: Recorder) -> RunningService<RoleClient, Recorder> {
-    let cmd = tokio::process::Command::new(BIN).configure(|c| {
-        c.arg("--data-dir")
-            .arg(data_dir)
-            .env("XDG_CONFIG_HOME", data_dir.with_file_name("xdg"))
-            .args(["serve", "--stdio"])
-            .env_remove("OPSDESK_TOKEN")
-            .env("OPSDESK_LOG", "warn");
-    });
-    let (transport, _stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn opsdesk serve --stdio");
-    tokio::time::timeout(Duration::from_secs(60), me.serve(transport))
-        .await
-        .expect("stdio handshake within 60 s")
-        .expect("stdio handshake")
-}
-
 async fn call(client: &RunningService<RoleClient, Recorder>, tool: &str, args: Value) -> Value {
-    let params = CallToolRequestParams::new(tool.to_string())
-        .with_arguments(args.as_object().cloned().unwrap_or_default());
-    let r = tokio::time::timeout(Duration::from_secs(60), client.call_tool(params))
-        .await
-        .expect("tool call within 60 s")
-        .expect("tool call");
+    let r = mcp_support::stdio::call_tool(client, tool, args).await;
     assert_ne!(r.is_error, Some(true), "{tool}: {r:?}");
     let structured = r.structured_content.clone().expect("structured content");
     // Both copies are one value: the text copy parses to the structured content.
@@ -166,14 +104,6 @@ fn hostile_inside(what: &str, fence: &str, value: &Value) {
     );
 }
 
-async fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !cond() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 #[test]
 fn every_value_a_sender_wrote_reaches_the_client_inside_the_answers_fence() {
     let server = Server::start(&[], Some("[profiles.work]\nsources = [\"spool\"]\n"));
@@ -183,8 +113,8 @@ fn every_value_a_sender_wrote_reaches_the_client_inside_the_answers_fence() {
         .build()
         .unwrap();
     rt.block_on(async {
-        let me = Recorder::default();
-        let client = connect(&server.data_dir, me.clone()).await;
+        let me = Recorder::named("claude-code");
+        let client = spawn_stdio(me.clone(), &server.data_dir, &[]).await;
         client
             .set_level(SetLevelRequestParams::new(LoggingLevel::Debug))
             .await
@@ -197,7 +127,7 @@ fn every_value_a_sender_wrote_reaches_the_client_inside_the_answers_fence() {
 
         // Pushes: the log ping's sender and summary, the channel's content and user.
         let logs = me.logs.clone();
-        wait_for("the inbox log ping", || {
+        wait_for("the inbox log ping", 60, || {
             logs.lock()
                 .unwrap()
                 .iter()
@@ -215,7 +145,7 @@ fn every_value_a_sender_wrote_reaches_the_client_inside_the_answers_fence() {
         hostile_inside("ping.from", f, &ping["from"]);
         hostile_inside("ping.summary", f, &ping["summary"]);
         let channel = me.channel.clone();
-        wait_for("the claude/channel push", || {
+        wait_for("the claude/channel push", 60, || {
             !channel.lock().unwrap().is_empty()
         })
         .await;

@@ -5,51 +5,12 @@
 
 mod mcp_support;
 
-use std::process::Stdio;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcp_support::{BIN, Server};
+use mcp_support::Server;
+use mcp_support::stdio::{Recorder, call_tool, spawn_stdio, wait_for};
 use rmcp::model::*;
-use rmcp::service::{NotificationContext, RunningService};
-use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
-
-#[derive(Clone, Default)]
-struct Recorder {
-    name: String,
-    logs: Arc<Mutex<Vec<Value>>>,
-    channel: Arc<Mutex<Vec<Value>>>,
-}
-
-impl ClientHandler for Recorder {
-    fn get_info(&self) -> ClientConfig {
-        ClientConfig::new(
-            ClientCapabilities::default(),
-            Implementation::new(self.name.clone(), "0.0.1"),
-        )
-    }
-    async fn on_logging_message(
-        &self,
-        p: LoggingMessageNotificationParam,
-        _c: NotificationContext<RoleClient>,
-    ) {
-        self.logs.lock().unwrap().push(p.data);
-    }
-    async fn on_custom_notification(
-        &self,
-        n: CustomNotification,
-        _c: NotificationContext<RoleClient>,
-    ) {
-        if n.method == "notifications/claude/channel" {
-            self.channel
-                .lock()
-                .unwrap()
-                .push(n.params.unwrap_or(Value::Null));
-        }
-    }
-}
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
@@ -57,45 +18,6 @@ fn runtime() -> tokio::runtime::Runtime {
         .enable_all()
         .build()
         .unwrap()
-}
-
-/// `opsdesk --data-dir <dir> serve --stdio <extra>` as an MCP child process.
-async fn spawn_stdio(
-    client: Recorder,
-    data_dir: &std::path::Path,
-    extra: &[&str],
-) -> RunningService<RoleClient, Recorder> {
-    let cmd = tokio::process::Command::new(BIN).configure(|c| {
-        c.arg("--data-dir")
-            .arg(data_dir)
-            // The server's config dir (mcp_support puts it beside the data dir).
-            .env("XDG_CONFIG_HOME", data_dir.with_file_name("xdg"))
-            .args(["serve", "--stdio"])
-            .args(extra)
-            .env_remove("OPSDESK_TOKEN")
-            .env("OPSDESK_LOG", "warn");
-    });
-    let (transport, _stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn opsdesk serve --stdio");
-    tokio::time::timeout(Duration::from_secs(60), client.serve(transport))
-        .await
-        .expect("stdio handshake within 60 s")
-        .expect("stdio handshake")
-}
-
-async fn call(
-    client: &RunningService<RoleClient, Recorder>,
-    tool: &str,
-    args: Value,
-) -> CallToolResult {
-    let params = CallToolRequestParams::new(tool.to_string())
-        .with_arguments(args.as_object().cloned().unwrap_or_default());
-    tokio::time::timeout(Duration::from_secs(60), client.call_tool(params))
-        .await
-        .expect("tool call within 60 s")
-        .expect("tool call")
 }
 
 fn subjects(r: &CallToolResult) -> Vec<String> {
@@ -111,14 +33,6 @@ fn subjects(r: &CallToolResult) -> Vec<String> {
                 .map(|s| mcp_support::inside(fence, s).unwrap_or(s).to_string())
         })
         .collect()
-}
-
-async fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !cond() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 #[test]
@@ -145,7 +59,7 @@ fn stdio_bridges_to_the_running_engine_per_client() {
 
         // The engine sees the credential (the bridge relays with the default token) and,
         // under that shared credential, this app's own cursor, not the bridge's.
-        let first = call(&client, "inbox_pull", json!({"limit": 200})).await;
+        let first = call_tool(&client, "inbox_pull", json!({"limit": 200})).await;
         let out = first.structured_content.clone().expect("structured");
         assert_eq!(out["consumer"], "mcp:default/claude-code", "{out}");
 
@@ -176,7 +90,7 @@ fn stdio_bridges_to_the_running_engine_per_client() {
         );
         let logs = me.logs.clone();
         let s2 = subject.clone();
-        wait_for("the inbox log ping over the bridge", || {
+        wait_for("the inbox log ping over the bridge", 30, || {
             logs.lock()
                 .unwrap()
                 .iter()
@@ -184,7 +98,7 @@ fn stdio_bridges_to_the_running_engine_per_client() {
         })
         .await;
         let channel = me.channel.clone();
-        wait_for("the claude/channel push over the bridge", || {
+        wait_for("the claude/channel push over the bridge", 30, || {
             channel.lock().unwrap().iter().any(|p| {
                 p["meta"]["fence"].as_str().is_some_and(|f| {
                     p["content"].as_str()
@@ -196,14 +110,14 @@ fn stdio_bridges_to_the_running_engine_per_client() {
 
         // Delivered as a turn by the channel: the next pull does not hand it over again
         // (the model would see every message twice), and the cursor moves past it.
-        let pulled = call(&client, "inbox_pull", json!({"limit": 20})).await;
+        let pulled = call_tool(&client, "inbox_pull", json!({"limit": 20})).await;
         assert!(
             subjects(&pulled).is_empty(),
             "the pushed message came back in a pull: {:?}",
             subjects(&pulled)
         );
         // Only the consuming pull skips it: a re-read still shows it.
-        let reread = call(
+        let reread = call_tool(
             &client,
             "inbox_pull",
             json!({"limit": 200, "since": 0, "mark_consumed": false}),
@@ -214,7 +128,7 @@ fn stdio_bridges_to_the_running_engine_per_client() {
             "{:?}",
             subjects(&reread)
         );
-        let again = call(&client, "inbox_pull", json!({"limit": 20})).await;
+        let again = call_tool(&client, "inbox_pull", json!({"limit": 20})).await;
         assert!(subjects(&again).is_empty());
 
         // Errors come back as JSON-RPC errors with their data, as over HTTP.
@@ -266,11 +180,11 @@ fn two_bridged_clients_keep_separate_cursors() {
             "b",
         ]);
         assert!(add.status.success());
-        let ra = call(&a, "inbox_pull", json!({"limit": 50})).await;
+        let ra = call_tool(&a, "inbox_pull", json!({"limit": 50})).await;
         assert!(subjects(&ra).contains(&"for both".to_string()));
-        let ra2 = call(&a, "inbox_pull", json!({"limit": 50})).await;
+        let ra2 = call_tool(&a, "inbox_pull", json!({"limit": 50})).await;
         assert!(subjects(&ra2).is_empty());
-        let rb = call(&b, "inbox_pull", json!({"limit": 50})).await;
+        let rb = call_tool(&b, "inbox_pull", json!({"limit": 50})).await;
         assert!(
             subjects(&rb).contains(&"for both".to_string()),
             "b's cursor moved with a's"
@@ -296,7 +210,7 @@ fn stdio_without_a_running_engine_serves_its_own() {
         .await;
         let tools = client.list_all_tools().await.expect("tools/list");
         assert!(tools.iter().any(|t| t.name == "inbox_pull"));
-        let r = call(&client, "inbox_pull", json!({"limit": 5})).await;
+        let r = call_tool(&client, "inbox_pull", json!({"limit": 5})).await;
         let out = r.structured_content.expect("structured");
         // A stdio connection is the uncleared `stdio` client; its app keeps its own cursor.
         assert_eq!(out["consumer"], "mcp:stdio/solo");

@@ -3,6 +3,8 @@
 //! `.ci/deps/mcp.sh`.
 #![allow(dead_code)]
 
+pub mod stdio;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
