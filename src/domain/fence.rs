@@ -64,11 +64,6 @@ impl Fence {
         format!("<</untrusted:{}>>", self.id)
     }
 
-    /// Whether `text` could interfere with this fence (contains its id at all).
-    fn clashes(&self, text: &str) -> bool {
-        text.contains(&self.id)
-    }
-
     /// A fence whose id `clashes` rejects for none of the values it will fence.
     pub fn avoiding(clashes: impl Fn(&str) -> bool) -> Fence {
         loop {
@@ -81,12 +76,7 @@ impl Fence {
 
     /// A fence for `bodies`: a fresh id none of them contains.
     pub fn for_bodies<'a>(bodies: impl Iterator<Item = &'a str> + Clone) -> Fence {
-        loop {
-            let f = Fence::new();
-            if !bodies.clone().any(|b| f.clashes(b)) {
-                return f;
-            }
-        }
+        Fence::avoiding(|id| bodies.clone().any(|b| b.contains(id)))
     }
 
     /// A fence for inbox `records`: an id none of their fenced values contains.
@@ -96,9 +86,8 @@ impl Fence {
 
     /// A fence for a whole answer `v` (every string in it, keys too).
     pub fn for_value(v: &Value) -> Fence {
-        // The JSON text holds every string; an id is letters only, which JSON never escapes.
-        let text = v.to_string();
-        Fence::avoiding(|id| text.contains(id))
+        // Walked, not serialized: answers can be large and this runs on every one.
+        Fence::avoiding(|id| value_holds(v, id))
     }
 
     /// `text` between this fence's markers, each on its own line.

@@ -251,43 +251,38 @@ impl Engine {
     }
 
     /// Record an audit event and announce it.
-    pub fn audit(&self, mut ev: AuditEvent) -> Result<AuditRecord, EngineError> {
-        // phiclients: quoted free text is redacted before it enters the trail.
-        self.phi.scrub_audit(&mut ev);
-        let rec = self
-            .audit
-            .append(ev)
-            .map_err(|e| EngineError::AuditUnavailable(e.to_string()))?;
-        self.announce(EngineEvent::Audited(Arc::new(rec.clone())));
-        Ok(rec)
+    pub fn audit(&self, ev: AuditEvent) -> Result<AuditRecord, EngineError> {
+        self.record(ev, Audit::append).map(Arc::unwrap_or_clone)
     }
 
     /// Record the audit event of a read: linked in order now, written with the other reads of
     /// its window by the background syncer (one write and one fsync per window, issue 34). A
     /// trail whose earlier write or fsync failed refuses the read.
-    fn audit_read(&self, mut ev: AuditEvent) -> Result<(), EngineError> {
-        // phiclients: quoted free text is redacted before it enters the trail.
-        self.phi.scrub_audit(&mut ev);
-        let rec = self
-            .audit
-            .append_read(ev)
-            .map_err(|e| EngineError::AuditUnavailable(e.to_string()))?;
-        self.announce(EngineEvent::Audited(Arc::new(rec)));
-        Ok(())
+    fn audit_read(&self, ev: AuditEvent) -> Result<(), EngineError> {
+        self.record(ev, Audit::append_read).map(|_| ())
     }
 
     /// Record an audit event that needs to be written before the caller goes on (an append
     /// error, or an earlier failed background fsync, still refuses), but not to wait for its
-    /// own fsync: reads and the records of LLM jobs. The shared syncer makes it durable within
+    /// own fsync: the records of LLM jobs. The shared syncer makes it durable within
     /// `store::audit::DEFERRED_SYNC_WINDOW`.
-    pub(crate) fn audit_deferred(&self, mut ev: AuditEvent) -> Result<AuditRecord, EngineError> {
+    pub(crate) fn audit_deferred(&self, ev: AuditEvent) -> Result<AuditRecord, EngineError> {
+        self.record(ev, Audit::append_deferred)
+            .map(Arc::unwrap_or_clone)
+    }
+
+    /// The one way an event enters the trail: PHI scrubbed, appended by `how`, announced
+    /// (shared with the announcement, so a read's record is not copied).
+    fn record(
+        &self,
+        mut ev: AuditEvent,
+        how: fn(&Audit, AuditEvent) -> Result<AuditRecord, StoreError>,
+    ) -> Result<Arc<AuditRecord>, EngineError> {
         // phiclients: quoted free text is redacted before it enters the trail.
         self.phi.scrub_audit(&mut ev);
-        let rec = self
-            .audit
-            .append_deferred(ev)
-            .map_err(|e| EngineError::AuditUnavailable(e.to_string()))?;
-        self.announce(EngineEvent::Audited(Arc::new(rec.clone())));
+        let rec = how(&self.audit, ev).map_err(|e| EngineError::AuditUnavailable(e.to_string()))?;
+        let rec = Arc::new(rec);
+        self.announce(EngineEvent::Audited(rec.clone()));
         Ok(rec)
     }
 
@@ -971,14 +966,21 @@ impl Engine {
         if profile != crate::domain::UNASSIGNED && self.inbox.unassigned_marker().is_file() {
             forbidden.push(crate::domain::UNASSIGNED);
         }
+        // The newest BOUNDARY_LOOKBACK records, read once for both checks below and only if
+        // one of them needs them.
+        let window = std::cell::OnceCell::new();
+        let lookback = || {
+            window.get_or_init(|| {
+                self.inbox
+                    .read_before(None, BOUNDARY_LOOKBACK, &Default::default())
+                    .map_err(|e| e.to_string())
+            })
+        };
         let mut foreign: BTreeMap<String, Vec<String>> = BTreeMap::new();
         if !forbidden.is_empty() {
-            match self
-                .inbox
-                .read_before(None, BOUNDARY_LOOKBACK, &Default::default())
-            {
+            match lookback() {
                 Ok(b) => {
-                    for r in b.records {
+                    for r in &b.records {
                         if forbidden.contains(&r.profile.as_str()) {
                             foreign
                                 .entry(r.profile.clone())
@@ -1008,17 +1010,14 @@ impl Engine {
             if p.email_domains.is_empty() {
                 return Ok(Vec::new());
             }
-            match self
-                .inbox
-                .read_before(None, BOUNDARY_LOOKBACK, &Default::default())
-            {
+            match lookback() {
                 Ok(b) => Ok(b
                     .records
                     .iter()
                     .filter(|r| r.profile == profile && !p.is_external_address(&r.from.address))
                     .map(|r| r.text.clone())
                     .collect()),
-                Err(e) => Err(e.to_string()),
+                Err(e) => Err(e.clone()),
             }
         };
         governance::judge_outbound(

@@ -35,8 +35,11 @@ struct Gens {
 
 impl Gens {
     fn insert(&mut self, budget: usize, text: Box<str>, c: Cands) {
-        self.current_bytes += text.len();
-        self.current.insert(text, c);
+        // Two callers that missed on one text both put it: count its bytes once.
+        let len = text.len();
+        if self.current.insert(text, c).is_none() {
+            self.current_bytes += len;
+        }
         if self.current_bytes > budget {
             self.previous = std::mem::take(&mut self.current);
             self.current_bytes = 0;
