@@ -755,11 +755,16 @@ fn eval_set_recall_per_kind_and_precision() {
         },
     )
     .expect("eval redactor builds");
-    let t = measure_with("eval set without the roster", &bare, &samples, false);
+    let t = measure_with(
+        "eval set without the roster",
+        &bare,
+        &samples,
+        std::env::var_os("OPSDESK_SHOW_MISSES").is_some(),
+    );
     let v = t.get("Person").expect("names");
     let recall = 100.0 * v.found as f64 / v.labeled as f64;
-    // Measured 2026-11-28 (93.0%): the misses are the roster family's surnames outside the Census
-    // lists standing alone with no cue ("KUZNETSOVA seen today") and its short forms ("Olu"):
-    // what only a roster can know.
-    assert!(recall >= 92.0, "eval without roster: names {recall:.1}%");
+    // The floor holds without a roster too: names are found by their positions (cues,
+    // a verb only people are the subject of, registry and HL7 orders) and the lexicon.
+    // `OPSDESK_SHOW_MISSES=1` prints what is missed.
+    assert!(recall >= 98.0, "eval without roster: names {recall:.1}%");
 }

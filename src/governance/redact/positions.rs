@@ -78,8 +78,12 @@ impl Tok<'_> {
         let letters = self.letters();
         let shaped = match self.shape {
             Shape::Title | Shape::Caps => letters >= 3,
-            // Lower case alone: first names only, not the three-letter ones ("min", "tom").
-            Shape::Lower => self.info.first && letters >= 4,
+            // Lower case alone: no three-letter ones ("min", "tom"); a surname from five
+            // letters ("vargas", "nakamura": no common word, so a chat's name).
+            Shape::Lower => {
+                (self.info.first && letters >= 4)
+                    || (self.info.sur && letters >= 5 && !self.w.contains('-'))
+            }
             Shape::Mixed => false,
         };
         shaped && !self.blocked()
@@ -87,18 +91,54 @@ impl Tok<'_> {
 
     /// A name in a name position (right after a cue): fail closed.
     fn in_position(&self, after_title: bool) -> bool {
+        self.in_position_after(after_title, false)
+    }
+
+    /// [`Tok::in_position`]; after a kin word or a title (`personal`) a short unknown word in
+    /// lower case is a name too ("my husband yui", "caller iwu"), where after "pt" it is an
+    /// abbreviation ("pt bmi 32").
+    fn in_position_after(&self, after_title: bool, personal: bool) -> bool {
         if self.blocked() {
             return false;
         }
         if !self.info.common {
             // An unknown short word in lower case is an abbreviation ("soc. sec.").
-            return self.shape != Shape::Lower || self.info.known_name() || self.letters() > 3;
+            return self.shape != Shape::Lower
+                || self.info.known_name()
+                || self.letters() > 3
+                || (personal
+                    && self.letters() == 3
+                    && !ABBREVIATIONS.contains(&self.w.to_uppercase().as_str()));
         }
         match self.shape {
             Shape::Lower => self.info.first || (after_title && self.info.sur),
             Shape::Title | Shape::Caps => self.info.first || (after_title && self.info.sur),
             Shape::Mixed => false,
         }
+    }
+
+    /// The first word of a name that a person predicate follows ("Olu prefers", "IWU seen
+    /// today", "rose asked"): a word the dictionary does not know, or a first name that is
+    /// also a word when the verb is one only people do (`strong`).
+    fn subject(&self, strong: bool) -> bool {
+        if self.blocked() {
+            return false;
+        }
+        if !self.info.common {
+            return match self.shape {
+                Shape::Lower | Shape::Title => self.letters() >= 3,
+                // An acronym has no vowel ("LLM calls", "CVS called"); "IWU seen" has.
+                Shape::Caps => {
+                    self.letters() >= 3
+                        && self
+                            .w
+                            .chars()
+                            .any(|c| matches!(c.to_ascii_uppercase(), 'A' | 'E' | 'I' | 'O' | 'U'))
+                }
+                Shape::Mixed => false,
+            };
+        }
+        strong && self.info.first && self.shape != Shape::Mixed
     }
 
     /// The next word of a name already started.
@@ -278,7 +318,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         let t = &toks[i];
         // 1. Name positions after a cue (cue words are stop words: checked only for those).
         let key = if t.info.stop { t.key() } else { String::new() };
-        if t.info.stop && CUES.contains(&key.as_str()) && i + 1 < toks.len() {
+        let spoke = i > 0 && t.info.stop && spoke_cue(&toks[i - 1], &key, gap(&toks[i - 1], t));
+        if t.info.stop && (spoke || CUES.contains(&key.as_str())) && i + 1 < toks.len() {
             // A greeting's "this is", "it's", "I'm" stands between the cue and the name ("hi
             // its emeka nwosu again").
             let mut at = i + 1;
@@ -302,10 +343,22 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             // ("Dr. Cook", "caller finch").
             let title = TITLES.contains(&key.as_str()) || key == "caller";
             if cue_gap(g, closing) {
-                let word_name = (title || is_kin(&key))
+                let personal = title || spoke || is_kin(&key);
+                let word_name = personal
                     && n.shape == Shape::Title
                     && super::rules::WORD_FIRST_NAMES.contains(&n.w);
-                if word_name || n.in_position(title) {
+                // A surname that starts with its particle: "caller st. clair".
+                if particle(n)
+                    && at + 1 < toks.len()
+                    && matches!(gap(n, &toks[at + 1]), " " | ". " | "." | "_" | "._")
+                    && toks[at + 1].in_position_after(title, personal)
+                {
+                    let last = extend(at + 1, &toks);
+                    push(n.start, toks[last].end);
+                    i = last + 1;
+                    continue;
+                }
+                if word_name || n.in_position_after(title, personal) {
                     let last = extend(at, &toks);
                     push(n.start, toks[last].end);
                     i = last + 1;
@@ -359,16 +412,161 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             i += 1;
             continue;
         }
-        // 6. A known name alone (in lower case only as a word of prose, not a login or a
-        //    code: "`mallory`", "mallory@", "/mallory").
+        // 6. The subject of a verb only people are ("Olu prefers mornings", "IWU seen
+        //    today", "Kuznetsova to return", "rose asked"), in prose.
+        if t.subject(true) {
+            let last = extend(i, &toks);
+            if let Some(strong) = person_predicate(&toks, last + 1, text)
+                && t.subject(strong)
+                && (t.shape != Shape::Lower || prose_word(text, t))
+            {
+                push(toks[particles_before(&toks, i, text)].start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
+        // 7. A known name alone (in lower case only as a word of prose, not a login or a
+        //    code: "`mallory`", "mallory@", "/mallory"), with a surname's particles before
+        //    it ("ST._CLAIR").
         if t.lone() && (t.shape != Shape::Lower || prose_word(text, t)) {
             let last = extend(i, &toks);
-            push(t.start, toks[last].end);
+            push(toks[particles_before(&toks, i, text)].start, toks[last].end);
             i = last + 1;
             continue;
         }
         i += 1;
     }
+}
+
+/// "spoke with", "message from", "on behalf of": two words that put a name after them, the
+/// second a stop word (`key`), the first `before` it with one blank between.
+fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
+    if g != " " {
+        return false;
+    }
+    let first = before.key();
+    match key {
+        "with" | "to" => matches!(
+            first.as_str(),
+            "spoke" | "spoken" | "speaking" | "talked" | "talking" | "met" | "meeting"
+        ),
+        "from" => matches!(
+            first.as_str(),
+            "message"
+                | "msg"
+                | "call"
+                | "voicemail"
+                | "vm"
+                | "text"
+                | "note"
+                | "letter"
+                | "referral"
+        ),
+        "of" => first == "behalf",
+        _ => false,
+    }
+}
+
+/// Whether the words from `at` on say what a person does ("prefers", "asked", "seen",
+/// "to return"): `Some(strong)`, strong when only a person does it (so a first name that is
+/// also a word, "rose asked", is the name).
+fn person_predicate(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
+    let v = toks.get(at)?;
+    let before = &text[toks[at - 1].end..v.start];
+    if before != " " || v.shape != Shape::Lower {
+        return None;
+    }
+    // "Janet from Aetna called", "obi from next door says hi": where the person is from,
+    // in up to three words, between the name and its verb.
+    if v.w == "from" {
+        return (at + 2..=at + 4)
+            .take_while(|&k| k < toks.len() && &text[toks[k - 1].end..toks[k].start] == " ")
+            .find_map(|k| verb(toks, k, text));
+    }
+    verb(toks, at, text)
+}
+
+/// [`person_predicate`] without a "from" phrase.
+fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
+    let v = toks.get(at)?;
+    if &text[toks[at - 1].end..v.start] != " " || v.shape != Shape::Lower {
+        return None;
+    }
+    let key = v.w;
+    const STRONG: &[&str] = &[
+        "asked",
+        "asks",
+        "said",
+        "says",
+        "wants",
+        "wanted",
+        "prefers",
+        "preferred",
+        "agreed",
+        "agrees",
+        "declined",
+        "declines",
+        "confirmed",
+        "confirms",
+        "complains",
+        "complained",
+        "texted",
+        "emailed",
+        "messaged",
+        "phoned",
+        "mentioned",
+        "verbalized",
+        "verbalizes",
+        "understands",
+        "thinks",
+        "requested",
+        "requests",
+        "denies",
+        "denied",
+        "endorses",
+        "endorsed",
+        "reports",
+        "reported",
+        "states",
+        "stated",
+    ];
+    const WEAK: &[&str] = &[
+        "called",
+        "calls",
+        "tolerated",
+        "tolerates",
+        "seen",
+        "arrived",
+        "missed",
+        "cancelled",
+        "canceled",
+        "rescheduled",
+        "lives",
+        "works",
+        "feels",
+        "felt",
+        "returned",
+        "returns",
+    ];
+    if STRONG.contains(&key) {
+        return Some(true);
+    }
+    if WEAK.contains(&key) {
+        return Some(false);
+    }
+    // "Kuznetsova to return on May 2", "iwu to call back".
+    if key == "to" {
+        let n = toks.get(at + 1)?;
+        if text[v.end..n.start] == *" "
+            && matches!(
+                n.w,
+                "return" | "call" | "come" | "follow" | "schedule" | "reschedule" | "bring"
+            )
+        {
+            return Some(false);
+        }
+    }
+    None
 }
 
 /// Whether the text after a name makes it an eponym ("Cushing syndrome", "Hashimoto's
@@ -707,5 +905,34 @@ mod tests {
         );
         assert!(names("CBC, BMP and GLU^Glucose").is_empty());
         assert!(names("Grace period ends May 3; Will is a word").is_empty());
+        assert_eq!(names("thanks for asking about vargas today"), ["vargas"]);
+    }
+
+    #[test]
+    fn a_person_predicate_makes_its_subject_a_name() {
+        assert_eq!(names("Per family, Olu prefers mornings."), ["Olu"]);
+        assert_eq!(names("Nursing note: IWU seen today."), ["IWU"]);
+        assert_eq!(names("Kuznetsova to return on May 2."), ["Kuznetsova"]);
+        assert_eq!(names("ok, and rose asked if she can come"), ["rose"]);
+        assert_eq!(names("caller obi wants a callback"), ["obi"]);
+        assert_eq!(names("also petrakis from next door says hi"), ["petrakis"]);
+        assert_eq!(names("Janet from Aetna called."), ["Janet"]);
+        // Plain words stay: a pharmacy calls, a lesion is seen, a rose is no person here.
+        assert!(names("Pharmacy called about the refill.").is_empty());
+        assert!(names("Lesion seen on CT, plan to return in May.").is_empty());
+        assert!(names("the rose garden called to us").is_empty());
+        assert!(names("its LLM calls will fail; chmod -R go-rwx dir").is_empty());
+    }
+
+    #[test]
+    fn kin_titles_and_talk_put_names_after_them() {
+        assert_eq!(names("calling about my husband yui, her dob"), ["yui"]);
+        assert_eq!(names("caller st. clair wants a callback"), ["st. clair"]);
+        assert_eq!(names("Spoke with iwu about the refill"), ["iwu"]);
+        assert_eq!(
+            names("scan_ST._CLAIR_GWENDOLYN_MRN_77.tif"),
+            ["ST._CLAIR_GWENDOLYN"]
+        );
+        assert!(names("pt bmi 32, spoke with pharmacy").is_empty());
     }
 }
