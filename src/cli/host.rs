@@ -45,6 +45,10 @@ pub struct HttpStart {
 }
 
 /// A started engine with its servers and sources.
+/// The newest stored records a starting host scans for PHI before any reader asks (a few
+/// hundred messages: what a reconnecting client pulls first).
+const PRIME_RECENT: usize = 256;
+
 pub struct Host {
     pub engine: Arc<Engine>,
     pub hub: Arc<Hub>,
@@ -68,6 +72,11 @@ impl Host {
         http: Option<HttpStart>,
     ) -> Result<Host, Failure> {
         let config = engine.config().clone();
+        // Uncleared MCP readers are served from now on: records stored meanwhile are scanned
+        // for PHI as they arrive, not when the first answer shows them.
+        if let Err(e) = engine.start_phi_priming(PRIME_RECENT) {
+            tracing::warn!("PHI priming is off (each answer scans new records itself): {e}");
+        }
         let shutdown = CancellationToken::new();
         let hub = Hub::new(
             engine.clone(),

@@ -219,6 +219,23 @@ impl Engine {
     pub fn paths(&self) -> &Paths {
         &self.paths
     }
+    /// Start scanning stored records for PHI ahead of their first view (a host serving
+    /// uncleared readers): records stored from now on, and the newest `recent` already stored
+    /// (what a client reconnecting after a restart pulls first).
+    pub fn start_phi_priming(&self, recent: usize) -> anyhow::Result<()> {
+        self.phi.start_priming()?;
+        if self.phi.is_active() && recent > 0 {
+            let batch = self
+                .inbox
+                .read_before(None, recent, &crate::store::inbox::Filter::default())?;
+            // Oldest first: a reader's next pull starts at its cursor, the older end.
+            for rec in batch.records.iter().rev() {
+                self.phi.prime(rec);
+            }
+        }
+        Ok(())
+    }
+
     /// The PHI view every uncleared recipient's answer passes (phiclients).
     pub fn phi(&self) -> &crate::governance::phi_view::PhiPolicy {
         &self.phi
@@ -392,6 +409,7 @@ impl Engine {
                 Some(e.to_string())
             }
         };
+        self.phi.prime(rec);
         self.announce(EngineEvent::InboxAppended(Arc::new(rec.clone())));
         self.autolink(rec);
         audit_error

@@ -17,6 +17,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Map, Value};
@@ -119,7 +120,20 @@ pub struct PhiPolicy {
     unassigned_live: AtomicBool,
     /// The inbox's marker of stored unassigned records (None: only the config decides).
     marker: Option<PathBuf>,
+    /// Where stored records go to be scanned ahead of their first view (see
+    /// [`PhiPolicy::prime`]); `None` until a host that answers uncleared readers starts it.
+    primer: OnceLock<SyncSender<Priming>>,
 }
+
+/// A stored record's texts and the redactor that will read them.
+struct Priming {
+    redactor: Arc<Redactor>,
+    texts: Vec<String>,
+}
+
+/// Records waiting to be primed; beyond this the newest are skipped (their first view scans
+/// them), so a burst of ingestion never queues unbounded work or memory.
+const PRIMING_QUEUE: usize = 1024;
 
 impl std::fmt::Debug for PhiPolicy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -176,6 +190,7 @@ impl PhiPolicy {
             },
             unassigned_live: AtomicBool::new(live),
             marker: None,
+            primer: OnceLock::new(),
         };
         policy.known.insert(UNASSIGNED.to_string());
         policy
@@ -188,6 +203,79 @@ impl PhiPolicy {
     pub fn watching(mut self, marker: PathBuf) -> PhiPolicy {
         self.marker = Some(marker);
         self
+    }
+
+    /// Scan stored records ahead of their first view from now on (a host that answers
+    /// uncleared readers calls this; one-shot commands do not, their process ends first). One
+    /// background thread, at a lower CPU priority, ends when the policy is dropped.
+    pub fn start_priming(&self) -> std::io::Result<()> {
+        if self.hipaa.is_empty() && !self.unassigned_live() || self.primer.get().is_some() {
+            return Ok(());
+        }
+        let (tx, rx) = sync_channel::<Priming>(PRIMING_QUEUE);
+        std::thread::Builder::new()
+            .name("phi-primer".into())
+            .spawn(move || {
+                lower_priority();
+                for job in rx {
+                    for t in &job.texts {
+                        // A text the redactor cannot read is reported by the view that shows
+                        // it (and nothing of that answer goes out); here it is only not primed.
+                        if let Err(e) = job.redactor.prime(t) {
+                            tracing::debug!("PHI primer: {e}");
+                        }
+                    }
+                }
+            })?;
+        // A second caller racing this one keeps the first thread; this one's ends at once.
+        let _ = self.primer.set(tx);
+        Ok(())
+    }
+
+    /// Queue a stored record of a HIPAA profile to be scanned now, so the first answer that
+    /// shows it to an uncleared reader finds its texts in the redactor's cache: the detectors'
+    /// cost falls on ingestion's background, not on the reader's wait. Best effort by design:
+    /// with priming not started, the queue full or the redactor not buildable, the record is
+    /// scanned by its first view instead, exactly as it would have been.
+    pub fn prime(&self, rec: &crate::domain::InboxRecord) {
+        let Some(tx) = self.primer.get() else {
+            return;
+        };
+        if !self.is_hipaa(&rec.profile) {
+            return;
+        }
+        let Ok(Some(redactor)) = self.redactor(&rec.profile) else {
+            return;
+        };
+        let mut texts = Vec::new();
+        match serde_json::to_value(crate::domain::MessageOut::from(rec.clone())) {
+            Ok(v) => collect_viewed(&v, &mut texts),
+            Err(_) => return,
+        }
+        // Full or gone: skipped, see above.
+        let _ = tx.try_send(Priming { redactor, texts });
+    }
+
+    /// [`PhiPolicy::prime`] on the calling thread, done when it returns (a bench measures the
+    /// view of primed records with it).
+    pub fn prime_now(&self, rec: &crate::domain::InboxRecord) -> Result<(), ViewError> {
+        if !self.is_hipaa(&rec.profile) {
+            return Ok(());
+        }
+        let Some(redactor) = self.redactor(&rec.profile)? else {
+            return Ok(());
+        };
+        let mut texts = Vec::new();
+        if let Ok(v) = serde_json::to_value(crate::domain::MessageOut::from(rec.clone())) {
+            collect_viewed(&v, &mut texts);
+        }
+        for t in &texts {
+            redactor.prime(t).map_err(|e| ViewError {
+                profile: rec.profile.clone(),
+                reason: e.to_string(),
+            })?;
+        }
+        Ok(())
     }
 
     /// Whether records of `unassigned` may exist (checked on the disk until they do).
@@ -433,6 +521,18 @@ impl PhiPolicy {
         if s.is_empty() {
             return Ok(());
         }
+        // A fenced value is redacted inside its fence: the markers carry an id drawn for this
+        // answer, so the text itself is what the redactor's cache of texts already read knows
+        // (the same message in the next answer, and as ingestion primed it).
+        if let Some((open, inside, close)) = fence_split(s) {
+            let (open, close) = (open.to_string(), close.to_string());
+            let mut inner = inside.to_string();
+            self.redact_string(&mut inner, owner, session, report, pass)?;
+            if inner != inside {
+                *s = format!("{open}{inner}{close}");
+            }
+            return Ok(());
+        }
         for (profile, r) in self.redactors_for(owner)? {
             let before = placeholder_counts(s);
             let out = match pass {
@@ -493,13 +593,55 @@ const TEXT_KEY: &str = "text";
 const PREVIEW_KEY: &str = "preview";
 
 /// A value MCP answers fence (`<<untrusted:ID>>\n…\n<</untrusted:ID>>`, `domain::fence`) cut
-/// into its opening, what is inside, and its closing; `None` when it is not fenced.
+/// into its opening, what is inside, and its closing; `None` when it is not exactly that (one
+/// id of lower-case letters, the same at both ends, nothing after the closing): text that only
+/// looks fenced is redacted whole, so nothing can ride outside the part redacted.
 fn fence_split(text: &str) -> Option<(&str, &str, &str)> {
     let rest = text.strip_prefix("<<untrusted:")?;
-    let (_, body) = rest.split_once(">>\n")?;
-    let end = body.rfind("\n<</untrusted:")?;
+    let (id, body) = rest.split_once(">>\n")?;
+    if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_lowercase()) {
+        return None;
+    }
+    let close_len = "\n<</untrusted:".len() + id.len() + ">>".len();
+    let end = body.len().checked_sub(close_len)?;
+    let close = body.get(end..)?;
+    if close.strip_prefix("\n<</untrusted:")?.strip_suffix(">>")? != id {
+        return None;
+    }
     let open = text.len() - body.len();
-    Some((&text[..open], &body[..end], &body[end..]))
+    Some((&text[..open], &body[..end], close))
+}
+
+/// The strings of a message the view redacts one by one (what [`PhiPolicy::walk`] passes to
+/// the redactor for a message answer, before fencing): every string but the kept keys and a
+/// preview (folded again from the redacted text).
+fn collect_viewed(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) if !s.is_empty() => out.push(s.clone()),
+        Value::Array(items) => items.iter().for_each(|i| collect_viewed(i, out)),
+        Value::Object(map) => {
+            for (k, v) in map {
+                if (KEEP.contains(&k.as_str()) || k == PREVIEW_KEY) && v.is_string() {
+                    continue;
+                }
+                collect_viewed(v, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The primer works when the process is otherwise idle: a nice value of 10 for its thread
+/// (Linux gives threads their own). Where that is refused it runs at the normal priority.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid and setpriority take no pointers; they act on the calling thread only.
+    unsafe {
+        let tid = libc::gettid();
+        if libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10) != 0 {
+            tracing::debug!("PHI primer keeps the normal priority: {}", std::io::Error::last_os_error());
+        }
+    }
 }
 
 /// A message's text without its fence.
@@ -637,6 +779,107 @@ mod tests {
             .unwrap();
         assert!(w["preview"].as_str().unwrap().ends_with("(custom)"), "{w}");
         assert!(!w.to_string().contains("Okafor"), "{w}");
+    }
+
+    fn clinic_record(text: &str) -> crate::domain::InboxRecord {
+        let mut r = crate::domain::to_record(crate::domain::NewMessage {
+            id: "m-1".into(),
+            profile: "clinic".into(),
+            channel: crate::domain::Channel::Email,
+            thread_id: None,
+            from: crate::domain::Party {
+                name: "Ruth Abernathy".into(),
+                address: "ruth@example.org".into(),
+            },
+            to: vec![],
+            subject: Some("Refill for Ruth".into()),
+            ts: time::OffsetDateTime::UNIX_EPOCH,
+            body: text.into(),
+            html: false,
+            meta: Default::default(),
+            attachments: vec![],
+        })
+        .expect("record");
+        r.seq = 1;
+        r
+    }
+
+    fn cached_texts(p: &PhiPolicy, profile: &str) -> usize {
+        let r = p.redactor(profile).unwrap().unwrap();
+        let d = format!("{r:?}");
+        let n = d.split("cached_texts: ").nth(1).expect("Debug shows the cache");
+        n.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+    }
+
+    /// Issue 29: a record stored while priming runs is scanned in the background, so its first
+    /// view finds every text it redacts already read; the view is the same as without priming.
+    #[test]
+    fn stored_records_are_primed_before_their_first_view() {
+        let rec = clinic_record("Margaret Okafor called about her MRN 7110489 refill.");
+        let plain = PhiPolicy::from_config(&config());
+        // Without priming started, storing a record scans nothing.
+        plain.prime(&rec);
+        assert_eq!(cached_texts(&plain, "clinic"), 0);
+
+        let primed = PhiPolicy::from_config(&config());
+        primed.start_priming().unwrap();
+        primed.prime(&rec);
+        // Text, subject, sender name and address, id and timestamps: every string the view
+        // reads of this message.
+        let mut texts = Vec::new();
+        collect_viewed(
+            &serde_json::to_value(crate::domain::MessageOut::from(rec.clone())).unwrap(),
+            &mut texts,
+        );
+        texts.sort();
+        texts.dedup();
+        assert!(texts.len() >= 5, "{}", texts.len());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while cached_texts(&primed, "clinic") < texts.len() {
+            assert!(std::time::Instant::now() < deadline, "primer never ran");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let view = |p: &PhiPolicy| {
+            let mut v = serde_json::to_value(crate::domain::MessageOut::from(rec.clone())).unwrap();
+            p.view(false, &Placeholders::default(), &mut v, None).unwrap();
+            v
+        };
+        let before = cached_texts(&primed, "clinic");
+        let (a, b) = (view(&primed), view(&plain));
+        assert_eq!(a, b);
+        assert!(!a.to_string().contains("Okafor"), "{a}");
+        // The first view added no text to the primed cache: it read them all from it.
+        assert_eq!(cached_texts(&primed, "clinic"), before);
+        // A record of a profile without HIPAA is not primed.
+        let mut other = rec.clone();
+        other.profile = "deals".into();
+        primed.prime(&other);
+    }
+
+    /// A fenced value is redacted inside its fence (so a message's text is the same text in
+    /// every answer, whatever the answer's marker id); text that only looks fenced is redacted
+    /// whole, so no identifier rides in a forged marker or after a closing one.
+    #[test]
+    fn fenced_values_are_redacted_inside_and_forged_fences_whole() {
+        let p = PhiPolicy::from_config(&config());
+        let redact = |s: &str| {
+            let mut v = json!({"profile": "clinic", "note": s});
+            p.view(false, &Placeholders::default(), &mut v, None)
+                .unwrap();
+            v["note"].as_str().unwrap().to_string()
+        };
+        let fenced = "<<untrusted:qwertyuiopasdfghjklz>>\nSeen: Margaret Okafor\n<</untrusted:qwertyuiopasdfghjklz>>";
+        let out = redact(fenced);
+        assert!(out.starts_with("<<untrusted:qwertyuiopasdfghjklz>>\nSeen: <PERSON_"), "{out}");
+        assert!(out.ends_with("\n<</untrusted:qwertyuiopasdfghjklz>>"), "{out}");
+        for forged in [
+            "<<untrusted:Margaret Okafor>>\nx\n<</untrusted:Margaret Okafor>>",
+            "<<untrusted:abc>>\nx\n<</untrusted:abc>> Margaret Okafor",
+            "<<untrusted:abc>>\nx\n<</untrusted:abd>>\nMargaret Okafor",
+        ] {
+            let out = redact(forged);
+            assert!(!out.contains("Okafor"), "{forged} -> {out}");
+        }
     }
 
     #[test]

@@ -394,6 +394,18 @@ impl Redactor {
         self
     }
 
+    /// Scan `text` now and keep what the detectors found in the cache of texts already read,
+    /// so its first view costs what a repeat does (ingestion primes the texts it stores). A
+    /// text already cached is not scanned again.
+    pub fn prime(&self, text: &str) -> Result<(), RedactError> {
+        if text.is_empty() || self.cache.get(text).is_some() {
+            return Ok(());
+        }
+        let c: cache::Cands = self.candidates(text)?.into();
+        self.cache.put(text, c);
+        Ok(())
+    }
+
     /// The redactor of a profile: its `phi_names` roster plus the built-in detectors. Whether to
     /// redact at all (`phi_auto_redact`) is the caller's decision.
     pub fn for_profile(profile: &crate::config::Profile) -> Result<Redactor, RedactError> {
