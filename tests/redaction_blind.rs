@@ -62,7 +62,10 @@ fn check_sane(docs: &[Doc]) {
         assert!(!d.labels.is_empty(), "a document without identifiers");
         let mut last_end = 0;
         for l in &d.labels {
-            assert!(l.start < l.end && l.end <= d.text.len(), "label out of text");
+            assert!(
+                l.start < l.end && l.end <= d.text.len(),
+                "label out of text"
+            );
             assert!(d.text.is_char_boundary(l.start) && d.text.is_char_boundary(l.end));
             assert!(!d.text[l.start..l.end].trim().is_empty(), "blank label");
             assert!(l.start >= last_end, "overlapping labels in {:?}", d.text);
@@ -150,7 +153,10 @@ fn measure(name: &str, r: &Redactor, docs: &[Doc], show: bool) {
         total.correct,
         pct(total.correct, total.predicted)
     );
-    println!("\n{:<11} {:>9} {:>6} {:>7}", "family", "labelled", "found", "recall");
+    println!(
+        "\n{:<11} {:>9} {:>6} {:>7}",
+        "family", "labelled", "found", "recall"
+    );
     for (f, (n, found)) in &families {
         println!("{f:<11} {n:>9} {found:>6} {:>7}", pct(*found, *n));
     }

@@ -59,7 +59,11 @@ impl Rng {
     fn digits(&mut self, n: usize) -> String {
         let mut s = String::new();
         for i in 0..n {
-            let d = if i == 0 { self.range(1, 9) } else { self.range(0, 9) };
+            let d = if i == 0 {
+                self.range(1, 9)
+            } else {
+                self.range(0, 9)
+            };
             s.push(char::from(b'0' + d as u8));
         }
         s
@@ -192,7 +196,9 @@ const ORIGINS: &[Origin] = &[
             "Yusuf",
             "Abdiwali",
         ],
-        female: &["Hodan", "Ayaan", "Fadumo", "Sahra", "Hibaq", "Ubah", "Ifrah"],
+        female: &[
+            "Hodan", "Ayaan", "Fadumo", "Sahra", "Hibaq", "Ubah", "Ifrah",
+        ],
         last: &[
             "Warsame", "Farah", "Abdi", "Hirsi", "Jama", "Osman", "Mohamud", "Egal", "Dualeh",
         ],
@@ -409,7 +415,15 @@ const ORIGINS: &[Origin] = &[
     Origin {
         male: &["James|Jim", "Robert|Bobby", "Dwayne", "Earl", "Rusty"],
         female: &["Patricia|Patty", "Shirley", "Faith", "Joy", "Dolores|Dee"],
-        last: &["Johnson", "Washington", "Hill", "Young", "Rose", "Brown", "Little"],
+        last: &[
+            "Johnson",
+            "Washington",
+            "Hill",
+            "Young",
+            "Rose",
+            "Brown",
+            "Little",
+        ],
     },
 ];
 
@@ -470,9 +484,8 @@ fn fold(s: &str) -> String {
     s.chars()
         .filter_map(|c| {
             let m = match c {
-                'á' | 'à' | 'â' | 'ã' | 'ä' | 'ă' | 'ạ' | 'ả' | 'ấ' | 'ầ' | 'ậ' | 'ắ' | 'ặ' | 'ą' => {
-                    'a'
-                }
+                'á' | 'à' | 'â' | 'ã' | 'ä' | 'ă' | 'ạ' | 'ả' | 'ấ' | 'ầ' | 'ậ' | 'ắ' | 'ặ'
+                | 'ą' => 'a',
                 'é' | 'è' | 'ê' | 'ë' | 'ễ' | 'ę' | 'ệ' => 'e',
                 'í' | 'ì' | 'ï' | 'ị' => 'i',
                 'ó' | 'ò' | 'ô' | 'õ' | 'ö' | 'ọ' | 'ơ' | 'ộ' => 'o',
@@ -564,11 +577,15 @@ const MONTHS: &[&str] = &[
 fn card(n: u32, hyphen: bool) -> String {
     if n < 20 {
         ONES[n as usize].to_string()
-    } else if n % 10 == 0 {
+    } else if n.is_multiple_of(10) {
         TENS[(n / 10) as usize].to_string()
     } else {
         let sep = if hyphen { "-" } else { " " };
-        format!("{}{sep}{}", TENS[(n / 10) as usize], ONES[(n % 10) as usize])
+        format!(
+            "{}{sep}{}",
+            TENS[(n / 10) as usize],
+            ONES[(n % 10) as usize]
+        )
     }
 }
 
@@ -672,13 +689,13 @@ fn date_lower(rng: &mut Rng, Ymd(y, m, d): Ymd) -> String {
 fn date_spoken(rng: &mut Rng, Ymd(y, m, d): Ymd) -> String {
     let yy = y % 100;
     match rng.below(5) {
-        0 => format!("{} {} {}", card(m, false), card(d, false), two_digit_words(yy)),
-        1 => format!(
+        0 => format!(
             "{} {} {}",
-            lower(month(m)),
-            ordinal(d),
-            year_words(rng, y)
+            card(m, false),
+            card(d, false),
+            two_digit_words(yy)
         ),
+        1 => format!("{} {} {}", lower(month(m)), ordinal(d), year_words(rng, y)),
         2 => format!(
             "the {} of {} {}",
             ordinal(d),
@@ -944,19 +961,27 @@ const CLINICAL: &[&str] = &[
 ];
 const EPONYMS: &[&str] = &[
     "Parkinson's disease",
-    "a Foley catheter",
     "Crohn's disease",
     "Hashimoto's thyroiditis",
     "Bell's palsy",
-    "a Swan-Ganz catheter",
     "Alzheimer's dementia",
     "Graves' disease",
     "Barrett's esophagus",
     "Guillain-Barré syndrome",
-    "a Whipple procedure",
     "Addison's disease",
     "Sjögren's syndrome",
     "Meniere's disease",
+    "Cushing's syndrome",
+    "Raynaud's phenomenon",
+    "Hodgkin lymphoma",
+];
+const EQUIPMENT: &[&str] = &[
+    "a Foley catheter",
+    "a Swan-Ganz catheter",
+    "a Jackson-Pratt drain",
+    "a Hickman line",
+    "a Groshong catheter",
+    "a Pleur-x catheter",
 ];
 const LABS: &[&str] = &[
     "HbA1c 8.4%",
@@ -1100,6 +1125,8 @@ struct Ctx {
     device: String,
     room: String,
     age: u32,
+    /// Which relation words this document uses, so they agree with themselves.
+    rel: usize,
 }
 
 impl Ctx {
@@ -1108,8 +1135,18 @@ impl Ctx {
         let o = person(rng);
         let room = match rng.below(3) {
             0 => format!("{}{}", rng.range(2, 9), rng.range(10, 40)),
-            1 => format!("{}{}-{}", rng.range(2, 9), rng.range(10, 40), rng.pick(&["A", "B"])),
-            _ => format!("{}{}{}", rng.range(2, 9), rng.range(10, 40), rng.pick(&["A", "B"])),
+            1 => format!(
+                "{}{}-{}",
+                rng.range(2, 9),
+                rng.range(10, 40),
+                rng.pick(&["A", "B"])
+            ),
+            _ => format!(
+                "{}{}{}",
+                rng.range(2, 9),
+                rng.range(10, 40),
+                rng.pick(&["A", "B"])
+            ),
         };
         Ctx {
             p,
@@ -1130,6 +1167,7 @@ impl Ctx {
             device: device(rng),
             room,
             age: rng.range(90, 104),
+            rel: rng.below(3),
         }
     }
 
@@ -1224,8 +1262,16 @@ impl Ctx {
                 let l = lower(&fold(&self.p.last));
                 let u = match rng.below(5) {
                     0 => format!("https://www.facebook.com/{f}.{l}.{}", rng.range(1, 99)),
-                    1 => format!("https://gofund.me/{}{}", rng.letters(2).to_lowercase(), rng.digits(6)),
-                    2 => format!("https://photos.app.goo.gl/{}{}", rng.letters(6), rng.digits(4)),
+                    1 => format!(
+                        "https://gofund.me/{}{}",
+                        rng.letters(2).to_lowercase(),
+                        rng.digits(6)
+                    ),
+                    2 => format!(
+                        "https://photos.app.goo.gl/{}{}",
+                        rng.letters(6),
+                        rng.digits(4)
+                    ),
                     3 => format!("https://www.caringbridge.org/visit/{f}{l}"),
                     _ => format!("http://imgur.com/a/{}{}", rng.letters(4), rng.digits(3)),
                 };
@@ -1236,6 +1282,7 @@ impl Ctx {
             "drugl" => b.t(&lower(rng.pick(DRUGS))),
             "clin" => b.t(rng.pick(CLINICAL)),
             "epon" => b.t(rng.pick(EPONYMS)),
+            "eqp" => b.t(rng.pick(EQUIPMENT)),
             "lab" => b.t(rng.pick(LABS)),
             "wday" => b.t(rng.pick(WEEKDAYS)),
             "dl" => b.t(rng.pick(DEADLINES)),
@@ -1256,7 +1303,7 @@ impl Ctx {
             "His" => b.t(if male { "His" } else { "Her" }),
             "him" => b.t(if male { "him" } else { "her" }),
             // r's relation to p ("her daughter")
-            "rel" => b.t(match (self.r.male, rng.below(3)) {
+            "rel" => b.t(match (self.r.male, self.rel) {
                 (true, 0) => "son",
                 (true, 1) => "husband",
                 (true, _) => "nephew",
@@ -1265,7 +1312,7 @@ impl Ctx {
                 (false, _) => "niece",
             }),
             // p's relation to r, as the caller says it ("my dad")
-            "prel" => b.t(match (male, rng.below(3)) {
+            "prel" => b.t(match (male, self.rel) {
                 (true, 0) => "dad",
                 (true, 1) => "father",
                 (true, _) => "grandpa",
@@ -1337,9 +1384,12 @@ fn person_form(rng: &mut Rng, b: &mut B, p: &Person, form: &str) {
         "fulll" => b.l(P, &lower(&full)),
         "nick" => b.l(P, &nick),
         "nickl" => b.l(P, &lower(&nick)),
+        // Punctuation between name parts stays outside the labels: a name is found when its
+        // words are covered, whatever a redactor does with the comma or the initial's dot.
         "l1" => {
             let c = p.last.chars().find(|c| c.is_uppercase()).unwrap_or('X');
-            b.l(P, &format!("{c}."))
+            b.l(P, &c.to_string());
+            b.t(".");
         }
         "mr" => {
             let t = if p.male {
@@ -1352,17 +1402,16 @@ fn person_form(rng: &mut Rng, b: &mut B, p: &Person, form: &str) {
         }
         "init" => {
             let c = p.first.chars().next().expect("first name");
-            b.l(P, &format!("{c}. {}", p.last))
+            b.l(P, &c.to_string());
+            b.t(". ");
+            b.l(P, &p.last);
         }
-        "rev" => b.l(P, &format!("{}, {}", p.last, p.first)),
-        "REV" => {
-            let m = p
-                .middle
-                .as_ref()
-                .map(|m| format!(" {}.", m.chars().next().expect("middle")))
-                .unwrap_or_default();
-            b.l(P, &caps(&format!("{}, {}{m}", p.last, p.first)))
+        "rev" => {
+            b.l(P, &p.last);
+            b.t(", ");
+            b.l(P, &p.first);
         }
+        "REV" => reversed_caps(b, p),
         "any" => {
             let f = rng.pick(&["full", "f", "mr", "init", "nick", "fml"]);
             person_form(rng, b, p, f)
@@ -1376,6 +1425,20 @@ fn person_form(rng: &mut Rng, b: &mut B, p: &Person, form: &str) {
         "his" => b.t(if p.male { "his" } else { "her" }),
         "him" => b.t(if p.male { "him" } else { "her" }),
         _ => panic!("unknown person form {form}"),
+    }
+}
+
+/// "LAST, FIRST M." as registries print it: the name's words labelled, not the comma or dot.
+fn reversed_caps(b: &mut B, p: &Person) {
+    b.l(Kind::Person, &caps(&p.last));
+    b.t(", ");
+    match &p.middle {
+        Some(m) => {
+            let i = m.chars().next().expect("middle");
+            b.l(Kind::Person, &caps(&format!("{} {i}", p.first)));
+            b.t(".");
+        }
+        None => b.l(Kind::Person, &caps(&p.first)),
     }
 }
 
@@ -1395,7 +1458,7 @@ const DISCHARGE: &[&[&str]] = &[
         "This is a {okage} y/o {sex} with {clin}, on {drug}, admitted from {dept} after a fall at home. ",
         "{p.f} is a pleasant {okage}-year-old {man} with {epon}, admitted on {date} for {clin}. ",
         "Patient is a {age} yo {sex} who lives at {addr}, {city}, {st}, brought in by {his} {rel} {r.full} for {clin}. ",
-        "HPI: {age}{sx} w/ {clin}, {epon}, presenting with worsening dyspnea x3 days. ",
+        "HPI: {age}{sx} w/ {clin}, s/p {eqp}, presenting with worsening dyspnea x3 days. ",
         "{p.mr}, a {okage} year old {man} followed by {s.doc} for {epon}, came in on {wday} with {clin}. ",
     ],
     &[
@@ -1404,8 +1467,9 @@ const DISCHARGE: &[&[&str]] = &[
         "Telemetry showed {clin}. {p.mr} tolerated a diet and ambulated with PT on day 2. ",
         "Course complicated by {clin}; {lab}. Discussed with {his} {rel}, {r.any}, at bedside. ",
         "Seen by {s.np} from our {dept} team. {He} was transitioned from heparin to {drug}. ",
-        "{p.f} had {epon} placed on {date}, removed prior to discharge. {lab} on the day of discharge. ",
+        "{p.f} had {eqp} placed on {date}, removed prior to discharge. {lab} on the day of discharge. ",
         "Pacemaker (serial {dev}) interrogated by {dept}: no events. ",
+        "LVAD controller S/N {dev} checked by {dept}; alarms reviewed. ",
     ],
     &[
         "Discharge medications: {drug} 5 mg BID, {drug} 25 mg daily, {drug} as needed. ",
@@ -1439,7 +1503,7 @@ const HANDOFF: &[&[&str]] = &[
         "Bed {room} - {p.mr}, {okage}, afib w RVR overnight, HR 130s, given metoprolol 5 IV x2. ",
         "{room} {p.FULL} (MRN {mrn}) NPO after midnight for {dept}. GCS 15, A&Ox4. ",
         "{p.nick} in {room} is a high fall risk, bed alarm on, sundowning, keeps asking for {his} {rel} {r.f}. ",
-        "Pt {p.init} in {room}: {lab}, K replaced x2. Foley d/c'd at 0600, needs to void by {time}. ",
+        "Pt {p.init} in {room}: {lab}, K replaced x2. {eqp} in place, Foley d/c'd at 0600, needs to void by {time}. ",
         "{room}: {age}yo {sx} {p.l}, {epon}, {clin}. Tele on. ",
         "{p.f} ({room}) - {age} years old, confused overnight, sitter at bedside. ",
     ],
@@ -1450,6 +1514,7 @@ const HANDOFF: &[&[&str]] = &[
         "Code status: full code, confirmed with {p.mr} and {his} {rel} {r.f} {r.l}. ",
         "{He} refused the {time} {drug}, said {he} wants to talk to {s.np} first. ",
         "PICC placed by IR today, {epon} noted on H&P. ",
+        "Insulin pump (SN {dev}) site changed at {time}, {lab}. ",
     ],
     &[
         "Also {room2}: {q.f} {q.l} is DNR/DNI, comfort care, {q.his} son {o.f} is the POA.",
@@ -1485,6 +1550,9 @@ const PORTAL: &[&[&str]] = &[
         "my doctor in {state} was dr {o.ll} and she had me on {drugl} ",
         "my ssn is {ssn} the front desk said they need it for the insurance ",
         "can u fax my records to {fax} thats my new cardiologist ",
+        "my daughter made a page for updates {url} ",
+        "i uploaded the photo of my foot here {url} the wound is getting bigger ",
+        "my insulin pump serial is {dev} the company needs a new order ",
     ],
     &[
         "pls call me back {phone} after 5pm i work days. - {p.fl}",
@@ -1549,6 +1617,7 @@ const LAB: &[&[&str]] = &[
         "The thyroid panel is consistent with {epon}. ",
         "Urine culture grew E. coli, sensitive to nitrofurantoin; script sent. ",
         "Specimen received {date}; {lab}. ",
+        "Readings uploaded from glucose meter {dev} since {date}. ",
     ],
     &[
         "{s.doc} reviewed them and has no concerns.",
@@ -1681,6 +1750,8 @@ const EMAIL: &[&[&str]] = &[
         "Attached is the form for {p.f}'s school. Her pediatrician before was Dr. {o.l}. ",
         "I logged in to {prod} from {ip} on {date} and it showed someone else's results. ",
         "Could you send my records to my new address, {addr}, {city}, {st} {zip}? ",
+        "{prod} sent a security alert: new sign-in to my account from {ip}. Was that you? ",
+        "We set up a page so the family can follow along: {url} ",
         "Please update my insurance to {ins}, member ID {plan}. ",
         "Our daughter {r.f} is starting {drug} and we wanted to check about {epon}. ",
         "I tried calling {dl} but the line was busy. ",
@@ -1697,8 +1768,18 @@ const EMAIL: &[&[&str]] = &[
 
 fn pooled(rng: &mut Rng, ctx: &Ctx, pools: &[&[&str]]) -> B {
     let mut b = B::new();
-    for pool in pools {
-        let tpl = rng.pick(pool);
+    let mut picks = Vec::new();
+    for (i, pool) in pools.iter().enumerate() {
+        picks.push(rng.pick(pool));
+        // Middle pools (the body) sometimes say more than one thing.
+        if i > 0 && i + 1 < pools.len() && rng.chance(45) {
+            let more = rng.pick(pool);
+            if picks.last() != Some(&more) {
+                picks.push(more);
+            }
+        }
+    }
+    for tpl in picks {
         // Two placeholders only make sense with their document: a second room, an Rx number.
         let tpl = tpl.replace("{room2}", "\u{1}").replace("{rxno}", "\u{2}");
         let mut rest = tpl.as_str();
@@ -1708,8 +1789,8 @@ fn pooled(rng: &mut Rng, ctx: &Ctx, pools: &[&[&str]]) -> B {
                 let room = format!("{}{:02}", rng.range(2, 9), rng.range(1, 40));
                 b.l(Kind::Room, &room);
             } else {
-                // A pharmacy's prescription number: not a patient identifier HIPAA lists.
-                b.t(&rng.digits(7));
+                // A prescription number identifies the patient's fill: "any other unique number".
+                b.l(Kind::Account, &rng.digits(7));
             }
             rest = &rest[i + 1..];
         }
@@ -1755,7 +1836,14 @@ fn hl7(rng: &mut Rng, ctx: &Ctx) -> B {
     let p = &ctx.p;
     let typ = rng.pick(&["ADT^A01", "ADT^A08", "ORU^R01", "SIU^S12"]);
     b.t("MSH|^~\\&|EPIC|RIVERBEND|LAB|RFH|");
-    b.l(Date, &format!("{ay}{am:02}{ad:02}{:02}{:02}", rng.range(0, 23), rng.range(0, 59)));
+    b.l(
+        Date,
+        &format!(
+            "{ay}{am:02}{ad:02}{:02}{:02}",
+            rng.range(0, 23),
+            rng.range(0, 59)
+        ),
+    );
     b.t(&format!("||{typ}|MSG{}|P|2.5.1{seg}", rng.digits(6)));
     b.t("PID|1||");
     b.l(Mrn, &ctx.mrn);
@@ -1791,21 +1879,30 @@ fn hl7(rng: &mut Rng, ctx: &Ctx) -> B {
         b.l(Person, &caps(&r.last));
         b.t("^");
         b.l(Person, &caps(&r.first));
-        b.t(&format!("|{}|", rng.pick(&["CHD^Child", "SPO^Spouse", "SIB^Sibling"])));
+        b.t(&format!(
+            "|{}|",
+            rng.pick(&["CHD^Child", "SPO^Spouse", "SIB^Sibling"])
+        ));
         let [a, x, c] = phone_number(rng);
         b.l(Phone, &format!("({a}){x}-{c:04}"));
         b.t(seg);
     }
     b.t("PV1|1|I|4W^");
     b.l(Room, &ctx.room);
-    b.t("^01^RFH||||");
+    b.t("^");
+    // PV1-3's third component is the bed.
+    b.l(Room, &format!("{:02}", rng.range(1, 2)));
+    b.t("^RFH||||");
     b.t("4417820^BRANDT^ANNELIESE^^^MD|||CAR||||||||");
     b.l(Account, &format!("V{}", rng.digits(8)));
     b.t("|||||||||||||||||||||||||");
     b.l(Date, &format!("{ay}{am:02}{ad:02}"));
     b.t(seg);
     b.t("IN1|1|");
-    b.t(&format!("{}|", rng.pick(&["AETNA", "MEDICARE", "BCBS", "HUMANA"])));
+    b.t(&format!(
+        "{}|",
+        rng.pick(&["AETNA", "MEDICARE", "BCBS", "HUMANA"])
+    ));
     b.l(HealthPlan, &ctx.plan);
     b.t(seg);
     if rng.chance(50) {
@@ -1846,14 +1943,9 @@ fn registry(rng: &mut Rng, people: &[Person]) -> B {
             b.t("DIABETES REGISTRY - PANEL: BRANDT\nPATIENT                        DOB         LAST A1C\n");
             for p in people {
                 let c = Ctx::new(rng, p.clone(), p.clone());
-                let m = p
-                    .middle
-                    .as_ref()
-                    .map(|m| format!(" {}.", m.chars().next().expect("middle")))
-                    .unwrap_or_default();
-                let name = caps(&format!("{}, {}{m}", p.last, p.first));
-                b.l(Person, &name);
-                let pad = 31usize.saturating_sub(name.chars().count()).max(1);
+                let at = b.text.len();
+                reversed_caps(&mut b, p);
+                let pad = 31usize.saturating_sub(b.text[at..].chars().count()).max(1);
                 b.t(&" ".repeat(pad));
                 let Ymd(y, mo, d) = c.dob;
                 b.l(Date, &format!("{mo:02}/{d:02}/{y}"));
@@ -1865,16 +1957,20 @@ fn registry(rng: &mut Rng, people: &[Person]) -> B {
             for p in people {
                 let c = Ctx::new(rng, p.clone(), p.clone());
                 b.t("\"");
-                b.l(Person, &format!("{}, {}", p.last, p.first));
+                b.l(Person, &p.last);
+                b.t(", ");
+                b.l(Person, &p.first);
                 b.t("\",\"");
                 b.l(Mrn, &c.mrn);
                 b.t("\",\"");
                 b.l(Date, &date_full(rng, c.dob));
                 b.t("\",\"");
-                if rng.chance(30) {
-                    b.l(Age, &c.age.to_string());
+                // Ages as of 2025 (the set does not depend on today's date); only over 89 is PHI.
+                let age = 2025 - c.dob.0;
+                if age > 89 {
+                    b.l(Age, &age.to_string());
                 } else {
-                    b.t(&rng.range(20, 88).to_string());
+                    b.t(&age.to_string());
                 }
                 b.t(&format!("\",\"{}\",\"", rng.pick(INSURERS)));
                 b.l(HealthPlan, &c.plan);
@@ -1923,7 +2019,9 @@ fn filenames(rng: &mut Rng, ctx: &Ctx) -> B {
                 let Ymd(vy, vm, vd) = random_date(rng, 2023, 2025);
                 b.l(Date, &format!("{vy}{vm:02}{vd:02}"));
                 b.t(sep);
-                b.l(Person, &lower(&format!("{}.{}", first.replace(' ', ""), last.replace(' ', ""))));
+                b.l(Person, &lower(&first.replace(' ', "")));
+                b.t(".");
+                b.l(Person, &lower(&last.replace(' ', "")));
                 b.t(&format!("{sep}ins{sep}card.jpg"));
             }
             2 => {
@@ -1953,14 +2051,20 @@ fn filenames(rng: &mut Rng, ctx: &Ctx) -> B {
                 b.l(Person, &caps(&first.replace(' ', "_")));
                 b.t("_");
                 b.l(Date, &format!("{m:02}{d:02}{y}"));
-                b.t(&format!("_{}.tif", rng.pick(&["EKG", "ECHO", "CONSENT", "POLST"])));
+                b.t(&format!(
+                    "_{}.tif",
+                    rng.pick(&["EKG", "ECHO", "CONSENT", "POLST"])
+                ));
             }
             _ => {
                 b.t("IMG_");
                 b.t(&rng.digits(4));
                 b.t(" (");
                 b.l(Person, &format!("{first} {last}"));
-                b.t(&format!(" {} ", rng.pick(&["wound photo", "rash", "med list", "id card"])));
+                b.t(&format!(
+                    " {} ",
+                    rng.pick(&["wound photo", "rash", "med list", "id card"])
+                ));
                 b.l(Date, &format!("{m}.{d}.{}", y % 100));
                 b.t(").HEIC");
             }
@@ -1968,7 +2072,11 @@ fn filenames(rng: &mut Rng, ctx: &Ctx) -> B {
         b.t("\n");
     }
     if rng.chance(50) {
-        ctx.fill(rng, &mut b, "Sent by {r.full} ({r.email}) on behalf of {p.f}.\n");
+        ctx.fill(
+            rng,
+            &mut b,
+            "Sent by {r.full} ({r.email}) on behalf of {p.f}.\n",
+        );
     }
     b
 }
