@@ -79,6 +79,8 @@ fn measure(name: &str, r: &Redactor, docs: &[Doc], show: bool) {
     let mut families: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut misses = Vec::new();
     let mut false_pos = Vec::new();
+    // (label kind, predicted kind) where a span overlaps a label of another kind.
+    let mut confused: BTreeMap<(Kind, Kind), usize> = BTreeMap::new();
     for d in docs {
         let spans: Vec<Span> = r.find(&d.text).expect("find");
         let mut covered = vec![false; d.text.len()];
@@ -109,8 +111,16 @@ fn measure(name: &str, r: &Redactor, docs: &[Doc], show: bool) {
         for s in &spans {
             let row = kinds.entry(s.kind).or_default();
             row.predicted += 1;
-            if d.labels.iter().any(|l| s.start < l.end && l.start < s.end) {
+            let overlapped: Vec<_> = d
+                .labels
+                .iter()
+                .filter(|l| s.start < l.end && l.start < s.end)
+                .collect();
+            if !overlapped.is_empty() {
                 row.correct += 1;
+                if overlapped.iter().all(|l| l.kind != s.kind) {
+                    *confused.entry((overlapped[0].kind, s.kind)).or_default() += 1;
+                }
             } else {
                 false_pos.push(format!(
                     "{:<10} {:<11} {}",
@@ -159,6 +169,12 @@ fn measure(name: &str, r: &Redactor, docs: &[Doc], show: bool) {
     );
     for (f, (n, found)) in &families {
         println!("{f:<11} {n:>9} {found:>6} {:>7}", pct(*found, *n));
+    }
+    if !confused.is_empty() {
+        println!("\nspans of another kind than their label (label -> predicted: count)");
+        for ((l, p), n) in &confused {
+            println!("  {l:?} -> {p:?}: {n}");
+        }
     }
     if show {
         println!("\n-- misses ({}) --", misses.len());
