@@ -149,7 +149,8 @@ fn pull_view(tune: &redaction_corpus::Corpus, hold: &redaction_corpus::Corpus) {
     };
     let warm_up = |policy: &PhiPolicy| {
         // The redactor is built on first use (tens of milliseconds, once per profile).
-        let mut v = serde_json::json!({"profile": "clinic", "text": "Seen by Dr. Okafor on 3/4/2025."});
+        let mut v =
+            serde_json::json!({"profile": "clinic", "text": "Seen by Dr. Okafor on 3/4/2025."});
         policy
             .view(false, &Placeholders::new(), &mut v, None)
             .expect("view");
@@ -170,10 +171,7 @@ fn pull_view(tune: &redaction_corpus::Corpus, hold: &redaction_corpus::Corpus) {
         }
     }
     let priming = t.elapsed() / (100 * (chunks.len() - half)) as u32;
-    let primed: std::time::Duration = chunks[half..]
-        .iter()
-        .map(|c| view(&primed_policy, c))
-        .sum();
+    let primed: std::time::Duration = chunks[half..].iter().map(|c| view(&primed_policy, c)).sum();
     let primed = primed / (chunks.len() - half) as u32;
     // Viewed again: the first answer's messages, over and over (a new fence each time).
     let rounds = 20;

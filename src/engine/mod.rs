@@ -225,9 +225,9 @@ impl Engine {
     pub fn start_phi_priming(&self, recent: usize) -> anyhow::Result<()> {
         self.phi.start_priming()?;
         if self.phi.is_active() && recent > 0 {
-            let batch = self
-                .inbox
-                .read_before(None, recent, &crate::store::inbox::Filter::default())?;
+            let batch =
+                self.inbox
+                    .read_before(None, recent, &crate::store::inbox::Filter::default())?;
             // Oldest first: a reader's next pull starts at its cursor, the older end.
             for rec in batch.records.iter().rev() {
                 self.phi.prime(rec);

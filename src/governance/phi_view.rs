@@ -639,7 +639,10 @@ fn lower_priority() {
     unsafe {
         let tid = libc::gettid();
         if libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10) != 0 {
-            tracing::debug!("PHI primer keeps the normal priority: {}", std::io::Error::last_os_error());
+            tracing::debug!(
+                "PHI primer keeps the normal priority: {}",
+                std::io::Error::last_os_error()
+            );
         }
     }
 }
@@ -807,8 +810,15 @@ mod tests {
     fn cached_texts(p: &PhiPolicy, profile: &str) -> usize {
         let r = p.redactor(profile).unwrap().unwrap();
         let d = format!("{r:?}");
-        let n = d.split("cached_texts: ").nth(1).expect("Debug shows the cache");
-        n.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+        let n = d
+            .split("cached_texts: ")
+            .nth(1)
+            .expect("Debug shows the cache");
+        n.split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
     }
 
     /// Issue 29: a record stored while priming runs is scanned in the background, so its first
@@ -841,7 +851,8 @@ mod tests {
         }
         let view = |p: &PhiPolicy| {
             let mut v = serde_json::to_value(crate::domain::MessageOut::from(rec.clone())).unwrap();
-            p.view(false, &Placeholders::default(), &mut v, None).unwrap();
+            p.view(false, &Placeholders::default(), &mut v, None)
+                .unwrap();
             v
         };
         let before = cached_texts(&primed, "clinic");
@@ -870,8 +881,14 @@ mod tests {
         };
         let fenced = "<<untrusted:qwertyuiopasdfghjklz>>\nSeen: Margaret Okafor\n<</untrusted:qwertyuiopasdfghjklz>>";
         let out = redact(fenced);
-        assert!(out.starts_with("<<untrusted:qwertyuiopasdfghjklz>>\nSeen: <PERSON_"), "{out}");
-        assert!(out.ends_with("\n<</untrusted:qwertyuiopasdfghjklz>>"), "{out}");
+        assert!(
+            out.starts_with("<<untrusted:qwertyuiopasdfghjklz>>\nSeen: <PERSON_"),
+            "{out}"
+        );
+        assert!(
+            out.ends_with("\n<</untrusted:qwertyuiopasdfghjklz>>"),
+            "{out}"
+        );
         for forged in [
             "<<untrusted:Margaret Okafor>>\nx\n<</untrusted:Margaret Okafor>>",
             "<<untrusted:abc>>\nx\n<</untrusted:abc>> Margaret Okafor",

@@ -665,10 +665,10 @@ fn hl7(r: &mut Rng, b: &mut B, p: &Person) {
         r.below(24),
         r.below(60)
     );
-    b.t(&format!(
-        "MSH|^~\\&|LABSYS|LKS^Lakeside|EPIC|LKS|{ts}||ORU^R01|MSG{}|P|2.5.1\r\n",
-        r.digits(6)
-    ));
+    // The message's time is the test's: a date of service, PHI like every date of a patient.
+    b.t("MSH|^~\\&|LABSYS|LKS^Lakeside|EPIC|LKS|")
+        .l(Kind::Date, &ts)
+        .t(&format!("||ORU^R01|MSG{}|P|2.5.1\r\n", r.digits(6)));
     b.t("PID|1||").l(Kind::Mrn, &r.digits(8)).t("^^^LKS^MR");
     if r.chance(50) {
         b.t("~").l(Kind::Mrn, &r.digits(7)).t("^^^STATE^PI");
@@ -714,7 +714,9 @@ fn hl7(r: &mut Rng, b: &mut B, p: &Person) {
         .t("^");
     b.l(Kind::Room, r.pick(&["A", "B", "1", "2"]))
         .t("^LKS||||1234^RAMAN^PRIYA^^^DR\r\n");
-    b.t("OBR|1|||4548-4^HbA1c^LN|||").t(&ts).t("\r\n");
+    b.t("OBR|1|||4548-4^HbA1c^LN|||")
+        .l(Kind::Date, &ts)
+        .t("\r\n");
     b.t("OBX|1|NM|4548-4^Hemoglobin A1c^LN||7.9|%|4.0-5.6|H|||F\r\n");
     b.t("NTE|1||Specimen received, Line 2 hemolyzed\r\n");
 }
@@ -975,10 +977,13 @@ fn portal(r: &mut Rng, b: &mut B, p: &Person) {
 
 fn adt(r: &mut Rng, b: &mut B, p: &Person) {
     let g = person(r, 30);
-    b.t("MSH|^~\\&|REG|LKS|ADT|LKS|202601151200||ADT^A04|A")
+    // The registration's time: the patient's admission date.
+    b.t("MSH|^~\\&|REG|LKS|ADT|LKS|")
+        .l(Kind::Date, "202601151200")
+        .t("||ADT^A04|A")
         .t(&r.digits(7))
         .t("|P|2.3\r\n");
-    b.t("EVN|A04|202601151200\r\n");
+    b.t("EVN|A04|").l(Kind::Date, "202601151200").t("\r\n");
     b.t("PID|||").l(Kind::Mrn, &mrn(r)).t("^^^^MR||");
     b.l(Kind::Person, &p.last)
         .t("^")
@@ -1075,8 +1080,10 @@ fn pharmacy_fax(r: &mut Rng, b: &mut B, p: &Person) {
     b.t("Pt address on file: ");
     let a = addr(r);
     write_addr(b, &a, ", ");
+    // A prescription number names the patient's prescription: an identifying number (Safe
+    // Harbor's last category), like an account's.
     b.t("\nRx #")
-        .t(&r.digits(7))
+        .l(Kind::Account, &r.digits(7))
         .t(" Atorvastatin 40 mg, qty 90\n");
     b.t("Prescriber: ").t(&staff(r)).t("\n");
     b.t("Patient phone ")

@@ -400,12 +400,11 @@ fn hl7(r: &mut Rng, folded: bool) -> Doc {
     let mut b = B::new();
     let sep = if folded { " " } else { "\n" };
     b.t("HL7 feed from RVC:").t(sep);
-    b.t(&format!(
-        "MSH|^~\\&|LAB|RVC|EHR|LKS|2026{:02}{:02}0930||ADT^A04|{}|P|2.5.1{sep}",
-        1 + r.below(12),
-        1 + r.below(28),
-        r.digits(5)
-    ));
+    // The message's time is the registration's: a date of the patient's.
+    let ts = format!("2026{:02}{:02}0930", 1 + r.below(12), 1 + r.below(28));
+    b.t("MSH|^~\\&|LAB|RVC|EHR|LKS|")
+        .l(Kind::Date, &ts)
+        .t(&format!("||ADT^A04|{}|P|2.5.1{sep}", r.digits(5)));
     b.t("PID|1||").l(Kind::Mrn, &mrn).t("^^^RVC^MR||");
     b.l(Kind::Person, &p.last.to_uppercase())
         .t("^")

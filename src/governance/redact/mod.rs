@@ -254,6 +254,14 @@ pub(super) enum Check {
     NameStrict,
     /// A name typed in lower case: no word may be a function word or a number word.
     SpokenName,
+    /// An identifier with no label of its own ("W947306423", "GF-8400212", "RNL802095"):
+    /// capitals and at least five digits, not a quantity with its unit; its kind is the one
+    /// the words before it name (insurance → health plan, meter or serial → device, Rx or
+    /// claim → account), a record number otherwise.
+    AlnumId,
+    /// A bare run of digits with no label: a record number, unless the words before it make
+    /// it a product's code or it is an HL7 message's control id.
+    BareNumber,
 }
 
 /// How many bytes before a [`Check::Near`] match are searched for its words.
@@ -267,33 +275,6 @@ pub(super) const SSN_WORDS: &[&str] = &[
     "soc. sec",
     "soc sec",
     "tax id",
-];
-
-/// Context about a patient that makes a bare run of seven or more digits a record number
-/// (lower case; matched as substrings of the words before it). Narrow on purpose: order,
-/// prescription and product numbers sit next to clinical words too.
-pub(super) const RECORD_WORDS: &[&str] = &[
-    "patient",
-    "pt ",
-    "pt:",
-    "pt#",
-    "pt.",
-    "chart",
-    "record",
-    "mrn",
-    "mr ",
-    "mr:",
-    "admit",
-    "admission",
-    "discharge",
-    "encounter",
-    "hl7",
-    "pid",
-    "resident",
-    "dob",
-    "specimen",
-    "accession",
-    "referral for",
 ];
 
 /// Words that make a compact yyyymmdd number a date tied to a person.
@@ -670,6 +651,26 @@ impl Redactor {
                 if !near(text, start, words) {
                     return Ok(None);
                 }
+            }
+            Check::BareNumber => {
+                if rules::hl7_control_id(text, start)
+                    || near(text, start, rules::NOT_PERSONAL_CODES)
+                {
+                    return Ok(None);
+                }
+            }
+            Check::AlnumId => {
+                let digits = value.bytes().filter(u8::is_ascii_digit).count();
+                let letters = value.bytes().filter(u8::is_ascii_alphabetic).count();
+                if digits < 5
+                    || letters == 0
+                    || value.bytes().any(|b| b.is_ascii_lowercase())
+                    || rules::hl7_control_id(text, start)
+                    || near(text, start, rules::NOT_PERSONAL_CODES)
+                {
+                    return Ok(None);
+                }
+                kind = rules::id_kind_near(text, start);
             }
             Check::PlaceWords => {
                 // "County" itself is a Title Case term; judge the name before it.

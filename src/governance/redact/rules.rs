@@ -3,10 +3,7 @@
 use super::pattern::Pattern;
 
 use super::words::*;
-use super::{
-    CONTEXT_WINDOW, Check, DATE_WORDS, Kind, NEAR_WINDOW, RECORD_WORDS, RedactError, Rule,
-    SSN_WORDS,
-};
+use super::{CONTEXT_WINDOW, Check, DATE_WORDS, Kind, NEAR_WINDOW, RedactError, Rule, SSN_WORDS};
 
 pub(super) fn is_fax(text: &str, start: usize) -> bool {
     let mut from = start.saturating_sub(40);
@@ -33,6 +30,114 @@ pub(super) fn near(text: &str, start: usize, words: &[&str]) -> bool {
     }
     let before = text[from..start].to_lowercase();
     words.iter().any(|w| before.contains(w))
+}
+
+/// Words before a code that make it a thing's, not a person's ("product code CH654321", "NDC
+/// 0002-1433-80", "firmware 4.2.1"): an unlabelled identifier after one is left alone.
+pub(super) const NOT_PERSONAL_CODES: &[&str] = &[
+    "product",
+    "model",
+    "part no",
+    "part #",
+    "sku",
+    "catalog",
+    "version",
+    "firmware",
+    "build",
+    "ndc",
+    "loinc",
+    "cpt",
+    "icd",
+    "hcpcs",
+    "order code",
+    "tracking",
+];
+
+/// Whether `start` is in an HL7 MSH segment's tenth field, the message control id: the
+/// interface's number for the message, not anyone's identifier.
+pub(super) fn hl7_control_id(text: &str, start: usize) -> bool {
+    let line_from = text[..start].rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    let Some(msh) = text[line_from..start].rfind("MSH|") else {
+        return false;
+    };
+    text[line_from + msh..start].matches('|').count() == 9
+}
+
+/// The kind of an unlabelled identifier by the words in the [`NEAR_WINDOW`] bytes before it.
+pub(super) fn id_kind_near(text: &str, start: usize) -> Kind {
+    const KINDS: &[(Kind, &[&str])] = &[
+        (
+            Kind::Device,
+            &[
+                "serial",
+                "s/n",
+                "sn:",
+                "meter",
+                "transmitter",
+                "sensor",
+                "pump",
+                "device",
+                "implant",
+                "lot ",
+            ],
+        ),
+        (
+            Kind::HealthPlan,
+            &[
+                "member",
+                "insurance",
+                "insured",
+                "medicare",
+                "medicaid",
+                "policy",
+                "plan",
+                "beneficiary",
+                "subscriber",
+                "ins:",
+                "ins ",
+                "coverage",
+                "aetna",
+                "cigna",
+                "humana",
+                "molina",
+                "tricare",
+                "kaiser",
+                "healthcare",
+                "blue cross",
+                "bcbs",
+                "in1|",
+            ],
+        ),
+        (
+            Kind::Account,
+            &[
+                "rx",
+                "claim",
+                "account",
+                "acct",
+                "invoice",
+                "statement",
+                "billing",
+            ],
+        ),
+    ];
+    let mut from = start.saturating_sub(NEAR_WINDOW);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_lowercase();
+    // The nearest label wins: "Ins: Aetna ID … Rx #…" is an account after "Rx".
+    KINDS
+        .iter()
+        .filter_map(|(k, words)| {
+            words
+                .iter()
+                .filter_map(|w| before.rfind(w))
+                .max()
+                .map(|at| (at, *k))
+        })
+        .max_by_key(|(at, _)| *at)
+        .map_or(Kind::Mrn, |(_, k)| k)
 }
 
 pub(super) fn has_context(text: &str, start: usize, words: &[String]) -> bool {
@@ -784,11 +889,35 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         (
             Kind::Mrn,
             47,
-            Check::Near(RECORD_WORDS),
-            // An unlabelled record number: seven to ten digits a few words after clinical
-            // context ("pt 7110489 called", "labs for 7110489"). Ranked below dates and phones,
-            // which take their own shapes.
-            r"\b\d{7,10}\b".into(),
+            Check::BareNumber,
+            // An unlabelled record number: a run of seven to twelve digits (in a HIPAA
+            // profile's text every such run is somebody's record, claim or prescription
+            // number). Ranked below dates and phones, which take their own shapes.
+            r"\b\d{7,12}\b".into(),
+        ),
+        (
+            Kind::Date,
+            62,
+            Check::None,
+            // A date written without separators, as exports and file names write it:
+            // YYYYMMDD (with a time: HL7's YYYYMMDDHHMM[SS]) and MMDDYYYY.
+            r"\b(?:(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:[01]\d|2[0-3])?(?:[0-5]\d){0,2}|(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:19|20)\d{2})\b".into(),
+        ),
+        (
+            Kind::Mrn,
+            46,
+            Check::AlnumId,
+            // An identifier of capitals and digits with no label ("W947306423",
+            // "VL-6265644", "7R-53172-G"); its kind is read from the words before it.
+            r"\b[A-Z0-9]{1,4}(?:-?[A-Z0-9]{1,12}){1,3}\b".into(),
+        ),
+        (
+            Kind::Phone,
+            44,
+            Check::None,
+            // A number read out in words, as voicemail transcripts write it ("five oh three,
+            // two two two, eight four three seven"): seven digits or more.
+            r"(?i)\b(?:(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine)(?:,?[ \t]+|-)){6,14}(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine)\b".into(),
         ),
         (
             Kind::Account,

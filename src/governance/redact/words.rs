@@ -2,18 +2,20 @@
 
 /// Capitalised name word: "Lopez", "O'Brien", "McDonald", "Smith-Jones", "José".
 ///
-/// Latin letters only (ASCII + Latin-1 accents) rather than `\p{L}`: the Unicode classes make
+/// Latin letters only (ASCII, Latin-1, Extended-A, and the Vietnamese letters of Extended-B
+/// and Extended Additional: "Nguyễn", "Tuấn", "Phạm") rather than `\p{L}`: the Unicode classes make
 /// each pattern several times larger to compile and slower to run, and the rosters are Latin.
-pub(super) const NAME_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-ž]['’]?[A-Za-zÀ-ÖØ-öø-ÿĀ-ž]*[a-zß-öø-ÿĀ-ž](?:-[A-ZÀ-ÖØ-ÞĀ-ž][A-Za-zÀ-ÖØ-öø-ÿĀ-ž]*[a-zß-öø-ÿĀ-ž])?";
+pub(super) const NAME_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]['’]?[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ](?:-[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ][A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ])?";
 /// A name word in capitals: "OKAFOR", "O'BRIEN", "GARCÍA-LÓPEZ". (Latin Extended-A mixes
 /// cases in one range; lower-case letters from it are accepted, which costs nothing here.)
-pub(super) const CAPS_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-ž](?:['’]?[A-ZÀ-ÖØ-ÞĀ-ž]+)(?:-[A-ZÀ-ÖØ-ÞĀ-ž]+)?";
+pub(super) const CAPS_W: &str =
+    r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ](?:['’]?[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]+)(?:-[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]+)?";
 /// Surname prefixes written as a separate word: "St. Clair", "Mac Gregor".
 pub(super) const SUR_PREFIX: &str = r"(?:(?:St\.?|Saint|Ste\.?|Mac|Mc|O['’])[ \t]?)?";
 /// Lowercase surname particles: "Van der Berg", "de la Cruz", "da Silva", "bin Salleh".
 pub(super) const PARTICLES: &str = r"(?:(?:[Vv][ao]n|[Dd]e[rn]?|[Dd]ella|[Dd]el|[Dd][aiu]|[Ll][ae]|[Dd]os|[Tt]e[rn]|bin|al)\s+){0,2}";
 /// Initial: "A."
-pub(super) const INIT: &str = r"[A-ZÀ-ÖØ-ÞĀ-ž]\.";
+pub(super) const INIT: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]\.";
 /// US state and territory abbreviations (for ZIP codes and "City, ST").
 pub(super) const STATES: &str = "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR|GU|VI";
 /// Separator between a context label and its value: "MRN: 123", "MRN #123", "MRN is 123".
