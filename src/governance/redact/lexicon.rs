@@ -28,6 +28,7 @@ const NAMES_FIRST: &[&str] = &[
 /// record systems.
 const STOP: &[&str] = &[
     // function words and auxiliaries
+    "else",
     "a",
     "an",
     "the",
@@ -413,6 +414,14 @@ const STOP: &[&str] = &[
     "allscripts",
     "meditech",
     "aetna",
+    "molina",
+    "unitedhealthcare",
+    "centene",
+    "ambetter",
+    "wellcare",
+    "highmark",
+    "caresource",
+    "oscar",
     "cigna",
     "humana",
     "anthem",
@@ -524,6 +533,8 @@ pub(super) const CUES: &[&str] = &[
     "afternoon",
     "evening",
     "named",
+    // "hi dr brandt its łukasz zielińska", "i'm told its maarten"
+    "its",
     // verbs a name follows in scheduling and call notes ("move Soledad to 3pm", "remind olu")
     "move",
     "reschedule",

@@ -1209,10 +1209,21 @@ mod tests {
                 "412",
             ],
         );
-        // Nothing of the MSH or OBX segments (systems, tests) is taken.
+        // Of the MSH segment only its time is taken (the event's date is the patient's: a
+        // date of service); nothing of the systems, nor of the OBX test names.
         let spans = r.find(msg).unwrap();
         let pid = msg.find("PID").unwrap();
-        assert!(spans.iter().all(|s| s.start > pid), "{spans:?}");
+        let before: Vec<&str> = spans
+            .iter()
+            .filter(|s| s.start < pid)
+            .map(|s| &msg[s.start..s.end])
+            .collect();
+        assert!(
+            before
+                .iter()
+                .all(|v| v.len() >= 8 && v.bytes().all(|b| b.is_ascii_digit())),
+            "{before:?}"
+        );
         assert!(
             !spans
                 .iter()

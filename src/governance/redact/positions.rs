@@ -66,7 +66,11 @@ impl Tok<'_> {
         if TITLE_CASE_TERMS.contains(&title.as_str()) && !self.info.known_name() {
             return true;
         }
-        self.shape == Shape::Caps && (ABBREVIATIONS.contains(&self.w) || self.letters() < 3)
+        // An acronym has no vowel ("LLM", "CVS"); a short name in capitals has ("IWU").
+        self.shape == Shape::Caps
+            && (ABBREVIATIONS.contains(&self.w)
+                || self.letters() < 3
+                || (self.letters() <= 4 && !self.w.chars().any(|c| "AEIOUY".contains(c))))
     }
 
     /// A name wherever it stands: known to the lexicon, unknown to the dictionary.
@@ -167,6 +171,27 @@ fn title_case(w: &str) -> String {
 }
 
 fn shape_of(w: &str) -> Shape {
+    // "al-Hakim", "el-Sayed", "ter-Haar": a lower-case particle and a capitalised name.
+    if let Some((p, rest)) = w.split_once('-')
+        && matches!(
+            p,
+            "al" | "el"
+                | "bin"
+                | "ibn"
+                | "abu"
+                | "ter"
+                | "van"
+                | "de"
+                | "da"
+                | "di"
+                | "du"
+                | "le"
+                | "la"
+        )
+        && rest.starts_with(char::is_uppercase)
+    {
+        return shape_of(rest);
+    }
     let mut letters = w.chars().filter(|c| c.is_alphabetic());
     let Some(first) = letters.next() else {
         return Shape::Mixed;
@@ -358,6 +383,18 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     i = last + 1;
                     continue;
                 }
+                // An initial and a surname: "his son, M. Tuilagi".
+                if n.letters() == 1
+                    && n.w.chars().all(char::is_uppercase)
+                    && at + 1 < toks.len()
+                    && matches!(gap(n, &toks[at + 1]), ". " | ".")
+                    && toks[at + 1].in_position_after(title, personal)
+                {
+                    let last = extend(at + 1, &toks);
+                    push(n.start, toks[last].end);
+                    i = last + 1;
+                    continue;
+                }
                 if word_name || n.in_position_after(title, personal) {
                     let last = extend(at, &toks);
                     push(n.start, toks[last].end);
@@ -365,6 +402,23 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     continue;
                 }
             }
+        }
+        // 1b. A salutation without "Dear": a name alone at the head of a line, before a
+        //     comma ("Meenakshi, The thyroid panel…").
+        if t.shape == Shape::Title
+            && !t.info.common
+            && !t.blocked()
+            && t.letters() >= 3
+            && text[t.end..].starts_with(',')
+            && text[..t.start]
+                .rsplit(['\n', '\r'])
+                .next()
+                .is_some_and(|l| l.trim().is_empty())
+        {
+            let last = extend(i, &toks);
+            push(t.start, toks[last].end);
+            i = last + 1;
+            continue;
         }
         // 2. A signature: the first words of the line after a closing line or a dash.
         if signature_before(text, t.start) && t.in_position(false) {
@@ -462,7 +516,9 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
                 | "letter"
                 | "referral"
         ),
-        "of" => first == "behalf",
+        "of" => first == "behalf" || is_kin(&first),
+        // "this is dieuseul from Nephrology", "my name is Rania bin Rashid"
+        "is" => matches!(first.as_str(), "this" | "name"),
         _ => false,
     }
 }
@@ -551,6 +607,41 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
     if STRONG.contains(&key) {
         return Some(true);
     }
+    let rest = &text[v.end..];
+    // "Aga is here early", "Cel is 92", "Wojtek in 235B is a fall risk".
+    if matches!(key, "is" | "was") {
+        let next = toks.get(at + 1).filter(|n| text[v.end..n.start] == *" ");
+        if next.is_some_and(|n| {
+            matches!(
+                n.w,
+                "here"
+                    | "coming"
+                    | "calling"
+                    | "asking"
+                    | "upset"
+                    | "confused"
+                    | "requesting"
+                    | "refusing"
+                    | "complaining"
+                    | "admitted"
+                    | "discharged"
+                    | "allergic"
+            )
+        }) || rest.strip_prefix(' ').is_some_and(|r| {
+            // An age: two or three digits and no more ("Cel is 92", not "is 7869 3rd Way").
+            let n = r.bytes().take_while(u8::is_ascii_digit).count();
+            (2..=3).contains(&n) && !r[n..].starts_with(['/', ':', '.', '-'])
+        }) {
+            return Some(false);
+        }
+    }
+    if key == "in"
+        && rest
+            .strip_prefix(' ')
+            .is_some_and(|r| r.len() >= 3 && r.as_bytes()[..3].iter().all(u8::is_ascii_digit))
+    {
+        return Some(false);
+    }
     if WEAK.contains(&key) {
         return Some(false);
     }
@@ -610,6 +701,13 @@ fn eponym(after: &str) -> bool {
             | "triad"
             | "ulcer"
             | "classification"
+            | "esophagus"
+            | "ulcers"
+            | "contracture"
+            | "node"
+            | "nodes"
+            | "line"
+            | "drain"
     )
 }
 
@@ -638,7 +736,9 @@ fn is_kin(key: &str) -> bool {
     )
 }
 
-/// Whether `t` is followed by "'s" and a word saying whose relation or record this is.
+/// Whether `t` is followed by "'s" and a word saying whose relation or record this is; a
+/// capitalised word the dictionary does not know (or a first name) is a person's before any
+/// word ("Maarten's new number", "Tuấn's sugars") unless it is an eponym's.
 fn possessive_of_person(text: &str, t: &Tok<'_>) -> bool {
     let after = &text[t.end..];
     let Some(rest) = ["'s ", "’s ", "'S ", "’S "]
@@ -647,6 +747,13 @@ fn possessive_of_person(text: &str, t: &Tok<'_>) -> bool {
     else {
         return false;
     };
+    if t.shape == Shape::Title
+        && (!t.info.common || t.info.first)
+        && !t.info.stop
+        && rest.starts_with(|c: char| c.is_lowercase())
+    {
+        return true;
+    }
     let next: String = rest
         .chars()
         .take_while(|c| c.is_alphabetic())
@@ -917,6 +1024,10 @@ mod tests {
         assert_eq!(names("caller obi wants a callback"), ["obi"]);
         assert_eq!(names("also petrakis from next door says hi"), ["petrakis"]);
         assert_eq!(names("Janet from Aetna called."), ["Janet"]);
+        assert_eq!(names("Rosalind: Aga is here early"), ["Rosalind", "Aga"]);
+        assert_eq!(names("Wojtek in 235B is a fall risk"), ["Wojtek"]);
+        assert_eq!(names("fyi Maarten's new number"), ["Maarten"]);
+        assert!(names("Parkinson's disease and Barrett's esophagus").is_empty());
         // Plain words stay: a pharmacy calls, a lesion is seen, a rose is no person here.
         assert!(names("Pharmacy called about the refill.").is_empty());
         assert!(names("Lesion seen on CT, plan to return in May.").is_empty());
@@ -934,5 +1045,19 @@ mod tests {
             ["ST._CLAIR_GWENDOLYN"]
         );
         assert!(names("pt bmi 32, spoke with pharmacy").is_empty());
+        assert_eq!(
+            names("this is tunde the son of funmilayo nwosu"),
+            ["tunde", "funmilayo nwosu"]
+        );
+        assert_eq!(names("hi its phúc huỳnh my new address"), ["phúc huỳnh"]);
+        assert_eq!(
+            names("Discussed with his son, M. Tuilagi, at bedside"),
+            ["M. Tuilagi"]
+        );
+        assert_eq!(names("confirmed with Mr. al-Hakim today"), ["al-Hakim"]);
+        assert_eq!(
+            names("x\nMeenakshi, The thyroid panel is normal"),
+            ["Meenakshi"]
+        );
     }
 }

@@ -956,6 +956,29 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::HasDigit,
             r"(?i)\b(?:mrn|mr#|mr\s*no\.?|chart|record)\b\.?\s*(?:#|no\.?|number|:)?\s*[:#]?\s*(?P<v>[A-Za-z]{0,3}[- ]?\d[A-Za-z0-9-]{2,20})\b".into(),
         ),
+        (
+            Kind::Age,
+            40,
+            Check::None,
+            // An age over 89 said in prose ("who is 92,", "Dwayne is 97 and"): ages under 90
+            // are not identifiers (Safe Harbor keeps them).
+            r"(?i)\b(?:who is|is|aged|age)[ \t]+(?P<v>9\d|1[0-2]\d)(?:[ \t]*(?:,|\.|;|and\b|years\b|yrs\b|y/?o\b)|[ \t]*$)".into(),
+        ),
+        (
+            Kind::Room,
+            40,
+            Check::None,
+            // A room named by its number alone in a handoff ("Also 438: …", "Wojtek in
+            // 235B is…", "Ms Kim in 736 - cellulitis").
+            r"\b(?:[Ii]n|[Aa]lso)[ \t]+(?P<v>\d{3}(?:-?[A-Z])?)(?:[ \t]*[:\-–]|[ \t]+is\b)".into(),
+        ),
+        (
+            Kind::Date,
+            40,
+            Check::None,
+            // A month and day after an admission or discharge label ("Adm 01/22 | Disch 5/23").
+            r"(?i)\b(?:adm(?:itted)?|disch(?:arged)?|d/c|dos)\.?:?[ \t]+(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b".into(),
+        ),
         // --- rooms and beds (always, Ted seed 7.3) ---
         (
             Kind::Room,

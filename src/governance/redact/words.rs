@@ -522,7 +522,8 @@ pub(super) const ABBREVIATIONS: &[&str] = &[
     "FOR", "NOT", "DOB", "MRN", "SSN", "ID", "NO", "YES", "RE", "FW", "CC", "BCC", "ATTN", "LAB",
     "LABS", "RX", "DX", "HX", "TX", "SX", "PMH", "ROS", "HPI", "A1C", "INR", "PTT", "TSH", "LDL",
     "HDL", "WBC", "RBC", "HGB", "HCT", "PLT", "GFR", "BUN", "ALT", "AST", "DME", "SNF", "LTC",
-    "ALF", "PACU", "AKI", "VTE", "DVT", "PE", "MI", "CVA", "TIA", "OSA", "GERD", "BPH",
+    "ALF", "PACU", "IMG", "DSC", "PXL", "SCAN", "AKI", "VTE", "DVT", "PE", "MI", "CVA", "TIA",
+    "OSA", "GERD", "BPH",
 ];
 
 pub(super) const NOT_SPOKEN_NAMES: &[&str] = &[
