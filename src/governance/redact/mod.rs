@@ -37,6 +37,7 @@ mod positions;
 mod rules;
 mod session;
 mod structured;
+mod table;
 mod words;
 
 use session::KnownNames;
@@ -579,6 +580,7 @@ impl Redactor {
             }
         }
         structured::hl7(raw, &mut cands);
+        table::columns(raw, &mut cands);
         positions::lexicon_names(raw, &self.keep, &mut cands);
         let mut cands = one_line_each(cands, raw);
         self.keep.filter(raw, &mut cands);
