@@ -1,7 +1,7 @@
 //! The PHI redactor against a blind evaluation set (tests/redaction_blind: hospital and clinic
 //! messages written without looking at the redactor), with a roster of a third of the patients
-//! and without one. Prints recall and precision per kind and recall per family; asserts only
-//! that the generated set is sane, not the redactor's figures.
+//! and without one. Prints recall and precision per kind and recall per family; asserts that
+//! the generated set is sane and that the redactor holds the floors measured on it.
 //! `cargo test --test redaction_blind -- --nocapture` shows the tables;
 //! `OPSDESK_SHOW_MISSES=1` adds every miss and false positive in context.
 
@@ -17,7 +17,7 @@ use redaction_blind::{Doc, FAMILIES, generate};
 const SEED: u64 = 0x5EED_B11D;
 const DOCS: usize = 416;
 
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct Row {
     labelled: usize,
     found: usize,
@@ -74,7 +74,8 @@ fn check_sane(docs: &[Doc]) {
     }
 }
 
-fn measure(name: &str, r: &Redactor, docs: &[Doc], show: bool) {
+/// Prints the tables; returns (recall of names, recall of all, precision of all), in percent.
+fn measure(name: &str, r: &Redactor, docs: &[Doc], show: bool) -> (f64, f64, f64) {
     let mut kinds: BTreeMap<Kind, Row> = BTreeMap::new();
     let mut families: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut misses = Vec::new();
@@ -182,6 +183,13 @@ fn measure(name: &str, r: &Redactor, docs: &[Doc], show: bool) {
         println!("\n-- false positives ({}) --", false_pos.len());
         false_pos.iter().for_each(|m| println!("{m}"));
     }
+    let ratio = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+    let names = kinds.get(&Kind::Person).copied().unwrap_or_default();
+    (
+        ratio(names.found, names.labelled),
+        ratio(total.found, total.labelled),
+        ratio(total.correct, total.predicted),
+    )
 }
 
 #[test]
@@ -214,7 +222,7 @@ fn redactor_on_the_blind_set() {
         &opts,
     )
     .expect("builds");
-    measure(
+    let (names, all, precision) = measure(
         &format!(
             "with a roster ({} names), {} documents",
             set.roster.len(),
@@ -224,11 +232,27 @@ fn redactor_on_the_blind_set() {
         &set.docs,
         show,
     );
+    // Floors a little under what was measured when the set was written and the redactor
+    // generalised against it (2026-11-28: names 96.3%, all 96.5%, precision 97.9% with the
+    // roster; names 92.3%, all 94.8%, precision 97.9% without): a change that loses ground
+    // on text nobody tuned for fails here.
+    assert!(names >= 95.5, "blind set, with roster: names {names:.1}%");
+    assert!(all >= 95.5, "blind set, with roster: all {all:.1}%");
+    assert!(
+        precision >= 97.0,
+        "blind set, with roster: precision {precision:.1}%"
+    );
     let without = Redactor::with_options(&RedactorConfig::default(), &opts).expect("builds");
-    measure(
+    let (names, all, precision) = measure(
         &format!("without a roster, {} documents", set.docs.len()),
         &without,
         &set.docs,
         show,
+    );
+    assert!(names >= 91.5, "blind set, no roster: names {names:.1}%");
+    assert!(all >= 94.0, "blind set, no roster: all {all:.1}%");
+    assert!(
+        precision >= 97.0,
+        "blind set, no roster: precision {precision:.1}%"
     );
 }
