@@ -269,9 +269,97 @@ fn tokens(text: &str) -> Vec<Tok<'_>> {
     out
 }
 
+/// Extensions of the files scanners, fax servers and exports name after a patient.
+const FILE_EXTENSIONS: &[&str] = &[
+    "pdf", "tif", "tiff", "jpg", "jpeg", "png", "heic", "gif", "bmp", "doc", "docx", "dcm", "txt",
+    "csv", "xls", "xlsx", "rtf", "eml", "msg", "zip", "hl7", "xml", "json", "odt",
+];
+
+/// Words of file names that are no one's name, beyond the dictionary's.
+const FILE_WORDS: &[&str] = &[
+    "img", "dsc", "pxl", "cxr", "ekg", "ecg", "mri", "polst", "molst", "ins", "dob", "mrn", "ssn",
+    "pt", "rx", "dx", "hx", "misc", "scan", "scanned", "fax", "rpt", "dcm", "heic", "docx", "xlsx",
+    "pdf", "tif", "jpg", "png", "doc", "txt", "csv", "hipaa", "dnr", "id", "cv", "ct", "us", "xr",
+    "ed", "er", "icu", "lab", "labs", "pcp", "ref", "req", "echo", "copy", "final",
+];
+
+/// File names of scans and exports ("CXR_HRYTSENKO.O_9231024.dcm",
+/// "scan_20240603_oleksandr.hrytsenko_ins_card.jpg"): there a word the dictionary does not
+/// know is a name (fail closed), with an initial glued to one.
+fn file_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    let mut at = 0;
+    for chunk in text.split_inclusive(|c: char| c.is_whitespace() || "\"'()[]<>,;".contains(c)) {
+        let start = at;
+        at += chunk.len();
+        let name = chunk.trim_end_matches(|c: char| c.is_whitespace() || "\"'()[]<>,;".contains(c));
+        let Some((stem, ext)) = name.rsplit_once('.') else {
+            continue;
+        };
+        if !FILE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+            || !stem.contains(['_', '-', '.'])
+        {
+            continue;
+        }
+        // The stem's words (runs of letters) and whether each is a name.
+        let mut words: Vec<(usize, usize, bool)> = Vec::new();
+        let mut i = 0;
+        for part in stem.split_inclusive(|c: char| !c.is_alphabetic()) {
+            let w = part.trim_end_matches(|c: char| !c.is_alphabetic());
+            let (s, e) = (start + i, start + i + w.len());
+            i += part.len();
+            if w.is_empty() {
+                continue;
+            }
+            let lower = w.to_lowercase();
+            let info = LEXICON.info(w);
+            let letters = w.chars().count();
+            let named = letters >= 3
+                && !info.stop
+                && !FILE_WORDS.contains(&lower.as_str())
+                && !ABBREVIATIONS.contains(&w.to_uppercase().as_str())
+                && (!info.common
+                    || (info.known_name() && letters >= 4 && info.first && !info.common));
+            words.push((s, e, named));
+        }
+        // Initials beside a name are part of it; runs of name words are one name.
+        let n = words.len();
+        let mut k = 0;
+        while k < n {
+            let is_initial = |j: usize| words[j].1 - words[j].0 == 1;
+            if !words[k].2 {
+                k += 1;
+                continue;
+            }
+            let mut from = k;
+            while from > 0 && (words[from - 1].2 || is_initial(from - 1)) {
+                from -= 1;
+            }
+            let mut to = k;
+            while to + 1 < n && (words[to + 1].2 || is_initial(to + 1)) {
+                to += 1;
+            }
+            let (s, e) = (words[from].0, words[to].1);
+            if !keep.keeps(&text[s..e]) {
+                cands.push((
+                    Span {
+                        kind: Kind::Person,
+                        start: s,
+                        end: e,
+                    },
+                    PRIO,
+                ));
+            }
+            k = to + 1;
+        }
+    }
+}
+
 /// Adds the lexicon's name candidates of `text` to `cands` (names the keep list keeps are
 /// left out).
 pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    if text.contains('.') {
+        file_names(text, keep, cands);
+    }
     let toks = tokens(text);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
     let mut push = |s: usize, e: usize| {
@@ -326,6 +414,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     n += 1;
                     j += 2;
                     continue;
+                }
+                // A trailing initial: "Mi-kyung J. to Saturday".
+                if text[toks[j].end..].starts_with(". ")
+                    && toks
+                        .get(j + 1)
+                        .is_none_or(|t| t.shape == Shape::Lower || t.info.stop)
+                {
+                    last = j;
                 }
                 break;
             }
@@ -466,6 +562,29 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             i += 1;
             continue;
         }
+        // 5b. A first name and an initial ("Mi-kyung J.", "Krzysztof S."): a name the way
+        //     staff chats write it.
+        if matches!(t.shape, Shape::Title)
+            && (!t.info.common || t.info.first)
+            && !t.blocked()
+            && i + 1 < toks.len()
+            && gap(t, &toks[i + 1]) == " "
+            && toks[i + 1].letters() == 1
+            && toks[i + 1].w.chars().all(char::is_uppercase)
+            && text[toks[i + 1].end..].starts_with('.')
+        {
+            push(t.start, toks[i + 1].end);
+            i += 2;
+            continue;
+        }
+        // A capitalised word right after a number is a unit or a ward ("4 West"), not a person.
+        let after_number = text[..t.start]
+            .strip_suffix(' ')
+            .is_some_and(|b| b.ends_with(|c: char| c.is_ascii_digit()));
+        if after_number && t.shape == Shape::Title {
+            i += 1;
+            continue;
+        }
         // 6. The subject of a verb only people are ("Olu prefers mornings", "IWU seen
         //    today", "Kuznetsova to return", "rose asked"), in prose.
         if t.subject(true) {
@@ -484,7 +603,20 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         //    it ("ST._CLAIR").
         if t.lone() && (t.shape != Shape::Lower || prose_word(text, t)) {
             let last = extend(i, &toks);
-            push(toks[particles_before(&toks, i, text)].start, toks[last].end);
+            let mut from = particles_before(&toks, i, text);
+            // The surname before a first name in a file name or a list, in the same case
+            // and unknown to the dictionary ("9475758_OIKONOMOU_ELENI").
+            if from == i
+                && i > 0
+                && blank(gap(&toks[i - 1], t))
+                && toks[i - 1].shape == t.shape
+                && !toks[i - 1].info.common
+                && !toks[i - 1].blocked()
+                && toks[i - 1].letters() >= 3
+            {
+                from = i - 1;
+            }
+            push(toks[from].start, toks[last].end);
             i = last + 1;
             continue;
         }
@@ -937,8 +1069,18 @@ fn registry(last: &Tok<'_>, first: &Tok<'_>) -> bool {
                 && first.info.known_name()
                 && !(last.info.common && first.info.common)
         }
-        // Capitalised or in capitals: the lexicon backs one side ("YOUNG, NGUYEN").
-        _ => last.info.known_name() || first.info.known_name(),
+        // Capitalised or in capitals: the lexicon backs one side ("YOUNG, NGUYEN"); in
+        // capitals two words it does not know are a registry's too ("TUILAGI, MATAIO").
+        _ => {
+            last.info.known_name()
+                || first.info.known_name()
+                || (last.shape == Shape::Caps
+                    && first.shape == Shape::Caps
+                    && last.letters() >= 4
+                    && first.letters() >= 3
+                    && !last.info.common
+                    && !first.info.common)
+        }
     }
 }
 
@@ -978,10 +1120,19 @@ fn lower_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
 mod tests {
     use super::*;
 
+    /// The names found, in order; a span inside another one found is left out (the
+    /// resolution merges them).
     fn names(text: &str) -> Vec<String> {
         let mut c = Vec::new();
         lexicon_names(text, &KeepList::new(&[]), &mut c);
+        c.sort_by_key(|(s, _)| (s.start, std::cmp::Reverse(s.end)));
+        c.dedup_by_key(|(s, _)| (s.start, s.end));
         c.iter()
+            .filter(|(s, _)| {
+                !c.iter().any(|(o, _)| {
+                    (o.start, o.end) != (s.start, s.end) && o.start <= s.start && s.end <= o.end
+                })
+            })
             .map(|(s, _)| text[s.start..s.end].to_string())
             .collect()
     }
@@ -1028,6 +1179,23 @@ mod tests {
         assert_eq!(names("Wojtek in 235B is a fall risk"), ["Wojtek"]);
         assert_eq!(names("fyi Maarten's new number"), ["Maarten"]);
         assert!(names("Parkinson's disease and Barrett's esophagus").is_empty());
+        assert_eq!(names("moved Mi-kyung J. to Saturday"), ["Mi-kyung J"]);
+        assert_eq!(names("TUILAGI, MATAIO     06/13/1980"), ["TUILAGI, MATAIO"]);
+        let f = names(
+            "- CXR_HRYTSENKO.O_9231024.dcm\n- scan_20240603_oleksandr.hrytsenko_ins_card.jpg",
+        );
+        assert!(f.contains(&"HRYTSENKO.O".to_string()), "{f:?}");
+        assert!(f.contains(&"oleksandr.hrytsenko".to_string()), "{f:?}");
+        assert!(
+            !f.iter()
+                .any(|n| n.contains("CXR") || n.contains("scan") || n.contains("card")),
+            "{f:?}"
+        );
+        assert!(
+            names("Attending: Dr. Brandt, 4 West")
+                .iter()
+                .all(|n| n != "West")
+        );
         // Plain words stay: a pharmacy calls, a lesion is seen, a rose is no person here.
         assert!(names("Pharmacy called about the refill.").is_empty());
         assert!(names("Lesion seen on CT, plan to return in May.").is_empty());

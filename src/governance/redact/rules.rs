@@ -979,6 +979,28 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A month and day after an admission or discharge label ("Adm 01/22 | Disch 5/23").
             r"(?i)\b(?:adm(?:itted)?|disch(?:arged)?|d/c|dos)\.?:?[ \t]+(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b".into(),
         ),
+        (
+            Kind::Room,
+            41,
+            Check::None,
+            // A handoff's line led by the room ("335-A: 92yo M Farah", "Rm 516-B: …") or a
+            // room in brackets after a name ("Beatriz (918B) - 93 years old").
+            r"(?m)^[ \t]*(?:(?i:rm|room|bed)\.?[ \t]*)?(?P<v>\d{3}(?:-?[A-Z])?):".into(),
+        ),
+        (
+            Kind::Room,
+            41,
+            Check::None,
+            r"\((?P<v>\d{3}-?[A-Z])\)".into(),
+        ),
+        (
+            Kind::Person,
+            35,
+            Check::NameStrict,
+            // The name after an age and a sex, as handoffs list patients ("92yo M Farah",
+            // "104yo F GRABOWSKA").
+            format!(r"\b\d{{1,3}}[ \t]*(?i:yo|y/o|y\.o\.|-year-old|year old)[ \t]+(?i:m|f|male|female|man|woman)[ \t,]+(?P<v>{NAME_W}|{CAPS_W})"),
+        ),
         // --- rooms and beds (always, Ted seed 7.3) ---
         (
             Kind::Room,
