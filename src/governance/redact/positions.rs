@@ -317,8 +317,7 @@ fn file_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 && !info.stop
                 && !FILE_WORDS.contains(&lower.as_str())
                 && !ABBREVIATIONS.contains(&w.to_uppercase().as_str())
-                && (!info.common
-                    || (info.known_name() && letters >= 4 && info.first && !info.common));
+                && !info.common;
             words.push((s, e, named));
         }
         // Initials beside a name are part of it; runs of name words are one name.
