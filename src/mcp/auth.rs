@@ -81,13 +81,6 @@ impl Credentials {
         Ok(Credentials { entries })
     }
 
-    /// Only `token`, naming the default client (tests, the bridge).
-    pub fn single(token: Token) -> Credentials {
-        Credentials {
-            entries: vec![(token, ClientIdentity::uncleared(DEFAULT_CLIENT))],
-        }
-    }
-
     /// The client an `Authorization` header names, if any. Every credential is compared (in
     /// constant time) whatever matches, so timing tells nothing about which or how many exist.
     pub fn identify_header(&self, value: &[u8]) -> Option<&ClientIdentity> {

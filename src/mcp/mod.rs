@@ -13,26 +13,26 @@
 //! - `fixtures`: the conformance suite's fixtures, compiled only with the test-only
 //!   `conformance` feature (the integration test turns it on; a release build never has it)
 
-pub mod attachments;
-pub mod auth;
-pub mod bridge;
-pub mod conn;
-pub mod deals;
+pub(crate) mod attachments;
+pub(crate) mod auth;
+pub(crate) mod bridge;
+pub(crate) mod conn;
+pub(crate) mod deals;
 pub(crate) mod direct;
-pub mod doctor;
-pub mod fence;
-pub mod filing;
+pub(crate) mod doctor;
+pub(crate) mod fence;
+pub(crate) mod filing;
 #[cfg(feature = "conformance")]
 pub mod fixtures;
-pub mod http;
-pub mod notify;
-pub mod prompts;
-pub mod rendered;
-pub mod resources;
+pub(crate) mod http;
+pub(crate) mod notify;
+pub(crate) mod prompts;
+pub(crate) mod rendered;
+pub(crate) mod resources;
 pub mod scope;
-pub mod server;
+pub(crate) mod server;
 pub mod tools;
-pub mod vault_tools;
+pub(crate) mod vault_tools;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
