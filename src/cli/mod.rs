@@ -145,7 +145,7 @@ pub struct Failure {
 }
 
 /// Exit codes, as the README and `--help` promise them.
-pub mod exit {
+pub(crate) mod exit {
     /// Something failed (I/O, a peer, a check).
     pub const FAILED: u8 = 1;
     /// The command line or the config is wrong.
