@@ -11,7 +11,7 @@ use crate::store::inbox::{Appended, Inbox};
 pub mod classify;
 pub mod demo;
 pub mod graph;
-pub mod open_writers;
+pub(crate) mod open_writers;
 pub mod poller;
 pub mod spool;
 

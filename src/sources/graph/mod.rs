@@ -8,7 +8,7 @@
 pub mod auth;
 pub mod calendar;
 pub mod client;
-pub mod keyring;
+pub(crate) mod keyring;
 pub mod mail;
 pub mod outbound;
 pub mod run;
