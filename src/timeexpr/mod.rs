@@ -14,7 +14,7 @@
 
 mod deadline;
 mod grammar;
-pub mod lang;
+pub(crate) mod lang;
 mod lexer;
 
 use std::ops::Range;
