@@ -8,13 +8,13 @@
 //! are blocked) like everything else. A broken manifest is reported and skipped; the other
 //! tools are still served.
 
-pub mod commands;
-pub mod examples;
-pub mod manifest;
+pub(crate) mod commands;
+pub(crate) mod examples;
+pub(crate) mod manifest;
 pub mod process;
 pub mod sandbox;
-pub mod schema;
-pub mod watch;
+pub(crate) mod schema;
+pub(crate) mod watch;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
