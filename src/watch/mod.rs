@@ -11,8 +11,8 @@
 //! Printing ([`format`]) and toasts ([`toast`]) are separate: a toast is handed to its own
 //! thread without blocking, so the terminal line never waits for the notification server.
 
-pub mod follow;
-pub mod format;
+pub(crate) mod follow;
+pub(crate) mod format;
 pub mod toast;
 
 use std::io::{self, ErrorKind, Write};
