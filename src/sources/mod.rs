@@ -70,7 +70,9 @@ impl From<IngestError> for IngestFailure {
 }
 
 /// Sanitize every item first (so a content error stores nothing), naming the failing item.
-pub fn to_records(msgs: Vec<NewMessage>) -> Result<Vec<crate::domain::InboxRecord>, IngestFailure> {
+pub(crate) fn to_records(
+    msgs: Vec<NewMessage>,
+) -> Result<Vec<crate::domain::InboxRecord>, IngestFailure> {
     let count = msgs.len();
     msgs.into_iter()
         .enumerate()
