@@ -10,7 +10,7 @@ use crate::paths::{Paths, write_atomic};
 
 /// The default client's token variable and the stdio client's name are configuration
 /// vocabulary (config validation names them too).
-pub use crate::config::{MCP_TOKEN_ENV as TOKEN_ENV, STDIO_CLIENT};
+pub(crate) use crate::config::{MCP_TOKEN_ENV as TOKEN_ENV, STDIO_CLIENT};
 /// File in the data dir holding the generated token (0600).
 pub const TOKEN_FILE: &str = "mcp-token";
 /// Shortest token accepted (from the environment; generated ones are 64 hex characters).
