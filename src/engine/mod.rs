@@ -35,10 +35,7 @@ use serde_json::json;
 use tokio::sync::broadcast;
 
 pub use assistant_jobs::{DeadlinesOfItem, JobError, item_json};
-pub use governance::action_kind;
-pub use llm_jobs::BRIEF_JOB;
 pub use lock::{EngineLock, LockError};
-pub use query::MAX_READ;
 
 use crate::config::Config;
 use crate::domain::{
@@ -1197,7 +1194,7 @@ impl Engine {
     }
 }
 
-pub fn consumer_name(actor: &Actor) -> Option<String> {
+pub(crate) fn consumer_name(actor: &Actor) -> Option<String> {
     match actor {
         Actor::Console => Some("console".into()),
         Actor::Cli => Some("cli".into()),
