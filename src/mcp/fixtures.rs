@@ -288,7 +288,7 @@ impl Fx {
 /// stateless requests (the suite never runs two scenarios at once, so a server-wide log level
 /// is enough).
 #[derive(Default)]
-pub struct Fixtures {
+pub(crate) struct Fixtures {
     /// The level set by `logging/setLevel` in a legacy session; `None` until set.
     level: Mutex<Option<LoggingLevel>>,
     /// Open 2026-07-28 `subscriptions/listen` streams, for the list-change triggers.

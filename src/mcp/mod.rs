@@ -40,14 +40,14 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-pub use server::{Hub, HubOptions, OpsDesk};
+pub use server::{Hub, HubOptions};
 
 use crate::paths::{Paths, write_atomic};
 
 /// What a running engine publishes about its MCP server, in `<data dir>/engine.json` (0600),
 /// for the stdio bridge, `mcp-config` and the console.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RuntimeInfo {
+pub(crate) struct RuntimeInfo {
     pub pid: u32,
     /// `http://127.0.0.1:<port>/mcp`.
     pub mcp_url: String,
@@ -58,7 +58,7 @@ pub struct RuntimeInfo {
     pub scopes: Vec<scope::ScopeSummary>,
 }
 
-pub fn runtime_file(paths: &Paths) -> PathBuf {
+pub(crate) fn runtime_file(paths: &Paths) -> PathBuf {
     paths.data_dir.join("engine.json")
 }
 
