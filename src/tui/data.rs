@@ -14,7 +14,7 @@ use crate::engine::Engine;
 use crate::engine::query::Answer;
 
 /// Names of connected MCP clients (from the MCP hub, when it runs).
-pub type ClientsFn = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
+pub(crate) type ClientsFn = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 
 /// Audit records loaded when the console starts (live appends follow).
 const AUDIT_TAIL: usize = 500;
