@@ -11,11 +11,13 @@
 //! - `scope`: which tools, resources and pushes each client gets (read-only, toolsets, patterns)
 //! - `bridge`: stdio for clients that spawn a server while an engine already runs
 //! - `fixtures`: the conformance suite's fixtures, compiled only with the test-only
-//!   `conformance` feature (the integration test turns it on; a release build never has it)
+//!   `conformance` feature (the integration test turns it on; a release build never has it);
+//!   `conformance`: where they hook into `server` (one mount, empty without the feature)
 
 pub(crate) mod attachments;
 pub(crate) mod auth;
 pub(crate) mod bridge;
+pub(crate) mod conformance;
 pub(crate) mod conn;
 pub(crate) mod deals;
 pub(crate) mod direct;
