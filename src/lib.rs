@@ -42,7 +42,7 @@ pub fn tune_allocator() {
 
 /// Return freed heap pages to the system now, instead of after mimalloc's purge delay and
 /// later allocator activity (which an idle engine never has).
-pub fn release_memory() {
+pub(crate) fn release_memory() {
     // SAFETY: mi_collect only walks the allocator's own free lists; callable from any thread.
     unsafe {
         libmimalloc_sys::mi_collect(true);
@@ -52,14 +52,14 @@ pub fn release_memory() {
 pub mod assistant;
 pub mod brief;
 pub mod cli;
-pub mod clock;
+pub(crate) mod clock;
 pub mod config;
-pub mod copilot;
-pub mod doctor;
+pub(crate) mod copilot;
+pub(crate) mod doctor;
 pub mod domain;
 pub mod engine;
 pub mod governance;
-pub mod html_mail;
+pub(crate) mod html_mail;
 pub mod llm;
 pub mod mcp;
 pub mod paths;

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-pub const DIR_MODE: u32 = 0o700;
-pub const FILE_MODE: u32 = 0o600;
+pub(crate) const DIR_MODE: u32 = 0o700;
+pub(crate) const FILE_MODE: u32 = 0o600;
 
 /// Resolved locations for one opsdesk instance.
 #[derive(Debug, Clone)]
@@ -172,7 +172,7 @@ fn list(dir: &Path) -> Result<Vec<fs::DirEntry>> {
 }
 
 /// Open (creating 0600 if needed) a file for reading and appending.
-pub fn open_private_append(path: &Path) -> io::Result<File> {
+pub(crate) fn open_private_append(path: &Path) -> io::Result<File> {
     OpenOptions::new()
         .read(true)
         .append(true)
@@ -183,7 +183,7 @@ pub fn open_private_append(path: &Path) -> io::Result<File> {
 
 /// Replace `path` with `bytes` atomically: write a 0600 sibling, fsync it, rename it over, fsync
 /// the directory. A reader sees the old or the new content, never a mix.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     // A bare file name's parent is "", which cannot be opened: it means the working dir.
     let dir = path
         .parent()
@@ -210,7 +210,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// fsync a directory so a rename or a new file in it is durable.
-pub fn sync_dir(dir: &Path) -> io::Result<()> {
+pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
     if dir.as_os_str().is_empty() {
         return File::open(".")?.sync_all();
     }

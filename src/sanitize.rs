@@ -22,12 +22,12 @@ pub const MAX_PREVIEW_CHARS: usize = 160;
 /// Bound of short fields: subject, names, addresses, ids, meta strings.
 pub const MAX_FIELD_CHARS: usize = 512;
 /// Meta of a record, serialized, is kept under this many bytes.
-pub const MAX_META_BYTES: usize = 8 * 1024;
+pub(crate) const MAX_META_BYTES: usize = 8 * 1024;
 /// Recipients kept per record (a mail to a 5,000-member list is still one line of text).
-pub const MAX_RECIPIENTS: usize = 100;
+pub(crate) const MAX_RECIPIENTS: usize = 100;
 /// HTML beyond this many bytes is not converted: the text is bounded at [`MAX_TEXT_CHARS`]
 /// anyway, and converting megabytes of markup would only cost time.
-pub const MAX_HTML_BYTES: usize = 512 * 1024;
+pub(crate) const MAX_HTML_BYTES: usize = 512 * 1024;
 
 /// Combining marks kept on one base character: enough for any real script, not enough to
 /// smear "Zalgo" text over neighbouring terminal lines.
@@ -290,7 +290,7 @@ pub fn bound(s: &str, max_chars: usize) -> String {
 /// Whether `word` occurs in `hay` as a whole word: no letter or digit (in any script) right
 /// before or after it. Case-sensitive: callers lower-case both sides when they mean to. An
 /// empty or blank `word` is never found.
-pub fn has_word(hay: &str, word: &str) -> bool {
+pub(crate) fn has_word(hay: &str, word: &str) -> bool {
     if word.trim().is_empty() {
         return false;
     }
@@ -639,16 +639,16 @@ fn emoji_joined(chars: &[char], i: usize) -> bool {
 /// Characters kept of an attachment's display name (the extension is kept within this).
 pub const MAX_ATTACHMENT_NAME_CHARS: usize = 120;
 /// Characters of text extracted from one attachment that a record keeps.
-pub const MAX_ATTACHMENT_TEXT_CHARS: usize = 8_000;
+pub(crate) const MAX_ATTACHMENT_TEXT_CHARS: usize = 8_000;
 /// Attachments kept on one record and in the attachment store: a mail with more lists and
 /// stores the first ones; the rest are dropped unstored and counted in meta
 /// ([`META_ATTACHMENTS_TRUNCATED`]). 64 is far beyond any real mail's files and inline
 /// images, and keeps one record (and one mail's writes to the store) bounded.
 pub const MAX_ATTACHMENTS: usize = 64;
 /// Meta key: how many attachments the mail carried, when more than [`MAX_ATTACHMENTS`].
-pub const META_ATTACHMENTS_TRUNCATED: &str = "attachments_truncated";
+pub(crate) const META_ATTACHMENTS_TRUNCATED: &str = "attachments_truncated";
 /// Characters of extracted attachment text one record keeps in all (later texts are cut).
-pub const MAX_ATTACHMENTS_TEXT_CHARS: usize = 32_000;
+pub(crate) const MAX_ATTACHMENTS_TEXT_CHARS: usize = 32_000;
 
 /// Windows device names: a file called `CON` or `nul.txt` opens a device, not a file, on the
 /// machine the operator may save it to.
@@ -701,7 +701,7 @@ pub fn safe_file_name(raw: &str) -> String {
 
 /// A declared media type as stored: `type/subtype` in lower case, parameters dropped;
 /// anything that does not look like one becomes `application/octet-stream`.
-pub fn clean_media_type(raw: &str) -> String {
+pub(crate) fn clean_media_type(raw: &str) -> String {
     let t = one_line(raw, 128).to_ascii_lowercase();
     let t = t.split(';').next().unwrap_or("").trim();
     let ok = t.split_once('/').is_some_and(|(a, b)| {

@@ -395,10 +395,13 @@ fn demo_app() -> App {
     };
     for profile in ["clinic", "work"] {
         let brief = |kind| {
-            Ok(
-                serde_json::to_value(build(&inputs, kind, profile, NOW, time::UtcOffset::UTC))
-                    .unwrap(),
-            )
+            Ok(Box::new(build(
+                &inputs,
+                kind,
+                profile,
+                NOW,
+                time::UtcOffset::UTC,
+            )))
         };
         app.update(Msg::Brief {
             profile: profile.into(),

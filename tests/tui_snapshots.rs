@@ -4,10 +4,11 @@
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use opsdesk::brief::{Brief, BriefInputs, build};
 use opsdesk::config::Config;
 use opsdesk::domain::{
-    Action, AuditEvent, AuditOutcome, AuditRecord, Channel, Draft, DraftStatus, InboxRecord,
-    Outbound, Party, Verdict,
+    Action, AuditEvent, AuditOutcome, AuditRecord, BriefKind, Channel, Draft, DraftStatus,
+    InboxRecord, Outbound, Party, Verdict,
 };
 use opsdesk::engine::EngineEvent;
 use opsdesk::engine::providers::{ProviderOverlay, apply, view};
@@ -228,6 +229,24 @@ fn inbox_pane_no_color_keeps_the_selection_mark() {
     insta::assert_snapshot!(out);
 }
 
+/// A brief as the engine answers it (`Answer::Brief`): built from `records` as of the console's
+/// clock in the fixture (T0 + 3 h), the operator having read up to seq 3.
+fn typed_brief(kind: BriefKind, records: Vec<InboxRecord>) -> Result<Box<Brief>, String> {
+    let inputs = BriefInputs {
+        records,
+        unread_after: 3,
+        ..Default::default()
+    };
+    let now = T0 + time::Duration::hours(3);
+    Ok(Box::new(build(
+        &inputs,
+        kind,
+        "clinic",
+        now,
+        time::UtcOffset::UTC,
+    )))
+}
+
 #[test]
 fn brief_pane() {
     let mut a = app(false);
@@ -237,12 +256,22 @@ fn brief_pane() {
     })));
     a.update(Msg::Brief {
         profile: "clinic".into(),
-        morning: Ok(serde_json::json!({"configured": false, "profile": "clinic",
-            "message": "the morning brief is not configured in this opsdesk build",
-            "remedy": "use inbox_pull / mail_list / calendar_list to read the raw items meanwhile"})),
+        morning: typed_brief(
+            BriefKind::Morning,
+            vec![record(
+                4,
+                Channel::Email,
+                "clinic",
+                "Front Desk",
+                "Schedule change for Thursday",
+            )],
+        ),
         eod: Err("boom".into()),
     });
-    insta::assert_snapshot!(render(&a));
+    let out = render(&a);
+    // The brief's own text, counting the one unread clinic message.
+    assert!(out.contains(r#"top senders: "Front Desk" 1"#), "{out}");
+    insta::assert_snapshot!(out);
 }
 
 #[test]
@@ -1368,8 +1397,15 @@ fn the_brief_scrolls_opens_whole_with_enter_and_says_when_it_was_generated() {
     let text: String = (1..=40).map(|i| format!("brief line {i}\n")).collect();
     a.update(Msg::Brief {
         profile: "clinic".into(),
-        morning: Ok(serde_json::json!({"text": text})),
-        eod: Ok(serde_json::json!({"text": "digest line 1"})),
+        // The pane shows the brief's own text (`Brief::text`), whatever the brief holds.
+        morning: typed_brief(BriefKind::Morning, vec![]).map(|mut b| {
+            b.text = text;
+            b
+        }),
+        eod: typed_brief(BriefKind::EndOfDay, vec![]).map(|mut b| {
+            b.text = "digest line 1".into();
+            b
+        }),
     });
     let first = render(&a);
     // The console's clock when the answer came: 3 h after T0 (09:15).

@@ -51,11 +51,6 @@ pub struct Disagreement {
     pub note: String,
 }
 
-/// The rules' deadlines in `r`, dated relative to its time in the operator's zone `tz`.
-pub fn by_rules(r: &InboxRecord, tz: time::UtcOffset) -> Vec<Found> {
-    by_rules_in(r, &Context::new(r.ts, tz))
-}
-
 /// The rules' deadlines in `r` (subject and text) as of `ctx`.
 pub fn by_rules_in(r: &InboxRecord, ctx: &Context) -> Vec<Found> {
     let mut out: Vec<Found> = Vec::new();
@@ -356,10 +351,8 @@ mod tests {
 
     #[test]
     fn the_rules_find_dated_phrases() {
-        let f = by_rules(
-            &rec("Please send the budget by Friday."),
-            time::UtcOffset::UTC,
-        );
+        let r = rec("Please send the budget by Friday.");
+        let f = by_rules_in(&r, &Context::new(r.ts, time::UtcOffset::UTC));
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].due.as_deref(), Some("2026-11-27"));
         assert_eq!(f[0].by, DecidedBy::Rule);

@@ -8,11 +8,11 @@
 //! parsed against its schema and passed the hard bans. An answer that fails is a recorded
 //! failure with the reason; triage and deadlines then keep the rule result, a draft is not made.
 
-pub mod answer;
+pub(crate) mod answer;
 pub mod brief_check;
-pub mod deadlines;
-pub mod filing;
-pub mod reply;
+pub(crate) mod deadlines;
+pub(crate) mod filing;
+pub(crate) mod reply;
 pub mod store;
 pub mod triage;
 

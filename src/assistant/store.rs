@@ -32,7 +32,7 @@ const DEADLINES: &str = "deadlines.jsonl";
 const LOCK: &str = ".lock";
 
 /// How long a job's result may wait for its fsync: appends within this window share one.
-pub const DEFERRED_SYNC_WINDOW: Duration = Duration::from_millis(10);
+pub(crate) const DEFERRED_SYNC_WINDOW: Duration = Duration::from_millis(10);
 
 /// The triage of one inbox item.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -94,7 +94,7 @@ impl DeadlineRecord {
     }
 }
 
-pub struct AssistantStore {
+pub(crate) struct AssistantStore {
     dir: PathBuf,
     /// The triage fold and how far into which file it has read: a read only parses what was
     /// appended since (by any process), so a backfill of n items stays linear.
@@ -193,10 +193,6 @@ impl AssistantStore {
             .syncer
             .request(&self.sync, |s| &s.syncer, SyncShared::flush_pending)
             .map_err(StoreError::Rejected)
-    }
-
-    pub fn dir(&self) -> &Path {
-        &self.dir
     }
 
     /// The current triage per seq.

@@ -180,7 +180,7 @@ pub fn by_rules(r: &InboxRecord, tz: time::UtcOffset) -> Triage {
 }
 
 /// [`by_rules`] as of `ctx` (the operator's zone and date order).
-pub fn by_rules_in(r: &InboxRecord, ctx: &crate::timeexpr::Context) -> Triage {
+pub(crate) fn by_rules_in(r: &InboxRecord, ctx: &crate::timeexpr::Context) -> Triage {
     let subject = r.subject.as_deref().unwrap_or("");
     let hay = format!("{subject}\n{}", r.text).to_lowercase();
     let urgent = URGENT_CUES
@@ -259,7 +259,7 @@ pub fn by_rules_in(r: &InboxRecord, ctx: &crate::timeexpr::Context) -> Triage {
 }
 
 /// What the model is told.
-pub const SYSTEM: &str = "You triage one inbound message for a busy operator. \
+pub(crate) const SYSTEM: &str = "You triage one inbound message for a busy operator. \
 Answer with exactly one JSON object and nothing else: \
 {\"category\": one of \"needs_reply\", \"decision\", \"meeting\", \"deadline\", \"fyi\", \"bulk\", \
 \"urgency\": one of \"high\", \"normal\", \"low\", \"reason\": one short sentence}. \
@@ -279,10 +279,13 @@ struct ModelTriage {
     reason: String,
 }
 
-pub const MAX_REASON_CHARS: usize = 200;
+pub(crate) const MAX_REASON_CHARS: usize = 200;
 
 /// Parse and check a model's triage answer.
-pub fn parse_answer(config: &crate::config::Config, text: &str) -> Result<Triage, AnswerError> {
+pub(crate) fn parse_answer(
+    config: &crate::config::Config,
+    text: &str,
+) -> Result<Triage, AnswerError> {
     let m: ModelTriage = answer::parse(text)?;
     let reason = answer::one_line_field("reason", &m.reason, MAX_REASON_CHARS)?;
     answer::check_bans(config, &reason)?;

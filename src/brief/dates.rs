@@ -56,13 +56,3 @@ pub(super) fn deadlines(
 pub fn hh_mm(t: time::Time) -> String {
     format!("{:02}:{:02}", t.hour(), t.minute())
 }
-
-/// Deadline phrases in `text` and the date each resolves to, for a message of day `sent`
-/// (its time unknown). A thin door to `timeexpr::deadlines`, kept for callers that only
-/// have a day.
-pub fn find_deadlines(text: &str, sent: Date) -> Vec<(String, Option<Date>)> {
-    crate::timeexpr::deadlines(text, &crate::timeexpr::Context::on_day(sent))
-        .into_iter()
-        .map(|d| (d.phrase, d.due))
-        .collect()
-}

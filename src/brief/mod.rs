@@ -22,10 +22,11 @@ mod render;
 mod tests;
 
 pub use build::{build, is_automated_sender};
-pub use dates::{find_deadlines, hh_mm};
+pub use dates::hh_mm;
+pub(crate) use model::ALL_PROFILES;
 pub use model::{
-    ALL_PROFILES, Brief, BriefInputs, Conflict, Counts, Deadline, DealSnapshot, DecidedDraft,
-    Decision, EntitiesBrief, LeftOut, MAX_AGE_DAYS, MAX_RECORDS, Meeting, OPERATOR_CONSUMER,
+    Brief, BriefInputs, Conflict, Counts, Deadline, DealSnapshot, DecidedDraft, Decision,
+    EntitiesBrief, LeftOut, MAX_AGE_DAYS, MAX_RECORDS, Meeting, OPERATOR_CONSUMER,
     PERSONAL_LEFT_OUT, POLISH_NOTE_NOT_REQUESTED, PendingDraft, SenderCount, Unread,
     note_unassigned,
 };

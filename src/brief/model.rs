@@ -110,7 +110,7 @@ pub struct Brief {
 
 /// The value of `profile` that asks for the brief across entities (config vocabulary: no
 /// profile may be called that).
-pub use crate::config::ALL_PROFILES;
+pub(crate) use crate::config::ALL_PROFILES;
 
 /// The brief across entities (`profile: "all"`): one section per entity, each a whole [`Brief`]
 /// built by [`build`] from that entity's records, drafts and deals alone, so nothing of one

@@ -1,5 +1,4 @@
 use super::build::*;
-use super::dates::*;
 use super::model::*;
 use crate::config::BriefSection;
 use crate::domain::{BriefKind, Channel, Draft, DraftStatus, InboxRecord, Outbound};
@@ -12,6 +11,15 @@ use time::macros::{date, datetime, offset};
 
 // Tuesday 2025-06-10, 08:00 UTC.
 const NOW: OffsetDateTime = datetime!(2025-06-10 08:00 UTC);
+
+/// Deadline phrases in `text` and the date each resolves to, for a message of day `sent` (its
+/// time unknown): what the brief's deadline section reads from one message.
+fn find_deadlines(text: &str, sent: Date) -> Vec<(String, Option<Date>)> {
+    crate::timeexpr::deadlines(text, &crate::timeexpr::Context::on_day(sent))
+        .into_iter()
+        .map(|d| (d.phrase, d.due))
+        .collect()
+}
 
 fn rec(seq: u64, channel: Channel, from: &str, subject: Option<&str>, text: &str) -> InboxRecord {
     InboxRecord {

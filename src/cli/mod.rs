@@ -145,7 +145,7 @@ pub struct Failure {
 }
 
 /// Exit codes, as the README and `--help` promise them.
-pub mod exit {
+pub(crate) mod exit {
     /// Something failed (I/O, a peer, a check).
     pub const FAILED: u8 = 1;
     /// The command line or the config is wrong.
@@ -234,7 +234,7 @@ impl From<crate::store::StoreError> for Failure {
     }
 }
 
-pub type CmdResult = Result<(), Failure>;
+pub(crate) type CmdResult = Result<(), Failure>;
 
 /// Everything a command needs to find its files and config.
 pub struct Context {
@@ -331,7 +331,7 @@ impl Context {
 }
 
 /// A seq argument: `12` or `#12` as lists print it.
-pub fn seq_arg(s: &str) -> Result<u64, String> {
+pub(crate) fn seq_arg(s: &str) -> Result<u64, String> {
     crate::domain::parse_seq(s)
         .ok_or_else(|| format!("`{s}` is not a seq (a number, as in `12` or `#12`)"))
 }

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The longest retention accepted: ten years of live months.
-pub const MAX_ARCHIVE_AFTER_MONTHS: u32 = 120;
+pub(crate) const MAX_ARCHIVE_AFTER_MONTHS: u32 = 120;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]

@@ -21,10 +21,11 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// The action kinds a draft can hold (`Outbound::kind`).
-pub const DRAFT_KINDS: [&str; 4] = ["send_email", "reply_email", "post_chat", "create_event"];
+pub(crate) const DRAFT_KINDS: [&str; 4] =
+    ["send_email", "reply_email", "post_chat", "create_event"];
 
 /// The longest time to live accepted: one year.
-pub const MAX_TTL_HOURS: u64 = 24 * 366;
+pub(crate) const MAX_TTL_HOURS: u64 = 24 * 366;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -50,11 +51,11 @@ pub struct DraftsConfig {
 }
 
 /// The kinds that may be decided in a batch unless `[drafts] batch_kinds` says otherwise.
-pub const DEFAULT_BATCH_KINDS: [&str; 4] =
+pub(crate) const DEFAULT_BATCH_KINDS: [&str; 4] =
     ["post_chat", "create_event", "move_mail", "create_deal"];
 
 /// Every kind a draft can be (for `batch_kinds`): the outbound kinds plus local ones.
-pub const BATCH_KIND_NAMES: [&str; 6] = [
+pub(crate) const BATCH_KIND_NAMES: [&str; 6] = [
     "send_email",
     "reply_email",
     "post_chat",
@@ -111,7 +112,7 @@ impl DraftsConfig {
 }
 
 /// The longest reminder interval accepted: one week.
-pub const MAX_REMIND_EVERY_MINUTES: u64 = 7 * 24 * 60;
+pub(crate) const MAX_REMIND_EVERY_MINUTES: u64 = 7 * 24 * 60;
 
 /// Problems of `[drafts]`, as (key path, message).
 pub(crate) fn problems(c: &DraftsConfig) -> Vec<(Vec<String>, String)> {

@@ -46,19 +46,19 @@ pub use operator::{DateOrder, DraftFormat, DraftingConfig, OperatorConfig, offse
 pub use schema::*;
 /// The profile name that asks for the brief across every entity (`profile: "all"`), so no
 /// profile may be called that.
-pub const ALL_PROFILES: &str = "all";
+pub(crate) const ALL_PROFILES: &str = "all";
 /// Environment variable that, when set, is the default MCP client's token (and nothing is
 /// written to disk).
-pub const MCP_TOKEN_ENV: &str = "OPSDESK_TOKEN";
+pub(crate) const MCP_TOKEN_ENV: &str = "OPSDESK_TOKEN";
 /// Name of an MCP stdio connection unless `server.stdio_client` names a configured client.
-pub const STDIO_CLIENT: &str = "stdio";
+pub(crate) const STDIO_CLIENT: &str = "stdio";
 
 pub use validate::{ConfigWarning, MAX_NAME_LEN, is_valid_env_name, is_valid_name};
 
 use error::{KeyPath, Seg};
 
 /// Largest config file accepted; a config is a few KiB, anything near this is a mistake.
-pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+pub(crate) const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
 /// The demo configuration's text (also the documented example config).
 pub const DEMO_CONFIG_TOML: &str = include_str!("../../assets/demo-config.toml");

@@ -85,7 +85,7 @@ pub(crate) fn problems(c: &VaultConfig) -> Vec<(Vec<String>, String)> {
 
 /// The limits one tool gets: its manifest's request where it made one, else the default;
 /// a request over the cap is an error naming the field.
-pub fn effective_limits(
+pub(crate) fn effective_limits(
     requested: &RequestedLimits,
     defaults: &ToolLimits,
     caps: &ToolLimits,

@@ -76,10 +76,6 @@ fn patterns() -> &'static [(Regex, Intent)] {
     })
 }
 
-pub fn classify(text: &str) -> Intent {
-    classify_known(text).unwrap_or(Intent::Help)
-}
-
 /// The intent a pattern finds, or None when none matches (the request is unclear).
 pub fn classify_known(text: &str) -> Option<Intent> {
     let lower = text.to_lowercase();
@@ -207,15 +203,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn drafting_wins_over_listing_and_unknown_text_is_help() {
-        assert_eq!(classify("Draft an email to a@b.co"), Intent::DraftEmail);
-        assert_eq!(classify("show my inbox"), Intent::MailList);
-        assert_eq!(classify("Morning brief please"), Intent::MorningBrief);
-        assert_eq!(classify("end of day digest"), Intent::EodDigest);
-        assert_eq!(classify("what drafts are pending?"), Intent::DraftsList);
-        assert_eq!(classify("any meetings today"), Intent::CalendarList);
-        assert_eq!(classify("status"), Intent::Status);
-        assert_eq!(classify("approve draft 1 and send it"), Intent::Help);
+    fn drafting_wins_over_listing_and_unknown_text_is_unclear() {
+        assert_eq!(
+            classify_known("Draft an email to a@b.co"),
+            Some(Intent::DraftEmail)
+        );
+        assert_eq!(classify_known("show my inbox"), Some(Intent::MailList));
+        assert_eq!(
+            classify_known("Morning brief please"),
+            Some(Intent::MorningBrief)
+        );
+        assert_eq!(classify_known("end of day digest"), Some(Intent::EodDigest));
+        assert_eq!(
+            classify_known("what drafts are pending?"),
+            Some(Intent::DraftsList)
+        );
+        assert_eq!(
+            classify_known("any meetings today"),
+            Some(Intent::CalendarList)
+        );
+        assert_eq!(classify_known("status"), Some(Intent::Status));
+        assert_eq!(classify_known("approve draft 1 and send it"), None);
         assert_eq!(classify_known("what came in overnight?"), None);
         assert_eq!(refined(" Mail_List.\n"), Some(Intent::MailList));
         // A model cannot pick an action.

@@ -320,8 +320,9 @@ impl ReplayCache {
         })
     }
 
-    /// Bodies remembered and bytes of answers kept (for tests and `doctor`-like reports).
-    pub fn usage(&self) -> (usize, usize) {
+    /// Bodies remembered and bytes of answers kept: the tests' view of the caps.
+    #[cfg(test)]
+    fn usage(&self) -> (usize, usize) {
         let st = lock(&self.state);
         (st.entries.len(), st.answer_bytes)
     }

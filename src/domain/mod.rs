@@ -6,7 +6,7 @@ mod actor;
 mod audit;
 mod deal;
 mod draft;
-pub mod fence;
+pub(crate) mod fence;
 mod intake;
 mod message;
 mod message_out;

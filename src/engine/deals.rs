@@ -154,7 +154,7 @@ impl DealRow {
 // Validation
 
 /// Reject a malformed deal with a message that says how to fix it.
-pub fn validate_spec(spec: &DealSpec) -> Result<(), EngineError> {
+pub(crate) fn validate_spec(spec: &DealSpec) -> Result<(), EngineError> {
     let bad = |field: &str, msg: String| Err(EngineError::invalid(msg, json!({"field": field})));
     let name = spec.name.trim();
     if name.is_empty() {
@@ -246,12 +246,8 @@ impl LinkProbe {
 }
 
 /// Why `rec` belongs to `deal`, if it does (first rule that matches: thread, participant,
-/// keyword). Only for a deal of the record's own profile; the caller checks that.
-pub fn link_reason(deal: &Deal, rec: &InboxRecord) -> Option<(LinkRule, String)> {
-    link_reason_with(deal, rec, &LinkProbe::of(rec))
-}
-
-/// [`link_reason`] with the item's probe made once.
+/// keyword), with the item's `probe` made once for all deals. Only for a deal of the record's
+/// own profile; the caller checks that.
 pub fn link_reason_with(
     deal: &Deal,
     rec: &InboxRecord,
@@ -910,6 +906,10 @@ fn deal_done(d: &Deal) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn link_reason(deal: &Deal, rec: &InboxRecord) -> Option<(LinkRule, String)> {
+        link_reason_with(deal, rec, &LinkProbe::of(rec))
+    }
 
     fn deal(counterparties: &[&str], keywords: &[&str]) -> Deal {
         Deal {

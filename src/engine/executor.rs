@@ -42,10 +42,10 @@ const RETRY_FIRST: Duration = Duration::from_secs(30);
 const RETRY_MAX: Duration = Duration::from_secs(1800);
 /// How the reason of a failure that retrying cannot fix starts (a moved message that is gone,
 /// a folder that does not exist): such a draft is not retried, also after a restart.
-pub const NOT_RETRIED: &str = "not retried: ";
+pub(crate) const NOT_RETRIED: &str = "not retried: ";
 
 /// The executors of a running engine.
-pub type Executors = Vec<Arc<dyn OutboundExecutor>>;
+pub(crate) type Executors = Vec<Arc<dyn OutboundExecutor>>;
 
 /// Start the executor with `executors` (each serving some profiles).
 pub fn spawn(

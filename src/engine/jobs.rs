@@ -59,7 +59,7 @@ impl JobProgress {
     }
 }
 
-pub struct JobRunner {
+pub(crate) struct JobRunner {
     permits: Arc<Semaphore>,
     next_id: AtomicU64,
     running: std::sync::Mutex<BTreeMap<u64, (JobProgress, CancellationToken)>>,
@@ -76,7 +76,7 @@ impl Default for JobRunner {
 }
 
 /// The result of one item: `Ok` when its work succeeded, `Err(why)` when it failed.
-pub type ItemResult<T> = Result<T, String>;
+pub(crate) type ItemResult<T> = Result<T, String>;
 
 /// What a batch did, item by item (in the order given; items never started are absent).
 #[derive(Debug)]

@@ -4,15 +4,15 @@
 //! announces the change on the event bus.
 
 pub mod arrival;
-pub mod assign;
+pub(crate) mod assign;
 mod assistant_jobs;
-pub mod assistant_query;
-pub mod batch;
+pub(crate) mod assistant_query;
+pub(crate) mod batch;
 pub mod deals;
 mod decisions;
 pub mod executor;
 mod expiry;
-pub mod filing;
+pub(crate) mod filing;
 mod governance;
 pub mod jobs;
 mod llm_jobs;
@@ -21,7 +21,7 @@ pub mod outbound;
 pub mod providers;
 pub mod query;
 mod reads;
-pub mod recovery;
+pub(crate) mod recovery;
 pub mod reminders;
 mod retention;
 pub mod runner;
@@ -35,10 +35,7 @@ use serde_json::json;
 use tokio::sync::broadcast;
 
 pub use assistant_jobs::{DeadlinesOfItem, JobError, item_json};
-pub use governance::action_kind;
-pub use llm_jobs::BRIEF_JOB;
 pub use lock::{EngineLock, LockError};
-pub use query::MAX_READ;
 
 use crate::config::Config;
 use crate::domain::{
@@ -1215,7 +1212,7 @@ impl Engine {
     }
 }
 
-pub fn consumer_name(actor: &Actor) -> Option<String> {
+pub(crate) fn consumer_name(actor: &Actor) -> Option<String> {
     match actor {
         Actor::Console => Some("console".into()),
         Actor::Cli => Some("cli".into()),

@@ -17,7 +17,7 @@ use super::Engine;
 use crate::domain::InboxRecord;
 use crate::domain::{Draft, DraftStatus, Outbound, now};
 
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Why an attempt failed, and how long the far side asked us to wait.
 #[derive(Debug, Clone)]

@@ -22,7 +22,7 @@ use crate::paths::{Paths, write_atomic};
 use crate::store::StoreError;
 
 /// File name of the overlay in the data dir.
-pub const OVERLAY_FILE: &str = "providers.json";
+pub(crate) const OVERLAY_FILE: &str = "providers.json";
 
 /// Serializes read-modify-write of the overlay within this process (the engine holding the
 /// data-dir lock is the only writer in practice).
@@ -43,13 +43,13 @@ pub struct ProviderOverlay {
     pub jobs: BTreeMap<String, String>,
 }
 
-pub fn overlay_path(paths: &Paths) -> PathBuf {
+pub(crate) fn overlay_path(paths: &Paths) -> PathBuf {
     paths.data_dir.join(OVERLAY_FILE)
 }
 
 /// The overlay on disk; a missing file is an empty overlay. An unreadable or malformed file is
 /// an error: guessing would silently re-enable a provider the operator turned off.
-pub fn load_overlay(paths: &Paths) -> Result<ProviderOverlay, EngineError> {
+pub(crate) fn load_overlay(paths: &Paths) -> Result<ProviderOverlay, EngineError> {
     let path = overlay_path(paths);
     match std::fs::read(&path) {
         Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
@@ -321,7 +321,12 @@ pub fn view(config: &Config, llm: &LlmConfig) -> ProvidersView {
 
 /// The entities that switching `name` on or off would newly block, each as
 /// "profile: why" (so a surface can ask before it leaves an entity without a provider).
-pub fn newly_blocked(config: &Config, llm: &LlmConfig, name: &str, enabled: bool) -> Vec<String> {
+pub(crate) fn newly_blocked(
+    config: &Config,
+    llm: &LlmConfig,
+    name: &str,
+    enabled: bool,
+) -> Vec<String> {
     let before = view(config, llm);
     let mut changed = llm.clone();
     if let Some(p) = changed.providers.get_mut(name) {

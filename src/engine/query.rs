@@ -19,7 +19,7 @@ use crate::domain::{
 use crate::store::inbox::{Filter, InboxState};
 
 /// Upper bound on records one read returns, whatever the caller asks for.
-pub const MAX_READ: usize = 200;
+pub(crate) const MAX_READ: usize = 200;
 
 /// The answer to a read: one typed shape per query, serialised once, by the surface that
 /// shows it (the MCP tools shape their own views of it; the CLI prints it as JSON).

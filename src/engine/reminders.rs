@@ -12,7 +12,7 @@ use crate::config::drafts_ttl::DraftsConfig;
 use crate::domain::{Draft, DraftStatus};
 
 /// How many drafts a reminder names one by one; the rest are counted.
-pub const MAX_LISTED: usize = 8;
+pub(crate) const MAX_LISTED: usize = 8;
 
 /// One surface's reminder state.
 #[derive(Debug, Clone)]

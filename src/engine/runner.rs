@@ -65,7 +65,7 @@ impl Sink for EngineSink<'_> {
 }
 
 /// Start the pollers for every source some profile uses. They stop when `shutdown` fires.
-pub fn spawn_sources(
+pub(crate) fn spawn_sources(
     engine: Arc<Engine>,
     shutdown: CancellationToken,
 ) -> anyhow::Result<Vec<JoinHandle<()>>> {

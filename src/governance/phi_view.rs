@@ -42,10 +42,10 @@ const HTML_KEY: &str = "body_html";
 const BODY_KEY: &str = "body";
 
 /// Key of the notice added to a redacted object answer.
-pub const NOTICE_KEY: &str = "phi_redaction";
+pub(crate) const NOTICE_KEY: &str = "phi_redaction";
 
 /// How clearance is configured, for the notice.
-pub const HOW_TO_CLEAR: &str = "PHI of a requires_hipaa profile goes in clear only to a cleared client: give the client its own token (`opsdesk mcp-config <client> --new-client <name>`) and set `hipaa_cleared = true` in [server.clients.<name>] only if its model runs under a HIPAA BAA";
+pub(crate) const HOW_TO_CLEAR: &str = "PHI of a requires_hipaa profile goes in clear only to a cleared client: give the client its own token (`opsdesk mcp-config <client> --new-client <name>`) and set `hipaa_cleared = true` in [server.clients.<name>] only if its model runs under a HIPAA BAA";
 
 /// Why a view could not be produced; the answer must then not go out at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -20,18 +20,18 @@ use time::OffsetDateTime;
 use crate::config::ProviderKind;
 use crate::config::budgets::{BudgetsConfig, Limits, Money};
 
-pub type Clock = Arc<dyn Fn() -> OffsetDateTime + Send + Sync>;
+pub(crate) type Clock = Arc<dyn Fn() -> OffsetDateTime + Send + Sync>;
 
-pub fn system_clock() -> Clock {
+pub(crate) fn system_clock() -> Clock {
     Arc::new(OffsetDateTime::now_utc)
 }
 
 /// The ledger's file name in the data dir.
-pub const USAGE_FILE: &str = "llm-usage.json";
+pub(crate) const USAGE_FILE: &str = "llm-usage.json";
 
 /// What one scope spent in one period.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Spent {
+pub(crate) struct Spent {
     pub tokens: u64,
     /// Millionths of the price unit.
     pub money_micros: u64,
@@ -50,7 +50,7 @@ struct LedgerFile {
 
 /// A budget a hop would exceed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Exceeded {
+pub(crate) struct Exceeded {
     /// `provider openai daily tokens`, the way the config names it.
     pub budget: String,
     pub used: String,
@@ -75,7 +75,7 @@ pub struct BudgetStatus {
     pub resets_at: String,
 }
 
-pub struct Ledger {
+pub(crate) struct Ledger {
     path: Option<PathBuf>,
     clock: Clock,
     state: Mutex<State>,
@@ -135,10 +135,6 @@ impl Ledger {
                 unwritable: None,
             }),
         })
-    }
-
-    pub fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {

@@ -13,10 +13,10 @@
 //! never logged and never part of an error or an audit record.
 
 pub mod budget;
-pub mod client;
-pub mod providers;
+pub(crate) mod client;
+pub(crate) mod providers;
 pub mod router;
-pub mod sse;
+pub(crate) mod sse;
 
 use std::fmt;
 

@@ -10,7 +10,7 @@ use crate::paths::{Paths, write_atomic};
 
 /// The default client's token variable and the stdio client's name are configuration
 /// vocabulary (config validation names them too).
-pub use crate::config::{MCP_TOKEN_ENV as TOKEN_ENV, STDIO_CLIENT};
+pub(crate) use crate::config::{MCP_TOKEN_ENV as TOKEN_ENV, STDIO_CLIENT};
 /// File in the data dir holding the generated token (0600).
 pub const TOKEN_FILE: &str = "mcp-token";
 /// Shortest token accepted (from the environment; generated ones are 64 hex characters).
@@ -79,13 +79,6 @@ impl Credentials {
             ));
         }
         Ok(Credentials { entries })
-    }
-
-    /// Only `token`, naming the default client (tests, the bridge).
-    pub fn single(token: Token) -> Credentials {
-        Credentials {
-            entries: vec![(token, ClientIdentity::uncleared(DEFAULT_CLIENT))],
-        }
     }
 
     /// The client an `Authorization` header names, if any. Every credential is compared (in

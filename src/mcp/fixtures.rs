@@ -288,7 +288,7 @@ impl Fx {
 /// stateless requests (the suite never runs two scenarios at once, so a server-wide log level
 /// is enough).
 #[derive(Default)]
-pub struct Fixtures {
+pub(crate) struct Fixtures {
     /// The level set by `logging/setLevel` in a legacy session; `None` until set.
     level: Mutex<Option<LoggingLevel>>,
     /// Open 2026-07-28 `subscriptions/listen` streams, for the list-change triggers.
@@ -1466,7 +1466,11 @@ pub async fn serve_for_suite(data_dir: std::path::PathBuf) -> anyhow::Result<Sui
     let paths =
         crate::paths::Paths::resolve(Some(data_dir.clone()), Some(data_dir.join("config.toml")))?;
     let engine = Arc::new(Engine::open(paths, config.clone(), Mode::Primary)?);
-    let hub = super::Hub::with_conformance_fixtures(engine, super::HubOptions::default());
+    let hub = Arc::new(super::Hub::build_with(
+        engine,
+        super::HubOptions::default(),
+        super::conformance::Mount::with_fixtures(),
+    ));
     let mut opts = http::HttpOptions::from_config(&config.server, None);
     opts.bind = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
     // Every scenario of the suite comes from one peer with one credential, in bursts: the

@@ -11,28 +11,30 @@
 //! - `scope`: which tools, resources and pushes each client gets (read-only, toolsets, patterns)
 //! - `bridge`: stdio for clients that spawn a server while an engine already runs
 //! - `fixtures`: the conformance suite's fixtures, compiled only with the test-only
-//!   `conformance` feature (the integration test turns it on; a release build never has it)
+//!   `conformance` feature (the integration test turns it on; a release build never has it);
+//!   `conformance`: where they hook into `server` (one mount, empty without the feature)
 
-pub mod attachments;
-pub mod auth;
-pub mod bridge;
-pub mod conn;
-pub mod deals;
+pub(crate) mod attachments;
+pub(crate) mod auth;
+pub(crate) mod bridge;
+pub(crate) mod conformance;
+pub(crate) mod conn;
+pub(crate) mod deals;
 pub(crate) mod direct;
-pub mod doctor;
-pub mod fence;
-pub mod filing;
+pub(crate) mod doctor;
+pub(crate) mod fence;
+pub(crate) mod filing;
 #[cfg(feature = "conformance")]
 pub mod fixtures;
-pub mod http;
-pub mod notify;
-pub mod prompts;
-pub mod rendered;
-pub mod resources;
+pub(crate) mod http;
+pub(crate) mod notify;
+pub(crate) mod prompts;
+pub(crate) mod rendered;
+pub(crate) mod resources;
 pub mod scope;
-pub mod server;
+pub(crate) mod server;
 pub mod tools;
-pub mod vault_tools;
+pub(crate) mod vault_tools;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -40,14 +42,14 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-pub use server::{Hub, HubOptions, OpsDesk};
+pub use server::{Hub, HubOptions};
 
 use crate::paths::{Paths, write_atomic};
 
 /// What a running engine publishes about its MCP server, in `<data dir>/engine.json` (0600),
 /// for the stdio bridge, `mcp-config` and the console.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RuntimeInfo {
+pub(crate) struct RuntimeInfo {
     pub pid: u32,
     /// `http://127.0.0.1:<port>/mcp`.
     pub mcp_url: String,
@@ -58,7 +60,7 @@ pub struct RuntimeInfo {
     pub scopes: Vec<scope::ScopeSummary>,
 }
 
-pub fn runtime_file(paths: &Paths) -> PathBuf {
+pub(crate) fn runtime_file(paths: &Paths) -> PathBuf {
     paths.data_dir.join("engine.json")
 }
 

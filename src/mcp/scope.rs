@@ -119,18 +119,18 @@ impl<'a> From<&'a ToolDef> for ToolFacts<'a> {
     }
 }
 
-pub fn toolset_names() -> String {
+pub(crate) fn toolset_names() -> String {
     Toolset::ALL.map(Toolset::name).join(", ")
 }
 
 /// Every tool's name, for errors that must list the valid ones.
-pub fn tool_names() -> String {
+pub(crate) fn tool_names() -> String {
     TOOLS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
 }
 
 /// Whether `name` matches `pattern`, where `*` stands for any run of characters (also none)
 /// and everything else is literal.
-pub fn pattern_matches(pattern: &str, name: &str) -> bool {
+pub(crate) fn pattern_matches(pattern: &str, name: &str) -> bool {
     let (p, n) = (pattern.as_bytes(), name.as_bytes());
     let (mut pi, mut ni) = (0, 0);
     // The last `*` seen and the name position it was tried at: on a mismatch the star takes
@@ -156,7 +156,7 @@ pub fn pattern_matches(pattern: &str, name: &str) -> bool {
 
 /// A tool pattern must be made of tool-name characters and `*`, and match at least one tool
 /// (a typo would otherwise silently hide tools). The error lists the valid names.
-pub fn check_pattern(pattern: &str) -> Result<(), String> {
+pub(crate) fn check_pattern(pattern: &str) -> Result<(), String> {
     let p = pattern.trim();
     let shown = crate::sanitize::one_line(p, 64);
     if p.is_empty()
@@ -206,7 +206,7 @@ pub enum Origin {
 }
 
 /// Environment variable that turns read-only mode on for the whole server.
-pub const READ_ONLY_ENV: &str = "OPSDESK_READ_ONLY";
+pub(crate) const READ_ONLY_ENV: &str = "OPSDESK_READ_ONLY";
 
 /// What the command line and the environment add to `[server]`'s scope settings.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -333,7 +333,7 @@ impl Refusal {
 /// A refusal as the JSON-RPC error the client gets (-32602, as for a tool that does not
 /// exist): the message names the mode and how to leave it; `data` says the same in fields and
 /// lists what this client can call instead.
-pub fn refusal_error(r: &Refusal, available: Vec<String>) -> rmcp::ErrorData {
+pub(crate) fn refusal_error(r: &Refusal, available: Vec<String>) -> rmcp::ErrorData {
     rmcp::ErrorData::invalid_params(
         format!(
             "`{}` is not available to this client: {}. Set by {}; to change it, {}.",
@@ -770,7 +770,7 @@ impl ClientScope {
 /// tool (a typo would silently hide tools). The config floor cannot judge these (the tool table
 /// is this surface's), so the binary's one config loader (`cli::Context::config`) runs this
 /// after `Config::load`. Each problem is (key path, message listing the valid names).
-pub fn config_problems(server: &ServerConfig) -> Vec<(String, String)> {
+pub(crate) fn config_problems(server: &ServerConfig) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut lists = |base: String, toolsets: Option<&[String]>, tools: Option<&[String]>| {
         for (i, t) in toolsets.unwrap_or_default().iter().enumerate() {
@@ -803,7 +803,7 @@ pub fn config_problems(server: &ServerConfig) -> Vec<(String, String)> {
 
 /// Clients whose settings leave them no tool at all (each layer of a scope only narrows, so a
 /// client's lists can): legal, but surely not meant. For `config check` and `doctor`.
-pub fn config_warnings(server: &ServerConfig) -> Vec<crate::config::ConfigWarning> {
+pub(crate) fn config_warnings(server: &ServerConfig) -> Vec<crate::config::ConfigWarning> {
     let mut out = Vec::new();
     let scopes = Scopes::new(server, &Default::default());
     for scope in scopes.all() {
@@ -844,7 +844,7 @@ fn without_scopes(server: &ServerConfig) -> ServerConfig {
 /// A reload (SIGHUP) may change only the scope settings. Credentials, clearance and the rest of
 /// `[server]` are bound at start: a client removed from the file would keep its token but lose
 /// its own narrowing, so such a reload is refused as a whole.
-pub fn check_reload(running: &ServerConfig, reloaded: &ServerConfig) -> Result<(), String> {
+pub(crate) fn check_reload(running: &ServerConfig, reloaded: &ServerConfig) -> Result<(), String> {
     if without_scopes(running) != without_scopes(reloaded) {
         return Err("[server] has changes besides read_only / toolsets / tools (clients, tokens, clearance, limits or the address); those need a restart of opsdesk, so nothing was reloaded".into());
     }

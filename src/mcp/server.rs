@@ -18,8 +18,6 @@ use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
 use super::auth::ClientIdentity;
-#[cfg(feature = "conformance")]
-use super::fixtures::Fixtures;
 use super::scope::{ClientScope, Overrides, Refusal, Scopes, Toolset};
 use super::{resources, tools};
 use crate::domain::{Action, Actor, Outcome, Query};
@@ -58,10 +56,9 @@ pub struct Hub {
     peers: Mutex<HashMap<u64, PeerEntry>>,
     next_id: AtomicU64,
     call_timeout: Duration,
-    /// The conformance suite's fixtures: only in the test-only `conformance` build, never in
-    /// the product.
-    #[cfg(feature = "conformance")]
-    pub(crate) fixtures: Option<Fixtures>,
+    /// The conformance suite's fixtures (`mcp::conformance`): empty but in the test-only
+    /// `conformance` build.
+    conformance: super::conformance::Mount,
     /// Who a stdio connection is (`server.stdio_client`, else uncleared `stdio`).
     stdio_identity: ClientIdentity,
     /// What each client may see and call (`mcp::scope`); replaced as a whole by a reload.
@@ -174,6 +171,15 @@ impl Hub {
     }
 
     fn build(engine: Arc<Engine>, opts: HubOptions) -> Hub {
+        Hub::build_with(engine, opts, super::conformance::Mount::default())
+    }
+
+    /// A hub whose handlers also serve `conformance`'s fixtures (its tools listed with ours).
+    pub(super) fn build_with(
+        engine: Arc<Engine>,
+        opts: HubOptions,
+        conformance: super::conformance::Mount,
+    ) -> Hub {
         let stdio_identity = super::auth::stdio_identity(&engine.config().server);
         let scopes = Scopes::new(&engine.config().server, &opts.scope);
         let vault = Arc::new(crate::vault::Vault::for_engine(&engine));
@@ -183,12 +189,16 @@ impl Hub {
             scopes: std::sync::RwLock::new(Arc::new(scopes)),
             scope_overrides: opts.scope,
             engine,
-            tools: tools::all_tools(),
+            tools: {
+                let mut all = tools::all_tools();
+                all.extend(conformance.tools());
+                all.sort_by(|a, b| a.name.cmp(&b.name));
+                all
+            },
             peers: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
             call_timeout: opts.call_timeout,
-            #[cfg(feature = "conformance")]
-            fixtures: None,
+            conformance,
             stdio_identity,
             lanes: super::direct::Lanes::default(),
             renderings: super::rendered::Renderings::default(),
@@ -196,23 +206,9 @@ impl Hub {
         }
     }
 
-    /// A hub that also serves the conformance suite's fixtures (test-only build).
-    #[cfg(feature = "conformance")]
-    pub fn with_conformance_fixtures(engine: Arc<Engine>, opts: HubOptions) -> Arc<Hub> {
-        let mut hub = Hub::build(engine, opts);
-        let fx = Fixtures::new();
-        hub.tools.extend(fx.tools());
-        hub.tools.sort_by(|a, b| a.name.cmp(&b.name));
-        hub.fixtures = Some(fx);
-        Arc::new(hub)
-    }
-
     /// Whether the conformance fixtures are served (never in the product).
     fn has_fixtures(&self) -> bool {
-        #[cfg(feature = "conformance")]
-        return self.fixtures.is_some();
-        #[cfg(not(feature = "conformance"))]
-        false
+        self.conformance.active()
     }
 
     pub fn engine(&self) -> &Arc<Engine> {
@@ -971,10 +967,7 @@ impl ServerHandler for OpsDesk {
         self.session
             .log_level
             .store(level_rank(req.level), Ordering::Relaxed);
-        #[cfg(feature = "conformance")]
-        if let Some(fx) = &self.hub.fixtures {
-            fx.set_level(req.level);
-        }
+        self.hub.conformance.set_level(req.level);
         Ok(())
     }
 
@@ -1027,11 +1020,8 @@ impl ServerHandler for OpsDesk {
         {
             return result.and_then(tools::Reply::into_result).map(Into::into);
         }
-        #[cfg(feature = "conformance")]
-        if let Some(fx) = &self.hub.fixtures
-            && fx.has_tool(&req.name)
-        {
-            return fx.call_tool(req, ctx).await;
+        if let Some(result) = self.hub.conformance.call_tool(&req, ctx).await {
+            return result;
         }
         Err(McpError::invalid_params(
             format!("unknown tool `{}`", req.name),
@@ -1048,12 +1038,8 @@ impl ServerHandler for OpsDesk {
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
         let who = self.hub.identity(&ctx.extensions);
-        #[allow(unused_mut)] // extended only in the conformance build
         let mut list = resources::list_for(&self.hub.scope_of(&who));
-        #[cfg(feature = "conformance")]
-        if let Some(fx) = &self.hub.fixtures {
-            list.extend(fx.resources());
-        }
+        list.extend(self.hub.conformance.resources());
         Ok(Self::cache_hints(
             &ctx,
             ListResourcesResult::with_all_items(list),
@@ -1066,7 +1052,6 @@ impl ServerHandler for OpsDesk {
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
         let who = self.hub.identity(&ctx.extensions);
-        #[allow(unused_mut)] // extended only in the conformance build
         let scope = self.hub.scope_of(&who);
         let mut list = if scope.reaches(Toolset::Deals) {
             super::deals::templates()
@@ -1076,10 +1061,7 @@ impl ServerHandler for OpsDesk {
         if scope.reaches(Toolset::Inbox) {
             list.extend(super::attachments::templates());
         }
-        #[cfg(feature = "conformance")]
-        if let Some(fx) = &self.hub.fixtures {
-            list.extend(fx.resource_templates());
-        }
+        list.extend(self.hub.conformance.resource_templates());
         Ok(Self::cache_hints(
             &ctx,
             ListResourceTemplatesResult::with_all_items(list),
@@ -1091,11 +1073,8 @@ impl ServerHandler for OpsDesk {
         req: ReadResourceRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        #[cfg(feature = "conformance")]
-        if let Some(fx) = &self.hub.fixtures
-            && req.uri.starts_with("test://")
-        {
-            return fx.read_resource(req).await;
+        if let Some(result) = self.hub.conformance.read_resource(&req).await {
+            return result;
         }
         let who = self.hub.identity(&ctx.extensions);
         if let Err(refusal) = resources::check_scope(&self.hub.scope_of(&who), &req.uri) {
@@ -1223,18 +1202,10 @@ impl ServerHandler for OpsDesk {
             },
         };
         let id = self.hub.register(entry);
-        #[cfg(feature = "conformance")]
-        let fx_key = self
-            .hub
-            .fixtures
-            .as_ref()
-            .map(|fx| fx.add_subscription(ctx.sink().clone()));
+        let fixtures = self.hub.conformance.listen(ctx.sink());
         ctx.cancelled().await;
         self.hub.unregister(id);
-        #[cfg(feature = "conformance")]
-        if let (Some(fx), Some(k)) = (&self.hub.fixtures, fx_key) {
-            fx.remove_subscription(k);
-        }
+        drop(fixtures);
         Ok(())
     }
 
@@ -1243,11 +1214,10 @@ impl ServerHandler for OpsDesk {
         _req: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        #[cfg(feature = "conformance")]
-        if let Some(fx) = &self.hub.fixtures {
+        if let Some(prompts) = self.hub.conformance.prompts() {
             return Ok(Self::cache_hints(
                 &ctx,
-                ListPromptsResult::with_all_items(fx.prompts()),
+                ListPromptsResult::with_all_items(prompts),
             ));
         }
         let who = self.hub.identity(&ctx.extensions);
@@ -1266,9 +1236,8 @@ impl ServerHandler for OpsDesk {
         req: GetPromptRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        #[cfg(feature = "conformance")]
-        if let Some(fx) = &self.hub.fixtures {
-            return fx.get_prompt(req);
+        if let Some(result) = self.hub.conformance.get_prompt(&req) {
+            return result;
         }
         let who = self.hub.identity(&ctx.extensions);
         let actor = Self::actor_name(&who, &ctx);
@@ -1312,11 +1281,9 @@ impl ServerHandler for OpsDesk {
         req: CompleteRequestParams,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
-        #[cfg(feature = "conformance")]
-        if let Some(fx) = &self.hub.fixtures {
-            return fx.complete(req);
+        if let Some(result) = self.hub.conformance.complete(&req) {
+            return result;
         }
-        let _ = req;
         Err(McpError::method_not_found::<CompleteRequestMethod>())
     }
 }

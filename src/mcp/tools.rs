@@ -30,8 +30,7 @@ use crate::domain::{
 use crate::engine::query::Answer;
 // The request and message shapes are the domain's (the tool vault takes them too).
 pub use crate::domain::{
-    AttachmentOut, CalendarEventArgs, ChatReplyArgs, DraftEmailArgs, DraftReplyArgs, MessageOut,
-    PartyOut, Tier, body_pair,
+    CalendarEventArgs, ChatReplyArgs, DraftEmailArgs, DraftReplyArgs, MessageOut, Tier, body_pair,
 };
 
 mod assistant;
@@ -81,11 +80,11 @@ pub(super) fn default_true() -> bool {
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct NoArgs {}
+pub(crate) struct NoArgs {}
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct InboxPullArgs {
+pub(crate) struct InboxPullArgs {
     /// Read items after this seq instead of after your cursor (re-reading is allowed).
     #[serde(default)]
     pub since: Option<u64>,
@@ -107,7 +106,7 @@ pub struct InboxPullArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct InboxSearchArgs {
+pub(crate) struct InboxSearchArgs {
     /// Words to find in sender, subject and text (case-insensitive).
     pub text: String,
     #[serde(default = "default_limit")]
@@ -123,7 +122,7 @@ pub struct InboxSearchArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     #[serde(default = "default_limit")]
     pub limit: u32,
     #[serde(default)]
@@ -135,7 +134,7 @@ pub struct ListArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct BriefArgs {
+pub(crate) struct BriefArgs {
     /// The profile to summarize; may be left out when only one profile is configured. `all`:
     /// one brief across every entity, a section per profile (`sections`), never mixed.
     #[serde(default)]
@@ -152,7 +151,7 @@ pub struct BriefArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct DraftsListArgs {
+pub(crate) struct DraftsListArgs {
     /// Include decided drafts (approved, rejected, executed, failed).
     #[serde(default)]
     pub all: bool,
@@ -160,7 +159,7 @@ pub struct DraftsListArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct DraftIdArgs {
+pub(crate) struct DraftIdArgs {
     /// The draft id, e.g. `d-1a2b3c4d5e`.
     pub id: String,
 }
@@ -169,7 +168,7 @@ pub struct DraftIdArgs {
 // Results
 
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct PullOut {
+pub(crate) struct PullOut {
     /// The cursor this read used: `mcp:<your clientInfo.name>`.
     pub consumer: String,
     pub messages: Vec<MessageOut>,
@@ -183,7 +182,7 @@ pub struct PullOut {
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct MessagesOut {
+pub(crate) struct MessagesOut {
     pub messages: Vec<MessageOut>,
     /// This call's random fence id (see `PullOut::fence`).
     pub fence: String,
@@ -322,24 +321,24 @@ pub(super) fn fence_value(tool: &str, v: &mut Value) {
 }
 
 /// `status`: the engine's answer as it is.
-pub type StatusOut = crate::engine::query::StatusAnswer;
+pub(crate) type StatusOut = crate::engine::query::StatusAnswer;
 
 /// The morning brief / end-of-day digest, as `brief::build` makes it: one profile's, or (with
 /// `profile: "all"`) one section per entity.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
 #[schemars(extend("type" = "object"))]
-pub enum BriefOut {
+pub(crate) enum BriefOut {
     One(Box<crate::brief::Brief>),
     All(Box<crate::brief::EntitiesBrief>),
 }
 
 /// `providers_get`: the engine's answer as it is (never credentials).
-pub type ProvidersOut = crate::engine::query::ProvidersAnswer;
+pub(crate) type ProvidersOut = crate::engine::query::ProvidersAnswer;
 
 /// A draft in the approval queue.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct DraftView {
+pub(crate) struct DraftView {
     pub id: String,
     pub profile: String,
     /// pending, approved, rejected, executed or failed.
@@ -381,13 +380,13 @@ impl From<Draft> for DraftView {
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct DraftsOut {
+pub(crate) struct DraftsOut {
     pub drafts: Vec<DraftView>,
     pub notice: String,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct DraftStatusOut {
+pub(crate) struct DraftStatusOut {
     pub draft: DraftView,
     /// True while the draft waits for the operator's decision.
     pub awaiting_operator: bool,
@@ -397,7 +396,7 @@ pub struct DraftStatusOut {
 /// What a draft tool did: queued for the operator, or blocked by governance (with why and how
 /// to get unblocked).
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct DraftResultOut {
+pub(crate) struct DraftResultOut {
     /// `pending_approval` or `blocked`.
     pub status: String,
     pub draft_id: Option<String>,
@@ -782,16 +781,12 @@ fn describe<A: JsonSchema + 'static, O: JsonSchema + 'static>(def: &ToolDef) -> 
 }
 
 /// The entry of tool `name`.
-pub fn tool_def(name: &str) -> Option<&'static ToolDef> {
+pub(crate) fn tool_def(name: &str) -> Option<&'static ToolDef> {
     TOOLS.iter().find(|t| t.name == name)
 }
 
-pub fn tier_of(name: &str) -> Option<Tier> {
-    tool_def(name).map(|t| t.tier)
-}
-
 /// Every opsdesk tool's `tools/list` entry, in the table's (name) order.
-pub fn all_tools() -> Vec<Tool> {
+pub(crate) fn all_tools() -> Vec<Tool> {
     TOOLS.iter().map(|t| (t.describe)(t)).collect()
 }
 
@@ -1293,7 +1288,9 @@ mod tests {
         let tools = all_tools();
         assert_eq!(tools.len(), TOOLS.len());
         for t in &tools {
-            let tier = tier_of(&t.name).unwrap_or_else(|| panic!("{} has no tier", t.name));
+            let tier = tool_def(&t.name)
+                .map(|d| d.tier)
+                .unwrap_or_else(|| panic!("{} has no tier", t.name));
             let a = t
                 .annotations
                 .as_ref()

@@ -14,7 +14,7 @@ use crate::domain::{META_PROFILE_RULE, NewMessage, UNASSIGNED};
 /// `meta` key a source sets on an item whose profile it could not tell (the item then carries
 /// the source's default profile). The spool removes it from what a file supplies, and
 /// [`Classifier::settle`] always removes it: it never reaches the inbox.
-pub const META_UNCLEAR: &str = "opsdesk_profile_unclear";
+pub(crate) const META_UNCLEAR: &str = "opsdesk_profile_unclear";
 
 /// The compiled `[classification]` (lower-cased lists).
 #[derive(Debug, Clone, Default)]

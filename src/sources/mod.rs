@@ -11,7 +11,7 @@ use crate::store::inbox::{Appended, Inbox};
 pub mod classify;
 pub mod demo;
 pub mod graph;
-pub mod open_writers;
+pub(crate) mod open_writers;
 pub mod poller;
 pub mod spool;
 
@@ -70,7 +70,9 @@ impl From<IngestError> for IngestFailure {
 }
 
 /// Sanitize every item first (so a content error stores nothing), naming the failing item.
-pub fn to_records(msgs: Vec<NewMessage>) -> Result<Vec<crate::domain::InboxRecord>, IngestFailure> {
+pub(crate) fn to_records(
+    msgs: Vec<NewMessage>,
+) -> Result<Vec<crate::domain::InboxRecord>, IngestFailure> {
     let count = msgs.len();
     msgs.into_iter()
         .enumerate()

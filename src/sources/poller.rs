@@ -49,7 +49,7 @@ pub trait SourceHost: Send + Sync {
 
 /// A failed poll: what to show, and how long the far side asked us to wait.
 #[derive(Debug, Clone)]
-pub struct PollError {
+pub(crate) struct PollError {
     pub message: String,
     pub retry_after: Option<Duration>,
 }
@@ -72,9 +72,9 @@ pub struct Schedule {
 }
 
 /// Consecutive failures that open the circuit.
-pub const BREAKER_THRESHOLD: u32 = 5;
+pub(crate) const BREAKER_THRESHOLD: u32 = 5;
 /// How long an open circuit leaves the source alone.
-pub const BREAKER_COOL_OFF: Duration = Duration::from_secs(300);
+pub(crate) const BREAKER_COOL_OFF: Duration = Duration::from_secs(300);
 
 impl Schedule {
     pub fn every(every: Duration) -> Schedule {
@@ -90,7 +90,7 @@ impl Schedule {
 /// than a `Retry-After`) while failing, the breaker after repeated failures. Health changes go
 /// to `host` and, when given, first to `health_file` (for `opsdesk doctor` in another process;
 /// written on the blocking pool).
-pub async fn run_loop<F, Fut>(
+pub(crate) async fn run_loop<F, Fut>(
     host: Arc<dyn SourceHost>,
     name: String,
     schedule: Schedule,
@@ -191,7 +191,7 @@ async fn publish(host: &dyn SourceHost, health: &SourceHealth, file: Option<&Pat
 }
 
 /// Longest wait between polls of a failing source.
-pub const MAX_BACKOFF: Duration = Duration::from_secs(300);
+pub(crate) const MAX_BACKOFF: Duration = Duration::from_secs(300);
 
 /// How long to wait before the next poll: the interval when healthy, doubling per consecutive
 /// failure (capped), and never less than what a 429 asked for.
@@ -211,7 +211,7 @@ pub fn next_delay(every: Duration, failures: u32, retry_after: Option<Duration>)
 
 /// State of a [`Breaker`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Circuit {
+pub(crate) enum Circuit {
     /// Calls go through.
     Closed,
     /// Calls are refused until the cool-off ends.
@@ -220,20 +220,10 @@ pub enum Circuit {
     HalfOpen,
 }
 
-impl Circuit {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Circuit::Closed => "closed",
-            Circuit::Open => "open",
-            Circuit::HalfOpen => "half_open",
-        }
-    }
-}
-
 /// A circuit breaker: after `threshold` consecutive failures the source is left alone for
 /// `cool_off` (so a dead service or a revoked login is not hammered), then one trial decides.
 #[derive(Debug, Clone)]
-pub struct Breaker {
+pub(crate) struct Breaker {
     threshold: u32,
     cool_off: Duration,
     failures: u32,

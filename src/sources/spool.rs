@@ -51,9 +51,9 @@ use crate::store::attachments::{AttachmentStore, Content, Incoming};
 use crate::store::inbox::Appended;
 
 /// Files larger than this are rejected unread.
-pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 /// A file modified more recently than this is assumed to be still being written.
-pub const DEFAULT_SETTLE: Duration = Duration::from_millis(500);
+pub(crate) const DEFAULT_SETTLE: Duration = Duration::from_millis(500);
 
 const DONE: &str = "done";
 const REJECTED: &str = "rejected";

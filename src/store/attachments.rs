@@ -34,7 +34,7 @@ use crate::sanitize::{
 };
 
 /// The directory under the data dir.
-pub const DIR: &str = "attachments";
+pub(crate) const DIR: &str = "attachments";
 
 /// One attachment as a source hands it over, before it is stored.
 #[derive(Debug, Clone)]
@@ -365,7 +365,7 @@ impl AttachmentStore {
 
 /// Note in a message's meta that it carried `carried` attachments, when that is more than a
 /// record lists and the store keeps ([`MAX_ATTACHMENTS`]): the rest were dropped unstored.
-pub fn note_dropped(
+pub(crate) fn note_dropped(
     meta: &mut std::collections::BTreeMap<String, serde_json::Value>,
     carried: usize,
 ) {
@@ -385,7 +385,7 @@ pub fn dropped_count(
 }
 
 /// The media type of a file the operator attaches by path, from its extension.
-pub fn media_type_of(name: &str) -> &'static str {
+pub(crate) fn media_type_of(name: &str) -> &'static str {
     let ext = name
         .rsplit_once('.')
         .map(|(_, e)| e.to_ascii_lowercase())
@@ -412,7 +412,7 @@ pub fn media_type_of(name: &str) -> &'static str {
 
 /// Text of a text or HTML attachment, sanitized like a body and bounded. Other types give
 /// none (PDF text extraction is not done: no well-kept pure-Rust extractor is a dependency).
-pub fn extract_text(media_type: &str, bytes: &[u8]) -> Option<String> {
+pub(crate) fn extract_text(media_type: &str, bytes: &[u8]) -> Option<String> {
     let s = String::from_utf8_lossy(bytes);
     let text = match media_type {
         "text/html" | "application/xhtml+xml" => html_to_text(&s, MAX_ATTACHMENT_TEXT_CHARS),

@@ -52,7 +52,7 @@ pub struct Audit {
 
 /// How long a deferred or batched record may wait: read records staged within this window are
 /// written together (one `write`) and records written within it share one fsync.
-pub const DEFERRED_SYNC_WINDOW: std::time::Duration = std::time::Duration::from_millis(10);
+pub(crate) const DEFERRED_SYNC_WINDOW: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// Appends, group commit and the background syncer (which writes staged read records and
 /// syncs deferred ones once per window).
@@ -574,7 +574,7 @@ fn chain_hash(prev: &str, body: &serde_json::Value) -> String {
 }
 
 /// The month files of the trail in `dir`, in chain order.
-pub fn month_files(dir: &Path) -> Result<Vec<PathBuf>, StoreError> {
+pub(crate) fn month_files(dir: &Path) -> Result<Vec<PathBuf>, StoreError> {
     let mut v: Vec<PathBuf> = fs::read_dir(dir)
         .map_err(|e| StoreError::io(dir, "list", e))?
         .filter_map(|e| e.ok())

@@ -37,7 +37,7 @@ use super::audit::{GENESIS, month_files, record_hash};
 use super::jsonl::Lines;
 
 /// The folder under the audit dir that holds the archives.
-pub const ARCHIVE_DIR: &str = "archive";
+pub(crate) const ARCHIVE_DIR: &str = "archive";
 /// The audit event that records an archive.
 pub const EVENT: &str = "audit.archive";
 
@@ -118,7 +118,7 @@ fn month_of(path: &Path) -> Option<String> {
 
 /// Step 1: compress `month_file` into the archive folder, after checking that its records
 /// link among themselves. The archive is durable when this returns.
-pub fn prepare(dir: &Path, month_file: &Path) -> Result<Archived, StoreError> {
+pub(crate) fn prepare(dir: &Path, month_file: &Path) -> Result<Archived, StoreError> {
     let month = month_of(month_file).ok_or_else(|| {
         StoreError::Rejected(format!("{} is not a month file", month_file.display()))
     })?;
@@ -361,7 +361,7 @@ type LastRead = (PathBuf, u64, std::sync::Arc<Vec<u8>>);
 
 /// The archived record with `seq`, for binding checks of old draft events. The last archive
 /// read is kept in memory (a fold asks for many seqs of one month in a row).
-pub fn record_line(dir: &Path, seq: u64) -> Result<Option<Vec<u8>>, StoreError> {
+pub(crate) fn record_line(dir: &Path, seq: u64) -> Result<Option<Vec<u8>>, StoreError> {
     static LAST: Mutex<Option<LastRead>> = Mutex::new(None);
     let adir = dir.join(ARCHIVE_DIR);
     let mut files: Vec<PathBuf> = match fs::read_dir(&adir) {

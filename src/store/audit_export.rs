@@ -145,7 +145,7 @@ const CSV_COLUMNS: [&str; 12] = [
 
 /// A cell a spreadsheet will not evaluate: leading `= + - @` (and tab / CR, which some
 /// spreadsheets strip before looking) get a `'` in front.
-pub fn csv_cell(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn csv_cell(s: &str) -> std::borrow::Cow<'_, str> {
     match s.chars().next() {
         Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{s}").into(),
         _ => s.into(),

@@ -139,7 +139,7 @@ fn found(v: serde_json::Value) -> Option<Found> {
 /// Every intact record about a draft (`draft.*` events) with a seq below `below`, in chain
 /// order. Reads the whole trail: used only to accept events of a drafts log written before
 /// events carried their audit record.
-pub fn draft_records(dir: &Path, below: u64) -> Result<Vec<AuditRecord>, StoreError> {
+pub(crate) fn draft_records(dir: &Path, below: u64) -> Result<Vec<AuditRecord>, StoreError> {
     let mut out = Vec::new();
     let files = match month_files(dir) {
         Ok(f) => f,
@@ -177,7 +177,7 @@ pub fn draft_records(dir: &Path, below: u64) -> Result<Vec<AuditRecord>, StoreEr
 /// The seq of the first record carrying a mac (keying began there), reading the trail from
 /// its start until one is found; `None` for a trail without one. An unreadable trail counts
 /// as keyed from the start (`Some(0)`): what it holds vouches for nothing unkeyed.
-pub fn first_keyed_seq(dir: &Path) -> Option<u64> {
+pub(crate) fn first_keyed_seq(dir: &Path) -> Option<u64> {
     let Ok(files) = month_files(dir) else {
         return Some(0);
     };

@@ -53,16 +53,16 @@ const ENTRY_LEN: u64 = 32;
 /// checksums): an inbox written before has no `index2.bin`, so the missing-index repair
 /// rebuilds it from the data files, checksumming each line as it stands, and then removes the
 /// old index (`LEGACY_INDEX`).
-pub const INDEX: &str = "index2.bin";
+pub(crate) const INDEX: &str = "index2.bin";
 const LEGACY_INDEX: &str = "index.bin";
 const LOCK: &str = ".lock";
 /// Present once a record was ever stored in the reserved profile `unassigned` (written, durably,
 /// before the first such record): the PHI view treats `unassigned` as the strictest profile
 /// whenever this exists, whatever the configuration says now (`governance/phi_view.rs`), and a
 /// data dir that never held one pays nothing for it.
-pub const UNASSIGNED_MARKER: &str = "unassigned.seen";
+pub(crate) const UNASSIGNED_MARKER: &str = "unassigned.seen";
 /// The console's cursor defines the operator's `unread` count in state.json.
-pub const OPERATOR_CONSUMER: &str = "console";
+pub(crate) const OPERATOR_CONSUMER: &str = "console";
 /// Julian day number of 1970-01-01.
 const UNIX_EPOCH_JULIAN: i32 = 2_440_588;
 

@@ -43,13 +43,13 @@ impl Drop for FileLock {
 }
 
 /// Open (creating, 0600) a lock file, to lock now ([`FileLock`]) or to keep ([`HeldLock`]).
-pub fn open_lock_file(path: &Path) -> Result<File, StoreError> {
+pub(crate) fn open_lock_file(path: &Path) -> Result<File, StoreError> {
     open_private_lock(path).map_err(|e| StoreError::io(path, "open lock file", e))
 }
 
 /// [`open_lock_file`] with the plain I/O error, for callers with errors of their own (the
 /// engine lock).
-pub fn open_private_lock(path: &Path) -> std::io::Result<File> {
+pub(crate) fn open_private_lock(path: &Path) -> std::io::Result<File> {
     OpenOptions::new()
         .read(true)
         .write(true)
@@ -62,7 +62,7 @@ pub fn open_private_lock(path: &Path) -> std::io::Result<File> {
 /// An exclusive lock on a lock file the caller keeps open, held until dropped. Locks belong to
 /// the open file, not the thread: threads sharing `file` do not exclude each other, so the
 /// caller must serialize them (a mutex); the lock keeps other processes out.
-pub struct HeldLock<'a> {
+pub(crate) struct HeldLock<'a> {
     file: &'a File,
 }
 
@@ -82,7 +82,11 @@ impl Drop for HeldLock<'_> {
 /// Append `bytes` (one or more complete lines) at the end of `file` and fsync it. On error the
 /// file is cut back to its previous length, so a failed append leaves nothing behind.
 /// Returns the offset the bytes were written at.
-pub fn append_durable(file: &mut File, path: &Path, bytes: &[u8]) -> Result<u64, StoreError> {
+pub(crate) fn append_durable(
+    file: &mut File,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<u64, StoreError> {
     let start = file
         .seek(SeekFrom::End(0))
         .map_err(|e| StoreError::io(path, "seek", e))?;
@@ -98,7 +102,7 @@ pub fn append_durable(file: &mut File, path: &Path, bytes: &[u8]) -> Result<u64,
 
 /// Append `bytes` at the end of `file` without waiting for the disk (the caller fsyncs, possibly
 /// for several appends at once). On error the file is cut back to its previous length.
-pub fn append_unsynced(file: &File, path: &Path, bytes: &[u8]) -> Result<u64, StoreError> {
+pub(crate) fn append_unsynced(file: &File, path: &Path, bytes: &[u8]) -> Result<u64, StoreError> {
     let mut f = file;
     let start = f
         .seek(SeekFrom::End(0))
@@ -112,7 +116,7 @@ pub fn append_unsynced(file: &File, path: &Path, bytes: &[u8]) -> Result<u64, St
 
 /// [`append_unsynced`] for a caller that knows, under the lock, that `file` (opened for
 /// appending) is `len` bytes long: no seek to learn it.
-pub fn append_unsynced_at(
+pub(crate) fn append_unsynced_at(
     file: &File,
     path: &Path,
     bytes: &[u8],
@@ -128,7 +132,7 @@ pub fn append_unsynced_at(
 
 /// Remove an incomplete last line (no trailing newline) left by a writer that died mid-write.
 /// Returns how many bytes were removed.
-pub fn repair_torn_tail(file: &mut File, path: &Path) -> Result<u64, StoreError> {
+pub(crate) fn repair_torn_tail(file: &mut File, path: &Path) -> Result<u64, StoreError> {
     let len = file
         .metadata()
         .map_err(|e| StoreError::io(path, "stat", e))?
@@ -165,7 +169,7 @@ fn complete_prefix_len(file: &mut File, len: u64) -> io::Result<u64> {
 }
 
 /// The last complete line of a file, if any (used to find the tail of a hash chain).
-pub fn last_complete_line(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
+pub(crate) fn last_complete_line(path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
     let mut file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),

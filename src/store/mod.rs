@@ -1,7 +1,7 @@
 //! Durable files: the inbox, the drafts queue and the audit trail. Each is append-only JSONL,
 //! safe for several processes at once, and recovers from a writer killed mid-append.
 
-pub mod assignments;
+pub(crate) mod assignments;
 pub mod attachments;
 pub mod audit;
 pub mod audit_archive;
@@ -10,12 +10,12 @@ pub mod audit_find;
 mod cursors;
 pub mod deals;
 pub mod drafts;
-pub mod drafts_binding;
+pub(crate) mod drafts_binding;
 pub mod inbox;
-pub mod integrity;
+pub(crate) mod integrity;
 pub mod jsonl;
 pub(crate) mod later;
-pub mod stamp;
+pub(crate) mod stamp;
 
 use std::io;
 use std::path::{Path, PathBuf};

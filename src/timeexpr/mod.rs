@@ -14,7 +14,7 @@
 
 mod deadline;
 mod grammar;
-pub mod lang;
+pub(crate) mod lang;
 mod lexer;
 
 use std::ops::Range;
@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use time::{Date, OffsetDateTime, Time, UtcOffset};
 
 pub use crate::config::DateOrder;
-pub use deadline::{Deadline, deadlines, live_text};
+pub use deadline::{Deadline, deadlines};
 pub use lang::Lang;
 
 /// What expressions are resolved against: when the message was received, in the operator's
@@ -91,11 +91,7 @@ pub fn scan(text: &str, ctx: &Context) -> Vec<TimeExpr> {
         .collect()
 }
 
-/// The language of `text`, from its function words (English when none stands out).
-pub fn detect(text: &str) -> Lang {
-    detect_tokens(&lexer::lex(text))
-}
-
+/// The language of lexed text, from its function words (English when none stands out).
 fn detect_tokens(t: &lexer::Tokens) -> Lang {
     static WORDS: OnceLock<std::collections::HashMap<&'static str, u8>> = OnceLock::new();
     let words = WORDS.get_or_init(|| {

@@ -6,6 +6,10 @@ use time::{Date, OffsetDateTime};
 
 use super::*;
 
+fn detect(text: &str) -> Lang {
+    detect_tokens(&lexer::lex(text))
+}
+
 /// Saturday 2026-11-28, 09:00 in Chicago (UTC-6).
 const SAT: OffsetDateTime = datetime!(2026-11-28 09:00 -6);
 /// Tuesday 2026-11-24, 09:00 in Chicago.

@@ -21,22 +21,18 @@ use crate::engine::jobs::{JobProgress, JobState};
 use crate::engine::runner::SourceHealth;
 
 // The names callers (tests, the CLI, `doctor`) import from `tui::app`, kept where they were.
-pub use super::health::jobs_line;
 pub use super::layout::follow;
 pub use super::msg::{Anchor, ChainStatus, Effect, JobTarget, Level, Msg, Req};
 pub use super::overlay::{AttachPick, InputKind, Overlay};
 pub use super::panes::audit::{AUDIT_CAP, AuditView};
 pub use super::panes::brief::{BriefEntry, BriefView};
 pub use super::panes::deals::DealsView;
-pub use super::panes::drafts::{
-    DraftsView, draft_life, draft_lines, draft_outlook, sends, status_word, with_body,
-};
+pub use super::panes::drafts::{DraftsView, draft_life};
 pub use super::panes::inbox::{
-    AttachmentRow, InboxRow, InboxView, PAGE, PREVIEW_CHARS, WINDOW_CAP, parse_classify,
-    parse_inbox_filter, quote_reply, reply_from_template,
+    AttachmentRow, InboxRow, InboxView, PAGE, WINDOW_CAP, reply_from_template,
 };
 pub use super::panes::providers::ProvidersPane;
-pub use super::text::{age_text, fmt_time, zone_name};
+pub use super::text::{age_text, fmt_time};
 
 /// The six panes, in the order of their number keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,7 +137,7 @@ pub struct App {
 }
 
 /// Messages kept in the log.
-pub const LOG_CAP: usize = 200;
+pub(crate) const LOG_CAP: usize = 200;
 
 impl App {
     pub fn new(theme: Theme, keymap: Keymap, profiles: Vec<String>, size: (u16, u16)) -> App {

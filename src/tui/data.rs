@@ -11,9 +11,10 @@ use super::panes::inbox::{InboxRow, PAGE};
 use crate::assistant::JobKind;
 use crate::domain::{Action, Actor, BriefKind, Outcome, Query};
 use crate::engine::Engine;
+use crate::engine::query::Answer;
 
 /// Names of connected MCP clients (from the MCP hub, when it runs).
-pub type ClientsFn = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
+pub(crate) type ClientsFn = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 
 /// Audit records loaded when the console starts (live appends follow).
 const AUDIT_TAIL: usize = 500;
@@ -185,19 +186,20 @@ fn handle(
         }
         Req::Verify => verify(engine, tx.0),
         Req::Brief { profile } => {
-            // Read typed (checked and audited like every read); the pane shows the brief's
-            // text, or what the engine says instead when it is not configured.
+            // Read typed (checked and audited like every read); the pane renders the brief.
             let ask = |kind| {
-                engine
-                    .read(
-                        Query::Brief {
-                            kind,
-                            profile: profile.clone(),
-                        },
-                        Actor::Console,
-                    )
-                    .map(|a| a.into_value())
-                    .map_err(|e| e.to_string())
+                let q = Query::Brief {
+                    kind,
+                    profile: profile.clone(),
+                };
+                match engine.read(q, Actor::Console) {
+                    Ok(Answer::Brief(b)) => Ok(b),
+                    Ok(other) => Err(format!(
+                        "unexpected {} answer to a brief query",
+                        other.kind()
+                    )),
+                    Err(e) => Err(e.to_string()),
+                }
             };
             let morning = ask(BriefKind::Morning);
             let eod = ask(BriefKind::EndOfDay);

@@ -13,12 +13,12 @@ use super::{overlay, panes};
 
 /// Height of the inbox list's inner area for a body of `body_h` rows (shared with `App` so
 /// that paging and scrolling agree with what is drawn).
-pub fn inbox_list_height(body_h: u16) -> u16 {
+pub(crate) fn inbox_list_height(body_h: u16) -> u16 {
     inbox_split_heights(body_h).0.saturating_sub(2)
 }
 
 /// (list block, preview block) heights.
-pub fn inbox_split_heights(body_h: u16) -> (u16, u16) {
+pub(crate) fn inbox_split_heights(body_h: u16) -> (u16, u16) {
     let list = if body_h < 12 { body_h } else { body_h * 3 / 5 };
     (list, body_h - list)
 }

@@ -28,7 +28,7 @@ pub fn opener() -> OsString {
 
 /// Where a copy is saved unless the operator types another folder: `~/Downloads` when it
 /// exists, else the home folder.
-pub fn default_save_dir() -> Option<PathBuf> {
+pub(crate) fn default_save_dir() -> Option<PathBuf> {
     let home = std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)?;
@@ -39,7 +39,7 @@ pub fn default_save_dir() -> Option<PathBuf> {
 /// The folder the operator typed: `~` and `~/…` expand to the home folder; it must be an
 /// absolute path to an existing folder (a relative one would depend on where the console was
 /// started).
-pub fn resolve_dir(typed: &str) -> Result<PathBuf> {
+pub(crate) fn resolve_dir(typed: &str) -> Result<PathBuf> {
     let typed = typed.trim();
     let home = || {
         std::env::var_os("HOME")

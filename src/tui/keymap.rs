@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde::Deserialize;
 
-pub const DEFAULT_KEYMAP: &str = include_str!("../../assets/keymap.toml");
+pub(crate) const DEFAULT_KEYMAP: &str = include_str!("../../assets/keymap.toml");
 
 /// Where a binding applies. A pane's section is consulted before `Global`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -11,22 +11,22 @@
 //! - `keymap`, `theme`: TOML keymap and themes with built-in defaults
 //! - `term`: terminal restore on every exit path
 
-pub mod actions;
+pub(crate) mod actions;
 pub mod app;
-pub mod command;
+pub(crate) mod command;
 pub mod data;
 pub mod draw;
-pub mod event;
+pub(crate) mod event;
 pub mod files;
-pub mod health;
+pub(crate) mod health;
 pub mod keymap;
-pub mod layout;
-pub mod mouse;
-pub mod msg;
-pub mod overlay;
-pub mod panes;
-pub mod term;
-pub mod text;
+pub(crate) mod layout;
+pub(crate) mod mouse;
+pub(crate) mod msg;
+pub(crate) mod overlay;
+pub(crate) mod panes;
+pub(crate) mod term;
+pub(crate) mod text;
 pub mod theme;
 
 use std::path::PathBuf;

@@ -3,7 +3,6 @@
 //! types they carry.
 
 use crossterm::event::{KeyEvent, MouseEvent};
-use serde_json::Value;
 use time::OffsetDateTime;
 
 use super::panes::inbox::InboxRow;
@@ -150,8 +149,8 @@ pub enum Msg {
     Chain(ChainStatus),
     Brief {
         profile: String,
-        morning: Result<Value, String>,
-        eod: Result<Value, String>,
+        morning: Result<Box<crate::brief::Brief>, String>,
+        eod: Result<Box<crate::brief::Brief>, String>,
     },
     Clients(Vec<String>),
     DraftHistory {

@@ -12,7 +12,7 @@ use anyhow::{Context, Result, bail};
 use ratatui::style::{Color, Modifier, Style};
 use serde::Deserialize;
 
-pub const BUILT_IN: [(&str, &str); 3] = [
+pub(crate) const BUILT_IN: [(&str, &str); 3] = [
     ("dark", include_str!("../../themes/dark.toml")),
     ("light", include_str!("../../themes/light.toml")),
     (
@@ -79,14 +79,14 @@ impl ColorDepth {
 
 /// Whether the terminal's background is light, from `COLORFGBG` (`fg;bg`, set by rxvt,
 /// Konsole, iTerm2 and others). `None` when the terminal does not say.
-pub fn background_is_light(colorfgbg: Option<&str>) -> Option<bool> {
+pub(crate) fn background_is_light(colorfgbg: Option<&str>) -> Option<bool> {
     let bg: u8 = colorfgbg?.rsplit(';').next()?.trim().parse().ok()?;
     Some(matches!(bg, 7 | 9..=15))
 }
 
 /// The theme to use when none was named: `light` on a terminal that says its background is
 /// light, else `dark`.
-pub fn default_name() -> &'static str {
+pub(crate) fn default_name() -> &'static str {
     match background_is_light(std::env::var("COLORFGBG").ok().as_deref()) {
         Some(true) => "light",
         _ => "dark",
@@ -94,7 +94,7 @@ pub fn default_name() -> &'static str {
 }
 
 /// The nearest xterm-256 palette index of an RGB colour (the 6×6×6 cube or the grey ramp).
-pub fn rgb_to_256(r: u8, g: u8, b: u8) -> u8 {
+pub(crate) fn rgb_to_256(r: u8, g: u8, b: u8) -> u8 {
     let level = |v: u8| -> u8 {
         if v < 48 {
             0
@@ -127,7 +127,7 @@ pub fn rgb_to_256(r: u8, g: u8, b: u8) -> u8 {
 }
 
 /// The nearest of the 16 ANSI colours (xterm's default palette).
-pub fn rgb_to_16(r: u8, g: u8, b: u8) -> Color {
+pub(crate) fn rgb_to_16(r: u8, g: u8, b: u8) -> Color {
     const PALETTE: [(Color, (u8, u8, u8)); 16] = [
         (Color::Black, (0, 0, 0)),
         (Color::Red, (205, 0, 0)),
@@ -321,7 +321,7 @@ impl Theme {
 }
 
 /// Whether `NO_COLOR` asks for no colour (set and non-empty).
-pub fn no_color_from_env() -> bool {
+pub(crate) fn no_color_from_env() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::Value;
 
-pub use crate::config::vault::RequestedLimits;
+pub(crate) use crate::config::vault::RequestedLimits;
 
 /// Longest timeout a manifest may ask for.
 pub const MAX_TIMEOUT_SECS: u64 = 300;

@@ -8,13 +8,13 @@
 //! are blocked) like everything else. A broken manifest is reported and skipped; the other
 //! tools are still served.
 
-pub mod commands;
-pub mod examples;
-pub mod manifest;
+pub(crate) mod commands;
+pub(crate) mod examples;
+pub(crate) mod manifest;
 pub mod process;
 pub mod sandbox;
-pub mod schema;
-pub mod watch;
+pub(crate) mod schema;
+pub(crate) mod watch;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -30,10 +30,10 @@ use crate::engine::query::Answer;
 use crate::engine::{Engine, EngineError};
 use crate::paths::Paths;
 pub use manifest::{Manifest, VaultTier};
-pub use process::RunError;
+pub(crate) use process::RunError;
 
 /// The prefix vault tools carry over MCP (the built-ins never use it).
-pub const MCP_PREFIX: &str = "vault_";
+pub(crate) const MCP_PREFIX: &str = "vault_";
 
 /// A tool folder whose manifest could not be used, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -67,7 +67,7 @@ pub struct Vault {
 }
 
 /// The tools folder: `[vault] dir`, else `tools/` beside the config file.
-pub fn dir_for(paths: &Paths, config: &Config) -> PathBuf {
+pub(crate) fn dir_for(paths: &Paths, config: &Config) -> PathBuf {
     match &config.vault.dir {
         Some(d) => d.clone(),
         None => paths
@@ -785,7 +785,7 @@ impl VaultView {
 /// A tool's network as it will run here: `declared` (it asked for the network and has it),
 /// `none` (it runs without one) or `not isolated` (it did not ask, but this machine or the
 /// config cannot take the network away).
-pub fn network_label(m: &Manifest, sb: &sandbox::Sandbox) -> &'static str {
+pub(crate) fn network_label(m: &Manifest, sb: &sandbox::Sandbox) -> &'static str {
     match (m.needs_network, sb.can_cut_network()) {
         (true, _) => "declared",
         (false, true) => "none",

@@ -525,7 +525,7 @@ pub struct Private {
 /// Everything the child needs, prepared before `fork` (the child of a multi-threaded process
 /// may not allocate).
 #[cfg(target_os = "linux")]
-pub struct Prepared {
+pub(crate) struct Prepared {
     namespaces: bool,
     new_net: bool,
     uid_map: Vec<u8>,
@@ -589,7 +589,7 @@ impl std::fmt::Display for Step {
 
 /// One call's sandbox, as the vault asks for it.
 #[derive(Debug, Clone)]
-pub struct CallSpec<'a> {
+pub(crate) struct CallSpec<'a> {
     pub tool_dir: &'a Path,
     pub scratch: &'a Path,
     pub no_network: bool,
@@ -659,11 +659,6 @@ impl Prepared {
             clone3,
             rlimits,
         })
-    }
-
-    /// Whether the call runs in its own network namespace.
-    pub fn new_net(&self) -> bool {
-        self.new_net
     }
 
     /// In the child, between `fork` and `exec`. Only raw system calls, no allocation. With

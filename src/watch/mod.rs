@@ -11,8 +11,8 @@
 //! Printing ([`format`]) and toasts ([`toast`]) are separate: a toast is handed to its own
 //! thread without blocking, so the terminal line never waits for the notification server.
 
-pub mod follow;
-pub mod format;
+pub(crate) mod follow;
+pub(crate) mod format;
 pub mod toast;
 
 use std::io::{self, ErrorKind, Write};
@@ -25,15 +25,16 @@ use std::time::{Duration, Instant};
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
 pub use follow::{DEFAULT_CONSUMER, Follower, Poll, Start};
-pub use toast::{DesktopNotifier, Notifier, ToastConfig, Toaster};
+pub(crate) use toast::DesktopNotifier;
+pub use toast::{Notifier, ToastConfig, Toaster};
 
 /// How often the inbox is re-read when no file event arrives (a missed event costs at most
 /// this much delay).
-pub const FALLBACK_POLL: Duration = Duration::from_secs(1);
+pub(crate) const FALLBACK_POLL: Duration = Duration::from_secs(1);
 /// Records read per batch; a batch is printed, flushed, then the cursor is saved.
-pub const READ_LIMIT: usize = 256;
+pub(crate) const READ_LIMIT: usize = 256;
 /// The "what to do" hint is repeated at most this often.
-pub const HINT_EVERY: Duration = Duration::from_secs(600);
+pub(crate) const HINT_EVERY: Duration = Duration::from_secs(600);
 /// How long the inbox may look shorter than the cursor (an index being rebuilt does, for a
 /// moment) before watch says so.
 const BEHIND_WARN_AFTER: Duration = Duration::from_secs(10);
@@ -109,7 +110,7 @@ const MIN_FIT_COLUMNS: usize = 30;
 
 /// Whether a path in the inbox directory is one the tail cares about: the index (the commit
 /// point) or a day file. Cursor writes (`state.json`, temporary files) are not.
-pub fn is_inbox_file(path: &Path) -> bool {
+pub(crate) fn is_inbox_file(path: &Path) -> bool {
     match path.file_name().and_then(|n| n.to_str()) {
         Some(n) => {
             n == crate::store::inbox::INDEX || (n.ends_with(".jsonl") && !n.starts_with('.'))
@@ -185,7 +186,7 @@ impl DirWatch {
 /// Turn SIGINT, SIGTERM and SIGHUP into [`Wake::Stop`]; a second signal exits at once (status
 /// 130), in case the first one cannot be acted on (output blocked on a paused terminal).
 /// The handlers are installed before this returns.
-pub fn stop_on_signals(tx: Sender<Wake>) -> io::Result<()> {
+pub(crate) fn stop_on_signals(tx: Sender<Wake>) -> io::Result<()> {
     use tokio::signal::unix::{SignalKind, signal};
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()

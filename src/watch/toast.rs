@@ -24,13 +24,13 @@ use crate::domain::{Channel, InboxRecord};
 use crate::sanitize::{escape_markup, one_line};
 
 /// Longest toast body, in characters of text (before markup escaping).
-pub const MAX_BODY_CHARS: usize = 200;
+pub(crate) const MAX_BODY_CHARS: usize = 200;
 /// Longest sender in a toast summary.
 const MAX_SENDER_CHARS: usize = 64;
 /// The application name given to the notification server.
-pub const APP_NAME: &str = "opsdesk";
+pub(crate) const APP_NAME: &str = "opsdesk";
 /// The toast icon, embedded so that a moved or installed binary still has it.
-pub const ICON_PNG: &[u8] = include_bytes!("../../assets/opsdesk.png");
+pub(crate) const ICON_PNG: &[u8] = include_bytes!("../../assets/opsdesk.png");
 
 /// What the tail hands over per record: already cleaned, bounded text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,7 +68,7 @@ pub struct Toast {
 
 /// Per-channel counts of items that did not fit in the channel.
 #[derive(Debug, Default)]
-pub struct Overflow([AtomicU64; 4]);
+pub(crate) struct Overflow([AtomicU64; 4]);
 
 fn channel_index(c: Channel) -> usize {
     Channel::ALL.iter().position(|&x| x == c).unwrap_or(0)
@@ -154,7 +154,7 @@ impl fmt::Display for NotifyError {
 
 /// Toasts through the freedesktop notification service on the D-Bus session bus
 /// (`notify-rust` with its pure-Rust zbus backend).
-pub struct DesktopNotifier {
+pub(crate) struct DesktopNotifier {
     icon: Option<String>,
 }
 
@@ -192,7 +192,7 @@ impl Notifier for DesktopNotifier {
 /// Write the embedded icon to `<cache dir>/opsdesk/opsdesk.png` (unless it is already there
 /// with the same bytes) and return its path. `None` when there is no cache directory or it
 /// cannot be written: a toast without an icon is still a toast.
-pub fn install_icon(cache_dir: Option<&Path>) -> Option<PathBuf> {
+pub(crate) fn install_icon(cache_dir: Option<&Path>) -> Option<PathBuf> {
     let dir = match cache_dir {
         Some(d) => d.to_path_buf(),
         None => directories::ProjectDirs::from("", "", "opsdesk")?
@@ -239,7 +239,7 @@ impl Default for ToastConfig {
 }
 
 /// Where the toast thread reports problems (stderr in the binary).
-pub type NoticeSink = Arc<dyn Fn(&str) + Send + Sync>;
+pub(crate) type NoticeSink = Arc<dyn Fn(&str) + Send + Sync>;
 
 struct Shared {
     overflow: Overflow,

@@ -293,7 +293,7 @@ impl TokenStore {
 
 /// Delegated scopes a profile needs for its sources (read and the matching write), plus
 /// `offline_access` for a refresh token and `User.Read` for `/me`.
-pub fn scopes_for(profile: &Profile) -> Vec<String> {
+pub(crate) fn scopes_for(profile: &Profile) -> Vec<String> {
     let mut s = vec!["offline_access".to_owned(), "User.Read".to_owned()];
     for src in &profile.sources {
         let add: &[&str] = match src {
@@ -658,7 +658,7 @@ fn describe_error(body: &Value, status: u16) -> String {
 
 /// Save the refresh token a completed sign-in produced; where it went, and why not the keyring
 /// when the store fell back to the file.
-pub fn save_login(
+pub(crate) fn save_login(
     store: &TokenStore,
     profile: &str,
     graph: &GraphProfile,
@@ -684,7 +684,7 @@ pub fn save_login(
 }
 
 /// The token store of a data dir, new sign-ins placed by `OPSDESK_TOKEN_STORE`.
-pub fn store_in(data_dir: &Path) -> anyhow::Result<TokenStore> {
+pub(crate) fn store_in(data_dir: &Path) -> anyhow::Result<TokenStore> {
     Ok(TokenStore::with_policy(
         data_dir.join("tokens"),
         TokenPolicy::from_env()?,

@@ -80,10 +80,10 @@ const DEFAULT_RETRY_AFTER: Duration = Duration::from_secs(30);
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(3600);
 /// Longest `Retry-After` a GET waits out in-call; a longer one goes back to the caller's
 /// schedule (a poller must stay responsive to shutdown and report its health).
-pub const MAX_IN_CALL_WAIT: Duration = Duration::from_secs(30);
+pub(crate) const MAX_IN_CALL_WAIT: Duration = Duration::from_secs(30);
 
 /// `Retry-After` as delay-seconds or an HTTP-date (RFC 9110 §10.2.3), capped.
-pub fn parse_retry_after(v: &str, now: std::time::SystemTime) -> Option<Duration> {
+pub(crate) fn parse_retry_after(v: &str, now: std::time::SystemTime) -> Option<Duration> {
     let v = v.trim();
     let d = match v.parse::<u64>() {
         Ok(s) => Duration::from_secs(s),
@@ -97,7 +97,7 @@ pub fn parse_retry_after(v: &str, now: std::time::SystemTime) -> Option<Duration
 
 /// `base · 2^attempt`, scaled by a random factor in [0.5, 1.5) ("full jitter" variant), so
 /// clients that failed together do not come back together.
-pub fn jittered(base: Duration, attempt: u32) -> Duration {
+pub(crate) fn jittered(base: Duration, attempt: u32) -> Duration {
     let raw = base.saturating_mul(1 << attempt.min(8));
     // uuid v4 is 122 random bits from the OS generator; no extra dependency for one number.
     let r = (uuid::Uuid::new_v4().as_u128() % 1000) as u32;
@@ -421,7 +421,7 @@ pub(crate) fn transport(e: &reqwest::Error) -> GraphError {
 }
 
 /// The HTTP client every Graph and identity call uses.
-pub fn http_client() -> reqwest::Client {
+pub(crate) fn http_client() -> reqwest::Client {
     reqwest::Client::builder()
         .timeout(Duration::from_secs(60))
         .connect_timeout(Duration::from_secs(15))

@@ -25,7 +25,7 @@ use crate::store::attachments::{AttachmentStore, Content, Incoming};
 const STATE: &str = "mail.json";
 /// Safety bound on pages per poll (a sync of a huge mailbox continues next poll).
 const MAX_PAGES: u32 = 500;
-pub const IMMUTABLE_IDS: &str = "IdType=\"ImmutableId\"";
+pub(crate) const IMMUTABLE_IDS: &str = "IdType=\"ImmutableId\"";
 
 /// Properties asked for: what a record needs, nothing more.
 const SELECT: &str = "subject,from,toRecipients,receivedDateTime,body,conversationId,internetMessageId,isRead,isDraft,hasAttachments";

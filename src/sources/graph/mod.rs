@@ -8,7 +8,7 @@
 pub mod auth;
 pub mod calendar;
 pub mod client;
-pub mod keyring;
+pub(crate) mod keyring;
 pub mod mail;
 pub mod outbound;
 pub mod run;
@@ -119,7 +119,10 @@ pub type Deliver =
 /// Deliver a batch in order. An item ingestion refuses as invalid is skipped (logged), since
 /// offering it again would fail the same way; any other error stops the batch so the caller
 /// keeps its sync state and the items come again.
-pub async fn deliver_all(deliver: &Deliver, batch: Vec<NewMessage>) -> Result<u64, GraphError> {
+pub(crate) async fn deliver_all(
+    deliver: &Deliver,
+    batch: Vec<NewMessage>,
+) -> Result<u64, GraphError> {
     if batch.is_empty() {
         return Ok(0);
     }
@@ -145,7 +148,7 @@ pub async fn deliver_all(deliver: &Deliver, batch: Vec<NewMessage>) -> Result<u6
 
 /// Parse a Graph timestamp (`2026-11-22T06:00:00.123Z`, sometimes without a zone designator,
 /// which Graph means as UTC).
-pub fn parse_ts(s: &str) -> Option<time::OffsetDateTime> {
+pub(crate) fn parse_ts(s: &str) -> Option<time::OffsetDateTime> {
     use time::format_description::well_known::Rfc3339;
     let s = s.trim();
     time::OffsetDateTime::parse(s, &Rfc3339)
@@ -172,7 +175,7 @@ pub fn rfc3339(t: time::OffsetDateTime) -> String {
 }
 
 /// RFC 3339 text with full precision, for local state only (never sent to Graph).
-pub fn rfc3339_precise(t: time::OffsetDateTime) -> String {
+pub(crate) fn rfc3339_precise(t: time::OffsetDateTime) -> String {
     use time::format_description::well_known::Rfc3339;
     t.to_offset(time::UtcOffset::UTC)
         .format(&Rfc3339)

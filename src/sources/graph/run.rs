@@ -15,7 +15,7 @@ use super::mail::MailSync;
 use super::teams::TeamsSync;
 use super::{Account, Deliver};
 use crate::config::{Config, SourceKind};
-pub use crate::sources::poller::{BREAKER_COOL_OFF, BREAKER_THRESHOLD, Schedule};
+pub use crate::sources::poller::Schedule;
 use crate::sources::poller::{PollError, SourceHost, run_loop};
 use crate::store::inbox::Appended;
 
@@ -36,7 +36,7 @@ impl Job {
 }
 
 /// The health file of one source of one profile.
-pub fn health_file(account_dir: &std::path::Path, source: SourceKind) -> std::path::PathBuf {
+pub(crate) fn health_file(account_dir: &std::path::Path, source: SourceKind) -> std::path::PathBuf {
     account_dir.join(format!("health-{source}.json"))
 }
 

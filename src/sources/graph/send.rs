@@ -40,7 +40,8 @@ fn id_of(v: &Value, what: &str) -> Result<String, GraphError> {
 
 /// The id of the extended property that marks a message with its opsdesk send id: a string
 /// property in a fixed property-set GUID of opsdesk's own, named `OpsdeskSendId`.
-pub const SEND_ID_PROP: &str = "String {6f3d2a8e-4b1c-4f5e-9a7d-0c2b8e1f4a63} Name OpsdeskSendId";
+pub(crate) const SEND_ID_PROP: &str =
+    "String {6f3d2a8e-4b1c-4f5e-9a7d-0c2b8e1f4a63} Name OpsdeskSendId";
 
 fn send_id_prop(send_id: &str) -> Value {
     json!([{"id": SEND_ID_PROP, "value": send_id}])
@@ -110,7 +111,7 @@ pub async fn create_draft(
 }
 
 /// `POST /me/messages/{id}/createReply`: a reply draft (threaded, quoting the original); its id.
-pub async fn create_reply(a: &Account, original_id: &str) -> Result<String, GraphError> {
+pub(crate) async fn create_reply(a: &Account, original_id: &str) -> Result<String, GraphError> {
     let r = a
         .client
         .write(
@@ -253,7 +254,7 @@ pub async fn post_chat(a: &Account, chat_id: &str, body: &str) -> Result<String,
 /// A message of the operator in `chat_id` changed after `since` whose text is `body`: how the
 /// executor finds out whether a post interrupted by a crash went through. Documented options
 /// only ("List messages in a chat"): `lastModifiedDateTime gt` with the same `$orderby`.
-pub async fn find_own_chat_post(
+pub(crate) async fn find_own_chat_post(
     a: &Account,
     chat_id: &str,
     since: time::OffsetDateTime,
@@ -320,7 +321,7 @@ pub async fn create_event(
 
 /// The well-known folder names Microsoft documents for `mailFolder` (usable wherever a folder
 /// id is, including `destinationId` of a move).
-pub const WELL_KNOWN_FOLDERS: &[&str] = &[
+pub(crate) const WELL_KNOWN_FOLDERS: &[&str] = &[
     "archive",
     "clutter",
     "conflicts",
@@ -343,7 +344,10 @@ pub const WELL_KNOWN_FOLDERS: &[&str] = &[
 /// The id of mail folder `folder`: a well-known name (`GET /me/mailFolders/{name}`), a display
 /// name or a path of display names (`Deals/Sunrise`: top-level folder, then `childFolders`,
 /// each by `$filter=displayName eq '…'`), or a folder id. `None` when there is no such folder.
-pub async fn resolve_folder(a: &Account, folder: &str) -> Result<Option<String>, GraphError> {
+pub(crate) async fn resolve_folder(
+    a: &Account,
+    folder: &str,
+) -> Result<Option<String>, GraphError> {
     let f = folder.trim();
     let lower = f.to_ascii_lowercase();
     if WELL_KNOWN_FOLDERS.contains(&lower.as_str()) {
@@ -399,7 +403,7 @@ async fn folder_by_id(a: &Account, id: &str) -> Result<Option<String>, GraphErro
 
 /// The folder message `id` is in (`GET /me/messages/{id}?$select=parentFolderId`); `None` when
 /// the message is gone (404). With immutable ids a message keeps its id when it moves.
-pub async fn parent_folder(a: &Account, id: &str) -> Result<Option<String>, GraphError> {
+pub(crate) async fn parent_folder(a: &Account, id: &str) -> Result<Option<String>, GraphError> {
     match a
         .client
         .get(
@@ -416,7 +420,11 @@ pub async fn parent_folder(a: &Account, id: &str) -> Result<Option<String>, Grap
 
 /// `POST /me/messages/{id}/move` with `{"destinationId": …}`: documented to answer 201 Created
 /// with the moved message; its (immutable) id.
-pub async fn move_message(a: &Account, id: &str, destination: &str) -> Result<String, GraphError> {
+pub(crate) async fn move_message(
+    a: &Account,
+    id: &str,
+    destination: &str,
+) -> Result<String, GraphError> {
     let r = a
         .client
         .write(
@@ -437,7 +445,7 @@ pub const UPLOAD_CHUNK: usize = 10 * 320 * 1024;
 
 /// `GET /me/messages/{id}/attachments?$select=name`: the names of the draft's attachments
 /// (what an earlier, interrupted attempt already added).
-pub async fn attachment_names(a: &Account, id: &str) -> Result<Vec<String>, GraphError> {
+pub(crate) async fn attachment_names(a: &Account, id: &str) -> Result<Vec<String>, GraphError> {
     let v = a
         .client
         .get(
@@ -459,7 +467,7 @@ pub async fn attachment_names(a: &Account, id: &str) -> Result<Vec<String>, Grap
 /// Add a file to draft `id`: one `POST .../attachments` (fileAttachment, base64) up to
 /// [`INLINE_ATTACHMENT_MAX`], else `POST .../attachments/createUploadSession` and the bytes
 /// `PUT` to its `uploadUrl` in [`UPLOAD_CHUNK`]s.
-pub async fn add_attachment(
+pub(crate) async fn add_attachment(
     a: &Account,
     id: &str,
     name: &str,

@@ -1,5 +1,5 @@
 //! Brief: the morning brief and end-of-day digest per profile, as the engine answers them
-//! (`brief::Brief`; its `text` is shown, or a "not configured" answer as such). The text
+//! (`Answer::Brief`, read typed; its `text` is shown, or the engine's error). The text
 //! scrolls (PgDn / PgUp) and Enter shows it whole; each title says when it was generated,
 //! because a brief is a snapshot and its counts may lag the live status bar.
 
@@ -9,10 +9,10 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
-use serde_json::Value;
 use time::OffsetDateTime;
 
 use super::{block, fit, row, sub_block};
+use crate::brief::Brief;
 use crate::tui::app::App;
 use crate::tui::msg::{Effect, Req};
 use crate::tui::theme::Theme;
@@ -37,7 +37,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         Layout::vertical([Constraint::Percentage(50), Constraint::Min(0)]).areas(right);
     let entry = app.profiles.get(b.sel).and_then(|p| b.entries.get(p));
     let loading = entry.is_some_and(|e| e.loading);
-    let slot = |v: Option<&Result<serde_json::Value, String>>| -> Vec<Line<'static>> {
+    let slot = |v: Option<&Result<Box<Brief>, String>>| -> Vec<Line<'static>> {
         if loading {
             return vec![Line::from(Span::styled("generating…", t.muted))];
         }
@@ -85,7 +85,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
 }
 
 /// The text of one answer as plain lines (for the full view behind Enter).
-pub fn text_of(v: Option<&Result<serde_json::Value, String>>, t: &Theme) -> Vec<String> {
+pub fn text_of(v: Option<&Result<Box<Brief>, String>>, t: &Theme) -> Vec<String> {
     match v {
         None => vec!["not asked yet (r to generate)".into()],
         Some(Err(e)) => vec![format!("error: {e}")],
@@ -96,33 +96,10 @@ pub fn text_of(v: Option<&Result<serde_json::Value, String>>, t: &Theme) -> Vec<
     }
 }
 
-/// What the engine returned, honestly: its message and remedy when the brief is not
-/// configured, its text when there is one, else the JSON itself.
-fn brief_lines(v: &serde_json::Value, t: &Theme) -> Vec<Line<'static>> {
-    let s = |k: &str| {
-        v.get(k)
-            .and_then(|x| x.as_str())
-            .map(crate::sanitize::for_terminal)
-    };
-    if v.get("configured").and_then(|c| c.as_bool()) == Some(false) {
-        let mut out = vec![Line::from(Span::styled(
-            s("message").unwrap_or_else(|| "not configured".into()),
-            t.warn,
-        ))];
-        if let Some(r) = s("remedy") {
-            out.push(Line::from(""));
-            out.push(Line::from(Span::styled(r, t.muted)));
-        }
-        return out;
-    }
-    if let Some(text) = v.get("text").and_then(|x| x.as_str()) {
-        return text
-            .lines()
-            .map(|l| Line::from(Span::styled(crate::sanitize::for_terminal(l), t.text)))
-            .collect();
-    }
-    serde_json::to_string_pretty(v)
-        .unwrap_or_default()
+/// The brief's own plain-text rendering (`brief::render`), one line per line, made safe for
+/// the terminal: the text quotes inbound mail.
+fn brief_lines(b: &Brief, t: &Theme) -> Vec<Line<'static>> {
+    b.text
         .lines()
         .map(|l| Line::from(Span::styled(crate::sanitize::for_terminal(l), t.text)))
         .collect()
@@ -130,8 +107,8 @@ fn brief_lines(v: &serde_json::Value, t: &Theme) -> Vec<Line<'static>> {
 
 #[derive(Debug, Clone, Default)]
 pub struct BriefEntry {
-    pub morning: Option<Result<Value, String>>,
-    pub eod: Option<Result<Value, String>>,
+    pub morning: Option<Result<Box<Brief>, String>>,
+    pub eod: Option<Result<Box<Brief>, String>>,
     pub loading: bool,
     /// When this console received the answer: the brief is a snapshot, not live, so its
     /// counts may lag the status bar; the time says how old it is.
