@@ -6,7 +6,8 @@ mod actor;
 mod audit;
 mod deal;
 mod draft;
-pub(crate) mod fence;
+// Public for the redaction bench, which renders answers as the MCP tools do.
+pub mod fence;
 mod intake;
 mod message;
 mod message_out;
