@@ -376,7 +376,13 @@ impl PhiPolicy {
         // after its subject, the second message after the first) is replaced in every field
         // the first pass already went through.
         if Redactor::learned_names(&session) > learned {
-            self.walk(value, owner, &mut session, &mut report, Pass::Learned)?;
+            self.walk(
+                value,
+                owner,
+                &mut session,
+                &mut report,
+                Pass::Learned(learned),
+            )?;
         }
         drop(session);
         if report.total() > 0
@@ -534,16 +540,17 @@ impl PhiPolicy {
             return Ok(());
         }
         for (profile, r) in self.redactors_for(owner)? {
-            let before = placeholder_counts(s);
             let out = match pass {
                 Pass::Full => r.redact(s, session),
-                Pass::Learned => r.redact_learned(s, session),
+                Pass::Learned(since) => r.redact_learned_since(s, session, since),
             }
             .map_err(|e| ViewError {
                 profile: profile.to_string(),
                 reason: e.to_string(),
             })?;
             if out != *s {
+                // Counted only for a text that changed (most strings of an answer do not).
+                let before = placeholder_counts(s);
                 let after = placeholder_counts(&out);
                 for (k, n) in after {
                     let added = n.saturating_sub(before.get(&k).copied().unwrap_or(0));
@@ -585,7 +592,8 @@ impl PhiPolicy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pass {
     Full,
-    Learned,
+    /// Only the names learned since the session had this many (the first pass's).
+    Learned(usize),
 }
 
 /// Keys of an inbox message (`MessageOut`): its text and the preview folded from it.

@@ -442,9 +442,27 @@ impl Redactor {
         text: &str,
         session: &mut RedactionSession,
     ) -> Result<String, RedactError> {
+        self.redact_learned_since(text, session, 0)
+    }
+
+    /// [`Redactor::redact_learned`] with only the names learned after the session's first
+    /// `since` (those a view's first pass taught it: the older ones that pass applied itself).
+    pub fn redact_learned_since(
+        &self,
+        text: &str,
+        session: &mut RedactionSession,
+        since: usize,
+    ) -> Result<String, RedactError> {
+        if Redactor::learned_names(session) <= since {
+            return Ok(text.to_string());
+        }
         let mut cands: Vec<(Span, u8)> = Vec::new();
         let words = word_set(text);
-        let known: Vec<String> = session.known_names.led_by(&words).cloned().collect();
+        let known: Vec<String> = session
+            .known_names
+            .led_by_since(&words, since)
+            .cloned()
+            .collect();
         for name in &known {
             if self.keep.keeps(name) {
                 continue;

@@ -49,10 +49,20 @@ impl KnownNames {
         &'a self,
         words: &'a HashSet<&str>,
     ) -> impl Iterator<Item = &'a String> + 'a {
+        self.led_by_since(words, 0)
+    }
+
+    /// [`KnownNames::led_by`], only the names learned after the first `since`.
+    pub(super) fn led_by_since<'a>(
+        &'a self,
+        words: &'a HashSet<&str>,
+        since: usize,
+    ) -> impl Iterator<Item = &'a String> + 'a {
         words
             .iter()
             .filter_map(|w| self.by_lead.get(*w))
             .flatten()
+            .filter(move |&&i| i >= since)
             .filter_map(|&i| self.names.get(i))
     }
 }
