@@ -1,9 +1,9 @@
 //! The one way the product builds an outbound HTTP client.
 //!
-//! TLS is rustls with the `ring` crypto provider: reqwest's default provider, aws-lc, added
-//! about 1.7 MB to the release binary for the same handshakes (docs/ARCHITECTURE.md, "Release
-//! build"). reqwest is built with `rustls-no-provider`, so every client must be built after a
-//! process-wide provider is installed; building one without would panic inside reqwest.
+//! TLS is rustls with the `ring` crypto provider: reqwest's default provider, aws-lc, linked
+//! 1.3 MiB of code against ring's 0.27 MiB for the same handshakes (docs/ARCHITECTURE.md,
+//! "Release build"). reqwest is built with `rustls-no-provider`, so every client must be built
+//! after a process-wide provider is installed; building one without would panic inside reqwest.
 
 use std::sync::Once;
 
