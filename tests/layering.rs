@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 /// Lowest floor first. Modules on one floor may not use each other either (that is how
 /// circles start); only the floors below.
 const FLOORS: &[&[&str]] = &[
-    // ground: text and file-system helpers that know no opsdesk type
-    &["sanitize", "paths", "clock"],
+    // ground: text, file-system and HTTP-client helpers that know no opsdesk type
+    &["sanitize", "paths", "clock", "net"],
     // the shared serde types
     &["domain"],
     // the configuration schema and its validation

@@ -125,7 +125,7 @@ pub struct KeyStore {
 
 impl KeyStore {
     pub fn new(c: &CopilotExtensionConfig) -> anyhow::Result<KeyStore> {
-        let http = reqwest::Client::builder()
+        let http = crate::net::client_builder()
             .timeout(Duration::from_secs(10))
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("opsdesk/", env!("CARGO_PKG_VERSION")))

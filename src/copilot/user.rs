@@ -61,7 +61,7 @@ struct GithubUser {
 
 impl Users {
     pub fn new(c: &CopilotExtensionConfig) -> anyhow::Result<Users> {
-        let http = reqwest::Client::builder()
+        let http = crate::net::client_builder()
             .timeout(Duration::from_secs(10))
             // A redirect would carry the token to another host.
             .redirect(reqwest::redirect::Policy::none())

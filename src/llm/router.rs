@@ -182,7 +182,7 @@ pub fn candidates(llm: &LlmConfig, profile: &Profile, job: &str) -> Vec<(String,
 
 impl Router {
     pub fn new(opts: RouterOptions) -> Result<Router, String> {
-        let http = reqwest::Client::builder()
+        let http = crate::net::client_builder()
             // Provider endpoints are configured; a redirect elsewhere would carry the key along.
             .redirect(reqwest::redirect::Policy::none())
             .build()

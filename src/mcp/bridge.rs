@@ -123,7 +123,7 @@ fn kind(msg: &Value) -> Kind {
 
 impl Bridge {
     pub fn new(url: &str, token: Token) -> Result<Bridge> {
-        let http = reqwest::Client::builder()
+        let http = crate::net::client_builder()
             .no_proxy()
             .connect_timeout(Duration::from_secs(10))
             .build()

@@ -422,7 +422,7 @@ pub(crate) fn transport(e: &reqwest::Error) -> GraphError {
 
 /// The HTTP client every Graph and identity call uses.
 pub(crate) fn http_client() -> reqwest::Client {
-    reqwest::Client::builder()
+    crate::net::client_builder()
         .timeout(Duration::from_secs(60))
         .connect_timeout(Duration::from_secs(15))
         .user_agent(concat!("opsdesk/", env!("CARGO_PKG_VERSION")))
