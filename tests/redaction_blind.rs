@@ -233,11 +233,11 @@ fn redactor_on_the_blind_set() {
         show,
     );
     // Floors a little under what was measured when the set was written and the redactor
-    // generalised against it (2026-11-28: names 99.4%, all 98.2%, precision 97.9% with the
-    // roster; names 98.3%, all 97.7%, precision 97.9% without; the set as first written
+    // generalised against it (2026-11-28: names 99.4%, all 98.8%, precision 97.9% with the
+    // roster; names 98.3%, all 98.3%, precision 97.8% without; the set as first written
     // measured 93.1% / 82.2% / 96.8% with the roster): a change that loses ground here fails.
     assert!(names >= 99.0, "blind set, with roster: names {names:.1}%");
-    assert!(all >= 97.5, "blind set, with roster: all {all:.1}%");
+    assert!(all >= 98.3, "blind set, with roster: all {all:.1}%");
     assert!(
         precision >= 97.0,
         "blind set, with roster: precision {precision:.1}%"
@@ -250,7 +250,7 @@ fn redactor_on_the_blind_set() {
         show,
     );
     assert!(names >= 97.8, "blind set, no roster: names {names:.1}%");
-    assert!(all >= 97.0, "blind set, no roster: all {all:.1}%");
+    assert!(all >= 97.8, "blind set, no roster: all {all:.1}%");
     assert!(
         precision >= 97.0,
         "blind set, no roster: precision {precision:.1}%"

@@ -838,6 +838,24 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // An identifier's value: in a Patient resource these are record numbers.
             r#"(?i)"(?:identifier|mrn|medicalRecordNumber)"\s*:\s*(?:\[[^\]]{0,300}?"value"\s*:\s*)?"?(?P<v>[A-Za-z0-9][A-Za-z0-9-]{2,30})"#.into(),
         ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A month and a day in words and a two-word year, as a date of birth is said
+            // ("july seventeen sixty seven", "november seventeen oh one"): the month's name
+            // makes the short year a date's.
+            format!(r"(?i)\b{monthw}[ \t]+(?:the[ \t]+)?(?:{ordw}|{dayw}),?[ \t]+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?|oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)\b"),
+        ),
+        (
+            Kind::Address,
+            39,
+            Check::None,
+            // A street address typed in lower case or with lower-case particles ("9685
+            // kościuszko blvd #22", "1133 n fenwick dr", "7783 Calle del Sol Blvd"): a house
+            // number of three digits or more and a street word no count or duration ends with.
+            r"(?i)\b\d{3,6}[ \t]+(?:[nsew]\.?[ \t]+)?(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|dr|parkway|pkwy|highway|hwy|terrace|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+        ),
         // --- dates written in words ("june third nineteen thirty two") ---
         (
             Kind::Date,
