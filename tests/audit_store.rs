@@ -353,3 +353,21 @@ fn a_record_is_found_by_its_seq_without_reading_the_whole_trail() {
     assert!(record_at(dir.path(), 3001).unwrap().is_none());
     assert!(record_at(dir.path(), 0).unwrap().is_none());
 }
+
+/// A long verification tells its caller how far it is (the CLI's progress line), every 4,096
+/// records, and what it reports is the same as without.
+#[test]
+fn verification_reports_its_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let audit = Audit::open(dir.path()).unwrap();
+    for n in 1..=8200 {
+        audit.append_deferred(event(n)).unwrap();
+    }
+    audit.append(event(8201)).unwrap();
+    let mut seen = Vec::new();
+    let report = audit.verify_with(&mut |n| seen.push(n)).unwrap();
+    assert!(report.ok(), "{report:?}");
+    assert_eq!(report.records, 8201);
+    assert_eq!(seen, [4096, 8192]);
+    assert_eq!(audit.verify().unwrap().records, 8201);
+}

@@ -69,7 +69,10 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
             Ok(())
         }
         AuditCmd::Verify => {
-            let report = audit.verify()?;
+            let mut progress = super::output::Progress::new("audit verify");
+            let report = audit.verify_with(&mut |n| progress.tick(n));
+            progress.finish();
+            let report = report?;
             let CrossCheck {
                 unaudited,
                 recovered,

@@ -219,7 +219,10 @@ fn verify(ctx: &Context) -> CmdResult {
     let key = crate::store::integrity::for_verifier(&ctx.paths)?;
     let inbox = crate::store::inbox::Inbox::open(&ctx.paths.inbox_dir())?
         .with_key(key.map(std::sync::Arc::new));
-    let report = inbox.verify()?;
+    let mut progress = super::output::Progress::new("inbox verify");
+    let report = inbox.verify_with(&mut |n| progress.tick(n));
+    progress.finish();
+    let report = report?;
     let unchecked =
         (!report.macs_checked).then(|| crate::store::integrity::missing_reason(&ctx.paths));
     let mut json = serde_json::to_value(&report).map_err(|e| Failure::failed(e.to_string()))?;

@@ -206,3 +206,161 @@ mod tests {
         assert_eq!(describe_data(&serde_json::Value::Null), None);
     }
 }
+
+/// A progress line on stderr for a command that runs long (`audit verify`, `inbox verify`,
+/// `audit export`): nothing for the first second, then "label: N records…" at most four times
+/// a second, rewritten in place on a terminal and one line every five seconds otherwise; the
+/// line is cleared when the work ends, so the answer on stdout reads as before.
+pub struct Progress {
+    label: &'static str,
+    start: std::time::Instant,
+    last: Option<std::time::Instant>,
+    tty: bool,
+    out: Box<dyn std::io::Write + Send>,
+    clock: Box<dyn Fn() -> std::time::Instant + Send>,
+}
+
+impl Progress {
+    /// Quiet for this long.
+    pub const AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
+    pub fn new(label: &'static str) -> Progress {
+        use std::io::IsTerminal;
+        Progress::with(
+            label,
+            std::io::stderr().is_terminal(),
+            Box::new(std::io::stderr()),
+            Box::new(std::time::Instant::now),
+        )
+    }
+
+    /// With its terminal-ness, output and clock given (tests).
+    pub fn with(
+        label: &'static str,
+        tty: bool,
+        out: Box<dyn std::io::Write + Send>,
+        clock: Box<dyn Fn() -> std::time::Instant + Send>,
+    ) -> Progress {
+        Progress {
+            label,
+            start: clock(),
+            last: None,
+            tty,
+            out,
+            clock,
+        }
+    }
+
+    /// `done` records so far.
+    pub fn tick(&mut self, done: u64) {
+        use std::io::Write;
+        let now = (self.clock)();
+        if now.duration_since(self.start) < Self::AFTER {
+            return;
+        }
+        let every = if self.tty {
+            std::time::Duration::from_millis(250)
+        } else {
+            std::time::Duration::from_secs(5)
+        };
+        if self.last.is_some_and(|l| now.duration_since(l) < every) {
+            return;
+        }
+        self.last = Some(now);
+        // Progress is a courtesy: a closed stderr must not fail the command.
+        let _ = if self.tty {
+            write!(self.out, "\r\x1b[K{}: {done} records…", self.label)
+        } else {
+            writeln!(self.out, "{}: {done} records…", self.label)
+        };
+        let _ = self.out.flush();
+    }
+
+    /// The work is done: clear the line (on a terminal).
+    pub fn finish(&mut self) {
+        use std::io::Write;
+        if self.tty && self.last.is_some() {
+            let _ = write!(self.out, "\r\x1b[K");
+            let _ = self.out.flush();
+        }
+    }
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::Progress;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Sink {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn progress(tty: bool) -> (Progress, Sink, Arc<Mutex<Instant>>) {
+        let sink = Sink::default();
+        let t0 = Instant::now();
+        let now = Arc::new(Mutex::new(t0));
+        let clock = now.clone();
+        let p = Progress::with(
+            "audit verify",
+            tty,
+            Box::new(sink.clone()),
+            Box::new(move || *clock.lock().unwrap()),
+        );
+        (p, sink, now)
+    }
+
+    fn text(s: &Sink) -> String {
+        String::from_utf8(s.0.lock().unwrap().clone()).unwrap()
+    }
+
+    #[test]
+    fn quiet_for_a_second_then_a_line_in_place_then_cleared() {
+        let (mut p, sink, now) = progress(true);
+        p.tick(4096);
+        *now.lock().unwrap() += Duration::from_millis(900);
+        p.tick(8192);
+        assert_eq!(text(&sink), "", "nothing in the first second");
+        *now.lock().unwrap() += Duration::from_millis(200);
+        p.tick(12288);
+        assert_eq!(text(&sink), "\r\x1b[Kaudit verify: 12288 records…");
+        // Not again within a quarter second.
+        *now.lock().unwrap() += Duration::from_millis(100);
+        p.tick(16384);
+        assert!(!text(&sink).contains("16384"));
+        p.finish();
+        assert!(text(&sink).ends_with("\r\x1b[K"));
+    }
+
+    #[test]
+    fn without_a_terminal_whole_lines_every_five_seconds() {
+        let (mut p, sink, now) = progress(false);
+        *now.lock().unwrap() += Duration::from_secs(2);
+        p.tick(1);
+        *now.lock().unwrap() += Duration::from_secs(1);
+        p.tick(2);
+        *now.lock().unwrap() += Duration::from_secs(5);
+        p.tick(3);
+        p.finish();
+        assert_eq!(
+            text(&sink),
+            "audit verify: 1 records…\naudit verify: 3 records…\n"
+        );
+    }
+
+    #[test]
+    fn a_short_run_prints_nothing() {
+        let (mut p, sink, _) = progress(true);
+        p.tick(10);
+        p.finish();
+        assert_eq!(text(&sink), "");
+    }
+}

@@ -36,6 +36,10 @@ use crate::paths::{ensure_private_dir, open_private_append};
 
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 const LOCK: &str = ".lock";
+
+/// How often a long verification reports its progress (records).
+pub const PROGRESS_EVERY: u64 = 4096;
+
 /// The anchor file: the head as of the last append.
 pub const ANCHOR: &str = ".head";
 /// The anchor's fixed size, so that rewriting it in place never leaves a longer old tail (room
@@ -746,6 +750,12 @@ impl Audit {
 
     /// Recompute the whole chain.
     pub fn verify(&self) -> Result<VerifyReport, StoreError> {
+        self.verify_with(&mut |_| {})
+    }
+
+    /// [`Audit::verify`], telling `progress` how many records it has checked so far (every
+    /// [`PROGRESS_EVERY`] records), so a long run can say it is alive.
+    pub fn verify_with(&self, progress: &mut dyn FnMut(u64)) -> Result<VerifyReport, StoreError> {
         let files = self.files()?;
         let anchor = self.anchor()?;
         let archived = super::audit_archive::check(&self.dir)?;
@@ -868,6 +878,9 @@ impl Audit {
                 prev = stored.to_string();
                 expect += 1;
                 report.records += 1;
+                if report.records % PROGRESS_EVERY == 0 {
+                    progress(report.records);
+                }
             }
             let len = fs::metadata(path)
                 .map_err(|e| StoreError::io(path, "stat", e))?

@@ -914,6 +914,14 @@ impl Inbox {
     /// Read every indexed record back and check it (checksum, complete line, parses, carries
     /// its seq). Readers skip such records one at a time; this names them all.
     pub fn verify(&self) -> Result<InboxVerifyReport, StoreError> {
+        self.verify_with(&mut |_| {})
+    }
+
+    /// [`Inbox::verify`], telling `progress` how many records it has read so far (every 4,096).
+    pub fn verify_with(
+        &self,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<InboxVerifyReport, StoreError> {
         let mut report = InboxVerifyReport::default();
         let Some((index, n)) = self.open_index_checked()? else {
             return Ok(report);
@@ -942,6 +950,7 @@ impl Inbox {
                 }
             }
             seq += k;
+            progress(seq);
         }
         Ok(report)
     }
