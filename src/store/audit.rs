@@ -878,7 +878,7 @@ impl Audit {
                 prev = stored.to_string();
                 expect += 1;
                 report.records += 1;
-                if report.records % PROGRESS_EVERY == 0 {
+                if report.records.is_multiple_of(PROGRESS_EVERY) {
                     progress(report.records);
                 }
             }
