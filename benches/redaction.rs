@@ -174,7 +174,11 @@ fn pull_view(tune: &redaction_corpus::Corpus, hold: &redaction_corpus::Corpus) {
     let primed: std::time::Duration = chunks[half..].iter().map(|c| view(&primed_policy, c)).sum();
     let primed = primed / (chunks.len() - half) as u32;
     // Viewed again: the first answer's messages, over and over (a new fence each time).
-    let rounds = 20;
+    // `OPSDESK_BENCH_ROUNDS` runs more of them (to profile the view alone).
+    let rounds = std::env::var("OPSDESK_BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(20u32);
     let again: std::time::Duration = (0..rounds).map(|_| view(&cold_policy, chunks[0])).sum();
     let again = again / rounds;
     println!(
