@@ -2,7 +2,8 @@
 //! `inbox_pull`, its push, its resource, the next LLM hop) is not scanned again.
 //!
 //! What is kept is a pure function of the redactor and the text: the candidates every detector
-//! proposed, before the job's learned names are added and the overlaps resolved. Placeholder
+//! proposed and the other occurrences of the names among them, before the job's learned names
+//! are added and the overlaps resolved. Placeholder
 //! numbers and learned names belong to the session and are applied afresh on every call, so a
 //! cached text redacts exactly as an uncached one would.
 //!
@@ -28,9 +29,9 @@ pub(super) struct SpanCache {
 
 #[derive(Default)]
 struct Gens {
-    current: HashMap<Box<str>, Cands>,
+    current: HashMap<Box<str>, Cands, foldhash::quality::RandomState>,
     current_bytes: usize,
-    previous: HashMap<Box<str>, Cands>,
+    previous: HashMap<Box<str>, Cands, foldhash::quality::RandomState>,
 }
 
 impl Gens {

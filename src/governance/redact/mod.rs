@@ -383,7 +383,7 @@ impl Redactor {
         if text.is_empty() || self.cache.get(text).is_some() {
             return Ok(());
         }
-        let c: cache::Cands = self.candidates(text)?.into();
+        let c = self.scanned(text)?;
         self.cache.put(text, c);
         Ok(())
     }
@@ -512,43 +512,39 @@ impl Redactor {
         let base = match self.cache.get(raw) {
             Some(c) => c,
             None => {
-                let c: cache::Cands = self.candidates(raw)?.into();
+                let c = self.scanned(raw)?;
                 self.cache.put(raw, c.clone());
                 c
             }
         };
         let text = raw;
         let mut cands = base.to_vec();
-        // Names learned earlier in the job (or in this text): exact, whole-word occurrences.
-        // A job learns hundreds; only those whose first word the text holds are searched.
-        let words = word_set(text);
-        let learned: Vec<String> = known
-            .led_by(&words)
-            .cloned()
-            .chain(
-                cands
-                    .iter()
-                    .filter(|(s, _)| s.kind == Kind::Person)
-                    .flat_map(|(s, _)| name_variants(&text[s.start..s.end])),
-            )
-            .filter(|n| !self.keep.keeps(n))
-            .collect();
-        for name in &learned {
-            for (i, _) in text.match_indices(name.as_str()) {
-                let end = i + name.len();
-                if word_boundary(text, i, end) {
-                    cands.push((
-                        Span {
-                            kind: Kind::Person,
-                            start: i,
-                            end,
-                        },
-                        30,
-                    ));
-                }
-            }
+        // Names learned earlier in the job: exact, whole-word occurrences. A job learns
+        // hundreds; only those whose first word the text holds are searched.
+        if known.len() > 0 {
+            let words = word_set(text);
+            let learned: Vec<&String> = known
+                .led_by(&words)
+                .filter(|n| !self.keep.keeps(n))
+                .collect();
+            occurrences(text, learned.iter().map(|n| n.as_str()), &mut cands);
         }
         resolve(cands, text)
+    }
+
+    /// What the cache keeps of a text, a pure function of the redactor and the text: every
+    /// detector's candidates, and the other occurrences of the names among them in any of
+    /// their forms (a name found once in a text is redacted wherever the text repeats it).
+    fn scanned(&self, raw: &str) -> Result<cache::Cands, RedactError> {
+        let mut cands = self.candidates(raw)?;
+        let own: Vec<String> = cands
+            .iter()
+            .filter(|(s, _)| s.kind == Kind::Person)
+            .flat_map(|(s, _)| name_variants(&raw[s.start..s.end]))
+            .filter(|n| !self.keep.keeps(n))
+            .collect();
+        occurrences(raw, own.iter().map(String::as_str), &mut cands);
+        Ok(cands.into())
     }
 
     /// Every detector's candidates in `raw`, on one line each, the kept ones left out: what
@@ -839,7 +835,30 @@ fn in_word(c: char) -> bool {
 }
 
 /// The words of `text` (see [`in_word`]).
-fn word_set(text: &str) -> std::collections::HashSet<&str> {
+/// Every whole-word occurrence of each of `names` in `text`, as a person candidate (the rank
+/// of learned names).
+fn occurrences<'n>(text: &str, names: impl Iterator<Item = &'n str>, cands: &mut Vec<(Span, u8)>) {
+    for name in names {
+        for (i, _) in text.match_indices(name) {
+            let end = i + name.len();
+            if word_boundary(text, i, end) {
+                cands.push((
+                    Span {
+                        kind: Kind::Person,
+                        start: i,
+                        end,
+                    },
+                    30,
+                ));
+            }
+        }
+    }
+}
+
+/// A set of a text's words, hashed with foldhash (the view builds one per text it reads).
+pub(super) type WordSet<'a> = std::collections::HashSet<&'a str, foldhash::fast::RandomState>;
+
+fn word_set(text: &str) -> WordSet<'_> {
     text.split(|c: char| !in_word(c))
         .filter(|w| !w.is_empty())
         .collect()

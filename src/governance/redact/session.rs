@@ -23,8 +23,8 @@ pub struct RedactionSession {
 #[derive(Default)]
 pub(super) struct KnownNames {
     names: Vec<String>,
-    by_lead: HashMap<String, Vec<usize>>,
-    all: HashSet<String>,
+    by_lead: HashMap<String, Vec<usize>, foldhash::fast::RandomState>,
+    all: HashSet<String, foldhash::fast::RandomState>,
 }
 
 impl KnownNames {
@@ -47,7 +47,7 @@ impl KnownNames {
     /// The learned names whose first word is one of `words`.
     pub(super) fn led_by<'a>(
         &'a self,
-        words: &'a HashSet<&str>,
+        words: &'a super::WordSet<'_>,
     ) -> impl Iterator<Item = &'a String> + 'a {
         self.led_by_since(words, 0)
     }
@@ -55,7 +55,7 @@ impl KnownNames {
     /// [`KnownNames::led_by`], only the names learned after the first `since`.
     pub(super) fn led_by_since<'a>(
         &'a self,
-        words: &'a HashSet<&str>,
+        words: &'a super::WordSet<'_>,
         since: usize,
     ) -> impl Iterator<Item = &'a String> + 'a {
         words
