@@ -74,8 +74,18 @@ impl Host {
         let config = engine.config().clone();
         // Uncleared MCP readers are served from now on: records stored meanwhile are scanned
         // for PHI as they arrive, not when the first answer shows them.
-        if let Err(e) = engine.start_phi_priming(PRIME_RECENT) {
-            tracing::warn!("PHI priming is off (each answer scans new records itself): {e}");
+        match engine.start_phi_priming() {
+            Ok(()) => {
+                let engine = engine.clone();
+                tokio::task::spawn_blocking(move || {
+                    if let Err(e) = engine.prime_recent(PRIME_RECENT) {
+                        tracing::warn!("cannot prime the newest records for the PHI view: {e}");
+                    }
+                });
+            }
+            Err(e) => {
+                tracing::warn!("PHI priming is off (each answer scans new records itself): {e}")
+            }
         }
         let shutdown = CancellationToken::new();
         let hub = Hub::new(

@@ -217,18 +217,24 @@ impl Engine {
         &self.paths
     }
     /// Start scanning stored records for PHI ahead of their first view (a host serving
-    /// uncleared readers): records stored from now on, and the newest `recent` already stored
-    /// (what a client reconnecting after a restart pulls first).
-    pub fn start_phi_priming(&self, recent: usize) -> anyhow::Result<()> {
-        self.phi.start_priming()?;
-        if self.phi.is_active() && recent > 0 {
-            let batch =
-                self.inbox
-                    .read_before(None, recent, &crate::store::inbox::Filter::default())?;
-            // Oldest first: a reader's next pull starts at its cursor, the older end.
-            for rec in batch.records.iter().rev() {
-                self.phi.prime(rec);
-            }
+    /// uncleared readers): the records stored from now on.
+    pub fn start_phi_priming(&self) -> std::io::Result<()> {
+        self.phi.start_priming()
+    }
+
+    /// Queue the newest `recent` stored records for priming (what a client reconnecting after
+    /// a restart pulls first); a no-op until priming is started. Reads the inbox: a host runs
+    /// it off its start path.
+    pub fn prime_recent(&self, recent: usize) -> Result<(), StoreError> {
+        if !self.phi.is_active() || recent == 0 {
+            return Ok(());
+        }
+        let batch =
+            self.inbox
+                .read_before(None, recent, &crate::store::inbox::Filter::default())?;
+        // Oldest first: a reader's next pull starts at its cursor, the older end.
+        for rec in batch.records.iter().rev() {
+            self.phi.prime(rec);
         }
         Ok(())
     }

@@ -241,41 +241,48 @@ impl PhiPolicy {
         let Some(tx) = self.primer.get() else {
             return;
         };
-        if !self.is_hipaa(&rec.profile) {
-            return;
-        }
-        let Ok(Some(redactor)) = self.redactor(&rec.profile) else {
+        // Not buildable or not serializable: the first view reports it; see above.
+        let Ok(Some(job)) = self.priming(rec) else {
             return;
         };
-        let mut texts = Vec::new();
-        match serde_json::to_value(crate::domain::MessageOut::from(rec.clone())) {
-            Ok(v) => collect_viewed(&v, &mut texts),
-            Err(_) => return,
-        }
         // Full or gone: skipped, see above.
-        let _ = tx.try_send(Priming { redactor, texts });
+        let _ = tx.try_send(job);
     }
 
     /// [`PhiPolicy::prime`] on the calling thread, done when it returns (a bench measures the
     /// view of primed records with it).
     pub fn prime_now(&self, rec: &crate::domain::InboxRecord) -> Result<(), ViewError> {
-        if !self.is_hipaa(&rec.profile) {
-            return Ok(());
-        }
-        let Some(redactor) = self.redactor(&rec.profile)? else {
+        let Some(job) = self.priming(rec)? else {
             return Ok(());
         };
-        let mut texts = Vec::new();
-        if let Ok(v) = serde_json::to_value(crate::domain::MessageOut::from(rec.clone())) {
-            collect_viewed(&v, &mut texts);
-        }
-        for t in &texts {
-            redactor.prime(t).map_err(|e| ViewError {
+        for t in &job.texts {
+            job.redactor.prime(t).map_err(|e| ViewError {
                 profile: rec.profile.clone(),
                 reason: e.to_string(),
             })?;
         }
         Ok(())
+    }
+
+    /// What priming `rec` scans, and with which redactor: every string a view of its message
+    /// redacts (`None` for a profile without HIPAA handling).
+    fn priming(&self, rec: &crate::domain::InboxRecord) -> Result<Option<Priming>, ViewError> {
+        if !self.is_hipaa(&rec.profile) {
+            return Ok(None);
+        }
+        let Some(redactor) = self.redactor(&rec.profile)? else {
+            return Ok(None);
+        };
+        let message =
+            serde_json::to_value(crate::domain::MessageOut::from(rec.clone())).map_err(|e| {
+                ViewError {
+                    profile: rec.profile.clone(),
+                    reason: e.to_string(),
+                }
+            })?;
+        let mut texts = Vec::new();
+        collect_viewed(&message, &mut texts);
+        Ok(Some(Priming { redactor, texts }))
     }
 
     /// Whether records of `unassigned` may exist (checked on the disk until they do).
