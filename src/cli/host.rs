@@ -62,6 +62,9 @@ pub struct Host {
     sources: Vec<JoinHandle<()>>,
 }
 
+/// How long the indexer lets a burst of new records settle before indexing them.
+const INDEX_SETTLE: Duration = Duration::from_millis(200);
+
 impl Host {
     /// Start the hub and notifier, then HTTP (if `http` is given), then the sources. Must run
     /// inside the engine's tokio runtime.
@@ -88,6 +91,7 @@ impl Host {
             }
         }
         let shutdown = CancellationToken::new();
+        spawn_indexer(engine.clone(), shutdown.clone());
         let hub = Hub::new(
             engine.clone(),
             HubOptions {
@@ -191,4 +195,38 @@ async fn start_http(
         }
     });
     Ok((handle, info.mcp_url))
+}
+
+/// Keep the full-text index current: indexed at start (an index that is new, deleted or stale
+/// is rebuilt then, not by the first search) and after each burst of new records, off the
+/// request path. A failure is logged; the next search catches up itself.
+fn spawn_indexer(engine: Arc<Engine>, shutdown: CancellationToken) {
+    use tokio::sync::broadcast::error::RecvError;
+    let mut events = engine.subscribe();
+    tokio::spawn(async move {
+        loop {
+            let e = engine.clone();
+            match tokio::task::spawn_blocking(move || e.index_pending()).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(err)) => {
+                    tracing::warn!("the search index is behind (the next search catches up): {err}")
+                }
+                Err(err) => tracing::warn!("the search indexer stopped: {err}"),
+            }
+            loop {
+                tokio::select! {
+                    _ = shutdown.cancelled() => return,
+                    ev = events.recv() => match ev {
+                        Ok(crate::engine::EngineEvent::InboxAppended(_))
+                        | Err(RecvError::Lagged(_)) => break,
+                        Ok(_) => {}
+                        Err(RecvError::Closed) => return,
+                    },
+                }
+            }
+            // One catch-up per burst of records, not one per record.
+            tokio::time::sleep(INDEX_SETTLE).await;
+            while events.try_recv().is_ok() {}
+        }
+    });
 }

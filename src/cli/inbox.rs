@@ -25,7 +25,8 @@ pub enum InboxCmd {
         /// Only this profile.
         #[arg(long)]
         profile: Option<String>,
-        /// Only items whose sender, subject or text contains this (case-insensitive).
+        /// Only items with these words in sender, subject, body or attachments (any case and
+        /// word form; `"a phrase"`, `pref*`, `-word`, `from:`, `subject:`).
         #[arg(long)]
         grep: Option<String>,
         /// Only items with a seq below this (for paging).
@@ -59,6 +60,9 @@ pub enum InboxCmd {
     State,
     /// Read every record back and check its checksum; exit 3 and name the damaged records.
     Verify,
+    /// Rebuild the full-text search index from the inbox files. Never needed for correctness
+    /// (a missing or stale index is rebuilt by itself); reclaims its disk after many deletes.
+    Reindex,
 }
 
 /// `inbox add`: the item as a source would deliver it.
@@ -100,6 +104,7 @@ pub fn run(ctx: &Context, cmd: InboxCmd) -> CmdResult {
     let out = ctx.printer();
     match cmd {
         InboxCmd::Verify => verify(ctx),
+        InboxCmd::Reindex => reindex(ctx),
         InboxCmd::Add(args) => add(ctx, &out, args),
         InboxCmd::List {
             limit,
@@ -210,6 +215,28 @@ fn warn_skipped(n: u64) {
             "opsdesk: {n} damaged inbox record(s) were skipped; `opsdesk inbox verify` names them"
         );
     }
+}
+
+/// `inbox reindex`: the search index dropped and built again, with a progress line.
+fn reindex(ctx: &Context) -> CmdResult {
+    let inbox = crate::store::inbox::Inbox::open(&ctx.paths.inbox_dir())?;
+    let mut progress = super::output::Progress::new("inbox reindex");
+    let started = std::time::Instant::now();
+    let done = inbox.reindex(&mut |n, _| progress.tick(n));
+    progress.finish();
+    let indexed = done?;
+    let (_, bytes) = inbox.index_stats()?;
+    let secs = started.elapsed().as_secs_f64();
+    ctx.printer().emit(
+        &json!({"indexed": indexed, "index_bytes": bytes, "seconds": secs}),
+        |l| {
+            l.push(format!(
+                "search index rebuilt: {indexed} record(s) in {secs:.1} s, {:.1} MiB on disk",
+                bytes as f64 / (1024.0 * 1024.0)
+            ))
+        },
+    );
+    Ok(())
 }
 
 /// `inbox verify`: every record read back against its checksum; damage exits 3 (integrity).

@@ -14,6 +14,7 @@ mod message_out;
 mod outbound_text;
 mod query;
 mod requests;
+mod search;
 
 pub use action::{Action, BatchDecision, BatchItem, BatchResult, Done, Outcome, Verdict};
 pub use actor::Actor;
@@ -37,6 +38,7 @@ pub use query::{BriefKind, ConfigSection, Query};
 pub use requests::{
     CalendarEventArgs, ChatReplyArgs, DraftEmailArgs, DraftReplyArgs, MailMoveArgs, body_pair,
 };
+pub use search::{SearchError, SearchField, SearchOrder, SearchQuery, SearchTerm, words_of};
 
 /// Current time in UTC. One place so tests and formatting agree on the clock.
 pub fn now() -> time::OffsetDateTime {

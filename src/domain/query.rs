@@ -25,7 +25,8 @@ pub enum Query {
         profile: Option<String>,
         mark_consumed: bool,
     },
-    /// Newest-first search over sender, subject and text.
+    /// Records with the words of `text` (`domain::SearchQuery`) in sender, subject, body or
+    /// attachments.
     InboxSearch {
         text: String,
         limit: usize,
@@ -36,6 +37,8 @@ pub enum Query {
         /// Only items with a seq below this (paging).
         #[serde(default)]
         before: Option<u64>,
+        #[serde(default)]
+        order: super::SearchOrder,
     },
     /// One inbox item by seq or source id.
     InboxGet { key: String },

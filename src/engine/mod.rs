@@ -239,6 +239,12 @@ impl Engine {
         Ok(())
     }
 
+    /// Bring the inbox's full-text index up to date (a host runs this off its request path
+    /// after ingests). Returns how many records it indexed.
+    pub fn index_pending(&self) -> Result<u64, StoreError> {
+        self.inbox.index_pending(&mut |_, _| {})
+    }
+
     /// The PHI view every uncleared recipient's answer passes (phiclients).
     pub fn phi(&self) -> &crate::governance::phi_view::PhiPolicy {
         &self.phi

@@ -201,16 +201,8 @@ impl Engine {
                 channel,
                 profile,
                 before,
-            } => {
-                let text = text.trim().to_string();
-                if text.is_empty() {
-                    return Err(EngineError::invalid(
-                        "search text is empty",
-                        json!({"field": "text"}),
-                    ));
-                }
-                self.messages_answer(limit, channel, profile, Some(text), before)
-            }
+                order,
+            } => self.search_answer(&text, limit, channel, profile, before, order),
             Query::InboxList {
                 limit,
                 channel,
@@ -453,7 +445,38 @@ impl Engine {
         ))
     }
 
-    /// Search (with `text`) or list, newest first, below `before`.
+    /// The records with `text`'s words (see `domain::SearchQuery`), below `before`.
+    fn search_answer(
+        &self,
+        text: &str,
+        limit: usize,
+        channel: Option<Channel>,
+        profile: Option<String>,
+        before: Option<u64>,
+        order: crate::domain::SearchOrder,
+    ) -> Result<(Answer, String), EngineError> {
+        let query = crate::domain::SearchQuery::parse(text)
+            .map_err(|e| EngineError::invalid(e.0, json!({"field": "text"})))?;
+        self.check_profile(profile.as_deref())?;
+        let filter = Filter {
+            channel,
+            profile,
+            text: None,
+        };
+        let batch = self
+            .inbox
+            .search(&query, &filter, before, limit.clamp(1, MAX_READ), order)?;
+        let target = format!("returned={}", batch.records.len());
+        Ok((
+            Answer::Messages(MessagesAnswer {
+                messages: batch.records,
+                skipped_corrupt: batch.skipped_corrupt,
+            }),
+            target,
+        ))
+    }
+
+    /// List, newest first, below `before` (with `text`: its words).
     fn messages_answer(
         &self,
         limit: usize,

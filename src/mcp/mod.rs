@@ -32,6 +32,7 @@ pub(crate) mod prompts;
 pub(crate) mod rendered;
 pub(crate) mod resources;
 pub mod scope;
+pub(crate) mod search_view;
 pub(crate) mod server;
 pub mod tools;
 pub(crate) mod vault_tools;

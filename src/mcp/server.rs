@@ -438,6 +438,7 @@ impl Hub {
         tool: &str,
         result: CallToolResult,
         owner: Option<&str>,
+        searched: Option<&crate::domain::SearchQuery>,
     ) -> Result<CallToolResult, McpError> {
         if who.hipaa_cleared || !self.engine.phi().is_active() {
             return Ok(result);
@@ -452,6 +453,9 @@ impl Hub {
         let original = v.get("structuredContent").cloned();
         if let Some(sc) = v.get_mut("structuredContent") {
             self.present(who, placeholders, tool, sc, owner).await?;
+            if let (Some(q), Some(orig)) = (searched, &original) {
+                super::search_view::drop_found_by_redacted(q, orig, sc);
+            }
         }
         let new_structured = v.get("structuredContent").cloned();
         if let Some(Value::Array(items)) = v.get_mut("content") {
@@ -553,6 +557,12 @@ impl Hub {
             )
             .await));
         }
+        // What a search looked for: an uncleared reader must not learn which records hold a
+        // redacted word (`search_view`).
+        let searched = (name == "inbox_search")
+            .then(|| args.get("text").and_then(Value::as_str))
+            .flatten()
+            .and_then(|t| crate::domain::SearchQuery::parse(t).ok());
         // A vault tool's answer is attributed to the profile opsdesk decided, not to what its
         // output claims (`Vault::call_owned`); built-in answers carry their own attribution.
         let (reply, owner) = if vault {
@@ -568,11 +578,16 @@ impl Hub {
             Ok(reply) if who.hipaa_cleared || !self.engine.phi().is_active() => Ok(reply),
             // The view's futures are boxed: the cleared path above stays small to move.
             Ok(reply) => match reply.into_result() {
-                Ok(r) => {
-                    Box::pin(self.present_tool_result(who, placeholders, name, r, owner.as_deref()))
-                        .await
-                        .map(tools::Reply::Result)
-                }
+                Ok(r) => Box::pin(self.present_tool_result(
+                    who,
+                    placeholders,
+                    name,
+                    r,
+                    owner.as_deref(),
+                    searched.as_ref(),
+                ))
+                .await
+                .map(tools::Reply::Result),
                 Err(e) => Err(e),
             },
             Err(e) => Err(Box::pin(self.present_error(who, placeholders, name, e)).await),

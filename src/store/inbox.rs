@@ -43,9 +43,10 @@ use time::OffsetDateTime;
 
 use super::StoreError;
 use super::cursors::StateFile;
+use super::fulltext::{self, Doc, FullText};
 use super::integrity::{IntegrityKey, Label, append_mac_field, split_mac_field};
 use super::jsonl::{FileLock, Lines, append_durable};
-use crate::domain::{Channel, InboxRecord};
+use crate::domain::{Channel, InboxRecord, SearchOrder, SearchQuery};
 use crate::paths::{ensure_private_dir, open_private_append, write_atomic};
 
 const ENTRY_LEN: u64 = 32;
@@ -182,7 +183,8 @@ fn parse_day_file_name(name: &str) -> Option<u32> {
 pub struct Filter {
     pub channel: Option<Channel>,
     pub profile: Option<String>,
-    /// Case-insensitive substring of sender, subject or text.
+    /// Words to find (`domain::SearchQuery`): answered by the full-text index, so only
+    /// [`Inbox::read_before`] and [`Inbox::search`] take it.
     pub text: Option<String>,
 }
 
@@ -191,24 +193,13 @@ impl Filter {
         self.channel.is_none() && self.profile.is_none() && self.text.is_none()
     }
 
+    /// Whether `r` has the channel and profile asked for (the text is the index's to judge).
     pub fn matches(&self, r: &InboxRecord) -> bool {
         if self.channel.is_some_and(|c| c != r.channel) {
             return false;
         }
         if self.profile.as_deref().is_some_and(|p| p != r.profile) {
             return false;
-        }
-        if let Some(t) = &self.text {
-            let t = t.to_lowercase();
-            let hay = [
-                r.from.name.as_str(),
-                r.from.address.as_str(),
-                r.subject.as_deref().unwrap_or(""),
-                r.text.as_str(),
-            ];
-            if !hay.iter().any(|h| h.to_lowercase().contains(&t)) {
-                return false;
-            }
         }
         true
     }
@@ -297,6 +288,8 @@ pub struct Inbox {
     index_file: Mutex<Option<OpenIndex>>,
     /// The integrity key: appends mac their lines, `verify` checks the macs.
     key: Option<Arc<IntegrityKey>>,
+    /// The full-text index (`store/fulltext.rs`), opened by the first search or catch-up.
+    fulltext: Mutex<Option<FullText>>,
 }
 
 struct OpenIndex {
@@ -326,6 +319,7 @@ impl Inbox {
             hot: Mutex::new(BTreeMap::new()),
             assignments: super::assignments::Assignments::new(dir),
             key: None,
+            fulltext: Mutex::new(None),
         })
     }
 
@@ -1008,6 +1002,11 @@ impl Inbox {
         limit: usize,
         filter: &Filter,
     ) -> Result<Batch, StoreError> {
+        if let Some(text) = &filter.text {
+            let query =
+                SearchQuery::parse(text).map_err(|e| StoreError::Rejected(e.to_string()))?;
+            return self.search_after(&query, filter, after, limit);
+        }
         let Some((index, n)) = self.open_index_checked()? else {
             return Ok(Batch::default());
         };
@@ -1048,12 +1047,18 @@ impl Inbox {
     }
 
     /// Up to `limit` records with seq < `before` (or the newest, for `None`), newest first.
+    /// With text in `filter`, the records with those words ([`Inbox::search`]).
     pub fn read_before(
         &self,
         before: Option<u64>,
         limit: usize,
         filter: &Filter,
     ) -> Result<Batch, StoreError> {
+        if let Some(text) = &filter.text {
+            let query =
+                SearchQuery::parse(text).map_err(|e| StoreError::Rejected(e.to_string()))?;
+            return self.search(&query, filter, before, limit, SearchOrder::Newest);
+        }
         let Some((index, n)) = self.open_index_checked()? else {
             return Ok(Batch::default());
         };
@@ -1075,6 +1080,247 @@ impl Inbox {
             seq -= 1;
         }
         Ok(batch)
+    }
+
+    /// Up to `limit` records with seq < `before` (all, for `None`) that have `query`'s words
+    /// and `filter`'s channel and profile (its text is ignored: `query` is the text), newest
+    /// first or by relevance. Indexes what the full-text index has not seen yet first.
+    pub fn search(
+        &self,
+        query: &SearchQuery,
+        filter: &Filter,
+        before: Option<u64>,
+        limit: usize,
+        order: SearchOrder,
+    ) -> Result<Batch, StoreError> {
+        let Some((index, n)) = self.open_index_checked()? else {
+            return Ok(Batch::default());
+        };
+        let map = self.assignments.current()?;
+        let expr = fulltext::compile(query, &candidate_tags(filter, &map));
+        let mut slot = self.fulltext()?;
+        let Some(ft) = slot.as_mut() else {
+            unreachable!("opened by fulltext()")
+        };
+        self.catch_up(ft, &index, n, &mut |_, _| {})?;
+        let mut batch = Batch {
+            last_seq: n,
+            ..Batch::default()
+        };
+        let limit = limit.max(1);
+        let top = before.map_or(n + 1, |b| b.min(n + 1));
+        let mut reader = RecordReader::caching(self, n).assigned(map);
+        let mut take =
+            |seq: u64, batch: &mut Batch| self.take_match(&index, &mut reader, filter, seq, batch);
+        match order {
+            SearchOrder::Newest => {
+                // Candidates come in windows: a filter the tags cannot express exactly (an
+                // assigned profile) may drop some.
+                let window = limit.saturating_mul(2).clamp(64, 1024);
+                let mut below = top;
+                loop {
+                    let seqs = ft.newest(&expr, below, window)?;
+                    for &seq in seqs.iter().filter(|&&s| s >= 1 && s <= n) {
+                        take(seq, &mut batch)?;
+                        if batch.records.len() >= limit {
+                            return Ok(batch);
+                        }
+                    }
+                    match seqs.last() {
+                        Some(&last) if seqs.len() == window => below = last,
+                        _ => return Ok(batch),
+                    }
+                }
+            }
+            SearchOrder::Relevance => {
+                let mut scored = ft.scored(&expr, top, RELEVANCE_WINDOW)?;
+                scored.retain(|&(s, _)| s >= 1 && s <= n);
+                let mut days = Vec::with_capacity(scored.len());
+                for &(seq, _) in &scored {
+                    days.push(read_entry(&index, &self.path(INDEX), seq - 1)?.day);
+                }
+                let newest = days.iter().copied().max().unwrap_or(0);
+                let mut ranked: Vec<(f64, u64)> = scored
+                    .iter()
+                    .zip(&days)
+                    .map(|(&(seq, relevance), &day)| {
+                        let age = f64::from(newest.saturating_sub(day));
+                        (relevance / (1.0 + age / RECENCY_DAYS), seq)
+                    })
+                    .collect();
+                // Best first; equal scores newest first.
+                ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
+                for (_, seq) in ranked {
+                    take(seq, &mut batch)?;
+                    if batch.records.len() >= limit {
+                        break;
+                    }
+                }
+                Ok(batch)
+            }
+        }
+    }
+
+    /// Like [`Inbox::search`], oldest first above `after` (the console paging down a filter).
+    fn search_after(
+        &self,
+        query: &SearchQuery,
+        filter: &Filter,
+        after: u64,
+        limit: usize,
+    ) -> Result<Batch, StoreError> {
+        let Some((index, n)) = self.open_index_checked()? else {
+            return Ok(Batch::default());
+        };
+        let map = self.assignments.current()?;
+        let expr = fulltext::compile(query, &candidate_tags(filter, &map));
+        let mut slot = self.fulltext()?;
+        let Some(ft) = slot.as_mut() else {
+            unreachable!("opened by fulltext()")
+        };
+        self.catch_up(ft, &index, n, &mut |_, _| {})?;
+        let mut batch = Batch {
+            last_seq: n,
+            ..Batch::default()
+        };
+        let limit = limit.max(1);
+        let mut reader = RecordReader::caching(self, n).assigned(map);
+        let window = limit.saturating_mul(2).clamp(64, 1024);
+        let mut above = after;
+        loop {
+            let seqs = ft.oldest(&expr, above, window)?;
+            for &seq in seqs.iter().filter(|&&s| s >= 1 && s <= n) {
+                self.take_match(&index, &mut reader, filter, seq, &mut batch)?;
+                if batch.records.len() >= limit {
+                    return Ok(batch);
+                }
+            }
+            match seqs.last() {
+                Some(&last) if seqs.len() == window => above = last,
+                _ => return Ok(batch),
+            }
+        }
+    }
+
+    /// Add record `seq` to `batch` if it reads back and has `filter`'s channel and profile.
+    fn take_match(
+        &self,
+        index: &File,
+        reader: &mut RecordReader<'_>,
+        filter: &Filter,
+        seq: u64,
+        batch: &mut Batch,
+    ) -> Result<(), StoreError> {
+        let e = read_entry(index, &self.path(INDEX), seq - 1)?;
+        if e.is_hole() {
+            return Ok(());
+        }
+        match reader.read(seq, &e) {
+            Some(r) if filter.matches(&r) => batch.records.push(r),
+            Some(_) => {}
+            None => batch.skipped_corrupt += 1,
+        }
+        Ok(())
+    }
+
+    /// Bring the full-text index up to the inbox (a host runs this after ingests, so searches
+    /// find it current). Returns how many records were indexed; `progress(done, of)` is told
+    /// after every batch.
+    pub fn index_pending(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<u64, StoreError> {
+        let Some((index, n)) = self.open_index_checked()? else {
+            return Ok(0);
+        };
+        let mut slot = self.fulltext()?;
+        let Some(ft) = slot.as_mut() else {
+            unreachable!("opened by fulltext()")
+        };
+        self.catch_up(ft, &index, n, progress)
+    }
+
+    /// Drop the full-text index and build it again from the records.
+    pub fn reindex(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<u64, StoreError> {
+        let Some((index, n)) = self.open_index_checked()? else {
+            return Ok(0);
+        };
+        let mut slot = self.fulltext()?;
+        let Some(ft) = slot.as_mut() else {
+            unreachable!("opened by fulltext()")
+        };
+        ft.reset()?;
+        ft.vacuum()?;
+        self.catch_up(ft, &index, n, progress)
+    }
+
+    /// Records in the full-text index and its bytes on disk.
+    pub fn index_stats(&self) -> Result<(u64, u64), StoreError> {
+        let slot = self.fulltext()?;
+        let Some(ft) = slot.as_ref() else {
+            unreachable!("opened by fulltext()")
+        };
+        Ok((ft.covered()?.0, ft.disk_bytes()))
+    }
+
+    fn fulltext(&self) -> Result<std::sync::MutexGuard<'_, Option<FullText>>, StoreError> {
+        let mut slot = self.fulltext.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.is_none() {
+            *slot = Some(FullText::open(&self.dir)?);
+        }
+        Ok(slot)
+    }
+
+    /// Index records `covered+1..=n`, in transactions of [`INDEX_BATCH`]; start over when the
+    /// index describes another inbox than this one (restored, rebuilt, replaced).
+    fn catch_up(
+        &self,
+        ft: &mut FullText,
+        index: &File,
+        n: u64,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<u64, StoreError> {
+        let index_path = self.path(INDEX);
+        let mut indexed = 0u64;
+        let mut reader = RecordReader::new(self);
+        let mut buf = Vec::new();
+        loop {
+            let (covered, hash) = ft.covered()?;
+            let stale = covered > n
+                || (covered > 0 && read_entry(index, &index_path, covered - 1)?.id_hash != hash);
+            if stale {
+                tracing::warn!(
+                    covered,
+                    records = n,
+                    "the search index describes another inbox; rebuilding it"
+                );
+                ft.reset()?;
+                continue;
+            }
+            if covered == n {
+                return Ok(indexed);
+            }
+            let to = (covered + INDEX_BATCH).min(n);
+            buf.resize(((to - covered) * ENTRY_LEN) as usize, 0);
+            index
+                .read_exact_at(&mut buf, covered * ENTRY_LEN)
+                .map_err(|e| StoreError::io(&index_path, "read", e))?;
+            let mut docs = Vec::with_capacity((to - covered) as usize);
+            let mut last_hash = 0;
+            for (i, c) in buf.chunks_exact(ENTRY_LEN as usize).enumerate() {
+                let e = IndexEntry::decode(c);
+                last_hash = e.id_hash;
+                if e.is_hole() {
+                    continue;
+                }
+                // As stored (no assignment): the tags name the stored profile, and a search
+                // for an assigned profile asks for the stored ones it may come from.
+                if let Some(r) = reader.read_line(covered + i as u64 + 1, &e) {
+                    docs.push(Doc::of(&r));
+                }
+            }
+            if ft.add(covered, to, last_hash, &docs)? {
+                indexed += docs.len() as u64;
+                progress(to, n);
+            }
+        }
     }
 
     /// The record with this seq, if it exists and reads back intact.
@@ -1245,6 +1491,34 @@ fn read_entry(index: &File, path: &Path, i: u64) -> Result<IndexEntry, StoreErro
         .read_exact_at(&mut b, i * ENTRY_LEN)
         .map_err(|e| StoreError::io(path, "read", e))?;
     Ok(IndexEntry::decode(&b))
+}
+
+/// Records indexed per transaction by a catch-up: bounds its memory (the records' text) and
+/// how much a kill loses.
+const INDEX_BATCH: u64 = 1024;
+/// A relevance search ranks the newest this many matches: its cost stays flat at any inbox
+/// size, and an operator's "best" answer is rarely older than a thousand matches back.
+const RELEVANCE_WINDOW: usize = 1000;
+/// Relevance halves for a match this many days older than the newest one.
+const RECENCY_DAYS: f64 = 30.0;
+
+/// The tag groups a search's candidates must carry for `filter`: its channel, and for a
+/// profile the stored profiles a record of it may have (its own, and every profile an
+/// assignment moved a record from, since tags name the profile as stored).
+fn candidate_tags(filter: &Filter, map: &super::assignments::AssignmentMap) -> Vec<Vec<String>> {
+    let mut groups = Vec::new();
+    if let Some(c) = filter.channel {
+        groups.push(vec![fulltext::channel_tag(c)]);
+    }
+    if let Some(p) = &filter.profile {
+        let mut names = std::collections::BTreeSet::from([p.as_str()]);
+        if map.values().any(|a| a.profile == *p) {
+            names.insert(crate::domain::UNASSIGNED);
+            names.extend(map.values().map(|a| a.from.as_str()));
+        }
+        groups.push(names.into_iter().map(fulltext::profile_tag).collect());
+    }
+    groups
 }
 
 /// Reads indexed records, keeping the current day file open across consecutive records.

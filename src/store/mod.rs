@@ -11,6 +11,7 @@ mod cursors;
 pub mod deals;
 pub mod drafts;
 pub(crate) mod drafts_binding;
+pub(crate) mod fulltext;
 pub mod inbox;
 pub(crate) mod integrity;
 pub mod jsonl;
