@@ -576,3 +576,51 @@ async fn an_html_mail_is_reviewed_whole_or_refused() {
         assert_eq!(v["error"]["data"]["field"], "body_html", "{what}: {v}");
     }
 }
+
+/// Search is no oracle for redacted words: an uncleared client that searches for the patient's
+/// name, MRN or phone gets nothing (the record it would find shows `<PERSON_…>` where the
+/// name was, so handing it over would say whom it is about), while a search for a word the
+/// view leaves visible finds the record, redacted; a cleared client finds it by the name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uncleared_search_finds_nothing_by_a_redacted_word() {
+    let server = start();
+    let token = server.token.clone();
+    let hits = |v: &Value| {
+        v["result"]["structuredContent"]["messages"]
+            .as_array()
+            .map(Vec::len)
+            .unwrap_or(usize::MAX)
+    };
+    for text in ["okafor", "Margaret Okafor", "00482913", "555-201-4477"] {
+        let v = tool(&server, &token, "inbox_search", json!({"text": text})).await;
+        assert_eq!(hits(&v), 0, "{text}: {v}");
+        let copy = v["result"]["content"][0]["text"].as_str().unwrap_or("");
+        assert!(!copy.contains("refill"), "the text copy agrees: {copy}");
+    }
+    let v = tool(
+        &server,
+        &token,
+        "inbox_search",
+        json!({"text": "refill hba1c"}),
+    )
+    .await;
+    assert_eq!(hits(&v), 1, "{v}");
+    assert!(!v.to_string().contains("Okafor"), "{v}");
+    let cleared = tool(
+        &server,
+        &scribe_token(),
+        "inbox_search",
+        json!({"text": "okafor"}),
+    )
+    .await;
+    assert_eq!(hits(&cleared), 1, "{cleared}");
+    // Another profile's record is found by name by anyone.
+    let v = tool(
+        &server,
+        &token,
+        "inbox_search",
+        json!({"text": "jordan lee"}),
+    )
+    .await;
+    assert_eq!(hits(&v), 1, "{v}");
+}
