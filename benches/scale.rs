@@ -88,16 +88,21 @@ fn message(i: usize, g: &mut Lcg) -> NewMessage {
         .join(" ");
     NewMessage {
         id: format!("scale-{i}"),
-        profile: if i % 3 == 0 { "clinic" } else { "work" }.into(),
-        channel: if i % 2 == 0 {
+        profile: if i.is_multiple_of(3) {
+            "clinic"
+        } else {
+            "work"
+        }
+        .into(),
+        channel: if i.is_multiple_of(2) {
             Channel::Email
         } else {
             Channel::Teams
         },
         thread_id: Some(format!("t{}", i % 997)),
         from: Party::new(
-            &format!("Sender {}", i % 500),
-            &format!("s{}@contoso.com", i % 500),
+            format!("Sender {}", i % 500),
+            format!("s{}@contoso.com", i % 500),
         ),
         to: vec![],
         subject: Some(subject),
@@ -159,7 +164,10 @@ fn rss_kib() -> u64 {
 
 fn main() {
     // `cargo bench` passes `--bench`; a filter that is not ours means another bench was asked for.
-    if std::env::args().skip(1).any(|a| !a.starts_with('-') && a != "scale") {
+    if std::env::args()
+        .skip(1)
+        .any(|a| !a.starts_with('-') && a != "scale")
+    {
         return;
     }
     let n: usize = std::env::var("OPSDESK_BENCH_RECORDS")
@@ -225,14 +233,49 @@ fn main() {
     let common = word(0);
     let second = word(1);
     for (label, text, profile, order) in [
-        ("search: a rare word", RARE.to_string(), None, SearchOrder::Newest),
-        ("search: an absent word", "qqqqqq".into(), None, SearchOrder::Newest),
-        ("search: the most common word", common.clone(), None, SearchOrder::Newest),
-        ("search: two common words", format!("{common} {second}"), None, SearchOrder::Newest),
-        ("search: a phrase", format!("\"{common} {second}\""), None, SearchOrder::Newest),
+        (
+            "search: a rare word",
+            RARE.to_string(),
+            None,
+            SearchOrder::Newest,
+        ),
+        (
+            "search: an absent word",
+            "qqqqqq".into(),
+            None,
+            SearchOrder::Newest,
+        ),
+        (
+            "search: the most common word",
+            common.clone(),
+            None,
+            SearchOrder::Newest,
+        ),
+        (
+            "search: two common words",
+            format!("{common} {second}"),
+            None,
+            SearchOrder::Newest,
+        ),
+        (
+            "search: a phrase",
+            format!("\"{common} {second}\""),
+            None,
+            SearchOrder::Newest,
+        ),
         ("search: a prefix", "wb*".into(), None, SearchOrder::Newest),
-        ("search: a common word in one profile", second.clone(), Some("clinic"), SearchOrder::Newest),
-        ("search: the most common word, by relevance", common.clone(), None, SearchOrder::Relevance),
+        (
+            "search: a common word in one profile",
+            second.clone(),
+            Some("clinic"),
+            SearchOrder::Newest,
+        ),
+        (
+            "search: the most common word, by relevance",
+            common.clone(),
+            None,
+            SearchOrder::Relevance,
+        ),
     ] {
         timed(label, RUNS, |_| {
             std::hint::black_box(search(&text, profile, order));
@@ -281,5 +324,8 @@ fn main() {
         report.records,
         start.elapsed().as_secs_f64()
     );
-    println!("resident memory of this process now: {} MiB", rss_kib() / 1024);
+    println!(
+        "resident memory of this process now: {} MiB",
+        rss_kib() / 1024
+    );
 }

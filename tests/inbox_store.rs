@@ -823,3 +823,55 @@ fn an_inbox_indexed_without_checksums_is_migrated_and_keeps_every_record() {
     assert_eq!(inbox.last_seq().unwrap(), 5);
     assert!(inbox.verify().unwrap().ok());
 }
+
+/// Whether records of `unassigned` may exist is known without looking for the marker on every
+/// read: a watching inbox learns it from the marker appearing (another process stored one),
+/// and any inbox from reading such a record, before anyone sees it.
+#[test]
+fn the_unassigned_flag_is_set_by_the_marker_appearing_and_by_reading_such_a_record() {
+    use std::sync::atomic::Ordering;
+    let dir = tempfile::tempdir().unwrap();
+    let watching = Inbox::open(dir.path()).unwrap();
+    let watch = watching.watch_unassigned().unwrap();
+    assert!(
+        watch.is_some(),
+        "nothing stored yet: there is something to watch for"
+    );
+    let reader = Inbox::open(dir.path()).unwrap(); // opened before the marker exists, no watch
+    assert!(!watching.has_unassigned());
+    assert!(!reader.unassigned_seen().load(Ordering::Relaxed));
+
+    let writer = Inbox::open(dir.path()).unwrap();
+    writer
+        .append(record(
+            "u1",
+            "unassigned",
+            Channel::Email,
+            "who is this for?",
+        ))
+        .unwrap();
+    assert!(writer.has_unassigned(), "the writer knows at once");
+
+    // The watch: the kernel's event arrives on the watcher's thread (bounded wait).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !watching.unassigned_seen().load(Ordering::Relaxed) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the marker's appearance was not seen"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // A reader that never looked: reading the record sets its flag.
+    assert!(!reader.unassigned_seen().load(Ordering::Relaxed));
+    let b = reader.read_after(0, 10, &Filter::default()).unwrap();
+    assert_eq!(b.records.len(), 1);
+    assert!(reader.unassigned_seen().load(Ordering::Relaxed));
+    // Once set, nothing is left to watch for.
+    assert!(
+        Inbox::open(dir.path())
+            .unwrap()
+            .watch_unassigned()
+            .unwrap()
+            .is_none()
+    );
+}

@@ -140,6 +140,8 @@ pub struct Engine {
     /// Records already handed to a consumer by a push that the client turns into a turn
     /// (Claude Code's channel): consumer → seqs after its cursor that its pulls skip.
     delivered: std::sync::Mutex<std::collections::HashMap<String, std::collections::BTreeSet<u64>>>,
+    /// The watch on the inbox's unassigned marker (`Inbox::watch_unassigned`).
+    _unassigned_watch: Option<notify::RecommendedWatcher>,
     _lock: Option<EngineLock>,
 }
 
@@ -180,8 +182,18 @@ impl Engine {
         {
             tracing::warn!("cannot write the inbox's unassigned marker: {e}");
         }
+        // Whether records of `unassigned` may exist is watched, not looked up per answer.
         let phi = crate::governance::phi_view::PhiPolicy::from_config(&config)
-            .watching(inbox.unassigned_marker());
+            .watching(inbox.unassigned_seen().clone());
+        let (phi, unassigned_watch) = match inbox.watch_unassigned() {
+            Ok(w) => (phi, w),
+            Err(e) => {
+                tracing::debug!(
+                    "cannot watch the inbox for its unassigned marker ({e}); looking for it per check"
+                );
+                (phi.polling(inbox.unassigned_marker()), None)
+            }
+        };
         let engine = Engine {
             attachments: crate::store::attachments::AttachmentStore::new(
                 &paths.data_dir,
@@ -203,6 +215,7 @@ impl Engine {
             health: Default::default(),
             llm: Default::default(),
             delivered: Default::default(),
+            _unassigned_watch: unassigned_watch,
             _lock: lock,
         };
         // A crash between an ingest's two appends is audited now, not reported for ever. A
@@ -990,7 +1003,7 @@ impl Engine {
         let mut forbidden = crate::governance::boundary::forbidden_for(&self.config, profile);
         // Items of `unassigned` may be anyone's: every profile must not mix with them (only
         // looked for once the inbox ever held one).
-        if profile != crate::domain::UNASSIGNED && self.inbox.unassigned_marker().is_file() {
+        if profile != crate::domain::UNASSIGNED && self.inbox.has_unassigned() {
             forbidden.push(crate::domain::UNASSIGNED);
         }
         // The newest BOUNDARY_LOOKBACK records, read once for both checks below and only if

@@ -116,9 +116,11 @@ pub struct PhiPolicy {
     hipaa: BTreeMap<String, HipaaProfile>,
     known: BTreeSet<String>,
     unassigned: HipaaProfile,
-    /// Set once unassigned records may exist; never cleared (fail closed).
-    unassigned_live: AtomicBool,
-    /// The inbox's marker of stored unassigned records (None: only the config decides).
+    /// Set once unassigned records may exist; never cleared (fail closed). Shared with the
+    /// inbox, which sets it when it stores or reads such a record or sees its marker appear.
+    unassigned_live: Arc<AtomicBool>,
+    /// The inbox's marker of stored unassigned records, looked for on every check: only when
+    /// nothing watches it (see [`PhiPolicy::watching`]).
     marker: Option<PathBuf>,
     /// Where stored records go to be scanned ahead of their first view (see
     /// [`PhiPolicy::prime`]); `None` until a host that answers uncleared readers starts it.
@@ -188,7 +190,7 @@ impl PhiPolicy {
                 profile: unassigned,
                 redactor: OnceLock::new(),
             },
-            unassigned_live: AtomicBool::new(live),
+            unassigned_live: Arc::new(AtomicBool::new(live)),
             marker: None,
             primer: OnceLock::new(),
         };
@@ -197,11 +199,23 @@ impl PhiPolicy {
     }
 
     /// Also treat `unassigned` as live once `marker` (the inbox's [`UNASSIGNED_MARKER`] file)
-    /// exists: records stored by any process, under any config.
+    /// exists: records stored by any process, under any config. Looked for on every check
+    /// (a `stat`); [`PhiPolicy::watching`] is the way without one.
     ///
     /// [`UNASSIGNED_MARKER`]: crate::store::inbox::UNASSIGNED_MARKER
-    pub fn watching(mut self, marker: PathBuf) -> PhiPolicy {
+    pub fn polling(mut self, marker: PathBuf) -> PhiPolicy {
         self.marker = Some(marker);
+        self
+    }
+
+    /// Treat `unassigned` as live once `seen` is set, by whoever watches for such records
+    /// (the inbox: on storing or reading one, and on its marker appearing). The flag is
+    /// shared: the config's own reason to be live is kept in it.
+    pub fn watching(mut self, seen: Arc<AtomicBool>) -> PhiPolicy {
+        if self.unassigned_live.load(Ordering::Relaxed) {
+            seen.store(true, Ordering::Relaxed);
+        }
+        self.unassigned_live = seen;
         self
     }
 
@@ -1100,7 +1114,7 @@ mod tests {
             std::path::Path::new("t.toml"),
         )
         .expect("config");
-        let p = PhiPolicy::from_config(&c).watching(marker.clone());
+        let p = PhiPolicy::from_config(&c).polling(marker.clone());
         assert!(!p.is_active(), "nothing stored yet: the identity fast path");
         std::fs::write(&marker, b"x").unwrap();
         assert!(p.is_active() && p.is_hipaa(UNASSIGNED));

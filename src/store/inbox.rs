@@ -35,6 +35,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io::ErrorKind;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
@@ -290,6 +291,12 @@ pub struct Inbox {
     key: Option<Arc<IntegrityKey>>,
     /// The full-text index (`store/fulltext.rs`), opened by the first search or catch-up.
     fulltext: Mutex<Option<FullText>>,
+    /// Set once records of `unassigned` may exist (never cleared): the marker was there at
+    /// open, this process stored or read such a record, or a watch saw the marker appear.
+    unassigned_seen: Arc<std::sync::atomic::AtomicBool>,
+    /// Whether a watch on the marker runs ([`Inbox::watch_unassigned`]); without one,
+    /// [`Inbox::has_unassigned`] looks for the marker each time.
+    unassigned_watched: std::sync::atomic::AtomicBool,
 }
 
 struct OpenIndex {
@@ -320,6 +327,10 @@ impl Inbox {
             assignments: super::assignments::Assignments::new(dir),
             key: None,
             fulltext: Mutex::new(None),
+            unassigned_seen: Arc::new(std::sync::atomic::AtomicBool::new(
+                dir.join(UNASSIGNED_MARKER).exists(),
+            )),
+            unassigned_watched: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -466,14 +477,74 @@ impl Inbox {
     /// Write [`UNASSIGNED_MARKER`] (durably: file and directory synced) unless it exists.
     pub fn note_unassigned(&self) -> Result<(), StoreError> {
         let path = self.unassigned_marker();
-        if path.is_file() {
-            return Ok(());
+        if !path.is_file() {
+            write_atomic(
+                &path,
+                b"records of the profile `unassigned` were stored here\n",
+            )
+            .map_err(|e| StoreError::io(&path, "write", e))?;
         }
-        write_atomic(
-            &path,
-            b"records of the profile `unassigned` were stored here\n",
-        )
-        .map_err(|e| StoreError::io(&path, "write", e))
+        self.unassigned_seen.store(true, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The flag that says records of `unassigned` may exist, for those that must act on it
+    /// at once (the PHI view): shared, set by this inbox, never cleared.
+    pub fn unassigned_seen(&self) -> &Arc<std::sync::atomic::AtomicBool> {
+        &self.unassigned_seen
+    }
+
+    /// Whether records of `unassigned` may exist: the flag, or (with no watch running) the
+    /// marker on disk.
+    pub fn has_unassigned(&self) -> bool {
+        if self.unassigned_seen.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.unassigned_watched.load(Ordering::Relaxed) {
+            return false;
+        }
+        let seen = self.unassigned_marker().exists();
+        if seen {
+            self.unassigned_seen.store(true, Ordering::Relaxed);
+        }
+        seen
+    }
+
+    /// Watch the inbox directory for the marker appearing (another process storing the first
+    /// record of `unassigned`), so no read has to look for it. The returned watcher must be
+    /// kept; dropping it ends the watch (and [`Inbox::has_unassigned`] looks again). `None`
+    /// when the flag is already set: nothing left to watch for.
+    ///
+    /// The marker is written (durably) before the record it announces, so its event is
+    /// queued by the kernel before that record can be read; and a read of such a record
+    /// sets the flag itself before anyone sees it.
+    pub fn watch_unassigned(&self) -> notify::Result<Option<notify::RecommendedWatcher>> {
+        use notify::Watcher;
+        if self.unassigned_seen.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let seen = self.unassigned_seen.clone();
+        let mut w = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+            // An error of the watch itself (an overflowed queue) may have hidden the event:
+            // fail closed.
+            let hit = match res {
+                Ok(ev) => ev
+                    .paths
+                    .iter()
+                    .any(|p| p.file_name().is_some_and(|n| n == UNASSIGNED_MARKER)),
+                Err(_) => true,
+            };
+            if hit {
+                seen.store(true, Ordering::Relaxed);
+            }
+        })?;
+        w.watch(&self.dir, notify::RecursiveMode::NonRecursive)?;
+        // It may have appeared before the watch began.
+        if self.unassigned_marker().exists() {
+            self.unassigned_seen.store(true, Ordering::Relaxed);
+        }
+        self.unassigned_watched.store(true, Ordering::Relaxed);
+        Ok(Some(w))
     }
 
     /// Bring the index and the data files into agreement; returns the committed record count.
@@ -1582,6 +1653,10 @@ impl<'a> RecordReader<'a> {
         }
         match self.try_read(seq, e) {
             Ok(r) => {
+                if r.profile == crate::domain::UNASSIGNED {
+                    // Before anyone sees it: the PHI view treats `unassigned` as live now.
+                    self.inbox.unassigned_seen.store(true, Ordering::Relaxed);
+                }
                 let r = Arc::new(r);
                 if seq >= self.hot_from {
                     let mut hot = self.inbox.hot.lock().unwrap_or_else(|p| p.into_inner());
