@@ -149,3 +149,42 @@ fn another_writer_interleaves_and_the_batch_links_after_its_records() {
     assert!(report.ok(), "{report:?}");
     assert_eq!(report.records, 500);
 }
+
+/// A batch of ingests' records is one write: in order after the reads staged before it, each
+/// returned as written (linked after another writer's records when one appended meanwhile),
+/// and the chain verifies.
+#[test]
+fn a_batch_is_written_at_once_in_order_and_returned_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let ours = Audit::open(dir.path()).unwrap();
+    let other = Audit::open(dir.path()).unwrap();
+    ours.append(change(0)).unwrap();
+    ours.append_read(read(1)).unwrap();
+    other.append(change(2)).unwrap(); // our head is stale now
+    let written = ours
+        .append_batch((3..8).map(change).collect(), true)
+        .unwrap();
+    assert_eq!(
+        written
+            .iter()
+            .map(|r| r.event.target.clone().unwrap_or_default())
+            .collect::<Vec<_>>(),
+        ["c3", "c4", "c5", "c6", "c7"]
+    );
+    let on_file = targets(dir.path());
+    assert_eq!(on_file, ["c0", "c2", "r1", "c3", "c4", "c5", "c6", "c7"]);
+    // The returned records are the ones on file (relinked after the other writer's).
+    let fresh = Audit::open(dir.path()).unwrap();
+    let tail = fresh.tail(5).unwrap();
+    assert_eq!(
+        tail.iter()
+            .map(|r| (r.seq, r.hash.clone()))
+            .collect::<Vec<_>>(),
+        written
+            .iter()
+            .map(|r| (r.seq, r.hash.clone()))
+            .collect::<Vec<_>>()
+    );
+    assert!(fresh.verify().unwrap().ok());
+    assert!(ours.append_batch(Vec::new(), false).unwrap().is_empty());
+}

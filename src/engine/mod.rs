@@ -345,7 +345,7 @@ impl Engine {
         let appended = self.inbox.append(record).map_err(anyhow::Error::from)?;
         recovery::failpoint("after_inbox_append");
         let audit_error = match &appended {
-            Appended::New(rec) => self.ingested(rec, source, true),
+            Appended::New(rec) => self.ingested(rec, source),
             Appended::Duplicate { .. } => None,
         };
         Ok((appended, audit_error))
@@ -378,11 +378,9 @@ impl Engine {
                 Appended::Duplicate { .. } => None,
             })
             .collect();
-        for (i, rec) in new.iter().enumerate() {
-            // Written one by one, made durable together by the last (synced) append.
-            // A lost audit line was logged by `ingested` and is listed by `audit verify`.
-            let _ = self.ingested(rec, source, i + 1 == new.len());
-        }
+        // Their audit records in one write, durable together; a lost batch was logged and is
+        // listed by `audit verify`.
+        let _ = self.ingested_batch(&new, source);
         Ok(appended)
     }
 
@@ -398,12 +396,8 @@ impl Engine {
         })
     }
 
-    /// Audit and announce a stored inbound item. `durable`: the audit record is synced now;
-    /// otherwise it rides the next synced append. The item is stored whatever happens here:
-    /// losing its audit line is reported (here, and by `opsdesk audit verify`, which lists
-    /// inbox records with no audit record), never turned into a failed ingest. Returns why the
-    /// audit record is missing, if it is.
-    fn ingested(&self, rec: &InboxRecord, source: &str, durable: bool) -> Option<String> {
+    /// The audit record of a stored item.
+    fn ingest_event(&self, rec: &InboxRecord, source: &str) -> AuditEvent {
         let mut ev = AuditEvent::new(
             "inbox.append",
             Actor::Source(source.to_string()),
@@ -412,11 +406,42 @@ impl Engine {
         .entity(&rec.profile)
         .target(format!("{}#{}", rec.channel, rec.seq));
         self.phi.scrub_audit(&mut ev);
-        let written = if durable {
-            self.audit.append(ev)
-        } else {
-            self.audit.append_deferred(ev)
+        ev
+    }
+
+    /// [`Engine::ingested`] for the items of one batch: their audit records in one durable
+    /// write, then each announced.
+    fn ingested_batch(&self, new: &[&InboxRecord], source: &str) -> Option<String> {
+        let events = new.iter().map(|r| self.ingest_event(r, source)).collect();
+        let audit_error = match self.audit.append_batch(events, true) {
+            Ok(records) => {
+                for a in records {
+                    self.announce(EngineEvent::Audited(Arc::new(a)));
+                }
+                None
+            }
+            Err(e) => {
+                tracing::error!(
+                    "{} inbox records are stored, but their audit records could not be written ({e}); `opsdesk audit verify` will list them",
+                    new.len()
+                );
+                Some(e.to_string())
+            }
         };
+        for rec in new {
+            self.phi.prime(rec);
+            self.announce(EngineEvent::InboxAppended(Arc::new((*rec).clone())));
+            self.autolink(rec);
+        }
+        audit_error
+    }
+
+    /// Audit (durably) and announce a stored inbound item. The item is stored whatever happens
+    /// here: losing its audit line is reported (here, and by `opsdesk audit verify`, which
+    /// lists inbox records with no audit record), never turned into a failed ingest. Returns
+    /// why the audit record is missing, if it is.
+    fn ingested(&self, rec: &InboxRecord, source: &str) -> Option<String> {
+        let written = self.audit.append(self.ingest_event(rec, source));
         let audit_error = match written {
             Ok(a) => {
                 self.announce(EngineEvent::Audited(Arc::new(a)));

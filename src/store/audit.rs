@@ -267,6 +267,17 @@ impl Writer {
         &self,
         chain: &mut Chain,
     ) -> Result<Option<(AuditRecord, Written)>, StoreError> {
+        self.write_staged_keeping(chain, 0)
+            .map(|r| r.map(|(_, last, w)| (last, w)))
+    }
+
+    /// [`Writer::write_staged`], also returning the last `keep` records as written (linked
+    /// again if another process appended meanwhile).
+    fn write_staged_keeping(
+        &self,
+        chain: &mut Chain,
+        keep: usize,
+    ) -> Result<Option<(Vec<AuditRecord>, AuditRecord, Written)>, StoreError> {
         if chain.staged.is_empty() {
             return Ok(None);
         }
@@ -274,8 +285,12 @@ impl Writer {
         if r.is_err() {
             chain.head = None;
         }
+        let kept = chain.staged[chain.staged.len().saturating_sub(keep)..]
+            .iter()
+            .map(|s| s.record.clone())
+            .collect();
         chain.staged.clear();
-        r.map(Some)
+        r.map(|(last, w)| Some((kept, last, w)))
     }
 
     fn write_staged_locked(&self, chain: &mut Chain) -> Result<(AuditRecord, Written), StoreError> {
@@ -692,6 +707,55 @@ impl Audit {
         self.w.note_written(written)?;
         self.request_sync()?;
         Ok(record)
+    }
+
+    /// Append several records with one write and one anchor update, returning once they are
+    /// written; made durable like [`Audit::append`] when `durable`, else within the deferred
+    /// sync window. For a batch of ingested items: one record each, the cost of one.
+    pub fn append_batch(
+        &self,
+        events: Vec<AuditEvent>,
+        durable: bool,
+    ) -> Result<Vec<AuditRecord>, StoreError> {
+        if events.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.w.refuse_if_failed()?;
+        let mut chain = self.w.chain.lock().unwrap_or_else(|p| p.into_inner());
+        let before = chain.staged.len();
+        for event in events {
+            if let Err(e) = self.w.stage(&mut chain, event) {
+                // Nothing of the batch is written: unstage it and read the head again.
+                chain.staged.truncate(before);
+                chain.head = None;
+                return Err(e);
+            }
+        }
+        let ours = chain.staged.len() - before;
+        let (records, _, written) = match self.w.write_staged_keeping(&mut chain, ours) {
+            Ok(Some(x)) => x,
+            Ok(None) => {
+                return Err(StoreError::Rejected(
+                    "the audit records were not staged".into(),
+                ));
+            }
+            Err(e) => {
+                if before > 0 {
+                    // Staged read records went down with it.
+                    self.w.fail(&e);
+                }
+                return Err(e);
+            }
+        };
+        drop(chain);
+        if durable {
+            let (file, path, end) = written;
+            self.w.sync_upto(&file, &path, end)?;
+        } else {
+            self.w.note_written(written)?;
+            self.request_sync()?;
+        }
+        Ok(records)
     }
 
     /// Stage a read's record: linked now (seq, chain hash, mac), in order, and written by the
