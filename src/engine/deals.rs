@@ -563,13 +563,28 @@ impl Engine {
     /// participant, keyword), each link audited first. Failures are logged: the item itself is
     /// stored whatever happens here.
     pub(super) fn autolink(&self, rec: &InboxRecord) {
+        self.autolink_all(&[rec]);
+    }
+
+    /// [`Engine::autolink`] for a batch of new items: the deals read once, and nothing more
+    /// when none is open.
+    pub(super) fn autolink_all(&self, recs: &[&InboxRecord]) {
         let book = match self.deals.book() {
             Ok(b) => b,
             Err(e) => {
-                tracing::warn!("deals cannot be read to link #{}: {e}", rec.seq);
+                tracing::warn!("deals cannot be read to link {} new item(s): {e}", recs.len());
                 return;
             }
         };
+        if book.open().next().is_none() {
+            return;
+        }
+        for rec in recs {
+            self.autolink_with(&book, rec);
+        }
+    }
+
+    fn autolink_with(&self, book: &crate::store::deals::Book, rec: &InboxRecord) {
         let probe = LinkProbe::of(rec);
         for deal in book.open() {
             // The boundary: only deals of the item's own profile are considered.

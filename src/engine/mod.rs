@@ -431,8 +431,8 @@ impl Engine {
         for rec in new {
             self.phi.prime(rec);
             self.announce(EngineEvent::InboxAppended(Arc::new((*rec).clone())));
-            self.autolink(rec);
         }
+        self.autolink_all(new);
         audit_error
     }
 
