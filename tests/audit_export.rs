@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 use opsdesk::store::audit::{Audit, GENESIS, record_hash};
 use opsdesk::store::audit_export::{
-    ExportFilter, ExportFormat, ExportSummary, export, parse_bound,
+    ExportFilter, ExportFormat, ExportSummary, export, export_with, parse_bound,
 };
 use serde_json::{Value, json};
 
@@ -482,4 +482,45 @@ fn a_bare_file_name_is_written_beside_the_caller_and_the_command_succeeds() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(work.join("exp.jsonl").is_file());
     assert!(work.join("exp.jsonl.manifest.json").is_file());
+}
+
+/// A long export says how far it is: its progress is told every 4,096 records read, with the
+/// count so far, and the export is the same as without it.
+#[test]
+fn a_long_export_reports_progress_as_it_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows: Vec<(String, String)> = (0..9000)
+        .map(|i| {
+            (
+                format!(
+                    "2026-11-01T{:02}:{:02}:{:02}Z",
+                    i / 3600,
+                    (i / 60) % 60,
+                    i % 60
+                ),
+                format!("r{i}"),
+            )
+        })
+        .collect();
+    let rows: Vec<Row> = rows
+        .iter()
+        .map(|(ts, reason)| (ts.as_str(), "status", "cli", None, "ok", reason.as_str()))
+        .collect();
+    forge_trail(dir.path(), &rows);
+    let audit = Audit::open(dir.path()).unwrap();
+    let mut ticks = Vec::new();
+    let mut out = Vec::new();
+    let s = export_with(
+        &audit,
+        &nov_1_to_2(),
+        ExportFormat::Jsonl,
+        &mut out,
+        &mut |n| ticks.push(n),
+    )
+    .unwrap();
+    assert_eq!(ticks, [4096, 8192]);
+    assert_eq!(s.exported_records, 9000);
+    let (plain, text) = run_export(dir.path(), &nov_1_to_2(), ExportFormat::Jsonl);
+    assert_eq!(plain.exported_records, 9000);
+    assert_eq!(String::from_utf8(out).unwrap(), text);
 }

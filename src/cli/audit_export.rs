@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use super::{CmdResult, Context, Failure};
 use crate::domain::{Actor, AuditEvent, AuditOutcome};
 use crate::store::audit::Audit;
-use crate::store::audit_export::{ExportFilter, ExportFormat, ExportSummary, export, parse_bound};
+use crate::store::audit_export::{
+    ExportFilter, ExportFormat, ExportSummary, export_with, parse_bound,
+};
 
 #[derive(Debug, clap::Args)]
 pub struct ExportArgs {
@@ -157,7 +159,10 @@ fn write_export(
                 inner: std::io::stdout().lock(),
                 closed: false,
             };
-            let summary = export(audit, filter, format, &mut w)?;
+            let mut progress = super::output::Progress::new("audit export");
+            let summary = export_with(audit, filter, format, &mut w, &mut |n| progress.tick(n));
+            progress.finish();
+            let summary = summary?;
             w.flush()
                 .map_err(|e| Failure::failed(format!("stdout: {e}")))?;
             // Stdout carries the records; the summary goes to stderr.
@@ -242,7 +247,10 @@ fn to_file(
         .map_err(|e| fail("write", &e))?;
     let summary = {
         let mut w = std::io::BufWriter::new(tmp.as_file_mut());
-        let s = export(audit, filter, format, &mut w)?;
+        let mut progress = super::output::Progress::new("audit export");
+        let s = export_with(audit, filter, format, &mut w, &mut |n| progress.tick(n));
+        progress.finish();
+        let s = s?;
         w.flush().map_err(|e| fail("write", &e))?;
         s
     };

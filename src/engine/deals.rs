@@ -572,7 +572,10 @@ impl Engine {
         let book = match self.deals.book() {
             Ok(b) => b,
             Err(e) => {
-                tracing::warn!("deals cannot be read to link {} new item(s): {e}", recs.len());
+                tracing::warn!(
+                    "deals cannot be read to link {} new item(s): {e}",
+                    recs.len()
+                );
                 return;
             }
         };

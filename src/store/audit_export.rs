@@ -221,6 +221,19 @@ pub fn export(
     format: ExportFormat,
     out: &mut dyn Write,
 ) -> Result<ExportSummary, StoreError> {
+    export_with(audit, filter, format, out, &mut |_| {})
+}
+
+/// [`export`], telling `progress` how many records of the trail it has read so far (every
+/// [`super::audit::PROGRESS_EVERY`]), so a long export can say it is alive.
+pub fn export_with(
+    audit: &Audit,
+    filter: &ExportFilter,
+    format: ExportFormat,
+    out: &mut dyn Write,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ExportSummary, StoreError> {
+    let mut read = 0u64;
     let mut sink = match format {
         ExportFormat::Jsonl => Sink::Jsonl(out),
         ExportFormat::Csv => {
@@ -285,6 +298,10 @@ pub fn export(
         };
         for line in lines {
             let (number, bytes) = line?;
+            read += 1;
+            if read.is_multiple_of(super::audit::PROGRESS_EVERY) {
+                progress(read);
+            }
             let line = LineOf { number, bytes };
             let at = format!("{} line {}", path.display(), line.number);
             let parsed = serde_json::from_slice::<serde_json::Value>(&line.bytes)
