@@ -263,7 +263,7 @@ fn main() {
             None,
             SearchOrder::Newest,
         ),
-        ("search: a prefix", "wb*".into(), None, SearchOrder::Newest),
+        ("search: a prefix", "wba*".into(), None, SearchOrder::Newest),
         (
             "search: a common word in one profile",
             second.clone(),

@@ -117,9 +117,9 @@ const QUERIES: &[&str] = &[
     "zork quib",
     "\"zork quib\"",
     "blat -vrom",
-    "fn*",
+    "fno*",
     "subject:mub",
-    "\"twib yo\"*",
+    "\"twib yom\"*",
     "ada@example.com hask",
     "nosuchword",
 ];
@@ -271,7 +271,7 @@ fn reindex_builds_the_same_index_and_reports_progress() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = Inbox::open(dir.path()).unwrap();
     inbox.append_batch(generated(2500, 5)).unwrap();
-    let before = found(&inbox, "fn*", &Filter::default());
+    let before = found(&inbox, "fno*", &Filter::default());
     let mut ticks = Vec::new();
     let n = inbox
         .reindex(&mut |done, of| ticks.push((done, of)))
@@ -279,7 +279,7 @@ fn reindex_builds_the_same_index_and_reports_progress() {
     assert_eq!(n, 2500);
     assert_eq!(ticks.last(), Some(&(2500, 2500)));
     assert!(ticks.len() >= 3, "one tick per batch: {ticks:?}");
-    assert_eq!(found(&inbox, "fn*", &Filter::default()), before);
+    assert_eq!(found(&inbox, "fno*", &Filter::default()), before);
     let (covered, bytes) = inbox.index_stats().unwrap();
     assert_eq!(covered, 2500);
     assert!(bytes > 0);

@@ -4,7 +4,7 @@
 //! - `budget review`: records with both words (in any form the stemmer folds together:
 //!   "reviews", "reviewed"), in the sender, subject, body or attachments;
 //! - `"budget review"`: the phrase;
-//! - `budg*`: any word starting so (at least two characters before the `*`);
+//! - `budg*`: any word starting so (at least three letters before the `*`);
 //! - `-draft`, `-"out of office"`: without the word or phrase (with at least one word to find);
 //! - `from:contoso`, `subject:"q3 plan"`: in the sender (name and address) or the subject only.
 //!
@@ -81,7 +81,7 @@ const MAX_WORD_CHARS: usize = 64;
 /// How many terms one search may have.
 const MAX_TERMS: usize = 32;
 /// Letters a prefix needs before its `*`: `a*` would match half the inbox.
-pub const MIN_PREFIX_CHARS: usize = 2;
+pub const MIN_PREFIX_CHARS: usize = 3;
 
 impl SearchQuery {
     pub fn parse(text: &str) -> Result<SearchQuery, SearchError> {
@@ -221,10 +221,10 @@ mod tests {
             vec![term(&["inc", "1234"])]
         );
         assert_eq!(
-            SearchQuery::parse("\"q3 pl\"*").unwrap().terms,
+            SearchQuery::parse("\"q3 pla\"*").unwrap().terms,
             vec![SearchTerm {
                 prefix: true,
-                ..term(&["q3", "pl"])
+                ..term(&["q3", "pla"])
             }]
         );
         assert_eq!(
@@ -235,7 +235,7 @@ mod tests {
 
     #[test]
     fn a_search_needs_something_to_find() {
-        for bad in ["", "   ", "@@@", "-draft", "-\"a b\"", "a*"] {
+        for bad in ["", "   ", "@@@", "-draft", "-\"a b\"", "a*", "ab*"] {
             let e = SearchQuery::parse(bad).unwrap_err();
             assert!(!e.0.is_empty(), "{bad}");
         }

@@ -3,6 +3,8 @@
 //! The JSONL files stay the truth; this is a derived, disposable index of them:
 //! - **contentless** (`content=''`): it holds the words' postings, not the text (a record's text
 //!   is read back from its line), so it costs a fraction of the data;
+//! - three-letter prefixes are indexed too: `inv*` is one posting list, not the merge of every
+//!   word starting so (hundreds of lists for a short prefix); a prefix needs three letters;
 //! - rowid = the record's seq; one more column of tags (the channel and the stored profile, as
 //!   digit tokens) lets a filter narrow the postings instead of reading records;
 //! - `covered` (the last seq indexed) and that record's id hash are written in the same
@@ -27,7 +29,7 @@ use crate::domain::{Channel, InboxRecord, SearchField, SearchQuery};
 pub(crate) const DB: &str = "search.db";
 
 /// Bumped when the table's shape or tokenizer changes: an index of another version is rebuilt.
-const SCHEMA: i64 = 1;
+const SCHEMA: i64 = 3;
 
 /// Columns in table order; `tags` is never searched by words.
 const TEXT_COLUMNS: &str = "{sender subject body attachments}";
@@ -195,7 +197,8 @@ impl FullText {
                  CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(
                      sender, subject, body, attachments, tags,
                      content = '', contentless_delete = 1,
-                     tokenize = 'porter unicode61 remove_diacritics 2');
+                     tokenize = 'porter unicode61 remove_diacritics 2',
+                     prefix = '3');
                  CREATE TABLE IF NOT EXISTS state (
                      id INTEGER PRIMARY KEY CHECK (id = 1),
                      covered INTEGER NOT NULL,
