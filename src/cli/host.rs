@@ -206,7 +206,16 @@ fn spawn_indexer(engine: Arc<Engine>, shutdown: CancellationToken) {
     tokio::spawn(async move {
         loop {
             let e = engine.clone();
-            match tokio::task::spawn_blocking(move || e.index_pending()).await {
+            let indexed = tokio::task::spawn_blocking(move || {
+                let r = e.index_pending();
+                if r.as_ref().is_ok_and(|&n| n > 0) {
+                    // A catch-up frees its batches' text at once: give it back now, on the
+                    // thread that held it (an idle host has no later allocations to do it).
+                    crate::release_memory();
+                }
+                r
+            });
+            match indexed.await {
                 Ok(Ok(_)) => {}
                 Ok(Err(err)) => {
                     tracing::warn!("the search index is behind (the next search catches up): {err}")
