@@ -1,9 +1,10 @@
 //! What a search for inbox text means, on every surface (`inbox_search`, `opsdesk inbox list
 //! --grep`, the console's filter): words, not substrings.
 //!
-//! - `budget review`: records with both words (in any form the stemmer folds together:
-//!   "reviews", "reviewed"), in the sender, subject, body or attachments;
-//! - `"budget review"`: the phrase;
+//! - `budget review`: records with both words, or words they begin (`quar` finds "quarterly";
+//!   words of one or two letters only themselves), in any form the stemmer folds together
+//!   ("reviews", "reviewed"), in the sender, subject, body or attachments;
+//! - `"budget review"`: the phrase, its words exact; `"budget rev"*` ends with a prefix;
 //! - `budg*`: any word starting so (at least three letters before the `*`);
 //! - `-draft`, `-"out of office"`: without the word or phrase (with at least one word to find);
 //! - `from:contoso`, `subject:"q3 plan"`: in the sender (name and address) or the subject only.
@@ -93,7 +94,8 @@ impl SearchQuery {
                 _ => (false, rest),
             };
             let (field, r) = field_prefix(r);
-            let (raw, prefix, r) = if let Some(q) = r.strip_prefix('"') {
+            let quoted = r.starts_with('"');
+            let (raw, star, r) = if let Some(q) = r.strip_prefix('"') {
                 // An unclosed quote runs to the end: what the user typed so far, as a phrase.
                 let end = q.find('"').unwrap_or(q.len());
                 let after = q.get(end + 1..).unwrap_or("");
@@ -113,11 +115,13 @@ impl SearchQuery {
             if words.is_empty() {
                 continue;
             }
-            if prefix
-                && words
-                    .last()
-                    .is_some_and(|w| w.chars().count() < MIN_PREFIX_CHARS)
-            {
+            let short = words
+                .last()
+                .is_some_and(|w| w.chars().count() < MIN_PREFIX_CHARS);
+            // A word typed bare finds the words it begins (`quar` finds "quarterly", as a filter
+            // typed key by key must); in quotes it is exact.
+            let prefix = star || (!quoted && !short);
+            if star && short {
                 return Err(SearchError(format!(
                     "`{}*` is too short a prefix: give at least {MIN_PREFIX_CHARS} letters before the `*`",
                     words.last().map(String::as_str).unwrap_or("")
@@ -183,33 +187,39 @@ mod tests {
         }
     }
 
+    fn bare(words: &[&str]) -> SearchTerm {
+        SearchTerm {
+            prefix: true,
+            ..term(words)
+        }
+    }
+
     #[test]
     fn words_phrases_prefixes_exclusions_and_fields() {
         let q = SearchQuery::parse(
-            r#"Budget "Q3 plan" revi* -draft from:alice@contoso.com subject:"go live""#,
+            r#"Budget "Q3 plan" revi* -draft from:alice@contoso.com subject:"go live" q3"#,
         )
         .unwrap();
         assert_eq!(
             q.terms,
             vec![
-                term(&["budget"]),
+                bare(&["budget"]),
                 term(&["q3", "plan"]),
-                SearchTerm {
-                    prefix: true,
-                    ..term(&["revi"])
-                },
+                bare(&["revi"]),
                 SearchTerm {
                     negated: true,
-                    ..term(&["draft"])
+                    ..bare(&["draft"])
                 },
                 SearchTerm {
                     field: SearchField::From,
-                    ..term(&["alice", "contoso", "com"])
+                    ..bare(&["alice", "contoso", "com"])
                 },
                 SearchTerm {
                     field: SearchField::Subject,
                     ..term(&["go", "live"])
                 },
+                // Too short to begin words: only itself.
+                term(&["q3"]),
             ]
         );
     }
@@ -218,7 +228,7 @@ mod tests {
     fn punctuation_separates_words_and_an_open_quote_runs_to_the_end() {
         assert_eq!(
             SearchQuery::parse("INC-1234").unwrap().terms,
-            vec![term(&["inc", "1234"])]
+            vec![bare(&["inc", "1234"])]
         );
         assert_eq!(
             SearchQuery::parse("\"q3 pla\"*").unwrap().terms,
@@ -242,7 +252,7 @@ mod tests {
         // A lone dash is no exclusion; a word after it is found.
         assert_eq!(
             SearchQuery::parse("- budget").unwrap().terms,
-            vec![term(&["budget"])]
+            vec![bare(&["budget"])]
         );
     }
 

@@ -107,9 +107,10 @@ pub(crate) struct InboxPullArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct InboxSearchArgs {
-    /// Words to find in sender, subject, body and attachments: every word must be there (in
-    /// any case and word form: "invoice" finds "invoices"). `"exact phrase"`, `pref*` for a
-    /// prefix, `-word` to exclude, `from:` and `subject:` to look in one field only.
+    /// Words to find in sender, subject, body and attachments: every word must be there, or a
+    /// word it begins (any case and word form: "invoice" finds "invoices", "quar" finds
+    /// "quarterly"). `"exact phrase"`, `-word` to exclude, `from:` and `subject:` to look in
+    /// one field only.
     pub text: String,
     #[serde(default = "default_limit")]
     pub limit: u32,

@@ -433,6 +433,12 @@ mod tests {
         assert_eq!(find(&ft, "review", &[]), vec![1], "stems: reviews");
         assert_eq!(find(&ft, "invoice", &[]), vec![3], "stems: invoices");
         assert_eq!(find(&ft, "inv*", &[]), vec![3]);
+        assert_eq!(find(&ft, "quar", &[]), vec![1], "a bare word begins words");
+        assert_eq!(
+            find(&ft, "\"quar\"", &[]),
+            Vec::<u64>::new(),
+            "quoted: exact"
+        );
         assert_eq!(find(&ft, "budget -tacos", &[]), vec![1]);
         assert_eq!(find(&ft, "subject:budget", &[]), vec![1]);
         assert_eq!(find(&ft, "from:alice@contoso.com lunch", &[]), vec![2]);
