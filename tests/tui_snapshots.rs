@@ -744,6 +744,39 @@ fn inbox_filter_applies_while_typing_and_esc_clears_it() {
     }
     assert!(a.inbox.filter_error.is_some());
     assert_eq!(a.inbox.filter.text.as_deref(), Some("Q3 channel"));
+    // So does a search that has nothing to find yet (only an exclusion), said while typing.
+    for _ in 0.."3 channel:em".len() {
+        key(&mut a, KeyCode::Backspace);
+    }
+    for c in " -dra".chars() {
+        key(&mut a, KeyCode::Char(c));
+    }
+    assert_eq!(
+        a.inbox.filter.text.as_deref(),
+        Some("Q -dra"),
+        "a valid one"
+    );
+    a.inbox.filter_error = None;
+    for _ in 0.." -dra".len() + 1 {
+        key(&mut a, KeyCode::Backspace);
+    }
+    for c in "-dra".chars() {
+        key(&mut a, KeyCode::Char(c));
+    }
+    assert!(
+        a.inbox
+            .filter_error
+            .as_deref()
+            .is_some_and(|e| e.contains("nothing to search for")),
+        "{:?}",
+        a.inbox.filter_error
+    );
+    for _ in 0.."-dra".len() {
+        key(&mut a, KeyCode::Backspace);
+    }
+    for c in "Q3 channel".chars() {
+        key(&mut a, KeyCode::Char(c));
+    }
     // The page that matches arrives: "1 of 5".
     let generation = a.inbox.generation;
     a.update(Msg::InboxPage {

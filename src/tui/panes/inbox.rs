@@ -475,7 +475,10 @@ pub fn parse_inbox_filter(s: &str, profiles: &[String]) -> Result<Filter, String
         }
     }
     if !text.is_empty() {
-        f.text = Some(text.join(" "));
+        let text = text.join(" ");
+        // Said while typing (`-dra`, `ab*`), not sent to be refused.
+        crate::domain::SearchQuery::parse(&text).map_err(|e| e.0)?;
+        f.text = Some(text);
     }
     Ok(f)
 }
