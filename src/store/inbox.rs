@@ -29,9 +29,8 @@
 //! atomically when a cursor moves; its `last_seq`/`unread` are a snapshot from that moment
 //! (`Inbox::state` computes them live from the index, which is the truth).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::io::ErrorKind;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -120,24 +119,6 @@ impl IndexEntry {
         }
     }
 }
-
-/// The id hashes are already uniformly distributed: no need to hash them again.
-#[derive(Default)]
-struct PassThrough(u64);
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-type IdMap = HashMap<u64, u64, BuildHasherDefault<PassThrough>>;
 
 fn id_hash(id: &str) -> u64 {
     let d = Sha256::digest(id.as_bytes());
@@ -268,7 +249,7 @@ pub struct InboxState {
 struct WriterCache {
     /// How many index entries `ids` covers.
     covered: u64,
-    ids: IdMap,
+    ids: super::id_index::IdIndex,
 }
 
 pub struct Inbox {
@@ -391,11 +372,11 @@ impl Inbox {
         let mut seq = committed;
         let mut bytes = Vec::new();
         let mut entries = Vec::new();
-        let mut fresh: IdMap = IdMap::default();
+        let mut fresh = super::id_index::IdMap::default();
         let mut out = Vec::with_capacity(records.len());
         for mut rec in records {
             let h = id_hash(&rec.id);
-            let existing = fresh.get(&h).copied().or(cache.ids.get(&h).copied());
+            let existing = fresh.get(&h).copied().or(cache.ids.get(h));
             if let Some(s) = existing {
                 // Guard against a 64-bit hash collision: compare the real id when we can.
                 let same = fresh.contains_key(&h)
@@ -462,7 +443,9 @@ impl Inbox {
             let _ = data.sync_data();
             return Err(e);
         }
-        cache.ids.extend(fresh);
+        for (h, s) in fresh {
+            cache.ids.insert(h, s);
+        }
         cache.covered = seq;
         // state.json is not rewritten here: its last_seq/unread are derived from the index
         // whenever it is read, and rewriting it would double the fsyncs of every append.
@@ -793,7 +776,7 @@ impl Inbox {
             for (i, chunk) in bytes.chunks_exact(ENTRY_LEN as usize).enumerate() {
                 let e = IndexEntry::decode(chunk);
                 if !e.is_hole() {
-                    cache.ids.entry(e.id_hash).or_insert(seq + i as u64 + 1);
+                    cache.ids.insert(e.id_hash, seq + i as u64 + 1);
                 }
             }
             seq += n;

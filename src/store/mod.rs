@@ -12,6 +12,7 @@ pub mod deals;
 pub mod drafts;
 pub(crate) mod drafts_binding;
 pub(crate) mod fulltext;
+pub(crate) mod id_index;
 pub mod inbox;
 pub(crate) mod integrity;
 pub mod jsonl;
