@@ -208,7 +208,7 @@ impl Engine {
                 channel,
                 profile,
                 before,
-            } => self.messages_answer(limit, channel, profile, None, before),
+            } => self.messages_answer(limit, channel, profile, before),
             Query::InboxGet { key } => self.record_answer(&key),
             Query::AttachmentRead { sha256, max_bytes } => {
                 self.attachment_answer(&sha256, max_bytes)
@@ -466,42 +466,27 @@ impl Engine {
         let batch = self
             .inbox
             .search(&query, &filter, before, limit.clamp(1, MAX_READ), order)?;
-        let target = format!("returned={}", batch.records.len());
-        Ok((
-            Answer::Messages(MessagesAnswer {
-                messages: batch.records,
-                skipped_corrupt: batch.skipped_corrupt,
-            }),
-            target,
-        ))
+        Ok(messages_of(batch))
     }
 
-    /// List, newest first, below `before` (with `text`: its words).
+    /// List, newest first, below `before`.
     fn messages_answer(
         &self,
         limit: usize,
         channel: Option<Channel>,
         profile: Option<String>,
-        text: Option<String>,
         before: Option<u64>,
     ) -> Result<(Answer, String), EngineError> {
         self.check_profile(profile.as_deref())?;
         let filter = Filter {
             channel,
             profile,
-            text,
+            text: None,
         };
         let batch = self
             .inbox
             .read_before(before, limit.clamp(1, MAX_READ), &filter)?;
-        let target = format!("returned={}", batch.records.len());
-        Ok((
-            Answer::Messages(MessagesAnswer {
-                messages: batch.records,
-                skipped_corrupt: batch.skipped_corrupt,
-            }),
-            target,
-        ))
+        Ok(messages_of(batch))
     }
 
     fn record_answer(&self, key: &str) -> Result<(Answer, String), EngineError> {
@@ -741,4 +726,16 @@ impl Engine {
             _ => Ok(()),
         }
     }
+}
+
+/// A batch of records as a messages answer, with its audit target.
+fn messages_of(batch: crate::store::inbox::Batch) -> (Answer, String) {
+    let target = format!("returned={}", batch.records.len());
+    (
+        Answer::Messages(MessagesAnswer {
+            messages: batch.records,
+            skipped_corrupt: batch.skipped_corrupt,
+        }),
+        target,
+    )
 }

@@ -46,6 +46,23 @@ pub(crate) struct FullText {
     path: PathBuf,
 }
 
+/// Where a page of candidates starts: newest first below a seq, or oldest first above one.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Page {
+    Below(u64),
+    Above(u64),
+}
+
+impl Page {
+    /// The next page after one that ended at `last`.
+    pub(crate) fn past(self, last: u64) -> Page {
+        match self {
+            Page::Below(_) => Page::Below(last),
+            Page::Above(_) => Page::Above(last),
+        }
+    }
+}
+
 /// One record as the index sees it.
 pub(crate) struct Doc {
     pub seq: u64,
@@ -297,45 +314,31 @@ impl FullText {
         Ok(true)
     }
 
-    /// Up to `limit` seqs below `before` matching `expr`, newest first.
-    pub(crate) fn newest(
+    /// Up to `limit` seqs matching `expr` from `from` on, in its direction.
+    pub(crate) fn page(
         &self,
         expr: &str,
-        before: u64,
+        from: Page,
         limit: usize,
     ) -> Result<Vec<u64>, StoreError> {
-        let mut st = self
-            .conn
-            .prepare_cached(
+        let (sql, at) = match from {
+            Page::Below(s) => (
                 "SELECT rowid FROM docs WHERE docs MATCH ?1 AND rowid < ?2
                  ORDER BY rowid DESC LIMIT ?3",
-            )
-            .map_err(|e| self.err("prepare", e))?;
-        let rows = st
-            .query_map(params![expr, before as i64, limit as i64], |r| {
-                r.get::<_, i64>(0)
-            })
-            .map_err(|e| self.err("search", e))?;
-        rows.map(|r| r.map(|s| s as u64).map_err(|e| self.err("search", e)))
-            .collect()
-    }
-
-    /// Up to `limit` seqs above `after` matching `expr`, oldest first.
-    pub(crate) fn oldest(
-        &self,
-        expr: &str,
-        after: u64,
-        limit: usize,
-    ) -> Result<Vec<u64>, StoreError> {
-        let mut st = self
-            .conn
-            .prepare_cached(
+                s,
+            ),
+            Page::Above(s) => (
                 "SELECT rowid FROM docs WHERE docs MATCH ?1 AND rowid > ?2
                  ORDER BY rowid ASC LIMIT ?3",
-            )
+                s,
+            ),
+        };
+        let mut st = self
+            .conn
+            .prepare_cached(sql)
             .map_err(|e| self.err("prepare", e))?;
         let rows = st
-            .query_map(params![expr, after as i64, limit as i64], |r| {
+            .query_map(params![expr, at as i64, limit as i64], |r| {
                 r.get::<_, i64>(0)
             })
             .map_err(|e| self.err("search", e))?;
@@ -409,8 +412,12 @@ mod tests {
     }
 
     fn find(ft: &FullText, s: &str, tags: &[String]) -> Vec<u64> {
-        ft.newest(&compile(&q(s), &[tags.to_vec()]), u64::MAX >> 1, 50)
-            .unwrap()
+        ft.page(
+            &compile(&q(s), &[tags.to_vec()]),
+            Page::Below(u64::MAX >> 1),
+            50,
+        )
+        .unwrap()
     }
 
     #[test]
@@ -457,9 +464,9 @@ mod tests {
         assert_eq!(find(&ft, &profile_tag("work"), &[]), Vec::<u64>::new());
         // Groups: a channel and a profile, both needed.
         let both = |c, p: &str| {
-            ft.newest(
+            ft.page(
                 &compile(&q("budget"), &[vec![channel_tag(c)], vec![profile_tag(p)]]),
-                100,
+                Page::Below(100),
                 10,
             )
             .unwrap()

@@ -1147,72 +1147,11 @@ impl Inbox {
         limit: usize,
         order: SearchOrder,
     ) -> Result<Batch, StoreError> {
-        let Some((index, n)) = self.open_index_checked()? else {
-            return Ok(Batch::default());
+        let how = match order {
+            SearchOrder::Newest => How::Page(Toward::Older(before)),
+            SearchOrder::Relevance => How::Ranked(before),
         };
-        let map = self.assignments.current()?;
-        let expr = fulltext::compile(query, &candidate_tags(filter, &map));
-        let mut slot = self.fulltext()?;
-        let Some(ft) = slot.as_mut() else {
-            unreachable!("opened by fulltext()")
-        };
-        self.catch_up(ft, &index, n, &mut |_, _| {})?;
-        let mut batch = Batch {
-            last_seq: n,
-            ..Batch::default()
-        };
-        let limit = limit.max(1);
-        let top = before.map_or(n + 1, |b| b.min(n + 1));
-        let mut reader = RecordReader::caching(self, n).assigned(map);
-        let mut take =
-            |seq: u64, batch: &mut Batch| self.take_match(&index, &mut reader, filter, seq, batch);
-        match order {
-            SearchOrder::Newest => {
-                // Candidates come in windows: a filter the tags cannot express exactly (an
-                // assigned profile) may drop some.
-                let window = limit.saturating_mul(2).clamp(64, 1024);
-                let mut below = top;
-                loop {
-                    let seqs = ft.newest(&expr, below, window)?;
-                    for &seq in seqs.iter().filter(|&&s| s >= 1 && s <= n) {
-                        take(seq, &mut batch)?;
-                        if batch.records.len() >= limit {
-                            return Ok(batch);
-                        }
-                    }
-                    match seqs.last() {
-                        Some(&last) if seqs.len() == window => below = last,
-                        _ => return Ok(batch),
-                    }
-                }
-            }
-            SearchOrder::Relevance => {
-                let mut scored = ft.scored(&expr, top, RELEVANCE_WINDOW)?;
-                scored.retain(|&(s, _)| s >= 1 && s <= n);
-                let mut days = Vec::with_capacity(scored.len());
-                for &(seq, _) in &scored {
-                    days.push(read_entry(&index, &self.path(INDEX), seq - 1)?.day);
-                }
-                let newest = days.iter().copied().max().unwrap_or(0);
-                let mut ranked: Vec<(f64, u64)> = scored
-                    .iter()
-                    .zip(&days)
-                    .map(|(&(seq, relevance), &day)| {
-                        let age = f64::from(newest.saturating_sub(day));
-                        (relevance / (1.0 + age / RECENCY_DAYS), seq)
-                    })
-                    .collect();
-                // Best first; equal scores newest first.
-                ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
-                for (_, seq) in ranked {
-                    take(seq, &mut batch)?;
-                    if batch.records.len() >= limit {
-                        break;
-                    }
-                }
-                Ok(batch)
-            }
-        }
+        self.run_search(query, filter, limit, how)
     }
 
     /// Like [`Inbox::search`], oldest first above `after` (the console paging down a filter).
@@ -1223,37 +1162,84 @@ impl Inbox {
         after: u64,
         limit: usize,
     ) -> Result<Batch, StoreError> {
+        self.run_search(query, filter, limit, How::Page(Toward::Newer(after)))
+    }
+
+    fn run_search(
+        &self,
+        query: &SearchQuery,
+        filter: &Filter,
+        limit: usize,
+        how: How,
+    ) -> Result<Batch, StoreError> {
         let Some((index, n)) = self.open_index_checked()? else {
             return Ok(Batch::default());
         };
         let map = self.assignments.current()?;
         let expr = fulltext::compile(query, &candidate_tags(filter, &map));
-        let mut slot = self.fulltext()?;
-        let Some(ft) = slot.as_mut() else {
-            unreachable!("opened by fulltext()")
-        };
-        self.catch_up(ft, &index, n, &mut |_, _| {})?;
-        let mut batch = Batch {
-            last_seq: n,
-            ..Batch::default()
-        };
-        let limit = limit.max(1);
-        let mut reader = RecordReader::caching(self, n).assigned(map);
-        let window = limit.saturating_mul(2).clamp(64, 1024);
-        let mut above = after;
-        loop {
-            let seqs = ft.oldest(&expr, above, window)?;
-            for &seq in seqs.iter().filter(|&&s| s >= 1 && s <= n) {
-                self.take_match(&index, &mut reader, filter, seq, &mut batch)?;
-                if batch.records.len() >= limit {
-                    return Ok(batch);
+        self.with_fulltext(|ft| {
+            self.catch_up(ft, &index, n, &mut |_, _| {})?;
+            let mut batch = Batch {
+                last_seq: n,
+                ..Batch::default()
+            };
+            let limit = limit.max(1);
+            let mut reader = RecordReader::caching(self, n).assigned(map);
+            let mut take = |seq: u64, batch: &mut Batch| {
+                self.take_match(&index, &mut reader, filter, seq, batch)
+            };
+            let below = |before: Option<u64>| before.map_or(n + 1, |b| b.min(n + 1));
+            match how {
+                How::Page(toward) => {
+                    // Candidates come in windows: a filter the tags cannot express exactly (an
+                    // assigned profile) may drop some.
+                    let window = limit.saturating_mul(2).clamp(64, 1024);
+                    let mut from = match toward {
+                        Toward::Older(before) => fulltext::Page::Below(below(before)),
+                        Toward::Newer(after) => fulltext::Page::Above(after),
+                    };
+                    loop {
+                        let seqs = ft.page(&expr, from, window)?;
+                        for &seq in seqs.iter().filter(|&&s| s >= 1 && s <= n) {
+                            take(seq, &mut batch)?;
+                            if batch.records.len() >= limit {
+                                return Ok(batch);
+                            }
+                        }
+                        match seqs.last() {
+                            Some(&last) if seqs.len() == window => from = from.past(last),
+                            _ => return Ok(batch),
+                        }
+                    }
+                }
+                How::Ranked(before) => {
+                    let mut scored = ft.scored(&expr, below(before), RELEVANCE_WINDOW)?;
+                    scored.retain(|&(s, _)| s >= 1 && s <= n);
+                    let mut days = Vec::with_capacity(scored.len());
+                    for &(seq, _) in &scored {
+                        days.push(read_entry(&index, &self.path(INDEX), seq - 1)?.day);
+                    }
+                    let newest = days.iter().copied().max().unwrap_or(0);
+                    let mut ranked: Vec<(f64, u64)> = scored
+                        .iter()
+                        .zip(&days)
+                        .map(|(&(seq, relevance), &day)| {
+                            let age = f64::from(newest.saturating_sub(day));
+                            (relevance / (1.0 + age / RECENCY_DAYS), seq)
+                        })
+                        .collect();
+                    // Best first; equal scores newest first.
+                    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
+                    for (_, seq) in ranked {
+                        take(seq, &mut batch)?;
+                        if batch.records.len() >= limit {
+                            break;
+                        }
+                    }
+                    Ok(batch)
                 }
             }
-            match seqs.last() {
-                Some(&last) if seqs.len() == window => above = last,
-                _ => return Ok(batch),
-            }
-        }
+        })
     }
 
     /// Add record `seq` to `batch` if it reads back and has `filter`'s channel and profile.
@@ -1284,11 +1270,7 @@ impl Inbox {
         let Some((index, n)) = self.open_index_checked()? else {
             return Ok(0);
         };
-        let mut slot = self.fulltext()?;
-        let Some(ft) = slot.as_mut() else {
-            unreachable!("opened by fulltext()")
-        };
-        self.catch_up(ft, &index, n, progress)
+        self.with_fulltext(|ft| self.catch_up(ft, &index, n, progress))
     }
 
     /// Drop the full-text index and build it again from the records.
@@ -1296,30 +1278,29 @@ impl Inbox {
         let Some((index, n)) = self.open_index_checked()? else {
             return Ok(0);
         };
-        let mut slot = self.fulltext()?;
-        let Some(ft) = slot.as_mut() else {
-            unreachable!("opened by fulltext()")
-        };
-        ft.reset()?;
-        ft.vacuum()?;
-        self.catch_up(ft, &index, n, progress)
+        self.with_fulltext(|ft| {
+            ft.reset()?;
+            ft.vacuum()?;
+            self.catch_up(ft, &index, n, progress)
+        })
     }
 
     /// Records in the full-text index and its bytes on disk.
     pub fn index_stats(&self) -> Result<(u64, u64), StoreError> {
-        let slot = self.fulltext()?;
-        let Some(ft) = slot.as_ref() else {
-            unreachable!("opened by fulltext()")
-        };
-        Ok((ft.covered()?.0, ft.disk_bytes()))
+        self.with_fulltext(|ft| Ok((ft.covered()?.0, ft.disk_bytes())))
     }
 
-    fn fulltext(&self) -> Result<std::sync::MutexGuard<'_, Option<FullText>>, StoreError> {
+    /// `f` on the full-text index, opened on first use; one user at a time.
+    fn with_fulltext<T>(
+        &self,
+        f: impl FnOnce(&mut FullText) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         let mut slot = self.fulltext.lock().unwrap_or_else(|p| p.into_inner());
-        if slot.is_none() {
-            *slot = Some(FullText::open(&self.dir)?);
-        }
-        Ok(slot)
+        let ft = match slot.as_mut() {
+            Some(ft) => ft,
+            None => slot.insert(FullText::open(&self.dir)?),
+        };
+        f(ft)
     }
 
     /// Index records `covered+1..=n`, in transactions of [`INDEX_BATCH`]; start over when the
@@ -1545,6 +1526,21 @@ fn read_entry(index: &File, path: &Path, i: u64) -> Result<IndexEntry, StoreErro
         .read_exact_at(&mut b, i * ENTRY_LEN)
         .map_err(|e| StoreError::io(path, "read", e))?;
     Ok(IndexEntry::decode(&b))
+}
+
+/// How a search walks its candidates.
+enum How {
+    /// In seq order from a point, in windows.
+    Page(Toward),
+    /// The newest matches below `before`, best first (see [`RELEVANCE_WINDOW`]).
+    Ranked(Option<u64>),
+}
+
+enum Toward {
+    /// Newest first below `before` (all, for `None`).
+    Older(Option<u64>),
+    /// Oldest first above `after`.
+    Newer(u64),
 }
 
 /// Records indexed per transaction by a catch-up: bounds its memory (the records' text) and
