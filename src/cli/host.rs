@@ -90,6 +90,11 @@ impl Host {
                 tracing::warn!("PHI priming is off (each answer scans new records itself): {e}")
             }
         }
+        if let Err(e) = engine.watch_unassigned() {
+            tracing::debug!(
+                "cannot watch the inbox for its unassigned marker ({e}); looking for it per answer"
+            );
+        }
         let shutdown = CancellationToken::new();
         spawn_indexer(engine.clone(), shutdown.clone());
         let hub = Hub::new(

@@ -140,8 +140,8 @@ pub struct Engine {
     /// Records already handed to a consumer by a push that the client turns into a turn
     /// (Claude Code's channel): consumer → seqs after its cursor that its pulls skip.
     delivered: std::sync::Mutex<std::collections::HashMap<String, std::collections::BTreeSet<u64>>>,
-    /// The watch on the inbox's unassigned marker (`Inbox::watch_unassigned`).
-    _unassigned_watch: Option<notify::RecommendedWatcher>,
+    /// The watch on the inbox's unassigned marker, for a host (`Engine::watch_unassigned`).
+    unassigned_watch: std::sync::Mutex<Option<notify::RecommendedWatcher>>,
     _lock: Option<EngineLock>,
 }
 
@@ -182,18 +182,10 @@ impl Engine {
         {
             tracing::warn!("cannot write the inbox's unassigned marker: {e}");
         }
-        // Whether records of `unassigned` may exist is watched, not looked up per answer.
+        // Whether records of `unassigned` may exist is the inbox's to say (a host also watches
+        // the marker: `Engine::watch_unassigned`).
         let phi = crate::governance::phi_view::PhiPolicy::from_config(&config)
-            .watching(inbox.unassigned_seen().clone());
-        let (phi, unassigned_watch) = match inbox.watch_unassigned() {
-            Ok(w) => (phi, w),
-            Err(e) => {
-                tracing::debug!(
-                    "cannot watch the inbox for its unassigned marker ({e}); looking for it per check"
-                );
-                (phi.polling(inbox.unassigned_marker()), None)
-            }
-        };
+            .watching(inbox.unassigned_probe());
         let engine = Engine {
             attachments: crate::store::attachments::AttachmentStore::new(
                 &paths.data_dir,
@@ -215,7 +207,7 @@ impl Engine {
             health: Default::default(),
             llm: Default::default(),
             delivered: Default::default(),
-            _unassigned_watch: unassigned_watch,
+            unassigned_watch: Default::default(),
             _lock: lock,
         };
         // A crash between an ingest's two appends is audited now, not reported for ever. A
@@ -249,6 +241,18 @@ impl Engine {
         for rec in batch.records.iter().rev() {
             self.phi.prime(rec);
         }
+        Ok(())
+    }
+
+    /// Watch for the inbox's unassigned marker instead of looking for it per answer: for a
+    /// host, which answers for hours (a one-shot command keeps looking; it ends first). Until
+    /// it is set up, and if it cannot be, the marker is looked for as before.
+    pub fn watch_unassigned(&self) -> notify::Result<()> {
+        let w = self.inbox.watch_unassigned()?;
+        *self
+            .unassigned_watch
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = w;
         Ok(())
     }
 

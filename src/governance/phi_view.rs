@@ -15,7 +15,6 @@
 //! leaves the process and is never logged.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -46,6 +45,9 @@ pub(crate) const NOTICE_KEY: &str = "phi_redaction";
 
 /// How clearance is configured, for the notice.
 pub(crate) const HOW_TO_CLEAR: &str = "PHI of a requires_hipaa profile goes in clear only to a cleared client: give the client its own token (`opsdesk mcp-config <client> --new-client <name>`) and set `hipaa_cleared = true` in [server.clients.<name>] only if its model runs under a HIPAA BAA";
+
+/// Whether records of `unassigned` may exist (asked by the view; see [`PhiPolicy::watching`]).
+pub type UnassignedProbe = Arc<dyn Fn() -> bool + Send + Sync>;
 
 /// Why a view could not be produced; the answer must then not go out at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -116,12 +118,11 @@ pub struct PhiPolicy {
     hipaa: BTreeMap<String, HipaaProfile>,
     known: BTreeSet<String>,
     unassigned: HipaaProfile,
-    /// Set once unassigned records may exist; never cleared (fail closed). Shared with the
-    /// inbox, which sets it when it stores or reads such a record or sees its marker appear.
-    unassigned_live: Arc<AtomicBool>,
-    /// The inbox's marker of stored unassigned records, looked for on every check: only when
-    /// nothing watches it (see [`PhiPolicy::watching`]).
-    marker: Option<PathBuf>,
+    /// Set once unassigned records may exist; never cleared (fail closed).
+    unassigned_live: AtomicBool,
+    /// Asked until it says yes: whether records of `unassigned` may exist now (the inbox's
+    /// answer: a flag it raises on storing, reading or seeing the marker of one).
+    probe: Option<UnassignedProbe>,
     /// Where stored records go to be scanned ahead of their first view (see
     /// [`PhiPolicy::prime`]); `None` until a host that answers uncleared readers starts it.
     primer: OnceLock<SyncSender<Priming>>,
@@ -190,32 +191,18 @@ impl PhiPolicy {
                 profile: unassigned,
                 redactor: OnceLock::new(),
             },
-            unassigned_live: Arc::new(AtomicBool::new(live)),
-            marker: None,
+            unassigned_live: AtomicBool::new(live),
+            probe: None,
             primer: OnceLock::new(),
         };
         policy.known.insert(UNASSIGNED.to_string());
         policy
     }
 
-    /// Also treat `unassigned` as live once `marker` (the inbox's [`UNASSIGNED_MARKER`] file)
-    /// exists: records stored by any process, under any config. Looked for on every check
-    /// (a `stat`); [`PhiPolicy::watching`] is the way without one.
-    ///
-    /// [`UNASSIGNED_MARKER`]: crate::store::inbox::UNASSIGNED_MARKER
-    pub fn polling(mut self, marker: PathBuf) -> PhiPolicy {
-        self.marker = Some(marker);
-        self
-    }
-
-    /// Treat `unassigned` as live once `seen` is set, by whoever watches for such records
-    /// (the inbox: on storing or reading one, and on its marker appearing). The flag is
-    /// shared: the config's own reason to be live is kept in it.
-    pub fn watching(mut self, seen: Arc<AtomicBool>) -> PhiPolicy {
-        if self.unassigned_live.load(Ordering::Relaxed) {
-            seen.store(true, Ordering::Relaxed);
-        }
-        self.unassigned_live = seen;
+    /// Also treat `unassigned` as live once `probe` says records of it may exist: stored by any
+    /// process, under any config (the inbox's `unassigned_probe`).
+    pub fn watching(mut self, probe: UnassignedProbe) -> PhiPolicy {
+        self.probe = Some(probe);
         self
     }
 
@@ -304,7 +291,7 @@ impl PhiPolicy {
         if self.unassigned_live.load(Ordering::Relaxed) {
             return true;
         }
-        let seen = self.marker.as_deref().is_some_and(Path::exists);
+        let seen = self.probe.as_ref().is_some_and(|p| p());
         if seen {
             self.unassigned_live.store(true, Ordering::Relaxed);
         }
@@ -1114,7 +1101,8 @@ mod tests {
             std::path::Path::new("t.toml"),
         )
         .expect("config");
-        let p = PhiPolicy::from_config(&c).polling(marker.clone());
+        let probe = marker.clone();
+        let p = PhiPolicy::from_config(&c).watching(Arc::new(move || probe.exists()));
         assert!(!p.is_active(), "nothing stored yet: the identity fast path");
         std::fs::write(&marker, b"x").unwrap();
         assert!(p.is_active() && p.is_hipaa(UNASSIGNED));

@@ -277,7 +277,7 @@ pub struct Inbox {
     unassigned_seen: Arc<std::sync::atomic::AtomicBool>,
     /// Whether a watch on the marker runs ([`Inbox::watch_unassigned`]); without one,
     /// [`Inbox::has_unassigned`] looks for the marker each time.
-    unassigned_watched: std::sync::atomic::AtomicBool,
+    unassigned_watched: Arc<std::sync::atomic::AtomicBool>,
 }
 
 struct OpenIndex {
@@ -311,7 +311,7 @@ impl Inbox {
             unassigned_seen: Arc::new(std::sync::atomic::AtomicBool::new(
                 dir.join(UNASSIGNED_MARKER).exists(),
             )),
-            unassigned_watched: std::sync::atomic::AtomicBool::new(false),
+            unassigned_watched: Arc::new(std::sync::atomic::AtomicBool::new(false)),
         })
     }
 
@@ -480,17 +480,22 @@ impl Inbox {
     /// Whether records of `unassigned` may exist: the flag, or (with no watch running) the
     /// marker on disk.
     pub fn has_unassigned(&self) -> bool {
-        if self.unassigned_seen.load(Ordering::Relaxed) {
-            return true;
-        }
-        if self.unassigned_watched.load(Ordering::Relaxed) {
-            return false;
-        }
-        let seen = self.unassigned_marker().exists();
-        if seen {
-            self.unassigned_seen.store(true, Ordering::Relaxed);
-        }
-        seen
+        may_have_unassigned(
+            &self.unassigned_seen,
+            &self.unassigned_watched,
+            &self.unassigned_marker(),
+        )
+    }
+
+    /// [`Inbox::has_unassigned`] for another owner to ask (the PHI view), sharing this
+    /// inbox's flag and watch.
+    pub fn unassigned_probe(&self) -> Arc<dyn Fn() -> bool + Send + Sync> {
+        let (seen, watched) = (
+            self.unassigned_seen.clone(),
+            self.unassigned_watched.clone(),
+        );
+        let marker = self.unassigned_marker();
+        Arc::new(move || may_have_unassigned(&seen, &watched, &marker))
     }
 
     /// Watch the inbox directory for the marker appearing (another process storing the first
@@ -1526,6 +1531,25 @@ fn read_entry(index: &File, path: &Path, i: u64) -> Result<IndexEntry, StoreErro
         .read_exact_at(&mut b, i * ENTRY_LEN)
         .map_err(|e| StoreError::io(path, "read", e))?;
     Ok(IndexEntry::decode(&b))
+}
+
+/// The flag, else (no watch running) the marker on disk, raising the flag when it is there.
+fn may_have_unassigned(
+    seen: &std::sync::atomic::AtomicBool,
+    watched: &std::sync::atomic::AtomicBool,
+    marker: &Path,
+) -> bool {
+    if seen.load(Ordering::Relaxed) {
+        return true;
+    }
+    if watched.load(Ordering::Relaxed) {
+        return false;
+    }
+    let there = marker.exists();
+    if there {
+        seen.store(true, Ordering::Relaxed);
+    }
+    there
 }
 
 /// How a search walks its candidates.
