@@ -62,7 +62,7 @@ pub mod governance;
 pub(crate) mod html_mail;
 pub mod llm;
 pub mod mcp;
-pub mod net;
+pub(crate) mod net;
 pub mod paths;
 pub mod sanitize;
 pub mod sources;

@@ -18,11 +18,11 @@
 
 mod assistant;
 pub mod attachments;
-pub mod audit_retention;
+pub(crate) mod audit_retention;
 mod brief;
 pub mod budgets;
 mod classification;
-pub mod drafts_ttl;
+pub(crate) mod drafts_ttl;
 mod error;
 mod filing;
 mod operator;
@@ -30,7 +30,7 @@ pub mod reference;
 mod schema;
 mod secrets;
 mod validate;
-pub mod vault;
+pub(crate) mod vault;
 
 use std::io::ErrorKind;
 use std::path::Path;

@@ -6,10 +6,10 @@
 //! request is built, and travel only in request headers. [`Prepared::secrets`] lists them so
 //! the client can scrub them out of any error text a server echoes back.
 
-pub mod azure;
-pub mod copilot;
-pub mod local;
-pub mod openai;
+pub(crate) mod azure;
+pub(crate) mod copilot;
+pub(crate) mod local;
+pub(crate) mod openai;
 
 use std::sync::Arc;
 

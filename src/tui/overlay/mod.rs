@@ -2,11 +2,11 @@
 //! command, rejection reason, reply body). Their state is `Overlay`; their keys are in
 //! `keys`; each one's drawing in its own file.
 
-pub mod confirm;
-pub mod details;
-pub mod help;
-pub mod input;
-pub mod keys;
+pub(crate) mod confirm;
+pub(crate) mod details;
+pub(crate) mod help;
+pub(crate) mod input;
+pub(crate) mod keys;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;

@@ -2,12 +2,12 @@
 //! `DraftsView`, …), the handlers of its keys and what arrives for it, and its drawing.
 //! Drawing (`render`) reads `&App` and draws into its area, nothing else.
 
-pub mod audit;
-pub mod brief;
-pub mod deals;
-pub mod drafts;
-pub mod inbox;
-pub mod providers;
+pub(crate) mod audit;
+pub(crate) mod brief;
+pub(crate) mod deals;
+pub(crate) mod drafts;
+pub(crate) mod inbox;
+pub(crate) mod providers;
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
