@@ -73,15 +73,15 @@ pub fn run(ctx: &Context, cmd: AuditCmd) -> CmdResult {
             let report = audit.verify_with(&mut |n| progress.tick(n));
             progress.finish();
             let report = report?;
-            let CrossCheck {
+            let crate::engine::cross_check::CrossCheck {
                 unaudited,
                 recovered,
                 drafts_findings,
             } = if report.ok() {
-                cross_check(ctx, &audit)?
+                crate::engine::cross_check::cross_check(&ctx.paths, &audit)?
             } else {
                 // A broken chain is the finding; its records cannot be trusted.
-                CrossCheck::default()
+                crate::engine::cross_check::CrossCheck::default()
             };
             let unchecked =
                 (!report.macs_checked).then(|| crate::store::integrity::missing_reason(&ctx.paths));
@@ -244,129 +244,6 @@ fn print_record(out: &super::Printer, r: &AuditRecord, tw: usize) {
     });
 }
 
-/// What the audit trail says happened, compared with the inbox and the drafts log.
-///
-/// Inbox: every stored record is audited (`inbox.append`, target `<channel>#<seq>`) as it is
-/// appended, so a seq with no such record was stored while the trail could not be written (a
-/// full disk) or its record was removed. Drafts: every event is audited before it is written
-/// and names its audit record; the queue's fold ignores an event the trail does not vouch for
-/// (`store::drafts_binding`), and each one it ignored is listed here. A draft the audit saw
-/// created but the log does not hold was deleted with the log.
-/// Inbox records audited only at recovery (`inbox.recovered`, a crash between the two
-/// appends) count as audited and are named.
-/// What [`cross_check`] found.
-#[derive(Default)]
-struct CrossCheck {
-    /// Inbox seqs no audit record names.
-    unaudited: Vec<u64>,
-    /// Inbox seqs audited at recovery (`inbox.recovered`).
-    recovered: Vec<u64>,
-    drafts_findings: Vec<String>,
-}
-
-fn cross_check(ctx: &Context, audit: &Audit) -> Result<CrossCheck, Failure> {
-    use std::collections::HashMap;
-    let inbox = crate::store::inbox::Inbox::open(&ctx.paths.inbox_dir())?;
-    let last = inbox.last_seq()?;
-    let mut seen = vec![false; last as usize];
-    let mut recovered = Vec::new();
-    // (draft id, event kind) → audit records minus log events.
-    let mut balance: HashMap<(String, String), i64> = HashMap::new();
-    for file in audit.files()? {
-        for r in audit.read_file(&file, 0)?.0 {
-            let e = &r.event;
-            if e.event == "inbox.append" || e.event == crate::engine::recovery::RECOVERED_EVENT {
-                if let Some(seq) =
-                    crate::engine::recovery::audited_inbox_seq(&e.event, e.target.as_deref())
-                    && (1..=last).contains(&seq)
-                {
-                    seen[(seq - 1) as usize] = true;
-                    if e.event == crate::engine::recovery::RECOVERED_EVENT {
-                        recovered.push(seq);
-                    }
-                }
-                continue;
-            }
-            if e.outcome != crate::domain::AuditOutcome::Ok {
-                continue;
-            }
-            // A draft audited as created before a crash, never stored, and said so at recovery.
-            if e.event == crate::engine::recovery::LOST_DRAFT_EVENT
-                && let Some(id) = e.target.as_deref()
-            {
-                *balance
-                    .entry((id.to_string(), "created".to_string()))
-                    .or_default() -= 1;
-                continue;
-            }
-            if let (Some(id), Some(kind)) = (
-                e.target.as_deref(),
-                e.reason.as_deref().and_then(|r| r.strip_prefix("draft ")),
-            ) && DECISIONS.contains(&kind)
-            {
-                *balance
-                    .entry((id.to_string(), kind.to_string()))
-                    .or_default() += 1;
-            }
-        }
-    }
-    let unaudited = (1..=last).filter(|s| !seen[(*s - 1) as usize]).collect();
-
-    let mut findings = Vec::new();
-    let log = ctx.paths.drafts_dir().join("drafts.jsonl");
-    let queue = crate::store::drafts::Drafts::open(&ctx.paths.drafts_dir(), audit.dir())?
-        .with_key(
-            crate::store::integrity::for_verifier(&ctx.paths)
-                .ok()
-                .flatten()
-                .map(std::sync::Arc::new),
-        )
-        .queue()?;
-    for u in &queue.unbound {
-        findings.push(format!(
-            "{} line {}: `{}` of draft {} ignored: {}",
-            log.display(),
-            u.line,
-            u.event,
-            u.draft_id,
-            u.reason
-        ));
-    }
-    match std::fs::read(&log) {
-        Ok(bytes) => {
-            for line in bytes.split(|b| *b == b'\n') {
-                let Ok(ev) = serde_json::from_slice::<crate::domain::DraftEvent>(line) else {
-                    continue; // the fold reports unreadable lines
-                };
-                if let Some(b) = balance.get_mut(&(ev.draft_id.clone(), ev.kind.name().to_string()))
-                {
-                    *b -= 1;
-                }
-            }
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(crate::store::StoreError::io(&log, "read", e).into()),
-    }
-    let mut missing: Vec<&str> = balance
-        .iter()
-        .filter(|((_, kind), b)| kind == "created" && **b > 0)
-        .map(|((id, _), _)| id.as_str())
-        .collect();
-    missing.sort();
-    for id in missing {
-        findings.push(format!(
-            "draft {id} was created according to the audit trail but is missing from {} (was the log deleted or cut?)",
-            log.display()
-        ));
-    }
-    recovered.sort_unstable();
-    Ok(CrossCheck {
-        unaudited,
-        recovered,
-        drafts_findings: findings,
-    })
-}
-
 /// Which records are keyed, and whether their macs were checked.
 fn keying_line(r: &crate::store::audit::VerifyReport, unchecked: Option<&str>) -> String {
     let legacy = if r.unkeyed_records > 0 {
@@ -388,9 +265,6 @@ fn keying_line(r: &crate::store::audit::VerifyReport, unchecked: Option<&str>) -
         ),
     }
 }
-
-/// Draft events the engine audits before writing them.
-const DECISIONS: [&str; 4] = ["created", "edited", "approved", "rejected"];
 
 /// `#2, #5 to #9`.
 fn ranges(seqs: &[u64]) -> String {

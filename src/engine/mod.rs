@@ -8,6 +8,7 @@ pub(crate) mod assign;
 mod assistant_jobs;
 pub(crate) mod assistant_query;
 pub(crate) mod batch;
+pub(crate) mod cross_check;
 pub mod deals;
 mod decisions;
 pub mod executor;
