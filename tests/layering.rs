@@ -19,6 +19,8 @@ const FLOORS: &[&[&str]] = &[
     &["config"],
     // stores, governance rules, date understanding, HTML mail
     &["store", "governance", "timeexpr", "html_mail"],
+    // the HTTP port's plumbing (listener, connection cap, Origin, rate limits, bearer tokens)
+    &["http"],
     // model calls and the brief
     &["llm", "brief"],
     // the assistant's jobs and the sources (pollers)

@@ -14,9 +14,10 @@ use tokio_util::sync::CancellationToken;
 use super::{Context, Failure};
 use crate::engine::Engine;
 use crate::engine::runner::spawn_sources;
-use crate::mcp::http::HttpOptions;
+use crate::http::HttpOptions;
+use crate::http::auth;
 use crate::mcp::scope::Overrides;
-use crate::mcp::{Hub, HubOptions, RuntimeInfo, auth};
+use crate::mcp::{Hub, HubOptions, RuntimeInfo};
 
 /// How the MCP HTTP server is started, if at all.
 /// The engine's async runtime: two workers, or one when the process may use only one CPU
@@ -171,12 +172,12 @@ async fn start_http(
         opts.bind = b;
     }
     opts.allow_non_loopback |= h.allow_non_loopback;
-    let listener = match crate::mcp::http::bind(&opts).await {
+    let listener = match crate::http::bind(&opts).await {
         Ok(l) => l,
         Err(e) if h.free_port_fallback && h.bind.is_none() => {
             tracing::warn!("{e:#}; using a free port instead");
             opts.bind.set_port(0);
-            crate::mcp::http::bind(&opts).await?
+            crate::http::bind(&opts).await?
         }
         Err(e) => return Err(e.into()),
     };

@@ -25,8 +25,8 @@ use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 
 use super::{CmdResult, Context, Failure};
+use crate::http::auth::{self, TOKEN_ENV, TokenSource};
 use crate::mcp::RuntimeInfo;
-use crate::mcp::auth::{self, TOKEN_ENV, TokenSource};
 use crate::mcp::scope::ScopeSummary;
 
 /// Id of the VS Code input that prompts for the token.

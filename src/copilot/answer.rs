@@ -16,8 +16,8 @@ use super::intent::{self, Intent, ProfileChoice};
 use crate::domain::{Action, Actor, AuditOutcome, BriefKind, Channel, Outbound, Outcome, Query};
 use crate::engine::query::Answer;
 use crate::governance::phi_view::Placeholders;
+use crate::http::auth::ClientIdentity;
 use crate::mcp::Hub;
-use crate::mcp::auth::ClientIdentity;
 use crate::mcp::fence::Fence;
 
 /// The client name the webhook acts as: actor `mcp:copilot-extension`, its own cursor and

@@ -58,8 +58,10 @@ use serde_json::json;
 
 use crate::domain::{Actor, AuditEvent, AuditOutcome};
 use crate::governance::phi_view::Placeholders;
+use crate::http::origin::{LOOPBACK_ORIGINS, origin_allowed};
+use crate::http::rate::RateLimiter;
+use crate::http::{HttpOptions, peer_ip};
 use crate::mcp::Hub;
-use crate::mcp::http::{HttpOptions, RateLimiter};
 
 pub use answer::CLIENT;
 
@@ -100,7 +102,7 @@ pub fn routes(hub: Arc<Hub>, opts: &HttpOptions) -> anyhow::Result<Router> {
             }),
         ));
     }
-    let origins = crate::mcp::http::LOOPBACK_ORIGINS
+    let origins = LOOPBACK_ORIGINS
         .iter()
         .map(|s| s.to_string())
         .chain(
@@ -125,12 +127,10 @@ pub fn routes(hub: Arc<Hub>, opts: &HttpOptions) -> anyhow::Result<Router> {
 
 async fn handle(State(w): State<Arc<Webhook>>, req: Request) -> Response {
     let started = Instant::now();
-    let peer = crate::mcp::http::peer_ip(&req);
+    let peer = peer_ip(&req);
     // 1. Origin.
     if let Some(origin) = req.headers().get(header::ORIGIN) {
-        let ok = origin
-            .to_str()
-            .is_ok_and(|o| crate::mcp::http::origin_allowed(&w.origins, o));
+        let ok = origin.to_str().is_ok_and(|o| origin_allowed(&w.origins, o));
         if !ok {
             return error(
                 StatusCode::FORBIDDEN,

@@ -14,13 +14,13 @@ use rmcp::ErrorData as McpError;
 use rmcp::model::{ReadResourceResult, ResourceContents, ResourceTemplate};
 use serde_json::json;
 
-use super::auth::ClientIdentity;
 use super::fence::Fence;
 use super::server::Hub;
 use super::tools::wrong_answer;
 use crate::domain::{Actor, Query};
 use crate::engine::query::Answer;
 use crate::governance::phi_view::Placeholders;
+use crate::http::auth::ClientIdentity;
 use crate::store::attachments::{extract_text, is_hash};
 
 pub const PREFIX: &str = "opsdesk://attachments/";

@@ -25,8 +25,8 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::auth::{self, Token};
 use super::{Hub, RuntimeInfo};
+use crate::http::auth::{self, Token};
 use crate::paths::Paths;
 
 /// Serve MCP on stdin/stdout with this process's engine until the client closes stdin.

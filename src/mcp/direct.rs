@@ -34,10 +34,10 @@ use rmcp::model::{
 
 use serde::{Deserialize, Serialize};
 
-use super::auth::ClientIdentity;
 use super::rendered::RenderedAnswer;
 use super::server::{Hub, Session};
 use super::tools::Reply;
+use crate::http::auth::ClientIdentity;
 
 /// What the lane needs of an initialized session: its PHI placeholders (shared with rmcp's
 /// handler for the session) and the name its calls act under.

@@ -1471,13 +1471,13 @@ pub async fn serve_for_suite(data_dir: std::path::PathBuf) -> anyhow::Result<Sui
         super::HubOptions::default(),
         super::conformance::Mount::with_fixtures(),
     ));
-    let mut opts = http::HttpOptions::from_config(&config.server, None);
+    let mut opts = crate::http::HttpOptions::from_config(&config.server, None);
     opts.bind = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
     // Every scenario of the suite comes from one peer with one credential, in bursts: the
     // per-client limit (tested in tests/mcp_attack.rs) would answer some of them 429.
     opts.rate_per_sec = 100_000;
     opts.rate_burst = 100_000;
-    let listener = http::bind(&opts).await?;
+    let listener = crate::http::bind(&opts).await?;
     let url = super::mcp_url(listener.local_addr()?);
     let shutdown = tokio_util::sync::CancellationToken::new();
     let app = http::router(hub, &opts, shutdown.clone(), None);

@@ -3,13 +3,12 @@
 //! error objects (id null) with the HTTP status that fits, and `data` saying what to do.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use axum::Router;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -18,9 +17,12 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::auth::{ClientIdentity, Credentials};
-use super::conn::{CappedListener, ConnMeta};
 use super::server::{Hub, OpsDesk};
+use crate::http::auth::{ClientIdentity, Credentials};
+use crate::http::conn::{CappedListener, ConnMeta};
+use crate::http::origin::{LOOPBACK_ORIGINS, origin_allowed, origin_host};
+use crate::http::rate::RateLimiter;
+use crate::http::{HttpOptions, peer_ip};
 
 /// JSON-RPC error codes of the HTTP guard (implementation-defined range).
 pub const CODE_UNAUTHORIZED: i32 = -32001;
@@ -29,91 +31,6 @@ pub const CODE_RATE_LIMITED: i32 = -32005;
 pub const CODE_TOO_LARGE: i32 = -32006;
 pub const CODE_TIMEOUT: i32 = -32007;
 pub const CODE_TOO_MANY_SESSIONS: i32 = -32010;
-
-#[derive(Debug, Clone)]
-pub struct HttpOptions {
-    pub bind: SocketAddr,
-    pub allow_non_loopback: bool,
-    /// Extra allowed origins (`scheme://host[:port]`, `:*` for any port), besides loopback.
-    pub allowed_origins: Vec<String>,
-    pub max_body_bytes: usize,
-    pub rate_per_sec: u32,
-    pub rate_burst: u32,
-    pub request_timeout: Duration,
-    /// See [`super::conn`].
-    pub header_read_timeout: Duration,
-    pub max_connections: usize,
-    pub max_sessions: usize,
-    pub session_idle: Duration,
-    pub auth_failures_burst: u32,
-    /// `None` only in the conformance fixture mode (the suite cannot send a token), which is
-    /// refused anywhere but loopback.
-    pub credentials: Option<Arc<Credentials>>,
-}
-
-impl HttpOptions {
-    pub fn from_config(
-        c: &crate::config::ServerConfig,
-        credentials: Option<Credentials>,
-    ) -> HttpOptions {
-        HttpOptions {
-            bind: c.bind,
-            allow_non_loopback: c.allow_non_loopback,
-            allowed_origins: c.allowed_origins.clone(),
-            max_body_bytes: c.max_body_bytes,
-            rate_per_sec: c.rate_limit_per_sec,
-            rate_burst: c.rate_limit_burst,
-            request_timeout: Duration::from_secs(c.request_timeout_secs.max(1)),
-            header_read_timeout: Duration::from_secs(c.header_read_timeout_secs.max(1)),
-            max_connections: c.max_connections,
-            max_sessions: c.max_sessions,
-            session_idle: Duration::from_secs(c.session_idle_secs.max(1)),
-            auth_failures_burst: c.auth_failures_burst,
-            credentials: credentials.map(Arc::new),
-        }
-    }
-}
-
-/// Bind the listener, enforcing the loopback rule.
-pub async fn bind(opts: &HttpOptions) -> Result<tokio::net::TcpListener> {
-    if !opts.bind.ip().is_loopback() {
-        if !opts.allow_non_loopback {
-            bail!(
-                "refusing to serve MCP on non-loopback address {}: pass --allow-non-loopback (or set server.allow_non_loopback = true) to expose it; the bearer token is still required",
-                opts.bind
-            );
-        }
-        if opts.credentials.is_none() {
-            bail!(
-                "refusing to serve MCP without a token on non-loopback address {}",
-                opts.bind
-            );
-        }
-        let warning = format!(
-            "WARNING: MCP is served on non-loopback address {} over plain HTTP: bearer tokens and all content (PHI included) travel in cleartext and can be read by anyone on the network path. Put a TLS reverse proxy in front (see README, \"Serving beyond this machine\") and keep opsdesk itself on 127.0.0.1.",
-            opts.bind
-        );
-        tracing::warn!("{warning}");
-        eprintln!("{warning}");
-    }
-    tokio::net::TcpListener::bind(opts.bind)
-        .await
-        .with_context(|| {
-            format!(
-                "cannot listen on {} (in use? pick another with --bind)",
-                opts.bind
-            )
-        })
-}
-
-pub(crate) const LOOPBACK_ORIGINS: [&str; 6] = [
-    "http://localhost:*",
-    "http://127.0.0.1:*",
-    "http://[::1]:*",
-    "https://localhost:*",
-    "https://127.0.0.1:*",
-    "https://[::1]:*",
-];
 
 /// The app: `/mcp` behind the guard, `/health` open and empty, and `extra` (other surfaces
 /// on the same port, e.g. the Copilot webhook, each with its own guard) under the same
@@ -180,7 +97,7 @@ pub fn router(
     if let Some(extra) = extra {
         app = app.merge(extra);
     }
-    app.layer(middleware::from_fn(super::conn::track))
+    app.layer(middleware::from_fn(crate::http::conn::track))
 }
 
 /// Run the sweeper until `ct` is cancelled, starting it again should it ever panic: it is the
@@ -269,7 +186,7 @@ pub async fn serve(
     opts: &HttpOptions,
     ct: CancellationToken,
 ) -> std::io::Result<()> {
-    let max = super::conn::connection_budget(opts.max_connections);
+    let max = crate::http::conn::connection_budget(opts.max_connections);
     let listener = CappedListener::new(listener, max, opts.header_read_timeout);
     axum::serve(
         listener,
@@ -326,7 +243,7 @@ async fn guarded(g: &Guard, mut req: Request, next: Next) -> Result<Response, Re
     // An authenticated client's connection is never the one closed to make room.
     if let Some(c) = req
         .extensions()
-        .get::<axum::extract::ConnectInfo<super::conn::ConnMeta>>()
+        .get::<axum::extract::ConnectInfo<crate::http::conn::ConnMeta>>()
     {
         c.0.state.mark_authenticated();
     }
@@ -437,7 +354,7 @@ fn check_declared_size(g: &Guard, req: &Request) -> Result<(), Response> {
 #[allow(clippy::result_large_err)] // the error is the finished response
 fn authenticate(g: &Guard, req: &Request, peer: &str) -> Result<ClientIdentity, Response> {
     let Some(creds) = &g.credentials else {
-        return Ok(ClientIdentity::uncleared(super::auth::DEFAULT_CLIENT));
+        return Ok(ClientIdentity::uncleared(crate::http::auth::DEFAULT_CLIENT));
     };
     let presented = req.headers().get(header::AUTHORIZATION);
     if let Some(id) = presented.and_then(|v| creds.identify_header(v.as_bytes())) {
@@ -593,16 +510,6 @@ fn after_answer(
         }
     }
     resp
-}
-
-pub(crate) fn peer_ip(req: &Request) -> String {
-    match req.extensions().get::<ConnectInfo<ConnMeta>>() {
-        Some(ConnectInfo(m)) => m.peer.ip().to_string(),
-        None => match req.extensions().get::<ConnectInfo<SocketAddr>>() {
-            Some(ConnectInfo(a)) => a.ip().to_string(),
-            None => "unknown".to_string(),
-        },
-    }
 }
 
 fn too_many(wait: Duration, message: &str, hint: &str) -> Response {
@@ -816,91 +723,6 @@ fn rpc_error(
     (status, headers, body.to_string()).into_response()
 }
 
-/// `scheme://host[:port]` matching; a pattern ending in `:*` accepts any port (or none).
-pub fn origin_allowed(patterns: &[String], origin: &str) -> bool {
-    let origin = origin.trim().to_ascii_lowercase();
-    patterns.iter().any(|p| {
-        let p = p.to_ascii_lowercase();
-        match p.strip_suffix(":*") {
-            Some(base) => {
-                origin == base
-                    || origin
-                        .strip_prefix(base)
-                        .and_then(|rest| rest.strip_prefix(':'))
-                        .is_some_and(|port| {
-                            !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit())
-                        })
-            }
-            None => origin == p,
-        }
-    })
-}
-
-fn origin_host(origin: &str) -> Option<String> {
-    let rest = origin.split_once("://")?.1;
-    let host = if let Some(r) = rest.strip_prefix('[') {
-        r.split_once(']')?.0
-    } else {
-        rest.split(':').next()?
-    };
-    (!host.is_empty()).then(|| host.to_string())
-}
-
-/// Token buckets per client key.
-pub(crate) struct RateLimiter {
-    per_sec: f64,
-    burst: f64,
-    buckets: Mutex<HashMap<String, Bucket>>,
-}
-
-struct Bucket {
-    tokens: f64,
-    last: Instant,
-}
-
-impl RateLimiter {
-    /// `per_minute` sustained, `burst` at once.
-    pub(crate) fn per_minute(per_minute: u32, burst: u32) -> Self {
-        Self::with_rate(per_minute.max(1) as f64 / 60.0, burst)
-    }
-
-    pub(crate) fn new(per_sec: u32, burst: u32) -> Self {
-        Self::with_rate(per_sec.max(1) as f64, burst)
-    }
-
-    fn with_rate(per_sec: f64, burst: u32) -> Self {
-        RateLimiter {
-            per_sec,
-            burst: burst.max(1) as f64,
-            buckets: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// Take one token, or say how long until one is available.
-    pub(crate) fn check(&self, key: &str) -> Result<(), Duration> {
-        let now = Instant::now();
-        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if buckets.len() > 4096 {
-            // Forget clients idle long enough to have refilled completely.
-            let full = Duration::from_secs_f64(self.burst / self.per_sec);
-            buckets.retain(|_, b| now.duration_since(b.last) < full);
-        }
-        let b = buckets.entry(key.to_string()).or_insert(Bucket {
-            tokens: self.burst,
-            last: now,
-        });
-        b.tokens =
-            (b.tokens + now.duration_since(b.last).as_secs_f64() * self.per_sec).min(self.burst);
-        b.last = now;
-        if b.tokens >= 1.0 {
-            b.tokens -= 1.0;
-            Ok(())
-        } else {
-            Err(Duration::from_secs_f64((1.0 - b.tokens) / self.per_sec))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -970,34 +792,5 @@ mod tests {
         };
         assert_eq!(check(&nested(MAX_DEPTH - 2)), Ok(true));
         assert_eq!(check(&nested(MAX_DEPTH - 1)), Err(StatusCode::BAD_REQUEST));
-    }
-
-    #[test]
-    fn loopback_origins_with_any_port_are_allowed_and_others_are_not() {
-        let p: Vec<String> = LOOPBACK_ORIGINS
-            .iter()
-            .map(|s| s.to_string())
-            .chain(["https://app.example.com".to_string()])
-            .collect();
-        assert!(origin_allowed(&p, "http://localhost:3000"));
-        assert!(origin_allowed(&p, "http://127.0.0.1"));
-        assert!(origin_allowed(&p, "http://[::1]:8080"));
-        assert!(origin_allowed(&p, "https://app.example.com"));
-        assert!(!origin_allowed(&p, "http://evil.example"));
-        assert!(!origin_allowed(&p, "http://localhost.evil.example"));
-        assert!(!origin_allowed(&p, "http://localhost:80abc"));
-        assert!(!origin_allowed(&p, "null"));
-    }
-
-    #[test]
-    fn bucket_allows_the_burst_then_refuses_with_a_wait() {
-        let l = RateLimiter::new(1, 3);
-        assert!(l.check("a").is_ok());
-        assert!(l.check("a").is_ok());
-        assert!(l.check("a").is_ok());
-        let wait = l.check("a").unwrap_err();
-        assert!(wait > Duration::from_millis(500) && wait <= Duration::from_secs(1));
-        // Another client has its own bucket.
-        assert!(l.check("b").is_ok());
     }
 }

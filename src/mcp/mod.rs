@@ -15,10 +15,8 @@
 //!   `conformance`: where they hook into `server` (one mount, empty without the feature)
 
 pub(crate) mod attachments;
-pub(crate) mod auth;
 pub(crate) mod bridge;
 pub(crate) mod conformance;
-pub(crate) mod conn;
 pub(crate) mod deals;
 pub(crate) mod direct;
 pub(crate) mod doctor;

@@ -17,13 +17,13 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext, Su
 use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
-use super::auth::ClientIdentity;
 use super::scope::{ClientScope, Overrides, Refusal, Scopes, Toolset};
 use super::{resources, tools};
 use crate::domain::{Action, Actor, Outcome, Query};
 use crate::engine::query::Answer;
 use crate::engine::{Engine, EngineError};
 use crate::governance::phi_view::Placeholders;
+use crate::http::auth::ClientIdentity;
 use crate::store::StoreError;
 
 /// How long list results may be cached by 2026-07-28 clients: the lists change only at a
@@ -77,15 +77,15 @@ pub struct Hub {
 
 /// One bucket set per kind of expensive call (`[server.operation_limits]`).
 struct OperationBuckets {
-    model_jobs: super::http::RateLimiter,
-    vault_tools: super::http::RateLimiter,
-    polish: super::http::RateLimiter,
+    model_jobs: crate::http::rate::RateLimiter,
+    vault_tools: crate::http::rate::RateLimiter,
+    polish: crate::http::rate::RateLimiter,
 }
 
 impl OperationBuckets {
     fn new(l: &crate::config::OperationLimits) -> OperationBuckets {
         let b = |x: crate::config::OperationLimit| {
-            super::http::RateLimiter::per_minute(x.per_minute, x.burst)
+            crate::http::rate::RateLimiter::per_minute(x.per_minute, x.burst)
         };
         OperationBuckets {
             model_jobs: b(l.model_jobs),
@@ -180,7 +180,7 @@ impl Hub {
         opts: HubOptions,
         conformance: super::conformance::Mount,
     ) -> Hub {
-        let stdio_identity = super::auth::stdio_identity(&engine.config().server);
+        let stdio_identity = crate::http::auth::stdio_identity(&engine.config().server);
         let scopes = Scopes::new(&engine.config().server, &opts.scope);
         let vault = Arc::new(crate::vault::Vault::for_engine(&engine));
         let engine_limits = engine.config().server.operation_limits;
@@ -351,7 +351,7 @@ impl Hub {
                 .get::<ClientIdentity>()
                 .cloned()
                 // Only the token-less conformance mode lets a request through without one.
-                .unwrap_or_else(|| ClientIdentity::uncleared(super::auth::DEFAULT_CLIENT)),
+                .unwrap_or_else(|| ClientIdentity::uncleared(crate::http::auth::DEFAULT_CLIENT)),
             None => self.stdio_identity.clone(),
         }
     }
@@ -835,7 +835,9 @@ impl OpsDesk {
 
     /// [`OpsDesk::actor_name`] from the client's self-declared name, if it gave one.
     pub(crate) fn actor_name_for(who: &ClientIdentity, declared: Option<&str>) -> String {
-        if who.name == super::auth::DEFAULT_CLIENT || who.name == super::auth::STDIO_CLIENT {
+        if who.name == crate::http::auth::DEFAULT_CLIENT
+            || who.name == crate::http::auth::STDIO_CLIENT
+        {
             match declared {
                 Some(name) => format!("{}/{}", who.name, clean_client_name(Some(name))),
                 None => who.name.clone(),
