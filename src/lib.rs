@@ -16,9 +16,14 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// holds 37 MB, peaks at 63 MB during the import, and requests reuse their pages. A delay of 0
 /// (purge at every free) held the same memory but made every request fault its pages back
 /// in, a third of a `status` call's CPU. Places that free a lot at once (a poll round that
-/// stored items, closed sessions) also call [`release_memory`]. Measured with
+/// stored items, closed sessions) also call [`release_memory`]. The C code linked in (the
+/// bundled SQLite of the search index) allocates through glibc's malloc, which kept one arena
+/// per thread that had used it and never gave their free pages back: 14 MB of an idle engine
+/// after a 50k import. Those allocations are few, so one arena serves them, and
+/// [`release_memory`] trims it. Measured with
 /// `benches/import_rss.sh` (docs/ARCHITECTURE.md "Memory"). Called first thing in `main`; the
-/// `MIMALLOC_PURGE_DELAY` / `MIMALLOC_ALLOW_THP` environment variables still win.
+/// `MIMALLOC_PURGE_DELAY` / `MIMALLOC_ALLOW_THP` / `MALLOC_ARENA_MAX` environment variables
+/// still win.
 pub fn tune_allocator() {
     use libmimalloc_sys::{_mi_option_last, mi_option_set, mi_option_t};
     // libmimalloc-sys does not name these two; their numbers in mimalloc 3.x's `mi_option_e`.
@@ -29,6 +34,11 @@ pub fn tune_allocator() {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
         // SAFETY: sets an allocator option; called before the program starts any thread.
         unsafe { mi_option_set(PURGE_DELAY, 1) };
+    }
+    #[cfg(target_os = "linux")]
+    if std::env::var_os("MALLOC_ARENA_MAX").is_none() {
+        // SAFETY: as above.
+        unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
     }
     if std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
         // SAFETY: as above. The prctl covers the arenas mimalloc mapped before this call.
@@ -41,11 +51,14 @@ pub fn tune_allocator() {
 }
 
 /// Return freed heap pages to the system now, instead of after mimalloc's purge delay and
-/// later allocator activity (which an idle engine never has).
+/// later allocator activity (which an idle engine never has); and glibc's free pages (SQLite's),
+/// which it keeps until told.
 pub(crate) fn release_memory() {
     // SAFETY: mi_collect only walks the allocator's own free lists; callable from any thread.
     unsafe {
         libmimalloc_sys::mi_collect(true);
+        #[cfg(target_os = "linux")]
+        libc::malloc_trim(0);
     }
 }
 

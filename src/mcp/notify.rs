@@ -258,10 +258,15 @@ fn push_fence(rec: &InboxRecord) -> Fence {
 }
 
 fn inbox_appended(hub: &Arc<Hub>, rec: &InboxRecord, unread: u64) {
+    let peers = hub.live_peers();
+    if peers.is_empty() {
+        // Nobody to tell: an import with no client connected builds no pushes.
+        return;
+    }
     let fence = push_fence(rec);
     let ping = inbox_ping(rec, unread, &fence);
     let channel = claude_channel(rec, &fence);
-    for p in hub.live_peers() {
+    for p in peers {
         // Pushes follow the client's scope: none about the inbox to a client without it.
         if !hub.scope_of(&p.identity).reaches(Toolset::Inbox) {
             continue;

@@ -54,6 +54,9 @@ pub struct Audit {
     w: Arc<Writer>,
 }
 
+/// Staging slots kept between writes (the rest of a large batch's are given back).
+const STAGED_KEPT: usize = 64;
+
 /// How long a deferred or batched record may wait: read records staged within this window are
 /// written together (one `write`) and records written within it share one fsync.
 pub(crate) const DEFERRED_SYNC_WINDOW: std::time::Duration = std::time::Duration::from_millis(10);
@@ -290,6 +293,8 @@ impl Writer {
             .map(|s| s.record.clone())
             .collect();
         chain.staged.clear();
+        // An ingest batch stages thousands at once; a sync window's reads need a few dozen.
+        chain.staged.shrink_to(STAGED_KEPT);
         r.map(|(last, w)| Some((kept, last, w)))
     }
 

@@ -260,7 +260,7 @@ pub struct Inbox {
     /// Recently read records, parsed: pulls and the console read the newest records over and
     /// over. Keyed by seq and checked against the index entry, so a rebuilt index that points
     /// a seq elsewhere is never answered from here.
-    hot: Mutex<BTreeMap<u64, (IndexEntry, Arc<InboxRecord>)>>,
+    hot: Mutex<HotRecords>,
     /// The operator's profile assignments (`store/assignments.rs`), applied to every record
     /// the public reads return (never to the lines, never to the hot cache).
     assignments: super::assignments::Assignments,
@@ -286,8 +286,47 @@ struct OpenIndex {
     dev: u64,
 }
 
-/// How many of the newest records the parsed-record cache holds.
+/// How many of the newest records the parsed-record cache holds at most.
 const HOT_RECORDS: u64 = 2048;
+
+/// And how many bytes of their lines: a cache sized by count alone held 2,048 records of
+/// whatever size (about 5 MB of short mail, ten times that of long threads) after an import.
+/// A parsed record takes about twice its line; 1 MiB of lines keeps a few pages of pulls.
+const HOT_LINE_BYTES: u64 = 1 << 20;
+
+/// The parsed-record cache: the newest records read, bounded by count and by line bytes.
+#[derive(Default)]
+struct HotRecords {
+    records: BTreeMap<u64, (IndexEntry, Arc<InboxRecord>)>,
+    line_bytes: u64,
+}
+
+impl HotRecords {
+    fn get(&self, seq: u64, e: &IndexEntry) -> Option<Arc<InboxRecord>> {
+        match self.records.get(&seq) {
+            Some((entry, r)) if entry == e => Some(r.clone()),
+            _ => None,
+        }
+    }
+
+    /// Keep `r`, then drop the oldest until both bounds hold. A record larger than the whole
+    /// budget is not kept (nor does it push the others out).
+    fn insert(&mut self, seq: u64, e: IndexEntry, r: Arc<InboxRecord>) {
+        if u64::from(e.len) > HOT_LINE_BYTES {
+            return;
+        }
+        if let Some((old, _)) = self.records.insert(seq, (e, r)) {
+            self.line_bytes -= u64::from(old.len);
+        }
+        self.line_bytes += u64::from(e.len);
+        while self.records.len() as u64 > HOT_RECORDS || self.line_bytes > HOT_LINE_BYTES {
+            let Some((_, (gone, _))) = self.records.pop_first() else {
+                break;
+            };
+            self.line_bytes -= u64::from(gone.len);
+        }
+    }
+}
 
 impl Drop for Inbox {
     fn drop(&mut self) {
@@ -304,7 +343,7 @@ impl Inbox {
             writer: Mutex::new(WriterCache::default()),
             state: StateFile::new(dir),
             index_file: Mutex::new(None),
-            hot: Mutex::new(BTreeMap::new()),
+            hot: Mutex::new(HotRecords::default()),
             assignments: super::assignments::Assignments::new(dir),
             key: None,
             fulltext: Mutex::new(None),
@@ -1648,10 +1687,8 @@ impl<'a> RecordReader<'a> {
     fn read_line(&mut self, seq: u64, e: &IndexEntry) -> Option<Arc<InboxRecord>> {
         {
             let hot = self.inbox.hot.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some((entry, r)) = hot.get(&seq)
-                && entry == e
-            {
-                return Some(r.clone());
+            if let Some(r) = hot.get(seq, e) {
+                return Some(r);
             }
         }
         match self.try_read(seq, e) {
@@ -1663,11 +1700,7 @@ impl<'a> RecordReader<'a> {
                 let r = Arc::new(r);
                 if seq >= self.hot_from {
                     let mut hot = self.inbox.hot.lock().unwrap_or_else(|p| p.into_inner());
-                    hot.insert(seq, (*e, r.clone()));
-                    // Keep the newest: drop from the old end.
-                    while hot.len() as u64 > HOT_RECORDS {
-                        hot.pop_first();
-                    }
+                    hot.insert(seq, *e, r.clone());
                 }
                 Some(r)
             }
@@ -1705,5 +1738,72 @@ impl<'a> RecordReader<'a> {
             return Err(format!("index says seq {seq}, record says {}", r.seq));
         }
         Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod hot_tests {
+    use super::*;
+    use crate::domain::{Channel, InboxRecord, Party};
+
+    fn entry(len: u32) -> IndexEntry {
+        IndexEntry {
+            day: 1,
+            len,
+            offset: 0,
+            id_hash: 0,
+            crc: 0,
+        }
+    }
+
+    fn record(seq: u64) -> Arc<InboxRecord> {
+        let now = time::OffsetDateTime::UNIX_EPOCH;
+        Arc::new(InboxRecord {
+            seq,
+            id: format!("m{seq}"),
+            received_at: now,
+            profile: "work".into(),
+            channel: Channel::Email,
+            thread_id: None,
+            from: Party::new("A", "a@example.com"),
+            to: Vec::new(),
+            subject: None,
+            ts: now,
+            text: String::new(),
+            preview: String::new(),
+            meta: Default::default(),
+            untrusted: true,
+            attachments: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn the_parsed_record_cache_is_bounded_by_line_bytes_as_well_as_by_count() {
+        let mut hot = HotRecords::default();
+        // Long records: the byte budget binds long before the count does.
+        let big = (HOT_LINE_BYTES / 10) as u32;
+        for seq in 1..=50 {
+            hot.insert(seq, entry(big), record(seq));
+        }
+        assert!(hot.line_bytes <= HOT_LINE_BYTES);
+        assert_eq!(hot.records.len(), 10, "the ten newest fit");
+        assert!(hot.get(50, &entry(big)).is_some() && hot.get(40, &entry(big)).is_none());
+        // Short records: the count binds.
+        let mut hot = HotRecords::default();
+        for seq in 1..=(HOT_RECORDS + 100) {
+            hot.insert(seq, entry(100), record(seq));
+        }
+        assert_eq!(hot.records.len() as u64, HOT_RECORDS);
+        assert_eq!(hot.line_bytes, HOT_RECORDS * 100);
+        // A record larger than the whole budget is not kept, and pushes nothing out.
+        hot.insert(u64::MAX, entry(HOT_LINE_BYTES as u32 + 1), record(1));
+        assert_eq!(hot.records.len() as u64, HOT_RECORDS);
+        assert_eq!(hot.line_bytes, HOT_RECORDS * 100);
+        // A seq read again (its entry changed by a rebuilt index) replaces, not double counts.
+        let mut hot = HotRecords::default();
+        hot.insert(7, entry(10), record(7));
+        hot.insert(7, entry(30), record(7));
+        assert_eq!(hot.line_bytes, 30);
+        assert!(hot.get(7, &entry(10)).is_none());
     }
 }
