@@ -3,7 +3,8 @@
 //!
 //! What is kept is a pure function of the redactor and the text: the candidates every detector
 //! proposed and the other occurrences of the names among them, before the job's learned names
-//! are added and the overlaps resolved. Placeholder
+//! are added and the overlaps resolved, and the hashes of the text's words (by which the job's
+//! learned names are looked up). Placeholder
 //! numbers and learned names belong to the session and are applied afresh on every call, so a
 //! cached text redacts exactly as an uncached one would.
 //!
@@ -16,8 +17,13 @@ use std::sync::{Arc, Mutex};
 
 use super::Span;
 
-/// The candidates of one text: (span, rank).
-pub(super) type Cands = Arc<[(Span, u8)]>;
+/// What is kept of one text: its candidates (span, rank) and the hashes of its words
+/// ([`super::word_hashes`]: the view looks up the session's learned names by them).
+#[derive(Clone)]
+pub(super) struct Scan {
+    pub(super) cands: Arc<[(Span, u8)]>,
+    pub(super) words: Arc<[u64]>,
+}
 
 /// Bytes of text one generation holds by default (the newest few hundred messages).
 pub(super) const DEFAULT_BUDGET: usize = 4 << 20;
@@ -29,13 +35,13 @@ pub(super) struct SpanCache {
 
 #[derive(Default)]
 struct Gens {
-    current: HashMap<Box<str>, Cands, foldhash::quality::RandomState>,
+    current: HashMap<Box<str>, Scan, foldhash::quality::RandomState>,
     current_bytes: usize,
-    previous: HashMap<Box<str>, Cands, foldhash::quality::RandomState>,
+    previous: HashMap<Box<str>, Scan, foldhash::quality::RandomState>,
 }
 
 impl Gens {
-    fn insert(&mut self, budget: usize, text: Box<str>, c: Cands) {
+    fn insert(&mut self, budget: usize, text: Box<str>, c: Scan) {
         // Two callers that missed on one text both put it: count its bytes once.
         let len = text.len();
         if self.current.insert(text, c).is_none() {
@@ -63,7 +69,7 @@ impl SpanCache {
         self.gens.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub(super) fn get(&self, text: &str) -> Option<Cands> {
+    pub(super) fn get(&self, text: &str) -> Option<Scan> {
         if self.budget == 0 {
             return None;
         }
@@ -76,7 +82,7 @@ impl SpanCache {
         Some(c)
     }
 
-    pub(super) fn put(&self, text: &str, c: Cands) {
+    pub(super) fn put(&self, text: &str, c: Scan) {
         // A text bigger than a quarter of the budget would evict too much for one entry.
         if self.budget == 0 || text.len() > self.budget / 4 {
             return;
@@ -91,28 +97,69 @@ impl SpanCache {
     }
 }
 
+/// Names met → their variants (`super::name_variants`, a pure function of the name): each view
+/// learns its patients' names on a fresh session. Bounded by entries; emptied when full.
+#[derive(Default)]
+pub(super) struct Variants {
+    map: Mutex<HashMap<Box<str>, Arc<[String]>, foldhash::fast::RandomState>>,
+    /// Keep nothing (a redactor without its caches).
+    off: bool,
+}
+
+/// Names whose variants are kept at most.
+const VARIANTS_MAX: usize = 8192;
+
+impl Variants {
+    pub(super) fn off() -> Variants {
+        Variants {
+            off: true,
+            ..Variants::default()
+        }
+    }
+
+    pub(super) fn of(&self, name: &str) -> Arc<[String]> {
+        if self.off {
+            return super::name_variants(name).into();
+        }
+        // A panic while holding the lock cannot leave an entry half written: see `lock` above.
+        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(v) = map.get(name) {
+            return v.clone();
+        }
+        let v: Arc<[String]> = super::name_variants(name).into();
+        if map.len() >= VARIANTS_MAX {
+            map.clear();
+        }
+        map.insert(name.into(), v.clone());
+        v
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::governance::redact::Kind;
 
-    fn cands(n: usize) -> Cands {
-        vec![(
-            Span {
-                kind: Kind::Person,
-                start: 0,
-                end: n,
-            },
-            1,
-        )]
-        .into()
+    fn cands(n: usize) -> Scan {
+        Scan {
+            cands: vec![(
+                Span {
+                    kind: Kind::Person,
+                    start: 0,
+                    end: n,
+                },
+                1,
+            )]
+            .into(),
+            words: Vec::new().into(),
+        }
     }
 
     #[test]
     fn holds_recent_texts_within_its_budget() {
         let c = SpanCache::new(40);
         c.put("abc", cands(3));
-        assert_eq!(c.get("abc").unwrap()[0].0.end, 3);
+        assert_eq!(c.get("abc").unwrap().cands[0].0.end, 3);
         assert!(c.get("abd").is_none());
         // Over budget: the full generation becomes the previous one; a hit there is kept.
         for t in ["0123456789", "1123456789", "2123456789", "3123456789"] {

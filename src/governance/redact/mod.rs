@@ -300,6 +300,8 @@ pub struct Redactor {
     keep: keep::KeepList,
     /// The candidates of texts already read (`cache.rs`).
     cache: cache::SpanCache,
+    /// The variants of names already met (`cache.rs`).
+    variants: cache::Variants,
 }
 
 impl fmt::Debug for Redactor {
@@ -366,6 +368,7 @@ impl Redactor {
             contexts,
             keep: keep::KeepList::new(&opts.keep),
             cache: cache::SpanCache::new(cache::DEFAULT_BUDGET),
+            variants: cache::Variants::default(),
         })
     }
 
@@ -373,6 +376,7 @@ impl Redactor {
     /// afresh (measurement of the detectors themselves; the results are the same).
     pub fn without_cache(mut self) -> Redactor {
         self.cache = cache::SpanCache::new(0);
+        self.variants = cache::Variants::off();
         self
     }
 
@@ -420,9 +424,9 @@ impl Redactor {
                 return Err(RedactError::Internal("span outside the text"));
             };
             out.push_str(before);
-            out.push_str(&session.placeholder(sp.kind, value));
+            out.push_str(session.placeholder(sp.kind, value));
             if sp.kind == Kind::Person {
-                session.learn_name(value);
+                session.learn_name(value, |n| self.variants.of(n));
             }
             last = sp.end;
         }
@@ -457,7 +461,7 @@ impl Redactor {
             return Ok(text.to_string());
         }
         let mut cands: Vec<(Span, u8)> = Vec::new();
-        let words = word_set(text);
+        let words = word_hashes(text);
         let known: Vec<String> = session
             .known_names
             .led_by_since(&words, since)
@@ -489,7 +493,7 @@ impl Redactor {
         let mut last = 0;
         for sp in &spans {
             out.push_str(&text[last..sp.start]);
-            out.push_str(&session.placeholder(sp.kind, &text[sp.start..sp.end]));
+            out.push_str(session.placeholder(sp.kind, &text[sp.start..sp.end]));
             last = sp.end;
         }
         out.push_str(&text[last..]);
@@ -518,13 +522,12 @@ impl Redactor {
             }
         };
         let text = raw;
-        let mut cands = base.to_vec();
+        let mut cands = base.cands.to_vec();
         // Names learned earlier in the job: exact, whole-word occurrences. A job learns
         // hundreds; only those whose first word the text holds are searched.
         if known.len() > 0 {
-            let words = word_set(text);
             let learned: Vec<&String> = known
-                .led_by(&words)
+                .led_by(&base.words)
                 .filter(|n| !self.keep.keeps(n))
                 .collect();
             occurrences(text, learned.iter().map(|n| n.as_str()), &mut cands);
@@ -535,7 +538,7 @@ impl Redactor {
     /// What the cache keeps of a text, a pure function of the redactor and the text: every
     /// detector's candidates, and the other occurrences of the names among them in any of
     /// their forms (a name found once in a text is redacted wherever the text repeats it).
-    fn scanned(&self, raw: &str) -> Result<cache::Cands, RedactError> {
+    fn scanned(&self, raw: &str) -> Result<cache::Scan, RedactError> {
         let mut cands = self.candidates(raw)?;
         let own: Vec<String> = cands
             .iter()
@@ -544,7 +547,13 @@ impl Redactor {
             .filter(|n| !self.keep.keeps(n))
             .collect();
         occurrences(raw, own.iter().map(String::as_str), &mut cands);
-        Ok(cands.into())
+        // In the order `resolve` reads them (a stable sort: appending the learned names'
+        // candidates and sorting again gives the order sorting everything at once gives).
+        rank_order(&mut cands);
+        Ok(cache::Scan {
+            cands: cands.into(),
+            words: word_hashes(raw).into(),
+        })
     }
 
     /// Every detector's candidates in `raw`, on one line each, the kept ones left out: what
@@ -765,11 +774,9 @@ fn one_line_each(cands: Vec<(Span, u8)>, text: &str) -> Vec<(Span, u8)> {
 /// Accept candidates by rank; a candidate sticking out of accepted spans widens them (why: a
 /// partial overlap must not leave part of an identifier in the clear).
 fn resolve(mut cands: Vec<(Span, u8)>, text: &str) -> Result<Vec<Span>, RedactError> {
-    cands.sort_by(|(a, pa), (b, pb)| {
-        pb.cmp(pa)
-            .then((b.end - b.start).cmp(&(a.end - a.start)))
-            .then(a.start.cmp(&b.start))
-    });
+    rank_order(&mut cands);
+    // A candidate equal to the one before it is inside what that one left accepted.
+    cands.dedup();
     let mut acc: Vec<Span> = Vec::new();
     for (c, _) in cands {
         let overlapping: Vec<usize> = acc
@@ -816,6 +823,15 @@ fn resolve(mut cands: Vec<(Span, u8)>, text: &str) -> Result<Vec<Span>, RedactEr
     Ok(acc)
 }
 
+/// Higher rank first, then longer, then earlier (stable).
+fn rank_order(cands: &mut [(Span, u8)]) {
+    cands.sort_by(|(a, pa), (b, pb)| {
+        pb.cmp(pa)
+            .then((b.end - b.start).cmp(&(a.end - a.start)))
+            .then(a.start.cmp(&b.start))
+    });
+}
+
 fn merge_touching(mut v: Vec<Span>) -> Vec<Span> {
     v.sort_by_key(|s| s.start);
     let mut out: Vec<Span> = Vec::with_capacity(v.len());
@@ -855,13 +871,25 @@ fn occurrences<'n>(text: &str, names: impl Iterator<Item = &'n str>, cands: &mut
     }
 }
 
-/// A set of a text's words, hashed with foldhash (the view builds one per text it reads).
-pub(super) type WordSet<'a> = std::collections::HashSet<&'a str, foldhash::fast::RandomState>;
+/// The hash of a word as learned names are looked up by their first word. A fixed seed, so a
+/// text's word hashes can be kept with its candidates (`cache.rs`) and matched against any
+/// session's index. A collision costs only a search that finds nothing: a name occurs as a
+/// whole word only where its first word is a word of the text.
+pub(super) fn word_hash(w: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0x6f70_7364_6573_6b29).hash_one(w)
+}
 
-fn word_set(text: &str) -> WordSet<'_> {
-    text.split(|c: char| !in_word(c))
+/// The hashes of `text`'s distinct words (see [`in_word`]), sorted.
+fn word_hashes(text: &str) -> Vec<u64> {
+    let mut v: Vec<u64> = text
+        .split(|c: char| !in_word(c))
         .filter(|w| !w.is_empty())
-        .collect()
+        .map(word_hash)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 /// The first word of a learned name: a text holding the name holds this word.

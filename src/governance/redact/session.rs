@@ -3,15 +3,21 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
-use super::{Kind, lead_word, name_variants};
+use std::sync::Arc;
+
+use super::{Kind, lead_word, word_hash};
 
 /// The placeholder mapping of one job: the same value gets the same placeholder on every hop
 /// and in every message of the job. Holds PHI: never serialized, never cloned, and its `Debug`
 /// shows only counts.
 #[derive(Default)]
 pub struct RedactionSession {
-    by_value: HashMap<(Kind, String), String>,
-    by_placeholder: HashMap<String, String>,
+    /// Per kind: value → placeholder (looked up by `&str`, no key built per span).
+    by_value: HashMap<Kind, HashMap<String, String, foldhash::fast::RandomState>>,
+    by_placeholder: HashMap<String, String, foldhash::fast::RandomState>,
+    /// The names whose variants are learned already (a view meets one patient's name many
+    /// times; its variants are computed once).
+    learned_from: HashSet<String, foldhash::fast::RandomState>,
     next: BTreeMap<Kind, usize>,
     /// Names detected so far, redacted wherever they appear later in the job.
     pub(super) known_names: KnownNames,
@@ -23,7 +29,8 @@ pub struct RedactionSession {
 #[derive(Default)]
 pub(super) struct KnownNames {
     names: Vec<String>,
-    by_lead: HashMap<String, Vec<usize>, foldhash::fast::RandomState>,
+    /// By [`super::word_hash`] of the first word.
+    by_lead: HashMap<u64, Vec<usize>, foldhash::fast::RandomState>,
     all: HashSet<String, foldhash::fast::RandomState>,
 }
 
@@ -37,30 +44,28 @@ impl KnownNames {
             return;
         }
         self.by_lead
-            .entry(lead_word(&name).to_string())
+            .entry(word_hash(lead_word(&name)))
             .or_default()
             .push(self.names.len());
         self.all.insert(name.clone());
         self.names.push(name);
     }
 
-    /// The learned names whose first word is one of `words`.
-    pub(super) fn led_by<'a>(
-        &'a self,
-        words: &'a super::WordSet<'_>,
-    ) -> impl Iterator<Item = &'a String> + 'a {
+    /// The learned names whose first word is one of `words` (hashes of distinct words, see
+    /// [`super::word_hash`]).
+    pub(super) fn led_by<'a>(&'a self, words: &'a [u64]) -> impl Iterator<Item = &'a String> + 'a {
         self.led_by_since(words, 0)
     }
 
     /// [`KnownNames::led_by`], only the names learned after the first `since`.
     pub(super) fn led_by_since<'a>(
         &'a self,
-        words: &'a super::WordSet<'_>,
+        words: &'a [u64],
         since: usize,
     ) -> impl Iterator<Item = &'a String> + 'a {
         words
             .iter()
-            .filter_map(|w| self.by_lead.get(*w))
+            .filter_map(|w| self.by_lead.get(w))
             .flatten()
             .filter(move |&&i| i >= since)
             .filter_map(|&i| self.names.get(i))
@@ -111,25 +116,30 @@ impl RedactionSession {
 
     /// True when nothing has been redacted yet.
     pub fn is_empty(&self) -> bool {
-        self.by_value.is_empty()
+        self.by_placeholder.is_empty()
     }
 
-    pub(super) fn placeholder(&mut self, kind: Kind, value: &str) -> String {
-        let key = (kind, value.to_string());
-        if let Some(p) = self.by_value.get(&key) {
-            return p.clone();
+    pub(super) fn placeholder(&mut self, kind: Kind, value: &str) -> &str {
+        let values = self.by_value.entry(kind).or_default();
+        if !values.contains_key(value) {
+            let n = self.next.entry(kind).or_insert(0);
+            *n += 1;
+            let p = format!("<{}_{}>", kind.tag(), n);
+            self.by_placeholder.insert(p.clone(), value.to_string());
+            values.insert(value.to_string(), p);
         }
-        let n = self.next.entry(kind).or_insert(0);
-        *n += 1;
-        let p = format!("<{}_{}>", kind.tag(), n);
-        self.by_placeholder.insert(p.clone(), value.to_string());
-        self.by_value.insert(key, p.clone());
-        p
+        &values[value]
     }
 
-    pub(super) fn learn_name(&mut self, name: &str) {
-        for v in name_variants(name) {
-            self.known_names.insert(v);
+    /// Learn `name` and its variants (`variants` computes them: a redactor keeps them for the
+    /// names it has met, as every view meets the same patients' names afresh).
+    pub(super) fn learn_name(&mut self, name: &str, variants: impl FnOnce(&str) -> Arc<[String]>) {
+        if self.learned_from.contains(name) {
+            return;
+        }
+        self.learned_from.insert(name.to_string());
+        for v in variants(name).iter() {
+            self.known_names.insert(v.clone());
         }
     }
 }
