@@ -111,7 +111,7 @@ struct HipaaProfile {
 /// profile's roster, no keep list and conditions redacted too. It makes the view active (and
 /// applies to text nobody owns) only while such records may exist: when `[classification]`
 /// sends unmatched items there, or once the inbox's marker says one was ever stored
-/// (`store/inbox.rs` `UNASSIGNED_MARKER`) — so removing the section later leaves them
+/// (`store/inbox/mod.rs` `UNASSIGNED_MARKER`) — so removing the section later leaves them
 /// protected, and a config that never has them keeps the identity fast path (one `stat` of the
 /// marker per check until it appears).
 pub struct PhiPolicy {
