@@ -49,6 +49,9 @@ fn link_flags() {
         || var("HOST") != target
         || !var("OPSDESK_PLAIN_LINK").is_empty()
         || !var("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER").is_empty()
+        // A linker from cargo's configuration (`[target.…] linker`), which cargo resolves
+        // and names here; the variable above covers only the environment.
+        || !var("RUSTC_LINKER").is_empty()
         // Any linker setting of the builder's (`-C linker`, `-C link-self-contained`,
         // `-C link-arg`, linker features): their linker may not take these flags.
         || var("CARGO_ENCODED_RUSTFLAGS").contains("link")
