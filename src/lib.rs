@@ -73,7 +73,7 @@ pub mod domain;
 pub mod engine;
 pub mod governance;
 pub(crate) mod html_mail;
-pub mod http;
+pub(crate) mod http;
 pub mod llm;
 pub mod mcp;
 pub(crate) mod net;
