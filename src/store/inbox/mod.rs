@@ -772,18 +772,14 @@ impl Inbox {
         if cache.covered > committed {
             *cache = WriterCache::default();
         }
+        let path = self.path(INDEX);
         let mut seq = cache.covered;
-        let mut buf = vec![0u8; (ENTRY_LEN * 4096) as usize];
+        let mut buf = Vec::new();
         while seq < committed {
-            let n = (committed - seq).min(4096);
-            let bytes = &mut buf[..(n * ENTRY_LEN) as usize];
-            index
-                .read_exact_at(bytes, seq * ENTRY_LEN)
-                .map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
-            for (i, chunk) in bytes.chunks_exact(ENTRY_LEN as usize).enumerate() {
-                let e = IndexEntry::decode(chunk);
+            let n = (committed - seq).min(WALK_CHUNK);
+            for (s, e) in read_entries(index, &path, seq, n, &mut buf)? {
                 if !e.is_hole() {
-                    cache.ids.insert(e.id_hash, seq + i as u64 + 1);
+                    cache.ids.insert(e.id_hash, s);
                 }
             }
             seq += n;
@@ -984,17 +980,12 @@ impl Inbox {
         report.records = n;
         report.macs_checked = self.key.is_some();
         let mut reader = RecordReader::new(self);
-        let mut buf = vec![0u8; (4096 * ENTRY_LEN) as usize];
+        let path = self.path(INDEX);
+        let mut buf = Vec::new();
         let mut seq = 0u64;
         while seq < n {
-            let k = (n - seq).min(4096);
-            let bytes = &mut buf[..(k * ENTRY_LEN) as usize];
-            index
-                .read_exact_at(bytes, seq * ENTRY_LEN)
-                .map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
-            for (i, c) in bytes.chunks_exact(ENTRY_LEN as usize).enumerate() {
-                let s = seq + i as u64 + 1;
-                let e = IndexEntry::decode(c);
+            let k = (n - seq).min(WALK_CHUNK);
+            for (s, e) in read_entries(&index, &path, seq, k, &mut buf)? {
                 if e.is_hole() {
                     report.holes.push(s);
                 } else if let Err(reason) = reader
@@ -1076,18 +1067,14 @@ impl Inbox {
             ..Batch::default()
         };
         let mut reader = RecordReader::caching(self, n).assigned(self.assignments.current()?);
+        let path = self.path(INDEX);
         let mut seq = after;
+        // A page is a few dozen records: read the index ahead by less than a whole walk does.
         let chunk = 256u64;
-        let mut buf = vec![0u8; (chunk * ENTRY_LEN) as usize];
+        let mut buf = Vec::new();
         while seq < n && batch.records.len() < limit {
             let k = (n - seq).min(chunk);
-            let bytes = &mut buf[..(k * ENTRY_LEN) as usize];
-            index
-                .read_exact_at(bytes, seq * ENTRY_LEN)
-                .map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
-            for (i, c) in bytes.chunks_exact(ENTRY_LEN as usize).enumerate() {
-                let e = IndexEntry::decode(c);
-                let s = seq + i as u64 + 1;
+            for (s, e) in read_entries(&index, &path, seq, k, &mut buf)? {
                 if e.is_hole() {
                     continue;
                 }
@@ -1168,19 +1155,15 @@ impl Inbox {
         };
         let h = id_hash(id);
         let mut reader = RecordReader::new(self).assigned(self.assignments.current()?);
+        let path = self.path(INDEX);
         let mut seq = 0u64;
-        let mut buf = vec![0u8; (ENTRY_LEN * 4096) as usize];
+        let mut buf = Vec::new();
         while seq < n {
-            let k = (n - seq).min(4096);
-            let bytes = &mut buf[..(k * ENTRY_LEN) as usize];
-            index
-                .read_exact_at(bytes, seq * ENTRY_LEN)
-                .map_err(|e| StoreError::io(&self.path(INDEX), "read", e))?;
-            for (i, c) in bytes.chunks_exact(ENTRY_LEN as usize).enumerate() {
-                let e = IndexEntry::decode(c);
+            let k = (n - seq).min(WALK_CHUNK);
+            for (s, e) in read_entries(&index, &path, seq, k, &mut buf)? {
                 if e.id_hash == h
                     && !e.is_hole()
-                    && let Some(r) = reader.read(seq + i as u64 + 1, &e)
+                    && let Some(r) = reader.read(s, &e)
                     && r.id == id
                 {
                     return Ok(Some(Arc::unwrap_or_clone(r)));
@@ -1312,6 +1295,29 @@ fn read_entry(index: &File, path: &Path, i: u64) -> Result<IndexEntry, StoreErro
         .map_err(|e| StoreError::io(path, "read", e))?;
     Ok(IndexEntry::decode(&b))
 }
+
+/// Index entries of seqs `from+1 ..= from+count`, as (seq, entry), read with one `pread` into
+/// `buf` (walks of the whole index read it a chunk at a time).
+fn read_entries<'b>(
+    index: &File,
+    path: &Path,
+    from: u64,
+    count: u64,
+    buf: &'b mut Vec<u8>,
+) -> Result<impl Iterator<Item = (u64, IndexEntry)> + 'b, StoreError> {
+    buf.resize((count * ENTRY_LEN) as usize, 0);
+    index
+        .read_exact_at(buf, from * ENTRY_LEN)
+        .map_err(|e| StoreError::io(path, "read", e))?;
+    let buf: &'b Vec<u8> = buf;
+    Ok(buf
+        .chunks_exact(ENTRY_LEN as usize)
+        .enumerate()
+        .map(move |(i, c)| (from + i as u64 + 1, IndexEntry::decode(c))))
+}
+
+/// Seqs walked per `pread` of the index by a walk of the whole index.
+const WALK_CHUNK: u64 = 4096;
 
 /// The flag, else (no watch running) the marker on disk, raising the flag when it is there.
 fn may_have_unassigned(

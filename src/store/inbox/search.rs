@@ -3,9 +3,8 @@
 //! the index caught up with the records.
 
 use std::fs::File;
-use std::os::unix::fs::FileExt;
 
-use super::{Batch, ENTRY_LEN, Filter, INDEX, Inbox, IndexEntry, RecordReader, read_entry};
+use super::{Batch, Filter, INDEX, Inbox, RecordReader, read_entries, read_entry};
 use crate::domain::{SearchOrder, SearchQuery};
 use crate::store::StoreError;
 use crate::store::fulltext::{self, Doc, FullText};
@@ -208,21 +207,16 @@ impl Inbox {
                 return Ok(indexed);
             }
             let to = (covered + INDEX_BATCH).min(n);
-            buf.resize(((to - covered) * ENTRY_LEN) as usize, 0);
-            index
-                .read_exact_at(&mut buf, covered * ENTRY_LEN)
-                .map_err(|e| StoreError::io(&index_path, "read", e))?;
             let mut docs = Vec::with_capacity((to - covered) as usize);
             let mut last_hash = 0;
-            for (i, c) in buf.chunks_exact(ENTRY_LEN as usize).enumerate() {
-                let e = IndexEntry::decode(c);
+            for (s, e) in read_entries(index, &index_path, covered, to - covered, &mut buf)? {
                 last_hash = e.id_hash;
                 if e.is_hole() {
                     continue;
                 }
                 // As stored (no assignment): the tags name the stored profile, and a search
                 // for an assigned profile asks for the stored ones it may come from.
-                if let Some(r) = reader.read_line(covered + i as u64 + 1, &e) {
+                if let Some(r) = reader.read_line(s, &e) {
                     docs.push(Doc::of(&r));
                 }
             }
