@@ -1054,9 +1054,7 @@ impl Inbox {
         limit: usize,
         filter: &Filter,
     ) -> Result<Batch, StoreError> {
-        if let Some(text) = &filter.text {
-            let query =
-                SearchQuery::parse(text).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        if let Some(query) = text_query(filter)? {
             return self.search_after(&query, filter, after, limit);
         }
         let Some((index, n)) = self.open_index_checked()? else {
@@ -1102,9 +1100,7 @@ impl Inbox {
         limit: usize,
         filter: &Filter,
     ) -> Result<Batch, StoreError> {
-        if let Some(text) = &filter.text {
-            let query =
-                SearchQuery::parse(text).map_err(|e| StoreError::Rejected(e.to_string()))?;
+        if let Some(query) = text_query(filter)? {
             return self.search(&query, filter, before, limit, SearchOrder::Newest);
         }
         let Some((index, n)) = self.open_index_checked()? else {
@@ -1314,6 +1310,15 @@ fn read_entries<'b>(
         .chunks_exact(ENTRY_LEN as usize)
         .enumerate()
         .map(move |(i, c)| (from + i as u64 + 1, IndexEntry::decode(c))))
+}
+
+/// The words `filter` asks for, if any: reads with them go through the full-text index.
+fn text_query(filter: &Filter) -> Result<Option<SearchQuery>, StoreError> {
+    filter
+        .text
+        .as_deref()
+        .map(|t| SearchQuery::parse(t).map_err(|e| StoreError::Rejected(e.to_string())))
+        .transpose()
 }
 
 /// Seqs walked per `pread` of the index by a walk of the whole index.
