@@ -530,7 +530,49 @@ fn crude_strip_tags(html: &str) -> String {
 
 /// One clean line: [`clean_text`], then every whitespace run (newlines included) becomes one
 /// space, bounded to `max_chars`. For previews, subjects, names, addresses, ids.
+///
+/// Reads only as much of `s` as decides the result (a preview is a few hundred bytes of a text
+/// of kilobytes, and folding runs at ingest and in every PHI view): the fold strips character
+/// by character (one character of lookahead: `\r\n`), joins words with single blanks and
+/// bounds, so it depends only on its first `max_chars + 1` characters. When a prefix of `s`
+/// folds to more than that before its last word (which the cut may have shortened), all of
+/// `s` folds to the same line.
 pub fn one_line(s: &str, max_chars: usize) -> String {
+    // Printable ASCII with blanks, tabs and line breaks (most mail): `strip` keeps every such
+    // character and turns the breaks and tabs into blanks, so the fold is the words joined.
+    if s.bytes()
+        .all(|b| matches!(b, b' '..=b'~' | b'\n' | b'\r' | b'\t'))
+    {
+        let mut out = String::with_capacity(s.len().min(max_chars.saturating_add(16)));
+        for w in s.split_ascii_whitespace() {
+            if out.len() > max_chars {
+                break;
+            }
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(w);
+        }
+        return bound(&out, max_chars);
+    }
+    let mut len = max_chars.saturating_mul(4).saturating_add(64);
+    while len < s.len() {
+        let mut cut = len;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let head = fold_whole(&s[..cut], usize::MAX);
+        let settled = head.rfind(' ').map_or(0, |at| head[..at].chars().count());
+        if settled > max_chars.saturating_add(1) {
+            return bound(&head, max_chars);
+        }
+        len = len.saturating_mul(4);
+    }
+    fold_whole(s, max_chars)
+}
+
+/// [`one_line`] read from all of `s`.
+fn fold_whole(s: &str, max_chars: usize) -> String {
     let stripped = strip(s, Layout::Flat);
     let mut out = String::with_capacity(stripped.len());
     for word in stripped.split_whitespace() {
@@ -770,6 +812,58 @@ pub fn attachment_risk(name: &str, media_type: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `one_line` reads only the head of a text; it must give exactly what folding the whole
+    /// text gives, whatever the text and the bound: long or short, runs of blanks, CRLF at the cut,
+    /// escape sequences and control strings running past the cut, combining marks, words
+    /// longer than the head.
+    #[test]
+    fn one_line_from_the_head_is_the_whole_fold() {
+        let max = MAX_PREVIEW_CHARS;
+        let word = "Okafor ";
+        let mut texts: Vec<String> = vec![
+            String::new(),
+            "short text".into(),
+            word.repeat(200),
+            format!("{}{}", " ".repeat(5000), word.repeat(300)),
+            format!("{}\r\n{}", "x".repeat(700), word.repeat(300)),
+            format!("{}\x1b]8;;{}\x07 tail", word.repeat(100), "y".repeat(3000)),
+            format!("{}\x1b[{}m tail", word.repeat(95), "1;".repeat(400)),
+            format!("e\u{301}\u{301}\u{301}{}", "a\u{300}\u{300} ".repeat(900)),
+            "z".repeat(9000),
+            format!("{} {}", "w".repeat(150), "\n\t ".repeat(2000)),
+            format!("{} x", "w".repeat(159)),
+            format!("{} x", "w".repeat(158)),
+            format!("{}\r\n", "w ".repeat(80)),
+            format!("{}\u{c}{}", "w ".repeat(40), "v ".repeat(80)),
+            format!("{}\u{7f}{}", "w ".repeat(40), "v ".repeat(80)),
+            "\t\r\n  lead and trail \r".into(),
+        ];
+        // Every cut around the first head's end, for a text of short words and blanks.
+        for pad in 0..12 {
+            texts.push(format!(
+                "{}{}",
+                " ".repeat(pad),
+                "ab \r\ncd\te ".repeat(120)
+            ));
+            texts.push(format!(
+                "{}{}",
+                " ".repeat(pad),
+                "ab \r\ncd\té ".repeat(120)
+            ));
+            texts.push(format!("{}{}", "x".repeat(150 + pad), " y z".repeat(3)));
+        }
+        for t in &texts {
+            for bound in [max, 1, 40, usize::MAX] {
+                assert_eq!(
+                    one_line(t, bound),
+                    fold_whole(t, bound),
+                    "bound {bound}: {:?}",
+                    t.get(..80)
+                );
+            }
+        }
+    }
 
     #[test]
     fn csi_sequences_are_removed_and_their_text_kept() {
