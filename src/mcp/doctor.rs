@@ -4,26 +4,24 @@
 
 use crate::config::Config;
 use crate::doctor::{Check, ok, problem, warning};
+use crate::http::auth;
 use crate::paths::Paths;
 
 /// The token source always; the scopes when the configuration loaded.
 pub fn checks(paths: &Paths, config: Option<&Config>) -> Vec<Check> {
-    let token_path = crate::http::auth::token_path(paths);
-    let mut checks = vec![if std::env::var_os(crate::http::auth::TOKEN_ENV)
-        .is_some_and(|v| !v.is_empty())
-    {
-        ok(
-            "mcp token",
-            format!("from {}", crate::http::auth::TOKEN_ENV),
-        )
-    } else if token_path.exists() {
-        ok("mcp token", format!("{}", token_path.display()))
-    } else {
-        ok(
-            "mcp token",
-            "not generated yet; `opsdesk serve` creates it (0600)",
-        )
-    }];
+    let token_path = auth::token_path(paths);
+    let mut checks = vec![
+        if std::env::var_os(auth::TOKEN_ENV).is_some_and(|v| !v.is_empty()) {
+            ok("mcp token", format!("from {}", auth::TOKEN_ENV))
+        } else if token_path.exists() {
+            ok("mcp token", format!("{}", token_path.display()))
+        } else {
+            ok(
+                "mcp token",
+                "not generated yet; `opsdesk serve` creates it (0600)",
+            )
+        },
+    ];
     if let Some(config) = config {
         for w in super::scope::config_warnings(&config.server) {
             checks.push(warning(format!("config {}", w.key), w.message, None));

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::tools::{TOOLS, Tier, ToolDef};
 use crate::config::ServerConfig;
+use crate::http::auth;
 
 /// The tools grouped by purpose. Every tool in `TOOLS` names one (the table's macro requires
 /// it), so a tool added later is scoped the moment it is declared.
@@ -566,9 +567,9 @@ impl Scopes {
     /// Every client's scope: `default`, `stdio` (unless stdio acts as a named client), then
     /// the named clients.
     pub fn all(&self) -> Vec<ClientScope> {
-        let mut v = vec![self.for_client(crate::http::auth::DEFAULT_CLIENT)];
+        let mut v = vec![self.for_client(auth::DEFAULT_CLIENT)];
         if self.stdio_client.is_none() {
-            v.push(self.for_client(crate::http::auth::STDIO_CLIENT));
+            v.push(self.for_client(auth::STDIO_CLIENT));
         }
         v.extend(self.clients.keys().map(|n| self.for_client(n)));
         v
@@ -809,7 +810,7 @@ pub(crate) fn config_warnings(server: &ServerConfig) -> Vec<crate::config::Confi
     for scope in scopes.all() {
         let s = scope.summary();
         // `stdio` has the server's scope unless it is a named client: one warning is enough.
-        if s.tools.is_empty() && s.client != crate::http::auth::STDIO_CLIENT {
+        if s.tools.is_empty() && s.client != auth::STDIO_CLIENT {
             let key = match server.clients.contains_key(&s.client) {
                 true => format!("server.clients.{}", s.client),
                 false => "server".to_owned(),

@@ -23,7 +23,7 @@ use crate::domain::{Action, Actor, Outcome, Query};
 use crate::engine::query::Answer;
 use crate::engine::{Engine, EngineError};
 use crate::governance::phi_view::Placeholders;
-use crate::http::auth::ClientIdentity;
+use crate::http::auth::{self, ClientIdentity};
 use crate::store::StoreError;
 
 /// How long list results may be cached by 2026-07-28 clients: the lists change only at a
@@ -180,7 +180,7 @@ impl Hub {
         opts: HubOptions,
         conformance: super::conformance::Mount,
     ) -> Hub {
-        let stdio_identity = crate::http::auth::stdio_identity(&engine.config().server);
+        let stdio_identity = auth::stdio_identity(&engine.config().server);
         let scopes = Scopes::new(&engine.config().server, &opts.scope);
         let vault = Arc::new(crate::vault::Vault::for_engine(&engine));
         let engine_limits = engine.config().server.operation_limits;
@@ -351,7 +351,7 @@ impl Hub {
                 .get::<ClientIdentity>()
                 .cloned()
                 // Only the token-less conformance mode lets a request through without one.
-                .unwrap_or_else(|| ClientIdentity::uncleared(crate::http::auth::DEFAULT_CLIENT)),
+                .unwrap_or_else(|| ClientIdentity::uncleared(auth::DEFAULT_CLIENT)),
             None => self.stdio_identity.clone(),
         }
     }
@@ -835,9 +835,7 @@ impl OpsDesk {
 
     /// [`OpsDesk::actor_name`] from the client's self-declared name, if it gave one.
     pub(crate) fn actor_name_for(who: &ClientIdentity, declared: Option<&str>) -> String {
-        if who.name == crate::http::auth::DEFAULT_CLIENT
-            || who.name == crate::http::auth::STDIO_CLIENT
-        {
+        if who.name == auth::DEFAULT_CLIENT || who.name == auth::STDIO_CLIENT {
             match declared {
                 Some(name) => format!("{}/{}", who.name, clean_client_name(Some(name))),
                 None => who.name.clone(),
