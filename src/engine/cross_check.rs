@@ -76,13 +76,9 @@ pub fn cross_check(paths: &Paths, audit: &Audit) -> Result<CrossCheck, StoreErro
 
     let mut findings = Vec::new();
     let log = paths.drafts_dir().join("drafts.jsonl");
+    // The drafts log's macs are checked with the key the trail was opened with.
     let queue = Drafts::open(&paths.drafts_dir(), audit.dir())?
-        .with_key(
-            crate::store::integrity::for_verifier(paths)
-                .ok()
-                .flatten()
-                .map(std::sync::Arc::new),
-        )
+        .with_key(audit.key())
         .queue()?;
     for u in &queue.unbound {
         findings.push(format!(

@@ -652,6 +652,11 @@ impl Audit {
         self
     }
 
+    /// The integrity key this handle holds (a reader checking other stores with it).
+    pub(crate) fn key(&self) -> Option<Arc<IntegrityKey>> {
+        self.key.clone()
+    }
+
     /// Whether this handle holds the integrity key.
     pub fn keyed(&self) -> bool {
         self.key.is_some()
