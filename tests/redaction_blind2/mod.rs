@@ -622,6 +622,34 @@ const REASONS: &[(&str, &str)] = &[
     ("sepsis from a UTI", "A41.9"),
 ];
 
+/// The day of the week of a (Gregorian) date: Sakamoto's method.
+fn weekday(d: Ymd) -> &'static str {
+    const OFFSET: [u32; 12] = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4];
+    const NAMES: [&str; 7] = [
+        "Sunday",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+    ];
+    let y = if d.m < 3 { d.y - 1 } else { d.y };
+    NAMES[((y + y / 4 - y / 100 + y / 400 + OFFSET[d.m as usize - 1] + d.d) % 7) as usize]
+}
+
+fn specialty(practice: &str) -> &'static str {
+    match practice.split(' ').nth(1).unwrap_or_default() {
+        "Valley" => "Interventional Cardiology",
+        "Pulmonary" => "Pulmonary & Sleep Medicine",
+        "Mountain" => "Orthopaedic Surgery",
+        "Nephrology" => "Nephrology",
+        "Endocrine" => "Endocrinology",
+        "Gastroenterology" => "Gastroenterology",
+        _ => "Neurology",
+    }
+}
+
 const WEEKDAYS: &[&str] = &["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"];
 
 const MONTHS: [&str; 12] = [
@@ -723,21 +751,19 @@ fn name(w: &Who, nf: NF, r: &mut Rng) -> Frag {
     match nf {
         NF::Full => l(p, w.full()),
         NF::FullMid => match w.mid {
-            Some(m) => l(p, w.given).and(t(format!(" {m}. "))).and(l(p, w.family)),
+            Some(m) => l(p, w.given)
+                .and(t(" "))
+                .and(l(p, m.to_string()))
+                .and(t(". "))
+                .and(l(p, w.family)),
             None => l(p, w.full()),
         },
         NF::LastFirst => l(p, w.family).and(t(", ")).and(l(p, w.given)),
         NF::First => l(p, w.given),
         NF::Nick => l(p, w.nick.unwrap_or(w.given)),
         NF::Title => t(format!("{} ", w.title(r))).and(l(p, w.family)),
-        NF::Initial => {
-            let i: String = w.given.chars().take(1).collect();
-            t(format!("{i}. ")).and(l(p, w.family))
-        }
-        NF::LastInit => {
-            let i: String = w.given.chars().take(1).collect();
-            l(p, w.family).and(t(format!(" {i}")))
-        }
+        NF::Initial => l(p, initial(w.given)).and(t(". ")).and(l(p, w.family)),
+        NF::LastInit => l(p, w.family).and(t(" ")).and(l(p, initial(w.given))),
     }
 }
 
@@ -931,7 +957,10 @@ fn ordinal_words(n: u32) -> String {
 
 fn year_words(y: u32, hyphen: bool) -> String {
     let yy = y % 100;
-    if (2000..2010).contains(&y) {
+    if y == 2000 {
+        return "two thousand".to_string();
+    }
+    if (2001..2010).contains(&y) {
         return format!("two thousand {}", ONES[yy as usize]);
     }
     let head = words(y / 100, hyphen);
@@ -1079,7 +1108,7 @@ impl Addr {
                 r.pick(SUFFIXES)
             )
         };
-        let unit = if r.chance(30) {
+        let unit = if r.chance(30) && !street.contains("Box") {
             Some(match r.below(5) {
                 0 => format!("Apt {}{}", r.range(1, 40), r.pick(&["", "A", "B", "C"])),
                 1 => format!("Unit {}", r.range(1, 300)),
@@ -1469,7 +1498,12 @@ fn handoff(r: &mut Rng, p: &Patient) -> Doc {
     let mut b = B::new();
     let (unit, rm) = room(r);
     let nurse_a = r.pick(&[STAFF[2], STAFF[3], STAFF[4], STAFF[10]]);
-    let nurse_b = r.pick(&[STAFF[2], STAFF[3], STAFF[4], STAFF[10]]);
+    let nurse_b = loop {
+        let n = r.pick(&[STAFF[2], STAFF[3], STAFF[4], STAFF[10]]);
+        if n.1 != nurse_a.1 {
+            break n;
+        }
+    };
     b.f(
         "SBAR handoff {} - {}\n",
         &[t(r.pick(&["0700", "1900", "1500", "2300"])), t(unit)],
@@ -1618,7 +1652,7 @@ fn labmail(r: &mut Rng, p: &Patient) -> Doc {
     b.f(
         "Date: {}, {} {}:{}\n\n",
         &[
-            t(r.pick(WEEKDAYS)),
+            t(weekday(col)),
             dated(col, if r.chance(50) { DS::MonDY } else { DS::DMonthY }),
             t(r.range(7, 18).to_string()),
             t(format!("{:02}", r.range(0, 59))),
@@ -1661,8 +1695,8 @@ fn labmail(r: &mut Rng, p: &Patient) -> Doc {
     );
     let ptel = phone(r, p.cell);
     b.f(
-        "Please contact the patient at {} today; repeat BMP tomorrow.\n\n{} | Client #: {} | Customer Service 1-866-697-8378\n",
-        &[ptel, t(lab), t(r.digits(8))],
+        "Please contact the patient at {} today; repeat BMP tomorrow.\n\n{} | Client #: {} | Customer Service {}\n",
+        &[ptel, t(lab), t(r.digits(8)), l(Kind::Phone, "1-866-697-8378")],
     );
     b.done("labmail")
 }
@@ -1773,11 +1807,14 @@ fn priorauth(r: &mut Rng, p: &Patient) -> Doc {
         let days = r.range(25, 28) + 150;
         let to = date(r, p.visit.plus_days(days));
         b.f(
-            "The request is APPROVED for dates of service {} through {}. Quantity limits apply (4 pens per 28 days).\n",
+            "The request is APPROVED for dates of service {} through {}. Quantity limits of the formulary apply.\n",
             &[from, to],
         );
     } else {
-        b.s("The request is DENIED: the plan's step therapy (metformin and one other agent for at least 90 days) was not documented. You may request a peer-to-peer review within 14 days by calling 1-800-555-0199.\n");
+        b.f(
+            "The request is DENIED: the plan's step therapy (metformin and one other agent for at least 90 days) was not documented. You may request a peer-to-peer review within 14 days by calling {}.\n",
+            &[l(Kind::Phone, "1-800-555-0199")],
+        );
     }
     b.f(
         "\nA copy of this letter was mailed to the member at {}.\n\nSincerely,\n{}, RN\nClinical Reviewer\n",
@@ -1833,7 +1870,7 @@ fn hl7(r: &mut Rng, p: &Patient) -> Doc {
     pid.push(t(""));
     let mut pn = hl7_name(&p.who);
     if let Some(m) = p.who.mid {
-        pn = pn.and(t(format!("^{m}")));
+        pn = pn.and(t("^")).and(l(Kind::Person, m.to_string()));
     }
     pid.push(pn);
     pid.push(t(""));
@@ -2153,11 +2190,12 @@ fn voicemail(r: &mut Rng, p: &Patient) -> Doc {
                 &[kin, l(Kind::Person, p.who.given), t(p.kin_rel.0)],
             );
             b.f(
-                "um {} {} is in the er at mercy valley they're saying it's {} and i wanted dr ashby to know his birthday is {} ",
+                "um {} {} is in the er at mercy valley they're saying it's {} and i wanted dr ashby to know {} birthday is {} ",
                 &[
                     l(Kind::Person, p.who.given),
                     l(Kind::Person, p.who.family),
                     t(p.reason.0),
+                    t(if p.who.female { "her" } else { "his" }),
                     date_words(r, p.dob),
                 ],
             );
@@ -2180,8 +2218,8 @@ fn voicemail(r: &mut Rng, p: &Patient) -> Doc {
             );
             let pw = phone_words(r, p.doc_tel);
             b.f(
-                "her potassium was six point one this morning please call me back at {} extension two two one oh thanks\n",
-                &[pw],
+                "{} potassium was six point one this morning please call me back at {} extension two two one oh thanks\n",
+                &[t(if p.who.female { "her" } else { "his" }), pw],
             );
         }
     }
@@ -2227,8 +2265,13 @@ fn teams(r: &mut Rng, p: &Patient, q: &Patient) -> Doc {
     b.s(&stamp(r, a));
     let kin = name(&p.kin, NF::First, r);
     b.f(
-        "yes {}, she called 2x already. cb {} - told her rounds are at 10\n",
-        &[kin, phone(r, p.kin_tel)],
+        "yes {}, {} called 2x already. cb {} - told {} rounds are at 10\n",
+        &[
+            kin,
+            t(if p.kin.female { "she" } else { "he" }),
+            phone(r, p.kin_tel),
+            t(if p.kin.female { "her" } else { "him" }),
+        ],
     );
     b.s(&stamp(r, c));
     let (_, rm2) = room(r);
@@ -2290,9 +2333,10 @@ fn schedule(r: &mut Rng, p: &Patient, q: &Patient) -> Doc {
         ],
     );
     b.f(
-        "Please confirm with the pt at {} and let her know to bring the {} log. Interpreter ({}) booked for 2:00.\n\n",
+        "Please confirm with the pt at {} and let {} know to bring the {} log. Interpreter ({}) booked for 2:00.\n\n",
         &[
             phone(r, p.tel),
+            t(if p.who.female { "her" } else { "him" }),
             t(r.pick(&["BP", "glucose", "Holter"])),
             t(r.pick(&["Spanish", "Vietnamese", "Arabic", "Haitian Creole", "ASL"])),
         ],
@@ -2395,7 +2439,7 @@ fn billing(r: &mut Rng, p: &Patient) -> Doc {
             ],
         );
         b.f(
-            "Hi Dev,\n\nYour order {} (12 cs nitrile gloves, SKU NG-{}-L; 4 bx BD Vacutainer 367861; 2 cs Sani-Cloth, item 60{}) ships {} via FedEx Ground. Invoice INV-{} total $1,{},{}.\n",
+            "Hi Dev,\n\nYour order {} (12 cs nitrile gloves, SKU NG-{}-L; 4 bx BD Vacutainer 367861; 2 cs Sani-Cloth, item 60{}) ships {} via FedEx Ground. Invoice INV-{} total $1,{}.{}.\n",
             &[
                 t(format!("SO-{}", r.digits(7))),
                 t(r.digits(4)),
@@ -2449,7 +2493,9 @@ fn filenames(r: &mut Rng, p: &Patient) -> Doc {
             .and(dated(p.visit, DS::Iso))
             .and(t("-"))
             .and(l(pe, fam.to_lowercase()))
-            .and(t(format!("-{}-", initial(&giv).to_lowercase())))
+            .and(t("-"))
+            .and(l(pe, initial(&giv).to_lowercase()))
+            .and(t("-"))
             .and(l(Kind::Mrn, p.mrn.clone()))
             .and(t(".tif")),
         t("referral_")
@@ -2539,7 +2585,7 @@ fn signature(r: &mut Rng, p: &Patient) -> Doc {
             &[
                 name(&p.doc, NF::FullMid, r),
                 t(cred),
-                t(r.pick(&["Interventional Cardiology", "Nephrology", "Pulmonary & Sleep Medicine", "Endocrinology"])),
+                t(specialty(p.doc_practice)),
                 t(p.doc_practice),
                 phone(r, p.doc_tel),
                 fax(r, p.doc_fax),
@@ -2618,12 +2664,16 @@ fn forward(r: &mut Rng, p: &Patient) -> Doc {
                     r.range(1, 99)
                 ),
             ),
-            t(r.pick(&["Mon", "Tue", "Wed", "Thu", "Fri", "Sun"])),
+            t(&weekday(p.visit)[..3]),
             dated(p.visit, DS::MonDY),
             t(r.range(1, 12).to_string()),
             t(format!("{:02}", r.range(0, 59))),
             t(r.pick(&["AM", "PM"])),
-            t(r.pick(&["mom", "dad", "Grandpa", "my mother"])),
+            t(if p.who.female {
+                r.pick(&["mom", "Grandma", "my mother"])
+            } else {
+                r.pick(&["dad", "Grandpa", "my father"])
+            }),
             l(Kind::Email, format!("frontdesk@{PRACTICE_DOMAIN}")),
         ],
     );
@@ -2644,7 +2694,7 @@ fn forward(r: &mut Rng, p: &Patient) -> Doc {
     b.f(
         "On {}, {} at 9:41 PM {} <{}> wrote:\n> Dear {},\n> This is a reminder of the appointment for {} with {} on {}.\n",
         &[
-            t(r.pick(&["Sun", "Sat", "Fri"])),
+            t(&weekday(p.visit.plus_days(0))[..3]),
             dated(p.visit.plus_days(0), DS::MonDY),
             t(format!("{} {}", st.0, st.1)),
             staff_email(st),
@@ -2710,4 +2760,46 @@ pub fn generate(seed: u64, n: usize) -> Set {
         docs.push(d);
     }
     Set { docs, roster, keep }
+}
+
+#[cfg(test)]
+mod generator_tests {
+    use super::*;
+
+    #[test]
+    fn calendar_and_number_words() {
+        let d = |y, m, d| Ymd { y, m, d };
+        assert_eq!(weekday(d(2025, 3, 14)), "Friday");
+        assert_eq!(weekday(d(2000, 1, 1)), "Saturday");
+        assert_eq!(weekday(d(2024, 2, 28)), "Wednesday");
+        assert_eq!(year_words(1961, false), "nineteen sixty one");
+        assert_eq!(year_words(1908, true), "nineteen oh eight");
+        assert_eq!(year_words(2000, false), "two thousand");
+        assert_eq!(year_words(2004, false), "two thousand four");
+        assert_eq!(ordinal_words(23), "twenty third");
+        assert_eq!(ds(d(1961, 3, 4), DS::MonthDthY), "March 4th, 1961");
+        assert_eq!(ds(d(1961, 3, 12), DS::MonthDthY), "March 12th, 1961");
+    }
+
+    #[test]
+    fn card_numbers_pass_luhn() {
+        let mut r = Rng(7);
+        for _ in 0..50 {
+            let digits: Vec<u32> = luhn_card(&mut r)
+                .chars()
+                .filter_map(|c| c.to_digit(10))
+                .collect();
+            let sum: u32 = digits
+                .iter()
+                .rev()
+                .enumerate()
+                .map(|(i, &x)| match (i % 2, x * 2) {
+                    (0, _) => x,
+                    (_, y) if y > 9 => y - 9,
+                    (_, y) => y,
+                })
+                .sum();
+            assert_eq!(sum % 10, 0);
+        }
+    }
 }
