@@ -229,7 +229,9 @@ impl B {
         self.s(first);
         let mut n = 0;
         for part in parts {
-            let arg = args.get(n).unwrap_or_else(|| panic!("too few args for {tpl:?}"));
+            let arg = args
+                .get(n)
+                .unwrap_or_else(|| panic!("too few args for {tpl:?}"));
             self.push(arg);
             self.s(part);
             n += 1;
@@ -914,7 +916,7 @@ const TENS: [&str; 10] = [
 fn words(n: u32, hyphen: bool) -> String {
     match n {
         0..=19 => ONES[n as usize].to_string(),
-        _ if n % 10 == 0 => TENS[(n / 10) as usize].to_string(),
+        _ if n.is_multiple_of(10) => TENS[(n / 10) as usize].to_string(),
         _ => format!(
             "{}{}{}",
             TENS[(n / 10) as usize],
@@ -989,12 +991,7 @@ fn date_words(r: &mut Rng, d: Ymd) -> Frag {
             year_words(d.y, h)
         ),
         3 => format!("{month} {} {}", words(d.d, h), year_words(d.y, h)),
-        _ => format!(
-            "{} {} {}",
-            words(d.m, h),
-            words(d.d, h),
-            year_words(d.y, h)
-        ),
+        _ => format!("{} {} {}", words(d.m, h), words(d.d, h), year_words(d.y, h)),
     };
     l(Kind::Date, s)
 }
@@ -1259,10 +1256,7 @@ impl Patient {
                 "insulin pump (Tandem t:slim X2)",
                 format!("{}", r.range(1_000_000, 9_999_999)),
             ),
-            2 => (
-                "CPAP (ResMed AirSense 11)",
-                format!("23{}", r.digits(9)),
-            ),
+            2 => ("CPAP (ResMed AirSense 11)", format!("23{}", r.digits(9))),
             3 => (
                 "ICD (Boston Scientific Resonate)",
                 format!("{}", r.range(100_000, 999_999)),
@@ -1346,7 +1340,11 @@ fn staff_email(s: (&str, &str, &str, &str)) -> Frag {
     let first: String = s.0.chars().take(1).collect();
     l(
         Kind::Email,
-        format!("{}{}@{PRACTICE_DOMAIN}", first.to_lowercase(), s.1.to_lowercase()),
+        format!(
+            "{}{}@{PRACTICE_DOMAIN}",
+            first.to_lowercase(),
+            s.1.to_lowercase()
+        ),
     )
 }
 
@@ -1383,7 +1381,9 @@ fn vitals(r: &mut Rng) -> String {
 
 fn room(r: &mut Rng) -> (String, Frag) {
     // (unit, the room/bed as written with its number labelled)
-    let unit = r.pick(&["4-West", "5 North", "MICU", "3E", "Tele", "6 South", "CVICU", "ED"]);
+    let unit = r.pick(&[
+        "4-West", "5 North", "MICU", "3E", "Tele", "6 South", "CVICU", "ED",
+    ]);
     let rm = Kind::Room;
     let f = match r.below(8) {
         0 => t("Rm ").and(l(rm, format!("{}", r.range(201, 699)))),
@@ -1534,7 +1534,12 @@ fn handoff(r: &mut Rng, p: &Patient) -> Doc {
     b.f(
         "B: PMH HTN, DM2, CKD3, {}. Allergies: {}. Code status: {}.\n",
         &[
-            t(r.pick(&["Parkinson's", "Hashimoto's", "afib on Eliquis", "COPD (2L home O2)"])),
+            t(r.pick(&[
+                "Parkinson's",
+                "Hashimoto's",
+                "afib on Eliquis",
+                "COPD (2L home O2)",
+            ])),
             t(r.pick(&["PCN (rash)", "NKDA", "sulfa", "latex"])),
             t(r.pick(&["Full", "DNR/DNI", "DNR, OK to intubate"])),
         ],
@@ -1555,14 +1560,14 @@ fn handoff(r: &mut Rng, p: &Patient) -> Doc {
     );
     if r.chance(50) {
         let (dev, sn) = p.device.clone();
-        b.f("Home {} SN {} stays with pt.", &[t(dev), l(Kind::Device, sn)]);
+        b.f(
+            "Home {} SN {} stays with pt.",
+            &[t(dev), l(Kind::Device, sn)],
+        );
     } else {
         b.s("Fall risk, bed alarm on, PT eval Tuesday.");
     }
-    b.f(
-        "\nReport given {} -> {}.\n",
-        &[t(nurse_a.3), t(nurse_b.3)],
-    );
+    b.f("\nReport given {} -> {}.\n", &[t(nurse_a.3), t(nurse_b.3)]);
     b.done("handoff")
 }
 
@@ -1641,7 +1646,11 @@ fn labmail(r: &mut Rng, p: &Patient) -> Doc {
     b.f(
         "Subject: {} - {} - MRN {}\n",
         &[
-            t(if critical { "CRITICAL RESULT" } else { "Results available" }),
+            t(if critical {
+                "CRITICAL RESULT"
+            } else {
+                "Results available"
+            }),
             l(Kind::Person, fold(p.who.family).to_uppercase())
                 .and(t(", "))
                 .and(l(Kind::Person, fold(p.who.given).to_uppercase())),
@@ -1716,7 +1725,10 @@ fn radiology(r: &mut Rng, p: &Patient) -> Doc {
         "EXAM: {}    ACC#: {}\n",
         &[
             t(exam),
-            l(Kind::Account, format!("{}{}", r.pick(&["RAD", "CT", "MR", "US"]), r.digits(8))),
+            l(
+                Kind::Account,
+                format!("{}{}", r.pick(&["RAD", "CT", "MR", "US"]), r.digits(8)),
+            ),
         ],
     );
     b.case = Case::UpperAscii;
@@ -1851,7 +1863,11 @@ fn hl7(r: &mut Rng, p: &Patient) -> Doc {
     if kind.starts_with("ADT") {
         b.f("EVN|{}|{}{}", &[t(&kind[4..]), ts(v, r), t(sep)]);
     }
-    b.case = if r.chance(70) { Case::UpperAscii } else { Case::Upper };
+    b.case = if r.chance(70) {
+        Case::UpperAscii
+    } else {
+        Case::Upper
+    };
     let street = l(Kind::Address, p.addr.street.clone());
     let unit = p
         .addr
@@ -2000,15 +2016,39 @@ fn export(r: &mut Rng, ps: &[&Patient]) -> Doc {
     let variant = r.below(3);
     let header: &[&str] = match variant {
         0 => &[
-            "MRN", "LastName", "FirstName", "DOB", "Sex", "Phone", "Zip", "LastVisit", "DxCode",
-            "Provider", "Copay",
+            "MRN",
+            "LastName",
+            "FirstName",
+            "DOB",
+            "Sex",
+            "Phone",
+            "Zip",
+            "LastVisit",
+            "DxCode",
+            "Provider",
+            "Copay",
         ],
         1 => &[
-            "patient_id", "name", "dob", "address", "city", "state", "zip", "member_id", "cpt",
+            "patient_id",
+            "name",
+            "dob",
+            "address",
+            "city",
+            "state",
+            "zip",
+            "member_id",
+            "cpt",
             "charge",
         ],
         _ => &[
-            "Acct", "Patient", "Birth Date", "SSN", "Home Phone", "Email", "Admit", "Room",
+            "Acct",
+            "Patient",
+            "Birth Date",
+            "SSN",
+            "Home Phone",
+            "Email",
+            "Admit",
+            "Room",
             "Attending",
         ],
     };
@@ -2173,10 +2213,7 @@ fn voicemail(r: &mut Rng, p: &Patient) -> Doc {
                 &[pn, dob, t(r.pick(DRUGS).split(' ').next().unwrap_or("pill"))],
             );
             let pw = phone_words(r, p.cell);
-            b.f(
-                "you can reach me at {} again that's {} ",
-                &[pw.clone(), pw],
-            );
+            b.f("you can reach me at {} again that's {} ", &[pw.clone(), pw]);
             if r.chance(50) {
                 let mw = digit_words(r, p.mrn.trim_start_matches(['E', 'M']));
                 b.f("oh and my chart number is {} ", &[l(Kind::Mrn, mw)]);
@@ -2206,7 +2243,9 @@ fn voicemail(r: &mut Rng, p: &Patient) -> Doc {
             );
         }
         _ => {
-            let doc = l(Kind::Person, p.doc.given).and(t(" ")).and(l(Kind::Person, p.doc.family));
+            let doc = l(Kind::Person, p.doc.given)
+                .and(t(" "))
+                .and(l(Kind::Person, p.doc.family));
             b.f(
                 "yes this message is for dr ashby this is dr {} from {} regarding our mutual patient {} date of birth {} ",
                 &[
@@ -2293,7 +2332,10 @@ fn teams(r: &mut Rng, p: &Patient, q: &Patient) -> Doc {
     };
     b.f(
         "ugh ok. {}'s bp 88/50 at 0200, gave 500 mL bolus, rechecked 104/62. paged {} at 0215\n",
-        &[last, t(r.pick(&["Dr. Asante", "Kwabena", "the hospitalist"]))],
+        &[
+            last,
+            t(r.pick(&["Dr. Asante", "Kwabena", "the hospitalist"])),
+        ],
     );
     if r.chance(50) {
         b.s(&stamp(r, c));
@@ -2401,7 +2443,10 @@ fn billing(r: &mut Rng, p: &Patient) -> Doc {
         );
         b.f(
             "The EOB says claim {} was denied for CPT 99214 with code CO-16. ",
-            &[l(Kind::Account, format!("{}{}", r.range(2024, 2026), r.digits(9)))],
+            &[l(
+                Kind::Account,
+                format!("{}{}", r.range(2024, 2026), r.digits(9)),
+            )],
         );
         if r.chance(30) {
             b.f(
@@ -2421,7 +2466,12 @@ fn billing(r: &mut Rng, p: &Patient) -> Doc {
         );
     } else {
         let rep = Who::random(r);
-        let domain = r.pick(&["medline.com", "henryschein.com", "mckesson.com", "cardinalhealth.com"]);
+        let domain = r.pick(&[
+            "medline.com",
+            "henryschein.com",
+            "mckesson.com",
+            "cardinalhealth.com",
+        ]);
         b.f(
             "From: {} <{}>\nTo: Dev Ramaswamy <{}>\nSubject: PO {} confirmation\n\n",
             &[
@@ -2503,7 +2553,10 @@ fn filenames(r: &mut Rng, p: &Patient) -> Doc {
             .and(t("-"))
             .and(l(pe, giv.to_lowercase()))
             .and(t("_dob"))
-            .and(l(Kind::Date, format!("{:02}{:02}{}", p.dob.m, p.dob.d, p.dob.y)))
+            .and(l(
+                Kind::Date,
+                format!("{:02}{:02}{}", p.dob.m, p.dob.d, p.dob.y),
+            ))
             .and(t(".pdf")),
         l(Kind::Mrn, p.mrn.clone())
             .and(t("_"))
@@ -2608,7 +2661,10 @@ fn signature(r: &mut Rng, p: &Patient) -> Doc {
         let st = staff(r);
         b.f(
             "Hi {},\n\nYes, Friday at 9:15 works. I'll bring the glucose log and the {}.\n\n",
-            &[t(st.3), t(r.pick(&["pill bottles", "Dexcom readings", "BP cuff"]))],
+            &[
+                t(st.3),
+                t(r.pick(&["pill bottles", "Dexcom readings", "BP cuff"])),
+            ],
         );
         match r.below(3) {
             0 => b.f(
