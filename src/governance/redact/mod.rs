@@ -33,6 +33,7 @@ mod keep;
 mod lexicon;
 mod names;
 mod pattern;
+mod places;
 mod positions;
 mod rules;
 mod session;
@@ -602,9 +603,13 @@ impl Redactor {
                 }
             }
         }
+        places::after_streets(text, &mut cands);
         structured::hl7(raw, &mut cands);
         table::columns(raw, &mut cands);
         positions::lexicon_names(raw, &self.keep, &mut cands);
+        if raw.contains('|') {
+            structured::drop_non_personal(raw, &mut cands);
+        }
         let mut cands = one_line_each(cands, raw);
         self.keep.filter(raw, &mut cands);
         Ok(cands)

@@ -730,7 +730,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Plaza|Crescent|Close)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
+            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Plaza|Crescent|Close)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
         ),
         (
             Kind::Address,
@@ -855,6 +855,14 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // kościuszko blvd #22", "1133 n fenwick dr", "7783 Calle del Sol Blvd"): a house
             // number of three digits or more and a street word no count or duration ends with.
             r"(?i)\b\d{3,6}[ \t]+(?:[nsew]\.?[ \t]+)?(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|dr|parkway|pkwy|highway|hwy|terrace|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+        ),
+        (
+            Kind::Date,
+            53,
+            Check::None,
+            // A date in number words with a short year after a date's cue: "an appointment on
+            // seven eight twenty five" (7/8/25).
+            format!(r"(?i)\b(?:on|appointment|appt|dob|born|birthday)[ \t]+(?P<v>{monthnw}[ \t,/-]+(?:the[ \t]+)?(?:{ordw}|{dayw})[ \t,/-]+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?|oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))\b"),
         ),
         // --- dates written in words ("june third nineteen thirty two") ---
         (
@@ -992,6 +1000,53 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         ),
         (
             Kind::Date,
+            48,
+            Check::None,
+            // A month and day with a leading zero ("last filled 04/27", "to 06/05"): no
+            // fraction or ratio is written so.
+            r"\b(?P<v>0[1-9]/(?:0[1-9]|[12]\d|3[01])|1[0-2]/0[1-9])\b".into(),
+        ),
+        (
+            Kind::Date,
+            48,
+            Check::None,
+            // A month and day after a word of a dated event: "Collected: 6/15", "Next
+            // appointment 8/24", "rescheduled to 4/5", "filled 5/28".
+            r"(?i)\b(?:filled|refilled|collected|drawn|received|dated|due|appointment|appt|visit|surgery|procedure|scheduled(?:[ \t]+for)?|(?:rescheduled|moved|pushed|changed)[ \t]+to)[ \t]*:?[ \t]+(?:on[ \t]+)?(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b".into(),
+        ),
+        (
+            Kind::Date,
+            48,
+            Check::None,
+            // A letter's dateline: a month and day alone on a line.
+            r"(?m)^[ \t]*(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))[ \t]*\r?$".into(),
+        ),
+        (
+            Kind::Mrn,
+            46,
+            Check::BareNumber,
+            // Seven digits written 3-4 with no area code or phone word before them ("MRN
+            // 281-7923" unlabelled, "330-7598_SHEVCHENKO_…tif"): a record number (a local
+            // phone number when a phone word is near, which the phone rules take first).
+            r"\b\d{3}-\d{4}\b".into(),
+        ),
+        (
+            Kind::Device,
+            76,
+            Check::Vin,
+            // A device's code right after the device ("glucose meter 6XTC42", "pump SN
+            // 4471B"): capitals and digits, both.
+            r"(?i)\b(?:meter|glucometer|pump|monitor|sensor|transmitter|cgm|pacemaker|defibrillator|icd|implant|inhaler|cpap|bipap|concentrator|nebulizer|hearing[ \t]+aid)\b[ \t]*(?:#|no\.?|id|serial)?[ \t]*[:#]?[ \t]*(?P<v>(?-i:[A-Z0-9][A-Z0-9-]{3,20}[A-Z0-9]))\b".into(),
+        ),
+        (
+            Kind::Person,
+            33,
+            Check::NameStrict,
+            // A display name before a mail address: "From: \"Rania bin Rashid\" <rania17@…>".
+            r#""(?P<v>[^"\n<>@,]{2,60})"[ \t]*<[^<>\s@]+@"#.into(),
+        ),
+        (
+            Kind::Date,
             40,
             Check::None,
             // A month and day after an admission or discharge label ("Adm 01/22 | Disch 5/23").
@@ -1010,6 +1065,23 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             41,
             Check::None,
             r"\((?P<v>\d{3}-?[A-Z])\)".into(),
+        ),
+        (
+            Kind::Room,
+            41,
+            Check::None,
+            // A handoff's entry led by its room inside a paragraph ("…by 0700. 320: 99yo M
+            // al-Hakim", "Tele on. 238 VOLODYMYR BONDARENKO (MRN …"): the room, then an age
+            // or a patient's name in capitals before an identifier or an age.
+            format!(r"(?m)(?:^|[.!?;][ \t]+)[ \t]*(?P<v>\d{{3}}(?:-?[A-Z])?)(?::[ \t]+\d{{1,3}}[ \t]*(?i:yo|y/o|y\.o\.|-year|year)|:?[ \t]+{CAPS_W}(?:[ \t]+{CAPS_W}){{1,2}}[ \t]*(?:\(|,[ \t]*\d))"),
+        ),
+        (
+            Kind::Room,
+            41,
+            Check::None,
+            // A room in brackets after a name, digits only ("Arnel (930) - 96 years old"; not
+            // an area code: a phone number's digits follow that).
+            r"[A-Za-z][ \t]+\((?P<v>\d{3,4})\)(?:[ \t]+[-–]|[,:])".into(),
         ),
         (
             Kind::Person,
