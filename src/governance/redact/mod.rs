@@ -261,6 +261,9 @@ pub(super) enum Check {
     /// the words before it name (insurance → health plan, meter or serial → device, Rx or
     /// claim → account), a record number otherwise.
     AlnumId,
+    /// A month and day, unless an expiry word stands right before it ("exp 09/27", "valid
+    /// thru 04/26": a card's month and year).
+    NotExpiry,
     /// A bare run of digits with no label: a record number, unless the words before it make
     /// it a product's code or it is an HL7 message's control id.
     BareNumber,
@@ -679,6 +682,19 @@ impl Redactor {
             }
             Check::Near(words) => {
                 if !near(text, start, words) {
+                    return Ok(None);
+                }
+            }
+            Check::NotExpiry => {
+                let mut from = start.saturating_sub(16);
+                while !text.is_char_boundary(from) {
+                    from -= 1;
+                }
+                let before = text[from..start].to_lowercase();
+                if ["exp", "valid thru", "valid through", "good thru"]
+                    .iter()
+                    .any(|w| before.contains(w))
+                {
                     return Ok(None);
                 }
             }

@@ -468,7 +468,10 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 }
                 break;
             }
-            if !toks[j].continues() {
+            // A capitalised name does not go on into a lower-case word ("Swan-Ganz catheter").
+            if !toks[j].continues()
+                || (toks[j].shape == Shape::Lower && toks[from].shape != Shape::Lower)
+            {
                 break;
             }
             last = j;
@@ -568,6 +571,23 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 i = last + 1;
                 continue;
             }
+        }
+        // 1c. A given name and a surname in capitals, as handoffs and lists write them ("Jun
+        //     PANGILINAN", "Maria GONZÁLEZ"): a known given name, then a word in capitals the
+        //     dictionary does not know.
+        if t.shape == Shape::Title
+            && ((t.info.first && !t.info.common && !t.blocked()) || month_first(t))
+            && i + 1 < toks.len()
+            && gap(t, &toks[i + 1]) == " "
+            && toks[i + 1].shape == Shape::Caps
+            && toks[i + 1].letters() >= 3
+            && !toks[i + 1].info.common
+            && !toks[i + 1].blocked()
+        {
+            let last = extend(i + 1, &toks);
+            push(t.start, toks[last].end);
+            i = last + 1;
+            continue;
         }
         // 1b. A salutation without "Dear": a name alone at the head of a line, before a
         //     comma ("Meenakshi, The thyroid panel…").
@@ -1282,6 +1302,17 @@ fn same_case(a: &Tok<'_>, b: &Tok<'_>) -> bool {
 
 /// "OKAFOR, MARGARET", "vargas, consuelo": the lexicon backs one side, neither is a plain word.
 fn registry(last: &Tok<'_>, first: &Tok<'_>) -> bool {
+    // A two-letter surname in capitals with a letter no acronym has: "VÕ, BẢO", "LÊ, AN".
+    let short = last.shape == Shape::Caps
+        && last.letters() == 2
+        && !last.info.stop
+        && last.w.chars().any(|c| !c.is_ascii());
+    if short {
+        return first.shape == Shape::Caps
+            && first.letters() >= 2
+            && !first.blocked()
+            && !first.info.common;
+    }
     if last.blocked() || first.blocked() {
         return false;
     }

@@ -1001,9 +1001,10 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         (
             Kind::Date,
             48,
-            Check::None,
+            Check::NotExpiry,
             // A month and day with a leading zero ("last filled 04/27", "to 06/05"): no
-            // fraction or ratio is written so.
+            // fraction or ratio is written so. Not a card's expiry ("exp 09/27": a month and
+            // a year, nobody's date).
             r"\b(?P<v>0[1-9]/(?:0[1-9]|[12]\d|3[01])|1[0-2]/0[1-9])\b".into(),
         ),
         (
@@ -1237,7 +1238,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Person,
             31,
             Check::PersonWords,
-            format!(r"\b(?P<v>{n}(?:\s+{n})?)\s+(?i:is a|is an|was admitted|was discharged|presented|presents|reports|called|was seen|arrived|\(\d{{2,3}}\s*(?:y|yo|M|F))\b"),
+            format!(r"\b(?P<v>{n}(?:[ \t]+{n})?)[ \t]+(?i:is a|is an|was admitted|was discharged|presented|presents|reports|called|was seen|arrived|\(\d{{2,3}}\s*(?:y|yo|M|F))\b"),
         ),
         (
             Kind::Person,
