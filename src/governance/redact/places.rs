@@ -4,7 +4,7 @@
 //! payer's or organisation's remittance box ("Medicaid\nP.O. Box 14079") is not a patient's.
 
 use super::lexicon::LEXICON;
-use super::words::{STATES, TITLE_CASE_TERMS, not_a_name};
+use super::words::{STATE_NAMES, STATES, TITLE_CASE_TERMS, not_a_name};
 use super::{Kind, Span};
 
 /// Rank of a city or ZIP read after a street: with the street rules.
@@ -60,7 +60,7 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
             break;
         }
         let w = &rest[at..at + len];
-        if STATES.split('|').any(|s| s == w) {
+        if STATES.split('|').any(|s| s == w) || STATE_NAMES.split('|').any(|s| s == w) {
             break;
         }
         words.push((at, at + len));
@@ -79,12 +79,16 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     let skip = |p: usize| p + rest[p..].len() - rest[p..].trim_start_matches([',', ' ', '\t']).len();
     let mut state = false;
     let q = skip(p);
-    if rest[q..].len() >= 2
-        && STATES.split('|').any(|s| rest[q..].starts_with(s))
-        && !rest[q + 2..].starts_with(char::is_alphanumeric)
+    if let Some(len) = STATES
+        .split('|')
+        .chain(STATE_NAMES.split('|'))
+        .find(|s| {
+            rest[q..].starts_with(*s) && !rest[q + s.len()..].starts_with(char::is_alphanumeric)
+        })
+        .map(str::len)
     {
         state = true;
-        p = q + 2;
+        p = q + len;
     }
     let q = skip(p);
     let digits = rest[q..].bytes().take_while(u8::is_ascii_digit).count();

@@ -274,12 +274,38 @@ fn tokens(text: &str) -> Vec<Tok<'_>> {
             }
         }
         let end = start + w.len();
+        let shape = shape_of(w);
+        let mut info = LEXICON.info(w);
+        // A capitalised given name of short parts joined by a hyphen ("Sung-min", "Jae-won")
+        // is a name even when each part is an English word; an English compound has a
+        // longer part ("Follow-up", "Check-in" stays: "check" has five letters).
+        if info.common
+            && shape == Shape::Title
+            && w.contains('-')
+            && !w.split('-').next().is_some_and(|p| p.chars().all(char::is_uppercase))
+            && w.split('-').count() == 2
+            && !w.split('-').next().is_some_and(|p| {
+                matches!(
+                    p.to_lowercase().as_str(),
+                    "co" | "pre" | "re" | "non" | "post" | "self" | "anti" | "sub" | "de" | "un"
+                        | "ex" | "mid" | "semi" | "tri" | "bi" | "mini" | "multi" | "over"
+                        | "out" | "off" | "up" | "in" | "on" | "by"
+                )
+            })
+            && w
+                .split('-')
+                .all(|p| (2..=4).contains(&p.chars().count()))
+            && w.split('-').nth(1).is_some_and(|p| p.starts_with(char::is_lowercase))
+            && !LEXICON.is_common_whole(w)
+        {
+            info.common = false;
+        }
         out.push(Tok {
             start,
             end,
             w,
-            shape: shape_of(w),
-            info: LEXICON.info(w),
+            shape,
+            info,
             contraction,
         });
     }

@@ -547,7 +547,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Mrn,
             82,
             Check::HasDigit,
-            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))?|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
+            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))?|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)|(?-i:EMPI|CSN|FIN|HAR|MPI)|person\s*id|enterprise\s*id|record\s*(?:number|no\.?|#)){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
         ),
         (
             Kind::HealthPlan,
@@ -685,8 +685,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Date,
             50,
             Check::None,
-            // Day-month without a year, capitalised month only (why: "may" is also a verb).
-            r"\b(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|June|July|August|September|October|November|December)\b\.?".into(),
+            // Day-month without a year, capitalised month only (why: "may" is also a verb); also
+            // with a hyphen as exports write it ("14-Mar", "Mar-14").
+            r"\b(?:(?:0?[1-9]|[12]\d|3[01])-(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)-(?:0?[1-9]|[12]\d|3[01])\b)|\b(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|June|July|August|September|October|November|December)\b\.?".into(),
         ),
         (
             Kind::Age,
@@ -730,13 +731,13 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Plaza|Crescent|Close)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
+            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
         ),
         (
             Kind::Address,
             39,
             Check::None,
-            format!(r"\b(?i:P\.?\s?O\.?\s*Box)\s+\d{{1,6}}(?:,\s*{n}(?:\s+{n}){{0,2}},\s*(?:{STATES})\b)?"),
+            format!(r"\b(?i:P\.?\s?O\.?\s*Box|Post\s+Office\s+Box|POB|PMB)\s+#?\d{{1,6}}(?:,\s*{n}(?:\s+{n}){{0,2}},\s*(?:{STATES})\b)?"),
         ),
         (
             Kind::Address,
@@ -779,6 +780,19 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             45,
             Check::None,
             format!(r"\b(?:{STATES}),?\s+(?P<v>\d{{5}}(?:-\d{{4}})?)\b"),
+        ),
+        (
+            Kind::Zip,
+            45,
+            Check::None,
+            // After a state written out: "Lowell, Massachusetts 01852".
+            format!(r"\b(?:{STATE_NAMES}),?[ \t]+(?P<v>\d{{5}}(?:-\d{{4}})?)\b"),
+        ),
+        (
+            Kind::Address,
+            38,
+            Check::None,
+            format!(r"\b(?P<v>{n}(?:[ \t]+{n}){{0,2}}),[ \t]*(?:{STATE_NAMES}),?[ \t]+\d{{5}}\b"),
         ),
         (
             Kind::Zip,
@@ -854,7 +868,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A street address typed in lower case or with lower-case particles ("9685
             // kościuszko blvd #22", "1133 n fenwick dr", "7783 Calle del Sol Blvd"): a house
             // number of three digits or more and a street word no count or duration ends with.
-            r"(?i)\b\d{3,6}[ \t]+(?:[nsew]\.?[ \t]+)?(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|dr|parkway|pkwy|highway|hwy|terrace|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+            r"(?i)\b\d{3,6}[ \t]+(?:[nsew]\.?[ \t]+)?(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
         ),
         (
             Kind::Date,
@@ -1013,7 +1027,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // A month and day after a word of a dated event: "Collected: 6/15", "Next
             // appointment 8/24", "rescheduled to 4/5", "filled 5/28".
-            r"(?i)\b(?:filled|refilled|collected|drawn|received|dated|due|appointment|appt|visit|surgery|procedure|scheduled(?:[ \t]+for)?|(?:rescheduled|moved|pushed|changed)[ \t]+to)[ \t]*:?[ \t]+(?:on[ \t]+)?(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b".into(),
+            r"(?i)\b(?:filled|refilled|collected|drawn|received|dated|due|seen|appointment|appt|visit|surgery|procedure|effective|starting|through|thru|till|as[ \t]+of|scheduled(?:[ \t]+for)?|(?:rescheduled|moved|pushed|changed)[ \t]+to|mon|monday|tue|tues|tuesday|wed|wednesday|thu|thur|thurs|thursday|fri|friday|sat|saturday|sun|sunday)\.?[ \t]*:?[ \t]+(?:on[ \t]+)?(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b".into(),
         ),
         (
             Kind::Date,
@@ -1098,6 +1112,13 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             45,
             Check::HasDigit,
             r"(?i)\b(?:room|rm|bed|bay|cubicle)\b\.?\s*(?:#|no\.?|number)?\s*[:#]?\s*(?P<v>\d{1,4}[A-Za-z]?(?:[-/]\d{0,2}[A-Za-z]?)?|[A-Za-z]-?\d{1,4}[A-Za-z]?)\b".into(),
+        ),
+        (
+            Kind::Room,
+            45,
+            Check::None,
+            // A room glued to its label ("rm412", "RM412B", "Bed12").
+            r"(?i)\b(?:rm|room|bed)(?P<v>\d{2,4}[a-z]?)\b".into(),
         ),
         // --- more name forms ---
         (
