@@ -46,7 +46,9 @@ fn city_word(r: &str) -> usize {
 }
 
 fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
-    let line_end = text[end..].find(['\n', '\r']).map_or(text.len(), |p| end + p);
+    let line_end = text[end..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |p| end + p);
     let rest = &text[end..line_end];
     let mut at = rest.len() - rest.trim_start_matches([',', ' ', '\t']).len();
     if at == 0 || rest[..at].matches(',').count() > 1 {
@@ -76,7 +78,8 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     let c_end = words.last().map_or(c_start, |w| w.1);
     // What may close the city: a state, a ZIP, or both.
     let mut p = c_end;
-    let skip = |p: usize| p + rest[p..].len() - rest[p..].trim_start_matches([',', ' ', '\t']).len();
+    let skip =
+        |p: usize| p + rest[p..].len() - rest[p..].trim_start_matches([',', ' ', '\t']).len();
     let mut state = false;
     let q = skip(p);
     if let Some(len) = STATES
@@ -96,7 +99,11 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     if digits == 5 && q > p {
         let mut z_end = q + 5;
         if rest[z_end..].starts_with('-')
-            && rest[z_end + 1..].bytes().take_while(u8::is_ascii_digit).count() == 4
+            && rest[z_end + 1..]
+                .bytes()
+                .take_while(u8::is_ascii_digit)
+                .count()
+                == 4
         {
             z_end += 5;
         }

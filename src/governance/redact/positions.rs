@@ -282,20 +282,43 @@ fn tokens(text: &str) -> Vec<Tok<'_>> {
         if info.common
             && shape == Shape::Title
             && w.contains('-')
-            && !w.split('-').next().is_some_and(|p| p.chars().all(char::is_uppercase))
+            && !w
+                .split('-')
+                .next()
+                .is_some_and(|p| p.chars().all(char::is_uppercase))
             && w.split('-').count() == 2
             && !w.split('-').next().is_some_and(|p| {
                 matches!(
                     p.to_lowercase().as_str(),
-                    "co" | "pre" | "re" | "non" | "post" | "self" | "anti" | "sub" | "de" | "un"
-                        | "ex" | "mid" | "semi" | "tri" | "bi" | "mini" | "multi" | "over"
-                        | "out" | "off" | "up" | "in" | "on" | "by"
+                    "co" | "pre"
+                        | "re"
+                        | "non"
+                        | "post"
+                        | "self"
+                        | "anti"
+                        | "sub"
+                        | "de"
+                        | "un"
+                        | "ex"
+                        | "mid"
+                        | "semi"
+                        | "tri"
+                        | "bi"
+                        | "mini"
+                        | "multi"
+                        | "over"
+                        | "out"
+                        | "off"
+                        | "up"
+                        | "in"
+                        | "on"
+                        | "by"
                 )
             })
-            && w
-                .split('-')
-                .all(|p| (2..=4).contains(&p.chars().count()))
-            && w.split('-').nth(1).is_some_and(|p| p.starts_with(char::is_lowercase))
+            && w.split('-').all(|p| (2..=4).contains(&p.chars().count()))
+            && w.split('-')
+                .nth(1)
+                .is_some_and(|p| p.starts_with(char::is_lowercase))
             && !LEXICON.is_common_whole(w)
         {
             info.common = false;
@@ -379,7 +402,18 @@ fn file_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             // A particle is joined to the name after it ("bin-rashid").
             let particle_word = matches!(
                 lower.as_str(),
-                "bin" | "ibn" | "al" | "el" | "van" | "von" | "de" | "del" | "da" | "di" | "la" | "le"
+                "bin"
+                    | "ibn"
+                    | "al"
+                    | "el"
+                    | "van"
+                    | "von"
+                    | "de"
+                    | "del"
+                    | "da"
+                    | "di"
+                    | "la"
+                    | "le"
             );
             words.push((s, e, named));
             if particle_word {
@@ -1030,18 +1064,17 @@ fn month_first_before_name(toks: &[Tok<'_>], at: usize, text: &str) -> bool {
     if !month_first(t) || &text[t.end..n.start] != " " {
         return false;
     }
-    let initial = n.letters() == 1
-        && n.w.chars().all(char::is_uppercase)
-        && text[n.end..].starts_with('.');
+    let initial =
+        n.letters() == 1 && n.w.chars().all(char::is_uppercase) && text[n.end..].starts_with('.');
     initial || (n.shape == t.shape && !n.info.common && !n.blocked() && n.letters() >= 3)
 }
 
 /// The start of a capitalised month-name given name right before `s` ("Jun PANGILINAN").
 fn month_first_at(text: &str, s: usize) -> Option<usize> {
     let before = text[..s].strip_suffix(' ')?;
-    let w_start = before
-        .rfind(|c: char| !c.is_alphabetic())
-        .map_or(0, |p| p + before[p..].chars().next().map_or(1, char::len_utf8));
+    let w_start = before.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| {
+        p + before[p..].chars().next().map_or(1, char::len_utf8)
+    });
     let w = &before[w_start..];
     matches!(w, "Jun" | "June" | "May" | "April" | "August").then_some(w_start)
 }
@@ -1096,8 +1129,19 @@ fn credential_after(after: &str) -> bool {
         .collect();
     matches!(
         w.as_str(),
-        "MD" | "DO" | "RN" | "NP" | "PA-C" | "PharmD" | "PhD" | "LPN" | "LCSW" | "DPM" | "DDS"
-            | "FNP" | "APRN" | "CRNA"
+        "MD" | "DO"
+            | "RN"
+            | "NP"
+            | "PA-C"
+            | "PharmD"
+            | "PhD"
+            | "LPN"
+            | "LCSW"
+            | "DPM"
+            | "DDS"
+            | "FNP"
+            | "APRN"
+            | "CRNA"
     ) && !r[w.len()..].starts_with(|c: char| c.is_alphanumeric())
 }
 

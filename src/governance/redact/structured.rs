@@ -172,7 +172,8 @@ pub(super) fn drop_non_personal(text: &str, cands: &mut Vec<(Span, u8)>) {
     if msh.is_empty() && ids.is_empty() {
         return;
     }
-    let inside = |rs: &[(usize, usize)], s: &Span| rs.iter().any(|&(a, b)| a <= s.start && s.end <= b);
+    let inside =
+        |rs: &[(usize, usize)], s: &Span| rs.iter().any(|&(a, b)| a <= s.start && s.end <= b);
     cands.retain(|(s, prio)| {
         !((s.kind == Kind::Person && inside(&msh, s)) || (*prio < PRIO && inside(&ids, s)))
     });
