@@ -1376,7 +1376,7 @@ fn registry(last: &Tok<'_>, first: &Tok<'_>) -> bool {
     let short = last.shape == Shape::Caps
         && last.letters() == 2
         && !last.info.stop
-        && last.w.chars().any(|c| !c.is_ascii());
+        && !last.w.is_ascii();
     if short {
         return first.shape == Shape::Caps
             && first.letters() >= 2
