@@ -644,6 +644,12 @@ impl Lexicon {
         }
     }
 
+    /// Whether the dictionary holds `word` whole ("co-pay"), not only its parts.
+    pub(super) fn is_common_whole(&self, word: &str) -> bool {
+        let key = word.to_lowercase();
+        self.common.contains(key.as_str()) || self.stop.contains(key.as_str())
+    }
+
     pub(super) fn is_common(&self, word: &str) -> bool {
         let i = self.info(word);
         i.common || i.stop

@@ -92,6 +92,14 @@ fn name_core(s: &str) -> Option<(usize, usize)> {
     if capitalised < 2 {
         return None;
     }
+    // Two dictionary words with no given name among them are a place or a thing ("Maple
+    // Grove", "Oak Hollow"), even when one is also a surname.
+    if core.iter().all(|(_, w)| {
+        let i = LEXICON.info(w.trim_end_matches([',', '.']));
+        (i.common || i.stop) && !i.first
+    }) {
+        return None;
+    }
     let (start, _) = core[0];
     let (at, w) = core[core.len() - 1];
     let w_trim = w.trim_end_matches([',', '.']);

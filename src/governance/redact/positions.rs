@@ -70,7 +70,11 @@ impl Tok<'_> {
         self.shape == Shape::Caps
             && (ABBREVIATIONS.contains(&self.w)
                 || self.letters() < 3
-                || (self.letters() <= 4 && !self.w.chars().any(|c| "AEIOUY".contains(c))))
+                || (self.letters() <= 4
+                    && !self
+                        .w
+                        .chars()
+                        .any(|c| "AEIOUY".contains(c) || !c.is_ascii())))
     }
 
     /// A name wherever it stands: known to the lexicon, unknown to the dictionary.
@@ -228,7 +232,18 @@ fn tokens(text: &str) -> Vec<Tok<'_>> {
         if !c.is_alphabetic() {
             continue;
         }
-        let start = i;
+        // Dutch "van 't Hof": the apostrophe belongs to the particle "'t".
+        let start = if matches!(c, 't' | 'T')
+            && text[..i].ends_with(['\'', '’'])
+            && text[..i]
+                .trim_end_matches(['\'', '’'])
+                .ends_with([' ', '\t'])
+            && text[i + 1..].starts_with([' ', '\t'])
+        {
+            i - text[..i].chars().next_back().map_or(0, char::len_utf8)
+        } else {
+            i
+        };
         let mut end = i + c.len_utf8();
         while let Some(&(j, d)) = it.peek() {
             if d.is_alphabetic() {
@@ -247,7 +262,9 @@ fn tokens(text: &str) -> Vec<Tok<'_>> {
         }
         let mut w = &text[start..end];
         let mut contraction = false;
-        if let Some(at) = w.rfind(['\'', '’']) {
+        if start < i {
+            // The particle "'t": no contraction, no possessive.
+        } else if let Some(at) = w.rfind(['\'', '’']) {
             let tail = &w[at..];
             let suffix: String = tail.chars().skip(1).collect::<String>().to_lowercase();
             match suffix.as_str() {
@@ -257,12 +274,61 @@ fn tokens(text: &str) -> Vec<Tok<'_>> {
             }
         }
         let end = start + w.len();
+        let shape = shape_of(w);
+        let mut info = LEXICON.info(w);
+        // A capitalised given name of short parts joined by a hyphen ("Sung-min", "Jae-won")
+        // is a name even when each part is an English word; an English compound has a
+        // longer part ("Follow-up", "Check-in" stays: "check" has five letters).
+        if info.common
+            && shape == Shape::Title
+            && w.contains('-')
+            && !w
+                .split('-')
+                .next()
+                .is_some_and(|p| p.chars().all(char::is_uppercase))
+            && w.split('-').count() == 2
+            && !w.split('-').next().is_some_and(|p| {
+                matches!(
+                    p.to_lowercase().as_str(),
+                    "co" | "pre"
+                        | "re"
+                        | "non"
+                        | "post"
+                        | "self"
+                        | "anti"
+                        | "sub"
+                        | "de"
+                        | "un"
+                        | "ex"
+                        | "mid"
+                        | "semi"
+                        | "tri"
+                        | "bi"
+                        | "mini"
+                        | "multi"
+                        | "over"
+                        | "out"
+                        | "off"
+                        | "up"
+                        | "in"
+                        | "on"
+                        | "by"
+                )
+            })
+            && w.split('-').all(|p| (2..=4).contains(&p.chars().count()))
+            && w.split('-')
+                .nth(1)
+                .is_some_and(|p| p.starts_with(char::is_lowercase))
+            && !LEXICON.is_common_whole(w)
+        {
+            info.common = false;
+        }
         out.push(Tok {
             start,
             end,
             w,
-            shape: shape_of(w),
-            info: LEXICON.info(w),
+            shape,
+            info,
             contraction,
         });
     }
@@ -302,6 +368,7 @@ fn file_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
         }
         // The stem's words (runs of letters) and whether each is a name.
         let mut words: Vec<(usize, usize, bool)> = Vec::new();
+        let mut particles: Vec<usize> = Vec::new();
         let mut i = 0;
         for part in stem.split_inclusive(|c: char| !c.is_alphabetic()) {
             let w = part.trim_end_matches(|c: char| !c.is_alphabetic());
@@ -318,7 +385,40 @@ fn file_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 && !FILE_WORDS.contains(&lower.as_str())
                 && !ABBREVIATIONS.contains(&w.to_uppercase().as_str())
                 && !info.common;
+            // "GILL.A_00436898": a word in capitals with an initial glued by a dot is a
+            // surname, whatever the dictionary says.
+            let rest = &stem[i.min(stem.len())..];
+            let mut after = rest.chars();
+            let initial_after = part.ends_with('.')
+                && letters >= 2
+                && w.chars().all(|c| !c.is_lowercase())
+                && after.next().is_some_and(char::is_uppercase)
+                && after.next().is_none_or(|c| !c.is_alphabetic());
+            let named = named
+                || (initial_after
+                    && !info.stop
+                    && !FILE_WORDS.contains(&lower.as_str())
+                    && !ABBREVIATIONS.contains(&w.to_uppercase().as_str()));
+            // A particle is joined to the name after it ("bin-rashid").
+            let particle_word = matches!(
+                lower.as_str(),
+                "bin"
+                    | "ibn"
+                    | "al"
+                    | "el"
+                    | "van"
+                    | "von"
+                    | "de"
+                    | "del"
+                    | "da"
+                    | "di"
+                    | "la"
+                    | "le"
+            );
             words.push((s, e, named));
+            if particle_word {
+                particles.push(words.len() - 1);
+            }
         }
         // Initials beside a name are part of it; runs of name words are one name.
         let n = words.len();
@@ -330,7 +430,9 @@ fn file_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 continue;
             }
             let mut from = k;
-            while from > 0 && (words[from - 1].2 || is_initial(from - 1)) {
+            while from > 0
+                && (words[from - 1].2 || is_initial(from - 1) || particles.contains(&(from - 1)))
+            {
                 from -= 1;
             }
             let mut to = k;
@@ -362,8 +464,10 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     let toks = tokens(text);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
     let mut push = |s: usize, e: usize| {
+        // A month that is also a given name before a surname: "Jun PANGILINAN".
+        let s = month_first_at(text, s).unwrap_or(s);
         let v = &text[s..e];
-        if !keep.keeps(v) && !eponym(&text[e..]) {
+        if !keep.keeps(v) && !eponym(&text[e..]) && !institution(text, s) {
             cands.push((
                 Span {
                     kind: Kind::Person,
@@ -424,7 +528,10 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 }
                 break;
             }
-            if !toks[j].continues() {
+            // A capitalised name does not go on into a lower-case word ("Swan-Ganz catheter").
+            if !toks[j].continues()
+                || (toks[j].shape == Shape::Lower && toks[from].shape != Shape::Lower)
+            {
                 break;
             }
             last = j;
@@ -463,7 +570,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             // ("Dr. Cook", "caller finch").
             let title = TITLES.contains(&key.as_str()) || key == "caller";
             if cue_gap(g, closing) {
-                let personal = title || spoke || is_kin(&key);
+                let personal = title || spoke || is_kin(&key) || key == "its";
                 let word_name = personal
                     && n.shape == Shape::Title
                     && super::rules::WORD_FIRST_NAMES.contains(&n.w);
@@ -490,13 +597,57 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     i = last + 1;
                     continue;
                 }
-                if word_name || n.in_position_after(title, personal) {
+                if word_name
+                    || n.in_position_after(title, personal)
+                    || month_first_before_name(&toks, at, text)
+                {
                     let last = extend(at, &toks);
                     push(n.start, toks[last].end);
                     i = last + 1;
                     continue;
                 }
             }
+        }
+        // 1a. A name told by what follows it: a relation in brackets ("Grzegorz (wojciech's
+        //     nephew)", "Marijke bin Rashid, wife)"), a credential ("Lagi Fa'amausili, MD"),
+        //     a room in brackets at a handoff line's head ("Bienvenido (739B) - 96 years old").
+        let may_start = match t.shape {
+            Shape::Title | Shape::Caps => t.in_position(false) || month_first(t),
+            Shape::Lower => !t.blocked() && !t.info.common && t.letters() >= 3,
+            Shape::Mixed => false,
+        };
+        if may_start {
+            let last = extend(i, &toks);
+            let after = &text[toks[last].end..];
+            let head = text[..t.start]
+                .rsplit(['\n', '\r'])
+                .next()
+                .is_some_and(|l| l.trim().is_empty());
+            if relation_after(after)
+                || (t.shape != Shape::Lower && (credential_after(after) && last > i))
+                || (head && t.shape != Shape::Lower && room_in_brackets(after))
+            {
+                push(toks[particles_before(&toks, i, text)].start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
+        // 1c. A given name and a surname in capitals, as handoffs and lists write them ("Jun
+        //     PANGILINAN", "Maria GONZÁLEZ"): a known given name, then a word in capitals the
+        //     dictionary does not know.
+        if t.shape == Shape::Title
+            && ((t.info.first && !t.info.common && !t.blocked()) || month_first(t))
+            && i + 1 < toks.len()
+            && gap(t, &toks[i + 1]) == " "
+            && toks[i + 1].shape == Shape::Caps
+            && toks[i + 1].letters() >= 3
+            && !toks[i + 1].info.common
+            && !toks[i + 1].blocked()
+        {
+            let last = extend(i + 1, &toks);
+            push(t.start, toks[last].end);
+            i = last + 1;
+            continue;
         }
         // 1b. A salutation without "Dear": a name alone at the head of a line, before a
         //     comma ("Meenakshi, The thyroid panel…").
@@ -565,7 +716,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         //     staff chats write it.
         if matches!(t.shape, Shape::Title)
             && (!t.info.common || t.info.first)
-            && !t.blocked()
+            && (!t.blocked() || month_first(t))
             && i + 1 < toks.len()
             && gap(t, &toks[i + 1]) == " "
             && toks[i + 1].letters() == 1
@@ -621,6 +772,39 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         }
         i += 1;
     }
+    // 8. A message signed with a name alone on its last line, in any case ("sorry for the
+    //    long message\nmataio tuilagi"): two or three words the dictionary does not know.
+    if let Some((s, e)) = last_line_name(text, &toks) {
+        push(s, e);
+    }
+}
+
+/// The last line of `text` when it is a name alone: two or three words (a particle between
+/// them allowed), none a common or blocked word, no digits or other marks.
+fn last_line_name(text: &str, toks: &[Tok<'_>]) -> Option<(usize, usize)> {
+    let body = text.trim_end();
+    let line_start = body.rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    if line_start == 0 {
+        return None;
+    }
+    let line = &body[line_start..];
+    if line.contains(|c: char| !(c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’'))) {
+        return None;
+    }
+    let words: Vec<&Tok<'_>> = toks
+        .iter()
+        .filter(|t| t.start >= line_start && t.end <= body.len())
+        .collect();
+    let names = words.iter().filter(|t| !particle(t)).count();
+    let ok = (2..=3).contains(&names)
+        && words.iter().all(|t| {
+            particle(t)
+                || (!t.blocked()
+                    && t.letters() >= 2
+                    && (!t.info.common || (t.shape != Shape::Lower && t.info.known_name())))
+        })
+        && !words.first().is_some_and(|t| particle(t));
+    ok.then(|| (words[0].start, words[words.len() - 1].end))
 }
 
 /// "spoke with", "message from", "on behalf of": two words that put a name after them, the
@@ -650,6 +834,21 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
         "of" => first == "behalf" || is_kin(&first),
         // "this is dieuseul from Nephrology", "my name is Rania bin Rashid"
         "is" => matches!(first.as_str(), "this" | "name"),
+        // Who wrote or sent it: "Dictated by Lagi Fa'amausili", "Sent by Thảo van den Broek".
+        "by" => matches!(
+            first.as_str(),
+            "dictated"
+                | "transcribed"
+                | "signed"
+                | "cosigned"
+                | "sent"
+                | "written"
+                | "authored"
+                | "completed"
+                | "submitted"
+        ),
+        // Whom a call is about: "calling about mataio tuilagi".
+        "about" => matches!(first.as_str(), "calling" | "called" | "call" | "asking"),
         _ => false,
     }
 }
@@ -776,6 +975,10 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
     if WEAK.contains(&key) {
         return Some(false);
     }
+    // "Wojciech has had afib since May": a history is a person's.
+    if key == "has" && rest.starts_with(" had ") {
+        return Some(false);
+    }
     // "Kuznetsova to return on May 2", "iwu to call back".
     if key == "to" {
         let n = toks.get(at + 1)?;
@@ -840,6 +1043,119 @@ fn eponym(after: &str) -> bool {
             | "line"
             | "drain"
     )
+}
+
+/// Months that are also given names ("Jun", "May", "April"): a stop word, except right
+/// before a name word or an initial.
+fn month_first(t: &Tok<'_>) -> bool {
+    matches!(t.shape, Shape::Title | Shape::Lower)
+        && matches!(
+            t.key().as_str(),
+            "jun" | "june" | "may" | "april" | "august"
+        )
+}
+
+/// Whether the month-name token at `at` starts a name: a name word or an initial follows
+/// ("moved Jun M. to Saturday", "its jun pangilinan").
+fn month_first_before_name(toks: &[Tok<'_>], at: usize, text: &str) -> bool {
+    let (Some(t), Some(n)) = (toks.get(at), toks.get(at + 1)) else {
+        return false;
+    };
+    if !month_first(t) || &text[t.end..n.start] != " " {
+        return false;
+    }
+    let initial =
+        n.letters() == 1 && n.w.chars().all(char::is_uppercase) && text[n.end..].starts_with('.');
+    initial || (n.shape == t.shape && !n.info.common && !n.blocked() && n.letters() >= 3)
+}
+
+/// The start of a capitalised month-name given name right before `s` ("Jun PANGILINAN").
+fn month_first_at(text: &str, s: usize) -> Option<usize> {
+    let before = text[..s].strip_suffix(' ')?;
+    let w_start = before.rfind(|c: char| !c.is_alphabetic()).map_or(0, |p| {
+        p + before[p..].chars().next().map_or(1, char::len_utf8)
+    });
+    let w = &before[w_start..];
+    matches!(w, "Jun" | "June" | "May" | "April" | "August").then_some(w_start)
+}
+
+/// Whether a name at `s` is a saint's institution: "at saint vincent", "to St. Luke".
+fn institution(text: &str, s: usize) -> bool {
+    let head: String = text[s..].chars().take(6).collect::<String>().to_lowercase();
+    if !(head.starts_with("saint ") || head.starts_with("st. ") || head.starts_with("st ")) {
+        return false;
+    }
+    let before = text[..s].trim_end_matches([' ', '\t']).to_lowercase();
+    before.ends_with(" at") || before.ends_with(" to") || before.ends_with(" from")
+}
+
+/// Whether the text after a name says whose relation it is: "(wojciech's nephew)",
+/// ", wife)", " (daughter)".
+fn relation_after(after: &str) -> bool {
+    let kin_then = |r: &str| {
+        let w: String = r.chars().take_while(|c| c.is_alphabetic()).collect();
+        is_kin(&w.to_lowercase()) && r[w.len()..].starts_with([')', ','])
+    };
+    if let Some(r) = after.strip_prefix(", ") {
+        return kin_then(r);
+    }
+    let Some(r) = after.strip_prefix(" (") else {
+        return false;
+    };
+    if kin_then(r) {
+        return true;
+    }
+    // One word, its possessive, and a kin word.
+    let owner = r
+        .char_indices()
+        .find(|(_, c)| !(c.is_alphabetic() || *c == '-'))
+        .map_or(r.len(), |(k, _)| k);
+    owner >= 2
+        && ["'s ", "’s "]
+            .iter()
+            .find_map(|p| r[owner..].strip_prefix(p))
+            .is_some_and(kin_then)
+}
+
+/// Whether a credential follows a name: ", MD", " RN".
+fn credential_after(after: &str) -> bool {
+    let r = after
+        .strip_prefix(", ")
+        .or_else(|| after.strip_prefix(' '))
+        .unwrap_or("");
+    let w: String = r
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic() || *c == '-')
+        .collect();
+    matches!(
+        w.as_str(),
+        "MD" | "DO"
+            | "RN"
+            | "NP"
+            | "PA-C"
+            | "PharmD"
+            | "PhD"
+            | "LPN"
+            | "LCSW"
+            | "DPM"
+            | "DDS"
+            | "FNP"
+            | "APRN"
+            | "CRNA"
+    ) && !r[w.len()..].starts_with(|c: char| c.is_alphanumeric())
+}
+
+/// Whether a room in brackets follows: " (739B)", " (930)".
+fn room_in_brackets(after: &str) -> bool {
+    let Some(r) = after.strip_prefix(" (") else {
+        return false;
+    };
+    let digits = r.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = r[digits..].trim_start_matches('-');
+    let rest = rest
+        .strip_prefix(|c: char| c.is_ascii_uppercase())
+        .unwrap_or(rest);
+    (3..=4).contains(&digits) && rest.starts_with(')')
 }
 
 fn is_kin(key: &str) -> bool {
@@ -971,6 +1287,8 @@ fn particle(t: &Tok<'_>) -> bool {
             | "mac"
             | "ten"
             | "ter"
+            | "'t"
+            | "’t"
     )
 }
 
@@ -1054,6 +1372,17 @@ fn same_case(a: &Tok<'_>, b: &Tok<'_>) -> bool {
 
 /// "OKAFOR, MARGARET", "vargas, consuelo": the lexicon backs one side, neither is a plain word.
 fn registry(last: &Tok<'_>, first: &Tok<'_>) -> bool {
+    // A two-letter surname in capitals with a letter no acronym has: "VÕ, BẢO", "LÊ, AN".
+    let short = last.shape == Shape::Caps
+        && last.letters() == 2
+        && !last.info.stop
+        && !last.w.is_ascii();
+    if short {
+        return first.shape == Shape::Caps
+            && first.letters() >= 2
+            && !first.blocked()
+            && !first.info.common;
+    }
     if last.blocked() || first.blocked() {
         return false;
     }

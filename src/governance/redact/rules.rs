@@ -547,7 +547,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Mrn,
             82,
             Check::HasDigit,
-            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))?|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
+            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))?|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)|(?-i:EMPI|CSN|FIN|HAR|MPI)|person\s*id|enterprise\s*id|record\s*(?:number|no\.?|#)){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
         ),
         (
             Kind::HealthPlan,
@@ -685,8 +685,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Date,
             50,
             Check::None,
-            // Day-month without a year, capitalised month only (why: "may" is also a verb).
-            r"\b(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|June|July|August|September|October|November|December)\b\.?".into(),
+            // Day-month without a year, capitalised month only (why: "may" is also a verb); also
+            // with a hyphen as exports write it ("14-Mar", "Mar-14").
+            r"\b(?:(?:0?[1-9]|[12]\d|3[01])-(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)-(?:0?[1-9]|[12]\d|3[01])\b)|\b(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|June|July|August|September|October|November|December)\b\.?".into(),
         ),
         (
             Kind::Age,
@@ -730,13 +731,13 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Plaza|Crescent|Close)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
+            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
         ),
         (
             Kind::Address,
             39,
             Check::None,
-            format!(r"\b(?i:P\.?\s?O\.?\s*Box)\s+\d{{1,6}}(?:,\s*{n}(?:\s+{n}){{0,2}},\s*(?:{STATES})\b)?"),
+            format!(r"\b(?i:P\.?\s?O\.?\s*Box|Post\s+Office\s+Box|POB|PMB)\s+#?\d{{1,6}}(?:,\s*{n}(?:\s+{n}){{0,2}},\s*(?:{STATES})\b)?"),
         ),
         (
             Kind::Address,
@@ -779,6 +780,19 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             45,
             Check::None,
             format!(r"\b(?:{STATES}),?\s+(?P<v>\d{{5}}(?:-\d{{4}})?)\b"),
+        ),
+        (
+            Kind::Zip,
+            45,
+            Check::None,
+            // After a state written out: "Lowell, Massachusetts 01852".
+            format!(r"\b(?:{STATE_NAMES}),?[ \t]+(?P<v>\d{{5}}(?:-\d{{4}})?)\b"),
+        ),
+        (
+            Kind::Address,
+            38,
+            Check::None,
+            format!(r"\b(?P<v>{n}(?:[ \t]+{n}){{0,2}}),[ \t]*(?:{STATE_NAMES}),?[ \t]+\d{{5}}\b"),
         ),
         (
             Kind::Zip,
@@ -854,7 +868,15 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A street address typed in lower case or with lower-case particles ("9685
             // kościuszko blvd #22", "1133 n fenwick dr", "7783 Calle del Sol Blvd"): a house
             // number of three digits or more and a street word no count or duration ends with.
-            r"(?i)\b\d{3,6}[ \t]+(?:[nsew]\.?[ \t]+)?(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|dr|parkway|pkwy|highway|hwy|terrace|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+            r"(?i)\b\d{3,6}[ \t]+(?:[nsew]\.?[ \t]+)?(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+        ),
+        (
+            Kind::Date,
+            53,
+            Check::None,
+            // A date in number words with a short year after a date's cue: "an appointment on
+            // seven eight twenty five" (7/8/25).
+            format!(r"(?i)\b(?:on|appointment|appt|dob|born|birthday)[ \t]+(?P<v>{monthnw}[ \t,/-]+(?:the[ \t]+)?(?:{ordw}|{dayw})[ \t,/-]+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?|oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))\b"),
         ),
         // --- dates written in words ("june third nineteen thirty two") ---
         (
@@ -992,6 +1014,54 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         ),
         (
             Kind::Date,
+            48,
+            Check::NotExpiry,
+            // A month and day with a leading zero ("last filled 04/27", "to 06/05"): no
+            // fraction or ratio is written so. Not a card's expiry ("exp 09/27": a month and
+            // a year, nobody's date).
+            r"\b(?P<v>0[1-9]/(?:0[1-9]|[12]\d|3[01])|1[0-2]/0[1-9])\b".into(),
+        ),
+        (
+            Kind::Date,
+            48,
+            Check::None,
+            // A month and day after a word of a dated event: "Collected: 6/15", "Next
+            // appointment 8/24", "rescheduled to 4/5", "filled 5/28".
+            r"(?i)\b(?:filled|refilled|collected|drawn|received|dated|due|seen|appointment|appt|visit|surgery|procedure|effective|starting|through|thru|till|as[ \t]+of|scheduled(?:[ \t]+for)?|(?:rescheduled|moved|pushed|changed)[ \t]+to|mon|monday|tue|tues|tuesday|wed|wednesday|thu|thur|thurs|thursday|fri|friday|sat|saturday|sun|sunday)\.?[ \t]*:?[ \t]+(?:on[ \t]+)?(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b".into(),
+        ),
+        (
+            Kind::Date,
+            48,
+            Check::None,
+            // A letter's dateline: a month and day alone on a line.
+            r"(?m)^[ \t]*(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))[ \t]*\r?$".into(),
+        ),
+        (
+            Kind::Mrn,
+            46,
+            Check::BareNumber,
+            // Seven digits written 3-4 with no area code or phone word before them ("MRN
+            // 281-7923" unlabelled, "330-7598_SHEVCHENKO_…tif"): a record number (a local
+            // phone number when a phone word is near, which the phone rules take first).
+            r"\b\d{3}-\d{4}\b".into(),
+        ),
+        (
+            Kind::Device,
+            76,
+            Check::Vin,
+            // A device's code right after the device ("glucose meter 6XTC42", "pump SN
+            // 4471B"): capitals and digits, both.
+            r"(?i)\b(?:meter|glucometer|pump|monitor|sensor|transmitter|cgm|pacemaker|defibrillator|icd|implant|inhaler|cpap|bipap|concentrator|nebulizer|hearing[ \t]+aid)\b[ \t]*(?:#|no\.?|id|serial)?[ \t]*[:#]?[ \t]*(?P<v>(?-i:[A-Z0-9][A-Z0-9-]{3,20}[A-Z0-9]))\b".into(),
+        ),
+        (
+            Kind::Person,
+            33,
+            Check::NameStrict,
+            // A display name before a mail address: "From: \"Rania bin Rashid\" <rania17@…>".
+            r#""(?P<v>[^"\n<>@,]{2,60})"[ \t]*<[^<>\s@]+@"#.into(),
+        ),
+        (
+            Kind::Date,
             40,
             Check::None,
             // A month and day after an admission or discharge label ("Adm 01/22 | Disch 5/23").
@@ -1012,6 +1082,23 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             r"\((?P<v>\d{3}-?[A-Z])\)".into(),
         ),
         (
+            Kind::Room,
+            41,
+            Check::None,
+            // A handoff's entry led by its room inside a paragraph ("…by 0700. 320: 99yo M
+            // al-Hakim", "Tele on. 238 VOLODYMYR BONDARENKO (MRN …"): the room, then an age
+            // or a patient's name in capitals before an identifier or an age.
+            format!(r"(?m)(?:^|[.!?;][ \t]+)[ \t]*(?P<v>\d{{3}}(?:-?[A-Z])?)(?::[ \t]+\d{{1,3}}[ \t]*(?i:yo|y/o|y\.o\.|-year|year)|:?[ \t]+{CAPS_W}(?:[ \t]+{CAPS_W}){{1,2}}[ \t]*(?:\(|,[ \t]*\d))"),
+        ),
+        (
+            Kind::Room,
+            41,
+            Check::None,
+            // A room in brackets after a name, digits only ("Arnel (930) - 96 years old"; not
+            // an area code: a phone number's digits follow that).
+            r"[A-Za-z][ \t]+\((?P<v>\d{3,4})\)(?:[ \t]+[-–]|[,:])".into(),
+        ),
+        (
             Kind::Person,
             35,
             Check::NameStrict,
@@ -1025,6 +1112,13 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             45,
             Check::HasDigit,
             r"(?i)\b(?:room|rm|bed|bay|cubicle)\b\.?\s*(?:#|no\.?|number)?\s*[:#]?\s*(?P<v>\d{1,4}[A-Za-z]?(?:[-/]\d{0,2}[A-Za-z]?)?|[A-Za-z]-?\d{1,4}[A-Za-z]?)\b".into(),
+        ),
+        (
+            Kind::Room,
+            45,
+            Check::None,
+            // A room glued to its label ("rm412", "RM412B", "Bed12").
+            r"(?i)\b(?:rm|room|bed)(?P<v>\d{2,4}[a-z]?)\b".into(),
         ),
         // --- more name forms ---
         (
@@ -1165,7 +1259,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Person,
             31,
             Check::PersonWords,
-            format!(r"\b(?P<v>{n}(?:\s+{n})?)\s+(?i:is a|is an|was admitted|was discharged|presented|presents|reports|called|was seen|arrived|\(\d{{2,3}}\s*(?:y|yo|M|F))\b"),
+            format!(r"\b(?P<v>{n}(?:[ \t]+{n})?)[ \t]+(?i:is a|is an|was admitted|was discharged|presented|presents|reports|called|was seen|arrived|\(\d{{2,3}}\s*(?:y|yo|M|F))\b"),
         ),
         (
             Kind::Person,

@@ -130,6 +130,55 @@ fn segment_starts(line: &str) -> Vec<usize> {
     out
 }
 
+/// Drops the candidates that HL7 structure says are no patient's: any name inside an MSH
+/// segment (it names sending systems and facilities, `SIU^S12` is a message type) and any
+/// shape found in a provider field's id component (`PV1|…|4417820^BRANDT^ANNELIESE`: the
+/// attending's staff number, not a record number; the provider's name stays a name).
+pub(super) fn drop_non_personal(text: &str, cands: &mut Vec<(Span, u8)>) {
+    let mut msh: Vec<(usize, usize)> = Vec::new();
+    let mut ids: Vec<(usize, usize)> = Vec::new();
+    let mut off = 0;
+    for line in text.split_inclusive(['\r', '\n']) {
+        let body = line.trim_end_matches(['\r', '\n']);
+        let starts = segment_starts(body);
+        for (k, &at) in starts.iter().enumerate() {
+            let end = starts.get(k + 1).copied().unwrap_or(body.len());
+            let seg = &body[at..end];
+            let name = &seg[..3];
+            if name == "MSH" {
+                msh.push((off + at, off + end));
+                continue;
+            }
+            let mut pos = at + 4;
+            for (i, field) in seg.get(4..).unwrap_or("").split('|').enumerate() {
+                let provider = FIELDS.iter().any(|(s, f, what)| {
+                    *s == name && *f == i + 1 && matches!(what, Field::Provider)
+                });
+                if provider {
+                    let mut rep = pos;
+                    for r in field.split('~') {
+                        let id = r.split('^').next().unwrap_or("");
+                        if !id.is_empty() {
+                            ids.push((off + rep, off + rep + id.len()));
+                        }
+                        rep += r.len() + 1;
+                    }
+                }
+                pos += field.len() + 1;
+            }
+        }
+        off += line.len();
+    }
+    if msh.is_empty() && ids.is_empty() {
+        return;
+    }
+    let inside =
+        |rs: &[(usize, usize)], s: &Span| rs.iter().any(|&(a, b)| a <= s.start && s.end <= b);
+    cands.retain(|(s, prio)| {
+        !((s.kind == Kind::Person && inside(&msh, s)) || (*prio < PRIO && inside(&ids, s)))
+    });
+}
+
 fn segment(line: &str, off: usize, cands: &mut Vec<(Span, u8)>) {
     let b = line.as_bytes();
     if b.len() < 5

@@ -13,11 +13,13 @@ pub(super) const CAPS_W: &str =
 /// Surname prefixes written as a separate word: "St. Clair", "Mac Gregor".
 pub(super) const SUR_PREFIX: &str = r"(?:(?:St\.?|Saint|Ste\.?|Mac|Mc|O['’])[ \t]?)?";
 /// Lowercase surname particles: "Van der Berg", "de la Cruz", "da Silva", "bin Salleh".
-pub(super) const PARTICLES: &str = r"(?:(?:[Vv][ao]n|[Dd]e[rn]?|[Dd]ella|[Dd]el|[Dd][aiu]|[Ll][ae]|[Dd]os|[Tt]e[rn]|bin|al)\s+){0,2}";
+pub(super) const PARTICLES: &str = r"(?:(?:[Vv][ao]n|[Dd]e[rn]?|[Dd]ella|[Dd]el|[Dd][aiu]|[Ll][ae]|[Dd]os|[Tt]e[rn]|bin|al|['’]t)\s+){0,2}";
 /// Initial: "A."
 pub(super) const INIT: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]\.";
 /// US state and territory abbreviations (for ZIP codes and "City, ST").
 pub(super) const STATES: &str = "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|PR|GU|VI";
+/// US states written out (for a ZIP after "Massachusetts").
+pub(super) const STATE_NAMES: &str = "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|Wisconsin|Wyoming|Puerto Rico|District of Columbia";
 /// Separator between a context label and its value: "MRN: 123", "MRN #123", "MRN is 123".
 pub(super) const SEP: &str = r"\s*(?:is|was|:|#|=|-|no\.?|number)?\s*[:#]?\s*";
 /// Identifier value after a label.

@@ -1,0 +1,162 @@
+//! What follows a street line on the same line, read word by word: the city written without
+//! the comma ("7869 3rd Way, Unit 15 Lowell MA 65182", "7629 Riverside Street Minneapolis"),
+//! and a ZIP after the city with no state ("Columbus 19554", "Chicago 76996-2806"). And a
+//! payer's or organisation's remittance box ("Medicaid\nP.O. Box 14079") is not a patient's.
+
+use super::lexicon::LEXICON;
+use super::words::{STATE_NAMES, STATES, TITLE_CASE_TERMS, not_a_name};
+use super::{Kind, Span};
+
+/// Rank of a city or ZIP read after a street: with the street rules.
+const PRIO: u8 = 39;
+
+/// Adds the city and ZIP after every street line among `cands`; drops the address candidates
+/// of a post office box whose line follows an organisation's name.
+pub(super) fn after_streets(text: &str, cands: &mut Vec<(Span, u8)>) {
+    let mut ends: Vec<usize> = cands
+        .iter()
+        .filter(|(s, _)| {
+            s.kind == Kind::Address && text.as_bytes()[s.start].is_ascii_digit() && s.end > s.start
+        })
+        .map(|(s, _)| s.end)
+        .collect();
+    ends.sort_unstable();
+    ends.dedup();
+    for end in ends {
+        follow(text, end, cands);
+    }
+    cands.retain(|(s, _)| !(s.kind == Kind::Address && payer_box(text, s.start)));
+}
+
+/// One word of a city: a capital, then letters (a hyphen or apostrophe inside).
+fn city_word(r: &str) -> usize {
+    let mut cs = r.char_indices();
+    if !cs.next().is_some_and(|(_, c)| c.is_uppercase()) {
+        return 0;
+    }
+    let mut len = r.chars().next().map_or(0, char::len_utf8);
+    for (i, c) in cs {
+        if c.is_alphabetic() || c == '-' || c == '\'' || c == '’' {
+            len = i + c.len_utf8();
+        } else {
+            break;
+        }
+    }
+    len
+}
+
+fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
+    let line_end = text[end..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |p| end + p);
+    let rest = &text[end..line_end];
+    let mut at = rest.len() - rest.trim_start_matches([',', ' ', '\t']).len();
+    if at == 0 || rest[..at].matches(',').count() > 1 {
+        return;
+    }
+    // Up to three capitalised words, one blank between.
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    while words.len() < 3 {
+        let len = city_word(&rest[at..]);
+        if len < 2 {
+            break;
+        }
+        let w = &rest[at..at + len];
+        if STATES.split('|').any(|s| s == w) || STATE_NAMES.split('|').any(|s| s == w) {
+            break;
+        }
+        words.push((at, at + len));
+        at += len;
+        if !rest[at..].starts_with(' ') || !rest[at + 1..].starts_with(char::is_uppercase) {
+            break;
+        }
+        at += 1;
+    }
+    let Some(&(c_start, _)) = words.first() else {
+        return;
+    };
+    let c_end = words.last().map_or(c_start, |w| w.1);
+    // What may close the city: a state, a ZIP, or both.
+    let mut p = c_end;
+    let skip =
+        |p: usize| p + rest[p..].len() - rest[p..].trim_start_matches([',', ' ', '\t']).len();
+    let mut state = false;
+    let q = skip(p);
+    if let Some(len) = STATES
+        .split('|')
+        .chain(STATE_NAMES.split('|'))
+        .find(|s| {
+            rest[q..].starts_with(*s) && !rest[q + s.len()..].starts_with(char::is_alphanumeric)
+        })
+        .map(str::len)
+    {
+        state = true;
+        p = q + len;
+    }
+    let q = skip(p);
+    let digits = rest[q..].bytes().take_while(u8::is_ascii_digit).count();
+    let mut zip = None;
+    if digits == 5 && q > p {
+        let mut z_end = q + 5;
+        if rest[z_end..].starts_with('-')
+            && rest[z_end + 1..]
+                .bytes()
+                .take_while(u8::is_ascii_digit)
+                .count()
+                == 4
+        {
+            z_end += 5;
+        }
+        if !rest[z_end..].starts_with(|c: char| c.is_alphanumeric()) {
+            zip = Some((q, z_end));
+        }
+    }
+    // Without a state or ZIP to close it, only words no dictionary knows (a city's name, not
+    // "Please" or "Thanks"), at most two.
+    let plain = |&(s, e): &(usize, usize)| {
+        let w = &rest[s..e];
+        let i = LEXICON.info(w);
+        i.common || i.stop || not_a_name(w) || TITLE_CASE_TERMS.contains(&w)
+    };
+    if !(state || zip.is_some()) && (words.len() > 2 || words.iter().any(plain)) {
+        return;
+    }
+    let span = |kind, s: usize, e: usize| {
+        (
+            Span {
+                kind,
+                start: end + s,
+                end: end + e,
+            },
+            PRIO,
+        )
+    };
+    cands.push(span(Kind::Address, c_start, c_end));
+    if let Some((s, e)) = zip {
+        cands.push(span(Kind::Zip, s, e));
+    }
+}
+
+/// Whether the line at `start` is a post office box under a line naming a payer or an
+/// organisation ("Medicaid\nP.O. Box 14079"): the payer's remittance address.
+fn payer_box(text: &str, start: usize) -> bool {
+    let head: String = text[start..]
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .take(5)
+        .collect::<String>()
+        .to_lowercase();
+    if !head.starts_with("pobox") {
+        return false;
+    }
+    let line_start = text[..start].rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    if !text[line_start..start].trim().is_empty() || line_start == 0 {
+        return false;
+    }
+    let before = text[..line_start].trim_end_matches(['\n', '\r']);
+    let prev = before[before.rfind(['\n', '\r']).map_or(0, |p| p + 1)..].trim();
+    !prev.is_empty()
+        && prev
+            .split_whitespace()
+            .all(|w| LEXICON.info(w.trim_end_matches([',', '.', ':'])).stop)
+}
