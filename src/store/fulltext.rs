@@ -535,7 +535,13 @@ unsafe fn rank_row(
 ) -> Result<f64, std::ffi::c_int> {
     const K1: f64 = 1.2;
     const B: f64 = 0.75;
-    let call = |rc: std::ffi::c_int| if rc == ffi::SQLITE_OK { Ok(()) } else { Err(rc) };
+    let call = |rc: std::ffi::c_int| {
+        if rc == ffi::SQLITE_OK {
+            Ok(())
+        } else {
+            Err(rc)
+        }
+    };
     let missing = || ffi::SQLITE_MISUSE;
     if n_val != 1 {
         return Err(ffi::SQLITE_MISUSE);
@@ -560,7 +566,9 @@ unsafe fn rank_row(
     // SAFETY: the API's functions on this call's context, each with out-pointers to locals.
     unsafe {
         call(api.xRowCount.ok_or_else(missing)?(fts, &mut rows))?;
-        call(api.xColumnTotalSize.ok_or_else(missing)?(fts, -1, &mut total))?;
+        call(api.xColumnTotalSize.ok_or_else(missing)?(
+            fts, -1, &mut total,
+        ))?;
         call(api.xColumnSize.ok_or_else(missing)?(fts, -1, &mut len))?;
         call(api.xInstCount.ok_or_else(missing)?(fts, &mut hits))?;
         let inst = api.xInst.ok_or_else(missing)?;
@@ -712,11 +720,25 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut ft = FullText::open(dir.path()).unwrap();
         let mut docs: Vec<Doc> = (1..=20)
-            .map(|i| doc(i, &format!("note {i}"), &"filler words here ".repeat(i as usize)))
+            .map(|i| {
+                doc(
+                    i,
+                    &format!("note {i}"),
+                    &"filler words here ".repeat(i as usize),
+                )
+            })
             .collect();
         docs[2] = doc(3, "Invoice overdue", "please pay the invoice today");
-        docs[6] = doc(7, "weekly notes", &format!("{} invoice overdue", "filler ".repeat(40)));
-        docs[11] = doc(12, "re: invoice", "the invoice is overdue, overdue since May");
+        docs[6] = doc(
+            7,
+            "weekly notes",
+            &format!("{} invoice overdue", "filler ".repeat(40)),
+        );
+        docs[11] = doc(
+            12,
+            "re: invoice",
+            "the invoice is overdue, overdue since May",
+        );
         docs[15].sender = "Invoice Desk invoices@contoso.com".into();
         docs[15].attachments = "invoice.pdf\nan overdue invoice\n".into();
         assert!(ft.add(0, 20, 20, &docs).unwrap());
@@ -792,7 +814,12 @@ mod tests {
             .unwrap();
         assert_eq!(scored.len(), n as usize);
         let of = |seq| scored.iter().find(|s| s.0 == seq).unwrap().1;
-        assert!(of(200) > of(100) && of(100) > 0.0, "{} {}", of(200), of(100));
+        assert!(
+            of(200) > of(100) && of(100) > 0.0,
+            "{} {}",
+            of(200),
+            of(100)
+        );
     }
 
     #[test]
