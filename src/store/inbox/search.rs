@@ -87,7 +87,8 @@ impl Inbox {
                     }
                 }
                 How::Ranked(before) => {
-                    let mut scored = ft.scored(&expr, below(before), RELEVANCE_WINDOW)?;
+                    let phrases = fulltext::phrases(query);
+                    let mut scored = ft.scored(&expr, &phrases, below(before), RELEVANCE_WINDOW)?;
                     scored.retain(|&(s, _)| s >= 1 && s <= n);
                     let mut days = Vec::with_capacity(scored.len());
                     for &(seq, _) in &scored {
