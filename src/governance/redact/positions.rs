@@ -1373,10 +1373,8 @@ fn same_case(a: &Tok<'_>, b: &Tok<'_>) -> bool {
 /// "OKAFOR, MARGARET", "vargas, consuelo": the lexicon backs one side, neither is a plain word.
 fn registry(last: &Tok<'_>, first: &Tok<'_>) -> bool {
     // A two-letter surname in capitals with a letter no acronym has: "VÕ, BẢO", "LÊ, AN".
-    let short = last.shape == Shape::Caps
-        && last.letters() == 2
-        && !last.info.stop
-        && !last.w.is_ascii();
+    let short =
+        last.shape == Shape::Caps && last.letters() == 2 && !last.info.stop && !last.w.is_ascii();
     if short {
         return first.shape == Shape::Caps
             && first.letters() >= 2
