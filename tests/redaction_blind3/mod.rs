@@ -679,18 +679,26 @@ impl Gen {
         };
         (what.to_string(), sn)
     }
-    fn room(&mut self) -> String {
-        match self.r.below(5) {
-            0 => format!("Room {}", self.r.range(101, 649)),
-            1 => format!("Rm {}{}", self.r.range(1, 40), self.r.letters(1)),
-            2 => format!("Bed {}", self.r.range(1, 9)),
-            3 => format!(
-                "room {}-{}",
-                self.r.range(200, 499),
-                self.r.pick(&["A", "B"])
+    /// A room or bed: the word is left, the number labelled.
+    fn room(&mut self, b: &mut B) {
+        let (word, number) = match self.r.below(6) {
+            0 => ("Room ", self.r.range(101, 649).to_string()),
+            1 => (
+                "Rm ",
+                format!("{}{}", self.r.range(1, 40), self.r.letters(1)),
             ),
-            _ => format!("Rm. {}", self.r.range(1100, 1199)),
-        }
+            2 => ("Bed ", self.r.range(1, 9).to_string()),
+            3 => (
+                "room ",
+                format!("{}-{}", self.r.range(200, 499), self.r.pick(&["A", "B"])),
+            ),
+            4 => (
+                "bed ",
+                format!("{}{}", self.r.range(1, 30), self.r.pick(&["A", "B"])),
+            ),
+            _ => ("Rm. ", self.r.range(1100, 1199).to_string()),
+        };
+        b.t(word).l(Kind::Room, &number);
     }
     /// Street line (with a unit sometimes), city, state, ZIP.
     fn address(&mut self) -> (String, &'static str, &'static str, String) {
@@ -844,8 +852,7 @@ fn ed_triage(g: &mut Gen, b: &mut B) {
     b.l(Kind::Mrn, &m).t("\nAge/Sex: ");
     write_age(b, age_at(p.dob, on));
     b.t(if p.female { "F" } else { "M" }).t("   Location: ");
-    let room = g.room();
-    b.l(Kind::Room, &room);
+    g.room(b);
     b.t(&format!(
         "\nCC: {} x {}\nVitals: BP {}/{} HR {} RR {} T {}.{} SpO2 {}% RA  Pain {}/10\n",
         g.r.pick(COMPLAINTS),
@@ -877,7 +884,7 @@ fn ed_triage(g: &mut Gen, b: &mut B) {
             p.he()
         ));
     }
-    let s = g.staff();
+    let s = g.r.pick(&["Teresa Vo, RN", "Felix Amankwah, RN"]);
     b.t(&format!(
         "Triage RN: {s}. Reassessed {} at {}.\n",
         g.r.pick(RELATIVE),
@@ -1190,8 +1197,8 @@ fn ems_run(g: &mut Gen, b: &mut B) {
         g.r.range(50, 400)
     ));
     b.t("Tx: NS 500 mL IV, ondansetron 4 mg IV. Transported to St. Adalbert Medical Center ED, report to RN, pt placed in ");
-    let room = g.room();
-    b.l(Kind::Room, &room).t(".\n");
+    g.room(b);
+    b.t(".\n");
     if g.r.chance(40) {
         let (what, sn) = g.device();
         b.t(&format!("Pt's {what} (SN "))
@@ -1213,8 +1220,8 @@ fn social_work(g: &mut Gen, b: &mut B) {
     b.t(&format!(" y/o, {} ", g.mrn_label()));
     let m = g.mrn();
     b.l(Kind::Mrn, &m).t(", ");
-    let room = g.room();
-    b.l(Kind::Room, &room).t(".\n");
+    g.room(b);
+    b.t(".\n");
     b.t(&format!("Met with pt and {} ", g.r.pick(RELATIONS)));
     let who = g.other();
     b.l(Kind::Person, &who)
@@ -1312,8 +1319,8 @@ fn dme_order(g: &mut Gen, b: &mut B) {
         ));
     }
     b.t(&format!(
-        "Ordering: Dr. Fairweather, {}\nSigned ",
-        g.lookalike()
+        "Ordering: Dr. Fairweather, NPI 1{}\nSigned ",
+        g.r.digits(9)
     ));
     let day = g.visit_day();
     let d = g.date(day);
@@ -1334,8 +1341,8 @@ fn ltc_update(g: &mut Gen, b: &mut B) {
     ));
     g.name(b, &p);
     b.t(" (");
-    let room = g.room();
-    b.l(Kind::Room, &room).t(", Magnolia Wing).\n");
+    g.room(b);
+    b.t(", Magnolia Wing).\n");
     // The birthday this year, so the age is the year's difference.
     let age = on.0 - p.dob.0;
     b.t(&format!("{} turned ", if p.female { "She" } else { "He" }));
@@ -1422,7 +1429,9 @@ fn pediatric(g: &mut Gen, b: &mut B) {
         g.r.range(70, 95)
     ));
     b.t(&format!(
-        "Vaccines today: DTaP #4 {}, Hep A #1. VIS given.\n",
+        "Vaccines today: DTaP #4 lot {}{}, Hep A #1. VIS given. {}\n",
+        g.r.letters(1),
+        g.r.digits(5),
         g.lookalike()
     ));
     if g.r.chance(40) {
@@ -1494,7 +1503,9 @@ fn tele_chat(g: &mut Gen, b: &mut B) {
     let s = stamp(g);
     b.t(&s).l(Kind::Person, p.first).t(": the walgreens on ");
     let (street, _, _, _) = g.address();
-    b.t(&street).t(". also can you email the note to ");
+    // Where the patient fills prescriptions says where they live: labelled, conservatively.
+    b.l(Kind::Address, &street)
+        .t(". also can you email the note to ");
     let e = g.email(&p);
     b.l(Kind::Email, &e).t(" for my work\n");
     if g.r.chance(50) {
