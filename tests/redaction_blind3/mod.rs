@@ -12,7 +12,8 @@
 //! times are not); ages only from 90 up, the number alone; a person's name is labelled
 //! without its title ("Mr.", "Dr."), each part separately when something sits between the
 //! parts (a nickname in quotes); a street line with its unit is one address, the city is an
-//! address of its own, the state is left, the ZIP is a zip. Staff and clinic names are in the
+//! address of its own, the state is left, the ZIP is a zip; a room or bed is labelled by
+//! its number alone ("Rm [[12B]]"), and a pharmacy street a patient names is an address. Staff and clinic names are in the
 //! keep list and never labelled; so are lookalikes (order, PO, lot, NDC, CPT, ICD, HCPCS and
 //! NPI numbers, dosages, vitals, times, conference rooms, tooth numbers, group numbers).
 
@@ -489,7 +490,7 @@ impl Gen {
                 self.r.range(1, 28),
             ),
         };
-        if self.patients % 3 == 0 {
+        if self.patients.is_multiple_of(3) {
             self.roster.push(p.full());
         }
         self.patients += 1;
@@ -758,7 +759,7 @@ impl Gen {
             1 => format!("{h:02}{m:02}"),
             _ => format!(
                 "{}:{m:02} {}",
-                if h % 12 == 0 { 12 } else { h % 12 },
+                if h.is_multiple_of(12) { 12 } else { h % 12 },
                 if h < 12 { "AM" } else { "PM" }
             ),
         }
@@ -1021,7 +1022,7 @@ fn behavioral(g: &mut Gen, b: &mut B) {
     let on = g.visit_day();
     b.t("North Ridge Behavioral Health — Intake Assessment\nClient: ");
     g.name(b, &p);
-    b.t(&format!("\nClient ID: "));
+    b.t("\nClient ID: ");
     let m = g.mrn();
     b.l(Kind::Mrn, &m).t("    DOB: ");
     let dob = g.date(p.dob);
