@@ -1001,7 +1001,9 @@ impl G {
             }
         };
         let mut rels = Vec::new();
-        for _ in 0..self.r.range(1, 2) {
+        let young = dob.y >= 2006;
+        let old = dob.y < 1962;
+        while rels.len() < 2 {
             let (rel, fem) = self.r.pick(&[
                 ("daughter", true),
                 ("son", false),
@@ -1016,8 +1018,20 @@ impl G {
                 ("partner", true),
                 ("niece", true),
             ]);
+            let fits = match rel {
+                "mother" | "father" => !old,
+                "wife" | "husband" | "partner" => !young,
+                "daughter" | "son" | "granddaughter" | "grandson" | "niece" => !young,
+                _ => true,
+            };
+            if !fits {
+                continue;
+            }
             let mut n = self.name(fem);
             n.middle = None;
+            if n.first == name.first {
+                continue;
+            }
             if self.r.chance(65) {
                 n.last = name.last;
             }
@@ -1027,6 +1041,9 @@ impl G {
                 rel,
                 phone,
             });
+            if self.r.chance(50) {
+                break;
+            }
         }
         if self.patients.is_multiple_of(3) {
             self.roster.push(name.full());
@@ -1155,7 +1172,7 @@ fn put_age(w: &mut W, r: &mut Rng, age: u32) {
         ("age ", ""),
         ("aged ", ""),
         ("", " years old"),
-        ("(", " y)"),
+        ("", " y"),
         ("", " yrs"),
     ]);
     w.t(pre);
@@ -1362,7 +1379,9 @@ impl G {
         let r = &mut self.r;
         let root = format!("2.16.840.1.113883.19.5.{}.{}", r.range(1000, 99999), r.range(1, 9));
         w.t("<ClinicalDocument xmlns=\"urn:hl7-org:v3\">\n");
-        w.t("  <templateId root=\"2.16.840.1.113883.10.20.22.1.1\" extension=\"2015-08-01\"/>\n");
+        w.t("  <templateId root=\"2.16.840.1.113883.10.20.22.1.1\" extension=\"")
+            .l(D, "2015-08-01")
+            .t("\"/>\n");
         w.t("  <effectiveTime value=\"")
             .l(D, &today.compact())
             .t(&format!("{:02}{:02}00-0500\"/>\n", r.range(7, 18), r.range(0, 59)));
@@ -1404,7 +1423,15 @@ impl G {
         if r.chance(60) {
             let rel = &p.rels[0];
             w.t("        <guardian>\n");
-            w.t(&format!("          <code code=\"{}\" displayName=\"{}\"/>\n", r.pick(&["DAU", "SON", "SPS", "MTH", "FTH"]), rel.rel));
+            let code = match rel.rel {
+                "daughter" => "DAU",
+                "son" => "SON",
+                "wife" | "husband" | "partner" => "SPS",
+                "mother" => "MTH",
+                "father" => "FTH",
+                _ => "FAMMEMB",
+            };
+            w.t(&format!("          <code code=\"{code}\" displayName=\"{}\"/>\n", rel.rel));
             w.t("          <telecom value=\"tel:").l(Phone, &fmt_phone(r, &rel.phone)).t("\"/>\n");
             w.t("          <guardianPerson><name><given>").l(P, rel.name.first).t("</given><family>").l(P, rel.name.last).t("</family></name></guardianPerson>\n");
             w.t("        </guardian>\n");
@@ -1556,9 +1583,9 @@ impl G {
         w.t(&format!(", {}.\n", r.pick(&["involved", "present today", "will attend delivery"])));
         if g > 1 {
             let kid = Date::random(r, 2016, 2024);
-            let pool = if r.chance(50) { FEMALE } else { MALE };
-            let kn = r.pick(pool);
-            w.t(&format!("Prior: {} ", r.pick(&["son", "daughter"]))).l(P, kn).t(" (DOB ").l(D, &kid.any(r)).t(&format!("), {}.\n", r.pick(&["NSVD", "C/S for breech", "VBAC"])));
+            let girl = r.chance(50);
+            let kn = r.pick(if girl { FEMALE } else { MALE });
+            w.t(if girl { "Prior: daughter " } else { "Prior: son " }).l(P, kn).t(" (DOB ").l(D, &kid.any(r)).t(&format!("), {}.\n", r.pick(&["NSVD", "C/S for breech", "VBAC"])));
         }
         if r.chance(50) {
             w.t(&format!("Rh neg — RhoGAM 300 mcg IM at 28 wk, lot {}. ", lot(r)));
@@ -1800,15 +1827,19 @@ impl G {
         w.t(&format!("Employer: {} (supervisor ", r.pick(EMPLOYERS))).l(P, &sup.full()).t(")\n");
         w.t(r.pick(&["Claim #: ", "Claim No. ", "WC claim "])).l(Account, &format!("WC-{}-{}", today.y % 100, r.digits(7))).t("   Date of injury: ").l(D, &doi.any(r)).t("\n");
         if r.chance(60) {
-            w.t(&format!("Vehicle involved: {} {}, VIN ", r.range(2012, 2024), r.pick(&["Freightliner Cascadia", "Ford Transit", "Peterbilt 579", "forklift-free pallet jack"]))).l(Vehicle, &vin(r)).t(&format!(", plate {} ", p.state)).l(Vehicle, &plate(r)).t("\n");
+            w.t(&format!("Vehicle involved: {} {}, VIN ", r.range(2012, 2024), r.pick(&["Freightliner Cascadia", "Ford Transit", "Peterbilt 579", "Ford F-250"]))).l(Vehicle, &vin(r)).t(&format!(", plate {} ", p.state)).l(Vehicle, &plate(r)).t("\n");
         }
         if r.chance(60) {
             w.t(&format!("CDL: {} ", p.state)).l(License, &licence(r, p.state)).t("\n");
         }
+        let (code, dx) = r.pick(&[
+            ("S39.012A", "lumbar strain"),
+            ("S61.412A", "hand laceration"),
+            ("M54.50", "low back pain"),
+            ("S83.511A", "ACL sprain"),
+        ]);
         w.t(&format!(
-            "Dx: {} {}. Work status: {}",
-            r.pick(&["S39.012A", "S61.412A", "M54.50", "S83.511A"]),
-            r.pick(&["lumbar strain", "hand laceration", "low back pain", "ACL sprain"]),
+            "Dx: {code} {dx}. Work status: {}",
             r.pick(&["modified duty, no lifting > 20 lb until ", "off work until ", "full duty as of "])
         ));
         w.l(D, &today.plus(r.range(7, 30)).any(r)).t(".\n");
@@ -1835,10 +1866,10 @@ impl G {
         w.t("Date: ").l(D, &today.any(r)).t(&format!("   Time in {}:{:02}, out {}:{:02}\n", r.range(8, 11), r.range(0, 59), r.range(11, 14), r.range(0, 59)));
         w.t("Student: ");
         put_name(&mut w, r, &p.name);
-        w.t(&format!("   Grade {}   ", r.range(1, 8)));
+        w.t(&format!("   Grade {}   ", p.dob.age_on(today).saturating_sub(5).clamp(1, 8)));
         put_dob(&mut w, r, &p);
         w.t(r.pick(&["   Student ID ", "   ID# ", "   Student #"])).l(Mrn, &r.digits(8)).t("\n");
-        w.t("Teacher: ").t(r.pick(&["Mrs. ", "Mr. ", "Ms. "])).l(P, teacher.last).t(&format!(", room {}\n", r.range(1, 40)));
+        w.t("Teacher: ").t(r.pick(&["Mrs. ", "Mr. ", "Ms. "])).l(P, teacher.last).t(", room ").l(Room, &r.range(1, 40).to_string()).t("\n");
         w.t(&format!(
             "Complaint: {}. {}\n",
             r.pick(&["wheeze after recess", "headache, T 37.9 C", "scraped knee on playground", "low BG 62 mg/dL before lunch"]),
@@ -1851,7 +1882,7 @@ impl G {
         w.text.pop();
         w.t(&lot(r)).t(&format!(", exp {:02}/{}.\n", r.range(1, 12), today.y + 1));
         let par = &p.rels[0];
-        w.t(&format!("Parent: ")).l(P, &par.name.full()).t(", mobile ");
+        w.t(&format!("Guardian ({}): ", par.rel)).l(P, &par.name.full()).t(", mobile ");
         put_phone(&mut w, r, &par.phone);
         w.t(&format!(", called {}:{:02} — {}.", r.range(9, 12), r.range(0, 59), r.pick(&["no answer; left VM", "will pick up", "ok to return to class"])));
         if p.rels.len() > 1 {
@@ -2138,7 +2169,7 @@ impl G {
         ));
         w.t(&format!("CPT 97110 x{}, 97140 x1, 97530 x{}. Goals: lift 10 lb overhead by ", r.range(1, 3), r.range(1, 2))).l(D, &today.plus(r.range(20, 60)).any(r)).t(".\n");
         let rel = &p.rels[0];
-        w.t(&format!("Pt reports {} is back at {}; {} ", r.pick(&["he/she", "they"]), r.pick(EMPLOYERS), rel.rel)).l(P, rel.name.first).t(" drives to sessions.\n");
+        w.t(&format!("Pt reports {} is back at {}; {} ", if p.female { "she" } else { "he" }, r.pick(EMPLOYERS), rel.rel)).l(P, rel.name.first).t(" drives to sessions.\n");
         let next = today.plus(r.range(2, 6));
         w.t(&format!("HEP updated. Next visit {} ", DAYS[next.weekday()])).l(D, &format!("{}/{}", next.m, next.d)).t(&format!(" at {}:{:02}.\n", r.range(7, 17), r.pick(&[0, 30])));
         w.t("Home: ");
@@ -2272,7 +2303,7 @@ impl G {
             w.t(&format!(" – {what}\nWhen: {}, ", DAYS[when.weekday()]));
             w.l(D, &format!("{} {}, {}", when.month(), when.d, when.y));
             w.t(&format!(" {}:00 AM-{}:00 AM (UTC-06:00) Central Time (US & Canada)\n", r.range(7, 10), r.range(10, 11)));
-            w.t(r.pick(&["Where: Infusion Room ", "Where: Conf Rm ", "Where: Exam room "])).l(Room, &r.range(1, 40).to_string()).t(" / Teams\n");
+            w.t(r.pick(&["Where: Infusion Room ", "Where: Consult Rm ", "Where: Exam room "])).l(Room, &r.range(1, 40).to_string()).t(" / Teams\n");
             w.t(&format!("Organizer: {} {}\nRequired: {} {}; {} {}\n\n", org.0, org.1, a1.0, a1.1, a2.0, a2.1));
             w.t(&format!("@{} {} can you cosign? ", a1.0, a1.1));
             w.t("Pt ");
@@ -2297,7 +2328,7 @@ impl G {
             put_short(&mut w, r, &p);
             w.t(" prefers calls at ");
             put_phone(&mut w, r, &p.phone);
-            w.t(&format!("\\nBring med list. Auth #{} valid through {} {}.\n", r.digits(9), r.pick(&MONTHS[..]), today.y + 1));
+            w.t("\\nBring med list. Auth #").l(Account, &r.digits(9)).t(&format!(" valid through {} {}.\n", r.pick(&MONTHS[..]), today.y + 1));
             w.t(&format!("UID:{}@lakeshoreonc.org\nEND:VEVENT\nEND:VCALENDAR\n", r.alnum(16)));
         }
         w
