@@ -414,7 +414,9 @@ const ICD: &[&str] = &[
     "C50.911", "E11.9", "N18.6", "Z34.02", "I50.9", "S39.012A", "M75.101", "H25.11", "J45.909",
     "Z51.11", "C34.90", "G30.9", "Z3A.28", "O24.419",
 ];
-const HCPCS: &[&str] = &["J9000", "J9070", "J9267", "J1100", "G0463", "J0885", "Q5106", "A4216"];
+const HCPCS: &[&str] = &[
+    "J9000", "J9070", "J9267", "J1100", "G0463", "J0885", "Q5106", "A4216",
+];
 const LOINC: &[&str] = &[
     "4548-4", "58410-2", "2160-0", "718-7", "33914-3", "1558-6", "2345-7",
 ];
@@ -531,7 +533,7 @@ struct Date {
 
 fn days_in(y: u32, m: u32) -> u32 {
     match m {
-        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 if (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400) => 29,
         2 => 28,
         4 | 6 | 9 | 11 => 30,
         _ => 31,
@@ -819,8 +821,20 @@ fn card(r: &mut Rng) -> String {
         };
     }
     match r.below(3) {
-        0 => format!("{} {} {} {}", &full[..4], &full[4..8], &full[8..12], &full[12..]),
-        1 => format!("{}-{}-{}-{}", &full[..4], &full[4..8], &full[8..12], &full[12..]),
+        0 => format!(
+            "{} {} {} {}",
+            &full[..4],
+            &full[4..8],
+            &full[8..12],
+            &full[12..]
+        ),
+        1 => format!(
+            "{}-{}-{}-{}",
+            &full[..4],
+            &full[4..8],
+            &full[8..12],
+            &full[12..]
+        ),
         _ => full,
     }
 }
@@ -880,7 +894,13 @@ fn device_serial(r: &mut Rng) -> String {
 
 fn licence(r: &mut Rng, state: &str) -> String {
     match state {
-        "IL" => format!("{}{}-{}-{}", r.letters(1), r.digits(3), r.digits(4), r.digits(4)),
+        "IL" => format!(
+            "{}{}-{}-{}",
+            r.letters(1),
+            r.digits(3),
+            r.digits(4),
+            r.digits(4)
+        ),
         "OH" | "MI" => format!("{}{}", r.letters(2), r.digits(6)),
         "WA" => format!("WDL{}", r.alnum(9)),
         _ => match r.below(2) {
@@ -1131,12 +1151,21 @@ fn put_name(w: &mut W, r: &mut Rng, n: &Name) {
             w.l(P, &format!("{} {}", n.nick(), n.last));
         }
         10 => {
-            w.l(P, &n.middle.map_or(n.full(), |m| {
-                format!("{} {m} {}", n.first, n.last)
-            }));
+            w.l(
+                P,
+                &n.middle
+                    .map_or(n.full(), |m| format!("{} {m} {}", n.first, n.last)),
+            );
         }
         _ => {
-            w.l(P, &format!("{}. {}", &n.first[..n.first.chars().next().unwrap().len_utf8()], n.last));
+            w.l(
+                P,
+                &format!(
+                    "{}. {}",
+                    &n.first[..n.first.chars().next().unwrap().len_utf8()],
+                    n.last
+                ),
+            );
         }
     }
 }
@@ -1145,7 +1174,8 @@ fn put_name(w: &mut W, r: &mut Rng, n: &Name) {
 fn put_short(w: &mut W, r: &mut Rng, p: &Patient) {
     match r.below(5) {
         0 => {
-            w.t(if p.female { "Ms. " } else { "Mr. " }).l(P, p.name.last);
+            w.t(if p.female { "Ms. " } else { "Mr. " })
+                .l(P, p.name.last);
         }
         1 => {
             w.l(P, p.name.first);
@@ -1157,7 +1187,8 @@ fn put_short(w: &mut W, r: &mut Rng, p: &Patient) {
             w.t("pt ").l(P, p.name.last);
         }
         _ => {
-            w.t(if p.female { "Mrs. " } else { "Mr. " }).l(P, p.name.last);
+            w.t(if p.female { "Mrs. " } else { "Mr. " })
+                .l(P, p.name.last);
         }
     }
 }
@@ -1213,7 +1244,14 @@ fn put_mrn(w: &mut W, r: &mut Rng, p: &Patient) {
 }
 
 fn put_dob(w: &mut W, r: &mut Rng, p: &Patient) {
-    w.t(r.pick(&["DOB: ", "DOB ", "D.O.B. ", "Date of birth: ", "born ", "dob "]));
+    w.t(r.pick(&[
+        "DOB: ",
+        "DOB ",
+        "D.O.B. ",
+        "Date of birth: ",
+        "born ",
+        "dob ",
+    ]));
     let s = p.dob.any(r);
     w.l(D, &s);
 }
@@ -1254,7 +1292,11 @@ impl G {
         let is835 = r.chance(40);
         w.t("ISA*00*          *00*          *ZZ*SUBMITTER01    *ZZ*PAYERID77      *")
             .l(D, &today.compact()[2..])
-            .t(&format!("*{:02}{:02}*^*00501*{ctrl}*0*P*:", r.range(0, 23), r.range(0, 59)))
+            .t(&format!(
+                "*{:02}{:02}*^*00501*{ctrl}*0*P*:",
+                r.range(0, 23),
+                r.range(0, 59)
+            ))
             .t(sep);
         let up = |s: &str| fold(s).to_uppercase();
         let (fst, lst) = (up(p.name.first), up(p.name.last));
@@ -1264,11 +1306,23 @@ impl G {
                 .t(&format!("*1253*{}*X*005010X221A1", r.range(1, 9999)))
                 .t(sep);
             w.t("ST*835*0001").t(sep);
-            w.t(&format!("BPR*I*{}.{:02}*C*ACH*CCP*01*", r.range(80, 2400), r.range(0, 99)))
-                .t(&format!("{}*DA*{}*1{}**01*{}*DA*{}*", r.digits(9), r.digits(10), r.digits(9), r.digits(9), r.digits(8)))
-                .l(D, &today.compact())
+            w.t(&format!(
+                "BPR*I*{}.{:02}*C*ACH*CCP*01*",
+                r.range(80, 2400),
+                r.range(0, 99)
+            ))
+            .t(&format!(
+                "{}*DA*{}*1{}**01*{}*DA*{}*",
+                r.digits(9),
+                r.digits(10),
+                r.digits(9),
+                r.digits(9),
+                r.digits(8)
+            ))
+            .l(D, &today.compact())
+            .t(sep);
+            w.t(&format!("TRN*1*{}*1{}", r.digits(10), r.digits(9)))
                 .t(sep);
-            w.t(&format!("TRN*1*{}*1{}", r.digits(10), r.digits(9))).t(sep);
             w.t(&format!("N1*PR*{payer}")).t(sep);
             w.t(&format!("N1*PE*{clinic}*XX*{}", npi(r))).t(sep);
             let billed = r.range(120, 2400);
@@ -1279,22 +1333,51 @@ impl G {
                 r.range(0, 80)
             ));
             w.l(Account, &r.digits(13)).t("*11*1").t(sep);
-            w.t("NM1*QC*1*").l(P, &lst).t("*").l(P, &fst).t("****MI*").l(HealthPlan, &p.member).t(sep);
+            w.t("NM1*QC*1*")
+                .l(P, &lst)
+                .t("*")
+                .l(P, &fst)
+                .t("****MI*")
+                .l(HealthPlan, &p.member)
+                .t(sep);
             if r.chance(50) {
-                w.t("NM1*82*2*").t(&clinic).t(&format!("*****XX*{}", npi(r))).t(sep);
+                w.t("NM1*82*2*")
+                    .t(&clinic)
+                    .t(&format!("*****XX*{}", npi(r)))
+                    .t(sep);
             }
             w.t("DTM*232*").l(D, &dos.compact()).t(sep);
-            w.t("DTM*233*").l(D, &dos.plus(r.range(0, 3)).compact()).t(sep);
+            w.t("DTM*233*")
+                .l(D, &dos.plus(r.range(0, 3)).compact())
+                .t(sep);
             for _ in 0..r.range(1, 3) {
-                w.t(&format!("SVC*HC:{}*{}*{}**1", r.pick(CPT), r.range(40, 900), r.range(20, 500))).t(sep);
+                w.t(&format!(
+                    "SVC*HC:{}*{}*{}**1",
+                    r.pick(CPT),
+                    r.range(40, 900),
+                    r.range(20, 500)
+                ))
+                .t(sep);
                 w.t("DTM*472*").l(D, &dos.compact()).t(sep);
-                w.t(&format!("CAS*{}*{}*{}.{:02}", r.pick(&["PR", "CO"]), r.pick(&[1, 2, 3, 45]), r.range(5, 200), r.range(0, 99))).t(sep);
+                w.t(&format!(
+                    "CAS*{}*{}*{}.{:02}",
+                    r.pick(&["PR", "CO"]),
+                    r.pick(&[1, 2, 3, 45]),
+                    r.range(5, 200),
+                    r.range(0, 99)
+                ))
+                .t(sep);
                 w.t(&format!("REF*6R*{}", r.digits(6))).t(sep);
             }
         } else {
             w.t("GS*HC*SUBMITTER01*PAYERID77*")
                 .l(D, &today.compact())
-                .t(&format!("*{:02}{:02}*{}*X*005010X222A1", r.range(0, 23), r.range(0, 59), r.range(1, 9999)))
+                .t(&format!(
+                    "*{:02}{:02}*{}*X*005010X222A1",
+                    r.range(0, 23),
+                    r.range(0, 59),
+                    r.range(1, 9999)
+                ))
                 .t(sep);
             w.t("ST*837*0001*005010X222A1").t(sep);
             w.t(&format!("BHT*0019*00*{}*", r.digits(4)))
@@ -1304,10 +1387,15 @@ impl G {
             let (sf, sl) = STAFF[r.below(STAFF.len())];
             w.t(&format!("NM1*41*2*{clinic}*****46*SUBMITTER01")).t(sep);
             w.t(&format!("PER*IC*{} {}*TE*", up(sf), up(sl)));
-            w.l(Phone, &phone_digits(r)).t("*EX*").t(&r.range(10, 400).to_string()).t(sep);
+            w.l(Phone, &phone_digits(r))
+                .t("*EX*")
+                .t(&r.range(10, 400).to_string())
+                .t(sep);
             w.t(&format!("NM1*85*2*{clinic}*****XX*{}", npi(r))).t(sep);
             w.t(&format!("REF*EI*{}", r.digits(9))).t(sep);
-            w.t("HL*2*1*22*").t(if p.dob.y > 2005 { "1" } else { "0" }).t(sep);
+            w.t("HL*2*1*22*")
+                .t(if p.dob.y > 2005 { "1" } else { "0" })
+                .t(sep);
             w.t(&format!("SBR*P*18*{}******CI", r.digits(6))).t(sep);
             // A child is the dependent of a parent who is the subscriber.
             let child = p.dob.y > 2005;
@@ -1339,26 +1427,52 @@ impl G {
             }
             w.t(sep);
             if !child {
-                w.t("DMG*D8*").l(D, &p.dob.compact()).t(if p.female { "*F" } else { "*M" }).t(sep);
+                w.t("DMG*D8*")
+                    .l(D, &p.dob.compact())
+                    .t(if p.female { "*F" } else { "*M" })
+                    .t(sep);
                 if r.chance(40) {
                     w.t("REF*SY*").l(Ssn, &p.ssn.replace('-', "")).t(sep);
                 }
             }
-            w.t(&format!("NM1*PR*2*{payer}*****PI*{}", r.digits(5))).t(sep);
+            w.t(&format!("NM1*PR*2*{payer}*****PI*{}", r.digits(5)))
+                .t(sep);
             if child {
                 w.t("HL*3*2*23*0").t(sep);
                 w.t("PAT*19").t(sep);
                 w.t("NM1*QC*1*").l(P, &lst).t("*").l(P, &fst).t(sep);
                 w.t("N3*").l(Address, &up(&p.street)).t(sep);
-                w.t("N4*").l(Address, &up(p.city)).t("*").t(p.state).t("*").l(Zip, &p.zip).t(sep);
-                w.t("DMG*D8*").l(D, &p.dob.compact()).t(if p.female { "*F" } else { "*M" }).t(sep);
+                w.t("N4*")
+                    .l(Address, &up(p.city))
+                    .t("*")
+                    .t(p.state)
+                    .t("*")
+                    .l(Zip, &p.zip)
+                    .t(sep);
+                w.t("DMG*D8*")
+                    .l(D, &p.dob.compact())
+                    .t(if p.female { "*F" } else { "*M" })
+                    .t(sep);
             }
             let billed = r.range(120, 2400);
-            w.t("CLM*").l(Account, &p.acct).t(&format!("*{billed}***11:B:1*Y*A*Y*Y")).t(sep);
-            w.t(&format!("HI*ABK:{}*ABF:{}", r.pick(ICD).replace('.', ""), r.pick(ICD).replace('.', ""))).t(sep);
+            w.t("CLM*")
+                .l(Account, &p.acct)
+                .t(&format!("*{billed}***11:B:1*Y*A*Y*Y"))
+                .t(sep);
+            w.t(&format!(
+                "HI*ABK:{}*ABF:{}",
+                r.pick(ICD).replace('.', ""),
+                r.pick(ICD).replace('.', "")
+            ))
+            .t(sep);
             for i in 1..=r.range(1, 3) {
                 w.t(&format!("LX*{i}")).t(sep);
-                w.t(&format!("SV1*HC:{}*{}*UN*1***1", r.pick(CPT), r.range(40, 900))).t(sep);
+                w.t(&format!(
+                    "SV1*HC:{}*{}*UN*1***1",
+                    r.pick(CPT),
+                    r.range(40, 900)
+                ))
+                .t(sep);
                 w.t("DTP*472*D8*").l(D, &dos.compact()).t(sep);
                 if r.chance(40) {
                     w.t(&format!("LIN**N4*{}", ndc(r).replace('-', ""))).t(sep);
@@ -1377,28 +1491,44 @@ impl G {
         let (sf, sl) = self.staff();
         let mut w = W::default();
         let r = &mut self.r;
-        let root = format!("2.16.840.1.113883.19.5.{}.{}", r.range(1000, 99999), r.range(1, 9));
+        let root = format!(
+            "2.16.840.1.113883.19.5.{}.{}",
+            r.range(1000, 99999),
+            r.range(1, 9)
+        );
         w.t("<ClinicalDocument xmlns=\"urn:hl7-org:v3\">\n");
         w.t("  <templateId root=\"2.16.840.1.113883.10.20.22.1.1\" extension=\"")
             .l(D, "2015-08-01")
             .t("\"/>\n");
         w.t("  <effectiveTime value=\"")
             .l(D, &today.compact())
-            .t(&format!("{:02}{:02}00-0500\"/>\n", r.range(7, 18), r.range(0, 59)));
+            .t(&format!(
+                "{:02}{:02}00-0500\"/>\n",
+                r.range(7, 18),
+                r.range(0, 59)
+            ));
         w.t("  <recordTarget>\n    <patientRole>\n");
-        w.t(&format!("      <id extension=\"")).l(Mrn, &p.mrn).t(&format!("\" root=\"{root}\"/>\n"));
+        w.t("      <id extension=\"")
+            .l(Mrn, &p.mrn)
+            .t(&format!("\" root=\"{root}\"/>\n"));
         if r.chance(40) {
             w.t("      <id extension=\"")
                 .l(Ssn, &p.ssn)
                 .t("\" root=\"2.16.840.1.113883.4.1\"/>\n");
         }
-        w.t("      <addr use=\"HP\">\n        <streetAddressLine>").l(Address, &p.street).t("</streetAddressLine>\n");
+        w.t("      <addr use=\"HP\">\n        <streetAddressLine>")
+            .l(Address, &p.street)
+            .t("</streetAddressLine>\n");
         if let Some(u) = &p.unit {
-            w.t("        <streetAddressLine>").l(Address, u).t("</streetAddressLine>\n");
+            w.t("        <streetAddressLine>")
+                .l(Address, u)
+                .t("</streetAddressLine>\n");
         }
         w.t("        <city>").l(Address, p.city).t("</city>\n");
         w.t(&format!("        <state>{}</state>\n", p.state));
-        w.t("        <postalCode>").l(Zip, &p.zip).t("</postalCode>\n");
+        w.t("        <postalCode>")
+            .l(Zip, &p.zip)
+            .t("</postalCode>\n");
         w.t("        <country>US</country>\n      </addr>\n");
         let ph = &p.phone;
         let tel = match r.below(3) {
@@ -1406,20 +1536,33 @@ impl G {
             1 => format!("({}){}-{}", &ph[..3], &ph[3..6], &ph[6..]),
             _ => format!("+1{ph}"),
         };
-        w.t(&format!("      <telecom use=\"{}\" value=\"tel:", r.pick(&["HP", "MC", "WP"]))).l(Phone, &tel).t("\"/>\n");
+        w.t(&format!(
+            "      <telecom use=\"{}\" value=\"tel:",
+            r.pick(&["HP", "MC", "WP"])
+        ))
+        .l(Phone, &tel)
+        .t("\"/>\n");
         if r.chance(60) {
-            w.t("      <telecom value=\"mailto:").l(Email, &p.email).t("\"/>\n");
+            w.t("      <telecom value=\"mailto:")
+                .l(Email, &p.email)
+                .t("\"/>\n");
         }
-        w.t("      <patient>\n        <name use=\"L\">\n          <given>").l(P, p.name.first).t("</given>\n");
+        w.t("      <patient>\n        <name use=\"L\">\n          <given>")
+            .l(P, p.name.first)
+            .t("</given>\n");
         if let Some(m) = p.name.middle {
             w.t("          <given>").l(P, m).t("</given>\n");
         }
-        w.t("          <family>").l(P, p.name.last).t("</family>\n        </name>\n");
+        w.t("          <family>")
+            .l(P, p.name.last)
+            .t("</family>\n        </name>\n");
         w.t(&format!(
             "        <administrativeGenderCode code=\"{}\" codeSystem=\"2.16.840.1.113883.5.1\"/>\n",
             if p.female { "F" } else { "M" }
         ));
-        w.t("        <birthTime value=\"").l(D, &p.dob.compact()).t("\"/>\n");
+        w.t("        <birthTime value=\"")
+            .l(D, &p.dob.compact())
+            .t("\"/>\n");
         if r.chance(60) {
             let rel = &p.rels[0];
             w.t("        <guardian>\n");
@@ -1431,13 +1574,24 @@ impl G {
                 "father" => "FTH",
                 _ => "FAMMEMB",
             };
-            w.t(&format!("          <code code=\"{code}\" displayName=\"{}\"/>\n", rel.rel));
-            w.t("          <telecom value=\"tel:").l(Phone, &fmt_phone(r, &rel.phone)).t("\"/>\n");
-            w.t("          <guardianPerson><name><given>").l(P, rel.name.first).t("</given><family>").l(P, rel.name.last).t("</family></name></guardianPerson>\n");
+            w.t(&format!(
+                "          <code code=\"{code}\" displayName=\"{}\"/>\n",
+                rel.rel
+            ));
+            w.t("          <telecom value=\"tel:")
+                .l(Phone, &fmt_phone(r, &rel.phone))
+                .t("\"/>\n");
+            w.t("          <guardianPerson><name><given>")
+                .l(P, rel.name.first)
+                .t("</given><family>")
+                .l(P, rel.name.last)
+                .t("</family></name></guardianPerson>\n");
             w.t("        </guardian>\n");
         }
         w.t("      </patient>\n    </patientRole>\n  </recordTarget>\n");
-        w.t("  <author>\n    <time value=\"").l(D, &today.compact()).t("\"/>\n");
+        w.t("  <author>\n    <time value=\"")
+            .l(D, &today.compact())
+            .t("\"/>\n");
         w.t(&format!(
             "    <assignedAuthor><id extension=\"{}\" root=\"2.16.840.1.113883.4.6\"/>\n",
             npi(r)
@@ -1456,12 +1610,14 @@ impl G {
                 "    <observation classCode=\"OBS\" moodCode=\"EVN\"><code code=\"{}\" codeSystem=\"2.16.840.1.113883.6.1\"/>",
                 r.pick(LOINC)
             ));
-            w.t("<effectiveTime value=\"").l(D, &d.compact()).t(&format!(
-                "\"/><value xsi:type=\"PQ\" value=\"{}.{}\" unit=\"{}\"/></observation>\n",
-                r.range(1, 140),
-                r.range(0, 9),
-                r.pick(&["%", "mg/dL", "g/dL", "mmol/L"])
-            ));
+            w.t("<effectiveTime value=\"")
+                .l(D, &d.compact())
+                .t(&format!(
+                    "\"/><value xsi:type=\"PQ\" value=\"{}.{}\" unit=\"{}\"/></observation>\n",
+                    r.range(1, 140),
+                    r.range(0, 9),
+                    r.pick(&["%", "mg/dL", "g/dL", "mmol/L"])
+                ));
         }
         w.t(&format!(
             "    <act><code code=\"{}\" codeSystem=\"2.16.840.1.113883.6.90\"/><text>problem</text></act>\n",
@@ -1496,39 +1652,98 @@ impl G {
             "ehr.prairieviewdialysis.com/fhir",
             "api.northfieldwh.org/fhir/R4",
         ]);
-        w.t(&format!("{{{nl}{i1}\"resourceType\":{sp}\"Bundle\",{nl}{i1}\"type\":{sp}\"collection\",{nl}"));
-        w.t(&format!("{i1}\"timestamp\":{sp}\"")).l(D, &today.iso()).t(&format!("T{:02}:{:02}:00-05:00\",{nl}", r.range(0, 23), r.range(0, 59)));
+        w.t(&format!(
+            "{{{nl}{i1}\"resourceType\":{sp}\"Bundle\",{nl}{i1}\"type\":{sp}\"collection\",{nl}"
+        ));
+        w.t(&format!("{i1}\"timestamp\":{sp}\""))
+            .l(D, &today.iso())
+            .t(&format!(
+                "T{:02}:{:02}:00-05:00\",{nl}",
+                r.range(0, 23),
+                r.range(0, 59)
+            ));
         w.t(&format!("{i1}\"entry\":{sp}[{nl}{i2}{{{nl}"));
-        w.t(&format!("{i3}\"fullUrl\":{sp}\"")).l(Url, &format!("https://{host}/Patient/{}", p.mrn)).t(&format!("\",{nl}"));
-        w.t(&format!("{i3}\"resource\":{sp}{{\"resourceType\":{sp}\"Patient\",{sp}\"id\":{sp}\"")).l(Mrn, &p.mrn).t(&format!("\",{nl}"));
+        w.t(&format!("{i3}\"fullUrl\":{sp}\""))
+            .l(Url, &format!("https://{host}/Patient/{}", p.mrn))
+            .t(&format!("\",{nl}"));
+        w.t(&format!(
+            "{i3}\"resource\":{sp}{{\"resourceType\":{sp}\"Patient\",{sp}\"id\":{sp}\""
+        ))
+        .l(Mrn, &p.mrn)
+        .t(&format!("\",{nl}"));
         w.t(&format!("{i3}\"identifier\":{sp}[{{\"system\":{sp}\"urn:oid:2.16.840.1.113883.3.{}\",{sp}\"value\":{sp}\"", r.range(100, 9999))).l(Mrn, &p.mrn).t("\"}");
         if r.chance(40) {
-            w.t(&format!(",{sp}{{\"system\":{sp}\"http://hl7.org/fhir/sid/us-ssn\",{sp}\"value\":{sp}\"")).l(Ssn, &p.ssn).t("\"}");
+            w.t(&format!(
+                ",{sp}{{\"system\":{sp}\"http://hl7.org/fhir/sid/us-ssn\",{sp}\"value\":{sp}\""
+            ))
+            .l(Ssn, &p.ssn)
+            .t("\"}");
         }
         if r.chance(40) {
-            w.t(&format!(",{sp}{{\"type\":{sp}{{\"text\":{sp}\"Driver's license\"}},{sp}\"value\":{sp}\"")).l(License, &licence(r, p.state)).t("\"}");
+            w.t(&format!(
+                ",{sp}{{\"type\":{sp}{{\"text\":{sp}\"Driver's license\"}},{sp}\"value\":{sp}\""
+            ))
+            .l(License, &licence(r, p.state))
+            .t("\"}");
         }
         w.t(&format!("],{nl}"));
-        w.t(&format!("{i3}\"name\":{sp}[{{\"use\":{sp}\"official\",{sp}\"family\":{sp}\"")).l(P, p.name.last).t(&format!("\",{sp}\"given\":{sp}[\"")).l(P, p.name.first).t("\"");
+        w.t(&format!(
+            "{i3}\"name\":{sp}[{{\"use\":{sp}\"official\",{sp}\"family\":{sp}\""
+        ))
+        .l(P, p.name.last)
+        .t(&format!("\",{sp}\"given\":{sp}[\""))
+        .l(P, p.name.first)
+        .t("\"");
         if let Some(m) = p.name.middle {
             w.t(&format!(",{sp}\"")).l(P, m).t("\"");
         }
         w.t("]}");
         if p.name.nick() != p.name.first {
-            w.t(&format!(",{sp}{{\"use\":{sp}\"nickname\",{sp}\"given\":{sp}[\"")).l(P, p.name.nick()).t("\"]}");
+            w.t(&format!(
+                ",{sp}{{\"use\":{sp}\"nickname\",{sp}\"given\":{sp}[\""
+            ))
+            .l(P, p.name.nick())
+            .t("\"]}");
         }
         w.t(&format!("],{nl}"));
-        w.t(&format!("{i3}\"telecom\":{sp}[{{\"system\":{sp}\"phone\",{sp}\"value\":{sp}\"")).l(Phone, &fmt_phone(r, &p.phone)).t(&format!("\",{sp}\"use\":{sp}\"{}\"}}", r.pick(&["mobile", "home"])));
+        w.t(&format!(
+            "{i3}\"telecom\":{sp}[{{\"system\":{sp}\"phone\",{sp}\"value\":{sp}\""
+        ))
+        .l(Phone, &fmt_phone(r, &p.phone))
+        .t(&format!(
+            "\",{sp}\"use\":{sp}\"{}\"}}",
+            r.pick(&["mobile", "home"])
+        ));
         if r.chance(60) {
-            w.t(&format!(",{sp}{{\"system\":{sp}\"email\",{sp}\"value\":{sp}\"")).l(Email, &p.email).t("\"}");
+            w.t(&format!(
+                ",{sp}{{\"system\":{sp}\"email\",{sp}\"value\":{sp}\""
+            ))
+            .l(Email, &p.email)
+            .t("\"}");
         }
         w.t(&format!("],{nl}"));
-        w.t(&format!("{i3}\"gender\":{sp}\"{}\",{sp}\"birthDate\":{sp}\"", if p.female { "female" } else { "male" })).l(D, &p.dob.iso()).t(&format!("\",{nl}"));
-        w.t(&format!("{i3}\"address\":{sp}[{{\"use\":{sp}\"home\",{sp}\"line\":{sp}[\"")).l(Address, &p.street).t("\"");
+        w.t(&format!(
+            "{i3}\"gender\":{sp}\"{}\",{sp}\"birthDate\":{sp}\"",
+            if p.female { "female" } else { "male" }
+        ))
+        .l(D, &p.dob.iso())
+        .t(&format!("\",{nl}"));
+        w.t(&format!(
+            "{i3}\"address\":{sp}[{{\"use\":{sp}\"home\",{sp}\"line\":{sp}[\""
+        ))
+        .l(Address, &p.street)
+        .t("\"");
         if let Some(u) = &p.unit {
             w.t(&format!(",{sp}\"")).l(Address, u).t("\"");
         }
-        w.t(&format!("],{sp}\"city\":{sp}\"")).l(Address, p.city).t(&format!("\",{sp}\"state\":{sp}\"{}\",{sp}\"postalCode\":{sp}\"", p.state)).l(Zip, &p.zip).t(&format!("\"}}],{nl}"));
+        w.t(&format!("],{sp}\"city\":{sp}\""))
+            .l(Address, p.city)
+            .t(&format!(
+                "\",{sp}\"state\":{sp}\"{}\",{sp}\"postalCode\":{sp}\"",
+                p.state
+            ))
+            .l(Zip, &p.zip)
+            .t(&format!("\"}}],{nl}"));
         let rel = &p.rels[0];
         w.t(&format!("{i3}\"contact\":{sp}[{{\"relationship\":{sp}[{{\"text\":{sp}\"{}\"}}],{sp}\"name\":{sp}{{\"text\":{sp}\"", rel.rel)).l(P, &rel.name.full()).t(&format!("\"}},{sp}\"telecom\":{sp}[{{\"system\":{sp}\"phone\",{sp}\"value\":{sp}\"")).l(Phone, &fmt_phone(r, &rel.phone)).t(&format!("\"}}]}}]}}{nl}{i2}}},{nl}"));
         w.t(&format!("{i2}{{\"resource\":{sp}{{\"resourceType\":{sp}\"Coverage\",{sp}\"status\":{sp}\"active\",{sp}\"subscriberId\":{sp}\"")).l(HealthPlan, &p.member).t(&format!("\",{sp}\"payor\":{sp}[{{\"display\":{sp}\"{}\"}}],{sp}\"period\":{sp}{{\"start\":{sp}\"", r.pick(PAYERS))).l(D, &format!("{}-01-01", today.y)).t(&format!("\"}}}}}},{nl}"));
@@ -1552,19 +1767,34 @@ impl G {
         let lmp = today.minus(ga_w * 7 + ga_d);
         let edd = lmp.plus(280);
         let clinic = "Northfield Women's Health";
-        w.t(&format!("{} — {}\n", r.pick(&["PRENATAL VISIT", "OB return visit", "Prenatal Progress Note"]), clinic));
+        w.t(&format!(
+            "{} — {}\n",
+            r.pick(&[
+                "PRENATAL VISIT",
+                "OB return visit",
+                "Prenatal Progress Note"
+            ]),
+            clinic
+        ));
         w.t("Patient: ");
         put_name(&mut w, r, &p.name);
         w.t("   ");
         put_dob(&mut w, r, &p);
         w.t("   ");
         put_mrn(&mut w, r, &p);
-        w.t("\nVisit date: ").l(D, &today.any(r)).t(&format!("   Provider: {sf} {sl}, CNM\n"));
+        w.t("\nVisit date: ")
+            .l(D, &today.any(r))
+            .t(&format!("   Provider: {sf} {sl}, CNM\n"));
         let g = r.range(1, 5);
-        w.t(&format!("G{g}P{} at {ga_w}w{ga_d}d by LMP ", g - 1)).l(D, &lmp.any(r)).t("; EDD ").l(D, &edd.any(r));
+        w.t(&format!("G{g}P{} at {ga_w}w{ga_d}d by LMP ", g - 1))
+            .l(D, &lmp.any(r))
+            .t("; EDD ")
+            .l(D, &edd.any(r));
         if r.chance(60) {
             let us = lmp.plus(r.range(56, 90));
-            w.t(&format!(" (confirmed by {}w US on ", r.range(8, 12))).l(D, &us.any(r)).t(")");
+            w.t(&format!(" (confirmed by {}w US on ", r.range(8, 12)))
+                .l(D, &us.any(r))
+                .t(")");
         }
         w.t(".\n");
         w.t(&format!(
@@ -1578,29 +1808,71 @@ impl G {
             r.pick(&["Z34.02", "Z3A.28", "O24.419", "Z34.83"])
         ));
         let fob = &p.rels[0];
-        w.t(r.pick(&["FOB: ", "Partner: ", "Support person: "])).l(P, &fob.name.full()).t(", phone ");
+        w.t(r.pick(&["FOB: ", "Partner: ", "Support person: "]))
+            .l(P, &fob.name.full())
+            .t(", phone ");
         put_phone(&mut w, r, &fob.phone);
-        w.t(&format!(", {}.\n", r.pick(&["involved", "present today", "will attend delivery"])));
+        w.t(&format!(
+            ", {}.\n",
+            r.pick(&["involved", "present today", "will attend delivery"])
+        ));
         if g > 1 {
             let kid = Date::random(r, 2016, 2024);
             let girl = r.chance(50);
             let kn = r.pick(if girl { FEMALE } else { MALE });
-            w.t(if girl { "Prior: daughter " } else { "Prior: son " }).l(P, kn).t(" (DOB ").l(D, &kid.any(r)).t(&format!("), {}.\n", r.pick(&["NSVD", "C/S for breech", "VBAC"])));
+            w.t(if girl {
+                "Prior: daughter "
+            } else {
+                "Prior: son "
+            })
+            .l(P, kn)
+            .t(" (DOB ")
+            .l(D, &kid.any(r))
+            .t(&format!(
+                "), {}.\n",
+                r.pick(&["NSVD", "C/S for breech", "VBAC"])
+            ));
         }
         if r.chance(50) {
-            w.t(&format!("Rh neg — RhoGAM 300 mcg IM at 28 wk, lot {}. ", lot(r)));
+            w.t(&format!(
+                "Rh neg — RhoGAM 300 mcg IM at 28 wk, lot {}. ",
+                lot(r)
+            ));
         }
         w.t(&format!(
             "GTT {}; Tdap {}.\n",
-            r.pick(&["scheduled next Tuesday", "due at next visit", "passed (118 mg/dL)"]),
+            r.pick(&[
+                "scheduled next Tuesday",
+                "due at next visit",
+                "passed (118 mg/dL)"
+            ]),
             r.pick(&["given today", "at 27-36 wk", "declined"])
         ));
         if ga_w >= 36 || r.chance(30) {
             let born = edd.minus(r.range(0, 14));
-            let last = if r.chance(70) { p.name.last } else { fob.name.last };
-            w.t("Delivery: Baby ").t(r.pick(&["Girl ", "Boy "])).l(P, last).t(" born ").l(D, &born.any(r));
-            w.t(&format!(" at {:02}:{:02}, {}.{:02} kg, Apgars 8/9. Newborn ", r.range(0, 23), r.range(0, 59), r.range(2, 4), r.range(0, 99)));
-            w.t("MRN ").l(Mrn, &r.digits(7)).t(". Mother in ").t(r.pick(&["Rm ", "room ", "L&D "])).l(Room, &r.range(201, 460).to_string()).t(".\n");
+            let last = if r.chance(70) {
+                p.name.last
+            } else {
+                fob.name.last
+            };
+            w.t("Delivery: Baby ")
+                .t(r.pick(&["Girl ", "Boy "]))
+                .l(P, last)
+                .t(" born ")
+                .l(D, &born.any(r));
+            w.t(&format!(
+                " at {:02}:{:02}, {}.{:02} kg, Apgars 8/9. Newborn ",
+                r.range(0, 23),
+                r.range(0, 59),
+                r.range(2, 4),
+                r.range(0, 99)
+            ));
+            w.t("MRN ")
+                .l(Mrn, &r.digits(7))
+                .t(". Mother in ")
+                .t(r.pick(&["Rm ", "room ", "L&D "]))
+                .l(Room, &r.range(201, 460).to_string())
+                .t(".\n");
         }
         w.t(&format!(
             "Plan: RTC {}; kick counts; call {} L&D triage ",
@@ -1620,7 +1892,10 @@ impl G {
         let mut w = W::default();
         let (nf, nl) = self.staff();
         let r = &mut self.r;
-        w.t(&format!("INFUSION SCHEDULE — Lakeshore Oncology Associates, Pod {}\n", r.pick(&["A", "B", "C"])));
+        w.t(&format!(
+            "INFUSION SCHEDULE — Lakeshore Oncology Associates, Pod {}\n",
+            r.pick(&["A", "B", "C"])
+        ));
         w.t("Pt: ");
         put_name(&mut w, r, &p.name);
         w.t("   ");
@@ -1650,16 +1925,35 @@ impl G {
             if r.chance(30) {
                 w.t(&DAYS[d.weekday()][..3]).t(" ");
             }
-            w.l(D, &d.any(r)).t(" | ").l(Room, &r.range(1, 24).to_string());
+            w.l(D, &d.any(r))
+                .t(" | ")
+                .l(Room, &r.range(1, 24).to_string());
             w.t(&format!(
                 " | {} | {}\n",
-                r.pick(&["ondansetron 16 mg IV + dexamethasone 12 mg", "famotidine 20 mg, diphenhydramine 25 mg", "none"]),
-                r.pick(&["", "ANC 1.9 ok to treat", "hold if plt < 75", "dose-reduce 20%", "labs 1 h prior"])
+                r.pick(&[
+                    "ondansetron 16 mg IV + dexamethasone 12 mg",
+                    "famotidine 20 mg, diphenhydramine 25 mg",
+                    "none"
+                ]),
+                r.pick(&[
+                    "",
+                    "ANC 1.9 ok to treat",
+                    "hold if plt < 75",
+                    "dose-reduce 20%",
+                    "labs 1 h prior"
+                ])
             ));
             d = d.plus(r.pick(&[14, 21, 7]));
         }
         if r.chance(70) {
-            w.t(&format!("Port: {} SN ", r.pick(&["PowerPort", "BardPort", "Smart Port"]))).l(Device, &device_serial(r)).t(" placed ").l(D, &today.minus(r.range(7, 40)).any(r)).t(".\n");
+            w.t(&format!(
+                "Port: {} SN ",
+                r.pick(&["PowerPort", "BardPort", "Smart Port"])
+            ))
+            .l(Device, &device_serial(r))
+            .t(" placed ")
+            .l(D, &today.minus(r.range(7, 40)).any(r))
+            .t(".\n");
         }
         w.t(&format!(
             "Labs: CBC w/diff (LOINC {}), CMP before each cycle. Codes: {} / {}, CPT {}. NDC {} lot {}.\n",
@@ -1671,11 +1965,17 @@ impl G {
             lot(r)
         ));
         let rel = &p.rels[0];
-        w.t(&format!("Contact: {} ", rel.rel)).l(P, &rel.name.full()).t(" ");
+        w.t(&format!("Contact: {} ", rel.rel))
+            .l(P, &rel.name.full())
+            .t(" ");
         put_phone(&mut w, r, &rel.phone);
         w.t(" / pt cell ");
         put_phone(&mut w, r, &p.phone);
-        w.t(&format!(". Charge RN {nf} {nl}. Next scan {} {}.\n", r.pick(&MONTHS[..]), today.y + 1));
+        w.t(&format!(
+            ". Charge RN {nf} {nl}. Next scan {} {}.\n",
+            r.pick(&MONTHS[..]),
+            today.y + 1
+        ));
         w
     }
 
@@ -1685,10 +1985,18 @@ impl G {
         let mut w = W::default();
         let (nf, nl) = self.staff();
         let r = &mut self.r;
-        w.t("PRAIRIE VIEW DIALYSIS — RUN SHEET   Date: ").l(D, &today.any(r)).t(&format!("   Shift {} ({}:00)\n", r.range(1, 3), r.pick(&["06", "11", "16"])));
+        w.t("PRAIRIE VIEW DIALYSIS — RUN SHEET   Date: ")
+            .l(D, &today.any(r))
+            .t(&format!(
+                "   Shift {} ({}:00)\n",
+                r.range(1, 3),
+                r.pick(&["06", "11", "16"])
+            ));
         w.t("Patient: ");
         put_name(&mut w, r, &p.name);
-        w.t(r.pick(&["     Chair ", "   chair #", "   Station "])).l(Room, &r.range(1, 28).to_string()).t("     ");
+        w.t(r.pick(&["     Chair ", "   chair #", "   Station "]))
+            .l(Room, &r.range(1, 28).to_string())
+            .t("     ");
         put_mrn(&mut w, r, &p);
         w.t("\n");
         w.t("Age: ");
@@ -1733,10 +2041,20 @@ impl G {
             r.pick(&["Retacrit", "Mircera", "epoetin alfa"]),
             r.pick(&[2000, 4000, 6000]),
             ndc(r),
-            r.pick(&["sevelamer 800 mg with meals", "calcitriol 0.5 mcg", "iron sucrose 100 mg"])
+            r.pick(&[
+                "sevelamer 800 mg with meals",
+                "calcitriol 0.5 mcg",
+                "iron sucrose 100 mg"
+            ])
         ));
         let rel = &p.rels[0];
-        w.t(&format!("Transport: {} called {} ", r.pick(&["Medicaid cab", "family", "county van"]), rel.rel)).l(P, &rel.name.full()).t(" at ");
+        w.t(&format!(
+            "Transport: {} called {} ",
+            r.pick(&["Medicaid cab", "family", "county van"]),
+            rel.rel
+        ))
+        .l(P, &rel.name.full())
+        .t(" at ");
         put_phone(&mut w, r, &rel.phone);
         w.t(".");
         if r.chance(40) {
@@ -1745,13 +2063,16 @@ impl G {
             w.t(".");
         }
         if r.chance(35) {
-            w.t(" Home PD cycler serial ").l(Device, &device_serial(r)).t(" returned.");
+            w.t(" Home PD cycler serial ")
+                .l(Device, &device_serial(r))
+                .t(" returned.");
         }
         w.t(&format!(
             "\nNext tx {}. RN: {nf} {nl}. Missed tx on ",
             r.pick(&["Thursday", "Wednesday", "Saturday", "tomorrow"])
         ));
-        w.l(D, &today.minus(r.range(2, 9)).short(r)).t(" (no ride).\n");
+        w.l(D, &today.minus(r.range(2, 9)).short(r))
+            .t(" (no ride).\n");
         w
     }
 
@@ -1761,24 +2082,48 @@ impl G {
         let chaplain = self.staff_ref();
         let mut w = W::default();
         let r = &mut self.r;
-        w.t("HARBORLIGHT HOSPICE — ").t(r.pick(&["RN VISIT NOTE", "IDG update", "Aide visit"])).t("   ").l(D, &today.any(r)).t("\n");
+        w.t("HARBORLIGHT HOSPICE — ")
+            .t(r.pick(&["RN VISIT NOTE", "IDG update", "Aide visit"]))
+            .t("   ")
+            .l(D, &today.any(r))
+            .t("\n");
         w.t("Patient: ");
         put_name(&mut w, r, &p.name);
         w.t(", ");
         put_age(&mut w, r, p.dob.age_on(today));
         w.t(if p.female { " F, " } else { " M, " });
         put_dob(&mut w, r, &p);
-        w.t(&format!(". Dx: {} ({}).\n", r.pick(&["end-stage CHF", "metastatic NSCLC", "advanced dementia", "ESRD off dialysis"]), r.pick(&["I50.9", "C34.90", "G30.9", "N18.6"])));
+        w.t(&format!(
+            ". Dx: {} ({}).\n",
+            r.pick(&[
+                "end-stage CHF",
+                "metastatic NSCLC",
+                "advanced dementia",
+                "ESRD off dialysis"
+            ]),
+            r.pick(&["I50.9", "C34.90", "G30.9", "N18.6"])
+        ));
         w.t("Location: ");
         if r.chance(70) {
             w.t("home, ");
             put_addr_line(&mut w, r, &p);
         } else {
-            w.t("Harborlight inpatient unit, ").t(r.pick(&["room ", "Rm ", "bed "])).l(Room, &format!("{}{}", r.range(1, 30), r.pick(&["", "A", "B"])));
+            w.t("Harborlight inpatient unit, ")
+                .t(r.pick(&["room ", "Rm ", "bed "]))
+                .l(
+                    Room,
+                    &format!("{}{}", r.range(1, 30), r.pick(&["", "A", "B"])),
+                );
         }
         let rel = &p.rels[0];
-        w.t(&format!(". Lives with {} ", rel.rel)).l(P, rel.name.first);
-        if r.chance(40) {
+        w.t(&format!(". Lives with {} ", rel.rel))
+            .l(P, rel.name.first);
+        // Only a spouse or sibling is of an age to be 90 or more too.
+        let peer = matches!(
+            rel.rel,
+            "wife" | "husband" | "partner" | "sister" | "brother"
+        );
+        if peer && r.chance(60) {
             w.t(" (");
             let a = r.range(78, 97);
             put_age(&mut w, r, a);
@@ -1789,21 +2134,48 @@ impl G {
             "PPS {}%, FAST {}. {} prn for dyspnea; bowel regimen. Comfort kit in fridge.\n",
             r.pick(&[20, 30, 40]),
             r.pick(&["6d", "7a", "7c", "n/a"]),
-            r.pick(&["morphine 5 mg SL q2h", "lorazepam 0.5 mg SL q4h", "oxycodone 2.5 mg q4h"])
+            r.pick(&[
+                "morphine 5 mg SL q2h",
+                "lorazepam 0.5 mg SL q4h",
+                "oxycodone 2.5 mg q4h"
+            ])
         ));
         if r.chance(60) {
-            w.t(&format!("DME: hospital bed serial ")).l(Device, &device_serial(r)).t(&format!(" and O2 concentrator SN ")).l(Device, &device_serial(r)).t(&format!(" delivered; PO {}.\n", r.digits(7)));
+            w.t("DME: hospital bed serial ")
+                .l(Device, &device_serial(r))
+                .t(" and O2 concentrator SN ")
+                .l(Device, &device_serial(r))
+                .t(&format!(" delivered; PO {}.\n", r.digits(7)));
         }
         let rel2 = p.rels.last().unwrap();
-        w.t(&format!("Bereavement contact: {} ", rel2.rel)).l(P, &rel2.name.full()).t(", cell ");
+        w.t(&format!("Bereavement contact: {} ", rel2.rel))
+            .l(P, &rel2.name.full())
+            .t(", cell ");
         put_phone(&mut w, r, &rel2.phone);
         if r.chance(50) {
-            w.t(", ").l(Email, &format!("{}.{}@{}", slug(rel2.name.first), slug(rel2.name.last), r.pick(&["gmail.com", "yahoo.com"])));
+            w.t(", ").l(
+                Email,
+                &format!(
+                    "{}.{}@{}",
+                    slug(rel2.name.first),
+                    slug(rel2.name.last),
+                    r.pick(&["gmail.com", "yahoo.com"])
+                ),
+            );
         }
         w.t(".\n");
         w.t(&format!("Chaplain {chaplain} visited. "));
         put_short(&mut w, r, &p);
-        w.t(&format!(" {}. Next visit {}.\n", r.pick(&["resting comfortably", "asked for her hymnal", "wants to see the grandkids Sunday", "denies pain"]), r.pick(&["Friday", "in 2 days", "next Monday", "end of week"])));
+        w.t(&format!(
+            " {}. Next visit {}.\n",
+            r.pick(&[
+                "resting comfortably",
+                "asked for her hymnal",
+                "wants to see the grandkids Sunday",
+                "denies pain"
+            ]),
+            r.pick(&["Friday", "in 2 days", "next Monday", "end of week"])
+        ));
         w
     }
 
@@ -1816,21 +2188,54 @@ impl G {
         let mut w = W::default();
         let r = &mut self.r;
         let doi = today.minus(r.range(5, 60));
-        w.t("CEDAR RIDGE OCCUPATIONAL HEALTH — ").t(r.pick(&["WORK STATUS REPORT", "Physician's Report of Work Injury", "RTW note"])).t("\n");
-        w.t(&format!("To: {}, adjuster ", r.pick(PAYERS))).l(P, &adj.full()).t(", fax ").l(Fax, &any_phone(r)).t("\n");
+        w.t("CEDAR RIDGE OCCUPATIONAL HEALTH — ")
+            .t(r.pick(&[
+                "WORK STATUS REPORT",
+                "Physician's Report of Work Injury",
+                "RTW note",
+            ]))
+            .t("\n");
+        w.t(&format!("To: {}, adjuster ", r.pick(PAYERS)))
+            .l(P, &adj.full())
+            .t(", fax ")
+            .l(Fax, &any_phone(r))
+            .t("\n");
         w.t("Date: ").l(D, &today.any(r)).t("\n");
         w.t("Employee: ");
         put_name(&mut w, r, &p.name);
         w.t("   ");
         put_dob(&mut w, r, &p);
-        w.t(r.pick(&["   SSN: ", "   SS# ", "   Social Security No. "])).l(Ssn, &p.ssn).t("\n");
-        w.t(&format!("Employer: {} (supervisor ", r.pick(EMPLOYERS))).l(P, &sup.full()).t(")\n");
-        w.t(r.pick(&["Claim #: ", "Claim No. ", "WC claim "])).l(Account, &format!("WC-{}-{}", today.y % 100, r.digits(7))).t("   Date of injury: ").l(D, &doi.any(r)).t("\n");
+        w.t(r.pick(&["   SSN: ", "   SS# ", "   Social Security No. "]))
+            .l(Ssn, &p.ssn)
+            .t("\n");
+        w.t(&format!("Employer: {} (supervisor ", r.pick(EMPLOYERS)))
+            .l(P, &sup.full())
+            .t(")\n");
+        w.t(r.pick(&["Claim #: ", "Claim No. ", "WC claim "]))
+            .l(Account, &format!("WC-{}-{}", today.y % 100, r.digits(7)))
+            .t("   Date of injury: ")
+            .l(D, &doi.any(r))
+            .t("\n");
         if r.chance(60) {
-            w.t(&format!("Vehicle involved: {} {}, VIN ", r.range(2012, 2024), r.pick(&["Freightliner Cascadia", "Ford Transit", "Peterbilt 579", "Ford F-250"]))).l(Vehicle, &vin(r)).t(&format!(", plate {} ", p.state)).l(Vehicle, &plate(r)).t("\n");
+            w.t(&format!(
+                "Vehicle involved: {} {}, VIN ",
+                r.range(2012, 2024),
+                r.pick(&[
+                    "Freightliner Cascadia",
+                    "Ford Transit",
+                    "Peterbilt 579",
+                    "Ford F-250"
+                ])
+            ))
+            .l(Vehicle, &vin(r))
+            .t(&format!(", plate {} ", p.state))
+            .l(Vehicle, &plate(r))
+            .t("\n");
         }
         if r.chance(60) {
-            w.t(&format!("CDL: {} ", p.state)).l(License, &licence(r, p.state)).t("\n");
+            w.t(&format!("CDL: {} ", p.state))
+                .l(License, &licence(r, p.state))
+                .t("\n");
         }
         let (code, dx) = r.pick(&[
             ("S39.012A", "lumbar strain"),
@@ -1840,12 +2245,26 @@ impl G {
         ]);
         w.t(&format!(
             "Dx: {code} {dx}. Work status: {}",
-            r.pick(&["modified duty, no lifting > 20 lb until ", "off work until ", "full duty as of "])
+            r.pick(&[
+                "modified duty, no lifting > 20 lb until ",
+                "off work until ",
+                "full duty as of "
+            ])
         ));
         w.l(D, &today.plus(r.range(7, 30)).any(r)).t(".\n");
         let next = today.plus(r.range(7, 21));
-        w.t("Next appt ").l(D, &next.any(r)).t(&format!(" {}:{:02}. CPT {}. ", r.range(8, 16), r.pick(&[0, 15, 30, 45]), r.pick(&["99213", "99214", "97110"])));
-        w.t(&format!("Provider: {} {}, MD (NPI {}).\n", prov.0, prov.1, npi(r)));
+        w.t("Next appt ").l(D, &next.any(r)).t(&format!(
+            " {}:{:02}. CPT {}. ",
+            r.range(8, 16),
+            r.pick(&[0, 15, 30, 45]),
+            r.pick(&["99213", "99214", "97110"])
+        ));
+        w.t(&format!(
+            "Provider: {} {}, MD (NPI {}).\n",
+            prov.0,
+            prov.1,
+            npi(r)
+        ));
         w.t("Home: ");
         put_addr_line(&mut w, r, &p);
         w.t("; cell ");
@@ -1861,18 +2280,44 @@ impl G {
         let ped = self.staff();
         let mut w = W::default();
         let r = &mut self.r;
-        let school = r.pick(&["Maplewood Elementary", "Lincoln Middle School", "Riverside K-8", "Eastgate Academy"]);
+        let school = r.pick(&[
+            "Maplewood Elementary",
+            "Lincoln Middle School",
+            "Riverside K-8",
+            "Eastgate Academy",
+        ]);
         w.t(&format!("{school} — School Nurse Visit Log\n"));
-        w.t("Date: ").l(D, &today.any(r)).t(&format!("   Time in {}:{:02}, out {}:{:02}\n", r.range(8, 11), r.range(0, 59), r.range(11, 14), r.range(0, 59)));
+        w.t("Date: ").l(D, &today.any(r)).t(&format!(
+            "   Time in {}:{:02}, out {}:{:02}\n",
+            r.range(8, 11),
+            r.range(0, 59),
+            r.range(11, 14),
+            r.range(0, 59)
+        ));
         w.t("Student: ");
         put_name(&mut w, r, &p.name);
-        w.t(&format!("   Grade {}   ", p.dob.age_on(today).saturating_sub(5).clamp(1, 8)));
+        w.t(&format!(
+            "   Grade {}   ",
+            p.dob.age_on(today).saturating_sub(5).clamp(1, 8)
+        ));
         put_dob(&mut w, r, &p);
-        w.t(r.pick(&["   Student ID ", "   ID# ", "   Student #"])).l(Mrn, &r.digits(8)).t("\n");
-        w.t("Teacher: ").t(r.pick(&["Mrs. ", "Mr. ", "Ms. "])).l(P, teacher.last).t(", room ").l(Room, &r.range(1, 40).to_string()).t("\n");
+        w.t(r.pick(&["   Student ID ", "   ID# ", "   Student #"]))
+            .l(Mrn, &r.digits(8))
+            .t("\n");
+        w.t("Teacher: ")
+            .t(r.pick(&["Mrs. ", "Mr. ", "Ms. "]))
+            .l(P, teacher.last)
+            .t(", room ")
+            .l(Room, &r.range(1, 40).to_string())
+            .t("\n");
         w.t(&format!(
             "Complaint: {}. {}\n",
-            r.pick(&["wheeze after recess", "headache, T 37.9 C", "scraped knee on playground", "low BG 62 mg/dL before lunch"]),
+            r.pick(&[
+                "wheeze after recess",
+                "headache, T 37.9 C",
+                "scraped knee on playground",
+                "low BG 62 mg/dL before lunch"
+            ]),
             r.pick(&[
                 "Albuterol HFA 2 puffs via spacer, lot ",
                 "Ibuprofen 200 mg per standing order, lot ",
@@ -1880,22 +2325,46 @@ impl G {
             ])
         ));
         w.text.pop();
-        w.t(&lot(r)).t(&format!(", exp {:02}/{}.\n", r.range(1, 12), today.y + 1));
+        w.t(&lot(r))
+            .t(&format!(", exp {:02}/{}.\n", r.range(1, 12), today.y + 1));
         let par = &p.rels[0];
-        w.t(&format!("Guardian ({}): ", par.rel)).l(P, &par.name.full()).t(", mobile ");
+        w.t(&format!("Guardian ({}): ", par.rel))
+            .l(P, &par.name.full())
+            .t(", mobile ");
         put_phone(&mut w, r, &par.phone);
-        w.t(&format!(", called {}:{:02} — {}.", r.range(9, 12), r.range(0, 59), r.pick(&["no answer; left VM", "will pick up", "ok to return to class"])));
+        w.t(&format!(
+            ", called {}:{:02} — {}.",
+            r.range(9, 12),
+            r.range(0, 59),
+            r.pick(&[
+                "no answer; left VM",
+                "will pick up",
+                "ok to return to class"
+            ])
+        ));
         if p.rels.len() > 1 {
             let em = &p.rels[1];
-            w.t(&format!(" Emergency contact: {} ", em.rel)).l(P, &em.name.full()).t(" ");
+            w.t(&format!(" Emergency contact: {} ", em.rel))
+                .l(P, &em.name.full())
+                .t(" ");
             put_phone(&mut w, r, &em.phone);
             w.t(".");
         }
         w.t("\n");
         if r.chance(50) {
-            w.t("Picked up by ").t(r.pick(&["father", "mother", "grandmother", "aunt"])).t(" in car with plate ").l(Vehicle, &plate(r)).t(&format!(" at {}:{:02}.\n", r.range(11, 15), r.range(0, 59)));
+            w.t("Picked up by ")
+                .t(r.pick(&["father", "mother", "grandmother", "aunt"]))
+                .t(" in car with plate ")
+                .l(Vehicle, &plate(r))
+                .t(&format!(" at {}:{:02}.\n", r.range(11, 15), r.range(0, 59)));
         }
-        w.t(&format!("PCP: Dr. {} {}, Maplewood Family Medicine. Care plan on file since {} {}.\n", ped.0, ped.1, r.pick(&MONTHS[..]), today.y - 1));
+        w.t(&format!(
+            "PCP: Dr. {} {}, Maplewood Family Medicine. Care plan on file since {} {}.\n",
+            ped.0,
+            ped.1,
+            r.pick(&MONTHS[..]),
+            today.y - 1
+        ));
         if r.chance(40) {
             w.t("Home address on file: ");
             put_addr_line(&mut w, r, &p);
@@ -1912,10 +2381,18 @@ impl G {
         let clerk = self.staff();
         let mut w = W::default();
         let r = &mut self.r;
-        let firm = r.pick(&["Ashby Lane Legal Group", "Corwin & Vale LLP", "Prairie Justice Partners", "Meridian Injury Law"]);
+        let firm = r.pick(&[
+            "Ashby Lane Legal Group",
+            "Corwin & Vale LLP",
+            "Prairie Justice Partners",
+            "Meridian Injury Law",
+        ]);
         let clinic = r.pick(CLINICS);
         w.t(&format!("{}\nAttorneys at Law\n\n", firm.to_uppercase()));
-        w.l(D, &today.any(r)).t("\n\nVIA FAX ").l(Fax, &any_phone(r)).t("\n");
+        w.l(D, &today.any(r))
+            .t("\n\nVIA FAX ")
+            .l(Fax, &any_phone(r))
+            .t("\n");
         w.t(&format!("{clinic}\nAttn: Medical Records / HIM\n\n"));
         w.t("Re: Request for records — our client ");
         put_name(&mut w, r, &p.name);
@@ -1925,19 +2402,66 @@ impl G {
             w.t(", SSN ").l(Ssn, &p.ssn);
         }
         w.t("\n\nPlease produce all records, itemized bills and imaging from ");
-        w.l(D, &Date { y: today.y - 2, m: 1, d: 1 }.any(r)).t(" to present, including account ").l(Account, &p.acct).t(".\n");
-        w.t("A signed HIPAA-compliant authorization dated ").l(D, &today.minus(r.range(2, 20)).any(r)).t(" is enclosed.\n");
-        w.t("Send to our paralegal ").l(P, &para.full()).t(" at ").l(Email, &format!("{}{}@{}", slug(para.first).chars().next().unwrap(), slug(para.last), r.pick(&["ashbylane.law", "corwinvale.com", "pjp-law.com"]))).t(" or fax ").l(Fax, &any_phone(r)).t(".\n\nSincerely,\n");
+        w.l(
+            D,
+            &Date {
+                y: today.y - 2,
+                m: 1,
+                d: 1,
+            }
+            .any(r),
+        )
+        .t(" to present, including account ")
+        .l(Account, &p.acct)
+        .t(".\n");
+        w.t("A signed HIPAA-compliant authorization dated ")
+            .l(D, &today.minus(r.range(2, 20)).any(r))
+            .t(" is enclosed.\n");
+        w.t("Send to our paralegal ")
+            .l(P, &para.full())
+            .t(" at ")
+            .l(
+                Email,
+                &format!(
+                    "{}{}@{}",
+                    slug(para.first).chars().next().unwrap(),
+                    slug(para.last),
+                    r.pick(&["ashbylane.law", "corwinvale.com", "pjp-law.com"])
+                ),
+            )
+            .t(" or fax ")
+            .l(Fax, &any_phone(r))
+            .t(".\n\nSincerely,\n");
         w.l(P, &atty.full()).t(", Esq.\n\n");
         w.t(&format!("--- HIM log ({} {}) ---\n", clerk.0, clerk.1));
-        w.t(&format!("Request ROI-{}-{} received ", today.y, r.digits(4))).l(D, &today.plus(r.range(1, 3)).any(r));
+        w.t(&format!(
+            "Request ROI-{}-{} received ",
+            today.y,
+            r.digits(4)
+        ))
+        .l(D, &today.plus(r.range(1, 3)).any(r));
         if r.chance(60) {
             w.t(" via portal from IP ").l(Ip, &ip(r));
         }
-        w.t(". Identity verified: ").t(p.state).t(" DL ").l(License, &licence(r, p.state)).t(".\n");
-        w.t(&format!("Invoice INV-{} (${}.{:02}, {} pages at $0.{}/page).", r.digits(6), r.range(6, 90), r.range(0, 99), r.range(12, 400), r.range(10, 75)));
+        w.t(". Identity verified: ")
+            .t(p.state)
+            .t(" DL ")
+            .l(License, &licence(r, p.state))
+            .t(".\n");
+        w.t(&format!(
+            "Invoice INV-{} (${}.{:02}, {} pages at $0.{}/page).",
+            r.digits(6),
+            r.range(6, 90),
+            r.range(0, 99),
+            r.range(12, 400),
+            r.range(10, 75)
+        ));
         if r.chance(50) {
-            w.t(" Fee paid by card ").l(Card, &card(r)).t(&format!(" exp {:02}/{}.", r.range(1, 12), r.range(27, 31)));
+            w.t(" Fee paid by card ").l(Card, &card(r)).t(&format!(
+                " exp {:02}/{}.",
+                r.range(1, 12),
+                r.range(27, 31)
+            ));
         }
         w.t("\n");
         w
@@ -1950,17 +2474,23 @@ impl G {
         let r = &mut self.r;
         let payer = r.pick(PAYERS);
         let clinic = r.pick(CLINICS);
-        w.t(&format!("{payer}\nEXPLANATION OF BENEFITS — THIS IS NOT A BILL\n"));
+        w.t(&format!(
+            "{payer}\nEXPLANATION OF BENEFITS — THIS IS NOT A BILL\n"
+        ));
         w.t("Statement date: ").l(D, &today.any(r)).t("\n");
         let child = p.dob.y > 2006;
         let sub = if child { &p.rels[0].name } else { &p.name };
         w.t("Member: ");
         if r.chance(50) {
-            w.l(P, &fold(sub.last).to_uppercase()).t(", ").l(P, &fold(sub.first).to_uppercase());
+            w.l(P, &fold(sub.last).to_uppercase())
+                .t(", ")
+                .l(P, &fold(sub.first).to_uppercase());
         } else {
             w.l(P, &sub.full());
         }
-        w.t(r.pick(&["   Member ID: ", "   ID# ", "   Subscriber ID "])).l(HealthPlan, &p.member).t("\n");
+        w.t(r.pick(&["   Member ID: ", "   ID# ", "   Subscriber ID "]))
+            .l(HealthPlan, &p.member)
+            .t("\n");
         if child {
             w.t("Patient: ").l(P, &p.name.full()).t(" (dependent)\n");
         }
@@ -1970,8 +2500,17 @@ impl G {
             Some(u) => format!("{} {u}", p.street),
             None => p.street.clone(),
         };
-        w.l(Address, &street.to_uppercase()).t("\n").l(Address, &p.city.to_uppercase()).t(&format!(" {}  ", p.state)).l(Zip, &format!("{}-{}", p.zip, p.zip4)).t("\n\n");
-        w.t("Claim number: ").l(Account, &r.digits(13)).t(&format!("   Provider: {clinic}   Patient acct: ")).l(Account, &p.acct).t("\n");
+        w.l(Address, &street.to_uppercase())
+            .t("\n")
+            .l(Address, &p.city.to_uppercase())
+            .t(&format!(" {}  ", p.state))
+            .l(Zip, &format!("{}-{}", p.zip, p.zip4))
+            .t("\n\n");
+        w.t("Claim number: ")
+            .l(Account, &r.digits(13))
+            .t(&format!("   Provider: {clinic}   Patient acct: "))
+            .l(Account, &p.acct)
+            .t("\n");
         w.t("Service date | Service | Billed | Allowed | Plan paid | You owe\n");
         let dos = today.minus(r.range(14, 60));
         for _ in 0..r.range(1, 4) {
@@ -1980,16 +2519,30 @@ impl G {
             w.l(D, &dos.us()).t(&format!(
                 " | {} {} | ${billed}.00 | ${allowed}.00 | ${}.00 | ${}.00\n",
                 r.pick(CPT),
-                r.pick(&["office visit", "chemo IV infusion 1 hr", "therapeutic exercise", "venipuncture"]),
+                r.pick(&[
+                    "office visit",
+                    "chemo IV infusion 1 hr",
+                    "therapeutic exercise",
+                    "venipuncture"
+                ]),
                 allowed * 4 / 5,
                 allowed - allowed * 4 / 5
             ));
         }
-        w.t(&format!("Remark codes: {}, {}. Deductible met: ${} of ${}.\n", r.pick(&["N130", "M15", "CO-45", "PR-2"]), r.pick(&["MA01", "N381"]), r.range(100, 1500), r.pick(&[1500, 3000])));
+        w.t(&format!(
+            "Remark codes: {}, {}. Deductible met: ${} of ${}.\n",
+            r.pick(&["N130", "M15", "CO-45", "PR-2"]),
+            r.pick(&["MA01", "N381"]),
+            r.range(100, 1500),
+            r.pick(&[1500, 3000])
+        ));
         w.t("Questions? Member Services ");
         let toll = format!("800{}{}", r.range(2, 9), r.digits(6));
         put_phone(&mut w, r, &toll);
-        w.t(&format!(" (TTY 711), {}.\n", r.pick(&["Mon–Fri 8–6", "24/7", "weekdays 7 am to 7 pm"])));
+        w.t(&format!(
+            " (TTY 711), {}.\n",
+            r.pick(&["Mon–Fri 8–6", "24/7", "weekdays 7 am to 7 pm"])
+        ));
         w.t(&format!("Autopay: card on file ending {}.\n", r.digits(4)));
         w
     }
@@ -2001,10 +2554,30 @@ impl G {
         let doc = self.staff_ref();
         let mut w = W::default();
         let r = &mut self.r;
-        let lang = r.pick(&["Vietnamese", "Spanish", "Somali", "Ukrainian", "Arabic", "Haitian Creole", "Marshallese"]);
+        let lang = r.pick(&[
+            "Vietnamese",
+            "Spanish",
+            "Somali",
+            "Ukrainian",
+            "Arabic",
+            "Haitian Creole",
+            "Marshallese",
+        ]);
         w.t(&format!("Interpreter Services Encounter — {lang}\n"));
-        w.t("Date: ").l(D, &today.any(r)).t(&format!(" {}:{:02}–{}:{:02}   Modality: {}\n", r.range(8, 12), r.range(0, 59), r.range(12, 16), r.range(0, 59), r.pick(&["in person", "VRI", "OPI (phone)"])));
-        w.t(&format!("Interpreter: {} {} (ID {})\n", interp.0, interp.1, r.digits(5)));
+        w.t("Date: ").l(D, &today.any(r)).t(&format!(
+            " {}:{:02}–{}:{:02}   Modality: {}\n",
+            r.range(8, 12),
+            r.range(0, 59),
+            r.range(12, 16),
+            r.range(0, 59),
+            r.pick(&["in person", "VRI", "OPI (phone)"])
+        ));
+        w.t(&format!(
+            "Interpreter: {} {} (ID {})\n",
+            interp.0,
+            interp.1,
+            r.digits(5)
+        ));
         w.t("Patient: ");
         if r.chance(30) {
             w.l(P, p.name.last).t(" ").l(P, p.name.first);
@@ -2026,18 +2599,38 @@ impl G {
             if i > 0 {
                 w.t("; ");
             }
-            w.t(&format!("{} ", rel.rel)).l(P, &rel.name.full()).t(" (phone ");
+            w.t(&format!("{} ", rel.rel))
+                .l(P, &rel.name.full())
+                .t(" (phone ");
             put_phone(&mut w, r, &rel.phone);
             w.t(")");
         }
         w.t(".\n");
         w.t(&format!(
             "Notes: sight-translated {}; pt used teach-back. {}. ",
-            r.pick(&["discharge instructions", "consent for colonoscopy", "the new insulin plan", "the hospice election form"]),
-            r.pick(&["Son asked that we not use him to interpret", "Pt prefers female interpreter", "Cultural broker note: fasting during Ramadan", "No concerns"])
+            r.pick(&[
+                "discharge instructions",
+                "consent for colonoscopy",
+                "the new insulin plan",
+                "the hospice election form"
+            ]),
+            r.pick(&[
+                "Son asked that we not use him to interpret",
+                "Pt prefers female interpreter",
+                "Cultural broker note: fasting during Ramadan",
+                "No concerns"
+            ])
         ));
         put_short(&mut w, r, &p);
-        w.t(&format!(" will be called {} at ", r.pick(&["next Monday", "tomorrow afternoon", "end of day", "in two weeks"])));
+        w.t(&format!(
+            " will be called {} at ",
+            r.pick(&[
+                "next Monday",
+                "tomorrow afternoon",
+                "end of day",
+                "in two weeks"
+            ])
+        ));
         put_phone(&mut w, r, &p.phone);
         w.t(&format!(" with a {lang} interpreter on the line.\n"));
         w
@@ -2062,13 +2655,21 @@ impl G {
         ));
         w.t("Scr # | Subject ID | Name | MRN | DOB | Consent | Status\n");
         for (i, p) in rows.iter().enumerate() {
-            w.t(&format!("S-{:03} | {site}-{:03} | ", i + 1 + r.below(30), r.range(1, 99)));
+            w.t(&format!(
+                "S-{:03} | {site}-{:03} | ",
+                i + 1 + r.below(30),
+                r.range(1, 99)
+            ));
             if r.chance(50) {
                 w.l(P, p.name.last).t(", ").l(P, p.name.first);
             } else {
                 w.l(P, &p.name.full());
             }
-            w.t(" | ").l(Mrn, &p.mrn).t(" | ").l(D, &p.dob.us()).t(" | ");
+            w.t(" | ")
+                .l(Mrn, &p.mrn)
+                .t(" | ")
+                .l(D, &p.dob.us())
+                .t(" | ");
             if r.chance(75) {
                 w.l(D, &today.minus(r.range(1, 40)).iso());
             } else {
@@ -2076,12 +2677,20 @@ impl G {
             }
             w.t(&format!(
                 " | {}\n",
-                r.pick(&["eligible", "screen fail (eGFR 38)", "randomized", "pending echo", "screen fail (ECOG 3)"])
+                r.pick(&[
+                    "eligible",
+                    "screen fail (eGFR 38)",
+                    "randomized",
+                    "pending echo",
+                    "screen fail (ECOG 3)"
+                ])
             ));
         }
         let p = &rows[0];
         w.t("\nNote: ");
-        w.t(if p.female { "Ms. " } else { "Mr. " }).l(P, p.name.last).t(&format!("'s {} called (", p.rels[0].rel));
+        w.t(if p.female { "Ms. " } else { "Mr. " })
+            .l(P, p.name.last)
+            .t(&format!("'s {} called (", p.rels[0].rel));
         put_phone(&mut w, r, &p.rels[0].phone);
         w.t(&format!(
             ") about travel reimbursement; stipend ${} per visit. Visit 2 window {}–{} days. Coordinator {} {}.\n",
@@ -2092,7 +2701,11 @@ impl G {
             coord.1
         ));
         if r.chance(50) {
-            w.t(&format!("Randomization code {} assigned; kit # {}.\n", r.alnum(6), r.digits(5)));
+            w.t(&format!(
+                "Randomization code {} assigned; kit # {}.\n",
+                r.alnum(6),
+                r.digits(5)
+            ));
         }
         w
     }
@@ -2105,7 +2718,9 @@ impl G {
         let r = &mut self.r;
         let eye = r.pick(&["OD", "OS"]);
         let op = today.minus(r.range(1, 7));
-        w.t("BLUESTEM EYE INSTITUTE — ").t(r.pick(&["Post-op Day 1", "Post-op Week 1", "Cataract follow-up"])).t("\n");
+        w.t("BLUESTEM EYE INSTITUTE — ")
+            .t(r.pick(&["Post-op Day 1", "Post-op Week 1", "Cataract follow-up"]))
+            .t("\n");
         w.t("Name: ");
         put_name(&mut w, r, &p.name);
         w.t("   ");
@@ -2114,8 +2729,19 @@ impl G {
         put_age(&mut w, r, p.dob.age_on(today));
         w.t(")   ");
         put_mrn(&mut w, r, &p);
-        w.t("\nSeen ").l(D, &today.any(r)).t(&format!(" by {doc}.\n"));
-        w.t(&format!("{eye}: s/p phaco/IOL ")).l(D, &op.any(r)).t(&format!(". IOL {} {}.{} D, serial ", r.pick(&["Alcon SN60WF", "J&J ZCB00", "B+L enVista"]), r.range(16, 26), r.pick(&[0, 5]))).l(Device, &r.digits(11)).t(&format!(", lot {}.\n", lot(r)));
+        w.t("\nSeen ")
+            .l(D, &today.any(r))
+            .t(&format!(" by {doc}.\n"));
+        w.t(&format!("{eye}: s/p phaco/IOL "))
+            .l(D, &op.any(r))
+            .t(&format!(
+                ". IOL {} {}.{} D, serial ",
+                r.pick(&["Alcon SN60WF", "J&J ZCB00", "B+L enVista"]),
+                r.range(16, 26),
+                r.pick(&[0, 5])
+            ))
+            .l(Device, &r.digits(11))
+            .t(&format!(", lot {}.\n", lot(r)));
         w.t(&format!(
             "VA sc OD 20/{}, OS 20/{}. IOP {}/{} mmHg. AC {}.\n",
             r.pick(&[20, 25, 30, 40, 60]),
@@ -2138,7 +2764,12 @@ impl G {
         w.t(", reachable at ");
         put_phone(&mut w, r, &rel.phone);
         w.t(".\nNext: ");
-        w.l(D, &today.plus(r.range(6, 30)).any(r)).t(&format!(" at {}:{:02} {}.\n", r.range(8, 11), r.pick(&[0, 15, 30, 45]), r.pick(&["AM", "am"])));
+        w.l(D, &today.plus(r.range(6, 30)).any(r)).t(&format!(
+            " at {}:{:02} {}.\n",
+            r.range(8, 11),
+            r.pick(&[0, 15, 30, 45]),
+            r.pick(&["AM", "am"])
+        ));
         w
     }
 
@@ -2150,7 +2781,10 @@ impl G {
         let mut w = W::default();
         let r = &mut self.r;
         let n = r.range(4, 12);
-        w.t(&format!("Riverbend Physical Therapy — Progress Note (visit {n} of {})\n", n + r.range(0, 8)));
+        w.t(&format!(
+            "Riverbend Physical Therapy — Progress Note (visit {n} of {})\n",
+            n + r.range(0, 8)
+        ));
         w.t("Patient: ");
         put_name(&mut w, r, &p.name);
         w.t("   ");
@@ -2158,7 +2792,18 @@ impl G {
         w.t(&format!("   Referring: Dr. {} {}\n", reff.0, reff.1));
         w.t("Date of service: ").l(D, &today.any(r)).t("\n");
         let surg = today.minus(r.range(20, 120));
-        w.t(&format!("Dx: {} {}, s/p repair ", r.pick(&["M75.101", "S83.511A", "M17.11", "M54.16"]), r.pick(&["rotator cuff tear", "ACL tear", "knee OA", "lumbar radiculopathy"]))).l(D, &surg.any(r)).t(".\n");
+        w.t(&format!(
+            "Dx: {} {}, s/p repair ",
+            r.pick(&["M75.101", "S83.511A", "M17.11", "M54.16"]),
+            r.pick(&[
+                "rotator cuff tear",
+                "ACL tear",
+                "knee OA",
+                "lumbar radiculopathy"
+            ])
+        ))
+        .l(D, &surg.any(r))
+        .t(".\n");
         w.t(&format!(
             "ROM: flexion {}°, ER {}°. Strength {}/5. 3x10 with {} lb. Pain {}/10.\n",
             r.range(90, 170),
@@ -2167,17 +2812,40 @@ impl G {
             r.range(1, 10),
             r.range(0, 8)
         ));
-        w.t(&format!("CPT 97110 x{}, 97140 x1, 97530 x{}. Goals: lift 10 lb overhead by ", r.range(1, 3), r.range(1, 2))).l(D, &today.plus(r.range(20, 60)).any(r)).t(".\n");
+        w.t(&format!(
+            "CPT 97110 x{}, 97140 x1, 97530 x{}. Goals: lift 10 lb overhead by ",
+            r.range(1, 3),
+            r.range(1, 2)
+        ))
+        .l(D, &today.plus(r.range(20, 60)).any(r))
+        .t(".\n");
         let rel = &p.rels[0];
-        w.t(&format!("Pt reports {} is back at {}; {} ", if p.female { "she" } else { "he" }, r.pick(EMPLOYERS), rel.rel)).l(P, rel.name.first).t(" drives to sessions.\n");
+        w.t(&format!(
+            "Pt reports {} is back at {}; {} ",
+            if p.female { "she" } else { "he" },
+            r.pick(EMPLOYERS),
+            rel.rel
+        ))
+        .l(P, rel.name.first)
+        .t(" drives to sessions.\n");
         let next = today.plus(r.range(2, 6));
-        w.t(&format!("HEP updated. Next visit {} ", DAYS[next.weekday()])).l(D, &format!("{}/{}", next.m, next.d)).t(&format!(" at {}:{:02}.\n", r.range(7, 17), r.pick(&[0, 30])));
+        w.t(&format!(
+            "HEP updated. Next visit {} ",
+            DAYS[next.weekday()]
+        ))
+        .l(D, &format!("{}/{}", next.m, next.d))
+        .t(&format!(
+            " at {}:{:02}.\n",
+            r.range(7, 17),
+            r.pick(&[0, 30])
+        ));
         w.t("Home: ");
         put_addr_line(&mut w, r, &p);
         w.t(". Cell ");
         put_phone(&mut w, r, &p.phone);
         if r.chance(40) {
-            w.t(". Handicap placard ").l(License, &format!("{}{}", r.letters(2), r.digits(6)));
+            w.t(". Handicap placard ")
+                .l(License, &format!("{}{}", r.letters(2), r.digits(6)));
         }
         w.t(&format!(".\nTherapist: {therapist}\n"));
         w
@@ -2191,11 +2859,21 @@ impl G {
         let mut w = W::default();
         let r = &mut self.r;
         let (c1, c2) = (r.pick(CLINICS), r.pick(CLINICS));
-        w.t(r.pick(&["FAX\n", "FACSIMILE TRANSMITTAL\n", "*** FAX COVER SHEET ***\n"]));
-        w.t("Date: ").l(D, &today.any(r)).t(&format!("   Pages (incl. cover): {}\n", r.range(2, 14)));
-        w.t(&format!("To: Dr. {} {} / {c1}   Fax: ", to.0, to.1)).l(Fax, &any_phone(r)).t("   Phone: ");
+        w.t(r.pick(&[
+            "FAX\n",
+            "FACSIMILE TRANSMITTAL\n",
+            "*** FAX COVER SHEET ***\n",
+        ]));
+        w.t("Date: ")
+            .l(D, &today.any(r))
+            .t(&format!("   Pages (incl. cover): {}\n", r.range(2, 14)));
+        w.t(&format!("To: Dr. {} {} / {c1}   Fax: ", to.0, to.1))
+            .l(Fax, &any_phone(r))
+            .t("   Phone: ");
         put_new_phone(&mut w, r);
-        w.t(&format!("\nFrom: {} {}, RN — {c2}   Fax: ", from.0, from.1)).l(Fax, &any_phone(r)).t("   Phone ");
+        w.t(&format!("\nFrom: {} {}, RN — {c2}   Fax: ", from.0, from.1))
+            .l(Fax, &any_phone(r))
+            .t("   Phone ");
         put_new_phone(&mut w, r);
         w.t("\nRe: ");
         put_name(&mut w, r, &p.name);
@@ -2203,15 +2881,39 @@ impl G {
         put_dob(&mut w, r, &p);
         w.t(&format!(
             " — {}\n",
-            r.pick(&["echo before cycle 3", "prior auth clinicals", "records as requested", "wound care orders", "DME order to sign"])
+            r.pick(&[
+                "echo before cycle 3",
+                "prior auth clinicals",
+                "records as requested",
+                "wound care orders",
+                "DME order to sign"
+            ])
         ));
-        w.t(r.pick(&["[ ] Urgent  [x] For review  [ ] Please reply\n", "URGENT - please call on receipt\n", "Please sign and fax back by end of day.\n"]));
+        w.t(r.pick(&[
+            "[ ] Urgent  [x] For review  [ ] Please reply\n",
+            "URGENT - please call on receipt\n",
+            "Please sign and fax back by end of day.\n",
+        ]));
         if r.chance(50) {
-            w.t("Enclosed: H&P of ").l(D, &today.minus(r.range(1, 30)).any(r)).t(&format!(", labs (LOINC {}), order #{}.\n", r.pick(LOINC), r.digits(8)));
+            w.t("Enclosed: H&P of ")
+                .l(D, &today.minus(r.range(1, 30)).any(r))
+                .t(&format!(
+                    ", labs (LOINC {}), order #{}.\n",
+                    r.pick(LOINC),
+                    r.digits(8)
+                ));
         }
         if r.chance(45) {
             let rel = &p.rels[0];
-            w.t("\nPAYMENT AUTHORIZATION (page 2)\nCardholder: ").l(P, &rel.name.full()).t(&format!(" ({})\nCard #: ", rel.rel)).l(Card, &card(r)).t(&format!("  Exp {:02}/{}\nBilling address: ", r.range(1, 12), r.range(27, 31)));
+            w.t("\nPAYMENT AUTHORIZATION (page 2)\nCardholder: ")
+                .l(P, &rel.name.full())
+                .t(&format!(" ({})\nCard #: ", rel.rel))
+                .l(Card, &card(r))
+                .t(&format!(
+                    "  Exp {:02}/{}\nBilling address: ",
+                    r.range(1, 12),
+                    r.range(27, 31)
+                ));
             put_addr_line(&mut w, r, &p);
             w.t("\n");
         }
@@ -2224,7 +2926,11 @@ impl G {
         let mut w = W::default();
         let r = &mut self.r;
         if r.chance(55) {
-            w.t("BEGIN:VCARD\nVERSION:3.0\nN:").l(P, p.name.last).t(";").l(P, p.name.first).t(";");
+            w.t("BEGIN:VCARD\nVERSION:3.0\nN:")
+                .l(P, p.name.last)
+                .t(";")
+                .l(P, p.name.first)
+                .t(";");
             if let Some(m) = p.name.middle {
                 w.l(P, m);
             }
@@ -2234,7 +2940,12 @@ impl G {
             }
             w.t(&format!("ORG:{} (patient)\n", r.pick(CLINICS)));
             let ph = &p.phone;
-            w.t("TEL;TYPE=CELL:").l(Phone, &format!("+1-{}-{}-{}", &ph[..3], &ph[3..6], &ph[6..])).t("\n");
+            w.t("TEL;TYPE=CELL:")
+                .l(
+                    Phone,
+                    &format!("+1-{}-{}-{}", &ph[..3], &ph[3..6], &ph[6..]),
+                )
+                .t("\n");
             if r.chance(50) {
                 w.t("TEL;TYPE=HOME:").l(Phone, &any_phone(r)).t("\n");
             }
@@ -2243,12 +2954,29 @@ impl G {
             if let Some(u) = &p.unit {
                 w.l(Address, u);
             }
-            w.t(";").l(Address, &p.street).t(";").l(Address, p.city).t(&format!(";{};", p.state)).l(Zip, &p.zip).t(";USA\n");
-            w.t("BDAY:").l(D, &if r.chance(50) { p.dob.iso() } else { p.dob.compact() }).t("\n");
+            w.t(";")
+                .l(Address, &p.street)
+                .t(";")
+                .l(Address, p.city)
+                .t(&format!(";{};", p.state))
+                .l(Zip, &p.zip)
+                .t(";USA\n");
+            w.t("BDAY:")
+                .l(
+                    D,
+                    &if r.chance(50) {
+                        p.dob.iso()
+                    } else {
+                        p.dob.compact()
+                    },
+                )
+                .t("\n");
             let rel = &p.rels[0];
             w.t("NOTE:");
             put_mrn(&mut w, r, &p);
-            w.t(&format!("\\; {} ", rel.rel)).l(P, rel.name.first).t(" (POA) ");
+            w.t(&format!("\\; {} ", rel.rel))
+                .l(P, rel.name.first)
+                .t(" (POA) ");
             put_phone(&mut w, r, &rel.phone);
             // REV is a day-precision date too.
             let rev = Date::random(r, 2024, 2026).compact();
@@ -2256,7 +2984,9 @@ impl G {
         } else {
             w.t("Full name:      ");
             put_name(&mut w, r, &p.name);
-            w.t("\nJob title:      patient\nCompany:        ").t(r.pick(EMPLOYERS)).t("\nMobile:         ");
+            w.t("\nJob title:      patient\nCompany:        ")
+                .t(r.pick(EMPLOYERS))
+                .t("\nMobile:         ");
             put_phone(&mut w, r, &p.phone);
             w.t("\nE-mail:         ").l(Email, &p.email);
             w.t(" (").l(P, &p.name.full()).t(")\n");
@@ -2264,11 +2994,15 @@ impl G {
             put_addr_line(&mut w, r, &p);
             w.t("\nBirthday:       ");
             let wd = DAYS[p.dob.weekday()];
-            w.t(&format!("{wd}, ")).l(D, &format!("{} {}, {}", p.dob.month(), p.dob.d, p.dob.y));
-            w.t("\nCategories:     Patients; ").t(r.pick(&["VIP", "Hospice", "Oncology"]));
+            w.t(&format!("{wd}, "))
+                .l(D, &format!("{} {}, {}", p.dob.month(), p.dob.d, p.dob.y));
+            w.t("\nCategories:     Patients; ")
+                .t(r.pick(&["VIP", "Hospice", "Oncology"]));
             w.t("\nNotes:          ");
             put_mrn(&mut w, r, &p);
-            w.t(". Plan ").l(HealthPlan, &p.member).t(". Spouse/contact: ");
+            w.t(". Plan ")
+                .l(HealthPlan, &p.member)
+                .t(". Spouse/contact: ");
             let rel = &p.rels[0];
             w.l(P, &rel.name.full()).t(" ");
             put_phone(&mut w, r, &rel.phone);
@@ -2286,7 +3020,14 @@ impl G {
         let mut w = W::default();
         let r = &mut self.r;
         let when = today.plus(r.range(1, 20));
-        let what = r.pick(&["C3 chemo teach + port flush", "family meeting", "post-op check", "hospice eval", "PT re-eval", "IEP health plan review"]);
+        let what = r.pick(&[
+            "C3 chemo teach + port flush",
+            "family meeting",
+            "post-op check",
+            "hospice eval",
+            "PT re-eval",
+            "IEP health plan review",
+        ]);
         if r.chance(50) {
             w.t("Subject: ");
             match r.below(3) {
@@ -2302,34 +3043,83 @@ impl G {
             }
             w.t(&format!(" – {what}\nWhen: {}, ", DAYS[when.weekday()]));
             w.l(D, &format!("{} {}, {}", when.month(), when.d, when.y));
-            w.t(&format!(" {}:00 AM-{}:00 AM (UTC-06:00) Central Time (US & Canada)\n", r.range(7, 10), r.range(10, 11)));
-            w.t(r.pick(&["Where: Infusion Room ", "Where: Consult Rm ", "Where: Exam room "])).l(Room, &r.range(1, 40).to_string()).t(" / Teams\n");
-            w.t(&format!("Organizer: {} {}\nRequired: {} {}; {} {}\n\n", org.0, org.1, a1.0, a1.1, a2.0, a2.1));
+            w.t(&format!(
+                " {}:00 AM-{}:00 AM (UTC-06:00) Central Time (US & Canada)\n",
+                r.range(7, 10),
+                r.range(10, 11)
+            ));
+            w.t(r.pick(&[
+                "Where: Infusion Room ",
+                "Where: Consult Rm ",
+                "Where: Exam room ",
+            ]))
+            .l(Room, &r.range(1, 40).to_string())
+            .t(" / Teams\n");
+            w.t(&format!(
+                "Organizer: {} {}\nRequired: {} {}; {} {}\n\n",
+                org.0, org.1, a1.0, a1.1, a2.0, a2.1
+            ));
             w.t(&format!("@{} {} can you cosign? ", a1.0, a1.1));
             w.t("Pt ");
             put_mrn(&mut w, r, &p);
             w.t(". ");
             let rel = &p.rels[0];
-            w.t(&format!("{} ", rel.rel)).l(P, rel.name.first).t(" will join by phone ");
+            w.t(&format!("{} ", rel.rel))
+                .l(P, rel.name.first)
+                .t(" will join by phone ");
             put_phone(&mut w, r, &rel.phone);
             w.t(&format!(
                 ".\nJoin: https://teams.microsoft.com/l/meetup-join/19%3ameeting_{}%40thread.v2/0\nReminder: 15 minutes before\n",
                 r.alnum(24)
             ));
         } else {
-            w.t("BEGIN:VCALENDAR\nBEGIN:VEVENT\nDTSTAMP:").l(D, &today.compact()).t(&format!("T{:02}{:02}00Z\n", r.range(0, 23), r.range(0, 59)));
-            w.t("DTSTART;TZID=America/Chicago:").l(D, &when.compact()).t(&format!("T{:02}0000\n", r.range(8, 16)));
-            w.t(&format!("SUMMARY:{} ", r.pick(&["F/U", "Visit:", "Call"]))).l(P, &p.name.full()).t(" (MRN ").l(Mrn, &p.mrn).t(&format!(") - {what}\n"));
-            w.t("LOCATION:").t(r.pick(&["Room ", "Rm ", "Bay "])).l(Room, &r.range(100, 480).to_string()).t("\n");
-            let staff_mail = format!("{}{}@lakeshoreonc.org", slug(org.0).chars().next().unwrap(), slug(org.1));
-            w.t(&format!("ORGANIZER;CN={} {}:mailto:", org.0, org.1)).l(Email, &staff_mail).t("\n");
-            w.t(&format!("ATTENDEE;CN={} {};ROLE=REQ-PARTICIPANT:mailto:", a1.0, a1.1)).l(Email, &format!("{}.{}@lakeshoreonc.org", slug(a1.0), slug(a1.1))).t("\n");
+            w.t("BEGIN:VCALENDAR\nBEGIN:VEVENT\nDTSTAMP:")
+                .l(D, &today.compact())
+                .t(&format!("T{:02}{:02}00Z\n", r.range(0, 23), r.range(0, 59)));
+            w.t("DTSTART;TZID=America/Chicago:")
+                .l(D, &when.compact())
+                .t(&format!("T{:02}0000\n", r.range(8, 16)));
+            w.t(&format!("SUMMARY:{} ", r.pick(&["F/U", "Visit:", "Call"])))
+                .l(P, &p.name.full())
+                .t(" (MRN ")
+                .l(Mrn, &p.mrn)
+                .t(&format!(") - {what}\n"));
+            w.t("LOCATION:")
+                .t(r.pick(&["Room ", "Rm ", "Bay "]))
+                .l(Room, &r.range(100, 480).to_string())
+                .t("\n");
+            let staff_mail = format!(
+                "{}{}@lakeshoreonc.org",
+                slug(org.0).chars().next().unwrap(),
+                slug(org.1)
+            );
+            w.t(&format!("ORGANIZER;CN={} {}:mailto:", org.0, org.1))
+                .l(Email, &staff_mail)
+                .t("\n");
+            w.t(&format!(
+                "ATTENDEE;CN={} {};ROLE=REQ-PARTICIPANT:mailto:",
+                a1.0, a1.1
+            ))
+            .l(
+                Email,
+                &format!("{}.{}@lakeshoreonc.org", slug(a1.0), slug(a1.1)),
+            )
+            .t("\n");
             w.t("DESCRIPTION:");
             put_short(&mut w, r, &p);
             w.t(" prefers calls at ");
             put_phone(&mut w, r, &p.phone);
-            w.t("\\nBring med list. Auth #").l(Account, &r.digits(9)).t(&format!(" valid through {} {}.\n", r.pick(&MONTHS[..]), today.y + 1));
-            w.t(&format!("UID:{}@lakeshoreonc.org\nEND:VEVENT\nEND:VCALENDAR\n", r.alnum(16)));
+            w.t("\\nBring med list. Auth #")
+                .l(Account, &r.digits(9))
+                .t(&format!(
+                    " valid through {} {}.\n",
+                    r.pick(&MONTHS[..]),
+                    today.y + 1
+                ));
+            w.t(&format!(
+                "UID:{}@lakeshoreonc.org\nEND:VEVENT\nEND:VCALENDAR\n",
+                r.alnum(16)
+            ));
         }
         w
     }
@@ -2355,8 +3145,23 @@ impl G {
         }
         w.t(&format!(". Soy paciente de la Dra. {}.\n", doc.1));
         let cita = today.plus(r.range(2, 20));
-        w.t(&format!("Necesito {} mi cita del {} ", r.pick(&["cambiar", "reprogramar", "cancelar"]), DIAS[cita.weekday()])).l(D, &format!("{} de {}", cita.d, MESES[cita.m as usize - 1])).t(&format!(" a las {}:{:02}", r.range(8, 16), r.pick(&[0, 30])));
-        w.t(r.pick(&[" porque no tengo transporte.", " porque trabajo ese día.", ", la próxima semana me queda mejor.", ", mañana le llamo otra vez."]));
+        w.t(&format!(
+            "Necesito {} mi cita del {} ",
+            r.pick(&["cambiar", "reprogramar", "cancelar"]),
+            DIAS[cita.weekday()]
+        ))
+        .l(D, &format!("{} de {}", cita.d, MESES[cita.m as usize - 1]))
+        .t(&format!(
+            " a las {}:{:02}",
+            r.range(8, 16),
+            r.pick(&[0, 30])
+        ));
+        w.t(r.pick(&[
+            " porque no tengo transporte.",
+            " porque trabajo ese día.",
+            ", la próxima semana me queda mejor.",
+            ", mañana le llamo otra vez.",
+        ]));
         w.t(" Mi número es ");
         put_phone(&mut w, r, &p.phone);
         w.t(".\n");
@@ -2371,7 +3176,19 @@ impl G {
             "sister" => "Mi hermana",
             _ => "Mi hermano",
         };
-        w.t(&format!("{rel_es} ")).l(P, rel.name.first).t(" me ayuda con el portal: ").l(Email, &format!("{}.{}{}@gmail.com", slug(rel.name.first), slug(rel.name.last), r.range(1, 99))).t(".\n");
+        w.t(&format!("{rel_es} "))
+            .l(P, rel.name.first)
+            .t(" me ayuda con el portal: ")
+            .l(
+                Email,
+                &format!(
+                    "{}.{}{}@gmail.com",
+                    slug(rel.name.first),
+                    slug(rel.name.last),
+                    r.range(1, 99)
+                ),
+            )
+            .t(".\n");
         if r.chance(60) {
             w.t("Vivo en ");
             put_addr_line(&mut w, r, &p);
@@ -2379,15 +3196,28 @@ impl G {
         }
         w.t("Mi número de expediente es ").l(Mrn, &p.mrn);
         if r.chance(60) {
-            w.t(" y mi tarjeta de seguro dice ").l(HealthPlan, &p.member);
+            w.t(" y mi tarjeta de seguro dice ")
+                .l(HealthPlan, &p.member);
         }
         w.t(&format!(
             ".\nTomo {} y {}.\n",
-            r.pick(&["metformina 1000 mg dos veces al día", "losartán 50 mg", "insulina 20 unidades"]),
-            r.pick(&["me siento mejor", "todavía tengo dolor", "ya no tengo pastillas"])
+            r.pick(&[
+                "metformina 1000 mg dos veces al día",
+                "losartán 50 mg",
+                "insulina 20 unidades"
+            ]),
+            r.pick(&[
+                "me siento mejor",
+                "todavía tengo dolor",
+                "ya no tengo pastillas"
+            ])
         ));
         w.t(r.pick(&["Gracias, ", "Muchas gracias,\n", "Bendiciones, "]));
-        let sig = if r.chance(50) { p.name.nick().to_string() } else { p.name.first.to_lowercase() };
+        let sig = if r.chance(50) {
+            p.name.nick().to_string()
+        } else {
+            p.name.first.to_lowercase()
+        };
         w.l(P, &sig).t("\n");
         w
     }
@@ -2398,13 +3228,36 @@ impl G {
         let st = self.staff();
         let mut w = W::default();
         let r = &mut self.r;
-        let st_mail = format!("{}{}@lakeshoreonc.org", slug(st.0).chars().next().unwrap(), slug(st.1));
+        let st_mail = format!(
+            "{}{}@lakeshoreonc.org",
+            slug(st.0).chars().next().unwrap(),
+            slug(st.1)
+        );
         let sent = today.plus(1);
         let dn = &DAYS[sent.weekday()][..3];
-        w.t("From: ").l(P, &p.name.full()).t(" <").l(Email, &p.email).t(">\n");
-        w.t(&format!("To: {} {} <", st.0, st.1)).l(Email, &st_mail).t(">\n");
-        w.t(&format!("Date: {dn}, ")).l(D, &format!("{} {} {}", sent.d, sent.mon(), sent.y)).t(&format!(" {:02}:{:02}:{:02} -0500\n", r.range(6, 22), r.range(0, 59), r.range(0, 59)));
-        let subj = r.pick(&["labs before cycle 3", "refill question", "my appointment", "billing", "form for work"]);
+        w.t("From: ")
+            .l(P, &p.name.full())
+            .t(" <")
+            .l(Email, &p.email)
+            .t(">\n");
+        w.t(&format!("To: {} {} <", st.0, st.1))
+            .l(Email, &st_mail)
+            .t(">\n");
+        w.t(&format!("Date: {dn}, "))
+            .l(D, &format!("{} {} {}", sent.d, sent.mon(), sent.y))
+            .t(&format!(
+                " {:02}:{:02}:{:02} -0500\n",
+                r.range(6, 22),
+                r.range(0, 59),
+                r.range(0, 59)
+            ));
+        let subj = r.pick(&[
+            "labs before cycle 3",
+            "refill question",
+            "my appointment",
+            "billing",
+            "form for work",
+        ]);
         w.t(&format!("Subject: Re: {subj}\n\n"));
         w.t(&format!(
             "{} {} — {}\n",
@@ -2418,33 +3271,80 @@ impl G {
             ])
         ));
         if r.chance(35) {
-            w.t("Here is my card for the copay: ").l(Card, &card(r)).t(&format!(" exp {:02}/{}.\n", r.range(1, 12), r.range(27, 31)));
+            w.t("Here is my card for the copay: ")
+                .l(Card, &card(r))
+                .t(&format!(
+                    " exp {:02}/{}.\n",
+                    r.range(1, 12),
+                    r.range(27, 31)
+                ));
         }
         if r.chance(40) {
             w.t("My new number is ");
             put_new_phone(&mut w, r);
             w.t(".\n");
         }
-        let sig = if r.chance(50) { p.name.nick().to_lowercase() } else { p.name.nick().to_string() };
+        let sig = if r.chance(50) {
+            p.name.nick().to_lowercase()
+        } else {
+            p.name.nick().to_string()
+        };
         w.t("\n").l(P, &sig).t("\n\n");
         let dn2 = &DAYS[today.weekday()][..3];
-        w.t(&format!("On {dn2}, ")).l(D, &format!("{} {}, {}", today.mon(), today.d, today.y)).t(&format!(" at {}:{:02} PM {} {} <", r.range(1, 5), r.range(0, 59), st.0, st.1)).l(Email, &st_mail).t("> wrote:\n");
+        w.t(&format!("On {dn2}, "))
+            .l(D, &format!("{} {}, {}", today.mon(), today.d, today.y))
+            .t(&format!(
+                " at {}:{:02} PM {} {} <",
+                r.range(1, 5),
+                r.range(0, 59),
+                st.0,
+                st.1
+            ))
+            .l(Email, &st_mail)
+            .t("> wrote:\n");
         w.t("> Hi ");
         put_short(&mut w, r, &p);
         let lab = today.minus(r.range(1, 5));
-        w.t(&format!(", your {} from ", r.pick(&["CBC", "CMP", "A1c", "INR"]))).l(D, &lab.us()).t(" looked fine.\n");
-        w.t("> Please confirm your DOB (we have ").l(D, &p.dob.any(r)).t(") and your member ID ").l(HealthPlan, &p.member).t(".\n");
+        w.t(&format!(
+            ", your {} from ",
+            r.pick(&["CBC", "CMP", "A1c", "INR"])
+        ))
+        .l(D, &lab.us())
+        .t(" looked fine.\n");
+        w.t("> Please confirm your DOB (we have ")
+            .l(D, &p.dob.any(r))
+            .t(") and your member ID ")
+            .l(HealthPlan, &p.member)
+            .t(".\n");
         if r.chance(50) {
-            w.t("> Your portal: ").l(Url, &format!("https://myportal.lakeshoreonc.org/chart?pid={}", p.mrn)).t("\n");
+            w.t("> Your portal: ")
+                .l(
+                    Url,
+                    &format!("https://myportal.lakeshoreonc.org/chart?pid={}", p.mrn),
+                )
+                .t("\n");
         }
         if r.chance(40) {
-            w.t("> (Sign-in from a new device, IP ").l(Ip, &ip(r)).t(", was noticed on ").l(D, &lab.short(r)).t(".)\n");
+            w.t("> (Sign-in from a new device, IP ")
+                .l(Ip, &ip(r))
+                .t(", was noticed on ")
+                .l(D, &lab.short(r))
+                .t(".)\n");
         }
-        w.t(&format!("> {} {}, RN | Lakeshore Oncology Associates | ", st.0, st.1));
+        w.t(&format!(
+            "> {} {}, RN | Lakeshore Oncology Associates | ",
+            st.0, st.1
+        ));
         put_new_phone(&mut w, r);
         w.t("\n>\n");
         let prev = today.minus(r.range(1, 3));
-        w.t(&format!(">> On {}, ", &DAYS[prev.weekday()][..3])).l(D, &format!("{} {}, {}", prev.mon(), prev.d, prev.y)).t(", ").l(P, &p.name.full()).t(" <").l(Email, &p.email).t("> wrote:\n");
+        w.t(&format!(">> On {}, ", &DAYS[prev.weekday()][..3]))
+            .l(D, &format!("{} {}, {}", prev.mon(), prev.d, prev.y))
+            .t(", ")
+            .l(P, &p.name.full())
+            .t(" <")
+            .l(Email, &p.email)
+            .t("> wrote:\n");
         w.t(&format!(
             ">> {}\n",
             r.pick(&[
@@ -2492,7 +3392,10 @@ pub fn generate(seed: u64, n: usize) -> Set {
         };
         w.labels.sort_by_key(|l| (l.start, l.end));
         for pair in w.labels.windows(2) {
-            assert!(pair[0].end <= pair[1].start, "overlapping labels in {family}");
+            assert!(
+                pair[0].end <= pair[1].start,
+                "overlapping labels in {family}"
+            );
         }
         docs.push(Doc {
             family,
