@@ -12,15 +12,16 @@
 //! `OPSDESK_SHOW_MISSES=1` adds every miss and false positive in context,
 //! `OPSDESK_SHOW_DOCS=1` every document.
 //!
-//! First figures (the redactor of main at bc11650, 2026-12-06; 600 documents, 7,995
-//! labels): with a roster of 230 names all 92.2%, names 95.2%, precision 84.9%, character
-//! precision 80.1%; without a roster all 90.5%, names 88.3%, precision 84.6%, character
-//! precision 79.9%. Weakest kinds: Room 26.9% (infusion and dialysis chairs, bare numbers in
-//! tables), Zip 81.6%, Address 84.0% (cities in XML/EDI/vCard fields, upper-case mail blocks),
-//! HealthPlan 91.7%, Date 92.8% (`8-JUN-26`, Spanish `14 de marzo de 1961`, ISA `YYMMDD`);
-//! weakest families x12 78.9/72.1%, spanish 78.4/73.8%, infusion 68.5%, ccda 86.0/74.2%.
-//! Lowest precision: Url 28.6% (FHIR system and Teams links), Device 48.1% (lots), Ip 48.3%
-//! (OIDs), License 50.0% (NPIs), Mrn 71.4% (control and PO numbers).
+//! First figures (the redactor of main at bc11650, 2026-12-06; 600 documents, 7,965
+//! labels, after the lead unlabelled the C-CDA template's version date): with a roster of 230
+//! names all 92.2%, names 95.2%, precision 84.5%, character precision 79.8%; without a roster
+//! all 90.5%, names 88.3%, precision 84.2%, character precision 79.6%. Weakest kinds: Room
+//! 26.9% (infusion and dialysis chairs, bare numbers in tables), Zip 81.6%, Address 84.0%
+//! (cities in XML/EDI/vCard fields, upper-case mail blocks), HealthPlan 91.7%, Date 92.7%
+//! (`8-JUN-26`, Spanish `14 de marzo de 1961`, ISA `YYMMDD`); weakest families x12
+//! 78.9/72.1%, spanish 78.4/73.8%, infusion 68.5%, ccda 86.0/74.2%. Lowest precision: Url
+//! 28.6% (FHIR system and Teams links), Device 48.1% (lots), Ip 48.3% (OIDs), License 50.0%
+//! (NPIs), Mrn 71.4% (control and PO numbers).
 
 // The crate root shares the directory's name, so the module's file must be named outright.
 #[path = "redaction_blind4/mod.rs"]

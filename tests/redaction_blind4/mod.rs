@@ -22,7 +22,8 @@
 //! - Street line (with its unit) and city are Address, ZIP or ZIP+4 is Zip; states are not.
 //! - Study subject and screening ids are re-identification codes (Safe Harbor 164.514(c)) and
 //!   stay, like NPIs, CPT/ICD-10/HCPCS/NDC/LOINC codes, lots, PO/order/invoice numbers, OIDs,
-//!   dosages, vitals and visual acuities.
+//!   dosages, vitals and visual acuities, and a document template's version date (C-CDA
+//!   `templateId extension`: the specification's, not a person's).
 
 use opsdesk::governance::redact::Kind;
 
@@ -1498,7 +1499,7 @@ impl G {
         );
         w.t("<ClinicalDocument xmlns=\"urn:hl7-org:v3\">\n");
         w.t("  <templateId root=\"2.16.840.1.113883.10.20.22.1.1\" extension=\"")
-            .l(D, "2015-08-01")
+            .t("2015-08-01")
             .t("\"/>\n");
         w.t("  <effectiveTime value=\"")
             .l(D, &today.compact())
