@@ -217,10 +217,10 @@ pub(super) fn cards(text: &str, cands: &mut Vec<(Span, u8)>) {
         let Some(p) = parse(&line.text) else {
             continue;
         };
-        let value = &line.text[p.value..];
-        let upper = value.trim().to_ascii_uppercase();
+        let upper = || line.text[p.value..].trim().to_ascii_uppercase();
         match p.name.as_str() {
             "BEGIN" => {
+                let upper = upper();
                 if upper == "VCARD" {
                     org_card = lines[k + 1..]
                         .iter()
@@ -232,6 +232,7 @@ pub(super) fn cards(text: &str, cands: &mut Vec<(Span, u8)>) {
                 continue;
             }
             "END" => {
+                let upper = upper();
                 if let Some(i) = stack.iter().rposition(|c| *c == upper) {
                     stack.truncate(i);
                 }
@@ -306,11 +307,7 @@ pub(super) fn cards(text: &str, cands: &mut Vec<(Span, u8)>) {
             _ => {}
         }
     }
-    if !zones.is_empty() {
-        cands.retain(|(c, prio)| {
-            *prio >= PRIO || !zones.iter().any(|&(a, b)| a <= c.start && c.end <= b)
-        });
-    }
+    super::x12::drop_inside(zones, cands);
 }
 
 /// Strips a URI scheme (`tel:`, `mailto:`) from the value at `v0`.

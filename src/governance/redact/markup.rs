@@ -77,20 +77,24 @@ enum Whose {
     Unknown,
 }
 
-fn whose(stack: &[&str]) -> Whose {
-    for n in stack.iter().rev() {
-        if *n == "guardianOrganization" {
-            // A guardian that is an institution: an organisation's name.
-            return Whose::Staff;
-        }
-        if PERSON.contains(n) {
-            return Whose::Person;
-        }
-        if STAFF.contains(n) {
-            return Whose::Staff;
-        }
+/// Whose an element is: its own name says it, or it is its parent's (the innermost element
+/// that says it decides; kept with each open element, so no stack is walked).
+fn level(name: &str, parent: Whose) -> Whose {
+    if name == "guardianOrganization" {
+        // A guardian that is an institution: an organisation's name.
+        Whose::Staff
+    } else if PERSON.contains(&name) {
+        Whose::Person
+    } else if STAFF.contains(&name) {
+        Whose::Staff
+    } else {
+        parent
     }
-    Whose::Unknown
+}
+
+/// Whose the innermost open element is.
+fn whose(stack: &[(&str, Whose)]) -> Whose {
+    stack.last().map_or(Whose::Unknown, |e| e.1)
 }
 
 /// The local name of a tag (`cda:given` → `given`).
@@ -120,7 +124,7 @@ pub(super) fn cda(text: &str, cands: &mut Vec<(Span, u8)>) {
         return;
     }
     let b = text.as_bytes();
-    let mut stack: Vec<&str> = Vec::new();
+    let mut stack: Vec<(&str, Whose)> = Vec::new();
     let mut zones: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
     while let Some(rel) = text[i..].find('<') {
@@ -149,7 +153,6 @@ pub(super) fn cda(text: &str, cands: &mut Vec<(Span, u8)>) {
             i = gt;
             continue;
         }
-        zones.push((lt, gt + 1));
         let inner = &text[lt + 1..gt];
         let closing = inner.starts_with('/');
         if inner.starts_with(['!', '?']) {
@@ -166,15 +169,21 @@ pub(super) fn cda(text: &str, cands: &mut Vec<(Span, u8)>) {
             i = gt + 1;
             continue;
         }
+        // A tag's markup stays (OIDs, codes, template versions, the staff's numbers), but for
+        // a telecom outside the staff's blocks: one in a cut fragment may be the patient's.
+        if closing || name != "telecom" || whose(&stack) == Whose::Staff {
+            zones.push((lt, gt + 1));
+        }
         if closing {
-            if let Some(k) = stack.iter().rposition(|n| *n == name) {
+            if let Some(k) = stack.iter().rposition(|(n, _)| *n == name) {
                 stack.truncate(k);
             }
         } else {
             let attrs = attributes(text, name_start + raw_name.len(), gt);
             read_tag(name, &stack, &attrs, cands);
             if !inner.ends_with('/') {
-                stack.push(name);
+                let ctx = level(name, whose(&stack));
+                stack.push((name, ctx));
             }
         }
         // The text up to the next tag is the content of the element now innermost.
@@ -182,7 +191,7 @@ pub(super) fn cda(text: &str, cands: &mut Vec<(Span, u8)>) {
         let t_end = text[t_start..]
             .find('<')
             .map_or(text.len(), |k| t_start + k);
-        if let Some(&top) = stack.last()
+        if let Some(&(top, _)) = stack.last()
             && t_end > t_start
         {
             let content = &text[t_start..t_end];
@@ -192,12 +201,7 @@ pub(super) fn cda(text: &str, cands: &mut Vec<(Span, u8)>) {
         }
         i = t_end;
     }
-    if zones.is_empty() {
-        return;
-    }
-    cands.retain(|(c, prio)| {
-        *prio >= PRIO || !zones.iter().any(|&(a, b)| a <= c.start && c.end <= b)
-    });
+    super::x12::drop_inside(zones, cands);
 }
 
 /// The attributes of a tag whose name ends at `from` and whose `>` is at `to`: (name, value
@@ -258,11 +262,11 @@ fn attr<'a>(attrs: &[(&str, usize, &'a str)], name: &str) -> Option<(usize, &'a 
 /// What a tag's attributes hold: times, telecoms and ids.
 fn read_tag(
     name: &str,
-    stack: &[&str],
+    stack: &[(&str, Whose)],
     attrs: &[(&str, usize, &str)],
     cands: &mut Vec<(Span, u8)>,
 ) {
-    let parent = stack.last().copied().unwrap_or("");
+    let parent = stack.last().map_or("", |e| e.0);
     let ctx = whose(stack);
     match name {
         // A birth (or death) time is a person's wherever it is, unless staff's.
@@ -270,6 +274,10 @@ fn read_tag(
         // Times of the document, the encounter, the care and the signatures: dates of care.
         "effectiveTime" | "time" => time(attrs, cands),
         "low" | "high" | "center" if matches!(parent, "effectiveTime" | "time") => {
+            time(attrs, cands)
+        }
+        // An observation's value that is a point in time (`xsi:type="TS"`).
+        "value" if attr(attrs, "type").is_some_and(|(_, t)| t.ends_with("TS")) => {
             time(attrs, cands)
         }
         "telecom" if ctx == Whose::Person => {
@@ -329,7 +337,7 @@ fn time(attrs: &[(&str, usize, &str)], cands: &mut Vec<(Span, u8)>) {
 /// and what the shape rules found stays.
 fn read_text(
     name: &str,
-    stack: &[&str],
+    stack: &[(&str, Whose)],
     content: &str,
     at: usize,
     cands: &mut Vec<(Span, u8)>,

@@ -77,7 +77,11 @@ fn separators(text: &str) -> Seps {
     for (at, _) in text.match_indices("ISA") {
         let fresh = at == 0 || !b[at - 1].is_ascii_alphanumeric();
         let Some(&e) = b.get(at + 3) else { break };
-        if !fresh || e.is_ascii_alphanumeric() || e.is_ascii_whitespace() {
+        // ISA01 is a two-digit qualifier: `ISA*00*` (prose's "ISA." is no segment).
+        let isa01 = b
+            .get(at + 4..at + 7)
+            .is_some_and(|q| q[0].is_ascii_digit() && q[1].is_ascii_digit() && q[2] == e);
+        if !fresh || e.is_ascii_alphanumeric() || e.is_ascii_whitespace() || !isa01 {
             continue;
         }
         seps.elem = e;
@@ -341,11 +345,30 @@ pub(super) fn edi(text: &str, cands: &mut Vec<(Span, u8)>) {
             _ => {}
         }
     }
+    drop_inside(zones, cands);
+}
+
+/// Drops the candidates below the structural rank that lie wholly inside one of `zones` (what
+/// a standard says stays). Zones are sorted and overlapping ones merged, so each candidate is
+/// one binary search (a batch file has thousands of segments and of candidates).
+pub(super) fn drop_inside(mut zones: Vec<(usize, usize)>, cands: &mut Vec<(Span, u8)>) {
     if zones.is_empty() {
         return;
     }
+    zones.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(zones.len());
+    for (a, b) in zones {
+        match merged.last_mut() {
+            Some(last) if a < last.1 => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
     cands.retain(|(c, prio)| {
-        *prio >= PRIO || !zones.iter().any(|&(a, b)| a <= c.start && c.end <= b)
+        if *prio >= PRIO {
+            return true;
+        }
+        let k = merged.partition_point(|&(a, _)| a <= c.start);
+        !(k > 0 && c.end <= merged[k - 1].1)
     });
 }
 
