@@ -79,10 +79,21 @@ enum Whose {
 
 /// Whose an element is: its own name says it, or it is its parent's (the innermost element
 /// that says it decides; kept with each open element, so no stack is walked).
-fn level(name: &str, parent: Whose) -> Whose {
+fn level(name: &str, class: &str, parent: Whose) -> Whose {
     if name == "guardianOrganization" {
         // A guardian that is an institution: an organisation's name.
         Whose::Staff
+    } else if name == "participantRole" {
+        // A participant's role says whom it is by its class: the covered party (PAT) or a
+        // person (IND), a service delivery location (SDLOC), a product's maker …
+        match class {
+            "PAT" | "IND" => Whose::Person,
+            "" => parent,
+            _ => Whose::Staff,
+        }
+    } else if name == "playingEntity" && parent == Whose::Person {
+        // The policy holder a person's role plays.
+        Whose::Person
     } else if PERSON.contains(&name) {
         Whose::Person
     } else if STAFF.contains(&name) {
@@ -182,7 +193,8 @@ pub(super) fn cda(text: &str, cands: &mut Vec<(Span, u8)>) {
             let attrs = attributes(text, name_start + raw_name.len(), gt);
             read_tag(name, &stack, &attrs, cands);
             if !inner.ends_with('/') {
-                let ctx = level(name, whose(&stack));
+                let class = attr(&attrs, "classCode").map_or("", |(_, c)| c.trim());
+                let ctx = level(name, class, whose(&stack));
                 stack.push((name, ctx));
             }
         }
@@ -314,6 +326,9 @@ fn read_tag(
                 return;
             } else if root == SSN_ROOT {
                 Kind::Ssn
+            } else if parent == "participantRole" {
+                // The covered party's member id (a coverage participant's).
+                Kind::HealthPlan
             } else {
                 Kind::Mrn
             };
@@ -587,5 +602,21 @@ mod tests {
         let meds = r#"<manufacturedProduct><manufacturedMaterial><name>Amoxicillin Clavulanate</name></manufacturedMaterial></manufacturedProduct><patient><name><given>Priya</given><family>Raman</family></name></patient>"#;
         let spans = redacted(&r, meds);
         assert!(spans.is_empty(), "{spans:?}");
+        // A coverage participant (the covered party, by its role's class) and a service
+        // delivery location (the practice's).
+        let cov = r#"<participant typeCode="COV"><participantRole classCode="PAT"><id root="4ff51570-83a9-47b7-91f2-93ba30373141" extension="M229911003"/><addr><streetAddressLine>9 Elm Ct</streetAddressLine><city>Dover</city></addr><playingEntity><name><given>Rui</given><family>Costa</family></name></playingEntity></participantRole></participant><participant typeCode="LOC"><participantRole classCode="SDLOC"><addr><streetAddressLine>17 Daws Rd.</streetAddressLine><city>Blue Bell</city></addr></participantRole></participant>"#;
+        let spans = redacted(&r, cov);
+        for v in ["M229911003", "9 Elm Ct", "Dover", "Rui", "Costa"] {
+            assert!(
+                spans.iter().any(|s| s.contains(v)),
+                "{v} not redacted: {spans:?}"
+            );
+        }
+        assert!(
+            !spans
+                .iter()
+                .any(|s| s.contains("Daws") || s.contains("Blue Bell")),
+            "{spans:?}"
+        );
     }
 }
