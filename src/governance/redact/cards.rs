@@ -359,11 +359,9 @@ fn card_prop(
             }
         }
         "LABEL" | "GEO" => line.push(cands, Kind::Address, v0, v1),
-        "TEL" => {
-            if text[v0..v1].bytes().any(|c| c.is_ascii_digit()) {
-                let kind = if p.fax() { Kind::Fax } else { Kind::Phone };
-                line.push(cands, kind, after_scheme(text, v0, "tel:"), v1);
-            }
+        "TEL" if text[v0..v1].bytes().any(|c| c.is_ascii_digit()) => {
+            let kind = if p.fax() { Kind::Fax } else { Kind::Phone };
+            line.push(cands, kind, after_scheme(text, v0, "tel:"), v1);
         }
         "EMAIL" => line.push(cands, Kind::Email, after_scheme(text, v0, "mailto:"), v1),
         "URL" | "IMPP" => line.push(cands, Kind::Url, v0, v1),

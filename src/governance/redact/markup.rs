@@ -367,6 +367,7 @@ fn read_text(
                 | "family"
                 | "prefix"
                 | "suffix"
+                | "addr"
                 | "streetAddressLine"
                 | "city"
                 | "county"
@@ -384,7 +385,9 @@ fn read_text(
         // An unstructured name (`<name>Ada Obi</name>`), a person's only in a person's block
         // (a product's or a place's `<name>` is no one's).
         "name" if ctx == Whose::Person => Kind::Person,
-        "streetAddressLine"
+        // An address written as text (`<addr>12 Elm St, Dover</addr>`) or by its parts.
+        "addr"
+        | "streetAddressLine"
         | "city"
         | "county"
         | "houseNumber"
@@ -602,6 +605,8 @@ mod tests {
         let meds = r#"<manufacturedProduct><manufacturedMaterial><name>Amoxicillin Clavulanate</name></manufacturedMaterial></manufacturedProduct><patient><name><given>Priya</given><family>Raman</family></name></patient>"#;
         let spans = redacted(&r, meds);
         assert!(spans.is_empty(), "{spans:?}");
+        let flat = r#"<guardian><addr use="HP">40 Quarry Rd, Apt 2, Barre</addr></guardian>"#;
+        assert!(redacted(&r, flat).iter().any(|s| s.contains("Quarry")));
         // A coverage participant (the covered party, by its role's class) and a service
         // delivery location (the practice's).
         let cov = r#"<participant typeCode="COV"><participantRole classCode="PAT"><id root="4ff51570-83a9-47b7-91f2-93ba30373141" extension="M229911003"/><addr><streetAddressLine>9 Elm Ct</streetAddressLine><city>Dover</city></addr><playingEntity><name><given>Rui</given><family>Costa</family></name></playingEntity></participantRole></participant><participant typeCode="LOC"><participantRole classCode="SDLOC"><addr><streetAddressLine>17 Daws Rd.</streetAddressLine><city>Blue Bell</city></addr></participantRole></participant>"#;

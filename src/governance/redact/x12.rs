@@ -118,8 +118,9 @@ fn segments(text: &str, seps: &Seps) -> Vec<(usize, usize)> {
     {
         let end = off + piece.len();
         let mut body_end = end;
-        while body_end > off && matches!(b[body_end - 1], b'\n' | b'\r' | b'~' | b' ')
-            || body_end > off && b[body_end - 1] == seps.seg
+        while body_end > off
+            && (matches!(b[body_end - 1], b'\n' | b'\r' | b'~' | b' ')
+                || b[body_end - 1] == seps.seg)
         {
             body_end -= 1;
         }
@@ -233,6 +234,9 @@ pub(super) fn edi(text: &str, cands: &mut Vec<(Span, u8)>) {
                 party = Party::Other;
                 zones.push((s, e));
             }
+            // The hierarchy's and the lines' counters, the subscriber's payer sequence,
+            // relationship, group number and name (a group stays, as REF*6P).
+            "HL" | "LX" | "SBR" => zones.push((s, e)),
             "N2" | "N3" | "N4" | "PER" | "PRV" if party == Party::Other => zones.push((s, e)),
             "N2" if party == Party::Person => {
                 for i in 1..=2 {
@@ -645,6 +649,37 @@ SE|9|0001\n";
             assert!(covered(&spans, v), "{v} not redacted: {spans:?}");
         }
         assert!(!spans.iter().any(|s| s == "NY"), "{spans:?}");
+    }
+
+    #[test]
+    fn claim_status_277() {
+        let r = clinic();
+        let edi = "ST*277*0001*005010X212~BHT*0010*08*3920394930203*20240210*1635*DG~HL*1**20*1~NM1*PR*2*ABC INSURANCE*****PI*12345~HL*2*1*21*1~NM1*41*2*LAKESIDE CLINIC*****46*X67E~HL*3*2*19*1~NM1*1P*2*LAKESIDE CLINIC*****XX*1234567893~HL*4*3*PT~NM1*QC*1*HOLLOWAY*MAEVE****MI*AB98765432~TRN*2*ABCXYZ1~STC*F1:65*20240209**150*150~REF*1K*22144000121~REF*EJ*PA9912~DTP*472*RD8*20240115-20240116~SE*16*0001~";
+        let spans = redacted(&r, edi);
+        for v in [
+            "HOLLOWAY",
+            "MAEVE",
+            "AB98765432",
+            "22144000121",
+            "PA9912",
+            "20240115",
+            "20240116",
+        ] {
+            assert!(covered(&spans, v), "{v} not redacted: {spans:?}");
+        }
+        for v in [
+            "3920394930203",
+            "20240210",
+            "ABCXYZ1",
+            "X67E",
+            "1234567893",
+            "12345",
+        ] {
+            assert!(
+                !spans.iter().any(|s| s.contains(v)),
+                "{v} redacted: {spans:?}"
+            );
+        }
     }
 
     #[test]
