@@ -315,7 +315,9 @@ fn after_scheme(line: &str, v0: usize, scheme: &str) -> usize {
     let v = &line[v0..];
     let t = v.trim_start();
     let lead = v.len() - t.len();
-    if t.len() >= scheme.len() && t[..scheme.len()].eq_ignore_ascii_case(scheme) {
+    if t.get(..scheme.len())
+        .is_some_and(|h| h.eq_ignore_ascii_case(scheme))
+    {
         v0 + lead + scheme.len()
     } else {
         v0

@@ -96,6 +96,7 @@ fn separators(text: &str) -> Seps {
         }
         if n == 15
             && let Some(&t) = b.get(i + 1)
+            && t.is_ascii()
             && !t.is_ascii_alphanumeric()
             && t != b' '
             && t != e
@@ -679,6 +680,28 @@ SE|9|0001\n";
                 !spans.iter().any(|s| s.contains(v)),
                 "{v} redacted: {spans:?}"
             );
+        }
+    }
+
+    #[test]
+    fn odd_text_never_breaks_a_reader() {
+        let r = clinic();
+        for t in [
+            "ISA*00*          *00*          *ZZ*A*ZZ*B*240101*1200*^*00501*1*0*P*éNM1*IL*1*ÉLODIE*Ñ~",
+            "ISA*00*x*00*x*ZZ*A*ZZ*B*240101*1200*^*00501*1*0*P*:",
+            "NM1*",
+            "NM1*IL*1*",
+            "N4*€*",
+            "DMG*D8*1980",
+            "DTP*472*RD8*-",
+            "<patient><name><given>Zoë</given><",
+            "<telecom value=\"tel:é\"",
+            "<id extension=\"é1\" root='",
+            "<<<>>><!--",
+            "BEGIN:VCARD\nTEL:téléphone 1\nN:\\é;;\nADR:;;\nATTENDEE;CN=\"é:mailto:x@y.z\nEND:VCARD",
+            "BEGIN:VEVENT\nDTSTART:é\n é\nEXDATE:,,\nEND:VEVENT",
+        ] {
+            r.find(t).unwrap();
         }
     }
 
