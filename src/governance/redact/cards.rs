@@ -157,7 +157,9 @@ impl Prop<'_> {
         let name_end = self.params.first().map_or(self.value - 1, |p| p.1);
         line.zone(zones, 0, name_end);
         for (n, semi, a, b) in &self.params {
-            if n != "CN" && n != "LABEL" && !self.line[*a..*b].contains('@') {
+            // The organizer is the clinic's scheduler: its CN stays too.
+            let read = (n == "CN" && self.name != "ORGANIZER") || n == "LABEL";
+            if !read && !self.line[*a..*b].contains('@') {
                 line.zone(zones, *semi, *b);
             }
         }
@@ -506,7 +508,7 @@ mod tests {
 
     #[test]
     fn invite_attendees_and_appointment_dates() {
-        let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Lakeside Clinic//Scheduler//EN\r\nBEGIN:VTIMEZONE\r\nTZID:America/New_York\r\nBEGIN:STANDARD\r\nDTSTART:19701101T020000\r\nTZOFFSETFROM:-0400\r\nTZOFFSETTO:-0500\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:appt-20240312-0930@lakesideclinic.example\r\nDTSTAMP:20240301T120000Z\r\nDTSTART;TZID=America/New_York:20240312T093000\r\nDTEND;TZID=America/New_York:20240312T100000\r\nSUMMARY:Follow-up visit\r\nORGANIZER;CN=Priya Raman:mailto:scheduling@lakesideclinic.example\r\nATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;CN=\"Okonjo, Ngozi\r\n  Adaeze\":mailto:ngozi.okonjo@example.net\r\nEND:VEVENT\r\nBEGIN:VTODO\r\nDUE:20240315\r\nSUMMARY:Send referral letter\r\nEND:VTODO\r\nEND:VCALENDAR\r\n";
+        let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Lakeside Clinic//Scheduler//EN\r\nBEGIN:VTIMEZONE\r\nTZID:America/New_York\r\nBEGIN:STANDARD\r\nDTSTART:19701101T020000\r\nTZOFFSETFROM:-0400\r\nTZOFFSETTO:-0500\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:appt-20240312-0930@lakesideclinic.example\r\nDTSTAMP:20240301T120000Z\r\nDTSTART;TZID=America/New_York:20240312T093000\r\nDTEND;TZID=America/New_York:20240312T100000\r\nSUMMARY:Follow-up visit\r\nORGANIZER;CN=Front Desk (Tomas Varga):mailto:scheduling@lakesideclinic.example\r\nATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;CN=\"Okonjo, Ngozi\r\n  Adaeze\":mailto:ngozi.okonjo@example.net\r\nEND:VEVENT\r\nBEGIN:VTODO\r\nDUE:20240315\r\nSUMMARY:Send referral letter\r\nEND:VTODO\r\nEND:VCALENDAR\r\n";
         check(
             ics,
             &[
@@ -518,7 +520,7 @@ mod tests {
             &[
                 "19701101",
                 "093000",
-                "Priya Raman",
+                "Tomas Varga",
                 "scheduling@lakesideclinic.example",
                 "20240315",
                 "Follow-up",

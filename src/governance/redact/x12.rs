@@ -1,7 +1,8 @@
 //! X12 EDI transactions (005010: 837P/837I claims, 835 remittance, 270/271 eligibility, 834
 //! enrollment, 276/277 claim status) read by their structure. Segments end with `~` (or a line
 //! break, as mail wraps them), elements with `*`; the ISA segment declares the separators and
-//! they are read from it when it is there. An NM1 loop's entity identifier code says whom it
+//! they are read from it when it is there (the element separator and the terminator: no value
+//! read here sits inside a composite, so components need no splitting). An NM1 loop's entity identifier code says whom it
 //! names: a subscriber (`IL`), a patient (`QC`), a dependent (`03`) … are persons and their
 //! names, member ids, addresses (the N3/N4 of their loop), birth dates (DMG) and contacts
 //! (PER) are identifiers; a billing provider (`85`), a payer (`PR`), a submitter (`41`) … are
