@@ -29,8 +29,10 @@
 use std::fmt;
 
 mod cache;
+mod cards;
 mod keep;
 mod lexicon;
+mod markup;
 mod names;
 mod pattern;
 mod places;
@@ -40,6 +42,7 @@ mod session;
 mod structured;
 mod table;
 mod words;
+mod x12;
 
 use session::KnownNames;
 pub use session::RedactionSession;
@@ -610,6 +613,9 @@ impl Redactor {
         structured::hl7(raw, &mut cands);
         table::columns(raw, &mut cands);
         positions::lexicon_names(raw, &self.keep, &mut cands);
+        x12::edi(raw, &mut cands);
+        markup::cda(raw, &mut cands);
+        cards::cards(raw, &mut cands);
         if raw.contains('|') {
             structured::drop_non_personal(raw, &mut cands);
         }
