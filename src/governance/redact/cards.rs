@@ -5,9 +5,11 @@
 //! person's; ORG, TITLE, NOTE stay (the last for the other rules, as free text). An event's
 //! ATTENDEE (its CN and its address) is a person; its DTSTART, DTEND, RDATE, EXDATE and
 //! RECURRENCE-ID are the appointment's dates (the date part: times stay). The ORGANIZER (the
-//! clinic's scheduler), SUMMARY, DESCRIPTION, LOCATION are left to the other rules; DTSTAMP,
-//! CREATED and LAST-MODIFIED are the file's clock and a time zone's DTSTART its rule's onset:
-//! they stay. Folded lines (a line break and one blank or tab) are unfolded first.
+//! clinic's scheduler, its name stays), SUMMARY, DESCRIPTION, LOCATION and the stamps
+//! (DTSTAMP: the day the visit was booked) are left to the other rules; a to-do's DUE (a
+//! deadline) and a time zone's DTSTART (its rule's onset) stay. What the other rules read as a
+//! phone or fax number, an email address, an SSN or a card stays redacted wherever it is.
+//! Folded lines (a line break and one blank or tab) are unfolded first.
 
 use super::{Kind, Span};
 
@@ -251,9 +253,10 @@ pub(super) fn cards(text: &str, cands: &mut Vec<(Span, u8)>) {
         match comp.as_str() {
             "VCARD" | "VEVENT" | "VTODO" | "VJOURNAL" | "VFREEBUSY" | "VALARM" | "VCALENDAR" => {
                 p.zone_head(line, &mut zones);
-                // The file's and the card's own data, its clock and a task's dates (a
-                // deadline stays readable); a date property's whole value (its time stays,
-                // its date part is read below).
+                // The file's and the card's own data and a task's due date (a deadline stays
+                // readable); a date property's whole value (its time stays, its date part is
+                // read below). The stamps (DTSTAMP, CREATED, LAST-MODIFIED) are not zoned: an
+                // invite's stamp is the day the patient's visit was booked, fail closed.
                 if matches!(
                     name,
                     "VERSION"
@@ -266,9 +269,6 @@ pub(super) fn cards(text: &str, cands: &mut Vec<(Span, u8)>) {
                         | "TZID"
                         | "METHOD"
                         | "CALSCALE"
-                        | "DTSTAMP"
-                        | "CREATED"
-                        | "LAST-MODIFIED"
                         | "SEQUENCE"
                         | "STATUS"
                         | "TRANSP"
@@ -309,7 +309,9 @@ pub(super) fn cards(text: &str, cands: &mut Vec<(Span, u8)>) {
             _ => {}
         }
     }
-    super::x12::drop_inside(zones, cands);
+    // Dates are not spared: the reader takes an event's dates itself, and those it zones (a
+    // to-do's due date, a stamp, a time zone's rule) are no patient's.
+    super::x12::drop_inside(zones, cands, super::x12::SPARED);
 }
 
 /// Strips a URI scheme (`tel:`, `mailto:`) from the value at `v0`.
@@ -516,11 +518,14 @@ mod tests {
                 "Adaeze",
                 "ngozi.okonjo@example.net",
                 "20240312",
+                // The stamp: the day the visit was booked.
+                "20240301",
             ],
             &[
                 "19701101",
                 "093000",
                 "Tomas Varga",
+                // The practice's own mailbox (its name is in the keep list).
                 "scheduling@lakesideclinic.example",
                 "20240315",
                 "Follow-up",

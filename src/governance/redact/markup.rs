@@ -213,7 +213,9 @@ pub(super) fn cda(text: &str, cands: &mut Vec<(Span, u8)>) {
         }
         i = t_end;
     }
-    super::x12::drop_inside(zones, cands);
+    // No kind spared: a tag's markup is read by `read_tag` itself (a date there that it does
+    // not take is a template's version), and the staff's blocks are named outright.
+    super::x12::drop_inside(zones, cands, &[]);
 }
 
 /// The attributes of a tag whose name ends at `from` and whose `>` is at `to`: (name, value

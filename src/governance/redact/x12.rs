@@ -7,7 +7,10 @@
 //! names, member ids, addresses (the N3/N4 of their loop), birth dates (DMG) and contacts
 //! (PER) are identifiers; a billing provider (`85`), a payer (`PR`), a submitter (`41`) … are
 //! not, and what the shape rules find in their loops stays (an NPI, a practice's street, a
-//! payer's name, a tax id), as do the envelope's control numbers.
+//! payer's name, a tax id), as do the envelope's control numbers. Fail closed: what the
+//! shape rules read as a date, a fax number, an email address, an SSN or a card number stays
+//! redacted wherever it is, so do the numbers of any contact (PER), and the envelope's dates
+//! are redacted too.
 
 use super::{Kind, Span};
 
@@ -199,7 +202,16 @@ pub(super) fn edi(text: &str, cands: &mut Vec<(Span, u8)>) {
             // the transaction set was created"): the submitter's batch clock, shared by every
             // claim of the file, not a date of the individual (Safe Harbor's dates are birth,
             // admission, discharge, death and service: DMG, DTP, DTM carry them). With the
-            // control numbers they stay.
+            // control numbers they stay. But in the file one claim is pasted in, that clock
+            // is the day the patient's claim was made: fail closed, redact them as dates.
+            let date_at = match id {
+                "ISA" => Some(9),
+                "GS" | "BHT" => Some(4),
+                _ => None,
+            };
+            if let Some((p, v)) = date_at.and_then(at) {
+                push_short_or_long_date(cands, p, v);
+            }
             zones.push((s, e));
             continue;
         }
@@ -239,7 +251,13 @@ pub(super) fn edi(text: &str, cands: &mut Vec<(Span, u8)>) {
             // The hierarchy's and the lines' counters, the subscriber's payer sequence,
             // relationship, group number and name (a group stays, as REF*6P).
             "HL" | "LX" | "SBR" => zones.push((s, e)),
-            "N2" | "N3" | "N4" | "PER" | "PRV" if party == Party::Other => zones.push((s, e)),
+            "N2" | "N3" | "N4" | "PRV" if party == Party::Other => zones.push((s, e)),
+            // A provider's or payer's contact: the name stays, its numbers are left to the
+            // shape rules (fail closed: a phone number is redacted whoever's it is).
+            "PER" if party == Party::Other => {
+                let name_end = at(2).map_or(e, |(p, v)| p + v.len());
+                zones.push((s, name_end));
+            }
             "N2" if party == Party::Person => {
                 for i in 1..=2 {
                     if let Some((p, v)) = at(i) {
@@ -351,13 +369,30 @@ pub(super) fn edi(text: &str, cands: &mut Vec<(Span, u8)>) {
             _ => {}
         }
     }
-    drop_inside(zones, cands);
+    // Not a phone: an NPI or a company id is ten digits too, and a provider's contact numbers
+    // are left out of the zones above.
+    drop_inside(
+        zones,
+        cands,
+        &[Kind::Date, Kind::Fax, Kind::Email, Kind::Ssn, Kind::Card],
+    );
 }
 
+/// Kinds a structure reader never drops from what the shape rules found, whoever's block they
+/// sit in: losing a provider's phone number or address costs the reader little, keeping a
+/// patient's costs the patient much, and a standard's "whose" is only as good as the sender
+/// who followed it. (X12 spares dates as well, and not phones: see `edi`.)
+pub(super) const SPARED: &[Kind] = &[Kind::Phone, Kind::Fax, Kind::Email, Kind::Ssn, Kind::Card];
+
 /// Drops the candidates below the structural rank that lie wholly inside one of `zones` (what
-/// a standard says stays). Zones are sorted and overlapping ones merged, so each candidate is
-/// one binary search (a batch file has thousands of segments and of candidates).
-pub(super) fn drop_inside(mut zones: Vec<(usize, usize)>, cands: &mut Vec<(Span, u8)>) {
+/// a standard says stays), but none of a kind in `spared`. Zones are sorted and overlapping
+/// ones merged, so each candidate is one binary search (a batch file has thousands of
+/// segments and of candidates).
+pub(super) fn drop_inside(
+    mut zones: Vec<(usize, usize)>,
+    cands: &mut Vec<(Span, u8)>,
+    spared: &[Kind],
+) {
     if zones.is_empty() {
         return;
     }
@@ -370,7 +405,7 @@ pub(super) fn drop_inside(mut zones: Vec<(usize, usize)>, cands: &mut Vec<(Span,
         }
     }
     cands.retain(|(c, prio)| {
-        if *prio >= PRIO {
+        if *prio >= PRIO || spared.contains(&c.kind) {
             return true;
         }
         let k = merged.partition_point(|&(a, _)| a <= c.start);
@@ -418,6 +453,14 @@ fn push_date(cands: &mut Vec<(Span, u8)>, start: usize, v: &str) {
     let digits = v[lead..].bytes().take_while(u8::is_ascii_digit).count();
     if digits >= 8 {
         push(cands, Kind::Date, start + lead, &v[lead..lead + 8]);
+    }
+}
+
+/// An envelope's date: `YYMMDD` (ISA09) or `CCYYMMDD` (GS04, BHT04).
+fn push_short_or_long_date(cands: &mut Vec<(Span, u8)>, start: usize, v: &str) {
+    let t = v.trim();
+    if (t.len() == 6 || t.len() == 8) && t.bytes().all(|b| b.is_ascii_digit()) {
+        push(cands, Kind::Date, start, v);
     }
 }
 
@@ -514,6 +557,10 @@ IEA*1*000004821~";
             "26463774",
             "17312345600006351",
             "20240106",
+            // Fail closed: the envelope's dates and a provider's phone number too.
+            "240115",
+            "20240115",
+            "3055552222",
         ] {
             assert!(covered(&spans, v), "{v} not redacted: {spans:?}");
         }
@@ -534,12 +581,9 @@ IEA*1*000004821~";
             "4821",
             "0021",
             "244579",
-            "240115",
-            "20240115",
             "TGJ23",
             "66783JJT",
             "JERRY BOWMAN",
-            "3055552222",
             "2222-SJ",
             "KILDARE",
             "FL",
@@ -577,13 +621,14 @@ SE*18*1234~";
             "7722337",
             "119932404007801",
             "20240103",
+            // Fail closed: the payer's run and payment dates are dates too.
+            "20240119",
+            "20240120",
         ] {
             assert!(covered(&spans, v), "{v} not redacted: {spans:?}");
         }
         assert_eq!(spans.iter().filter(|s| *s == "20240103").count(), 3);
         for v in [
-            "20240119",
-            "20240120",
             "DELTA HEALTH",
             "100 INSURANCE WAY",
             "HARTFORD",
@@ -625,10 +670,12 @@ SE|9|0001\n";
             "20150922",
             "20240101",
             "20241231",
+            // The interchange's date (ISA09), fail closed.
+            "240201",
         ] {
             assert!(covered(&spans, v), "{v} not redacted: {spans:?}");
         }
-        for v in ["842610001", "1234567893", "GRP0042", "000000777", "240201"] {
+        for v in ["842610001", "1234567893", "GRP0042", "000000777"] {
             assert!(
                 !spans.iter().any(|s| s.contains(v)),
                 "{v} redacted: {spans:?}"
@@ -666,17 +713,12 @@ SE|9|0001\n";
             "PA9912",
             "20240115",
             "20240116",
+            // The transaction's date (BHT04), fail closed.
+            "20240210",
         ] {
             assert!(covered(&spans, v), "{v} not redacted: {spans:?}");
         }
-        for v in [
-            "3920394930203",
-            "20240210",
-            "ABCXYZ1",
-            "X67E",
-            "1234567893",
-            "12345",
-        ] {
+        for v in ["3920394930203", "ABCXYZ1", "X67E", "1234567893", "12345"] {
             assert!(
                 !spans.iter().any(|s| s.contains(v)),
                 "{v} redacted: {spans:?}"
