@@ -267,6 +267,9 @@ pub(super) enum Check {
     /// A bare run of digits with no label: a record number, unless the words before it make
     /// it a product's code or it is an HL7 message's control id.
     BareNumber,
+    /// A value after a label as a scanner reads it ("Soc. Sec. #: 2703l8934"): kept when, read
+    /// with `l`/`O` as digits and stray blanks left out, it has its kind's shape (`rules.rs`).
+    Ocr,
 }
 
 /// How many bytes before a [`Check::Near`] match are searched for its words.
@@ -280,6 +283,12 @@ pub(super) const SSN_WORDS: &[&str] = &[
     "soc. sec",
     "soc sec",
     "tax id",
+    // "my social, it is 015 02 7878": the noun alone, after a possessive.
+    "my social",
+    "your social",
+    "his social",
+    "her social",
+    "their social",
 ];
 
 /// Words that make a compact yyyymmdd number a date tied to a person.
@@ -703,6 +712,17 @@ impl Redactor {
                     || near(text, start, rules::NOT_PERSONAL_CODES)
                 {
                     return Ok(None);
+                }
+            }
+            Check::Ocr => {
+                let Some(len) = rules::ocr_value(kind, value) else {
+                    return Ok(None);
+                };
+                end = start + len;
+                if kind == Kind::Mrn {
+                    kind = rules::id_kind_near(text, start);
+                } else if kind == Kind::Phone && is_fax(text, start) {
+                    kind = Kind::Fax;
                 }
             }
             Check::AlnumId => {

@@ -28,8 +28,15 @@ pub(super) fn after_streets(text: &str, cands: &mut Vec<(Span, u8)>) {
     cands.retain(|(s, _)| !(s.kind == Kind::Address && payer_box(text, s.start)));
 }
 
-/// One word of a city: a capital, then letters (a hyphen or apostrophe inside).
+/// The abbreviations that open a city's name: "St. Cloud", "Port St. Lucie", "Ft. Myers".
+const CITY_ABBREVIATIONS: [&str; 5] = ["St.", "Ste.", "Mt.", "Ft.", "Pt."];
+
+/// One word of a city: a capital, then letters (a hyphen or apostrophe inside), or one of
+/// [`CITY_ABBREVIATIONS`].
 fn city_word(r: &str) -> usize {
+    if let Some(a) = CITY_ABBREVIATIONS.iter().find(|a| r.starts_with(*a)) {
+        return a.len();
+    }
     let mut cs = r.char_indices();
     if !cs.next().is_some_and(|(_, c)| c.is_uppercase()) {
         return 0;
@@ -52,6 +59,19 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     let rest = &text[end..line_end];
     let mut at = rest.len() - rest.trim_start_matches([',', ' ', '\t']).len();
     if at == 0 || rest[..at].matches(',').count() > 1 {
+        return;
+    }
+    if let Some((city, zip)) = lower_city(rest, at) {
+        for (kind, (s, e)) in [(Kind::Address, city), (Kind::Zip, zip)] {
+            cands.push((
+                Span {
+                    kind,
+                    start: end + s,
+                    end: end + e,
+                },
+                PRIO,
+            ));
+        }
         return;
     }
     // Up to three capitalised words, one blank between.
@@ -115,6 +135,9 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     // "Please" or "Thanks"), at most two.
     let plain = |&(s, e): &(usize, usize)| {
         let w = &rest[s..e];
+        if CITY_ABBREVIATIONS.contains(&w) {
+            return false;
+        }
         let i = LEXICON.info(w);
         i.common || i.stop || not_a_name(w) || TITLE_CASE_TERMS.contains(&w)
     };
@@ -135,6 +158,55 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     if let Some((s, e)) = zip {
         cands.push(span(Kind::Zip, s, e));
     }
+}
+
+/// A city typed in lower case after a street typed so, closed by a state in any case and a ZIP
+/// ("14881 persimmon st paducah, ky 42020"): the city's and the ZIP's ranges in `rest`. Without
+/// the state and the ZIP, lower-case words after a street are prose.
+fn lower_city(rest: &str, at: usize) -> Option<((usize, usize), (usize, usize))> {
+    let mut p = at;
+    for _ in 0..3 {
+        let len = rest[p..]
+            .char_indices()
+            .take_while(|&(_, c)| c.is_lowercase() || c == '-' || c == '\'')
+            .last()
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        if len < 2 {
+            return None;
+        }
+        let city_end = p + len;
+        let q = city_end + rest[city_end..].len()
+            - rest[city_end..].trim_start_matches([',', ' ', '\t']).len();
+        let state = STATES
+            .split('|')
+            .chain(STATE_NAMES.split('|'))
+            .find(|s| {
+                rest.get(q..q + s.len())
+                    .is_some_and(|r| r.eq_ignore_ascii_case(s))
+                    && !rest[q + s.len()..].starts_with(char::is_alphanumeric)
+            });
+        if let Some(st) = state.filter(|_| q > city_end) {
+            let z = q + st.len();
+            let zs = z + rest[z..].len() - rest[z..].trim_start_matches([' ', '\t']).len();
+            let five = rest[zs..].bytes().take_while(u8::is_ascii_digit).count();
+            if five == 5 && zs > z {
+                let mut ze = zs + 5;
+                if rest[ze..].starts_with('-')
+                    && rest[ze + 1..].bytes().take_while(u8::is_ascii_digit).count() == 4
+                {
+                    ze += 5;
+                }
+                if !rest[ze..].starts_with(char::is_alphanumeric) {
+                    return Some(((at, city_end), (zs, ze)));
+                }
+            }
+        }
+        if !rest[city_end..].starts_with(' ') {
+            return None;
+        }
+        p = city_end + 1;
+    }
+    None
 }
 
 /// Whether the line at `start` is a post office box under a line naming a payer or an

@@ -414,6 +414,109 @@ pub(super) fn fold_ascii(s: &str) -> String {
         .collect()
 }
 
+/// Labels as a scanner reads them: a stray blank may follow any character, `o` may be a zero
+/// and `l` or `i` a one ("D ate of  Birth", "S oc. Sec. #", "Acc ount  No."). Matched at a word
+/// start only.
+fn ocr_label(labels: &[&str]) -> String {
+    let alts: Vec<String> = labels
+        .iter()
+        .map(|l| {
+            let mut s = String::new();
+            for c in l.chars() {
+                match c {
+                    ' ' => s.push_str("[ ]{1,3}"),
+                    'o' => s.push_str("[oO0][ ]?"),
+                    'l' | 'i' => s.push_str(&format!("[{c}{}1l|][ ]?", c.to_ascii_uppercase())),
+                    c if c.is_ascii_alphabetic() => {
+                        s.push_str(&format!("[{c}{}][ ]?", c.to_ascii_uppercase()));
+                    }
+                    c => {
+                        s.push_str(&regex::escape(&c.to_string()));
+                        s.push_str("[ ]?");
+                    }
+                }
+            }
+            s
+        })
+        .collect();
+    format!(r"\b(?:{})", alts.join("|"))
+}
+
+/// The separator a form prints after a label: "#:", ".", ":", or none (with stray blanks).
+const OCR_SEP: &str = r"[ ]?(?:[:#.][ ]?){0,3}[ \t]{0,4}";
+
+/// How long a prefix of `value` (whole blank-separated pieces) has the shape of `kind`'s
+/// identifier once read as a scanner misreads digits (`l`, `I`, `|` for 1; `O`, `o` for 0) and
+/// without its stray blanks; `None` when none has. A digit misread is only read as a digit
+/// when the label says what the value is and at least a third of its digits are real ones.
+pub(super) fn ocr_value(kind: Kind, value: &str) -> Option<usize> {
+    let mut ends: Vec<usize> = value
+        .match_indices(' ')
+        .map(|(i, _)| i)
+        .filter(|&i| i > 0 && value.as_bytes()[i - 1] != b' ')
+        .collect();
+    ends.push(value.len());
+    ends.into_iter()
+        .rev()
+        .find(|&e| ocr_shape(kind, value[..e].trim_end()))
+}
+
+fn ocr_shape(kind: Kind, v: &str) -> bool {
+    let id = matches!(kind, Kind::Mrn | Kind::HealthPlan | Kind::Account);
+    let (mut real, mut read) = (0usize, 0usize);
+    let mut s = String::with_capacity(v.len());
+    for c in v.chars() {
+        match c {
+            ' ' => {}
+            '0'..='9' => {
+                real += 1;
+                s.push(c);
+            }
+            'l' | '|' => {
+                read += 1;
+                s.push('1');
+            }
+            // In an identifier of capitals, a capital I or O is a letter.
+            'I' if !id => {
+                read += 1;
+                s.push('1');
+            }
+            'O' | 'o' if !id => {
+                read += 1;
+                s.push('0');
+            }
+            c => s.push(c),
+        }
+    }
+    if real == 0 || real * 2 < read {
+        return false;
+    }
+    let digits = real + read;
+    let only = |extra: &str| s.chars().all(|c| c.is_ascii_digit() || extra.contains(c));
+    match kind {
+        Kind::Date => {
+            let parts: Vec<&str> = s.split(['/', '-', '.']).collect();
+            only("/-.")
+                && parts.len() == 3
+                && parts[0].len() <= 2
+                && parts[1].len() <= 2
+                && matches!(parts[2].len(), 2 | 4)
+                && parts[0].parse::<u32>().is_ok_and(|m| (1..=12).contains(&m))
+                && parts[1].parse::<u32>().is_ok_and(|d| (1..=31).contains(&d))
+        }
+        Kind::Phone | Kind::Fax => {
+            only("()+.-/") && (digits == 10 || digits == 11 && s.trim_start_matches(['+', '(']).starts_with('1'))
+        }
+        Kind::Ssn => only("-") && digits == 9,
+        Kind::Zip => only("-") && (digits == 5 || digits == 9),
+        _ => {
+            s.len() <= 24
+                && digits >= 4
+                && s.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-')
+        }
+    }
+}
+
 pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let n = NAME_W;
     let month = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
@@ -446,6 +549,113 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     );
     let city = format!(r"{n}(?:[ \t]+(?:{n}|[a-z]['’]{n}|de|la|du|del|des|sur)){{0,3}}");
     let specs: Vec<(Kind, u8, Check, String)> = vec![
+        // --- streets named type first, cities in a form's field, numbers and dates said aloud ---
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A street whose type comes first, as Spanish, French, Italian and Portuguese
+            // addresses write it: "9303 Calle Luna", "944 Rue Cartier #3", "12 Rua das Flores".
+            format!(r"\b\d{{1,6}}[ \t]+(?:Calle|Callejón|Calzada|Camino|Carrera|Carrer|Avenida|Avda\.?|Av\.|Paseo|Rue|Chemin|Allée|Via|Viale|Piazza|Strada|Rua|Travessa|Largo)[ ](?:(?:de|del|la|las|los|da|das|do|dos|des|du|di|della|le|les)[ ])*(?:[ld]['’])?{n}(?:[ ]{n}){{0,2}}(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A form's city field: "City: Pueblo   State: CO", "Town: St. Cloud".
+            format!(r"(?m)\b(?i:city|town)[ \t]*:[ \t]*(?P<v>(?:(?:St|Ste|Mt|Ft|Pt)\.?[ ])?{n}(?:[ ](?:(?:St|Ste|Mt|Ft|Pt)\.?[ ])?{n}){{0,2}})"),
+        ),
+        (
+            Kind::Phone,
+            44,
+            Check::None,
+            // A number read out in groups, the last ones as pairs ("five zero nine ... eight
+            // two two ... thirty seven sixty six"): three digits said one by one first.
+            r"(?i)\b(?:(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine)(?:[ \t]*(?:,|\.\.\.|…)[ \t]*|[ \t]+|-)){2}(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine)(?:(?:[ \t]*(?:,|\.\.\.|…)[ \t]*|[ \t]+|-)(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)){3,10}\b".into(),
+        ),
+        (
+            Kind::Date,
+            48,
+            Check::None,
+            // A month and day before a time: "moved … to 3/22 at 2:15 PM" (no fraction is).
+            r"(?i)\b(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))[ \t]+(?:at|@)[ \t]+\d{1,2}(?::[0-5]\d[ \t]*(?:[ap]\.?m\b\.?)?|[ \t]*[ap]\.?m\b\.?)".into(),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            // An age and a sex after a name, as a handoff's header lists them: "Dlamini C, 92
+            // M, Room 417", "(94 F)".
+            r"[,(][ \t]*(?P<v>9\d|1[0-2]\d)[ \t]*[MF][ \t]*[,;)]".into(),
+        ),
+        // --- labelled fields of a scanned form, read through the scanner's misreadings ---
+        (
+            Kind::Date,
+            53,
+            Check::Ocr,
+            format!(
+                r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|/.-]|[ ][0-9lIO|/.-]){{3,14}})",
+                ocr_label(&["date of birth", "birth date", "birthdate", "dob", "d.o.b", "date"])
+            ),
+        ),
+        (
+            Kind::Phone,
+            60,
+            Check::Ocr,
+            format!(
+                r"{}{OCR_SEP}(?P<v>[0-9lIO|(+](?:[0-9lIO|()/.+-]|[ ]{{1,2}}[0-9lIO|()/.+-]){{6,24}})",
+                ocr_label(&[
+                    "home phone", "work phone", "cell phone", "telephone", "phone", "tel", "cell",
+                    "mobile", "fax",
+                ])
+            ),
+        ),
+        (
+            Kind::Ssn,
+            81,
+            Check::Ocr,
+            format!(
+                r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|-]|[ ]{{1,2}}[0-9lIO|-]){{6,16}})",
+                ocr_label(&["social security number", "social security no", "social security", "soc. sec", "soc sec", "ssn"])
+            ),
+        ),
+        (
+            Kind::Account,
+            76,
+            Check::Ocr,
+            format!(
+                r"{}{OCR_SEP}(?P<v>[A-Z0-9l|](?:[A-Z0-9l|-]|[ ]{{1,2}}[A-Z0-9l|-]){{3,28}})",
+                ocr_label(&["account number", "account no", "account", "acct no", "acct"])
+            ),
+        ),
+        (
+            // Its kind is read from the words before it (insurance → health plan).
+            Kind::Mrn,
+            77,
+            Check::Ocr,
+            format!(
+                r"{}{OCR_SEP}(?P<v>[A-Z0-9l|](?:[A-Z0-9l|-]|[ ]{{1,2}}[A-Z0-9l|-]){{3,28}})",
+                ocr_label(&["member id", "subscriber id", "policy no", "policy", "medicaid id", "medicare id", "id"])
+            ),
+        ),
+        (
+            Kind::Zip,
+            46,
+            Check::Ocr,
+            format!(
+                r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|-]|[ ][0-9lIO|-]){{3,10}})",
+                ocr_label(&["zip code", "zip", "postal code"])
+            ),
+        ),
+        (
+            Kind::Address,
+            41,
+            Check::HasDigit,
+            format!(
+                r"(?m){}[ ]?:[ \t]*(?P<v>[^\n\r]*[0-9][^\n\r]{{0,78}}?)[ \t]*\r?$",
+                ocr_label(&["address", "addr"])
+            ),
+        ),
         // --- contact ---
         (
             Kind::Email,
@@ -520,7 +730,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Phone,
             58,
             Check::PhoneOrFax,
-            r"(?i)\b(?:ext\.?|extension|x)\s*\d{3,6}\b".into(),
+            r"(?i)\b(?:ext\.?|extension|(?-i:x))\s*\d{3,6}\b".into(),
         ),
         // --- government / record numbers ---
         (
@@ -705,7 +915,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Age,
             55,
             Check::None,
-            format!(r"(?i)\b(?:age[ds]?|aged)\s*(?::|of|is|was)?\s*(?P<v>{age})\b"),
+            // "AGE: 92Y" as a report header writes it.
+            format!(r"(?i)\b(?:age[ds]?|aged)\s*(?::|of|is|was)?\s*(?P<v>{age})(?:y(?:rs?)?)?\b"),
         ),
         (
             Kind::Age,
@@ -731,7 +942,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
+            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
         ),
         (
             Kind::Address,
@@ -804,7 +1015,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Zip,
             44,
             Check::None,
-            r"\b\d{5}-\d{4}\b".into(),
+            // Not the first two parts of a longer code ("NDC: 41618-4337-42").
+            r"\b(?P<v>\d{5}-\d{4})(?:[^-0-9]|$)".into(),
         ),
 
         // --- structured snippets: FHIR-ish JSON and key/value pairs (the key is the label) ---
@@ -868,7 +1080,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A street address typed in lower case or with lower-case particles ("9685
             // kościuszko blvd #22", "1133 n fenwick dr", "7783 Calle del Sol Blvd"): a house
             // number of three digits or more and a street word no count or duration ends with.
-            r"(?i)\b\d{3,6}[ \t]+(?:[nsew]\.?[ \t]+)?(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+            r"(?i)\b\d{3,6}[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
         ),
         (
             Kind::Date,
@@ -876,7 +1088,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // A date in number words with a short year after a date's cue: "an appointment on
             // seven eight twenty five" (7/8/25).
-            format!(r"(?i)\b(?:on|appointment|appt|dob|born|birthday)[ \t]+(?P<v>{monthnw}[ \t,/-]+(?:the[ \t]+)?(?:{ordw}|{dayw})[ \t,/-]+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?|oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))\b"),
+            format!(r"(?i)\b(?:on|appointment|appt|dob|born|birthday|date[ \t]+of[ \t]+birth|birth[ \t]*date)(?:[ \t]+(?:is|was))?[ \t]*:?[ \t]+(?P<v>{monthnw}[ \t,/-]+(?:the[ \t]+)?(?:{ordw}|{dayw})[ \t,/-]+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?|oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))\b"),
         ),
         // --- dates written in words ("june third nineteen thirty two") ---
         (
@@ -1096,7 +1308,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // A room in brackets after a name, digits only ("Arnel (930) - 96 years old"; not
             // an area code: a phone number's digits follow that).
-            r"[A-Za-z][ \t]+\((?P<v>\d{3,4})\)(?:[ \t]+[-–]|[,:])".into(),
+            // A capitalised word before it (why: "with AM labs (1000)," is a time).
+            r"\b\p{Lu}[\p{L}'’-]*[ \t]+\((?P<v>\d{3,4})\)(?:[ \t]+[-–]|[,:])".into(),
         ),
         (
             Kind::Person,
@@ -1188,8 +1401,10 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             38,
             Check::None,
-            // A unit on its own: "Apt 4B", "Suite 210", "Unit 12", "Lot 22".
-            r"(?i)\b(?:apt|apartment|unit|suite|ste|bldg|building|lot)\b\.?[ \t]*#?[ \t]*(?-i:\d{1,5}[A-Z]?|[A-Z]-?\d{1,4})\b".into(),
+            // A unit on its own: "Apt 4B", "Unit 12", "Lot 22". Not a suite or a building: alone
+            // those are an office's ("Ridgeline Cardiology suite 200"); after a street line the
+            // street rules take them.
+            r"(?i)\b(?:apt|apartment|unit|lot)\b\.?[ \t]*#?[ \t]*(?-i:\d{1,5}[A-Z]?|[A-Z]-?\d{1,4})\b".into(),
         ),
         (
             Kind::Ssn,
