@@ -655,6 +655,7 @@ impl Redactor {
                 let s = value;
                 if !(s.bytes().any(|b| b.is_ascii_digit())
                     && s.bytes().any(|b| b.is_ascii_uppercase()))
+                    || rules::hcpcs(s)
                 {
                     return Ok(None);
                 }
@@ -676,6 +677,9 @@ impl Redactor {
                 None => return Ok(None),
             },
             Check::PhoneOrFax => {
+                if rules::order_or_lot(text, start, value) {
+                    return Ok(None);
+                }
                 if is_fax(text, start) {
                     kind = Kind::Fax;
                 }
@@ -710,6 +714,7 @@ impl Redactor {
             Check::BareNumber => {
                 if rules::hl7_control_id(text, start)
                     || near(text, start, rules::NOT_PERSONAL_CODES)
+                    || rules::order_or_lot(text, start, value)
                 {
                     return Ok(None);
                 }
@@ -733,6 +738,7 @@ impl Redactor {
                     || value.bytes().any(|b| b.is_ascii_lowercase())
                     || rules::hl7_control_id(text, start)
                     || near(text, start, rules::NOT_PERSONAL_CODES)
+                    || rules::order_or_lot(text, start, value)
                 {
                     return Ok(None);
                 }

@@ -25,7 +25,9 @@ pub(super) fn after_streets(text: &str, cands: &mut Vec<(Span, u8)>) {
     for end in ends {
         follow(text, end, cands);
     }
-    cands.retain(|(s, _)| !(s.kind == Kind::Address && payer_box(text, s.start)));
+    cands.retain(|(s, _)| {
+        !(matches!(s.kind, Kind::Address | Kind::Zip) && payer_box(text, line_start(text, s.start)))
+    });
 }
 
 /// The abbreviations that open a city's name: "St. Cloud", "Port St. Lucie", "Ft. Myers".
@@ -141,7 +143,18 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
         let i = LEXICON.info(w);
         i.common || i.stop || not_a_name(w) || TITLE_CASE_TERMS.contains(&w)
     };
-    if !(state || zip.is_some()) && (words.len() > 2 || words.iter().any(plain)) {
+    // A city after a comma that ends the line or opens a bracket ("…, Bowling Green
+    // (roadway)") may be made of plain words, not of function words or non-names.
+    let after = rest[c_end..].trim_start_matches([' ', '\t']);
+    let closed = rest[..at].contains(',') && (after.is_empty() || after.starts_with('('));
+    let function = |&(s, e): &(usize, usize)| {
+        let w = &rest[s..e];
+        !CITY_ABBREVIATIONS.contains(&w)
+            && (LEXICON.info(w).stop || not_a_name(w) || TITLE_CASE_TERMS.contains(&w))
+    };
+    if !(state || zip.is_some())
+        && (words.len() > 2 || if closed { words.iter().any(function) } else { words.iter().any(plain) })
+    {
         return;
     }
     let span = |kind, s: usize, e: usize| {
@@ -212,6 +225,7 @@ fn lower_city(rest: &str, at: usize) -> Option<((usize, usize), (usize, usize))>
 /// Whether the line at `start` is a post office box under a line naming a payer or an
 /// organisation ("Medicaid\nP.O. Box 14079"): the payer's remittance address.
 fn payer_box(text: &str, start: usize) -> bool {
+    let start = start + text[start..].len() - text[start..].trim_start_matches([' ', '\t']).len();
     let head: String = text[start..]
         .chars()
         .filter(|c| c.is_alphabetic())
@@ -228,7 +242,24 @@ fn payer_box(text: &str, start: usize) -> bool {
     let before = text[..line_start].trim_end_matches(['\n', '\r']);
     let prev = before[before.rfind(['\n', '\r']).map_or(0, |p| p + 1)..].trim();
     !prev.is_empty()
-        && prev
+        && (prev
             .split_whitespace()
             .all(|w| LEXICON.info(w.trim_end_matches([',', '.', ':'])).stop)
+            || prev
+                .split_whitespace()
+                .next_back()
+                .is_some_and(|w| ORGANISATION_WORDS.contains(&w.trim_end_matches([',', '.', ':']))))
+}
+
+/// The last words of an organisation's or a department's name ("Utilization Management
+/// Department", "Claims Services", "Acme Health Plan, Inc.").
+const ORGANISATION_WORDS: &[&str] = &[
+    "Department", "Dept", "Services", "Center", "Centre", "Office", "Division", "Unit", "Plan",
+    "Insurance", "Company", "Inc", "LLC", "Corp", "Corporation", "Administration", "Processing",
+    "Claims", "Billing", "Remittance", "Payments",
+];
+
+/// The start of the line `at` is on.
+fn line_start(text: &str, at: usize) -> usize {
+    text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1)
 }

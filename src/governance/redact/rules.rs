@@ -53,6 +53,45 @@ pub(super) const NOT_PERSONAL_CODES: &[&str] = &[
     "tracking",
 ];
 
+/// Whether the label right before `start` names an order, a purchase order or a lot, or the
+/// value itself opens with a purchase or sales order's prefix ("PO 58021664", "Order
+/// #5822665", "lot S21967", "order SO-6482923", "supply_order_PO4500130217"): a thing's
+/// number, nobody's.
+pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
+    let v = value.as_bytes();
+    if v.len() > 3
+        && (v.starts_with(b"PO") || v.starts_with(b"SO"))
+        && (v[2].is_ascii_digit() || v[2] == b'-')
+    {
+        return true;
+    }
+    let mut from = start.saturating_sub(24);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_ascii_lowercase();
+    let mut b = before.trim_end_matches([' ', '\t', '#', ':', '.', '-', '_', '(']);
+    for w in ["number", "num", "no"] {
+        if let Some(x) = b.strip_suffix(w)
+            && !x.ends_with(|c: char| c.is_ascii_alphabetic())
+        {
+            b = x.trim_end_matches([' ', '\t', '#', ':', '.', '-', '_', '(']);
+            break;
+        }
+    }
+    let word = b
+        .rsplit(|c: char| !c.is_ascii_alphabetic() && c != '.')
+        .next()
+        .unwrap_or("");
+    matches!(word, "po" | "p.o" | "order" | "lot")
+}
+
+/// A HCPCS level II code ("E0601", "E1390"): a billed item's code, not a device's serial.
+pub(super) fn hcpcs(value: &str) -> bool {
+    let b = value.as_bytes();
+    b.len() == 5 && b[0].is_ascii_uppercase() && b[1..].iter().all(u8::is_ascii_digit)
+}
+
 /// Whether `start` is in an HL7 MSH segment's tenth field, the message control id: the
 /// interface's number for the message, not anyone's identifier.
 pub(super) fn hl7_control_id(text: &str, start: usize) -> bool {
@@ -78,7 +117,6 @@ pub(super) fn id_kind_near(text: &str, start: usize) -> Kind {
                 "pump",
                 "device",
                 "implant",
-                "lot ",
             ],
         ),
         (
@@ -547,7 +585,11 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let agew = format!(
         r"(?:ninety(?:[- ]{unit_w})?|(?:a|one)[- ]hundred(?:(?:[- ]and)?[- ](?:{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?))?)"
     );
-    let city = format!(r"{n}(?:[ \t]+(?:{n}|[a-z]['’]{n}|de|la|du|del|des|sur)){{0,3}}");
+    // A city's name, also opened by an abbreviation ("St. Cloud", "Port St. Lucie").
+    let abbr = r"(?:St|Ste|Mt|Ft|Pt)\.";
+    let city = format!(
+        r"(?:{abbr}[ \t]+)?{n}(?:[ \t]+(?:{abbr}[ \t]+)?(?:{n}|[a-z]['’]{n}|de|la|du|del|des|sur)){{0,3}}"
+    );
     let specs: Vec<(Kind, u8, Check, String)> = vec![
         // --- streets named type first, cities in a form's field, numbers and dates said aloud ---
         (
@@ -955,7 +997,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             38,
             Check::None,
             // "City, ST 12345" without a street line: the city is a subdivision too.
-            format!(r"\b(?P<v>{n}(?:\s+{n}){{0,2}}),\s*(?:{STATES})\s+\d{{5}}\b"),
+            format!(r"\b(?P<v>(?:{abbr}[ \t]+)?{n}(?:\s+(?:{abbr}[ \t]+)?{n}){{0,2}}),\s*(?:{STATES})\s+\d{{5}}\b"),
         ),
         (
             Kind::Address,
@@ -1003,7 +1045,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             38,
             Check::None,
-            format!(r"\b(?P<v>{n}(?:[ \t]+{n}){{0,2}}),[ \t]*(?:{STATE_NAMES}),?[ \t]+\d{{5}}\b"),
+            format!(r"\b(?P<v>(?:{abbr}[ \t]+)?{n}(?:[ \t]+(?:{abbr}[ \t]+)?{n}){{0,2}}),[ \t]*(?:{STATE_NAMES}),?[ \t]+\d{{5}}\b"),
         ),
         (
             Kind::Zip,
