@@ -65,6 +65,12 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
     {
         return true;
     }
+    let glued = text[..start]
+        .strip_suffix("PO-")
+        .or_else(|| text[..start].strip_suffix("SO-"));
+    if glued.is_some_and(|t| !t.ends_with(|c: char| c.is_alphanumeric())) {
+        return true;
+    }
     let mut from = start.saturating_sub(24);
     while !text.is_char_boundary(from) {
         from -= 1;
