@@ -500,9 +500,18 @@ pub(super) fn ocr_value(kind: Kind, value: &str) -> Option<usize> {
         .filter(|&i| i > 0 && value.as_bytes()[i - 1] != b' ')
         .collect();
     ends.push(value.len());
+    // A sentence's full stop or a dangling separator is not part of the value.
     ends.into_iter()
         .rev()
-        .find(|&e| ocr_shape(kind, value[..e].trim_end()))
+        .map(|e| {
+            let v = value[..e].trim_end_matches([' ', '.', '-', '/', '+', '(']);
+            // A closing bracket is the value's only when it opened one: "(cell 938-555-0147)".
+            match v.strip_suffix(')') {
+                Some(x) if !x.contains('(') => x.len(),
+                _ => v.len(),
+            }
+        })
+        .find(|&e| e > 0 && ocr_shape(kind, &value[..e]))
 }
 
 fn ocr_shape(kind: Kind, v: &str) -> bool {
@@ -681,8 +690,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Mrn,
             77,
             Check::Ocr,
+            // A form's mark after the label is required ("ID #:"; "Boise, ID 83702" is a state).
             format!(
-                r"{}{OCR_SEP}(?P<v>[A-Z0-9l|](?:[A-Z0-9l|-]|[ ]{{1,2}}[A-Z0-9l|-]){{3,28}})",
+                r"{}[ ]?(?:[:#][ ]?){{1,3}}[ \t]{{0,4}}(?P<v>[A-Z0-9l|](?:[A-Z0-9l|-]|[ ]{{1,2}}[A-Z0-9l|-]){{3,28}})",
                 ocr_label(&["member id", "subscriber id", "policy no", "policy", "medicaid id", "medicare id", "id"])
             ),
         ),
