@@ -153,7 +153,12 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
             && (LEXICON.info(w).stop || not_a_name(w) || TITLE_CASE_TERMS.contains(&w))
     };
     if !(state || zip.is_some())
-        && (words.len() > 2 || if closed { words.iter().any(function) } else { words.iter().any(plain) })
+        && (words.len() > 2
+            || if closed {
+                words.iter().any(function)
+            } else {
+                words.iter().any(plain)
+            })
     {
         return;
     }
@@ -190,14 +195,11 @@ fn lower_city(rest: &str, at: usize) -> Option<((usize, usize), (usize, usize))>
         let city_end = p + len;
         let q = city_end + rest[city_end..].len()
             - rest[city_end..].trim_start_matches([',', ' ', '\t']).len();
-        let state = STATES
-            .split('|')
-            .chain(STATE_NAMES.split('|'))
-            .find(|s| {
-                rest.get(q..q + s.len())
-                    .is_some_and(|r| r.eq_ignore_ascii_case(s))
-                    && !rest[q + s.len()..].starts_with(char::is_alphanumeric)
-            });
+        let state = STATES.split('|').chain(STATE_NAMES.split('|')).find(|s| {
+            rest.get(q..q + s.len())
+                .is_some_and(|r| r.eq_ignore_ascii_case(s))
+                && !rest[q + s.len()..].starts_with(char::is_alphanumeric)
+        });
         if let Some(st) = state.filter(|_| q > city_end) {
             let z = q + st.len();
             let zs = z + rest[z..].len() - rest[z..].trim_start_matches([' ', '\t']).len();
@@ -205,7 +207,11 @@ fn lower_city(rest: &str, at: usize) -> Option<((usize, usize), (usize, usize))>
             if five == 5 && zs > z {
                 let mut ze = zs + 5;
                 if rest[ze..].starts_with('-')
-                    && rest[ze + 1..].bytes().take_while(u8::is_ascii_digit).count() == 4
+                    && rest[ze + 1..]
+                        .bytes()
+                        .take_while(u8::is_ascii_digit)
+                        .count()
+                        == 4
                 {
                     ze += 5;
                 }
@@ -254,9 +260,27 @@ fn payer_box(text: &str, start: usize) -> bool {
 /// The last words of an organisation's or a department's name ("Utilization Management
 /// Department", "Claims Services", "Acme Health Plan, Inc.").
 const ORGANISATION_WORDS: &[&str] = &[
-    "Department", "Dept", "Services", "Center", "Centre", "Office", "Division", "Unit", "Plan",
-    "Insurance", "Company", "Inc", "LLC", "Corp", "Corporation", "Administration", "Processing",
-    "Claims", "Billing", "Remittance", "Payments",
+    "Department",
+    "Dept",
+    "Services",
+    "Center",
+    "Centre",
+    "Office",
+    "Division",
+    "Unit",
+    "Plan",
+    "Insurance",
+    "Company",
+    "Inc",
+    "LLC",
+    "Corp",
+    "Corporation",
+    "Administration",
+    "Processing",
+    "Claims",
+    "Billing",
+    "Remittance",
+    "Payments",
 ];
 
 /// The start of the line `at` is on.

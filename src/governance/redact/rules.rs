@@ -558,14 +558,18 @@ fn ocr_shape(kind: Kind, v: &str) -> bool {
                 && parts[1].parse::<u32>().is_ok_and(|d| (1..=31).contains(&d))
         }
         Kind::Phone | Kind::Fax => {
-            only("()+.-/") && (digits == 10 || digits == 11 && s.trim_start_matches(['+', '(']).starts_with('1'))
+            only("()+.-/")
+                && (digits == 10
+                    || digits == 11 && s.trim_start_matches(['+', '(']).starts_with('1'))
         }
         Kind::Ssn => only("-") && digits == 9,
         Kind::Zip => only("-") && (digits == 5 || digits == 9),
         _ => {
+            // Five digits at least: "Account 2024" is a year.
             s.len() <= 24
-                && digits >= 4
-                && s.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-')
+                && digits >= 5
+                && s.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-')
         }
     }
 }
@@ -613,7 +617,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // A street whose type comes first, as Spanish, French, Italian and Portuguese
             // addresses write it: "9303 Calle Luna", "944 Rue Cartier #3", "12 Rua das Flores".
-            format!(r"\b\d{{1,6}}[ \t]+(?:Calle|Callejón|Calzada|Camino|Carrera|Carrer|Avenida|Avda\.?|Av\.|Paseo|Rue|Chemin|Allée|Via|Viale|Piazza|Strada|Rua|Travessa|Largo)[ ](?:(?:de|del|la|las|los|da|das|do|dos|des|du|di|della|le|les)[ ])*(?:[ld]['’])?{n}(?:[ ]{n}){{0,2}}(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?"),
+            format!(r"\b\d{{1,6}}[ \t]+(?:Calle|Callejón|Calzada|Camino|Carrera|Carrer|Avenida|Avda\.?|Av\.|Paseo|Rue|Avenue|Boulevard|Chemin|Allée|Via|Viale|Piazza|Strada|Rua|Travessa|Largo)[ ](?:(?:de|del|la|las|los|da|das|do|dos|des|du|di|della|le|les)[ ])*(?:[ld]['’])?{n}(?:[ ]{n}){{0,2}}(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?"),
         ),
         (
             Kind::Address,
@@ -652,7 +656,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::Ocr,
             format!(
                 r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|/.-]|[ ][0-9lIO|/.-]){{3,14}})",
-                ocr_label(&["date of birth", "birth date", "birthdate", "dob", "d.o.b", "date"])
+                ocr_label(&["date of birth", "birth date", "birthdate", "dob", "d.o.b", "dos", "date"])
             ),
         ),
         (
@@ -693,7 +697,10 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A form's mark after the label is required ("ID #:"; "Boise, ID 83702" is a state).
             format!(
                 r"{}[ ]?(?:[:#][ ]?){{1,3}}[ \t]{{0,4}}(?P<v>[A-Z0-9l|](?:[A-Z0-9l|-]|[ ]{{1,2}}[A-Z0-9l|-]){{3,28}})",
-                ocr_label(&["member id", "subscriber id", "policy no", "policy", "medicaid id", "medicare id", "id"])
+                ocr_label(&[
+                    "member id", "subscriber id", "policy no", "policy", "medicaid id", "medicare id",
+                    "mrn", "med rec no", "chart no", "id",
+                ])
             ),
         ),
         (
@@ -1588,4 +1595,177 @@ pub(super) fn condition_rule() -> Result<Rule, RedactError> {
             index: usize::MAX,
             reason,
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Kind, Redactor, RedactorConfig};
+
+    fn spans(text: &str) -> Vec<(Kind, String)> {
+        let r = Redactor::new(&RedactorConfig::default()).unwrap();
+        r.find(text)
+            .unwrap()
+            .into_iter()
+            .map(|s| (s.kind, text[s.start..s.end].to_string()))
+            .collect()
+    }
+
+    /// Every one of `values` lies inside a redacted span of `text`.
+    fn hides(text: &str, values: &[&str]) {
+        let r = Redactor::new(&RedactorConfig::default()).unwrap();
+        let found = r.find(text).unwrap();
+        for v in values {
+            let at = text.find(v).unwrap();
+            assert!(
+                found.iter().any(|s| s.start <= at && at + v.len() <= s.end),
+                "{v:?} not hidden in {text:?}: {:?}",
+                spans(text)
+            );
+        }
+    }
+
+    fn clean(text: &str) {
+        assert_eq!(spans(text), vec![], "{text:?}");
+    }
+
+    #[test]
+    fn scanned_form_fields_through_misreadings() {
+        hides(
+            "Patient Name:  JANE DOE   D ate of B irth: 1l/16/l931\nHome Phone: (3l7)900-l972    S oc. Sec. #: 46832 8528",
+            &["1l/16/l931", "(3l7)900-l972", "46832 8528"],
+        );
+        hides(
+            "Insurance Co: BCBS    I D  #: H MH3531l 124 5\nAcc ount  No. A023l718\nSig nature ____   D ate l2/5/2O25",
+            &["H MH3531l 124 5", "A023l718", "l2/5/2O25"],
+        );
+        hides(
+            "Ad dre ss:   10lO 0ld Mill Pike #38  Shawnee  KS  65858",
+            &["10lO 0ld Mill Pike #38", "Shawnee", "65858"],
+        );
+        // The label's kind: a bare ID after an insurer is a plan's.
+        assert!(
+            spans("Insurance Co: Aetna    ID #: 96873 866D")
+                .contains(&(Kind::HealthPlan, "96873 866D".into()))
+        );
+        // A value ends before a sentence's full stop or a bracket it did not open.
+        assert!(
+            spans("call her cell 938-555-0147.").contains(&(Kind::Phone, "938-555-0147".into()))
+        );
+        assert!(
+            spans("daughter (cell 938-555-0147) drives")
+                .contains(&(Kind::Phone, "938-555-0147".into()))
+        );
+        // Not read as digits: words, years, a state's code, counts.
+        for text in [
+            "Account 2024 summary attached.",
+            "Boise, ID 83702",
+            "Cell count was low; phone later.",
+            "Date of birth: unknown",
+        ] {
+            assert!(
+                spans(text)
+                    .iter()
+                    .all(|(k, _)| !matches!(k, Kind::Mrn | Kind::Account | Kind::HealthPlan)),
+                "{text:?}: {:?}",
+                spans(text)
+            );
+        }
+    }
+
+    #[test]
+    fn streets_cities_and_zips_in_more_forms() {
+        hides(
+            "Location: 9303 Calle Luna, Eau Claire (parking lot)",
+            &["9303 Calle Luna", "Eau Claire"],
+        );
+        hides(
+            "the walgreens on 944 Rue Cartier #3. thanks",
+            &["944 Rue Cartier #3"],
+        );
+        hides(
+            "Ship to: 12 Avenida de la Paz, Laredo, TX 78040",
+            &["12 Avenida de la Paz", "Laredo"],
+        );
+        hides(
+            "Street: 9152 N Fairview St\nCity: St. Cloud   State: MN",
+            &["St. Cloud"],
+        );
+        hides(
+            "Location: 5812 Bramblewood Ct, St. Cloud (roadway)",
+            &["St. Cloud"],
+        );
+        hides(
+            "Location: 6472 N Fairview St, Bowling Green (roadway)",
+            &["Bowling Green"],
+        );
+        hides(
+            "living at 8713 Kensington Blvd Unit 9 in St. Cloud, MN 73677-9500",
+            &["St. Cloud", "73677-9500"],
+        );
+        hides(
+            "mailed to 10956 SE 14th Ave, Lot 49, Zanesville",
+            &["10956 SE 14th Ave"],
+        );
+        hides(
+            "my new adress is 14881 persimmon st paducah, ky 42020 and",
+            &["paducah", "42020"],
+        );
+        // What stays: a practice's suite, an NDC's first parts, a payer's remittance box.
+        clean("Ridgeline Cardiology suite 200, 2nd floor.");
+        clean("NDC: 41618-4337-42");
+        let payer = "Utilization Management Department\nPO Box 890062, Camp Hill, PA 17089";
+        assert!(
+            spans(payer)
+                .iter()
+                .all(|(k, _)| !matches!(k, Kind::Address | Kind::Zip)),
+            "{:?}",
+            spans(payer)
+        );
+        assert_eq!(
+            spans("12 Elm St, Please call first."),
+            vec![(Kind::Address, "12 Elm St".to_string())]
+        );
+    }
+
+    #[test]
+    fn numbers_dates_and_ages_said_or_headed() {
+        hides(
+            "call me back at five zero nine ... eight two two ... thirty seven sixty six thanks",
+            &["five zero nine ... eight two two ... thirty seven sixty six"],
+        );
+        hides(
+            "reach me at two oh eight five nine six fifty fourteen",
+            &["two oh eight five nine six fifty fourteen"],
+        );
+        hides(
+            "date of birth is three fifteen seventy five i'm calling",
+            &["three fifteen seventy five"],
+        );
+        hides("moved from 03/20/2024 10:40 to 3/22 at 2:15 PM", &["3/22"]);
+        hides("DOB: 26AUG1933    AGE: 92Y    SEX: M", &["92"]);
+        hides("S: Dlamini C, 92 M, Room 417", &["92"]);
+        hides("asked for my social, it is 015 02 7878.", &["015 02 7878"]);
+        clean("take 2 tabs at 8 pm, then 1 at noon");
+        clean("ages seventy and sixty");
+    }
+
+    #[test]
+    fn order_lot_and_billing_codes_stay() {
+        for text in [
+            "PO 58021664 for Keystone",
+            "Vaccines today: DTaP #4 lot S21967, Order #5822665",
+            "Supplies: Lot 8L9729 (dressings)",
+            "Subject: PO 4500152255 confirmation",
+            "Your order SO-6482923 ships",
+            "Item: CPAP E0601 w/ heated humidifier",
+            "lot X73960 given",
+            "with AM labs (1000), then",
+        ] {
+            clean(text);
+        }
+        // A lot in an address, a room after a name, an extension after a number stay found.
+        hides("lives at Lot 22", &["Lot 22"]);
+        hides("Arnel (930) - 96 years old", &["930"]);
+        hides("call 555-555-0100 x1234", &["x1234"]);
+    }
 }

@@ -187,9 +187,11 @@ fn delimiter(line: &str) -> Option<u8> {
 
 /// Whether the line's second `|` cell is a word (a column's name), not an HL7 set id.
 fn hc_named(line: &str) -> bool {
-    line.split('|')
-        .nth(1)
-        .is_some_and(|c| c.len() > 1 && c.chars().all(|ch| ch.is_alphabetic() || ch == '_' || ch == ' '))
+    line.split('|').nth(1).is_some_and(|c| {
+        c.len() > 1
+            && c.chars()
+                .all(|ch| ch.is_alphabetic() || ch == '_' || ch == ' ')
+    })
 }
 
 /// Adds the cells of every headed table in `text` to `cands`.
