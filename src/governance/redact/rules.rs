@@ -565,9 +565,11 @@ fn ocr_shape(kind: Kind, v: &str) -> bool {
         Kind::Ssn => only("-") && digits == 9,
         Kind::Zip => only("-") && (digits == 5 || digits == 9),
         _ => {
-            // Five digits at least: "Account 2024" is a year.
+            // Five digits, or three among letters in a long code ("3XN2-DL7-BC5O", an MBI's
+            // shape): "Account 2024" is a year.
+            let letters = s.chars().filter(char::is_ascii_uppercase).count();
             s.len() <= 24
-                && digits >= 5
+                && (digits >= 5 || digits >= 3 && letters >= 2 && s.len() >= 8)
                 && s.chars()
                     .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-')
         }
