@@ -500,9 +500,13 @@ pub(super) fn ocr_value(kind: Kind, value: &str) -> Option<usize> {
         .filter(|&i| i > 0 && value.as_bytes()[i - 1] != b' ')
         .collect();
     ends.push(value.len());
+    // Trailing pieces may be left out only when they hold no real digit (why: the first ten
+    // digits of a longer number are no phone number).
+    let last_digit = value.rfind(|c: char| c.is_ascii_digit()).unwrap_or(0);
     // A sentence's full stop or a dangling separator is not part of the value.
     ends.into_iter()
         .rev()
+        .take_while(|&e| e > last_digit)
         .map(|e| {
             let v = value[..e].trim_end_matches([' ', '.', '-', '/', '+', '(']);
             // A closing bracket is the value's only when it opened one: "(cell 938-555-0147)".
@@ -651,6 +655,42 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // M, Room 417", "(94 F)".
             r"[,(][ \t]*(?P<v>9\d|1[0-2]\d)[ \t]*[MF][ \t]*[,;)]".into(),
         ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            // An age and a sex as a header pairs them: "Age/Sex: 92/F", "94 / M".
+            r"\b(?P<v>9\d|1[0-2]\d)[ \t]*/[ \t]*(?:M|F|male|female)\b".into(),
+        ),
+        (
+            Kind::Address,
+            39,
+            Check::None,
+            // A rural route's or a highway contract's box: "RR 2 Box 45", "HC 61 Box 12".
+            r"(?i)\b(?:RR|R\.R\.|rural[ \t]+route|HC|star[ \t]+route)[ \t]*#?\d{1,4},?[ \t]+box[ \t]+#?\d{1,6}\b".into(),
+        ),
+        (
+            Kind::Card,
+            79,
+            Check::None,
+            // A card's last four digits: "Visa ending in 4242", "card x4242", "MC ****4242".
+            r"(?i)\b(?:visa|mastercard|amex|discover|debit|credit|card)\b[^\n.;]{0,16}?(?:ending(?:[ \t]+in)?|ends[ \t]+in|x+|\*+|#+)[ \t]*(?P<v>\d{4})\b".into(),
+        ),
+        (
+            Kind::Device,
+            70,
+            Check::None,
+            // A network card's hardware address: "00:1A:2B:3C:4D:5E".
+            r"\b[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}\b".into(),
+        ),
+        (
+            Kind::Phone,
+            59,
+            Check::Near(&["phone", "tel", "call", "cell", "mobile", "fax", "whatsapp"]),
+            // Dialled from abroad with 00 for the plus, next to a phone word ("Tel.: 0044 20
+            // 7946 0958"; without the word a ZIP of Puerto Rico opens so).
+            r"\b00[1-9]\d{0,2}(?:[ .-]?\d{1,5}){2,6}\b".into(),
+        ),
         // --- labelled fields of a scanned form, read through the scanner's misreadings ---
         (
             Kind::Date,
@@ -769,7 +809,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::PhoneOrFax,
             // Extensions in any case and after a comma ("555-0100, Ext. 12"): the label
             // convention keeps the extension with its number.
-            r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\b\d{3}[\s./-])\d{3}[\s.-]\d{4}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
+            // A word processor's dashes too: en dash, non-breaking hyphen, figure dash.
+            r"(?:\+?1[\s.\-–‑‒]?)?(?:\(\d{3}\)\s?|\b\d{3}[\s./\-–‑‒])\d{3}[\s.\-–‑‒]\d{4}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
         ),
         (
             Kind::Phone,
@@ -804,7 +845,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Ssn,
             80,
             Check::None,
-            r"\b\d{3}-\d{2}-\d{4}\b".into(),
+            r"\b\d{3}[\-–‑‒]\d{2}[\-–‑‒]\d{4}\b".into(),
         ),
         (
             Kind::Ssn,
@@ -873,7 +914,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Date,
             50,
             Check::None,
-            r"\b(?:0?[1-9]|1[0-2])[/.-](?:0?[1-9]|[12]\d|3[01])[/.-](?:\d{4}|\d{2})\b".into(),
+            r"\b(?:0?[1-9]|1[0-2])[/.\-–‑‒](?:0?[1-9]|[12]\d|3[01])[/.\-–‑‒](?:\d{4}|\d{2})\b".into(),
         ),
         (
             Kind::Date,
@@ -1471,7 +1512,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A unit on its own: "Apt 4B", "Unit 12", "Lot 22". Not a suite or a building: alone
             // those are an office's ("Ridgeline Cardiology suite 200"); after a street line the
             // street rules take them.
-            r"(?i)\b(?:apt|apartment|unit|lot)\b\.?[ \t]*#?[ \t]*(?-i:\d{1,5}[A-Z]?|[A-Z]-?\d{1,4})\b".into(),
+            r"(?i)\b(?:apt|apartment|unit|lot)\b\.?[ \t]*#?[ \t]*(?-i:\d{1,5}(?:-?[A-Z])?|[A-Z]-?\d{1,4})\b".into(),
         ),
         (
             Kind::Ssn,
@@ -1747,6 +1788,22 @@ mod tests {
         hides("DOB: 26AUG1933    AGE: 92Y    SEX: M", &["92"]);
         hides("S: Dlamini C, 92 M, Room 417", &["92"]);
         hides("asked for my social, it is 015 02 7878.", &["015 02 7878"]);
+        hides(
+            "Ph: 555–555–0142, SSN 123–45–6789, DOB 03–14–1958",
+            &["555–555–0142", "123–45–6789", "03–14–1958"],
+        );
+        hides("Age/Sex: 92/F", &["92"]);
+        hides("RR 2 Box 45, Hazard, KY", &["RR 2 Box 45"]);
+        hides("Visa ending in 4242 declined", &["4242"]);
+        hides("MAC 00:1A:2B:3C:4D:5E", &["00:1A:2B:3C:4D:5E"]);
+        hides("Tel.: 0044 20 7946 0958", &["0044 20 7946 0958"]);
+        hides("Apt. 4-B", &["Apt. 4-B"]);
+        // The first ten digits of a longer number are no phone number.
+        assert!(
+            !spans("Tel: 1234 5678 9012 3456 7")
+                .iter()
+                .any(|(k, v)| *k == Kind::Phone && v.len() < 20)
+        );
         clean("take 2 tabs at 8 pm, then 1 at noon");
         clean("ages seventy and sixty");
     }
