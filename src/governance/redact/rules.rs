@@ -691,6 +691,34 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // 7946 0958"; without the word a ZIP of Puerto Rico opens so).
             r"\b00[1-9]\d{0,2}(?:[ .-]?\d{1,5}){2,6}\b".into(),
         ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A day of a month without a year: "on the 5th of January".
+            format!(r"(?i)\bthe[ \t]+(?:{ordw}|{day})[ \t]+of[ \t]+{monthw}\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            // A decade over 89 in words: "in her nineties", "in his early hundreds".
+            r"(?i)\bin[ \t]+(?:his|her|their)[ \t]+(?:(?:early|mid|late)[ \t-]+)?(?P<v>nineties|hundreds)\b".into(),
+        ),
+        (
+            Kind::Zip,
+            44,
+            Check::None,
+            // Canada's and the United Kingdom's postcodes: "M5V 2T6", "NW1 6XE", "SW1A 1AA".
+            r"\b(?:[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ -]?\d[ABCEGHJ-NPRSTV-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ ]\d[ABD-HJLNP-UW-Z]{2})\b".into(),
+        ),
+        (
+            Kind::Address,
+            38,
+            Check::None,
+            // A flat, as British addresses number it: "Flat 3, 12 Baker Street".
+            r"\bFlat[ \t]+\d{1,4}[A-Z]?\b".into(),
+        ),
         // --- labelled fields of a scanned form, read through the scanner's misreadings ---
         (
             Kind::Date,
@@ -810,7 +838,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // Extensions in any case and after a comma ("555-0100, Ext. 12"): the label
             // convention keeps the extension with its number.
             // A word processor's dashes too: en dash, non-breaking hyphen, figure dash.
-            r"(?:\+?1[\s.\-–‑‒]?)?(?:\(\d{3}\)\s?|\b\d{3}[\s./\-–‑‒])\d{3}[\s.\-–‑‒]\d{4}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
+            r"(?:\+?1[\s.\-–‑‒]?)?(?:\(\d{3}\)\s?\d{3}[\s.\-–‑‒]?|\b\d{3}[\s./\-–‑‒]\d{3}[\s.\-–‑‒])\d{4}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
         ),
         (
             Kind::Phone,
@@ -889,7 +917,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Device,
             77,
             Check::HasDigit,
-            format!(r"(?i)\b(?:serial\s*(?:number|no\.?|#)|s/n|sn:|device\s*(?:id|serial|#|number)|(?-i:UDI)|implant\s*(?:id|serial|#)|pump\s*(?:id|serial|#)|pacemaker\s*(?:serial|id|#)|monitor\s*(?:id|serial|#)|IMEI){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9()/-]{{3,40}}[A-Za-z0-9])"),
+            format!(r"(?i)\b(?:serial\s*(?:number|no\.?|#)|s/n|sn:|device\s*(?:id|serial|#|number)|(?-i:UDI)|implant\s*(?:id|serial|#)|pump\s*(?:id|serial|#)|pacemaker\s*(?:serial|id|#)|monitor\s*(?:id|serial|#)|IMEI){SEP}(?P<v>[A-Za-z0-9(][A-Za-z0-9()/-]{{3,60}}[A-Za-z0-9])"),
         ),
         (
             Kind::Vehicle,
@@ -927,7 +955,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             50,
             Check::None,
             // European day-first with a day > 12 is unambiguous: 25/12/2023.
-            r"\b(?:1[3-9]|2\d|3[01])[/.](?:0?[1-9]|1[0-2])[/.](?:\d{4}|\d{2})\b".into(),
+            // Also with dashes: 14-03-1958.
+            r"\b(?:1[3-9]|2\d|3[01])[/.\-–](?:0?[1-9]|1[0-2])[/.\-–](?:\d{4}|\d{2})\b".into(),
         ),
         (
             Kind::Date,
