@@ -630,7 +630,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             40,
             Check::None,
             // A form's city field: "City: Pueblo   State: CO", "Town: St. Cloud".
-            format!(r"(?m)\b(?i:city|town)[ \t]*:[ \t]*(?P<v>(?:(?:St|Ste|Mt|Ft|Pt)\.?[ ])?{n}(?:[ ](?:(?:St|Ste|Mt|Ft|Pt)\.?[ ])?{n}){{0,2}})"),
+            format!(r"(?m)\b(?i:city|town|county)[ \t]*:[ \t]*(?P<v>(?:(?:St|Ste|Mt|Ft|Pt)\.?[ ])?{n}(?:[ ](?:(?:St|Ste|Mt|Ft|Pt)\.?[ ])?{n}){{0,2}})"),
         ),
         (
             Kind::Phone,
@@ -726,7 +726,11 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::Ocr,
             format!(
                 r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|/.-]|[ ][0-9lIO|/.-]){{3,14}})",
-                ocr_label(&["date of birth", "birth date", "birthdate", "dob", "d.o.b", "dos", "date"])
+                ocr_label(&[
+                    "date of birth", "birth date", "birthdate", "dob", "d.o.b", "date of service",
+                    "service date", "visit date", "admission date", "admit date", "discharge date",
+                    "dos", "date",
+                ])
             ),
         ),
         (
@@ -1511,8 +1515,10 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            // A city before ", ST 12345" also with particles: "Coeur d'Alene, ID 83814".
-            format!(r"(?m)(?:^|[,:][ \t]*)(?P<v>{city}),[ \t]*(?:{STATES})[ \t]+\d{{5}}\b"),
+            // A city before ", ST 12345" also with particles: "Coeur d'Alene, ID 83814"; at a
+            // line's or a field's start also without the comma ("Pueblo CO 81001" under a
+            // street line).
+            format!(r"(?m)(?:^|[,:][ \t]*)(?P<v>{city})(?:,[ \t]*|[ \t]+)(?:{STATES})[ \t]+\d{{5}}\b"),
         ),
         (
             Kind::Zip,
