@@ -486,8 +486,9 @@ fn ocr_label(labels: &[&str]) -> String {
     format!(r"\b(?:{})", alts.join("|"))
 }
 
-/// The separator a form prints after a label: "#:", ".", ":", or none (with stray blanks).
-const OCR_SEP: &str = r"[ ]?(?:[:#.][ ]?){0,3}[ \t]{0,4}";
+/// The separator a form prints after a label: "#:", ".", ":", "No.:", "(home):", or none
+/// (with stray blanks).
+const OCR_SEP: &str = r"(?:[ ]?\([A-Za-z ]{1,12}\))?(?:[ ]{0,2}(?:[nN][ ]?[oO0]\b|[nN][uU][mM][bB][eE][rR]|[:#.])){0,4}[ \t]{0,4}";
 
 /// How long a prefix of `value` (whole blank-separated pieces) has the shape of `kind`'s
 /// identifier once read as a scanner misreads digits (`l`, `I`, `|` for 1; `O`, `o` for 0) and
@@ -792,7 +793,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::HasDigit,
             format!(
                 r"(?m){}[ ]?:[ \t]*(?P<v>[^\n\r]*[0-9][^\n\r]{{0,78}}?)[ \t]*\r?$",
-                ocr_label(&["address", "addr"])
+                ocr_label(&["address", "addr", "street", "residence"])
             ),
         ),
         // --- contact ---
