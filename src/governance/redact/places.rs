@@ -25,9 +25,40 @@ pub(super) fn after_streets(text: &str, cands: &mut Vec<(Span, u8)>) {
     for end in ends {
         follow(text, end, cands);
     }
+    // A state is no identifier (Safe Harbor keeps it): an address that ends with one ends
+    // before it ("8320 Sycamore Ln, Dayton, OH" → "8320 Sycamore Ln, Dayton").
+    for (s, _) in cands.iter_mut() {
+        if s.kind == Kind::Address {
+            s.end = s.start + without_state(&text[s.start..s.end]).len();
+        }
+    }
     cands.retain(|(s, _)| {
         !(matches!(s.kind, Kind::Address | Kind::Zip) && payer_box(text, line_start(text, s.start)))
     });
+}
+
+/// `v` without a state (its code or its name) that ends it after a blank or a comma, when
+/// something is left before it.
+fn without_state(v: &str) -> &str {
+    let Some(at) = v.rfind([' ', ',', '\t']) else {
+        return v;
+    };
+    let last = &v[at + 1..];
+    let head = v[..at].trim_end_matches([' ', ',', '\t']);
+    let is_state = STATES.split('|').any(|s| s == last)
+        || STATE_NAMES
+            .split('|')
+            .any(|s| s == last || v.ends_with(&format!(" {s}")));
+    if !is_state || head.is_empty() || !head.contains(' ') {
+        return v;
+    }
+    match STATE_NAMES
+        .split('|')
+        .find(|s| s.contains(' ') && v.ends_with(&format!(" {s}")))
+    {
+        Some(s) => v[..v.len() - s.len()].trim_end_matches([' ', ',', '\t']),
+        None => head,
+    }
 }
 
 /// The abbreviations that open a city's name: "St. Cloud", "Port St. Lucie", "Ft. Myers".

@@ -512,7 +512,7 @@ pub(super) fn ocr_value(kind: Kind, value: &str) -> Option<usize> {
             let v = value[..e].trim_end_matches([' ', '.', '-', '/', '+', '(']);
             // A closing bracket is the value's only when it opened one: "(cell 938-555-0147)".
             match v.strip_suffix(')') {
-                Some(x) if !x.contains('(') => x.len(),
+                Some(x) if x.matches('(').count() <= x.matches(')').count() => x.len(),
                 _ => v.len(),
             }
         })
