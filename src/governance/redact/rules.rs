@@ -720,6 +720,20 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A flat, as British addresses number it: "Flat 3, 12 Baker Street".
             r"\bFlat[ \t]+\d{1,4}[A-Z]?\b".into(),
         ),
+        (
+            Kind::Zip,
+            46,
+            Check::None,
+            // A ZIP code read out digit by digit: "zip is nine oh two one oh".
+            r"(?i)\bzip(?:[ \t]*code)?[ \t]*(?:is|:)?[ \t]+(?P<v>(?:(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine)(?:[ \t]*,[ \t]*|[ \t]+|-)){4}(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine))\b".into(),
+        ),
+        (
+            Kind::Room,
+            45,
+            Check::None,
+            // A room or bed said in words: "room four twelve", "bed two".
+            r"(?i)\b(?:room|rm|bed)[ \t]+(?:number[ \t]+)?(?P<v>(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ \t-]+(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)){0,2})\b".into(),
+        ),
         // --- labelled fields of a scanned form, read through the scanner's misreadings ---
         (
             Kind::Date,
@@ -1840,6 +1854,9 @@ mod tests {
                 .iter()
                 .any(|(k, v)| *k == Kind::Phone && v.len() < 20)
         );
+        hides("zip is nine oh two one oh, thanks", &["nine oh two one oh"]);
+        hides("moved to room four twelve overnight", &["four twelve"]);
+        clean("room for two more chairs");
         clean("take 2 tabs at 8 pm, then 1 at noon");
         clean("ages seventy and sixty");
     }
