@@ -33,7 +33,9 @@ pub(super) fn after_streets(text: &str, cands: &mut Vec<(Span, u8)>) {
         }
     }
     cands.retain(|(s, _)| {
-        !(matches!(s.kind, Kind::Address | Kind::Zip) && payer_box(text, line_start(text, s.start)))
+        // (A name on that line is its town's: a roster's "Hill" in "Camp Hill, PA".)
+        !(matches!(s.kind, Kind::Address | Kind::Zip | Kind::Person)
+            && payer_box(text, line_start(text, s.start)))
     });
 }
 
