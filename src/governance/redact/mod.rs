@@ -766,6 +766,9 @@ impl Redactor {
                 }
             }
         }
+        if kind == Kind::Room && rules::facility_room(text, start, end) {
+            return Ok(None);
+        }
         if kind == Kind::Url {
             // URLs end before trailing sentence punctuation.
             let s = &text[start..end];

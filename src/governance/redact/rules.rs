@@ -92,6 +92,68 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
     matches!(word, "po" | "p.o" | "order" | "lot")
 }
 
+/// Whether the room at `start..end` is the practice's, not a patient's: an exam, consult or
+/// conference room ("exam room 3"), or a room named for its equipment ("Room 3 scale is
+/// broken", "room 12 printer").
+pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
+    let mut from = start.saturating_sub(24);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_ascii_lowercase();
+    let before = before.trim_end_matches([' ', '\t', '#', ':', '.']);
+    let label_start = before
+        .rfind(|c: char| !c.is_ascii_alphabetic())
+        .map_or(0, |p| p + 1);
+    let before_label = before[..label_start].trim_end();
+    let kind_word = before_label
+        .rsplit(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("");
+    if matches!(
+        kind_word,
+        "exam"
+            | "consult"
+            | "procedure"
+            | "conference"
+            | "waiting"
+            | "break"
+            | "supply"
+            | "storage"
+    ) {
+        return true;
+    }
+    let next = text[end..]
+        .trim_start_matches([' ', '\t'])
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    matches!(
+        next.as_str(),
+        "scale"
+            | "printer"
+            | "computer"
+            | "sink"
+            | "fridge"
+            | "refrigerator"
+            | "thermostat"
+            | "door"
+            | "lock"
+            | "lights"
+            | "tv"
+            | "heater"
+            | "toilet"
+            | "blinds"
+            | "keyboard"
+            | "cart"
+            | "monitor"
+            | "fax"
+            | "copier"
+            | "ac"
+    )
+}
+
 /// A HCPCS level II code ("E0601", "E1390"): a billed item's code, not a device's serial.
 pub(super) fn hcpcs(value: &str) -> bool {
     let b = value.as_bytes();
@@ -1857,6 +1919,8 @@ mod tests {
         hides("zip is nine oh two one oh, thanks", &["nine oh two one oh"]);
         hides("moved to room four twelve overnight", &["four twelve"]);
         clean("room for two more chairs");
+        clean("Room 3 scale is broken; pt roomed in exam room 4.");
+        hides("Moved to Room 412 at noon", &["412"]);
         clean("take 2 tabs at 8 pm, then 1 at noon");
         clean("ages seventy and sixty");
     }
