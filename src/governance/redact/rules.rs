@@ -93,7 +93,7 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
 }
 
 /// Whether the room at `start..end` is the practice's, not a patient's: an exam, consult or
-/// conference room ("exam room 3"), or a room named for its equipment ("Room 3 scale is
+/// conference room ("exam room 3"), one to use ("use room 5"), or a room named for its equipment ("Room 3 scale is
 /// broken", "room 12 printer").
 pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
     let mut from = start.saturating_sub(24);
@@ -120,6 +120,8 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
             | "break"
             | "supply"
             | "storage"
+            // "use room 5": a room as a resource of the practice.
+            | "use"
     ) {
         return true;
     }
