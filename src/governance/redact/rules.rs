@@ -732,7 +732,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             39,
             Check::None,
             // A rural route's or a highway contract's box: "RR 2 Box 45", "HC 61 Box 12".
-            r"(?i)\b(?:RR|R\.R\.|rural[ \t]+route|HC|star[ \t]+route)[ \t]*#?\d{1,4},?[ \t]+box[ \t]+#?\d{1,6}\b".into(),
+            r"\b(?:RR|R\.R\.|HC|(?i:rural[ \t]+route|star[ \t]+route))[ \t]*#?\d{1,4},?[ \t]+(?i:box)[ \t]+#?\d{1,6}\b".into(),
         ),
         (
             Kind::Card,
