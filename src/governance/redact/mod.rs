@@ -270,6 +270,9 @@ pub(super) enum Check {
     /// A bare run of digits with no label: a record number, unless the words before it make
     /// it a product's code or it is an HL7 message's control id.
     BareNumber,
+    /// A value after a label as a scanner reads it ("Soc. Sec. #: 2703l8934"): kept when, read
+    /// with `l`/`O` as digits and stray blanks left out, it has its kind's shape (`rules.rs`).
+    Ocr,
 }
 
 /// How many bytes before a [`Check::Near`] match are searched for its words.
@@ -283,6 +286,12 @@ pub(super) const SSN_WORDS: &[&str] = &[
     "soc. sec",
     "soc sec",
     "tax id",
+    // "my social, it is 015 02 7878": the noun alone, after a possessive.
+    "my social",
+    "your social",
+    "his social",
+    "her social",
+    "their social",
 ];
 
 /// Words that make a compact yyyymmdd number a date tied to a person.
@@ -652,6 +661,7 @@ impl Redactor {
                 let s = value;
                 if !(s.bytes().any(|b| b.is_ascii_digit())
                     && s.bytes().any(|b| b.is_ascii_uppercase()))
+                    || rules::hcpcs(s)
                 {
                     return Ok(None);
                 }
@@ -673,6 +683,9 @@ impl Redactor {
                 None => return Ok(None),
             },
             Check::PhoneOrFax => {
+                if rules::order_or_lot(text, start, value) {
+                    return Ok(None);
+                }
                 if is_fax(text, start) {
                     kind = Kind::Fax;
                 }
@@ -707,8 +720,20 @@ impl Redactor {
             Check::BareNumber => {
                 if rules::hl7_control_id(text, start)
                     || near(text, start, rules::NOT_PERSONAL_CODES)
+                    || rules::order_or_lot(text, start, value)
                 {
                     return Ok(None);
+                }
+            }
+            Check::Ocr => {
+                let Some(len) = rules::ocr_value(kind, value) else {
+                    return Ok(None);
+                };
+                end = start + len;
+                if kind == Kind::Mrn {
+                    kind = rules::id_kind_near(text, start);
+                } else if kind == Kind::Phone && is_fax(text, start) {
+                    kind = Kind::Fax;
                 }
             }
             Check::AlnumId => {
@@ -719,6 +744,7 @@ impl Redactor {
                     || value.bytes().any(|b| b.is_ascii_lowercase())
                     || rules::hl7_control_id(text, start)
                     || near(text, start, rules::NOT_PERSONAL_CODES)
+                    || rules::order_or_lot(text, start, value)
                 {
                     return Ok(None);
                 }
@@ -745,6 +771,9 @@ impl Redactor {
                     return Ok(None);
                 }
             }
+        }
+        if kind == Kind::Room && rules::facility_room(text, start, end) {
+            return Ok(None);
         }
         if kind == Kind::Url {
             // URLs end before trailing sentence punctuation.

@@ -25,11 +25,53 @@ pub(super) fn after_streets(text: &str, cands: &mut Vec<(Span, u8)>) {
     for end in ends {
         follow(text, end, cands);
     }
-    cands.retain(|(s, _)| !(s.kind == Kind::Address && payer_box(text, s.start)));
+    // A state is no identifier (Safe Harbor keeps it): an address that ends with one ends
+    // before it ("8320 Sycamore Ln, Dayton, OH" → "8320 Sycamore Ln, Dayton").
+    for (s, _) in cands.iter_mut() {
+        if s.kind == Kind::Address {
+            s.end = s.start + without_state(&text[s.start..s.end]).len();
+        }
+    }
+    cands.retain(|(s, _)| {
+        // (A name on that line is its town's: a roster's "Hill" in "Camp Hill, PA".)
+        !(matches!(s.kind, Kind::Address | Kind::Zip | Kind::Person)
+            && payer_box(text, line_start(text, s.start)))
+    });
 }
 
-/// One word of a city: a capital, then letters (a hyphen or apostrophe inside).
+/// `v` without a state (its code or its name) that ends it after a blank or a comma, when
+/// something is left before it.
+fn without_state(v: &str) -> &str {
+    let Some(at) = v.rfind([' ', ',', '\t']) else {
+        return v;
+    };
+    let last = &v[at + 1..];
+    let head = v[..at].trim_end_matches([' ', ',', '\t']);
+    let is_state = STATES.split('|').any(|s| s == last)
+        || STATE_NAMES
+            .split('|')
+            .any(|s| s == last || v.ends_with(&format!(" {s}")));
+    if !is_state || head.is_empty() || !head.contains(' ') {
+        return v;
+    }
+    match STATE_NAMES
+        .split('|')
+        .find(|s| s.contains(' ') && v.ends_with(&format!(" {s}")))
+    {
+        Some(s) => v[..v.len() - s.len()].trim_end_matches([' ', ',', '\t']),
+        None => head,
+    }
+}
+
+/// The abbreviations that open a city's name: "St. Cloud", "Port St. Lucie", "Ft. Myers".
+const CITY_ABBREVIATIONS: [&str; 5] = ["St.", "Ste.", "Mt.", "Ft.", "Pt."];
+
+/// One word of a city: a capital, then letters (a hyphen or apostrophe inside), or one of
+/// [`CITY_ABBREVIATIONS`].
 fn city_word(r: &str) -> usize {
+    if let Some(a) = CITY_ABBREVIATIONS.iter().find(|a| r.starts_with(*a)) {
+        return a.len();
+    }
     let mut cs = r.char_indices();
     if !cs.next().is_some_and(|(_, c)| c.is_uppercase()) {
         return 0;
@@ -52,6 +94,19 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     let rest = &text[end..line_end];
     let mut at = rest.len() - rest.trim_start_matches([',', ' ', '\t']).len();
     if at == 0 || rest[..at].matches(',').count() > 1 {
+        return;
+    }
+    if let Some((city, zip)) = lower_city(rest, at) {
+        for (kind, (s, e)) in [(Kind::Address, city), (Kind::Zip, zip)] {
+            cands.push((
+                Span {
+                    kind,
+                    start: end + s,
+                    end: end + e,
+                },
+                PRIO,
+            ));
+        }
         return;
     }
     // Up to three capitalised words, one blank between.
@@ -115,10 +170,29 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     // "Please" or "Thanks"), at most two.
     let plain = |&(s, e): &(usize, usize)| {
         let w = &rest[s..e];
+        if CITY_ABBREVIATIONS.contains(&w) {
+            return false;
+        }
         let i = LEXICON.info(w);
         i.common || i.stop || not_a_name(w) || TITLE_CASE_TERMS.contains(&w)
     };
-    if !(state || zip.is_some()) && (words.len() > 2 || words.iter().any(plain)) {
+    // A city after a comma that ends the line or opens a bracket ("…, Bowling Green
+    // (roadway)") may be made of plain words, not of function words or non-names.
+    let after = rest[c_end..].trim_start_matches([' ', '\t']);
+    let closed = rest[..at].contains(',') && (after.is_empty() || after.starts_with('('));
+    let function = |&(s, e): &(usize, usize)| {
+        let w = &rest[s..e];
+        !CITY_ABBREVIATIONS.contains(&w)
+            && (LEXICON.info(w).stop || not_a_name(w) || TITLE_CASE_TERMS.contains(&w))
+    };
+    if !(state || zip.is_some())
+        && (words.len() > 2
+            || if closed {
+                words.iter().any(function)
+            } else {
+                words.iter().any(plain)
+            })
+    {
         return;
     }
     let span = |kind, s: usize, e: usize| {
@@ -137,9 +211,60 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     }
 }
 
+/// A city typed in lower case after a street typed so, closed by a state in any case and a ZIP
+/// ("14881 persimmon st paducah, ky 42020"): the city's and the ZIP's ranges in `rest`. Without
+/// the state and the ZIP, lower-case words after a street are prose.
+fn lower_city(rest: &str, at: usize) -> Option<((usize, usize), (usize, usize))> {
+    let mut p = at;
+    for _ in 0..3 {
+        let len = rest[p..]
+            .char_indices()
+            .take_while(|&(_, c)| c.is_lowercase() || c == '-' || c == '\'')
+            .last()
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        if len < 2 {
+            return None;
+        }
+        let city_end = p + len;
+        let q = city_end + rest[city_end..].len()
+            - rest[city_end..].trim_start_matches([',', ' ', '\t']).len();
+        let state = STATES.split('|').chain(STATE_NAMES.split('|')).find(|s| {
+            rest.get(q..q + s.len())
+                .is_some_and(|r| r.eq_ignore_ascii_case(s))
+                && !rest[q + s.len()..].starts_with(char::is_alphanumeric)
+        });
+        if let Some(st) = state.filter(|_| q > city_end) {
+            let z = q + st.len();
+            let zs = z + rest[z..].len() - rest[z..].trim_start_matches([' ', '\t']).len();
+            let five = rest[zs..].bytes().take_while(u8::is_ascii_digit).count();
+            if five == 5 && zs > z {
+                let mut ze = zs + 5;
+                if rest[ze..].starts_with('-')
+                    && rest[ze + 1..]
+                        .bytes()
+                        .take_while(u8::is_ascii_digit)
+                        .count()
+                        == 4
+                {
+                    ze += 5;
+                }
+                if !rest[ze..].starts_with(char::is_alphanumeric) {
+                    return Some(((at, city_end), (zs, ze)));
+                }
+            }
+        }
+        if !rest[city_end..].starts_with(' ') {
+            return None;
+        }
+        p = city_end + 1;
+    }
+    None
+}
+
 /// Whether the line at `start` is a post office box under a line naming a payer or an
 /// organisation ("Medicaid\nP.O. Box 14079"): the payer's remittance address.
 fn payer_box(text: &str, start: usize) -> bool {
+    let start = start + text[start..].len() - text[start..].trim_start_matches([' ', '\t']).len();
     let head: String = text[start..]
         .chars()
         .filter(|c| c.is_alphabetic())
@@ -156,7 +281,42 @@ fn payer_box(text: &str, start: usize) -> bool {
     let before = text[..line_start].trim_end_matches(['\n', '\r']);
     let prev = before[before.rfind(['\n', '\r']).map_or(0, |p| p + 1)..].trim();
     !prev.is_empty()
-        && prev
+        && (prev
             .split_whitespace()
             .all(|w| LEXICON.info(w.trim_end_matches([',', '.', ':'])).stop)
+            || prev
+                .split_whitespace()
+                .next_back()
+                .is_some_and(|w| ORGANISATION_WORDS.contains(&w.trim_end_matches([',', '.', ':']))))
+}
+
+/// The last words of an organisation's or a department's name ("Utilization Management
+/// Department", "Claims Services", "Acme Health Plan, Inc.").
+const ORGANISATION_WORDS: &[&str] = &[
+    "Department",
+    "Dept",
+    "Services",
+    "Center",
+    "Centre",
+    "Office",
+    "Division",
+    "Unit",
+    "Plan",
+    "Insurance",
+    "Company",
+    "Inc",
+    "LLC",
+    "Corp",
+    "Corporation",
+    "Administration",
+    "Processing",
+    "Claims",
+    "Billing",
+    "Remittance",
+    "Payments",
+];
+
+/// The start of the line `at` is on.
+fn line_start(text: &str, at: usize) -> usize {
+    text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1)
 }

@@ -53,6 +53,115 @@ pub(super) const NOT_PERSONAL_CODES: &[&str] = &[
     "tracking",
 ];
 
+/// Whether the label right before `start` names an order, a purchase order or a lot, or the
+/// value itself opens with a purchase or sales order's prefix ("PO 58021664", "Order
+/// #5822665", "lot S21967", "order SO-6482923", "supply_order_PO4500130217"): a thing's
+/// number, nobody's.
+pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
+    let v = value.as_bytes();
+    if v.len() > 3
+        && (v.starts_with(b"PO") || v.starts_with(b"SO"))
+        && (v[2].is_ascii_digit() || v[2] == b'-')
+    {
+        return true;
+    }
+    let glued = text[..start]
+        .strip_suffix("PO-")
+        .or_else(|| text[..start].strip_suffix("SO-"));
+    if glued.is_some_and(|t| !t.ends_with(|c: char| c.is_alphanumeric())) {
+        return true;
+    }
+    let mut from = start.saturating_sub(24);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_ascii_lowercase();
+    let mut b = before.trim_end_matches([' ', '\t', '#', ':', '.', '-', '_', '(']);
+    for w in ["number", "num", "no"] {
+        if let Some(x) = b.strip_suffix(w)
+            && !x.ends_with(|c: char| c.is_ascii_alphabetic())
+        {
+            b = x.trim_end_matches([' ', '\t', '#', ':', '.', '-', '_', '(']);
+            break;
+        }
+    }
+    let word = b
+        .rsplit(|c: char| !c.is_ascii_alphabetic() && c != '.')
+        .next()
+        .unwrap_or("");
+    matches!(word, "po" | "p.o" | "order" | "lot")
+}
+
+/// Whether the room at `start..end` is the practice's, not a patient's: an exam, consult or
+/// conference room ("exam room 3"), one to use ("use room 5"), or a room named for its equipment ("Room 3 scale is
+/// broken", "room 12 printer").
+pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
+    let mut from = start.saturating_sub(24);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_ascii_lowercase();
+    let before = before.trim_end_matches([' ', '\t', '#', ':', '.']);
+    let label_start = before
+        .rfind(|c: char| !c.is_ascii_alphabetic())
+        .map_or(0, |p| p + 1);
+    let before_label = before[..label_start].trim_end();
+    let kind_word = before_label
+        .rsplit(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("");
+    if matches!(
+        kind_word,
+        "exam"
+            | "consult"
+            | "procedure"
+            | "conference"
+            | "waiting"
+            | "break"
+            | "supply"
+            | "storage"
+            // "use room 5": a room as a resource of the practice.
+            | "use"
+    ) {
+        return true;
+    }
+    let next = text[end..]
+        .trim_start_matches([' ', '\t'])
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    matches!(
+        next.as_str(),
+        "scale"
+            | "printer"
+            | "computer"
+            | "sink"
+            | "fridge"
+            | "refrigerator"
+            | "thermostat"
+            | "door"
+            | "lock"
+            | "lights"
+            | "tv"
+            | "heater"
+            | "toilet"
+            | "blinds"
+            | "keyboard"
+            | "cart"
+            | "monitor"
+            | "fax"
+            | "copier"
+            | "ac"
+    )
+}
+
+/// A HCPCS level II code ("E0601", "E1390"): a billed item's code, not a device's serial.
+pub(super) fn hcpcs(value: &str) -> bool {
+    let b = value.as_bytes();
+    b.len() == 5 && b[0].is_ascii_uppercase() && b[1..].iter().all(u8::is_ascii_digit)
+}
+
 /// Whether `start` is in an HL7 MSH segment's tenth field, the message control id: the
 /// interface's number for the message, not anyone's identifier.
 pub(super) fn hl7_control_id(text: &str, start: usize) -> bool {
@@ -78,7 +187,6 @@ pub(super) fn id_kind_near(text: &str, start: usize) -> Kind {
                 "pump",
                 "device",
                 "implant",
-                "lot ",
             ],
         ),
         (
@@ -414,6 +522,129 @@ pub(super) fn fold_ascii(s: &str) -> String {
         .collect()
 }
 
+/// Labels as a scanner reads them: a stray blank may follow any character, `o` may be a zero
+/// and `l` or `i` a one ("D ate of  Birth", "S oc. Sec. #", "Acc ount  No."). Matched at a word
+/// start only.
+fn ocr_label(labels: &[&str]) -> String {
+    let alts: Vec<String> = labels
+        .iter()
+        .map(|l| {
+            let mut s = String::new();
+            for c in l.chars() {
+                match c {
+                    ' ' => s.push_str("[ ]{1,3}"),
+                    'o' => s.push_str("[oO0][ ]?"),
+                    'l' | 'i' => s.push_str(&format!("[{c}{}1l|][ ]?", c.to_ascii_uppercase())),
+                    c if c.is_ascii_alphabetic() => {
+                        s.push_str(&format!("[{c}{}][ ]?", c.to_ascii_uppercase()));
+                    }
+                    c => {
+                        s.push_str(&regex::escape(&c.to_string()));
+                        s.push_str("[ ]?");
+                    }
+                }
+            }
+            s
+        })
+        .collect();
+    format!(r"\b(?:{})", alts.join("|"))
+}
+
+/// The separator a form prints after a label: "#:", ".", ":", "No.:", "(home):", or none
+/// (with stray blanks).
+const OCR_SEP: &str = r"(?:[ ]?\([A-Za-z ]{1,12}\))?(?:[ ]{0,2}(?:[nN][ ]?[oO0]\b|[nN][uU][mM][bB][eE][rR]|[:#.])){0,4}[ \t]{0,4}";
+
+/// How long a prefix of `value` (whole blank-separated pieces) has the shape of `kind`'s
+/// identifier once read as a scanner misreads digits (`l`, `I`, `|` for 1; `O`, `o` for 0) and
+/// without its stray blanks; `None` when none has. A digit misread is only read as a digit
+/// when the label says what the value is and at least a third of its digits are real ones.
+pub(super) fn ocr_value(kind: Kind, value: &str) -> Option<usize> {
+    let mut ends: Vec<usize> = value
+        .match_indices(' ')
+        .map(|(i, _)| i)
+        .filter(|&i| i > 0 && value.as_bytes()[i - 1] != b' ')
+        .collect();
+    ends.push(value.len());
+    // Trailing pieces may be left out only when they hold no real digit (why: the first ten
+    // digits of a longer number are no phone number).
+    let last_digit = value.rfind(|c: char| c.is_ascii_digit()).unwrap_or(0);
+    // A sentence's full stop or a dangling separator is not part of the value.
+    ends.into_iter()
+        .rev()
+        .take_while(|&e| e > last_digit)
+        .map(|e| {
+            let v = value[..e].trim_end_matches([' ', '.', '-', '/', '+', '(']);
+            // A closing bracket is the value's only when it opened one: "(cell 938-555-0147)".
+            match v.strip_suffix(')') {
+                Some(x) if x.matches('(').count() <= x.matches(')').count() => x.len(),
+                _ => v.len(),
+            }
+        })
+        .find(|&e| e > 0 && ocr_shape(kind, &value[..e]))
+}
+
+fn ocr_shape(kind: Kind, v: &str) -> bool {
+    let id = matches!(kind, Kind::Mrn | Kind::HealthPlan | Kind::Account);
+    let (mut real, mut read) = (0usize, 0usize);
+    let mut s = String::with_capacity(v.len());
+    for c in v.chars() {
+        match c {
+            ' ' => {}
+            '0'..='9' => {
+                real += 1;
+                s.push(c);
+            }
+            'l' | '|' => {
+                read += 1;
+                s.push('1');
+            }
+            // In an identifier of capitals, a capital I or O is a letter.
+            'I' if !id => {
+                read += 1;
+                s.push('1');
+            }
+            'O' | 'o' if !id => {
+                read += 1;
+                s.push('0');
+            }
+            c => s.push(c),
+        }
+    }
+    if real == 0 || real * 2 < read {
+        return false;
+    }
+    let digits = real + read;
+    let only = |extra: &str| s.chars().all(|c| c.is_ascii_digit() || extra.contains(c));
+    match kind {
+        Kind::Date => {
+            let parts: Vec<&str> = s.split(['/', '-', '.']).collect();
+            only("/-.")
+                && parts.len() == 3
+                && parts[0].len() <= 2
+                && parts[1].len() <= 2
+                && matches!(parts[2].len(), 2 | 4)
+                && parts[0].parse::<u32>().is_ok_and(|m| (1..=12).contains(&m))
+                && parts[1].parse::<u32>().is_ok_and(|d| (1..=31).contains(&d))
+        }
+        Kind::Phone | Kind::Fax => {
+            only("()+.-/")
+                && (digits == 10
+                    || digits == 11 && s.trim_start_matches(['+', '(']).starts_with('1'))
+        }
+        Kind::Ssn => only("-") && digits == 9,
+        Kind::Zip => only("-") && (digits == 5 || digits == 9),
+        _ => {
+            // Five digits, or three among letters in a long code ("3XN2-DL7-BC5O", an MBI's
+            // shape): "Account 2024" is a year.
+            let letters = s.chars().filter(char::is_ascii_uppercase).count();
+            s.len() <= 24
+                && (digits >= 5 || digits >= 3 && letters >= 2 && s.len() >= 8)
+                && s.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-')
+        }
+    }
+}
+
 pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let n = NAME_W;
     let month = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
@@ -444,8 +675,205 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let agew = format!(
         r"(?:ninety(?:[- ]{unit_w})?|(?:a|one)[- ]hundred(?:(?:[- ]and)?[- ](?:{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[- ]{unit_w})?))?)"
     );
-    let city = format!(r"{n}(?:[ \t]+(?:{n}|[a-z]['’]{n}|de|la|du|del|des|sur)){{0,3}}");
+    // A city's name, also opened by an abbreviation ("St. Cloud", "Port St. Lucie").
+    let abbr = r"(?:St|Ste|Mt|Ft|Pt)\.";
+    let city = format!(
+        r"(?:{abbr}[ \t]+)?{n}(?:[ \t]+(?:{abbr}[ \t]+)?(?:{n}|[a-z]['’]{n}|de|la|du|del|des|sur)){{0,3}}"
+    );
     let specs: Vec<(Kind, u8, Check, String)> = vec![
+        // --- streets named type first, cities in a form's field, numbers and dates said aloud ---
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A street whose type comes first, as Spanish, French, Italian and Portuguese
+            // addresses write it: "9303 Calle Luna", "944 Rue Cartier #3", "12 Rua das Flores".
+            format!(r"\b\d{{1,6}}[ \t]+(?:Calle|Callejón|Calzada|Camino|Carrera|Carrer|Avenida|Avda\.?|Av\.|Paseo|Rue|Avenue|Boulevard|Chemin|Allée|Via|Viale|Piazza|Strada|Rua|Travessa|Largo)[ ](?:(?:de|del|la|las|los|da|das|do|dos|des|du|di|della|le|les)[ ])*(?:[ld]['’])?{n}(?:[ ]{n}){{0,2}}(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A form's city field: "City: Pueblo   State: CO", "Town: St. Cloud".
+            format!(r"(?m)\b(?i:city|town|county)[ \t]*:[ \t]*(?P<v>(?:(?:St|Ste|Mt|Ft|Pt)\.?[ ])?{n}(?:[ ](?:(?:St|Ste|Mt|Ft|Pt)\.?[ ])?{n}){{0,2}})"),
+        ),
+        (
+            Kind::Phone,
+            44,
+            Check::None,
+            // A number read out in groups, the last ones as pairs ("five zero nine ... eight
+            // two two ... thirty seven sixty six"): three digits said one by one first.
+            r"(?i)\b(?:(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine)(?:[ \t]*(?:,|\.\.\.|…)[ \t]*|[ \t]+|-)){2}(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine)(?:(?:[ \t]*(?:,|\.\.\.|…)[ \t]*|[ \t]+|-)(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)){3,10}\b".into(),
+        ),
+        (
+            Kind::Date,
+            48,
+            Check::None,
+            // A month and day before a time: "moved … to 3/22 at 2:15 PM" (no fraction is).
+            r"(?i)\b(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))[ \t]+(?:at|@)[ \t]+\d{1,2}(?::[0-5]\d[ \t]*(?:[ap]\.?m\b\.?)?|[ \t]*[ap]\.?m\b\.?)".into(),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            // An age and a sex after a name, as a handoff's header lists them: "Dlamini C, 92
+            // M, Room 417", "(94 F)".
+            r"[,(][ \t]*(?P<v>9\d|1[0-2]\d)[ \t]*[MF][ \t]*[,;)]".into(),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            // An age and a sex as a header pairs them: "Age/Sex: 92/F", "94 / M".
+            r"\b(?P<v>9\d|1[0-2]\d)[ \t]*/[ \t]*(?:M|F|male|female)\b".into(),
+        ),
+        (
+            Kind::Address,
+            39,
+            Check::None,
+            // A rural route's or a highway contract's box: "RR 2 Box 45", "HC 61 Box 12".
+            r"\b(?:RR|R\.R\.|HC|(?i:rural[ \t]+route|star[ \t]+route))[ \t]*#?\d{1,4},?[ \t]+(?i:box)[ \t]+#?\d{1,6}\b".into(),
+        ),
+        (
+            Kind::Card,
+            79,
+            Check::None,
+            // A card's last four digits: "Visa ending in 4242", "card x4242", "MC ****4242".
+            r"(?i)\b(?:visa|mastercard|amex|discover|debit|credit|card)\b[^\n.;]{0,16}?(?:ending(?:[ \t]+in)?|ends[ \t]+in|x+|\*+|#+)[ \t]*(?P<v>\d{4})\b".into(),
+        ),
+        (
+            Kind::Device,
+            70,
+            Check::None,
+            // A network card's hardware address: "00:1A:2B:3C:4D:5E".
+            r"\b[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}\b".into(),
+        ),
+        (
+            Kind::Phone,
+            59,
+            Check::Near(&["phone", "tel", "call", "cell", "mobile", "fax", "whatsapp"]),
+            // Dialled from abroad with 00 for the plus, next to a phone word ("Tel.: 0044 20
+            // 7946 0958"; without the word a ZIP of Puerto Rico opens so).
+            r"\b00[1-9]\d{0,2}(?:[ .-]?\d{1,5}){2,6}\b".into(),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A day of a month without a year: "on the 5th of January".
+            format!(r"(?i)\bthe[ \t]+(?:{ordw}|{day})[ \t]+of[ \t]+{monthw}\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            // A decade over 89 in words: "in her nineties", "in his early hundreds".
+            r"(?i)\bin[ \t]+(?:his|her|their)[ \t]+(?:(?:early|mid|late)[ \t-]+)?(?P<v>nineties|hundreds)\b".into(),
+        ),
+        (
+            Kind::Zip,
+            44,
+            Check::None,
+            // Canada's and the United Kingdom's postcodes: "M5V 2T6", "NW1 6XE", "SW1A 1AA".
+            r"\b(?:[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ -]?\d[ABCEGHJ-NPRSTV-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ ]\d[ABD-HJLNP-UW-Z]{2})\b".into(),
+        ),
+        (
+            Kind::Address,
+            38,
+            Check::None,
+            // A flat, as British addresses number it: "Flat 3, 12 Baker Street".
+            r"\bFlat[ \t]+\d{1,4}[A-Z]?\b".into(),
+        ),
+        (
+            Kind::Zip,
+            46,
+            Check::None,
+            // A ZIP code read out digit by digit: "zip is nine oh two one oh".
+            r"(?i)\bzip(?:[ \t]*code)?[ \t]*(?:is|:)?[ \t]+(?P<v>(?:(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine)(?:[ \t]*,[ \t]*|[ \t]+|-)){4}(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine))\b".into(),
+        ),
+        (
+            Kind::Room,
+            45,
+            Check::None,
+            // A room or bed said in words: "room four twelve", "bed two".
+            r"(?i)\b(?:room|rm|bed)[ \t]+(?:number[ \t]+)?(?P<v>(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ \t-]+(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)){0,2})\b".into(),
+        ),
+        // --- labelled fields of a scanned form, read through the scanner's misreadings ---
+        (
+            Kind::Date,
+            53,
+            Check::Ocr,
+            format!(
+                r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|/.-]|[ ][0-9lIO|/.-]){{3,14}})",
+                ocr_label(&[
+                    "date of birth", "birth date", "birthdate", "dob", "d.o.b", "date of service",
+                    "service date", "visit date", "admission date", "admit date", "discharge date",
+                    "dos", "date",
+                ])
+            ),
+        ),
+        (
+            Kind::Phone,
+            60,
+            Check::Ocr,
+            format!(
+                r"{}{OCR_SEP}(?P<v>[0-9lIO|(+](?:[0-9lIO|()/.+-]|[ ]{{1,2}}[0-9lIO|()/.+-]){{6,24}})",
+                ocr_label(&[
+                    "home phone", "work phone", "cell phone", "telephone", "phone", "tel", "cell",
+                    "mobile", "fax",
+                ])
+            ),
+        ),
+        (
+            Kind::Ssn,
+            81,
+            Check::Ocr,
+            format!(
+                r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|-]|[ ]{{1,2}}[0-9lIO|-]){{6,16}})",
+                ocr_label(&["social security number", "social security no", "social security", "soc. sec", "soc sec", "ssn"])
+            ),
+        ),
+        (
+            Kind::Account,
+            76,
+            Check::Ocr,
+            format!(
+                r"{}{OCR_SEP}(?P<v>[A-Z0-9l|](?:[A-Z0-9l|-]|[ ]{{1,2}}[A-Z0-9l|-]){{3,28}})",
+                ocr_label(&["account number", "account no", "account", "acct no", "acct"])
+            ),
+        ),
+        (
+            // Its kind is read from the words before it (insurance → health plan).
+            Kind::Mrn,
+            77,
+            Check::Ocr,
+            // A form's mark after the label is required ("ID #:"; "Boise, ID 83702" is a state).
+            format!(
+                r"{}[ ]?(?:[:#][ ]?){{1,3}}[ \t]{{0,4}}(?P<v>[A-Z0-9l|](?:[A-Z0-9l|-]|[ ]{{1,2}}[A-Z0-9l|-]){{3,28}})",
+                ocr_label(&[
+                    "member id", "subscriber id", "policy no", "policy", "medicaid id", "medicare id",
+                    "mrn", "med rec no", "chart no", "id",
+                ])
+            ),
+        ),
+        (
+            Kind::Zip,
+            46,
+            Check::Ocr,
+            format!(
+                r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|-]|[ ][0-9lIO|-]){{3,10}})",
+                ocr_label(&["zip code", "zip", "postal code"])
+            ),
+        ),
+        (
+            Kind::Address,
+            41,
+            Check::HasDigit,
+            format!(
+                r"(?m){}[ ]?:[ \t]*(?P<v>[^\n\r]*[0-9][^\n\r]{{0,78}}?)[ \t]*\r?$",
+                ocr_label(&["address", "addr", "street", "residence"])
+            ),
+        ),
         // --- contact ---
         (
             Kind::Email,
@@ -492,7 +920,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::PhoneOrFax,
             // Extensions in any case and after a comma ("555-0100, Ext. 12"): the label
             // convention keeps the extension with its number.
-            r"(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\b\d{3}[\s./-])\d{3}[\s.-]\d{4}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
+            // A word processor's dashes too: en dash, non-breaking hyphen, figure dash.
+            r"(?:\+?1[\s.\-–‑‒]?)?(?:\(\d{3}\)\s?\d{3}[\s.\-–‑‒]?|\b\d{3}[\s./\-–‑‒]\d{3}[\s.\-–‑‒])\d{4}\b(?:,?\s*(?i:x|ext\.?|extension)\s*\d{1,6})?".into(),
         ),
         (
             Kind::Phone,
@@ -520,14 +949,14 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Phone,
             58,
             Check::PhoneOrFax,
-            r"(?i)\b(?:ext\.?|extension|x)\s*\d{3,6}\b".into(),
+            r"(?i)\b(?:ext\.?|extension|(?-i:x))\s*\d{3,6}\b".into(),
         ),
         // --- government / record numbers ---
         (
             Kind::Ssn,
             80,
             Check::None,
-            r"\b\d{3}-\d{2}-\d{4}\b".into(),
+            r"\b\d{3}[\-–‑‒]\d{2}[\-–‑‒]\d{4}\b".into(),
         ),
         (
             Kind::Ssn,
@@ -571,7 +1000,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Device,
             77,
             Check::HasDigit,
-            format!(r"(?i)\b(?:serial\s*(?:number|no\.?|#)|s/n|sn:|device\s*(?:id|serial|#|number)|(?-i:UDI)|implant\s*(?:id|serial|#)|pump\s*(?:id|serial|#)|pacemaker\s*(?:serial|id|#)|monitor\s*(?:id|serial|#)|IMEI){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9()/-]{{3,40}}[A-Za-z0-9])"),
+            format!(r"(?i)\b(?:serial\s*(?:number|no\.?|#)|s/n|sn:|device\s*(?:id|serial|#|number)|(?-i:UDI)|implant\s*(?:id|serial|#)|pump\s*(?:id|serial|#)|pacemaker\s*(?:serial|id|#)|monitor\s*(?:id|serial|#)|IMEI){SEP}(?P<v>[A-Za-z0-9(][A-Za-z0-9()/-]{{3,60}}[A-Za-z0-9])"),
         ),
         (
             Kind::Vehicle,
@@ -596,7 +1025,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Date,
             50,
             Check::None,
-            r"\b(?:0?[1-9]|1[0-2])[/.-](?:0?[1-9]|[12]\d|3[01])[/.-](?:\d{4}|\d{2})\b".into(),
+            r"\b(?:0?[1-9]|1[0-2])[/.\-–‑‒](?:0?[1-9]|[12]\d|3[01])[/.\-–‑‒](?:\d{4}|\d{2})\b".into(),
         ),
         (
             Kind::Date,
@@ -609,7 +1038,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             50,
             Check::None,
             // European day-first with a day > 12 is unambiguous: 25/12/2023.
-            r"\b(?:1[3-9]|2\d|3[01])[/.](?:0?[1-9]|1[0-2])[/.](?:\d{4}|\d{2})\b".into(),
+            // Also with dashes: 14-03-1958.
+            r"\b(?:1[3-9]|2\d|3[01])[/.\-–](?:0?[1-9]|1[0-2])[/.\-–](?:\d{4}|\d{2})\b".into(),
         ),
         (
             Kind::Date,
@@ -705,7 +1135,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Age,
             55,
             Check::None,
-            format!(r"(?i)\b(?:age[ds]?|aged)\s*(?::|of|is|was)?\s*(?P<v>{age})\b"),
+            // "AGE: 92Y" as a report header writes it.
+            format!(r"(?i)\b(?:age[ds]?|aged)\s*(?::|of|is|was)?\s*(?P<v>{age})(?:y(?:rs?)?)?\b"),
         ),
         (
             Kind::Age,
@@ -731,7 +1162,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
+            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
         ),
         (
             Kind::Address,
@@ -744,7 +1175,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             38,
             Check::None,
             // "City, ST 12345" without a street line: the city is a subdivision too.
-            format!(r"\b(?P<v>{n}(?:\s+{n}){{0,2}}),\s*(?:{STATES})\s+\d{{5}}\b"),
+            format!(r"\b(?P<v>(?:{abbr}[ \t]+)?{n}(?:\s+(?:{abbr}[ \t]+)?{n}){{0,2}}),\s*(?:{STATES})\s+\d{{5}}\b"),
         ),
         (
             Kind::Address,
@@ -792,7 +1223,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             38,
             Check::None,
-            format!(r"\b(?P<v>{n}(?:[ \t]+{n}){{0,2}}),[ \t]*(?:{STATE_NAMES}),?[ \t]+\d{{5}}\b"),
+            format!(r"\b(?P<v>(?:{abbr}[ \t]+)?{n}(?:[ \t]+(?:{abbr}[ \t]+)?{n}){{0,2}}),[ \t]*(?:{STATE_NAMES}),?[ \t]+\d{{5}}\b"),
         ),
         (
             Kind::Zip,
@@ -804,7 +1235,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Zip,
             44,
             Check::None,
-            r"\b\d{5}-\d{4}\b".into(),
+            // Not the first two parts of a longer code ("NDC: 41618-4337-42").
+            r"\b(?P<v>\d{5}-\d{4})(?:[^-0-9]|$)".into(),
         ),
 
         // --- structured snippets: FHIR-ish JSON and key/value pairs (the key is the label) ---
@@ -868,7 +1300,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A street address typed in lower case or with lower-case particles ("9685
             // kościuszko blvd #22", "1133 n fenwick dr", "7783 Calle del Sol Blvd"): a house
             // number of three digits or more and a street word no count or duration ends with.
-            r"(?i)\b\d{3,6}[ \t]+(?:[nsew]\.?[ \t]+)?(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+            r"(?i)\b\d{3,6}[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
         ),
         (
             Kind::Date,
@@ -876,7 +1308,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // A date in number words with a short year after a date's cue: "an appointment on
             // seven eight twenty five" (7/8/25).
-            format!(r"(?i)\b(?:on|appointment|appt|dob|born|birthday)[ \t]+(?P<v>{monthnw}[ \t,/-]+(?:the[ \t]+)?(?:{ordw}|{dayw})[ \t,/-]+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?|oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))\b"),
+            format!(r"(?i)\b(?:on|appointment|appt|dob|born|birthday|date[ \t]+of[ \t]+birth|birth[ \t]*date)(?:[ \t]+(?:is|was))?[ \t]*:?[ \t]+(?P<v>{monthnw}[ \t,/-]+(?:the[ \t]+)?(?:{ordw}|{dayw})[ \t,/-]+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?|oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))\b"),
         ),
         // --- dates written in words ("june third nineteen thirty two") ---
         (
@@ -1096,7 +1528,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // A room in brackets after a name, digits only ("Arnel (930) - 96 years old"; not
             // an area code: a phone number's digits follow that).
-            r"[A-Za-z][ \t]+\((?P<v>\d{3,4})\)(?:[ \t]+[-–]|[,:])".into(),
+            // A capitalised word before it (why: "with AM labs (1000)," is a time).
+            r"\b\p{Lu}[\p{L}'’-]*[ \t]+\((?P<v>\d{3,4})\)(?:[ \t]+[-–]|[,:])".into(),
         ),
         (
             Kind::Person,
@@ -1161,8 +1594,10 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            // A city before ", ST 12345" also with particles: "Coeur d'Alene, ID 83814".
-            format!(r"(?m)(?:^|[,:][ \t]*)(?P<v>{city}),[ \t]*(?:{STATES})[ \t]+\d{{5}}\b"),
+            // A city before ", ST 12345" also with particles: "Coeur d'Alene, ID 83814"; at a
+            // line's or a field's start also without the comma ("Pueblo CO 81001" under a
+            // street line).
+            format!(r"(?m)(?:^|[,:][ \t]*)(?P<v>{city})(?:,[ \t]*|[ \t]+)(?:{STATES})[ \t]+\d{{5}}\b"),
         ),
         (
             Kind::Zip,
@@ -1188,8 +1623,10 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             38,
             Check::None,
-            // A unit on its own: "Apt 4B", "Suite 210", "Unit 12", "Lot 22".
-            r"(?i)\b(?:apt|apartment|unit|suite|ste|bldg|building|lot)\b\.?[ \t]*#?[ \t]*(?-i:\d{1,5}[A-Z]?|[A-Z]-?\d{1,4})\b".into(),
+            // A unit on its own: "Apt 4B", "Unit 12", "Lot 22". Not a suite or a building: alone
+            // those are an office's ("Ridgeline Cardiology suite 200"); after a street line the
+            // street rules take them.
+            r"(?i)\b(?:apt|apartment|unit|lot)\b\.?[ \t]*#?[ \t]*(?-i:\d{1,5}(?:-?[A-Z])?|[A-Z]-?\d{1,4})\b".into(),
         ),
         (
             Kind::Ssn,
@@ -1315,4 +1752,198 @@ pub(super) fn condition_rule() -> Result<Rule, RedactError> {
             index: usize::MAX,
             reason,
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Kind, Redactor, RedactorConfig};
+
+    fn spans(text: &str) -> Vec<(Kind, String)> {
+        let r = Redactor::new(&RedactorConfig::default()).unwrap();
+        r.find(text)
+            .unwrap()
+            .into_iter()
+            .map(|s| (s.kind, text[s.start..s.end].to_string()))
+            .collect()
+    }
+
+    /// Every one of `values` lies inside a redacted span of `text`.
+    fn hides(text: &str, values: &[&str]) {
+        let r = Redactor::new(&RedactorConfig::default()).unwrap();
+        let found = r.find(text).unwrap();
+        for v in values {
+            let at = text.find(v).unwrap();
+            assert!(
+                found.iter().any(|s| s.start <= at && at + v.len() <= s.end),
+                "{v:?} not hidden in {text:?}: {:?}",
+                spans(text)
+            );
+        }
+    }
+
+    fn clean(text: &str) {
+        assert_eq!(spans(text), vec![], "{text:?}");
+    }
+
+    #[test]
+    fn scanned_form_fields_through_misreadings() {
+        hides(
+            "Patient Name:  JANE DOE   D ate of B irth: 1l/16/l931\nHome Phone: (3l7)900-l972    S oc. Sec. #: 46832 8528",
+            &["1l/16/l931", "(3l7)900-l972", "46832 8528"],
+        );
+        hides(
+            "Insurance Co: BCBS    I D  #: H MH3531l 124 5\nAcc ount  No. A023l718\nSig nature ____   D ate l2/5/2O25",
+            &["H MH3531l 124 5", "A023l718", "l2/5/2O25"],
+        );
+        hides(
+            "Ad dre ss:   10lO 0ld Mill Pike #38  Shawnee  KS  65858",
+            &["10lO 0ld Mill Pike #38", "Shawnee", "65858"],
+        );
+        // The label's kind: a bare ID after an insurer is a plan's.
+        assert!(
+            spans("Insurance Co: Aetna    ID #: 96873 866D")
+                .contains(&(Kind::HealthPlan, "96873 866D".into()))
+        );
+        // A value ends before a sentence's full stop or a bracket it did not open.
+        assert!(
+            spans("call her cell 938-555-0147.").contains(&(Kind::Phone, "938-555-0147".into()))
+        );
+        assert!(
+            spans("daughter (cell 938-555-0147) drives")
+                .contains(&(Kind::Phone, "938-555-0147".into()))
+        );
+        // Not read as digits: words, years, a state's code, counts.
+        for text in [
+            "Account 2024 summary attached.",
+            "Boise, ID 83702",
+            "Cell count was low; phone later.",
+            "Date of birth: unknown",
+        ] {
+            assert!(
+                spans(text)
+                    .iter()
+                    .all(|(k, _)| !matches!(k, Kind::Mrn | Kind::Account | Kind::HealthPlan)),
+                "{text:?}: {:?}",
+                spans(text)
+            );
+        }
+    }
+
+    #[test]
+    fn streets_cities_and_zips_in_more_forms() {
+        hides(
+            "Location: 9303 Calle Luna, Eau Claire (parking lot)",
+            &["9303 Calle Luna", "Eau Claire"],
+        );
+        hides(
+            "the walgreens on 944 Rue Cartier #3. thanks",
+            &["944 Rue Cartier #3"],
+        );
+        hides(
+            "Ship to: 12 Avenida de la Paz, Laredo, TX 78040",
+            &["12 Avenida de la Paz", "Laredo"],
+        );
+        hides(
+            "Street: 9152 N Fairview St\nCity: St. Cloud   State: MN",
+            &["St. Cloud"],
+        );
+        hides(
+            "Location: 5812 Bramblewood Ct, St. Cloud (roadway)",
+            &["St. Cloud"],
+        );
+        hides(
+            "Location: 6472 N Fairview St, Bowling Green (roadway)",
+            &["Bowling Green"],
+        );
+        hides(
+            "living at 8713 Kensington Blvd Unit 9 in St. Cloud, MN 73677-9500",
+            &["St. Cloud", "73677-9500"],
+        );
+        hides(
+            "mailed to 10956 SE 14th Ave, Lot 49, Zanesville",
+            &["10956 SE 14th Ave"],
+        );
+        hides(
+            "my new adress is 14881 persimmon st paducah, ky 42020 and",
+            &["paducah", "42020"],
+        );
+        // What stays: a practice's suite, an NDC's first parts, a payer's remittance box.
+        clean("Ridgeline Cardiology suite 200, 2nd floor.");
+        clean("NDC: 41618-4337-42");
+        let payer = "Utilization Management Department\nPO Box 890062, Camp Hill, PA 17089";
+        assert!(
+            spans(payer)
+                .iter()
+                .all(|(k, _)| !matches!(k, Kind::Address | Kind::Zip)),
+            "{:?}",
+            spans(payer)
+        );
+        assert_eq!(
+            spans("12 Elm St, Please call first."),
+            vec![(Kind::Address, "12 Elm St".to_string())]
+        );
+    }
+
+    #[test]
+    fn numbers_dates_and_ages_said_or_headed() {
+        hides(
+            "call me back at five zero nine ... eight two two ... thirty seven sixty six thanks",
+            &["five zero nine ... eight two two ... thirty seven sixty six"],
+        );
+        hides(
+            "reach me at two oh eight five nine six fifty fourteen",
+            &["two oh eight five nine six fifty fourteen"],
+        );
+        hides(
+            "date of birth is three fifteen seventy five i'm calling",
+            &["three fifteen seventy five"],
+        );
+        hides("moved from 03/20/2024 10:40 to 3/22 at 2:15 PM", &["3/22"]);
+        hides("DOB: 26AUG1933    AGE: 92Y    SEX: M", &["92"]);
+        hides("S: Dlamini C, 92 M, Room 417", &["92"]);
+        hides("asked for my social, it is 015 02 7878.", &["015 02 7878"]);
+        hides(
+            "Ph: 555–555–0142, SSN 123–45–6789, DOB 03–14–1958",
+            &["555–555–0142", "123–45–6789", "03–14–1958"],
+        );
+        hides("Age/Sex: 92/F", &["92"]);
+        hides("RR 2 Box 45, Hazard, KY", &["RR 2 Box 45"]);
+        hides("Visa ending in 4242 declined", &["4242"]);
+        hides("MAC 00:1A:2B:3C:4D:5E", &["00:1A:2B:3C:4D:5E"]);
+        hides("Tel.: 0044 20 7946 0958", &["0044 20 7946 0958"]);
+        hides("Apt. 4-B", &["Apt. 4-B"]);
+        // The first ten digits of a longer number are no phone number.
+        assert!(
+            !spans("Tel: 1234 5678 9012 3456 7")
+                .iter()
+                .any(|(k, v)| *k == Kind::Phone && v.len() < 20)
+        );
+        hides("zip is nine oh two one oh, thanks", &["nine oh two one oh"]);
+        hides("moved to room four twelve overnight", &["four twelve"]);
+        clean("room for two more chairs");
+        clean("Room 3 scale is broken; pt roomed in exam room 4.");
+        hides("Moved to Room 412 at noon", &["412"]);
+        clean("take 2 tabs at 8 pm, then 1 at noon");
+        clean("ages seventy and sixty");
+    }
+
+    #[test]
+    fn order_lot_and_billing_codes_stay() {
+        for text in [
+            "PO 58021664 for Keystone",
+            "Vaccines today: DTaP #4 lot S21967, Order #5822665",
+            "Supplies: Lot 8L9729 (dressings)",
+            "Subject: PO 4500152255 confirmation",
+            "Your order SO-6482923 ships",
+            "Item: CPAP E0601 w/ heated humidifier",
+            "lot X73960 given",
+            "with AM labs (1000), then",
+        ] {
+            clean(text);
+        }
+        // A lot in an address, a room after a name, an extension after a number stay found.
+        hides("lives at Lot 22", &["Lot 22"]);
+        hides("Arnel (930) - 96 years old", &["930"]);
+        hides("call 555-555-0100 x1234", &["x1234"]);
+    }
 }

@@ -185,6 +185,15 @@ fn delimiter(line: &str) -> Option<u8> {
         .map(|(_, d)| d)
 }
 
+/// Whether the line's second `|` cell is a word (a column's name), not an HL7 set id.
+fn hc_named(line: &str) -> bool {
+    line.split('|').nth(1).is_some_and(|c| {
+        c.len() > 1
+            && c.chars()
+                .all(|ch| ch.is_alphabetic() || ch == '_' || ch == ' ')
+    })
+}
+
 /// Adds the cells of every headed table in `text` to `cands`.
 pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
     // Cheap refusal: no table without a delimited line.
@@ -206,7 +215,9 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
             continue;
         };
         // An HL7 segment is read by its own rules (`structured.rs`).
-        if d == b'|' && head.len() >= 4 && head.as_bytes()[3] == b'|' {
+        // (A segment's second field is its set id or the encoding characters; a header's
+        // second cell is a column's name: "MRN|LastName|…" is a table.)
+        if d == b'|' && head.len() >= 4 && head.as_bytes()[3] == b'|' && !hc_named(head) {
             i += 1;
             continue;
         }
