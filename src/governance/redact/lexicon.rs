@@ -625,6 +625,17 @@ impl Lexicon {
             if !i.known_name() && !i.common && lower == word && derived(&key, &self.common) {
                 i.common = true;
             }
+            // Capitalised, a verb's participle that starts a sentence ("Reassessed 2 days
+            // ago", "Titrating"): no surname ends so on a dictionary verb.
+            if !i.known_name()
+                && !i.common
+                && lower != word
+                && word.chars().skip(1).all(|c| !c.is_uppercase())
+                && (key.ends_with("ed") || key.ends_with("ing"))
+                && derived(&key, &self.common)
+            {
+                i.common = true;
+            }
             return i;
         }
         // "ANA-MARIA", "AL-FARSI", "follow-up": a name when a part is one, common or a stop
@@ -673,6 +684,15 @@ fn derived(key: &str, common: &HashSet<&'static str>) -> bool {
         return false;
     }
     if CLINICAL.iter().any(|e| key.ends_with(e)) {
+        return true;
+    }
+    // A prefixed derivation: "reassessed" from "assessed", "unscheduled" from "scheduled".
+    if let Some(rest) = ["re", "un", "pre", "mis", "dis", "non", "over"]
+        .iter()
+        .find_map(|p| key.strip_prefix(p))
+        && rest.chars().count() >= 5
+        && (common.contains(rest) || derived(rest, common))
+    {
         return true;
     }
     INFLECTIONS.iter().any(|e| {

@@ -662,7 +662,7 @@ impl Redactor {
                     return Ok(None);
                 }
             }
-            Check::PersonWords => match trim_name(value) {
+            Check::PersonWords => match trim_name(value, &text[end..]) {
                 Some(len) => end = start + len,
                 None => return Ok(None),
             },

@@ -320,6 +320,8 @@ fn tokens(text: &str) -> Vec<Tok<'_>> {
                 .nth(1)
                 .is_some_and(|p| p.starts_with(char::is_lowercase))
             && !LEXICON.is_common_whole(w)
+            // Both parts English words: a compound ("Long-term", "Walk-in"), not "Sung-min".
+            && !w.split('-').all(|p| LEXICON.info(p).common)
         {
             info.common = false;
         }
@@ -455,11 +457,228 @@ fn file_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     }
 }
 
+/// Labels of form fields whose value is a person's name, lower case with blanks and marks left
+/// out (so an OCR'd "Pa tient Name" or "Resp onsibl e part y" reads as written).
+const PERSON_FIELDS: &[&str] = &[
+    "patient",
+    "pt",
+    "client",
+    "resident",
+    "member",
+    "insured",
+    "subscriber",
+    "responsibleparty",
+    "guarantor",
+    "emergencycontact",
+    "nextofkin",
+    "nok",
+    "poa",
+    "guardian",
+    "parentguardian",
+    "caregiver",
+    "policyholder",
+    "signature",
+    "signedby",
+];
+
+/// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
+/// name", "User name".
+const THING_NAMES: &[&str] = &[
+    "pharmacy", "clinic", "practice", "facility", "hospital", "plan", "insurance", "insurer",
+    "payer", "employer", "company", "business", "drug", "medication", "product", "brand", "file",
+    "user", "host", "device", "program", "programme", "school", "street", "agency", "group",
+    "test", "study", "template", "form", "document", "account", "display", "screen", "domain",
+    "organization", "org",
+];
+
+/// Whether a form label (the text before its colon) is a person's name field.
+fn person_label(label: &str) -> bool {
+    // The format hint in brackets goes: "Name (Last, First, MI)".
+    let mut key = String::new();
+    let mut depth = 0usize;
+    for c in label.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            // OCR reads an "o" as a zero.
+            '0' if depth == 0 => key.push('o'),
+            c if depth == 0 && c.is_alphabetic() => key.extend(c.to_lowercase()),
+            _ => {}
+        }
+    }
+    if PERSON_FIELDS.contains(&key.as_str()) {
+        return true;
+    }
+    if let Some(head) = key.strip_suffix("name") {
+        return !THING_NAMES.iter().any(|t| head.ends_with(t));
+    }
+    [
+        "responsibleparty",
+        "guarantor",
+        "emergencycontact",
+        "nextofkin",
+        "guardian",
+        "caregiver",
+        "policyholder",
+    ]
+    .iter()
+    .any(|f| key.ends_with(f))
+}
+
+/// The value of a field on one line: up to the line's end, a bar, a tab, a bracket, a wide
+/// gap (three blanks) or a gap of two before the next label ("KALANI 0K0NKWO   Date of B
+/// irth:"). OCR splits words with single and double blanks, so those stay inside.
+fn field_value(rest: &str) -> &str {
+    let mut end = rest.len();
+    let b = rest.as_bytes();
+    let mut k = 0;
+    while k < b.len() {
+        match b[k] {
+            b'\n' | b'\r' | b'|' | b'\t' | b'(' | b';' | b'[' => {
+                end = k;
+                break;
+            }
+            b' ' => {
+                let run = b[k..].iter().take_while(|&&c| c == b' ').count();
+                if run >= 3 {
+                    end = k;
+                    break;
+                }
+                if run == 2 {
+                    let next = &rest[k + run..];
+                    let seg_end = next.find("  ").unwrap_or(next.len());
+                    let seg = &next[..seg_end];
+                    let seg = &seg[..seg.find(['\n', '\r']).unwrap_or(seg.len())];
+                    if seg.contains(':') {
+                        end = k;
+                        break;
+                    }
+                }
+                k += run;
+                continue;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    rest[..end].trim_end_matches([' ', ',', '.', '-'])
+}
+
+/// Whether a field's value reads as a name: words of letters (OCR's 0 and 1 inside them
+/// allowed), at least one of them no plain dictionary word, none a function word ("see
+/// above", "on file") or a word never in a name.
+fn field_name_value(v: &str) -> bool {
+    let words: Vec<&str> = v.split_whitespace().collect();
+    if words.is_empty() || words.len() > 7 || v.chars().filter(|c| c.is_alphabetic()).count() < 2
+    {
+        return false;
+    }
+    let mut named = false;
+    for w in &words {
+        let bare = w.trim_end_matches([',', '.']);
+        if bare.is_empty()
+            || !bare
+                .chars()
+                .all(|c| c.is_alphabetic() || matches!(c, '0' | '1' | '-' | '\'' | '’' | '.'))
+            || !bare.chars().any(char::is_alphabetic) && bare.chars().count() > 1
+        {
+            return false;
+        }
+        let fixed: String = bare
+            .chars()
+            .map(|c| match c {
+                '0' => 'o',
+                '1' => 'l',
+                c => c,
+            })
+            .collect();
+        let info = LEXICON.info(&fixed);
+        let lower = fixed.chars().all(|c| !c.is_alphabetic() || c.is_lowercase());
+        let part = matches!(
+            fixed.to_lowercase().as_str(),
+            "van" | "von" | "der" | "den" | "de" | "del" | "della" | "da" | "di" | "du" | "le"
+                | "la" | "al" | "el" | "bin" | "ibn" | "st" | "ste" | "ten" | "ter" | "dos"
+        );
+        // A given name that is also a word stays a name capitalised here ("Will", "JUNE").
+        let word_name = info.first && !lower;
+        if (not_a_name(&fixed) || info.stop) && !part && !word_name {
+            return false;
+        }
+        if part || fixed.chars().filter(|c| c.is_alphabetic()).count() < 3 {
+            continue;
+        }
+        // In lower case a plain word rules the value out ("see above", "same as pt").
+        if lower && info.common && !info.known_name() {
+            return false;
+        }
+        named |= !info.common || info.known_name();
+    }
+    named
+        || words
+            .iter()
+            .all(|w| w.chars().filter(|c| c.is_alphabetic()).count() <= 2)
+}
+
+/// Form fields that hold a person's name ("Patient Name:", "Responsible party:", "Name (Last,
+/// First, MI):", "Pt:"), also as OCR writes them: the whole value is the name, in any case,
+/// whatever the dictionary says of its words ("HOPE STR0NG", "WILL LO NG").
+fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let base = line_start;
+        line_start += line.len();
+        let mut from = 0;
+        while let Some(c) = line[from..].find(':') {
+            let colon = from + c;
+            from = colon + 1;
+            // The label: back to the line's start or the gap before it.
+            let head = &line[..colon];
+            let label_start = [head.rfind("  "), head.rfind(['\t', '|'])]
+                .into_iter()
+                .flatten()
+                .max()
+                .map_or(0, |p| p + 1);
+            let label = head[label_start..].trim();
+            if label.is_empty()
+                || label.len() > 40
+                || !label
+                    .chars()
+                    .all(|c| c.is_alphabetic() || matches!(c, ' ' | '(' | ')' | ',' | '/' | '\'' | '0'))
+                || !person_label(label)
+            {
+                continue;
+            }
+            let rest = &line[colon + 1..];
+            let lead = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+            if rest[lead..].starts_with(['\t']) {
+                continue;
+            }
+            let v = field_value(&rest[lead..]);
+            if v.is_empty() || !field_name_value(v) || keep.keeps(v) {
+                continue;
+            }
+            let s = base + colon + 1 + lead;
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: s,
+                    end: s + v.len(),
+                },
+                PRIO,
+            ));
+            from = colon + 1 + lead + v.len();
+        }
+    }
+}
+
 /// Adds the lexicon's name candidates of `text` to `cands` (names the keep list keeps are
 /// left out).
 pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     if text.contains('.') {
         file_names(text, keep, cands);
+    }
+    if text.contains(':') {
+        form_fields(text, keep, cands);
     }
     let toks = tokens(text);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
