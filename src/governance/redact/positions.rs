@@ -152,7 +152,8 @@ impl Tok<'_> {
     /// The next word of a name already started.
     fn continues(&self) -> bool {
         if self.blocked() {
-            return false;
+            // An eponym's word that is a surname ("April Bell", "Maria Foley").
+            return self.shape == Shape::Title && eponym_surname(self);
         }
         if !self.info.common {
             return true;
@@ -579,7 +580,7 @@ fn field_name_value(v: &str) -> bool {
         if bare.is_empty()
             || !bare
                 .chars()
-                .all(|c| c.is_alphabetic() || matches!(c, '0' | '1' | '-' | '\'' | '’' | '.'))
+                .all(|c| c.is_alphabetic() || matches!(c, '0' | '1' | '-' | '\'' | '’' | '.' | '"' | '“' | '”'))
             || !bare.chars().any(char::is_alphabetic) && bare.chars().count() > 1
         {
             return false;
@@ -599,9 +600,11 @@ fn field_name_value(v: &str) -> bool {
             "van" | "von" | "der" | "den" | "de" | "del" | "della" | "da" | "di" | "du" | "le"
                 | "la" | "al" | "el" | "bin" | "ibn" | "st" | "ste" | "ten" | "ter" | "dos"
         );
-        // A given name that is also a word stays a name capitalised here ("Will", "JUNE").
+        // A given name that is also a word stays a name capitalised here ("Will", "JUNE"),
+        // and so do an initial and OCR's short pieces of a word ("EM RE H AL L").
         let word_name = info.first && !lower;
-        if (not_a_name(&fixed) || info.stop) && !part && !word_name {
+        let piece = !lower && fixed.chars().filter(|c| c.is_alphabetic()).count() <= 3;
+        if (not_a_name(&fixed) || info.stop) && !part && !word_name && !piece {
             return false;
         }
         if part || fixed.chars().filter(|c| c.is_alphabetic()).count() < 3 {
@@ -633,19 +636,20 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             from = colon + 1;
             // The label: back to the line's start or the gap before it.
             let head = &line[..colon];
-            let label_start = [head.rfind("  "), head.rfind(['\t', '|'])]
-                .into_iter()
-                .flatten()
-                .max()
-                .map_or(0, |p| p + 1);
-            let label = head[label_start..].trim();
-            if label.is_empty()
-                || label.len() > 40
-                || !label
-                    .chars()
-                    .all(|c| c.is_alphabetic() || matches!(c, ' ' | '(' | ')' | ',' | '/' | '\'' | '0'))
-                || !person_label(label)
-            {
+            // The label starts after the gap before it; OCR also splits a label with two
+            // blanks ("Responsible  party"), so after a wider gap (or the line's start) too.
+            let bar = head.rfind(['\t', '|']).map_or(0, |p| p + 1);
+            let near = head.rfind("  ").map_or(0, |p| p + 1).max(bar);
+            let far = head.rfind("   ").map_or(0, |p| p + 1).max(bar);
+            let is_label = |l: &str| {
+                !l.is_empty()
+                    && l.len() <= 40
+                    && l.chars().all(|c| {
+                        c.is_alphabetic() || matches!(c, ' ' | '(' | ')' | ',' | '/' | '\'' | '0')
+                    })
+                    && person_label(l)
+            };
+            if !is_label(head[near..].trim()) && !is_label(head[far..].trim()) {
                 continue;
             }
             let rest = &line[colon + 1..];
@@ -762,6 +766,101 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
+        // 0a. A name spelled out letter by letter: "last name spelled P I E R R E L O U I S",
+        //     "spelled S-M-I-T-H"; a run of four or more hyphened capitals anywhere.
+        if let Some(last) = spelled(&toks, i, text) {
+            push(toks[i + 1].start.min(toks[last].start), toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        if spelled_run(t) >= 4 {
+            push(t.start, t.end);
+            i += 1;
+            continue;
+        }
+        // 0b. Dictation: a cue, up to three lower-case words and a spoken mark ("patient
+        //     aroha rice period", "neighbor june rich period"): the words are the name, also
+        //     those that are words too.
+        if let Some(last) = dictated_name(&toks, i, text) {
+            push(toks[i + 1].start, toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        // 0c. A surname with its initial as registries and handoffs shorten it: "Subject: TOC
+        //     - Chaudhry, A.", "S: Phạm J, 71 M"; a first name in brackets before an age:
+        //     "S: Bishop (Björn), 82 M".
+        if let Some((last, split)) = surname_initial(&toks, i, text) {
+            let from = particles_before(&toks, i, text);
+            if split {
+                push(toks[from].start, t.end);
+                push(toks[last].start, toks[last].end);
+            } else {
+                // The initial's dot belongs to it ("Chaudhry, A.").
+                let dot = usize::from(text[toks[last].end..].starts_with('.'));
+                push(toks[from].start, toks[last].end + dot);
+            }
+            i = last + 1;
+            continue;
+        }
+        // 0d. A nickname in quotes or brackets between a first name and a surname: `Elif
+        //     "Eli" Chaudhry`, "Oluwaseun (Olu) Adeyemi".
+        if let Some(sur) = nickname_between(&toks, i, text) {
+            let last = extend(sur, &toks);
+            push(t.start, t.end);
+            push(toks[i + 1].start, toks[i + 1].end);
+            push(toks[sur].start, toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        // 0e. Whom a chat line speaks to, after a word of reply or greeting and before a
+        //     comma: "yes Emre, she called", "Hi April, reminder", "Hi JB,".
+        if i > 0 && addressed(&toks[i - 1], t, gap(&toks[i - 1], t), text) {
+            let last = if t.blocked() { i } else { extend(i, &toks) };
+            push(t.start, toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        // 0f. A name in brackets after a room or a bed ("room 19b (kofi) pulled his iv"), and a
+        //     chat transcript's speaker after the time ("[15:27] Will: February 13th").
+        if (after_room_bracket(text, t.start) || chat_speaker(text, t.start))
+            && ((!t.blocked() && (!t.info.common || t.info.first))
+                || (t.shape == Shape::Title && t.info.first))
+        {
+            let last = if t.blocked() { i } else { extend(i, &toks) };
+            let close = &text[toks[last].end..];
+            if close.starts_with(')') || close.starts_with(':') {
+                push(t.start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
+        // 0g. A given name that is also a word before a surname ("Will Okonkwo", "June
+        //     Hossain", "Hope Okonkwo"): a word the dictionary does not know, or a surname
+        //     that is no word, follows. At a sentence's start a modal ("Will", "May") needs a
+        //     known surname ("Will Medicaid cover it?" stays).
+        if word_first_name(t) && i + 1 < toks.len() && gap(t, &toks[i + 1]) == " " {
+            let strict = t.info.stop && sentence_start(text, t.start);
+            // "Will C. Santos": a middle initial before the surname.
+            let mut sur = i + 1;
+            if toks[sur].letters() == 1
+                && toks[sur].w.chars().all(char::is_uppercase)
+                && sur + 1 < toks.len()
+                && gap(&toks[sur], &toks[sur + 1]) == ". "
+            {
+                sur += 1;
+            }
+            let n = &toks[sur];
+            let known_sur = matches!(n.shape, Shape::Title | Shape::Caps)
+                && n.info.sur
+                && !n.blocked()
+                && (sur > i + 1 || dob_after(&text[n.end..]));
+            if surname_after_word_name(n, strict) || known_sur {
+                let last = extend(sur, &toks);
+                push(t.start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
         // 1. Name positions after a cue (cue words are stop words: checked only for those).
         let key = if t.info.stop { t.key() } else { String::new() };
         let spoke = i > 0 && t.info.stop && spoke_cue(&toks[i - 1], &key, gap(&toks[i - 1], t));
@@ -809,10 +908,25 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     && n.w.chars().all(char::is_uppercase)
                     && at + 1 < toks.len()
                     && matches!(gap(n, &toks[at + 1]), ". " | ".")
-                    && toks[at + 1].in_position_after(title, personal)
+                    && (toks[at + 1].in_position_after(title, personal)
+                        // After a kin word a surname that is also a word: "your father, R.
+                        // Strong".
+                        || (personal
+                            && toks[at + 1].shape != Shape::Lower
+                            && toks[at + 1].info.sur
+                            && !toks[at + 1].blocked()))
                 {
                     let last = extend(at + 1, &toks);
                     push(n.start, toks[last].end);
+                    i = last + 1;
+                    continue;
+                }
+                // `Pt Bill "Billy" Oyelaran`: the nickname and the surname too.
+                if let Some(sur) = nickname_between(&toks, at, text) {
+                    let last = extend(sur, &toks);
+                    push(n.start, n.end);
+                    push(toks[at + 1].start, toks[at + 1].end);
+                    push(toks[sur].start, toks[last].end);
                     i = last + 1;
                     continue;
                 }
@@ -820,7 +934,19 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     || n.in_position_after(title, personal)
                     || month_first_before_name(&toks, at, text)
                 {
-                    let last = extend(at, &toks);
+                    let mut last = extend(at, &toks);
+                    // Registry order after the cue, the given name also a word: "Pt
+                    // Lindqvist, Will, 54 y/o".
+                    if let Some(f) = toks.get(last + 1)
+                        && gap(&toks[last], f) == ", "
+                        && f.shape == toks[last].shape
+                        && f.shape != Shape::Lower
+                        && f.info.first
+                        && f.letters() >= 2
+                        && text[f.end..].starts_with([',', ';', '.', '(', '\n', '\r'])
+                    {
+                        last += 1;
+                    }
                     push(n.start, toks[last].end);
                     i = last + 1;
                     continue;
@@ -888,9 +1014,17 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // 2. A signature: the first words of the line after a closing line or a dash.
         if signature_before(text, t.start) && t.in_position(false) {
             let last = extend(i, &toks);
-            push(t.start, toks[last].end);
-            i = last + 1;
-            continue;
+            // A dash-led line is a signature only when no words follow the name ("- rosa",
+            // "- rosa, RN"), not a list's item ("- furosemide (Lasix) 40 mg daily").
+            let rest = text[toks[last].end..].split(['\n', '\r']).next().unwrap_or("");
+            if !dash_led(text, t.start)
+                || !rest.trim_end().contains(char::is_whitespace)
+                || rest.starts_with(',')
+            {
+                push(t.start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
         }
         // 3. Registry order "LAST, FIRST" and HL7 order "LAST^FIRST".
         if i + 1 < toks.len() {
@@ -998,6 +1132,302 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     }
 }
 
+/// A surname the stop list holds as an eponym ("Bell's palsy", "Foley catheter"): a name
+/// again beside a given name or an initial.
+fn eponym_surname(t: &Tok<'_>) -> bool {
+    t.info.sur
+        && matches!(
+            t.key().as_str(),
+            "bell" | "foley" | "holter" | "braden" | "morse" | "parkinson" | "hodgkin" | "crohn"
+        )
+}
+
+/// A token of single capitals joined by hyphens ("S-M-I-T-H"): how many letters, else 0.
+fn spelled_run(t: &Tok<'_>) -> usize {
+    let parts: Vec<&str> = t.w.split('-').collect();
+    if parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| p.chars().count() == 1 && p.chars().all(char::is_uppercase))
+    {
+        parts.len()
+    } else {
+        0
+    }
+}
+
+/// After "spelled" (or "spelling", "spell"), the letters of a spelled name: single letters
+/// apart by blanks, hyphens or dots ("P I E R R E L O U I S", "S-M-I-T-H", "B. R. O. W. N.");
+/// the index of the last one.
+fn spelled(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
+    let t = &toks[i];
+    if !t.key().starts_with("spel") || !matches!(t.key().as_str(), "spell" | "spelled" | "spelt" | "spelling" | "spells") {
+        return None;
+    }
+    let mut j = i + 1;
+    // "spelled as", "spelling is".
+    if toks
+        .get(j)
+        .is_some_and(|n| matches!(n.key().as_str(), "as" | "is" | "its"))
+    {
+        j += 1;
+    }
+    let first = toks.get(j)?;
+    let g = &text[toks[j - 1].end..first.start];
+    if g.len() > 3 || !g.chars().all(|c| matches!(c, ' ' | ':' | ',' | '-')) {
+        return None;
+    }
+    if spelled_run(first) >= 2 {
+        return Some(j);
+    }
+    let single = |k: usize| {
+        toks.get(k)
+            .is_some_and(|n| n.w.chars().count() == 1 && n.w.chars().all(char::is_alphabetic))
+    };
+    let mut last = j;
+    if !single(j) {
+        return None;
+    }
+    while single(last + 1) {
+        let g = &text[toks[last].end..toks[last + 1].start];
+        if g.is_empty() || g.len() > 3 || !g.chars().all(|c| matches!(c, ' ' | '-' | '.')) {
+            break;
+        }
+        last += 1;
+    }
+    (last > j).then_some(last)
+}
+
+/// Spoken marks of a dictation: the name before one ends there.
+fn dictated_mark(t: &Tok<'_>) -> bool {
+    matches!(t.key().as_str(), "period" | "comma" | "colon" | "semicolon")
+}
+
+/// A dictated name after a cue: one to three lower-case words before a spoken mark, every
+/// one of them a possible name word, at least one a given name or a word the dictionary does
+/// not know; the index of its last word.
+fn dictated_name(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
+    let t = &toks[i];
+    if !t.info.stop || !(CUES.contains(&t.key().as_str()) || is_kin(&t.key())) {
+        return None;
+    }
+    let mut last = None;
+    for k in i + 1..(i + 4).min(toks.len()) {
+        let n = &toks[k];
+        if text[toks[k - 1].end..n.start] != *" " || n.shape != Shape::Lower {
+            return None;
+        }
+        if k > i + 1 && dictated_mark(n) {
+            last = Some(k - 1);
+            break;
+        }
+        let word_name = n.info.first && n.info.stop;
+        if n.contraction || n.letters() < 2 || (n.blocked() && !word_name) {
+            return None;
+        }
+    }
+    let last = last?;
+    let words = &toks[i + 1..=last];
+    words
+        .iter()
+        .any(|w| w.info.first || !w.info.common)
+        .then_some(last)
+}
+
+/// "Chaudhry, A." and "Phạm J, 71" (a surname and its initial), "Bishop (Björn), 82" (a
+/// surname and the given name in brackets before an age): the index of the initial or given
+/// name, and whether the two are apart (brackets between).
+fn surname_initial(toks: &[Tok<'_>], i: usize, text: &str) -> Option<(usize, bool)> {
+    let t = &toks[i];
+    let n = toks.get(i + 1)?;
+    // An eponym's word that is a surname stays one before an initial ("Bell, T.", "Foley, M.").
+    let eponym_sur = eponym_surname(t);
+    if t.shape == Shape::Lower
+        || t.shape == Shape::Mixed
+        || t.letters() < 2
+        || (t.blocked() && !eponym_sur)
+        || (t.info.common && !t.info.sur)
+    {
+        return None;
+    }
+    let g = &text[t.end..n.start];
+    let after = &text[n.end..];
+    let initial = n.letters() == 1 && n.w.chars().all(char::is_uppercase);
+    let age_after = |r: &str| {
+        r.strip_prefix(", ")
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+    };
+    if initial && g == ", " && after.starts_with('.') {
+        // Not a list of initials ("A, B. and C.").
+        let next = after[1..].chars().next();
+        return next
+            .is_none_or(|c| !c.is_alphabetic())
+            .then_some((i + 1, false));
+    }
+    if initial && g == " " && age_after(after) {
+        return Some((i + 1, false));
+    }
+    if g == " ("
+        && n.shape == Shape::Title
+        && !n.blocked()
+        && (!n.info.common || n.info.first)
+        && after.strip_prefix(')').is_some_and(age_after)
+    {
+        return Some((i + 1, true));
+    }
+    None
+}
+
+/// `Elif "Eli" Chaudhry`: the index of the surname when a nickname in quotes or brackets
+/// stands between a first name and it.
+fn nickname_between(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
+    let (t, n, m) = (&toks[i], toks.get(i + 1)?, toks.get(i + 2)?);
+    let open = &text[t.end..n.start];
+    let close = &text[n.end..m.start];
+    let quoted = matches!(
+        (open, close),
+        (" \"", "\" ") | (" “", "” ") | (" (", ") ") | (" '", "' ")
+    );
+    let name_word = |x: &Tok<'_>| {
+        x.shape != Shape::Lower
+            && x.shape != Shape::Mixed
+            && x.letters() >= 2
+            && ((!x.blocked() && (!x.info.common || x.info.known_name()))
+                || (x.info.first && x.shape == Shape::Title))
+    };
+    (quoted
+        && name_word(t)
+        && (t.info.first || !t.info.common)
+        && name_word(n)
+        && name_word(m)
+        && (m.info.sur || !m.info.common))
+        .then_some(i + 2)
+}
+
+/// Whether `t` is the person a chat line speaks to: after a reply or greeting word and
+/// before a comma or a "!" ("yes Emre,", "Hi April,", "Hi JB!").
+fn addressed(prev: &Tok<'_>, t: &Tok<'_>, g: &str, text: &str) -> bool {
+    if !matches!(g, " " | ", ") {
+        return false;
+    }
+    let greeting = matches!(
+        prev.key().as_str(),
+        "hi" | "hello" | "hey" | "dear" | "morning" | "afternoon" | "evening"
+    );
+    let reply = matches!(
+        prev.key().as_str(),
+        "yes" | "yeah" | "yep" | "no" | "nope" | "ok" | "okay" | "k" | "sure" | "thanks"
+            | "thx" | "sorry" | "bye" | "great" | "perfect"
+    );
+    if !(greeting || reply) || !text[t.end..].starts_with([',', '!']) {
+        return false;
+    }
+    match t.shape {
+        Shape::Title => {
+            (!t.blocked() && (!t.info.common || t.info.first)) || (t.info.first && greeting)
+        }
+        // "Hi JB,": initials a greeting uses.
+        Shape::Caps => {
+            greeting
+                && (2..=3).contains(&t.letters())
+                && !ABBREVIATIONS.contains(&t.w)
+                && !t.info.stop
+        }
+        Shape::Lower => !t.blocked() && !t.info.common && t.letters() >= 3,
+        Shape::Mixed => false,
+    }
+}
+
+/// Whether `at` follows "room 19b (", "rm 437-2 (", "bed 5 (": a name in brackets after a
+/// room or a bed.
+fn after_room_bracket(text: &str, at: usize) -> bool {
+    let Some(b) = text[..at].strip_suffix('(') else {
+        return false;
+    };
+    let Some(b) = b.strip_suffix(' ') else {
+        return false;
+    };
+    let num_start = b
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '-'))
+        .map_or(0, |(p, c)| p + c.len_utf8());
+    let num = &b[num_start..];
+    if num.is_empty() || !num.starts_with(|c: char| c.is_ascii_digit()) {
+        return false;
+    }
+    let Some(b) = b[..num_start].strip_suffix(' ') else {
+        return false;
+    };
+    let w_start = b
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !c.is_alphabetic())
+        .map_or(0, |(p, c)| p + c.len_utf8());
+    matches!(
+        b[w_start..].to_lowercase().as_str(),
+        "room" | "rm" | "bed" | "bay"
+    )
+}
+
+/// Whether `at` is a chat transcript's speaker: right after a time in brackets at the start
+/// of a line ("[15:27] Will: ...").
+fn chat_speaker(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    let lead = &text[line_start..at];
+    let Some(inner) = lead
+        .trim_end_matches(' ')
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+    else {
+        return false;
+    };
+    lead.ends_with(' ')
+        && inner.contains(':')
+        && inner
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, ':' | ' ' | 'A' | 'P' | 'M' | 'a' | 'p' | 'm'))
+}
+
+/// Whether a date of birth or a record number follows a name: " (DOB", ", MRN", " born".
+fn dob_after(after: &str) -> bool {
+    let r = after.trim_start_matches([' ', '(', ',']);
+    let w: String = r
+        .chars()
+        .take_while(|c| c.is_alphabetic() || *c == '.')
+        .collect::<String>()
+        .to_lowercase();
+    after.len() - r.len() <= 3 && matches!(w.as_str(), "dob" | "d.o.b." | "born" | "mrn" | "b.")
+}
+
+/// A given name that is also a word or a month ("Will", "June", "Hope", "April").
+fn word_first_name(t: &Tok<'_>) -> bool {
+    t.shape == Shape::Title
+        && t.info.first
+        && (t.info.common || t.info.stop)
+        && t.letters() >= 3
+        && !t.contraction
+}
+
+/// The word after a given name that is also a word, when it is a surname: one the dictionary
+/// does not know, or a known surname that is no word; only the latter when `strict`.
+fn surname_after_word_name(n: &Tok<'_>, strict: bool) -> bool {
+    matches!(n.shape, Shape::Title | Shape::Caps)
+        && n.letters() >= 3
+        && !n.blocked()
+        && !n.info.common
+        && (!strict || n.info.sur)
+}
+
+/// Whether the word at `at` starts a sentence or a line.
+fn sentence_start(text: &str, at: usize) -> bool {
+    text[..at]
+        .trim_end_matches([' ', '\t'])
+        .chars()
+        .next_back()
+        .is_none_or(|c| matches!(c, '.' | '!' | '?' | '\n' | '\r' | '"'))
+}
+
 /// The last line of `text` when it is a name alone: two or three words (a particle between
 /// them allowed), none a common or blocked word, no digits or other marks.
 fn last_line_name(text: &str, toks: &[Tok<'_>]) -> Option<(usize, usize)> {
@@ -1050,7 +1480,7 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
                 | "letter"
                 | "referral"
         ),
-        "of" => first == "behalf" || is_kin(&first),
+        "of" => first == "behalf" || first == "chart" || is_kin(&first),
         // "this is dieuseul from Nephrology", "my name is Rania bin Rashid"
         "is" => matches!(first.as_str(), "this" | "name"),
         // Who wrote or sent it: "Dictated by Lagi Fa'amausili", "Sent by Thảo van den Broek".
@@ -1188,6 +1618,19 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
         && rest
             .strip_prefix(' ')
             .is_some_and(|r| r.len() >= 3 && r.as_bytes()[..3].iter().all(u8::is_ascii_digit))
+    {
+        return Some(false);
+    }
+    // "ximena in room 17 needs a sitter", "tsehay in bed 2b": where a patient lies.
+    if key == "in"
+        && rest.strip_prefix(' ').is_some_and(|r| {
+            let lower = r.get(..r.len().min(8)).unwrap_or("").to_ascii_lowercase();
+            ["room ", "rm ", "bed ", "bay "].iter().any(|w| {
+                lower
+                    .strip_prefix(w)
+                    .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+            })
+        })
     {
         return Some(false);
     }
@@ -1468,6 +1911,14 @@ fn possessive_of_person(text: &str, t: &Tok<'_>) -> bool {
             | "copay"
             | "dob"
             | "birthday"
+            // a chat's vitals: "dlamini's bp 88/50"
+            | "bp"
+            | "sats"
+            | "sugar"
+            | "sugars"
+            | "vitals"
+            | "temp"
+            | "hr"
     )
 }
 
@@ -1506,6 +1957,9 @@ fn particle(t: &Tok<'_>) -> bool {
             | "mac"
             | "ten"
             | "ter"
+            | "dos"
+            | "das"
+            | "dela"
             | "'t"
             | "’t"
     )
@@ -1546,6 +2000,12 @@ fn cue_gap(g: &str, closing: bool) -> bool {
         }
     }
     !g.is_empty() && punct <= 1 && (breaks == 0 || (closing && breaks <= 2))
+}
+
+/// Whether the line holding `at` leads with a dash before the word at `at`.
+fn dash_led(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    matches!(text[line_start..at].trim(), "-" | "--" | "—" | "~")
 }
 
 /// Whether the line holding `at` starts with the word at `at` and follows a closing line
