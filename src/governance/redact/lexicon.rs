@@ -206,6 +206,26 @@ const STOP: &[&str] = &[
     "yr",
     "yrs",
     "approx",
+    // clinical shorthand for a visit or a service ("PT eval Tuesday", "f/u with ortho")
+    "eval",
+    "evals",
+    "reeval",
+    "rehab",
+    "ortho",
+    "neuro",
+    "cardio",
+    "psych",
+    "derm",
+    "onc",
+    "peds",
+    "endo",
+    "pulm",
+    "nephro",
+    "uro",
+    "heme",
+    "rheum",
+    "postop",
+    "preop",
     // cue words not in `CUES` (which the stop set includes: a cue is not the name it introduces)
     "pts",
     "patients",
@@ -635,7 +655,9 @@ impl Lexicon {
                 && lower != word
                 && word.chars().skip(1).all(|c| !c.is_uppercase())
                 && (key.ends_with("ed") || key.ends_with("ing"))
-                && derived(&key, &self.common)
+                // "Ambulating", "Titrating": a Latinate verb's participle, whatever the small
+                // dictionary holds.
+                && (derived(&key, &self.common) || (key.ends_with("ating") && key.len() >= 8))
             {
                 i.common = true;
             }

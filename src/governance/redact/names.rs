@@ -154,7 +154,14 @@ pub(super) fn strict_name(s: &str) -> bool {
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
         .collect();
+    // Words the dictionary holds and no name list does, all of them: a heading ("PATIENT
+    // REGISTRATION FORM"), not a name.
+    let all_plain = words.iter().all(|w| {
+        let w = w.trim_end_matches(['.', ',']);
+        w.chars().count() > 2 && plain_word(w)
+    });
     !words.is_empty()
+        && !all_plain
         && words.iter().all(|w| {
             let bare = w.trim_end_matches(['.', ',']);
             let letters = bare.chars().filter(|c| c.is_alphabetic()).count();

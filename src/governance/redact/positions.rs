@@ -350,6 +350,9 @@ const FILE_WORDS: &[&str] = &[
     "pt", "rx", "dx", "hx", "misc", "scan", "scanned", "fax", "rpt", "dcm", "heic", "docx", "xlsx",
     "pdf", "tif", "jpg", "png", "doc", "txt", "csv", "hipaa", "dnr", "id", "cv", "ct", "us", "xr",
     "ed", "er", "icu", "lab", "labs", "pcp", "ref", "req", "echo", "copy", "final",
+    // billing and language codes in exports' names ("EOB_4XU3MJ6HT41_Pham.pdf",
+    // "Holter_instructions_ENG-SPA.pdf", "CPT_2025_fee_schedule.pdf")
+    "eob", "cpt", "icd", "hcpcs", "eng", "spa", "esp", "fra", "vie", "kor", "rus", "chi",
 ];
 
 /// File names of scans and exports ("CXR_HRYTSENKO.O_9231024.dcm",
@@ -480,6 +483,15 @@ const PERSON_FIELDS: &[&str] = &[
     "policyholder",
     "signature",
     "signedby",
+    // providers are redacted too (a provider's name narrows a patient down)
+    "ordering",
+    "orderingprovider",
+    "orderingphysician",
+    "referring",
+    "referringprovider",
+    "referringphysician",
+    "attending",
+    "attendingphysician",
 ];
 
 /// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
@@ -562,7 +574,28 @@ fn field_value(rest: &str) -> &str {
         }
         k += 1;
     }
-    rest[..end].trim_end_matches([' ', ',', '.', '-'])
+    let mut v = rest[..end].trim_end_matches([' ', ',', '.', '-']);
+    // A credential ends the name, and what follows it is a department ("Anneliese Brandt,
+    // MD, Endocrinology").
+    const CREDENTIALS: &[&str] = &[
+        "MD", "DO", "RN", "NP", "PA-C", "PA", "DDS", "PhD", "LCSW", "MSW", "PT", "LPN", "FNP",
+    ];
+    if let Some(at) = v.match_indices(", ").map(|(k, _)| k).find(|&k| {
+        let r = &v[k + 2..];
+        CREDENTIALS.iter().any(|c| {
+            r.strip_prefix(c)
+                .is_some_and(|t| t.is_empty() || t.starts_with([',', ' ', '.']))
+        })
+    }) {
+        v = &v[..at];
+    }
+    // A credential after the name is not the name ("XU, DARNELL MD").
+    for c in [" MD", " DO", " RN", " NP", " PA-C", " PA", " DDS", " PhD"] {
+        if let Some(h) = v.strip_suffix(c) {
+            return h.trim_end_matches([' ', ',']);
+        }
+    }
+    v
 }
 
 /// Whether a field's value reads as a name: words of letters (OCR's 0 and 1 inside them
@@ -610,8 +643,8 @@ fn field_name_value(v: &str) -> bool {
         if part || fixed.chars().filter(|c| c.is_alphabetic()).count() < 3 {
             continue;
         }
-        // In lower case a plain word rules the value out ("see above", "same as pt").
-        if lower && info.common && !info.known_name() {
+        // In lower case a dictionary word rules the value out ("see above", "self").
+        if lower && info.common {
             return false;
         }
         named |= !info.common || info.known_name();
@@ -658,7 +691,10 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 continue;
             }
             let v = field_value(&rest[lead..]);
-            if v.is_empty() || !field_name_value(v) || keep.keeps(v) {
+            // Staff keep their name also with a department after it ("Dr. Anneliese Brandt,
+            // Physical Therapy").
+            let head = v.split(", ").next().unwrap_or(v);
+            if v.is_empty() || !field_name_value(v) || keep.keeps(v) || keep.keeps(head) {
                 continue;
             }
             let s = base + colon + 1 + lead;
@@ -690,7 +726,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // A month that is also a given name before a surname: "Jun PANGILINAN".
         let s = month_first_at(text, s).unwrap_or(s);
         let v = &text[s..e];
-        if !keep.keeps(v) && !eponym(&text[e..]) && !institution(text, s) {
+        if !keep.keeps(v) && !eponym(&text[e..]) && !institution(text, s) && !ocr_piece(text, s, e)
+        {
             cands.push((
                 Span {
                     kind: Kind::Person,
@@ -834,6 +871,20 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 continue;
             }
         }
+        // 0h. Two lower-case words before a birth date, as portal messages and transcripts
+        //     write a name ("(dorothy love, born march 16", "its theodore young dob 12/12/78",
+        //     "patient wilhelmina rivers date of birth"): a given name, then a surname or a
+        //     word the dictionary does not know.
+        if t.shape == Shape::Lower
+            && i + 1 < toks.len()
+            && gap(t, &toks[i + 1]) == " "
+            && lower_name_pair(t, &toks[i + 1])
+            && dob_after(&text[toks[i + 1].end..])
+        {
+            push(t.start, toks[i + 1].end);
+            i += 2;
+            continue;
+        }
         // 0g. A given name that is also a word before a surname ("Will Okonkwo", "June
         //     Hossain", "Hope Okonkwo"): a word the dictionary does not know, or a surname
         //     that is no word, follows. At a sentence's start a modal ("Will", "May") needs a
@@ -944,6 +995,16 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                         && f.info.first
                         && f.letters() >= 2
                         && text[f.end..].starts_with([',', ';', '.', '(', '\n', '\r'])
+                    {
+                        last += 1;
+                    }
+                    // A lower-case surname that is also a word, before a birth date: "its
+                    // theodore young dob 12/12/78".
+                    if let Some(f) = toks.get(last + 1)
+                        && last == at
+                        && gap(&toks[last], f) == " "
+                        && lower_name_pair(&toks[last], f)
+                        && dob_after(&text[f.end..])
                     {
                         last += 1;
                     }
@@ -1060,7 +1121,11 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         }
         // 5. A possessive before a relation or a record word: "kuznetsova's pharmacy",
         //    "OBI'S daughter" (an unknown word or a known name, not a plain word).
-        if possessive_of_person(text, t) && t.in_position(false) {
+        if possessive_of_person(text, t)
+            && (t.in_position(false)
+                // "Bishop's bp 88/50": a surname that is also a word, before vitals.
+                || (t.shape == Shape::Title && t.info.sur && !t.blocked() && vitals_after(text, t)))
+        {
             push(t.start, t.end);
             i += 1;
             continue;
@@ -1130,6 +1195,60 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if let Some((s, e)) = last_line_name(text, &toks) {
         push(s, e);
     }
+}
+
+/// Whether `text[s..e]` is a piece of a word OCR broke ("Hom e Phone", "REGISTRATI0N", "Na
+/// me:", "Famil y"): with the short piece glued before or after it, the dictionary knows the
+/// word.
+fn ocr_piece(text: &str, s: usize, e: usize) -> bool {
+    let letters = |w: &str| -> Option<String> {
+        w.chars()
+            .map(|c| match c {
+                '0' => Some('o'),
+                '1' => Some('l'),
+                c if c.is_alphabetic() => Some(c),
+                _ => None,
+            })
+            .collect::<Option<String>>()
+    };
+    let span = &text[s..e];
+    let last = span.rsplit(' ').next().unwrap_or(span);
+    let first = span.split(' ').next().unwrap_or(span);
+    // The piece after: glued by a 0/1 ("REGISTRATI0N") or after one blank ("Hom e").
+    let rest = &text[e..];
+    let after = rest.strip_prefix(' ').unwrap_or(rest);
+    let piece: &str = &after[..after
+        .find(|c: char| !(c.is_alphabetic() || c == '0' || c == '1'))
+        .unwrap_or(after.len())];
+    let glued = !rest.starts_with(' ') && rest.starts_with(['0', '1']);
+    // A name before a short word is no piece ("Jo in the lobby").
+    let loose = |p: &str, w: &str| !LEXICON.info(p).stop || !LEXICON.info(w).known_name();
+    if !piece.is_empty()
+        && piece.chars().count() <= 3
+        && (glued || (rest.starts_with(' ') && loose(piece, last)))
+        && let (Some(a), Some(b)) = (letters(last), letters(piece))
+        && LEXICON.info(&format!("{a}{b}")).common
+    {
+        return true;
+    }
+    // The piece before, after one blank: "RE GISTRATION".
+    let before = &text[..s];
+    if let Some(b) = before.strip_suffix(' ') {
+        let p_start = b
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !(c.is_alphabetic() || c == '0' || c == '1'))
+            .map_or(0, |(p, c)| p + c.len_utf8());
+        let piece = &b[p_start..];
+        if !piece.is_empty()
+            && piece.chars().count() <= 3
+            && loose(piece, first)
+            && let (Some(a), Some(b)) = (letters(piece), letters(first))
+        {
+            return LEXICON.info(&format!("{a}{b}")).common;
+        }
+    }
+    false
 }
 
 /// A surname the stop list holds as an eponym ("Bell's palsy", "Foley catheter"): a name
@@ -1389,6 +1508,20 @@ fn chat_speaker(text: &str, at: usize) -> bool {
             .all(|c| c.is_ascii_digit() || matches!(c, ':' | ' ' | 'A' | 'P' | 'M' | 'a' | 'p' | 'm'))
 }
 
+/// A lower-case given name and surname where the surname may be a word too ("dorothy love",
+/// "theodore young", "eero dlamini"): only before a birth date.
+fn lower_name_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
+    let word_ok = |t: &Tok<'_>| {
+        t.shape == Shape::Lower && !t.contraction && t.letters() >= 2 && !t.info.stop
+            && !not_a_name(t.w)
+    };
+    word_ok(a)
+        && word_ok(b)
+        && (a.info.first || !a.info.common)
+        && (b.info.sur || !b.info.common)
+        && !(a.info.common && b.info.common && !a.info.first)
+}
+
 /// Whether a date of birth or a record number follows a name: " (DOB", ", MRN", " born".
 fn dob_after(after: &str) -> bool {
     let r = after.trim_start_matches([' ', '(', ',']);
@@ -1397,7 +1530,9 @@ fn dob_after(after: &str) -> bool {
         .take_while(|c| c.is_alphabetic() || *c == '.')
         .collect::<String>()
         .to_lowercase();
-    after.len() - r.len() <= 3 && matches!(w.as_str(), "dob" | "d.o.b." | "born" | "mrn" | "b.")
+    after.len() - r.len() <= 3
+        && (matches!(w.as_str(), "dob" | "d.o.b." | "born" | "mrn" | "b.")
+            || r.to_lowercase().starts_with("date of birth"))
 }
 
 /// A given name that is also a word or a month ("Will", "June", "Hope", "April").
@@ -1920,6 +2055,21 @@ fn possessive_of_person(text: &str, t: &Tok<'_>) -> bool {
             | "temp"
             | "hr"
     )
+}
+
+/// Whether "'s" and a vital sign follow `t` ("Bishop's bp", "Love's sats").
+fn vitals_after(text: &str, t: &Tok<'_>) -> bool {
+    let after = &text[t.end..];
+    ["'s ", "’s "]
+        .iter()
+        .find_map(|p| after.strip_prefix(p))
+        .is_some_and(|r| {
+            let w: String = r.chars().take_while(|c| c.is_alphabetic()).collect();
+            matches!(
+                w.to_lowercase().as_str(),
+                "bp" | "sats" | "sugar" | "sugars" | "vitals" | "temp" | "hr"
+            )
+        })
 }
 
 /// Whether `t` stands in prose: blanks or sentence punctuation on both sides.
