@@ -653,7 +653,7 @@ impl Redactor {
             // Matched by `person_runs` above.
             Check::PersonAll => return Ok(None),
             Check::NameStrict => {
-                if !names::strict_name(value) {
+                if !names::strict_name(value) || positions::ocr_piece(text, start, end) {
                     return Ok(None);
                 }
             }

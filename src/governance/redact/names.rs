@@ -2,6 +2,7 @@
 
 use super::lexicon::LEXICON;
 use super::pattern::Pattern;
+use super::positions::ocr_piece;
 use super::words::{ABBREVIATIONS, NOT_SPOKEN_NAMES, TITLE_CASE_TERMS, not_a_name};
 use super::{Kind, Span};
 
@@ -23,9 +24,10 @@ pub(super) fn person_runs(re: &Pattern, text: &str, prio: u8, cands: &mut Vec<(S
         ) else {
             break;
         };
-        if let Some((a, b)) =
-            name_core(v).filter(|&(a, _)| !after_title_case_term(text, hit.v_start + a))
-        {
+        if let Some((a, b)) = name_core(v).filter(|&(a, b)| {
+            !after_title_case_term(text, hit.v_start + a)
+                && !ocr_piece(text, hit.v_start + a, hit.v_start + b)
+        }) {
             cands.push((
                 Span {
                     kind: Kind::Person,

@@ -1200,7 +1200,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
 /// Whether `text[s..e]` is a piece of a word OCR broke ("Hom e Phone", "REGISTRATI0N", "Na
 /// me:", "Famil y"): with the short piece glued before or after it, the dictionary knows the
 /// word.
-fn ocr_piece(text: &str, s: usize, e: usize) -> bool {
+pub(super) fn ocr_piece(text: &str, s: usize, e: usize) -> bool {
     let letters = |w: &str| -> Option<String> {
         w.chars()
             .map(|c| match c {
@@ -1226,10 +1226,17 @@ fn ocr_piece(text: &str, s: usize, e: usize) -> bool {
     if !piece.is_empty()
         && piece.chars().count() <= 3
         && (glued || (rest.starts_with(' ') && loose(piece, last)))
-        && let (Some(a), Some(b)) = (letters(last), letters(piece))
-        && LEXICON.info(&format!("{a}{b}")).common
+        && let Some(b) = letters(piece)
     {
-        return true;
+        // The last word alone or the whole span is the word's head ("REGIS TRAT I0N").
+        let whole: String = span.split(' ').collect();
+        if [last, whole.as_str()]
+            .iter()
+            .filter_map(|w| letters(w))
+            .any(|a| LEXICON.info(&format!("{a}{b}")).common)
+        {
+            return true;
+        }
     }
     // The piece before, after one blank: "RE GISTRATION".
     let before = &text[..s];
@@ -1794,6 +1801,15 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
 /// Whether the text after a name makes it an eponym ("Cushing syndrome", "Hashimoto's
 /// thyroiditis", "Foley catheter"), not a person.
 fn eponym(after: &str) -> bool {
+    // A possessive that ends a list's item names a condition ("CKD3, Hashimoto's."), a
+    // person's is followed by what is theirs.
+    if ["'s", "’s"].iter().any(|p| {
+        after
+            .strip_prefix(p)
+            .is_some_and(|r| r.starts_with(['.', ',', ';', ')']))
+    }) {
+        return true;
+    }
     let rest = after
         .strip_prefix("'s")
         .or_else(|| after.strip_prefix("’s"))

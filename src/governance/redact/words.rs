@@ -495,6 +495,8 @@ pub(super) const TITLE_CASE_TERMS: &[&str] = &[
     "Glasgow",
     "Coma",
     "Scale",
+    // A room's abbreviation: "Unit: 5 North Rm 203".
+    "Rm",
     // The format hints of a form's name field: "Name (Last, First, MI):".
     "Last",
     "First",
@@ -576,6 +578,8 @@ pub(super) const ABBREVIATIONS: &[&str] = &[
     "HDL", "WBC", "RBC", "HGB", "HCT", "PLT", "GFR", "BUN", "ALT", "AST", "DME", "SNF", "LTC",
     "ALF", "PACU", "IMG", "DSC", "PXL", "SCAN", "AKI", "VTE", "DVT", "PE", "MI", "CVA", "TIA",
     "OSA", "GERD", "BPH",
+    // billing and payer shorthand ("The EOB says", "CPT 99213"), language codes ("ENG")
+    "EOB", "ERA", "CPT", "ICD", "NPI", "ABN", "COB", "EFT", "PPO", "HMO", "EPO", "ENG", "SPA",
 ];
 
 pub(super) const NOT_SPOKEN_NAMES: &[&str] = &[
