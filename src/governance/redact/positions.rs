@@ -925,7 +925,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     toks[at].key().as_str(),
                     "this" | "is" | "its" | "it" | "im" | "i" | "am"
                 )
-                && blank(gap(&toks[at], &toks[at + 1]))
+                // "it's" is read as "it" with a possessive's "'s" after it.
+                && (blank(gap(&toks[at], &toks[at + 1]))
+                    || matches!(gap(&toks[at], &toks[at + 1]), "'s " | "’s "))
             {
                 at += 1;
             }
@@ -992,9 +994,11 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                         && gap(&toks[last], f) == ", "
                         && f.shape == toks[last].shape
                         && f.shape != Shape::Lower
-                        && f.info.first
+                        && (f.info.first || (!f.info.common && !f.blocked()))
                         && f.letters() >= 2
-                        && text[f.end..].starts_with([',', ';', '.', '(', '\n', '\r'])
+                        && (text[f.end..].starts_with([',', ';', '.', '(', '\n', '\r'])
+                            || text[f.end..].starts_with(" and ")
+                            || f.end == text.len())
                     {
                         last += 1;
                     }
@@ -1004,7 +1008,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                         && last == at
                         && gap(&toks[last], f) == " "
                         && lower_name_pair(&toks[last], f)
-                        && dob_after(&text[f.end..])
+                        && (dob_after(&text[f.end..]) || text[f.end..].starts_with(", "))
                     {
                         last += 1;
                     }
@@ -1126,7 +1130,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 // "Bishop's bp 88/50": a surname that is also a word, before vitals.
                 || (t.shape == Shape::Title && t.info.sur && !t.blocked() && vitals_after(text, t)))
         {
-            push(t.start, t.end);
+            // With its particles: "de Vries's bp", "st. pierre's bp".
+            push(toks[particles_before(&toks, i, text)].start, t.end);
             i += 1;
             continue;
         }
@@ -1156,7 +1161,19 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // 6. The subject of a verb only people are ("Olu prefers mornings", "IWU seen
         //    today", "Kuznetsova to return", "rose asked"), in prose.
         if t.subject(true) {
-            let last = extend(i, &toks);
+            let mut last = extend(i, &toks);
+            // A lower-case surname that is also a word before the verb: "aroha love in rm
+            // 452-2", "oluwaseun stone is in the er".
+            if t.shape == Shape::Lower
+                && last == i
+                && toks.get(i + 1).is_some_and(|n| {
+                    gap(t, n) == " " && lower_name_pair(t, n) && n.info.sur && n.info.common
+                })
+                && person_predicate(&toks, i + 1, text).is_none()
+                && person_predicate(&toks, i + 2, text).is_some()
+            {
+                last = i + 1;
+            }
             if let Some(strong) = person_predicate(&toks, last + 1, text)
                 && t.subject(strong)
                 && (t.shape != Shape::Lower || prose_word(text, t))
