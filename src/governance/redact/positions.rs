@@ -497,11 +497,43 @@ const PERSON_FIELDS: &[&str] = &[
 /// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
 /// name", "User name".
 const THING_NAMES: &[&str] = &[
-    "pharmacy", "clinic", "practice", "facility", "hospital", "plan", "insurance", "insurer",
-    "payer", "employer", "company", "business", "drug", "medication", "product", "brand", "file",
-    "user", "host", "device", "program", "programme", "school", "street", "agency", "group",
-    "test", "study", "template", "form", "document", "account", "display", "screen", "domain",
-    "organization", "org",
+    "pharmacy",
+    "clinic",
+    "practice",
+    "facility",
+    "hospital",
+    "plan",
+    "insurance",
+    "insurer",
+    "payer",
+    "employer",
+    "company",
+    "business",
+    "drug",
+    "medication",
+    "product",
+    "brand",
+    "file",
+    "user",
+    "host",
+    "device",
+    "program",
+    "programme",
+    "school",
+    "street",
+    "agency",
+    "group",
+    "test",
+    "study",
+    "template",
+    "form",
+    "document",
+    "account",
+    "display",
+    "screen",
+    "domain",
+    "organization",
+    "org",
 ];
 
 /// Whether a form label (the text before its colon) is a person's name field.
@@ -603,17 +635,17 @@ fn field_value(rest: &str) -> &str {
 /// above", "on file") or a word never in a name.
 fn field_name_value(v: &str) -> bool {
     let words: Vec<&str> = v.split_whitespace().collect();
-    if words.is_empty() || words.len() > 7 || v.chars().filter(|c| c.is_alphabetic()).count() < 2
-    {
+    if words.is_empty() || words.len() > 7 || v.chars().filter(|c| c.is_alphabetic()).count() < 2 {
         return false;
     }
     let mut named = false;
     for w in &words {
         let bare = w.trim_end_matches([',', '.']);
         if bare.is_empty()
-            || !bare
-                .chars()
-                .all(|c| c.is_alphabetic() || matches!(c, '0' | '1' | '-' | '\'' | '’' | '.' | '"' | '“' | '”'))
+            || !bare.chars().all(|c| {
+                c.is_alphabetic()
+                    || matches!(c, '0' | '1' | '-' | '\'' | '’' | '.' | '"' | '“' | '”')
+            })
             || !bare.chars().any(char::is_alphabetic) && bare.chars().count() > 1
         {
             return false;
@@ -627,11 +659,32 @@ fn field_name_value(v: &str) -> bool {
             })
             .collect();
         let info = LEXICON.info(&fixed);
-        let lower = fixed.chars().all(|c| !c.is_alphabetic() || c.is_lowercase());
+        let lower = fixed
+            .chars()
+            .all(|c| !c.is_alphabetic() || c.is_lowercase());
         let part = matches!(
             fixed.to_lowercase().as_str(),
-            "van" | "von" | "der" | "den" | "de" | "del" | "della" | "da" | "di" | "du" | "le"
-                | "la" | "al" | "el" | "bin" | "ibn" | "st" | "ste" | "ten" | "ter" | "dos"
+            "van"
+                | "von"
+                | "der"
+                | "den"
+                | "de"
+                | "del"
+                | "della"
+                | "da"
+                | "di"
+                | "du"
+                | "le"
+                | "la"
+                | "al"
+                | "el"
+                | "bin"
+                | "ibn"
+                | "st"
+                | "ste"
+                | "ten"
+                | "ter"
+                | "dos"
         );
         // A given name that is also a word stays a name capitalised here ("Will", "JUNE"),
         // and so do an initial and OCR's short pieces of a word ("EM RE H AL L").
@@ -1081,7 +1134,10 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let last = extend(i, &toks);
             // A dash-led line is a signature only when no words follow the name ("- rosa",
             // "- rosa, RN"), not a list's item ("- furosemide (Lasix) 40 mg daily").
-            let rest = text[toks[last].end..].split(['\n', '\r']).next().unwrap_or("");
+            let rest = text[toks[last].end..]
+                .split(['\n', '\r'])
+                .next()
+                .unwrap_or("");
             if !dash_led(text, t.start)
                 || !rest.trim_end().contains(char::is_whitespace)
                 || rest.starts_with(',')
@@ -1304,7 +1360,12 @@ fn spelled_run(t: &Tok<'_>) -> usize {
 /// the index of the last one.
 fn spelled(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
     let t = &toks[i];
-    if !t.key().starts_with("spel") || !matches!(t.key().as_str(), "spell" | "spelled" | "spelt" | "spelling" | "spells") {
+    if !t.key().starts_with("spel")
+        || !matches!(
+            t.key().as_str(),
+            "spell" | "spelled" | "spelt" | "spelling" | "spells"
+        )
+    {
         return None;
     }
     let mut j = i + 1;
@@ -1459,8 +1520,21 @@ fn addressed(prev: &Tok<'_>, t: &Tok<'_>, g: &str, text: &str) -> bool {
     );
     let reply = matches!(
         prev.key().as_str(),
-        "yes" | "yeah" | "yep" | "no" | "nope" | "ok" | "okay" | "k" | "sure" | "thanks"
-            | "thx" | "sorry" | "bye" | "great" | "perfect"
+        "yes"
+            | "yeah"
+            | "yep"
+            | "no"
+            | "nope"
+            | "ok"
+            | "okay"
+            | "k"
+            | "sure"
+            | "thanks"
+            | "thx"
+            | "sorry"
+            | "bye"
+            | "great"
+            | "perfect"
     );
     if !(greeting || reply) || !text[t.end..].starts_with([',', '!']) {
         return false;
@@ -1527,16 +1601,19 @@ fn chat_speaker(text: &str, at: usize) -> bool {
     };
     lead.ends_with(' ')
         && inner.contains(':')
-        && inner
-            .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, ':' | ' ' | 'A' | 'P' | 'M' | 'a' | 'p' | 'm'))
+        && inner.chars().all(|c| {
+            c.is_ascii_digit() || matches!(c, ':' | ' ' | 'A' | 'P' | 'M' | 'a' | 'p' | 'm')
+        })
 }
 
 /// A lower-case given name and surname where the surname may be a word too ("dorothy love",
 /// "theodore young", "eero dlamini"): only before a birth date.
 fn lower_name_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
     let word_ok = |t: &Tok<'_>| {
-        t.shape == Shape::Lower && !t.contraction && t.letters() >= 2 && !t.info.stop
+        t.shape == Shape::Lower
+            && !t.contraction
+            && t.letters() >= 2
+            && !t.info.stop
             && !not_a_name(t.w)
     };
     word_ok(a)
@@ -2323,6 +2400,57 @@ mod tests {
             })
             .map(|(s, _)| text[s.start..s.end].to_string())
             .collect()
+    }
+
+    #[test]
+    fn form_fields_take_their_value_also_as_ocr_reads_it() {
+        assert_eq!(
+            names("Pa tient Name:  TOMAS  PRZYB0R   Date of B irth: 0l/02/l950"),
+            ["TOMAS  PRZYB0R"]
+        );
+        assert_eq!(
+            names("Resp onsibl e  party: HOPE L0NG  (aunt)"),
+            ["HOPE L0NG"]
+        );
+        assert_eq!(
+            names("Name (Last, First, MI): Vasquez, Will R\nPreferred name: Billy"),
+            ["Vasquez, Will R", "Billy"]
+        );
+        assert_eq!(names("Ordering: KIM, DARA MD"), ["KIM, DARA"]);
+        assert!(names("Subscriber (if not self): self").is_empty());
+        assert!(names("Patient: stable, ambulating\nMember: see above").is_empty());
+        assert!(names("Pharmacy name: Corner Drug").is_empty());
+        // OCR's pieces of a word are no names.
+        assert!(names("PATIENT  REGISTRATI0N  F0RM\nHom e Phone: 555").is_empty());
+    }
+
+    #[test]
+    fn registries_handoffs_and_chats_shorten_names() {
+        assert_eq!(names("Subject: TOC - Brannigan, Q."), ["Brannigan, Q."]);
+        assert_eq!(names("S: Ferreira K, 64 F, Bed 9"), ["Ferreira K"]);
+        assert_eq!(names("S: Ferreira (Lucía), 64 F"), ["Ferreira", "Lucía"]);
+        assert_eq!(
+            names("Forwarding for Oluwatobi \"Tobi\" Adewale (DOB"),
+            ["Oluwatobi", "Tobi", "Adewale"]
+        );
+        assert_eq!(names("yes Zdenek, he called twice"), ["Zdenek"]);
+        assert_eq!(names("bed 4 (ketevan) pulled her iv"), ["ketevan"]);
+        assert_eq!(names("[09:12] June: the rash is worse"), ["June"]);
+        assert_eq!(names("cc: June Abernathy (POA)"), ["June Abernathy"]);
+        assert_eq!(names("Pt Kowalski, Hope, 80 y/o"), ["Kowalski, Hope"]);
+        assert!(names("Will Medicaid cover it?").is_empty());
+        assert!(names("- furosemide (Lasix) 40 mg daily").is_empty());
+    }
+
+    #[test]
+    fn dictated_and_spelled_names() {
+        assert_eq!(
+            names("on patient tamsin rice period date of birth"),
+            ["tamsin rice"]
+        );
+        assert_eq!(names("last name spelled R I C E period"), ["R I C E"]);
+        assert_eq!(names("that is S-M-Y-T-H-E"), ["S-M-Y-T-H-E"]);
+        assert_eq!(names("she (ottilie young, born may 2"), ["ottilie young"]);
     }
 
     #[test]
