@@ -426,8 +426,29 @@ fn file_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 particles.push(words.len() - 1);
             }
         }
-        // Initials beside a name are part of it; runs of name words are one name.
+        // A surname that is also a word ("brown", "baker", "hill") beside a name word or an
+        // initial is named too: "scan-2026-06-23-brown-z-M477.tif", "referral_hill-spyridon".
         let n = words.len();
+        let promote: Vec<usize> = (0..n)
+            .filter(|&k| {
+                let (s, e, named) = words[k];
+                let w = &text[s..e];
+                let beside = |j: usize| words[j].2 || words[j].1 - words[j].0 == 1;
+                !named
+                    && w.chars().count() >= 3
+                    && LEXICON.info(w).sur
+                    && !LEXICON.info(w).stop
+                    && !FILE_WORDS.contains(&w.to_lowercase().as_str())
+                    && ((k > 0 && beside(k - 1)) || (k + 1 < n && beside(k + 1)))
+                    && (k > 0 && words[k - 1].2
+                        || k + 1 < n && words[k + 1].2
+                        || (k + 1 < n && words[k + 1].1 - words[k + 1].0 == 1))
+            })
+            .collect();
+        for k in promote {
+            words[k].2 = true;
+        }
+        // Initials beside a name are part of it; runs of name words are one name.
         let mut k = 0;
         while k < n {
             let is_initial = |j: usize| words[j].1 - words[j].0 == 1;
@@ -1119,6 +1140,10 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && !t.blocked()
             && t.letters() >= 3
             && text[t.end..].starts_with(',')
+            // "Choi, Kwame - consent.pdf": registry order, read whole by rule 3.
+            && !toks
+                .get(i + 1)
+                .is_some_and(|n| gap(t, n) == ", " && same_case(t, n) && registry(t, n))
             && text[..t.start]
                 .rsplit(['\n', '\r'])
                 .next()
@@ -1830,6 +1855,8 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
             matches!(
                 n.w,
                 "here"
+                    // "emre dvořák is in the er"
+                    | "in"
                     | "coming"
                     | "calling"
                     | "asking"
@@ -2450,6 +2477,11 @@ mod tests {
         );
         assert_eq!(names("last name spelled R I C E period"), ["R I C E"]);
         assert_eq!(names("that is S-M-Y-T-H-E"), ["S-M-Y-T-H-E"]);
+        assert_eq!(
+            names("files: referral_hill-oyelowo_2024.pdf"),
+            ["hill-oyelowo"]
+        );
+        assert_eq!(names("um tadeusz wrona is in the er"), ["tadeusz wrona"]);
         assert_eq!(names("she (ottilie young, born may 2"), ["ottilie young"]);
     }
 
