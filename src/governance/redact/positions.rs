@@ -1385,7 +1385,8 @@ fn spelled_run(t: &Tok<'_>) -> usize {
 /// the index of the last one.
 fn spelled(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
     let t = &toks[i];
-    if !t.key().starts_with("spel")
+    // Cheap test first: this runs for every word.
+    if !t.w.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("spel"))
         || !matches!(
             t.key().as_str(),
             "spell" | "spelled" | "spelt" | "spelling" | "spells"
@@ -1536,7 +1537,7 @@ fn nickname_between(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
 /// Whether `t` is the person a chat line speaks to: after a reply or greeting word and
 /// before a comma or a "!" ("yes Emre,", "Hi April,", "Hi JB!").
 fn addressed(prev: &Tok<'_>, t: &Tok<'_>, g: &str, text: &str) -> bool {
-    if !matches!(g, " " | ", ") {
+    if !matches!(g, " " | ", ") || !text[t.end..].starts_with([',', '!']) {
         return false;
     }
     let greeting = matches!(
@@ -1615,6 +1616,10 @@ fn after_room_bracket(text: &str, at: usize) -> bool {
 /// Whether `at` is a chat transcript's speaker: right after a time in brackets at the start
 /// of a line ("[15:27] Will: ...").
 fn chat_speaker(text: &str, at: usize) -> bool {
+    // Cheap test first: this runs for every word.
+    if !text[..at].ends_with("] ") {
+        return false;
+    }
     let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1);
     let lead = &text[line_start..at];
     let Some(inner) = lead
