@@ -3,6 +3,7 @@
 
 use std::sync::LazyLock;
 
+use super::lexicon::LEXICON;
 use super::pattern::Pattern;
 use super::words::NAME_W;
 use super::{Kind, Span};
@@ -29,8 +30,22 @@ impl KeepList {
             if e.is_empty() {
                 continue;
             }
+            // A place's name ("Hope House", "Little Sprouts", "Magnolia Wing") has a dictionary
+            // word in it: its words that are also given names or words are not kept alone
+            // (why: "Hope Little" is a patient's neighbour, not the house or the day care).
+            // A person's entry keeps every word ("Priya Raman" keeps "Dr. Raman").
+            let place = e.split_whitespace().any(|w| {
+                let i = LEXICON.info(w);
+                i.common && !i.known_name() && !GENERIC.contains(&w)
+            });
             for w in e.split(|c: char| c.is_whitespace() || c == ',') {
                 let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+                if place && {
+                    let i = LEXICON.info(w);
+                    i.common || i.known_name()
+                } {
+                    continue;
+                }
                 if w.chars().count() >= 2
                     && !GENERIC.contains(&w)
                     && !k.words.iter().any(|x| x == w)
@@ -48,9 +63,10 @@ impl KeepList {
         if self.phrases.contains(&lower) {
             return true;
         }
+        // An initial goes with the kept word beside it: "P. Whitacre" for "Paul Whitacre".
         let words: Vec<&str> = lower
             .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-')
-            .filter(|w| !w.is_empty())
+            .filter(|w| w.chars().count() > 1)
             .collect();
         !words.is_empty()
             && words

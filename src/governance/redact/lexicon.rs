@@ -206,6 +206,26 @@ const STOP: &[&str] = &[
     "yr",
     "yrs",
     "approx",
+    // clinical shorthand for a visit or a service ("PT eval Tuesday", "f/u with ortho")
+    "eval",
+    "evals",
+    "reeval",
+    "rehab",
+    "ortho",
+    "neuro",
+    "cardio",
+    "psych",
+    "derm",
+    "onc",
+    "peds",
+    "endo",
+    "pulm",
+    "nephro",
+    "uro",
+    "heme",
+    "rheum",
+    "postop",
+    "preop",
     // cue words not in `CUES` (which the stop set includes: a cue is not the name it introduces)
     "pts",
     "patients",
@@ -496,6 +516,9 @@ pub(super) const CUES: &[&str] = &[
     "partner",
     "caregiver",
     "guardian",
+    "neighbor",
+    "neighbour",
+    "roommate",
     "niece",
     "nephew",
     "aunt",
@@ -625,6 +648,19 @@ impl Lexicon {
             if !i.known_name() && !i.common && lower == word && derived(&key, &self.common) {
                 i.common = true;
             }
+            // Capitalised, a verb's participle that starts a sentence ("Reassessed 2 days
+            // ago", "Titrating"): no surname ends so on a dictionary verb.
+            if !i.known_name()
+                && !i.common
+                && lower != word
+                && word.chars().skip(1).all(|c| !c.is_uppercase())
+                && (key.ends_with("ed") || key.ends_with("ing"))
+                // "Ambulating", "Titrating": a Latinate verb's participle, whatever the small
+                // dictionary holds.
+                && (derived(&key, &self.common) || (key.ends_with("ating") && key.len() >= 8))
+            {
+                i.common = true;
+            }
             return i;
         }
         // "ANA-MARIA", "AL-FARSI", "follow-up": a name when a part is one, common or a stop
@@ -673,6 +709,15 @@ fn derived(key: &str, common: &HashSet<&'static str>) -> bool {
         return false;
     }
     if CLINICAL.iter().any(|e| key.ends_with(e)) {
+        return true;
+    }
+    // A prefixed derivation: "reassessed" from "assessed", "unscheduled" from "scheduled".
+    if let Some(rest) = ["re", "un", "pre", "mis", "dis", "non", "over"]
+        .iter()
+        .find_map(|p| key.strip_prefix(p))
+        && rest.chars().count() >= 5
+        && (common.contains(rest) || derived(rest, common))
+    {
         return true;
     }
     INFLECTIONS.iter().any(|e| {

@@ -669,7 +669,7 @@ impl Redactor {
             // Matched by `person_runs` above.
             Check::PersonAll => return Ok(None),
             Check::NameStrict => {
-                if !names::strict_name(value) {
+                if !names::strict_name(value) || positions::ocr_piece(text, start, end) {
                     return Ok(None);
                 }
             }
@@ -678,7 +678,7 @@ impl Redactor {
                     return Ok(None);
                 }
             }
-            Check::PersonWords => match trim_name(value) {
+            Check::PersonWords => match trim_name(value, &text[end..]) {
                 Some(len) => end = start + len,
                 None => return Ok(None),
             },

@@ -2,6 +2,7 @@
 
 use super::lexicon::LEXICON;
 use super::pattern::Pattern;
+use super::positions::ocr_piece;
 use super::words::{ABBREVIATIONS, NOT_SPOKEN_NAMES, TITLE_CASE_TERMS, not_a_name};
 use super::{Kind, Span};
 
@@ -23,9 +24,10 @@ pub(super) fn person_runs(re: &Pattern, text: &str, prio: u8, cands: &mut Vec<(S
         ) else {
             break;
         };
-        if let Some((a, b)) =
-            name_core(v).filter(|&(a, _)| !after_title_case_term(text, hit.v_start + a))
-        {
+        if let Some((a, b)) = name_core(v).filter(|&(a, b)| {
+            !after_title_case_term(text, hit.v_start + a)
+                && !ocr_piece(text, hit.v_start + a, hit.v_start + b)
+        }) {
             cands.push((
                 Span {
                     kind: Kind::Person,
@@ -64,7 +66,13 @@ fn after_title_case_term(text: &str, at: usize) -> bool {
 /// dictionary's say on a capitalised word in a broad name match.
 fn plain_word(w: &str) -> bool {
     let i = LEXICON.info(w);
-    (i.common || i.stop) && !i.known_name()
+    if (i.common || i.stop) && !i.known_name() {
+        return true;
+    }
+    // An English compound of common words is no name even when a part is also one ("Summer
+    // Sing-Along", "Long-Term"); a double given name has a part no dictionary holds
+    // ("Rose-Marie", "Sung-Min").
+    w.contains('-') && !LEXICON.info(w).first && w.split('-').all(|p| LEXICON.info(p).common)
 }
 
 /// Byte range of the name inside a broad name match: leading and trailing non-name words cut
@@ -114,16 +122,29 @@ fn name_core(s: &str) -> Option<(usize, usize)> {
 
 /// Length of the name part of a heuristic person match, cut at the first non-name word;
 /// `None` when nothing of it looks like a name.
-pub(super) fn trim_name(s: &str) -> Option<usize> {
+pub(super) fn trim_name(s: &str, after: &str) -> Option<usize> {
     let mut len = 0;
     let mut pos = 0;
+    let mut kept = 0;
+    let mut cut_at_word = false;
     for word in s.split_inclusive(char::is_whitespace) {
         let w = word.trim_end().trim_end_matches([',', '.']);
         if not_a_name(w) || plain_word(w) {
+            cut_at_word = w.chars().next().is_some_and(char::is_uppercase);
             break;
         }
+        kept += 1;
         pos += word.len();
         len = pos - (word.len() - word.trim_end().len());
+    }
+    // One dictionary word left of a Title Case phrase ("RE: Prior Authorization Request") or
+    // a field label after a cue that ended the line before it ("pt.\nCrew: P. Whitacre") is
+    // not a name.
+    if kept == 1 && len > 0 && LEXICON.info(&s[..len]).common {
+        let label = len == s.trim_end().len() && after.starts_with(':');
+        if cut_at_word || label {
+            return None;
+        }
     }
     (len > 0).then_some(len)
 }
@@ -135,7 +156,14 @@ pub(super) fn strict_name(s: &str) -> bool {
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
         .collect();
+    // Words the dictionary holds and no name list does, all of them: a heading ("PATIENT
+    // REGISTRATION FORM"), not a name.
+    let all_plain = words.iter().all(|w| {
+        let w = w.trim_end_matches(['.', ',']);
+        w.chars().count() > 2 && plain_word(w)
+    });
     !words.is_empty()
+        && !all_plain
         && words.iter().all(|w| {
             let bare = w.trim_end_matches(['.', ',']);
             let letters = bare.chars().filter(|c| c.is_alphabetic()).count();

@@ -152,7 +152,8 @@ impl Tok<'_> {
     /// The next word of a name already started.
     fn continues(&self) -> bool {
         if self.blocked() {
-            return false;
+            // An eponym's word that is a surname ("April Bell", "Maria Foley").
+            return self.shape == Shape::Title && eponym_surname(self);
         }
         if !self.info.common {
             return true;
@@ -320,6 +321,8 @@ fn tokens(text: &str) -> Vec<Tok<'_>> {
                 .nth(1)
                 .is_some_and(|p| p.starts_with(char::is_lowercase))
             && !LEXICON.is_common_whole(w)
+            // Both parts English words: a compound ("Long-term", "Walk-in"), not "Sung-min".
+            && !w.split('-').all(|p| LEXICON.info(p).common)
         {
             info.common = false;
         }
@@ -347,6 +350,9 @@ const FILE_WORDS: &[&str] = &[
     "pt", "rx", "dx", "hx", "misc", "scan", "scanned", "fax", "rpt", "dcm", "heic", "docx", "xlsx",
     "pdf", "tif", "jpg", "png", "doc", "txt", "csv", "hipaa", "dnr", "id", "cv", "ct", "us", "xr",
     "ed", "er", "icu", "lab", "labs", "pcp", "ref", "req", "echo", "copy", "final",
+    // billing and language codes in exports' names ("EOB_4XU3MJ6HT41_Pham.pdf",
+    // "Holter_instructions_ENG-SPA.pdf", "CPT_2025_fee_schedule.pdf")
+    "eob", "cpt", "icd", "hcpcs", "eng", "spa", "esp", "fra", "vie", "kor", "rus", "chi",
 ];
 
 /// File names of scans and exports ("CXR_HRYTSENKO.O_9231024.dcm",
@@ -420,8 +426,29 @@ fn file_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 particles.push(words.len() - 1);
             }
         }
-        // Initials beside a name are part of it; runs of name words are one name.
+        // A surname that is also a word ("brown", "baker", "hill") beside a name word or an
+        // initial is named too: "scan-2026-06-23-brown-z-M477.tif", "referral_hill-spyridon".
         let n = words.len();
+        let promote: Vec<usize> = (0..n)
+            .filter(|&k| {
+                let (s, e, named) = words[k];
+                let w = &text[s..e];
+                let beside = |j: usize| words[j].2 || words[j].1 - words[j].0 == 1;
+                !named
+                    && w.chars().count() >= 3
+                    && LEXICON.info(w).sur
+                    && !LEXICON.info(w).stop
+                    && !FILE_WORDS.contains(&w.to_lowercase().as_str())
+                    && ((k > 0 && beside(k - 1)) || (k + 1 < n && beside(k + 1)))
+                    && (k > 0 && words[k - 1].2
+                        || k + 1 < n && words[k + 1].2
+                        || (k + 1 < n && words[k + 1].1 - words[k + 1].0 == 1))
+            })
+            .collect();
+        for k in promote {
+            words[k].2 = true;
+        }
+        // Initials beside a name are part of it; runs of name words are one name.
         let mut k = 0;
         while k < n {
             let is_initial = |j: usize| words[j].1 - words[j].0 == 1;
@@ -455,11 +482,317 @@ fn file_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     }
 }
 
+/// Labels of form fields whose value is a person's name, lower case with blanks and marks left
+/// out (so an OCR'd "Pa tient Name" or "Resp onsibl e part y" reads as written).
+const PERSON_FIELDS: &[&str] = &[
+    "patient",
+    "pt",
+    "client",
+    "resident",
+    "member",
+    "insured",
+    "subscriber",
+    "responsibleparty",
+    "guarantor",
+    "emergencycontact",
+    "nextofkin",
+    "nok",
+    "poa",
+    "guardian",
+    "parentguardian",
+    "caregiver",
+    "policyholder",
+    "signature",
+    "signedby",
+    // providers are redacted too (a provider's name narrows a patient down)
+    "ordering",
+    "orderingprovider",
+    "orderingphysician",
+    "referring",
+    "referringprovider",
+    "referringphysician",
+    "attending",
+    "attendingphysician",
+];
+
+/// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
+/// name", "User name".
+const THING_NAMES: &[&str] = &[
+    "pharmacy",
+    "clinic",
+    "practice",
+    "facility",
+    "hospital",
+    "plan",
+    "insurance",
+    "insurer",
+    "payer",
+    "employer",
+    "company",
+    "business",
+    "drug",
+    "medication",
+    "product",
+    "brand",
+    "file",
+    "user",
+    "host",
+    "device",
+    "program",
+    "programme",
+    "school",
+    "street",
+    "agency",
+    "group",
+    "test",
+    "study",
+    "template",
+    "form",
+    "document",
+    "account",
+    "display",
+    "screen",
+    "domain",
+    "organization",
+    "org",
+];
+
+/// Whether a form label (the text before its colon) is a person's name field.
+fn person_label(label: &str) -> bool {
+    // The format hint in brackets goes: "Name (Last, First, MI)".
+    let mut key = String::new();
+    let mut depth = 0usize;
+    for c in label.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            // OCR reads an "o" as a zero.
+            '0' if depth == 0 => key.push('o'),
+            c if depth == 0 && c.is_alphabetic() => key.extend(c.to_lowercase()),
+            _ => {}
+        }
+    }
+    if PERSON_FIELDS.contains(&key.as_str()) {
+        return true;
+    }
+    if let Some(head) = key.strip_suffix("name") {
+        return !THING_NAMES.iter().any(|t| head.ends_with(t));
+    }
+    [
+        "responsibleparty",
+        "guarantor",
+        "emergencycontact",
+        "nextofkin",
+        "guardian",
+        "caregiver",
+        "policyholder",
+    ]
+    .iter()
+    .any(|f| key.ends_with(f))
+}
+
+/// The value of a field on one line: up to the line's end, a bar, a tab, a bracket, a wide
+/// gap (three blanks) or a gap of two before the next label ("KALANI 0K0NKWO   Date of B
+/// irth:"). OCR splits words with single and double blanks, so those stay inside.
+fn field_value(rest: &str) -> &str {
+    let mut end = rest.len();
+    let b = rest.as_bytes();
+    let mut k = 0;
+    while k < b.len() {
+        match b[k] {
+            b'\n' | b'\r' | b'|' | b'\t' | b'(' | b';' | b'[' => {
+                end = k;
+                break;
+            }
+            b' ' => {
+                let run = b[k..].iter().take_while(|&&c| c == b' ').count();
+                if run >= 3 {
+                    end = k;
+                    break;
+                }
+                if run == 2 {
+                    let next = &rest[k + run..];
+                    let seg_end = next.find("  ").unwrap_or(next.len());
+                    let seg = &next[..seg_end];
+                    let seg = &seg[..seg.find(['\n', '\r']).unwrap_or(seg.len())];
+                    if seg.contains(':') {
+                        end = k;
+                        break;
+                    }
+                }
+                k += run;
+                continue;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    let mut v = rest[..end].trim_end_matches([' ', ',', '.', '-']);
+    // A credential ends the name, and what follows it is a department ("Anneliese Brandt,
+    // MD, Endocrinology").
+    const CREDENTIALS: &[&str] = &[
+        "MD", "DO", "RN", "NP", "PA-C", "PA", "DDS", "PhD", "LCSW", "MSW", "PT", "LPN", "FNP",
+    ];
+    if let Some(at) = v.match_indices(", ").map(|(k, _)| k).find(|&k| {
+        let r = &v[k + 2..];
+        CREDENTIALS.iter().any(|c| {
+            r.strip_prefix(c)
+                .is_some_and(|t| t.is_empty() || t.starts_with([',', ' ', '.']))
+        })
+    }) {
+        v = &v[..at];
+    }
+    // A credential after the name is not the name ("XU, DARNELL MD").
+    for c in [" MD", " DO", " RN", " NP", " PA-C", " PA", " DDS", " PhD"] {
+        if let Some(h) = v.strip_suffix(c) {
+            return h.trim_end_matches([' ', ',']);
+        }
+    }
+    v
+}
+
+/// Whether a field's value reads as a name: words of letters (OCR's 0 and 1 inside them
+/// allowed), at least one of them no plain dictionary word, none a function word ("see
+/// above", "on file") or a word never in a name.
+fn field_name_value(v: &str) -> bool {
+    let words: Vec<&str> = v.split_whitespace().collect();
+    if words.is_empty() || words.len() > 7 || v.chars().filter(|c| c.is_alphabetic()).count() < 2 {
+        return false;
+    }
+    let mut named = false;
+    for w in &words {
+        let bare = w.trim_end_matches([',', '.']);
+        if bare.is_empty()
+            || !bare.chars().all(|c| {
+                c.is_alphabetic()
+                    || matches!(c, '0' | '1' | '-' | '\'' | '’' | '.' | '"' | '“' | '”')
+            })
+            || !bare.chars().any(char::is_alphabetic) && bare.chars().count() > 1
+        {
+            return false;
+        }
+        let fixed: String = bare
+            .chars()
+            .map(|c| match c {
+                '0' => 'o',
+                '1' => 'l',
+                c => c,
+            })
+            .collect();
+        let info = LEXICON.info(&fixed);
+        let lower = fixed
+            .chars()
+            .all(|c| !c.is_alphabetic() || c.is_lowercase());
+        let part = matches!(
+            fixed.to_lowercase().as_str(),
+            "van"
+                | "von"
+                | "der"
+                | "den"
+                | "de"
+                | "del"
+                | "della"
+                | "da"
+                | "di"
+                | "du"
+                | "le"
+                | "la"
+                | "al"
+                | "el"
+                | "bin"
+                | "ibn"
+                | "st"
+                | "ste"
+                | "ten"
+                | "ter"
+                | "dos"
+        );
+        // A given name that is also a word stays a name capitalised here ("Will", "JUNE"),
+        // and so do an initial and OCR's short pieces of a word ("EM RE H AL L").
+        let word_name = info.first && !lower;
+        let piece = !lower && fixed.chars().filter(|c| c.is_alphabetic()).count() <= 3;
+        if (not_a_name(&fixed) || info.stop) && !part && !word_name && !piece {
+            return false;
+        }
+        if part || fixed.chars().filter(|c| c.is_alphabetic()).count() < 3 {
+            continue;
+        }
+        // In lower case a dictionary word rules the value out ("see above", "self").
+        if lower && info.common {
+            return false;
+        }
+        named |= !info.common || info.known_name();
+    }
+    named
+        || words
+            .iter()
+            .all(|w| w.chars().filter(|c| c.is_alphabetic()).count() <= 2)
+}
+
+/// Form fields that hold a person's name ("Patient Name:", "Responsible party:", "Name (Last,
+/// First, MI):", "Pt:"), also as OCR writes them: the whole value is the name, in any case,
+/// whatever the dictionary says of its words ("HOPE STR0NG", "WILL LO NG").
+fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let base = line_start;
+        line_start += line.len();
+        let mut from = 0;
+        while let Some(c) = line[from..].find(':') {
+            let colon = from + c;
+            from = colon + 1;
+            // The label: back to the line's start or the gap before it.
+            let head = &line[..colon];
+            // The label starts after the gap before it; OCR also splits a label with two
+            // blanks ("Responsible  party"), so after a wider gap (or the line's start) too.
+            let bar = head.rfind(['\t', '|']).map_or(0, |p| p + 1);
+            let near = head.rfind("  ").map_or(0, |p| p + 1).max(bar);
+            let far = head.rfind("   ").map_or(0, |p| p + 1).max(bar);
+            let is_label = |l: &str| {
+                !l.is_empty()
+                    && l.len() <= 40
+                    && l.chars().all(|c| {
+                        c.is_alphabetic() || matches!(c, ' ' | '(' | ')' | ',' | '/' | '\'' | '0')
+                    })
+                    && person_label(l)
+            };
+            if !is_label(head[near..].trim()) && !is_label(head[far..].trim()) {
+                continue;
+            }
+            let rest = &line[colon + 1..];
+            let lead = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+            if rest[lead..].starts_with(['\t']) {
+                continue;
+            }
+            let v = field_value(&rest[lead..]);
+            // Staff keep their name also with a department after it ("Dr. Anneliese Brandt,
+            // Physical Therapy").
+            let head = v.split(", ").next().unwrap_or(v);
+            if v.is_empty() || !field_name_value(v) || keep.keeps(v) || keep.keeps(head) {
+                continue;
+            }
+            let s = base + colon + 1 + lead;
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: s,
+                    end: s + v.len(),
+                },
+                PRIO,
+            ));
+            from = colon + 1 + lead + v.len();
+        }
+    }
+}
+
 /// Adds the lexicon's name candidates of `text` to `cands` (names the keep list keeps are
 /// left out).
 pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     if text.contains('.') {
         file_names(text, keep, cands);
+    }
+    if text.contains(':') {
+        form_fields(text, keep, cands);
     }
     let toks = tokens(text);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
@@ -467,7 +800,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // A month that is also a given name before a surname: "Jun PANGILINAN".
         let s = month_first_at(text, s).unwrap_or(s);
         let v = &text[s..e];
-        if !keep.keeps(v) && !eponym(&text[e..]) && !institution(text, s) {
+        if !keep.keeps(v) && !eponym(&text[e..]) && !institution(text, s) && !ocr_piece(text, s, e)
+        {
             cands.push((
                 Span {
                     kind: Kind::Person,
@@ -543,6 +877,115 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
+        // 0a. A name spelled out letter by letter: "last name spelled P I E R R E L O U I S",
+        //     "spelled S-M-I-T-H"; a run of four or more hyphened capitals anywhere.
+        if let Some(last) = spelled(&toks, i, text) {
+            push(toks[i + 1].start.min(toks[last].start), toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        if spelled_run(t) >= 4 {
+            push(t.start, t.end);
+            i += 1;
+            continue;
+        }
+        // 0b. Dictation: a cue, up to three lower-case words and a spoken mark ("patient
+        //     aroha rice period", "neighbor june rich period"): the words are the name, also
+        //     those that are words too.
+        if let Some(last) = dictated_name(&toks, i, text) {
+            push(toks[i + 1].start, toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        // 0c. A surname with its initial as registries and handoffs shorten it: "Subject: TOC
+        //     - Chaudhry, A.", "S: Phạm J, 71 M"; a first name in brackets before an age:
+        //     "S: Bishop (Björn), 82 M".
+        if let Some((last, split)) = surname_initial(&toks, i, text) {
+            let from = particles_before(&toks, i, text);
+            if split {
+                push(toks[from].start, t.end);
+                push(toks[last].start, toks[last].end);
+            } else {
+                // The initial's dot belongs to it ("Chaudhry, A.").
+                let dot = usize::from(text[toks[last].end..].starts_with('.'));
+                push(toks[from].start, toks[last].end + dot);
+            }
+            i = last + 1;
+            continue;
+        }
+        // 0d. A nickname in quotes or brackets between a first name and a surname: `Elif
+        //     "Eli" Chaudhry`, "Oluwaseun (Olu) Adeyemi".
+        if let Some(sur) = nickname_between(&toks, i, text) {
+            let last = extend(sur, &toks);
+            push(t.start, t.end);
+            push(toks[i + 1].start, toks[i + 1].end);
+            push(toks[sur].start, toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        // 0e. Whom a chat line speaks to, after a word of reply or greeting and before a
+        //     comma: "yes Emre, she called", "Hi April, reminder", "Hi JB,".
+        if i > 0 && addressed(&toks[i - 1], t, gap(&toks[i - 1], t), text) {
+            let last = if t.blocked() { i } else { extend(i, &toks) };
+            push(t.start, toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        // 0f. A name in brackets after a room or a bed ("room 19b (kofi) pulled his iv"), and a
+        //     chat transcript's speaker after the time ("[15:27] Will: February 13th").
+        if (after_room_bracket(text, t.start) || chat_speaker(text, t.start))
+            && ((!t.blocked() && (!t.info.common || t.info.first))
+                || (t.shape == Shape::Title && t.info.first))
+        {
+            let last = if t.blocked() { i } else { extend(i, &toks) };
+            let close = &text[toks[last].end..];
+            if close.starts_with(')') || close.starts_with(':') {
+                push(t.start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
+        // 0h. Two lower-case words before a birth date, as portal messages and transcripts
+        //     write a name ("(dorothy love, born march 16", "its theodore young dob 12/12/78",
+        //     "patient wilhelmina rivers date of birth"): a given name, then a surname or a
+        //     word the dictionary does not know.
+        if t.shape == Shape::Lower
+            && i + 1 < toks.len()
+            && gap(t, &toks[i + 1]) == " "
+            && lower_name_pair(t, &toks[i + 1])
+            && dob_after(&text[toks[i + 1].end..])
+        {
+            push(t.start, toks[i + 1].end);
+            i += 2;
+            continue;
+        }
+        // 0g. A given name that is also a word before a surname ("Will Okonkwo", "June
+        //     Hossain", "Hope Okonkwo"): a word the dictionary does not know, or a surname
+        //     that is no word, follows. At a sentence's start a modal ("Will", "May") needs a
+        //     known surname ("Will Medicaid cover it?" stays).
+        if word_first_name(t) && i + 1 < toks.len() && gap(t, &toks[i + 1]) == " " {
+            let strict = t.info.stop && sentence_start(text, t.start);
+            // "Will C. Santos": a middle initial before the surname.
+            let mut sur = i + 1;
+            if toks[sur].letters() == 1
+                && toks[sur].w.chars().all(char::is_uppercase)
+                && sur + 1 < toks.len()
+                && gap(&toks[sur], &toks[sur + 1]) == ". "
+            {
+                sur += 1;
+            }
+            let n = &toks[sur];
+            let known_sur = matches!(n.shape, Shape::Title | Shape::Caps)
+                && n.info.sur
+                && !n.blocked()
+                && (sur > i + 1 || dob_after(&text[n.end..]));
+            if surname_after_word_name(n, strict) || known_sur {
+                let last = extend(sur, &toks);
+                push(t.start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
         // 1. Name positions after a cue (cue words are stop words: checked only for those).
         let key = if t.info.stop { t.key() } else { String::new() };
         let spoke = i > 0 && t.info.stop && spoke_cue(&toks[i - 1], &key, gap(&toks[i - 1], t));
@@ -556,7 +999,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     toks[at].key().as_str(),
                     "this" | "is" | "its" | "it" | "im" | "i" | "am"
                 )
-                && blank(gap(&toks[at], &toks[at + 1]))
+                // "it's" is read as "it" with a possessive's "'s" after it.
+                && (blank(gap(&toks[at], &toks[at + 1]))
+                    || matches!(gap(&toks[at], &toks[at + 1]), "'s " | "’s "))
             {
                 at += 1;
             }
@@ -590,10 +1035,25 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     && n.w.chars().all(char::is_uppercase)
                     && at + 1 < toks.len()
                     && matches!(gap(n, &toks[at + 1]), ". " | ".")
-                    && toks[at + 1].in_position_after(title, personal)
+                    && (toks[at + 1].in_position_after(title, personal)
+                        // After a kin word a surname that is also a word: "your father, R.
+                        // Strong".
+                        || (personal
+                            && toks[at + 1].shape != Shape::Lower
+                            && toks[at + 1].info.sur
+                            && !toks[at + 1].blocked()))
                 {
                     let last = extend(at + 1, &toks);
                     push(n.start, toks[last].end);
+                    i = last + 1;
+                    continue;
+                }
+                // `Pt Bill "Billy" Oyelaran`: the nickname and the surname too.
+                if let Some(sur) = nickname_between(&toks, at, text) {
+                    let last = extend(sur, &toks);
+                    push(n.start, n.end);
+                    push(toks[at + 1].start, toks[at + 1].end);
+                    push(toks[sur].start, toks[last].end);
                     i = last + 1;
                     continue;
                 }
@@ -601,7 +1061,31 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     || n.in_position_after(title, personal)
                     || month_first_before_name(&toks, at, text)
                 {
-                    let last = extend(at, &toks);
+                    let mut last = extend(at, &toks);
+                    // Registry order after the cue, the given name also a word: "Pt
+                    // Lindqvist, Will, 54 y/o".
+                    if let Some(f) = toks.get(last + 1)
+                        && gap(&toks[last], f) == ", "
+                        && f.shape == toks[last].shape
+                        && f.shape != Shape::Lower
+                        && (f.info.first || (!f.info.common && !f.blocked()))
+                        && f.letters() >= 2
+                        && (text[f.end..].starts_with([',', ';', '.', '(', '\n', '\r'])
+                            || text[f.end..].starts_with(" and ")
+                            || f.end == text.len())
+                    {
+                        last += 1;
+                    }
+                    // A lower-case surname that is also a word, before a birth date: "its
+                    // theodore young dob 12/12/78".
+                    if let Some(f) = toks.get(last + 1)
+                        && last == at
+                        && gap(&toks[last], f) == " "
+                        && lower_name_pair(&toks[last], f)
+                        && (dob_after(&text[f.end..]) || text[f.end..].starts_with(", "))
+                    {
+                        last += 1;
+                    }
                     push(n.start, toks[last].end);
                     i = last + 1;
                     continue;
@@ -656,6 +1140,10 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && !t.blocked()
             && t.letters() >= 3
             && text[t.end..].starts_with(',')
+            // "Choi, Kwame - consent.pdf": registry order, read whole by rule 3.
+            && !toks
+                .get(i + 1)
+                .is_some_and(|n| gap(t, n) == ", " && same_case(t, n) && registry(t, n))
             && text[..t.start]
                 .rsplit(['\n', '\r'])
                 .next()
@@ -669,9 +1157,20 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // 2. A signature: the first words of the line after a closing line or a dash.
         if signature_before(text, t.start) && t.in_position(false) {
             let last = extend(i, &toks);
-            push(t.start, toks[last].end);
-            i = last + 1;
-            continue;
+            // A dash-led line is a signature only when no words follow the name ("- rosa",
+            // "- rosa, RN"), not a list's item ("- furosemide (Lasix) 40 mg daily").
+            let rest = text[toks[last].end..]
+                .split(['\n', '\r'])
+                .next()
+                .unwrap_or("");
+            if !dash_led(text, t.start)
+                || !rest.trim_end().contains(char::is_whitespace)
+                || rest.starts_with(',')
+            {
+                push(t.start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
         }
         // 3. Registry order "LAST, FIRST" and HL7 order "LAST^FIRST".
         if i + 1 < toks.len() {
@@ -707,8 +1206,13 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         }
         // 5. A possessive before a relation or a record word: "kuznetsova's pharmacy",
         //    "OBI'S daughter" (an unknown word or a known name, not a plain word).
-        if possessive_of_person(text, t) && t.in_position(false) {
-            push(t.start, t.end);
+        if possessive_of_person(text, t)
+            && (t.in_position(false)
+                // "Bishop's bp 88/50": a surname that is also a word, before vitals.
+                || (t.shape == Shape::Title && t.info.sur && !t.blocked() && vitals_after(text, t)))
+        {
+            // With its particles: "de Vries's bp", "st. pierre's bp".
+            push(toks[particles_before(&toks, i, text)].start, t.end);
             i += 1;
             continue;
         }
@@ -738,7 +1242,19 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // 6. The subject of a verb only people are ("Olu prefers mornings", "IWU seen
         //    today", "Kuznetsova to return", "rose asked"), in prose.
         if t.subject(true) {
-            let last = extend(i, &toks);
+            let mut last = extend(i, &toks);
+            // A lower-case surname that is also a word before the verb: "aroha love in rm
+            // 452-2", "oluwaseun stone is in the er".
+            if t.shape == Shape::Lower
+                && last == i
+                && toks.get(i + 1).is_some_and(|n| {
+                    gap(t, n) == " " && lower_name_pair(t, n) && n.info.sur && n.info.common
+                })
+                && person_predicate(&toks, i + 1, text).is_none()
+                && person_predicate(&toks, i + 2, text).is_some()
+            {
+                last = i + 1;
+            }
             if let Some(strong) = person_predicate(&toks, last + 1, text)
                 && t.subject(strong)
                 && (t.shape != Shape::Lower || prose_word(text, t))
@@ -777,6 +1293,405 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if let Some((s, e)) = last_line_name(text, &toks) {
         push(s, e);
     }
+}
+
+/// Whether `text[s..e]` is a piece of a word OCR broke ("Hom e Phone", "REGISTRATI0N", "Na
+/// me:", "Famil y"): with the short piece glued before or after it, the dictionary knows the
+/// word.
+pub(super) fn ocr_piece(text: &str, s: usize, e: usize) -> bool {
+    let letters = |w: &str| -> Option<String> {
+        w.chars()
+            .map(|c| match c {
+                '0' => Some('o'),
+                '1' => Some('l'),
+                c if c.is_alphabetic() => Some(c),
+                _ => None,
+            })
+            .collect::<Option<String>>()
+    };
+    let span = &text[s..e];
+    let last = span.rsplit(' ').next().unwrap_or(span);
+    let first = span.split(' ').next().unwrap_or(span);
+    // The piece after: glued by a 0/1 ("REGISTRATI0N") or after one blank ("Hom e").
+    let rest = &text[e..];
+    let after = rest.strip_prefix(' ').unwrap_or(rest);
+    let piece: &str = &after[..after
+        .find(|c: char| !(c.is_alphabetic() || c == '0' || c == '1'))
+        .unwrap_or(after.len())];
+    let glued = !rest.starts_with(' ') && rest.starts_with(['0', '1']);
+    // A name before a short word is no piece ("Jo in the lobby").
+    let loose = |p: &str, w: &str| !LEXICON.info(p).stop || !LEXICON.info(w).known_name();
+    if !piece.is_empty()
+        && piece.chars().count() <= 3
+        && (glued || (rest.starts_with(' ') && loose(piece, last)))
+        && let Some(b) = letters(piece)
+    {
+        // The last word alone or the whole span is the word's head ("REGIS TRAT I0N").
+        let whole: String = span.split(' ').collect();
+        if [last, whole.as_str()]
+            .iter()
+            .filter_map(|w| letters(w))
+            .any(|a| LEXICON.info(&format!("{a}{b}")).common)
+        {
+            return true;
+        }
+    }
+    // The piece before, after one blank: "RE GISTRATION".
+    let before = &text[..s];
+    if let Some(b) = before.strip_suffix(' ') {
+        let p_start = b
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !(c.is_alphabetic() || c == '0' || c == '1'))
+            .map_or(0, |(p, c)| p + c.len_utf8());
+        let piece = &b[p_start..];
+        if !piece.is_empty()
+            && piece.chars().count() <= 3
+            && loose(piece, first)
+            && let (Some(a), Some(b)) = (letters(piece), letters(first))
+        {
+            return LEXICON.info(&format!("{a}{b}")).common;
+        }
+    }
+    false
+}
+
+/// A surname the stop list holds as an eponym ("Bell's palsy", "Foley catheter"): a name
+/// again beside a given name or an initial.
+fn eponym_surname(t: &Tok<'_>) -> bool {
+    t.info.sur
+        && matches!(
+            t.key().as_str(),
+            "bell" | "foley" | "holter" | "braden" | "morse" | "parkinson" | "hodgkin" | "crohn"
+        )
+}
+
+/// A token of single capitals joined by hyphens ("S-M-I-T-H"): how many letters, else 0.
+fn spelled_run(t: &Tok<'_>) -> usize {
+    let parts: Vec<&str> = t.w.split('-').collect();
+    if parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| p.chars().count() == 1 && p.chars().all(char::is_uppercase))
+    {
+        parts.len()
+    } else {
+        0
+    }
+}
+
+/// After "spelled" (or "spelling", "spell"), the letters of a spelled name: single letters
+/// apart by blanks, hyphens or dots ("P I E R R E L O U I S", "S-M-I-T-H", "B. R. O. W. N.");
+/// the index of the last one.
+fn spelled(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
+    let t = &toks[i];
+    // Cheap test first: this runs for every word.
+    if !t.w.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("spel"))
+        || !matches!(
+            t.key().as_str(),
+            "spell" | "spelled" | "spelt" | "spelling" | "spells"
+        )
+    {
+        return None;
+    }
+    let mut j = i + 1;
+    // "spelled as", "spelling is".
+    if toks
+        .get(j)
+        .is_some_and(|n| matches!(n.key().as_str(), "as" | "is" | "its"))
+    {
+        j += 1;
+    }
+    let first = toks.get(j)?;
+    let g = &text[toks[j - 1].end..first.start];
+    if g.len() > 3 || !g.chars().all(|c| matches!(c, ' ' | ':' | ',' | '-')) {
+        return None;
+    }
+    if spelled_run(first) >= 2 {
+        return Some(j);
+    }
+    let single = |k: usize| {
+        toks.get(k)
+            .is_some_and(|n| n.w.chars().count() == 1 && n.w.chars().all(char::is_alphabetic))
+    };
+    let mut last = j;
+    if !single(j) {
+        return None;
+    }
+    while single(last + 1) {
+        let g = &text[toks[last].end..toks[last + 1].start];
+        if g.is_empty() || g.len() > 3 || !g.chars().all(|c| matches!(c, ' ' | '-' | '.')) {
+            break;
+        }
+        last += 1;
+    }
+    (last > j).then_some(last)
+}
+
+/// Spoken marks of a dictation: the name before one ends there.
+fn dictated_mark(t: &Tok<'_>) -> bool {
+    matches!(t.key().as_str(), "period" | "comma" | "colon" | "semicolon")
+}
+
+/// A dictated name after a cue: one to three lower-case words before a spoken mark, every
+/// one of them a possible name word, at least one a given name or a word the dictionary does
+/// not know; the index of its last word.
+fn dictated_name(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
+    let t = &toks[i];
+    if !t.info.stop || !(CUES.contains(&t.key().as_str()) || is_kin(&t.key())) {
+        return None;
+    }
+    let mut last = None;
+    for k in i + 1..(i + 4).min(toks.len()) {
+        let n = &toks[k];
+        if text[toks[k - 1].end..n.start] != *" " || n.shape != Shape::Lower {
+            return None;
+        }
+        if k > i + 1 && dictated_mark(n) {
+            last = Some(k - 1);
+            break;
+        }
+        let word_name = n.info.first && n.info.stop;
+        if n.contraction || n.letters() < 2 || (n.blocked() && !word_name) {
+            return None;
+        }
+    }
+    let last = last?;
+    let words = &toks[i + 1..=last];
+    words
+        .iter()
+        .any(|w| w.info.first || !w.info.common)
+        .then_some(last)
+}
+
+/// "Chaudhry, A." and "Phạm J, 71" (a surname and its initial), "Bishop (Björn), 82" (a
+/// surname and the given name in brackets before an age): the index of the initial or given
+/// name, and whether the two are apart (brackets between).
+fn surname_initial(toks: &[Tok<'_>], i: usize, text: &str) -> Option<(usize, bool)> {
+    let t = &toks[i];
+    let n = toks.get(i + 1)?;
+    // An eponym's word that is a surname stays one before an initial ("Bell, T.", "Foley, M.").
+    let eponym_sur = eponym_surname(t);
+    if t.shape == Shape::Lower
+        || t.shape == Shape::Mixed
+        || t.letters() < 2
+        || (t.blocked() && !eponym_sur)
+        || (t.info.common && !t.info.sur)
+    {
+        return None;
+    }
+    let g = &text[t.end..n.start];
+    let after = &text[n.end..];
+    let initial = n.letters() == 1 && n.w.chars().all(char::is_uppercase);
+    let age_after = |r: &str| {
+        r.strip_prefix(", ")
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+    };
+    if initial && g == ", " && after.starts_with('.') {
+        // Not a list of initials ("A, B. and C.").
+        let next = after[1..].chars().next();
+        return next
+            .is_none_or(|c| !c.is_alphabetic())
+            .then_some((i + 1, false));
+    }
+    if initial && g == " " && age_after(after) {
+        return Some((i + 1, false));
+    }
+    if g == " ("
+        && n.shape == Shape::Title
+        && !n.blocked()
+        && (!n.info.common || n.info.first)
+        && after.strip_prefix(')').is_some_and(age_after)
+    {
+        return Some((i + 1, true));
+    }
+    None
+}
+
+/// `Elif "Eli" Chaudhry`: the index of the surname when a nickname in quotes or brackets
+/// stands between a first name and it.
+fn nickname_between(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
+    let (t, n, m) = (&toks[i], toks.get(i + 1)?, toks.get(i + 2)?);
+    let open = &text[t.end..n.start];
+    let close = &text[n.end..m.start];
+    let quoted = matches!(
+        (open, close),
+        (" \"", "\" ") | (" “", "” ") | (" (", ") ") | (" '", "' ")
+    );
+    let name_word = |x: &Tok<'_>| {
+        x.shape != Shape::Lower
+            && x.shape != Shape::Mixed
+            && x.letters() >= 2
+            && ((!x.blocked() && (!x.info.common || x.info.known_name()))
+                || (x.info.first && x.shape == Shape::Title))
+    };
+    (quoted
+        && name_word(t)
+        && (t.info.first || !t.info.common)
+        && name_word(n)
+        && name_word(m)
+        && (m.info.sur || !m.info.common))
+        .then_some(i + 2)
+}
+
+/// Whether `t` is the person a chat line speaks to: after a reply or greeting word and
+/// before a comma or a "!" ("yes Emre,", "Hi April,", "Hi JB!").
+fn addressed(prev: &Tok<'_>, t: &Tok<'_>, g: &str, text: &str) -> bool {
+    if !matches!(g, " " | ", ") || !text[t.end..].starts_with([',', '!']) {
+        return false;
+    }
+    let greeting = matches!(
+        prev.key().as_str(),
+        "hi" | "hello" | "hey" | "dear" | "morning" | "afternoon" | "evening"
+    );
+    let reply = matches!(
+        prev.key().as_str(),
+        "yes"
+            | "yeah"
+            | "yep"
+            | "no"
+            | "nope"
+            | "ok"
+            | "okay"
+            | "k"
+            | "sure"
+            | "thanks"
+            | "thx"
+            | "sorry"
+            | "bye"
+            | "great"
+            | "perfect"
+    );
+    if !(greeting || reply) || !text[t.end..].starts_with([',', '!']) {
+        return false;
+    }
+    match t.shape {
+        Shape::Title => {
+            (!t.blocked() && (!t.info.common || t.info.first)) || (t.info.first && greeting)
+        }
+        // "Hi JB,": initials a greeting uses.
+        Shape::Caps => {
+            greeting
+                && (2..=3).contains(&t.letters())
+                && !ABBREVIATIONS.contains(&t.w)
+                && !t.info.stop
+        }
+        Shape::Lower => !t.blocked() && !t.info.common && t.letters() >= 3,
+        Shape::Mixed => false,
+    }
+}
+
+/// Whether `at` follows "room 19b (", "rm 437-2 (", "bed 5 (": a name in brackets after a
+/// room or a bed.
+fn after_room_bracket(text: &str, at: usize) -> bool {
+    let Some(b) = text[..at].strip_suffix('(') else {
+        return false;
+    };
+    let Some(b) = b.strip_suffix(' ') else {
+        return false;
+    };
+    let num_start = b
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '-'))
+        .map_or(0, |(p, c)| p + c.len_utf8());
+    let num = &b[num_start..];
+    if num.is_empty() || !num.starts_with(|c: char| c.is_ascii_digit()) {
+        return false;
+    }
+    let Some(b) = b[..num_start].strip_suffix(' ') else {
+        return false;
+    };
+    let w_start = b
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !c.is_alphabetic())
+        .map_or(0, |(p, c)| p + c.len_utf8());
+    matches!(
+        b[w_start..].to_lowercase().as_str(),
+        "room" | "rm" | "bed" | "bay"
+    )
+}
+
+/// Whether `at` is a chat transcript's speaker: right after a time in brackets at the start
+/// of a line ("[15:27] Will: ...").
+fn chat_speaker(text: &str, at: usize) -> bool {
+    // Cheap test first: this runs for every word.
+    if !text[..at].ends_with("] ") {
+        return false;
+    }
+    let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    let lead = &text[line_start..at];
+    let Some(inner) = lead
+        .trim_end_matches(' ')
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+    else {
+        return false;
+    };
+    lead.ends_with(' ')
+        && inner.contains(':')
+        && inner.chars().all(|c| {
+            c.is_ascii_digit() || matches!(c, ':' | ' ' | 'A' | 'P' | 'M' | 'a' | 'p' | 'm')
+        })
+}
+
+/// A lower-case given name and surname where the surname may be a word too ("dorothy love",
+/// "theodore young", "eero dlamini"): only before a birth date.
+fn lower_name_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
+    let word_ok = |t: &Tok<'_>| {
+        t.shape == Shape::Lower
+            && !t.contraction
+            && t.letters() >= 2
+            && !t.info.stop
+            && !not_a_name(t.w)
+    };
+    word_ok(a)
+        && word_ok(b)
+        && (a.info.first || !a.info.common)
+        && (b.info.sur || !b.info.common)
+        && !(a.info.common && b.info.common && !a.info.first)
+}
+
+/// Whether a date of birth or a record number follows a name: " (DOB", ", MRN", " born".
+fn dob_after(after: &str) -> bool {
+    let r = after.trim_start_matches([' ', '(', ',']);
+    let w: String = r
+        .chars()
+        .take_while(|c| c.is_alphabetic() || *c == '.')
+        .collect::<String>()
+        .to_lowercase();
+    after.len() - r.len() <= 3
+        && (matches!(w.as_str(), "dob" | "d.o.b." | "born" | "mrn" | "b.")
+            || r.to_lowercase().starts_with("date of birth"))
+}
+
+/// A given name that is also a word or a month ("Will", "June", "Hope", "April").
+fn word_first_name(t: &Tok<'_>) -> bool {
+    t.shape == Shape::Title
+        && t.info.first
+        && (t.info.common || t.info.stop)
+        && t.letters() >= 3
+        && !t.contraction
+}
+
+/// The word after a given name that is also a word, when it is a surname: one the dictionary
+/// does not know, or a known surname that is no word; only the latter when `strict`.
+fn surname_after_word_name(n: &Tok<'_>, strict: bool) -> bool {
+    matches!(n.shape, Shape::Title | Shape::Caps)
+        && n.letters() >= 3
+        && !n.blocked()
+        && !n.info.common
+        && (!strict || n.info.sur)
+}
+
+/// Whether the word at `at` starts a sentence or a line.
+fn sentence_start(text: &str, at: usize) -> bool {
+    text[..at]
+        .trim_end_matches([' ', '\t'])
+        .chars()
+        .next_back()
+        .is_none_or(|c| matches!(c, '.' | '!' | '?' | '\n' | '\r' | '"'))
 }
 
 /// The last line of `text` when it is a name alone: two or three words (a particle between
@@ -831,7 +1746,7 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
                 | "letter"
                 | "referral"
         ),
-        "of" => first == "behalf" || is_kin(&first),
+        "of" => first == "behalf" || first == "chart" || is_kin(&first),
         // "this is dieuseul from Nephrology", "my name is Rania bin Rashid"
         "is" => matches!(first.as_str(), "this" | "name"),
         // Who wrote or sent it: "Dictated by Lagi Fa'amausili", "Sent by Thảo van den Broek".
@@ -945,6 +1860,8 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
             matches!(
                 n.w,
                 "here"
+                    // "emre dvořák is in the er"
+                    | "in"
                     | "coming"
                     | "calling"
                     | "asking"
@@ -969,6 +1886,19 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
         && rest
             .strip_prefix(' ')
             .is_some_and(|r| r.len() >= 3 && r.as_bytes()[..3].iter().all(u8::is_ascii_digit))
+    {
+        return Some(false);
+    }
+    // "ximena in room 17 needs a sitter", "tsehay in bed 2b": where a patient lies.
+    if key == "in"
+        && rest.strip_prefix(' ').is_some_and(|r| {
+            let lower = r.get(..r.len().min(8)).unwrap_or("").to_ascii_lowercase();
+            ["room ", "rm ", "bed ", "bay "].iter().any(|w| {
+                lower
+                    .strip_prefix(w)
+                    .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+            })
+        })
     {
         return Some(false);
     }
@@ -997,6 +1927,15 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
 /// Whether the text after a name makes it an eponym ("Cushing syndrome", "Hashimoto's
 /// thyroiditis", "Foley catheter"), not a person.
 fn eponym(after: &str) -> bool {
+    // A possessive that ends a list's item names a condition ("CKD3, Hashimoto's."), a
+    // person's is followed by what is theirs.
+    if ["'s", "’s"].iter().any(|p| {
+        after
+            .strip_prefix(p)
+            .is_some_and(|r| r.starts_with(['.', ',', ';', ')']))
+    }) {
+        return true;
+    }
     let rest = after
         .strip_prefix("'s")
         .or_else(|| after.strip_prefix("’s"))
@@ -1249,7 +2188,30 @@ fn possessive_of_person(text: &str, t: &Tok<'_>) -> bool {
             | "copay"
             | "dob"
             | "birthday"
+            // a chat's vitals: "dlamini's bp 88/50"
+            | "bp"
+            | "sats"
+            | "sugar"
+            | "sugars"
+            | "vitals"
+            | "temp"
+            | "hr"
     )
+}
+
+/// Whether "'s" and a vital sign follow `t` ("Bishop's bp", "Love's sats").
+fn vitals_after(text: &str, t: &Tok<'_>) -> bool {
+    let after = &text[t.end..];
+    ["'s ", "’s "]
+        .iter()
+        .find_map(|p| after.strip_prefix(p))
+        .is_some_and(|r| {
+            let w: String = r.chars().take_while(|c| c.is_alphabetic()).collect();
+            matches!(
+                w.to_lowercase().as_str(),
+                "bp" | "sats" | "sugar" | "sugars" | "vitals" | "temp" | "hr"
+            )
+        })
 }
 
 /// Whether `t` stands in prose: blanks or sentence punctuation on both sides.
@@ -1287,6 +2249,9 @@ fn particle(t: &Tok<'_>) -> bool {
             | "mac"
             | "ten"
             | "ter"
+            | "dos"
+            | "das"
+            | "dela"
             | "'t"
             | "’t"
     )
@@ -1327,6 +2292,12 @@ fn cue_gap(g: &str, closing: bool) -> bool {
         }
     }
     !g.is_empty() && punct <= 1 && (breaks == 0 || (closing && breaks <= 2))
+}
+
+/// Whether the line holding `at` leads with a dash before the word at `at`.
+fn dash_led(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    matches!(text[line_start..at].trim(), "-" | "--" | "—" | "~")
 }
 
 /// Whether the line holding `at` starts with the word at `at` and follows a closing line
@@ -1461,6 +2432,62 @@ mod tests {
             })
             .map(|(s, _)| text[s.start..s.end].to_string())
             .collect()
+    }
+
+    #[test]
+    fn form_fields_take_their_value_also_as_ocr_reads_it() {
+        assert_eq!(
+            names("Pa tient Name:  TOMAS  PRZYB0R   Date of B irth: 0l/02/l950"),
+            ["TOMAS  PRZYB0R"]
+        );
+        assert_eq!(
+            names("Resp onsibl e  party: HOPE L0NG  (aunt)"),
+            ["HOPE L0NG"]
+        );
+        assert_eq!(
+            names("Name (Last, First, MI): Vasquez, Will R\nPreferred name: Billy"),
+            ["Vasquez, Will R", "Billy"]
+        );
+        assert_eq!(names("Ordering: KIM, DARA MD"), ["KIM, DARA"]);
+        assert!(names("Subscriber (if not self): self").is_empty());
+        assert!(names("Patient: stable, ambulating\nMember: see above").is_empty());
+        assert!(names("Pharmacy name: Corner Drug").is_empty());
+        // OCR's pieces of a word are no names.
+        assert!(names("PATIENT  REGISTRATI0N  F0RM\nHom e Phone: 555").is_empty());
+    }
+
+    #[test]
+    fn registries_handoffs_and_chats_shorten_names() {
+        assert_eq!(names("Subject: TOC - Brannigan, Q."), ["Brannigan, Q."]);
+        assert_eq!(names("S: Ferreira K, 64 F, Bed 9"), ["Ferreira K"]);
+        assert_eq!(names("S: Ferreira (Lucía), 64 F"), ["Ferreira", "Lucía"]);
+        assert_eq!(
+            names("Forwarding for Oluwatobi \"Tobi\" Adewale (DOB"),
+            ["Oluwatobi", "Tobi", "Adewale"]
+        );
+        assert_eq!(names("yes Zdenek, he called twice"), ["Zdenek"]);
+        assert_eq!(names("bed 4 (ketevan) pulled her iv"), ["ketevan"]);
+        assert_eq!(names("[09:12] June: the rash is worse"), ["June"]);
+        assert_eq!(names("cc: June Abernathy (POA)"), ["June Abernathy"]);
+        assert_eq!(names("Pt Kowalski, Hope, 80 y/o"), ["Kowalski, Hope"]);
+        assert!(names("Will Medicaid cover it?").is_empty());
+        assert!(names("- furosemide (Lasix) 40 mg daily").is_empty());
+    }
+
+    #[test]
+    fn dictated_and_spelled_names() {
+        assert_eq!(
+            names("on patient tamsin rice period date of birth"),
+            ["tamsin rice"]
+        );
+        assert_eq!(names("last name spelled R I C E period"), ["R I C E"]);
+        assert_eq!(names("that is S-M-Y-T-H-E"), ["S-M-Y-T-H-E"]);
+        assert_eq!(
+            names("files: referral_hill-oyelowo_2024.pdf"),
+            ["hill-oyelowo"]
+        );
+        assert_eq!(names("um tadeusz wrona is in the er"), ["tadeusz wrona"]);
+        assert_eq!(names("she (ottilie young, born may 2"), ["ottilie young"]);
     }
 
     #[test]

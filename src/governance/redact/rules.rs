@@ -1559,7 +1559,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             34,
             Check::NameStrict,
             // A full name right before a DOB, MRN or age, in any written form.
-            format!(r"(?P<v>{full})[ \t]*(?:\(|,|-|–|;)?[ \t]*(?i:dob|d\.o\.b|born|b\.|mrn|mr#|age|aged|date of birth|ssn|\d{{1,3}}[ \t]*(?:y|yo|-year))"),
+            format!(r"(?P<v>{full})[ \t]*(?:\(|,|-|–|;)?[ \t]*(?i:(?:dob|born|mrn|aged?|ssn)\b|d\.o\.b|b\.|mr#|date of birth|\d{{1,3}}[ \t]*(?:y|yo|-year))"),
         ),
         (
             Kind::Person,
