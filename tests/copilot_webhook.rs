@@ -1239,7 +1239,9 @@ fn the_last_good_key_list_keeps_working_while_the_key_server_is_down() {
     // Past half its lifetime: the refetch fails once (during the first of these), the last
     // good list still verifies.
     let mut failed_fetch_by = None;
-    for i in 1..=5 {
+    // Two asks (the first meets the failed refetch), not more: each must end before the
+    // list's lifetime, and a busy machine makes every ask slower.
+    for i in 1..=2 {
         let r = ask(&server, &k, "k1", &format!("status {i}"));
         assert_eq!(r.status, 200, "{}", r.body);
         failed_fetch_by.get_or_insert_with(Instant::now);
