@@ -466,7 +466,7 @@ impl B {
     /// The patient's name in one of many written forms.
     fn name(&mut self, r: &mut Rng, p: &Patient) -> &mut Self {
         match r.below(9) {
-            0 | 1 | 2 => self.person(&p.full()),
+            0..=2 => self.person(&p.full()),
             3 => {
                 self.person(&p.last);
                 self.t(", ");
