@@ -513,6 +513,9 @@ const PERSON_FIELDS: &[&str] = &[
     "referringphysician",
     "attending",
     "attendingphysician",
+    // school nurse logs, card authorisations
+    "student",
+    "cardholder",
 ];
 
 /// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
@@ -658,6 +661,18 @@ fn field_name_value(v: &str) -> bool {
     let words: Vec<&str> = v.split_whitespace().collect();
     if words.is_empty() || words.len() > 7 || v.chars().filter(|c| c.is_alphabetic()).count() < 2 {
         return false;
+    }
+    // A name typed in lower case in its field, every word a name the lexicon knows, also
+    // those that are words too ("Student: tariq sterling", "Full name: rose fox"): a given
+    // name, then a surname.
+    if (2..=3).contains(&words.len())
+        && words.iter().all(|w| {
+            w.chars().all(|c| c.is_lowercase()) && w.chars().count() >= 3 && !LEXICON.info(w).stop
+        })
+        && LEXICON.info(words[0]).first
+        && LEXICON.info(words[words.len() - 1]).sur
+    {
+        return true;
     }
     let mut named = false;
     for w in &words {
@@ -1009,13 +1024,27 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let g = if at == i + 1 { gap(t, n) } else { " " };
             let closing = matches!(
                 key.as_str(),
-                "thanks" | "thx" | "regards" | "sincerely" | "cheers"
+                "thanks"
+                    | "thx"
+                    | "regards"
+                    | "sincerely"
+                    | "cheers"
+                    | "gracias"
+                    | "bendiciones"
+                    | "saludos"
+                    | "atentamente"
             );
             // After a title (or "caller"), a surname that is also a word is a name
             // ("Dr. Cook", "caller finch").
             let title = TITLES.contains(&key.as_str()) || key == "caller";
             if cue_gap(g, closing) {
-                let personal = title || spoke || is_kin(&key) || key == "its";
+                // A Spanish closing or "me llamo"/"soy" puts a name in lower case after it ("Gracias,
+                // bill", "me llamo cash ibarra").
+                let spanish = matches!(
+                    key.as_str(),
+                    "gracias" | "bendiciones" | "atentamente" | "llamo" | "soy"
+                );
+                let personal = title || spoke || spanish || is_kin(&key) || key == "its";
                 let word_name = personal
                     && n.shape == Shape::Title
                     && super::rules::WORD_FIRST_NAMES.contains(&n.w);
@@ -1293,6 +1322,32 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if let Some((s, e)) = last_line_name(text, &toks) {
         push(s, e);
     }
+    // 9. A reply signed with a given name alone on its line, right before the quoted mail's
+    //    header ("dawn\n\nOn Mon, Dec 15, 2025 at 4:07 PM Yuki Tanabe wrote:").
+    if let Some((s, e)) = signed_before_quote(text, &toks) {
+        push(s, e);
+    }
+}
+
+/// The one word of a reply's signature line before "On … wrote:": a given name the lexicon
+/// knows, also one that is a word ("dawn", "April"), or a word it does not know.
+fn signed_before_quote(text: &str, toks: &[Tok<'_>]) -> Option<(usize, usize)> {
+    let wrote = text.find(" wrote:")?;
+    let head = text[..wrote].rfind('\n')? + 1;
+    if !text[head..].starts_with("On ") {
+        return None;
+    }
+    let body = text[..head].trim_end();
+    let line_start = body.rfind('\n').map_or(0, |p| p + 1);
+    let line = body[line_start..].trim();
+    if line.is_empty() || line.contains(|c: char| !c.is_alphabetic()) {
+        return None;
+    }
+    let t = toks
+        .iter()
+        .find(|t| t.start >= line_start && t.end <= body.len())?;
+    let ok = !t.blocked() && t.letters() >= 3 && (t.info.first || !t.info.common);
+    ok.then_some((t.start, t.end))
 }
 
 /// Whether `text[s..e]` is a piece of a word OCR broke ("Hom e Phone", "REGISTRATI0N", "Na
@@ -1749,6 +1804,8 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
         "of" => first == "behalf" || first == "chart" || is_kin(&first),
         // "this is dieuseul from Nephrology", "my name is Rania bin Rashid"
         "is" => matches!(first.as_str(), "this" | "name"),
+        // "mi nombre es Oksana Vu".
+        "es" => first == "nombre",
         // Who wrote or sent it: "Dictated by Lagi Fa'amausili", "Sent by Thảo van den Broek".
         "by" => matches!(
             first.as_str(),
@@ -2119,6 +2176,21 @@ fn is_kin(key: &str) -> bool {
             | "cousin"
             | "grandson"
             | "granddaughter"
+            // Spanish: "mi hija Nkechi", "mi papá Cash".
+            | "hija"
+            | "hijo"
+            | "esposa"
+            | "esposo"
+            | "mamá"
+            | "papá"
+            | "madre"
+            | "padre"
+            | "hermana"
+            | "hermano"
+            | "abuela"
+            | "abuelo"
+            | "nieta"
+            | "nieto"
     )
 }
 
@@ -2252,6 +2324,9 @@ fn particle(t: &Tok<'_>) -> bool {
             | "dos"
             | "das"
             | "dela"
+            // Irish: "Ó Briain", "Ní Dhuibhir".
+            | "ó"
+            | "ní"
             | "'t"
             | "’t"
     )
@@ -2406,7 +2481,8 @@ fn hl7_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
 /// "rajesh patel", "fatima zahra": a known name (not a common word) beside an unknown word or
 /// another known name.
 fn lower_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
-    if a.blocked() || b.blocked() || a.info.common || b.info.common {
+    // Two particles are no name ("paciente de la Dra. Voss"); a particle leads a surname only.
+    if a.blocked() || b.blocked() || a.info.common || b.info.common || particle(b) {
         return false;
     }
     (a.info.first && (b.info.sur || !b.info.known_name()))
