@@ -664,12 +664,12 @@ fn field_name_value(v: &str) -> bool {
     }
     // A name typed in lower case in its field, every word a name the lexicon knows, also
     // those that are words too ("Student: tariq sterling", "Full name: rose fox"): a given
-    // name, then a surname.
+    // name (or a word the dictionary does not know), then a surname.
     if (2..=3).contains(&words.len())
         && words.iter().all(|w| {
             w.chars().all(|c| c.is_lowercase()) && w.chars().count() >= 3 && !LEXICON.info(w).stop
         })
-        && LEXICON.info(words[0]).first
+        && (LEXICON.info(words[0]).first || !LEXICON.info(words[0]).common)
         && LEXICON.info(words[words.len() - 1]).sur
     {
         return true;
@@ -815,7 +815,11 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // A month that is also a given name before a surname: "Jun PANGILINAN".
         let s = month_first_at(text, s).unwrap_or(s);
         let v = &text[s..e];
-        if !keep.keeps(v) && !eponym(&text[e..]) && !institution(text, s) && !ocr_piece(text, s, e)
+        if !keep.keeps(v)
+            && !eponym(&text[e..])
+            && !institution(text, s)
+            && !organisation(text, s)
+            && !ocr_piece(text, s, e)
         {
             cands.push((
                 Span {
@@ -2085,6 +2089,63 @@ fn institution(text: &str, s: usize) -> bool {
     before.ends_with(" at") || before.ends_with(" to") || before.ends_with(" from")
 }
 
+/// Whether the capitalised words from `s` on (a few, on one line) end in a word only a
+/// business's name ends in: "Hawthorne Steel Fabricators", "Kessler Grain Co-op", "CORWIN &
+/// VALE LLP", "Ashby Lane Legal Group", "Lincoln Middle School" (an employer, a firm, a
+/// school: not the patient's name).
+fn organisation(text: &str, s: usize) -> bool {
+    const ENDS: &[&str] = &[
+        "llp",
+        "llc",
+        "inc",
+        "corp",
+        "co-op",
+        "coop",
+        "group",
+        "logistics",
+        "transit",
+        "fabricators",
+        "school",
+        "academy",
+        "partners",
+        "associates",
+        "legal",
+        "law",
+        "insurance",
+        "bank",
+        "trucking",
+        "freight",
+        "manufacturing",
+        "industries",
+        "foods",
+        "construction",
+        "roofing",
+        "services",
+        "solutions",
+        "systems",
+        "company",
+    ];
+    let line = text[s..].split(['\n', '\r']).next().unwrap_or("");
+    for (n, w) in line
+        .split([' ', '\t'])
+        .filter(|w| !w.is_empty())
+        .enumerate()
+    {
+        if n >= 5 {
+            break;
+        }
+        let bare = w.trim_end_matches(['.', ',', ';', ':', ')']);
+        if ENDS.contains(&bare.to_lowercase().as_str()) {
+            return true;
+        }
+        // The name of a business is capitalised throughout ("&" joins partners).
+        if !(bare == "&" || bare.starts_with(|c: char| c.is_uppercase())) || bare.len() < w.len() {
+            return false;
+        }
+    }
+    false
+}
+
 /// Whether the text after a name says whose relation it is: "(wojciech's nephew)",
 /// ", wife)", " (daughter)".
 fn relation_after(after: &str) -> bool {
@@ -2508,6 +2569,28 @@ mod tests {
             })
             .map(|(s, _)| text[s.start..s.end].to_string())
             .collect()
+    }
+
+    #[test]
+    fn spanish_messages_businesses_and_signed_replies() {
+        assert_eq!(
+            names(
+                "Hola, me llamo Dmitri Parks, mi fecha de nacimiento es el 13 de noviembre. Soy paciente de la Dra. Voss.\nNecesito cancelar mi cita del sábado a las 14:00, mañana le llamo otra vez.\nMi hija Nkechi me ayuda con el portal.\nBendiciones, faith\n"
+            ),
+            ["Dmitri Parks", "Voss", "Nkechi", "faith"]
+        );
+        assert_eq!(
+            names(
+                "Employer: Hawthorne Steel Fabricators (supervisor)\nPt reports she is back at Kessler Grain Co-op.\nCORWIN & VALE LLP\nStudent: tariq sterling   Grade 2\nMr. Ó Briain will call"
+            ),
+            ["tariq sterling", "Ó Briain"]
+        );
+        assert_eq!(
+            names(
+                "My husband will drive.\n\ndawn\n\nOn Mon, Dec 15, 2025 at 4:07 PM Clinic wrote:\n> ok"
+            ),
+            ["dawn"]
+        );
     }
 
     #[test]
