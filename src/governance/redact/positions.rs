@@ -819,6 +819,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && !eponym(&text[e..])
             && !institution(text, s)
             && !organisation(text, s)
+            && !segment_id(text, s, e)
             && !ocr_piece(text, s, e)
         {
             cands.push((
@@ -2089,6 +2090,16 @@ fn institution(text: &str, s: usize) -> bool {
     before.ends_with(" at") || before.ends_with(" to") || before.ends_with(" from")
 }
 
+/// Whether `text[s..e]` is an X12 segment's identifier ("~LIN**N4*…"): led by a segment
+/// terminator or a line start, followed by an element separator.
+fn segment_id(text: &str, s: usize, e: usize) -> bool {
+    text[e..].starts_with('*')
+        && (s == 0 || text[..s].ends_with(['~', '\n', '\r']))
+        && text[s..e]
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+}
+
 /// Whether the capitalised words from `s` on (a few, on one line) end in a word only a
 /// business's name ends in: "Hawthorne Steel Fabricators", "Kessler Grain Co-op", "CORWIN &
 /// VALE LLP", "Ashby Lane Legal Group", "Lincoln Middle School" (an employer, a firm, a
@@ -2584,6 +2595,10 @@ mod tests {
                 "Employer: Hawthorne Steel Fabricators (supervisor)\nPt reports she is back at Kessler Grain Co-op.\nCORWIN & VALE LLP\nStudent: tariq sterling   Grade 2\nMr. Ó Briain will call"
             ),
             ["tariq sterling", "Ó Briain"]
+        );
+        assert!(
+            names("DTP*472*D8*20250408~\nLIN**N4*47638450258~\nGTT passed; Tdap declined.")
+                .is_empty()
         );
         assert_eq!(
             names(
