@@ -2104,7 +2104,7 @@ fn segment_id(text: &str, s: usize, e: usize) -> bool {
 /// business's name ends in: "Hawthorne Steel Fabricators", "Kessler Grain Co-op", "CORWIN &
 /// VALE LLP", "Ashby Lane Legal Group", "Lincoln Middle School" (an employer, a firm, a
 /// school: not the patient's name).
-fn organisation(text: &str, s: usize) -> bool {
+pub(super) fn organisation(text: &str, s: usize) -> bool {
     const ENDS: &[&str] = &[
         "llp",
         "llc",
