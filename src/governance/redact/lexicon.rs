@@ -22,6 +22,87 @@ const NAMES_FIRST: &[&str] = &[
     "sherry", "eddy", "brandy", "misty", "sandy", "penny", "robin", "ruby", "viola", "gene",
 ];
 
+/// Spanish words of patient messages the English dictionary lacks (why: unknown to it, "mi
+/// cita del sábado" and "Bendiciones," read as names). Looked up folded, without accents.
+const SPANISH_COMMON: &[&str] = &[
+    "hola",
+    "buenos",
+    "buenas",
+    "dias",
+    "tardes",
+    "noches",
+    "saludos",
+    "gracias",
+    "muchas",
+    "bendiciones",
+    "atentamente",
+    "cita",
+    "fecha",
+    "nacimiento",
+    "numero",
+    "nombre",
+    "tarjeta",
+    "seguro",
+    "expediente",
+    "paciente",
+    "necesito",
+    "cambiar",
+    "reprogramar",
+    "cancelar",
+    "llamo",
+    "llamar",
+    "otra",
+    "vez",
+    "semana",
+    "proxima",
+    "tengo",
+    "transporte",
+    "trabajo",
+    "ayuda",
+    "portal",
+    "dice",
+    "tomo",
+    "siento",
+    "mejor",
+    "dolor",
+    "todavia",
+    "pastillas",
+    "veces",
+    "dia",
+    "unidades",
+    "queda",
+    "ese",
+    "esta",
+    "estoy",
+    "soy",
+    "mi",
+    "le",
+    "las",
+    "los",
+    "del",
+    "manana",
+    "hoy",
+    "doctora",
+    "doctor",
+    "medico",
+    "clinica",
+    "receta",
+    "medicina",
+    "farmacia",
+    "ya",
+    "no",
+    "si",
+    "pero",
+    "hija",
+    "hijo",
+    "esposa",
+    "esposo",
+    "mama",
+    "papa",
+    "hermana",
+    "hermano",
+];
+
 /// Words that are never part of a name, in any case, whatever the lexicon says: function words,
 /// auxiliaries, the cue words themselves, weekdays, months and relative dates (deadlines must
 /// stay readable), chat and clinical abbreviations, eponyms of tests and conditions, payers and
@@ -495,6 +576,42 @@ const STOP: &[&str] = &[
     "losartan",
     "albuterol",
     "ozempic",
+    // Spanish, as US clinics' patient messages are written: function words, weekdays and
+    // months (never a name; a deadline stays readable), folded as looked up. Not "de", "la",
+    // "del", "el" (surname particles: "de la Cruz"), nor "tu", "su" (surnames).
+    "mi",
+    "mis",
+    "es",
+    "y",
+    "con",
+    "por",
+    "para",
+    "porque",
+    "que",
+    "una",
+    "un",
+    "los",
+    "las",
+    "lunes",
+    "martes",
+    "miercoles",
+    "jueves",
+    "viernes",
+    "sabado",
+    "domingo",
+    "enero",
+    "febrero",
+    "marzo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+    "manana",
+    "hoy",
+    "ayer",
 ];
 
 /// Words that introduce a name: a title, a role, a kin word, a greeting or a closing.
@@ -571,10 +688,41 @@ pub(super) const CUES: &[&str] = &[
     "ask",
     "tell",
     "per",
+    // Spanish: kin words, titles, greetings, closings and "me llamo", "soy" ("mi hija
+    // Nkechi", "la Dra. Voss", "Bendiciones, rose", "soy Oksana Vu").
+    "hija",
+    "hijo",
+    "esposa",
+    "esposo",
+    // Looked up as written ("mamá") and, for the stop list, folded ("mama").
+    "mamá",
+    "papá",
+    "mama",
+    "papa",
+    "madre",
+    "padre",
+    "hermana",
+    "hermano",
+    "abuela",
+    "abuelo",
+    "nieta",
+    "nieto",
+    "dra",
+    "sra",
+    "srta",
+    "hola",
+    "gracias",
+    "bendiciones",
+    "saludos",
+    "atentamente",
+    "llamo",
+    "soy",
 ];
 
 /// Titles: after one, a surname that is also a common word is a name ("Dr. Cook").
-pub(super) const TITLES: &[&str] = &["mr", "mrs", "ms", "mx", "miss", "dr", "prof"];
+pub(super) const TITLES: &[&str] = &[
+    "mr", "mrs", "ms", "mx", "miss", "dr", "prof", "dra", "sra", "srta",
+];
 
 pub(super) struct Lexicon {
     first: HashSet<&'static str>,
@@ -588,6 +736,7 @@ pub(super) static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         s.lines().map(str::trim).filter(|w| !w.is_empty()).collect()
     };
     let mut common = set(COMMON_WORDS);
+    common.extend(SPANISH_COMMON);
     for n in NAMES_FIRST {
         common.remove(n);
     }

@@ -2,7 +2,7 @@
 
 use super::lexicon::LEXICON;
 use super::pattern::Pattern;
-use super::positions::ocr_piece;
+use super::positions::{ocr_piece, organisation};
 use super::words::{ABBREVIATIONS, NOT_SPOKEN_NAMES, TITLE_CASE_TERMS, not_a_name};
 use super::{Kind, Span};
 
@@ -27,6 +27,8 @@ pub(super) fn person_runs(re: &Pattern, text: &str, prio: u8, cands: &mut Vec<(S
         if let Some((a, b)) = name_core(v).filter(|&(a, b)| {
             !after_title_case_term(text, hit.v_start + a)
                 && !ocr_piece(text, hit.v_start + a, hit.v_start + b)
+                && !organisation(text, hit.v_start + a)
+                && !after_model_year(text, hit.v_start + a)
         }) {
             cands.push((
                 Span {
@@ -46,6 +48,19 @@ pub(super) fn person_runs(re: &Pattern, text: &str, prio: u8, cands: &mut Vec<(S
             pos += 1;
         }
     }
+}
+
+/// Whether a model year stands right before `at` ("2022 Freightliner Cascadia"): a vehicle's
+/// make and model, not a person.
+fn after_model_year(text: &str, at: usize) -> bool {
+    let Some(before) = text[..at].strip_suffix(' ') else {
+        return false;
+    };
+    let digits = before.bytes().rev().take_while(u8::is_ascii_digit).count();
+    digits == 4
+        // A year standing alone, not a date's ("05/05/1995 Maria Lopez").
+        && (before.len() == 4 || matches!(before.as_bytes()[before.len() - 5], b' ' | b'\t'))
+        && (before[before.len() - 4..].starts_with("19") || before[before.len() - 4..].starts_with("20"))
 }
 
 /// True when the word right before `at` is a Title Case term ("Renal" before "Dosing

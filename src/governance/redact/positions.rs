@@ -513,6 +513,9 @@ const PERSON_FIELDS: &[&str] = &[
     "referringphysician",
     "attending",
     "attendingphysician",
+    // school nurse logs, card authorisations
+    "student",
+    "cardholder",
 ];
 
 /// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
@@ -659,6 +662,18 @@ fn field_name_value(v: &str) -> bool {
     if words.is_empty() || words.len() > 7 || v.chars().filter(|c| c.is_alphabetic()).count() < 2 {
         return false;
     }
+    // A name typed in lower case in its field, every word a name the lexicon knows, also
+    // those that are words too ("Student: tariq sterling", "Full name: rose fox"): a given
+    // name (or a word the dictionary does not know), then a surname.
+    if (2..=3).contains(&words.len())
+        && words.iter().all(|w| {
+            w.chars().all(|c| c.is_lowercase()) && w.chars().count() >= 3 && !LEXICON.info(w).stop
+        })
+        && (LEXICON.info(words[0]).first || !LEXICON.info(words[0]).common)
+        && LEXICON.info(words[words.len() - 1]).sur
+    {
+        return true;
+    }
     let mut named = false;
     for w in &words {
         let bare = w.trim_end_matches([',', '.']);
@@ -800,7 +815,12 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // A month that is also a given name before a surname: "Jun PANGILINAN".
         let s = month_first_at(text, s).unwrap_or(s);
         let v = &text[s..e];
-        if !keep.keeps(v) && !eponym(&text[e..]) && !institution(text, s) && !ocr_piece(text, s, e)
+        if !keep.keeps(v)
+            && !eponym(&text[e..])
+            && !institution(text, s)
+            && !organisation(text, s)
+            && !segment_id(text, s, e)
+            && !ocr_piece(text, s, e)
         {
             cands.push((
                 Span {
@@ -1009,13 +1029,27 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let g = if at == i + 1 { gap(t, n) } else { " " };
             let closing = matches!(
                 key.as_str(),
-                "thanks" | "thx" | "regards" | "sincerely" | "cheers"
+                "thanks"
+                    | "thx"
+                    | "regards"
+                    | "sincerely"
+                    | "cheers"
+                    | "gracias"
+                    | "bendiciones"
+                    | "saludos"
+                    | "atentamente"
             );
             // After a title (or "caller"), a surname that is also a word is a name
             // ("Dr. Cook", "caller finch").
             let title = TITLES.contains(&key.as_str()) || key == "caller";
             if cue_gap(g, closing) {
-                let personal = title || spoke || is_kin(&key) || key == "its";
+                // A Spanish closing or "me llamo"/"soy" puts a name in lower case after it ("Gracias,
+                // bill", "me llamo cash ibarra").
+                let spanish = matches!(
+                    key.as_str(),
+                    "gracias" | "bendiciones" | "atentamente" | "llamo" | "soy"
+                );
+                let personal = title || spoke || spanish || is_kin(&key) || key == "its";
                 let word_name = personal
                     && n.shape == Shape::Title
                     && super::rules::WORD_FIRST_NAMES.contains(&n.w);
@@ -1293,6 +1327,32 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if let Some((s, e)) = last_line_name(text, &toks) {
         push(s, e);
     }
+    // 9. A reply signed with a given name alone on its line, right before the quoted mail's
+    //    header ("dawn\n\nOn Mon, Dec 15, 2025 at 4:07 PM Yuki Tanabe wrote:").
+    if let Some((s, e)) = signed_before_quote(text, &toks) {
+        push(s, e);
+    }
+}
+
+/// The one word of a reply's signature line before "On … wrote:": a given name the lexicon
+/// knows, also one that is a word ("dawn", "April"), or a word it does not know.
+fn signed_before_quote(text: &str, toks: &[Tok<'_>]) -> Option<(usize, usize)> {
+    let wrote = text.find(" wrote:")?;
+    let head = text[..wrote].rfind('\n')? + 1;
+    if !text[head..].starts_with("On ") {
+        return None;
+    }
+    let body = text[..head].trim_end();
+    let line_start = body.rfind('\n').map_or(0, |p| p + 1);
+    let line = body[line_start..].trim();
+    if line.is_empty() || line.contains(|c: char| !c.is_alphabetic()) {
+        return None;
+    }
+    let t = toks
+        .iter()
+        .find(|t| t.start >= line_start && t.end <= body.len())?;
+    let ok = !t.blocked() && t.letters() >= 3 && (t.info.first || !t.info.common);
+    ok.then_some((t.start, t.end))
 }
 
 /// Whether `text[s..e]` is a piece of a word OCR broke ("Hom e Phone", "REGISTRATI0N", "Na
@@ -1749,6 +1809,8 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
         "of" => first == "behalf" || first == "chart" || is_kin(&first),
         // "this is dieuseul from Nephrology", "my name is Rania bin Rashid"
         "is" => matches!(first.as_str(), "this" | "name"),
+        // "mi nombre es Oksana Vu".
+        "es" => first == "nombre",
         // Who wrote or sent it: "Dictated by Lagi Fa'amausili", "Sent by Thảo van den Broek".
         "by" => matches!(
             first.as_str(),
@@ -2028,6 +2090,73 @@ fn institution(text: &str, s: usize) -> bool {
     before.ends_with(" at") || before.ends_with(" to") || before.ends_with(" from")
 }
 
+/// Whether `text[s..e]` is an X12 segment's identifier ("~LIN**N4*…"): led by a segment
+/// terminator or a line start, followed by an element separator.
+fn segment_id(text: &str, s: usize, e: usize) -> bool {
+    text[e..].starts_with('*')
+        && (s == 0 || text[..s].ends_with(['~', '\n', '\r']))
+        && text[s..e]
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+}
+
+/// Whether the capitalised words from `s` on (a few, on one line) end in a word only a
+/// business's name ends in: "Hawthorne Steel Fabricators", "Kessler Grain Co-op", "CORWIN &
+/// VALE LLP", "Ashby Lane Legal Group", "Lincoln Middle School" (an employer, a firm, a
+/// school: not the patient's name).
+pub(super) fn organisation(text: &str, s: usize) -> bool {
+    const ENDS: &[&str] = &[
+        "llp",
+        "llc",
+        "inc",
+        "corp",
+        "co-op",
+        "coop",
+        "group",
+        "logistics",
+        "transit",
+        "fabricators",
+        "school",
+        "academy",
+        "partners",
+        "associates",
+        "legal",
+        "law",
+        "insurance",
+        "bank",
+        "trucking",
+        "freight",
+        "manufacturing",
+        "industries",
+        "foods",
+        "construction",
+        "roofing",
+        "services",
+        "solutions",
+        "systems",
+        "company",
+    ];
+    let line = text[s..].split(['\n', '\r']).next().unwrap_or("");
+    for (n, w) in line
+        .split([' ', '\t'])
+        .filter(|w| !w.is_empty())
+        .enumerate()
+    {
+        if n >= 5 {
+            break;
+        }
+        let bare = w.trim_end_matches(['.', ',', ';', ':', ')']);
+        if ENDS.contains(&bare.to_lowercase().as_str()) {
+            return true;
+        }
+        // The name of a business is capitalised throughout ("&" joins partners).
+        if !(bare == "&" || bare.starts_with(|c: char| c.is_uppercase())) || bare.len() < w.len() {
+            return false;
+        }
+    }
+    false
+}
+
 /// Whether the text after a name says whose relation it is: "(wojciech's nephew)",
 /// ", wife)", " (daughter)".
 fn relation_after(after: &str) -> bool {
@@ -2119,6 +2248,21 @@ fn is_kin(key: &str) -> bool {
             | "cousin"
             | "grandson"
             | "granddaughter"
+            // Spanish: "mi hija Nkechi", "mi papá Cash".
+            | "hija"
+            | "hijo"
+            | "esposa"
+            | "esposo"
+            | "mamá"
+            | "papá"
+            | "madre"
+            | "padre"
+            | "hermana"
+            | "hermano"
+            | "abuela"
+            | "abuelo"
+            | "nieta"
+            | "nieto"
     )
 }
 
@@ -2252,6 +2396,9 @@ fn particle(t: &Tok<'_>) -> bool {
             | "dos"
             | "das"
             | "dela"
+            // Irish: "Ó Briain", "Ní Dhuibhir".
+            | "ó"
+            | "ní"
             | "'t"
             | "’t"
     )
@@ -2406,7 +2553,8 @@ fn hl7_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
 /// "rajesh patel", "fatima zahra": a known name (not a common word) beside an unknown word or
 /// another known name.
 fn lower_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
-    if a.blocked() || b.blocked() || a.info.common || b.info.common {
+    // Two particles are no name ("paciente de la Dra. Voss"); a particle leads a surname only.
+    if a.blocked() || b.blocked() || a.info.common || b.info.common || particle(b) {
         return false;
     }
     (a.info.first && (b.info.sur || !b.info.known_name()))
@@ -2432,6 +2580,32 @@ mod tests {
             })
             .map(|(s, _)| text[s.start..s.end].to_string())
             .collect()
+    }
+
+    #[test]
+    fn spanish_messages_businesses_and_signed_replies() {
+        assert_eq!(
+            names(
+                "Hola, me llamo Dmitri Parks, mi fecha de nacimiento es el 13 de noviembre. Soy paciente de la Dra. Voss.\nNecesito cancelar mi cita del sábado a las 14:00, mañana le llamo otra vez.\nMi hija Nkechi me ayuda con el portal.\nBendiciones, faith\n"
+            ),
+            ["Dmitri Parks", "Voss", "Nkechi", "faith"]
+        );
+        assert_eq!(
+            names(
+                "Employer: Hawthorne Steel Fabricators (supervisor)\nPt reports she is back at Kessler Grain Co-op.\nCORWIN & VALE LLP\nStudent: tariq sterling   Grade 2\nMr. Ó Briain will call"
+            ),
+            ["tariq sterling", "Ó Briain"]
+        );
+        assert!(
+            names("DTP*472*D8*20250408~\nLIN**N4*47638450258~\nGTT passed; Tdap declined.")
+                .is_empty()
+        );
+        assert_eq!(
+            names(
+                "My husband will drive.\n\ndawn\n\nOn Mon, Dec 15, 2025 at 4:07 PM Clinic wrote:\n> ok"
+            ),
+            ["dawn"]
+        );
     }
 
     #[test]

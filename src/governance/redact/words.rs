@@ -52,6 +52,16 @@ pub(super) const NOT_NAMES: &[&str] = &[
     "Cc",
     "Attn",
     "Voicemail",
+    // Devices, vaccines and visit words of run sheets, prenatal and post-op notes
+    // ("Dialyzer Optiflux F180NR", "Tdap declined", "Post-op Day 1").
+    "Dialyzer",
+    "Tdap",
+    "Dtap",
+    "Post-op",
+    "Pre-op",
+    // A time zone's countries ("Central Time (US & Canada)").
+    "Canada",
+    "Mexico",
     "Transcript",
     "Message",
     "Letter",
