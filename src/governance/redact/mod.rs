@@ -777,6 +777,7 @@ impl Redactor {
         }
         if kind == Kind::Url && rules::shared_url(text, start, end)
             || kind == Kind::Vehicle && rules::model_year(&text[start..end])
+            || kind == Kind::Zip && rules::id_label_zip(text, start)
         {
             return Ok(None);
         }

@@ -65,6 +65,10 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
     {
         return true;
     }
+    // A trial's public registry number ("NCT01537301"): the study's, not a participant's.
+    if v.len() == 11 && v.starts_with(b"NCT") && v[3..].iter().all(u8::is_ascii_digit) {
+        return true;
+    }
     let glued = text[..start]
         .strip_suffix("PO-")
         .or_else(|| text[..start].strip_suffix("SO-"));
@@ -76,6 +80,10 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
         from -= 1;
     }
     let before = text[from..start].to_ascii_lowercase();
+    // A lot in markup: C-CDA's `<lotNumberText>9E4640</lotNumberText>`.
+    if before.ends_with("lotnumbertext>") || before.ends_with("lotnumber>") {
+        return true;
+    }
     let mut b = before.trim_end_matches([' ', '\t', '#', ':', '.', '-', '_', '(']);
     for w in ["number", "num", "no"] {
         if let Some(x) = b.strip_suffix(w)
@@ -128,7 +136,10 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
     }
     // "nurses station 2": the staff's; "up in chair 2 hours", "ICU 3 days": a quantity.
     if matches!(label, "chair" | "station")
-        && matches!(kind_word, "nurses" | "nursing" | "charge" | "work" | "docking")
+        && matches!(
+            kind_word,
+            "nurses" | "nursing" | "charge" | "work" | "docking"
+        )
         || matches!(
             next_word(text, end).as_str(),
             "min"
@@ -206,9 +217,28 @@ pub(super) fn shared_url(text: &str, start: usize, end: usize) -> bool {
     let rest = url
         .trim_start_matches("https://")
         .trim_start_matches("http://");
-    ["hl7.org/fhir", "terminology.hl7.org/", "teams.microsoft.com/l/meetup-join/"]
-        .iter()
-        .any(|p| rest.starts_with(p))
+    // (The bare-domain rule may start inside the link: "teams.[microsoft.com/l/…]".)
+    [
+        "hl7.org/fhir",
+        "terminology.hl7.org/",
+        "microsoft.com/l/meetup-join/",
+    ]
+    .iter()
+    .any(|p| rest.starts_with(p) || rest.starts_with("teams.") && rest[6..].starts_with(p))
+}
+
+/// Whether a ZIP candidate follows "ID" used as a label, not as Idaho: "(ID 41470)", "ID:
+/// 08466" opening a bracket or a line (Idaho's code follows a city: "Boise, ID 83702").
+pub(super) fn id_label_zip(text: &str, start: usize) -> bool {
+    let before = text[..start].trim_end_matches([' ', '\t', ':', '#']);
+    let Some(head) = before.strip_suffix("ID") else {
+        return false;
+    };
+    head.trim_end_matches([' ', '\t']).is_empty()
+        || head.ends_with(['(', '[', '\n', '\r'])
+        || head
+            .trim_end_matches([' ', '\t'])
+            .ends_with(['(', '[', '\n', '\r'])
 }
 
 /// Whether a vehicle candidate is a model year ("Vehicle involved: 2018 Freightliner"): the
@@ -2101,5 +2131,48 @@ mod tests {
         hides("lives at Lot 22", &["Lot 22"]);
         hides("Arnel (930) - 96 years old", &["930"]);
         hides("call 555-555-0100 x1234", &["x1234"]);
+    }
+
+    #[test]
+    fn chairs_unit_rooms_and_their_look_alikes() {
+        hides("Patient: Thuy Nguyen   chair #15     MR# 16064197", &["15"]);
+        hides(
+            "DIALYSIS RUN SHEET\nPatient: R. Church   Station 1     MRN 1695",
+            &["1"],
+        );
+        hides("Delivered 16:28. Mother in L&D 374.", &["374"]);
+        clean("Up in chair 2 hours after lunch.");
+        clean("PATIENT CARE REPORT - Medic 12  Station 9");
+        clean("Report given at nurses station 2.");
+    }
+
+    #[test]
+    fn short_year_spanish_dates_and_mail_blocks() {
+        hides("DOB 14-JUL-46, seen 8-Jun-26", &["14-JUL-46", "8-Jun-26"]);
+        hides(
+            "nací el 14 de marzo de 1961 y mi cita es el 16 de junio",
+            &["14 de marzo de 1961", "16 de junio"],
+        );
+        hides(
+            "Mail to: IRIS WELLS\n5235 SW 14TH TER\nMUNCIE IN  47301-7903\n",
+            &["5235 SW 14TH TER", "MUNCIE"],
+        );
+        hides("Home: 5520 Buckeye Ave, Trlr 30, Hilo, HI", &["Trlr 30"]);
+        hides("Patient: Haddad, Oksana, 95 y F", &["95"]);
+        hides("VIN 1FTDHXWYW5D37L8L7, plate AR KNY-5804", &["KNY-5804"]);
+    }
+
+    #[test]
+    fn namespaces_meeting_links_and_model_years_stay() {
+        clean(r#"{"coding": [{"system": "http://loinc.org", "code": "33914-3"}]}"#);
+        clean("Join: https://teams.microsoft.com/l/meetup-join/19%3ameeting_VB2X2Z%40thread.v2/0");
+        clean("Vehicle involved: 2018 pickup truck");
+        clean("Interpreter (ID 75438) joined by video.");
+        clean("Protocol GPC-HF-7417 (NCT01537301) - Screening Log");
+        hides("Boise, ID 83702", &["83702"]);
+        hides(
+            "the portal is https://mychart.example.org/p/8842",
+            &["https://mychart.example.org/p/8842"],
+        );
     }
 }

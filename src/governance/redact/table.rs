@@ -259,10 +259,11 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
                     continue;
                 }
                 let kind = match col {
-                    // A chair or bed is a short number ("none", "TBD" are no place; a longer
-                    // cell, "Rm 412 (window)", is read by the room rules, label and all).
+                    // A chair or bed is a short number ("none", "TBD" are no place; a cell
+                    // with its label, "Rm 412", is read by the room rules, which take the
+                    // number alone).
                     Column::Id(Kind::Room)
-                        if v.len() > 6 || !v.bytes().any(|c| c.is_ascii_digit()) =>
+                        if v.len() > 6 || !v.starts_with(|c: char| c.is_ascii_digit()) =>
                     {
                         continue;
                     }
