@@ -775,6 +775,12 @@ impl Redactor {
         if kind == Kind::Room && rules::facility_room(text, start, end) {
             return Ok(None);
         }
+        if kind == Kind::Url && rules::shared_url(text, start, end)
+            || kind == Kind::Vehicle && rules::model_year(&text[start..end])
+            || kind == Kind::Zip && rules::id_label_zip(text, start)
+        {
+            return Ok(None);
+        }
         if kind == Kind::Url {
             // URLs end before trailing sentence punctuation.
             let s = &text[start..end];

@@ -65,6 +65,10 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
     {
         return true;
     }
+    // A trial's public registry number ("NCT01537301"): the study's, not a participant's.
+    if v.len() == 11 && v.starts_with(b"NCT") && v[3..].iter().all(u8::is_ascii_digit) {
+        return true;
+    }
     let glued = text[..start]
         .strip_suffix("PO-")
         .or_else(|| text[..start].strip_suffix("SO-"));
@@ -76,6 +80,10 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
         from -= 1;
     }
     let before = text[from..start].to_ascii_lowercase();
+    // A lot in markup: C-CDA's `<lotNumberText>9E4640</lotNumberText>`.
+    if before.ends_with("lotnumbertext>") || before.ends_with("lotnumber>") {
+        return true;
+    }
     let mut b = before.trim_end_matches([' ', '\t', '#', ':', '.', '-', '_', '(']);
     for w in ["number", "num", "no"] {
         if let Some(x) = b.strip_suffix(w)
@@ -105,11 +113,57 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
     let label_start = before
         .rfind(|c: char| !c.is_ascii_alphabetic())
         .map_or(0, |p| p + 1);
-    let before_label = before[..label_start].trim_end();
+    let before_label = before[..label_start].trim_end_matches([' ', '\t', '\'', '’']);
     let kind_word = before_label
         .rsplit(|c: char| !c.is_ascii_alphabetic())
         .next()
         .unwrap_or("");
+    let label = &before[label_start..];
+    // A station is a patient's in a dialysis or infusion unit only ("Station 20" on a run
+    // sheet); elsewhere it is a fire or EMS station ("Medic 12  Station 9"), the staff's.
+    if label == "station" {
+        let mut from = start.saturating_sub(240);
+        while !text.is_char_boundary(from) {
+            from -= 1;
+        }
+        let near = text[from..start].to_ascii_lowercase();
+        if !["dialysis", "infusion", "chair", "run sheet"]
+            .iter()
+            .any(|w| near.contains(w))
+        {
+            return true;
+        }
+    }
+    // "nurses station 2": the staff's; "up in chair 2 hours", "ICU 3 days": a quantity.
+    if matches!(label, "chair" | "station")
+        && matches!(
+            kind_word,
+            "nurses" | "nursing" | "charge" | "work" | "docking"
+        )
+        || matches!(
+            next_word(text, end).as_str(),
+            "min"
+                | "mins"
+                | "minutes"
+                | "h"
+                | "hr"
+                | "hrs"
+                | "hour"
+                | "hours"
+                | "x"
+                | "times"
+                | "day"
+                | "days"
+                | "wk"
+                | "wks"
+                | "week"
+                | "weeks"
+                | "months"
+                | "visits"
+        )
+    {
+        return true;
+    }
     if matches!(
         kind_word,
         "exam"
@@ -125,14 +179,8 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
     ) {
         return true;
     }
-    let next = text[end..]
-        .trim_start_matches([' ', '\t'])
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
     matches!(
-        next.as_str(),
+        next_word(text, end).as_str(),
         "scale"
             | "printer"
             | "computer"
@@ -154,6 +202,61 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
             | "copier"
             | "ac"
     )
+}
+
+/// Whether the URL at `start..end` names no one: a code system's or an identifier's namespace
+/// (a FHIR `"system": "http://loinc.org"`, `http://hl7.org/fhir/sid/us-ssn`: the value beside
+/// it is the identifier, the system says whose), or a video meeting's join link (the
+/// practice's meeting room, as exam rooms are).
+pub(super) fn shared_url(text: &str, start: usize, end: usize) -> bool {
+    let before = text[..start].trim_end_matches([' ', '\t', '"', '\\', ':']);
+    if before.ends_with("\"system") {
+        return true;
+    }
+    let url = text[start..end].to_ascii_lowercase();
+    let rest = url
+        .trim_start_matches("https://")
+        .trim_start_matches("http://");
+    // (The bare-domain rule may start inside the link: "teams.[microsoft.com/l/…]".)
+    [
+        "hl7.org/fhir",
+        "terminology.hl7.org/",
+        "microsoft.com/l/meetup-join/",
+    ]
+    .iter()
+    .any(|p| rest.starts_with(p) || rest.starts_with("teams.") && rest[6..].starts_with(p))
+}
+
+/// Whether a ZIP candidate follows "ID" used as a label, not as Idaho: "(ID 41470)", "ID:
+/// 08466" opening a bracket or a line (Idaho's code follows a city: "Boise, ID 83702").
+pub(super) fn id_label_zip(text: &str, start: usize) -> bool {
+    let before = text[..start].trim_end_matches([' ', '\t', ':', '#']);
+    let Some(head) = before.strip_suffix("ID") else {
+        return false;
+    };
+    head.trim_end_matches([' ', '\t']).is_empty()
+        || head.ends_with(['(', '[', '\n', '\r'])
+        || head
+            .trim_end_matches([' ', '\t'])
+            .ends_with(['(', '[', '\n', '\r'])
+}
+
+/// Whether a vehicle candidate is a model year ("Vehicle involved: 2018 Freightliner"): the
+/// year of a make is no plate.
+pub(super) fn model_year(value: &str) -> bool {
+    value.len() == 4
+        && value.bytes().all(|b| b.is_ascii_digit())
+        && (value.starts_with("19") || value.starts_with("20"))
+}
+
+/// The word right after `end`, lowercased ("" when none).
+fn next_word(text: &str, end: usize) -> String {
+    text[end..]
+        .trim_start_matches([' ', '\t'])
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
 }
 
 /// A HCPCS level II code ("E0601", "E1390"): a billed item's code, not a device's serial.
@@ -1004,6 +1107,14 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         ),
         (
             Kind::Vehicle,
+            78,
+            Check::HasDigit,
+            // A plate after its state's code ("plate AR KNY-5804", "tag OH ABC 1234"): the
+            // state is no identifier, the plate's characters after it are.
+            format!(r"(?i)\b(?:licen[cs]e\s*plate|plate|tag)(?:\s*(?:number|no\.?|#))?[ \t:#]+(?-i:{STATES})[ \t]+(?P<v>(?-i:[A-Z0-9]{{1,4}}[ -]?[A-Z0-9]{{2,5}}))\b"),
+        ),
+        (
+            Kind::Vehicle,
             77,
             Check::HasDigit,
             format!(r"(?i)\b(?:licen[cs]e\s*plate|plate|tag|vin)(?:\s*(?:number|no\.?|#))?[\s:#]{SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9 -]{{1,8}}[A-Za-z0-9])\b"),
@@ -1060,6 +1171,23 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // Day-month-year run together or with dashes/slashes, the form many EHR exports
             // use: "04-Mar-1952", "04MAR1952", "4/Mar/1952".
             format!(r"(?i)\b{day}[-/.]?{month}[-/.]?{year}\b"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // Day-month-year with a two-digit year and dashes, the form lab systems and
+            // older EHRs print ("10-FEB-25", "8-Jun-26"): both dashes, so no count of a
+            // month ("3-Mar") nor a range.
+            r"(?i)\b(?:0?[1-9]|[12]\d|3[01])-(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)-\d{2}\b".into(),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A Spanish date, the way patients write in Spanish: "14 de marzo de 1961", "el
+            // 16 de junio" (a day is given with its month, as in English "16 June").
+            r"(?i)\b(?:0?[1-9]|[12]\d|3[01])(?:º|°)?[ \t]+de[ \t]+(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre)(?:[ \t]+(?:de|del)[ \t]+(?:1[89]|20)\d{2})?\b".into(),
         ),
         (
             Kind::Date,
@@ -1146,6 +1274,15 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         ),
         (
             Kind::Age,
+            54,
+            Check::None,
+            // An age over 89 with a bare "y", as forms abbreviate it: "95 y F", "husband
+            // Leandro (95 y).", "78 y/o" aside. The sex, a bracket, a comma or the line's end
+            // after it (why: "y" alone is no unit elsewhere).
+            format!(r"(?m)\b(?P<v>{age})[ \t]*y\b(?:[ \t]+[MF]\b|[ \t]*[),;.]|[ \t]*\r?$)"),
+        ),
+        (
+            Kind::Age,
             55,
             Check::None,
             format!(r"\b{age}(?:M|F)\b|\b{age}-year-old\b|(?i)\b(?:in (?:his|her|their) )?(?P<v>(?:9\d|1[0-2]\d)s)\b"),
@@ -1162,7 +1299,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
+            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
         ),
         (
             Kind::Address,
@@ -1204,7 +1341,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // Numbered roads have no street-type word after the name: "1584 County Road 12",
             // "4758 Route 9 Apt 1107".
-            r"(?i)\b\d{1,6}\s+(?:(?:State|County|US|U\.S\.|Old|Farm\s+to\s+Market)\s+)?(?:Route|Rte\.?|Road|Rd\.?|Highway|Hwy\.?|CR|SR)\s+\d{1,4}[A-Z]?\b(?:,?\s*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?\s*#?[A-Za-z0-9-]+)?".into(),
+            r"(?i)\b\d{1,6}\s+(?:(?:State|County|US|U\.S\.|Old|Farm\s+to\s+Market)\s+)?(?:Route|Rte\.?|Road|Rd\.?|Highway|Hwy\.?|CR|SR)\s+\d{1,4}[A-Z]?\b(?:,?\s*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?\s*#?[A-Za-z0-9-]+)?".into(),
         ),
         (
             Kind::Zip,
@@ -1300,7 +1437,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A street address typed in lower case or with lower-case particles ("9685
             // kościuszko blvd #22", "1133 n fenwick dr", "7783 Calle del Sol Blvd"): a house
             // number of three digits or more and a street word no count or duration ends with.
-            r"(?i)\b\d{3,6}[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+            r"(?i)\b\d{3,6}[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+|\d{1,3}(?:st|nd|rd|th))[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|ter|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|trlr|trailer|spc|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
         ),
         (
             Kind::Date,
@@ -1421,6 +1558,29 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             77,
             Check::HasDigit,
             format!(r"(?i)\b(?:member|subscriber|policy|group|plan|medicaid|medicare|insurance|ins|coverage)\b(?:\s*(?:id|#|no\.?|number))?{SEP}{ID_V}"),
+        ),
+        (
+            Kind::HealthPlan,
+            77,
+            Check::HasDigit,
+            // A plan's number as a JSON or form field in camel or snake case
+            // ("subscriberId": "5E9J-PDA-4MCP", "member_id": …).
+            format!(r#"(?i)"(?:subscriber|member|policy|medicaid|medicare)[_ ]?(?:id|number|no)"[ \t]*:[ \t]*"{ID_V}""#),
+        ),
+        (
+            Kind::HealthPlan,
+            77,
+            Check::HasDigit,
+            // A member's ID on the member's line ("Member: SZABO, NOOR   ID# 4FLP-RGN-JVBN").
+            format!(r"(?im)^[ \t]*(?:member|subscriber|insured)\b[^\n]{{0,48}}?\bID[ \t]*[#:][ \t]*{ID_V}\b"),
+        ),
+        (
+            Kind::HealthPlan,
+            77,
+            Check::HasDigit,
+            // Spanish: "mi tarjeta de seguro dice 8ESL-1SE-UKS4", "número de Medicaid es …"
+            // (not "seguro social", which the SSN rules read).
+            format!(r"(?i)\b(?:tarjeta|n[uú]mero|id)[ \t]+del?[ \t]+(?:seguro(?:[ \t]+m[eé]dico)?|aseguranza|medicaid|medicare|plan)[ \t]+(?:dice|es|:)[ \t]*:?[ \t]*{ID_V}\b"),
         ),
         (
             Kind::Mrn,
@@ -1553,6 +1713,24 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A room glued to its label ("rm412", "RM412B", "Bed12").
             r"(?i)\b(?:rm|room|bed)(?P<v>\d{2,4}[a-z]?)\b".into(),
         ),
+        (
+            Kind::Room,
+            45,
+            Check::None,
+            // A treatment chair or station of an infusion or dialysis unit ("Chair 17",
+            // "chair #15", "Station 20"): where the patient sits, as a bed is. A number of
+            // minutes or hours after it ("up in chair 2 hours") is no chair's number
+            // (`facility_room`).
+            r"(?i)\b(?:chair|station)\b\.?[ \t]*(?:#|no\.?)?[ \t]*(?P<v>\d{1,3}[A-Za-z]?)\b".into(),
+        ),
+        (
+            Kind::Room,
+            45,
+            Check::None,
+            // A room named by its unit's abbreviation ("Mother in L&D 374", "moved to ICU 12",
+            // "PACU 3."): a phone number's next digits after it are no room.
+            r"(?m)\b(?:L&D|LDR|ICU|NICU|PICU|MICU|SICU|CCU|CVICU|PACU)[ \t]+#?[ \t]*(?P<v>\d{1,3}[A-Z]?)(?:[ \t]*(?:[.,;:)]|$)|[ \t]+[A-Za-z])".into(),
+        ),
         // --- more name forms ---
         (
             Kind::Person,
@@ -1598,6 +1776,14 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // line's or a field's start also without the comma ("Pueblo CO 81001" under a
             // street line).
             format!(r"(?m)(?:^|[,:][ \t]*)(?P<v>{city})(?:,[ \t]*|[ \t]+)(?:{STATES})[ \t]+\d{{5}}\b"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // The last line of a mailing block printed in capitals ("CHILLICOTHE OH
+            // 45655-1145", "ST. CLOUD MN  56311"): a city, a state and a ZIP alone on the line.
+            format!(r"(?m)^[ \t]*(?P<v>(?:ST\.?[ \t]+|MT\.?[ \t]+|FT\.?[ \t]+)?{CAPS_W}(?:[ \t]+{CAPS_W}){{0,2}}),?[ \t]+(?:{STATES})[ \t]+\d{{5}}(?:-\d{{4}})?[ \t]*\r?$"),
         ),
         (
             Kind::Zip,
@@ -1945,5 +2131,48 @@ mod tests {
         hides("lives at Lot 22", &["Lot 22"]);
         hides("Arnel (930) - 96 years old", &["930"]);
         hides("call 555-555-0100 x1234", &["x1234"]);
+    }
+
+    #[test]
+    fn chairs_unit_rooms_and_their_look_alikes() {
+        hides("Patient: Thuy Nguyen   chair #15     MR# 16064197", &["15"]);
+        hides(
+            "DIALYSIS RUN SHEET\nPatient: R. Church   Station 1     MRN 1695",
+            &["1"],
+        );
+        hides("Delivered 16:28. Mother in L&D 374.", &["374"]);
+        clean("Up in chair 2 hours after lunch.");
+        clean("PATIENT CARE REPORT - Medic 12  Station 9");
+        clean("Report given at nurses station 2.");
+    }
+
+    #[test]
+    fn short_year_spanish_dates_and_mail_blocks() {
+        hides("DOB 14-JUL-46, seen 8-Jun-26", &["14-JUL-46", "8-Jun-26"]);
+        hides(
+            "nací el 14 de marzo de 1961 y mi cita es el 16 de junio",
+            &["14 de marzo de 1961", "16 de junio"],
+        );
+        hides(
+            "Mail to: IRIS WELLS\n5235 SW 14TH TER\nMUNCIE IN  47301-7903\n",
+            &["5235 SW 14TH TER", "MUNCIE"],
+        );
+        hides("Home: 5520 Buckeye Ave, Trlr 30, Hilo, HI", &["Trlr 30"]);
+        hides("Patient: Haddad, Oksana, 95 y F", &["95"]);
+        hides("VIN 1FTDHXWYW5D37L8L7, plate AR KNY-5804", &["KNY-5804"]);
+    }
+
+    #[test]
+    fn namespaces_meeting_links_and_model_years_stay() {
+        clean(r#"{"coding": [{"system": "http://loinc.org", "code": "33914-3"}]}"#);
+        clean("Join: https://teams.microsoft.com/l/meetup-join/19%3ameeting_VB2X2Z%40thread.v2/0");
+        clean("Vehicle involved: 2018 pickup truck");
+        clean("Interpreter (ID 75438) joined by video.");
+        clean("Protocol GPC-HF-7417 (NCT01537301) - Screening Log");
+        hides("Boise, ID 83702", &["83702"]);
+        hides(
+            "the portal is https://mychart.example.org/p/8842",
+            &["https://mychart.example.org/p/8842"],
+        );
     }
 }

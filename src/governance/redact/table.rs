@@ -113,6 +113,15 @@ fn column(header: &str) -> Option<Column> {
     if has("address") || has("street") || has("addr") || has("city") || has("address1") {
         return id(Kind::Address);
     }
+    // Where the patient is treated: an infusion or dialysis chair, a bed, a room (not the
+    // practice's exam or consult rooms).
+    if (has("chair") || has("bed") || has("station") || has("bay") || has("room"))
+        && !["exam", "consult", "conference", "procedure"]
+            .iter()
+            .any(|w| has(w))
+    {
+        return id(Kind::Room);
+    }
     if has("serial") || has("device") {
         return id(Kind::Device);
     }
@@ -250,6 +259,14 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
                     continue;
                 }
                 let kind = match col {
+                    // A chair or bed is a short number ("none", "TBD" are no place; a cell
+                    // with its label, "Rm 412", is read by the room rules, which take the
+                    // number alone).
+                    Column::Id(Kind::Room)
+                        if v.len() > 6 || !v.starts_with(|c: char| c.is_ascii_digit()) =>
+                    {
+                        continue;
+                    }
                     Column::Id(k) => *k,
                     Column::Age => match v.parse::<u32>() {
                         Ok(n) if n >= 90 => Kind::Age,

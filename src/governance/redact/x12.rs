@@ -251,6 +251,9 @@ pub(super) fn edi(text: &str, cands: &mut Vec<(Span, u8)>) {
             // The hierarchy's and the lines' counters, the subscriber's payer sequence,
             // relationship, group number and name (a group stays, as REF*6P).
             "HL" | "LX" | "SBR" => zones.push((s, e)),
+            // Codes, not identifiers: a claim's diagnoses (HI, ICD-10 "S39012A") and a line's
+            // product (LIN, an NDC).
+            "HI" | "LIN" => zones.push((s, e)),
             "N2" | "N3" | "N4" | "PRV" if party == Party::Other => zones.push((s, e)),
             // A provider's or payer's contact: the name stays, its numbers are left to the
             // shape rules (fail closed: a phone number is redacted whoever's it is).
