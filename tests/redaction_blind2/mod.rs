@@ -25,27 +25,7 @@
 
 use opsdesk::governance::redact::Kind;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Label {
-    pub kind: Kind,
-    pub start: usize,
-    pub end: usize,
-}
-
-#[derive(Debug, Clone)]
-pub struct Doc {
-    pub family: &'static str,
-    pub text: String,
-    pub labels: Vec<Label>,
-}
-
-pub struct Set {
-    pub docs: Vec<Doc>,
-    /// "First Last" of every third patient (the profile's `phi_names`).
-    pub roster: Vec<String>,
-    /// The practice, its sites and its staff (the profile's `phi_keep`).
-    pub keep: Vec<String>,
-}
+use crate::redaction_harness::{Doc, Label, Set};
 
 pub const FAMILIES: [&str; 16] = [
     "discharge",

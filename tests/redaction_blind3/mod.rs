@@ -19,27 +19,7 @@
 
 use opsdesk::governance::redact::Kind;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Label {
-    pub kind: Kind,
-    pub start: usize,
-    pub end: usize,
-}
-
-#[derive(Debug, Clone)]
-pub struct Doc {
-    pub family: &'static str,
-    pub text: String,
-    pub labels: Vec<Label>,
-}
-
-pub struct Set {
-    pub docs: Vec<Doc>,
-    /// A third of the patients, "First Last".
-    pub roster: Vec<String>,
-    /// Staff and clinic names: never redacted.
-    pub keep: Vec<String>,
-}
+use crate::redaction_harness::{Doc, Label, Set};
 
 pub const FAMILIES: [&str; 15] = [
     "ed_triage",

@@ -27,29 +27,7 @@
 
 use opsdesk::governance::redact::Kind;
 
-/// One identifier: `text[start..end]` is of `kind`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Label {
-    pub start: usize,
-    pub end: usize,
-    pub kind: Kind,
-}
-
-#[derive(Debug, Clone)]
-pub struct Doc {
-    pub family: &'static str,
-    pub text: String,
-    /// Sorted, non-overlapping.
-    pub labels: Vec<Label>,
-}
-
-pub struct Set {
-    pub docs: Vec<Doc>,
-    /// Full names of a third of the patients, as a profile's roster would list them.
-    pub roster: Vec<String>,
-    /// Staff, the practices and the payers: never PHI.
-    pub keep: Vec<String>,
-}
+use crate::redaction_harness::{Doc, Label, Set};
 
 pub const FAMILIES: [&str; 20] = [
     "x12",

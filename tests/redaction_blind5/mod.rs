@@ -10,27 +10,7 @@
 
 use opsdesk::governance::redact::Kind;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Label {
-    pub start: usize,
-    pub end: usize,
-    pub kind: Kind,
-}
-
-#[derive(Debug, Clone)]
-pub struct Doc {
-    pub family: &'static str,
-    pub text: String,
-    pub labels: Vec<Label>,
-}
-
-pub struct Set {
-    pub docs: Vec<Doc>,
-    /// Names of a third of the patients (and their relatives), as a profile's roster.
-    pub roster: Vec<String>,
-    /// Staff and practice names, given to the redactor as its keep list.
-    pub keep: Vec<String>,
-}
+use crate::redaction_harness::{Doc, Label, Set};
 
 pub const FAMILIES: [&str; 22] = [
     "wound",
