@@ -11,10 +11,8 @@
 //! phone or fax number, an email address, an SSN or a card stays redacted wherever it is.
 //! Folded lines (a line break and one blank or tab) are unfolded first.
 
+use super::structured::{PRIO, SPARED, drop_inside};
 use super::{Kind, Span};
-
-/// Rank of structural findings: with HL7's (the property is certain).
-const PRIO: u8 = 87;
 
 /// A logical (unfolded) line and where its pieces lie in the text.
 struct Line {
@@ -311,7 +309,7 @@ pub(super) fn cards(text: &str, cands: &mut Vec<(Span, u8)>) {
     }
     // Dates are not spared: the reader takes an event's dates itself, and those it zones (a
     // to-do's due date, a stamp, a time zone's rule) are no patient's.
-    super::x12::drop_inside(zones, cands, super::x12::SPARED);
+    drop_inside(zones, cands, SPARED);
 }
 
 /// Strips a URI scheme (`tel:`, `mailto:`) from the value at `v0`.

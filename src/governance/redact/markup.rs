@@ -12,10 +12,8 @@
 //! one line or cut: a small tolerant reader of tags, one pass, keeps a stack of open elements
 //! (a close tag pops to its opener when there is one and is ignored otherwise).
 
+use super::structured::{PRIO, drop_inside};
 use super::{Kind, Span};
-
-/// Rank of structural findings: with HL7's (the position is certain).
-const PRIO: u8 = 87;
 
 /// Elements whose content is a person of the patient's side.
 const PERSON: &[&str] = &[
@@ -215,7 +213,7 @@ pub(super) fn cda(text: &str, cands: &mut Vec<(Span, u8)>) {
     }
     // No kind spared: a tag's markup is read by `read_tag` itself (a date there that it does
     // not take is a template's version), and the staff's blocks are named outright.
-    super::x12::drop_inside(zones, cands, &[]);
+    drop_inside(zones, cands, &[]);
 }
 
 /// The attributes of a tag whose name ends at `from` and whose `>` is at `to`: (name, value

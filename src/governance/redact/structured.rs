@@ -6,8 +6,9 @@
 
 use super::{Kind, Span};
 
-/// Rank of structural findings: above every shape rule (the position is certain).
-const PRIO: u8 = 87;
+/// Rank of structural findings: above every shape rule (the position is certain). Shared by
+/// every reader of a format's structure (HL7 here, X12, C-CDA, vCard/iCalendar).
+pub(super) const PRIO: u8 = 87;
 
 /// What a field (or a component of it) holds.
 #[derive(Clone, Copy)]
@@ -310,4 +311,39 @@ fn read(v: &str, at: usize, what: Field, cands: &mut Vec<(Span, u8)>) {
             }
         }
     }
+}
+
+/// Kinds a structure reader never drops from what the shape rules found, whoever's block they
+/// sit in: losing a provider's phone number or address costs the reader little, keeping a
+/// patient's costs the patient much, and a standard's "whose" is only as good as the sender
+/// who followed it. (X12 spares dates as well, and not phones: see `x12::edi`.)
+pub(super) const SPARED: &[Kind] = &[Kind::Phone, Kind::Fax, Kind::Email, Kind::Ssn, Kind::Card];
+
+/// Drops the candidates below the structural rank that lie wholly inside one of `zones` (what
+/// a standard says stays), but none of a kind in `spared`. Zones are sorted and overlapping
+/// ones merged, so each candidate is one binary search (a batch file has thousands of
+/// segments and of candidates).
+pub(super) fn drop_inside(
+    mut zones: Vec<(usize, usize)>,
+    cands: &mut Vec<(Span, u8)>,
+    spared: &[Kind],
+) {
+    if zones.is_empty() {
+        return;
+    }
+    zones.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(zones.len());
+    for (a, b) in zones {
+        match merged.last_mut() {
+            Some(last) if a < last.1 => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    cands.retain(|(c, prio)| {
+        if *prio >= PRIO || spared.contains(&c.kind) {
+            return true;
+        }
+        let k = merged.partition_point(|&(a, _)| a <= c.start);
+        !(k > 0 && c.end <= merged[k - 1].1)
+    });
 }

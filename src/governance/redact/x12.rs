@@ -12,10 +12,8 @@
 //! redacted wherever it is, so do the numbers of any contact (PER), and the envelope's dates
 //! are redacted too.
 
+use super::structured::{PRIO, drop_inside};
 use super::{Kind, Span};
-
-/// Rank of structural findings: with HL7's (the position is certain).
-const PRIO: u8 = 87;
 
 /// Entity identifier codes (NM101) of persons whose data is the patient's side: insured or
 /// subscriber, patient, corrected insured, dependent, prior incorrect insured, the member's
@@ -379,41 +377,6 @@ pub(super) fn edi(text: &str, cands: &mut Vec<(Span, u8)>) {
         cands,
         &[Kind::Date, Kind::Fax, Kind::Email, Kind::Ssn, Kind::Card],
     );
-}
-
-/// Kinds a structure reader never drops from what the shape rules found, whoever's block they
-/// sit in: losing a provider's phone number or address costs the reader little, keeping a
-/// patient's costs the patient much, and a standard's "whose" is only as good as the sender
-/// who followed it. (X12 spares dates as well, and not phones: see `edi`.)
-pub(super) const SPARED: &[Kind] = &[Kind::Phone, Kind::Fax, Kind::Email, Kind::Ssn, Kind::Card];
-
-/// Drops the candidates below the structural rank that lie wholly inside one of `zones` (what
-/// a standard says stays), but none of a kind in `spared`. Zones are sorted and overlapping
-/// ones merged, so each candidate is one binary search (a batch file has thousands of
-/// segments and of candidates).
-pub(super) fn drop_inside(
-    mut zones: Vec<(usize, usize)>,
-    cands: &mut Vec<(Span, u8)>,
-    spared: &[Kind],
-) {
-    if zones.is_empty() {
-        return;
-    }
-    zones.sort_unstable();
-    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(zones.len());
-    for (a, b) in zones {
-        match merged.last_mut() {
-            Some(last) if a < last.1 => last.1 = last.1.max(b),
-            _ => merged.push((a, b)),
-        }
-    }
-    cands.retain(|(c, prio)| {
-        if *prio >= PRIO || spared.contains(&c.kind) {
-            return true;
-        }
-        let k = merged.partition_point(|&(a, _)| a <= c.start);
-        !(k > 0 && c.end <= merged[k - 1].1)
-    });
 }
 
 /// Elements of a segment with their byte offsets (element 0 is the segment id).
