@@ -1006,7 +1006,7 @@ fn cardiac(r: &mut Rng, p: &P) -> B {
 fn applog(r: &mut Rng, p: &P) -> B {
     let mut b = B::new();
     let v = visit(r);
-    let mrn = format!("{}", r.digits(8));
+    let mrn = r.digits(8);
     b.l(&iso(&v), Kind::Date);
     b.t(&format!("T{:02}:{:02}:17.448Z ERROR portal.api.appointments request failed {{\"route\":\"/api/v2/patients/", r.range(0, 23), r.range(10, 59)));
     b.l(&mrn, Kind::Mrn)
@@ -1339,8 +1339,7 @@ fn chiro(r: &mut Rng, p: &P) -> B {
     name(r, &mut b, p);
     b.t(&format!("   {} ", dob_label(r)))
         .l(&date(r, p.dob), Kind::Date);
-    b.t("   Acct ")
-        .l(&format!("{}", r.digits(6)), Kind::Account);
+    b.t("   Acct ").l(&r.digits(6), Kind::Account);
     b.t("\nDOS: ")
         .l(&vdate(r), Kind::Date)
         .t("   Visit 6 of 12\n\n");
@@ -1695,8 +1694,7 @@ fn asia(r: &mut Rng, p: &P) -> B {
                 .l(given, Kind::Person);
             b.t(", chusheng riqi shi ")
                 .l(&format!("{y} nian {m} yue {d} ri"), Kind::Date);
-            b.t(". Wo de bingli hao shi ")
-                .l(&format!("{}", r.digits(8)), Kind::Mrn);
+            b.t(". Wo de bingli hao shi ").l(&r.digits(8), Kind::Mrn);
             b.t(". Wo xuyao xu kai Metformin 500 mg. Qing da wo de dianhua ");
             b.l(&new_phone(r), Kind::Phone)
                 .t(". Wo zhu zai ")
