@@ -866,10 +866,11 @@ fn pathology(r: &mut Rng, p: &P) -> B {
     ));
     b.l(&format!("5{}", r.digits(2)), Kind::Room);
     b.t(&format!(
-        "\nSubmitting: {}    Copy to: {}\n\n",
+        "\nSubmitting: {}    Copy to: {} (fax ",
         staff(r),
         staff(r)
     ));
+    b.l(&new_phone(r), Kind::Fax).t(")\n\n");
     b.t("SPECIMEN(S):\n A. Sigmoid colon, segmental resection\n B. Lymph nodes, mesenteric\n\nFINAL DIAGNOSIS:\n A. Invasive adenocarcinoma, moderately differentiated, pT3 N1a; margins negative.\n B. One of 17 lymph nodes positive (1/17).\n\n");
     b.t(&format!(
         "Block A4 sent for MMR IHC (order ORD{}). CPT 88309, 88342 x4; ICD-10 C18.7.\n",
@@ -1003,7 +1004,58 @@ fn cardiac(r: &mut Rng, p: &P) -> B {
     b
 }
 
+/// A Python worker's log with a traceback and an access-log line: the patient's fields in a
+/// dict repr, a request path carrying the MRN and date of birth (labelled piece by piece).
+fn applog_py(r: &mut Rng, p: &P) -> B {
+    let mut b = B::new();
+    let v = visit(r);
+    let mon = &MONTHS[v.1 as usize - 1][..3];
+    b.l(&iso(&v), Kind::Date);
+    b.t(&format!(
+        " {:02}:{:02}:17,448 ERROR [reminders.worker] failed to render template for {{'first_name': '",
+        r.range(0, 23),
+        r.range(10, 59)
+    ));
+    b.l(p.first, Kind::Person).t("', 'last_name': '");
+    b.l(&p.last.replace('\'', "\\'"), Kind::Person)
+        .t("', 'dob': datetime.date(");
+    b.l(
+        &format!("{}, {}, {}", p.dob.0, p.dob.1, p.dob.2),
+        Kind::Date,
+    )
+    .t("), 'ssn': '");
+    b.l(
+        &format!("{}-{}-{}", r.range(100, 665), r.digits(2), r.digits(4)),
+        Kind::Ssn,
+    )
+    .t("', 'phone': '");
+    let ph = phone(r, &p.phone);
+    b.l(&ph, Kind::Phone).t("', 'zip': '").l(&p.zip, Kind::Zip);
+    b.t(&format!(
+        "', 'appt_id': {}}}\nTraceback (most recent call last):\n  File \"/srv/reminders/worker.py\", line {}, in render\n    body = TEMPLATE.format(**ctx)\nKeyError: 'appt_time'\n",
+        r.digits(7),
+        r.range(40, 200)
+    ));
+    let mrn = r.digits(7);
+    b.l(&ip(r), Kind::Ip).t(" - - [");
+    b.l(&format!("{:02}/{mon}/{}", v.2, v.0), Kind::Date);
+    b.t(&format!(
+        ":{:02}:{:02}:18 +0000] \"GET /portal/records?mrn=",
+        r.range(0, 23),
+        r.range(10, 59)
+    ));
+    b.l(&mrn, Kind::Mrn).t("&dob=").l(&iso(&p.dob), Kind::Date);
+    b.t(&format!(
+        " HTTP/1.1\" 500 {} \"-\" \"Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)\"\n",
+        r.range(200, 900)
+    ));
+    b
+}
+
 fn applog(r: &mut Rng, p: &P) -> B {
+    if r.chance(50) {
+        return applog_py(r, p);
+    }
     let mut b = B::new();
     let v = visit(r);
     let mrn = r.digits(8);
@@ -1242,8 +1294,25 @@ fn military(r: &mut Rng, p: &P) -> B {
         .l(&r.letters(1), Kind::Person)
         .t(".\nICN: ")
         .l(&format!("10{}V{}", r.digits(8), r.digits(6)), Kind::Mrn);
-    b.t(&format!("   Last 4: withheld   {} ", dob_label(r)))
-        .l(&date(r, p.dob), Kind::Date);
+    if r.chance(50) {
+        b.t("   SSN: ").l(
+            &format!("{}-{}-{}", r.range(100, 665), r.digits(2), r.digits(4)),
+            Kind::Ssn,
+        );
+    } else {
+        b.t("   Last 4: withheld");
+    }
+    if r.chance(30) {
+        // Korea-era veterans.
+        let dob = old_dob(r);
+        b.t(&format!("   {} ", dob_label(r)))
+            .l(&date(r, dob), Kind::Date)
+            .t("   Age: ")
+            .l(&(2026 - dob.0).to_string(), Kind::Age);
+    } else {
+        b.t(&format!("   {} ", dob_label(r)))
+            .l(&date(r, p.dob), Kind::Date);
+    }
     b.t(&format!(
         "\nBranch: {}, {} (ret.)   Unit at separation: {}\n",
         r.pick(&["USMC", "US Army", "USN", "USAF", "USCG"]),
@@ -1350,6 +1419,19 @@ fn chiro(r: &mut Rng, p: &P) -> B {
         &format!("{}{}{}", r.digits(1), r.letters(3), r.digits(3)),
         Kind::Vehicle,
     );
+    if r.chance(50) {
+        b.t(", VIN ").l(
+            &format!(
+                "{}{}{}{}{}",
+                r.digits(1),
+                r.letters(4),
+                r.digits(2),
+                r.letters(2),
+                r.digits(8)
+            ),
+            Kind::Vehicle,
+        );
+    }
     b.t(". Sleeping better; sitting tolerance 45 min.\n");
     b.t("O: L4-L5 and SI restriction; lumbar flexion 60° (norm 90°); SLR neg bilat; Kemp's + R.\n");
     b.t("A: M99.03, M54.50, S33.5XXD — improving.\n");
@@ -1782,7 +1864,9 @@ fn merge(r: &mut Rng, p: &P) -> B {
     b.t("Your last visit was on ").l(&vdate(r), Kind::Date);
     b.t(". Please call ")
         .l(&new_phone(r), Kind::Phone)
-        .t(" to schedule.\n\n");
+        .t(" to schedule, or fax your forms to ")
+        .l(&new_phone(r), Kind::Fax)
+        .t(".\n\n");
     b.t("Account number: ")
         .l(&format!("{}-{}", r.digits(4), r.digits(5)), Kind::Account);
     b.t(" (please have it ready).\n");
