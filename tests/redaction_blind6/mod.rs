@@ -915,7 +915,57 @@ fn bloodbank(r: &mut Rng, p: &P) -> B {
     b
 }
 
+/// An insulin pump's own export: a header block of `key: value` lines, then US-dated rows.
+fn pump(r: &mut Rng, p: &P) -> B {
+    let mut b = B::new();
+    b.t("InsuLink pump report (CSV)\nName: ");
+    b.l(&p.last.to_uppercase(), Kind::Person)
+        .t(", ")
+        .l(&p.first.to_uppercase(), Kind::Person);
+    b.t(&format!("\n{}: ", dob_label(r).trim_end_matches(':')))
+        .l(&us(&p.dob), Kind::Date);
+    b.t("\nSerial Number: ")
+        .l(&format!("NG{}{}", r.digits(7), r.letters(1)), Kind::Device);
+    b.t(&format!(
+        "\nModel: MMT-{}  Firmware 8.{}.{}\nReport range: ",
+        r.range(600, 790),
+        r.range(0, 9),
+        r.range(0, 9)
+    ));
+    let v = visit(r);
+    let end = (v.0, v.1, (v.2 + 6).min(28));
+    b.l(&us(&v), Kind::Date).t(" - ").l(&us(&end), Kind::Date);
+    b.t(&format!(
+        "\nBasal profile: 0.{} U/h 00:00-06:00, 0.{} U/h 06:00-24:00; ISF 1:{}; ICR 1:{}\n\nIndex;Date;Time;BG Reading (mg/dL);Bolus Volume Delivered (U);Alarm\n",
+        r.range(5, 9),
+        r.range(6, 9),
+        r.range(30, 60),
+        r.range(8, 15)
+    ));
+    for i in 0..r.range(2, 3) {
+        let d = (v.0, v.1, (v.2 + i).min(28));
+        b.t(&format!("{};", r.range(100, 999)))
+            .l(&us(&d), Kind::Date);
+        b.t(&format!(
+            ";{:02}:{:02};{};{}.{};{}\n",
+            r.range(0, 23),
+            r.range(0, 59),
+            r.range(60, 300),
+            r.range(0, 9),
+            r.range(0, 9),
+            r.pick(&["", "", "LOW BG", "RESERVOIR LOW"])
+        ));
+    }
+    b.t(&format!("Uploaded to {} by ", PRACTICES[1]))
+        .l(&email(r, p), Kind::Email)
+        .t("\n");
+    b
+}
+
 fn cgm(r: &mut Rng, p: &P) -> B {
+    if r.chance(40) {
+        return pump(r, p);
+    }
     let mut b = B::new();
     b.t("# GlucoTrack Clarity export v3.2.1\nPatient Name,");
     b.l(&p.full(), Kind::Person)
@@ -1524,7 +1574,48 @@ fn travel(r: &mut Rng, p: &P) -> B {
     b
 }
 
+/// A crisis-line call as speech-to-text: no punctuation, no case, numbers as said.
+fn crisis_call(r: &mut Rng, p: &P) -> B {
+    let mut b = B::new();
+    let gp = person(r);
+    b.t("call log warmline queue 2 speech to text auto\n");
+    b.t("counselor thanks for calling youre not alone whats going on tonight\n");
+    b.t("caller its my grandpa ")
+        .l(&gp.first.to_lowercase(), Kind::Person);
+    let gdob = old_dob(r);
+    b.t(" hes ").l(&(2026 - gdob.0).to_string(), Kind::Age);
+    b.t(" and he keeps saying he doesnt want to be here anymore i live with him at ");
+    b.l(&p.street.to_lowercase(), Kind::Address).t(" out past ");
+    b.l(&p.city.to_lowercase(), Kind::Address).t("\n");
+    b.t("counselor what is your name\ncaller ")
+        .l(&p.first.to_lowercase(), Kind::Person);
+    b.t(" ").l(&p.last.to_lowercase(), Kind::Person);
+    b.t(" my number is ");
+    let d = &p.phone;
+    b.l(
+        &format!("{} {} {}", &d[..3], &d[3..6], &d[6..]),
+        Kind::Phone,
+    );
+    b.t("\ncounselor does he have access to firearms or his medications\ncaller he has his pills the ones from the va his birthday was ");
+    let (y, m, day) = gdob;
+    b.l(
+        &format!(
+            "{} {}{} {}",
+            MONTHS[m as usize - 1].to_lowercase(),
+            day,
+            ord(day),
+            y
+        ),
+        Kind::Date,
+    );
+    b.t(" and since then hes been like this\ncounselor ok im going to stay on the line while we connect you with the mobile team\n");
+    b
+}
+
 fn crisis(r: &mut Rng, p: &P) -> B {
+    if r.chance(40) {
+        return crisis_call(r, p);
+    }
     let mut b = B::new();
     let f = p.first.to_lowercase();
     let l = p.last.to_lowercase();
