@@ -15,7 +15,13 @@
 //! `OPSDESK_SHOW_MISSES=1` adds every miss and false positive in context,
 //! `OPSDESK_SHOW_DOCS=1` every document.
 //!
-//! First figures: FIGURES
+//! First figures (the redactor of main at 5052155, 2026-12-06; 600 documents, 6,350 labels):
+//! with a roster of 199 names all 93.1%, names 97.9%, precision 88.4%, character precision
+//! 85.6%; without a roster all 89.6%, names 85.1%, precision 88.0%, character precision
+//! 85.3%. Weakest kinds: Address 68.8%, Age 72.1%, Zip 80.4%, Room 83.3%, Device 87.9%, Mrn
+//! 89.1%; weakest families (with/without roster) europe 54.0/49.5%, sqldump 73.3/65.3%,
+//! crisis 79.4/71.3%, asia 81.9%, applog 86.9/78.4%, teletype 91.1/86.7%. Lowest precision:
+//! Url 33.6%, License 42.5%, HealthPlan 68.8%, Email 72.6%, Person 80.9/78.0%, Mrn 83.4%.
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind6/mod.rs"]
