@@ -61,7 +61,16 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let (s, t) = sentence(&toks, &sems, e.from);
         let phrases = phrases(&p, s, t);
         let has = |want: fn(Sem) -> bool| phrases.iter().any(|(_, _, x)| x.is_some_and(want));
-        if has(|x| matches!(x, Sem::Block(Block::Negation | Block::Absence))) || e.shape.past {
+        // A negation reaches the dates of its own side of a "but" ("we don't need the draft
+        // by Wednesday anymore, but the final is due April 9").
+        let negated = phrases.iter().any(|(a, _, x)| {
+            matches!(x, Some(Sem::Block(Block::Negation | Block::Absence)))
+                && !phrases.iter().any(|(c, _, y)| {
+                    *y == Some(Sem::Contrast)
+                        && ((*a < *c && *c < e.from) || (e.from < *c && *c < *a))
+                })
+        });
+        if negated || e.shape.past {
             continue;
         }
         // A report of the past ("was due", "thanks for sending") covers the dates after it
@@ -99,7 +108,13 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             continue;
         }
         // "went down by 1/3": an amount, not a date (only a bare N/M can be a fraction).
-        let fraction_like = e.to - e.from == 3 && toks.is_punct(e.from + 1, "/");
+        // "cut the backlog by 1/2 this week": the N/M may have more date words after it.
+        let fraction_like = toks.is_punct(e.from + 1, "/")
+            && toks
+                .toks
+                .get(e.from + 2)
+                .is_some_and(|t| t.kind == Kind::Num)
+            && !(toks.is_punct(e.from + 3, "/") && toks.glued(e.from + 3));
         if let Some(c) = adjacent_cue.filter(|_| fraction_like) {
             let idx = before.iter().position(|x| std::ptr::eq(*x, c)).unwrap_or(0);
             if before[idx.saturating_sub(4)..idx]
@@ -133,15 +148,24 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .take(4)
             .find(|x| matches!(x.2, Some(Sem::Cue(Cue::Latest | Cue::Noun))))
             .map(|x| x.1);
-        let asks = has(|x| x == Sem::Request);
+        // The imperative: the sentence opens with an action verb, maybe after "please".
+        let imperative = phrases
+            .iter()
+            .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
+            .is_some_and(|x| x.2 == Some(Sem::Act));
+        let asks = has(|x| x == Sem::Request) || imperative;
         let loose = e.shape.span || e.shape.range || e.shape.named || e.shape.relday;
         let cued = adjacent_cue.is_some()
             || e.shape.within
             || moved_to
             || after.is_some()
             || clause_cue
-            || (asks && loose);
-        if !cued {
+            || (asks && loose)
+            // "Send the proofs next Tuesday", "Mande las fotos el próximo martes".
+            || imperative;
+        // "by 3pm" alone is on the received day only when the sentence asks for something
+        // ("need the link by 3pm"; not a status line such as "hotfix by 15:30").
+        if !cued || (e.shape.bare_time && !asks) {
             continue;
         }
         // A meeting's time is when to be there: only a cue right before the date makes it

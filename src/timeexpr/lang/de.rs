@@ -14,6 +14,7 @@ pub static DE: LangData = LangData {
     range_to: &["bis", "-", "–", "—"],
     range_and: &["und"],
     time_lead: &["um", "gegen"],
+    time_by: &[],
     words: &[
         ("montag", Weekday(0, Caps::Any)),
         ("mo", Weekday(0, Caps::Capital)),
@@ -217,6 +218,9 @@ pub static DE: LangData = LangData {
         ("erst ab", Block(Block::Start)),
         ("warten sie bis", Block(Block::Start)),
         ("bitte", Request),
+        ("aber", Contrast),
+        ("sondern", Contrast),
+        ("jedoch", Contrast),
         ("muss", Request),
         ("mussen", Request),
         ("musst", Request),
