@@ -399,7 +399,14 @@ impl Parser<'_> {
             });
         }
         let (end, bag) = self.bag(b)?;
-        let (date, time) = self.resolve(&bag);
+        let (mut date, time) = self.resolve(&bag);
+        // "Jan 3rd–10th": a bare ordinal day is in the first part's month.
+        if let (Some(Some(d0)), Some(day)) = (first.date, bag.dom)
+            && bag.weekday.is_none()
+            && bag.relday.is_none()
+        {
+            date = Date::from_calendar_date(d0.year(), d0.month(), day).ok();
+        }
         Some(Expr {
             from: conn,
             to: end,
@@ -895,6 +902,10 @@ impl Parser<'_> {
             _ if within => 1,
             _ => return None,
         };
+        // "within ten (10) days": the figure repeated in brackets.
+        if self.t.is_punct(j, "(") && self.num(j + 1).is_some() && self.t.is_punct(j + 2, ")") {
+            j += 3;
+        }
         let Some(Sem::Unit(unit)) = self.sem(j) else {
             return None;
         };

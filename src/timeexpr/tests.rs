@@ -474,3 +474,35 @@ fn amounts_and_thanks_with_more_date_words() {
     assert!(due("We cut the queue by 1/4 this week.").is_empty());
     assert!(due("Appreciate you getting the forms in by Friday.").is_empty());
 }
+
+#[test]
+fn more_ways_to_write_spans_and_ranges() {
+    // The legal style repeats the figure in brackets.
+    assert_eq!(
+        one("Please remit payment within ten (10) days."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(one("Please reply w/i 3 days."), date!(2026 - 11 - 27));
+    assert_eq!(
+        one("Please send it within the next couple of days."),
+        date!(2026 - 11 - 26)
+    );
+    // The end day of "Jan 3rd–10th" is in January, not the next 10th.
+    assert_eq!(
+        one("Please complete it Jan 3rd–10th."),
+        date!(2027 - 01 - 10)
+    );
+}
+
+#[test]
+fn more_negations() {
+    assert!(due("The report isn't needed by Friday.").is_empty());
+    assert!(due("You won't need to sign by Monday.").is_empty());
+    assert!(due("No tienes que pagar mañana.").is_empty());
+    assert!(due("Sie müssen nicht bis Freitag antworten.").is_empty());
+    // "not due until Friday" is a limit, not a negation.
+    assert_eq!(
+        one("The payment is not due until Friday."),
+        date!(2026 - 11 - 27)
+    );
+}
