@@ -57,6 +57,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
     let mut out = Vec::new();
     // A sentence's cue word ("the deadline for comments is …") goes to its first date only.
     let mut clause_cue_used: Option<usize> = None;
+    let mut imperative_used: Option<usize> = None;
     for e in &exprs {
         let (s, t) = sentence(&toks, &sems, e.from);
         let phrases = phrases(&p, s, t);
@@ -154,6 +155,11 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
             .is_some_and(|x| x.2 == Some(Sem::Act));
         let asks = has(|x| x == Sem::Request) || imperative;
+        // The imperative cues one date of a sentence with no cue word ("Send the proofs next
+        // Tuesday"), not a second one ("Submit it Monday for pickup Friday").
+        let imperative_cue = imperative
+            && imperative_used != Some(s)
+            && !has(|x| matches!(x, Sem::Cue(_) | Sem::Block(_)));
         let loose = e.shape.span || e.shape.range || e.shape.named || e.shape.relday;
         let cued = adjacent_cue.is_some()
             || e.shape.within
@@ -162,7 +168,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             || clause_cue
             || (asks && loose)
             // "Send the proofs next Tuesday", "Mande las fotos el próximo martes".
-            || imperative;
+            || imperative_cue;
         // "by 3pm" alone is on the received day only when the sentence asks for something
         // ("need the link by 3pm"; not a status line such as "hotfix by 15:30").
         if !cued || (e.shape.bare_time && !asks) {
@@ -175,6 +181,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }
         if adjacent_cue.is_none() && !e.shape.within && !moved_to && after.is_none() && clause_cue {
             clause_cue_used = Some(s);
+        }
+        if imperative {
+            imperative_used = Some(s);
         }
         let from_tok = adjacent_cue.map_or(e.from, |c| c.0);
         let end_tok = after.unwrap_or(e.to).max(e.to);

@@ -438,6 +438,11 @@ fn a_sentence_that_opens_with_an_action_verb_asks() {
         date!(2026 - 11 - 27)
     );
     assert!(due("I'll submit it tomorrow.").is_empty());
+    // One date per sentence: the second is what happens after.
+    assert_eq!(
+        due("Submit the refill request Monday for pickup Friday."),
+        vec![Some(date!(2026 - 11 - 30))]
+    );
     assert_eq!(
         one("Envíe el formulario el próximo jueves."),
         date!(2026 - 11 - 26)
