@@ -910,6 +910,20 @@ impl Parser<'_> {
             return None;
         };
         let mut end = self.after(j);
+        // "a week from Friday", "two weeks from tomorrow": counted from that day.
+        if !ago
+            && self.sem(end) == Some(Sem::From)
+            && unit != Unit::Hour
+            && let Some((e, bag)) = self.bag(self.skip_fill(end + 1))
+            && bag.span.is_none()
+            && bag.time.is_none()
+            && let (Some(base), _) = self.resolve(&bag)
+        {
+            return Some((
+                e,
+                vec![Comp::Date(span_from(self.ctx, base, n, unit, false))],
+            ));
+        }
         match self.sem(end) {
             Some(Sem::FromNow) => {
                 end = self.after(end);
@@ -1266,7 +1280,11 @@ fn period_end(today: Date, p: Period, shift: i32) -> Option<Date> {
 }
 
 fn span(ctx: &Context, n: u32, unit: Unit, ago: bool) -> Option<Date> {
-    let today = ctx.today();
+    span_from(ctx, ctx.today(), n, unit, ago)
+}
+
+/// `n` units after (or before) `today`; hours count from the received time.
+fn span_from(ctx: &Context, today: Date, n: u32, unit: Unit, ago: bool) -> Option<Date> {
     let k = if ago { -(n as i64) } else { n as i64 };
     match unit {
         Unit::Hour => Some((ctx.received + Duration::hours(k)).date()),

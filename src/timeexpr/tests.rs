@@ -511,3 +511,29 @@ fn more_negations() {
         date!(2026 - 11 - 27)
     );
 }
+
+#[test]
+fn a_span_counted_from_a_named_day() {
+    // Friday 2026-11-27 + one week.
+    assert_eq!(
+        one("Please send it a week from Friday."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Payment is due two weeks from tomorrow."),
+        date!(2026 - 12 - 09)
+    );
+    // "from receipt" names no day: the span counts from the received day.
+    assert_eq!(
+        one("Please reply within 10 days from receipt."),
+        date!(2026 - 12 - 04)
+    );
+}
+
+#[test]
+fn more_zones_and_spellings() {
+    // 5pm in Tokyo on Monday is 2am on Monday in Chicago.
+    assert_eq!(one("Upload it by 5pm JST Monday."), date!(2026 - 11 - 30));
+    assert_eq!(one("pls send it tomorow"), date!(2026 - 11 - 25));
+    assert_eq!(one("Favor de mandarlo mañana xfa"), date!(2026 - 11 - 25));
+}

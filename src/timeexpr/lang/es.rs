@@ -206,6 +206,8 @@ pub static ES: LangData = LangData {
         ("tiene que", Request),
         ("tienen que", Request),
         ("porfa", Request),
+        ("xfa", Request),
+        ("x favor", Request),
         ("porfis", Request),
         // Imperatives (usted and tu): a request when they open the sentence.
         ("mande", Act),
