@@ -154,6 +154,14 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .iter()
             .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
             .is_some_and(|x| x.2 == Some(Sem::Act));
+        // A request in the clause after a ";" asks about a span or window before it
+        // ("entries are accepted Jan 4 - Jan 15; please send yours in that window").
+        let asks_next = toks.is_punct(t, ";") && {
+            let (_, t2) = sentence(&toks, &sems, t + 1);
+            self::phrases(&p, t + 1, t2)
+                .iter()
+                .any(|x| x.2 == Some(Sem::Request))
+        };
         let asks = has(|x| x == Sem::Request) || imperative;
         // The imperative cues one date of a sentence with no cue word ("Send the proofs next
         // Tuesday"), not a second one ("Submit it Monday for pickup Friday").
@@ -166,7 +174,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             || moved_to
             || after.is_some()
             || clause_cue
-            || (asks && loose)
+            || ((asks || asks_next) && loose)
             // "Send the proofs next Tuesday", "Mande las fotos el próximo martes".
             || imperative_cue;
         // "by 3pm" alone is on the received day only when the sentence asks for something

@@ -537,3 +537,20 @@ fn more_zones_and_spellings() {
     assert_eq!(one("pls send it tomorow"), date!(2026 - 11 - 25));
     assert_eq!(one("Favor de mandarlo mañana xfa"), date!(2026 - 11 - 25));
 }
+
+#[test]
+fn chat_times_windows_and_holds() {
+    assert_eq!(one("need the file by 5p pls"), date!(2026 - 11 - 24));
+    assert_eq!(one("can u send it 2day"), date!(2026 - 11 - 24));
+    // A request after ";" asks about the window before it.
+    assert_eq!(
+        one("Entries are taken Dec 1 - Dec 9; please send yours in time."),
+        date!(2026 - 12 - 09)
+    );
+    assert_eq!(
+        one("The enrollment window is Nov 30 to Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    assert!(due("The Friday review is on hold.").is_empty());
+    assert!(due("Scratch that, no need to file by Monday.").is_empty());
+}

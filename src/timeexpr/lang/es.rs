@@ -178,6 +178,8 @@ pub static ES: LangData = LangData {
         ("ignorar", Block(Block::Negation)),
         ("olvida", Block(Block::Negation)),
         ("olvide", Block(Block::Negation)),
+        ("olvidate", Block(Block::Negation)),
+        ("no hay prisa", Block(Block::Negation)),
         ("vencio", Block(Block::Past)),
         ("vencia", Block(Block::Past)),
         ("expiro", Block(Block::Past)),
