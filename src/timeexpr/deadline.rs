@@ -153,7 +153,16 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let imperative = phrases
             .iter()
             .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
-            .is_some_and(|x| x.2 == Some(Sem::Act));
+            .is_some_and(|&(_, n, x)| {
+                // The verb takes an object or a limit ("send me", "submit the", "reply
+                // within"), so "Pay stubs are ready Monday" is not an order.
+                x == Some(Sem::Act)
+                    && (langs.iter().any(|l| l.objects.contains(&toks.norm(n)))
+                        || matches!(
+                            p.sem(n),
+                            Some(Sem::Filler | Sem::Cue(_) | Sem::Within | Sem::In | Sem::Request)
+                        ))
+            });
         // A request in the clause after a ";" asks about a span or window before it
         // ("entries are accepted Jan 4 - Jan 15; please send yours in that window").
         let asks_next = toks.is_punct(t, ";") && {

@@ -438,6 +438,9 @@ fn a_sentence_that_opens_with_an_action_verb_asks() {
         date!(2026 - 11 - 27)
     );
     assert!(due("I'll submit it tomorrow.").is_empty());
+    // The verb as a noun: no object after it.
+    assert!(due("Pay stubs are ready Monday.").is_empty());
+    assert!(due("Drop-off is Tuesday.").is_empty());
     // One date per sentence: the second is what happens after.
     assert_eq!(
         due("Submit the refill request Monday for pickup Friday."),

@@ -15,6 +15,7 @@ pub static DE: LangData = LangData {
     range_and: &["und"],
     time_lead: &["um", "gegen"],
     time_by: &[],
+    objects: &[],
     words: &[
         ("montag", Weekday(0, Caps::Any)),
         ("mo", Weekday(0, Caps::Capital)),

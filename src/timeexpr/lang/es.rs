@@ -15,6 +15,10 @@ pub static ES: LangData = LangData {
     range_and: &["y"],
     time_lead: &["las", "la"],
     time_by: &[],
+    objects: &[
+        "los", "las", "lo", "le", "les", "me", "nos", "su", "sus", "un", "una", "esto", "eso",
+        "todo", "mi", "mis", "tu", "tus", "y",
+    ],
     words: &[
         ("lunes", Weekday(0, Caps::Any)),
         ("lun", Weekday(0, Caps::Capital)),

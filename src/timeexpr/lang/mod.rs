@@ -65,6 +65,9 @@ pub struct LangData {
     /// Cue words after which a time alone is a limit on the received day ("*by* 3pm",
     /// "*by* noon"); not "until", which also gives opening hours ("open until 5pm").
     pub time_by: &'static [&'static str],
+    /// Words that follow a verb used as an imperative ("send *me*", "submit *your*", "fill
+    /// *out*"), not a noun ("pay stubs", "return shipping").
+    pub objects: &'static [&'static str],
     /// Phrase → meaning.
     pub words: &'static [(&'static str, Sem)],
 }
