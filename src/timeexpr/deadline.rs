@@ -176,6 +176,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // Tuesday"), not a second one ("Submit it Monday for pickup Friday").
         let imperative_cue = imperative
             && imperative_used != Some(s)
+            && !adjacent.is_some_and(|x| matches!(x.2, Some(Sem::Attr | Sem::From)))
             && !has(|x| matches!(x, Sem::Cue(_) | Sem::Block(_)));
         let loose = e.shape.span || e.shape.range || e.shape.named || e.shape.relday;
         let cued = adjacent_cue.is_some()

@@ -425,6 +425,7 @@ fn a_bare_hour_after_a_cue_with_a_day_or_a_zone() {
     );
     // An amount after a change is not an hour.
     assert!(due("Please cut the price by 5 on the 30th.").is_empty());
+    assert!(due("Please reduce it by 2 on Monday.").is_empty());
 }
 
 #[test]
@@ -441,6 +442,8 @@ fn a_sentence_that_opens_with_an_action_verb_asks() {
     // The verb as a noun: no object after it.
     assert!(due("Pay stubs are ready Monday.").is_empty());
     assert!(due("Drop-off is Tuesday.").is_empty());
+    // The date of the thing ordered, not a limit.
+    assert!(due("Confirm the booking for Friday.").is_empty());
     // One date per sentence: the second is what happens after.
     assert_eq!(
         due("Submit the refill request Monday for pickup Friday."),
@@ -554,6 +557,7 @@ fn chat_times_windows_and_holds() {
         one("The enrollment window is Nov 30 to Dec 4."),
         date!(2026 - 12 - 04)
     );
+    assert!(due("The window seat is booked for Dec 5.").is_empty());
     assert!(due("The Friday review is on hold.").is_empty());
     assert!(due("Scratch that, no need to file by Monday.").is_empty());
 }

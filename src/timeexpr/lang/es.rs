@@ -236,6 +236,8 @@ pub static ES: LangData = LangData {
         ("devuelve", Act),
         ("confirme", Act),
         ("confirma", Act),
+        ("despues de", Attr),
+        ("despues del", Attr),
         ("pero", Contrast),
         ("sino", Contrast),
         ("bajaron", Change),

@@ -133,6 +133,9 @@ pub enum Sem {
     /// An action verb ("send", "submit", "mande"): a request when it opens its sentence
     /// (the imperative), a plain word elsewhere ("I'll send it tomorrow").
     Act,
+    /// "for", "after", "since": a date after it is the object's ("confirm the booking for
+    /// Friday"), not a limit set by an imperative.
+    Attr,
     /// "but", "pero", "aber": a negation before it does not reach a date after it, nor
     /// one after it a date before.
     Contrast,
