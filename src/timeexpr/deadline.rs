@@ -2,11 +2,12 @@
 //! act by it. It needs a cue — right before it ("by", "before", "bis", "antes del"), earlier
 //! in its sentence ("due", "the deadline for comments is", "Frist", "plazo"), or right after
 //! it ("at the latest", "spätestens") — or it is a span that is itself a limit ("within 48
-//! hours"), or a span, range, named end or "tomorrow" in a sentence that asks for something.
+//! hours"), or a span, range, named end or "tomorrow" in a sentence that asks for something,
+//! or the first date of a sentence that opens with an order ("Submit the form Monday").
 //! It is not a deadline when it is past (a report: "was due by 11/15"), in quoted history or
 //! a signature, negated or cancelled ("no need to reply by Friday anymore", "ignore the
-//! deadline"), a meeting's time, the old date of a moved deadline, or an amount ("went down
-//! by 1/3").
+//! deadline"; a negation stops at "but"), a meeting's time, the old date of a moved
+//! deadline, or an amount ("went down by 1/3").
 
 use std::borrow::Cow;
 use std::ops::Range;
