@@ -63,8 +63,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let (s, t) = sentence(&toks, &sems, e.from);
         let phrases = phrases(&p, s, t);
         let has = |want: fn(Sem) -> bool| phrases.iter().any(|(_, _, x)| x.is_some_and(want));
-        // A negation reaches the dates of its own side of a "but" ("we don't need the draft
-        // by Wednesday anymore, but the final is due April 9").
+        // A negation reaches the dates of its own side of a "but" ("no need to send the
+        // outline by Monday anymore, but the report is due May 3").
         let negated = phrases.iter().any(|(a, _, x)| {
             matches!(x, Some(Sem::Block(Block::Negation | Block::Absence)))
                 && !phrases.iter().any(|(c, _, y)| {
@@ -165,7 +165,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                         ))
             });
         // A request in the clause after a ";" asks about a span or window before it
-        // ("entries are accepted Jan 4 - Jan 15; please send yours in that window").
+        // ("entries are taken Dec 1 - Dec 9; please send yours in time").
         let asks_next = toks.is_punct(t, ";") && {
             let (_, t2) = sentence(&toks, &sems, t + 1);
             self::phrases(&p, t + 1, t2)
