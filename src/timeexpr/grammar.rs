@@ -294,7 +294,7 @@ impl Parser<'_> {
                     // just before its cue.
                     if e.shape.bare_time
                         && let Some(prev) = out.last_mut()
-                        && prev.to + 1 == e.from
+                        && self.time_by_before(e.from) == Some(prev.to)
                         && prev.time.is_none()
                     {
                         prev.to = e.to;
@@ -471,12 +471,25 @@ impl Parser<'_> {
             j = n;
         }
         // "by 3pm", "By noon": a time alone after such a cue is on the received day.
-        if end > i && !b.has_date() && b.time.is_some() && i > 0 && self.listed(i - 1, lang_time_by)
-        {
+        if end > i && !b.has_date() && b.time.is_some() && self.time_by_before(i).is_some() {
             b.relday = Some(0);
             b.bare_time = true;
         }
         (end > i && b.has_date()).then_some((end, b))
+    }
+
+    /// The start of a cue such as "by", "before", "antes de (las)" that ends right before
+    /// token `i` (over a time's lead word: "antes de las 5").
+    fn time_by_before(&self, i: usize) -> Option<usize> {
+        let mut k = i.checked_sub(1)?;
+        if self.listed(k, lang_time_lead) && !self.listed(k, lang_time_by) {
+            k = k.checked_sub(1)?;
+        }
+        (k.saturating_sub(3)..=k).find(|&c| {
+            self.listed(c, lang_time_by)
+                && (c == k
+                    || matches!(self.sems.get(c).copied().flatten(), Some((n, Sem::Cue(Cue::Adjacent))) if c + n as usize == k + 1))
+        })
     }
 
     /// One part at `i`.

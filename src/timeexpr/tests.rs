@@ -561,3 +561,20 @@ fn chat_times_windows_and_holds() {
     assert!(due("The Friday review is on hold.").is_empty());
     assert!(due("Scratch that, no need to file by Monday.").is_empty());
 }
+
+#[test]
+fn spanish_times_alone_after_antes_de_and_para() {
+    assert_eq!(
+        one("Envíe el informe antes de las 5, por favor."),
+        date!(2026 - 11 - 24)
+    );
+    assert_eq!(
+        one("Necesito la factura para las 3 de la tarde."),
+        date!(2026 - 11 - 24)
+    );
+    // After a day, the time is that day's.
+    assert_eq!(
+        due("Por favor mande los datos mañana antes de las 10."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+}

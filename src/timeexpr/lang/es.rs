@@ -14,7 +14,7 @@ pub static ES: LangData = LangData {
     range_to: &["al", "a", "hasta", "-", "–", "—"],
     range_and: &["y"],
     time_lead: &["las", "la"],
-    time_by: &[],
+    time_by: &["antes", "para"],
     objects: &[
         "los", "las", "lo", "le", "les", "me", "nos", "su", "sus", "un", "una", "esto", "eso",
         "todo", "mi", "mis", "tu", "tus", "y",
