@@ -578,3 +578,10 @@ fn spanish_times_alone_after_antes_de_and_para() {
         vec![Some(date!(2026 - 11 - 25))]
     );
 }
+
+#[test]
+fn more_chat_requests() {
+    assert_eq!(one("gimme the deck tmrw nite"), date!(2026 - 11 - 25));
+    assert_eq!(one("lmk in 2 days"), date!(2026 - 11 - 26));
+    assert_eq!(one("cud u fix it by fri morn"), date!(2026 - 11 - 27));
+}
