@@ -2,11 +2,12 @@
 //! act by it. It needs a cue — right before it ("by", "before", "bis", "antes del"), earlier
 //! in its sentence ("due", "the deadline for comments is", "Frist", "plazo"), or right after
 //! it ("at the latest", "spätestens") — or it is a span that is itself a limit ("within 48
-//! hours"), or a span, range, named end or "tomorrow" in a sentence that asks for something.
+//! hours"), or a span, range, named end or "tomorrow" in a sentence that asks for something,
+//! or the first date of a sentence that opens with an order ("Submit the form Monday").
 //! It is not a deadline when it is past (a report: "was due by 11/15"), in quoted history or
 //! a signature, negated or cancelled ("no need to reply by Friday anymore", "ignore the
-//! deadline"), a meeting's time, the old date of a moved deadline, or an amount ("went down
-//! by 1/3").
+//! deadline"; a negation stops at "but"), a meeting's time, the old date of a moved
+//! deadline, or an amount ("went down by 1/3").
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -57,11 +58,21 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
     let mut out = Vec::new();
     // A sentence's cue word ("the deadline for comments is …") goes to its first date only.
     let mut clause_cue_used: Option<usize> = None;
+    let mut imperative_used: Option<usize> = None;
     for e in &exprs {
         let (s, t) = sentence(&toks, &sems, e.from);
         let phrases = phrases(&p, s, t);
         let has = |want: fn(Sem) -> bool| phrases.iter().any(|(_, _, x)| x.is_some_and(want));
-        if has(|x| matches!(x, Sem::Block(Block::Negation | Block::Absence))) || e.shape.past {
+        // A negation reaches the dates of its own side of a "but" ("no need to send the
+        // outline by Monday anymore, but the report is due May 3").
+        let negated = phrases.iter().any(|(a, _, x)| {
+            matches!(x, Some(Sem::Block(Block::Negation | Block::Absence)))
+                && !phrases.iter().any(|(c, _, y)| {
+                    *y == Some(Sem::Contrast)
+                        && ((*a < *c && *c < e.from) || (e.from < *c && *c < *a))
+                })
+        });
+        if negated || e.shape.past {
             continue;
         }
         // A report of the past ("was due", "thanks for sending") covers the dates after it
@@ -99,7 +110,13 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             continue;
         }
         // "went down by 1/3": an amount, not a date (only a bare N/M can be a fraction).
-        let fraction_like = e.to - e.from == 3 && toks.is_punct(e.from + 1, "/");
+        // "cut the backlog by 1/2 this week": the N/M may have more date words after it.
+        let fraction_like = toks.is_punct(e.from + 1, "/")
+            && toks
+                .toks
+                .get(e.from + 2)
+                .is_some_and(|t| t.kind == Kind::Num)
+            && !(toks.is_punct(e.from + 3, "/") && toks.glued(e.from + 3));
         if let Some(c) = adjacent_cue.filter(|_| fraction_like) {
             let idx = before.iter().position(|x| std::ptr::eq(*x, c)).unwrap_or(0);
             if before[idx.saturating_sub(4)..idx]
@@ -133,15 +150,47 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .take(4)
             .find(|x| matches!(x.2, Some(Sem::Cue(Cue::Latest | Cue::Noun))))
             .map(|x| x.1);
-        let asks = has(|x| x == Sem::Request);
+        // The imperative: the sentence opens with an action verb, maybe after "please".
+        let imperative = phrases
+            .iter()
+            .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
+            .is_some_and(|&(_, n, x)| {
+                // The verb takes an object or a limit ("send me", "submit the", "reply
+                // within"), so "Pay stubs are ready Monday" is not an order.
+                x == Some(Sem::Act)
+                    && (langs.iter().any(|l| l.objects.contains(&toks.norm(n)))
+                        || matches!(
+                            p.sem(n),
+                            Some(Sem::Filler | Sem::Cue(_) | Sem::Within | Sem::In | Sem::Request)
+                        ))
+            });
+        // A request in the clause after a ";" asks about a span or window before it
+        // ("entries are taken Dec 1 - Dec 9; please send yours in time").
+        let asks_next = toks.is_punct(t, ";") && {
+            let (_, t2) = sentence(&toks, &sems, t + 1);
+            self::phrases(&p, t + 1, t2)
+                .iter()
+                .any(|x| x.2 == Some(Sem::Request))
+        };
+        let asks = has(|x| x == Sem::Request) || imperative;
+        // The imperative cues one date of a sentence with no cue word ("Send the proofs next
+        // Tuesday"), not a second one ("Submit it Monday for pickup Friday").
+        let imperative_cue = imperative
+            && imperative_used != Some(s)
+            && !adjacent.is_some_and(|x| matches!(x.2, Some(Sem::Attr | Sem::From)))
+            && !has(|x| matches!(x, Sem::Cue(_) | Sem::Block(_)));
         let loose = e.shape.span || e.shape.range || e.shape.named || e.shape.relday;
         let cued = adjacent_cue.is_some()
             || e.shape.within
             || moved_to
             || after.is_some()
             || clause_cue
-            || (asks && loose);
-        if !cued {
+            || ((asks || asks_next) && loose)
+            // "Send the proofs next Tuesday", "Mande las fotos el próximo martes".
+            || imperative_cue;
+        // "by 3pm" alone is on the received day only when the sentence asks for something
+        // ("need the link by 3pm"; not a status line such as "hotfix by 15:30").
+        if !cued || (e.shape.bare_time && !asks) {
             continue;
         }
         // A meeting's time is when to be there: only a cue right before the date makes it
@@ -151,6 +200,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }
         if adjacent_cue.is_none() && !e.shape.within && !moved_to && after.is_none() && clause_cue {
             clause_cue_used = Some(s);
+        }
+        if imperative {
+            imperative_used = Some(s);
         }
         let from_tok = adjacent_cue.map_or(e.from, |c| c.0);
         let end_tok = after.unwrap_or(e.to).max(e.to);

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use time::{Date, Duration, Month, PrimitiveDateTime, Time, UtcOffset, Weekday};
 
-use super::lang::{self, Caps, LangData, NumericOrder, Period, Sem, Unit, Zone};
+use super::lang::{self, Caps, Cue, LangData, NumericOrder, Period, Sem, Unit, Zone};
 use super::lexer::{Kind, Tokens};
 use super::{Context, DateOrder};
 
@@ -53,11 +53,18 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
     let mut out: Sems = Vec::with_capacity(t.len());
     for i in 0..t.len() {
         let mut best: Option<(u8, Sem)> = None;
-        if t.toks[i].kind == Kind::Num && !t.toks[i].ordinal {
-            // Numbers are read by the grammar itself; "q 4" style phrases start with a word.
+        // Numbers are read by the grammar itself; "q 4" style phrases start with a word,
+        // except chat spellings glued to their letters ("2morrow").
+        if t.toks[i].kind == Kind::Num
+            && !t.toks[i].ordinal
+            && !(t.glued(i + 1) && t.toks[i + 1].kind == Kind::Word)
+        {
             out.push(None);
             continue;
         }
+        // "due sun", "by wed": right after a cue a short weekday needs no capital.
+        let after_cue = (i >= 1 && matches!(out[i - 1], Some((1, Sem::Cue(_)))))
+            || (i >= 2 && matches!(out[i - 2], Some((2, Sem::Cue(_)))));
         for l in langs {
             let Some(li) = lang::ALL.iter().position(|x| std::ptr::eq(*x, *l)) else {
                 continue;
@@ -74,7 +81,7 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
                     .iter()
                     .enumerate()
                     .all(|(k, w)| t.norm(i + 1 + k) == *w)
-                    && caps_ok(*sem, t.toks[i].capital)
+                    && caps_ok(*sem, t.toks[i].capital, after_cue)
                 {
                     best = Some((n as u8, *sem));
                     break;
@@ -86,9 +93,10 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
     out
 }
 
-fn caps_ok(sem: Sem, capital: bool) -> bool {
+fn caps_ok(sem: Sem, capital: bool, after_cue: bool) -> bool {
     match sem {
-        Sem::Weekday(_, Caps::Capital) | Sem::Month(_, Caps::Capital) => capital,
+        Sem::Weekday(_, Caps::Capital) => capital || after_cue,
+        Sem::Month(_, Caps::Capital) => capital,
         _ => true,
     }
 }
@@ -108,6 +116,8 @@ pub struct Shape {
     pub relday: bool,
     /// "two weeks ago", "last Friday": said of the past.
     pub past: bool,
+    /// "by 3pm": a time alone, on the received day.
+    pub bare_time: bool,
 }
 
 /// One time expression: its tokens `[from, to)`, its date in the operator's zone (none when
@@ -153,6 +163,13 @@ enum Comp {
     Zone(ZoneAt),
 }
 
+impl Comp {
+    /// The part names a day (not only a time or a zone).
+    fn is_date(&self) -> bool {
+        !matches!(self, Comp::Time(..) | Comp::Zone(_))
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 enum ZoneAt {
     Zone(Zone),
@@ -172,6 +189,8 @@ struct Bag {
     span: Option<(u32, Unit, bool, bool)>,
     time: Option<(u8, u8)>,
     zone: Option<ZoneAt>,
+    /// The day is the received day only because a time stands alone after "by".
+    bare_time: bool,
 }
 
 impl Bag {
@@ -265,12 +284,23 @@ impl Parser<'_> {
 
     /// Every expression in the text, left to right, not overlapping.
     pub fn scan(&self) -> Vec<Expr> {
-        let mut out = Vec::new();
+        let mut out: Vec<Expr> = Vec::new();
         let mut i = 0;
         while i < self.t.len() {
             match self.expr_at(i) {
                 Some(e) => {
                     i = e.to.max(i + 1);
+                    // "tomorrow before noon", "Friday by 3pm": the time belongs to the day
+                    // just before its cue.
+                    if e.shape.bare_time
+                        && let Some(prev) = out.last_mut()
+                        && self.time_by_before(e.from) == Some(prev.to)
+                        && prev.time.is_none()
+                    {
+                        prev.to = e.to;
+                        prev.time = e.time;
+                        continue;
+                    }
                     out.push(e);
                 }
                 None => i += 1,
@@ -369,7 +399,14 @@ impl Parser<'_> {
             });
         }
         let (end, bag) = self.bag(b)?;
-        let (date, time) = self.resolve(&bag);
+        let (mut date, time) = self.resolve(&bag);
+        // "Jan 3rd–10th": a bare ordinal day is in the first part's month.
+        if let (Some(Some(d0)), Some(day)) = (first.date, bag.dom)
+            && bag.weekday.is_none()
+            && bag.relday.is_none()
+        {
+            date = Date::from_calendar_date(d0.year(), d0.month(), day).ok();
+        }
         Some(Expr {
             from: conn,
             to: end,
@@ -433,20 +470,42 @@ impl Parser<'_> {
             end = n;
             j = n;
         }
+        // "by 3pm", "By noon": a time alone after such a cue is on the received day.
+        if end > i && !b.has_date() && b.time.is_some() && self.time_by_before(i).is_some() {
+            b.relday = Some(0);
+            b.bare_time = true;
+        }
         (end > i && b.has_date()).then_some((end, b))
+    }
+
+    /// The start of a cue such as "by", "before", "antes de (las)" that ends right before
+    /// token `i` (over a time's lead word: "antes de las 5").
+    fn time_by_before(&self, i: usize) -> Option<usize> {
+        let mut k = i.checked_sub(1)?;
+        if self.listed(k, lang_time_lead) && !self.listed(k, lang_time_by) {
+            k = k.checked_sub(1)?;
+        }
+        (k.saturating_sub(3)..=k).find(|&c| {
+            self.listed(c, lang_time_by)
+                && (c == k
+                    || matches!(self.sems.get(c).copied().flatten(), Some((n, Sem::Cue(Cue::Adjacent))) if c + n as usize == k + 1))
+        })
     }
 
     /// One part at `i`.
     fn comp(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
         let tok = self.t.toks.get(i)?;
         if tok.kind == Kind::Num {
-            return self
+            let n = self
                 .iso(i)
                 .or_else(|| self.numeric(i))
                 .or_else(|| self.day_month(i))
                 .or_else(|| self.time(i))
                 .or_else(|| self.span(i))
                 .or_else(|| self.day_of_month(i));
+            if n.is_some() || self.sem(i).is_none() {
+                return n;
+            }
         }
         match self.sem(i)? {
             Sem::Month(..) => self.month_day(i),
@@ -457,6 +516,7 @@ impl Parser<'_> {
             Sem::EndOf => self.end_of(i),
             Sem::Within | Sem::In | Sem::Number(_) | Sem::Ago => self.span(i),
             Sem::TimeWord(_) => self.time(i),
+            Sem::Ordinal(d) => self.ordinal_word(i, d),
             Sem::Zone(z) => Some((self.after(i), vec![Comp::Zone(ZoneAt::Zone(z))])),
             _ => None,
         }
@@ -491,7 +551,7 @@ impl Parser<'_> {
         {
             out.push(Comp::Time(h, mi));
             end = n;
-            if let Some((n, z)) = self.offset(end) {
+            if let Some((n, z)) = self.offset(end, false) {
                 out.push(Comp::Zone(z));
                 end = n;
             }
@@ -516,8 +576,9 @@ impl Parser<'_> {
         Some((end, h as u8, m as u8))
     }
 
-    /// `Z`, `+01:00`, `-0600`, `-06` right after a time.
-    fn offset(&self, i: usize) -> Option<(usize, ZoneAt)> {
+    /// `Z`, `+01:00`, `-0600`, `-06` right after a time; `+2` too when `short` (after
+    /// "UTC").
+    fn offset(&self, i: usize, short: bool) -> Option<(usize, ZoneAt)> {
         if !self.t.glued(i) {
             return None;
         }
@@ -536,6 +597,7 @@ impl Parser<'_> {
                 (v * 60 + m, i + 4)
             }
             2 => (v * 60, i + 2),
+            1 if short => (v * 60, i + 2),
             4 => ((v / 100) * 60 + v % 100, i + 2),
             _ => return None,
         };
@@ -619,11 +681,15 @@ impl Parser<'_> {
         if self.word(j) == "the" {
             j += 1;
         }
-        let (d, dd, _) = self.num(j)?;
-        if dd > 2 || d == 0 || d > 31 || self.t.is_punct(j + 1, ":") {
-            return None;
-        }
-        let mut end = j + 1;
+        let (d, mut end) = if let Some(Sem::Ordinal(d)) = self.sem(j) {
+            (d as u32, self.after(j))
+        } else {
+            let (d, dd, _) = self.num(j)?;
+            if dd > 2 || d == 0 || d > 31 || self.t.is_punct(j + 1, ":") {
+                return None;
+            }
+            (d, j + 1)
+        };
         let year = self.year_after(&mut end);
         let date = match year {
             Some(y) => ymd(y, m as u32, d),
@@ -672,6 +738,37 @@ impl Parser<'_> {
             None => yearless(self.ctx.today(), m as u32, d),
         };
         Some((end, vec![Comp::Date(date)]))
+    }
+
+    /// A day as a word: "the fourth of January"; "by the fifth" alone (a cue, "the", and
+    /// no noun after it: "by the first draft" is not a date).
+    fn ordinal_word(&self, i: usize, d: u8) -> Option<(usize, Vec<Comp>)> {
+        let mut j = self.after(i);
+        if self.word(j) == "of" {
+            j += 1;
+        }
+        if let Some(Sem::Month(m, _)) = self.sem(j) {
+            let mut end = self.after(j);
+            let year = self.year_after(&mut end);
+            let date = match year {
+                Some(y) => ymd(y, m as u32, d as u32),
+                None => yearless(self.ctx.today(), m as u32, d as u32),
+            };
+            return Some((end, vec![Comp::Date(date)]));
+        }
+        let end = self.after(i);
+        let cued = i >= 2
+            && self.word(i - 1) == "the"
+            && matches!(
+                self.sems.get(i - 2).copied().flatten(),
+                Some((1, Sem::Cue(_)))
+            );
+        let alone = self.t.toks.get(end).is_none_or(|t| t.kind != Kind::Word)
+            || matches!(
+                self.sem(end),
+                Some(Sem::Filler | Sem::AmPm(_) | Sem::Cue(_) | Sem::Request)
+            );
+        (cued && alone).then(|| (end, vec![Comp::DayOfMonth(d)]))
     }
 
     /// "the 15th", "15th", German "den 3.", Spanish "el día 3".
@@ -746,7 +843,7 @@ impl Parser<'_> {
         let c = match self.sem(k)? {
             Sem::Unit(u) => {
                 let p = match u {
-                    Unit::Hour => return None,
+                    Unit::Hour | Unit::Fortnight => return None,
                     Unit::Day | Unit::BusinessDay => Period::Day,
                     Unit::Week => Period::Week,
                     Unit::Month => Period::Month,
@@ -818,10 +915,28 @@ impl Parser<'_> {
             _ if within => 1,
             _ => return None,
         };
+        // "within ten (10) days": the figure repeated in brackets.
+        if self.t.is_punct(j, "(") && self.num(j + 1).is_some() && self.t.is_punct(j + 2, ")") {
+            j += 3;
+        }
         let Some(Sem::Unit(unit)) = self.sem(j) else {
             return None;
         };
         let mut end = self.after(j);
+        // "a week from Friday", "two weeks from tomorrow": counted from that day.
+        if !ago
+            && self.sem(end) == Some(Sem::From)
+            && unit != Unit::Hour
+            && let Some((e, bag)) = self.bag(self.skip_fill(end + 1))
+            && bag.span.is_none()
+            && bag.time.is_none()
+            && let (Some(base), _) = self.resolve(&bag)
+        {
+            return Some((
+                e,
+                vec![Comp::Date(span_from(self.ctx, base, n, unit, false))],
+            ));
+        }
         match self.sem(end) {
             Some(Sem::FromNow) => {
                 end = self.after(end);
@@ -870,8 +985,39 @@ impl Parser<'_> {
                 m = mm.min(59) as u8;
                 end += 2;
             }
-            let marked = matches!(self.sem(end), Some(Sem::AmPm(_) | Sem::Oclock));
+            let mut marked = matches!(self.sem(end), Some(Sem::AmPm(_) | Sem::Oclock));
             let led = i > 0 && self.listed(i - 1, lang_time_lead);
+            // Right after a cue, a bare hour with a zone or a day after it is a time: "by 2
+            // CT tmrw", "before 5 on the 19th" (not "by 5" alone, which may be an amount).
+            if !marked
+                && !led
+                && i > 0
+                && matches!(
+                    self.sems.get(i - 1).copied().flatten(),
+                    Some((1, Sem::Cue(Cue::Adjacent)))
+                )
+                // "cut the price by 5 on Monday" is an amount.
+                && !(i.saturating_sub(5)..i - 1).any(|k| self.sem(k) == Some(Sem::Change))
+            {
+                let k = self.skip_fill(end);
+                marked = matches!(self.sem(end), Some(Sem::Zone(_)))
+                    || (self
+                        .t
+                        .toks
+                        .get(k)
+                        .is_some_and(|t| t.kind != Kind::Num || t.ordinal)
+                        && self
+                            .comp(k)
+                            .is_some_and(|(_, c)| c.iter().any(|c| c.is_date())));
+                if marked {
+                    // The hour is not am/pm-marked: keep it bare for the rule below.
+                    let mut h = v as u8;
+                    if (1..=7).contains(&h) {
+                        h += 12;
+                    }
+                    return self.zone_after(end, h, 0);
+                }
+            }
             if !marked && !led {
                 return None;
             }
@@ -902,10 +1048,23 @@ impl Parser<'_> {
             h = 23;
             m = 59;
         }
+        self.zone_after(end, h, m)
+    }
+
+    /// A time and the zone at `end` after it, if any.
+    fn zone_after(&self, mut end: usize, h: u8, m: u8) -> Option<(usize, Vec<Comp>)> {
         let mut out = vec![Comp::Time(h, m)];
         let z = match self.sem(end) {
+            // "UTC+2", "GMT-5": an offset from UTC written after it.
+            Some(Sem::Zone(Zone::Fixed(0))) => {
+                let n = self.after(end);
+                Some(
+                    self.offset(n, true)
+                        .unwrap_or((n, ZoneAt::Zone(Zone::Fixed(0)))),
+                )
+            }
             Some(Sem::Zone(z)) => Some((self.after(end), ZoneAt::Zone(z))),
-            _ => self.offset(end),
+            _ => self.offset(end, false),
         };
         if let Some((n, z)) = z {
             out.push(Comp::Zone(z));
@@ -995,6 +1154,9 @@ fn lang_and(l: &LangData) -> &'static [&'static str] {
 fn lang_time_lead(l: &LangData) -> &'static [&'static str] {
     l.time_lead
 }
+fn lang_time_by(l: &LangData) -> &'static [&'static str] {
+    l.time_by
+}
 
 fn shape_of(b: &Bag) -> Shape {
     let past_week = b.week.is_some_and(|w| w < 0);
@@ -1008,6 +1170,7 @@ fn shape_of(b: &Bag) -> Shape {
             || b.weekday.is_some_and(|(_, r)| r == Rel::Last)
             || b.relday.is_some_and(|n| n < 0)
             || past_week,
+        bare_time: b.bare_time,
     }
 }
 
@@ -1130,7 +1293,11 @@ fn period_end(today: Date, p: Period, shift: i32) -> Option<Date> {
 }
 
 fn span(ctx: &Context, n: u32, unit: Unit, ago: bool) -> Option<Date> {
-    let today = ctx.today();
+    span_from(ctx, ctx.today(), n, unit, ago)
+}
+
+/// `n` units after (or before) `today`; hours count from the received time.
+fn span_from(ctx: &Context, today: Date, n: u32, unit: Unit, ago: bool) -> Option<Date> {
     let k = if ago { -(n as i64) } else { n as i64 };
     match unit {
         Unit::Hour => Some((ctx.received + Duration::hours(k)).date()),
@@ -1151,6 +1318,7 @@ fn span(ctx: &Context, n: u32, unit: Unit, ago: bool) -> Option<Date> {
             Some(d)
         }
         Unit::Week => today.checked_add(Duration::weeks(k)),
+        Unit::Fortnight => today.checked_add(Duration::weeks(2 * k)),
         Unit::Month => add_months(today, k as i32),
         Unit::Quarter => add_months(today, 3 * k as i32),
         Unit::Year => add_months(today, 12 * k as i32),

@@ -346,3 +346,242 @@ fn scan_finds_dates_without_cues() {
         vec![Some(date!(2026 - 11 - 30)), Some(date!(2026 - 12 - 03))]
     );
 }
+
+#[test]
+fn chat_abbreviations() {
+    assert_eq!(one("need the invoice b4 thurs"), date!(2026 - 11 - 26));
+    // Tuesday + 3 business days.
+    assert_eq!(one("answer w/in 3 biz days pls"), date!(2026 - 11 - 27));
+    assert_eq!(one("can u send it 2morrow"), date!(2026 - 11 - 25));
+    // Right after a cue a lowercase "sat" / "sun" is the day, not the word.
+    assert_eq!(one("ship it by sat"), date!(2026 - 11 - 28));
+    assert_eq!(one("club fees due sun"), date!(2026 - 11 - 29));
+    assert!(due("we sat by the pool on sun").is_empty());
+    // "wk" is a week: the Wednesday of the following week, not this one.
+    assert_eq!(one("pls file it by wed next wk"), date!(2026 - 12 - 02));
+}
+
+#[test]
+fn dates_written_out_in_words() {
+    assert_eq!(
+        one("Please return the keys in a fortnight."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Reports are due at quarter's end."),
+        date!(2026 - 12 - 31)
+    );
+    assert_eq!(
+        one("Please sign by March the second."),
+        date!(2027 - 03 - 02)
+    );
+    assert_eq!(
+        one("Kindly reply by the ninth of December."),
+        date!(2026 - 12 - 09)
+    );
+    assert_eq!(
+        one("Please send the twenty-first edition by December twenty-first."),
+        date!(2026 - 12 - 21)
+    );
+    // "the fifth" alone: the next 5th from the received day on.
+    assert_eq!(one("Please respond by the fifth."), date!(2026 - 12 - 05));
+    // An ordinal before a noun is not a day.
+    assert_eq!(
+        due("Send the first draft by Friday."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("Please send the second batch by the third week."),
+        Vec::<Option<Date>>::new()
+    );
+}
+
+#[test]
+fn a_time_alone_after_by_is_on_the_received_day() {
+    assert_eq!(one("Need the keys by 4pm."), date!(2026 - 11 - 24));
+    assert_eq!(one("By midday please."), date!(2026 - 11 - 24));
+    // Only when something is asked; a status line is not a deadline.
+    assert!(due("release shipped by 16:00").is_empty());
+    // Not "until": opening hours.
+    assert!(due("Please note we are open until 5pm.").is_empty());
+    // After a day, the time is that day's.
+    assert_eq!(
+        due("Please send it tomorrow before noon."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+}
+
+#[test]
+fn a_bare_hour_after_a_cue_with_a_day_or_a_zone() {
+    assert_eq!(
+        one("Please answer before 4 on the 30th."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(one("Reply by 2 CT tomorrow, please"), date!(2026 - 11 - 25));
+    // 23:00 at UTC-8 on Thursday is 01:00 on Friday in Chicago.
+    assert_eq!(
+        one("Please confirm by 23:00 UTC-8 on Thursday."),
+        date!(2026 - 11 - 27)
+    );
+    // An amount after a change is not an hour.
+    assert!(due("Please cut the price by 5 on the 30th.").is_empty());
+    assert!(due("Please reduce it by 2 on Monday.").is_empty());
+}
+
+#[test]
+fn a_sentence_that_opens_with_an_action_verb_asks() {
+    assert_eq!(
+        one("Submit the timesheet Wednesday."),
+        date!(2026 - 11 - 25)
+    );
+    assert_eq!(
+        one("Return the forms any day Wed-Fri."),
+        date!(2026 - 11 - 27)
+    );
+    assert!(due("I'll submit it tomorrow.").is_empty());
+    // The verb as a noun: no object after it.
+    assert!(due("Pay stubs are ready Monday.").is_empty());
+    assert!(due("Drop-off is Tuesday.").is_empty());
+    // The date of the thing ordered, not a limit.
+    assert!(due("Confirm the booking for Friday.").is_empty());
+    // One date per sentence: the second is what happens after.
+    assert_eq!(
+        due("Submit the refill request Monday for pickup Friday."),
+        vec![Some(date!(2026 - 11 - 30))]
+    );
+    assert_eq!(
+        one("Envíe el formulario el próximo jueves."),
+        date!(2026 - 11 - 26)
+    );
+    assert_eq!(
+        one("Mándame las notas pasado mañana."),
+        date!(2026 - 11 - 26)
+    );
+    assert_eq!(
+        one("Tienes que pagar la cuota mañana."),
+        date!(2026 - 11 - 25)
+    );
+}
+
+#[test]
+fn a_negation_stops_at_but() {
+    assert_eq!(
+        due("We no longer need the slides by Monday, but please send the notes by Wednesday."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+    assert_eq!(
+        due("Please pay by Friday, but ignore the old reminder about Monday."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("Ya no hace falta el viernes, pero mándela antes del lunes."),
+        vec![Some(date!(2026 - 11 - 30))]
+    );
+    assert!(due("No need to reply by Friday anymore.").is_empty());
+}
+
+#[test]
+fn amounts_and_thanks_with_more_date_words() {
+    assert!(due("We cut the queue by 1/4 this week.").is_empty());
+    assert!(due("Appreciate you getting the forms in by Friday.").is_empty());
+}
+
+#[test]
+fn more_ways_to_write_spans_and_ranges() {
+    // The legal style repeats the figure in brackets.
+    assert_eq!(
+        one("Please remit payment within ten (10) days."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(one("Please reply w/i 3 days."), date!(2026 - 11 - 27));
+    assert_eq!(
+        one("Please send it within the next couple of days."),
+        date!(2026 - 11 - 26)
+    );
+    // The end day of "Jan 3rd–10th" is in January, not the next 10th.
+    assert_eq!(
+        one("Please complete it Jan 3rd–10th."),
+        date!(2027 - 01 - 10)
+    );
+}
+
+#[test]
+fn more_negations() {
+    assert!(due("The report isn't needed by Friday.").is_empty());
+    assert!(due("You won't need to sign by Monday.").is_empty());
+    assert!(due("No tienes que pagar mañana.").is_empty());
+    assert!(due("Sie müssen nicht bis Freitag antworten.").is_empty());
+    // "not due until Friday" is a limit, not a negation.
+    assert_eq!(
+        one("The payment is not due until Friday."),
+        date!(2026 - 11 - 27)
+    );
+}
+
+#[test]
+fn a_span_counted_from_a_named_day() {
+    // Friday 2026-11-27 + one week.
+    assert_eq!(
+        one("Please send it a week from Friday."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Payment is due two weeks from tomorrow."),
+        date!(2026 - 12 - 09)
+    );
+    // "from receipt" names no day: the span counts from the received day.
+    assert_eq!(
+        one("Please reply within 10 days from receipt."),
+        date!(2026 - 12 - 04)
+    );
+}
+
+#[test]
+fn more_zones_and_spellings() {
+    // 5pm in Tokyo on Monday is 2am on Monday in Chicago.
+    assert_eq!(one("Upload it by 5pm JST Monday."), date!(2026 - 11 - 30));
+    assert_eq!(one("pls send it tomorow"), date!(2026 - 11 - 25));
+    assert_eq!(one("Favor de mandarlo mañana xfa"), date!(2026 - 11 - 25));
+}
+
+#[test]
+fn chat_times_windows_and_holds() {
+    assert_eq!(one("need the file by 5p pls"), date!(2026 - 11 - 24));
+    assert_eq!(one("can u send it 2day"), date!(2026 - 11 - 24));
+    // A request after ";" asks about the window before it.
+    assert_eq!(
+        one("Entries are taken Dec 1 - Dec 9; please send yours in time."),
+        date!(2026 - 12 - 09)
+    );
+    assert_eq!(
+        one("The enrollment window is Nov 30 to Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    assert!(due("The window seat is booked for Dec 5.").is_empty());
+    assert!(due("The Friday review is on hold.").is_empty());
+    assert!(due("Scratch that, no need to file by Monday.").is_empty());
+}
+
+#[test]
+fn spanish_times_alone_after_antes_de_and_para() {
+    assert_eq!(
+        one("Envíe el informe antes de las 5, por favor."),
+        date!(2026 - 11 - 24)
+    );
+    assert_eq!(
+        one("Necesito la factura para las 3 de la tarde."),
+        date!(2026 - 11 - 24)
+    );
+    // After a day, the time is that day's.
+    assert_eq!(
+        due("Por favor mande los datos mañana antes de las 10."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+}
+
+#[test]
+fn more_chat_requests() {
+    assert_eq!(one("gimme the deck tmrw nite"), date!(2026 - 11 - 25));
+    assert_eq!(one("lmk in 2 days"), date!(2026 - 11 - 26));
+    assert_eq!(one("cud u fix it by fri morn"), date!(2026 - 11 - 27));
+}

@@ -62,6 +62,12 @@ pub struct LangData {
     pub range_and: &'static [&'static str],
     /// Words before a bare time ("*at* 3", "*um* 15", "a *las* 3").
     pub time_lead: &'static [&'static str],
+    /// Cue words after which a time alone is a limit on the received day ("*by* 3pm",
+    /// "*by* noon"); not "until", which also gives opening hours ("open until 5pm").
+    pub time_by: &'static [&'static str],
+    /// Words that follow a verb used as an imperative ("send *me*", "submit *your*", "fill
+    /// *out*"), not a noun ("pay stubs", "return shipping").
+    pub objects: &'static [&'static str],
     /// Phrase → meaning.
     pub words: &'static [(&'static str, Sem)],
 }
@@ -78,6 +84,8 @@ pub enum Sem {
     /// 1..=12.
     Month(u8, Caps),
     Number(u32),
+    /// A day of the month written as a word: "fourth", "fifteenth", "twenty-first".
+    Ordinal(u8),
     /// Days from the message's day: today 0, tomorrow 1.
     RelDay(i8),
     /// "next", "coming", "nächsten", "próximo": the first such day after today.
@@ -122,6 +130,15 @@ pub enum Sem {
     Block(Block),
     /// The recipient is asked to do something ("please", "need", "bitte", "por favor").
     Request,
+    /// An action verb ("send", "submit", "mande"): a request when it opens its sentence
+    /// (the imperative), a plain word elsewhere ("I'll send it tomorrow").
+    Act,
+    /// "for", "after", "since": a date after it is the object's ("confirm the booking for
+    /// Friday"), not a limit set by an imperative.
+    Attr,
+    /// "but", "pero", "aber": a negation before it does not reach a date after it, nor
+    /// one after it a date before.
+    Contrast,
     /// A change of an amount ("went down", "increased"): a following "by 1/3" is a fraction.
     Change,
     /// A meeting or appointment: its time is when to be there, not a limit.
@@ -144,6 +161,8 @@ pub enum Unit {
     Day,
     BusinessDay,
     Week,
+    /// Two weeks.
+    Fortnight,
     Month,
     Quarter,
     Year,
