@@ -1,7 +1,9 @@
-//! The deadline finder against its labelled evaluation set (tests/fixtures/deadlines: 312
-//! messages, English, German and Spanish; the labelling rule is in its README and first
-//! line). Prints recall and precision per class; fails below 90% overall on either.
-//! `cargo test --test deadlines_eval -- --nocapture` shows the table and every miss.
+//! The deadline finder against its labelled sets (tests/fixtures/deadlines, English, German
+//! and Spanish; the labelling rule is in its README and each file's first line): `eval.jsonl`
+//! (312 messages) and `dev2.jsonl` (231), both tuned on, and `holdout2.jsonl` (231), written
+//! the same way as dev2 and never read. Prints recall and precision per class; each set has a
+//! floor just under its figure. `cargo test --test deadlines_eval -- --nocapture` shows the
+//! tables and every miss of the tuned sets (the holdout's misses are not printed).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -32,39 +34,35 @@ fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 { 1.0 } else { a as f64 / b as f64 }
 }
 
-#[test]
-fn the_finder_meets_90_percent_recall_and_precision_on_the_labelled_set() {
-    // DEADLINES_EVAL=<file> scores another set in the same format (a held-out one) instead.
-    let other = std::env::var("DEADLINES_EVAL").ok();
-    let path = other.clone().unwrap_or_else(|| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/deadlines/eval.jsonl"
-        )
-        .into()
-    });
-    let text = std::fs::read_to_string(&path).unwrap();
+/// Scores one labelled file: prints its table (and, when `show_misses`, every miss) and
+/// returns the overall tally.
+fn score(path: &str, show_misses: bool) -> Tally {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut lines = text.lines();
     let rule: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
     assert!(
-        other.is_some() || rule["labelling_rule"].as_str().unwrap().len() > 200,
-        "the rule is written down"
+        rule["labelling_rule"]
+            .as_str()
+            .is_some_and(|r| r.len() > 200),
+        "{path}: the rule is written down on the first line"
     );
 
     let mut by_class: BTreeMap<String, Tally> = BTreeMap::new();
     let mut total = Tally::default();
     let mut misses = Vec::new();
+    let mut texts = Vec::new();
     for line in lines {
         let m: Value = serde_json::from_str(line).unwrap();
         let received = OffsetDateTime::parse(m["received"].as_str().unwrap(), &Rfc3339).unwrap();
         let ctx = Context::new(received, received.offset());
+        let body = m["text"].as_str().unwrap();
         let want: BTreeSet<String> = m["deadlines"]
             .as_array()
             .unwrap()
             .iter()
             .map(|d| d.as_str().unwrap().to_string())
             .collect();
-        let found = deadlines(m["text"].as_str().unwrap(), &ctx);
+        let found = deadlines(body, &ctx);
         let got: BTreeSet<String> = found
             .iter()
             .map(|d| d.due.map_or("undated".into(), |d| d.to_string()))
@@ -88,10 +86,12 @@ fn the_finder_meets_90_percent_recall_and_precision_on_the_labelled_set() {
                 "{}: want {want:?} got {got:?} ({:?})  {}",
                 m["id"].as_str().unwrap(),
                 found.iter().map(|d| d.expr.as_str()).collect::<Vec<_>>(),
-                m["text"].as_str().unwrap().replace('\n', "⏎")
+                body.replace('\n', "⏎")
             ));
         }
+        texts.push((body.to_string(), ctx));
     }
+    println!("== {path}");
     println!(
         "{:<16} {:>4} {:>4} {:>4} {:>4} {:>8} {:>9}",
         "class", "msgs", "tp", "fp", "fn", "recall", "precision"
@@ -107,23 +107,15 @@ fn the_finder_meets_90_percent_recall_and_precision_on_the_labelled_set() {
             100.0 * t.precision()
         );
     }
-    for m in &misses {
-        println!("miss {m}");
+    if show_misses {
+        for m in &misses {
+            println!("miss {m}");
+        }
+    } else {
+        println!("({} messages with a miss, not shown)", misses.len());
     }
     // A rough figure for this build (a debug test build is many times slower than the bench:
     // `cargo bench --bench deadlines` is the speed goal's measure).
-    let texts: Vec<(String, Context)> = text
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let m: Value = serde_json::from_str(l).unwrap();
-            let at = OffsetDateTime::parse(m["received"].as_str().unwrap(), &Rfc3339).unwrap();
-            (
-                m["text"].as_str().unwrap().to_string(),
-                Context::new(at, at.offset()),
-            )
-        })
-        .collect();
     let t = std::time::Instant::now();
     let rounds = 20;
     for _ in 0..rounds {
@@ -135,14 +127,42 @@ fn the_finder_meets_90_percent_recall_and_precision_on_the_labelled_set() {
         "speed (this build): {:.0} messages/s",
         (rounds * texts.len()) as f64 / t.elapsed().as_secs_f64()
     );
-    if other.is_some() {
-        return;
-    }
-    assert!(total.messages >= 300, "{} messages", total.messages);
-    assert!(total.recall() >= 0.90, "recall {:.3}", total.recall());
+    total
+}
+
+fn fixture(name: &str) -> String {
+    format!(
+        "{}/tests/fixtures/deadlines/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// Fails when a set falls under its floor (recall, precision) or is smaller than it was.
+fn assert_floor(total: &Tally, messages: usize, recall: f64, precision: f64) {
+    assert!(total.messages >= messages, "{} messages", total.messages);
+    assert!(total.recall() >= recall, "recall {:.3}", total.recall());
     assert!(
-        total.precision() >= 0.90,
+        total.precision() >= precision,
         "precision {:.3}",
         total.precision()
     );
+}
+
+#[test]
+fn the_finder_holds_its_figures_on_the_tuned_sets() {
+    // DEADLINES_EVAL=<file> scores another set in the same format (a held-out one) instead,
+    // with its misses shown and no floor.
+    if let Ok(other) = std::env::var("DEADLINES_EVAL") {
+        score(&other, true);
+        return;
+    }
+    assert_floor(&score(&fixture("eval.jsonl"), true), 312, 0.99, 0.99);
+    assert_floor(&score(&fixture("dev2.jsonl"), true), 231, 0.98, 0.98);
+}
+
+#[test]
+fn the_finder_generalises_to_the_unread_holdout() {
+    // Measured at 96.5% recall and 98.8% precision when it was first scored after the
+    // dev2 round; its misses stay unread so it keeps measuring what the rules carry over.
+    assert_floor(&score(&fixture("holdout2.jsonl"), false), 231, 0.95, 0.97);
 }
