@@ -101,9 +101,18 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
 }
 
 /// Whether the room at `start..end` is the practice's, not a patient's: an exam, consult or
-/// conference room ("exam room 3"), one to use ("use room 5"), or a room named for its equipment ("Room 3 scale is
-/// broken", "room 12 printer").
+/// conference room ("exam room 3"), one to use ("use room 5"), or a room named for its
+/// equipment ("Room 3 scale is broken", "room 12 printer"); or no room at all, the first
+/// digits of a phone number after "cell" ("cell 555-201-3344", "cell 555 2013").
 pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
+    let rest = text[end..].as_bytes();
+    let digits_from = |i: usize| rest.iter().skip(i).take_while(|b| b.is_ascii_digit()).count();
+    if text[start..end].ends_with('-')
+        || digits_from(0) > 0
+        || matches!(rest.first(), Some(b' ' | b'.' | b'-' | b')')) && digits_from(1) >= 3
+    {
+        return true;
+    }
     let mut from = start.saturating_sub(24);
     while !text.is_char_boundary(from) {
         from -= 1;
@@ -1709,6 +1718,17 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         (
             Kind::Room,
             45,
+            Check::HasDigit,
+            // Every other place a patient is lodged and numbered, as a bed is: a NICU's pod,
+            // isolette, incubator, warmer, bassinet or crib, a jail's cell, bunk or berth, an
+            // ED's cot, stretcher or (capitalised) Space, a hall bed ("Pod 4, isolette 37",
+            // "cell 269", "bunk 12B", "Space 14"). A number only, with an optional letter or
+            // suffix; a phone number running on after it is no place (`facility_room`).
+            r"\b(?:(?i:pod|isolette|incubator|warmer|bassinet|crib|cell|bunk|berth|cot|stretcher|gurney|recliner|cubby)|Space|SPACE)\b\.?[ \t]*(?:#|(?i:no)\.?)?[ \t]*[:#]?[ \t]*(?P<v>\d{1,4}[A-Za-z]?(?:-\d{1,2}[A-Za-z]?)?)\b".into(),
+        ),
+        (
+            Kind::Room,
+            45,
             Check::None,
             // A room glued to its label ("rm412", "RM412B", "Bed12").
             r"(?i)\b(?:rm|room|bed)(?P<v>\d{2,4}[a-z]?)\b".into(),
@@ -2144,6 +2164,23 @@ mod tests {
         clean("Up in chair 2 hours after lunch.");
         clean("PATIENT CARE REPORT - Medic 12  Station 9");
         clean("Report given at nurses station 2.");
+    }
+
+    #[test]
+    fn every_place_a_patient_is_lodged() {
+        hides(
+            "Twin A in Pod 2, isolette 14; twin B in bassinet 31, crib #6 by Friday.",
+            &["2", "14", "31", "6"],
+        );
+        hides("Housing: 3 North, cell 118B, bunk 2", &["118B", "2"]);
+        hides("Roomed to ED Space 14, then stretcher 3.", &["14", "3"]);
+        hides("radiant warmer 4", &["4"]);
+        // A cell phone is no cell; a space in lower case is no ED's.
+        assert_eq!(
+            spans("cell 555-201-3344"),
+            vec![(Kind::Phone, "555-201-3344".into())]
+        );
+        clean("leave space 2 lines below");
     }
 
     #[test]
