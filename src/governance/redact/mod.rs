@@ -775,7 +775,8 @@ impl Redactor {
         if kind == Kind::Room && rules::facility_room(text, start, end) {
             return Ok(None);
         }
-        if kind == Kind::Url && rules::shared_url(text, start, end)
+        if rules::not_personal(kind, text, start, end)
+            || kind == Kind::Url && rules::shared_url(text, start, end)
             || kind == Kind::Vehicle && rules::model_year(&text[start..end])
             || kind == Kind::Zip && rules::id_label_zip(text, start)
         {

@@ -69,6 +69,11 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
     if v.len() == 11 && v.starts_with(b"NCT") && v[3..].iter().all(u8::is_ascii_digit) {
         return true;
     }
+    // An HL7 table's name as a coded field's coding system ("MTH^Mother^HL70063",
+    // "Y^Yes^HL70136"): the standard's, nobody's.
+    if v.len() == 7 && v.starts_with(b"HL7") && v[3..].iter().all(u8::is_ascii_digit) {
+        return true;
+    }
     let glued = text[..start]
         .strip_suffix("PO-")
         .or_else(|| text[..start].strip_suffix("SO-"));
@@ -266,6 +271,99 @@ fn next_word(text: &str, end: usize) -> String {
         .next()
         .unwrap_or("")
         .to_ascii_lowercase()
+}
+
+/// Whether the candidate of `kind` at `start..end` is the practice's or a thing's, not a
+/// patient's: a role or department mailbox, a bare extension the staff are paged at, an
+/// ambulance's unit.
+pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> bool {
+    let v = &text[start..end];
+    match kind {
+        Kind::Email => role_mailbox(v) || word_at_site(v),
+        // "Coordinator Obinna Eze paged x4126", "nurse line ext 2210": an extension alone,
+        // no number before it, reached inside the practice.
+        Kind::Phone | Kind::Fax => {
+            v.starts_with(|c: char| c.is_ascii_alphabetic())
+                && near(
+                    text,
+                    start,
+                    &[
+                        "page", "beep", "vocera", "coordinator", "nurse", "desk", "station",
+                        "office", "clinic", "charge", "on-call", "on call", "operator", "dr.",
+                    ],
+                )
+        }
+        // "Unit M23 from 961 Sycamore Ct": an ambulance's or fire crew's unit, no flat.
+        Kind::Address => {
+            let lower = v.to_ascii_lowercase();
+            lower.starts_with("unit")
+                && (near(
+                    text,
+                    start,
+                    &[
+                        "ambulance", "ems", "medic", "dispatch", "crew", "mileage", "rescue",
+                        "paramedic", "fire", "engine",
+                    ],
+                ) || matches!(
+                    next_word(text, end).as_str(),
+                    "from" | "responded" | "responding" | "dispatched" | "arrived" | "en"
+                        | "transported" | "enroute" | "cleared"
+                ))
+        }
+        _ => false,
+    }
+}
+
+/// Words that name a department, an office or a service of an organisation, not a person, in
+/// a mailbox's local part. Not the practice's own front-line mailboxes (billing@, frontdesk@,
+/// noreply@, results@): the development sets label those as identifiers ("a detector cannot
+/// tell whose it is") while issue 29's brief calls them no patient's; that is the lead's call.
+const ROLE_WORDS: &[&str] = &[
+    "admissions", "alerts", "appeals", "appointments", "appts", "arrangements", "benefits",
+    "care", "careteam", "claims", "compliance", "customerservice", "dispatch", "enroll",
+    "enrollment", "feedback", "helpdesk", "hr", "imaging", "intake", "medical",
+    "medicalrecords", "member", "members", "memberservices", "news", "newsletter",
+    "notifications", "nursing", "postmaster", "privacy", "radiology", "records", "referral",
+    "referrals", "registration", "scheduling", "service", "services", "survey", "surveys",
+    "team", "transport", "triage", "vital", "webmaster",
+];
+
+/// Whether a mail address is a department's or an office's ("vital.records@county.example",
+/// "bariatrics@…", "cardiology.scheduling@…", "arrangements@…"): every word of its local part
+/// names one, or a specialty ("-ology", "-iatrics", "-iatry", "-ics"). A person's address has
+/// a name or a number in it.
+fn role_mailbox(v: &str) -> bool {
+    let local = v.split('@').next().unwrap_or("").to_ascii_lowercase();
+    // (An address spelled out has no `@`: "jane dot doe at example dot com".)
+    if !v.contains('@') || local.is_empty() {
+        return false;
+    }
+    local
+        .split(['.', '_', '-', '+'])
+        .filter(|w| !w.is_empty())
+        .all(|w| {
+            ROLE_WORDS.contains(&w)
+                || w.len() >= 6
+                    && ["ology", "iatrics", "iatry", "ics", "surgery", "medicine"]
+                        .iter()
+                        .any(|e| w.ends_with(e))
+        })
+}
+
+/// Whether a spelled-out address is a word before " at " and a site ("Log in at
+/// medicare.gov", "sign up at …", "available at cms.gov"): a dictionary word that is no name
+/// is no mailbox's.
+fn word_at_site(v: &str) -> bool {
+    if v.contains('@') {
+        return false;
+    }
+    let mut words = v.split_whitespace();
+    let (Some(local), Some("at" | "AT" | "At")) = (words.next(), words.next()) else {
+        return false;
+    };
+    // (A function word may be a surname too: "In", "On".)
+    let i = super::lexicon::LEXICON.info(local);
+    i.stop || i.common && !i.known_name()
 }
 
 /// A HCPCS level II code ("E0601", "E1390"): a billed item's code, not a device's serial.
@@ -757,6 +855,10 @@ fn ocr_shape(kind: Kind, v: &str) -> bool {
     }
 }
 
+/// Months named in the languages patients write to a clinic in besides English and Spanish:
+/// Tagalog, Portuguese, French, Italian, German, Haitian Creole (lower case; matched in any).
+const FOREIGN_MONTHS: &str = "(?:enero|pebrero|marso|abril|mayo|hunyo|hulyo|agosto|setyembre|oktubre|nobyembre|disyembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januar|februar|märz|maerz|juni|juli|oktober|dezember|janvye|fevriye|jiyè|jiye|septanm|oktòb|oktob|novanm|desanm)";
+
 pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let n = NAME_W;
     let month = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
@@ -799,8 +901,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             40,
             Check::None,
             // A street whose type comes first, as Spanish, French, Italian and Portuguese
-            // addresses write it: "9303 Calle Luna", "944 Rue Cartier #3", "12 Rua das Flores".
-            format!(r"\b\d{{1,6}}[ \t]+(?:Calle|Callejón|Calzada|Camino|Carrera|Carrer|Avenida|Avda\.?|Av\.|Paseo|Rue|Avenue|Boulevard|Chemin|Allée|Via|Viale|Piazza|Strada|Rua|Travessa|Largo)[ ](?:(?:de|del|la|las|los|da|das|do|dos|des|du|di|della|le|les)[ ])*(?:[ld]['’])?{n}(?:[ ]{n}){{0,2}}(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?"),
+            // addresses write it: "9303 Calle Luna", "944 Rue Cartier #3", "12 Rua das Flores";
+            // also printed in capitals, as a mailing block is ("2748 CALLE ESPERANZA").
+            format!(r"\b\d{{1,6}}[ \t]+(?:Calle|Callejón|Calzada|Camino|Carrera|Carrer|Avenida|Avda\.?|Av\.|Paseo|Rue|Avenue|Boulevard|Chemin|Allée|Via|Viale|Piazza|Strada|Rua|Travessa|Largo)[ ](?:(?:de|del|la|las|los|da|das|do|dos|des|du|di|della|le|les)[ ])*(?:[ld]['’])?{n}(?:[ ]{n}){{0,2}}(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?|\b\d{{1,6}}[ \t]+(?:CALLE|CALLEJÓN|CALZADA|CAMINO|CARRERA|CARRER|AVENIDA|AVDA\.?|AV\.|PASEO|RUE|AVENUE|BOULEVARD|CHEMIN|ALLÉE|VIA|VIALE|PIAZZA|STRADA|RUA|TRAVESSA|LARGO)[ ](?:(?:DE|DEL|LA|LAS|LOS|DA|DAS|DO|DOS|DES|DU|DI|DELLA|LE|LES)[ ])*(?:[LD]['’])?{CAPS_W}(?:[ ]{CAPS_W}){{0,2}}(?:,?[ \t]*(?:APT|UNIT|STE|LOT|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?"),
         ),
         (
             Kind::Address,
@@ -1194,9 +1297,20 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Date,
             52,
             Check::None,
-            // A Spanish date, the way patients write in Spanish: "14 de marzo de 1961", "el
-            // 16 de junio" (a day is given with its month, as in English "16 June").
-            r"(?i)\b(?:0?[1-9]|[12]\d|3[01])(?:º|°)?[ \t]+de[ \t]+(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre)(?:[ \t]+(?:de|del)[ \t]+(?:1[89]|20)\d{2})?\b".into(),
+            // A Spanish or Portuguese date, the way patients write in those languages: "14 de
+            // marzo de 1961", "el 16 de junio", "20 de julho de 1949" (a day is given with its
+            // month, as in English "16 June").
+            r"(?i)\b(?:0?[1-9]|[12]\d|3[01])(?:º|°|o)?[ \t]+de[ \t]+(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|janeiro|fevereiro|março|marco|maio|junho|julho|setembro|outubro|novembro|dezembro)(?:[ \t]+(?:de|del)[ \t]+(?:1[89]|20)\d{2})?\b".into(),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A date with a month named in another language and a year, either order:
+            // Tagalog "Abril 8, 1938", French "5 mars 1950", Italian "3 luglio 1944", German
+            // "5. März 1950", Haitian Creole "12 desanm 1961" (the year makes a day of it, as
+            // "May 3, 1950" is one in English).
+            format!(r"(?i)\b(?:{fm}\.?[ \t]+{day},?[ \t]+{year}|{day}\.?[ \t]+(?:de[ \t]+)?{fm}\.?,?[ \t]+{year})\b", fm = FOREIGN_MONTHS),
         ),
         (
             Kind::Date,
@@ -2164,6 +2278,48 @@ mod tests {
         clean("Up in chair 2 hours after lunch.");
         clean("PATIENT CARE REPORT - Medic 12  Station 9");
         clean("Report given at nurses station 2.");
+    }
+
+    #[test]
+    fn dates_with_months_of_other_languages() {
+        hides(
+            "Ipinanganak ako noong Hunyo 3, 1951. Nasci em 2 de outubro de 1948.",
+            &["Hunyo 3, 1951", "2 de outubro de 1948"],
+        );
+        hides(
+            "Née le 14 février 1939, nato il 3 luglio 1944, geboren am 5. März 1950, fèt 12 desanm 1961.",
+            &["14 février 1939", "3 luglio 1944", "5. März 1950", "12 desanm 1961"],
+        );
+        // A month alone, or a day without a year, in another language is no date of anyone.
+        clean("Le rendez-vous est en mars, merci.");
+    }
+
+    #[test]
+    fn mail_blocks_in_capitals_and_their_street_types() {
+        hides(
+            "ALMA REYES\n77 AVENIDA DE LA PAZ APT 4\nEL PASO TX 79901\n",
+            &["77 AVENIDA DE LA PAZ APT 4"],
+        );
+        hides("OSCAR LUND\n409 BIRCH HOLLOW CT\nNEW BRITAIN CT 06051\n", &["409 BIRCH HOLLOW CT"]);
+    }
+
+    #[test]
+    fn practice_mailboxes_paged_extensions_and_crew_units_stay() {
+        clean("Questions? radiology.scheduling@mercy.example or vital.records@county.example");
+        clean("From: oncology@lakeside.example");
+        clean("Log in at medicare.gov to see your claims.");
+        hides(
+            "write to oncology.kim77@gmail.com or jdoe at example dot com",
+            &["oncology.kim77@gmail.com", "jdoe at example dot com"],
+        );
+        clean("Charge nurse paged x4410 twice.");
+        hides("call me back at x4412", &["x4412"]);
+        clean("A0427 ALS1 emergency; Unit M12 responded from Station 4.");
+        hides("Lives at Unit 7, the back entrance.", &["Unit 7"]);
+        assert_eq!(
+            spans("NK1|1|DOE^ANA|MTH^Mother^HL70063"),
+            vec![(Kind::Person, "DOE^ANA".into())]
+        );
     }
 
     #[test]
