@@ -110,8 +110,13 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
 /// equipment ("Room 3 scale is broken", "room 12 printer"); or no room at all, the first
 /// digits of a phone number after "cell" ("cell 555-201-3344", "cell 555 2013").
 pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
-    let rest = text[end..].as_bytes();
-    let digits_from = |i: usize| rest.iter().skip(i).take_while(|b| b.is_ascii_digit()).count();
+    let rest = &text.as_bytes()[end..];
+    let digits_from = |i: usize| {
+        rest.iter()
+            .skip(i)
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
     if text[start..end].ends_with('-')
         || digits_from(0) > 0
         || matches!(rest.first(), Some(b' ' | b'.' | b'-' | b')')) && digits_from(1) >= 3
@@ -288,8 +293,20 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
                     text,
                     start,
                     &[
-                        "page", "beep", "vocera", "coordinator", "nurse", "desk", "station",
-                        "office", "clinic", "charge", "on-call", "on call", "operator", "dr.",
+                        "page",
+                        "beep",
+                        "vocera",
+                        "coordinator",
+                        "nurse",
+                        "desk",
+                        "station",
+                        "office",
+                        "clinic",
+                        "charge",
+                        "on-call",
+                        "on call",
+                        "operator",
+                        "dr.",
                     ],
                 )
         }
@@ -301,13 +318,28 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
                     text,
                     start,
                     &[
-                        "ambulance", "ems", "medic", "dispatch", "crew", "mileage", "rescue",
-                        "paramedic", "fire", "engine",
+                        "ambulance",
+                        "ems",
+                        "medic",
+                        "dispatch",
+                        "crew",
+                        "mileage",
+                        "rescue",
+                        "paramedic",
+                        "fire",
+                        "engine",
                     ],
                 ) || matches!(
                     next_word(text, end).as_str(),
-                    "from" | "responded" | "responding" | "dispatched" | "arrived" | "en"
-                        | "transported" | "enroute" | "cleared"
+                    "from"
+                        | "responded"
+                        | "responding"
+                        | "dispatched"
+                        | "arrived"
+                        | "en"
+                        | "transported"
+                        | "enroute"
+                        | "cleared"
                 ))
         }
         _ => false,
@@ -319,13 +351,52 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
 /// noreply@, results@): the development sets label those as identifiers ("a detector cannot
 /// tell whose it is") while issue 29's brief calls them no patient's; that is the lead's call.
 const ROLE_WORDS: &[&str] = &[
-    "admissions", "alerts", "appeals", "appointments", "appts", "arrangements", "benefits",
-    "care", "careteam", "claims", "compliance", "customerservice", "dispatch", "enroll",
-    "enrollment", "feedback", "helpdesk", "hr", "imaging", "intake", "medical",
-    "medicalrecords", "member", "members", "memberservices", "news", "newsletter",
-    "notifications", "nursing", "postmaster", "privacy", "radiology", "records", "referral",
-    "referrals", "registration", "scheduling", "service", "services", "survey", "surveys",
-    "team", "transport", "triage", "vital", "webmaster",
+    "admissions",
+    "alerts",
+    "appeals",
+    "appointments",
+    "appts",
+    "arrangements",
+    "benefits",
+    "care",
+    "careteam",
+    "claims",
+    "compliance",
+    "customerservice",
+    "dispatch",
+    "enroll",
+    "enrollment",
+    "feedback",
+    "helpdesk",
+    "hr",
+    "imaging",
+    "intake",
+    "medical",
+    "medicalrecords",
+    "member",
+    "members",
+    "memberservices",
+    "news",
+    "newsletter",
+    "notifications",
+    "nursing",
+    "postmaster",
+    "privacy",
+    "radiology",
+    "records",
+    "referral",
+    "referrals",
+    "registration",
+    "scheduling",
+    "service",
+    "services",
+    "survey",
+    "surveys",
+    "team",
+    "transport",
+    "triage",
+    "vital",
+    "webmaster",
 ];
 
 /// Whether a mail address is a department's or an office's ("vital.records@county.example",
@@ -2288,7 +2359,12 @@ mod tests {
         );
         hides(
             "Née le 14 février 1939, nato il 3 luglio 1944, geboren am 5. März 1950, fèt 12 desanm 1961.",
-            &["14 février 1939", "3 luglio 1944", "5. März 1950", "12 desanm 1961"],
+            &[
+                "14 février 1939",
+                "3 luglio 1944",
+                "5. März 1950",
+                "12 desanm 1961",
+            ],
         );
         // A month alone, or a day without a year, in another language is no date of anyone.
         clean("Le rendez-vous est en mars, merci.");
@@ -2300,7 +2376,10 @@ mod tests {
             "ALMA REYES\n77 AVENIDA DE LA PAZ APT 4\nEL PASO TX 79901\n",
             &["77 AVENIDA DE LA PAZ APT 4"],
         );
-        hides("OSCAR LUND\n409 BIRCH HOLLOW CT\nNEW BRITAIN CT 06051\n", &["409 BIRCH HOLLOW CT"]);
+        hides(
+            "OSCAR LUND\n409 BIRCH HOLLOW CT\nNEW BRITAIN CT 06051\n",
+            &["409 BIRCH HOLLOW CT"],
+        );
     }
 
     #[test]

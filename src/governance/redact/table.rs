@@ -68,7 +68,8 @@ fn column(header: &str) -> Option<Column> {
     match joined.as_str() {
         "age" | "age yrs" | "age years" => return Some(Column::Age),
         "id" => return id(Kind::Mrn),
-        "patient" | "pt" | "patient name" | "pt name" | "resident" | "inmate" | "infant" | "baby" => {
+        "patient" | "pt" | "patient name" | "pt name" | "resident" | "inmate" | "infant"
+        | "baby" => {
             return Some(Column::Patient);
         }
         _ => {}
@@ -122,14 +123,36 @@ fn column(header: &str) -> Option<Column> {
     // Where the patient is lodged, as the header names it ("Room", "Bed #", "Pod", "Cell" when
     // its cells are short numbers: see `columns`).
     if [
-        "chair", "bed", "station", "bay", "room", "rm", "pod", "isolette", "incubator", "bassinet",
-        "crib", "bunk", "berth", "cot", "stretcher", "space", "cubicle",
+        "chair",
+        "bed",
+        "station",
+        "bay",
+        "room",
+        "rm",
+        "pod",
+        "isolette",
+        "incubator",
+        "bassinet",
+        "crib",
+        "bunk",
+        "berth",
+        "cot",
+        "stretcher",
+        "space",
+        "cubicle",
     ]
     .iter()
     .any(|w| has(w))
-        && !["exam", "consult", "conference", "procedure", "waiting", "parking"]
-            .iter()
-            .any(|w| has(w))
+        && ![
+            "exam",
+            "consult",
+            "conference",
+            "procedure",
+            "waiting",
+            "parking",
+        ]
+        .iter()
+        .any(|w| has(w))
     {
         return id(Kind::Room);
     }
@@ -253,7 +276,9 @@ fn row(line: &str, delim: u8, markdown: bool) -> Vec<(usize, usize)> {
 /// Whether a line only rules a table off: `|---|:---:|`, `+----+----+`, `-----  ------`.
 fn rule_line(line: &str) -> bool {
     let t = line.trim();
-    t.contains("---") && t.chars().all(|c| matches!(c, '-' | ':' | '|' | '+' | '=' | ' ' | '\t'))
+    t.contains("---")
+        && t.chars()
+            .all(|c| matches!(c, '-' | ':' | '|' | '+' | '=' | ' ' | '\t'))
 }
 
 /// Whether the line's second `|` cell is a word (a column's name), not an HL7 set id.
@@ -417,7 +442,10 @@ mod tests {
         // A plain-text table lined up with blanks: a cell may hold one blank, a gap two.
         let aligned = "Resident         Bed    Phone\n---------------  -----  ------------\nRuth Ann Tobin   14-A   555-201-3344\nLeo Ma           9      555-201-7788\n";
         let f = found(aligned);
-        assert!(f.contains(&(Kind::Person, "Ruth Ann Tobin".into())), "{f:?}");
+        assert!(
+            f.contains(&(Kind::Person, "Ruth Ann Tobin".into())),
+            "{f:?}"
+        );
         assert!(f.contains(&(Kind::Room, "14-A".into())), "{f:?}");
         assert!(f.contains(&(Kind::Room, "9".into())), "{f:?}");
         assert!(f.contains(&(Kind::Phone, "555-201-7788".into())), "{f:?}");
@@ -429,7 +457,10 @@ mod tests {
         let trailing = "Cycle | Date | Chair | Notes\nC1D1 | 5.17.2025 | 13 | \n";
         assert!(found(trailing).contains(&(Kind::Room, "13".into())));
         // A form's lines spaced out with blanks are no aligned table.
-        assert!(found("Study date: 3/4/25   Room 7   Tech: RL\nAHI 31   SpO2 84%   CPAP 9\n").is_empty());
+        assert!(
+            found("Study date: 3/4/25   Room 7   Tech: RL\nAHI 31   SpO2 84%   CPAP 9\n")
+                .is_empty()
+        );
     }
 
     #[test]
