@@ -1377,6 +1377,30 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Date,
             52,
             Check::None,
+            // A date in the words of Vietnamese ("ngày 05 tháng 03 năm 1950", "12 tháng 4"):
+            // the day, "month" and its number, "year" and its number.
+            r"(?i)\b(?:0?[1-9]|[12]\d|3[01])[ \t]+tháng[ \t]+(?:0?[1-9]|1[0-2])(?:,?[ \t]+năm[ \t]+(?:1[89]|20)\d{2})?\b".into(),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A date in Chinese, Japanese or Korean digits: "1950年3月5日", "1950년 3월 5일".
+            r"(?:(?:1[89]|20)\d{2}[ \t]*(?:年|년)[ \t]*)?(?:0?[1-9]|1[0-2])[ \t]*(?:月|월)[ \t]*(?:0?[1-9]|[12]\d|3[01])[ \t]*(?:日|일)".into(),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A mailing block's street line printed in capitals, alone on its line ("12 OAK
+            // ST", "9 ELM CT APT 2", "4410 N LINCOLN BLVD"): any house number, the line itself
+            // is the cue.
+            format!(r"(?m)^[ \t]*(?P<v>\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
             // A date with a month named in another language and a year, either order:
             // Tagalog "Abril 8, 1938", French "5 mars 1950", Italian "3 luglio 1944", German
             // "5. März 1950", Haitian Creole "12 desanm 1961" (the year makes a day of it, as
@@ -2366,6 +2390,15 @@ mod tests {
                 "12 desanm 1961",
             ],
         );
+        hides(
+            "Sinh ngày 05 tháng 03 năm 1950, hẹn ngày 12 tháng 4. 生日 1950年3月5日, 생일 1950년 3월 5일.",
+            &[
+                "05 tháng 03 năm 1950",
+                "12 tháng 4",
+                "1950年3月5日",
+                "1950년 3월 5일",
+            ],
+        );
         // A month alone, or a day without a year, in another language is no date of anyone.
         clean("Le rendez-vous est en mars, merci.");
     }
@@ -2380,6 +2413,12 @@ mod tests {
             "OSCAR LUND\n409 BIRCH HOLLOW CT\nNEW BRITAIN CT 06051\n",
             &["409 BIRCH HOLLOW CT"],
         );
+        hides(
+            "JOHN OKAFOR\n12 OAK ST\nDAYTON OH 45402\n\nMARY LUND\n9 ELM CT APT 2\n",
+            &["12 OAK ST", "9 ELM CT APT 2"],
+        );
+        // A line of capitals that is no street stays ("2 TABS PO BID").
+        clean("SIG:\n2 TABS PO BID\n");
     }
 
     #[test]
