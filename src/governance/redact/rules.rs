@@ -119,6 +119,9 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
     };
     if text[start..end].ends_with('-')
         || digits_from(0) > 0
+        // "5/hpf", "3%", "3-5/hpf": a count, a share or a range.
+        || matches!(rest.first(), Some(b'/' | b'%'))
+        || rest.first() == Some(&b'-') && digits_from(1) > 0
         || matches!(rest.first(), Some(b' ' | b'.' | b'-' | b')')) && digits_from(1) >= 3
     {
         return true;
@@ -927,8 +930,9 @@ fn ocr_shape(kind: Kind, v: &str) -> bool {
 }
 
 /// Months named in the languages patients write to a clinic in besides English and Spanish:
-/// Tagalog, Portuguese, French, Italian, German, Haitian Creole (lower case; matched in any).
-const FOREIGN_MONTHS: &str = "(?:enero|pebrero|marso|abril|mayo|hunyo|hulyo|agosto|setyembre|oktubre|nobyembre|disyembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januar|februar|märz|maerz|juni|juli|oktober|dezember|janvye|fevriye|jiyè|jiye|septanm|oktòb|oktob|novanm|desanm)";
+/// Tagalog, Portuguese, French, Italian, German, Haitian Creole, Polish and Russian (in the
+/// genitive a date uses: "5 marca", "5 марта"; lower case, matched in any).
+const FOREIGN_MONTHS: &str = "(?:enero|pebrero|marso|abril|mayo|hunyo|hulyo|agosto|setyembre|oktubre|nobyembre|disyembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januar|februar|märz|maerz|juni|juli|oktober|dezember|janvye|fevriye|jiyè|jiye|septanm|oktòb|oktob|novanm|desanm|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря)";
 
 pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let n = NAME_W;
@@ -1405,7 +1409,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // Tagalog "Abril 8, 1938", French "5 mars 1950", Italian "3 luglio 1944", German
             // "5. März 1950", Haitian Creole "12 desanm 1961" (the year makes a day of it, as
             // "May 3, 1950" is one in English).
-            format!(r"(?i)\b(?:{fm}\.?[ \t]+{day},?[ \t]+{year}|{day}\.?[ \t]+(?:de[ \t]+)?{fm}\.?,?[ \t]+{year})\b", fm = FOREIGN_MONTHS),
+            // ("1er mars", "1º de maio": the first of a month as French and Portuguese write it.)
+            format!(r"(?i)\b(?:{fm}\.?[ \t]+{day},?[ \t]+{year}|{day}(?:\.|er|º|°)?[ \t]+(?:de[ \t]+)?{fm}\.?,?[ \t]+{year})\b", fm = FOREIGN_MONTHS),
         ),
         (
             Kind::Date,
@@ -1922,7 +1927,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Room,
             45,
             Check::HasDigit,
-            r"(?i)\b(?:room|rm|bed|bay|cubicle)\b\.?\s*(?:#|no\.?|number)?\s*[:#]?\s*(?P<v>\d{1,4}[A-Za-z]?(?:[-/]\d{0,2}[A-Za-z]?)?|[A-Za-z]-?\d{1,4}[A-Za-z]?)\b".into(),
+            r"(?i)\b(?:rooms?|rm|beds?|bays?|cubicle)\b\.?\s*(?:#|no\.?|number)?\s*[:#]?\s*(?P<v>\d{1,4}[A-Za-z]?(?:[-/]\d{0,2}[A-Za-z]?)?|[A-Za-z]-?\d{1,4}[A-Za-z]?)\b".into(),
         ),
         (
             Kind::Room,
@@ -1931,9 +1936,10 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // Every other place a patient is lodged and numbered, as a bed is: a NICU's pod,
             // isolette, incubator, warmer, bassinet or crib, a jail's cell, bunk or berth, an
             // ED's cot, stretcher or (capitalised) Space, a hall bed ("Pod 4, isolette 37",
-            // "cell 269", "bunk 12B", "Space 14"). A number only, with an optional letter or
-            // suffix; a phone number running on after it is no place (`facility_room`).
-            r"\b(?:(?i:pod|isolette|incubator|warmer|bassinet|crib|cell|bunk|berth|cot|stretcher|gurney|recliner|cubby)|Space|SPACE)\b\.?[ \t]*(?:#|(?i:no)\.?)?[ \t]*[:#]?[ \t]*(?P<v>\d{1,4}[A-Za-z]?(?:-\d{1,2}[A-Za-z]?)?)\b".into(),
+            // "cell 269", "bunk 12B", "Space 14", "pod C-12"): a number and a letter at most (not
+            // a range: "epithelial cell 3-5/hpf"); a phone number or a ratio running on after
+            // it is no place (`facility_room`).
+            r"\b(?:(?i:pods?|isolettes?|incubator|warmer|bassinet|crib|cell|bunks?|berth|cot|stretcher|gurney|recliner|cubby)|Space|SPACE)\b\.?[ \t]*(?:#|(?i:no)\.?)?[ \t]*[:#]?[ \t]*(?P<v>\d{1,4}[A-Za-z]?|[A-Z]-?\d{1,3}[A-Za-z]?)\b".into(),
         ),
         (
             Kind::Room,
@@ -2399,6 +2405,10 @@ mod tests {
                 "1950년 3월 5일",
             ],
         );
+        hides(
+            "né le 1er mars 1950; urodzony 5 marca 1950; родился 5 марта 1950 г.",
+            &["1er mars 1950", "5 marca 1950", "5 марта 1950"],
+        );
         // A month alone, or a day without a year, in another language is no date of anyone.
         clean("Le rendez-vous est en mars, merci.");
     }
@@ -2449,6 +2459,11 @@ mod tests {
         hides("Housing: 3 North, cell 118B, bunk 2", &["118B", "2"]);
         hides("Roomed to ED Space 14, then stretcher 3.", &["14", "3"]);
         hides("radiant warmer 4", &["4"]);
+        hides(
+            "Moved to pod C-12, then rooms 412 and 414.",
+            &["C-12", "412"],
+        );
+        clean("UA: epithelial cell 3-5/hpf, squamous cell 2/hpf");
         // A cell phone is no cell; a space in lower case is no ED's.
         assert_eq!(
             spans("cell 555-201-3344"),
