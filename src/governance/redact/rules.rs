@@ -349,6 +349,36 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
     }
 }
 
+/// Drops the name candidates that are a mail's display name before a department's or an
+/// office's mailbox ("From: Bariatric Program <bariatrics@…>", "Cardiology Scheduling
+/// <cardiology.scheduling@…>"): the sender is the department (its staff are no patient).
+pub(super) fn drop_role_senders(text: &str, cands: &mut Vec<(super::Span, u8)>) {
+    if !text.contains('@') {
+        return;
+    }
+    cands.retain(|(s, _)| {
+        if s.kind != Kind::Person {
+            return true;
+        }
+        // The rest of the display name (words only), then the address in angle brackets.
+        let rest = &text[s.end..];
+        let Some(lt) = rest.find('<') else {
+            return true;
+        };
+        if lt > 40
+            || !rest[..lt]
+                .chars()
+                .all(|c| c.is_alphabetic() || matches!(c, ' ' | '\t' | '"' | '.' | '-' | '&'))
+        {
+            return true;
+        }
+        let Some(addr) = rest[lt + 1..].split('>').next() else {
+            return true;
+        };
+        !(addr.contains('@') && !addr.contains(char::is_whitespace) && role_mailbox(addr))
+    });
+}
+
 /// Words that name a department, an office or a service of an organisation, not a person, in
 /// a mailbox's local part. Not the practice's own front-line mailboxes (billing@, frontdesk@,
 /// noreply@, results@): the development sets label those as identifiers ("a detector cannot
@@ -2435,6 +2465,11 @@ mod tests {
     fn practice_mailboxes_paged_extensions_and_crew_units_stay() {
         clean("Questions? radiology.scheduling@mercy.example or vital.records@county.example");
         clean("From: oncology@lakeside.example");
+        clean("From: Bariatric Program <bariatrics@riverbend.example>");
+        hides(
+            "From: Rosa Delgado <rdelgado77@gmail.com>",
+            &["Rosa Delgado"],
+        );
         clean("Log in at medicare.gov to see your claims.");
         hides(
             "write to oncology.kim77@gmail.com or jdoe at example dot com",
