@@ -628,6 +628,7 @@ impl Redactor {
         if raw.contains('|') {
             structured::drop_non_personal(raw, &mut cands);
         }
+        rules::drop_role_senders(raw, &mut cands);
         let mut cands = one_line_each(cands, raw);
         self.keep.filter(raw, &mut cands);
         Ok(cands)
@@ -775,7 +776,8 @@ impl Redactor {
         if kind == Kind::Room && rules::facility_room(text, start, end) {
             return Ok(None);
         }
-        if kind == Kind::Url && rules::shared_url(text, start, end)
+        if rules::not_personal(kind, text, start, end)
+            || kind == Kind::Url && rules::shared_url(text, start, end)
             || kind == Kind::Vehicle && rules::model_year(&text[start..end])
             || kind == Kind::Zip && rules::id_label_zip(text, start)
         {

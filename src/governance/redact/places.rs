@@ -54,6 +54,18 @@ fn without_state(v: &str) -> &str {
     if !is_state || head.is_empty() || !head.contains(' ') {
         return v;
     }
+    // "1860 SYCAMORE CT", "40 ELK WY": a state's code that is also a street's type ends a
+    // street line that has no type before it (a city between them has a comma or a type
+    // before it: "12 Main St Hartford CT").
+    if matches!(last, "CT" | "WY")
+        && !head.contains(',')
+        && !head
+            .split_whitespace()
+            .skip(1)
+            .any(|w| STREET_TYPES.contains(&w.trim_end_matches('.').to_ascii_lowercase().as_str()))
+    {
+        return v;
+    }
     match STATE_NAMES
         .split('|')
         .find(|s| s.contains(' ') && v.ends_with(&format!(" {s}")))
@@ -62,6 +74,65 @@ fn without_state(v: &str) -> &str {
         None => head,
     }
 }
+
+/// A street's type, written out or abbreviated (lower case).
+const STREET_TYPES: &[&str] = &[
+    "street",
+    "st",
+    "avenue",
+    "ave",
+    "av",
+    "road",
+    "rd",
+    "boulevard",
+    "blvd",
+    "lane",
+    "ln",
+    "drive",
+    "dr",
+    "way",
+    "wy",
+    "court",
+    "ct",
+    "place",
+    "pl",
+    "terrace",
+    "ter",
+    "circle",
+    "cir",
+    "parkway",
+    "pkwy",
+    "highway",
+    "hwy",
+    "square",
+    "sq",
+    "trail",
+    "trl",
+    "loop",
+    "row",
+    "path",
+    "pike",
+    "alley",
+    "aly",
+    "plaza",
+    "plz",
+    "crescent",
+    "close",
+    "run",
+    "ridge",
+    "cove",
+    "bend",
+    "glen",
+    "heights",
+    "hts",
+    "walk",
+    "grove",
+    "park",
+    "pass",
+    "landing",
+    "route",
+    "rte",
+];
 
 /// The abbreviations that open a city's name: "St. Cloud", "Port St. Lucie", "Ft. Myers".
 const CITY_ABBREVIATIONS: [&str; 5] = ["St.", "Ste.", "Mt.", "Ft.", "Pt."];

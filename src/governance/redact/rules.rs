@@ -69,6 +69,11 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
     if v.len() == 11 && v.starts_with(b"NCT") && v[3..].iter().all(u8::is_ascii_digit) {
         return true;
     }
+    // An HL7 table's name as a coded field's coding system ("MTH^Mother^HL70063",
+    // "Y^Yes^HL70136"): the standard's, nobody's.
+    if v.len() == 7 && v.starts_with(b"HL7") && v[3..].iter().all(u8::is_ascii_digit) {
+        return true;
+    }
     let glued = text[..start]
         .strip_suffix("PO-")
         .or_else(|| text[..start].strip_suffix("SO-"));
@@ -101,9 +106,26 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
 }
 
 /// Whether the room at `start..end` is the practice's, not a patient's: an exam, consult or
-/// conference room ("exam room 3"), one to use ("use room 5"), or a room named for its equipment ("Room 3 scale is
-/// broken", "room 12 printer").
+/// conference room ("exam room 3"), one to use ("use room 5"), or a room named for its
+/// equipment ("Room 3 scale is broken", "room 12 printer"); or no room at all, the first
+/// digits of a phone number after "cell" ("cell 555-201-3344", "cell 555 2013").
 pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
+    let rest = &text.as_bytes()[end..];
+    let digits_from = |i: usize| {
+        rest.iter()
+            .skip(i)
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    if text[start..end].ends_with('-')
+        || digits_from(0) > 0
+        // "5/hpf", "3%", "3-5/hpf": a count, a share or a range.
+        || matches!(rest.first(), Some(b'/' | b'%'))
+        || rest.first() == Some(&b'-') && digits_from(1) > 0
+        || matches!(rest.first(), Some(b' ' | b'.' | b'-' | b')')) && digits_from(1) >= 3
+    {
+        return true;
+    }
     let mut from = start.saturating_sub(24);
     while !text.is_char_boundary(from) {
         from -= 1;
@@ -257,6 +279,195 @@ fn next_word(text: &str, end: usize) -> String {
         .next()
         .unwrap_or("")
         .to_ascii_lowercase()
+}
+
+/// Whether the candidate of `kind` at `start..end` is the practice's or a thing's, not a
+/// patient's: a role or department mailbox, a bare extension the staff are paged at, an
+/// ambulance's unit.
+pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> bool {
+    let v = &text[start..end];
+    match kind {
+        Kind::Email => role_mailbox(v) || word_at_site(v),
+        // "Coordinator Obinna Eze paged x4126", "nurse line ext 2210": an extension alone,
+        // no number before it, reached inside the practice.
+        Kind::Phone | Kind::Fax => {
+            v.starts_with(|c: char| c.is_ascii_alphabetic())
+                && near(
+                    text,
+                    start,
+                    &[
+                        "page",
+                        "beep",
+                        "vocera",
+                        "coordinator",
+                        "nurse",
+                        "desk",
+                        "station",
+                        "office",
+                        "clinic",
+                        "charge",
+                        "on-call",
+                        "on call",
+                        "operator",
+                        "dr.",
+                    ],
+                )
+        }
+        // "Unit M23 from 961 Sycamore Ct": an ambulance's or fire crew's unit, no flat.
+        Kind::Address => {
+            let lower = v.to_ascii_lowercase();
+            lower.starts_with("unit")
+                && (near(
+                    text,
+                    start,
+                    &[
+                        "ambulance",
+                        "ems",
+                        "medic",
+                        "dispatch",
+                        "crew",
+                        "mileage",
+                        "rescue",
+                        "paramedic",
+                        "fire",
+                        "engine",
+                    ],
+                ) || matches!(
+                    next_word(text, end).as_str(),
+                    "from"
+                        | "responded"
+                        | "responding"
+                        | "dispatched"
+                        | "arrived"
+                        | "en"
+                        | "transported"
+                        | "enroute"
+                        | "cleared"
+                ))
+        }
+        _ => false,
+    }
+}
+
+/// Drops the name candidates that are a mail's display name before a department's or an
+/// office's mailbox ("From: Bariatric Program <bariatrics@…>", "Cardiology Scheduling
+/// <cardiology.scheduling@…>"): the sender is the department (its staff are no patient).
+pub(super) fn drop_role_senders(text: &str, cands: &mut Vec<(super::Span, u8)>) {
+    if !text.contains('@') {
+        return;
+    }
+    cands.retain(|(s, _)| {
+        if s.kind != Kind::Person {
+            return true;
+        }
+        // The rest of the display name (words only), then the address in angle brackets.
+        let rest = &text[s.end..];
+        let Some(lt) = rest.find('<') else {
+            return true;
+        };
+        if lt > 40
+            || !rest[..lt]
+                .chars()
+                .all(|c| c.is_alphabetic() || matches!(c, ' ' | '\t' | '"' | '.' | '-' | '&'))
+        {
+            return true;
+        }
+        let Some(addr) = rest[lt + 1..].split('>').next() else {
+            return true;
+        };
+        !(addr.contains('@') && !addr.contains(char::is_whitespace) && role_mailbox(addr))
+    });
+}
+
+/// Words that name a department, an office or a service of an organisation, not a person, in
+/// a mailbox's local part. Not the practice's own front-line mailboxes (billing@, frontdesk@,
+/// noreply@, results@): the development sets label those as identifiers ("a detector cannot
+/// tell whose it is") while issue 29's brief calls them no patient's; that is the lead's call.
+const ROLE_WORDS: &[&str] = &[
+    "admissions",
+    "alerts",
+    "appeals",
+    "appointments",
+    "appts",
+    "arrangements",
+    "benefits",
+    "care",
+    "careteam",
+    "claims",
+    "compliance",
+    "customerservice",
+    "dispatch",
+    "enroll",
+    "enrollment",
+    "feedback",
+    "helpdesk",
+    "hr",
+    "imaging",
+    "intake",
+    "medical",
+    "medicalrecords",
+    "member",
+    "members",
+    "memberservices",
+    "news",
+    "newsletter",
+    "notifications",
+    "nursing",
+    "postmaster",
+    "privacy",
+    "radiology",
+    "records",
+    "referral",
+    "referrals",
+    "registration",
+    "scheduling",
+    "service",
+    "services",
+    "survey",
+    "surveys",
+    "team",
+    "transport",
+    "triage",
+    "vital",
+    "webmaster",
+];
+
+/// Whether a mail address is a department's or an office's ("vital.records@county.example",
+/// "bariatrics@…", "cardiology.scheduling@…", "arrangements@…"): every word of its local part
+/// names one, or a specialty ("-ology", "-iatrics", "-iatry", "-ics"). A person's address has
+/// a name or a number in it.
+fn role_mailbox(v: &str) -> bool {
+    let local = v.split('@').next().unwrap_or("").to_ascii_lowercase();
+    // (An address spelled out has no `@`: "jane dot doe at example dot com".)
+    if !v.contains('@') || local.is_empty() {
+        return false;
+    }
+    local
+        .split(['.', '_', '-', '+'])
+        .filter(|w| !w.is_empty())
+        .all(|w| {
+            ROLE_WORDS.contains(&w)
+                || w.len() >= 6
+                    && ["ology", "iatrics", "iatry", "ics", "surgery", "medicine"]
+                        .iter()
+                        .any(|e| w.ends_with(e))
+        })
+}
+
+/// Whether a spelled-out address is a word before " at " and a site ("Log in at
+/// medicare.gov", "sign up at …", "available at cms.gov"): a dictionary word that is no name
+/// is no mailbox's.
+fn word_at_site(v: &str) -> bool {
+    if v.contains('@') {
+        return false;
+    }
+    let mut words = v.split_whitespace();
+    let (Some(local), Some("at" | "AT" | "At")) = (words.next(), words.next()) else {
+        return false;
+    };
+    // (A function word may be a surname too: "In", "On".)
+    let i = super::lexicon::LEXICON.info(local);
+    i.stop || i.common && !i.known_name()
 }
 
 /// A HCPCS level II code ("E0601", "E1390"): a billed item's code, not a device's serial.
@@ -748,6 +959,11 @@ fn ocr_shape(kind: Kind, v: &str) -> bool {
     }
 }
 
+/// Months named in the languages patients write to a clinic in besides English and Spanish:
+/// Tagalog, Portuguese, French, Italian, German, Haitian Creole, Polish and Russian (in the
+/// genitive a date uses: "5 marca", "5 марта"; lower case, matched in any).
+const FOREIGN_MONTHS: &str = "(?:enero|pebrero|marso|abril|mayo|hunyo|hulyo|agosto|setyembre|oktubre|nobyembre|disyembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januar|februar|märz|maerz|juni|juli|oktober|dezember|janvye|fevriye|jiyè|jiye|septanm|oktòb|oktob|novanm|desanm|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря)";
+
 pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let n = NAME_W;
     let month = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?";
@@ -790,8 +1006,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             40,
             Check::None,
             // A street whose type comes first, as Spanish, French, Italian and Portuguese
-            // addresses write it: "9303 Calle Luna", "944 Rue Cartier #3", "12 Rua das Flores".
-            format!(r"\b\d{{1,6}}[ \t]+(?:Calle|Callejón|Calzada|Camino|Carrera|Carrer|Avenida|Avda\.?|Av\.|Paseo|Rue|Avenue|Boulevard|Chemin|Allée|Via|Viale|Piazza|Strada|Rua|Travessa|Largo)[ ](?:(?:de|del|la|las|los|da|das|do|dos|des|du|di|della|le|les)[ ])*(?:[ld]['’])?{n}(?:[ ]{n}){{0,2}}(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?"),
+            // addresses write it: "9303 Calle Luna", "944 Rue Cartier #3", "12 Rua das Flores";
+            // also printed in capitals, as a mailing block is ("2748 CALLE ESPERANZA").
+            format!(r"\b\d{{1,6}}[ \t]+(?:Calle|Callejón|Calzada|Camino|Carrera|Carrer|Avenida|Avda\.?|Av\.|Paseo|Rue|Avenue|Boulevard|Chemin|Allée|Via|Viale|Piazza|Strada|Rua|Travessa|Largo)[ ](?:(?:de|del|la|las|los|da|das|do|dos|des|du|di|della|le|les)[ ])*(?:[ld]['’])?{n}(?:[ ]{n}){{0,2}}(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?|\b\d{{1,6}}[ \t]+(?:CALLE|CALLEJÓN|CALZADA|CAMINO|CARRERA|CARRER|AVENIDA|AVDA\.?|AV\.|PASEO|RUE|AVENUE|BOULEVARD|CHEMIN|ALLÉE|VIA|VIALE|PIAZZA|STRADA|RUA|TRAVESSA|LARGO)[ ](?:(?:DE|DEL|LA|LAS|LOS|DA|DAS|DO|DOS|DES|DU|DI|DELLA|LE|LES)[ ])*(?:[LD]['’])?{CAPS_W}(?:[ ]{CAPS_W}){{0,2}}(?:,?[ \t]*(?:APT|UNIT|STE|LOT|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?"),
         ),
         (
             Kind::Address,
@@ -1185,9 +1402,45 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Date,
             52,
             Check::None,
-            // A Spanish date, the way patients write in Spanish: "14 de marzo de 1961", "el
-            // 16 de junio" (a day is given with its month, as in English "16 June").
-            r"(?i)\b(?:0?[1-9]|[12]\d|3[01])(?:º|°)?[ \t]+de[ \t]+(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre)(?:[ \t]+(?:de|del)[ \t]+(?:1[89]|20)\d{2})?\b".into(),
+            // A Spanish or Portuguese date, the way patients write in those languages: "14 de
+            // marzo de 1961", "el 16 de junio", "20 de julho de 1949" (a day is given with its
+            // month, as in English "16 June").
+            r"(?i)\b(?:0?[1-9]|[12]\d|3[01])(?:º|°|o)?[ \t]+de[ \t]+(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|janeiro|fevereiro|março|marco|maio|junho|julho|setembro|outubro|novembro|dezembro)(?:[ \t]+(?:de|del)[ \t]+(?:1[89]|20)\d{2})?\b".into(),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A date in the words of Vietnamese ("ngày 05 tháng 03 năm 1950", "12 tháng 4"):
+            // the day, "month" and its number, "year" and its number.
+            r"(?i)\b(?:0?[1-9]|[12]\d|3[01])[ \t]+tháng[ \t]+(?:0?[1-9]|1[0-2])(?:,?[ \t]+năm[ \t]+(?:1[89]|20)\d{2})?\b".into(),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A date in Chinese, Japanese or Korean digits: "1950年3月5日", "1950년 3월 5일".
+            r"(?:(?:1[89]|20)\d{2}[ \t]*(?:年|년)[ \t]*)?(?:0?[1-9]|1[0-2])[ \t]*(?:月|월)[ \t]*(?:0?[1-9]|[12]\d|3[01])[ \t]*(?:日|일)".into(),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A mailing block's street line printed in capitals, alone on its line ("12 OAK
+            // ST", "9 ELM CT APT 2", "4410 N LINCOLN BLVD"): any house number, the line itself
+            // is the cue.
+            format!(r"(?m)^[ \t]*(?P<v>\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A date with a month named in another language and a year, either order:
+            // Tagalog "Abril 8, 1938", French "5 mars 1950", Italian "3 luglio 1944", German
+            // "5. März 1950", Haitian Creole "12 desanm 1961" (the year makes a day of it, as
+            // "May 3, 1950" is one in English).
+            // ("1er mars", "1º de maio": the first of a month as French and Portuguese write it.)
+            format!(r"(?i)\b(?:{fm}\.?[ \t]+{day},?[ \t]+{year}|{day}(?:\.|er|º|°)?[ \t]+(?:de[ \t]+)?{fm}\.?,?[ \t]+{year})\b", fm = FOREIGN_MONTHS),
         ),
         (
             Kind::Date,
@@ -1704,7 +1957,19 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Room,
             45,
             Check::HasDigit,
-            r"(?i)\b(?:room|rm|bed|bay|cubicle)\b\.?\s*(?:#|no\.?|number)?\s*[:#]?\s*(?P<v>\d{1,4}[A-Za-z]?(?:[-/]\d{0,2}[A-Za-z]?)?|[A-Za-z]-?\d{1,4}[A-Za-z]?)\b".into(),
+            r"(?i)\b(?:rooms?|rm|beds?|bays?|cubicle)\b\.?\s*(?:#|no\.?|number)?\s*[:#]?\s*(?P<v>\d{1,4}[A-Za-z]?(?:[-/]\d{0,2}[A-Za-z]?)?|[A-Za-z]-?\d{1,4}[A-Za-z]?)\b".into(),
+        ),
+        (
+            Kind::Room,
+            45,
+            Check::HasDigit,
+            // Every other place a patient is lodged and numbered, as a bed is: a NICU's pod,
+            // isolette, incubator, warmer, bassinet or crib, a jail's cell, bunk or berth, an
+            // ED's cot, stretcher or (capitalised) Space, a hall bed ("Pod 4, isolette 37",
+            // "cell 269", "bunk 12B", "Space 14", "pod C-12"): a number and a letter at most (not
+            // a range: "epithelial cell 3-5/hpf"); a phone number or a ratio running on after
+            // it is no place (`facility_room`).
+            r"\b(?:(?i:pods?|isolettes?|incubator|warmer|bassinet|crib|cell|bunks?|berth|cot|stretcher|gurney|recliner|cubby)|Space|SPACE)\b\.?[ \t]*(?:#|(?i:no)\.?)?[ \t]*[:#]?[ \t]*(?P<v>\d{1,4}[A-Za-z]?|[A-Z]-?\d{1,3}[A-Za-z]?)\b".into(),
         ),
         (
             Kind::Room,
@@ -2144,6 +2409,102 @@ mod tests {
         clean("Up in chair 2 hours after lunch.");
         clean("PATIENT CARE REPORT - Medic 12  Station 9");
         clean("Report given at nurses station 2.");
+    }
+
+    #[test]
+    fn dates_with_months_of_other_languages() {
+        hides(
+            "Ipinanganak ako noong Hunyo 3, 1951. Nasci em 2 de outubro de 1948.",
+            &["Hunyo 3, 1951", "2 de outubro de 1948"],
+        );
+        hides(
+            "Née le 14 février 1939, nato il 3 luglio 1944, geboren am 5. März 1950, fèt 12 desanm 1961.",
+            &[
+                "14 février 1939",
+                "3 luglio 1944",
+                "5. März 1950",
+                "12 desanm 1961",
+            ],
+        );
+        hides(
+            "Sinh ngày 05 tháng 03 năm 1950, hẹn ngày 12 tháng 4. 生日 1950年3月5日, 생일 1950년 3월 5일.",
+            &[
+                "05 tháng 03 năm 1950",
+                "12 tháng 4",
+                "1950年3月5日",
+                "1950년 3월 5일",
+            ],
+        );
+        hides(
+            "né le 1er mars 1950; urodzony 5 marca 1950; родился 5 марта 1950 г.",
+            &["1er mars 1950", "5 marca 1950", "5 марта 1950"],
+        );
+        // A month alone, or a day without a year, in another language is no date of anyone.
+        clean("Le rendez-vous est en mars, merci.");
+    }
+
+    #[test]
+    fn mail_blocks_in_capitals_and_their_street_types() {
+        hides(
+            "ALMA REYES\n77 AVENIDA DE LA PAZ APT 4\nEL PASO TX 79901\n",
+            &["77 AVENIDA DE LA PAZ APT 4"],
+        );
+        hides(
+            "OSCAR LUND\n409 BIRCH HOLLOW CT\nNEW BRITAIN CT 06051\n",
+            &["409 BIRCH HOLLOW CT"],
+        );
+        hides(
+            "JOHN OKAFOR\n12 OAK ST\nDAYTON OH 45402\n\nMARY LUND\n9 ELM CT APT 2\n",
+            &["12 OAK ST", "9 ELM CT APT 2"],
+        );
+        // A line of capitals that is no street stays ("2 TABS PO BID").
+        clean("SIG:\n2 TABS PO BID\n");
+    }
+
+    #[test]
+    fn practice_mailboxes_paged_extensions_and_crew_units_stay() {
+        clean("Questions? radiology.scheduling@mercy.example or vital.records@county.example");
+        clean("From: oncology@lakeside.example");
+        clean("From: Bariatric Program <bariatrics@riverbend.example>");
+        hides(
+            "From: Rosa Delgado <rdelgado77@gmail.com>",
+            &["Rosa Delgado"],
+        );
+        clean("Log in at medicare.gov to see your claims.");
+        hides(
+            "write to oncology.kim77@gmail.com or jdoe at example dot com",
+            &["oncology.kim77@gmail.com", "jdoe at example dot com"],
+        );
+        clean("Charge nurse paged x4410 twice.");
+        hides("call me back at x4412", &["x4412"]);
+        clean("A0427 ALS1 emergency; Unit M12 responded from Station 4.");
+        hides("Lives at Unit 7, the back entrance.", &["Unit 7"]);
+        assert_eq!(
+            spans("NK1|1|DOE^ANA|MTH^Mother^HL70063"),
+            vec![(Kind::Person, "DOE^ANA".into())]
+        );
+    }
+
+    #[test]
+    fn every_place_a_patient_is_lodged() {
+        hides(
+            "Twin A in Pod 2, isolette 14; twin B in bassinet 31, crib #6 by Friday.",
+            &["2", "14", "31", "6"],
+        );
+        hides("Housing: 3 North, cell 118B, bunk 2", &["118B", "2"]);
+        hides("Roomed to ED Space 14, then stretcher 3.", &["14", "3"]);
+        hides("radiant warmer 4", &["4"]);
+        hides(
+            "Moved to pod C-12, then rooms 412 and 414.",
+            &["C-12", "412"],
+        );
+        clean("UA: epithelial cell 3-5/hpf, squamous cell 2/hpf");
+        // A cell phone is no cell; a space in lower case is no ED's.
+        assert_eq!(
+            spans("cell 555-201-3344"),
+            vec![(Kind::Phone, "555-201-3344".into())]
+        );
+        clean("leave space 2 lines below");
     }
 
     #[test]

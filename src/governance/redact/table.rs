@@ -16,6 +16,9 @@ enum Column {
     Id(Kind),
     /// Ages: only those over 89 are identifiers.
     Age,
+    /// "Patient", "Pt": the patient's name in a list, or their number in an export; the cell
+    /// says which (letters alone are a name).
+    Patient,
 }
 
 /// The column a header cell names, if it is one of identifiers.
@@ -64,7 +67,11 @@ fn column(header: &str) -> Option<Column> {
     let id = |k| Some(Column::Id(k));
     match joined.as_str() {
         "age" | "age yrs" | "age years" => return Some(Column::Age),
-        "id" | "patient" | "pt" => return id(Kind::Mrn),
+        "id" => return id(Kind::Mrn),
+        "patient" | "pt" | "patient name" | "pt name" | "resident" | "inmate" | "infant"
+        | "baby" => {
+            return Some(Column::Patient);
+        }
         _ => {}
     }
     if has("ssn") || has("social") {
@@ -113,12 +120,39 @@ fn column(header: &str) -> Option<Column> {
     if has("address") || has("street") || has("addr") || has("city") || has("address1") {
         return id(Kind::Address);
     }
-    // Where the patient is treated: an infusion or dialysis chair, a bed, a room (not the
-    // practice's exam or consult rooms).
-    if (has("chair") || has("bed") || has("station") || has("bay") || has("room"))
-        && !["exam", "consult", "conference", "procedure"]
-            .iter()
-            .any(|w| has(w))
+    // Where the patient is lodged, as the header names it ("Room", "Bed #", "Pod", "Cell" when
+    // its cells are short numbers: see `columns`).
+    if [
+        "chair",
+        "bed",
+        "station",
+        "bay",
+        "room",
+        "rm",
+        "pod",
+        "isolette",
+        "incubator",
+        "bassinet",
+        "crib",
+        "bunk",
+        "berth",
+        "cot",
+        "stretcher",
+        "space",
+        "cubicle",
+    ]
+    .iter()
+    .any(|w| has(w))
+        && ![
+            "exam",
+            "consult",
+            "conference",
+            "procedure",
+            "waiting",
+            "parking",
+        ]
+        .iter()
+        .any(|w| has(w))
     {
         return id(Kind::Room);
     }
@@ -184,7 +218,9 @@ fn cells(line: &str, delim: u8) -> Vec<(usize, usize)> {
     out
 }
 
-/// The delimiter a header line uses: the most frequent of `,` tab `|` `;` (at least two).
+/// The delimiter a header line uses: the most frequent of `,` tab `|` `;` (at least two), else
+/// [`ALIGNED`] when two gaps of two blanks or more part its words (a plain-text table lined up
+/// with blanks: `Patient      DOB        Room`).
 fn delimiter(line: &str) -> Option<u8> {
     [b',', b'\t', b'|', b';']
         .into_iter()
@@ -192,6 +228,57 @@ fn delimiter(line: &str) -> Option<u8> {
         .filter(|(n, _)| *n >= 2)
         .max_by_key(|(n, _)| *n)
         .map(|(_, d)| d)
+        .or_else(|| (line.trim().matches("  ").count() >= 2).then_some(ALIGNED))
+}
+
+/// The "delimiter" of a table lined up with blanks: a gap of two blanks or more.
+const ALIGNED: u8 = 0;
+
+/// The cells of one line of a table: [`cells`], or the runs between gaps of an aligned table;
+/// in a markdown table (`markdown`: its header opens with a pipe) the outer pipes of a row
+/// (`| a | b |`) open and close no cell (elsewhere a row's last cell may be empty: `a | b | `).
+fn row(line: &str, delim: u8, markdown: bool) -> Vec<(usize, usize)> {
+    if delim == ALIGNED {
+        let mut out = Vec::new();
+        let b = line.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+                i += 1;
+            }
+            let start = i;
+            // A cell ends at a tab or at two blanks.
+            while i < b.len()
+                && b[i] != b'\t'
+                && !(b[i] == b' ' && matches!(b.get(i + 1), Some(b' ' | b'\t') | None))
+            {
+                i += 1;
+            }
+            if i > start {
+                out.push((start, i));
+            }
+        }
+        return out;
+    }
+    let mut c = cells(line, delim);
+    if markdown {
+        let t = line.trim();
+        if t.ends_with('|') && c.len() > 1 && c.last().is_some_and(|&(s, e)| s == e) {
+            c.pop();
+        }
+        if t.starts_with('|') && c.len() > 1 && c[0].0 == c[0].1 {
+            c.remove(0);
+        }
+    }
+    c
+}
+
+/// Whether a line only rules a table off: `|---|:---:|`, `+----+----+`, `-----  ------`.
+fn rule_line(line: &str) -> bool {
+    let t = line.trim();
+    t.contains("---")
+        && t.chars()
+            .all(|c| matches!(c, '-' | ':' | '|' | '+' | '=' | ' ' | '\t'))
 }
 
 /// Whether the line's second `|` cell is a word (a column's name), not an HL7 set id.
@@ -205,8 +292,8 @@ fn hc_named(line: &str) -> bool {
 
 /// Adds the cells of every headed table in `text` to `cands`.
 pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
-    // Cheap refusal: no table without a delimited line.
-    if !text.contains([',', '\t', '|', ';']) {
+    // Cheap refusal: no table without a delimited line (or blanks lining up columns).
+    if !text.contains([',', '\t', '|', ';']) && !text.contains("  ") {
         return;
     }
     let mut lines: Vec<(usize, &str)> = Vec::new();
@@ -230,9 +317,13 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
             i += 1;
             continue;
         }
-        let hc = cells(head, d);
+        let markdown = d == b'|' && head.trim_start().starts_with('|');
+        let hc = row(head, d, markdown);
         let named: Vec<Option<Column>> = hc.iter().map(|&(s, e)| column(&head[s..e])).collect();
-        let is_header = hc.len() >= 3
+        // An aligned header is words only: a form's line ("Study date: 3/4   Room 7") is none.
+        let is_header = (d != ALIGNED
+            || !head.contains(':') && !head.bytes().any(|b| b.is_ascii_digit()))
+            && hc.len() >= 3
             && named.iter().filter(|c| c.is_some()).count() >= 2
             && hc.iter().all(|&(s, e)| {
                 let c = &head[s..e];
@@ -246,32 +337,41 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
             continue;
         }
         let mut j = i + 1;
+        // The rule under a markdown or aligned header.
+        if j < lines.len() && rule_line(lines[j].1) {
+            j += 1;
+        }
         while j < lines.len() {
-            let (off, row) = lines[j];
-            let rc = cells(row, d);
-            if row.trim().is_empty() || rc.len() != hc.len() {
+            let (off, line) = lines[j];
+            let rc = row(line, d, markdown);
+            if line.trim().is_empty() || rc.len() != hc.len() {
                 break;
             }
-            for (&(s, e), col) in rc.iter().zip(&named) {
+            for ((&(s, e), col), &(hs, he)) in rc.iter().zip(&named).zip(&hc) {
                 let Some(col) = col else { continue };
-                let v = &row[s..e];
+                let v = &line[s..e];
                 if v.is_empty() {
                     continue;
                 }
+                // A place is a short number, with a letter or a bed's suffix at most ("none",
+                // "TBD" are no place; a cell with its label, "Rm 412", is read by the room
+                // rules, which take the number alone).
+                let place = v.len() <= 6 && v.starts_with(|c: char| c.is_ascii_digit());
                 let kind = match col {
-                    // A chair or bed is a short number ("none", "TBD" are no place; a cell
-                    // with its label, "Rm 412", is read by the room rules, which take the
-                    // number alone).
-                    Column::Id(Kind::Room)
-                        if v.len() > 6 || !v.starts_with(|c: char| c.is_ascii_digit()) =>
+                    Column::Id(Kind::Room) if !place => continue,
+                    // A jail's "Cell" column holds cells, a contact list's phones.
+                    Column::Id(Kind::Phone)
+                        if place && head[hs..he].to_ascii_lowercase().contains("cell") =>
                     {
-                        continue;
+                        Kind::Room
                     }
                     Column::Id(k) => *k,
                     Column::Age => match v.parse::<u32>() {
                         Ok(n) if n >= 90 => Kind::Age,
                         _ => continue,
                     },
+                    Column::Patient if v.bytes().any(|b| b.is_ascii_digit()) => Kind::Mrn,
+                    Column::Patient => Kind::Person,
                 };
                 cands.push((
                     Span {
@@ -324,6 +424,43 @@ mod tests {
         assert!(f.contains(&(Kind::Age, "94".into())));
         assert!(!f.iter().any(|(_, v)| v == "67" || v == "Cigna"), "{f:?}");
         assert!(f.contains(&(Kind::HealthPlan, "W419479727".into())));
+    }
+
+    #[test]
+    fn markdown_and_aligned_tables_and_their_places() {
+        // A markdown table pasted in a chat: outer pipes, a rule under the header, names
+        // under "Patient", rooms under "Room".
+        let md = "list:\n\n| Patient | DOB | MRN | Room |\n|:---|---|---|---:|\n| J. Moreau | 4/5/61 | 20331 | 412 |\n| Okafor, Ada | 1 May 1950 | 88123 | 7B |\n\nthanks\n";
+        let f = found(md);
+        for v in ["J. Moreau", "Okafor, Ada"] {
+            assert!(f.contains(&(Kind::Person, v.into())), "{f:?}");
+        }
+        for v in ["412", "7B"] {
+            assert!(f.contains(&(Kind::Room, v.into())), "{f:?}");
+        }
+        assert!(f.contains(&(Kind::Mrn, "20331".into())), "{f:?}");
+        // A plain-text table lined up with blanks: a cell may hold one blank, a gap two.
+        let aligned = "Resident         Bed    Phone\n---------------  -----  ------------\nRuth Ann Tobin   14-A   555-201-3344\nLeo Ma           9      555-201-7788\n";
+        let f = found(aligned);
+        assert!(
+            f.contains(&(Kind::Person, "Ruth Ann Tobin".into())),
+            "{f:?}"
+        );
+        assert!(f.contains(&(Kind::Room, "14-A".into())), "{f:?}");
+        assert!(f.contains(&(Kind::Room, "9".into())), "{f:?}");
+        assert!(f.contains(&(Kind::Phone, "555-201-7788".into())), "{f:?}");
+        // A jail's roster: "Cell" holds cells, not phones; a pod or isolette column too.
+        let roster = "Inmate,Cell,Pod,Booking\nDAVIS K,214,C,2419\n";
+        let f = found(roster);
+        assert!(f.contains(&(Kind::Room, "214".into())), "{f:?}");
+        // A row that closes on an empty cell still belongs to a table without outer pipes.
+        let trailing = "Cycle | Date | Chair | Notes\nC1D1 | 5.17.2025 | 13 | \n";
+        assert!(found(trailing).contains(&(Kind::Room, "13".into())));
+        // A form's lines spaced out with blanks are no aligned table.
+        assert!(
+            found("Study date: 3/4/25   Room 7   Tech: RL\nAHI 31   SpO2 84%   CPAP 9\n")
+                .is_empty()
+        );
     }
 
     #[test]
