@@ -669,7 +669,10 @@ impl Redactor {
             // Matched by `person_runs` above.
             Check::PersonAll => return Ok(None),
             Check::NameStrict => {
-                if !names::strict_name(value) || positions::ocr_piece(text, start, end) {
+                if !names::strict_name(value)
+                    || positions::ocr_piece(text, start, end)
+                    || positions::dotted_credential(&text[end..])
+                {
                     return Ok(None);
                 }
             }

@@ -15,7 +15,7 @@
 //! (`Margaret_Okafor_123` has the words "Margaret" and "Okafor").
 
 use super::keep::KeepList;
-use super::lexicon::{CUES, LEXICON, TITLES, WordInfo};
+use super::lexicon::{CHAT_CUES, CUES, LEXICON, TITLES, WordInfo};
 use super::words::{ABBREVIATIONS, TITLE_CASE_TERMS, not_a_name};
 use super::{Kind, Span};
 
@@ -196,6 +196,22 @@ fn shape_of(w: &str) -> Shape {
         && rest.starts_with(char::is_uppercase)
     {
         return shape_of(rest);
+    }
+    // A product's name: camel case ("ResMed", "MyChart") or a hyphen between a part in
+    // capitals and a part in small letters ("CADD-Solis"); a name's parts share a case
+    // ("Jean-Baptiste", "AL-MASRI").
+    if super::names::camel_brand(w) {
+        return Shape::Mixed;
+    }
+    if let Some((a, b)) = w.split_once('-') {
+        let caps = |p: &str| {
+            p.chars().filter(|c| c.is_alphabetic()).count() >= 2
+                && !p.chars().any(char::is_lowercase)
+        };
+        let small = |p: &str| p.chars().any(char::is_lowercase);
+        if (caps(a) && small(b)) || (small(a) && caps(b)) {
+            return Shape::Mixed;
+        }
     }
     let mut letters = w.chars().filter(|c| c.is_alphabetic());
     let Some(first) = letters.next() else {
@@ -516,6 +532,31 @@ const PERSON_FIELDS: &[&str] = &[
     // school nurse logs, card authorisations
     "student",
     "cardholder",
+    // whom a record is about outside a clinic chart: corrections, death certificates,
+    // transplant and donor lists, appeals, court forms, NICU parent sheets
+    "inmate",
+    "detainee",
+    "offender",
+    "decedent",
+    "deceased",
+    "recipient",
+    "donor",
+    "beneficiary",
+    "enrollee",
+    "claimant",
+    "appellant",
+    "applicant",
+    "petitioner",
+    "respondent",
+    "defendant",
+    "infant",
+    "newborn",
+    "mother",
+    "father",
+    "parent",
+    "parents",
+    "informant",
+    "spouse",
 ];
 
 /// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
@@ -618,7 +659,8 @@ fn field_value(rest: &str) -> &str {
                     let seg_end = next.find("  ").unwrap_or(next.len());
                     let seg = &next[..seg_end];
                     let seg = &seg[..seg.find(['\n', '\r']).unwrap_or(seg.len())];
-                    if seg.contains(':') {
+                    // The next field's label: "Inmate: O. Okonkwo  Booking # 25125053".
+                    if seg.contains([':', '#']) {
                         end = k;
                         break;
                     }
@@ -635,6 +677,7 @@ fn field_value(rest: &str) -> &str {
     // MD, Endocrinology").
     const CREDENTIALS: &[&str] = &[
         "MD", "DO", "RN", "NP", "PA-C", "PA", "DDS", "PhD", "LCSW", "MSW", "PT", "LPN", "FNP",
+        "Au.D", "AuD", "Ph.D", "PharmD", "Pharm.D", "PsyD", "Psy.D", "DPM", "OD", "DNP",
     ];
     if let Some(at) = v.match_indices(", ").map(|(k, _)| k).find(|&k| {
         let r = &v[k + 2..];
@@ -1009,7 +1052,12 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // 1. Name positions after a cue (cue words are stop words: checked only for those).
         let key = if t.info.stop { t.key() } else { String::new() };
         let spoke = i > 0 && t.info.stop && spoke_cue(&toks[i - 1], &key, gap(&toks[i - 1], t));
-        if t.info.stop && (spoke || CUES.contains(&key.as_str())) && i + 1 < toks.len() {
+        if t.info.stop
+            && (spoke
+                || CUES.contains(&key.as_str())
+                || (t.shape == Shape::Lower && CHAT_CUES.contains(&key.as_str())))
+            && i + 1 < toks.len()
+        {
             // A greeting's "this is", "it's", "I'm" stands between the cue and the name ("hi
             // its emeka nwosu again").
             let mut at = i + 1;
@@ -1047,7 +1095,15 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 // bill", "me llamo cash ibarra").
                 let spanish = matches!(
                     key.as_str(),
-                    "gracias" | "bendiciones" | "atentamente" | "llamo" | "soy"
+                    "gracias"
+                        | "bendiciones"
+                        | "atentamente"
+                        | "llamo"
+                        | "soy"
+                        | "rele"
+                        | "chamo"
+                        | "si"
+                        | "kay"
                 );
                 let personal = title || spoke || spanish || is_kin(&key) || key == "its";
                 let word_name = personal
@@ -1212,7 +1268,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let g = gap(t, n);
             let comma = g.trim_end_matches([' ', '\t']) == "," && same_case(t, n);
             let caret = g == "^";
-            if (comma && registry(t, n)) || (caret && hl7_pair(t, n)) {
+            if (comma && registry(t, n) && !dotted_credential(&text[n.end..]))
+                || (caret && hl7_pair(t, n))
+            {
                 let from = particles_before(&toks, i, text);
                 let mut last = if caret { i + 1 } else { extend(i + 1, &toks) };
                 // A middle name after another caret.
@@ -1809,8 +1867,9 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
         "of" => first == "behalf" || first == "chart" || is_kin(&first),
         // "this is dieuseul from Nephrology", "my name is Rania bin Rashid"
         "is" => matches!(first.as_str(), "this" | "name"),
-        // "mi nombre es Oksana Vu".
-        "es" => first == "nombre",
+        // "mi nombre es Oksana Vu", "meu nome é Chidi Chowdhury", "tôi tên là Anaïs Santos".
+        "es" | "é" => first == "nombre" || first == "nome",
+        "là" => first == "tên" || first == "tôi",
         // Who wrote or sent it: "Dictated by Lagi Fa'amausili", "Sent by Thảo van den Broek".
         "by" => matches!(
             first.as_str(),
@@ -2183,6 +2242,14 @@ fn relation_after(after: &str) -> bool {
             .iter()
             .find_map(|p| r[owner..].strip_prefix(p))
             .is_some_and(kin_then)
+}
+
+/// Whether a word's end is the head of a dotted degree ("Au" of "Au.D.", "Ph" of "Ph.D.",
+/// "Psy" of "Psy.D."): a dot, a capital and a dot. After "Marchand, " that is the
+/// audiologist's credential, not a given name.
+pub(super) fn dotted_credential(after: &str) -> bool {
+    let b = after.as_bytes();
+    b.len() >= 3 && b[0] == b'.' && b[1].is_ascii_uppercase() && b[2] == b'.'
 }
 
 /// Whether a credential follows a name: ", MD", " RN".
@@ -2754,5 +2821,43 @@ mod tests {
             names("x\nMeenakshi, The thyroid panel is normal"),
             ["Meenakshi"]
         );
+    }
+
+    #[test]
+    fn other_languages_function_words_and_introductions() {
+        // Vietnamese, Portuguese, Haitian Creole, Tagalog: greetings and pronouns are no
+        // names; the person after "tên là", "meu nome é", "mwen rele", "si" is.
+        assert_eq!(
+            names(
+                "Xin chào, tôi tên là Minh Okafor. Số điện thoại của tôi là 555. Tôi cần gọi lại."
+            ),
+            ["Minh Okafor"]
+        );
+        assert_eq!(
+            names("Olá, meu nome é Rosa Whitcombe, preciso remarcar a consulta. Obrigada!"),
+            ["Rosa Whitcombe"]
+        );
+        assert_eq!(
+            names("Bonjou, mwen rele J. Strong. Mèsi anpil!"),
+            ["J. Strong"]
+        );
+        assert_eq!(
+            names("Magandang hapon po. Ako po si Dalisay Okafor. Salamat po!"),
+            ["Dalisay Okafor"]
+        );
+    }
+
+    #[test]
+    fn record_subject_fields_outside_the_chart() {
+        assert_eq!(
+            names("Inmate: O. Okonkwo  Booking # 25125053\nHousing: unit V"),
+            ["O. Okonkwo"]
+        );
+        assert_eq!(
+            names("Decedent: HALE, MARGUERITE\nAge: 88"),
+            ["HALE, MARGUERITE"]
+        );
+        assert_eq!(names("Recipient: WILL FARROW (MRN 123)"), ["WILL FARROW"]);
+        assert_eq!(names("Donor: deceased donor, DCD"), Vec::<String>::new());
     }
 }
