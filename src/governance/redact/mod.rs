@@ -672,6 +672,8 @@ impl Redactor {
                 if !names::strict_name(value)
                     || positions::ocr_piece(text, start, end)
                     || positions::dotted_credential(&text[end..])
+                    // A retry inside a rejected word ("ILL CASTELLANOS" of "WILL …").
+                    || text[..start].ends_with(char::is_alphanumeric)
                 {
                     return Ok(None);
                 }

@@ -16,7 +16,7 @@
 
 use super::keep::KeepList;
 use super::lexicon::{CHAT_CUES, CUES, LEXICON, TITLES, WordInfo};
-use super::words::{ABBREVIATIONS, TITLE_CASE_TERMS, not_a_name};
+use super::words::{ABBREVIATIONS, STATES, TITLE_CASE_TERMS, not_a_name};
 use super::{Kind, Span};
 
 /// Rank of these candidates: with the other cue-based name rules.
@@ -416,7 +416,20 @@ fn file_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 && w.chars().all(|c| !c.is_lowercase())
                 && after.next().is_some_and(char::is_uppercase)
                 && after.next().is_none_or(|c| !c.is_alphabetic());
+            // "Li_46350024_20260420_heel.jpg", "RIVERS_48949964.pdf": a capitalised word
+            // glued to a record number is the surname it is filed under, also a short one or
+            // one that is also a word.
+            let number_after = part.ends_with(['_', '-'])
+                && rest.bytes().take_while(u8::is_ascii_digit).count() >= 6;
+            let filed = number_after
+                && letters >= 2
+                && w.starts_with(char::is_uppercase)
+                && (info.known_name() || !info.common);
             let named = named
+                || (filed
+                    && !info.stop
+                    && !FILE_WORDS.contains(&lower.as_str())
+                    && !ABBREVIATIONS.contains(&w.to_uppercase().as_str()))
                 || (initial_after
                     && !info.stop
                     && !FILE_WORDS.contains(&lower.as_str())
@@ -843,6 +856,84 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     }
 }
 
+/// Whether a line is a mailing block's last: a city, a state's code and a ZIP ("BANGOR ME
+/// 14501", "Lowell, MA 01852-1234").
+fn city_state_zip(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let n = words.len();
+    if n < 3 {
+        return false;
+    }
+    let zip = words[n - 1];
+    let five = zip.len() >= 5 && zip.as_bytes()[..5].iter().all(u8::is_ascii_digit);
+    let tail = &zip[5.min(zip.len())..];
+    let zip_ok = five
+        && (tail.is_empty()
+            || (tail.len() == 5
+                && tail.starts_with('-')
+                && tail[1..].bytes().all(|b| b.is_ascii_digit())));
+    let state = words[n - 2];
+    zip_ok && state.len() == 2 && STATES.split('|').any(|s| s == state)
+}
+
+/// A mailing block's name line: the line above a street line ("8477 N LINCOLN BLVD") that
+/// the city, state and ZIP line follows, as statements, notices and envelopes print the
+/// addressee ("BILL BAKER", "Kateryna Dela Peña", "R. Al-Masri").
+fn mailing_blocks(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut at = 0;
+    for l in text.split_inclusive('\n') {
+        lines.push((at, l.trim_end_matches(['\n', '\r'])));
+        at += l.len();
+    }
+    for k in 0..lines.len().saturating_sub(2) {
+        let (start, line) = lines[k];
+        let street = lines[k + 1].1.trim_start();
+        let digits = street.bytes().take_while(u8::is_ascii_digit).count();
+        if !(1..=6).contains(&digits)
+            || !street[digits..].starts_with(' ')
+            || !street[digits + 1..].starts_with(char::is_alphabetic)
+            || !city_state_zip(lines[k + 2].1)
+        {
+            continue;
+        }
+        let name = line.trim();
+        if name.is_empty() || name.chars().count() > 40 {
+            continue;
+        }
+        let toks = tokens(name);
+        let initial = |t: &Tok<'_>| t.letters() == 1 && t.w.chars().all(char::is_uppercase);
+        let words = toks.iter().filter(|t| !initial(t) && !particle(t)).count();
+        let only_words = name
+            .chars()
+            .all(|c| c.is_alphabetic() || matches!(c, ' ' | '.' | '-' | '\'' | '’' | ','));
+        if !only_words
+            || !(2..=4).contains(&words)
+            || !toks
+                .iter()
+                .all(|t| initial(t) || particle(t) || !t.blocked())
+            || !toks
+                .iter()
+                .any(|t| !initial(t) && (!t.info.common || t.info.known_name()))
+            || keep.keeps(name)
+        {
+            continue;
+        }
+        let s = start + (line.len() - line.trim_start().len());
+        if organisation(text, s) || institution(text, s) {
+            continue;
+        }
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: s,
+                end: s + name.len(),
+            },
+            PRIO,
+        ));
+    }
+}
+
 /// Adds the lexicon's name candidates of `text` to `cands` (names the keep list keeps are
 /// left out).
 pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
@@ -852,6 +943,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if text.contains(':') {
         form_fields(text, keep, cands);
     }
+    mailing_blocks(text, keep, cands);
     let toks = tokens(text);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
     let mut push = |s: usize, e: usize| {
@@ -1026,7 +1118,17 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         //     Hossain", "Hope Okonkwo"): a word the dictionary does not know, or a surname
         //     that is no word, follows. At a sentence's start a modal ("Will", "May") needs a
         //     known surname ("Will Medicaid cover it?" stays).
-        if word_first_name(t) && i + 1 < toks.len() && gap(t, &toks[i + 1]) == " " {
+        //     In capitals ("WILL CASTELLANOS 🚑 DOB …") only a birth date after the surname
+        //     tells the name from a heading's words.
+        let caps_word_name = t.shape == Shape::Caps
+            && t.info.first
+            && (t.info.common || t.info.stop)
+            && t.letters() >= 3
+            && !t.contraction;
+        if (word_first_name(t) || caps_word_name)
+            && i + 1 < toks.len()
+            && gap(t, &toks[i + 1]) == " "
+        {
             let strict = t.info.stop && sentence_start(text, t.start);
             // "Will C. Santos": a middle initial before the surname.
             let mut sur = i + 1;
@@ -1042,7 +1144,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 && n.info.sur
                 && !n.blocked()
                 && (sur > i + 1 || dob_after(&text[n.end..]));
-            if surname_after_word_name(n, strict) || known_sur {
+            let named = if caps_word_name {
+                n.shape == Shape::Caps
+                    && (known_sur
+                        || (surname_after_word_name(n, false) && dob_after(&text[n.end..])))
+            } else {
+                surname_after_word_name(n, strict) || known_sur
+            };
+            if named {
                 let last = extend(sur, &toks);
                 push(t.start, toks[last].end);
                 i = last + 1;
@@ -1256,6 +1365,26 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             if !dash_led(text, t.start)
                 || !rest.trim_end().contains(char::is_whitespace)
                 || rest.starts_with(',')
+            {
+                push(t.start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
+        // 2b. A name signing a line after a dash, at the line's end: "please call me
+        //     555-0100 — Will Winter", "it was fine -- M. Ferreira". Two words at least (a
+        //     heading's one word stays: "Encounter — Marshallese", "handoff 1500 - MICU";
+        //     so does "— Will Call").
+        if let Some(from) = dash_signed(&toks, i, text) {
+            let last = extend(from, &toks);
+            let rest = text[toks[last].end..]
+                .split(['\n', '\r'])
+                .next()
+                .unwrap_or("");
+            let words = last + 1 - from;
+            if rest.trim_end_matches([' ', '.', '!']).is_empty()
+                && (words >= 2 || from > i)
+                && (from == i || !toks[from].info.common || toks[from].info.sur)
             {
                 push(t.start, toks[last].end);
                 i = last + 1;
@@ -1773,13 +1902,21 @@ fn lower_name_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
 
 /// Whether a date of birth or a record number follows a name: " (DOB", ", MRN", " born".
 fn dob_after(after: &str) -> bool {
-    let r = after.trim_start_matches([' ', '(', ',']);
+    // A chat's emoji may stand between ("jasper stone 🚑 DOB 1930-11-11").
+    let r = after.trim_start_matches(|c: char| {
+        matches!(c, ' ' | '(' | ',')
+            || (!c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace())
+    });
+    let skipped = after[..after.len() - r.len()]
+        .chars()
+        .filter(char::is_ascii)
+        .count();
     let w: String = r
         .chars()
         .take_while(|c| c.is_alphabetic() || *c == '.')
         .collect::<String>()
         .to_lowercase();
-    after.len() - r.len() <= 3
+    skipped <= 3
         && (matches!(w.as_str(), "dob" | "d.o.b." | "born" | "mrn" | "b.")
             || r.to_lowercase().starts_with("date of birth"))
 }
@@ -2194,6 +2331,12 @@ pub(super) fn organisation(text: &str, s: usize) -> bool {
         "solutions",
         "systems",
         "company",
+        // a practice's own desks ("Billing Department", "Bariatric Program")
+        "department",
+        "dept",
+        "program",
+        "programme",
+        "agency",
     ];
     let line = text[s..].split(['\n', '\r']).next().unwrap_or("");
     for (n, w) in line
@@ -2512,6 +2655,32 @@ fn cue_gap(g: &str, closing: bool) -> bool {
 fn dash_led(text: &str, at: usize) -> bool {
     let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1);
     matches!(text[line_start..at].trim(), "-" | "--" | "—" | "~")
+}
+
+/// Where the name starts when the word at `i` follows a dash inside a line (" — ", " -- ",
+/// " - ", " – ") with words before it: the word itself, or the surname after an initial
+/// ("— M. Ferreira").
+fn dash_signed(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
+    let t = &toks[i];
+    let line_start = text[..t.start].rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    let head = &text[line_start..t.start];
+    let lead = [" — ", " -- ", " - ", " – "]
+        .iter()
+        .find_map(|d| head.strip_suffix(d))?;
+    if lead.trim().is_empty() {
+        return None;
+    }
+    let name_word = |n: &Tok<'_>| {
+        n.in_position(false)
+            || word_first_name(n)
+            || (n.shape == Shape::Caps && n.info.first && !n.blocked())
+    };
+    if t.letters() == 1 && t.w.chars().all(char::is_uppercase) {
+        let n = toks.get(i + 1)?;
+        return (&text[t.end..n.start] == ". " && n.shape != Shape::Lower && !n.blocked())
+            .then_some(i + 1);
+    }
+    name_word(t).then_some(i)
 }
 
 /// Whether the line holding `at` starts with the word at `at` and follows a closing line
@@ -2844,6 +3013,40 @@ mod tests {
         assert_eq!(
             names("Magandang hapon po. Ako po si Dalisay Okafor. Salamat po!"),
             ["Dalisay Okafor"]
+        );
+    }
+
+    #[test]
+    fn signed_after_a_dash_mailing_blocks_and_filed_photos() {
+        assert_eq!(
+            names("Q: Comments? A: all good, call me 555-201-0000 — Will Ostrander\nQ: next"),
+            ["Will Ostrander"]
+        );
+        assert_eq!(names("loved the staff -- M. Ferreira"), ["M. Ferreira"]);
+        // A heading's one word after a dash is no signature.
+        assert!(names("Interpreter Services Encounter — Marshallese\nDate: 1/2").is_empty());
+        assert!(names("Status — Will Call").is_empty());
+        assert_eq!(
+            names(
+                "Explanation of Benefits\nDESMOND OYELARAN\n1200 W 14TH ST APT 3\nDUBUQUE IA 52001-1234\n"
+            ),
+            ["DESMOND OYELARAN"]
+        );
+        assert!(
+            !names("Remit to\nBilling Department\n1200 W 14th St\nDubuque, IA 52001\n")
+                .contains(&"Billing Department".to_string())
+        );
+        assert_eq!(
+            names("- Li_46350024_20260420_heel.jpg taken 04/20/2026\nsee RIVERS_48949964_heel.png"),
+            ["Li", "RIVERS"]
+        );
+        assert_eq!(
+            names("incoming: WILL OSTRANDER 🚑 DOB 1953-03-01"),
+            ["WILL OSTRANDER"]
+        );
+        assert_eq!(
+            names("transfer: jasper ostrander 🚑 DOB 1930-11-11"),
+            ["jasper ostrander"]
         );
     }
 
