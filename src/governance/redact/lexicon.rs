@@ -836,6 +836,10 @@ pub(super) const CUES: &[&str] = &[
     "chamo",
     "si",
     "kay",
+    // Whom a proxy or consent form names: "appoint Will Fields as my agent".
+    "appoint",
+    "designate",
+    "nominate",
 ];
 
 /// Chat verbs that put a name after them ("ping Obinna Eze", "dm rosa"): cues, and never a

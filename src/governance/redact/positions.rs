@@ -934,6 +934,25 @@ fn mailing_blocks(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     }
 }
 
+/// Where a given name's initial starts when one stands right before `s` at a line's or a
+/// field's head ("K. Dela Peña, adult", "Inmate: R. van der Berg"); in prose a capital and a
+/// dot may end a sentence ("vitamin D. Maria called").
+fn initial_before(text: &str, s: usize) -> Option<usize> {
+    let head = text[..s].strip_suffix(". ")?;
+    let mut cs = head.chars();
+    let c = cs.next_back()?;
+    if !c.is_uppercase() {
+        return None;
+    }
+    let before = cs.as_str();
+    let led = before.is_empty()
+        || before.ends_with(['\n', '\r'])
+        || [": ", "| ", "— ", "- ", "(", "\t"]
+            .iter()
+            .any(|p| before.ends_with(p));
+    led.then(|| s - 2 - c.len_utf8())
+}
+
 /// Adds the lexicon's name candidates of `text` to `cands` (names the keep list keeps are
 /// left out).
 pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
@@ -949,6 +968,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     let mut push = |s: usize, e: usize| {
         // A month that is also a given name before a surname: "Jun PANGILINAN".
         let s = month_first_at(text, s).unwrap_or(s);
+        let s = initial_before(text, s).unwrap_or(s);
         let v = &text[s..e];
         if !keep.keeps(v)
             && !eponym(&text[e..])
@@ -1917,8 +1937,10 @@ fn dob_after(after: &str) -> bool {
         .collect::<String>()
         .to_lowercase();
     skipped <= 3
-        && (matches!(w.as_str(), "dob" | "d.o.b." | "born" | "mrn" | "b.")
-            || r.to_lowercase().starts_with("date of birth"))
+        && (matches!(
+            w.as_str(),
+            "dob" | "d.o.b." | "born" | "mrn" | "b." | "adult" | "child" | "minor" | "infant"
+        ) || r.to_lowercase().starts_with("date of birth"))
 }
 
 /// A given name that is also a word or a month ("Will", "June", "Hope", "April").
@@ -3047,6 +3069,14 @@ mod tests {
         assert_eq!(
             names("transfer: jasper ostrander 🚑 DOB 1930-11-11"),
             ["jasper ostrander"]
+        );
+        assert_eq!(
+            names("Hearing Clinic\nK. Dela Peña, adult, seen 05/03/2025."),
+            ["K. Dela Peña"]
+        );
+        assert_eq!(
+            names("I, the patient, appoint Will Ostrander as my agent."),
+            ["Will Ostrander"]
         );
     }
 
