@@ -1415,7 +1415,10 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         if i + 1 < toks.len() {
             let n = &toks[i + 1];
             let g = gap(t, n);
-            let comma = g.trim_end_matches([' ', '\t']) == "," && same_case(t, n);
+            // Also a surname in capitals before a given name as typed ("I/M OKAFOR,
+            // Marcus", "SMITH, John"), as rosters and jail slips write them.
+            let comma = g.trim_end_matches([' ', '\t']) == ","
+                && (same_case(t, n) || (t.shape == Shape::Caps && n.shape == Shape::Title));
             let caret = g == "^";
             if (comma && registry(t, n) && !dotted_credential(&text[n.end..]))
                 || (caret && hl7_pair(t, n))
@@ -3091,6 +3094,10 @@ mod tests {
             ["HALE, MARGUERITE"]
         );
         assert_eq!(names("Recipient: WILL FARROW (MRN 123)"), ["WILL FARROW"]);
+        assert_eq!(
+            names("Sick call slip — I/M OKAFOR, Marcus #2291734, pod C"),
+            ["OKAFOR, Marcus"]
+        );
         assert_eq!(names("Donor: deceased donor, DCD"), Vec::<String>::new());
     }
 }
