@@ -2687,12 +2687,13 @@ fn dash_led(text: &str, at: usize) -> bool {
 /// ("— M. Ferreira").
 fn dash_signed(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
     let t = &toks[i];
-    let line_start = text[..t.start].rfind(['\n', '\r']).map_or(0, |p| p + 1);
-    let head = &text[line_start..t.start];
+    // Only the dash and the words right before it are read (not back to the line's start:
+    // this runs for every word).
     let lead = [" — ", " -- ", " - ", " – "]
         .iter()
-        .find_map(|d| head.strip_suffix(d))?;
-    if lead.trim().is_empty() {
+        .find_map(|d| text[..t.start].strip_suffix(d))?;
+    let lead = lead.trim_end_matches([' ', '\t']);
+    if lead.is_empty() || lead.ends_with(['\n', '\r']) {
         return None;
     }
     let name_word = |n: &Tok<'_>| {
