@@ -114,10 +114,11 @@ impl KeepList {
     }
 }
 
-/// A Title Case run ending in an organisation word is an organisation, not a person.
+/// A Title Case run ending in an organisation word is an organisation, not a person; a
+/// program or a department is one too ("From: Bariatric Program <…>").
 static ORG: LazyLock<Pattern> = LazyLock::new(|| {
     Pattern::new(&format!(
-        r"\b(?:{NAME_W}[ \t]+){{1,3}}(?:Clinic|Hospital|Medical Center|Center|Centre|Associates|Pharmacy|Health|Healthcare|Labs?|Laboratory|Laboratories|Imaging|Partners|Group|Practice|Institute|University|College|Foundation|Inc|LLC|Insurance|Pediatrics|Orthopedics|Cardiology|Radiology|Urgent Care|Home Health|Hospice)\b"
+        r"\b(?:{NAME_W}[ \t]+){{1,3}}(?:Clinic|Hospital|Medical Center|Center|Centre|Associates|Pharmacy|Health|Healthcare|Labs?|Laboratory|Laboratories|Imaging|Partners|Group|Practice|Institute|University|College|Foundation|Inc|LLC|Insurance|Pediatrics|Orthopedics|Cardiology|Radiology|Urgent Care|Home Health|Hospice|Program|Programme|Department|Dept|Services|Agency|Association|Society|Network|Funeral Home|Mortuary|Ambulance)\b"
     ), false, 10 << 20)
     .expect("constant pattern compiles")
 });

@@ -103,6 +103,119 @@ const SPANISH_COMMON: &[&str] = &[
     "hermano",
 ];
 
+/// Function words of the other languages patients write in (Vietnamese, Tagalog, Portuguese,
+/// Haitian Creole) that read as a capitalised unknown word at a sentence's start ("Bonjou,
+/// mwen rele…", "Tôi cần…"): never part of a name. Folded like every key; a word whose folded
+/// form is also a name ("Chao", "Ola", "Li", "Nan", "Ang") is not here but in
+/// [`MARKED_STOP`], as written.
+const FOREIGN_STOP: &[&str] = &[
+    // Tagalog
+    "ako",
+    "opo",
+    "siya",
+    "kami",
+    "sila",
+    "namin",
+    "ninyo",
+    "nila",
+    "ipinanganak",
+    "noong",
+    "pangalan",
+    "salamat",
+    "magandang",
+    "kaarawan",
+    "tumawag",
+    "tawagan",
+    "kailangan",
+    // Portuguese
+    "obrigado",
+    "obrigada",
+    "nasci",
+    "nascido",
+    "nascida",
+    "meu",
+    "minha",
+    "telefone",
+    "preciso",
+    "remarcar",
+    "consulta",
+    "atenciosamente",
+    "abracos",
+    // Haitian Creole
+    "bonjou",
+    "bonswa",
+    "mwen",
+    "nesans",
+    "oswa",
+    "ekri",
+    "mesi",
+    "tanpri",
+    "randevou",
+    "manman",
+];
+
+/// Function words whose accents tell them from a name the folded look-up would find
+/// ("chào" is no "Chao", "olá" no "Ola"): matched as written, lower-cased.
+const MARKED_STOP: &[&str] = &[
+    // Vietnamese
+    "tôi",
+    "chào",
+    "bác",
+    "sĩ",
+    "tên",
+    "là",
+    "ngày",
+    "số",
+    "điện",
+    "thoại",
+    "của",
+    "cần",
+    "đổi",
+    "lịch",
+    "hẹn",
+    "cảm",
+    "ơn",
+    "không",
+    "có",
+    "được",
+    "với",
+    "và",
+    "gọi",
+    "tháng",
+    "năm",
+    "giờ",
+    "chiều",
+    "sáng",
+    "hôm",
+    "mẹ",
+    "bố",
+    "cháu",
+    "ông",
+    "bà",
+    "chị",
+    "tuổi",
+    "bệnh",
+    "viện",
+    "thuốc",
+    "nhà",
+    "địa",
+    "chỉ",
+    "đến",
+    "hỏi",
+    // Portuguese
+    "olá",
+    "é",
+    "você",
+    "endereço",
+    "mãe",
+    "não",
+    "até",
+    // Haitian Creole
+    "mèsi",
+    "doktè",
+    "telefòn",
+];
+
 /// Words that are never part of a name, in any case, whatever the lexicon says: function words,
 /// auxiliaries, the cue words themselves, weekdays, months and relative dates (deadlines must
 /// stay readable), chat and clinical abbreviations, eponyms of tests and conditions, payers and
@@ -717,7 +830,22 @@ pub(super) const CUES: &[&str] = &[
     "atentamente",
     "llamo",
     "soy",
+    // How the other languages introduce a person: Haitian Creole "mwen rele", Portuguese "me
+    // chamo", Tagalog's personal articles ("Ako po si Jasper Szabo", "kay", "ni").
+    "rele",
+    "chamo",
+    "si",
+    "kay",
+    // Whom a proxy or consent form names: "appoint Will Fields as my agent".
+    "appoint",
+    "designate",
+    "nominate",
 ];
+
+/// Chat verbs that put a name after them ("ping Obinna Eze", "dm rosa"): cues, and never a
+/// name, in lower case only (why: "Ping" is a name too; "page" is left out, a surname typed
+/// in lower case: "re: mildred page").
+pub(super) const CHAT_CUES: &[&str] = &["ping", "pinged", "dm", "dmd", "dmed"];
 
 /// Titles: after one, a surname that is also a common word is a name ("Dr. Cook").
 pub(super) const TITLES: &[&str] = &[
@@ -746,7 +874,12 @@ pub(super) static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         common,
         // Cue words are never the name they introduce (and the name-position pass looks for
         // cues among the stop words only).
-        stop: STOP.iter().chain(CUES).copied().collect(),
+        stop: STOP
+            .iter()
+            .chain(CUES)
+            .chain(FOREIGN_STOP)
+            .copied()
+            .collect(),
     }
 });
 
@@ -791,6 +924,8 @@ impl Lexicon {
         };
         if !key.contains('-') {
             let mut i = self.one(&key);
+            i.stop |= !lower.is_ascii() && MARKED_STOP.contains(&lower.as_str())
+                || lower == word && CHAT_CUES.contains(&key.as_str());
             // An unknown word in lower case shaped like an English derivation ("reachable",
             // "titrating") is a word, not a name. Capitalised, it may well be a surname
             // ("Lindqvist", "Kettering").

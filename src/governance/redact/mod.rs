@@ -670,7 +670,12 @@ impl Redactor {
             // Matched by `person_runs` above.
             Check::PersonAll => return Ok(None),
             Check::NameStrict => {
-                if !names::strict_name(value) || positions::ocr_piece(text, start, end) {
+                if !names::strict_name(value)
+                    || positions::ocr_piece(text, start, end)
+                    || positions::dotted_credential(&text[end..])
+                    // A retry inside a rejected word ("ILL CASTELLANOS" of "WILL …").
+                    || text[..start].ends_with(char::is_alphanumeric)
+                {
                     return Ok(None);
                 }
             }

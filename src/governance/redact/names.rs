@@ -90,6 +90,26 @@ fn plain_word(w: &str) -> bool {
     w.contains('-') && !LEXICON.info(w).first && w.split('-').all(|p| LEXICON.info(p).common)
 }
 
+/// A brand written in camel case ("ResMed", "AirSense", "MyChart", "LabCorp"): a capital right
+/// after a small letter, the part before it no name's prefix ("McAllister", "MacLeod",
+/// "DeShawn", "LaToya", "DiMaggio", "VanDyke" are names).
+pub(super) fn camel_brand(w: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "mc", "mac", "fitz", "de", "di", "da", "du", "des", "del", "della", "le", "la", "lo",
+        "van", "von", "ja", "ka", "ke", "ki", "ta", "te", "ty", "sha", "ra", "ro", "jo", "na",
+        "ni", "ma", "mi", "mar", "dar", "jer", "st", "ste", "al", "el", "ben", "abu", "ibn", "bin",
+    ];
+    let mut prev_lower = false;
+    for (k, c) in w.char_indices() {
+        if c.is_uppercase() && prev_lower {
+            let head = w[..k].rsplit(['-', '\'', '’']).next().unwrap_or("");
+            return !PREFIXES.contains(&head.to_lowercase().as_str());
+        }
+        prev_lower = c.is_lowercase();
+    }
+    false
+}
+
 /// Byte range of the name inside a broad name match: leading and trailing non-name words cut
 /// off, `None` when a non-name word remains inside or fewer than two capitalised words (or
 /// one surname with a particle, "Van der Berg") are left.
@@ -100,7 +120,7 @@ fn name_core(s: &str) -> Option<(usize, usize)> {
         .collect();
     let is_name = |w: &str| {
         let w = w.trim_end_matches([',', '.']);
-        !not_a_name(w) && !TITLE_CASE_TERMS.contains(&w) && !plain_word(w)
+        !not_a_name(w) && !TITLE_CASE_TERMS.contains(&w) && !plain_word(w) && !camel_brand(w)
     };
     let first = words.iter().position(|(_, w)| is_name(w))?;
     let last = words.iter().rposition(|(_, w)| is_name(w))?;
@@ -144,7 +164,7 @@ pub(super) fn trim_name(s: &str, after: &str) -> Option<usize> {
     let mut cut_at_word = false;
     for word in s.split_inclusive(char::is_whitespace) {
         let w = word.trim_end().trim_end_matches([',', '.']);
-        if not_a_name(w) || plain_word(w) {
+        if not_a_name(w) || plain_word(w) || camel_brand(w) {
             cut_at_word = w.chars().next().is_some_and(char::is_uppercase);
             break;
         }
@@ -194,7 +214,10 @@ pub(super) fn strict_name(s: &str) -> bool {
                 return true;
             }
             let abbreviation = caps && ABBREVIATIONS.contains(&bare);
-            !abbreviation && !not_a_name(bare) && !TITLE_CASE_TERMS.contains(&title.as_str())
+            !abbreviation
+                && !camel_brand(bare)
+                && !not_a_name(bare)
+                && !TITLE_CASE_TERMS.contains(&title.as_str())
         })
 }
 
@@ -205,4 +228,97 @@ pub(super) fn spoken_name(s: &str) -> bool {
         && words
             .iter()
             .all(|w| !NOT_SPOKEN_NAMES.contains(&w.as_str()) && !not_a_name(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Kind, Redactor, RedactorConfig, RedactorOptions};
+    use super::camel_brand;
+
+    /// The person names the whole redactor finds in `text`, staff in `keep`.
+    fn people(text: &str, keep: &[&str]) -> Vec<String> {
+        let r = Redactor::with_options(
+            &RedactorConfig {
+                names: vec![],
+                patterns: vec![],
+            },
+            &RedactorOptions {
+                keep: keep.iter().map(|s| s.to_string()).collect(),
+                redact_conditions: false,
+            },
+        )
+        .expect("builds");
+        r.find(text)
+            .expect("finds")
+            .iter()
+            .filter(|s| s.kind == Kind::Person)
+            .map(|s| text[s.start..s.end].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn camel_case_is_a_brand_unless_a_name_prefix_leads_it() {
+        for w in [
+            "ResMed",
+            "AirSense",
+            "MyChart",
+            "LabCorp",
+            "GoodRx",
+            "FreeStyle",
+        ] {
+            assert!(camel_brand(w), "{w}");
+        }
+        for w in [
+            "McAllister",
+            "MacLeod",
+            "DeShawn",
+            "LaToya",
+            "DiMaggio",
+            "O'Brien",
+            "Jean-Baptiste",
+            "Okafor",
+        ] {
+            assert!(!camel_brand(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn products_programs_and_dotted_degrees_are_no_people() {
+        let keep = ["Keiko Arakawa", "Priya Raman"];
+        assert!(people("Device serial XK12345 (ResMed AirSense 11, lot 44)", &keep).is_empty());
+        assert!(people("Meter: OneTouch Verio, strips x100", &keep).is_empty());
+        assert!(people("Pump: CADD-Solis serial 12345678", &keep).is_empty());
+        assert!(people("Sent via MyChart by Dexcom Clarity", &keep).is_empty());
+        assert!(
+            people(
+                "From: Wound Care Program <wounds@clinic.example>\nTo: x",
+                &keep
+            )
+            .is_empty()
+        );
+        assert!(people("cc: Weight Management Department", &keep).is_empty());
+        assert!(
+            people(
+                "Audiologist: Keiko Arakawa, Au.D. Next visit in May.",
+                &keep
+            )
+            .is_empty()
+        );
+        assert!(people("Psychologist: Priya Raman, Psy.D., will call.", &keep).is_empty());
+        // A patient's name beside them still is one.
+        assert_eq!(
+            people("Patient: Marisol Okafor, CPAP via ResMed AirSense", &keep),
+            ["Marisol Okafor"]
+        );
+    }
+
+    #[test]
+    fn a_chat_mention_verb_is_not_the_name() {
+        let keep = ["Keiko Arakawa"];
+        assert!(people("all on warfarin unless noted, ping Keiko Arakawa\n", &keep).is_empty());
+        assert_eq!(
+            people("can someone dm Rosa Whitcombe re her INR\n", &keep),
+            ["Rosa Whitcombe"]
+        );
+    }
 }

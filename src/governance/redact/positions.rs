@@ -15,8 +15,8 @@
 //! (`Margaret_Okafor_123` has the words "Margaret" and "Okafor").
 
 use super::keep::KeepList;
-use super::lexicon::{CUES, LEXICON, TITLES, WordInfo};
-use super::words::{ABBREVIATIONS, TITLE_CASE_TERMS, not_a_name};
+use super::lexicon::{CHAT_CUES, CUES, LEXICON, TITLES, WordInfo};
+use super::words::{ABBREVIATIONS, STATES, TITLE_CASE_TERMS, not_a_name};
 use super::{Kind, Span};
 
 /// Rank of these candidates: with the other cue-based name rules.
@@ -196,6 +196,22 @@ fn shape_of(w: &str) -> Shape {
         && rest.starts_with(char::is_uppercase)
     {
         return shape_of(rest);
+    }
+    // A product's name: camel case ("ResMed", "MyChart") or a hyphen between a part in
+    // capitals and a part in small letters ("CADD-Solis"); a name's parts share a case
+    // ("Jean-Baptiste", "AL-MASRI").
+    if super::names::camel_brand(w) {
+        return Shape::Mixed;
+    }
+    if let Some((a, b)) = w.split_once('-') {
+        let caps = |p: &str| {
+            p.chars().filter(|c| c.is_alphabetic()).count() >= 2
+                && !p.chars().any(char::is_lowercase)
+        };
+        let small = |p: &str| p.chars().any(char::is_lowercase);
+        if (caps(a) && small(b)) || (small(a) && caps(b)) {
+            return Shape::Mixed;
+        }
     }
     let mut letters = w.chars().filter(|c| c.is_alphabetic());
     let Some(first) = letters.next() else {
@@ -400,7 +416,20 @@ fn file_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 && w.chars().all(|c| !c.is_lowercase())
                 && after.next().is_some_and(char::is_uppercase)
                 && after.next().is_none_or(|c| !c.is_alphabetic());
+            // "Li_46350024_20260420_heel.jpg", "RIVERS_48949964.pdf": a capitalised word
+            // glued to a record number is the surname it is filed under, also a short one or
+            // one that is also a word.
+            let number_after = part.ends_with(['_', '-'])
+                && rest.bytes().take_while(u8::is_ascii_digit).count() >= 6;
+            let filed = number_after
+                && letters >= 2
+                && w.starts_with(char::is_uppercase)
+                && (info.known_name() || !info.common);
             let named = named
+                || (filed
+                    && !info.stop
+                    && !FILE_WORDS.contains(&lower.as_str())
+                    && !ABBREVIATIONS.contains(&w.to_uppercase().as_str()))
                 || (initial_after
                     && !info.stop
                     && !FILE_WORDS.contains(&lower.as_str())
@@ -516,6 +545,31 @@ const PERSON_FIELDS: &[&str] = &[
     // school nurse logs, card authorisations
     "student",
     "cardholder",
+    // whom a record is about outside a clinic chart: corrections, death certificates,
+    // transplant and donor lists, appeals, court forms, NICU parent sheets
+    "inmate",
+    "detainee",
+    "offender",
+    "decedent",
+    "deceased",
+    "recipient",
+    "donor",
+    "beneficiary",
+    "enrollee",
+    "claimant",
+    "appellant",
+    "applicant",
+    "petitioner",
+    "respondent",
+    "defendant",
+    "infant",
+    "newborn",
+    "mother",
+    "father",
+    "parent",
+    "parents",
+    "informant",
+    "spouse",
 ];
 
 /// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
@@ -618,7 +672,8 @@ fn field_value(rest: &str) -> &str {
                     let seg_end = next.find("  ").unwrap_or(next.len());
                     let seg = &next[..seg_end];
                     let seg = &seg[..seg.find(['\n', '\r']).unwrap_or(seg.len())];
-                    if seg.contains(':') {
+                    // The next field's label: "Inmate: O. Okonkwo  Booking # 25125053".
+                    if seg.contains([':', '#']) {
                         end = k;
                         break;
                     }
@@ -635,6 +690,7 @@ fn field_value(rest: &str) -> &str {
     // MD, Endocrinology").
     const CREDENTIALS: &[&str] = &[
         "MD", "DO", "RN", "NP", "PA-C", "PA", "DDS", "PhD", "LCSW", "MSW", "PT", "LPN", "FNP",
+        "Au.D", "AuD", "Ph.D", "PharmD", "Pharm.D", "PsyD", "Psy.D", "DPM", "OD", "DNP",
     ];
     if let Some(at) = v.match_indices(", ").map(|(k, _)| k).find(|&k| {
         let r = &v[k + 2..];
@@ -800,6 +856,103 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     }
 }
 
+/// Whether a line is a mailing block's last: a city, a state's code and a ZIP ("BANGOR ME
+/// 14501", "Lowell, MA 01852-1234").
+fn city_state_zip(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let n = words.len();
+    if n < 3 {
+        return false;
+    }
+    let zip = words[n - 1];
+    let five = zip.len() >= 5 && zip.as_bytes()[..5].iter().all(u8::is_ascii_digit);
+    let tail = &zip[5.min(zip.len())..];
+    let zip_ok = five
+        && (tail.is_empty()
+            || (tail.len() == 5
+                && tail.starts_with('-')
+                && tail[1..].bytes().all(|b| b.is_ascii_digit())));
+    let state = words[n - 2];
+    zip_ok && state.len() == 2 && STATES.split('|').any(|s| s == state)
+}
+
+/// A mailing block's name line: the line above a street line ("8477 N LINCOLN BLVD") that
+/// the city, state and ZIP line follows, as statements, notices and envelopes print the
+/// addressee ("BILL BAKER", "Kateryna Dela Peña", "R. Al-Masri").
+fn mailing_blocks(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut at = 0;
+    for l in text.split_inclusive('\n') {
+        lines.push((at, l.trim_end_matches(['\n', '\r'])));
+        at += l.len();
+    }
+    for k in 0..lines.len().saturating_sub(2) {
+        let (start, line) = lines[k];
+        let street = lines[k + 1].1.trim_start();
+        let digits = street.bytes().take_while(u8::is_ascii_digit).count();
+        if !(1..=6).contains(&digits)
+            || !street[digits..].starts_with(' ')
+            || !street[digits + 1..].starts_with(char::is_alphabetic)
+            || !city_state_zip(lines[k + 2].1)
+        {
+            continue;
+        }
+        let name = line.trim();
+        if name.is_empty() || name.chars().count() > 40 {
+            continue;
+        }
+        let toks = tokens(name);
+        let initial = |t: &Tok<'_>| t.letters() == 1 && t.w.chars().all(char::is_uppercase);
+        let words = toks.iter().filter(|t| !initial(t) && !particle(t)).count();
+        let only_words = name
+            .chars()
+            .all(|c| c.is_alphabetic() || matches!(c, ' ' | '.' | '-' | '\'' | '’' | ','));
+        if !only_words
+            || !(2..=4).contains(&words)
+            || !toks
+                .iter()
+                .all(|t| initial(t) || particle(t) || !t.blocked())
+            || !toks
+                .iter()
+                .any(|t| !initial(t) && (!t.info.common || t.info.known_name()))
+            || keep.keeps(name)
+        {
+            continue;
+        }
+        let s = start + (line.len() - line.trim_start().len());
+        if organisation(text, s) || institution(text, s) {
+            continue;
+        }
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: s,
+                end: s + name.len(),
+            },
+            PRIO,
+        ));
+    }
+}
+
+/// Where a given name's initial starts when one stands right before `s` at a line's or a
+/// field's head ("K. Dela Peña, adult", "Inmate: R. van der Berg"); in prose a capital and a
+/// dot may end a sentence ("vitamin D. Maria called").
+fn initial_before(text: &str, s: usize) -> Option<usize> {
+    let head = text[..s].strip_suffix(". ")?;
+    let mut cs = head.chars();
+    let c = cs.next_back()?;
+    if !c.is_uppercase() {
+        return None;
+    }
+    let before = cs.as_str();
+    let led = before.is_empty()
+        || before.ends_with(['\n', '\r'])
+        || [": ", "| ", "— ", "- ", "(", "\t"]
+            .iter()
+            .any(|p| before.ends_with(p));
+    led.then(|| s - 2 - c.len_utf8())
+}
+
 /// Adds the lexicon's name candidates of `text` to `cands` (names the keep list keeps are
 /// left out).
 pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
@@ -809,11 +962,13 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if text.contains(':') {
         form_fields(text, keep, cands);
     }
+    mailing_blocks(text, keep, cands);
     let toks = tokens(text);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
     let mut push = |s: usize, e: usize| {
         // A month that is also a given name before a surname: "Jun PANGILINAN".
         let s = month_first_at(text, s).unwrap_or(s);
+        let s = initial_before(text, s).unwrap_or(s);
         let v = &text[s..e];
         if !keep.keeps(v)
             && !eponym(&text[e..])
@@ -983,7 +1138,17 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         //     Hossain", "Hope Okonkwo"): a word the dictionary does not know, or a surname
         //     that is no word, follows. At a sentence's start a modal ("Will", "May") needs a
         //     known surname ("Will Medicaid cover it?" stays).
-        if word_first_name(t) && i + 1 < toks.len() && gap(t, &toks[i + 1]) == " " {
+        //     In capitals ("WILL CASTELLANOS 🚑 DOB …") only a birth date after the surname
+        //     tells the name from a heading's words.
+        let caps_word_name = t.shape == Shape::Caps
+            && t.info.first
+            && (t.info.common || t.info.stop)
+            && t.letters() >= 3
+            && !t.contraction;
+        if (word_first_name(t) || caps_word_name)
+            && i + 1 < toks.len()
+            && gap(t, &toks[i + 1]) == " "
+        {
             let strict = t.info.stop && sentence_start(text, t.start);
             // "Will C. Santos": a middle initial before the surname.
             let mut sur = i + 1;
@@ -999,7 +1164,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 && n.info.sur
                 && !n.blocked()
                 && (sur > i + 1 || dob_after(&text[n.end..]));
-            if surname_after_word_name(n, strict) || known_sur {
+            let named = if caps_word_name {
+                n.shape == Shape::Caps
+                    && (known_sur
+                        || (surname_after_word_name(n, false) && dob_after(&text[n.end..])))
+            } else {
+                surname_after_word_name(n, strict) || known_sur
+            };
+            if named {
                 let last = extend(sur, &toks);
                 push(t.start, toks[last].end);
                 i = last + 1;
@@ -1009,7 +1181,12 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // 1. Name positions after a cue (cue words are stop words: checked only for those).
         let key = if t.info.stop { t.key() } else { String::new() };
         let spoke = i > 0 && t.info.stop && spoke_cue(&toks[i - 1], &key, gap(&toks[i - 1], t));
-        if t.info.stop && (spoke || CUES.contains(&key.as_str())) && i + 1 < toks.len() {
+        if t.info.stop
+            && (spoke
+                || CUES.contains(&key.as_str())
+                || (t.shape == Shape::Lower && CHAT_CUES.contains(&key.as_str())))
+            && i + 1 < toks.len()
+        {
             // A greeting's "this is", "it's", "I'm" stands between the cue and the name ("hi
             // its emeka nwosu again").
             let mut at = i + 1;
@@ -1047,7 +1224,15 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 // bill", "me llamo cash ibarra").
                 let spanish = matches!(
                     key.as_str(),
-                    "gracias" | "bendiciones" | "atentamente" | "llamo" | "soy"
+                    "gracias"
+                        | "bendiciones"
+                        | "atentamente"
+                        | "llamo"
+                        | "soy"
+                        | "rele"
+                        | "chamo"
+                        | "si"
+                        | "kay"
                 );
                 let personal = title || spoke || spanish || is_kin(&key) || key == "its";
                 let word_name = personal
@@ -1206,13 +1391,38 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 continue;
             }
         }
+        // 2b. A name signing a line after a dash, at the line's end: "please call me
+        //     555-0100 — Will Winter", "it was fine -- M. Ferreira". Two words at least (a
+        //     heading's one word stays: "Encounter — Marshallese", "handoff 1500 - MICU";
+        //     so does "— Will Call").
+        if let Some(from) = dash_signed(&toks, i, text) {
+            let last = extend(from, &toks);
+            let rest = text[toks[last].end..]
+                .split(['\n', '\r'])
+                .next()
+                .unwrap_or("");
+            let words = last + 1 - from;
+            if rest.trim_end_matches([' ', '.', '!']).is_empty()
+                && (words >= 2 || from > i)
+                && (from == i || !toks[from].info.common || toks[from].info.sur)
+            {
+                push(t.start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
         // 3. Registry order "LAST, FIRST" and HL7 order "LAST^FIRST".
         if i + 1 < toks.len() {
             let n = &toks[i + 1];
             let g = gap(t, n);
-            let comma = g.trim_end_matches([' ', '\t']) == "," && same_case(t, n);
+            // Also a surname in capitals before a given name as typed ("I/M OKAFOR,
+            // Marcus", "SMITH, John"), as rosters and jail slips write them.
+            let comma = g.trim_end_matches([' ', '\t']) == ","
+                && (same_case(t, n) || (t.shape == Shape::Caps && n.shape == Shape::Title));
             let caret = g == "^";
-            if (comma && registry(t, n)) || (caret && hl7_pair(t, n)) {
+            if (comma && registry(t, n) && !dotted_credential(&text[n.end..]))
+                || (caret && hl7_pair(t, n))
+            {
                 let from = particles_before(&toks, i, text);
                 let mut last = if caret { i + 1 } else { extend(i + 1, &toks) };
                 // A middle name after another caret.
@@ -1715,15 +1925,25 @@ fn lower_name_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
 
 /// Whether a date of birth or a record number follows a name: " (DOB", ", MRN", " born".
 fn dob_after(after: &str) -> bool {
-    let r = after.trim_start_matches([' ', '(', ',']);
+    // A chat's emoji may stand between ("jasper stone 🚑 DOB 1930-11-11").
+    let r = after.trim_start_matches(|c: char| {
+        matches!(c, ' ' | '(' | ',')
+            || (!c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace())
+    });
+    let skipped = after[..after.len() - r.len()]
+        .chars()
+        .filter(char::is_ascii)
+        .count();
     let w: String = r
         .chars()
         .take_while(|c| c.is_alphabetic() || *c == '.')
         .collect::<String>()
         .to_lowercase();
-    after.len() - r.len() <= 3
-        && (matches!(w.as_str(), "dob" | "d.o.b." | "born" | "mrn" | "b.")
-            || r.to_lowercase().starts_with("date of birth"))
+    skipped <= 3
+        && (matches!(
+            w.as_str(),
+            "dob" | "d.o.b." | "born" | "mrn" | "b." | "adult" | "child" | "minor" | "infant"
+        ) || r.to_lowercase().starts_with("date of birth"))
 }
 
 /// A given name that is also a word or a month ("Will", "June", "Hope", "April").
@@ -1809,8 +2029,9 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
         "of" => first == "behalf" || first == "chart" || is_kin(&first),
         // "this is dieuseul from Nephrology", "my name is Rania bin Rashid"
         "is" => matches!(first.as_str(), "this" | "name"),
-        // "mi nombre es Oksana Vu".
-        "es" => first == "nombre",
+        // "mi nombre es Oksana Vu", "meu nome é Chidi Chowdhury", "tôi tên là Anaïs Santos".
+        "es" | "é" => first == "nombre" || first == "nome",
+        "là" => first == "tên" || first == "tôi",
         // Who wrote or sent it: "Dictated by Lagi Fa'amausili", "Sent by Thảo van den Broek".
         "by" => matches!(
             first.as_str(),
@@ -2135,6 +2356,12 @@ pub(super) fn organisation(text: &str, s: usize) -> bool {
         "solutions",
         "systems",
         "company",
+        // a practice's own desks ("Billing Department", "Bariatric Program")
+        "department",
+        "dept",
+        "program",
+        "programme",
+        "agency",
     ];
     let line = text[s..].split(['\n', '\r']).next().unwrap_or("");
     for (n, w) in line
@@ -2183,6 +2410,14 @@ fn relation_after(after: &str) -> bool {
             .iter()
             .find_map(|p| r[owner..].strip_prefix(p))
             .is_some_and(kin_then)
+}
+
+/// Whether a word's end is the head of a dotted degree ("Au" of "Au.D.", "Ph" of "Ph.D.",
+/// "Psy" of "Psy.D."): a dot, a capital and a dot. After "Marchand, " that is the
+/// audiologist's credential, not a given name.
+pub(super) fn dotted_credential(after: &str) -> bool {
+    let b = after.as_bytes();
+    b.len() >= 3 && b[0] == b'.' && b[1].is_ascii_uppercase() && b[2] == b'.'
 }
 
 /// Whether a credential follows a name: ", MD", " RN".
@@ -2445,6 +2680,33 @@ fn cue_gap(g: &str, closing: bool) -> bool {
 fn dash_led(text: &str, at: usize) -> bool {
     let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1);
     matches!(text[line_start..at].trim(), "-" | "--" | "—" | "~")
+}
+
+/// Where the name starts when the word at `i` follows a dash inside a line (" — ", " -- ",
+/// " - ", " – ") with words before it: the word itself, or the surname after an initial
+/// ("— M. Ferreira").
+fn dash_signed(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
+    let t = &toks[i];
+    // Only the dash and the words right before it are read (not back to the line's start:
+    // this runs for every word).
+    let lead = [" — ", " -- ", " - ", " – "]
+        .iter()
+        .find_map(|d| text[..t.start].strip_suffix(d))?;
+    let lead = lead.trim_end_matches([' ', '\t']);
+    if lead.is_empty() || lead.ends_with(['\n', '\r']) {
+        return None;
+    }
+    let name_word = |n: &Tok<'_>| {
+        n.in_position(false)
+            || word_first_name(n)
+            || (n.shape == Shape::Caps && n.info.first && !n.blocked())
+    };
+    if t.letters() == 1 && t.w.chars().all(char::is_uppercase) {
+        let n = toks.get(i + 1)?;
+        return (&text[t.end..n.start] == ". " && n.shape != Shape::Lower && !n.blocked())
+            .then_some(i + 1);
+    }
+    name_word(t).then_some(i)
 }
 
 /// Whether the line holding `at` starts with the word at `at` and follows a closing line
@@ -2754,5 +3016,89 @@ mod tests {
             names("x\nMeenakshi, The thyroid panel is normal"),
             ["Meenakshi"]
         );
+    }
+
+    #[test]
+    fn other_languages_function_words_and_introductions() {
+        // Vietnamese, Portuguese, Haitian Creole, Tagalog: greetings and pronouns are no
+        // names; the person after "tên là", "meu nome é", "mwen rele", "si" is.
+        assert_eq!(
+            names(
+                "Xin chào, tôi tên là Minh Okafor. Số điện thoại của tôi là 555. Tôi cần gọi lại."
+            ),
+            ["Minh Okafor"]
+        );
+        assert_eq!(
+            names("Olá, meu nome é Rosa Whitcombe, preciso remarcar a consulta. Obrigada!"),
+            ["Rosa Whitcombe"]
+        );
+        assert_eq!(
+            names("Bonjou, mwen rele J. Strong. Mèsi anpil!"),
+            ["J. Strong"]
+        );
+        assert_eq!(
+            names("Magandang hapon po. Ako po si Dalisay Okafor. Salamat po!"),
+            ["Dalisay Okafor"]
+        );
+    }
+
+    #[test]
+    fn signed_after_a_dash_mailing_blocks_and_filed_photos() {
+        assert_eq!(
+            names("Q: Comments? A: all good, call me 555-201-0000 — Will Ostrander\nQ: next"),
+            ["Will Ostrander"]
+        );
+        assert_eq!(names("loved the staff -- M. Ferreira"), ["M. Ferreira"]);
+        // A heading's one word after a dash is no signature.
+        assert!(names("Interpreter Services Encounter — Marshallese\nDate: 1/2").is_empty());
+        assert!(names("Status — Will Call").is_empty());
+        assert_eq!(
+            names(
+                "Explanation of Benefits\nDESMOND OYELARAN\n1200 W 14TH ST APT 3\nDUBUQUE IA 52001-1234\n"
+            ),
+            ["DESMOND OYELARAN"]
+        );
+        assert!(
+            !names("Remit to\nBilling Department\n1200 W 14th St\nDubuque, IA 52001\n")
+                .contains(&"Billing Department".to_string())
+        );
+        assert_eq!(
+            names("- Li_46350024_20260420_heel.jpg taken 04/20/2026\nsee RIVERS_48949964_heel.png"),
+            ["Li", "RIVERS"]
+        );
+        assert_eq!(
+            names("incoming: WILL OSTRANDER 🚑 DOB 1953-03-01"),
+            ["WILL OSTRANDER"]
+        );
+        assert_eq!(
+            names("transfer: jasper ostrander 🚑 DOB 1930-11-11"),
+            ["jasper ostrander"]
+        );
+        assert_eq!(
+            names("Hearing Clinic\nK. Dela Peña, adult, seen 05/03/2025."),
+            ["K. Dela Peña"]
+        );
+        assert_eq!(
+            names("I, the patient, appoint Will Ostrander as my agent."),
+            ["Will Ostrander"]
+        );
+    }
+
+    #[test]
+    fn record_subject_fields_outside_the_chart() {
+        assert_eq!(
+            names("Inmate: O. Okonkwo  Booking # 25125053\nHousing: unit V"),
+            ["O. Okonkwo"]
+        );
+        assert_eq!(
+            names("Decedent: HALE, MARGUERITE\nAge: 88"),
+            ["HALE, MARGUERITE"]
+        );
+        assert_eq!(names("Recipient: WILL FARROW (MRN 123)"), ["WILL FARROW"]);
+        assert_eq!(
+            names("Sick call slip — I/M OKAFOR, Marcus #2291734, pod C"),
+            ["OKAFOR, Marcus"]
+        );
+        assert_eq!(names("Donor: deceased donor, DCD"), Vec::<String>::new());
     }
 }

@@ -2001,8 +2001,10 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Person,
             34,
             Check::NameStrict,
-            // A full name right before a DOB, MRN or age, in any written form.
-            format!(r"(?P<v>{full})[ \t]*(?:\(|,|-|–|;)?[ \t]*(?i:(?:dob|born|mrn|aged?|ssn)\b|d\.o\.b|b\.|mr#|date of birth|\d{{1,3}}[ \t]*(?:y|yo|-year))"),
+            // A full name right before a DOB, MRN or age, in any written form, also with a
+            // chat's emoji between ("R. Abubakar 🚑 DOB …") or an age group for the age
+            // ("K. Dela Peña, adult, seen …").
+            format!(r"(?P<v>{full})[ \t]*(?:\(|,|-|–|;)?[ \t]*(?:\p{{So}}[\x{{FE0F}}\x{{200D}}]?[ \t]*){{0,3}}(?i:(?:dob|born|mrn|aged?|ssn|adult|child|minor|infant|newborn|neonate|toddler|adolescent)\b|d\.o\.b|b\.|mr#|date of birth|\d{{1,3}}[ \t]*(?:y|yo|-year))"),
         ),
         (
             Kind::Person,
