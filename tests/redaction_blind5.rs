@@ -26,6 +26,10 @@
 //! weakest families markdown 78.7/76.0%, nicu 80.5%, msn 84.4/81.5%, jail 83.6/83.1%,
 //! multiling 86.5%. Lowest precision: License 32.9% (NPIs), Email 52.0% (practice, funeral
 //! home and county addresses), Mrn 84.5% (Rx numbers, HL7 table ids), Person 86.8%.
+//!
+//! Holdout of the third round (09c47a4): without a roster all 95.3%, names 94.5%, precision
+//! 91.0%. Development set of the fourth (session 8): without a roster all 100.0%, names
+//! 99.9%, precision 97.8%, character precision 96.9%.
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind5/mod.rs"]
@@ -67,13 +71,14 @@ const SANITY: Sanity = Sanity {
     ],
 };
 
-/// Loose floors: the set is new, so they only say "finds most identifiers and does not redact
-/// everything"; a redactor that redacts nothing, or whole lines, fails them.
+/// A development set since the fourth round of rules (session 8): floors just under its
+/// figures then (without a roster names 99.9%, all 100%, precision 97.8%, character
+/// precision 96.9%).
 const FLOORS: Floors = Floors {
-    names: 80.0,
-    all: 80.0,
-    precision: 75.0,
-    char_precision: 55.0,
+    names: 99.5,
+    all: 99.5,
+    precision: 97.0,
+    char_precision: 96.0,
 };
 
 #[test]
