@@ -62,17 +62,37 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
             out.push(None);
             continue;
         }
-        // "due sun", "by wed": right after a cue a short weekday needs no capital.
+        // "due sun", "by wed": right after a cue a short weekday needs no capital; so after
+        // "is" that follows a cue ("the deadline for it is sun").
         let after_cue = (i >= 1 && matches!(out[i - 1], Some((1, Sem::Cue(_)))))
-            || (i >= 2 && matches!(out[i - 2], Some((2, Sem::Cue(_)))));
+            || (i >= 2 && matches!(out[i - 2], Some((2, Sem::Cue(_)))))
+            || (i >= 2
+                && t.norm(i - 1) == "is"
+                && out[i.saturating_sub(8)..i - 1]
+                    .iter()
+                    .any(|x| matches!(x, Some((_, Sem::Cue(_))))));
+        // "Friday's deadline", "tomorrow's cutoff": a possessive day is the day.
+        let word = t.norm(i);
+        let stem = word.strip_suffix("'s").filter(|s| !s.is_empty());
         for l in langs {
             let Some(li) = lang::ALL.iter().position(|x| std::ptr::eq(*x, *l)) else {
                 continue;
             };
-            let Some(entries) = lex[li].map.get(t.norm(i)) else {
-                continue;
+            let entries = match lex[li].map.get(word) {
+                Some(e) => e,
+                None => match stem.and_then(|s| lex[li].map.get(s)) {
+                    Some(e) => e,
+                    None => continue,
+                },
             };
+            let possessive = !lex[li].map.contains_key(word);
             for (rest, sem) in entries {
+                if possessive
+                    && !(rest.is_empty()
+                        && matches!(sem, Sem::Weekday(..) | Sem::Month(..) | Sem::RelDay(_)))
+                {
+                    continue;
+                }
                 let n = rest.len() + 1;
                 if best.is_some_and(|(b, _)| b as usize >= n) {
                     break;
@@ -949,6 +969,19 @@ impl Parser<'_> {
             }
             _ => {}
         }
+        // "You have 10 days to reply", "customers have 30 days from today to return it",
+        // "tiene 5 días para": a span one has in which to act is a limit.
+        if !ago
+            && i > 0
+            && matches!(
+                self.word(i - 1),
+                "have" | "has" | "get" | "got" | "tienes" | "tiene" | "tienen" | "haben" | "hast"
+            )
+            && (lead || matches!(self.word(end), "to" | "para" | "zeit"))
+        {
+            lead = true;
+            within = true;
+        }
         if !lead || n == 0 || n > 400 {
             return None;
         }
@@ -1000,7 +1033,27 @@ impl Parser<'_> {
                 && !(i.saturating_sub(5)..i - 1).any(|k| self.sem(k) == Some(Sem::Change))
             {
                 let k = self.skip_fill(end);
-                marked = matches!(self.sem(end), Some(Sem::Zone(_)))
+                // "can u get me the slides by 4?": an hour that ends its sentence after "by"
+                // or "before" (not "2 by 4", "divide by 4.5").
+                let ends_sentence = match self.t.toks.get(end) {
+                    None => true,
+                    Some(t) => {
+                        t.kind == Kind::Punct
+                            && matches!(self.word(end), "?" | "!" | "\n" | ".")
+                            && !(self.t.glued(end + 1)
+                                && self
+                                    .t
+                                    .toks
+                                    .get(end + 1)
+                                    .is_some_and(|n| n.kind == Kind::Num))
+                    }
+                };
+                let hour_at_end = ends_sentence
+                    && (1..=12).contains(&v)
+                    && self.listed(i - 1, lang_time_by)
+                    && !(i >= 2 && self.t.toks[i - 2].kind == Kind::Num);
+                marked = hour_at_end
+                    || matches!(self.sem(end), Some(Sem::Zone(_)))
                     || (self
                         .t
                         .toks

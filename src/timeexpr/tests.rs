@@ -585,3 +585,50 @@ fn more_chat_requests() {
     assert_eq!(one("lmk in 2 days"), date!(2026 - 11 - 26));
     assert_eq!(one("cud u fix it by fri morn"), date!(2026 - 11 - 27));
 }
+
+#[test]
+fn hours_ending_a_request_possessive_days_and_spans_one_has() {
+    // A bare hour after "by" that ends its sentence, in a request, is on the received day.
+    assert_eq!(one("can you send the invoice by 5?"), date!(2026 - 11 - 24));
+    assert_eq!(
+        one("Please have the keys back by 3."),
+        date!(2026 - 11 - 24)
+    );
+    assert!(due("Please divide the total by 4.").is_empty());
+    assert!(due("The team grew by 4.").is_empty());
+    assert!(due("Please cut the 2 by 4 boards.").is_empty());
+    assert_eq!(one("txt me the code by tonite"), date!(2026 - 11 - 24));
+    // "is" after a cue lets a short weekday go without its capital.
+    assert_eq!(
+        one("the deadline for the raffle is sun"),
+        date!(2026 - 11 - 29)
+    );
+    assert!(due("the sun is out, see you sun").is_empty());
+    // Possessive days.
+    assert_eq!(
+        one("Please remember Friday's deadline for the survey."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(one("Don't miss tomorrow's cutoff."), date!(2026 - 11 - 25));
+    // A span one has to act in.
+    assert_eq!(
+        one("You have 10 days to file an appeal."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Customers have 30 days from today to return it."),
+        date!(2026 - 12 - 24)
+    );
+    assert!(due("We had 10 days to file it.").is_empty());
+    // More imperatives: "Vote", "Apply", a numeric range's end.
+    assert_eq!(one("Vote in the poll 12/1–12/4."), date!(2026 - 12 - 04));
+    // A short Spanish line with only "de" to tell its language.
+    assert_eq!(
+        one("Plazo máximo: jueves 3 de diciembre."),
+        date!(2026 - 12 - 03)
+    );
+    // Dropped and struck deadlines.
+    assert!(due("Scratch the 12/10 due date, nothing to send.").is_empty());
+    assert!(due("FYI the Dec 9 deadline was dropped.").is_empty());
+    assert!(due("The Dec 9 deadline has been dropped.").is_empty());
+}

@@ -9,6 +9,8 @@ pub static ES: LangData = LangData {
         "el", "la", "los", "las", "que", "y", "es", "por", "favor", "para", "con", "un", "una",
         "del", "al", "su", "le", "lo", "nos", "gracias", "hola", "se", "muchas", "esta",
         "necesito", "podria", "puedes", "usted",
+        // Short lines such as "Plazo máximo: viernes 2 de abril" have no other.
+        "de",
     ],
     numeric: NumericOrder::DayFirst,
     range_to: &["al", "a", "hasta", "-", "–", "—"],
