@@ -190,12 +190,17 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             || imperative_cue;
         // "by 3pm" alone is on the received day only when the sentence asks for something
         // ("need the link by 3pm"; not a status line such as "hotfix by 15:30").
-        if !cued || (e.shape.bare_time && !asks) {
+        // Nor opening hours ("bitte beachten: wir haben bis 17 Uhr geöffnet").
+        if !cued || (e.shape.bare_time && (!asks || has(|x| x == Sem::Hours))) {
             continue;
         }
         // A meeting's time is when to be there: only a cue right before the date makes it
         // a limit ("can we meet before Friday").
-        if has(|x| x == Sem::Meeting) && adjacent_cue.is_none() && !e.shape.within {
+        if has(|x| x == Sem::Meeting)
+            && adjacent_cue.is_none()
+            && !e.shape.within
+            && !e.shape.timed_by_cue
+        {
             continue;
         }
         if adjacent_cue.is_none() && !e.shape.within && !moved_to && after.is_none() && clause_cue {

@@ -138,6 +138,9 @@ pub struct Shape {
     pub past: bool,
     /// "by 3pm": a time alone, on the received day.
     pub bare_time: bool,
+    /// "tomorrow before noon": a day whose time came after a cue of its own (a limit even
+    /// in a sentence about an appointment: "confirm tomorrow's visit before noon").
+    pub timed_by_cue: bool,
 }
 
 /// One time expression: its tokens `[from, to)`, its date in the operator's zone (none when
@@ -319,6 +322,7 @@ impl Parser<'_> {
                     {
                         prev.to = e.to;
                         prev.time = e.time;
+                        prev.shape.timed_by_cue = true;
                         continue;
                     }
                     out.push(e);
@@ -1037,6 +1041,8 @@ impl Parser<'_> {
                 // or "before" (not "2 by 4", "divide by 4.5").
                 let ends_sentence = match self.t.toks.get(end) {
                     None => true,
+                    // "need it by 4 pls"
+                    Some(_) if matches!(self.sem(end), Some(Sem::Request)) => true,
                     Some(t) => {
                         t.kind == Kind::Punct
                             && matches!(self.word(end), "?" | "!" | "\n" | ".")
@@ -1224,6 +1230,7 @@ fn shape_of(b: &Bag) -> Shape {
             || b.relday.is_some_and(|n| n < 0)
             || past_week,
         bare_time: b.bare_time,
+        timed_by_cue: false,
     }
 }
 

@@ -632,3 +632,30 @@ fn hours_ending_a_request_possessive_days_and_spans_one_has() {
     assert!(due("FYI the Dec 9 deadline was dropped.").is_empty());
     assert!(due("The Dec 9 deadline has been dropped.").is_empty());
 }
+
+#[test]
+fn german_hours_alone_chat_hours_and_times_of_an_appointment() {
+    let t = datetime!(2026-11-24 09:00 -6);
+    // "bis 17 Uhr" alone is on the received day, as "by 5pm" is.
+    let de = |s: &str| due_at(s, t);
+    assert_eq!(
+        de("Bitte schicken Sie mir die Liste bis 16 Uhr."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert_eq!(
+        de("Bitte spätestens 11 Uhr zurückmelden."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    // Opening hours are not limits, even next to "bitte".
+    assert!(de("Bitte beachten Sie: wir haben bis 18 Uhr geöffnet.").is_empty());
+    assert!(de("Die Praxis ist heute bis 17 Uhr erreichbar.").is_empty());
+    // "need it by 4 pls": a request word after the bare hour.
+    assert_eq!(one("need the keys by 2 pls"), date!(2026 - 11 - 24));
+    // A time tied to its day by a cue is a limit even about an appointment.
+    assert_eq!(
+        one("Por favor, confirme la visita de mañana antes de las 11."),
+        date!(2026 - 11 - 25)
+    );
+    assert!(due("Our call is tomorrow at 10.").is_empty());
+    assert!(due("Meeting tomorrow by 3pm in room 4.").is_empty());
+}

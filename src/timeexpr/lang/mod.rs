@@ -143,6 +143,9 @@ pub enum Sem {
     Change,
     /// A meeting or appointment: its time is when to be there, not a limit.
     Meeting,
+    /// Opening hours ("geöffnet", "erreichbar", "abierto"): a time alone near it ("bis 17
+    /// Uhr") is when the place is open, not a limit.
+    Hours,
     /// "from" in "moved from Friday to Monday".
     From,
     /// "moved", "postponed", "extended", "verschoben", "aplazado".
