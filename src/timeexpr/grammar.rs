@@ -71,7 +71,8 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
                 && out[i.saturating_sub(8)..i - 1]
                     .iter()
                     .any(|x| matches!(x, Some((_, Sem::Cue(_))))));
-        // "Friday's deadline", "tomorrow's cutoff": a possessive day is the day.
+        // "Friday's deadline", "tomorrow's cutoff": a possessive day is the day; "the
+        // deadline's Friday" is "the deadline is".
         let word = t.norm(i);
         let stem = word.strip_suffix("'s").filter(|s| !s.is_empty());
         for l in langs {
@@ -89,7 +90,10 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
             for (rest, sem) in entries {
                 if possessive
                     && !(rest.is_empty()
-                        && matches!(sem, Sem::Weekday(..) | Sem::Month(..) | Sem::RelDay(_)))
+                        && matches!(
+                            sem,
+                            Sem::Weekday(..) | Sem::Month(..) | Sem::RelDay(_) | Sem::Cue(_)
+                        ))
                 {
                     continue;
                 }

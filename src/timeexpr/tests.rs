@@ -659,3 +659,22 @@ fn german_hours_alone_chat_hours_and_times_of_an_appointment() {
     assert!(due("Our call is tomorrow at 10.").is_empty());
     assert!(due("Meeting tomorrow by 3pm in room 4.").is_empty());
 }
+
+#[test]
+fn forgotten_deadlines_and_the_deadline_is_contracted() {
+    assert!(due("Forget the Monday deadline, we have what we need.").is_empty());
+    assert!(due("Scrap the Dec 9 due date.").is_empty());
+    assert_eq!(
+        one("Please don't forget the Monday deadline."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("Dont forget the Monday deadline."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("Do not forget the Monday deadline."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(one("the deadline's thurs"), date!(2026 - 11 - 26));
+}

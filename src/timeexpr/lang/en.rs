@@ -449,6 +449,9 @@ pub static EN: LangData = LangData {
         ("been dropped", Block(Block::Negation)),
         ("is dropped", Block(Block::Negation)),
         ("scratch the", Block(Block::Negation)),
+        ("scrap the", Block(Block::Negation)),
+        // "Forget the Friday deadline" ("don't forget the …" is a request, below).
+        ("forget the", Block(Block::Negation)),
         ("strike the", Block(Block::Negation)),
         ("no longer applies", Block(Block::Negation)),
         ("was due", Block(Block::Past)),
@@ -509,6 +512,9 @@ pub static EN: LangData = LangData {
         ("required", Request),
         ("remember to", Request),
         ("don't forget", Request),
+        ("dont forget", Request),
+        ("do not forget", Request),
+        ("never forget", Request),
         // Action verbs: a request when the sentence opens with one ("Submit it by …").
         ("send", Act),
         ("submit", Act),
