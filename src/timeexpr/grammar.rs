@@ -818,6 +818,25 @@ impl Parser<'_> {
         if prev == "dia" {
             return Some((i + 1, vec![Comp::DayOfMonth(d as u8)]));
         }
+        // Spanish "antes del 15", "a más tardar el 5", "vence el 20": a bare day after a
+        // cue ending in the article (or the article right after a cue), alone at its end.
+        let cued = matches!(prev, "el" | "del")
+            && (i.saturating_sub(4)..i).any(|c| {
+                matches!(self.sems.get(c).copied().flatten(), Some((n, Sem::Cue(_)))
+                    if c + n as usize == i || c + n as usize == i - 1)
+            });
+        let alone = match self.t.toks.get(i + 1) {
+            None => true,
+            Some(t) if t.kind == Kind::Punct => {
+                matches!(self.word(i + 1), "." | "," | "!" | "?" | ";" | "\n")
+                    && !(self.t.glued(i + 2)
+                        && self.t.toks.get(i + 2).is_some_and(|n| n.kind == Kind::Num))
+            }
+            Some(_) => matches!(self.sem(i + 1), Some(Sem::Filler | Sem::Request)),
+        };
+        if cued && alone {
+            return Some((i + 1, vec![Comp::DayOfMonth(d as u8)]));
+        }
         None
     }
 

@@ -678,3 +678,24 @@ fn forgotten_deadlines_and_the_deadline_is_contracted() {
     );
     assert_eq!(one("the deadline's thurs"), date!(2026 - 11 - 26));
 }
+
+#[test]
+fn spanish_bare_days_after_a_cue() {
+    assert_eq!(one("Envíelo antes del 15."), date!(2026 - 12 - 15));
+    assert_eq!(one("Mándelo para el 2, por favor."), date!(2026 - 12 - 02));
+    assert_eq!(one("La cuota vence el 20."), date!(2026 - 12 - 20));
+    assert_eq!(one("Envíelo a más tardar el 5."), date!(2026 - 12 - 05));
+    assert_eq!(
+        one("Por favor, pague antes del 15 de este mes."),
+        date!(2026 - 12 - 15)
+    );
+    // Not an amount, nor a day without a cue.
+    assert_eq!(
+        one("Pagó el 5 por ciento antes del 3 de diciembre."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Necesito el 5 antes del viernes."),
+        date!(2026 - 11 - 27)
+    );
+}
