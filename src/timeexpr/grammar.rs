@@ -1064,8 +1064,12 @@ impl Parser<'_> {
                 // or "before" (not "2 by 4", "divide by 4.5").
                 let ends_sentence = match self.t.toks.get(end) {
                     None => true,
-                    // "need it by 4 pls"
-                    Some(_) if matches!(self.sem(end), Some(Sem::Request)) => true,
+                    // "need it by 4 pls", "by 3 at the latest"
+                    Some(_)
+                        if matches!(self.sem(end), Some(Sem::Request | Sem::Cue(Cue::Latest))) =>
+                    {
+                        true
+                    }
                     Some(t) => {
                         t.kind == Kind::Punct
                             && matches!(self.word(end), "?" | "!" | "\n" | ".")

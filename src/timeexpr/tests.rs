@@ -651,6 +651,11 @@ fn german_hours_alone_chat_hours_and_times_of_an_appointment() {
     assert!(de("Die Praxis ist heute bis 17 Uhr erreichbar.").is_empty());
     // "need it by 4 pls": a request word after the bare hour.
     assert_eq!(one("need the keys by 2 pls"), date!(2026 - 11 - 24));
+    assert_eq!(
+        one("send the keys by 2 at the latest"),
+        date!(2026 - 11 - 24)
+    );
+    assert_eq!(one("need this asap, by 6 latest"), date!(2026 - 11 - 24));
     // A time tied to its day by a cue is a limit even about an appointment.
     assert_eq!(
         one("Por favor, confirme la visita de mañana antes de las 11."),
