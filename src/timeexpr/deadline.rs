@@ -159,9 +159,18 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 // within"), so "Pay stubs are ready Monday" is not an order.
                 x == Some(Sem::Act)
                     && (langs.iter().any(|l| l.objects.contains(&toks.norm(n)))
+                        // "Vote 12/7-12/11", "Submit between Dec 7 and Dec 11".
+                        || n == e.from
                         || matches!(
                             p.sem(n),
-                            Some(Sem::Filler | Sem::Cue(_) | Sem::Within | Sem::In | Sem::Request)
+                            Some(
+                                Sem::Filler
+                                    | Sem::Cue(_)
+                                    | Sem::Within
+                                    | Sem::In
+                                    | Sem::Request
+                                    | Sem::Between
+                            )
                         ))
             });
         // A request in the clause after a ";" asks about a span or window before it

@@ -989,6 +989,10 @@ impl Parser<'_> {
                 end = self.after(end);
                 lead = true;
             }
+            // "within 2 weeks of today": counted from the received day, as without it.
+            _ if self.word(end) == "of" && self.sem(end + 1) == Some(Sem::RelDay(0)) => {
+                end = self.after(end + 1);
+            }
             Some(Sem::Ago) => {
                 end = self.after(end);
                 ago = true;

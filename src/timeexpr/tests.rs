@@ -704,3 +704,16 @@ fn spanish_bare_days_after_a_cue() {
         date!(2026 - 11 - 27)
     );
 }
+
+#[test]
+fn spans_of_today_and_orders_right_before_their_date() {
+    // "of today" counts from the received day, and is not a second date.
+    assert_eq!(
+        due("Please reply within 2 weeks of today."),
+        vec![Some(date!(2026 - 12 - 08))]
+    );
+    // An order right before its date or range.
+    assert_eq!(one("Vote 12/7-12/11."), date!(2026 - 12 - 11));
+    assert_eq!(one("Submit between Dec 7 & Dec 11."), date!(2026 - 12 - 11));
+    assert!(due("Pay stubs are ready Monday.").is_empty());
+}
