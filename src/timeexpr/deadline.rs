@@ -103,6 +103,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }
         let adjacent = k.checked_sub(1).map(|k| before[k]);
         let adjacent_cue = adjacent.filter(|x| matches!(x.2, Some(Sem::Cue(_))));
+        if adjacent.is_some_and(|x| x.2 == Some(Sem::Block(Block::Strike))) {
+            continue;
+        }
         // "moved from Friday to Monday": Friday is the old date; "to Monday" is the new one.
         let moved = has(|x| x == Sem::Moved);
         let moved_from = moved && adjacent.is_some_and(|x| x.2 == Some(Sem::From));

@@ -717,3 +717,19 @@ fn spans_of_today_and_orders_right_before_their_date() {
     assert_eq!(one("Submit between Dec 7 & Dec 11."), date!(2026 - 12 - 11));
     assert!(due("Pay stubs are ready Monday.").is_empty());
 }
+
+#[test]
+fn a_strike_reaches_only_its_date_and_amounts_of_layout() {
+    assert_eq!(
+        one("Forget the old plan, please send it by Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert!(due("Scratch the Friday deadline.").is_empty());
+    // "by N" after a layout or arithmetic verb is an amount.
+    assert!(due("Could you move the chairs back by 2?").is_empty());
+    assert!(due("Can you shift the column left by 3?").is_empty());
+    assert!(due("Please sort the list by 3.").is_empty());
+    // A span of one's own is not a limit set for the recipient.
+    assert!(due("I have 2 days to finish my thesis, wish me luck.").is_empty());
+    assert!(due("We have 2 weeks to go until launch.").is_empty());
+}
