@@ -1003,10 +1003,11 @@ impl Parser<'_> {
         // "You have 10 days to reply", "customers have 30 days from today to return it",
         // "tiene 5 días para": a span one has in which to act is a limit.
         // Not one's own time ("I have 2 days to finish my thesis", "we have 2 weeks to go").
+        let own = (i >= 2 && matches!(self.word(i - 2), "i" | "we"))
+            || (self.word(end) == "to" && self.word(end + 1) == "go");
         if !ago
-            && i > 1
-            && !matches!(self.word(i - 2), "i" | "we")
-            && !(self.word(end) == "to" && self.word(end + 1) == "go")
+            && !own
+            && i > 0
             && matches!(
                 self.word(i - 1),
                 "have" | "has" | "get" | "got" | "tienes" | "tiene" | "tienen" | "haben" | "hast"

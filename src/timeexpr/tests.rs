@@ -732,4 +732,5 @@ fn a_strike_reaches_only_its_date_and_amounts_of_layout() {
     // A span of one's own is not a limit set for the recipient.
     assert!(due("I have 2 days to finish my thesis, wish me luck.").is_empty());
     assert!(due("We have 2 weeks to go until launch.").is_empty());
+    assert_eq!(one("Tienes 5 días para responder."), date!(2026 - 11 - 29));
 }
