@@ -441,6 +441,8 @@ fn a_sentence_that_opens_with_an_action_verb_asks() {
     assert!(due("I'll submit it tomorrow.").is_empty());
     // The verb as a noun: no object after it.
     assert!(due("Pay stubs are ready Monday.").is_empty());
+    // "Update" and "Review" open status lines as nouns.
+    assert!(due("Update 12/4: the server was patched.").is_empty());
     assert!(due("Drop-off is Tuesday.").is_empty());
     // The date of the thing ordered, not a limit.
     assert!(due("Confirm the booking for Friday.").is_empty());

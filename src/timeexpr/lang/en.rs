@@ -547,8 +547,6 @@ pub static EN: LangData = LangData {
         ("enroll", Act),
         ("vote", Act),
         ("apply", Act),
-        ("review", Act),
-        ("update", Act),
         ("claim", Act),
         ("for", Attr),
         ("after", Attr),
