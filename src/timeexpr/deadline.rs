@@ -103,6 +103,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }
         let adjacent = k.checked_sub(1).map(|k| before[k]);
         let adjacent_cue = adjacent.filter(|x| matches!(x.2, Some(Sem::Cue(_))));
+        if adjacent.is_some_and(|x| x.2 == Some(Sem::Block(Block::Strike))) {
+            continue;
+        }
         // "moved from Friday to Monday": Friday is the old date; "to Monday" is the new one.
         let moved = has(|x| x == Sem::Moved);
         let moved_from = moved && adjacent.is_some_and(|x| x.2 == Some(Sem::From));
@@ -159,9 +162,18 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 // within"), so "Pay stubs are ready Monday" is not an order.
                 x == Some(Sem::Act)
                     && (langs.iter().any(|l| l.objects.contains(&toks.norm(n)))
+                        // "Vote 12/7-12/11", "Submit between Dec 7 and Dec 11".
+                        || n == e.from
                         || matches!(
                             p.sem(n),
-                            Some(Sem::Filler | Sem::Cue(_) | Sem::Within | Sem::In | Sem::Request)
+                            Some(
+                                Sem::Filler
+                                    | Sem::Cue(_)
+                                    | Sem::Within
+                                    | Sem::In
+                                    | Sem::Request
+                                    | Sem::Between
+                            )
                         ))
             });
         // A request in the clause after a ";" asks about a span or window before it
@@ -190,12 +202,17 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             || imperative_cue;
         // "by 3pm" alone is on the received day only when the sentence asks for something
         // ("need the link by 3pm"; not a status line such as "hotfix by 15:30").
-        if !cued || (e.shape.bare_time && !asks) {
+        // Nor opening hours ("bitte beachten: wir haben bis 17 Uhr geöffnet").
+        if !cued || (e.shape.bare_time && (!asks || has(|x| x == Sem::Hours))) {
             continue;
         }
         // A meeting's time is when to be there: only a cue right before the date makes it
         // a limit ("can we meet before Friday").
-        if has(|x| x == Sem::Meeting) && adjacent_cue.is_none() && !e.shape.within {
+        if has(|x| x == Sem::Meeting)
+            && adjacent_cue.is_none()
+            && !e.shape.within
+            && !e.shape.timed_by_cue
+        {
             continue;
         }
         if adjacent_cue.is_none() && !e.shape.within && !moved_to && after.is_none() && clause_cue {

@@ -62,17 +62,41 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
             out.push(None);
             continue;
         }
-        // "due sun", "by wed": right after a cue a short weekday needs no capital.
+        // "due sun", "by wed": right after a cue a short weekday needs no capital; so after
+        // "is" that follows a cue ("the deadline for it is sun").
         let after_cue = (i >= 1 && matches!(out[i - 1], Some((1, Sem::Cue(_)))))
-            || (i >= 2 && matches!(out[i - 2], Some((2, Sem::Cue(_)))));
+            || (i >= 2 && matches!(out[i - 2], Some((2, Sem::Cue(_)))))
+            || (i >= 2
+                && t.norm(i - 1) == "is"
+                && out[i.saturating_sub(8)..i - 1]
+                    .iter()
+                    .any(|x| matches!(x, Some((_, Sem::Cue(_))))));
+        // "Friday's deadline", "tomorrow's cutoff": a possessive day is the day; "the
+        // deadline's Friday" is "the deadline is".
+        let word = t.norm(i);
+        let stem = word.strip_suffix("'s").filter(|s| !s.is_empty());
         for l in langs {
             let Some(li) = lang::ALL.iter().position(|x| std::ptr::eq(*x, *l)) else {
                 continue;
             };
-            let Some(entries) = lex[li].map.get(t.norm(i)) else {
-                continue;
+            let entries = match lex[li].map.get(word) {
+                Some(e) => e,
+                None => match stem.and_then(|s| lex[li].map.get(s)) {
+                    Some(e) => e,
+                    None => continue,
+                },
             };
+            let possessive = !lex[li].map.contains_key(word);
             for (rest, sem) in entries {
+                if possessive
+                    && !(rest.is_empty()
+                        && matches!(
+                            sem,
+                            Sem::Weekday(..) | Sem::Month(..) | Sem::RelDay(_) | Sem::Cue(_)
+                        ))
+                {
+                    continue;
+                }
                 let n = rest.len() + 1;
                 if best.is_some_and(|(b, _)| b as usize >= n) {
                     break;
@@ -118,6 +142,9 @@ pub struct Shape {
     pub past: bool,
     /// "by 3pm": a time alone, on the received day.
     pub bare_time: bool,
+    /// "tomorrow before noon": a day whose time came after a cue of its own (a limit even
+    /// in a sentence about an appointment: "confirm tomorrow's visit before noon").
+    pub timed_by_cue: bool,
 }
 
 /// One time expression: its tokens `[from, to)`, its date in the operator's zone (none when
@@ -299,6 +326,7 @@ impl Parser<'_> {
                     {
                         prev.to = e.to;
                         prev.time = e.time;
+                        prev.shape.timed_by_cue = true;
                         continue;
                     }
                     out.push(e);
@@ -790,6 +818,25 @@ impl Parser<'_> {
         if prev == "dia" {
             return Some((i + 1, vec![Comp::DayOfMonth(d as u8)]));
         }
+        // Spanish "antes del 15", "a más tardar el 5", "vence el 20": a bare day after a
+        // cue ending in the article (or the article right after a cue), alone at its end.
+        let cued = matches!(prev, "el" | "del")
+            && (i.saturating_sub(4)..i).any(|c| {
+                matches!(self.sems.get(c).copied().flatten(), Some((n, Sem::Cue(_)))
+                    if c + n as usize == i || c + n as usize == i - 1)
+            });
+        let alone = match self.t.toks.get(i + 1) {
+            None => true,
+            Some(t) if t.kind == Kind::Punct => {
+                matches!(self.word(i + 1), "." | "," | "!" | "?" | ";" | "\n")
+                    && !(self.t.glued(i + 2)
+                        && self.t.toks.get(i + 2).is_some_and(|n| n.kind == Kind::Num))
+            }
+            Some(_) => matches!(self.sem(i + 1), Some(Sem::Filler | Sem::Request)),
+        };
+        if cued && alone {
+            return Some((i + 1, vec![Comp::DayOfMonth(d as u8)]));
+        }
         None
     }
 
@@ -942,12 +989,33 @@ impl Parser<'_> {
                 end = self.after(end);
                 lead = true;
             }
+            // "within 2 weeks of today": counted from the received day, as without it.
+            _ if self.word(end) == "of" && self.sem(end + 1) == Some(Sem::RelDay(0)) => {
+                end = self.after(end + 1);
+            }
             Some(Sem::Ago) => {
                 end = self.after(end);
                 ago = true;
                 lead = true;
             }
             _ => {}
+        }
+        // "You have 10 days to reply", "customers have 30 days from today to return it",
+        // "tiene 5 días para": a span one has in which to act is a limit.
+        // Not one's own time ("I have 2 days to finish my thesis", "we have 2 weeks to go").
+        let own = (i >= 2 && matches!(self.word(i - 2), "i" | "we"))
+            || (self.word(end) == "to" && self.word(end + 1) == "go");
+        if !ago
+            && !own
+            && i > 0
+            && matches!(
+                self.word(i - 1),
+                "have" | "has" | "get" | "got" | "tienes" | "tiene" | "tienen" | "haben" | "hast"
+            )
+            && (lead || matches!(self.word(end), "to" | "para" | "zeit"))
+        {
+            lead = true;
+            within = true;
         }
         if !lead || n == 0 || n > 400 {
             return None;
@@ -1000,7 +1068,33 @@ impl Parser<'_> {
                 && !(i.saturating_sub(5)..i - 1).any(|k| self.sem(k) == Some(Sem::Change))
             {
                 let k = self.skip_fill(end);
-                marked = matches!(self.sem(end), Some(Sem::Zone(_)))
+                // "can u get me the slides by 4?": an hour that ends its sentence after "by"
+                // or "before" (not "2 by 4", "divide by 4.5").
+                let ends_sentence = match self.t.toks.get(end) {
+                    None => true,
+                    // "need it by 4 pls", "by 3 at the latest"
+                    Some(_)
+                        if matches!(self.sem(end), Some(Sem::Request | Sem::Cue(Cue::Latest))) =>
+                    {
+                        true
+                    }
+                    Some(t) => {
+                        t.kind == Kind::Punct
+                            && matches!(self.word(end), "?" | "!" | "\n" | ".")
+                            && !(self.t.glued(end + 1)
+                                && self
+                                    .t
+                                    .toks
+                                    .get(end + 1)
+                                    .is_some_and(|n| n.kind == Kind::Num))
+                    }
+                };
+                let hour_at_end = ends_sentence
+                    && (1..=12).contains(&v)
+                    && self.listed(i - 1, lang_time_by)
+                    && !(i >= 2 && self.t.toks[i - 2].kind == Kind::Num);
+                marked = hour_at_end
+                    || matches!(self.sem(end), Some(Sem::Zone(_)))
                     || (self
                         .t
                         .toks
@@ -1171,6 +1265,7 @@ fn shape_of(b: &Bag) -> Shape {
             || b.relday.is_some_and(|n| n < 0)
             || past_week,
         bare_time: b.bare_time,
+        timed_by_cue: false,
     }
 }
 

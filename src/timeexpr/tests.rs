@@ -441,6 +441,8 @@ fn a_sentence_that_opens_with_an_action_verb_asks() {
     assert!(due("I'll submit it tomorrow.").is_empty());
     // The verb as a noun: no object after it.
     assert!(due("Pay stubs are ready Monday.").is_empty());
+    // "Update" and "Review" open status lines as nouns.
+    assert!(due("Update 12/4: the server was patched.").is_empty());
     assert!(due("Drop-off is Tuesday.").is_empty());
     // The date of the thing ordered, not a limit.
     assert!(due("Confirm the booking for Friday.").is_empty());
@@ -584,4 +586,153 @@ fn more_chat_requests() {
     assert_eq!(one("gimme the deck tmrw nite"), date!(2026 - 11 - 25));
     assert_eq!(one("lmk in 2 days"), date!(2026 - 11 - 26));
     assert_eq!(one("cud u fix it by fri morn"), date!(2026 - 11 - 27));
+}
+
+#[test]
+fn hours_ending_a_request_possessive_days_and_spans_one_has() {
+    // A bare hour after "by" that ends its sentence, in a request, is on the received day.
+    assert_eq!(one("can you send the invoice by 5?"), date!(2026 - 11 - 24));
+    assert_eq!(
+        one("Please have the keys back by 3."),
+        date!(2026 - 11 - 24)
+    );
+    assert!(due("Please divide the total by 4.").is_empty());
+    assert!(due("The team grew by 4.").is_empty());
+    assert!(due("Please cut the 2 by 4 boards.").is_empty());
+    assert_eq!(one("txt me the code by tonite"), date!(2026 - 11 - 24));
+    // "is" after a cue lets a short weekday go without its capital.
+    assert_eq!(
+        one("the deadline for the raffle is sun"),
+        date!(2026 - 11 - 29)
+    );
+    assert!(due("the sun is out, see you sun").is_empty());
+    // Possessive days.
+    assert_eq!(
+        one("Please remember Friday's deadline for the survey."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(one("Don't miss tomorrow's cutoff."), date!(2026 - 11 - 25));
+    // A span one has to act in.
+    assert_eq!(
+        one("You have 10 days to file an appeal."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Customers have 30 days from today to return it."),
+        date!(2026 - 12 - 24)
+    );
+    assert!(due("We had 10 days to file it.").is_empty());
+    // More imperatives: "Vote", "Apply", a numeric range's end.
+    assert_eq!(one("Vote in the poll 12/1–12/4."), date!(2026 - 12 - 04));
+    // A short Spanish line with only "de" to tell its language.
+    assert_eq!(
+        one("Plazo máximo: jueves 3 de diciembre."),
+        date!(2026 - 12 - 03)
+    );
+    // Dropped and struck deadlines.
+    assert!(due("Scratch the 12/10 due date, nothing to send.").is_empty());
+    assert!(due("FYI the Dec 9 deadline was dropped.").is_empty());
+    assert!(due("The Dec 9 deadline has been dropped.").is_empty());
+}
+
+#[test]
+fn german_hours_alone_chat_hours_and_times_of_an_appointment() {
+    let t = datetime!(2026-11-24 09:00 -6);
+    // "bis 17 Uhr" alone is on the received day, as "by 5pm" is.
+    let de = |s: &str| due_at(s, t);
+    assert_eq!(
+        de("Bitte schicken Sie mir die Liste bis 16 Uhr."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert_eq!(
+        de("Bitte spätestens 11 Uhr zurückmelden."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    // Opening hours are not limits, even next to "bitte".
+    assert!(de("Bitte beachten Sie: wir haben bis 18 Uhr geöffnet.").is_empty());
+    assert!(de("Die Praxis ist heute bis 17 Uhr erreichbar.").is_empty());
+    // "need it by 4 pls": a request word after the bare hour.
+    assert_eq!(one("need the keys by 2 pls"), date!(2026 - 11 - 24));
+    assert_eq!(
+        one("send the keys by 2 at the latest"),
+        date!(2026 - 11 - 24)
+    );
+    assert_eq!(one("need this asap, by 6 latest"), date!(2026 - 11 - 24));
+    // A time tied to its day by a cue is a limit even about an appointment.
+    assert_eq!(
+        one("Por favor, confirme la visita de mañana antes de las 11."),
+        date!(2026 - 11 - 25)
+    );
+    assert!(due("Our call is tomorrow at 10.").is_empty());
+    assert!(due("Meeting tomorrow by 3pm in room 4.").is_empty());
+}
+
+#[test]
+fn forgotten_deadlines_and_the_deadline_is_contracted() {
+    assert!(due("Forget the Monday deadline, we have what we need.").is_empty());
+    assert!(due("Scrap the Dec 9 due date.").is_empty());
+    assert_eq!(
+        one("Please don't forget the Monday deadline."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("Dont forget the Monday deadline."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("Do not forget the Monday deadline."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(one("the deadline's thurs"), date!(2026 - 11 - 26));
+}
+
+#[test]
+fn spanish_bare_days_after_a_cue() {
+    assert_eq!(one("Envíelo antes del 15."), date!(2026 - 12 - 15));
+    assert_eq!(one("Mándelo para el 2, por favor."), date!(2026 - 12 - 02));
+    assert_eq!(one("La cuota vence el 20."), date!(2026 - 12 - 20));
+    assert_eq!(one("Envíelo a más tardar el 5."), date!(2026 - 12 - 05));
+    assert_eq!(
+        one("Por favor, pague antes del 15 de este mes."),
+        date!(2026 - 12 - 15)
+    );
+    // Not an amount, nor a day without a cue.
+    assert_eq!(
+        one("Pagó el 5 por ciento antes del 3 de diciembre."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Necesito el 5 antes del viernes."),
+        date!(2026 - 11 - 27)
+    );
+}
+
+#[test]
+fn spans_of_today_and_orders_right_before_their_date() {
+    // "of today" counts from the received day, and is not a second date.
+    assert_eq!(
+        due("Please reply within 2 weeks of today."),
+        vec![Some(date!(2026 - 12 - 08))]
+    );
+    // An order right before its date or range.
+    assert_eq!(one("Vote 12/7-12/11."), date!(2026 - 12 - 11));
+    assert_eq!(one("Submit between Dec 7 & Dec 11."), date!(2026 - 12 - 11));
+    assert!(due("Pay stubs are ready Monday.").is_empty());
+}
+
+#[test]
+fn a_strike_reaches_only_its_date_and_amounts_of_layout() {
+    assert_eq!(
+        one("Forget the old plan, please send it by Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert!(due("Scratch the Friday deadline.").is_empty());
+    // "by N" after a layout or arithmetic verb is an amount.
+    assert!(due("Could you move the chairs back by 2?").is_empty());
+    assert!(due("Can you shift the column left by 3?").is_empty());
+    assert!(due("Please sort the list by 3.").is_empty());
+    // A span of one's own is not a limit set for the recipient.
+    assert!(due("I have 2 days to finish my thesis, wish me luck.").is_empty());
+    assert!(due("We have 2 weeks to go until launch.").is_empty());
+    assert_eq!(one("Tienes 5 días para responder."), date!(2026 - 11 - 29));
 }

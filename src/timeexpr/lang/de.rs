@@ -14,7 +14,8 @@ pub static DE: LangData = LangData {
     range_to: &["bis", "-", "–", "—"],
     range_and: &["und"],
     time_lead: &["um", "gegen"],
-    time_by: &[],
+    // "bis 17 Uhr", "vor 12 Uhr", "spätestens 15 Uhr": a bare hour needs "Uhr" anyway.
+    time_by: &["bis", "vor", "spatestens"],
     objects: &[],
     words: &[
         ("montag", Weekday(0, Caps::Any)),
@@ -195,6 +196,11 @@ pub static DE: LangData = LangData {
         ("stichtag", Cue(Cue::Noun)),
         ("deadline", Cue(Cue::Noun)),
         ("termin", Meeting),
+        ("geoffnet", Hours),
+        ("offen", Hours),
+        ("erreichbar", Hours),
+        ("geschlossen", Hours),
+        ("offnungszeiten", Hours),
         ("nicht mehr", Block(Block::Negation)),
         ("nicht notig", Block(Block::Negation)),
         ("nicht notwendig", Block(Block::Negation)),

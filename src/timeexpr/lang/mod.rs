@@ -143,6 +143,9 @@ pub enum Sem {
     Change,
     /// A meeting or appointment: its time is when to be there, not a limit.
     Meeting,
+    /// Opening hours ("geöffnet", "erreichbar", "abierto"): a time alone near it ("bis 17
+    /// Uhr") is when the place is open, not a limit.
+    Hours,
     /// "from" in "moved from Friday to Monday".
     From,
     /// "moved", "postponed", "extended", "verschoben", "aplazado".
@@ -208,6 +211,9 @@ pub enum Block {
     Past,
     /// "out of office", "im Urlaub", "de vacaciones": an absence, not a request.
     Absence,
+    /// "Scratch the", "Forget the": strikes the date right after it ("Scratch the 12/4 due
+    /// date"), not the rest of its sentence ("Forget the draft, send the final by Friday").
+    Strike,
     /// "wait until", "not before", "no antes de": the date is when to start, not a limit.
     /// It takes the place of a cue right before the date; it blocks nothing else.
     Start,
