@@ -215,7 +215,15 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }
         // A meeting's time is when to be there: only a cue right before the date makes it
         // a limit ("can we meet before Friday").
-        if has(|x| x == Sem::Meeting)
+        // A meeting word after the date beyond a comma is another clause's ("finish the
+        // deck tomorrow, I'm presenting Friday").
+        let comma_after = phrases
+            .iter()
+            .find(|(a, _, _)| *a >= e.to && toks.is_punct(*a, ","))
+            .map_or(usize::MAX, |x| x.0);
+        if phrases
+            .iter()
+            .any(|(a, _, x)| *x == Some(Sem::Meeting) && *a < comma_after)
             && adjacent_cue.is_none()
             && !e.shape.within
             && !e.shape.timed_by_cue
