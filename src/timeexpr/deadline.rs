@@ -195,7 +195,25 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 .iter()
                 .find(|(a, _, _)| *a >= e.to)
                 .is_some_and(|x| x.2 == Some(Sem::Attr) && toks.norm(x.0) == "for");
-        let loose = e.shape.span || e.shape.range || e.shape.named || e.shape.relday;
+        // "Mon-Fri", "Monday through Friday": the working week every week (opening hours,
+        // "walk-ins accepted Mon-Fri"), not a window that ends.
+        let weekly = e.shape.range
+            && matches!(p.sem(e.from), Some(Sem::Weekday(0, _)))
+            && (e.from + 1..e.to)
+                .rev()
+                .find_map(|k| match p.sem(k) {
+                    Some(Sem::Weekday(w, _)) => Some(w),
+                    _ => None,
+                })
+                .is_some_and(|w| w >= 4)
+            // "Mon–Fri next week" is one week's window.
+            && !(e.from..e.to).any(|k| {
+                matches!(
+                    p.sem(k),
+                    Some(Sem::WeekRel(_) | Sem::Next | Sem::This | Sem::NextPost)
+                )
+            });
+        let loose = !weekly && (e.shape.span || e.shape.range || e.shape.named || e.shape.relday);
         let cued = adjacent_cue.is_some()
             || e.shape.within
             || moved_to

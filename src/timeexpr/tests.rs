@@ -857,3 +857,17 @@ fn chat_and_it_orders() {
         date!(2026 - 12 - 02)
     );
 }
+
+#[test]
+fn the_working_week_every_week_is_no_window() {
+    assert_eq!(due("Walk-ins accepted Mon-Fri 9-5."), vec![]);
+    assert_eq!(
+        due("Please note the lab takes samples Monday through Friday."),
+        vec![]
+    );
+    // One named week is a window that ends.
+    assert_eq!(
+        due("Returns are accepted Mon–Fri next week; please send yours then."),
+        vec![Some(date!(2026 - 12 - 04))]
+    );
+}
