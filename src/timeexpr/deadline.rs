@@ -54,6 +54,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         langs: &langs,
     };
     let exprs = p.scan();
+    let due_cells = due_cells(&p);
     let today = ctx.today();
     let mut out = Vec::new();
     // A sentence's cue word ("the deadline for comments is …") goes to its first date only.
@@ -138,7 +139,10 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .iter()
             .filter(|(a, _, _)| *a >= e.to)
             .take(6)
-            .take_while(|(a, _, _)| !toks.is_punct(*a, ","))
+            // "due 12/18 or the visit will be rescheduled": the "or" clause is a consequence.
+            .take_while(|(a, _, _)| {
+                !toks.is_punct(*a, ",") && !matches!(toks.norm(*a), "or" | "otherwise" | "else")
+            })
             .any(|x| x.2 == Some(Sem::Moved));
         if moved_after && !moved_to {
             continue;
@@ -151,38 +155,28 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .iter()
             .filter(|(a, _, _)| *a >= e.to)
             .take(4)
+            // A table's next cell is another column ("| Fri 12/18 | Last day before the break |").
+            .take_while(|(a, _, _)| !toks.is_punct(*a, "|"))
             .find(|x| matches!(x.2, Some(Sem::Cue(Cue::Latest | Cue::Noun))))
             .map(|x| x.1);
-        // The imperative: the sentence opens with an action verb, maybe after "please".
-        let imperative = phrases
+        // The imperative: the sentence opens with an action verb, maybe after "please", or
+        // after a short label and a colon ("HR: submit …", "First thing tomorrow: send …").
+        let label_end = phrases
             .iter()
-            .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
-            .is_some_and(|&(_, n, x)| {
-                // The verb takes an object or a limit ("send me", "submit the", "reply
-                // within"), so "Pay stubs are ready Monday" is not an order.
-                x == Some(Sem::Act)
-                    && (langs.iter().any(|l| l.objects.contains(&toks.norm(n)))
-                        // "Vote 12/7-12/11", "Submit between Dec 7 and Dec 11".
-                        || n == e.from
-                        || matches!(
-                            p.sem(n),
-                            Some(
-                                Sem::Filler
-                                    | Sem::Cue(_)
-                                    | Sem::Within
-                                    | Sem::In
-                                    | Sem::Request
-                                    | Sem::Between
-                            )
-                        ))
-            });
+            .take(5)
+            .position(|(a, _, _)| toks.is_punct(*a, ":"))
+            .map_or(0, |k| k + 1);
+        let imperative = [0, label_end]
+            .iter()
+            .any(|&k| opens_with_order(&p, &phrases[k.min(phrases.len())..], e.from));
         // A request in the clause after a ";" asks about a span or window before it
         // ("entries are taken Dec 1 - Dec 9; please send yours in time").
         let asks_next = toks.is_punct(t, ";") && {
             let (_, t2) = sentence(&toks, &sems, t + 1);
-            self::phrases(&p, t + 1, t2)
-                .iter()
-                .any(|x| x.2 == Some(Sem::Request))
+            let next = self::phrases(&p, t + 1, t2);
+            // "…; submit your elections in that window": an order opening the clause too.
+            next.iter().any(|x| x.2 == Some(Sem::Request))
+                || opens_with_order(&p, &next, usize::MAX)
         };
         let asks = has(|x| x == Sem::Request) || imperative;
         // The imperative cues one date of a sentence with no cue word ("Send the proofs next
@@ -191,7 +185,35 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             && imperative_used != Some(s)
             && !adjacent.is_some_and(|x| matches!(x.2, Some(Sem::Attr | Sem::From)))
             && !has(|x| matches!(x, Sem::Cue(_) | Sem::Block(_)));
-        let loose = e.shape.span || e.shape.range || e.shape.named || e.shape.relday;
+        // A headline naming a period's end and what is due at it: "EOM for expense reports".
+        let headline = e.shape.named
+            && phrases
+                .iter()
+                .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
+                .is_some_and(|x| x.0 == e.from)
+            && phrases
+                .iter()
+                .find(|(a, _, _)| *a >= e.to)
+                .is_some_and(|x| x.2 == Some(Sem::Attr) && toks.norm(x.0) == "for");
+        // "Mon-Fri", "Monday through Friday": the working week every week (opening hours,
+        // "walk-ins accepted Mon-Fri"), not a window that ends.
+        let weekly = e.shape.range
+            && matches!(p.sem(e.from), Some(Sem::Weekday(0, _)))
+            && (e.from + 1..e.to)
+                .rev()
+                .find_map(|k| match p.sem(k) {
+                    Some(Sem::Weekday(w, _)) => Some(w),
+                    _ => None,
+                })
+                .is_some_and(|w| w >= 4)
+            // "Mon–Fri next week" is one week's window.
+            && !(e.from..e.to).any(|k| {
+                matches!(
+                    p.sem(k),
+                    Some(Sem::WeekRel(_) | Sem::Next | Sem::This | Sem::NextPost)
+                )
+            });
+        let loose = !weekly && (e.shape.span || e.shape.range || e.shape.named || e.shape.relday);
         let cued = adjacent_cue.is_some()
             || e.shape.within
             || moved_to
@@ -199,7 +221,10 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             || clause_cue
             || ((asks || asks_next) && loose)
             // "Send the proofs next Tuesday", "Mande las fotos el próximo martes".
-            || imperative_cue;
+            || imperative_cue
+            || headline
+            // "| Parking permit renewal | Nov 12 |" under a "| Item | Due |" header.
+            || due_cells.iter().any(|r| r.contains(&e.from));
         // "by 3pm" alone is on the received day only when the sentence asks for something
         // ("need the link by 3pm"; not a status line such as "hotfix by 15:30").
         // Nor opening hours ("bitte beachten: wir haben bis 17 Uhr geöffnet").
@@ -208,7 +233,15 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }
         // A meeting's time is when to be there: only a cue right before the date makes it
         // a limit ("can we meet before Friday").
-        if has(|x| x == Sem::Meeting)
+        // A meeting word after the date beyond a comma is another clause's ("finish the
+        // deck tomorrow, I'm presenting Friday").
+        let comma_after = phrases
+            .iter()
+            .find(|(a, _, _)| *a >= e.to && toks.is_punct(*a, ","))
+            .map_or(usize::MAX, |x| x.0);
+        if phrases
+            .iter()
+            .any(|(a, _, x)| *x == Some(Sem::Meeting) && *a < comma_after)
             && adjacent_cue.is_none()
             && !e.shape.within
             && !e.shape.timed_by_cue
@@ -235,6 +268,69 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         });
     }
     out
+}
+
+/// The token ranges of the cells under a table header cell that names a limit ("| Item |
+/// Due |", "| Task | Deadline |"): each such cell holds that row's due date.
+fn due_cells(p: &Parser<'_>) -> Vec<Range<usize>> {
+    let toks = p.t;
+    let mut out = Vec::new();
+    // The due column of the table being read, once its header is seen.
+    let mut column: Option<Option<usize>> = None;
+    let mut i = 0;
+    while i < toks.len() {
+        let mut end = i;
+        while end < toks.len() && !toks.is_punct(end, "\n") {
+            end += 1;
+        }
+        if !toks.is_punct(i, "|") {
+            column = None;
+        } else {
+            // The cells: the tokens between bars.
+            let bars: Vec<usize> = (i..end).filter(|&k| toks.is_punct(k, "|")).collect();
+            let cells = bars.windows(2).map(|w| w[0] + 1..w[1]);
+            let has_words = (i..end).any(|k| toks.toks[k].kind != Kind::Punct);
+            match column {
+                None => {
+                    column = Some(cells.clone().position(|c| {
+                        c.clone()
+                            .any(|k| matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Noun))))
+                    }));
+                }
+                Some(Some(c)) if has_words => out.extend(cells.clone().nth(c)),
+                Some(_) => {}
+            }
+        }
+        i = end + 1;
+    }
+    out
+}
+
+/// Whether `phrases` open with an order: an action verb, maybe after "please", that takes an
+/// object or a limit ("send me", "submit the", "reply within"), so "Pay stubs are ready
+/// Monday" is not an order. `date` is the first token of the date being judged.
+fn opens_with_order(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], date: usize) -> bool {
+    let toks = p.t;
+    phrases
+        .iter()
+        .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
+        .is_some_and(|&(_, n, x)| {
+            x == Some(Sem::Act)
+                && (p.langs.iter().any(|l| l.objects.contains(&toks.norm(n)))
+                    // "Vote 12/7-12/11", "Submit between Dec 7 and Dec 11".
+                    || n == date
+                    || matches!(
+                        p.sem(n),
+                        Some(
+                            Sem::Filler
+                                | Sem::Cue(_)
+                                | Sem::Within
+                                | Sem::In
+                                | Sem::Request
+                                | Sem::Between
+                        )
+                    ))
+        })
 }
 
 /// `(from, to, meaning)` of each phrase of tokens `[s, t)`.

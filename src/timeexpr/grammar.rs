@@ -1362,10 +1362,11 @@ fn quarter_end(y: i32, q: u8) -> Option<Date> {
 fn period_end(today: Date, p: Period, shift: i32) -> Option<Date> {
     match p {
         Period::Day => today.checked_add(Duration::days(shift as i64)),
-        // The working week ends on Friday; said at the weekend, the coming one.
+        // The working week ends on Friday; said at the weekend, the coming one. "Next week"
+        // is the following Monday–Sunday week even when said on a Sunday.
         Period::Week => {
             let friday = week_monday(today) + Duration::days(4);
-            let friday = if today > friday {
+            let friday = if today > friday && shift == 0 {
                 friday + Duration::weeks(1)
             } else {
                 friday

@@ -736,3 +736,138 @@ fn a_strike_reaches_only_its_date_and_amounts_of_layout() {
     assert!(due("We have 2 weeks to go until launch.").is_empty());
     assert_eq!(one("Tienes 5 días para responder."), date!(2026 - 11 - 29));
 }
+
+/// Sunday 2026-11-29, 09:00 in Chicago.
+const SUN: OffsetDateTime = datetime!(2026-11-29 09:00 -6);
+
+#[test]
+fn an_order_after_a_label_or_a_semicolon_cues_its_window() {
+    assert_eq!(
+        one("Finance: send me your mileage logs Dec 1 - Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Library: return your books between the 1st and the 5th."),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("Early tomorrow: upload the signed waiver to the portal."),
+        date!(2026 - 11 - 25)
+    );
+    assert_eq!(
+        one("The benefits fair runs Dec 1-3; register your dependents during that week."),
+        date!(2026 - 12 - 03)
+    );
+    // A label that is no order leaves the date alone.
+    assert_eq!(due("Tomorrow: team offsite, no laptops."), vec![]);
+}
+
+#[test]
+fn a_passive_window_is_the_recipients_to_act_in() {
+    assert_eq!(
+        one("Nominations are accepted Dec 1 through Dec 10."),
+        date!(2026 - 12 - 10)
+    );
+    assert_eq!(
+        one("Appeals may be filed Dec 2 to Dec 16."),
+        date!(2026 - 12 - 16)
+    );
+    assert_eq!(due("Your application was accepted on Nov 20."), vec![]);
+    assert_eq!(due("Office closed Dec 24 - Dec 26."), vec![]);
+}
+
+#[test]
+fn a_tables_due_column_holds_each_rows_deadline() {
+    assert_eq!(
+        due("| Task | Deadline |\n|---|---|\n| Timesheet | Nov 30 |\n| Badge photo | Dec 2 |"),
+        vec![Some(date!(2026 - 11 - 30)), Some(date!(2026 - 12 - 02))]
+    );
+    assert_eq!(
+        due("| Task | Owner | Due date |\n|---|---|---|\n| Budget | Ana | 12/4 |"),
+        vec![Some(date!(2026 - 12 - 04))]
+    );
+    // A schedule is no list of limits, nor is a cue in another cell.
+    assert_eq!(
+        due(
+            "| Date | Event |\n|---|---|\n| Dec 2 | Party |\n| Dec 4 | Last day before the break |"
+        ),
+        vec![]
+    );
+}
+
+#[test]
+fn a_named_end_heading_what_is_due_at_it() {
+    assert_eq!(one("EOD for the slides, please."), date!(2026 - 11 - 24));
+    assert_eq!(one("EOW for the timesheets."), date!(2026 - 11 - 27));
+    assert_eq!(due("EOD update: all green."), vec![]);
+}
+
+#[test]
+fn next_week_said_on_a_sunday_is_the_following_week() {
+    assert_eq!(
+        due_at("Submit the report by end of next week.", SUN),
+        vec![Some(date!(2026 - 12 - 04))]
+    );
+    assert_eq!(
+        due_at("Timesheets close end of next week.", SUN),
+        vec![Some(date!(2026 - 12 - 04))]
+    );
+}
+
+#[test]
+fn cancelled_reported_and_elsewhere_dates_are_not_limits() {
+    assert_eq!(due("The hearing set for Dec 3 is vacated."), vec![]);
+    assert_eq!(due("There is no Friday cutoff for your team."), vec![]);
+    assert_eq!(
+        due("There is no deadline for the survey, but please send the invoice by Friday."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(due("You sent the W-9 by Monday, thanks."), vec![]);
+    // A consequence after "or" does not move the date.
+    assert_eq!(
+        one("Payment due 12/1 or your account will be suspended and rescheduled."),
+        date!(2026 - 12 - 01)
+    );
+    // A talk's time is not the recipient's; a meeting word in a later clause does not
+    // reach back.
+    assert_eq!(
+        due("need the handout by tonight, she is presenting at 9 tomorrow"),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert_eq!(
+        due("Pls finish the deck tomorrow, I'm presenting Friday."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+    // "on-call" is no call.
+    assert_eq!(
+        one("Tomorrow: send the new on-call rota to the desk."),
+        date!(2026 - 11 - 25)
+    );
+}
+
+#[test]
+fn chat_and_it_orders() {
+    assert_eq!(one("text me the address by 5pm"), date!(2026 - 11 - 24));
+    assert_eq!(
+        one("Email the signed lease by Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("IT: reset your VPN token before Dec 2."),
+        date!(2026 - 12 - 02)
+    );
+}
+
+#[test]
+fn the_working_week_every_week_is_no_window() {
+    assert_eq!(due("Walk-ins accepted Mon-Fri 9-5."), vec![]);
+    assert_eq!(
+        due("Please note the lab takes samples Monday through Friday."),
+        vec![]
+    );
+    // One named week is a window that ends.
+    assert_eq!(
+        due("Returns are accepted Mon–Fri next week; please send yours then."),
+        vec![Some(date!(2026 - 12 - 04))]
+    );
+}

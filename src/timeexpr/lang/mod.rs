@@ -150,6 +150,9 @@ pub enum Sem {
     From,
     /// "moved", "postponed", "extended", "verschoben", "aplazado".
     Moved,
+    /// A compound holding another entry's word that means none of it ("on-call" is no
+    /// call): read as a plain word.
+    Plain,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
