@@ -214,12 +214,16 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 )
             });
         let loose = !weekly && (e.shape.span || e.shape.range || e.shape.named || e.shape.relday);
+        // A window of an act the recipient does ("open enrollment runs June 21 - June 25",
+        // "sign-ups: 6/21 - 6/25"): its end is the limit.
+        let window = e.shape.range && !weekly && has(|x| x == Sem::Window);
         let cued = adjacent_cue.is_some()
             || e.shape.within
             || moved_to
             || after.is_some()
             || clause_cue
             || ((asks || asks_next) && loose)
+            || window
             // "Send the proofs next Tuesday", "Mande las fotos el próximo martes".
             || imperative_cue
             || headline

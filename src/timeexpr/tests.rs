@@ -871,3 +871,24 @@ fn the_working_week_every_week_is_no_window() {
         vec![Some(date!(2026 - 12 - 04))]
     );
 }
+
+#[test]
+fn a_window_to_act_in_ends_at_its_last_day() {
+    // Received Tuesday 2026-11-24.
+    assert_eq!(
+        one("Open enrollment runs Dec 7 - Dec 11; choose a plan then."),
+        date!(2026 - 12 - 11)
+    );
+    assert_eq!(one("Sign-ups: 12/7 - 12/11."), date!(2026 - 12 - 11));
+    assert_eq!(
+        one("Registration is open from December 7 through December 11."),
+        date!(2026 - 12 - 11)
+    );
+    assert_eq!(
+        one("Die Anmeldung läuft vom 7. bis 11. Dezember."),
+        date!(2026 - 12 - 11)
+    );
+    // A window with no act, or the working week, is no limit.
+    assert!(due("The office is closed Dec 24 - Dec 28.").is_empty());
+    assert!(due("Voting help desk open Mon-Fri.").is_empty());
+}

@@ -146,6 +146,10 @@ pub enum Sem {
     /// Opening hours ("geöffnet", "erreichbar", "abierto"): a time alone near it ("bis 17
     /// Uhr") is when the place is open, not a limit.
     Hours,
+    /// An act done in a window ("registration", "enrollment", "sign-ups", "voting",
+    /// "Anmeldung", "inscripciones"): a range in its sentence ends a limit ("open
+    /// enrollment runs June 21 - June 25").
+    Window,
     /// "from" in "moved from Friday to Monday".
     From,
     /// "moved", "postponed", "extended", "verschoben", "aplazado".
