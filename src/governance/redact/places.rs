@@ -225,7 +225,11 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
             break;
         }
         let w = &rest[at..at + len];
-        if STATES.split('|').any(|s| s == w) || STATE_NAMES.split('|').any(|s| s == w) {
+        if STATES.split('|').any(|s| s == w)
+            || STATE_NAMES.split('|').any(|s| s == w)
+            // A phone's label after the city ("OTTUMWA PH 555…").
+            || ["PH", "Ph", "TEL", "Tel", "PHONE", "Phone", "FAX", "Fax", "CELL", "Cell"].contains(&w)
+        {
             break;
         }
         words.push((at, at + len));

@@ -239,6 +239,21 @@ pub(super) fn shared_url(text: &str, start: usize, end: usize) -> bool {
     let rest = url
         .trim_start_matches("https://")
         .trim_start_matches("http://");
+    // A site's page ("https://portal.clinic.org/", "…/terms", "…/billing/pay-online"): no
+    // query, no fragment, no number or token in its path says whose it is (a patient's link
+    // carries one: "…/results?patient=…", "…/r/8812…", "…/chart?mrn=…").
+    let rest_t = rest.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']']);
+    if let Some((host, path)) = rest_t.split_once('/').or(Some((rest_t, ""))) {
+        let page = !host.is_empty()
+            && !host.contains('@')
+            && !path.contains(['?', '#', '=', '&', '%', '@', '~'])
+            && !path.bytes().any(|b| b.is_ascii_digit())
+            && path.split('/').count() <= 3
+            && path.split('/').all(|seg| seg.len() <= 24);
+        if page {
+            return true;
+        }
+    }
     // (The bare-domain rule may start inside the link: "teams.[microsoft.com/l/…]".)
     [
         "hl7.org/fhir",
@@ -406,6 +421,9 @@ const ROLE_WORDS: &[&str] = &[
     "intake",
     "medical",
     "medicalrecords",
+    "nurse",
+    "nurses",
+    "nurseline",
     "member",
     "members",
     "memberservices",
@@ -442,15 +460,25 @@ fn role_mailbox(v: &str) -> bool {
     if !v.contains('@') || local.is_empty() {
         return false;
     }
-    local
+    let role = |w: &str| {
+        ROLE_WORDS.contains(&w)
+            || w.len() >= 6
+                && ["ology", "iatrics", "iatry", "ics", "surgery", "medicine"]
+                    .iter()
+                    .any(|e| w.ends_with(e))
+    };
+    let words: Vec<&str> = local
         .split(['.', '_', '-', '+'])
         .filter(|w| !w.is_empty())
-        .all(|w| {
-            ROLE_WORDS.contains(&w)
-                || w.len() >= 6
-                    && ["ology", "iatrics", "iatry", "ics", "surgery", "medicine"]
-                        .iter()
-                        .any(|e| w.ends_with(e))
+        .collect();
+    // (An office's initials beside a role word: "shs-nurse@", "ed.triage@"; initials have
+    // no vowel or are two letters, a name has more.)
+    words.iter().any(|w| role(w))
+        && words.iter().all(|w| {
+            role(w)
+                || w.len() <= 3
+                    && w.bytes().all(|b| b.is_ascii_lowercase())
+                    && (w.len() <= 2 || !w.bytes().any(|b| b"aeiouy".contains(&b)))
         })
 }
 
@@ -2320,6 +2348,49 @@ mod tests {
 
     fn clean(text: &str) {
         assert_eq!(spans(text), vec![], "{text:?}");
+    }
+
+    #[test]
+    fn streets_dates_ages_and_records_of_other_countries_and_speech() {
+        hides(
+            "Meine Adresse: Lindenstraße 4, 10115 Berlin. J'habite au 12 bis, avenue des Acacias, 69003 Lyon.\nAdres: ul. Długa 5/3, Gdańsk\nmailed to N5512 Birchwood Rd, Ashland, WI 54806 or County Road 12, Elkton",
+            &[
+                "Lindenstraße 4",
+                "10115",
+                "Berlin",
+                "avenue des Acacias",
+                "69003",
+                "Lyon",
+                "ul. Długa 5/3",
+                "N5512 Birchwood Rd",
+                "County Road 12",
+                "Elkton",
+            ],
+        );
+        hides(
+            "i stay with her at 880 willow bend rd out past tupelo\nHOME W/ SON, 1200 OAK ST, GREENVILLE PH 555-201-3344",
+            &["880 willow bend rd", "tupelo", "GREENVILLE"],
+        );
+        hides(
+            "ts=2025-03-04T10:00:00Z geboren am 3. Mai 1940, Termin am 7.8.\nchusheng riqi shi 1950 nian 3 yue 9 ri; 1961nyeon 2wol 3il; wizyty z 22.01 na\nдата рождения 5 марта 1941 г.",
+            &[
+                "2025-03-04",
+                "3. Mai 1940",
+                "7.8.",
+                "1950 nian 3 yue 9 ri",
+                "1961nyeon 2wol 3il",
+                "22.01",
+                "5 марта 1941",
+            ],
+        );
+        hides(
+            "its my grandma shes 96 and alone. Er ist 93 Jahre alt. Mon numéro de dossier est 981-77952. Wo de bingli hao shi 36247270. Полис ОМС 9654503712239403.",
+            &["96", "93", "981-77952", "36247270", "9654503712239403"],
+        );
+        // A dose, a decimal, a weekday's time and the practice's pages stay.
+        clean(
+            "INR 2.5. Take 2.5 mg am and pm. He's 98.6 F? Terms: https://portal.clinic.org/terms and https://clinic.org/\n",
+        );
     }
 
     #[test]

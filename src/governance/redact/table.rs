@@ -163,7 +163,23 @@ fn column(header: &str) -> Option<Column> {
     {
         return id(Kind::Room);
     }
-    if has("serial") || has("device") {
+    if has("serial")
+        || has("device")
+        || [
+            "transmitter",
+            "sensor",
+            "receiver",
+            "pump",
+            "implant",
+            "generator",
+            "pacemaker",
+        ]
+        .iter()
+        .any(|w| has(w))
+            && ["id", "#", "sn", "number", "no", "s n"]
+                .iter()
+                .any(|w| has(w))
+    {
         return id(Kind::Device);
     }
     if has("name")
@@ -593,6 +609,50 @@ pub(super) fn inserts(text: &str, cands: &mut Vec<(Span, u8)>) {
 /// value is. Only keys written as data are read: quoted, joined to `=`, or snake/camel case
 /// (a prose label, "Name: …", is left to the label rules).
 pub(super) fn fields(text: &str, cands: &mut Vec<(Span, u8)>) {
+    // A two-cell line of an export's preamble ("Transmitter ID,8DM663", "DOB\t1961-03-02"):
+    // the first cell names the second.
+    let mut at = 0;
+    for l in text.split_inclusive('\n') {
+        let line = l.trim_end_matches(['\n', '\r']);
+        let off = at;
+        at += l.len();
+        let Some(d) = [b',', b'\t']
+            .into_iter()
+            .find(|&d| line.bytes().filter(|&c| c == d).count() == 1)
+        else {
+            continue;
+        };
+        let (k, v) = line.split_at(line.bytes().position(|c| c == d).unwrap_or(0));
+        let (k, v) = (k.trim(), &v[1..]);
+        if k.is_empty()
+            || k.len() > 40
+            || !k
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '#' | '-'))
+        {
+            continue;
+        }
+        let vt = v.trim();
+        let Some(col) = field_column(k) else { continue };
+        if vt.is_empty()
+            || vt.contains(' ')
+                && col != Column::Id(Kind::Person)
+                && col != Column::Id(Kind::Address)
+        {
+            continue;
+        }
+        if let Some(kind) = value_kind(col, k, vt) {
+            let s = off + line.len() - v.len() + (v.len() - v.trim_start().len());
+            cands.push((
+                Span {
+                    kind,
+                    start: s,
+                    end: s + vt.len(),
+                },
+                PRIO,
+            ));
+        }
+    }
     let b = text.as_bytes();
     for (at, &sep) in b.iter().enumerate() {
         if sep != b':' && sep != b'=' {
@@ -843,7 +903,7 @@ mod tests {
 
     #[test]
     fn data_fields_read_by_their_key() {
-        let log = "failed for {'first_name': 'Ana', 'lastName': 'Sá', 'dob': datetime.date(1975, 2, 2), 'zip': '60361'}\nlevel=warn patient_zip=90210 name=claims-worker msg=\"retry\"\nGET /r?mrn=A55123&dob=1970-01-02 HTTP/1.1\n{\"patient_name\":\"Ana Sá\",\"contact_method\":\"sms\"}\nName: pending review\n";
+        let log = "failed for {'first_name': 'Ana', 'lastName': 'Sá', 'dob': datetime.date(1975, 2, 2), 'zip': '60361'}\nlevel=warn patient_zip=90210 name=claims-worker msg=\"retry\"\nGET /r?mrn=A55123&dob=1970-01-02 HTTP/1.1\n{\"patient_name\":\"Ana Sá\",\"contact_method\":\"sms\"}\nName: pending review\nTransmitter ID,8DM663\n";
         let f = found_in(fields, log);
         for (k, v) in [
             (Kind::Person, "Ana"),
@@ -854,6 +914,7 @@ mod tests {
             (Kind::Mrn, "A55123"),
             (Kind::Date, "1970-01-02"),
             (Kind::Person, "Ana Sá"),
+            (Kind::Device, "8DM663"),
         ] {
             assert!(f.contains(&(k, v.into())), "{k:?} {v} {f:?}");
         }
