@@ -249,7 +249,12 @@ pub(super) fn shared_url(text: &str, start: usize, end: usize) -> bool {
             && !path.contains(['?', '#', '=', '&', '%', '@', '~'])
             && !path.bytes().any(|b| b.is_ascii_digit())
             && path.split('/').count() <= 3
-            && path.split('/').all(|seg| seg.len() <= 24);
+            && path.split('/').all(|seg| seg.len() <= 24)
+            // Each word of its path a dictionary's, no name ("/u/ellingsworth" is a person's).
+            && path.split(['/', '-', '_', '.']).filter(|w| !w.is_empty()).all(|w| {
+                let i = super::lexicon::LEXICON.info(w);
+                (i.common || i.stop) && !i.known_name() && w.len() > 2
+            });
         if page {
             return true;
         }
@@ -360,8 +365,55 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
                         | "cleared"
                 ))
         }
+        // A number's kinds need a digit: a SQL dump's NULL under "ssn" is no SSN.
+        Kind::Ssn if !v.bytes().any(|b| b.is_ascii_digit()) => true,
+        Kind::Mrn | Kind::HealthPlan | Kind::Account | Kind::Ssn => {
+            count_with_unit(v) || thing_label_before(text, start)
+        }
         _ => false,
     }
+}
+
+/// Whether a value is a count glued to its unit ("84-gene panel", "12-lead", "3-day"): a
+/// number and a lower-case word, no identifier.
+fn count_with_unit(v: &str) -> bool {
+    let Some((n, w)) = v.split_once('-') else {
+        return false;
+    };
+    (1..=3).contains(&n.len())
+        && n.bytes().all(|b| b.is_ascii_digit())
+        && w.len() >= 2
+        && w.bytes().all(|b| b.is_ascii_lowercase())
+}
+
+/// Whether the label right before a number names a thing's or an organisation's number: a
+/// lab requisition (a request, as an order is), a business's tax id ("TIN 23-6809049",
+/// "EIN: 12-3456789": a practice's or employer's, an individual's is an SSN).
+fn thing_label_before(text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(24);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start]
+        .trim_end_matches(|c: char| {
+            c.is_ascii_digit() || matches!(c, ' ' | '\t' | ':' | '#' | '.' | '-')
+        })
+        .to_ascii_lowercase();
+    let word_end = |w: &str| {
+        before.ends_with(w)
+            && !before[..before.len() - w.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
+    };
+    [
+        "requisition",
+        "requisition no",
+        "req",
+        "tin",
+        "ein",
+        "tax id",
+        "fein",
+    ]
+    .iter()
+    .any(|w| word_end(w))
 }
 
 /// Drops the name candidates that are a mail's display name before a department's or an

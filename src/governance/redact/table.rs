@@ -685,6 +685,19 @@ pub(super) fn fields(text: &str, cands: &mut Vec<(Span, u8)>) {
             }
         }
         let key = &text[k_start..k_end];
+        // A link's query is the link's (the URL rule takes it whole: a patient's link is one
+        // identifier); a request path without a host is read piece by piece.
+        if sep == b'=' {
+            let from = k_start.saturating_sub(300);
+            let t0 = b[from..k_start]
+                .iter()
+                .rposition(|c| c.is_ascii_whitespace() || matches!(c, b'"' | b'\'' | b'<' | b'('))
+                .map_or(from, |p| from + p + 1);
+            let token = &b[t0..k_start];
+            if token.windows(3).any(|w| w == b"://") || token.starts_with(b"www.") {
+                continue;
+            }
+        }
         let joined =
             sep == b'=' && k_end == at && b.get(at + 1).is_some_and(|c| !c.is_ascii_whitespace());
         let coded = key.contains('_')
