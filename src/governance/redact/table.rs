@@ -373,7 +373,8 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
             for ((&(s, e), col), &(hs, he)) in rc.iter().zip(&named).zip(&hc) {
                 let Some(col) = col else { continue };
                 let v = &line[s..e];
-                if v.is_empty() {
+                // (A database export's NULL is no value.)
+                if v.is_empty() || v == "NULL" || v == "null" {
                     continue;
                 }
                 // A place is a short number, with a letter or a bed's suffix at most ("none",
@@ -566,17 +567,18 @@ pub(super) fn inserts(text: &str, cands: &mut Vec<(Span, u8)>) {
                 let v = &text[s..e];
                 if let Some(Some(col)) = cols.get(k) {
                     let null = !quoted && v.eq_ignore_ascii_case("null");
-                    if !v.is_empty() && !null {
-                        if let Some(kind) = value_kind(*col, names[k], v) {
-                            cands.push((
-                                Span {
-                                    kind,
-                                    start: s,
-                                    end: e,
-                                },
-                                PRIO,
-                            ));
-                        }
+                    if !v.is_empty()
+                        && !null
+                        && let Some(kind) = value_kind(*col, names[k], v)
+                    {
+                        cands.push((
+                            Span {
+                                kind,
+                                start: s,
+                                end: e,
+                            },
+                            PRIO,
+                        ));
                     }
                 }
                 ws(&mut i);
@@ -679,10 +681,10 @@ pub(super) fn fields(text: &str, cands: &mut Vec<(Span, u8)>) {
         if k_start == k_end {
             continue;
         }
-        if let Some(q) = quote {
-            if k_start == 0 || b[k_start - 1] != q {
-                continue;
-            }
+        if let Some(q) = quote
+            && (k_start == 0 || b[k_start - 1] != q)
+        {
+            continue;
         }
         let key = &text[k_start..k_end];
         // A link's query is the link's (the URL rule takes it whole: a patient's link is one
