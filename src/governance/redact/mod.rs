@@ -621,6 +621,8 @@ impl Redactor {
         places::after_streets(text, &mut cands);
         structured::hl7(raw, &mut cands);
         table::columns(raw, &mut cands);
+        table::inserts(raw, &mut cands);
+        table::fields(raw, &mut cands);
         positions::lexicon_names(raw, &self.keep, &mut cands);
         x12::edi(raw, &mut cands);
         markup::cda(raw, &mut cands);

@@ -16,7 +16,11 @@ pub(super) fn after_streets(text: &str, cands: &mut Vec<(Span, u8)>) {
     let mut ends: Vec<usize> = cands
         .iter()
         .filter(|(s, _)| {
-            s.kind == Kind::Address && text.as_bytes()[s.start].is_ascii_digit() && s.end > s.start
+            // A street line has a number somewhere ("12 Elm St", "W4747 Saltgrass Way",
+            // "County Road 437", "Schillerstraße 118", "ul. Polna 77/10"); a city has none.
+            s.kind == Kind::Address
+                && s.end > s.start
+                && text[s.start..s.end].bytes().any(|b| b.is_ascii_digit())
         })
         .map(|(s, _)| s.end)
         .collect();
@@ -164,6 +168,17 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
         .map_or(text.len(), |p| end + p);
     let rest = &text[end..line_end];
     let mut at = rest.len() - rest.trim_start_matches([',', ' ', '\t']).len();
+    if let Some((s, e)) = cue_city(rest) {
+        cands.push((
+            Span {
+                kind: Kind::Address,
+                start: end + s,
+                end: end + e,
+            },
+            PRIO,
+        ));
+        return;
+    }
     if at == 0 || rest[..at].matches(',').count() > 1 {
         return;
     }
@@ -180,6 +195,28 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
         }
         return;
     }
+    // A postcode before the city, as most of Europe writes it ("Schillerstraße 118, 10115
+    // Berlin", "41 rue des Tanneurs, 75011 Paris"): the ZIP, then the city read as below.
+    let mut pre_zip = None;
+    let digits = rest[at..].bytes().take_while(u8::is_ascii_digit).count();
+    if (4..=5).contains(&digits) && rest[..at].contains(',') {
+        let mut z_end = at + digits;
+        if rest[z_end..].starts_with('-')
+            && rest[z_end + 1..]
+                .bytes()
+                .take_while(u8::is_ascii_digit)
+                .count()
+                == 4
+        {
+            z_end += 5;
+        }
+        if rest[z_end..].starts_with(' ') && rest[z_end + 1..].starts_with(char::is_uppercase) {
+            if digits == 5 {
+                pre_zip = Some((at, z_end));
+            }
+            at = z_end + 1;
+        }
+    }
     // Up to three capitalised words, one blank between.
     let mut words: Vec<(usize, usize)> = Vec::new();
     while words.len() < 3 {
@@ -188,7 +225,11 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
             break;
         }
         let w = &rest[at..at + len];
-        if STATES.split('|').any(|s| s == w) || STATE_NAMES.split('|').any(|s| s == w) {
+        if STATES.split('|').any(|s| s == w)
+            || STATE_NAMES.split('|').any(|s| s == w)
+            // A phone's label after the city ("OTTUMWA PH 555…").
+            || ["PH", "Ph", "TEL", "Tel", "PHONE", "Phone", "FAX", "Fax", "CELL", "Cell"].contains(&w)
+        {
             break;
         }
         words.push((at, at + len));
@@ -250,14 +291,26 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     // A city after a comma that ends the line or opens a bracket ("…, Bowling Green
     // (roadway)") may be made of plain words, not of function words or non-names.
     let after = rest[c_end..].trim_start_matches([' ', '\t']);
-    let closed = rest[..at].contains(',') && (after.is_empty() || after.starts_with('('));
+    // (Or a sentence's end, "…, Lake Havasu City. Thanks", or a phone's label, as teletype
+    // writes "…, OTTUMWA PH 555…".)
+    let closed = rest[..at].contains(',')
+        && (after.is_empty()
+            || after.starts_with('(')
+            || after.starts_with(['.', '!', ';'])
+                && !after[1..].starts_with(|c: char| c.is_alphanumeric())
+            || ["PH ", "PH:", "TEL ", "TEL:", "PHONE"]
+                .iter()
+                .any(|p| after.starts_with(p)));
     let function = |&(s, e): &(usize, usize)| {
         let w = &rest[s..e];
         !CITY_ABBREVIATIONS.contains(&w)
             && (LEXICON.info(w).stop || not_a_name(w) || TITLE_CASE_TERMS.contains(&w))
     };
+    if pre_zip.is_some() && zip.is_none() {
+        zip = pre_zip;
+    }
     if !(state || zip.is_some())
-        && (words.len() > 2
+        && (words.len() > 2 && !closed
             || if closed {
                 words.iter().any(function)
             } else {
@@ -280,6 +333,70 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     if let Some((s, e)) = zip {
         cands.push(span(Kind::Zip, s, e));
     }
+}
+
+/// Words that end a city's name and are common words too ("Lake Havasu City").
+const CITY_TAILS: &[&str] = &[
+    "city", "town", "falls", "springs", "beach", "heights", "village",
+];
+
+/// A town said after a street with a preposition, as speech and chat give it ("i live at 7277
+/// quarry ridge cir in beaufort its the grey honda", "… out past escanaba", "near Dothan"): up
+/// to three words up to a function word, at least one no dictionary knows (so "in bed", "in
+/// pain", "near the door" are none); the town's range in `rest`.
+fn cue_city(rest: &str) -> Option<(usize, usize)> {
+    let t = rest.trim_start_matches([',', ' ', '\t']);
+    let mut at = rest.len() - t.len();
+    let lower = t.to_lowercase();
+    let cue = [
+        "out past ",
+        "past ",
+        "in ",
+        "near ",
+        "outside of ",
+        "outside ",
+    ]
+    .iter()
+    .find(|c| lower.starts_with(**c) && t.is_char_boundary(c.len()))?;
+    at += cue.len();
+    let mut words: Vec<(usize, usize)> = Vec::new();
+    while words.len() < 3 {
+        let len = rest[at..]
+            .char_indices()
+            .take_while(|&(_, c)| c.is_alphabetic() || c == '-' || c == '\'')
+            .last()
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        if len < 3 {
+            break;
+        }
+        let w = &rest[at..at + len];
+        let i = LEXICON.info(w);
+        if i.stop || STATES.split('|').any(|s| s == w) {
+            break;
+        }
+        words.push((at, at + len));
+        at += len;
+        if !rest[at..].starts_with(' ') {
+            break;
+        }
+        at += 1;
+    }
+    while let Some(&(s, e)) = words.last() {
+        let w = &rest[s..e];
+        if LEXICON.info(w).common && !CITY_TAILS.contains(&w.to_lowercase().as_str()) {
+            words.pop();
+        } else {
+            break;
+        }
+    }
+    let (&(s, _), &(_, e)) = (words.first()?, words.last()?);
+    // Not a word a dictionary knows nor a word that is no name ("in Spanish", "in January").
+    let unknown = words.iter().any(|&(a, b)| {
+        let w = &rest[a..b];
+        let i = LEXICON.info(w);
+        !i.common && !i.stop && !not_a_name(w)
+    });
+    unknown.then_some((s, e))
 }
 
 /// A city typed in lower case after a street typed so, closed by a state in any case and a ZIP

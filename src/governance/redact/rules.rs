@@ -239,6 +239,26 @@ pub(super) fn shared_url(text: &str, start: usize, end: usize) -> bool {
     let rest = url
         .trim_start_matches("https://")
         .trim_start_matches("http://");
+    // A site's page ("https://portal.clinic.org/", "…/terms", "…/billing/pay-online"): no
+    // query, no fragment, no number or token in its path says whose it is (a patient's link
+    // carries one: "…/results?patient=…", "…/r/8812…", "…/chart?mrn=…").
+    let rest_t = rest.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']']);
+    if let Some((host, path)) = rest_t.split_once('/').or(Some((rest_t, ""))) {
+        let page = !host.is_empty()
+            && !host.contains('@')
+            && !path.contains(['?', '#', '=', '&', '%', '@', '~'])
+            && !path.bytes().any(|b| b.is_ascii_digit())
+            && path.split('/').count() <= 3
+            && path.split('/').all(|seg| seg.len() <= 24)
+            // Each word of its path a dictionary's, no name ("/u/ellingsworth" is a person's).
+            && path.split(['/', '-', '_', '.']).filter(|w| !w.is_empty()).all(|w| {
+                let i = super::lexicon::LEXICON.info(w);
+                (i.common || i.stop) && !i.known_name() && w.len() > 2
+            });
+        if page {
+            return true;
+        }
+    }
     // (The bare-domain rule may start inside the link: "teams.[microsoft.com/l/…]".)
     [
         "hl7.org/fhir",
@@ -345,8 +365,55 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
                         | "cleared"
                 ))
         }
+        // A number's kinds need a digit: a SQL dump's NULL under "ssn" is no SSN.
+        Kind::Ssn if !v.bytes().any(|b| b.is_ascii_digit()) => true,
+        Kind::Mrn | Kind::HealthPlan | Kind::Account | Kind::Ssn => {
+            count_with_unit(v) || thing_label_before(text, start)
+        }
         _ => false,
     }
+}
+
+/// Whether a value is a count glued to its unit ("84-gene panel", "12-lead", "3-day"): a
+/// number and a lower-case word, no identifier.
+fn count_with_unit(v: &str) -> bool {
+    let Some((n, w)) = v.split_once('-') else {
+        return false;
+    };
+    (1..=3).contains(&n.len())
+        && n.bytes().all(|b| b.is_ascii_digit())
+        && w.len() >= 2
+        && w.bytes().all(|b| b.is_ascii_lowercase())
+}
+
+/// Whether the label right before a number names a thing's or an organisation's number: a
+/// lab requisition (a request, as an order is), a business's tax id ("TIN 23-6809049",
+/// "EIN: 12-3456789": a practice's or employer's, an individual's is an SSN).
+fn thing_label_before(text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(24);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start]
+        .trim_end_matches(|c: char| {
+            c.is_ascii_digit() || matches!(c, ' ' | '\t' | ':' | '#' | '.' | '-')
+        })
+        .to_ascii_lowercase();
+    let word_end = |w: &str| {
+        before.ends_with(w)
+            && !before[..before.len() - w.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
+    };
+    [
+        "requisition",
+        "requisition no",
+        "req",
+        "tin",
+        "ein",
+        "tax id",
+        "fein",
+    ]
+    .iter()
+    .any(|w| word_end(w))
 }
 
 /// Drops the name candidates that are a mail's display name before a department's or an
@@ -406,6 +473,9 @@ const ROLE_WORDS: &[&str] = &[
     "intake",
     "medical",
     "medicalrecords",
+    "nurse",
+    "nurses",
+    "nurseline",
     "member",
     "members",
     "memberservices",
@@ -442,15 +512,25 @@ fn role_mailbox(v: &str) -> bool {
     if !v.contains('@') || local.is_empty() {
         return false;
     }
-    local
+    let role = |w: &str| {
+        ROLE_WORDS.contains(&w)
+            || w.len() >= 6
+                && ["ology", "iatrics", "iatry", "ics", "surgery", "medicine"]
+                    .iter()
+                    .any(|e| w.ends_with(e))
+    };
+    let words: Vec<&str> = local
         .split(['.', '_', '-', '+'])
         .filter(|w| !w.is_empty())
-        .all(|w| {
-            ROLE_WORDS.contains(&w)
-                || w.len() >= 6
-                    && ["ology", "iatrics", "iatry", "ics", "surgery", "medicine"]
-                        .iter()
-                        .any(|e| w.ends_with(e))
+        .collect();
+    // (An office's initials beside a role word: "shs-nurse@", "ed.triage@"; initials have
+    // no vowel or are two letters, a name has more.)
+    words.iter().any(|w| role(w))
+        && words.iter().all(|w| {
+            role(w)
+                || w.len() <= 3
+                    && w.bytes().all(|b| b.is_ascii_lowercase())
+                    && (w.len() <= 2 || !w.bytes().any(|b| b"aeiouy".contains(&b)))
         })
 }
 
@@ -1293,6 +1373,23 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             r"\b\d{3}(?:\s*-\s*|[ .])?\d{2}(?:\s*-\s*|[ .])?\d{4}\b".into(),
         ),
         (
+            Kind::HealthPlan,
+            82,
+            Check::HasDigit,
+            // A health insurance policy as Russian mail labels it ("Полис ОМС 9654503712239403").
+            r"(?i)(?:полис(?:[ \t]+(?:омс|дмс))?|омс)[ \t]*(?:№|#|:|-)?[ \t]*(?P<v>\d(?:[ ]?\d){8,19})\b".into(),
+        ),
+        (
+            Kind::Mrn,
+            82,
+            Check::HasDigit,
+            // A record's number as other languages label it: French "numéro de dossier",
+            // Spanish "número de expediente", "historia clínica", Portuguese "prontuário",
+            // German "Patientennummer", "Fallnummer", Polish "numer karty", Russian "номер
+            // карты", romanised Chinese "bingli hao", Korean "hwanja beonho".
+            r"(?i)\b(?:num[ée]ro[ \t]+de[ \t]+dossier(?:[ \t]+m[ée]dical)?|n[°º][ \t]*(?:de[ \t]+)?dossier|dossier[ \t]+n[°º]|n[úu]mero[ \t]+de[ \t]+(?:expediente|historia(?:[ \t]+cl[íi]nica)?|prontu[áa]rio|processo)|historia[ \t]+cl[íi]nica|prontu[áa]rio|patientennummer|patienten-?id|fallnummer|numer[ \t]+(?:karty|pacjenta|historii[ \t]+choroby)|nr[ \t]+(?:karty|pacjenta)|номер[ \t]+(?:медицинской[ \t]+)?карты|bingli[ \t]*hao|binglihao|hwanja[ \t]+beonho|chateu[ \t]+beonho)[ \t]*(?:est|ist|es|é|to|jest|shi|:|#|-|=)?[ \t:]*(?P<v>[A-Za-z]{0,3}-?\d[A-Za-z0-9-]{2,20}[A-Za-z0-9])\b".into(),
+        ),
+        (
             Kind::Mrn,
             82,
             Check::HasDigit,
@@ -1429,7 +1526,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A mailing block's street line printed in capitals, alone on its line ("12 OAK
             // ST", "9 ELM CT APT 2", "4410 N LINCOLN BLVD"): any house number, the line itself
             // is the cue.
-            format!(r"(?m)^[ \t]*(?P<v>\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
+            format!(r"(?m)^[ \t]*(?P<v>(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
         ),
         (
             Kind::Date,
@@ -1440,7 +1537,31 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // "5. März 1950", Haitian Creole "12 desanm 1961" (the year makes a day of it, as
             // "May 3, 1950" is one in English).
             // ("1er mars", "1º de maio": the first of a month as French and Portuguese write it.)
-            format!(r"(?i)\b(?:{fm}\.?[ \t]+{day},?[ \t]+{year}|{day}(?:\.|er|º|°)?[ \t]+(?:de[ \t]+)?{fm}\.?,?[ \t]+{year})\b", fm = FOREIGN_MONTHS),
+            format!(r"(?i)\b(?:{fm}\.?[ \t]+{day},?[ \t]+{year}|{day}(?:\.|er|º|°)?[ \t]+(?:de[ \t]+)?(?:{fm}|{month})\.?,?[ \t]+{year}(?:[ \t]?г)?)\b", fm = FOREIGN_MONTHS),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A timestamp's date (ISO 8601 with its time glued by a "T": "ts=2026-04-22T07:52:18Z").
+            r"\b(?P<v>(?:1[89]|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))T\d{1,2}:\d{2}".into(),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A date as Chinese, Japanese and Korean write it, in their script or romanised:
+            // "1982 nian 9 yue 7 ri", "1993nyeon 1wol 6il", "9wol 7il", "1982年9月7日", "9월 7일".
+            r"(?i)\b(?P<v>(?:(?:1[89]|20)\d{2}[ \t]*(?:nian|nyeon|年|년)[ \t]*)?(?:0?[1-9]|1[0-2])[ \t]*(?:yue|wol|月|월)[ \t]*(?:0?[1-9]|[12]\d|3[01])[ \t]*(?:ri|hao|il|日|号|일))(?:[^a-z]|$)".into(),
+        ),
+        (
+            Kind::Date,
+            50,
+            Check::None,
+            // A day and a month without a year after a date's word in the languages that write
+            // the day first with dots ("Termin am 7.8.", "vom 12.3. bis", "wizyty z 22.01",
+            // "le 5.06"): a trailing dot or a two-digit month makes it a date, not a dose.
+            r"(?i)\b(?:termin(?:[ \t]+am)?|am|vom|bis|ab|zum|le|du|au|dnia|z[ \t]+dnia|wizyt[a-ząęóśłżźćń]*[ \t]+z|na[ \t]+dzień|termin[ \t]+na)[ \t]+(?P<v>(?:0?[1-9]|[12]\d|3[01])\.(?:(?:0?[1-9]|1[0-2])\.|0[1-9]|1[0-2]))(?:[^0-9.]|\.(?:[^0-9]|$)|$)".into(),
         ),
         (
             Kind::Date,
@@ -1508,6 +1629,22 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         ),
         (
             Kind::Age,
+            60,
+            Check::None,
+            // The contracted forms chat and speech type, apostrophe or not ("hes 97 and",
+            // "she's 93.", "im 91 now"), closed by a word or a stop, not a decimal or a unit.
+            format!(r"(?i)\b(?:(?:she|he)['’]?s|i['’]?m|(?:she|he|they)[ \t]+(?:just[ \t]+)?turned)[ \t]+(?P<v>{age})(?:[ \t]+(?:and|now|today|this|next|last|but|so|years?|yrs?|y/?o)\b|[ \t]*[,;!?]|[ \t]*\.(?:[^0-9]|$)|[ \t]*\r?$)"),
+        ),
+        (
+            Kind::Age,
+            60,
+            Check::None,
+            // An age over 89 with the word for years of other languages: "93 Jahre alt",
+            // "91 ans", "92 años", "95 lat", "94 года", "97 sui", "96 sal".
+            format!(r"(?i)\b(?P<v>{age})[ \t]*(?:jahre|jahren|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|seu|jaar|år|ar|éves|yaşında|tuổi)\b"),
+        ),
+        (
+            Kind::Age,
             55,
             Check::None,
             format!(r"(?i)\b{age}(?:\s*|-)(?:years?|yrs?|y)(?:\s*|-)old\b"),
@@ -1552,7 +1689,34 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b\d{{1,6}}(?:-?[A-Z])?[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
+            // A rural road by its number, with or without a house number: "County Road 437",
+            // "N1234 County Rd K", "4410 State Route 9".
+            r"(?i)\b(?:(?:[nsew]\d{3,6}|\d{1,6})[ \t]+)?(?:county|state|township|farm[ \t]+to[ \t]+market|ranch)[ \t]+(?:road|rd|route|rte|highway|hwy)[ \t]+[a-z]{0,2}-?\d{1,4}[a-z]?\b".into(),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A street as French, Belgian, Swiss and Québec mail write it: the number, the type,
+            // then the name ("41 rue des Tanneurs", "8 impasse des Peupliers", "12 bis, avenue
+            // Victor Hugo", "3 chemin de la Côte").
+            format!(r"\b\d{{1,4}}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?i:rue|avenue|av\.|boulevard|bd|allée|allee|impasse|chemin|quai|voie|sentier|promenade|faubourg|rond-point|montée|montee|résidence|cité|lotissement|hameau)(?:[ \t]+(?:de[ \t]+la|de[ \t]+l['’]|de|du|des|la|le|les|aux?|d['’]|l['’]|saint|sainte))?[ \t]*{n}(?:[ \t-]+(?:(?:de[ \t]+la|de|du|des|la|le|les|aux?|d['’])[ \t]*)?{n}){{0,2}}"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A street as German, Austrian, Dutch and Scandinavian mail write it: the name, its
+            // type glued or apart, then the number ("Schillerstraße 118", "Kastanienweg 73",
+            // "Hauptstr. 5a", "Berliner Allee 12", "Keizersgracht 12"); and as Polish mail
+            // does, the type first ("ul. Polna 77/10", "al. Jana Pawła II 3").
+            format!(r"(?:\b[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|gasse|allee|platz|ring|damm|ufer|chaussee|pfad|gracht|laan|straat|gatan|vej|veien)|\b{n}[ \t]+(?:Straße|Strasse|Str\.|Weg|Gasse|Allee|Platz|Ring|Damm|Ufer|Chaussee))[ \t]+\d{{1,4}}[a-z]?(?:[ \t]*[-/][ \t]*\d{{1,4}}[a-z]?)?\b|\b(?:ul\.|ulica|al\.|aleja|os\.|osiedle|pl\.|plac)[ \t]*{n}(?:[ \t]+(?:{n}|[IVX]{{1,4}})){{0,2}}[ \t]+\d{{1,4}}[A-Za-z]?(?:[ \t]*/[ \t]*\d{{1,4}}[A-Za-z]?)?\b"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            format!(r"\b(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
         ),
         (
             Kind::Address,
@@ -1571,7 +1735,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             37,
             Check::None,
-            format!(r"(?i)\b(?:lives in|resides in|resident of|from|moved to|city of|town of)\s+(?-i:(?P<v>{n}(?:\s+{n})?)),\s*(?-i:{STATES}|Alabama|Alaska|Arizona|California|Colorado|Florida|Georgia|Illinois|Indiana|Ohio|Oregon|Texas|Washington|Maine|Vermont|Nevada|Utah|Iowa|Kansas|Michigan|Minnesota|Missouri|Montana|Virginia|Wisconsin)\b"),
+            format!(r"(?i)\b(?:lives in|resides in|resident of|from|moved to|city of|town of|near|in|around|outside(?:\s+of)?|close\s+to)\s+(?-i:(?P<v>{n}(?:\s+{n}){{0,2}})),\s*(?-i:{STATES}|Alabama|Alaska|Arizona|California|Colorado|Florida|Georgia|Illinois|Indiana|Ohio|Oregon|Texas|Washington|Maine|Vermont|Nevada|Utah|Iowa|Kansas|Michigan|Minnesota|Missouri|Montana|Virginia|Wisconsin)\b"),
         ),
         (
             Kind::Address,
@@ -1690,7 +1854,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A street address typed in lower case or with lower-case particles ("9685
             // kościuszko blvd #22", "1133 n fenwick dr", "7783 Calle del Sol Blvd"): a house
             // number of three digits or more and a street word no count or duration ends with.
-            r"(?i)\b\d{3,6}[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+|\d{1,3}(?:st|nd|rd|th))[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|ter|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|trlr|trailer|spc|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+            r"(?i)\b(?:[nsew]\d{3,6}|\d{3,6})[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+|\d{1,3}(?:st|nd|rd|th))[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|ter|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|trlr|trailer|spc|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
         ),
         (
             Kind::Date,
@@ -2236,6 +2400,49 @@ mod tests {
 
     fn clean(text: &str) {
         assert_eq!(spans(text), vec![], "{text:?}");
+    }
+
+    #[test]
+    fn streets_dates_ages_and_records_of_other_countries_and_speech() {
+        hides(
+            "Meine Adresse: Lindenstraße 4, 10115 Berlin. J'habite au 12 bis, avenue des Acacias, 69003 Lyon.\nAdres: ul. Długa 5/3, Gdańsk\nmailed to N5512 Birchwood Rd, Ashland, WI 54806 or County Road 12, Elkton",
+            &[
+                "Lindenstraße 4",
+                "10115",
+                "Berlin",
+                "avenue des Acacias",
+                "69003",
+                "Lyon",
+                "ul. Długa 5/3",
+                "N5512 Birchwood Rd",
+                "County Road 12",
+                "Elkton",
+            ],
+        );
+        hides(
+            "i stay with her at 880 willow bend rd out past tupelo\nHOME W/ SON, 1200 OAK ST, GREENVILLE PH 555-201-3344",
+            &["880 willow bend rd", "tupelo", "GREENVILLE"],
+        );
+        hides(
+            "ts=2025-03-04T10:00:00Z geboren am 3. Mai 1940, Termin am 7.8.\nchusheng riqi shi 1950 nian 3 yue 9 ri; 1961nyeon 2wol 3il; wizyty z 22.01 na\nдата рождения 5 марта 1941 г.",
+            &[
+                "2025-03-04",
+                "3. Mai 1940",
+                "7.8.",
+                "1950 nian 3 yue 9 ri",
+                "1961nyeon 2wol 3il",
+                "22.01",
+                "5 марта 1941",
+            ],
+        );
+        hides(
+            "its my grandma shes 96 and alone. Er ist 93 Jahre alt. Mon numéro de dossier est 981-77952. Wo de bingli hao shi 36247270. Полис ОМС 9654503712239403.",
+            &["96", "93", "981-77952", "36247270", "9654503712239403"],
+        );
+        // A dose, a decimal, a weekday's time and the practice's pages stay.
+        clean(
+            "INR 2.5. Take 2.5 mg am and pm. He's 98.6 F? Terms: https://portal.clinic.org/terms and https://clinic.org/\n",
+        );
     }
 
     #[test]

@@ -117,7 +117,14 @@ fn column(header: &str) -> Option<Column> {
     if has("zip") || has("zipcode") || has("postal") {
         return id(Kind::Zip);
     }
-    if has("address") || has("street") || has("addr") || has("city") || has("address1") {
+    if ["address", "street", "addr", "city", "town"]
+        .iter()
+        .any(|w| {
+            words
+                .iter()
+                .any(|x| x.starts_with(w) && x[w.len()..].bytes().all(|b| b.is_ascii_digit()))
+        })
+    {
         return id(Kind::Address);
     }
     // Where the patient is lodged, as the header names it ("Room", "Bed #", "Pod", "Cell" when
@@ -156,7 +163,23 @@ fn column(header: &str) -> Option<Column> {
     {
         return id(Kind::Room);
     }
-    if has("serial") || has("device") {
+    if has("serial")
+        || has("device")
+        || [
+            "transmitter",
+            "sensor",
+            "receiver",
+            "pump",
+            "implant",
+            "generator",
+            "pacemaker",
+        ]
+        .iter()
+        .any(|w| has(w))
+            && ["id", "#", "sn", "number", "no", "s n"]
+                .iter()
+                .any(|w| has(w))
+    {
         return id(Kind::Device);
     }
     if has("name")
@@ -350,7 +373,8 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
             for ((&(s, e), col), &(hs, he)) in rc.iter().zip(&named).zip(&hc) {
                 let Some(col) = col else { continue };
                 let v = &line[s..e];
-                if v.is_empty() {
+                // (A database export's NULL is no value.)
+                if v.is_empty() || v == "NULL" || v == "null" {
                     continue;
                 }
                 // A place is a short number, with a letter or a bed's suffix at most ("none",
@@ -385,6 +409,395 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
             j += 1;
         }
         i = j.max(i + 1);
+    }
+}
+
+/// The kind of a value under a named column or field, when its look fits (a number's kinds
+/// need a digit, a name letters; ages count only over 89; a place is a short number).
+fn value_kind(col: Column, name: &str, v: &str) -> Option<Kind> {
+    let digit = v.bytes().any(|b| b.is_ascii_digit());
+    let place = v.len() <= 6 && v.starts_with(|c: char| c.is_ascii_digit());
+    match col {
+        Column::Id(Kind::Room) => place.then_some(Kind::Room),
+        Column::Id(Kind::Phone) if place && name.to_ascii_lowercase().contains("cell") => {
+            Some(Kind::Room)
+        }
+        Column::Id(Kind::Person) => {
+            (!digit && v.chars().any(char::is_alphabetic) && v.split_whitespace().count() <= 4)
+                .then_some(Kind::Person)
+        }
+        Column::Id(Kind::Address | Kind::Email) => {
+            v.chars().any(char::is_alphabetic).then_some(match col {
+                Column::Id(k) => k,
+                _ => unreachable!(),
+            })
+        }
+        Column::Id(k) => digit.then_some(k),
+        Column::Age => v
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| (90..130).contains(&n))
+            .map(|_| Kind::Age),
+        Column::Patient if digit => Some(Kind::Mrn),
+        Column::Patient => Some(Kind::Person),
+    }
+}
+
+/// The column a data field's name says (`first_name`, `lastName`, `patient-dob`, `addr1`):
+/// snake, camel and kebab case split into words and read as a header. An id of a visit or an
+/// appointment is no date.
+fn field_column(key: &str) -> Option<Column> {
+    let mut words = String::new();
+    let mut prev_lower = false;
+    for c in key.chars() {
+        if c.is_uppercase() && prev_lower {
+            words.push(' ');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        words.push(if c.is_alphanumeric() { c } else { ' ' });
+    }
+    let col = column(&words)?;
+    let lower = words.to_ascii_lowercase();
+    let ws: Vec<&str> = lower.split_whitespace().collect();
+    if col == Column::Id(Kind::Date)
+        && ws
+            .iter()
+            .any(|w| matches!(*w, "id" | "no" | "num" | "number" | "count" | "type"))
+    {
+        return None;
+    }
+    Some(col)
+}
+
+/// Whether a table's name says its rows are people (its `id` column is then their number;
+/// elsewhere a row's `id` numbers a visit, an order, a message).
+fn people_table(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    [
+        "patient",
+        "person",
+        "people",
+        "member",
+        "resident",
+        "client",
+        "subscriber",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+}
+
+/// Adds the values of SQL `INSERT INTO t (col, …) VALUES (…), (…);` statements by their
+/// column's name: a dump pasted into a ticket is a table whose header is the column list.
+pub(super) fn inserts(text: &str, cands: &mut Vec<(Span, u8)>) {
+    let lower = text.to_ascii_lowercase();
+    if !lower.contains("insert into") {
+        return;
+    }
+    let b = text.as_bytes();
+    let ws = |i: &mut usize| {
+        while *i < b.len() && b[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    };
+    let mut from = 0;
+    while let Some(p) = lower[from..].find("insert into") {
+        let at = from + p + "insert into".len();
+        from = at;
+        let Some(v) = lower[at..].find("values") else {
+            break;
+        };
+        let vpos = at + v;
+        let head = &text[at..vpos];
+        let (Some(o), Some(c)) = (head.find('('), head.rfind(')')) else {
+            continue;
+        };
+        if c < o || head[o..c].contains(';') {
+            continue;
+        }
+        let people = people_table(&head[..o]);
+        let names: Vec<&str> = head[o + 1..c]
+            .split(',')
+            .map(|n| n.trim().trim_matches(['"', '`', '[', ']']))
+            .collect();
+        let cols: Vec<Option<Column>> = names
+            .iter()
+            .map(|n| {
+                if n.eq_ignore_ascii_case("id") && !people {
+                    None
+                } else {
+                    field_column(n)
+                }
+            })
+            .collect();
+        let mut i = vpos + "values".len();
+        'rows: loop {
+            ws(&mut i);
+            if i >= b.len() || b[i] != b'(' {
+                break;
+            }
+            i += 1;
+            let mut k = 0;
+            loop {
+                ws(&mut i);
+                let (s, e, quoted);
+                if i < b.len() && b[i] == b'\'' {
+                    s = i + 1;
+                    let mut j = s;
+                    while j < b.len() {
+                        if b[j] == b'\'' {
+                            if b.get(j + 1) == Some(&b'\'') {
+                                j += 2;
+                                continue;
+                            }
+                            break;
+                        }
+                        j += 1;
+                    }
+                    e = j.min(b.len());
+                    i = (j + 1).min(b.len());
+                    quoted = true;
+                } else {
+                    s = i;
+                    while i < b.len() && !matches!(b[i], b',' | b')' | b'\n') {
+                        i += 1;
+                    }
+                    e = s + text[s..i].trim_end().len();
+                    quoted = false;
+                }
+                let v = &text[s..e];
+                if let Some(Some(col)) = cols.get(k) {
+                    let null = !quoted && v.eq_ignore_ascii_case("null");
+                    if !v.is_empty()
+                        && !null
+                        && let Some(kind) = value_kind(*col, names[k], v)
+                    {
+                        cands.push((
+                            Span {
+                                kind,
+                                start: s,
+                                end: e,
+                            },
+                            PRIO,
+                        ));
+                    }
+                }
+                ws(&mut i);
+                match b.get(i) {
+                    Some(b',') => {
+                        i += 1;
+                        k += 1;
+                    }
+                    Some(b')') => {
+                        i += 1;
+                        break;
+                    }
+                    _ => break 'rows,
+                }
+            }
+            ws(&mut i);
+            if b.get(i) == Some(&b',') {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        from = i.max(from);
+    }
+}
+
+/// Adds the values of data fields by their key, in any of the formats logs and exports write
+/// them: JSON and Python dicts (`"dob": "…"`, `'first_name': 'Ana'`), key=value logs
+/// (`patient_dob=1970-01-02 zip=60361`), query strings (`?mrn=…&dob=…`). A key names what its
+/// value is. Only keys written as data are read: quoted, joined to `=`, or snake/camel case
+/// (a prose label, "Name: …", is left to the label rules).
+pub(super) fn fields(text: &str, cands: &mut Vec<(Span, u8)>) {
+    // A two-cell line of an export's preamble ("Transmitter ID,8DM663", "DOB\t1961-03-02"):
+    // the first cell names the second.
+    let mut at = 0;
+    for l in text.split_inclusive('\n') {
+        let line = l.trim_end_matches(['\n', '\r']);
+        let off = at;
+        at += l.len();
+        let Some(d) = [b',', b'\t']
+            .into_iter()
+            .find(|&d| line.bytes().filter(|&c| c == d).count() == 1)
+        else {
+            continue;
+        };
+        let (k, v) = line.split_at(line.bytes().position(|c| c == d).unwrap_or(0));
+        let (k, v) = (k.trim(), &v[1..]);
+        if k.is_empty()
+            || k.len() > 40
+            || !k
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '#' | '-'))
+        {
+            continue;
+        }
+        let vt = v.trim();
+        let Some(col) = field_column(k) else { continue };
+        if vt.is_empty()
+            || vt.contains(' ')
+                && col != Column::Id(Kind::Person)
+                && col != Column::Id(Kind::Address)
+        {
+            continue;
+        }
+        if let Some(kind) = value_kind(col, k, vt) {
+            let s = off + line.len() - v.len() + (v.len() - v.trim_start().len());
+            cands.push((
+                Span {
+                    kind,
+                    start: s,
+                    end: s + vt.len(),
+                },
+                PRIO,
+            ));
+        }
+    }
+    let b = text.as_bytes();
+    for (at, &sep) in b.iter().enumerate() {
+        if sep != b':' && sep != b'=' {
+            continue;
+        }
+        // The key before the separator, in its quotes if any.
+        let mut k_end = at;
+        while k_end > 0 && b[k_end - 1] == b' ' {
+            k_end -= 1;
+        }
+        let mut quote = None;
+        if k_end > 0 && matches!(b[k_end - 1], b'"' | b'\'') {
+            quote = Some(b[k_end - 1]);
+            k_end -= 1;
+        }
+        let mut k_start = k_end;
+        while k_start > 0
+            && (b[k_start - 1].is_ascii_alphanumeric()
+                || matches!(b[k_start - 1], b'_' | b'-' | b'.'))
+            && k_end - k_start < 40
+        {
+            k_start -= 1;
+        }
+        if k_start == k_end {
+            continue;
+        }
+        if let Some(q) = quote
+            && (k_start == 0 || b[k_start - 1] != q)
+        {
+            continue;
+        }
+        let key = &text[k_start..k_end];
+        // A link's query is the link's (the URL rule takes it whole: a patient's link is one
+        // identifier); a request path without a host is read piece by piece.
+        if sep == b'=' {
+            let from = k_start.saturating_sub(300);
+            let t0 = b[from..k_start]
+                .iter()
+                .rposition(|c| c.is_ascii_whitespace() || matches!(c, b'"' | b'\'' | b'<' | b'('))
+                .map_or(from, |p| from + p + 1);
+            let token = &b[t0..k_start];
+            if token.windows(3).any(|w| w == b"://") || token.starts_with(b"www.") {
+                continue;
+            }
+        }
+        let joined =
+            sep == b'=' && k_end == at && b.get(at + 1).is_some_and(|c| !c.is_ascii_whitespace());
+        let coded = key.contains('_')
+            || key
+                .bytes()
+                .zip(key.bytes().skip(1))
+                .any(|(a, c)| a.is_ascii_lowercase() && c.is_ascii_uppercase());
+        if quote.is_none() && !joined && !coded {
+            continue;
+        }
+        // `://` of a link, `::` of a path.
+        if sep == b':' && matches!(b.get(at + 1), Some(b'/' | b':')) {
+            continue;
+        }
+        let Some(col) = field_column(key) else {
+            continue;
+        };
+        // The value: quoted, a call's arguments (`datetime.date(1975, 2, 2)`), or a bare run.
+        let mut i = at + 1;
+        while i < b.len() && b[i] == b' ' {
+            i += 1;
+        }
+        let (s, e) = if i < b.len() && matches!(b[i], b'"' | b'\'') {
+            let q = b[i];
+            let s = i + 1;
+            let mut j = s;
+            while j < b.len() && b[j] != q && b[j] != b'\n' && j - s < 120 {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            if j >= b.len() || b[j] != q {
+                continue;
+            }
+            (s, j)
+        } else {
+            let mut j = i;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'_' | b'.')) {
+                j += 1;
+            }
+            if b.get(j) == Some(&b'(') && text[i..j].to_ascii_lowercase().contains("date") {
+                let s = j + 1;
+                let Some(close) = text[s..].find(')') else {
+                    continue;
+                };
+                (s, s + close)
+            } else {
+                let mut j = i;
+                while j < b.len()
+                    && !matches!(
+                        b[j],
+                        b' ' | b'\t'
+                            | b'\n'
+                            | b'\r'
+                            | b','
+                            | b';'
+                            | b'&'
+                            | b'}'
+                            | b')'
+                            | b']'
+                            | b'"'
+                            | b'\''
+                    )
+                {
+                    j += 1;
+                }
+                (i, j)
+            }
+        };
+        if s >= e || e - s > 120 {
+            continue;
+        }
+        let v = &text[s..e];
+        if v.eq_ignore_ascii_case("null")
+            || v.eq_ignore_ascii_case("none")
+            || v == "true"
+            || v == "false"
+        {
+            continue;
+        }
+        let Some(kind) = value_kind(col, key, v) else {
+            continue;
+        };
+        // A name field holds a name as typed (`"name":"claims-worker"` names a process).
+        if kind == Kind::Person
+            && !(v.starts_with(char::is_uppercase)
+                && v.chars()
+                    .all(|c| c.is_alphabetic() || matches!(c, ' ' | '\'' | '-' | ',' | '.' | '\\'))
+                && (!v.contains('.') || v.contains(". ")))
+        {
+            continue;
+        }
+        cands.push((
+            Span {
+                kind,
+                start: s,
+                end: e,
+            },
+            PRIO,
+        ));
     }
 }
 
@@ -470,5 +883,62 @@ mod tests {
                 .is_empty()
         );
         assert!(found("PID|1||123^^^MR||DOE^JANE|\nPV1|1|I|4W^613|\n").is_empty());
+    }
+
+    fn found_in(f: fn(&str, &mut Vec<(Span, u8)>), text: &str) -> Vec<(Kind, String)> {
+        let mut c = Vec::new();
+        f(text, &mut c);
+        c.iter()
+            .map(|(s, _)| (s.kind, text[s.start..s.end].to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn sql_inserts_read_by_their_column_list() {
+        let sql = "INSERT INTO patients (id, chart_no, last_name, first_name, birth_date, ssn, home_phone, street_addr, town, postal_code) VALUES\n  (4411, 'QX88123', 'O''Hara', 'Lucía', '1961-03-02', NULL, '555-201-3344', '12 Elm Row', 'Tupelo', '38801'),\n  (4412, 'QX88124', 'Ng', 'Bo', '1970-01-09', '123456789', '555-201-7788', '9 Oak Ct', 'Laurel', '39440');\nINSERT INTO visits (id, patient_id, bed, npi) VALUES (99812, 4411, '12B', '1234567890');\n";
+        let f = found_in(inserts, sql);
+        for v in ["O''Hara", "Lucía", "Ng", "Bo"] {
+            assert!(f.contains(&(Kind::Person, v.into())), "{f:?}");
+        }
+        for (k, v) in [
+            (Kind::Mrn, "4411"),
+            (Kind::Mrn, "QX88124"),
+            (Kind::Date, "1961-03-02"),
+            (Kind::Ssn, "123456789"),
+            (Kind::Address, "12 Elm Row"),
+            (Kind::Address, "Tupelo"),
+            (Kind::Zip, "39440"),
+            (Kind::Room, "12B"),
+        ] {
+            assert!(f.contains(&(k, v.into())), "{k:?} {v} {f:?}");
+        }
+        // A visit's own row id is no patient's number; NULL is no value.
+        assert!(!f.iter().any(|(_, v)| v == "99812" || v == "NULL"), "{f:?}");
+    }
+
+    #[test]
+    fn data_fields_read_by_their_key() {
+        let log = "failed for {'first_name': 'Ana', 'lastName': 'Sá', 'dob': datetime.date(1975, 2, 2), 'zip': '60361'}\nlevel=warn patient_zip=90210 name=claims-worker msg=\"retry\"\nGET /r?mrn=A55123&dob=1970-01-02 HTTP/1.1\n{\"patient_name\":\"Ana Sá\",\"contact_method\":\"sms\"}\nName: pending review\nTransmitter ID,8DM663\n";
+        let f = found_in(fields, log);
+        for (k, v) in [
+            (Kind::Person, "Ana"),
+            (Kind::Person, "Sá"),
+            (Kind::Date, "1975, 2, 2"),
+            (Kind::Zip, "60361"),
+            (Kind::Zip, "90210"),
+            (Kind::Mrn, "A55123"),
+            (Kind::Date, "1970-01-02"),
+            (Kind::Person, "Ana Sá"),
+            (Kind::Device, "8DM663"),
+        ] {
+            assert!(f.contains(&(k, v.into())), "{k:?} {v} {f:?}");
+        }
+        assert!(
+            !f.iter()
+                .any(|(_, v)| ["claims-worker", "sms", "retry", "pending"]
+                    .iter()
+                    .any(|w| v.contains(w))),
+            "{f:?}"
+        );
     }
 }
