@@ -856,6 +856,147 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     }
 }
 
+/// A quoted value from `at` (its opening quote there): the text inside, an SQL doubled quote
+/// ("'O''Donoghue'") kept inside; `None` without a closing quote on the same line.
+fn quoted_at(text: &str, at: usize) -> Option<(usize, usize)> {
+    let q = *text.as_bytes().get(at)?;
+    if q != b'\'' && q != b'"' {
+        return None;
+    }
+    let b = text.as_bytes();
+    let mut k = at + 1;
+    while k < b.len() && k - at <= 80 {
+        match b[k] {
+            b'\n' | b'\r' => return None,
+            c if c == q => {
+                if b.get(k + 1) == Some(&q) {
+                    k += 2;
+                    continue;
+                }
+                return Some((at + 1, k));
+            }
+            _ => k += 1,
+        }
+    }
+    None
+}
+
+/// Whether a data field's value can be a name: a few words of letters (a hyphen, an
+/// apostrophe, a dot of an initial inside), no placeholder.
+fn data_name_value(v: &str) -> bool {
+    let words = v.split_whitespace().count();
+    (1..=4).contains(&words)
+        && v.starts_with(|c: char| c.is_alphabetic())
+        && v.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && v.chars()
+            .all(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.'))
+        && !matches!(
+            v.to_lowercase().as_str(),
+            "null" | "none" | "nil" | "unknown" | "n/a" | "na" | "redacted" | "test" | "self"
+        )
+}
+
+/// Values of data-format fields named for a person, in any format: JSON and dict keys
+/// (`'first_name': 'Aigerim'`, `"patient_name":"Will Fifita"`), key=value logs
+/// (`pt="Will Fifita"`) and the columns of an SQL INSERT (`INSERT INTO patients (id,
+/// last_name, first_name) VALUES (1, 'Okafor', 'Ada')`). The field's name says what its
+/// value is, whatever the dictionary says of the value's words ("Will", "Fields").
+fn data_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    let mut push = |s: usize, e: usize| {
+        let v = &text[s..e];
+        if data_name_value(v) && !keep.keeps(v) {
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: s,
+                    end: e,
+                },
+                PRIO,
+            ));
+        }
+    };
+    let b = text.as_bytes();
+    for (at, _) in text.match_indices([':', '=']) {
+        // The key before the separator: quoted (any separator) or bare before "=".
+        let mut k = at;
+        while k > 0 && b[k - 1] == b' ' {
+            k -= 1;
+        }
+        let quoted = k > 0 && matches!(b[k - 1], b'\'' | b'"');
+        if quoted {
+            k -= 1;
+        } else if b[at] != b'=' {
+            continue;
+        }
+        let key_end = k;
+        while k > 0 && (b[k - 1].is_ascii_alphanumeric() || matches!(b[k - 1], b'_' | b'-')) {
+            k -= 1;
+        }
+        if k == key_end || quoted && (k == 0 || b[k - 1] != b[key_end]) {
+            continue;
+        }
+        if !person_label(&text[k..key_end]) {
+            continue;
+        }
+        let mut v = at + 1;
+        while v < b.len() && b[v] == b' ' {
+            v += 1;
+        }
+        if let Some((s, e)) = quoted_at(text, v) {
+            push(s, e);
+        }
+    }
+    // SQL: the column list names each value of every row after VALUES.
+    let lower = text.to_ascii_lowercase();
+    for (at, _) in lower.match_indices("insert into ") {
+        let head = &text[at..];
+        let Some(open) = head.find('(') else { continue };
+        let Some(close) = head[open..].find(')').map(|c| open + c) else {
+            continue;
+        };
+        let after = lower[at + close + 1..].trim_start();
+        if !after.starts_with("values") {
+            continue;
+        }
+        let cols: Vec<bool> = head[open + 1..close]
+            .split(',')
+            .map(|c| person_label(c.trim().trim_matches(['"', '`'])))
+            .collect();
+        if !cols.contains(&true) {
+            continue;
+        }
+        let mut k = at + close + 1;
+        let mut col = usize::MAX;
+        while k < b.len() {
+            match b[k] {
+                b'(' if col == usize::MAX => {
+                    col = 0;
+                    k += 1;
+                }
+                b')' if col != usize::MAX => {
+                    col = usize::MAX;
+                    k += 1;
+                }
+                b',' if col != usize::MAX => {
+                    col += 1;
+                    k += 1;
+                }
+                b';' if col == usize::MAX => break,
+                b'\'' | b'"' if col != usize::MAX => match quoted_at(text, k) {
+                    Some((s, e)) => {
+                        if cols.get(col) == Some(&true) {
+                            push(s, e);
+                        }
+                        k = e + 1;
+                    }
+                    None => break,
+                },
+                _ => k += 1,
+            }
+        }
+    }
+}
+
 /// Whether a line is a mailing block's last: a city, a state's code and a ZIP ("BANGOR ME
 /// 14501", "Lowell, MA 01852-1234").
 fn city_state_zip(line: &str) -> bool {
@@ -962,6 +1103,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if text.contains(':') {
         form_fields(text, keep, cands);
     }
+    if text.contains(['\'', '"']) {
+        data_fields(text, keep, cands);
+    }
     mailing_blocks(text, keep, cands);
     let toks = tokens(text);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
@@ -972,6 +1116,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         let v = &text[s..e];
         if !keep.keeps(v)
             && !eponym(&text[e..])
+            && !thing_after(&text[e..])
+            && !after_determiner(text, s)
+            && !itinerary(text, s, e)
             && !institution(text, s)
             && !organisation(text, s)
             && !segment_id(text, s, e)
@@ -2219,6 +2366,18 @@ fn eponym(after: &str) -> bool {
     }) {
         return true;
     }
+    // An examination's sign read positive or negative: "Kemp's + R", "Tinel's -",
+    // "Phalen's positive".
+    if let Some(r) = ["'s ", "’s "].iter().find_map(|p| after.strip_prefix(p)) {
+        let r = r.to_lowercase();
+        if r.starts_with(['+', '-', '−', '(']) && !r.starts_with("(s")
+            || ["pos", "neg", "positive", "negative", "equivocal"]
+                .iter()
+                .any(|w| r.strip_prefix(w).is_some_and(|t| !t.starts_with(char::is_alphabetic)))
+        {
+            return true;
+        }
+    }
     let rest = after
         .strip_prefix("'s")
         .or_else(|| after.strip_prefix("’s"))
@@ -2265,6 +2424,71 @@ fn eponym(after: &str) -> bool {
             | "line"
             | "drain"
     )
+}
+
+/// Whether what follows a capitalised run says it is a thing: a product's NDC code ("Typhim
+/// Vi (NDC 49281-790-20)"), an operating system ("Mac OS X"), a building's room or floor
+/// ("Hollister Hall room 465", "Marston Tower, floor 3").
+fn thing_after(after: &str) -> bool {
+    let a = after.trim_start_matches([' ', ',']);
+    let lower: String = a.chars().take(8).collect::<String>().to_lowercase();
+    if after.starts_with(' ') && (a.starts_with("(NDC") || a.starts_with("NDC ")) {
+        return true;
+    }
+    if after.starts_with(" OS") && !after[3..].starts_with(char::is_alphabetic) {
+        return true;
+    }
+    ["room ", "rm ", "floor ", "suite ", "wing "].iter().any(|w| {
+        lower
+            .strip_prefix(w)
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+    }) && after.starts_with([' ', ','])
+}
+
+/// Whether the word before `s` is a determiner of the languages that capitalise or precede
+/// nouns with one ("Meine Adresse", "Ihre Versichertennummer", "une Ordonnance"): what
+/// follows is a noun, no name.
+fn after_determiner(text: &str, s: usize) -> bool {
+    let before = text[..s].trim_end_matches(' ');
+    if before.len() + 1 != s {
+        return false;
+    }
+    let w = before
+        .rsplit(|c: char| !c.is_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    matches!(
+        w.as_str(),
+        "mein"
+            | "meine"
+            | "meinen"
+            | "meinem"
+            | "meiner"
+            | "ihr"
+            | "ihre"
+            | "ihren"
+            | "ihrem"
+            | "eine"
+            | "einen"
+            | "einem"
+            | "einer"
+            | "unsere"
+            | "keine"
+            | "mon"
+            | "mes"
+            | "votre"
+            | "vos"
+            | "une"
+            | "notre"
+    )
+}
+
+/// Whether a capitalised run is a stop of an itinerary ("Trip: Lima → Cusco → Iquitos"): an
+/// arrow on either side joins places, not people.
+fn itinerary(text: &str, s: usize, e: usize) -> bool {
+    text[e..].trim_start_matches(' ').starts_with('→')
+        || text[..s].trim_end_matches(' ').ends_with('→')
 }
 
 /// Months that are also given names ("Jun", "May", "April"): a stop word, except right
@@ -2359,6 +2583,13 @@ pub(super) fn organisation(text: &str, s: usize) -> bool {
         // a practice's own desks ("Billing Department", "Bariatric Program")
         "department",
         "dept",
+        // schools by their level ("Foxhollow Elementary")
+        "elementary",
+        "college",
+        "university",
+        "preschool",
+        "kindergarten",
+        "daycare",
         "program",
         "programme",
         "agency",
@@ -2498,6 +2729,27 @@ fn is_kin(key: &str) -> bool {
             | "abuelo"
             | "nieta"
             | "nieto"
+            // the other languages' ("Ma fille Anselm", "Ibni Lasse") and a chart's
+            // abbreviations ("W/ JOY MENSAH (DTR)")
+            | "fille"
+            | "fils"
+            | "tochter"
+            | "sohn"
+            | "corka"
+            | "córka"
+            | "syn"
+            | "ibni"
+            | "ibnati"
+            | "binti"
+            | "eomeoni"
+            | "abeoji"
+            | "adeul"
+            | "dtr"
+            | "dau"
+            | "grandmother"
+            | "grandfather"
+            | "stepmother"
+            | "stepfather"
     )
 }
 
