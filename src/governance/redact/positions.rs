@@ -856,6 +856,142 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     }
 }
 
+/// Whether a word may be one of the names a line's own shape points at (a greeting's pair, a
+/// heading's couple): capitalised, no stop word, a name the lexicon knows or no dictionary
+/// word.
+fn shaped_name(w: &str) -> bool {
+    let info = LEXICON.info(w);
+    w.starts_with(|c: char| c.is_uppercase())
+        && w.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && w.chars().all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’'))
+        && !info.stop
+        && !not_a_name(w)
+        && (info.known_name() || !info.common)
+}
+
+/// Names a line's shape points at: a greeting to two people ("Hi Rusty and Precious,", "Dear
+/// Ana & Luis:"), and a couple in a heading's end, joined by a slash ("Cycle 2 calendar –
+/// Frost/Baek", "Re: Mensah/Fifita"), as a clinic writes to partners.
+fn couples(text: &str, cands: &mut Vec<(Span, u8)>) {
+    let mut base = 0;
+    for line in text.split_inclusive('\n') {
+        let at = base;
+        base += line.len();
+        let body = line.trim_end();
+        let mut push = |s: usize, e: usize| {
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: at + s,
+                    end: at + e,
+                },
+                PRIO,
+            ));
+        };
+        // The greeting's pair.
+        let lead = body.len() - body.trim_start().len();
+        let words: Vec<&str> = body[lead..].splitn(5, ' ').collect();
+        if words.len() >= 4
+            && matches!(
+                words[0].to_lowercase().as_str(),
+                "hi" | "hello" | "hey" | "dear" | "greetings"
+            )
+            && matches!(words[2], "and" | "&")
+        {
+            let a = words[1];
+            let b = words[3].trim_end_matches([',', '!', ':']);
+            if words[3].len() > b.len() && shaped_name(a) && shaped_name(b) {
+                let s = lead + words[0].len() + 1;
+                push(s, s + a.len());
+                let s = s + a.len() + 1 + words[2].len() + 1;
+                push(s, s + b.len());
+            }
+        }
+        // The heading's couple: the line's last word, after a dash or a colon.
+        if let Some(sp) = body.rfind(' ') {
+            let pair = &body[sp + 1..];
+            let before = body[..sp].trim_end();
+            if let Some((a, b)) = pair.split_once('/')
+                && (before.ends_with(['–', '—', '-', ':']))
+                && shaped_name(a)
+                && shaped_name(b)
+            {
+                push(sp + 1, sp + 1 + a.len());
+                push(sp + 2 + a.len(), sp + 1 + pair.len());
+            }
+        }
+    }
+}
+
+/// The name a person gives when asked for it in a chat or a call ("counselor: what should i
+/// call you" / "visitor: wendeline iwu i guess", "what is your name" / "caller farrukh day my
+/// number is …"): the answer's first words, in any case.
+fn answered_name(text: &str, cands: &mut Vec<(Span, u8)>) {
+    let lower = text.to_ascii_lowercase();
+    for q in ["call you", "your name"] {
+        for (k, _) in lower.match_indices(q) {
+            let Some(nl) = lower[k..].find('\n').map(|n| k + n + 1) else {
+                continue;
+            };
+            let line_end = lower[nl..].find('\n').map_or(lower.len(), |n| nl + n);
+            // The answer's speaker: a time stamp, then a role and a colon or a role word.
+            let mut s = nl;
+            if lower[s..].starts_with('[') {
+                if let Some(c) = lower[s..line_end].find("] ") {
+                    s += c + 2;
+                }
+            }
+            let role_end = lower[s..line_end].find(": ").map(|c| s + c + 2);
+            s = match role_end {
+                Some(r) if r - s <= 16 => r,
+                _ => {
+                    let w = lower[s..line_end].split(' ').next().unwrap_or("");
+                    if matches!(w, "caller" | "visitor" | "client" | "texter" | "patient") {
+                        s + w.len() + 1
+                    } else {
+                        continue;
+                    }
+                }
+            };
+            let mut words = text[s..line_end].split(' ');
+            let Some(first) = words.next() else { continue };
+            let f = first.trim_end_matches([',', '.', '!']);
+            let fi = LEXICON.info(f);
+            if f.chars().count() < 3
+                || !f.chars().all(char::is_alphabetic)
+                || fi.stop
+                || not_a_name(f)
+                || fi.common && !fi.first
+            {
+                continue;
+            }
+            let mut e = s + f.len();
+            if f.len() == first.len() {
+                if let Some(second) = words.next() {
+                    let g = second.trim_end_matches([',', '.', '!']);
+                    let gi = LEXICON.info(g);
+                    if g.chars().count() >= 2
+                        && g.chars().all(char::is_alphabetic)
+                        && !gi.stop
+                        && !not_a_name(g)
+                        && (gi.sur || !gi.common)
+                    {
+                        e += 1 + g.len();
+                    }
+                }
+            }
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: s,
+                    end: e,
+                },
+                PRIO,
+            ));
+        }
+    }
+}
+
 /// A quoted value from `at` (its opening quote there): the text inside, an SQL doubled quote
 /// ("'O''Donoghue'") kept inside; `None` without a closing quote on the same line.
 fn quoted_at(text: &str, at: usize) -> Option<(usize, usize)> {
@@ -894,6 +1030,36 @@ fn data_name_value(v: &str) -> bool {
             v.to_lowercase().as_str(),
             "null" | "none" | "nil" | "unknown" | "n/a" | "na" | "redacted" | "test" | "self"
         )
+}
+
+/// A value after its label in brackets, as certificates and templates print them ("This is
+/// to certify that [name] RANIA VIRTANEN", "[patient] Will Fifita").
+fn bracket_labels(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    for (k, _) in text.match_indices('[') {
+        let Some(close) = text[k..].find(']').map(|c| k + c) else {
+            continue;
+        };
+        let label = &text[k + 1..close];
+        if label.len() > 30 || !person_label(label) || !label.chars().all(|c| c.is_alphabetic() || matches!(c, ' ' | '_')) {
+            continue;
+        }
+        let Some(rest) = text[close + 1..].strip_prefix(' ') else {
+            continue;
+        };
+        let v = field_value(rest);
+        if v.is_empty() || !field_name_value(v) || keep.keeps(v) {
+            continue;
+        }
+        let s = close + 2;
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: s,
+                end: s + v.len(),
+            },
+            PRIO,
+        ));
+    }
 }
 
 /// Values of data-format fields named for a person, in any format: JSON and dict keys
@@ -1106,6 +1272,11 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if text.contains(['\'', '"']) {
         data_fields(text, keep, cands);
     }
+    if text.contains('[') {
+        bracket_labels(text, keep, cands);
+    }
+    couples(text, cands);
+    answered_name(text, cands);
     mailing_blocks(text, keep, cands);
     let toks = tokens(text);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
@@ -1466,7 +1637,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             Shape::Lower => !t.blocked() && !t.info.common && t.letters() >= 3,
             Shape::Mixed => false,
         };
-        if may_start {
+        // A given name that is also a word ("Journey", "WILL", "BISHOP") is a name when a
+        // relation follows it ("II-1  Journey (mother)", "W/ WILL BELL (DTR)").
+        let word_name = matches!(t.shape, Shape::Title | Shape::Caps)
+            && t.info.first
+            && !t.info.stop
+            && t.letters() >= 3
+            && !not_a_name(t.w);
+        if may_start || word_name {
             let last = extend(i, &toks);
             let after = &text[toks[last].end..];
             let head = text[..t.start]
@@ -1474,8 +1652,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 .next()
                 .is_some_and(|l| l.trim().is_empty());
             if relation_after(after)
-                || (t.shape != Shape::Lower && (credential_after(after) && last > i))
-                || (head && t.shape != Shape::Lower && room_in_brackets(after))
+                || may_start
+                    && ((t.shape != Shape::Lower && (credential_after(after) && last > i))
+                        || (head && t.shape != Shape::Lower && room_in_brackets(after)))
             {
                 push(toks[particles_before(&toks, i, text)].start, toks[last].end);
                 i = last + 1;
@@ -2366,17 +2545,8 @@ fn eponym(after: &str) -> bool {
     }) {
         return true;
     }
-    // An examination's sign read positive or negative: "Kemp's + R", "Tinel's -",
-    // "Phalen's positive".
-    if let Some(r) = ["'s ", "’s "].iter().find_map(|p| after.strip_prefix(p)) {
-        let r = r.to_lowercase();
-        if r.starts_with(['+', '-', '−', '(']) && !r.starts_with("(s")
-            || ["pos", "neg", "positive", "negative", "equivocal"]
-                .iter()
-                .any(|w| r.strip_prefix(w).is_some_and(|t| !t.starts_with(char::is_alphabetic)))
-        {
-            return true;
-        }
+    if eponym_sign(after) {
+        return true;
     }
     let rest = after
         .strip_prefix("'s")
@@ -2484,11 +2654,69 @@ fn after_determiner(text: &str, s: usize) -> bool {
     )
 }
 
+/// Person candidates of every rule that what surrounds them shows to be things: a product
+/// (NDC), an operating system, a building before its room, a school, an itinerary's stop, a
+/// noun after a determiner, an examination's sign ("Kemp's +"), a run of acronyms without a
+/// vowel ("MMR IHC"), an acronym heading title-case words ("ADA Dental Claim Form").
+pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
+    cands.retain(|(sp, _)| {
+        if sp.kind != Kind::Person {
+            return true;
+        }
+        let (s, e) = (sp.start, sp.end);
+        let v = &text[s..e];
+        let acronyms = v.split(' ').all(|w| {
+            w.chars().count() >= 3
+                && w.chars().all(|c| c.is_ascii_uppercase())
+                && !w.contains(['A', 'E', 'I', 'O', 'U', 'Y'])
+        });
+        !(acronyms
+            || thing_after(&text[e..])
+            || itinerary(text, s, e)
+            || after_determiner(text, s)
+            || eponym_sign(&text[e..])
+            || acronym_heading(text, s, e)
+            || organisation(text, s))
+    });
+}
+
+/// Whether a span is one short word in capitals that heads title-case dictionary words ("ADA
+/// Dental Claim Form", "CMS Billing"): an organisation's acronym.
+fn acronym_heading(text: &str, s: usize, e: usize) -> bool {
+    let v = &text[s..e];
+    if !(2..=4).contains(&v.len()) || !v.bytes().all(|b| b.is_ascii_uppercase()) {
+        return false;
+    }
+    let Some(next) = text[e..].strip_prefix(' ') else {
+        return false;
+    };
+    let w: String = next.chars().take_while(|c| c.is_alphabetic()).collect();
+    let info = LEXICON.info(&w);
+    w.chars().next().is_some_and(char::is_uppercase)
+        && w.chars().skip(1).all(char::is_lowercase)
+        && w.chars().count() >= 3
+        && info.common
+        && !info.known_name()
+}
+
 /// Whether a capitalised run is a stop of an itinerary ("Trip: Lima → Cusco → Iquitos"): an
 /// arrow on either side joins places, not people.
 fn itinerary(text: &str, s: usize, e: usize) -> bool {
     text[e..].trim_start_matches(' ').starts_with('→')
         || text[..s].trim_end_matches(' ').ends_with('→')
+}
+
+/// An examination's sign read positive or negative after an eponym: "Kemp's + R", "Tinel's
+/// -", "Phalen's positive".
+fn eponym_sign(after: &str) -> bool {
+    let Some(r) = ["'s ", "’s "].iter().find_map(|p| after.strip_prefix(p)) else {
+        return false;
+    };
+    let r = r.to_lowercase();
+    r.starts_with(['+', '−']) || r.starts_with("- ") || r.starts_with("-\n")
+        || ["pos", "neg", "positive", "negative", "equivocal"]
+            .iter()
+            .any(|w| r.strip_prefix(w).is_some_and(|t| !t.starts_with(char::is_alphabetic)))
 }
 
 /// Months that are also given names ("Jun", "May", "April"): a stop word, except right
@@ -2619,6 +2847,11 @@ pub(super) fn organisation(text: &str, s: usize) -> bool {
 /// ", wife)", " (daughter)".
 fn relation_after(after: &str) -> bool {
     let kin_then = |r: &str| {
+        // "(maternal aunt)", "(paternal grandfather)"
+        let r = ["maternal ", "paternal ", "Maternal ", "Paternal "]
+            .iter()
+            .find_map(|p| r.strip_prefix(p))
+            .unwrap_or(r);
         let w: String = r.chars().take_while(|c| c.is_alphabetic()).collect();
         is_kin(&w.to_lowercase()) && r[w.len()..].starts_with([')', ','])
     };
