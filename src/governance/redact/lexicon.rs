@@ -901,6 +901,11 @@ pub(super) const CUES: &[&str] = &[
     // "меня зовут", Arabic "ismi", Korean "jeoneun … imnida"; their kin words ("Ma fille
     // Anselm", "Ibni Lasse", "Eomeoni Stella").
     "ist",
+    "grüßen",
+    "grüsse",
+    "grüße",
+    "cordialement",
+    "pozdrawiam",
     "appelle",
     "nazywam",
     "зовут",

@@ -570,6 +570,10 @@ const PERSON_FIELDS: &[&str] = &[
     "parents",
     "informant",
     "spouse",
+    // genetics pedigrees, VA consults, foster and school records
+    "proband",
+    "veteran",
+    "child",
 ];
 
 /// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
@@ -900,24 +904,50 @@ fn couples(text: &str, cands: &mut Vec<(Span, u8)>) {
         {
             let a = words[1];
             let b = words[3].trim_end_matches([',', '!', ':']);
-            if words[3].len() > b.len() && shaped_name(a) && shaped_name(b) {
+            // After one name, the second is capitalised and no stop word: a given name
+            // that is also a word ("Hi Wendeline and Journey,").
+            let second = b.starts_with(|c: char| c.is_uppercase())
+                && b.chars().all(char::is_alphabetic)
+                && !LEXICON.info(b).stop
+                && !not_a_name(b);
+            if words[3].len() > b.len() && shaped_name(a) && (shaped_name(b) || second) {
                 let s = lead + words[0].len() + 1;
                 push(s, s + a.len());
                 let s = s + a.len() + 1 + words[2].len() + 1;
                 push(s, s + b.len());
             }
         }
-        // The heading's couple: the line's last word, after a dash or a colon.
-        if let Some(sp) = body.rfind(' ') {
-            let pair = &body[sp + 1..];
-            let before = body[..sp].trim_end();
+        // The heading's couple: the line's end after a dash or a colon, each side a surname
+        // with its particles ("St. Clair/Kerimov", "Fitzwilliam/de la Cruz").
+        let side = |x: &str| {
+            let mut named = false;
+            for w in x.split(' ') {
+                if matches!(
+                    w,
+                    "de" | "la" | "del" | "van" | "der" | "von" | "da" | "di" | "le" | "St." | "Ste."
+                ) {
+                    continue;
+                }
+                if !shaped_name(w) {
+                    return false;
+                }
+                named = true;
+            }
+            named && x.split(' ').count() <= 4
+        };
+        if let Some(sp) = ["– ", "— ", " - ", ": "]
+            .iter()
+            .filter_map(|d| body.rfind(d).map(|k| k + d.len()))
+            .max()
+        {
+            let pair = &body[sp..];
             if let Some((a, b)) = pair.split_once('/')
-                && (before.ends_with(['–', '—', '-', ':']))
-                && shaped_name(a)
-                && shaped_name(b)
+                && !b.contains('/')
+                && side(a)
+                && side(b)
             {
-                push(sp + 1, sp + 1 + a.len());
-                push(sp + 2 + a.len(), sp + 1 + pair.len());
+                push(sp, sp + a.len());
+                push(sp + a.len() + 1, sp + pair.len());
             }
         }
     }
@@ -957,11 +987,20 @@ fn answered_name(text: &str, cands: &mut Vec<(Span, u8)>) {
             let Some(first) = words.next() else { continue };
             let f = first.trim_end_matches([',', '.', '!']);
             let fi = LEXICON.info(f);
+            // A given name that is also a word counts before a surname no word is ("journey
+            // halvorsen").
+            let then_surname = text[s + f.len()..line_end]
+                .strip_prefix(' ')
+                .and_then(|r| r.split([' ', ',', '.']).next())
+                .is_some_and(|g| {
+                    let gi = LEXICON.info(g);
+                    g.len() >= 3 && gi.sur && !gi.common && !gi.stop
+                });
             if f.chars().count() < 3
                 || !f.chars().all(char::is_alphabetic)
                 || fi.stop
                 || not_a_name(f)
-                || fi.common && !fi.first
+                || fi.common && !fi.first && !then_surname
             {
                 continue;
             }
@@ -1068,7 +1107,7 @@ fn bracket_labels(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
 /// last_name, first_name) VALUES (1, 'Okafor', 'Ada')`). The field's name says what its
 /// value is, whatever the dictionary says of the value's words ("Will", "Fields").
 fn data_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
-    let mut push = |s: usize, e: usize| {
+    let mut push_one = |s: usize, e: usize| {
         let v = &text[s..e];
         if data_name_value(v) && !keep.keeps(v) {
             cands.push((
@@ -1080,6 +1119,14 @@ fn data_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 PRIO,
             ));
         }
+    };
+    // "IWU, TYRESE": a registry's order, one name on each side of the comma.
+    let mut push = |s: usize, e: usize| match text[s..e].split_once(", ") {
+        Some((a, _)) if !text[s..e][a.len() + 2..].contains(',') => {
+            push_one(s, s + a.len());
+            push_one(s + a.len() + 2, e);
+        }
+        _ => push_one(s, e),
     };
     let b = text.as_bytes();
     for (at, _) in text.match_indices([':', '=']) {
@@ -1524,7 +1571,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let g = if at == i + 1 { gap(t, n) } else { " " };
             let closing = matches!(
                 key.as_str(),
-                "thanks"
+                "grüßen" | "grüsse" | "grüße" | "cordialement" | "pozdrawiam" | "thanks"
                     | "thx"
                     | "regards"
                     | "sincerely"
@@ -1640,8 +1687,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // A given name that is also a word ("Journey", "WILL", "BISHOP") is a name when a
         // relation follows it ("II-1  Journey (mother)", "W/ WILL BELL (DTR)").
         let word_name = matches!(t.shape, Shape::Title | Shape::Caps)
-            && t.info.first
-            && !t.info.stop
+            && (t.info.first || !t.info.stop)
+            && !t.contraction
             && t.letters() >= 3
             && !not_a_name(t.w);
         if may_start || word_name {
@@ -2665,11 +2712,12 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
         }
         let (s, e) = (sp.start, sp.end);
         let v = &text[s..e];
-        let acronyms = v.split(' ').all(|w| {
-            w.chars().count() >= 3
-                && w.chars().all(|c| c.is_ascii_uppercase())
-                && !w.contains(['A', 'E', 'I', 'O', 'U', 'Y'])
-        });
+        let acronyms = v
+            .split(' ')
+            .all(|w| w.len() <= 4 && w.chars().all(|c| c.is_ascii_uppercase()))
+            && v.split(' ').any(|w| {
+                w.len() >= 3 && !w.contains(['A', 'E', 'I', 'O', 'U', 'Y'])
+            });
         !(acronyms
             || thing_after(&text[e..])
             || itinerary(text, s, e)
