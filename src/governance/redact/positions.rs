@@ -2655,11 +2655,14 @@ fn thing_after(after: &str) -> bool {
     if after.starts_with(" OS") && !after[3..].starts_with(char::is_alphabetic) {
         return true;
     }
+    // Right after the building's name, no comma: "Teacher: Mrs. Short, room 33" is a
+    // person's room.
     ["room ", "rm ", "floor ", "suite ", "wing "].iter().any(|w| {
         lower
             .strip_prefix(w)
             .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
-    }) && after.starts_with([' ', ','])
+    }) && after.starts_with(' ')
+        && !after.starts_with("  ")
 }
 
 /// Whether the word before `s` is a determiner of the languages that capitalise or precede
