@@ -867,7 +867,8 @@ fn shaped_name(w: &str) -> bool {
     let info = LEXICON.info(w);
     w.starts_with(|c: char| c.is_uppercase())
         && w.chars().filter(|c| c.is_alphabetic()).count() >= 2
-        && w.chars().all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’'))
+        && w.chars()
+            .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’'))
         && !info.stop
         && !not_a_name(w)
         && (info.known_name() || !info.common)
@@ -924,7 +925,16 @@ fn couples(text: &str, cands: &mut Vec<(Span, u8)>) {
             for w in x.split(' ') {
                 if matches!(
                     w,
-                    "de" | "la" | "del" | "van" | "der" | "von" | "da" | "di" | "le" | "St." | "Ste."
+                    "de" | "la"
+                        | "del"
+                        | "van"
+                        | "der"
+                        | "von"
+                        | "da"
+                        | "di"
+                        | "le"
+                        | "St."
+                        | "Ste."
                 ) {
                     continue;
                 }
@@ -1079,7 +1089,12 @@ fn bracket_labels(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             continue;
         };
         let label = &text[k + 1..close];
-        if label.len() > 30 || !person_label(label) || !label.chars().all(|c| c.is_alphabetic() || matches!(c, ' ' | '_')) {
+        if label.len() > 30
+            || !person_label(label)
+            || !label
+                .chars()
+                .all(|c| c.is_alphabetic() || matches!(c, ' ' | '_'))
+        {
             continue;
         }
         let Some(rest) = text[close + 1..].strip_prefix(' ') else {
@@ -1571,7 +1586,12 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let g = if at == i + 1 { gap(t, n) } else { " " };
             let closing = matches!(
                 key.as_str(),
-                "grüßen" | "grüsse" | "grüße" | "cordialement" | "pozdrawiam" | "thanks"
+                "grüßen"
+                    | "grüsse"
+                    | "grüße"
+                    | "cordialement"
+                    | "pozdrawiam"
+                    | "thanks"
                     | "thx"
                     | "regards"
                     | "sincerely"
@@ -2657,11 +2677,14 @@ fn thing_after(after: &str) -> bool {
     }
     // Right after the building's name, no comma: "Teacher: Mrs. Short, room 33" is a
     // person's room.
-    ["room ", "rm ", "floor ", "suite ", "wing "].iter().any(|w| {
-        lower
-            .strip_prefix(w)
-            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
-    }) && after.starts_with(' ')
+    ["room ", "rm ", "floor ", "suite ", "wing "]
+        .iter()
+        .any(|w| {
+            lower
+                .strip_prefix(w)
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        && after.starts_with(' ')
         && !after.starts_with("  ")
 }
 
@@ -2718,16 +2741,16 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
         let acronyms = v
             .split(' ')
             .all(|w| w.len() <= 4 && w.chars().all(|c| c.is_ascii_uppercase()))
-            && v.split(' ').any(|w| {
-                w.len() >= 3 && !w.contains(['A', 'E', 'I', 'O', 'U', 'Y'])
-            });
+            && v.split(' ')
+                .any(|w| w.len() >= 3 && !w.contains(['A', 'E', 'I', 'O', 'U', 'Y']));
         !(acronyms
             || thing_after(&text[e..])
             || itinerary(text, s, e)
             || after_determiner(text, s)
             || eponym_sign(&text[e..])
             || acronym_heading(text, s, e)
-            || organisation(text, s))
+            // prose only: a segment's fields ("NM1*IL*1*OKONKWO*CHIDI****MI…") are no words
+            || text[e..].starts_with(' ') && organisation(text, s))
     });
 }
 
@@ -2764,10 +2787,15 @@ fn eponym_sign(after: &str) -> bool {
         return false;
     };
     let r = r.to_lowercase();
-    r.starts_with(['+', '−']) || r.starts_with("- ") || r.starts_with("-\n")
+    r.starts_with(['+', '−'])
+        || r.starts_with("- ")
+        || r.starts_with("-\n")
         || ["pos", "neg", "positive", "negative", "equivocal"]
             .iter()
-            .any(|w| r.strip_prefix(w).is_some_and(|t| !t.starts_with(char::is_alphabetic)))
+            .any(|w| {
+                r.strip_prefix(w)
+                    .is_some_and(|t| !t.starts_with(char::is_alphabetic))
+            })
 }
 
 /// Months that are also given names ("Jun", "May", "April"): a stop word, except right
@@ -3636,5 +3664,83 @@ mod tests {
             ["OKAFOR, Marcus"]
         );
         assert_eq!(names("Donor: deceased donor, DCD"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn data_fields_named_for_a_person_in_any_format() {
+        // Dict and JSON keys, key="value", an SQL INSERT's columns (a doubled quote inside).
+        assert_eq!(
+            names("render failed for {'first_name': 'Will', 'last_name': 'Fields', 'dob': '1970'}"),
+            ["Will", "Fields"]
+        );
+        assert_eq!(
+            names(r#"{"event":"sent","patient_name":"Ada Okafor","username":"Deploy Bot"}"#),
+            ["Ada Okafor"]
+        );
+        assert_eq!(
+            names(r#"msg="send failed" pt="June Moss" guardian_name='REYES, ROSA' host="Web Two""#),
+            ["June Moss", "REYES, ROSA"]
+        );
+        assert_eq!(
+            names(
+                "INSERT INTO people (id, mrn, surname_name, given_name, dob) VALUES\n  (1, 'A1', 'O''Brien', 'Hope', '1970-01-02'),\n  (2, 'A2', 'Day', 'Joy', NULL);\n"
+            ),
+            ["O''Brien", "Hope", "Day", "Joy"]
+        );
+        // A column that names no person keeps its values ("patient_id", "city").
+        let mut c = vec![];
+        data_fields(
+            "INSERT INTO visits (id, patient_id, city) VALUES (3, 'Cook', 'Lima');",
+            &KeepList::new(&[]),
+            &mut c,
+        );
+        assert!(c.is_empty());
+    }
+
+    #[test]
+    fn couples_answers_and_bracketed_labels() {
+        assert_eq!(
+            names("Re: transfer plan – Bakker/de la Cruz\n\nHi Sterling and Journey,\nsee below"),
+            ["Bakker", "de la Cruz", "Sterling", "Journey"]
+        );
+        assert_eq!(
+            names(
+                "[03:10] counselor: what should i call you\n[03:11] texter: odalys small i guess\n"
+            ),
+            ["odalys small"]
+        );
+        assert_eq!(
+            names("This certifies that [name] MARISOL TEAGUE was vaccinated."),
+            ["MARISOL TEAGUE"]
+        );
+        // A relation after a given name that is also a word: a pedigree, a teletype.
+        assert_eq!(
+            names("  II-1  Journey (mother), 58\nDISPO: HOME W/ JOY MENSAH (DTR), 12 ELM ST"),
+            ["Journey", "JOY MENSAH"]
+        );
+    }
+
+    #[test]
+    fn things_told_by_their_context() {
+        let keep = |text: &str| {
+            let mut c = vec![];
+            lexicon_names(text, &KeepList::new(&[]), &mut c);
+            drop_things(text, &mut c);
+            c.iter()
+                .map(|(s, _)| text[s.start..s.end].to_string())
+                .collect::<Vec<_>>()
+        };
+        for text in [
+            "Also given today: Typhim Vi (NDC 49281-790-20).",
+            "Trip: Lima → Cusco → Iquitos.",
+            "Please confirm the cleaning crew: Hollister Hall room 465.",
+            "Teacher at Foxhollow Elementary says so.",
+            "SLR neg; Kemp's + R; Phalen's negative.",
+            "Meine Adresse: Schillerstraße 9.",
+        ] {
+            assert!(keep(text).is_empty(), "{text}: {:?}", keep(text));
+        }
+        // A person's room after a comma stays a person's.
+        assert_eq!(keep("Teacher: Mrs. Short, room 33"), ["Short"]);
     }
 }
