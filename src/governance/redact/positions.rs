@@ -976,10 +976,10 @@ fn answered_name(text: &str, cands: &mut Vec<(Span, u8)>) {
             let line_end = lower[nl..].find('\n').map_or(lower.len(), |n| nl + n);
             // The answer's speaker: a time stamp, then a role and a colon or a role word.
             let mut s = nl;
-            if lower[s..].starts_with('[') {
-                if let Some(c) = lower[s..line_end].find("] ") {
-                    s += c + 2;
-                }
+            if lower[s..].starts_with('[')
+                && let Some(c) = lower[s..line_end].find("] ")
+            {
+                s += c + 2;
             }
             let role_end = lower[s..line_end].find(": ").map(|c| s + c + 2);
             s = match role_end {
@@ -1015,18 +1015,18 @@ fn answered_name(text: &str, cands: &mut Vec<(Span, u8)>) {
                 continue;
             }
             let mut e = s + f.len();
-            if f.len() == first.len() {
-                if let Some(second) = words.next() {
-                    let g = second.trim_end_matches([',', '.', '!']);
-                    let gi = LEXICON.info(g);
-                    if g.chars().count() >= 2
-                        && g.chars().all(char::is_alphabetic)
-                        && !gi.stop
-                        && !not_a_name(g)
-                        && (gi.sur || !gi.common)
-                    {
-                        e += 1 + g.len();
-                    }
+            if f.len() == first.len()
+                && let Some(second) = words.next()
+            {
+                let g = second.trim_end_matches([',', '.', '!']);
+                let gi = LEXICON.info(g);
+                if g.chars().count() >= 2
+                    && g.chars().all(char::is_alphabetic)
+                    && !gi.stop
+                    && !not_a_name(g)
+                    && (gi.sur || !gi.common)
+                {
+                    e += 1 + g.len();
                 }
             }
             cands.push((
