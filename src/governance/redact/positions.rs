@@ -1248,6 +1248,45 @@ fn city_state_zip(line: &str) -> bool {
 /// A mailing block's name line: the line above a street line ("8477 N LINCOLN BLVD") that
 /// the city, state and ZIP line follows, as statements, notices and envelopes print the
 /// addressee ("BILL BAKER", "Kateryna Dela Peña", "R. Al-Masri").
+/// Whether a line is a mailing block's street line: a house number and a word ("12 Elm
+/// St"), a grid number ("W6691 HICKORY KNOLL WAY", "N1234 County Rd"), or a rural route or
+/// box ("COUNTY ROAD 943", "RR 2 Box 5", "PO Box 118", "HC 61 Box 7").
+fn street_line(street: &str) -> bool {
+    let grid = street.starts_with(['N', 'S', 'E', 'W'])
+        && street[1..].starts_with(|c: char| c.is_ascii_digit());
+    let from = usize::from(grid);
+    let digits = street[from..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    if (1..=6).contains(&digits)
+        && street[from + digits..].starts_with(' ')
+        && street[from + digits + 1..].starts_with(char::is_alphabetic)
+    {
+        return true;
+    }
+    let upper = street.to_ascii_uppercase();
+    [
+        "COUNTY ROAD ",
+        "COUNTY RD ",
+        "CR ",
+        "RR ",
+        "HC ",
+        "PO BOX ",
+        "P.O. BOX ",
+        "STATE ROUTE ",
+        "ROUTE ",
+        "HWY ",
+        "HIGHWAY ",
+    ]
+    .iter()
+    .any(|p| {
+        upper
+            .strip_prefix(p)
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+    })
+}
+
 fn mailing_blocks(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     let mut lines: Vec<(usize, &str)> = Vec::new();
     let mut at = 0;
@@ -1257,13 +1296,7 @@ fn mailing_blocks(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     }
     for k in 0..lines.len().saturating_sub(2) {
         let (start, line) = lines[k];
-        let street = lines[k + 1].1.trim_start();
-        let digits = street.bytes().take_while(u8::is_ascii_digit).count();
-        if !(1..=6).contains(&digits)
-            || !street[digits..].starts_with(' ')
-            || !street[digits + 1..].starts_with(char::is_alphabetic)
-            || !city_state_zip(lines[k + 2].1)
-        {
+        if !street_line(lines[k + 1].1.trim_start()) || !city_state_zip(lines[k + 2].1) {
             continue;
         }
         let name = line.trim();
@@ -3717,6 +3750,19 @@ mod tests {
         assert_eq!(
             names("  II-1  Journey (mother), 58\nDISPO: HOME W/ JOY MENSAH (DTR), 12 ELM ST"),
             ["Journey", "JOY MENSAH"]
+        );
+    }
+
+    #[test]
+    fn mailing_blocks_on_rural_routes() {
+        assert_eq!(
+            names("12-16-2025\n\nROSA MARSH\nCOUNTY ROAD 573\nOPELOUSAS LA  38300\n"),
+            ["ROSA MARSH"]
+        );
+        // (the city is the places rules' to take)
+        assert_eq!(
+            names("Hope Day\nW6691 Hickory Knoll Way\nLompoc, CA 93436\n")[0],
+            "Hope Day"
         );
     }
 
