@@ -1085,7 +1085,9 @@ fn data_name_value(v: &str) -> bool {
 /// to certify that [name] RANIA VIRTANEN", "[patient] Will Fifita").
 fn bracket_labels(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     for (k, _) in text.match_indices('[') {
-        let Some(close) = text[k..].find(']').map(|c| k + c) else {
+        // A label is short: only the next few bytes are read for its bracket.
+        let near = &text.as_bytes()[k..text.len().min(k + 32)];
+        let Some(close) = near.iter().position(|&c| c == b']').map(|c| k + c) else {
             continue;
         };
         let label = &text[k + 1..close];
@@ -1157,10 +1159,16 @@ fn data_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             continue;
         }
         let key_end = k;
-        while k > 0 && (b[k - 1].is_ascii_alphanumeric() || matches!(b[k - 1], b'_' | b'-')) {
+        let key_byte = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-');
+        // A key is short: the look-back stops after 40 bytes (a long token before "=" is
+        // no field name, and no text is read twice over).
+        while k > 0 && key_end - k < 40 && key_byte(b[k - 1]) {
             k -= 1;
         }
-        if k == key_end || quoted && (k == 0 || b[k - 1] != b[key_end]) {
+        if k == key_end
+            || k > 0 && key_byte(b[k - 1])
+            || quoted && (k == 0 || b[k - 1] != b[key_end])
+        {
             continue;
         }
         if !person_label(&text[k..key_end]) {
