@@ -631,6 +631,7 @@ impl Redactor {
             structured::drop_non_personal(raw, &mut cands);
         }
         rules::drop_role_senders(raw, &mut cands);
+        positions::drop_things(raw, &mut cands);
         let mut cands = one_line_each(cands, raw);
         self.keep.filter(raw, &mut cands);
         Ok(cands)

@@ -570,6 +570,10 @@ const PERSON_FIELDS: &[&str] = &[
     "parents",
     "informant",
     "spouse",
+    // genetics pedigrees, VA consults, foster and school records
+    "proband",
+    "veteran",
+    "child",
 ];
 
 /// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
@@ -856,6 +860,379 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     }
 }
 
+/// Whether a word may be one of the names a line's own shape points at (a greeting's pair, a
+/// heading's couple): capitalised, no stop word, a name the lexicon knows or no dictionary
+/// word.
+fn shaped_name(w: &str) -> bool {
+    let info = LEXICON.info(w);
+    w.starts_with(|c: char| c.is_uppercase())
+        && w.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && w.chars()
+            .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’'))
+        && !info.stop
+        && !not_a_name(w)
+        && (info.known_name() || !info.common)
+}
+
+/// Names a line's shape points at: a greeting to two people ("Hi Rusty and Precious,", "Dear
+/// Ana & Luis:"), and a couple in a heading's end, joined by a slash ("Cycle 2 calendar –
+/// Frost/Baek", "Re: Mensah/Fifita"), as a clinic writes to partners.
+fn couples(text: &str, cands: &mut Vec<(Span, u8)>) {
+    let mut base = 0;
+    for line in text.split_inclusive('\n') {
+        let at = base;
+        base += line.len();
+        let body = line.trim_end();
+        let mut push = |s: usize, e: usize| {
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: at + s,
+                    end: at + e,
+                },
+                PRIO,
+            ));
+        };
+        // The greeting's pair.
+        let lead = body.len() - body.trim_start().len();
+        let words: Vec<&str> = body[lead..].splitn(5, ' ').collect();
+        if words.len() >= 4
+            && matches!(
+                words[0].to_lowercase().as_str(),
+                "hi" | "hello" | "hey" | "dear" | "greetings"
+            )
+            && matches!(words[2], "and" | "&")
+        {
+            let a = words[1];
+            let b = words[3].trim_end_matches([',', '!', ':']);
+            // After one name, the second is capitalised and no stop word: a given name
+            // that is also a word ("Hi Wendeline and Journey,").
+            let second = b.starts_with(|c: char| c.is_uppercase())
+                && b.chars().all(char::is_alphabetic)
+                && !LEXICON.info(b).stop
+                && !not_a_name(b);
+            if words[3].len() > b.len() && shaped_name(a) && (shaped_name(b) || second) {
+                let s = lead + words[0].len() + 1;
+                push(s, s + a.len());
+                let s = s + a.len() + 1 + words[2].len() + 1;
+                push(s, s + b.len());
+            }
+        }
+        // The heading's couple: the line's end after a dash or a colon, each side a surname
+        // with its particles ("St. Clair/Kerimov", "Fitzwilliam/de la Cruz").
+        let side = |x: &str| {
+            let mut named = false;
+            for w in x.split(' ') {
+                if matches!(
+                    w,
+                    "de" | "la"
+                        | "del"
+                        | "van"
+                        | "der"
+                        | "von"
+                        | "da"
+                        | "di"
+                        | "le"
+                        | "St."
+                        | "Ste."
+                ) {
+                    continue;
+                }
+                if !shaped_name(w) {
+                    return false;
+                }
+                named = true;
+            }
+            named && x.split(' ').count() <= 4
+        };
+        if let Some(sp) = ["– ", "— ", " - ", ": "]
+            .iter()
+            .filter_map(|d| body.rfind(d).map(|k| k + d.len()))
+            .max()
+        {
+            let pair = &body[sp..];
+            if let Some((a, b)) = pair.split_once('/')
+                && !b.contains('/')
+                && side(a)
+                && side(b)
+            {
+                push(sp, sp + a.len());
+                push(sp + a.len() + 1, sp + pair.len());
+            }
+        }
+    }
+}
+
+/// The name a person gives when asked for it in a chat or a call ("counselor: what should i
+/// call you" / "visitor: wendeline iwu i guess", "what is your name" / "caller farrukh day my
+/// number is …"): the answer's first words, in any case.
+fn answered_name(text: &str, cands: &mut Vec<(Span, u8)>) {
+    let lower = text.to_ascii_lowercase();
+    for q in ["call you", "your name"] {
+        for (k, _) in lower.match_indices(q) {
+            let Some(nl) = lower[k..].find('\n').map(|n| k + n + 1) else {
+                continue;
+            };
+            let line_end = lower[nl..].find('\n').map_or(lower.len(), |n| nl + n);
+            // The answer's speaker: a time stamp, then a role and a colon or a role word.
+            let mut s = nl;
+            if lower[s..].starts_with('[')
+                && let Some(c) = lower[s..line_end].find("] ")
+            {
+                s += c + 2;
+            }
+            let role_end = lower[s..line_end].find(": ").map(|c| s + c + 2);
+            s = match role_end {
+                Some(r) if r - s <= 16 => r,
+                _ => {
+                    let w = lower[s..line_end].split(' ').next().unwrap_or("");
+                    if matches!(w, "caller" | "visitor" | "client" | "texter" | "patient") {
+                        s + w.len() + 1
+                    } else {
+                        continue;
+                    }
+                }
+            };
+            let mut words = text[s..line_end].split(' ');
+            let Some(first) = words.next() else { continue };
+            let f = first.trim_end_matches([',', '.', '!']);
+            let fi = LEXICON.info(f);
+            // A given name that is also a word counts before a surname no word is ("journey
+            // halvorsen").
+            let then_surname = text[s + f.len()..line_end]
+                .strip_prefix(' ')
+                .and_then(|r| r.split([' ', ',', '.']).next())
+                .is_some_and(|g| {
+                    let gi = LEXICON.info(g);
+                    g.len() >= 3 && gi.sur && !gi.common && !gi.stop
+                });
+            if f.chars().count() < 3
+                || !f.chars().all(char::is_alphabetic)
+                || fi.stop
+                || not_a_name(f)
+                || fi.common && !fi.first && !then_surname
+            {
+                continue;
+            }
+            let mut e = s + f.len();
+            if f.len() == first.len()
+                && let Some(second) = words.next()
+            {
+                let g = second.trim_end_matches([',', '.', '!']);
+                let gi = LEXICON.info(g);
+                if g.chars().count() >= 2
+                    && g.chars().all(char::is_alphabetic)
+                    && !gi.stop
+                    && !not_a_name(g)
+                    && (gi.sur || !gi.common)
+                {
+                    e += 1 + g.len();
+                }
+            }
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: s,
+                    end: e,
+                },
+                PRIO,
+            ));
+        }
+    }
+}
+
+/// A quoted value from `at` (its opening quote there): the text inside, an SQL doubled quote
+/// ("'O''Donoghue'") kept inside; `None` without a closing quote on the same line.
+fn quoted_at(text: &str, at: usize) -> Option<(usize, usize)> {
+    let q = *text.as_bytes().get(at)?;
+    if q != b'\'' && q != b'"' {
+        return None;
+    }
+    let b = text.as_bytes();
+    let mut k = at + 1;
+    while k < b.len() && k - at <= 80 {
+        match b[k] {
+            b'\n' | b'\r' => return None,
+            c if c == q => {
+                if b.get(k + 1) == Some(&q) {
+                    k += 2;
+                    continue;
+                }
+                return Some((at + 1, k));
+            }
+            _ => k += 1,
+        }
+    }
+    None
+}
+
+/// Whether a data field's value can be a name: a few words of letters (a hyphen, an
+/// apostrophe, a dot of an initial inside), no placeholder.
+fn data_name_value(v: &str) -> bool {
+    let words = v.split_whitespace().count();
+    (1..=4).contains(&words)
+        && v.starts_with(|c: char| c.is_alphabetic())
+        && v.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && v.chars()
+            .all(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.'))
+        && !matches!(
+            v.to_lowercase().as_str(),
+            "null" | "none" | "nil" | "unknown" | "n/a" | "na" | "redacted" | "test" | "self"
+        )
+}
+
+/// A value after its label in brackets, as certificates and templates print them ("This is
+/// to certify that [name] RANIA VIRTANEN", "[patient] Will Fifita").
+fn bracket_labels(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    for (k, _) in text.match_indices('[') {
+        // A label is short: only the next few bytes are read for its bracket.
+        let near = &text.as_bytes()[k..text.len().min(k + 32)];
+        let Some(close) = near.iter().position(|&c| c == b']').map(|c| k + c) else {
+            continue;
+        };
+        let label = &text[k + 1..close];
+        if label.len() > 30
+            || !person_label(label)
+            || !label
+                .chars()
+                .all(|c| c.is_alphabetic() || matches!(c, ' ' | '_'))
+        {
+            continue;
+        }
+        let Some(rest) = text[close + 1..].strip_prefix(' ') else {
+            continue;
+        };
+        let v = field_value(rest);
+        if v.is_empty() || !field_name_value(v) || keep.keeps(v) {
+            continue;
+        }
+        let s = close + 2;
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: s,
+                end: s + v.len(),
+            },
+            PRIO,
+        ));
+    }
+}
+
+/// Values of data-format fields named for a person, in any format: JSON and dict keys
+/// (`'first_name': 'Aigerim'`, `"patient_name":"Will Fifita"`), key=value logs
+/// (`pt="Will Fifita"`) and the columns of an SQL INSERT (`INSERT INTO patients (id,
+/// last_name, first_name) VALUES (1, 'Okafor', 'Ada')`). The field's name says what its
+/// value is, whatever the dictionary says of the value's words ("Will", "Fields").
+fn data_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    let mut push_one = |s: usize, e: usize| {
+        let v = &text[s..e];
+        if data_name_value(v) && !keep.keeps(v) {
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: s,
+                    end: e,
+                },
+                PRIO,
+            ));
+        }
+    };
+    // "IWU, TYRESE": a registry's order, one name on each side of the comma.
+    let mut push = |s: usize, e: usize| match text[s..e].split_once(", ") {
+        Some((a, _)) if !text[s..e][a.len() + 2..].contains(',') => {
+            push_one(s, s + a.len());
+            push_one(s + a.len() + 2, e);
+        }
+        _ => push_one(s, e),
+    };
+    let b = text.as_bytes();
+    for (at, _) in text.match_indices([':', '=']) {
+        // The key before the separator: quoted (any separator) or bare before "=".
+        let mut k = at;
+        while k > 0 && b[k - 1] == b' ' {
+            k -= 1;
+        }
+        let quoted = k > 0 && matches!(b[k - 1], b'\'' | b'"');
+        if quoted {
+            k -= 1;
+        } else if b[at] != b'=' {
+            continue;
+        }
+        let key_end = k;
+        let key_byte = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-');
+        // A key is short: the look-back stops after 40 bytes (a long token before "=" is
+        // no field name, and no text is read twice over).
+        while k > 0 && key_end - k < 40 && key_byte(b[k - 1]) {
+            k -= 1;
+        }
+        if k == key_end
+            || k > 0 && key_byte(b[k - 1])
+            || quoted && (k == 0 || b[k - 1] != b[key_end])
+        {
+            continue;
+        }
+        if !person_label(&text[k..key_end]) {
+            continue;
+        }
+        let mut v = at + 1;
+        while v < b.len() && b[v] == b' ' {
+            v += 1;
+        }
+        if let Some((s, e)) = quoted_at(text, v) {
+            push(s, e);
+        }
+    }
+    // SQL: the column list names each value of every row after VALUES.
+    let lower = text.to_ascii_lowercase();
+    for (at, _) in lower.match_indices("insert into ") {
+        let head = &text[at..];
+        let Some(open) = head.find('(') else { continue };
+        let Some(close) = head[open..].find(')').map(|c| open + c) else {
+            continue;
+        };
+        let after = lower[at + close + 1..].trim_start();
+        if !after.starts_with("values") {
+            continue;
+        }
+        let cols: Vec<bool> = head[open + 1..close]
+            .split(',')
+            .map(|c| person_label(c.trim().trim_matches(['"', '`'])))
+            .collect();
+        if !cols.contains(&true) {
+            continue;
+        }
+        let mut k = at + close + 1;
+        let mut col = usize::MAX;
+        while k < b.len() {
+            match b[k] {
+                b'(' if col == usize::MAX => {
+                    col = 0;
+                    k += 1;
+                }
+                b')' if col != usize::MAX => {
+                    col = usize::MAX;
+                    k += 1;
+                }
+                b',' if col != usize::MAX => {
+                    col += 1;
+                    k += 1;
+                }
+                b';' if col == usize::MAX => break,
+                b'\'' | b'"' if col != usize::MAX => match quoted_at(text, k) {
+                    Some((s, e)) => {
+                        if cols.get(col) == Some(&true) {
+                            push(s, e);
+                        }
+                        k = e + 1;
+                    }
+                    None => break,
+                },
+                _ => k += 1,
+            }
+        }
+    }
+}
+
 /// Whether a line is a mailing block's last: a city, a state's code and a ZIP ("BANGOR ME
 /// 14501", "Lowell, MA 01852-1234").
 fn city_state_zip(line: &str) -> bool {
@@ -879,6 +1256,45 @@ fn city_state_zip(line: &str) -> bool {
 /// A mailing block's name line: the line above a street line ("8477 N LINCOLN BLVD") that
 /// the city, state and ZIP line follows, as statements, notices and envelopes print the
 /// addressee ("BILL BAKER", "Kateryna Dela Peña", "R. Al-Masri").
+/// Whether a line is a mailing block's street line: a house number and a word ("12 Elm
+/// St"), a grid number ("W6691 HICKORY KNOLL WAY", "N1234 County Rd"), or a rural route or
+/// box ("COUNTY ROAD 943", "RR 2 Box 5", "PO Box 118", "HC 61 Box 7").
+fn street_line(street: &str) -> bool {
+    let grid = street.starts_with(['N', 'S', 'E', 'W'])
+        && street[1..].starts_with(|c: char| c.is_ascii_digit());
+    let from = usize::from(grid);
+    let digits = street[from..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    if (1..=6).contains(&digits)
+        && street[from + digits..].starts_with(' ')
+        && street[from + digits + 1..].starts_with(char::is_alphabetic)
+    {
+        return true;
+    }
+    let upper = street.to_ascii_uppercase();
+    [
+        "COUNTY ROAD ",
+        "COUNTY RD ",
+        "CR ",
+        "RR ",
+        "HC ",
+        "PO BOX ",
+        "P.O. BOX ",
+        "STATE ROUTE ",
+        "ROUTE ",
+        "HWY ",
+        "HIGHWAY ",
+    ]
+    .iter()
+    .any(|p| {
+        upper
+            .strip_prefix(p)
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+    })
+}
+
 fn mailing_blocks(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     let mut lines: Vec<(usize, &str)> = Vec::new();
     let mut at = 0;
@@ -888,13 +1304,7 @@ fn mailing_blocks(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     }
     for k in 0..lines.len().saturating_sub(2) {
         let (start, line) = lines[k];
-        let street = lines[k + 1].1.trim_start();
-        let digits = street.bytes().take_while(u8::is_ascii_digit).count();
-        if !(1..=6).contains(&digits)
-            || !street[digits..].starts_with(' ')
-            || !street[digits + 1..].starts_with(char::is_alphabetic)
-            || !city_state_zip(lines[k + 2].1)
-        {
+        if !street_line(lines[k + 1].1.trim_start()) || !city_state_zip(lines[k + 2].1) {
             continue;
         }
         let name = line.trim();
@@ -962,6 +1372,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if text.contains(':') {
         form_fields(text, keep, cands);
     }
+    if text.contains(['\'', '"']) {
+        data_fields(text, keep, cands);
+    }
+    if text.contains('[') {
+        bracket_labels(text, keep, cands);
+    }
+    couples(text, cands);
+    answered_name(text, cands);
     mailing_blocks(text, keep, cands);
     let toks = tokens(text);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
@@ -972,6 +1390,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         let v = &text[s..e];
         if !keep.keeps(v)
             && !eponym(&text[e..])
+            && !thing_after(&text[e..])
+            && !after_determiner(text, s)
+            && !itinerary(text, s, e)
             && !institution(text, s)
             && !organisation(text, s)
             && !segment_id(text, s, e)
@@ -1206,7 +1627,12 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let g = if at == i + 1 { gap(t, n) } else { " " };
             let closing = matches!(
                 key.as_str(),
-                "thanks"
+                "grüßen"
+                    | "grüsse"
+                    | "grüße"
+                    | "cordialement"
+                    | "pozdrawiam"
+                    | "thanks"
                     | "thx"
                     | "regards"
                     | "sincerely"
@@ -1319,7 +1745,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             Shape::Lower => !t.blocked() && !t.info.common && t.letters() >= 3,
             Shape::Mixed => false,
         };
-        if may_start {
+        // A given name that is also a word ("Journey", "WILL", "BISHOP") is a name when a
+        // relation follows it ("II-1  Journey (mother)", "W/ WILL BELL (DTR)").
+        let word_name = matches!(t.shape, Shape::Title | Shape::Caps)
+            && (t.info.first || !t.info.stop)
+            && !t.contraction
+            && t.letters() >= 3
+            && !not_a_name(t.w);
+        if may_start || word_name {
             let last = extend(i, &toks);
             let after = &text[toks[last].end..];
             let head = text[..t.start]
@@ -1327,8 +1760,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 .next()
                 .is_some_and(|l| l.trim().is_empty());
             if relation_after(after)
-                || (t.shape != Shape::Lower && (credential_after(after) && last > i))
-                || (head && t.shape != Shape::Lower && room_in_brackets(after))
+                || may_start
+                    && ((t.shape != Shape::Lower && (credential_after(after) && last > i))
+                        || (head && t.shape != Shape::Lower && room_in_brackets(after)))
             {
                 push(toks[particles_before(&toks, i, text)].start, toks[last].end);
                 i = last + 1;
@@ -2219,6 +2653,9 @@ fn eponym(after: &str) -> bool {
     }) {
         return true;
     }
+    if eponym_sign(after) {
+        return true;
+    }
     let rest = after
         .strip_prefix("'s")
         .or_else(|| after.strip_prefix("’s"))
@@ -2265,6 +2702,141 @@ fn eponym(after: &str) -> bool {
             | "line"
             | "drain"
     )
+}
+
+/// Whether what follows a capitalised run says it is a thing: a product's NDC code ("Typhim
+/// Vi (NDC 49281-790-20)"), an operating system ("Mac OS X"), a building's room or floor
+/// ("Hollister Hall room 465", "Marston Tower, floor 3").
+fn thing_after(after: &str) -> bool {
+    let a = after.trim_start_matches([' ', ',']);
+    let lower: String = a.chars().take(8).collect::<String>().to_lowercase();
+    if after.starts_with(' ') && (a.starts_with("(NDC") || a.starts_with("NDC ")) {
+        return true;
+    }
+    if after.starts_with(" OS") && !after[3..].starts_with(char::is_alphabetic) {
+        return true;
+    }
+    // Right after the building's name, no comma: "Teacher: Mrs. Short, room 33" is a
+    // person's room.
+    ["room ", "rm ", "floor ", "suite ", "wing "]
+        .iter()
+        .any(|w| {
+            lower
+                .strip_prefix(w)
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        && after.starts_with(' ')
+        && !after.starts_with("  ")
+}
+
+/// Whether the word before `s` is a determiner of the languages that capitalise or precede
+/// nouns with one ("Meine Adresse", "Ihre Versichertennummer", "une Ordonnance"): what
+/// follows is a noun, no name.
+fn after_determiner(text: &str, s: usize) -> bool {
+    let before = text[..s].trim_end_matches(' ');
+    if before.len() + 1 != s {
+        return false;
+    }
+    let w = before
+        .rsplit(|c: char| !c.is_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    matches!(
+        w.as_str(),
+        "mein"
+            | "meine"
+            | "meinen"
+            | "meinem"
+            | "meiner"
+            | "ihr"
+            | "ihre"
+            | "ihren"
+            | "ihrem"
+            | "eine"
+            | "einen"
+            | "einem"
+            | "einer"
+            | "unsere"
+            | "keine"
+            | "mon"
+            | "mes"
+            | "votre"
+            | "vos"
+            | "une"
+            | "notre"
+    )
+}
+
+/// Person candidates of every rule that what surrounds them shows to be things: a product
+/// (NDC), an operating system, a building before its room, a school, an itinerary's stop, a
+/// noun after a determiner, an examination's sign ("Kemp's +"), a run of acronyms without a
+/// vowel ("MMR IHC"), an acronym heading title-case words ("ADA Dental Claim Form").
+pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
+    cands.retain(|(sp, _)| {
+        if sp.kind != Kind::Person {
+            return true;
+        }
+        let (s, e) = (sp.start, sp.end);
+        let v = &text[s..e];
+        let acronyms = v
+            .split(' ')
+            .all(|w| w.len() <= 4 && w.chars().all(|c| c.is_ascii_uppercase()))
+            && v.split(' ')
+                .any(|w| w.len() >= 3 && !w.contains(['A', 'E', 'I', 'O', 'U', 'Y']));
+        !(acronyms
+            || thing_after(&text[e..])
+            || itinerary(text, s, e)
+            || after_determiner(text, s)
+            || eponym_sign(&text[e..])
+            || acronym_heading(text, s, e)
+            // prose only: a segment's fields ("NM1*IL*1*OKONKWO*CHIDI****MI…") are no words
+            || text[e..].starts_with(' ') && organisation(text, s))
+    });
+}
+
+/// Whether a span is one short word in capitals that heads title-case dictionary words ("ADA
+/// Dental Claim Form", "CMS Billing"): an organisation's acronym.
+fn acronym_heading(text: &str, s: usize, e: usize) -> bool {
+    let v = &text[s..e];
+    if !(2..=4).contains(&v.len()) || !v.bytes().all(|b| b.is_ascii_uppercase()) {
+        return false;
+    }
+    let Some(next) = text[e..].strip_prefix(' ') else {
+        return false;
+    };
+    let w: String = next.chars().take_while(|c| c.is_alphabetic()).collect();
+    let info = LEXICON.info(&w);
+    w.chars().next().is_some_and(char::is_uppercase)
+        && w.chars().skip(1).all(char::is_lowercase)
+        && w.chars().count() >= 3
+        && info.common
+        && !info.known_name()
+}
+
+/// Whether a capitalised run is a stop of an itinerary ("Trip: Lima → Cusco → Iquitos"): an
+/// arrow on either side joins places, not people.
+fn itinerary(text: &str, s: usize, e: usize) -> bool {
+    text[e..].trim_start_matches(' ').starts_with('→')
+        || text[..s].trim_end_matches(' ').ends_with('→')
+}
+
+/// An examination's sign read positive or negative after an eponym: "Kemp's + R", "Tinel's
+/// -", "Phalen's positive".
+fn eponym_sign(after: &str) -> bool {
+    let Some(r) = ["'s ", "’s "].iter().find_map(|p| after.strip_prefix(p)) else {
+        return false;
+    };
+    let r = r.to_lowercase();
+    r.starts_with(['+', '−'])
+        || r.starts_with("- ")
+        || r.starts_with("-\n")
+        || ["pos", "neg", "positive", "negative", "equivocal"]
+            .iter()
+            .any(|w| {
+                r.strip_prefix(w)
+                    .is_some_and(|t| !t.starts_with(char::is_alphabetic))
+            })
 }
 
 /// Months that are also given names ("Jun", "May", "April"): a stop word, except right
@@ -2359,6 +2931,13 @@ pub(super) fn organisation(text: &str, s: usize) -> bool {
         // a practice's own desks ("Billing Department", "Bariatric Program")
         "department",
         "dept",
+        // schools by their level ("Foxhollow Elementary")
+        "elementary",
+        "college",
+        "university",
+        "preschool",
+        "kindergarten",
+        "daycare",
         "program",
         "programme",
         "agency",
@@ -2388,6 +2967,11 @@ pub(super) fn organisation(text: &str, s: usize) -> bool {
 /// ", wife)", " (daughter)".
 fn relation_after(after: &str) -> bool {
     let kin_then = |r: &str| {
+        // "(maternal aunt)", "(paternal grandfather)"
+        let r = ["maternal ", "paternal ", "Maternal ", "Paternal "]
+            .iter()
+            .find_map(|p| r.strip_prefix(p))
+            .unwrap_or(r);
         let w: String = r.chars().take_while(|c| c.is_alphabetic()).collect();
         is_kin(&w.to_lowercase()) && r[w.len()..].starts_with([')', ','])
     };
@@ -2498,6 +3082,27 @@ fn is_kin(key: &str) -> bool {
             | "abuelo"
             | "nieta"
             | "nieto"
+            // the other languages' ("Ma fille Anselm", "Ibni Lasse") and a chart's
+            // abbreviations ("W/ JOY MENSAH (DTR)")
+            | "fille"
+            | "fils"
+            | "tochter"
+            | "sohn"
+            | "corka"
+            | "córka"
+            | "syn"
+            | "ibni"
+            | "ibnati"
+            | "binti"
+            | "eomeoni"
+            | "abeoji"
+            | "adeul"
+            | "dtr"
+            | "dau"
+            | "grandmother"
+            | "grandfather"
+            | "stepmother"
+            | "stepfather"
     )
 }
 
@@ -3100,5 +3705,96 @@ mod tests {
             ["OKAFOR, Marcus"]
         );
         assert_eq!(names("Donor: deceased donor, DCD"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn data_fields_named_for_a_person_in_any_format() {
+        // Dict and JSON keys, key="value", an SQL INSERT's columns (a doubled quote inside).
+        assert_eq!(
+            names("render failed for {'first_name': 'Will', 'last_name': 'Fields', 'dob': '1970'}"),
+            ["Will", "Fields"]
+        );
+        assert_eq!(
+            names(r#"{"event":"sent","patient_name":"Ada Okafor","username":"Deploy Bot"}"#),
+            ["Ada Okafor"]
+        );
+        assert_eq!(
+            names(r#"msg="send failed" pt="June Moss" guardian_name='REYES, ROSA' host="Web Two""#),
+            ["June Moss", "REYES, ROSA"]
+        );
+        assert_eq!(
+            names(
+                "INSERT INTO people (id, mrn, surname_name, given_name, dob) VALUES\n  (1, 'A1', 'O''Brien', 'Hope', '1970-01-02'),\n  (2, 'A2', 'Day', 'Joy', NULL);\n"
+            ),
+            ["O''Brien", "Hope", "Day", "Joy"]
+        );
+        // A column that names no person keeps its values ("patient_id", "city").
+        let mut c = vec![];
+        data_fields(
+            "INSERT INTO visits (id, patient_id, city) VALUES (3, 'Cook', 'Lima');",
+            &KeepList::new(&[]),
+            &mut c,
+        );
+        assert!(c.is_empty());
+    }
+
+    #[test]
+    fn couples_answers_and_bracketed_labels() {
+        assert_eq!(
+            names("Re: transfer plan – Bakker/de la Cruz\n\nHi Sterling and Journey,\nsee below"),
+            ["Bakker", "de la Cruz", "Sterling", "Journey"]
+        );
+        assert_eq!(
+            names(
+                "[03:10] counselor: what should i call you\n[03:11] texter: odalys small i guess\n"
+            ),
+            ["odalys small"]
+        );
+        assert_eq!(
+            names("This certifies that [name] MARISOL TEAGUE was vaccinated."),
+            ["MARISOL TEAGUE"]
+        );
+        // A relation after a given name that is also a word: a pedigree, a teletype.
+        assert_eq!(
+            names("  II-1  Journey (mother), 58\nDISPO: HOME W/ JOY MENSAH (DTR), 12 ELM ST"),
+            ["Journey", "JOY MENSAH"]
+        );
+    }
+
+    #[test]
+    fn mailing_blocks_on_rural_routes() {
+        assert_eq!(
+            names("12-16-2025\n\nROSA MARSH\nCOUNTY ROAD 573\nOPELOUSAS LA  38300\n"),
+            ["ROSA MARSH"]
+        );
+        // (the city is the places rules' to take)
+        assert_eq!(
+            names("Hope Day\nW6691 Hickory Knoll Way\nLompoc, CA 93436\n")[0],
+            "Hope Day"
+        );
+    }
+
+    #[test]
+    fn things_told_by_their_context() {
+        let keep = |text: &str| {
+            let mut c = vec![];
+            lexicon_names(text, &KeepList::new(&[]), &mut c);
+            drop_things(text, &mut c);
+            c.iter()
+                .map(|(s, _)| text[s.start..s.end].to_string())
+                .collect::<Vec<_>>()
+        };
+        for text in [
+            "Also given today: Typhim Vi (NDC 49281-790-20).",
+            "Trip: Lima → Cusco → Iquitos.",
+            "Please confirm the cleaning crew: Hollister Hall room 465.",
+            "Teacher at Foxhollow Elementary says so.",
+            "SLR neg; Kemp's + R; Phalen's negative.",
+            "Meine Adresse: Schillerstraße 9.",
+        ] {
+            assert!(keep(text).is_empty(), "{text}: {:?}", keep(text));
+        }
+        // A person's room after a comma stays a person's.
+        assert_eq!(keep("Teacher: Mrs. Short, room 33"), ["Short"]);
     }
 }

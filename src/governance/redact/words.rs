@@ -28,6 +28,18 @@ pub(super) const ID_V: &str = r"(?P<v>[A-Za-z0-9][A-Za-z0-9-]{3,24}[A-Za-z0-9])"
 /// Words that start with a capital letter but are not names; a person candidate is cut at the
 /// first of these (why: "Patient Portal", "Dr. Smith Monday", "Dear Team").
 pub(super) const NOT_NAMES: &[&str] = &[
+    // Vehicle makes ("its the grey honda plate …").
+    "Honda",
+    "Toyota",
+    "Nissan",
+    "Subaru",
+    "Hyundai",
+    "Mazda",
+    "Chevy",
+    "Chevrolet",
+    "Volkswagen",
+    "Lexus",
+    "Acura",
     // Pronouns and short words that start sentences and headers ("She", "Pt", "Line 2").
     "She",
     "He",
