@@ -25,7 +25,9 @@
 //!
 //! Holdout of the fourth round of rules (64cdca0, tuned on blind5): with a roster all 93.4%,
 //! names 97.9%, precision 89.0%; without a roster all 90.2%, names 86.4%, precision 88.6%,
-//! character precision 85.8% — the round carried over little (+0.6 points).
+//! character precision 85.8% — the round carried over little (+0.6 points). Development
+//! set of the fifth round (session 8): without a roster all 99.8%, names 99.4%, precision
+//! 96.2%, character precision 94.2% (with a roster 99.9%, names 99.8%).
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind6/mod.rs"]
@@ -67,13 +69,14 @@ const SANITY: Sanity = Sanity {
     ],
 };
 
-/// Loose floors: the set is new, so they only say "finds most identifiers and does not redact
-/// everything"; a redactor that redacts nothing, or whole lines, fails them.
+/// A development set since the fifth round of rules (session 8): floors just under its
+/// figures then (without a roster names 99.4%, all 99.8%, precision 96.2%, character
+/// precision 94.2%).
 const FLOORS: Floors = Floors {
-    names: 80.0,
-    all: 80.0,
-    precision: 75.0,
-    char_precision: 55.0,
+    names: 99.0,
+    all: 99.5,
+    precision: 95.5,
+    char_precision: 93.5,
 };
 
 #[test]
