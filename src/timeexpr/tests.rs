@@ -888,6 +888,14 @@ fn a_window_to_act_in_ends_at_its_last_day() {
         one("Die Anmeldung läuft vom 7. bis 11. Dezember."),
         date!(2026 - 12 - 11)
     );
+    assert_eq!(
+        one("Pick a time slot between Thursday and next Tuesday."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Choose your plan Dec 7 - Dec 11."),
+        date!(2026 - 12 - 11)
+    );
     // A window with no act, or the working week, is no limit.
     assert!(due("The office is closed Dec 24 - Dec 28.").is_empty());
     assert!(due("Voting help desk open Mon-Fri.").is_empty());

@@ -588,6 +588,10 @@ pub static EN: LangData = LangData {
         ("vote", Act),
         ("apply", Act),
         ("claim", Act),
+        // Choosing in a window: "Pick a slot between Thursday and next Tuesday".
+        ("pick", Act),
+        ("choose", Act),
+        ("select", Act),
         // Chat and IT orders: "ping me by noon", "migrate your files between …".
         ("ping", Act),
         ("text", Act),
