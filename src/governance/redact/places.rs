@@ -200,16 +200,7 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     let mut pre_zip = None;
     let digits = rest[at..].bytes().take_while(u8::is_ascii_digit).count();
     if (4..=5).contains(&digits) && rest[..at].contains(',') {
-        let mut z_end = at + digits;
-        if rest[z_end..].starts_with('-')
-            && rest[z_end + 1..]
-                .bytes()
-                .take_while(u8::is_ascii_digit)
-                .count()
-                == 4
-        {
-            z_end += 5;
-        }
+        let z_end = plus_four(rest, at + digits);
         if rest[z_end..].starts_with(' ') && rest[z_end + 1..].starts_with(char::is_uppercase) {
             if digits == 5 {
                 pre_zip = Some((at, z_end));
@@ -264,16 +255,7 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     let digits = rest[q..].bytes().take_while(u8::is_ascii_digit).count();
     let mut zip = None;
     if digits == 5 && q > p {
-        let mut z_end = q + 5;
-        if rest[z_end..].starts_with('-')
-            && rest[z_end + 1..]
-                .bytes()
-                .take_while(u8::is_ascii_digit)
-                .count()
-                == 4
-        {
-            z_end += 5;
-        }
+        let z_end = plus_four(rest, q + 5);
         if !rest[z_end..].starts_with(|c: char| c.is_alphanumeric()) {
             zip = Some((q, z_end));
         }
@@ -426,16 +408,7 @@ fn lower_city(rest: &str, at: usize) -> Option<((usize, usize), (usize, usize))>
             let zs = z + rest[z..].len() - rest[z..].trim_start_matches([' ', '\t']).len();
             let five = rest[zs..].bytes().take_while(u8::is_ascii_digit).count();
             if five == 5 && zs > z {
-                let mut ze = zs + 5;
-                if rest[ze..].starts_with('-')
-                    && rest[ze + 1..]
-                        .bytes()
-                        .take_while(u8::is_ascii_digit)
-                        .count()
-                        == 4
-                {
-                    ze += 5;
-                }
+                let ze = plus_four(rest, zs + 5);
                 if !rest[ze..].starts_with(char::is_alphanumeric) {
                     return Some(((at, city_end), (zs, ze)));
                 }
@@ -507,4 +480,12 @@ const ORGANISATION_WORDS: &[&str] = &[
 /// The start of the line `at` is on.
 fn line_start(text: &str, at: usize) -> usize {
     text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1)
+}
+
+/// The end of a ZIP code that ends at `end`, its "+4" ("-1234") included.
+fn plus_four(rest: &str, end: usize) -> usize {
+    let four = rest[end..]
+        .strip_prefix('-')
+        .is_some_and(|r| r.bytes().take_while(u8::is_ascii_digit).count() == 4);
+    if four { end + 5 } else { end }
 }

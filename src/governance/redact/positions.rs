@@ -758,30 +758,7 @@ fn field_name_value(v: &str) -> bool {
         let lower = fixed
             .chars()
             .all(|c| !c.is_alphabetic() || c.is_lowercase());
-        let part = matches!(
-            fixed.to_lowercase().as_str(),
-            "van"
-                | "von"
-                | "der"
-                | "den"
-                | "de"
-                | "del"
-                | "della"
-                | "da"
-                | "di"
-                | "du"
-                | "le"
-                | "la"
-                | "al"
-                | "el"
-                | "bin"
-                | "ibn"
-                | "st"
-                | "ste"
-                | "ten"
-                | "ter"
-                | "dos"
-        );
+        let part = particle_word(&fixed.to_lowercase());
         // A given name that is also a word stays a name capitalised here ("Will", "JUNE"),
         // and so do an initial and OCR's short pieces of a word ("EM RE H AL L").
         let word_name = info.first && !lower;
@@ -2827,7 +2804,8 @@ fn eponym_sign(after: &str) -> bool {
     let Some(r) = ["'s ", "’s "].iter().find_map(|p| after.strip_prefix(p)) else {
         return false;
     };
-    let r = r.to_lowercase();
+    // Only the sign's few words are read: the rest of the text need not be folded.
+    let r: String = r.chars().take(12).collect::<String>().to_lowercase();
     r.starts_with(['+', '−'])
         || r.starts_with("- ")
         || r.starts_with("-\n")
@@ -2879,8 +2857,10 @@ fn institution(text: &str, s: usize) -> bool {
     if !(head.starts_with("saint ") || head.starts_with("st. ") || head.starts_with("st ")) {
         return false;
     }
-    let before = text[..s].trim_end_matches([' ', '\t']).to_lowercase();
-    before.ends_with(" at") || before.ends_with(" to") || before.ends_with(" from")
+    let before = text[..s].trim_end_matches([' ', '\t']);
+    let tail = &before[before.floor_char_boundary(before.len().saturating_sub(5))..];
+    let tail = tail.to_lowercase();
+    tail.ends_with(" at") || tail.ends_with(" to") || tail.ends_with(" from")
 }
 
 /// Whether `text[s..e]` is an X12 segment's identifier ("~LIN**N4*…"): led by a segment
@@ -3210,8 +3190,13 @@ fn prose_word(text: &str, t: &Tok<'_>) -> bool {
 
 /// Surname particles and prefixes written as words of their own.
 fn particle(t: &Tok<'_>) -> bool {
+    particle_word(&t.key())
+}
+
+/// Whether a lower-case word is a surname particle or prefix ("van", "de", "st", "ó").
+fn particle_word(w: &str) -> bool {
     matches!(
-        t.key().as_str(),
+        w,
         "st" | "ste"
             | "saint"
             | "van"
