@@ -29,9 +29,8 @@ mod redaction_blind4;
 #[path = "redaction_harness/mod.rs"]
 mod redaction_harness;
 
-use opsdesk::governance::redact::Kind;
 use redaction_blind4::{FAMILIES, generate};
-use redaction_harness::{Floors, Sanity, evaluate, floors_fail_a_broken_redactor};
+use redaction_harness::{Floors, IDENTIFIERS, Sanity, evaluate, floors_fail_a_broken_redactor};
 
 const SEED: u64 = 0x4B11_D4A7_2026_1206;
 const DOCS: usize = 600;
@@ -40,27 +39,7 @@ const SANITY: Sanity = Sanity {
     min_docs: 560,
     min_families: 16,
     families: &FAMILIES,
-    kinds: &[
-        Kind::Person,
-        Kind::Phone,
-        Kind::Fax,
-        Kind::Email,
-        Kind::Ssn,
-        Kind::Mrn,
-        Kind::HealthPlan,
-        Kind::Account,
-        Kind::Date,
-        Kind::Age,
-        Kind::Address,
-        Kind::Zip,
-        Kind::Card,
-        Kind::Device,
-        Kind::Room,
-        Kind::Vehicle,
-        Kind::License,
-        Kind::Ip,
-        Kind::Url,
-    ],
+    kinds: IDENTIFIERS,
 };
 
 /// Floors just under what the redactor measured once this set became a development set

@@ -37,9 +37,8 @@ mod redaction_blind5;
 #[path = "redaction_harness/mod.rs"]
 mod redaction_harness;
 
-use opsdesk::governance::redact::Kind;
 use redaction_blind5::{FAMILIES, generate};
-use redaction_harness::{Floors, Sanity, evaluate, floors_fail_a_broken_redactor};
+use redaction_harness::{Floors, IDENTIFIERS, Sanity, evaluate, floors_fail_a_broken_redactor};
 
 const SEED: u64 = 0x5B11_D5A8_2026_1206;
 const DOCS: usize = 600;
@@ -48,27 +47,7 @@ const SANITY: Sanity = Sanity {
     min_docs: 560,
     min_families: 16,
     families: &FAMILIES,
-    kinds: &[
-        Kind::Person,
-        Kind::Phone,
-        Kind::Fax,
-        Kind::Email,
-        Kind::Ssn,
-        Kind::Mrn,
-        Kind::HealthPlan,
-        Kind::Account,
-        Kind::Date,
-        Kind::Age,
-        Kind::Address,
-        Kind::Zip,
-        Kind::Card,
-        Kind::Device,
-        Kind::Room,
-        Kind::Vehicle,
-        Kind::License,
-        Kind::Ip,
-        Kind::Url,
-    ],
+    kinds: IDENTIFIERS,
 };
 
 /// A development set since the fourth round of rules (session 8): floors just under its

@@ -35,9 +35,8 @@ mod redaction_blind6;
 #[path = "redaction_harness/mod.rs"]
 mod redaction_harness;
 
-use opsdesk::governance::redact::Kind;
 use redaction_blind6::{FAMILIES, generate};
-use redaction_harness::{Floors, Sanity, evaluate, floors_fail_a_broken_redactor};
+use redaction_harness::{Floors, IDENTIFIERS, Sanity, evaluate, floors_fail_a_broken_redactor};
 
 const SEED: u64 = 0x6B11_D6C3_2026_1206;
 const DOCS: usize = 600;
@@ -46,27 +45,7 @@ const SANITY: Sanity = Sanity {
     min_docs: 600,
     min_families: 20,
     families: &FAMILIES,
-    kinds: &[
-        Kind::Person,
-        Kind::Phone,
-        Kind::Fax,
-        Kind::Email,
-        Kind::Ssn,
-        Kind::Mrn,
-        Kind::HealthPlan,
-        Kind::Account,
-        Kind::Date,
-        Kind::Age,
-        Kind::Address,
-        Kind::Zip,
-        Kind::Card,
-        Kind::Device,
-        Kind::Room,
-        Kind::Vehicle,
-        Kind::License,
-        Kind::Ip,
-        Kind::Url,
-    ],
+    kinds: IDENTIFIERS,
 };
 
 /// A development set since the fifth round of rules (session 8): floors just under its

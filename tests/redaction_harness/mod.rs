@@ -1,4 +1,4 @@
-//! The harness of the blind PHI evaluation sets (tests/redaction_blind2 … 5): the types a
+//! The harness of the blind PHI evaluation sets (tests/redaction_blind2 … 6): the types a
 //! set's generator fills, a sanity check of what it generated, and the measure — recall and
 //! precision per kind, recall per family, a character precision — with and without the
 //! set's roster, held to the set's floors. Each `tests/redaction_blindN.rs` names its set,
@@ -70,12 +70,17 @@ fn context(text: &str, start: usize, end: usize) -> String {
     .replace('\n', "\\n")
 }
 
+/// Every kind the blind sets label: `Kind::ALL` but its last, `Condition` (redacted only when
+/// a profile opts in, so no set labels it).
+pub const IDENTIFIERS: &[Kind] = Kind::ALL.split_last().unwrap().1;
+const _: () = assert!(matches!(Kind::ALL[Kind::ALL.len() - 1], Kind::Condition));
+
 /// What a generated set must hold to be worth measuring.
 pub struct Sanity {
     pub min_docs: usize,
     pub min_families: usize,
     pub families: &'static [&'static str],
-    /// Kinds that must be labelled at least once.
+    /// Kinds that must be labelled at least once (a subset of [`IDENTIFIERS`]).
     pub kinds: &'static [Kind],
 }
 
@@ -115,6 +120,7 @@ fn check_sane(docs: &[Doc], sanity: &Sanity) {
         );
     }
     for k in sanity.kinds {
+        assert!(IDENTIFIERS.contains(k), "{k:?} is no kind the sets label");
         assert!(kinds.contains(k), "no identifier of kind {k:?}");
     }
 }
