@@ -695,7 +695,7 @@ fn othome_a(r: &mut Rng, p: &Person, b: &mut B) {
     ));
 }
 
-fn dermphoto(r: &mut Rng, p: &Person, b: &mut B) {
+fn dermphoto_a(r: &mut Rng, p: &Person, b: &mut B) {
     b.t(
         "Ridgeback Family Clinic — Dermatology\nCONSENT FOR CLINICAL PHOTOGRAPHY\n\nPatient name: ",
     );
@@ -775,7 +775,7 @@ fn census_a(r: &mut Rng, p: &Person, b: &mut B) {
     ));
 }
 
-fn recovery(r: &mut Rng, p: &Person, b: &mut B) {
+fn recovery_a(r: &mut Rng, p: &Person, b: &mut B) {
     let f = Person::new(r);
     let g = p.short().to_lowercase();
     b.t(&format!("[{}] ", time(r)))
@@ -940,7 +940,7 @@ fn paramed(r: &mut Rng, p: &Person, b: &mut B) {
     b.t(&format!("\nExaminer: {}\n", staff(r)));
 }
 
-fn medwatch(r: &mut Rng, p: &Person, b: &mut B) {
+fn medwatch_a(r: &mut Rng, p: &Person, b: &mut B) {
     let initials: String = p
         .full()
         .split([' ', '-'])
@@ -1149,7 +1149,7 @@ fn transcr(r: &mut Rng, p: &Person, b: &mut B) {
         .t("DR: plan, MRI left knee, CPT 73721, follow up in two weeks. end of dictation.\n");
 }
 
-fn insurchat(r: &mut Rng, p: &Person, b: &mut B) {
+fn insurchat_a(r: &mut Rng, p: &Person, b: &mut B) {
     let agent = staff(r).split(' ').next().unwrap();
     b.t("Bluewater Mutual — Chat transcript\n");
     b.t(&format!(
@@ -1263,7 +1263,7 @@ fn eucsv_a(r: &mut Rng, p: &Person, b: &mut B) {
     ));
 }
 
-fn cda(r: &mut Rng, p: &Person, b: &mut B) {
+fn cda_a(r: &mut Rng, p: &Person, b: &mut B) {
     let a = addr(r);
     b.t("<recordTarget>\n <patientRole>\n  <id root=\"2.16.840.1.113883.19.5\" extension=\"");
     b.l(&mrn(r), Kind::Mrn);
@@ -1370,7 +1370,7 @@ fn autoreply(r: &mut Rng, p: &Person, b: &mut B) {
     b.t(".\n> Thanks\n");
 }
 
-fn obituary(r: &mut Rng, p: &Person, b: &mut B) {
+fn obituary_a(r: &mut Rng, p: &Person, b: &mut B) {
     let (d, age) = old_dob(r);
     let a = addr(r);
     b.l(&p.full(), Kind::Person);
@@ -1439,7 +1439,7 @@ fn prayer(r: &mut Rng, p: &Person, b: &mut B) {
     b.t(&format!(".\nMeal train coordinator: {}\n", staff(r)));
 }
 
-fn iep(r: &mut Rng, p: &Person, b: &mut B) {
+fn iep_a(r: &mut Rng, p: &Person, b: &mut B) {
     b.t("INDIVIDUALIZED EDUCATION PROGRAM — meeting notes\nStudent: ");
     p.write(r, b);
     b.t("   Student ID: ").l(&r.digits(9), Kind::Account);
@@ -1462,7 +1462,7 @@ fn iep(r: &mut Rng, p: &Person, b: &mut B) {
     b.t(". Parent phone ").l(&phone(r), Kind::Phone).t("\n");
 }
 
-fn caregiver(r: &mut Rng, p: &Person, b: &mut B) {
+fn caregiver_a(r: &mut Rng, p: &Person, b: &mut B) {
     let (_, age) = old_dob(r);
     let cg = Person::new(r);
     b.t("shift notes — ");
@@ -1827,4 +1827,218 @@ fn poison(r: &mut Rng, p: &Person, b: &mut B) {
     b.t(".\nRec: ECG q4h, QTc 452; observe 6 h. f/u call ");
     b.l(&visit(r).any(r), Kind::Date);
     b.t(".\n");
+}
+
+fn recovery(r: &mut Rng, p: &Person, b: &mut B) {
+    if r.chance(50) {
+        return recovery_a(r, p, b);
+    }
+    // A WhatsApp export: dates in the stamps, nicknames, a phone number as the sender.
+    let d = visit(r);
+    let stamp = format!("{}/{}/{}", d.m, d.d, d.y % 100);
+    let nick = format!(
+        "{}{}",
+        &p.short().to_lowercase(),
+        r.pick(&["z", "bear", "o", "ster"])
+    );
+    let other = phone(r);
+    b.t("[")
+        .l(&stamp, Kind::Date)
+        .t(&format!(", {}] ", time(r)));
+    b.l(&nick, Kind::Person)
+        .t(": anyone at the thursday 6:30 tonight? 🙋\n");
+    b.t("[")
+        .l(&stamp, Kind::Date)
+        .t(&format!(", {}] ", time(r)));
+    b.l(&other, Kind::Phone).t(": yes!! its me ");
+    let q = Person::new(r);
+    b.l(&q.short().to_lowercase(), Kind::Person);
+    b.t(" new number, save it 😅\n");
+    b.t("[")
+        .l(&stamp, Kind::Date)
+        .t(&format!(", {}] ", time(r)));
+    b.l(&nick, Kind::Person).t(": ");
+    b.l(&q.short().to_lowercase(), Kind::Person);
+    b.t(" 🙌 glad ur back. ");
+    b.l(&p.full().to_lowercase(), Kind::Person);
+    // "the 14th" alone is no day-precision date: it stays.
+    let c = r.range(1, 28);
+    b.t(&format!(
+        " here btw for the newcomers, 2 yrs on the {c}{} ❤️\n",
+        ordinal(c)
+    ));
+}
+
+fn obituary(r: &mut Rng, p: &Person, b: &mut B) {
+    if r.chance(50) {
+        return obituary_a(r, p, b);
+    }
+    let (d, age) = old_dob(r);
+    b.t("IN MEMORIAM\n");
+    b.l(&p.full().to_uppercase(), Kind::Person);
+    b.t("\n")
+        .l(&d.any(r), Kind::Date)
+        .t(" – ")
+        .l(&visit(r).any(r), Kind::Date);
+    b.t("\n\nBeloved father and grandfather, ");
+    b.l(p.short(), Kind::Person);
+    b.t(" died at home in ");
+    b.l(
+        r.pick(&CITIES.iter().map(|c| c.0).collect::<Vec<_>>()),
+        Kind::Address,
+    );
+    b.t(" at the age of ").l(&age.to_string(), Kind::Age);
+    b.t(". He leaves his wife of 64 years, ");
+    let w = Person::new(r);
+    b.l(&w.full(), Kind::Person);
+    b.t(". Visitation Friday 4–7 pm. In lieu of flowers, donations to Cascadia Senior Care. Family contact: ");
+    b.l(&phone(r), Kind::Phone);
+    b.t(".\n");
+}
+
+fn caregiver(r: &mut Rng, p: &Person, b: &mut B) {
+    if r.chance(50) {
+        return caregiver_a(r, p, b);
+    }
+    let (d, age) = old_dob(r);
+    b.t("CASCADIA SENIOR CARE — In-Home Aide Daily Log\nClient: ");
+    p.write(r, b);
+    b.t("   Client #: ")
+        .l(&format!("CSC-{}", r.digits(5)), Kind::Account);
+    b.t("\nDOB ")
+        .l(&d.us(), Kind::Date)
+        .t(" (age ")
+        .l(&age.to_string(), Kind::Age);
+    b.t(")   Room ")
+        .l(&format!("{}", r.range(101, 140)), Kind::Room);
+    b.t(" (assisted living wing)\nDate of service: ")
+        .l(&visit(r).any(r), Kind::Date);
+    b.t(&format!(
+        "\nADLs: bathing w/ standby assist, dressing independent. Intake 1,200 mL. Pulse ox 95% RA.\nAide: {} · Supervisor: {}\n",
+        staff(r),
+        staff(r)
+    ));
+    b.t("Emergency contact: ");
+    let e = Person::new(r);
+    e.write(r, b);
+    b.t(" — ").l(&phone(r), Kind::Phone).t("\n");
+}
+
+fn insurchat(r: &mut Rng, p: &Person, b: &mut B) {
+    if r.chance(50) {
+        return insurchat_a(r, p, b);
+    }
+    b.t(&format!(
+        "Bluewater Mutual Messenger · session {}\n",
+        r.digits(9)
+    ));
+    b.t("[bot] Please enter your member ID.\n[you] ");
+    b.l(&member(r), Kind::HealthPlan);
+    b.t("\n[bot] Thanks. And the last 4 of your SSN?\n[you] actually here's the whole thing ");
+    b.l(&ssn(r), Kind::Ssn);
+    b.t(" sorry\n[bot] For your security please don't share full numbers. Transferring you to an agent.\n[");
+    b.t(staff(r).split(' ').next().unwrap());
+    b.t("] Hello! I see the EOB for your visit on ");
+    b.l(&visit(r).any(r), Kind::Date);
+    b.t(". How can I help?\n[you] the bill went to my old address ");
+    b.l(&addr(r).street, Kind::Address);
+    b.t(", I'm ");
+    b.l(&p.full(), Kind::Person);
+    b.t(" not my ex\n[you] new mail: ")
+        .l(&email(r, p), Kind::Email)
+        .t("\n");
+}
+
+fn medwatch(r: &mut Rng, p: &Person, b: &mut B) {
+    if r.chance(50) {
+        return medwatch_a(r, p, b);
+    }
+    b.t("Adverse event follow-up (MedWatch 3500A, mfr report ");
+    b.t(&format!(
+        "{}-{}-{:05})\n",
+        r.digits(7),
+        2026,
+        r.range(1, 99_999)
+    ));
+    b.t("Pt: ");
+    p.write(r, b);
+    b.t("; DOB ").l(&dob(r).any(r), Kind::Date);
+    b.t("; weight 71 kg.\nDevice: CGM sensor, lot ");
+    b.t(&format!("{}{}", r.letters(2), r.digits(4)));
+    b.t(", transmitter SN ")
+        .l(&format!("8{}", r.letters(1) + &r.digits(5)), Kind::Device);
+    b.t(&format!(
+        "\nEvent: sensor read 62 mg/dL vs fingerstick 210 mg/dL on {}; patient hospitalized overnight.\nContact for follow-up: ",
+        r.pick(&["a Tuesday", "the weekend", "day 3 of wear"])
+    ));
+    b.l(&phone(r), Kind::Phone);
+    b.t(&format!(" · reported by {} (HCP)\n", staff(r)));
+}
+
+fn iep(r: &mut Rng, p: &Person, b: &mut B) {
+    if r.chance(50) {
+        return iep_a(r, p, b);
+    }
+    let par = Person::new(r);
+    b.t("To: ").l(&email(r, &par), Kind::Email);
+    b.t("\nSubject: IEP follow-up\n\nHi Ms. ");
+    b.l(par.surname(), Kind::Person);
+    b.t(",\nThanks for meeting about ");
+    b.l(p.short(), Kind::Person);
+    b.t(" on ").l(&visit(r).any(r), Kind::Date);
+    b.t(". As discussed, the 504 accommodations (extra time, seating near the door for the insulin pump checks) start next Monday. Could you send the pump's serial (");
+    b.l(&format!("PM{}{}", r.digits(6), r.letters(1)), Kind::Device);
+    b.t(&format!(
+        " on our old form?) and the endo's orders?\nBest,\n{}\nSchool Nurse, Ridgeback Family Clinic school-based site\n",
+        staff(r)
+    ));
+}
+
+fn cda(r: &mut Rng, p: &Person, b: &mut B) {
+    if r.chance(50) {
+        return cda_a(r, p, b);
+    }
+    // HL7 v3 messages put identifiers in attributes on one long line.
+    b.t("<PRPA_IN201305UV02><controlActProcess><queryByParameter><parameterList>");
+    b.t("<livingSubjectName><value><given>");
+    b.l(&p.given, Kind::Person);
+    b.t("</given><family>");
+    b.l(p.surname(), Kind::Person);
+    b.t("</family></value></livingSubjectName><livingSubjectBirthTime><value value=\"");
+    b.l(&dob(r).compact(), Kind::Date);
+    b.t("\"/></livingSubjectBirthTime><livingSubjectId><value root=\"2.16.840.1.113883.4.1\" extension=\"");
+    b.l(&ssn(r).replace('-', ""), Kind::Ssn);
+    b.t("\"/></livingSubjectId><patientTelecom><value value=\"tel:+1-");
+    let ph = format!(
+        "{}-{}-{}",
+        r.pick(AREAS),
+        r.range(221, 989),
+        r.range(1000, 9999)
+    );
+    b.l(&ph, Kind::Phone);
+    b.t("\"/></patientTelecom></parameterList></queryByParameter></controlActProcess></PRPA_IN201305UV02>\n");
+}
+
+fn dermphoto(r: &mut Rng, p: &Person, b: &mut B) {
+    if r.chance(50) {
+        return dermphoto_a(r, p, b);
+    }
+    b.t("photo log · teledermatology\n");
+    // Scanner file names glue the parts with underscores; each part is labelled.
+    let d = visit(r);
+    b.l(&p.surname().replace(' ', "-"), Kind::Person).t("_");
+    if !p.mononym {
+        b.l(&p.given.replace(' ', "-"), Kind::Person).t("_");
+    }
+    b.l(&d.compact(), Kind::Date);
+    b.t(&format!(
+        "_{}.heic  uploaded {}  by {}\n",
+        r.pick(&["L_forearm", "R_cheek", "back_2"]),
+        time(r),
+        staff(r)
+    ));
+    b.t("Consent on file (signed ");
+    b.l(&d.us(), Kind::Date);
+    b.t("). MRN ").l(&mrn(r), Kind::Mrn);
+    b.t(". Dermoscopy: atypical network, 6 mm, ABCDE 3/5, biopsy CPT 11102.\n");
 }
