@@ -601,20 +601,22 @@ impl Redactor {
             // no. 1AB…": "Medicare policy" fails, "policy no. 1AB…" is the identifier), so the
             // search resumes one character after a rejected match's start.
             let mut caps = rule.re.captures();
-            let mut pos = 0;
-            while pos <= text.len() {
-                let Some(hit) = rule.re.next(text, pos, &mut caps) else {
-                    break;
-                };
-                pos = match self.judge(rule, text, hit)? {
-                    Some(span) => {
-                        cands.push((span, rule.prio));
-                        hit.end.max(hit.start + 1)
+            for window in rule.re.windows(text) {
+                let mut pos = window.start;
+                while pos <= window.end {
+                    let Some(hit) = rule.re.next_before(text, pos, window.end, &mut caps) else {
+                        break;
+                    };
+                    pos = match self.judge(rule, text, hit)? {
+                        Some(span) => {
+                            cands.push((span, rule.prio));
+                            hit.end.max(hit.start + 1)
+                        }
+                        None => hit.start + 1,
+                    };
+                    while pos < window.end && !text.is_char_boundary(pos) {
+                        pos += 1;
                     }
-                    None => hit.start + 1,
-                };
-                while pos < text.len() && !text.is_char_boundary(pos) {
-                    pos += 1;
                 }
             }
         }

@@ -10,6 +10,9 @@
 //! match, with the same captures, as an unanchored exact search: the results are identical,
 //! only the scanning is fast.
 
+use std::ops::Range;
+
+use aho_corasick::{AhoCorasick, MatchKind as AcKind};
 use regex_automata::meta::{self, Regex as Meta};
 use regex_automata::util::captures::Captures;
 use regex_automata::{Anchored, Input, MatchKind};
@@ -23,6 +26,92 @@ pub(super) struct Pattern {
     /// The pattern opens with `\b`: a place without a word boundary is skipped before the
     /// exact regex is tried (why: the relaxed roster matches "lee" inside "fleet" everywhere).
     opens_with_boundary: bool,
+    /// The lines a match can lie in, when the pattern says so (see [`Gate`]).
+    gate: Option<Gate>,
+}
+
+/// Where a roster's pattern can match. Why: a roster's case-insensitive alternation of every
+/// form of hundreds of names is the costliest regex there is (its lazy DFA is rebuilt text
+/// after text), and most lines hold none of its words. Every form is made of the roster's
+/// words separated by blanks and punctuation, and never spans a line: a match lies in a line
+/// holding one of those words, in any case, not glued to other letters. Only those lines are
+/// searched; what is found there is what a search of the whole text finds.
+pub(super) struct Gate {
+    words: AhoCorasick,
+}
+
+impl Gate {
+    pub(super) fn new<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<Gate, String> {
+        let mut folded: Vec<String> = words
+            .into_iter()
+            .filter(|w| !w.is_empty())
+            .map(fold_case)
+            .collect();
+        folded.sort();
+        folded.dedup();
+        let words = AhoCorasick::builder()
+            .match_kind(AcKind::Standard)
+            .build(&folded)
+            .map_err(|e| e.to_string())?;
+        Ok(Gate { words })
+    }
+
+    /// The lines of `text` (byte ranges without their newline) holding one of the words,
+    /// in order.
+    fn lines(&self, text: &str) -> Vec<Range<usize>> {
+        let folded = fold_case(text);
+        let mut out: Vec<Range<usize>> = Vec::new();
+        for m in self.words.find_overlapping_iter(&folded) {
+            if out.last().is_some_and(|l| m.start() < l.end) {
+                continue;
+            }
+            if !edge_free(text, m.start(), m.end()) {
+                continue;
+            }
+            let from = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
+            let to = text[m.end()..]
+                .find('\n')
+                .map_or(text.len(), |i| m.end() + i);
+            out.push(from..to);
+        }
+        out
+    }
+}
+
+/// `s` in lower case where that keeps every character's length in bytes (so offsets into the
+/// folded copy are offsets into `s`): what a case-insensitive search sees as equal, but for a
+/// few letters whose case pairs differ in length (the Kelvin sign, the long s).
+fn fold_case(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_ascii_lowercase();
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_ascii() {
+                return c.to_ascii_lowercase();
+            }
+            // Greek's final sigma is a case form of sigma too.
+            if c == 'ς' {
+                return 'σ';
+            }
+            let mut l = c.to_lowercase();
+            match (l.next(), l.next()) {
+                (Some(x), None) if x.len_utf8() == c.len_utf8() => x,
+                _ => c,
+            }
+        })
+        .collect()
+}
+
+/// Whether `text[start..end]` is not glued to a word character on either side where its own
+/// edge is one (a word ending in a dot, "St.", may be followed by anything).
+fn edge_free(text: &str, start: usize, end: usize) -> bool {
+    let word =
+        |c: Option<char>| c.is_some_and(|c| regex_syntax::try_is_word_character(c).unwrap_or(true));
+    let inner = &text[start..end];
+    let glued_before = word(inner.chars().next()) && word(text[..start].chars().next_back());
+    let glued_after = word(inner.chars().next_back()) && word(text[end..].chars().next());
+    !glued_before && !glued_after
 }
 
 /// A match: the whole of it and its value (the group named `v`, else the whole).
@@ -84,7 +173,22 @@ impl Pattern {
             exact,
             relaxed,
             opens_with_boundary,
+            gate: None,
         })
+    }
+
+    /// This pattern, searched only in the lines `gate` names (see [`Gate`]).
+    pub(super) fn gated(mut self, gate: Gate) -> Pattern {
+        self.gate = Some(gate);
+        self
+    }
+
+    /// The parts of `text` to search, in order: the whole of it, or the lines the gate names.
+    pub(super) fn windows(&self, text: &str) -> Vec<Range<usize>> {
+        match &self.gate {
+            None => vec![0..text.len()],
+            Some(g) => g.lines(text),
+        }
     }
 
     /// Captures to reuse across the searches of one text.
@@ -95,7 +199,18 @@ impl Pattern {
     /// The leftmost match starting at or after byte `pos` of `text` (what
     /// `regex::Regex::captures_at(text, pos)` returns).
     pub(super) fn next(&self, text: &str, pos: usize, caps: &mut Captures) -> Option<Hit> {
-        let len = text.len();
+        self.next_before(text, pos, text.len(), caps)
+    }
+
+    /// As [`Pattern::next`], for a match that ends by byte `len` (a window of the text; what
+    /// lies around it still decides the word boundaries at its edges).
+    pub(super) fn next_before(
+        &self,
+        text: &str,
+        pos: usize,
+        len: usize,
+        caps: &mut Captures,
+    ) -> Option<Hit> {
         if pos > len {
             return None;
         }
@@ -141,12 +256,14 @@ impl Pattern {
     pub(super) fn find_iter(&self, text: &str) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         let mut caps = self.captures();
-        let mut pos = 0;
-        while let Some(h) = self.next(text, pos, &mut caps) {
-            out.push((h.start, h.end));
-            pos = if h.end > h.start { h.end } else { h.end + 1 };
-            while pos < text.len() && !text.is_char_boundary(pos) {
-                pos += 1;
+        for w in self.windows(text) {
+            let mut pos = w.start;
+            while let Some(h) = self.next_before(text, pos, w.end, &mut caps) {
+                out.push((h.start, h.end));
+                pos = if h.end > h.start { h.end } else { h.end + 1 };
+                while pos < w.end && !text.is_char_boundary(pos) {
+                    pos += 1;
+                }
             }
         }
         out
@@ -250,6 +367,43 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A gated pattern finds exactly what the same pattern finds searching the whole text: in
+    /// any case, with accents, a final sigma, words ending in a dot, and words glued to others.
+    #[test]
+    fn a_gate_finds_what_the_whole_text_search_finds() {
+        let words = [
+            "Ann",
+            "Lee",
+            "Zoë",
+            "Σωκράτης",
+            "St.",
+            "Clair",
+            "O'Brien",
+            "Li",
+        ];
+        let pat = r"(?i)\b(?:ann[ \t]+lee|lee,[ \t]*ann|zoë|σωκράτης|st\.[ \t]*clair|o'brien|li|(?-i:Lee|LEE))\b";
+        let texts = [
+            "fleet ANN LEE, Ann lee; zoëlee ZOË annlee\nLEE, ann was here\nnothing here",
+            "ΣΩΚΡΆΤΗΣ called; σωκράτης too. Mr ST. CLAIR and st.clair\n\nO'BRIEN o'briens",
+            "Li: li\nlimit Lily li\nann\tlee Lee lee leeward",
+            "no roster words at all\nnor here",
+            "",
+        ];
+        let whole = Pattern::new(pat, false, 10 << 20).unwrap();
+        let gated = Pattern::new(pat, false, 10 << 20)
+            .unwrap()
+            .gated(Gate::new(words).unwrap());
+        for t in texts {
+            assert_eq!(gated.find_iter(t), whole.find_iter(t), "{t:?}");
+        }
+        assert_eq!(
+            gated.windows("no roster words at all\nnor here"),
+            Vec::<Range<usize>>::new()
+        );
+        let t = "a\nfleet\nx ANN y\nz";
+        assert_eq!(gated.windows(t), vec![8..15]);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The built-in detectors (regular expressions with a check each) and the roster matcher.
 
-use super::pattern::Pattern;
+use super::pattern::{Gate, Pattern};
 
 use super::words::*;
 use super::{CONTEXT_WINDOW, Check, DATE_WORDS, Kind, NEAR_WINDOW, RedactError, Rule, SSN_WORDS};
@@ -674,6 +674,8 @@ pub(super) fn luhn_ok(s: &str) -> bool {
 
 pub(super) fn roster_regex(names: &[String]) -> Result<Option<Pattern>, RedactError> {
     let mut alts: Vec<String> = Vec::new();
+    // Every form is made of these words (`roster_forms`): the lines to search (`Gate`).
+    let mut gate_words: Vec<String> = Vec::new();
     for (index, raw) in names.iter().enumerate() {
         if raw.split_whitespace().next().is_none() {
             return Err(RedactError::EmptyName { index });
@@ -698,8 +700,10 @@ pub(super) fn roster_regex(names: &[String]) -> Result<Option<Pattern>, RedactEr
         for form in forms {
             let folded = fold_ascii(&form);
             roster_forms(&form, &mut alts);
+            gate_words.extend(form.split_whitespace().map(str::to_string));
             if folded != form {
                 roster_forms(&folded, &mut alts);
+                gate_words.extend(folded.split_whitespace().map(str::to_string));
             }
         }
     }
@@ -712,7 +716,11 @@ pub(super) fn roster_regex(names: &[String]) -> Result<Option<Pattern>, RedactEr
     alts.sort_by_key(|a| std::cmp::Reverse(a.len()));
     let pat = format!(r"\b(?:{})\b", alts.join("|"));
     Pattern::new(&pat, true, 64 << 20)
-        .map(Some)
+        .and_then(|p| {
+            Ok(Some(
+                p.gated(Gate::new(gate_words.iter().map(String::as_str))?),
+            ))
+        })
         .map_err(|reason| RedactError::BadPattern {
             kind: Kind::Person,
             index: usize::MAX,
