@@ -56,11 +56,15 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
     let exprs = p.scan();
     let due_cells = due_cells(&p);
     let today = ctx.today();
-    let mut out = Vec::new();
+    let mut out: Vec<Deadline> = Vec::new();
     // A sentence's cue word ("the deadline for comments is …") goes to its first date only.
     let mut clause_cue_used: Option<usize> = None;
     let mut imperative_used: Option<usize> = None;
-    for e in &exprs {
+    for (n, e) in exprs.iter().enumerate() {
+        // "next week, by Wednesday at the latest": the weekday after it is the date.
+        if e.shape.narrowed {
+            continue;
+        }
         let (s, t) = sentence(&toks, &sems, e.from);
         let phrases = phrases(&p, s, t);
         let has = |want: fn(Sem) -> bool| phrases.iter().any(|(_, _, x)| x.is_some_and(want));
@@ -178,7 +182,15 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             next.iter().any(|x| x.2 == Some(Sem::Request))
                 || opens_with_order(&p, &next, usize::MAX)
         };
-        let asks = has(|x| x == Sem::Request) || imperative;
+        // "Vote for the club board July 6-9": an order whose verb takes "for" asks about a
+        // window or span (not a plain date: "Return for your follow-up on Friday").
+        let order_for = [0, label_end].iter().any(|&k| {
+            phrases[k.min(phrases.len())..]
+                .iter()
+                .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
+                .is_some_and(|&(_, m, x)| x == Some(Sem::Act) && toks.norm(m) == "for")
+        });
+        let asks = has(|x| x == Sem::Request) || imperative || order_for;
         // The imperative cues one date of a sentence with no cue word ("Send the proofs next
         // Tuesday"), not a second one ("Submit it Monday for pickup Friday").
         let imperative_cue = imperative
@@ -228,7 +240,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             || imperative_cue
             || headline
             // "| Parking permit renewal | Nov 12 |" under a "| Item | Due |" header.
-            || due_cells.iter().any(|r| r.contains(&e.from));
+            || due_cells.iter().any(|r| r.contains(&e.from))
+            // "Pricing ends 8/20 - send your entry by then at the latest".
+            || refers_back(&p, &phrases, e, exprs.get(n + 1).map(|x| x.from), t);
         // "by 3pm" alone is on the received day only when the sentence asks for something
         // ("need the link by 3pm"; not a status line such as "hotfix by 15:30").
         // Nor opening hours ("bitte beachten: wir haben bis 17 Uhr geöffnet").
@@ -243,12 +257,28 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .iter()
             .find(|(a, _, _)| *a >= e.to && toks.is_punct(*a, ","))
             .map_or(usize::MAX, |x| x.0);
-        if phrases
-            .iter()
-            .any(|(a, _, x)| *x == Some(Sem::Meeting) && *a < comma_after)
+        // A meal right after "by"/"before" is a time of day ("tmrw before lunch").
+        let meeting_at = phrases.iter().position(|(a, _, x)| {
+            *a < comma_after
+                && match x {
+                    Some(Sem::Meeting) => true,
+                    Some(Sem::Meal(_)) => p.time_by_before(*a).is_none(),
+                    _ => false,
+                }
+        });
+        // "The deadline to book your appointment is Friday", "Friday is the last day to
+        // book a session": the limit noun comes first and the meeting is what it is for.
+        let noun_first = (after.is_some() || clause_cue)
+            && phrases
+                .iter()
+                .position(|x| matches!(x.2, Some(Sem::Cue(Cue::Noun))))
+                .zip(meeting_at)
+                .is_some_and(|(c, m)| c < m);
+        if meeting_at.is_some()
             && adjacent_cue.is_none()
             && !e.shape.within
             && !e.shape.timed_by_cue
+            && !noun_first
         {
             continue;
         }
@@ -257,6 +287,18 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }
         if imperative {
             imperative_used = Some(s);
+        }
+        // "drop it off tomorrow, first thing, so the lab can run it before noon": a time
+        // alone later in the sentence of a deadline is that day's.
+        if e.shape.bare_time
+            && let Some(last) = out.last_mut()
+            && last.span.start >= toks.toks[s].start
+            && last.due.is_some_and(|d| d > today)
+        {
+            if last.time.is_none() {
+                last.time = e.time;
+            }
+            continue;
         }
         let from_tok = adjacent_cue.map_or(e.from, |c| c.0);
         let end_tok = after.unwrap_or(e.to).max(e.to);
@@ -335,6 +377,62 @@ fn opens_with_order(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], dat
                         )
                     ))
         })
+}
+
+/// Whether a clause after date `e` (in its sentence, whose phrases are `phrases` and which
+/// ends at token `t`, or in the next sentence) points back to it and asks: "pricing ends 8/20
+/// - send your entry by then", "Bids open Mon-Wed. Send your number in that window". The
+/// pointer is not the clause's first word ("then send it" is a sequence), and no other date
+/// stands between (`next`: the next expression's first token).
+fn refers_back(
+    p: &Parser<'_>,
+    phrases: &[(usize, usize, Option<Sem>)],
+    e: &grammar::Expr,
+    next: Option<usize>,
+    t: usize,
+) -> bool {
+    let toks = p.t;
+    let asks_around = |v: &[(usize, usize, Option<Sem>)]| -> bool {
+        let Some(b) = v.iter().position(|x| x.2 == Some(Sem::Back)) else {
+            return false;
+        };
+        if next.is_some_and(|n| n < v[b].0) {
+            return false;
+        }
+        // The clause of the pointer: after the last comma, dash, colon or semicolon.
+        let start = v[..b]
+            .iter()
+            .rposition(|(a, _, _)| {
+                [",", "-", "–", "—", ":", ";"]
+                    .iter()
+                    .any(|c| toks.is_punct(*a, c))
+            })
+            .map_or(0, |k| k + 1);
+        let clause = &v[start..b];
+        clause
+            .iter()
+            .any(|x| !matches!(x.2, Some(Sem::Request | Sem::Filler)))
+            && (clause.iter().any(|x| x.2 == Some(Sem::Request))
+                || opens_with_order(p, clause, usize::MAX))
+    };
+    let rest: Vec<_> = phrases.iter().filter(|x| x.0 >= e.to).copied().collect();
+    if rest.iter().any(|x| x.2 == Some(Sem::Back)) {
+        return asks_around(&rest);
+    }
+    if t >= toks.len() || next.is_some_and(|n| n < t) {
+        return false;
+    }
+    // The next sentence, over the breaks between ("…next week.\nSend your number…").
+    let mut u = t;
+    while u < toks.len()
+        && [".", "!", "?", ";", "\n"]
+            .iter()
+            .any(|c| toks.is_punct(u, c))
+    {
+        u += 1;
+    }
+    let (_, t2) = sentence(toks, p.sems, u);
+    asks_around(&self::phrases(p, u, t2))
 }
 
 /// `(from, to, meaning)` of each phrase of tokens `[s, t)`.

@@ -145,6 +145,9 @@ pub struct Shape {
     /// "tomorrow before noon": a day whose time came after a cue of its own (a limit even
     /// in a sentence about an appointment: "confirm tomorrow's visit before noon").
     pub timed_by_cue: bool,
+    /// "next week, by Wednesday at the latest": a week the weekday after it narrows to a day
+    /// of it (that weekday is the date, resolved in this week).
+    pub narrowed: bool,
 }
 
 /// One time expression: its tokens `[from, to)`, its date in the operator's zone (none when
@@ -334,7 +337,53 @@ impl Parser<'_> {
                 None => i += 1,
             }
         }
+        for k in 1..out.len() {
+            self.narrow_week(&mut out, k);
+        }
         out
+    }
+
+    /// "next week, by Wednesday at the latest", "la próxima semana, a más tardar el
+    /// miércoles": a week alone, then over a comma and a cue a plain weekday — the weekday
+    /// is in that week and the week is no date of its own.
+    fn narrow_week(&self, out: &mut [Expr], k: usize) {
+        let (a, b) = (out[k - 1], out[k]);
+        let Some(Sem::WeekRel(w)) = self.sem(a.from) else {
+            return;
+        };
+        if a.to != self.after(a.from) || b.from - a.to > 6 || w < 0 {
+            return;
+        }
+        let gap_ok = (a.to..b.from).all(|j| {
+            self.t.is_punct(j, ",")
+                || matches!(
+                    self.sem(j),
+                    Some(Sem::Filler | Sem::Cue(Cue::Adjacent | Cue::Latest))
+                )
+                || (j > a.to && self.sems.get(j).is_none_or(|x| x.is_none()) && {
+                    // Inside a phrase that started before (the rest of "a más tardar").
+                    (a.to..j).any(|c| self.after(c) > j)
+                })
+        });
+        if !gap_ok || !matches!(self.sem(b.from), Some(Sem::Weekday(..) | Sem::This)) {
+            return;
+        }
+        let Some((end, mut bag)) = self.bag(b.from) else {
+            return;
+        };
+        if end != b.to
+            || bag.week.is_some()
+            || bag.date.is_some()
+            || bag.dom.is_some()
+            || !bag.weekday.is_some_and(|(_, r)| matches!(r, Rel::Plain | Rel::This))
+        {
+            return;
+        }
+        bag.week = Some(w);
+        let (date, time) = self.resolve(&bag);
+        out[k].date = date;
+        out[k].time = time;
+        out[k - 1].shape.narrowed = true;
     }
 
     pub fn expr_at(&self, i: usize) -> Option<Expr> {
@@ -508,7 +557,7 @@ impl Parser<'_> {
 
     /// The start of a cue such as "by", "before", "antes de (las)" that ends right before
     /// token `i` (over a time's lead word: "antes de las 5").
-    fn time_by_before(&self, i: usize) -> Option<usize> {
+    pub fn time_by_before(&self, i: usize) -> Option<usize> {
         let mut k = i.checked_sub(1)?;
         if self.listed(k, lang_time_lead) && !self.listed(k, lang_time_by) {
             k = k.checked_sub(1)?;
@@ -544,6 +593,8 @@ impl Parser<'_> {
             Sem::EndOf => self.end_of(i),
             Sem::Within | Sem::In | Sem::Number(_) | Sem::Ago => self.span(i),
             Sem::TimeWord(_) => self.time(i),
+            // "before lunch": a meal right after "by"/"before" is its hour.
+            Sem::Meal(_) if self.time_by_before(i).is_some() => self.time(i),
             Sem::Ordinal(d) => self.ordinal_word(i, d),
             Sem::Zone(z) => Some((self.after(i), vec![Comp::Zone(ZoneAt::Zone(z))])),
             _ => None,
@@ -1033,7 +1084,7 @@ impl Parser<'_> {
 
     /// 2pm, 2:30 pm, 14:00, 17 Uhr, 14.30 Uhr, 17h, noon, "at 3" — with a zone after it.
     fn time(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
-        let (mut end, mut h, mut m) = if let Some(Sem::TimeWord(h)) = self.sem(i) {
+        let (mut end, mut h, mut m) = if let Some(Sem::TimeWord(h) | Sem::Meal(h)) = self.sem(i) {
             (self.after(i), h, 0)
         } else if let Some((n, h, m)) = self.clock(i) {
             (n, h, m)
@@ -1266,6 +1317,7 @@ fn shape_of(b: &Bag) -> Shape {
             || past_week,
         bare_time: b.bare_time,
         timed_by_cue: false,
+        narrowed: false,
     }
 }
 

@@ -143,6 +143,12 @@ pub enum Sem {
     Change,
     /// A meeting or appointment: its time is when to be there, not a limit.
     Meeting,
+    /// A meal ("lunch"): a meeting when met at, a time of day right after "by" or "before"
+    /// ("need it tomorrow before lunch" is by noon): the hour it stands for.
+    Meal(u8),
+    /// Words that point back to a date said before them ("by then", "in that window",
+    /// "bis dahin", "para entonces"): a request around them asks by that date.
+    Back,
     /// Opening hours ("geöffnet", "erreichbar", "abierto"): a time alone near it ("bis 17
     /// Uhr") is when the place is open, not a limit.
     Hours,
