@@ -55,6 +55,12 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
     };
     let exprs = p.scan();
     let due_cells = due_cells(&p);
+    // The cues of times alone ("before noon"): where each starts.
+    let bare_time_cues: Vec<usize> = exprs
+        .iter()
+        .filter(|e| e.shape.bare_time)
+        .filter_map(|e| p.time_by_before(e.from))
+        .collect();
     let today = ctx.today();
     let mut out: Vec<Deadline> = Vec::new();
     // A sentence's cue word ("the deadline for comments is …") goes to its first date only.
@@ -191,12 +197,20 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 .is_some_and(|&(_, m, x)| x == Some(Sem::Act) && toks.norm(m) == "for")
         });
         let asks = has(|x| x == Sem::Request) || imperative || order_for;
+        // "confirm tomorrow's pickup": a possessive day names a thing, not a limit (unless a
+        // limit noun follows: "Friday's deadline").
+        let possessive = toks.norm(e.to - 1).ends_with("'s") && after.is_none();
         // The imperative cues one date of a sentence with no cue word ("Send the proofs next
         // Tuesday"), not a second one ("Submit it Monday for pickup Friday").
         let imperative_cue = imperative
+            && !possessive
             && imperative_used != Some(s)
             && !adjacent.is_some_and(|x| matches!(x.2, Some(Sem::Attr | Sem::From)))
-            && !has(|x| matches!(x, Sem::Cue(_) | Sem::Block(_)));
+            // A cue that only times the day ("bring the dog in Monday so the vet can see
+            // her before noon") is no cue of another date.
+            && !phrases.iter().any(|(a, _, x)| {
+                matches!(x, Some(Sem::Cue(_) | Sem::Block(_))) && !bare_time_cues.contains(a)
+            });
         // A headline naming a period's end and what is due at it: "EOM for expense reports".
         let headline = e.shape.named
             && phrases
@@ -225,10 +239,14 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                     Some(Sem::WeekRel(_) | Sem::Next | Sem::This | Sem::NextPost)
                 )
             });
-        let loose = !weekly && (e.shape.span || e.shape.range || e.shape.named || e.shape.relday);
+        let loose = !weekly
+            && !possessive
+            && (e.shape.span || e.shape.range || e.shape.named || e.shape.relday);
         // A window of an act the recipient does ("open enrollment runs June 21 - June 25",
         // "sign-ups: 6/21 - 6/25"): its end is the limit.
-        let window = e.shape.range && !weekly && has(|x| x == Sem::Window);
+        let window = (e.shape.range && !weekly && has(|x| x == Sem::Window))
+            // "Registration ends Friday", "the grace period ends on 8/27".
+            || (adjacent.is_some_and(|x| x.2 == Some(Sem::Ends)) && has(|x| x == Sem::Window));
         let cued = adjacent_cue.is_some()
             || e.shape.within
             || moved_to
@@ -268,12 +286,21 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         });
         // "The deadline to book your appointment is Friday", "Friday is the last day to
         // book a session": the limit noun comes first and the meeting is what it is for.
+        // A label before a colon is another clause ("Interview slots: the deadline to
+        // reply is Friday").
+        let label = phrases
+            .iter()
+            .rposition(|(a, _, _)| *a < e.from && toks.is_punct(*a, ":"))
+            .map_or(0, |k| k + 1);
         let noun_first = (after.is_some() || clause_cue)
-            && phrases
+            && phrases[label..]
                 .iter()
-                .position(|x| matches!(x.2, Some(Sem::Cue(Cue::Noun))))
-                .zip(meeting_at)
-                .is_some_and(|(c, m)| c < m);
+                .find(|(a, _, x)| match x {
+                    Some(Sem::Cue(Cue::Noun) | Sem::Meeting) => true,
+                    Some(Sem::Meal(_)) => p.time_by_before(*a).is_none(),
+                    _ => false,
+                })
+                .is_some_and(|x| x.2 == Some(Sem::Cue(Cue::Noun)));
         if meeting_at.is_some()
             && adjacent_cue.is_none()
             && !e.shape.within
@@ -360,9 +387,17 @@ fn opens_with_order(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], dat
     phrases
         .iter()
         .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
-        .is_some_and(|&(_, n, x)| {
+        .is_some_and(|&(a, n, x)| {
+            // "Reply YES by 5pm", "Text STOP to opt out", "Reply 1 or 2": a keyword to send.
+            let keyword = toks.toks.get(n).is_some_and(|t| {
+                t.capital || t.kind == Kind::Num || toks.is_punct(n, "\"")
+            }) && (matches!(p.sem(n + 1), Some(Sem::Cue(_)))
+                || matches!(toks.norm(n + 1), "to" | "or" | "/"));
             x == Some(Sem::Act)
-                && (p.langs.iter().any(|l| l.objects.contains(&toks.norm(n)))
+                // "Pick up by 8/20", "Sign up now": a verb with its particle.
+                && (n - a > 1
+                    || keyword
+                    || p.langs.iter().any(|l| l.objects.contains(&toks.norm(n)))
                     // "Vote 12/7-12/11", "Submit between Dec 7 and Dec 11".
                     || n == date
                     || matches!(
@@ -408,12 +443,25 @@ fn refers_back(
                     .any(|c| toks.is_punct(*a, c))
             })
             .map_or(0, |k| k + 1);
+        let asks = |c: &[(usize, usize, Option<Sem>)]| {
+            c.iter().any(|x| x.2 == Some(Sem::Request)) || opens_with_order(p, c, usize::MAX)
+        };
         let clause = &v[start..b];
-        clause
+        if clause
             .iter()
             .any(|x| !matches!(x.2, Some(Sem::Request | Sem::Filler)))
-            && (clause.iter().any(|x| x.2 == Some(Sem::Request))
-                || opens_with_order(p, clause, usize::MAX))
+        {
+            return asks(clause);
+        }
+        // A pointer of more than one word may open its clause: "During that time, upload
+        // your documents", "By then, please send the keys".
+        v[b].1 - v[b].0 > 1 && {
+            let mut k = b + 1;
+            while k < v.len() && toks.is_punct(v[k].0, ",") {
+                k += 1;
+            }
+            asks(&v[k..])
+        }
     };
     let rest: Vec<_> = phrases.iter().filter(|x| x.0 >= e.to).copied().collect();
     if rest.iter().any(|x| x.2 == Some(Sem::Back)) {

@@ -410,7 +410,6 @@ pub static EN: LangData = LangData {
         ("final day", Cue(Cue::Noun)),
         ("final date", Cue(Cue::Noun)),
         ("last date", Cue(Cue::Noun)),
-        ("closing date", Cue(Cue::Noun)),
         ("last chance", Cue(Cue::Noun)),
         ("at the latest", Cue(Cue::Latest)),
         ("latest by", Cue(Cue::Latest)),
@@ -641,6 +640,14 @@ pub static EN: LangData = LangData {
         ("claim", Act),
         // Choosing in a window: "Pick a slot between Thursday and next Tuesday".
         ("pick", Act),
+        // Verbs with their particle, so the particle is no amount ("Pick up by 8/20" is
+        // no "went up by 1/3").
+        ("pick up", Act),
+        ("sign up", Act),
+        ("follow up", Act),
+        ("set up", Act),
+        ("back up", Act),
+        ("top up", Act),
         ("choose", Act),
         ("select", Act),
         // Chat and IT orders: "ping me by noon", "migrate your files between …".
@@ -722,6 +729,9 @@ pub static EN: LangData = LangData {
         ("presents", Meeting),
         ("on - call", Plain),
         ("on call", Plain),
+        ("ends", Ends),
+        ("end", Ends),
+        ("ending", Ends),
         // Back to a date said before: "pricing ends 8/20 - send your entry by then".
         ("then", Back),
         ("by then", Back),

@@ -146,6 +146,9 @@ pub enum Sem {
     /// A meal ("lunch"): a meeting when met at, a time of day right after "by" or "before"
     /// ("need it tomorrow before lunch" is by noon): the hour it stands for.
     Meal(u8),
+    /// "ends", "will end": after a window's act ("registration ends Friday", "the grace
+    /// period ends 8/27") its date is a limit; alone it is not ("the sale ends Friday").
+    Ends,
     /// Words that point back to a date said before them ("by then", "in that window",
     /// "bis dahin", "para entonces"): a request around them asks by that date.
     Back,
