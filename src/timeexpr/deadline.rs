@@ -103,6 +103,17 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         if e.date.is_some_and(|d| d < today) {
             continue;
         }
+        // "I'll send the quote by Monday", "your refund will be issued by Aug 30": the
+        // sender's act. Not "we'll need it by Friday" (a request between).
+        if let Some(k) = phrases
+            .iter()
+            .rposition(|(a, _, x)| *a >= clause_start && *a < e.from && *x == Some(Sem::Promise))
+            && !phrases[k..]
+                .iter()
+                .any(|(a, _, x)| *a < e.from && *x == Some(Sem::Request))
+        {
+            continue;
+        }
         let before: Vec<&(usize, usize, Option<Sem>)> =
             phrases.iter().filter(|(a, _, _)| *a < e.from).collect();
         // The phrase right before the date, over fillers.

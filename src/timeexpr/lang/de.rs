@@ -11,7 +11,7 @@ pub static DE: LangData = LangData {
         "wie", "wird", "sind", "haben", "gruße", "grusse", "hallo", "koennen", "konnen", "vielen",
     ],
     numeric: NumericOrder::DayFirst,
-    range_to: &["bis", "-", "–", "—"],
+    range_to: &["bis", "-", "–", "—", "oder"],
     range_and: &["und"],
     time_lead: &["um", "gegen"],
     // "bis 17 Uhr", "vor 12 Uhr", "spätestens 15 Uhr": a bare hour needs "Uhr" anyway.

@@ -146,6 +146,10 @@ pub enum Sem {
     /// A meal ("lunch"): a meeting when met at, a time of day right after "by" or "before"
     /// ("need it tomorrow before lunch" is by noon): the hour it stands for.
     Meal(u8),
+    /// The sender's own future act ("I'll send", "we will mail", "your refund will be
+    /// issued"): a date after it in its clause is a promise, not the recipient's limit,
+    /// unless a request comes between ("we'll need it by Friday").
+    Promise,
     /// "ends", "will end": after a window's act ("registration ends Friday", "the grace
     /// period ends 8/27") its date is a limit; alone it is not ("the sale ends Friday").
     Ends,
