@@ -105,15 +105,14 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }
         // "I'll send the quote by Monday", "your refund will be issued by Aug 30": the
         // sender's act. Not "we'll need it by Friday" (a request between).
-        if let Some(k) = phrases
+        let promised = phrases
             .iter()
             .rposition(|(a, _, x)| *a >= clause_start && *a < e.from && *x == Some(Sem::Promise))
-            && !phrases[k..]
-                .iter()
-                .any(|(a, _, x)| *a < e.from && *x == Some(Sem::Request))
-        {
-            continue;
-        }
+            .is_some_and(|k| {
+                !phrases[k..]
+                    .iter()
+                    .any(|(a, _, x)| *a < e.from && *x == Some(Sem::Request))
+            });
         let before: Vec<&(usize, usize, Option<Sem>)> =
             phrases.iter().filter(|(a, _, _)| *a < e.from).collect();
         // The phrase right before the date, over fillers.
@@ -250,14 +249,22 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                     Some(Sem::WeekRel(_) | Sem::Next | Sem::This | Sem::NextPost)
                 )
             });
+        // "Applications accepted through Jan 15": a window open from now to its end.
+        let open_end = adjacent.is_some_and(|x| matches!(toks.norm(x.0), "through" | "thru"));
         let loose = !weekly
             && !possessive
-            && (e.shape.span || e.shape.range || e.shape.named || e.shape.relday);
+            && (e.shape.span || e.shape.range || e.shape.named || e.shape.relday || open_end);
         // A window of an act the recipient does ("open enrollment runs June 21 - June 25",
         // "sign-ups: 6/21 - 6/25"): its end is the limit.
-        let window = (e.shape.range && !weekly && has(|x| x == Sem::Window))
+        let window = ((e.shape.range || open_end) && !weekly && has(|x| x == Sem::Window))
             // "Registration ends Friday", "the grace period ends on 8/27".
             || (adjacent.is_some_and(|x| x.2 == Some(Sem::Ends)) && has(|x| x == Sem::Window));
+        // "We'll remind you before the Jan 15 due date", "we will close enrollment Dec 31,
+        // so sign up before then": a limit named in the promise is still one.
+        let back = refers_back(&p, &phrases, e, exprs.get(n + 1).map(|x| x.from), t);
+        if promised && !(after.is_some() || clause_cue || window || back) {
+            continue;
+        }
         let cued = adjacent_cue.is_some()
             || e.shape.within
             || moved_to
@@ -271,7 +278,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             // "| Parking permit renewal | Nov 12 |" under a "| Item | Due |" header.
             || due_cells.iter().any(|r| r.contains(&e.from))
             // "Pricing ends 8/20 - send your entry by then at the latest".
-            || refers_back(&p, &phrases, e, exprs.get(n + 1).map(|x| x.from), t);
+            || back;
         // "by 3pm" alone is on the received day only when the sentence asks for something
         // ("need the link by 3pm"; not a status line such as "hotfix by 15:30").
         // Nor opening hours ("bitte beachten: wir haben bis 17 Uhr geöffnet").
@@ -454,6 +461,12 @@ fn refers_back(
                     .any(|c| toks.is_punct(*a, c))
             })
             .map_or(0, |k| k + 1);
+        // "then" alone points at a window ("add/drop is open Aug 16 to Aug 27 - make your
+        // changes then"); at one day it is that day's event ("kickoff is Jan 4 - bring
+        // your waiver then").
+        if v[b].1 - v[b].0 == 1 && !e.shape.range {
+            return false;
+        }
         let asks = |c: &[(usize, usize, Option<Sem>)]| {
             c.iter().any(|x| x.2 == Some(Sem::Request)) || opens_with_order(p, c, usize::MAX)
         };
