@@ -76,11 +76,15 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let has = |want: fn(Sem) -> bool| phrases.iter().any(|(_, _, x)| x.is_some_and(want));
         // A negation reaches the dates of its own side of a "but" ("no need to send the
         // outline by Monday anymore, but the report is due May 3").
+        // Nor the consequence after "or" ("pick up by 12/1 or the order is cancelled").
         let negated = phrases.iter().any(|(a, _, x)| {
             matches!(x, Some(Sem::Block(Block::Negation | Block::Absence)))
                 && !phrases.iter().any(|(c, _, y)| {
-                    *y == Some(Sem::Contrast)
-                        && ((*a < *c && *c < e.from) || (e.from < *c && *c < *a))
+                    (*y == Some(Sem::Contrast)
+                        && ((*a < *c && *c < e.from) || (e.from < *c && *c < *a)))
+                        || (e.to <= *c
+                            && *c < *a
+                            && matches!(toks.norm(*c), "or" | "otherwise"))
                 })
         });
         if negated || e.shape.past {
@@ -427,6 +431,8 @@ fn opens_with_order(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], dat
                                 | Sem::In
                                 | Sem::Request
                                 | Sem::Between
+                                // "renew before then"
+                                | Sem::Back
                         )
                     ))
         })

@@ -900,3 +900,195 @@ fn a_window_to_act_in_ends_at_its_last_day() {
     assert!(due("The office is closed Dec 24 - Dec 28.").is_empty());
     assert!(due("Voting help desk open Mon-Fri.").is_empty());
 }
+
+#[test]
+fn limit_nouns_and_windows_of_acts() {
+    // Received Tuesday 2026-11-24.
+    assert_eq!(
+        one("Final date to request a refund: Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(one("Last date to withdraw is Dec 1."), date!(2026 - 12 - 01));
+    assert_eq!(one("Return window: 11/27 to 12/3."), date!(2026 - 12 - 03));
+    assert_eq!(
+        one("Bid window is Mon–Wed next week."),
+        date!(2026 - 12 - 02)
+    );
+    assert_eq!(
+        one("Your order can be picked up 12/1-12/4."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Payments can be made online Dec 1 through Dec 5."),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("Spring add/drop is open Jan 4 to Jan 15."),
+        date!(2027 - 01 - 15)
+    );
+    assert_eq!(
+        one("The comment period runs Dec 1 - Dec 20."),
+        date!(2026 - 12 - 20)
+    );
+    assert_eq!(one("Registration ends Friday."), date!(2026 - 11 - 27));
+    assert_eq!(
+        one("Applications accepted through Dec 15."),
+        date!(2026 - 12 - 15)
+    );
+    // A sale, an offer or a house's closing asks nothing.
+    assert!(due("The sale ends Friday.").is_empty());
+    assert!(due("Offer valid through Dec 15.").is_empty());
+    assert!(due("The closing date on your house is Dec 18.").is_empty());
+}
+
+#[test]
+fn notices_sent_in_error_and_places_that_close() {
+    assert!(due("The notice asking you to pay by 12/1 went out in error.").is_empty());
+    assert!(due("The reminder to renew by Dec 1 was sent by mistake.").is_empty());
+    assert!(due("We are closed until Dec 1.").is_empty());
+    assert!(due("Please note we are closed from the 26th to the 29th.").is_empty());
+    assert!(due("The library closes at 5pm today.").is_empty());
+    assert_eq!(one("Bids close at noon today."), date!(2026 - 11 - 24));
+}
+
+#[test]
+fn a_meal_after_by_is_its_hour_and_a_limit_noun_before_a_meeting_word() {
+    assert_eq!(
+        one("need the receipts tmrw before lunch"),
+        date!(2026 - 11 - 25)
+    );
+    let d = deadlines(
+        "Need the badge photo by lunch.",
+        &Context::new(TUE, TUE.offset()),
+    );
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].due, Some(date!(2026 - 11 - 24)));
+    assert_eq!(d[0].time, Some(time::macros::time!(12:00)));
+    assert!(due("Can you join us for lunch tomorrow?").is_empty());
+    assert!(due("Lunch with the auditors on Dec 2 at 12:30.").is_empty());
+    assert_eq!(
+        one("The deadline to book your flu shot appointment is Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Interview slots: the last day to sign up is Dec 1."),
+        date!(2026 - 12 - 01)
+    );
+    assert!(due("The meeting about the deadline is on Friday.").is_empty());
+}
+
+#[test]
+fn a_time_alone_later_in_a_sentence_is_the_days_before_it() {
+    let d = deadlines(
+        "Please drop the keys off tomorrow, first thing, so the movers can load before noon.",
+        &Context::new(TUE, TUE.offset()),
+    );
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].due, Some(date!(2026 - 11 - 25)));
+    assert_eq!(d[0].time, Some(time::macros::time!(12:00)));
+    assert_eq!(
+        due("Please bring the dog in Monday morning so the vet can see her before noon."),
+        vec![Some(date!(2026 - 11 - 30))]
+    );
+}
+
+#[test]
+fn a_pointer_back_to_a_date_in_a_clause_that_asks() {
+    assert_eq!(
+        one("Early-bird pricing ends 12/4 - send your entry by then."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("The booth is open Mon–Wed next week. Send your number in that window."),
+        date!(2026 - 12 - 02)
+    );
+    assert_eq!(
+        one("The portal is open Dec 1-4. During that time, upload your documents."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Prices change Dec 31. Please renew before then."),
+        date!(2026 - 12 - 31)
+    );
+    assert_eq!(
+        one("Fiesta el 20 de diciembre; confirme su asistencia para entonces."),
+        date!(2026 - 12 - 20)
+    );
+    // "then" at one day's event is being there; "then" opening a clause is a sequence.
+    assert!(due("Kickoff is Dec 4 at 9am - bring your waiver then.").is_empty());
+    assert!(due("The portal reopens Dec 4, then upload your files.").is_empty());
+}
+
+#[test]
+fn orders_with_for_particles_and_keywords() {
+    assert_eq!(
+        one("Apply for the scholarship Dec 1-4."),
+        date!(2026 - 12 - 04)
+    );
+    assert!(due("Return for your follow-up on Friday.").is_empty());
+    assert_eq!(
+        one("Pick up by 12/1 or the order is cancelled."),
+        date!(2026 - 12 - 01)
+    );
+    assert!(due("Prices went up by 1/4.").is_empty());
+    // A negation in the consequence after "or" does not reach back; one before it does.
+    assert!(due("No need to pick up by Friday or Monday anymore.").is_empty());
+    assert_eq!(one("Reply YES by 6pm to confirm."), date!(2026 - 11 - 24));
+    assert!(due("Pay Stubs are ready Monday.").is_empty());
+    // A possessive day names a thing.
+    assert_eq!(
+        due("Reply C by 5pm to confirm tomorrow's pickup."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert_eq!(
+        one("Recoja su receta entre el 1 y el 3 de diciembre."),
+        date!(2026 - 12 - 03)
+    );
+}
+
+#[test]
+fn a_week_narrowed_to_a_weekday_and_alternatives() {
+    assert_eq!(
+        due("Send the survey next week, by Wednesday at the latest."),
+        vec![Some(date!(2026 - 12 - 02))]
+    );
+    assert_eq!(
+        due("Schicken Sie die Liste nächste Woche, spätestens Mittwoch."),
+        vec![Some(date!(2026 - 12 - 02))]
+    );
+    assert_eq!(
+        due("Mande el informe la semana que viene, a más tardar el jueves."),
+        vec![Some(date!(2026 - 12 - 03))]
+    );
+    assert_eq!(
+        one("Pick up your uniform today or tomorrow."),
+        date!(2026 - 11 - 25)
+    );
+    assert_eq!(
+        one("Send receipts by Thursday or Friday."),
+        date!(2026 - 11 - 27)
+    );
+}
+
+#[test]
+fn the_senders_promise_is_no_limit() {
+    assert!(due("I'll send the quote by Monday.").is_empty());
+    assert!(due("Your refund will be issued by Dec 15.").is_empty());
+    assert!(due("We will get back to you within 2 business days.").is_empty());
+    assert_eq!(
+        one("We'll need the signed form by Dec 1."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("We'll remind you a week before the Dec 15 due date."),
+        date!(2026 - 12 - 15)
+    );
+    assert_eq!(
+        one("We will close enrollment on Dec 4, so please sign up before then."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("If you return it by Dec 1, we'll refund the full amount."),
+        date!(2026 - 12 - 01)
+    );
+}
