@@ -191,6 +191,9 @@ enum Comp {
     },
     Time(u8, u8),
     Zone(ZoneAt),
+    /// "48 hours before your visit on June 3": counted back from a later date (none when
+    /// impossible); a limit by itself.
+    Before(Option<Date>),
 }
 
 impl Comp {
@@ -221,6 +224,8 @@ struct Bag {
     zone: Option<ZoneAt>,
     /// The day is the received day only because a time stands alone after "by".
     bare_time: bool,
+    /// The date is counted back from a later one ("2 days before the June 3 visit").
+    before: bool,
 }
 
 impl Bag {
@@ -238,6 +243,10 @@ impl Bag {
         }
         match c {
             Comp::Date(d) => self.dom.is_none() && put(&mut self.date, d),
+            Comp::Before(d) => {
+                self.before = true;
+                self.dom.is_none() && put(&mut self.date, d)
+            }
             Comp::DayOfMonth(d) => self.date.is_none() && put(&mut self.dom, d),
             Comp::Weekday(w, r) => put(&mut self.weekday, (w, r)),
             Comp::Week(w) => put(&mut self.week, w),
@@ -1035,6 +1044,19 @@ impl Parser<'_> {
                 vec![Comp::Date(span_from(self.ctx, base, n, unit, false))],
             ));
         }
+        // "48 hours before your visit on June 3", "7 days prior to the procedure (June 10)":
+        // counted back from the date a few words on.
+        if !ago
+            && !within
+            && (self.listed(end, lang_time_by) || self.word(end) == "prior")
+            && let Some((anchor_end, anchor)) = self.anchor_after(self.after(end))
+        {
+            let date = match unit {
+                Unit::Hour => anchor.checked_sub(Duration::days(i64::from(n / 24))),
+                _ => span_from(self.ctx, anchor, n, unit, true),
+            };
+            return Some((anchor_end, vec![Comp::Before(date)]));
+        }
         match self.sem(end) {
             Some(Sem::FromNow) => {
                 end = self.after(end);
@@ -1080,6 +1102,31 @@ impl Parser<'_> {
                 ago,
             }],
         ))
+    }
+
+    /// The first date within a few words from `k` in its sentence ("your visit on June 3"):
+    /// (the token after it, its date).
+    fn anchor_after(&self, k: usize) -> Option<(usize, Date)> {
+        for j in k..(k + 8).min(self.t.len()) {
+            if [".", "!", "?", ";", "\n"]
+                .iter()
+                .any(|c| self.t.is_punct(j, c))
+            {
+                return None;
+            }
+            if let Some((end, bag)) = self.bag(j)
+                && bag.span.is_none()
+                && !bag.before
+                && let (Some(d), _) = self.resolve(&bag)
+            {
+                // "a week before the Dec 15 due date": the named limit is the date itself.
+                if matches!(self.sem(self.skip_fill(end)), Some(Sem::Cue(Cue::Noun))) {
+                    return None;
+                }
+                return Some((end, d));
+            }
+        }
+        None
     }
 
     /// 2pm, 2:30 pm, 14:00, 17 Uhr, 14.30 Uhr, 17h, noon, "at 3" — with a zone after it.
@@ -1306,7 +1353,7 @@ fn lang_time_by(l: &LangData) -> &'static [&'static str] {
 fn shape_of(b: &Bag) -> Shape {
     let past_week = b.week.is_some_and(|w| w < 0);
     Shape {
-        within: b.span.is_some_and(|s| s.2),
+        within: b.span.is_some_and(|s| s.2) || b.before,
         span: b.span.is_some(),
         range: false,
         named: b.named.is_some() || b.end_month.is_some() || b.end_quarter.is_some(),

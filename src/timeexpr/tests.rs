@@ -1092,3 +1092,21 @@ fn the_senders_promise_is_no_limit() {
         date!(2026 - 12 - 01)
     );
 }
+
+#[test]
+fn a_span_before_a_later_date_counts_back_from_it() {
+    // Received Tuesday 2026-11-24.
+    assert_eq!(
+        one("Complete the intake form 48 hours before your visit on Dec 3."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Stop taking aspirin 7 days before your procedure on Dec 10."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Please send the slides 2 business days prior to the Dec 4 review."),
+        date!(2026 - 12 - 02)
+    );
+    assert_eq!(one("Die Abgabe ist am 4. Dezember."), date!(2026 - 12 - 04));
+}

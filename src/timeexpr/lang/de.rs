@@ -188,6 +188,8 @@ pub static DE: LangData = LangData {
         ("lauft ab", Cue(Cue::Due)),
         ("endet", Cue(Cue::Due)),
         ("frist", Cue(Cue::Noun)),
+        // "Abgabe: Mo., 31.05.": the handing in.
+        ("abgabe", Cue(Cue::Noun)),
         ("fristende", Cue(Cue::Noun)),
         ("abgabetermin", Cue(Cue::Noun)),
         ("abgabefrist", Cue(Cue::Noun)),

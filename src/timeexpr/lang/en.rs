@@ -773,6 +773,8 @@ pub static EN: LangData = LangData {
         ("will be posted", Promise),
         // "we ask that you sign by Friday" is a request.
         ("ask you to", Request),
+        ("asks you to", Request),
+        ("asks that you", Request),
         ("asking you to", Request),
         ("ask that you", Request),
         ("request that you", Request),
