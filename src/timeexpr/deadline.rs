@@ -265,8 +265,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             || (adjacent.is_some_and(|x| x.2 == Some(Sem::Ends)) && has(|x| x == Sem::Window));
         // "We'll remind you before the Jan 15 due date", "we will close enrollment Dec 31,
         // so sign up before then": a limit named in the promise is still one.
-        let back = refers_back(&p, &phrases, e, exprs.get(n + 1).map(|x| x.from), t);
-        if promised && !(after.is_some() || clause_cue || window || back) {
+        let back = || refers_back(&p, &phrases, e, exprs.get(n + 1).map(|x| x.from), t);
+        if promised && !(after.is_some() || clause_cue || window || back()) {
             continue;
         }
         let cued = adjacent_cue.is_some()
@@ -282,7 +282,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             // "| Parking permit renewal | Nov 12 |" under a "| Item | Due |" header.
             || due_cells.iter().any(|r| r.contains(&e.from))
             // "Pricing ends 8/20 - send your entry by then at the latest".
-            || back;
+            || back();
         // "by 3pm" alone is on the received day only when the sentence asks for something
         // ("need the link by 3pm"; not a status line such as "hotfix by 15:30").
         // Nor opening hours ("bitte beachten: wir haben bis 17 Uhr geöffnet").
