@@ -190,7 +190,13 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .take(5)
             .position(|(a, _, _)| toks.is_punct(*a, ":"))
             .map_or(0, |k| k + 1);
-        let imperative = [0, label_end]
+        // "cant make it sat, can u drop the gear off fri?": an order opening the date's
+        // clause after a comma.
+        let comma_clause = phrases
+            .iter()
+            .rposition(|(a, _, _)| *a < e.from && toks.is_punct(*a, ","))
+            .map_or(0, |k| k + 1);
+        let imperative = [0, label_end, comma_clause]
             .iter()
             .any(|&k| opens_with_order(&p, &phrases[k.min(phrases.len())..], e.from));
         // A request in the clause after a ";" asks about a span or window before it

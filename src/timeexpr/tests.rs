@@ -1035,6 +1035,11 @@ fn orders_with_for_particles_and_keywords() {
     assert!(due("No need to pick up by Friday or Monday anymore.").is_empty());
     assert_eq!(one("Reply YES by 6pm to confirm."), date!(2026 - 11 - 24));
     assert!(due("Pay Stubs are ready Monday.").is_empty());
+    // An order opening the date's clause after a comma.
+    assert_eq!(
+        one("cant make it sat, can u drop the gear off fri?"),
+        date!(2026 - 11 - 27)
+    );
     // A possessive day names a thing.
     assert_eq!(
         due("Reply C by 5pm to confirm tomorrow's pickup."),
