@@ -108,14 +108,21 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             continue;
         }
         // "I'll send the quote by Monday", "your refund will be issued by Aug 30": the
-        // sender's act. Not "we'll need it by Friday" (a request between).
+        // sender's act or what will happen. Not "we'll need it by Friday" (a request
+        // between), nor a condition after it ("service will be cut off unless you pay by
+        // Aug 24").
         let promised = phrases
             .iter()
             .rposition(|(a, _, x)| *a >= clause_start && *a < e.from && *x == Some(Sem::Promise))
             .is_some_and(|k| {
-                !phrases[k..]
-                    .iter()
-                    .any(|(a, _, x)| *a < e.from && *x == Some(Sem::Request))
+                !phrases[k..].iter().any(|(a, _, x)| {
+                    *a < e.from
+                        && (*x == Some(Sem::Request)
+                            || matches!(
+                                toks.norm(*a),
+                                "if" | "unless" | "so" | "or" | "and" | "but" | "once" | "when"
+                            ))
+                })
             });
         let before: Vec<&(usize, usize, Option<Sem>)> =
             phrases.iter().filter(|(a, _, _)| *a < e.from).collect();
@@ -195,7 +202,11 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let comma_clause = phrases
             .iter()
             .rposition(|(a, _, _)| *a < e.from && toks.is_punct(*a, ","))
-            .map_or(0, |k| k + 1);
+            .map(|k| k + 1)
+            // Only an asked one ("…, please send …", "…, can u drop …"), not "Thanks again,
+            // send my best to the team Friday".
+            .filter(|&k| phrases.get(k).is_some_and(|x| x.2 == Some(Sem::Request)))
+            .unwrap_or(0);
         let imperative = [0, label_end, comma_clause]
             .iter()
             .any(|&k| opens_with_order(&p, &phrases[k.min(phrases.len())..], e.from));
@@ -272,7 +283,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // "We'll remind you before the Jan 15 due date", "we will close enrollment Dec 31,
         // so sign up before then": a limit named in the promise is still one.
         let back = || refers_back(&p, &phrases, e, exprs.get(n + 1).map(|x| x.from), t);
-        if promised && !(after.is_some() || clause_cue || window || back()) {
+        // "Your hold will be kept until Aug 20": what is held lapses then.
+        let held = adjacent_cue.is_some_and(|c| matches!(toks.norm(c.0), "until" | "till" | "til"));
+        if promised && !(after.is_some() || clause_cue || window || held || back()) {
             continue;
         }
         let cued = adjacent_cue.is_some()

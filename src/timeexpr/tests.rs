@@ -1096,6 +1096,27 @@ fn the_senders_promise_is_no_limit() {
         one("If you return it by Dec 1, we'll refund the full amount."),
         date!(2026 - 12 - 01)
     );
+    // What will happen is no request either; a condition after it, a held item's lapse
+    // and a question are.
+    assert!(due("Your order shipped Monday and will arrive by Friday.").is_empty());
+    assert!(due("The package should arrive by Friday.").is_empty());
+    assert!(due("The bank will credit your account within 3 business days.").is_empty());
+    assert!(due("Results are usually back within 48 hours.").is_empty());
+    assert_eq!(
+        one("Service will be disconnected unless payment is received by Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Your hold will be kept until Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Will you send me the lease by Friday?"),
+        date!(2026 - 11 - 27)
+    );
+    // An invitation is a time to be there; an aside before a comma is no order.
+    assert!(due("Please join us Dec 7-11 for the food drive!").is_empty());
+    assert!(due("Thanks again, send my best to the team Friday.").is_empty());
 }
 
 #[test]

@@ -730,6 +730,9 @@ pub static EN: LangData = LangData {
         ("stand - up", Meeting),
         ("interview", Meeting),
         ("see you", Meeting),
+        // An invitation to be there: "Please join us June 21-25 for camp!"
+        ("join us", Meeting),
+        ("attend", Meeting),
         // A talk's time, not the recipient's limit ("boss is presenting at 8 tmrw").
         ("presenting", Meeting),
         ("presents", Meeting),
@@ -762,6 +765,23 @@ pub static EN: LangData = LangData {
         ("we are going to", Promise),
         ("i shall", Promise),
         ("we shall", Promise),
+        // A statement of what will happen, not a request ("your order will arrive by
+        // Friday", "the bank will credit your account within 3 business days").
+        ("will", Promise),
+        ("you'll", Promise),
+        ("it'll", Promise),
+        ("they'll", Promise),
+        ("he'll", Promise),
+        ("she'll", Promise),
+        ("should arrive", Promise),
+        ("should be ready", Promise),
+        ("expect to", Promise),
+        ("expect a", Promise),
+        ("expect an", Promise),
+        ("expect your", Promise),
+        ("can expect", Promise),
+        ("usually", Promise),
+        ("will you", Request),
         ("will be sent", Promise),
         ("will be mailed", Promise),
         ("will be issued", Promise),
