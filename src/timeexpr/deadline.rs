@@ -82,9 +82,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 && !phrases.iter().any(|(c, _, y)| {
                     (*y == Some(Sem::Contrast)
                         && ((*a < *c && *c < e.from) || (e.from < *c && *c < *a)))
-                        || (e.to <= *c
-                            && *c < *a
-                            && matches!(toks.norm(*c), "or" | "otherwise"))
+                        || (e.to <= *c && *c < *a && matches!(toks.norm(*c), "or" | "otherwise"))
                 })
         });
         if negated || e.shape.past {
@@ -115,14 +113,18 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .iter()
             .rposition(|(a, _, x)| *a >= clause_start && *a < e.from && *x == Some(Sem::Promise))
             .is_some_and(|k| {
-                !phrases[k..].iter().any(|(a, _, x)| {
-                    *a < e.from
-                        && (*x == Some(Sem::Request)
-                            || matches!(
-                                toks.norm(*a),
-                                "if" | "unless" | "so" | "or" | "and" | "but" | "once" | "when"
-                            ))
-                })
+                // "Please confirm you will attend by Friday": asked about the future.
+                !phrases[..k]
+                    .iter()
+                    .any(|(a, _, x)| *a >= clause_start && *x == Some(Sem::Request))
+                    && !phrases[k..].iter().any(|(a, _, x)| {
+                        *a < e.from
+                            && (*x == Some(Sem::Request)
+                                || matches!(
+                                    toks.norm(*a),
+                                    "if" | "unless" | "so" | "or" | "and" | "but" | "once" | "when"
+                                ))
+                    })
             });
         let before: Vec<&(usize, usize, Option<Sem>)> =
             phrases.iter().filter(|(a, _, _)| *a < e.from).collect();
@@ -430,10 +432,12 @@ fn opens_with_order(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], dat
         .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
         .is_some_and(|&(a, n, x)| {
             // "Reply YES by 5pm", "Text STOP to opt out", "Reply 1 or 2": a keyword to send.
-            let keyword = toks.toks.get(n).is_some_and(|t| {
-                t.capital || t.kind == Kind::Num || toks.is_punct(n, "\"")
-            }) && (matches!(p.sem(n + 1), Some(Sem::Cue(_)))
-                || matches!(toks.norm(n + 1), "to" | "or" | "/"));
+            let keyword = toks
+                .toks
+                .get(n)
+                .is_some_and(|t| t.capital || t.kind == Kind::Num || toks.is_punct(n, "\""))
+                && (matches!(p.sem(n + 1), Some(Sem::Cue(_)))
+                    || matches!(toks.norm(n + 1), "to" | "or" | "/"));
             x == Some(Sem::Act)
                 // "Pick up by 8/20", "Sign up now": a verb with its particle.
                 && (n - a > 1

@@ -384,7 +384,9 @@ impl Parser<'_> {
             || bag.week.is_some()
             || bag.date.is_some()
             || bag.dom.is_some()
-            || !bag.weekday.is_some_and(|(_, r)| matches!(r, Rel::Plain | Rel::This))
+            || !bag
+                .weekday
+                .is_some_and(|(_, r)| matches!(r, Rel::Plain | Rel::This))
         {
             return;
         }

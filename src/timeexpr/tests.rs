@@ -908,7 +908,10 @@ fn limit_nouns_and_windows_of_acts() {
         one("Final date to request a refund: Dec 4."),
         date!(2026 - 12 - 04)
     );
-    assert_eq!(one("Last date to withdraw is Dec 1."), date!(2026 - 12 - 01));
+    assert_eq!(
+        one("Last date to withdraw is Dec 1."),
+        date!(2026 - 12 - 01)
+    );
     assert_eq!(one("Return window: 11/27 to 12/3."), date!(2026 - 12 - 03));
     assert_eq!(
         one("Bid window is Mon–Wed next week."),
@@ -1115,6 +1118,14 @@ fn the_senders_promise_is_no_limit() {
         date!(2026 - 11 - 27)
     );
     // An invitation is a time to be there; an aside before a comma is no order.
+    assert_eq!(
+        one("Please confirm you will attend by Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Der Vermieter will die Unterlagen bis Freitag."),
+        date!(2026 - 11 - 27)
+    );
     assert!(due("Please join us Dec 7-11 for the food drive!").is_empty());
     assert!(due("Thanks again, send my best to the team Friday.").is_empty());
 }

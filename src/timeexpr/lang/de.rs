@@ -262,6 +262,8 @@ pub static DE: LangData = LangData {
         ("telefonat", Meeting),
         ("call", Meeting),
         ("sitzung", Meeting),
+        // "Er will die Unterlagen bis Freitag": wants, not the English future.
+        ("will", Plain),
         ("bis dahin", Back),
         ("bis zu diesem tag", Back),
         ("bis zu diesem datum", Back),

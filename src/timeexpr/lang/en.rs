@@ -12,7 +12,9 @@ pub static EN: LangData = LangData {
     ],
     numeric: NumericOrder::Operator,
     // "today or tomorrow": alternatives give the later day.
-    range_to: &["to", "through", "thru", "until", "till", "-", "–", "—", "or"],
+    range_to: &[
+        "to", "through", "thru", "until", "till", "-", "–", "—", "or",
+    ],
     range_and: &["and", "&"],
     time_lead: &["at", "@", "around"],
     time_by: &["by", "before"],
