@@ -462,10 +462,10 @@ fn opens_with_order(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], dat
 }
 
 /// Whether a clause after date `e` (in its sentence, whose phrases are `phrases` and which
-/// ends at token `t`, or in the next sentence) points back to it and asks: "pricing ends 8/20
-/// - send your entry by then", "Bids open Mon-Wed. Send your number in that window". The
-/// pointer is not the clause's first word ("then send it" is a sequence), and no other date
-/// stands between (`next`: the next expression's first token).
+/// ends at token `t`, or in the next sentence) points back to it and asks: "pricing ends
+/// 8/20, send your entry by then", "Bids open Mon-Wed. Send your number in that window".
+/// The pointer is not the clause's first word ("then send it" is a sequence), and no other
+/// date stands between (`next`: the next expression's first token).
 fn refers_back(
     p: &Parser<'_>,
     phrases: &[(usize, usize, Option<Sem>)],
