@@ -130,8 +130,13 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             phrases.iter().filter(|(a, _, _)| *a < e.from).collect();
         // The phrase right before the date, over fillers.
         let mut k = before.len();
+        // "before your July 6 start date": a possessive between the cue and its date.
         while k > 0
-            && (matches!(before[k - 1].2, Some(Sem::Filler)) || toks.is_punct(before[k - 1].0, ":"))
+            && (matches!(before[k - 1].2, Some(Sem::Filler))
+                || toks.is_punct(before[k - 1].0, ":")
+                || (k > 1
+                    && matches!(before[k - 2].2, Some(Sem::Cue(Cue::Adjacent)))
+                    && matches!(toks.norm(before[k - 1].0), "your" | "our" | "my" | "their")))
         {
             k -= 1;
         }
@@ -216,10 +221,14 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // ("entries are taken Dec 1 - Dec 9; please send yours in time").
         let asks_next = toks.is_punct(t, ";") && {
             let (_, t2) = sentence(&toks, &sems, t + 1);
-            let next = self::phrases(&p, t + 1, t2);
-            // "…; submit your elections in that window": an order opening the clause too.
-            next.iter().any(|x| x.2 == Some(Sem::Request))
-                || opens_with_order(&p, &next, usize::MAX)
+            // Not a clause with a date of its own ("we fly out tomorrow; send the docs
+            // tonight").
+            !exprs.get(n + 1).is_some_and(|x| x.from < t2) && {
+                let next = self::phrases(&p, t + 1, t2);
+                // "…; submit your elections in that window": an order opening the clause too.
+                next.iter().any(|x| x.2 == Some(Sem::Request))
+                    || opens_with_order(&p, &next, usize::MAX)
+            }
         };
         // "Vote for the club board July 6-9": an order whose verb takes "for" asks about a
         // window or span (not a plain date: "Return for your follow-up on Friday").
@@ -274,8 +283,12 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             });
         // "Applications accepted through Jan 15": a window open from now to its end.
         let open_end = adjacent.is_some_and(|x| matches!(toks.norm(x.0), "through" | "thru"));
+        // "send your availability for the week of July 12": the object's dates.
+        let object_for =
+            adjacent.is_some_and(|x| x.2 == Some(Sem::Attr) && toks.norm(x.0) == "for");
         let loose = !weekly
             && !possessive
+            && !object_for
             && (e.shape.span || e.shape.range || e.shape.named || e.shape.relday || open_end);
         // A window of an act the recipient does ("open enrollment runs June 21 - June 25",
         // "sign-ups: 6/21 - 6/25"): its end is the limit.

@@ -191,6 +191,8 @@ enum Comp {
     },
     Time(u8, u8),
     Zone(ZoneAt),
+    /// "the week of July 12": that week's Friday (none when impossible).
+    WeekOf(Option<Date>),
     /// "48 hours before your visit on June 3": counted back from a later date (none when
     /// impossible); a limit by itself.
     Before(Option<Date>),
@@ -226,6 +228,8 @@ struct Bag {
     bare_time: bool,
     /// The date is counted back from a later one ("2 days before the June 3 visit").
     before: bool,
+    /// The date ends the week of another ("the week of July 12").
+    week_of: bool,
 }
 
 impl Bag {
@@ -245,6 +249,10 @@ impl Bag {
             Comp::Date(d) => self.dom.is_none() && put(&mut self.date, d),
             Comp::Before(d) => {
                 self.before = true;
+                self.dom.is_none() && put(&mut self.date, d)
+            }
+            Comp::WeekOf(d) => {
+                self.week_of = true;
                 self.dom.is_none() && put(&mut self.date, d)
             }
             Comp::DayOfMonth(d) => self.date.is_none() && put(&mut self.dom, d),
@@ -508,11 +516,17 @@ impl Parser<'_> {
     /// a connector, then a date with a month.
     fn bare_day_range(&self, start: usize, a: usize) -> Option<Expr> {
         let (_, digits, _) = self.num(a)?;
-        if digits > 2 || !(self.listed(a + 1, lang_to) || self.listed(a + 1, lang_and)) {
+        // "zwischen dem 5. und 9. Juli": the German day's dot.
+        let c = if self.t.is_punct(a + 1, ".") && self.t.glued(a + 1) {
+            a + 2
+        } else {
+            a + 1
+        };
+        if digits > 2 || !(self.listed(c, lang_to) || self.listed(c, lang_and)) {
             return None;
         }
         // "3." of "1.–3. Dezember" is part of the number.
-        let (end, bag) = self.bag(self.skip_fill(a + 2))?;
+        let (end, bag) = self.bag(self.skip_fill(c + 1))?;
         let Some(Some(_)) = bag.date else {
             return None;
         };
@@ -604,6 +618,18 @@ impl Parser<'_> {
             Sem::EndOf => self.end_of(i),
             Sem::Within | Sem::In | Sem::Number(_) | Sem::Ago => self.span(i),
             Sem::TimeWord(_) => self.time(i),
+            // "the week of July 12": a window that ends on that week's Friday.
+            Sem::WeekOf => {
+                let (end, bag) = self.bag(self.after(i))?;
+                if bag.span.is_some() || bag.week_of || bag.before {
+                    return None;
+                }
+                let d = self
+                    .resolve(&bag)
+                    .0
+                    .map(|d| week_monday(d) + Duration::days(4));
+                Some((end, vec![Comp::WeekOf(d)]))
+            }
             // "before lunch": a meal right after "by"/"before" is its hour.
             Sem::Meal(_) if self.time_by_before(i).is_some() => self.time(i),
             Sem::Ordinal(d) => self.ordinal_word(i, d),
@@ -1357,7 +1383,7 @@ fn shape_of(b: &Bag) -> Shape {
     Shape {
         within: b.span.is_some_and(|s| s.2) || b.before,
         span: b.span.is_some(),
-        range: false,
+        range: b.week_of,
         named: b.named.is_some() || b.end_month.is_some() || b.end_quarter.is_some(),
         relday: b.relday.is_some(),
         past: b.span.is_some_and(|s| s.3)

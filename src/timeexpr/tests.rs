@@ -1147,3 +1147,36 @@ fn a_span_before_a_later_date_counts_back_from_it() {
     );
     assert_eq!(one("Die Abgabe ist am 4. Dezember."), date!(2026 - 12 - 04));
 }
+
+#[test]
+fn permissions_bookings_late_fees_and_the_week_of_a_date() {
+    // Received Tuesday 2026-11-24.
+    assert_eq!(
+        one("You may return the equipment from Dec 1 until Dec 9."),
+        date!(2026 - 12 - 09)
+    );
+    assert_eq!(
+        one("Schedule your flu shot anytime between Dec 1 and Dec 18."),
+        date!(2026 - 12 - 18)
+    );
+    assert_eq!(
+        one("Bitte melden Sie sich zwischen dem 1. und 4. Dezember an."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Please sign the lease before your Dec 1 move-in date."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(one("Late fees apply after Dec 9."), date!(2026 - 12 - 09));
+    assert_eq!(
+        one("Please return the forms the week of Dec 7."),
+        date!(2026 - 12 - 11)
+    );
+    // The object's dates, and a clause after ";" with a date of its own.
+    assert!(due("Please send your availability for the week of Dec 7.").is_empty());
+    assert_eq!(
+        due("We fly out tomorrow; send the docs tonight."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert!(due("You can expect a decision within 30 days.").is_empty());
+}

@@ -207,6 +207,8 @@ pub static EN: LangData = LangData {
         ("last wk", WeekRel(-1)),
         ("the following week", WeekRel(1)),
         ("this week", WeekRel(0)),
+        ("week of", WeekOf),
+        ("the week of", WeekOf),
         ("last week", WeekRel(-1)),
         // Units.
         ("hour", Unit(Unit::Hour)),
@@ -383,6 +385,12 @@ pub static EN: LangData = LangData {
         ("runs out", Cue(Cue::Due)),
         ("lapses", Cue(Cue::Due)),
         ("deadline", Cue(Cue::Noun)),
+        // "Late fees apply after July 9": the day after which one is late.
+        ("late fee", Cue(Cue::Noun)),
+        ("late fees", Cue(Cue::Noun)),
+        ("late charge", Cue(Cue::Noun)),
+        ("late charges", Cue(Cue::Noun)),
+        ("late penalty", Cue(Cue::Noun)),
         ("deadlines", Cue(Cue::Noun)),
         // A window to act in, not a pane ("the window seat").
         ("enrollment window", Cue(Cue::Noun)),
@@ -648,6 +656,12 @@ pub static EN: LangData = LangData {
         ("claim", Act),
         // Choosing in a window: "Pick a slot between Thursday and next Tuesday".
         ("pick", Act),
+        // Booking verbs: "Schedule your exam anytime between July 6 and July 30" (not "order",
+        // "request", "update", "review": as often a headline's noun, "Update 12/4: …").
+        ("schedule", Act),
+        ("book", Act),
+        ("reserve", Act),
+        ("redeem", Act),
         // Verbs with their particle, so the particle is no amount ("Pick up by 8/20" is
         // no "went up by 1/3").
         ("pick up", Act),
@@ -795,6 +809,10 @@ pub static EN: LangData = LangData {
         ("will be posted", Promise),
         // "we ask that you sign by Friday" is a request.
         ("ask you to", Request),
+        // Permission in a window: "You may submit your claim from July 1 until July 15".
+        ("you may", Request),
+        ("you can", Request),
+        ("you can expect", Promise),
         ("asks you to", Request),
         ("asks that you", Request),
         ("asking you to", Request),

@@ -150,6 +150,8 @@ pub enum Sem {
     /// issued"): a date after it in its clause is a promise, not the recipient's limit,
     /// unless a request comes between ("we'll need it by Friday").
     Promise,
+    /// "the week of": the working week of the date after it, which ends on its Friday.
+    WeekOf,
     /// "ends", "will end": after a window's act ("registration ends Friday", "the grace
     /// period ends 8/27") its date is a limit; alone it is not ("the sale ends Friday").
     Ends,
