@@ -141,7 +141,37 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             k -= 1;
         }
         let adjacent = k.checked_sub(1).map(|k| before[k]);
-        let adjacent_cue = adjacent.filter(|x| matches!(x.2, Some(Sem::Cue(_))));
+        // "before your appointment on 12/30", "by the recital on Friday": a cue reaches over
+        // the event it names to that event's date.
+        let over_event = || {
+            if k == before.len() {
+                return None;
+            }
+            let det = |j: usize| {
+                matches!(
+                    toks.norm(before[j].0),
+                    "your" | "the" | "our" | "my" | "their"
+                )
+            };
+            let mut j = k;
+            while j > 0
+                && k - j < 2
+                && !det(j - 1)
+                && toks.toks[before[j - 1].0].kind == Kind::Word
+                && matches!(before[j - 1].2, None | Some(Sem::Meeting | Sem::Meal(_)))
+            {
+                j -= 1;
+            }
+            if j == k || j < 2 {
+                return None;
+            }
+            let det = det(j - 1);
+            let c = before[j - 2];
+            (det && matches!(c.2, Some(Sem::Cue(Cue::Adjacent)))).then_some(c)
+        };
+        let adjacent_cue = adjacent
+            .filter(|x| matches!(x.2, Some(Sem::Cue(_))))
+            .or_else(over_event);
         if adjacent.is_some_and(|x| x.2 == Some(Sem::Block(Block::Strike))) {
             continue;
         }

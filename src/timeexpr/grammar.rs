@@ -1074,8 +1074,10 @@ impl Parser<'_> {
         }
         // "48 hours before your visit on June 3", "7 days prior to the procedure (June 10)":
         // counted back from the date a few words on.
+        // Not a duration ("fast for 12 hours before your blood draw").
         if !ago
             && !within
+            && !(i > 0 && self.word(i - 1) == "for")
             && (self.listed(end, lang_time_by) || self.word(end) == "prior")
             && let Some((anchor_end, anchor)) = self.anchor_after(self.after(end))
         {
@@ -1098,6 +1100,14 @@ impl Parser<'_> {
                 end = self.after(end);
                 ago = true;
                 lead = true;
+            }
+            // "within 30 days of the statement date", "within 90 days after service": counted
+            // from a day the message does not give ("of this notice", "of receipt" is now).
+            _ if matches!(self.word(end), "of" | "after")
+                && !(end + 1..(end + 5).min(self.t.len()))
+                    .any(|k| matches!(self.word(k), "this" | "receipt" | "now")) =>
+            {
+                return None;
             }
             _ => {}
         }

@@ -1180,3 +1180,29 @@ fn permissions_bookings_late_fees_and_the_week_of_a_date() {
     );
     assert!(due("You can expect a decision within 30 days.").is_empty());
 }
+
+#[test]
+fn a_cue_before_an_event_reaches_its_date_and_spans_from_unknown_days() {
+    // Received Tuesday 2026-11-24.
+    assert_eq!(
+        one("Please complete the intake forms before your appointment on 12/3."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Send the playlist by the recital on Friday."),
+        date!(2026 - 11 - 27)
+    );
+    // Without a cue the event's date stays a meeting time.
+    assert!(due("You have an appointment on 12/3 at 9:15 AM.").is_empty());
+    // A span from a day the message does not give has no date; "of this notice" is now.
+    assert!(due("Your balance is due within 30 days of the statement date.").is_empty());
+    assert_eq!(
+        one("Please pay within 30 days of this notice."),
+        date!(2026 - 12 - 24)
+    );
+    // A duration before an event is not counted back.
+    assert_eq!(
+        one("Please fast for 12 hours before your blood draw on 12/3."),
+        date!(2026 - 12 - 03)
+    );
+}
