@@ -334,6 +334,11 @@ impl Parser<'_> {
         let mut out: Vec<Expr> = Vec::new();
         let mut i = 0;
         while i < self.t.len() {
+            // A plain phrase holds no date ("early next week").
+            if self.sem(i) == Some(Sem::Plain) {
+                i = self.after(i);
+                continue;
+            }
             match self.expr_at(i) {
                 Some(e) => {
                     i = e.to.max(i + 1);
@@ -728,7 +733,9 @@ impl Parser<'_> {
             return None;
         }
         let sep = self.word(i + 1);
-        if !(sep == "/" || sep == ".") || !self.t.glued(i + 1) || !self.t.glued(i + 2) {
+        // "08-20-2027": dashes only with a year (not "3-5 days", "Dec 1-3").
+        if !(sep == "/" || sep == "." || sep == "-") || !self.t.glued(i + 1) || !self.t.glued(i + 2)
+        {
             return None;
         }
         let (b, bd, _) = self.num(i + 2)?;
@@ -745,6 +752,9 @@ impl Parser<'_> {
         {
             year = Some(if yd == 2 { 2000 + y as i32 } else { y as i32 });
             end += 2;
+        }
+        if sep == "-" && year.is_none() {
+            return None;
         }
         if sep == "." {
             // "3.12" alone may be a decimal or a version; "3.12." and "3.12.2026" are dates,
@@ -835,7 +845,9 @@ impl Parser<'_> {
             return None;
         }
         let mut j = i + 1;
-        if self.t.is_punct(j, ".") && self.t.glued(j) {
+        // "20-Aug-2027"
+        let dashed = self.t.is_punct(j, "-") && self.t.glued(j) && self.t.glued(j + 1);
+        if (self.t.is_punct(j, ".") && self.t.glued(j)) || dashed {
             j += 1;
         }
         if matches!(self.word(j), "of" | "de") {
@@ -847,6 +859,14 @@ impl Parser<'_> {
         let mut end = self.after(j);
         if self.t.is_punct(end, ".") && self.t.glued(end) {
             end += 1;
+        }
+        if dashed
+            && self.t.is_punct(end, "-")
+            && self.t.glued(end)
+            && self.t.glued(end + 1)
+            && let Some((y, 4, _)) = self.num(end + 1)
+        {
+            return Some((end + 2, vec![Comp::Date(ymd(y as i32, m as u32, d))]));
         }
         let year = self.year_after(&mut end);
         let date = match year {

@@ -1206,3 +1206,16 @@ fn a_cue_before_an_event_reaches_its_date_and_spans_from_unknown_days() {
         date!(2026 - 12 - 03)
     );
 }
+
+#[test]
+fn dashed_dates_and_parts_of_weeks() {
+    // Received Tuesday 2026-11-24.
+    assert_eq!(one("Please complete by 12-04-2026."), date!(2026 - 12 - 04));
+    assert_eq!(one("Due date 04-Dec-2026"), date!(2026 - 12 - 04));
+    // Dashes without a year are a range or an amount.
+    assert_eq!(one("Please vote 12/1-12/4."), date!(2026 - 12 - 04));
+    assert!(due("Please allow 3-5 business days for delivery.").is_empty());
+    // Part of a week names no day.
+    assert!(due("Can you get it to me early next week?").is_empty());
+    assert!(due("Please send it later this month.").is_empty());
+}
