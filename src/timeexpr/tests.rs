@@ -1219,3 +1219,17 @@ fn dashed_dates_and_parts_of_weeks() {
     assert!(due("Can you get it to me early next week?").is_empty());
     assert!(due("Please send it later this month.").is_empty());
 }
+
+#[test]
+fn more_closing_lines_start_the_signature() {
+    assert_eq!(
+        due(
+            "Hi all,\n\nPlease sign up for a slot by Dec 2.\n\nBlessings,\nDeacon Mike\nForms due by the 15th"
+        ),
+        vec![Some(date!(2026 - 12 - 02))]
+    );
+    assert_eq!(
+        due("Hi,\nPlease upload the W-9 by Dec 1.\n\nWarmly,\nAnn\nRenewals due by Friday"),
+        vec![Some(date!(2026 - 12 - 01))]
+    );
+}
