@@ -1105,6 +1105,11 @@ fn the_senders_promise_is_no_limit() {
     assert!(due("The package should arrive by Friday.").is_empty());
     assert!(due("The bank will credit your account within 3 business days.").is_empty());
     assert!(due("Results are usually back within 48 hours.").is_empty());
+    assert!(due("You may receive a survey within 2 weeks.").is_empty());
+    assert_eq!(
+        one("Tickets will be available until Dec 4."),
+        date!(2026 - 12 - 04)
+    );
     assert_eq!(
         one("Service will be disconnected unless payment is received by Dec 4."),
         date!(2026 - 12 - 04)

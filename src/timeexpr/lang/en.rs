@@ -825,6 +825,8 @@ pub static EN: LangData = LangData {
         ("you may", Request),
         ("you can", Request),
         ("you can expect", Promise),
+        ("you may receive", Promise),
+        ("you may be contacted", Promise),
         ("asks you to", Request),
         ("asks that you", Request),
         ("asking you to", Request),
