@@ -54,7 +54,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         langs: &langs,
     };
     let exprs = p.scan();
-    let due_cells = due_cells(&p);
+    let due_cells = due_cells(&p, &live);
     // The cues of times alone ("before noon"): where each starts.
     let bare_time_cues: Vec<usize> = exprs
         .iter()
@@ -244,7 +244,25 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             // send my best to the team Friday".
             .filter(|&k| phrases.get(k).is_some_and(|x| x.2 == Some(Sem::Request)))
             .unwrap_or(0);
-        let imperative = [0, label_end, comma_clause]
+        // A list item's marker: "1) Sign the estimate (Aug 20)", "• Pay the deposit …".
+        let marker_end = match phrases.first() {
+            Some(&(a, _, _))
+                if toks.toks[a].kind == Kind::Num
+                    && toks.toks[a].digits <= 2
+                    && (toks.is_punct(a + 1, ")") || toks.is_punct(a + 1, ".")) =>
+            {
+                2
+            }
+            Some(&(a, _, _))
+                if ["-", "•", "*", "–", "·", "▪", "○"]
+                    .iter()
+                    .any(|m| toks.is_punct(a, m)) =>
+            {
+                1
+            }
+            _ => 0,
+        };
+        let imperative = [0, label_end, comma_clause, marker_end]
             .iter()
             .any(|&k| opens_with_order(&p, &phrases[k.min(phrases.len())..], e.from));
         // A request in the clause after a ";" asks about a span or window before it
@@ -431,11 +449,13 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
 
 /// The token ranges of the cells under a table header cell that names a limit ("| Item |
 /// Due |", "| Task | Deadline |"): each such cell holds that row's due date.
-fn due_cells(p: &Parser<'_>) -> Vec<Range<usize>> {
+fn due_cells(p: &Parser<'_>, text: &str) -> Vec<Range<usize>> {
     let toks = p.t;
     let mut out = Vec::new();
     // The due column of the table being read, once its header is seen.
     let mut column: Option<Option<usize>> = None;
+    // The same for a table aligned with spaces: the byte column of its due header.
+    let mut text_column: Option<usize> = None;
     let mut i = 0;
     while i < toks.len() {
         let mut end = i;
@@ -444,16 +464,45 @@ fn due_cells(p: &Parser<'_>) -> Vec<Range<usize>> {
         }
         if !toks.is_punct(i, "|") {
             column = None;
+            // "Milestone        Due" over "Deposit          8/20": cells apart by two
+            // spaces or more, the due one under its header.
+            let line_start = text[..toks.toks.get(i).map_or(0, |t| t.start)]
+                .rfind('\n')
+                .map_or(0, |n| n + 1);
+            let col = |k: usize| toks.toks[k].start - line_start;
+            let gap = |k: usize| k + 1 < end && toks.toks[k + 1].start >= toks.toks[k].end + 2;
+            let aligned = (i..end).any(gap);
+            match text_column {
+                _ if !aligned => text_column = None,
+                None => {
+                    text_column = (i..end)
+                        .find(|&k| matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Noun))))
+                        .map(col);
+                }
+                Some(c) => {
+                    if let Some(k) = (i..end).find(|&k| col(k) + 4 >= c && col(k) <= c + 4) {
+                        let mut e = k;
+                        while e < end && !gap(e) {
+                            e += 1;
+                        }
+                        out.push(k..(e + 1).min(end));
+                    }
+                }
+            }
         } else {
+            text_column = None;
             // The cells: the tokens between bars.
             let bars: Vec<usize> = (i..end).filter(|&k| toks.is_punct(k, "|")).collect();
             let cells = bars.windows(2).map(|w| w[0] + 1..w[1]);
             let has_words = (i..end).any(|k| toks.toks[k].kind != Kind::Punct);
             match column {
                 None => {
+                    // "| Due |", "| Deadline |", "| Return by |".
                     column = Some(cells.clone().position(|c| {
                         c.clone()
                             .any(|k| matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Noun))))
+                            || (c.end > c.start
+                                && matches!(p.sem(c.end - 1), Some(Sem::Cue(Cue::Adjacent))))
                     }));
                 }
                 Some(Some(c)) if has_words => out.extend(cells.clone().nth(c)),

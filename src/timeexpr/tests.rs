@@ -1238,3 +1238,26 @@ fn more_closing_lines_start_the_signature() {
         vec![Some(date!(2026 - 12 - 01))]
     );
 }
+
+#[test]
+fn tables_aligned_with_spaces_by_headers_and_numbered_orders() {
+    // Received Tuesday 2026-11-24.
+    assert_eq!(
+        due("Milestone        Due\nDeposit          12/1\nFinal payment    12/15"),
+        vec![Some(date!(2026 - 12 - 01)), Some(date!(2026 - 12 - 15))]
+    );
+    assert_eq!(
+        due("Invoice #   Amount   Due Date\n1042        $300     12/04/2026"),
+        vec![Some(date!(2026 - 12 - 04))]
+    );
+    assert_eq!(
+        due("| Task | Return by |\n|---|---|\n| Library books | 12/1 |\n| Laptop | 12/8 |"),
+        vec![Some(date!(2026 - 12 - 01)), Some(date!(2026 - 12 - 08))]
+    );
+    assert_eq!(
+        due("Next steps\n1) Sign the estimate (Dec 1)\n2) Pay the deposit (Dec 8)"),
+        vec![Some(date!(2026 - 12 - 01)), Some(date!(2026 - 12 - 08))]
+    );
+    // A schedule aligned the same way is no list of limits.
+    assert!(due("Date      Event\n12/1      Tryouts\n12/8      First game").is_empty());
+}
