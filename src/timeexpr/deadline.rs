@@ -271,7 +271,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             let (_, t2) = sentence(&toks, &sems, t + 1);
             // Not a clause with a date of its own ("we fly out tomorrow; send the docs
             // tonight").
-            !exprs.get(n + 1).is_some_and(|x| x.from < t2) && {
+            exprs.get(n + 1).is_none_or(|x| x.from >= t2) && {
                 let next = self::phrases(&p, t + 1, t2);
                 // "…; submit your elections in that window": an order opening the clause too.
                 next.iter().any(|x| x.2 == Some(Sem::Request))

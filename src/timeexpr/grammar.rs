@@ -1095,9 +1095,8 @@ impl Parser<'_> {
         // "48 hours before your visit on June 3", "7 days prior to the procedure (June 10)":
         // counted back from the date a few words on.
         // Not a duration ("fast for 12 hours before your blood draw").
-        if !ago
-            && !within
-            && !(i > 0 && self.word(i - 1) == "for")
+        let duration = i > 0 && self.word(i - 1) == "for";
+        if !(ago || within || duration)
             && (self.listed(end, lang_time_by) || self.word(end) == "prior")
             && let Some((anchor_end, anchor)) = self.anchor_after(self.after(end))
         {
