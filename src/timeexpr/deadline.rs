@@ -102,6 +102,50 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }) {
             continue;
         }
+        // A subject and a verb in the past tense ("we finished the deck by Friday", "your
+        // claim was processed within 5 business days"), with no request or limit word after
+        // it ("we noticed an error and need it back by Friday").
+        let past_verb = phrases
+            .iter()
+            .enumerate()
+            .filter(|(_, (a, _, _))| *a >= clause_start && *a < e.from)
+            .find(|(k, (a, _, _))| {
+                matches!(
+                    toks.norm(*a),
+                    "i" | "we" | "you" | "they" | "he" | "she" | "was" | "were"
+                ) && phrases.get(k + 1).is_some_and(|&(v, _, x)| {
+                    let w = toks.norm(v);
+                    // Not a request reported ("you were asked to return it by Friday").
+                    x.is_none()
+                        && w.len() > 4
+                        && w.ends_with("ed")
+                        && !matches!(
+                            w,
+                            "asked"
+                                | "told"
+                                | "reminded"
+                                | "requested"
+                                | "informed"
+                                | "notified"
+                                | "instructed"
+                                | "scheduled"
+                                | "expected"
+                                | "advised"
+                        )
+                })
+            })
+            .map(|(k, _)| k);
+        if let Some(k) = past_verb
+            && !phrases[k..].iter().any(|(a, _, x)| {
+                *a < e.from
+                    && matches!(
+                        x,
+                        Some(Sem::Request | Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))
+                    )
+            })
+        {
+            continue;
+        }
         if e.date.is_some_and(|d| d < today) {
             continue;
         }

@@ -1261,3 +1261,24 @@ fn tables_aligned_with_spaces_by_headers_and_numbered_orders() {
     // A schedule aligned the same way is no list of limits.
     assert!(due("Date      Event\n12/1      Tryouts\n12/8      First game").is_empty());
 }
+
+#[test]
+fn a_subject_and_a_past_verb_report_what_was_done() {
+    // Received Tuesday 2026-11-24: "by Friday" is otherwise the coming one.
+    assert!(due("We finished the deck by Friday as planned.").is_empty());
+    assert!(due("Last month you renewed by the 5th, thanks!").is_empty());
+    assert!(due("Your claim was processed within 5 business days.").is_empty());
+    // A request or a limit after it, or a request reported, is live.
+    assert_eq!(
+        one("We noticed an error and need the form back by Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("You were asked to return the form by Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("We extended the deadline to Friday."),
+        date!(2026 - 11 - 27)
+    );
+}
