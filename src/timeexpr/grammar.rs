@@ -1074,10 +1074,12 @@ impl Parser<'_> {
         if self.t.is_punct(j, "(") && self.num(j + 1).is_some() && self.t.is_punct(j + 2, ")") {
             j += 3;
         }
-        let Some(Sem::Unit(unit)) = self.sem(j) else {
-            return None;
+        let (unit, mut end) = match self.sem(j) {
+            Some(Sem::Unit(unit)) => (unit, self.after(j)),
+            // "within one week of receiving this": the unit, then "of".
+            Some(Sem::WeekOf) if self.word(j) == "week" => (Unit::Week, j + 1),
+            _ => return None,
         };
-        let mut end = self.after(j);
         // "a week from Friday", "two weeks from tomorrow": counted from that day.
         if !ago
             && self.sem(end) == Some(Sem::From)

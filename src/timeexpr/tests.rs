@@ -1205,6 +1205,15 @@ fn a_cue_before_an_event_reaches_its_date_and_spans_from_unknown_days() {
         one("Please pay within 30 days of this notice."),
         date!(2026 - 12 - 24)
     );
+    assert_eq!(
+        one("Submit within one week of receiving this email."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(one("Please respond within 10d."), date!(2026 - 12 - 04));
+    assert_eq!(
+        one("Due by the last day of the month."),
+        date!(2026 - 11 - 30)
+    );
     // A duration before an event is not counted back.
     assert_eq!(
         one("Please fast for 12 hours before your blood draw on 12/3."),
