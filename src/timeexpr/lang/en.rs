@@ -684,7 +684,6 @@ pub static EN: LangData = LangData {
         // no "went up by 1/3").
         ("pick up", Act),
         ("sign up", Act),
-        ("follow up", Act),
         ("set up", Act),
         ("back up", Act),
         ("top up", Act),
