@@ -54,23 +54,35 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         langs: &langs,
     };
     let exprs = p.scan();
-    let due_cells = due_cells(&p);
+    let due_cells = due_cells(&p, &live);
+    // The cues of times alone ("before noon"): where each starts.
+    let bare_time_cues: Vec<usize> = exprs
+        .iter()
+        .filter(|e| e.shape.bare_time)
+        .filter_map(|e| p.time_by_before(e.from))
+        .collect();
     let today = ctx.today();
-    let mut out = Vec::new();
+    let mut out: Vec<Deadline> = Vec::new();
     // A sentence's cue word ("the deadline for comments is …") goes to its first date only.
     let mut clause_cue_used: Option<usize> = None;
     let mut imperative_used: Option<usize> = None;
-    for e in &exprs {
+    for (n, e) in exprs.iter().enumerate() {
+        // "next week, by Wednesday at the latest": the weekday after it is the date.
+        if e.shape.narrowed {
+            continue;
+        }
         let (s, t) = sentence(&toks, &sems, e.from);
         let phrases = phrases(&p, s, t);
         let has = |want: fn(Sem) -> bool| phrases.iter().any(|(_, _, x)| x.is_some_and(want));
         // A negation reaches the dates of its own side of a "but" ("no need to send the
         // outline by Monday anymore, but the report is due May 3").
+        // Nor the consequence after "or" ("pick up by 12/1 or the order is cancelled").
         let negated = phrases.iter().any(|(a, _, x)| {
             matches!(x, Some(Sem::Block(Block::Negation | Block::Absence)))
                 && !phrases.iter().any(|(c, _, y)| {
-                    *y == Some(Sem::Contrast)
-                        && ((*a < *c && *c < e.from) || (e.from < *c && *c < *a))
+                    (*y == Some(Sem::Contrast)
+                        && ((*a < *c && *c < e.from) || (e.from < *c && *c < *a)))
+                        || (e.to <= *c && *c < *a && matches!(toks.norm(*c), "or" | "otherwise"))
                 })
         });
         if negated || e.shape.past {
@@ -90,20 +102,120 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }) {
             continue;
         }
+        // A subject and a verb in the past tense ("we finished the deck by Friday", "your
+        // claim was processed within 5 business days"), with no request or limit word after
+        // it ("we noticed an error and need it back by Friday").
+        let past_verb = phrases
+            .iter()
+            .enumerate()
+            .filter(|(_, (a, _, _))| *a >= clause_start && *a < e.from)
+            .find(|(k, (a, _, _))| {
+                matches!(
+                    toks.norm(*a),
+                    "i" | "we" | "you" | "they" | "he" | "she" | "was" | "were"
+                ) && phrases.get(k + 1).is_some_and(|&(v, _, x)| {
+                    let w = toks.norm(v);
+                    // Not a request reported ("you were asked to return it by Friday").
+                    x.is_none()
+                        && w.len() > 4
+                        && w.ends_with("ed")
+                        && !matches!(
+                            w,
+                            "asked"
+                                | "told"
+                                | "reminded"
+                                | "requested"
+                                | "informed"
+                                | "notified"
+                                | "instructed"
+                                | "scheduled"
+                                | "expected"
+                                | "advised"
+                        )
+                })
+            })
+            .map(|(k, _)| k);
+        if let Some(k) = past_verb
+            && !phrases[k..].iter().any(|(a, _, x)| {
+                *a < e.from
+                    && matches!(
+                        x,
+                        Some(Sem::Request | Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))
+                    )
+            })
+        {
+            continue;
+        }
         if e.date.is_some_and(|d| d < today) {
             continue;
         }
+        // "I'll send the quote by Monday", "your refund will be issued by Aug 30": the
+        // sender's act or what will happen. Not "we'll need it by Friday" (a request
+        // between), nor a condition after it ("service will be cut off unless you pay by
+        // Aug 24").
+        let promised = phrases
+            .iter()
+            .rposition(|(a, _, x)| *a >= clause_start && *a < e.from && *x == Some(Sem::Promise))
+            .is_some_and(|k| {
+                // "Please confirm you will attend by Friday": asked about the future.
+                !phrases[..k]
+                    .iter()
+                    .any(|(a, _, x)| *a >= clause_start && *x == Some(Sem::Request))
+                    && !phrases[k..].iter().any(|(a, _, x)| {
+                        *a < e.from
+                            && (*x == Some(Sem::Request)
+                                || matches!(
+                                    toks.norm(*a),
+                                    "if" | "unless" | "so" | "or" | "and" | "but" | "once" | "when"
+                                ))
+                    })
+            });
         let before: Vec<&(usize, usize, Option<Sem>)> =
             phrases.iter().filter(|(a, _, _)| *a < e.from).collect();
         // The phrase right before the date, over fillers.
         let mut k = before.len();
+        // "before your July 6 start date": a possessive between the cue and its date.
         while k > 0
-            && (matches!(before[k - 1].2, Some(Sem::Filler)) || toks.is_punct(before[k - 1].0, ":"))
+            && (matches!(before[k - 1].2, Some(Sem::Filler))
+                || toks.is_punct(before[k - 1].0, ":")
+                || (k > 1
+                    && matches!(before[k - 2].2, Some(Sem::Cue(Cue::Adjacent)))
+                    && matches!(toks.norm(before[k - 1].0), "your" | "our" | "my" | "their")))
         {
             k -= 1;
         }
         let adjacent = k.checked_sub(1).map(|k| before[k]);
-        let adjacent_cue = adjacent.filter(|x| matches!(x.2, Some(Sem::Cue(_))));
+        // "before your appointment on 12/30", "by the recital on Friday": a cue reaches over
+        // the event it names to that event's date.
+        let over_event = || {
+            if k == before.len() {
+                return None;
+            }
+            let det = |j: usize| {
+                matches!(
+                    toks.norm(before[j].0),
+                    "your" | "the" | "our" | "my" | "their"
+                )
+            };
+            let mut j = k;
+            while j > 0
+                && k - j < 2
+                && !det(j - 1)
+                && toks.toks[before[j - 1].0].kind == Kind::Word
+                && matches!(before[j - 1].2, None | Some(Sem::Meeting | Sem::Meal(_)))
+            {
+                j -= 1;
+            }
+            if j == k || j < 2 {
+                return None;
+            }
+            let det = det(j - 1);
+            let c = before[j - 2];
+            (det && matches!(c.2, Some(Sem::Cue(Cue::Adjacent)))).then_some(c)
+        };
+        let adjacent_cue = adjacent
+            .filter(|x| matches!(x.2, Some(Sem::Cue(_))))
+            .or_else(over_event);
         if adjacent.is_some_and(|x| x.2 == Some(Sem::Block(Block::Strike))) {
             continue;
         }
@@ -166,25 +278,73 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .take(5)
             .position(|(a, _, _)| toks.is_punct(*a, ":"))
             .map_or(0, |k| k + 1);
-        let imperative = [0, label_end]
+        // "cant make it sat, can u drop the gear off fri?": an order opening the date's
+        // clause after a comma.
+        let comma_clause = phrases
+            .iter()
+            .rposition(|(a, _, _)| *a < e.from && toks.is_punct(*a, ","))
+            .map(|k| k + 1)
+            // Only an asked one ("…, please send …", "…, can u drop …"), not "Thanks again,
+            // send my best to the team Friday".
+            .filter(|&k| phrases.get(k).is_some_and(|x| x.2 == Some(Sem::Request)))
+            .unwrap_or(0);
+        // A list item's marker: "1) Sign the estimate (Aug 20)", "• Pay the deposit …".
+        let marker_end = match phrases.first() {
+            Some(&(a, _, _))
+                if toks.toks[a].kind == Kind::Num
+                    && toks.toks[a].digits <= 2
+                    && (toks.is_punct(a + 1, ")") || toks.is_punct(a + 1, ".")) =>
+            {
+                2
+            }
+            Some(&(a, _, _))
+                if ["-", "•", "*", "–", "·", "▪", "○"]
+                    .iter()
+                    .any(|m| toks.is_punct(a, m)) =>
+            {
+                1
+            }
+            _ => 0,
+        };
+        let imperative = [0, label_end, comma_clause, marker_end]
             .iter()
             .any(|&k| opens_with_order(&p, &phrases[k.min(phrases.len())..], e.from));
         // A request in the clause after a ";" asks about a span or window before it
         // ("entries are taken Dec 1 - Dec 9; please send yours in time").
         let asks_next = toks.is_punct(t, ";") && {
             let (_, t2) = sentence(&toks, &sems, t + 1);
-            let next = self::phrases(&p, t + 1, t2);
-            // "…; submit your elections in that window": an order opening the clause too.
-            next.iter().any(|x| x.2 == Some(Sem::Request))
-                || opens_with_order(&p, &next, usize::MAX)
+            // Not a clause with a date of its own ("we fly out tomorrow; send the docs
+            // tonight").
+            exprs.get(n + 1).is_none_or(|x| x.from >= t2) && {
+                let next = self::phrases(&p, t + 1, t2);
+                // "…; submit your elections in that window": an order opening the clause too.
+                next.iter().any(|x| x.2 == Some(Sem::Request))
+                    || opens_with_order(&p, &next, usize::MAX)
+            }
         };
-        let asks = has(|x| x == Sem::Request) || imperative;
+        // "Vote for the club board July 6-9": an order whose verb takes "for" asks about a
+        // window or span (not a plain date: "Return for your follow-up on Friday").
+        let order_for = [0, label_end].iter().any(|&k| {
+            phrases[k.min(phrases.len())..]
+                .iter()
+                .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
+                .is_some_and(|&(_, m, x)| x == Some(Sem::Act) && toks.norm(m) == "for")
+        });
+        let asks = has(|x| x == Sem::Request) || imperative || order_for;
+        // "confirm tomorrow's pickup": a possessive day names a thing, not a limit (unless a
+        // limit noun follows: "Friday's deadline").
+        let possessive = toks.norm(e.to - 1).ends_with("'s") && after.is_none();
         // The imperative cues one date of a sentence with no cue word ("Send the proofs next
         // Tuesday"), not a second one ("Submit it Monday for pickup Friday").
         let imperative_cue = imperative
+            && !possessive
             && imperative_used != Some(s)
             && !adjacent.is_some_and(|x| matches!(x.2, Some(Sem::Attr | Sem::From)))
-            && !has(|x| matches!(x, Sem::Cue(_) | Sem::Block(_)));
+            // A cue that only times the day ("bring the dog in Monday so the vet can see
+            // her before noon") is no cue of another date.
+            && !phrases.iter().any(|(a, _, x)| {
+                matches!(x, Some(Sem::Cue(_) | Sem::Block(_))) && !bare_time_cues.contains(a)
+            });
         // A headline naming a period's end and what is due at it: "EOM for expense reports".
         let headline = e.shape.named
             && phrases
@@ -213,10 +373,28 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                     Some(Sem::WeekRel(_) | Sem::Next | Sem::This | Sem::NextPost)
                 )
             });
-        let loose = !weekly && (e.shape.span || e.shape.range || e.shape.named || e.shape.relday);
+        // "Applications accepted through Jan 15": a window open from now to its end.
+        let open_end = adjacent.is_some_and(|x| matches!(toks.norm(x.0), "through" | "thru"));
+        // "send your availability for the week of July 12": the object's dates.
+        let object_for =
+            adjacent.is_some_and(|x| x.2 == Some(Sem::Attr) && toks.norm(x.0) == "for");
+        let loose = !weekly
+            && !possessive
+            && !object_for
+            && (e.shape.span || e.shape.range || e.shape.named || e.shape.relday || open_end);
         // A window of an act the recipient does ("open enrollment runs June 21 - June 25",
         // "sign-ups: 6/21 - 6/25"): its end is the limit.
-        let window = e.shape.range && !weekly && has(|x| x == Sem::Window);
+        let window = ((e.shape.range || open_end) && !weekly && has(|x| x == Sem::Window))
+            // "Registration ends Friday", "the grace period ends on 8/27".
+            || (adjacent.is_some_and(|x| x.2 == Some(Sem::Ends)) && has(|x| x == Sem::Window));
+        // "We'll remind you before the Jan 15 due date", "we will close enrollment Dec 31,
+        // so sign up before then": a limit named in the promise is still one.
+        let back = || refers_back(&p, &phrases, e, exprs.get(n + 1).map(|x| x.from), t);
+        // "Your hold will be kept until Aug 20": what is held lapses then.
+        let held = adjacent_cue.is_some_and(|c| matches!(toks.norm(c.0), "until" | "till" | "til"));
+        if promised && !(after.is_some() || clause_cue || window || held || back()) {
+            continue;
+        }
         let cued = adjacent_cue.is_some()
             || e.shape.within
             || moved_to
@@ -228,7 +406,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             || imperative_cue
             || headline
             // "| Parking permit renewal | Nov 12 |" under a "| Item | Due |" header.
-            || due_cells.iter().any(|r| r.contains(&e.from));
+            || due_cells.iter().any(|r| r.contains(&e.from))
+            // "Pricing ends 8/20 - send your entry by then at the latest".
+            || back();
         // "by 3pm" alone is on the received day only when the sentence asks for something
         // ("need the link by 3pm"; not a status line such as "hotfix by 15:30").
         // Nor opening hours ("bitte beachten: wir haben bis 17 Uhr geöffnet").
@@ -243,12 +423,37 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .iter()
             .find(|(a, _, _)| *a >= e.to && toks.is_punct(*a, ","))
             .map_or(usize::MAX, |x| x.0);
-        if phrases
+        // A meal right after "by"/"before" is a time of day ("tmrw before lunch").
+        let meeting_at = phrases.iter().position(|(a, _, x)| {
+            *a < comma_after
+                && match x {
+                    Some(Sem::Meeting) => true,
+                    Some(Sem::Meal(_)) => p.time_by_before(*a).is_none(),
+                    _ => false,
+                }
+        });
+        // "The deadline to book your appointment is Friday", "Friday is the last day to
+        // book a session": the limit noun comes first and the meeting is what it is for.
+        // A label before a colon is another clause ("Interview slots: the deadline to
+        // reply is Friday").
+        let label = phrases
             .iter()
-            .any(|(a, _, x)| *x == Some(Sem::Meeting) && *a < comma_after)
+            .rposition(|(a, _, _)| *a < e.from && toks.is_punct(*a, ":"))
+            .map_or(0, |k| k + 1);
+        let noun_first = (after.is_some() || clause_cue)
+            && phrases[label..]
+                .iter()
+                .find(|(a, _, x)| match x {
+                    Some(Sem::Cue(Cue::Noun) | Sem::Meeting) => true,
+                    Some(Sem::Meal(_)) => p.time_by_before(*a).is_none(),
+                    _ => false,
+                })
+                .is_some_and(|x| x.2 == Some(Sem::Cue(Cue::Noun)));
+        if meeting_at.is_some()
             && adjacent_cue.is_none()
             && !e.shape.within
             && !e.shape.timed_by_cue
+            && !noun_first
         {
             continue;
         }
@@ -257,6 +462,18 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }
         if imperative {
             imperative_used = Some(s);
+        }
+        // "drop it off tomorrow, first thing, so the lab can run it before noon": a time
+        // alone later in the sentence of a deadline is that day's.
+        if e.shape.bare_time
+            && let Some(last) = out.last_mut()
+            && last.span.start >= toks.toks[s].start
+            && last.due.is_some_and(|d| d > today)
+        {
+            if last.time.is_none() {
+                last.time = e.time;
+            }
+            continue;
         }
         let from_tok = adjacent_cue.map_or(e.from, |c| c.0);
         let end_tok = after.unwrap_or(e.to).max(e.to);
@@ -276,11 +493,13 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
 
 /// The token ranges of the cells under a table header cell that names a limit ("| Item |
 /// Due |", "| Task | Deadline |"): each such cell holds that row's due date.
-fn due_cells(p: &Parser<'_>) -> Vec<Range<usize>> {
+fn due_cells(p: &Parser<'_>, text: &str) -> Vec<Range<usize>> {
     let toks = p.t;
     let mut out = Vec::new();
     // The due column of the table being read, once its header is seen.
     let mut column: Option<Option<usize>> = None;
+    // The same for a table aligned with spaces: the byte column of its due header.
+    let mut text_column: Option<usize> = None;
     let mut i = 0;
     while i < toks.len() {
         let mut end = i;
@@ -289,16 +508,45 @@ fn due_cells(p: &Parser<'_>) -> Vec<Range<usize>> {
         }
         if !toks.is_punct(i, "|") {
             column = None;
+            // "Milestone        Due" over "Deposit          8/20": cells apart by two
+            // spaces or more, the due one under its header.
+            let line_start = text[..toks.toks.get(i).map_or(0, |t| t.start)]
+                .rfind('\n')
+                .map_or(0, |n| n + 1);
+            let col = |k: usize| toks.toks[k].start - line_start;
+            let gap = |k: usize| k + 1 < end && toks.toks[k + 1].start >= toks.toks[k].end + 2;
+            let aligned = (i..end).any(gap);
+            match text_column {
+                _ if !aligned => text_column = None,
+                None => {
+                    text_column = (i..end)
+                        .find(|&k| matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Noun))))
+                        .map(col);
+                }
+                Some(c) => {
+                    if let Some(k) = (i..end).find(|&k| col(k) + 4 >= c && col(k) <= c + 4) {
+                        let mut e = k;
+                        while e < end && !gap(e) {
+                            e += 1;
+                        }
+                        out.push(k..(e + 1).min(end));
+                    }
+                }
+            }
         } else {
+            text_column = None;
             // The cells: the tokens between bars.
             let bars: Vec<usize> = (i..end).filter(|&k| toks.is_punct(k, "|")).collect();
             let cells = bars.windows(2).map(|w| w[0] + 1..w[1]);
             let has_words = (i..end).any(|k| toks.toks[k].kind != Kind::Punct);
             match column {
                 None => {
+                    // "| Due |", "| Deadline |", "| Return by |".
                     column = Some(cells.clone().position(|c| {
                         c.clone()
                             .any(|k| matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Noun))))
+                            || (c.end > c.start
+                                && matches!(p.sem(c.end - 1), Some(Sem::Cue(Cue::Adjacent))))
                     }));
                 }
                 Some(Some(c)) if has_words => out.extend(cells.clone().nth(c)),
@@ -318,9 +566,19 @@ fn opens_with_order(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], dat
     phrases
         .iter()
         .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
-        .is_some_and(|&(_, n, x)| {
+        .is_some_and(|&(a, n, x)| {
+            // "Reply YES by 5pm", "Text STOP to opt out", "Reply 1 or 2": a keyword to send.
+            let keyword = toks
+                .toks
+                .get(n)
+                .is_some_and(|t| t.capital || t.kind == Kind::Num || toks.is_punct(n, "\""))
+                && (matches!(p.sem(n + 1), Some(Sem::Cue(_)))
+                    || matches!(toks.norm(n + 1), "to" | "or" | "/"));
             x == Some(Sem::Act)
-                && (p.langs.iter().any(|l| l.objects.contains(&toks.norm(n)))
+                // "Pick up by 8/20", "Sign up now": a verb with its particle.
+                && (n - a > 1
+                    || keyword
+                    || p.langs.iter().any(|l| l.objects.contains(&toks.norm(n)))
                     // "Vote 12/7-12/11", "Submit between Dec 7 and Dec 11".
                     || n == date
                     || matches!(
@@ -332,9 +590,86 @@ fn opens_with_order(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], dat
                                 | Sem::In
                                 | Sem::Request
                                 | Sem::Between
+                                // "renew before then"
+                                | Sem::Back
                         )
                     ))
         })
+}
+
+/// Whether a clause after date `e` (in its sentence, whose phrases are `phrases` and which
+/// ends at token `t`, or in the next sentence) points back to it and asks: "pricing ends
+/// 8/20, send your entry by then", "Bids open Mon-Wed. Send your number in that window".
+/// The pointer is not the clause's first word ("then send it" is a sequence), and no other
+/// date stands between (`next`: the next expression's first token).
+fn refers_back(
+    p: &Parser<'_>,
+    phrases: &[(usize, usize, Option<Sem>)],
+    e: &grammar::Expr,
+    next: Option<usize>,
+    t: usize,
+) -> bool {
+    let toks = p.t;
+    let asks_around = |v: &[(usize, usize, Option<Sem>)]| -> bool {
+        let Some(b) = v.iter().position(|x| x.2 == Some(Sem::Back)) else {
+            return false;
+        };
+        if next.is_some_and(|n| n < v[b].0) {
+            return false;
+        }
+        // The clause of the pointer: after the last comma, dash, colon or semicolon.
+        let start = v[..b]
+            .iter()
+            .rposition(|(a, _, _)| {
+                [",", "-", "–", "—", ":", ";"]
+                    .iter()
+                    .any(|c| toks.is_punct(*a, c))
+            })
+            .map_or(0, |k| k + 1);
+        // "then" alone points at a window ("add/drop is open Aug 16 to Aug 27 - make your
+        // changes then"); at one day it is that day's event ("kickoff is Jan 4 - bring
+        // your waiver then").
+        if v[b].1 - v[b].0 == 1 && !e.shape.range {
+            return false;
+        }
+        let asks = |c: &[(usize, usize, Option<Sem>)]| {
+            c.iter().any(|x| x.2 == Some(Sem::Request)) || opens_with_order(p, c, usize::MAX)
+        };
+        let clause = &v[start..b];
+        if clause
+            .iter()
+            .any(|x| !matches!(x.2, Some(Sem::Request | Sem::Filler)))
+        {
+            return asks(clause);
+        }
+        // A pointer of more than one word may open its clause: "During that time, upload
+        // your documents", "By then, please send the keys".
+        v[b].1 - v[b].0 > 1 && {
+            let mut k = b + 1;
+            while k < v.len() && toks.is_punct(v[k].0, ",") {
+                k += 1;
+            }
+            asks(&v[k..])
+        }
+    };
+    let rest: Vec<_> = phrases.iter().filter(|x| x.0 >= e.to).copied().collect();
+    if rest.iter().any(|x| x.2 == Some(Sem::Back)) {
+        return asks_around(&rest);
+    }
+    if t >= toks.len() || next.is_some_and(|n| n < t) {
+        return false;
+    }
+    // The next sentence, over the breaks between ("…next week.\nSend your number…").
+    let mut u = t;
+    while u < toks.len()
+        && [".", "!", "?", ";", "\n"]
+            .iter()
+            .any(|c| toks.is_punct(u, c))
+    {
+        u += 1;
+    }
+    let (_, t2) = sentence(toks, p.sems, u);
+    asks_around(&self::phrases(p, u, t2))
 }
 
 /// `(from, to, meaning)` of each phrase of tokens `[s, t)`.
@@ -534,6 +869,27 @@ fn is_closing(lower: &str) -> bool {
         "yours",
         "yours sincerely",
         "all the best",
+        "best wishes",
+        "warmly",
+        "warm wishes",
+        "respectfully",
+        "take care",
+        "thanks & regards",
+        "thanks and regards",
+        "thanks in advance",
+        "with thanks",
+        "sincerely yours",
+        "yours truly",
+        "gratefully",
+        "with gratitude",
+        "blessings",
+        "god bless",
+        "in christ",
+        "safe travels",
+        "stay safe",
+        "talk soon",
+        "cordially",
+        "v/r",
         "mit freundlichen grüßen",
         "mit freundlichen grüssen",
         "freundliche grüße",

@@ -145,6 +145,9 @@ pub struct Shape {
     /// "tomorrow before noon": a day whose time came after a cue of its own (a limit even
     /// in a sentence about an appointment: "confirm tomorrow's visit before noon").
     pub timed_by_cue: bool,
+    /// "next week, by Wednesday at the latest": a week the weekday after it narrows to a day
+    /// of it (that weekday is the date, resolved in this week).
+    pub narrowed: bool,
 }
 
 /// One time expression: its tokens `[from, to)`, its date in the operator's zone (none when
@@ -188,6 +191,11 @@ enum Comp {
     },
     Time(u8, u8),
     Zone(ZoneAt),
+    /// "the week of July 12": that week's Friday (none when impossible).
+    WeekOf(Option<Date>),
+    /// "48 hours before your visit on June 3": counted back from a later date (none when
+    /// impossible); a limit by itself.
+    Before(Option<Date>),
 }
 
 impl Comp {
@@ -218,6 +226,10 @@ struct Bag {
     zone: Option<ZoneAt>,
     /// The day is the received day only because a time stands alone after "by".
     bare_time: bool,
+    /// The date is counted back from a later one ("2 days before the June 3 visit").
+    before: bool,
+    /// The date ends the week of another ("the week of July 12").
+    week_of: bool,
 }
 
 impl Bag {
@@ -235,6 +247,14 @@ impl Bag {
         }
         match c {
             Comp::Date(d) => self.dom.is_none() && put(&mut self.date, d),
+            Comp::Before(d) => {
+                self.before = true;
+                self.dom.is_none() && put(&mut self.date, d)
+            }
+            Comp::WeekOf(d) => {
+                self.week_of = true;
+                self.dom.is_none() && put(&mut self.date, d)
+            }
             Comp::DayOfMonth(d) => self.date.is_none() && put(&mut self.dom, d),
             Comp::Weekday(w, r) => put(&mut self.weekday, (w, r)),
             Comp::Week(w) => put(&mut self.week, w),
@@ -314,6 +334,11 @@ impl Parser<'_> {
         let mut out: Vec<Expr> = Vec::new();
         let mut i = 0;
         while i < self.t.len() {
+            // A plain phrase holds no date ("early next week").
+            if self.sem(i) == Some(Sem::Plain) {
+                i = self.after(i);
+                continue;
+            }
             match self.expr_at(i) {
                 Some(e) => {
                     i = e.to.max(i + 1);
@@ -334,7 +359,55 @@ impl Parser<'_> {
                 None => i += 1,
             }
         }
+        for k in 1..out.len() {
+            self.narrow_week(&mut out, k);
+        }
         out
+    }
+
+    /// "next week, by Wednesday at the latest", "la próxima semana, a más tardar el
+    /// miércoles": a week alone, then over a comma and a cue a plain weekday — the weekday
+    /// is in that week and the week is no date of its own.
+    fn narrow_week(&self, out: &mut [Expr], k: usize) {
+        let (a, b) = (out[k - 1], out[k]);
+        let Some(Sem::WeekRel(w)) = self.sem(a.from) else {
+            return;
+        };
+        if a.to != self.after(a.from) || b.from - a.to > 6 || w < 0 {
+            return;
+        }
+        let gap_ok = (a.to..b.from).all(|j| {
+            self.t.is_punct(j, ",")
+                || matches!(
+                    self.sem(j),
+                    Some(Sem::Filler | Sem::Cue(Cue::Adjacent | Cue::Latest))
+                )
+                || (j > a.to && self.sems.get(j).is_none_or(|x| x.is_none()) && {
+                    // Inside a phrase that started before (the rest of "a más tardar").
+                    (a.to..j).any(|c| self.after(c) > j)
+                })
+        });
+        if !gap_ok || !matches!(self.sem(b.from), Some(Sem::Weekday(..) | Sem::This)) {
+            return;
+        }
+        let Some((end, mut bag)) = self.bag(b.from) else {
+            return;
+        };
+        if end != b.to
+            || bag.week.is_some()
+            || bag.date.is_some()
+            || bag.dom.is_some()
+            || !bag
+                .weekday
+                .is_some_and(|(_, r)| matches!(r, Rel::Plain | Rel::This))
+        {
+            return;
+        }
+        bag.week = Some(w);
+        let (date, time) = self.resolve(&bag);
+        out[k].date = date;
+        out[k].time = time;
+        out[k - 1].shape.narrowed = true;
     }
 
     pub fn expr_at(&self, i: usize) -> Option<Expr> {
@@ -448,11 +521,17 @@ impl Parser<'_> {
     /// a connector, then a date with a month.
     fn bare_day_range(&self, start: usize, a: usize) -> Option<Expr> {
         let (_, digits, _) = self.num(a)?;
-        if digits > 2 || !(self.listed(a + 1, lang_to) || self.listed(a + 1, lang_and)) {
+        // "zwischen dem 5. und 9. Juli": the German day's dot.
+        let c = if self.t.is_punct(a + 1, ".") && self.t.glued(a + 1) {
+            a + 2
+        } else {
+            a + 1
+        };
+        if digits > 2 || !(self.listed(c, lang_to) || self.listed(c, lang_and)) {
             return None;
         }
         // "3." of "1.–3. Dezember" is part of the number.
-        let (end, bag) = self.bag(self.skip_fill(a + 2))?;
+        let (end, bag) = self.bag(self.skip_fill(c + 1))?;
         let Some(Some(_)) = bag.date else {
             return None;
         };
@@ -508,7 +587,7 @@ impl Parser<'_> {
 
     /// The start of a cue such as "by", "before", "antes de (las)" that ends right before
     /// token `i` (over a time's lead word: "antes de las 5").
-    fn time_by_before(&self, i: usize) -> Option<usize> {
+    pub fn time_by_before(&self, i: usize) -> Option<usize> {
         let mut k = i.checked_sub(1)?;
         if self.listed(k, lang_time_lead) && !self.listed(k, lang_time_by) {
             k = k.checked_sub(1)?;
@@ -544,6 +623,20 @@ impl Parser<'_> {
             Sem::EndOf => self.end_of(i),
             Sem::Within | Sem::In | Sem::Number(_) | Sem::Ago => self.span(i),
             Sem::TimeWord(_) => self.time(i),
+            // "the week of July 12": a window that ends on that week's Friday.
+            Sem::WeekOf => {
+                let (end, bag) = self.bag(self.after(i))?;
+                if bag.span.is_some() || bag.week_of || bag.before {
+                    return None;
+                }
+                let d = self
+                    .resolve(&bag)
+                    .0
+                    .map(|d| week_monday(d) + Duration::days(4));
+                Some((end, vec![Comp::WeekOf(d)]))
+            }
+            // "before lunch": a meal right after "by"/"before" is its hour.
+            Sem::Meal(_) if self.time_by_before(i).is_some() => self.time(i),
             Sem::Ordinal(d) => self.ordinal_word(i, d),
             Sem::Zone(z) => Some((self.after(i), vec![Comp::Zone(ZoneAt::Zone(z))])),
             _ => None,
@@ -640,7 +733,9 @@ impl Parser<'_> {
             return None;
         }
         let sep = self.word(i + 1);
-        if !(sep == "/" || sep == ".") || !self.t.glued(i + 1) || !self.t.glued(i + 2) {
+        // "08-20-2027": dashes only with a year (not "3-5 days", "Dec 1-3").
+        if !(sep == "/" || sep == "." || sep == "-") || !self.t.glued(i + 1) || !self.t.glued(i + 2)
+        {
             return None;
         }
         let (b, bd, _) = self.num(i + 2)?;
@@ -657,6 +752,9 @@ impl Parser<'_> {
         {
             year = Some(if yd == 2 { 2000 + y as i32 } else { y as i32 });
             end += 2;
+        }
+        if sep == "-" && year.is_none() {
+            return None;
         }
         if sep == "." {
             // "3.12" alone may be a decimal or a version; "3.12." and "3.12.2026" are dates,
@@ -747,7 +845,9 @@ impl Parser<'_> {
             return None;
         }
         let mut j = i + 1;
-        if self.t.is_punct(j, ".") && self.t.glued(j) {
+        // "20-Aug-2027"
+        let dashed = self.t.is_punct(j, "-") && self.t.glued(j) && self.t.glued(j + 1);
+        if (self.t.is_punct(j, ".") && self.t.glued(j)) || dashed {
             j += 1;
         }
         if matches!(self.word(j), "of" | "de") {
@@ -759,6 +859,14 @@ impl Parser<'_> {
         let mut end = self.after(j);
         if self.t.is_punct(end, ".") && self.t.glued(end) {
             end += 1;
+        }
+        if dashed
+            && self.t.is_punct(end, "-")
+            && self.t.glued(end)
+            && self.t.glued(end + 1)
+            && let Some((y, 4, _)) = self.num(end + 1)
+        {
+            return Some((end + 2, vec![Comp::Date(ymd(y as i32, m as u32, d))]));
         }
         let year = self.year_after(&mut end);
         let date = match year {
@@ -966,10 +1074,12 @@ impl Parser<'_> {
         if self.t.is_punct(j, "(") && self.num(j + 1).is_some() && self.t.is_punct(j + 2, ")") {
             j += 3;
         }
-        let Some(Sem::Unit(unit)) = self.sem(j) else {
-            return None;
+        let (unit, mut end) = match self.sem(j) {
+            Some(Sem::Unit(unit)) => (unit, self.after(j)),
+            // "within one week of receiving this": the unit, then "of".
+            Some(Sem::WeekOf) if self.word(j) == "week" => (Unit::Week, j + 1),
+            _ => return None,
         };
-        let mut end = self.after(j);
         // "a week from Friday", "two weeks from tomorrow": counted from that day.
         if !ago
             && self.sem(end) == Some(Sem::From)
@@ -984,6 +1094,20 @@ impl Parser<'_> {
                 vec![Comp::Date(span_from(self.ctx, base, n, unit, false))],
             ));
         }
+        // "48 hours before your visit on June 3", "7 days prior to the procedure (June 10)":
+        // counted back from the date a few words on.
+        // Not a duration ("fast for 12 hours before your blood draw").
+        let duration = i > 0 && self.word(i - 1) == "for";
+        if !(ago || within || duration)
+            && (self.listed(end, lang_time_by) || self.word(end) == "prior")
+            && let Some((anchor_end, anchor)) = self.anchor_after(self.after(end))
+        {
+            let date = match unit {
+                Unit::Hour => anchor.checked_sub(Duration::days(i64::from(n / 24))),
+                _ => span_from(self.ctx, anchor, n, unit, true),
+            };
+            return Some((anchor_end, vec![Comp::Before(date)]));
+        }
         match self.sem(end) {
             Some(Sem::FromNow) => {
                 end = self.after(end);
@@ -997,6 +1121,14 @@ impl Parser<'_> {
                 end = self.after(end);
                 ago = true;
                 lead = true;
+            }
+            // "within 30 days of the statement date", "within 90 days after service": counted
+            // from a day the message does not give ("of this notice", "of receipt" is now).
+            _ if matches!(self.word(end), "of" | "after")
+                && !(end + 1..(end + 5).min(self.t.len()))
+                    .any(|k| matches!(self.word(k), "this" | "receipt" | "now")) =>
+            {
+                return None;
             }
             _ => {}
         }
@@ -1031,9 +1163,34 @@ impl Parser<'_> {
         ))
     }
 
+    /// The first date within a few words from `k` in its sentence ("your visit on June 3"):
+    /// (the token after it, its date).
+    fn anchor_after(&self, k: usize) -> Option<(usize, Date)> {
+        for j in k..(k + 8).min(self.t.len()) {
+            if [".", "!", "?", ";", "\n"]
+                .iter()
+                .any(|c| self.t.is_punct(j, c))
+            {
+                return None;
+            }
+            if let Some((end, bag)) = self.bag(j)
+                && bag.span.is_none()
+                && !bag.before
+                && let (Some(d), _) = self.resolve(&bag)
+            {
+                // "a week before the Dec 15 due date": the named limit is the date itself.
+                if matches!(self.sem(self.skip_fill(end)), Some(Sem::Cue(Cue::Noun))) {
+                    return None;
+                }
+                return Some((end, d));
+            }
+        }
+        None
+    }
+
     /// 2pm, 2:30 pm, 14:00, 17 Uhr, 14.30 Uhr, 17h, noon, "at 3" — with a zone after it.
     fn time(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
-        let (mut end, mut h, mut m) = if let Some(Sem::TimeWord(h)) = self.sem(i) {
+        let (mut end, mut h, mut m) = if let Some(Sem::TimeWord(h) | Sem::Meal(h)) = self.sem(i) {
             (self.after(i), h, 0)
         } else if let Some((n, h, m)) = self.clock(i) {
             (n, h, m)
@@ -1255,9 +1412,9 @@ fn lang_time_by(l: &LangData) -> &'static [&'static str] {
 fn shape_of(b: &Bag) -> Shape {
     let past_week = b.week.is_some_and(|w| w < 0);
     Shape {
-        within: b.span.is_some_and(|s| s.2),
+        within: b.span.is_some_and(|s| s.2) || b.before,
         span: b.span.is_some(),
-        range: false,
+        range: b.week_of,
         named: b.named.is_some() || b.end_month.is_some() || b.end_quarter.is_some(),
         relday: b.relday.is_some(),
         past: b.span.is_some_and(|s| s.3)
@@ -1266,6 +1423,7 @@ fn shape_of(b: &Bag) -> Shape {
             || past_week,
         bare_time: b.bare_time,
         timed_by_cue: false,
+        narrowed: false,
     }
 }
 

@@ -900,3 +900,394 @@ fn a_window_to_act_in_ends_at_its_last_day() {
     assert!(due("The office is closed Dec 24 - Dec 28.").is_empty());
     assert!(due("Voting help desk open Mon-Fri.").is_empty());
 }
+
+#[test]
+fn limit_nouns_and_windows_of_acts() {
+    // Received Tuesday 2026-11-24.
+    assert_eq!(
+        one("Final date to request a refund: Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Last date to withdraw is Dec 1."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(one("Return window: 11/27 to 12/3."), date!(2026 - 12 - 03));
+    assert_eq!(
+        one("Bid window is Mon–Wed next week."),
+        date!(2026 - 12 - 02)
+    );
+    assert_eq!(
+        one("Your order can be picked up 12/1-12/4."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Payments can be made online Dec 1 through Dec 5."),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("Spring add/drop is open Jan 4 to Jan 15."),
+        date!(2027 - 01 - 15)
+    );
+    assert_eq!(
+        one("The comment period runs Dec 1 - Dec 20."),
+        date!(2026 - 12 - 20)
+    );
+    assert_eq!(one("Registration ends Friday."), date!(2026 - 11 - 27));
+    assert_eq!(
+        one("Applications accepted through Dec 15."),
+        date!(2026 - 12 - 15)
+    );
+    // A sale, an offer or a house's closing asks nothing.
+    assert!(due("The sale ends Friday.").is_empty());
+    assert!(due("Offer valid through Dec 15.").is_empty());
+    assert!(due("The closing date on your house is Dec 18.").is_empty());
+}
+
+#[test]
+fn notices_sent_in_error_and_places_that_close() {
+    assert!(due("The notice asking you to pay by 12/1 went out in error.").is_empty());
+    assert!(due("The reminder to renew by Dec 1 was sent by mistake.").is_empty());
+    assert!(due("We are closed until Dec 1.").is_empty());
+    assert!(due("Please note we are closed from the 26th to the 29th.").is_empty());
+    assert!(due("The library closes at 5pm today.").is_empty());
+    assert_eq!(one("Bids close at noon today."), date!(2026 - 11 - 24));
+}
+
+#[test]
+fn a_meal_after_by_is_its_hour_and_a_limit_noun_before_a_meeting_word() {
+    assert_eq!(
+        one("need the receipts tmrw before lunch"),
+        date!(2026 - 11 - 25)
+    );
+    let d = deadlines(
+        "Need the badge photo by lunch.",
+        &Context::new(TUE, TUE.offset()),
+    );
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].due, Some(date!(2026 - 11 - 24)));
+    assert_eq!(d[0].time, Some(time::macros::time!(12:00)));
+    assert!(due("Can you join us for lunch tomorrow?").is_empty());
+    assert!(due("Lunch with the auditors on Dec 2 at 12:30.").is_empty());
+    assert_eq!(
+        one("The deadline to book your flu shot appointment is Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Interview slots: the last day to sign up is Dec 1."),
+        date!(2026 - 12 - 01)
+    );
+    assert!(due("The meeting about the deadline is on Friday.").is_empty());
+}
+
+#[test]
+fn a_time_alone_later_in_a_sentence_is_the_days_before_it() {
+    let d = deadlines(
+        "Please drop the keys off tomorrow, first thing, so the movers can load before noon.",
+        &Context::new(TUE, TUE.offset()),
+    );
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].due, Some(date!(2026 - 11 - 25)));
+    assert_eq!(d[0].time, Some(time::macros::time!(12:00)));
+    assert_eq!(
+        due("Please bring the dog in Monday morning so the vet can see her before noon."),
+        vec![Some(date!(2026 - 11 - 30))]
+    );
+}
+
+#[test]
+fn a_pointer_back_to_a_date_in_a_clause_that_asks() {
+    assert_eq!(
+        one("Early-bird pricing ends 12/4 - send your entry by then."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("The booth is open Mon–Wed next week. Send your number in that window."),
+        date!(2026 - 12 - 02)
+    );
+    assert_eq!(
+        one("The portal is open Dec 1-4. During that time, upload your documents."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Prices change Dec 31. Please renew before then."),
+        date!(2026 - 12 - 31)
+    );
+    assert_eq!(
+        one("Fiesta el 20 de diciembre; confirme su asistencia para entonces."),
+        date!(2026 - 12 - 20)
+    );
+    // "then" at one day's event is being there; "then" opening a clause is a sequence.
+    assert!(due("Kickoff is Dec 4 at 9am - bring your waiver then.").is_empty());
+    assert!(due("The portal reopens Dec 4, then upload your files.").is_empty());
+}
+
+#[test]
+fn orders_with_for_particles_and_keywords() {
+    assert_eq!(
+        one("Apply for the scholarship Dec 1-4."),
+        date!(2026 - 12 - 04)
+    );
+    assert!(due("Return for your follow-up on Friday.").is_empty());
+    assert_eq!(
+        one("Pick up by 12/1 or the order is cancelled."),
+        date!(2026 - 12 - 01)
+    );
+    assert!(due("Prices went up by 1/4.").is_empty());
+    // A negation in the consequence after "or" does not reach back; one before it does.
+    assert!(due("No need to pick up by Friday or Monday anymore.").is_empty());
+    assert_eq!(one("Reply YES by 6pm to confirm."), date!(2026 - 11 - 24));
+    assert!(due("Pay Stubs are ready Monday.").is_empty());
+    // An order opening the date's clause after a comma.
+    assert_eq!(
+        one("cant make it sat, can u drop the gear off fri?"),
+        date!(2026 - 11 - 27)
+    );
+    // A possessive day names a thing.
+    assert_eq!(
+        due("Reply C by 5pm to confirm tomorrow's pickup."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert_eq!(
+        one("Recoja su receta entre el 1 y el 3 de diciembre."),
+        date!(2026 - 12 - 03)
+    );
+}
+
+#[test]
+fn a_week_narrowed_to_a_weekday_and_alternatives() {
+    assert_eq!(
+        due("Send the survey next week, by Wednesday at the latest."),
+        vec![Some(date!(2026 - 12 - 02))]
+    );
+    assert_eq!(
+        due("Schicken Sie die Liste nächste Woche, spätestens Mittwoch."),
+        vec![Some(date!(2026 - 12 - 02))]
+    );
+    assert_eq!(
+        due("Mande el informe la semana que viene, a más tardar el jueves."),
+        vec![Some(date!(2026 - 12 - 03))]
+    );
+    assert_eq!(
+        one("Pick up your uniform today or tomorrow."),
+        date!(2026 - 11 - 25)
+    );
+    assert_eq!(
+        one("Send receipts by Thursday or Friday."),
+        date!(2026 - 11 - 27)
+    );
+}
+
+#[test]
+fn the_senders_promise_is_no_limit() {
+    assert!(due("I'll send the quote by Monday.").is_empty());
+    assert!(due("Your refund will be issued by Dec 15.").is_empty());
+    assert!(due("We will get back to you within 2 business days.").is_empty());
+    assert_eq!(
+        one("We'll need the signed form by Dec 1."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("We'll remind you a week before the Dec 15 due date."),
+        date!(2026 - 12 - 15)
+    );
+    assert_eq!(
+        one("We will close enrollment on Dec 4, so please sign up before then."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("If you return it by Dec 1, we'll refund the full amount."),
+        date!(2026 - 12 - 01)
+    );
+    // What will happen is no request either; a condition after it, a held item's lapse
+    // and a question are.
+    assert!(due("Your order shipped Monday and will arrive by Friday.").is_empty());
+    assert!(due("The package should arrive by Friday.").is_empty());
+    assert!(due("The bank will credit your account within 3 business days.").is_empty());
+    assert!(due("Results are usually back within 48 hours.").is_empty());
+    assert!(due("You may receive a survey within 2 weeks.").is_empty());
+    assert_eq!(
+        one("Tickets will be available until Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Service will be disconnected unless payment is received by Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Your hold will be kept until Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Will you send me the lease by Friday?"),
+        date!(2026 - 11 - 27)
+    );
+    // An invitation is a time to be there; an aside before a comma is no order.
+    assert_eq!(
+        one("Please confirm you will attend by Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Der Vermieter will die Unterlagen bis Freitag."),
+        date!(2026 - 11 - 27)
+    );
+    assert!(due("Please join us Dec 7-11 for the food drive!").is_empty());
+    assert!(due("Thanks again, send my best to the team Friday.").is_empty());
+}
+
+#[test]
+fn a_span_before_a_later_date_counts_back_from_it() {
+    // Received Tuesday 2026-11-24.
+    assert_eq!(
+        one("Complete the intake form 48 hours before your visit on Dec 3."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Stop taking aspirin 7 days before your procedure on Dec 10."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Please send the slides 2 business days prior to the Dec 4 review."),
+        date!(2026 - 12 - 02)
+    );
+    assert_eq!(one("Die Abgabe ist am 4. Dezember."), date!(2026 - 12 - 04));
+}
+
+#[test]
+fn permissions_bookings_late_fees_and_the_week_of_a_date() {
+    // Received Tuesday 2026-11-24.
+    assert_eq!(
+        one("You may return the equipment from Dec 1 until Dec 9."),
+        date!(2026 - 12 - 09)
+    );
+    assert_eq!(
+        one("Schedule your flu shot anytime between Dec 1 and Dec 18."),
+        date!(2026 - 12 - 18)
+    );
+    assert_eq!(
+        one("Bitte melden Sie sich zwischen dem 1. und 4. Dezember an."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Please sign the lease before your Dec 1 move-in date."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(one("Late fees apply after Dec 9."), date!(2026 - 12 - 09));
+    assert_eq!(
+        one("Please return the forms the week of Dec 7."),
+        date!(2026 - 12 - 11)
+    );
+    // The object's dates, and a clause after ";" with a date of its own.
+    assert!(due("Please send your availability for the week of Dec 7.").is_empty());
+    assert_eq!(
+        due("We fly out tomorrow; send the docs tonight."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert!(due("You can expect a decision within 30 days.").is_empty());
+}
+
+#[test]
+fn a_cue_before_an_event_reaches_its_date_and_spans_from_unknown_days() {
+    // Received Tuesday 2026-11-24.
+    assert_eq!(
+        one("Please complete the intake forms before your appointment on 12/3."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Send the playlist by the recital on Friday."),
+        date!(2026 - 11 - 27)
+    );
+    // Without a cue the event's date stays a meeting time.
+    assert!(due("You have an appointment on 12/3 at 9:15 AM.").is_empty());
+    // A span from a day the message does not give has no date; "of this notice" is now.
+    assert!(due("Your balance is due within 30 days of the statement date.").is_empty());
+    assert_eq!(
+        one("Please pay within 30 days of this notice."),
+        date!(2026 - 12 - 24)
+    );
+    assert_eq!(
+        one("Submit within one week of receiving this email."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(one("Please respond within 10d."), date!(2026 - 12 - 04));
+    assert_eq!(
+        one("Due by the last day of the month."),
+        date!(2026 - 11 - 30)
+    );
+    // A duration before an event is not counted back.
+    assert_eq!(
+        one("Please fast for 12 hours before your blood draw on 12/3."),
+        date!(2026 - 12 - 03)
+    );
+}
+
+#[test]
+fn dashed_dates_and_parts_of_weeks() {
+    // Received Tuesday 2026-11-24.
+    assert_eq!(one("Please complete by 12-04-2026."), date!(2026 - 12 - 04));
+    assert_eq!(one("Due date 04-Dec-2026"), date!(2026 - 12 - 04));
+    // Dashes without a year are a range or an amount.
+    assert_eq!(one("Please vote 12/1-12/4."), date!(2026 - 12 - 04));
+    assert!(due("Please allow 3-5 business days for delivery.").is_empty());
+    // Part of a week names no day.
+    assert!(due("Can you get it to me early next week?").is_empty());
+    assert!(due("Please send it later this month.").is_empty());
+}
+
+#[test]
+fn more_closing_lines_start_the_signature() {
+    assert_eq!(
+        due(
+            "Hi all,\n\nPlease sign up for a slot by Dec 2.\n\nBlessings,\nDeacon Mike\nForms due by the 15th"
+        ),
+        vec![Some(date!(2026 - 12 - 02))]
+    );
+    assert_eq!(
+        due("Hi,\nPlease upload the W-9 by Dec 1.\n\nWarmly,\nAnn\nRenewals due by Friday"),
+        vec![Some(date!(2026 - 12 - 01))]
+    );
+}
+
+#[test]
+fn tables_aligned_with_spaces_by_headers_and_numbered_orders() {
+    // Received Tuesday 2026-11-24.
+    assert_eq!(
+        due("Milestone        Due\nDeposit          12/1\nFinal payment    12/15"),
+        vec![Some(date!(2026 - 12 - 01)), Some(date!(2026 - 12 - 15))]
+    );
+    assert_eq!(
+        due("Invoice #   Amount   Due Date\n1042        $300     12/04/2026"),
+        vec![Some(date!(2026 - 12 - 04))]
+    );
+    assert_eq!(
+        due("| Task | Return by |\n|---|---|\n| Library books | 12/1 |\n| Laptop | 12/8 |"),
+        vec![Some(date!(2026 - 12 - 01)), Some(date!(2026 - 12 - 08))]
+    );
+    assert_eq!(
+        due("Next steps\n1) Sign the estimate (Dec 1)\n2) Pay the deposit (Dec 8)"),
+        vec![Some(date!(2026 - 12 - 01)), Some(date!(2026 - 12 - 08))]
+    );
+    // A schedule aligned the same way is no list of limits.
+    assert!(due("Date      Event\n12/1      Tryouts\n12/8      First game").is_empty());
+}
+
+#[test]
+fn a_subject_and_a_past_verb_report_what_was_done() {
+    // Received Tuesday 2026-11-24: "by Friday" is otherwise the coming one.
+    assert!(due("We finished the deck by Friday as planned.").is_empty());
+    assert!(due("Last month you renewed by the 5th, thanks!").is_empty());
+    assert!(due("Your claim was processed within 5 business days.").is_empty());
+    // A request or a limit after it, or a request reported, is live.
+    assert_eq!(
+        one("We noticed an error and need the form back by Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("You were asked to return the form by Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("We extended the deadline to Friday."),
+        date!(2026 - 11 - 27)
+    );
+}

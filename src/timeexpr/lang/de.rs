@@ -11,7 +11,7 @@ pub static DE: LangData = LangData {
         "wie", "wird", "sind", "haben", "gruße", "grusse", "hallo", "koennen", "konnen", "vielen",
     ],
     numeric: NumericOrder::DayFirst,
-    range_to: &["bis", "-", "–", "—"],
+    range_to: &["bis", "-", "–", "—", "oder"],
     range_and: &["und"],
     time_lead: &["um", "gegen"],
     // "bis 17 Uhr", "vor 12 Uhr", "spätestens 15 Uhr": a bare hour needs "Uhr" anyway.
@@ -188,6 +188,8 @@ pub static DE: LangData = LangData {
         ("lauft ab", Cue(Cue::Due)),
         ("endet", Cue(Cue::Due)),
         ("frist", Cue(Cue::Noun)),
+        // "Abgabe: Mo., 31.05.": the handing in.
+        ("abgabe", Cue(Cue::Noun)),
         ("fristende", Cue(Cue::Noun)),
         ("abgabetermin", Cue(Cue::Noun)),
         ("abgabefrist", Cue(Cue::Noun)),
@@ -260,6 +262,13 @@ pub static DE: LangData = LangData {
         ("telefonat", Meeting),
         ("call", Meeting),
         ("sitzung", Meeting),
+        // "Er will die Unterlagen bis Freitag": wants, not the English future.
+        ("will", Plain),
+        ("bis dahin", Back),
+        ("bis zu diesem tag", Back),
+        ("bis zu diesem datum", Back),
+        ("in diesem zeitraum", Back),
+        ("in dieser zeit", Back),
         ("von", From),
         ("verschoben", Moved),
         ("verlangert", Moved),

@@ -143,6 +143,21 @@ pub enum Sem {
     Change,
     /// A meeting or appointment: its time is when to be there, not a limit.
     Meeting,
+    /// A meal ("lunch"): a meeting when met at, a time of day right after "by" or "before"
+    /// ("need it tomorrow before lunch" is by noon): the hour it stands for.
+    Meal(u8),
+    /// The sender's own future act ("I'll send", "we will mail", "your refund will be
+    /// issued"): a date after it in its clause is a promise, not the recipient's limit,
+    /// unless a request comes between ("we'll need it by Friday").
+    Promise,
+    /// "the week of": the working week of the date after it, which ends on its Friday.
+    WeekOf,
+    /// "ends", "will end": after a window's act ("registration ends Friday", "the grace
+    /// period ends 8/27") its date is a limit; alone it is not ("the sale ends Friday").
+    Ends,
+    /// Words that point back to a date said before them ("by then", "in that window",
+    /// "bis dahin", "para entonces"): a request around them asks by that date.
+    Back,
     /// Opening hours ("geöffnet", "erreichbar", "abierto"): a time alone near it ("bis 17
     /// Uhr") is when the place is open, not a limit.
     Hours,
