@@ -4,7 +4,8 @@
 //! each), tuned on in that order (each holdout became the next round's development set after
 //! its unread figures were taken). Prints recall and precision per class; each set has a
 //! floor just under its figure. `cargo test --test deadlines_eval -- --nocapture` shows the
-//! tables and every miss.
+//! tables and every miss of the tuned sets; `holdout5.jsonl` (231) is the unread holdout (its
+//! misses are not printed).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -168,4 +169,12 @@ fn the_finder_holds_its_figures_on_the_tuned_sets() {
     ] {
         assert_floor(&score(&fixture(set), true), 231, 0.99, 0.99);
     }
+}
+
+#[test]
+fn the_finder_generalises_to_the_unread_holdout() {
+    // holdout5: 85.8% recall and 95.2% precision when it was written (the finder after the
+    // round tuned on holdout3); its misses stay unread so it keeps measuring what the rules
+    // carry over to new writing.
+    assert_floor(&score(&fixture("holdout5.jsonl"), false), 231, 0.80, 0.90);
 }
