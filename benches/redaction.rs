@@ -73,7 +73,32 @@ fn main() {
         el.as_secs_f64() * 1e6 / (rounds * texts.len()) as f64,
     );
 
+    long_text(&r, &texts);
     pull_view(&tune, &hold);
+}
+
+/// One long message (a thread pasted whole, a log on one line): the corpus joined into a single
+/// line of about 200 KB, and the same on its own lines. The scan must stay linear in the
+/// length: rules that looked for a line's start or end per word once made it quadratic.
+fn long_text(r: &Redactor, texts: &[&str]) {
+    let mut lines = String::new();
+    for t in texts.iter().cycle() {
+        if lines.len() > 200 << 10 {
+            break;
+        }
+        lines.push_str(t);
+        lines.push('\n');
+    }
+    let one_line = lines.replace(['\n', '\r'], " ");
+    for (what, text) in [("on one line", &one_line), ("on its lines", &lines)] {
+        let t = Instant::now();
+        let found = r.find(text).expect("redact").len();
+        println!(
+            "long text {what}: {:.0} KB in {:.1} ms ({found} spans)",
+            text.len() as f64 / 1024.0,
+            t.elapsed().as_secs_f64() * 1e3
+        );
+    }
 }
 /// The PHI view of an `inbox_pull` answer of 100 clinic messages for an uncleared client (the
 /// part of the call the redactor adds): messages as the tool renders them (`MessageOut`, every

@@ -556,12 +556,19 @@ impl Redactor {
     /// their forms (a name found once in a text is redacted wherever the text repeats it).
     fn scanned(&self, raw: &str) -> Result<cache::Scan, RedactError> {
         let mut cands = self.candidates(raw)?;
-        let own: Vec<String> = cands
+        // Each name once (why: a long thread repeats a name hundreds of times, and searching
+        // the text once per repeat made the scan quadratic in the text's length).
+        let mut own: Vec<String> = cands
             .iter()
             .filter(|(s, _)| s.kind == Kind::Person)
-            .flat_map(|(s, _)| name_variants(&raw[s.start..s.end]))
+            .map(|(s, _)| &raw[s.start..s.end])
+            .collect::<std::collections::BTreeSet<&str>>()
+            .into_iter()
+            .flat_map(name_variants)
             .filter(|n| !self.keep.keeps(n))
             .collect();
+        own.sort_unstable();
+        own.dedup();
         occurrences(raw, own.iter().map(String::as_str), &mut cands);
         // In the order `resolve` reads them (a stable sort: appending the learned names'
         // candidates and sorting again gives the order sorting everything at once gives).
@@ -927,20 +934,39 @@ fn in_word(c: char) -> bool {
 /// The words of `text` (see [`in_word`]).
 /// Every whole-word occurrence of each of `names` in `text`, as a person candidate (the rank
 /// of learned names).
+/// Where the line holding byte `at` starts (just after its `\n` or `\r`). Rules ask this per
+/// word: a SIMD scan, where a char-by-char one made a one-line text quadratic.
+pub(super) fn line_start(text: &str, at: usize) -> usize {
+    memchr::memrchr2(b'\n', b'\r', &text.as_bytes()[..at]).map_or(0, |p| p + 1)
+}
+
 fn occurrences<'n>(text: &str, names: impl Iterator<Item = &'n str>, cands: &mut Vec<(Span, u8)>) {
+    let mut push = |start: usize, end: usize| {
+        if word_boundary(text, start, end) {
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start,
+                    end,
+                },
+                30,
+            ));
+        }
+    };
+    let names: Vec<&str> = names.filter(|n| !n.is_empty()).collect();
+    // Many names (a long thread, a roster-sized answer): one pass over the text for all of
+    // them instead of one per name.
+    if names.len() > 16 {
+        if let Ok(ac) = aho_corasick::AhoCorasick::new(&names) {
+            for m in ac.find_overlapping_iter(text) {
+                push(m.start(), m.end());
+            }
+            return;
+        }
+    }
     for name in names {
         for (i, _) in text.match_indices(name) {
-            let end = i + name.len();
-            if word_boundary(text, i, end) {
-                cands.push((
-                    Span {
-                        kind: Kind::Person,
-                        start: i,
-                        end,
-                    },
-                    30,
-                ));
-            }
+            push(i, i + name.len());
         }
     }
 }

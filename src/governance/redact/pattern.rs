@@ -186,7 +186,7 @@ impl Pattern {
     /// The parts of `text` to search, in order: the whole of it, or the lines the gate names.
     pub(super) fn windows(&self, text: &str) -> Vec<Range<usize>> {
         match &self.gate {
-            None => vec![0..text.len()],
+            None => Vec::from([0..text.len()]),
             Some(g) => g.lines(text),
         }
     }

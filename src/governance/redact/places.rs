@@ -36,10 +36,16 @@ pub(super) fn after_streets(text: &str, cands: &mut Vec<(Span, u8)>) {
             s.end = s.start + without_state(&text[s.start..s.end]).len();
         }
     }
+    // Line starts looked up, not scanned for once per candidate (a one-line text has many).
+    let breaks: Vec<usize> = memchr::memchr2_iter(b'\n', b'\r', text.as_bytes()).collect();
+    let line_of = |at: usize| match breaks.partition_point(|&b| b < at) {
+        0 => 0,
+        i => breaks[i - 1] + 1,
+    };
     cands.retain(|(s, _)| {
         // (A name on that line is its town's: a roster's "Hill" in "Camp Hill, PA".)
         !(matches!(s.kind, Kind::Address | Kind::Zip | Kind::Person)
-            && payer_box(text, line_start(text, s.start)))
+            && payer_box(text, line_of(s.start)))
     });
 }
 
@@ -435,7 +441,7 @@ fn payer_box(text: &str, start: usize) -> bool {
     if !head.starts_with("pobox") {
         return false;
     }
-    let line_start = text[..start].rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    let line_start = super::line_start(text, start);
     if !text[line_start..start].trim().is_empty() || line_start == 0 {
         return false;
     }
@@ -476,11 +482,6 @@ const ORGANISATION_WORDS: &[&str] = &[
     "Remittance",
     "Payments",
 ];
-
-/// The start of the line `at` is on.
-fn line_start(text: &str, at: usize) -> usize {
-    text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1)
-}
 
 /// The end of a ZIP code that ends at `end`, its "+4" ("-1234") included.
 fn plus_four(rest: &str, end: usize) -> usize {

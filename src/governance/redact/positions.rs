@@ -2301,7 +2301,7 @@ fn chat_speaker(text: &str, at: usize) -> bool {
     if !text[..at].ends_with("] ") {
         return false;
     }
-    let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    let line_start = super::line_start(text, at);
     let lead = &text[line_start..at];
     let Some(inner) = lead
         .trim_end_matches(' ')
@@ -2922,7 +2922,12 @@ pub(super) fn organisation(text: &str, s: usize) -> bool {
         "programme",
         "agency",
     ];
-    let line = text[s..].split(['\n', '\r']).next().unwrap_or("");
+    // Five words are read: a bounded look, not the rest of a possibly one-line text.
+    let mut cut = (s + 256).min(text.len());
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let line = text[s..cut].split(['\n', '\r']).next().unwrap_or("");
     for (n, w) in line
         .split([' ', '\t'])
         .filter(|w| !w.is_empty())
@@ -3268,7 +3273,7 @@ fn cue_gap(g: &str, closing: bool) -> bool {
 
 /// Whether the line holding `at` leads with a dash before the word at `at`.
 fn dash_led(text: &str, at: usize) -> bool {
-    let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    let line_start = super::line_start(text, at);
     matches!(text[line_start..at].trim(), "-" | "--" | "—" | "~")
 }
 
@@ -3302,7 +3307,19 @@ fn dash_signed(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
 /// Whether the line holding `at` starts with the word at `at` and follows a closing line
 /// ("Best,", "-- ") or starts with a dash ("- rosa").
 fn signature_before(text: &str, at: usize) -> bool {
-    let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    // Only blanks and dashes may lead the word: look back over those alone (why: this is asked
+    // per word, and finding the line's start in a one-line text made the walk quadratic).
+    let lead_len = text[..at]
+        .chars()
+        .rev()
+        .take_while(|c| matches!(c, ' ' | '\t' | '-' | '—' | '~'))
+        .map(char::len_utf8)
+        .sum::<usize>();
+    let lead_from = at - lead_len;
+    if lead_from > 0 && !matches!(text.as_bytes()[lead_from - 1], b'\n' | b'\r') {
+        return false;
+    }
+    let line_start = lead_from;
     let lead = text[line_start..at].trim();
     if matches!(lead, "-" | "--" | "—" | "~") {
         return true;
@@ -3311,7 +3328,7 @@ fn signature_before(text: &str, at: usize) -> bool {
         return false;
     }
     let before = text[..line_start].trim_end_matches(['\n', '\r']);
-    let prev = before[before.rfind(['\n', '\r']).map_or(0, |p| p + 1)..]
+    let prev = before[super::line_start(before, before.len())..]
         .trim()
         .trim_end_matches([',', '.', '!'])
         .to_lowercase();

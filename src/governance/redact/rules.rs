@@ -559,7 +559,7 @@ pub(super) fn hcpcs(value: &str) -> bool {
 /// Whether `start` is in an HL7 MSH segment's tenth field, the message control id: the
 /// interface's number for the message, not anyone's identifier.
 pub(super) fn hl7_control_id(text: &str, start: usize) -> bool {
-    let line_from = text[..start].rfind(['\n', '\r']).map_or(0, |p| p + 1);
+    let line_from = super::line_start(text, start);
     let Some(msh) = text[line_from..start].rfind("MSH|") else {
         return false;
     };
