@@ -51,6 +51,10 @@ pub(super) const NOT_PERSONAL_CODES: &[&str] = &[
     "hcpcs",
     "order code",
     "tracking",
+    "session",
+    "confirmation",
+    "mfr report",
+    "manufacturer report",
 ];
 
 /// Whether the label right before `start` names an order, a purchase order or a lot, or the
@@ -333,11 +337,13 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
                     ],
                 )
         }
-        // "Unit M23 from 961 Sycamore Ct": an ambulance's or fire crew's unit, no flat.
+        // "Unit M23 from 961 Sycamore Ct": an ambulance's or fire crew's unit, no flat; "Unit
+        // 2 West census": a hospital's unit, a ward.
         Kind::Address => {
             let lower = v.to_ascii_lowercase();
             lower.starts_with("unit")
-                && (near(
+                && (ward_after(text, end)
+                    || near(
                     text,
                     start,
                     &[
@@ -365,6 +371,13 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
                         | "cleared"
                 ))
         }
+        // A registry's or a board's number for the examiner ("National Registry no.
+        // 1234567890"), no phone.
+        Kind::Phone if label_before(text, start, &["registry no", "registry number", "registry"]) => {
+            true
+        }
+        // A software build or version is no date ("build 4.5.21").
+        Kind::Date => label_before(text, start, &["build", "version", "release", "firmware", "v"]),
         // A number's kinds need a digit: a SQL dump's NULL under "ssn" is no SSN.
         Kind::Ssn if !v.bytes().any(|b| b.is_ascii_digit()) => true,
         Kind::Mrn | Kind::HealthPlan | Kind::Account | Kind::Ssn => {
@@ -372,6 +385,30 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
         }
         _ => false,
     }
+}
+
+/// Whether the word(s) right before `start` (past blanks, `:`, `#`, `.`) are one of `labels`.
+fn label_before(text: &str, start: usize, labels: &[&str]) -> bool {
+    let mut from = start.saturating_sub(24);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start]
+        .trim_end_matches([' ', '\t', ':', '#', '.'])
+        .to_ascii_lowercase();
+    labels.iter().any(|w| {
+        before.ends_with(w)
+            && !before[..before.len() - w.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
+    })
+}
+
+/// Whether a unit's number is followed by a ward's words ("Unit 2 West census", "Unit 4
+/// North"): a hospital's unit, no flat.
+fn ward_after(text: &str, end: usize) -> bool {
+    matches!(
+        next_word(text, end).as_str(),
+        "west" | "east" | "north" | "south" | "census" | "nursing" | "staff" | "charge"
+    )
 }
 
 /// Whether a value is a count glued to its unit ("84-gene panel", "12-lead", "3-day"): a
@@ -500,6 +537,13 @@ const ROLE_WORDS: &[&str] = &[
     "triage",
     "vital",
     "webmaster",
+    "mailer",
+    "daemon",
+    "noreply",
+    "donotreply",
+    "reply",
+    "bounce",
+    "bounces",
 ];
 
 /// Whether a mail address is a department's or an office's ("vital.records@county.example",
@@ -1405,7 +1449,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Account,
             76,
             Check::HasDigit,
-            format!(r"(?i)\b(?:acct\.?(?:\s*(?:no\.?|number|#))?|encounter|visit\s*(?:number|no\.?|#|id)|account\s*(?:number|no\.?|#|id|:)|billing\s*(?:account|id|#)|invoice\s*(?:number|no\.?|#)|claim\s*(?:number|no\.?|#|id)|routing\s*(?:number|no\.?|#)|guarantor\s*(?:id|#|number)){SEP}{ID_V}"),
+            format!(r"(?i)\b(?:acct\.?(?:\s*(?:no\.?|number|#))?|encounter|visit\s*(?:number|no\.?|#|id)|account\s*(?:number|no\.?|#|id|:)|billing\s*(?:account|id|#)|invoice\s*(?:number|no\.?|#)|claim\s*(?:number|no\.?|#|id)|case\s*(?:number|no\.?|#|id)|kit\s*(?:number|no\.?|#|id)|routing\s*(?:number|no\.?|#)|guarantor\s*(?:id|#|number)|fallnummer|fall-nr\.?|aktenzeichen|kontonummer|kundennummer|klantnummer|rekeningnummer|sagsnummer|saksnummer|ärendenummer|numero\s+(?:di\s+)?pratica|n[uú]mero\s+de\s+(?:caso|expediente|cuenta|conta)|num[ée]ro\s+de\s+(?:dossier|compte)|dosya\s+numaras[ıi]|hesap\s+numaras[ıi]){SEP}{ID_V}"),
         ),
         (
             Kind::License,
@@ -1526,7 +1570,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A mailing block's street line printed in capitals, alone on its line ("12 OAK
             // ST", "9 ELM CT APT 2", "4410 N LINCOLN BLVD"): any house number, the line itself
             // is the cue.
-            format!(r"(?m)^[ \t]*(?P<v>(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
+            format!(r"(?m)^[ \t]*(?P<v>(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}(?:[ʻ'’][A-Z]+)?|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
         ),
         (
             Kind::Date,
@@ -1625,7 +1669,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Age,
             54,
             Check::None,
-            format!(r"(?i)\b(?:she|he|they|patient|pt|resident)\s+(?:is|was|turned|turns|will be)\s+(?P<v>{age})\b"),
+            format!(r"(?i)\b(?:she|he|they|patient|pt|resident|who)\s+(?:is|was|turned|turns|turning|will be|will turn)\s+(?P<v>{age})\b"),
         ),
         (
             Kind::Age,
@@ -1641,7 +1685,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // An age over 89 with the word for years of other languages: "93 Jahre alt",
             // "91 ans", "92 años", "95 lat", "94 года", "97 sui", "96 sal".
-            format!(r"(?i)\b(?P<v>{age})[ \t]*(?:jahre|jahren|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|seu|jaar|år|ar|éves|yaşında|tuổi)\b"),
+            format!(r"(?i)\b(?P<v>{age})[ \t-]*(?:jahre|jahren|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|saal|sai|seu|jaar|år|ar|éves|yaşında|yasinda|tuổi)\b"),
         ),
         (
             Kind::Age,
@@ -1716,7 +1760,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
+            format!(r"\b(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}(?:[ʻ'’][a-z]+)?|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
         ),
         (
             Kind::Address,
@@ -1744,6 +1788,53 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A city without a state after a residence or birthplace cue: "lives with her son
             // in Elkhorn", "was born on 1/2/1950 in Silver Spring", "moved to Bel Air".
             format!(r"(?i)\b(?:lives|living|lived|resides|residing|moved|relocated|born|grew up|staying)\b[^.;:\n]{{0,32}}?\b(?:in|to)\s+(?-i:(?P<v>{n}(?:\s+{n})?))\b"),
+        ),
+        (
+            Kind::Age,
+            56,
+            Check::None,
+            // An age set off by commas after a name, as news, obituaries and prayer lists
+            // write it: "Ada Obi, 97, of Hilo", "Rev. Lutz, 101, who served".
+            format!(r"[\p{{L}}.)][ \t]*,[ \t]*(?P<v>{age})[ \t]*,[ \t]*(?:of|from|formerly|who|died|passed|beloved|longtime|late|a[ \t]+(?:resident|native|lifelong))\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            // An age in parentheses after a labelled person: "client: Mele (99)", "Resident:
+            // A. Ruiz (101)".
+            format!(r"(?i:client|patient|pt|resident|member|consumer|participant|elder|senior|mom|mum|dad|grandma|grandpa)[ \t]*:[ \t]*(?:{INIT}[ \t]*)?{n}(?:[ \t]+{n}){{0,2}}[ \t]*\([ \t]*(?P<v>{age})[ \t]*\)"),
+        ),
+        (
+            Kind::Address,
+            38,
+            Check::PlaceWords,
+            // A town after an age set off by commas ("Ada Obi, 97, of Hilo, died"), and where
+            // a death happened ("died at home in Coos Bay", "passed away peacefully in Hilo").
+            format!(r"(?:,[ \t]*\d{{1,3}}[ \t]*,[ \t]*(?:of|from|formerly[ \t]+of)|\b(?:died|passed[ \t]+away|passed)(?:[ \t]+peacefully)?(?:[ \t]+at[ \t]+(?:home|(?:his|her|their)[ \t]+home))?[ \t]+in)[ \t]+(?P<v>{city})(?:[ \t]*[,.;]|[ \t]+(?:at|on|after|surrounded|with|passed|died)\b)"),
+        ),
+        (
+            Kind::Mrn,
+            79,
+            Check::None,
+            // A record number read out digit by digit, as a transcript writes it: "medical
+            // record number 8 7 4 5 1 9 1", "MRN is 4 4 0 2 1 7".
+            r"(?i)\b(?:mrn|medical[ \t]+record(?:[ \t]+(?:number|no\.?|#))?|chart[ \t]+(?:number|no\.?|#)|record[ \t]+(?:number|no\.?|#)|patient[ \t]+(?:id|number))[ \t]*(?:is[ \t]+|[:#,][ \t]*)?(?P<v>\d(?:[ \t]+\d){4,14})\b".into(),
+        ),
+        (
+            Kind::Ssn,
+            80,
+            Check::None,
+            // An SSN read out digit by digit: "social security number 2 1 9 0 9 4 4 3 3".
+            r"(?i)\b(?:ssn|social[ \t]+security(?:[ \t]+(?:number|no\.?|#))?|social)[ \t]*(?:is[ \t]+|[:#,][ \t]*)?(?P<v>\d(?:[ \t-]+\d){8})\b".into(),
+        ),
+        (
+            Kind::Mrn,
+            78,
+            Check::HasDigit,
+            // A patient's number labelled in another language: "Mijn patiëntnummer is
+            // 996-19406", "Patientennummer: 44120", "numero di cartella 8812".
+            format!(r"(?i)\b(?:pati[eë]nt(?:en)?nummer|pati[eë]ntnr\.?|pat\.?-?nr\.?|dossiernummer|numero\s+(?:di\s+)?(?:cartella|paziente)|n[uú]mero\s+de\s+(?:historia(?:\s+cl[ií]nica)?|paciente|prontu[aá]rio)|num[ée]ro\s+(?:de\s+)?(?:dossier\s+)?patient|hasta\s+numaras[ıi]|protokol\s+numaras[ıi]|journalnummer|journalnr\.?)(?:\s+(?:is|ist|est|è|es|é|er|är|ni))?{SEP}{ID_V}"),
         ),
         (
             Kind::Address,
@@ -1854,7 +1945,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A street address typed in lower case or with lower-case particles ("9685
             // kościuszko blvd #22", "1133 n fenwick dr", "7783 Calle del Sol Blvd"): a house
             // number of three digits or more and a street word no count or duration ends with.
-            r"(?i)\b(?:[nsew]\d{3,6}|\d{3,6})[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+|\d{1,3}(?:st|nd|rd|th))[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|ter|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|trlr|trailer|spc|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+            r"(?i)\b(?:[nsew]\d{3,6}|\d{3,6})[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:(?:[a-zà-öø-ÿā-žạ-ỹʻ'’.-]+|\d{1,3}(?:st|nd|rd|th))[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|ter|court|ct|mews)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|trlr|trailer|spc|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
         ),
         (
             Kind::Date,
