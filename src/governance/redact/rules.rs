@@ -312,6 +312,17 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
     let v = &text[start..end];
     match kind {
         Kind::Email => role_mailbox(v) || word_at_site(v),
+        // A registry's or a board's number for the examiner ("National Registry no.
+        // 1234567890"), no phone; "2 x 500 mg" is a dose times a count, no extension.
+        Kind::Phone
+            if label_before(text, start, &["registry no", "registry number", "registry"])
+                || v.starts_with(['x', 'X'])
+                    && text[..start].trim_end().ends_with(|c: char| c.is_ascii_digit()) =>
+        {
+            true
+        }
+        // A manufacturer's report number ("mfr report 1852273-2026-07990") is no card.
+        Kind::Card => label_before(text, start, &["report", "report no", "report number"]),
         // "Coordinator Obinna Eze paged x4126", "nurse line ext 2210": an extension alone,
         // no number before it, reached inside the practice.
         Kind::Phone | Kind::Fax => {
@@ -370,11 +381,6 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
                         | "enroute"
                         | "cleared"
                 ))
-        }
-        // A registry's or a board's number for the examiner ("National Registry no.
-        // 1234567890"), no phone.
-        Kind::Phone if label_before(text, start, &["registry no", "registry number", "registry"]) => {
-            true
         }
         // A software build or version is no date ("build 4.5.21").
         Kind::Date => label_before(text, start, &["build", "version", "release", "firmware", "v"]),
@@ -448,6 +454,10 @@ fn thing_label_before(text: &str, start: usize) -> bool {
         "ein",
         "tax id",
         "fein",
+        // An examiner's certification ("National Registry no. 1234567890").
+        "registry",
+        "registry no",
+        "registry number",
     ]
     .iter()
     .any(|w| word_end(w))
@@ -1814,6 +1824,21 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             format!(r"(?:,[ \t]*\d{{1,3}}[ \t]*,[ \t]*(?:of|from|formerly[ \t]+of)|\b(?:died|passed[ \t]+away|passed)(?:[ \t]+peacefully)?(?:[ \t]+at[ \t]+(?:home|(?:his|her|their)[ \t]+home))?[ \t]+in)[ \t]+(?P<v>{city})(?:[ \t]*[,.;]|[ \t]+(?:at|on|after|surrounded|with|passed|died)\b)"),
         ),
         (
+            Kind::Account,
+            74,
+            Check::None,
+            // A case's number right after the word ("PCC case 12-9627611", "case 2025-00817"):
+            // a dashed or a long number, no count ("case 2 of 3").
+            r"(?i)\bcase[ \t]+(?P<v>\d{2,6}-\d{4,10}|\d{6,12})\b".into(),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A date in romanised Japanese: "1961-nen 8-gatsu 14-nichi", "8 gatsu 14 nichi".
+            r"(?i)\b(?:(?:1[89]|20)\d{2}[ -]?nen[ \t]+)?(?:0?[1-9]|1[0-2])[ -]?gatsu[ \t]+(?:0?[1-9]|[12]\d|3[01])[ -]?nichi\b".into(),
+        ),
+        (
             Kind::Mrn,
             79,
             Check::None,
@@ -2834,6 +2859,77 @@ mod tests {
         hides(
             "the portal is https://mychart.example.org/p/8842",
             &["https://mychart.example.org/p/8842"],
+        );
+    }
+
+    #[test]
+    fn obituary_ages_towns_case_numbers_and_read_out_records() {
+        hides(
+            "Inga Sorensen, 97, of Red Wing, passed away on 2 May. Her brother Olaf died at home in Lake City at the age of 91.",
+            &["97", "Red Wing", "Lake City"],
+        );
+        hides(
+            "Please pray for Thelma Ruiz, who turns 102 on Sunday.\nclient: Margit (96)\nEr ist 93-jahre alt; wo 92-sai desu; unki umar 95 saal hai",
+            &["102", "96", "93", "92", "95"],
+        );
+        hides(
+            "Case number: 4471-220918   Kit #: 88-1023\nPCC case 12-9627611\nFallnummer 2024-00817",
+            &["4471-220918", "88-1023", "12-9627611", "2024-00817"],
+        );
+        hides(
+            "seinengappi wa 1961-nen 8-gatsu 14-nichi desu",
+            &["1961-nen 8-gatsu 14-nichi"],
+        );
+        hides(
+            "DR: medical record number 8 7 4 5 1 9 1, and my social is 2 1 9 0 9 4 4 3 3.\nMijn patiëntnummer is 996-19406.",
+            &["8 7 4 5 1 9 1", "2 1 9 0 9 4 4 3 3", "996-19406"],
+        );
+        hides(
+            "Home: 727 Mariner's Row, Keene\n4410 KALANIANAʻOLE HWY\nmeet at 264 cobblestone mews 7pm",
+            &["727 Mariner's Row", "4410 KALANIANAʻOLE HWY", "264 cobblestone mews"],
+        );
+        // Scores, doses and a count of days are no ages, towns or records.
+        clean("Scores were 85, 92, of which the last is best.");
+        clean("sober 100 days in a row, took 2 x 500 mg");
+    }
+
+    /// None of `values` is inside a redacted span of `text`.
+    fn keeps(text: &str, values: &[&str]) {
+        let found = spans(text);
+        for v in values {
+            assert!(
+                !found.iter().any(|(_, s)| s.contains(v)),
+                "{v:?} redacted in {text:?}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn builds_registries_wards_and_mailer_daemons_stay() {
+        keeps("Environment: build 4.5.21, Chrome 131", &["4.5.21"]);
+        keeps(
+            "Examiner: Dana Roe, National Registry no. 1713641670",
+            &["1713641670"],
+        );
+        keeps(
+            "Pinecrest Behavioral Hospital — Unit 2 West census 06:40",
+            &["Unit 2"],
+        );
+        keeps(
+            "From: Mail Delivery Subsystem <mailer-daemon@harborlight.example>",
+            &["mailer-daemon"],
+        );
+        keeps(
+            "Bluewater Messenger · session 121221361 · confirmation PAY-84609586",
+            &["121221361", "84609586"],
+        );
+        keeps(
+            "Adresim: 7732 Tidewater Pkwy. Teşekkürler.",
+            &["Teşekkürler"],
+        );
+        keeps(
+            "MedWatch 3500A, mfr report 1852273-2026-07990; then 2 x 500 mg",
+            &["1852273", "x 500"],
         );
     }
 }
