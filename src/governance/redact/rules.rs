@@ -1131,7 +1131,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     // A city's name, also opened by an abbreviation ("St. Cloud", "Port St. Lucie").
     let abbr = r"(?:St|Ste|Mt|Ft|Pt)\.";
     let city = format!(
-        r"(?:{abbr}[ \t]+)?{n}(?:[ \t]+(?:{abbr}[ \t]+)?(?:{n}|[a-z]['’]{n}|de|la|du|del|des|sur)){{0,3}}"
+        r"(?:{abbr}[ \t]+)?{n}(?:[ \t]+(?:{abbr}[ \t]+)?(?:{n}|[a-z]['’]{n}|de|la|du|del|des|sur|or|upon|am)){{0,3}}"
     );
     let specs: Vec<(Kind, u8, Check, String)> = vec![
         // --- streets named type first, cities in a form's field, numbers and dates said aloud ---
@@ -1695,7 +1695,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // An age over 89 with the word for years of other languages: "93 Jahre alt",
             // "91 ans", "92 años", "95 lat", "94 года", "97 sui", "96 sal".
-            format!(r"(?i)\b(?P<v>{age})[ \t-]*(?:jahre|jahren|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|saal|sai|seu|jaar|år|ar|éves|yaşında|yasinda|tuổi)\b"),
+            format!(r"(?i)\b(?P<v>{age})[ \t-]*(?:jahre|jahren|jährige[nrs]?|jährig|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|saal|sai|seu|jaar|jarige|år|årig|årige|åring|ar|éves|yaşında|yasinda|tuổi)\b"),
         ),
         (
             Kind::Age,
@@ -1814,6 +1814,30 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // An age in parentheses after a labelled person: "client: Mele (99)", "Resident:
             // A. Ruiz (101)".
             format!(r"(?i:client|patient|pt|resident|member|consumer|participant|elder|senior|mom|mum|dad|grandma|grandpa)[ \t]*:[ \t]*(?:{INIT}[ \t]*)?{n}(?:[ \t]+{n}){{0,2}}[ \t]*\([ \t]*(?P<v>{age})[ \t]*\)"),
+        ),
+        (
+            Kind::Age,
+            56,
+            Check::None,
+            // An age over 89 turned or to turn, closed by a time word or a stop ("Mom turned
+            // 97 yesterday", "turns 100 on Sunday", Swahili "miaka 92"); not an angle ("turn 90
+            // degrees").
+            format!(r"(?i)\b(?:turned|turns|turning|will[ \t]+turn|celebrates|celebrated|celebrating|miaka)[ \t]+(?P<v>{age})(?:[ \t]+(?:on|in|this|next|last|today|yesterday|tomorrow|years?|and|na)\b|[ \t]*[,;!?)]|[ \t]*\.(?:[^0-9]|$)|[ \t]*\r?$)"),
+        ),
+        (
+            Kind::Age,
+            56,
+            Check::None,
+            // A birthday over 89 by its ordinal ("her 100th birthday").
+            format!(r"(?i)\b(?P<v>{age})(?:st|nd|rd|th)[ \t]+(?:birthday|bday|b-day)\b"),
+        ),
+        (
+            Kind::Room,
+            60,
+            Check::None,
+            // A room or a bed labelled in another language: "Zimmer 12", "Bett 3", "kamer
+            // 4.12", "chambre 214", "stanza 7", "habitación 305", "quarto 12", "værelse 4".
+            r"(?i)\b(?:zimmer|bett|kamer|chambre|stanza|habitaci[oó]n|cuarto|quarto|leito|letto|cama|v[æa]e?relse|stue|säng|seng|oda|yatak|pokój|pokoj|łóżko|palata|chumba|kitanda)(?:[ \t]*(?:nr\.?|no\.?|n[º°]|#|numero|número))?[ \t]*[:#]?[ \t]*(?P<v>\d{1,4}(?:[./-]\d{1,3})?[A-Za-z]?)\b".into(),
         ),
         (
             Kind::Address,
@@ -2888,6 +2912,11 @@ mod tests {
             "Home: 727 Mariner's Row, Keene\n4410 KALANIANAʻOLE HWY\nmeet at 264 cobblestone mews 7pm",
             &["727 Mariner's Row", "4410 KALANIANAʻOLE HWY", "264 cobblestone mews"],
         );
+        hides(
+            "Mom turned 97 yesterday and her sister celebrates her 101st birthday. Bibi ana miaka 93.\nDie 94-jährige Patientin liegt in Zimmer 12, Bett 2; la paciente está en la habitación 305.\nvisit in Kingston upon Hull, MA 01234",
+            &["97", "101", "93", "94", "12", "2", "305", "Kingston upon Hull"],
+        );
+        clean("Turn the wheel until it turns 90 degrees.");
         // Scores, doses and a count of days are no ages, towns or records.
         clean("Scores were 85, 92, of which the last is best.");
         clean("sober 100 days in a row, took 2 x 500 mg");
