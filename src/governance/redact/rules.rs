@@ -136,9 +136,12 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
     }
     let before = text[from..start].to_ascii_lowercase();
     let before = before.trim_end_matches([' ', '\t', '#', ':', '.']);
+    // (Past the whole of a letter that is not ASCII: "habitación 305".)
     let label_start = before
-        .rfind(|c: char| !c.is_ascii_alphabetic())
-        .map_or(0, |p| p + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !c.is_ascii_alphabetic())
+        .map_or(0, |(p, c)| p + c.len_utf8());
     let before_label = before[..label_start].trim_end_matches([' ', '\t', '\'', '’']);
     let kind_word = before_label
         .rsplit(|c: char| !c.is_ascii_alphabetic())
@@ -1096,7 +1099,7 @@ fn ocr_shape(kind: Kind, v: &str) -> bool {
 /// Months named in the languages patients write to a clinic in besides English and Spanish:
 /// Tagalog, Portuguese, French, Italian, German, Haitian Creole, Polish and Russian (in the
 /// genitive a date uses: "5 marca", "5 марта"; lower case, matched in any).
-const FOREIGN_MONTHS: &str = "(?:enero|pebrero|marso|abril|mayo|hunyo|hulyo|agosto|setyembre|oktubre|nobyembre|disyembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januar|februar|märz|maerz|juni|juli|oktober|dezember|janvye|fevriye|jiyè|jiye|septanm|oktòb|oktob|novanm|desanm|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря)";
+const FOREIGN_MONTHS: &str = "(?:enero|pebrero|marso|abril|mayo|hunyo|hulyo|agosto|setyembre|oktubre|nobyembre|disyembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januar|februar|märz|maerz|juni|juli|oktober|dezember|janvye|fevriye|jiyè|jiye|septanm|oktòb|oktob|novanm|desanm|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря|januari|februari|maart|mei|augustus|augusti|marts|maj|ocak|şubat|subat|mart|nisan|mayıs|mayis|haziran|temmuz|ağustos|agustos|eylül|eylul|ekim|kasım|kasim|aralık|aralik|machi|aprili|julai|agosti|septemba|oktoba|novemba|desemba)";
 
 pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let n = NAME_W;
@@ -1459,7 +1462,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Account,
             76,
             Check::HasDigit,
-            format!(r"(?i)\b(?:acct\.?(?:\s*(?:no\.?|number|#))?|encounter|visit\s*(?:number|no\.?|#|id)|account\s*(?:number|no\.?|#|id|:)|billing\s*(?:account|id|#)|invoice\s*(?:number|no\.?|#)|claim\s*(?:number|no\.?|#|id)|case\s*(?:number|no\.?|#|id)|kit\s*(?:number|no\.?|#|id)|routing\s*(?:number|no\.?|#)|guarantor\s*(?:id|#|number)|fallnummer|fall-nr\.?|aktenzeichen|kontonummer|kundennummer|klantnummer|rekeningnummer|sagsnummer|saksnummer|ärendenummer|numero\s+(?:di\s+)?pratica|n[uú]mero\s+de\s+(?:caso|expediente|cuenta|conta)|num[ée]ro\s+de\s+(?:dossier|compte)|dosya\s+numaras[ıi]|hesap\s+numaras[ıi]){SEP}{ID_V}"),
+            format!(r"(?i)\b(?:acct\.?(?:\s*(?:no\.?|number|#))?|encounter|visit\s*(?:number|no\.?|#|id)|account\s*(?:number|no\.?|#|id|:)|billing\s*(?:account|id|#)|invoice\s*(?:number|no\.?|#)|claim\s*(?:number|no\.?|#|id)|case\s*(?:number|no\.?|#|id)|routing\s*(?:number|no\.?|#)|guarantor\s*(?:id|#|number)|fallnummer|fall-nr\.?|aktenzeichen|kontonummer|kundennummer|klantnummer|rekeningnummer|sagsnummer|saksnummer|ärendenummer|numero\s+(?:di\s+)?pratica|n[uú]mero\s+de\s+(?:caso|expediente|cuenta|conta)|num[ée]ro\s+de\s+(?:dossier|compte)|dosya\s+numaras[ıi]|hesap\s+numaras[ıi]){SEP}{ID_V}"),
         ),
         (
             Kind::License,
@@ -1764,7 +1767,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // type glued or apart, then the number ("Schillerstraße 118", "Kastanienweg 73",
             // "Hauptstr. 5a", "Berliner Allee 12", "Keizersgracht 12"); and as Polish mail
             // does, the type first ("ul. Polna 77/10", "al. Jana Pawła II 3").
-            format!(r"(?:\b[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|gasse|allee|platz|ring|damm|ufer|chaussee|pfad|gracht|laan|straat|gatan|vej|veien)|\b{n}[ \t]+(?:Straße|Strasse|Str\.|Weg|Gasse|Allee|Platz|Ring|Damm|Ufer|Chaussee))[ \t]+\d{{1,4}}[a-z]?(?:[ \t]*[-/][ \t]*\d{{1,4}}[a-z]?)?\b|\b(?:ul\.|ulica|al\.|aleja|os\.|osiedle|pl\.|plac)[ \t]*{n}(?:[ \t]+(?:{n}|[IVX]{{1,4}})){{0,2}}[ \t]+\d{{1,4}}[A-Za-z]?(?:[ \t]*/[ \t]*\d{{1,4}}[A-Za-z]?)?\b"),
+            format!(r"(?:\b[A-ZÄÖÜØÅÆ][a-zäöüßøåæé]+(?:straße|strasse|str\.|weg|gasse|allee|platz|ring|damm|ufer|chaussee|pfad|gracht|laan|straat|gatan|gata|vägen|vej|veien|vei|gade|stræde)|\b{n}[ \t]+(?:Straße|Strasse|Str\.|Weg|Gasse|Allee|Platz|Ring|Damm|Ufer|Chaussee))[ \t]+\d{{1,4}}[a-z]?(?:[ \t]*[-/][ \t]*\d{{1,4}}[a-z]?)?\b|\b(?:ul\.|ulica|al\.|aleja|os\.|osiedle|pl\.|plac)[ \t]*{n}(?:[ \t]+(?:{n}|[IVX]{{1,4}})){{0,2}}[ \t]+\d{{1,4}}[A-Za-z]?(?:[ \t]*/[ \t]*\d{{1,4}}[A-Za-z]?)?\b"),
         ),
         (
             Kind::Address,
@@ -1884,6 +1887,16 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A patient's number labelled in another language: "Mijn patiëntnummer is
             // 996-19406", "Patientennummer: 44120", "numero di cartella 8812".
             format!(r"(?i)\b(?:pati[eë]nt(?:en)?nummer|pati[eë]ntnr\.?|pat\.?-?nr\.?|dossiernummer|numero\s+(?:di\s+)?(?:cartella|paziente)|n[uú]mero\s+de\s+(?:historia(?:\s+cl[ií]nica)?|paciente|prontu[aá]rio)|num[ée]ro\s+(?:de\s+)?(?:dossier\s+)?patient|hasta\s+numaras[ıi]|protokol\s+numaras[ıi]|journalnummer|journalnr\.?)(?:\s+(?:is|ist|est|è|es|é|er|är|ni))?{SEP}{ID_V}"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A street as Italian, Spanish, Portuguese and Catalan mail write it, the type
+            // first and the number last ("Via Garibaldi 12", "Calle Mayor 5", "Paseo de la
+            // Castellana 89", "Rua das Flores, 27"); and as Turkish mail does, the type and
+            // "No" after the name ("Atatürk Cad. No: 12/3", "Gül Sokak No 5").
+            format!(r"\b(?:Via|Viale|Piazza|Piazzale|Corso|Vicolo|Calle|Avenida|Avda\.|Paseo|Rua|Travessa|Praça|Carrer|Rambla)[ \t]+(?:(?:de|del|la|las|los|da|das|do|dos|di|della|delle|dei|degli|San|Santa|Santo)[ \t]+)*{n}(?:[ \t]+{n}){{0,2}},?[ \t]+(?:n\.?[ºo°][ \t]*)?\d{{1,4}}[a-zA-Z]?\b|\b{n}[ \t]+(?:Sokak|Sokağı|Sokagi|Sk\.|Sok\.|Caddesi|Cad\.|Cd\.|Bulvarı|Blv\.)[ \t]*(?:,[ \t]*)?No[:.]?[ \t]*\d{{1,4}}(?:/\d{{1,3}})?"),
         ),
         (
             Kind::Address,
@@ -2897,8 +2910,8 @@ mod tests {
             &["102", "96", "93", "92", "95"],
         );
         hides(
-            "Case number: 4471-220918   Kit #: 88-1023\nPCC case 12-9627611\nFallnummer 2024-00817",
-            &["4471-220918", "88-1023", "12-9627611", "2024-00817"],
+            "Case number: 4471-220918\nPCC case 12-9627611\nFallnummer 2024-00817",
+            &["4471-220918", "12-9627611", "2024-00817"],
         );
         hides(
             "seinengappi wa 1961-nen 8-gatsu 14-nichi desu",
@@ -2913,10 +2926,19 @@ mod tests {
             &["727 Mariner's Row", "4410 KALANIANAʻOLE HWY", "264 cobblestone mews"],
         );
         hides(
-            "Mom turned 97 yesterday and her sister celebrates her 101st birthday. Bibi ana miaka 93.\nDie 94-jährige Patientin liegt in Zimmer 12, Bett 2; la paciente está en la habitación 305.\nvisit in Kingston upon Hull, MA 01234",
-            &["97", "101", "93", "94", "12", "2", "305", "Kingston upon Hull"],
+            "Mom turned 97 yesterday and her sister celebrates her 101st birthday. Bibi ana miaka 93.\nDie 94-jährige Patientin liegt in Zimmer 12, Bett 2; la paciente está en la habitación 305.\nHome: 12 Elm St, Truth or Consequences, NM 87901",
+            &["97", "101", "93", "94", "12", "2", "305", "Truth or Consequences"],
         );
         clean("Turn the wheel until it turns 90 degrees.");
+        hides(
+            "Indirizzo: Via Garibaldi 12, 00184 Roma. Vivo en Calle Mayor 5, Madrid. Adresim: Atatürk Cad. No: 12/3 Kadıköy. Jeg bor på Nørregade 14, 1165 København.",
+            &["Via Garibaldi 12", "Calle Mayor 5", "Atatürk Cad. No: 12/3", "Nørregade 14"],
+        );
+        // Dutch, Danish, Turkish and Swahili months.
+        hides(
+            "geboren op 14 augustus 1961; født 3. marts 1950; doğum tarihi 9 Ağustos 1948; alizaliwa 5 Septemba 1977",
+            &["14 augustus 1961", "3. marts 1950", "9 Ağustos 1948", "5 Septemba 1977"],
+        );
         // Scores, doses and a count of days are no ages, towns or records.
         clean("Scores were 85, 92, of which the last is best.");
         clean("sober 100 days in a row, took 2 x 500 mg");

@@ -452,6 +452,10 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
             i += 1;
             continue;
         }
+        // A header names columns and holds no identifier ("BED  PATIENT  LEGAL  OBS  ADMIT"):
+        // what the shape rules read in it as a name or a place goes.
+        let (h0, h1) = (lines[i].0, lines[i].0 + head.len());
+        cands.retain(|(c, prio)| *prio >= PRIO || c.start < h0 || c.end > h1);
         let mut j = i + 1;
         // The rule under a markdown or aligned header.
         if j < lines.len() && rule_line(lines[j].1) {
@@ -956,6 +960,17 @@ mod tests {
         }
         assert!(f.contains(&(Kind::Mrn, "20331".into())), "{f:?}");
         // A plain-text table lined up with blanks: a cell may hold one blank, a gap two.
+        // The header's words are no one's, whatever read them.
+        let mut c = vec![(
+            Span {
+                kind: Kind::Person,
+                start: 6,
+                end: 20,
+            },
+            1,
+        )];
+        columns("BED  PATIENT   LEGAL   OBS    ADMIT\n217  Ada Obi  CONS  1:1  5/9\n", &mut c);
+        assert!(!c.iter().any(|(s, _)| s.start == 6), "{c:?}");
         let aligned = "Resident         Bed    Phone\n---------------  -----  ------------\nRuth Ann Tobin   14-A   555-201-3344\nLeo Ma           9      555-201-7788\n";
         let f = found(aligned);
         assert!(
