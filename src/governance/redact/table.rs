@@ -452,10 +452,6 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
             i += 1;
             continue;
         }
-        // A header names columns and holds no identifier ("BED  PATIENT  LEGAL  OBS  ADMIT"):
-        // what the shape rules read in it as a name or a place goes.
-        let (h0, h1) = (lines[i].0, lines[i].0 + head.len());
-        cands.retain(|(c, prio)| *prio >= PRIO || c.start < h0 || c.end > h1);
         let mut j = i + 1;
         // The rule under a markdown or aligned header.
         if j < lines.len() && rule_line(lines[j].1) {
@@ -504,6 +500,18 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
                 ));
             }
             j += 1;
+        }
+        // A header over rows names columns and holds no identifier ("BED  PATIENT  LEGAL
+        // OBS  ADMIT"): what the shape rules read in it as a name or a place goes. (Not a
+        // line of data that only looks like one: JSON, `key: value`, `k=v`.)
+        let first_row = if i + 1 < lines.len() && rule_line(lines[i + 1].1) {
+            i + 2
+        } else {
+            i + 1
+        };
+        if j > first_row && !head.contains([':', '{', '=']) {
+            let (h0, h1) = (lines[i].0, lines[i].0 + head.len());
+            cands.retain(|(c, prio)| *prio >= PRIO || c.start < h0 || c.end > h1);
         }
         i = j.max(i + 1);
     }
