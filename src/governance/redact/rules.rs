@@ -320,7 +320,9 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
         Kind::Phone
             if label_before(text, start, &["registry no", "registry number", "registry"])
                 || v.starts_with(['x', 'X'])
-                    && text[..start].trim_end().ends_with(|c: char| c.is_ascii_digit()) =>
+                    && text[..start]
+                        .trim_end()
+                        .ends_with(|c: char| c.is_ascii_digit()) =>
         {
             true
         }
@@ -358,35 +360,40 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
             lower.starts_with("unit")
                 && (ward_after(text, end)
                     || near(
-                    text,
-                    start,
-                    &[
-                        "ambulance",
-                        "ems",
-                        "medic",
-                        "dispatch",
-                        "crew",
-                        "mileage",
-                        "rescue",
-                        "paramedic",
-                        "fire",
-                        "engine",
-                    ],
-                ) || matches!(
-                    next_word(text, end).as_str(),
-                    "from"
-                        | "responded"
-                        | "responding"
-                        | "dispatched"
-                        | "arrived"
-                        | "en"
-                        | "transported"
-                        | "enroute"
-                        | "cleared"
-                ))
+                        text,
+                        start,
+                        &[
+                            "ambulance",
+                            "ems",
+                            "medic",
+                            "dispatch",
+                            "crew",
+                            "mileage",
+                            "rescue",
+                            "paramedic",
+                            "fire",
+                            "engine",
+                        ],
+                    )
+                    || matches!(
+                        next_word(text, end).as_str(),
+                        "from"
+                            | "responded"
+                            | "responding"
+                            | "dispatched"
+                            | "arrived"
+                            | "en"
+                            | "transported"
+                            | "enroute"
+                            | "cleared"
+                    ))
         }
         // A software build or version is no date ("build 4.5.21").
-        Kind::Date => label_before(text, start, &["build", "version", "release", "firmware", "v"]),
+        Kind::Date => label_before(
+            text,
+            start,
+            &["build", "version", "release", "firmware", "v"],
+        ),
         // A number's kinds need a digit: a SQL dump's NULL under "ssn" is no SSN.
         Kind::Ssn if !v.bytes().any(|b| b.is_ascii_digit()) => true,
         Kind::Mrn | Kind::HealthPlan | Kind::Account | Kind::Ssn => {
@@ -2923,21 +2930,44 @@ mod tests {
         );
         hides(
             "Home: 727 Mariner's Row, Keene\n4410 KALANIANAʻOLE HWY\nmeet at 264 cobblestone mews 7pm",
-            &["727 Mariner's Row", "4410 KALANIANAʻOLE HWY", "264 cobblestone mews"],
+            &[
+                "727 Mariner's Row",
+                "4410 KALANIANAʻOLE HWY",
+                "264 cobblestone mews",
+            ],
         );
         hides(
             "Mom turned 97 yesterday and her sister celebrates her 101st birthday. Bibi ana miaka 93.\nDie 94-jährige Patientin liegt in Zimmer 12, Bett 2; la paciente está en la habitación 305.\nHome: 12 Elm St, Truth or Consequences, NM 87901",
-            &["97", "101", "93", "94", "12", "2", "305", "Truth or Consequences"],
+            &[
+                "97",
+                "101",
+                "93",
+                "94",
+                "12",
+                "2",
+                "305",
+                "Truth or Consequences",
+            ],
         );
         clean("Turn the wheel until it turns 90 degrees.");
         hides(
             "Indirizzo: Via Garibaldi 12, 00184 Roma. Vivo en Calle Mayor 5, Madrid. Adresim: Atatürk Cad. No: 12/3 Kadıköy. Jeg bor på Nørregade 14, 1165 København.",
-            &["Via Garibaldi 12", "Calle Mayor 5", "Atatürk Cad. No: 12/3", "Nørregade 14"],
+            &[
+                "Via Garibaldi 12",
+                "Calle Mayor 5",
+                "Atatürk Cad. No: 12/3",
+                "Nørregade 14",
+            ],
         );
         // Dutch, Danish, Turkish and Swahili months.
         hides(
             "geboren op 14 augustus 1961; født 3. marts 1950; doğum tarihi 9 Ağustos 1948; alizaliwa 5 Septemba 1977",
-            &["14 augustus 1961", "3. marts 1950", "9 Ağustos 1948", "5 Septemba 1977"],
+            &[
+                "14 augustus 1961",
+                "3. marts 1950",
+                "9 Ağustos 1948",
+                "5 Septemba 1977",
+            ],
         );
         // Scores, doses and a count of days are no ages, towns or records.
         clean("Scores were 85, 92, of which the last is best.");

@@ -254,8 +254,8 @@ fn word_in_english(w: &str) -> &str {
         | "fornamn" | "etunimi" | "imię" | "imie" | "adı" | "adi" => "first",
         "naam" | "nom" | "nome" | "navn" | "namn" | "nimi" | "isim" | "jina" => "name",
         "geburts" | "geburt" | "geb" | "geboorte" | "geboren" | "naissance" | "nascita"
-        | "nacimiento" | "nascimento" | "fødsels" | "fødsel" | "födelse" | "fodsels"
-        | "doğum" | "dogum" | "urodzenia" => "birth",
+        | "nacimiento" | "nascimento" | "fødsels" | "fødsel" | "födelse" | "fodsels" | "doğum"
+        | "dogum" | "urodzenia" => "birth",
         "aufnahme" | "opname" | "ingreso" | "ricovero" | "indlæggelse" | "innleggelse"
         | "inskrivning" | "yatış" | "yatis" => "admit",
         "entlassung" | "entlass" | "ontslag" | "dimissione" | "udskrivelse" | "utskrivning" => {
@@ -270,8 +270,8 @@ fn word_in_english(w: &str) -> &str {
         | "puhelin" | "cep" | "simu" => "phone",
         "courriel" | "correo" | "eposta" => "email",
         "adresse" | "anschrift" | "adres" | "indirizzo" | "dirección" | "direccion"
-        | "endereço" | "endereco" | "straße" | "strasse" | "straat" | "rue" | "calle"
-        | "ulica" | "osoite" | "anwani" => "address",
+        | "endereço" | "endereco" | "straße" | "strasse" | "straat" | "rue" | "calle" | "ulica"
+        | "osoite" | "anwani" => "address",
         "ort" | "wohnort" | "stadt" | "woonplaats" | "plaats" | "ville" | "città" | "citta"
         | "ciudad" | "cidade" | "stad" | "şehir" | "sehir" | "kaupunki" | "miasto" => "city",
         "plz" | "postleitzahl" | "postcode" | "postnummer" | "pocztowy" => "zip",
@@ -287,8 +287,8 @@ fn word_in_english(w: &str) -> &str {
         "versicherung" | "verzekering" | "krankenkasse" | "assurance" | "assicurazione"
         | "seguro" | "forsikring" | "försäkring" | "sigorta" => "insurance",
         "versicherten" | "verzekerde" => "member",
-        "arzt" | "hausarzt" | "huisarts" | "médecin" | "medecin" | "medico" | "médico"
-        | "læge" | "läkare" | "doktor" => "doctor",
+        "arzt" | "hausarzt" | "huisarts" | "médecin" | "medecin" | "medico" | "médico" | "læge"
+        | "läkare" | "doktor" => "doctor",
         _ => w,
     }
 }
@@ -815,8 +815,13 @@ pub(super) fn fields(text: &str, cands: &mut Vec<(Span, u8)>) {
         // A YAML or TOML line: a bare key opening its line, its value quoted (`mrn: "821-5"`,
         // `account = "A7171"`).
         let line_key = {
-            let ls = b[..k_start].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
-            b[ls..k_start].iter().all(|&c| matches!(c, b' ' | b'\t' | b'-'))
+            let ls = b[..k_start]
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |p| p + 1);
+            b[ls..k_start]
+                .iter()
+                .all(|&c| matches!(c, b' ' | b'\t' | b'-'))
                 && b[at + 1..]
                     .iter()
                     .find(|&&c| c != b' ')
@@ -977,7 +982,10 @@ mod tests {
             },
             1,
         )];
-        columns("BED  PATIENT   LEGAL   OBS    ADMIT\n217  Ada Obi  CONS  1:1  5/9\n", &mut c);
+        columns(
+            "BED  PATIENT   LEGAL   OBS    ADMIT\n217  Ada Obi  CONS  1:1  5/9\n",
+            &mut c,
+        );
         assert!(!c.iter().any(|(s, _)| s.start == 6), "{c:?}");
         let aligned = "Resident         Bed    Phone\n---------------  -----  ------------\nRuth Ann Tobin   14-A   555-201-3344\nLeo Ma           9      555-201-7788\n";
         let f = found(aligned);
