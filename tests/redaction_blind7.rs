@@ -21,6 +21,12 @@
 //! obituary 81.3/80.8%, transcr 83.9/81.9%, medwatch 88.4/83.5%, prayer 89.3/85.3%, i693
 //! 99.1/86.1%, cda 88.6%. Lowest precision: License 60.0% (NPIs), Card 81.8%, Person
 //! 85.7/83.2%, Mrn 90.5%.
+//!
+//! Development set of the sixth round of rules (session 9, shapes only: headers in other
+//! languages, HL7 v3 query values, YAML/TOML values, ages and towns in obituary and prayer-list
+//! phrasing, case numbers, records read out digit by digit, lookalike registry and build
+//! numbers): without a roster all 96.2%, names 87.4%, precision 94.7%, character precision
+//! 93.2% (with a roster all 98.6%, names 95.7%, precision 94.8%, character precision 93.3%).
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind7/mod.rs"]
@@ -41,14 +47,13 @@ const SANITY: Sanity = Sanity {
     kinds: IDENTIFIERS,
 };
 
-/// Loose: a blind set measures, the floors only catch a redactor that broke. Names sit at 75%,
-/// not the 80% of the other loose floors: the redactor of 16019c4 finds 79.7% of the names here
-/// without a roster, and a blind set's floor is not tuned to its figures.
+/// Just under the figures of the development round (session 9, see above), the lower of with
+/// and without a roster: a rule that loses this set's findings fails here.
 const FLOORS: Floors = Floors {
-    names: 75.0,
-    all: 80.0,
-    precision: 75.0,
-    char_precision: 55.0,
+    names: 87.0,
+    all: 96.0,
+    precision: 94.5,
+    char_precision: 93.0,
 };
 
 #[test]

@@ -28,6 +28,16 @@ const PERSON: &[&str] = &[
     "associatedPerson",
     "relatedSubject",
     "birthplace",
+    // An HL7 v3 query's parameters are the patient's, each in a `<value>`.
+    "patientPerson",
+    "livingSubjectName",
+    "livingSubjectId",
+    "livingSubjectBirthTime",
+    "livingSubjectDeceasedTime",
+    "livingSubjectAddress",
+    "patientAddress",
+    "patientTelecom",
+    "mothersMaidenName",
 ];
 
 /// Elements whose content is staff, the practice, another organisation or a product.
@@ -126,6 +136,8 @@ pub(super) fn cda(text: &str, cands: &mut Vec<(Span, u8)>) {
             "streetAddressLine",
             "<given",
             "<family",
+            "livingSubject",
+            "patientTelecom",
         ]
         .iter()
         .any(|m| text.contains(m))
@@ -280,6 +292,14 @@ fn read_tag(
 ) {
     let parent = stack.last().map_or("", |e| e.0);
     let ctx = whose(stack);
+    // An HL7 v3 query's parameter holds its value in a `<value>` the parameter names.
+    let name = match (name, parent) {
+        ("value", "livingSubjectBirthTime") => "birthTime",
+        ("value", "livingSubjectDeceasedTime") => "deceasedTime",
+        ("value", "livingSubjectId" | "patientIdentifier") => "id",
+        ("value", "patientTelecom") => "telecom",
+        _ => name,
+    };
     match name {
         // A birth (or death) time is a person's wherever it is, unless staff's.
         "birthTime" | "deceasedTime" if ctx != Whose::Staff => time(attrs, cands),
@@ -587,6 +607,31 @@ mod tests {
                 "{v} redacted: {spans:?}"
             );
         }
+    }
+
+    #[test]
+    fn hl7_v3_query_parameters() {
+        let r = clinic();
+        // A patient query (PRPA_IN201305UV02): each parameter's `<value>` is the patient's;
+        // an id under the SSN's root is an SSN.
+        let q = r#"<queryByParameter><parameterList><livingSubjectName><value><given>Oona</given><family>Lindgren</family></value></livingSubjectName><livingSubjectBirthTime><value value="19480217"/></livingSubjectBirthTime><livingSubjectId><value root="2.16.840.1.113883.4.1" extension="219094433"/></livingSubjectId><livingSubjectId><value root="1.2.840.114350" extension="E77120"/></livingSubjectId><patientAddress><value><streetAddressLine>12 Harrow Ln</streetAddressLine><city>Keswick</city></value></patientAddress><patientTelecom><value value="tel:+1-802-555-0147"/></patientTelecom></parameterList></queryByParameter>"#;
+        let spans = redacted(&r, q);
+        for v in [
+            "Oona",
+            "Lindgren",
+            "19480217",
+            "219094433",
+            "E77120",
+            "12 Harrow Ln",
+            "Keswick",
+            "802-555-0147",
+        ] {
+            assert!(
+                spans.iter().any(|s| s.contains(v)),
+                "{v} not redacted: {spans:?}"
+            );
+        }
+        assert!(!spans.iter().any(|s| s.contains("114350")), "{spans:?}");
     }
 
     #[test]

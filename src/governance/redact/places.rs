@@ -307,6 +307,11 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     {
         return;
     }
+    // A street closed by its abbreviation's stop and a blank ends a sentence ("Adresim: 7 Elm
+    // Pkwy. Teşekkürler."): the next word opens the next one, unless a state or ZIP follows.
+    if !(state || zip.is_some()) && text[..end].ends_with('.') && !rest[..c_start].contains(',') {
+        return;
+    }
     let span = |kind, s: usize, e: usize| {
         (
             Span {

@@ -51,6 +51,10 @@ pub(super) const NOT_PERSONAL_CODES: &[&str] = &[
     "hcpcs",
     "order code",
     "tracking",
+    "session",
+    "confirmation",
+    "mfr report",
+    "manufacturer report",
 ];
 
 /// Whether the label right before `start` names an order, a purchase order or a lot, or the
@@ -132,9 +136,12 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
     }
     let before = text[from..start].to_ascii_lowercase();
     let before = before.trim_end_matches([' ', '\t', '#', ':', '.']);
+    // (Past the whole of a letter that is not ASCII: "habitación 305".)
     let label_start = before
-        .rfind(|c: char| !c.is_ascii_alphabetic())
-        .map_or(0, |p| p + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !c.is_ascii_alphabetic())
+        .map_or(0, |(p, c)| p + c.len_utf8());
     let before_label = before[..label_start].trim_end_matches([' ', '\t', '\'', '’']);
     let kind_word = before_label
         .rsplit(|c: char| !c.is_ascii_alphabetic())
@@ -308,6 +315,19 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
     let v = &text[start..end];
     match kind {
         Kind::Email => role_mailbox(v) || word_at_site(v),
+        // A registry's or a board's number for the examiner ("National Registry no.
+        // 1234567890"), no phone; "2 x 500 mg" is a dose times a count, no extension.
+        Kind::Phone
+            if label_before(text, start, &["registry no", "registry number", "registry"])
+                || v.starts_with(['x', 'X'])
+                    && text[..start]
+                        .trim_end()
+                        .ends_with(|c: char| c.is_ascii_digit()) =>
+        {
+            true
+        }
+        // A manufacturer's report number ("mfr report 1852273-2026-07990") is no card.
+        Kind::Card => label_before(text, start, &["report", "report no", "report number"]),
         // "Coordinator Obinna Eze paged x4126", "nurse line ext 2210": an extension alone,
         // no number before it, reached inside the practice.
         Kind::Phone | Kind::Fax => {
@@ -333,38 +353,47 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
                     ],
                 )
         }
-        // "Unit M23 from 961 Sycamore Ct": an ambulance's or fire crew's unit, no flat.
+        // "Unit M23 from 961 Sycamore Ct": an ambulance's or fire crew's unit, no flat; "Unit
+        // 2 West census": a hospital's unit, a ward.
         Kind::Address => {
             let lower = v.to_ascii_lowercase();
             lower.starts_with("unit")
-                && (near(
-                    text,
-                    start,
-                    &[
-                        "ambulance",
-                        "ems",
-                        "medic",
-                        "dispatch",
-                        "crew",
-                        "mileage",
-                        "rescue",
-                        "paramedic",
-                        "fire",
-                        "engine",
-                    ],
-                ) || matches!(
-                    next_word(text, end).as_str(),
-                    "from"
-                        | "responded"
-                        | "responding"
-                        | "dispatched"
-                        | "arrived"
-                        | "en"
-                        | "transported"
-                        | "enroute"
-                        | "cleared"
-                ))
+                && (ward_after(text, end)
+                    || near(
+                        text,
+                        start,
+                        &[
+                            "ambulance",
+                            "ems",
+                            "medic",
+                            "dispatch",
+                            "crew",
+                            "mileage",
+                            "rescue",
+                            "paramedic",
+                            "fire",
+                            "engine",
+                        ],
+                    )
+                    || matches!(
+                        next_word(text, end).as_str(),
+                        "from"
+                            | "responded"
+                            | "responding"
+                            | "dispatched"
+                            | "arrived"
+                            | "en"
+                            | "transported"
+                            | "enroute"
+                            | "cleared"
+                    ))
         }
+        // A software build or version is no date ("build 4.5.21").
+        Kind::Date => label_before(
+            text,
+            start,
+            &["build", "version", "release", "firmware", "v"],
+        ),
         // A number's kinds need a digit: a SQL dump's NULL under "ssn" is no SSN.
         Kind::Ssn if !v.bytes().any(|b| b.is_ascii_digit()) => true,
         Kind::Mrn | Kind::HealthPlan | Kind::Account | Kind::Ssn => {
@@ -372,6 +401,30 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
         }
         _ => false,
     }
+}
+
+/// Whether the word(s) right before `start` (past blanks, `:`, `#`, `.`) are one of `labels`.
+fn label_before(text: &str, start: usize, labels: &[&str]) -> bool {
+    let mut from = start.saturating_sub(24);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start]
+        .trim_end_matches([' ', '\t', ':', '#', '.'])
+        .to_ascii_lowercase();
+    labels.iter().any(|w| {
+        before.ends_with(w)
+            && !before[..before.len() - w.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
+    })
+}
+
+/// Whether a unit's number is followed by a ward's words ("Unit 2 West census", "Unit 4
+/// North"): a hospital's unit, no flat.
+fn ward_after(text: &str, end: usize) -> bool {
+    matches!(
+        next_word(text, end).as_str(),
+        "west" | "east" | "north" | "south" | "census" | "nursing" | "staff" | "charge"
+    )
 }
 
 /// Whether a value is a count glued to its unit ("84-gene panel", "12-lead", "3-day"): a
@@ -411,6 +464,10 @@ fn thing_label_before(text: &str, start: usize) -> bool {
         "ein",
         "tax id",
         "fein",
+        // An examiner's certification ("National Registry no. 1234567890").
+        "registry",
+        "registry no",
+        "registry number",
     ]
     .iter()
     .any(|w| word_end(w))
@@ -500,6 +557,13 @@ const ROLE_WORDS: &[&str] = &[
     "triage",
     "vital",
     "webmaster",
+    "mailer",
+    "daemon",
+    "noreply",
+    "donotreply",
+    "reply",
+    "bounce",
+    "bounces",
 ];
 
 /// Whether a mail address is a department's or an office's ("vital.records@county.example",
@@ -1050,7 +1114,7 @@ fn ocr_shape(kind: Kind, v: &str) -> bool {
 /// Months named in the languages patients write to a clinic in besides English and Spanish:
 /// Tagalog, Portuguese, French, Italian, German, Haitian Creole, Polish and Russian (in the
 /// genitive a date uses: "5 marca", "5 марта"; lower case, matched in any).
-const FOREIGN_MONTHS: &str = "(?:enero|pebrero|marso|abril|mayo|hunyo|hulyo|agosto|setyembre|oktubre|nobyembre|disyembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januar|februar|märz|maerz|juni|juli|oktober|dezember|janvye|fevriye|jiyè|jiye|septanm|oktòb|oktob|novanm|desanm|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря)";
+const FOREIGN_MONTHS: &str = "(?:enero|pebrero|marso|abril|mayo|hunyo|hulyo|agosto|setyembre|oktubre|nobyembre|disyembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januar|februar|märz|maerz|juni|juli|oktober|dezember|janvye|fevriye|jiyè|jiye|septanm|oktòb|oktob|novanm|desanm|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря|januari|februari|maart|mei|augustus|augusti|marts|maj|ocak|şubat|subat|mart|nisan|mayıs|mayis|haziran|temmuz|ağustos|agustos|eylül|eylul|ekim|kasım|kasim|aralık|aralik|machi|aprili|julai|agosti|septemba|oktoba|novemba|desemba)";
 
 pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let n = NAME_W;
@@ -1085,7 +1149,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     // A city's name, also opened by an abbreviation ("St. Cloud", "Port St. Lucie").
     let abbr = r"(?:St|Ste|Mt|Ft|Pt)\.";
     let city = format!(
-        r"(?:{abbr}[ \t]+)?{n}(?:[ \t]+(?:{abbr}[ \t]+)?(?:{n}|[a-z]['’]{n}|de|la|du|del|des|sur)){{0,3}}"
+        r"(?:{abbr}[ \t]+)?{n}(?:[ \t]+(?:{abbr}[ \t]+)?(?:{n}|[a-z]['’]{n}|de|la|du|del|des|sur|or|upon|am)){{0,3}}"
     );
     let specs: Vec<(Kind, u8, Check, String)> = vec![
         // --- streets named type first, cities in a form's field, numbers and dates said aloud ---
@@ -1413,7 +1477,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Account,
             76,
             Check::HasDigit,
-            format!(r"(?i)\b(?:acct\.?(?:\s*(?:no\.?|number|#))?|encounter|visit\s*(?:number|no\.?|#|id)|account\s*(?:number|no\.?|#|id|:)|billing\s*(?:account|id|#)|invoice\s*(?:number|no\.?|#)|claim\s*(?:number|no\.?|#|id)|routing\s*(?:number|no\.?|#)|guarantor\s*(?:id|#|number)){SEP}{ID_V}"),
+            format!(r"(?i)\b(?:acct\.?(?:\s*(?:no\.?|number|#))?|encounter|visit\s*(?:number|no\.?|#|id)|account\s*(?:number|no\.?|#|id|:)|billing\s*(?:account|id|#)|invoice\s*(?:number|no\.?|#)|claim\s*(?:number|no\.?|#|id)|case\s*(?:number|no\.?|#|id)|routing\s*(?:number|no\.?|#)|guarantor\s*(?:id|#|number)|fallnummer|fall-nr\.?|aktenzeichen|kontonummer|kundennummer|klantnummer|rekeningnummer|sagsnummer|saksnummer|ärendenummer|numero\s+(?:di\s+)?pratica|n[uú]mero\s+de\s+(?:caso|expediente|cuenta|conta)|num[ée]ro\s+de\s+(?:dossier|compte)|dosya\s+numaras[ıi]|hesap\s+numaras[ıi]){SEP}{ID_V}"),
         ),
         (
             Kind::License,
@@ -1534,7 +1598,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A mailing block's street line printed in capitals, alone on its line ("12 OAK
             // ST", "9 ELM CT APT 2", "4410 N LINCOLN BLVD"): any house number, the line itself
             // is the cue.
-            format!(r"(?m)^[ \t]*(?P<v>(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
+            format!(r"(?m)^[ \t]*(?P<v>(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}(?:[ʻ'’][A-Z]+)?|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
         ),
         (
             Kind::Date,
@@ -1633,7 +1697,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Age,
             54,
             Check::None,
-            format!(r"(?i)\b(?:she|he|they|patient|pt|resident)\s+(?:is|was|turned|turns|will be)\s+(?P<v>{age})\b"),
+            format!(r"(?i)\b(?:she|he|they|patient|pt|resident|who)\s+(?:is|was|turned|turns|turning|will be|will turn)\s+(?P<v>{age})\b"),
         ),
         (
             Kind::Age,
@@ -1649,7 +1713,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // An age over 89 with the word for years of other languages: "93 Jahre alt",
             // "91 ans", "92 años", "95 lat", "94 года", "97 sui", "96 sal".
-            format!(r"(?i)\b(?P<v>{age})[ \t]*(?:jahre|jahren|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|seu|jaar|år|ar|éves|yaşında|tuổi)\b"),
+            format!(r"(?i)\b(?P<v>{age})[ \t-]*(?:jahre|jahren|jährige[nrs]?|jährig|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|saal|sai|seu|jaar|jarige|år|årig|årige|åring|ar|éves|yaşında|yasinda|tuổi)\b"),
         ),
         (
             Kind::Age,
@@ -1718,13 +1782,13 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // type glued or apart, then the number ("Schillerstraße 118", "Kastanienweg 73",
             // "Hauptstr. 5a", "Berliner Allee 12", "Keizersgracht 12"); and as Polish mail
             // does, the type first ("ul. Polna 77/10", "al. Jana Pawła II 3").
-            format!(r"(?:\b[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|gasse|allee|platz|ring|damm|ufer|chaussee|pfad|gracht|laan|straat|gatan|vej|veien)|\b{n}[ \t]+(?:Straße|Strasse|Str\.|Weg|Gasse|Allee|Platz|Ring|Damm|Ufer|Chaussee))[ \t]+\d{{1,4}}[a-z]?(?:[ \t]*[-/][ \t]*\d{{1,4}}[a-z]?)?\b|\b(?:ul\.|ulica|al\.|aleja|os\.|osiedle|pl\.|plac)[ \t]*{n}(?:[ \t]+(?:{n}|[IVX]{{1,4}})){{0,2}}[ \t]+\d{{1,4}}[A-Za-z]?(?:[ \t]*/[ \t]*\d{{1,4}}[A-Za-z]?)?\b"),
+            format!(r"(?:\b[A-ZÄÖÜØÅÆ][a-zäöüßøåæé]+(?:straße|strasse|str\.|weg|gasse|allee|platz|ring|damm|ufer|chaussee|pfad|gracht|laan|straat|gatan|gata|vägen|vej|veien|vei|gade|stræde)|\b{n}[ \t]+(?:Straße|Strasse|Str\.|Weg|Gasse|Allee|Platz|Ring|Damm|Ufer|Chaussee))[ \t]+\d{{1,4}}[a-z]?(?:[ \t]*[-/][ \t]*\d{{1,4}}[a-z]?)?\b|\b(?:ul\.|ulica|al\.|aleja|os\.|osiedle|pl\.|plac)[ \t]*{n}(?:[ \t]+(?:{n}|[IVX]{{1,4}})){{0,2}}[ \t]+\d{{1,4}}[A-Za-z]?(?:[ \t]*/[ \t]*\d{{1,4}}[A-Za-z]?)?\b"),
         ),
         (
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
+            format!(r"\b(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}(?:[ʻ'’][a-z]+)?|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
         ),
         (
             Kind::Address,
@@ -1752,6 +1816,102 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A city without a state after a residence or birthplace cue: "lives with her son
             // in Elkhorn", "was born on 1/2/1950 in Silver Spring", "moved to Bel Air".
             format!(r"(?i)\b(?:lives|living|lived|resides|residing|moved|relocated|born|grew up|staying)\b[^.;:\n]{{0,32}}?\b(?:in|to)\s+(?-i:(?P<v>{n}(?:\s+{n})?))\b"),
+        ),
+        (
+            Kind::Age,
+            56,
+            Check::None,
+            // An age set off by commas after a name, as news, obituaries and prayer lists
+            // write it: "Ada Obi, 97, of Hilo", "Rev. Lutz, 101, who served".
+            format!(r"[\p{{L}}.)][ \t]*,[ \t]*(?P<v>{age})[ \t]*,[ \t]*(?:of|from|formerly|who|died|passed|beloved|longtime|late|a[ \t]+(?:resident|native|lifelong))\b"),
+        ),
+        (
+            Kind::Age,
+            55,
+            Check::None,
+            // An age in parentheses after a labelled person: "client: Mele (99)", "Resident:
+            // A. Ruiz (101)".
+            format!(r"(?i:client|patient|pt|resident|member|consumer|participant|elder|senior|mom|mum|dad|grandma|grandpa)[ \t]*:[ \t]*(?:{INIT}[ \t]*)?{n}(?:[ \t]+{n}){{0,2}}[ \t]*\([ \t]*(?P<v>{age})[ \t]*\)"),
+        ),
+        (
+            Kind::Age,
+            56,
+            Check::None,
+            // An age over 89 turned or to turn, closed by a time word or a stop ("Mom turned
+            // 97 yesterday", "turns 100 on Sunday", Swahili "miaka 92"); not an angle ("turn 90
+            // degrees").
+            format!(r"(?i)\b(?:turned|turns|turning|will[ \t]+turn|celebrates|celebrated|celebrating|miaka)[ \t]+(?P<v>{age})(?:[ \t]+(?:on|in|this|next|last|today|yesterday|tomorrow|years?|and|na)\b|[ \t]*[,;!?)]|[ \t]*\.(?:[^0-9]|$)|[ \t]*\r?$)"),
+        ),
+        (
+            Kind::Age,
+            56,
+            Check::None,
+            // A birthday over 89 by its ordinal ("her 100th birthday").
+            format!(r"(?i)\b(?P<v>{age})(?:st|nd|rd|th)[ \t]+(?:birthday|bday|b-day)\b"),
+        ),
+        (
+            Kind::Room,
+            60,
+            Check::None,
+            // A room or a bed labelled in another language: "Zimmer 12", "Bett 3", "kamer
+            // 4.12", "chambre 214", "stanza 7", "habitación 305", "quarto 12", "værelse 4".
+            r"(?i)\b(?:zimmer|bett|kamer|chambre|stanza|habitaci[oó]n|cuarto|quarto|leito|letto|cama|v[æa]e?relse|stue|säng|seng|oda|yatak|pokój|pokoj|łóżko|palata|chumba|kitanda)(?:[ \t]*(?:nr\.?|no\.?|n[º°]|#|numero|número))?[ \t]*[:#]?[ \t]*(?P<v>\d{1,4}(?:[./-]\d{1,3})?[A-Za-z]?)\b".into(),
+        ),
+        (
+            Kind::Address,
+            38,
+            Check::PlaceWords,
+            // A town after an age set off by commas ("Ada Obi, 97, of Hilo, died"), and where
+            // a death happened ("died at home in Coos Bay", "passed away peacefully in Hilo").
+            format!(r"(?:,[ \t]*\d{{1,3}}[ \t]*,[ \t]*(?:of|from|formerly[ \t]+of)|\b(?:died|passed[ \t]+away|passed)(?:[ \t]+peacefully)?(?:[ \t]+at[ \t]+(?:home|(?:his|her|their)[ \t]+home))?[ \t]+in)[ \t]+(?P<v>{city})(?:[ \t]*[,.;]|[ \t]+(?:at|on|after|surrounded|with|passed|died)\b)"),
+        ),
+        (
+            Kind::Account,
+            74,
+            Check::None,
+            // A case's number right after the word ("PCC case 12-9627611", "case 2025-00817"):
+            // a dashed or a long number, no count ("case 2 of 3").
+            r"(?i)\bcase[ \t]+(?P<v>\d{2,6}-\d{4,10}|\d{6,12})\b".into(),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A date in romanised Japanese: "1961-nen 8-gatsu 14-nichi", "8 gatsu 14 nichi".
+            r"(?i)\b(?:(?:1[89]|20)\d{2}[ -]?nen[ \t]+)?(?:0?[1-9]|1[0-2])[ -]?gatsu[ \t]+(?:0?[1-9]|[12]\d|3[01])[ -]?nichi\b".into(),
+        ),
+        (
+            Kind::Mrn,
+            79,
+            Check::None,
+            // A record number read out digit by digit, as a transcript writes it: "medical
+            // record number 8 7 4 5 1 9 1", "MRN is 4 4 0 2 1 7".
+            r"(?i)\b(?:mrn|medical[ \t]+record(?:[ \t]+(?:number|no\.?|#))?|chart[ \t]+(?:number|no\.?|#)|record[ \t]+(?:number|no\.?|#)|patient[ \t]+(?:id|number))[ \t]*(?:is[ \t]+|[:#,][ \t]*)?(?P<v>\d(?:[ \t]+\d){4,14})\b".into(),
+        ),
+        (
+            Kind::Ssn,
+            80,
+            Check::None,
+            // An SSN read out digit by digit: "social security number 2 1 9 0 9 4 4 3 3".
+            r"(?i)\b(?:ssn|social[ \t]+security(?:[ \t]+(?:number|no\.?|#))?|social)[ \t]*(?:is[ \t]+|[:#,][ \t]*)?(?P<v>\d(?:[ \t-]+\d){8})\b".into(),
+        ),
+        (
+            Kind::Mrn,
+            78,
+            Check::HasDigit,
+            // A patient's number labelled in another language: "Mijn patiëntnummer is
+            // 996-19406", "Patientennummer: 44120", "numero di cartella 8812".
+            format!(r"(?i)\b(?:pati[eë]nt(?:en)?nummer|pati[eë]ntnr\.?|pat\.?-?nr\.?|dossiernummer|numero\s+(?:di\s+)?(?:cartella|paziente)|n[uú]mero\s+de\s+(?:historia(?:\s+cl[ií]nica)?|paciente|prontu[aá]rio)|num[ée]ro\s+(?:de\s+)?(?:dossier\s+)?patient|hasta\s+numaras[ıi]|protokol\s+numaras[ıi]|journalnummer|journalnr\.?)(?:\s+(?:is|ist|est|è|es|é|er|är|ni))?{SEP}{ID_V}"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A street as Italian, Spanish, Portuguese and Catalan mail write it, the type
+            // first and the number last ("Via Garibaldi 12", "Calle Mayor 5", "Paseo de la
+            // Castellana 89", "Rua das Flores, 27"); and as Turkish mail does, the type and
+            // "No" after the name ("Atatürk Cad. No: 12/3", "Gül Sokak No 5").
+            format!(r"\b(?:Via|Viale|Piazza|Piazzale|Corso|Vicolo|Calle|Avenida|Avda\.|Paseo|Rua|Travessa|Praça|Carrer|Rambla)[ \t]+(?:(?:de|del|la|las|los|da|das|do|dos|di|della|delle|dei|degli|San|Santa|Santo)[ \t]+)*{n}(?:[ \t]+{n}){{0,2}},?[ \t]+(?:n\.?[ºo°][ \t]*)?\d{{1,4}}[a-zA-Z]?\b|\b{n}[ \t]+(?:Sokak|Sokağı|Sokagi|Sk\.|Sok\.|Caddesi|Cad\.|Cd\.|Bulvarı|Blv\.)[ \t]*(?:,[ \t]*)?No[:.]?[ \t]*\d{{1,4}}(?:/\d{{1,3}})?"),
         ),
         (
             Kind::Address,
@@ -1862,7 +2022,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A street address typed in lower case or with lower-case particles ("9685
             // kościuszko blvd #22", "1133 n fenwick dr", "7783 Calle del Sol Blvd"): a house
             // number of three digits or more and a street word no count or duration ends with.
-            r"(?i)\b(?:[nsew]\d{3,6}|\d{3,6})[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:(?:[a-zà-öø-ÿā-žạ-ỹ'’.-]+|\d{1,3}(?:st|nd|rd|th))[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|ter|court|ct)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|trlr|trailer|spc|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+            r"(?i)\b(?:[nsew]\d{3,6}|\d{3,6})[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:(?:[a-zà-öø-ÿā-žạ-ỹʻ'’.-]+|\d{1,3}(?:st|nd|rd|th))[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|ter|court|ct|mews)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|trlr|trailer|spc|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
         ),
         (
             Kind::Date,
@@ -2751,6 +2911,114 @@ mod tests {
         hides(
             "the portal is https://mychart.example.org/p/8842",
             &["https://mychart.example.org/p/8842"],
+        );
+    }
+
+    #[test]
+    fn obituary_ages_towns_case_numbers_and_read_out_records() {
+        hides(
+            "Inga Sorensen, 97, of Red Wing, passed away on 2 May. Her brother Olaf died at home in Lake City at the age of 91.",
+            &["97", "Red Wing", "Lake City"],
+        );
+        hides(
+            "Please pray for Thelma Ruiz, who turns 102 on Sunday.\nclient: Margit (96)\nEr ist 93-jahre alt; wo 92-sai desu; unki umar 95 saal hai",
+            &["102", "96", "93", "92", "95"],
+        );
+        hides(
+            "Case number: 4471-220918\nPCC case 12-9627611\nFallnummer 2024-00817",
+            &["4471-220918", "12-9627611", "2024-00817"],
+        );
+        hides(
+            "seinengappi wa 1961-nen 8-gatsu 14-nichi desu",
+            &["1961-nen 8-gatsu 14-nichi"],
+        );
+        hides(
+            "DR: medical record number 8 7 4 5 1 9 1, and my social is 2 1 9 0 9 4 4 3 3.\nMijn patiëntnummer is 996-19406.",
+            &["8 7 4 5 1 9 1", "2 1 9 0 9 4 4 3 3", "996-19406"],
+        );
+        hides(
+            "Home: 727 Mariner's Row, Keene\n4410 KALANIANAʻOLE HWY\nmeet at 264 cobblestone mews 7pm",
+            &[
+                "727 Mariner's Row",
+                "4410 KALANIANAʻOLE HWY",
+                "264 cobblestone mews",
+            ],
+        );
+        hides(
+            "Mom turned 97 yesterday and her sister celebrates her 101st birthday. Bibi ana miaka 93.\nDie 94-jährige Patientin liegt in Zimmer 12, Bett 2; la paciente está en la habitación 305.\nHome: 12 Elm St, Truth or Consequences, NM 87901",
+            &[
+                "97",
+                "101",
+                "93",
+                "94",
+                "12",
+                "2",
+                "305",
+                "Truth or Consequences",
+            ],
+        );
+        clean("Turn the wheel until it turns 90 degrees.");
+        hides(
+            "Indirizzo: Via Garibaldi 12, 00184 Roma. Vivo en Calle Mayor 5, Madrid. Adresim: Atatürk Cad. No: 12/3 Kadıköy. Jeg bor på Nørregade 14, 1165 København.",
+            &[
+                "Via Garibaldi 12",
+                "Calle Mayor 5",
+                "Atatürk Cad. No: 12/3",
+                "Nørregade 14",
+            ],
+        );
+        // Dutch, Danish, Turkish and Swahili months.
+        hides(
+            "geboren op 14 augustus 1961; født 3. marts 1950; doğum tarihi 9 Ağustos 1948; alizaliwa 5 Septemba 1977",
+            &[
+                "14 augustus 1961",
+                "3. marts 1950",
+                "9 Ağustos 1948",
+                "5 Septemba 1977",
+            ],
+        );
+        // Scores, doses and a count of days are no ages, towns or records.
+        clean("Scores were 85, 92, of which the last is best.");
+        clean("sober 100 days in a row, took 2 x 500 mg");
+    }
+
+    /// None of `values` is inside a redacted span of `text`.
+    fn keeps(text: &str, values: &[&str]) {
+        let found = spans(text);
+        for v in values {
+            assert!(
+                !found.iter().any(|(_, s)| s.contains(v)),
+                "{v:?} redacted in {text:?}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn builds_registries_wards_and_mailer_daemons_stay() {
+        keeps("Environment: build 4.5.21, Chrome 131", &["4.5.21"]);
+        keeps(
+            "Examiner: Dana Roe, National Registry no. 1713641670",
+            &["1713641670"],
+        );
+        keeps(
+            "Pinecrest Behavioral Hospital — Unit 2 West census 06:40",
+            &["Unit 2"],
+        );
+        keeps(
+            "From: Mail Delivery Subsystem <mailer-daemon@harborlight.example>",
+            &["mailer-daemon"],
+        );
+        keeps(
+            "Bluewater Messenger · session 121221361 · confirmation PAY-84609586",
+            &["121221361", "84609586"],
+        );
+        keeps(
+            "Adresim: 7732 Tidewater Pkwy. Teşekkürler.",
+            &["Teşekkürler"],
+        );
+        keeps(
+            "MedWatch 3500A, mfr report 1852273-2026-07990; then 2 x 500 mg",
+            &["1852273", "x 500"],
         );
     }
 }

@@ -27,13 +27,15 @@ fn column(header: &str) -> Option<Column> {
         .chars()
         .map(|c| {
             if c.is_alphanumeric() || c == '#' {
-                c.to_ascii_lowercase()
+                c
             } else {
                 ' '
             }
         })
-        .collect();
-    let words: Vec<&str> = h.split_whitespace().collect();
+        .collect::<String>()
+        .to_lowercase();
+    // A header in another language names the same columns: read in English words.
+    let words: Vec<&str> = h.split_whitespace().flat_map(in_english).collect();
     let has = |w: &str| words.contains(&w);
     let joined = words.join(" ");
     // Who treats, pays or dispenses is no identifier of the patient's.
@@ -72,6 +74,7 @@ fn column(header: &str) -> Option<Column> {
         | "baby" => {
             return Some(Column::Patient);
         }
+        "patient number" | "patient no" | "patient #" => return id(Kind::Mrn),
         _ => {}
     }
     if has("ssn") || has("social") {
@@ -89,7 +92,12 @@ fn column(header: &str) -> Option<Column> {
     {
         return id(Kind::HealthPlan);
     }
-    if has("account") || has("acct") || has("claim") || has("rx") {
+    if has("account")
+        || has("acct")
+        || has("claim")
+        || has("rx")
+        || has("case") && ["id", "#", "number", "no"].iter().any(|w| has(w))
+    {
         return id(Kind::Account);
     }
     if has("dob")
@@ -198,6 +206,91 @@ fn column(header: &str) -> Option<Column> {
         return id(Kind::Person);
     }
     None
+}
+
+/// A header word of another language as the English word(s) [`column`] reads ("nachname" →
+/// "last", "geboortedatum" → "birth date", "patiëntnr" → "patient number"); an English word as
+/// it is. A compound that ends in a number's or a date's word is split there first.
+fn in_english(w: &str) -> Vec<&str> {
+    let mut out = Vec::with_capacity(2);
+    let (stem, tail) = split_compound(w);
+    if !stem.is_empty() {
+        out.push(word_in_english(stem));
+    }
+    if let Some(t) = tail {
+        out.push(t);
+    }
+    out
+}
+
+/// A compound's stem and the English word its tail says ("fallnummer" → ("fall", number)).
+fn split_compound(w: &str) -> (&str, Option<&'static str>) {
+    for (suffix, english) in [
+        ("nummer", "number"),
+        ("numero", "number"),
+        ("número", "number"),
+        ("nr", "number"),
+        ("datum", "date"),
+        ("dato", "date"),
+        ("tarihi", "date"),
+    ] {
+        if let Some(stem) = w.strip_suffix(suffix) {
+            // The word itself ("nummer", "datum") is the tail alone; a short stem is a word
+            // of its own ("dato" is one).
+            if stem.is_empty() || stem.chars().count() >= 3 {
+                return (stem, Some(english));
+            }
+        }
+    }
+    (w, None)
+}
+
+fn word_in_english(w: &str) -> &str {
+    match w {
+        "nachname" | "familienname" | "achternaam" | "familienaam" | "cognome" | "apellido"
+        | "apellidos" | "sobrenome" | "efternavn" | "efternamn" | "etternavn" | "soyadı"
+        | "soyadi" | "sukunimi" | "nazwisko" => "last",
+        "vorname" | "voornaam" | "prénom" | "prenom" | "nombre" | "fornavn" | "förnamn"
+        | "fornamn" | "etunimi" | "imię" | "imie" | "adı" | "adi" => "first",
+        "naam" | "nom" | "nome" | "navn" | "namn" | "nimi" | "isim" | "jina" => "name",
+        "geburts" | "geburt" | "geb" | "geboorte" | "geboren" | "naissance" | "nascita"
+        | "nacimiento" | "nascimento" | "fødsels" | "fødsel" | "födelse" | "fodsels" | "doğum"
+        | "dogum" | "urodzenia" => "birth",
+        "aufnahme" | "opname" | "ingreso" | "ricovero" | "indlæggelse" | "innleggelse"
+        | "inskrivning" | "yatış" | "yatis" => "admit",
+        "entlassung" | "entlass" | "ontslag" | "dimissione" | "udskrivelse" | "utskrivning" => {
+            "discharge"
+        }
+        "fecha" | "tarih" | "päivämäärä" => "date",
+        "zimmer" | "kamer" | "chambre" | "stanza" | "habitación" | "habitacion" | "quarto"
+        | "værelse" | "vaerelse" | "stue" | "oda" | "sala" => "room",
+        "bett" | "lit" | "letto" | "cama" | "leito" | "seng" | "säng" | "yatak" => "bed",
+        "telefon" | "telefoon" | "téléphone" | "telefono" | "teléfono" | "telefone" | "tlf"
+        | "handy" | "mobil" | "mobiel" | "gsm" | "cellulare" | "celular" | "móvil" | "movil"
+        | "puhelin" | "cep" | "simu" => "phone",
+        "courriel" | "correo" | "eposta" => "email",
+        "adresse" | "anschrift" | "adres" | "indirizzo" | "dirección" | "direccion"
+        | "endereço" | "endereco" | "straße" | "strasse" | "straat" | "rue" | "calle" | "ulica"
+        | "osoite" | "anwani" => "address",
+        "ort" | "wohnort" | "stadt" | "woonplaats" | "plaats" | "ville" | "città" | "citta"
+        | "ciudad" | "cidade" | "stad" | "şehir" | "sehir" | "kaupunki" | "miasto" => "city",
+        "plz" | "postleitzahl" | "postcode" | "postnummer" | "pocztowy" => "zip",
+        "alter" | "leeftijd" | "âge" | "età" | "edad" | "idade" | "alder" | "ålder" | "yaş"
+        | "ikä" | "wiek" | "umri" => "age",
+        "patiënt" | "patienten" | "patiënten" | "pat" | "paciente" | "paziente" | "pasient"
+        | "patiente" | "hasta" => "patient",
+        "nº" | "núm" | "num" | "nummer" | "numero" | "número" => "number",
+        "dossier" | "cartella" | "expediente" | "prontuario" | "prontuário" | "journal" => {
+            "record"
+        }
+        "fall" | "caso" | "konto" | "rekening" | "cuenta" | "conto" | "compte" => "account",
+        "versicherung" | "verzekering" | "krankenkasse" | "assurance" | "assicurazione"
+        | "seguro" | "forsikring" | "försäkring" | "sigorta" => "insurance",
+        "versicherten" | "verzekerde" => "member",
+        "arzt" | "hausarzt" | "huisarts" | "médecin" | "medecin" | "medico" | "médico" | "læge"
+        | "läkare" | "doktor" => "doctor",
+        _ => w,
+    }
 }
 
 /// The cells of `line` split on `delim`, a double-quoted cell's quotes left out (`"Sandhu,
@@ -407,6 +500,18 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
                 ));
             }
             j += 1;
+        }
+        // A header over rows names columns and holds no identifier ("BED  PATIENT  LEGAL
+        // OBS  ADMIT"): what the shape rules read in it as a name or a place goes. (Not a
+        // line of data that only looks like one: JSON, `key: value`, `k=v`.)
+        let first_row = if i + 1 < lines.len() && rule_line(lines[i + 1].1) {
+            i + 2
+        } else {
+            i + 1
+        };
+        if j > first_row && !head.contains([':', '{', '=']) {
+            let (h0, h1) = (lines[i].0, lines[i].0 + head.len());
+            cands.retain(|(c, prio)| *prio >= PRIO || c.start < h0 || c.end > h1);
         }
         i = j.max(i + 1);
     }
@@ -707,7 +812,22 @@ pub(super) fn fields(text: &str, cands: &mut Vec<(Span, u8)>) {
                 .bytes()
                 .zip(key.bytes().skip(1))
                 .any(|(a, c)| a.is_ascii_lowercase() && c.is_ascii_uppercase());
-        if quote.is_none() && !joined && !coded {
+        // A YAML or TOML line: a bare key opening its line, its value quoted (`mrn: "821-5"`,
+        // `account = "A7171"`).
+        let line_key = {
+            let ls = b[..k_start]
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |p| p + 1);
+            b[ls..k_start]
+                .iter()
+                .all(|&c| matches!(c, b' ' | b'\t' | b'-'))
+                && b[at + 1..]
+                    .iter()
+                    .find(|&&c| c != b' ')
+                    .is_some_and(|&c| c == b'"' || c == b'\'')
+        };
+        if quote.is_none() && !joined && !coded && !line_key {
             continue;
         }
         // `://` of a link, `::` of a path.
@@ -853,6 +973,20 @@ mod tests {
         }
         assert!(f.contains(&(Kind::Mrn, "20331".into())), "{f:?}");
         // A plain-text table lined up with blanks: a cell may hold one blank, a gap two.
+        // The header's words are no one's, whatever read them.
+        let mut c = vec![(
+            Span {
+                kind: Kind::Person,
+                start: 6,
+                end: 20,
+            },
+            1,
+        )];
+        columns(
+            "BED  PATIENT   LEGAL   OBS    ADMIT\n217  Ada Obi  CONS  1:1  5/9\n",
+            &mut c,
+        );
+        assert!(!c.iter().any(|(s, _)| s.start == 6), "{c:?}");
         let aligned = "Resident         Bed    Phone\n---------------  -----  ------------\nRuth Ann Tobin   14-A   555-201-3344\nLeo Ma           9      555-201-7788\n";
         let f = found(aligned);
         assert!(
@@ -874,6 +1008,47 @@ mod tests {
             found("Study date: 3/4/25   Room 7   Tech: RL\nAHI 31   SpO2 84%   CPAP 9\n")
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn headers_in_other_languages() {
+        // A German ward export and a Dutch one, semicolons and European dates.
+        let de = "Pat-Nr;Nachname;Vorname;Geburtsdatum;Station;Bett;Telefon\n4471;Brandauer;Lotte;03.04.1941;C2;14;+49 30 1234567\n";
+        let f = found(de);
+        for (k, v) in [
+            (Kind::Mrn, "4471"),
+            (Kind::Person, "Brandauer"),
+            (Kind::Person, "Lotte"),
+            (Kind::Date, "03.04.1941"),
+            (Kind::Room, "14"),
+            (Kind::Phone, "+49 30 1234567"),
+        ] {
+            assert!(f.contains(&(k, v.into())), "{k:?} {v} {f:?}");
+        }
+        // The ward is no bed.
+        assert!(!f.iter().any(|(_, v)| v == "C2"), "{f:?}");
+        let nl = "patiëntnummer;achternaam;voornaam;geboortedatum;kamer;leeftijd;huisarts\n88120;de Wit;Sanne;12-01-1930;3.14;95;Bakker\n";
+        let f = found(nl);
+        for (k, v) in [
+            (Kind::Mrn, "88120"),
+            (Kind::Person, "de Wit"),
+            (Kind::Room, "3.14"),
+            (Kind::Age, "95"),
+            (Kind::Date, "12-01-1930"),
+        ] {
+            assert!(f.contains(&(k, v.into())), "{k:?} {v} {f:?}");
+        }
+        // The family doctor stays.
+        assert!(!f.iter().any(|(_, v)| v == "Bakker"), "{f:?}");
+        let it = "cognome,nome,data di nascita,indirizzo,città,numero pratica\nEsposito,Gino,1950-02-03,Via Roma 4,Napoli,P-7781\n";
+        let f = found(it);
+        for (k, v) in [
+            (Kind::Person, "Esposito"),
+            (Kind::Date, "1950-02-03"),
+            (Kind::Address, "Napoli"),
+        ] {
+            assert!(f.contains(&(k, v.into())), "{k:?} {v} {f:?}");
+        }
     }
 
     #[test]
@@ -918,6 +1093,16 @@ mod tests {
 
     #[test]
     fn data_fields_read_by_their_key() {
+        let yaml = "patient:\n  name: \"Ana Sá\"\n  mrn: \"821-53325\"\n  note: \"call back\"\n[patient]\naccount = \"A71715220\"\n";
+        let f = found_in(fields, yaml);
+        for (k, v) in [
+            (Kind::Person, "Ana Sá"),
+            (Kind::Mrn, "821-53325"),
+            (Kind::Account, "A71715220"),
+        ] {
+            assert!(f.contains(&(k, v.into())), "{k:?} {v} {f:?}");
+        }
+        assert!(!f.iter().any(|(_, v)| v == "call back"), "{f:?}");
         let log = "failed for {'first_name': 'Ana', 'lastName': 'Sá', 'dob': datetime.date(1975, 2, 2), 'zip': '60361'}\nlevel=warn patient_zip=90210 name=claims-worker msg=\"retry\"\nGET /r?mrn=A55123&dob=1970-01-02 HTTP/1.1\n{\"patient_name\":\"Ana Sá\",\"contact_method\":\"sms\"}\nName: pending review\nTransmitter ID,8DM663\n";
         let f = found_in(fields, log);
         for (k, v) in [
