@@ -112,6 +112,15 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
                 }
             }
         }
+        // "Rückmeldefrist": a compound whose head is an entry (at least four letters
+        // before it, so the head alone is no compound).
+        if best.is_none() {
+            best = langs
+                .iter()
+                .flat_map(|l| l.compound_heads)
+                .find(|(h, _)| word.len() >= h.len() + 4 && word.ends_with(h))
+                .map(|&(_, sem)| (1, sem));
+        }
         out.push(best);
     }
     out

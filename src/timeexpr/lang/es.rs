@@ -17,6 +17,7 @@ pub static ES: LangData = LangData {
     range_and: &["y"],
     time_lead: &["las", "la"],
     time_by: &["antes", "para"],
+    compound_heads: &[],
     objects: &[
         "los", "las", "lo", "le", "les", "me", "nos", "su", "sus", "un", "una", "esto", "eso",
         "todo", "mi", "mis", "tu", "tus", "y",
