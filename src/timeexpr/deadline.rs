@@ -353,7 +353,10 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // window to act in (unless a window word says so).
         let event_days = e.shape.range
             && adjacent.is_some_and(|x| {
-                matches!(toks.norm(x.0), "runs" | "run" | "lasts" | "held" | "dauert" | "dura")
+                matches!(
+                    toks.norm(x.0),
+                    "runs" | "run" | "lasts" | "held" | "dauert" | "dura"
+                )
             });
         // "Abstract registration: January 21": a label naming an act, then its date.
         let labelled_act = k > 0
@@ -982,9 +985,30 @@ fn is_closing(lower: &str) -> bool {
 /// every word capitalised, no digits, no sentence end.
 fn is_closing_shape(lower: &str, next: Option<&str>) -> bool {
     const GREETINGS: &[&str] = &[
-        "dear", "hi", "hello", "hey", "good", "hola", "hallo", "liebe", "lieber", "sehr",
-        "guten", "estimado", "estimada", "estimados", "buenos", "buenas", "querido",
-        "querida", "greetings", "morning", "team", "all", "folks", "everyone",
+        "dear",
+        "hi",
+        "hello",
+        "hey",
+        "good",
+        "hola",
+        "hallo",
+        "liebe",
+        "lieber",
+        "sehr",
+        "guten",
+        "estimado",
+        "estimada",
+        "estimados",
+        "buenos",
+        "buenas",
+        "querido",
+        "querida",
+        "greetings",
+        "morning",
+        "team",
+        "all",
+        "folks",
+        "everyone",
     ];
     let Some(body) = lower.strip_suffix(',') else {
         return false;
@@ -1003,8 +1027,10 @@ fn is_closing_shape(lower: &str, next: Option<&str>) -> bool {
             && ws.len() <= 5
             && !l.chars().any(|c| c.is_ascii_digit())
             && !l.ends_with(['.', '?', '!', ':'])
-            && ws
-                .iter()
-                .all(|w| w.chars().next().is_some_and(|c| c.is_uppercase() || c == '&'))
+            && ws.iter().all(|w| {
+                w.chars()
+                    .next()
+                    .is_some_and(|c| c.is_uppercase() || c == '&')
+            })
     })
 }
