@@ -248,7 +248,11 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 .get(e.from + 2)
                 .is_some_and(|t| t.kind == Kind::Num)
             && !(toks.is_punct(e.from + 3, "/") && toks.glued(e.from + 3));
-        if let Some(c) = adjacent_cue.filter(|_| fraction_like) {
+        // Only "by" measures an amount: "pick yours up before 12/14" is a date.
+        if let Some(c) = adjacent_cue
+            .filter(|_| fraction_like)
+            .filter(|c| !matches!(toks.norm(c.0), "before" | "until" | "till" | "prior"))
+        {
             let idx = before.iter().position(|x| std::ptr::eq(*x, c)).unwrap_or(0);
             if before[idx.saturating_sub(4)..idx]
                 .iter()

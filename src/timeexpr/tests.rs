@@ -1427,4 +1427,13 @@ fn anywhere_on_earth_cut_offs_and_misspelt_days() {
     );
     assert_eq!(one("send it by wensday pls"), date!(2026 - 11 - 25));
     assert_eq!(one("report due firday"), date!(2026 - 11 - 27));
+    // "up" before "before N/M" is a particle, not an amount's change.
+    assert_eq!(
+        one("Please pick yours up before 12/14."),
+        date!(2026 - 12 - 14)
+    );
+    assert_eq!(
+        one("Sign it and send it back before 12/4."),
+        date!(2026 - 12 - 04)
+    );
 }
