@@ -592,8 +592,9 @@ fn due_cells(p: &Parser<'_>, text: &str) -> Vec<Range<usize>> {
             // The cells: the tokens between bars ("Item | Due" without outer bars: the
             // line's ends bound its first and last cells).
             let mut cells: Vec<Range<usize>> = Vec::new();
-            let mut from = if toks.is_punct(i, "|") { i + 1 } else { i };
-            for k in from..end {
+            let first = if toks.is_punct(i, "|") { i + 1 } else { i };
+            let mut from = first;
+            for k in first..end {
                 if toks.is_punct(k, "|") {
                     cells.push(from..k);
                     from = k + 1;
