@@ -1437,3 +1437,25 @@ fn anywhere_on_earth_cut_offs_and_misspelt_days() {
         date!(2026 - 12 - 04)
     );
 }
+
+#[test]
+fn this_week_and_next_is_a_two_week_window() {
+    // Received Tuesday 2026-11-24: next week is Nov 30 – Dec 6, its end of week Friday Dec 4.
+    assert_eq!(
+        one("Sign-ups are open this week and next - add your name to the list."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Please send your hours this week and next."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Las inscripciones están abiertas esta semana y la próxima."),
+        date!(2026 - 12 - 04)
+    );
+    // "and next Monday" is a second date, not the second week.
+    assert!(
+        !due("Please cover the desk this week and next Monday.")
+            .contains(&Some(date!(2026 - 12 - 04)))
+    );
+}
