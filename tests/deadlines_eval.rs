@@ -169,7 +169,7 @@ fn the_finder_holds_its_figures_on_the_tuned_sets() {
         assert_floor(&score(&fixture(set), true), 231, 0.99, 0.99);
     }
     // holdout5: 85.8% / 95.2% when it was written, 86.4% / 96.6% unread after the round
-    // tuned on holdout4; tuned on since (97.5% / 100%: the misses left are labels the rule
-    // does not support or single forms, see its README paragraph).
-    assert_floor(&score(&fixture("holdout5.jsonl"), true), 231, 0.97, 0.99);
+    // tuned on holdout4; tuned on since (98.8% / 100%: the two misses left are labels the rule
+    // does not support, see its README paragraph).
+    assert_floor(&score(&fixture("holdout5.jsonl"), true), 231, 0.98, 0.99);
 }

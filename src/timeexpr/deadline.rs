@@ -429,6 +429,22 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // "send your availability for the week of July 12": the object's dates.
         let object_for =
             adjacent.is_some_and(|x| x.2 == Some(Sem::Attr) && toks.norm(x.0) == "for");
+        // "Returns can be dropped off Tue through Thu", "se pueden entregar del 1 al 5": a
+        // window the recipient may act in (not "can be reached", a way to contact).
+        let permitted = e.shape.range
+            && phrases.windows(3).any(|w| {
+                w[2].0 < e.from
+                    && w[0].0 >= clause_start
+                    && ((matches!(toks.norm(w[0].0), "can" | "may")
+                        && toks.norm(w[1].0) == "be"
+                        && toks.norm(w[2].0).ends_with("ed")
+                        && !matches!(
+                            toks.norm(w[2].0),
+                            "reached" | "contacted" | "called" | "found" | "used"
+                        ))
+                        || (toks.norm(w[0].0) == "se"
+                            && matches!(toks.norm(w[1].0), "puede" | "pueden")))
+            });
         let loose = !weekly
             && !event_days
             && !possessive
@@ -452,7 +468,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             || moved_to
             || after.is_some()
             || clause_cue
-            || ((asks || asks_next || asks_dash) && loose)
+            || ((asks || asks_next || asks_dash || permitted) && loose)
             || labelled_act
             || split_expiry
             || window

@@ -1459,3 +1459,29 @@ fn this_week_and_next_is_a_two_week_window() {
             .contains(&Some(date!(2026 - 12 - 04)))
     );
 }
+
+#[test]
+fn a_window_told_as_a_permission_and_an_order_to_cancel() {
+    assert_eq!(
+        one("Used books can be dropped off Tue through Thu at the library."),
+        date!(2026 - 11 - 26)
+    );
+    assert_eq!(
+        one("Tickets can be picked up Dec 2-4 at the front desk."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Los formularios se pueden entregar del 1 al 4 de diciembre."),
+        date!(2026 - 12 - 04)
+    );
+    // A way to reach someone is no window.
+    assert!(due("Our office can be reached Mon through Wed.").is_empty());
+    assert_eq!(
+        one("Your trial renews tonight. Cancel today to avoid the fee."),
+        date!(2026 - 11 - 24)
+    );
+    assert_eq!(
+        one("Su prueba termina pronto. Cancele mañana si no desea continuar."),
+        date!(2026 - 11 - 25)
+    );
+}

@@ -719,6 +719,9 @@ pub static EN: LangData = LangData {
         ("share", Act),
         // "lock in your rate", "lock it in before then".
         ("lock", Act),
+        // "Cancel today to avoid the charge": the order to cancel a plan (a cancelled date is
+        // "cancelled", a negation).
+        ("cancel", Act),
         ("migrate", Act),
         ("install", Act),
         ("reset", Act),

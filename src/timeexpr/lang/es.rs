@@ -220,6 +220,8 @@ pub static ES: LangData = LangData {
         ("porfis", Request),
         // Imperatives (usted and tu): a request when they open the sentence.
         ("mande", Act),
+        ("cancele", Act),
+        ("cancela", Act),
         ("manda", Act),
         ("mandame", Act),
         ("mandeme", Act),
