@@ -102,6 +102,21 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }) {
             continue;
         }
+        // "Last year's deadline was Jan 31", "die Frist war der 3. Mai": a limit told in the
+        // past tense (not one moved: "the deadline was extended to Friday").
+        if !has(|x| x == Sem::Moved)
+            && phrases.windows(2).any(|w| {
+                w[0].0 >= clause_start
+                    && w[1].0 < e.from
+                    && w[0].2 == Some(Sem::Cue(Cue::Noun))
+                    && matches!(
+                        toks.norm(w[1].0),
+                        "was" | "were" | "war" | "waren" | "fue" | "era"
+                    )
+            })
+        {
+            continue;
+        }
         // A subject and a verb in the past tense ("we finished the deck by Friday", "your
         // claim was processed within 5 business days"), with no request or limit word after
         // it ("we noticed an error and need it back by Friday").
@@ -233,7 +248,11 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 .get(e.from + 2)
                 .is_some_and(|t| t.kind == Kind::Num)
             && !(toks.is_punct(e.from + 3, "/") && toks.glued(e.from + 3));
-        if let Some(c) = adjacent_cue.filter(|_| fraction_like) {
+        // Only "by" measures an amount: "pick yours up before 12/14" is a date.
+        if let Some(c) = adjacent_cue
+            .filter(|_| fraction_like)
+            .filter(|c| !matches!(toks.norm(c.0), "before" | "until" | "till" | "prior"))
+        {
             let idx = before.iter().position(|x| std::ptr::eq(*x, c)).unwrap_or(0);
             if before[idx.saturating_sub(4)..idx]
                 .iter()
@@ -322,6 +341,38 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                     || opens_with_order(&p, &next, usize::MAX)
             }
         };
+        // "openings Jul 19–23 - pick a slot online": an order after a dash that follows the
+        // date asks about it (a window, span or day named before it).
+        let asks_dash = phrases
+            .iter()
+            .find(|(a, _, _)| *a >= e.to)
+            .filter(|(a, _, _)| ["-", "–", "—"].iter().any(|d| toks.is_punct(*a, d)))
+            .is_some_and(|&(d, _, _)| {
+                let rest: Vec<_> = phrases.iter().filter(|x| x.0 > d).copied().collect();
+                exprs.get(n + 1).is_none_or(|x| x.from >= t)
+                    && (rest.iter().any(|x| x.2 == Some(Sem::Request))
+                        || opens_with_order(&p, &rest, usize::MAX))
+            });
+        // "Camp runs July 26–30", "the fair is held Jun 2-4": an event's days, not a
+        // window to act in (unless a window word says so).
+        let event_days = e.shape.range
+            && adjacent.is_some_and(|x| {
+                matches!(
+                    toks.norm(x.0),
+                    "runs" | "run" | "lasts" | "held" | "dauert" | "dura"
+                )
+            });
+        // "Abstract registration: January 21": a label naming an act, then its date.
+        let labelled_act = k > 0
+            && k < before.len()
+            && toks.is_punct(before[k].0, ":")
+            && before[..k].iter().any(|x| x.2 == Some(Sem::Window));
+        // "Ihre Lizenz läuft am 15.05. ab": the split verb "läuft … ab" closes on the date.
+        let split_expiry = toks.norm(e.to) == "ab"
+            && (e.to + 1 >= t || toks.toks[e.to + 1].kind == Kind::Punct)
+            && before
+                .iter()
+                .any(|x| matches!(toks.norm(x.0), "lauft" | "laufen" | "laeuft"));
         // "Vote for the club board July 6-9": an order whose verb takes "for" asks about a
         // window or span (not a plain date: "Return for your follow-up on Friday").
         let order_for = [0, label_end].iter().any(|&k| {
@@ -378,7 +429,24 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // "send your availability for the week of July 12": the object's dates.
         let object_for =
             adjacent.is_some_and(|x| x.2 == Some(Sem::Attr) && toks.norm(x.0) == "for");
+        // "Returns can be dropped off Tue through Thu", "se pueden entregar del 1 al 5": a
+        // window the recipient may act in (not "can be reached", a way to contact).
+        let permitted = e.shape.range
+            && phrases.windows(3).any(|w| {
+                w[2].0 < e.from
+                    && w[0].0 >= clause_start
+                    && ((matches!(toks.norm(w[0].0), "can" | "may")
+                        && toks.norm(w[1].0) == "be"
+                        && toks.norm(w[2].0).ends_with("ed")
+                        && !matches!(
+                            toks.norm(w[2].0),
+                            "reached" | "contacted" | "called" | "found" | "used"
+                        ))
+                        || (toks.norm(w[0].0) == "se"
+                            && matches!(toks.norm(w[1].0), "puede" | "pueden")))
+            });
         let loose = !weekly
+            && !event_days
             && !possessive
             && !object_for
             && (e.shape.span || e.shape.range || e.shape.named || e.shape.relday || open_end);
@@ -400,7 +468,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             || moved_to
             || after.is_some()
             || clause_cue
-            || ((asks || asks_next) && loose)
+            || ((asks || asks_next || asks_dash || permitted) && loose)
+            || labelled_act
+            || split_expiry
             || window
             // "Send the proofs next Tuesday", "Mande las fotos el próximo martes".
             || imperative_cue
@@ -506,7 +576,7 @@ fn due_cells(p: &Parser<'_>, text: &str) -> Vec<Range<usize>> {
         while end < toks.len() && !toks.is_punct(end, "\n") {
             end += 1;
         }
-        if !toks.is_punct(i, "|") {
+        if !(i..end).any(|k| toks.is_punct(k, "|")) {
             column = None;
             // "Milestone        Due" over "Deposit          8/20": cells apart by two
             // spaces or more, the due one under its header.
@@ -535,9 +605,21 @@ fn due_cells(p: &Parser<'_>, text: &str) -> Vec<Range<usize>> {
             }
         } else {
             text_column = None;
-            // The cells: the tokens between bars.
-            let bars: Vec<usize> = (i..end).filter(|&k| toks.is_punct(k, "|")).collect();
-            let cells = bars.windows(2).map(|w| w[0] + 1..w[1]);
+            // The cells: the tokens between bars ("Item | Due" without outer bars: the
+            // line's ends bound its first and last cells).
+            let mut cells: Vec<Range<usize>> = Vec::new();
+            let first = if toks.is_punct(i, "|") { i + 1 } else { i };
+            let mut from = first;
+            for k in first..end {
+                if toks.is_punct(k, "|") {
+                    cells.push(from..k);
+                    from = k + 1;
+                }
+            }
+            if from < end {
+                cells.push(from..end);
+            }
+            let cells = cells.into_iter();
             let has_words = (i..end).any(|k| toks.toks[k].kind != Kind::Punct);
             match column {
                 None => {
@@ -786,7 +868,12 @@ pub fn live_text(text: &str) -> Cow<'_, str> {
             dead.push(*start..text.len());
             break;
         }
-        if seen_text && is_closing(&lower) {
+        // "XO,", "Yours in Scouting,": a short line ending in a comma over a name.
+        let next = lines[n + 1..]
+            .iter()
+            .map(|(_, l)| l.trim())
+            .find(|l| !l.is_empty());
+        if seen_text && (is_closing(&lower) || is_closing_shape(&lower, next)) {
             dead.push(*start..text.len());
             break;
         }
@@ -912,4 +999,59 @@ fn is_closing(lower: &str) -> bool {
     ];
     let l = lower.trim_end_matches([',', '.', '!']).trim();
     CLOSINGS.contains(&l)
+}
+
+/// A line shaped as a closing: at most three words ending in a comma, no greeting ("Hi
+/// all,"), and the next line a name or a title ("Coach Rita", "Mr. Ellis, Scoutmaster"):
+/// every word capitalised, no digits, no sentence end.
+fn is_closing_shape(lower: &str, next: Option<&str>) -> bool {
+    const GREETINGS: &[&str] = &[
+        "dear",
+        "hi",
+        "hello",
+        "hey",
+        "good",
+        "hola",
+        "hallo",
+        "liebe",
+        "lieber",
+        "sehr",
+        "guten",
+        "estimado",
+        "estimada",
+        "estimados",
+        "buenos",
+        "buenas",
+        "querido",
+        "querida",
+        "greetings",
+        "morning",
+        "team",
+        "all",
+        "folks",
+        "everyone",
+    ];
+    let Some(body) = lower.strip_suffix(',') else {
+        return false;
+    };
+    let words: Vec<&str> = body.split_whitespace().collect();
+    if words.is_empty()
+        || words.len() > 3
+        || GREETINGS.contains(&words[0])
+        || body.chars().any(|c| c.is_ascii_digit())
+    {
+        return false;
+    }
+    next.is_some_and(|l| {
+        let ws: Vec<&str> = l.split_whitespace().collect();
+        !ws.is_empty()
+            && ws.len() <= 5
+            && !l.chars().any(|c| c.is_ascii_digit())
+            && !l.ends_with(['.', '?', '!', ':'])
+            && ws.iter().all(|w| {
+                w.chars()
+                    .next()
+                    .is_some_and(|c| c.is_uppercase() || c == '&')
+            })
+    })
 }

@@ -112,6 +112,15 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
                 }
             }
         }
+        // "Rückmeldefrist": a compound whose head is an entry (at least four letters
+        // before it, so the head alone is no compound).
+        if best.is_none() {
+            best = langs
+                .iter()
+                .flat_map(|l| l.compound_heads)
+                .find(|(h, _)| word.len() >= h.len() + 4 && word.ends_with(h))
+                .map(|&(_, sem)| (1, sem));
+        }
         out.push(best);
     }
     out
@@ -446,6 +455,26 @@ impl Parser<'_> {
             time,
             shape: shape_of(&bag),
         };
+        // "this week and next", "esta semana y la próxima": the two weeks, ending with the
+        // second (not "this week and next Monday", a second date).
+        if let Some(Sem::WeekRel(w)) = self.sem(i)
+            && end == self.after(i)
+            && self.listed(end, lang_and)
+        {
+            let n = self.skip_fill(end + 1);
+            if self.sem(n) == Some(Sem::Next) && self.bag(n).is_none() {
+                // The window ends at the second week's end (its Friday).
+                let mut two = bag;
+                two.week = None;
+                two.named = Some((Period::Week, i32::from(w) + 1));
+                let (date, time) = self.resolve(&two);
+                e.to = self.after(n);
+                e.date = date;
+                e.time = time;
+                e.shape.range = true;
+                return Some(e);
+            }
+        }
         // "Monday to Wednesday", "Dec 1-3": the end of the range.
         if bag.span.is_none()
             && self.listed(end, lang_to)

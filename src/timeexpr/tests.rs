@@ -1291,3 +1291,197 @@ fn a_subject_and_a_past_verb_report_what_was_done() {
         date!(2026 - 11 - 27)
     );
 }
+
+#[test]
+fn tables_without_outer_bars() {
+    assert_eq!(
+        due("Task | Deadline\nSubmit timesheet | Dec 2\nReturn laptop | Dec 9"),
+        vec![Some(date!(2026 - 12 - 02)), Some(date!(2026 - 12 - 09))]
+    );
+    assert_eq!(
+        due(
+            "Übersicht für die Familie\nAufgabe | Frist\nSteuererklärung | 10.12.\nBelege | 15.12."
+        ),
+        vec![Some(date!(2026 - 12 - 10)), Some(date!(2026 - 12 - 15))]
+    );
+    assert_eq!(
+        due(
+            "Resumen de los pagos del mes\nTrámite | Fecha límite\nFormulario | 03/12\nPago | 10/12"
+        ),
+        vec![Some(date!(2026 - 12 - 03)), Some(date!(2026 - 12 - 10))]
+    );
+    // A table with no limit column is a schedule.
+    assert!(due("Session | Room\nIntro | Dec 2\nWrap-up | Dec 9").is_empty());
+}
+
+#[test]
+fn german_compounds_and_split_verbs() {
+    assert_eq!(
+        one("Die Einreichungsfrist ist der 4. Dezember."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Die Bewerbungsfrist für alle Kurse ist der 7.12."),
+        date!(2026 - 12 - 07)
+    );
+    assert_eq!(
+        one("Ihr Ausweis läuft am 3. Dezember ab."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Der Gutschein läuft am 15.12. ab, bitte lösen Sie ihn vorher ein."),
+        date!(2026 - 12 - 15)
+    );
+    // "ab" before the date is "from".
+    assert!(due("Ab 3. Dezember läuft der neue Tarif.").is_empty());
+}
+
+#[test]
+fn a_limit_told_in_the_past_tense() {
+    assert_eq!(
+        due("Last term's cutoff was Dec 5; this term send it by Dec 1."),
+        vec![Some(date!(2026 - 12 - 01))]
+    );
+    assert!(due("The deadline was Friday, as you know.").is_empty());
+    assert!(due("Die Frist war der 4. Dezember.").is_empty());
+    assert!(due("El plazo era el 4 de diciembre.").is_empty());
+    // Moved, the new date is live.
+    assert_eq!(
+        one("The deadline was moved to Friday."),
+        date!(2026 - 11 - 27)
+    );
+}
+
+#[test]
+fn an_order_after_a_dash_asks_about_the_window_before_it() {
+    assert_eq!(
+        one("The clinic has slots Dec 1–4 - book one online."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Our holiday rate ends tomorrow – lock it in now."),
+        date!(2026 - 11 - 25)
+    );
+    assert_eq!(
+        one("Free pickups Dec 2-3 — drop your bags at the curb."),
+        date!(2026 - 12 - 03)
+    );
+}
+
+#[test]
+fn an_events_days_are_no_window() {
+    assert!(due("The conference runs Dec 7–9 - please book your hotel.").is_empty());
+    assert!(due("Winter camp runs Dec 21–23, please pack warm clothes.").is_empty());
+    assert_eq!(
+        one("Open enrollment runs Dec 1–Dec 5."),
+        date!(2026 - 12 - 05)
+    );
+}
+
+#[test]
+fn a_label_naming_an_act_then_its_date() {
+    assert_eq!(
+        due("Key dates:\n- Registration: Dec 3\n- Submission: Dec 10\n- Notification: Dec 20"),
+        vec![Some(date!(2026 - 12 - 03)), Some(date!(2026 - 12 - 10))]
+    );
+    assert_eq!(
+        due("Wichtige Termine für die Tagung:\n- Anmeldung: 3. Dezember\n- Vortrag: 10. Dezember"),
+        vec![Some(date!(2026 - 12 - 03))]
+    );
+    assert_eq!(one("Inscripción: 3 de diciembre"), date!(2026 - 12 - 03));
+}
+
+#[test]
+fn closings_shaped_as_a_short_line_over_a_name() {
+    assert!(
+        due("Thanks for coming.\n\nHugs,\nMaria\nEnrollment ends Dec 15 - sign up by Dec 10!")
+            .is_empty()
+    );
+    assert!(
+        due("Great season!\n\nYours in service,\nPastor Dan\nPledge cards due by Dec 10")
+            .is_empty()
+    );
+    assert!(due("Hasta pronto.\n\nCon cariño,\nLucía\nCuotas vencen el 10/12").is_empty());
+    // A comma line over a sentence is no closing.
+    assert_eq!(
+        one("Quick note.\nAlso,\nthe form is due Friday."),
+        date!(2026 - 11 - 27)
+    );
+    // A greeting is no closing.
+    assert_eq!(
+        one("Hi team,\nPlease Send Slides By Friday"),
+        date!(2026 - 11 - 27)
+    );
+}
+
+#[test]
+fn anywhere_on_earth_cut_offs_and_misspelt_days() {
+    // 23:59 at UTC-12 on Dec 1 is 05:59 on Dec 2 in Chicago.
+    assert_eq!(
+        one("Abstracts due Dec 1, 23:59 AoE."),
+        date!(2026 - 12 - 02)
+    );
+    assert_eq!(
+        one("Online ordering cuts off Friday at noon."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(one("send it by wensday pls"), date!(2026 - 11 - 25));
+    assert_eq!(one("report due firday"), date!(2026 - 11 - 27));
+    // "up" before "before N/M" is a particle, not an amount's change.
+    assert_eq!(
+        one("Please pick yours up before 12/14."),
+        date!(2026 - 12 - 14)
+    );
+    assert_eq!(
+        one("Sign it and send it back before 12/4."),
+        date!(2026 - 12 - 04)
+    );
+}
+
+#[test]
+fn this_week_and_next_is_a_two_week_window() {
+    // Received Tuesday 2026-11-24: next week is Nov 30 – Dec 6, its end of week Friday Dec 4.
+    assert_eq!(
+        one("Sign-ups are open this week and next - add your name to the list."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Please send your hours this week and next."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Las inscripciones están abiertas esta semana y la próxima."),
+        date!(2026 - 12 - 04)
+    );
+    // "and next Monday" is a second date, not the second week.
+    assert!(
+        !due("Please cover the desk this week and next Monday.")
+            .contains(&Some(date!(2026 - 12 - 04)))
+    );
+}
+
+#[test]
+fn a_window_told_as_a_permission_and_an_order_to_cancel() {
+    assert_eq!(
+        one("Used books can be dropped off Tue through Thu at the library."),
+        date!(2026 - 11 - 26)
+    );
+    assert_eq!(
+        one("Tickets can be picked up Dec 2-4 at the front desk."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Los formularios se pueden entregar del 1 al 4 de diciembre."),
+        date!(2026 - 12 - 04)
+    );
+    // A way to reach someone is no window.
+    assert!(due("Our office can be reached Mon through Wed.").is_empty());
+    assert_eq!(
+        one("Your trial renews tonight. Cancel today to avoid the fee."),
+        date!(2026 - 11 - 24)
+    );
+    assert_eq!(
+        one("Su prueba termina pronto. Cancele mañana si no desea continuar."),
+        date!(2026 - 11 - 25)
+    );
+}

@@ -16,6 +16,7 @@ pub static DE: LangData = LangData {
     time_lead: &["um", "gegen"],
     // "bis 17 Uhr", "vor 12 Uhr", "spätestens 15 Uhr": a bare hour needs "Uhr" anyway.
     time_by: &["bis", "vor", "spatestens"],
+    compound_heads: &[("frist", Cue(Cue::Noun))],
     objects: &[],
     words: &[
         ("montag", Weekday(0, Caps::Any)),

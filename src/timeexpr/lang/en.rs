@@ -18,6 +18,7 @@ pub static EN: LangData = LangData {
     range_and: &["and", "&"],
     time_lead: &["at", "@", "around"],
     time_by: &["by", "before"],
+    compound_heads: &[],
     objects: &[
         "me",
         "us",
@@ -65,6 +66,20 @@ pub static EN: LangData = LangData {
         ("thu", Weekday(3, Caps::Any)),
         ("thur", Weekday(3, Caps::Any)),
         ("thurs", Weekday(3, Caps::Any)),
+        // Frequent misspellings (letters swapped or dropped in chat): "by thrusday".
+        ("thrusday", Weekday(3, Caps::Any)),
+        ("thursdy", Weekday(3, Caps::Any)),
+        ("thurday", Weekday(3, Caps::Any)),
+        ("wendsday", Weekday(2, Caps::Any)),
+        ("wensday", Weekday(2, Caps::Any)),
+        ("wednsday", Weekday(2, Caps::Any)),
+        ("wedensday", Weekday(2, Caps::Any)),
+        ("tuseday", Weekday(1, Caps::Any)),
+        ("teusday", Weekday(1, Caps::Any)),
+        ("firday", Weekday(4, Caps::Any)),
+        ("fridy", Weekday(4, Caps::Any)),
+        ("saterday", Weekday(5, Caps::Any)),
+        ("mondy", Weekday(0, Caps::Any)),
         ("friday", Weekday(4, Caps::Any)),
         ("fri", Weekday(4, Caps::Any)),
         ("saturday", Weekday(5, Caps::Any)),
@@ -332,6 +347,9 @@ pub static EN: LangData = LangData {
         ("pdt", Zone(Zone::Fixed(-420))),
         ("pacific", Zone(Zone::Named("America/Los_Angeles"))),
         ("utc", Zone(Zone::Fixed(0))),
+        // Anywhere on Earth (UTC-12): the call-for-papers zone.
+        ("aoe", Zone(Zone::Fixed(-720))),
+        ("anywhere on earth", Zone(Zone::Fixed(-720))),
         ("gmt", Zone(Zone::Fixed(0))),
         ("bst", Zone(Zone::Fixed(60))),
         ("uk time", Zone(Zone::Named("Europe/London"))),
@@ -401,6 +419,8 @@ pub static EN: LangData = LangData {
         ("payable", Cue(Cue::Due)),
         ("close", Cue(Cue::Due)),
         ("runs out", Cue(Cue::Due)),
+        // "the portal cuts off at 11:59 PM on July 22".
+        ("cuts off", Cue(Cue::Due)),
         ("lapses", Cue(Cue::Due)),
         ("deadline", Cue(Cue::Noun)),
         // "Late fees apply after July 9": the day after which one is late.
@@ -627,6 +647,8 @@ pub static EN: LangData = LangData {
         ("voting", Window),
         ("applications", Window),
         ("submissions", Window),
+        ("submission", Window),
+        ("camera - ready", Window),
         ("nominations", Window),
         ("elections", Window),
         // "Fall add/drop is open Aug 16 to Aug 27", "the comment period runs June 1-30".
@@ -695,6 +717,11 @@ pub static EN: LangData = LangData {
         ("email", Act),
         ("dm", Act),
         ("share", Act),
+        // "lock in your rate", "lock it in before then".
+        ("lock", Act),
+        // "Cancel today to avoid the charge": the order to cancel a plan (a cancelled date is
+        // "cancelled", a negation).
+        ("cancel", Act),
         ("migrate", Act),
         ("install", Act),
         ("reset", Act),
@@ -844,6 +871,7 @@ pub static EN: LangData = LangData {
         ("then", Back),
         ("by then", Back),
         ("before then", Back),
+        ("before that", Back),
         ("by that date", Back),
         ("before that date", Back),
         ("by that day", Back),

@@ -17,6 +17,7 @@ pub static ES: LangData = LangData {
     range_and: &["y"],
     time_lead: &["las", "la"],
     time_by: &["antes", "para"],
+    compound_heads: &[],
     objects: &[
         "los", "las", "lo", "le", "les", "me", "nos", "su", "sus", "un", "una", "esto", "eso",
         "todo", "mi", "mis", "tu", "tus", "y",
@@ -219,6 +220,8 @@ pub static ES: LangData = LangData {
         ("porfis", Request),
         // Imperatives (usted and tu): a request when they open the sentence.
         ("mande", Act),
+        ("cancele", Act),
+        ("cancela", Act),
         ("manda", Act),
         ("mandame", Act),
         ("mandeme", Act),

@@ -68,6 +68,9 @@ pub struct LangData {
     /// Words that follow a verb used as an imperative ("send *me*", "submit *your*", "fill
     /// *out*"), not a noun ("pay stubs", "return shipping").
     pub objects: &'static [&'static str],
+    /// Heads of compounds written as one word, read as the head when the whole word is in
+    /// no entry ("Rückmeldefrist", "Zahlungsfrist" are a "Frist").
+    pub compound_heads: &'static [(&'static str, Sem)],
     /// Phrase → meaning.
     pub words: &'static [(&'static str, Sem)],
 }
