@@ -197,8 +197,22 @@ pub(super) fn strict_name(s: &str) -> bool {
         let w = w.trim_end_matches(['.', ',']);
         w.chars().count() > 2 && plain_word(w)
     });
+    // Three words or more in capitals, all but one of them plain dictionary words: a form's
+    // title or a board's column heads ("COMMERCIAL DRIVER FITNESS DETERMINATION", "LEGAL
+    // OBS ADMIT"), not a name, whose words are names ("WILL GRACE HOPE").
+    let heading = words.len() >= 3
+        && words
+            .iter()
+            .all(|w| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase))
+        && words
+            .iter()
+            .filter(|w| plain_word(w.trim_end_matches(['.', ','])))
+            .count()
+            + 1
+            >= words.len();
     !words.is_empty()
         && !all_plain
+        && !heading
         && words.iter().all(|w| {
             let bare = w.trim_end_matches(['.', ',']);
             let letters = bare.chars().filter(|c| c.is_alphabetic()).count();
