@@ -220,6 +220,12 @@ const FOREIGN_STOP: &[&str] = &[
     // greet, thank and say what they want ("Buongiorno, sono …", "Goedemiddag, mijn naam is
     // …", "Habari, naitwa …", "namaste ji, mera naam … hai"): the words around a name.
     "buongiorno",
+    "ciao",
+    "goedendag",
+    "ik",
+    "benim",
+    "jina",
+    "langu",
     "buonasera",
     "salve",
     "grazie",
@@ -286,7 +292,7 @@ const FOREIGN_STOP: &[&str] = &[
 /// written in lower case, as those messages are typed.
 const LOWER_STOP: &[&str] = &[
     "hai", "hain", "ji", "mera", "meri", "mere", "ka", "ki", "ke", "ko", "se", "kal", "sana",
-    "naam", "nahi", "aur",
+    "naam", "nahi", "aur", "ni",
     // Swahili "asante" (thanks) is a surname capitalised ("Oyelowo/Asante").
     "asante",
 ];
@@ -1009,6 +1015,8 @@ pub(super) const CUES: &[&str] = &[
     "naam",
     "naitwa",
     "hedder",
+    // Turkish "benim adım"
+    "adım",
     // Whom a proxy or consent form names: "appoint Will Fields as my agent".
     "appoint",
     "designate",

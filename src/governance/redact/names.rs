@@ -351,6 +351,27 @@ mod tests {
             people("Hej! Jeg hedder Søren Aagaard.", &[]),
             ["Søren Aagaard"]
         );
+        // An obituary's relatives, a transcript's numbered speaker, a bilingual form.
+        assert_eq!(
+            people(
+                "She leaves her sons Emeka (Adaeze) and Paulo; grandchildren Zara, Kwame and Liesl; and her husband of 61 years, Dorota.",
+                &[]
+            ),
+            [
+                "Emeka", "Adaeze", "Paulo", "Zara", "Kwame", "Liesl", "Dorota"
+            ]
+        );
+        assert_eq!(
+            people("[00:03:10] Speaker 2 (Jolanta): it hurts at night", &[]),
+            ["Jolanta"]
+        );
+        assert_eq!(
+            people(
+                "Family name / Nom de famille: NDIAYE\nGiven name(s) / Prénom(s): AWA",
+                &[]
+            ),
+            ["NDIAYE", "AWA"]
+        );
         // Headings in capitals, instruments, protocols, countries, formats: no people.
         for t in [
             "ANNUAL HEARING SCREENING DETERMINATION (FORM 12)",

@@ -631,6 +631,15 @@ const THING_NAMES: &[&str] = &[
 
 /// Whether a form label (the text before its colon) is a person's name field.
 fn person_label(label: &str) -> bool {
+    // A bilingual form's label, one language each side of a slash ("Family name / Nom de
+    // famille", "Given name(s) / Prénom(s)"): either side says it.
+    if let Some((a, b)) = label.split_once('/')
+        && !a.trim().is_empty()
+        && !b.trim().is_empty()
+        && (person_label(a.trim()) || person_label(b.trim()))
+    {
+        return true;
+    }
     // The format hint in brackets goes: "Name (Last, First, MI)".
     let mut key = String::new();
     let mut depth = 0usize;
@@ -914,9 +923,10 @@ fn list_heads(text: &str, cands: &mut Vec<(Span, u8)>) {
             let words: Vec<&str> = rest.split(' ').collect();
             if (2..=4).contains(&words.len())
                 && words.iter().all(|w| {
+                    let info = LEXICON.info(w);
                     w.chars()
                         .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’'))
-                        && !LEXICON.info(w).stop
+                        && (!info.stop || info.first || word_first_name_str(w))
                         && !not_a_name(w)
                 })
                 && words.iter().any(|w| shaped_name(&title_case(w)))
@@ -993,7 +1003,8 @@ fn list_heads(text: &str, cands: &mut Vec<(Span, u8)>) {
         let name_like = |w: &str| {
             let info = LEXICON.info(w);
             // A given name that is also a word, capitalised ("Will Summers", "Hope Ó …").
-            let word_name = info.first && w.starts_with(char::is_uppercase);
+            let word_name =
+                (info.first || word_first_name_str(w)) && w.starts_with(char::is_uppercase);
             w.chars()
                 .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’' | '.'))
                 && (!info.stop || word_name)
@@ -1016,6 +1027,146 @@ fn list_heads(text: &str, cands: &mut Vec<(Span, u8)>) {
             continue;
         }
         push(head_at, head_at + end);
+    }
+}
+
+/// Relatives an obituary, a prayer list or a history lists after a plural kin word, each
+/// with a spouse in brackets ("survived by her sons Emeka (Adaeze) and Paulo; grandchildren
+/// Zara, Kwame and Liesl"), and a spouse after the years of a marriage ("his wife of 52
+/// years, Dorota").
+fn kin_lists(text: &str, cands: &mut Vec<(Span, u8)>) {
+    const PLURAL: &[&str] = &[
+        "sons",
+        "daughters",
+        "children",
+        "grandchildren",
+        "grandsons",
+        "granddaughters",
+        "brothers",
+        "sisters",
+        "siblings",
+        "nieces",
+        "nephews",
+        "stepchildren",
+        "stepsons",
+        "stepdaughters",
+        "great-grandchildren",
+        "cousins",
+    ];
+    const SPOUSE: &[&str] = &["wife", "husband", "partner", "companion"];
+    // Cheap test first: most texts list no relatives.
+    if ![
+        "ren ", "ers ", "ons ", "ters ", "ings ", "ces ", "ins ", " years, ",
+    ]
+    .iter()
+    .any(|p| text.contains(p))
+    {
+        return;
+    }
+    let toks = tokens(text);
+    let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
+    let name_tok = |t: &Tok<'_>| {
+        matches!(t.shape, Shape::Title | Shape::Caps)
+            && t.letters() >= 2
+            && !t.contraction
+            && !not_a_name(t.w)
+            && (!t.blocked() || t.info.first)
+            && (t.info.known_name() || !t.info.common)
+    };
+    // The name at `j` with its surname words and particles: the index of its last word.
+    let run = |j: usize| -> usize {
+        let mut last = j;
+        while last + 1 < toks.len()
+            && last < j + 3
+            && gap(&toks[last], &toks[last + 1]) == " "
+            && (name_tok(&toks[last + 1])
+                || particle(&toks[last + 1]) && last + 2 < toks.len() && name_tok(&toks[last + 2]))
+        {
+            last += 1;
+        }
+        while last > j && particle(&toks[last]) {
+            last -= 1;
+        }
+        last
+    };
+    let mut push = |s: usize, e: usize| {
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: s,
+                end: e,
+            },
+            PRIO,
+        ));
+    };
+    let mut i = 0;
+    while i < toks.len() {
+        let key = toks[i].key();
+        // "his wife of 52 years, Dorota"
+        if SPOUSE.contains(&key.as_str())
+            && i + 3 < toks.len()
+            && toks[i + 1].key() == "of"
+            && toks[i + 2].key() == "years"
+        {
+            let between = &text[toks[i + 1].end..toks[i + 2].start];
+            let n = &toks[i + 3];
+            if between.trim().bytes().all(|b| b.is_ascii_digit())
+                && !between.trim().is_empty()
+                && gap(&toks[i + 2], n) == ", "
+                && name_tok(n)
+            {
+                let last = run(i + 3);
+                push(n.start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
+        if !PLURAL.contains(&key.as_str()) || toks[i].shape != Shape::Lower {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        let mut found = 0;
+        while j < toks.len() && found < 12 {
+            let g = gap(&toks[j - 1], &toks[j]);
+            if found > 0 && toks[j].key() == "and" && matches!(g, " " | ", " | ") " | "), ") {
+                j += 1;
+                continue;
+            }
+            let sep_ok = if found == 0 {
+                matches!(g, " " | ", " | ": ")
+            } else {
+                matches!(g, ", " | " & " | "), ") || g == " " && toks[j - 1].key() == "and"
+            };
+            if !sep_ok || !name_tok(&toks[j]) {
+                break;
+            }
+            let last = run(j);
+            push(toks[j].start, toks[last].end);
+            found += 1;
+            j = last + 1;
+            // A spouse in brackets, and the couple's surname after it: "Ingrid (Tomasz)
+            // Wojcik".
+            if let Some(sp) = toks.get(j)
+                && gap(&toks[j - 1], sp) == " ("
+                && name_tok(sp)
+            {
+                let sl = run(j);
+                if text[toks[sl].end..].starts_with(')') {
+                    push(sp.start, toks[sl].end);
+                    j = sl + 1;
+                    if let Some(sur) = toks.get(j)
+                        && gap(&toks[sl], sur) == ") "
+                        && name_tok(sur)
+                    {
+                        let su = run(j);
+                        push(sur.start, toks[su].end);
+                        j = su + 1;
+                    }
+                }
+            }
+        }
+        i = j.max(i + 1);
     }
 }
 
@@ -1087,6 +1238,11 @@ fn join_hyphenated(text: &str, cands: &mut [(Span, u8)]) {
             sp.end = text.len() - r2.len() + word;
         }
     }
+}
+
+/// Whether a word is a given name that is also a word ("Will", "WILL", "Hope").
+fn word_first_name_str(w: &str) -> bool {
+    super::rules::WORD_FIRST_NAMES.contains(&title_case(w).as_str())
 }
 
 /// Whether a word may be one of the names a line's own shape points at (a greeting's pair, a
@@ -1610,6 +1766,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     couples(text, cands);
     list_heads(text, cands);
     handoffs(text, cands);
+    kin_lists(text, cands);
     answered_name(text, cands);
     mailing_blocks(text, keep, cands);
     let toks = tokens(text);
@@ -2601,10 +2758,19 @@ fn after_cue_bracket(text: &str, at: usize) -> bool {
         .find(|&(_, c)| !c.is_alphabetic())
         .map_or(0, |(p, c)| p + c.len_utf8());
     let w = b[w_start..].to_lowercase();
-    matches!(
+    if matches!(
         w.as_str(),
         "patient" | "pt" | "client" | "resident" | "member"
     ) || is_kin(&w)
+    {
+        return true;
+    }
+    // A transcript's numbered speaker: "Speaker 2 (Jolanta):".
+    let Some(b) = b.strip_suffix(|c: char| c.is_ascii_digit()) else {
+        return false;
+    };
+    let b = b.trim_end_matches(|c: char| c.is_ascii_digit());
+    b.to_lowercase().ends_with("speaker ")
 }
 
 /// Whether `at` is a chat transcript's speaker: right after a time in brackets at the start
