@@ -372,6 +372,17 @@ mod tests {
             ),
             ["NDIAYE", "AWA"]
         );
+        // A given name that is also a word before a surname led by its particle, a memorial's
+        // and a board's given name that is a word.
+        assert_eq!(
+            people("Merhaba, ben Hope Ó Dálaigh. Mesaj bırakın.", &[]),
+            ["Hope Ó Dálaigh"]
+        );
+        assert_eq!(
+            people("In loving memory of\nWILL TREMBATH\n", &[]),
+            ["WILL TREMBATH"]
+        );
+        assert_eq!(people("Rm 9 – Grace Oduya – 1:1", &[]), ["Grace Oduya"]);
         // Headings in capitals, instruments, protocols, countries, formats: no people.
         for t in [
             "ANNUAL HEARING SCREENING DETERMINATION (FORM 12)",

@@ -927,7 +927,7 @@ fn list_heads(text: &str, cands: &mut Vec<(Span, u8)>) {
                     w.chars()
                         .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’'))
                         && (!info.stop || info.first || word_first_name_str(w))
-                        && !not_a_name(w)
+                        && (!not_a_name(w) || word_first_name_str(w))
                 })
                 && words.iter().any(|w| shaped_name(&title_case(w)))
             {
@@ -1008,7 +1008,7 @@ fn list_heads(text: &str, cands: &mut Vec<(Span, u8)>) {
             w.chars()
                 .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’' | '.'))
                 && (!info.stop || word_name)
-                && !not_a_name(w)
+                && (!not_a_name(w) || word_name)
                 && (particle_w(w)
                     || shaped_name(w)
                     || word_name
@@ -2002,6 +2002,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             {
                 sur += 1;
             }
+            // A surname led by its particle: "Rose Ó Súilleabháin", "Hope de la Cruz".
+            while particle(&toks[sur])
+                && sur + 1 < toks.len()
+                && sur < i + 3
+                && gap(&toks[sur], &toks[sur + 1]) == " "
+            {
+                sur += 1;
+            }
             let n = &toks[sur];
             let known_sur = matches!(n.shape, Shape::Title | Shape::Caps)
                 && n.info.sur
@@ -2816,7 +2824,8 @@ fn here_intro(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
             && (t.info.known_name() || !t.info.common)
     };
     let mut j = i;
-    while j < toks.len() && j < i + 3 && ok(&toks[j]) {
+    // A particle inside the name: "sunny ó súilleabháin here".
+    while j < toks.len() && j < i + 4 && (ok(&toks[j]) || j > i && particle(&toks[j])) {
         let after = &text[toks[j].end..];
         if let Some(r) = after.strip_prefix(" here")
             && !r.starts_with(char::is_alphanumeric)
