@@ -1034,7 +1034,7 @@ fn list_heads(text: &str, cands: &mut Vec<(Span, u8)>) {
 /// with a spouse in brackets ("survived by her sons Emeka (Adaeze) and Paulo; grandchildren
 /// Zara, Kwame and Liesl"), and a spouse after the years of a marriage ("his wife of 52
 /// years, Dorota").
-fn kin_lists(text: &str, cands: &mut Vec<(Span, u8)>) {
+fn kin_lists(text: &str, toks: &[Tok<'_>], cands: &mut Vec<(Span, u8)>) {
     const PLURAL: &[&str] = &[
         "sons",
         "daughters",
@@ -1054,16 +1054,6 @@ fn kin_lists(text: &str, cands: &mut Vec<(Span, u8)>) {
         "cousins",
     ];
     const SPOUSE: &[&str] = &["wife", "husband", "partner", "companion"];
-    // Cheap test first: most texts list no relatives.
-    if ![
-        "ren ", "ers ", "ons ", "ters ", "ings ", "ces ", "ins ", " years, ",
-    ]
-    .iter()
-    .any(|p| text.contains(p))
-    {
-        return;
-    }
-    let toks = tokens(text);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
     let name_tok = |t: &Tok<'_>| {
         matches!(t.shape, Shape::Title | Shape::Caps)
@@ -1766,10 +1756,10 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     couples(text, cands);
     list_heads(text, cands);
     handoffs(text, cands);
-    kin_lists(text, cands);
     answered_name(text, cands);
     mailing_blocks(text, keep, cands);
     let toks = tokens(text);
+    kin_lists(text, &toks, cands);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
     let mut push = |s: usize, e: usize| {
         // A month that is also a given name before a surname: "Jun PANGILINAN".
