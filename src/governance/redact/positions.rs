@@ -1992,8 +1992,11 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             {
                 sur += 1;
             }
-            // A surname led by its particle: "Rose Ó Súilleabháin", "Hope de la Cruz".
-            while particle(&toks[sur])
+            let after_initial = sur > i + 1;
+            // A surname led by its particle: "Rose Ó Súilleabháin", "Hope de la Cruz" (not in
+            // capitals: "VAN DER BERG, ANNEKE" is a surname first).
+            while !caps_word_name
+                && particle(&toks[sur])
                 && sur + 1 < toks.len()
                 && sur < i + 3
                 && gap(&toks[sur], &toks[sur + 1]) == " "
@@ -2004,7 +2007,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let known_sur = matches!(n.shape, Shape::Title | Shape::Caps)
                 && n.info.sur
                 && !n.blocked()
-                && (sur > i + 1 || dob_after(&text[n.end..]));
+                && (after_initial || dob_after(&text[n.end..]));
             let named = if caps_word_name {
                 n.shape == Shape::Caps
                     && (known_sur
