@@ -216,6 +216,85 @@ const FOREIGN_STOP: &[&str] = &[
     "saengnyeonworil",
     "saengnyeonworil-eun",
     "gamsahamnida",
+    // How Italian, Dutch, Turkish, Swahili, romanised Hindi and Japanese and Danish messages
+    // greet, thank and say what they want ("Buongiorno, sono …", "Goedemiddag, mijn naam is
+    // …", "Habari, naitwa …", "namaste ji, mera naam … hai"): the words around a name.
+    "buongiorno",
+    "ciao",
+    "goedendag",
+    "ik",
+    "benim",
+    "jina",
+    "langu",
+    "buonasera",
+    "salve",
+    "grazie",
+    "nata",
+    "nato",
+    "vorrei",
+    "spostare",
+    "appuntamento",
+    "goedemiddag",
+    "goedemorgen",
+    "goedenavond",
+    "mijn",
+    "geboortedatum",
+    "afspraak",
+    "verzetten",
+    "graag",
+    "bedankt",
+    "groeten",
+    "merhaba",
+    "gunaydin",
+    "dogum",
+    "tarihim",
+    "tarihi",
+    "randevum",
+    "randevumu",
+    "numaram",
+    "lutfen",
+    "tesekkurler",
+    "habari",
+    "hujambo",
+    "jambo",
+    "nilizaliwa",
+    "tarehe",
+    "namba",
+    "yangu",
+    "naomba",
+    "kubadilisha",
+    "miadi",
+    "namaste",
+    "namaskar",
+    "janam",
+    "tithi",
+    "dhanyavaad",
+    "dhanyavad",
+    "shukriya",
+    "konnichiwa",
+    "watashi",
+    "desu",
+    "seinengappi",
+    "yoyaku",
+    "shitai",
+    "denwa",
+    "bango",
+    "onegaishimasu",
+    "arigato",
+    "hej",
+    "jeg",
+    "fodt",
+    "aftale",
+];
+
+/// Function words of romanised Hindi and Swahili that are also given names elsewhere ("hai"
+/// is "is", "Hai" a Vietnamese name; "sana" is "very", "Sana" a name): stop words only as
+/// written in lower case, as those messages are typed.
+const LOWER_STOP: &[&str] = &[
+    "hai", "hain", "ji", "mera", "meri", "mere", "ka", "ki", "ke", "ko", "se", "kal", "sana",
+    "naam", "nahi", "aur", "ni",
+    // Swahili "asante" (thanks) is a surname capitalised ("Oyelowo/Asante").
+    "asante",
 ];
 
 /// Function words whose accents tell them from a name the folded look-up would find
@@ -824,6 +903,8 @@ pub(super) const CUES: &[&str] = &[
     "grandfather",
     "grandma",
     "grandpa",
+    // "calling about child Ren (DOB …)"
+    "child",
     "mr",
     "mrs",
     "ms",
@@ -927,6 +1008,15 @@ pub(super) const CUES: &[&str] = &[
     "chamo",
     "si",
     "kay",
+    // Italian "mi chiamo", "sono"; Dutch "mijn naam is"; Swahili "naitwa"; Danish "jeg
+    // hedder"; Hindi "mera naam".
+    "chiamo",
+    "sono",
+    "naam",
+    "naitwa",
+    "hedder",
+    // Turkish "benim adım"
+    "adım",
     // Whom a proxy or consent form names: "appoint Will Fields as my agent".
     "appoint",
     "designate",
@@ -1016,7 +1106,8 @@ impl Lexicon {
         if !key.contains('-') {
             let mut i = self.one(&key);
             i.stop |= !lower.is_ascii() && MARKED_STOP.contains(&lower.as_str())
-                || lower == word && CHAT_CUES.contains(&key.as_str());
+                || lower == word
+                    && (CHAT_CUES.contains(&key.as_str()) || LOWER_STOP.contains(&key.as_str()));
             // An unknown word in lower case shaped like an English derivation ("reachable",
             // "titrating") is a word, not a name. Capitalised, it may well be a surname
             // ("Lindqvist", "Kettering").

@@ -685,8 +685,10 @@ impl Redactor {
                 if !names::strict_name(value)
                     || positions::ocr_piece(text, start, end)
                     || positions::dotted_credential(&text[end..])
-                    // A retry inside a rejected word ("ILL CASTELLANOS" of "WILL …").
+                    // A retry inside a rejected word ("ILL CASTELLANOS" of "WILL …"), or a
+                    // match that ends inside one ("TELEPHONE TRI" of "TRIAGE").
                     || text[..start].ends_with(char::is_alphanumeric)
+                    || text[end..].starts_with(char::is_alphanumeric)
                 {
                     return Ok(None);
                 }
@@ -842,7 +844,8 @@ fn one_line_each(cands: Vec<(Span, u8)>, text: &str) -> Vec<(Span, u8)> {
                     },
                     prio,
                 ));
-                if s.kind == Kind::Person {
+                // A name goes on past a line only where a hyphen broke it ("Aber-\nnethy").
+                if s.kind == Kind::Person && !t.ends_with('-') {
                     break;
                 }
             }

@@ -213,7 +213,11 @@ fn shape_of(w: &str) -> Shape {
             return Shape::Mixed;
         }
     }
-    let mut letters = w.chars().filter(|c| c.is_alphabetic());
+    // Letters without a case (the Hawaiian ʻokina of "Kaʻanapu", "KEʻALOHILANI") say nothing
+    // of the word's shape.
+    let mut letters = w
+        .chars()
+        .filter(|c| c.is_alphabetic() && (c.is_lowercase() || c.is_uppercase()));
     let Some(first) = letters.next() else {
         return Shape::Mixed;
     };
@@ -574,6 +578,13 @@ const PERSON_FIELDS: &[&str] = &[
     "proband",
     "veteran",
     "child",
+    // whom a form or a chat log is about: a DOT physical's driver, a MedWatch report's
+    // patient identifier (initials), a web chat's visitor
+    "driver",
+    "patientidentifier",
+    "patientinitials",
+    "initials",
+    "visitor",
 ];
 
 /// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
@@ -620,6 +631,15 @@ const THING_NAMES: &[&str] = &[
 
 /// Whether a form label (the text before its colon) is a person's name field.
 fn person_label(label: &str) -> bool {
+    // A bilingual form's label, one language each side of a slash ("Family name / Nom de
+    // famille", "Given name(s) / Prénom(s)"): either side says it.
+    if let Some((a, b)) = label.split_once('/')
+        && !a.trim().is_empty()
+        && !b.trim().is_empty()
+        && (person_label(a.trim()) || person_label(b.trim()))
+    {
+        return true;
+    }
     // The format hint in brackets goes: "Name (Last, First, MI)".
     let mut key = String::new();
     let mut depth = 0usize;
@@ -662,6 +682,14 @@ fn field_value(rest: &str) -> &str {
     while k < b.len() {
         match b[k] {
             b'\n' | b'\r' | b'|' | b'\t' | b'(' | b';' | b'[' => {
+                end = k;
+                break;
+            }
+            // A dash between blanks closes the value ("summer iwu — 912.381.8894").
+            b' ' if rest[k + 1..].starts_with("— ")
+                || rest[k + 1..].starts_with("– ")
+                || rest[k + 1..].starts_with("- ") =>
+            {
                 end = k;
                 break;
             }
@@ -735,7 +763,7 @@ fn field_name_value(v: &str) -> bool {
         return true;
     }
     let mut named = false;
-    for w in &words {
+    for (k, w) in words.iter().enumerate() {
         let bare = w.trim_end_matches([',', '.']);
         if bare.is_empty()
             || !bare.chars().all(|c| {
@@ -769,8 +797,10 @@ fn field_name_value(v: &str) -> bool {
         if part || fixed.chars().filter(|c| c.is_alphabetic()).count() < 3 {
             continue;
         }
-        // In lower case a dictionary word rules the value out ("see above", "self").
-        if lower && info.common {
+        // In lower case a dictionary word rules the value out ("see above", "self"), but for
+        // a given name that opens it ("summer iwu": a word the dictionary does not know
+        // must follow).
+        if lower && info.common && !(k == 0 && info.first && words.len() >= 2) {
             return false;
         }
         named |= !info.common || info.known_name();
@@ -808,7 +838,10 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                     })
                     && person_label(l)
             };
-            if !is_label(head[near..].trim()) && !is_label(head[far..].trim()) {
+            if !is_label(head[near..].trim())
+                && !is_label(head[far..].trim())
+                && !numbered_label(&head[far..]).is_some_and(is_label)
+            {
                 continue;
             }
             let rest = &line[colon + 1..];
@@ -835,6 +868,371 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             from = colon + 1 + lead + v.len();
         }
     }
+}
+
+/// The label of a numbered form item or a timed chat line, its number or time left out
+/// ("Part 1. 1.a Family Name", "A1. Patient identifier", "16:47 Visitor"): the words after
+/// the last one that holds a digit.
+fn numbered_label(head: &str) -> Option<&str> {
+    let head = head.trim_end();
+    let at = head
+        .split(' ')
+        .scan(0usize, |pos, w| {
+            let start = *pos;
+            *pos += w.len() + 1;
+            Some((start, w))
+        })
+        .filter(|(_, w)| w.contains(|c: char| c.is_ascii_digit()))
+        .last()
+        .map(|(start, w)| start + w.len())?;
+    let label = head[at..].trim();
+    (!label.is_empty()).then_some(label)
+}
+
+/// Names that head a line by the line's shape: a list's item about a person ("• Femke
+/// Kaʻanapu — starting chemo", "• Mbali, who turns 92"), a board's row after its room ("Rm
+/// 315 – kaʻiulani brightwater – no visitors"), and the line under a memorial's heading ("IN
+/// MEMORIAM\nFAITH KEALOHA").
+fn list_heads(text: &str, cands: &mut Vec<(Span, u8)>) {
+    let mut base = 0;
+    let mut memorial = false;
+    for line in text.split_inclusive('\n') {
+        let at = base;
+        base += line.len();
+        let body = line.trim_end();
+        let after_memorial = std::mem::replace(&mut memorial, {
+            let l = body.trim().to_lowercase();
+            matches!(
+                l.as_str(),
+                "in memoriam" | "in loving memory" | "in loving memory of" | "obituary"
+            ) || l.starts_with("celebrating the life of")
+        });
+        let lead = body.len() - body.trim_start().len();
+        let rest = &body[lead..];
+        let mut push = |s: usize, e: usize| {
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: at + s,
+                    end: at + e,
+                },
+                PRIO,
+            ));
+        };
+        if after_memorial {
+            let words: Vec<&str> = rest.split(' ').collect();
+            if (2..=4).contains(&words.len())
+                && words.iter().all(|w| {
+                    let info = LEXICON.info(w);
+                    w.chars()
+                        .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’'))
+                        && (!info.stop || info.first || word_first_name_str(w))
+                        && (!not_a_name(w) || word_first_name_str(w))
+                })
+                && words.iter().any(|w| shaped_name(&title_case(w)))
+            {
+                push(lead, body.len());
+            }
+            continue;
+        }
+        // The item's head: after a bullet, or after a room ("Rm 315 – ").
+        let (head_at, room) = if let Some(r) = ["• ", "· ", "* ", "- ", "– "]
+            .iter()
+            .find_map(|b| rest.strip_prefix(b))
+        {
+            (body.len() - r.len(), false)
+        } else {
+            let lower = rest.to_lowercase();
+            let Some(r) = ["rm ", "room ", "bed "]
+                .iter()
+                .find_map(|p| lower.strip_prefix(p))
+            else {
+                continue;
+            };
+            let num = r
+                .find(|c: char| !c.is_ascii_alphanumeric())
+                .unwrap_or(r.len());
+            if num == 0 || !r.starts_with(|c: char| c.is_ascii_digit()) {
+                continue;
+            }
+            let Some(r2) = ["– ", "— ", "- "]
+                .iter()
+                .find_map(|d| r[num..].trim_start_matches(' ').strip_prefix(d))
+            else {
+                continue;
+            };
+            (body.len() - r2.len(), true)
+        };
+        let item = &body[head_at..];
+        let (end, who) = match [" — ", " – ", " - ", ", who "]
+            .iter()
+            .filter_map(|d| item.find(d).map(|p| (p, *d == ", who ")))
+            .min()
+        {
+            Some(x) => x,
+            None => continue,
+        };
+        let head = &item[..end];
+        let words: Vec<&str> = head.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+        if words.is_empty() || words.len() > 4 {
+            continue;
+        }
+        let particle_w = |w: &str| {
+            matches!(
+                w,
+                "de" | "la"
+                    | "del"
+                    | "van"
+                    | "von"
+                    | "der"
+                    | "du"
+                    | "da"
+                    | "le"
+                    | "ibn"
+                    | "bin"
+                    | "al"
+                    | "di"
+                    | "dos"
+                    | "Ó"
+                    | "Ní"
+                    | "Mac"
+                    | "Mc"
+                    | "St."
+            )
+        };
+        let name_like = |w: &str| {
+            let info = LEXICON.info(w);
+            // A given name that is also a word, capitalised ("Will Summers", "Hope Ó …").
+            let word_name =
+                (info.first || word_first_name_str(w)) && w.starts_with(char::is_uppercase);
+            w.chars()
+                .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’' | '.'))
+                && (!info.stop || word_name)
+                && (!not_a_name(w) || word_name)
+                && (particle_w(w)
+                    || shaped_name(w)
+                    || word_name
+                    || (room || w.chars().all(|c| !c.is_lowercase()))
+                        && (info.known_name() || !info.common)
+                        && w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        };
+        if !words.iter().all(|w| name_like(w)) || words.iter().all(|w| particle_w(w)) {
+            continue;
+        }
+        // Without a room or "who", a known given name or two name words make it (a
+        // medication list's "• Metformin — 500 mg" is no person's).
+        let first = LEXICON.info(words[0]);
+        let named = words.iter().filter(|w| !particle_w(w)).count();
+        if !(room || who || first.first || named >= 2) {
+            continue;
+        }
+        push(head_at, head_at + end);
+    }
+}
+
+/// Relatives an obituary, a prayer list or a history lists after a plural kin word, each
+/// with a spouse in brackets ("survived by her sons Emeka (Adaeze) and Paulo; grandchildren
+/// Zara, Kwame and Liesl"), and a spouse after the years of a marriage ("his wife of 52
+/// years, Dorota").
+fn kin_lists(text: &str, toks: &[Tok<'_>], cands: &mut Vec<(Span, u8)>) {
+    const PLURAL: &[&str] = &[
+        "sons",
+        "daughters",
+        "children",
+        "grandchildren",
+        "grandsons",
+        "granddaughters",
+        "brothers",
+        "sisters",
+        "siblings",
+        "nieces",
+        "nephews",
+        "stepchildren",
+        "stepsons",
+        "stepdaughters",
+        "great-grandchildren",
+        "cousins",
+    ];
+    const SPOUSE: &[&str] = &["wife", "husband", "partner", "companion"];
+    let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
+    let name_tok = |t: &Tok<'_>| {
+        matches!(t.shape, Shape::Title | Shape::Caps)
+            && t.letters() >= 2
+            && !t.contraction
+            && !not_a_name(t.w)
+            && (!t.blocked() || t.info.first)
+            && (t.info.known_name() || !t.info.common)
+    };
+    // The name at `j` with its surname words and particles: the index of its last word.
+    let run = |j: usize| -> usize {
+        let mut last = j;
+        while last + 1 < toks.len()
+            && last < j + 3
+            && gap(&toks[last], &toks[last + 1]) == " "
+            && (name_tok(&toks[last + 1])
+                || particle(&toks[last + 1]) && last + 2 < toks.len() && name_tok(&toks[last + 2]))
+        {
+            last += 1;
+        }
+        while last > j && particle(&toks[last]) {
+            last -= 1;
+        }
+        last
+    };
+    let mut push = |s: usize, e: usize| {
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: s,
+                end: e,
+            },
+            PRIO,
+        ));
+    };
+    let mut i = 0;
+    while i < toks.len() {
+        let key = toks[i].key();
+        // "his wife of 52 years, Dorota"
+        if SPOUSE.contains(&key.as_str())
+            && i + 3 < toks.len()
+            && toks[i + 1].key() == "of"
+            && toks[i + 2].key() == "years"
+        {
+            let between = &text[toks[i + 1].end..toks[i + 2].start];
+            let n = &toks[i + 3];
+            if between.trim().bytes().all(|b| b.is_ascii_digit())
+                && !between.trim().is_empty()
+                && gap(&toks[i + 2], n) == ", "
+                && name_tok(n)
+            {
+                let last = run(i + 3);
+                push(n.start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
+        if !PLURAL.contains(&key.as_str()) || toks[i].shape != Shape::Lower {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        let mut found = 0;
+        while j < toks.len() && found < 12 {
+            let g = gap(&toks[j - 1], &toks[j]);
+            if found > 0 && toks[j].key() == "and" && matches!(g, " " | ", " | ") " | "), ") {
+                j += 1;
+                continue;
+            }
+            let sep_ok = if found == 0 {
+                matches!(g, " " | ", " | ": ")
+            } else {
+                matches!(g, ", " | " & " | "), ") || g == " " && toks[j - 1].key() == "and"
+            };
+            if !sep_ok || !name_tok(&toks[j]) {
+                break;
+            }
+            let last = run(j);
+            push(toks[j].start, toks[last].end);
+            found += 1;
+            j = last + 1;
+            // A spouse in brackets, and the couple's surname after it: "Ingrid (Tomasz)
+            // Wojcik".
+            if let Some(sp) = toks.get(j)
+                && gap(&toks[j - 1], sp) == " ("
+                && name_tok(sp)
+            {
+                let sl = run(j);
+                if text[toks[sl].end..].starts_with(')') {
+                    push(sp.start, toks[sl].end);
+                    j = sl + 1;
+                    if let Some(sur) = toks.get(j)
+                        && gap(&toks[sl], sur) == ") "
+                        && name_tok(sur)
+                    {
+                        let su = run(j);
+                        push(sur.start, toks[su].end);
+                        j = su + 1;
+                    }
+                }
+            }
+        }
+        i = j.max(i + 1);
+    }
+}
+
+/// Whom a shift note hands the client over to, typed in lower case too ("handing over to
+/// tupac next shift", "handed off to Makoa"): one or two name words after the phrase.
+fn handoffs(text: &str, cands: &mut Vec<(Span, u8)>) {
+    const PHRASES: &[&str] = &[
+        "handing over to ",
+        "handed over to ",
+        "handing off to ",
+        "handed off to ",
+        "hand off to ",
+        "handoff to ",
+        "hand-off to ",
+        "report given to ",
+        "relieved by ",
+    ];
+    for p in PHRASES {
+        for (k, _) in text.match_indices(p) {
+            let s = k + p.len();
+            let toks = tokens(&text[s..text.len().min(s + 60)]);
+            let mut end = None;
+            for (n, t) in toks.iter().take(2).enumerate() {
+                let gap_ok = n == 0 && t.start == 0
+                    || n == 1
+                        && toks[0].end + 1 == t.start
+                        && text[s + toks[0].end..].starts_with(' ');
+                let ok = !t.blocked()
+                    && t.letters() >= 3
+                    && (t.info.first || t.info.sur || !t.info.common);
+                if !(gap_ok && ok) {
+                    break;
+                }
+                end = Some(t.end);
+            }
+            if let Some(e) = end {
+                cands.push((
+                    Span {
+                        kind: Kind::Person,
+                        start: s,
+                        end: s + e,
+                    },
+                    PRIO,
+                ));
+            }
+        }
+    }
+}
+
+/// Names broken over two lines by a PDF's hyphenation ("Pt. Aber-\nnethy", "Adeyemi-\n-Clarke"):
+/// a name that ends at a hyphen and a line break takes the word the next line starts with.
+fn join_hyphenated(text: &str, cands: &mut [(Span, u8)]) {
+    for (sp, _) in cands.iter_mut() {
+        if sp.kind != Kind::Person {
+            continue;
+        }
+        let after = &text[sp.end..];
+        let Some(r) = after
+            .strip_prefix("-\r\n")
+            .or_else(|| after.strip_prefix("-\n"))
+        else {
+            continue;
+        };
+        let r2 = r.strip_prefix('-').unwrap_or(r);
+        let word = r2
+            .find(|c: char| !(c.is_alphabetic() || matches!(c, '-' | '\'' | '’')))
+            .unwrap_or(r2.len());
+        if word >= 2 && r2.starts_with(char::is_alphabetic) {
+            sp.end = text.len() - r2.len() + word;
+        }
+    }
+}
+
+/// Whether a word is a given name that is also a word ("Will", "WILL", "Hope").
+fn word_first_name_str(w: &str) -> bool {
+    super::rules::WORD_FIRST_NAMES.contains(&title_case(w).as_str())
 }
 
 /// Whether a word may be one of the names a line's own shape points at (a greeting's pair, a
@@ -1356,9 +1754,12 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         bracket_labels(text, keep, cands);
     }
     couples(text, cands);
+    list_heads(text, cands);
+    handoffs(text, cands);
     answered_name(text, cands);
     mailing_blocks(text, keep, cands);
     let toks = tokens(text);
+    kin_lists(text, &toks, cands);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
     let mut push = |s: usize, e: usize| {
         // A month that is also a given name before a surname: "Jun PANGILINAN".
@@ -1506,9 +1907,34 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         }
         // 0f. A name in brackets after a room or a bed ("room 19b (kofi) pulled his iv"), and a
         //     chat transcript's speaker after the time ("[15:27] Will: February 13th").
-        if (after_room_bracket(text, t.start) || chat_speaker(text, t.start))
+        let speaker = chat_speaker(text, t.start);
+        // A nickname's adjective before the speaker's name ("[06:32] big o'donoghue: …").
+        if speaker
+            && NICK_ADJECTIVES.contains(&t.key().as_str())
+            && i + 1 < toks.len()
+            && gap(t, &toks[i + 1]) == " "
+            && !toks[i + 1].blocked()
+            && (!toks[i + 1].info.common || toks[i + 1].info.known_name())
+        {
+            let last = extend(i + 1, &toks);
+            if text[toks[last].end..].starts_with(':') {
+                push(toks[i + 1].start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
+        if (after_room_bracket(text, t.start) || speaker || after_cue_bracket(text, t.start))
             && ((!t.blocked() && (!t.info.common || t.info.first))
-                || (t.shape == Shape::Title && t.info.first))
+                // A surname that is also a word, in brackets after "patient" ("patient
+                // (Winter) developed angioedema").
+                || (t.shape == Shape::Title
+                    && !t.blocked()
+                    && t.info.sur
+                    && after_cue_bracket(text, t.start))
+                || (t.shape == Shape::Title && t.info.first)
+                // A speaker's given name that is also a word, in a chat typed in lower
+                // case ("[10:50] will: lol thank u all").
+                || (speaker && t.info.first && !t.contraction && t.letters() >= 3))
         {
             let last = if t.blocked() { i } else { extend(i, &toks) };
             let close = &text[toks[last].end..];
@@ -1517,6 +1943,15 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 i = last + 1;
                 continue;
             }
+        }
+        // 0i. A lower-case self-introduction in a chat: "yamamoto aiko here btw".
+        if t.shape == Shape::Lower
+            && sentence_start(text, t.start)
+            && let Some(last) = here_intro(&toks, i, text)
+        {
+            push(t.start, toks[last].end);
+            i = last + 1;
+            continue;
         }
         // 0h. Two lower-case words before a birth date, as portal messages and transcripts
         //     write a name ("(dorothy love, born march 16", "its theodore young dob 12/12/78",
@@ -1557,11 +1992,22 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             {
                 sur += 1;
             }
+            let after_initial = sur > i + 1;
+            // A surname led by its particle: "Rose Ó Súilleabháin", "Hope de la Cruz" (not in
+            // capitals: "VAN DER BERG, ANNEKE" is a surname first).
+            while !caps_word_name
+                && particle(&toks[sur])
+                && sur + 1 < toks.len()
+                && sur < i + 3
+                && gap(&toks[sur], &toks[sur + 1]) == " "
+            {
+                sur += 1;
+            }
             let n = &toks[sur];
             let known_sur = matches!(n.shape, Shape::Title | Shape::Caps)
                 && n.info.sur
                 && !n.blocked()
-                && (sur > i + 1 || dob_after(&text[n.end..]));
+                && (after_initial || dob_after(&text[n.end..]));
             let named = if caps_word_name {
                 n.shape == Shape::Caps
                     && (known_sur
@@ -1590,9 +2036,11 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let mut at = i + 1;
             while at + 1 < toks.len()
                 && at <= i + 2
+                // "hi i am X", not "Hello! I see the EOB".
+                && !(toks[at].key() == "i" && toks[at + 1].key() != "am")
                 && matches!(
                     toks[at].key().as_str(),
-                    "this" | "is" | "its" | "it" | "im" | "i" | "am"
+                    "this" | "is" | "its" | "it" | "im" | "i" | "am" | "me"
                 )
                 // "it's" is read as "it" with a possessive's "'s" after it.
                 && (blank(gap(&toks[at], &toks[at + 1]))
@@ -1636,6 +2084,11 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                         | "chamo"
                         | "si"
                         | "kay"
+                        | "chiamo"
+                        | "sono"
+                        | "naam"
+                        | "naitwa"
+                        | "hedder"
                 );
                 let personal = title || spoke || spanish || is_kin(&key) || key == "its";
                 let word_name = personal
@@ -2294,6 +2747,33 @@ fn after_room_bracket(text: &str, at: usize) -> bool {
     )
 }
 
+/// Whether `at` follows "patient (", "pt (", "client (" or a kin word and a bracket: a name in
+/// brackets after the person it names ("patient (Winter) developed", "son (Kofi) called").
+fn after_cue_bracket(text: &str, at: usize) -> bool {
+    let Some(b) = text[..at].strip_suffix(" (") else {
+        return false;
+    };
+    let w_start = b
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !c.is_alphabetic())
+        .map_or(0, |(p, c)| p + c.len_utf8());
+    let w = b[w_start..].to_lowercase();
+    if matches!(
+        w.as_str(),
+        "patient" | "pt" | "client" | "resident" | "member"
+    ) || is_kin(&w)
+    {
+        return true;
+    }
+    // A transcript's numbered speaker: "Speaker 2 (Jolanta):".
+    let Some(b) = b.strip_suffix(|c: char| c.is_ascii_digit()) else {
+        return false;
+    };
+    let b = b.trim_end_matches(|c: char| c.is_ascii_digit());
+    b.to_lowercase().ends_with("speaker ")
+}
+
 /// Whether `at` is a chat transcript's speaker: right after a time in brackets at the start
 /// of a line ("[15:27] Will: ...").
 fn chat_speaker(text: &str, at: usize) -> bool {
@@ -2312,9 +2792,48 @@ fn chat_speaker(text: &str, at: usize) -> bool {
     };
     lead.ends_with(' ')
         && inner.contains(':')
+        // A chat export's date too: "[7/21/25, 14:35]", "[21.07.25, 14:35:02]".
         && inner.chars().all(|c| {
-            c.is_ascii_digit() || matches!(c, ':' | ' ' | 'A' | 'P' | 'M' | 'a' | 'p' | 'm')
+            c.is_ascii_digit()
+                || matches!(
+                    c,
+                    ':' | ' ' | 'A' | 'P' | 'M' | 'a' | 'p' | 'm' | '/' | ',' | '.' | '-'
+                )
         })
+}
+
+/// Words a chat's nickname puts before a name ("big o'donoghue", "lil tran").
+const NICK_ADJECTIVES: &[&str] = &["big", "lil", "little", "auntie", "uncle", "papa", "mama"];
+
+/// A lower-case self-introduction at a sentence's start in a chat: one to three name words and
+/// "here" ("yamamoto aiko here btw", "idris lindqvist here,"); the index of the last word.
+fn here_intro(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
+    let ok = |t: &Tok<'_>| {
+        t.shape == Shape::Lower
+            && !t.contraction
+            && t.letters() >= 2
+            && !t.blocked()
+            && !not_a_name(t.w)
+            && (t.info.known_name() || !t.info.common)
+    };
+    let mut j = i;
+    // A particle inside the name: "sunny ó súilleabháin here".
+    while j < toks.len() && j < i + 4 && (ok(&toks[j]) || j > i && particle(&toks[j])) {
+        let after = &text[toks[j].end..];
+        if let Some(r) = after.strip_prefix(" here")
+            && !r.starts_with(char::is_alphanumeric)
+            && !r.starts_with(" is")
+            && !r.starts_with(" are")
+        {
+            // One word alone must be no dictionary word at all ("emeric here").
+            return (j > i || !toks[i].info.common).then_some(j);
+        }
+        if j + 1 < toks.len() && text[toks[j].end..toks[j + 1].start] != *" " {
+            return None;
+        }
+        j += 1;
+    }
+    None
 }
 
 /// A lower-case given name and surname where the surname may be a word too ("dorothy love",
@@ -2750,6 +3269,9 @@ fn after_determiner(text: &str, s: usize) -> bool {
 /// noun after a determiner, an examination's sign ("Kemp's +"), a run of acronyms without a
 /// vowel ("MMR IHC"), an acronym heading title-case words ("ADA Dental Claim Form").
 pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
+    if text.contains("-\n") {
+        join_hyphenated(text, cands);
+    }
     cands.retain(|(sp, _)| {
         if sp.kind != Kind::Person {
             return true;
@@ -2767,9 +3289,73 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
             || after_determiner(text, s)
             || eponym_sign(&text[e..])
             || acronym_heading(text, s, e)
+            || instrument_after(&text[e..])
+            || instrument_label_before(text, s)
             // prose only: a segment's fields ("NM1*IL*1*OKONKWO*CHIDI****MI…") are no words
             || text[e..].starts_with(' ') && organisation(text, s))
     });
+}
+
+/// Whether a capitalised noun of a form, a log or a clinical instrument follows a span: it
+/// is then that thing's name ("In-Home Aide Daily Log", "Berg Balance 41/56", "Braden
+/// Scale"), not a person's.
+fn instrument_after(after: &str) -> bool {
+    let Some(r) = after.strip_prefix(' ') else {
+        return false;
+    };
+    let w: String = r.chars().take_while(|c| c.is_alphabetic()).collect();
+    matches!(
+        w.as_str(),
+        "Log"
+            | "Report"
+            | "Form"
+            | "Worksheet"
+            | "Checklist"
+            | "Flowsheet"
+            | "Scale"
+            | "Score"
+            | "Balance"
+            | "Protocol"
+            | "Protocols"
+            | "Criteria"
+            | "Questionnaire"
+            | "Inventory"
+            | "Maneuver"
+            | "Manoeuvre"
+    ) && !r[w.len()..].starts_with(char::is_alphanumeric)
+}
+
+/// Whether a span is the value of a field that names a thing or a place: a protocol, a scale,
+/// a guideline ("Protocol: Schmitt-Thompson 'Chest Pain'", "scale: Braden": an eponym), a
+/// country or a language ("Country of birth: Kenya", "Nationality: Jordan").
+fn instrument_label_before(text: &str, s: usize) -> bool {
+    let before = text[..s].trim_end_matches([' ', '\t']);
+    let Some(before) = before.strip_suffix(':') else {
+        return false;
+    };
+    let line = &before[before.rfind('\n').map_or(0, |p| p + 1)..];
+    let tail = &line[line.floor_char_boundary(line.len().saturating_sub(24))..];
+    let tail = tail.to_lowercase();
+    [
+        "protocol",
+        "protocols",
+        "scale",
+        "guideline",
+        "guidelines",
+        "algorithm",
+        "country",
+        "country of birth",
+        "place of birth",
+        "birthplace",
+        "nationality",
+        "citizenship",
+        "language",
+    ]
+    .iter()
+    .any(|w| {
+        tail.strip_suffix(w)
+            .is_some_and(|h| !h.ends_with(char::is_alphabetic))
+    })
 }
 
 /// Whether a span is one short word in capitals that heads title-case dictionary words ("ADA
@@ -3052,6 +3638,7 @@ fn is_kin(key: &str) -> bool {
             | "cousin"
             | "grandson"
             | "granddaughter"
+            | "child"
             // Spanish: "mi hija Nkechi", "mi papá Cash".
             | "hija"
             | "hijo"
@@ -3133,6 +3720,7 @@ fn possessive_of_person(text: &str, t: &Tok<'_>) -> bool {
             | "nephew"
             | "grandson"
             | "granddaughter"
+            | "child"
             | "pharmacy"
             | "appointment"
             | "appt"

@@ -202,6 +202,7 @@ fn column(header: &str) -> Option<Column> {
         || has("kin")
         || has("contact")
         || has("caregiver")
+        || words.iter().any(|w| super::words::foreign_name_field(w))
     {
         return id(Kind::Person);
     }

@@ -5,11 +5,12 @@
 /// Latin letters only (ASCII, Latin-1, Extended-A, and the Vietnamese letters of Extended-B
 /// and Extended Additional: "Nguyễn", "Tuấn", "Phạm") rather than `\p{L}`: the Unicode classes make
 /// each pattern several times larger to compile and slower to run, and the rosters are Latin.
-pub(super) const NAME_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]['’]?[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ](?:-[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ][A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ])?";
+/// The Hawaiian ʻokina inside a word ("Kaʻanapu", "KEʻALOHILANI") belongs to it.
+pub(super) const NAME_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]['’]?[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹʻ]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ](?:-[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ][A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ])?";
 /// A name word in capitals: "OKAFOR", "O'BRIEN", "GARCÍA-LÓPEZ". (Latin Extended-A mixes
 /// cases in one range; lower-case letters from it are accepted, which costs nothing here.)
 pub(super) const CAPS_W: &str =
-    r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ](?:['’]?[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]+)(?:-[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]+)?";
+    r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ](?:['’ʻ]?[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]+)(?:-[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]+)?";
 /// Surname prefixes written as a separate word: "St. Clair", "Mac Gregor".
 pub(super) const SUR_PREFIX: &str = r"(?:(?:St\.?|Saint|Ste\.?|Mac|Mc|O['’])[ \t]?)?";
 /// Lowercase surname particles: "Van der Berg", "de la Cruz", "da Silva", "bin Salleh".
@@ -24,6 +25,30 @@ pub(super) const STATE_NAMES: &str = "Alabama|Alaska|Arizona|Arkansas|California
 pub(super) const SEP: &str = r"\s*(?:is|was|:|#|=|-|no\.?|number)?\s*[:#]?\s*";
 /// Identifier value after a label.
 pub(super) const ID_V: &str = r"(?P<v>[A-Za-z0-9][A-Za-z0-9-]{3,24}[A-Za-z0-9])";
+
+/// A column or field name, lower case, that says its value is a person's name in a language
+/// other than English: what a European or Latin American export's header writes for "last
+/// name" and "first name" ("nachname;vorname", "achternaam;voornaam", "apellidos, nombre").
+pub(super) fn foreign_name_field(w: &str) -> bool {
+    matches!(
+        w,
+        // German
+        "nachname" | "vorname" | "vornamen" | "familienname" | "geburtsname" | "rufname"
+            // Dutch
+            | "achternaam" | "voornaam" | "voornamen" | "roepnaam" | "naam" | "geslachtsnaam"
+            | "tussenvoegsel"
+            // Scandinavian
+            | "efternavn" | "fornavn" | "etternavn" | "efternamn" | "förnamn" | "fornamn"
+            | "mellemnavn" | "navn" | "namn"
+            // Romance
+            | "apellido" | "apellidos" | "nombre" | "nombres" | "nom" | "prénom" | "prenom"
+            | "cognome" | "nome" | "sobrenome" | "apelido"
+            // Polish, Czech, Turkish, Finnish, Hungarian
+            | "nazwisko" | "imię" | "imie" | "příjmení" | "prijmeni" | "jméno" | "jmeno"
+            | "soyadı" | "soyadi" | "soyad" | "adı" | "adi" | "sukunimi" | "etunimi"
+            | "vezetéknév" | "keresztnév"
+    )
+}
 
 /// Words that start with a capital letter but are not names; a person candidate is cut at the
 /// first of these (why: "Patient Portal", "Dr. Smith Monday", "Dear Team").
@@ -569,6 +594,28 @@ pub(super) const TITLE_CASE_TERMS: &[&str] = &[
     "Omnipod",
     "Rite",
     "Walgreens",
+    // A call-back number's label ("Callback # 555-0100"), the legal status of a psychiatric
+    // admission ("Vol", "Invol"), the formats a ticket's fixture is written in ("patient.yaml").
+    "Callback",
+    "Vol",
+    "Invol",
+    "Yaml",
+    "Yml",
+    "Json",
+    "Toml",
+    "Csv",
+    "Xml",
+    "Txt",
+    "Pdf",
+    "Docx",
+    "Xlsx",
+];
+
+/// Hyphenated parts of a unit's or a service's name ("Geri-Psych", "Med-Surg", "Neuro-Onc"):
+/// a compound with one of them is no double-barrelled name.
+const SERVICE_PARTS: &[&str] = &[
+    "psych", "surg", "onc", "neuro", "ortho", "peds", "cardio", "rehab", "tele", "obs", "gyn",
+    "uro", "nephro", "pulm", "derm", "endo", "geri", "med",
 ];
 
 /// Whether `w` (any case, trailing punctuation ignored) is on [`NOT_NAMES`] ("SHE", "pt").
@@ -583,6 +630,11 @@ pub(super) fn not_a_name(w: &str) -> bool {
         None => return true,
     };
     NOT_NAMES.contains(&title.as_str())
+        || w.contains('-')
+            && title
+                .split('-')
+                .filter(|p| !p.is_empty())
+                .all(|p| SERVICE_PARTS.contains(&p.to_lowercase().as_str()))
 }
 
 /// Lower-case words that never start or make up a name typed in lower case ("this is the
