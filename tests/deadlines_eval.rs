@@ -173,3 +173,11 @@ fn the_finder_holds_its_figures_on_the_tuned_sets() {
     // does not support, see its README paragraph).
     assert_floor(&score(&fixture("holdout5.jsonl"), true), 231, 0.98, 0.99);
 }
+
+#[test]
+fn the_finder_generalises_to_the_unread_holdout() {
+    // holdout6: 94.8% recall and 98.6% precision when it was written (the finder after the
+    // round tuned on holdout4); its misses stay unread so it keeps measuring what the rules
+    // carry over to new writing.
+    assert_floor(&score(&fixture("holdout6.jsonl"), false), 231, 0.92, 0.96);
+}

@@ -1342,7 +1342,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             41,
             Check::HasDigit,
             format!(
-                r"(?m){}[ ]?:[ \t]*(?P<v>[^\n\r]*[0-9][^\n\r]{{0,78}}?)[ \t]*\r?$",
+                // Bounded: on a text of one long line, "the rest of the line" was the rest of
+                // the text (a street alone is still found by its shape).
+                r"(?m){}[ ]?:[ \t]*(?P<v>[^\n\r]{{0,100}}[0-9][^\n\r]{{0,78}}?)[ \t]*\r?$",
                 ocr_label(&["address", "addr", "street", "residence"])
             ),
         ),
@@ -2402,7 +2404,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             41,
             Check::None,
             // A labelled address line: "Address line 2: Apt 4B", "Mailing address: …".
-            r"(?im)\b(?:address(?:[ \t]*line[ \t]*\d)?|addr|street|mailing[ \t]+address|home[ \t]+address|residence)[ \t]*:[ \t]*(?P<v>[^\n\r]*[0-9#][^\n\r]{0,78}?)[ \t]*\r?$".into(),
+            r"(?im)\b(?:address(?:[ \t]*line[ \t]*\d)?|addr|street|mailing[ \t]+address|home[ \t]+address|residence)[ \t]*:[ \t]*(?P<v>[^\n\r]{0,100}[0-9#][^\n\r]{0,78}?)[ \t]*\r?$".into(),
         ),
         (
             Kind::Address,
