@@ -1114,6 +1114,22 @@ mod tests {
         );
     }
 
+    /// A text on one long line (a thread pasted whole, a minified export) is redacted as its
+    /// lines would be: a labelled field's value does not run to the end of the text, and a
+    /// name repeated throughout is each time redacted.
+    #[test]
+    fn a_text_on_one_long_line_is_read_like_its_lines() {
+        let unit = "Residence: 6839 Old Ferry Landing, Dayton, OH 45402. Pt Maria Lopez called; \
+                    the shower bench is fine and the rail is on the left side of the tub, as the \
+                    therapist asked her to check last week.";
+        // A number near the end: "the rest of the line" after the first label reached it.
+        let text = vec![unit; 40].join(" ") + " Ref 12.";
+        let out = red(&text);
+        assert_eq!(out.matches("<PERSON_1>").count(), 40, "{out}");
+        assert!(!out.contains("Maria") && !out.contains("6839"), "{out}");
+        assert_eq!(out.matches("the shower bench is fine").count(), 40, "{out}");
+    }
+
     #[test]
     fn shapes_the_held_out_fixture_found_missing() {
         assert_eq!(
