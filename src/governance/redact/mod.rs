@@ -959,13 +959,13 @@ fn occurrences<'n>(text: &str, names: impl Iterator<Item = &'n str>, cands: &mut
     let names: Vec<&str> = names.filter(|n| !n.is_empty()).collect();
     // Many names (a long thread, a roster-sized answer): one pass over the text for all of
     // them instead of one per name.
-    if names.len() > 16 {
-        if let Ok(ac) = aho_corasick::AhoCorasick::new(&names) {
-            for m in ac.find_overlapping_iter(text) {
-                push(m.start(), m.end());
-            }
-            return;
+    if names.len() > 16
+        && let Ok(ac) = aho_corasick::AhoCorasick::new(&names)
+    {
+        for m in ac.find_overlapping_iter(text) {
+            push(m.start(), m.end());
         }
+        return;
     }
     for name in names {
         for (i, _) in text.match_indices(name) {

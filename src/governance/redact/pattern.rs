@@ -186,7 +186,7 @@ impl Pattern {
     /// The parts of `text` to search, in order: the whole of it, or the lines the gate names.
     pub(super) fn windows(&self, text: &str) -> Vec<Range<usize>> {
         match &self.gate {
-            None => Vec::from([0..text.len()]),
+            None => std::iter::once(0..text.len()).collect(),
             Some(g) => g.lines(text),
         }
     }

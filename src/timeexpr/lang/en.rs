@@ -383,6 +383,10 @@ pub static EN: LangData = LangData {
         ("in the next", Within),
         ("over the next", Within),
         ("in", In),
+        // "the quote is good for 7 days": how long an offer holds, a span from now (a limit
+        // only when a request points at it: "sign by then").
+        ("good for", In),
+        ("valid for", In),
         ("from now", FromNow),
         ("from today", FromNow),
         ("ago", Ago),
@@ -524,6 +528,14 @@ pub static EN: LangData = LangData {
         ("were dropped", Block(Block::Negation)),
         ("been dropped", Block(Block::Negation)),
         ("is dropped", Block(Block::Negation)),
+        // "we've removed the 3/20 deadline", "the Friday cutoff was removed" (not "have the
+        // boxes removed by Friday", an order).
+        ("removed the", Block(Block::Strike)),
+        ("eliminated the", Block(Block::Strike)),
+        ("was removed", Block(Block::Negation)),
+        ("were removed", Block(Block::Negation)),
+        ("been removed", Block(Block::Negation)),
+        ("has been eliminated", Block(Block::Negation)),
         ("scratch the", Block(Block::Strike)),
         ("scrap the", Block(Block::Strike)),
         // "Forget the Friday deadline" ("don't forget the …" is a request, below).
@@ -706,6 +718,8 @@ pub static EN: LangData = LangData {
         // no "went up by 1/3").
         ("pick up", Act),
         ("sign up", Act),
+        ("opt in", Act),
+        ("opt out", Act),
         ("set up", Act),
         ("back up", Act),
         ("top up", Act),
@@ -886,6 +900,14 @@ pub static EN: LangData = LangData {
         ("in that period", Back),
         ("during that period", Back),
         ("during that week", Back),
+        // "valid through 3/19 - opt in before it ends", "window: Mar 15-17. Return it within
+        // it": the pronoun stands for the date or window just named.
+        ("before it ends", Back),
+        ("before it expires", Back),
+        ("before it closes", Back),
+        ("before they expire", Back),
+        ("within it", Back),
+        ("during it", Back),
         ("from", From),
         ("moved", Moved),
         ("postponed", Moved),
