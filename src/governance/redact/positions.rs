@@ -4389,29 +4389,3 @@ mod tests {
     }
 }
 
-#[cfg(test)]
-mod probe_n6 {
-    #[test]
-    fn probe() {
-        for t in [
-            "I giagia mou, Rosa Lindqvist, einai 91 eton kai nosileuetai sto dwmatio 12. Tilefono: 555.",
-            "Sawasdee krub. Mae khong phom, khun Somchai, ayu 88 pi, yoo hong 12. Khob khun krub.",
-            "Dobryi den! Mene zvaty Olena Petrenko, data narodzhennia 01.02.1990. Moia mama Iryna prosyt perezvonyty na 555-1234.",
-            "Shalom, ani Dana Levi, teudat zehut lo, aval mispar tik 123. Taarich leida 01.02.1990. Ha-isha sheli Noa tavo iti.",
-            "Nao tenho, mas o prontuario e 123. Moro na 12 Oak St, Dothan. Minha esposa Frost pode atender.",
-            "From Ann Lee to Everyone:\n\thi, I'm on my phone\n<div>Thanks, see below.</div>\nThe screen was \"refer\". This is common and often due to fluid.",
-            "not reportable per OSHA 300? Lost aid (right, Phonak Lumity 90). To the Patient Advocate, Larkspur Valley Health",
-            "Patient Narne: VAN WIJK SHAI\nPrescriber: Dr. Castellanos  NPl 1271847556",
-            "Partner 2: Lorcan (last name unknown), phone 555\noutreach to housemate Royal.\nspouse Honor signs if pt is out.\ncan my wife Honor join?",
-            "Index: IYER, Hlib   MRN 960-7117\nSUMMARY:Pre-op call: BONDARENKO, Xiaoling\r\nWearer: Perpetua A. Gold\nspoke w/ debtor dimitrios mukherjee, verified",
-            "Records pertaining to: Shai Hale, a/k/a S. Hale\n- 2026-01-01 called; sister [[Dawn]] wants a callback",
-            "no sorry this is lark kealamakia my member number is 1\nneed a Mam interpreter for story asante dob Jun. 14, 1963\nFrom: taras castellvi, 7619 Foxglove Dr",
-        ] {
-            let mut c = Vec::new();
-            super::lexicon_names(t, &super::KeepList::new(&[]), &mut c);
-            c.sort_by_key(|(s, _)| s.start);
-            let v: Vec<&str> = c.iter().map(|(s, _)| &t[s.start..s.end]).collect();
-            eprintln!("{v:?}");
-        }
-    }
-}
