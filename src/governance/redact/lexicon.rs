@@ -1078,6 +1078,8 @@ pub(super) const CUES: &[&str] = &[
     "housemate",
     "debtor",
     "wearer",
+    // an alias ("Ana Ruiz, aka A. Ruiz")
+    "aka",
 ];
 
 /// Chat verbs that put a name after them ("ping Obinna Eze", "dm rosa"): cues, and never a

@@ -325,6 +325,21 @@ mod tests {
             ),
             ["Royal", "dimitrios mukherjee", "Perpetua A. Gold"]
         );
+        // A label OCR misread, a numbered or index person's label, an alias, a wiki-link.
+        assert_eq!(
+            people(
+                "Patient Narne: OKAFOR TENDAI\nD0B: 1/2/1990\nIndex: Okafor, Tendai   MRN 12\nPartner 2: Mireille (last name unknown), phone 555\n",
+                &[]
+            ),
+            ["OKAFOR TENDAI", "Okafor, Tendai", "Mireille"]
+        );
+        assert_eq!(
+            people(
+                "Records of: Ana Ruiz, a/k/a A. Ruiz\nalso aka B. Ruiz\n- called; sister [[Mireille]] wants a callback",
+                &[]
+            ),
+            ["Ana Ruiz", "A. Ruiz", "B. Ruiz", "Mireille"]
+        );
     }
 
     #[test]
