@@ -292,7 +292,10 @@ mod tests {
             ),
             ["Dana Levi", "Noa"]
         );
-        let thai = people("Sawasdee. Phom khong, khun Somchai, ayu 88 pi, yoo hong 12.", &[]);
+        let thai = people(
+            "Sawasdee. Phom khong, khun Somchai, ayu 88 pi, yoo hong 12.",
+            &[],
+        );
         assert_eq!(thai, ["Somchai"]);
         assert_eq!(
             people(

@@ -4407,4 +4407,3 @@ mod tests {
         assert_eq!(keep("Teacher: Mrs. Short, room 33"), ["Short"]);
     }
 }
-
