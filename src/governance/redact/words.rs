@@ -66,10 +66,6 @@ pub(super) const NOT_NAMES: &[&str] = &[
     "Lexus",
     "Acura",
     // Pronouns and short words that start sentences and headers ("She", "Pt", "Line 2").
-    // "hi, I'm on my phone": the contraction after a greeting is no name.
-    "I'm",
-    "I’m",
-    "Im",
     // A role before its organisation ("Patient Advocate, Larkspur Valley Health").
     "Advocate",
     "Ombudsman",
