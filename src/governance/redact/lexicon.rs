@@ -285,6 +285,38 @@ const FOREIGN_STOP: &[&str] = &[
     "jeg",
     "fodt",
     "aftale",
+    // Romanised Greek, Hebrew, Thai and Ukrainian: what a relative's message says around the
+    // name ("I giagia mou, X, einai 91 eton kai nosileuetai sto dwmatio 12", "Shalom, ani X,
+    // teudat zehut…", "Mae khong phom, khun X, ayu 88 pi", "Moia mama X prosyt perezvonyty").
+    "giagia",
+    "einai",
+    "eton",
+    "nosileuetai",
+    "dwmatio",
+    "tilefono",
+    "efcharisto",
+    "shalom",
+    "teudat",
+    "zehut",
+    "aval",
+    "mispar",
+    "taarich",
+    "ha-isha",
+    "tavo",
+    "iti",
+    "khong",
+    "phom",
+    "ayu",
+    "khob",
+    "krub",
+    "dobryi",
+    "mene",
+    "moia",
+    "prosyt",
+    "perezvonyty",
+    "narodzhennia",
+    "nomer",
+    "polisa",
 ];
 
 /// Function words of romanised Hindi and Swahili that are also given names elsewhere ("hai"
@@ -295,6 +327,11 @@ const LOWER_STOP: &[&str] = &[
     "naam", "nahi", "aur", "ni",
     // Swahili "asante" (thanks) is a surname capitalised ("Oyelowo/Asante").
     "asante",
+    // Greek "kai/sto/mou", Hebrew "lo", Ukrainian "na", Thai "yoo hong" (in room), Hebrew
+    // "leida" (birth): names elsewhere, function words as typed in lower case.
+    "kai", "sto", "mou", "lo", "na", "yoo", "hong", "leida",
+    // "Thanks, see below": a lower-case verb after a closing, never a name typed so.
+    "see",
 ];
 
 /// Function words whose accents tell them from a name the folded look-up would find
@@ -745,6 +782,17 @@ const STOP: &[&str] = &[
     "referral",
     "re",
     // eponyms (tests, scales, conditions, devices) and systems, payers, products
+    // (agencies and hearing-aid makers: "per OSHA 300", "Phonak Lumity 90")
+    "osha",
+    "phonak",
+    "oticon",
+    "widex",
+    "starkey",
+    "signia",
+    "resound",
+    // a fax's OCR reads "Name" and "NPI" so ("Patient Narne:", "Dr. Osei  NPl 1234")
+    "narne",
+    "npl",
     "foley",
     "holter",
     "doppler",
@@ -1021,6 +1069,17 @@ pub(super) const CUES: &[&str] = &[
     "appoint",
     "designate",
     "nominate",
+    // Thai "khun X" (the courtesy title), Hebrew "ha-isha sheli X" (my wife X), Ukrainian
+    // "mene zvaty X" (my name is X); the people a contact-tracing, collections or device
+    // claim names ("housemate X", "debtor X", "Wearer: X").
+    "khun",
+    "sheli",
+    "zvaty",
+    "housemate",
+    "debtor",
+    "wearer",
+    // an alias ("Ana Ruiz, aka A. Ruiz")
+    "aka",
 ];
 
 /// Chat verbs that put a name after them ("ping Obinna Eze", "dm rosa"): cues, and never a

@@ -242,6 +242,11 @@ pub(super) fn spoken_name(s: &str) -> bool {
         && words
             .iter()
             .all(|w| !NOT_SPOKEN_NAMES.contains(&w.as_str()) && !not_a_name(w))
+        // "this is common and often…": dictionary words only, none a name, say what it is.
+        && words.iter().any(|w| {
+            let i = LEXICON.info(w);
+            i.known_name() || !(i.common || i.stop)
+        })
 }
 
 #[cfg(test)]
@@ -268,6 +273,76 @@ mod tests {
             .filter(|s| s.kind == Kind::Person)
             .map(|s| text[s.start..s.end].to_string())
             .collect()
+    }
+
+    #[test]
+    fn eighth_round_languages_ocr_and_chat_words() {
+        // How romanised Greek, Hebrew, Thai and Ukrainian messages speak around a name.
+        assert_eq!(
+            people(
+                "I giagia mou, Rosa Lindqvist, einai 91 eton kai nosileuetai sto dwmatio 12.",
+                &[]
+            ),
+            ["Rosa Lindqvist"]
+        );
+        assert_eq!(
+            people(
+                "Shalom, ani Dana Levi, teudat zehut lo, aval mispar tik 123. Taarich leida 01.02.1990. Ha-isha sheli Noa tavo iti.",
+                &[]
+            ),
+            ["Dana Levi", "Noa"]
+        );
+        let thai = people(
+            "Sawasdee. Phom khong, khun Somchai, ayu 88 pi, yoo hong 12.",
+            &[],
+        );
+        assert_eq!(thai, ["Somchai"]);
+        assert_eq!(
+            people(
+                "Dobryi den! Mene zvaty Olena Petrenko. Moia mama Iryna prosyt perezvonyty na 555-1234.",
+                &[]
+            ),
+            ["Olena Petrenko", "Iryna"]
+        );
+        // A reply's "see below", a "this is" that says what a thing is.
+        assert_eq!(
+            people(
+                "From Ann Lee to Everyone:\n<div>Thanks, see below.</div>\nThis is common and often due to fluid.",
+                &[]
+            ),
+            ["Ann Lee"]
+        );
+        // A role before its organisation, an OCR'd "NPI", an agency and a hearing aid's maker.
+        assert_eq!(
+            people(
+                "To the Patient Advocate, Larkspur Valley Health\n\nMy name is Ann Lee. Dr. Osei  NPl 1271847556. Not reportable per OSHA 300. Lost aid: Phonak Lumity 90.",
+                &[]
+            ),
+            ["Ann Lee", "Osei"]
+        );
+        // Whom a contact tracing, a collections note or a device claim names.
+        assert_eq!(
+            people(
+                "outreach to housemate Royal.\nspoke w/ debtor dimitrios mukherjee, verified DOB\nWearer: Perpetua A. Gold\n",
+                &[]
+            ),
+            ["Royal", "dimitrios mukherjee", "Perpetua A. Gold"]
+        );
+        // A label OCR misread, a numbered or index person's label, an alias, a wiki-link.
+        assert_eq!(
+            people(
+                "Patient Narne: OKAFOR TENDAI\nD0B: 1/2/1990\nIndex: Okafor, Tendai   MRN 12\nPartner 2: Mireille (last name unknown), phone 555\n",
+                &[]
+            ),
+            ["OKAFOR TENDAI", "Okafor, Tendai", "Mireille"]
+        );
+        assert_eq!(
+            people(
+                "Records of: Ana Ruiz, a/k/a A. Ruiz\nalso aka B. Ruiz\n- called; sister [[Mireille]] wants a callback",
+                &[]
+            ),
+            ["Ana Ruiz", "A. Ruiz", "B. Ruiz", "Mireille"]
+        );
     }
 
     #[test]

@@ -585,6 +585,14 @@ const PERSON_FIELDS: &[&str] = &[
     "patientinitials",
     "initials",
     "visitor",
+    // whom contact tracing, partner notification, a collections note or a device claim is
+    // about ("Index: IYER, Hlib", "Partner 2: Lorcan", "Wearer: …")
+    "index",
+    "indexcase",
+    "indexpatient",
+    "partner",
+    "debtor",
+    "wearer",
 ];
 
 /// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
@@ -652,6 +660,10 @@ fn person_label(label: &str) -> bool {
             c if depth == 0 && c.is_alphabetic() => key.extend(c.to_lowercase()),
             _ => {}
         }
+    }
+    // OCR reads an "m" as "rn" ("Patient Narne:").
+    if let Some(head) = key.strip_suffix("narne") {
+        key = format!("{head}name");
     }
     if PERSON_FIELDS.contains(&key.as_str()) {
         return true;
@@ -2024,7 +2036,12 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         }
         // 1. Name positions after a cue (cue words are stop words: checked only for those).
         let key = if t.info.stop { t.key() } else { String::new() };
-        let spoke = i > 0 && t.info.stop && spoke_cue(&toks[i - 1], &key, gap(&toks[i - 1], t));
+        let spoke = i > 0
+            && t.info.stop
+            && (spoke_cue(&toks[i - 1], &key, gap(&toks[i - 1], t))
+                // An alias: "Shai Hale, a/k/a S. Hale" (a bounded look back).
+                || key == "a" && text[..t.start].ends_with("a/k/")
+                || key == "aka");
         if t.info.stop
             && (spoke
                 || CUES.contains(&key.as_str())
@@ -3846,6 +3863,8 @@ fn blank(g: &str) -> bool {
 /// What may stand between a cue and its name: blanks with at most one `.`, `:` or `,`
 /// ("Mr. ", "pt: ", "Hi, "); after a closing also a line break ("Thanks,\nRosa").
 fn cue_gap(g: &str, closing: bool) -> bool {
+    // A note's wiki-link opens between the cue and the name ("sister [[Dawn]]").
+    let g = g.strip_suffix("[[").unwrap_or(g);
     let mut punct = 0;
     let mut breaks = 0;
     for c in g.chars() {

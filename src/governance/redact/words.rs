@@ -66,6 +66,9 @@ pub(super) const NOT_NAMES: &[&str] = &[
     "Lexus",
     "Acura",
     // Pronouns and short words that start sentences and headers ("She", "Pt", "Line 2").
+    // A role before its organisation ("Patient Advocate, Larkspur Valley Health").
+    "Advocate",
+    "Ombudsman",
     "She",
     "He",
     "They",
