@@ -272,6 +272,7 @@ pub(super) fn cards(text: &str, cands: &mut Vec<(Span, u8)>) {
                         | "TRANSP"
                         | "CLASS"
                         | "PRIORITY"
+                        | "UID"
                         | "DUE"
                         | "ORGANIZER"
                         | "BDAY"
@@ -404,14 +405,20 @@ fn event_prop(
                 line.push(cands, Kind::Person, a, b);
             }
             let v = text[v0..v1].trim();
-            if v.contains('@') {
-                line.push(cands, Kind::Email, after_scheme(text, v0, "mailto:"), v1);
+            let a = after_scheme(text, v0, "mailto:");
+            // (A department's mailbox invited beside the patient is no patient's.)
+            if v.contains('@') && !super::rules::not_personal(Kind::Email, text, a, v1) {
+                line.push(cands, Kind::Email, a, v1);
             } else if v.to_ascii_lowercase().starts_with("tel:") {
                 line.push(cands, Kind::Phone, after_scheme(text, v0, "tel:"), v1);
             }
         }
         // An appointment's dates (not a task's due date: a deadline stays readable).
-        "DTSTART" | "DTEND" | "RDATE" | "EXDATE" | "RECURRENCE-ID" if appointment => {
+        // Its stamp too: the day the patient's visit was booked (fail closed).
+        "DTSTART" | "DTEND" | "RDATE" | "EXDATE" | "RECURRENCE-ID" | "DTSTAMP" | "CREATED"
+        | "LAST-MODIFIED"
+            if appointment =>
+        {
             let mut at = v0;
             for d in text[v0..v1].split(',') {
                 if let Some((a, b)) = date_part(d) {
