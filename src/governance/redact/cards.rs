@@ -543,4 +543,19 @@ mod tests {
             "{spans:?}"
         );
     }
+
+    #[test]
+    fn an_invites_stamp_goes_its_uid_and_a_departments_mailbox_stay() {
+        let ics = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:55102938-4471\r\nDTSTAMP:20250402T081500Z\r\nDTSTART:20250409T140000\r\nATTENDEE;ROLE=REQ-PARTICIPANT:mailto:radiology.scheduling@mercyvale.example\r\nATTENDEE;CN=Ines Barros:mailto:ines.barros7@example.net\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+        check(
+            ics,
+            &[
+                "20250402",
+                "20250409",
+                "Ines Barros",
+                "ines.barros7@example.net",
+            ],
+            &["55102938", "radiology.scheduling@mercyvale.example"],
+        );
+    }
 }

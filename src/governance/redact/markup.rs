@@ -737,4 +737,25 @@ mod tests {
             "{spans:?}"
         );
     }
+
+    #[test]
+    fn mail_markup_reads_as_blanks_and_breaks() {
+        let r = super::super::Redactor::new(&super::super::RedactorConfig::default()).unwrap();
+        let text = "<div>My new address is 41 Juniper Hollow Rd,&nbsp;Bemidji 56601<br>cell&nbsp;(218) 555-0143</div><table><tr><td>Account</td><td>44-1902-7731</td></tr></table>";
+        let found: Vec<&str> = r
+            .find(text)
+            .unwrap()
+            .iter()
+            .map(|s| &text[s.start..s.end])
+            .collect();
+        for v in ["Bemidji", "56601", "555-0143", "44-1902-7731"] {
+            assert!(found.iter().any(|s| s.contains(v)), "{v}: {found:?}");
+        }
+        // Same length, and an XML document's own tags stay.
+        let x = "<given>Ada</given>&amp;<br/>";
+        let b = super::html_blanked(x).unwrap();
+        assert_eq!(b.len(), x.len());
+        assert!(b.starts_with("<given>Ada</given>&    \n"));
+        assert_eq!(super::html_blanked("<given>Ada</given>"), None);
+    }
 }

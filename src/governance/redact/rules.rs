@@ -54,6 +54,9 @@ pub(super) const NOT_PERSONAL_CODES: &[&str] = &[
     "session",
     "confirmation",
     "mfr report",
+    // A delivery's or a pick list's ticket ("DELIVERY TICKET DT-924893"): the shipper's.
+    "delivery ticket",
+    "pick ticket",
     "manufacturer report",
 ];
 
@@ -1715,7 +1718,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // An age over 89 with the word for years of other languages: "93 Jahre alt",
             // "91 ans", "92 años", "95 lat", "94 года", "97 sui", "96 sal".
-            format!(r"(?i)\b(?P<v>{age})[ \t-]*(?:jahre|jahren|jährige[nrs]?|jährig|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|saal|sai|seu|jaar|jarige|år|årig|årige|åring|ar|éves|yaşında|yasinda|tuổi|eton|etwn|etón|ετών|χρονών|chronon|chronwn|vuotias|vuotiaana|vuotta|rokiv|rokiw|років|let|goda|shanim|pi|pee)\b"),
+            format!(r"(?i)\b(?P<v>{age})[ \t-]*(?:jahre|jahren|jährige[nrs]?|jährig|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|saal|sai|seu|jaar|jarige|år|årig|årige|åring|ar|éves|yaşında|yasinda|tuổi|eton|etwn|etón|ετών|χρονών|chronon|chronwn|vuotias|vuotiaana|vuotta|rokiv|rokiw|років|let|goda|shanim)\b"),
         ),
         (
             Kind::Age,
@@ -2785,6 +2788,21 @@ mod tests {
         hides("lives at Lot 22", &["Lot 22"]);
         hides("Arnel (930) - 96 years old", &["930"]);
         hides("call 555-555-0100 x1234", &["x1234"]);
+    }
+
+    #[test]
+    fn ages_and_rooms_as_other_languages_write_them() {
+        hides(
+            "O pappous mou einai 96 eton, sto dwmatio 12B.\nMae khong chan ayu 102 pi, yoo hong 315.\nIsäni on 93-vuotias, huone 8.\nDidus mii 97 rokiv, palata 4.",
+            &["96", "12B", "102", "315", "93", "8", "97", "4"],
+        );
+        hides(
+            "please visit my uncle Ari Sela, 94, 3rd floor bed 12A",
+            &["94"],
+        );
+        hides("Chana Levi, 99, room 210, asks for a visit", &["99"]);
+        clean("The 95 pi digits were printed.");
+        clean("Sold 2 units, 94, 3 and 7 remain.");
     }
 
     #[test]
