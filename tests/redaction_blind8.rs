@@ -20,6 +20,12 @@
 //! 92.8/87.8%, chaplain 92.4/92.4%, es_pt 93.5/92.9%, pafax 98.8/90.5%. Lowest precision:
 //! License 42.9%, Room 64.5%, Account 78.4%, Mrn 81.5%, Email 84.5% (the practice's own
 //! addresses), Person 87.6/86.8%.
+//! After round 7's SHAPES half (ages and rooms as Greek, Hebrew, Thai, Finnish and Ukrainian
+//! write them, HTML remnants in mail, an invite's stamp, UID and department attendee): with
+//! a roster all 99.6%, names 98.5%, precision 93.3%; without one all 98.0%, names 93.1%,
+//! precision 93.2%, character precision 93.7%; every kind but Person at 100% recall. Left:
+//! dialysis chairs, Rx and invoice numbers, prior-auth references and NPIs, which the earlier
+//! sets label as identifiers and this one does not.
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind8/mod.rs"]
@@ -40,13 +46,12 @@ const SANITY: Sanity = Sanity {
     kinds: IDENTIFIERS,
 };
 
-/// Loose: a blind set measures, the floors only catch a redactor that broke. Names sit at 75%,
-/// as in the seventh set, not the 80% of the other loose floors.
+/// Just under the figures without a roster after round 7 (the lower of the two runs).
 const FLOORS: Floors = Floors {
-    names: 75.0,
-    all: 80.0,
-    precision: 75.0,
-    char_precision: 55.0,
+    names: 92.8,
+    all: 97.7,
+    precision: 92.9,
+    char_precision: 93.4,
 };
 
 #[test]

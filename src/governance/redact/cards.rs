@@ -272,6 +272,7 @@ pub(super) fn cards(text: &str, cands: &mut Vec<(Span, u8)>) {
                         | "TRANSP"
                         | "CLASS"
                         | "PRIORITY"
+                        | "UID"
                         | "DUE"
                         | "ORGANIZER"
                         | "BDAY"
@@ -404,14 +405,20 @@ fn event_prop(
                 line.push(cands, Kind::Person, a, b);
             }
             let v = text[v0..v1].trim();
-            if v.contains('@') {
-                line.push(cands, Kind::Email, after_scheme(text, v0, "mailto:"), v1);
+            let a = after_scheme(text, v0, "mailto:");
+            // (A department's mailbox invited beside the patient is no patient's.)
+            if v.contains('@') && !super::rules::not_personal(Kind::Email, text, a, v1) {
+                line.push(cands, Kind::Email, a, v1);
             } else if v.to_ascii_lowercase().starts_with("tel:") {
                 line.push(cands, Kind::Phone, after_scheme(text, v0, "tel:"), v1);
             }
         }
         // An appointment's dates (not a task's due date: a deadline stays readable).
-        "DTSTART" | "DTEND" | "RDATE" | "EXDATE" | "RECURRENCE-ID" if appointment => {
+        // Its stamp too: the day the patient's visit was booked (fail closed).
+        "DTSTART" | "DTEND" | "RDATE" | "EXDATE" | "RECURRENCE-ID" | "DTSTAMP" | "CREATED"
+        | "LAST-MODIFIED"
+            if appointment =>
+        {
             let mut at = v0;
             for d in text[v0..v1].split(',') {
                 if let Some((a, b)) = date_part(d) {
@@ -534,6 +541,21 @@ mod tests {
         assert!(
             spans.iter().filter(|s| *s == "20240312").count() >= 2,
             "{spans:?}"
+        );
+    }
+
+    #[test]
+    fn an_invites_stamp_goes_its_uid_and_a_departments_mailbox_stay() {
+        let ics = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:55102938-4471\r\nDTSTAMP:20250402T081500Z\r\nDTSTART:20250409T140000\r\nATTENDEE;ROLE=REQ-PARTICIPANT:mailto:radiology.scheduling@mercyvale.example\r\nATTENDEE;CN=Ines Barros:mailto:ines.barros7@example.net\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+        check(
+            ics,
+            &[
+                "20250402",
+                "20250409",
+                "Ines Barros",
+                "ines.barros7@example.net",
+            ],
+            &["55102938", "radiology.scheduling@mercyvale.example"],
         );
     }
 }

@@ -446,6 +446,74 @@ fn push(cands: &mut Vec<(Span, u8)>, kind: Kind, start: usize, v: &str) {
     ));
 }
 
+/// Tags of mail and web pages whose place is a break between lines.
+const HTML_BREAKS: &[&str] = &[
+    "br", "div", "p", "tr", "li", "table", "tbody", "ul", "ol", "h1", "h2", "h3", "hr",
+];
+/// Tags of mail and web pages that sit inside a line (a cell is a column: a blank).
+const HTML_INLINE: &[&str] = &[
+    "span", "td", "th", "b", "i", "u", "a", "font", "strong", "em", "small",
+];
+
+/// A copy of `text` for the shape rules in which the markup that mail and web pages leave in
+/// plain text reads as what it stands for: `&nbsp;` (and `&#160;`) as blanks, `&amp;` as `&`,
+/// `<br>`, `<div>`, `<p>`, `<tr>` … as a line break and inline tags (`<span …>`, `<td>`) as
+/// blanks, each the same length (every offset holds for `text`). Other tags (an XML
+/// document's own) stay. `None` when there is none of it.
+pub(super) fn html_blanked(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out: Option<Vec<u8>> = None;
+    for i in memchr::memchr2_iter(b'<', b'&', b) {
+        if b[i] == b'&' {
+            let ent = [
+                ("&nbsp;", b' '),
+                ("&#160;", b' '),
+                ("&#xa0;", b' '),
+                ("&amp;", b'&'),
+            ]
+            .into_iter()
+            .find(|(e, _)| {
+                b[i..].len() >= e.len() && b[i..i + e.len()].eq_ignore_ascii_case(e.as_bytes())
+            });
+            if let Some((e, first)) = ent {
+                let o = out.get_or_insert_with(|| b.to_vec());
+                o[i] = first;
+                o[i + 1..i + e.len()].fill(b' ');
+            }
+            continue;
+        }
+        // A tag: its name, then its end within a bounded look on the same line.
+        let s = i + 1 + usize::from(b.get(i + 1) == Some(&b'/'));
+        let n = b[s..]
+            .iter()
+            .take(12)
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
+        if n == 0 || n == 12 {
+            continue;
+        }
+        let name = text[s..s + n].to_ascii_lowercase();
+        let brk = HTML_BREAKS.contains(&name.as_str());
+        if !brk && !HTML_INLINE.contains(&name.as_str()) {
+            continue;
+        }
+        let Some(gt) = b[s + n..]
+            .iter()
+            .take(240)
+            .take_while(|&&c| c != b'<' && c != b'\n')
+            .position(|&c| c == b'>')
+        else {
+            continue;
+        };
+        let o = out.get_or_insert_with(|| b.to_vec());
+        o[i..=s + n + gt].fill(b' ');
+        if brk {
+            o[i] = b'\n';
+        }
+    }
+    out.and_then(|o| String::from_utf8(o).ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Redactor, RedactorConfig, RedactorOptions};
@@ -668,5 +736,26 @@ mod tests {
                 .any(|s| s.contains("Daws") || s.contains("Blue Bell")),
             "{spans:?}"
         );
+    }
+
+    #[test]
+    fn mail_markup_reads_as_blanks_and_breaks() {
+        let r = super::super::Redactor::new(&super::super::RedactorConfig::default()).unwrap();
+        let text = "<div>My new address is 41 Juniper Hollow Rd,&nbsp;Bemidji 56601<br>cell&nbsp;(218) 555-0143</div><table><tr><td>Account</td><td>44-1902-7731</td></tr></table>";
+        let found: Vec<&str> = r
+            .find(text)
+            .unwrap()
+            .iter()
+            .map(|s| &text[s.start..s.end])
+            .collect();
+        for v in ["Bemidji", "56601", "555-0143", "44-1902-7731"] {
+            assert!(found.iter().any(|s| s.contains(v)), "{v}: {found:?}");
+        }
+        // Same length, and an XML document's own tags stay.
+        let x = "<given>Ada</given>&amp;<br/>";
+        let b = super::html_blanked(x).unwrap();
+        assert_eq!(b.len(), x.len());
+        assert!(b.starts_with("<given>Ada</given>&    \n"));
+        assert_eq!(super::html_blanked("<given>Ada</given>"), None);
     }
 }

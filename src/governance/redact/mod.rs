@@ -586,12 +586,18 @@ impl Redactor {
         // (`Margaret_Okafor_123-45-6789_MRN00442211.txt`) and a regex `\b` takes `_` for a
         // letter: the shape rules read a copy with `_` as a blank (same length, so every
         // offset holds for `raw`). Addresses of mail and the web keep theirs.
+        // So is the markup mail leaves in plain text (`&nbsp;`, `<br>`): see `html_blanked`.
         let spaced;
-        let text = if raw.contains('_') {
-            spaced = raw.replace('_', " ");
-            spaced.as_str()
-        } else {
-            raw
+        let text = match (raw.contains('_'), markup::html_blanked(raw)) {
+            (false, None) => raw,
+            (_, Some(html)) => {
+                spaced = html.replace('_', " ");
+                spaced.as_str()
+            }
+            (true, None) => {
+                spaced = raw.replace('_', " ");
+                spaced.as_str()
+            }
         };
         let mut cands: Vec<(Span, u8)> = Vec::new();
         for rule in &self.rules {

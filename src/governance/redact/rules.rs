@@ -54,6 +54,9 @@ pub(super) const NOT_PERSONAL_CODES: &[&str] = &[
     "session",
     "confirmation",
     "mfr report",
+    // A delivery's or a pick list's ticket ("DELIVERY TICKET DT-924893"): the shipper's.
+    "delivery ticket",
+    "pick ticket",
     "manufacturer report",
 ];
 
@@ -1715,7 +1718,15 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // An age over 89 with the word for years of other languages: "93 Jahre alt",
             // "91 ans", "92 años", "95 lat", "94 года", "97 sui", "96 sal".
-            format!(r"(?i)\b(?P<v>{age})[ \t-]*(?:jahre|jahren|jährige[nrs]?|jährig|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|saal|sai|seu|jaar|jarige|år|årig|årige|åring|ar|éves|yaşında|yasinda|tuổi)\b"),
+            format!(r"(?i)\b(?P<v>{age})[ \t-]*(?:jahre|jahren|jährige[nrs]?|jährig|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|saal|sai|seu|jaar|jarige|år|årig|årige|åring|ar|éves|yaşında|yasinda|tuổi|eton|etwn|etón|ετών|χρονών|chronon|chronwn|vuotias|vuotiaana|vuotta|rokiv|rokiw|років|let|goda|shanim)\b"),
+        ),
+        (
+            Kind::Age,
+            60,
+            Check::None,
+            // An age over 89 after the word for age of another language: Thai "ayu 98 pi",
+            // Malay "umur 93", Ukrainian "vik 95", Hebrew "ba-gil 96", Finnish "ikä 91".
+            format!(r"(?i)\b(?:ayu|a-yu|umur|usia|vik|віку?|ba-?gil|ikä|ika|idade|edad|età|wiek)[ \t]*[:=]?[ \t]*(?P<v>{age})\b"),
         ),
         (
             Kind::Age,
@@ -1824,8 +1835,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             56,
             Check::None,
             // An age set off by commas after a name, as news, obituaries and prayer lists
-            // write it: "Ada Obi, 97, of Hilo", "Rev. Lutz, 101, who served".
-            format!(r"[\p{{L}}.)][ \t]*,[ \t]*(?P<v>{age})[ \t]*,[ \t]*(?:of|from|formerly|who|died|passed|beloved|longtime|late|a[ \t]+(?:resident|native|lifelong))\b"),
+            // write it: "Ada Obi, 97, of Hilo", "Rev. Lutz, 101, who served", and where she lies
+            // ("my auntie Ada Obi, 97, 4th floor bed 22A", "Ada Obi, 97, room 4").
+            format!(r"[\p{{L}}.)][ \t]*,[ \t]*(?P<v>{age})[ \t]*,[ \t]*(?:of|from|formerly|who|died|passed|beloved|longtime|late|a[ \t]+(?:resident|native|lifelong)|[Rr]oom|[Rr]m|[Bb]ed|[Ww]ard|[Uu]nit|in[ \t]+(?:room|bed|the)|now|still|lives|living|at[ \t]+home|\d{{1,2}}(?:st|nd|rd|th)[ \t]+(?:[Ff]loor|[Ff]l))\b"),
         ),
         (
             Kind::Age,
@@ -1856,8 +1868,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             60,
             Check::None,
             // A room or a bed labelled in another language: "Zimmer 12", "Bett 3", "kamer
-            // 4.12", "chambre 214", "stanza 7", "habitación 305", "quarto 12", "værelse 4".
-            r"(?i)\b(?:zimmer|bett|kamer|chambre|stanza|habitaci[oó]n|cuarto|quarto|leito|letto|cama|v[æa]e?relse|stue|säng|seng|oda|yatak|pokój|pokoj|łóżko|palata|chumba|kitanda)(?:[ \t]*(?:nr\.?|no\.?|n[º°]|#|numero|número))?[ \t]*[:#]?[ \t]*(?P<v>\d{1,4}(?:[./-]\d{1,3})?[A-Za-z]?)\b".into(),
+            // 4.12", "chambre 214", "stanza 7", "habitación 305", "quarto 12", "værelse 4";
+            // romanised Greek "dwmatio 517", Thai "hong 644", Hebrew "heder 12", Finnish "huone 3".
+            r"(?i)\b(?:zimmer|bett|kamer|chambre|stanza|habitaci[oó]n|cuarto|quarto|leito|letto|cama|v[æa]e?relse|stue|säng|seng|oda|yatak|pokój|pokoj|łóżko|palata|chumba|kitanda|dwmatio|domatio|δωμάτιο|thalamos|thalamo|krevati|klini|hong|heder|cheder|huone|huoneessa|huoneen|sänky|sanky|kimnata|kimnati|кімната|lizhko|ліжко|tiang|phòng|phong|giường|giuong)(?:[ \t]*(?:nr\.?|no\.?|n[º°]|#|numero|número))?[ \t]*[:#]?[ \t]*(?P<v>\d{1,4}(?:[./-]\d{1,3})?[A-Za-z]?)\b".into(),
         ),
         (
             Kind::Address,
@@ -2775,6 +2788,21 @@ mod tests {
         hides("lives at Lot 22", &["Lot 22"]);
         hides("Arnel (930) - 96 years old", &["930"]);
         hides("call 555-555-0100 x1234", &["x1234"]);
+    }
+
+    #[test]
+    fn ages_and_rooms_as_other_languages_write_them() {
+        hides(
+            "O pappous mou einai 96 eton, sto dwmatio 12B.\nMae khong chan ayu 102 pi, yoo hong 315.\nIsäni on 93-vuotias, huone 8.\nDidus mii 97 rokiv, palata 4.",
+            &["96", "12B", "102", "315", "93", "8", "97", "4"],
+        );
+        hides(
+            "please visit my uncle Ari Sela, 94, 3rd floor bed 12A",
+            &["94"],
+        );
+        hides("Chana Levi, 99, room 210, asks for a visit", &["99"]);
+        clean("The 95 pi digits were printed.");
+        clean("Sold 2 units, 94, 3 and 7 remain.");
     }
 
     #[test]
