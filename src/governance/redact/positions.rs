@@ -835,8 +835,13 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
         while let Some(c) = line[from..].find(':') {
             let colon = from + c;
             from = colon + 1;
-            // The label: back to the line's start or the gap before it.
-            let head = &line[..colon];
+            // The label: back to the line's start or the gap before it. A label is short: the
+            // look back is bounded (a one-line text has a colon every few words).
+            let mut lb = colon.saturating_sub(256);
+            while !line.is_char_boundary(lb) {
+                lb += 1;
+            }
+            let head = &line[lb..colon];
             // The label starts after the gap before it; OCR also splits a label with two
             // blanks ("Responsible  party"), so after a wider gap (or the line's start) too.
             let bar = head.rfind(['\t', '|']).map_or(0, |p| p + 1);
