@@ -25,7 +25,10 @@
 //! a roster all 99.6%, names 98.5%, precision 93.3%; without one all 98.0%, names 93.1%,
 //! precision 93.2%, character precision 93.7%; every kind but Person at 100% recall. Left:
 //! dialysis chairs, Rx and invoice numbers, prior-auth references and NPIs, which the earlier
-//! sets label as identifiers and this one does not.
+//! sets label as identifiers and this one does not. With the names half of the round merged
+//! (romanised Greek/Hebrew/Thai/Ukrainian function words and name cues, OCR'd labels, Obsidian
+//! links, a/k/a aliases): without a roster all 99.2%, names 97.3%, precision 96.1%, character
+//! precision 96.2% (with one all 99.8%, names 99.4%, precision 96.1%).
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind8/mod.rs"]
@@ -48,10 +51,10 @@ const SANITY: Sanity = Sanity {
 
 /// Just under the figures without a roster after round 7 (the lower of the two runs).
 const FLOORS: Floors = Floors {
-    names: 92.8,
-    all: 97.7,
-    precision: 92.9,
-    char_precision: 93.4,
+    names: 97.0,
+    all: 99.0,
+    precision: 95.8,
+    char_precision: 95.9,
 };
 
 #[test]
