@@ -2207,10 +2207,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         if may_start || word_name {
             let last = extend(i, &toks);
             let after = &text[toks[last].end..];
-            let head = text[..t.start]
-                .rsplit(['\n', '\r'])
-                .next()
-                .is_some_and(|l| l.trim().is_empty());
+            let head = at_line_head(text, t.start);
             if relation_after(after)
                 || may_start
                     && ((t.shape != Shape::Lower && (credential_after(after) && last > i))
@@ -2249,10 +2246,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && !toks
                 .get(i + 1)
                 .is_some_and(|n| gap(t, n) == ", " && same_case(t, n) && registry(t, n))
-            && text[..t.start]
-                .rsplit(['\n', '\r'])
-                .next()
-                .is_some_and(|l| l.trim().is_empty())
+            && at_line_head(text, t.start)
         {
             let last = extend(i, &toks);
             push(t.start, toks[last].end);
@@ -2915,6 +2909,17 @@ fn surname_after_word_name(n: &Tok<'_>, strict: bool) -> bool {
         && !n.blocked()
         && !n.info.common
         && (!strict || n.info.sur)
+}
+
+/// Whether only blanks lie between the start of `at`'s line and `at`. Why not the line's
+/// text: this is asked per word, and finding the line's start in a one-line text is a walk
+/// over all of it.
+fn at_line_head(text: &str, at: usize) -> bool {
+    text[..at]
+        .chars()
+        .rev()
+        .find(|c| !c.is_whitespace() || matches!(c, '\n' | '\r'))
+        .is_none_or(|c| matches!(c, '\n' | '\r'))
 }
 
 /// Whether the word at `at` starts a sentence or a line.

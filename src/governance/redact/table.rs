@@ -816,13 +816,13 @@ pub(super) fn fields(text: &str, cands: &mut Vec<(Span, u8)>) {
         // A YAML or TOML line: a bare key opening its line, its value quoted (`mrn: "821-5"`,
         // `account = "A7171"`).
         let line_key = {
-            let ls = b[..k_start]
+            // Only blanks and list dashes before the key on its line: looked back over those
+            // alone (a one-line text has a separator every few words).
+            b[..k_start]
                 .iter()
-                .rposition(|&c| c == b'\n')
-                .map_or(0, |p| p + 1);
-            b[ls..k_start]
-                .iter()
-                .all(|&c| matches!(c, b' ' | b'\t' | b'-'))
+                .rev()
+                .find(|&&c| !matches!(c, b' ' | b'\t' | b'-'))
+                .is_none_or(|&c| c == b'\n')
                 && b[at + 1..]
                     .iter()
                     .find(|&&c| c != b' ')
