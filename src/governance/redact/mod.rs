@@ -949,6 +949,24 @@ pub(super) fn line_start(text: &str, at: usize) -> usize {
     memchr::memrchr2(b'\n', b'\r', &text.as_bytes()[..at]).map_or(0, |p| p + 1)
 }
 
+/// Where the line holding byte `at` starts, when only characters that `lead` accepts lie
+/// between that start and `at`; `None` when anything else does. Rules ask per word whether a
+/// word opens its line (after blanks, a dash…): looking back over those characters alone
+/// keeps a one-line text from being walked once per word.
+pub(super) fn lead_start(text: &str, at: usize, lead: impl Fn(char) -> bool) -> Option<usize> {
+    let mut from = at;
+    for c in text[..at].chars().rev() {
+        if matches!(c, '\n' | '\r') {
+            return Some(from);
+        }
+        if !lead(c) {
+            return None;
+        }
+        from -= c.len_utf8();
+    }
+    Some(0)
+}
+
 fn occurrences<'n>(text: &str, names: impl Iterator<Item = &'n str>, cands: &mut Vec<(Span, u8)>) {
     let mut push = |start: usize, end: usize| {
         if word_boundary(text, start, end) {

@@ -171,10 +171,7 @@ fn city_word(r: &str) -> usize {
 fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
     // The town and ZIP follow within a few words: a bounded look, not the rest of a possibly
     // one-line text (this runs once per street).
-    let mut limit = (end + 256).min(text.len());
-    while !text.is_char_boundary(limit) {
-        limit -= 1;
-    }
+    let limit = text.floor_char_boundary(end + 256);
     let line_end =
         memchr::memchr2(b'\n', b'\r', &text.as_bytes()[end..limit]).map_or(limit, |p| end + p);
     let rest = &text[end..line_end];

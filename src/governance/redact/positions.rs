@@ -837,10 +837,7 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             from = colon + 1;
             // The label: back to the line's start or the gap before it. A label is short: the
             // look back is bounded (a one-line text has a colon every few words).
-            let mut lb = colon.saturating_sub(256);
-            while !line.is_char_boundary(lb) {
-                lb += 1;
-            }
+            let lb = line.ceil_char_boundary(colon.saturating_sub(256));
             let head = &line[lb..colon];
             // The label starts after the gap before it; OCR also splits a label with two
             // blanks ("Responsible  party"), so after a wider gap (or the line's start) too.
@@ -2911,15 +2908,9 @@ fn surname_after_word_name(n: &Tok<'_>, strict: bool) -> bool {
         && (!strict || n.info.sur)
 }
 
-/// Whether only blanks lie between the start of `at`'s line and `at`. Why not the line's
-/// text: this is asked per word, and finding the line's start in a one-line text is a walk
-/// over all of it.
+/// Whether only blanks lie between the start of `at`'s line and `at`.
 fn at_line_head(text: &str, at: usize) -> bool {
-    text[..at]
-        .chars()
-        .rev()
-        .find(|c| !c.is_whitespace() || matches!(c, '\n' | '\r'))
-        .is_none_or(|c| matches!(c, '\n' | '\r'))
+    super::lead_start(text, at, char::is_whitespace).is_some()
 }
 
 /// Whether the word at `at` starts a sentence or a line.
@@ -3536,10 +3527,7 @@ pub(super) fn organisation(text: &str, s: usize) -> bool {
         "agency",
     ];
     // Five words are read: a bounded look, not the rest of a possibly one-line text.
-    let mut cut = (s + 256).min(text.len());
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
+    let cut = text.floor_char_boundary(s + 256);
     let line = text[s..cut].split(['\n', '\r']).next().unwrap_or("");
     for (n, w) in line
         .split([' ', '\t'])
@@ -3924,19 +3912,12 @@ fn dash_signed(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
 /// Whether the line holding `at` starts with the word at `at` and follows a closing line
 /// ("Best,", "-- ") or starts with a dash ("- rosa").
 fn signature_before(text: &str, at: usize) -> bool {
-    // Only blanks and dashes may lead the word: look back over those alone (why: this is asked
-    // per word, and finding the line's start in a one-line text made the walk quadratic).
-    let lead_len = text[..at]
-        .chars()
-        .rev()
-        .take_while(|c| matches!(c, ' ' | '\t' | '-' | '—' | '~'))
-        .map(char::len_utf8)
-        .sum::<usize>();
-    let lead_from = at - lead_len;
-    if lead_from > 0 && !matches!(text.as_bytes()[lead_from - 1], b'\n' | b'\r') {
+    // Only blanks and dashes may lead the word.
+    let Some(line_start) =
+        super::lead_start(text, at, |c| matches!(c, ' ' | '\t' | '-' | '—' | '~'))
+    else {
         return false;
-    }
-    let line_start = lead_from;
+    };
     let lead = text[line_start..at].trim();
     if matches!(lead, "-" | "--" | "—" | "~") {
         return true;

@@ -816,13 +816,8 @@ pub(super) fn fields(text: &str, cands: &mut Vec<(Span, u8)>) {
         // A YAML or TOML line: a bare key opening its line, its value quoted (`mrn: "821-5"`,
         // `account = "A7171"`).
         let line_key = {
-            // Only blanks and list dashes before the key on its line: looked back over those
-            // alone (a one-line text has a separator every few words).
-            b[..k_start]
-                .iter()
-                .rev()
-                .find(|&&c| !matches!(c, b' ' | b'\t' | b'-'))
-                .is_none_or(|&c| c == b'\n')
+            // Only blanks and list dashes before the key on its line.
+            super::lead_start(text, k_start, |c| matches!(c, ' ' | '\t' | '-')).is_some()
                 && b[at + 1..]
                     .iter()
                     .find(|&&c| c != b' ')
