@@ -20,6 +20,9 @@
 //! during a rotation, as in GitHub's own SDK.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
@@ -114,10 +117,23 @@ pub fn backoff(failures: u32) -> Duration {
         .min(BACKOFF_MAX)
 }
 
+/// A fetch of the published key list: the keys, or why there are none.
+type Fetched = Result<HashMap<String, VerifyingKey>, String>;
+
+/// Where the key list comes from: GitHub's endpoint over HTTP ([`HttpKeys`]); in tests, a
+/// list in memory that can be taken down.
+trait KeySource: Send + Sync {
+    fn fetch(&self) -> Pin<Box<dyn Future<Output = Fetched> + Send + '_>>;
+}
+
+/// The cache's clock. Injected so the lifetime, refresh and backoff rules are tested by moving
+/// time, not by waiting for it.
+type Clock = Arc<dyn Fn() -> Instant + Send + Sync>;
+
 /// The cached key list and the verification against it.
 pub struct KeyStore {
-    url: String,
-    http: reqwest::Client,
+    source: Box<dyn KeySource>,
+    clock: Clock,
     ttl: Duration,
     min_refresh: Duration,
     cache: tokio::sync::Mutex<Cache>,
@@ -130,13 +146,31 @@ impl KeyStore {
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("opsdesk/", env!("CARGO_PKG_VERSION")))
             .build()?;
-        Ok(KeyStore {
+        let source = HttpKeys {
             url: c.keys_url.clone(),
             http,
-            ttl: Duration::from_secs(c.keys_cache_secs),
-            min_refresh: Duration::from_secs(c.keys_refresh_min_secs),
+        };
+        Ok(KeyStore::with_parts(
+            Box::new(source),
+            Arc::new(Instant::now),
+            Duration::from_secs(c.keys_cache_secs),
+            Duration::from_secs(c.keys_refresh_min_secs),
+        ))
+    }
+
+    fn with_parts(
+        source: Box<dyn KeySource>,
+        clock: Clock,
+        ttl: Duration,
+        min_refresh: Duration,
+    ) -> KeyStore {
+        KeyStore {
+            source,
+            clock,
+            ttl,
+            min_refresh,
             cache: tokio::sync::Mutex::new(Cache::default()),
-        })
+        }
     }
 
     /// Check `signature` (base64 DER) by key `key_id` over `body`.
@@ -162,7 +196,7 @@ impl KeyStore {
         // Held across a fetch: concurrent requests wait for it and then see its result (the
         // new list, or the failure and its backoff) instead of fetching again.
         let mut c = self.cache.lock().await;
-        let now = Instant::now();
+        let now = (self.clock)();
         let age = c.fetched.map(|t| now.duration_since(t));
         let live = age.is_some_and(|a| a < self.ttl);
         if !live {
@@ -215,10 +249,13 @@ impl KeyStore {
     /// Replace the cache with the published list. On failure the last good list stays (the
     /// caller drops it when its lifetime is over) and the next fetch waits out the backoff.
     async fn fetch(&self, c: &mut Cache) -> Result<(), Refusal> {
-        match self.fetch_list().await {
+        let result = self.source.fetch().await;
+        // After the fetch: a slow answer counts from when it arrived.
+        let now = (self.clock)();
+        match result {
             Ok(keys) => {
                 c.keys = keys;
-                c.fetched = Some(Instant::now());
+                c.fetched = Some(now);
                 c.failures = 0;
                 c.next_fetch = None;
                 c.last_error.clear();
@@ -227,7 +264,7 @@ impl KeyStore {
             Err(e) => {
                 c.failures = c.failures.saturating_add(1);
                 let wait = backoff(c.failures);
-                c.next_fetch = Some(Instant::now() + wait);
+                c.next_fetch = Some(now + wait);
                 tracing::warn!(
                     failures = c.failures,
                     next_attempt_secs = wait.as_secs(),
@@ -238,7 +275,21 @@ impl KeyStore {
             }
         }
     }
+}
 
+/// GitHub's published key list, fetched over HTTPS.
+struct HttpKeys {
+    url: String,
+    http: reqwest::Client,
+}
+
+impl KeySource for HttpKeys {
+    fn fetch(&self) -> Pin<Box<dyn Future<Output = Fetched> + Send + '_>> {
+        Box::pin(self.fetch_list())
+    }
+}
+
+impl HttpKeys {
     async fn fetch_list(&self) -> Result<HashMap<String, VerifyingKey>, String> {
         let resp = self
             .http
@@ -351,6 +402,166 @@ mod tests {
         let secs: Vec<u64> = (1..=9).map(|n| backoff(n).as_secs()).collect();
         assert_eq!(secs, [5, 10, 20, 40, 80, 160, 300, 300, 300]);
         assert_eq!(backoff(u32::MAX), BACKOFF_MAX);
+    }
+
+    /// A key list in memory that can be taken down, counting the fetches made of it.
+    #[derive(Default)]
+    struct FakeKeys {
+        keys: HashMap<String, VerifyingKey>,
+        down: std::sync::atomic::AtomicBool,
+        hits: std::sync::atomic::AtomicUsize,
+    }
+
+    impl KeySource for Arc<FakeKeys> {
+        fn fetch(&self) -> Pin<Box<dyn Future<Output = Fetched> + Send + '_>> {
+            use std::sync::atomic::Ordering::SeqCst;
+            self.hits.fetch_add(1, SeqCst);
+            let answer = if self.down.load(SeqCst) {
+                Err("HTTP 503".to_string())
+            } else {
+                Ok(self.keys.clone())
+            };
+            Box::pin(std::future::ready(answer))
+        }
+    }
+
+    impl FakeKeys {
+        fn set_down(&self, down: bool) {
+            self.down.store(down, std::sync::atomic::Ordering::SeqCst);
+        }
+        fn hits(&self) -> usize {
+            self.hits.load(std::sync::atomic::Ordering::SeqCst)
+        }
+    }
+
+    /// A clock that moves only when told, from an arbitrary start.
+    struct FakeClock {
+        start: Instant,
+        offset_ms: std::sync::atomic::AtomicU64,
+    }
+
+    impl FakeClock {
+        fn at(&self, ms: u64) {
+            self.offset_ms
+                .store(ms, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    /// A store over `keys` with a list lifetime of `ttl` seconds (refetched after half of it)
+    /// and an unknown-key refetch at most every `min_refresh` seconds.
+    fn store(
+        keys: &[(&str, &SigningKey)],
+        ttl: u64,
+        min_refresh: u64,
+    ) -> (KeyStore, Arc<FakeKeys>, Arc<FakeClock>) {
+        let fake = Arc::new(FakeKeys {
+            keys: parse_keys(&list(keys)).unwrap(),
+            ..FakeKeys::default()
+        });
+        let clock = Arc::new(FakeClock {
+            start: Instant::now(),
+            offset_ms: 0.into(),
+        });
+        let read = clock.clone();
+        let store = KeyStore::with_parts(
+            Box::new(fake.clone()),
+            Arc::new(move || {
+                read.start
+                    + Duration::from_millis(
+                        read.offset_ms.load(std::sync::atomic::Ordering::SeqCst),
+                    )
+            }),
+            Duration::from_secs(ttl),
+            Duration::from_secs(min_refresh),
+        );
+        (store, fake, clock)
+    }
+
+    #[tokio::test]
+    async fn the_last_good_list_verifies_until_its_lifetime_ends_while_github_is_down() {
+        let k = key(1);
+        let (store, fake, clock) = store(&[("k1", &k)], 6, 60);
+        assert_eq!(store.key("k1").await, Ok(k.verifying_key().to_owned()));
+        assert_eq!(fake.hits(), 1);
+        fake.set_down(true);
+        // Past half its lifetime the list is fetched again; that fails, the last good list
+        // still verifies, and the next attempt waits out the backoff (5 s from the failure).
+        clock.at(3_100);
+        assert!(store.key("k1").await.is_ok());
+        assert_eq!(fake.hits(), 2, "one failed refetch");
+        clock.at(5_900);
+        assert!(store.key("k1").await.is_ok());
+        assert_eq!(fake.hits(), 2, "no fetch during the backoff");
+        // Past its lifetime nothing verifies, and the backoff still holds: no fetch.
+        clock.at(6_200);
+        match store.key("k1").await {
+            Err(Refusal::KeysUnavailable(why)) => {
+                assert!(why.contains("HTTP 503"), "{why}");
+                assert!(why.contains("next attempt in 2 s"), "{why}");
+            }
+            other => panic!("expected keys_unavailable, got {other:?}"),
+        }
+        assert_eq!(fake.hits(), 2);
+        // GitHub is back: once the backoff is over, the next request fetches and verifies.
+        fake.set_down(false);
+        clock.at(8_200);
+        assert!(store.key("k1").await.is_ok());
+        assert_eq!(fake.hits(), 3);
+    }
+
+    #[tokio::test]
+    async fn failed_fetches_back_off_and_then_fetch_again() {
+        let k = key(2);
+        let (store, fake, clock) = store(&[("k1", &k)], 600, 60);
+        fake.set_down(true);
+        assert!(matches!(
+            store.key("k1").await,
+            Err(Refusal::KeysUnavailable(_))
+        ));
+        // Within the first backoff (5 s) a request is refused without asking GitHub.
+        clock.at(4_900);
+        assert!(matches!(
+            store.key("k1").await,
+            Err(Refusal::KeysUnavailable(_))
+        ));
+        assert_eq!(fake.hits(), 1);
+        // The second failure doubles the wait (10 s from it).
+        clock.at(5_000);
+        assert!(store.key("k1").await.is_err());
+        assert_eq!(fake.hits(), 2);
+        clock.at(14_900);
+        assert!(store.key("k1").await.is_err());
+        assert_eq!(fake.hits(), 2);
+        fake.set_down(false);
+        clock.at(15_000);
+        assert!(store.key("k1").await.is_ok());
+        assert_eq!(fake.hits(), 3);
+    }
+
+    #[tokio::test]
+    async fn an_unknown_key_id_refetches_at_most_once_per_refresh_interval() {
+        let k = key(3);
+        let (store, fake, clock) = store(&[("k1", &k)], 600, 60);
+        assert!(store.key("k1").await.is_ok());
+        // The first unknown id asks GitHub once more (a rotation); forged ids after it do not,
+        // until the refresh interval is over.
+        clock.at(1_000);
+        assert_eq!(store.key("forged-1").await, Err(Refusal::UnknownKey));
+        assert_eq!(fake.hits(), 2);
+        for (i, ms) in [2_000, 30_000, 60_999].into_iter().enumerate() {
+            clock.at(ms);
+            assert_eq!(
+                store.key(&format!("forged-{}", i + 2)).await,
+                Err(Refusal::UnknownKey)
+            );
+        }
+        assert_eq!(fake.hits(), 2);
+        clock.at(61_000);
+        assert_eq!(store.key("forged-9").await, Err(Refusal::UnknownKey));
+        assert_eq!(fake.hits(), 3);
+        // Known keys verify throughout, from the cache.
+        assert!(store.key("k1").await.is_ok());
+        assert_eq!(fake.hits(), 3);
     }
 
     #[test]
