@@ -11,6 +11,19 @@
 //! of the patients and without one. `cargo test --test redaction_blind9 -- --nocapture`
 //! shows the tables; `OPSDESK_SHOW_MISSES=1` adds every miss and false positive in context,
 //! `OPSDESK_SHOW_DOCS=1` every document.
+//!
+//! Labelling: as the earlier sets — every phone/fax and day-precision date (log stamps too,
+//! not month/year), ages from 90 only, a room or bed by its number, street line and town each
+//! as Address and the ZIP as Zip (not the state); staff, sites, NPIs, CPT/HCPCS/ICD codes,
+//! lot, order and group numbers, last-four card digits and study codes stay unlabelled.
+//!
+//! First figures (the redactor of main at e423d91, 2026-12-06; 624 documents, 5,015 labels):
+//! with a roster of 208 names all 95.2%, names 95.9%, precision 95.8%, character precision
+//! 93.7%; without a roster all 90.7%, names 83.5%, precision 95.5%, character precision
+//! 93.5%. Weakest kinds: Room 64.0%, Mrn 90.1%, Age 90.5%, Ssn 92.3%; weakest families
+//! (with/without roster) dlounge 77.3/66.9%, huddle 75.3/61.6%, willcall 81.7/81.7%, langs
+//! 88.1/80.5%, flowers 97.1/72.6%, excel 100/84.7%. Lowest precision: License 47.8%, Card
+//! 66.7%, Email 78.8% (the practice's own address), Mrn 86.8%, Address 87.6%.
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind9/mod.rs"]
