@@ -43,7 +43,7 @@ PID=$!
 rss() { grep -E "^$1:" "/proc/$PID/status" | awk '{printf "%.1f MB", $2/1024}'; }
 sleep 1  # start-up
 sleep 2
-echo "fresh: RSS $(rss VmRSS)"
+echo "fresh: RSS $(rss VmRSS) (anonymous $(rss RssAnon), file-backed $(rss RssFile))"
 t0=$(date +%s.%N)
 cp "$WORK"/src/*.json "$WORK/data/spool/"
 while compgen -G "$WORK/data/spool/*.json" >/dev/null; do
@@ -53,5 +53,5 @@ done
 t1=$(date +%s.%N)
 echo "imported $N records in $(python3 -c "print(round($t1 - $t0, 1))") s"
 sleep 5; echo "idle +5 s: RSS $(rss VmRSS)"
-sleep 15; echo "idle +20 s: RSS $(rss VmRSS), peak $(rss VmHWM)"
+sleep 15; echo "idle +20 s: RSS $(rss VmRSS) (anonymous $(rss RssAnon), file-backed $(rss RssFile)), peak $(rss VmHWM)"
 [ -z "$(ls -A "$WORK/data/spool/rejected" 2>/dev/null)" ] || { echo "rejected spool files: $(ls "$WORK/data/spool/rejected")" >&2; exit 1; }

@@ -875,3 +875,67 @@ fn the_unassigned_flag_is_set_by_the_marker_appearing_and_by_reading_such_a_reco
             .is_none()
     );
 }
+
+/// The writer's id map keeps only the top half of each id's hash (8 bytes a record): two ids
+/// whose hashes share it must both be stored, and each recognised as itself when it comes
+/// again — in the process that stored them and in a new one that rebuilt the map.
+#[test]
+fn ids_whose_hashes_share_a_top_half_are_stored_and_deduplicated_apart() {
+    use sha2::{Digest, Sha256};
+    // The inbox hashes an id as the first 8 bytes of its SHA-256, little-endian: the top
+    // half is bytes 4..8. Some 300,000 ids hold a few such pairs.
+    let top = |id: &str| -> [u8; 4] { Sha256::digest(id.as_bytes())[4..8].try_into().unwrap() };
+    let mut seen: HashMap<[u8; 4], String> = HashMap::new();
+    let (a, b) = (0..400_000)
+        .find_map(|i| {
+            let id = format!("pair-{i}");
+            let t = top(&id);
+            match seen.get(&t) {
+                Some(first) => Some((first.clone(), id)),
+                None => {
+                    seen.insert(t, id);
+                    None
+                }
+            }
+        })
+        .expect("400,000 ids hold a pair sharing 32 bits");
+    drop(seen);
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::open(dir.path()).unwrap();
+    // Records around the pair so that both have left the writer's small table of newest
+    // entries (8,192) for its sorted arrays, in this process and after a reopen.
+    let filler = |from: usize, n: usize| -> Vec<_> {
+        (from..from + n)
+            .map(|i| record(&format!("f{i}"), "work", Channel::Email, "x"))
+            .collect()
+    };
+    inbox.append_batch(filler(0, 9_000)).unwrap();
+    let Appended::New(ra) = inbox
+        .append(record(&a, "work", Channel::Email, "a"))
+        .unwrap()
+    else {
+        panic!("{a} is new");
+    };
+    inbox.append_batch(filler(9_000, 8_200)).unwrap();
+    let Appended::New(rb) = inbox
+        .append(record(&b, "work", Channel::Email, "b"))
+        .unwrap()
+    else {
+        panic!("{b} shares {a}'s top half but is another id: it must be stored");
+    };
+    inbox.append_batch(filler(17_200, 8_200)).unwrap();
+    let again = |inbox: &Inbox| {
+        for (id, seq) in [(&a, ra.seq), (&b, rb.seq)] {
+            match inbox
+                .append(record(id, "work", Channel::Email, "again"))
+                .unwrap()
+            {
+                Appended::Duplicate { seq: s, .. } => assert_eq!(s, seq, "{id}"),
+                Appended::New(r) => panic!("{id} stored twice (seq {} and {seq})", r.seq),
+            }
+        }
+    };
+    again(&inbox);
+    drop(inbox);
+    again(&Inbox::open(dir.path()).unwrap());
+}

@@ -378,17 +378,13 @@ impl Inbox {
         let mut out = Vec::with_capacity(records.len());
         for mut rec in records {
             let h = id_hash(&rec.id);
-            let existing = fresh.get(&h).copied().or(cache.ids.get(h));
+            let existing = match fresh.get(&h) {
+                Some(&s) => Some(s),
+                None => self.stored_under(&cache.ids, &index, h, &rec.id)?,
+            };
             if let Some(s) = existing {
-                // Guard against a 64-bit hash collision: compare the real id when we can.
-                let same = fresh.contains_key(&h)
-                    || self
-                        .get_entry_record(&index, s)?
-                        .is_none_or(|r| r.id == rec.id);
-                if same {
-                    out.push(Appended::Duplicate { id: rec.id, seq: s });
-                    continue;
-                }
+                out.push(Appended::Duplicate { id: rec.id, seq: s });
+                continue;
             }
             seq += 1;
             rec.seq = seq;
@@ -804,10 +800,28 @@ impl Inbox {
         Ok(None)
     }
 
-    fn get_entry_record(&self, index: &File, seq: u64) -> Result<Option<InboxRecord>, StoreError> {
-        let e = read_entry(index, &self.path(INDEX), seq - 1)?;
-        let mut reader = RecordReader::new(self);
-        Ok(reader.read(seq, &e).map(Arc::unwrap_or_clone))
+    /// The seq a record with source id `id` (hash `hash`) was stored under, if any: the id
+    /// map's candidates confirmed by the full hash in their index entry, then (against a
+    /// 64-bit collision) by the stored record's id when it can be read.
+    fn stored_under(
+        &self,
+        ids: &super::id_index::IdIndex,
+        index: &File,
+        hash: u64,
+        id: &str,
+    ) -> Result<Option<u64>, StoreError> {
+        let path = self.path(INDEX);
+        for s in ids.candidates(hash) {
+            let e = read_entry(index, &path, s - 1)?;
+            if e.id_hash != hash {
+                continue;
+            }
+            let mut reader = RecordReader::new(self);
+            if reader.read(s, &e).is_none_or(|r| r.id == id) {
+                return Ok(Some(s));
+            }
+        }
+        Ok(None)
     }
 
     // ---------------------------------------------------------------- reading
