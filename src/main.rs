@@ -4,7 +4,21 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// The allocator's options must be set before mimalloc's constructor reads them (see
+/// `opsdesk::tune_allocator`): a constructor of priority 100 runs before every constructor of
+/// default priority, mimalloc's among them (a C `__attribute__((constructor))`).
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array.00100")]
+static TUNE_ALLOCATOR_FIRST: extern "C" fn() = {
+    extern "C" fn tune() {
+        opsdesk::tune_allocator();
+    }
+    tune
+};
+
 fn main() -> ExitCode {
+    // Again for platforms without the constructor; on Linux a no-op repeat.
     opsdesk::tune_allocator();
     // A file-size limit (ulimit -f) must surface as a write error we can report, not kill us.
     // SAFETY: setting a signal disposition to SIG_IGN at start-up, before any threads exist.

@@ -368,6 +368,37 @@ fn in_pty(env: &Env, args: &[&str], answer: &str) -> (String, u32) {
     (s, status.exit_code())
 }
 
+/// `opsdesk completions bash | head -5`: a reader that stops early closed the pipe; the
+/// command ends quietly and successfully instead of panicking (clap_complete panics on a
+/// failed write) or reporting an error.
+#[test]
+fn completions_and_man_into_a_closed_pipe_end_quietly() {
+    for args in [&["completions", "bash"][..], &["man"][..]] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_opsdesk"))
+            .args(args)
+            .env_remove("OPSDESK_DATA_DIR")
+            .env_remove("OPSDESK_CONFIG")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before reading anything.
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {:?} {}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            o.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
 #[test]
 fn completions_for_every_shell_and_man_pages_come_from_the_parser() {
     let run = |args: &[&str]| {

@@ -918,3 +918,14 @@ fn a_hipaa_cleared_local_provider_over_plain_http_to_another_host_is_warned_abou
         );
     }
 }
+
+/// A classification rule without its profile, or a filing rule without its folder, is
+/// refused naming the missing key, not read as the empty string (the reference marks both
+/// *required*).
+#[test]
+fn a_rule_without_its_profile_or_folder_names_the_missing_key() {
+    let e = refuse("[profiles.work]\n[[classification.rules]]\nsenders = [\"a@b.example\"]\n");
+    assert_mentions(&e, &["classification.rules", "profile"]);
+    let e = refuse("[[filing.rules]]\nsenders = [\"a@b.example\"]\n");
+    assert_mentions(&e, &["filing.rules", "folder"]);
+}

@@ -14,10 +14,22 @@ pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("OPSDESK
 /// Print the completion script for `shell` to stdout.
 pub fn completions(shell: clap_complete::Shell) -> CmdResult {
     let mut cmd = Cli::command();
-    let mut out = std::io::stdout().lock();
-    clap_complete::generate(shell, &mut cmd, "opsdesk", &mut out);
-    out.flush()
+    // Into memory first: clap_complete panics on a write error, and a reader that stops
+    // early (`| head`) closes the pipe.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "opsdesk", &mut script);
+    to_stdout(&script)
         .map_err(|e| Failure::failed(format!("cannot write the completion script: {e}")))
+}
+
+/// Write `bytes` to stdout. A reader that closed the pipe early (`| head`) had what it wanted:
+/// not an error.
+fn to_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
 }
 
 /// Print the man page to stdout, or with `dir` write one page per command there
@@ -33,10 +45,10 @@ pub fn man(dir: Option<&Path>) -> CmdResult {
             })
         }
         None => {
-            let mut out = std::io::stdout().lock();
+            let mut page = Vec::new();
             clap_mangen::Man::new(cmd)
-                .render(&mut out)
-                .and_then(|()| out.flush())
+                .render(&mut page)
+                .and_then(|()| to_stdout(&page))
                 .map_err(|e| Failure::failed(format!("cannot write the man page: {e}")))
         }
     }

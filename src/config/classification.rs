@@ -51,23 +51,27 @@ pub enum Unmatched {
 /// `keywords` matching places it; `channels` limits the rule to items of those channels (a rule
 /// with only `channels` places every unclear item of them).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields)]
 pub struct ClassificationRule {
     /// A configured profile.
     #[schemars(example = &"clinic")]
     pub profile: String,
     /// Sender addresses (exact, case-insensitive).
     #[schemars(example = &["ceo@contoso.com"])]
+    #[serde(default)]
     pub senders: Vec<String>,
     /// Sender domains (subdomains included).
     #[schemars(example = &["lakeside-clinic.example"])]
+    #[serde(default)]
     pub domains: Vec<String>,
     /// Words in the subject or text (whole words, case-insensitive).
     #[schemars(example = &["patient", "refill"])]
+    #[serde(default)]
     pub keywords: Vec<String>,
     /// Only items of these channels (email, teams, calendar, spool); all when empty.
     #[schemars(schema_with = "channels_schema")]
     #[schemars(example = &["email"])]
+    #[serde(default)]
     pub channels: Vec<Channel>,
 }
 

@@ -35,21 +35,25 @@ pub struct FilingConfig {
 
 /// One rule: a folder and what sends mail there (any one of senders, domains, keywords).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields, default)]
+#[serde(deny_unknown_fields)]
 pub struct FilingRule {
     /// A well-known name (`archive`), a folder name or a path (`Deals/Sunrise`).
     #[schemars(example = &"Finance/Invoices")]
     pub folder: String,
     /// Sender addresses (exact, case-insensitive).
     #[schemars(example = &["billing@acme.example"])]
+    #[serde(default)]
     pub senders: Vec<String>,
     /// Sender domains (subdomains included).
     #[schemars(example = &["acme.example"])]
+    #[serde(default)]
     pub domains: Vec<String>,
     /// Words in the subject or text (whole words, case-insensitive).
     #[schemars(example = &["invoice", "receipt"])]
+    #[serde(default)]
     pub keywords: Vec<String>,
     /// Only mail of these profiles; all profiles when empty.
     #[schemars(example = &["work"])]
+    #[serde(default)]
     pub profiles: Vec<String>,
 }

@@ -73,7 +73,8 @@ key path and what is allowed. Secrets never go in the file: keys such as `auth_e
 `token_env` hold the NAME of an environment variable. `opsdesk config check` checks a file,
 and `opsdesk config show` prints the effective configuration, defaults included.
 
-This page is generated from the schema in `src/config/`; each default is the built-in value.
+This page is generated from the schema in `src/config/`; each default is the built-in value,
+and each example shows how a key is written (its value is an illustration, not the default).
 Sections and keys are in alphabetical order.
 ";
 
