@@ -260,3 +260,81 @@ async fn retry_after_is_honoured_on_503_and_504_in_seconds_or_as_a_date() {
     let v = acct.client.get("/me?$select=id", &[]).await.unwrap();
     assert_eq!(v["id"], graph_support::ME);
 }
+
+#[tokio::test]
+async fn a_chat_answering_403_or_404_is_skipped_and_the_other_chats_go_on_and_are_saved() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    let now = time::OffsetDateTime::now_utc()
+        .replace_nanosecond(0)
+        .unwrap();
+    let at = |secs: i64| rfc3339(now - time::Duration::seconds(secs));
+    let chat = |id: &str, n: usize, secs: i64| Chat {
+        id: id.into(),
+        messages: vec![ChatMsg {
+            id: format!("m{n}"),
+            ..chat_msg(n, &at(secs))
+        }],
+    };
+    fake.with(|s| {
+        s.chats.push(chat("19:a@thread.v2", 1, 600));
+        s.chats.push(chat("19:locked@thread.v2", 2, 300));
+        s.chats.push(chat("19:c@thread.v2", 3, 1200));
+        // "List messages in a chat" of a chat the operator may no longer read.
+        s.fail_code("/chats/19:locked@thread.v2/messages", 403, "Forbidden", 1);
+    });
+    let sink = Collect::default();
+    let teams = TeamsSync::new(acct.clone());
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.chats_failed), (2, 1), "{r:?}");
+    let saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tmp.path().join("graph/work/teams.json")).unwrap())
+            .unwrap();
+    assert!(saved["chats"]["19:a@thread.v2"].is_string(), "{saved}");
+    assert!(saved["chats"]["19:c@thread.v2"].is_string(), "{saved}");
+    assert!(
+        saved["chats"].get("19:locked@thread.v2").is_none(),
+        "its cursor is not advanced: {saved}"
+    );
+
+    // Next poll it answers 404: skipped again; the others are not re-read.
+    fake.with(|s| s.fail_code("/chats/19:locked@thread.v2/messages", 404, "NotFound", 1));
+    let before = fake.with(|s| s.requests.len());
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.chats_checked, r.chats_failed), (0, 1, 1), "{r:?}");
+    fake.with(|s| {
+        assert!(
+            !s.requests[before..]
+                .iter()
+                .any(|q| q.path.contains("19:a@thread.v2") || q.path.contains("19:c@thread.v2"))
+        )
+    });
+
+    // Readable again: its message comes in.
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.chats_failed), (1, 0), "{r:?}");
+    assert!(
+        sink.items()
+            .iter()
+            .any(|m| m.id == "teams/work/19:locked@thread.v2/m2")
+    );
+
+    // A 429 still backs off the whole poll and saves nothing.
+    fake.with(|s| {
+        s.chats[0].messages.push(ChatMsg {
+            id: "m4".into(),
+            ..chat_msg(4, &at(-1))
+        });
+        s.fail(None, "/chats/19:a@thread.v2/messages", 429, Some(7), 1);
+    });
+    let saved_before = std::fs::read(tmp.path().join("graph/work/teams.json")).unwrap();
+    let e = teams.poll_once(&sink.deliver()).await.unwrap_err();
+    assert_eq!(e.retry_after(), Some(Duration::from_secs(7)));
+    assert_eq!(
+        std::fs::read(tmp.path().join("graph/work/teams.json")).unwrap(),
+        saved_before
+    );
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!(r.new, 1, "{r:?}");
+}

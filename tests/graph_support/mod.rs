@@ -104,6 +104,11 @@ pub struct Fault {
     pub remaining: u32,
     /// The service acts on the request, then answers with the fault (an ambiguous failure).
     pub after_acting: bool,
+    /// Matching requests let through before the fault strikes (a failure midway).
+    pub pass: u32,
+    /// `error.innerError.code`, as Graph nests a more specific code (e.g. a delta query's
+    /// `syncStateNotFound` under a generic top-level code).
+    pub inner_code: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -387,6 +392,8 @@ impl FakeState {
             retry_after,
             retry_after_raw: None,
             after_acting: false,
+            pass: 0,
+            inner_code: None,
             code: if status == 429 {
                 "TooManyRequests".into()
             } else {
@@ -394,6 +401,14 @@ impl FakeState {
             },
             remaining: times,
         });
+    }
+
+    /// Like [`FakeState::fail`] (any method), with the documented error `code` of the answer.
+    pub fn fail_code(&mut self, path_contains: &str, status: u16, code: &str, times: u32) {
+        self.fail(None, path_contains, status, None, times);
+        if let Some(f) = self.faults.last_mut() {
+            f.code = code.to_string();
+        }
     }
 
     /// Like [`FakeState::fail`], with a literal `Retry-After` header value.
@@ -552,6 +567,25 @@ fn err(status: u16, code: &str) -> Response {
             "code": code,
             "message": format!("fake: {code}"),
             "innerError": {
+                "date": "2026-11-22T07:00:00",
+                "request-id": "00000000-0000-0000-0000-000000000001",
+                "client-request-id": "00000000-0000-0000-0000-000000000002",
+            },
+        }})),
+    )
+        .into_response()
+}
+
+/// Graph's error shape with a more specific code nested in `innerError` (as the delta
+/// documentation's `syncStateNotFound` / `resyncRequired` may come).
+fn err_nested(status: u16, code: &str, inner: &str) -> Response {
+    (
+        StatusCode::from_u16(status).unwrap(),
+        axum::Json(json!({"error": {
+            "code": code,
+            "message": format!("fake: {code}"),
+            "innerError": {
+                "code": inner,
                 "date": "2026-11-22T07:00:00",
                 "request-id": "00000000-0000-0000-0000-000000000001",
                 "client-request-id": "00000000-0000-0000-0000-000000000002",
@@ -735,11 +769,17 @@ fn handle_locked(
     // Scripted faults come first (a throttled or failing service answers before auth), unless
     // they strike after the service acted.
     let mut late = None;
-    if let Some(f) = st.faults.iter_mut().find(|f| {
-        f.remaining > 0
+    let hit = st.faults.iter_mut().position(|f| {
+        let hit = f.remaining > 0
             && f.method.as_ref().is_none_or(|m| *m == method)
-            && decode(rest).contains(&f.path_contains)
-    }) {
+            && decode(rest).contains(&f.path_contains);
+        if hit && f.pass > 0 {
+            f.pass -= 1;
+            return false;
+        }
+        hit
+    });
+    if let Some(f) = hit.map(|i| &mut st.faults[i]) {
         f.remaining -= 1;
         let f = f.clone();
         if f.after_acting {
@@ -760,7 +800,10 @@ fn handle_locked(
 }
 
 fn fault_response(f: &Fault) -> Response {
-    let mut r = err(f.status, &f.code);
+    let mut r = match &f.inner_code {
+        Some(inner) => err_nested(f.status, &f.code, inner),
+        None => err(f.status, &f.code),
+    };
     if let Some(v) = f
         .retry_after_raw
         .clone()

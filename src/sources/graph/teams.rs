@@ -24,6 +24,12 @@
 //! newest `lastModifiedDateTime` taken in (full precision; queries send whole seconds, and the
 //! client-side check against the precise floor drops the at most one repeat). It is saved only
 //! after the new messages are durable.
+//!
+//! One chat answering 403 or 404 (the operator left it, it was deleted, a policy hides it) is a
+//! fault of that chat, not of the poll: it is skipped (logged, counted in
+//! [`TeamsReport::chats_failed`]) with its cursor left where it was, so it is tried again next
+//! poll, and the other chats are read and saved. A 429, 5xx or 401 stops the whole poll as
+//! before (the poller backs off; nothing is saved, nothing lost).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -58,6 +64,8 @@ pub struct TeamsReport {
     pub new: u64,
     pub chats_checked: u64,
     pub skipped: u64,
+    /// Chats skipped this poll because they answered 403 / 404 (tried again next poll).
+    pub chats_failed: u64,
 }
 
 pub struct TeamsSync {
@@ -107,7 +115,15 @@ impl TeamsSync {
         }
         for (chat_id, floor) in changed {
             report.chats_checked += 1;
-            let (batch, newest, skipped) = self.new_messages(&chat_id, floor, &state).await?;
+            let (batch, newest, skipped) = match self.new_messages(&chat_id, floor, &state).await {
+                Ok(r) => r,
+                Err(e) if chat_unavailable(&e) => {
+                    tracing::warn!(profile = %self.account.profile, "chat {chat_id} skipped this poll, tried again next poll: {e}");
+                    report.chats_failed += 1;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             report.skipped += skipped;
             report.new += deliver_all(deliver, batch).await?;
             if let Some(n) = newest {
@@ -230,6 +246,18 @@ impl TeamsSync {
             attachments: Vec::new(),
         })
     }
+}
+
+/// An answer about one chat that asking again soon will not change (403: no access to it any
+/// more; 404: gone): it must not stop the other chats.
+fn chat_unavailable(e: &GraphError) -> bool {
+    matches!(
+        e,
+        GraphError::Http {
+            status: 403 | 404,
+            ..
+        }
+    )
 }
 
 /// Percent-encode a path segment (chat ids hold `:` and `@`, which are fine in paths, but be
