@@ -23,6 +23,9 @@ use crate::sources::poller::SourceHost;
 use crate::store::attachments::{AttachmentStore, Content, Incoming};
 
 const STATE: &str = "mail.json";
+/// Meta key: the HTTP status with which listing the message's attachments failed (403 / 404);
+/// the record lists none (or those of the pages read before).
+pub const META_ATTACHMENTS_UNAVAILABLE: &str = "attachments_unavailable";
 /// Safety bound on pages per poll (a sync of a huge mailbox continues next poll).
 const MAX_PAGES: u32 = 500;
 pub(crate) const IMMUTABLE_IDS: &str = "IdType=\"ImmutableId\"";
@@ -171,7 +174,24 @@ impl MailSync {
         // Only the attachments a record lists are fetched; the rest are counted (meta).
         let mut carried = 0usize;
         for _ in 0..MAX_PAGES {
-            let page = client.get(&link, &[IMMUTABLE_IDS]).await?;
+            let page = match client.get(&link, &[IMMUTABLE_IDS]).await {
+                Ok(p) => p,
+                // The message is readable but its attachments are not (403: a policy or a
+                // protected item; 404: gone since the delta page): asking again would fail the
+                // same way, so the message comes in without them, saying so, rather than
+                // stalling the mailbox's sync on it.
+                Err(GraphError::Http {
+                    status: status @ (403 | 404),
+                    code,
+                    ..
+                }) => {
+                    tracing::warn!(status, %code, "attachments of a message not listed; taken in without them");
+                    m.meta
+                        .insert(META_ATTACHMENTS_UNAVAILABLE.into(), json!(status));
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
             let items = page["value"]
                 .as_array()
                 .ok_or_else(|| GraphError::Invalid("attachments without `value`".into()))?;
