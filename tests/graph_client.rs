@@ -556,3 +556,59 @@ async fn a_refresh_does_not_wait_for_the_token_lock_and_never_overwrites_a_newer
     assert_eq!(now, newer.refresh_token, "the newer sign-in is kept");
     assert_ne!(now, first);
 }
+
+#[tokio::test]
+async fn calendar_times_in_windows_zone_names_are_placed_and_an_unknown_zone_keeps_the_event() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    // A Windows name, as the config allows; Graph answers in it (`Prefer: outlook.timezone`).
+    let acct = account(&fake, tmp.path(), "Pacific Standard Time");
+    let event = |id: &str, tz: &str| {
+        serde_json::json!({
+            "id": id, "subject": format!("Meeting {id}"),
+            "organizer": {"emailAddress": {"name": "Ann", "address": "ann@fabrikam.com"}},
+            "start": {"dateTime": "2026-11-23T09:00:00.0000000", "timeZone": tz},
+            "end": {"dateTime": "2026-11-23T09:30:00.0000000", "timeZone": tz},
+            "lastModifiedDateTime": "2026-11-20T10:00:00Z", "attendees": [],
+        })
+    };
+    fake.with(|s| {
+        s.events.push(event("AAMkEvPst", "Pacific Standard Time"));
+        s.events.push(event("AAMkEvOdd", "Mars Standard Time"));
+    });
+    let sink = Collect::default();
+    let r = CalendarSync::new(acct)
+        .poll_once(&sink.deliver())
+        .await
+        .unwrap();
+    assert_eq!(r.new, 2, "the event in an unknown zone is not dropped");
+    let items = sink.items();
+    let pst = items
+        .iter()
+        .find(|m| m.subject.as_deref() == Some("Meeting AAMkEvPst"))
+        .unwrap();
+    assert_eq!(pst.meta["start"], "2026-11-23T17:00:00Z");
+    assert_eq!(pst.meta["end"], "2026-11-23T17:30:00Z");
+    assert!(!pst.meta.contains_key("time_zone_unknown"));
+    let odd = items
+        .iter()
+        .find(|m| m.subject.as_deref() == Some("Meeting AAMkEvOdd"))
+        .unwrap();
+    assert!(!odd.meta.contains_key("start"));
+    assert_eq!(odd.meta["start_local"], "2026-11-23T09:00:00.0000000");
+    assert_eq!(odd.meta["time_zone"], "Mars Standard Time");
+    assert_eq!(odd.meta["time_zone_unknown"], true);
+    fake.with(|s| {
+        let r = s
+            .requests
+            .iter()
+            .find(|r| r.path.ends_with("/calendarView"))
+            .unwrap();
+        assert!(
+            r.prefer
+                .contains("outlook.timezone=\"Pacific Standard Time\""),
+            "{}",
+            r.prefer
+        );
+    });
+}

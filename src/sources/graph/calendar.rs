@@ -4,8 +4,11 @@
 //! Each event becomes one calendar record keyed by its immutable event id (`Prefer: IdType="ImmutableId"`), so a re-poll does
 //! not duplicate it. `meta.start`/`meta.end` are RFC 3339 (what the brief reads) when the
 //! times can be placed on the UTC line: always for a UTC view; for another zone the offset
-//! comes from the zone database (IANA names); the wall-clock times Graph returned are kept in
-//! `start_local`/`end_local` with `time_zone` either way.
+//! comes from the zone database, by IANA name or by Windows name ("Pacific Standard Time", which
+//! Graph uses by default and echoes from `Prefer: outlook.timezone`) mapped to its IANA zone
+//! through CLDR's windowsZones table (the `windows-timezones` crate). The wall-clock times Graph
+//! returned are kept in `start_local`/`end_local` with `time_zone` either way; an event in a
+//! zone neither name knows is still taken in, with a warning and `meta.time_zone_unknown`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -85,8 +88,20 @@ impl CalendarSync {
                 .unwrap_or(&self.account.time_zone);
             meta.insert(format!("{key}_local"), json!(local));
             meta.insert("time_zone".into(), json!(tz));
-            if let Some(t) = to_utc(local, tz) {
-                meta.insert(key.into(), json!(rfc3339(t)));
+            match to_utc(local, tz) {
+                Some(t) => {
+                    meta.insert(key.into(), json!(rfc3339(t)));
+                }
+                None if !local.is_empty() => {
+                    // Kept, not dropped: the operator still sees the event and its local times.
+                    tracing::warn!(
+                        profile = %self.account.profile,
+                        zone = %crate::sanitize::one_line(tz, 80),
+                        "calendar event {id}: unknown time zone (neither IANA nor Windows); its times are kept as wall-clock only"
+                    );
+                    meta.insert("time_zone_unknown".into(), json!(true));
+                }
+                None => {}
             }
         }
         if let Some(l) = ev["location"]["displayName"]
@@ -136,13 +151,25 @@ fn to_utc(local: &str, tz: &str) -> Option<time::OffsetDateTime> {
     zoned(local, tz)
 }
 
-/// Convert with the zone database (IANA names); `None` for names it does not know (Windows
-/// zone names), in which case only the `_local` fields are kept.
+/// Convert with the zone database: an IANA name as it is, a Windows name through its IANA
+/// zone; `None` for a name neither knows, in which case only the `_local` fields are kept.
 fn zoned(local: &str, tz: &str) -> Option<time::OffsetDateTime> {
     let civil: jiff::civil::DateTime = local.trim_end_matches('Z').parse().ok()?;
-    let zoned = civil.in_tz(tz).ok()?;
+    let zoned = civil
+        .in_tz(tz)
+        .or_else(|_| civil.in_tz(windows_to_iana(tz).ok_or(())?).map_err(|_| ()))
+        .ok()?;
     let ts = zoned.timestamp();
     time::OffsetDateTime::from_unix_timestamp_nanos(ts.as_nanosecond()).ok()
+}
+
+/// The IANA zone of a Windows zone name (CLDR windowsZones, territory "001": e.g. "Pacific
+/// Standard Time" → "America/Los_Angeles"), as Graph writes the names.
+fn windows_to_iana(tz: &str) -> Option<&'static str> {
+    tz.trim()
+        .parse::<windows_timezones::WindowsTimezone>()
+        .ok()
+        .map(|w| w.tzdb_id())
 }
 
 #[cfg(test)]
@@ -156,5 +183,17 @@ mod tests {
         let t = to_utc("2026-11-23T09:30:00.0000000", "Europe/Amsterdam").unwrap();
         assert_eq!(rfc3339(t), "2026-11-23T08:30:00Z");
         assert!(to_utc("2026-11-23T09:30:00", "Not/AZone").is_none());
+    }
+
+    #[test]
+    fn windows_zone_names_are_placed_through_their_iana_zone() {
+        let t = to_utc("2026-11-23T09:30:00.0000000", "Pacific Standard Time").unwrap();
+        assert_eq!(rfc3339(t), "2026-11-23T17:30:00Z");
+        // Summer time is the IANA zone's, not a fixed offset.
+        let t = to_utc("2026-07-01T09:30:00.0000000", "W. Europe Standard Time").unwrap();
+        assert_eq!(rfc3339(t), "2026-07-01T07:30:00Z");
+        let t = to_utc("2026-11-23T09:30:00", "India Standard Time").unwrap();
+        assert_eq!(rfc3339(t), "2026-11-23T04:00:00Z");
+        assert!(to_utc("2026-11-23T09:30:00", "Mars Standard Time").is_none());
     }
 }
