@@ -211,7 +211,8 @@ async fn an_event_keeps_its_id_because_immutable_ids_are_requested() {
     assert_eq!(r.new, 1);
     let r = cal.poll_once(&sink.deliver()).await.unwrap();
     assert_eq!(r.new, 0, "same event, same id: not taken in twice");
-    assert_eq!(sink.items()[0].id, "AAMkEv1");
+    assert_eq!(sink.items()[0].meta["graph_id"], "AAMkEv1");
+    assert_eq!(sink.items()[0].id, "AAMkEv1/rev/2026-11-22T07:00:00Z");
     fake.with(|s| {
         for r in s
             .requests
@@ -337,4 +338,46 @@ async fn a_chat_answering_403_or_404_is_skipped_and_the_other_chats_go_on_and_ar
     );
     let r = teams.poll_once(&sink.deliver()).await.unwrap();
     assert_eq!(r.new, 1, "{r:?}");
+}
+
+#[tokio::test]
+async fn a_rescheduled_or_cancelled_event_comes_in_again_with_its_current_times() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    fake.with(|s| {
+        s.events.push(json!({
+            "id": "AAMkEv1", "subject": "Review", "isCancelled": false,
+            "start": {"dateTime": "2026-11-23T09:00:00.0000000", "timeZone": "UTC"},
+            "end": {"dateTime": "2026-11-23T10:00:00.0000000", "timeZone": "UTC"},
+            "organizer": {"emailAddress": {"name": "Ann", "address": "ann@fabrikam.com"}},
+            "lastModifiedDateTime": "2026-11-22T07:00:00Z",
+        }))
+    });
+    let sink = Collect::default();
+    let cal = CalendarSync::new(acct);
+    assert_eq!(cal.poll_once(&sink.deliver()).await.unwrap().new, 1);
+    // The organizer moves it to the afternoon.
+    fake.with(|s| {
+        s.update_event(
+            "AAMkEv1",
+            json!({
+                "start": {"dateTime": "2026-11-23T14:00:00.0000000", "timeZone": "UTC"},
+                "end": {"dateTime": "2026-11-23T15:00:00.0000000", "timeZone": "UTC"},
+            }),
+        )
+    });
+    assert_eq!(cal.poll_once(&sink.deliver()).await.unwrap().new, 1);
+    assert_eq!(cal.poll_once(&sink.deliver()).await.unwrap().new, 0);
+    // Then cancels it.
+    fake.with(|s| s.update_event("AAMkEv1", json!({"isCancelled": true})));
+    assert_eq!(cal.poll_once(&sink.deliver()).await.unwrap().new, 1);
+    let items = sink.items();
+    assert_eq!(items.len(), 3);
+    assert!(items.iter().all(|m| m.meta["graph_id"] == "AAMkEv1"));
+    assert_eq!(items[0].meta["start"], "2026-11-23T09:00:00Z");
+    assert_eq!(items[1].meta["start"], "2026-11-23T14:00:00Z");
+    assert!(!items[1].meta.contains_key("cancelled"));
+    assert_eq!(items[2].meta["cancelled"], true);
+    assert!(items[0].ts < items[1].ts && items[1].ts < items[2].ts);
 }

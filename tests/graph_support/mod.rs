@@ -336,6 +336,29 @@ impl FakeState {
         id
     }
 
+    /// Change event `id` with `patch` (its fields replaced) as an organizer's update does: Graph
+    /// moves `lastModifiedDateTime` (and `changeKey`) on every change; here one minute later.
+    pub fn update_event(&mut self, id: &str, patch: Value) {
+        let ev = self
+            .events
+            .iter_mut()
+            .find(|e| e["id"] == id)
+            .expect("no such event");
+        for (k, v) in patch.as_object().into_iter().flatten() {
+            ev[k] = v.clone();
+        }
+        let last = ev["lastModifiedDateTime"]
+            .as_str()
+            .map(ts)
+            .unwrap_or(time::macros::datetime!(2026-11-22 07:00 UTC));
+        let next = last + time::Duration::minutes(1);
+        ev["lastModifiedDateTime"] = json!(
+            next.format(&time::format_description::well_known::Rfc3339)
+                .unwrap()
+        );
+        ev["changeKey"] = json!(format!("ck-{}", next.unix_timestamp()));
+    }
+
     /// Everything in the Outbox goes out and lands in Sent Items.
     pub fn deliver_outbox(&mut self) {
         for d in self.drafts.values_mut() {

@@ -1,8 +1,14 @@
 //! Calendar: `calendarView` over a rolling window (yesterday to two weeks ahead), in the
 //! profile's time zone (`Prefer: outlook.timezone`), paged through `@odata.nextLink`.
 //!
-//! Each event becomes one calendar record keyed by its immutable event id (`Prefer: IdType="ImmutableId"`), so a re-poll does
-//! not duplicate it. `meta.start`/`meta.end` are RFC 3339 (what the brief reads) when the
+//! Each *version* of an event becomes one calendar record: its id is the immutable event id
+//! (`Prefer: IdType="ImmutableId"`) plus `/rev/<lastModifiedDateTime>`, so a re-poll of an
+//! unchanged event does not duplicate it (the inbox dedups by id), while a rescheduled or
+//! cancelled one (Graph bumps `lastModifiedDateTime` on every change) comes in as a new record
+//! with its current start, end and `cancelled`. Inbox records are immutable, so the older
+//! versions stay; readers group by `meta.graph_id` (the event id) and take the newest version
+//! (the brief does, and leaves cancelled events out). An event without `lastModifiedDateTime`
+//! is keyed by its event id alone. `meta.start`/`meta.end` are RFC 3339 (what the brief reads) when the
 //! times can be placed on the UTC line: always for a UTC view; for another zone the offset
 //! comes from the zone database, by IANA name or by Windows name ("Pacific Standard Time", which
 //! Graph uses by default and echoes from `Prefer: outlook.timezone`) mapped to its IANA zone
@@ -17,7 +23,7 @@ use serde_json::{Value, json};
 
 use super::client::GraphError;
 use super::mail::IMMUTABLE_IDS;
-use super::{Account, Deliver, deliver_all, parse_ts, party, rfc3339};
+use super::{Account, Deliver, deliver_all, parse_ts, party, rfc3339, rfc3339_precise};
 use crate::domain::{Channel, NewMessage};
 
 const LOOK_BACK: time::Duration = time::Duration::days(1);
@@ -54,7 +60,8 @@ impl CalendarSync {
         );
         let mut report = CalendarReport::default();
         loop {
-            // Immutable ids: an event updated or moved keeps its id, so it is not taken in twice.
+            // Immutable ids: an event updated or moved keeps its id, so an unchanged one is not
+            // taken in twice.
             let page = self
                 .account
                 .client
@@ -78,6 +85,7 @@ impl CalendarSync {
 
     fn to_message(&self, ev: &Value) -> Option<NewMessage> {
         let id = ev["id"].as_str()?.to_owned();
+        let modified = ev["lastModifiedDateTime"].as_str().and_then(parse_ts);
         let mut meta = BTreeMap::new();
         meta.insert("graph_id".into(), json!(id));
         meta.insert("source".into(), json!("graph_calendar"));
@@ -113,8 +121,13 @@ impl CalendarSync {
         if ev["isCancelled"].as_bool() == Some(true) {
             meta.insert("cancelled".into(), json!(true));
         }
+        // One record per version (see the module comment).
+        let record_id = match modified {
+            Some(m) => format!("{id}/rev/{}", rfc3339_precise(m)),
+            None => id,
+        };
         Some(NewMessage {
-            id,
+            id: record_id,
             profile: self.account.profile.clone(),
             channel: Channel::Calendar,
             thread_id: None,
@@ -124,10 +137,7 @@ impl CalendarSync {
                 .map(|a| a.iter().map(|r| party(&r["emailAddress"])).collect())
                 .unwrap_or_default(),
             subject: ev["subject"].as_str().map(str::to_owned),
-            ts: ev["lastModifiedDateTime"]
-                .as_str()
-                .and_then(parse_ts)
-                .unwrap_or_else(crate::domain::now),
+            ts: modified.unwrap_or_else(crate::domain::now),
             body: ev["bodyPreview"].as_str().unwrap_or("").to_owned(),
             html: false,
             meta,
