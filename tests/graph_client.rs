@@ -612,3 +612,46 @@ async fn calendar_times_in_windows_zone_names_are_placed_and_an_unknown_zone_kee
         );
     });
 }
+
+#[tokio::test]
+async fn a_mail_sync_cut_short_resumes_at_the_saved_next_link() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    for i in 0..7 {
+        fake.with(|s| s.add_mail(&format!("m{i}"), "ann@fabrikam.com", "x"));
+    }
+    // Two pages (of two) go through, then the third page is throttled.
+    fake.with(|s| {
+        s.fail(None, "/delta", 429, Some(5), 1);
+        s.faults.last_mut().unwrap().pass = 2;
+    });
+    let sink = Collect::default();
+    let mail = MailSync::new(acct.clone());
+    let e = mail.poll_once(&sink.deliver()).await.unwrap_err();
+    assert_eq!(e.retry_after(), Some(Duration::from_secs(5)));
+    assert_eq!(sink.items().len(), 4);
+    let state = std::fs::read_to_string(tmp.path().join("graph/work/mail.json")).unwrap();
+    assert!(
+        state.contains("next_link") && state.contains("$skiptoken="),
+        "{state}"
+    );
+
+    // The next poll continues at page three, not at the start.
+    let before = fake.with(|s| s.requests.len());
+    let r = mail.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.pages), (3, 2), "{r:?}");
+    fake.with(|s| {
+        let first = s.requests[before..]
+            .iter()
+            .find(|r| r.path.ends_with("/delta"))
+            .unwrap();
+        assert!(first.query.contains("$skiptoken=full:4"), "{}", first.query);
+    });
+    let state = std::fs::read_to_string(tmp.path().join("graph/work/mail.json")).unwrap();
+    assert!(
+        state.contains("$deltatoken=") && !state.contains("next_link"),
+        "{state}"
+    );
+    assert_eq!(sink.items().len(), 7);
+}
