@@ -381,3 +381,64 @@ async fn a_rescheduled_or_cancelled_event_comes_in_again_with_its_current_times(
     assert_eq!(items[2].meta["cancelled"], true);
     assert!(items[0].ts < items[1].ts && items[1].ts < items[2].ts);
 }
+
+#[tokio::test]
+async fn a_never_seen_chat_older_than_a_day_does_not_hide_a_known_chat_with_unread_messages() {
+    // The engine was off for three days: a chat it never saw had its last message 30 h ago,
+    // a known chat (read up to 72 h ago) got one 40 h ago. Once with a state file of an older
+    // version (no record of the last scan), once with one.
+    for with_scan_record in [false, true] {
+        let fake = Fake::start().await;
+        let tmp = tempfile::tempdir().unwrap();
+        let acct = account(&fake, tmp.path());
+        let now = time::OffsetDateTime::now_utc()
+            .replace_nanosecond(0)
+            .unwrap();
+        let at = |hours: i64| rfc3339(now - time::Duration::hours(hours));
+        fake.with(|s| {
+            s.chats.push(Chat {
+                id: "19:new@thread.v2".into(),
+                messages: vec![chat_msg(1, &at(30))],
+            });
+            s.chats.push(Chat {
+                id: "19:known@thread.v2".into(),
+                messages: vec![chat_msg(2, &at(80)), chat_msg(3, &at(40))],
+            });
+        });
+        let mut state = json!({
+            "me": graph_support::ME,
+            "chats": {"19:known@thread.v2": at(72)},
+        });
+        if with_scan_record {
+            state["scanned"] = json!(at(72));
+        }
+        std::fs::create_dir_all(tmp.path().join("graph/work")).unwrap();
+        std::fs::write(
+            tmp.path().join("graph/work/teams.json"),
+            serde_json::to_vec(&state).unwrap(),
+        )
+        .unwrap();
+        let sink = Collect::default();
+        let teams = TeamsSync::new(acct.clone());
+        let r = teams.poll_once(&sink.deliver()).await.unwrap();
+        assert_eq!(
+            (r.new, r.chats_checked),
+            (1, 1),
+            "{with_scan_record}: {r:?}"
+        );
+        assert_eq!(sink.items()[0].id, "teams/work/19:known@thread.v2/m3");
+        fake.with(|s| assert_eq!(s.count("GET", "/chats/19:new@thread.v2/messages"), 0));
+
+        // Caught up: the next poll reads one page of the chat list and no chat.
+        let before = fake.with(|s| s.requests.len());
+        let r = teams.poll_once(&sink.deliver()).await.unwrap();
+        assert_eq!((r.new, r.chats_checked), (0, 0), "{r:?}");
+        fake.with(|s| {
+            let reqs: Vec<_> = s.requests[before..]
+                .iter()
+                .map(|r| r.path.clone())
+                .collect();
+            assert_eq!(reqs, vec!["/v1.0/me/chats".to_string()], "{reqs:?}");
+        });
+    }
+}
