@@ -655,3 +655,24 @@ async fn a_mail_sync_cut_short_resumes_at_the_saved_next_link() {
     );
     assert_eq!(sink.items().len(), 7);
 }
+
+#[tokio::test]
+async fn a_resync_code_nested_in_inner_error_starts_a_full_resync() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    fake.with(|s| s.add_mail("a", "ann@fabrikam.com", "a"));
+    let sink = Collect::default();
+    let mail = MailSync::new(acct.clone());
+    mail.poll_once(&sink.deliver()).await.unwrap();
+    // A generic top-level code with the specific one nested (and cased) as services send it.
+    for inner in ["syncStateNotFound", "ResyncRequired"] {
+        fake.with(|s| {
+            s.fail_code("/delta", 400, "BadRequest", 1);
+            s.faults.last_mut().unwrap().inner_code = Some(inner.into());
+        });
+        let r = mail.poll_once(&sink.deliver()).await.unwrap();
+        assert!(r.resynced, "{inner}: {r:?}");
+    }
+    assert_eq!(sink.items().len(), 1);
+}

@@ -352,9 +352,36 @@ impl GraphClient {
     }
 }
 
+/// The codes of an error body, outermost first: `error.code`, then each nested
+/// `innerError.code` (Graph puts the specific code there under a generic top-level one; the
+/// key is spelled `innerError` in the documentation and `innererror` by some services).
+fn error_codes(json: &Value) -> Vec<&str> {
+    let mut codes = Vec::new();
+    let mut e = &json["error"];
+    // Bounded: a hostile body cannot make this walk long.
+    for _ in 0..8 {
+        if !e.is_object() {
+            break;
+        }
+        if let Some(c) = e["code"].as_str().filter(|c| !c.is_empty()) {
+            codes.push(c);
+        }
+        e = match e.get("innerError") {
+            Some(inner) => inner,
+            None => &e["innererror"],
+        };
+    }
+    codes
+}
+
 /// The error of a non-2xx answer (a 401 here is one that survived the refresh).
 fn classify(status: u16, retry_after: Option<Duration>, json: &Value) -> GraphError {
-    let code = json["error"]["code"].as_str().unwrap_or("").to_owned();
+    let codes = error_codes(json);
+    let code = codes.first().copied().unwrap_or("").to_owned();
+    // The delta query's "start over" codes, wherever they are nested and however cased.
+    let resync = codes.iter().find(|c| {
+        c.eq_ignore_ascii_case("syncStateNotFound") || c.eq_ignore_ascii_case("resyncRequired")
+    });
     // Graph error messages can quote request content; keep them short and one line.
     let message = crate::sanitize::one_line(json["error"]["message"].as_str().unwrap_or(""), 200);
     match status {
@@ -366,11 +393,8 @@ fn classify(status: u16, retry_after: Option<Duration>, json: &Value) -> GraphEr
         } else {
             code
         }),
-        _ if code == "syncStateNotFound"
-            || code == "resyncRequired"
-            || code == "SyncStateNotFound" =>
-        {
-            GraphError::SyncReset(code)
+        _ if resync.is_some() => {
+            GraphError::SyncReset(resync.map(|c| c.to_string()).unwrap_or_default())
         }
         _ => GraphError::Http {
             status,
@@ -458,6 +482,26 @@ mod tests {
             let j = jittered(Duration::from_millis(100), attempt);
             assert!(j >= raw / 2 && j < raw * 3 / 2, "{j:?} for {raw:?}");
         }
+    }
+
+    #[test]
+    fn resync_codes_are_found_nested_and_in_any_case() {
+        let body = serde_json::json!({"error": {"code": "BadRequest", "message": "m",
+            "innerError": {"code": "SyncStateNotFound", "date": "2026-11-22T07:00:00"}}});
+        assert!(
+            matches!(classify(400, None, &body), GraphError::SyncReset(c) if c == "SyncStateNotFound")
+        );
+        let body = serde_json::json!({"error": {"code": "badRequest",
+            "innererror": {"code": "generic", "innerError": {"code": "RESYNCREQUIRED"}}}});
+        assert!(matches!(
+            classify(400, None, &body),
+            GraphError::SyncReset(_)
+        ));
+        let body =
+            serde_json::json!({"error": {"code": "badRequest", "innerError": {"code": "other"}}});
+        assert!(
+            matches!(classify(400, None, &body), GraphError::Http { status: 400, code, .. } if code == "badRequest")
+        );
     }
 
     #[test]
