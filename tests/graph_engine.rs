@@ -818,3 +818,32 @@ async fn a_message_whose_attachments_cannot_be_listed_comes_in_without_them_and_
         "the deltaLink is saved: {state}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_to_a_message_gone_from_the_mailbox_fails_once_and_is_not_retried() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = engine(&fake, tmp.path());
+    let acct = account(&fake, tmp.path(), 0);
+    let accounts: BTreeMap<String, Arc<Account>> = [("work".to_string(), acct.clone())].into();
+    let mut retry = HashMap::new();
+    let m = ingest_mail(&fake, &engine, &acct, "Deleted soon").await;
+    // Deleted in Outlook before the reply goes out: createReply answers 404 ErrorItemNotFound.
+    fake.with(|s| s.remove_mail(&m));
+    let (d, g) = reply_draft(&engine, &m, "Thanks.");
+    approve(&engine, &d, &g);
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
+    let (st, _, reason) = status(&engine, &d);
+    assert_eq!(st, DraftStatus::Failed);
+    let reason = reason.unwrap();
+    assert!(
+        reason.starts_with("not retried: ") && reason.contains("404"),
+        "{reason}"
+    );
+    retry.clear();
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
+    fake.with(|s| {
+        assert_eq!(s.count("POST", "/createReply"), 1, "not retried");
+        assert!(s.sent.is_empty());
+    });
+}
