@@ -676,3 +676,44 @@ async fn a_resync_code_nested_in_inner_error_starts_a_full_resync() {
     }
     assert_eq!(sink.items().len(), 1);
 }
+
+#[tokio::test]
+async fn a_claims_challenge_asks_for_a_new_sign_in_and_delta_gets_say_json() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    // Continuous Access Evaluation: 401 with a claims challenge, after the refresh too.
+    fake.with(|s| {
+        s.fail_code("/me", 401, "InvalidAuthenticationToken", 2);
+        s.faults.last_mut().unwrap().www_authenticate = Some(
+            "Bearer realm=\"\", authorization_uri=\"https://login.microsoftonline.com/common/oauth2/authorize\", error=\"insufficient_claims\", claims=\"eyJhY2Nlc3NfdG9rZW4iOnt9fQ==\"".into(),
+        );
+    });
+    let e = acct.client.get("/me?$select=id", &[]).await.unwrap_err();
+    assert!(e.is_login_required(), "{e}");
+    assert!(e.to_string().contains("opsdesk login work"), "{e}");
+    // Conditional Access on the resource: 403 with the code in the body.
+    fake.with(|s| s.fail_code("/me", 403, "insufficient_claims", 1));
+    let e = acct.client.get("/me?$select=id", &[]).await.unwrap_err();
+    assert!(e.is_login_required(), "{e}");
+    // An ordinary 403 stays what it is.
+    fake.with(|s| s.fail_code("/me", 403, "Authorization_RequestDenied", 1));
+    let e = acct.client.get("/me?$select=id", &[]).await.unwrap_err();
+    assert_eq!(e.status(), Some(403));
+
+    // The fake refuses a delta GET without the documented `Content-Type: application/json`.
+    fake.with(|s| s.add_mail("a", "ann@fabrikam.com", "a"));
+    let sink = Collect::default();
+    MailSync::new(acct.clone())
+        .poll_once(&sink.deliver())
+        .await
+        .unwrap();
+    fake.with(|s| {
+        assert!(
+            s.requests
+                .iter()
+                .filter(|r| r.path.ends_with("/delta"))
+                .all(|r| r.content_type.as_deref() == Some("application/json"))
+        )
+    });
+}

@@ -11,7 +11,8 @@
 //! digits get 400; mail and event ids change from request to request unless
 //! `Prefer: IdType="ImmutableId"` is sent; messages carry single-value extended properties and
 //! a folder's messages can be searched by one with the documented `Any(ep: …)` filter; errors
-//! come in Graph's `{"error":{"code","message","innerError"}}` shape. `send_via_outbox` models a
+//! come in Graph's `{"error":{"code","message","innerError"}}` shape; a delta GET without
+//! `Content-Type: application/json` (listed as required) gets 400. `send_via_outbox` models a
 //! send accepted but still in the Outbox (where, undocumented, `isDraft` may still read true).
 #![allow(dead_code)]
 
@@ -109,6 +110,8 @@ pub struct Fault {
     /// `error.innerError.code`, as Graph nests a more specific code (e.g. a delta query's
     /// `syncStateNotFound` under a generic top-level code).
     pub inner_code: Option<String>,
+    /// A `WWW-Authenticate` header on the answer (a claims challenge).
+    pub www_authenticate: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -119,6 +122,7 @@ pub struct Req {
     pub prefer: String,
     pub body: String,
     pub content_length: Option<String>,
+    pub content_type: Option<String>,
 }
 
 pub struct FakeState {
@@ -417,6 +421,7 @@ impl FakeState {
             after_acting: false,
             pass: 0,
             inner_code: None,
+            www_authenticate: None,
             code: if status == 429 {
                 "TooManyRequests".into()
             } else {
@@ -771,6 +776,10 @@ fn handle_locked(
             .get("content-length")
             .and_then(|v| v.to_str().ok())
             .map(str::to_string),
+        content_type: headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string),
     });
     st.id_epoch += 1;
     // HTTP front ends answer 411 to a POST with neither a length nor chunked encoding.
@@ -834,6 +843,10 @@ fn fault_response(f: &Fault) -> Response {
     {
         r.headers_mut().insert("retry-after", v.parse().unwrap());
     }
+    if let Some(v) = &f.www_authenticate {
+        r.headers_mut()
+            .insert("www-authenticate", v.parse().unwrap());
+    }
     r
 }
 
@@ -865,6 +878,14 @@ fn graph(
     match (method.as_str(), segs.as_slice()) {
         ("GET", ["me"]) => ok(json!({"id": ME, "displayName": "Operator"})),
         ("GET", ["me", "mailFolders", "inbox", "messages", "delta"]) => {
+            // "message: delta" lists `Content-Type: application/json` as a required header.
+            let json_type = headers
+                .get("content-type")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.starts_with("application/json"));
+            if !json_type {
+                return err(400, "BadRequest");
+            }
             let host = headers
                 .get("host")
                 .and_then(|h| h.to_str().ok())

@@ -10,7 +10,10 @@
 //! A 429 is never retried in-call: it is returned as [`GraphError::Throttled`]. A 401 means the
 //! request was not processed, so it is retried once with a freshly refreshed token whatever the
 //! method. A body-less POST is sent with an explicit empty body and `Content-Length: 0` (the
-//! reference lists it as required for e.g. `/send`; front ends answer 411 without it).
+//! reference lists it as required for e.g. `/send`; front ends answer 411 without it); a GET
+//! carries `Content-Type: application/json`, which the delta reference lists as required.
+//! Error codes are read at the top level and in nested `innerError`s, in any case; a claims
+//! challenge (`insufficient_claims`) is "login required", since only a new sign-in meets it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -231,6 +234,11 @@ impl GraphClient {
             if !prefer.is_empty() {
                 rb = rb.header("prefer", prefer.join(", "));
             }
+            if method == Method::GET {
+                // Listed as a required request header of e.g. "message: delta"; harmless on
+                // every other GET.
+                rb = rb.header(reqwest::header::CONTENT_TYPE, "application/json");
+            }
             rb = match body {
                 Some(b) => rb.json(b),
                 // Explicit zero length: a body-less POST without it may get 411.
@@ -246,6 +254,7 @@ impl GraphClient {
                 .get("retry-after")
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()));
+            let challenge = www_authenticate(&resp);
             let text = resp.text().await.map_err(|e| transport(&e))?;
             let json: Value = if text.trim().is_empty() {
                 Value::Null
@@ -261,8 +270,31 @@ impl GraphClient {
                 refreshed = true;
                 continue;
             }
-            return Err(classify(status, retry_after, &json));
+            return Err(self.classify(status, retry_after, &challenge, &json));
         }
+    }
+
+    /// [`classify`], except that a claims challenge (Conditional Access or Continuous Access
+    /// Evaluation: `insufficient_claims` in `WWW-Authenticate` or as an error code, on a 401
+    /// or 403) asks for a new interactive sign-in, which no retry or refresh can replace.
+    fn classify(
+        &self,
+        status: u16,
+        retry_after: Option<Duration>,
+        challenge: &str,
+        json: &Value,
+    ) -> GraphError {
+        let claims = challenge.contains("insufficient_claims")
+            || error_codes(json)
+                .iter()
+                .any(|c| c.eq_ignore_ascii_case("insufficient_claims"));
+        if claims && (status == 401 || status == 403) {
+            return GraphError::LoginRequired {
+                profile: self.auth.profile().to_owned(),
+                reason: "Conditional Access asks for a new sign-in (insufficient_claims)".into(),
+            };
+        }
+        classify(status, retry_after, json)
     }
 
     /// GET the raw bytes of `path` (an attachment's `$value`), streamed; `None` as soon as
@@ -300,6 +332,7 @@ impl GraphClient {
                 .get("retry-after")
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()));
+            let challenge = www_authenticate(&resp);
             let text = resp.text().await.map_err(|e| transport(&e))?;
             let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
             if status == 401 && !refreshed {
@@ -307,7 +340,7 @@ impl GraphClient {
                 refreshed = true;
                 continue;
             }
-            return Err(classify(status, retry_after, &json));
+            return Err(self.classify(status, retry_after, &challenge, &json));
         }
     }
 }
@@ -407,6 +440,16 @@ fn classify(status: u16, retry_after: Option<Duration>, json: &Value) -> GraphEr
             retry_after: retry_after.filter(|_| status == 503 || status == 504),
         },
     }
+}
+
+/// The `WWW-Authenticate` header of a response (empty when absent).
+fn www_authenticate(resp: &reqwest::Response) -> String {
+    resp.headers()
+        .get_all(reqwest::header::WWW_AUTHENTICATE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `scheme://host[:port]` of a URL, lower-cased.
