@@ -442,3 +442,51 @@ async fn a_never_seen_chat_older_than_a_day_does_not_hide_a_known_chat_with_unre
         });
     }
 }
+
+#[tokio::test]
+async fn a_known_chat_skipped_by_a_poll_is_read_by_the_next_even_below_the_last_scan() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    let now = time::OffsetDateTime::now_utc()
+        .replace_nanosecond(0)
+        .unwrap();
+    let at = |mins: i64| rfc3339(now - time::Duration::minutes(mins));
+    fake.with(|s| {
+        // Caught up 10 minutes ago.
+        s.chats.push(Chat {
+            id: "19:recent@thread.v2".into(),
+            messages: vec![chat_msg(1, &at(10))],
+        });
+        // Unread since 30 minutes ago, but refused on the first try.
+        s.chats.push(Chat {
+            id: "19:later@thread.v2".into(),
+            messages: vec![chat_msg(2, &at(120)), chat_msg(3, &at(30))],
+        });
+        s.fail_code("/chats/19:later@thread.v2/messages", 403, "Forbidden", 1);
+    });
+    let state = json!({
+        "me": graph_support::ME,
+        "chats": {"19:recent@thread.v2": at(10), "19:later@thread.v2": at(120)},
+        "scanned": at(60),
+    });
+    std::fs::create_dir_all(tmp.path().join("graph/work")).unwrap();
+    std::fs::write(
+        tmp.path().join("graph/work/teams.json"),
+        serde_json::to_vec(&state).unwrap(),
+    )
+    .unwrap();
+    let sink = Collect::default();
+    let teams = TeamsSync::new(acct.clone());
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.chats_failed), (0, 1), "{r:?}");
+    // This scan is now the last complete one, and the skipped chat's message is older than
+    // it: the scan must still go down to that chat's cursor.
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.chats_failed), (1, 0), "{r:?}");
+    assert_eq!(sink.items()[0].id, "teams/work/19:later@thread.v2/m3");
+    let saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tmp.path().join("graph/work/teams.json")).unwrap())
+            .unwrap();
+    assert!(saved.get("behind").is_none(), "{saved}");
+}

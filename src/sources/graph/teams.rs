@@ -26,12 +26,16 @@
 //! after the new messages are durable.
 //!
 //! Where the chat-list scan stops: a chat never seen before is read back 24 hours, a known one
-//! from its cursor. Chats come newest first, so the scan can stop at the first chat older than
-//! every floor a later chat could still have: 24 hours back, the start of the last complete scan
-//! (every chat with a message before it was read then; a few minutes' margin for clock skew), and
-//! the cursors of chats skipped since (`behind`). So a never-seen chat's 24-hour cut-off does not
-//! hide a known chat further down with unread messages (e.g. after the engine was off for days).
-//! Without a record of a complete scan (first poll, older state) every known cursor counts.
+//! from its cursor. Chats come newest first, so the scan stops at the first chat at or below
+//! the lowest floor a chat further down could still have: the start of the last complete scan
+//! (`scanned`, less a few minutes for clock skew and listing lag: every chat whose last message
+//! is older was read by that scan or an earlier one), and the floors of chats skipped since
+//! (`behind`: a known one's cursor, a never-seen one's 24 hours). Without a record of a complete
+//! scan (first poll, older state) the bound is 24 hours back and every known cursor. So a
+//! never-seen chat's 24-hour cut-off does not hide a known chat further down with unread
+//! messages (e.g. after the engine was off for days), and a caught-up poll still reads one page.
+//! Not seen: a chat the operator is added to whose last message predates the last scan, until
+//! its next message.
 //!
 //! One chat answering 403 or 404 (the operator left it, it was deleted, a policy hides it) is a
 //! fault of that chat, not of the poll: it is skipped (logged, counted in
@@ -108,13 +112,20 @@ impl TeamsSync {
         let scanned = state.scanned.as_deref().and_then(parse_ts);
         // The scan's stopping point (see the module comment): the lowest floor a chat not yet
         // met in this scan may have.
-        let base = scanned.map_or(first_look, |t| first_look.min(t - SCAN_MARGIN));
-        let mut pending: BTreeMap<String, OffsetDateTime> = state
-            .chats
-            .iter()
-            .filter(|(id, _)| scanned.is_none() || state.behind.contains(*id))
-            .filter_map(|(id, c)| parse_ts(c).map(|t| (id.clone(), t)))
-            .collect();
+        let base = scanned.map_or(first_look, |t| t - SCAN_MARGIN);
+        let cursor = |id: &str| state.chats.get(id).and_then(|c| parse_ts(c));
+        let mut pending: BTreeMap<String, OffsetDateTime> = match scanned {
+            None => state
+                .chats
+                .keys()
+                .filter_map(|id| cursor(id).map(|t| (id.clone(), t)))
+                .collect(),
+            Some(_) => state
+                .behind
+                .iter()
+                .map(|id| (id.clone(), cursor(id).unwrap_or(first_look)))
+                .collect(),
+        };
         let mut complete = false;
         'pages: for _ in 0..CHAT_PAGES {
             let page = client.get(&link, &[]).await?;
