@@ -89,6 +89,7 @@ impl CalendarSync {
         let mut meta = BTreeMap::new();
         meta.insert("graph_id".into(), json!(id));
         meta.insert("source".into(), json!("graph_calendar"));
+        let mut unknown_zone = None;
         for key in ["start", "end"] {
             let local = ev[key]["dateTime"].as_str().unwrap_or("");
             let tz = ev[key]["timeZone"]
@@ -101,16 +102,19 @@ impl CalendarSync {
                     meta.insert(key.into(), json!(rfc3339(t)));
                 }
                 None if !local.is_empty() => {
-                    // Kept, not dropped: the operator still sees the event and its local times.
-                    tracing::warn!(
-                        profile = %self.account.profile,
-                        zone = %crate::sanitize::one_line(tz, 80),
-                        "calendar event {id}: unknown time zone (neither IANA nor Windows); its times are kept as wall-clock only"
-                    );
-                    meta.insert("time_zone_unknown".into(), json!(true));
+                    unknown_zone = Some(tz.to_owned());
                 }
                 None => {}
             }
+        }
+        if let Some(tz) = unknown_zone {
+            // Kept, not dropped: the operator still sees the event and its local times.
+            tracing::warn!(
+                profile = %self.account.profile,
+                zone = %crate::sanitize::one_line(&tz, 80),
+                "calendar event {id}: unknown time zone (neither IANA nor Windows); its times are kept as wall-clock only"
+            );
+            meta.insert("time_zone_unknown".into(), json!(true));
         }
         if let Some(l) = ev["location"]["displayName"]
             .as_str()
