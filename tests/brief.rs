@@ -372,3 +372,52 @@ fn the_brief_across_entities_from_the_cli() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+#[test]
+fn a_graph_event_shows_once_as_its_newest_version_and_not_when_cancelled() {
+    let env = Env::new();
+    let today = OffsetDateTime::now_utc().date();
+    let at =
+        |d: time::Date, h: u8, m: u8| d.with_time(Time::from_hms(h, m, 0).unwrap()).assume_utc();
+    let changed = at(today, 0, 0) - Duration::days(1);
+    // As the Graph calendar poller writes them: one record per version of an event.
+    let version = |graph_id: &str, rev: i64, subject: &str, start: OffsetDateTime| {
+        let mut m = event(&format!("{graph_id}/rev/{rev}"), subject, start, 30);
+        m.meta.insert("graph_id".into(), Value::from(graph_id));
+        m.meta
+            .insert("source".into(), Value::from("graph_calendar"));
+        m.ts = changed + Duration::minutes(rev);
+        m
+    };
+    {
+        let e = env.engine();
+        // Moved from 10:00 to 14:00.
+        e.ingest(version("evA", 1, "Moved", at(today, 10, 0)), "test")
+            .unwrap();
+        e.ingest(version("evA", 2, "Moved", at(today, 14, 0)), "test")
+            .unwrap();
+        // Cancelled.
+        e.ingest(version("evB", 1, "Called off", at(today, 11, 0)), "test")
+            .unwrap();
+        let mut off = version("evB", 2, "Called off", at(today, 11, 0));
+        off.meta.insert("cancelled".into(), Value::from(true));
+        e.ingest(off, "test").unwrap();
+        // Moved to tomorrow.
+        e.ingest(version("evC", 1, "Later", at(today, 9, 0)), "test")
+            .unwrap();
+        e.ingest(
+            version("evC", 2, "Later", at(today.next_day().unwrap(), 9, 0)),
+            "test",
+        )
+        .unwrap();
+    }
+    let b = json(&env.run(&["--json", "brief", "--profile", "work"]));
+    let meetings = b["meetings"].as_array().unwrap();
+    assert_eq!(meetings.len(), 1, "{meetings:?}");
+    assert_eq!(meetings[0]["subject"], "Moved");
+    assert!(
+        meetings[0]["start"].as_str().unwrap().contains("T14:00:00"),
+        "{meetings:?}"
+    );
+    assert!(b["conflicts"].as_array().unwrap().is_empty());
+}

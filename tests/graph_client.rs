@@ -556,3 +556,164 @@ async fn a_refresh_does_not_wait_for_the_token_lock_and_never_overwrites_a_newer
     assert_eq!(now, newer.refresh_token, "the newer sign-in is kept");
     assert_ne!(now, first);
 }
+
+#[tokio::test]
+async fn calendar_times_in_windows_zone_names_are_placed_and_an_unknown_zone_keeps_the_event() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    // A Windows name, as the config allows; Graph answers in it (`Prefer: outlook.timezone`).
+    let acct = account(&fake, tmp.path(), "Pacific Standard Time");
+    let event = |id: &str, tz: &str| {
+        serde_json::json!({
+            "id": id, "subject": format!("Meeting {id}"),
+            "organizer": {"emailAddress": {"name": "Ann", "address": "ann@fabrikam.com"}},
+            "start": {"dateTime": "2026-11-23T09:00:00.0000000", "timeZone": tz},
+            "end": {"dateTime": "2026-11-23T09:30:00.0000000", "timeZone": tz},
+            "lastModifiedDateTime": "2026-11-20T10:00:00Z", "attendees": [],
+        })
+    };
+    fake.with(|s| {
+        s.events.push(event("AAMkEvPst", "Pacific Standard Time"));
+        s.events.push(event("AAMkEvOdd", "Mars Standard Time"));
+    });
+    let sink = Collect::default();
+    let r = CalendarSync::new(acct)
+        .poll_once(&sink.deliver())
+        .await
+        .unwrap();
+    assert_eq!(r.new, 2, "the event in an unknown zone is not dropped");
+    let items = sink.items();
+    let pst = items
+        .iter()
+        .find(|m| m.subject.as_deref() == Some("Meeting AAMkEvPst"))
+        .unwrap();
+    assert_eq!(pst.meta["start"], "2026-11-23T17:00:00Z");
+    assert_eq!(pst.meta["end"], "2026-11-23T17:30:00Z");
+    assert!(!pst.meta.contains_key("time_zone_unknown"));
+    let odd = items
+        .iter()
+        .find(|m| m.subject.as_deref() == Some("Meeting AAMkEvOdd"))
+        .unwrap();
+    assert!(!odd.meta.contains_key("start"));
+    assert_eq!(odd.meta["start_local"], "2026-11-23T09:00:00.0000000");
+    assert_eq!(odd.meta["time_zone"], "Mars Standard Time");
+    assert_eq!(odd.meta["time_zone_unknown"], true);
+    fake.with(|s| {
+        let r = s
+            .requests
+            .iter()
+            .find(|r| r.path.ends_with("/calendarView"))
+            .unwrap();
+        assert!(
+            r.prefer
+                .contains("outlook.timezone=\"Pacific Standard Time\""),
+            "{}",
+            r.prefer
+        );
+    });
+}
+
+#[tokio::test]
+async fn a_mail_sync_cut_short_resumes_at_the_saved_next_link() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    for i in 0..7 {
+        fake.with(|s| s.add_mail(&format!("m{i}"), "ann@fabrikam.com", "x"));
+    }
+    // Two pages (of two) go through, then the third page is throttled.
+    fake.with(|s| {
+        s.fail(None, "/delta", 429, Some(5), 1);
+        s.faults.last_mut().unwrap().pass = 2;
+    });
+    let sink = Collect::default();
+    let mail = MailSync::new(acct.clone());
+    let e = mail.poll_once(&sink.deliver()).await.unwrap_err();
+    assert_eq!(e.retry_after(), Some(Duration::from_secs(5)));
+    assert_eq!(sink.items().len(), 4);
+    let state = std::fs::read_to_string(tmp.path().join("graph/work/mail.json")).unwrap();
+    assert!(
+        state.contains("next_link") && state.contains("$skiptoken="),
+        "{state}"
+    );
+
+    // The next poll continues at page three, not at the start.
+    let before = fake.with(|s| s.requests.len());
+    let r = mail.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.pages), (3, 2), "{r:?}");
+    fake.with(|s| {
+        let first = s.requests[before..]
+            .iter()
+            .find(|r| r.path.ends_with("/delta"))
+            .unwrap();
+        assert!(first.query.contains("$skiptoken=full:4"), "{}", first.query);
+    });
+    let state = std::fs::read_to_string(tmp.path().join("graph/work/mail.json")).unwrap();
+    assert!(
+        state.contains("$deltatoken=") && !state.contains("next_link"),
+        "{state}"
+    );
+    assert_eq!(sink.items().len(), 7);
+}
+
+#[tokio::test]
+async fn a_resync_code_nested_in_inner_error_starts_a_full_resync() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    fake.with(|s| s.add_mail("a", "ann@fabrikam.com", "a"));
+    let sink = Collect::default();
+    let mail = MailSync::new(acct.clone());
+    mail.poll_once(&sink.deliver()).await.unwrap();
+    // A generic top-level code with the specific one nested (and cased) as services send it.
+    for inner in ["syncStateNotFound", "ResyncRequired"] {
+        fake.with(|s| {
+            s.fail_code("/delta", 400, "BadRequest", 1);
+            s.faults.last_mut().unwrap().inner_code = Some(inner.into());
+        });
+        let r = mail.poll_once(&sink.deliver()).await.unwrap();
+        assert!(r.resynced, "{inner}: {r:?}");
+    }
+    assert_eq!(sink.items().len(), 1);
+}
+
+#[tokio::test]
+async fn a_claims_challenge_asks_for_a_new_sign_in_and_delta_gets_say_json() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path(), "UTC");
+    // Continuous Access Evaluation: 401 with a claims challenge, after the refresh too.
+    fake.with(|s| {
+        s.fail_code("/me", 401, "InvalidAuthenticationToken", 2);
+        s.faults.last_mut().unwrap().www_authenticate = Some(
+            "Bearer realm=\"\", authorization_uri=\"https://login.microsoftonline.com/common/oauth2/authorize\", error=\"insufficient_claims\", claims=\"eyJhY2Nlc3NfdG9rZW4iOnt9fQ==\"".into(),
+        );
+    });
+    let e = acct.client.get("/me?$select=id", &[]).await.unwrap_err();
+    assert!(e.is_login_required(), "{e}");
+    assert!(e.to_string().contains("opsdesk login work"), "{e}");
+    // Conditional Access on the resource: 403 with the code in the body.
+    fake.with(|s| s.fail_code("/me", 403, "insufficient_claims", 1));
+    let e = acct.client.get("/me?$select=id", &[]).await.unwrap_err();
+    assert!(e.is_login_required(), "{e}");
+    // An ordinary 403 stays what it is.
+    fake.with(|s| s.fail_code("/me", 403, "Authorization_RequestDenied", 1));
+    let e = acct.client.get("/me?$select=id", &[]).await.unwrap_err();
+    assert_eq!(e.status(), Some(403));
+
+    // The fake refuses a delta GET without the documented `Content-Type: application/json`.
+    fake.with(|s| s.add_mail("a", "ann@fabrikam.com", "a"));
+    let sink = Collect::default();
+    MailSync::new(acct.clone())
+        .poll_once(&sink.deliver())
+        .await
+        .unwrap();
+    fake.with(|s| {
+        assert!(
+            s.requests
+                .iter()
+                .filter(|r| r.path.ends_with("/delta"))
+                .all(|r| r.content_type.as_deref() == Some("application/json"))
+        )
+    });
+}

@@ -211,7 +211,8 @@ async fn an_event_keeps_its_id_because_immutable_ids_are_requested() {
     assert_eq!(r.new, 1);
     let r = cal.poll_once(&sink.deliver()).await.unwrap();
     assert_eq!(r.new, 0, "same event, same id: not taken in twice");
-    assert_eq!(sink.items()[0].id, "AAMkEv1");
+    assert_eq!(sink.items()[0].meta["graph_id"], "AAMkEv1");
+    assert_eq!(sink.items()[0].id, "AAMkEv1/rev/2026-11-22T07:00:00Z");
     fake.with(|s| {
         for r in s
             .requests
@@ -259,4 +260,233 @@ async fn retry_after_is_honoured_on_503_and_504_in_seconds_or_as_a_date() {
     fake.with(|s| s.fail_with_retry_after("/me", 503, "0", 1));
     let v = acct.client.get("/me?$select=id", &[]).await.unwrap();
     assert_eq!(v["id"], graph_support::ME);
+}
+
+#[tokio::test]
+async fn a_chat_answering_403_or_404_is_skipped_and_the_other_chats_go_on_and_are_saved() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    let now = time::OffsetDateTime::now_utc()
+        .replace_nanosecond(0)
+        .unwrap();
+    let at = |secs: i64| rfc3339(now - time::Duration::seconds(secs));
+    let chat = |id: &str, n: usize, secs: i64| Chat {
+        id: id.into(),
+        messages: vec![ChatMsg {
+            id: format!("m{n}"),
+            ..chat_msg(n, &at(secs))
+        }],
+    };
+    fake.with(|s| {
+        s.chats.push(chat("19:a@thread.v2", 1, 600));
+        s.chats.push(chat("19:locked@thread.v2", 2, 300));
+        s.chats.push(chat("19:c@thread.v2", 3, 1200));
+        // "List messages in a chat" of a chat the operator may no longer read.
+        s.fail_code("/chats/19:locked@thread.v2/messages", 403, "Forbidden", 1);
+    });
+    let sink = Collect::default();
+    let teams = TeamsSync::new(acct.clone());
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.chats_failed), (2, 1), "{r:?}");
+    let saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tmp.path().join("graph/work/teams.json")).unwrap())
+            .unwrap();
+    assert!(saved["chats"]["19:a@thread.v2"].is_string(), "{saved}");
+    assert!(saved["chats"]["19:c@thread.v2"].is_string(), "{saved}");
+    assert!(
+        saved["chats"].get("19:locked@thread.v2").is_none(),
+        "its cursor is not advanced: {saved}"
+    );
+
+    // Next poll it answers 404: skipped again; the others are not re-read.
+    fake.with(|s| s.fail_code("/chats/19:locked@thread.v2/messages", 404, "NotFound", 1));
+    let before = fake.with(|s| s.requests.len());
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.chats_checked, r.chats_failed), (0, 1, 1), "{r:?}");
+    fake.with(|s| {
+        assert!(
+            !s.requests[before..]
+                .iter()
+                .any(|q| q.path.contains("19:a@thread.v2") || q.path.contains("19:c@thread.v2"))
+        )
+    });
+
+    // Readable again: its message comes in.
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.chats_failed), (1, 0), "{r:?}");
+    assert!(
+        sink.items()
+            .iter()
+            .any(|m| m.id == "teams/work/19:locked@thread.v2/m2")
+    );
+
+    // A 429 still backs off the whole poll and saves nothing.
+    fake.with(|s| {
+        s.chats[0].messages.push(ChatMsg {
+            id: "m4".into(),
+            ..chat_msg(4, &at(-1))
+        });
+        s.fail(None, "/chats/19:a@thread.v2/messages", 429, Some(7), 1);
+    });
+    let saved_before = std::fs::read(tmp.path().join("graph/work/teams.json")).unwrap();
+    let e = teams.poll_once(&sink.deliver()).await.unwrap_err();
+    assert_eq!(e.retry_after(), Some(Duration::from_secs(7)));
+    assert_eq!(
+        std::fs::read(tmp.path().join("graph/work/teams.json")).unwrap(),
+        saved_before
+    );
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!(r.new, 1, "{r:?}");
+}
+
+#[tokio::test]
+async fn a_rescheduled_or_cancelled_event_comes_in_again_with_its_current_times() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    fake.with(|s| {
+        s.events.push(json!({
+            "id": "AAMkEv1", "subject": "Review", "isCancelled": false,
+            "start": {"dateTime": "2026-11-23T09:00:00.0000000", "timeZone": "UTC"},
+            "end": {"dateTime": "2026-11-23T10:00:00.0000000", "timeZone": "UTC"},
+            "organizer": {"emailAddress": {"name": "Ann", "address": "ann@fabrikam.com"}},
+            "lastModifiedDateTime": "2026-11-22T07:00:00Z",
+        }))
+    });
+    let sink = Collect::default();
+    let cal = CalendarSync::new(acct);
+    assert_eq!(cal.poll_once(&sink.deliver()).await.unwrap().new, 1);
+    // The organizer moves it to the afternoon.
+    fake.with(|s| {
+        s.update_event(
+            "AAMkEv1",
+            json!({
+                "start": {"dateTime": "2026-11-23T14:00:00.0000000", "timeZone": "UTC"},
+                "end": {"dateTime": "2026-11-23T15:00:00.0000000", "timeZone": "UTC"},
+            }),
+        )
+    });
+    assert_eq!(cal.poll_once(&sink.deliver()).await.unwrap().new, 1);
+    assert_eq!(cal.poll_once(&sink.deliver()).await.unwrap().new, 0);
+    // Then cancels it.
+    fake.with(|s| s.update_event("AAMkEv1", json!({"isCancelled": true})));
+    assert_eq!(cal.poll_once(&sink.deliver()).await.unwrap().new, 1);
+    let items = sink.items();
+    assert_eq!(items.len(), 3);
+    assert!(items.iter().all(|m| m.meta["graph_id"] == "AAMkEv1"));
+    assert_eq!(items[0].meta["start"], "2026-11-23T09:00:00Z");
+    assert_eq!(items[1].meta["start"], "2026-11-23T14:00:00Z");
+    assert!(!items[1].meta.contains_key("cancelled"));
+    assert_eq!(items[2].meta["cancelled"], true);
+    assert!(items[0].ts < items[1].ts && items[1].ts < items[2].ts);
+}
+
+#[tokio::test]
+async fn a_never_seen_chat_older_than_a_day_does_not_hide_a_known_chat_with_unread_messages() {
+    // The engine was off for three days: a chat it never saw had its last message 30 h ago,
+    // a known chat (read up to 72 h ago) got one 40 h ago. Once with a state file of an older
+    // version (no record of the last scan), once with one.
+    for with_scan_record in [false, true] {
+        let fake = Fake::start().await;
+        let tmp = tempfile::tempdir().unwrap();
+        let acct = account(&fake, tmp.path());
+        let now = time::OffsetDateTime::now_utc()
+            .replace_nanosecond(0)
+            .unwrap();
+        let at = |hours: i64| rfc3339(now - time::Duration::hours(hours));
+        fake.with(|s| {
+            s.chats.push(Chat {
+                id: "19:new@thread.v2".into(),
+                messages: vec![chat_msg(1, &at(30))],
+            });
+            s.chats.push(Chat {
+                id: "19:known@thread.v2".into(),
+                messages: vec![chat_msg(2, &at(80)), chat_msg(3, &at(40))],
+            });
+        });
+        let mut state = json!({
+            "me": graph_support::ME,
+            "chats": {"19:known@thread.v2": at(72)},
+        });
+        if with_scan_record {
+            state["scanned"] = json!(at(72));
+        }
+        std::fs::create_dir_all(tmp.path().join("graph/work")).unwrap();
+        std::fs::write(
+            tmp.path().join("graph/work/teams.json"),
+            serde_json::to_vec(&state).unwrap(),
+        )
+        .unwrap();
+        let sink = Collect::default();
+        let teams = TeamsSync::new(acct.clone());
+        let r = teams.poll_once(&sink.deliver()).await.unwrap();
+        assert_eq!(
+            (r.new, r.chats_checked),
+            (1, 1),
+            "{with_scan_record}: {r:?}"
+        );
+        assert_eq!(sink.items()[0].id, "teams/work/19:known@thread.v2/m3");
+        fake.with(|s| assert_eq!(s.count("GET", "/chats/19:new@thread.v2/messages"), 0));
+
+        // Caught up: the next poll reads one page of the chat list and no chat.
+        let before = fake.with(|s| s.requests.len());
+        let r = teams.poll_once(&sink.deliver()).await.unwrap();
+        assert_eq!((r.new, r.chats_checked), (0, 0), "{r:?}");
+        fake.with(|s| {
+            let reqs: Vec<_> = s.requests[before..]
+                .iter()
+                .map(|r| r.path.clone())
+                .collect();
+            assert_eq!(reqs, vec!["/v1.0/me/chats".to_string()], "{reqs:?}");
+        });
+    }
+}
+
+#[tokio::test]
+async fn a_known_chat_skipped_by_a_poll_is_read_by_the_next_even_below_the_last_scan() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    let now = time::OffsetDateTime::now_utc()
+        .replace_nanosecond(0)
+        .unwrap();
+    let at = |mins: i64| rfc3339(now - time::Duration::minutes(mins));
+    fake.with(|s| {
+        // Caught up 10 minutes ago.
+        s.chats.push(Chat {
+            id: "19:recent@thread.v2".into(),
+            messages: vec![chat_msg(1, &at(10))],
+        });
+        // Unread since 30 minutes ago, but refused on the first try.
+        s.chats.push(Chat {
+            id: "19:later@thread.v2".into(),
+            messages: vec![chat_msg(2, &at(120)), chat_msg(3, &at(30))],
+        });
+        s.fail_code("/chats/19:later@thread.v2/messages", 403, "Forbidden", 1);
+    });
+    let state = json!({
+        "me": graph_support::ME,
+        "chats": {"19:recent@thread.v2": at(10), "19:later@thread.v2": at(120)},
+        "scanned": at(60),
+    });
+    std::fs::create_dir_all(tmp.path().join("graph/work")).unwrap();
+    std::fs::write(
+        tmp.path().join("graph/work/teams.json"),
+        serde_json::to_vec(&state).unwrap(),
+    )
+    .unwrap();
+    let sink = Collect::default();
+    let teams = TeamsSync::new(acct.clone());
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.chats_failed), (0, 1), "{r:?}");
+    // This scan is now the last complete one, and the skipped chat's message is older than
+    // it: the scan must still go down to that chat's cursor.
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.chats_failed), (1, 0), "{r:?}");
+    assert_eq!(sink.items()[0].id, "teams/work/19:later@thread.v2/m3");
+    let saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tmp.path().join("graph/work/teams.json")).unwrap())
+            .unwrap();
+    assert!(saved.get("behind").is_none(), "{saved}");
 }

@@ -756,3 +756,94 @@ async fn an_html_mail_goes_out_as_the_sanitized_html_that_was_approved() {
         );
     });
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_whose_attachments_cannot_be_listed_comes_in_without_them_and_the_sync_goes_on() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = engine(&fake, tmp.path());
+    let acct = account(&fake, tmp.path(), 0);
+    let (locked, gone, fine) = fake.with(|s| {
+        let locked = s.add_mail("Protected", "ann@fabrikam.com", "<p>see attached</p>");
+        s.add_file_attachment(&locked, "a.pdf", "application/pdf", b"%PDF-1.4", false);
+        let gone = s.add_mail("Gone", "bob@fabrikam.com", "<p>see attached</p>");
+        s.add_file_attachment(&gone, "b.pdf", "application/pdf", b"%PDF-1.4", false);
+        let fine = s.add_mail("Fine", "cy@fabrikam.com", "<p>see attached</p>");
+        s.add_file_attachment(&fine, "c.pdf", "application/pdf", b"%PDF-1.4", false);
+        // "List attachments" refuses one message, and another is gone by the time it is asked.
+        s.fail_code(
+            &format!("/messages/{locked}/attachments"),
+            403,
+            "ErrorAccessDenied",
+            10,
+        );
+        s.fail_code(
+            &format!("/messages/{gone}/attachments"),
+            404,
+            "ErrorItemNotFound",
+            10,
+        );
+        (locked, gone, fine)
+    });
+    let e = engine.clone();
+    let deliver: Deliver = Arc::new(move |m: NewMessage| {
+        Ok(matches!(
+            e.ingest(m, "test")?,
+            opsdesk::store::inbox::Appended::New(_)
+        ))
+    });
+    use opsdesk::sources::poller::SourceHost;
+    let host: Arc<dyn SourceHost> = engine.clone();
+    let r = MailSync::new(acct.clone())
+        .with_attachments(engine.attachment_store().unwrap(), host)
+        .poll_once(&deliver)
+        .await
+        .unwrap();
+    assert_eq!(r.new, 3, "{r:?}");
+    for (id, status) in [(&locked, 403), (&gone, 404)] {
+        let rec = engine.inbox_record_by_id(id).unwrap().unwrap();
+        assert!(rec.attachments.is_empty());
+        assert_eq!(
+            rec.meta["attachments_unavailable"], status,
+            "{:?}",
+            rec.meta
+        );
+    }
+    let rec = engine.inbox_record_by_id(&fine).unwrap().unwrap();
+    assert_eq!(rec.attachments.len(), 1);
+    assert!(!rec.meta.contains_key("attachments_unavailable"));
+    let state = std::fs::read_to_string(tmp.path().join("graph/work/mail.json")).unwrap();
+    assert!(
+        state.contains("$deltatoken="),
+        "the deltaLink is saved: {state}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_to_a_message_gone_from_the_mailbox_fails_once_and_is_not_retried() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = engine(&fake, tmp.path());
+    let acct = account(&fake, tmp.path(), 0);
+    let accounts: BTreeMap<String, Arc<Account>> = [("work".to_string(), acct.clone())].into();
+    let mut retry = HashMap::new();
+    let m = ingest_mail(&fake, &engine, &acct, "Deleted soon").await;
+    // Deleted in Outlook before the reply goes out: createReply answers 404 ErrorItemNotFound.
+    fake.with(|s| s.remove_mail(&m));
+    let (d, g) = reply_draft(&engine, &m, "Thanks.");
+    approve(&engine, &d, &g);
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
+    let (st, _, reason) = status(&engine, &d);
+    assert_eq!(st, DraftStatus::Failed);
+    let reason = reason.unwrap();
+    assert!(
+        reason.starts_with("not retried: ") && reason.contains("404"),
+        "{reason}"
+    );
+    retry.clear();
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
+    fake.with(|s| {
+        assert_eq!(s.count("POST", "/createReply"), 1, "not retried");
+        assert!(s.sent.is_empty());
+    });
+}

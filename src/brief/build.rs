@@ -229,10 +229,26 @@ pub(super) fn meetings_on(
     let day_start = day.midnight().assume_offset(tz);
     let day_end = day_start + Duration::days(1);
     let mut seen = BTreeSet::new();
+    // A Graph event comes in once per version (`meta.graph_id` = the event id): only its newest
+    // version (latest change time, then latest record) counts, wherever it now falls, and a
+    // cancelled one is left out.
+    let mut newest: HashMap<String, (OffsetDateTime, u64)> = HashMap::new();
+    for r in records.iter().filter(|r| r.channel == Channel::Calendar) {
+        if let Some(id) = meta_str(r, "graph_id") {
+            let v = newest.entry(id).or_insert((r.ts, r.seq));
+            *v = (*v).max((r.ts, r.seq));
+        }
+    }
     // (start, end, meeting)
     let mut found: Vec<(OffsetDateTime, OffsetDateTime, Meeting)> = Vec::new();
     // Newest first: a later copy of the same meeting wins.
     for r in records.iter().filter(|r| r.channel == Channel::Calendar) {
+        if meta_str(r, "graph_id").is_some_and(|id| newest.get(&id) != Some(&(r.ts, r.seq))) {
+            continue;
+        }
+        if r.meta.get("cancelled").and_then(|v| v.as_bool()) == Some(true) {
+            continue;
+        }
         let Some(start) = meta_time(r, "start") else {
             continue;
         };

@@ -11,7 +11,8 @@
 //! digits get 400; mail and event ids change from request to request unless
 //! `Prefer: IdType="ImmutableId"` is sent; messages carry single-value extended properties and
 //! a folder's messages can be searched by one with the documented `Any(ep: …)` filter; errors
-//! come in Graph's `{"error":{"code","message","innerError"}}` shape. `send_via_outbox` models a
+//! come in Graph's `{"error":{"code","message","innerError"}}` shape; a delta GET without
+//! `Content-Type: application/json` (listed as required) gets 400. `send_via_outbox` models a
 //! send accepted but still in the Outbox (where, undocumented, `isDraft` may still read true).
 #![allow(dead_code)]
 
@@ -104,6 +105,13 @@ pub struct Fault {
     pub remaining: u32,
     /// The service acts on the request, then answers with the fault (an ambiguous failure).
     pub after_acting: bool,
+    /// Matching requests let through before the fault strikes (a failure midway).
+    pub pass: u32,
+    /// `error.innerError.code`, as Graph nests a more specific code (e.g. a delta query's
+    /// `syncStateNotFound` under a generic top-level code).
+    pub inner_code: Option<String>,
+    /// A `WWW-Authenticate` header on the answer (a claims challenge).
+    pub www_authenticate: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -114,6 +122,7 @@ pub struct Req {
     pub prefer: String,
     pub body: String,
     pub content_length: Option<String>,
+    pub content_type: Option<String>,
 }
 
 pub struct FakeState {
@@ -331,6 +340,29 @@ impl FakeState {
         id
     }
 
+    /// Change event `id` with `patch` (its fields replaced) as an organizer's update does: Graph
+    /// moves `lastModifiedDateTime` (and `changeKey`) on every change; here one minute later.
+    pub fn update_event(&mut self, id: &str, patch: Value) {
+        let ev = self
+            .events
+            .iter_mut()
+            .find(|e| e["id"] == id)
+            .expect("no such event");
+        for (k, v) in patch.as_object().into_iter().flatten() {
+            ev[k] = v.clone();
+        }
+        let last = ev["lastModifiedDateTime"]
+            .as_str()
+            .map(ts)
+            .unwrap_or(time::macros::datetime!(2026-11-22 07:00 UTC));
+        let next = last + time::Duration::minutes(1);
+        ev["lastModifiedDateTime"] = json!(
+            next.format(&time::format_description::well_known::Rfc3339)
+                .unwrap()
+        );
+        ev["changeKey"] = json!(format!("ck-{}", next.unix_timestamp()));
+    }
+
     /// Everything in the Outbox goes out and lands in Sent Items.
     pub fn deliver_outbox(&mut self) {
         for d in self.drafts.values_mut() {
@@ -387,6 +419,9 @@ impl FakeState {
             retry_after,
             retry_after_raw: None,
             after_acting: false,
+            pass: 0,
+            inner_code: None,
+            www_authenticate: None,
             code: if status == 429 {
                 "TooManyRequests".into()
             } else {
@@ -394,6 +429,14 @@ impl FakeState {
             },
             remaining: times,
         });
+    }
+
+    /// Like [`FakeState::fail`] (any method), with the documented error `code` of the answer.
+    pub fn fail_code(&mut self, path_contains: &str, status: u16, code: &str, times: u32) {
+        self.fail(None, path_contains, status, None, times);
+        if let Some(f) = self.faults.last_mut() {
+            f.code = code.to_string();
+        }
     }
 
     /// Like [`FakeState::fail`], with a literal `Retry-After` header value.
@@ -561,6 +604,25 @@ fn err(status: u16, code: &str) -> Response {
         .into_response()
 }
 
+/// Graph's error shape with a more specific code nested in `innerError` (as the delta
+/// documentation's `syncStateNotFound` / `resyncRequired` may come).
+fn err_nested(status: u16, code: &str, inner: &str) -> Response {
+    (
+        StatusCode::from_u16(status).unwrap(),
+        axum::Json(json!({"error": {
+            "code": code,
+            "message": format!("fake: {code}"),
+            "innerError": {
+                "code": inner,
+                "date": "2026-11-22T07:00:00",
+                "request-id": "00000000-0000-0000-0000-000000000001",
+                "client-request-id": "00000000-0000-0000-0000-000000000002",
+            },
+        }})),
+    )
+        .into_response()
+}
+
 /// The stored id behind a possibly mutable one.
 fn canon(id: &str) -> String {
     match id.rsplit_once(".r") {
@@ -714,6 +776,10 @@ fn handle_locked(
             .get("content-length")
             .and_then(|v| v.to_str().ok())
             .map(str::to_string),
+        content_type: headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string),
     });
     st.id_epoch += 1;
     // HTTP front ends answer 411 to a POST with neither a length nor chunked encoding.
@@ -735,11 +801,17 @@ fn handle_locked(
     // Scripted faults come first (a throttled or failing service answers before auth), unless
     // they strike after the service acted.
     let mut late = None;
-    if let Some(f) = st.faults.iter_mut().find(|f| {
-        f.remaining > 0
+    let hit = st.faults.iter_mut().position(|f| {
+        let hit = f.remaining > 0
             && f.method.as_ref().is_none_or(|m| *m == method)
-            && decode(rest).contains(&f.path_contains)
-    }) {
+            && decode(rest).contains(&f.path_contains);
+        if hit && f.pass > 0 {
+            f.pass -= 1;
+            return false;
+        }
+        hit
+    });
+    if let Some(f) = hit.map(|i| &mut st.faults[i]) {
         f.remaining -= 1;
         let f = f.clone();
         if f.after_acting {
@@ -760,13 +832,20 @@ fn handle_locked(
 }
 
 fn fault_response(f: &Fault) -> Response {
-    let mut r = err(f.status, &f.code);
+    let mut r = match &f.inner_code {
+        Some(inner) => err_nested(f.status, &f.code, inner),
+        None => err(f.status, &f.code),
+    };
     if let Some(v) = f
         .retry_after_raw
         .clone()
         .or_else(|| f.retry_after.map(|s| s.to_string()))
     {
         r.headers_mut().insert("retry-after", v.parse().unwrap());
+    }
+    if let Some(v) = &f.www_authenticate {
+        r.headers_mut()
+            .insert("www-authenticate", v.parse().unwrap());
     }
     r
 }
@@ -799,6 +878,14 @@ fn graph(
     match (method.as_str(), segs.as_slice()) {
         ("GET", ["me"]) => ok(json!({"id": ME, "displayName": "Operator"})),
         ("GET", ["me", "mailFolders", "inbox", "messages", "delta"]) => {
+            // "message: delta" lists `Content-Type: application/json` as a required header.
+            let json_type = headers
+                .get("content-type")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.starts_with("application/json"));
+            if !json_type {
+                return err(400, "BadRequest");
+            }
             let host = headers
                 .get("host")
                 .and_then(|h| h.to_str().ok())

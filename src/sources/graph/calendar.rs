@@ -1,11 +1,20 @@
 //! Calendar: `calendarView` over a rolling window (yesterday to two weeks ahead), in the
 //! profile's time zone (`Prefer: outlook.timezone`), paged through `@odata.nextLink`.
 //!
-//! Each event becomes one calendar record keyed by its immutable event id (`Prefer: IdType="ImmutableId"`), so a re-poll does
-//! not duplicate it. `meta.start`/`meta.end` are RFC 3339 (what the brief reads) when the
+//! Each *version* of an event becomes one calendar record: its id is the immutable event id
+//! (`Prefer: IdType="ImmutableId"`) plus `/rev/<lastModifiedDateTime>`, so a re-poll of an
+//! unchanged event does not duplicate it (the inbox dedups by id), while a rescheduled or
+//! cancelled one (Graph bumps `lastModifiedDateTime` on every change) comes in as a new record
+//! with its current start, end and `cancelled`. Inbox records are immutable, so the older
+//! versions stay; readers group by `meta.graph_id` (the event id) and take the newest version
+//! (the brief does, and leaves cancelled events out). An event without `lastModifiedDateTime`
+//! is keyed by its event id alone. `meta.start`/`meta.end` are RFC 3339 (what the brief reads) when the
 //! times can be placed on the UTC line: always for a UTC view; for another zone the offset
-//! comes from the zone database (IANA names); the wall-clock times Graph returned are kept in
-//! `start_local`/`end_local` with `time_zone` either way.
+//! comes from the zone database, by IANA name or by Windows name ("Pacific Standard Time", which
+//! Graph uses by default and echoes from `Prefer: outlook.timezone`) mapped to its IANA zone
+//! through CLDR's windowsZones table (the `windows-timezones` crate). The wall-clock times Graph
+//! returned are kept in `start_local`/`end_local` with `time_zone` either way; an event in a
+//! zone neither name knows is still taken in, with a warning and `meta.time_zone_unknown`.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -14,7 +23,7 @@ use serde_json::{Value, json};
 
 use super::client::GraphError;
 use super::mail::IMMUTABLE_IDS;
-use super::{Account, Deliver, deliver_all, parse_ts, party, rfc3339};
+use super::{Account, Deliver, deliver_all, parse_ts, party, rfc3339, rfc3339_precise};
 use crate::domain::{Channel, NewMessage};
 
 const LOOK_BACK: time::Duration = time::Duration::days(1);
@@ -51,7 +60,8 @@ impl CalendarSync {
         );
         let mut report = CalendarReport::default();
         loop {
-            // Immutable ids: an event updated or moved keeps its id, so it is not taken in twice.
+            // Immutable ids: an event updated or moved keeps its id, so an unchanged one is not
+            // taken in twice.
             let page = self
                 .account
                 .client
@@ -75,9 +85,11 @@ impl CalendarSync {
 
     fn to_message(&self, ev: &Value) -> Option<NewMessage> {
         let id = ev["id"].as_str()?.to_owned();
+        let modified = ev["lastModifiedDateTime"].as_str().and_then(parse_ts);
         let mut meta = BTreeMap::new();
         meta.insert("graph_id".into(), json!(id));
         meta.insert("source".into(), json!("graph_calendar"));
+        let mut unknown_zone = None;
         for key in ["start", "end"] {
             let local = ev[key]["dateTime"].as_str().unwrap_or("");
             let tz = ev[key]["timeZone"]
@@ -85,9 +97,24 @@ impl CalendarSync {
                 .unwrap_or(&self.account.time_zone);
             meta.insert(format!("{key}_local"), json!(local));
             meta.insert("time_zone".into(), json!(tz));
-            if let Some(t) = to_utc(local, tz) {
-                meta.insert(key.into(), json!(rfc3339(t)));
+            match to_utc(local, tz) {
+                Some(t) => {
+                    meta.insert(key.into(), json!(rfc3339(t)));
+                }
+                None if !local.is_empty() => {
+                    unknown_zone = Some(tz.to_owned());
+                }
+                None => {}
             }
+        }
+        if let Some(tz) = unknown_zone {
+            // Kept, not dropped: the operator still sees the event and its local times.
+            tracing::warn!(
+                profile = %self.account.profile,
+                zone = %crate::sanitize::one_line(&tz, 80),
+                "calendar event {id}: unknown time zone (neither IANA nor Windows); its times are kept as wall-clock only"
+            );
+            meta.insert("time_zone_unknown".into(), json!(true));
         }
         if let Some(l) = ev["location"]["displayName"]
             .as_str()
@@ -98,8 +125,13 @@ impl CalendarSync {
         if ev["isCancelled"].as_bool() == Some(true) {
             meta.insert("cancelled".into(), json!(true));
         }
+        // One record per version (see the module comment).
+        let record_id = match modified {
+            Some(m) => format!("{id}/rev/{}", rfc3339_precise(m)),
+            None => id,
+        };
         Some(NewMessage {
-            id,
+            id: record_id,
             profile: self.account.profile.clone(),
             channel: Channel::Calendar,
             thread_id: None,
@@ -109,10 +141,7 @@ impl CalendarSync {
                 .map(|a| a.iter().map(|r| party(&r["emailAddress"])).collect())
                 .unwrap_or_default(),
             subject: ev["subject"].as_str().map(str::to_owned),
-            ts: ev["lastModifiedDateTime"]
-                .as_str()
-                .and_then(parse_ts)
-                .unwrap_or_else(crate::domain::now),
+            ts: modified.unwrap_or_else(crate::domain::now),
             body: ev["bodyPreview"].as_str().unwrap_or("").to_owned(),
             html: false,
             meta,
@@ -136,13 +165,25 @@ fn to_utc(local: &str, tz: &str) -> Option<time::OffsetDateTime> {
     zoned(local, tz)
 }
 
-/// Convert with the zone database (IANA names); `None` for names it does not know (Windows
-/// zone names), in which case only the `_local` fields are kept.
+/// Convert with the zone database: an IANA name as it is, a Windows name through its IANA
+/// zone; `None` for a name neither knows, in which case only the `_local` fields are kept.
 fn zoned(local: &str, tz: &str) -> Option<time::OffsetDateTime> {
     let civil: jiff::civil::DateTime = local.trim_end_matches('Z').parse().ok()?;
-    let zoned = civil.in_tz(tz).ok()?;
+    let zoned = civil
+        .in_tz(tz)
+        .or_else(|_| civil.in_tz(windows_to_iana(tz).ok_or(())?).map_err(|_| ()))
+        .ok()?;
     let ts = zoned.timestamp();
     time::OffsetDateTime::from_unix_timestamp_nanos(ts.as_nanosecond()).ok()
+}
+
+/// The IANA zone of a Windows zone name (CLDR windowsZones, territory "001": e.g. "Pacific
+/// Standard Time" → "America/Los_Angeles"), as Graph writes the names.
+fn windows_to_iana(tz: &str) -> Option<&'static str> {
+    tz.trim()
+        .parse::<windows_timezones::WindowsTimezone>()
+        .ok()
+        .map(|w| w.tzdb_id())
 }
 
 #[cfg(test)]
@@ -156,5 +197,17 @@ mod tests {
         let t = to_utc("2026-11-23T09:30:00.0000000", "Europe/Amsterdam").unwrap();
         assert_eq!(rfc3339(t), "2026-11-23T08:30:00Z");
         assert!(to_utc("2026-11-23T09:30:00", "Not/AZone").is_none());
+    }
+
+    #[test]
+    fn windows_zone_names_are_placed_through_their_iana_zone() {
+        let t = to_utc("2026-11-23T09:30:00.0000000", "Pacific Standard Time").unwrap();
+        assert_eq!(rfc3339(t), "2026-11-23T17:30:00Z");
+        // Summer time is the IANA zone's, not a fixed offset.
+        let t = to_utc("2026-07-01T09:30:00.0000000", "W. Europe Standard Time").unwrap();
+        assert_eq!(rfc3339(t), "2026-07-01T07:30:00Z");
+        let t = to_utc("2026-11-23T09:30:00", "India Standard Time").unwrap();
+        assert_eq!(rfc3339(t), "2026-11-23T04:00:00Z");
+        assert!(to_utc("2026-11-23T09:30:00", "Mars Standard Time").is_none());
     }
 }

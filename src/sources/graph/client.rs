@@ -10,7 +10,10 @@
 //! A 429 is never retried in-call: it is returned as [`GraphError::Throttled`]. A 401 means the
 //! request was not processed, so it is retried once with a freshly refreshed token whatever the
 //! method. A body-less POST is sent with an explicit empty body and `Content-Length: 0` (the
-//! reference lists it as required for e.g. `/send`; front ends answer 411 without it).
+//! reference lists it as required for e.g. `/send`; front ends answer 411 without it); a GET
+//! carries `Content-Type: application/json`, which the delta reference lists as required.
+//! Error codes are read at the top level and in nested `innerError`s, in any case; a claims
+//! challenge (`insufficient_claims`) is "login required", since only a new sign-in meets it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -231,6 +234,11 @@ impl GraphClient {
             if !prefer.is_empty() {
                 rb = rb.header("prefer", prefer.join(", "));
             }
+            if method == Method::GET {
+                // Listed as a required request header of e.g. "message: delta"; harmless on
+                // every other GET.
+                rb = rb.header(reqwest::header::CONTENT_TYPE, "application/json");
+            }
             rb = match body {
                 Some(b) => rb.json(b),
                 // Explicit zero length: a body-less POST without it may get 411.
@@ -246,6 +254,7 @@ impl GraphClient {
                 .get("retry-after")
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()));
+            let challenge = www_authenticate(&resp);
             let text = resp.text().await.map_err(|e| transport(&e))?;
             let json: Value = if text.trim().is_empty() {
                 Value::Null
@@ -261,8 +270,31 @@ impl GraphClient {
                 refreshed = true;
                 continue;
             }
-            return Err(classify(status, retry_after, &json));
+            return Err(self.classify(status, retry_after, &challenge, &json));
         }
+    }
+
+    /// [`classify`], except that a claims challenge (Conditional Access or Continuous Access
+    /// Evaluation: `insufficient_claims` in `WWW-Authenticate` or as an error code, on a 401
+    /// or 403) asks for a new interactive sign-in, which no retry or refresh can replace.
+    fn classify(
+        &self,
+        status: u16,
+        retry_after: Option<Duration>,
+        challenge: &str,
+        json: &Value,
+    ) -> GraphError {
+        let claims = challenge.contains("insufficient_claims")
+            || error_codes(json)
+                .iter()
+                .any(|c| c.eq_ignore_ascii_case("insufficient_claims"));
+        if claims && (status == 401 || status == 403) {
+            return GraphError::LoginRequired {
+                profile: self.auth.profile().to_owned(),
+                reason: "Conditional Access asks for a new sign-in (insufficient_claims)".into(),
+            };
+        }
+        classify(status, retry_after, json)
     }
 
     /// GET the raw bytes of `path` (an attachment's `$value`), streamed; `None` as soon as
@@ -300,6 +332,7 @@ impl GraphClient {
                 .get("retry-after")
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()));
+            let challenge = www_authenticate(&resp);
             let text = resp.text().await.map_err(|e| transport(&e))?;
             let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
             if status == 401 && !refreshed {
@@ -307,7 +340,7 @@ impl GraphClient {
                 refreshed = true;
                 continue;
             }
-            return Err(classify(status, retry_after, &json));
+            return Err(self.classify(status, retry_after, &challenge, &json));
         }
     }
 }
@@ -352,9 +385,36 @@ impl GraphClient {
     }
 }
 
+/// The codes of an error body, outermost first: `error.code`, then each nested
+/// `innerError.code` (Graph puts the specific code there under a generic top-level one; the
+/// key is spelled `innerError` in the documentation and `innererror` by some services).
+fn error_codes(json: &Value) -> Vec<&str> {
+    let mut codes = Vec::new();
+    let mut e = &json["error"];
+    // Bounded: a hostile body cannot make this walk long.
+    for _ in 0..8 {
+        if !e.is_object() {
+            break;
+        }
+        if let Some(c) = e["code"].as_str().filter(|c| !c.is_empty()) {
+            codes.push(c);
+        }
+        e = match e.get("innerError") {
+            Some(inner) => inner,
+            None => &e["innererror"],
+        };
+    }
+    codes
+}
+
 /// The error of a non-2xx answer (a 401 here is one that survived the refresh).
 fn classify(status: u16, retry_after: Option<Duration>, json: &Value) -> GraphError {
-    let code = json["error"]["code"].as_str().unwrap_or("").to_owned();
+    let codes = error_codes(json);
+    let code = codes.first().copied().unwrap_or("").to_owned();
+    // The delta query's "start over" codes, wherever they are nested and however cased.
+    let resync = codes.iter().find(|c| {
+        c.eq_ignore_ascii_case("syncStateNotFound") || c.eq_ignore_ascii_case("resyncRequired")
+    });
     // Graph error messages can quote request content; keep them short and one line.
     let message = crate::sanitize::one_line(json["error"]["message"].as_str().unwrap_or(""), 200);
     match status {
@@ -366,11 +426,8 @@ fn classify(status: u16, retry_after: Option<Duration>, json: &Value) -> GraphEr
         } else {
             code
         }),
-        _ if code == "syncStateNotFound"
-            || code == "resyncRequired"
-            || code == "SyncStateNotFound" =>
-        {
-            GraphError::SyncReset(code)
+        _ if resync.is_some() => {
+            GraphError::SyncReset(resync.map(|c| c.to_string()).unwrap_or_default())
         }
         _ => GraphError::Http {
             status,
@@ -383,6 +440,16 @@ fn classify(status: u16, retry_after: Option<Duration>, json: &Value) -> GraphEr
             retry_after: retry_after.filter(|_| status == 503 || status == 504),
         },
     }
+}
+
+/// The `WWW-Authenticate` header of a response (empty when absent).
+fn www_authenticate(resp: &reqwest::Response) -> String {
+    resp.headers()
+        .get_all(reqwest::header::WWW_AUTHENTICATE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `scheme://host[:port]` of a URL, lower-cased.
@@ -458,6 +525,26 @@ mod tests {
             let j = jittered(Duration::from_millis(100), attempt);
             assert!(j >= raw / 2 && j < raw * 3 / 2, "{j:?} for {raw:?}");
         }
+    }
+
+    #[test]
+    fn resync_codes_are_found_nested_and_in_any_case() {
+        let body = serde_json::json!({"error": {"code": "BadRequest", "message": "m",
+            "innerError": {"code": "SyncStateNotFound", "date": "2026-11-22T07:00:00"}}});
+        assert!(
+            matches!(classify(400, None, &body), GraphError::SyncReset(c) if c == "SyncStateNotFound")
+        );
+        let body = serde_json::json!({"error": {"code": "badRequest",
+            "innererror": {"code": "generic", "innerError": {"code": "RESYNCREQUIRED"}}}});
+        assert!(matches!(
+            classify(400, None, &body),
+            GraphError::SyncReset(_)
+        ));
+        let body =
+            serde_json::json!({"error": {"code": "badRequest", "innerError": {"code": "other"}}});
+        assert!(
+            matches!(classify(400, None, &body), GraphError::Http { status: 400, code, .. } if code == "badRequest")
+        );
     }
 
     #[test]

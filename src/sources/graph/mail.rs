@@ -1,8 +1,11 @@
 //! Mail: a delta query on the Inbox.
 //!
-//! Each poll follows `@odata.nextLink` pages until the `@odata.deltaLink`, which is saved
-//! (atomically, per profile) only after every page's items are durably in the inbox; a crash
-//! in between replays from the previous link and the inbox's dedup by id absorbs the repeats.
+//! Each poll follows `@odata.nextLink` pages until the `@odata.deltaLink`. Once a page's items
+//! are durably in the inbox, its `nextLink` is saved (atomically, per profile) as the resume
+//! point, so a round cut short (a 429 or 5xx midway, a crash, the per-poll page bound of a large
+//! first sync) continues where it stopped instead of starting over; the `deltaLink` replaces it
+//! at the end of the round. A crash between a page's delivery and the save replays that page,
+//! and the inbox's dedup by id absorbs the repeats.
 //! `Prefer: IdType="ImmutableId"` keeps a message's id when it moves, so the inbox id (and a
 //! reply's `createReply` target) stays valid. A 410 / `syncStateNotFound` drops the saved link
 //! and starts a full sync. `@removed` entries are counted, never ingested.
@@ -23,6 +26,9 @@ use crate::sources::poller::SourceHost;
 use crate::store::attachments::{AttachmentStore, Content, Incoming};
 
 const STATE: &str = "mail.json";
+/// Meta key: the HTTP status with which listing the message's attachments failed (403 / 404);
+/// the record lists none (or those of the pages read before).
+pub const META_ATTACHMENTS_UNAVAILABLE: &str = "attachments_unavailable";
 /// Safety bound on pages per poll (a sync of a huge mailbox continues next poll).
 const MAX_PAGES: u32 = 500;
 pub(crate) const IMMUTABLE_IDS: &str = "IdType=\"ImmutableId\"";
@@ -34,6 +40,10 @@ const SELECT: &str = "subject,from,toRecipients,receivedDateTime,body,conversati
 struct MailState {
     #[serde(default)]
     delta_link: Option<String>,
+    /// The `nextLink` after the last delivered page of a round in progress: where the next poll
+    /// resumes (it wins over `delta_link`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    next_link: Option<String>,
 }
 
 /// What one poll did.
@@ -84,7 +94,10 @@ impl MailSync {
     pub async fn poll_once(&self, deliver: &Deliver) -> Result<MailReport, GraphError> {
         let state: MailState = self.account.load_state(STATE);
         let mut report = MailReport::default();
-        let mut link = state.delta_link.unwrap_or_else(Self::initial);
+        let mut link = state
+            .next_link
+            .or(state.delta_link)
+            .unwrap_or_else(Self::initial);
         loop {
             let page = match self
                 .account
@@ -124,8 +137,18 @@ impl MailSync {
             }
             report.new += deliver_all(deliver, batch).await?;
             if let Some(next) = page["@odata.nextLink"].as_str() {
+                // This page is durable: a round stopped from here on resumes at the next one.
+                self.account
+                    .save_state(
+                        STATE,
+                        &MailState {
+                            delta_link: None,
+                            next_link: Some(next.to_owned()),
+                        },
+                    )
+                    .await?;
                 if report.pages >= MAX_PAGES {
-                    // Not saved: the next poll starts this sync over, dedup absorbs repeats.
+                    // The rest of a large sync comes next poll, from the saved link.
                     return Ok(report);
                 }
                 link = next.to_owned();
@@ -135,6 +158,7 @@ impl MailSync {
                         STATE,
                         &MailState {
                             delta_link: Some(delta.to_owned()),
+                            next_link: None,
                         },
                     )
                     .await?;
@@ -171,7 +195,24 @@ impl MailSync {
         // Only the attachments a record lists are fetched; the rest are counted (meta).
         let mut carried = 0usize;
         for _ in 0..MAX_PAGES {
-            let page = client.get(&link, &[IMMUTABLE_IDS]).await?;
+            let page = match client.get(&link, &[IMMUTABLE_IDS]).await {
+                Ok(p) => p,
+                // The message is readable but its attachments are not (403: a policy or a
+                // protected item; 404: gone since the delta page): asking again would fail the
+                // same way, so the message comes in without them, saying so, rather than
+                // stalling the mailbox's sync on it.
+                Err(GraphError::Http {
+                    status: status @ (403 | 404),
+                    code,
+                    ..
+                }) => {
+                    tracing::warn!(status, %code, "attachments of a message not listed; taken in without them");
+                    m.meta
+                        .insert(META_ATTACHMENTS_UNAVAILABLE.into(), json!(status));
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
             let items = page["value"]
                 .as_array()
                 .ok_or_else(|| GraphError::Invalid("attachments without `value`".into()))?;

@@ -405,7 +405,18 @@ async fn create_mail(
     // Marker first: a crash after the create leaves a marked draft that recovery finds.
     save_marker(account, &marker(d, None, "creating")).await?;
     let id = match reply_to {
-        Some(original) => send::create_reply(account, original).await,
+        Some(original) => match send::create_reply(account, original).await {
+            // The message replied to is gone from the mailbox (deleted, or moved where this
+            // id no longer finds it): asking again cannot change that.
+            Err(GraphError::Http {
+                status: 404, code, ..
+            }) => {
+                return Err(Fail::permanent(format!(
+                    "the message replied to is gone from the mailbox (createReply answered 404 {code}); nothing to reply to"
+                )));
+            }
+            r => r,
+        },
         None => send::create_draft(account, &d.id, to, cc, subject, body).await,
     }
     .map_err(graph_err)?;

@@ -24,8 +24,26 @@
 //! newest `lastModifiedDateTime` taken in (full precision; queries send whole seconds, and the
 //! client-side check against the precise floor drops the at most one repeat). It is saved only
 //! after the new messages are durable.
+//!
+//! Where the chat-list scan stops: a chat never seen before is read back 24 hours, a known one
+//! from its cursor. Chats come newest first, so the scan stops at the first chat at or below
+//! the lowest floor a chat further down could still have: the start of the last complete scan
+//! (`scanned`, less a few minutes for clock skew and listing lag: every chat whose last message
+//! is older was read by that scan or an earlier one), and the floors of chats skipped since
+//! (`behind`: a known one's cursor, a never-seen one's 24 hours). Without a record of a complete
+//! scan (first poll, older state) the bound is 24 hours back and every known cursor. So a
+//! never-seen chat's 24-hour cut-off does not hide a known chat further down with unread
+//! messages (e.g. after the engine was off for days), and a caught-up poll still reads one page.
+//! Not seen: a chat the operator is added to whose last message predates the last scan, until
+//! its next message.
+//!
+//! One chat answering 403 or 404 (the operator left it, it was deleted, a policy hides it) is a
+//! fault of that chat, not of the poll: it is skipped (logged, counted in
+//! [`TeamsReport::chats_failed`]) with its cursor left where it was, so it is tried again next
+//! poll, and the other chats are read and saved. A 429, 5xx or 401 stops the whole poll as
+//! before (the poller backs off; nothing is saved, nothing lost).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -40,6 +58,8 @@ const STATE: &str = "teams.json";
 /// How far back a chat seen for the first time is read.
 const FIRST_LOOK_BACK: time::Duration = time::Duration::hours(24);
 const CHAT_PAGES: u32 = 5;
+/// Allowance for skew between this clock (when a scan started) and Graph's (message times).
+const SCAN_MARGIN: time::Duration = time::Duration::minutes(5);
 /// Safety bound on pages of one chat per poll (50 each); beyond it the rest is skipped with a
 /// warning rather than re-read forever.
 const MESSAGE_PAGES: u32 = 20;
@@ -51,6 +71,12 @@ struct TeamsState {
     /// chat id → newest lastModifiedDateTime taken in (RFC 3339).
     #[serde(default)]
     chats: BTreeMap<String, String>,
+    /// Start of the last complete chat-list scan (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    scanned: Option<String>,
+    /// Known chats skipped (403 / 404) since: their cursors lag, the scan must reach them.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    behind: BTreeSet<String>,
 }
 
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -58,6 +84,8 @@ pub struct TeamsReport {
     pub new: u64,
     pub chats_checked: u64,
     pub skipped: u64,
+    /// Chats skipped this poll because they answered 403 / 404 (tried again next poll).
+    pub chats_failed: u64,
 }
 
 pub struct TeamsSync {
@@ -80,6 +108,25 @@ impl TeamsSync {
         let now = crate::domain::now();
         let mut link = "/me/chats?$expand=lastMessagePreview&$orderby=lastMessagePreview/createdDateTime%20desc&$top=50".to_owned();
         let mut changed: Vec<(String, OffsetDateTime)> = Vec::new();
+        let first_look = now - FIRST_LOOK_BACK;
+        let scanned = state.scanned.as_deref().and_then(parse_ts);
+        // The scan's stopping point (see the module comment): the lowest floor a chat not yet
+        // met in this scan may have.
+        let base = scanned.map_or(first_look, |t| t - SCAN_MARGIN);
+        let cursor = |id: &str| state.chats.get(id).and_then(|c| parse_ts(c));
+        let mut pending: BTreeMap<String, OffsetDateTime> = match scanned {
+            None => state
+                .chats
+                .keys()
+                .filter_map(|id| cursor(id).map(|t| (id.clone(), t)))
+                .collect(),
+            Some(_) => state
+                .behind
+                .iter()
+                .map(|id| (id.clone(), cursor(id).unwrap_or(first_look)))
+                .collect(),
+        };
+        let mut complete = false;
         'pages: for _ in 0..CHAT_PAGES {
             let page = client.get(&link, &[]).await?;
             for chat in page["value"].as_array().into_iter().flatten() {
@@ -92,27 +139,58 @@ impl TeamsSync {
                 else {
                     continue;
                 };
+                pending.remove(id);
                 let seen = state.chats.get(id).and_then(|s| parse_ts(s));
-                let floor = seen.unwrap_or(now - FIRST_LOOK_BACK);
-                if last <= floor {
-                    // Ordered newest first: every later chat is older still.
+                let floor = seen.unwrap_or(first_look);
+                if last > floor {
+                    changed.push((id.to_owned(), floor));
+                }
+                let bound = pending.values().min().map_or(base, |p| base.min(*p));
+                if last <= bound {
+                    // Ordered newest first: every later chat is older still, and no floor
+                    // of one is older than this.
+                    complete = true;
                     break 'pages;
                 }
-                changed.push((id.to_owned(), floor));
             }
             match page["@odata.nextLink"].as_str() {
                 Some(next) => link = next.to_owned(),
-                None => break,
+                None => {
+                    complete = true;
+                    break;
+                }
             }
         }
+        if !complete {
+            tracing::warn!(profile = %self.account.profile, "more than {} chats to look through; the rest next poll", CHAT_PAGES * 50);
+        }
+        let mut failed = BTreeSet::new();
         for (chat_id, floor) in changed {
             report.chats_checked += 1;
-            let (batch, newest, skipped) = self.new_messages(&chat_id, floor, &state).await?;
+            let (batch, newest, skipped) = match self.new_messages(&chat_id, floor, &state).await {
+                Ok(r) => r,
+                Err(e) if chat_unavailable(&e) => {
+                    tracing::warn!(profile = %self.account.profile, "chat {chat_id} skipped this poll, tried again next poll: {e}");
+                    report.chats_failed += 1;
+                    failed.insert(chat_id);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             report.skipped += skipped;
             report.new += deliver_all(deliver, batch).await?;
+            state.behind.remove(&chat_id);
             if let Some(n) = newest {
                 state.chats.insert(chat_id, rfc3339_precise(n));
             }
+        }
+        if complete {
+            // Every chat with a message since the stopping point was met: what was behind and
+            // not met has nothing newer than its cursor.
+            state.scanned = Some(rfc3339_precise(now));
+            state.behind = failed;
+        } else {
+            state.behind.extend(failed);
         }
         self.account.save_state(STATE, &state).await?;
         Ok(report)
@@ -230,6 +308,18 @@ impl TeamsSync {
             attachments: Vec::new(),
         })
     }
+}
+
+/// An answer about one chat that asking again soon will not change (403: no access to it any
+/// more; 404: gone): it must not stop the other chats.
+fn chat_unavailable(e: &GraphError) -> bool {
+    matches!(
+        e,
+        GraphError::Http {
+            status: 403 | 404,
+            ..
+        }
+    )
 }
 
 /// Percent-encode a path segment (chat ids hold `:` and `@`, which are fine in paths, but be
