@@ -240,8 +240,10 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             let c = before[j - 2];
             (det && matches!(c.2, Some(Sem::Cue(Cue::Adjacent)))).then_some(c)
         };
+        // A span's lead right before a day is a limit too ("entro venerdì", "binnen
+        // Freitag").
         let adjacent_cue = adjacent
-            .filter(|x| matches!(x.2, Some(Sem::Cue(_))))
+            .filter(|x| matches!(x.2, Some(Sem::Cue(_) | Sem::Within)))
             .or_else(over_event);
         if adjacent.is_some_and(|x| x.2 == Some(Sem::Block(Block::Strike))) {
             continue;

@@ -1617,3 +1617,136 @@ fn a_removed_deadline_and_a_negation_ended_by_a_dash() {
     );
     assert!(due("Ignore the Dec 1 deadline.").is_empty());
 }
+
+#[test]
+fn someone_elses_wish_for_the_recipients_work_asks() {
+    assert_eq!(
+        one("The client wants your feedback on the draft COB Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("The auditor is waiting for your numbers EOD tomorrow."),
+        date!(2026 - 11 - 25)
+    );
+    assert_eq!(
+        one("Our landlord would like your decision end of next week."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Der Kunde erwartet Ihre Rückmeldung bis Feierabend am Freitag."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("El cliente espera su respuesta mañana."),
+        date!(2026 - 11 - 25)
+    );
+    assert!(due("He wants to leave tomorrow.").is_empty());
+}
+
+#[test]
+fn days_as_words_and_ranges_of_them() {
+    assert_eq!(
+        one("Please return the forms between the first and the fourth of December."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Votes are accepted from the second to the ninth of December."),
+        date!(2026 - 12 - 09)
+    );
+    assert_eq!(
+        one("Reichen Sie die Unterlagen bitte zwischen dem ersten und dem vierten Dezember ein."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Bitte zahlen Sie bis zum vierten Dezember."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Por favor entregue los papeles antes del cuatro de diciembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Envíe el formulario antes del primero de diciembre."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Collect your parcel at the front desk between Dec 1 and Dec 3."),
+        date!(2026 - 12 - 03)
+    );
+}
+
+#[test]
+fn a_limit_nouns_length_and_short_notices() {
+    assert_eq!(
+        one("Tiene un plazo de 10 días hábiles para presentar la solicitud."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Sie haben eine Frist von 14 Tagen, um Widerspruch einzulegen."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("You have a deadline of 5 business days to object."),
+        date!(2026 - 12 - 01)
+    );
+    // German notices with no common function word are still read as German.
+    assert_eq!(
+        one("Frist: 04.12.2026 – Antrag beim Amt abgeben."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(one("Fällig: 4.12. – Miete überweisen."), date!(2026 - 12 - 04));
+}
+
+#[test]
+fn the_plural_spanish_imperative_is_an_order() {
+    assert_eq!(
+        one("Familias: firmen la hoja de permiso el próximo viernes."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Vecinos: paguen la cuota de mantenimiento el lunes."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("Alumnos: entreguen el trabajo mañana."),
+        date!(2026 - 11 - 25)
+    );
+}
+
+#[test]
+fn french_and_italian_notices() {
+    assert_eq!(detect("Merci de renvoyer le formulaire avant le 4 décembre."), Lang::Fr);
+    assert_eq!(detect("Si prega di inviare il modulo entro il 4 dicembre."), Lang::It);
+    assert_eq!(
+        one("Merci de renvoyer le formulaire signé avant le 4 décembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Veuillez régler la facture au plus tard le 10 décembre."),
+        date!(2026 - 12 - 10)
+    );
+    assert_eq!(
+        one("Date limite : 1er décembre. Envoyez vos pièces justificatives."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Vous devez répondre sous 10 jours ouvrés."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Scadenza: entro il 4 dicembre inviare i documenti."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Si prega di pagare la fattura entro 10 giorni lavorativi."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Gentile cliente, il modulo va firmato entro venerdì."),
+        date!(2026 - 11 - 27)
+    );
+    assert!(due("Merci pour votre paiement du 20 novembre.").is_empty());
+    assert!(due("La réunion aura lieu le 3 décembre.").is_empty());
+    assert!(due("La riunione è fissata per il 3 dicembre.").is_empty());
+    assert!(due("Grazie per il pagamento del 20 novembre.").is_empty());
+}
