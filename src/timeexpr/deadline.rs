@@ -84,7 +84,12 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 && !phrases.iter().any(|(c, _, y)| {
                     ((*y == Some(Sem::Contrast) || clause_dash(&toks, *c))
                         && ((*a < *c && *c < e.from) || (e.from < *c && *c < *a)))
-                        || (e.to <= *c && *c < *a && matches!(toks.norm(*c), "or" | "otherwise"))
+                        || (e.to <= *c
+                            && *c < *a
+                            && matches!(
+                                toks.norm(*c),
+                                "or" | "otherwise" | "sonst" | "sinon" | "altrimenti"
+                            ))
                 })
         });
         if negated || e.shape.past {
@@ -279,6 +284,45 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let moved_to = moved_from
             || (moved
                 && adjacent.is_some_and(|x| matches!(toks.norm(x.0), "to" | "auf" | "al" | "a")));
+        // A later sentence that moves the deadline said before it: "actually make it
+        // Wednesday", "she moved it to Nov 10", "ach, lieber Dienstag", "mejor el martes". The
+        // new date takes the old one's place (and is a deadline only when that one was).
+        let retime = {
+            let pronoun = phrases.iter().any(|(a, _, _)| {
+                *a >= clause_start && *a < e.from && matches!(toks.norm(*a), "it" | "that" | "es" | "lo")
+            });
+            let said = adjacent.is_some_and(|x| {
+                let a = x.0;
+                matches!(toks.norm(a), "lieber" | "mejor" | "plutot")
+                    || (matches!(toks.norm(a), "it" | "that")
+                        && a >= 1
+                        && toks.norm(a - 1) == "make"
+                        && (a < 2
+                            || !matches!(
+                                toks.norm(a - 2),
+                                "can't"
+                                    | "cant"
+                                    | "cannot"
+                                    | "can"
+                                    | "could"
+                                    | "couldn't"
+                                    | "won't"
+                                    | "will"
+                                    | "to"
+                                    | "not"
+                                    | "i"
+                                    | "we"
+                                    | "you"
+                                    | "they"
+                                    | "don't"
+                                    | "didn't"
+                            )))
+            });
+            (said || (moved_to && pronoun))
+                && out
+                    .last()
+                    .is_some_and(|d| d.span.start < toks.toks[s].start && d.due != e.date)
+        };
         // "The Friday deadline has been postponed": the date being moved is the old one.
         let moved_after = phrases
             .iter()
@@ -502,7 +546,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             // "| Parking permit renewal | Nov 12 |" under a "| Item | Due |" header.
             || due_cells.iter().any(|r| r.contains(&e.from))
             // "Pricing ends 8/20 - send your entry by then at the latest".
-            || back();
+            || back()
+            || retime;
         // "by 3pm" alone is on the received day only when the sentence asks for something
         // ("need the link by 3pm"; not a status line such as "hotfix by 15:30").
         // Nor opening hours ("bitte beachten: wir haben bis 17 Uhr geöffnet").
@@ -561,7 +606,28 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                     _ => false,
                 })
                 .is_some_and(|x| x.2 == Some(Sem::Cue(Cue::Noun)));
+        // "confirm your appointment slot in 3 business days or it will be released": a
+        // consequence right after the date makes it the limit of the act on the meeting.
+        let consequence = phrases
+            .iter()
+            .find(|(a, _, _)| *a >= e.to && !toks.is_punct(*a, ","))
+            .is_some_and(|&(a, _, _)| {
+                matches!(
+                    toks.norm(a),
+                    "or" | "otherwise"
+                        | "else"
+                        | "sonst"
+                        | "andernfalls"
+                        | "ansonsten"
+                        | "o"
+                        | "ou"
+                        | "sinon"
+                        | "altrimenti"
+                ) && toks.toks.get(a + 1).is_some_and(|t| t.kind == Kind::Word)
+                    && exprs.get(n + 1).is_none_or(|x| x.from > a + 2)
+            });
         if meeting_at.is_some()
+            && !consequence
             && adjacent_cue.is_none()
             && !e.shape.within
             && !e.shape.timed_by_cue
@@ -586,6 +652,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 last.time = e.time;
             }
             continue;
+        }
+        if retime {
+            out.pop();
         }
         let from_tok = adjacent_cue.map_or(e.from, |c| c.0);
         let end_tok = after.unwrap_or(e.to).max(e.to);
@@ -722,6 +791,48 @@ fn opens_with_order(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], dat
         })
 }
 
+/// Whether `phrases` open with a plain word and then an object ("land your PRs", "bestellen
+/// Sie Ihre", "haga sus pedidos"): the shape of an order whose verb no table lists. Not a
+/// subject ("we", "I") nor a greeting or a wish ("thank you", "hope your", "enjoy your").
+fn imperative_shape(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)]) -> bool {
+    let toks = p.t;
+    phrases
+        .iter()
+        .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
+        .is_some_and(|&(a, n, x)| {
+            x.is_none()
+                && n == a + 1
+                && toks.toks[a].kind == Kind::Word
+                && !matches!(
+                    toks.norm(a),
+                    "i" | "we"
+                        | "you"
+                        | "they"
+                        | "he"
+                        | "she"
+                        | "it"
+                        | "thank"
+                        | "thanks"
+                        | "hope"
+                        | "enjoy"
+                        | "wir"
+                        | "ich"
+                        | "es"
+                )
+                && (matches!(
+                    toks.norm(n),
+                    "your" | "the" | "all" | "any" | "our" | "my" | "their" | "it" | "them"
+                        | "su"
+                        | "sus"
+                        | "los"
+                        | "las"
+                        | "ihre"
+                        | "ihren"
+                        | "ihr"
+                ) || (toks.norm(n) == "sie" && toks.toks[n].capital))
+        })
+}
+
 /// "Submit repair complaints Feb 8-12", "Return library books by Friday": one to three plain
 /// words from `n` up to the date (or its cue), the last a plural, are the order's object ("Pay
 /// stubs are ready Monday" has a verb before its date).
@@ -803,8 +914,13 @@ fn refers_back(
         if v[b].1 - v[b].0 == 1 && !e.shape.range {
             return false;
         }
+        // Next to a pointer, an unlisted verb opening its clause with an object is an order
+        // too ("land your PRs before then", "bestellen Sie Ihre Karten bis dahin", "haga sus
+        // pedidos antes de esa fecha").
         let asks = |c: &[(usize, usize, Option<Sem>)]| {
-            c.iter().any(|x| x.2 == Some(Sem::Request)) || opens_with_order(p, c, usize::MAX)
+            c.iter().any(|x| x.2 == Some(Sem::Request))
+                || opens_with_order(p, c, usize::MAX)
+                || imperative_shape(p, c)
         };
         let clause = &v[start..b];
         if clause

@@ -1750,3 +1750,81 @@ fn french_and_italian_notices() {
     assert!(due("La riunione è fissata per il 3 dicembre.").is_empty());
     assert!(due("Grazie per il pagamento del 20 novembre.").is_empty());
 }
+
+#[test]
+fn a_consequence_after_the_date_makes_it_the_limit_of_an_act_on_a_meeting() {
+    assert_eq!(
+        one("Please confirm your appointment in 3 business days or it will be released."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Bitte bestätigen Sie Ihren Termin in 3 Werktagen, sonst verfällt er."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Por favor confirme su cita en 3 días hábiles o se liberará."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Merci de confirmer votre rendez-vous sous 48 heures, sinon il sera annulé."),
+        date!(2026 - 11 - 26)
+    );
+    assert!(due("Your appointment is in 3 days. Call us if you need to reschedule or cancel.").is_empty());
+    assert!(due("Please come to your appointment in 3 days.").is_empty());
+}
+
+#[test]
+fn an_unlisted_verb_with_its_object_asks_by_the_date_pointed_back_at() {
+    assert_eq!(
+        one("The portal closes on Dec 4; update your address before then."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("The library shuts for renovation on Dec 5. Borrow your books before then."),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("Der Shop schließt am 4.12.; bestellen Sie Ihre Karten bis dahin."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("La tienda cierra el 4 de diciembre; haga sus pedidos antes de esa fecha."),
+        date!(2026 - 12 - 04)
+    );
+    assert!(due("The office party is on Dec 5; enjoy your weekend before then.").is_empty());
+    assert!(due("The launch is Dec 5; we finished the slides before then.").is_empty());
+}
+
+#[test]
+fn a_later_line_that_moves_the_deadline_replaces_it() {
+    assert_eq!(
+        due("Please send the invoice by Friday.\nActually, make that Monday."),
+        vec![Some(date!(2026 - 11 - 30))]
+    );
+    assert_eq!(
+        due("sam: tax docs due Dec 8\nsam: update, they pushed it to Dec 12"),
+        vec![Some(date!(2026 - 12 - 12))]
+    );
+    assert_eq!(
+        due("Kannst du mir die Zahlen bis Montag schicken?\nAch, lieber Mittwoch."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+    assert_eq!(
+        due("¿Puedes mandar el informe para el lunes?\nMejor el miércoles."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+    assert_eq!(
+        due("El pago vence el 8 de diciembre.\nLo movieron al 12 de diciembre."),
+        vec![Some(date!(2026 - 12 - 12))]
+    );
+    // Not a move: one's own plans, another item, a date that was no deadline.
+    assert_eq!(
+        due("Send the slides by Tuesday.\nI can't make it Friday though."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert_eq!(
+        due("Send the report by Friday. The budget review moved to Monday."),
+        vec![Some(date!(2026 - 11 - 27)), Some(date!(2026 - 11 - 30))]
+    );
+    assert!(due("Lunch on Thursday?\nActually make it Friday.").is_empty());
+}

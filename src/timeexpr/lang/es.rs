@@ -349,6 +349,10 @@ pub static ES: LangData = LangData {
         ("prorrogado", Moved),
         ("prorrogada", Moved),
         ("movido", Moved),
+        ("movieron", Moved),
+        ("movio", Moved),
+        ("aplazaron", Moved),
+        ("pospusieron", Moved),
         ("cambiado", Moved),
     ],
 };
