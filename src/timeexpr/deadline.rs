@@ -288,8 +288,16 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // Wednesday", "she moved it to Nov 10", "ach, lieber Dienstag", "mejor el martes". The
         // new date takes the old one's place (and is a deadline only when that one was).
         let retime = {
+            // "moved it", "pushed the deadline" (the one just named; not "the budget deadline").
             let pronoun = phrases.iter().any(|(a, _, _)| {
-                *a >= clause_start && *a < e.from && matches!(toks.norm(*a), "it" | "that" | "es" | "lo")
+                *a >= clause_start
+                    && *a < e.from
+                    && matches!(toks.norm(*a), "it" | "that" | "es" | "lo")
+            }) || phrases.windows(2).any(|w| {
+                w[0].0 >= clause_start
+                    && w[1].0 < e.from
+                    && matches!(toks.norm(w[0].0), "the" | "die" | "el" | "la" | "le" | "il")
+                    && w[1].2 == Some(Sem::Cue(Cue::Noun))
             });
             let said = adjacent.is_some_and(|x| {
                 let a = x.0;

@@ -1229,7 +1229,12 @@ impl Parser<'_> {
                         | "tienen"
                         | "haben"
                         | "hast"
-                ) && (lead || matches!(self.word(end), "to" | "para" | "zeit"))))
+                        | "avez"
+                        | "disposez"
+                        | "ha"
+                        | "hai"
+                        | "avete"
+                ) && (lead || matches!(self.word(end), "to" | "para" | "zeit" | "pour" | "per"))))
         {
             lead = true;
             within = true;

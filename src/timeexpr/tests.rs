@@ -1678,6 +1678,10 @@ fn days_as_words_and_ranges_of_them() {
 #[test]
 fn a_limit_nouns_length_and_short_notices() {
     assert_eq!(
+        one("Debe presentar la declaración dentro de los próximos 10 días hábiles."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
         one("Tiene un plazo de 10 días hábiles para presentar la solicitud."),
         date!(2026 - 12 - 08)
     );
@@ -1745,6 +1749,32 @@ fn french_and_italian_notices() {
         one("Gentile cliente, il modulo va firmato entro venerdì."),
         date!(2026 - 11 - 27)
     );
+    assert_eq!(
+        one("La facture doit être réglée dans un délai de 30 jours."),
+        date!(2026 - 12 - 24)
+    );
+    assert_eq!(
+        one("Vous avez 10 jours pour contester cette décision."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Inscriptions du 1er au 10 décembre."),
+        date!(2026 - 12 - 10)
+    );
+    assert_eq!(
+        one("Il pagamento va effettuato entro e non oltre il 15 dicembre."),
+        date!(2026 - 12 - 15)
+    );
+    assert_eq!(
+        one("Ha 15 giorni per presentare ricorso."),
+        date!(2026 - 12 - 09)
+    );
+    assert_eq!(
+        one("Le iscrizioni sono aperte dal 1 al 10 dicembre."),
+        date!(2026 - 12 - 10)
+    );
+    assert!(due("Plus besoin d'envoyer le formulaire avant le 4 décembre.").is_empty());
+    assert!(due("Non è più necessario inviare il modulo entro il 4 dicembre.").is_empty());
     assert!(due("Merci pour votre paiement du 20 novembre.").is_empty());
     assert!(due("La réunion aura lieu le 3 décembre.").is_empty());
     assert!(due("La riunione è fissata per il 3 dicembre.").is_empty());
@@ -1816,6 +1846,10 @@ fn a_later_line_that_moves_the_deadline_replaces_it() {
     assert_eq!(
         due("El pago vence el 8 de diciembre.\nLo movieron al 12 de diciembre."),
         vec![Some(date!(2026 - 12 - 12))]
+    );
+    assert_eq!(
+        due("tom: can u send the contract tmrw?\ntom: they pushed the deadline to friday"),
+        vec![Some(date!(2026 - 11 - 27))]
     );
     // Not a move: one's own plans, another item, a date that was no deadline.
     assert_eq!(

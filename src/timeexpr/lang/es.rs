@@ -136,6 +136,8 @@ pub static ES: LangData = LangData {
         ("en un plazo de", Within),
         ("en el plazo de", Within),
         ("en los proximos", Within),
+        ("dentro de los proximos", Within),
+        ("dentro de las proximas", Within),
         ("en las proximas", Within),
         ("en", In),
         // "la cotización es válida por 15 días": how long an offer holds.

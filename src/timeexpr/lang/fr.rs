@@ -9,7 +9,12 @@ pub static FR: LangData = LangData {
     function_words: &[
         "le", "les", "des", "du", "et", "vous", "nous", "avec", "merci", "bonjour", "une", "pour",
         "votre", "vos", "au", "aux", "avant", "dans", "veuillez", "cordialement", "cette", "qui",
-        "sur", "pas", "madame", "monsieur", "d'ici", "jusqu'au",
+        "sur", "pas", "madame", "monsieur", "d'ici", "jusqu'au", "doit", "etre", "ou", "ne", "je",
+        "c'est", "n'est", "mais", "aussi", "tres", "sont", "avez", "faut", "notre", "nos", "ces",
+        "sera",
+        // Month and day names no other table shares ("Date limite de dépôt : 15 juin").
+        "janvier", "fevrier", "avril", "juin", "juillet", "aout", "septembre", "octobre",
+        "decembre", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
     ],
     numeric: NumericOrder::DayFirst,
     range_to: &["au", "a", "jusqu'au", "-", "–", "—", "ou"],
@@ -158,6 +163,9 @@ pub static FR: LangData = LangData {
         ("completez", Act),
         ("inscrivez - vous", Act),
         ("mais", Contrast),
+        ("inscription", Window),
+        ("inscriptions", Window),
+        ("candidatures", Window),
         ("rendez - vous", Meeting),
         ("reunion", Meeting),
         ("d'ici la", Back),

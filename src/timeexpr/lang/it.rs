@@ -7,9 +7,13 @@ use super::{Block, Caps, Cue, Lang, LangData, NumericOrder, Period, Unit};
 pub static IT: LangData = LangData {
     lang: Lang::It,
     function_words: &[
-        "il", "di", "che", "della", "delle", "dei", "degli", "del", "sono", "grazie", "entro",
+        "il", "di", "che", "della", "delle", "dei", "degli", "sono", "grazie", "entro",
         "gentile", "cordiali", "alla", "alle", "nel", "nella", "questo", "questa", "vostro",
-        "vostra", "suo", "sua", "prega", "scadenza",
+        "vostra", "suo", "sua", "prega", "scadenza", "dal", "dalla", "dalle", "gli", "sul", "sulla",
+        "anche", "ogni", "oppure", "per",
+        // Month and day names no other table shares ("Termine: 20 dicembre").
+        "gennaio", "febbraio", "aprile", "maggio", "giugno", "luglio", "settembre", "ottobre",
+        "dicembre", "lunedi", "martedi", "mercoledi", "giovedi", "venerdi", "domenica",
     ],
     numeric: NumericOrder::DayFirst,
     range_to: &["al", "a", "-", "–", "—", "o"],
@@ -113,7 +117,6 @@ pub static IT: LangData = LangData {
         ("entro il", Cue(Cue::Adjacent)),
         ("entro e non oltre il", Cue(Cue::Adjacent)),
         ("fino al", Cue(Cue::Adjacent)),
-        ("per il", Cue(Cue::Adjacent)),
         ("al piu tardi", Cue(Cue::Latest)),
         ("scade", Cue(Cue::Due)),
         ("scadono", Cue(Cue::Due)),
@@ -157,6 +160,9 @@ pub static IT: LangData = LangData {
         ("compili", Act),
         ("compilate", Act),
         ("ma", Contrast),
+        ("iscrizione", Window),
+        ("iscrizioni", Window),
+        ("candidature", Window),
         ("riunione", Meeting),
         ("appuntamento", Meeting),
         ("entro quella data", Back),
