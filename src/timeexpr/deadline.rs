@@ -79,8 +79,23 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // Nor the consequence after "or" ("pick up by 12/1 or the order is cancelled").
         // Nor over a spaced dash that opens another clause ("Ignore the reminder about Nov 30
         // — the date to pay is Dec 2").
+        // A correction ("scratch that, fri is fine", "Korrektur: Freitag") strikes what was
+        // said before it and gives the first date after it.
+        // With a date after it, it is no negation of the dates before it either.
+        let is_correction = |a: usize| {
+            ((matches!(toks.norm(a), "scratch" | "strike") && toks.norm(a + 1) == "that")
+                || matches!(toks.norm(a), "correction" | "korrektur" | "correccion"))
+                && exprs.iter().any(|x| x.from > a && x.from < t)
+        };
+        let correction = phrases
+            .iter()
+            .map(|(a, _, _)| *a)
+            .filter(|&a| a < e.from && is_correction(a))
+            .next_back()
+            .filter(|&a| !exprs[..n].iter().any(|x| x.from > a));
         let negated = phrases.iter().any(|(a, _, x)| {
-            matches!(x, Some(Sem::Block(Block::Negation | Block::Absence)))
+            !is_correction(*a)
+                && matches!(x, Some(Sem::Block(Block::Negation | Block::Absence)))
                 && !phrases.iter().any(|(c, _, y)| {
                     ((*y == Some(Sem::Contrast) || clause_dash(&toks, *c))
                         && ((*a < *c && *c < e.from) || (e.from < *c && *c < *a)))
@@ -301,7 +316,10 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             });
             let said = adjacent.is_some_and(|x| {
                 let a = x.0;
-                matches!(toks.norm(a), "lieber" | "mejor" | "plutot")
+                // A correction: "oops, I meant fri", "ich meinte Freitag", "quise decir el
+                // viernes".
+                matches!(toks.norm(a), "lieber" | "mejor" | "plutot" | "meant" | "meinte")
+                    || (toks.norm(a) == "decir" && a >= 1 && toks.norm(a - 1) == "quise")
                     || (matches!(toks.norm(a), "it" | "that")
                         && a >= 1
                         && toks.norm(a - 1) == "make"
@@ -326,10 +344,12 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                                     | "didn't"
                             )))
             });
-            (said || (moved_to && pronoun))
+            (said || correction.is_some() || (moved_to && pronoun))
                 && out
                     .last()
-                    .is_some_and(|d| d.span.start < toks.toks[s].start && d.due != e.date)
+                    // Said before the clause (a chat line may run on: "by thu⏎ana: oops, I
+                    // meant fri").
+                    .is_some_and(|d| d.span.end <= toks.toks[clause_start].start && d.due != e.date)
         };
         // "The Friday deadline has been postponed": the date being moved is the old one.
         let moved_after = phrases

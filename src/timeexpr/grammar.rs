@@ -937,12 +937,13 @@ impl Parser<'_> {
             return Some((end, vec![Comp::Date(date)]));
         }
         let end = self.after(i);
+        // "by the fourth", "on the thirtieth".
         let cued = i >= 2
             && self.word(i - 1) == "the"
-            && matches!(
+            && (matches!(
                 self.sems.get(i - 2).copied().flatten(),
                 Some((1, Sem::Cue(_)))
-            );
+            ) || self.word(i - 2) == "on");
         let alone = self.t.toks.get(end).is_none_or(|t| t.kind != Kind::Word)
             || matches!(
                 self.sem(end),

@@ -1862,3 +1862,67 @@ fn a_later_line_that_moves_the_deadline_replaces_it() {
     );
     assert!(due("Lunch on Thursday?\nActually make it Friday.").is_empty());
 }
+
+#[test]
+fn corrections_and_more_moves_in_a_later_line() {
+    assert_eq!(
+        due("ana: pls send the w-9 by thu\nana: oops, I meant fri"),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("ana: pls send the w-9 by thu\nana: scratch that, fri is fine"),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("tom: can u send the contract tmrw?\nana: yep\ntom: nvm, make it friday"),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("Kannst du die Rechnung bis Donnerstag schicken?\nSorry, ich meinte Freitag."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("Bitte schicken Sie den Bericht bis Donnerstag.\nKorrektur: bis Freitag."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("¿Puedes mandar la factura para el jueves?\nPerdón, quise decir el viernes."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert!(due("I meant to call you on Friday.").is_empty());
+}
+
+#[test]
+fn notices_in_the_infinitive_and_more_french_and_italian() {
+    assert_eq!(
+        one("Renvoyer le formulaire signé avant le 4 décembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Entregar el formulario entre el primero y el cuatro de diciembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Merci de valider le document d'ici la fin de la semaine."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Pouvez-vous me répondre d'ici vendredi ?"),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Rappel : la cotisation est due le 1er décembre."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(one("Documenti da consegnare entro fine mese."), date!(2026 - 11 - 30));
+    assert_eq!(
+        one("La quota va pagata entro lunedì 30 novembre."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(one("Hand in the keys on the thirtieth."), date!(2026 - 11 - 30));
+    // A short Spanish line whose only function word is "de" stays Spanish.
+    assert_eq!(
+        one("Plazo máximo: viernes 4 de diciembre"),
+        date!(2026 - 12 - 04)
+    );
+}

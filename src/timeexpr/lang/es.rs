@@ -7,7 +7,7 @@ pub static ES: LangData = LangData {
     lang: Lang::Es,
     function_words: &[
         "el", "la", "los", "las", "que", "y", "es", "por", "favor", "para", "con", "un", "una",
-        "del", "al", "su", "le", "lo", "nos", "gracias", "hola", "se", "muchas", "esta",
+        "del", "al", "su", "le", "les", "lo", "nos", "gracias", "hola", "se", "muchas", "esta",
         "necesito", "podria", "puedes", "usted",
         // Short lines such as "Plazo máximo: viernes 2 de abril" have no other.
         "de",
@@ -287,6 +287,20 @@ pub static ES: LangData = LangData {
         ("vota", Act),
         ("conteste", Act),
         ("contesta", Act),
+        // The infinitive of notices and forms: "Entregar el formulario entre el 1 y el 4".
+        ("enviar", Act),
+        ("entregar", Act),
+        ("pagar", Act),
+        ("presentar", Act),
+        ("firmar", Act),
+        ("devolver", Act),
+        ("completar", Act),
+        ("rellenar", Act),
+        ("confirmar", Act),
+        ("responder", Act),
+        ("traer", Act),
+        ("renovar", Act),
+        ("solicitar", Act),
         // The plural (ustedes) imperative: "traigan la autorización el próximo martes".
         ("manden", Act),
         ("envien", Act),

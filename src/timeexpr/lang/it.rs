@@ -7,7 +7,7 @@ use super::{Block, Caps, Cue, Lang, LangData, NumericOrder, Period, Unit};
 pub static IT: LangData = LangData {
     lang: Lang::It,
     function_words: &[
-        "il", "di", "che", "della", "delle", "dei", "degli", "sono", "grazie", "entro",
+        "il", "la", "di", "che", "della", "delle", "dei", "degli", "sono", "grazie", "entro",
         "gentile", "cordiali", "alla", "alle", "nel", "nella", "questo", "questa", "vostro",
         "vostra", "suo", "sua", "prega", "scadenza", "dal", "dalla", "dalle", "gli", "sul", "sulla",
         "anche", "ogni", "oppure", "per",
