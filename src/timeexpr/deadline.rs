@@ -90,8 +90,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let correction = phrases
             .iter()
             .map(|(a, _, _)| *a)
-            .filter(|&a| a < e.from && is_correction(a))
-            .next_back()
+            .rfind(|&a| a < e.from && is_correction(a))
             .filter(|&a| !exprs[..n].iter().any(|x| x.from > a));
         let negated = phrases.iter().any(|(a, _, x)| {
             !is_correction(*a)
@@ -318,8 +317,10 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 let a = x.0;
                 // A correction: "oops, I meant fri", "ich meinte Freitag", "quise decir el
                 // viernes".
-                matches!(toks.norm(a), "lieber" | "mejor" | "plutot" | "meant" | "meinte")
-                    || (toks.norm(a) == "decir" && a >= 1 && toks.norm(a - 1) == "quise")
+                matches!(
+                    toks.norm(a),
+                    "lieber" | "mejor" | "plutot" | "meant" | "meinte"
+                ) || (toks.norm(a) == "decir" && a >= 1 && toks.norm(a - 1) == "quise")
                     || (matches!(toks.norm(a), "it" | "that")
                         && a >= 1
                         && toks.norm(a - 1) == "make"
@@ -849,7 +850,15 @@ fn imperative_shape(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)]) -> 
                 )
                 && (matches!(
                     toks.norm(n),
-                    "your" | "the" | "all" | "any" | "our" | "my" | "their" | "it" | "them"
+                    "your"
+                        | "the"
+                        | "all"
+                        | "any"
+                        | "our"
+                        | "my"
+                        | "their"
+                        | "it"
+                        | "them"
                         | "su"
                         | "sus"
                         | "los"

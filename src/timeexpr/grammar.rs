@@ -769,7 +769,8 @@ impl Parser<'_> {
     }
 
     /// 11/30, 11/30/26, 30.11.2026, 3.12. — the order decided by a part over 12, else by the
-    /// language (German and Spanish write the day first), else by `[operator] date_order`.
+    /// language (German, Spanish, French and Italian write the day first), else by
+    /// `[operator] date_order`.
     fn numeric(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
         let (a, ad, ord) = self.num(i)?;
         if ord || ad > 2 {
@@ -1235,7 +1236,8 @@ impl Parser<'_> {
                         | "ha"
                         | "hai"
                         | "avete"
-                ) && (lead || matches!(self.word(end), "to" | "para" | "zeit" | "pour" | "per"))))
+                ) && (lead
+                    || matches!(self.word(end), "to" | "para" | "zeit" | "pour" | "per"))))
         {
             lead = true;
             within = true;

@@ -1698,7 +1698,10 @@ fn a_limit_nouns_length_and_short_notices() {
         one("Frist: 04.12.2026 – Antrag beim Amt abgeben."),
         date!(2026 - 12 - 04)
     );
-    assert_eq!(one("Fällig: 4.12. – Miete überweisen."), date!(2026 - 12 - 04));
+    assert_eq!(
+        one("Fällig: 4.12. – Miete überweisen."),
+        date!(2026 - 12 - 04)
+    );
 }
 
 #[test]
@@ -1719,8 +1722,14 @@ fn the_plural_spanish_imperative_is_an_order() {
 
 #[test]
 fn french_and_italian_notices() {
-    assert_eq!(detect("Merci de renvoyer le formulaire avant le 4 décembre."), Lang::Fr);
-    assert_eq!(detect("Si prega di inviare il modulo entro il 4 dicembre."), Lang::It);
+    assert_eq!(
+        detect("Merci de renvoyer le formulaire avant le 4 décembre."),
+        Lang::Fr
+    );
+    assert_eq!(
+        detect("Si prega di inviare il modulo entro il 4 dicembre."),
+        Lang::It
+    );
     assert_eq!(
         one("Merci de renvoyer le formulaire signé avant le 4 décembre."),
         date!(2026 - 12 - 04)
@@ -1799,7 +1808,10 @@ fn a_consequence_after_the_date_makes_it_the_limit_of_an_act_on_a_meeting() {
         one("Merci de confirmer votre rendez-vous sous 48 heures, sinon il sera annulé."),
         date!(2026 - 11 - 26)
     );
-    assert!(due("Your appointment is in 3 days. Call us if you need to reschedule or cancel.").is_empty());
+    assert!(
+        due("Your appointment is in 3 days. Call us if you need to reschedule or cancel.")
+            .is_empty()
+    );
     assert!(due("Please come to your appointment in 3 days.").is_empty());
 }
 
@@ -1914,12 +1926,18 @@ fn notices_in_the_infinitive_and_more_french_and_italian() {
         one("Rappel : la cotisation est due le 1er décembre."),
         date!(2026 - 12 - 01)
     );
-    assert_eq!(one("Documenti da consegnare entro fine mese."), date!(2026 - 11 - 30));
+    assert_eq!(
+        one("Documenti da consegnare entro fine mese."),
+        date!(2026 - 11 - 30)
+    );
     assert_eq!(
         one("La quota va pagata entro lunedì 30 novembre."),
         date!(2026 - 11 - 30)
     );
-    assert_eq!(one("Hand in the keys on the thirtieth."), date!(2026 - 11 - 30));
+    assert_eq!(
+        one("Hand in the keys on the thirtieth."),
+        date!(2026 - 11 - 30)
+    );
     // A short Spanish line whose only function word is "de" stays Spanish.
     assert_eq!(
         one("Plazo máximo: viernes 4 de diciembre"),
