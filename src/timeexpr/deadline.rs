@@ -640,19 +640,39 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let consequence = phrases
             .iter()
             .find(|(a, _, _)| *a >= e.to && !toks.is_punct(*a, ","))
+            // What is lost, not another act ("… tomorrow or call to reschedule", "or you may be
+            // charged" keep the meeting's time).
             .is_some_and(|&(a, _, _)| {
-                matches!(
+                let lost = matches!(
+                    toks.norm(a + 1),
+                    "it" | "this"
+                        | "that"
+                        | "the"
+                        | "your"
+                        | "we"
+                        | "they"
+                        | "es"
+                        | "se"
+                        | "le"
+                        | "la"
+                        | "el"
+                        | "lo"
+                        | "il"
+                        | "su"
+                        | "wir"
+                        | "der"
+                        | "die"
+                        | "das"
+                        | "nous"
+                        | "votre"
+                );
+                let verb_second = matches!(
                     toks.norm(a),
-                    "or" | "otherwise"
-                        | "else"
-                        | "sonst"
-                        | "andernfalls"
-                        | "ansonsten"
-                        | "o"
-                        | "ou"
-                        | "sinon"
-                        | "altrimenti"
-                ) && toks.toks.get(a + 1).is_some_and(|t| t.kind == Kind::Word)
+                    "sonst" | "andernfalls" | "ansonsten" | "sinon" | "altrimenti"
+                );
+                (verb_second
+                    || (matches!(toks.norm(a), "or" | "otherwise" | "else" | "o" | "ou") && lost))
+                    && toks.toks.get(a + 1).is_some_and(|t| t.kind == Kind::Word)
                     && exprs.get(n + 1).is_none_or(|x| x.from > a + 2)
             });
         if meeting_at.is_some()

@@ -1813,6 +1813,8 @@ fn a_consequence_after_the_date_makes_it_the_limit_of_an_act_on_a_meeting() {
             .is_empty()
     );
     assert!(due("Please come to your appointment in 3 days.").is_empty());
+    assert!(due("Please come to your appointment tomorrow or call to reschedule.").is_empty());
+    assert!(due("Please arrive for your appointment tomorrow, or you may be charged.").is_empty());
 }
 
 #[test]
