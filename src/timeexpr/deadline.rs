@@ -79,12 +79,31 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // Nor the consequence after "or" ("pick up by 12/1 or the order is cancelled").
         // Nor over a spaced dash that opens another clause ("Ignore the reminder about Nov 30
         // — the date to pay is Dec 2").
+        // A correction ("scratch that, fri is fine", "Korrektur: Freitag") strikes what was
+        // said before it and gives the first date after it.
+        // With a date after it, it is no negation of the dates before it either.
+        let is_correction = |a: usize| {
+            ((matches!(toks.norm(a), "scratch" | "strike") && toks.norm(a + 1) == "that")
+                || matches!(toks.norm(a), "correction" | "korrektur" | "correccion"))
+                && exprs.iter().any(|x| x.from > a && x.from < t)
+        };
+        let correction = phrases
+            .iter()
+            .map(|(a, _, _)| *a)
+            .rfind(|&a| a < e.from && is_correction(a))
+            .filter(|&a| !exprs[..n].iter().any(|x| x.from > a));
         let negated = phrases.iter().any(|(a, _, x)| {
-            matches!(x, Some(Sem::Block(Block::Negation | Block::Absence)))
+            !is_correction(*a)
+                && matches!(x, Some(Sem::Block(Block::Negation | Block::Absence)))
                 && !phrases.iter().any(|(c, _, y)| {
                     ((*y == Some(Sem::Contrast) || clause_dash(&toks, *c))
                         && ((*a < *c && *c < e.from) || (e.from < *c && *c < *a)))
-                        || (e.to <= *c && *c < *a && matches!(toks.norm(*c), "or" | "otherwise"))
+                        || (e.to <= *c
+                            && *c < *a
+                            && matches!(
+                                toks.norm(*c),
+                                "or" | "otherwise" | "sonst" | "sinon" | "altrimenti"
+                            ))
                 })
         });
         if negated || e.shape.past {
@@ -240,8 +259,10 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             let c = before[j - 2];
             (det && matches!(c.2, Some(Sem::Cue(Cue::Adjacent)))).then_some(c)
         };
+        // A span's lead right before a day is a limit too ("entro venerdì", "binnen
+        // Freitag").
         let adjacent_cue = adjacent
-            .filter(|x| matches!(x.2, Some(Sem::Cue(_))))
+            .filter(|x| matches!(x.2, Some(Sem::Cue(_) | Sem::Within)))
             .or_else(over_event);
         if adjacent.is_some_and(|x| x.2 == Some(Sem::Block(Block::Strike))) {
             continue;
@@ -277,6 +298,60 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let moved_to = moved_from
             || (moved
                 && adjacent.is_some_and(|x| matches!(toks.norm(x.0), "to" | "auf" | "al" | "a")));
+        // A later sentence that moves the deadline said before it: "actually make it
+        // Wednesday", "she moved it to Nov 10", "ach, lieber Dienstag", "mejor el martes". The
+        // new date takes the old one's place (and is a deadline only when that one was).
+        let retime = {
+            // "moved it", "pushed the deadline" (the one just named; not "the budget deadline").
+            let pronoun = phrases.iter().any(|(a, _, _)| {
+                *a >= clause_start
+                    && *a < e.from
+                    && matches!(toks.norm(*a), "it" | "that" | "es" | "lo")
+            }) || phrases.windows(2).any(|w| {
+                w[0].0 >= clause_start
+                    && w[1].0 < e.from
+                    && matches!(toks.norm(w[0].0), "the" | "die" | "el" | "la" | "le" | "il")
+                    && w[1].2 == Some(Sem::Cue(Cue::Noun))
+            });
+            let said = adjacent.is_some_and(|x| {
+                let a = x.0;
+                // A correction: "oops, I meant fri", "ich meinte Freitag", "quise decir el
+                // viernes".
+                matches!(
+                    toks.norm(a),
+                    "lieber" | "mejor" | "plutot" | "meant" | "meinte"
+                ) || (toks.norm(a) == "decir" && a >= 1 && toks.norm(a - 1) == "quise")
+                    || (matches!(toks.norm(a), "it" | "that")
+                        && a >= 1
+                        && toks.norm(a - 1) == "make"
+                        && (a < 2
+                            || !matches!(
+                                toks.norm(a - 2),
+                                "can't"
+                                    | "cant"
+                                    | "cannot"
+                                    | "can"
+                                    | "could"
+                                    | "couldn't"
+                                    | "won't"
+                                    | "will"
+                                    | "to"
+                                    | "not"
+                                    | "i"
+                                    | "we"
+                                    | "you"
+                                    | "they"
+                                    | "don't"
+                                    | "didn't"
+                            )))
+            });
+            (said || correction.is_some() || (moved_to && pronoun))
+                && out
+                    .last()
+                    // Said before the clause (a chat line may run on: "by thu⏎ana: oops, I
+                    // meant fri").
+                    .is_some_and(|d| d.span.end <= toks.toks[clause_start].start && d.due != e.date)
+        };
         // "The Friday deadline has been postponed": the date being moved is the old one.
         let moved_after = phrases
             .iter()
@@ -500,7 +575,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             // "| Parking permit renewal | Nov 12 |" under a "| Item | Due |" header.
             || due_cells.iter().any(|r| r.contains(&e.from))
             // "Pricing ends 8/20 - send your entry by then at the latest".
-            || back();
+            || back()
+            || retime;
         // "by 3pm" alone is on the received day only when the sentence asks for something
         // ("need the link by 3pm"; not a status line such as "hotfix by 15:30").
         // Nor opening hours ("bitte beachten: wir haben bis 17 Uhr geöffnet").
@@ -559,7 +635,48 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                     _ => false,
                 })
                 .is_some_and(|x| x.2 == Some(Sem::Cue(Cue::Noun)));
+        // "confirm your appointment slot in 3 business days or it will be released": a
+        // consequence right after the date makes it the limit of the act on the meeting.
+        let consequence = phrases
+            .iter()
+            .find(|(a, _, _)| *a >= e.to && !toks.is_punct(*a, ","))
+            // What is lost, not another act ("… tomorrow or call to reschedule", "or you may be
+            // charged" keep the meeting's time).
+            .is_some_and(|&(a, _, _)| {
+                let lost = matches!(
+                    toks.norm(a + 1),
+                    "it" | "this"
+                        | "that"
+                        | "the"
+                        | "your"
+                        | "we"
+                        | "they"
+                        | "es"
+                        | "se"
+                        | "le"
+                        | "la"
+                        | "el"
+                        | "lo"
+                        | "il"
+                        | "su"
+                        | "wir"
+                        | "der"
+                        | "die"
+                        | "das"
+                        | "nous"
+                        | "votre"
+                );
+                let verb_second = matches!(
+                    toks.norm(a),
+                    "sonst" | "andernfalls" | "ansonsten" | "sinon" | "altrimenti"
+                );
+                (verb_second
+                    || (matches!(toks.norm(a), "or" | "otherwise" | "else" | "o" | "ou") && lost))
+                    && toks.toks.get(a + 1).is_some_and(|t| t.kind == Kind::Word)
+                    && exprs.get(n + 1).is_none_or(|x| x.from > a + 2)
+            });
         if meeting_at.is_some()
+            && !consequence
             && adjacent_cue.is_none()
             && !e.shape.within
             && !e.shape.timed_by_cue
@@ -584,6 +701,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 last.time = e.time;
             }
             continue;
+        }
+        if retime {
+            out.pop();
         }
         let from_tok = adjacent_cue.map_or(e.from, |c| c.0);
         let end_tok = after.unwrap_or(e.to).max(e.to);
@@ -720,6 +840,56 @@ fn opens_with_order(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], dat
         })
 }
 
+/// Whether `phrases` open with a plain word and then an object ("land your PRs", "bestellen
+/// Sie Ihre", "haga sus pedidos"): the shape of an order whose verb no table lists. Not a
+/// subject ("we", "I") nor a greeting or a wish ("thank you", "hope your", "enjoy your").
+fn imperative_shape(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)]) -> bool {
+    let toks = p.t;
+    phrases
+        .iter()
+        .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
+        .is_some_and(|&(a, n, x)| {
+            x.is_none()
+                && n == a + 1
+                && toks.toks[a].kind == Kind::Word
+                && !matches!(
+                    toks.norm(a),
+                    "i" | "we"
+                        | "you"
+                        | "they"
+                        | "he"
+                        | "she"
+                        | "it"
+                        | "thank"
+                        | "thanks"
+                        | "hope"
+                        | "enjoy"
+                        | "wir"
+                        | "ich"
+                        | "es"
+                )
+                && (matches!(
+                    toks.norm(n),
+                    "your"
+                        | "the"
+                        | "all"
+                        | "any"
+                        | "our"
+                        | "my"
+                        | "their"
+                        | "it"
+                        | "them"
+                        | "su"
+                        | "sus"
+                        | "los"
+                        | "las"
+                        | "ihre"
+                        | "ihren"
+                        | "ihr"
+                ) || (toks.norm(n) == "sie" && toks.toks[n].capital))
+        })
+}
+
 /// "Submit repair complaints Feb 8-12", "Return library books by Friday": one to three plain
 /// words from `n` up to the date (or its cue), the last a plural, are the order's object ("Pay
 /// stubs are ready Monday" has a verb before its date).
@@ -801,8 +971,13 @@ fn refers_back(
         if v[b].1 - v[b].0 == 1 && !e.shape.range {
             return false;
         }
+        // Next to a pointer, an unlisted verb opening its clause with an object is an order
+        // too ("land your PRs before then", "bestellen Sie Ihre Karten bis dahin", "haga sus
+        // pedidos antes de esa fecha").
         let asks = |c: &[(usize, usize, Option<Sem>)]| {
-            c.iter().any(|x| x.2 == Some(Sem::Request)) || opens_with_order(p, c, usize::MAX)
+            c.iter().any(|x| x.2 == Some(Sem::Request))
+                || opens_with_order(p, c, usize::MAX)
+                || imperative_shape(p, c)
         };
         let clause = &v[start..b];
         if clause

@@ -549,14 +549,27 @@ impl Parser<'_> {
     /// "1-3 December", "del 1 al 3 de diciembre", "between 1 and 3 December": a bare day,
     /// a connector, then a date with a month.
     fn bare_day_range(&self, start: usize, a: usize) -> Option<Expr> {
-        let (_, digits, _) = self.num(a)?;
-        // "zwischen dem 5. und 9. Juli": the German day's dot.
-        let c = if self.t.is_punct(a + 1, ".") && self.t.glued(a + 1) {
-            a + 2
+        // "between the first and the fourth of February", "vom ersten bis zum dritten März":
+        // a day as an ordinal word, joined by a word (not a dash: "First – March 3").
+        let c = if let Some(Sem::Ordinal(_)) = self.sem(a) {
+            let c = self.after(a);
+            if self.t.toks.get(c).is_none_or(|t| t.kind != Kind::Word) {
+                return None;
+            }
+            c
         } else {
-            a + 1
+            let (_, digits, _) = self.num(a)?;
+            if digits > 2 {
+                return None;
+            }
+            // "zwischen dem 5. und 9. Juli": the German day's dot.
+            if self.t.is_punct(a + 1, ".") && self.t.glued(a + 1) {
+                a + 2
+            } else {
+                a + 1
+            }
         };
-        if digits > 2 || !(self.listed(c, lang_to) || self.listed(c, lang_and)) {
+        if !(self.listed(c, lang_to) || self.listed(c, lang_and)) {
             return None;
         }
         // "3." of "1.–3. Dezember" is part of the number.
@@ -650,7 +663,8 @@ impl Parser<'_> {
             Sem::WeekRel(n) => Some((self.after(i), vec![Comp::Week(n)])),
             Sem::Named(p) => Some((self.after(i), vec![Comp::Named(p, 0)])),
             Sem::EndOf => self.end_of(i),
-            Sem::Within | Sem::In | Sem::Number(_) | Sem::Ago => self.span(i),
+            Sem::Number(d) => self.number_word_day(i, d).or_else(|| self.span(i)),
+            Sem::Within | Sem::In | Sem::Ago => self.span(i),
             Sem::TimeWord(_) => self.time(i),
             // "the week of July 12": a window that ends on that week's Friday.
             Sem::WeekOf => {
@@ -755,7 +769,8 @@ impl Parser<'_> {
     }
 
     /// 11/30, 11/30/26, 30.11.2026, 3.12. — the order decided by a part over 12, else by the
-    /// language (German and Spanish write the day first), else by `[operator] date_order`.
+    /// language (German, Spanish, French and Italian write the day first), else by
+    /// `[operator] date_order`.
     fn numeric(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
         let (a, ad, ord) = self.num(i)?;
         if ord || ad > 2 {
@@ -909,7 +924,8 @@ impl Parser<'_> {
     /// no noun after it: "by the first draft" is not a date).
     fn ordinal_word(&self, i: usize, d: u8) -> Option<(usize, Vec<Comp>)> {
         let mut j = self.after(i);
-        if self.word(j) == "of" {
+        // "the fourth of May", "el primero de mayo".
+        if matches!(self.word(j), "of" | "de") {
             j += 1;
         }
         if let Some(Sem::Month(m, _)) = self.sem(j) {
@@ -922,18 +938,46 @@ impl Parser<'_> {
             return Some((end, vec![Comp::Date(date)]));
         }
         let end = self.after(i);
+        // "by the fourth", "on the thirtieth".
         let cued = i >= 2
             && self.word(i - 1) == "the"
-            && matches!(
+            && (matches!(
                 self.sems.get(i - 2).copied().flatten(),
                 Some((1, Sem::Cue(_)))
-            );
+            ) || self.word(i - 2) == "on");
         let alone = self.t.toks.get(end).is_none_or(|t| t.kind != Kind::Word)
             || matches!(
                 self.sem(end),
                 Some(Sem::Filler | Sem::AmPm(_) | Sem::Cue(_) | Sem::Request)
             );
         (cued && alone).then(|| (end, vec![Comp::DayOfMonth(d)]))
+    }
+
+    /// A day written as a number word before its month: "el cuatro de febrero", "le quatre
+    /// février", "il quattro giugno" (not "a March 3 deadline": from two on, and with "de"/"of"
+    /// in English).
+    fn number_word_day(&self, i: usize, d: u32) -> Option<(usize, Vec<Comp>)> {
+        if !(2..=31).contains(&d) || self.t.toks[i].kind != Kind::Word {
+            return None;
+        }
+        let mut j = self.after(i);
+        let joined = matches!(self.word(j), "de" | "of");
+        if joined {
+            j += 1;
+        }
+        let Some(Sem::Month(m, _)) = self.sem(j) else {
+            return None;
+        };
+        if !joined && self.langs.first().is_none_or(|l| l.lang == lang::Lang::En) {
+            return None;
+        }
+        let mut end = self.after(j);
+        let year = self.year_after(&mut end);
+        let date = match year {
+            Some(y) => ymd(y, m as u32, d),
+            None => yearless(self.ctx.today(), m as u32, d),
+        };
+        Some((end, vec![Comp::Date(date)]))
     }
 
     /// "the 15th", "15th", German "den 3.", Spanish "el día 3".
@@ -1166,14 +1210,34 @@ impl Parser<'_> {
         // Not one's own time ("I have 2 days to finish my thesis", "we have 2 weeks to go").
         let own = (i >= 2 && matches!(self.word(i - 2), "i" | "we"))
             || (self.word(end) == "to" && self.word(end + 1) == "go");
+        // "a deadline of 10 business days", "eine Frist von 14 Tagen", "dispone de un plazo
+        // de 10 días hábiles": the limit noun's length is a span from now as well.
+        let noun_of = i >= 2
+            && matches!(self.word(i - 1), "of" | "von" | "de")
+            && (matches!(self.sem(i - 2), Some(Sem::Cue(Cue::Noun)))
+                || matches!(self.word(i - 2), "dispone" | "disponen" | "dispones"));
         if !ago
             && !own
             && i > 0
-            && matches!(
-                self.word(i - 1),
-                "have" | "has" | "get" | "got" | "tienes" | "tiene" | "tienen" | "haben" | "hast"
-            )
-            && (lead || matches!(self.word(end), "to" | "para" | "zeit"))
+            && (noun_of
+                || (matches!(
+                    self.word(i - 1),
+                    "have"
+                        | "has"
+                        | "get"
+                        | "got"
+                        | "tienes"
+                        | "tiene"
+                        | "tienen"
+                        | "haben"
+                        | "hast"
+                        | "avez"
+                        | "disposez"
+                        | "ha"
+                        | "hai"
+                        | "avete"
+                ) && (lead
+                    || matches!(self.word(end), "to" | "para" | "zeit" | "pour" | "per"))))
         {
             lead = true;
             within = true;

@@ -1617,3 +1617,332 @@ fn a_removed_deadline_and_a_negation_ended_by_a_dash() {
     );
     assert!(due("Ignore the Dec 1 deadline.").is_empty());
 }
+
+#[test]
+fn someone_elses_wish_for_the_recipients_work_asks() {
+    assert_eq!(
+        one("The client wants your feedback on the draft COB Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("The auditor is waiting for your numbers EOD tomorrow."),
+        date!(2026 - 11 - 25)
+    );
+    assert_eq!(
+        one("Our landlord would like your decision end of next week."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Der Kunde erwartet Ihre Rückmeldung bis Feierabend am Freitag."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("El cliente espera su respuesta mañana."),
+        date!(2026 - 11 - 25)
+    );
+    assert!(due("He wants to leave tomorrow.").is_empty());
+}
+
+#[test]
+fn days_as_words_and_ranges_of_them() {
+    assert_eq!(
+        one("Please return the forms between the first and the fourth of December."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Votes are accepted from the second to the ninth of December."),
+        date!(2026 - 12 - 09)
+    );
+    assert_eq!(
+        one("Reichen Sie die Unterlagen bitte zwischen dem ersten und dem vierten Dezember ein."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Bitte zahlen Sie bis zum vierten Dezember."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Por favor entregue los papeles antes del cuatro de diciembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Envíe el formulario antes del primero de diciembre."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Collect your parcel at the front desk between Dec 1 and Dec 3."),
+        date!(2026 - 12 - 03)
+    );
+}
+
+#[test]
+fn a_limit_nouns_length_and_short_notices() {
+    assert_eq!(
+        one("Debe presentar la declaración dentro de los próximos 10 días hábiles."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Tiene un plazo de 10 días hábiles para presentar la solicitud."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Sie haben eine Frist von 14 Tagen, um Widerspruch einzulegen."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("You have a deadline of 5 business days to object."),
+        date!(2026 - 12 - 01)
+    );
+    // German notices with no common function word are still read as German.
+    assert_eq!(
+        one("Frist: 04.12.2026 – Antrag beim Amt abgeben."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Fällig: 4.12. – Miete überweisen."),
+        date!(2026 - 12 - 04)
+    );
+}
+
+#[test]
+fn the_plural_spanish_imperative_is_an_order() {
+    assert_eq!(
+        one("Familias: firmen la hoja de permiso el próximo viernes."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Vecinos: paguen la cuota de mantenimiento el lunes."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("Alumnos: entreguen el trabajo mañana."),
+        date!(2026 - 11 - 25)
+    );
+}
+
+#[test]
+fn french_and_italian_notices() {
+    assert_eq!(
+        detect("Merci de renvoyer le formulaire avant le 4 décembre."),
+        Lang::Fr
+    );
+    assert_eq!(
+        detect("Si prega di inviare il modulo entro il 4 dicembre."),
+        Lang::It
+    );
+    assert_eq!(
+        one("Merci de renvoyer le formulaire signé avant le 4 décembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Veuillez régler la facture au plus tard le 10 décembre."),
+        date!(2026 - 12 - 10)
+    );
+    assert_eq!(
+        one("Date limite : 1er décembre. Envoyez vos pièces justificatives."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Vous devez répondre sous 10 jours ouvrés."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Scadenza: entro il 4 dicembre inviare i documenti."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Si prega di pagare la fattura entro 10 giorni lavorativi."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Gentile cliente, il modulo va firmato entro venerdì."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("La facture doit être réglée dans un délai de 30 jours."),
+        date!(2026 - 12 - 24)
+    );
+    assert_eq!(
+        one("Vous avez 10 jours pour contester cette décision."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Inscriptions du 1er au 10 décembre."),
+        date!(2026 - 12 - 10)
+    );
+    assert_eq!(
+        one("Il pagamento va effettuato entro e non oltre il 15 dicembre."),
+        date!(2026 - 12 - 15)
+    );
+    assert_eq!(
+        one("Ha 15 giorni per presentare ricorso."),
+        date!(2026 - 12 - 09)
+    );
+    assert_eq!(
+        one("Le iscrizioni sono aperte dal 1 al 10 dicembre."),
+        date!(2026 - 12 - 10)
+    );
+    assert!(due("Plus besoin d'envoyer le formulaire avant le 4 décembre.").is_empty());
+    assert!(due("Non è più necessario inviare il modulo entro il 4 dicembre.").is_empty());
+    assert!(due("Merci pour votre paiement du 20 novembre.").is_empty());
+    assert!(due("La réunion aura lieu le 3 décembre.").is_empty());
+    assert!(due("La riunione è fissata per il 3 dicembre.").is_empty());
+    assert!(due("Grazie per il pagamento del 20 novembre.").is_empty());
+}
+
+#[test]
+fn a_consequence_after_the_date_makes_it_the_limit_of_an_act_on_a_meeting() {
+    assert_eq!(
+        one("Please confirm your appointment in 3 business days or it will be released."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Bitte bestätigen Sie Ihren Termin in 3 Werktagen, sonst verfällt er."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Por favor confirme su cita en 3 días hábiles o se liberará."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Merci de confirmer votre rendez-vous sous 48 heures, sinon il sera annulé."),
+        date!(2026 - 11 - 26)
+    );
+    assert!(
+        due("Your appointment is in 3 days. Call us if you need to reschedule or cancel.")
+            .is_empty()
+    );
+    assert!(due("Please come to your appointment in 3 days.").is_empty());
+    assert!(due("Please come to your appointment tomorrow or call to reschedule.").is_empty());
+    assert!(due("Please arrive for your appointment tomorrow, or you may be charged.").is_empty());
+}
+
+#[test]
+fn an_unlisted_verb_with_its_object_asks_by_the_date_pointed_back_at() {
+    assert_eq!(
+        one("The portal closes on Dec 4; update your address before then."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("The library shuts for renovation on Dec 5. Borrow your books before then."),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("Der Shop schließt am 4.12.; bestellen Sie Ihre Karten bis dahin."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("La tienda cierra el 4 de diciembre; haga sus pedidos antes de esa fecha."),
+        date!(2026 - 12 - 04)
+    );
+    assert!(due("The office party is on Dec 5; enjoy your weekend before then.").is_empty());
+    assert!(due("The launch is Dec 5; we finished the slides before then.").is_empty());
+}
+
+#[test]
+fn a_later_line_that_moves_the_deadline_replaces_it() {
+    assert_eq!(
+        due("Please send the invoice by Friday.\nActually, make that Monday."),
+        vec![Some(date!(2026 - 11 - 30))]
+    );
+    assert_eq!(
+        due("sam: tax docs due Dec 8\nsam: update, they pushed it to Dec 12"),
+        vec![Some(date!(2026 - 12 - 12))]
+    );
+    assert_eq!(
+        due("Kannst du mir die Zahlen bis Montag schicken?\nAch, lieber Mittwoch."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+    assert_eq!(
+        due("¿Puedes mandar el informe para el lunes?\nMejor el miércoles."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+    assert_eq!(
+        due("El pago vence el 8 de diciembre.\nLo movieron al 12 de diciembre."),
+        vec![Some(date!(2026 - 12 - 12))]
+    );
+    assert_eq!(
+        due("tom: can u send the contract tmrw?\ntom: they pushed the deadline to friday"),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    // Not a move: one's own plans, another item, a date that was no deadline.
+    assert_eq!(
+        due("Send the slides by Tuesday.\nI can't make it Friday though."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert_eq!(
+        due("Send the report by Friday. The budget review moved to Monday."),
+        vec![Some(date!(2026 - 11 - 27)), Some(date!(2026 - 11 - 30))]
+    );
+    assert!(due("Lunch on Thursday?\nActually make it Friday.").is_empty());
+}
+
+#[test]
+fn corrections_and_more_moves_in_a_later_line() {
+    assert_eq!(
+        due("ana: pls send the w-9 by thu\nana: oops, I meant fri"),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("ana: pls send the w-9 by thu\nana: scratch that, fri is fine"),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("tom: can u send the contract tmrw?\nana: yep\ntom: nvm, make it friday"),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("Kannst du die Rechnung bis Donnerstag schicken?\nSorry, ich meinte Freitag."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("Bitte schicken Sie den Bericht bis Donnerstag.\nKorrektur: bis Freitag."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("¿Puedes mandar la factura para el jueves?\nPerdón, quise decir el viernes."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert!(due("I meant to call you on Friday.").is_empty());
+}
+
+#[test]
+fn notices_in_the_infinitive_and_more_french_and_italian() {
+    assert_eq!(
+        one("Renvoyer le formulaire signé avant le 4 décembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Entregar el formulario entre el primero y el cuatro de diciembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Merci de valider le document d'ici la fin de la semaine."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Pouvez-vous me répondre d'ici vendredi ?"),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Rappel : la cotisation est due le 1er décembre."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Documenti da consegnare entro fine mese."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("La quota va pagata entro lunedì 30 novembre."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("Hand in the keys on the thirtieth."),
+        date!(2026 - 11 - 30)
+    );
+    // A short Spanish line whose only function word is "de" stays Spanish.
+    assert_eq!(
+        one("Plazo máximo: viernes 4 de diciembre"),
+        date!(2026 - 12 - 04)
+    );
+}

@@ -673,6 +673,19 @@ pub static EN: LangData = LangData {
         ("filing period", Window),
         ("grace period", Window),
         ("never forget", Request),
+        // Someone else's wish for the recipient's work: "the client wants your feedback COB
+        // Monday", "the auditor is waiting for your numbers" (not "he wants to leave").
+        ("wants your", Request),
+        ("want your", Request),
+        ("wants you to", Request),
+        ("would like your", Request),
+        ("expects your", Request),
+        ("is expecting your", Request),
+        ("are expecting your", Request),
+        ("is waiting for your", Request),
+        ("are waiting for your", Request),
+        ("is waiting on your", Request),
+        ("are waiting on your", Request),
         // Action verbs: a request when the sentence opens with one ("Submit it by …").
         ("send", Act),
         ("submit", Act),
@@ -706,6 +719,8 @@ pub static EN: LangData = LangData {
         ("vote", Act),
         ("apply", Act),
         ("claim", Act),
+        // "Collect your passport between April 19 and April 23".
+        ("collect", Act),
         // Choosing in a window: "Pick a slot between Thursday and next Tuesday".
         ("pick", Act),
         // Booking verbs: "Schedule your exam anytime between July 6 and July 30" (not "order",

@@ -1,4 +1,5 @@
-//! The words of each language as data: one table per language (`en.rs`, `de.rs`, `es.rs`),
+//! The words of each language as data: one table per language (`en.rs`, `de.rs`, `es.rs`,
+//! `fr.rs`, `it.rs`),
 //! each a list of (phrase, meaning). Phrases are written folded (lowercase, accents removed:
 //! `manana` matches "mañana" and "Mañana") with their tokens separated by spaces, so a
 //! punctuation token is its own item (`cut - off`, `p . m .`). Adding a language is a new
@@ -7,6 +8,8 @@
 mod de;
 mod en;
 mod es;
+mod fr;
+mod it;
 
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +32,8 @@ pub enum Lang {
     En,
     De,
     Es,
+    Fr,
+    It,
 }
 
 impl Lang {
@@ -37,6 +42,8 @@ impl Lang {
             Lang::En => "en",
             Lang::De => "de",
             Lang::Es => "es",
+            Lang::Fr => "fr",
+            Lang::It => "it",
         }
     }
 }
@@ -75,8 +82,9 @@ pub struct LangData {
     pub words: &'static [(&'static str, Sem)],
 }
 
-/// All languages, in detection order (the first wins a tie).
-pub static ALL: &[&LangData] = &[&en::EN, &de::DE, &es::ES];
+/// All languages, in detection order (the first wins a tie: a short Spanish line whose only
+/// function word is "de" stays Spanish).
+pub static ALL: &[&LangData] = &[&en::EN, &de::DE, &es::ES, &fr::FR, &it::IT];
 
 /// What a word or phrase means to the grammar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
