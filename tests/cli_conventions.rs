@@ -82,6 +82,47 @@ fn console_options_are_global() {
     }
 }
 
+/// A throw-away demo leaves nothing behind: not even the integrity key the engine creates
+/// in the config dir on first start (it gets a config dir of its own beside its data).
+#[test]
+fn a_throw_away_demo_writes_nothing_into_the_operators_config_dir() {
+    use std::io::BufRead;
+    let env = Env::new();
+    let mut c = env.cmd();
+    c.env_remove("OPSDESK_DATA_DIR")
+        .args(["--demo", "serve", "--bind", "127.0.0.1:0"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    // Started once it says where it listens (the start is audited, so keyed, by then).
+    let (tx, rx) = std::sync::mpsc::channel();
+    let err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in std::io::BufReader::new(err).lines().map_while(Result::ok) {
+            if line.contains("listening") {
+                let _ = tx.send(());
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    let started = rx.recv_timeout(Duration::from_secs(60)).is_ok();
+    // SAFETY: signals our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    let stderr = reader.join().unwrap();
+    assert!(started, "serve did not start: {stderr}");
+    assert!(status.success(), "{status:?}: {stderr}");
+    let config_dir = env.dir.path().join("xdg").join("opsdesk");
+    assert!(
+        !config_dir.join("integrity.key").exists(),
+        "the demo wrote an integrity key into {}",
+        config_dir.display()
+    );
+}
+
 #[test]
 fn demo_data_is_kept_and_named_with_keep() {
     let env = Env::new();

@@ -717,3 +717,20 @@ async fn a_claims_challenge_asks_for_a_new_sign_in_and_delta_gets_say_json() {
         )
     });
 }
+
+/// A profile that names no zone for its calendar views asks Graph for the operator's zone
+/// (`[operator] time_zone`, else the system's), as the guide says, not for UTC.
+#[tokio::test]
+async fn calendar_views_default_to_the_operators_zone() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let mut profile = graph_profile(&fake, "x");
+    profile.time_zone = None;
+    let text = "[operator]\ntime_zone = \"America/Chicago\"\n[profiles.work]\n";
+    let mut config =
+        opsdesk::config::Config::from_toml_str(text, Path::new("config.toml")).unwrap();
+    config.profiles.get_mut("work").unwrap().graph = Some(profile);
+    let http = reqwest::Client::new();
+    let acct = Account::for_profile(&config, tmp.path(), "work", &http).unwrap();
+    assert_eq!(acct.time_zone, "America/Chicago");
+}

@@ -252,13 +252,35 @@ fn demo_tools(paths: &Paths) -> PathBuf {
 impl Context {
     pub fn new(global: Global) -> Result<Context, Failure> {
         let (paths, demo_dir) = if global.demo && global.data_dir.is_none() {
-            use std::os::unix::fs::PermissionsExt;
+            use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
             let dir = tempfile::Builder::new()
                 .prefix("opsdesk-demo-")
                 .permissions(std::fs::Permissions::from_mode(0o700))
                 .tempdir()
                 .map_err(|e| Failure::failed(format!("cannot create a demo data dir: {e}")))?;
-            let p = Paths::resolve(Some(dir.path().to_path_buf()), global.config.clone())?;
+            let p = if global.keep || global.config.is_some() {
+                Paths::resolve(Some(dir.path().to_path_buf()), global.config.clone())?
+            } else {
+                // A throw-away demo leaves nothing behind: its integrity key (which lives in
+                // the config dir, outside the data dir) goes in a config dir of its own beside
+                // the data. A kept demo uses the operator's config dir, so that its records
+                // still verify when opened again with --data-dir.
+                let data = dir.path().join("data");
+                let config = dir.path().join("config");
+                for d in [&data, &config] {
+                    std::fs::DirBuilder::new()
+                        .mode(0o700)
+                        .create(d)
+                        .map_err(|e| {
+                            Failure::failed(format!("cannot create {}: {e}", d.display()))
+                        })?;
+                }
+                Paths {
+                    data_dir: data,
+                    config_file: config.join("config.toml"),
+                    config_explicit: false,
+                }
+            };
             (p, Some(dir))
         } else {
             (

@@ -59,7 +59,16 @@ impl Account {
             profile: profile.to_owned(),
             client: GraphClient::new(http.clone(), g.graph_base(), auth),
             state_dir: data_dir.join("graph").join(profile),
-            time_zone: g.time_zone.clone().unwrap_or_else(|| "UTC".to_owned()),
+            // As documented: the local zone when the profile names none (the operator's,
+            // `[operator] time_zone` or the system's), by its IANA name; UTC when it has none.
+            time_zone: g.time_zone.clone().unwrap_or_else(|| {
+                config
+                    .operator
+                    .zone()
+                    .iana_name()
+                    .unwrap_or("UTC")
+                    .to_owned()
+            }),
         }))
     }
 
