@@ -83,24 +83,26 @@ fn console_options_are_global() {
 }
 
 /// A throw-away demo leaves nothing behind: not even the integrity key the engine creates
-/// in the config dir on first start (it gets a config dir of its own beside its data).
+/// in the config dir on first start (it gets a config dir of its own beside its data). And
+/// it says how a client gets its MCP token (its own, in the throw-away data dir).
 #[test]
 fn a_throw_away_demo_writes_nothing_into_the_operators_config_dir() {
     use std::io::BufRead;
     let env = Env::new();
     let mut c = env.cmd();
     c.env_remove("OPSDESK_DATA_DIR")
+        .env_remove("OPSDESK_TOKEN")
         .args(["--demo", "serve", "--bind", "127.0.0.1:0"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     let mut child = c.spawn().unwrap();
-    // Started once it says where it listens (the start is audited, so keyed, by then).
     let (tx, rx) = std::sync::mpsc::channel();
     let err = child.stderr.take().unwrap();
     let reader = std::thread::spawn(move || {
         let mut all = String::new();
         for line in std::io::BufReader::new(err).lines().map_while(Result::ok) {
-            if line.contains("listening") {
+            // The last line of the start (the start is audited, so keyed, by then).
+            if line.contains("export OPSDESK_TOKEN=") {
                 let _ = tx.send(());
             }
             all.push_str(&line);
@@ -113,7 +115,8 @@ fn a_throw_away_demo_writes_nothing_into_the_operators_config_dir() {
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
     let status = child.wait().unwrap();
     let stderr = reader.join().unwrap();
-    assert!(started, "serve did not start: {stderr}");
+    assert!(started, "serve did not start or named no token: {stderr}");
+    assert!(stderr.contains("mcp-token"), "{stderr}");
     assert!(status.success(), "{status:?}: {stderr}");
     let config_dir = env.dir.path().join("xdg").join("opsdesk");
     assert!(

@@ -130,6 +130,14 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
             eprintln!("demo data is thrown away on exit; meanwhile, in another terminal:");
             eprintln!("  OPSDESK_DATA_DIR={dir} opsdesk drafts list");
             eprintln!("  OPSDESK_DATA_DIR={dir} opsdesk drafts approve <id>");
+            // The demo's MCP token is its own (a fresh data dir) unless one was exported.
+            if host.mcp_url.is_some() && std::env::var_os("OPSDESK_TOKEN").is_none() {
+                let token = engine.data_dir().join(crate::http::auth::TOKEN_FILE);
+                eprintln!(
+                    "  export OPSDESK_TOKEN=\"$(cat {})\"   # the demo's MCP token, for a client",
+                    token.display()
+                );
+            }
         }
         let mut rx = engine.subscribe();
         let stop = shutdown.clone();
