@@ -377,3 +377,49 @@ fn write_follows_a_symlinked_config_file() {
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap();
     assert!(v["mcpServers"]["x"].is_object() && v["mcpServers"]["opsdesk"].is_object());
 }
+
+/// `doctor` tells the operator when a client started from this shell would send another token
+/// than the running engine uses (the engine publishes where its token came from and a
+/// fingerprint of it in engine.json), and refuses a short `OPSDESK_TOKEN` as `serve` does.
+#[test]
+fn doctor_compares_this_shells_token_with_the_running_engines() {
+    use sha2::{Digest, Sha256};
+    let env = Env::new();
+    let fingerprint = hex::encode(&Sha256::digest(TOKEN.as_bytes())[..6]);
+    let token_file = env.data().join("mcp-token");
+    let info = json!({"pid": std::process::id(), "mcp_url": "http://127.0.0.1:9/mcp",
+        "addr": "127.0.0.1:9", "started_at": "2026-01-01T00:00:00Z",
+        "token_source": token_file.display().to_string(), "token_fingerprint": fingerprint});
+    std::fs::write(env.data().join("engine.json"), info.to_string()).unwrap();
+    let doctor = |token: Option<&str>| {
+        let mut c = Command::new(BIN);
+        c.arg("--data-dir")
+            .arg(env.data())
+            .arg("doctor")
+            .env("HOME", env.home())
+            .env("XDG_CONFIG_HOME", env.home().join(".config"))
+            .env_remove("OPSDESK_CONFIG")
+            .env_remove("OPSDESK_TOKEN")
+            .stdin(Stdio::null());
+        if let Some(t) = token {
+            c.env("OPSDESK_TOKEN", t);
+        }
+        let o = c.output().unwrap();
+        let text =
+            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+        text.lines()
+            .filter(|l| l.contains("mcp token"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    // The same token (the file, no variable): fine.
+    let same = doctor(None);
+    assert!(same.contains("the running engine uses the same"), "{same}");
+    // Another token exported in this shell: the client would get 401; the fix names the file.
+    let other = doctor(Some(&"f".repeat(64)));
+    assert!(other.contains("wrong bearer token"), "{other}");
+    assert!(other.contains("mcp-token"), "{other}");
+    // A token serve would refuse.
+    let short = doctor(Some("abc"));
+    assert!(short.contains("3 characters long"), "{short}");
+}

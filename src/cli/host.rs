@@ -170,6 +170,7 @@ async fn start_http(
     shutdown: CancellationToken,
 ) -> Result<(JoinHandle<()>, String), Failure> {
     let token = auth::Credentials::load(&ctx.paths, &config.server)?;
+    let default_token = token.default_token().clone();
     let mut opts = HttpOptions::from_config(&config.server, Some(token));
     if let Some(b) = h.bind {
         opts.bind = b;
@@ -187,7 +188,9 @@ async fn start_http(
     let addr = listener
         .local_addr()
         .map_err(|e| Failure::failed(format!("cannot read the bound address: {e}")))?;
-    let info = RuntimeInfo::new(addr).with_scopes(&hub.scopes(), &hub.vault().scope_facts());
+    let info = RuntimeInfo::new(addr)
+        .with_scopes(&hub.scopes(), &hub.vault().scope_facts())
+        .with_token(&default_token);
     info.write(&ctx.paths)?;
     // `[copilot_extension]`: its own guard (signature first), same limits (src/copilot).
     let webhook = match crate::copilot::routes(hub.clone(), &opts) {

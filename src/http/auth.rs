@@ -45,6 +45,11 @@ pub struct Credentials {
 }
 
 impl Credentials {
+    /// The default client's token (`OPSDESK_TOKEN` or `mcp-token`).
+    pub fn default_token(&self) -> &Token {
+        &self.entries[0].0
+    }
+
     /// The default token (uncleared client `default`) plus one per `[server.clients.<name>]`,
     /// read from the variable its `token_env` names. A missing or short token is an error that
     /// says how to make one.
@@ -161,6 +166,21 @@ impl Token {
 
     pub fn secret(&self) -> &str {
         &self.secret
+    }
+
+    /// A short public name of the secret (the first 12 hex digits of its SHA-256): enough to
+    /// tell two tokens apart (`engine.json` publishes it, `doctor` compares it with the token
+    /// a client here would send), useless for guessing the token.
+    pub fn fingerprint(&self) -> String {
+        hex::encode(&self.digest[..6])
+    }
+
+    /// Where the token came from, as shown to people.
+    pub fn source_label(&self) -> String {
+        match &self.source {
+            TokenSource::Env => TOKEN_ENV.to_string(),
+            TokenSource::File(p) => p.display().to_string(),
+        }
     }
 
     /// Constant-time check of a presented token.

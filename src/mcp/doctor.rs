@@ -9,19 +9,7 @@ use crate::paths::Paths;
 
 /// The token source always; the scopes when the configuration loaded.
 pub fn checks(paths: &Paths, config: Option<&Config>) -> Vec<Check> {
-    let token_path = auth::token_path(paths);
-    let mut checks = vec![
-        if std::env::var_os(auth::TOKEN_ENV).is_some_and(|v| !v.is_empty()) {
-            ok("mcp token", format!("from {}", auth::TOKEN_ENV))
-        } else if token_path.exists() {
-            ok("mcp token", format!("{}", token_path.display()))
-        } else {
-            ok(
-                "mcp token",
-                "not generated yet; `opsdesk serve` creates it (0600)",
-            )
-        },
-    ];
+    let mut checks = vec![token(paths)];
     if let Some(config) = config {
         for w in super::scope::config_warnings(&config.server) {
             checks.push(warning(format!("config {}", w.key), w.message, None));
@@ -29,6 +17,69 @@ pub fn checks(paths: &Paths, config: Option<&Config>) -> Vec<Check> {
         checks.extend(scopes(paths, config));
     }
     checks
+}
+
+/// The default client's token as a client started from this shell would send it
+/// (`OPSDESK_TOKEN`, else the token file), checked against what the running engine uses.
+fn token(paths: &Paths) -> Check {
+    const NAME: &str = "mcp token";
+    let token_path = auth::token_path(paths);
+    let env = std::env::var(auth::TOKEN_ENV).unwrap_or_default();
+    let env = env.trim();
+    if !env.is_empty()
+        && let Err(e) = auth::check_length(auth::TOKEN_ENV, env)
+    {
+        return problem(
+            NAME,
+            format!("{e:#}"),
+            "export a token of 32 or more random characters (`openssl rand -hex 32`)",
+        );
+    }
+    let here = match auth::read_existing(paths) {
+        Ok(t) => t,
+        Err(e) => {
+            return problem(
+                NAME,
+                format!("{e:#}"),
+                format!("check {} (0600, one line)", token_path.display()),
+            );
+        }
+    };
+    let engine = super::RuntimeInfo::read_live(paths);
+    let engine_token = engine
+        .as_ref()
+        .and_then(|i| Some((i.pid, i.token_source.clone()?, i.token_fingerprint.clone()?)));
+    match (here, engine_token) {
+        (Some(t), Some((pid, source, fp))) if t.fingerprint() != fp => problem(
+            NAME,
+            format!(
+                "the running engine (pid {pid}) uses the token from {source}, and a client started from this shell sends another one (from {}): it gets 401 \"wrong bearer token\"",
+                t.source_label()
+            ),
+            if source == auth::TOKEN_ENV {
+                "export the OPSDESK_TOKEN the engine was started with, or restart the engine from this shell".to_string()
+            } else {
+                format!(
+                    "export OPSDESK_TOKEN=\"$(cat {source})\" (or unset OPSDESK_TOKEN), or restart the engine from this shell"
+                )
+            },
+        ),
+        (Some(t), Some((_, source, _))) => ok(
+            NAME,
+            format!(
+                "from {}; the running engine uses the same ({source})",
+                t.source_label()
+            ),
+        ),
+        (Some(t), None) => ok(NAME, format!("from {}", t.source_label())),
+        (None, _) => ok(
+            NAME,
+            format!(
+                "not generated yet; `opsdesk serve` creates {} (0600)",
+                token_path.display()
+            ),
+        ),
+    }
 }
 
 /// Each MCP client's scope: what it sees and may call (`mcp::scope`).

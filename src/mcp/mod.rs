@@ -57,6 +57,12 @@ pub(crate) struct RuntimeInfo {
     /// Each client's effective scope (`mcp::scope`), for `doctor` and `mcp-config`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scopes: Vec<scope::ScopeSummary>,
+    /// Where the default client's token came from (`OPSDESK_TOKEN` or the token file) and its
+    /// fingerprint (`auth::Token::fingerprint`): `doctor` tells a shell whose token differs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_fingerprint: Option<String>,
 }
 
 pub(crate) fn runtime_file(paths: &Paths) -> PathBuf {
@@ -73,7 +79,16 @@ impl RuntimeInfo {
                 .format(&time::format_description::well_known::Rfc3339)
                 .unwrap_or_default(),
             scopes: Vec::new(),
+            token_source: None,
+            token_fingerprint: None,
         }
+    }
+
+    /// With the default client's token's source and fingerprint (never the token).
+    pub fn with_token(mut self, token: &crate::http::auth::Token) -> RuntimeInfo {
+        self.token_source = Some(token.source_label());
+        self.token_fingerprint = Some(token.fingerprint());
+        self
     }
 
     /// With the scopes the server applies.
