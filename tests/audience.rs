@@ -82,3 +82,64 @@ internal_only = ["Project Falcon"]
         );
     }
 }
+
+/// `R` on a chat message in the console (here `draft_reply`, the same action): the reply
+/// quotes the message back into the chat it came from, which tells its members nothing new.
+/// The same quote posted into another chat is still refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_reply_may_quote_its_own_chat_but_not_into_another() {
+    let config = r#"
+[profiles.work]
+sources = ["spool"]
+email_domains = ["contoso.com"]
+"#;
+    let server = tokio::task::spawn_blocking(move || Server::start(&[], Some(config)))
+        .await
+        .unwrap();
+    let team = "19:platform-team-7f3a@thread.v2";
+    let o = server.cli(&[
+        "inbox",
+        "add",
+        "--profile",
+        "work",
+        "--channel",
+        "teams",
+        "--thread",
+        team,
+        "--id",
+        "chat-msg-1",
+        "--from",
+        "Sam Rivera <sam.rivera@contoso.com>",
+        "--body",
+        THREAD,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let quote = format!("Agreed.\n\nOn Monday, Sam Rivera wrote:\n> {THREAD}");
+
+    let reply = rpc(
+        &server,
+        "claude-code",
+        "tools/call",
+        json!({"name": "draft_reply", "arguments": {"message_id": "chat-msg-1", "body": quote}}),
+    )
+    .await["result"]
+        .clone();
+    assert_eq!(
+        reply["structuredContent"]["status"], "pending_approval",
+        "{reply}"
+    );
+
+    let elsewhere = rpc(
+        &server,
+        "claude-code",
+        "tools/call",
+        json!({"name": "chat_reply_draft", "arguments": {
+            "profile": "work", "chat_id": "19:fabrikam-renewal-guest-91c0@thread.v2", "body": quote}}),
+    )
+    .await["result"]
+        .clone();
+    assert_eq!(
+        elsewhere["structuredContent"]["rule"], "audience.internal_thread",
+        "{elsewhere}"
+    );
+}

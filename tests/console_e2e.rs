@@ -1047,3 +1047,72 @@ fn a_draft_queued_by_another_process_appears_without_a_reload() {
         s.contains("watched@fabrikam.example")
     });
 }
+
+/// The selected inbox row (the one with the `>` marker).
+fn selected_row(screen: &str) -> String {
+    screen
+        .lines()
+        .find(|l| l.contains("│> "))
+        .unwrap_or("")
+        .to_string()
+}
+
+/// With the newest message selected (`g`), mail that arrives does not take the selection: a
+/// key pressed next acts on the message the operator was reading. The title says what came in
+/// above, and `g` goes to it.
+#[test]
+fn a_message_arriving_above_does_not_move_the_selection() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    for subject in ["Older one", "Read this one"] {
+        let o = opsdesk(
+            &data,
+            &[
+                "inbox",
+                "add",
+                "--from",
+                "ana@example.org",
+                "--subject",
+                subject,
+                "--body",
+                "Hello.",
+            ],
+        );
+        assert!(o.status.success(), "{o:?}");
+    }
+    let no_config = data.join("no-config");
+    let mut c = Console::spawn(
+        &["--no-http", "--data-dir", data.to_str().unwrap()],
+        &home,
+        (24, 80),
+        &[("XDG_CONFIG_HOME", no_config.to_str().unwrap())],
+    );
+    c.wait_for("the first frame", |s| s.contains("Inbox · 2 items"));
+    c.send("g");
+    let s = c.wait_for("the newest selected", |s| {
+        selected_row(s).contains("Read this one")
+    });
+    assert!(!s.contains("new ↑"), "{s}");
+
+    // A source delivers a message while the operator reads (written aside, then renamed in).
+    let spool = data.join("spool");
+    std::fs::write(
+        spool.join(".arrived.json"),
+        r#"{"from": "Jon <jon@example.org>", "subject": "Arrived meanwhile", "body": "New."}"#,
+    )
+    .unwrap();
+    std::fs::rename(spool.join(".arrived.json"), spool.join("arrived.json")).unwrap();
+    // The row and the count come in one update, so one frame shows both.
+    let s = c.wait_for("the new message", |s| s.contains("Arrived meanwhile"));
+    assert!(selected_row(&s).contains("Read this one"), "{s}");
+    assert!(s.contains("1 new ↑ (g)"), "{s}");
+
+    c.send("g");
+    c.wait_for("g goes to the new message", |s| {
+        selected_row(s).contains("Arrived meanwhile") && !s.contains("new ↑")
+    });
+    c.send("q");
+    assert!(c.wait_exit().success());
+}

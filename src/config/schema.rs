@@ -344,7 +344,8 @@ pub struct AudienceConfig {
     #[schemars(example = &["Project Falcon", "margin floor"])]
     pub internal_only: Vec<String>,
     /// Refuse a draft to an external recipient that quotes a recent internal thread (mail
-    /// from the profile's own domains). Default true.
+    /// from the profile's own domains). A chat message quoted back into the chat it came from
+    /// is not refused: that chat's members read it there. Default true.
     pub internal_quotes: bool,
 }
 

@@ -151,7 +151,7 @@ pub fn judge_outbound(
     o: &Outbound,
     reply_source: Option<&str>,
     recent: &dyn Fn(&str) -> Vec<String>,
-    internal: &dyn Fn() -> Result<Vec<String>, String>,
+    internal: &dyn Fn() -> Result<Vec<crate::governance::audience::InternalText>, String>,
 ) -> Verdict {
     if let Some(v) = boundary::check(config, profile, o, reply_source, recent) {
         return v;

@@ -1073,7 +1073,7 @@ impl Engine {
         let recent = |q: &str| foreign.get(q).cloned().unwrap_or_default();
         // Recent mail of this profile from its own domains: an internal thread (read only when
         // an outsider is among the recipients). Unreadable: unverifiable, refused.
-        let internal = || -> Result<Vec<String>, String> {
+        let internal = || -> Result<Vec<crate::governance::audience::InternalText>, String> {
             let Some(p) = self.config.profiles.get(profile) else {
                 return Ok(Vec::new());
             };
@@ -1085,7 +1085,10 @@ impl Engine {
                     .records
                     .iter()
                     .filter(|r| r.profile == profile && !p.is_external_address(&r.from.address))
-                    .map(|r| r.text.clone())
+                    .map(|r| crate::governance::audience::InternalText {
+                        text: r.text.clone(),
+                        chat: Self::reply_chat(r),
+                    })
                     .collect()),
                 Err(e) => Err(e.clone()),
             }
@@ -1180,10 +1183,7 @@ impl Engine {
         })?;
         let outbound = match rec.channel {
             Channel::Teams => Outbound::PostChat {
-                chat_id: rec
-                    .thread_id
-                    .clone()
-                    .unwrap_or_else(|| rec.from.address.clone()),
+                chat_id: Self::reply_chat(&rec).unwrap_or_default(),
                 body,
             },
             Channel::Email | Channel::Spool => {
@@ -1210,6 +1210,16 @@ impl Engine {
             }
         };
         Ok((rec.profile, outbound))
+    }
+
+    /// The chat a reply to `rec` posts to (its thread, else a 1:1 with its sender); `None`
+    /// for what is not a chat message. The audience rule compares with the same id.
+    fn reply_chat(rec: &InboxRecord) -> Option<String> {
+        (rec.channel == Channel::Teams).then(|| {
+            rec.thread_id
+                .clone()
+                .unwrap_or_else(|| rec.from.address.clone())
+        })
     }
 }
 

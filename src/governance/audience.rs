@@ -21,13 +21,21 @@ use super::boundary::{normalize, shared_passage};
 use crate::config::Config;
 use crate::domain::{Outbound, Verdict};
 
-/// The first audience rule `o` (of `profile`) breaks. `internal(profile)` yields the recent
-/// inbound texts of that profile that came from its own domains (an internal thread).
+/// A recent inbound text of the profile that came from its own domains (an internal thread).
+#[derive(Debug, Clone, PartialEq)]
+pub struct InternalText {
+    pub text: String,
+    /// The chat it was posted in (the chat id a reply to it posts to), for a chat message.
+    pub chat: Option<String>,
+}
+
+/// The first audience rule `o` (of `profile`) breaks. `internal()` yields the recent inbound
+/// texts of that profile that came from its own domains (an internal thread).
 pub fn check(
     config: &Config,
     profile: &str,
     o: &Outbound,
-    internal: &dyn Fn() -> Result<Vec<String>, String>,
+    internal: &dyn Fn() -> Result<Vec<InternalText>, String>,
 ) -> Option<Verdict> {
     let p = config.profiles.get(profile)?;
     let own = &p.email_domains;
@@ -86,8 +94,14 @@ pub fn check(
                 ));
             }
         };
-        for t in texts {
-            if let Some(passage) = shared_passage(&hay, &normalize(&t)) {
+        // A post into the chat a text was said in shows it to no one new: that chat's members
+        // read it there. (A chat id has no mail domain, so the chat itself counts as outside.)
+        let same_chat = |t: &InternalText| match (o, &t.chat) {
+            (Outbound::PostChat { chat_id, .. }, Some(c)) => c == chat_id,
+            _ => false,
+        };
+        for t in texts.iter().filter(|t| !same_chat(t)) {
+            if let Some(passage) = shared_passage(&hay, &normalize(&t.text)) {
                 return Some(Verdict::block(
                     "audience.internal_thread",
                     format!(
@@ -163,10 +177,17 @@ internal_only = ["Project Falcon"]
         }
     }
 
+    fn mail_text(text: &str) -> InternalText {
+        InternalText {
+            text: text.into(),
+            chat: None,
+        }
+    }
+
     #[test]
     fn quoting_an_internal_thread_to_an_outsider_is_refused() {
         let c = config();
-        let internal = || Ok(vec![THREAD.to_string()]);
+        let internal = || Ok(vec![mail_text(THREAD)]);
         let quote = format!("Hi,\n\n> {THREAD}\n\nSee above.");
         let out = mail("buyer@fabrikam.example", &quote);
         assert!(matches!(
@@ -182,5 +203,45 @@ internal_only = ["Project Falcon"]
             .audience
             .internal_quotes = false;
         assert_eq!(check(&off, "work", &out, &internal), None);
+    }
+
+    #[test]
+    fn a_chat_thread_quoted_back_into_its_own_chat_stays_internal() {
+        let c = config();
+        const TEAM: &str = "19:platform-team-7f3a@thread.v2";
+        let internal = || {
+            Ok(vec![InternalText {
+                text: THREAD.into(),
+                chat: Some(TEAM.into()),
+            }])
+        };
+        let post = |chat: &str| Outbound::PostChat {
+            chat_id: chat.into(),
+            body: format!("Agreed.\n\n> {THREAD}"),
+        };
+        // The reply the console's `R` makes: into the chat the message came from.
+        assert_eq!(check(&c, "work", &post(TEAM), &internal), None);
+        // The same quote into another chat, or mailed outside, is still refused.
+        for o in [
+            post("19:fabrikam-renewal-guest-91c0@thread.v2"),
+            mail("buyer@fabrikam.example", &format!("> {THREAD}")),
+        ] {
+            assert!(
+                matches!(
+                    check(&c, "work", &o, &internal),
+                    Some(Verdict::Block { rule, .. }) if rule == "audience.internal_thread"
+                ),
+                "{o:?}"
+            );
+        }
+        // Labels the profile keeps internal are judged as before: a chat's members are unknown.
+        let label = Outbound::PostChat {
+            chat_id: TEAM.into(),
+            body: "Project Falcon is on.".into(),
+        };
+        assert!(matches!(
+            check(&c, "work", &label, &internal),
+            Some(Verdict::Block { rule, .. }) if rule == "audience.internal_only"
+        ));
     }
 }

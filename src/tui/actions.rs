@@ -54,7 +54,11 @@ impl App {
             }
             Act::Mouse => self.toggle_mouse(fx),
             Act::Details => self.details(),
-            Act::Refresh => fx.extend(self.reload()),
+            Act::Refresh => {
+                self.say(Level::Info, "reloading from disk…");
+                fx.extend(self.reload());
+                self.inbox.reload_asked = true;
+            }
             Act::DraftReply => self.write_reply(fx),
             Act::AskReply => self.ask_reply(fx),
             Act::MarkRead => self.mark_read(fx),
@@ -71,6 +75,7 @@ impl App {
             Act::SortAge => {
                 self.drafts.newest_first = !self.drafts.newest_first;
                 self.drafts.sel = 0;
+                self.drafts.new_above = 0;
             }
             Act::ToggleEnabled => self.toggle_enabled(fx),
             Act::SetDefault => self.set_default(fx),
@@ -198,6 +203,9 @@ impl App {
                     self.inbox.rows.clear();
                     self.inbox.sel = 0;
                     self.inbox.offset = 0;
+                    self.inbox.new_above = 0;
+                    self.inbox.keep = None;
+                    self.inbox.reload_asked = false;
                     fx.push(Effect::Req(self.inbox_req(Anchor::Top)));
                 }
                 // While typing `channel:em` the filter is not valid yet: keep the last valid
@@ -212,6 +220,7 @@ impl App {
             _ => {
                 self.drafts.filter = text.trim().to_string();
                 self.drafts.sel = 0;
+                self.drafts.new_above = 0;
             }
         }
     }

@@ -134,6 +134,10 @@ pub struct App {
     /// Every message said this session, newest last, in full (the message line shows one,
     /// cut to the width): `L` / `:messages` shows them.
     pub log: VecDeque<(OffsetDateTime, Level, String)>,
+    /// Replies written in the editor that were not drafted (blocked, or refused), by the
+    /// message id they answer: `R` on that message opens the text again instead of a fresh
+    /// template, so what the operator wrote is never lost.
+    pub kept_replies: BTreeMap<String, String>,
 }
 
 /// Messages kept in the log.
@@ -173,6 +177,7 @@ impl App {
             deals: DealsView::default(),
             reminders: None,
             log: VecDeque::new(),
+            kept_replies: BTreeMap::new(),
         }
     }
     /// The requests to make when the console starts.
@@ -257,9 +262,10 @@ impl App {
             }
             Msg::Drafts(d) => {
                 let prev = self.drafts.selected().map(|d| d.id.clone());
+                let before = self.visible_draft_ids();
                 self.drafts.all = d;
                 self.drafts.loaded = true;
-                self.reselect_draft(prev);
+                self.reselect_draft(prev, &before);
             }
             Msg::Providers(r) => match r {
                 Ok(v) => {
@@ -365,6 +371,12 @@ impl App {
     pub(super) fn reload(&mut self) -> Vec<Effect> {
         self.inbox.generation += 1;
         self.inbox.loading = true;
+        // The fresh page selects the same record again (when it is still among the newest).
+        self.inbox.keep = self
+            .inbox
+            .selected()
+            .map(|r| r.seq)
+            .zip(self.inbox.rows.front().map(|r| r.seq));
         vec![
             Effect::Req(Req::LoadAll),
             Effect::Req(self.inbox_req(Anchor::Top)),
@@ -379,10 +391,12 @@ impl App {
                 if inbox.at_top && newer && inbox.filter.matches(&rec) {
                     let had = !inbox.rows.is_empty();
                     inbox.rows.push_front(InboxRow::from(&*rec));
-                    // At the top the list follows the newest item; further down the selection
-                    // stays on the item the operator is looking at.
-                    if had && inbox.sel > 0 {
+                    // The selection stays on the item the operator is looking at, at the top
+                    // too: a key pressed next must not act on a message they never saw. The
+                    // title counts what arrived above it.
+                    if had {
                         inbox.sel += 1;
+                        inbox.new_above += 1;
                         if inbox.offset > 0 {
                             inbox.offset += 1;
                         }
@@ -391,6 +405,7 @@ impl App {
                         inbox.rows.pop_back();
                         inbox.at_bottom = false;
                         inbox.sel = inbox.sel.min(inbox.rows.len() - 1);
+                        inbox.seen_up_to_sel();
                     }
                     let h = self.inbox_list_height();
                     self.inbox.offset = follow(self.inbox.sel, self.inbox.offset, h);
@@ -398,12 +413,13 @@ impl App {
             }
             EngineEvent::DraftChanged(d) => {
                 let prev = self.drafts.selected().map(|d| d.id.clone());
+                let before = self.visible_draft_ids();
                 let fresh = !self.drafts.all.iter().any(|x| x.id == d.id);
                 match self.drafts.all.iter_mut().find(|x| x.id == d.id) {
                     Some(x) => *x = (*d).clone(),
                     None => self.drafts.all.push((*d).clone()),
                 }
-                self.reselect_draft(prev);
+                self.reselect_draft(prev, &before);
                 // A draft the operator just made is announced by its own result message.
                 if fresh
                     && d.status == DraftStatus::Pending
@@ -473,6 +489,27 @@ impl App {
         result: Result<Outcome, String>,
         fx: &mut Vec<Effect>,
     ) {
+        // A reply from the editor that did not become a draft keeps its text (said below).
+        let kept = match (&action, &result) {
+            (
+                Action::DraftReply {
+                    message_id, body, ..
+                },
+                Ok(Outcome::Blocked { .. }) | Err(_),
+            ) => {
+                self.kept_replies.insert(message_id.clone(), body.clone());
+                let r = self.keymap.key_for(
+                    super::keymap::Section::Inbox,
+                    super::keymap::Act::DraftReply,
+                );
+                format!(" · your text is kept: {r} on the message opens it again")
+            }
+            (Action::DraftReply { message_id, .. }, Ok(_)) => {
+                self.kept_replies.remove(message_id);
+                String::new()
+            }
+            _ => String::new(),
+        };
         match (&action, result) {
             (
                 Action::MarkRead { .. },
@@ -493,7 +530,7 @@ impl App {
             ) => {
                 self.say(
                     Level::Error,
-                    format!("blocked by {rule}: {reason} — {remedy}"),
+                    format!("blocked by {rule}: {reason} — {remedy}{kept}"),
                 );
             }
             (_, Ok(Outcome::Queued { draft_id, .. })) => {
@@ -538,7 +575,7 @@ impl App {
                 );
                 fx.push(Effect::Req(Req::Drafts));
             }
-            (_, Err(e)) => self.say(Level::Error, format!("{label} failed: {e}")),
+            (_, Err(e)) => self.say(Level::Error, failure_text(&action, &label, &e) + &kept),
         }
         if matches!(
             action,
@@ -597,11 +634,15 @@ impl App {
             Pane::Inbox => {
                 let h = self.inbox_list_height();
                 self.inbox.sel = step(self.inbox.sel, self.inbox.rows.len());
+                self.inbox.seen_up_to_sel();
                 self.inbox.offset = follow(self.inbox.sel, self.inbox.offset, h);
                 self.maybe_page(fx);
             }
             Pane::Brief => self.brief_select(step(self.brief.sel, self.profiles.len()), fx),
-            Pane::Drafts => self.drafts.sel = step(self.drafts.sel, self.drafts.visible().len()),
+            Pane::Drafts => {
+                self.drafts.sel = step(self.drafts.sel, self.drafts.visible().len());
+                self.drafts.new_above = self.drafts.new_above.min(self.drafts.sel);
+            }
             Pane::Providers => {
                 let n = self
                     .providers
@@ -624,7 +665,10 @@ impl App {
                 if self.inbox.at_top {
                     self.inbox.sel = 0;
                     self.inbox.offset = 0;
+                    self.inbox.new_above = 0;
                 } else {
+                    self.inbox.keep = None;
+                    self.inbox.reload_asked = false;
                     self.inbox.generation += 1;
                     self.inbox.loading = true;
                     fx.push(Effect::Req(self.inbox_req(Anchor::Top)));
@@ -646,5 +690,22 @@ impl App {
             }
             _ => self.move_by(i64::MAX / 2, fx),
         }
+    }
+}
+
+/// What the console says when an action it submitted failed, in the words of what was
+/// asked (the label says what success would have been).
+fn failure_text(action: &Action, label: &str, e: &str) -> String {
+    match action {
+        Action::SetDefaultProvider { name } if e.contains("is disabled") => {
+            format!("cannot make {name} the default: it is disabled (toggle it on first)")
+        }
+        Action::SetDefaultProvider { name } => format!("cannot make {name} the default: {e}"),
+        Action::SetProviderEnabled { name, enabled } => format!(
+            "cannot {} provider {name}: {e}",
+            if *enabled { "enable" } else { "disable" }
+        ),
+        Action::DraftReply { .. } => format!("reply not drafted: {e}"),
+        _ => format!("{label} failed: {e}"),
     }
 }

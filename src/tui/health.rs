@@ -175,11 +175,14 @@ impl App {
                     l.push(format!(
                         "  FAIL  provider {}: {}",
                         p.name,
-                        crate::tui::panes::providers::health(p)
+                        health_words(crate::tui::panes::providers::health(p))
                     ));
                     l.push(format!("        why: {}", provider_trouble(p)));
                     if let Some(until) = &p.cooldown_until {
-                        l.push(format!("        skipped until {until}"));
+                        l.push(format!(
+                            "        skipped until {}; then it is tried again",
+                            until_text(until, self.now, self.tz)
+                        ));
                     }
                     if let Some(var) = &p.missing_credential {
                         l.push(format!(
@@ -197,6 +200,51 @@ impl App {
         }
         l
     }
+}
+
+/// The Providers pane's one-word HEALTH, in words for the health view.
+fn health_words(word: &str) -> &str {
+    match word {
+        "cool" => "cooling down after repeated failures (jobs skip it for now)",
+        "no key" => "no credential",
+        "failing" => "its calls fail",
+        other => other,
+    }
+}
+
+/// A cooldown's end (RFC 3339, from the router) in the console's zone to the second, with
+/// how long is left: `18:21:31 UTC (in 2m 05s)`; the date too when it is not today.
+pub(in crate::tui) fn until_text(
+    rfc3339: &str,
+    now: time::OffsetDateTime,
+    tz: time::UtcOffset,
+) -> String {
+    let Ok(t) =
+        time::OffsetDateTime::parse(rfc3339, &time::format_description::well_known::Rfc3339)
+    else {
+        return rfc3339.to_string();
+    };
+    let local = t.to_offset(tz);
+    let f = if local.date() == now.to_offset(tz).date() {
+        time::macros::format_description!("[hour]:[minute]:[second]")
+    } else {
+        time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]:[second]")
+    };
+    let mut s = format!(
+        "{} {}",
+        local.format(&f).unwrap_or_default(),
+        super::text::zone_name(tz)
+    );
+    let left = (t - now).whole_seconds();
+    if left > 0 {
+        let (h, m, sec) = (left / 3600, left / 60 % 60, left % 60);
+        s.push_str(&match (h, m) {
+            (0, 0) => format!(" (in {sec}s)"),
+            (0, m) => format!(" (in {m}m {sec:02}s)"),
+            (h, m) => format!(" (in {h}h {m:02}m)"),
+        });
+    }
+    s
 }
 
 /// The `opsdesk login <profile>` command named in a source's error, when its sign-in is gone.
@@ -227,5 +275,59 @@ mod login_fix_tests {
         assert_eq!(login_fix(&h), Some("opsdesk login work"));
         h.last_error = Some("cannot reach Microsoft Graph: timed out".into());
         assert_eq!(login_fix(&h), None);
+    }
+
+    #[test]
+    fn a_cooldown_end_reads_in_local_time_to_the_second() {
+        use time::macros::{datetime, offset};
+        let now = datetime!(2026-12-06 18:19:26 UTC);
+        let until = "2026-12-06T18:21:31.777614143Z";
+        assert_eq!(
+            until_text(until, now, offset!(+1)),
+            "19:21:31 UTC+01:00 (in 2m 05s)"
+        );
+        assert_eq!(
+            until_text(until, now, time::UtcOffset::UTC),
+            "18:21:31 UTC (in 2m 05s)"
+        );
+        // Another day shows its date; what cannot be read is shown as it came.
+        assert_eq!(
+            until_text(until, now - time::Duration::days(1), time::UtcOffset::UTC),
+            "2026-12-06 18:21:31 UTC (in 24h 02m)"
+        );
+        assert_eq!(until_text("soon", now, time::UtcOffset::UTC), "soon");
+    }
+
+    #[test]
+    fn a_cooling_provider_says_what_cool_means_and_until_when_in_local_time() {
+        use time::macros::{datetime, offset};
+        let config = crate::config::Config::demo();
+        let mut v = crate::engine::providers::view(&config, &config.llm);
+        let local = v.providers.iter_mut().find(|p| p.name == "local").unwrap();
+        local.enabled = true;
+        local.cooldown_until = Some("2026-12-06T18:21:31.777614143Z".into());
+        local.last_error = Some("connection refused".into());
+        let mut app = App::new(
+            crate::tui::theme::Theme::built_in("dark", true).unwrap(),
+            crate::tui::keymap::Keymap::defaults(),
+            vec!["work".into()],
+            (100, 30),
+        );
+        app.now = datetime!(2026-12-06 18:19:26 UTC);
+        app.tz = offset!(+1);
+        app.update(crate::tui::app::Msg::Providers(Ok(v)));
+        let text = app.health_lines().join("\n");
+        assert!(
+            text.contains(
+                "FAIL  provider local: cooling down after repeated failures (jobs skip it for now)"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains(": cool\n"), "{text}");
+        assert!(text.contains("why: connection refused"), "{text}");
+        assert!(
+            text.contains("skipped until 19:21:31 UTC+01:00 (in 2m 05s); then it is tried again"),
+            "{text}"
+        );
     }
 }

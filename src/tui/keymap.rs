@@ -314,15 +314,47 @@ impl Keymap {
     }
 
     fn merge(&mut self, text: &str, defaults: bool) -> Result<()> {
-        let file: BTreeMap<String, BTreeMap<String, Entry>> = toml::from_str(text)?;
+        // Read as plain TOML first, then each entry on its own: a mistake names its section
+        // and entry and shows the form expected, not serde's "expected struct Entry".
+        let file: BTreeMap<String, toml::Value> = toml::from_str(text)?;
         for (sec_name, entries) in file {
-            let section = Section::ALL
-                .into_iter()
-                .find(|s| s.name() == sec_name)
-                .with_context(|| format!("unknown section [{sec_name}]"))?;
-            for (act_name, entry) in entries {
+            let section = Section::ALL.into_iter().find(|s| s.name() == sec_name);
+            let toml::Value::Table(entries) = entries else {
+                bail!(
+                    "`{sec_name}` is outside a section: put each entry under [global] or a pane's section, e.g.\n[global]\n{}",
+                    entry_example(&sec_name, &entries)
+                );
+            };
+            let Some(section) = section else {
+                // `quit = { keys = [...] }` above every header parses as a table named `quit`.
+                if Act::from_name(&sec_name).is_some() {
+                    bail!(
+                        "`{sec_name}` is outside a section: put each entry under [global] or a pane's section, e.g.\n[global]\n{}",
+                        entry_example(&sec_name, &toml::Value::Table(entries))
+                    );
+                }
+                let names: Vec<&str> = Section::ALL.iter().map(|s| s.name()).collect();
+                bail!(
+                    "unknown section [{sec_name}]; sections: {}",
+                    names.join(", ")
+                );
+            };
+            for (act_name, value) in entries {
                 let act = Act::from_name(&act_name)
                     .with_context(|| format!("[{sec_name}] unknown action `{act_name}`"))?;
+                let entry: Entry = match &value {
+                    toml::Value::Table(_) => value.clone().try_into().map_err(|e| {
+                        anyhow::anyhow!(
+                            "[{sec_name}] {act_name}: {}; write it as {}",
+                            e.message().trim(),
+                            entry_example(&act_name, &value)
+                        )
+                    })?,
+                    other => bail!(
+                        "[{sec_name}] {act_name} = {other} is not a keymap entry; write it as {}",
+                        entry_example(&act_name, other)
+                    ),
+                };
                 let keys = entry
                     .keys
                     .iter()
@@ -450,6 +482,31 @@ impl Keymap {
     }
 }
 
+/// `name = { keys = [...] }` with the keys the mistaken value seems to mean (a key or a list
+/// of keys, bare or as `keys = …`), else an example key.
+fn entry_example(name: &str, value: &toml::Value) -> String {
+    let strings = |v: &toml::Value| -> Vec<String> {
+        match v {
+            toml::Value::String(s) => vec![s.clone()],
+            toml::Value::Array(a) => a
+                .iter()
+                .filter_map(|k| k.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    let mut keys = match value {
+        toml::Value::Table(t) => t.get("keys").or_else(|| t.get("key")).map(strings),
+        v => Some(strings(v)),
+    }
+    .unwrap_or_default();
+    if keys.is_empty() {
+        keys.push("Q".into());
+    }
+    let keys: Vec<String> = keys.iter().map(|k| format!("{k:?}")).collect();
+    format!("{name} = {{ keys = [{}] }}", keys.join(", "))
+}
+
 /// `(section, action)` of every entry, in the order the file writes them (a line-level
 /// scan: `[section]` headers and `name = …` lines; the parser has already checked the file).
 fn file_order(text: &str) -> Vec<(&str, &str)> {
@@ -536,6 +593,36 @@ mod tests {
         assert!(
             k.merge("[drafts]\nlaunch = { keys = [\"x\"] }\n", false)
                 .is_err()
+        );
+    }
+
+    #[test]
+    fn a_wrong_entry_is_named_with_the_form_expected() {
+        let err = |text: &str| {
+            let mut k = Keymap::defaults();
+            format!("{:#}", k.merge(text, false).unwrap_err())
+        };
+        let e = err("[global]\nquit = \"Q\"\n");
+        assert!(
+            e.contains("[global] quit") && e.contains(r#"quit = { keys = ["Q"] }"#),
+            "{e}"
+        );
+        assert!(!e.contains("struct Entry"), "{e}");
+        let e = err("[global]\nquit = { keys = \"Q\" }\n");
+        assert!(
+            e.contains("[global] quit") && e.contains(r#"quit = { keys = ["Q"] }"#),
+            "{e}"
+        );
+        let e = err("[inbox]\ndraft_reply = { key = [\"r\"] }\n");
+        assert!(
+            e.contains("[inbox] draft_reply") && e.contains("unknown field `key`"),
+            "{e}"
+        );
+        assert!(e.contains(r#"draft_reply = { keys = ["r"] }"#), "{e}");
+        let e = err("quit = { keys = [\"Q\"] }\n");
+        assert!(
+            e.contains("outside a section") && e.contains("[global]"),
+            "{e}"
         );
     }
 }

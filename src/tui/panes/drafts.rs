@@ -78,6 +78,12 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
     if marked > 0 {
         title.push_str(&format!("· {marked} marked (*) "));
     }
+    if v.new_above > 0 {
+        let g = app
+            .keymap
+            .key_for(crate::tui::keymap::Section::Drafts, Act::Top);
+        title.push_str(&format!("· {} new ↑ ({g}) ", v.new_above));
+    }
     let inner_h = list_area.height.saturating_sub(2) as usize;
     let width = list_area.width.saturating_sub(4) as usize;
     let c = columns(width);
@@ -219,6 +225,9 @@ pub struct DraftsView {
     pub filter: String,
     pub sel: usize,
     pub loaded: bool,
+    /// Drafts that arrived above the selection and were not gone to yet ("N new ↑" in the
+    /// title; `g` goes to them): the selection stays on the draft the operator looks at.
+    pub new_above: usize,
 }
 
 impl DraftsView {
@@ -359,15 +368,24 @@ impl App {
             fx.push(Effect::Req(Req::DraftHistory { id }));
         }
     }
-    pub(in crate::tui) fn reselect_draft(&mut self, prev: Option<String>) {
+    /// The ids shown now, in order (what `reselect_draft` compares with after a change).
+    pub(in crate::tui) fn visible_draft_ids(&self) -> Vec<String> {
+        self.drafts.visible().iter().map(|d| d.id.clone()).collect()
+    }
+    /// After the queue changed: select `prev` again wherever it went, and count the drafts
+    /// that appeared above it (not in `before`, the ids shown before the change).
+    pub(in crate::tui) fn reselect_draft(&mut self, prev: Option<String>, before: &[String]) {
         let vis = self.drafts.visible();
         if let Some(id) = prev
             && let Some(i) = vis.iter().position(|d| d.id == id)
         {
+            let arrived = vis[..i].iter().filter(|d| !before.contains(&d.id)).count();
             self.drafts.sel = i;
+            self.drafts.new_above = (self.drafts.new_above + arrived).min(i);
             return;
         }
         self.drafts.sel = self.drafts.sel.min(vis.len().saturating_sub(1));
+        self.drafts.new_above = self.drafts.new_above.min(self.drafts.sel);
     }
 }
 
@@ -696,5 +714,6 @@ impl App {
     pub(in crate::tui) fn show_all(&mut self) {
         self.drafts.show_all = !self.drafts.show_all;
         self.drafts.sel = 0;
+        self.drafts.new_above = 0;
     }
 }

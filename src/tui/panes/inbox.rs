@@ -42,6 +42,13 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
     if let Some(e) = &v.filter_error {
         title.push_str(&format!("· typing: {e} "));
     }
+    if v.new_above > 0 {
+        let g = app.keymap.key_for(
+            crate::tui::keymap::Section::Inbox,
+            crate::tui::keymap::Act::Top,
+        );
+        title.push_str(&format!("· {} new ↑ ({g}) ", v.new_above));
+    }
     if v.loading {
         title.push_str("· loading… ");
     }
@@ -284,6 +291,15 @@ pub struct InboxView {
     pub generation: u64,
     pub loading: bool,
     pub loaded_once: bool,
+    /// Rows that arrived above the selection and were not gone to yet: the title says
+    /// "N new ↑" and `g` goes to them. The selection itself stays on the record the operator
+    /// was looking at, so a key pressed next never acts on a message they did not see.
+    pub new_above: usize,
+    /// Set by a reload: the seq to select again when the fresh top page arrives, and the
+    /// newest seq shown before it (rows newer than that count as new).
+    pub keep: Option<(u64, u64)>,
+    /// The operator asked for a reload (`Ctrl-r`): say when its page is in.
+    pub reload_asked: bool,
 }
 
 impl InboxView {
@@ -292,6 +308,10 @@ impl InboxView {
     }
     pub fn unread(&self) -> u64 {
         self.last_seq.saturating_sub(self.cursor)
+    }
+    /// Moving up onto the new rows is seeing them: fewer remain above the selection.
+    pub fn seen_up_to_sel(&mut self) {
+        self.new_above = self.new_above.min(self.sel);
     }
 }
 /// `category [urgency] [reason…]` as typed in the classify box (urgency `normal` when left
@@ -348,6 +368,7 @@ impl App {
         inbox.loaded_once = true;
         inbox.last_seq = inbox.last_seq.max(last_seq);
         let full = rows.len() >= PAGE;
+        let mut reloaded = None;
         match anchor {
             Anchor::Top => {
                 inbox.rows = rows.into();
@@ -355,6 +376,17 @@ impl App {
                 inbox.at_bottom = !full;
                 inbox.sel = 0;
                 inbox.offset = 0;
+                inbox.new_above = 0;
+                // A reload keeps the selection on its record; what came in above it is new.
+                if let Some((seq, front)) = inbox.keep.take()
+                    && let Some(i) = inbox.rows.iter().position(|r| r.seq == seq)
+                {
+                    inbox.sel = i;
+                    inbox.new_above = inbox.rows.iter().take(i).filter(|r| r.seq > front).count();
+                }
+                if std::mem::take(&mut inbox.reload_asked) {
+                    reloaded = Some(inbox.new_above);
+                }
             }
             Anchor::Bottom => {
                 // Pages are asked oldest-first from the bottom; the data task returns them
@@ -363,6 +395,7 @@ impl App {
                 inbox.at_bottom = true;
                 inbox.at_top = !full;
                 inbox.sel = inbox.rows.len().saturating_sub(1);
+                inbox.new_above = 0;
             }
             Anchor::Before(_) => {
                 inbox.at_bottom = !full;
@@ -391,6 +424,14 @@ impl App {
         }
         inbox.sel = inbox.sel.min(inbox.rows.len().saturating_sub(1));
         inbox.offset = follow(inbox.sel, inbox.offset, h);
+        if let Some(new) = reloaded {
+            let more = if new > 0 {
+                format!(" · {new} new above the selection")
+            } else {
+                String::new()
+            };
+            self.say(Level::Info, format!("reloaded from disk{more}"));
+        }
         self.maybe_page(fx);
     }
     /// Ask for the next page when the selection nears either end of the window.
@@ -432,6 +473,16 @@ pub fn quote_reply(r: &InboxRow, tz: UtcOffset) -> String {
         }
     }
     t
+}
+
+/// The `$EDITOR` text for a reply that was written before and not drafted: the text as the
+/// operator left it, below a note. Saved unchanged, it drafts nothing and stays kept.
+pub fn kept_reply_template(kept: &str) -> String {
+    format!(
+        "# Your earlier reply to this message was NOT drafted (see the message log, L): change\n\
+         # what was refused and save to try again. Lines starting with # are removed; leave\n\
+         # the text unchanged to draft nothing (it stays kept).\n{kept}\n"
+    )
 }
 
 /// The reply body from the edited template: instruction lines removed, trimmed. `None` when
@@ -513,7 +564,10 @@ impl App {
             self.say(Level::Warn, "calendar items cannot be replied to");
             return;
         }
-        let template = quote_reply(r, self.tz);
+        let template = match self.kept_replies.get(&r.id) {
+            Some(kept) => kept_reply_template(kept),
+            None => quote_reply(r, self.tz),
+        };
         fx.push(Effect::Compose {
             message_id: r.id.clone(),
             to: r.from.clone(),
@@ -602,5 +656,318 @@ impl App {
             ),
             buf: String::new(),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use time::macros::datetime;
+
+    use super::*;
+    use crate::domain::Party;
+    use crate::engine::EngineEvent;
+    use crate::tui::app::{Msg, Pane};
+    use crate::tui::keymap::Keymap;
+    use crate::tui::theme::Theme;
+
+    fn record(seq: u64) -> InboxRecord {
+        InboxRecord {
+            seq,
+            id: format!("msg-{seq}"),
+            received_at: datetime!(2026-03-02 09:00 UTC),
+            profile: "work".into(),
+            channel: Channel::Email,
+            thread_id: None,
+            from: Party::new("Ana", "ana@example.org"),
+            to: vec![],
+            subject: Some(format!("subject {seq}")),
+            ts: datetime!(2026-03-02 09:00 UTC),
+            text: format!("message {seq}"),
+            preview: format!("subject {seq}"),
+            meta: Default::default(),
+            untrusted: true,
+            attachments: Vec::new(),
+        }
+    }
+
+    fn app(seqs: &[u64]) -> App {
+        let mut a = App::new(
+            Theme::built_in("dark", true).unwrap(),
+            Keymap::defaults(),
+            vec!["work".into()],
+            (100, 30),
+        );
+        let _ = a.start();
+        let rows = seqs.iter().map(|s| InboxRow::from(&record(*s))).collect();
+        a.update(Msg::InboxPage {
+            generation: 0,
+            anchor: Anchor::Top,
+            rows,
+            last_seq: seqs.iter().copied().max().unwrap_or(0),
+        });
+        a
+    }
+
+    fn key(a: &mut App, code: KeyCode, mods: KeyModifiers) -> Vec<Effect> {
+        a.update(Msg::Key(KeyEvent::new(code, mods)))
+    }
+
+    fn arrive(a: &mut App, seq: u64) {
+        a.update(Msg::Engine(EngineEvent::InboxAppended(Arc::new(record(
+            seq,
+        )))));
+    }
+
+    fn screen(a: &App) -> String {
+        let mut t =
+            ratatui::Terminal::new(ratatui::backend::TestBackend::new(a.size.0, a.size.1)).unwrap();
+        t.draw(|f| crate::tui::draw(a, f)).unwrap();
+        t.backend().to_string()
+    }
+
+    #[test]
+    fn a_new_message_does_not_take_the_selection_from_the_top_row() {
+        let mut a = app(&[3, 2, 1]);
+        key(&mut a, KeyCode::Char('g'), KeyModifiers::NONE);
+        assert_eq!(a.inbox.selected().unwrap().seq, 3);
+        arrive(&mut a, 4);
+        arrive(&mut a, 5);
+        // The operator still looks at #3: a key pressed now acts on #3, not on #5.
+        assert_eq!(a.inbox.selected().unwrap().seq, 3);
+        assert_eq!(a.inbox.new_above, 2);
+        assert!(screen(&a).contains("2 new ↑ (g)"), "{}", screen(&a));
+        key(&mut a, KeyCode::Char('c'), KeyModifiers::NONE);
+        assert!(
+            matches!(
+                a.overlay,
+                Some(Overlay::Input {
+                    kind: InputKind::Classify { seq: 3 },
+                    ..
+                })
+            ),
+            "{:?}",
+            a.overlay
+        );
+        key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+        // Moving up onto a new row is seeing it; `g` goes to the newest.
+        key(&mut a, KeyCode::Char('k'), KeyModifiers::NONE);
+        assert_eq!(a.inbox.selected().unwrap().seq, 4);
+        assert_eq!(a.inbox.new_above, 1);
+        key(&mut a, KeyCode::Char('g'), KeyModifiers::NONE);
+        assert_eq!(a.inbox.selected().unwrap().seq, 5);
+        assert_eq!(a.inbox.new_above, 0);
+        assert!(!screen(&a).contains("new ↑"));
+    }
+
+    #[test]
+    fn a_reload_keeps_the_selected_message_and_counts_what_came_in_above() {
+        let mut a = app(&[4, 3, 2, 1]);
+        key(&mut a, KeyCode::Char('j'), KeyModifiers::NONE);
+        assert_eq!(a.inbox.selected().unwrap().seq, 3);
+        // Ctrl-r (or a lagging event bus) reloads the newest page from disk.
+        key(&mut a, KeyCode::Char('r'), KeyModifiers::CONTROL);
+        let generation = a.inbox.generation;
+        let rows = [6, 5, 4, 3, 2, 1]
+            .iter()
+            .map(|s| InboxRow::from(&record(*s)))
+            .collect();
+        a.update(Msg::InboxPage {
+            generation,
+            anchor: Anchor::Top,
+            rows,
+            last_seq: 6,
+        });
+        assert_eq!(a.inbox.selected().unwrap().seq, 3);
+        assert_eq!(a.inbox.new_above, 2);
+    }
+
+    #[test]
+    fn a_new_draft_above_keeps_the_selected_draft() {
+        use crate::domain::{Draft, DraftStatus, Outbound, Verdict};
+        let draft = |id: &str, minutes: i64| {
+            let outbound = Outbound::SendEmail {
+                to: vec!["jon@example.org".into()],
+                cc: Vec::new(),
+                subject: "Update".into(),
+                body: "Body".into(),
+                attachments: Vec::new(),
+                body_html: None,
+            };
+            let at = datetime!(2026-03-02 09:00 UTC) + time::Duration::minutes(minutes);
+            Draft {
+                id: id.into(),
+                profile: "work".into(),
+                digest: crate::domain::content_digest("work", &outbound),
+                outbound,
+                verdict: Verdict::Queue {
+                    reason: "draft_only".into(),
+                },
+                provider: None,
+                status: DraftStatus::Pending,
+                created_by: "mcp:demo-assistant".parse().unwrap(),
+                created_at: at,
+                updated_at: at,
+                approved_digest: None,
+                decided_by: None,
+                reason: None,
+                remote_id: None,
+                edits: 0,
+                requeued_from: None,
+                requeued_as: None,
+            }
+        };
+        let mut a = app(&[1]);
+        a.update(Msg::Drafts(vec![draft("d-old", 0), draft("d-mid", 5)]));
+        key(&mut a, KeyCode::Char('3'), KeyModifiers::NONE);
+        assert_eq!(a.pane, Pane::Drafts);
+        key(&mut a, KeyCode::Char('s'), KeyModifiers::NONE); // newest first
+        assert_eq!(a.drafts.selected().unwrap().id, "d-mid");
+        a.update(Msg::Engine(EngineEvent::DraftChanged(Arc::new(draft(
+            "d-new", 9,
+        )))));
+        assert_eq!(a.drafts.selected().unwrap().id, "d-mid");
+        assert_eq!(a.drafts.new_above, 1);
+        assert!(screen(&a).contains("1 new ↑ (g)"), "{}", screen(&a));
+        key(&mut a, KeyCode::Char('g'), KeyModifiers::NONE);
+        assert_eq!(a.drafts.selected().unwrap().id, "d-new");
+        assert_eq!(a.drafts.new_above, 0);
+    }
+
+    fn compose_template(fx: &[Effect]) -> String {
+        match fx {
+            [Effect::Compose { template, .. }] => template.clone(),
+            _ => panic!("{fx:?}"),
+        }
+    }
+
+    #[test]
+    fn a_blocked_reply_keeps_the_text_the_operator_wrote() {
+        use crate::domain::Outcome;
+        let mut a = app(&[3, 2, 1]);
+        let shift = KeyModifiers::SHIFT;
+        let template = compose_template(&key(&mut a, KeyCode::Char('R'), shift));
+        let written = format!("Agreed, the freeze holds.\n{template}");
+        let body = reply_from_template(&template, &written).unwrap();
+        let submitted = |result| Msg::Submitted {
+            label: "reply to Ana drafted".into(),
+            action: Action::DraftReply {
+                message_id: "msg-3".into(),
+                body: body.clone(),
+                attachments: Vec::new(),
+                body_html: None,
+            },
+            result,
+        };
+        a.update(submitted(Ok(Outcome::Blocked {
+            rule: "audience.internal_thread".into(),
+            reason: "the text quotes an internal thread".into(),
+            remedy: "remove the quoted internal text".into(),
+        })));
+        let (_, said) = a.message.clone().unwrap();
+        assert!(
+            said.contains("blocked by audience.internal_thread"),
+            "{said}"
+        );
+        assert!(said.contains("your text is kept: R"), "{said}");
+        // `R` again opens what was written, not a fresh template.
+        key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+        let again = compose_template(&key(&mut a, KeyCode::Char('R'), shift));
+        assert!(again.contains("Agreed, the freeze holds."), "{again}");
+        assert!(again.contains("NOT drafted"), "{again}");
+        // Saved unchanged it drafts nothing (and stays kept); edited, it is the new body.
+        assert_eq!(reply_from_template(&again, &again), None);
+        let fixed = again.replace("> message 3", "");
+        let new_body = reply_from_template(&again, &fixed).unwrap();
+        assert!(
+            new_body.starts_with("Agreed, the freeze holds."),
+            "{new_body}"
+        );
+        assert!(!new_body.contains('#'), "{new_body}");
+        // A failure keeps it too, and says so in words.
+        a.update(submitted(Err("cannot write the drafts log".into())));
+        let (_, said) = a.message.clone().unwrap();
+        assert!(
+            said.starts_with("reply not drafted: cannot write") && said.contains("kept"),
+            "{said}"
+        );
+        // Once drafted, the next `R` starts from the quoted message again.
+        a.update(submitted(Ok(Outcome::Queued {
+            draft_id: "d-1".into(),
+            digest: "x".into(),
+            verdict: crate::domain::Verdict::Queue {
+                reason: "draft_only".into(),
+            },
+        })));
+        assert!(a.kept_replies.is_empty());
+        let fresh = compose_template(&key(&mut a, KeyCode::Char('R'), shift));
+        assert_eq!(fresh, template);
+    }
+
+    #[test]
+    fn ctrl_r_says_it_reloads_and_when_it_is_done() {
+        let mut a = app(&[2, 1]);
+        key(&mut a, KeyCode::Char('r'), KeyModifiers::CONTROL);
+        assert!(
+            a.message.as_ref().unwrap().1.contains("reloading"),
+            "{:?}",
+            a.message
+        );
+        let generation = a.inbox.generation;
+        a.update(Msg::InboxPage {
+            generation,
+            anchor: Anchor::Top,
+            rows: [3, 2, 1]
+                .iter()
+                .map(|s| InboxRow::from(&record(*s)))
+                .collect(),
+            last_seq: 3,
+        });
+        let said = &a.message.as_ref().unwrap().1;
+        assert_eq!(said, "reloaded from disk · 1 new above the selection");
+    }
+
+    #[test]
+    fn making_a_disabled_provider_the_default_says_to_enable_it_first() {
+        use crate::engine::providers::{ProviderOverlay, apply, view};
+        let config = crate::config::Config::demo();
+        let ov = ProviderOverlay {
+            enabled: [("azure".to_string(), false)].into(),
+            ..Default::default()
+        };
+        let mut a = app(&[1]);
+        a.update(Msg::Providers(Ok(view(&config, &apply(&config.llm, &ov)))));
+        key(&mut a, KeyCode::Char('4'), KeyModifiers::NONE);
+        let names: Vec<String> = a
+            .providers
+            .view
+            .as_ref()
+            .unwrap()
+            .providers
+            .iter()
+            .map(|p| p.name.clone())
+            .collect();
+        let i = names.iter().position(|n| n == "azure").unwrap();
+        a.providers.sel = i;
+        let fx = key(&mut a, KeyCode::Char('d'), KeyModifiers::NONE);
+        assert!(fx.is_empty(), "{fx:?}");
+        assert_eq!(
+            a.message.as_ref().unwrap().1,
+            "cannot make azure the default: it is disabled (toggle it on first: Space)"
+        );
+        // Refused by the engine all the same (another process disabled it meanwhile).
+        a.update(Msg::Submitted {
+            label: "default provider is now azure".into(),
+            action: Action::SetDefaultProvider {
+                name: "azure".into(),
+            },
+            result: Err("provider `azure` is disabled".into()),
+        });
+        assert_eq!(
+            a.message.as_ref().unwrap().1,
+            "cannot make azure the default: it is disabled (toggle it on first)"
+        );
     }
 }

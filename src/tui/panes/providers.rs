@@ -25,7 +25,7 @@ fn yn(b: bool) -> &'static str {
 }
 
 /// Tokens per provider used by this process's router, if any.
-fn usage_line(view: &crate::engine::providers::ProvidersView) -> Option<String> {
+fn usage_line(app: &App, view: &crate::engine::providers::ProvidersView) -> Option<String> {
     let parts: Vec<String> = view
         .providers
         .iter()
@@ -33,7 +33,10 @@ fn usage_line(view: &crate::engine::providers::ProvidersView) -> Option<String> 
             let u = r.usage?;
             let mut s = format!("{} {}+{} tok", r.name, u.prompt_tokens, u.completion_tokens);
             if let Some(until) = &r.cooldown_until {
-                s.push_str(&format!(" (cooling down until {until})"));
+                s.push_str(&format!(
+                    " (cooling down until {})",
+                    crate::tui::health::until_text(until, app.now, app.tz)
+                ));
             }
             Some(s)
         })
@@ -71,7 +74,7 @@ pub fn render(app: &App, f: &mut Frame, area: Rect) {
         );
         return;
     };
-    let usage = usage_line(view);
+    let usage = usage_line(app, view);
     let top_h = (view.providers.len() as u16 + 3 + u16::from(usage.is_some()))
         .min(area.height / 2)
         .max(3);
@@ -521,6 +524,20 @@ impl App {
     pub(in crate::tui) fn set_default(&mut self, fx: &mut Vec<Effect>) {
         if let Some(p) = self.selected_provider() {
             let name = p.name.clone();
+            // The engine refuses a disabled default; say what to do before asking it.
+            if !p.enabled {
+                let key = self.keymap.key_for(
+                    crate::tui::keymap::Section::Providers,
+                    crate::tui::keymap::Act::ToggleEnabled,
+                );
+                self.say(
+                    Level::Warn,
+                    format!(
+                        "cannot make {name} the default: it is disabled (toggle it on first: {key})"
+                    ),
+                );
+                return;
+            }
             fx.push(Effect::Req(Req::Submit {
                 label: format!("default provider is now {name}"),
                 action: Action::SetDefaultProvider { name },
