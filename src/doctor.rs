@@ -491,59 +491,77 @@ fn store_checks(paths: &crate::paths::Paths) -> Vec<Check> {
             "fix the key file as the message says; opsdesk does not start while it is refused",
         ),
     });
+    // A store that does not exist yet is said so, not created: doctor only reads.
+    let none_yet = |what: &str, dir: std::path::PathBuf| {
+        (!dir.exists()).then(|| ok(what, "none yet: the engine creates it on its first start"))
+    };
     out.push(
-        match crate::store::audit::Audit::open(&paths.audit_dir())
-            .and_then(|a| a.with_key(key.clone()).verify())
-        {
-            Ok(r) if r.ok() => ok(
-                "audit trail",
-                format!("intact: {} record(s) in {} file(s)", r.records, r.files),
-            ),
-            Ok(r) => problem(
-                "audit trail",
-                r.first_bad
-                    .map(|b| b.reason)
-                    .unwrap_or_else(|| "broken".into()),
-                format!("{verify} names the place; restore the audit directory from a backup"),
-            ),
-            Err(e) => problem("audit trail", e.to_string(), verify),
+        if let Some(c) = none_yet("audit trail", paths.audit_dir()) {
+            c
+        } else {
+            match crate::store::audit::Audit::open(&paths.audit_dir())
+                .and_then(|a| a.with_key(key.clone()).verify())
+            {
+                Ok(r) if r.ok() => ok(
+                    "audit trail",
+                    format!("intact: {} record(s) in {} file(s)", r.records, r.files),
+                ),
+                Ok(r) => problem(
+                    "audit trail",
+                    r.first_bad
+                        .map(|b| b.reason)
+                        .unwrap_or_else(|| "broken".into()),
+                    format!("{verify} names the place; restore the audit directory from a backup"),
+                ),
+                Err(e) => problem("audit trail", e.to_string(), verify),
+            }
         },
     );
     out.push(
-        match crate::store::drafts::Drafts::open(&paths.drafts_dir(), &paths.audit_dir()).and_then(
-            |d| {
-                d.with_key(
-                    crate::store::integrity::for_verifier(paths)
-                        .ok()
-                        .flatten()
-                        .map(std::sync::Arc::new),
-                )
-                .queue()
-            },
-        ) {
-            Ok(q) if q.unbound.is_empty() => ok(
-                "drafts log",
-                format!(
-                    "{} draft(s), every event bound to its audit record",
-                    q.drafts.len()
+        if let Some(c) = none_yet("drafts log", paths.drafts_dir()) {
+            c
+        } else {
+            match crate::store::drafts::Drafts::open(&paths.drafts_dir(), &paths.audit_dir())
+                .and_then(|d| {
+                    d.with_key(
+                        crate::store::integrity::for_verifier(paths)
+                            .ok()
+                            .flatten()
+                            .map(std::sync::Arc::new),
+                    )
+                    .queue()
+                }) {
+                Ok(q) if q.unbound.is_empty() => ok(
+                    "drafts log",
+                    format!(
+                        "{} draft(s), every event bound to its audit record",
+                        q.drafts.len()
+                    ),
                 ),
-            ),
-            Ok(q) => problem(
-                "drafts log",
-                format!(
-                    "{} event(s) ignored because the audit trail does not vouch for them: {}",
-                    q.unbound.len(),
-                    q.unbound
-                        .iter()
-                        .map(|u| format!("line {} (`{}` of draft {})", u.line, u.event, u.draft_id))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                Ok(q) => problem(
+                    "drafts log",
+                    format!(
+                        "{} event(s) ignored because the audit trail does not vouch for them: {}",
+                        q.unbound.len(),
+                        q.unbound
+                            .iter()
+                            .map(|u| format!(
+                                "line {} (`{}` of draft {})",
+                                u.line, u.event, u.draft_id
+                            ))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    format!("{verify} lists them; they were not written by opsdesk"),
                 ),
-                format!("{verify} lists them; they were not written by opsdesk"),
-            ),
-            Err(e) => problem("drafts log", e.to_string(), verify),
+                Err(e) => problem("drafts log", e.to_string(), verify),
+            }
         },
     );
+    if let Some(c) = none_yet("inbox", paths.inbox_dir()) {
+        out.push(c);
+        return out;
+    }
     out.push(
         match crate::store::inbox::Inbox::open(&paths.inbox_dir())
             .and_then(|i| i.with_key(key.clone()).verify())

@@ -241,6 +241,23 @@ fn doctor_and_config_check_judge_the_providers_as_switched_and_name_missing_cred
     assert!(openai.get("warning").is_none(), "{openai}");
 }
 
+/// `doctor` only reads: on a data dir no engine has used yet it says the stores are not
+/// there yet and creates none of them.
+#[test]
+fn doctor_creates_nothing_in_a_fresh_data_dir() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.data()).unwrap();
+    let o = env.run(&["doctor"]);
+    let out = text(&o.stdout);
+    for store in ["audit", "drafts", "inbox"] {
+        assert!(
+            !env.data().join(store).exists(),
+            "doctor created {store}/:\n{out}"
+        );
+    }
+    assert!(out.contains("none yet"), "{out}");
+}
+
 #[test]
 fn doctor_fails_on_an_unusable_inbox_folder_and_names_it() {
     use std::os::unix::fs::PermissionsExt;
