@@ -57,11 +57,12 @@ fn stdio_bridges_to_the_running_engine_per_client() {
             "{names:?}"
         );
 
-        // The engine sees the credential (the bridge relays with the default token) and,
-        // under that shared credential, this app's own cursor, not the bridge's.
+        // The engine sees the credential (the bridge relays with the engine's stdio bridge
+        // token: a stdio connection is the stdio client, bridged or not) and, under it, this
+        // app's own cursor, not the bridge's.
         let first = call_tool(&client, "inbox_pull", json!({"limit": 200})).await;
         let out = first.structured_content.clone().expect("structured");
-        assert_eq!(out["consumer"], "mcp:default/claude-code", "{out}");
+        assert_eq!(out["consumer"], "mcp:stdio/claude-code", "{out}");
 
         client
             .set_level(SetLevelRequestParams::new(LoggingLevel::Debug))

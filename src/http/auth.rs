@@ -13,6 +13,11 @@ use crate::paths::{Paths, write_atomic};
 pub(crate) use crate::config::{MCP_TOKEN_ENV as TOKEN_ENV, STDIO_CLIENT};
 /// File in the data dir holding the generated token (0600).
 pub const TOKEN_FILE: &str = "mcp-token";
+/// File in the data dir holding the stdio bridge's token (0600), written by each engine that
+/// serves HTTP: a `serve --stdio` that bridges to a running engine presents it and is served
+/// as the stdio client (`server.stdio_client`, else `stdio`), as it would be without a
+/// running engine, instead of as `default`.
+pub const STDIO_TOKEN_FILE: &str = "mcp-stdio-token";
 /// Shortest token accepted (from the environment; generated ones are 64 hex characters).
 pub const MIN_TOKEN_LEN: usize = 32;
 /// Name of the client holding the default token (`OPSDESK_TOKEN` / `mcp-token`).
@@ -54,10 +59,13 @@ impl Credentials {
     /// read from the variable its `token_env` names. A missing or short token is an error that
     /// says how to make one.
     pub fn load(paths: &Paths, server: &crate::config::ServerConfig) -> Result<Credentials> {
-        let mut entries = vec![(
-            load_or_create(paths)?,
-            ClientIdentity::uncleared(DEFAULT_CLIENT),
-        )];
+        let mut entries = vec![
+            (
+                load_or_create(paths)?,
+                ClientIdentity::uncleared(DEFAULT_CLIENT),
+            ),
+            (stdio_bridge_token(paths)?, stdio_identity(server)),
+        ];
         for (name, c) in &server.clients {
             let v = std::env::var(&c.token_env).unwrap_or_default();
             let v = v.trim();
@@ -205,6 +213,27 @@ fn split_scheme(value: &[u8]) -> Option<(&[u8], &[u8])> {
 
 pub fn token_path(paths: &Paths) -> PathBuf {
     paths.data_dir.join(TOKEN_FILE)
+}
+
+/// A fresh token for the stdio bridge, written for this engine's lifetime (a new one at every
+/// start: a bridge to an engine that is gone cannot be replayed against the next).
+fn stdio_bridge_token(paths: &Paths) -> Result<Token> {
+    crate::paths::ensure_private_dir(&paths.data_dir)?;
+    let path = paths.data_dir.join(STDIO_TOKEN_FILE);
+    let secret = generate();
+    write_atomic(&path, format!("{secret}\n").as_bytes()).with_context(|| {
+        format!(
+            "cannot write the stdio bridge's token to {}",
+            path.display()
+        )
+    })?;
+    Ok(Token::new(secret, TokenSource::File(path)))
+}
+
+/// The stdio bridge's token of the running engine, when it wrote one.
+pub fn read_stdio_bridge_token(paths: &Paths) -> Result<Option<Token>> {
+    let path = paths.data_dir.join(STDIO_TOKEN_FILE);
+    Ok(read_token_file(&path)?.map(|t| Token::new(t, TokenSource::File(path))))
 }
 
 /// The token: `OPSDESK_TOKEN` if set, else the one kept in the data dir, generated on first use.

@@ -55,7 +55,14 @@ const STATELESS_REVISION: &str = "2026-07-28";
 /// Another engine holds the data dir: relay stdin/stdout to its HTTP endpoint.
 pub async fn run(paths: &Paths) -> Result<()> {
     let info = find_engine(paths).await?;
-    let token = auth::read_existing(paths)?.with_context(|| {
+    // Served as the stdio client: the engine's bridge token, or (an engine from before the
+    // bridge token) the default one.
+    let bridge_token = auth::read_stdio_bridge_token(paths)?;
+    let token = match bridge_token {
+        Some(t) => Some(t),
+        None => auth::read_existing(paths)?,
+    };
+    let token = token.with_context(|| {
         format!(
             "the running engine's MCP token was not found ({} or {})",
             auth::TOKEN_ENV,
