@@ -816,8 +816,13 @@ fn field_name_value(v: &str) -> bool {
         && words.iter().all(|w| {
             w.chars().all(|c| c.is_lowercase()) && w.chars().count() >= 3 && !LEXICON.info(w).stop
         })
-        && (LEXICON.info(words[0]).first || !LEXICON.info(words[0]).common)
-        && LEXICON.info(words[words.len() - 1]).sur
+        && (LEXICON.info(words[0]).first
+            || !LEXICON.info(words[0]).common
+            // "ride: wren vasilescu": a word-name before a surname no dictionary holds
+            || !LEXICON.info(words[words.len() - 1]).common)
+        && (LEXICON.info(words[words.len() - 1]).sur
+            || !LEXICON.info(words[words.len() - 1]).common
+                && words[words.len() - 1].chars().count() >= 4)
     {
         return true;
     }
@@ -2138,12 +2143,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         let s = month_first_at(text, s).unwrap_or(s);
         let s = initial_before(text, s).unwrap_or(s);
         let v = &text[s..e];
-        // A hospital's emergency code is a colour ("Code Gray called", "code Silver").
-        let code = text[..s]
-            .strip_suffix(' ')
-            .is_some_and(|b| b.ends_with("Code") || b.ends_with("code") || b.ends_with("CODE"));
         if !keep.keeps(v)
-            && !code
             && !eponym(&text[e..])
             && !thing_after(&text[e..])
             && !after_determiner(text, s)
@@ -2309,6 +2309,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     && t.info.sur
                     && after_cue_bracket(text, t.start))
                 || (t.shape == Shape::Title && t.info.first)
+                // A chat's speaker whose name is also a word ("[5/15/24, 14:50] Wren: …").
+                || (speaker && t.shape == Shape::Title && !t.blocked() && t.info.known_name())
                 // A speaker's given name that is also a word, in a chat typed in lower
                 // case ("[10:50] will: lol thank u all").
                 || (speaker && t.info.first && !t.contraction && t.letters() >= 3))
@@ -2426,6 +2428,13 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             // A greeting's "this is", "it's", "I'm" stands between the cue and the name ("hi
             // its emeka nwosu again").
             let mut at = i + 1;
+            // "patient here, ann lee, dob …": the cue's "here" before the name.
+            if toks.get(at).is_some_and(|h| h.key() == "here")
+                && at + 1 < toks.len()
+                && gap(&toks[at], &toks[at + 1]) == ", "
+            {
+                at += 1;
+            }
             // A Norwegian or Swedish possessive after the kin word: "bestefaren min, Ola".
             if is_kin(&key)
                 && toks
@@ -2784,7 +2793,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         }
         // 6. The subject of a verb only people are ("Olu prefers mornings", "IWU seen
         //    today", "Kuznetsova to return", "rose asked"), in prose.
-        if t.subject(true) {
+        // A board's item led by a surname in capitals that is also a word ("- BISHOP d/c
+        // today"): the person the item is about.
+        let caps_head = t.shape == Shape::Caps
+            && t.info.sur
+            && !t.blocked()
+            && t.letters() >= 3
+            && dash_led(text, t.start);
+        if t.subject(true) || caps_head {
             let mut last = extend(i, &toks);
             // A lower-case surname that is also a word before the verb: "aroha love in rm
             // 452-2", "oluwaseun stone is in the er".
@@ -2799,7 +2815,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 last = i + 1;
             }
             if let Some(strong) = person_predicate(&toks, last + 1, text)
-                && t.subject(strong)
+                && (t.subject(strong) || caps_head)
                 && (t.shape != Shape::Lower || prose_word(text, t))
             {
                 push(toks[particles_before(&toks, i, text)].start, toks[last].end);
@@ -3328,7 +3344,9 @@ fn lower_name_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
     };
     word_ok(a)
         && word_ok(b)
-        && (a.info.first || !a.info.common)
+        // A given name that is also a word before a surname no dictionary holds ("marigold
+        // kurniawan, dob …").
+        && (a.info.first || !a.info.common || (!b.info.common && !b.info.known_name() && b.letters() >= 4))
         && (b.info.sur || !b.info.common)
         && !(a.info.common && b.info.common && !a.info.first)
 }
@@ -3349,11 +3367,20 @@ fn dob_after(after: &str) -> bool {
         .take_while(|c| c.is_alphabetic() || *c == '.')
         .collect::<String>()
         .to_lowercase();
+    // An age in brackets: "(100 yo)", "(82 y/o)".
+    let digits = r.bytes().take_while(u8::is_ascii_digit).count();
+    let age = after.starts_with(" (")
+        && (1..=3).contains(&digits)
+        && [" yo", " y/o", " y.o.", "yo", " years"]
+            .iter()
+            .any(|u| r[digits..].starts_with(u));
     skipped <= 3
-        && (matches!(
-            w.as_str(),
-            "dob" | "d.o.b." | "born" | "mrn" | "b." | "adult" | "child" | "minor" | "infant"
-        ) || r.to_lowercase().starts_with("date of birth"))
+        && (age
+            || matches!(
+                w.as_str(),
+                "dob" | "d.o.b." | "born" | "mrn" | "b." | "adult" | "child" | "minor" | "infant"
+            )
+            || r.to_lowercase().starts_with("date of birth"))
 }
 
 /// A given name that is also a word or a month ("Will", "June", "Hope", "April").
@@ -3529,6 +3556,8 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
         "reported",
         "states",
         "stated",
+        // Hungarian's "I am" after the name ("Jó napot! Kovács Anna vagyok").
+        "vagyok",
     ];
     const WEAK: &[&str] = &[
         "called",
@@ -3777,7 +3806,12 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
             .all(|w| w.len() <= 4 && w.chars().all(|c| c.is_ascii_uppercase()))
             && v.split(' ')
                 .any(|w| w.len() >= 3 && !w.contains(['A', 'E', 'I', 'O', 'U', 'Y']));
+        // A hospital's emergency code is a colour ("Code Gray called", "code Silver").
+        let code = text[..s]
+            .strip_suffix(' ')
+            .is_some_and(|b| b.ends_with("Code") || b.ends_with("code") || b.ends_with("CODE"));
         !(acronyms
+            || code
             || thing_after(&text[e..])
             || itinerary(text, s, e)
             || after_determiner(text, s)
