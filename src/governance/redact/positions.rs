@@ -618,6 +618,9 @@ const PERSON_FIELDS: &[&str] = &[
     // a delivery's or a message's addressee ("To: Ana Ruiz, Room 4"); a mailbox or a
     // department is no name value
     "to",
+    // a bed board's isolation line names whom it isolates ("Isolation: OKAFOR (C. diff)");
+    // an organism or a precaution is no name value (see `form_fields`)
+    "isolation",
 ];
 
 /// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
@@ -936,6 +939,15 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             if v.is_empty() || !field_name_value(v) || keep.keeps(v) || keep.keeps(head) {
                 continue;
             }
+            // An isolation line's patient comes with the organism in brackets; the organism
+            // or the precaution alone is no name ("Isolation: MRSA", "Isolation: COVID").
+            if head_label_is(&line[..colon], "isolation")
+                && (!rest[lead + v.len()..].starts_with(" (")
+                    || v.split(' ')
+                        .any(|w| ORGANISMS.contains(&w.to_lowercase().as_str())))
+            {
+                continue;
+            }
             let s = base + colon + 1 + lead;
             cands.push((
                 Span {
@@ -948,6 +960,38 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             from = colon + 1 + lead + v.len();
         }
     }
+}
+
+/// Organisms and precautions an isolation line names, never a person.
+const ORGANISMS: &[&str] = &[
+    "mrsa",
+    "vre",
+    "esbl",
+    "cre",
+    "cdiff",
+    "diff",
+    "covid",
+    "rsv",
+    "tb",
+    "flu",
+    "influenza",
+    "norovirus",
+    "measles",
+    "varicella",
+    "mpox",
+    "auris",
+    "contact",
+    "droplet",
+    "airborne",
+];
+
+/// Whether the text before a colon ends in `label` as a word (any case).
+fn head_label_is(head: &str, label: &str) -> bool {
+    let h = head.trim_end();
+    h.len() >= label.len()
+        && h.is_char_boundary(h.len() - label.len())
+        && h[h.len() - label.len()..].eq_ignore_ascii_case(label)
+        && !h[..h.len() - label.len()].ends_with(|c: char| c.is_alphabetic())
 }
 
 /// The label of a numbered form item or a timed chat line, its number or time left out
@@ -1784,6 +1828,11 @@ fn unquoted_end(text: &str, v: usize) -> usize {
     let mut k = v;
     while k < limit {
         match b[k] {
+            // An apostrophe inside a name stays ("O'Driscoll").
+            b'\''
+                if k > v
+                    && b[k - 1].is_ascii_alphabetic()
+                    && b.get(k + 1).is_some_and(u8::is_ascii_alphabetic) => {}
             b'|' | b'&' | b';' | b',' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'=' => break,
             b' ' if b.get(k + 1) == Some(&b' ') => break,
             b' ' => {
@@ -2508,7 +2557,11 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                         | "naitwa"
                         | "hedder"
                 );
-                let personal = title || spoke || spanish || is_kin(&key) || key == "its";
+                let personal = title
+                    || spoke
+                    || spanish
+                    || is_kin(&key)
+                    || matches!(key.as_str(), "its" | "agent" | "proxy" | "visitor");
                 let word_name = personal
                     && n.shape == Shape::Title
                     && super::rules::WORD_FIRST_NAMES.contains(&n.w);
@@ -3110,10 +3163,14 @@ fn nickname_between(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
             && ((!x.blocked() && (!x.info.common || x.info.known_name()))
                 || (x.info.first && x.shape == Shape::Title))
     };
+    // Between a capitalised word and a surname, the quotes tell a nickname, and so a given
+    // name, even where both are words ("Honor \"Pip\" Marsh").
+    let word =
+        |x: &Tok<'_>| x.shape == Shape::Title && !x.info.stop && !x.contraction && !not_a_name(x.w);
+    let strong_sur = !m.blocked() && m.shape != Shape::Lower && (m.info.sur || !m.info.common);
     (quoted
-        && name_word(t)
-        && (t.info.first || !t.info.common)
-        && name_word(n)
+        && (name_word(t) && (t.info.first || !t.info.common) || word(t) && strong_sur)
+        && (name_word(n) || word(n) && strong_sur)
         && name_word(m)
         && (m.info.sur || !m.info.common))
         .then_some(i + 2)
