@@ -297,7 +297,7 @@ fn tokens(text: &str) -> Vec<Tok<'_>> {
         // A ZPL label's field data glued to its command ("^FDDE GROOT,ANA^FS"): a word in
         // capitals starts after "^FD" ("^FDColl:" stays one word).
         let start = if text[..start].ends_with('^')
-            && w.len() > 4
+            && w.len() > 3
             && w.starts_with("FD")
             && !w.chars().any(char::is_lowercase)
         {
