@@ -1345,7 +1345,7 @@ fn kin_lists(text: &str, toks: &[Tok<'_>], cands: &mut Vec<(Span, u8)>) {
 /// (a particle in lower case among them).
 fn family_names(text: &str, toks: &[Tok<'_>], keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
     for i in 0..toks.len() {
-        if toks[i].key() != "the" {
+        if !toks[i].w.eq_ignore_ascii_case("the") {
             continue;
         }
         let mut j = i + 1;
