@@ -1745,7 +1745,7 @@ fn table_cells(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             });
             if before_id && capitalised && words.iter().any(|w| unknown_or_name(w)) {
                 match cell.split_once(", ") {
-                    Some((a, b)) => {
+                    Some((a, _)) => {
                         push(s, s + a.len());
                         push(s + a.len() + 2, s + cell.len());
                     }
@@ -2472,7 +2472,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 || CUES.contains(&key.as_str())
                 || (t.shape == Shape::Lower && CHAT_CUES.contains(&key.as_str())))
             && i + 1 < toks.len()
-            && cue_fits(&toks, i, &key, text)
+            && cue_fits(&toks, i, &key)
         {
             // A greeting's "this is", "it's", "I'm" stands between the cue and the name ("hi
             // its emeka nwosu again").
@@ -3177,8 +3177,7 @@ fn nickname_between(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
 }
 
 /// A capitalised word that is also a dictionary word ("Marigold", "Honor") and a surname
-/// after it: a word the dictionary does not know, or a known surname that is no word
-/// ("Marigold MacAskill", "Honor Penhallow").
+/// after it that is no dictionary word ("Marigold MacAskill", "Honor Penhallow").
 fn word_then_surname(toks: &[Tok<'_>], i: usize, text: &str) -> bool {
     let t = &toks[i];
     t.shape == Shape::Title
@@ -3189,7 +3188,7 @@ fn word_then_surname(toks: &[Tok<'_>], i: usize, text: &str) -> bool {
                 && matches!(n.shape, Shape::Title | Shape::Caps)
                 && !n.blocked()
                 && n.letters() >= 3
-                && (!n.info.common || (n.info.sur && !n.info.common))
+                && !n.info.common
         })
 }
 
@@ -3214,7 +3213,7 @@ fn word_as_name(toks: &[Tok<'_>], at: usize, text: &str) -> bool {
 
 /// Whether a cue word that is also an everyday word cues a name here: "soon" only in a wish
 /// ("get well soon Ann").
-fn cue_fits(toks: &[Tok<'_>], i: usize, key: &str, text: &str) -> bool {
+fn cue_fits(toks: &[Tok<'_>], i: usize, key: &str) -> bool {
     match key {
         "soon" => i > 0 && toks[i - 1].key() == "well",
         _ => true,
