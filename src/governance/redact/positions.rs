@@ -3209,6 +3209,17 @@ fn word_as_name(toks: &[Tok<'_>], at: usize, text: &str) -> bool {
         ]
         .iter()
         .any(|w| after.starts_with(w))
+        // A verb in lower case after it, the kin word right before it: "spouse Honor signs
+        // if …", "my wife Honor join?" (not "with patient and son. Next appointment …").
+        || toks.get(at + 1).is_some_and(|v| {
+            text[..n.start]
+                .strip_suffix(' ')
+                .is_some_and(|b| b.ends_with(char::is_alphabetic))
+                && text[n.end..v.start] == *" "
+                && v.shape == Shape::Lower
+                && !v.info.stop
+                && v.letters() >= 3
+        })
 }
 
 /// Whether a cue word that is also an everyday word cues a name here: "soon" only in a wish
@@ -4578,12 +4589,13 @@ fn registry(last: &Tok<'_>, first: &Tok<'_>) -> bool {
                 && !(last.info.common && first.info.common)
         }
         // Capitalised or in capitals: the lexicon backs one side ("YOUNG, NGUYEN"); in
-        // capitals two words it does not know are a registry's too ("TUILAGI, MATAIO").
+        // capitals two words it does not know are a registry's too ("TUILAGI, MATAIO"), and
+        // so is a surname in capitals before a capitalised given name ("TKACHENKO, Aušra").
         _ => {
             last.info.known_name()
                 || first.info.known_name()
                 || (last.shape == Shape::Caps
-                    && first.shape == Shape::Caps
+                    && matches!(first.shape, Shape::Caps | Shape::Title)
                     && last.letters() >= 4
                     && first.letters() >= 3
                     && !last.info.common
