@@ -1080,6 +1080,29 @@ pub(super) const CUES: &[&str] = &[
     "wearer",
     // an alias ("Ana Ruiz, aka A. Ruiz")
     "aka",
+    // Whom a security report, an advance directive or a gift card names: "visitor Ann Lee",
+    // "my health care agent Ann Lee", "Get well soon Ann!!" ("soon" only in a wish: see
+    // `positions::cue_fits`; the closing "love, Bo" is read there too, "love" being a
+    // surname no cue may block).
+    "visitor",
+    "agent",
+    "proxy",
+    "soon",
+    // Swedish "jag heter", Amharic "sime X new" (my name is), Dutch, Danish and Norwegian
+    // closings; Hungarian, Bengali/Yoruba and Norwegian kin words ("az apám X", "amar baba
+    // X", "bestefaren min, X"), as written and folded for the stop list.
+    "heter",
+    "sime",
+    "groet",
+    "groeten",
+    "hilsen",
+    "apám",
+    "apam",
+    "anyám",
+    "anyam",
+    "baba",
+    "bestefaren",
+    "bestemoren",
 ];
 
 /// Chat verbs that put a name after them ("ping Obinna Eze", "dm rosa"): cues, and never a

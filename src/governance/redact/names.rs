@@ -276,6 +276,116 @@ mod tests {
     }
 
     #[test]
+    fn ninth_round_lists_fields_cards_and_boards() {
+        // A pickup list's "who from where" and its ride, a shelf tag's "surname initial".
+        assert_eq!(
+            people(
+                "* Ana Whitlock from 12B — ride: Joss Okereke, 555-201-3344\n* kofi mensah from 7-14 — ride: Tamsin, 555-201-0100\n* Metformin from 500 mg — daily",
+                &[]
+            ),
+            ["Ana Whitlock", "Joss Okereke", "kofi mensah", "Tamsin"]
+        );
+        assert_eq!(
+            people("[C4] okereke j — 1 bag, due back Friday", &[]),
+            ["okereke j"]
+        );
+        // Bare key=value fields, an HL7 caret inside; a chat export's sender.
+        assert_eq!(
+            people(
+                "station=K2|client=Mbeki^Thandi|svc=T1019\nname=ana whitlock  dob=1/2/1950",
+                &[]
+            ),
+            ["Mbeki", "Thandi", "ana whitlock"]
+        );
+        assert_eq!(
+            people("{\"from\": \"Lulu\", \"text\": \"on my way\"}", &[]),
+            ["Lulu"]
+        );
+        // A gift card's wish, its closing and the family that signs it.
+        assert_eq!(
+            people(
+                "Card: \"Get well soon Tamsin!! love, Joss & the Okereke family\"\nWe love Brightwater staff. The Whole family came.",
+                &[]
+            ),
+            ["Tamsin", "Joss", "Okereke"]
+        );
+        // Role fields (numbered too), a legal form's declarant, a nickname in quotes.
+        assert_eq!(
+            people(
+                "Witness 2: Joss Okereke\nRider: Tamsin Vale  DOB 1/2/50\nLAR: kofi mensah (spouse)",
+                &[]
+            ),
+            ["Joss Okereke", "Tamsin Vale", "kofi mensah"]
+        );
+        assert_eq!(
+            people(
+                "I, Tamsin Okereke, born 3/4/1950, residing at 12 Elm St",
+                &[]
+            ),
+            ["Tamsin Okereke"]
+        );
+        assert_eq!(
+            people(
+                "license in name of Hope \"Bee\" Castellanos, card on file",
+                &[]
+            ),
+            ["Hope", "Bee", "Castellanos"]
+        );
+        // Table cells: a name before its record number, a registry's cell; a header is none.
+        assert_eq!(
+            people(
+                "Site 3 | Okereke, Joss | MRN 44556677 | ok\nSheet1!A5\tMbeki, Thandi\t1950-01-02\nMRN\tLastName\tFirstName\tDOB",
+                &[]
+            ),
+            ["Okereke", "Joss", "Mbeki", "Thandi"]
+        );
+        // Hungarian, Swedish and Norwegian around a name.
+        assert_eq!(
+            people(
+                "Az anyám Ildikó 91 éves. Jó napot! Kovács Ildikó vagyok.\nJag heter Linnea.\nBestefaren min, Torvald, er 93 år.",
+                &[]
+            ),
+            ["Ildikó", "Kovács Ildikó", "Linnea", "Torvald"]
+        );
+        // A bed board's items and isolation lines; a code's colour; a relative's possessive.
+        assert_eq!(
+            people(
+                "- OKEREKE d/c today\n- BISHOP d/c today once ride confirmed\nIsolation: MBEKI (MRSA)\nIsolation: MRSA (contact)\nCode Silver called, lobby.\nFamily of Tamsin's roommate called",
+                &[]
+            ),
+            ["OKEREKE", "BISHOP", "MBEKI", "Tamsin"]
+        );
+        // A given name that is also a word after a kin word; a ZPL label's field data.
+        assert_eq!(
+            people(
+                "my aunt Primrose Okereke called.\nreturned to wife Primrose next day.",
+                &[]
+            ),
+            ["Primrose Okereke", "Primrose"]
+        );
+        assert_eq!(
+            people(
+                "Reviewed with patient and son. Next appointment 5/6.\nPre-op call: TKACHENKO, Aušra",
+                &[]
+            ),
+            ["TKACHENKO, Aušra"]
+        );
+        assert_eq!(
+            people("^FO30,20^FDMBEKI,THANDI^FS\n^FO30,20^FDDE WITT,ANA^FS", &[]),
+            ["MBEKI,THANDI", "DE WITT,ANA"]
+        );
+        // A comment signed after its phone number, an age after a name; a handoff's unit, a
+        // pharmacist's credential and a car's make are no names.
+        assert_eq!(
+            people(
+                "\"call me 555-201-3344 — Thandi\"\nSBAR handoff 0700 - MICU\nPt joss whitlock (96 yo) agitated.\nRPh Ann Lee\ncar red Kia plate ABC-1234",
+                &["Ann Lee"]
+            ),
+            ["Thandi", "joss whitlock"]
+        );
+    }
+
+    #[test]
     fn eighth_round_languages_ocr_and_chat_words() {
         // How romanised Greek, Hebrew, Thai and Ukrainian messages speak around a name.
         assert_eq!(

@@ -294,6 +294,18 @@ fn tokens(text: &str) -> Vec<Tok<'_>> {
                 _ => {}
             }
         }
+        // A ZPL label's field data glued to its command ("^FDDE GROOT,ANA^FS"): a word in
+        // capitals starts after "^FD" ("^FDColl:" stays one word).
+        let start = if text[..start].ends_with('^')
+            && w.len() > 3
+            && w.starts_with("FD")
+            && !w.chars().any(char::is_lowercase)
+        {
+            w = &w[2..];
+            start + 2
+        } else {
+            start
+        };
         let end = start + w.len();
         let shape = shape_of(w);
         let mut info = LEXICON.info(w);
@@ -593,6 +605,22 @@ const PERSON_FIELDS: &[&str] = &[
     "partner",
     "debtor",
     "wearer",
+    // whom a dispatch, a pickup list, a consent log, a witness page or an alarm call names:
+    // the rider, the ride home, a legally authorised representative, a witness, a responder
+    "rider",
+    "passenger",
+    "ride",
+    "pickup",
+    "escort",
+    "lar",
+    "witness",
+    "responder",
+    // a delivery's or a message's addressee ("To: Ana Ruiz, Room 4"); a mailbox or a
+    // department is no name value
+    "to",
+    // a bed board's isolation line names whom it isolates ("Isolation: OKAFOR (C. diff)");
+    // an organism or a precaution is no name value (see `form_fields`)
+    "isolation",
 ];
 
 /// What a field label ending in "name" names when it is no person: "Pharmacy name", "Plan
@@ -698,6 +726,21 @@ fn field_value(rest: &str) -> &str {
                 break;
             }
             // A dash between blanks closes the value ("summer iwu — 912.381.8894").
+            // A comma before a number or a room closes the value ("Wren, 640-866-5841",
+            // "ABERNETHY-LOWE, BIRDIE, Room 682"); a registry's comma stays inside.
+            b',' if rest[k + 1..].starts_with(' ') && {
+                let next = &rest[k + 2..];
+                next.starts_with(|c: char| c.is_ascii_digit() || c == '+')
+                    || [
+                        "Room ", "Rm ", "Bed ", "Unit ", "Apt ", "room ", "rm ", "bed ",
+                    ]
+                    .iter()
+                    .any(|w| next.starts_with(w))
+            } =>
+            {
+                end = k;
+                break;
+            }
             b' ' if rest[k + 1..].starts_with("— ")
                 || rest[k + 1..].starts_with("– ")
                 || rest[k + 1..].starts_with("- ") =>
@@ -716,8 +759,15 @@ fn field_value(rest: &str) -> &str {
                     let seg_end = next.find("  ").unwrap_or(next.len());
                     let seg = &next[..seg_end];
                     let seg = &seg[..seg.find(['\n', '\r']).unwrap_or(seg.len())];
-                    // The next field's label: "Inmate: O. Okonkwo  Booking # 25125053".
-                    if seg.contains([':', '#']) {
+                    // The next field's label: "Inmate: O. Okonkwo  Booking # 25125053", or
+                    // one without a colon before its number: "Rider: Ann Lee  DOB 1/2/50",
+                    // "Patient: Ann Lee  MRN 12345".
+                    let mut ws = seg.split(' ');
+                    let unlabelled = ws
+                        .next()
+                        .is_some_and(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))
+                        && ws.any(|w| w.starts_with(|c: char| c.is_ascii_digit()));
+                    if seg.contains([':', '#']) || unlabelled {
                         end = k;
                         break;
                     }
@@ -769,8 +819,13 @@ fn field_name_value(v: &str) -> bool {
         && words.iter().all(|w| {
             w.chars().all(|c| c.is_lowercase()) && w.chars().count() >= 3 && !LEXICON.info(w).stop
         })
-        && (LEXICON.info(words[0]).first || !LEXICON.info(words[0]).common)
-        && LEXICON.info(words[words.len() - 1]).sur
+        && (LEXICON.info(words[0]).first
+            || !LEXICON.info(words[0]).common
+            // "ride: wren vasilescu": a word-name before a surname no dictionary holds
+            || !LEXICON.info(words[words.len() - 1]).common)
+        && (LEXICON.info(words[words.len() - 1]).sur
+            || !LEXICON.info(words[words.len() - 1]).common
+                && words[words.len() - 1].chars().count() >= 4)
     {
         return true;
     }
@@ -841,7 +896,15 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             let head = &line[lb..colon];
             // The label starts after the gap before it; OCR also splits a label with two
             // blanks ("Responsible  party"), so after a wider gap (or the line's start) too.
-            let bar = head.rfind(['\t', '|']).map_or(0, |p| p + 1);
+            // After a tab, a bar or a dash between blanks ("* Ann from 4B — ride: Bo Li").
+            let bar = head
+                .rfind(['\t', '|'])
+                .map(|p| p + 1)
+                .into_iter()
+                .chain(head.rfind(" — ").map(|p| p + " — ".len()))
+                .chain(head.rfind(" – ").map(|p| p + " – ".len()))
+                .max()
+                .unwrap_or(0);
             let near = head.rfind("  ").map_or(0, |p| p + 1).max(bar);
             let far = head.rfind("   ").map_or(0, |p| p + 1).max(bar);
             let is_label = |l: &str| {
@@ -852,9 +915,15 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                     })
                     && person_label(l)
             };
+            // A label numbered after its word: "Witness 1:", "Responder 2:".
+            let numbered_after = |l: &str| {
+                let t = l.trim_end_matches(|c: char| c.is_ascii_digit());
+                t.len() < l.len() && is_label(t.trim())
+            };
             if !is_label(head[near..].trim())
                 && !is_label(head[far..].trim())
                 && !numbered_label(&head[far..]).is_some_and(is_label)
+                && !numbered_after(head[near..].trim())
             {
                 continue;
             }
@@ -870,6 +939,15 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             if v.is_empty() || !field_name_value(v) || keep.keeps(v) || keep.keeps(head) {
                 continue;
             }
+            // An isolation line's patient comes with the organism in brackets; the organism
+            // or the precaution alone is no name ("Isolation: MRSA", "Isolation: COVID").
+            if head_label_is(&line[..colon], "isolation")
+                && (!rest[lead + v.len()..].starts_with(" (")
+                    || v.split(' ')
+                        .any(|w| ORGANISMS.contains(&w.to_lowercase().as_str())))
+            {
+                continue;
+            }
             let s = base + colon + 1 + lead;
             cands.push((
                 Span {
@@ -882,6 +960,38 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             from = colon + 1 + lead + v.len();
         }
     }
+}
+
+/// Organisms and precautions an isolation line names, never a person.
+const ORGANISMS: &[&str] = &[
+    "mrsa",
+    "vre",
+    "esbl",
+    "cre",
+    "cdiff",
+    "diff",
+    "covid",
+    "rsv",
+    "tb",
+    "flu",
+    "influenza",
+    "norovirus",
+    "measles",
+    "varicella",
+    "mpox",
+    "auris",
+    "contact",
+    "droplet",
+    "airborne",
+];
+
+/// Whether the text before a colon ends in `label` as a word (any case).
+fn head_label_is(head: &str, label: &str) -> bool {
+    let h = head.trim_end();
+    h.len() >= label.len()
+        && h.is_char_boundary(h.len() - label.len())
+        && h[h.len() - label.len()..].eq_ignore_ascii_case(label)
+        && !h[..h.len() - label.len()].ends_with(|c: char| c.is_alphabetic())
 }
 
 /// The label of a numbered form item or a timed chat line, its number or time left out
@@ -949,6 +1059,29 @@ fn list_heads(text: &str, cands: &mut Vec<(Span, u8)>) {
             }
             continue;
         }
+        // A shelf tag or a bin label: "[R5] stone m — 2 bags", "[B2] abernethy-lowe t —":
+        // a surname and its initial in lower case, as pharmacy and lab systems print them.
+        if let Some(r) = rest
+            .strip_prefix('[')
+            .and_then(|r| r.split_once("] "))
+            .filter(|(tag, _)| {
+                tag.len() <= 8 && tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            })
+            .map(|(_, r)| r)
+            && let Some((sur, tail)) = r.split_once(' ')
+            && let Some(after) = tail.strip_prefix(|c: char| c.is_lowercase())
+            && (after.starts_with(" — ") || after.starts_with(" – ") || after.starts_with(" - "))
+            && sur.chars().filter(|c| c.is_alphabetic()).count() >= 3
+            && sur
+                .chars()
+                .all(|c| c.is_lowercase() || matches!(c, '-' | '\'' | '’'))
+            && !LEXICON.info(sur).stop
+            && !not_a_name(sur)
+        {
+            let s = body.len() - r.len();
+            push(s, s + sur.len() + 2);
+            continue;
+        }
         // The item's head: after a bullet, or after a room ("Rm 315 – ").
         let (head_at, room) = if let Some(r) = ["• ", "· ", "* ", "- ", "– "]
             .iter()
@@ -978,9 +1111,14 @@ fn list_heads(text: &str, cands: &mut Vec<(Span, u8)>) {
             (body.len() - r2.len(), true)
         };
         let item = &body[head_at..];
+        // A pickup or transfer list's "who from where": "• Ann Lee from 4-58 — ride: …".
+        let from_room = item
+            .find(" from ")
+            .filter(|&p| item[p + 6..].starts_with(|c: char| c.is_ascii_digit()));
         let (end, who) = match [" — ", " – ", " - ", ", who "]
             .iter()
             .filter_map(|d| item.find(d).map(|p| (p, *d == ", who ")))
+            .chain(from_room.map(|p| (p, true)))
             .min()
         {
             Some(x) => x,
@@ -994,7 +1132,15 @@ fn list_heads(text: &str, cands: &mut Vec<(Span, u8)>) {
         let particle_w = |w: &str| {
             matches!(
                 w,
-                "de" | "la"
+                "den"
+                    | "ten"
+                    | "ter"
+                    | "VAN"
+                    | "DEN"
+                    | "DE"
+                    | "DER"
+                    | "de"
+                    | "la"
                     | "del"
                     | "van"
                     | "von"
@@ -1030,7 +1176,27 @@ fn list_heads(text: &str, cands: &mut Vec<(Span, u8)>) {
                         && (info.known_name() || !info.common)
                         && w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
         };
-        if !words.iter().all(|w| name_like(w)) || words.iter().all(|w| particle_w(w)) {
+        // Before "from <room>" a name may be typed in lower case or be a word too ("* forrest
+        // stone from 5-36", "* Honor Penhallow from 8B", "* B. Okafor from 9A"): no stop word,
+        // one word at least a name or no dictionary word.
+        let from_head = from_room == Some(end)
+            && words.iter().all(|w| {
+                let info = LEXICON.info(w.trim_end_matches('.'));
+                let initial = w.len() == 2 && w.ends_with('.') && w.starts_with(char::is_uppercase);
+                initial
+                    || particle_w(&w.to_lowercase())
+                    || w.chars()
+                        .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’'))
+                        && !info.stop
+                        && !not_a_name(w)
+            })
+            && words.iter().any(|w| {
+                let info = LEXICON.info(w);
+                w.len() > 2 && (info.known_name() || !info.common)
+            });
+        if !from_head
+            && (!words.iter().all(|w| name_like(w)) || words.iter().all(|w| particle_w(w)))
+        {
             continue;
         }
         // Without a room or "who", a known given name or two name words make it (a
@@ -1171,6 +1337,52 @@ fn kin_lists(text: &str, toks: &[Tok<'_>], cands: &mut Vec<(Span, u8)>) {
             }
         }
         i = j.max(i + 1);
+    }
+}
+
+/// A surname before a word for a family ("love, the Okafor family", "from all of the de
+/// Groot gang", "the MENSAH household"): after "the", one to three capitalised name words
+/// (a particle in lower case among them).
+fn family_names(text: &str, toks: &[Tok<'_>], keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    for i in 0..toks.len() {
+        if !toks[i].w.eq_ignore_ascii_case("the") {
+            continue;
+        }
+        let mut j = i + 1;
+        while j < toks.len()
+            && j <= i + 3
+            && text[toks[j - 1].end..toks[j].start] == *" "
+            && (particle(&toks[j])
+                || matches!(toks[j].shape, Shape::Title | Shape::Caps) && !toks[j].blocked())
+        {
+            j += 1;
+        }
+        if j == i + 1
+            || j >= toks.len()
+            || text[toks[j - 1].end..toks[j].start] != *" "
+            || particle(&toks[j - 1])
+            || !matches!(
+                toks[j].key().as_str(),
+                "family" | "gang" | "clan" | "household" | "crew" | "bunch" | "kids" | "famiglia"
+            )
+        {
+            continue;
+        }
+        let (s, e) = (toks[i + 1].start, toks[j - 1].end);
+        // Every word capitalised a plain word is a kind of family ("the Whole family").
+        if (i + 1..j).all(|k| toks[k].info.common && !toks[k].info.known_name())
+            || keep.keeps(&text[s..e])
+        {
+            continue;
+        }
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: s,
+                end: e,
+            },
+            PRIO,
+        ));
     }
 }
 
@@ -1470,6 +1682,182 @@ fn data_name_value(v: &str) -> bool {
         )
 }
 
+/// Names a table's cell holds by its shape, whatever its column: a registry's "Okafor, Ada"
+/// alone in a cell (tab- or bar-separated), and a name in the cell before a record number or
+/// a birth date ("Site 10 | T. Okafor | MRN 123 | …").
+fn table_cells(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    // One word of a name in a cell: letters (an initial's dot, a hyphen, an apostrophe), no
+    // function word, no word never in a name; how it must be capitalised is the caller's.
+    let name_word = |w: &str| {
+        let bare = w.trim_end_matches('.');
+        !bare.is_empty()
+            && w.chars()
+                .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’' | '.'))
+            && (particle_word(&w.to_lowercase()) || (!LEXICON.info(bare).stop && !not_a_name(bare)))
+    };
+    let unknown_or_name = |w: &str| {
+        let info = LEXICON.info(w);
+        w.chars().filter(|c| c.is_alphabetic()).count() >= 3 && (info.known_name() || !info.common)
+    };
+    let mut push = |s: usize, e: usize| {
+        if !keep.keeps(&text[s..e]) {
+            cands.push((
+                Span {
+                    kind: Kind::Person,
+                    start: s,
+                    end: e,
+                },
+                PRIO,
+            ));
+        }
+    };
+    let mut base = 0;
+    for line in text.split_inclusive('\n') {
+        let at = base;
+        base += line.len();
+        let body = line.trim_end();
+        if body.matches(['|', '\t']).count() < 2 {
+            continue;
+        }
+        let mut cells: Vec<(usize, &str)> = Vec::new();
+        let mut from = 0;
+        for (k, _) in body.match_indices(['|', '\t']).chain([(body.len(), "")]) {
+            let raw = &body[from..k];
+            let lead = raw.len() - raw.trim_start().len();
+            cells.push((at + from + lead, raw.trim()));
+            from = k + 1;
+        }
+        for (n, &(s, cell)) in cells.iter().enumerate() {
+            let words: Vec<&str> = cell.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+            if words.is_empty() || words.len() > 4 || !words.iter().all(|w| name_word(w)) {
+                continue;
+            }
+            let capitalised = words
+                .iter()
+                .all(|w| particle_word(&w.to_lowercase()) || w.starts_with(char::is_uppercase));
+            // The next cell a record number or a birth date.
+            // The next cell a record number or a birth date (a value, not a header's "DOB").
+            let before_id = cells.get(n + 1).is_some_and(|&(_, next)| {
+                ["MRN", "MR#", "DOB", "D.O.B"]
+                    .iter()
+                    .any(|p| next.starts_with(p))
+                    && next.contains(|c: char| c.is_ascii_digit())
+            });
+            if before_id && capitalised && words.iter().any(|w| unknown_or_name(w)) {
+                match cell.split_once(", ") {
+                    Some((a, _)) => {
+                        push(s, s + a.len());
+                        push(s + a.len() + 2, s + cell.len());
+                    }
+                    None => push(s, s + cell.len()),
+                }
+                continue;
+            }
+            // "Okafor, Ada": both sides capitalised name words, none a plain word or a state.
+            if let Some((a, b)) = cell.split_once(", ")
+                && capitalised
+                && !b.contains(',')
+                && [a, b].iter().all(|p| {
+                    let ws: Vec<&str> = p.split(' ').collect();
+                    ws.len() <= 3
+                        && ws.iter().any(|w| unknown_or_name(w))
+                        && ws.iter().all(|w| {
+                            let i = LEXICON.info(w);
+                            particle_word(&w.to_lowercase()) || !i.common || i.known_name()
+                        })
+                })
+                && !super::words::STATE_NAMES.split('|').any(|st| st == b)
+            {
+                push(s, s + a.len());
+                push(s + a.len() + 2, s + cell.len());
+            }
+        }
+    }
+}
+
+/// The declarant of a legal form: "I, Ann Lee, born 1/2/50, residing at …", "I, PATIENCE
+/// OKAFOR, hereby appoint": one to four name words between "I, " (at a line's or a sentence's
+/// head) and a comma.
+fn declarant(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    for (at, _) in text.match_indices("I, ") {
+        let before = text[..at].trim_end_matches([' ', '\t']);
+        if !(before.is_empty() || before.ends_with(['\n', '.', '!', '?', ':'])) {
+            continue;
+        }
+        let s = at + 3;
+        // A name is short: the look for its comma is bounded.
+        let near = &text[s..text.ceil_char_boundary((s + 48).min(text.len()))];
+        let Some(len) = near.find(", ") else { continue };
+        let v = &near[..len];
+        let words: Vec<&str> = v.split(' ').collect();
+        let after = near[len + 2..].trim_start();
+        if !(1..=4).contains(&words.len())
+            || !after.starts_with(|c: char| c.is_lowercase() || c.is_ascii_digit())
+            || !words.iter().all(|w| {
+                let info = LEXICON.info(w.trim_end_matches('.'));
+                w.starts_with(char::is_uppercase)
+                    && w.chars()
+                        .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’' | '.'))
+                    && !not_a_name(w)
+                    && (!info.stop || info.first)
+            })
+            || !words.iter().any(|w| {
+                let info = LEXICON.info(w);
+                info.known_name() || !info.common
+            })
+            || keep.keeps(v)
+        {
+            continue;
+        }
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: s,
+                end: s + len,
+            },
+            PRIO,
+        ));
+    }
+}
+
+/// Where a bare key=value's value ends: at a field separator, a line's end, two blanks or a
+/// blank before the next `key=` (a bounded look: a name is short).
+fn unquoted_end(text: &str, v: usize) -> usize {
+    let b = text.as_bytes();
+    let limit = b.len().min(v + 64);
+    let mut k = v;
+    while k < limit {
+        match b[k] {
+            // An apostrophe inside a name stays ("O'Driscoll").
+            b'\''
+                if k > v
+                    && b[k - 1].is_ascii_alphabetic()
+                    && b.get(k + 1).is_some_and(u8::is_ascii_alphabetic) => {}
+            b'|' | b'&' | b';' | b',' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'=' => break,
+            b' ' if b.get(k + 1) == Some(&b' ') => break,
+            b' ' => {
+                let word = &b[k + 1
+                    ..b[k + 1..limit]
+                        .iter()
+                        .position(|&c| c == b' ')
+                        .map_or(limit, |p| k + 1 + p)];
+                if word.contains(&b'=') {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    if k == limit && limit < b.len() {
+        return v;
+    }
+    while !text.is_char_boundary(k) {
+        k -= 1;
+    }
+    k
+}
+
 /// A value after its label in brackets, as certificates and templates print them ("This is
 /// to certify that [name] RANIA VIRTANEN", "[patient] Will Fifita").
 fn bracket_labels(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
@@ -1560,7 +1948,15 @@ fn data_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
         {
             continue;
         }
-        if !person_label(&text[k..key_end]) {
+        let key = &text[k..key_end];
+        // A chat export's sender (`"from": "Bo"`, `"author": "Ann Lee"`): quoted only (a
+        // link's `from=` is no person).
+        let sender = quoted
+            && matches!(
+                key.to_ascii_lowercase().as_str(),
+                "from" | "sender" | "author" | "sender_name" | "from_name" | "display_name"
+            );
+        if !person_label(key) && !sender {
             continue;
         }
         let mut v = at + 1;
@@ -1569,6 +1965,15 @@ fn data_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
         }
         if let Some((s, e)) = quoted_at(text, v) {
             push(s, e);
+        } else if !quoted && b[at] == b'=' && v == at + 1 {
+            // A bare value (`name=Ann Lee  dob=…`, `client=Lee^Ann|svc=…`): up to a field
+            // separator, two blanks or the next key; an HL7 caret splits the name's parts.
+            let e = unquoted_end(text, v);
+            let mut s = v;
+            for (p, _) in text[v..e].match_indices('^').chain([(e - v, "")]) {
+                push(s, v + p);
+                s = v + p + 1;
+            }
         }
     }
     // SQL: the column list names each value of every row after VALUES.
@@ -1761,8 +2166,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if text.contains(':') {
         form_fields(text, keep, cands);
     }
-    if text.contains(['\'', '"']) {
+    if text.contains(['\'', '"', '=']) {
         data_fields(text, keep, cands);
+    }
+    if text.contains("I, ") {
+        declarant(text, keep, cands);
+    }
+    if text.contains(['|', '\t']) {
+        table_cells(text, keep, cands);
     }
     if text.contains('[') {
         bracket_labels(text, keep, cands);
@@ -1774,6 +2185,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     mailing_blocks(text, keep, cands);
     let toks = tokens(text);
     kin_lists(text, &toks, cands);
+    family_names(text, &toks, keep, cands);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
     let mut push = |s: usize, e: usize| {
         // A month that is also a given name before a surname: "Jun PANGILINAN".
@@ -1946,6 +2358,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     && t.info.sur
                     && after_cue_bracket(text, t.start))
                 || (t.shape == Shape::Title && t.info.first)
+                // A chat's speaker whose name is also a word ("[5/15/24, 14:50] Wren: …").
+                || (speaker && t.shape == Shape::Title && !t.blocked() && t.info.known_name())
                 // A speaker's given name that is also a word, in a chat typed in lower
                 // case ("[10:50] will: lol thank u all").
                 || (speaker && t.info.first && !t.contraction && t.letters() >= 3))
@@ -2037,22 +2451,49 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             }
         }
         // 1. Name positions after a cue (cue words are stop words: checked only for those).
-        let key = if t.info.stop { t.key() } else { String::new() };
+        // A closing "love," ("love, Bo & the kids"): a cue, though "Love" is a surname too.
+        let love = t.shape != Shape::Mixed
+            && t.w.eq_ignore_ascii_case("love")
+            && text[t.end..].starts_with(',');
+        let key = if t.info.stop || love {
+            t.key()
+        } else {
+            String::new()
+        };
         let spoke = i > 0
             && t.info.stop
             && (spoke_cue(&toks[i - 1], &key, gap(&toks[i - 1], t))
                 // An alias: "Shai Hale, a/k/a S. Hale" (a bounded look back).
                 || key == "a" && text[..t.start].ends_with("a/k/")
                 || key == "aka");
-        if t.info.stop
+        if (t.info.stop || love)
             && (spoke
+                || love
                 || CUES.contains(&key.as_str())
                 || (t.shape == Shape::Lower && CHAT_CUES.contains(&key.as_str())))
             && i + 1 < toks.len()
+            && cue_fits(&toks, i, &key)
         {
             // A greeting's "this is", "it's", "I'm" stands between the cue and the name ("hi
             // its emeka nwosu again").
             let mut at = i + 1;
+            // "patient here, ann lee, dob …": the cue's "here" before the name.
+            if toks.get(at).is_some_and(|h| h.key() == "here")
+                && at + 1 < toks.len()
+                && gap(&toks[at], &toks[at + 1]) == ", "
+            {
+                at += 1;
+            }
+            // A Norwegian or Swedish possessive after the kin word: "bestefaren min, Ola".
+            if is_kin(&key)
+                && toks
+                    .get(at)
+                    .is_some_and(|m| matches!(m.key().as_str(), "min" | "mitt"))
+                && at + 1 < toks.len()
+                && matches!(gap(&toks[at], &toks[at + 1]), " " | ", ")
+            {
+                at += 1;
+            }
             while at + 1 < toks.len()
                 && at <= i + 2
                 // "hi i am X", not "Hello! I see the EOB".
@@ -2085,10 +2526,17 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     | "bendiciones"
                     | "saludos"
                     | "atentamente"
+                    | "love"
+                    | "groet"
+                    | "groeten"
+                    | "hilsen"
             );
             // After a title (or "caller"), a surname that is also a word is a name
             // ("Dr. Cook", "caller finch").
-            let title = TITLES.contains(&key.as_str()) || key == "caller";
+            // So does a closing's signature in capitals ("love, Wren", "Thanks, Bishop").
+            let title = TITLES.contains(&key.as_str())
+                || key == "caller"
+                || (closing && n.shape == Shape::Title);
             if cue_gap(g, closing) {
                 // A Spanish closing or "me llamo"/"soy" puts a name in lower case after it ("Gracias,
                 // bill", "me llamo cash ibarra").
@@ -2109,7 +2557,11 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                         | "naitwa"
                         | "hedder"
                 );
-                let personal = title || spoke || spanish || is_kin(&key) || key == "its";
+                let personal = title
+                    || spoke
+                    || spanish
+                    || is_kin(&key)
+                    || matches!(key.as_str(), "its" | "agent" | "proxy" | "visitor");
                 let word_name = personal
                     && n.shape == Shape::Title
                     && super::rules::WORD_FIRST_NAMES.contains(&n.w);
@@ -2154,6 +2606,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 if word_name
                     || n.in_position_after(title, personal)
                     || month_first_before_name(&toks, at, text)
+                    || (is_kin(&key) && word_as_name(&toks, at, text))
                 {
                     let mut last = extend(at, &toks);
                     // Registry order after the cue, the given name also a word: "Pt
@@ -2239,6 +2692,16 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && !t.blocked()
             && t.letters() >= 3
             && text[t.end..].starts_with(',')
+            // A greeting before a self-introduction: "Selam, sime Yusuf new", "Hei, dette er
+            // Ola", "Halo, nama saya Dewi".
+            && !toks.get(i + 1).is_some_and(|n| {
+                matches!(
+                    n.key().as_str(),
+                    "sime" | "heter" | "hedder" | "jag" | "jeg" | "ik" | "ich" | "je" | "dette"
+                        | "det" | "this" | "its" | "my" | "me" | "mi" | "naitwa" | "mwen"
+                        | "nama" | "saya" | "jsem" | "mene"
+                )
+            })
             // "Choi, Kwame - consent.pdf": registry order, read whole by rule 3.
             && !toks
                 .get(i + 1)
@@ -2251,7 +2714,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             continue;
         }
         // 2. A signature: the first words of the line after a closing line or a dash.
-        if signature_before(text, t.start) && t.in_position(false) {
+        if signature_before(text, t.start)
+            && (t.in_position(false) || word_then_surname(&toks, i, text))
+        {
             let last = extend(i, &toks);
             // A dash-led line is a signature only when no words follow the name ("- rosa",
             // "- rosa, RN"), not a list's item ("- furosemide (Lasix) 40 mg daily").
@@ -2279,8 +2744,21 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 .next()
                 .unwrap_or("");
             let words = last + 1 - from;
-            if rest.trim_end_matches([' ', '.', '!']).is_empty()
-                && (words >= 2 || from > i)
+            // One word signs a line after a phone number ("call me 555-0100 — Ngozi\""), not
+            // after a heading's words or its time ("handoff 1500 - MICU").
+            let signed_one = [" — ", " -- ", " - ", " – "]
+                .iter()
+                .find_map(|d| text[..t.start].strip_suffix(d))
+                .is_some_and(|l| {
+                    let tail = &l[l.floor_char_boundary(l.len().saturating_sub(16))..];
+                    l.ends_with(|c: char| c.is_ascii_digit())
+                        && tail.bytes().filter(u8::is_ascii_digit).count() >= 7
+                })
+                && (!t.info.common || t.info.first);
+            if rest
+                .trim_end_matches([' ', '.', '!', '"', '”', '\''])
+                .is_empty()
+                && (words >= 2 || from > i || signed_one)
                 && (from == i || !toks[from].info.common || toks[from].info.sur)
             {
                 push(t.start, toks[last].end);
@@ -2329,6 +2807,12 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         //    "OBI'S daughter" (an unknown word or a known name, not a plain word).
         if possessive_of_person(text, t)
             && (t.in_position(false)
+                // A given name that is also a word, before a relative ("Family of Marigold's
+                // roommate", "Hope's daughter").
+                || (t.shape == Shape::Title
+                    && !t.blocked()
+                    && t.letters() >= 3
+                    && kin_after_possessive(text, t))
                 // "Bishop's bp 88/50": a surname that is also a word, before vitals.
                 || (t.shape == Shape::Title && t.info.sur && !t.blocked() && vitals_after(text, t)))
         {
@@ -2362,7 +2846,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         }
         // 6. The subject of a verb only people are ("Olu prefers mornings", "IWU seen
         //    today", "Kuznetsova to return", "rose asked"), in prose.
-        if t.subject(true) {
+        // A board's item led by a surname in capitals that is also a word ("- BISHOP d/c
+        // today"): the person the item is about.
+        let caps_head = t.shape == Shape::Caps
+            && t.info.sur
+            && !t.blocked()
+            && t.letters() >= 3
+            && dash_led(text, t.start);
+        if t.subject(true) || caps_head {
             let mut last = extend(i, &toks);
             // A lower-case surname that is also a word before the verb: "aroha love in rm
             // 452-2", "oluwaseun stone is in the er".
@@ -2377,7 +2868,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 last = i + 1;
             }
             if let Some(strong) = person_predicate(&toks, last + 1, text)
-                && t.subject(strong)
+                && (t.subject(strong) || caps_head)
                 && (t.shape != Shape::Lower || prose_word(text, t))
             {
                 push(toks[particles_before(&toks, i, text)].start, toks[last].end);
@@ -2672,13 +3163,72 @@ fn nickname_between(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
             && ((!x.blocked() && (!x.info.common || x.info.known_name()))
                 || (x.info.first && x.shape == Shape::Title))
     };
+    // Between a capitalised word and a surname, the quotes tell a nickname, and so a given
+    // name, even where both are words ("Honor \"Pip\" Marsh").
+    let word =
+        |x: &Tok<'_>| x.shape == Shape::Title && !x.info.stop && !x.contraction && !not_a_name(x.w);
+    let strong_sur = !m.blocked() && m.shape != Shape::Lower && (m.info.sur || !m.info.common);
     (quoted
-        && name_word(t)
-        && (t.info.first || !t.info.common)
-        && name_word(n)
+        && (name_word(t) && (t.info.first || !t.info.common) || word(t) && strong_sur)
+        && (name_word(n) || word(n) && strong_sur)
         && name_word(m)
         && (m.info.sur || !m.info.common))
         .then_some(i + 2)
+}
+
+/// A capitalised word that is also a dictionary word ("Marigold", "Honor") and a surname
+/// after it that is no dictionary word ("Marigold MacAskill", "Honor Penhallow").
+fn word_then_surname(toks: &[Tok<'_>], i: usize, text: &str) -> bool {
+    let t = &toks[i];
+    t.shape == Shape::Title
+        && !t.blocked()
+        && t.letters() >= 3
+        && toks.get(i + 1).is_some_and(|n| {
+            text[t.end..n.start] == *" "
+                && matches!(n.shape, Shape::Title | Shape::Caps)
+                && !n.blocked()
+                && n.letters() >= 3
+                && !n.info.common
+        })
+}
+
+/// After a kin word, a capitalised dictionary word is the relative's given name ("my mom
+/// Marigold Vasilescu", "returned to wife Honor next day", "call her daughter Honor at …")
+/// when a surname or the clause's end follows it, not more words of a phrase.
+fn word_as_name(toks: &[Tok<'_>], at: usize, text: &str) -> bool {
+    let n = &toks[at];
+    if n.shape != Shape::Title || n.blocked() || n.letters() < 3 {
+        return false;
+    }
+    let after = &text[n.end..];
+    word_then_surname(toks, at, text)
+        || after.is_empty()
+        || after.starts_with([',', '.', ';', '!', '?', ')', '\n', '\r'])
+        || [
+            " at ", " next ", " and ", " will ", " is ", " has ", " (", " on ",
+        ]
+        .iter()
+        .any(|w| after.starts_with(w))
+        // A verb in lower case after it, the kin word right before it: "spouse Honor signs
+        // if …", "my wife Honor join?" (not "with patient and son. Next appointment …").
+        || toks.get(at + 1).is_some_and(|v| {
+            text[..n.start]
+                .strip_suffix(' ')
+                .is_some_and(|b| b.ends_with(char::is_alphabetic))
+                && text[n.end..v.start] == *" "
+                && v.shape == Shape::Lower
+                && !v.info.stop
+                && v.letters() >= 3
+        })
+}
+
+/// Whether a cue word that is also an everyday word cues a name here: "soon" only in a wish
+/// ("get well soon Ann").
+fn cue_fits(toks: &[Tok<'_>], i: usize, key: &str) -> bool {
+    match key {
+        "soon" => i > 0 && toks[i - 1].key() == "well",
+        _ => true,
+    }
 }
 
 /// Whether `t` is the person a chat line speaks to: after a reply or greeting word and
@@ -2861,7 +3411,9 @@ fn lower_name_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
     };
     word_ok(a)
         && word_ok(b)
-        && (a.info.first || !a.info.common)
+        // A given name that is also a word before a surname no dictionary holds ("marigold
+        // kurniawan, dob …").
+        && (a.info.first || !a.info.common || (!b.info.common && !b.info.known_name() && b.letters() >= 4))
         && (b.info.sur || !b.info.common)
         && !(a.info.common && b.info.common && !a.info.first)
 }
@@ -2882,11 +3434,20 @@ fn dob_after(after: &str) -> bool {
         .take_while(|c| c.is_alphabetic() || *c == '.')
         .collect::<String>()
         .to_lowercase();
+    // An age in brackets: "(100 yo)", "(82 y/o)".
+    let digits = r.bytes().take_while(u8::is_ascii_digit).count();
+    let age = after.starts_with(" (")
+        && (1..=3).contains(&digits)
+        && [" yo", " y/o", " y.o.", "yo", " years"]
+            .iter()
+            .any(|u| r[digits..].starts_with(u));
     skipped <= 3
-        && (matches!(
-            w.as_str(),
-            "dob" | "d.o.b." | "born" | "mrn" | "b." | "adult" | "child" | "minor" | "infant"
-        ) || r.to_lowercase().starts_with("date of birth"))
+        && (age
+            || matches!(
+                w.as_str(),
+                "dob" | "d.o.b." | "born" | "mrn" | "b." | "adult" | "child" | "minor" | "infant"
+            )
+            || r.to_lowercase().starts_with("date of birth"))
 }
 
 /// A given name that is also a word or a month ("Will", "June", "Hope", "April").
@@ -2974,7 +3535,8 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
                 | "letter"
                 | "referral"
         ),
-        "of" => first == "behalf" || first == "chart" || is_kin(&first),
+        // "license in name of Ann Lee", "chart of Ann Lee", "on behalf of Ann Lee".
+        "of" => first == "behalf" || first == "chart" || first == "name" || is_kin(&first),
         // "this is dieuseul from Nephrology", "my name is Rania bin Rashid"
         "is" => matches!(first.as_str(), "this" | "name"),
         // "mi nombre es Oksana Vu", "meu nome é Chidi Chowdhury", "tôi tên là Anaïs Santos".
@@ -3061,6 +3623,8 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
         "reported",
         "states",
         "stated",
+        // Hungarian's "I am" after the name ("Jó napot! Kovács Anna vagyok").
+        "vagyok",
     ];
     const WEAK: &[&str] = &[
         "called",
@@ -3079,6 +3643,10 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
         "felt",
         "returned",
         "returns",
+        "discharged",
+        "admitted",
+        "transferred",
+        "boarding",
     ];
     if STRONG.contains(&key) {
         return Some(true);
@@ -3134,6 +3702,10 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
         return Some(false);
     }
     if WEAK.contains(&key) {
+        return Some(false);
+    }
+    // A board's shorthand: "IWU d/c today", "Okafor d/c'd".
+    if key == "d" && rest.starts_with("/c") {
         return Some(false);
     }
     // "Wojciech has had afib since May": a history is a person's.
@@ -3301,7 +3873,12 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
             .all(|w| w.len() <= 4 && w.chars().all(|c| c.is_ascii_uppercase()))
             && v.split(' ')
                 .any(|w| w.len() >= 3 && !w.contains(['A', 'E', 'I', 'O', 'U', 'Y']));
+        // A hospital's emergency code is a colour ("Code Gray called", "code Silver").
+        let code = text[..s]
+            .strip_suffix(' ')
+            .is_some_and(|b| b.ends_with("Code") || b.ends_with("code") || b.ends_with("CODE"));
         !(acronyms
+            || code
             || thing_after(&text[e..])
             || itinerary(text, s, e)
             || after_determiner(text, s)
@@ -3690,6 +4267,11 @@ fn is_kin(key: &str) -> bool {
             | "grandfather"
             | "stepmother"
             | "stepfather"
+            | "apám"
+            | "anyám"
+            | "baba"
+            | "bestefaren"
+            | "bestemoren"
     )
 }
 
@@ -3736,6 +4318,16 @@ fn possessive_of_person(text: &str, t: &Tok<'_>) -> bool {
             | "grandson"
             | "granddaughter"
             | "child"
+            | "roommate"
+            | "neighbor"
+            | "neighbour"
+            | "friend"
+            | "aunt"
+            | "uncle"
+            | "cousin"
+            | "phone"
+            | "cell"
+            | "wallet"
             | "pharmacy"
             | "appointment"
             | "appt"
@@ -3769,6 +4361,22 @@ fn possessive_of_person(text: &str, t: &Tok<'_>) -> bool {
             | "temp"
             | "hr"
     )
+}
+
+/// Whether "'s" and a relative follow `t` ("Marigold's roommate", "Hope's son").
+fn kin_after_possessive(text: &str, t: &Tok<'_>) -> bool {
+    let Some(rest) = ["'s ", "’s "]
+        .iter()
+        .find_map(|p| text[t.end..].strip_prefix(p))
+    else {
+        return false;
+    };
+    let next: String = rest
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    is_kin(&next) || matches!(next.as_str(), "roommate" | "neighbor" | "neighbour")
 }
 
 /// Whether "'s" and a vital sign follow `t` ("Bishop's bp", "Love's sats").
@@ -3981,12 +4589,13 @@ fn registry(last: &Tok<'_>, first: &Tok<'_>) -> bool {
                 && !(last.info.common && first.info.common)
         }
         // Capitalised or in capitals: the lexicon backs one side ("YOUNG, NGUYEN"); in
-        // capitals two words it does not know are a registry's too ("TUILAGI, MATAIO").
+        // capitals two words it does not know are a registry's too ("TUILAGI, MATAIO"), and
+        // so is a surname in capitals before a capitalised given name ("TKACHENKO, Aušra").
         _ => {
             last.info.known_name()
                 || first.info.known_name()
                 || (last.shape == Shape::Caps
-                    && first.shape == Shape::Caps
+                    && matches!(first.shape, Shape::Caps | Shape::Title)
                     && last.letters() >= 4
                     && first.letters() >= 3
                     && !last.info.common

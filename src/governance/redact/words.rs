@@ -65,6 +65,14 @@ pub(super) const NOT_NAMES: &[&str] = &[
     "Volkswagen",
     "Lexus",
     "Acura",
+    "Kia",
+    "Jeep",
+    "Tesla",
+    "Volvo",
+    "Audi",
+    // A pharmacist's credential written before the name ("RPh Ann Lee").
+    "Rph",
+    "Pharmd",
     // Pronouns and short words that start sentences and headers ("She", "Pt", "Line 2").
     // A role before its organisation ("Patient Advocate, Larkspur Valley Health").
     "Advocate",
@@ -444,6 +452,7 @@ pub(super) const TITLE_CASE_TERMS: &[&str] = &[
     "Compliance",
     "Privacy",
     "Officer",
+    "Chaplain",
     "Manager",
     "Director",
     "Coordinator",
