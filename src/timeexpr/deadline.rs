@@ -478,7 +478,31 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
                 .is_some_and(|&(_, m, x)| x == Some(Sem::Act) && toks.norm(m) == "for")
         });
-        let asks = has(|x| x == Sem::Request) || imperative || order_for;
+        // "Submit hours for the period Dec 13-17", "ticket holders, exchange your passes
+        // between Oct 30 and Nov 2": an order opening the sentence or a clause of it, whatever
+        // its object, asks about a window named in it.
+        let order_window = e.shape.range
+            && phrases
+                .iter()
+                .enumerate()
+                .filter(|(k, (a, _, _))| {
+                    *a < e.from
+                        && (*k == 0
+                            || *k == label_end
+                            || toks.is_punct(phrases[k - 1].0, ",")
+                            || toks.is_punct(phrases[k - 1].0, ":"))
+                })
+                .any(|(k, _)| {
+                    phrases[k..]
+                        .iter()
+                        .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
+                        .is_some_and(|&(a, _, x)| x == Some(Sem::Act) && a < e.from)
+                });
+        // "Akkreditierungen sind vom 30.10. bis 2.11. möglich": a window the recipient may act
+        // in, said after it.
+        let possible_after = e.shape.range
+            && matches!(toks.norm(e.to), "moglich" | "possible" | "posible" | "possibles");
+        let asks = has(|x| x == Sem::Request) || imperative || order_for || order_window;
         // "confirm tomorrow's pickup": a possessive day names a thing, not a limit (unless a
         // limit noun follows: "Friday's deadline").
         let possessive = toks.norm(e.to - 1).ends_with("'s") && after.is_none();
@@ -528,7 +552,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             adjacent.is_some_and(|x| x.2 == Some(Sem::Attr) && toks.norm(x.0) == "for");
         // "Returns can be dropped off Tue through Thu", "se pueden entregar del 1 al 5": a
         // window the recipient may act in (not "can be reached", a way to contact).
-        let permitted = e.shape.range
+        let permitted = possible_after
+            || e.shape.range
             && phrases.windows(3).any(|w| {
                 w[2].0 < e.from
                     && w[0].0 >= clause_start

@@ -481,9 +481,13 @@ impl Parser<'_> {
             && let Some(y) = self.range_end(end, &bag)
         {
             e.to = y.to;
-            e.date = later_end(e.date, y.date);
             e.time = y.time;
-            e.shape.range = true;
+            // "20. Dezember bis 12:00 Uhr", "Dec 20 until noon": a time alone after the date
+            // is that day's hour, not a range's end on the received day.
+            if !y.shape.bare_time {
+                e.date = later_end(e.date, y.date);
+                e.shape.range = true;
+            }
         }
         Some(e)
     }
@@ -1408,13 +1412,44 @@ impl Parser<'_> {
                 )
             }
             Some(Sem::Zone(z)) => Some((self.after(end), ZoneAt::Zone(z))),
-            _ => self.offset(end, false),
+            _ => self
+                .offset(end, false)
+                .or_else(|| self.word_zone(end).map(|z| (end + 1, ZoneAt::Zone(z)))),
         };
         if let Some((n, z)) = z {
             out.push(Comp::Zone(z));
             end = n;
         }
         Some((end, out))
+    }
+
+    /// "09:30 IST", "18:00 WEST": a zone abbreviation that is also a word ("ist", "west",
+    /// "wet"), so no table lists it; it counts written with a capital right after a time.
+    fn word_zone(&self, i: usize) -> Option<Zone> {
+        const ZONES: &[(&str, i16)] = &[
+            ("ist", 330),
+            ("west", 60),
+            ("wet", 0),
+            ("wat", 60),
+            ("cat", 120),
+            ("eat", 180),
+            ("msk", 180),
+            ("sast", 120),
+            ("brt", -180),
+            ("art", -180),
+            ("kst", 540),
+            ("ict", 420),
+            ("pht", 480),
+        ];
+        let t = self.t.toks.get(i)?;
+        if t.kind != Kind::Word || !t.capital {
+            return None;
+        }
+        let w = self.word(i);
+        ZONES
+            .iter()
+            .find(|(n, _)| *n == w)
+            .map(|&(_, m)| Zone::Fixed(m))
     }
 
     /// The date and time a bag names, in the operator's zone.
