@@ -501,7 +501,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // "Akkreditierungen sind vom 30.10. bis 2.11. möglich": a window the recipient may act
         // in, said after it.
         let possible_after = e.shape.range
-            && matches!(toks.norm(e.to), "moglich" | "possible" | "posible" | "possibles");
+            && toks.norm(e.to) == "moglich";
         let asks = has(|x| x == Sem::Request) || imperative || order_for || order_window;
         // "confirm tomorrow's pickup": a possessive day names a thing, not a limit (unless a
         // limit noun follows: "Friday's deadline").

@@ -517,6 +517,28 @@ impl Parser<'_> {
     /// part's month ("Dec 1-3").
     fn range_end(&self, conn: usize, first: &Bag) -> Option<Expr> {
         let b = self.skip_fill(conn + 1);
+        // "Dec 4 until 3pm", "am 4. Dezember bis 18 Uhr": an hour after the date, not a day
+        // of its month (the caller keeps the first part's date).
+        if first.has_date()
+            && self.bag(b).is_none()
+            && let Some((n, comps)) = self.time(b)
+            && n > b + 1
+        {
+            let time = comps.iter().find_map(|c| match c {
+                Comp::Time(h, m) => Time::from_hms(*h % 24, *m, 0).ok(),
+                _ => None,
+            });
+            return Some(Expr {
+                from: conn,
+                to: n,
+                date: None,
+                time,
+                shape: Shape {
+                    bare_time: true,
+                    ..Shape::default()
+                },
+            });
+        }
         if let Some(Some(d0)) = first.date
             && let Some((v, digits, _)) = self.num(b)
             && digits <= 2

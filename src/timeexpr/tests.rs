@@ -1946,3 +1946,105 @@ fn notices_in_the_infinitive_and_more_french_and_italian() {
         date!(2026 - 12 - 04)
     );
 }
+
+#[test]
+fn an_hour_after_a_date_and_until_is_that_days_hour() {
+    assert_eq!(
+        one("Die Anträge müssen spätestens am 4. Dezember bis 18 Uhr vorliegen."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Abgabe spätestens Freitag, 4. Dezember, bis 10 Uhr."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Entregue el informe a más tardar el 4 de diciembre hasta las 14:00."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Please return the keys by Dec 4 until 3pm at the front desk."),
+        date!(2026 - 12 - 04)
+    );
+}
+
+#[test]
+fn zones_written_as_words_count_with_a_capital_after_a_time() {
+    // 17:00 in India is 05:30 in Chicago, the same Friday.
+    assert_eq!(one("Send your slides by 17:00 IST on Friday."), date!(2026 - 11 - 27));
+    // 09:30 in India on Friday is Thursday evening in Chicago.
+    assert_eq!(
+        one("Upload the video by 09:30 IST Friday 27 November."),
+        date!(2026 - 11 - 26)
+    );
+    assert_eq!(one("Submit the form by 10:00 WEST tomorrow."), date!(2026 - 11 - 25));
+    assert_eq!(
+        one("Please pay by 09:00 WET on Thursday 26 November."),
+        date!(2026 - 11 - 26)
+    );
+    assert!(due("Meet the team at 10:00 West entrance tomorrow.").is_empty());
+}
+
+#[test]
+fn the_weekend_and_countdowns() {
+    assert_eq!(
+        one("Could you send the slides by the weekend?"),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Please get back to me before the weekend."),
+        date!(2026 - 11 - 27)
+    );
+    assert!(due("We spent the weekend moving house.").is_empty());
+    assert_eq!(
+        one("T-minus 5 days to submit your abstracts."),
+        date!(2026 - 11 - 29)
+    );
+}
+
+#[test]
+fn an_order_asks_about_the_window_in_its_sentence() {
+    assert_eq!(
+        one("Submit timesheets for the pay period Nov 30-Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Volunteers, book your shift between Dec 1 and Dec 3."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Collect badges Dec 1–3 at the front desk."),
+        date!(2026 - 12 - 03)
+    );
+    assert!(due("We submitted hours for Nov 30 - Dec 4 already.").is_empty());
+    assert_eq!(
+        due("Submit the form today; the office is closed Dec 24-26."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert_eq!(
+        one("Anmeldungen sind vom 1. bis 4. Dezember möglich."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Rückgaben sind vom 30.11. bis 3.12. möglich."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Las solicitudes se aceptan del 1 al 4 de diciembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Postulaciones: del 1 al 4 de diciembre."),
+        date!(2026 - 12 - 04)
+    );
+}
+
+#[test]
+fn nothing_due_and_not_by_negate() {
+    assert!(due("No payment is due by Friday; this is only a statement.").is_empty());
+    assert!(due("Nothing is owed by Dec 1, your plan covered it.").is_empty());
+    assert!(due("Sie müssen das Formular nicht bis Freitag zurückschicken.").is_empty());
+    assert_eq!(
+        one("Bitte schicken Sie das Formular bis Freitag zurück."),
+        date!(2026 - 11 - 27)
+    );
+}
