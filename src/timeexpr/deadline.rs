@@ -374,9 +374,16 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                     || (toks.norm(w[1].0) == "para"
                         && ["ar", "er", "ir"].iter().any(|x| toks.norm(w[2].0).ends_with(x))))
         });
+        // "Revisions are due Tuesday (the office is closed Monday)": an aside in parentheses
+        // is a clause of its own; a cue before it does not reach a date inside it.
+        let aside = before
+            .iter()
+            .rposition(|x| toks.is_punct(x.0, "("))
+            .filter(|&k| !before[k..].iter().any(|x| toks.is_punct(x.0, ")")))
+            .unwrap_or(0);
         let clause_cue = clause_cue_used != Some(s)
             && (date_for_act
-                || before
+                || before[aside..]
                     .iter()
                     .any(|x| matches!(x.2, Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest)))));
         let after: Option<usize> = phrases
@@ -505,7 +512,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let asks = has(|x| x == Sem::Request) || imperative || order_for || order_window;
         // "confirm tomorrow's pickup": a possessive day names a thing, not a limit (unless a
         // limit noun follows: "Friday's deadline").
-        let possessive = toks.norm(e.to - 1).ends_with("'s") && after.is_none();
+        // Also with its time after it ("confirm tomorrow's 8:40 visit").
+        let possessive = (e.from..e.to).any(|k| toks.norm(k).ends_with("'s")) && after.is_none();
         // The imperative cues one date of a sentence with no cue word ("Send the proofs next
         // Tuesday"), not a second one ("Submit it Monday for pickup Friday").
         let imperative_cue = imperative

@@ -2048,3 +2048,56 @@ fn nothing_due_and_not_by_negate() {
         date!(2026 - 11 - 27)
     );
 }
+
+#[test]
+fn a_possessive_day_with_its_time_names_a_thing() {
+    assert_eq!(
+        due("Please confirm tomorrow's 8:40 cleaning by replying Y today."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    assert_eq!(
+        due("Reply by tonight to keep Friday's 10:00 slot."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+}
+
+#[test]
+fn to_call_someone_is_an_act_and_an_aside_is_its_own_clause() {
+    assert_eq!(
+        one("Please call us today to arrange the payment plan."),
+        date!(2026 - 11 - 24)
+    );
+    assert_eq!(
+        one("Call me tomorrow about the lease renewal, please."),
+        date!(2026 - 11 - 25)
+    );
+    assert!(due("Let's have a call tomorrow at 3.").is_empty());
+    assert_eq!(
+        due("Your revisions are due Friday (our office is closed Thursday for the holiday)."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    assert_eq!(
+        due("Reports are due Dec 4 (the portal is down on Dec 2 for maintenance)."),
+        vec![Some(date!(2026 - 12 - 04))]
+    );
+    assert_eq!(
+        due("Die Unterlagen sind fällig bis Freitag (das Büro ist am Donnerstag geschlossen)."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+}
+
+#[test]
+fn spanish_orders_with_their_pronoun_written_on() {
+    assert_eq!(
+        due("Servicio de limpieza: confírmenos mañana si mantiene la cita del jueves."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+    assert_eq!(
+        one("Envíenos el formulario firmado antes del viernes."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Por favor, avísenos hoy si necesita la factura."),
+        date!(2026 - 11 - 24)
+    );
+}

@@ -758,6 +758,9 @@ pub static EN: LangData = LangData {
         ("dm", Act),
         ("share", Act),
         ("exchange", Act),
+        // "call us today to set up the plan": to phone is an act, "a call" a meeting.
+        ("call us", Act),
+        ("call me", Act),
         // "lock in your rate", "lock it in before then".
         ("lock", Act),
         // "Cancel today to avoid the charge": the order to cancel a plan (a cancelled date is
