@@ -2101,3 +2101,17 @@ fn spanish_orders_with_their_pronoun_written_on() {
         date!(2026 - 11 - 24)
     );
 }
+
+#[test]
+fn what_is_sent_in_labels_its_date() {
+    assert_eq!(
+        due("Grant round update\n\n• Letters of intent due Friday 4 December.\n• Full proposals (invited applicants only): 15 January 2027."),
+        vec![Some(date!(2026 - 12 - 04)), Some(date!(2027 - 01 - 15))]
+    );
+    assert_eq!(
+        due("Call for papers\nAbstracts: December 10\nNotification: January 15"),
+        vec![Some(date!(2026 - 12 - 10))]
+    );
+    assert_eq!(one("Proposals: Dec 4 at 5pm CT."), date!(2026 - 12 - 04));
+    assert!(due("We received 40 proposals on Dec 1 and will reply soon.").is_empty());
+}

@@ -673,6 +673,9 @@ pub static EN: LangData = LangData {
         ("submission", Window),
         ("camera - ready", Window),
         ("nominations", Window),
+        // "Full proposals: 15 January", "Abstracts: March 3": what is sent in by a date.
+        ("proposals", Window),
+        ("abstracts", Window),
         ("elections", Window),
         // "Fall add/drop is open Aug 16 to Aug 27", "the comment period runs June 1-30".
         ("add / drop", Window),
