@@ -507,8 +507,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 });
         // "Akkreditierungen sind vom 30.10. bis 2.11. möglich": a window the recipient may act
         // in, said after it.
-        let possible_after = e.shape.range
-            && toks.norm(e.to) == "moglich";
+        let possible_after = e.shape.range && toks.norm(e.to) == "moglich";
         let asks = has(|x| x == Sem::Request) || imperative || order_for || order_window;
         // "confirm tomorrow's pickup": a possessive day names a thing, not a limit (unless a
         // limit noun follows: "Friday's deadline").
@@ -562,19 +561,19 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // window the recipient may act in (not "can be reached", a way to contact).
         let permitted = possible_after
             || e.shape.range
-            && phrases.windows(3).any(|w| {
-                w[2].0 < e.from
-                    && w[0].0 >= clause_start
-                    && ((matches!(toks.norm(w[0].0), "can" | "may")
-                        && toks.norm(w[1].0) == "be"
-                        && toks.norm(w[2].0).ends_with("ed")
-                        && !matches!(
-                            toks.norm(w[2].0),
-                            "reached" | "contacted" | "called" | "found" | "used"
-                        ))
-                        || (toks.norm(w[0].0) == "se"
-                            && matches!(toks.norm(w[1].0), "puede" | "pueden")))
-            });
+                && phrases.windows(3).any(|w| {
+                    w[2].0 < e.from
+                        && w[0].0 >= clause_start
+                        && ((matches!(toks.norm(w[0].0), "can" | "may")
+                            && toks.norm(w[1].0) == "be"
+                            && toks.norm(w[2].0).ends_with("ed")
+                            && !matches!(
+                                toks.norm(w[2].0),
+                                "reached" | "contacted" | "called" | "found" | "used"
+                            ))
+                            || (toks.norm(w[0].0) == "se"
+                                && matches!(toks.norm(w[1].0), "puede" | "pueden")))
+                });
         let loose = !weekly
             && !event_days
             && !possessive

@@ -1970,13 +1970,19 @@ fn an_hour_after_a_date_and_until_is_that_days_hour() {
 #[test]
 fn zones_written_as_words_count_with_a_capital_after_a_time() {
     // 17:00 in India is 05:30 in Chicago, the same Friday.
-    assert_eq!(one("Send your slides by 17:00 IST on Friday."), date!(2026 - 11 - 27));
+    assert_eq!(
+        one("Send your slides by 17:00 IST on Friday."),
+        date!(2026 - 11 - 27)
+    );
     // 09:30 in India on Friday is Thursday evening in Chicago.
     assert_eq!(
         one("Upload the video by 09:30 IST Friday 27 November."),
         date!(2026 - 11 - 26)
     );
-    assert_eq!(one("Submit the form by 10:00 WEST tomorrow."), date!(2026 - 11 - 25));
+    assert_eq!(
+        one("Submit the form by 10:00 WEST tomorrow."),
+        date!(2026 - 11 - 25)
+    );
     assert_eq!(
         one("Please pay by 09:00 WET on Thursday 26 November."),
         date!(2026 - 11 - 26)
@@ -2105,7 +2111,9 @@ fn spanish_orders_with_their_pronoun_written_on() {
 #[test]
 fn what_is_sent_in_labels_its_date() {
     assert_eq!(
-        due("Grant round update\n\n• Letters of intent due Friday 4 December.\n• Full proposals (invited applicants only): 15 January 2027."),
+        due(
+            "Grant round update\n\n• Letters of intent due Friday 4 December.\n• Full proposals (invited applicants only): 15 January 2027."
+        ),
         vec![Some(date!(2026 - 12 - 04)), Some(date!(2027 - 01 - 15))]
     );
     assert_eq!(
