@@ -592,9 +592,21 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         if promised && !(after.is_some() || clause_cue || window || held || back()) {
             continue;
         }
+        // "the vessel was moved from Dec 18 to Dec 22": a move is a limit only when what moves
+        // is one (a limit word, an act, a request or "it" in its clause), not a sailing's or
+        // a delivery's date.
+        let moved_limit = moved_to
+            && phrases.iter().any(|(a, _, x)| {
+                *a >= clause_start
+                    && *a < e.from
+                    && (matches!(
+                        x,
+                        Some(Sem::Cue(_) | Sem::Request | Sem::Window | Sem::Act | Sem::Back)
+                    ) || matches!(toks.norm(*a), "it" | "that" | "es" | "lo" | "la" | "le"))
+            });
         let cued = adjacent_cue.is_some()
             || e.shape.within
-            || moved_to
+            || moved_limit
             || after.is_some()
             || clause_cue
             || ((asks || asks_next || asks_dash || permitted) && loose)

@@ -1870,9 +1870,10 @@ fn a_later_line_that_moves_the_deadline_replaces_it() {
         due("Send the slides by Tuesday.\nI can't make it Friday though."),
         vec![Some(date!(2026 - 11 - 24))]
     );
+    // (A review moved is no limit of the recipient's either: round 8.)
     assert_eq!(
         due("Send the report by Friday. The budget review moved to Monday."),
-        vec![Some(date!(2026 - 11 - 27)), Some(date!(2026 - 11 - 30))]
+        vec![Some(date!(2026 - 11 - 27))]
     );
     assert!(due("Lunch on Thursday?\nActually make it Friday.").is_empty());
 }
@@ -2122,4 +2123,25 @@ fn what_is_sent_in_labels_its_date() {
     );
     assert_eq!(one("Proposals: Dec 4 at 5pm CT."), date!(2026 - 12 - 04));
     assert!(due("We received 40 proposals on Dec 1 and will reply soon.").is_empty());
+}
+
+#[test]
+fn a_move_is_a_limit_only_when_what_moves_is_one() {
+    assert!(due("The shipment was moved from Dec 2 to Dec 4.").is_empty());
+    assert_eq!(
+        one("The deadline was moved from Friday to Monday."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("Heads up: we moved it from Friday to Monday."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("Die Frist wurde von Freitag auf Montag verschoben."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("El plazo se ha aplazado del viernes al lunes."),
+        date!(2026 - 11 - 30)
+    );
 }
