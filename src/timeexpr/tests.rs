@@ -2145,3 +2145,34 @@ fn a_move_is_a_limit_only_when_what_moves_is_one() {
         date!(2026 - 11 - 30)
     );
 }
+
+#[test]
+fn the_classes_of_round_8_in_german_and_spanish() {
+    assert_eq!(
+        one("Kannst du mir die Rechnung bis zum Wochenende schicken?"),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("¿Puedes mandarme la factura antes del fin de semana?"),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Enviar los documentos del 1 al 4 de diciembre hasta las 18:00."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Bitte reichen Sie die Stunden für den Zeitraum 30.11.–4.12. ein."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Voluntarios, reserven su turno entre el 1 y el 3 de diciembre."),
+        date!(2026 - 12 - 03)
+    );
+    assert!(due("Sie brauchen das Formular nicht bis Freitag zu schicken.").is_empty());
+    assert!(due("No tiene que pagar nada antes del viernes; su seguro lo cubrió.").is_empty());
+    // 18:00 in India is 06:30 in Chicago, the same day.
+    assert_eq!(
+        one("Please submit the form by 18:00 IST on 4 December."),
+        date!(2026 - 12 - 04)
+    );
+}
