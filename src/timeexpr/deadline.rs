@@ -574,7 +574,11 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                             || (toks.norm(w[0].0) == "se"
                                 && matches!(toks.norm(w[1].0), "puede" | "pueden")))
                 });
+        // "Enjoy the weekend, and please send …": the weekend is a limit only after a cue
+        // ("by the weekend").
+        let weekend = e.shape.named && toks.norm(e.to - 1) == "weekend";
         let loose = !weekly
+            && !weekend
             && !event_days
             && !possessive
             && !object_for

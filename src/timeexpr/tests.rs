@@ -2003,6 +2003,10 @@ fn the_weekend_and_countdowns() {
     );
     assert!(due("We spent the weekend moving house.").is_empty());
     assert_eq!(
+        due("Enjoy the weekend, and please send the form by Wednesday."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+    assert_eq!(
         one("T-minus 5 days to submit your abstracts."),
         date!(2026 - 11 - 29)
     );
