@@ -1446,19 +1446,16 @@ impl Parser<'_> {
     }
 
     /// "09:30 IST", "18:00 WEST": a zone abbreviation that is also a word ("ist", "west",
-    /// "wet"), so no table lists it; it counts written with a capital right after a time.
+    /// "wet"), so no table lists it; it counts written with a capital right after a time (not
+    /// "Cat", "Art", "Eat", which start sentences too often).
     fn word_zone(&self, i: usize) -> Option<Zone> {
         const ZONES: &[(&str, i16)] = &[
             ("ist", 330),
             ("west", 60),
             ("wet", 0),
-            ("wat", 60),
-            ("cat", 120),
-            ("eat", 180),
             ("msk", 180),
             ("sast", 120),
             ("brt", -180),
-            ("art", -180),
             ("kst", 540),
             ("ict", 420),
             ("pht", 480),
