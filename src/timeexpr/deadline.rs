@@ -374,9 +374,16 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                     || (toks.norm(w[1].0) == "para"
                         && ["ar", "er", "ir"].iter().any(|x| toks.norm(w[2].0).ends_with(x))))
         });
+        // "Revisions are due Tuesday (the office is closed Monday)": an aside in parentheses
+        // is a clause of its own; a cue before it does not reach a date inside it.
+        let aside = before
+            .iter()
+            .rposition(|x| toks.is_punct(x.0, "("))
+            .filter(|&k| !before[k..].iter().any(|x| toks.is_punct(x.0, ")")))
+            .unwrap_or(0);
         let clause_cue = clause_cue_used != Some(s)
             && (date_for_act
-                || before
+                || before[aside..]
                     .iter()
                     .any(|x| matches!(x.2, Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest)))));
         let after: Option<usize> = phrases
@@ -478,10 +485,34 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
                 .is_some_and(|&(_, m, x)| x == Some(Sem::Act) && toks.norm(m) == "for")
         });
-        let asks = has(|x| x == Sem::Request) || imperative || order_for;
+        // "Submit hours for the period Dec 13-17", "ticket holders, exchange your passes
+        // between Oct 30 and Nov 2": an order opening the sentence or a clause of it, whatever
+        // its object, asks about a window named in it.
+        let order_window = e.shape.range
+            && phrases
+                .iter()
+                .enumerate()
+                .filter(|(k, (a, _, _))| {
+                    *a < e.from
+                        && (*k == 0
+                            || *k == label_end
+                            || toks.is_punct(phrases[k - 1].0, ",")
+                            || toks.is_punct(phrases[k - 1].0, ":"))
+                })
+                .any(|(k, _)| {
+                    phrases[k..]
+                        .iter()
+                        .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
+                        .is_some_and(|&(a, _, x)| x == Some(Sem::Act) && a < e.from)
+                });
+        // "Akkreditierungen sind vom 30.10. bis 2.11. möglich": a window the recipient may act
+        // in, said after it.
+        let possible_after = e.shape.range && toks.norm(e.to) == "moglich";
+        let asks = has(|x| x == Sem::Request) || imperative || order_for || order_window;
         // "confirm tomorrow's pickup": a possessive day names a thing, not a limit (unless a
         // limit noun follows: "Friday's deadline").
-        let possessive = toks.norm(e.to - 1).ends_with("'s") && after.is_none();
+        // Also with its time after it ("confirm tomorrow's 8:40 visit").
+        let possessive = (e.from..e.to).any(|k| toks.norm(k).ends_with("'s")) && after.is_none();
         // The imperative cues one date of a sentence with no cue word ("Send the proofs next
         // Tuesday"), not a second one ("Submit it Monday for pickup Friday").
         let imperative_cue = imperative
@@ -528,21 +559,26 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             adjacent.is_some_and(|x| x.2 == Some(Sem::Attr) && toks.norm(x.0) == "for");
         // "Returns can be dropped off Tue through Thu", "se pueden entregar del 1 al 5": a
         // window the recipient may act in (not "can be reached", a way to contact).
-        let permitted = e.shape.range
-            && phrases.windows(3).any(|w| {
-                w[2].0 < e.from
-                    && w[0].0 >= clause_start
-                    && ((matches!(toks.norm(w[0].0), "can" | "may")
-                        && toks.norm(w[1].0) == "be"
-                        && toks.norm(w[2].0).ends_with("ed")
-                        && !matches!(
-                            toks.norm(w[2].0),
-                            "reached" | "contacted" | "called" | "found" | "used"
-                        ))
-                        || (toks.norm(w[0].0) == "se"
-                            && matches!(toks.norm(w[1].0), "puede" | "pueden")))
-            });
+        let permitted = possible_after
+            || e.shape.range
+                && phrases.windows(3).any(|w| {
+                    w[2].0 < e.from
+                        && w[0].0 >= clause_start
+                        && ((matches!(toks.norm(w[0].0), "can" | "may")
+                            && toks.norm(w[1].0) == "be"
+                            && toks.norm(w[2].0).ends_with("ed")
+                            && !matches!(
+                                toks.norm(w[2].0),
+                                "reached" | "contacted" | "called" | "found" | "used"
+                            ))
+                            || (toks.norm(w[0].0) == "se"
+                                && matches!(toks.norm(w[1].0), "puede" | "pueden")))
+                });
+        // "Enjoy the weekend, and please send …": the weekend is a limit only after a cue
+        // ("by the weekend").
+        let weekend = e.shape.named && toks.norm(e.to - 1) == "weekend";
         let loose = !weekly
+            && !weekend
             && !event_days
             && !possessive
             && !object_for
@@ -560,9 +596,21 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         if promised && !(after.is_some() || clause_cue || window || held || back()) {
             continue;
         }
+        // "the vessel was moved from Dec 18 to Dec 22": a move is a limit only when what moves
+        // is one (a limit word, an act, a request or "it" in its clause), not a sailing's or
+        // a delivery's date.
+        let moved_limit = moved_to
+            && phrases.iter().any(|(a, _, x)| {
+                *a >= clause_start
+                    && *a < e.from
+                    && (matches!(
+                        x,
+                        Some(Sem::Cue(_) | Sem::Request | Sem::Window | Sem::Act | Sem::Back)
+                    ) || matches!(toks.norm(*a), "it" | "that" | "es" | "lo" | "la" | "le"))
+            });
         let cued = adjacent_cue.is_some()
             || e.shape.within
-            || moved_to
+            || moved_limit
             || after.is_some()
             || clause_cue
             || ((asks || asks_next || asks_dash || permitted) && loose)

@@ -481,9 +481,13 @@ impl Parser<'_> {
             && let Some(y) = self.range_end(end, &bag)
         {
             e.to = y.to;
-            e.date = later_end(e.date, y.date);
             e.time = y.time;
-            e.shape.range = true;
+            // "20. Dezember bis 12:00 Uhr", "Dec 20 until noon": a time alone after the date
+            // is that day's hour, not a range's end on the received day.
+            if !y.shape.bare_time {
+                e.date = later_end(e.date, y.date);
+                e.shape.range = true;
+            }
         }
         Some(e)
     }
@@ -513,6 +517,28 @@ impl Parser<'_> {
     /// part's month ("Dec 1-3").
     fn range_end(&self, conn: usize, first: &Bag) -> Option<Expr> {
         let b = self.skip_fill(conn + 1);
+        // "Dec 4 until 3pm", "am 4. Dezember bis 18 Uhr": an hour after the date, not a day
+        // of its month (the caller keeps the first part's date).
+        if first.has_date()
+            && self.bag(b).is_none()
+            && let Some((n, comps)) = self.time(b)
+            && n > b + 1
+        {
+            let time = comps.iter().find_map(|c| match c {
+                Comp::Time(h, m) => Time::from_hms(*h % 24, *m, 0).ok(),
+                _ => None,
+            });
+            return Some(Expr {
+                from: conn,
+                to: n,
+                date: None,
+                time,
+                shape: Shape {
+                    bare_time: true,
+                    ..Shape::default()
+                },
+            });
+        }
         if let Some(Some(d0)) = first.date
             && let Some((v, digits, _)) = self.num(b)
             && digits <= 2
@@ -1408,13 +1434,41 @@ impl Parser<'_> {
                 )
             }
             Some(Sem::Zone(z)) => Some((self.after(end), ZoneAt::Zone(z))),
-            _ => self.offset(end, false),
+            _ => self
+                .offset(end, false)
+                .or_else(|| self.word_zone(end).map(|z| (end + 1, ZoneAt::Zone(z)))),
         };
         if let Some((n, z)) = z {
             out.push(Comp::Zone(z));
             end = n;
         }
         Some((end, out))
+    }
+
+    /// "09:30 IST", "18:00 WEST": a zone abbreviation that is also a word ("ist", "west",
+    /// "wet"), so no table lists it; it counts written with a capital right after a time (not
+    /// "Cat", "Art", "Eat", which start sentences too often).
+    fn word_zone(&self, i: usize) -> Option<Zone> {
+        const ZONES: &[(&str, i16)] = &[
+            ("ist", 330),
+            ("west", 60),
+            ("wet", 0),
+            ("msk", 180),
+            ("sast", 120),
+            ("brt", -180),
+            ("kst", 540),
+            ("ict", 420),
+            ("pht", 480),
+        ];
+        let t = self.t.toks.get(i)?;
+        if t.kind != Kind::Word || !t.capital {
+            return None;
+        }
+        let w = self.word(i);
+        ZONES
+            .iter()
+            .find(|(n, _)| *n == w)
+            .map(|&(_, m)| Zone::Fixed(m))
     }
 
     /// The date and time a bag names, in the operator's zone.

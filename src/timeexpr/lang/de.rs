@@ -237,6 +237,9 @@ pub static DE: LangData = LangData {
         ("termin", Meeting),
         ("anmeldung", Window),
         ("anmeldungen", Window),
+        ("bewerbungen", Window),
+        ("antrage", Window),
+        ("akkreditierungen", Window),
         ("anmeldefrist", Window),
         ("einreichung", Window),
         ("geoffnet", Hours),
@@ -250,6 +253,8 @@ pub static DE: LangData = LangData {
         ("nicht erforderlich", Block(Block::Negation)),
         ("muss nicht", Block(Block::Negation)),
         ("mussen nicht", Block(Block::Negation)),
+        // "Sie müssen die Unterlagen nicht bis zum 10. einreichen": the limit itself denied.
+        ("nicht bis", Block(Block::Negation)),
         ("brauchen nicht", Block(Block::Negation)),
         ("brauchst nicht", Block(Block::Negation)),
         ("braucht nicht", Block(Block::Negation)),

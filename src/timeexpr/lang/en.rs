@@ -292,6 +292,10 @@ pub static EN: LangData = LangData {
         ("eom", Named(Period::Month)),
         ("month's end", Named(Period::Month)),
         ("week's end", Named(Period::Week)),
+        // "by the weekend": the working week's end, as "fin de semana" and "Wochenende".
+        ("the weekend", Named(Period::Week)),
+        // "T-minus 3 days": a countdown to a limit.
+        ("t - minus", Within),
         ("day's end", Named(Period::Day)),
         ("quarter's end", Named(Period::Quarter)),
         ("year's end", Named(Period::Year)),
@@ -470,6 +474,13 @@ pub static EN: LangData = LangData {
         ("latest", Cue(Cue::Latest)),
         // Blocks.
         ("no need", Block(Block::Negation)),
+        // "no payment is due", "nothing is owed": the amount asked is none.
+        ("no payment is due", Block(Block::Negation)),
+        ("no payment is required", Block(Block::Negation)),
+        ("no payment is needed", Block(Block::Negation)),
+        ("nothing is due", Block(Block::Negation)),
+        ("nothing is owed", Block(Block::Negation)),
+        ("no balance is due", Block(Block::Negation)),
         ("not needed", Block(Block::Negation)),
         ("not necessary", Block(Block::Negation)),
         ("don't need", Block(Block::Negation)),
@@ -662,6 +673,9 @@ pub static EN: LangData = LangData {
         ("submission", Window),
         ("camera - ready", Window),
         ("nominations", Window),
+        // "Full proposals: 15 January", "Abstracts: March 3": what is sent in by a date.
+        ("proposals", Window),
+        ("abstracts", Window),
         ("elections", Window),
         // "Fall add/drop is open Aug 16 to Aug 27", "the comment period runs June 1-30".
         ("add / drop", Window),
@@ -746,6 +760,10 @@ pub static EN: LangData = LangData {
         ("email", Act),
         ("dm", Act),
         ("share", Act),
+        ("exchange", Act),
+        // "call us today to set up the plan": to phone is an act, "a call" a meeting.
+        ("call us", Act),
+        ("call me", Act),
         // "lock in your rate", "lock it in before then".
         ("lock", Act),
         // "Cancel today to avoid the charge": the order to cancel a plan (a cancelled date is
