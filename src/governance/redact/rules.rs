@@ -151,6 +151,13 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
         .next()
         .unwrap_or("");
     let label = &before[label_start..];
+    // A number placed by a preposition only ("in 345,", "from 4-58 —") is a vital sign's or
+    // a quantity's after such a word: "HR in 120, BP …", "down from 160 — better".
+    if matches!(label, "in" | "from" | "to" | "into")
+        && (QUANTITY_WORDS.contains(&kind_word) || dash_range(rest))
+    {
+        return true;
+    }
     // A station is a patient's in a dialysis or infusion unit only ("Station 20" on a run
     // sheet); elsewhere it is a fire or EMS station ("Medic 12  Station 9"), the staff's.
     if label == "station" {
@@ -235,6 +242,28 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
             | "ac"
     )
 }
+
+/// Whether a number's text goes on as the second end of a range, blanks and a dash between
+/// ("120 – 140", "100 —150"): a quantity's range, no place.
+fn dash_range(rest: &[u8]) -> bool {
+    let r = std::str::from_utf8(rest).unwrap_or("");
+    let r = r.trim_start_matches([' ', '\t']);
+    let Some(r) = ["—", "–", "-"].iter().find_map(|d| r.strip_prefix(d)) else {
+        return false;
+    };
+    r.trim_start_matches([' ', '\t'])
+        .starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// Words before a preposition and a number that make the number a measure: a vital sign, a
+/// count, or a value that went up or down ("HR in 120", "weaned from 100").
+const QUANTITY_WORDS: &[&str] = &[
+    "hr", "pulse", "bp", "sbp", "dbp", "map", "rr", "sats", "sat", "spo", "glucose", "sugar",
+    "sugars", "bg", "bs", "temp", "weight", "wt", "pain", "score", "down", "up", "went", "go",
+    "dropped", "drop", "fell", "rose", "climbed", "increased", "decreased", "titrated",
+    "weaned", "tapered", "changed", "reduced", "lowered", "raised", "range", "ranging",
+    "numbers", "readings", "reading",
+];
 
 /// Whether the URL at `start..end` names no one: a code system's or an identifier's namespace
 /// (a FHIR `"system": "http://loinc.org"`, `http://hl7.org/fhir/sid/us-ssn`: the value beside
@@ -362,6 +391,7 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
             let lower = v.to_ascii_lowercase();
             lower.starts_with("unit")
                 && (ward_after(text, end)
+                    || ward_code(&lower[4..])
                     || near(
                         text,
                         start,
@@ -430,6 +460,14 @@ fn ward_after(text: &str, end: usize) -> bool {
     )
 }
 
+/// Whether a unit's designation is a ward's, a floor and a wing's compass letter ("unit 5W",
+/// "Unit 4E": a hospital's unit, as "4 West" is; a flat is lettered A, B, C…).
+fn ward_code(after_unit: &str) -> bool {
+    let t = after_unit.trim_start_matches([' ', '\t', '#', '.', ':']).as_bytes();
+    let n = t.iter().take_while(|b| b.is_ascii_digit()).count();
+    (1..=2).contains(&n) && t.len() == n + 1 && matches!(t[n], b'n' | b's' | b'e' | b'w')
+}
+
 /// Whether a value is a count glued to its unit ("84-gene panel", "12-lead", "3-day"): a
 /// number and a lower-case word, no identifier.
 fn count_with_unit(v: &str) -> bool {
@@ -467,6 +505,16 @@ fn thing_label_before(text: &str, start: usize) -> bool {
         "ein",
         "tax id",
         "fein",
+        // A research study's or protocol's code ("Study CRI-24-778 consent log"), a security
+        // or safety incident's report ("INCIDENT REPORT IR-25-9879"): the institution's.
+        "study",
+        "study id",
+        "protocol",
+        "protocol no",
+        "irb",
+        "incident",
+        "incident report",
+        "incident no",
         // An examiner's certification ("National Registry no. 1234567890").
         "registry",
         "registry no",
@@ -543,6 +591,16 @@ const ROLE_WORDS: &[&str] = &[
     "newsletter",
     "notifications",
     "nursing",
+    // A hospital's service desks: "parking@", "security@", "giftshop@".
+    "parking",
+    "security",
+    "facilities",
+    "pharmacy",
+    "volunteer",
+    "volunteers",
+    "giftshop",
+    "lostandfound",
+    "valet",
     "postmaster",
     "privacy",
     "radiology",
@@ -568,6 +626,57 @@ const ROLE_WORDS: &[&str] = &[
     "bounce",
     "bounces",
 ];
+
+/// Adds every other occurrence of a record, plan or account number or an SSN already found in
+/// `text` ("MRN:646-74469" and the same number again under a label's barcode, in a file name,
+/// in a reply's quote): the number is the patient's wherever the text repeats it. One pass
+/// over the text for all of them (an automaton of the values found), linear in its length.
+pub(super) fn repeated_ids(text: &str, cands: &mut Vec<(super::Span, u8)>) {
+    let mut found: Vec<(&str, Kind)> = cands
+        .iter()
+        .filter(|(s, _)| {
+            matches!(
+                s.kind,
+                Kind::Mrn | Kind::Ssn | Kind::HealthPlan | Kind::Account
+            ) && text[s.start..s.end]
+                .bytes()
+                .filter(u8::is_ascii_digit)
+                .count()
+                >= 6
+        })
+        .map(|(s, _)| (&text[s.start..s.end], s.kind))
+        .collect();
+    if found.is_empty() {
+        return;
+    }
+    found.sort_unstable();
+    found.dedup_by_key(|f| f.0);
+    let Ok(ac) = aho_corasick::AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .build(found.iter().map(|f| f.0))
+    else {
+        return;
+    };
+    let b = text.as_bytes();
+    for m in ac.find_iter(text) {
+        let (start, end) = (m.start(), m.end());
+        // A whole token: no letter or digit glued on either side ("…74469" inside a longer
+        // number is another number).
+        if start > 0 && b[start - 1].is_ascii_alphanumeric()
+            || b.get(end).is_some_and(u8::is_ascii_alphanumeric)
+        {
+            continue;
+        }
+        cands.push((
+            super::Span {
+                kind: found[m.pattern().as_usize()].1,
+                start,
+                end,
+            },
+            30,
+        ));
+    }
+}
 
 /// Whether a mail address is a department's or an office's ("vital.records@county.example",
 /// "bariatrics@…", "cardiology.scheduling@…", "arrangements@…"): every word of its local part
@@ -1210,13 +1319,6 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             r"\b(?:RR|R\.R\.|HC|(?i:rural[ \t]+route|star[ \t]+route))[ \t]*#?\d{1,4},?[ \t]+(?i:box)[ \t]+#?\d{1,6}\b".into(),
         ),
         (
-            Kind::Card,
-            79,
-            Check::None,
-            // A card's last four digits: "Visa ending in 4242", "card x4242", "MC ****4242".
-            r"(?i)\b(?:visa|mastercard|amex|discover|debit|credit|card)\b[^\n.;]{0,16}?(?:ending(?:[ \t]+in)?|ends[ \t]+in|x+|\*+|#+)[ \t]*(?P<v>\d{4})\b".into(),
-        ),
-        (
             Kind::Device,
             70,
             Check::None,
@@ -1443,6 +1545,16 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         ),
         (
             Kind::Ssn,
+            81,
+            Check::None,
+            // A national identity number as other countries label it, the SSN's peer:
+            // Swedish "personnummer 19461231-1234", Danish "CPR-nummer er 311246-1234",
+            // Norwegian "fødselsnummer", Dutch "BSN", Czech "rodné číslo 461231/1234",
+            // Romanian "CNP", Indonesian "NIK", Finnish "henkilötunnus", Polish "PESEL".
+            r"(?i)\b(?:personnummer|personnr\.?|person-?nr\.?|cpr(?:-?(?:nummer|nr\.?|no\.?))?|f[øo]dselsnummer|f[øo]dselsnr\.?|burgerservicenummer|bsn|sofinummer|rodn[ée][ \t]+[čc][íi]slo|cnp|cod(?:ul)?[ \t]+numeric[ \t]+personal|nik|henkil[öo]tunnus|hetu|pesel)(?:[ \t]+(?:er|är|is|je|ist|este|adalah|on|mitt|min|mit|saya))?[ \t]*[:#=]?[ \t]*(?P<v>\d{6}[-+/ ]?\d{3,4}[0-9A-Z]?|\d{8}[- ]?\d{4}|\d{9,16})\b".into(),
+        ),
+        (
+            Kind::Ssn,
             80,
             Check::Near(SSN_WORDS),
             // Dots, spaces or nothing between the groups, with an SSN word a few words before
@@ -1603,7 +1715,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A mailing block's street line printed in capitals, alone on its line ("12 OAK
             // ST", "9 ELM CT APT 2", "4410 N LINCOLN BLVD"): any house number, the line itself
             // is the cue.
-            format!(r"(?m)^[ \t]*(?P<v>(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}(?:[ʻ'’][A-Z]+)?|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
+            format!(r"(?m)^[ \t]*(?P<v>(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}(?:[ʻ'’][A-Z]+)?|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL|TRACE|TRCE|HOLLOW|CHASE|BLUFF|SPUR)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
         ),
         (
             Kind::Date,
@@ -1709,24 +1821,28 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             60,
             Check::None,
             // The contracted forms chat and speech type, apostrophe or not ("hes 97 and",
-            // "she's 93.", "im 91 now"), closed by a word or a stop, not a decimal or a unit.
-            format!(r"(?i)\b(?:(?:she|he)['’]?s|i['’]?m|(?:she|he|they)[ \t]+(?:just[ \t]+)?turned)[ \t]+(?P<v>{age})(?:[ \t]+(?:and|now|today|this|next|last|but|so|years?|yrs?|y/?o)\b|[ \t]*[,;!?]|[ \t]*\.(?:[^0-9]|$)|[ \t]*\r?$)"),
+            // "she's 93.", "im 91 now", "i'm 96 you know"), closed by a word or a stop, not a
+            // decimal or a unit.
+            format!(r"(?i)\b(?:(?:she|he)['’]?s|i['’]?m|(?:she|he|they)[ \t]+(?:just[ \t]+)?turned)[ \t]+(?P<v>{age})(?:[ \t]+(?:and|now|today|this|next|last|but|so|already|you|ya|years?|yrs?|y/?o)\b|[ \t]*[,;!?]|[ \t]*\.(?:[^0-9]|$)|[ \t]*\r?$)"),
         ),
         (
             Kind::Age,
             60,
             Check::None,
             // An age over 89 with the word for years of other languages: "93 Jahre alt",
-            // "91 ans", "92 años", "95 lat", "94 года", "97 sui", "96 sal".
-            format!(r"(?i)\b(?P<v>{age})[ \t-]*(?:jahre|jahren|jährige[nrs]?|jährig|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|saal|sai|seu|jaar|jarige|år|årig|årige|åring|ar|éves|yaşında|yasinda|tuổi|eton|etwn|etón|ετών|χρονών|chronon|chronwn|vuotias|vuotiaana|vuotta|rokiv|rokiw|років|let|goda|shanim)\b"),
+            // "91 ans", "92 años", "95 lat", "94 года", "97 sui", "96 sal", "93 de ani", "95
+            // tahun", "92 amet", "96 bochor".
+            format!(r"(?i)\b(?P<v>{age})[ \t-]*(?:jahre|jahren|jährige[nrs]?|jährig|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|saal|sai|seu|jaar|jarige|år|årig|årige|åring|ar|éves|yaşında|yasinda|tuổi|eton|etwn|etón|ετών|χρονών|chronon|chronwn|vuotias|vuotiaana|vuotta|rokiv|rokiw|років|let|goda|shanim|(?:de[ \t]+)?ani|tahun|amet|ametu|ametun|odun|ọdún|bochor|bochhor|bachhar|baras|varsh|roků|roku)\b"),
         ),
         (
             Kind::Age,
             60,
             Check::None,
             // An age over 89 after the word for age of another language: Thai "ayu 98 pi",
-            // Malay "umur 93", Ukrainian "vik 95", Hebrew "ba-gil 96", Finnish "ikä 91".
-            format!(r"(?i)\b(?:ayu|a-yu|umur|usia|vik|віку?|ba-?gil|ikä|ika|idade|edad|età|wiek)[ \t]*[:=]?[ \t]*(?P<v>{age})\b"),
+            // Malay "umur 93", Ukrainian "vik 95", Hebrew "ba-gil 96", Finnish "ikä 91",
+            // romanised Bengali "boyosh 97", Hindi "umar 92", Romanian "vârsta 93", Czech "věk
+            // 94", Dutch "leeftijd 95", Swedish "ålder 91", Igbo "afọ 90".
+            format!(r"(?i)\b(?:ayu|a-yu|umur|usia|vik|віку?|ba-?gil|ikä|ika|idade|edad|età|wiek|boyosh|boyos|boyesh|bayas|umr|umra|varsh|vârsta|varsta|életkor|eletkor|věk|vek|leeftijd|ålder|alder|alter|edmie|edme|ọjọ́[ \t]+orí|ojo[ \t]+ori|afọ|afo)(?:[ \t]+(?:er|ist|is|je|este|e|hai|ache|adalah))?[ \t]*[:=]?[ \t]*(?P<v>{age})\b"),
         ),
         (
             Kind::Age,
@@ -1801,7 +1917,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}(?:[ʻ'’][a-z]+)?|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
+            format!(r"\b(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}(?:[ʻ'’][a-z]+)?|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Trace|Trce|Hollow|Chase|Bluff|Spur|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
         ),
         (
             Kind::Address,
@@ -1869,8 +1985,10 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // A room or a bed labelled in another language: "Zimmer 12", "Bett 3", "kamer
             // 4.12", "chambre 214", "stanza 7", "habitación 305", "quarto 12", "værelse 4";
-            // romanised Greek "dwmatio 517", Thai "hong 644", Hebrew "heder 12", Finnish "huone 3".
-            r"(?i)\b(?:zimmer|bett|kamer|chambre|stanza|habitaci[oó]n|cuarto|quarto|leito|letto|cama|v[æa]e?relse|stue|säng|seng|oda|yatak|pokój|pokoj|łóżko|palata|chumba|kitanda|dwmatio|domatio|δωμάτιο|thalamos|thalamo|krevati|klini|hong|heder|cheder|huone|huoneessa|huoneen|sänky|sanky|kimnata|kimnati|кімната|lizhko|ліжко|tiang|phòng|phong|giường|giuong)(?:[ \t]*(?:nr\.?|no\.?|n[º°]|#|numero|número))?[ \t]*[:#]?[ \t]*(?P<v>\d{1,4}(?:[./-]\d{1,3})?[A-Za-z]?)\b".into(),
+            // romanised Greek "dwmatio 517", Thai "hong 644", Hebrew "heder 12", Finnish "huone 3",
+            // Romanian "în salonul 8-19", Hungarian "szoba 12", Czech "lůžko 3", Indonesian
+            // "kamar 21", Swedish/Norwegian "rum 4"/"rom 4", Yoruba "yàrá 12", Hindi "kamra 5".
+            r"(?i)\b(?:zimmer|bett|kamer|chambre|stanza|habitaci[oó]n|cuarto|quarto|leito|letto|cama|v[æa]e?relse|stue|säng|seng|oda|yatak|pokój|pokoj|łóżko|palata|chumba|kitanda|dwmatio|domatio|δωμάτιο|thalamos|thalamo|krevati|klini|hong|heder|cheder|huone|huoneessa|huoneen|sänky|sanky|kimnata|kimnati|кімната|lizhko|ліжко|tiang|phòng|phong|giường|giuong|salon|salonul|salonului|patul|szoba|szobában|szobaban|kórterem|korterem|kórteremben|lůžko|lůžku|luzko|kamar|ruang|ruangan|ranjang|rum|rom|yàrá|yara|kifil|kamra|kamre|ghor|kokkho)(?:[ \t]*(?:nr\.?|no\.?|n[º°]|#|numero|número|nomor|számú|szám|číslo|cislo))?[ \t]*[:#]?[ \t]*(?P<v>\d{1,4}(?:[./-]\d{1,3})?[A-Za-z]?)\b".into(),
         ),
         (
             Kind::Address,
@@ -1915,8 +2033,10 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             78,
             Check::HasDigit,
             // A patient's number labelled in another language: "Mijn patiëntnummer is
-            // 996-19406", "Patientennummer: 44120", "numero di cartella 8812".
-            format!(r"(?i)\b(?:pati[eë]nt(?:en)?nummer|pati[eë]ntnr\.?|pat\.?-?nr\.?|dossiernummer|numero\s+(?:di\s+)?(?:cartella|paziente)|n[uú]mero\s+de\s+(?:historia(?:\s+cl[ií]nica)?|paciente|prontu[aá]rio)|num[ée]ro\s+(?:de\s+)?(?:dossier\s+)?patient|hasta\s+numaras[ıi]|protokol\s+numaras[ıi]|journalnummer|journalnr\.?)(?:\s+(?:is|ist|est|è|es|é|er|är|ni))?{SEP}{ID_V}"),
+            // 996-19406", "Patientennummer: 44120", "numero di cartella 8812", Indonesian
+            // "Nomor rekam medis 125-52815", Hungarian "kórlapszám", Czech "číslo pacienta",
+            // Romanian "numărul fișei", romanised Amharic "ye hakim kutir".
+            format!(r"(?i)\b(?:pati[eë]nt(?:en)?nummer|pati[eë]ntnr\.?|pat\.?-?nr\.?|dossiernummer|numero\s+(?:di\s+)?(?:cartella|paziente)|n[uú]mero\s+de\s+(?:historia(?:\s+cl[ií]nica)?|paciente|prontu[aá]rio)|num[ée]ro\s+(?:de\s+)?(?:dossier\s+)?patient|hasta\s+numaras[ıi]|protokol\s+numaras[ıi]|(?:ye[ \t]*)?hakim\s+kutir|journalnummer|journalnr\.?|(?:nomor|no\.?)\s+(?:rekam\s+medis|rm|pasien)|rekam\s+medis|k[óo]rlapsz[áa]m|betegazonos[íi]t[óo]|[čc][íi]slo\s+(?:pacienta|karty|chorobopisu)|num[ăa]r(?:ul)?\s+(?:de\s+)?(?:fi[șşs][ăae]i?|dosar(?:ului)?|pacient(?:ului)?))(?:\s+(?:is|ist|est|è|es|é|er|är|ni|adalah|je|este|saya))?{SEP}{ID_V}"),
         ),
         (
             Kind::Address,
@@ -2203,6 +2323,26 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A room named by its number alone in a handoff ("Also 438: …", "Wojtek in
             // 235B is…", "Ms Kim in 736 - cellulitis").
             r"\b(?:[Ii]n|[Aa]lso)[ \t]+(?P<v>\d{3}(?:-?[A-Z])?)(?:[ \t]*[:\-–]|[ \t]+is\b)".into(),
+        ),
+        (
+            Kind::Room,
+            40,
+            Check::None,
+            // A board's or a list's patient placed by a preposition and a bed's number alone:
+            // "* Ada Obi from 4-58 — ride: …", "(MRN …) in 29A, boarding since …", "Obi in
+            // 345 – tele". A three-digit number, one or two with a bed's letter, or a floor
+            // and a room ("4-58"); a separating dash or a comma and a lower-case word after it
+            // (a quantity's range or a vital sign is no bed: `facility_room`).
+            r"\b(?:[Ii]n|[Ff]rom)[ \t]+(?P<v>[1-9]\d{2}(?:-?[A-D])?|[1-9]\d?[A-D]|[1-9]-[1-9]\d)(?:[ \t]+(?:—|–|--?)[ \t]*\p{L}|[ \t]*,[ \t]+\p{Ll})".into(),
+        ),
+        (
+            Kind::Room,
+            40,
+            Check::None,
+            // A bed a patient is moved or assigned to: "move to 281 if open", "transferred
+            // to 33A.", "bedded in 4-37 at 14:00". The number closes a clause (a stop, a
+            // dash, a time word), no dose or count runs on after it.
+            r"(?m)\b(?i:mov(?:e|ed|es|ing)|transfer(?:s|red|ring)?|bump(?:ed)?|swap(?:ped)?|bedd?ed|roomed|assign(?:ed)?|admit(?:ted)?)[ \t]+(?:(?i:him|her|them|pt|patient)[ \t]+)?(?i:to|into|in)[ \t]+(?P<v>[1-9]\d{2}(?:-?[A-D])?|[1-9]\d?[A-D]|[1-9]-[1-9]\d)(?:[ \t]*(?:[,;:.!?)—–-]|\r?$)|[ \t]+(?i:if|when|once|after|at|by|today|tonight|now|and|for|on|asap|later|pending|tomorrow)\b)".into(),
         ),
         (
             Kind::Date,
@@ -2751,7 +2891,8 @@ mod tests {
         );
         hides("Age/Sex: 92/F", &["92"]);
         hides("RR 2 Box 45, Hazard, KY", &["RR 2 Box 45"]);
-        hides("Visa ending in 4242 declined", &["4242"]);
+        // A card's last four digits name no one (the card is the holder's bank's).
+        clean("Visa ending in 4242 declined");
         hides("MAC 00:1A:2B:3C:4D:5E", &["00:1A:2B:3C:4D:5E"]);
         hides("Tel.: 0044 20 7946 0958", &["0044 20 7946 0958"]);
         hides("Apt. 4-B", &["Apt. 4-B"]);
