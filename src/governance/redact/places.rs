@@ -107,7 +107,10 @@ fn next_listed_room(text: &str, end: usize) -> Option<(usize, usize)> {
         .iter()
         .find_map(|j| t.strip_prefix(j))?;
     let t = t.trim_start_matches([' ', '\t']);
-    let t = t.strip_prefix("and ").unwrap_or(t).trim_start_matches([' ', '\t']);
+    let t = t
+        .strip_prefix("and ")
+        .unwrap_or(t)
+        .trim_start_matches([' ', '\t']);
     let start = end + (rest.len() - t.len());
     let b = t.as_bytes();
     let mut n = b.iter().take_while(|c| c.is_ascii_digit()).count();
@@ -129,7 +132,9 @@ fn next_listed_room(text: &str, end: usize) -> Option<(usize, usize)> {
         return None;
     }
     // A room ends at a blank, a stop or the line's end, not inside a word or a number.
-    if b.get(n).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'-') {
+    if b.get(n)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'-')
+    {
         return None;
     }
     Some((start, start + n))
@@ -229,7 +234,6 @@ const STREET_TYPES: &[&str] = &[
     "route",
     "rte",
     "trace",
-    "hollow",
     "chase",
     "bluff",
     "spur",

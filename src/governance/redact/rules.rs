@@ -258,11 +258,48 @@ fn dash_range(rest: &[u8]) -> bool {
 /// Words before a preposition and a number that make the number a measure: a vital sign, a
 /// count, or a value that went up or down ("HR in 120", "weaned from 100").
 const QUANTITY_WORDS: &[&str] = &[
-    "hr", "pulse", "bp", "sbp", "dbp", "map", "rr", "sats", "sat", "spo", "glucose", "sugar",
-    "sugars", "bg", "bs", "temp", "weight", "wt", "pain", "score", "down", "up", "went", "go",
-    "dropped", "drop", "fell", "rose", "climbed", "increased", "decreased", "titrated",
-    "weaned", "tapered", "changed", "reduced", "lowered", "raised", "range", "ranging",
-    "numbers", "readings", "reading",
+    "hr",
+    "pulse",
+    "bp",
+    "sbp",
+    "dbp",
+    "map",
+    "rr",
+    "sats",
+    "sat",
+    "spo",
+    "glucose",
+    "sugar",
+    "sugars",
+    "bg",
+    "bs",
+    "temp",
+    "weight",
+    "wt",
+    "pain",
+    "score",
+    "down",
+    "up",
+    "went",
+    "go",
+    "dropped",
+    "drop",
+    "fell",
+    "climbed",
+    "increased",
+    "decreased",
+    "titrated",
+    "weaned",
+    "tapered",
+    "changed",
+    "reduced",
+    "lowered",
+    "raised",
+    "range",
+    "ranging",
+    "numbers",
+    "readings",
+    "reading",
 ];
 
 /// Whether the URL at `start..end` names no one: a code system's or an identifier's namespace
@@ -463,7 +500,9 @@ fn ward_after(text: &str, end: usize) -> bool {
 /// Whether a unit's designation is a ward's, a floor and a wing's compass letter ("unit 5W",
 /// "Unit 4E": a hospital's unit, as "4 West" is; a flat is lettered A, B, C…).
 fn ward_code(after_unit: &str) -> bool {
-    let t = after_unit.trim_start_matches([' ', '\t', '#', '.', ':']).as_bytes();
+    let t = after_unit
+        .trim_start_matches([' ', '\t', '#', '.', ':'])
+        .as_bytes();
     let n = t.iter().take_while(|b| b.is_ascii_digit()).count();
     (1..=2).contains(&n) && t.len() == n + 1 && matches!(t[n], b'n' | b's' | b'e' | b'w')
 }
@@ -638,13 +677,15 @@ pub(super) fn repeated_ids(text: &str, cands: &mut Vec<(super::Span, u8)>) {
             matches!(
                 s.kind,
                 Kind::Mrn | Kind::Ssn | Kind::HealthPlan | Kind::Account
-            ) && text[s.start..s.end]
-                .bytes()
-                .filter(u8::is_ascii_digit)
-                .count()
-                >= 6
+            )
         })
-        .map(|(s, _)| (&text[s.start..s.end], s.kind))
+        // (A value read on past a blank: its first piece is the number too.)
+        .flat_map(|(s, _)| {
+            let v = &text[s.start..s.end];
+            let head = v.split([' ', '\t']).next().unwrap_or(v);
+            [(v, s.kind), (head, s.kind)]
+        })
+        .filter(|(v, _)| v.bytes().filter(u8::is_ascii_digit).count() >= 6)
         .collect();
     if found.is_empty() {
         return;
@@ -1137,6 +1178,17 @@ const OCR_SEP: &str = r"(?:[ ]?\([A-Za-z ]{1,12}\))?(?:[ ]{0,2}(?:[nN][ ]?[oO0]\
 /// without its stray blanks; `None` when none has. A digit misread is only read as a digit
 /// when the label says what the value is and at least a third of its digits are real ones.
 pub(super) fn ocr_value(kind: Kind, value: &str) -> Option<usize> {
+    // The next field's label read on after the value ("MRN:646-74469 DOB:…"): a piece of
+    // letters only, one of them no misread digit, is a word, and the value ends before it.
+    let value = match value.match_indices(' ').find(|&(i, _)| {
+        let w = value[i + 1..].split(' ').next().unwrap_or("");
+        w.len() >= 2
+            && w.bytes().all(|b| b.is_ascii_alphabetic())
+            && w.bytes().any(|b| !b"lIOo".contains(&b))
+    }) {
+        Some((i, _)) => value[..i].trim_end(),
+        None => value,
+    };
     let mut ends: Vec<usize> = value
         .match_indices(' ')
         .map(|(i, _)| i)
@@ -1715,7 +1767,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A mailing block's street line printed in capitals, alone on its line ("12 OAK
             // ST", "9 ELM CT APT 2", "4410 N LINCOLN BLVD"): any house number, the line itself
             // is the cue.
-            format!(r"(?m)^[ \t]*(?P<v>(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}(?:[ʻ'’][A-Z]+)?|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL|TRACE|TRCE|HOLLOW|CHASE|BLUFF|SPUR)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
+            format!(r"(?m)^[ \t]*(?P<v>(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}(?:[ʻ'’][A-Z]+)?|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL|TRACE|TRCE|CHASE|BLUFF|SPUR)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
         ),
         (
             Kind::Date,
@@ -1917,7 +1969,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}(?:[ʻ'’][a-z]+)?|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Trace|Trce|Hollow|Chase|Bluff|Spur|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
+            format!(r"\b(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}(?:[ʻ'’][a-z]+)?|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Trace|Trce|Chase|Bluff|Spur|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
         ),
         (
             Kind::Address,
@@ -2723,6 +2775,79 @@ mod tests {
 
     fn clean(text: &str) {
         assert_eq!(spans(text), vec![], "{text:?}");
+    }
+
+    #[test]
+    fn rooms_on_boards_lists_and_moves() {
+        hides(
+            "PICKUP\n* Mara Lind from 4-12 — ride: her son, cell on file",
+            &["4-12"],
+        );
+        hides(
+            "- Tovah Brandt (MRN 55120987) in 17B, waiting on echo",
+            &["17B"],
+        );
+        hides(
+            "Plan: move to 512 if it opens, else transferred to 22A.",
+            &["512", "22A"],
+        );
+        hides(
+            "Clean beds: 12A, 14B and 3-20\nEVS paged",
+            &["12A", "14B", "3-20"],
+        );
+        hides("Rooms 604, 611 / 615 need linens", &["604", "611", "615"]);
+        // A vital sign, a quantity's change, a range or a count is no bed.
+        clean("HR in 120, improving; sugars down from 300 — better today.");
+        clean("Titrated to 100 mg, recheck in 2-10 days.");
+        let f = spans("Beds: 12, 2 patients still waiting");
+        assert!(!f.contains(&(Kind::Room, "2".into())), "{f:?}");
+    }
+
+    #[test]
+    fn national_ids_records_rooms_and_ages_as_other_languages_say_them() {
+        hides(
+            "Hej, jag heter Ebba och mitt personnummer 460101-1234.",
+            &["460101-1234"],
+        );
+        hides(
+            "Mit CPR-nummer er 010146-1234, ring venligst",
+            &["010146-1234"],
+        );
+        hides("Nomor rekam medis 512-77120. Terima kasih", &["512-77120"]);
+        hides("Mama mea este în salonul 4-17. Telefon", &["4-17"]);
+        hides("Amar dadi boyosh 96. Ami Rina", &["96"]);
+        hides("Bunica are 94 de ani si sta acasa", &["94"]);
+        hides("caller: yes. i'm 93 you know, cant get up", &["93"]);
+        hides(
+            "PU: 412 Old Quarry Trace, Unit 4, Dover",
+            &["412 Old Quarry Trace"],
+        );
+    }
+
+    #[test]
+    fn study_incident_card_tail_ward_and_service_desk_numbers_stay() {
+        keeps("Study CRI-24-778 consent log (v3.1)", &["CRI-24-778"]);
+        keeps("SECURITY INCIDENT REPORT IR-25-9879", &["IR-25-9879"]);
+        keeps("Survey free text (unit 5W, discharged May)", &["5W"]);
+        keeps("From: parking@bellwether-rmc.org", &["parking@"]);
+        keeps("card on file ending 6931 declined", &["6931"]);
+    }
+
+    #[test]
+    fn a_record_number_found_once_is_hidden_where_it_repeats() {
+        // A label printer's fields (ZPL): the data glued to `^FD`, the number again as a barcode.
+        let zpl = "^XA^FO30,20^A0N,28^FDLIND,MARA^FS\n^FO30,55^FDMRN:646-74469 DOB:3 May 1980^FS\n^FO30,90^BCN,60^FD646-74469^FS\n^XZ\n";
+        let found = spans(zpl);
+        assert_eq!(
+            found
+                .iter()
+                .filter(|(k, v)| *k == Kind::Mrn && v == "646-74469")
+                .count(),
+            2,
+            "{found:?}"
+        );
+        // Not inside a longer number.
+        keeps("MRN 55120987; lot 551209871", &["551209871"]);
     }
 
     #[test]

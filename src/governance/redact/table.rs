@@ -989,6 +989,15 @@ mod tests {
     }
 
     #[test]
+    fn an_unquoted_date_in_words_keeps_the_columns_in_line() {
+        let csv = "patient_name,mrn,sex,dob,visit_date,wt_kg\n\"Mara Lind\",512-77120,F,May 7, 2019,2024-01-02,18.2\n";
+        let f = found(csv);
+        assert!(f.contains(&(Kind::Mrn, "512-77120".into())), "{f:?}");
+        assert!(f.contains(&(Kind::Person, "Mara Lind".into())), "{f:?}");
+        assert!(!f.iter().any(|(_, v)| v == "18.2"), "{f:?}");
+    }
+
+    #[test]
     fn quoted_cells_and_ages_over_89() {
         let csv = "\"Name\",\"MRN\",\"DOB\",\"Age\",\"Insurance\",\"Member ID\"\n\"Sandhu, Lakshmi\",\"845-3655\",\"October 12, 1931\",\"94\",\"Kaiser Permanente\",\"ZGP735269703\"\n\"Eze, Ada\",\"331-7594\",\"06-10-1958\",\"67\",\"Cigna\",\"W419479727\"\n";
         let f = found(csv);
