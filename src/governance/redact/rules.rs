@@ -154,7 +154,7 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
     // A number placed by a preposition only ("in 345,", "from 4-58 —") is a vital sign's or
     // a quantity's after such a word: "HR in 120, BP …", "down from 160 — better".
     if matches!(label, "in" | "from" | "to" | "into")
-        && (QUANTITY_WORDS.contains(&kind_word) || dash_range(rest))
+        && (QUANTITY_WORDS.contains(&kind_word) || dash_range(&text[end..]))
     {
         return true;
     }
@@ -245,9 +245,8 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
 
 /// Whether a number's text goes on as the second end of a range, blanks and a dash between
 /// ("120 – 140", "100 —150"): a quantity's range, no place.
-fn dash_range(rest: &[u8]) -> bool {
-    let r = std::str::from_utf8(rest).unwrap_or("");
-    let r = r.trim_start_matches([' ', '\t']);
+fn dash_range(rest: &str) -> bool {
+    let r = rest.trim_start_matches([' ', '\t']);
     let Some(r) = ["—", "–", "-"].iter().find_map(|d| r.strip_prefix(d)) else {
         return false;
     };
