@@ -81,6 +81,9 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
     if v.len() == 7 && v.starts_with(b"HL7") && v[3..].iter().all(u8::is_ascii_digit) {
         return true;
     }
+    if bare_npi(v) {
+        return true;
+    }
     let glued = text[..start]
         .strip_suffix("PO-")
         .or_else(|| text[..start].strip_suffix("SO-"));
@@ -382,7 +385,7 @@ fn next_word(text: &str, end: usize) -> String {
 pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> bool {
     let v = &text[start..end];
     match kind {
-        Kind::Email => role_mailbox(v) || word_at_site(v),
+        Kind::Email => role_mailbox(v) || word_at_site(v) || machine_id(text, start),
         // A registry's or a board's number for the examiner ("National Registry no.
         // 1234567890"), no phone; "2 x 500 mg" is a dose times a count, no extension.
         Kind::Phone
@@ -466,13 +469,58 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
         // A number's kinds need a digit: a SQL dump's NULL under "ssn" is no SSN.
         Kind::Ssn if !v.bytes().any(|b| b.is_ascii_digit()) => true,
         Kind::Mrn | Kind::HealthPlan | Kind::Account | Kind::Ssn => {
-            count_with_unit(v) || thing_label_before(text, start)
+            count_with_unit(v) || thing_label_before(text, start) || in_meeting_link(text, start)
         }
         _ => false,
     }
 }
 
 /// Whether the word(s) right before `start` (past blanks, `:`, `#`, `.`) are one of `labels`.
+/// Whether a value sits in a video meeting's join link ("…/meetup-join/19%3ameeting_<id>",
+/// "zoom.us/j/<id>"): the meeting's id, nobody's record. A bounded look back over the link.
+fn in_meeting_link(text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(48);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = &text[from..start];
+    // Underscores read as blanks: "19%3ameeting_<id>" is scanned as "19%3ameeting <id>".
+    let before = before
+        .strip_suffix("meeting_")
+        .or_else(|| before.strip_suffix("meeting "))
+        .unwrap_or(before);
+    let link = before
+        .rfind(char::is_whitespace)
+        .map_or(before, |p| &before[p + 1..]);
+    ["meetup-join/", "zoom.us/j/", "webex.com/meet/"]
+        .iter()
+        .any(|w| link.contains(w))
+}
+
+/// Whether an address-shaped value is an event's or a message's id: a calendar's `UID:`, a
+/// mail header's `Message-ID: <…>` and the headers that quote it. Nobody's mailbox.
+fn machine_id(text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(16);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start]
+        .trim_end_matches([' ', '\t', '<'])
+        .to_ascii_lowercase();
+    [
+        "uid:",
+        "message-id:",
+        "in-reply-to:",
+        "references:",
+        "content-id:",
+    ]
+    .iter()
+    .any(|w| {
+        before.ends_with(w)
+            && !before[..before.len() - w.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
+    })
+}
+
 fn label_before(text: &str, start: usize, labels: &[&str]) -> bool {
     let mut from = start.saturating_sub(24);
     while !text.is_char_boundary(from) {
@@ -528,7 +576,8 @@ fn thing_label_before(text: &str, start: usize) -> bool {
     }
     let before = text[from..start]
         .trim_end_matches(|c: char| {
-            c.is_ascii_digit() || matches!(c, ' ' | '\t' | ':' | '#' | '.' | '-')
+            // A key's quotes and `=` too: `'appt_id': 6488993`, `appt_id=6488993`.
+            c.is_ascii_digit() || matches!(c, ' ' | '\t' | ':' | '#' | '.' | '-' | '\'' | '"' | '=')
         })
         .to_ascii_lowercase();
     let word_end = |w: &str| {
@@ -557,6 +606,12 @@ fn thing_label_before(text: &str, start: usize) -> bool {
         "registry",
         "registry no",
         "registry number",
+        // An appointment's number in a scheduler's log or export: the booking's.
+        "appt id",
+        "appt_id",
+        "appointment",
+        "appointment id",
+        "appointment_id",
     ]
     .iter()
     .any(|w| word_end(w))
@@ -865,6 +920,21 @@ pub(super) fn has_context(text: &str, start: usize, words: &[String]) -> bool {
     }
     let before = text[from..start].to_lowercase();
     words.iter().any(|w| before.contains(w.as_str()))
+}
+
+/// Whether ten digits run together are an NPI, not a phone: they pass the NPI's check digit
+/// (Luhn over "80840" and the number) and cannot be a North American number, whose area code
+/// and exchange open with 2-9 (a FHIR identifier's value, an OCR'd "NPl 1706344403").
+fn bare_npi(v: &[u8]) -> bool {
+    if v.len() != 10 || !v.iter().all(u8::is_ascii_digit) || !matches!(v[0], b'1' | b'2') {
+        return false;
+    }
+    if v[0] != b'1' && v[3] > b'1' {
+        return false;
+    }
+    let mut with_prefix = String::from("80840");
+    with_prefix.push_str(std::str::from_utf8(v).unwrap_or_default());
+    luhn_ok(&with_prefix)
 }
 
 pub(super) fn luhn_ok(s: &str) -> bool {
@@ -3314,6 +3384,38 @@ mod tests {
         keeps(
             "MedWatch 3500A, mfr report 1852273-2026-07990; then 2 x 500 mg",
             &["1852273", "x 500"],
+        );
+    }
+
+    #[test]
+    fn machine_ids_in_calendars_and_links_stay() {
+        // An event's or a message's id has an address's shape, nobody's mailbox.
+        clean("BEGIN:VEVENT\nUID:7QK2M9XR4TBW8PLA@northfieldclinic.org\nEND:VEVENT");
+        clean("Message-ID: <CAH4x9T2bQ@mail.example.net>\nSubject: refill");
+        hides(
+            "UID:7QK2M9XR4TBW8PLA@x.org\nATTENDEE:mailto:rosa.lind@gmail.com",
+            &["rosa.lind@gmail.com"],
+        );
+        // A meeting link's id is the meeting's, however long.
+        clean(
+            "Join: https://teams.microsoft.com/l/meetup-join/19%3ameeting_7QK2M9XR4TBW8PLA2N6D5CZE%40thread.v2/0",
+        );
+    }
+
+    #[test]
+    fn a_bare_npi_is_no_phone() {
+        // Ten digits that pass the NPI check and cannot be a North American number (area
+        // code or exchange opening with 0 or 1): a prescriber's NPI, as a FHIR identifier
+        // or an OCR'd "NPl" writes it.
+        clean(r#"{"requester": {"identifier": {"value": "1234567893"}}}"#);
+        clean("Prescriber NPl 1234567893, urgent");
+        // An appointment's number, as a log's key or a label writes it.
+        clean("reminder failed {'appt_id': 6488993}");
+        clean("level=warn appt_id=6488993 msg=retry");
+        clean("Appointment #4471236 moved to the afternoon.");
+        hides(
+            "call me 2125550143 or 7135550110",
+            &["2125550143", "7135550110"],
         );
     }
 }
