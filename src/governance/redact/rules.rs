@@ -1703,7 +1703,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Mrn,
             82,
             Check::HasDigit,
-            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))?|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)|(?-i:EMPI|CSN|FIN|HAR|MPI)|person\s*id|enterprise\s*id|record\s*(?:number|no\.?|#)){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
+            // The label may say where the record is kept before its colon ("Record no. at
+            // site: …", "MRN (legacy): …").
+            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))?|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)|(?-i:EMPI|CSN|FIN|HAR|MPI)|person\s*id|enterprise\s*id|record\s*(?:number|no\.?|#))(?:[ \t]+(?:at|in|from|of)[ \t]+[A-Za-z]{{2,12}}[ \t]*:|[ \t]*\([A-Za-z ]{{1,16}}\)[ \t]*:)?{SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
         ),
         (
             Kind::HealthPlan,
@@ -3409,6 +3411,9 @@ mod tests {
         // or an OCR'd "NPl" writes it.
         clean(r#"{"requester": {"identifier": {"value": "1234567893"}}}"#);
         clean("Prescriber NPl 1234567893, urgent");
+        // A record label qualified by where the record is kept, before its colon.
+        hides("Record no. at site: 482-55107", &["482-55107"]);
+        hides("MRN (legacy): 55-2210943", &["55-2210943"]);
         // An appointment's number, as a log's key or a label writes it.
         clean("reminder failed {'appt_id': 6488993}");
         clean("level=warn appt_id=6488993 msg=retry");
