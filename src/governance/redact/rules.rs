@@ -2280,7 +2280,15 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A street address typed in lower case or with lower-case particles ("9685
             // kościuszko blvd #22", "1133 n fenwick dr", "7783 Calle del Sol Blvd"): a house
             // number of three digits or more and a street word no count or duration ends with.
-            r"(?i)\b(?:[nsew]\d{3,6}|\d{3,6})[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:(?:[a-zà-öø-ÿā-žạ-ỹʻ'’.-]+|\d{1,3}(?:st|nd|rd|th))[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|ter|court|ct|mews)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|trlr|trailer|spc|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+            r"(?i)\b(?:[nsew]\d{3,6}|\d{3,6})[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:(?:[a-zà-öø-ÿā-žạ-ỹʻ'’.-]+|\d{1,3}(?:st|nd|rd|th))[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|ter|court|ct|mews|crescent|alley|grove|cove|glen|trace|crossing|landing|ridge)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|trlr|trailer|spc|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+        ),
+        (
+            Kind::Address,
+            39,
+            Check::None,
+            // A "row" typed in lower case ("6865 mariner's row"): the word before it a name's
+            // (three letters or more), so "100 in a row" stays.
+            r"(?i)\b\d{3,6}[ \t]+(?:[a-zà-öø-ÿā-ž'’.-]+[ \t]+){0,2}[a-zà-öø-ÿā-ž]{3,}(?:['’]s)?[ \t]+row\b".into(),
         ),
         (
             Kind::Date,
@@ -3411,6 +3419,16 @@ mod tests {
         // or an OCR'd "NPl" writes it.
         clean(r#"{"requester": {"identifier": {"value": "1234567893"}}}"#);
         clean("Prescriber NPl 1234567893, urgent");
+        // A street typed in lower case in a chat, its type a less common one.
+        hides(
+            "meeting moved to 6865 mariner's row 7pm",
+            &["6865 mariner's row"],
+        );
+        hides(
+            "we moved, 412 willow crescent now",
+            &["412 willow crescent"],
+        );
+        clean("she walked 100 laps in a row today");
         // A record label qualified by where the record is kept, before its colon.
         hides("Record no. at site: 482-55107", &["482-55107"]);
         hides("MRN (legacy): 55-2210943", &["55-2210943"]);
