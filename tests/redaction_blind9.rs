@@ -24,6 +24,13 @@
 //! (with/without roster) dlounge 77.3/66.9%, huddle 75.3/61.6%, willcall 81.7/81.7%, langs
 //! 88.1/80.5%, flowers 97.1/72.6%, excel 100/84.7%. Lowest precision: License 47.8%, Card
 //! 66.7%, Email 78.8% (the practice's own address), Mrn 86.8%, Address 87.6%.
+//! After round 8's SHAPES half (a bed placed by a preposition on boards and pickup lists, moves
+//! to a bed, plural bed lists, ZPL field data, unquoted dates in CSV rows, a record number
+//! repeated, national ids, record, room and age words of the set's languages; study and
+//! incident codes, last-four card digits, service-desk mailboxes and wards are no PHI): with a
+//! roster all 98.6%, names 96.1%, precision 98.0%; without one all 94.2%, names 84.0%,
+//! precision 97.8%, character precision 95.8%; every kind but Person at 100% recall. Left:
+//! NPIs and group numbers, which the project redacts and this set does not label.
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind9/mod.rs"]
@@ -44,12 +51,13 @@ const SANITY: Sanity = Sanity {
     kinds: IDENTIFIERS,
 };
 
-/// Loose floors: a redactor that redacts nothing or every line whole fails them.
+/// Just under the figures after round 8's SHAPES half (without a roster, the lower of the
+/// two); a redactor that redacts nothing or every line whole fails them.
 const FLOORS: Floors = Floors {
-    names: 75.0,
-    all: 80.0,
-    precision: 75.0,
-    char_precision: 55.0,
+    names: 83.5,
+    all: 94.0,
+    precision: 97.4,
+    char_precision: 95.4,
 };
 
 #[test]

@@ -514,6 +514,22 @@ pub(super) fn html_blanked(text: &str) -> Option<String> {
     out.and_then(|o| String::from_utf8(o).ok())
 }
 
+/// A copy of `text` for the shape rules in which a label printer's field commands (ZPL:
+/// `^XA^FO30,55^FDMRN:646-74469^FS`) read as blanks: `^FD` opens a field's data and glues it
+/// to the command ("FDMRN", "FDDE GROOT"), so the label or the name after it starts no word.
+/// Same length (every offset holds). `None` when `text` is no ZPL label (no `^XA` and `^FD`).
+pub(super) fn zpl_blanked(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    if memchr::memmem::find(b, b"^XA").is_none() || memchr::memmem::find(b, b"^FD").is_none() {
+        return None;
+    }
+    let mut o = b.to_vec();
+    for i in memchr::memmem::find_iter(b, b"^FD") {
+        o[i + 1..i + 3].fill(b' ');
+    }
+    String::from_utf8(o).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Redactor, RedactorConfig, RedactorOptions};

@@ -599,6 +599,14 @@ impl Redactor {
                 spaced.as_str()
             }
         };
+        let zpl;
+        let text = match markup::zpl_blanked(text) {
+            Some(z) => {
+                zpl = z;
+                zpl.as_str()
+            }
+            None => text,
+        };
         let mut cands: Vec<(Span, u8)> = Vec::new();
         for rule in &self.rules {
             let text = if matches!(rule.kind, Kind::Email | Kind::Url) {
@@ -634,6 +642,7 @@ impl Redactor {
             }
         }
         places::after_streets(text, &mut cands);
+        places::room_lists(text, &mut cands);
         structured::hl7(raw, &mut cands);
         table::columns(raw, &mut cands);
         table::inserts(raw, &mut cands);
@@ -647,6 +656,7 @@ impl Redactor {
         }
         rules::drop_role_senders(raw, &mut cands);
         positions::drop_things(raw, &mut cands);
+        rules::repeated_ids(text, &mut cands);
         let mut cands = one_line_each(cands, raw);
         self.keep.filter(raw, &mut cands);
         Ok(cands)

@@ -49,6 +49,97 @@ pub(super) fn after_streets(text: &str, cands: &mut Vec<(Span, u8)>) {
     });
 }
 
+/// Adds the other rooms of a list a plural label heads ("Dirty beds: 10A, 14B", "Rooms 412,
+/// 414 and 3-16", "beds 4/5"): the room rules take the first number after the label, each
+/// number after it joined by a comma, "and", "&" or a slash is a room too. A bounded look
+/// after each room found, no scan of the text.
+pub(super) fn room_lists(text: &str, cands: &mut Vec<(Span, u8)>) {
+    let mut firsts: Vec<(usize, u8)> = cands
+        .iter()
+        .filter(|(s, _)| s.kind == Kind::Room && plural_room_label(text, s.start))
+        .map(|(s, p)| (s.end, *p))
+        .collect();
+    firsts.sort_unstable();
+    firsts.dedup_by_key(|f| f.0);
+    for (mut end, prio) in firsts {
+        // (A long list is still bounded by its line: each step moves on past a room.)
+        while let Some((start, stop)) = next_listed_room(text, end) {
+            if super::rules::facility_room(text, start, stop) {
+                break;
+            }
+            cands.push((
+                Span {
+                    kind: Kind::Room,
+                    start,
+                    end: stop,
+                },
+                prio,
+            ));
+            end = stop;
+        }
+    }
+}
+
+/// Whether the words right before `start` are a plural label of rooms or beds ("beds:",
+/// "Rooms", "rms #").
+fn plural_room_label(text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(12);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start]
+        .trim_end_matches([' ', '\t', ':', '#', '-'])
+        .to_ascii_lowercase();
+    ["beds", "rooms", "rms", "bays", "cells", "pods", "chairs"]
+        .iter()
+        .any(|w| {
+            before.ends_with(w)
+                && !before[..before.len() - w.len()].ends_with(|c: char| c.is_ascii_alphabetic())
+        })
+}
+
+/// The room after `end` joined to it as a list joins: a comma, "and", "&" or "/" and a room's
+/// number ("10A", "412", "3-16").
+fn next_listed_room(text: &str, end: usize) -> Option<(usize, usize)> {
+    let rest = &text[end..];
+    let t = rest.trim_start_matches([' ', '\t']);
+    let t = ["and ", "& ", ",", "/", "&"]
+        .iter()
+        .find_map(|j| t.strip_prefix(j))?;
+    let t = t.trim_start_matches([' ', '\t']);
+    let t = t
+        .strip_prefix("and ")
+        .unwrap_or(t)
+        .trim_start_matches([' ', '\t']);
+    let start = end + (rest.len() - t.len());
+    let b = t.as_bytes();
+    let mut n = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if !(1..=4).contains(&n) {
+        return None;
+    }
+    if b.get(n) == Some(&b'-') && b.get(n + 1).is_some_and(u8::is_ascii_digit) {
+        let more = b[n + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if more > 3 {
+            return None;
+        }
+        n += 1 + more;
+    }
+    let digits_only = !t[..n].contains('-');
+    if b.get(n).is_some_and(u8::is_ascii_alphabetic) {
+        n += 1;
+    } else if digits_only && n < 2 {
+        // "Beds 12, 2 patients waiting": a single digit is a count more often than a bed.
+        return None;
+    }
+    // A room ends at a blank, a stop or the line's end, not inside a word or a number.
+    if b.get(n)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'-')
+    {
+        return None;
+    }
+    Some((start, start + n))
+}
+
 /// `v` without a state (its code or its name) that ends it after a blank or a comma, when
 /// something is left before it.
 fn without_state(v: &str) -> &str {
@@ -142,6 +233,10 @@ const STREET_TYPES: &[&str] = &[
     "landing",
     "route",
     "rte",
+    "trace",
+    "chase",
+    "bluff",
+    "spur",
 ];
 
 /// The abbreviations that open a city's name: "St. Cloud", "Port St. Lucie", "Ft. Myers".

@@ -81,6 +81,9 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
     if v.len() == 7 && v.starts_with(b"HL7") && v[3..].iter().all(u8::is_ascii_digit) {
         return true;
     }
+    if bare_npi(v) {
+        return true;
+    }
     let glued = text[..start]
         .strip_suffix("PO-")
         .or_else(|| text[..start].strip_suffix("SO-"));
@@ -151,6 +154,13 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
         .next()
         .unwrap_or("");
     let label = &before[label_start..];
+    // A number placed by a preposition only ("in 345,", "from 4-58 —") is a vital sign's or
+    // a quantity's after such a word: "HR in 120, BP …", "down from 160 — better".
+    if matches!(label, "in" | "from" | "to" | "into")
+        && (QUANTITY_WORDS.contains(&kind_word) || dash_range(&text[end..]))
+    {
+        return true;
+    }
     // A station is a patient's in a dialysis or infusion unit only ("Station 20" on a run
     // sheet); elsewhere it is a fire or EMS station ("Medic 12  Station 9"), the staff's.
     if label == "station" {
@@ -236,6 +246,64 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
     )
 }
 
+/// Whether a number's text goes on as the second end of a range, blanks and a dash between
+/// ("120 – 140", "100 —150"): a quantity's range, no place.
+fn dash_range(rest: &str) -> bool {
+    let r = rest.trim_start_matches([' ', '\t']);
+    let Some(r) = ["—", "–", "-"].iter().find_map(|d| r.strip_prefix(d)) else {
+        return false;
+    };
+    r.trim_start_matches([' ', '\t'])
+        .starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// Words before a preposition and a number that make the number a measure: a vital sign, a
+/// count, or a value that went up or down ("HR in 120", "weaned from 100").
+const QUANTITY_WORDS: &[&str] = &[
+    "hr",
+    "pulse",
+    "bp",
+    "sbp",
+    "dbp",
+    "map",
+    "rr",
+    "sats",
+    "sat",
+    "spo",
+    "glucose",
+    "sugar",
+    "sugars",
+    "bg",
+    "bs",
+    "temp",
+    "weight",
+    "wt",
+    "pain",
+    "score",
+    "down",
+    "up",
+    "went",
+    "go",
+    "dropped",
+    "drop",
+    "fell",
+    "climbed",
+    "increased",
+    "decreased",
+    "titrated",
+    "weaned",
+    "tapered",
+    "changed",
+    "reduced",
+    "lowered",
+    "raised",
+    "range",
+    "ranging",
+    "numbers",
+    "readings",
+    "reading",
+];
+
 /// Whether the URL at `start..end` names no one: a code system's or an identifier's namespace
 /// (a FHIR `"system": "http://loinc.org"`, `http://hl7.org/fhir/sid/us-ssn`: the value beside
 /// it is the identifier, the system says whose), or a video meeting's join link (the
@@ -317,7 +385,7 @@ fn next_word(text: &str, end: usize) -> String {
 pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> bool {
     let v = &text[start..end];
     match kind {
-        Kind::Email => role_mailbox(v) || word_at_site(v),
+        Kind::Email => role_mailbox(v) || word_at_site(v) || machine_id(text, start),
         // A registry's or a board's number for the examiner ("National Registry no.
         // 1234567890"), no phone; "2 x 500 mg" is a dose times a count, no extension.
         Kind::Phone
@@ -362,6 +430,7 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
             let lower = v.to_ascii_lowercase();
             lower.starts_with("unit")
                 && (ward_after(text, end)
+                    || ward_code(&lower[4..])
                     || near(
                         text,
                         start,
@@ -400,13 +469,58 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
         // A number's kinds need a digit: a SQL dump's NULL under "ssn" is no SSN.
         Kind::Ssn if !v.bytes().any(|b| b.is_ascii_digit()) => true,
         Kind::Mrn | Kind::HealthPlan | Kind::Account | Kind::Ssn => {
-            count_with_unit(v) || thing_label_before(text, start)
+            count_with_unit(v) || thing_label_before(text, start) || in_meeting_link(text, start)
         }
         _ => false,
     }
 }
 
 /// Whether the word(s) right before `start` (past blanks, `:`, `#`, `.`) are one of `labels`.
+/// Whether a value sits in a video meeting's join link ("…/meetup-join/19%3ameeting_<id>",
+/// "zoom.us/j/<id>"): the meeting's id, nobody's record. A bounded look back over the link.
+fn in_meeting_link(text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(48);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = &text[from..start];
+    // Underscores read as blanks: "19%3ameeting_<id>" is scanned as "19%3ameeting <id>".
+    let before = before
+        .strip_suffix("meeting_")
+        .or_else(|| before.strip_suffix("meeting "))
+        .unwrap_or(before);
+    let link = before
+        .rfind(char::is_whitespace)
+        .map_or(before, |p| &before[p + 1..]);
+    ["meetup-join/", "zoom.us/j/", "webex.com/meet/"]
+        .iter()
+        .any(|w| link.contains(w))
+}
+
+/// Whether an address-shaped value is an event's or a message's id: a calendar's `UID:`, a
+/// mail header's `Message-ID: <…>` and the headers that quote it. Nobody's mailbox.
+fn machine_id(text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(16);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start]
+        .trim_end_matches([' ', '\t', '<'])
+        .to_ascii_lowercase();
+    [
+        "uid:",
+        "message-id:",
+        "in-reply-to:",
+        "references:",
+        "content-id:",
+    ]
+    .iter()
+    .any(|w| {
+        before.ends_with(w)
+            && !before[..before.len() - w.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
+    })
+}
+
 fn label_before(text: &str, start: usize, labels: &[&str]) -> bool {
     let mut from = start.saturating_sub(24);
     while !text.is_char_boundary(from) {
@@ -428,6 +542,16 @@ fn ward_after(text: &str, end: usize) -> bool {
         next_word(text, end).as_str(),
         "west" | "east" | "north" | "south" | "census" | "nursing" | "staff" | "charge"
     )
+}
+
+/// Whether a unit's designation is a ward's, a floor and a wing's compass letter ("unit 5W",
+/// "Unit 4E": a hospital's unit, as "4 West" is; a flat is lettered A, B, C…).
+fn ward_code(after_unit: &str) -> bool {
+    let t = after_unit
+        .trim_start_matches([' ', '\t', '#', '.', ':'])
+        .as_bytes();
+    let n = t.iter().take_while(|b| b.is_ascii_digit()).count();
+    (1..=2).contains(&n) && t.len() == n + 1 && matches!(t[n], b'n' | b's' | b'e' | b'w')
 }
 
 /// Whether a value is a count glued to its unit ("84-gene panel", "12-lead", "3-day"): a
@@ -452,7 +576,8 @@ fn thing_label_before(text: &str, start: usize) -> bool {
     }
     let before = text[from..start]
         .trim_end_matches(|c: char| {
-            c.is_ascii_digit() || matches!(c, ' ' | '\t' | ':' | '#' | '.' | '-')
+            // A key's quotes and `=` too: `'appt_id': 6488993`, `appt_id=6488993`.
+            c.is_ascii_digit() || matches!(c, ' ' | '\t' | ':' | '#' | '.' | '-' | '\'' | '"' | '=')
         })
         .to_ascii_lowercase();
     let word_end = |w: &str| {
@@ -467,10 +592,26 @@ fn thing_label_before(text: &str, start: usize) -> bool {
         "ein",
         "tax id",
         "fein",
+        // A research study's or protocol's code ("Study CRI-24-778 consent log"), a security
+        // or safety incident's report ("INCIDENT REPORT IR-25-9879"): the institution's.
+        "study",
+        "study id",
+        "protocol",
+        "protocol no",
+        "irb",
+        "incident",
+        "incident report",
+        "incident no",
         // An examiner's certification ("National Registry no. 1234567890").
         "registry",
         "registry no",
         "registry number",
+        // An appointment's number in a scheduler's log or export: the booking's.
+        "appt id",
+        "appt_id",
+        "appointment",
+        "appointment id",
+        "appointment_id",
     ]
     .iter()
     .any(|w| word_end(w))
@@ -543,6 +684,16 @@ const ROLE_WORDS: &[&str] = &[
     "newsletter",
     "notifications",
     "nursing",
+    // A hospital's service desks: "parking@", "security@", "giftshop@".
+    "parking",
+    "security",
+    "facilities",
+    "pharmacy",
+    "volunteer",
+    "volunteers",
+    "giftshop",
+    "lostandfound",
+    "valet",
     "postmaster",
     "privacy",
     "radiology",
@@ -568,6 +719,59 @@ const ROLE_WORDS: &[&str] = &[
     "bounce",
     "bounces",
 ];
+
+/// Adds every other occurrence of a record, plan or account number or an SSN already found in
+/// `text` ("MRN:646-74469" and the same number again under a label's barcode, in a file name,
+/// in a reply's quote): the number is the patient's wherever the text repeats it. One pass
+/// over the text for all of them (an automaton of the values found), linear in its length.
+pub(super) fn repeated_ids(text: &str, cands: &mut Vec<(super::Span, u8)>) {
+    let mut found: Vec<(&str, Kind)> = cands
+        .iter()
+        .filter(|(s, _)| {
+            matches!(
+                s.kind,
+                Kind::Mrn | Kind::Ssn | Kind::HealthPlan | Kind::Account
+            )
+        })
+        // (A value read on past a blank: its first piece is the number too.)
+        .flat_map(|(s, _)| {
+            let v = &text[s.start..s.end];
+            let head = v.split([' ', '\t']).next().unwrap_or(v);
+            [(v, s.kind), (head, s.kind)]
+        })
+        .filter(|(v, _)| v.bytes().filter(u8::is_ascii_digit).count() >= 6)
+        .collect();
+    if found.is_empty() {
+        return;
+    }
+    found.sort_unstable();
+    found.dedup_by_key(|f| f.0);
+    let Ok(ac) = aho_corasick::AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .build(found.iter().map(|f| f.0))
+    else {
+        return;
+    };
+    let b = text.as_bytes();
+    for m in ac.find_iter(text) {
+        let (start, end) = (m.start(), m.end());
+        // A whole token: no letter or digit glued on either side ("…74469" inside a longer
+        // number is another number).
+        if start > 0 && b[start - 1].is_ascii_alphanumeric()
+            || b.get(end).is_some_and(u8::is_ascii_alphanumeric)
+        {
+            continue;
+        }
+        cands.push((
+            super::Span {
+                kind: found[m.pattern().as_usize()].1,
+                start,
+                end,
+            },
+            30,
+        ));
+    }
+}
 
 /// Whether a mail address is a department's or an office's ("vital.records@county.example",
 /// "bariatrics@…", "cardiology.scheduling@…", "arrangements@…"): every word of its local part
@@ -716,6 +920,21 @@ pub(super) fn has_context(text: &str, start: usize, words: &[String]) -> bool {
     }
     let before = text[from..start].to_lowercase();
     words.iter().any(|w| before.contains(w.as_str()))
+}
+
+/// Whether ten digits run together are an NPI, not a phone: they pass the NPI's check digit
+/// (Luhn over "80840" and the number) and cannot be a North American number, whose area code
+/// and exchange open with 2-9 (a FHIR identifier's value, an OCR'd "NPl 1706344403").
+fn bare_npi(v: &[u8]) -> bool {
+    if v.len() != 10 || !v.iter().all(u8::is_ascii_digit) || !matches!(v[0], b'1' | b'2') {
+        return false;
+    }
+    if v[0] != b'1' && v[3] > b'1' {
+        return false;
+    }
+    let mut with_prefix = String::from("80840");
+    with_prefix.push_str(std::str::from_utf8(v).unwrap_or_default());
+    luhn_ok(&with_prefix)
 }
 
 pub(super) fn luhn_ok(s: &str) -> bool {
@@ -1028,6 +1247,17 @@ const OCR_SEP: &str = r"(?:[ ]?\([A-Za-z ]{1,12}\))?(?:[ ]{0,2}(?:[nN][ ]?[oO0]\
 /// without its stray blanks; `None` when none has. A digit misread is only read as a digit
 /// when the label says what the value is and at least a third of its digits are real ones.
 pub(super) fn ocr_value(kind: Kind, value: &str) -> Option<usize> {
+    // The next field's label read on after the value ("MRN:646-74469 DOB:…"): a piece of
+    // letters only, one of them no misread digit, is a word, and the value ends before it.
+    let value = match value.match_indices(' ').find(|&(i, _)| {
+        let w = value[i + 1..].split(' ').next().unwrap_or("");
+        w.len() >= 2
+            && w.bytes().all(|b| b.is_ascii_alphabetic())
+            && w.bytes().any(|b| !b"lIOo".contains(&b))
+    }) {
+        Some((i, _)) => value[..i].trim_end(),
+        None => value,
+    };
     let mut ends: Vec<usize> = value
         .match_indices(' ')
         .map(|(i, _)| i)
@@ -1208,13 +1438,6 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // A rural route's or a highway contract's box: "RR 2 Box 45", "HC 61 Box 12".
             r"\b(?:RR|R\.R\.|HC|(?i:rural[ \t]+route|star[ \t]+route))[ \t]*#?\d{1,4},?[ \t]+(?i:box)[ \t]+#?\d{1,6}\b".into(),
-        ),
-        (
-            Kind::Card,
-            79,
-            Check::None,
-            // A card's last four digits: "Visa ending in 4242", "card x4242", "MC ****4242".
-            r"(?i)\b(?:visa|mastercard|amex|discover|debit|credit|card)\b[^\n.;]{0,16}?(?:ending(?:[ \t]+in)?|ends[ \t]+in|x+|\*+|#+)[ \t]*(?P<v>\d{4})\b".into(),
         ),
         (
             Kind::Device,
@@ -1443,6 +1666,16 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         ),
         (
             Kind::Ssn,
+            81,
+            Check::None,
+            // A national identity number as other countries label it, the SSN's peer:
+            // Swedish "personnummer 19461231-1234", Danish "CPR-nummer er 311246-1234",
+            // Norwegian "fødselsnummer", Dutch "BSN", Czech "rodné číslo 461231/1234",
+            // Romanian "CNP", Indonesian "NIK", Finnish "henkilötunnus", Polish "PESEL".
+            r"(?i)\b(?:personnummer|personnr\.?|person-?nr\.?|cpr(?:-?(?:nummer|nr\.?|no\.?))?|f[øo]dselsnummer|f[øo]dselsnr\.?|burgerservicenummer|bsn|sofinummer|rodn[ée][ \t]+[čc][íi]slo|cnp|cod(?:ul)?[ \t]+numeric[ \t]+personal|nik|henkil[öo]tunnus|hetu|pesel)(?:[ \t]+(?:er|är|is|je|ist|este|adalah|on|mitt|min|mit|saya))?[ \t]*[:#=]?[ \t]*(?P<v>\d{6}[-+/ ]?\d{3,4}[0-9A-Z]?|\d{8}[- ]?\d{4}|\d{9,16})\b".into(),
+        ),
+        (
+            Kind::Ssn,
             80,
             Check::Near(SSN_WORDS),
             // Dots, spaces or nothing between the groups, with an SSN word a few words before
@@ -1470,7 +1703,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Mrn,
             82,
             Check::HasDigit,
-            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))?|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)|(?-i:EMPI|CSN|FIN|HAR|MPI)|person\s*id|enterprise\s*id|record\s*(?:number|no\.?|#)){SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
+            // The label may say where the record is kept before its colon ("Record no. at
+            // site: …", "MRN (legacy): …").
+            format!(r"(?i)\b(?:mrn|mr\s*#|mr\s*no\.?|med(?:ical)?\s*rec(?:ord)?(?:\s*(?:number|no\.?|num|#))?|chart(?:\s*(?:number|no\.?|#|id))?|patient\s*(?:id|#|number)|pt\s*(?:id|#)|hospital\s*(?:number|no\.?|#)|encounter\s*(?:id|#|number)|accession\s*(?:number|no\.?|#)|specimen\s*(?:id|#)|unit\s*(?:number|no\.?|#)|(?-i:EMPI|CSN|FIN|HAR|MPI)|person\s*id|enterprise\s*id|record\s*(?:number|no\.?|#))(?:[ \t]+(?:at|in|from|of)[ \t]+[A-Za-z]{{2,12}}[ \t]*:|[ \t]*\([A-Za-z ]{{1,16}}\)[ \t]*:)?{SEP}(?P<v>[A-Za-z0-9][A-Za-z0-9-]{{2,24}}[A-Za-z0-9])"),
         ),
         (
             Kind::HealthPlan,
@@ -1603,7 +1838,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A mailing block's street line printed in capitals, alone on its line ("12 OAK
             // ST", "9 ELM CT APT 2", "4410 N LINCOLN BLVD"): any house number, the line itself
             // is the cue.
-            format!(r"(?m)^[ \t]*(?P<v>(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}(?:[ʻ'’][A-Z]+)?|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
+            format!(r"(?m)^[ \t]*(?P<v>(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW)\.?[ \t]+)?(?:(?:{CAPS_W}(?:[ʻ'’][A-Z]+)?|\d{{1,3}}(?:ST|ND|RD|TH))[ \t]+){{1,4}}(?:STREET|ST|AVENUE|AVE|ROAD|RD|BOULEVARD|BLVD|LANE|LN|DRIVE|DR|WAY|WY|COURT|CT|PLACE|PL|TERRACE|TER|CIRCLE|CIR|PARKWAY|PKWY|HIGHWAY|HWY|SQUARE|SQ|TRAIL|TRL|LOOP|ROW|PATH|PIKE|ALLEY|ALY|PLAZA|CRESCENT|CRES|RUN|RIDGE|CROSSING|XING|COVE|BEND|GLEN|HEIGHTS|HTS|WALK|GROVE|PASS|LANDING|MEWS|POINT|VIEW|HILL|TRACE|TRCE|CHASE|BLUFF|SPUR)\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW))?(?:,?[ \t]*(?:APT|UNIT|STE|SUITE|LOT|TRLR|SPC|BLDG|RM|FL|#)\.?[ \t]*#?[A-Z0-9-]+)?)[ \t]*\r?$"),
         ),
         (
             Kind::Date,
@@ -1709,24 +1944,28 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             60,
             Check::None,
             // The contracted forms chat and speech type, apostrophe or not ("hes 97 and",
-            // "she's 93.", "im 91 now"), closed by a word or a stop, not a decimal or a unit.
-            format!(r"(?i)\b(?:(?:she|he)['’]?s|i['’]?m|(?:she|he|they)[ \t]+(?:just[ \t]+)?turned)[ \t]+(?P<v>{age})(?:[ \t]+(?:and|now|today|this|next|last|but|so|years?|yrs?|y/?o)\b|[ \t]*[,;!?]|[ \t]*\.(?:[^0-9]|$)|[ \t]*\r?$)"),
+            // "she's 93.", "im 91 now", "i'm 96 you know"), closed by a word or a stop, not a
+            // decimal or a unit.
+            format!(r"(?i)\b(?:(?:she|he)['’]?s|i['’]?m|(?:she|he|they)[ \t]+(?:just[ \t]+)?turned)[ \t]+(?P<v>{age})(?:[ \t]+(?:and|now|today|this|next|last|but|so|already|you|ya|years?|yrs?|y/?o)\b|[ \t]*[,;!?]|[ \t]*\.(?:[^0-9]|$)|[ \t]*\r?$)"),
         ),
         (
             Kind::Age,
             60,
             Check::None,
             // An age over 89 with the word for years of other languages: "93 Jahre alt",
-            // "91 ans", "92 años", "95 lat", "94 года", "97 sui", "96 sal".
-            format!(r"(?i)\b(?P<v>{age})[ \t-]*(?:jahre|jahren|jährige[nrs]?|jährig|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|saal|sai|seu|jaar|jarige|år|årig|årige|åring|ar|éves|yaşında|yasinda|tuổi|eton|etwn|etón|ετών|χρονών|chronon|chronwn|vuotias|vuotiaana|vuotta|rokiv|rokiw|років|let|goda|shanim)\b"),
+            // "91 ans", "92 años", "95 lat", "94 года", "97 sui", "96 sal", "93 de ani", "95
+            // tahun", "92 amet", "96 bochor".
+            format!(r"(?i)\b(?P<v>{age})[ \t-]*(?:jahre|jahren|jährige[nrs]?|jährig|ans|años|anos|anni|lat|lata|года|лет|год|sui|sal|saal|sai|seu|jaar|jarige|år|årig|årige|åring|ar|éves|yaşında|yasinda|tuổi|eton|etwn|etón|ετών|χρονών|chronon|chronwn|vuotias|vuotiaana|vuotta|rokiv|rokiw|років|let|goda|shanim|(?:de[ \t]+)?ani|tahun|amet|ametu|ametun|odun|ọdún|bochor|bochhor|bachhar|baras|varsh|roků|roku)\b"),
         ),
         (
             Kind::Age,
             60,
             Check::None,
             // An age over 89 after the word for age of another language: Thai "ayu 98 pi",
-            // Malay "umur 93", Ukrainian "vik 95", Hebrew "ba-gil 96", Finnish "ikä 91".
-            format!(r"(?i)\b(?:ayu|a-yu|umur|usia|vik|віку?|ba-?gil|ikä|ika|idade|edad|età|wiek)[ \t]*[:=]?[ \t]*(?P<v>{age})\b"),
+            // Malay "umur 93", Ukrainian "vik 95", Hebrew "ba-gil 96", Finnish "ikä 91",
+            // romanised Bengali "boyosh 97", Hindi "umar 92", Romanian "vârsta 93", Czech "věk
+            // 94", Dutch "leeftijd 95", Swedish "ålder 91", Igbo "afọ 90".
+            format!(r"(?i)\b(?:ayu|a-yu|umur|usia|vik|віку?|ba-?gil|ikä|ika|idade|edad|età|wiek|boyosh|boyos|boyesh|bayas|umr|umra|varsh|vârsta|varsta|életkor|eletkor|věk|vek|leeftijd|ålder|alder|alter|edmie|edme|ọjọ́[ \t]+orí|ojo[ \t]+ori|afọ|afo)(?:[ \t]+(?:er|ist|is|je|este|e|hai|ache|adalah))?[ \t]*[:=]?[ \t]*(?P<v>{age})\b"),
         ),
         (
             Kind::Age,
@@ -1801,7 +2040,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             40,
             Check::None,
-            format!(r"\b(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}(?:[ʻ'’][a-z]+)?|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
+            format!(r"\b(?:[NSEW]\d{{3,6}}|\d{{1,6}}(?:-?[A-Z])?)[ \t]+(?:(?:[NSEW]|NE|NW|SE|SW|North|South|East|West)\.?[ \t]+)?(?:(?:{n}(?:[ʻ'’][a-z]+)?|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Row|Path|Pike|Alley|Aly|Plaza|Crescent|Cres|Close|Run|Ridge|Crossing|Xing|Cove|Bend|Glen|Heights|Hts|Commons|Walk|Grove|Park|Pass|Expressway|Expy|Freeway|Fwy|Turnpike|Tpke|Landing|Mews|Pointe?|View|Vista|Knoll|Gardens|Manor|Meadows?|Hill|Causeway|Trace|Trce|Chase|Bluff|Spur|Av)\b\.?(?:[ \t]+(?:[NSEW]|NE|NW|SE|SW)\b)?(?:,?[ \t]*(?:Apt|Apartment|Unit|Suite|Ste|Lot|Trlr|Trailer|Spc|Bldg|Building|Rm|Room|Fl|Floor|#)\.?[ \t]*#?[A-Za-z0-9-]+)?(?:,?[ \t]*{n}(?:[ \t]+{n}){{0,2}}(?:,[ \t]*|[ \t]+)(?-i:{STATES})\b|[ \t]+\({n}(?:[ \t]+{n})?\))?"),
         ),
         (
             Kind::Address,
@@ -1869,8 +2108,10 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // A room or a bed labelled in another language: "Zimmer 12", "Bett 3", "kamer
             // 4.12", "chambre 214", "stanza 7", "habitación 305", "quarto 12", "værelse 4";
-            // romanised Greek "dwmatio 517", Thai "hong 644", Hebrew "heder 12", Finnish "huone 3".
-            r"(?i)\b(?:zimmer|bett|kamer|chambre|stanza|habitaci[oó]n|cuarto|quarto|leito|letto|cama|v[æa]e?relse|stue|säng|seng|oda|yatak|pokój|pokoj|łóżko|palata|chumba|kitanda|dwmatio|domatio|δωμάτιο|thalamos|thalamo|krevati|klini|hong|heder|cheder|huone|huoneessa|huoneen|sänky|sanky|kimnata|kimnati|кімната|lizhko|ліжко|tiang|phòng|phong|giường|giuong)(?:[ \t]*(?:nr\.?|no\.?|n[º°]|#|numero|número))?[ \t]*[:#]?[ \t]*(?P<v>\d{1,4}(?:[./-]\d{1,3})?[A-Za-z]?)\b".into(),
+            // romanised Greek "dwmatio 517", Thai "hong 644", Hebrew "heder 12", Finnish "huone 3",
+            // Romanian "în salonul 8-19", Hungarian "szoba 12", Czech "lůžko 3", Indonesian
+            // "kamar 21", Swedish/Norwegian "rum 4"/"rom 4", Yoruba "yàrá 12", Hindi "kamra 5".
+            r"(?i)\b(?:zimmer|bett|kamer|chambre|stanza|habitaci[oó]n|cuarto|quarto|leito|letto|cama|v[æa]e?relse|stue|säng|seng|oda|yatak|pokój|pokoj|łóżko|palata|chumba|kitanda|dwmatio|domatio|δωμάτιο|thalamos|thalamo|krevati|klini|hong|heder|cheder|huone|huoneessa|huoneen|sänky|sanky|kimnata|kimnati|кімната|lizhko|ліжко|tiang|phòng|phong|giường|giuong|salon|salonul|salonului|patul|szoba|szobában|szobaban|kórterem|korterem|kórteremben|lůžko|lůžku|luzko|kamar|ruang|ruangan|ranjang|rum|rom|yàrá|yara|kifil|kamra|kamre|ghor|kokkho)(?:[ \t]*(?:nr\.?|no\.?|n[º°]|#|numero|número|nomor|számú|szám|číslo|cislo))?[ \t]*[:#]?[ \t]*(?P<v>\d{1,4}(?:[./-]\d{1,3})?[A-Za-z]?)\b".into(),
         ),
         (
             Kind::Address,
@@ -1915,8 +2156,10 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             78,
             Check::HasDigit,
             // A patient's number labelled in another language: "Mijn patiëntnummer is
-            // 996-19406", "Patientennummer: 44120", "numero di cartella 8812".
-            format!(r"(?i)\b(?:pati[eë]nt(?:en)?nummer|pati[eë]ntnr\.?|pat\.?-?nr\.?|dossiernummer|numero\s+(?:di\s+)?(?:cartella|paziente)|n[uú]mero\s+de\s+(?:historia(?:\s+cl[ií]nica)?|paciente|prontu[aá]rio)|num[ée]ro\s+(?:de\s+)?(?:dossier\s+)?patient|hasta\s+numaras[ıi]|protokol\s+numaras[ıi]|journalnummer|journalnr\.?)(?:\s+(?:is|ist|est|è|es|é|er|är|ni))?{SEP}{ID_V}"),
+            // 996-19406", "Patientennummer: 44120", "numero di cartella 8812", Indonesian
+            // "Nomor rekam medis 125-52815", Hungarian "kórlapszám", Czech "číslo pacienta",
+            // Romanian "numărul fișei", romanised Amharic "ye hakim kutir".
+            format!(r"(?i)\b(?:pati[eë]nt(?:en)?nummer|pati[eë]ntnr\.?|pat\.?-?nr\.?|dossiernummer|numero\s+(?:di\s+)?(?:cartella|paziente)|n[uú]mero\s+de\s+(?:historia(?:\s+cl[ií]nica)?|paciente|prontu[aá]rio)|num[ée]ro\s+(?:de\s+)?(?:dossier\s+)?patient|hasta\s+numaras[ıi]|protokol\s+numaras[ıi]|(?:ye[ \t]*)?hakim\s+kutir|journalnummer|journalnr\.?|(?:nomor|no\.?)\s+(?:rekam\s+medis|rm|pasien)|rekam\s+medis|k[óo]rlapsz[áa]m|betegazonos[íi]t[óo]|[čc][íi]slo\s+(?:pacienta|karty|chorobopisu)|num[ăa]r(?:ul)?\s+(?:de\s+)?(?:fi[șşs][ăae]i?|dosar(?:ului)?|pacient(?:ului)?))(?:\s+(?:is|ist|est|è|es|é|er|är|ni|adalah|je|este|saya))?{SEP}{ID_V}"),
         ),
         (
             Kind::Address,
@@ -2037,7 +2280,15 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A street address typed in lower case or with lower-case particles ("9685
             // kościuszko blvd #22", "1133 n fenwick dr", "7783 Calle del Sol Blvd"): a house
             // number of three digits or more and a street word no count or duration ends with.
-            r"(?i)\b(?:[nsew]\d{3,6}|\d{3,6})[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:(?:[a-zà-öø-ÿā-žạ-ỹʻ'’.-]+|\d{1,3}(?:st|nd|rd|th))[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|ter|court|ct|mews)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|trlr|trailer|spc|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+            r"(?i)\b(?:[nsew]\d{3,6}|\d{3,6})[ \t]+(?:(?:[nsew]|ne|nw|se|sw)\.?[ \t]+)?(?:(?:[a-zà-öø-ÿā-žạ-ỹʻ'’.-]+|\d{1,3}(?:st|nd|rd|th))[ \t]+){1,4}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|sq|pike|parkway|pkwy|highway|hwy|terrace|ter|court|ct|mews|crescent|alley|grove|cove|glen|trace|crossing|landing|ridge)\b\.?(?:,?[ \t]*(?:apt|apartment|unit|suite|ste|lot|trlr|trailer|spc|#)\.?[ \t]*#?[a-z0-9-]+)?".into(),
+        ),
+        (
+            Kind::Address,
+            39,
+            Check::None,
+            // A "row" typed in lower case ("6865 mariner's row"): the word before it a name's
+            // (three letters or more), so "100 in a row" stays.
+            r"(?i)\b\d{3,6}[ \t]+(?:[a-zà-öø-ÿā-ž'’.-]+[ \t]+){0,2}[a-zà-öø-ÿā-ž]{3,}(?:['’]s)?[ \t]+row\b".into(),
         ),
         (
             Kind::Date,
@@ -2203,6 +2454,26 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A room named by its number alone in a handoff ("Also 438: …", "Wojtek in
             // 235B is…", "Ms Kim in 736 - cellulitis").
             r"\b(?:[Ii]n|[Aa]lso)[ \t]+(?P<v>\d{3}(?:-?[A-Z])?)(?:[ \t]*[:\-–]|[ \t]+is\b)".into(),
+        ),
+        (
+            Kind::Room,
+            40,
+            Check::None,
+            // A board's or a list's patient placed by a preposition and a bed's number alone:
+            // "* Ada Obi from 4-58 — ride: …", "(MRN …) in 29A, boarding since …", "Obi in
+            // 345 – tele". A three-digit number, one or two with a bed's letter, or a floor
+            // and a room ("4-58"); a separating dash or a comma and a lower-case word after it
+            // (a quantity's range or a vital sign is no bed: `facility_room`).
+            r"\b(?:[Ii]n|[Ff]rom)[ \t]+(?P<v>[1-9]\d{2}(?:-?[A-D])?|[1-9]\d?[A-D]|[1-9]-[1-9]\d)(?:[ \t]+(?:—|–|--?)[ \t]*\p{L}|[ \t]*,[ \t]+\p{Ll})".into(),
+        ),
+        (
+            Kind::Room,
+            40,
+            Check::None,
+            // A bed a patient is moved or assigned to: "move to 281 if open", "transferred
+            // to 33A.", "bedded in 4-37 at 14:00". The number closes a clause (a stop, a
+            // dash, a time word), no dose or count runs on after it.
+            r"(?m)\b(?i:mov(?:e|ed|es|ing)|transfer(?:s|red|ring)?|bump(?:ed)?|swap(?:ped)?|bedd?ed|roomed|assign(?:ed)?|admit(?:ted)?)[ \t]+(?:(?i:him|her|them|pt|patient)[ \t]+)?(?i:to|into|in)[ \t]+(?P<v>[1-9]\d{2}(?:-?[A-D])?|[1-9]\d?[A-D]|[1-9]-[1-9]\d)(?:[ \t]*(?:[,;:.!?)—–-]|\r?$)|[ \t]+(?i:if|when|once|after|at|by|today|tonight|now|and|for|on|asap|later|pending|tomorrow)\b)".into(),
         ),
         (
             Kind::Date,
@@ -2586,6 +2857,79 @@ mod tests {
     }
 
     #[test]
+    fn rooms_on_boards_lists_and_moves() {
+        hides(
+            "PICKUP\n* Mara Lind from 4-12 — ride: her son, cell on file",
+            &["4-12"],
+        );
+        hides(
+            "- Tovah Brandt (MRN 55120987) in 17B, waiting on echo",
+            &["17B"],
+        );
+        hides(
+            "Plan: move to 512 if it opens, else transferred to 22A.",
+            &["512", "22A"],
+        );
+        hides(
+            "Clean beds: 12A, 14B and 3-20\nEVS paged",
+            &["12A", "14B", "3-20"],
+        );
+        hides("Rooms 604, 611 / 615 need linens", &["604", "611", "615"]);
+        // A vital sign, a quantity's change, a range or a count is no bed.
+        clean("HR in 120, improving; sugars down from 300 — better today.");
+        clean("Titrated to 100 mg, recheck in 2-10 days.");
+        let f = spans("Beds: 12, 2 patients still waiting");
+        assert!(!f.contains(&(Kind::Room, "2".into())), "{f:?}");
+    }
+
+    #[test]
+    fn national_ids_records_rooms_and_ages_as_other_languages_say_them() {
+        hides(
+            "Hej, jag heter Ebba och mitt personnummer 460101-1234.",
+            &["460101-1234"],
+        );
+        hides(
+            "Mit CPR-nummer er 010146-1234, ring venligst",
+            &["010146-1234"],
+        );
+        hides("Nomor rekam medis 512-77120. Terima kasih", &["512-77120"]);
+        hides("Mama mea este în salonul 4-17. Telefon", &["4-17"]);
+        hides("Amar dadi boyosh 96. Ami Rina", &["96"]);
+        hides("Bunica are 94 de ani si sta acasa", &["94"]);
+        hides("caller: yes. i'm 93 you know, cant get up", &["93"]);
+        hides(
+            "PU: 412 Old Quarry Trace, Unit 4, Dover",
+            &["412 Old Quarry Trace"],
+        );
+    }
+
+    #[test]
+    fn study_incident_card_tail_ward_and_service_desk_numbers_stay() {
+        keeps("Study CRI-24-778 consent log (v3.1)", &["CRI-24-778"]);
+        keeps("SECURITY INCIDENT REPORT IR-25-9879", &["IR-25-9879"]);
+        keeps("Survey free text (unit 5W, discharged May)", &["5W"]);
+        keeps("From: parking@bellwether-rmc.org", &["parking@"]);
+        keeps("card on file ending 6931 declined", &["6931"]);
+    }
+
+    #[test]
+    fn a_record_number_found_once_is_hidden_where_it_repeats() {
+        // A label printer's fields (ZPL): the data glued to `^FD`, the number again as a barcode.
+        let zpl = "^XA^FO30,20^A0N,28^FDLIND,MARA^FS\n^FO30,55^FDMRN:646-74469 DOB:3 May 1980^FS\n^FO30,90^BCN,60^FD646-74469^FS\n^XZ\n";
+        let found = spans(zpl);
+        assert_eq!(
+            found
+                .iter()
+                .filter(|(k, v)| *k == Kind::Mrn && v == "646-74469")
+                .count(),
+            2,
+            "{found:?}"
+        );
+        // Not inside a longer number.
+        keeps("MRN 55120987; lot 551209871", &["551209871"]);
+    }
+
+    #[test]
     fn streets_dates_ages_and_records_of_other_countries_and_speech() {
         hides(
             "Meine Adresse: Lindenstraße 4, 10115 Berlin. J'habite au 12 bis, avenue des Acacias, 69003 Lyon.\nAdres: ul. Długa 5/3, Gdańsk\nmailed to N5512 Birchwood Rd, Ashland, WI 54806 or County Road 12, Elkton",
@@ -2751,7 +3095,8 @@ mod tests {
         );
         hides("Age/Sex: 92/F", &["92"]);
         hides("RR 2 Box 45, Hazard, KY", &["RR 2 Box 45"]);
-        hides("Visa ending in 4242 declined", &["4242"]);
+        // A card's last four digits name no one (the card is the holder's bank's).
+        clean("Visa ending in 4242 declined");
         hides("MAC 00:1A:2B:3C:4D:5E", &["00:1A:2B:3C:4D:5E"]);
         hides("Tel.: 0044 20 7946 0958", &["0044 20 7946 0958"]);
         hides("Apt. 4-B", &["Apt. 4-B"]);
@@ -3049,6 +3394,51 @@ mod tests {
         keeps(
             "MedWatch 3500A, mfr report 1852273-2026-07990; then 2 x 500 mg",
             &["1852273", "x 500"],
+        );
+    }
+
+    #[test]
+    fn machine_ids_in_calendars_and_links_stay() {
+        // An event's or a message's id has an address's shape, nobody's mailbox.
+        clean("BEGIN:VEVENT\nUID:7QK2M9XR4TBW8PLA@northfieldclinic.org\nEND:VEVENT");
+        clean("Message-ID: <CAH4x9T2bQ@mail.example.net>\nSubject: refill");
+        hides(
+            "UID:7QK2M9XR4TBW8PLA@x.org\nATTENDEE:mailto:rosa.lind@gmail.com",
+            &["rosa.lind@gmail.com"],
+        );
+        // A meeting link's id is the meeting's, however long.
+        clean(
+            "Join: https://teams.microsoft.com/l/meetup-join/19%3ameeting_7QK2M9XR4TBW8PLA2N6D5CZE%40thread.v2/0",
+        );
+    }
+
+    #[test]
+    fn a_bare_npi_is_no_phone() {
+        // Ten digits that pass the NPI check and cannot be a North American number (area
+        // code or exchange opening with 0 or 1): a prescriber's NPI, as a FHIR identifier
+        // or an OCR'd "NPl" writes it.
+        clean(r#"{"requester": {"identifier": {"value": "1234567893"}}}"#);
+        clean("Prescriber NPl 1234567893, urgent");
+        // A street typed in lower case in a chat, its type a less common one.
+        hides(
+            "meeting moved to 6865 mariner's row 7pm",
+            &["6865 mariner's row"],
+        );
+        hides(
+            "we moved, 412 willow crescent now",
+            &["412 willow crescent"],
+        );
+        clean("she walked 100 laps in a row today");
+        // A record label qualified by where the record is kept, before its colon.
+        hides("Record no. at site: 482-55107", &["482-55107"]);
+        hides("MRN (legacy): 55-2210943", &["55-2210943"]);
+        // An appointment's number, as a log's key or a label writes it.
+        clean("reminder failed {'appt_id': 6488993}");
+        clean("level=warn appt_id=6488993 msg=retry");
+        clean("Appointment #4471236 moved to the afternoon.");
+        hides(
+            "call me 2125550143 or 7135550110",
+            &["2125550143", "7135550110"],
         );
     }
 }

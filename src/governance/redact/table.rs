@@ -390,6 +390,50 @@ fn row(line: &str, delim: u8, markdown: bool) -> Vec<(usize, usize)> {
     c
 }
 
+/// The cells of a comma-separated row with each date written in words and left unquoted
+/// ("May 7, 2023": an export's comma inside a value) joined back into one cell, so the
+/// columns after it line up with the header again.
+fn joined_dates(line: &str, rc: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    let mut out = Vec::with_capacity(rc.len());
+    let mut k = 0;
+    while k < rc.len() {
+        let (s, e) = rc[k];
+        if let Some(&(s2, e2)) = rc.get(k + 1) {
+            let year = &line[s2..e2];
+            if year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit()) && month_day(&line[s..e])
+            {
+                out.push((s, e2));
+                k += 2;
+                continue;
+            }
+        }
+        out.push((s, e));
+        k += 1;
+    }
+    out
+}
+
+/// Whether a cell is a month's name and a day: "May 7", "Sept. 21", "December 3rd".
+fn month_day(cell: &str) -> bool {
+    let mut w = cell.split_whitespace();
+    let (Some(m), Some(d), None) = (w.next(), w.next(), w.next()) else {
+        return false;
+    };
+    let m = m.trim_end_matches('.').to_ascii_lowercase();
+    let d = ["st", "nd", "rd", "th"]
+        .iter()
+        .find_map(|x| d.strip_suffix(x))
+        .unwrap_or(d);
+    m.len() >= 3
+        && m.bytes().all(|b| b.is_ascii_lowercase())
+        && [
+            "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+        ]
+        .contains(&&m[..3])
+        && (1..=2).contains(&d.len())
+        && d.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// Whether a line only rules a table off: `|---|:---:|`, `+----+----+`, `-----  ------`.
 fn rule_line(line: &str) -> bool {
     let t = line.trim();
@@ -460,7 +504,10 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
         }
         while j < lines.len() {
             let (off, line) = lines[j];
-            let rc = row(line, d, markdown);
+            let mut rc = row(line, d, markdown);
+            if d == b',' && rc.len() > hc.len() {
+                rc = joined_dates(line, rc);
+            }
             if line.trim().is_empty() || rc.len() != hc.len() {
                 break;
             }
@@ -939,6 +986,15 @@ mod tests {
         assert!(f.contains(&(Kind::Zip, "25057".into())));
         // The physician and the lab value stay.
         assert!(!f.iter().any(|(_, v)| v == "Brandt" || v == "7.1"), "{f:?}");
+    }
+
+    #[test]
+    fn an_unquoted_date_in_words_keeps_the_columns_in_line() {
+        let csv = "patient_name,mrn,sex,dob,visit_date,wt_kg\n\"Mara Lind\",512-77120,F,May 7, 2019,2024-01-02,18.2\n";
+        let f = found(csv);
+        assert!(f.contains(&(Kind::Mrn, "512-77120".into())), "{f:?}");
+        assert!(f.contains(&(Kind::Person, "Mara Lind".into())), "{f:?}");
+        assert!(!f.iter().any(|(_, v)| v == "18.2"), "{f:?}");
     }
 
     #[test]
