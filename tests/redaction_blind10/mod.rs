@@ -173,6 +173,34 @@ const NAMES: &[(&str, &str)] = &[
     ("Clement", "Vosburgh"),
     ("Honor", "Blakemore"),
     ("Sterling", "Haverkamp"),
+    ("Fionnuala", "Ó Dubhghaill"),
+    ("Caoimhín", "Mac an Bhaird"),
+    ("Þorsteinn", "Eiríksson"),
+    ("Guðrún", "Ragnarsdóttir"),
+    ("Encarnación", "Villalobos Urquiza"),
+    ("Esteban", "Goicoechea Marín"),
+    ("Conceição", "de Sousa Albuquerque"),
+    ("Abu Hamza", ""),
+    ("Umm Yasmin", ""),
+    ("Alemnesh", "Haile-Mariam"),
+    ("Dawit", "Bekele"),
+    ("Nilar", ""),
+    ("Khin Mya", ""),
+    ("Selvaraj", ""),
+    ("Tsetsegmaa", "Bayarsaikhan"),
+    ("Ngaio", "Whaanga"),
+    ("Tāne", "Horomona"),
+    ("Faʻafetai", "Sapolu"),
+    ("Şükrü", "Ağaoğlu"),
+    ("Parvaneh", "Sohrabi"),
+    ("Nunzia", "Esposito Amato"),
+    ("Meritxell", "Cases i Roig"),
+    ("Jhunriel", "Macaraeg"),
+    ("Hafizah", "binti Ismail"),
+    ("Shabnam", "Chaudhry"),
+    ("Rehema", "Nyirenda"),
+    ("Merry", "Goodspeed"),
+    ("Patience", "Oakley"),
 ];
 
 const STAFF: &[&str] = &[
@@ -543,11 +571,10 @@ fn nursecall(r: &mut Rng, b: &mut B, p: &Pat) {
         let q = if i == 0 { p.clone() } else { new_pat(r) };
         b.l(Date, &ds)
             .t(&format!(
-                " {:02}:{}{}:{}  ",
+                " {:02}:{:02}:{:02}  ",
                 r.range(0, 23),
-                r.range(0, 5),
-                r.below(10),
-                r.digits(2)
+                r.below(60),
+                r.below(60)
             ))
             .t(r.pk(&["CALL", "BATH", "CODE", "BED-EXIT"]))
             .t("  Rm ")
@@ -629,12 +656,11 @@ fn mailroom(r: &mut Rng, b: &mut B, _p: &Pat) {
         let d = recent(r);
         b.t("rcvd ")
             .l(Date, &format!("{}/{}/{}", d.1, d.2, d.0))
-            .t(&format!(
-                " | {} 1Z{}{} | To: ",
-                r.pk(&["UPS", "FedEx"]),
-                r.upper(3),
-                r.digits(12)
-            ))
+            .t(&if r.chance(50) {
+                format!(" | UPS 1Z{}{} | To: ", r.upper(3), r.digits(13))
+            } else {
+                format!(" | FedEx {} | To: ", r.digits(12))
+            })
             .l(Person, &q.full())
             .t(", Rm ")
             .l(Room, &room(r))
@@ -1312,7 +1338,7 @@ fn it_ca(r: &mut Rng, b: &mut B, p: &Pat) {
         b.t("Bon dia, em dic ")
             .l(Person, &p.full())
             .t(" i vaig néixer el ")
-            .l(Date, &format!("{d} {} {y}", MESOS[m - 1]))
+            .l(Date, &format!("{d} {} de {y}", MESOS[m - 1]))
             .t(". Visc al ")
             .l(
                 Address,
@@ -1421,13 +1447,9 @@ const MAKERS: [Family; 30] = [
 pub fn generate(seed: u64, n: usize) -> Set {
     let mut r = Rng(seed);
     let mut docs = Vec::with_capacity(n);
-    let mut roster = Vec::new();
     for i in 0..n {
         let fam = i % FAMILIES.len();
         let p = new_pat(&mut r);
-        if i % 3 == 0 && !roster.contains(&p.full()) {
-            roster.push(p.full());
-        }
         let mut b = B::default();
         MAKERS[fam](&mut r, &mut b, &p);
         docs.push(Doc {
@@ -1436,6 +1458,19 @@ pub fn generate(seed: u64, n: usize) -> Set {
             labels: b.labels,
         });
     }
+    // A third of the patients (every third name of the pool) are on the roster, whichever
+    // documents they turn up in.
+    let roster = NAMES
+        .iter()
+        .step_by(3)
+        .map(|(g, f)| {
+            if f.is_empty() {
+                g.to_string()
+            } else {
+                format!("{g} {f}")
+            }
+        })
+        .collect();
     let keep = STAFF
         .iter()
         .chain(PRACTICE)
