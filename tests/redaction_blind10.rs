@@ -14,7 +14,14 @@
 //! redaction_blind10 -- --nocapture` shows the tables; `OPSDESK_SHOW_MISSES=1` adds every
 //! miss and false positive in context, `OPSDESK_SHOW_DOCS=1` every document.
 //!
-//! First figures: see below (filled in after the first run).
+//! First figures (the redactor of main at e423d91, 2026-12-06; 630 documents, 4,710 labels,
+//! a roster of 31 names — every third name of the pool): with the roster all 95.6%, names
+//! 92.7%, precision 91.0%, character precision 89.0%; without it all 94.8%, names 89.7%,
+//! precision 91.0%, character precision 88.9%. Weakest kinds: Account 83.8%, Person, Mrn
+//! 93.9%, Date 95.4%; weakest families (with/without roster) taglish 68.4/60.0%, it_ca
+//! 77.1/76.2%, exif 79.0/77.1%, efaxocr 85.7/85.7%, guardian 90.5/87.8%, organdonor
+//! 91.8/86.4%, ur_sw 91.5/89.0%. Lowest precision: License 41.2% (NPIs), Account 50.0%, Mrn
+//! 80.8% (call references), Person 85.0/84.8%, Address 88.3%.
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind10/mod.rs"]
