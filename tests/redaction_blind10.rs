@@ -42,7 +42,9 @@ const SANITY: Sanity = Sanity {
     kinds: IDENTIFIERS,
 };
 
-/// Loose floors: a holdout is measured, not tuned against.
+/// Loose floors: a holdout is measured, not tuned against. Unread after round 8 (tuned on the
+/// ninth set): without a roster all 94.8%, names 89.9%, precision 91.4%, character precision
+/// 89.1% (before it: 94.8%, 89.7%, 91.0%, 88.9%); with a roster all 95.6%, names 92.9%.
 const FLOORS: Floors = Floors {
     names: 75.0,
     all: 80.0,
