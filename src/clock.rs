@@ -48,3 +48,30 @@ pub fn fmt_time(t: OffsetDateTime, tz: UtcOffset) -> String {
     let f = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]");
     t.to_offset(tz).format(&f).unwrap_or_default()
 }
+
+/// A cooldown's end (RFC 3339, from the router) in the operator's zone to the second, with
+/// how long is left: `18:21:31 UTC (in 2m 05s)`; the date too when it is not today.
+pub fn until_text(rfc3339: &str, now: time::OffsetDateTime, tz: time::UtcOffset) -> String {
+    let Ok(t) =
+        time::OffsetDateTime::parse(rfc3339, &time::format_description::well_known::Rfc3339)
+    else {
+        return rfc3339.to_string();
+    };
+    let local = t.to_offset(tz);
+    let f = if local.date() == now.to_offset(tz).date() {
+        time::macros::format_description!("[hour]:[minute]:[second]")
+    } else {
+        time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]:[second]")
+    };
+    let mut s = format!("{} {}", local.format(&f).unwrap_or_default(), zone_name(tz));
+    let left = (t - now).whole_seconds();
+    if left > 0 {
+        let (h, m, sec) = (left / 3600, left / 60 % 60, left % 60);
+        s.push_str(&match (h, m) {
+            (0, 0) => format!(" (in {sec}s)"),
+            (0, m) => format!(" (in {m}m {sec:02}s)"),
+            (h, m) => format!(" (in {h}h {m:02}m)"),
+        });
+    }
+    s
+}

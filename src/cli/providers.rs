@@ -176,7 +176,12 @@ fn describe(v: &ProvidersView, l: &mut Vec<String>) {
             _ => "—".to_string(),
         };
         if let Some(until) = &p.cooldown_until {
-            usage.push_str(&format!("; cooling down until {until}"));
+            // As the console says it: local time to the second, and how long is left.
+            let now = crate::domain::now();
+            let text = crate::clock::until_text(until, now, crate::clock::local_offset(now));
+            usage.push_str(&format!(
+                "; cooling down after repeated failures until {text}"
+            ));
         }
         l.push(format!(
             "{:<12} {:<13} {:<20} {:<8} {:<8} {:<6} {}",
@@ -263,5 +268,41 @@ fn describe(v: &ProvidersView, l: &mut Vec<String>) {
                 }
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::providers::ProviderRow;
+
+    /// `opsdesk providers list` says a cooldown's end as the console does: what it means, in
+    /// local time to the second, not the router's raw RFC 3339 stamp.
+    #[test]
+    fn a_cooling_provider_says_why_and_until_when_in_local_time() {
+        let view = ProvidersView {
+            providers: vec![ProviderRow {
+                name: "local".into(),
+                kind: "local".into(),
+                model: "m".into(),
+                enabled: true,
+                is_default: false,
+                hipaa_cleared: false,
+                usage: None,
+                calls: None,
+                cooldown_until: Some("2099-01-01T12:00:00.123456789Z".into()),
+                last_error: None,
+                missing_credential: None,
+            }],
+            ..ProvidersView::default()
+        };
+        let mut lines = Vec::new();
+        describe(&view, &mut lines);
+        let all = lines.join("\n");
+        assert!(
+            all.contains("cooling down after repeated failures until 2099-01-0"),
+            "{all}"
+        );
+        assert!(!all.contains("T12:00:00"), "{all}");
     }
 }
