@@ -514,11 +514,27 @@ pub(super) fn html_blanked(text: &str) -> Option<String> {
     out.and_then(|o| String::from_utf8(o).ok())
 }
 
+/// The copy of `raw` the shape rules read, the same length so every offset holds for `raw`:
+/// HTML remnants (`html_blanked`), `_` (glued identifiers: a regex `\b` takes it for a letter)
+/// and ZPL field markers (`zpl_blanked`) as blanks. `None` when there is nothing to blank.
+pub(super) fn shape_copy(raw: &str) -> Option<String> {
+    let mut copy = html_blanked(raw);
+    let base = copy.as_deref().unwrap_or(raw);
+    if base.contains('_') {
+        copy = Some(base.replace('_', " "));
+    }
+    let base = copy.as_deref().unwrap_or(raw);
+    if let Some(z) = zpl_blanked(base) {
+        copy = Some(z);
+    }
+    copy
+}
+
 /// A copy of `text` for the shape rules in which a label printer's field commands (ZPL:
 /// `^XA^FO30,55^FDMRN:646-74469^FS`) read as blanks: `^FD` opens a field's data and glues it
 /// to the command ("FDMRN", "FDDE GROOT"), so the label or the name after it starts no word.
 /// Same length (every offset holds). `None` when `text` is no ZPL label (no `^XA` and `^FD`).
-pub(super) fn zpl_blanked(text: &str) -> Option<String> {
+fn zpl_blanked(text: &str) -> Option<String> {
     let b = text.as_bytes();
     if memchr::memmem::find(b, b"^XA").is_none() || memchr::memmem::find(b, b"^FD").is_none() {
         return None;

@@ -586,27 +586,10 @@ impl Redactor {
         // (`Margaret_Okafor_123-45-6789_MRN00442211.txt`) and a regex `\b` takes `_` for a
         // letter: the shape rules read a copy with `_` as a blank (same length, so every
         // offset holds for `raw`). Addresses of mail and the web keep theirs.
-        // So is the markup mail leaves in plain text (`&nbsp;`, `<br>`): see `html_blanked`.
-        let spaced;
-        let text = match (raw.contains('_'), markup::html_blanked(raw)) {
-            (false, None) => raw,
-            (_, Some(html)) => {
-                spaced = html.replace('_', " ");
-                spaced.as_str()
-            }
-            (true, None) => {
-                spaced = raw.replace('_', " ");
-                spaced.as_str()
-            }
-        };
-        let zpl;
-        let text = match markup::zpl_blanked(text) {
-            Some(z) => {
-                zpl = z;
-                zpl.as_str()
-            }
-            None => text,
-        };
+        // So is the markup mail leaves in plain text (`&nbsp;`, `<br>`) and a label printer's
+        // field markers: see `markup::shape_copy`.
+        let copy = markup::shape_copy(raw);
+        let text = copy.as_deref().unwrap_or(raw);
         let mut cands: Vec<(Span, u8)> = Vec::new();
         for rule in &self.rules {
             let text = if matches!(rule.kind, Kind::Email | Kind::Url) {
