@@ -28,7 +28,7 @@ fn main() -> ExitCode {
     // No process of the same user (a vault tool, any script) may read this one's memory or
     // `/proc/<pid>/environ`, where the API keys of the environment are.
     opsdesk::vault::sandbox::protect_this_process();
-    let cli = match opsdesk::cli::Cli::try_parse() {
+    let cli = match opsdesk::cli::Cli::parse_args() {
         Ok(cli) => cli,
         Err(e) => return opsdesk::cli::parse_failed(&e),
     };

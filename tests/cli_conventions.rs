@@ -42,7 +42,7 @@ fn text(b: &[u8]) -> String {
 }
 
 #[test]
-fn console_options_are_global() {
+fn console_options_belong_to_the_console() {
     let env = Env::new();
     // Before the (default) console command and after `console`, they parse; the console then
     // refuses because this is not a terminal (a usage error naming that, not the option).
@@ -57,12 +57,49 @@ fn console_options_are_global() {
         vec!["--bind", "127.0.0.1:0", "--no-http", "console"],
         vec!["console", "--theme", "light", "--no-http"],
         vec!["--demo", "--keep", "--theme", "light"],
+        vec!["--theme", "light", "console", "--bind", "127.0.0.1:0"],
     ] {
         let o = env.run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
         let err = text(&o.stderr);
         assert!(err.contains("needs a terminal"), "{args:?}: {err}");
     }
+    // Another command's help is about that command only.
+    for cmd in [
+        vec!["inbox", "list", "--help"],
+        vec!["doctor", "--help"],
+        vec!["serve", "--help"],
+    ] {
+        let o = env.run(&cmd);
+        assert_eq!(o.status.code(), Some(0), "{cmd:?}");
+        let help = text(&o.stdout);
+        for console_only in ["--theme", "--keymap"] {
+            assert!(
+                !help.contains(console_only),
+                "{cmd:?} lists {console_only}:\n{help}"
+            );
+        }
+    }
+    let serve_help = text(&env.run(&["serve", "--help"]).stdout);
+    assert!(serve_help.contains("--bind") && serve_help.contains("--no-http"));
+    let top_help = text(&env.run(&["--help"]).stdout);
+    assert!(top_help.contains("Console options") && top_help.contains("--theme"));
+    // Written before another command, a console option is refused by name, not ignored...
+    let o = env.run(&["--theme", "light", "inbox", "list"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("--theme is a console option") && err.contains("opsdesk inbox"),
+        "{err}"
+    );
+    // ...while the environment's theme is the console's business and stops nothing else.
+    let o = env
+        .cmd()
+        .env("OPSDESK_THEME", "light")
+        .args(["--demo", "config", "check"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     // --keep needs --demo.
     let o = env.run(&["--keep", "doctor"]);
     assert_eq!(o.status.code(), Some(2));

@@ -15,24 +15,39 @@ use crate::engine::{Engine, Mode};
 use crate::tui::keymap::Keymap;
 use crate::tui::theme::{Theme, no_color_from_env};
 
-/// The console's options. They are global, so `opsdesk --demo --theme light` (the console is
-/// the default command) and `opsdesk console --theme light` both work.
+/// The console's options: before any subcommand (`opsdesk --demo --theme light`: the console is
+/// the default command) and after `console`. They are not global, so other commands' `--help`
+/// does not list them; `cli::parse` refuses them before another subcommand, except `--bind`
+/// and `--no-http` before `serve`, which has them too.
 #[derive(Debug, Args, Default, Clone)]
 pub struct ConsoleArgs {
     /// Console colour theme: dark, light, high-contrast, or <config dir>/themes/<NAME>.toml
     /// (default: [console] theme, else picked from the terminal's background). NO_COLOR is honoured.
-    #[arg(long, global = true, env = "OPSDESK_THEME", value_name = "NAME")]
+    #[arg(long, env = "OPSDESK_THEME", value_name = "NAME")]
     pub theme: Option<String>,
     /// Console keymap TOML overriding the built-in keys (default: [console] keymap).
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub keymap: Option<PathBuf>,
     /// MCP HTTP listen address of the console or `serve` (default: server.bind,
     /// 127.0.0.1:48080). Port 0 picks a free port.
-    #[arg(long, global = true, value_name = "ADDR")]
+    #[arg(long, value_name = "ADDR")]
     pub bind: Option<SocketAddr>,
     /// Do not serve MCP over HTTP (console, `serve`).
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub no_http: bool,
+}
+
+impl ConsoleArgs {
+    /// These options, each filled from `earlier` where not given here (`opsdesk --theme light
+    /// console --no-http` takes both).
+    pub fn or(self, earlier: ConsoleArgs) -> ConsoleArgs {
+        ConsoleArgs {
+            theme: self.theme.or(earlier.theme),
+            keymap: self.keymap.or(earlier.keymap),
+            bind: self.bind.or(earlier.bind),
+            no_http: self.no_http || earlier.no_http,
+        }
+    }
 }
 
 pub fn run(ctx: &Context, args: ConsoleArgs) -> CmdResult {

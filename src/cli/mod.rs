@@ -41,6 +41,10 @@ pub use output::Printer;
 pub struct Cli {
     #[command(flatten)]
     pub global: Global,
+    /// Console options (plain `opsdesk` is the console). Not global: other commands' help
+    /// stays about them; `Cli::parse_args` refuses them before another subcommand.
+    #[command(flatten, next_help_heading = "Console options")]
+    pub console: console::ConsoleArgs,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -48,7 +52,48 @@ pub struct Cli {
 impl Cli {
     /// Whether this command line opens the console (no subcommand, or `console`).
     pub fn runs_console(&self) -> bool {
-        matches!(self.command, None | Some(Command::Console))
+        matches!(self.command, None | Some(Command::Console(_)))
+    }
+
+    /// Parse the process's arguments. Beyond clap: a console option written before a
+    /// subcommand that is not the console is a usage error naming it, not silently ignored
+    /// (`--bind`/`--no-http` before `serve` still apply to it, as they always have).
+    pub fn parse_args() -> Result<Cli, clap::Error> {
+        Self::parse_from_args(std::env::args_os())
+    }
+
+    pub fn parse_from_args<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        use clap::parser::ValueSource;
+        use clap::{CommandFactory, FromArgMatches};
+        let mut cmd = Cli::command();
+        let matches = cmd.try_get_matches_from_mut(args)?;
+        let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut cmd))?;
+        let allowed: &[&str] = match &cli.command {
+            None | Some(Command::Console(_)) => return Ok(cli),
+            Some(Command::Serve(_)) => &["bind", "no_http"],
+            Some(_) => &[],
+        };
+        let name = matches.subcommand_name().unwrap_or_default();
+        let stray = ["theme", "keymap", "bind", "no_http"]
+            .into_iter()
+            .find(|id| {
+                !allowed.contains(id) && matches.value_source(id) == Some(ValueSource::CommandLine)
+            });
+        match stray {
+            None => Ok(cli),
+            Some(id) => Err(cmd.error(
+                clap::error::ErrorKind::ArgumentConflict,
+                format!(
+                    "--{} is a console option; `opsdesk {name}` does not take it \
+                     (the console: `opsdesk --{0} …` or `opsdesk console --{0} …`)",
+                    id.replace('_', "-")
+                ),
+            )),
+        }
     }
 }
 
@@ -69,9 +114,6 @@ pub struct Global {
     /// With --demo: keep the demo data dir on exit and print where it is.
     #[arg(long, global = true, requires = "demo")]
     pub keep: bool,
-    /// Console options (they apply to plain `opsdesk` as well as `opsdesk console`).
-    #[command(flatten)]
-    pub console: console::ConsoleArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -112,7 +154,7 @@ pub enum Command {
     /// Tail the inbox in this terminal and raise desktop notifications (no engine needed).
     Watch(watch::WatchArgs),
     /// The operator's console (the default with no subcommand): engine + terminal UI.
-    Console,
+    Console(console::ConsoleArgs),
     /// Sign a profile in to Microsoft Graph (device code); the refresh token is kept in the OS
     /// keyring (Secret Service) when one is reachable, else in a 0600 file in the data dir.
     Login(login::LoginArgs),
@@ -413,7 +455,8 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = (|| {
         let mut ctx = Context::new(cli.global.clone())?;
         let r = match cli.command {
-            None | Some(Command::Console) => console::run(&ctx, ctx.global.console.clone()),
+            None => console::run(&ctx, cli.console),
+            Some(Command::Console(a)) => console::run(&ctx, a.or(cli.console)),
             Some(Command::Inbox(c)) => inbox::run(&ctx, c),
             Some(Command::Brief(a)) => brief::run(&ctx, a),
             Some(Command::Drafts(c)) => drafts::run(&ctx, c),
@@ -425,9 +468,9 @@ pub fn run(cli: Cli) -> ExitCode {
             Some(Command::Config(c)) => config_cmd::run(&ctx, c),
             Some(Command::Providers(c)) => providers::run(&ctx, c),
             Some(Command::Serve(mut a)) => {
-                // --bind and --no-http are global (shared with the console).
-                a.bind = ctx.global.console.bind;
-                a.no_http = ctx.global.console.no_http;
+                // `opsdesk --bind … serve` (the console's place for them) still applies.
+                a.bind = a.bind.or(cli.console.bind);
+                a.no_http |= cli.console.no_http;
                 serve::run(&ctx, a)
             }
             Some(Command::Watch(a)) => watch::run(&ctx, a),

@@ -32,15 +32,15 @@ pub struct ServeArgs {
     /// running engine when there is one.
     #[arg(long)]
     pub stdio: bool,
-    /// The global `--bind` (set by `cli::run`): the URL is printed on stderr and written to
-    /// <data dir>/engine.json.
-    #[arg(skip)]
+    /// MCP HTTP listen address (default: server.bind, 127.0.0.1:48080). Port 0 picks a free
+    /// port; the URL is printed on stderr and written to <data dir>/engine.json.
+    #[arg(long, value_name = "ADDR")]
     pub bind: Option<SocketAddr>,
     /// Allow a non-loopback --bind (the bearer token is still required).
     #[arg(long)]
     pub allow_non_loopback: bool,
-    /// The global `--no-http` (set by `cli::run`).
-    #[arg(skip)]
+    /// Do not serve MCP over HTTP (with --stdio: stdin/stdout only).
+    #[arg(long)]
     pub no_http: bool,
     /// Read-only mode for every client: only read tools are listed and callable (also
     /// `OPSDESK_READ_ONLY=1`, `[server] read_only = true`).
