@@ -2,8 +2,6 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 use std::process::ExitCode;
 
-use clap::Parser;
-
 /// The allocator's options must be set before mimalloc's constructor reads them (see
 /// `opsdesk::tune_allocator`): a constructor of priority 100 runs before every constructor of
 /// default priority, mimalloc's among them (a C `__attribute__((constructor))`).

@@ -69,6 +69,12 @@ pub struct Host {
 /// How long the indexer lets a burst of new records settle before indexing them.
 const INDEX_SETTLE: Duration = Duration::from_millis(200);
 
+/// How long the engine must receive no new records after a burst before it unmaps the code
+/// pages the burst ran (`crate::release_code_pages`). Long enough that a poll round's records
+/// arriving in a few batches count as one burst, short enough that an import's aftermath is
+/// not what `top` shows for the rest of the day.
+const QUIET_BEFORE_TRIM: Duration = Duration::from_secs(10);
+
 impl Host {
     /// Start the hub and notifier, then HTTP (if `http` is given), then the sources. Must run
     /// inside the engine's tokio runtime.
@@ -227,16 +233,35 @@ fn spawn_indexer(engine: Arc<Engine>, shutdown: CancellationToken) {
                 }
                 r
             });
+            // After a burst of new records, once the engine has been quiet a while, the code
+            // pages the burst ran are unmapped (`release_code_pages`: they stay cached).
+            let mut trim_after = None;
             match indexed.await {
-                Ok(Ok(_)) => {}
+                Ok(Ok(n)) => trim_after = (n > 0).then_some(QUIET_BEFORE_TRIM),
                 Ok(Err(err)) => {
                     tracing::warn!("the search index is behind (the next search catches up): {err}")
                 }
                 Err(err) => tracing::warn!("the search indexer stopped: {err}"),
             }
             loop {
+                let quiet = async {
+                    match trim_after {
+                        Some(d) => tokio::time::sleep(d).await,
+                        None => std::future::pending().await,
+                    }
+                };
                 tokio::select! {
                     _ = shutdown.cancelled() => return,
+                    () = quiet => {
+                        trim_after = None;
+                        let freed = tokio::task::spawn_blocking(|| {
+                            crate::release_memory();
+                            crate::release_code_pages()
+                        })
+                        .await
+                        .unwrap_or(0);
+                        tracing::debug!(bytes = freed, "quiet after a burst: code pages unmapped");
+                    }
                     ev = events.recv() => match ev {
                         Ok(crate::engine::EngineEvent::InboxAppended(_))
                         | Err(RecvError::Lagged(_)) => break,
