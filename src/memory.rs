@@ -202,8 +202,17 @@ mod tests {
             segments.iter().any(|&(s, l)| (s..s + l).contains(&here)),
             "{here:#x} not in {segments:x?}"
         );
+        let rss_file = || {
+            let status = std::fs::read_to_string("/proc/self/status").unwrap();
+            let line = status.lines().find(|l| l.starts_with("RssFile:")).unwrap();
+            line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap()
+        };
+        let before = rss_file();
         let advised = super::release_code_pages();
         assert_eq!(advised, segments.iter().map(|s| s.1).sum::<usize>());
+        // The mappings went (what this thread and others ran since is mapped again).
+        let after = rss_file();
+        assert!(after < before, "RssFile {before} kB -> {after} kB");
         // Code and relocated data still work: a formatted string goes through std's code,
         // vtables and a static.
         assert_eq!(format!("{:>5}|{}", 42, String::from("ok")), "   42|ok");
