@@ -205,7 +205,11 @@ mod tests {
         let rss_file = || {
             let status = std::fs::read_to_string("/proc/self/status").unwrap();
             let line = status.lines().find(|l| l.starts_with("RssFile:")).unwrap();
-            line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap()
+            line.split_whitespace()
+                .nth(1)
+                .unwrap()
+                .parse::<u64>()
+                .unwrap()
         };
         let before = rss_file();
         let advised = super::release_code_pages();

@@ -222,6 +222,8 @@ fn spawn_indexer(engine: Arc<Engine>, shutdown: CancellationToken) {
     use tokio::sync::broadcast::error::RecvError;
     let mut events = engine.subscribe();
     tokio::spawn(async move {
+        // Start-up is a burst too (config, sources' first rounds, the index check).
+        let mut first = true;
         loop {
             let e = engine.clone();
             let indexed = tokio::task::spawn_blocking(move || {
@@ -237,12 +239,13 @@ fn spawn_indexer(engine: Arc<Engine>, shutdown: CancellationToken) {
             // pages the burst ran are unmapped (`release_code_pages`: they stay cached).
             let mut trim_after = None;
             match indexed.await {
-                Ok(Ok(n)) => trim_after = (n > 0).then_some(QUIET_BEFORE_TRIM),
+                Ok(Ok(n)) => trim_after = (n > 0 || first).then_some(QUIET_BEFORE_TRIM),
                 Ok(Err(err)) => {
                     tracing::warn!("the search index is behind (the next search catches up): {err}")
                 }
                 Err(err) => tracing::warn!("the search indexer stopped: {err}"),
             }
+            first = false;
             loop {
                 let quiet = async {
                     match trim_after {
