@@ -4,7 +4,7 @@
 
 mod memory;
 pub use memory::tune_allocator;
-pub(crate) use memory::{release_code_pages, release_memory};
+pub(crate) use memory::{release_memory, trim_code_pages};
 
 pub mod assistant;
 pub mod brief;

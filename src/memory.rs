@@ -94,6 +94,45 @@ pub(crate) fn release_code_pages() -> usize {
     }
 }
 
+/// Code mapped beyond what was mapped after the last unmap before a quiet engine unmaps it
+/// again: a poll round runs a few hundred kB of code it will run again at the next round, and
+/// unmapping that every minute would only trade it for page faults; an import, a start-up or a
+/// load of reads maps megabytes it may not run again today.
+const CODE_GROWTH_WORTH_UNMAPPING: u64 = 4 << 20;
+
+/// [`release_code_pages`] when the file-backed memory mapped (`RssFile`) grew by more than
+/// [`CODE_GROWTH_WORTH_UNMAPPING`] since `after_last` (what it was after the last unmap, 0 for
+/// never); returns the new baseline. Where `RssFile` cannot be read, nothing is unmapped.
+pub(crate) fn trim_code_pages(after_last: u64) -> u64 {
+    let Some(mapped) = rss_file() else {
+        return after_last;
+    };
+    if mapped <= after_last.saturating_add(CODE_GROWTH_WORTH_UNMAPPING) {
+        return after_last;
+    }
+    let advised = release_code_pages();
+    let left = rss_file().unwrap_or(mapped);
+    tracing::debug!(
+        advised,
+        mapped_before = mapped,
+        mapped_after = left,
+        "quiet after a burst: code pages unmapped (they stay in the page cache)"
+    );
+    left
+}
+
+/// This process's resident file-backed memory in bytes, from `/proc/self/status`.
+fn rss_file() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb = status.lines().find_map(|l| l.strip_prefix("RssFile:"))?;
+    kb.trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .map(|k| k * 1024)
+}
+
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 mod linux_code {
     use std::ffi::{c_int, c_void};
@@ -216,9 +255,22 @@ mod tests {
         assert_eq!(advised, segments.iter().map(|s| s.1).sum::<usize>());
         // The mappings went (what this thread and others ran since is mapped again).
         let after = rss_file();
-        assert!(after < before, "RssFile {before} kB -> {after} kB");
+        assert!(after < before, "RssFile {before} B -> {after} B");
         // Code and relocated data still work: a formatted string goes through std's code,
         // vtables and a static.
         assert_eq!(format!("{:>5}|{}", 42, String::from("ok")), "   42|ok");
+    }
+
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[test]
+    fn a_quiet_engine_unmaps_code_only_when_a_burst_mapped_megabytes_more() {
+        let mapped = super::rss_file().unwrap();
+        // Less than the threshold more than after the last unmap: left alone.
+        let baseline = mapped - super::CODE_GROWTH_WORTH_UNMAPPING / 2;
+        assert_eq!(super::trim_code_pages(baseline), baseline);
+        // Never unmapped and megabytes mapped (a test binary's code): unmapped.
+        assert!(mapped > super::CODE_GROWTH_WORTH_UNMAPPING, "{mapped}");
+        let after = super::trim_code_pages(0);
+        assert!(after < mapped, "{mapped} -> {after}");
     }
 }

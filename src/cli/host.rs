@@ -224,6 +224,8 @@ fn spawn_indexer(engine: Arc<Engine>, shutdown: CancellationToken) {
     tokio::spawn(async move {
         // Start-up is a burst too (config, sources' first rounds, the index check).
         let mut first = true;
+        // The code mapped right after the last unmap (0: never unmapped).
+        let mut trimmed_at = 0;
         loop {
             let e = engine.clone();
             let indexed = tokio::task::spawn_blocking(move || {
@@ -239,7 +241,10 @@ fn spawn_indexer(engine: Arc<Engine>, shutdown: CancellationToken) {
             // pages the burst ran are unmapped (`release_code_pages`: they stay cached).
             let mut trim_after = None;
             match indexed.await {
-                Ok(Ok(n)) => trim_after = (n > 0 || first).then_some(QUIET_BEFORE_TRIM),
+                Ok(Ok(n)) => {
+                    trim_after =
+                        (n > 0 || first).then(|| tokio::time::Instant::now() + QUIET_BEFORE_TRIM);
+                }
                 Ok(Err(err)) => {
                     tracing::warn!("the search index is behind (the next search catches up): {err}")
                 }
@@ -249,7 +254,8 @@ fn spawn_indexer(engine: Arc<Engine>, shutdown: CancellationToken) {
             loop {
                 let quiet = async {
                     match trim_after {
-                        Some(d) => tokio::time::sleep(d).await,
+                        // Other events (audit, source health) do not postpone it.
+                        Some(at) => tokio::time::sleep_until(at).await,
                         None => std::future::pending().await,
                     }
                 };
@@ -257,13 +263,14 @@ fn spawn_indexer(engine: Arc<Engine>, shutdown: CancellationToken) {
                     _ = shutdown.cancelled() => return,
                     () = quiet => {
                         trim_after = None;
-                        let freed = tokio::task::spawn_blocking(|| {
+                        let mapped = trimmed_at;
+                        let now = tokio::task::spawn_blocking(move || {
                             crate::release_memory();
-                            crate::release_code_pages()
+                            crate::trim_code_pages(mapped)
                         })
                         .await
-                        .unwrap_or(0);
-                        tracing::debug!(bytes = freed, "quiet after a burst: code pages unmapped");
+                        .unwrap_or(mapped);
+                        trimmed_at = now;
                     }
                     ev = events.recv() => match ev {
                         Ok(crate::engine::EngineEvent::InboxAppended(_))
