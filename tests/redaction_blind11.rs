@@ -12,6 +12,15 @@
 //! without one. A HOLDOUT: nobody tunes on it. `cargo test --test redaction_blind11 --
 //! --nocapture` shows the tables; `OPSDESK_SHOW_MISSES=1` adds every miss and false positive
 //! in context, `OPSDESK_SHOW_DOCS=1` every document.
+//!
+//! First figures (the redactor of main at a9d6231, 2026-12-06; 624 documents, 7,208 labels,
+//! a roster of 33 names — every third name of the pool): with the roster all 96.5%, names
+//! 92.7%, precision 90.4%, character precision 89.8%; without it all 96.0%, names 90.9%,
+//! precision 90.4%, character precision 89.8%. Weakest kinds: Age 65.0%, Person 92.7/90.9%,
+//! Address 95.7%, Mrn 98.1%; weakest families (with/without roster) greek 74.8/74.8%, voicemail
+//! 83.2/81.1%, schedchat 88.4/85.3%, somali 89.4/89.4%, inscard 91.3/91.3%, aecrf
+//! 91.8/91.3%, soapnote 95.3/90.0%. Lowest precision: License 18.0% (NPIs, DEA numbers),
+//! HealthPlan 73.2%, Address 77.9%, Mrn 78.2%, Person 87.1/86.9%.
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind11/mod.rs"]

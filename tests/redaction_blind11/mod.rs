@@ -435,7 +435,7 @@ fn initial(s: &str) -> String {
 fn words(n: u32) -> String {
     if n < 20 {
         ONES[n as usize].to_string()
-    } else if n % 10 == 0 {
+    } else if n.is_multiple_of(10) {
         TENS[(n / 10) as usize].to_string()
     } else {
         format!("{} {}", TENS[(n / 10) as usize], ONES[(n % 10) as usize])
@@ -791,7 +791,7 @@ fn old_age(r: &mut Rng) -> String {
 
 // ---------------------------------------------------------------- everyday genres
 
-fn referral(r: &mut Rng, b: &mut B) {
+fn referral_a(r: &mut Rng, b: &mut B) {
     let p = pt(r);
     let doc = staff(r);
     b.t("HALLOWAY CREEK FAMILY MEDICINE\n2200 Commons Pkwy, Suite 310 | Tel ")
@@ -1022,7 +1022,7 @@ fn hl7feed(r: &mut Rng, b: &mut B) {
     }
 }
 
-fn voicemail(r: &mut Rng, b: &mut B) {
+fn voicemail_a(r: &mut Rng, b: &mut B) {
     let p = pt(r);
     let d = dob(r);
     let intro = r.s(&[
@@ -1104,7 +1104,7 @@ fn voicemail(r: &mut Rng, b: &mut B) {
     ]));
 }
 
-fn schedchat(r: &mut Rng, b: &mut B) {
+fn schedchat_a(r: &mut Rng, b: &mut B) {
     let p = pt(r);
     let q = pt(r);
     let s1 = r.s(STAFF_SHORT);
@@ -1298,7 +1298,7 @@ fn attachname(r: &mut Rng, b: &mut B) {
     b.t("Sent from the Halloway Creek Family Medicine scanner\n");
 }
 
-fn fwdthread(r: &mut Rng, b: &mut B) {
+fn fwdthread_a(r: &mut Rng, b: &mut B) {
     let p = pt(r);
     let d = recent(r);
     let em = email(r, &p, 1980);
@@ -1352,7 +1352,7 @@ fn fwdthread(r: &mut Rng, b: &mut B) {
     b.t("> Thanks,\n> ").p(short(&p)).t("\n");
 }
 
-fn portalmsg(r: &mut Rng, b: &mut B) {
+fn portalmsg_a(r: &mut Rng, b: &mut B) {
     let p = pt(r);
     let m = mrn(r);
     b.t("SECURE MESSAGE  |  Halloway Creek patient portal\nFrom: ");
@@ -1545,7 +1545,7 @@ fn discharge(r: &mut Rng, b: &mut B) {
         .t(", labs (LOINC 2345-7) in 1 week.\n");
 }
 
-fn soapnote(r: &mut Rng, b: &mut B) {
+fn soapnote_a(r: &mut Rng, b: &mut B) {
     let p = pt(r);
     b.t("PROGRESS NOTE  ")
         .k(Date, &ds(recent(r), 1))
@@ -1592,6 +1592,257 @@ fn soapnote(r: &mut Rng, b: &mut B) {
     b.t("— ").t(staff(r)).t(", NP\n");
 }
 
+// Second layouts of the everyday genres: the same genre is written many ways.
+
+fn referral(r: &mut Rng, b: &mut B) {
+    if r.chance(55) {
+        return referral_a(r, b);
+    }
+    let p = pt(r);
+    b.t("From: ")
+        .t(staff(r))
+        .t(" <referrals@hallowaycreek.org>\nTo: Sorrell Orthopedics intake\n");
+    b.t("Subject: New referral - ");
+    b.p(&p.last.to_uppercase())
+        .t(" ")
+        .p(&initial(p.first))
+        .t(" - dob ")
+        .k(Date, &ds(dob(r), 1))
+        .t("\n\n");
+    b.t("Hello team,\n\nPlease schedule ");
+    name(r, b, &p);
+    b.t(&format!(
+        " for {} (",
+        r.s(&[
+            "a consult re: R knee OA",
+            "EMG of both arms",
+            "a second opinion on lumbar stenosis"
+        ])
+    ));
+    b.t(r.s(ICD)).t("). Pt prefers mornings; ");
+    b.t(r.s(&["cell ", "home ", "text only to "]))
+        .k(Phone, &phone(r))
+        .t(". ");
+    if r.chance(50) {
+        b.t("Interpreter needed. Her grandson ")
+            .p(&rel(r, &p))
+            .t(" usually comes along.");
+    }
+    b.t("\nMRN ")
+        .k(Mrn, &mrn(r))
+        .t(" / ")
+        .t(plan_label(r))
+        .k(HealthPlan, &member(r));
+    b.t("\nRecords attached: ")
+        .p(&fold(&p.last.replace([' ', '\''], "")))
+        .t("_xrays_")
+        .k(Date, &ds(recent(r), 2))
+        .t(".pdf\n\nThanks!\n")
+        .t(staff(r))
+        .t("\nReferral coordinator | direct ")
+        .k(Phone, &phone(r))
+        .t("\n");
+}
+
+fn spell(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphabetic())
+        .flat_map(|c| c.to_lowercase())
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn voicemail(r: &mut Rng, b: &mut B) {
+    if r.chance(50) {
+        return voicemail_a(r, b);
+    }
+    let p = pt(r);
+    b.t("VM-to-text (confidence 0.8")
+        .t(&r.range(0, 9).to_string())
+        .t(")\nyeah hi its ");
+    b.p(&p.first.to_lowercase())
+        .t(" last name ")
+        .p(&p.last.to_lowercase())
+        .t(" thats ")
+        .p(&spell(p.last));
+    b.t(" um i'm calling for my ")
+        .t(r.s(&["father ", "husband ", "aunt "]));
+    b.p(&r.s(RELATIVES).to_lowercase())
+        .t(" he's ")
+        .k(Age, &words(r.range(90, 99)))
+        .t(" his birthday is ");
+    let d = dob(r);
+    b.k(
+        Date,
+        &format!("{} {} {}", words(d.m), words(d.d), year_words(d.y)),
+    );
+    b.t(" and he fell again last night we're at ");
+    let n = r.range(100, 9899);
+    let st = r.s(STREETS).to_lowercase();
+    b.k(Address, &format!("{} {st}", digit_words(r, &n.to_string())));
+    b.t(" please have someone call ");
+    let (a, e, l) = phone_parts(r);
+    let sp = format!(
+        "{} {} {}",
+        digit_words(r, &a),
+        digit_words(r, &e),
+        digit_words(r, &l)
+    );
+    b.k(Phone, &sp)
+        .t(" again thats ")
+        .k(Phone, &format!("{a} {e} {l}"))
+        .t(" okay bye\n");
+}
+
+fn schedchat(r: &mut Rng, b: &mut B) {
+    if r.chance(50) {
+        return schedchat_a(r, b);
+    }
+    let (p, q) = (pt(r), pt(r));
+    let s1 = r.s(STAFF_SHORT);
+    let s2 = r.s(STAFF_SHORT);
+    b.t("Teams • Scheduling pod\n");
+    b.t(&format!(
+        "{s1} 8:02 AM\nheads up the {} slot on ",
+        r.s(&["9:40", "11:20", "3:00"])
+    ))
+    .k(Date, &ds(recent(r), 8));
+    b.t(" is double booked - ")
+        .p(&p.first.to_lowercase())
+        .t(" (")
+        .p(&format!("{} {}", p.first, p.last))
+        .t(") and ");
+    b.p(q.last).t("\n");
+    b.t(&format!(
+        "{s2} 8:05 AM\nmoving {} to thurs, texted her at ",
+        if q.female { "mrs" } else { "mr" }
+    ));
+    b.k(Phone, &phone(r))
+        .t(". ")
+        .p(short(&q))
+        .t("'s wife said ok\n");
+    b.t(&format!("{s1} 8:06 AM\nty!! also can someone call back "))
+        .p(&p.last.to_uppercase())
+        .t(", ")
+        .p(&p.first.to_uppercase());
+    b.t(" re: ")
+        .t(r.s(&["prior auth", "copay q", "wrong dob on file, should be "]));
+    if b.s.ends_with("should be ") {
+        b.k(Date, &ds(dob(r), 0));
+    }
+    b.t("\n");
+}
+
+fn fwdthread(r: &mut Rng, b: &mut B) {
+    if r.chance(50) {
+        return fwdthread_a(r, b);
+    }
+    let p = pt(r);
+    let d = recent(r);
+    let wd = r.s(&["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]);
+    b.t("FYI see below - can billing look at this?\n\n-----Original Message-----\nFrom: ");
+    b.p(p.last)
+        .t(", ")
+        .p(p.first)
+        .t(" <")
+        .k(Email, &email(r, &p, 1966))
+        .t(">\nSent: ")
+        .t(wd)
+        .t(", ");
+    b.k(
+        Date,
+        &format!("{} {}, {}", MONTHS[(d.m - 1) as usize], d.d, d.y),
+    )
+    .t(&format!(" {}:{:02} AM\n", r.range(6, 11), r.range(0, 59)));
+    b.t("To: Billing Office\nSubject: RE: statement ")
+        .k(Account, &account(r))
+        .t("\n\n");
+    b.t("I already paid this by phone on ")
+        .k(Date, &ds(recent(r), 4))
+        .t(" with card ending ")
+        .t(&r.digits(4))
+        .t(". ");
+    b.t("Please stop sending letters to ");
+    addr_block(r, b);
+    b.t(", I moved.\n\n> -----Original Message-----\n> From: Halloway Creek Billing\n> Our records show a balance for ");
+    b.p(&format!("{} {}", p.first, p.last).to_uppercase())
+        .t(", DOS ")
+        .k(Date, &ds(recent(r), 0))
+        .t(".\n");
+}
+
+fn soapnote(r: &mut Rng, b: &mut B) {
+    if r.chance(50) {
+        return soapnote_a(r, b);
+    }
+    let p = pt(r);
+    b.t(&format!(
+        "{} {} - ",
+        r.s(&["Tele f/u", "Walk-in", "RN visit"]),
+        r.s(&["note", "enc"])
+    ))
+    .k(Date, &ds(recent(r), 1));
+    b.t("\n")
+        .p(&p.first.to_lowercase())
+        .t(" ")
+        .p(&p.last.to_lowercase())
+        .t(", ");
+    if r.chance(50) {
+        b.k(Age, &old_age(r)).t(if p.female { "F" } else { "M" });
+    } else {
+        b.t(&format!(
+            "{}{}",
+            r.range(18, 89),
+            if p.female { "F" } else { "M" }
+        ));
+    }
+    b.t(" w/ hx ")
+        .t(r.s(&["DM2, CKD3", "HFrEF, afib", "OSA on CPAP", "COPD, tob use"]))
+        .t(". ");
+    b.t("s: c/o ")
+        .t(r.s(&["worsening LE edema", "cough x1wk", "low sugars at night"]))
+        .t(", dtr ");
+    b.p(&r.s(RELATIVES).to_lowercase())
+        .t(" helps w/ meds.\no: afebrile, wt up 2kg.\na/p: ")
+        .t(r.s(ICD));
+    b.t(" - adj ")
+        .t(r.s(DRUGS))
+        .t(", f/u ")
+        .k(Date, &ds(recent(r), 1))
+        .t(", pt ok w/ plan, vm left @ ")
+        .k(Phone, &phone(r))
+        .t("\n");
+}
+
+fn portalmsg(r: &mut Rng, b: &mut B) {
+    if r.chance(55) {
+        return portalmsg_a(r, b);
+    }
+    let p = pt(r);
+    let proxy = rel(r, &p);
+    b.t("MyHalloway message (proxy access)\nSent by: ")
+        .p(&proxy)
+        .t(" on behalf of ")
+        .p(&format!("{} {}", p.first, p.last));
+    b.t("\nDate: ")
+        .k(Date, &ds(recent(r), 3))
+        .t("\n\nHello, I'm ")
+        .p(short(&p))
+        .t("'s ");
+    b.t(r.s(&["daughter", "son", "niece", "partner"]))
+        .t(". Mom is ")
+        .k(Age, &old_age(r));
+    b.t(" now and can't use the portal. Her new insurance is Keystone Mutual, ")
+        .t(plan_label(r))
+        .k(HealthPlan, &member(r));
+    b.t(". Please send the visit summary to ")
+        .k(Email, &email(r, &p, 1958))
+        .t(" or fax ")
+        .k(Fax, &phone(r))
+        .t(".\n");
+}
+
 // ---------------------------------------------------------------- newer genres
 
 fn courier(r: &mut Rng, b: &mut B) {
@@ -1629,7 +1880,7 @@ fn courier(r: &mut Rng, b: &mut B) {
         r.letters(1)
     ));
     b.t("Discrepancy: tube for ")
-        .p(&pt(r).first.to_string())
+        .p(pt(r).first)
         .t(" unlabelled, called site ")
         .k(Phone, &phone(r))
         .t("\n");
