@@ -5,7 +5,7 @@
 #
 # Writes RECORDS records as spool files of 4,000 into a throw-away data dir, starts `serve` on
 # a free loopback port, copies the files into its spool, waits until all are ingested, and
-# prints RSS fresh, 5 s and 20 s after, and the peak. Stops the server and removes everything.
+# prints RSS fresh, 5 s, 20 s and 60 s after, and the peak. Stops the server and removes everything.
 set -euo pipefail
 BIN=${1:-target/release/opsdesk}
 N=${2:-50000}
@@ -54,4 +54,7 @@ t1=$(date +%s.%N)
 echo "imported $N records in $(python3 -c "print(round($t1 - $t0, 1))") s"
 sleep 5; echo "idle +5 s: RSS $(rss VmRSS)"
 sleep 15; echo "idle +20 s: RSS $(rss VmRSS) (anonymous $(rss RssAnon), file-backed $(rss RssFile)), peak $(rss VmHWM)"
+# The background indexer may still be catching up at +20 s; the engine unmaps the code pages a
+# burst ran 10 s after it (docs/ARCHITECTURE.md, "Memory").
+sleep 40; echo "idle +60 s: RSS $(rss VmRSS) (anonymous $(rss RssAnon), file-backed $(rss RssFile))"
 [ -z "$(ls -A "$WORK/data/spool/rejected" 2>/dev/null)" ] || { echo "rejected spool files: $(ls "$WORK/data/spool/rejected")" >&2; exit 1; }

@@ -226,6 +226,9 @@ fn spawn_indexer(engine: Arc<Engine>, shutdown: CancellationToken) {
         let mut first = true;
         // The code mapped right after the last unmap (0: never unmapped).
         let mut trimmed_at = 0;
+        // When to unmap the code pages a burst ran, if it stays quiet until then. Kept across
+        // catch-ups: the last one of a burst often finds nothing left to index.
+        let mut trim_after = None;
         loop {
             let e = engine.clone();
             let indexed = tokio::task::spawn_blocking(move || {
@@ -239,12 +242,11 @@ fn spawn_indexer(engine: Arc<Engine>, shutdown: CancellationToken) {
             });
             // After a burst of new records, once the engine has been quiet a while, the code
             // pages the burst ran are unmapped (`release_code_pages`: they stay cached).
-            let mut trim_after = None;
             match indexed.await {
-                Ok(Ok(n)) => {
-                    trim_after =
-                        (n > 0 || first).then(|| tokio::time::Instant::now() + QUIET_BEFORE_TRIM);
+                Ok(Ok(n)) if n > 0 || first => {
+                    trim_after = Some(tokio::time::Instant::now() + QUIET_BEFORE_TRIM);
                 }
+                Ok(Ok(_)) => {}
                 Ok(Err(err)) => {
                     tracing::warn!("the search index is behind (the next search catches up): {err}")
                 }
