@@ -25,7 +25,8 @@ pub(super) struct Scan {
     pub(super) words: Arc<[u64]>,
 }
 
-/// Bytes of text one generation holds by default (the newest few hundred messages).
+/// Bytes one generation holds by default: texts with their candidates and word hashes (the
+/// newest several hundred messages).
 pub(super) const DEFAULT_BUDGET: usize = 4 << 20;
 
 pub(super) struct SpanCache {
@@ -40,10 +41,17 @@ struct Gens {
     previous: HashMap<Box<str>, Scan, foldhash::quality::RandomState>,
 }
 
+/// The bytes one entry holds: its text, its candidates and its word hashes (about as many
+/// bytes again as the text: counting the text alone let two generations hold 2.5 times their
+/// budget).
+fn entry_bytes(text: &str, c: &Scan) -> usize {
+    text.len() + std::mem::size_of_val(&*c.cands) + std::mem::size_of_val(&*c.words)
+}
+
 impl Gens {
     fn insert(&mut self, budget: usize, text: Box<str>, c: Scan) {
         // Two callers that missed on one text both put it: count its bytes once.
-        let len = text.len();
+        let len = entry_bytes(&text, &c);
         if self.current.insert(text, c).is_none() {
             self.current_bytes += len;
         }
@@ -84,7 +92,7 @@ impl SpanCache {
 
     pub(super) fn put(&self, text: &str, c: Scan) {
         // A text bigger than a quarter of the budget would evict too much for one entry.
-        if self.budget == 0 || text.len() > self.budget / 4 {
+        if self.budget == 0 || entry_bytes(text, &c) > self.budget / 4 {
             return;
         }
         self.lock().insert(self.budget, text.into(), c);
@@ -157,7 +165,10 @@ mod tests {
 
     #[test]
     fn holds_recent_texts_within_its_budget() {
-        let c = SpanCache::new(40);
+        // A budget of four ten-letter entries (text, candidates and word hashes counted).
+        let ten = entry_bytes("0123456789", &cands(10));
+        assert!(ten > 10, "an entry's candidates count too");
+        let c = SpanCache::new(4 * ten);
         c.put("abc", cands(3));
         assert_eq!(c.get("abc").unwrap().cands[0].0.end, 3);
         assert!(c.get("abd").is_none());
