@@ -52,6 +52,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         sems: &sems,
         ctx,
         langs: &langs,
+        sender_dmy: Default::default(),
     };
     let exprs = p.scan();
     let due_cells = due_cells(&p, &live);
@@ -267,6 +268,42 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         if adjacent.is_some_and(|x| x.2 == Some(Sem::Block(Block::Strike))) {
             continue;
         }
+        // "members renew by the 1st of each month", "Beiträge bis zum 15. jedes Monats": a
+        // standing rule that recurs, not one limit.
+        let mut r = e.to;
+        if matches!(
+            toks.norm(r),
+            "of" | "de" | "di" | "van" | "des" | "du" | "del" | "do" | "da"
+        ) {
+            r += 1;
+        }
+        if matches!(
+            toks.norm(r),
+            "each"
+                | "every"
+                | "cada"
+                | "chaque"
+                | "ogni"
+                | "elke"
+                | "iedere"
+                | "jedes"
+                | "jeden"
+                | "jeder"
+                | "jede"
+        ) {
+            continue;
+        }
+        // "your year-end statements", "the month-end report": a named end written as one
+        // hyphenated word before a noun names the thing, not a limit (unless a cue is right
+        // before it: "by month-end").
+        if e.shape.named
+            && adjacent_cue.is_none()
+            && (e.from..e.to).any(|k| toks.is_punct(k, "-") && toks.glued(k) && toks.glued(k + 1))
+            && toks.toks.get(e.to).is_some_and(|t| t.kind == Kind::Word)
+            && p.sem(e.to).is_none()
+        {
+            continue;
+        }
         // "moved from Friday to Monday": Friday is the old date; "to Monday" is the new one.
         let moved = has(|x| x == Sem::Moved);
         let moved_from = moved && adjacent.is_some_and(|x| x.2 == Some(Sem::From));
@@ -386,6 +423,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 || before[aside..]
                     .iter()
                     .any(|x| matches!(x.2, Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest)))));
+        // A limit noun with a date of its own right after it is that date's ("applications
+        // open Jan 7, deadline Feb 1").
+        let next_from = exprs.get(n + 1).map_or(usize::MAX, |x| x.from);
         let after: Option<usize> = phrases
             .iter()
             .filter(|(a, _, _)| *a >= e.to)
@@ -393,6 +433,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             // A table's next cell is another column ("| Fri 12/18 | Last day before the break |").
             .take_while(|(a, _, _)| !toks.is_punct(*a, "|"))
             .find(|x| matches!(x.2, Some(Sem::Cue(Cue::Latest | Cue::Noun))))
+            .filter(|x| {
+                !(x.2 == Some(Sem::Cue(Cue::Noun)) && next_from >= x.1 && next_from <= x.1 + 2)
+            })
             .map(|x| x.1);
         // The imperative: the sentence opens with an action verb, maybe after "please", or
         // after a short label and a colon ("HR: submit …", "First thing tomorrow: send …").
@@ -573,6 +616,29 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                             ))
                             || (toks.norm(w[0].0) == "se"
                                 && matches!(toks.norm(w[1].0), "puede" | "pueden")))
+                })
+            // "las alegaciones se presentan del 9 al 13", "le domande si presentano dal 3 al
+            // 7": what is handed in, and when.
+            || e.shape.range
+                && phrases.windows(2).any(|w| {
+                    w[1].0 < e.from
+                        && w[0].0 >= clause_start
+                        && matches!(toks.norm(w[0].0), "se" | "si")
+                        && matches!(
+                            toks.norm(w[1].0),
+                            "presentan"
+                                | "presenta"
+                                | "entregan"
+                                | "entrega"
+                                | "reciben"
+                                | "recibe"
+                                | "admiten"
+                                | "aceptan"
+                                | "presentano"
+                                | "consegnano"
+                                | "ricevono"
+                                | "accettano"
+                        )
                 });
         // "Enjoy the weekend, and please send …": the weekend is a limit only after a cue
         // ("by the weekend").
@@ -1195,7 +1261,10 @@ pub fn live_text(text: &str) -> Cow<'_, str> {
             .iter()
             .map(|(_, l)| l.trim())
             .find(|l| !l.is_empty());
-        if seen_text && (is_closing(&lower) || is_closing_shape(&lower, next)) {
+        // A message that opens with its closing is all signature ("Cheers,⏎Leo⏎Harbor Works —
+        // members renew by the 1st").
+        let closing = is_closing(&lower) || is_closing_shape(&lower, next);
+        if closing && (seen_text || (is_closing(&lower) && is_closing_shape(&lower, next))) {
             dead.push(*start..text.len());
             break;
         }
@@ -1238,7 +1307,10 @@ fn is_header_block(lines: &[(usize, &str)]) -> bool {
         return false;
     };
     let l = first.trim().to_lowercase();
-    if !["from:", "von:", "de:"].iter().any(|h| l.starts_with(h)) {
+    if !["from:", "von:", "de:", "van:", "da:"]
+        .iter()
+        .any(|h| l.starts_with(h))
+    {
         return false;
     }
     lines.iter().skip(1).take(3).any(|(_, x)| {
@@ -1256,6 +1328,18 @@ fn is_header_block(lines: &[(usize, &str)]) -> bool {
             "fecha:",
             "para:",
             "asunto:",
+            "enviada:",
+            "assunto:",
+            "data:",
+            "verzonden:",
+            "aan:",
+            "onderwerp:",
+            "envoyé:",
+            "objet:",
+            "à:",
+            "inviato:",
+            "oggetto:",
+            "a:",
         ]
         .iter()
         .any(|h| x.starts_with(h))
@@ -1318,6 +1402,22 @@ fn is_closing(lower: &str) -> bool {
         "un abrazo",
         "gracias",
         "muchas gracias",
+        "cordialement",
+        "bien à vous",
+        "bien cordialement",
+        "cordiali saluti",
+        "distinti saluti",
+        "saluti",
+        "met vriendelijke groet",
+        "met vriendelijke groeten",
+        "vriendelijke groet",
+        "hartelijke groet",
+        "groet",
+        "groeten",
+        "atenciosamente",
+        "cumprimentos",
+        "com os melhores cumprimentos",
+        "um abraço",
     ];
     let l = lower.trim_end_matches([',', '.', '!']).trim();
     CLOSINGS.contains(&l)

@@ -303,6 +303,9 @@ pub struct Parser<'a> {
     pub ctx: &'a Context,
     /// The message's language first, then English.
     pub langs: &'a [&'static LangData],
+    /// Whether the sender writes numeric dates day first (see [`Parser::sender_day_first`]),
+    /// worked out at the first date that needs it.
+    pub sender_dmy: std::cell::OnceCell<bool>,
 }
 
 const FILLER_SKIP: usize = 3;
@@ -334,8 +337,98 @@ impl Parser<'_> {
     fn day_first(&self) -> bool {
         match self.langs.first().map(|l| l.numeric) {
             Some(NumericOrder::DayFirst) => true,
-            _ => self.ctx.order == DateOrder::Dmy,
+            _ => {
+                self.ctx.order == DateOrder::Dmy
+                    || *self.sender_dmy.get_or_init(|| self.sender_day_first())
+            }
         }
+    }
+
+    /// An English sender who writes dates day first, by what the message says of them: a
+    /// .uk/.ie/.au/.nz/.in address, a +44/+353/+61/+64/+91 phone number, a British, Irish,
+    /// Australian or New Zealand place or country written with its capital, or another
+    /// numeric date that reads only day first (25/12). A date that reads only month first
+    /// (12/25) says otherwise. One pass over the tokens, at the first ambiguous date.
+    fn sender_day_first(&self) -> bool {
+        let t = self.t;
+        let mut dmy = false;
+        for i in 0..t.len() {
+            let tok = t.toks[i];
+            match tok.kind {
+                Kind::Word => {
+                    let w = t.norm(i);
+                    let tld = matches!(w, "uk" | "ie" | "au" | "nz" | "in")
+                        && t.is_punct(i.wrapping_sub(1), ".")
+                        && t.glued(i)
+                        && t.glued(i - 1)
+                        && t.toks[i - 2].kind == Kind::Word
+                        && !(t.glued(i + 1) && t.toks[i + 1].kind != Kind::Punct);
+                    let place = tok.capital
+                        && matches!(
+                            w,
+                            "uk" | "britain"
+                                | "england"
+                                | "scotland"
+                                | "wales"
+                                | "ireland"
+                                | "australia"
+                                | "london"
+                                | "edinburgh"
+                                | "glasgow"
+                                | "manchester"
+                                | "birmingham"
+                                | "leeds"
+                                | "liverpool"
+                                | "bristol"
+                                | "cardiff"
+                                | "belfast"
+                                | "aberdeen"
+                                | "dublin"
+                                | "galway"
+                                | "sydney"
+                                | "melbourne"
+                                | "brisbane"
+                                | "adelaide"
+                                | "canberra"
+                                | "auckland"
+                                | "christchurch"
+                        );
+                    dmy |= tld || place;
+                }
+                Kind::Num => {
+                    // "+44 20 7946 0958"
+                    if t.is_punct(i.wrapping_sub(1), "+")
+                        && t.glued(i)
+                        && matches!(tok.value, 44 | 353 | 61 | 64 | 91)
+                        && t.toks.get(i + 1).is_some_and(|n| n.kind == Kind::Num)
+                    {
+                        dmy = true;
+                    }
+                    // A numeric date that reads one way only.
+                    if tok.digits <= 2
+                        && (t.is_punct(i + 1, "/") || t.is_punct(i + 1, "."))
+                        && t.glued(i + 1)
+                        && t.glued(i + 2)
+                        && let Some(b) = t.toks.get(i + 2).filter(|b| {
+                            // "13.5 hours" is no date: a dotted one only with its year.
+                            let year = t.is_punct(i + 3, t.norm(i + 1)) && t.glued(i + 3);
+                            b.kind == Kind::Num
+                                && b.digits <= 2
+                                && (year || (t.is_punct(i + 1, "/") && !t.glued(i + 3)))
+                        })
+                    {
+                        let (a, b) = (tok.value, b.value);
+                        if (13..=31).contains(&a) && (1..=12).contains(&b) {
+                            dmy = true;
+                        } else if (1..=12).contains(&a) && (13..=31).contains(&b) {
+                            return false;
+                        }
+                    }
+                }
+                Kind::Punct => {}
+            }
+        }
+        dmy
     }
 
     /// Every expression in the text, left to right, not overlapping.
@@ -670,6 +763,17 @@ impl Parser<'_> {
     /// One part at `i`.
     fn comp(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
         let tok = self.t.toks.get(i)?;
+        // "the second Tuesday of March", "el último viernes del mes": a weekday counted in
+        // a month.
+        if let Some(n) = self.nth_weekday(i) {
+            return Some(n);
+        }
+        // "half past 4", "quarter to 5", "halb fünf".
+        if tok.kind == Kind::Word
+            && let Some(n) = self.clock_words(i)
+        {
+            return Some(n);
+        }
         if tok.kind == Kind::Num {
             let n = self
                 .iso(i)
@@ -690,7 +794,7 @@ impl Parser<'_> {
             Sem::Named(p) => Some((self.after(i), vec![Comp::Named(p, 0)])),
             Sem::EndOf => self.end_of(i),
             Sem::Number(d) => self.number_word_day(i, d).or_else(|| self.span(i)),
-            Sem::Within | Sem::In | Sem::Ago => self.span(i),
+            Sem::Within | Sem::In | Sem::Ago | Sem::Unit(_) => self.span(i),
             Sem::TimeWord(_) => self.time(i),
             // "the week of July 12": a window that ends on that week's Friday.
             Sem::WeekOf => {
@@ -710,6 +814,110 @@ impl Parser<'_> {
             Sem::Zone(z) => Some((self.after(i), vec![Comp::Zone(ZoneAt::Zone(z))])),
             _ => None,
         }
+    }
+
+    /// "the second Tuesday of March", "the 2nd Friday in June", "the last Friday of the
+    /// month", "zweiten Dienstag im Dezember", "último viernes del mes": the ordinal, a
+    /// weekday, a joining word and a month (named, or "the/this/next month").
+    fn nth_weekday(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        // 1..=5, or 0 for the last.
+        let n: u8 = match (self.num(i), self.sem(i)) {
+            (Some((v, d, true)), _) if d == 1 && (1..=5).contains(&v) => v as u8,
+            (None, Some(Sem::Ordinal(v))) if (1..=5).contains(&v) => v,
+            (None, Some(Sem::Last)) => 0,
+            _ if matches!(
+                self.word(i),
+                "ultimo" | "ultima" | "dernier" | "derniere" | "laatste" | "letzte"
+            ) =>
+            {
+                0
+            }
+            _ => return None,
+        };
+        let j = self.after(i);
+        let Some(Sem::Weekday(wd, _)) = self.sem(j) else {
+            return None;
+        };
+        let mut k = self.after(j);
+        if !matches!(
+            self.word(k),
+            "of" | "in" | "im" | "del" | "de" | "du" | "di" | "van" | "do" | "da" | "des"
+        ) {
+            return None;
+        }
+        k += 1;
+        let mut shift = None;
+        for _ in 0..3 {
+            match self.sem(k) {
+                Some(Sem::Filler) if shift.is_none() => k = self.after(k),
+                Some(Sem::This) if shift.is_none() => {
+                    shift = Some(0);
+                    k = self.after(k);
+                }
+                Some(Sem::Next) if shift.is_none() => {
+                    shift = Some(1);
+                    k = self.after(k);
+                }
+                _ => break,
+            }
+        }
+        let today = self.ctx.today();
+        let (first, end) = match self.sem(k) {
+            Some(Sem::Month(m, _)) if shift.is_none() => {
+                (yearless(today, m as u32, 1)?, self.after(k))
+            }
+            Some(Sem::Unit(Unit::Month)) => {
+                let this = today.replace_day(1).ok()?;
+                (add_months(this, shift.unwrap_or(0))?, self.after(k))
+            }
+            _ => return None,
+        };
+        let date = nth_weekday_of(first, wd, n);
+        // "the first Monday of the month" said after it: next month's.
+        let date = match (self.sem(k), shift) {
+            (Some(Sem::Unit(_)), None) if date.is_some_and(|d| d < today) => {
+                add_months(first, 1).and_then(|f| nth_weekday_of(f, wd, n))
+            }
+            _ => date,
+        };
+        Some((end, vec![Comp::Date(date)]))
+    }
+
+    /// "half past 4", "quarter past 9", "quarter to 5" (the hour as in "at 4": afternoon up
+    /// to 7 unless am/pm follows), German "halb fünf" (4:30).
+    fn clock_words(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let (h_at, minutes, back) = match (self.word(i), self.word(i + 1)) {
+            ("half", "past") => (i + 2, 30, false),
+            ("quarter", "past") => (i + 2, 15, false),
+            ("quarter", "to") => (i + 2, 45, true),
+            ("halb", _) => (i + 1, 30, true),
+            _ => return None,
+        };
+        let (v, end) = match (self.num(h_at), self.sem(h_at)) {
+            (Some((v, d, false)), _) if d <= 2 => (v, h_at + 1),
+            (None, Some(Sem::Number(v))) => (v, self.after(h_at)),
+            _ => return None,
+        };
+        if !(1..=12).contains(&v) {
+            return None;
+        }
+        let mut h = if back { v - 1 } else { v } as u8;
+        if h == 0 {
+            h = 12;
+        }
+        match self.sem(end) {
+            Some(Sem::AmPm(pm)) => {
+                if pm && h < 12 {
+                    h += 12;
+                } else if !pm && h == 12 {
+                    h = 0;
+                }
+                return self.zone_after(self.after(end), h, minutes);
+            }
+            _ if (1..=7).contains(&h) => h += 12,
+            _ => {}
+        }
+        self.zone_after(end, h, minutes)
     }
 
     /// 2026-11-30, 2026-11-30T17:00-06:00, 2026/11/30.
@@ -1133,6 +1341,7 @@ impl Parser<'_> {
         let mut within = false;
         let mut lead = false;
         let mut ago = false;
+        let mut implied = false;
         match self.sem(j) {
             Some(Sem::Within) => {
                 within = true;
@@ -1167,6 +1376,13 @@ impl Parser<'_> {
             }
             // "within the week", "innerhalb einer Woche" (the article is the number).
             _ if within => 1,
+            // "the day before the meeting": one, counted back from an event (below).
+            (None, Some(Sem::Unit(_)))
+                if j == i && i > 0 && matches!(self.word(i - 1), "the" | "a") =>
+            {
+                implied = true;
+                1
+            }
             _ => return None,
         };
         // "within ten (10) days": the figure repeated in brackets.
@@ -1199,13 +1415,18 @@ impl Parser<'_> {
         let duration = i > 0 && self.word(i - 1) == "for";
         if !(ago || within || duration)
             && (self.listed(end, lang_time_by) || self.word(end) == "prior")
-            && let Some((anchor_end, anchor)) = self.anchor_after(self.after(end))
+            && let Some((anchor_end, anchor)) = self
+                .anchor_after(self.after(end))
+                .or_else(|| self.event_anchor(i, self.after(end)))
         {
             let date = match unit {
                 Unit::Hour => anchor.checked_sub(Duration::days(i64::from(n / 24))),
                 _ => span_from(self.ctx, anchor, n, unit, true),
             };
             return Some((anchor_end, vec![Comp::Before(date)]));
+        }
+        if implied {
+            return None;
         }
         match self.sem(end) {
             Some(Sem::FromNow) => {
@@ -1302,6 +1523,50 @@ impl Parser<'_> {
                     return None;
                 }
                 return Some((end, d));
+            }
+        }
+        None
+    }
+
+    /// "two days before the hearing", "the day before the meeting": an event named with no
+    /// date in its own sentence, dated where the message says when it is ("Your hearing is
+    /// on the 14th", "The committee meets Thursday 11 January"): the same word (or its
+    /// stem: "meets", "meeting") with a date after it in its sentence. `span` is the span's
+    /// first token, `k` the token after "before".
+    fn event_anchor(&self, span: usize, k: usize) -> Option<(usize, Date)> {
+        let mut k = k;
+        for _ in 0..2 {
+            if matches!(
+                self.word(k),
+                "to" | "the" | "your" | "our" | "their" | "my" | "this" | "that"
+            ) {
+                k += 1;
+            }
+        }
+        let noun_at = |k: usize| {
+            self.t.toks.get(k).is_some_and(|t| t.kind == Kind::Word)
+                && matches!(self.sem(k), None | Some(Sem::Meeting))
+                && self.word(k).len() >= 4
+        };
+        if !noun_at(k) {
+            return None;
+        }
+        // "the zoning hearing": the last of two words.
+        let noun = if noun_at(k + 1) { k + 1 } else { k };
+        let w = self.word(noun);
+        let stem = |x: &str| {
+            let common = w.bytes().zip(x.bytes()).take_while(|(a, b)| a == b).count();
+            common >= 4 && common + 3 >= w.len().min(x.len())
+        };
+        // The nearest mention before the span, then after the noun.
+        let mentions = (0..span).rev().chain(noun + 1..self.t.len());
+        for c in mentions {
+            if self.t.toks[c].kind == Kind::Word
+                && (stem(self.word(c))
+                    || (self.sem(noun) == Some(Sem::Meeting) && self.sem(c) == Some(Sem::Meeting)))
+                && let Some((_, d)) = self.anchor_after(c + 1)
+            {
+                return Some((noun + 1, d));
             }
         }
         None
@@ -1639,6 +1904,18 @@ fn weekday(today: Date, wd: u8, rel: Rel, week: Option<i8>) -> Date {
         Rel::Next => today + Duration::days(if ahead == 0 { 7 } else { ahead }),
         Rel::Last => today - Duration::days(if ahead == 0 { 7 } else { 7 - ahead }),
     }
+}
+
+/// The `n`th weekday `wd` of the month that starts on `first` (0: the last one).
+fn nth_weekday_of(first: Date, wd: u8, n: u8) -> Option<Date> {
+    let have = first.weekday().number_days_from_monday() as i64;
+    let one = first + Duration::days((wd as i64 - have).rem_euclid(7));
+    if n == 0 {
+        let last = last_of_month(first);
+        return Some(one + Duration::weeks((last - one).whole_days() / 7));
+    }
+    let d = one + Duration::weeks(n as i64 - 1);
+    (d.month() == first.month()).then_some(d)
 }
 
 fn last_of_month(d: Date) -> Date {

@@ -2180,3 +2180,50 @@ fn the_classes_of_round_8_in_german_and_spanish() {
         date!(2026 - 12 - 04)
     );
 }
+
+#[test]
+fn dutch_and_portuguese_notices() {
+    assert_eq!(
+        detect("Graag het getekende contract uiterlijk 15 december terugsturen."),
+        Lang::Nl
+    );
+    assert_eq!(
+        detect("Caro cliente, envie a sua candidatura até 15 de dezembro."),
+        Lang::Pt
+    );
+    assert_eq!(
+        one("Graag het getekende formulier uiterlijk 4 december terugsturen."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Wilt u de begroting vóór vrijdag uploaden in het portaal?"),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Beste ouders, lever de toestemming in tussen 1 en 3 december."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("U dient binnen 10 werkdagen te betalen."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Prezado cliente, precisamos da fatura até 10 de dezembro."),
+        date!(2026 - 12 - 10)
+    );
+    assert_eq!(
+        one("Olá, envie os documentos de 1 a 3 de dezembro, até às 18h00."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Por favor, responda no prazo de 10 dias úteis."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Caro sócio, pague a quota até sexta-feira."),
+        date!(2026 - 11 - 27)
+    );
+    // Dutch and Portuguese traps: thanks for what was sent, a meeting's day.
+    assert!(due("Bedankt voor het formulier van 1 december.").is_empty());
+    assert!(due("A reunião é na sexta-feira às 15h.").is_empty());
+}

@@ -84,6 +84,10 @@ pub static DE: LangData = LangData {
         ("dreissig", Number(30)),
         // Days of the month as words: "am vierten Februar", "vom ersten bis zum dritten März".
         ("ersten", Ordinal(1)),
+        ("erste", Ordinal(1)),
+        ("zweite", Ordinal(2)),
+        ("dritte", Ordinal(3)),
+        ("vierte", Ordinal(4)),
         ("zweiten", Ordinal(2)),
         ("dritten", Ordinal(3)),
         ("vierten", Ordinal(4)),

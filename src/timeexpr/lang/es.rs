@@ -70,6 +70,11 @@ pub static ES: LangData = LangData {
         ("treinta", Number(30)),
         // "el primero de marzo" (other days are written as numbers: "el cuatro de marzo").
         ("primero", Ordinal(1)),
+        ("primer", Ordinal(1)),
+        ("segundo", Ordinal(2)),
+        ("tercer", Ordinal(3)),
+        ("tercero", Ordinal(3)),
+        ("cuarto", Ordinal(4)),
         ("hoy", RelDay(0)),
         ("esta noche", RelDay(0)),
         ("esta tarde", RelDay(0)),
