@@ -53,6 +53,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         ctx,
         langs: &langs,
         sender_dmy: Default::default(),
+        full: matches!(live, Cow::Owned(_)).then_some(text),
     };
     let exprs = p.scan();
     let due_cells = due_cells(&p, &live);

@@ -303,9 +303,12 @@ pub struct Parser<'a> {
     pub ctx: &'a Context,
     /// The message's language first, then English.
     pub langs: &'a [&'static LangData],
-    /// Whether the sender writes numeric dates day first (see [`Parser::sender_day_first`]),
-    /// worked out at the first date that needs it.
+    /// Whether the sender writes numeric dates day first (see [`sender_day_first`]), worked
+    /// out at the first date that needs it.
     pub sender_dmy: std::cell::OnceCell<bool>,
+    /// The whole text when `t` is only its live part: the sender's signature, blanked for
+    /// the deadline rules, tells where the sender writes from.
+    pub full: Option<&'a str>,
 }
 
 const FILLER_SKIP: usize = 3;
@@ -339,96 +342,12 @@ impl Parser<'_> {
             Some(NumericOrder::DayFirst) => true,
             _ => {
                 self.ctx.order == DateOrder::Dmy
-                    || *self.sender_dmy.get_or_init(|| self.sender_day_first())
+                    || *self.sender_dmy.get_or_init(|| match self.full {
+                        Some(text) => sender_day_first(&super::lexer::lex(text)),
+                        None => sender_day_first(self.t),
+                    })
             }
         }
-    }
-
-    /// An English sender who writes dates day first, by what the message says of them: a
-    /// .uk/.ie/.au/.nz/.in address, a +44/+353/+61/+64/+91 phone number, a British, Irish,
-    /// Australian or New Zealand place or country written with its capital, or another
-    /// numeric date that reads only day first (25/12). A date that reads only month first
-    /// (12/25) says otherwise. One pass over the tokens, at the first ambiguous date.
-    fn sender_day_first(&self) -> bool {
-        let t = self.t;
-        let mut dmy = false;
-        for i in 0..t.len() {
-            let tok = t.toks[i];
-            match tok.kind {
-                Kind::Word => {
-                    let w = t.norm(i);
-                    let tld = matches!(w, "uk" | "ie" | "au" | "nz" | "in")
-                        && t.is_punct(i.wrapping_sub(1), ".")
-                        && t.glued(i)
-                        && t.glued(i - 1)
-                        && t.toks[i - 2].kind == Kind::Word
-                        && !(t.glued(i + 1) && t.toks[i + 1].kind != Kind::Punct);
-                    let place = tok.capital
-                        && matches!(
-                            w,
-                            "uk" | "britain"
-                                | "england"
-                                | "scotland"
-                                | "wales"
-                                | "ireland"
-                                | "australia"
-                                | "london"
-                                | "edinburgh"
-                                | "glasgow"
-                                | "manchester"
-                                | "birmingham"
-                                | "leeds"
-                                | "liverpool"
-                                | "bristol"
-                                | "cardiff"
-                                | "belfast"
-                                | "aberdeen"
-                                | "dublin"
-                                | "galway"
-                                | "sydney"
-                                | "melbourne"
-                                | "brisbane"
-                                | "adelaide"
-                                | "canberra"
-                                | "auckland"
-                                | "christchurch"
-                        );
-                    dmy |= tld || place;
-                }
-                Kind::Num => {
-                    // "+44 20 7946 0958"
-                    if t.is_punct(i.wrapping_sub(1), "+")
-                        && t.glued(i)
-                        && matches!(tok.value, 44 | 353 | 61 | 64 | 91)
-                        && t.toks.get(i + 1).is_some_and(|n| n.kind == Kind::Num)
-                    {
-                        dmy = true;
-                    }
-                    // A numeric date that reads one way only.
-                    if tok.digits <= 2
-                        && (t.is_punct(i + 1, "/") || t.is_punct(i + 1, "."))
-                        && t.glued(i + 1)
-                        && t.glued(i + 2)
-                        && let Some(b) = t.toks.get(i + 2).filter(|b| {
-                            // "13.5 hours" is no date: a dotted one only with its year.
-                            let year = t.is_punct(i + 3, t.norm(i + 1)) && t.glued(i + 3);
-                            b.kind == Kind::Num
-                                && b.digits <= 2
-                                && (year || (t.is_punct(i + 1, "/") && !t.glued(i + 3)))
-                        })
-                    {
-                        let (a, b) = (tok.value, b.value);
-                        if (13..=31).contains(&a) && (1..=12).contains(&b) {
-                            dmy = true;
-                        } else if (1..=12).contains(&a) && (13..=31).contains(&b) {
-                            return false;
-                        }
-                    }
-                }
-                Kind::Punct => {}
-            }
-        }
-        dmy
     }
 
     /// Every expression in the text, left to right, not overlapping.
@@ -1797,6 +1716,95 @@ impl Parser<'_> {
             None => (Some(d), Some(t)),
         }
     }
+}
+
+/// An English sender who writes dates day first, by what the message says of them: a
+/// .uk/.ie/.au/.nz/.in address, a +44/+353/+61/+64/+91 phone number, a British, Irish,
+/// Australian or New Zealand place or country written with its capital, or another
+/// numeric date that reads only day first (25/12). A date that reads only month first
+/// (12/25) says otherwise. One pass over the tokens, at the first ambiguous date.
+fn sender_day_first(t: &Tokens) -> bool {
+    let mut dmy = false;
+    for i in 0..t.len() {
+        let tok = t.toks[i];
+        match tok.kind {
+            Kind::Word => {
+                let w = t.norm(i);
+                let tld = matches!(w, "uk" | "ie" | "au" | "nz" | "in")
+                    && t.is_punct(i.wrapping_sub(1), ".")
+                    && t.glued(i)
+                    && t.glued(i - 1)
+                    && t.toks[i - 2].kind == Kind::Word
+                    && !(t.glued(i + 1) && t.toks[i + 1].kind != Kind::Punct);
+                let place = tok.capital
+                    && matches!(
+                        w,
+                        "uk" | "britain"
+                            | "england"
+                            | "scotland"
+                            | "wales"
+                            | "ireland"
+                            | "australia"
+                            | "london"
+                            | "edinburgh"
+                            | "glasgow"
+                            | "manchester"
+                            | "birmingham"
+                            | "leeds"
+                            | "liverpool"
+                            | "bristol"
+                            | "cardiff"
+                            | "belfast"
+                            | "aberdeen"
+                            | "dublin"
+                            | "galway"
+                            | "sydney"
+                            | "melbourne"
+                            | "brisbane"
+                            | "adelaide"
+                            | "canberra"
+                            | "auckland"
+                            | "christchurch"
+                    );
+                dmy |= tld || place;
+            }
+            Kind::Num => {
+                // "+44 20 7946 0958"
+                if t.is_punct(i.wrapping_sub(1), "+")
+                    && t.glued(i)
+                    && matches!(tok.value, 44 | 353 | 61 | 64 | 91)
+                    && t.toks.get(i + 1).is_some_and(|n| n.kind == Kind::Num)
+                {
+                    dmy = true;
+                }
+                // A numeric date that reads one way only.
+                if tok.digits <= 2
+                    && (t.is_punct(i + 1, "/") || t.is_punct(i + 1, "."))
+                    && t.glued(i + 1)
+                    && t.glued(i + 2)
+                    && let Some(b) = t.toks.get(i + 2).filter(|b| {
+                        // "13.5 hours" is no date: a dotted one only with its year.
+                        let year = t.is_punct(i + 3, t.norm(i + 1)) && t.glued(i + 3);
+                        let more = t.glued(i + 3)
+                            && (t.toks[i + 3].kind != Kind::Punct
+                                || t.is_punct(i + 3, t.norm(i + 1)));
+                        b.kind == Kind::Num
+                            && b.digits <= 2
+                            && (year || (t.is_punct(i + 1, "/") && !more))
+                    })
+                {
+                    let (a, b) = (tok.value, b.value);
+                    if (13..=31).contains(&a) && (1..=12).contains(&b) {
+                        dmy = true;
+                    } else if (1..=12).contains(&a) && (13..=31).contains(&b) {
+                        return false;
+                    }
+                }
+            }
+            Kind::Punct => {}
+        }
+    }
+    dmy
 }
 
 /// A range's end is not before its start: "between Monday and Wednesday" said on a Tuesday
