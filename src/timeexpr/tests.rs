@@ -2216,9 +2216,32 @@ fn dutch_and_portuguese_notices() {
         date!(2026 - 12 - 03)
     );
     assert_eq!(
-        one("Por favor, responda no prazo de 10 dias úteis."),
+        one("Prezado cliente, responda ao pedido no prazo de 10 dias úteis."),
         date!(2026 - 12 - 08)
     );
+    assert_eq!(
+        one("Stuur het formulier graag vóór 4 december terug."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Beste leden, betaal de contributie uiterlijk op 4 december."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Gelieve binnen 10 werkdagen te antwoorden."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Olá, envie o relatório até ao fim do mês."),
+        date!(2026 - 11 - 30)
+    );
+    assert!(due("Obrigado por enviar os documentos no dia 20 de novembro.").is_empty());
+    // A quoted header block and a closing in Dutch and Portuguese.
+    assert!(
+        due("Obrigado.\n\nDe: Loja\nEnviada: sexta-feira\nAssunto: Fatura\nEnvie a fatura até 3 de dezembro.")
+            .is_empty()
+    );
+    assert!(due("Tot ziens!\n\nMet vriendelijke groet,\nAnke\nBetaal uiterlijk 4 december").is_empty());
     assert_eq!(
         one("Caro sócio, pague a quota até sexta-feira."),
         date!(2026 - 11 - 27)
@@ -2226,4 +2249,168 @@ fn dutch_and_portuguese_notices() {
     // Dutch and Portuguese traps: thanks for what was sent, a meeting's day.
     assert!(due("Bedankt voor het formulier van 1 december.").is_empty());
     assert!(due("A reunião é na sexta-feira às 15h.").is_empty());
+}
+
+#[test]
+fn a_weekday_counted_in_a_month() {
+    assert_eq!(
+        one("Please return the signed lease by the first Monday of December."),
+        date!(2026 - 12 - 07)
+    );
+    assert_eq!(
+        one("Reports are due the last Friday of the month."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Send your slides by the 2nd Wednesday in January."),
+        date!(2027 - 01 - 13)
+    );
+    // Said after this month's: next month's.
+    assert_eq!(
+        one("Please pay the dues by the first Monday of the month."),
+        date!(2026 - 12 - 07)
+    );
+    assert_eq!(
+        one("Bitte reichen Sie die Unterlagen bis zum ersten Montag im Dezember ein."),
+        date!(2026 - 12 - 07)
+    );
+    assert_eq!(
+        one("Entregue el informe antes del último viernes del mes."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Merci d'envoyer le dossier avant le premier lundi de décembre."),
+        date!(2026 - 12 - 07)
+    );
+    assert_eq!(
+        one("Si prega di pagare entro il secondo martedì di dicembre."),
+        date!(2026 - 12 - 08)
+    );
+    assert!(due("We meet on the first Monday of each month.").is_empty());
+}
+
+#[test]
+fn times_said_in_words() {
+    assert_eq!(
+        one("Can you send the deck by half past 3 today?"),
+        date!(2026 - 11 - 24)
+    );
+    assert_eq!(
+        one("Need the signed form by quarter to 5 tomorrow."),
+        date!(2026 - 11 - 25)
+    );
+    assert_eq!(
+        one("Bitte schicken Sie es bis halb fünf morgen."),
+        date!(2026 - 11 - 25)
+    );
+    // 10:30 pm in New York is 9:30 pm in Chicago, the same day.
+    let d = deadlines(
+        "Please reply by half past 10 pm ET tomorrow.",
+        &Context::new(TUE, TUE.offset()),
+    );
+    assert_eq!(d[0].due, Some(date!(2026 - 11 - 25)));
+    assert_eq!(d[0].time, Some(time::macros::time!(21:30)));
+}
+
+#[test]
+fn a_limit_counted_back_from_an_event_dated_in_another_sentence() {
+    assert_eq!(
+        one("The board meets on December 10. Please send agenda items two days before the meeting."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Your inspection is scheduled for Friday, December 4. Clear the attic access the day before the inspection."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("The auction opens on Dec 12. Submit photos a week before the auction."),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("The interview is on the 30th. Send your portfolio 3 days prior to the interview."),
+        date!(2026 - 11 - 27)
+    );
+    // No date for the event anywhere: no limit.
+    assert!(due("Please arrive 10 minutes before the meeting.").is_empty());
+    assert!(due("Send the slides two days before the workshop, please.").is_empty());
+}
+
+#[test]
+fn an_english_sender_from_a_day_first_country_writes_numeric_dates_day_first() {
+    // A place in the signature, a phone prefix, an address, a date that reads only one way.
+    assert_eq!(
+        one("Forms back by 03/12 please.\nThanks,\nAmy\nLeeds office"),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Please send the invoice by 04/12. Tel +44 20 7946 0958"),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Please reply by 05/12. jo@harbour.co.uk"),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("Your visit was on 25/11; please pay by 04/12."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(one("London office: please pay by 01/12."), date!(2026 - 12 - 01));
+    // Otherwise month first, and a date that reads only month first says so.
+    assert_eq!(one("Please pay by 01/12."), date!(2027 - 01 - 12));
+    assert_eq!(
+        one("London office: please pay by 01/12 (see the 11/30 statement)."),
+        date!(2027 - 01 - 12)
+    );
+    // "13.5 hours" is no date.
+    assert_eq!(
+        one("We logged 13.5 hours. Please approve by 01/12."),
+        date!(2027 - 01 - 12)
+    );
+}
+
+#[test]
+fn recurring_dates_signatures_and_named_ends_before_a_noun() {
+    assert!(due("Rent is due by the 5th of every month.").is_empty());
+    assert!(due("Please submit timesheets by the 25th of each month.").is_empty());
+    assert!(due("Der Beitrag ist bis zum 15. jedes Monats zu zahlen.").is_empty());
+    assert!(due("La cuota se paga antes del día 5 de cada mes.").is_empty());
+    assert_eq!(one("Please pay by the 15th."), date!(2026 - 12 - 15));
+    // A message that is all closing and signature.
+    assert!(due("Best regards,\nTom Hale\nAcme Billing — invoices due by the 20th").is_empty());
+    assert_eq!(
+        one("Please send your month-end report by Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Upload the quarter-end figures by tomorrow."),
+        date!(2026 - 11 - 25)
+    );
+    assert_eq!(one("Please send it by month-end."), date!(2026 - 11 - 30));
+}
+
+#[test]
+fn a_limit_noun_with_its_own_date_and_windows_handed_in() {
+    assert_eq!(
+        due("Nominations open Dec 1, deadline Dec 15."),
+        vec![Some(date!(2026 - 12 - 15))]
+    );
+    assert_eq!(
+        due("Registration opens Jan 4, deadline: Jan 20."),
+        vec![Some(date!(2027 - 01 - 20))]
+    );
+    assert_eq!(
+        due("Anmeldung ab 1. Dezember, Frist 15. Dezember."),
+        vec![Some(date!(2026 - 12 - 15))]
+    );
+    assert_eq!(one("The form locks at 5pm CT on Friday."), date!(2026 - 11 - 27));
+    assert_eq!(one("Voting locks Dec 3 at noon."), date!(2026 - 12 - 03));
+    assert_eq!(
+        one("Las solicitudes se reciben del 1 al 4 de diciembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Gentile cliente, le domande si presentano dal 1 al 4 dicembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert!(due("Las fiestas se celebran del 1 al 4 de diciembre.").is_empty());
 }
