@@ -736,8 +736,9 @@ impl Parser<'_> {
     }
 
     /// "the second Tuesday of March", "the 2nd Friday in June", "the last Friday of the
-    /// month", "zweiten Dienstag im Dezember", "último viernes del mes": the ordinal, a
-    /// weekday, a joining word and a month (named, or "the/this/next month").
+    /// month", "the last business day of the quarter", "zweiten Dienstag im Dezember",
+    /// "último viernes del mes": an ordinal, a weekday or working day, a joining word and a
+    /// period (a named month, or "the/this/next month/quarter/year").
     fn nth_weekday(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
         // 1..=5, or 0 for the last.
         let n: u8 = match (self.num(i), self.sem(i)) {
@@ -754,8 +755,11 @@ impl Parser<'_> {
             _ => return None,
         };
         let j = self.after(i);
-        let Some(Sem::Weekday(wd, _)) = self.sem(j) else {
-            return None;
+        // None: a working day.
+        let wd = match self.sem(j) {
+            Some(Sem::Weekday(wd, _)) => Some(wd),
+            Some(Sem::Unit(Unit::BusinessDay)) => None,
+            _ => return None,
         };
         let mut k = self.after(j);
         if !matches!(
@@ -781,24 +785,34 @@ impl Parser<'_> {
             }
         }
         let today = self.ctx.today();
-        let (first, end) = match self.sem(k) {
-            Some(Sem::Month(m, _)) if shift.is_none() => {
-                (yearless(today, m as u32, 1)?, self.after(k))
+        let month1 = today.replace_day(1).ok()?;
+        // The period's first day and its length in months.
+        let (first, months) = match self.sem(k) {
+            Some(Sem::Month(m, _)) if shift.is_none() => (yearless(today, m as u32, 1)?, 1),
+            Some(Sem::Unit(Unit::Month)) => (month1, 1),
+            Some(Sem::Unit(Unit::Quarter)) => {
+                let back = (today.month() as i32 - 1) % 3;
+                (add_months(month1, -back)?, 3)
             }
-            Some(Sem::Unit(Unit::Month)) => {
-                let this = today.replace_day(1).ok()?;
-                (add_months(this, shift.unwrap_or(0))?, self.after(k))
-            }
+            Some(Sem::Unit(Unit::Year)) => (month1.replace_month(Month::January).ok()?, 12),
             _ => return None,
         };
-        let date = nth_weekday_of(first, wd, n);
-        // "the first Monday of the month" said after it: next month's.
-        let date = match (self.sem(k), shift) {
-            (Some(Sem::Unit(_)), None) if date.is_some_and(|d| d < today) => {
-                add_months(first, 1).and_then(|f| nth_weekday_of(f, wd, n))
-            }
-            _ => date,
+        let end = self.after(k);
+        let pick = |first: Date| {
+            let last = add_months(first, months)? - Duration::days(1);
+            nth_day_of(first, last, wd, n)
         };
+        let unit = matches!(self.sem(k), Some(Sem::Unit(_)));
+        let first = if unit {
+            add_months(first, months * shift.unwrap_or(0))?
+        } else {
+            first
+        };
+        let mut date = pick(first);
+        // "the first Monday of the month" said after it: the next one's.
+        if unit && shift.is_none() && date.is_some_and(|d| d < today) {
+            date = add_months(first, months).and_then(pick);
+        }
         Some((end, vec![Comp::Date(date)]))
     }
 
@@ -1297,7 +1311,9 @@ impl Parser<'_> {
             _ if within => 1,
             // "the day before the meeting": one, counted back from an event (below).
             (None, Some(Sem::Unit(_)))
-                if j == i && i > 0 && matches!(self.word(i - 1), "the" | "a") =>
+                if j == i
+                    && i > 0
+                    && matches!(self.word(i - 1), "the" | "a" | "am" | "el" | "le" | "il") =>
             {
                 implied = true;
                 1
@@ -1457,7 +1473,34 @@ impl Parser<'_> {
         for _ in 0..2 {
             if matches!(
                 self.word(k),
-                "to" | "the" | "your" | "our" | "their" | "my" | "this" | "that"
+                "to" | "the"
+                    | "your"
+                    | "our"
+                    | "their"
+                    | "my"
+                    | "this"
+                    | "that"
+                    | "der"
+                    | "dem"
+                    | "die"
+                    | "ihrer"
+                    | "ihrem"
+                    | "de"
+                    | "la"
+                    | "el"
+                    | "su"
+                    | "le"
+                    | "du"
+                    | "votre"
+                    | "il"
+                    | "della"
+                    | "del"
+                    | "het"
+                    | "uw"
+                    | "o"
+                    | "a"
+                    | "do"
+                    | "da"
             ) {
                 k += 1;
             }
@@ -1752,7 +1795,6 @@ fn sender_day_first(t: &Tokens) -> bool {
                             | "birmingham"
                             | "leeds"
                             | "liverpool"
-                            | "bristol"
                             | "cardiff"
                             | "belfast"
                             | "aberdeen"
@@ -1761,7 +1803,6 @@ fn sender_day_first(t: &Tokens) -> bool {
                             | "sydney"
                             | "melbourne"
                             | "brisbane"
-                            | "adelaide"
                             | "canberra"
                             | "auckland"
                             | "christchurch"
@@ -1914,16 +1955,32 @@ fn weekday(today: Date, wd: u8, rel: Rel, week: Option<i8>) -> Date {
     }
 }
 
-/// The `n`th weekday `wd` of the month that starts on `first` (0: the last one).
-fn nth_weekday_of(first: Date, wd: u8, n: u8) -> Option<Date> {
-    let have = first.weekday().number_days_from_monday() as i64;
-    let one = first + Duration::days((wd as i64 - have).rem_euclid(7));
+/// The `n`th weekday `wd` (a working day when none) from `first` to `last` (0: the last
+/// one).
+fn nth_day_of(first: Date, last: Date, wd: Option<u8>, n: u8) -> Option<Date> {
+    let fits = |d: Date| {
+        let w = d.weekday().number_days_from_monday();
+        wd.map_or(w < 5, |wd| w == wd)
+    };
     if n == 0 {
-        let last = last_of_month(first);
-        return Some(one + Duration::weeks((last - one).whole_days() / 7));
+        let mut d = last;
+        while !fits(d) {
+            d = d.previous_day()?;
+        }
+        return Some(d);
     }
-    let d = one + Duration::weeks(n as i64 - 1);
-    (d.month() == first.month()).then_some(d)
+    let mut d = first;
+    let mut seen = 0;
+    while d <= last {
+        if fits(d) {
+            seen += 1;
+            if seen == n {
+                return Some(d);
+            }
+        }
+        d = d.next_day()?;
+    }
+    None
 }
 
 fn last_of_month(d: Date) -> Date {

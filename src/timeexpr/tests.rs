@@ -2287,6 +2287,20 @@ fn a_weekday_counted_in_a_month() {
         date!(2026 - 12 - 08)
     );
     assert!(due("We meet on the first Monday of each month.").is_empty());
+    assert!(due("We sent the forms on the second Tuesday of November.").is_empty());
+    // A working day counted in a month, quarter or year.
+    assert_eq!(
+        one("Please file by the last business day of the year."),
+        date!(2026 - 12 - 31)
+    );
+    assert_eq!(
+        one("Timesheets are due the first business day of next month."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Quarterly reports are due the last working day of the quarter."),
+        date!(2026 - 12 - 31)
+    );
 }
 
 #[test]
@@ -2330,7 +2344,29 @@ fn a_limit_counted_back_from_an_event_dated_in_another_sentence() {
         one("The interview is on the 30th. Send your portfolio 3 days prior to the interview."),
         date!(2026 - 11 - 27)
     );
+    assert_eq!(
+        one("RSVP please one day before the wedding. The wedding is on December 12."),
+        date!(2026 - 12 - 11)
+    );
+    assert_eq!(
+        one("Die Anhörung ist am 14. Dezember. Bitte reichen Sie die Unterlagen zwei Tage vor der Anhörung ein."),
+        date!(2026 - 12 - 12)
+    );
+    assert_eq!(
+        one("La audiencia es el 14 de diciembre. Presente los documentos dos días antes de la audiencia."),
+        date!(2026 - 12 - 12)
+    );
+    assert_eq!(
+        one("La reunión es el 10 de diciembre. Envíe sus comentarios el día antes de la reunión."),
+        date!(2026 - 12 - 09)
+    );
+    assert_eq!(
+        one("La réunion a lieu le 10 décembre. Merci d'envoyer vos remarques deux jours avant la réunion."),
+        date!(2026 - 12 - 08)
+    );
     // No date for the event anywhere: no limit.
+    assert!(due("Please confirm the day before.").is_empty());
+    assert!(due("Send it two days before the deadline.").is_empty());
     assert!(due("Please arrive 10 minutes before the meeting.").is_empty());
     assert!(due("Send the slides two days before the workshop, please.").is_empty());
 }
