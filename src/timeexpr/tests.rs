@@ -2241,7 +2241,9 @@ fn dutch_and_portuguese_notices() {
         due("Obrigado.\n\nDe: Loja\nEnviada: sexta-feira\nAssunto: Fatura\nEnvie a fatura até 3 de dezembro.")
             .is_empty()
     );
-    assert!(due("Tot ziens!\n\nMet vriendelijke groet,\nAnke\nBetaal uiterlijk 4 december").is_empty());
+    assert!(
+        due("Tot ziens!\n\nMet vriendelijke groet,\nAnke\nBetaal uiterlijk 4 december").is_empty()
+    );
     assert_eq!(
         one("Caro sócio, pague a quota até sexta-feira."),
         date!(2026 - 11 - 27)
@@ -2329,11 +2331,15 @@ fn times_said_in_words() {
 #[test]
 fn a_limit_counted_back_from_an_event_dated_in_another_sentence() {
     assert_eq!(
-        one("The board meets on December 10. Please send agenda items two days before the meeting."),
+        one(
+            "The board meets on December 10. Please send agenda items two days before the meeting."
+        ),
         date!(2026 - 12 - 08)
     );
     assert_eq!(
-        one("Your inspection is scheduled for Friday, December 4. Clear the attic access the day before the inspection."),
+        one(
+            "Your inspection is scheduled for Friday, December 4. Clear the attic access the day before the inspection."
+        ),
         date!(2026 - 12 - 03)
     );
     assert_eq!(
@@ -2349,11 +2355,15 @@ fn a_limit_counted_back_from_an_event_dated_in_another_sentence() {
         date!(2026 - 12 - 11)
     );
     assert_eq!(
-        one("Die Anhörung ist am 14. Dezember. Bitte reichen Sie die Unterlagen zwei Tage vor der Anhörung ein."),
+        one(
+            "Die Anhörung ist am 14. Dezember. Bitte reichen Sie die Unterlagen zwei Tage vor der Anhörung ein."
+        ),
         date!(2026 - 12 - 12)
     );
     assert_eq!(
-        one("La audiencia es el 14 de diciembre. Presente los documentos dos días antes de la audiencia."),
+        one(
+            "La audiencia es el 14 de diciembre. Presente los documentos dos días antes de la audiencia."
+        ),
         date!(2026 - 12 - 12)
     );
     assert_eq!(
@@ -2361,7 +2371,9 @@ fn a_limit_counted_back_from_an_event_dated_in_another_sentence() {
         date!(2026 - 12 - 09)
     );
     assert_eq!(
-        one("La réunion a lieu le 10 décembre. Merci d'envoyer vos remarques deux jours avant la réunion."),
+        one(
+            "La réunion a lieu le 10 décembre. Merci d'envoyer vos remarques deux jours avant la réunion."
+        ),
         date!(2026 - 12 - 08)
     );
     // No date for the event anywhere: no limit.
@@ -2390,7 +2402,10 @@ fn an_english_sender_from_a_day_first_country_writes_numeric_dates_day_first() {
         one("Your visit was on 25/11; please pay by 04/12."),
         date!(2026 - 12 - 04)
     );
-    assert_eq!(one("London office: please pay by 01/12."), date!(2026 - 12 - 01));
+    assert_eq!(
+        one("London office: please pay by 01/12."),
+        date!(2026 - 12 - 01)
+    );
     // Otherwise month first, and a date that reads only month first says so.
     assert_eq!(one("Please pay by 01/12."), date!(2027 - 01 - 12));
     assert_eq!(
@@ -2438,7 +2453,10 @@ fn a_limit_noun_with_its_own_date_and_windows_handed_in() {
         due("Anmeldung ab 1. Dezember, Frist 15. Dezember."),
         vec![Some(date!(2026 - 12 - 15))]
     );
-    assert_eq!(one("The form locks at 5pm CT on Friday."), date!(2026 - 11 - 27));
+    assert_eq!(
+        one("The form locks at 5pm CT on Friday."),
+        date!(2026 - 11 - 27)
+    );
     assert_eq!(one("Voting locks Dec 3 at noon."), date!(2026 - 12 - 03));
     assert_eq!(
         one("Las solicitudes se reciben del 1 al 4 de diciembre."),

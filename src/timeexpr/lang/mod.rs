@@ -90,7 +90,15 @@ pub struct LangData {
 
 /// All languages, in detection order (the first wins a tie: a short Spanish line whose only
 /// function word is "de" stays Spanish).
-pub static ALL: &[&LangData] = &[&en::EN, &de::DE, &es::ES, &fr::FR, &it::IT, &nl::NL, &pt::PT];
+pub static ALL: &[&LangData] = &[
+    &en::EN,
+    &de::DE,
+    &es::ES,
+    &fr::FR,
+    &it::IT,
+    &nl::NL,
+    &pt::PT,
+];
 
 /// What a word or phrase means to the grammar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
