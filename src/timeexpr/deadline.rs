@@ -1233,7 +1233,11 @@ pub fn live_text(text: &str) -> Cow<'_, str> {
     }
     let mut dead: Vec<Range<usize>> = Vec::new();
     let mut seen_text = false;
+    let mut signature_to = 0;
     for (n, (start, line)) in lines.iter().enumerate() {
+        if *start < signature_to {
+            continue;
+        }
         let trimmed = line.trim();
         let lower = trimmed.to_lowercase();
         if trimmed.starts_with('>') {
@@ -1262,12 +1266,20 @@ pub fn live_text(text: &str) -> Cow<'_, str> {
             .iter()
             .map(|(_, l)| l.trim())
             .find(|l| !l.is_empty());
-        // A message that opens with its closing is all signature ("Cheers,⏎Leo⏎Harbor Works —
-        // members renew by the 1st").
-        let closing = is_closing(&lower) || is_closing_shape(&lower, next);
-        if closing && (seen_text || (is_closing(&lower) && is_closing_shape(&lower, next))) {
+        if seen_text && (is_closing(&lower) || is_closing_shape(&lower, next)) {
             dead.push(*start..text.len());
             break;
+        }
+        // A message that opens with a closing and a name opens with a signature ("Cheers,⏎Leo⏎
+        // Harbor Works — members renew by the 1st"): up to the first blank line.
+        if !seen_text && is_closing(&lower) && is_closing_shape(&lower, next) {
+            let end = lines[n + 1..]
+                .iter()
+                .find(|(_, l)| l.trim().is_empty())
+                .map_or(text.len(), |(s, _)| *s);
+            dead.push(*start..end);
+            signature_to = end;
+            continue;
         }
         seen_text |= !trimmed.is_empty();
     }

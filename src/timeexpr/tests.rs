@@ -2290,6 +2290,18 @@ fn a_weekday_counted_in_a_month() {
     );
     assert!(due("We meet on the first Monday of each month.").is_empty());
     assert!(due("We sent the forms on the second Tuesday of November.").is_empty());
+    assert_eq!(
+        one("Graag betalen vóór de eerste maandag van december."),
+        date!(2026 - 12 - 07)
+    );
+    assert_eq!(
+        one("Favor enviar o formulário até a primeira segunda-feira de dezembro."),
+        date!(2026 - 12 - 07)
+    );
+    assert_eq!(
+        one("Submit by the third Thursday of the month."),
+        date!(2026 - 12 - 17)
+    );
     // A working day counted in a month, quarter or year.
     assert_eq!(
         one("Please file by the last business day of the year."),
@@ -2426,8 +2438,13 @@ fn recurring_dates_signatures_and_named_ends_before_a_noun() {
     assert!(due("Der Beitrag ist bis zum 15. jedes Monats zu zahlen.").is_empty());
     assert!(due("La cuota se paga antes del día 5 de cada mes.").is_empty());
     assert_eq!(one("Please pay by the 15th."), date!(2026 - 12 - 15));
-    // A message that is all closing and signature.
+    // A message that is all closing and signature; one that opens with a signature block
+    // and then says something.
     assert!(due("Best regards,\nTom Hale\nAcme Billing — invoices due by the 20th").is_empty());
+    assert_eq!(
+        one("Kind regards,\nJoan\n\nPlease send by 3 Dec"),
+        date!(2026 - 12 - 03)
+    );
     assert_eq!(
         one("Please send your month-end report by Friday."),
         date!(2026 - 11 - 27)
