@@ -53,6 +53,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         ctx,
         langs: &langs,
         sender_dmy: Default::default(),
+        in_event: Default::default(),
         full: matches!(live, Cow::Owned(_)).then_some(text),
     };
     let exprs = p.scan();
@@ -267,6 +268,27 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .filter(|x| matches!(x.2, Some(Sem::Cue(_) | Sem::Within)))
             .or_else(over_event);
         if adjacent.is_some_and(|x| x.2 == Some(Sem::Block(Block::Strike))) {
+            continue;
+        }
+        // "Das Büro ist bis zum 5. Dezember geschlossen", "la oficina estará cerrada hasta el
+        // 5": how long a place stays closed or open, not a limit (unless something is asked,
+        // or it is a window: "inscriptions ouvertes jusqu'au 5").
+        if adjacent_cue.is_some_and(|c| {
+            matches!(
+                toks.norm(c.0),
+                "until"
+                    | "till"
+                    | "hasta"
+                    | "bis"
+                    | "ate"
+                    | "tot"
+                    | "jusqu'au"
+                    | "jusqu'a"
+                    | "fino"
+            )
+        }) && has(|x| x == Sem::Hours)
+            && !has(|x| matches!(x, Sem::Request | Sem::Window))
+        {
             continue;
         }
         // "members renew by the 1st of each month", "Beiträge bis zum 15. jedes Monats": a
@@ -1183,10 +1205,15 @@ fn sentence(t: &Tokens, sems: &grammar::Sems, i: usize) -> (usize, usize) {
                             sems.get(k - 1).copied().flatten(),
                             Some((_, Sem::Weekday(..) | Sem::Month(..)))
                         ));
-                let next_lower = t
-                    .toks
-                    .get(k + 1)
-                    .is_some_and(|n| n.kind == Kind::Num || (n.kind == Kind::Word && !n.capital));
+                // "3. Dezember": a day's dot before its month (capitalised in German).
+                let next_lower =
+                    t.toks.get(k + 1).is_some_and(|n| {
+                        n.kind == Kind::Num || (n.kind == Kind::Word && !n.capital)
+                    }) || (t.toks[k - 1].kind == Kind::Num
+                        && matches!(
+                            sems.get(k + 1).copied().flatten(),
+                            Some((_, Sem::Month(..)))
+                        ));
                 // "e.g.x" / "3.5": a dot inside a token run is not an end either.
                 let inside = k + 1 < t.len() && t.glued(k + 1);
                 !(prev_short && next_lower || inside)

@@ -309,6 +309,9 @@ pub struct Parser<'a> {
     /// The whole text when `t` is only its live part: the sender's signature, blanked for
     /// the deadline rules, tells where the sender writes from.
     pub full: Option<&'a str>,
+    /// Set while an event's date is looked for: a limit counted back from another event
+    /// inside that search is not followed (no search runs into itself).
+    pub in_event: std::cell::Cell<bool>,
 }
 
 const FILLER_SKIP: usize = 3;
@@ -1520,18 +1523,31 @@ impl Parser<'_> {
             let common = w.bytes().zip(x.bytes()).take_while(|(a, b)| a == b).count();
             common >= 4 && common + 3 >= w.len().min(x.len())
         };
-        // The nearest mention before the span, then after the noun.
-        let mentions = (0..span).rev().chain(noun + 1..self.t.len());
-        for c in mentions {
-            if self.t.toks[c].kind == Kind::Word
-                && (stem(self.word(c))
-                    || (self.sem(noun) == Some(Sem::Meeting) && self.sem(c) == Some(Sem::Meeting)))
-                && let Some((_, d)) = self.anchor_after(c + 1)
-            {
-                return Some((noun + 1, d));
-            }
+        if self.in_event.replace(true) {
+            return None;
         }
-        None
+        // The nearest mention before the span, then after the noun; not one whose date would
+        // be this span ("We'll call you the day before the appointment").
+        let start = (0..span)
+            .rev()
+            .find(|&c| {
+                [".", "!", "?", ";", "\n"]
+                    .iter()
+                    .any(|p| self.t.is_punct(c, p))
+            })
+            .unwrap_or(0);
+        let mentions = (0..start).rev().chain(noun + 1..self.t.len());
+        let found = mentions
+            .filter(|&c| {
+                self.t.toks[c].kind == Kind::Word
+                    && (stem(self.word(c))
+                        || (self.sem(noun) == Some(Sem::Meeting)
+                            && self.sem(c) == Some(Sem::Meeting)))
+            })
+            .find_map(|c| self.anchor_after(c + 1))
+            .map(|(_, d)| (noun + 1, d));
+        self.in_event.set(false);
+        found
     }
 
     /// 2pm, 2:30 pm, 14:00, 17 Uhr, 14.30 Uhr, 17h, noon, "at 3" — with a zone after it.

@@ -81,6 +81,7 @@ pub fn scan(text: &str, ctx: &Context) -> Vec<TimeExpr> {
         ctx,
         langs: &langs,
         sender_dmy: Default::default(),
+        in_event: Default::default(),
         full: None,
     };
     p.scan()

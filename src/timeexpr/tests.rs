@@ -2485,3 +2485,31 @@ fn a_limit_noun_with_its_own_date_and_windows_handed_in() {
     );
     assert!(due("Las fiestas se celebran del 1 al 4 de diciembre.").is_empty());
 }
+
+#[test]
+fn how_long_a_place_stays_closed_is_no_limit() {
+    for text in [
+        "La oficina estará cerrada hasta el 5 de diciembre.",
+        "Das Büro ist bis zum 5. Dezember geschlossen.",
+        "O escritório estará fechado até 5 de dezembro.",
+        "Het kantoor is gesloten tot 5 december.",
+        "Le bureau est fermé jusqu'au 5 décembre.",
+        "L'ufficio resta chiuso fino al 5 dicembre.",
+    ] {
+        assert!(due(text).is_empty(), "{text}");
+    }
+    // Something asked while it is closed is a limit.
+    assert_eq!(
+        one("Das Büro ist geschlossen, bitte zahlen Sie bis zum 5. Dezember."),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("Las inscripciones están abiertas hasta el 5 de diciembre."),
+        date!(2026 - 12 - 05)
+    );
+    // A meeting word right before the span is not where its event is dated.
+    assert!(
+        due("Your appointment is on Dec 3. We'll call you the day before the appointment.")
+            .is_empty()
+    );
+}

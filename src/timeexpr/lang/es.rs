@@ -364,6 +364,7 @@ pub static ES: LangData = LangData {
         ("abierto", Hours),
         ("abierta", Hours),
         ("cerrado", Hours),
+        ("cerrada", Hours),
         ("horario", Hours),
         ("llamada", Meeting),
         ("visita", Meeting),

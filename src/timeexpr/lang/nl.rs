@@ -216,6 +216,7 @@ pub static NL: LangData = LangData {
         ("afspraak", Meeting),
         ("bijeenkomst", Meeting),
         ("geopend", Hours),
+        ("gesloten", Hours),
         ("voor die datum", Back),
         ("verplaatst", Moved),
         ("uitgesteld", Moved),
