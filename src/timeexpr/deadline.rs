@@ -271,8 +271,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             continue;
         }
         // "Das Büro ist bis zum 5. Dezember geschlossen", "la oficina estará cerrada hasta el
-        // 5": how long a place stays closed or open, not a limit (unless something is asked,
-        // or it is a window: "inscriptions ouvertes jusqu'au 5").
+        // 5": how long a place stays closed or open, not a limit (unless something is asked
+        // or due, or it is a window: "inscriptions ouvertes jusqu'au 5").
         if adjacent_cue.is_some_and(|c| {
             matches!(
                 toks.norm(c.0),
@@ -287,7 +287,12 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                     | "fino"
             )
         }) && has(|x| x == Sem::Hours)
-            && !has(|x| matches!(x, Sem::Request | Sem::Window))
+            && !has(|x| {
+                matches!(
+                    x,
+                    Sem::Request | Sem::Window | Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest)
+                )
+            })
         {
             continue;
         }
