@@ -217,6 +217,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         while k > 0
             && (matches!(before[k - 1].2, Some(Sem::Filler))
                 || toks.is_punct(before[k - 1].0, ":")
+                // "até ao dia 15 de maio", "antes del día 5".
+                || (k == before.len() && toks.norm(before[k - 1].0) == "dia")
                 || (k > 1
                     && matches!(before[k - 2].2, Some(Sem::Cue(Cue::Adjacent)))
                     && matches!(toks.norm(before[k - 1].0), "your" | "our" | "my" | "their")))

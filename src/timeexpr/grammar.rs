@@ -748,8 +748,9 @@ impl Parser<'_> {
             (Some((v, d, true)), _) if d == 1 && (1..=5).contains(&v) => v as u8,
             (None, Some(Sem::Ordinal(v))) if (1..=5).contains(&v) => v,
             (None, Some(Sem::Last)) => 0,
+            // Italian writes the article on: "entro l'ultimo venerdì".
             _ if matches!(
-                self.word(i),
+                self.word(i).trim_start_matches("l'"),
                 "ultimo" | "ultima" | "dernier" | "derniere" | "laatste" | "letzte"
             ) =>
             {

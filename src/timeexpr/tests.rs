@@ -2236,6 +2236,14 @@ fn dutch_and_portuguese_notices() {
         date!(2026 - 11 - 30)
     );
     assert!(due("Obrigado por enviar os documentos no dia 20 de novembro.").is_empty());
+    assert_eq!(
+        one("Tem até ao dia 15 de dezembro para entregar a declaração."),
+        date!(2026 - 12 - 15)
+    );
+    assert_eq!(
+        one("Envíe la declaración antes del día 15 de diciembre."),
+        date!(2026 - 12 - 15)
+    );
     // A quoted header block and a closing in Dutch and Portuguese.
     assert!(
         due("Obrigado.\n\nDe: Loja\nEnviada: sexta-feira\nAssunto: Fatura\nEnvie a fatura até 3 de dezembro.")
@@ -2287,6 +2295,10 @@ fn a_weekday_counted_in_a_month() {
     assert_eq!(
         one("Si prega di pagare entro il secondo martedì di dicembre."),
         date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Si prega di inviare i documenti entro l'ultimo venerdì del mese."),
+        date!(2026 - 11 - 27)
     );
     assert!(due("We meet on the first Monday of each month.").is_empty());
     assert!(due("We sent the forms on the second Tuesday of November.").is_empty());
