@@ -940,8 +940,8 @@ impl Parser<'_> {
     }
 
     /// 11/30, 11/30/26, 30.11.2026, 3.12. — the order decided by a part over 12, else by the
-    /// language (German, Spanish, French and Italian write the day first), else by
-    /// `[operator] date_order`.
+    /// language (all but English write the day first), else by `[operator] date_order`, else
+    /// by the sender (an English sender from a day-first country: [`sender_day_first`]).
     fn numeric(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
         let (a, ad, ord) = self.num(i)?;
         if ord || ad > 2 {
@@ -1796,7 +1796,10 @@ fn sender_day_first(t: &Tokens) -> bool {
                     && t.glued(i - 1)
                     && t.toks[i - 2].kind == Kind::Word
                     && !(t.glued(i + 1) && t.toks[i + 1].kind != Kind::Punct);
+                // Where the sender is, not where someone goes ("flying to London").
+                let goes = i > 0 && matches!(t.norm(i - 1), "to" | "via" | "visit" | "visiting");
                 let place = tok.capital
+                    && !goes
                     && matches!(
                         w,
                         "uk" | "britain"

@@ -2436,6 +2436,11 @@ fn an_english_sender_from_a_day_first_country_writes_numeric_dates_day_first() {
         one("London office: please pay by 01/12 (see the 11/30 statement)."),
         date!(2027 - 01 - 12)
     );
+    // Where someone goes is not where the sender writes from.
+    assert_eq!(
+        one("We fly to London on Friday; please send the deck by 01/12."),
+        date!(2027 - 01 - 12)
+    );
     // "13.5 hours" is no date.
     assert_eq!(
         one("We logged 13.5 hours. Please approve by 01/12."),
