@@ -364,7 +364,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // "from Friday to Monday" reads as a range whose end is the new date.
         let moved_to = moved_from
             || (moved
-                && adjacent.is_some_and(|x| matches!(toks.norm(x.0), "to" | "auf" | "al" | "a")));
+                && adjacent.is_some_and(|x| {
+                    matches!(toks.norm(x.0), "to" | "auf" | "al" | "a" | "naar" | "para")
+                }));
         // A later sentence that moves the deadline said before it: "actually make it
         // Wednesday", "she moved it to Nov 10", "ach, lieber Dienstag", "mejor el martes". The
         // new date takes the old one's place (and is a deadline only when that one was).

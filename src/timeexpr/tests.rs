@@ -2237,6 +2237,26 @@ fn dutch_and_portuguese_notices() {
     );
     assert!(due("Obrigado por enviar os documentos no dia 20 de novembro.").is_empty());
     assert_eq!(
+        one("Vergeet niet: de aanmelding sluit op 1 december."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Atenção: as inscrições encerram a 1 de dezembro."),
+        date!(2026 - 12 - 01)
+    );
+    // A move: the new date only.
+    assert_eq!(
+        due("De deadline is verschoven van 4 december naar 10 december."),
+        vec![Some(date!(2026 - 12 - 10))]
+    );
+    assert_eq!(
+        due("O prazo foi prorrogado de 4 para 10 de dezembro."),
+        vec![Some(date!(2026 - 12 - 10))]
+    );
+    assert!(due("Uw pakket wordt op 4 december bezorgd.").is_empty());
+    assert!(due("Recebemos o seu pagamento em 20 de novembro, obrigado.").is_empty());
+    assert!(due("Não é mais necessário enviar o formulário até 4 de dezembro.").is_empty());
+    assert_eq!(
         one("Tem até ao dia 15 de dezembro para entregar a declaração."),
         date!(2026 - 12 - 15)
     );
