@@ -182,6 +182,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                         Some(Sem::Request | Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))
                     )
             })
+            // "You suggested Dec 3; that works, please sign by then": a date told back, then
+            // asked by.
+            && !refers_back(&p, &phrases, e, exprs.get(n + 1).map(|x| x.from), t)
         {
             continue;
         }
@@ -393,7 +396,11 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                     || (matches!(toks.norm(a), "it" | "that")
                         && a >= 1
                         && toks.norm(a - 1) == "make"
-                        && (a < 2
+                        // "Can we make it Dec 7?": a question that proposes the date.
+                        && ((a >= 3
+                            && matches!(toks.norm(a - 2), "we" | "i")
+                            && matches!(toks.norm(a - 3), "can" | "could"))
+                            || a < 2
                             || !matches!(
                                 toks.norm(a - 2),
                                 "can't"

@@ -2550,3 +2550,26 @@ fn how_long_a_place_stays_closed_is_no_limit() {
             .is_empty()
     );
 }
+
+#[test]
+fn a_proposed_date_turned_down_or_taken() {
+    assert_eq!(
+        due("Proposed deadline of Dec 4 doesn't work for us. Can we make it Dec 7?"),
+        vec![Some(date!(2026 - 12 - 07))]
+    );
+    assert_eq!(
+        due("You suggested Dec 3 for the contract; that works, please sign by then."),
+        vec![Some(date!(2026 - 12 - 03))]
+    );
+    assert_eq!(
+        due("We can't do the 2nd. Please submit the form by the 4th instead."),
+        vec![Some(date!(2026 - 12 - 04))]
+    );
+    assert_eq!(
+        due("No, Dec 5 is too late; we need it by Dec 3."),
+        vec![Some(date!(2026 - 12 - 03))]
+    );
+    // Attending is no proposal.
+    assert!(due("We can't make it Friday, sorry.").is_empty());
+    assert!(due("You suggested Dec 3 for the call.").is_empty());
+}
