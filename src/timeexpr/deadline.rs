@@ -489,6 +489,15 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .iter()
             .rposition(|(a, _, _)| *a < e.from && toks.is_punct(*a, ","))
             .map(|k| k + 1)
+            // "…, so could you send …", "…, and please sign …": over a joining word.
+            .map(|k| {
+                let joined = phrases.get(k).is_some_and(|x| {
+                    matches!(toks.norm(x.0), "so" | "and" | "but" | "then" | "also")
+                }) && phrases
+                    .get(k + 1)
+                    .is_some_and(|x| x.2 == Some(Sem::Request));
+                if joined { k + 1 } else { k }
+            })
             // Only an asked one ("…, please send …", "…, can u drop …"), not "Thanks again,
             // send my best to the team Friday".
             .filter(|&k| phrases.get(k).is_some_and(|x| x.2 == Some(Sem::Request)))

@@ -2569,6 +2569,10 @@ fn a_proposed_date_turned_down_or_taken() {
         due("No, Dec 5 is too late; we need it by Dec 3."),
         vec![Some(date!(2026 - 12 - 03))]
     );
+    assert_eq!(
+        due("Thursday is a holiday here, so could you send the numbers Friday instead?"),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
     // Attending is no proposal.
     assert!(due("We can't make it Friday, sorry.").is_empty());
     assert!(due("You suggested Dec 3 for the call.").is_empty());
