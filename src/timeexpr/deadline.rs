@@ -1360,10 +1360,37 @@ fn is_history_marker(lower: &str) -> bool {
             .iter()
             .any(|w| lower.contains(w));
     let forwarded = lower.starts_with("begin forwarded message");
-    let wrote = ["wrote:", "schrieb:", "escribió:", "escribio:"]
+    let wrote = [
+        "wrote:",
+        "schrieb:",
+        "escribió:",
+        "escribio:",
+        "a écrit :",
+        "a écrit:",
+        "ha scritto:",
+        "schreef:",
+        "escreveu:",
+    ]
+    .iter()
+    .any(|w| lower.ends_with(w));
+    // "Am 20.11.2026 schrieb Jan Müller:", "Op 20 november schreef Jan:": the name after
+    // the verb.
+    let wrote_name = lower.ends_with(':')
+        && ["on ", "am ", "op ", "em ", "el ", "le ", "il "]
+            .iter()
+            .any(|p| lower.starts_with(p))
+        && [
+            " wrote ",
+            " schrieb ",
+            " schreef ",
+            " escribió ",
+            " escreveu ",
+            " a écrit ",
+            " ha scritto ",
+        ]
         .iter()
-        .any(|w| lower.ends_with(w));
-    dashes || forwarded || wrote
+        .any(|w| lower.contains(w));
+    dashes || forwarded || wrote || wrote_name
 }
 
 /// A "From:" line followed within three lines by another mail header.

@@ -2577,3 +2577,19 @@ fn a_proposed_date_turned_down_or_taken() {
     assert!(due("We can't make it Friday, sorry.").is_empty());
     assert!(due("You suggested Dec 3 for the call.").is_empty());
 }
+
+#[test]
+fn quoted_history_with_the_name_after_the_verb() {
+    for text in [
+        "Bedankt!\n\nOp 20 november 2026 schreef Jan:\nStuur het formulier uiterlijk 4 december terug.",
+        "Obrigado!\n\nEm 20 de novembro de 2026, Ana escreveu:\nEnvie o formulário até 4 de dezembro.",
+        "Merci !\n\nLe 20 novembre 2026, Jean a écrit :\nMerci de renvoyer le formulaire avant le 4 décembre.",
+        "Danke!\n\nAm 20.11.2026 um 10:00 schrieb Jan Müller:\nBitte senden Sie die Unterlagen bis 4. Dezember.",
+    ] {
+        assert!(due(text).is_empty(), "{text}");
+    }
+    assert_eq!(
+        one("On Monday Jan wrote the plan; please send your part by Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+}
