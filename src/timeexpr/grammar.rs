@@ -1511,7 +1511,28 @@ impl Parser<'_> {
         }
         let noun_at = |k: usize| {
             self.t.toks.get(k).is_some_and(|t| t.kind == Kind::Word)
-                && matches!(self.sem(k), None | Some(Sem::Meeting))
+                // A word that names a thing ("the hearing", "your move-in"), not a date's or a
+                // limit's ("the deadline", "the end of the month").
+                && !matches!(
+                    self.sem(k),
+                    Some(
+                        Sem::Cue(_)
+                            | Sem::Block(_)
+                            | Sem::Filler
+                            | Sem::Weekday(..)
+                            | Sem::Month(..)
+                            | Sem::Unit(_)
+                            | Sem::Named(_)
+                            | Sem::RelDay(_)
+                            | Sem::WeekRel(_)
+                            | Sem::EndOf
+                            | Sem::Quarter(_)
+                            | Sem::TimeWord(_)
+                            | Sem::Next
+                            | Sem::This
+                            | Sem::Last
+                    )
+                )
                 && self.word(k).len() >= 4
         };
         if !noun_at(k) {

@@ -2420,6 +2420,18 @@ fn a_limit_counted_back_from_an_event_dated_in_another_sentence() {
         ),
         date!(2026 - 12 - 08)
     );
+    assert_eq!(
+        one(
+            "Your move-in date is Dec 12. Please return the checklist 7 days before your move-in date."
+        ),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one(
+            "The course starts on Dec 7. Please cancel no later than 48 hours before the start of the course."
+        ),
+        date!(2026 - 12 - 05)
+    );
     // No date for the event anywhere: no limit.
     assert!(due("Please confirm the day before.").is_empty());
     assert!(due("Send it two days before the deadline.").is_empty());
