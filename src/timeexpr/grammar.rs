@@ -692,6 +692,7 @@ impl Parser<'_> {
         }
         // "half past 4", "quarter to 5", "halb fünf".
         if tok.kind == Kind::Word
+            && matches!(self.sem(i), None | Some(Sem::Unit(Unit::Quarter)))
             && let Some(n) = self.clock_words(i)
         {
             return Some(n);
@@ -743,6 +744,13 @@ impl Parser<'_> {
     /// "último viernes del mes": an ordinal, a weekday or working day, a joining word and a
     /// period (a named month, or "the/this/next month/quarter/year").
     fn nth_weekday(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let j = self.after(i);
+        // None: a working day. Looked at first: most tokens have no weekday after them.
+        let wd = match self.sem(j) {
+            Some(Sem::Weekday(wd, _)) => Some(wd),
+            Some(Sem::Unit(Unit::BusinessDay)) => None,
+            _ => return None,
+        };
         // 1..=5, or 0 for the last.
         let n: u8 = match (self.num(i), self.sem(i)) {
             (Some((v, d, true)), _) if d == 1 && (1..=5).contains(&v) => v as u8,
@@ -756,13 +764,6 @@ impl Parser<'_> {
             {
                 0
             }
-            _ => return None,
-        };
-        let j = self.after(i);
-        // None: a working day.
-        let wd = match self.sem(j) {
-            Some(Sem::Weekday(wd, _)) => Some(wd),
-            Some(Sem::Unit(Unit::BusinessDay)) => None,
             _ => return None,
         };
         let mut k = self.after(j);
