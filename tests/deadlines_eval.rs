@@ -1,8 +1,9 @@
 //! The deadline finder against its labelled sets (tests/fixtures/deadlines, English, German
-//! and Spanish, with French and Italian lines in holdout7; the labelling rule is in its README
-//! and each file's first line): `eval.jsonl` (312 messages), `dev2.jsonl`, `holdout2.jsonl`,
-//! `holdout3.jsonl`, `holdout4.jsonl`, `holdout5.jsonl`, `holdout6.jsonl`, `holdout7.jsonl` and
-//! `holdout8.jsonl` (231 each), tuned on in that order (each holdout became the next round's
+//! and Spanish, with French and Italian lines from holdout7 on and Dutch and Portuguese from
+//! holdout8 on; the labelling rule is in its README and each file's first line): `eval.jsonl`
+//! (312 messages), `dev2.jsonl`, `holdout2.jsonl`, `holdout3.jsonl`, `holdout4.jsonl`,
+//! `holdout5.jsonl`, `holdout6.jsonl`, `holdout7.jsonl`, `holdout8.jsonl` and `holdout9.jsonl`
+//! (231 each), tuned on in that order (each holdout became the next round's
 //! development set after its unread figures were taken). Prints recall and precision per
 //! class; each set has a floor just under its figure. `cargo test --test deadlines_eval --
 //! --nocapture` shows the tables and every miss of the tuned sets.
@@ -180,7 +181,11 @@ fn the_finder_holds_its_figures_on_the_tuned_sets() {
     // holdout6); tuned on since (100% / 100%).
     assert_floor(&score(&fixture("holdout7.jsonl"), true), 231, 0.99, 0.99);
     // holdout8: 86.7% / 95.1% when it was written, 88.0% / 95.2% unread after the round tuned
-    // on holdout7; tuned on since (96.2% / 100%: the misses left are Dutch and Portuguese
-    // lines, which no table reads; see its README paragraph).
-    assert_floor(&score(&fixture("holdout8.jsonl"), true), 231, 0.96, 0.99);
+    // on holdout7; tuned on since (96.2% / 100% after round 8, 100% / 100% since round 9 read
+    // Dutch and Portuguese).
+    // holdout9: 92.3% / 96.6% when it was written (unread, after the round tuned on
+    // holdout8); tuned on since (100% / 100%).
+    for set in ["holdout8.jsonl", "holdout9.jsonl"] {
+        assert_floor(&score(&fixture(set), true), 231, 0.99, 0.99);
+    }
 }

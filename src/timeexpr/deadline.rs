@@ -52,6 +52,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         sems: &sems,
         ctx,
         langs: &langs,
+        sender_dmy: Default::default(),
+        in_event: Default::default(),
+        full: matches!(live, Cow::Owned(_)).then_some(text),
     };
     let exprs = p.scan();
     let due_cells = due_cells(&p, &live);
@@ -179,6 +182,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                         Some(Sem::Request | Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))
                     )
             })
+            // "You suggested Dec 3; that works, please sign by then": a date told back, then
+            // asked by.
+            && !refers_back(&p, &phrases, e, exprs.get(n + 1).map(|x| x.from), t)
         {
             continue;
         }
@@ -214,6 +220,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         while k > 0
             && (matches!(before[k - 1].2, Some(Sem::Filler))
                 || toks.is_punct(before[k - 1].0, ":")
+                // "até ao dia 15 de maio", "antes del día 5".
+                || (k == before.len() && toks.norm(before[k - 1].0) == "dia")
                 || (k > 1
                     && matches!(before[k - 2].2, Some(Sem::Cue(Cue::Adjacent)))
                     && matches!(toks.norm(before[k - 1].0), "your" | "our" | "my" | "their")))
@@ -267,6 +275,68 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         if adjacent.is_some_and(|x| x.2 == Some(Sem::Block(Block::Strike))) {
             continue;
         }
+        // "Das Büro ist bis zum 5. Dezember geschlossen", "la oficina estará cerrada hasta el
+        // 5": how long a place stays closed or open, not a limit (unless something is asked
+        // or due, or it is a window: "inscriptions ouvertes jusqu'au 5").
+        if adjacent_cue.is_some_and(|c| {
+            matches!(
+                toks.norm(c.0),
+                "until"
+                    | "till"
+                    | "hasta"
+                    | "bis"
+                    | "ate"
+                    | "tot"
+                    | "jusqu'au"
+                    | "jusqu'a"
+                    | "fino"
+            )
+        }) && has(|x| x == Sem::Hours)
+            && !has(|x| {
+                matches!(
+                    x,
+                    Sem::Request | Sem::Window | Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest)
+                )
+            })
+        {
+            continue;
+        }
+        // "members renew by the 1st of each month", "Beiträge bis zum 15. jedes Monats": a
+        // standing rule that recurs, not one limit.
+        let mut r = e.to;
+        if matches!(
+            toks.norm(r),
+            "of" | "de" | "di" | "van" | "des" | "du" | "del" | "do" | "da"
+        ) {
+            r += 1;
+        }
+        if matches!(
+            toks.norm(r),
+            "each"
+                | "every"
+                | "cada"
+                | "chaque"
+                | "ogni"
+                | "elke"
+                | "iedere"
+                | "jedes"
+                | "jeden"
+                | "jeder"
+                | "jede"
+        ) {
+            continue;
+        }
+        // "your year-end statements", "the month-end report": a named end written as one
+        // hyphenated word before a noun names the thing, not a limit (unless a cue is right
+        // before it: "by month-end").
+        if e.shape.named
+            && adjacent_cue.is_none()
+            && (e.from..e.to).any(|k| toks.is_punct(k, "-") && toks.glued(k) && toks.glued(k + 1))
+            && toks.toks.get(e.to).is_some_and(|t| t.kind == Kind::Word)
+            && p.sem(e.to).is_none()
+        {
+            continue;
+        }
         // "moved from Friday to Monday": Friday is the old date; "to Monday" is the new one.
         let moved = has(|x| x == Sem::Moved);
         let moved_from = moved && adjacent.is_some_and(|x| x.2 == Some(Sem::From));
@@ -297,7 +367,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // "from Friday to Monday" reads as a range whose end is the new date.
         let moved_to = moved_from
             || (moved
-                && adjacent.is_some_and(|x| matches!(toks.norm(x.0), "to" | "auf" | "al" | "a")));
+                && adjacent.is_some_and(|x| {
+                    matches!(toks.norm(x.0), "to" | "auf" | "al" | "a" | "naar" | "para")
+                }));
         // A later sentence that moves the deadline said before it: "actually make it
         // Wednesday", "she moved it to Nov 10", "ach, lieber Dienstag", "mejor el martes". The
         // new date takes the old one's place (and is a deadline only when that one was).
@@ -324,7 +396,11 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                     || (matches!(toks.norm(a), "it" | "that")
                         && a >= 1
                         && toks.norm(a - 1) == "make"
-                        && (a < 2
+                        // "Can we make it Dec 7?": a question that proposes the date.
+                        && ((a >= 3
+                            && matches!(toks.norm(a - 2), "we" | "i")
+                            && matches!(toks.norm(a - 3), "can" | "could"))
+                            || a < 2
                             || !matches!(
                                 toks.norm(a - 2),
                                 "can't"
@@ -386,6 +462,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 || before[aside..]
                     .iter()
                     .any(|x| matches!(x.2, Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest)))));
+        // A limit noun with a date of its own right after it is that date's ("applications
+        // open Jan 7, deadline Feb 1").
+        let next_from = exprs.get(n + 1).map_or(usize::MAX, |x| x.from);
         let after: Option<usize> = phrases
             .iter()
             .filter(|(a, _, _)| *a >= e.to)
@@ -393,6 +472,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             // A table's next cell is another column ("| Fri 12/18 | Last day before the break |").
             .take_while(|(a, _, _)| !toks.is_punct(*a, "|"))
             .find(|x| matches!(x.2, Some(Sem::Cue(Cue::Latest | Cue::Noun))))
+            .filter(|x| {
+                !(x.2 == Some(Sem::Cue(Cue::Noun)) && next_from >= x.1 && next_from <= x.1 + 2)
+            })
             .map(|x| x.1);
         // The imperative: the sentence opens with an action verb, maybe after "please", or
         // after a short label and a colon ("HR: submit …", "First thing tomorrow: send …").
@@ -407,6 +489,15 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .iter()
             .rposition(|(a, _, _)| *a < e.from && toks.is_punct(*a, ","))
             .map(|k| k + 1)
+            // "…, so could you send …", "…, and please sign …": over a joining word.
+            .map(|k| {
+                let joined = phrases.get(k).is_some_and(|x| {
+                    matches!(toks.norm(x.0), "so" | "and" | "but" | "then" | "also")
+                }) && phrases
+                    .get(k + 1)
+                    .is_some_and(|x| x.2 == Some(Sem::Request));
+                if joined { k + 1 } else { k }
+            })
             // Only an asked one ("…, please send …", "…, can u drop …"), not "Thanks again,
             // send my best to the team Friday".
             .filter(|&k| phrases.get(k).is_some_and(|x| x.2 == Some(Sem::Request)))
@@ -573,6 +664,29 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                             ))
                             || (toks.norm(w[0].0) == "se"
                                 && matches!(toks.norm(w[1].0), "puede" | "pueden")))
+                })
+            // "las alegaciones se presentan del 9 al 13", "le domande si presentano dal 3 al
+            // 7": what is handed in, and when.
+            || e.shape.range
+                && phrases.windows(2).any(|w| {
+                    w[1].0 < e.from
+                        && w[0].0 >= clause_start
+                        && matches!(toks.norm(w[0].0), "se" | "si")
+                        && matches!(
+                            toks.norm(w[1].0),
+                            "presentan"
+                                | "presenta"
+                                | "entregan"
+                                | "entrega"
+                                | "reciben"
+                                | "recibe"
+                                | "admiten"
+                                | "aceptan"
+                                | "presentano"
+                                | "consegnano"
+                                | "ricevono"
+                                | "accettano"
+                        )
                 });
         // "Enjoy the weekend, and please send …": the weekend is a limit only after a cue
         // ("by the weekend").
@@ -1116,10 +1230,15 @@ fn sentence(t: &Tokens, sems: &grammar::Sems, i: usize) -> (usize, usize) {
                             sems.get(k - 1).copied().flatten(),
                             Some((_, Sem::Weekday(..) | Sem::Month(..)))
                         ));
-                let next_lower = t
-                    .toks
-                    .get(k + 1)
-                    .is_some_and(|n| n.kind == Kind::Num || (n.kind == Kind::Word && !n.capital));
+                // "3. Dezember": a day's dot before its month (capitalised in German).
+                let next_lower =
+                    t.toks.get(k + 1).is_some_and(|n| {
+                        n.kind == Kind::Num || (n.kind == Kind::Word && !n.capital)
+                    }) || (t.toks[k - 1].kind == Kind::Num
+                        && matches!(
+                            sems.get(k + 1).copied().flatten(),
+                            Some((_, Sem::Month(..)))
+                        ));
                 // "e.g.x" / "3.5": a dot inside a token run is not an end either.
                 let inside = k + 1 < t.len() && t.glued(k + 1);
                 !(prev_short && next_lower || inside)
@@ -1166,7 +1285,11 @@ pub fn live_text(text: &str) -> Cow<'_, str> {
     }
     let mut dead: Vec<Range<usize>> = Vec::new();
     let mut seen_text = false;
+    let mut signature_to = 0;
     for (n, (start, line)) in lines.iter().enumerate() {
+        if *start < signature_to {
+            continue;
+        }
         let trimmed = line.trim();
         let lower = trimmed.to_lowercase();
         if trimmed.starts_with('>') {
@@ -1199,6 +1322,17 @@ pub fn live_text(text: &str) -> Cow<'_, str> {
             dead.push(*start..text.len());
             break;
         }
+        // A message that opens with a closing and a name opens with a signature ("Cheers,⏎Leo⏎
+        // Harbor Works — members renew by the 1st"): up to the first blank line.
+        if !seen_text && is_closing(&lower) && is_closing_shape(&lower, next) {
+            let end = lines[n + 1..]
+                .iter()
+                .find(|(_, l)| l.trim().is_empty())
+                .map_or(text.len(), |(s, _)| *s);
+            dead.push(*start..end);
+            signature_to = end;
+            continue;
+        }
         seen_text |= !trimmed.is_empty();
     }
     if dead.is_empty() {
@@ -1226,10 +1360,37 @@ fn is_history_marker(lower: &str) -> bool {
             .iter()
             .any(|w| lower.contains(w));
     let forwarded = lower.starts_with("begin forwarded message");
-    let wrote = ["wrote:", "schrieb:", "escribió:", "escribio:"]
+    let wrote = [
+        "wrote:",
+        "schrieb:",
+        "escribió:",
+        "escribio:",
+        "a écrit :",
+        "a écrit:",
+        "ha scritto:",
+        "schreef:",
+        "escreveu:",
+    ]
+    .iter()
+    .any(|w| lower.ends_with(w));
+    // "Am 20.11.2026 schrieb Jan Müller:", "Op 20 november schreef Jan:": the name after
+    // the verb.
+    let wrote_name = lower.ends_with(':')
+        && ["on ", "am ", "op ", "em ", "el ", "le ", "il "]
+            .iter()
+            .any(|p| lower.starts_with(p))
+        && [
+            " wrote ",
+            " schrieb ",
+            " schreef ",
+            " escribió ",
+            " escreveu ",
+            " a écrit ",
+            " ha scritto ",
+        ]
         .iter()
-        .any(|w| lower.ends_with(w));
-    dashes || forwarded || wrote
+        .any(|w| lower.contains(w));
+    dashes || forwarded || wrote || wrote_name
 }
 
 /// A "From:" line followed within three lines by another mail header.
@@ -1238,7 +1399,10 @@ fn is_header_block(lines: &[(usize, &str)]) -> bool {
         return false;
     };
     let l = first.trim().to_lowercase();
-    if !["from:", "von:", "de:"].iter().any(|h| l.starts_with(h)) {
+    if !["from:", "von:", "de:", "van:", "da:"]
+        .iter()
+        .any(|h| l.starts_with(h))
+    {
         return false;
     }
     lines.iter().skip(1).take(3).any(|(_, x)| {
@@ -1256,6 +1420,18 @@ fn is_header_block(lines: &[(usize, &str)]) -> bool {
             "fecha:",
             "para:",
             "asunto:",
+            "enviada:",
+            "assunto:",
+            "data:",
+            "verzonden:",
+            "aan:",
+            "onderwerp:",
+            "envoyé:",
+            "objet:",
+            "à:",
+            "inviato:",
+            "oggetto:",
+            "a:",
         ]
         .iter()
         .any(|h| x.starts_with(h))
@@ -1318,6 +1494,22 @@ fn is_closing(lower: &str) -> bool {
         "un abrazo",
         "gracias",
         "muchas gracias",
+        "cordialement",
+        "bien à vous",
+        "bien cordialement",
+        "cordiali saluti",
+        "distinti saluti",
+        "saluti",
+        "met vriendelijke groet",
+        "met vriendelijke groeten",
+        "vriendelijke groet",
+        "hartelijke groet",
+        "groet",
+        "groeten",
+        "atenciosamente",
+        "cumprimentos",
+        "com os melhores cumprimentos",
+        "um abraço",
     ];
     let l = lower.trim_end_matches([',', '.', '!']).trim();
     CLOSINGS.contains(&l)

@@ -303,6 +303,15 @@ pub struct Parser<'a> {
     pub ctx: &'a Context,
     /// The message's language first, then English.
     pub langs: &'a [&'static LangData],
+    /// Whether the sender writes numeric dates day first (see [`sender_day_first`]), worked
+    /// out at the first date that needs it.
+    pub sender_dmy: std::cell::OnceCell<bool>,
+    /// The whole text when `t` is only its live part: the sender's signature, blanked for
+    /// the deadline rules, tells where the sender writes from.
+    pub full: Option<&'a str>,
+    /// Set while an event's date is looked for: a limit counted back from another event
+    /// inside that search is not followed (no search runs into itself).
+    pub in_event: std::cell::Cell<bool>,
 }
 
 const FILLER_SKIP: usize = 3;
@@ -334,7 +343,13 @@ impl Parser<'_> {
     fn day_first(&self) -> bool {
         match self.langs.first().map(|l| l.numeric) {
             Some(NumericOrder::DayFirst) => true,
-            _ => self.ctx.order == DateOrder::Dmy,
+            _ => {
+                self.ctx.order == DateOrder::Dmy
+                    || *self.sender_dmy.get_or_init(|| match self.full {
+                        Some(text) => sender_day_first(&super::lexer::lex(text)),
+                        None => sender_day_first(self.t),
+                    })
+            }
         }
     }
 
@@ -670,6 +685,18 @@ impl Parser<'_> {
     /// One part at `i`.
     fn comp(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
         let tok = self.t.toks.get(i)?;
+        // "the second Tuesday of March", "el último viernes del mes": a weekday counted in
+        // a month.
+        if let Some(n) = self.nth_weekday(i) {
+            return Some(n);
+        }
+        // "half past 4", "quarter to 5", "halb fünf".
+        if tok.kind == Kind::Word
+            && matches!(self.sem(i), None | Some(Sem::Unit(Unit::Quarter)))
+            && let Some(n) = self.clock_words(i)
+        {
+            return Some(n);
+        }
         if tok.kind == Kind::Num {
             let n = self
                 .iso(i)
@@ -690,7 +717,7 @@ impl Parser<'_> {
             Sem::Named(p) => Some((self.after(i), vec![Comp::Named(p, 0)])),
             Sem::EndOf => self.end_of(i),
             Sem::Number(d) => self.number_word_day(i, d).or_else(|| self.span(i)),
-            Sem::Within | Sem::In | Sem::Ago => self.span(i),
+            Sem::Within | Sem::In | Sem::Ago | Sem::Unit(_) => self.span(i),
             Sem::TimeWord(_) => self.time(i),
             // "the week of July 12": a window that ends on that week's Friday.
             Sem::WeekOf => {
@@ -710,6 +737,125 @@ impl Parser<'_> {
             Sem::Zone(z) => Some((self.after(i), vec![Comp::Zone(ZoneAt::Zone(z))])),
             _ => None,
         }
+    }
+
+    /// "the second Tuesday of March", "the 2nd Friday in June", "the last Friday of the
+    /// month", "the last business day of the quarter", "zweiten Dienstag im Dezember",
+    /// "último viernes del mes": an ordinal, a weekday or working day, a joining word and a
+    /// period (a named month, or "the/this/next month/quarter/year").
+    fn nth_weekday(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let j = self.after(i);
+        // None: a working day. Looked at first: most tokens have no weekday after them.
+        let wd = match self.sem(j) {
+            Some(Sem::Weekday(wd, _)) => Some(wd),
+            Some(Sem::Unit(Unit::BusinessDay)) => None,
+            _ => return None,
+        };
+        // 1..=5, or 0 for the last.
+        let n: u8 = match (self.num(i), self.sem(i)) {
+            (Some((v, d, true)), _) if d == 1 && (1..=5).contains(&v) => v as u8,
+            (None, Some(Sem::Ordinal(v))) if (1..=5).contains(&v) => v,
+            (None, Some(Sem::Last)) => 0,
+            // Italian writes the article on: "entro l'ultimo venerdì".
+            _ if matches!(
+                self.word(i).trim_start_matches("l'"),
+                "ultimo" | "ultima" | "dernier" | "derniere" | "laatste" | "letzte"
+            ) =>
+            {
+                0
+            }
+            _ => return None,
+        };
+        let mut k = self.after(j);
+        if !matches!(
+            self.word(k),
+            "of" | "in" | "im" | "del" | "de" | "du" | "di" | "van" | "do" | "da" | "des"
+        ) {
+            return None;
+        }
+        k += 1;
+        let mut shift = None;
+        for _ in 0..3 {
+            match self.sem(k) {
+                Some(Sem::Filler) if shift.is_none() => k = self.after(k),
+                Some(Sem::This) if shift.is_none() => {
+                    shift = Some(0);
+                    k = self.after(k);
+                }
+                Some(Sem::Next) if shift.is_none() => {
+                    shift = Some(1);
+                    k = self.after(k);
+                }
+                _ => break,
+            }
+        }
+        let today = self.ctx.today();
+        let month1 = today.replace_day(1).ok()?;
+        // The period's first day and its length in months.
+        let (first, months) = match self.sem(k) {
+            Some(Sem::Month(m, _)) if shift.is_none() => (yearless(today, m as u32, 1)?, 1),
+            Some(Sem::Unit(Unit::Month)) => (month1, 1),
+            Some(Sem::Unit(Unit::Quarter)) => {
+                let back = (today.month() as i32 - 1) % 3;
+                (add_months(month1, -back)?, 3)
+            }
+            Some(Sem::Unit(Unit::Year)) => (month1.replace_month(Month::January).ok()?, 12),
+            _ => return None,
+        };
+        let end = self.after(k);
+        let pick = |first: Date| {
+            let last = add_months(first, months)? - Duration::days(1);
+            nth_day_of(first, last, wd, n)
+        };
+        let unit = matches!(self.sem(k), Some(Sem::Unit(_)));
+        let first = if unit {
+            add_months(first, months * shift.unwrap_or(0))?
+        } else {
+            first
+        };
+        let mut date = pick(first);
+        // "the first Monday of the month" said after it: the next one's.
+        if unit && shift.is_none() && date.is_some_and(|d| d < today) {
+            date = add_months(first, months).and_then(pick);
+        }
+        Some((end, vec![Comp::Date(date)]))
+    }
+
+    /// "half past 4", "quarter past 9", "quarter to 5" (the hour as in "at 4": afternoon up
+    /// to 7 unless am/pm follows), German "halb fünf" (4:30).
+    fn clock_words(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let (h_at, minutes, back) = match (self.word(i), self.word(i + 1)) {
+            ("half", "past") => (i + 2, 30, false),
+            ("quarter", "past") => (i + 2, 15, false),
+            ("quarter", "to") => (i + 2, 45, true),
+            ("halb", _) => (i + 1, 30, true),
+            _ => return None,
+        };
+        let (v, end) = match (self.num(h_at), self.sem(h_at)) {
+            (Some((v, d, false)), _) if d <= 2 => (v, h_at + 1),
+            (None, Some(Sem::Number(v))) => (v, self.after(h_at)),
+            _ => return None,
+        };
+        if !(1..=12).contains(&v) {
+            return None;
+        }
+        let mut h = if back { v - 1 } else { v } as u8;
+        if h == 0 {
+            h = 12;
+        }
+        match self.sem(end) {
+            Some(Sem::AmPm(pm)) => {
+                if pm && h < 12 {
+                    h += 12;
+                } else if !pm && h == 12 {
+                    h = 0;
+                }
+                return self.zone_after(self.after(end), h, minutes);
+            }
+            _ if (1..=7).contains(&h) => h += 12,
+            _ => {}
+        }
+        self.zone_after(end, h, minutes)
     }
 
     /// 2026-11-30, 2026-11-30T17:00-06:00, 2026/11/30.
@@ -795,8 +941,8 @@ impl Parser<'_> {
     }
 
     /// 11/30, 11/30/26, 30.11.2026, 3.12. — the order decided by a part over 12, else by the
-    /// language (German, Spanish, French and Italian write the day first), else by
-    /// `[operator] date_order`.
+    /// language (all but English write the day first), else by `[operator] date_order`, else
+    /// by the sender (an English sender from a day-first country: [`sender_day_first`]).
     fn numeric(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
         let (a, ad, ord) = self.num(i)?;
         if ord || ad > 2 {
@@ -1133,6 +1279,7 @@ impl Parser<'_> {
         let mut within = false;
         let mut lead = false;
         let mut ago = false;
+        let mut implied = false;
         match self.sem(j) {
             Some(Sem::Within) => {
                 within = true;
@@ -1167,6 +1314,15 @@ impl Parser<'_> {
             }
             // "within the week", "innerhalb einer Woche" (the article is the number).
             _ if within => 1,
+            // "the day before the meeting": one, counted back from an event (below).
+            (None, Some(Sem::Unit(_)))
+                if j == i
+                    && i > 0
+                    && matches!(self.word(i - 1), "the" | "a" | "am" | "el" | "le" | "il") =>
+            {
+                implied = true;
+                1
+            }
             _ => return None,
         };
         // "within ten (10) days": the figure repeated in brackets.
@@ -1199,13 +1355,18 @@ impl Parser<'_> {
         let duration = i > 0 && self.word(i - 1) == "for";
         if !(ago || within || duration)
             && (self.listed(end, lang_time_by) || self.word(end) == "prior")
-            && let Some((anchor_end, anchor)) = self.anchor_after(self.after(end))
+            && let Some((anchor_end, anchor)) = self
+                .anchor_after(self.after(end))
+                .or_else(|| self.event_anchor(i, self.after(end)))
         {
             let date = match unit {
                 Unit::Hour => anchor.checked_sub(Duration::days(i64::from(n / 24))),
                 _ => span_from(self.ctx, anchor, n, unit, true),
             };
             return Some((anchor_end, vec![Comp::Before(date)]));
+        }
+        if implied {
+            return None;
         }
         match self.sem(end) {
             Some(Sem::FromNow) => {
@@ -1305,6 +1466,111 @@ impl Parser<'_> {
             }
         }
         None
+    }
+
+    /// "two days before the hearing", "the day before the meeting": an event named with no
+    /// date in its own sentence, dated where the message says when it is ("Your hearing is
+    /// on the 14th", "The committee meets Thursday 11 January"): the same word (or its
+    /// stem: "meets", "meeting") with a date after it in its sentence. `span` is the span's
+    /// first token, `k` the token after "before".
+    fn event_anchor(&self, span: usize, k: usize) -> Option<(usize, Date)> {
+        let mut k = k;
+        for _ in 0..2 {
+            if matches!(
+                self.word(k),
+                "to" | "the"
+                    | "your"
+                    | "our"
+                    | "their"
+                    | "my"
+                    | "this"
+                    | "that"
+                    | "der"
+                    | "dem"
+                    | "die"
+                    | "ihrer"
+                    | "ihrem"
+                    | "de"
+                    | "la"
+                    | "el"
+                    | "su"
+                    | "le"
+                    | "du"
+                    | "votre"
+                    | "il"
+                    | "della"
+                    | "del"
+                    | "het"
+                    | "uw"
+                    | "o"
+                    | "a"
+                    | "do"
+                    | "da"
+            ) {
+                k += 1;
+            }
+        }
+        let noun_at = |k: usize| {
+            self.t.toks.get(k).is_some_and(|t| t.kind == Kind::Word)
+                // A word that names a thing ("the hearing", "your move-in"), not a date's or a
+                // limit's ("the deadline", "the end of the month").
+                && !matches!(
+                    self.sem(k),
+                    Some(
+                        Sem::Cue(_)
+                            | Sem::Block(_)
+                            | Sem::Filler
+                            | Sem::Weekday(..)
+                            | Sem::Month(..)
+                            | Sem::Unit(_)
+                            | Sem::Named(_)
+                            | Sem::RelDay(_)
+                            | Sem::WeekRel(_)
+                            | Sem::EndOf
+                            | Sem::Quarter(_)
+                            | Sem::TimeWord(_)
+                            | Sem::Next
+                            | Sem::This
+                            | Sem::Last
+                    )
+                )
+                && self.word(k).len() >= 4
+        };
+        if !noun_at(k) {
+            return None;
+        }
+        // "the zoning hearing": the last of two words.
+        let noun = if noun_at(k + 1) { k + 1 } else { k };
+        let w = self.word(noun);
+        let stem = |x: &str| {
+            let common = w.bytes().zip(x.bytes()).take_while(|(a, b)| a == b).count();
+            common >= 4 && common + 3 >= w.len().min(x.len())
+        };
+        if self.in_event.replace(true) {
+            return None;
+        }
+        // The nearest mention before the span, then after the noun; not one whose date would
+        // be this span ("We'll call you the day before the appointment").
+        let start = (0..span)
+            .rev()
+            .find(|&c| {
+                [".", "!", "?", ";", "\n"]
+                    .iter()
+                    .any(|p| self.t.is_punct(c, p))
+            })
+            .unwrap_or(0);
+        let mentions = (0..start).rev().chain(noun + 1..self.t.len());
+        let found = mentions
+            .filter(|&c| {
+                self.t.toks[c].kind == Kind::Word
+                    && (stem(self.word(c))
+                        || (self.sem(noun) == Some(Sem::Meeting)
+                            && self.sem(c) == Some(Sem::Meeting)))
+            })
+            .find_map(|c| self.anchor_after(c + 1))
+            .map(|(_, d)| (noun + 1, d));
+        self.in_event.set(false);
+        found
     }
 
     /// 2pm, 2:30 pm, 14:00, 17 Uhr, 14.30 Uhr, 17h, noon, "at 3" — with a zone after it.
@@ -1534,6 +1800,96 @@ impl Parser<'_> {
     }
 }
 
+/// An English sender who writes dates day first, by what the message says of them: a
+/// .uk/.ie/.au/.nz/.in address, a +44/+353/+61/+64/+91 phone number, a British, Irish,
+/// Australian or New Zealand place or country written with its capital, or another
+/// numeric date that reads only day first (25/12). A date that reads only month first
+/// (12/25) says otherwise. One pass over the tokens, at the first ambiguous date.
+fn sender_day_first(t: &Tokens) -> bool {
+    let mut dmy = false;
+    for i in 0..t.len() {
+        let tok = t.toks[i];
+        match tok.kind {
+            Kind::Word => {
+                let w = t.norm(i);
+                let tld = matches!(w, "uk" | "ie" | "au" | "nz" | "in")
+                    && t.is_punct(i.wrapping_sub(1), ".")
+                    && t.glued(i)
+                    && t.glued(i - 1)
+                    && t.toks[i - 2].kind == Kind::Word
+                    && !(t.glued(i + 1) && t.toks[i + 1].kind != Kind::Punct);
+                // Where the sender is, not where someone goes ("flying to London").
+                let goes = i > 0 && matches!(t.norm(i - 1), "to" | "via" | "visit" | "visiting");
+                let place = tok.capital
+                    && !goes
+                    && matches!(
+                        w,
+                        "uk" | "britain"
+                            | "england"
+                            | "scotland"
+                            | "wales"
+                            | "ireland"
+                            | "australia"
+                            | "london"
+                            | "edinburgh"
+                            | "glasgow"
+                            | "manchester"
+                            | "birmingham"
+                            | "leeds"
+                            | "liverpool"
+                            | "cardiff"
+                            | "belfast"
+                            | "aberdeen"
+                            | "dublin"
+                            | "galway"
+                            | "sydney"
+                            | "melbourne"
+                            | "brisbane"
+                            | "canberra"
+                            | "auckland"
+                            | "christchurch"
+                    );
+                dmy |= tld || place;
+            }
+            Kind::Num => {
+                // "+44 20 7946 0958"
+                if t.is_punct(i.wrapping_sub(1), "+")
+                    && t.glued(i)
+                    && matches!(tok.value, 44 | 353 | 61 | 64 | 91)
+                    && t.toks.get(i + 1).is_some_and(|n| n.kind == Kind::Num)
+                {
+                    dmy = true;
+                }
+                // A numeric date that reads one way only.
+                if tok.digits <= 2
+                    && (t.is_punct(i + 1, "/") || t.is_punct(i + 1, "."))
+                    && t.glued(i + 1)
+                    && t.glued(i + 2)
+                    && let Some(b) = t.toks.get(i + 2).filter(|b| {
+                        // "13.5 hours" is no date: a dotted one only with its year.
+                        let year = t.is_punct(i + 3, t.norm(i + 1)) && t.glued(i + 3);
+                        let more = t.glued(i + 3)
+                            && (t.toks[i + 3].kind != Kind::Punct
+                                || t.is_punct(i + 3, t.norm(i + 1)));
+                        b.kind == Kind::Num
+                            && b.digits <= 2
+                            && (year || (t.is_punct(i + 1, "/") && !more))
+                    })
+                {
+                    let (a, b) = (tok.value, b.value);
+                    if (13..=31).contains(&a) && (1..=12).contains(&b) {
+                        dmy = true;
+                    } else if (1..=12).contains(&a) && (13..=31).contains(&b) {
+                        return false;
+                    }
+                }
+            }
+            Kind::Punct => {}
+        }
+    }
+    dmy
+}
+
 /// A range's end is not before its start: "between Monday and Wednesday" said on a Tuesday
 /// ends on the Wednesday after that Monday.
 fn later_end(start: Option<Date>, end: Option<Date>) -> Option<Date> {
@@ -1639,6 +1995,34 @@ fn weekday(today: Date, wd: u8, rel: Rel, week: Option<i8>) -> Date {
         Rel::Next => today + Duration::days(if ahead == 0 { 7 } else { ahead }),
         Rel::Last => today - Duration::days(if ahead == 0 { 7 } else { 7 - ahead }),
     }
+}
+
+/// The `n`th weekday `wd` (a working day when none) from `first` to `last` (0: the last
+/// one).
+fn nth_day_of(first: Date, last: Date, wd: Option<u8>, n: u8) -> Option<Date> {
+    let fits = |d: Date| {
+        let w = d.weekday().number_days_from_monday();
+        wd.map_or(w < 5, |wd| w == wd)
+    };
+    if n == 0 {
+        let mut d = last;
+        while !fits(d) {
+            d = d.previous_day()?;
+        }
+        return Some(d);
+    }
+    let mut d = first;
+    let mut seen = 0;
+    while d <= last {
+        if fits(d) {
+            seen += 1;
+            if seen == n {
+                return Some(d);
+            }
+        }
+        d = d.next_day()?;
+    }
+    None
 }
 
 fn last_of_month(d: Date) -> Date {

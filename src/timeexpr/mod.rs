@@ -3,9 +3,9 @@
 //! model's answer all call it).
 //!
 //! - [`lexer`]: text → tokens with byte spans (words folded: lowercase, no accents).
-//! - [`lang`]: per-language tables (English, German, Spanish, French, Italian): weekday and
-//!   month names, number words, units, named periods, zones, and the cue words of deadlines. A
-//!   language is a table; the grammar does not know any word.
+//! - [`lang`]: per-language tables (English, German, Spanish, French, Italian, Dutch,
+//!   Portuguese): weekday and month names, number words, units, named periods, zones, and the
+//!   cue words of deadlines. A language is a table; the grammar does not know any word.
 //! - [`grammar`]: tokens → expressions ("by 2pm ET Friday", "Wednesday next week", "in 10
 //!   business days", "end of Q4", "between Monday and Wednesday", "3. Dezember"), resolved
 //!   against the message's received time in the operator's zone.
@@ -80,6 +80,9 @@ pub fn scan(text: &str, ctx: &Context) -> Vec<TimeExpr> {
         sems: &sems,
         ctx,
         langs: &langs,
+        sender_dmy: Default::default(),
+        in_event: Default::default(),
+        full: None,
     };
     p.scan()
         .into_iter()

@@ -2180,3 +2180,428 @@ fn the_classes_of_round_8_in_german_and_spanish() {
         date!(2026 - 12 - 04)
     );
 }
+
+#[test]
+fn dutch_and_portuguese_notices() {
+    assert_eq!(
+        detect("Graag het getekende contract uiterlijk 15 december terugsturen."),
+        Lang::Nl
+    );
+    assert_eq!(
+        detect("Caro cliente, envie a sua candidatura até 15 de dezembro."),
+        Lang::Pt
+    );
+    assert_eq!(
+        one("Graag het getekende formulier uiterlijk 4 december terugsturen."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Wilt u de begroting vóór vrijdag uploaden in het portaal?"),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Beste ouders, lever de toestemming in tussen 1 en 3 december."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("U dient binnen 10 werkdagen te betalen."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Prezado cliente, precisamos da fatura até 10 de dezembro."),
+        date!(2026 - 12 - 10)
+    );
+    assert_eq!(
+        one("Olá, envie os documentos de 1 a 3 de dezembro, até às 18h00."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Prezado cliente, responda ao pedido no prazo de 10 dias úteis."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Stuur het formulier graag vóór 4 december terug."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Beste leden, betaal de contributie uiterlijk op 4 december."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Gelieve binnen 10 werkdagen te antwoorden."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Olá, envie o relatório até ao fim do mês."),
+        date!(2026 - 11 - 30)
+    );
+    assert!(due("Obrigado por enviar os documentos no dia 20 de novembro.").is_empty());
+    assert_eq!(
+        one("Vergeet niet: de aanmelding sluit op 1 december."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Atenção: as inscrições encerram a 1 de dezembro."),
+        date!(2026 - 12 - 01)
+    );
+    // A move: the new date only.
+    assert_eq!(
+        due("De deadline is verschoven van 4 december naar 10 december."),
+        vec![Some(date!(2026 - 12 - 10))]
+    );
+    assert_eq!(
+        due("O prazo foi prorrogado de 4 para 10 de dezembro."),
+        vec![Some(date!(2026 - 12 - 10))]
+    );
+    assert!(due("Uw pakket wordt op 4 december bezorgd.").is_empty());
+    assert!(due("Recebemos o seu pagamento em 20 de novembro, obrigado.").is_empty());
+    assert!(due("Não é mais necessário enviar o formulário até 4 de dezembro.").is_empty());
+    assert_eq!(
+        one("Tem até ao dia 15 de dezembro para entregar a declaração."),
+        date!(2026 - 12 - 15)
+    );
+    assert_eq!(
+        one("Envíe la declaración antes del día 15 de diciembre."),
+        date!(2026 - 12 - 15)
+    );
+    // A quoted header block and a closing in Dutch and Portuguese.
+    assert!(
+        due("Obrigado.\n\nDe: Loja\nEnviada: sexta-feira\nAssunto: Fatura\nEnvie a fatura até 3 de dezembro.")
+            .is_empty()
+    );
+    assert!(
+        due("Tot ziens!\n\nMet vriendelijke groet,\nAnke\nBetaal uiterlijk 4 december").is_empty()
+    );
+    assert_eq!(
+        one("Caro sócio, pague a quota até sexta-feira."),
+        date!(2026 - 11 - 27)
+    );
+    // Dutch and Portuguese traps: thanks for what was sent, a meeting's day.
+    assert!(due("Bedankt voor het formulier van 1 december.").is_empty());
+    assert!(due("A reunião é na sexta-feira às 15h.").is_empty());
+}
+
+#[test]
+fn a_weekday_counted_in_a_month() {
+    assert_eq!(
+        one("Please return the signed lease by the first Monday of December."),
+        date!(2026 - 12 - 07)
+    );
+    assert_eq!(
+        one("Reports are due the last Friday of the month."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Send your slides by the 2nd Wednesday in January."),
+        date!(2027 - 01 - 13)
+    );
+    // Said after this month's: next month's.
+    assert_eq!(
+        one("Please pay the dues by the first Monday of the month."),
+        date!(2026 - 12 - 07)
+    );
+    assert_eq!(
+        one("Bitte reichen Sie die Unterlagen bis zum ersten Montag im Dezember ein."),
+        date!(2026 - 12 - 07)
+    );
+    assert_eq!(
+        one("Entregue el informe antes del último viernes del mes."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Merci d'envoyer le dossier avant le premier lundi de décembre."),
+        date!(2026 - 12 - 07)
+    );
+    assert_eq!(
+        one("Si prega di pagare entro il secondo martedì di dicembre."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Si prega di inviare i documenti entro l'ultimo venerdì del mese."),
+        date!(2026 - 11 - 27)
+    );
+    assert!(due("We meet on the first Monday of each month.").is_empty());
+    assert!(due("We sent the forms on the second Tuesday of November.").is_empty());
+    assert_eq!(
+        one("Graag betalen vóór de eerste maandag van december."),
+        date!(2026 - 12 - 07)
+    );
+    assert_eq!(
+        one("Favor enviar o formulário até a primeira segunda-feira de dezembro."),
+        date!(2026 - 12 - 07)
+    );
+    assert_eq!(
+        one("Submit by the third Thursday of the month."),
+        date!(2026 - 12 - 17)
+    );
+    // A working day counted in a month, quarter or year.
+    assert_eq!(
+        one("Please file by the last business day of the year."),
+        date!(2026 - 12 - 31)
+    );
+    assert_eq!(
+        one("Timesheets are due the first business day of next month."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Quarterly reports are due the last working day of the quarter."),
+        date!(2026 - 12 - 31)
+    );
+}
+
+#[test]
+fn times_said_in_words() {
+    assert_eq!(
+        one("Can you send the deck by half past 3 today?"),
+        date!(2026 - 11 - 24)
+    );
+    assert_eq!(
+        one("Need the signed form by quarter to 5 tomorrow."),
+        date!(2026 - 11 - 25)
+    );
+    assert_eq!(
+        one("Bitte schicken Sie es bis halb fünf morgen."),
+        date!(2026 - 11 - 25)
+    );
+    // 10:30 pm in New York is 9:30 pm in Chicago, the same day.
+    let d = deadlines(
+        "Please reply by half past 10 pm ET tomorrow.",
+        &Context::new(TUE, TUE.offset()),
+    );
+    assert_eq!(d[0].due, Some(date!(2026 - 11 - 25)));
+    assert_eq!(d[0].time, Some(time::macros::time!(21:30)));
+}
+
+#[test]
+fn a_limit_counted_back_from_an_event_dated_in_another_sentence() {
+    assert_eq!(
+        one(
+            "The board meets on December 10. Please send agenda items two days before the meeting."
+        ),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one(
+            "Your inspection is scheduled for Friday, December 4. Clear the attic access the day before the inspection."
+        ),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("The auction opens on Dec 12. Submit photos a week before the auction."),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("The interview is on the 30th. Send your portfolio 3 days prior to the interview."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("RSVP please one day before the wedding. The wedding is on December 12."),
+        date!(2026 - 12 - 11)
+    );
+    assert_eq!(
+        one(
+            "Die Anhörung ist am 14. Dezember. Bitte reichen Sie die Unterlagen zwei Tage vor der Anhörung ein."
+        ),
+        date!(2026 - 12 - 12)
+    );
+    assert_eq!(
+        one(
+            "La audiencia es el 14 de diciembre. Presente los documentos dos días antes de la audiencia."
+        ),
+        date!(2026 - 12 - 12)
+    );
+    assert_eq!(
+        one("La reunión es el 10 de diciembre. Envíe sus comentarios el día antes de la reunión."),
+        date!(2026 - 12 - 09)
+    );
+    assert_eq!(
+        one(
+            "La réunion a lieu le 10 décembre. Merci d'envoyer vos remarques deux jours avant la réunion."
+        ),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one(
+            "Your move-in date is Dec 12. Please return the checklist 7 days before your move-in date."
+        ),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one(
+            "The course starts on Dec 7. Please cancel no later than 48 hours before the start of the course."
+        ),
+        date!(2026 - 12 - 05)
+    );
+    // No date for the event anywhere: no limit.
+    assert!(due("Please confirm the day before.").is_empty());
+    assert!(due("Send it two days before the deadline.").is_empty());
+    assert!(due("Please arrive 10 minutes before the meeting.").is_empty());
+    assert!(due("Send the slides two days before the workshop, please.").is_empty());
+}
+
+#[test]
+fn an_english_sender_from_a_day_first_country_writes_numeric_dates_day_first() {
+    // A place in the signature, a phone prefix, an address, a date that reads only one way.
+    assert_eq!(
+        one("Forms back by 03/12 please.\nThanks,\nAmy\nLeeds office"),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Please send the invoice by 04/12. Tel +44 20 7946 0958"),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Please reply by 05/12. jo@harbour.co.uk"),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("Your visit was on 25/11; please pay by 04/12."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("London office: please pay by 01/12."),
+        date!(2026 - 12 - 01)
+    );
+    // Otherwise month first, and a date that reads only month first says so.
+    assert_eq!(one("Please pay by 01/12."), date!(2027 - 01 - 12));
+    assert_eq!(
+        one("London office: please pay by 01/12 (see the 11/30 statement)."),
+        date!(2027 - 01 - 12)
+    );
+    // Where someone goes is not where the sender writes from.
+    assert_eq!(
+        one("We fly to London on Friday; please send the deck by 01/12."),
+        date!(2027 - 01 - 12)
+    );
+    // "13.5 hours" is no date.
+    assert_eq!(
+        one("We logged 13.5 hours. Please approve by 01/12."),
+        date!(2027 - 01 - 12)
+    );
+}
+
+#[test]
+fn recurring_dates_signatures_and_named_ends_before_a_noun() {
+    assert!(due("Rent is due by the 5th of every month.").is_empty());
+    assert!(due("Please submit timesheets by the 25th of each month.").is_empty());
+    assert!(due("Der Beitrag ist bis zum 15. jedes Monats zu zahlen.").is_empty());
+    assert!(due("La cuota se paga antes del día 5 de cada mes.").is_empty());
+    assert_eq!(one("Please pay by the 15th."), date!(2026 - 12 - 15));
+    // A message that is all closing and signature; one that opens with a signature block
+    // and then says something.
+    assert!(due("Best regards,\nTom Hale\nAcme Billing — invoices due by the 20th").is_empty());
+    assert_eq!(
+        one("Kind regards,\nJoan\n\nPlease send by 3 Dec"),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Please send your month-end report by Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Upload the quarter-end figures by tomorrow."),
+        date!(2026 - 11 - 25)
+    );
+    assert_eq!(one("Please send it by month-end."), date!(2026 - 11 - 30));
+}
+
+#[test]
+fn a_limit_noun_with_its_own_date_and_windows_handed_in() {
+    assert_eq!(
+        due("Nominations open Dec 1, deadline Dec 15."),
+        vec![Some(date!(2026 - 12 - 15))]
+    );
+    assert_eq!(
+        due("Registration opens Jan 4, deadline: Jan 20."),
+        vec![Some(date!(2027 - 01 - 20))]
+    );
+    assert_eq!(
+        due("Anmeldung ab 1. Dezember, Frist 15. Dezember."),
+        vec![Some(date!(2026 - 12 - 15))]
+    );
+    assert_eq!(
+        one("The form locks at 5pm CT on Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(one("Voting locks Dec 3 at noon."), date!(2026 - 12 - 03));
+    assert_eq!(
+        one("Las solicitudes se reciben del 1 al 4 de diciembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Gentile cliente, le domande si presentano dal 1 al 4 dicembre."),
+        date!(2026 - 12 - 04)
+    );
+    assert!(due("Las fiestas se celebran del 1 al 4 de diciembre.").is_empty());
+}
+
+#[test]
+fn how_long_a_place_stays_closed_is_no_limit() {
+    for text in [
+        "La oficina estará cerrada hasta el 5 de diciembre.",
+        "Das Büro ist bis zum 5. Dezember geschlossen.",
+        "O escritório estará fechado até 5 de dezembro.",
+        "Het kantoor is gesloten tot 5 december.",
+        "Le bureau est fermé jusqu'au 5 décembre.",
+        "L'ufficio resta chiuso fino al 5 dicembre.",
+    ] {
+        assert!(due(text).is_empty(), "{text}");
+    }
+    // Something asked while it is closed is a limit.
+    assert_eq!(
+        one("Das Büro ist geschlossen, bitte zahlen Sie bis zum 5. Dezember."),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("Las inscripciones están abiertas hasta el 5 de diciembre."),
+        date!(2026 - 12 - 05)
+    );
+    // A meeting word right before the span is not where its event is dated.
+    assert!(
+        due("Your appointment is on Dec 3. We'll call you the day before the appointment.")
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_proposed_date_turned_down_or_taken() {
+    assert_eq!(
+        due("Proposed deadline of Dec 4 doesn't work for us. Can we make it Dec 7?"),
+        vec![Some(date!(2026 - 12 - 07))]
+    );
+    assert_eq!(
+        due("You suggested Dec 3 for the contract; that works, please sign by then."),
+        vec![Some(date!(2026 - 12 - 03))]
+    );
+    assert_eq!(
+        due("We can't do the 2nd. Please submit the form by the 4th instead."),
+        vec![Some(date!(2026 - 12 - 04))]
+    );
+    assert_eq!(
+        due("No, Dec 5 is too late; we need it by Dec 3."),
+        vec![Some(date!(2026 - 12 - 03))]
+    );
+    assert_eq!(
+        due("Thursday is a holiday here, so could you send the numbers Friday instead?"),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    // Attending is no proposal.
+    assert!(due("We can't make it Friday, sorry.").is_empty());
+    assert!(due("You suggested Dec 3 for the call.").is_empty());
+}
+
+#[test]
+fn quoted_history_with_the_name_after_the_verb() {
+    for text in [
+        "Bedankt!\n\nOp 20 november 2026 schreef Jan:\nStuur het formulier uiterlijk 4 december terug.",
+        "Obrigado!\n\nEm 20 de novembro de 2026, Ana escreveu:\nEnvie o formulário até 4 de dezembro.",
+        "Merci !\n\nLe 20 novembre 2026, Jean a écrit :\nMerci de renvoyer le formulaire avant le 4 décembre.",
+        "Danke!\n\nAm 20.11.2026 um 10:00 schrieb Jan Müller:\nBitte senden Sie die Unterlagen bis 4. Dezember.",
+    ] {
+        assert!(due(text).is_empty(), "{text}");
+    }
+    assert_eq!(
+        one("On Monday Jan wrote the plan; please send your part by Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+}

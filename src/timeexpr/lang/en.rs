@@ -424,6 +424,8 @@ pub static EN: LangData = LangData {
         ("expiry", Cue(Cue::Noun)),
         ("expiration", Cue(Cue::Noun)),
         ("closes", Cue(Cue::Due)),
+        // "the pledge manager locks at 11:59 pm PT on Sunday": a form that locks closes.
+        ("locks", Cue(Cue::Due)),
         ("payable", Cue(Cue::Due)),
         ("close", Cue(Cue::Due)),
         ("runs out", Cue(Cue::Due)),

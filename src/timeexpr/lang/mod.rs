@@ -1,5 +1,5 @@
 //! The words of each language as data: one table per language (`en.rs`, `de.rs`, `es.rs`,
-//! `fr.rs`, `it.rs`),
+//! `fr.rs`, `it.rs`, `nl.rs`, `pt.rs`),
 //! each a list of (phrase, meaning). Phrases are written folded (lowercase, accents removed:
 //! `manana` matches "mañana" and "Mañana") with their tokens separated by spaces, so a
 //! punctuation token is its own item (`cut - off`, `p . m .`). Adding a language is a new
@@ -10,6 +10,8 @@ mod en;
 mod es;
 mod fr;
 mod it;
+mod nl;
+mod pt;
 
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +36,8 @@ pub enum Lang {
     Es,
     Fr,
     It,
+    Nl,
+    Pt,
 }
 
 impl Lang {
@@ -44,6 +48,8 @@ impl Lang {
             Lang::Es => "es",
             Lang::Fr => "fr",
             Lang::It => "it",
+            Lang::Nl => "nl",
+            Lang::Pt => "pt",
         }
     }
 }
@@ -84,7 +90,15 @@ pub struct LangData {
 
 /// All languages, in detection order (the first wins a tie: a short Spanish line whose only
 /// function word is "de" stays Spanish).
-pub static ALL: &[&LangData] = &[&en::EN, &de::DE, &es::ES, &fr::FR, &it::IT];
+pub static ALL: &[&LangData] = &[
+    &en::EN,
+    &de::DE,
+    &es::ES,
+    &fr::FR,
+    &it::IT,
+    &nl::NL,
+    &pt::PT,
+];
 
 /// What a word or phrase means to the grammar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
