@@ -1302,7 +1302,8 @@ fn ocr_label(labels: &[&str]) -> String {
 const OCR_SEP: &str = r"(?:[ ]?\([A-Za-z ]{1,12}\))?(?:[ ]{0,2}(?:[nN][ ]?[oO0]\b|[nN][uU][mM][bB][eE][rR]|[:#.])){0,4}[ \t]{0,4}";
 
 /// How long a prefix of `value` (whole blank-separated pieces) has the shape of `kind`'s
-/// identifier once read as a scanner misreads digits (`l`, `I`, `|` for 1; `O`, `o` for 0) and
+/// identifier once read as a scanner misreads digits (`l`, `I`, `|` for 1; `O`, `o` for 0; `S`
+/// for 5, `B` for 8 outside an identifier of capitals) and
 /// without its stray blanks; `None` when none has. A digit misread is only read as a digit
 /// when the label says what the value is and at least a third of its digits are real ones.
 pub(super) fn ocr_value(kind: Kind, value: &str) -> Option<usize> {
@@ -1365,6 +1366,15 @@ fn ocr_shape(kind: Kind, v: &str) -> bool {
                 read += 1;
                 s.push('0');
             }
+            // An S for a 5 and a B for an 8, as a fax's font misreads them ("67B9", "l9S8").
+            'S' if !id => {
+                read += 1;
+                s.push('5');
+            }
+            'B' if !id => {
+                read += 1;
+                s.push('8');
+            }
             c => s.push(c),
         }
     }
@@ -1404,9 +1414,10 @@ fn ocr_shape(kind: Kind, v: &str) -> bool {
 }
 
 /// Months named in the languages patients write to a clinic in besides English and Spanish:
-/// Tagalog, Portuguese, French, Italian, German, Haitian Creole, Polish, Russian and Malay (in the
-/// genitive a date uses: "5 marca", "5 марта"; lower case, matched in any).
-const FOREIGN_MONTHS: &str = "(?:enero|pebrero|marso|abril|mayo|hunyo|hulyo|agosto|setyembre|oktubre|nobyembre|disyembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januar|februar|märz|maerz|juni|juli|oktober|dezember|janvye|fevriye|jiyè|jiye|septanm|oktòb|oktob|novanm|desanm|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря|januari|februari|maart|mei|augustus|augusti|marts|maj|ocak|şubat|subat|mart|nisan|mayıs|mayis|haziran|temmuz|ağustos|agustos|eylül|eylul|ekim|kasım|kasim|aralık|aralik|machi|aprili|julai|agosti|septemba|oktoba|novemba|desemba|mac|ogos|disember)";
+/// Tagalog, Portuguese, French, Italian, German, Haitian Creole, Polish, Russian, Malay and
+/// Indonesian, Romanian, Czech, Finnish and Ukrainian (in the genitive or partitive a date uses:
+/// "5 marca", "5 марта", "5. března", "5. maaliskuuta"; lower case, matched in any).
+const FOREIGN_MONTHS: &str = "(?:enero|pebrero|marso|abril|mayo|hunyo|hulyo|agosto|setyembre|oktubre|nobyembre|disyembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januar|februar|märz|maerz|juni|juli|oktober|dezember|janvye|fevriye|jiyè|jiye|septanm|oktòb|oktob|novanm|desanm|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря|januari|februari|maart|mei|augustus|augusti|marts|maj|ocak|şubat|subat|mart|nisan|mayıs|mayis|haziran|temmuz|ağustos|agustos|eylül|eylul|ekim|kasım|kasim|aralık|aralik|machi|aprili|julai|agosti|septemba|oktoba|novemba|desemba|mac|ogos|disember|maret|agustus|desember|nopember|pebruari|ianuarie|februarie|martie|aprilie|iunie|iulie|septembrie|octombrie|noiembrie|decembrie|ledna|února|unora|března|brezna|dubna|května|kvetna|června|cervna|července|cervence|srpna|září|zari|října|rijna|listopadu|prosince|tammikuuta|helmikuuta|maaliskuuta|huhtikuuta|toukokuuta|kesäkuuta|heinäkuuta|elokuuta|syyskuuta|lokakuuta|marraskuuta|joulukuuta|січня|лютого|березня|квітня|травня|червня|липня|серпня|вересня|жовтня|листопада|грудня)";
 
 pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let n = NAME_W;
@@ -1561,7 +1572,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             53,
             Check::Ocr,
             format!(
-                r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|/.-]|[ ][0-9lIO|/.-]){{3,14}})",
+                r"{}{OCR_SEP}(?P<v>[0-9lIOSB|](?:[0-9lIOSB|/.-]|[ ][0-9lIOSB|/.-]){{3,14}})",
                 ocr_label(&[
                     "date of birth", "birth date", "birthdate", "dob", "d.o.b", "date of service",
                     "service date", "visit date", "admission date", "admit date", "discharge date",
@@ -1574,7 +1585,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             60,
             Check::Ocr,
             format!(
-                r"{}{OCR_SEP}(?P<v>[0-9lIO|(+](?:[0-9lIO|()/.+-]|[ ]{{1,2}}[0-9lIO|()/.+-]){{6,24}})",
+                r"{}{OCR_SEP}(?P<v>[0-9lIOSB|(+](?:[0-9lIOSB|()/.+-]|[ ]{{1,2}}[0-9lIOSB|()/.+-]){{6,24}})",
                 ocr_label(&[
                     "home phone", "work phone", "cell phone", "telephone", "phone", "tel", "cell",
                     "mobile", "fax",
@@ -1586,7 +1597,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             81,
             Check::Ocr,
             format!(
-                r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|-]|[ ]{{1,2}}[0-9lIO|-]){{6,16}})",
+                r"{}{OCR_SEP}(?P<v>[0-9lIOSB|](?:[0-9lIOSB|-]|[ ]{{1,2}}[0-9lIOSB|-]){{6,16}})",
                 ocr_label(&["social security number", "social security no", "social security", "soc. sec", "soc sec", "ssn"])
             ),
         ),
@@ -1618,7 +1629,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             46,
             Check::Ocr,
             format!(
-                r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|-]|[ ][0-9lIO|-]){{3,10}})",
+                r"{}{OCR_SEP}(?P<v>[0-9lIOSB|](?:[0-9lIOSB|-]|[ ][0-9lIOSB|-]){{3,10}})",
                 ocr_label(&["zip code", "zip", "postal code"])
             ),
         ),
@@ -1709,6 +1720,22 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         ),
         (
             Kind::Phone,
+            59,
+            Check::PhoneOrFax,
+            // Ten digits with the trunk 0, grouped as East Africa, France and Italy print them:
+            // "0712 345 678" (Kenya, Tanzania), "06 12 34 56 78", "06 1234 5678".
+            r"\b0[1-9]\d{2}[ -]\d{3}[ -]\d{3}\b|\b0[1-9](?:[ .]\d{2}){4}\b|\b0\d[ ]\d{4}[ ]\d{4}\b".into(),
+        ),
+        (
+            Kind::Phone,
+            58,
+            Check::Near(&["phone", "tel", "móvil", "movil", "mobile", "cell", "whatsapp", "número", "numero", "number", "llama", "call"]),
+            // Nine digits in threes, as Spain writes a mobile ("Móvil 612 345 678"), next to a
+            // phone word (alone, three groups of three are anything).
+            r"\b[6-9]\d{2}[ ]\d{3}[ ]\d{3}\b".into(),
+        ),
+        (
+            Kind::Phone,
             58,
             Check::PhoneOrFax,
             r"(?i)(?:phone|tel|call|cell|mobile|fax|ph|pager|ext)\.?\s*(?:at|:|#|number|no\.?)?\s*(?P<v>\d{3}[\s.-]\d{4}\b(?:\s*(?:x|ext\.?)\s*\d{1,6})?)".into(),
@@ -1749,6 +1776,31 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A Malaysian identity card's number (MyKad "870612-10-5543"): the holder's birth
             // date as YYMMDD, a place code, four digits. The shape alone says what it is.
             r"\b\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-\d{2}-\d{4}\b".into(),
+        ),
+        (
+            Kind::Ssn,
+            80,
+            Check::None,
+            // A national number that ends in one check digit after a dash: Pakistan's CNIC
+            // "35202-1234567-1", the Philippines' SSS "34-1234567-8" and PhilHealth
+            // "12-345678901-2"; Tanzania's NIDA "19900512-12345-00001-25" (a birth date, then
+            // groups). Read whole (a record rule takes only the middle run of digits).
+            r"\b\d{2,5}-\d{7,9}-\d\b|\b\d{8}-\d{5}-\d{5}-\d{2}\b".into(),
+        ),
+        (
+            Kind::Ssn,
+            80,
+            Check::None,
+            // India's Aadhaar, twelve digits in fours ("2345 6789 0123", never opening with 0
+            // or 1); not the first three groups of a card's four.
+            r"\b(?P<v>[2-9]\d{3}[ ]\d{4}[ ]\d{4})(?:[^ \d]|[ ][^\d]|[ ]?$)".into(),
+        ),
+        (
+            Kind::Ssn,
+            81,
+            Check::None,
+            // Canada's social insurance number by its label (SIN, French NAS): three threes.
+            r"\b(?:SIN|NAS|(?i:social[ \t]+insurance[ \t]+(?:number|no\.?)|num[ée]ro[ \t]+d['’]assurance[ \t]+sociale))[ \t]*(?:#|:|no\.?)?[ \t]*(?P<v>\d{3}[ -]?\d{3}[ -]?\d{3})\b".into(),
         ),
         (
             Kind::Ssn,
@@ -1943,6 +1995,14 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // "1l/12/2025"): a month, a day and a four-digit year, each a digit or a letter a
             // scanner reads for one (checked as a date once read back, a third of it digits).
             r"\b[0-3Ol]?[0-9Ol]/[0-3Ol]?[0-9Ol]/[12l][09O][0-9Ol]{2}\b".into(),
+        ),
+        (
+            Kind::Phone,
+            59,
+            Check::Ocr,
+            // A phone number with misread digits and no label ("callback (2l3) 555-O187",
+            // "3l2.555.Ol99"): a North American number's punctuation, ten digits once read back.
+            r"\([2-9lO][0-9lO]{2}\)[ ]?[0-9lO]{3}[-.][0-9lO]{4}\b|\b[2-9lO][0-9lO]{2}[-.][0-9lO]{3}[-.][0-9lO]{4}\b".into(),
         ),
         (
             Kind::Date,
@@ -2274,6 +2334,23 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // says where ("Visc al carrer de Provença 298", "abito in via Roma 12", "vivo en la
             // calle Mayor 5", "moro na rua das Flores 27"): the preposition makes it a place.
             format!(r"\b(?:al|en|in|na|em|no|a|nel|nella|sulla)(?:[ \t]+la)?[ \t]+(?P<v>(?:carrer|calle|via|viale|piazza|corso|vicolo|avenida|avinguda|paseo|passeig|plaça|rua|travessa|praça|rambla)[ \t]+(?:(?:de|del|la|las|los|da|das|do|dos|di|della|delle|dei|degli|San|Santa|Santo|Sant)[ \t]+|d['’])*{n}(?:[ \t]+{n}){{0,2}},?[ \t]+(?:n\.?[ºo°][ \t]*)?\d{{1,4}}[a-zA-Z]?)\b"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A place's coordinates, as a camera's metadata or a map writes them: degrees,
+            // minutes and seconds ("40 deg 26' 46.30\" N", "40°26'46.3\"N").
+            r#"\b\d{1,3}[ \t]*(?:°|º|deg\b)[ \t]*\d{1,2}[ \t]*['’′][ \t]*\d{1,2}(?:\.\d+)?[ \t]*(?:"|”|″|'')?[ \t]*[NSEW]\b"#.into(),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // Decimal coordinates after a field that names them ("GPS Latitude : 40.4462",
+            // `"lat": 40.44619`, "coords 40.4462, -79.9489"), or a pair precise to a house
+            // ("40.446195, -79.948862"; not two fractions below one, "0.45678, 0.12345").
+            r#"(?i)\b(?:gps(?:[ \t]*(?:position|coordinates))?|lat(?:itude)?|lon(?:gitude)?|lng|coord(?:inate)?s)\b[ \t"':=]{0,6}(?P<v>-?\d{1,3}\.\d{3,}(?:[ \t]*,[ \t]*-?\d{1,3}\.\d{3,})?)|-?\b[1-8]\d?\.\d{5,},[ \t]?-?[1-9]\d{0,2}\.\d{5,}\b"#.into(),
         ),
         (
             Kind::Address,
@@ -3592,6 +3669,51 @@ mod tests {
         hides(
             "Name: Aoife NicDhonncha\nRef: A774-215-903",
             &["A774-215-903"],
+        );
+    }
+
+    #[test]
+    fn national_numbers_coordinates_and_misread_digits() {
+        // Phones with the trunk 0 as East Africa, France, Italy and Spain group them.
+        hides(
+            "Nipigie 0722 410 385 au 0784-220-917 jioni",
+            &["0722 410 385", "0784-220-917"],
+        );
+        hides(
+            "Rappelez au 07 41 22 90 18 ou au 02 8841 2270",
+            &["07 41 22 90 18", "02 8841 2270"],
+        );
+        hides("Mi móvil es 655 201 994, gracias", &["655 201 994"]);
+        // National numbers: a check digit after a dash, Aadhaar's fours, a SIN by its label.
+        hides(
+            "CNIC 61101-4471203-5 aur SSS 02-7719302-4",
+            &["61101-4471203-5", "02-7719302-4"],
+        );
+        hides("Aadhaar: 5521 9034 7718.", &["5521 9034 7718"]);
+        hides("SIN 527 118 340 on file", &["527 118 340"]);
+        // Coordinates in a photo's metadata, in JSON and as a bare pair.
+        hides(
+            "GPS Position : 41 deg 52' 55.20\" N, 87 deg 37' 40.10\" W",
+            &["41 deg 52' 55.20\" N", "87 deg 37' 40.10\" W"],
+        );
+        hides(
+            r#"{"lat": 41.88201, "lng": -87.62781}"#,
+            &["41.88201", "-87.62781"],
+        );
+        clean("GPS Altitude : 181.4 m\nratio 0.45678, 0.12345");
+        // A scanned form's S for a 5 and B for an 8 next to the label; an unlabelled phone.
+        hides("S S N : 4B1-2S-7730", &["4B1-2S-7730"]);
+        hides("callback (3l2) 555-O188 after 4", &["(3l2) 555-O188"]);
+        // Dates in Czech, Romanian, Finnish, Indonesian and Ukrainian.
+        hides(
+            "nar. 7. května 1944; născută la 9 octombrie 1951; 2. joulukuuta 1938; 8 Agustus 1972; 5 березня 1950",
+            &[
+                "7. května 1944",
+                "9 octombrie 1951",
+                "2. joulukuuta 1938",
+                "8 Agustus 1972",
+                "5 березня 1950",
+            ],
         );
     }
 }
