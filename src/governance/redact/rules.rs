@@ -1792,8 +1792,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             80,
             Check::None,
             // India's Aadhaar, twelve digits in fours ("2345 6789 0123", never opening with 0
-            // or 1); not the first three groups of a card's four.
-            r"\b(?P<v>[2-9]\d{3}[ ]\d{4}[ ]\d{4})(?:[^ \d]|[ ][^\d]|[ ]?$)".into(),
+            // or 1); no three groups of a card's four (no group of digits before or after).
+            r"(?m)(?:^|[^ \d]|[^\d][ ])(?P<v>[2-9]\d{3}[ ]\d{4}[ ]\d{4})(?:$|[^ \d]|[ ][^\d])".into(),
         ),
         (
             Kind::Ssn,
