@@ -22,6 +22,16 @@
 //! 77.1/76.2%, exif 79.0/77.1%, efaxocr 85.7/85.7%, guardian 90.5/87.8%, organdonor
 //! 91.8/86.4%, ur_sw 91.5/89.0%. Lowest precision: License 41.2% (NPIs), Account 50.0%, Mrn
 //! 80.8% (call references), Person 85.0/84.8%, Address 88.3%.
+//! Round 9's development set (its unread figures without a roster: all 94.8%, names 89.9%,
+//! precision 91.4%). After round 9's SHAPES half (national phones with a trunk 0, national
+//! numbers — MyKad, CNIC, SSS/PhilHealth, NIDA, Aadhaar, SIN —, EXIF and unlabelled OCR'd
+//! dates, O/l/I/S/B misreads by a label, Catalan, Malay and other months, streets in lower case
+//! after a preposition, GPS coordinates, CSV rows with multi-line quoted cells; carriers'
+//! tracking numbers, software versions, measurements, durations and code words inside surnames
+//! are no identifiers): with a roster all 98.0%, names 92.9%, precision 93.7%; without one all
+//! 97.2%, names 90.0%, precision 93.7%, character precision 90.9%; every kind but Person at
+//! 100% recall. Left: NPIs, case and call reference numbers and towns, which the project
+//! redacts and this set does not label.
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind10/mod.rs"]
@@ -42,14 +52,14 @@ const SANITY: Sanity = Sanity {
     kinds: IDENTIFIERS,
 };
 
-/// Loose floors: a holdout is measured, not tuned against. Unread after round 8 (tuned on the
-/// ninth set): without a roster all 94.8%, names 89.9%, precision 91.4%, character precision
-/// 89.1% (before it: 94.8%, 89.7%, 91.0%, 88.9%); with a roster all 95.6%, names 92.9%.
+/// Just under the figures after round 9's SHAPES half (without a roster, the lower of the two);
+/// a redactor that redacts nothing or every line whole fails them. (Unread after round 8:
+/// without a roster all 94.8%, names 89.9%, precision 91.4%, character precision 89.1%.)
 const FLOORS: Floors = Floors {
-    names: 75.0,
-    all: 80.0,
-    precision: 75.0,
-    char_precision: 55.0,
+    names: 89.5,
+    all: 97.0,
+    precision: 93.4,
+    char_precision: 90.5,
 };
 
 #[test]

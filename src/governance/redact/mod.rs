@@ -738,7 +738,7 @@ impl Redactor {
             }
             Check::BareNumber => {
                 if rules::hl7_control_id(text, start)
-                    || near(text, start, rules::NOT_PERSONAL_CODES)
+                    || rules::thing_code_near(text, start)
                     || rules::order_or_lot(text, start, value)
                 {
                     return Ok(None);
@@ -762,7 +762,7 @@ impl Redactor {
                     || letters == 0
                     || value.bytes().any(|b| b.is_ascii_lowercase())
                     || rules::hl7_control_id(text, start)
-                    || near(text, start, rules::NOT_PERSONAL_CODES)
+                    || rules::thing_code_near(text, start)
                     || rules::order_or_lot(text, start, value)
                 {
                     return Ok(None);

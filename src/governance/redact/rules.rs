@@ -32,6 +32,22 @@ pub(super) fn near(text: &str, start: usize, words: &[&str]) -> bool {
     words.iter().any(|w| before.contains(w))
 }
 
+/// Whether one of [`NOT_PERSONAL_CODES`] opens a word shortly before `start` (why a word's
+/// start: "icd" inside the surname "NicDhòmhnaill", "cpt" inside "accepted", "model" inside
+/// "remodel" say nothing of the number after them).
+pub(super) fn thing_code_near(text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(NEAR_WINDOW);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].to_lowercase();
+    NOT_PERSONAL_CODES.iter().any(|w| {
+        before
+            .match_indices(w)
+            .any(|(i, _)| !before[..i].ends_with(char::is_alphanumeric))
+    })
+}
+
 /// Words before a code that make it a thing's, not a person's ("product code CH654321", "NDC
 /// 0002-1433-80", "firmware 4.2.1"): an unlabelled identifier after one is left alone.
 pub(super) const NOT_PERSONAL_CODES: &[&str] = &[
@@ -62,8 +78,8 @@ pub(super) const NOT_PERSONAL_CODES: &[&str] = &[
 
 /// Whether the label right before `start` names an order, a purchase order or a lot, or the
 /// value itself opens with a purchase or sales order's prefix ("PO 58021664", "Order
-/// #5822665", "lot S21967", "order SO-6482923", "supply_order_PO4500130217"): a thing's
-/// number, nobody's.
+/// #5822665", "lot S21967", "order SO-6482923", "supply_order_PO4500130217"), or a carrier
+/// before it ("FedEx 047878257628"): a thing's number, nobody's.
 pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
     let v = value.as_bytes();
     if v.len() > 3
@@ -82,6 +98,14 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
         return true;
     }
     if bare_npi(v) {
+        return true;
+    }
+    // A UPS tracking number ("1Z" and sixteen capitals and digits): the parcel's.
+    if v.len() == 18
+        && v.starts_with(b"1Z")
+        && v.iter()
+            .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
+    {
         return true;
     }
     let glued = text[..start]
@@ -112,7 +136,11 @@ pub(super) fn order_or_lot(text: &str, start: usize, value: &str) -> bool {
         .rsplit(|c: char| !c.is_ascii_alphabetic() && c != '.')
         .next()
         .unwrap_or("");
-    matches!(word, "po" | "p.o" | "order" | "lot")
+    // A carrier's name before a number: the parcel's tracking number ("FedEx 047878257628").
+    matches!(
+        word,
+        "po" | "p.o" | "order" | "lot" | "fedex" | "ups" | "usps" | "dhl"
+    )
 }
 
 /// Whether the room at `start..end` is the practice's, not a patient's: an exam, consult or
@@ -460,12 +488,16 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
                             | "cleared"
                     ))
         }
-        // A software build or version is no date ("build 4.5.21").
-        Kind::Date => label_before(
-            text,
-            start,
-            &["build", "version", "release", "firmware", "v"],
-        ),
+        // A software build or version is no date ("build 4.5.21", `"app":"4.4.14"`), nor a
+        // measurement's numbers ("8.8-36.8mm").
+        Kind::Date => {
+            label_before(
+                text,
+                start,
+                &["build", "version", "release", "firmware", "v"],
+            ) || version_key_before(text, start)
+                || decimal_after(text, end)
+        }
         // A number's kinds need a digit: a SQL dump's NULL under "ssn" is no SSN.
         Kind::Ssn if !v.bytes().any(|b| b.is_ascii_digit()) => true,
         Kind::Mrn | Kind::HealthPlan | Kind::Account | Kind::Ssn => {
@@ -473,6 +505,33 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
         }
         _ => false,
     }
+}
+
+/// Whether a data key right before `start` names a piece of software's version
+/// (`"app":"4.4.14"`, `app_version=4.4.14`, `'sdk': '3.1.20'`): a bounded look back.
+fn version_key_before(text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(32);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..start].trim_end_matches([' ', '\t', ':', '=', '"', '\'']);
+    let key = before
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    matches!(
+        key.as_str(),
+        "app" | "ver" | "sdk" | "os" | "client" | "agent"
+    ) || key.ends_with("version")
+        || key.ends_with("_ver")
+}
+
+/// Whether a number's decimals go on right after `end` ("8.8-36" of "8.8-36.8mm"): the date
+/// shape is a measurement's piece.
+fn decimal_after(text: &str, end: usize) -> bool {
+    let rest = text.as_bytes().get(end..).unwrap_or(&[]);
+    rest.len() >= 2 && rest[0] == b'.' && rest[1].is_ascii_digit()
 }
 
 /// Whether the word(s) right before `start` (past blanks, `:`, `#`, `.`) are one of `labels`.
@@ -1243,7 +1302,8 @@ fn ocr_label(labels: &[&str]) -> String {
 const OCR_SEP: &str = r"(?:[ ]?\([A-Za-z ]{1,12}\))?(?:[ ]{0,2}(?:[nN][ ]?[oO0]\b|[nN][uU][mM][bB][eE][rR]|[:#.])){0,4}[ \t]{0,4}";
 
 /// How long a prefix of `value` (whole blank-separated pieces) has the shape of `kind`'s
-/// identifier once read as a scanner misreads digits (`l`, `I`, `|` for 1; `O`, `o` for 0) and
+/// identifier once read as a scanner misreads digits (`l`, `I`, `|` for 1; `O`, `o` for 0; `S`
+/// for 5, `B` for 8 outside an identifier of capitals) and
 /// without its stray blanks; `None` when none has. A digit misread is only read as a digit
 /// when the label says what the value is and at least a third of its digits are real ones.
 pub(super) fn ocr_value(kind: Kind, value: &str) -> Option<usize> {
@@ -1306,6 +1366,15 @@ fn ocr_shape(kind: Kind, v: &str) -> bool {
                 read += 1;
                 s.push('0');
             }
+            // An S for a 5 and a B for an 8, as a fax's font misreads them ("67B9", "l9S8").
+            'S' if !id => {
+                read += 1;
+                s.push('5');
+            }
+            'B' if !id => {
+                read += 1;
+                s.push('8');
+            }
             c => s.push(c),
         }
     }
@@ -1345,9 +1414,10 @@ fn ocr_shape(kind: Kind, v: &str) -> bool {
 }
 
 /// Months named in the languages patients write to a clinic in besides English and Spanish:
-/// Tagalog, Portuguese, French, Italian, German, Haitian Creole, Polish and Russian (in the
-/// genitive a date uses: "5 marca", "5 марта"; lower case, matched in any).
-const FOREIGN_MONTHS: &str = "(?:enero|pebrero|marso|abril|mayo|hunyo|hulyo|agosto|setyembre|oktubre|nobyembre|disyembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januar|februar|märz|maerz|juni|juli|oktober|dezember|janvye|fevriye|jiyè|jiye|septanm|oktòb|oktob|novanm|desanm|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря|januari|februari|maart|mei|augustus|augusti|marts|maj|ocak|şubat|subat|mart|nisan|mayıs|mayis|haziran|temmuz|ağustos|agustos|eylül|eylul|ekim|kasım|kasim|aralık|aralik|machi|aprili|julai|agosti|septemba|oktoba|novemba|desemba)";
+/// Tagalog, Portuguese, French, Italian, German, Haitian Creole, Polish, Russian, Malay and
+/// Indonesian, Romanian, Czech, Finnish and Ukrainian (in the genitive or partitive a date uses:
+/// "5 marca", "5 марта", "5. března", "5. maaliskuuta"; lower case, matched in any).
+const FOREIGN_MONTHS: &str = "(?:enero|pebrero|marso|abril|mayo|hunyo|hulyo|agosto|setyembre|oktubre|nobyembre|disyembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januar|februar|märz|maerz|juni|juli|oktober|dezember|janvye|fevriye|jiyè|jiye|septanm|oktòb|oktob|novanm|desanm|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|wrzesnia|października|pazdziernika|listopada|grudnia|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря|januari|februari|maart|mei|augustus|augusti|marts|maj|ocak|şubat|subat|mart|nisan|mayıs|mayis|haziran|temmuz|ağustos|agustos|eylül|eylul|ekim|kasım|kasim|aralık|aralik|machi|aprili|julai|agosti|septemba|oktoba|novemba|desemba|mac|ogos|disember|maret|agustus|desember|nopember|pebruari|ianuarie|februarie|martie|aprilie|iunie|iulie|septembrie|octombrie|noiembrie|decembrie|ledna|února|unora|března|brezna|dubna|května|kvetna|června|cervna|července|cervence|srpna|září|zari|října|rijna|listopadu|prosince|tammikuuta|helmikuuta|maaliskuuta|huhtikuuta|toukokuuta|kesäkuuta|heinäkuuta|elokuuta|syyskuuta|lokakuuta|marraskuuta|joulukuuta|січня|лютого|березня|квітня|травня|червня|липня|серпня|вересня|жовтня|листопада|грудня)";
 
 pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     let n = NAME_W;
@@ -1502,7 +1572,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             53,
             Check::Ocr,
             format!(
-                r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|/.-]|[ ][0-9lIO|/.-]){{3,14}})",
+                r"{}{OCR_SEP}(?P<v>[0-9lIOSB|](?:[0-9lIOSB|/.-]|[ ][0-9lIOSB|/.-]){{3,14}})",
                 ocr_label(&[
                     "date of birth", "birth date", "birthdate", "dob", "d.o.b", "date of service",
                     "service date", "visit date", "admission date", "admit date", "discharge date",
@@ -1515,7 +1585,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             60,
             Check::Ocr,
             format!(
-                r"{}{OCR_SEP}(?P<v>[0-9lIO|(+](?:[0-9lIO|()/.+-]|[ ]{{1,2}}[0-9lIO|()/.+-]){{6,24}})",
+                r"{}{OCR_SEP}(?P<v>[0-9lIOSB|(+](?:[0-9lIOSB|()/.+-]|[ ]{{1,2}}[0-9lIOSB|()/.+-]){{6,24}})",
                 ocr_label(&[
                     "home phone", "work phone", "cell phone", "telephone", "phone", "tel", "cell",
                     "mobile", "fax",
@@ -1527,7 +1597,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             81,
             Check::Ocr,
             format!(
-                r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|-]|[ ]{{1,2}}[0-9lIO|-]){{6,16}})",
+                r"{}{OCR_SEP}(?P<v>[0-9lIOSB|](?:[0-9lIOSB|-]|[ ]{{1,2}}[0-9lIOSB|-]){{6,16}})",
                 ocr_label(&["social security number", "social security no", "social security", "soc. sec", "soc sec", "ssn"])
             ),
         ),
@@ -1559,7 +1629,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             46,
             Check::Ocr,
             format!(
-                r"{}{OCR_SEP}(?P<v>[0-9lIO|](?:[0-9lIO|-]|[ ][0-9lIO|-]){{3,10}})",
+                r"{}{OCR_SEP}(?P<v>[0-9lIOSB|](?:[0-9lIOSB|-]|[ ][0-9lIOSB|-]){{3,10}})",
                 ocr_label(&["zip code", "zip", "postal code"])
             ),
         ),
@@ -1641,6 +1711,31 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
         ),
         (
             Kind::Phone,
+            59,
+            Check::PhoneOrFax,
+            // A number dialled at home abroad, its trunk 0 first and eleven digits in all:
+            // "0917 182 7973" (the Philippines), "0300-7443945" (Pakistan), "0161 496 0591",
+            // "020 7946 0958", "07700 900123" (the United Kingdom).
+            r"\b0\d{3}[ -]\d{3}[ -]\d{4}\b|\b0\d{3}-\d{7}\b|\b0\d{2}[ -]\d{4}[ -]\d{4}\b|\b0\d{4}[ ]\d{6}\b".into(),
+        ),
+        (
+            Kind::Phone,
+            59,
+            Check::PhoneOrFax,
+            // Ten digits with the trunk 0, grouped as East Africa, France and Italy print them:
+            // "0712 345 678" (Kenya, Tanzania), "06 12 34 56 78", "06 1234 5678".
+            r"\b0[1-9]\d{2}[ -]\d{3}[ -]\d{3}\b|\b0[1-9](?:[ .]\d{2}){4}\b|\b0\d[ ]\d{4}[ ]\d{4}\b".into(),
+        ),
+        (
+            Kind::Phone,
+            58,
+            Check::Near(&["phone", "tel", "móvil", "movil", "mobile", "cell", "whatsapp", "número", "numero", "number", "llama", "call"]),
+            // Nine digits in threes, as Spain writes a mobile ("Móvil 612 345 678"), next to a
+            // phone word (alone, three groups of three are anything).
+            r"\b[6-9]\d{2}[ ]\d{3}[ ]\d{3}\b".into(),
+        ),
+        (
+            Kind::Phone,
             58,
             Check::PhoneOrFax,
             r"(?i)(?:phone|tel|call|cell|mobile|fax|ph|pager|ext)\.?\s*(?:at|:|#|number|no\.?)?\s*(?P<v>\d{3}[\s.-]\d{4}\b(?:\s*(?:x|ext\.?)\s*\d{1,6})?)".into(),
@@ -1673,6 +1768,39 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // Norwegian "fødselsnummer", Dutch "BSN", Czech "rodné číslo 461231/1234",
             // Romanian "CNP", Indonesian "NIK", Finnish "henkilötunnus", Polish "PESEL".
             r"(?i)\b(?:personnummer|personnr\.?|person-?nr\.?|cpr(?:-?(?:nummer|nr\.?|no\.?))?|f[øo]dselsnummer|f[øo]dselsnr\.?|burgerservicenummer|bsn|sofinummer|rodn[ée][ \t]+[čc][íi]slo|cnp|cod(?:ul)?[ \t]+numeric[ \t]+personal|nik|henkil[öo]tunnus|hetu|pesel)(?:[ \t]+(?:er|är|is|je|ist|este|adalah|on|mitt|min|mit|saya))?[ \t]*[:#=]?[ \t]*(?P<v>\d{6}[-+/ ]?\d{3,4}[0-9A-Z]?|\d{8}[- ]?\d{4}|\d{9,16})\b".into(),
+        ),
+        (
+            Kind::Ssn,
+            80,
+            Check::None,
+            // A Malaysian identity card's number (MyKad "870612-10-5543"): the holder's birth
+            // date as YYMMDD, a place code, four digits. The shape alone says what it is.
+            r"\b\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-\d{2}-\d{4}\b".into(),
+        ),
+        (
+            Kind::Ssn,
+            80,
+            Check::None,
+            // A national number that ends in one check digit after a dash: Pakistan's CNIC
+            // "35202-1234567-1", the Philippines' SSS "34-1234567-8" and PhilHealth
+            // "12-345678901-2"; Tanzania's NIDA "19900512-12345-00001-25" (a birth date, then
+            // groups). Read whole (a record rule takes only the middle run of digits).
+            r"\b\d{2,5}-\d{7,9}-\d\b|\b\d{8}-\d{5}-\d{5}-\d{2}\b".into(),
+        ),
+        (
+            Kind::Ssn,
+            80,
+            Check::None,
+            // India's Aadhaar, twelve digits in fours ("2345 6789 0123", never opening with 0
+            // or 1); no three groups of a card's four (no group of digits before or after).
+            r"(?m)(?:^|[^ \d]|[^\d][ ])(?P<v>[2-9]\d{3}[ ]\d{4}[ ]\d{4})(?:$|[^ \d]|[ ][^\d])".into(),
+        ),
+        (
+            Kind::Ssn,
+            81,
+            Check::None,
+            // Canada's social insurance number by its label (SIN, French NAS): three threes.
+            r"\b(?:SIN|NAS|(?i:social[ \t]+insurance[ \t]+(?:number|no\.?)|num[ée]ro[ \t]+d['’]assurance[ \t]+sociale))[ \t]*(?:#|:|no\.?)?[ \t]*(?P<v>\d{3}[ -]?\d{3}[ -]?\d{3})\b".into(),
         ),
         (
             Kind::Ssn,
@@ -1813,8 +1941,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // A Spanish or Portuguese date, the way patients write in those languages: "14 de
             // marzo de 1961", "el 16 de junio", "20 de julho de 1949" (a day is given with its
-            // month, as in English "16 June").
-            r"(?i)\b(?:0?[1-9]|[12]\d|3[01])(?:º|°|o)?[ \t]+de[ \t]+(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|janeiro|fevereiro|março|marco|maio|junho|julho|setembro|outubro|novembro|dezembro)(?:[ \t]+(?:de|del)[ \t]+(?:1[89]|20)\d{2})?\b".into(),
+            // month, as in English "16 June"); Catalan too ("24 de març de 1957", "8 d'abril").
+            r"(?i)\b(?:0?[1-9]|[12]\d|3[01])(?:º|°|o)?(?:[ \t]+de[ \t]+|[ \t]+d['’])(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|janeiro|fevereiro|março|marco|maio|junho|julho|setembro|outubro|novembro|dezembro|gener|febrer|març|maig|juny|juliol|agost|setembre|novembre|desembre)(?:[ \t]+(?:de|del)[ \t]+(?:1[89]|20)\d{2})?\b".into(),
         ),
         (
             Kind::Date,
@@ -1850,6 +1978,31 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // "May 3, 1950" is one in English).
             // ("1er mars", "1º de maio": the first of a month as French and Portuguese write it.)
             format!(r"(?i)\b(?:{fm}\.?[ \t]+{day},?[ \t]+{year}|{day}(?:\.|er|º|°)?[ \t]+(?:de[ \t]+)?(?:{fm}|{month})\.?,?[ \t]+{year}(?:[ \t]?г)?)\b", fm = FOREIGN_MONTHS),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A date as a camera's metadata writes it, colons between year, month and day
+            // ("Date/Time Original : 2025:11:26 18:54:20", EXIF's own format).
+            r"\b(?:1[89]|20)\d{2}:(?:0[1-9]|1[0-2]):(?:0[1-9]|[12]\d|3[01])\b".into(),
+        ),
+        (
+            Kind::Date,
+            51,
+            Check::Ocr,
+            // A fax's or scan's date with misread digits and no label ("O2/O5/2O26",
+            // "1l/12/2025"): a month, a day and a four-digit year, each a digit or a letter a
+            // scanner reads for one (checked as a date once read back, a third of it digits).
+            r"\b[0-3Ol]?[0-9Ol]/[0-3Ol]?[0-9Ol]/[12l][09O][0-9Ol]{2}\b".into(),
+        ),
+        (
+            Kind::Phone,
+            59,
+            Check::Ocr,
+            // A phone number with misread digits and no label ("callback (2l3) 555-O187",
+            // "3l2.555.Ol99"): a North American number's punctuation, ten digits once read back.
+            r"\([2-9lO][0-9lO]{2}\)[ ]?[0-9lO]{3}[-.][0-9lO]{4}\b|\b[2-9lO][0-9lO]{2}[-.][0-9lO]{3}[-.][0-9lO]{4}\b".into(),
         ),
         (
             Kind::Date,
@@ -1931,7 +2084,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // Day-month without a year, capitalised month only (why: "may" is also a verb); also
             // with a hyphen as exports write it ("14-Mar", "Mar-14").
-            r"\b(?:(?:0?[1-9]|[12]\d|3[01])-(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)-(?:0?[1-9]|[12]\d|3[01])\b)|\b(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|June|July|August|September|October|November|December)\b\.?".into(),
+            // On one line: "Day 10" closing a log's header and "Jan. 11, 2026" opening the next
+            // line are no "10 Jan".
+            r"\b(?:(?:0?[1-9]|[12]\d|3[01])-(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)-(?:0?[1-9]|[12]\d|3[01])\b)|\b(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ \t]+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|June|July|August|September|October|November|December)\b\.?".into(),
         ),
         (
             Kind::Age,
@@ -1999,7 +2154,7 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Age,
             55,
             Check::None,
-            format!(r"\b{age}(?:M|F)\b|\b{age}-year-old\b|(?i)\b(?:in (?:his|her|their) )?(?P<v>(?:9\d|1[0-2]\d)s)\b"),
+            format!(r"\b{age}(?:M|F)\b|\b{age}-year-old\b|(?i)\b(?:in (?:his|her|their) )?(?P<v>(?:90|1[0-2]0)s)\b"),
         ),
         (
             Kind::Age,
@@ -2170,6 +2325,32 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // Castellana 89", "Rua das Flores, 27"); and as Turkish mail does, the type and
             // "No" after the name ("Atatürk Cad. No: 12/3", "Gül Sokak No 5").
             format!(r"\b(?:Via|Viale|Piazza|Piazzale|Corso|Vicolo|Calle|Avenida|Avda\.|Paseo|Rua|Travessa|Praça|Carrer|Rambla)[ \t]+(?:(?:de|del|la|las|los|da|das|do|dos|di|della|delle|dei|degli|San|Santa|Santo)[ \t]+)*{n}(?:[ \t]+{n}){{0,2}},?[ \t]+(?:n\.?[ºo°][ \t]*)?\d{{1,4}}[a-zA-Z]?\b|\b{n}[ \t]+(?:Sokak|Sokağı|Sokagi|Sk\.|Sok\.|Caddesi|Cad\.|Cd\.|Bulvarı|Blv\.)[ \t]*(?:,[ \t]*)?No[:.]?[ \t]*\d{{1,4}}(?:/\d{{1,3}})?"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // The same street inside a sentence, its type in lower case after the word that
+            // says where ("Visc al carrer de Provença 298", "abito in via Roma 12", "vivo en la
+            // calle Mayor 5", "moro na rua das Flores 27"): the preposition makes it a place.
+            format!(r"\b(?:al|en|in|na|em|no|a|nel|nella|sulla)(?:[ \t]+la)?[ \t]+(?P<v>(?:carrer|calle|via|viale|piazza|corso|vicolo|avenida|avinguda|paseo|passeig|plaça|rua|travessa|praça|rambla)[ \t]+(?:(?:de|del|la|las|los|da|das|do|dos|di|della|delle|dei|degli|San|Santa|Santo|Sant)[ \t]+|d['’])*{n}(?:[ \t]+{n}){{0,2}},?[ \t]+(?:n\.?[ºo°][ \t]*)?\d{{1,4}}[a-zA-Z]?)\b"),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // A place's coordinates, as a camera's metadata or a map writes them: degrees,
+            // minutes and seconds ("40 deg 26' 46.30\" N", "40°26'46.3\"N").
+            r#"\b\d{1,3}[ \t]*(?:°|º|deg\b)[ \t]*\d{1,2}[ \t]*['’′][ \t]*\d{1,2}(?:\.\d+)?[ \t]*(?:"|”|″|'')?[ \t]*[NSEW]\b"#.into(),
+        ),
+        (
+            Kind::Address,
+            40,
+            Check::None,
+            // Decimal coordinates after a field that names them ("GPS Latitude : 40.4462",
+            // `"lat": 40.44619`, "coords 40.4462, -79.9489"), or a pair precise to a house
+            // ("40.446195, -79.948862"; not two fractions below one, "0.45678, 0.12345").
+            r#"(?i)\b(?:gps(?:[ \t]*(?:position|coordinates))?|lat(?:itude)?|lon(?:gitude)?|lng|coord(?:inate)?s)\b[ \t"':=]{0,6}(?P<v>-?\d{1,3}\.\d{3,}(?:[ \t]*,[ \t]*-?\d{1,3}\.\d{3,})?)|-?\b[1-8]\d?\.\d{5,},[ \t]?-?[1-9]\d{0,2}\.\d{5,}\b"#.into(),
         ),
         (
             Kind::Address,
@@ -3439,6 +3620,100 @@ mod tests {
         hides(
             "call me 2125550143 or 7135550110",
             &["2125550143", "7135550110"],
+        );
+    }
+
+    #[test]
+    fn national_shapes_of_phones_ids_and_dates() {
+        // A mobile dialled at home, its trunk 0 first (Manila, Lahore, Manchester, London).
+        hides(
+            "pls text me at 0918 224 5190 or my kuya 0321-5566120",
+            &["0918 224 5190", "0321-5566120"],
+        );
+        hides(
+            "ring me on 0161 496 0732, or 020 7946 0311 at work",
+            &["0161 496 0732", "020 7946 0311"],
+        );
+        // A Malaysian identity card: the birth date, a place code, four digits.
+        hides(
+            "Nombor kad pengenalan 650304-14-5521 ya",
+            &["650304-14-5521"],
+        );
+        // A camera's date, and a fax's date read with an O for a 0 and an l for a 1.
+        hides("CreateDate : 2024:03:09 11:02:44", &["2024:03:09"]);
+        hides("Sent O4/l7/2O25 10:12 from the clinic", &["O4/l7/2O25"]);
+        clean("Ratio l0/O1 measured");
+        // Catalan and Malay months; a street in lower case after "al", "in", "en".
+        hides(
+            "Va néixer el 19 de juliol de 1948 i viu al carrer d'Aragó 211.",
+            &["19 de juliol de 1948", "carrer d'Aragó 211"],
+        );
+        hides("Abito in via Garibaldi 14, scala B.", &["via Garibaldi 14"]);
+        hides("saya lahir 3 Disember 1961 di Ipoh", &["3 Disember 1961"]);
+    }
+
+    #[test]
+    fn things_numbered_like_people_are_left() {
+        // A carrier's tracking number is the parcel's.
+        clean("Shipped FedEx 771245098312 on Monday");
+        clean("UPS 1Z4RX8930361234575 left at the desk");
+        // A measurement's and a software version's numbers are no date.
+        clean("Focal Length : 4.7-18.8mm f/2.0");
+        clean(r#"{"event":"sync","app":"5.2.11"}"#);
+        // A duration in seconds is no age, a decade is.
+        clean("answered +94s after the call");
+        hides("Mum is in her 90s and lives alone", &["90s"]);
+        // A day closing a header line and a month opening the next are no date.
+        clean("Week 3 — Day 12\nJanuary plan");
+        // A code word inside a surname says nothing of the number after it.
+        hides(
+            "Name: Aoife NicDhonncha\nRef: A774-215-903",
+            &["A774-215-903"],
+        );
+    }
+
+    #[test]
+    fn national_numbers_coordinates_and_misread_digits() {
+        // Phones with the trunk 0 as East Africa, France, Italy and Spain group them.
+        hides(
+            "Nipigie 0722 410 385 au 0784-220-917 jioni",
+            &["0722 410 385", "0784-220-917"],
+        );
+        hides(
+            "Rappelez au 07 41 22 90 18 ou au 02 8841 2270",
+            &["07 41 22 90 18", "02 8841 2270"],
+        );
+        hides("Mi móvil es 655 201 994, gracias", &["655 201 994"]);
+        // National numbers: a check digit after a dash, Aadhaar's fours, a SIN by its label.
+        hides(
+            "CNIC 61101-4471203-5 aur SSS 02-7719302-4",
+            &["61101-4471203-5", "02-7719302-4"],
+        );
+        hides("Aadhaar: 5521 9034 7718.", &["5521 9034 7718"]);
+        hides("SIN 527 118 340 on file", &["527 118 340"]);
+        // Coordinates in a photo's metadata, in JSON and as a bare pair.
+        hides(
+            "GPS Position : 41 deg 52' 55.20\" N, 87 deg 37' 40.10\" W",
+            &["41 deg 52' 55.20\" N", "87 deg 37' 40.10\" W"],
+        );
+        hides(
+            r#"{"lat": 41.88201, "lng": -87.62781}"#,
+            &["41.88201", "-87.62781"],
+        );
+        clean("GPS Altitude : 181.4 m\nratio 0.45678, 0.12345");
+        // A scanned form's S for a 5 and B for an 8 next to the label; an unlabelled phone.
+        hides("S S N : 4B1-2S-7730", &["4B1-2S-7730"]);
+        hides("callback (3l2) 555-O188 after 4", &["(3l2) 555-O188"]);
+        // Dates in Czech, Romanian, Finnish, Indonesian and Ukrainian.
+        hides(
+            "nar. 7. května 1944; născută la 9 octombrie 1951; 2. joulukuuta 1938; 8 Agustus 1972; 5 березня 1950",
+            &[
+                "7. května 1944",
+                "9 octombrie 1951",
+                "2. joulukuuta 1938",
+                "8 Agustus 1972",
+                "5 березня 1950",
+            ],
         );
     }
 }

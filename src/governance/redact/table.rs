@@ -503,10 +503,31 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
             j += 1;
         }
         while j < lines.len() {
-            let (off, line) = lines[j];
+            let (off, mut line) = lines[j];
+            let mut next = j + 1;
             let mut rc = row(line, d, markdown);
             if d == b',' && rc.len() > hc.len() {
                 rc = joined_dates(line, rc);
+            }
+            // A quoted cell may hold line breaks (a CSV export's notes): a row that leaves its
+            // quotes open runs on to the line that closes them, read as one record when that
+            // has the header's cells (a bounded look: a stray quote does not swallow the rest
+            // of the text).
+            if matches!(d, b',' | b';' | b'\t')
+                && line.bytes().filter(|&b| b == b'"').count() % 2 == 1
+            {
+                let mut open = true;
+                let mut k = j + 1;
+                while open && k < lines.len() && k <= j + 16 {
+                    open ^= lines[k].1.bytes().filter(|&b| b == b'"').count() % 2 == 1;
+                    k += 1;
+                }
+                let (last_off, last) = lines[k - 1];
+                let record = &text[off..last_off + last.len()];
+                let joined = row(record, d, markdown);
+                if !open && joined.len() == hc.len() {
+                    (line, rc, next) = (record, joined, k);
+                }
             }
             if line.trim().is_empty() || rc.len() != hc.len() {
                 break;
@@ -547,7 +568,7 @@ pub(super) fn columns(text: &str, cands: &mut Vec<(Span, u8)>) {
                     PRIO,
                 ));
             }
-            j += 1;
+            j = next;
         }
         // A header over rows names columns and holds no identifier ("BED  PATIENT  LEGAL
         // OBS  ADMIT"): what the shape rules read in it as a name or a place goes. (Not a
@@ -986,6 +1007,24 @@ mod tests {
         assert!(f.contains(&(Kind::Zip, "25057".into())));
         // The physician and the lab value stay.
         assert!(!f.iter().any(|(_, v)| v == "Brandt" || v == "7.1"), "{f:?}");
+    }
+
+    #[test]
+    fn a_quoted_cell_over_lines_keeps_the_rows_in_line() {
+        // RFC 4180 lets a quoted cell hold line breaks (and "" for a quote): the rows after
+        // such a cell still line up with the header.
+        let csv = "\"name\",\"member\",\"comment\",\"birth date\"\r\n\"Ola Berg\",\"52-881-07\",\"rang twice\r\nsaid \"\"later\"\"\",\"1958-02-11\"\r\n\"Ivo Rask\",\"63-190-42\",\"no answer\",\"1961-09-30\"\r\n";
+        let f = found(csv);
+        for v in [
+            "Ola Berg",
+            "52-881-07",
+            "1958-02-11",
+            "Ivo Rask",
+            "63-190-42",
+        ] {
+            assert!(f.iter().any(|(_, x)| x == v), "{v} {f:?}");
+        }
+        assert!(!f.iter().any(|(_, v)| v.contains("later")), "{f:?}");
     }
 
     #[test]
