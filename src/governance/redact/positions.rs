@@ -578,6 +578,14 @@ const PERSON_FIELDS: &[&str] = &[
     "petitioner",
     "respondent",
     "defendant",
+    // whom an advance directive or a power of attorney names: the principal who signs it,
+    // the health care agent or surrogate it appoints ("Agent:" alone is a chat's speaker)
+    "principal",
+    "healthcareagent",
+    "attorneyinfact",
+    "surrogate",
+    "conservatee",
+    "conservator",
     "infant",
     "newborn",
     "mother",
@@ -2096,9 +2104,15 @@ fn mailing_blocks(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
         lines.push((at, l.trim_end_matches(['\n', '\r'])));
         at += l.len();
     }
-    for k in 0..lines.len().saturating_sub(2) {
+    for k in 0..lines.len().saturating_sub(1) {
         let (start, line) = lines[k];
-        if !street_line(lines[k + 1].1.trim_start()) || !city_state_zip(lines[k + 2].1) {
+        // The city, state and ZIP on their own line, or closing the street's ("4507 Old
+        // Mill Pike, Port Ainsley, ME 26000").
+        let street = lines[k + 1].1.trim_start();
+        if !street_line(street)
+            || !(city_state_zip(street) && street.contains(", ")
+                || lines.get(k + 2).is_some_and(|l| city_state_zip(l.1)))
+        {
             continue;
         }
         let name = line.trim();
@@ -2111,8 +2125,15 @@ fn mailing_blocks(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
         let only_words = name
             .chars()
             .all(|c| c.is_alphabetic() || matches!(c, ' ' | '.' | '-' | '\'' | '’' | ','));
+        // One word when the lexicon knows it as a name or the dictionary does not know it
+        // ("SELVARAJ"), in capitals as a mailing block prints it.
+        let one = words == 1
+            && toks.len() == 1
+            && toks[0].shape == Shape::Caps
+            && toks[0].letters() >= 4
+            && !toks[0].info.common;
         if !only_words
-            || !(2..=4).contains(&words)
+            || !((2..=4).contains(&words) || one)
             || !toks
                 .iter()
                 .all(|t| initial(t) || particle(t) || !t.blocked())
@@ -2201,6 +2222,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && !organisation(text, s)
             && !segment_id(text, s, e)
             && !ocr_piece(text, s, e)
+            && !function_word_capitalised(text, s, e)
+            && !saint_place(text, s, e)
+            && !place_of(text, s)
         {
             cands.push((
                 Span {
@@ -2230,7 +2254,19 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 {
                     k += 1;
                 }
-                if k > j && toks[k].continues() && n + (k - j) < MAX_WORDS + 2 {
+                // After a conjunction or a patronymic ("Vilaró i Bosch", "binti Rahmat") the
+                // surname is capitalised: "Selvaraj i vaig néixer" is a sentence going on.
+                let joined = toks[j..k].iter().any(|p| {
+                    matches!(
+                        p.key().as_str(),
+                        "i" | "y" | "an" | "binti" | "binte" | "bint"
+                    )
+                });
+                if k > j
+                    && (toks[k].continues() || eclipsed(&toks[k - 1], &toks[k]))
+                    && !(joined && toks[k].shape == Shape::Lower)
+                    && n + (k - j) < MAX_WORDS + 2
+                {
                     last = k;
                     n += k - j + 1;
                     j = k + 1;
@@ -2484,11 +2520,15 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             {
                 at += 1;
             }
-            // A Norwegian or Swedish possessive after the kin word: "bestefaren min, Ola".
+            // A possessive after the kin word: Norwegian or Swedish "bestefaren min, Ola",
+            // Swahili "bibi yangu Amina", Malay "anak saya Dewi", Tagalog "anak ko si …".
             if is_kin(&key)
-                && toks
-                    .get(at)
-                    .is_some_and(|m| matches!(m.key().as_str(), "min" | "mitt"))
+                && toks.get(at).is_some_and(|m| {
+                    matches!(
+                        m.key().as_str(),
+                        "min" | "mitt" | "yangu" | "wangu" | "saya" | "ko"
+                    )
+                })
                 && at + 1 < toks.len()
                 && matches!(gap(&toks[at], &toks[at + 1]), " " | ", ")
             {
@@ -2556,6 +2596,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                         | "naam"
                         | "naitwa"
                         | "hedder"
+                        | "saya"
+                        | "dic"
                 );
                 let personal = title
                     || spoke
@@ -2910,6 +2952,89 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if let Some((s, e)) = signed_before_quote(text, &toks) {
         push(s, e);
     }
+}
+
+/// A romanised Urdu/Hindi or Swahili function word capitalised at a sentence's head ("Meri
+/// walida …", "Mera number … hai"): a name elsewhere ("Meri", "Mera"), a word here when the
+/// rest of its sentence holds another such word in lower case (a bounded look ahead).
+fn function_word_capitalised(text: &str, s: usize, e: usize) -> bool {
+    let w = &text[s..e];
+    if w.contains(char::is_whitespace) || !super::lexicon::lower_function_word(&w.to_lowercase()) {
+        return false;
+    }
+    let rest = &text[e..text.floor_char_boundary((e + 120).min(text.len()))];
+    let rest = &rest[..rest.find(['.', '!', '?', '\n']).unwrap_or(rest.len())];
+    rest.split(|c: char| !c.is_alphabetic()).any(|x| {
+        !x.is_empty() && x.chars().all(char::is_lowercase) && super::lexicon::lower_function_word(x)
+    })
+}
+
+/// A saint's name that names a parish, a church or a hospital ("St. Brendan's parish hall",
+/// "Saint Jude's Hospital"): a place, not a person.
+fn saint_place(text: &str, s: usize, e: usize) -> bool {
+    let v = &text[s..e];
+    if !["St. ", "St ", "Saint ", "ST. ", "SAINT "]
+        .iter()
+        .any(|p| v.starts_with(p))
+    {
+        return false;
+    }
+    let Some(after) = ["'s ", "’s ", "'S ", "’S "]
+        .iter()
+        .find_map(|p| text[e..].strip_prefix(p))
+    else {
+        return false;
+    };
+    let next: String = after
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .flat_map(char::to_lowercase)
+        .collect();
+    matches!(
+        next.as_str(),
+        "parish"
+            | "church"
+            | "chapel"
+            | "cathedral"
+            | "hall"
+            | "hospital"
+            | "school"
+            | "academy"
+            | "college"
+            | "cemetery"
+            | "clinic"
+            | "medical"
+            | "center"
+            | "centre"
+            | "home"
+            | "hospice"
+            | "episcopal"
+            | "catholic"
+            | "shelter"
+            | "pantry"
+    )
+}
+
+/// A word after "County of", "City of" (a court's or a registry's caption: "PROBATE COURT,
+/// COUNTY OF ASHGROVE"): a place.
+fn place_of(text: &str, s: usize) -> bool {
+    let head = &text[text.floor_char_boundary(s.saturating_sub(16))..s];
+    let head = head.to_ascii_lowercase();
+    // Whole words only ("capacity of", "estate of" name no place).
+    [
+        "county of ",
+        "city of ",
+        "town of ",
+        "parish of ",
+        "borough of ",
+        "township of ",
+        "village of ",
+    ]
+    .iter()
+    .any(|p| {
+        head.strip_suffix(p)
+            .is_some_and(|b| !b.ends_with(char::is_alphabetic))
+    })
 }
 
 /// The one word of a reply's signature line before "On … wrote:": a given name the lexicon
@@ -3536,9 +3661,21 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
                 | "referral"
         ),
         // "license in name of Ann Lee", "chart of Ann Lee", "on behalf of Ann Lee".
-        "of" => first == "behalf" || first == "chart" || first == "name" || is_kin(&first),
+        // A court's caption: "In re the Guardianship of ANN LEE", "Estate of Ann Lee".
+        "of" => {
+            first == "behalf"
+                || first == "chart"
+                || first == "name"
+                || is_kin(&first)
+                || matches!(
+                    first.as_str(),
+                    "guardianship" | "conservatorship" | "estate" | "matter" | "custody"
+                )
+        }
         // "this is dieuseul from Nephrology", "my name is Rania bin Rashid"
         "is" => matches!(first.as_str(), "this" | "name"),
+        // Swahili "mimi ni Amina", "jina langu ni Amina" (I am, my name is).
+        "ni" => matches!(first.as_str(), "mimi" | "langu"),
         // "mi nombre es Oksana Vu", "meu nome é Chidi Chowdhury", "tôi tên là Anaïs Santos".
         "es" | "é" => first == "nombre" || first == "nome",
         "là" => first == "tên" || first == "tôi",
@@ -4272,7 +4409,55 @@ fn is_kin(key: &str) -> bool {
             | "baba"
             | "bestefaren"
             | "bestemoren"
+            // Italian and Catalan ("mio marito X", "el meu marit X"), Malay and Tagalog
+            // ("anak saya X", "asawa ko si X"), romanised Urdu ("meri walida X") and Swahili
+            // ("bibi yangu X", "mume wangu X").
+            | "marito"
+            | "moglie"
+            | "figlia"
+            | "figlio"
+            | "fratello"
+            | "sorella"
+            | "nonna"
+            | "nonno"
+            | "marit"
+            | "filla"
+            | "germana"
+            | "germà"
+            | "anak"
+            | "suami"
+            | "isteri"
+            | "asawa"
+            | "walida"
+            | "walidah"
+            | "beti"
+            | "shohar"
+            | "biwi"
+            | "bibi"
+            | "mume"
+            | "mke"
+            | "mtoto"
     )
+}
+
+/// An Irish surname's word after its particle, its first letter mutated in lower case before
+/// the capital ("Nic an tSaoi", "Ó hAodha", "Uí bhFlannagáin").
+fn eclipsed(before: &Tok<'_>, t: &Tok<'_>) -> bool {
+    if !matches!(
+        before.key().as_str(),
+        "an" | "ó" | "ní" | "uí" | "nic" | "mhic"
+    ) {
+        return false;
+    }
+    let mut cs = t.w.chars();
+    let lead: String = cs.by_ref().take_while(|c| c.is_lowercase()).collect();
+    let rest: Vec<char> = t.w.chars().skip(lead.chars().count()).collect();
+    matches!(
+        lead.as_str(),
+        "t" | "h" | "n" | "bh" | "b" | "d" | "dt" | "g" | "gc" | "m" | "mb" | "ng" | "bp"
+    ) && rest.first().is_some_and(|c| c.is_uppercase())
+        && rest.len() >= 3
+        && rest[1..].iter().all(|c| c.is_lowercase())
 }
 
 /// Whether `t` is followed by "'s" and a word saying whose relation or record this is; a
@@ -4437,9 +4622,20 @@ fn particle_word(w: &str) -> bool {
             | "dos"
             | "das"
             | "dela"
-            // Irish: "Ó Briain", "Ní Dhuibhir".
+            // Irish: "Ó Briain", "Ní Dhuibhir", "Mac an Bhaird", "Nic an tSaoi", "Uí Néill".
             | "ó"
             | "ní"
+            | "nic"
+            | "mhic"
+            | "uí"
+            | "an"
+            // Catalan and Spanish join two surnames with "and" ("Vilaró i Bosch", "Ortega y
+            // Gasset"); Malay and Arabic name the father ("Nur binti Rahmat", "bint Salem").
+            | "i"
+            | "y"
+            | "binti"
+            | "binte"
+            | "bint"
             | "'t"
             | "’t"
     )
