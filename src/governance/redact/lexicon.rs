@@ -22,6 +22,10 @@ const NAMES_FIRST: &[&str] = &[
     "sherry", "eddy", "brandy", "misty", "sandy", "penny", "robin", "ruby", "viola", "gene",
 ];
 
+/// Virtue names the census list lacks beside its "Patience", "Prudence", "Mercy" ("Honor
+/// Blakemore", "Verity Lane"): given names that stay common words too.
+const VIRTUE_NAMES: &[&str] = &["honor", "honour", "verity", "felicity", "temperance"];
+
 /// Spanish words of patient messages the English dictionary lacks (why: unknown to it, "mi
 /// cita del sábado" and "Bendiciones," read as names). Looked up folded, without accents.
 const SPANISH_COMMON: &[&str] = &[
@@ -1232,7 +1236,10 @@ pub(super) static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         common.remove(n);
     }
     Lexicon {
-        first: set(FIRST_NAMES),
+        first: set(FIRST_NAMES)
+            .into_iter()
+            .chain(VIRTUE_NAMES.iter().copied())
+            .collect(),
         sur: set(SURNAMES),
         common,
         // Cue words are never the name they introduce (and the name-position pass looks for

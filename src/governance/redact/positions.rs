@@ -916,6 +916,8 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             let near = head.rfind("  ").map_or(0, |p| p + 1).max(bar);
             let far = head.rfind("   ").map_or(0, |p| p + 1).max(bar);
             let is_label = |l: &str| {
+                // A reStructuredText or AsciiDoc field opens with a colon (":patient: …").
+                let l = l.strip_prefix(':').unwrap_or(l);
                 !l.is_empty()
                     && l.len() <= 40
                     && l.chars().all(|c| {
@@ -2224,6 +2226,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && !ocr_piece(text, s, e)
             && !function_word_capitalised(text, s, e)
             && !saint_place(text, s, e)
+            && !street_then_city(text, s, e)
             && !place_of(text, s)
         {
             cands.push((
@@ -2297,6 +2300,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     last = j;
                 }
                 break;
+            }
+            // A double surname joined by "i" or "y" whose first part is also a word:
+            // "Meritxell Cases i Roig", "MERITXELL CASES I ROIG".
+            if conj_surname(toks, j, text) {
+                last = j + 2;
+                n += 3;
+                j += 3;
+                continue;
             }
             // A capitalised name does not go on into a lower-case word ("Swan-Ganz catheter").
             if !toks[j].continues()
@@ -2430,6 +2441,36 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             push(t.start, toks[i + 1].end);
             i += 2;
             continue;
+        }
+        // 0j. A name right before its birth date, as lists and letters write it ("#1 Thida,
+        //     DOB 26-Nov-1938", "the son of the decedent, Selvaraj, born 1939"): capitalised
+        //     words the dictionary does not know. Before a record number ("Nilar MRN …") one
+        //     word only when the lexicon knows it (a system's name: "Meditech MRN").
+        if matches!(t.shape, Shape::Title | Shape::Caps)
+            && !t.blocked()
+            && !t.info.common
+            && t.letters() >= 3
+        {
+            let last = extend(i, &toks);
+            let after = &text[toks[last].end..];
+            let mrn = after
+                .trim_start_matches([' ', ','])
+                .get(..3)
+                .is_some_and(|w| w.eq_ignore_ascii_case("mrn"));
+            // A name and its street address after a comma ("From: Nur Aisyah binti Rahmat,
+            // 9503 Pemberton Close", "named in the instrument: Murugesan, 2415 Elm St"): one
+            // word only as a field's value.
+            let street = after.strip_prefix(", ").is_some_and(|r| {
+                let d = r.bytes().take_while(u8::is_ascii_digit).count();
+                (1..=6).contains(&d)
+                    && r[d..].starts_with(' ')
+                    && r[d + 1..].starts_with(char::is_uppercase)
+            }) && (last > i || text[..t.start].ends_with(": "));
+            if (dob_after(after) && (!mrn || last > i || t.info.known_name())) || street {
+                push(toks[particles_before(&toks, i, text)].start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
         }
         // 0g. A given name that is also a word before a surname ("Will Okonkwo", "June
         //     Hossain", "Hope Okonkwo"): a word the dictionary does not know, or a surname
@@ -2647,6 +2688,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 }
                 if word_name
                     || n.in_position_after(title, personal)
+                    || (personal && conj_surname(&toks, at, text))
                     || month_first_before_name(&toks, at, text)
                     || (is_kin(&key) && word_as_name(&toks, at, text))
                 {
@@ -3013,6 +3055,75 @@ fn saint_place(text: &str, s: usize, e: usize) -> bool {
             | "shelter"
             | "pantry"
     )
+}
+
+/// A street's type word and the city after its comma, read as "Last, First" ("4610
+/// Larchmont Way, Ashgrove", "9503 Pemberton Close, Marlowe"): the street's name stands
+/// before it.
+fn street_then_city(text: &str, s: usize, e: usize) -> bool {
+    let Some((head, _)) = text[s..e].split_once(", ") else {
+        return false;
+    };
+    let street_type = matches!(
+        head.to_ascii_lowercase().as_str(),
+        "way"
+            | "close"
+            | "lane"
+            | "ln"
+            | "street"
+            | "st"
+            | "avenue"
+            | "ave"
+            | "road"
+            | "rd"
+            | "drive"
+            | "dr"
+            | "boulevard"
+            | "blvd"
+            | "pike"
+            | "row"
+            | "terrace"
+            | "ter"
+            | "square"
+            | "sq"
+            | "court"
+            | "ct"
+            | "place"
+            | "pl"
+            | "circle"
+            | "cir"
+            | "parkway"
+            | "pkwy"
+            | "highway"
+            | "hwy"
+            | "trail"
+            | "loop"
+            | "path"
+            | "crescent"
+            | "plaza"
+            | "cove"
+            | "bend"
+            | "glen"
+            | "heights"
+            | "walk"
+            | "grove"
+            | "mews"
+            | "point"
+            | "hill"
+            | "ridge"
+            | "run"
+            | "trace"
+            | "chase"
+            | "landing"
+    );
+    // The word before it is the street's name ("Larchmont") or its number.
+    street_type
+        && text[..s].strip_suffix(' ').is_some_and(|b| {
+            b.chars().next_back().is_some_and(|c| c.is_alphanumeric())
+                && b.rsplit(' ').next().is_some_and(|w| {
+                    w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+                })
+        })
 }
 
 /// A word after "County of", "City of" (a court's or a registry's caption: "PROBATE COURT,
@@ -4438,6 +4549,27 @@ fn is_kin(key: &str) -> bool {
             | "mke"
             | "mtoto"
     )
+}
+
+/// Whether tokens `j..j + 3` are a double surname joined by the Catalan "i" or the Spanish
+/// "y" ("Cases i Roig", "Ortega y Gasset", "CASES I ROIG"): two capitalised words in one
+/// case around the conjunction, written in that case too; the first may be a word.
+fn conj_surname(toks: &[Tok<'_>], j: usize, text: &str) -> bool {
+    let (Some(a), Some(c), Some(b)) = (toks.get(j), toks.get(j + 1), toks.get(j + 2)) else {
+        return false;
+    };
+    let conj = match a.shape {
+        Shape::Title => matches!(c.w, "i" | "y"),
+        Shape::Caps => matches!(c.w, "I" | "Y"),
+        _ => false,
+    };
+    conj && b.shape == a.shape
+        && &text[a.end..c.start] == " "
+        && &text[c.end..b.start] == " "
+        && a.letters() >= 3
+        && !a.blocked()
+        && !b.blocked()
+        && (b.continues() || !b.info.common)
 }
 
 /// An Irish surname's word after its particle, its first letter mutated in lower case before
