@@ -4768,6 +4768,9 @@ fn particle_word(w: &str) -> bool {
             | "binti"
             | "binte"
             | "bint"
+            // Italian: "Lo Russo", "Li Causi" ("La Rosa" above).
+            | "lo"
+            | "li"
             | "'t"
             | "’t"
     )
@@ -5333,5 +5336,78 @@ mod tests {
         }
         // A person's room after a comma stays a person's.
         assert_eq!(keep("Teacher: Mrs. Short, room 33"), ["Short"]);
+    }
+
+    #[test]
+    fn surname_particles_of_other_languages() {
+        assert_eq!(
+            names("Patient: Pere Soler i Vidal   DOB: 1/2/1950"),
+            ["Pere Soler i Vidal"]
+        );
+        assert_eq!(
+            names("Spoke with daughter Aminah binti Yusof today."),
+            ["Aminah binti Yusof"]
+        );
+        assert_eq!(
+            names("sister Orlaith Nic an tSionnaigh called back"),
+            ["Orlaith Nic an tSionnaigh"]
+        );
+        // A double surname whose first part is a word; the conjunction before a word in
+        // lower case is the sentence going on.
+        assert_eq!(names("Mrs. Cases i Font arrived late."), ["Cases i Font"]);
+        assert_eq!(
+            names("In re the Estate of ROSER CASES I FONT, deceased"),
+            ["ROSER CASES I FONT"]
+        );
+        assert_eq!(names("Bon dia, em dic Pau i visc a Girona."), ["Pau"]);
+    }
+
+    #[test]
+    fn how_other_languages_introduce_a_person() {
+        assert_eq!(names("Anak saya Wulandari boleh hantar."), ["Wulandari"]);
+        assert_eq!(names("Mio marito Gianfranco può venire."), ["Gianfranco"]);
+        assert_eq!(
+            names("Meri walida Zubaida ki umar 80 saal hai. Mera number 0300-1234567 hai."),
+            ["Zubaida"]
+        );
+        assert_eq!(
+            names("Habari, mimi ni Baraka Otieno. Bibi yangu Mwanaisha ana miaka 90."),
+            ["Baraka Otieno", "Mwanaisha"]
+        );
+        assert!(
+            names("Pwede po ba i-resched yung appointment? Hindi ako makakapunta kasi may work. Text niyo na lang po ako.")
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn captions_roles_and_places_of_courts_and_parishes() {
+        assert_eq!(
+            names(
+                "SUPERIOR COURT, COUNTY OF MARLBROOK\nIn re the Guardianship of TEODORA VASILIU, an Adult\nRespondent resides at 12 Elm St.\nDecedent's vehicle was towed."
+            ),
+            ["TEODORA VASILIU"]
+        );
+        assert!(names("Tradition: Sunni Muslim\nMeet at St. Agnes's parish hall.").is_empty());
+        assert!(names("Moved to 4610 Larkspur Way, Ashby, MN 55001.").is_empty());
+    }
+
+    #[test]
+    fn names_before_a_birth_date_or_an_address() {
+        assert_eq!(
+            names("Donor Registry\nAUGUSTINE OKONJO\n12 Quarry Rd, Ashby, MN 55001\n"),
+            ["AUGUSTINE OKONJO"]
+        );
+        assert_eq!(
+            names("Notice\nZUBEYDE\n12 Quarry Rd, Ashby, MN 55001\n"),
+            ["ZUBEYDE"]
+        );
+        assert_eq!(names("#2 Wanjiru, DOB 3/4/51, BP 120/80"), ["Wanjiru"]);
+        assert_eq!(
+            names("Agent named: Obiageli, 12 Quarry Rd, Ashby"),
+            ["Obiageli"]
+        );
+        // A system before a record number is no name.
+        assert!(names("Meditech MRN 5551234").is_empty());
     }
 }
