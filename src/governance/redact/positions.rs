@@ -775,7 +775,7 @@ fn field_value(rest: &str) -> &str {
                         .next()
                         .is_some_and(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))
                         && ws.any(|w| w.starts_with(|c: char| c.is_ascii_digit()));
-                    if seg.contains([':', '#']) || unlabelled {
+                    if seg.contains([':', '#', '=']) || unlabelled {
                         end = k;
                         break;
                     }
@@ -4110,11 +4110,24 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
     if text.contains("-\n") {
         join_hyphenated(text, cands);
     }
+    // A name that ran on over a wide gap into the next field's key ("PT: ABEBE WOLDE  PRI=HIGH"):
+    // the key is no part of it.
+    for (sp, _) in cands.iter_mut() {
+        if sp.kind == Kind::Person
+            && text[sp.end..].starts_with('=')
+            && let Some(gap) = text[sp.start..sp.end].rfind("  ")
+        {
+            sp.end = sp.start + text[sp.start..sp.start + gap].trim_end().len();
+        }
+    }
     cands.retain(|(sp, _)| {
         if sp.kind != Kind::Person {
             return true;
         }
         let (s, e) = (sp.start, sp.end);
+        if s >= e {
+            return false;
+        }
         let v = &text[s..e];
         let acronyms = v
             .split(' ')
@@ -4134,6 +4147,9 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
             || acronym_heading(text, s, e)
             || instrument_after(&text[e..])
             || instrument_label_before(text, s)
+            // "Quarry Hollow Rd, Ashgrove" read as "Last, First" by any rule: its city would
+            // be redacted as a name wherever else it stands ("COUNTY OF ASHGROVE").
+            || street_then_city(text, s, e)
             // prose only: a segment's fields ("NM1*IL*1*OKONKWO*CHIDI****MI…") are no words
             || text[e..].starts_with(' ') && organisation(text, s))
     });
