@@ -1207,6 +1207,17 @@ pub(super) const CUES: &[&str] = &[
     "mzee",
     "encik",
     "puan",
+    // Tagalog "sina X at Y" (plural "si"), "Gng. X" (Mrs.); Italian "Sig. X", "Dott. X";
+    // romanised Urdu "janab X", "mohtarma X"; Swahili "Bi X" (Ms.).
+    "sina",
+    "gng",
+    "sig",
+    "dott",
+    "dottor",
+    "dottoressa",
+    "janab",
+    "mohtarma",
+    "bi",
 ];
 
 /// Chat verbs that put a name after them ("ping Obinna Eze", "dm rosa"): cues, and never a
@@ -1217,6 +1228,9 @@ pub(super) const CHAT_CUES: &[&str] = &["ping", "pinged", "dm", "dmd", "dmed"];
 /// Titles: after one, a surname that is also a common word is a name ("Dr. Cook").
 pub(super) const TITLES: &[&str] = &[
     "mr", "mrs", "ms", "mx", "miss", "dr", "prof", "dra", "sra", "srta",
+    // the other languages' ("il signor Fabbri", "Bwana Mwangi", "Encik Rahman")
+    "signor", "signora", "senyor", "senyora", "sig", "dott", "bwana", "bi", "janab", "encik",
+    "puan", "gng",
 ];
 
 pub(super) struct Lexicon {

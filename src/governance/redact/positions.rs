@@ -586,6 +586,13 @@ const PERSON_FIELDS: &[&str] = &[
     "surrogate",
     "conservatee",
     "conservator",
+    // a photo's or a document's metadata: whom the file names as its maker or owner (EXIF
+    // "Artist", "Owner Name", a PDF's "Author")
+    "artist",
+    "author",
+    "creator",
+    "photographer",
+    "owner",
     "infant",
     "newborn",
     "mother",
