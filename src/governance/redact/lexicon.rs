@@ -387,6 +387,9 @@ const LOWER_STOP: &[&str] = &[
     "po", "ba", "mo", "ana", "nina", "leo", "jana",
     // Taglish "lang/naman/ito" (just, also, this), Urdu "umar" (age), Swahili "mimi" (I).
     "lang", "naman", "ito", "umar", "mimi",
+    // romanised Hindi/Urdu verbs and particles ("bata dena", "call kiya", "abhi nahin")
+    "bata", "dena", "kiya", "karna", "karo", "gaya", "gayi", "raha", "rahi", "bhi", "nahin", "abhi",
+    "kya", "kyun",
     // "Thanks, see below": a lower-case verb after a closing, never a name typed so.
     "see",
 ];

@@ -2218,6 +2218,12 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     family_names(text, &toks, keep, cands);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
     let mut push = |s: usize, e: usize| {
+        // A romanised Urdu/Hindi or Swahili function word capitalised at a sentence's head
+        // is no part of the name after it ("Kal Zubair sahib ne call kiya").
+        let s = function_word_capitalised(text, s, e).unwrap_or(s);
+        if s >= e {
+            return;
+        }
         // A month that is also a given name before a surname: "Jun PANGILINAN".
         let s = month_first_at(text, s).unwrap_or(s);
         let s = initial_before(text, s).unwrap_or(s);
@@ -2231,7 +2237,6 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && !organisation(text, s)
             && !segment_id(text, s, e)
             && !ocr_piece(text, s, e)
-            && !function_word_capitalised(text, s, e)
             && !saint_place(text, s, e)
             && !street_then_city(text, s, e)
             && !place_of(text, s)
@@ -3004,18 +3009,25 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
 }
 
 /// A romanised Urdu/Hindi or Swahili function word capitalised at a sentence's head ("Meri
-/// walida …", "Mera number … hai"): a name elsewhere ("Meri", "Mera"), a word here when the
-/// rest of its sentence holds another such word in lower case (a bounded look ahead).
-fn function_word_capitalised(text: &str, s: usize, e: usize) -> bool {
-    let w = &text[s..e];
-    if w.contains(char::is_whitespace) || !super::lexicon::lower_function_word(&w.to_lowercase()) {
-        return false;
+/// walida …", "Mera number … hai", "Kal Zubair …"): a name elsewhere ("Meri", "Mera"), a
+/// word here when the rest of its sentence holds another such word in lower case (a bounded
+/// look ahead). Where the name starts after it, if anywhere.
+fn function_word_capitalised(text: &str, s: usize, e: usize) -> Option<usize> {
+    let v = &text[s..e];
+    let w = v.split(' ').next().unwrap_or(v);
+    if !w.starts_with(char::is_uppercase) || !super::lexicon::lower_function_word(&w.to_lowercase())
+    {
+        return None;
     }
     let rest = &text[e..text.floor_char_boundary((e + 120).min(text.len()))];
     let rest = &rest[..rest.find(['.', '!', '?', '\n']).unwrap_or(rest.len())];
-    rest.split(|c: char| !c.is_alphabetic()).any(|x| {
-        !x.is_empty() && x.chars().all(char::is_lowercase) && super::lexicon::lower_function_word(x)
-    })
+    rest.split(|c: char| !c.is_alphabetic())
+        .any(|x| {
+            !x.is_empty()
+                && x.chars().all(char::is_lowercase)
+                && super::lexicon::lower_function_word(x)
+        })
+        .then(|| (s + w.len() + 1).min(e))
 }
 
 /// A saint's name that names a parish, a church or a hospital ("St. Brendan's parish hall",
@@ -4120,7 +4132,14 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
     // A name that ran on over a wide gap into the next field's key ("PT: ABEBE WOLDE  PRI=HIGH"):
     // the key is no part of it.
     for (sp, _) in cands.iter_mut() {
+        // "Kal Zubair sahib ne call kiya": the capitalised function word is no part of it.
         if sp.kind == Kind::Person
+            && let Some(s) = function_word_capitalised(text, sp.start, sp.end)
+        {
+            sp.start = s;
+        }
+        if sp.kind == Kind::Person
+            && sp.start < sp.end
             && text[sp.end..].starts_with('=')
             && let Some(gap) = text[sp.start..sp.end].rfind("  ")
         {
@@ -4400,6 +4419,16 @@ pub(super) fn organisation(text: &str, s: usize) -> bool {
 /// Whether the text after a name says whose relation it is: "(wojciech's nephew)",
 /// ", wife)", " (daughter)".
 fn relation_after(after: &str) -> bool {
+    // An honorific after the name: romanised Urdu and Hindi "Farooq sahib", "Sharma ji",
+    // "Nasreen begum".
+    if let Some(r) = after.strip_prefix(' ')
+        && ["sahib", "sahiba", "saheb", "begum", "ji"].iter().any(|h| {
+            r.get(..h.len()).is_some_and(|x| x.eq_ignore_ascii_case(h))
+                && !r[h.len()..].starts_with(char::is_alphabetic)
+        })
+    {
+        return true;
+    }
     let kin_then = |r: &str| {
         // "(maternal aunt)", "(paternal grandfather)"
         let r = ["maternal ", "paternal ", "Maternal ", "Paternal "]
@@ -5432,5 +5461,18 @@ mod tests {
         );
         // A system before a record number is no name.
         assert!(names("Meditech MRN 5551234").is_empty());
+    }
+
+    #[test]
+    fn titles_honorifics_and_metadata_of_other_languages() {
+        assert_eq!(
+            names("Ho parlato con il signor Fabbri. Bwana Mwangi alipiga simu."),
+            ["Fabbri", "Mwangi"]
+        );
+        assert_eq!(names("Kal Zubair sahib ne call kiya."), ["Zubair"]);
+        assert_eq!(
+            names("Artist      : Wanjiku Kamau\nOwner: Pharmacy\nAuthor: billing team"),
+            ["Wanjiku Kamau"]
+        );
     }
 }
