@@ -3137,12 +3137,14 @@ fn street_then_city(text: &str, s: usize, e: usize) -> bool {
     );
     // The word before it is the street's name ("Larchmont") or its number.
     street_type
-        && text[..s].strip_suffix(' ').is_some_and(|b| {
-            b.chars().next_back().is_some_and(|c| c.is_alphanumeric())
-                && b.rsplit(' ').next().is_some_and(|w| {
-                    w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
-                })
-        })
+        && text[text.floor_char_boundary(s.saturating_sub(40))..s]
+            .strip_suffix(' ')
+            .is_some_and(|b| {
+                b.chars().next_back().is_some_and(|c| c.is_alphanumeric())
+                    && b.rsplit(' ').next().is_some_and(|w| {
+                        w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+                    })
+            })
 }
 
 /// A word after "County of", "City of" (a court's or a registry's caption: "PROBATE COURT,
@@ -3702,7 +3704,9 @@ fn dob_after(after: &str) -> bool {
                 w.as_str(),
                 "dob" | "d.o.b." | "born" | "mrn" | "b." | "adult" | "child" | "minor" | "infant"
             )
-            || r.to_lowercase().starts_with("date of birth"))
+            // A bounded look: the rest of the text is not lower-cased per call (this runs
+            // for every capitalised word the dictionary does not know).
+            || r.get(..13).is_some_and(|h| h.eq_ignore_ascii_case("date of birth")))
 }
 
 /// A given name that is also a word or a month ("Will", "June", "Hope", "April").
