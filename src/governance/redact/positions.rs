@@ -5475,7 +5475,7 @@ mod tests {
         );
         assert_eq!(names("Kal Zubair sahib ne call kiya."), ["Zubair"]);
         assert_eq!(
-            names("Artist      : Wanjiku Kamau\nOwner: Pharmacy\nAuthor: billing team"),
+            names("Artist: Wanjiku Kamau\nOwner: Pharmacy\nAuthor: billing team"),
             ["Wanjiku Kamau"]
         );
     }
