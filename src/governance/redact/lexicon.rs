@@ -22,6 +22,10 @@ const NAMES_FIRST: &[&str] = &[
     "sherry", "eddy", "brandy", "misty", "sandy", "penny", "robin", "ruby", "viola", "gene",
 ];
 
+/// Virtue names the census list lacks beside its "Patience", "Prudence", "Mercy" ("Honor
+/// Blakemore", "Verity Lane"): given names that stay common words too.
+const VIRTUE_NAMES: &[&str] = &["honor", "honour", "verity", "felicity", "temperance"];
+
 /// Spanish words of patient messages the English dictionary lacks (why: unknown to it, "mi
 /// cita del sábado" and "Bendiciones," read as names). Looked up folded, without accents.
 const SPANISH_COMMON: &[&str] = &[
@@ -317,6 +321,54 @@ const FOREIGN_STOP: &[&str] = &[
     "narodzhennia",
     "nomer",
     "polisa",
+    // Taglish, Malay, romanised Urdu and Swahili: the words around a name in a patient's
+    // message ("Pwede po ba i-resched yung appointment", "Boleh tukar temujanji", "Meri
+    // tareekh-e-paidaish … hai", "ana miaka 93 na anahitaji dawa. Nipigie …").
+    "yung",
+    "iyong",
+    "kasi",
+    "talaga",
+    "niyo",
+    "nyo",
+    "ninyo",
+    "hindi",
+    "pwede",
+    "puwede",
+    "dito",
+    "doon",
+    "mga",
+    "pero",
+    "dahil",
+    "tapos",
+    "boleh",
+    "tukar",
+    "temujanji",
+    "minggu",
+    "depan",
+    "hantar",
+    "lahir",
+    "terima",
+    "kasih",
+    "assalamualaikum",
+    "alaikum",
+    "assalam",
+    "tareekh",
+    "paidaish",
+    "tareekh-e-paidaish",
+    "saal",
+    "unhein",
+    "bukhar",
+    "wewe",
+    "yeye",
+    "sisi",
+    "miaka",
+    "ninaishi",
+    "anahitaji",
+    "dawa",
+    "daktari",
+    "nipigie",
+    "tafadhali",
+    "wangu",
 ];
 
 /// Function words of romanised Hindi and Swahili that are also given names elsewhere ("hai"
@@ -330,9 +382,24 @@ const LOWER_STOP: &[&str] = &[
     // Greek "kai/sto/mou", Hebrew "lo", Ukrainian "na", Thai "yoo hong" (in room), Hebrew
     // "leida" (birth): names elsewhere, function words as typed in lower case.
     "kai", "sto", "mou", "lo", "na", "yoo", "hong", "leida",
+    // Tagalog "po/ba/mo", Swahili "ana" (has), "nina" (I have), "leo" (today), "jana"
+    // (yesterday): names elsewhere ("Ana", "Nina", "Leo", "Jana").
+    "po", "ba", "mo", "ana", "nina", "leo", "jana",
+    // Taglish "lang/naman/ito" (just, also, this), Urdu "umar" (age), Swahili "mimi" (I).
+    "lang", "naman", "ito", "umar", "mimi",
+    // romanised Hindi/Urdu verbs and particles ("bata dena", "call kiya", "abhi nahin")
+    "bata", "dena", "kiya", "karna", "karo", "gaya", "gayi", "raha", "rahi", "bhi", "nahin", "abhi",
+    "kya", "kyun",
     // "Thanks, see below": a lower-case verb after a closing, never a name typed so.
     "see",
 ];
+
+/// Whether a lower-case word is a function word of romanised Hindi/Urdu, Swahili and the
+/// other languages of [`LOWER_STOP`] ("hai", "meri", "ki"): a name elsewhere ("Meri",
+/// "Hai"), so only the words around it tell which.
+pub(super) fn lower_function_word(key: &str) -> bool {
+    key != "see" && LOWER_STOP.contains(&key)
+}
 
 /// Function words whose accents tell them from a name the folded look-up would find
 /// ("chào" is no "Chao", "olá" no "Ola"): matched as written, lower-cased.
@@ -1103,6 +1170,57 @@ pub(super) const CUES: &[&str] = &[
     "baba",
     "bestefaren",
     "bestemoren",
+    // Malay "saya X" (I am X; "anak saya X", my child X), Catalan "em dic X" (my name is X),
+    // and the kin words and titles of Italian, Catalan, Malay, Tagalog, romanised Urdu and
+    // Swahili ("mio marito X", "il signor X", "asawa ko si X", "meri walida X", "bibi yangu
+    // X", "bwana X", "mzee X"): see `positions::is_kin`.
+    "saya",
+    "dic",
+    "marito",
+    "moglie",
+    "figlia",
+    "figlio",
+    "fratello",
+    "sorella",
+    "nonna",
+    "nonno",
+    "marit",
+    "filla",
+    "germana",
+    "germà",
+    "anak",
+    "suami",
+    "isteri",
+    "asawa",
+    "walida",
+    "walidah",
+    "beti",
+    "shohar",
+    "biwi",
+    "bibi",
+    "mume",
+    "mke",
+    "mtoto",
+    "signor",
+    "signora",
+    "signorina",
+    "senyor",
+    "senyora",
+    "bwana",
+    "mzee",
+    "encik",
+    "puan",
+    // Tagalog "sina X at Y" (plural "si"), "Gng. X" (Mrs.); Italian "Sig. X", "Dott. X";
+    // romanised Urdu "janab X", "mohtarma X"; Swahili "Bi X" (Ms.).
+    "sina",
+    "gng",
+    "sig",
+    "dott",
+    "dottor",
+    "dottoressa",
+    "janab",
+    "mohtarma",
+    "bi",
 ];
 
 /// Chat verbs that put a name after them ("ping Obinna Eze", "dm rosa"): cues, and never a
@@ -1113,6 +1231,9 @@ pub(super) const CHAT_CUES: &[&str] = &["ping", "pinged", "dm", "dmd", "dmed"];
 /// Titles: after one, a surname that is also a common word is a name ("Dr. Cook").
 pub(super) const TITLES: &[&str] = &[
     "mr", "mrs", "ms", "mx", "miss", "dr", "prof", "dra", "sra", "srta",
+    // the other languages' ("il signor Fabbri", "Bwana Mwangi", "Encik Rahman")
+    "signor", "signora", "senyor", "senyora", "sig", "dott", "bwana", "bi", "janab", "encik",
+    "puan", "gng",
 ];
 
 pub(super) struct Lexicon {
@@ -1132,7 +1253,10 @@ pub(super) static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
         common.remove(n);
     }
     Lexicon {
-        first: set(FIRST_NAMES),
+        first: set(FIRST_NAMES)
+            .into_iter()
+            .chain(VIRTUE_NAMES.iter().copied())
+            .collect(),
         sur: set(SURNAMES),
         common,
         // Cue words are never the name they introduce (and the name-position pass looks for

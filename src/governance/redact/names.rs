@@ -98,6 +98,8 @@ pub(super) fn camel_brand(w: &str) -> bool {
         "mc", "mac", "fitz", "de", "di", "da", "du", "des", "del", "della", "le", "la", "lo",
         "van", "von", "ja", "ka", "ke", "ki", "ta", "te", "ty", "sha", "ra", "ro", "jo", "na",
         "ni", "ma", "mi", "mar", "dar", "jer", "st", "ste", "al", "el", "ben", "abu", "ibn", "bin",
+        // Scottish and Irish women's patronymics: "NicDhòmhnaill", "NicIllinnein".
+        "nic", "mhic",
     ];
     let mut prev_lower = false;
     for (k, c) in w.char_indices() {

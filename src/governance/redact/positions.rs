@@ -578,6 +578,21 @@ const PERSON_FIELDS: &[&str] = &[
     "petitioner",
     "respondent",
     "defendant",
+    // whom an advance directive or a power of attorney names: the principal who signs it,
+    // the health care agent or surrogate it appoints ("Agent:" alone is a chat's speaker)
+    "principal",
+    "healthcareagent",
+    "attorneyinfact",
+    "surrogate",
+    "conservatee",
+    "conservator",
+    // a photo's or a document's metadata: whom the file names as its maker or owner (EXIF
+    // "Artist", "Owner Name", a PDF's "Author")
+    "artist",
+    "author",
+    "creator",
+    "photographer",
+    "owner",
     "infant",
     "newborn",
     "mother",
@@ -767,7 +782,7 @@ fn field_value(rest: &str) -> &str {
                         .next()
                         .is_some_and(|w| !w.is_empty() && w.chars().all(char::is_alphabetic))
                         && ws.any(|w| w.starts_with(|c: char| c.is_ascii_digit()));
-                    if seg.contains([':', '#']) || unlabelled {
+                    if seg.contains([':', '#', '=']) || unlabelled {
                         end = k;
                         break;
                     }
@@ -908,6 +923,8 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             let near = head.rfind("  ").map_or(0, |p| p + 1).max(bar);
             let far = head.rfind("   ").map_or(0, |p| p + 1).max(bar);
             let is_label = |l: &str| {
+                // A reStructuredText or AsciiDoc field opens with a colon (":patient: …").
+                let l = l.strip_prefix(':').unwrap_or(l);
                 !l.is_empty()
                     && l.len() <= 40
                     && l.chars().all(|c| {
@@ -2096,9 +2113,15 @@ fn mailing_blocks(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
         lines.push((at, l.trim_end_matches(['\n', '\r'])));
         at += l.len();
     }
-    for k in 0..lines.len().saturating_sub(2) {
+    for k in 0..lines.len().saturating_sub(1) {
         let (start, line) = lines[k];
-        if !street_line(lines[k + 1].1.trim_start()) || !city_state_zip(lines[k + 2].1) {
+        // The city, state and ZIP on their own line, or closing the street's ("4507 Old
+        // Mill Pike, Port Ainsley, ME 26000").
+        let street = lines[k + 1].1.trim_start();
+        if !street_line(street)
+            || !(city_state_zip(street) && street.contains(", ")
+                || lines.get(k + 2).is_some_and(|l| city_state_zip(l.1)))
+        {
             continue;
         }
         let name = line.trim();
@@ -2111,8 +2134,15 @@ fn mailing_blocks(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
         let only_words = name
             .chars()
             .all(|c| c.is_alphabetic() || matches!(c, ' ' | '.' | '-' | '\'' | '’' | ','));
+        // One word when the lexicon knows it as a name or the dictionary does not know it
+        // ("SELVARAJ"), in capitals as a mailing block prints it.
+        let one = words == 1
+            && toks.len() == 1
+            && toks[0].shape == Shape::Caps
+            && toks[0].letters() >= 4
+            && !toks[0].info.common;
         if !only_words
-            || !(2..=4).contains(&words)
+            || !((2..=4).contains(&words) || one)
             || !toks
                 .iter()
                 .all(|t| initial(t) || particle(t) || !t.blocked())
@@ -2188,6 +2218,12 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     family_names(text, &toks, keep, cands);
     let gap = |a: &Tok<'_>, b: &Tok<'_>| &text[a.end..b.start];
     let mut push = |s: usize, e: usize| {
+        // A romanised Urdu/Hindi or Swahili function word capitalised at a sentence's head
+        // is no part of the name after it ("Kal Zubair sahib ne call kiya").
+        let s = function_word_capitalised(text, s, e).unwrap_or(s);
+        if s >= e {
+            return;
+        }
         // A month that is also a given name before a surname: "Jun PANGILINAN".
         let s = month_first_at(text, s).unwrap_or(s);
         let s = initial_before(text, s).unwrap_or(s);
@@ -2201,6 +2237,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && !organisation(text, s)
             && !segment_id(text, s, e)
             && !ocr_piece(text, s, e)
+            && !saint_place(text, s, e)
+            && !street_then_city(text, s, e)
+            && !place_of(text, s)
         {
             cands.push((
                 Span {
@@ -2230,7 +2269,19 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 {
                     k += 1;
                 }
-                if k > j && toks[k].continues() && n + (k - j) < MAX_WORDS + 2 {
+                // After a conjunction or a patronymic ("Vilaró i Bosch", "binti Rahmat") the
+                // surname is capitalised: "Selvaraj i vaig néixer" is a sentence going on.
+                let joined = toks[j..k].iter().any(|p| {
+                    matches!(
+                        p.key().as_str(),
+                        "i" | "y" | "an" | "binti" | "binte" | "bint"
+                    )
+                });
+                if k > j
+                    && (toks[k].continues() || eclipsed(&toks[k - 1], &toks[k]))
+                    && !(joined && toks[k].shape == Shape::Lower)
+                    && n + (k - j) < MAX_WORDS + 2
+                {
                     last = k;
                     n += k - j + 1;
                     j = k + 1;
@@ -2261,6 +2312,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     last = j;
                 }
                 break;
+            }
+            // A double surname joined by "i" or "y" whose first part is also a word:
+            // "Meritxell Cases i Roig", "MERITXELL CASES I ROIG".
+            if conj_surname(toks, j, text) {
+                last = j + 2;
+                n += 3;
+                j += 3;
+                continue;
             }
             // A capitalised name does not go on into a lower-case word ("Swan-Ganz catheter").
             if !toks[j].continues()
@@ -2395,6 +2454,36 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             i += 2;
             continue;
         }
+        // 0j. A name right before its birth date, as lists and letters write it ("#1 Thida,
+        //     DOB 26-Nov-1938", "the son of the decedent, Selvaraj, born 1939"): capitalised
+        //     words the dictionary does not know. Before a record number ("Nilar MRN …") one
+        //     word only when the lexicon knows it (a system's name: "Meditech MRN").
+        if matches!(t.shape, Shape::Title | Shape::Caps)
+            && !t.blocked()
+            && !t.info.common
+            && t.letters() >= 3
+        {
+            let last = extend(i, &toks);
+            let after = &text[toks[last].end..];
+            let mrn = after
+                .trim_start_matches([' ', ','])
+                .get(..3)
+                .is_some_and(|w| w.eq_ignore_ascii_case("mrn"));
+            // A name and its street address after a comma ("From: Nur Aisyah binti Rahmat,
+            // 9503 Pemberton Close", "named in the instrument: Murugesan, 2415 Elm St"): one
+            // word only as a field's value.
+            let street = after.strip_prefix(", ").is_some_and(|r| {
+                let d = r.bytes().take_while(u8::is_ascii_digit).count();
+                (1..=6).contains(&d)
+                    && r[d..].starts_with(' ')
+                    && r[d + 1..].starts_with(char::is_uppercase)
+            }) && (last > i || text[..t.start].ends_with(": "));
+            if (dob_after(after) && (!mrn || last > i || t.info.known_name())) || street {
+                push(toks[particles_before(&toks, i, text)].start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
         // 0g. A given name that is also a word before a surname ("Will Okonkwo", "June
         //     Hossain", "Hope Okonkwo"): a word the dictionary does not know, or a surname
         //     that is no word, follows. At a sentence's start a modal ("Will", "May") needs a
@@ -2484,11 +2573,15 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             {
                 at += 1;
             }
-            // A Norwegian or Swedish possessive after the kin word: "bestefaren min, Ola".
+            // A possessive after the kin word: Norwegian or Swedish "bestefaren min, Ola",
+            // Swahili "bibi yangu Amina", Malay "anak saya Dewi", Tagalog "anak ko si …".
             if is_kin(&key)
-                && toks
-                    .get(at)
-                    .is_some_and(|m| matches!(m.key().as_str(), "min" | "mitt"))
+                && toks.get(at).is_some_and(|m| {
+                    matches!(
+                        m.key().as_str(),
+                        "min" | "mitt" | "yangu" | "wangu" | "saya" | "ko"
+                    )
+                })
                 && at + 1 < toks.len()
                 && matches!(gap(&toks[at], &toks[at + 1]), " " | ", ")
             {
@@ -2556,6 +2649,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                         | "naam"
                         | "naitwa"
                         | "hedder"
+                        | "saya"
+                        | "dic"
                 );
                 let personal = title
                     || spoke
@@ -2605,6 +2700,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 }
                 if word_name
                     || n.in_position_after(title, personal)
+                    || (personal && conj_surname(&toks, at, text))
                     || month_first_before_name(&toks, at, text)
                     || (is_kin(&key) && word_as_name(&toks, at, text))
                 {
@@ -2910,6 +3006,167 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if let Some((s, e)) = signed_before_quote(text, &toks) {
         push(s, e);
     }
+}
+
+/// A romanised Urdu/Hindi or Swahili function word capitalised at a sentence's head ("Meri
+/// walida …", "Mera number … hai", "Kal Zubair …"): a name elsewhere ("Meri", "Mera"), a
+/// word here when the rest of its sentence holds another such word in lower case (a bounded
+/// look ahead). Where the name starts after it, if anywhere.
+fn function_word_capitalised(text: &str, s: usize, e: usize) -> Option<usize> {
+    let v = &text[s..e];
+    let w = v.split(' ').next().unwrap_or(v);
+    if !w.starts_with(char::is_uppercase) || !super::lexicon::lower_function_word(&w.to_lowercase())
+    {
+        return None;
+    }
+    let rest = &text[e..text.floor_char_boundary((e + 120).min(text.len()))];
+    let rest = &rest[..rest.find(['.', '!', '?', '\n']).unwrap_or(rest.len())];
+    rest.split(|c: char| !c.is_alphabetic())
+        .any(|x| {
+            !x.is_empty()
+                && x.chars().all(char::is_lowercase)
+                && super::lexicon::lower_function_word(x)
+        })
+        .then(|| (s + w.len() + 1).min(e))
+}
+
+/// A saint's name that names a parish, a church or a hospital ("St. Brendan's parish hall",
+/// "Saint Jude's Hospital"): a place, not a person.
+fn saint_place(text: &str, s: usize, e: usize) -> bool {
+    let v = &text[s..e];
+    if !["St. ", "St ", "Saint ", "ST. ", "SAINT "]
+        .iter()
+        .any(|p| v.starts_with(p))
+    {
+        return false;
+    }
+    let Some(after) = ["'s ", "’s ", "'S ", "’S "]
+        .iter()
+        .find_map(|p| text[e..].strip_prefix(p))
+    else {
+        return false;
+    };
+    let next: String = after
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .flat_map(char::to_lowercase)
+        .collect();
+    matches!(
+        next.as_str(),
+        "parish"
+            | "church"
+            | "chapel"
+            | "cathedral"
+            | "hall"
+            | "hospital"
+            | "school"
+            | "academy"
+            | "college"
+            | "cemetery"
+            | "clinic"
+            | "medical"
+            | "center"
+            | "centre"
+            | "home"
+            | "hospice"
+            | "episcopal"
+            | "catholic"
+            | "shelter"
+            | "pantry"
+    )
+}
+
+/// A street's type word and the city after its comma, read as "Last, First" ("4610
+/// Larchmont Way, Ashgrove", "9503 Pemberton Close, Marlowe"): the street's name stands
+/// before it.
+fn street_then_city(text: &str, s: usize, e: usize) -> bool {
+    let Some((head, _)) = text[s..e].split_once(", ") else {
+        return false;
+    };
+    let street_type = matches!(
+        head.to_ascii_lowercase().as_str(),
+        "way"
+            | "close"
+            | "lane"
+            | "ln"
+            | "street"
+            | "st"
+            | "avenue"
+            | "ave"
+            | "road"
+            | "rd"
+            | "drive"
+            | "dr"
+            | "boulevard"
+            | "blvd"
+            | "pike"
+            | "row"
+            | "terrace"
+            | "ter"
+            | "square"
+            | "sq"
+            | "court"
+            | "ct"
+            | "place"
+            | "pl"
+            | "circle"
+            | "cir"
+            | "parkway"
+            | "pkwy"
+            | "highway"
+            | "hwy"
+            | "trail"
+            | "loop"
+            | "path"
+            | "crescent"
+            | "plaza"
+            | "cove"
+            | "bend"
+            | "glen"
+            | "heights"
+            | "walk"
+            | "grove"
+            | "mews"
+            | "point"
+            | "hill"
+            | "ridge"
+            | "run"
+            | "trace"
+            | "chase"
+            | "landing"
+    );
+    // The word before it is the street's name ("Larchmont") or its number.
+    street_type
+        && text[text.floor_char_boundary(s.saturating_sub(40))..s]
+            .strip_suffix(' ')
+            .is_some_and(|b| {
+                b.chars().next_back().is_some_and(|c| c.is_alphanumeric())
+                    && b.rsplit(' ').next().is_some_and(|w| {
+                        w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+                    })
+            })
+}
+
+/// A word after "County of", "City of" (a court's or a registry's caption: "PROBATE COURT,
+/// COUNTY OF ASHGROVE"): a place.
+fn place_of(text: &str, s: usize) -> bool {
+    let head = &text[text.floor_char_boundary(s.saturating_sub(16))..s];
+    let head = head.to_ascii_lowercase();
+    // Whole words only ("capacity of", "estate of" name no place).
+    [
+        "county of ",
+        "city of ",
+        "town of ",
+        "parish of ",
+        "borough of ",
+        "township of ",
+        "village of ",
+    ]
+    .iter()
+    .any(|p| {
+        head.strip_suffix(p)
+            .is_some_and(|b| !b.ends_with(char::is_alphabetic))
+    })
 }
 
 /// The one word of a reply's signature line before "On … wrote:": a given name the lexicon
@@ -3447,7 +3704,9 @@ fn dob_after(after: &str) -> bool {
                 w.as_str(),
                 "dob" | "d.o.b." | "born" | "mrn" | "b." | "adult" | "child" | "minor" | "infant"
             )
-            || r.to_lowercase().starts_with("date of birth"))
+            // A bounded look: the rest of the text is not lower-cased per call (this runs
+            // for every capitalised word the dictionary does not know).
+            || r.get(..13).is_some_and(|h| h.eq_ignore_ascii_case("date of birth")))
 }
 
 /// A given name that is also a word or a month ("Will", "June", "Hope", "April").
@@ -3536,9 +3795,21 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
                 | "referral"
         ),
         // "license in name of Ann Lee", "chart of Ann Lee", "on behalf of Ann Lee".
-        "of" => first == "behalf" || first == "chart" || first == "name" || is_kin(&first),
+        // A court's caption: "In re the Guardianship of ANN LEE", "Estate of Ann Lee".
+        "of" => {
+            first == "behalf"
+                || first == "chart"
+                || first == "name"
+                || is_kin(&first)
+                || matches!(
+                    first.as_str(),
+                    "guardianship" | "conservatorship" | "estate" | "matter" | "custody"
+                )
+        }
         // "this is dieuseul from Nephrology", "my name is Rania bin Rashid"
         "is" => matches!(first.as_str(), "this" | "name"),
+        // Swahili "mimi ni Amina", "jina langu ni Amina" (I am, my name is).
+        "ni" => matches!(first.as_str(), "mimi" | "langu"),
         // "mi nombre es Oksana Vu", "meu nome é Chidi Chowdhury", "tôi tên là Anaïs Santos".
         "es" | "é" => first == "nombre" || first == "nome",
         "là" => first == "tên" || first == "tôi",
@@ -3862,11 +4133,31 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
     if text.contains("-\n") {
         join_hyphenated(text, cands);
     }
+    // A name that ran on over a wide gap into the next field's key ("PT: ABEBE WOLDE  PRI=HIGH"):
+    // the key is no part of it.
+    for (sp, _) in cands.iter_mut() {
+        // "Kal Zubair sahib ne call kiya": the capitalised function word is no part of it.
+        if sp.kind == Kind::Person
+            && let Some(s) = function_word_capitalised(text, sp.start, sp.end)
+        {
+            sp.start = s;
+        }
+        if sp.kind == Kind::Person
+            && sp.start < sp.end
+            && text[sp.end..].starts_with('=')
+            && let Some(gap) = text[sp.start..sp.end].rfind("  ")
+        {
+            sp.end = sp.start + text[sp.start..sp.start + gap].trim_end().len();
+        }
+    }
     cands.retain(|(sp, _)| {
         if sp.kind != Kind::Person {
             return true;
         }
         let (s, e) = (sp.start, sp.end);
+        if s >= e {
+            return false;
+        }
         let v = &text[s..e];
         let acronyms = v
             .split(' ')
@@ -3886,6 +4177,9 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
             || acronym_heading(text, s, e)
             || instrument_after(&text[e..])
             || instrument_label_before(text, s)
+            // "Quarry Hollow Rd, Ashgrove" read as "Last, First" by any rule: its city would
+            // be redacted as a name wherever else it stands ("COUNTY OF ASHGROVE").
+            || street_then_city(text, s, e)
             // prose only: a segment's fields ("NM1*IL*1*OKONKWO*CHIDI****MI…") are no words
             || text[e..].starts_with(' ') && organisation(text, s))
     });
@@ -4129,6 +4423,16 @@ pub(super) fn organisation(text: &str, s: usize) -> bool {
 /// Whether the text after a name says whose relation it is: "(wojciech's nephew)",
 /// ", wife)", " (daughter)".
 fn relation_after(after: &str) -> bool {
+    // An honorific after the name: romanised Urdu and Hindi "Farooq sahib", "Sharma ji",
+    // "Nasreen begum".
+    if let Some(r) = after.strip_prefix(' ')
+        && ["sahib", "sahiba", "saheb", "begum", "ji"].iter().any(|h| {
+            r.get(..h.len()).is_some_and(|x| x.eq_ignore_ascii_case(h))
+                && !r[h.len()..].starts_with(char::is_alphabetic)
+        })
+    {
+        return true;
+    }
     let kin_then = |r: &str| {
         // "(maternal aunt)", "(paternal grandfather)"
         let r = ["maternal ", "paternal ", "Maternal ", "Paternal "]
@@ -4272,7 +4576,76 @@ fn is_kin(key: &str) -> bool {
             | "baba"
             | "bestefaren"
             | "bestemoren"
+            // Italian and Catalan ("mio marito X", "el meu marit X"), Malay and Tagalog
+            // ("anak saya X", "asawa ko si X"), romanised Urdu ("meri walida X") and Swahili
+            // ("bibi yangu X", "mume wangu X").
+            | "marito"
+            | "moglie"
+            | "figlia"
+            | "figlio"
+            | "fratello"
+            | "sorella"
+            | "nonna"
+            | "nonno"
+            | "marit"
+            | "filla"
+            | "germana"
+            | "germà"
+            | "anak"
+            | "suami"
+            | "isteri"
+            | "asawa"
+            | "walida"
+            | "walidah"
+            | "beti"
+            | "shohar"
+            | "biwi"
+            | "bibi"
+            | "mume"
+            | "mke"
+            | "mtoto"
     )
+}
+
+/// Whether tokens `j..j + 3` are a double surname joined by the Catalan "i" or the Spanish
+/// "y" ("Cases i Roig", "Ortega y Gasset", "CASES I ROIG"): two capitalised words in one
+/// case around the conjunction, written in that case too; the first may be a word.
+fn conj_surname(toks: &[Tok<'_>], j: usize, text: &str) -> bool {
+    let (Some(a), Some(c), Some(b)) = (toks.get(j), toks.get(j + 1), toks.get(j + 2)) else {
+        return false;
+    };
+    let conj = match a.shape {
+        Shape::Title => matches!(c.w, "i" | "y"),
+        Shape::Caps => matches!(c.w, "I" | "Y"),
+        _ => false,
+    };
+    conj && b.shape == a.shape
+        && &text[a.end..c.start] == " "
+        && &text[c.end..b.start] == " "
+        && a.letters() >= 3
+        && !a.blocked()
+        && !b.blocked()
+        && (b.continues() || !b.info.common)
+}
+
+/// An Irish surname's word after its particle, its first letter mutated in lower case before
+/// the capital ("Nic an tSaoi", "Ó hAodha", "Uí bhFlannagáin").
+fn eclipsed(before: &Tok<'_>, t: &Tok<'_>) -> bool {
+    if !matches!(
+        before.key().as_str(),
+        "an" | "ó" | "ní" | "uí" | "nic" | "mhic"
+    ) {
+        return false;
+    }
+    let mut cs = t.w.chars();
+    let lead: String = cs.by_ref().take_while(|c| c.is_lowercase()).collect();
+    let rest: Vec<char> = t.w.chars().skip(lead.chars().count()).collect();
+    matches!(
+        lead.as_str(),
+        "t" | "h" | "n" | "bh" | "b" | "d" | "dt" | "g" | "gc" | "m" | "mb" | "ng" | "bp"
+    ) && rest.first().is_some_and(|c| c.is_uppercase())
+        && rest.len() >= 3
+        && rest[1..].iter().all(|c| c.is_lowercase())
 }
 
 /// Whether `t` is followed by "'s" and a word saying whose relation or record this is; a
@@ -4437,9 +4810,23 @@ fn particle_word(w: &str) -> bool {
             | "dos"
             | "das"
             | "dela"
-            // Irish: "Ó Briain", "Ní Dhuibhir".
+            // Irish: "Ó Briain", "Ní Dhuibhir", "Mac an Bhaird", "Nic an tSaoi", "Uí Néill".
             | "ó"
             | "ní"
+            | "nic"
+            | "mhic"
+            | "uí"
+            | "an"
+            // Catalan and Spanish join two surnames with "and" ("Vilaró i Bosch", "Ortega y
+            // Gasset"); Malay and Arabic name the father ("Nur binti Rahmat", "bint Salem").
+            | "i"
+            | "y"
+            | "binti"
+            | "binte"
+            | "bint"
+            // Italian: "Lo Russo", "Li Causi" ("La Rosa" above).
+            | "lo"
+            | "li"
             | "'t"
             | "’t"
     )
@@ -5005,5 +5392,91 @@ mod tests {
         }
         // A person's room after a comma stays a person's.
         assert_eq!(keep("Teacher: Mrs. Short, room 33"), ["Short"]);
+    }
+
+    #[test]
+    fn surname_particles_of_other_languages() {
+        assert_eq!(
+            names("Patient: Pere Soler i Vidal   DOB: 1/2/1950"),
+            ["Pere Soler i Vidal"]
+        );
+        assert_eq!(
+            names("Spoke with daughter Aminah binti Yusof today."),
+            ["Aminah binti Yusof"]
+        );
+        assert_eq!(
+            names("sister Orlaith Nic an tSionnaigh called back"),
+            ["Orlaith Nic an tSionnaigh"]
+        );
+        // A double surname whose first part is a word; the conjunction before a word in
+        // lower case is the sentence going on.
+        assert_eq!(names("Mrs. Cases i Font arrived late."), ["Cases i Font"]);
+        assert_eq!(
+            names("In re the Estate of ROSER CASES I FONT, deceased"),
+            ["ROSER CASES I FONT"]
+        );
+        assert_eq!(names("Bon dia, em dic Pau i visc a Girona."), ["Pau"]);
+    }
+
+    #[test]
+    fn how_other_languages_introduce_a_person() {
+        assert_eq!(names("Anak saya Wulandari boleh hantar."), ["Wulandari"]);
+        assert_eq!(names("Mio marito Gianfranco può venire."), ["Gianfranco"]);
+        assert_eq!(
+            names("Meri walida Zubaida ki umar 80 saal hai. Mera number 0300-1234567 hai."),
+            ["Zubaida"]
+        );
+        assert_eq!(
+            names("Habari, mimi ni Baraka Otieno. Bibi yangu Mwanaisha ana miaka 90."),
+            ["Baraka Otieno", "Mwanaisha"]
+        );
+        assert!(
+            names("Pwede po ba i-resched yung appointment? Hindi ako makakapunta kasi may work. Text niyo na lang po ako.")
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn captions_roles_and_places_of_courts_and_parishes() {
+        assert_eq!(
+            names(
+                "SUPERIOR COURT, COUNTY OF MARLBROOK\nIn re the Guardianship of TEODORA VASILIU, an Adult\nRespondent resides at 12 Elm St.\nDecedent's vehicle was towed."
+            ),
+            ["TEODORA VASILIU"]
+        );
+        assert!(names("Tradition: Sunni Muslim\nMeet at St. Agnes's parish hall.").is_empty());
+        assert!(names("Moved to 4610 Larkspur Way, Ashby, MN 55001.").is_empty());
+    }
+
+    #[test]
+    fn names_before_a_birth_date_or_an_address() {
+        assert_eq!(
+            names("Donor Registry\nAUGUSTINE OKONJO\n12 Quarry Rd, Ashby, MN 55001\n"),
+            ["AUGUSTINE OKONJO"]
+        );
+        assert_eq!(
+            names("Notice\nZUBEYDE\n12 Quarry Rd, Ashby, MN 55001\n"),
+            ["ZUBEYDE"]
+        );
+        assert_eq!(names("#2 Wanjiru, DOB 3/4/51, BP 120/80"), ["Wanjiru"]);
+        assert_eq!(
+            names("Agent named: Obiageli, 12 Quarry Rd, Ashby"),
+            ["Obiageli"]
+        );
+        // A system before a record number is no name.
+        assert!(names("Meditech MRN 5551234").is_empty());
+    }
+
+    #[test]
+    fn titles_honorifics_and_metadata_of_other_languages() {
+        assert_eq!(
+            names("Ho parlato con il signor Fabbri. Bwana Mwangi alipiga simu."),
+            ["Fabbri", "Mwangi"]
+        );
+        assert_eq!(names("Kal Zubair sahib ne call kiya."), ["Zubair"]);
+        assert_eq!(
+            names("Artist: Wanjiku Kamau\nOwner: Pharmacy\nAuthor: billing team"),
+            ["Wanjiku Kamau"]
+        );
     }
 }

@@ -11,8 +11,9 @@ pub(super) const NAME_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]['’]?[A-Za-z
 /// cases in one range; lower-case letters from it are accepted, which costs nothing here.)
 pub(super) const CAPS_W: &str =
     r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ](?:['’ʻ]?[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]+)(?:-[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]+)?";
-/// Surname prefixes written as a separate word: "St. Clair", "Mac Gregor".
-pub(super) const SUR_PREFIX: &str = r"(?:(?:St\.?|Saint|Ste\.?|Mac|Mc|O['’])[ \t]?)?";
+/// Surname prefixes written as a separate word: "St. Clair", "Mac Gregor", the Irish "Ó
+/// Briain", "Ní Dhuibhir", "Uí Néill".
+pub(super) const SUR_PREFIX: &str = r"(?:(?:St\.?|Saint|Ste\.?|Mac|Mc|O['’]|Ó|Ní|Uí)[ \t]?)?";
 /// Lowercase surname particles: "Van der Berg", "de la Cruz", "da Silva", "bin Salleh".
 pub(super) const PARTICLES: &str = r"(?:(?:[Vv][ao]n|[Dd]e[rn]?|[Dd]ella|[Dd]el|[Dd][aiu]|[Ll][ae]|[Dd]os|[Tt]e[rn]|bin|al|['’]t)\s+){0,2}";
 /// Initial: "A."
@@ -364,6 +365,49 @@ pub(super) const NOT_NAMES: &[&str] = &[
     "Returned",
     "Discussed",
     "Notified",
+    // The parties a court, an examiner or an instrument names by role ("Respondent resides
+    // at", "Decedent's vehicle", "Principal: …"): a role, never the person's name.
+    "Respondent",
+    "Petitioner",
+    "Decedent",
+    "Conservatee",
+    "Conservator",
+    "Grantor",
+    "Testator",
+    "Testatrix",
+    "Claimant",
+    "Appellant",
+    "Appellee",
+    "Plaintiff",
+    "Defendant",
+    "Registrant",
+    "Enrollee",
+    "Principal",
+    // Faith traditions a chaplaincy or intake form records ("Tradition: Sunni Muslim").
+    "Sunni",
+    "Shia",
+    "Shiite",
+    "Muslim",
+    "Catholic",
+    "Protestant",
+    "Orthodox",
+    "Presbyterian",
+    "Methodist",
+    "Lutheran",
+    "Episcopalian",
+    "Anglican",
+    "Pentecostal",
+    "Evangelical",
+    "Adventist",
+    "Mormon",
+    "Jewish",
+    "Buddhist",
+    "Hindu",
+    "Sikh",
+    "Jain",
+    "Tewahedo",
+    "Mennonite",
+    "Unitarian",
 ];
 
 /// Context words that make a month/year (no day) a person-tied date.
