@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 /// Lowest floor first. Modules on one floor may not use each other either (that is how
 /// circles start); only the floors below.
 const FLOORS: &[&[&str]] = &[
-    // ground: text, file-system and HTTP-client helpers that know no opsdesk type
-    &["sanitize", "paths", "clock", "net"],
+    // ground: text, file-system and HTTP-client helpers that know no opsdesk type, and the
+    // process's memory (allocator, giving pages back)
+    &["sanitize", "paths", "clock", "net", "memory"],
     // the shared serde types
     &["domain"],
     // the configuration schema and its validation
