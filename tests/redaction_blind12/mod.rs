@@ -507,6 +507,12 @@ fn spoken_year(y: u32) -> String {
 }
 
 fn age_word(a: u32) -> String {
+    if a >= 100 {
+        return match a - 100 {
+            0 => "a hundred".to_string(),
+            n => format!("one hundred and {}", ONES[n as usize % 10]),
+        };
+    }
     if a % 10 == 0 {
         TENS[a as usize / 10].to_string()
     } else {
@@ -1169,8 +1175,8 @@ fn discharge(b: &mut B, r: &mut Rng, p: &Pt, q: &Pt) {
         b.p(&q.first);
         b.t(" (")
             .k(Kind::Phone, &phone_form(r, &q.phone))
-            .t(") will drive.\nDL on file: ")
-            .k(Kind::License, &format!("PA {}", r.digits(8)));
+            .t(") will drive.\nDL on file: PA ")
+            .k(Kind::License, &r.digits(8));
         b.t("\n");
     }
 }
