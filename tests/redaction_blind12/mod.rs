@@ -513,7 +513,7 @@ fn age_word(a: u32) -> String {
             n => format!("one hundred and {}", ONES[n as usize % 10]),
         };
     }
-    if a % 10 == 0 {
+    if a.is_multiple_of(10) {
         TENS[a as usize / 10].to_string()
     } else {
         format!("{}-{}", TENS[a as usize / 10], ONES[a as usize % 10])
@@ -524,7 +524,7 @@ fn age_word(a: u32) -> String {
 fn age_form(r: &mut Rng) -> (String, String, String) {
     let a = 90 + r.below(14) as u32;
     let sx = r.pick(&["F", "M"]);
-    match r.below(9) {
+    match r.below(11) {
         0 => (String::new(), a.to_string(), "-year-old".into()),
         1 => (String::new(), a.to_string(), " y/o".into()),
         2 => (String::new(), a.to_string(), "yo".into()),
@@ -533,6 +533,8 @@ fn age_form(r: &mut Rng) -> (String, String, String) {
         5 => (String::new(), a.to_string(), sx.into()),
         6 => ("aged ".into(), a.to_string(), String::new()),
         7 => (String::new(), a.to_string(), " y.o.".into()),
+        8 => (String::new(), a.to_string(), " yrs".into()),
+        9 => ("Age: ".into(), a.to_string(), String::new()),
         _ => (String::new(), age_word(a), "-year-old".into()),
     }
 }
@@ -632,6 +634,31 @@ fn luhn(r: &mut Rng) -> String {
 
 fn referral(b: &mut B, r: &mut Rng, p: &Pt, q: &Pt) {
     let s = staff(r);
+    if r.below(3) == 0 {
+        // A third way: a memo layout with a cc list of relatives.
+        b.t("MEMO\nTO: Geriatric Assessment Clinic\nFROM: ")
+            .t(s)
+            .t("\nDATE: ");
+        vdate(b, r);
+        b.t("\nRE: ");
+        b.p(&format!(
+            "{}, {} {}.",
+            p.last.to_uppercase(),
+            p.first,
+            r.upper(1)
+        ));
+        b.t(" | DOB ");
+        dob(b, r, p);
+        b.t(" | Acct ").k(Kind::Account, &p.acct);
+        b.t("\n\nThis ");
+        age(b, r);
+        b.t(" gentleman needs a memory evaluation (")
+            .t(code(r))
+            .t(").\n\ncc: ");
+        b.p(&full(q)).t(" (HCP), ");
+        b.p(&format!("{} {}", r.pick(FIRST), p.last)).t(", file\n");
+        return;
+    }
     if r.below(2) == 0 {
         b.t(CLINIC)
             .t("\n1180 Wyoming Ave, Scranton PA · tel ")
@@ -804,6 +831,24 @@ fn hl7siu(b: &mut B, r: &mut Rng, p: &Pt, _q: &Pt) {
 fn voicemail(b: &mut B, r: &mut Rng, p: &Pt, q: &Pt) {
     let ord = ORD[p.d as usize - 1];
     let mon = MONTHS[p.m as usize - 1].to_lowercase();
+    if r.below(3) == 0 {
+        // A third way: the day before the month, zeros said "oh", a nickname.
+        b.t("msg from mailbox 2 ... hey its ");
+        b.p(&p.nick.to_lowercase());
+        b.t(" well ");
+        b.p(&p.first.to_lowercase());
+        b.t(" really birthday the ");
+        b.d(&format!("{ord} of {mon} {}", spoken_year(p.y)));
+        b.t(" my grandson ");
+        b.p(&format!("{} {}", q.first, q.last).to_lowercase());
+        b.t(" set this up ring me on ");
+        b.k(Kind::Phone, &spoken_digits(&p.phone).replace("zero", "oh"));
+        b.t(" im ");
+        let a = 90 + r.below(9) as u32;
+        b.k(Kind::Age, &age_word(a).replace('-', " "));
+        b.t(" so be patient ok bye");
+        return;
+    }
     if r.below(2) == 0 {
         b.t("voicemail ")
             .t(&format!("{}:{:02} ", 1 + r.below(12), r.below(60)));
@@ -877,6 +922,23 @@ fn schedchat(b: &mut B, r: &mut Rng, p: &Pt, q: &Pt) {
 }
 
 fn billing(b: &mut B, r: &mut Rng, p: &Pt, _q: &Pt) {
+    if r.below(3) == 0 {
+        // A third way: EOB-like lines from the payer.
+        b.t(r.pick(PAYERS))
+            .t(" · Explanation of Benefits\nMember: ");
+        name(b, r, p);
+        b.t("   ID ").k(Kind::HealthPlan, &p.member);
+        b.t("\nClaim 25-")
+            .t(&r.digits(7))
+            .t("  Provider: ")
+            .t(CLINIC);
+        b.t("\n  svc ");
+        vdate(b, r);
+        b.t("  ")
+            .t(code(r))
+            .t("  billed 210.00  allowed 131.55  plan paid 105.24  you owe 26.31\n");
+        return;
+    }
     if r.below(2) == 0 {
         b.t("STATEMENT  ").t(CLINIC).t("\nStatement date: ");
         vdate(b, r);
