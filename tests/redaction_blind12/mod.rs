@@ -777,6 +777,31 @@ fn hl7adt(b: &mut B, r: &mut Rng, p: &Pt, q: &Pt) {
 
 fn hl7oru(b: &mut B, r: &mut Rng, p: &Pt, _q: &Pt) {
     let (y, m, d) = visit(r);
+    if r.below(3) == 0 {
+        // A third way: an MDM document notification with a transcribed note.
+        b.t("MSH|^~\\&|DICT|LVFH|EHR|LVFH|")
+            .d(&format!("{y}{m:02}{d:02}"))
+            .t("1610||MDM^T02|D")
+            .t(&r.digits(6))
+            .t("|P|2.5\nPID|1||")
+            .k(Kind::Mrn, &p.mrn)
+            .t("^^^LVFH^MR||");
+        let suf = r.pick(&["", "II", "JR"]);
+        b.p(&format!("{}^{}^^{}", p.last, p.first, suf));
+        b.t("||");
+        b.d(&format!("{}{:02}{:02}", p.y, p.m, p.d));
+        b.t("\nTXA|1|CN|TX|");
+        b.d(&format!("{y}{m:02}{d:02}"));
+        b.t("||||||||DOC")
+            .t(&r.digits(5))
+            .t("\nOBX|1|TX|||")
+            .t("Pt is a ");
+        age(b, r);
+        b.t(" \\T\\ lives alone at ");
+        b.k(Kind::Address, &p.street);
+        b.t("\n");
+        return;
+    }
     b.t("MSH|^~\\&|LAB|LVFH|EHR|LVFH|")
         .d(&format!("{y}{m:02}{d:02}"))
         .t(&format!("0801||ORU^R01|L{}|P|2.3\n", r.digits(6)));
@@ -805,6 +830,44 @@ fn hl7oru(b: &mut B, r: &mut Rng, p: &Pt, _q: &Pt) {
 
 fn hl7siu(b: &mut B, r: &mut Rng, p: &Pt, _q: &Pt) {
     let (y, m, d) = visit(r);
+    if r.below(3) == 0 {
+        // A third way: a DFT charge with the guarantor and the subscriber.
+        b.t("MSH|^~\\&|BILL|LVFH|||")
+            .d(&format!("{y}{m:02}{d:02}"))
+            .t("||DFT^P03|B")
+            .t(&r.digits(7))
+            .t("|P|2.3\nPID|1||")
+            .k(Kind::Mrn, &p.mrn)
+            .t("||");
+        b.p(&format!(
+            "{}^{}",
+            p.last.to_uppercase(),
+            p.first.to_uppercase()
+        ));
+        b.t("||");
+        b.d(&format!("{}{:02}{:02}", p.y, p.m, p.d));
+        b.t("|M\nFT1|1|||");
+        b.d(&format!("{y}{m:02}{d:02}"));
+        b.t("||CG|99214^OFFICE VISIT|||1\nGT1|1||");
+        b.p(&format!(
+            "{}^{}",
+            p.last.to_uppercase(),
+            r.pick(FIRST).to_uppercase()
+        ));
+        b.t("||");
+        b.k(Kind::Address, &p.street);
+        b.t("^^")
+            .t(&p.city.replace(", ", "^"))
+            .t("^")
+            .k(Kind::Zip, &p.zip)
+            .t("|");
+        b.k(Kind::Phone, &p.phone);
+        b.t("\nIN1|1|AHP|")
+            .t(r.pick(PAYERS))
+            .t("|||||||||||||||||||||||||||||||");
+        b.k(Kind::HealthPlan, &p.member).t("\n");
+        return;
+    }
     b.t("MSH|^~\\&|SCHED|LVFH|||")
         .d(&format!("{y}{m:02}{d:02}"))
         .t(&format!("||SIU^S12|S{}|P|2.4\n", r.digits(7)));
