@@ -12,7 +12,14 @@
 //! the tables; `OPSDESK_SHOW_MISSES=1` adds every miss and false positive in context,
 //! `OPSDESK_SHOW_DOCS=1` every document.
 //!
-//! First figures: FIGURES
+//! First figures (the redactor of main at abd3da6, 2026-12-06; 624 documents, 3,741 labels,
+//! a roster of 33 names — every third patient of the pool): with the roster all 94.8%, names
+//! 84.8%, precision 94.9%, character precision 90.1%; without it all 94.2%, names 82.6%,
+//! precision 94.9%, character precision 90.0%. Weakest kinds: Person 84.8/82.6%, Age 92.9%,
+//! Mrn 94.9%; weakest families (with/without roster) attach 81.8/81.8%, kreyol 85.4/83.8%,
+//! voicemail 85.3/82.8%, subjects 89.2/86.2%, schedchat 90.1/88.2%, hl7oru 91.2/91.2%,
+//! hl7siu 91.5/91.5%, ptbr 92.3/91.5%. Lowest precision: License 48.3%, Address 71.4%,
+//! Room 79.7%, Account 90.6%, Mrn 92.6%.
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind12/mod.rs"]
