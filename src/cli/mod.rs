@@ -59,18 +59,10 @@ impl Cli {
     /// subcommand that is not the console is a usage error naming it, not silently ignored
     /// (`--bind`/`--no-http` before `serve` still apply to it, as they always have).
     pub fn parse_args() -> Result<Cli, clap::Error> {
-        Self::parse_from_args(std::env::args_os())
-    }
-
-    pub fn parse_from_args<I, T>(args: I) -> Result<Cli, clap::Error>
-    where
-        I: IntoIterator<Item = T>,
-        T: Into<std::ffi::OsString> + Clone,
-    {
         use clap::parser::ValueSource;
         use clap::{CommandFactory, FromArgMatches};
         let mut cmd = Cli::command();
-        let matches = cmd.try_get_matches_from_mut(args)?;
+        let matches = cmd.try_get_matches_from_mut(std::env::args_os())?;
         let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut cmd))?;
         let allowed: &[&str] = match &cli.command {
             None | Some(Command::Console(_)) => return Ok(cli),
