@@ -155,13 +155,12 @@ impl B {
             }
             Nf::Title => self.t(p.title()).t(" ").l(Kind::Person, p.family),
             Nf::Family => self.l(Kind::Person, p.family),
-            Nf::Hl7 => {
-                self.l(Kind::Person, &p.family.to_uppercase())
-                    .t("^")
-                    .l(Kind::Person, &p.given.to_uppercase())
-                    .t("^")
-                    .t(p.mid)
-            }
+            Nf::Hl7 => self
+                .l(Kind::Person, &p.family.to_uppercase())
+                .t("^")
+                .l(Kind::Person, &p.given.to_uppercase())
+                .t("^")
+                .l(Kind::Person, p.mid),
         }
     }
     /// A name in one of the forms prose uses.
@@ -273,7 +272,14 @@ fn cap(s: &str) -> String {
 
 /// Given, middle initial, family, nickname, female, and a tag: 'k' Korean, 'y' Yoruba, 'g'
 /// German-speaking, '-' other.
-type Row = (&'static str, &'static str, &'static str, &'static str, bool, char);
+type Row = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    bool,
+    char,
+);
 
 const POOL: &[Row] = &[
     ("Grace", "L", "Whitcombe", "Gracie", true, '-'),
@@ -794,7 +800,13 @@ fn ssn(r: &mut Rng) -> String {
 fn licence(r: &mut Rng) -> String {
     match r.below(3) {
         0 => format!("{} {} {}", r.num(2), r.digits(3), r.digits(3)),
-        1 => format!("{}{}-{}-{}", r.letters(1), r.num(3), r.digits(4), r.digits(4)),
+        1 => format!(
+            "{}{}-{}-{}",
+            r.letters(1),
+            r.num(3),
+            r.digits(4),
+            r.digits(4)
+        ),
         _ => format!("{}{}", r.letters(1), r.num(7)),
     }
 }
@@ -889,7 +901,13 @@ fn ascii_fold(s: &str) -> String {
 fn email(r: &mut Rng, p: &P) -> String {
     let g = ascii_fold(p.given);
     let f = ascii_fold(p.family);
-    let dom = r.pick(&["gmail.com", "yahoo.com", "outlook.com", "comcast.net", "icloud.com"]);
+    let dom = r.pick(&[
+        "gmail.com",
+        "yahoo.com",
+        "outlook.com",
+        "comcast.net",
+        "icloud.com",
+    ]);
     match r.below(4) {
         0 => format!("{g}.{f}@{dom}"),
         1 => format!("{}{f}{}@{dom}", &g[..1], r.range(10, 99)),
@@ -949,7 +967,11 @@ fn street(r: &mut Rng) -> String {
 }
 
 fn zip(r: &mut Rng) -> String {
-    let z = format!("{}{}", r.pick(&["150", "151", "152", "153", "160", "185"]), r.digits(2));
+    let z = format!(
+        "{}{}",
+        r.pick(&["150", "151", "152", "153", "160", "185"]),
+        r.digits(2)
+    );
     if r.chance(20) {
         format!("{z}-{}", r.digits(4))
     } else {
@@ -1040,8 +1062,16 @@ fn referral(r: &mut Rng) -> B {
         ("Dr. Callum Birtwistle", "Callum", "Larchmont Orthopaedics"),
     ]);
     b.t("Bramblewood Family Practice\n").t("Date: ");
-    b.date(recent(r), wform(r)).t("\n\nTo: ").t(to).t(", ").t(site).t("\nRe: ");
-    b.name(&p, r.pick(&[Nf::Full, Nf::LastFirst, Nf::Caps, Nf::FullMid]));
+    b.date(recent(r), wform(r))
+        .t("\n\nTo: ")
+        .t(to)
+        .t(", ")
+        .t(site)
+        .t("\nRe: ");
+    b.name(
+        &p,
+        r.pick(&[Nf::Full, Nf::LastFirst, Nf::Caps, Nf::FullMid]),
+    );
     b.t("   DOB: ").date(birth(r), wform(r)).t("   MRN: ");
     let m = mrn(r);
     b.l(Kind::Mrn, &m).t("\nHome: ");
@@ -1096,10 +1126,13 @@ fn consult(r: &mut Rng) -> B {
         ("Larchmont Orthopaedics", "Callum Birtwistle FRCS (Orth)"),
         ("Quarry Hill Clinic — Endocrinology", "M. Raghavan, MD"),
     ]);
-    b.t(from).t("\n\n").t(r.pick(&["RE: your patient ", "Re: ", "Consultation: "]));
+    b.t(from)
+        .t("\n\n")
+        .t(r.pick(&["RE: your patient ", "Re: ", "Consultation: "]));
     b.name(&p, r.pick(&[Nf::CapsLastFirst, Nf::LastFirst, Nf::Caps]));
     b.t(" (DOB ").date(birth(r), wform(r)).t(", our ref ");
-    b.l(Kind::Mrn, &mrn(r)).t(")\n\nDear Dr. Solvang,\n\nI saw ");
+    b.l(Kind::Mrn, &mrn(r))
+        .t(")\n\nDear Dr. Solvang,\n\nI saw ");
     b.prose_name(r, &p).t(" in clinic on ");
     b.date(recent(r), r.pick(&[3, 4, 9, 10, 0])).t(". ");
     let age = r.range(45, 101);
@@ -1135,7 +1168,10 @@ fn hl7_pid(b: &mut B, r: &mut Rng, p: &P, dob: D) {
     if r.chance(50) {
         b.t("~").l(Kind::Ssn, &ssn(r)).t("^^^SSA^SS");
     }
-    b.t("||").name(p, Nf::Hl7).t("||").l(Kind::Date, &dob.show(14));
+    b.t("||")
+        .name(p, Nf::Hl7)
+        .t("||")
+        .l(Kind::Date, &dob.show(14));
     b.t("|").t(if p.female { "F" } else { "M" }).t("|||");
     let s = street(r);
     let c = r.pick(CITIES).to_uppercase();
@@ -1149,9 +1185,15 @@ fn hl7_pid(b: &mut B, r: &mut Rng, p: &P, dob: D) {
     b.l(Kind::Phone, &format!("({a}){e}-{l}")).t("^PRN^PH");
     if r.chance(50) {
         let (a, e, l) = phone_parts(r);
-        b.t("~").l(Kind::Phone, &format!("({a}){e}-{l}")).t("^PRN^CP");
+        b.t("~")
+            .l(Kind::Phone, &format!("({a}){e}-{l}"))
+            .t("^PRN^CP");
     }
-    b.t("|||").t(r.pick(&["M", "S", "W"])).t("||").l(Kind::Account, &account(r)).t("\r");
+    b.t("|||")
+        .t(r.pick(&["M", "S", "W"]))
+        .t("||")
+        .l(Kind::Account, &account(r))
+        .t("\r");
 }
 
 fn msh(b: &mut B, r: &mut Rng, ty: &str, when: D) {
@@ -1172,13 +1214,22 @@ fn hl7adt(r: &mut Rng) -> B {
     let when = recent(r);
     let ev = r.pick(&["A01", "A03", "A04", "A08"]);
     msh(&mut b, r, &format!("ADT^{ev}"), when);
-    b.t("EVN|").t(ev).t("|").l(Kind::Date, &hl7_ts(r, when)).t("\r");
+    b.t("EVN|")
+        .t(ev)
+        .t("|")
+        .l(Kind::Date, &hl7_ts(r, when))
+        .t("\r");
     let dob = birth(r);
     hl7_pid(&mut b, r, &p, dob);
     let q = other(r, &p);
-    b.t("NK1|1|").name(&q, Nf::Hl7).t("|").t(r.pick(&["DAU", "SON", "SPO", "SIS"]));
+    b.t("NK1|1|")
+        .name(&q, Nf::Hl7)
+        .t("|")
+        .t(r.pick(&["DAU", "SON", "SPO", "SIS"]));
     b.t("|").l(Kind::Phone, &phone(r)).t("\r");
-    b.t("PV1|1|I|4W^").l(Kind::Room, &r.range(401, 440).to_string()).t("^");
+    b.t("PV1|1|I|4W^")
+        .l(Kind::Room, &r.range(401, 440).to_string())
+        .t("^");
     b.l(Kind::Room, r.pick(&["A", "B", "1", "2"]))
         .t("^BMG||||4471^SOLVANG^INGRID^^^DR|||MED||||||||")
         .l(Kind::Account, &account(r))
@@ -1224,7 +1275,9 @@ fn hl7oru(r: &mut Rng) -> B {
     }
     b.t("NTE|1||Critical value called to Roz Achterberg RN at 14:32, read back. ");
     if r.chance(60) {
-        b.t("Pt ").name(&p, Nf::Caps).t(" notified\\T\\ advised to repeat in 48h.");
+        b.t("Pt ")
+            .name(&p, Nf::Caps)
+            .t(" notified\\T\\ advised to repeat in 48h.");
     } else {
         b.t("Hemolysed x1\\S\\redraw ok.");
     }
@@ -1248,13 +1301,21 @@ fn hl7siu(r: &mut Rng) -> B {
     let dob = birth(r);
     hl7_pid(&mut b, r, &p, dob);
     b.t("AIL|1||")
-        .t(r.pick(&["QH^Quarry Hill Clinic", "TW^Tidewater Annex", "BFP^Bramblewood Family Practice"]))
+        .t(r.pick(&[
+            "QH^Quarry Hill Clinic",
+            "TW^Tidewater Annex",
+            "BFP^Bramblewood Family Practice",
+        ]))
         .t("^")
         .t("EXAM ")
         .t(&r.range(1, 9).to_string())
         .t("\r");
     b.t("AIP|1||")
-        .t(r.pick(&["4471^SOLVANG^INGRID", "5120^RAGHAVAN^MEENAKSHI", "6033^YOO^SUNG-MIN"]))
+        .t(r.pick(&[
+            "4471^SOLVANG^INGRID",
+            "5120^RAGHAVAN^MEENAKSHI",
+            "6033^YOO^SUNG-MIN",
+        ]))
         .t("\r");
     b.t("NTE|1||");
     match r.below(3) {
@@ -1283,25 +1344,29 @@ fn hl7mdmdft(r: &mut Rng) -> B {
         msh(&mut b, r, "MDM^T02", when);
         b.t("EVN|T02|").l(Kind::Date, &hl7_ts(r, when)).t("\n");
         let dob = birth(r);
-    hl7_pid(&mut b, r, &p, dob);
+        hl7_pid(&mut b, r, &p, dob);
         b.text.pop();
         b.t("\nTXA|1|CN|TX|")
             .l(Kind::Date, &hl7_ts(r, when))
             .t("|4471^SOLVANG^INGRID||||||DOC")
             .t(&r.digits(6))
             .t("||||||AU\n");
-        b.t("OBX|1|TX|NOTE||").name(&p, Nf::Caps).t(" seen today for ");
+        b.t("OBX|1|TX|NOTE||")
+            .name(&p, Nf::Caps)
+            .t(" seen today for ");
         b.t(r.pick(WHY)).t(". ");
         let age = r.range(70, 102);
         b.t("Age ").age(age, &age.to_string()).t(". Lives at ");
         b.l(Kind::Address, &street(r)).t(". ");
         b.t("Glasgow 15\\T\\ oriented x3.\n");
-        b.t("OBX|2|TX|NOTE||Return ").t(weekday(r)).t(" for wound check.\n");
+        b.t("OBX|2|TX|NOTE||Return ")
+            .t(weekday(r))
+            .t(" for wound check.\n");
     } else {
         msh(&mut b, r, "DFT^P03", when);
         b.t("EVN|P03|").l(Kind::Date, &hl7_ts(r, when)).t("\n");
         let dob = birth(r);
-    hl7_pid(&mut b, r, &p, dob);
+        hl7_pid(&mut b, r, &p, dob);
         b.text.pop();
         b.t("\nPV1|1|O|QH^^^Quarry Hill Clinic\n");
         for i in 1..=r.range(1, 3) {
@@ -1310,7 +1375,12 @@ fn hl7mdmdft(r: &mut Rng) -> B {
                 .t("|||")
                 .l(Kind::Date, &recent(r).show(14))
                 .t("||CG|")
-                .t(r.pick(&["99214^Office visit est", "36415^Venipuncture", "93000^ECG 12 lead", "G0439^AWV subsequent"]))
+                .t(r.pick(&[
+                    "99214^Office visit est",
+                    "36415^Venipuncture",
+                    "93000^ECG 12 lead",
+                    "G0439^AWV subsequent",
+                ]))
                 .t("|||1|")
                 .t(&r.range(20, 300).to_string())
                 .t(".00\n");
@@ -1336,7 +1406,11 @@ fn voicemail(r: &mut Rng) -> B {
         .t(")\n\n");
     let self_call = r.chance(55);
     if self_call {
-        b.t(r.pick(&["hi um this is ", "hello yes it's ", "hey good morning this is "]));
+        b.t(r.pick(&[
+            "hi um this is ",
+            "hello yes it's ",
+            "hey good morning this is ",
+        ]));
         b.name(&p, r.pick(&[Nf::Lower, Nf::Lower, Nf::Given]));
         if r.chance(40) {
             let spelled: Vec<String> = ascii_fold(p.family)
@@ -1345,7 +1419,8 @@ fn voicemail(r: &mut Rng) -> B {
                 .collect();
             b.t(" last name ").l(Kind::Person, &spelled.join("-"));
         }
-        b.t(" calling about my ").t(r.pick(&["refill", "blood work", "appointment", "bill"]));
+        b.t(" calling about my ")
+            .t(r.pick(&["refill", "blood work", "appointment", "bill"]));
     } else {
         b.t("hi it's ")
             .name(&other(r, &p), Nf::Given)
@@ -1353,7 +1428,11 @@ fn voicemail(r: &mut Rng) -> B {
             .t(if p.female { "mom " } else { "dad " })
             .name(&p, Nf::Lower);
         let age = r.range(88, 101);
-        b.t(" ").t(p.he()).t("'s uh ").age(age, &words(age, " ")).t(" now and");
+        b.t(" ")
+            .t(p.he())
+            .t("'s uh ")
+            .age(age, &words(age, " "))
+            .t(" now and");
     }
     b.t(" ");
     let dob = if self_call { birth(r) } else { old_birth(r) };
@@ -1371,7 +1450,12 @@ fn voicemail(r: &mut Rng) -> B {
             let n = r.range(12, 980);
             b.l(
                 Kind::Address,
-                &format!("{} {} {}", words(n % 100, " "), r.pick(STREETS).to_lowercase(), r.pick(&["road", "street", "lane"])),
+                &format!(
+                    "{} {} {}",
+                    words(n % 100, " "),
+                    r.pick(STREETS).to_lowercase(),
+                    r.pick(&["road", "street", "lane"])
+                ),
             )
             .t(" ");
         }
@@ -1425,14 +1509,17 @@ fn schedchat(r: &mut Rng) -> B {
     b.t(&format!("[{h:02}:{:02}] {s3}: ", m + 3));
     match r.below(3) {
         0 => {
-            b.t("fyi ").name(&q, Nf::Nick).t(" in room ").l(Kind::Room, &r.range(1, 9).to_string());
+            b.t("fyi ")
+                .name(&q, Nf::Nick)
+                .t(" in room ")
+                .l(Kind::Room, &r.range(1, 9).to_string());
             b.t(" has been waiting 40 min, bp 150/90, dr solvang knows");
         }
         1 => {
             b.t("also ")
                 .name(&q, Nf::InitLast)
                 .t(" called, wants ")
-                .t(r.pick(&["her", "his", "their"]))
+                .t(q.his())
                 .t(" inr result, cell ")
                 .l(Kind::Phone, &phone(r));
         }
@@ -1457,9 +1544,12 @@ fn billing(r: &mut Rng) -> B {
     let mut b = B::default();
     let p = pat(r);
     b.t("BRAMBLEWOOD MEDICAL GROUP  •  PATIENT STATEMENT\n");
-    b.t("Statement date: ").date(recent(r), r.pick(&[0, 3, 5])).t("\n");
+    b.t("Statement date: ")
+        .date(recent(r), r.pick(&[0, 3, 5]))
+        .t("\n");
     b.t("Account no.: ").l(Kind::Account, &account(r)).t("\n\n");
-    b.name(&p, r.pick(&[Nf::Caps, Nf::CapsLastFirst, Nf::FullMid])).t("\n");
+    b.name(&p, r.pick(&[Nf::Caps, Nf::CapsLastFirst, Nf::FullMid]))
+        .t("\n");
     let s = street(r);
     b.l(Kind::Address, &s.to_uppercase()).t("\n");
     b.l(Kind::Address, &r.pick(CITIES).to_uppercase())
@@ -1486,7 +1576,9 @@ fn billing(r: &mut Rng) -> B {
         .t(&format!("      -${}.00\n", total / 2));
     b.t(&format!("AMOUNT DUE  ${}.{:02}\n\n", total - total / 2, 0));
     if r.chance(40) {
-        b.t("Card on file: ").l(Kind::Card, &card(r)).t("  (autopay on the 5th)\n");
+        b.t("Card on file: ")
+            .l(Kind::Card, &card(r))
+            .t("  (autopay on the 5th)\n");
     } else {
         b.t("Questions? Call Bernadette Ocampo in billing at ")
             .l(Kind::Phone, &phone(r))
@@ -1678,9 +1770,14 @@ fn forward(r: &mut Rng) -> B {
         .t(" at ")
         .t(&time(r))
         .t("\nSubject: ")
-        .t(r.pick(&["question about my mri", "Re: test results", "forms for work"]))
+        .t(r.pick(&[
+            "question about my mri",
+            "Re: test results",
+            "forms for work",
+        ]))
         .t("\nTo: Bramblewood Family Practice\n\n");
-    b.t(r.pick(&["Hi,", "Hello Dr Solvang,", "Good evening,"])).t("\n\n");
+    b.t(r.pick(&["Hi,", "Hello Dr Solvang,", "Good evening,"]))
+        .t("\n\n");
     b.t("Sorry to bother you again. ");
     match r.below(3) {
         0 => {
@@ -1701,7 +1798,9 @@ fn forward(r: &mut Rng) -> B {
                 .t("? ");
         }
     }
-    b.t("\n\nThanks,\n").name(&p, r.pick(&[Nf::Given, Nf::Nick, Nf::Full])).t("\n");
+    b.t("\n\nThanks,\n")
+        .name(&p, r.pick(&[Nf::Given, Nf::Nick, Nf::Full]))
+        .t("\n");
     b.t("Sent from my iPhone\n\n> On ")
         .date(recent(r), r.pick(&[3, 0]))
         .t(", Bramblewood Family Practice wrote:\n> Dear ")
@@ -1725,7 +1824,9 @@ fn portal(r: &mut Rng) -> B {
         .l(Kind::Ip, &ip(r))
         .t("\nTo: Dr. Ingrid Solvang\n\n");
     b.t(r.pick(&["hi dr solvang, ", "Hello, ", "Dr. Solvang - "]));
-    b.t("it's ").name(&p, r.pick(&[Nf::Given, Nf::Nick])).t(" again. ");
+    b.t("it's ")
+        .name(&p, r.pick(&[Nf::Given, Nf::Nick]))
+        .t(" again. ");
     match r.below(4) {
         0 => {
             b.t("The rash is back, I uploaded photos here: ");
@@ -1769,7 +1870,9 @@ fn refill(r: &mut Rng) -> B {
     let mut b = B::default();
     let p = pat(r);
     b.t("FAX  ***  REFILL AUTHORIZATION REQUEST  ***\n");
-    b.t("To: Dr. Ingrid Solvang      Fax: ").l(Kind::Fax, &phone(r)).t("\n");
+    b.t("To: Dr. Ingrid Solvang      Fax: ")
+        .l(Kind::Fax, &phone(r))
+        .t("\n");
     b.t("From: Fennimore Pharmacy   Ph: ")
         .l(Kind::Phone, &phone(r))
         .t("   Fax: ")
@@ -1798,11 +1901,17 @@ fn priorauth(r: &mut Rng) -> B {
     let mut b = B::default();
     let p = pat(r);
     b.t("PRIOR AUTHORIZATION REQUEST — ")
-        .t(r.pick(&["Keystone Mutual", "Evergreen Health Plan", "Harborline Medicaid"]))
+        .t(r.pick(&[
+            "Keystone Mutual",
+            "Evergreen Health Plan",
+            "Harborline Medicaid",
+        ]))
         .t("\nFax to: ")
         .l(Kind::Fax, &phone(r))
         .t("\n\nMember name: ");
-    b.name(&p, Nf::LastFirst).t("\nMember ID: ").l(Kind::HealthPlan, &plan_id(r));
+    b.name(&p, Nf::LastFirst)
+        .t("\nMember ID: ")
+        .l(Kind::HealthPlan, &plan_id(r));
     b.t("   Group: 00")
         .t(&r.digits(4))
         .t("\nDate of birth: ")
@@ -1810,7 +1919,12 @@ fn priorauth(r: &mut Rng) -> B {
         .t("\nMember phone: ")
         .l(Kind::Phone, &phone(r))
         .t("\n\nDrug requested: ")
-        .t(r.pick(&["Ozempic 1 mg weekly", "Humira 40 mg q2w", "Repatha 140 mg", "Dupixent 300 mg"]))
+        .t(r.pick(&[
+            "Ozempic 1 mg weekly",
+            "Humira 40 mg q2w",
+            "Repatha 140 mg",
+            "Dupixent 300 mg",
+        ]))
         .t("\nDiagnosis: E11.65, HbA1c 8.9% (")
         .date(recent(r), 0)
         .t(")\nTried and failed: metformin 1000 mg BID x 2 years, glipizide 5 mg\n");
@@ -1833,11 +1947,23 @@ fn discharge(r: &mut Rng) -> B {
     let mut b = B::default();
     let p = pat(r);
     b.t("DISCHARGE SUMMARY — Quarry Hill Clinic inpatient unit\n");
-    b.t("Patient: ").name(&p, r.pick(&[Nf::LastFirst, Nf::Caps, Nf::FullMid]));
-    b.t("    MRN: ").l(Kind::Mrn, &mrn(r)).t("    Room: ").l(Kind::Room, &room(r)).t("\n");
+    b.t("Patient: ")
+        .name(&p, r.pick(&[Nf::LastFirst, Nf::Caps, Nf::FullMid]));
+    b.t("    MRN: ")
+        .l(Kind::Mrn, &mrn(r))
+        .t("    Room: ")
+        .l(Kind::Room, &room(r))
+        .t("\n");
     let adm = recent(r);
-    b.t("Admitted: ").date(adm, r.pick(&[0, 2, 5])).t("    Discharged: ");
-    b.date(recent(r), r.pick(&[0, 2, 5])).t("\nAttending: Dr. Meenakshi Raghavan\n\n");
+    b.t("Admitted: ")
+        .date(adm, r.pick(&[0, 2, 5]))
+        .t("    Discharged: ");
+    let out = D {
+        d: (adm.d + r.range(1, 6)).min(28),
+        ..adm
+    };
+    b.date(out, r.pick(&[0, 2, 5]))
+        .t("\nAttending: Dr. Meenakshi Raghavan\n\n");
     let age = r.range(60, 104);
     b.t("HPI: ")
         .name(&p, Nf::Title)
@@ -1884,16 +2010,32 @@ fn soap(r: &mut Rng) -> B {
         .t("\n\nS: ");
     b.name(&p, r.pick(&[Nf::Given, Nf::Nick, Nf::Title]))
         .t(" reports ")
-        .t(r.pick(&["3 days of cough", "knee pain on stairs", "low mood since the spring", "dizziness on standing"]))
+        .t(r.pick(&[
+            "3 days of cough",
+            "knee pain on stairs",
+            "low mood since the spring",
+            "dizziness on standing",
+        ]))
         .t(". ");
     if r.chance(50) {
         let q = other(r, &p);
-        b.t("Accompanied by ").t(if q.female { "wife " } else { "husband " }).name(&q, Nf::Given).t(". ");
+        b.t("Accompanied by ")
+            .t(if q.female { "wife " } else { "husband " })
+            .name(&q, Nf::Given)
+            .t(". ");
     }
     b.t("Marked improvement with rest.\nO: T 37.9, BP 132/84, HR 72, SpO2 96% RA. Homan's sign negative.\n");
-    b.t("A: ").t(r.pick(WHY)).t("\nP: ").t(r.pick(DRUGS)).t("; recheck ").t(weekday(r)).t(". ");
+    b.t("A: ")
+        .t(r.pick(WHY))
+        .t("\nP: ")
+        .t(r.pick(DRUGS))
+        .t("; recheck ")
+        .t(weekday(r))
+        .t(". ");
     let age = r.range(86, 99);
-    b.t("Pt is ").age(age, &format!("{age}")).t("; lives with ")
+    b.t("Pt is ")
+        .age(age, &format!("{age}"))
+        .t("; lives with ")
         .t(p.his())
         .t(" son at ");
     address(&mut b, r, ", ");
@@ -1905,8 +2047,11 @@ fn intake(r: &mut Rng) -> B {
     let mut b = B::default();
     let p = pat(r);
     b.t("NEW PATIENT INTAKE — Bramblewood Family Practice\n\n");
-    b.t("Last name: ").l(Kind::Person, p.family).t("      First: ").l(Kind::Person, p.given);
-    b.t("      MI: ").t(p.mid).t("\n");
+    b.t("Last name: ")
+        .l(Kind::Person, p.family)
+        .t("      First: ")
+        .l(Kind::Person, p.given);
+    b.t("      MI: ").l(Kind::Person, p.mid).t("\n");
     if !p.nick.is_empty() {
         b.t("Preferred name: ").l(Kind::Person, p.nick).t("\n");
     }
@@ -1914,11 +2059,25 @@ fn intake(r: &mut Rng) -> B {
     let dob = if old { old_birth(r) } else { birth(r) };
     b.t("Date of birth: ").date(dob, r.pick(&[0, 2, 11]));
     let age = 2026 - dob.y;
-    b.t("   Age: ").age(age, &age.to_string()).t("   Sex: ").t(if p.female { "F" } else { "M" });
-    b.t("\nSSN: ").l(Kind::Ssn, &ssn(r)).t("\nStreet: ").l(Kind::Address, &street(r));
-    b.t("\nCity: ").l(Kind::Address, r.pick(CITIES)).t("   State: PA   ZIP: ").l(Kind::Zip, &zip(r));
-    b.t("\nHome phone: ").l(Kind::Phone, &phone(r)).t("\nEmail: ").l(Kind::Email, &email(r, &p));
-    b.t("\nDriver's license #: ").l(Kind::License, &licence(r)).t(" (PA)");
+    b.t("   Age: ")
+        .age(age, &age.to_string())
+        .t("   Sex: ")
+        .t(if p.female { "F" } else { "M" });
+    b.t("\nSSN: ")
+        .l(Kind::Ssn, &ssn(r))
+        .t("\nStreet: ")
+        .l(Kind::Address, &street(r));
+    b.t("\nCity: ")
+        .l(Kind::Address, r.pick(CITIES))
+        .t("   State: PA   ZIP: ")
+        .l(Kind::Zip, &zip(r));
+    b.t("\nHome phone: ")
+        .l(Kind::Phone, &phone(r))
+        .t("\nEmail: ")
+        .l(Kind::Email, &email(r, &p));
+    b.t("\nDriver's license #: ")
+        .l(Kind::License, &licence(r))
+        .t(" (PA)");
     if r.chance(50) {
         b.t("\nParking permit plate: ").l(Kind::Vehicle, &plate(r));
     }
@@ -1928,10 +2087,15 @@ fn intake(r: &mut Rng) -> B {
     } else {
         r.pick(&["spouse", "brother", "friend", "son"])
     };
-    b.t("\nEmergency contact: ").name(&q, Nf::Full).t(" (").t(rel);
+    b.t("\nEmergency contact: ")
+        .name(&q, Nf::Full)
+        .t(" (")
+        .t(rel);
     b.t(") ").l(Kind::Phone, &phone(r));
-    b.t("\nInsurance: Keystone Mutual   Member ID: ").l(Kind::HealthPlan, &plan_id(r));
-    b.t("\nAllergies: penicillin (hives)   Current meds: ").t(r.pick(DRUGS));
+    b.t("\nInsurance: Keystone Mutual   Member ID: ")
+        .l(Kind::HealthPlan, &plan_id(r));
+    b.t("\nAllergies: penicillin (hives)   Current meds: ")
+        .t(r.pick(DRUGS));
     b.t("\nSmoker: quit 2011\n");
     b
 }
@@ -2008,7 +2172,9 @@ fn optometry(r: &mut Rng) -> B {
                 .t(".\n");
         }
     }
-    b.t("Return in 1 year. Questions: ").l(Kind::Email, &email(r, &p)).t("\n");
+    b.t("Return in 1 year. Questions: ")
+        .l(Kind::Email, &email(r, &p))
+        .t("\n");
     b
 }
 
@@ -2016,10 +2182,13 @@ fn physio(r: &mut Rng) -> B {
     let mut b = B::default();
     let p = pat(r);
     b.t("PHYSIOTHERAPY PLAN OF CARE — Tidewater Annex\n");
-    b.t("Client: ").name(&p, r.pick(&[Nf::Full, Nf::FullMid, Nf::LastFirst]));
+    b.t("Client: ")
+        .name(&p, r.pick(&[Nf::Full, Nf::FullMid, Nf::LastFirst]));
     b.t("\nDOB: ").date(birth(r), r.pick(&[0, 3]));
-    b.t("   Date of injury: ").date(recent(r), r.pick(&[0, 3, 4]));
-    b.t("\nClaim no.: ").l(Kind::Account, &format!("WC-{}-{}", r.num(4), r.digits(5)));
+    b.t("   Date of injury: ")
+        .date(recent(r), r.pick(&[0, 3, 4]));
+    b.t("\nClaim no.: ")
+        .l(Kind::Account, &format!("WC-{}-{}", r.num(4), r.digits(5)));
     b.t("\nTherapist: Maren Lindqvist, PT, DPT\n\n");
     b.t("Dx: R rotator cuff tendinopathy. ROM flex 0-120°, abd 0-95°, ER 40°. Strength 4-/5.\n");
     b.t("Goals (6 wks): flex to 160°, lift 5 kg overhead, return to work.\n");
@@ -2046,7 +2215,8 @@ fn ambulance(r: &mut Rng) -> B {
         .t(r.pick(&[" yo ", " y/o ", "-year-old "]))
         .t(if p.female { "female" } else { "male" })
         .t(", found down at ");
-    b.l(Kind::Address, &street(r)).t(" by neighbour. GCS 13 (E3 V4 M6), BP 92/58, HR 118, SpO2 91% on 4 L, BGL 6.1.\n");
+    b.l(Kind::Address, &street(r))
+        .t(" by neighbour. GCS 13 (E3 V4 M6), BP 92/58, HR 118, SpO2 91% on 4 L, BGL 6.1.\n");
     b.t("Name per daughter: ")
         .name(&p, r.pick(&[Nf::Caps, Nf::Full, Nf::CapsLastFirst]))
         .t(", DOB ")
@@ -2086,7 +2256,12 @@ fn pharmsms(r: &mut Rng) -> B {
         .t("Fennimore Pharmacy: Hi ")
         .name(&p, r.pick(&[Nf::Given, Nf::Caps, Nf::Nick]))
         .t(", your Rx for ")
-        .t(r.pick(&["amoxicillin 500 mg", "ATORVASTATIN 40MG", "prednisone 10 mg", "insulin glargine"]))
+        .t(r.pick(&[
+            "amoxicillin 500 mg",
+            "ATORVASTATIN 40MG",
+            "prednisone 10 mg",
+            "insulin glargine",
+        ]))
         .t(" is ready. Pick up by ")
         .t(weekday(r))
         .t(". Reply STOP to opt out.\n");
@@ -2107,8 +2282,11 @@ fn pharmsms(r: &mut Rng) -> B {
         _ => {
             b.t("Fennimore Pharmacy: copay $")
                 .t(&r.range(5, 45).to_string())
-                .t(". Pay online https://fennimore.rx/pay/")
-                .t(&r.letters(5))
+                .t(". Pay online ")
+                .l(
+                    Kind::Url,
+                    &format!("https://fennimore.rx/pay/{}", r.letters(5)),
+                )
                 .t(" or call ")
                 .l(Kind::Phone, &phone(r));
         }
@@ -2126,35 +2304,75 @@ fn pharmsms(r: &mut Rng) -> B {
 fn interpret(r: &mut Rng) -> B {
     let mut b = B::default();
     let p = pat(r);
-    let lang = r.pick(&["Somali", "Amharic", "Dari", "Haitian Creole", "Vietnamese", "Arabic", "Mandarin", "Yoruba", "Korean", "Ukrainian"]);
+    let lang = r.pick(&[
+        "Somali",
+        "Amharic",
+        "Dari",
+        "Haitian Creole",
+        "Vietnamese",
+        "Arabic",
+        "Mandarin",
+        "Yoruba",
+        "Korean",
+        "Ukrainian",
+    ]);
     b.t("INTERPRETER REQUEST — to Luz Marina Ardila, language services\n");
-    b.t("Language: ").t(lang).t(r.pick(&["", " (female interpreter preferred)"])).t("\n");
-    b.t("Patient: ").name(&p, r.pick(&[Nf::LastFirst, Nf::Full, Nf::Caps]));
+    b.t("Language: ")
+        .t(lang)
+        .t(r.pick(&["", " (female interpreter preferred)"]))
+        .t("\n");
+    b.t("Patient: ")
+        .name(&p, r.pick(&[Nf::LastFirst, Nf::Full, Nf::Caps]));
     b.t("   MRN ").l(Kind::Mrn, &mrn(r)).t("\nAppointment: ");
     b.date(recent(r), r.pick(&[0, 3, 12])).t(" at ").t(&time(r));
-    b.t(", ").t(r.pick(&["Quarry Hill Clinic", "Tidewater Annex", "Bramblewood Family Practice"]));
-    b.t(", exam room ").l(Kind::Room, &r.range(1, 12).to_string()).t("\n");
-    b.t("Type: ").t(r.pick(&["in person", "video (VRI)", "telephone"])).t("   Length: 40 min\n");
+    b.t(", ").t(r.pick(&[
+        "Quarry Hill Clinic",
+        "Tidewater Annex",
+        "Bramblewood Family Practice",
+    ]));
+    b.t(", exam room ")
+        .l(Kind::Room, &r.range(1, 12).to_string())
+        .t("\n");
+    b.t("Type: ")
+        .t(r.pick(&["in person", "video (VRI)", "telephone"]))
+        .t("   Length: 40 min\n");
     b.t("Notes: ");
     if r.chance(50) {
         b.t("family usually brings ")
             .name(&other(r, &p), Nf::Full)
             .t(" to interpret but we need a qualified interpreter for consent. ");
     }
-    b.t("Contact for the patient: ").l(Kind::Phone, &phone(r)).t(".\nRequested by Kiri Tane\n");
+    b.t("Contact for the patient: ")
+        .l(Kind::Phone, &phone(r))
+        .t(".\nRequested by Kiri Tane\n");
     b
 }
 
 const DE_MONATE: [&str; 12] = [
-    "Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
-    "Oktober", "November", "Dezember",
+    "Januar",
+    "Februar",
+    "März",
+    "April",
+    "Mai",
+    "Juni",
+    "Juli",
+    "August",
+    "September",
+    "Oktober",
+    "November",
+    "Dezember",
 ];
 
 fn german(r: &mut Rng) -> B {
     let mut b = B::default();
-    let p = if r.chance(60) { pat_tagged(r, 'g') } else { pat(r) };
+    let p = if r.chance(60) {
+        pat_tagged(r, 'g')
+    } else {
+        pat(r)
+    };
     b.t("Betreff: Überweisung ");
-    b.name(&p, Nf::LastFirst).t("\n\nSehr geehrte Frau Dr. Oberländer,\n\n");
+    b.name(&p, Nf::LastFirst)
+        .t("\n\nSehr geehrte Frau Dr. Oberländer,\n\n");
     b.t("wir überweisen ")
         .t(if p.female { "Frau " } else { "Herrn " })
         .name(&p, Nf::Full)
@@ -2163,22 +2381,40 @@ fn german(r: &mut Rng) -> B {
     if r.chance(50) {
         b.date(d, 7);
     } else {
-        b.l(Kind::Date, &format!("{}. {} {}", d.d, DE_MONATE[(d.m - 1) as usize], d.y));
+        b.l(
+            Kind::Date,
+            &format!("{}. {} {}", d.d, DE_MONATE[(d.m - 1) as usize], d.y),
+        );
     }
     b.t(", wohnhaft ")
-        .l(Kind::Address, &format!("{}{} {}", r.pick(&["Linden", "Birken", "Mühlen", "Kirch"]), r.pick(&["straße", "weg", "gasse"]), r.range(1, 120)))
+        .l(
+            Kind::Address,
+            &format!(
+                "{}{} {}",
+                r.pick(&["Linden", "Birken", "Mühlen", "Kirch"]),
+                r.pick(&["straße", "weg", "gasse"]),
+                r.range(1, 120)
+            ),
+        )
         .t(", ")
         .l(Kind::Zip, &r.num(5))
         .t(" ")
-        .l(Kind::Address, r.pick(&["Freiburg im Breisgau", "Bad Tölz", "Münster", "Hildesheim"]))
+        .l(
+            Kind::Address,
+            r.pick(&["Freiburg im Breisgau", "Bad Tölz", "Münster", "Hildesheim"]),
+        )
         .t(", zur Mitbeurteilung bei Vorhofflimmern. ");
     let age = 2026 - d.y;
-    b.t(if p.female { "Die Patientin" } else { "Der Patient" })
-        .t(" ist ")
-        .age(age, &age.to_string())
-        .t(" Jahre alt und nimmt ")
-        .t(r.pick(DRUGS))
-        .t(" 1-0-1.\n");
+    b.t(if p.female {
+        "Die Patientin"
+    } else {
+        "Der Patient"
+    })
+    .t(" ist ")
+    .age(age, &age.to_string())
+    .t(" Jahre alt und nimmt ")
+    .t(r.pick(DRUGS))
+    .t(" 1-0-1.\n");
     b.t("Versichertennummer: ")
         .l(Kind::HealthPlan, &format!("{}{}", r.letters(1), r.num(9)))
         .t("   Tel.: ")
@@ -2227,7 +2463,9 @@ fn korean(r: &mut Rng) -> B {
                 .t("isimnida. ");
         }
     }
-    b.t("byeongyeong: ").l(Kind::Phone, &phone(r)).t(" (Kiri Tane)\n");
+    b.t("byeongyeong: ")
+        .l(Kind::Phone, &phone(r))
+        .t(" (Kiri Tane)\n");
     b.t("Reply: ne, ")
         .l(Kind::Person, &p.given.to_lowercase())
         .t(" gamsahamnida. geumyoil-eun an dwaeyo.\n");
@@ -2259,7 +2497,9 @@ fn yoruba(r: &mut Rng) -> B {
             b.t("Nọ́mbà fóònù mi: ").l(Kind::Phone, &phone(r)).t(". ");
         }
         1 => {
-            b.t("Nọ́mbà ìdánimọ̀ ilé-ìwòsàn: ").l(Kind::Mrn, &mrn(r)).t(". ");
+            b.t("Nọ́mbà ìdánimọ̀ ilé-ìwòsàn: ")
+                .l(Kind::Mrn, &mrn(r))
+                .t(". ");
         }
         _ => {
             b.t("Àdírẹ́sì: ");
