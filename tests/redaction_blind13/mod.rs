@@ -569,7 +569,7 @@ fn words(n: u32, sep: &str) -> String {
         return ONES[n as usize].to_string();
     }
     let t = TENS[(n / 10) as usize];
-    if n % 10 == 0 {
+    if n.is_multiple_of(10) {
         t.to_string()
     } else {
         format!("{t}{sep}{}", ONES[(n % 10) as usize])
@@ -581,7 +581,7 @@ fn ordinal_word(n: u32) -> String {
         return ORD[n as usize].to_string();
     }
     let t = TENS[(n / 10) as usize];
-    if n % 10 == 0 {
+    if n.is_multiple_of(10) {
         format!("{}ieth", &t[..t.len() - 1])
     } else {
         format!("{t} {}", ORD[(n % 10) as usize])
