@@ -118,8 +118,13 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
             best = langs
                 .iter()
                 .flat_map(|l| l.compound_heads)
-                .find(|(h, _)| word.len() >= h.len() + 4 && word.ends_with(h))
-                .map(|&(_, sem)| (1, sem));
+                .find(|(h, _, not)| {
+                    word.len() >= h.len() + 4
+                        && word
+                            .strip_suffix(h)
+                            .is_some_and(|stem| !not.iter().any(|n| stem.ends_with(n)))
+                })
+                .map(|&(_, sem, _)| (1, sem));
         }
         out.push(best);
     }
@@ -1595,7 +1600,9 @@ impl Parser<'_> {
                 m = mm.min(59) as u8;
                 end += 2;
             }
-            let mut marked = matches!(self.sem(end), Some(Sem::AmPm(_) | Sem::Oclock));
+            // "12 noon", "12 midnight": the word marks the hour.
+            let mut marked = matches!(self.sem(end), Some(Sem::AmPm(_) | Sem::Oclock))
+                || (v == 12 && matches!(self.sem(end), Some(Sem::TimeWord(12 | 24))));
             let led = i > 0 && self.listed(i - 1, lang_time_lead);
             // Right after a cue, a bare hour with a zone or a day after it is a time: "by 2
             // CT tmrw", "before 5 on the 19th" (not "by 5" alone, which may be an amount).
@@ -1677,6 +1684,11 @@ impl Parser<'_> {
                 end = self.after(end);
             }
             Some(Sem::Oclock) => end = self.after(end),
+            // "12:00 noon", "12 midnight".
+            Some(Sem::TimeWord(w @ (12 | 24))) if h == 12 && m == 0 => {
+                h = w;
+                end = self.after(end);
+            }
             _ => {}
         }
         if h == 24 {
@@ -1842,6 +1854,19 @@ fn sender_day_first(t: &Tokens) -> bool {
                             | "aberdeen"
                             | "dublin"
                             | "galway"
+                            | "cork"
+                            | "limerick"
+                            | "waterford"
+                            | "kilkenny"
+                            | "zealand"
+                            | "perth"
+                            | "adelaide"
+                            | "hobart"
+                            | "dunedin"
+                            | "bristol"
+                            | "sheffield"
+                            | "nottingham"
+                            | "newcastle"
                             | "sydney"
                             | "melbourne"
                             | "brisbane"

@@ -2605,3 +2605,127 @@ fn quoted_history_with_the_name_after_the_verb() {
         date!(2026 - 12 - 04)
     );
 }
+
+#[test]
+fn accepting_a_proposed_day_then_asking_by_it() {
+    // Tuesday 2026-11-24: Monday is 11-30, Thursday 11-26, Friday 11-27.
+    assert_eq!(one("Monday is fine — send it then."), date!(2026 - 11 - 30));
+    assert_eq!(
+        one("Thursday works, get it to me then."),
+        date!(2026 - 11 - 26)
+    );
+    assert_eq!(
+        one("Friday suits us, please send it over then."),
+        date!(2026 - 11 - 27)
+    );
+    // Accepting a day with nothing asked by it, or an event's day, is no limit.
+    assert!(due("Monday is fine for the meeting.").is_empty());
+    assert!(due("Kickoff is Jan 4 - bring your waiver then.").is_empty());
+}
+
+#[test]
+fn a_preference_is_a_limit_for_a_thing_asked() {
+    assert_eq!(
+        one("We'd prefer Dec 10 for the signed copy."),
+        date!(2026 - 12 - 10)
+    );
+    assert_eq!(one("Ideally by the 3rd, please."), date!(2026 - 12 - 03));
+    assert_eq!(one("Ideally Friday, please."), date!(2026 - 11 - 27));
+    // A day preferred for a meeting, or a preference with nothing asked, is none.
+    assert!(due("I'd prefer Friday for the call.").is_empty());
+    assert!(due("Which day suits you? I'd prefer Friday.").is_empty());
+}
+
+#[test]
+fn a_fortnight_and_no_later_than() {
+    assert_eq!(
+        one("Please send the form a fortnight from today."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Payment in a fortnight, please."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Please reply no later than the 3rd."),
+        date!(2026 - 12 - 03)
+    );
+}
+
+#[test]
+fn round10_shapes() {
+    // A clock hour with "noon" or "midnight" after it, then a zone and a day.
+    let dec24 = datetime!(2030-12-24 12:15 -6);
+    assert_eq!(
+        due_at("Entries must be in by 12:00 noon ET on Dec 31.", dec24),
+        vec![Some(date!(2030 - 12 - 31))]
+    );
+    assert_eq!(
+        due_at("Entries must be in by 12 noon ET on Dec 31.", dec24),
+        vec![Some(date!(2030 - 12 - 31))]
+    );
+    assert_eq!(
+        one("Submit the claim by 12:00 midnight on Dec 3."),
+        date!(2026 - 12 - 03)
+    );
+    // "before" over a short event with no article, to its time and day (04:00 UTC is the
+    // evening before in Chicago).
+    let sep2 = datetime!(2030-09-02 14:30 -5);
+    assert_eq!(
+        due_at(
+            "Ops: submit your fixes before build lock at 04:00 UTC on Sep 4.",
+            sep2
+        ),
+        vec![Some(date!(2030 - 09 - 03))]
+    );
+    assert_eq!(
+        one("Submit your report before the lock on Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    // The event's day is context when the sentence asks by a date of its own.
+    assert_eq!(
+        due("Ahead of Max's surgery on the 30th, please return the consent by Friday, Nov 27."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    // A period's end heading a line after a sender's label.
+    assert_eq!(
+        due_at(
+            "Acme Freight: COB Thursday for the signed rate sheet.",
+            sep2
+        ),
+        vec![Some(date!(2030 - 09 - 05))]
+    );
+    // "at the latest" after the date limits the act on an appointment.
+    assert_eq!(
+        due_at(
+            "Confírmenos la cita mañana a más tardar.",
+            datetime!(2030-10-17 16:45 -5)
+        ),
+        vec![Some(date!(2030 - 10 - 18))]
+    );
+    assert_eq!(
+        one("Confirm the appointment Friday at the latest."),
+        date!(2026 - 11 - 27)
+    );
+    // German "-schluss" compounds close entries; "Beschluss" is a decision.
+    assert_eq!(
+        one("Meldeschluss für die Regatta ist der 4. Dezember."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Gemäß Ratsbeschluss vom 3. Dezember bitte die Unterlagen bis 10. Dezember senden."),
+        date!(2026 - 12 - 10)
+    );
+    // An Irish or Australian town shows a day-first sender.
+    let nov28 = datetime!(2030-11-28 07:55 -6);
+    for text in [
+        "Landlord (Cork): the rent went up by 1/5. Please sign the new lease by 10/12.",
+        "Please sign the new lease by 10/12.\nMary, Adelaide",
+    ] {
+        assert_eq!(
+            due_at(text, nov28),
+            vec![Some(date!(2030 - 12 - 10))],
+            "{text}"
+        );
+    }
+}

@@ -60,7 +60,18 @@ pub static DE: LangData = LangData {
     time_lead: &["um", "gegen"],
     // "bis 17 Uhr", "vor 12 Uhr", "spätestens 15 Uhr": a bare hour needs "Uhr" anyway.
     time_by: &["bis", "vor", "spatestens"],
-    compound_heads: &[("frist", Cue(Cue::Noun))],
+    compound_heads: &[
+        ("frist", Cue(Cue::Noun), &[]),
+        // "Meldeschluss", "Bewerbungsschluss", "Bestellschluss": the closing of entries.
+        (
+            "schluss",
+            Cue(Cue::Noun),
+            &[
+                "be", "ab", "an", "aus", "ver", "ent", "ein", "zusammen", "kurz", "ruck", "laden",
+                "schul", "fehl", "trug",
+            ],
+        ),
+    ],
     objects: &[],
     words: &[
         ("montag", Weekday(0, Caps::Any)),
@@ -278,6 +289,8 @@ pub static DE: LangData = LangData {
         ("abgabefrist", Cue(Cue::Noun)),
         ("einsendeschluss", Cue(Cue::Noun)),
         ("anmeldeschluss", Cue(Cue::Noun)),
+        // Not a "Beschluss" (a decision).
+        ("abgabeschluss", Cue(Cue::Noun)),
         ("stichtag", Cue(Cue::Noun)),
         ("deadline", Cue(Cue::Noun)),
         ("termin", Meeting),

@@ -416,6 +416,11 @@ pub static EN: LangData = LangData {
         ("prior to", Cue(Cue::Adjacent)),
         ("ahead of", Cue(Cue::Adjacent)),
         ("in time for", Cue(Cue::Adjacent)),
+        // A preference as a limit: "we'd prefer Dec 10 for the signed copy".
+        ("prefer", Cue(Cue::Adjacent)),
+        ("prefers", Cue(Cue::Adjacent)),
+        ("preferably", Cue(Cue::Adjacent)),
+        ("ideally", Cue(Cue::Adjacent)),
         ("due", Cue(Cue::Due)),
         ("due date", Cue(Cue::Noun)),
         ("expires", Cue(Cue::Due)),

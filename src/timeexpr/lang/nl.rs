@@ -81,7 +81,7 @@ pub static NL: LangData = LangData {
     range_and: &["en"],
     time_lead: &["om"],
     time_by: &["uiterlijk", "voor", "tot"],
-    compound_heads: &[("termijn", Cue(Cue::Noun))],
+    compound_heads: &[("termijn", Cue(Cue::Noun), &[])],
     objects: &[
         "het", "de", "je", "jouw", "uw", "ons", "onze", "me", "mij", "een", "dit", "deze", "die",
     ],
