@@ -1157,27 +1157,38 @@ fn refers_back(
     t: usize,
 ) -> bool {
     let toks = p.t;
+    // The day is the subject of a word that accepts it: "Monday is fine", "Thursday works",
+    // "Friday it is", "Montag passt", "el lunes está bien", "el lunes nos va bien".
     let accepted = {
         let mut a = e.to;
-        if matches!(toks.norm(a), "is" | "would" | "will") {
+        while a < e.to + 3
+            && matches!(
+                toks.norm(a),
+                "is" | "would" | "will" | "be" | "esta" | "ist" | "me" | "nos" | "va"
+            )
+        {
             a += 1;
-            if toks.norm(a) == "be" {
-                a += 1;
-            }
         }
-        matches!(
-            toks.norm(a),
-            "fine"
-                | "ok"
-                | "okay"
-                | "good"
-                | "great"
-                | "perfect"
-                | "works"
-                | "work"
-                | "suits"
-                | "suit"
-        )
+        (toks.norm(e.to) == "it" && toks.norm(e.to + 1) == "is")
+            || matches!(
+                toks.norm(a),
+                "fine"
+                    | "ok"
+                    | "okay"
+                    | "good"
+                    | "great"
+                    | "perfect"
+                    | "works"
+                    | "work"
+                    | "suits"
+                    | "suit"
+                    | "passt"
+                    | "geht"
+                    | "bien"
+                    | "vale"
+                    | "sirve"
+                    | "perfecto"
+            )
     };
     let asks_around = |v: &[(usize, usize, Option<Sem>)]| -> bool {
         let Some(b) = v.iter().position(|x| x.2 == Some(Sem::Back)) else {

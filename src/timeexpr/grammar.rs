@@ -126,6 +126,21 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
                 })
                 .map(|&(_, sem, _)| (1, sem));
         }
+        // "envíelo", "inviatelo": an order with its pronouns written on.
+        if best.is_none() {
+            best = langs.iter().find_map(|l| {
+                let li = lang::ALL.iter().position(|x| std::ptr::eq(*x, *l))?;
+                l.enclitics.iter().find_map(|c| {
+                    let stem = word.strip_suffix(c).filter(|s| s.len() >= 4)?;
+                    lex[li]
+                        .map
+                        .get(stem)?
+                        .iter()
+                        .any(|(rest, sem)| rest.is_empty() && *sem == Sem::Act)
+                        .then_some((1, Sem::Act))
+                })
+            });
+        }
         out.push(best);
     }
     out

@@ -2729,3 +2729,47 @@ fn round10_shapes() {
         );
     }
 }
+
+#[test]
+fn round10_languages_zones_and_orders_with_pronouns() {
+    // A line with few or no function words, by its day and month names.
+    assert_eq!(detect("Einsendeschluss: 4. Dezember."), Lang::De);
+    assert_eq!(detect("Envíelo mañana a más tardar."), Lang::Es);
+    assert_eq!(one("Einsendeschluss: 4. Dezember."), date!(2026 - 12 - 04));
+    assert_eq!(
+        one("Bestellschluss: Freitag, 4. Dezember."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Envíelo pasado mañana a más tardar."),
+        date!(2026 - 11 - 26)
+    );
+    // "Envíelo", "devuélvalo", "inviatelo": an order with its pronoun written on.
+    assert_eq!(one("Envíelo el viernes."), date!(2026 - 11 - 27));
+    assert_eq!(one("Inviatelo entro venerdì."), date!(2026 - 11 - 27));
+    assert!(due("El responsable llega el viernes.").is_empty());
+    // A day accepted, then asked by, in German and Spanish too.
+    assert_eq!(
+        one("Montag passt, schicken Sie es dann."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("El lunes está bien, envíelo entonces."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("Agreed, Friday it is — send it then."),
+        date!(2026 - 11 - 27)
+    );
+    assert!(due("Montag passt, dann sehen wir uns.").is_empty());
+    assert!(due("Friday works for me. See you then!").is_empty());
+    // A place's time: 9am in Sydney on Dec 3 is the afternoon before in Chicago.
+    assert_eq!(
+        one("Please send it by 9am Sydney time on Dec 3."),
+        date!(2026 - 12 - 02)
+    );
+    assert_eq!(
+        one("Please send it by 9am Irish time on Dec 3."),
+        date!(2026 - 12 - 03)
+    );
+}

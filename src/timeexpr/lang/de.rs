@@ -53,6 +53,20 @@ pub static DE: LangData = LangData {
         "fallig",
         "innerhalb",
         "von",
+        // Day and month names no other table shares ("Einsendeschluss: 4. Dezember").
+        "januar",
+        "februar",
+        "marz",
+        "dezember",
+        "montag",
+        "dienstag",
+        "mittwoch",
+        "donnerstag",
+        "freitag",
+        "samstag",
+        "sonntag",
+        "ubermorgen",
+        "spatestens",
     ],
     numeric: NumericOrder::DayFirst,
     range_to: &["bis", "-", "–", "—", "oder"],
@@ -73,6 +87,7 @@ pub static DE: LangData = LangData {
         ),
     ],
     objects: &[],
+    enclitics: &[],
     words: &[
         ("montag", Weekday(0, Caps::Any)),
         ("mo", Weekday(0, Caps::Capital)),
@@ -379,6 +394,8 @@ pub static DE: LangData = LangData {
         // "Er will die Unterlagen bis Freitag": wants, not the English future.
         ("will", Plain),
         ("bis dahin", Back),
+        // "Montag passt, schicken Sie es dann": at a day just accepted.
+        ("dann", Back),
         ("bis zu diesem tag", Back),
         ("bis zu diesem datum", Back),
         ("in diesem zeitraum", Back),

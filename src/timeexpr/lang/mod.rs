@@ -86,6 +86,9 @@ pub struct LangData {
     /// "-schluss"), and the stems that make another word of the head right before it
     /// ("Beschluss", "Anschluss", "Abschluss" are no closing date).
     pub compound_heads: &'static [(&'static str, Sem, &'static [&'static str])],
+    /// Object pronouns written onto an order ("envíelo" is "envíe" + "lo"): a word ending in
+    /// one whose stem is an order in `words` is that order.
+    pub enclitics: &'static [&'static str],
     /// Phrase → meaning.
     pub words: &'static [(&'static str, Sem)],
 }

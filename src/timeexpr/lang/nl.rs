@@ -85,6 +85,7 @@ pub static NL: LangData = LangData {
     objects: &[
         "het", "de", "je", "jouw", "uw", "ons", "onze", "me", "mij", "een", "dit", "deze", "die",
     ],
+    enclitics: &[],
     words: &[
         ("maandag", Weekday(0, Caps::Any)),
         ("dinsdag", Weekday(1, Caps::Any)),
