@@ -1170,6 +1170,13 @@ fn refers_back(
             a += 1;
         }
         (toks.norm(e.to) == "it" && toks.norm(e.to + 1) == "is")
+            // "We're good with Thursday", "happy with Dec 3".
+            || (e.from >= 2
+                && toks.norm(e.from - 1) == "with"
+                && matches!(
+                    toks.norm(e.from - 2),
+                    "good" | "fine" | "happy" | "ok" | "okay"
+                ))
             || matches!(
                 toks.norm(a),
                 "fine"
@@ -1252,8 +1259,10 @@ fn refers_back(
         }
     };
     let rest: Vec<_> = phrases.iter().filter(|x| x.0 >= e.to).copied().collect();
-    if rest.iter().any(|x| x.2 == Some(Sem::Back)) {
-        return asks_around(&rest);
+    // A pointer after the date that asks nothing ("Thursday it is then.") leaves the next
+    // sentence to ask ("Please have the proofs ready by then.").
+    if rest.iter().any(|x| x.2 == Some(Sem::Back)) && asks_around(&rest) {
+        return true;
     }
     if t >= toks.len() || next.is_some_and(|n| n < t) {
         return false;

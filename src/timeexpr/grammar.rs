@@ -918,7 +918,11 @@ impl Parser<'_> {
     /// `hh:mm` (and `:ss`) at `i`: (next, h, m).
     fn clock(&self, i: usize) -> Option<(usize, u8, u8)> {
         let (h, hd, ord) = self.num(i)?;
-        if ord || hd > 2 || h > 24 || !self.t.is_punct(i + 1, ":") || !self.t.glued(i + 1) {
+        // "14:00"; "17h00"; "5.30pm" (a dot only with am/pm after it: "13.50" is an amount).
+        let sep = self.t.is_punct(i + 1, ":")
+            || self.word(i + 1) == "h"
+            || (self.t.is_punct(i + 1, ".") && matches!(self.sem(i + 3), Some(Sem::AmPm(_))));
+        if ord || hd > 2 || h > 24 || !sep || !self.t.glued(i + 1) {
             return None;
         }
         let (m, md, _) = self.num(i + 2)?;
@@ -1599,6 +1603,15 @@ impl Parser<'_> {
             (self.after(i), h, 0)
         } else if let Some((n, h, m)) = self.clock(i) {
             (n, h, m)
+        } else if let Some((v, 4, false)) = self.num(i)
+            && matches!(self.word(i + 1), "hrs" | "hr" | "h")
+            && v / 100 <= 23
+            && v % 100 <= 59
+            && i > 0
+            && (self.listed(i - 1, lang_time_by) || self.listed(i - 1, lang_time_lead))
+        {
+            // "by 1700 hrs", "at 0930h": a 24-hour time written as four digits.
+            (i + 2, (v / 100) as u8, (v % 100) as u8)
         } else {
             let (v, d, ord) = self.num(i)?;
             if ord || d > 2 || v > 24 {
@@ -1716,6 +1729,14 @@ impl Parser<'_> {
 
     /// A time and the zone at `end` after it, if any.
     fn zone_after(&self, mut end: usize, h: u8, m: u8) -> Option<(usize, Vec<Comp>)> {
+        // "23:59 (UTC+01:00)": a zone in parentheses.
+        if self.t.is_punct(end, "(")
+            && let Some((n, out)) = self.zone_after(end + 1, h, m)
+            && out.len() == 2
+            && self.t.is_punct(n, ")")
+        {
+            return Some((n + 1, out));
+        }
         let mut out = vec![Comp::Time(h, m)];
         let z = match self.sem(end) {
             // "UTC+2", "GMT-5": an offset from UTC written after it.

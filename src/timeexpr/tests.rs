@@ -2773,3 +2773,48 @@ fn round10_languages_zones_and_orders_with_pronouns() {
         date!(2026 - 12 - 03)
     );
 }
+
+#[test]
+fn round10_clock_forms_and_pointers() {
+    // Four-digit 24-hour times after a cue, "17h00", a dotted time with am/pm, a zone in
+    // parentheses.
+    assert_eq!(
+        one("Please get it to me by 1700 hrs on the 3rd."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Please send it by 17h00 on 3 December."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Please send it by 5.30pm on 3 Dec."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Submit by 23:59 (UTC+01:00) on 3 December."),
+        date!(2026 - 12 - 03)
+    );
+    // 06:00 UTC on the 3rd is midnight of the 3rd in Chicago.
+    assert_eq!(
+        due_at(
+            "Submit by 06:00 (UTC) on Dec 3.",
+            datetime!(2026-11-24 09:00 -6)
+        ),
+        vec![Some(date!(2026 - 12 - 03))]
+    );
+    assert!(due("We logged 1700 hrs by Friday.").is_empty());
+    assert!(due("The price is 13.50 pm per unit.").is_empty());
+    // An accepted day before the date, and a pointer in the next sentence.
+    assert_eq!(
+        one("We're good with Thursday; please send the proofs then."),
+        date!(2026 - 11 - 26)
+    );
+    assert_eq!(
+        one("Happy with Dec 3, send the invoice then."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Thursday it is then. Please have the proofs ready by then."),
+        date!(2026 - 11 - 26)
+    );
+}
