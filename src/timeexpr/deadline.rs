@@ -272,10 +272,15 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             // reaches over a short event with no article too ("by" would take a means: "by
             // phone on Monday"); not when the sentence asks by a date of its own after it
             // ("Ahead of Luna's dental on the 20th, please return the consent by Feb 18").
+            // Only in an order ("submit your fixes before build lock …"; not "Before launch on
+            // Dec 10 we will send the build").
             let c = before[j - 1];
             if matches!(c.2, Some(Sem::Cue(Cue::Adjacent)))
                 && matches!(toks.norm(c.0), "before" | "prior" | "ahead")
                 && exprs.get(n + 1).is_none_or(|x| x.from >= t)
+                && before[..j - 1]
+                    .iter()
+                    .any(|x| matches!(x.2, Some(Sem::Request | Sem::Act)))
             {
                 return Some(c);
             }
@@ -1158,18 +1163,22 @@ fn refers_back(
 ) -> bool {
     let toks = p.t;
     // The day is the subject of a word that accepts it: "Monday is fine", "Thursday works",
-    // "Friday it is", "Montag passt", "el lunes está bien", "el lunes nos va bien".
-    let accepted = {
-        let mut a = e.to;
-        while a < e.to + 3
-            && matches!(
-                toks.norm(a),
-                "is" | "would" | "will" | "be" | "esta" | "ist" | "me" | "nos" | "va"
-            )
-        {
-            a += 1;
-        }
-        (toks.norm(e.to) == "it" && toks.norm(e.to + 1) == "is")
+    // "Friday it is", "Montag passt", "el lunes está bien", "el lunes nos va bien" (a day, not
+    // an appointment: "Your slot on Friday is fine; bring your ID then" is the visit's day).
+    let accepted = !phrases
+        .iter()
+        .any(|x| x.0 < e.from && matches!(x.2, Some(Sem::Meeting)))
+        && {
+            let mut a = e.to;
+            while a < e.to + 3
+                && matches!(
+                    toks.norm(a),
+                    "is" | "would" | "will" | "be" | "esta" | "ist" | "me" | "nos" | "va"
+                )
+            {
+                a += 1;
+            }
+            (toks.norm(e.to) == "it" && toks.norm(e.to + 1) == "is")
             // "We're good with Thursday", "happy with Dec 3".
             || (e.from >= 2
                 && toks.norm(e.from - 1) == "with"
@@ -1196,7 +1205,7 @@ fn refers_back(
                     | "sirve"
                     | "perfecto"
             )
-    };
+        };
     let asks_around = |v: &[(usize, usize, Option<Sem>)]| -> bool {
         let Some(b) = v.iter().position(|x| x.2 == Some(Sem::Back)) else {
             return false;

@@ -2620,6 +2620,7 @@ fn accepting_a_proposed_day_then_asking_by_it() {
     );
     // Accepting a day with nothing asked by it, or an event's day, is no limit.
     assert!(due("Monday is fine for the meeting.").is_empty());
+    assert!(due("Your appointment on Friday is fine; bring your ID then.").is_empty());
     assert!(due("Kickoff is Jan 4 - bring your waiver then.").is_empty());
 }
 
@@ -2682,6 +2683,8 @@ fn round10_shapes() {
         one("Submit your report before the lock on Dec 4."),
         date!(2026 - 12 - 04)
     );
+    // Only in an order: the sender's plan is none.
+    assert!(due("Before launch on Dec 10 we will send the final build.").is_empty());
     // The event's day is context when the sentence asks by a date of its own.
     assert_eq!(
         due("Ahead of Max's surgery on the 30th, please return the consent by Friday, Nov 27."),
