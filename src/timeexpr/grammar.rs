@@ -939,7 +939,10 @@ impl Parser<'_> {
     /// `Z`, `+01:00`, `-0600`, `-06` right after a time; `+2` too when `short` (after
     /// "UTC").
     fn offset(&self, i: usize, short: bool) -> Option<(usize, ZoneAt)> {
-        if !self.t.glued(i) {
+        // "UTC +1": after UTC a space may stand before a sign written onto its number.
+        if !self.t.glued(i)
+            && !(short && self.t.glued(i + 1) && matches!(self.word(i), "+" | "-" | "−"))
+        {
             return None;
         }
         if self.word(i) == "z" {
@@ -1903,6 +1906,10 @@ fn sender_day_first(t: &Tokens) -> bool {
                             | "sheffield"
                             | "nottingham"
                             | "newcastle"
+                            | "queensland"
+                            | "tasmania"
+                            | "nsw"
+                            | "qld"
                             | "sydney"
                             | "melbourne"
                             | "brisbane"
@@ -1913,12 +1920,17 @@ fn sender_day_first(t: &Tokens) -> bool {
                 dmy |= tld || place;
             }
             Kind::Num => {
-                // "+44 20 7946 0958"
-                if t.is_punct(i.wrapping_sub(1), "+")
-                    && t.glued(i)
-                    && matches!(tok.value, 44 | 353 | 61 | 64 | 91)
-                    && t.toks.get(i + 1).is_some_and(|n| n.kind == Kind::Num)
-                {
+                // "+44 20 7946 0958", "+61 (0)2 9999 0000", "0061 2 9999 0000".
+                let code = matches!(tok.value, 44 | 353 | 61 | 64 | 91);
+                let plus = t.is_punct(i.wrapping_sub(1), "+") && t.glued(i);
+                let zeros = t.norm(i).starts_with("00")
+                    && t.norm(i).trim_start_matches('0').len() + 2 == t.norm(i).len();
+                let more = t.toks.get(i + 1).is_some_and(|n| n.kind == Kind::Num)
+                    || (t.is_punct(i + 1, "(")
+                        && t.toks
+                            .get(i + 2)
+                            .is_some_and(|n| n.kind == Kind::Num && n.value == 0));
+                if code && (plus || zeros) && more {
                     dmy = true;
                 }
                 // A numeric date that reads one way only.

@@ -2821,3 +2821,37 @@ fn round10_clock_forms_and_pointers() {
         date!(2026 - 11 - 26)
     );
 }
+
+#[test]
+fn round10_day_first_numbers_and_spaced_offsets() {
+    let nov28 = datetime!(2030-11-28 07:55 -6);
+    for text in [
+        "Please sign the lease by 10/12.\nTel: +61 (0)2 9999 0000",
+        "Please sign the lease by 10/12.\nTel: +44 (0) 20 7946 0958",
+        "Please sign the lease by 10/12.\nTel: 00353 21 999 0000",
+        "Please sign the lease by 10/12.\nGold Coast, Queensland",
+    ] {
+        assert_eq!(
+            due_at(text, nov28),
+            vec![Some(date!(2030 - 12 - 10))],
+            "{text}"
+        );
+    }
+    // A US number keeps the operator's month first (10/12 is past then).
+    assert!(
+        due_at(
+            "Please sign the lease by 10/12.\nTel: +1 312 555 0100",
+            nov28
+        )
+        .is_empty()
+    );
+    // "UTC +1" with a space: 17:00 at UTC+1 is 10:00 in Chicago.
+    assert_eq!(
+        due_at("Please send by 17:00 UTC +1 on 3 Dec.", nov28),
+        vec![Some(date!(2030 - 12 - 03))]
+    );
+    assert_eq!(
+        due_at("Please send by 03:00 UTC +1 on 3 Dec.", nov28),
+        vec![Some(date!(2030 - 12 - 02))]
+    );
+}
