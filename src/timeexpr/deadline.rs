@@ -559,9 +559,21 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             }
             _ => 0,
         };
-        let imperative = [0, label_end, comma_clause, marker_end]
-            .iter()
-            .any(|&k| opens_with_order(&p, &phrases[k.min(phrases.len())..], e.from));
+        // "On Monday, please send the deck", "First thing Monday, send …": a day opening the
+        // sentence, then a comma and an order.
+        let fronted_order = toks.is_punct(e.to, ",")
+            && phrases
+                .iter()
+                .filter(|x| x.0 < e.from)
+                .all(|x| x.2 == Some(Sem::Filler))
+            && {
+                let rest: Vec<_> = phrases.iter().filter(|x| x.0 > e.to).copied().collect();
+                opens_with_order(&p, &rest, usize::MAX)
+            };
+        let imperative = fronted_order
+            || [0, label_end, comma_clause, marker_end]
+                .iter()
+                .any(|&k| opens_with_order(&p, &phrases[k.min(phrases.len())..], e.from));
         // A request in the clause after a ";" asks about a span or window before it
         // ("entries are taken Dec 1 - Dec 9; please send yours in time").
         let asks_next = toks.is_punct(t, ";") && {

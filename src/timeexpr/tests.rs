@@ -2855,3 +2855,28 @@ fn round10_day_first_numbers_and_spaced_offsets() {
         vec![Some(date!(2030 - 12 - 02))]
     );
 }
+
+#[test]
+fn round10_the_readers_time_and_a_day_fronted_before_an_order() {
+    // "your time", "local time": the reader's own, so no zone moves the day.
+    assert_eq!(
+        one("Please reply by 5pm your time on Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Please reply by 5pm local time on Friday."),
+        date!(2026 - 11 - 27)
+    );
+    // A day opening the sentence, a comma, then an order.
+    assert_eq!(
+        one("On Monday, please send the deck."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("First thing Monday, please send the deck."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(one("Send it by first thing Monday."), date!(2026 - 11 - 30));
+    assert!(due("On Monday, we met the client.").is_empty());
+    assert!(due("On Monday, the office is closed.").is_empty());
+}

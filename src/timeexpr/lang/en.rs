@@ -380,6 +380,12 @@ pub static EN: LangData = LangData {
         ("central time", Zone(Zone::Named("America/Chicago"))),
         ("mountain time", Zone(Zone::Named("America/Denver"))),
         ("pacific time", Zone(Zone::Named("America/Los_Angeles"))),
+        // The reader's own time is the operator's: no zone to move by ("by 5pm your time on
+        // Friday").
+        ("your time", Filler),
+        // "first thing Monday": the day's start.
+        ("first thing", Filler),
+        ("local time", Filler),
         // A place's time, named by its city or country.
         ("irish time", Zone(Zone::Named("Europe/Dublin"))),
         ("dublin time", Zone(Zone::Named("Europe/Dublin"))),
