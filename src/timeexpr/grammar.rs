@@ -194,6 +194,8 @@ pub struct Expr {
 enum Rel {
     Plain,
     Next,
+    /// "the Friday after next": the one after next Friday.
+    AfterNext,
     This,
     Last,
 }
@@ -1248,6 +1250,19 @@ impl Parser<'_> {
                 rel = Rel::Last;
                 end = self.after(end);
             }
+            // "the Friday after next" (not "Friday after next week's review").
+            _ if rel == Rel::Plain
+                && self.word(end) == "after"
+                && matches!(self.sem(end + 1), Some(Sem::Next))
+                && self
+                    .t
+                    .toks
+                    .get(end + 2)
+                    .is_none_or(|t| t.kind == Kind::Punct) =>
+            {
+                rel = Rel::AfterNext;
+                end += 2;
+            }
             _ => {}
         }
         Some((end, vec![Comp::Weekday(wd, rel)]))
@@ -2066,6 +2081,7 @@ fn weekday(today: Date, wd: u8, rel: Rel, week: Option<i8>) -> Date {
     match rel {
         Rel::Plain | Rel::This => today + Duration::days(ahead),
         Rel::Next => today + Duration::days(if ahead == 0 { 7 } else { ahead }),
+        Rel::AfterNext => today + Duration::days(if ahead == 0 { 14 } else { ahead + 7 }),
         Rel::Last => today - Duration::days(if ahead == 0 { 7 } else { 7 - ahead }),
     }
 }

@@ -2880,3 +2880,29 @@ fn round10_the_readers_time_and_a_day_fronted_before_an_order() {
     assert!(due("On Monday, we met the client.").is_empty());
     assert!(due("On Monday, the office is closed.").is_empty());
 }
+
+#[test]
+fn the_weekday_after_next() {
+    // Said on Tuesday 11-24: next Friday is 11-27, the one after it 12-04.
+    assert_eq!(
+        one("Please reply by the Friday after next."),
+        date!(2026 - 12 - 04)
+    );
+    // Said on a Friday or a Saturday: next Friday is 12-04, the one after it 12-11.
+    assert_eq!(
+        due_at(
+            "Please reply by the Friday after next.",
+            datetime!(2026-11-27 09:00 -6)
+        ),
+        vec![Some(date!(2026 - 12 - 11))]
+    );
+    assert_eq!(
+        due_at("Please reply by the Friday after next.", SAT),
+        vec![Some(date!(2026 - 12 - 11))]
+    );
+    // "after next week's review" is no such day.
+    assert_eq!(
+        one("Please reply by Friday after next week's review."),
+        date!(2026 - 11 - 27)
+    );
+}
