@@ -942,9 +942,8 @@ impl Parser<'_> {
     /// "UTC").
     fn offset(&self, i: usize, short: bool) -> Option<(usize, ZoneAt)> {
         // "UTC +1": after UTC a space may stand before a sign written onto its number.
-        if !self.t.glued(i)
-            && !(short && self.t.glued(i + 1) && matches!(self.word(i), "+" | "-" | "−"))
-        {
+        let spaced_sign = short && self.t.glued(i + 1) && matches!(self.word(i), "+" | "-" | "−");
+        if !(self.t.glued(i) || spaced_sign) {
             return None;
         }
         if self.word(i) == "z" {
