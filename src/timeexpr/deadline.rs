@@ -560,7 +560,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             _ => 0,
         };
         // "On Monday, please send the deck", "First thing Monday, send …": a day opening the
-        // sentence, then a comma and an order.
+        // sentence, then a comma and an order. Not the day of an appointment ("On Dec 3, sign
+        // in at the front desk for your appointment").
         let fronted_order = toks.is_punct(e.to, ",")
             && phrases
                 .iter()
@@ -569,6 +570,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             && {
                 let rest: Vec<_> = phrases.iter().filter(|x| x.0 > e.to).copied().collect();
                 opens_with_order(&p, &rest, usize::MAX)
+                    && !rest
+                        .iter()
+                        .any(|x| matches!(x.2, Some(Sem::Meeting | Sem::Meal(_))))
             };
         let imperative = fronted_order
             || [0, label_end, comma_clause, marker_end]

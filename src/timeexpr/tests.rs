@@ -2879,6 +2879,7 @@ fn round10_the_readers_time_and_a_day_fronted_before_an_order() {
     assert_eq!(one("Send it by first thing Monday."), date!(2026 - 11 - 30));
     assert!(due("On Monday, we met the client.").is_empty());
     assert!(due("On Monday, the office is closed.").is_empty());
+    assert!(due("On Dec 3, sign in at the front desk for your appointment.").is_empty());
 }
 
 #[test]
