@@ -2,8 +2,8 @@
 //! and Spanish, with French and Italian lines from holdout7 on and Dutch and Portuguese from
 //! holdout8 on; the labelling rule is in its README and each file's first line): `eval.jsonl`
 //! (312 messages), `dev2.jsonl`, `holdout2.jsonl`, `holdout3.jsonl`, `holdout4.jsonl`,
-//! `holdout5.jsonl`, `holdout6.jsonl`, `holdout7.jsonl`, `holdout8.jsonl` and `holdout9.jsonl`
-//! (231 each), tuned on in that order (each holdout became the next round's
+//! `holdout5.jsonl`, `holdout6.jsonl`, `holdout7.jsonl`, `holdout8.jsonl`, `holdout9.jsonl`
+//! and `holdout10.jsonl` (231 each), tuned on in that order (each holdout became the next round's
 //! development set after its unread figures were taken). `holdout11.jsonl` (231) is the
 //! unread holdout: scored with its misses never printed. Prints recall and precision per
 //! class; each set has a floor just under its figure. `cargo test --test deadlines_eval --
@@ -189,6 +189,9 @@ fn the_finder_holds_its_figures_on_the_tuned_sets() {
     for set in ["holdout8.jsonl", "holdout9.jsonl"] {
         assert_floor(&score(&fixture(set), true), 231, 0.99, 0.99);
     }
+    // holdout10: 96.1% / 99.3% when it was written (unread, after the round tuned on
+    // holdout9); tuned on since (100% / 100%).
+    assert_floor(&score(&fixture("holdout10.jsonl"), true), 231, 0.99, 0.99);
 }
 
 #[test]

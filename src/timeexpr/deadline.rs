@@ -256,11 +256,35 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 && k - j < 2
                 && !det(j - 1)
                 && toks.toks[before[j - 1].0].kind == Kind::Word
-                && matches!(before[j - 1].2, None | Some(Sem::Meeting | Sem::Meal(_)))
+                && (matches!(before[j - 1].2, None | Some(Sem::Meeting | Sem::Meal(_)))
+                    // A verb as the event's noun after an article or a word ("the lock",
+                    // "build lock").
+                    || (before[j - 1].2 == Some(Sem::Act)
+                        && j >= 2
+                        && (det(j - 2) || before[j - 2].2.is_none())))
             {
                 j -= 1;
             }
-            if j == k || j < 2 {
+            if j == k || j == 0 {
+                return None;
+            }
+            // "before build lock at 04:00 UTC on Sep 4", "ahead of go-live on Friday": "before"
+            // reaches over a short event with no article too ("by" would take a means: "by
+            // phone on Monday"); not when the sentence asks by a date of its own after it
+            // ("Ahead of Luna's dental on the 20th, please return the consent by Feb 18").
+            // Only in an order ("submit your fixes before build lock …"; not "Before launch on
+            // Dec 10 we will send the build").
+            let c = before[j - 1];
+            if matches!(c.2, Some(Sem::Cue(Cue::Adjacent)))
+                && matches!(toks.norm(c.0), "before" | "prior" | "ahead")
+                && exprs.get(n + 1).is_none_or(|x| x.from >= t)
+                && before[..j - 1]
+                    .iter()
+                    .any(|x| matches!(x.2, Some(Sem::Request | Sem::Act)))
+            {
+                return Some(c);
+            }
+            if j < 2 {
                 return None;
             }
             let det = det(j - 1);
@@ -269,8 +293,23 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         };
         // A span's lead right before a day is a limit too ("entro venerdì", "binnen
         // Freitag").
+        // A preference ("we'd prefer Dec 10 for the signed copy", "ideally Friday, please") is
+        // a limit for a thing or an act asked, not a day chosen for a meeting ("I'd prefer
+        // Friday for the call").
+        let preference = |c: &(usize, usize, Option<Sem>)| {
+            matches!(
+                toks.norm(c.0),
+                "prefer" | "prefers" | "preferably" | "ideally"
+            )
+        };
         let adjacent_cue = adjacent
             .filter(|x| matches!(x.2, Some(Sem::Cue(_) | Sem::Within)))
+            .filter(|x| {
+                !preference(x)
+                    || (!has(|y| matches!(y, Sem::Meeting | Sem::Meal(_)))
+                        && (has(|y| matches!(y, Sem::Request | Sem::Act))
+                            || toks.norm(e.to) == "for"))
+            })
             .or_else(over_event);
         if adjacent.is_some_and(|x| x.2 == Some(Sem::Block(Block::Strike))) {
             continue;
@@ -520,9 +559,25 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             }
             _ => 0,
         };
-        let imperative = [0, label_end, comma_clause, marker_end]
-            .iter()
-            .any(|&k| opens_with_order(&p, &phrases[k.min(phrases.len())..], e.from));
+        // "On Monday, please send the deck", "First thing Monday, send …": a day opening the
+        // sentence, then a comma and an order. Not the day of an appointment ("On Dec 3, sign
+        // in at the front desk for your appointment").
+        let fronted_order = toks.is_punct(e.to, ",")
+            && phrases
+                .iter()
+                .filter(|x| x.0 < e.from)
+                .all(|x| x.2 == Some(Sem::Filler))
+            && {
+                let rest: Vec<_> = phrases.iter().filter(|x| x.0 > e.to).copied().collect();
+                opens_with_order(&p, &rest, usize::MAX)
+                    && !rest
+                        .iter()
+                        .any(|x| matches!(x.2, Some(Sem::Meeting | Sem::Meal(_))))
+            };
+        let imperative = fronted_order
+            || [0, label_end, comma_clause, marker_end]
+                .iter()
+                .any(|&k| opens_with_order(&p, &phrases[k.min(phrases.len())..], e.from));
         // A request in the clause after a ";" asks about a span or window before it
         // ("entries are taken Dec 1 - Dec 9; please send yours in time").
         let asks_next = toks.is_punct(t, ";") && {
@@ -616,11 +671,14 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 matches!(x, Some(Sem::Cue(_) | Sem::Block(_))) && !bare_time_cues.contains(a)
             });
         // A headline naming a period's end and what is due at it: "EOM for expense reports".
+        // Also after a sender's label ("Northline Freight: COB Thursday for the rate sheet").
         let headline = e.shape.named
-            && phrases
-                .iter()
-                .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
-                .is_some_and(|x| x.0 == e.from)
+            && [0, label_end].iter().any(|&k| {
+                phrases[k.min(phrases.len())..]
+                    .iter()
+                    .find(|(_, _, x)| !matches!(x, Some(Sem::Request | Sem::Filler)))
+                    .is_some_and(|x| x.0 == e.from)
+            })
             && phrases
                 .iter()
                 .find(|(a, _, _)| *a >= e.to)
@@ -837,8 +895,17 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                     && toks.toks.get(a + 1).is_some_and(|t| t.kind == Kind::Word)
                     && exprs.get(n + 1).is_none_or(|x| x.from > a + 2)
             });
+        // "confírmenos la cita mañana a más tardar", "confirm the visit Friday at the
+        // latest": a limit word right after the date limits the act on the meeting.
+        let latest_after = after.is_some_and(|x| {
+            phrases
+                .iter()
+                .find(|(a, _, _)| *a >= e.to)
+                .is_some_and(|y| y.1 == x && y.2 == Some(Sem::Cue(Cue::Latest)))
+        });
         if meeting_at.is_some()
             && !consequence
+            && !latest_after
             && adjacent_cue.is_none()
             && !e.shape.within
             && !e.shape.timed_by_cue
@@ -1111,6 +1178,50 @@ fn refers_back(
     t: usize,
 ) -> bool {
     let toks = p.t;
+    // The day is the subject of a word that accepts it: "Monday is fine", "Thursday works",
+    // "Friday it is", "Montag passt", "el lunes está bien", "el lunes nos va bien" (a day, not
+    // an appointment: "Your slot on Friday is fine; bring your ID then" is the visit's day).
+    let accepted = !phrases
+        .iter()
+        .any(|x| x.0 < e.from && matches!(x.2, Some(Sem::Meeting)))
+        && {
+            let mut a = e.to;
+            while a < e.to + 3
+                && matches!(
+                    toks.norm(a),
+                    "is" | "would" | "will" | "be" | "esta" | "ist" | "me" | "nos" | "va"
+                )
+            {
+                a += 1;
+            }
+            (toks.norm(e.to) == "it" && toks.norm(e.to + 1) == "is")
+            // "We're good with Thursday", "happy with Dec 3".
+            || (e.from >= 2
+                && toks.norm(e.from - 1) == "with"
+                && matches!(
+                    toks.norm(e.from - 2),
+                    "good" | "fine" | "happy" | "ok" | "okay"
+                ))
+            || matches!(
+                toks.norm(a),
+                "fine"
+                    | "ok"
+                    | "okay"
+                    | "good"
+                    | "great"
+                    | "perfect"
+                    | "works"
+                    | "work"
+                    | "suits"
+                    | "suit"
+                    | "passt"
+                    | "geht"
+                    | "bien"
+                    | "vale"
+                    | "sirve"
+                    | "perfecto"
+            )
+        };
     let asks_around = |v: &[(usize, usize, Option<Sem>)]| -> bool {
         let Some(b) = v.iter().position(|x| x.2 == Some(Sem::Back)) else {
             return false;
@@ -1130,7 +1241,9 @@ fn refers_back(
         // "then" alone points at a window ("add/drop is open Aug 16 to Aug 27 - make your
         // changes then"); at one day it is that day's event ("kickoff is Jan 4 - bring
         // your waiver then").
-        if v[b].1 - v[b].0 == 1 && !e.shape.range {
+        // Unless the day was just accepted as proposed ("Monday is fine — send it then",
+        // "Thursday works, get it to me then").
+        if v[b].1 - v[b].0 == 1 && !e.shape.range && !accepted {
             return false;
         }
         // Next to a pointer, an unlisted verb opening its clause with an object is an order
@@ -1171,8 +1284,10 @@ fn refers_back(
         }
     };
     let rest: Vec<_> = phrases.iter().filter(|x| x.0 >= e.to).copied().collect();
-    if rest.iter().any(|x| x.2 == Some(Sem::Back)) {
-        return asks_around(&rest);
+    // A pointer after the date that asks nothing ("Thursday it is then.") leaves the next
+    // sentence to ask ("Please have the proofs ready by then.").
+    if rest.iter().any(|x| x.2 == Some(Sem::Back)) && asks_around(&rest) {
+        return true;
     }
     if t >= toks.len() || next.is_some_and(|n| n < t) {
         return false;

@@ -118,8 +118,28 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
             best = langs
                 .iter()
                 .flat_map(|l| l.compound_heads)
-                .find(|(h, _)| word.len() >= h.len() + 4 && word.ends_with(h))
-                .map(|&(_, sem)| (1, sem));
+                .find(|(h, _, not)| {
+                    word.len() >= h.len() + 4
+                        && word
+                            .strip_suffix(h)
+                            .is_some_and(|stem| !not.iter().any(|n| stem.ends_with(n)))
+                })
+                .map(|&(_, sem, _)| (1, sem));
+        }
+        // "envíelo", "inviatelo": an order with its pronouns written on.
+        if best.is_none() {
+            best = langs.iter().find_map(|l| {
+                let li = lang::ALL.iter().position(|x| std::ptr::eq(*x, *l))?;
+                l.enclitics.iter().find_map(|c| {
+                    let stem = word.strip_suffix(c).filter(|s| s.len() >= 4)?;
+                    lex[li]
+                        .map
+                        .get(stem)?
+                        .iter()
+                        .any(|(rest, sem)| rest.is_empty() && *sem == Sem::Act)
+                        .then_some((1, Sem::Act))
+                })
+            });
         }
         out.push(best);
     }
@@ -174,6 +194,8 @@ pub struct Expr {
 enum Rel {
     Plain,
     Next,
+    /// "the Friday after next": the one after next Friday.
+    AfterNext,
     This,
     Last,
 }
@@ -898,7 +920,11 @@ impl Parser<'_> {
     /// `hh:mm` (and `:ss`) at `i`: (next, h, m).
     fn clock(&self, i: usize) -> Option<(usize, u8, u8)> {
         let (h, hd, ord) = self.num(i)?;
-        if ord || hd > 2 || h > 24 || !self.t.is_punct(i + 1, ":") || !self.t.glued(i + 1) {
+        // "14:00"; "17h00"; "5.30pm" (a dot only with am/pm after it: "13.50" is an amount).
+        let sep = self.t.is_punct(i + 1, ":")
+            || self.word(i + 1) == "h"
+            || (self.t.is_punct(i + 1, ".") && matches!(self.sem(i + 3), Some(Sem::AmPm(_))));
+        if ord || hd > 2 || h > 24 || !sep || !self.t.glued(i + 1) {
             return None;
         }
         let (m, md, _) = self.num(i + 2)?;
@@ -915,7 +941,9 @@ impl Parser<'_> {
     /// `Z`, `+01:00`, `-0600`, `-06` right after a time; `+2` too when `short` (after
     /// "UTC").
     fn offset(&self, i: usize, short: bool) -> Option<(usize, ZoneAt)> {
-        if !self.t.glued(i) {
+        // "UTC +1": after UTC a space may stand before a sign written onto its number.
+        let spaced_sign = short && self.t.glued(i + 1) && matches!(self.word(i), "+" | "-" | "−");
+        if !(self.t.glued(i) || spaced_sign) {
             return None;
         }
         if self.word(i) == "z" {
@@ -1220,6 +1248,19 @@ impl Parser<'_> {
             Some(Sem::Last) if rel == Rel::Plain => {
                 rel = Rel::Last;
                 end = self.after(end);
+            }
+            // "the Friday after next" (not "Friday after next week's review").
+            _ if rel == Rel::Plain
+                && self.word(end) == "after"
+                && matches!(self.sem(end + 1), Some(Sem::Next))
+                && self
+                    .t
+                    .toks
+                    .get(end + 2)
+                    .is_none_or(|t| t.kind == Kind::Punct) =>
+            {
+                rel = Rel::AfterNext;
+                end += 2;
             }
             _ => {}
         }
@@ -1579,6 +1620,15 @@ impl Parser<'_> {
             (self.after(i), h, 0)
         } else if let Some((n, h, m)) = self.clock(i) {
             (n, h, m)
+        } else if let Some((v, 4, false)) = self.num(i)
+            && matches!(self.word(i + 1), "hrs" | "hr" | "h")
+            && v / 100 <= 23
+            && v % 100 <= 59
+            && i > 0
+            && (self.listed(i - 1, lang_time_by) || self.listed(i - 1, lang_time_lead))
+        {
+            // "by 1700 hrs", "at 0930h": a 24-hour time written as four digits.
+            (i + 2, (v / 100) as u8, (v % 100) as u8)
         } else {
             let (v, d, ord) = self.num(i)?;
             if ord || d > 2 || v > 24 {
@@ -1595,7 +1645,9 @@ impl Parser<'_> {
                 m = mm.min(59) as u8;
                 end += 2;
             }
-            let mut marked = matches!(self.sem(end), Some(Sem::AmPm(_) | Sem::Oclock));
+            // "12 noon", "12 midnight": the word marks the hour.
+            let mut marked = matches!(self.sem(end), Some(Sem::AmPm(_) | Sem::Oclock))
+                || (v == 12 && matches!(self.sem(end), Some(Sem::TimeWord(12 | 24))));
             let led = i > 0 && self.listed(i - 1, lang_time_lead);
             // Right after a cue, a bare hour with a zone or a day after it is a time: "by 2
             // CT tmrw", "before 5 on the 19th" (not "by 5" alone, which may be an amount).
@@ -1677,6 +1729,11 @@ impl Parser<'_> {
                 end = self.after(end);
             }
             Some(Sem::Oclock) => end = self.after(end),
+            // "12:00 noon", "12 midnight".
+            Some(Sem::TimeWord(w @ (12 | 24))) if h == 12 && m == 0 => {
+                h = w;
+                end = self.after(end);
+            }
             _ => {}
         }
         if h == 24 {
@@ -1689,6 +1746,14 @@ impl Parser<'_> {
 
     /// A time and the zone at `end` after it, if any.
     fn zone_after(&self, mut end: usize, h: u8, m: u8) -> Option<(usize, Vec<Comp>)> {
+        // "23:59 (UTC+01:00)": a zone in parentheses.
+        if self.t.is_punct(end, "(")
+            && let Some((n, out)) = self.zone_after(end + 1, h, m)
+            && out.len() == 2
+            && self.t.is_punct(n, ")")
+        {
+            return Some((n + 1, out));
+        }
         let mut out = vec![Comp::Time(h, m)];
         let z = match self.sem(end) {
             // "UTC+2", "GMT-5": an offset from UTC written after it.
@@ -1842,6 +1907,23 @@ fn sender_day_first(t: &Tokens) -> bool {
                             | "aberdeen"
                             | "dublin"
                             | "galway"
+                            | "cork"
+                            | "limerick"
+                            | "waterford"
+                            | "kilkenny"
+                            | "zealand"
+                            | "perth"
+                            | "adelaide"
+                            | "hobart"
+                            | "dunedin"
+                            | "bristol"
+                            | "sheffield"
+                            | "nottingham"
+                            | "newcastle"
+                            | "queensland"
+                            | "tasmania"
+                            | "nsw"
+                            | "qld"
                             | "sydney"
                             | "melbourne"
                             | "brisbane"
@@ -1852,12 +1934,17 @@ fn sender_day_first(t: &Tokens) -> bool {
                 dmy |= tld || place;
             }
             Kind::Num => {
-                // "+44 20 7946 0958"
-                if t.is_punct(i.wrapping_sub(1), "+")
-                    && t.glued(i)
-                    && matches!(tok.value, 44 | 353 | 61 | 64 | 91)
-                    && t.toks.get(i + 1).is_some_and(|n| n.kind == Kind::Num)
-                {
+                // "+44 20 7946 0958", "+61 (0)2 9999 0000", "0061 2 9999 0000".
+                let code = matches!(tok.value, 44 | 353 | 61 | 64 | 91);
+                let plus = t.is_punct(i.wrapping_sub(1), "+") && t.glued(i);
+                let zeros = t.norm(i).starts_with("00")
+                    && t.norm(i).trim_start_matches('0').len() + 2 == t.norm(i).len();
+                let more = t.toks.get(i + 1).is_some_and(|n| n.kind == Kind::Num)
+                    || (t.is_punct(i + 1, "(")
+                        && t.toks
+                            .get(i + 2)
+                            .is_some_and(|n| n.kind == Kind::Num && n.value == 0));
+                if code && (plus || zeros) && more {
                     dmy = true;
                 }
                 // A numeric date that reads one way only.
@@ -1993,6 +2080,7 @@ fn weekday(today: Date, wd: u8, rel: Rel, week: Option<i8>) -> Date {
     match rel {
         Rel::Plain | Rel::This => today + Duration::days(ahead),
         Rel::Next => today + Duration::days(if ahead == 0 { 7 } else { ahead }),
+        Rel::AfterNext => today + Duration::days(if ahead == 0 { 14 } else { ahead + 7 }),
         Rel::Last => today - Duration::days(if ahead == 0 { 7 } else { 7 - ahead }),
     }
 }

@@ -116,6 +116,36 @@ fn detect_tokens(t: &lexer::Tokens) -> Lang {
             }
         }
     }
+    // A line with no function word ("Einsendeschluss: 4. Dezember."): by its month and
+    // weekday names and its limit words, which a language may have to itself.
+    if counts.iter().all(|&c| c == 0) {
+        static NAMES: OnceLock<std::collections::HashMap<&'static str, u8>> = OnceLock::new();
+        let names = NAMES.get_or_init(|| {
+            let mut m = std::collections::HashMap::new();
+            for (k, l) in lang::ALL.iter().enumerate() {
+                for (w, sem) in l.words {
+                    if !w.contains(' ')
+                        && matches!(
+                            sem,
+                            lang::Sem::Month(..) | lang::Sem::Weekday(..) | lang::Sem::Cue(_)
+                        )
+                    {
+                        *m.entry(*w).or_insert(0u8) |= 1 << k;
+                    }
+                }
+            }
+            m
+        });
+        for i in 0..t.len().min(400) {
+            if let Some(mask) = names.get(t.norm(i)) {
+                for (k, c) in counts.iter_mut().enumerate().take(lang::ALL.len()) {
+                    if mask & (1 << k) != 0 {
+                        *c += 1;
+                    }
+                }
+            }
+        }
+    }
     let mut best = 0;
     for k in 1..lang::ALL.len() {
         if counts[k] > counts[best] {

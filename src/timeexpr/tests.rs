@@ -2605,3 +2605,305 @@ fn quoted_history_with_the_name_after_the_verb() {
         date!(2026 - 12 - 04)
     );
 }
+
+#[test]
+fn accepting_a_proposed_day_then_asking_by_it() {
+    // Tuesday 2026-11-24: Monday is 11-30, Thursday 11-26, Friday 11-27.
+    assert_eq!(one("Monday is fine — send it then."), date!(2026 - 11 - 30));
+    assert_eq!(
+        one("Thursday works, get it to me then."),
+        date!(2026 - 11 - 26)
+    );
+    assert_eq!(
+        one("Friday suits us, please send it over then."),
+        date!(2026 - 11 - 27)
+    );
+    // Accepting a day with nothing asked by it, or an event's day, is no limit.
+    assert!(due("Monday is fine for the meeting.").is_empty());
+    assert!(due("Your appointment on Friday is fine; bring your ID then.").is_empty());
+    assert!(due("Kickoff is Jan 4 - bring your waiver then.").is_empty());
+}
+
+#[test]
+fn a_preference_is_a_limit_for_a_thing_asked() {
+    assert_eq!(
+        one("We'd prefer Dec 10 for the signed copy."),
+        date!(2026 - 12 - 10)
+    );
+    assert_eq!(one("Ideally by the 3rd, please."), date!(2026 - 12 - 03));
+    assert_eq!(one("Ideally Friday, please."), date!(2026 - 11 - 27));
+    // A day preferred for a meeting, or a preference with nothing asked, is none.
+    assert!(due("I'd prefer Friday for the call.").is_empty());
+    assert!(due("Which day suits you? I'd prefer Friday.").is_empty());
+}
+
+#[test]
+fn a_fortnight_and_no_later_than() {
+    assert_eq!(
+        one("Please send the form a fortnight from today."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Payment in a fortnight, please."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Please reply no later than the 3rd."),
+        date!(2026 - 12 - 03)
+    );
+}
+
+#[test]
+fn round10_shapes() {
+    // A clock hour with "noon" or "midnight" after it, then a zone and a day.
+    let dec24 = datetime!(2030-12-24 12:15 -6);
+    assert_eq!(
+        due_at("Entries must be in by 12:00 noon ET on Dec 31.", dec24),
+        vec![Some(date!(2030 - 12 - 31))]
+    );
+    assert_eq!(
+        due_at("Entries must be in by 12 noon ET on Dec 31.", dec24),
+        vec![Some(date!(2030 - 12 - 31))]
+    );
+    assert_eq!(
+        one("Submit the claim by 12:00 midnight on Dec 3."),
+        date!(2026 - 12 - 03)
+    );
+    // "before" over a short event with no article, to its time and day (04:00 UTC is the
+    // evening before in Chicago).
+    let sep2 = datetime!(2030-09-02 14:30 -5);
+    assert_eq!(
+        due_at(
+            "Ops: submit your fixes before build lock at 04:00 UTC on Sep 4.",
+            sep2
+        ),
+        vec![Some(date!(2030 - 09 - 03))]
+    );
+    assert_eq!(
+        one("Submit your report before the lock on Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    // Only in an order: the sender's plan is none.
+    assert!(due("Before launch on Dec 10 we will send the final build.").is_empty());
+    // The event's day is context when the sentence asks by a date of its own.
+    assert_eq!(
+        due("Ahead of Max's surgery on the 30th, please return the consent by Friday, Nov 27."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    // A period's end heading a line after a sender's label.
+    assert_eq!(
+        due_at(
+            "Acme Freight: COB Thursday for the signed rate sheet.",
+            sep2
+        ),
+        vec![Some(date!(2030 - 09 - 05))]
+    );
+    // "at the latest" after the date limits the act on an appointment.
+    assert_eq!(
+        due_at(
+            "Confírmenos la cita mañana a más tardar.",
+            datetime!(2030-10-17 16:45 -5)
+        ),
+        vec![Some(date!(2030 - 10 - 18))]
+    );
+    assert_eq!(
+        one("Confirm the appointment Friday at the latest."),
+        date!(2026 - 11 - 27)
+    );
+    // German "-schluss" compounds close entries; "Beschluss" is a decision.
+    assert_eq!(
+        one("Meldeschluss für die Regatta ist der 4. Dezember."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Gemäß Ratsbeschluss vom 3. Dezember bitte die Unterlagen bis 10. Dezember senden."),
+        date!(2026 - 12 - 10)
+    );
+    // An Irish or Australian town shows a day-first sender.
+    let nov28 = datetime!(2030-11-28 07:55 -6);
+    for text in [
+        "Landlord (Cork): the rent went up by 1/5. Please sign the new lease by 10/12.",
+        "Please sign the new lease by 10/12.\nMary, Adelaide",
+    ] {
+        assert_eq!(
+            due_at(text, nov28),
+            vec![Some(date!(2030 - 12 - 10))],
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn round10_languages_zones_and_orders_with_pronouns() {
+    // A line with few or no function words, by its day and month names.
+    assert_eq!(detect("Einsendeschluss: 4. Dezember."), Lang::De);
+    assert_eq!(detect("Envíelo mañana a más tardar."), Lang::Es);
+    assert_eq!(one("Einsendeschluss: 4. Dezember."), date!(2026 - 12 - 04));
+    assert_eq!(
+        one("Bestellschluss: Freitag, 4. Dezember."),
+        date!(2026 - 12 - 04)
+    );
+    assert_eq!(
+        one("Envíelo pasado mañana a más tardar."),
+        date!(2026 - 11 - 26)
+    );
+    // "Envíelo", "devuélvalo", "inviatelo": an order with its pronoun written on.
+    assert_eq!(one("Envíelo el viernes."), date!(2026 - 11 - 27));
+    assert_eq!(one("Inviatelo entro venerdì."), date!(2026 - 11 - 27));
+    assert!(due("El responsable llega el viernes.").is_empty());
+    // A day accepted, then asked by, in German and Spanish too.
+    assert_eq!(
+        one("Montag passt, schicken Sie es dann."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("El lunes está bien, envíelo entonces."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("Agreed, Friday it is — send it then."),
+        date!(2026 - 11 - 27)
+    );
+    assert!(due("Montag passt, dann sehen wir uns.").is_empty());
+    assert!(due("Friday works for me. See you then!").is_empty());
+    // A place's time: 9am in Sydney on Dec 3 is the afternoon before in Chicago.
+    assert_eq!(
+        one("Please send it by 9am Sydney time on Dec 3."),
+        date!(2026 - 12 - 02)
+    );
+    assert_eq!(
+        one("Please send it by 9am Irish time on Dec 3."),
+        date!(2026 - 12 - 03)
+    );
+}
+
+#[test]
+fn round10_clock_forms_and_pointers() {
+    // Four-digit 24-hour times after a cue, "17h00", a dotted time with am/pm, a zone in
+    // parentheses.
+    assert_eq!(
+        one("Please get it to me by 1700 hrs on the 3rd."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Please send it by 17h00 on 3 December."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Please send it by 5.30pm on 3 Dec."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Submit by 23:59 (UTC+01:00) on 3 December."),
+        date!(2026 - 12 - 03)
+    );
+    // 06:00 UTC on the 3rd is midnight of the 3rd in Chicago.
+    assert_eq!(
+        due_at(
+            "Submit by 06:00 (UTC) on Dec 3.",
+            datetime!(2026-11-24 09:00 -6)
+        ),
+        vec![Some(date!(2026 - 12 - 03))]
+    );
+    assert!(due("We logged 1700 hrs by Friday.").is_empty());
+    assert!(due("The price is 13.50 pm per unit.").is_empty());
+    // An accepted day before the date, and a pointer in the next sentence.
+    assert_eq!(
+        one("We're good with Thursday; please send the proofs then."),
+        date!(2026 - 11 - 26)
+    );
+    assert_eq!(
+        one("Happy with Dec 3, send the invoice then."),
+        date!(2026 - 12 - 03)
+    );
+    assert_eq!(
+        one("Thursday it is then. Please have the proofs ready by then."),
+        date!(2026 - 11 - 26)
+    );
+}
+
+#[test]
+fn round10_day_first_numbers_and_spaced_offsets() {
+    let nov28 = datetime!(2030-11-28 07:55 -6);
+    for text in [
+        "Please sign the lease by 10/12.\nTel: +61 (0)2 9999 0000",
+        "Please sign the lease by 10/12.\nTel: +44 (0) 20 7946 0958",
+        "Please sign the lease by 10/12.\nTel: 00353 21 999 0000",
+        "Please sign the lease by 10/12.\nGold Coast, Queensland",
+    ] {
+        assert_eq!(
+            due_at(text, nov28),
+            vec![Some(date!(2030 - 12 - 10))],
+            "{text}"
+        );
+    }
+    // A US number keeps the operator's month first (10/12 is past then).
+    assert!(
+        due_at(
+            "Please sign the lease by 10/12.\nTel: +1 312 555 0100",
+            nov28
+        )
+        .is_empty()
+    );
+    // "UTC +1" with a space: 17:00 at UTC+1 is 10:00 in Chicago.
+    assert_eq!(
+        due_at("Please send by 17:00 UTC +1 on 3 Dec.", nov28),
+        vec![Some(date!(2030 - 12 - 03))]
+    );
+    assert_eq!(
+        due_at("Please send by 03:00 UTC +1 on 3 Dec.", nov28),
+        vec![Some(date!(2030 - 12 - 02))]
+    );
+}
+
+#[test]
+fn round10_the_readers_time_and_a_day_fronted_before_an_order() {
+    // "your time", "local time": the reader's own, so no zone moves the day.
+    assert_eq!(
+        one("Please reply by 5pm your time on Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Please reply by 5pm local time on Friday."),
+        date!(2026 - 11 - 27)
+    );
+    // A day opening the sentence, a comma, then an order.
+    assert_eq!(
+        one("On Monday, please send the deck."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(
+        one("First thing Monday, please send the deck."),
+        date!(2026 - 11 - 30)
+    );
+    assert_eq!(one("Send it by first thing Monday."), date!(2026 - 11 - 30));
+    assert!(due("On Monday, we met the client.").is_empty());
+    assert!(due("On Monday, the office is closed.").is_empty());
+    assert!(due("On Dec 3, sign in at the front desk for your appointment.").is_empty());
+}
+
+#[test]
+fn the_weekday_after_next() {
+    // Said on Tuesday 11-24: next Friday is 11-27, the one after it 12-04.
+    assert_eq!(
+        one("Please reply by the Friday after next."),
+        date!(2026 - 12 - 04)
+    );
+    // Said on a Friday or a Saturday: next Friday is 12-04, the one after it 12-11.
+    assert_eq!(
+        due_at(
+            "Please reply by the Friday after next.",
+            datetime!(2026-11-27 09:00 -6)
+        ),
+        vec![Some(date!(2026 - 12 - 11))]
+    );
+    assert_eq!(
+        due_at("Please reply by the Friday after next.", SAT),
+        vec![Some(date!(2026 - 12 - 11))]
+    );
+    // "after next week's review" is no such day.
+    assert_eq!(
+        one("Please reply by Friday after next week's review."),
+        date!(2026 - 11 - 27)
+    );
+}

@@ -53,6 +53,20 @@ pub static DE: LangData = LangData {
         "fallig",
         "innerhalb",
         "von",
+        // Day and month names no other table shares ("Einsendeschluss: 4. Dezember").
+        "januar",
+        "februar",
+        "marz",
+        "dezember",
+        "montag",
+        "dienstag",
+        "mittwoch",
+        "donnerstag",
+        "freitag",
+        "samstag",
+        "sonntag",
+        "ubermorgen",
+        "spatestens",
     ],
     numeric: NumericOrder::DayFirst,
     range_to: &["bis", "-", "–", "—", "oder"],
@@ -60,8 +74,20 @@ pub static DE: LangData = LangData {
     time_lead: &["um", "gegen"],
     // "bis 17 Uhr", "vor 12 Uhr", "spätestens 15 Uhr": a bare hour needs "Uhr" anyway.
     time_by: &["bis", "vor", "spatestens"],
-    compound_heads: &[("frist", Cue(Cue::Noun))],
+    compound_heads: &[
+        ("frist", Cue(Cue::Noun), &[]),
+        // "Meldeschluss", "Bewerbungsschluss", "Bestellschluss": the closing of entries.
+        (
+            "schluss",
+            Cue(Cue::Noun),
+            &[
+                "be", "ab", "an", "aus", "ver", "ent", "ein", "zusammen", "kurz", "ruck", "laden",
+                "schul", "fehl", "trug",
+            ],
+        ),
+    ],
     objects: &[],
+    enclitics: &[],
     words: &[
         ("montag", Weekday(0, Caps::Any)),
         ("mo", Weekday(0, Caps::Capital)),
@@ -278,6 +304,8 @@ pub static DE: LangData = LangData {
         ("abgabefrist", Cue(Cue::Noun)),
         ("einsendeschluss", Cue(Cue::Noun)),
         ("anmeldeschluss", Cue(Cue::Noun)),
+        // Not a "Beschluss" (a decision).
+        ("abgabeschluss", Cue(Cue::Noun)),
         ("stichtag", Cue(Cue::Noun)),
         ("deadline", Cue(Cue::Noun)),
         ("termin", Meeting),
@@ -366,6 +394,8 @@ pub static DE: LangData = LangData {
         // "Er will die Unterlagen bis Freitag": wants, not the English future.
         ("will", Plain),
         ("bis dahin", Back),
+        // "Montag passt, schicken Sie es dann": at a day just accepted.
+        ("dann", Back),
         ("bis zu diesem tag", Back),
         ("bis zu diesem datum", Back),
         ("in diesem zeitraum", Back),

@@ -52,6 +52,7 @@ pub static EN: LangData = LangData {
         "one",
         "some",
     ],
+    enclitics: &[],
     words: &[
         // Weekdays and their abbreviations; "Sat", "Sun", "Wed" are also words.
         ("monday", Weekday(0, Caps::Any)),
@@ -379,6 +380,38 @@ pub static EN: LangData = LangData {
         ("central time", Zone(Zone::Named("America/Chicago"))),
         ("mountain time", Zone(Zone::Named("America/Denver"))),
         ("pacific time", Zone(Zone::Named("America/Los_Angeles"))),
+        // The reader's own time is the operator's: no zone to move by ("by 5pm your time on
+        // Friday").
+        ("your time", Filler),
+        // "first thing Monday": the day's start.
+        ("first thing", Filler),
+        ("local time", Filler),
+        // A place's time, named by its city or country.
+        ("irish time", Zone(Zone::Named("Europe/Dublin"))),
+        ("dublin time", Zone(Zone::Named("Europe/Dublin"))),
+        ("ireland time", Zone(Zone::Named("Europe/Dublin"))),
+        ("sydney time", Zone(Zone::Named("Australia/Sydney"))),
+        ("melbourne time", Zone(Zone::Named("Australia/Melbourne"))),
+        ("canberra time", Zone(Zone::Named("Australia/Sydney"))),
+        ("brisbane time", Zone(Zone::Named("Australia/Brisbane"))),
+        ("perth time", Zone(Zone::Named("Australia/Perth"))),
+        ("adelaide time", Zone(Zone::Named("Australia/Adelaide"))),
+        ("auckland time", Zone(Zone::Named("Pacific/Auckland"))),
+        ("nz time", Zone(Zone::Named("Pacific/Auckland"))),
+        ("new zealand time", Zone(Zone::Named("Pacific/Auckland"))),
+        ("paris time", Zone(Zone::Named("Europe/Paris"))),
+        ("berlin time", Zone(Zone::Named("Europe/Berlin"))),
+        ("madrid time", Zone(Zone::Named("Europe/Madrid"))),
+        ("rome time", Zone(Zone::Named("Europe/Rome"))),
+        ("amsterdam time", Zone(Zone::Named("Europe/Amsterdam"))),
+        ("lisbon time", Zone(Zone::Named("Europe/Lisbon"))),
+        ("central european time", Zone(Zone::Named("Europe/Berlin"))),
+        ("tokyo time", Zone(Zone::Named("Asia/Tokyo"))),
+        ("singapore time", Zone(Zone::Named("Asia/Singapore"))),
+        ("india time", Zone(Zone::Named("Asia/Kolkata"))),
+        ("hawaii time", Zone(Zone::Named("Pacific/Honolulu"))),
+        ("alaska time", Zone(Zone::Named("America/Anchorage"))),
+        ("arizona time", Zone(Zone::Named("America/Phoenix"))),
         // Spans.
         ("within", Within),
         ("w / in", Within),
@@ -416,6 +449,11 @@ pub static EN: LangData = LangData {
         ("prior to", Cue(Cue::Adjacent)),
         ("ahead of", Cue(Cue::Adjacent)),
         ("in time for", Cue(Cue::Adjacent)),
+        // A preference as a limit: "we'd prefer Dec 10 for the signed copy".
+        ("prefer", Cue(Cue::Adjacent)),
+        ("prefers", Cue(Cue::Adjacent)),
+        ("preferably", Cue(Cue::Adjacent)),
+        ("ideally", Cue(Cue::Adjacent)),
         ("due", Cue(Cue::Due)),
         ("due date", Cue(Cue::Noun)),
         ("expires", Cue(Cue::Due)),

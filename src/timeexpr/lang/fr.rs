@@ -80,6 +80,7 @@ pub static FR: LangData = LangData {
         "le", "la", "les", "l'", "votre", "vos", "ce", "cette", "ces", "nous", "moi", "un", "une",
         "des", "du",
     ],
+    enclitics: &[],
     words: &[
         ("lundi", Weekday(0, Caps::Any)),
         ("mardi", Weekday(1, Caps::Any)),

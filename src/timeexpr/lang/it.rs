@@ -69,6 +69,11 @@ pub static IT: LangData = LangData {
         "il", "lo", "la", "i", "gli", "le", "l'", "ci", "mi", "vi", "ce", "suo", "sua", "suoi",
         "sue", "un", "una", "uno",
     ],
+    // "inviatelo", "mandateci", "restituitecela": an order with its pronouns written on.
+    enclitics: &[
+        "celo", "cela", "celi", "cele", "melo", "mela", "glielo", "gliela", "lo", "la", "li", "le",
+        "ci", "mi", "ne",
+    ],
     words: &[
         ("lunedi", Weekday(0, Caps::Any)),
         ("martedi", Weekday(1, Caps::Any)),

@@ -82,8 +82,13 @@ pub struct LangData {
     /// *out*"), not a noun ("pay stubs", "return shipping").
     pub objects: &'static [&'static str],
     /// Heads of compounds written as one word, read as the head when the whole word is in
-    /// no entry ("Rückmeldefrist", "Zahlungsfrist" are a "Frist").
-    pub compound_heads: &'static [(&'static str, Sem)],
+    /// no entry ("Rückmeldefrist", "Zahlungsfrist" are a "Frist"; "Meldeschluss" is a
+    /// "-schluss"), and the stems that make another word of the head right before it
+    /// ("Beschluss", "Anschluss", "Abschluss" are no closing date).
+    pub compound_heads: &'static [(&'static str, Sem, &'static [&'static str])],
+    /// Object pronouns written onto an order ("envíelo" is "envíe" + "lo"): a word ending in
+    /// one whose stem is an order in `words` is that order.
+    pub enclitics: &'static [&'static str],
     /// Phrase → meaning.
     pub words: &'static [(&'static str, Sem)],
 }

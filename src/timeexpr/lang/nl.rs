@@ -81,10 +81,11 @@ pub static NL: LangData = LangData {
     range_and: &["en"],
     time_lead: &["om"],
     time_by: &["uiterlijk", "voor", "tot"],
-    compound_heads: &[("termijn", Cue(Cue::Noun))],
+    compound_heads: &[("termijn", Cue(Cue::Noun), &[])],
     objects: &[
         "het", "de", "je", "jouw", "uw", "ons", "onze", "me", "mij", "een", "dit", "deze", "die",
     ],
+    enclitics: &[],
     words: &[
         ("maandag", Weekday(0, Caps::Any)),
         ("dinsdag", Weekday(1, Caps::Any)),

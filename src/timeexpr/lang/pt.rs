@@ -71,6 +71,7 @@ pub static PT: LangData = LangData {
         "o", "a", "os", "as", "seu", "sua", "seus", "suas", "me", "nos", "um", "uma", "este",
         "esta", "esse", "essa",
     ],
+    enclitics: &[],
     words: &[
         ("segunda - feira", Weekday(0, Caps::Any)),
         ("terca - feira", Weekday(1, Caps::Any)),
