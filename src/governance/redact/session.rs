@@ -138,12 +138,6 @@ impl RedactionSession {
             return;
         }
         self.learned_from.insert(name.to_string());
-        // An HL7 name (`VANG^NNAMDI^Z^III^DR`) is learned by its family, given and middle
-        // names: a suffix or prefix ("III", "DR") is no name to redact wherever it recurs.
-        let name = match name.match_indices('^').nth(2) {
-            Some((cut, _)) => &name[..cut],
-            None => name,
-        };
         for v in variants(name).iter() {
             self.known_names.insert(v.clone());
         }
