@@ -1042,6 +1042,12 @@ pub(super) fn word_boundary(text: &str, start: usize, end: usize) -> bool {
 /// What to remember of a detected name for the rest of the job: the full form and its
 /// capitalised parts long enough not to be initials or particles.
 pub(super) fn name_variants(name: &str) -> Vec<String> {
+    // An HL7 name field (`VANG^NNAMDI^Z^III^DR`) by its family, given and middle names: a
+    // suffix or prefix ("III", "DR") is no name to look for elsewhere.
+    let name = name
+        .match_indices('^')
+        .nth(2)
+        .map_or(name, |(cut, _)| &name[..cut]);
     let words: Vec<&str> = name
         .split(|c: char| c.is_whitespace() || c == ',' || c == '^' || c == '_')
         .map(|w| w.trim_end_matches('.'))

@@ -85,6 +85,8 @@ const FIELDS: &[(&str, usize, Field)] = &[
     ("OBX", 16, Field::Provider),
     ("TXA", 9, Field::Provider),
     ("TXA", 22, Field::Provider),
+    // A scheduled visit's staff (SIU): personnel id^family^given.
+    ("AIP", 3, Field::Provider),
 ];
 
 /// Adds the identifiers of every HL7 v2 segment line in `text` to `cands`.
@@ -131,13 +133,36 @@ fn segment_starts(line: &str) -> Vec<usize> {
     out
 }
 
+/// Fields whose whole value is no patient's: order and filler numbers (`OBR|1|ORD708873|
+/// 14726603|…`), a document's and an appointment's ids, the payer's name and mailing
+/// address in IN1 (not its ids: senders put the member id there), and relationship codes
+/// (`SEL`, `SON^Son`). (Order, document and appointment numbers are no identifiers anywhere
+/// in this redactor.)
+const NOT_PERSONAL: &[(&str, usize)] = &[
+    ("ORC", 2),
+    ("ORC", 3),
+    ("OBR", 2),
+    ("OBR", 3),
+    ("TXA", 12),
+    ("SCH", 1),
+    ("SCH", 2),
+    ("IN1", 4),
+    ("IN1", 5),
+    ("IN1", 17),
+    ("NK1", 3),
+    ("GT1", 11),
+];
+
 /// Drops the candidates that HL7 structure says are no patient's: any name inside an MSH
-/// segment (it names sending systems and facilities, `SIU^S12` is a message type) and any
+/// segment (it names sending systems and facilities, `SIU^S12` is a message type), any
 /// shape found in a provider field's id component (`PV1|…|4417820^BRANDT^ANNELIESE`: the
-/// attending's staff number, not a record number; the provider's name stays a name).
+/// attending's staff number, not a record number; the provider's name stays a name), and
+/// the shapes found in a field of [`NOT_PERSONAL`] (not a phone, fax, email, SSN, card or
+/// date: see [`SPARED`]).
 pub(super) fn drop_non_personal(text: &str, cands: &mut Vec<(Span, u8)>) {
     let mut msh: Vec<(usize, usize)> = Vec::new();
     let mut ids: Vec<(usize, usize)> = Vec::new();
+    let mut zones: Vec<(usize, usize)> = Vec::new();
     let mut off = 0;
     for line in text.split_inclusive(['\r', '\n']) {
         let body = line.trim_end_matches(['\r', '\n']);
@@ -155,6 +180,9 @@ pub(super) fn drop_non_personal(text: &str, cands: &mut Vec<(Span, u8)>) {
                 let provider = FIELDS.iter().any(|(s, f, what)| {
                     *s == name && *f == i + 1 && matches!(what, Field::Provider)
                 });
+                if NOT_PERSONAL.contains(&(name, i + 1)) && !field.is_empty() {
+                    zones.push((off + pos, off + pos + field.len()));
+                }
                 if provider {
                     let mut rep = pos;
                     for r in field.split('~') {
@@ -170,6 +198,20 @@ pub(super) fn drop_non_personal(text: &str, cands: &mut Vec<(Span, u8)>) {
         }
         off += line.len();
     }
+    // Nor a date: a sender who shifts a field by one puts the insured's birth date where
+    // the relationship code belongs.
+    drop_inside(
+        zones,
+        cands,
+        &[
+            Kind::Phone,
+            Kind::Fax,
+            Kind::Email,
+            Kind::Ssn,
+            Kind::Card,
+            Kind::Date,
+        ],
+    );
     if msh.is_empty() && ids.is_empty() {
         return;
     }
@@ -226,6 +268,34 @@ fn push(cands: &mut Vec<(Span, u8)>, kind: Kind, start: usize, v: &str) {
     ));
 }
 
+/// One span of `kind` from the first to the last of the components `range` of `c` that
+/// `holds` (the components between them included, empty or not).
+fn push_run(
+    cands: &mut Vec<(Span, u8)>,
+    kind: Kind,
+    c: &[(usize, &str)],
+    range: std::ops::Range<usize>,
+    holds: impl Fn(&str) -> bool,
+) {
+    let part = c.get(range.start..range.end.min(c.len())).unwrap_or(&[]);
+    let first = part.iter().find(|(_, s)| holds(s));
+    let last = part.iter().rev().find(|(_, s)| holds(s));
+    if let (Some(&(a, sa)), Some(&(b, sb))) = (first, last) {
+        let lead = sa.len() - sa.trim_start().len();
+        let end = b + sb.trim_end().len();
+        if a + lead < end {
+            cands.push((
+                Span {
+                    kind,
+                    start: a + lead,
+                    end,
+                },
+                PRIO,
+            ));
+        }
+    }
+}
+
 /// Components of a field with their byte offsets.
 fn comps(v: &str, at: usize) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
@@ -241,18 +311,26 @@ fn read(v: &str, at: usize, what: Field, cands: &mut Vec<(Span, u8)>) {
     let c = comps(v, at);
     let get = |i: usize| c.get(i).copied();
     match what {
+        // A name is one span, the whole field (`OKONJO^BAO^W^JR`, `JEANNOT^TALLULAH^^`): the
+        // separators between its parts are part of the name as written, and a reader sees
+        // one person, not three.
         Field::Name => {
-            for (p, s) in c.iter().take(3) {
-                if s.chars().any(char::is_alphabetic) {
-                    push(cands, Kind::Person, *p, s);
-                }
+            if c.iter()
+                .take(3)
+                .any(|(_, s)| s.chars().any(char::is_alphabetic))
+            {
+                push(cands, Kind::Person, at, v);
             }
         }
+        // A provider's name from the family name on (the id before it is a staff number).
         Field::Provider => {
-            for (p, s) in c.iter().skip(1).take(3) {
-                if s.chars().any(char::is_alphabetic) {
-                    push(cands, Kind::Person, *p, s);
-                }
+            if let Some(&(p, _)) = c.get(1)
+                && c.iter()
+                    .skip(1)
+                    .take(3)
+                    .any(|(_, s)| s.chars().any(char::is_alphabetic))
+            {
+                push(cands, Kind::Person, p, &v[p - at..]);
             }
         }
         Field::Ids(default) => {
@@ -287,7 +365,18 @@ fn read(v: &str, at: usize, what: Field, cands: &mut Vec<(Span, u8)>) {
             }
         }
         Field::Phone => {
+            // Area code and local number (`^PRN^CP^^1^478^5532427`) are one number.
+            let area = get(5).is_some_and(|(_, s)| s.bytes().any(|b| b.is_ascii_digit()));
+            let local = get(6).is_some_and(|(_, s)| s.bytes().any(|b| b.is_ascii_digit()));
+            if area && local {
+                push_run(cands, Kind::Phone, &c, 5..7, |s| {
+                    s.bytes().any(|b| b.is_ascii_digit())
+                });
+            }
             for i in [0, 3, 5, 6] {
+                if area && local && i >= 5 {
+                    continue;
+                }
                 if let Some((p, s)) = get(i) {
                     let kind = if i == 3 { Kind::Email } else { Kind::Phone };
                     if s.chars().any(|c| c.is_ascii_digit()) || (i == 3 && s.contains('@')) {
@@ -303,13 +392,8 @@ fn read(v: &str, at: usize, what: Field, cands: &mut Vec<(Span, u8)>) {
                 push(cands, kind, p, s);
             }
         }
-        Field::Location => {
-            for i in [1, 2] {
-                if let Some((p, s)) = get(i) {
-                    push(cands, Kind::Room, p, s);
-                }
-            }
-        }
+        // Room and bed are one place (`4W^459^B`: the bed letter alone says nothing).
+        Field::Location => push_run(cands, Kind::Room, &c, 1..3, |s| !s.trim().is_empty()),
     }
 }
 
