@@ -381,8 +381,9 @@ const FOREIGN_STOP: &[&str] = &[
     "cusub",
     "bukaan",
     "diyaariya",
-    // Haitian Creole "li malad" (she is ill)
+    // Haitian Creole "li malad" (she is ill), "mèsi anpil" (thanks a lot)
     "malad",
+    "anpil",
     "taariikhda",
     "lambarka",
     "taleefankaygu",
