@@ -387,6 +387,96 @@ const FILE_WORDS: &[&str] = &[
     "eob", "cpt", "icd", "hcpcs", "eng", "spa", "esp", "fra", "vie", "kor", "rus", "chi",
 ];
 
+/// Where a word glued in camel case starts at byte `k` of `w` (`w[k]` a capital): after a
+/// small letter ("BaoOkonjo"; not after "Mc"/"Mac": "McGillicuddy") or as the last capital of
+/// a run before a small letter ("MRNOkonjo").
+fn camel_cut(w: &str, k: usize) -> bool {
+    let b = w.as_bytes();
+    if k == 0 || k >= b.len() || !b[k].is_ascii_uppercase() {
+        return false;
+    }
+    let head = &w[..k];
+    let word_start = head
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !c.is_alphabetic())
+        .map_or(0, |(p, c)| p + c.len_utf8());
+    // "McGillicuddy", "NgocMacDonald": no cut after the prefix.
+    if let Some(h) = head.strip_suffix("Mc").or_else(|| head.strip_suffix("Mac"))
+        && h.chars().next_back().is_none_or(|c| !c.is_uppercase())
+    {
+        return false;
+    }
+    let prev = head.chars().next_back();
+    prev.is_some_and(char::is_lowercase)
+        || (prev.is_some_and(char::is_uppercase)
+            && w[k + 1..].chars().next().is_some_and(char::is_lowercase)
+            && k - word_start >= 2)
+}
+
+/// A file stem cut as `split_inclusive` on every non-letter would, and also where a word
+/// glued in camel case starts.
+fn file_parts(stem: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    for (k, c) in stem.char_indices() {
+        if c.is_alphabetic() {
+            if camel_cut(stem, k) && k > from {
+                out.push(&stem[from..k]);
+                from = k;
+            }
+        } else {
+            let end = k + c.len_utf8();
+            out.push(&stem[from..end]);
+            from = end;
+        }
+    }
+    if from < stem.len() {
+        out.push(&stem[from..]);
+    }
+    out
+}
+
+/// A name glued in camel case, as subjects and exports write one ("pt RustyKealoha
+/// callback", "NgocMcGillicuddy"): two or three capitalised words of three letters or more,
+/// each a name or a word no dictionary knows, one of them a name.
+fn camel_name(w: &str) -> bool {
+    if !w.is_ascii() && !w.chars().all(char::is_alphabetic) {
+        return false;
+    }
+    let mut pieces = Vec::new();
+    let mut from = 0;
+    for (k, _) in w.char_indices() {
+        if camel_cut(w, k) {
+            pieces.push(&w[from..k]);
+            from = k;
+        }
+    }
+    pieces.push(&w[from..]);
+    // Two words: three glued are a company's ("GlaxoSmithKline").
+    pieces.len() == 2
+        && pieces.iter().all(|p| {
+            let info = LEXICON.info(p);
+            // "McGillicuddy": its capital after the prefix.
+            let body = p
+                .strip_prefix("Mc")
+                .or_else(|| p.strip_prefix("Mac"))
+                .filter(|b| b.starts_with(char::is_uppercase))
+                .unwrap_or(p);
+            let mut cs = body.chars();
+            cs.next().is_some_and(char::is_uppercase)
+                && p.chars().count() >= 3
+                && cs.all(char::is_lowercase)
+                && !info.stop
+                && (!info.common || info.known_name())
+                && !FILE_WORDS.contains(&p.to_lowercase().as_str())
+        })
+        // Two words no dictionary knows and no lexicon either are a brand's as often, unless
+        // long.
+        && (pieces.iter().any(|p| LEXICON.info(p).known_name())
+            || pieces.iter().all(|p| p.chars().count() >= 4))
+}
+
 /// File names of scans and exports ("CXR_HRYTSENKO.O_9231024.dcm",
 /// "scan_20240603_oleksandr.hrytsenko_ins_card.jpg"): there a word the dictionary does not
 /// know is a name (fail closed), with an initial glued to one.
@@ -399,16 +489,19 @@ fn file_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
         let Some((stem, ext)) = name.rsplit_once('.') else {
             continue;
         };
-        if !FILE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
-            || !stem.contains(['_', '-', '.'])
-        {
+        if !FILE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()) {
+            continue;
+        }
+        let parts = file_parts(stem);
+        // Words apart by marks or glued in camel case ("LabsForOkonjoMRN6699305.xlsx").
+        if !stem.contains(['_', '-', '.']) && parts.len() < 3 {
             continue;
         }
         // The stem's words (runs of letters) and whether each is a name.
         let mut words: Vec<(usize, usize, bool)> = Vec::new();
         let mut particles: Vec<usize> = Vec::new();
         let mut i = 0;
-        for part in stem.split_inclusive(|c: char| !c.is_alphabetic()) {
+        for part in parts {
             let w = part.trim_end_matches(|c: char| !c.is_alphabetic());
             let (s, e) = (start + i, start + i + w.len());
             i += part.len();
@@ -2227,6 +2320,41 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // A month that is also a given name before a surname: "Jun PANGILINAN".
         let s = month_first_at(text, s).unwrap_or(s);
         let s = initial_before(text, s).unwrap_or(s);
+        // A surname in capitals and a bare initial, as a subject shortens a name: "New
+        // referral - QUIGLEY E - dob 1/25/91".
+        let e = {
+            let v = &text[s..e];
+            let tail = &text.as_bytes()[e..];
+            if v.len() >= 3
+                && v.chars().all(|c| !c.is_lowercase())
+                && tail.len() >= 2
+                && tail[0] == b' '
+                && tail[1].is_ascii_uppercase()
+                && tail
+                    .get(2)
+                    .is_none_or(|c| matches!(c, b' ' | b',' | b'\n' | b'\r'))
+                && text[e + 2..]
+                    .trim_start_matches(' ')
+                    .starts_with(['-', '—', ',', '\n', '\r'])
+            {
+                e + 2
+            } else {
+                e
+            }
+        };
+        // An initial's dot belongs to it: "TUILAGI, Thiago Z.".
+        let e = if text[e..].starts_with('.')
+            && text[..e]
+                .rsplit(|c: char| !c.is_alphabetic())
+                .next()
+                .is_some_and(|w| w.len() == 1 && w.chars().all(|c| c.is_ascii_uppercase()))
+            && text[..e].len() >= 2
+            && !text[..e - 1].ends_with(|c: char| c.is_alphabetic())
+        {
+            e + 1
+        } else {
+            e
+        };
         let v = &text[s..e];
         if !keep.keeps(v)
             && !eponym(&text[e..])
@@ -2303,11 +2431,17 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     j += 2;
                     continue;
                 }
-                // A trailing initial: "Mi-kyung J. to Saturday".
-                if text[toks[j].end..].starts_with(". ")
-                    && toks
+                // A trailing initial: "Mi-kyung J. to Saturday", "TUILAGI, Thiago Z. | DOB",
+                // "Ana M.\n".
+                let tail = &text[toks[j].end..];
+                if (tail.starts_with(". ")
+                    && (toks
                         .get(j + 1)
                         .is_none_or(|t| t.shape == Shape::Lower || t.info.stop)
+                        || !tail[2..].starts_with(char::is_alphabetic)))
+                    || tail == "."
+                    || tail.starts_with(".\n")
+                    || tail.starts_with(".\r")
                 {
                     last = j;
                 }
@@ -2382,6 +2516,105 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             i = last + 1;
             continue;
         }
+        // 0o. A subject line that ends on whom it is about after a dash: "Subject: Payment
+        //     plan set up — Asante": capitalised words no dictionary knows, or names.
+        if matches!(t.shape, Shape::Title | Shape::Caps)
+            && !t.blocked()
+            && (!t.info.common || t.info.known_name())
+            && t.letters() >= 3
+            && [" — ", " – ", " - "]
+                .iter()
+                .any(|d| text[..t.start].ends_with(d))
+            && subject_line(text, t.start)
+        {
+            let last = extend(i, &toks);
+            if text[toks[last].end..]
+                .split(['\n', '\r'])
+                .next()
+                .is_some_and(|r| r.trim().is_empty())
+            {
+                push(t.start, toks[last].end);
+                i = last + 1;
+                continue;
+            }
+        }
+        // 0p. Two lower-case words before a possessive, as chats type a name: "anyone know
+        //     why tallulah jeannot's portal login fails?" — neither a word of the dictionary,
+        //     one of them a name.
+        if t.shape == Shape::Lower
+            && i + 1 < toks.len()
+            && gap(t, &toks[i + 1]) == " "
+            && toks[i + 1].shape == Shape::Lower
+            && text[toks[i + 1].end..].starts_with(['\'', '’'])
+            && [t, &toks[i + 1]]
+                .iter()
+                .all(|w| !w.blocked() && !w.contraction && w.letters() >= 3)
+            && (t.info.first || !t.info.common)
+            && !toks[i + 1].info.common
+            && (t.info.known_name()
+                || toks[i + 1].info.known_name()
+                || (t.letters() >= 4 && toks[i + 1].letters() >= 4))
+        {
+            push(t.start, toks[i + 1].end);
+            i += 2;
+            continue;
+        }
+        // 0l. A name glued in camel case: "URGENT pt RustyKealoha callback".
+        if t.shape == Shape::Mixed && t.letters() >= 6 && camel_name(t.w) {
+            push(t.start, t.end);
+            i += 1;
+            continue;
+        }
+        // 0m. A name right before its bearer's age and sex, as notes and subjects write it:
+        //     "SUBJ - M. Baek, 96M", "question — Eze aged 99", "gurpreet kaur sandhu, 34F w/
+        //     hx": capitalised words a dictionary does not know (or names), or one to three
+        //     lower-case words opening a line, the first a given name or no word.
+        if !t.blocked() && !t.contraction && t.letters() >= 2 {
+            let capital = matches!(t.shape, Shape::Title | Shape::Caps)
+                && (!t.info.common || t.info.known_name());
+            let lower_head = t.shape == Shape::Lower
+                && at_line_head(text, t.start)
+                && (t.info.first || !t.info.common);
+            if capital || lower_head {
+                let mut last = i;
+                if capital {
+                    last = extend(i, &toks);
+                } else {
+                    while last + 1 < toks.len()
+                        && last < i + 2
+                        && gap(&toks[last], &toks[last + 1]) == " "
+                        && toks[last + 1].shape == Shape::Lower
+                        && !toks[last + 1].blocked()
+                        && (toks[last + 1].info.known_name() || !toks[last + 1].info.common)
+                    {
+                        last += 1;
+                    }
+                }
+                if age_after(&text[toks[last].end..]) && (capital || last > i) {
+                    push(t.start, toks[last].end);
+                    i = last + 1;
+                    continue;
+                }
+            }
+        }
+        // 0k. "spoke w/ Chiamaka", "talked w/ mr lee": the shorthand of "with" after a talk
+        //     verb.
+        if t.w == "w"
+            && i > 0
+            && i + 1 < toks.len()
+            && gap(&toks[i - 1], t) == " "
+            && matches!(
+                toks[i - 1].key().as_str(),
+                "spoke" | "spoken" | "speaking" | "talked" | "talking" | "met"
+            )
+            && matches!(gap(t, &toks[i + 1]), "/ " | "/")
+            && toks[i + 1].in_position_after(false, true)
+        {
+            let last = extend(i + 1, &toks);
+            push(toks[i + 1].start, toks[last].end);
+            i = last + 1;
+            continue;
+        }
         // 0e. Whom a chat line speaks to, after a word of reply or greeting and before a
         //     comma: "yes Emre, she called", "Hi April, reminder", "Hi JB,".
         if i > 0 && addressed(&toks[i - 1], t, gap(&toks[i - 1], t), text) {
@@ -2448,10 +2681,26 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && i + 1 < toks.len()
             && gap(t, &toks[i + 1]) == " "
             && lower_name_pair(t, &toks[i + 1])
-            && dob_after(&text[toks[i + 1].end..])
+            && (dob_after(&text[toks[i + 1].end..]) || record_after(&text[toks[i + 1].end..]))
         {
             push(t.start, toks[i + 1].end);
             i += 2;
+            continue;
+        }
+        // 0n. A chat's question back about whom: "which one, stavroula? dob 8/26/47?" — one
+        //     lower-case word, a given name or no word, asked about before a birth date.
+        if t.shape == Shape::Lower
+            && !t.blocked()
+            && !t.contraction
+            && t.letters() >= 3
+            && (t.info.first || !t.info.common)
+            && text[..t.start].ends_with(", ")
+            && text[t.end..]
+                .strip_prefix('?')
+                .is_some_and(|r| dob_after(r) && r.starts_with(' '))
+        {
+            push(t.start, t.end);
+            i += 1;
             continue;
         }
         // 0j. A name right before its birth date, as lists and letters write it ("#1 Thida,
@@ -2469,6 +2718,13 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 .trim_start_matches([' ', ','])
                 .get(..3)
                 .is_some_and(|w| w.eq_ignore_ascii_case("mrn"));
+            // A record number glued to its label right after: "CT read BENHAIM MRN4431696".
+            let glued_mrn = after
+                .strip_prefix(' ')
+                .map(str::as_bytes)
+                .and_then(|r| r.get(..4))
+                .is_some_and(|w| w[..3].eq_ignore_ascii_case(b"mrn") && w[3].is_ascii_digit())
+                && t.letters() >= 4;
             // A name and its street address after a comma ("From: Nur Aisyah binti Rahmat,
             // 9503 Pemberton Close", "named in the instrument: Murugesan, 2415 Elm St"): one
             // word only as a field's value.
@@ -2478,7 +2734,10 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     && r[d..].starts_with(' ')
                     && r[d + 1..].starts_with(char::is_uppercase)
             }) && (last > i || text[..t.start].ends_with(": "));
-            if (dob_after(after) && (!mrn || last > i || t.info.known_name())) || street {
+            if (dob_after(after) && (!mrn || last > i || t.info.known_name()))
+                || street
+                || glued_mrn
+            {
                 push(toks[particles_before(&toks, i, text)].start, toks[last].end);
                 i = last + 1;
                 continue;
@@ -2579,7 +2838,19 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 && toks.get(at).is_some_and(|m| {
                     matches!(
                         m.key().as_str(),
-                        "min" | "mitt" | "yangu" | "wangu" | "saya" | "ko"
+                        "min"
+                            | "mitt"
+                            | "yangu"
+                            | "wangu"
+                            | "saya"
+                            | "ko"
+                            // Haitian Creole "manman m X", Vietnamese "mẹ tôi X", Greek
+                            // "giagia mou X", "μητέρα μου X".
+                            | "m"
+                            | "mwen"
+                            | "tôi"
+                            | "mou"
+                            | "μου"
                     )
                 })
                 && at + 1 < toks.len()
@@ -2623,13 +2894,18 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     | "groet"
                     | "groeten"
                     | "hilsen"
+                    | "ευχαριστώ"
+                    | "mahadsanid"
+                    | "mèsi"
             );
             // After a title (or "caller"), a surname that is also a word is a name
             // ("Dr. Cook", "caller finch").
             // So does a closing's signature in capitals ("love, Wren", "Thanks, Bishop").
             let title = TITLES.contains(&key.as_str())
                 || key == "caller"
-                || (closing && n.shape == Shape::Title);
+                || (closing && n.shape == Shape::Title)
+                // "last name marsh": the surname, also a word.
+                || (spoke && key == "name");
             if cue_gap(g, closing) {
                 // A Spanish closing or "me llamo"/"soy" puts a name in lower case after it ("Gracias,
                 // bill", "me llamo cash ibarra").
@@ -2654,6 +2930,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 );
                 let personal = title
                     || spoke
+                    // "hi this is yusra shepherd", "hey its chip": a self-introduction.
+                    || at > i + 1
                     || spanish
                     || is_kin(&key)
                     || matches!(key.as_str(), "its" | "agent" | "proxy" | "visitor");
@@ -2709,23 +2987,36 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                     // Lindqvist, Will, 54 y/o".
                     if let Some(f) = toks.get(last + 1)
                         && gap(&toks[last], f) == ", "
-                        && f.shape == toks[last].shape
+                        && (f.shape == toks[last].shape
+                            // "pt: SAKAMOTO, Kenji  Medical record no. …"
+                            || (toks[last].shape == Shape::Caps && f.shape == Shape::Title))
                         && f.shape != Shape::Lower
                         && (f.info.first || (!f.info.common && !f.blocked()))
                         && f.letters() >= 2
                         && (text[f.end..].starts_with([',', ';', '.', '(', '\n', '\r'])
                             || text[f.end..].starts_with(" and ")
+                            || text[f.end..].starts_with("  ")
+                            || text[f.end..].starts_with('\t')
                             || f.end == text.len())
                     {
                         last += 1;
                     }
                     // A lower-case surname that is also a word, before a birth date: "its
-                    // theodore young dob 12/12/78".
+                    // theodore young dob 12/12/78"; after a kin word or an introduction, a
+                    // surname after a given name no dictionary knows ("my mother adebayo
+                    // carpenter shes…", "hi this is yusra shepherd um").
                     if let Some(f) = toks.get(last + 1)
                         && last == at
                         && gap(&toks[last], f) == " "
-                        && lower_name_pair(&toks[last], f)
-                        && (dob_after(&text[f.end..]) || text[f.end..].starts_with(", "))
+                        && ((lower_name_pair(&toks[last], f)
+                            && (dob_after(&text[f.end..]) || text[f.end..].starts_with(", ")))
+                            || (n.shape == Shape::Lower
+                                && f.shape == Shape::Lower
+                                && !n.info.common
+                                && f.info.sur
+                                && f.letters() >= 4
+                                && !f.blocked()
+                                && !f.contraction))
                     {
                         last += 1;
                     }
@@ -2871,8 +3162,16 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let comma = g.trim_end_matches([' ', '\t']) == ","
                 && (same_case(t, n) || (t.shape == Shape::Caps && n.shape == Shape::Title));
             let caret = g == "^";
+            // A given name that is also a month before its initial: "BEN-AMI, June X.".
+            let month_given = comma
+                && t.shape == Shape::Caps
+                && !t.blocked()
+                && (t.info.known_name() || !t.info.common)
+                && t.letters() >= 3
+                && month_first_before_name(&toks, i + 1, text);
             if (comma && registry(t, n) && !dotted_credential(&text[n.end..]))
-                || (caret && hl7_pair(t, n))
+                || month_given
+                || (caret && (hl7_pair(t, n) || hl7_name_field(text, t, n)))
             {
                 let from = particles_before(&toks, i, text);
                 let mut last = if caret { i + 1 } else { extend(i + 1, &toks) };
@@ -2884,7 +3183,36 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                 {
                     last += 1;
                 }
-                push(toks[from].start, toks[i + 1].end.max(toks[last].end));
+                // HL7's further components of the name: a middle initial and a suffix
+                // ("OKONJO^BAO^W^JR", "Trịnh^Siobhan^^II").
+                let mut end = toks[i + 1].end.max(toks[last].end);
+                if caret {
+                    let mut k = last + 1;
+                    while k < toks.len() && k <= last + 2 {
+                        let g = gap(&toks[k - 1], &toks[k]);
+                        let w = toks[k].w;
+                        let part =
+                            (g == "^" && w.len() == 1 && w.chars().all(|c| c.is_ascii_uppercase()))
+                                || (matches!(g, "^" | "^^")
+                                    && matches!(
+                                        w.to_ascii_uppercase().as_str(),
+                                        "JR" | "SR" | "II" | "III" | "IV"
+                                    ));
+                        if !part || text[toks[k].end..].starts_with(|c: char| c.is_alphanumeric()) {
+                            break;
+                        }
+                        end = toks[k].end;
+                        k += 1;
+                    }
+                    last = k - 1;
+                    // Empty components up to the field's end belong to the name
+                    // ("JEANNOT^TALLULAH^^|").
+                    let carets = text[end..].bytes().take_while(|&b| b == b'^').count();
+                    if carets > 0 && text[end + carets..].starts_with(['|', '\n', '\r', '~']) {
+                        end += carets;
+                    }
+                }
+                push(toks[from].start, end);
                 i = last + 1;
                 continue;
             }
@@ -3205,6 +3533,10 @@ pub(super) fn ocr_piece(text: &str, s: usize, e: usize) -> bool {
             .collect::<Option<String>>()
     };
     let span = &text[s..e];
+    // A name spelled out letter by letter ("m a r s h") is no scanner's broken word.
+    if span.len() >= 5 && span.split(' ').all(|w| w.chars().count() == 1) {
+        return false;
+    }
     let last = span.rsplit(' ').next().unwrap_or(span);
     let first = span.split(' ').next().unwrap_or(span);
     // The piece after: glued by a 0/1 ("REGISTRATI0N") or after one blank ("Hom e").
@@ -3281,12 +3613,16 @@ fn spelled_run(t: &Tok<'_>) -> usize {
 fn spelled(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
     let t = &toks[i];
     // Cheap test first: this runs for every word.
-    if !t.w.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("spel"))
-        || !matches!(
+    let spell = t.w.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("spel"))
+        && matches!(
             t.key().as_str(),
             "spell" | "spelled" | "spelt" | "spelling" | "spells"
-        )
-    {
+        );
+    // A transcript's "last name kealoha thats k e a l o h a": three letters at least.
+    let thats = !spell
+        && t.w.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("that"))
+        && (t.key() == "thats" || (t.key() == "that" && text[t.end..].starts_with("'s ")));
+    if !spell && !thats {
         return None;
     }
     let mut j = i + 1;
@@ -3320,7 +3656,7 @@ fn spelled(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
         }
         last += 1;
     }
-    (last > j).then_some(last)
+    (last > j + usize::from(thats)).then_some(last)
 }
 
 /// Spoken marks of a dictation: the name before one ends there.
@@ -3357,6 +3693,48 @@ fn dictated_name(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
         .iter()
         .any(|w| w.info.first || !w.info.common)
         .then_some(last)
+}
+
+/// Whether `after` (the text right after a word) gives a person's age and sex as notes and
+/// subjects write them after a name: ", 96M", ", 83F w/", " aged 99", " 90 y/o", " 99yo",
+/// " 102-year-old".
+fn age_after(after: &str) -> bool {
+    let rest = after
+        .strip_prefix(", ")
+        .or_else(|| after.strip_prefix(' '))
+        .unwrap_or("");
+    let rest = rest.strip_prefix("aged ").unwrap_or(rest);
+    let d = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if !(1..=3).contains(&d) {
+        return false;
+    }
+    let unit = &rest[d..];
+    if after.starts_with(' ') && after[1..].starts_with("aged ") {
+        return unit.is_empty() || !unit.starts_with(|c: char| c.is_alphanumeric());
+    }
+    let sexed = |u: &str| {
+        u.strip_prefix(['M', 'F'])
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric()))
+    };
+    sexed(unit)
+        || sexed(unit.strip_prefix(' ').unwrap_or(""))
+        || [
+            "yo ",
+            "yo,",
+            "y/o",
+            "y.o",
+            " y/o",
+            " y.o",
+            " yo ",
+            " yo,",
+            "-year-old",
+            " years old",
+            " year old",
+            " yrs",
+            "yo",
+        ]
+        .iter()
+        .any(|u| unit.starts_with(u) && !unit[u.len()..].starts_with(char::is_alphabetic))
 }
 
 /// "Chaudhry, A." and "Phạm J, 71" (a surname and its initial), "Bishop (Björn), 82" (a
@@ -3676,6 +4054,23 @@ fn lower_name_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
 }
 
 /// Whether a date of birth or a record number follows a name: " (DOB", ", MRN", " born".
+/// Whether the line holding `at` is a mail's subject ("Subject: …", "Re: …").
+fn subject_line(text: &str, at: usize) -> bool {
+    let line = &text[super::line_start(text, at)..at];
+    line.get(..8)
+        .is_some_and(|h| h.eq_ignore_ascii_case("subject:"))
+}
+
+/// Whether `after` opens with a record number's label written out in lower case, as chats
+/// put it after a name ("sunita chaturvedi medical record no. …", "… med rec # …", "… ehr#").
+fn record_after(after: &str) -> bool {
+    let r = after.strip_prefix(' ').unwrap_or("");
+    r.starts_with("med rec")
+        || r.starts_with("medical record")
+        || r.starts_with("ehr#")
+        || r.starts_with("ehr #")
+}
+
 fn dob_after(after: &str) -> bool {
     // A chat's emoji may stand between ("jasper stone 🚑 DOB 1930-11-11").
     let r = after.trim_start_matches(|c: char| {
@@ -3811,7 +4206,15 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
         // Swahili "mimi ni Amina", "jina langu ni Amina" (I am, my name is).
         "ni" => matches!(first.as_str(), "mimi" | "langu"),
         // "mi nombre es Oksana Vu", "meu nome é Chidi Chowdhury", "tôi tên là Anaïs Santos".
-        "es" | "é" => first == "nombre" || first == "nome",
+        // "aqui é Gonçalo Two Bulls" (Portuguese: here is).
+        "es" | "é" => first == "nombre" || first == "nome" || (key == "é" && first == "aqui"),
+        // Somali "magacaygu waa X" (my name is).
+        "waa" => first == "magacaygu",
+        // "last name marsh", "first name Ana": a form read aloud.
+        "name" => matches!(
+            first.as_str(),
+            "last" | "first" | "middle" | "maiden" | "sur"
+        ),
         "là" => first == "tên" || first == "tôi",
         // Who wrote or sent it: "Dictated by Lagi Fa'amausili", "Sent by Thảo van den Broek".
         "by" => matches!(
@@ -3896,6 +4299,11 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
         "stated",
         // Hungarian's "I am" after the name ("Jó napot! Kovács Anna vagyok").
         "vagyok",
+        // A front desk's shorthand: "also Faith cxl'd", "Mowlid no-showed".
+        "cxl'd",
+        "cx'd",
+        "cxld",
+        "no-showed",
     ];
     const WEAK: &[&str] = &[
         "called",
@@ -3977,6 +4385,19 @@ fn verb(toks: &[Tok<'_>], at: usize, text: &str) -> Option<bool> {
     }
     // A board's shorthand: "IWU d/c today", "Okafor d/c'd".
     if key == "d" && rest.starts_with("/c") {
+        return Some(false);
+    }
+    // "also Mowlid no showed again".
+    if key == "no" && (rest.starts_with(" showed") || rest.starts_with(" show again")) {
+        return Some(true);
+    }
+    // "also Tito moved to 127 on the rehab side": a patient moved to a room.
+    if key == "moved"
+        && rest.strip_prefix(" to ").is_some_and(|r| {
+            let n = r.bytes().take_while(u8::is_ascii_digit).count();
+            (2..=4).contains(&n) && !r[n..].starts_with(['/', ':', '.'])
+        })
+    {
         return Some(false);
     }
     // "Wojciech has had afib since May": a history is a person's.
@@ -4604,6 +5025,42 @@ fn is_kin(key: &str) -> bool {
             | "mume"
             | "mke"
             | "mtoto"
+            // Haitian Creole, Portuguese, Vietnamese, Greek and Somali ("Manman m X", "Minha
+            // avó X", "Mẹ tôi X", "I giagia mou X", "Hooyaday X").
+            | "manman"
+            | "pitit"
+            | "madanm"
+            | "grann"
+            | "avó"
+            | "avô"
+            | "mãe"
+            | "filha"
+            | "filho"
+            | "marido"
+            | "irmã"
+            | "irmão"
+            | "mẹ"
+            | "bố"
+            | "vợ"
+            | "chồng"
+            | "giagia"
+            | "pappous"
+            | "mitera"
+            | "pateras"
+            | "μητέρα"
+            | "πατέρας"
+            | "γιαγιά"
+            | "παππούς"
+            | "κόρη"
+            | "γιος"
+            | "σύζυγος"
+            | "hooyaday"
+            | "aabahay"
+            | "ayeeyaday"
+            | "gabadhayda"
+            | "wiilkayga"
+            | "ninkayga"
+            | "xaaskayga"
     )
 }
 
@@ -4908,23 +5365,28 @@ fn dash_signed(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
 /// ("Best,", "-- ") or starts with a dash ("- rosa").
 fn signature_before(text: &str, at: usize) -> bool {
     // Only blanks and dashes may lead the word.
-    let Some(line_start) =
-        super::lead_start(text, at, |c| matches!(c, ' ' | '\t' | '-' | '—' | '~'))
-    else {
+    let Some(line_start) = super::lead_start(text, at, |c| {
+        matches!(c, ' ' | '\t' | '-' | '—' | '~' | '>')
+    }) else {
         return false;
     };
     let lead = text[line_start..at].trim();
     if matches!(lead, "-" | "--" | "—" | "~") {
         return true;
     }
-    if !lead.is_empty() || line_start == 0 {
+    // A quoted reply's signature: "> Thanks,\n> Takis".
+    let quoted = !lead.is_empty() && lead.chars().all(|c| c == '>' || c == ' ');
+    if (!lead.is_empty() && !quoted) || line_start == 0 {
         return false;
     }
     let before = text[..line_start].trim_end_matches(['\n', '\r']);
-    let prev = before[super::line_start(before, before.len())..]
-        .trim()
-        .trim_end_matches([',', '.', '!'])
-        .to_lowercase();
+    let prev = before[super::line_start(before, before.len())..].trim();
+    let prev = if quoted {
+        prev.trim_start_matches(['>', ' '])
+    } else {
+        prev
+    };
+    let prev = prev.trim_end_matches([',', '.', '!']).to_lowercase();
     matches!(
         prev.as_str(),
         "thanks"
@@ -4993,6 +5455,35 @@ fn registry(last: &Tok<'_>, first: &Tok<'_>) -> bool {
 
 /// "ABERNATHY^RUTH", "ZHOU^MEI-LING": no plain word on either side; a known name on one side,
 /// or two words the dictionary does not know (HL7 names are mostly in capitals).
+/// `a^b` as a whole HL7 field of a person's name holds it ("|Yellowhorse^Folasade|",
+/// "|LINDQVIST^KEONI^E^SR|"): the field has letters, blanks, hyphens, apostrophes and carets
+/// only, both words capitalised alike, neither a plain word nor blocked.
+fn hl7_name_field(text: &str, a: &Tok<'_>, b: &Tok<'_>) -> bool {
+    let name_char = |c: char| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.');
+    let Some(open) = text[..a.start].rfind('|') else {
+        return false;
+    };
+    if !text[open + 1..a.start].chars().all(name_char) {
+        return false;
+    }
+    let rest = &text[b.end..];
+    let Some(close) = rest.find(['|', '\n', '\r']) else {
+        return false;
+    };
+    if !rest[..close].chars().all(|c| name_char(c) || c == '^') || !rest[close..].starts_with('|') {
+        return false;
+    }
+    let plain = |t: &Tok<'_>| t.info.common && !t.info.known_name();
+    a.shape == b.shape
+        && matches!(a.shape, Shape::Title | Shape::Caps)
+        && a.letters() >= 3
+        && b.letters() >= 3
+        && !a.blocked()
+        && !b.blocked()
+        && !plain(a)
+        && !plain(b)
+}
+
 fn hl7_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
     if a.blocked() || b.blocked() {
         return false;
@@ -5144,7 +5635,8 @@ mod tests {
     fn orders_and_cases() {
         assert_eq!(names("POPESCU, ANA-MARIA  DOB"), ["POPESCU, ANA-MARIA"]);
         assert_eq!(names("CASTILLO, MARÍA JOSÉ"), ["CASTILLO, MARÍA JOSÉ"]);
-        assert_eq!(names("x|ABERNATHY^RUTH^L|y"), ["ABERNATHY^RUTH"]);
+        // HL7's further components belong to the name: the middle initial too.
+        assert_eq!(names("x|ABERNATHY^RUTH^L|y"), ["ABERNATHY^RUTH^L"]);
         assert_eq!(names("vargas, consuelo"), ["vargas, consuelo"]);
         assert_eq!(names("spoke w rajesh patel today"), ["rajesh patel"]);
         assert_eq!(
@@ -5169,7 +5661,8 @@ mod tests {
         assert_eq!(names("Wojtek in 235B is a fall risk"), ["Wojtek"]);
         assert_eq!(names("fyi Maarten's new number"), ["Maarten"]);
         assert!(names("Parkinson's disease and Barrett's esophagus").is_empty());
-        assert_eq!(names("moved Mi-kyung J. to Saturday"), ["Mi-kyung J"]);
+        // The initial's dot belongs to it.
+        assert_eq!(names("moved Mi-kyung J. to Saturday"), ["Mi-kyung J."]);
         assert_eq!(names("TUILAGI, MATAIO     06/13/1980"), ["TUILAGI, MATAIO"]);
         let f = names(
             "- CXR_HRYTSENKO.O_9231024.dcm\n- scan_20240603_oleksandr.hrytsenko_ins_card.jpg",
@@ -5477,6 +5970,75 @@ mod tests {
         assert_eq!(
             names("Artist: Wanjiku Kamau\nOwner: Pharmacy\nAuthor: billing team"),
             ["Wanjiku Kamau"]
+        );
+    }
+
+    #[test]
+    fn kin_words_and_closings_of_more_languages() {
+        // Haitian Creole, Portuguese, Vietnamese, romanised Greek: the kin word, its
+        // possessive, the name.
+        assert_eq!(names("Manman m Oreste gen 91 an."), ["Oreste"]);
+        assert_eq!(names("Meu filho Teodoro tem consulta."), ["Teodoro"]);
+        assert_eq!(names("Vợ tôi Hương bị ốm."), ["Hương"]);
+        assert_eq!(names("O pappous mou Stelios einai edw."), ["Stelios"]);
+        // Greek in its own script: "my name is" and a signed closing.
+        assert_eq!(
+            names("Γεια σας, ονομάζομαι Νίκος Βλάχος.\nΕυχαριστώ,\nΝίκος"),
+            ["Νίκος Βλάχος", "Νίκος"]
+        );
+        // Somali greetings and function words are no names; its kin word leads one.
+        assert_eq!(
+            names("Salaan, magacaygu waa Hodan Warsame."),
+            ["Hodan Warsame"]
+        );
+        assert!(names("Gabadhayda ayaa xanuunsan.").is_empty());
+    }
+
+    #[test]
+    fn names_told_by_how_they_are_written() {
+        // Spelled out after "thats", and the surname after "last name".
+        assert_eq!(
+            names("hi its oren, last name okwuosa thats o k w u o s a um"),
+            ["oren", "okwuosa", "o k w u o s a"]
+        );
+        // Shorthand of "spoke with"; a lower-case surname after a kin word.
+        assert_eq!(names("spoke w/ Ifeanyi re balance"), ["Ifeanyi"]);
+        assert_eq!(
+            names("calling for my father oyelaran baker hes unwell"),
+            ["oyelaran baker"]
+        );
+        // Before an age and sex; a subject's trailing name after a dash.
+        assert_eq!(names("SUBJ - R. Okwuosa, 93F, dizzy"), ["R. Okwuosa"]);
+        assert_eq!(
+            names("Walk-in note\nzubair okonjo, 71M w/ hx CHF"),
+            ["zubair okonjo"]
+        );
+        assert_eq!(names("Subject: Statement ready — Oyelowo"), ["Oyelowo"]);
+        assert!(names("Subject: Lab results — Friday").is_empty());
+        // Glued in camel case, in a subject and a file name; not a company's three words.
+        assert_eq!(
+            names("URGENT pt TeodoroOkwuosa callback"),
+            ["TeodoroOkwuosa"]
+        );
+        assert_eq!(names("NotesForOkwuosaMRN1234567.pdf"), ["Okwuosa"]);
+        assert!(names("SKB^GlaxoSmithKline^MVX").is_empty());
+        // Registry order with the initial's dot; HL7 components to the field's end.
+        assert_eq!(
+            names("RE: OKWUOSA, Teodoro Q. | DOB"),
+            ["OKWUOSA, Teodoro Q."]
+        );
+        assert_eq!(
+            names("PID|1||123^^^X^MR||OKWUOSA^TEODORO^Q^JR||19400101|M"),
+            ["OKWUOSA^TEODORO^Q^JR"]
+        );
+        assert_eq!(
+            names("PID|1||123||Okwuosa^Teodoro^^||19400101|M"),
+            ["Okwuosa^Teodoro^^"]
+        );
+        // Two lower-case words before a possessive in a chat.
+        assert_eq!(
+            names("anyone know why teodoro okwuosa's login fails"),
+            ["teodoro okwuosa"]
         );
     }
 }
