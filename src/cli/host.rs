@@ -266,7 +266,9 @@ fn spawn_indexer(engine: Arc<Engine>, shutdown: CancellationToken) {
                     () = quiet => {
                         trim_after = None;
                         let mapped = trimmed_at;
+                        let e = engine.clone();
                         let now = tokio::task::spawn_blocking(move || {
+                            e.shed_caches();
                             crate::release_memory();
                             crate::trim_code_pages(mapped)
                         })

@@ -257,6 +257,11 @@ impl Engine {
         Ok(())
     }
 
+    /// Let go of the caches an idle engine rebuilds on demand (see `Inbox::shed_caches`).
+    pub fn shed_caches(&self) {
+        self.inbox.shed_caches();
+    }
+
     /// Bring the inbox's full-text index up to date (a host runs this off its request path
     /// after ingests). Returns how many records it indexed.
     pub fn index_pending(&self) -> Result<u64, StoreError> {
