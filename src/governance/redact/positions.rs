@@ -396,11 +396,6 @@ fn camel_cut(w: &str, k: usize) -> bool {
         return false;
     }
     let head = &w[..k];
-    let word_start = head
-        .char_indices()
-        .rev()
-        .find(|&(_, c)| !c.is_alphabetic())
-        .map_or(0, |(p, c)| p + c.len_utf8());
     // "McGillicuddy", "NgocMacDonald": no cut after the prefix.
     if let Some(h) = head.strip_suffix("Mc").or_else(|| head.strip_suffix("Mac"))
         && h.chars().next_back().is_none_or(|c| !c.is_uppercase())
@@ -408,10 +403,19 @@ fn camel_cut(w: &str, k: usize) -> bool {
         return false;
     }
     let prev = head.chars().next_back();
-    prev.is_some_and(char::is_lowercase)
-        || (prev.is_some_and(char::is_uppercase)
-            && w[k + 1..].chars().next().is_some_and(char::is_lowercase)
-            && k - word_start >= 2)
+    if prev.is_some_and(char::is_lowercase) {
+        return true;
+    }
+    // The last capital of a run of two or more: where the run's word starts is looked for only
+    // here (a scan back per letter would make a long stem quadratic).
+    prev.is_some_and(char::is_uppercase)
+        && w[k + 1..].chars().next().is_some_and(char::is_lowercase)
+        && k - head
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !c.is_alphabetic())
+            .map_or(0, |(p, c)| p + c.len_utf8())
+            >= 2
 }
 
 /// A file stem cut as `split_inclusive` on every non-letter would, and also where a word
