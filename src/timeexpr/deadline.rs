@@ -117,7 +117,12 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // Nov 15: please pay by Monday").
         let clause_start = phrases
             .iter()
-            .filter(|(a, _, _)| *a < e.from && (toks.is_punct(*a, ":") || toks.is_punct(*a, ",")))
+            // Also a spaced dash ("Last year's form was due March 1 — this year please submit
+            // it by March 17").
+            .filter(|(a, _, _)| {
+                *a < e.from
+                    && (toks.is_punct(*a, ":") || toks.is_punct(*a, ",") || clause_dash(&toks, *a))
+            })
             .map(|(a, _, _)| *a)
             .next_back()
             .unwrap_or(s);
@@ -299,8 +304,26 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         let preference = |c: &(usize, usize, Option<Sem>)| {
             matches!(
                 toks.norm(c.0),
-                "prefer" | "prefers" | "preferably" | "ideally"
+                "prefer" | "prefers" | "preferably" | "ideally" | "let's" | "lets"
             )
+        };
+        // "bis Gründonnerstag (10.4.)", "by our open day (May 3)": a cue before a name whose
+        // date follows it in brackets.
+        let bracketed = || {
+            if k < 2 || !toks.is_punct(before[k - 1].0, "(") || !toks.is_punct(e.to, ")") {
+                return None;
+            }
+            let mut j = k - 1;
+            while j > 0
+                && k - 1 - j < 3
+                && matches!(before[j - 1].2, None | Some(Sem::Filler))
+                && toks.toks[before[j - 1].0].kind == Kind::Word
+            {
+                j -= 1;
+            }
+            (j < k - 1 && j > 0)
+                .then(|| before[j - 1])
+                .filter(|c| matches!(c.2, Some(Sem::Cue(Cue::Adjacent))))
         };
         let adjacent_cue = adjacent
             .filter(|x| matches!(x.2, Some(Sem::Cue(_) | Sem::Within)))
@@ -310,7 +333,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                         && (has(|y| matches!(y, Sem::Request | Sem::Act))
                             || toks.norm(e.to) == "for"))
             })
-            .or_else(over_event);
+            .or_else(over_event)
+            .or_else(bracketed);
         if adjacent.is_some_and(|x| x.2 == Some(Sem::Block(Block::Strike))) {
             continue;
         }
@@ -363,6 +387,14 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 | "jeder"
                 | "jede"
         ) {
+            // The rule's limit word is spent on it ("rent is due on the 1st of each month, and
+            // late fees apply after the 5th": the 5th is no limit of its own).
+            if before
+                .iter()
+                .any(|x| matches!(x.2, Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))))
+            {
+                clause_cue_used = Some(s);
+            }
             continue;
         }
         // "your year-end statements", "the month-end report": a named end written as one
@@ -480,6 +512,16 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         if moved_after && !moved_to {
             continue;
         }
+        // "I can't get it done by Tuesday, can I send it Thursday instead?": a later date of
+        // the sentence said to replace another is the one that stands.
+        if exprs[n + 1..].iter().take_while(|x| x.from < t).any(|x| {
+            matches!(
+                toks.norm(x.to),
+                "instead" | "stattdessen" | "invece" | "plutot" | "liever"
+            )
+        }) {
+            continue;
+        }
         // "The date to pay is Dec 2", "la fecha para pagar es el 2": a day named for an act.
         let date_for_act = before.windows(3).any(|w| {
             matches!(toks.norm(w[0].0), "date" | "day" | "fecha" | "dia")
@@ -528,6 +570,17 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .iter()
             .rposition(|(a, _, _)| *a < e.from && toks.is_punct(*a, ","))
             .map(|k| k + 1)
+            // "Hola Carla, ¿podrías mandarme …?": over the question's opening mark.
+            .map(|k| {
+                if phrases
+                    .get(k)
+                    .is_some_and(|x| toks.is_punct(x.0, "¿") || toks.is_punct(x.0, "¡"))
+                {
+                    k + 1
+                } else {
+                    k
+                }
+            })
             // "…, so could you send …", "…, and please sign …": over a joining word.
             .map(|k| {
                 let joined = phrases.get(k).is_some_and(|x| {
@@ -574,8 +627,42 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                         .iter()
                         .any(|x| matches!(x.2, Some(Sem::Meeting | Sem::Meal(_))))
             };
+        // "Coach Ray: parents, bring the waivers Thursday", "Team, send …": the people
+        // addressed, one word and a comma, then the order (not "Thanks, …" or "Also, …").
+        let vocative_end = phrases
+            .get(label_end)
+            .filter(|x| {
+                x.1 == x.0 + 1
+                    && x.2.is_none()
+                    && toks.toks[x.0].kind == Kind::Word
+                    && !matches!(
+                        toks.norm(x.0),
+                        "thanks"
+                            | "thx"
+                            | "ok"
+                            | "okay"
+                            | "sorry"
+                            | "also"
+                            | "then"
+                            | "so"
+                            | "yes"
+                            | "no"
+                            | "well"
+                            | "however"
+                            | "meanwhile"
+                            | "otherwise"
+                            | "first"
+                            | "finally"
+                    )
+            })
+            .filter(|_| {
+                phrases
+                    .get(label_end + 1)
+                    .is_some_and(|x| toks.is_punct(x.0, ","))
+            })
+            .map_or(0, |_| label_end + 2);
         let imperative = fronted_order
-            || [0, label_end, comma_clause, marker_end]
+            || [0, label_end, comma_clause, marker_end, vocative_end]
                 .iter()
                 .any(|&k| opens_with_order(&p, &phrases[k.min(phrases.len())..], e.from));
         // A request in the clause after a ";" asks about a span or window before it

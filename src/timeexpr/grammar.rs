@@ -196,6 +196,8 @@ enum Rel {
     Next,
     /// "the Friday after next": the one after next Friday.
     AfterNext,
+    /// "Wednesday week" (British): a week after the plain Wednesday.
+    WeekOn,
     This,
     Last,
 }
@@ -1262,6 +1264,19 @@ impl Parser<'_> {
                 rel = Rel::AfterNext;
                 end += 2;
             }
+            // "by Wednesday week": a week after that Wednesday (not "Monday week 12", nor
+            // "Friday week of …").
+            _ if rel == Rel::Plain
+                && self.word(end) == "week"
+                && self
+                    .t
+                    .toks
+                    .get(end + 1)
+                    .is_none_or(|t| t.kind == Kind::Punct) =>
+            {
+                rel = Rel::WeekOn;
+                end += 1;
+            }
             _ => {}
         }
         Some((end, vec![Comp::Weekday(wd, rel)]))
@@ -1790,6 +1805,8 @@ impl Parser<'_> {
             ("kst", 540),
             ("ict", 420),
             ("pht", 480),
+            // "09:00 Z": Zulu, UTC.
+            ("z", 0),
         ];
         let t = self.t.toks.get(i)?;
         if t.kind != Kind::Word || !t.capital {
@@ -2081,6 +2098,7 @@ fn weekday(today: Date, wd: u8, rel: Rel, week: Option<i8>) -> Date {
         Rel::Plain | Rel::This => today + Duration::days(ahead),
         Rel::Next => today + Duration::days(if ahead == 0 { 7 } else { ahead }),
         Rel::AfterNext => today + Duration::days(if ahead == 0 { 14 } else { ahead + 7 }),
+        Rel::WeekOn => today + Duration::days(ahead + 7),
         Rel::Last => today - Duration::days(if ahead == 0 { 7 } else { 7 - ahead }),
     }
 }

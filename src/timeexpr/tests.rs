@@ -2907,3 +2907,130 @@ fn the_weekday_after_next() {
         date!(2026 - 11 - 27)
     );
 }
+
+#[test]
+fn a_weekday_then_week_is_a_week_after_it() {
+    // Said on Tuesday 11-24: Wednesday is 11-25, "Wednesday week" 12-02.
+    assert_eq!(
+        one("Could you send the references over by Wednesday week?"),
+        date!(2026 - 12 - 02)
+    );
+    // Said on the day itself: a week from today.
+    assert_eq!(
+        one("Could you send the references over by Tuesday week?"),
+        date!(2026 - 12 - 01)
+    );
+    // "Wednesday next week" and a week number are other things.
+    assert_eq!(
+        one("Please reply by Wednesday next week."),
+        date!(2026 - 12 - 02)
+    );
+    assert_eq!(
+        one("Please reply by Friday week 48 at the latest."),
+        date!(2026 - 11 - 27)
+    );
+}
+
+#[test]
+fn a_date_said_instead_replaces_the_one_before_it() {
+    assert_eq!(
+        due(
+            "Dev: I can't get the draft done by Friday, can I send it Monday instead?\nMe: Monday is fine — send it then"
+        ),
+        vec![Some(date!(2026 - 11 - 30))]
+    );
+}
+
+#[test]
+fn a_report_of_the_past_ends_at_a_spaced_dash() {
+    assert_eq!(
+        one("Last year's form was due March 1 — this year please submit it by March 17."),
+        date!(2027 - 03 - 17)
+    );
+    // A limit that has passed reports the past for the rest of its clause.
+    assert!(
+        due("The October 15 extension deadline has passed and the court entered the order on the 20th.")
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_standing_rule_spends_its_limit_word() {
+    assert!(
+        due("Reminder: rent is due on the 1st of each month, and late fees apply after the 5th.")
+            .is_empty()
+    );
+}
+
+#[test]
+fn no_need_in_french_italian_and_portuguese() {
+    for text in [
+        "Bonjour Louis, inutile de renvoyer le formulaire avant le 7 décembre, nous l'avons déjà reçu.",
+        "Ciao Luca, non serve rimandare il modulo entro il 7 dicembre, l'abbiamo già ricevuto.",
+        "Olá Rui, não precisa reenviar o formulário até 7 de dezembro, já o recebemos.",
+    ] {
+        assert!(due(text).is_empty(), "{text}");
+    }
+}
+
+#[test]
+fn a_german_fristablauf_label() {
+    assert_eq!(one("Fristablauf: 04.12.2026"), date!(2026 - 12 - 04));
+}
+
+#[test]
+fn an_order_after_the_people_addressed() {
+    assert_eq!(
+        one("Coach Ray: parents, bring the signed waivers Thursday or the kids can't ride."),
+        date!(2026 - 11 - 26)
+    );
+    // A thank-you before the comma is no address.
+    assert!(due("Thanks, send my best to the team Friday.").is_empty());
+}
+
+#[test]
+fn a_cue_reaches_a_named_day_dated_in_brackets() {
+    assert_eq!(
+        one("Liebe Chorfamilie, bitte gebt die Noten bis Gründonnerstag (25.3.) im Pfarrbüro ab."),
+        date!(2027 - 03 - 25)
+    );
+    assert_eq!(
+        one("Please send your photos by the recital (Dec 5)."),
+        date!(2026 - 12 - 05)
+    );
+    assert_eq!(
+        one("Please return the forms by Thanksgiving (Nov 26)."),
+        date!(2026 - 11 - 26)
+    );
+}
+
+#[test]
+fn a_day_set_for_a_thing_in_chat_then_moved() {
+    assert_eq!(
+        due(
+            "Lee: let's say Dec 5 for the draft\nLee: actually make it Dec 7, the 5th is too tight"
+        ),
+        vec![Some(date!(2026 - 12 - 07))]
+    );
+    // A day set for a meeting or an event is no limit.
+    assert!(due("Lee: let's say Friday for the call").is_empty());
+    assert!(due("We'd prefer Dec 10 for the party.").is_empty());
+}
+
+#[test]
+fn a_polite_request_with_if_you_could() {
+    assert_eq!(
+        one("We'd be grateful if you could return the signed proofs between 3rd and 7th December."),
+        date!(2026 - 12 - 07)
+    );
+}
+
+#[test]
+fn zulu_time_and_have_it_to_me() {
+    // 03:00 UTC on Friday is Thursday evening in Chicago.
+    assert_eq!(
+        one("Please submit the logs by 03:00 Z on Friday."),
+        date!(2026 - 11 - 26)
+    );
+    assert_eq!(one("Please have it to me Monday."), date!(2026 - 11 - 30));
+}

@@ -300,6 +300,8 @@ pub static DE: LangData = LangData {
         // "Abgabe: Mo., 31.05.": the handing in.
         ("abgabe", Cue(Cue::Noun)),
         ("fristende", Cue(Cue::Noun)),
+        // "Fristablauf: 12.03." (the running out of the period).
+        ("fristablauf", Cue(Cue::Noun)),
         ("abgabetermin", Cue(Cue::Noun)),
         ("abgabefrist", Cue(Cue::Noun)),
         ("einsendeschluss", Cue(Cue::Noun)),

@@ -420,6 +420,13 @@ pub static EN: LangData = LangData {
         ("in the next", Within),
         ("over the next", Within),
         ("in", In),
+        // "in a week's time", "in two weeks' time": the unit with "time" after it.
+        ("day's time", Unit(Unit::Day)),
+        ("days ' time", Unit(Unit::Day)),
+        ("week's time", Unit(Unit::Week)),
+        ("weeks ' time", Unit(Unit::Week)),
+        ("month's time", Unit(Unit::Month)),
+        ("months ' time", Unit(Unit::Month)),
         // "the quote is good for 7 days": how long an offer holds, a span from now (a limit
         // only when a request points at it: "sign by then").
         ("good for", In),
@@ -454,6 +461,9 @@ pub static EN: LangData = LangData {
         ("prefers", Cue(Cue::Adjacent)),
         ("preferably", Cue(Cue::Adjacent)),
         ("ideally", Cue(Cue::Adjacent)),
+        // A day set for a thing in chat: "let's say Jan 5 for the draft".
+        ("let's say", Cue(Cue::Adjacent)),
+        ("lets say", Cue(Cue::Adjacent)),
         ("due", Cue(Cue::Due)),
         ("due date", Cue(Cue::Noun)),
         ("expires", Cue(Cue::Due)),
@@ -610,6 +620,9 @@ pub static EN: LangData = LangData {
         ("was supposed", Block(Block::Past)),
         ("were supposed", Block(Block::Past)),
         ("expired", Block(Block::Past)),
+        // "The October 15 deadline has passed and the court entered the order on the 20th".
+        ("has passed", Block(Block::Past)),
+        ("have passed", Block(Block::Past)),
         ("already sent", Block(Block::Past)),
         // Thanks are for what was done: "thanks for getting the forms in by Monday".
         ("thanks for", Block(Block::Past)),
@@ -675,6 +688,10 @@ pub static EN: LangData = LangData {
         ("plse", Request),
         ("could u", Request),
         ("would you", Request),
+        // The polite request: "we'd be grateful if you could return …".
+        ("grateful if you", Request),
+        ("if you could", Request),
+        ("appreciate it if you", Request),
         ("make sure", Request),
         ("required", Request),
         ("remember to", Request),
@@ -742,6 +759,10 @@ pub static EN: LangData = LangData {
         ("are waiting on your", Request),
         // Action verbs: a request when the sentence opens with one ("Submit it by …").
         ("send", Act),
+        // "Please have it to me Monday": have a thing brought to someone.
+        ("have it to", Act),
+        ("have them to", Act),
+        ("have this to", Act),
         ("submit", Act),
         ("return", Act),
         ("reply", Act),
@@ -880,6 +901,12 @@ pub static EN: LangData = LangData {
         // An invitation to be there: "Please join us June 21-25 for camp!"
         ("join us", Meeting),
         ("attend", Meeting),
+        // An event's day is when it happens, not a limit: "we'd prefer Dec 10 for the party".
+        ("party", Meeting),
+        ("celebration", Meeting),
+        ("ceremony", Meeting),
+        ("reception", Meeting),
+        ("gala", Meeting),
         // A talk's time, not the recipient's limit ("boss is presenting at 8 tmrw").
         ("presenting", Meeting),
         ("presents", Meeting),

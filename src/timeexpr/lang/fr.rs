@@ -193,6 +193,11 @@ pub static FR: LangData = LangData {
         ("date limite", Cue(Cue::Noun)),
         ("delai", Cue(Cue::Noun)),
         ("plus besoin", Block(Block::Negation)),
+        // "inutile de renvoyer le formulaire avant le 7 novembre": no need to.
+        ("inutile", Block(Block::Negation)),
+        ("pas besoin", Block(Block::Negation)),
+        ("pas la peine", Block(Block::Negation)),
+        ("pas necessaire", Block(Block::Negation)),
         ("n'est plus", Block(Block::Negation)),
         ("annule", Block(Block::Negation)),
         ("annulee", Block(Block::Negation)),

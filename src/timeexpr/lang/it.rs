@@ -176,6 +176,11 @@ pub static IT: LangData = LangData {
         ("termine", Cue(Cue::Noun)),
         ("data limite", Cue(Cue::Noun)),
         ("non serve piu", Block(Block::Negation)),
+        // "inutile rimandare il modulo entro il 7", "non c'è bisogno di …": no need to.
+        ("inutile", Block(Block::Negation)),
+        ("non serve", Block(Block::Negation)),
+        ("non c'e bisogno", Block(Block::Negation)),
+        ("non e necessario", Block(Block::Negation)),
         ("non e piu necessario", Block(Block::Negation)),
         ("annullato", Block(Block::Negation)),
         ("annullata", Block(Block::Negation)),

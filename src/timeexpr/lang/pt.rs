@@ -190,6 +190,10 @@ pub static PT: LangData = LangData {
         ("data limite", Cue(Cue::Noun)),
         ("vencimento", Cue(Cue::Noun)),
         ("nao e mais necessario", Block(Block::Negation)),
+        // "não precisa reenviar o formulário até 7 de novembro": no need to.
+        ("nao precisa", Block(Block::Negation)),
+        ("nao e preciso", Block(Block::Negation)),
+        ("nao e necessario", Block(Block::Negation)),
         ("ja nao", Block(Block::Negation)),
         ("cancelado", Block(Block::Negation)),
         ("cancelada", Block(Block::Negation)),
