@@ -745,7 +745,10 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // "confirm tomorrow's pickup": a possessive day names a thing, not a limit (unless a
         // limit noun follows: "Friday's deadline").
         // Also with its time after it ("confirm tomorrow's 8:40 visit").
-        let possessive = (e.from..e.to).any(|k| toks.norm(k).ends_with("'s")) && after.is_none();
+        // Not a unit's ("in a week's time").
+        let possessive = (e.from..e.to)
+            .any(|k| toks.norm(k).ends_with("'s") && !matches!(p.sem(k), Some(Sem::Unit(_))))
+            && after.is_none();
         // The imperative cues one date of a sentence with no cue word ("Send the proofs next
         // Tuesday"), not a second one ("Submit it Monday for pickup Friday").
         let imperative_cue = imperative

@@ -740,6 +740,7 @@ impl Parser<'_> {
             Sem::WeekRel(n) => Some((self.after(i), vec![Comp::Week(n)])),
             Sem::Named(p) => Some((self.after(i), vec![Comp::Named(p, 0)])),
             Sem::EndOf => self.end_of(i),
+            Sem::StartOf => self.start_of(i),
             Sem::Number(d) => self.number_word_day(i, d).or_else(|| self.span(i)),
             Sem::Within | Sem::In | Sem::Ago | Sem::Unit(_) => self.span(i),
             Sem::TimeWord(_) => self.time(i),
@@ -1327,6 +1328,29 @@ impl Parser<'_> {
             _ => return None,
         };
         Some((self.after(k), vec![c]))
+    }
+
+    /// "the beginning of December", "the start of next month": the month's first day (only
+    /// a month: "the start of the meeting" is no date).
+    fn start_of(&self, i: usize) -> Option<(usize, Vec<Comp>)> {
+        let j = self.skip_fill(self.after(i));
+        let today = self.ctx.today();
+        match self.sem(j)? {
+            Sem::Month(m, _) => {
+                let mut end = self.after(j);
+                let date = match self.year_after(&mut end) {
+                    Some(y) => ymd(y, m as u32, 1),
+                    None => yearless(today, m as u32, 1),
+                };
+                Some((end, vec![Comp::Date(date)]))
+            }
+            Sem::Next if self.sem(self.after(j)) == Some(Sem::Unit(Unit::Month)) => {
+                let first = today.replace_day(1).ok();
+                let date = first.and_then(|d| add_months(d, 1));
+                Some((self.after(self.after(j)), vec![Comp::Date(date)]))
+            }
+            _ => None,
+        }
     }
 
     /// [within|in] [the next] N unit [from now|ago]; "hace N unit".

@@ -3034,3 +3034,36 @@ fn zulu_time_and_have_it_to_me() {
     );
     assert_eq!(one("Please have it to me Monday."), date!(2026 - 11 - 30));
 }
+
+#[test]
+fn a_spanish_question_after_a_greeting_asks() {
+    // Said on Tuesday 11-24: Wednesday next week is 12-02.
+    assert_eq!(
+        one(
+            "Hola Carla, ¿podrías mandarme los planos corregidos el miércoles de la próxima semana?"
+        ),
+        date!(2026 - 12 - 02)
+    );
+}
+
+#[test]
+fn a_span_in_a_units_time_and_the_beginning_of_a_month() {
+    assert_eq!(
+        one("Please send the report in a week's time."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Please send the report in two weeks' time."),
+        date!(2026 - 12 - 08)
+    );
+    assert_eq!(
+        one("Please return the forms by the beginning of December."),
+        date!(2026 - 12 - 01)
+    );
+    assert_eq!(
+        one("Please return the forms by the start of next month."),
+        date!(2026 - 12 - 01)
+    );
+    // The start of a thing that is no month is no date.
+    assert!(due("Please arrive by the start of the meeting.").is_empty());
+}

@@ -356,6 +356,7 @@ pub static ES: LangData = LangData {
         ("contesta", Act),
         // The infinitive of notices and forms: "Entregar el formulario entre el 1 y el 4".
         ("enviar", Act),
+        ("mandar", Act),
         ("entregar", Act),
         ("pagar", Act),
         ("presentar", Act),

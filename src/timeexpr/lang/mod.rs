@@ -131,6 +131,8 @@ pub enum Sem {
     Unit(Unit),
     /// "end of", "close of", "Ende", "fin de": the end of what follows.
     EndOf,
+    /// "the beginning of", "the start of": the first day of the month that follows.
+    StartOf,
     /// A named end: EOD, COB, EOW, EOM, "Monatsende".
     Named(Period),
     /// Q1..Q4.
