@@ -661,7 +661,21 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                     .is_some_and(|x| toks.is_punct(x.0, ","))
             })
             .map_or(0, |_| label_end + 2);
+        // "All kits must be back Friday", "forms need to be returned April 11": an obligation
+        // on a thing, in the passive or with a place, is an order too.
+        let obligation = phrases.windows(2).any(|w| {
+            w[0].0 >= clause_start
+                && w[1].0 < e.from
+                && w[0].2 == Some(Sem::Request)
+                && matches!(
+                    toks.norm(w[0].0),
+                    "must" | "need" | "needs" | "have" | "has"
+                )
+                && (toks.norm(w[1].0) == "be"
+                    || (toks.norm(w[1].0) == "to" && toks.norm(w[1].0 + 1) == "be"))
+        });
         let imperative = fronted_order
+            || obligation
             || [0, label_end, comma_clause, marker_end, vocative_end]
                 .iter()
                 .any(|&k| opens_with_order(&p, &phrases[k.min(phrases.len())..], e.from));
@@ -757,8 +771,11 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             && !adjacent.is_some_and(|x| matches!(x.2, Some(Sem::Attr | Sem::From)))
             // A cue that only times the day ("bring the dog in Monday so the vet can see
             // her before noon") is no cue of another date.
+            // Nor one inside the date's own words ("the Friday before Easter").
             && !phrases.iter().any(|(a, _, x)| {
-                matches!(x, Some(Sem::Cue(_) | Sem::Block(_))) && !bare_time_cues.contains(a)
+                matches!(x, Some(Sem::Cue(_) | Sem::Block(_)))
+                    && !bare_time_cues.contains(a)
+                    && !(e.from..e.to).contains(a)
             });
         // A headline naming a period's end and what is due at it: "EOM for expense reports".
         // Also after a sender's label ("Northline Freight: COB Thursday for the rate sheet").

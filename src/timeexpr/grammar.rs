@@ -741,6 +741,10 @@ impl Parser<'_> {
             Sem::Named(p) => Some((self.after(i), vec![Comp::Named(p, 0)])),
             Sem::EndOf => self.end_of(i),
             Sem::StartOf => self.start_of(i),
+            Sem::Feast(off) => Some((
+                self.after(i),
+                vec![Comp::Date(feast(self.ctx.today(), off))],
+            )),
             Sem::Number(d) => self.number_word_day(i, d).or_else(|| self.span(i)),
             Sem::Within | Sem::In | Sem::Ago | Sem::Unit(_) => self.span(i),
             Sem::TimeWord(_) => self.time(i),
@@ -1264,6 +1268,23 @@ impl Parser<'_> {
             {
                 rel = Rel::AfterNext;
                 end += 2;
+            }
+            // "the Friday before Easter", "the Monday after Palm Sunday": that weekday
+            // nearest the feast on its side.
+            _ if rel == Rel::Plain
+                && matches!(self.word(end), "before" | "after")
+                && let Some(Sem::Feast(off)) = self.sem(end + 1) =>
+            {
+                let base = feast(self.ctx.today(), off)?;
+                let step = if self.word(end) == "before" { -1 } else { 1 };
+                let mut d = base;
+                for _ in 0..7 {
+                    d = d.checked_add(Duration::days(step))?;
+                    if d.weekday().number_days_from_monday() == wd {
+                        break;
+                    }
+                }
+                return Some((self.after(end + 1), vec![Comp::Date(Some(d))]));
             }
             // "by Wednesday week": a week after that Wednesday (not "Monday week 12", nor
             // "Friday week of …").
@@ -2171,6 +2192,29 @@ fn add_months(d: Date, n: i32) -> Option<Date> {
     let first = ymd(y, m as u32, 1)?;
     let last = last_of_month(first).day();
     ymd(y, m as u32, d.day().min(last) as u32)
+}
+
+/// Easter Sunday of year `y` (the Gregorian computus).
+fn easter(y: i32) -> Option<Date> {
+    let (a, b, c) = (y % 19, y / 100, y % 100);
+    let (d, e) = (b / 4, b % 4);
+    let g = (b - (b + 8) / 25 + 1) / 3;
+    let h = (19 * a + b - d - g + 15) % 30;
+    let l = (32 + 2 * e + 2 * (c / 4) - h - c % 4) % 7;
+    let m = (a + 11 * h + 22 * l) / 451;
+    let n = h + l - 7 * m + 114;
+    ymd(y, (n / 31) as u32, (n % 31 + 1) as u32)
+}
+
+/// The feast `off` days from Easter Sunday, this year's or, once past, next year's.
+fn feast(today: Date, off: i8) -> Option<Date> {
+    let at = |y: i32| easter(y)?.checked_add(Duration::days(i64::from(off)));
+    let d = at(today.year())?;
+    if d < today {
+        at(today.year() + 1)
+    } else {
+        Some(d)
+    }
 }
 
 fn quarter_end(y: i32, q: u8) -> Option<Date> {

@@ -3067,3 +3067,48 @@ fn a_span_in_a_units_time_and_the_beginning_of_a_month() {
     // The start of a thing that is no month is no date.
     assert!(due("Please arrive by the start of the meeting.").is_empty());
 }
+
+#[test]
+fn an_obligation_on_a_thing_with_a_plain_date() {
+    // Tuesday 11-24: Friday is 11-27.
+    assert_eq!(
+        one("All borrowed kits must be back in the cage Friday."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Forms need to be returned Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+    // An obligation to be at a meeting is the meeting's time.
+    assert!(due("Everyone must be at the meeting Friday.").is_empty());
+}
+
+#[test]
+fn moveable_feasts_count_from_easter() {
+    // Easter 2027 is March 28 (2031: April 13).
+    assert_eq!(
+        one("Please return the cameras by Good Friday."),
+        date!(2027 - 03 - 26)
+    );
+    assert_eq!(
+        one("All cameras must be back in the cage the Friday before Easter."),
+        date!(2027 - 03 - 26)
+    );
+    assert_eq!(
+        due_at(
+            "All cameras must be back in the cage the Friday before Easter.",
+            datetime!(2031-04-08 09:00 -5)
+        ),
+        vec![Some(date!(2031 - 04 - 11))]
+    );
+    assert_eq!(
+        one("Bitte gebt die Noten bis Gründonnerstag im Pfarrbüro ab."),
+        date!(2027 - 03 - 25)
+    );
+    assert_eq!(
+        one("Por favor, devuelvan la autorización antes del Viernes Santo."),
+        date!(2027 - 03 - 26)
+    );
+    // A feast with no cue is no limit.
+    assert!(due("The office is closed over Easter.").is_empty());
+}

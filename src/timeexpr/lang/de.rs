@@ -89,6 +89,14 @@ pub static DE: LangData = LangData {
     objects: &[],
     enclitics: &[],
     words: &[
+        // Moveable feasts, in days from Easter Sunday ("the Friday before Easter").
+        ("ostern", Feast(0)),
+        ("ostersonntag", Feast(0)),
+        ("ostermontag", Feast(1)),
+        ("karfreitag", Feast(-2)),
+        ("karsamstag", Feast(-1)),
+        ("grundonnerstag", Feast(-3)),
+        ("palmsonntag", Feast(-7)),
         ("montag", Weekday(0, Caps::Any)),
         ("mo", Weekday(0, Caps::Capital)),
         ("dienstag", Weekday(1, Caps::Any)),

@@ -54,6 +54,15 @@ pub static EN: LangData = LangData {
     ],
     enclitics: &[],
     words: &[
+        // Moveable feasts, in days from Easter Sunday ("the Friday before Easter").
+        ("easter", Feast(0)),
+        ("easter sunday", Feast(0)),
+        ("easter monday", Feast(1)),
+        ("good friday", Feast(-2)),
+        ("holy saturday", Feast(-1)),
+        ("maundy thursday", Feast(-3)),
+        ("holy thursday", Feast(-3)),
+        ("palm sunday", Feast(-7)),
         // Weekdays and their abbreviations; "Sat", "Sun", "Wed" are also words.
         ("monday", Weekday(0, Caps::Any)),
         ("mon", Weekday(0, Caps::Any)),

@@ -72,6 +72,14 @@ pub static ES: LangData = LangData {
         "los", "las", "les", "nos", "lo", "la", "le", "me",
     ],
     words: &[
+        // Moveable feasts, in days from Easter Sunday ("the Friday before Easter").
+        ("domingo de pascua", Feast(0)),
+        ("domingo de resurreccion", Feast(0)),
+        ("lunes de pascua", Feast(1)),
+        ("viernes santo", Feast(-2)),
+        ("sabado santo", Feast(-1)),
+        ("jueves santo", Feast(-3)),
+        ("domingo de ramos", Feast(-7)),
         ("lunes", Weekday(0, Caps::Any)),
         ("lun", Weekday(0, Caps::Capital)),
         ("martes", Weekday(1, Caps::Any)),

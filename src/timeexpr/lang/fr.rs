@@ -82,6 +82,11 @@ pub static FR: LangData = LangData {
     ],
     enclitics: &[],
     words: &[
+        // Moveable feasts, in days from Easter Sunday ("the Friday before Easter").
+        ("paques", Feast(0)),
+        ("lundi de paques", Feast(1)),
+        ("vendredi saint", Feast(-2)),
+        ("jeudi saint", Feast(-3)),
         ("lundi", Weekday(0, Caps::Any)),
         ("mardi", Weekday(1, Caps::Any)),
         ("mercredi", Weekday(2, Caps::Any)),

@@ -75,6 +75,11 @@ pub static IT: LangData = LangData {
         "ci", "mi", "ne",
     ],
     words: &[
+        // Moveable feasts, in days from Easter Sunday ("the Friday before Easter").
+        ("pasqua", Feast(0)),
+        ("pasquetta", Feast(1)),
+        ("venerdi santo", Feast(-2)),
+        ("giovedi santo", Feast(-3)),
         ("lunedi", Weekday(0, Caps::Any)),
         ("martedi", Weekday(1, Caps::Any)),
         ("mercoledi", Weekday(2, Caps::Any)),

@@ -133,6 +133,8 @@ pub enum Sem {
     EndOf,
     /// "the beginning of", "the start of": the first day of the month that follows.
     StartOf,
+    /// A moveable feast, in days from Easter Sunday: Easter (0), Good Friday (-2).
+    Feast(i8),
     /// A named end: EOD, COB, EOW, EOM, "Monatsende".
     Named(Period),
     /// Q1..Q4.

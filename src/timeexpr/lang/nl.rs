@@ -87,6 +87,12 @@ pub static NL: LangData = LangData {
     ],
     enclitics: &[],
     words: &[
+        // Moveable feasts, in days from Easter Sunday ("the Friday before Easter").
+        ("pasen", Feast(0)),
+        ("paasmaandag", Feast(1)),
+        ("tweede paasdag", Feast(1)),
+        ("goede vrijdag", Feast(-2)),
+        ("witte donderdag", Feast(-3)),
         ("maandag", Weekday(0, Caps::Any)),
         ("dinsdag", Weekday(1, Caps::Any)),
         ("woensdag", Weekday(2, Caps::Any)),

@@ -73,6 +73,9 @@ pub static PT: LangData = LangData {
     ],
     enclitics: &[],
     words: &[
+        // Moveable feasts, in days from Easter Sunday ("the Friday before Easter").
+        ("pascoa", Feast(0)),
+        ("sexta - feira santa", Feast(-2)),
         ("segunda - feira", Weekday(0, Caps::Any)),
         ("terca - feira", Weekday(1, Caps::Any)),
         ("terca", Weekday(1, Caps::Any)),
