@@ -3112,3 +3112,17 @@ fn moveable_feasts_count_from_easter() {
     // A feast with no cue is no limit.
     assert!(due("The office is closed over Easter.").is_empty());
 }
+
+#[test]
+fn an_office_collecting_over_a_range_is_a_window() {
+    assert_eq!(
+        one("The county is collecting exemption renewals from 12/7 to 12/11 at the annex."),
+        date!(2026 - 12 - 11)
+    );
+    assert_eq!(
+        one("We are accepting nominations Dec 1-4."),
+        date!(2026 - 12 - 04)
+    );
+    // A pickup on one day is no window.
+    assert!(due("The courier is collecting the parcels on Monday.").is_empty());
+}

@@ -739,6 +739,11 @@ pub static EN: LangData = LangData {
         ("signup", Window),
         ("voting", Window),
         ("applications", Window),
+        ("renewals", Window),
+        // An office taking things in over days: "the county is collecting renewals from 3/17
+        // to 3/21".
+        ("collecting", Window),
+        ("accepting", Window),
         ("submissions", Window),
         ("submission", Window),
         ("camera - ready", Window),
