@@ -2,10 +2,11 @@
 //! and Spanish, with French and Italian lines from holdout7 on and Dutch and Portuguese from
 //! holdout8 on; the labelling rule is in its README and each file's first line): `eval.jsonl`
 //! (312 messages), `dev2.jsonl`, `holdout2.jsonl`, `holdout3.jsonl`, `holdout4.jsonl`,
-//! `holdout5.jsonl`, `holdout6.jsonl`, `holdout7.jsonl`, `holdout8.jsonl`, `holdout9.jsonl`
-//! and `holdout10.jsonl` (231 each), tuned on in that order (each holdout became the next round's
-//! development set after its unread figures were taken). `holdout11.jsonl` (231) is the
-//! unread holdout: scored with its misses never printed. Prints recall and precision per
+//! `holdout5.jsonl`, `holdout6.jsonl`, `holdout7.jsonl`, `holdout8.jsonl`, `holdout9.jsonl`,
+//! `holdout10.jsonl` and `holdout11.jsonl` (231 each), tuned on in that order (each holdout
+//! became the next round's development set after its unread figures were taken).
+//! `holdout11.jsonl` is also still scored as the unread holdout (misses not printed, its unread
+//! floor) until the next holdout replaces it there. Prints recall and precision per
 //! class; each set has a floor just under its figure. `cargo test --test deadlines_eval --
 //! --nocapture` shows the tables and every miss of the tuned sets.
 
@@ -192,6 +193,10 @@ fn the_finder_holds_its_figures_on_the_tuned_sets() {
     // holdout10: 96.1% / 99.3% when it was written (unread, after the round tuned on
     // holdout9); tuned on since (100% / 100%).
     assert_floor(&score(&fixture("holdout10.jsonl"), true), 231, 0.99, 0.99);
+    // holdout11: 91.6% / 94.7% when it was written, 94.2% / 95.4% unread after the round
+    // tuned on holdout10; tuned on since (100% / 98.7%: the two dates left are labels the
+    // rule leaves open, see its README paragraph).
+    assert_floor(&score(&fixture("holdout11.jsonl"), true), 231, 0.99, 0.98);
 }
 
 #[test]
