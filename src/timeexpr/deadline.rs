@@ -662,9 +662,16 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             })
             .map_or(0, |_| label_end + 2);
         // "All kits must be back Friday", "forms need to be returned April 11": an obligation
-        // on a thing, in the passive or with a place, is an order too.
-        let obligation = phrases.windows(2).any(|w| {
-            w[0].0 >= clause_start
+        // on a thing, in the passive or with a place, is an order too (not on a person: "we
+        // need to be at the venue Friday" is where to be).
+        let obligation = phrases.windows(3).any(|w| {
+            let w = [w[1], w[2], w[0]];
+            w[2].2 != Some(Sem::Filler)
+                && !matches!(
+                    toks.norm(w[2].0),
+                    "i" | "we" | "you" | "they" | "he" | "she" | "everyone" | "everybody" | "u"
+                )
+                && w[0].0 >= clause_start
                 && w[1].0 < e.from
                 && w[0].2 == Some(Sem::Request)
                 && matches!(

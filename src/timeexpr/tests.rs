@@ -3033,6 +3033,11 @@ fn zulu_time_and_have_it_to_me() {
         date!(2026 - 11 - 26)
     );
     assert_eq!(one("Please have it to me Monday."), date!(2026 - 11 - 30));
+    // The reader's own time in brackets moves nothing.
+    assert_eq!(
+        one("Please send the slides by 9am Friday (your time)."),
+        date!(2026 - 11 - 27)
+    );
 }
 
 #[test]
@@ -3079,8 +3084,9 @@ fn an_obligation_on_a_thing_with_a_plain_date() {
         one("Forms need to be returned Dec 4."),
         date!(2026 - 12 - 04)
     );
-    // An obligation to be at a meeting is the meeting's time.
+    // An obligation to be at a meeting is the meeting's time; one on a person is where to be.
     assert!(due("Everyone must be at the meeting Friday.").is_empty());
+    assert!(due("We need to be at the venue Friday.").is_empty());
 }
 
 #[test]
