@@ -680,6 +680,10 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 )
                 && (toks.norm(w[1].0) == "be"
                     || (toks.norm(w[1].0) == "to" && toks.norm(w[1].0 + 1) == "be"))
+                // "must be cleared for the fire drill Friday": the day is the event's.
+                && !phrases
+                    .iter()
+                    .any(|x| x.0 > w[1].0 && x.0 < e.from && toks.norm(x.0) == "for")
         });
         let imperative = fronted_order
             || obligation

@@ -3087,6 +3087,8 @@ fn an_obligation_on_a_thing_with_a_plain_date() {
     // An obligation to be at a meeting is the meeting's time; one on a person is where to be.
     assert!(due("Everyone must be at the meeting Friday.").is_empty());
     assert!(due("We need to be at the venue Friday.").is_empty());
+    // Nor the day of the event it is for.
+    assert!(due("The building must be cleared for the fire drill Friday.").is_empty());
 }
 
 #[test]
