@@ -339,14 +339,14 @@ fn main() {
     // next write rebuilds the map from the index file. What that first write costs, and the
     // one after it.
     engine.shed_caches();
-    for label in ["first write after the caches were shed", "the write after it"] {
+    for label in [
+        "first write after the caches were shed",
+        "the write after it",
+    ] {
         let one = vec![message(n + usize::from(label.starts_with("the")), &mut g)];
         let start = Instant::now();
         engine.ingest_batch(one, "bench").expect("ingest");
-        println!(
-            "{label}: {:.1} ms",
-            start.elapsed().as_secs_f64() * 1e3
-        );
+        println!("{label}: {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
     }
 
     let inbox = opsdesk::store::inbox::Inbox::open(&inbox_dir).expect("inbox");
