@@ -243,7 +243,11 @@ fn num_words(n: u32) -> String {
         0..=19 => ONES[n as usize].to_string(),
         20..=99 if n % 10 == 0 => TENS[(n / 10) as usize].to_string(),
         20..=99 => format!("{} {}", TENS[(n / 10) as usize], ONES[(n % 10) as usize]),
-        _ => format!("{} hundred {}", ONES[(n / 100) as usize], num_words(n % 100)),
+        _ => format!(
+            "{} hundred {}",
+            ONES[(n / 100) as usize],
+            num_words(n % 100)
+        ),
     }
 }
 
@@ -309,7 +313,10 @@ fn year_words(y: u32) -> String {
 fn spoken_digits(rng: &mut Rng, s: &str) -> String {
     let oh = rng.chance(60);
     let mut groups: Vec<String> = Vec::new();
-    for g in s.split(|c: char| !c.is_ascii_digit()).filter(|g| !g.is_empty()) {
+    for g in s
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|g| !g.is_empty())
+    {
         let words: Vec<&str> = g
             .bytes()
             .map(|b| match b - b'0' {
@@ -320,6 +327,53 @@ fn spoken_digits(rng: &mut Rng, s: &str) -> String {
         groups.push(words.join(" "));
     }
     groups.join(", ")
+}
+
+/// A street line as said aloud: "eighty three seventy six grant boulevard" (the unit left out).
+fn spoken_street(street: &str) -> String {
+    let line = street.split(", ").next().unwrap_or(street);
+    let mut words = Vec::new();
+    for w in line.split(' ') {
+        if w.bytes().all(|b| b.is_ascii_digit()) && !w.is_empty() {
+            let n: u32 = w.parse().unwrap_or(0);
+            let spoken = match w.len() {
+                1 | 2 => num_words(n),
+                3 => format!("{} {}", ONES[(n / 100) as usize], two_digits(n % 100)),
+                4 => format!("{} {}", num_words(n / 100), two_digits(n % 100)),
+                _ => w
+                    .bytes()
+                    .map(|b| ONES[(b - b'0') as usize])
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            };
+            words.push(spoken);
+            continue;
+        }
+        let full = match w {
+            "Rd" => "road",
+            "St" => "street",
+            "Ave" => "avenue",
+            "Ln" => "lane",
+            "Ct" => "court",
+            "Blvd" => "boulevard",
+            "Pkwy" => "parkway",
+            "NE" => "northeast",
+            "SW" => "southwest",
+            "N" => "north",
+            other => other,
+        };
+        words.push(full.to_lowercase());
+    }
+    words.join(" ")
+}
+
+/// 5 → "oh five", 0 → "hundred", 42 → "forty two": the second half of a number said in pairs.
+fn two_digits(n: u32) -> String {
+    match n {
+        0 => "hundred".into(),
+        1..=9 => format!("oh {}", ONES[n as usize]),
+        _ => num_words(n),
+    }
 }
 
 /// Folds the diacritics of a name for an email address or an HL7 feed that is ASCII only.
@@ -414,7 +468,12 @@ impl Ymd {
             0 => format!("{}/{}", self.m, self.d),
             1 => format!("{} {}", self.month(), self.d),
             2 => format!("{} {}{}", self.mon(), self.d, ordinal_suffix(self.d)),
-            3 => format!("the {}{} of {}", self.d, ordinal_suffix(self.d), self.month()),
+            3 => format!(
+                "the {}{} of {}",
+                self.d,
+                ordinal_suffix(self.d),
+                self.month()
+            ),
             _ => format!("{} {}", self.d, self.mon()),
         }
     }
@@ -638,7 +697,14 @@ const POLISH: (&[&str], &[&str], &[&str], &[&str]) = (
     &[],
 );
 const FILIPINO: (&[&str], &[&str], &[&str], &[&str]) = (
-    &["Ligaya", "Maricel", "Rosario", "Luzviminda", "Divina", "Marites"],
+    &[
+        "Ligaya",
+        "Maricel",
+        "Rosario",
+        "Luzviminda",
+        "Divina",
+        "Marites",
+    ],
     &["Rizal", "Jun", "Bayani", "Rommel", "Dante", "Efren"],
     &[
         "Dela Peña",
@@ -653,7 +719,14 @@ const FILIPINO: (&[&str], &[&str], &[&str], &[&str]) = (
     &[],
 );
 const INDIAN: (&[&str], &[&str], &[&str], &[&str]) = (
-    &["Savitri", "Lakshmi", "Anjali", "Kamla", "Sunita", "Meenakshi"],
+    &[
+        "Savitri",
+        "Lakshmi",
+        "Anjali",
+        "Kamla",
+        "Sunita",
+        "Meenakshi",
+    ],
     &["Ravi", "Arjun", "Suresh", "Harpreet", "Venkat", "Mohan"],
     &[
         "Sharma",
@@ -812,7 +885,12 @@ fn device_serial(rng: &mut Rng) -> String {
 
 fn ip(rng: &mut Rng) -> String {
     match rng.below(3) {
-        0 => format!("10.{}.{}.{}", rng.below(255), rng.below(255), rng.range(2, 254)),
+        0 => format!(
+            "10.{}.{}.{}",
+            rng.below(255),
+            rng.below(255),
+            rng.range(2, 254)
+        ),
         1 => format!("192.168.{}.{}", rng.below(20), rng.range(2, 254)),
         _ => format!(
             "{}.{}.{}.{}",
@@ -829,7 +907,10 @@ fn personal_url(rng: &mut Rng) -> String {
         0 => format!("https://photos.app.goo.gl/{}", rng.alnum(17)),
         1 => format!("https://pay.cedarridgebilling.com/p/{}", rng.alnum(12)),
         2 => format!("https://drive.google.com/file/d/{}/view", rng.alnum(28)),
-        3 => format!("https://www.dropbox.com/s/{}/wound_photo.jpg", rng.alnum(15)),
+        3 => format!(
+            "https://www.dropbox.com/s/{}/wound_photo.jpg",
+            rng.alnum(15)
+        ),
         _ => format!("https://imgur.com/a/{}", rng.alnum(7)),
     }
 }
@@ -908,7 +989,12 @@ fn make_patient(rng: &mut Rng, culture: Culture) -> Patient {
         mrn: format!("{}{}", rng.pick(&["00", "10", "7", "CR"]), rng.digits(6)),
         account: rng.digits(10),
         plan: format!("{}{}", rng.upper(3), rng.digits(9)),
-        ssn: format!("{}-{}-{}", rng.range(100, 665), rng.digits(2), rng.digits(4)),
+        ssn: format!(
+            "{}-{}-{}",
+            rng.range(100, 665),
+            rng.digits(2),
+            rng.digits(4)
+        ),
         phone: make_phone(rng),
         email,
         street,
@@ -928,6 +1014,8 @@ fn make_patient(rng: &mut Rng, culture: Culture) -> Patient {
 // ---------------------------------------------------------------- the practice
 
 const PRACTICE: &str = "Cedar Ridge Family Health";
+/// The practice's own mailbox: an address all the same (every address is labelled).
+const BILLING_MAIL: &str = "billing@cedarridgefh.org";
 const SITES: &[&str] = &[
     "Cedar Ridge North Clinic",
     "Millbrook Annex",
@@ -1088,6 +1176,17 @@ impl Ctx {
             .collect();
         *self.rng.pick(&ids)
     }
+    /// A school-age patient when the pool has one.
+    fn child(&mut self) -> usize {
+        let ids: Vec<usize> = (0..self.pool.len())
+            .filter(|&i| self.pool[i].dob.y >= 2010)
+            .collect();
+        if ids.is_empty() {
+            self.patient(Culture::Any)
+        } else {
+            *self.rng.pick(&ids)
+        }
+    }
     /// "42 Willow Bend Rd" / town / ZIP as a postal block on one or two lines.
     fn address(&mut self, i: usize, one_line: bool) -> String {
         let pt = &self.pool[i];
@@ -1121,7 +1220,11 @@ impl Ctx {
         let pt = &self.pool[i];
         match self.rng.below(5) {
             0 => format!("{}, {}", p(&pt.family), p(&pt.given)),
-            1 => format!("{}, {}.", p(&pt.family), p(&format!("{} {}", pt.given, pt.mi))),
+            1 => format!(
+                "{}, {}.",
+                p(&pt.family),
+                p(&format!("{} {}", pt.given, pt.mi))
+            ),
             2 => p(&format!("{} {}. {}", pt.given, pt.mi, pt.family)),
             3 => p(&pt.family.to_uppercase()) + ", " + &p(&pt.given.to_uppercase()),
             _ => p(&pt.full()),
@@ -1168,7 +1271,9 @@ fn referral(c: &mut Ctx) -> String {
              Reason: {cond}, worsening on {drug}. Seen by us {appt}.\n\
              {} is hard of hearing, please speak with {} {} when booking.\n",
             p(&given),
-            pt.kin_role.replace("niece", "her niece").replace("nephew", "his nephew"),
+            pt.kin_role
+                .replace("niece", "her niece")
+                .replace("nephew", "his nephew"),
             p(&pt.kin_full()),
         ),
         _ => format!(
@@ -1261,9 +1366,10 @@ fn refintake(c: &mut Ctx) -> String {
     fields.rotate_left(k);
     format!(
         "Subject: FW: New referral submitted via portal — {}\n\n{who}, pls triage.\n\n\
-         ---------- Forwarded message ---------\nFrom: referrals@cedarridgefh.org\nDate: {rec}\n\n{}\n\n\
+         ---------- Forwarded message ---------\nFrom: {}\nDate: {rec}\n\n{}\n\n\
          Submitted from IP {}\n",
         p(&pt.family),
+        m('E', "referrals@cedarridgefh.org"),
         fields.join("\n"),
         m('I', &ip(&mut c.rng))
     )
@@ -1281,7 +1387,11 @@ fn faxcover(c: &mut Ctx) -> String {
     let code = c.rng.code();
     let pt = &c.pool[i];
     let nm = if c.rng.chance(50) {
-        format!("{}, {}", p(&pt.family.to_uppercase()), p(&pt.given.to_uppercase()))
+        format!(
+            "{}, {}",
+            p(&pt.family.to_uppercase()),
+            p(&pt.given.to_uppercase())
+        )
     } else {
         p(&pt.full())
     };
@@ -1312,13 +1422,12 @@ fn hl7_name(pt: &Patient, fold_it: bool) -> String {
 
 fn hl7_addr(pt: &Patient) -> String {
     format!(
-        "{}^^{}^{}^{}",
-        pt.street
-            .to_uppercase()
-            .split(", ")
-            .map(|part| m('R', part))
-            .collect::<Vec<_>>()
-            .join("^"),
+        "{}^{}^{}^{}",
+        // XAD: street ^ other designation (the unit) ^ city ^ state ^ zip.
+        match pt.street.to_uppercase().split_once(", ") {
+            Some((street, unit)) => format!("{}^{}", m('R', street), m('R', unit)),
+            None => format!("{}^", m('R', &pt.street.to_uppercase())),
+        },
         m('R', &pt.town.to_uppercase()),
         pt.state,
         m('Z', &pt.zip)
@@ -1422,7 +1531,9 @@ fn hl7oru(c: &mut Ctx) -> String {
         head,
         pid,
         format!("ORC|RE|ORD{ord}|LAB{ord}||CM"),
-        format!("OBR|1|ORD{ord}|LAB{ord}|80053^COMPREHENSIVE METABOLIC PANEL^CPT|||{coll}|||||||{res}"),
+        format!(
+            "OBR|1|ORD{ord}|LAB{ord}|80053^COMPREHENSIVE METABOLIC PANEL^CPT|||{coll}|||||||{res}"
+        ),
         format!("OBX|1|NM|2345-7^GLUCOSE^LN||{glucose}|mg/dL|70-99|H|||F|||{res}"),
         "OBX|2|NM|2160-0^CREATININE^LN||1.1|mg/dL|0.6-1.3|N|||F".to_string(),
         format!("NTE|1||{note}"),
@@ -1469,7 +1580,10 @@ fn hl7siu(c: &mut Ctx) -> String {
 // ---------------------------------------------------------------- families: voicemail
 
 fn spoken_phone(c: &mut Ctx, digits: &str) -> String {
-    let s = spoken_digits(&mut c.rng, &format!("{}-{}-{}", &digits[..3], &digits[3..6], &digits[6..]));
+    let s = spoken_digits(
+        &mut c.rng,
+        &format!("{}-{}-{}", &digits[..3], &digits[3..6], &digits[6..]),
+    );
     m('T', &s)
 }
 
@@ -1496,11 +1610,28 @@ fn voicemail(c: &mut Ctx) -> String {
     let age = c.pool[i].age();
     let pt = &c.pool[i];
     let age_s = if age > 89 {
-        format!("{} {} now", if pt.female { "she's" } else { "he's" }, m('G', &num_words(age)))
+        format!(
+            "{} {} now",
+            if pt.female { "she's" } else { "he's" },
+            m('G', &num_words(age))
+        )
     } else {
         "not getting any younger".to_string()
     };
-    let body = match c.rng.below(3) {
+    let street = spoken_street(&pt.street);
+    let pharm_digits = make_phone(&mut c.rng);
+    let pharm_ph = spoken_phone(c, &pharm_digits);
+    let pt = &c.pool[i];
+    let body = match c.rng.below(4) {
+        3 => format!(
+            "voicemail — pharmacy line\n\"hi this is the pharmacy at fred meyer on sandy boulevard \
+             calling for dr korhonen about a mutual patient {} {}, born {dob_s}, lives at {}. \
+             we got a script for {drug} but insurance wants a prior auth. our number is {pharm_ph}, \
+             that's {pharm_ph}. thanks\"\n",
+            p(&pt.given),
+            p(&pt.family),
+            m('R', &street),
+        ),
         0 => format!(
             "voicemail transcription (automated)\nfrom: {sp_ph}\n\n\"hi um this is {} calling about my {} {} \
              {} date of birth {dob_s} uh {} was supposed to be seen {appt_s} and we never got a call \
@@ -1530,7 +1661,10 @@ fn voicemail(c: &mut Ctx) -> String {
             p(&pt.given),
             pt.kin_role,
             p(&pt.given),
-            m('O', &num_words(c.rng.range(2, 9) * 100 + c.rng.range(1, 30)))
+            m(
+                'O',
+                &num_words(c.rng.range(2, 9) * 100 + c.rng.range(1, 30))
+            )
         ),
     };
     lower(&body)
@@ -1551,7 +1685,10 @@ fn vmpatient(c: &mut Ctx) -> String {
             year_words(dob.y)
         ))
     };
-    let mrn_sp = m('M', &spoken_digits(&mut c.rng, &c.pool[i].mrn.replace("CR", "")));
+    let mrn_sp = m(
+        'M',
+        &spoken_digits(&mut c.rng, &c.pool[i].mrn.replace("CR", "")),
+    );
     let sp = spelled(c, &c.pool[i].family.clone());
     let when = c.rng.visit();
     let when_s = d(&when.spoken(&mut c.rng, false));
@@ -1598,12 +1735,20 @@ fn schedchat(c: &mut Ctx) -> String {
         let who = c.rng.staff_first();
         let t = c.rng.time();
         let slot = c.rng.visit();
-        let slot_s = d(&slot.short(&mut c.rng));
+        // "the 14th of August" reads "wants the 14th of August slot" after its article.
+        let slot_s = d(slot.short(&mut c.rng).trim_start_matches("the "));
         let room = c.rng.room();
         let doc = c.rng.doctor();
+        let kin_ph = c.rng.new_phone();
         let pt = &c.pool[i];
-        let initial = pt.family.chars().next().unwrap_or('x').to_lowercase().to_string();
-        let line = match c.rng.below(6) {
+        let initial = pt
+            .family
+            .chars()
+            .next()
+            .unwrap_or('x')
+            .to_lowercase()
+            .to_string();
+        let line = match c.rng.below(9) {
             0 => format!(
                 "[{t}] {who}: can someone move {} {} from {slot_s} to the afternoon? {doc} is out",
                 p(&pt.given),
@@ -1629,6 +1774,22 @@ fn schedchat(c: &mut Ctx) -> String {
                 p(&pt.full()),
                 p(&pt.kin_full())
             ),
+            5 => format!(
+                "[{t}] {who}: {}'s {} is in the lobby for {} — pls text {kin_ph} when done",
+                p(&pt.given.to_lowercase()),
+                pt.kin_role,
+                if pt.female { "her" } else { "him" }
+            ),
+            6 => format!(
+                "[{t}] {who}: whoever has {room}: that's {} {}, hard of hearing, speak up 🙏",
+                pt.title().to_lowercase(),
+                p(&pt.family)
+            ),
+            7 => format!(
+                "[{t}] {who}: pls call back {} re {slot_s}, {} said they'd confirm",
+                p(&pt.kin_full()),
+                p(&pt.kin_given)
+            ),
             _ => format!("[{t}] {who}: lunch order going in, anyone want tacos"),
         };
         lines.push(line);
@@ -1642,7 +1803,7 @@ fn rotachat(c: &mut Ctx) -> String {
     let a = c.rng.staff_first();
     let b = c.rng.staff_first();
     let day = c.rng.visit();
-    let day_s = d(&day.short(&mut c.rng));
+    let day_s = d(day.short(&mut c.rng).trim_start_matches("the "));
     let day2 = c.rng.any_visit();
     let (r1, r2) = (c.rng.room(), c.rng.room());
     let ph = c.rng.new_phone();
@@ -1652,11 +1813,13 @@ fn rotachat(c: &mut Ctx) -> String {
         "Teams chat — on-call rota\n{a}: can you swap my {day_s} evening? kid's recital\n\
          {b}: yes if you take {day2}\n{a}: deal. handover: {} in bed {r1} still on the drip, \
          {} {} in {r2} waiting for transport, {} {} picking {} up (silver civic {veh}), cell {ph}\n\
-         {b}: 👍 also {}'s wife says the pharmacy lost the script\n",
+         {b}: 👍 also {}'s family says the pharmacy lost the script\n",
         p(&pi.family),
         pj.title(),
         p(&pj.family),
-        pj.kin_role.replace("niece", "the niece").replace("nephew", "the nephew"),
+        pj.kin_role
+            .replace("niece", "the niece")
+            .replace("nephew", "the nephew"),
         p(&pj.kin_given),
         if pj.female { "her" } else { "him" },
         p(&pi.given),
@@ -1676,6 +1839,15 @@ fn billing(c: &mut Ctx) -> String {
     let url = m('U', &personal_url(&mut c.rng));
     let payer = c.rng.payer();
     let ph = c.rng.new_phone();
+    let autopay = if c.rng.chance(40) {
+        let card = luhn_card(&mut c.rng);
+        format!(
+            "Autopay card on file: {}\n",
+            m('K', &fmt_card(&mut c.rng, &card))
+        )
+    } else {
+        String::new()
+    };
     let pt = &c.pool[i];
     let amt = c.rng.range(40, 900);
     let name = if c.rng.chance(50) {
@@ -1687,7 +1859,7 @@ fn billing(c: &mut Ctx) -> String {
         "{PRACTICE} — Patient Statement\nStatement date: {stmt}      Account #: {}\n\n{name}\n{addr}\n\n\
          DATE OF SVC   DESCRIPTION                 CHARGES   INS PAID\n{s1}    Office visit (99214)        \
          $210.00   $168.00\n{s2}    ECG (93000)                 $65.00    $0.00\n\n\
-         Insurance: {payer}  Member ID {}\nAmount due ${amt}.00 by {due}\nPay online: {url}\n\
+         Insurance: {payer}  Member ID {}\nAmount due ${amt}.00 by {due}\nPay online: {url}\n{autopay}\
          Questions? Marisol Quintero, billing office {ph} (Mon-Fri 8:00-4:30)\n",
         m('A', &pt.account),
         m('H', &pt.plan),
@@ -1703,28 +1875,33 @@ fn billreply(c: &mut Ctx) -> String {
     let card = luhn_card(&mut c.rng);
     let card_s = m('K', &fmt_card(&mut c.rng, &card));
     let ph = c.rng.phone(&c.pool[i].phone.clone());
-    let claim = m('A', &format!("CLM-{}-{}", c.rng.range(2025, 2026), c.rng.digits(7)));
+    let claim = m(
+        'A',
+        &format!("CLM-{}-{}", c.rng.range(2025, 2026), c.rng.digits(7)),
+    );
     let em = c.email(i);
     let pt = &c.pool[i];
     let from = format!("{} <{em}>", p(&pt.full()));
     let payer = c.rng.payer();
     match c.rng.below(2) {
         0 => format!(
-            "From: {from}\nTo: billing@cedarridgefh.org\nSent: {sent}\nSubject: RE: your balance — acct {}\n\n\
+            "From: {from}\nTo: {}\nSent: {sent}\nSubject: RE: your balance — acct {}\n\n\
              I was told on the phone the {svc_s} visit was covered by {payer}. The claim {claim} \
              shows denied. I already paid $45 with my card {card_s} at the desk!! Please call {ph}.\n\n\
              {}\n\n> On {sent2}, Marisol Quintero wrote:\n> Dear {} {},\n> our records show a balance of $312.40.\n",
+            m('E', BILLING_MAIL),
             m('A', &pt.account),
             p(&pt.given),
             pt.title(),
             p(&pt.family),
         ),
         _ => format!(
-            "From: Marisol Quintero <billing@cedarridgefh.org>\nTo: {from}\nDate: {sent}\n\n\
+            "From: Marisol Quintero <{}>\nTo: {from}\nDate: {sent}\n\n\
              Hi {},\n\nthanks for the call. I set up a payment plan of $50/month on account {}, \
              first draft {svc_s} from the card ending in {}. {payer} reprocessed claim {claim}.\n\n\
              Marisol\n\n-----Original Message-----\nFrom: {from}\nSent: {sent2}\n\ncan i do a payment plan? \
              money is tight since my {} passed\n",
+            m('E', BILLING_MAIL),
             p(&pt.given),
             m('A', &pt.account),
             &card[12..],
@@ -1874,7 +2051,11 @@ fn imaging(c: &mut Ctx) -> String {
          partially imaged. Circle of Willis unremarkable.\nIMPRESSION: No acute intracranial process.\n\n\
          Dictated by Hamish Drummond, MD\n",
         if c.rng.chance(50) {
-            format!("{}^{}", p(&pt.family.to_uppercase()), p(&pt.given.to_uppercase()))
+            format!(
+                "{}^{}",
+                p(&pt.family.to_uppercase()),
+                p(&pt.given.to_uppercase())
+            )
         } else {
             format!("{}, {}", p(&pt.family), p(&pt.given))
         },
@@ -1883,12 +2064,16 @@ fn imaging(c: &mut Ctx) -> String {
 }
 
 fn schoolrn(c: &mut Ctx) -> String {
-    let i = c.patient(Culture::Any);
+    let i = c.child();
     let date = c.rng.any_visit();
     let dob = c.rng.date_any(&c.pool[i].dob.clone());
     let ph = c.rng.new_phone();
     let ph2 = c.rng.phone(&c.pool[i].phone.clone());
-    let drug = c.rng.pick(&["albuterol HFA 2 puffs", "EpiPen 0.3 mg", "methylphenidate 10 mg"]);
+    let drug = c.rng.pick(&[
+        "albuterol HFA 2 puffs",
+        "EpiPen 0.3 mg",
+        "methylphenidate 10 mg",
+    ]);
     let pt = &c.pool[i];
     format!(
         "Lincoln Elementary — Office of the School Nurse\n{date}\n\nDear Dr. Korhonen,\n\n\
@@ -1965,12 +2150,17 @@ fn polish(c: &mut Ctx) -> String {
     let pt = &c.pool[i];
     let pesel = m('S', &c.rng.digits(11));
     format!(
-        "Szanowni Państwo,\n\nzwracam się w sprawie mojej {} {} {} (ur. {dob_s}, PESEL {pesel}). \
+        "Szanowni Państwo,\n\nzwracam się w sprawie {} {} {} (ur. {dob_s}, PESEL {pesel}). \
          Wizyta kontrolna była {visit_s}, ale nie dostaliśmy wyników. Proszę o kontakt pod numerem {ph}. \
-         Adres: {addr}. Mama przyjmuje {drug}.\n\nZ poważaniem,\n{}\n",
-        if pt.female { "matki" } else { "ojca" },
+         Adres: {addr}. {} przyjmuje {drug}.\n\nZ poważaniem,\n{}\n",
+        if pt.female {
+            "mojej matki"
+        } else {
+            "mojego ojca"
+        },
         p(&pt.given),
         p(&pt.family),
+        if pt.female { "Mama" } else { "Tata" },
         p(&pt.kin_full()),
     )
 }
@@ -2032,10 +2222,13 @@ fn arabic(c: &mut Ctx) -> String {
          momken t7awlo el maw3ed? tarikh el milad {dob}. raqmi {ph}.\nShukran jazeelan\n",
         p(&pt.kin_given),
         p(&pt.kin_family),
-        if pt.kin_role.starts_with('d') {
-            "bint"
-        } else {
-            "ibn"
+        match pt.kin_role {
+            "daughter" => "bint",
+            "son" => "ibn",
+            "wife" => "zawjat",
+            "husband" => "zawj",
+            "niece" => "bint okht",
+            _ => "ibn okht",
         },
         p(&pt.given),
         p(&pt.family),
@@ -2105,8 +2298,9 @@ fn wearable(c: &mut Ctx) -> String {
             .iter()
             .map(|y| {
                 format!(
-                    "    {{\"ts\": \"{}\", \"glucose_mg_dl\": {}}}",
-                    d(&format!("{}T0{}:15:00Z", y.iso(), c.rng.range(1, 9))),
+                    "    {{\"ts\": \"{}T0{}:15:00Z\", \"glucose_mg_dl\": {}}}",
+                    d(&y.iso()),
+                    c.rng.range(1, 9),
                     c.rng.range(70, 260)
                 )
             })
