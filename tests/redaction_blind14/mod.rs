@@ -61,6 +61,9 @@ impl Rng {
     fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
         &xs[self.below(xs.len())]
     }
+    fn word(&mut self, xs: &[&'static str]) -> &'static str {
+        xs[self.below(xs.len())]
+    }
     fn chance(&mut self, pct: usize) -> bool {
         self.below(100) < pct
     }
@@ -241,7 +244,7 @@ const TENS: [&str; 10] = [
 fn num_words(n: u32) -> String {
     match n {
         0..=19 => ONES[n as usize].to_string(),
-        20..=99 if n % 10 == 0 => TENS[(n / 10) as usize].to_string(),
+        20..=99 if n.is_multiple_of(10) => TENS[(n / 10) as usize].to_string(),
         20..=99 => format!("{} {}", TENS[(n / 10) as usize], ONES[(n % 10) as usize]),
         _ => format!(
             "{} hundred {}",
@@ -294,7 +297,7 @@ fn ordinal_suffix(n: u32) -> &'static str {
 
 fn year_words(y: u32) -> String {
     let (hi, lo) = (y / 100, y % 100);
-    if y >= 2000 && y < 2010 {
+    if (2000..2010).contains(&y) {
         return if lo == 0 {
             "two thousand".into()
         } else {
@@ -902,16 +905,28 @@ fn ip(rng: &mut Rng) -> String {
     }
 }
 
-fn personal_url(rng: &mut Rng) -> String {
-    match rng.below(5) {
+/// A share link to a photo or file of the patient's.
+fn photo_url(rng: &mut Rng) -> String {
+    match rng.below(4) {
         0 => format!("https://photos.app.goo.gl/{}", rng.alnum(17)),
-        1 => format!("https://pay.cedarridgebilling.com/p/{}", rng.alnum(12)),
-        2 => format!("https://drive.google.com/file/d/{}/view", rng.alnum(28)),
-        3 => format!(
+        1 => format!("https://drive.google.com/file/d/{}/view", rng.alnum(28)),
+        2 => format!(
             "https://www.dropbox.com/s/{}/wound_photo.jpg",
             rng.alnum(15)
         ),
         _ => format!("https://imgur.com/a/{}", rng.alnum(7)),
+    }
+}
+
+/// A payment link whose token is the patient's.
+fn pay_url(rng: &mut Rng) -> String {
+    match rng.below(3) {
+        0 => format!("https://pay.cedarridgebilling.com/p/{}", rng.alnum(12)),
+        1 => format!("https://cedarridge.mypatientbill.com/?t={}", rng.alnum(20)),
+        _ => format!(
+            "https://pay.instamed.com/Form/PaymentPortal/Default?id={}",
+            rng.alnum(16)
+        ),
     }
 }
 
@@ -938,7 +953,7 @@ fn make_patient(rng: &mut Rng, culture: Culture) -> Patient {
         family.push(if female { 'a' } else { 'i' });
     }
     let nick = NICKS.iter().find(|(g, _)| *g == given).map(|(_, n)| *n);
-    let dob = if rng.chance(18) {
+    let dob = if rng.chance(24) {
         // A share of the very old, whose age is an identifier.
         Ymd::random(rng, 1926, 1936)
     } else {
@@ -1131,19 +1146,19 @@ impl Rng {
         self.pick(STAFF).1
     }
     fn drug(&mut self) -> &'static str {
-        *self.pick(DRUGS)
+        self.word(DRUGS)
     }
     fn cond(&mut self) -> &'static str {
-        *self.pick(CONDITIONS)
+        self.word(CONDITIONS)
     }
     fn code(&mut self) -> &'static str {
-        *self.pick(CODES)
+        self.word(CODES)
     }
     fn payer(&mut self) -> &'static str {
-        *self.pick(PAYERS)
+        self.word(PAYERS)
     }
     fn site(&mut self) -> &'static str {
-        *self.pick(SITES)
+        self.word(SITES)
     }
     fn time(&mut self) -> String {
         let h = self.range(7, 17);
@@ -1473,7 +1488,7 @@ fn hl7adt(c: &mut Ctx) -> String {
     let kin_ph = c.rng.new_phone();
     let ev = d(&when.hl7_time(&mut c.rng));
     let room = c.rng.room();
-    let bed = m('O', *c.rng.pick(&["A", "B", "1", "2"]));
+    let bed = m('O', c.rng.word(&["A", "B", "1", "2"]));
     let payer = c.rng.payer();
     let grp = c.rng.digits(6);
     let pt = &c.pool[i];
@@ -1695,10 +1710,16 @@ fn vmpatient(c: &mut Ctx) -> String {
     let drug = c.rng.drug();
     let pt = &c.pool[i];
     let nick = pt.nick.unwrap_or(&pt.given).to_string();
+    // The very old say their age; nobody else's is an identifier.
+    let age_said = if pt.age() > 89 {
+        format!(" i'm {} years old,", m('G', &num_words(pt.age())))
+    } else {
+        String::new()
+    };
     let body = match c.rng.below(3) {
         0 => format!(
             "\"hey it's {} {} spelled {sp} my birthday is {dob_s}. i need to cancel for {when_s} \
-             cause my ride fell through. chart number {mrn_sp} i think. call me {sp_ph}\"",
+             cause my ride fell through.{age_said} chart number {mrn_sp} i think. call me {sp_ph}\"",
             p(&nick),
             p(&pt.family)
         ),
@@ -1710,7 +1731,7 @@ fn vmpatient(c: &mut Ctx) -> String {
             m('H', &pt.plan.to_lowercase())
         ),
         _ => format!(
-            "\"this message is for nurse declan. this is {} {}, date of birth {dob_s}, i ran out of \
+            "\"this message is for nurse declan. this is {} {}, date of birth {dob_s},{age_said} i ran out of \
              my {drug} on {when_s} and the pharmacy says they need a new script. {sp_ph}. \
              thanks {}\"",
             p(&pt.given),
@@ -1836,7 +1857,7 @@ fn billing(c: &mut Ctx) -> String {
     let svc2 = c.rng.visit();
     let (s1, s2) = (d(&svc1.us()), d(&svc2.us()));
     let addr = c.address(i, false);
-    let url = m('U', &personal_url(&mut c.rng));
+    let url = m('U', &pay_url(&mut c.rng));
     let payer = c.rng.payer();
     let ph = c.rng.new_phone();
     let autopay = if c.rng.chance(40) {
@@ -1953,7 +1974,7 @@ fn homehealth(c: &mut Ctx) -> String {
     let next = c.rng.visit();
     let next_s = d(&next.short(&mut c.rng));
     let kin_ph = c.rng.new_phone();
-    let url = m('U', &personal_url(&mut c.rng));
+    let url = m('U', &photo_url(&mut c.rng));
     let pt = &c.pool[i];
     format!(
         "Cedar Ridge Home Health — Skilled Nursing Visit\nClient: {}   Visit: {visit}\nLocation: {addr}\n\
@@ -1997,7 +2018,7 @@ fn hospice(c: &mut Ctx) -> String {
             pt.kin_role,
             p(&pt.kin_given),
             pt.her(),
-            p(&pt.nick.unwrap_or(&pt.given).to_string()),
+            p(pt.nick.unwrap_or(&pt.given)),
         ),
         _ => format!(
             "IDT note — hospice\nPt {} {}, {age_s}. Comfort meds: {drug}; haloperidol PRN. \
@@ -2337,6 +2358,224 @@ fn ocrnote(c: &mut Ctx) -> String {
     ocr_noise(&mut c.rng, &marked)
 }
 
+// ---------------------------------------------------------------- second shapes of some families
+
+/// A night-shift group chat whose messages carry their dates.
+fn rotachat2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Any);
+    let (a, b) = (c.rng.staff_first(), c.rng.staff_first());
+    let day = c.rng.visit();
+    let hour = c.rng.range(18, 21);
+    let stamp = |c: &mut Ctx, h: u32| {
+        let t = format!("{h:02}:{:02}", c.rng.below(60));
+        format!(
+            "[{}, {t}]",
+            d(&format!("{}/{}/{:02}", day.m, day.d, day.y % 100))
+        )
+    };
+    let (s1, s2, s3) = (stamp(c, hour), stamp(c, hour + 1), stamp(c, hour + 2));
+    let later = c.rng.visit();
+    let later_s = d(&later.short(&mut c.rng));
+    let room = c.rng.room();
+    let ph = c.rng.phone(&c.pool[i].phone.clone());
+    let pt = &c.pool[i];
+    format!(
+        "WhatsApp · CRFH nights\n{s1} {a}: anyone free {later_s}? {} in {room} needs a 1:1 sitter, {} {} can't come till the weekend\n\
+         {s2} {b}: I can. is that the {} with the Foley?\n\
+         {s3} {a}: yes. {} home number is {ph} if {} gets agitated 🙏\n",
+        p(&pt.full()),
+        pt.kin_role,
+        p(&pt.kin_given),
+        p(&pt.given),
+        pt.her(),
+        if pt.female { "she" } else { "he" },
+    )
+}
+
+fn faxcover2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Any);
+    let date = c.rng.any_visit();
+    let (fax1, fax2) = (c.rng.fax(), c.rng.fax());
+    let (ph, ph2) = (c.rng.new_phone(), c.rng.new_phone());
+    let dob = c.rng.date_any(&c.pool[i].dob.clone());
+    let doc = c.rng.doctor();
+    let pt = &c.pool[i];
+    format!(
+        "FACSIMILE TRANSMITTAL\nDate: {date} | Pages: 4\nTo: Riverside Heart Associates, intake — Fax {fax1}\n\
+         From: {PRACTICE} ({doc}) — Fax {fax2} / Tel {ph}\n\
+         Patient: {}    D.O.B.: {dob}    Chart {}\nEnclosed: referral, last three notes, medication list\n\
+         Please confirm receipt by calling {ph2}. If received in error, notify us and destroy.\n",
+        p(&format!("{} {}. {}", pt.given, pt.mi, pt.family)),
+        m('M', &pt.mrn),
+    )
+}
+
+/// A payer portal's claim detail, pasted into mail.
+fn eob2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Any);
+    let (recv, done) = (c.rng.any_visit(), c.rng.any_visit());
+    let svc = c.rng.visit();
+    let svc_s = d(&svc.us());
+    let payer = c.rng.payer();
+    let claim = m('A', &format!("{}{}", c.rng.upper(2), c.rng.digits(10)));
+    let npi = c.rng.digits(10);
+    let pt = &c.pool[i];
+    let (patient, rel) = if c.rng.chance(50) {
+        (p(&pt.full()), "Self")
+    } else {
+        (p(&pt.kin_full()), "Dependent")
+    };
+    format!(
+        "Fwd: claim detail from {payer}\n\nSubscriber ........ {}, {}\nMember ID ......... {}\n\
+         Patient ........... {patient} ({rel})\nClaim # ........... {claim}\nReceived {recv} · Processed {done}\n\
+         Provider .......... {PRACTICE}, NPI {npi}\n\
+         Line 1  {svc_s}  99213  billed $160.00  allowed $104.12  deductible $104.12\n\
+         Remark N130: consult plan benefit documents.\n",
+        p(&pt.family.to_uppercase()),
+        p(&pt.given.to_uppercase()),
+        m('H', &pt.plan),
+    )
+}
+
+fn polish2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Polish);
+    let (a, b) = (c.rng.visit(), c.rng.visit());
+    let (a_s, b_s) = (d(&a.eu_dots()), d(&format!("{}.{:02}", b.d, b.m)));
+    let ph = c.rng.new_phone();
+    let pt = &c.pool[i];
+    format!(
+        "SMS od {ph}:\nDzień dobry, tu {} {}. Czy mogę przełożyć wizytę {} ({} {}) z {a_s} na {b_s}? \
+         Numer karty {}. Dziękuję!\n",
+        p(&pt.kin_given),
+        p(&pt.kin_family),
+        if pt.female { "mamy" } else { "taty" },
+        p(&pt.given),
+        p(&pt.family),
+        m('M', &pt.mrn),
+    )
+}
+
+fn tagalog2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Filipino);
+    let out = c.rng.any_visit();
+    let dob = c.pool[i].dob;
+    let dob_s = d(&dob.short(&mut c.rng));
+    let ph = c.rng.phone(&c.pool[i].phone.clone());
+    let drug = c.rng.drug();
+    let pt = &c.pool[i];
+    format!(
+        "Hello po Doc! Si {} {} po ito, pasyente ninyo. Naubos na po yung {drug} ko noong {out}. \
+         Birthday ko po {dob_s} kung kailangan. Pa-refill naman po. Salamat po!\n- {} {ph}\n",
+        p(&pt.given),
+        p(&pt.family),
+        p(&pt.given.to_lowercase()),
+    )
+}
+
+fn hindi2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Indian);
+    let fall = c.rng.any_visit();
+    let addr = c.address(i, true);
+    let ph = c.rng.new_phone();
+    let pt = &c.pool[i];
+    let age = pt.age();
+    let age_s = if age > 89 {
+        m('G', &age.to_string())
+    } else {
+        age.to_string()
+    };
+    format!(
+        "Doctor ji, meri {} {} {} (umar {age_s} saal) ko {fall} ko bathroom mein girne se chot lagi. \
+         MRN {}. Ghar ka pata: {addr}. Kripya ghar par nurse bhejiye. Phone {ph} — {}\n",
+        if pt.female { "maa" } else { "pitaji" },
+        p(&pt.given),
+        p(&pt.family),
+        m('M', &pt.mrn),
+        p(&pt.kin_given),
+    )
+}
+
+fn arabic2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Arab);
+    let test = c.rng.visit();
+    let test_s = d(&test.any(&mut c.rng));
+    let em = c.email(i);
+    let pt = &c.pool[i];
+    format!(
+        "marhaba, ana {} {}, ra2m el malaf {}. baddi a3ref natijet el fa7s taba3 {test_s}. \
+         ib3atuli 3ala {em} law sama7tu. ma3 el shukr\n",
+        p(&pt.given),
+        p(&pt.family),
+        m('M', &pt.mrn),
+    )
+}
+
+fn telehealth2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Any);
+    let day = c.rng.visit();
+    let day_s = d(&day.any(&mut c.rng));
+    let ipa = m('I', &ip(&mut c.rng));
+    let url = m('U', &photo_url(&mut c.rng));
+    let em = c.email(i);
+    let pt = &c.pool[i];
+    format!(
+        "Video visit — connection report\nScheduled: {day_s} 14:30  Provider: Priya Raghunathan NP\n\
+         Participant 1: {} ({em}) from {ipa}, Chrome 131, audio OK\nParticipant 2: {} ({}), joined by phone\n\
+         Chat:\n  {}: here's the photo of the rash {url}\n  Priya Raghunathan NP: got it, thanks\n",
+        p(&pt.full()),
+        p(&pt.kin_full()),
+        pt.kin_role,
+        p(&pt.given),
+    )
+}
+
+/// A collections notice, or the text message that comes before one.
+fn billing2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Any);
+    let (sent, svc) = (c.rng.any_visit(), c.rng.any_visit());
+    let url = m('U', &pay_url(&mut c.rng));
+    let ph = c.rng.new_phone();
+    let addr = c.address(i, false);
+    let pt = &c.pool[i];
+    let amt = c.rng.range(120, 2400);
+    if c.rng.chance(50) {
+        format!(
+            "SMS to {}\nCedar Ridge FH: Hi {}, you have a balance of ${amt}.17 for your visit on {svc}. \
+             Pay securely: {url} Reply STOP to opt out. Questions: {ph}\n",
+            m('T', &fmt_phone(&mut c.rng, &pt.phone)),
+            p(&pt.given),
+        )
+    } else {
+        format!(
+            "FINAL NOTICE — {sent}\n\n{}\n{addr}\n\nRe: account {}, date of service {svc}, balance ${amt}.00\n\n\
+             Dear {} {},\nyour account is 120 days past due. Unless paid or a payment plan is set up within 30 days, \
+             it will be referred to Summit Recovery Services. To arrange a plan call {ph}.\n\n{PRACTICE} billing office\n",
+            p(&pt.full().to_uppercase()),
+            m('A', &pt.account),
+            pt.title(),
+            p(&pt.family),
+        )
+    }
+}
+
+fn imaging2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Any);
+    let exam = c.rng.any_visit();
+    let dob = c.rng.date_any(&c.pool[i].dob.clone());
+    let room = c.rng.room();
+    let age = c.age_phrase(i);
+    let pt = &c.pool[i];
+    format!(
+        "ULTRASOUND — VENOUS DOPPLER, LEFT LOWER EXTREMITY\n{}, {} | DOB {dob} | MRN {} | Inpatient, room {room}\n\
+         Date of exam: {exam}\nIndication: {age}, calf pain, positive Homan's sign.\n\
+         Findings: compressible common femoral, femoral and popliteal veins. No DVT.\n\
+         Reported by Dr. Hamish Drummond, Cedar Ridge Imaging\n",
+        p(&pt.family),
+        p(&pt.given),
+        m('M', &pt.mrn),
+    )
+}
+
 // ---------------------------------------------------------------- the set
 
 /// `docs` documents, the families in turn, from a pool of 96 patients.
@@ -2369,6 +2608,7 @@ pub fn generate(seed: u64, docs: usize) -> Set {
                 "referral" => referral(&mut c),
                 "consult" => consult(&mut c),
                 "refintake" => refintake(&mut c),
+                "faxcover" if c.rng.chance(50) => faxcover2(&mut c),
                 "faxcover" => faxcover(&mut c),
                 "hl7adt" => hl7adt(&mut c),
                 "hl7oru" => hl7oru(&mut c),
@@ -2376,21 +2616,30 @@ pub fn generate(seed: u64, docs: usize) -> Set {
                 "voicemail" => voicemail(&mut c),
                 "vmpatient" => vmpatient(&mut c),
                 "schedchat" => schedchat(&mut c),
+                "rotachat" if c.rng.chance(50) => rotachat2(&mut c),
                 "rotachat" => rotachat(&mut c),
+                "billing" if c.rng.chance(50) => billing2(&mut c),
                 "billing" => billing(&mut c),
                 "billreply" => billreply(&mut c),
+                "eob" if c.rng.chance(50) => eob2(&mut c),
                 "eob" => eob(&mut c),
                 "homehealth" => homehealth(&mut c),
                 "hospice" => hospice(&mut c),
                 "labreq" => labreq(&mut c),
+                "imaging" if c.rng.chance(50) => imaging2(&mut c),
                 "imaging" => imaging(&mut c),
                 "schoolrn" => schoolrn(&mut c),
                 "guardian" => guardian(&mut c),
                 "workcomp" => workcomp(&mut c),
+                "polish" if c.rng.chance(50) => polish2(&mut c),
                 "polish" => polish(&mut c),
+                "tagalog" if c.rng.chance(50) => tagalog2(&mut c),
                 "tagalog" => tagalog(&mut c),
+                "hindi" if c.rng.chance(50) => hindi2(&mut c),
                 "hindi" => hindi(&mut c),
+                "arabic" if c.rng.chance(50) => arabic2(&mut c),
                 "arabic" => arabic(&mut c),
+                "telehealth" if c.rng.chance(50) => telehealth2(&mut c),
                 "telehealth" => telehealth(&mut c),
                 "wearable" => wearable(&mut c),
                 _ => ocrnote(&mut c),
