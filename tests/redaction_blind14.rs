@@ -5,7 +5,8 @@
 //! (NK1, PV1 rooms and beds, IN1), ORU (OBR/OBX/NTE) and SIU/DFT feeds; lower-case voicemail
 //! transcripts from relatives and from patients (spoken names, spelled surnames, spoken phone
 //! numbers, dates, chart numbers and ages); front-desk and on-call rota chats ("mrs b in 4",
-//! nicknames, handovers); patient statements, billing e-mail threads and payer EOBs — and half
+//! nicknames, handovers, dated WhatsApp threads); patient statements, payment texts and final
+//! notices, billing e-mail threads and payer EOBs and portal claim details — and half
 //! new: home-health visit notes, hospice notes, lab requisitions, imaging reports, school
 //! nurse letters, guardianship court notices, workers' comp reports, Polish, Tagalog,
 //! Hindi-romanised and Arabic-romanised mail, telehealth session logs, wearable exports (CSV,
@@ -44,12 +45,25 @@
 //!
 //! Made precise here, not changed: a name's run joined by spaces, hyphens or apostrophes
 //! (`García Márquez`, `Smith-Okonkwo`, `O'Dowd`, `Rose M. Bishop`) is one label; HL7's street
-//! component and its unit component (`…^APT 3B`) are two Address labels; a Polish PESEL is
-//! labelled Ssn; the last four digits of a card alone, a court case number, an imaging
-//! accession and a requisition number are not labelled; a school's, an employer's and a
-//! specialist practice's names are not labelled.
+//! component and its unit component (`…^APT 3B^…`) are two Address labels; an ISO timestamp
+//! (`2026-03-14T04:15:00Z`) is labelled on its date part, its time being a time (HL7's glued
+//! `202603140415` stays whole); a practice's own mailbox (`billing@…`) is an Email like any
+//! other; a school classroom number is a Room; a Polish PESEL is labelled Ssn; spoken street
+//! lines ("sixty three thirty seven hope street") are Address. Not labelled: the last four
+//! digits of a card alone, court case, accession, requisition and control numbers, a
+//! provider's NPI, a payer's PO box, an employer's, a school's, a law firm's and a specialist
+//! practice's names (the last three, their teacher and the school nurse are in the keep list).
 //!
-//! First figures: see below (filled in from the first run).
+//! First figures (the redactor as of 06f08d2, 2026-12-07; 644 documents, 6,588 labels, a
+//! roster of 32 names — every third patient of the pool of 96): with the roster all 96.0%,
+//! names 95.1%, precision 96.5%, character precision 95.6%; without it all 95.4%, names
+//! 93.4%, precision 96.5%, character precision 95.6%. Weakest kinds: Room 56.6%, Vehicle
+//! 74.2%, Email 90.1% (the practice's referrals mailbox), License 93.0%, Mrn 94.8%, Person
+//! 95.1/93.4%; weakest families (with/without roster) schedchat 77.4/72.6%, rotachat
+//! 83.7/82.3%, voicemail 83.8/83.2%, refintake 88.2/88.2%, tagalog 89.4/89.4%, vmpatient
+//! 93.2/93.2%, workcomp 93.6/91.3%, ocrnote 94.6/94.6%. Lowest precision: HealthPlan 74.5%,
+//! Url 80.7%, Account 82.2%, License 88.5%, Mrn 90.3%, Person 94.2%. The families are written
+//! from a few templates each, so a family's recall moves in steps of a template.
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind14/mod.rs"]

@@ -2577,6 +2577,136 @@ fn imaging2(c: &mut Ctx) -> String {
     )
 }
 
+/// An outside lab's electronic order as printed, label: value in columns.
+fn labreq2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Any);
+    let due = c.rng.visit();
+    let due_s = d(&due.us());
+    let dob = c.pool[i].dob;
+    let dob_s = d(&format!("{:02}{:02}{}", dob.m, dob.d, dob.y));
+    let ph = c.rng.phone(&c.pool[i].phone.clone());
+    let addr = c.address(i, true);
+    let payer = c.rng.payer();
+    let pt = &c.pool[i];
+    format!(
+        "QUEST-STYLE ELECTRONIC ORDER  Control # {}\n\
+         PT NAME: {}, {} {}    DOB(MMDDYYYY): {dob_s}    GENDER: {}\n\
+         PT ADDR: {addr}\nPT PHONE: {ph}\nPT ID: {}\n\
+         INS: {payer}  SUBSCRIBER ID: {}  REL: SELF\n\
+         TEST: 85025 CBC W/DIFF; 80061 LIPID PANEL   ICD: Z00.00\nDRAW BY: {due_s}   STANDING ORDER: N\n",
+        c.rng.digits(9),
+        p(&pt.family.to_uppercase()),
+        p(&pt.given.to_uppercase()),
+        p(&pt.mi.to_string()),
+        if pt.female { "F" } else { "M" },
+        m('M', &pt.mrn),
+        m('H', &pt.plan),
+    )
+}
+
+/// A guardian's lawyer writes for the records.
+fn guardian2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Any);
+    let date = c.rng.any_visit();
+    let order = c.rng.any_visit();
+    let dob = c.rng.date_any(&c.pool[i].dob.clone());
+    let fax = c.rng.fax();
+    let ph = c.rng.new_phone();
+    let pt = &c.pool[i];
+    format!(
+        "HOLLOWAY & BRANDT, LLP\n{date}\n\nVia fax {fax}\nRecords Custodian, {PRACTICE}\n\n\
+         Re: {} {} (DOB {dob}); Letters of Guardianship issued {order}\n\n\
+         We represent {}, appointed guardian of the person of {} {}. Enclosed are the Letters. \
+         Please release all records since {order} to our office and direct questions to {ph}.\n\n\
+         Very truly yours,\nHolloway & Brandt, LLP\n",
+        p(&pt.given),
+        p(&pt.family),
+        p(&pt.kin_full()),
+        pt.title(),
+        p(&pt.family),
+    )
+}
+
+/// An employer's first report of injury.
+fn workcomp2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Any);
+    let (inj, hired) = (c.rng.visit(), c.rng.any_visit());
+    let inj_s = d(&inj.us());
+    let addr = c.address(i, true);
+    let ph = c.rng.phone(&c.pool[i].phone.clone());
+    let plate_s = m('X', &plate(&mut c.rng));
+    let pt = &c.pool[i];
+    format!(
+        "EMPLOYER'S FIRST REPORT OF OCCUPATIONAL INJURY\nEmployee: {} {} {}\nHome address: {addr}\n\
+         Phone: {ph}   SSN: {}   Date of hire: {hired}\nDate of injury: {inj_s} at 14:20\n\
+         What happened: employee backed company truck (plate {plate_s}) into loading dock, struck head.\n\
+         Treating clinic: {PRACTICE}\n",
+        p(&pt.given),
+        p(&pt.mi.to_string()),
+        p(&pt.family),
+        m('S', &pt.ssn),
+    )
+}
+
+/// The visiting nurse texts the office from the car.
+fn homehealth2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Any);
+    let t = c.rng.time();
+    let next = c.rng.visit();
+    let next_s = d(&next.short(&mut c.rng));
+    let kin_ph = c.rng.new_phone();
+    let dev = m('V', &device_serial(&mut c.rng));
+    let pt = &c.pool[i];
+    format!(
+        "Text from Lourdes Pangilinan RN, {t}:\nat {} {} now. pump alarming, serial {dev}, called the vendor. \
+         {} {} says next visit {next_s} is fine. {} cell {kin_ph}. will chart tonight\n",
+        p(&pt.given),
+        p(&pt.family),
+        pt.kin_role,
+        p(&pt.kin_given),
+        p(&pt.kin_given),
+    )
+}
+
+/// A parent's authorisation for medication at school.
+fn schoolrn2(c: &mut Ctx) -> String {
+    let i = c.child();
+    let (from, to) = (c.rng.visit(), c.rng.visit());
+    let (from_s, to_s) = (d(&from.us()), d(&to.us()));
+    let dob = c.rng.date_any(&c.pool[i].dob.clone());
+    let ph = c.rng.new_phone();
+    let pt = &c.pool[i];
+    format!(
+        "AUTHORIZATION FOR MEDICATION AT SCHOOL — Lincoln Elementary\nStudent: {}, {}   Birthdate: {dob}   Teacher/Room: Mr. Olsen / {}\n\
+         Medication: albuterol HFA 90 mcg, 2 puffs before PE\nFrom {from_s} to {to_s}\n\
+         Parent/guardian: {}   Phone: {ph}\nPrescriber: Dr. Anneliese Korhonen, {PRACTICE}\n",
+        p(&pt.family),
+        p(&pt.given),
+        m('O', &c.rng.range(100, 240).to_string()),
+        p(&pt.kin_full()),
+    )
+}
+
+/// A clinic intake card, handwritten and read back by OCR.
+fn ocrnote2(c: &mut Ctx) -> String {
+    let i = c.patient(Culture::Any);
+    let dob = c.pool[i].dob;
+    let dob_s = d(&format!("{}/{}/{}", dob.m, dob.d, dob.y));
+    let addr = c.address(i, false);
+    let ph = c.rng.phone(&c.pool[i].phone.clone());
+    let kin_ph = c.rng.new_phone();
+    let pt = &c.pool[i];
+    let marked = format!(
+        "[OCR — patient intake card, handwritten]\nNAME {} {}\nD0B {dob_s}\nADDRESS {addr}\nPH0NE {ph}\n\
+         EMERG. CONTACT {} ({}) {kin_ph}\nALLERGIES: penicillin\n",
+        p(&pt.given.to_uppercase()),
+        p(&pt.family.to_uppercase()),
+        p(&pt.kin_full()),
+        pt.kin_role,
+    );
+    ocr_noise(&mut c.rng, &marked)
+}
+
 // ---------------------------------------------------------------- the set
 
 /// `docs` documents, the families in turn, from a pool of 96 patients.
@@ -2600,7 +2730,19 @@ pub fn generate(seed: u64, docs: usize) -> Set {
     for (full, first, last, _) in STAFF {
         keep.extend([full.to_string(), first.to_string(), last.to_string()]);
     }
-    keep.extend(["Riverside Heart Associates", "Lincoln Elementary", "Carla"].map(String::from));
+    // The other offices that write about patients, and their people: none of them PHI.
+    keep.extend(
+        [
+            "Riverside Heart Associates",
+            "Lincoln Elementary",
+            "Carla",
+            "Olsen",
+            "Holloway & Brandt, LLP",
+            "Holloway",
+            "Brandt",
+        ]
+        .map(String::from),
+    );
     let mut c = Ctx { rng, pool };
     let out = (0..docs)
         .map(|n| {
@@ -2624,13 +2766,18 @@ pub fn generate(seed: u64, docs: usize) -> Set {
                 "billreply" => billreply(&mut c),
                 "eob" if c.rng.chance(50) => eob2(&mut c),
                 "eob" => eob(&mut c),
+                "homehealth" if c.rng.chance(50) => homehealth2(&mut c),
                 "homehealth" => homehealth(&mut c),
                 "hospice" => hospice(&mut c),
+                "labreq" if c.rng.chance(50) => labreq2(&mut c),
                 "labreq" => labreq(&mut c),
                 "imaging" if c.rng.chance(50) => imaging2(&mut c),
                 "imaging" => imaging(&mut c),
+                "schoolrn" if c.rng.chance(50) => schoolrn2(&mut c),
                 "schoolrn" => schoolrn(&mut c),
+                "guardian" if c.rng.chance(50) => guardian2(&mut c),
                 "guardian" => guardian(&mut c),
+                "workcomp" if c.rng.chance(50) => workcomp2(&mut c),
                 "workcomp" => workcomp(&mut c),
                 "polish" if c.rng.chance(50) => polish2(&mut c),
                 "polish" => polish(&mut c),
@@ -2643,6 +2790,7 @@ pub fn generate(seed: u64, docs: usize) -> Set {
                 "telehealth" if c.rng.chance(50) => telehealth2(&mut c),
                 "telehealth" => telehealth(&mut c),
                 "wearable" => wearable(&mut c),
+                "ocrnote" if c.rng.chance(50) => ocrnote2(&mut c),
                 _ => ocrnote(&mut c),
             };
             build(family, &marked)
