@@ -13,6 +13,7 @@
 //!   (goal: ≤ 20 ms p99 at 1M, any query);
 //! - pull of 20 records from cursors spread over the inbox; the morning brief and end-of-day
 //!   digest of one profile (goal ≤ 50 ms);
+//! - one write just after the engine shed its caches (it rebuilds the dedup map), and one after;
 //! - `inbox verify` and `audit verify` over everything (linear; a progress line past 1 s);
 //! - this process's resident memory after it all.
 //!
@@ -332,6 +333,20 @@ fn main() {
             };
             std::hint::black_box(engine.read(q, Actor::Cli).expect("brief"));
         });
+    }
+
+    // An idle engine sheds its caches, the writer's id map among them (8 bytes a record); the
+    // next write rebuilds the map from the index file. What that first write costs, and the
+    // one after it.
+    engine.shed_caches();
+    for label in [
+        "first write after the caches were shed",
+        "the write after it",
+    ] {
+        let one = vec![message(n + usize::from(label.starts_with("the")), &mut g)];
+        let start = Instant::now();
+        engine.ingest_batch(one, "bench").expect("ingest");
+        println!("{label}: {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
     }
 
     let inbox = opsdesk::store::inbox::Inbox::open(&inbox_dir).expect("inbox");

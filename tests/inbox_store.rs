@@ -83,6 +83,45 @@ fn shedding_the_record_cache_changes_no_answer() {
     assert_eq!(inbox.get(51).unwrap().map(|r| r.seq), Some(51));
 }
 
+/// The writer's id map is shed with the caches and rebuilt from the index on the next write:
+/// a record seen before the shed is still a duplicate after it, on every side of a merge.
+#[test]
+fn shedding_the_caches_keeps_every_id_a_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = Inbox::open(dir.path()).unwrap();
+    // More than one merge of the map's newest entries (8,192) in one batch.
+    inbox
+        .append_batch(
+            (0..9000)
+                .map(|i| record(&format!("m{i}"), "work", Channel::Email, "x"))
+                .collect(),
+        )
+        .unwrap();
+    inbox.shed_caches();
+    for i in [0, 4500, 8191, 8192, 8999] {
+        match inbox
+            .append(record(&format!("m{i}"), "work", Channel::Email, "again"))
+            .unwrap()
+        {
+            Appended::Duplicate { seq, .. } => assert_eq!(seq, i + 1, "m{i}"),
+            other => panic!("m{i} stored twice: {other:?}"),
+        }
+    }
+    assert!(matches!(
+        inbox
+            .append(record("fresh", "work", Channel::Email, "x"))
+            .unwrap(),
+        Appended::New(r) if r.seq == 9001
+    ));
+    inbox.shed_caches();
+    assert!(matches!(
+        inbox
+            .append(record("fresh", "work", Channel::Email, "y"))
+            .unwrap(),
+        Appended::Duplicate { seq: 9001, .. }
+    ));
+}
+
 #[test]
 fn a_repeated_source_id_is_stored_once() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,14 +1,17 @@
 //! The inbox writer's map of source-id hash → seq (dedup), compact: the one structure that
 //! grows with every record stored, so it costs 8 bytes a record: the top 32 bits of the id's
-//! hash and the seq, in two sorted arrays (a hash table of full hashes took ~34 bytes, two
-//! arrays of full hashes and seqs 16; a million records: 8 MB). The newest entries sit in a
-//! small hash table and are merged into the arrays in bulk.
+//! hash and the seq packed in one `u64`, in one sorted array (a hash table of full hashes took
+//! ~34 bytes, two arrays of full hashes and seqs 16; a million records: 8 MB). The newest
+//! entries sit in a small hash table and are merged into the array in bulk, in place.
 //!
 //! 32 bits do not tell ids apart (a million records hold about a hundred pairs that share
 //! them), so a lookup answers *candidates*: every seq stored under the same top half, which
 //! the writer confirms against the full hash in the seq's index entry (and then the record's
 //! id). A new id meets a stranger's top half about once in 4,000 lookups at a million records:
 //! one extra 32-byte read then.
+//!
+//! The map is derived from the index file and can be dropped at any time (an idle engine
+//! does, `Inbox::shed_caches`): [`IdIndex::extend`] rebuilds it with one sort.
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -36,20 +39,27 @@ impl std::hash::Hasher for PassThrough {
 
 pub(crate) type IdMap = HashMap<u64, u64, BuildHasherDefault<PassThrough>>;
 
-/// The part of an id hash the arrays keep.
+/// The part of an id hash the array keeps.
 fn top(hash: u64) -> u32 {
     (hash >> 32) as u32
 }
 
+/// One array entry: the hash's top half above, the seq below, so that sorting the entries
+/// sorts them by (top half, seq).
+fn pack(hash: u64, seq: u32) -> u64 {
+    (u64::from(top(hash)) << 32) | u64::from(seq)
+}
+
 #[derive(Default)]
 pub(crate) struct IdIndex {
-    /// Sorted by (top half, seq), with `seqs` beside it; a top half may repeat.
-    tops: Vec<u32>,
-    seqs: Vec<u32>,
+    /// Sorted [`pack`]ed entries; a top half may repeat.
+    packed: Vec<u64>,
     /// Entries whose seq does not fit 32 bits (past four billion records): full hash → seq.
     wide: IdMap,
     /// Not merged yet: full hash → seq (the first stays when a full hash repeats).
     recent: IdMap,
+    /// Staged by a bulk rebuild, not sorted yet ([`IdIndex::stage`]).
+    staged: Vec<u64>,
 }
 
 impl IdIndex {
@@ -58,14 +68,14 @@ impl IdIndex {
     /// caller confirms each against the full hash it stored.
     pub(crate) fn candidates(&self, hash: u64) -> impl Iterator<Item = u64> + '_ {
         let t = top(hash);
-        let from = self.tops.partition_point(|&x| x < t);
-        let to = from + self.tops[from..].partition_point(|&x| x == t);
+        let from = self.packed.partition_point(|&x| top(x) < t);
+        let to = from + self.packed[from..].partition_point(|&x| top(x) == t);
         self.recent
             .get(&hash)
             .into_iter()
             .chain(self.wide.get(&hash))
             .copied()
-            .chain(self.seqs[from..to].iter().map(|&s| u64::from(s)))
+            .chain(self.packed[from..to].iter().map(|&x| x & 0xffff_ffff))
     }
 
     /// Remember that `seq` was stored under `hash`.
@@ -80,50 +90,77 @@ impl IdIndex {
         }
     }
 
-    #[cfg(test)]
-    fn len(&self) -> usize {
-        self.tops.len() + self.recent.len() + self.wide.len()
-    }
-
-    /// Move the recent entries into the sorted arrays (one pass over both).
-    fn merge(&mut self) {
-        let mut add: Vec<(u32, u32)> = self
-            .recent
-            .drain()
-            .map(|(h, s)| {
-                (
-                    top(h),
-                    u32::try_from(s).expect("wide seqs never enter `recent`"),
-                )
-            })
-            .collect();
-        add.sort_unstable();
-        let n = self.tops.len() + add.len();
-        let mut tops = Vec::with_capacity(n);
-        let mut seqs = Vec::with_capacity(n);
-        let (mut i, mut j) = (0, 0);
-        while i < self.tops.len() || j < add.len() {
-            let take_old =
-                j == add.len() || (i < self.tops.len() && (self.tops[i], self.seqs[i]) < add[j]);
-            if take_old {
-                tops.push(self.tops[i]);
-                seqs.push(self.seqs[i]);
-                i += 1;
-            } else {
-                tops.push(add[j].0);
-                seqs.push(add[j].1);
-                j += 1;
+    /// Remember many (hash, seq) pairs at once, as a rebuild from the index file does: stage
+    /// them, then [`IdIndex::commit_staged`] sorts and merges them in one go, where inserting
+    /// them one by one would merge every [`MERGE_AT`]. `expected` is how many will come (the
+    /// room is taken once, exactly: a doubling vector could hold twice what it needs).
+    pub(crate) fn stage(&mut self, hash: u64, seq: u64, expected: usize) {
+        match u32::try_from(seq) {
+            Ok(s) => {
+                if self.staged.capacity() == 0 {
+                    self.staged.reserve_exact(expected);
+                }
+                self.staged.push(pack(hash, s));
+            }
+            Err(_) => {
+                self.wide.entry(hash).or_insert(seq);
             }
         }
-        self.tops = tops;
-        self.seqs = seqs;
+    }
+
+    /// Merge what [`IdIndex::stage`] staged.
+    pub(crate) fn commit_staged(&mut self) {
+        let add = std::mem::take(&mut self.staged);
+        self.merge_sorted(add);
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.packed.len() + self.recent.len() + self.wide.len()
+    }
+
+    /// Move the recent entries into the sorted array.
+    fn merge(&mut self) {
+        let add: Vec<u64> = self
+            .recent
+            .drain()
+            .filter_map(|(h, s)| u32::try_from(s).ok().map(|s| pack(h, s)))
+            .collect();
+        self.merge_sorted(add);
         self.recent.shrink_to(MERGE_AT);
+    }
+
+    /// Merge `add` (any order) into the array in place, from the back: no second copy of the
+    /// array is ever held (why: at a million records that copy was another 8 MB at peak).
+    fn merge_sorted(&mut self, mut add: Vec<u64>) {
+        if add.is_empty() {
+            return;
+        }
+        add.sort_unstable();
+        let old = self.packed.len();
+        if old == 0 {
+            self.packed = add;
+            return;
+        }
+        self.packed.reserve_exact(add.len());
+        self.packed.resize(old + add.len(), 0);
+        let (mut i, mut j, mut k) = (old, add.len(), old + add.len());
+        while j > 0 {
+            k -= 1;
+            if i > 0 && self.packed[i - 1] > add[j - 1] {
+                self.packed[k] = self.packed[i - 1];
+                i -= 1;
+            } else {
+                self.packed[k] = add[j - 1];
+                j -= 1;
+            }
+        }
     }
 
     /// Bytes held.
     #[cfg(test)]
     fn heap_bytes(&self) -> usize {
-        self.tops.capacity() * 4 + self.seqs.capacity() * 4 + self.recent.capacity() * 17
+        self.packed.capacity() * 8 + self.recent.capacity() * 17
     }
 }
 
@@ -149,7 +186,7 @@ mod tests {
             assert!(c.contains(&(i + 1)), "{i}: {c:?}");
         }
         assert!(
-            x.tops.windows(2).all(|w| w[0] <= w[1]),
+            x.packed.windows(2).all(|w| w[0] <= w[1]),
             "sorted by top half"
         );
     }
@@ -192,6 +229,43 @@ mod tests {
         let big = u64::from(u32::MAX) + 7;
         x.insert(h(1), big);
         assert_eq!(x.candidates(h(1)).collect::<Vec<_>>(), vec![big]);
+    }
+
+    /// A rebuild in bulk finds every seq single inserts find, on top of entries already merged,
+    /// with a top half shared between the two and a seq past four billion.
+    #[test]
+    fn a_bulk_rebuild_answers_as_single_inserts_do() {
+        let n = 2 * MERGE_AT as u64 + 77;
+        let mut one = IdIndex::default();
+        let mut bulk = IdIndex::default();
+        for i in 0..n {
+            one.insert(h(i), i + 1);
+        }
+        for i in 0..MERGE_AT as u64 + 5 {
+            bulk.insert(h(i), i + 1);
+        }
+        for i in MERGE_AT as u64 + 5..n {
+            bulk.stage(h(i), i + 1, (n - MERGE_AT as u64) as usize);
+        }
+        bulk.commit_staged();
+        assert!(bulk.packed.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(one.len(), bulk.len());
+        for i in 0..n {
+            let mut a: Vec<u64> = one.candidates(h(i)).collect();
+            let mut b: Vec<u64> = bulk.candidates(h(i)).collect();
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "{i}");
+        }
+        let twin = (h(9) & !0xffff_ffff) | (!h(9) & 0xffff_ffff);
+        let big = u64::from(u32::MAX) + 1;
+        bulk.stage(twin, n + 1, 2);
+        bulk.stage(h(3), big, 2);
+        bulk.commit_staged();
+        let mut c: Vec<u64> = bulk.candidates(twin).collect();
+        c.sort_unstable();
+        assert_eq!(c, vec![10, n + 1]);
+        assert!(bulk.candidates(h(3)).any(|s| s == big));
     }
 
     #[test]
