@@ -267,7 +267,9 @@ fn tokens(text: &str) -> Vec<Tok<'_>> {
         };
         let mut end = i + c.len_utf8();
         while let Some(&(j, d)) = it.peek() {
-            if d.is_alphabetic() {
+            // A combining accent belongs to the letter before it: Yoruba's tone marks over a
+            // dotted vowel have no precomposed form ("Adébáyọ̀", "Abíọ́dún").
+            if d.is_alphabetic() || ('\u{300}'..='\u{36f}').contains(&d) {
                 end = j + d.len_utf8();
                 it.next();
             } else if is_joiner(d)
@@ -1034,7 +1036,19 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 let t = l.trim_end_matches(|c: char| c.is_ascii_digit());
                 t.len() < l.len() && is_label(t.trim())
             };
-            if !is_label(head[near..].trim())
+            // A form's name split in fields on one line, "Last name: X   First: Y   MI: Z":
+            // after the surname's label, "First" and "MI" alone name the same person.
+            let split_name = matches!(
+                head[near..].trim(),
+                "First" | "FIRST" | "Given" | "MI" | "M.I." | "Middle" | "Middle initial"
+            ) && {
+                let before = line[..lb + near].to_ascii_lowercase();
+                ["last name:", "surname:", "family name:", "last:"]
+                    .iter()
+                    .any(|l| before.contains(l))
+            };
+            if !split_name
+                && !is_label(head[near..].trim())
                 && !is_label(head[far..].trim())
                 && !numbered_label(&head[far..]).is_some_and(is_label)
                 && !numbered_after(head[near..].trim())
@@ -1047,6 +1061,19 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 continue;
             }
             let v = field_value(&rest[lead..]);
+            // The middle initial alone: one capital.
+            if split_name && v.len() == 1 && v.bytes().all(|b| b.is_ascii_uppercase()) {
+                let s = base + colon + 1 + lead;
+                cands.push((
+                    Span {
+                        kind: Kind::Person,
+                        start: s,
+                        end: s + 1,
+                    },
+                    PRIO,
+                ));
+                continue;
+            }
             // Staff keep their name also with a department after it ("Dr. Anneliese Brandt,
             // Physical Therapy").
             let head = v.split(", ").next().unwrap_or(v);
@@ -2280,7 +2307,13 @@ fn initial_before(text: &str, s: usize) -> Option<usize> {
         || before.ends_with(['\n', '\r'])
         || [": ", "| ", "— ", "- ", "(", "\t"]
             .iter()
-            .any(|p| before.ends_with(p));
+            .any(|p| before.ends_with(p))
+        // After a function word in small letters, where no sentence ended: "also R. ap
+        // Gwilym called", "with J. Okafor" ("vitamin D. Maria" ends one).
+        || before.strip_suffix(' ').is_some_and(|b| {
+            let w = b.rsplit(|c: char| !c.is_alphabetic()).next().unwrap_or("");
+            w.len() >= 2 && w.bytes().all(|c| c.is_ascii_lowercase()) && LEXICON.info(w).stop
+        });
     led.then(|| s - 2 - c.len_utf8())
 }
 
@@ -2481,7 +2514,20 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             i = last + 1;
             continue;
         }
-        if spelled_run(t) >= 4 {
+        // A surname cut to its initial after a title, as staff chats shorten a patient:
+        // "move mrs l's 3:00", "Mr K's results".
+        if let Some(n) = toks.get(i + 1)
+            && t.w.len() <= 3
+            && matches!(t.key().as_str(), "mr" | "mrs" | "ms")
+            && n.w.len() == 1
+            && gap(t, n) == " "
+            && (text[n.end..].starts_with("'s ") || text[n.end..].starts_with("’s "))
+        {
+            push(n.start, n.end);
+            i += 2;
+            continue;
+        }
+        if spelled_run(t) >= 4 || spelled_after_name(&toks, i, text) {
             push(t.start, t.end);
             i += 1;
             continue;
@@ -2855,6 +2901,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                             | "tôi"
                             | "mou"
                             | "μου"
+                            // Yoruba "bàbá mi X", "ìyá mi X".
+                            | "mi"
                     )
                 })
                 && at + 1 < toks.len()
@@ -3611,6 +3659,37 @@ fn spelled_run(t: &Tok<'_>) -> usize {
     }
 }
 
+/// A surname spelled in small letters right after its form's words, as a transcript writes
+/// a caller's spelling: "last name w-a-r-s-a-m-e", "surname, o-k-a-f-o-r".
+fn spelled_after_name(toks: &[Tok<'_>], i: usize, text: &str) -> bool {
+    let t = &toks[i];
+    // Cheap test first: this runs for every word.
+    if t.w.len() < 5 || t.w.as_bytes()[1] != b'-' || i < 1 {
+        return false;
+    }
+    let parts = t.w.split('-');
+    if !parts
+        .clone()
+        .all(|p| p.chars().count() == 1 && p.chars().all(char::is_lowercase))
+        || parts.count() < 3
+    {
+        return false;
+    }
+    let cue = &toks[i - 1];
+    if !matches!(text[cue.end..t.start].trim_matches(' '), "" | "," | ":" | "is") {
+        return false;
+    }
+    match cue.key().as_str() {
+        "surname" | "spelled" | "spelling" => true,
+        "name" => i >= 2
+            && matches!(
+                toks[i - 2].key().as_str(),
+                "last" | "first" | "family" | "middle" | "maiden" | "sur"
+            ),
+        _ => false,
+    }
+}
+
 /// After "spelled" (or "spelling", "spell"), the letters of a spelled name: single letters
 /// apart by blanks, hyphens or dots ("P I E R R E L O U I S", "S-M-I-T-H", "B. R. O. W. N.");
 /// the index of the last one.
@@ -4185,6 +4264,9 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
             first.as_str(),
             "message"
                 | "msg"
+                // "gets a ride from Ngozi"
+                | "ride"
+                | "lift"
                 | "call"
                 | "voicemail"
                 | "vm"
@@ -4208,7 +4290,8 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
         // "this is dieuseul from Nephrology", "my name is Rania bin Rashid"
         "is" => matches!(first.as_str(), "this" | "name"),
         // Swahili "mimi ni Amina", "jina langu ni Amina" (I am, my name is).
-        "ni" => matches!(first.as_str(), "mimi" | "langu"),
+        // Yoruba "Orúkọ mi ni X" (my name is).
+        "ni" => matches!(first.as_str(), "mimi" | "langu" | "mi"),
         // "mi nombre es Oksana Vu", "meu nome é Chidi Chowdhury", "tôi tên là Anaïs Santos".
         // "aqui é Gonçalo Two Bulls" (Portuguese: here is).
         "es" | "é" => first == "nombre" || first == "nome" || (key == "é" && first == "aqui"),
@@ -4595,6 +4678,8 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
             .is_some_and(|b| b.ends_with("Code") || b.ends_with("code") || b.ends_with("CODE"));
         !(acronyms
             || code
+            || korean_particle(v)
+            || eponym_thing(v, &text[e..])
             || thing_after(&text[e..])
             || itinerary(text, s, e)
             || after_determiner(text, s)
@@ -4608,6 +4693,52 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
             // prose only: a segment's fields ("NM1*IL*1*OKONKWO*CHIDI****MI…") are no words
             || text[e..].starts_with(' ') && organisation(text, s))
     });
+}
+
+/// A romanised Korean word with its particle hyphened on ("geumyoil-eun", "abeonim-eun",
+/// "byeongwon-e"): a noun marked as topic, subject or place, no name. A given name's
+/// syllables are short ("Ji-eun", "Seong-eun"), the noun before a particle longer.
+fn korean_particle(v: &str) -> bool {
+    let Some((stem, particle)) = v.rsplit_once('-') else {
+        return false;
+    };
+    stem.chars().count() >= 6
+        && stem.chars().all(|c| c.is_ascii_lowercase())
+        && matches!(
+            particle,
+            "eun" | "neun" | "i" | "ga" | "eul" | "reul" | "ui" | "e" | "ege" | "eseo" | "ro"
+                | "euro" | "do" | "man" | "kkaji" | "buteo"
+        )
+}
+
+/// A surname an instrument or a disease is named after, standing for the thing: the
+/// possessive before a noun ("Parkinson's medications"), or the device's noun after it ("a
+/// Zimmer frame"); a person's possessive goes on to kin ("Mr. Parkinson's daughter").
+fn eponym_thing(v: &str, after: &str) -> bool {
+    const EPONYMS: &[&str] = &[
+        "parkinson", "alzheimer", "hodgkin", "crohn", "hashimoto", "huntington", "addison",
+        "cushing", "raynaud", "meniere", "zimmer", "foley", "holter", "bell", "graves",
+    ];
+    const DEVICES: &[&str] = &["frame", "walker", "catheter", "monitor", "splint", "brace"];
+    if !EPONYMS.contains(&v.to_lowercase().as_str()) {
+        return false;
+    }
+    let next = |r: &str| -> String {
+        r.chars()
+            .take_while(|c| c.is_alphabetic())
+            .collect::<String>()
+            .to_lowercase()
+    };
+    if let Some(r) = after
+        .strip_prefix("'s ")
+        .or_else(|| after.strip_prefix("’s "))
+    {
+        let w = next(r);
+        return r.starts_with(char::is_lowercase) && !is_kin(&w) && !CUES.contains(&w.as_str());
+    }
+    after
+        .strip_prefix(' ')
+        .is_some_and(|r| DEVICES.contains(&next(r).as_str()))
 }
 
 /// Whether a capitalised noun of a form, a log or a clinical instrument follows a span: it
@@ -4999,6 +5130,10 @@ fn is_kin(key: &str) -> bool {
             | "apám"
             | "anyám"
             | "baba"
+            // Yoruba: "bàbá mi X" (my father), "ìyá mi X" (my mother).
+            | "bàbá"
+            | "ìyá"
+            | "iya"
             | "bestefaren"
             | "bestemoren"
             // Italian and Catalan ("mio marito X", "el meu marit X"), Malay and Tagalog
@@ -5288,6 +5423,8 @@ fn particle_word(w: &str) -> bool {
             // Italian: "Lo Russo", "Li Causi" ("La Rosa" above).
             | "lo"
             | "li"
+            // Welsh "son of": "Rhys ap Gwilym", "Dafydd ab Owain".
+            | "ap"
             | "'t"
             | "’t"
     )

@@ -54,6 +54,10 @@ pub(super) fn foreign_name_field(w: &str) -> bool {
 /// Words that start with a capital letter but are not names; a person candidate is cut at the
 /// first of these (why: "Patient Portal", "Dr. Smith Monday", "Dear Team").
 pub(super) const NOT_NAMES: &[&str] = &[
+    // A surgical specialty after a credential ("FRCS (Orth)"); contact-lens brands.
+    "Orth",
+    "Acuvue",
+    "Oasys",
     // Vehicle makes ("its the grey honda plate …").
     "Honda",
     "Toyota",
@@ -710,6 +714,9 @@ pub(super) const ABBREVIATIONS: &[&str] = &[
     "OSA", "GERD", "BPH",
     // billing and payer shorthand ("The EOB says", "CPT 99213"), language codes ("ENG")
     "EOB", "ERA", "CPT", "ICD", "NPI", "ABN", "COB", "EFT", "PPO", "HMO", "EPO", "ENG", "SPA",
+    // HL7's relationship code for the insured themself ("|SEL|"); dental radiographs
+    // ("4 BWX taken", "FMX").
+    "SEL", "BWX", "FMX",
 ];
 
 pub(super) const NOT_SPOKEN_NAMES: &[&str] = &[
