@@ -949,6 +949,8 @@ fn field_name_value(v: &str) -> bool {
         if bare.is_empty()
             || !bare.chars().all(|c| {
                 c.is_alphabetic()
+                    // a tone mark over a dotted vowel ("Adébáyọ̀")
+                    || ('\u{300}'..='\u{36f}').contains(&c)
                     || matches!(c, '0' | '1' | '-' | '\'' | '’' | '.' | '"' | '“' | '”')
             })
             || !bare.chars().any(char::is_alphabetic) && bare.chars().count() > 1
@@ -2540,6 +2542,23 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             i = last + 1;
             continue;
         }
+        // 0b'. Shortened and clipped names of subjects and chats: an initial and a surname
+        //     where a field or a clause starts ("Prior auth needed: J. Miller / Humira",
+        //     "also R. ap Gwilym called"), a name after "call back" ("call back Liesel re:
+        //     bill"), a surname after an age and sex ("Fall at home - 94F Park, bed 4B"), a
+        //     romanised Korean name before the honorific "hwanjanim" (patient).
+        if let Some(j) = clipped_name(&toks, i, text) {
+            let last = extend(j, &toks);
+            let s = if toks[i].letters() == 1 { toks[i].start } else { toks[j].start };
+            push(s, toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        if let Some((a, b)) = korean_honorific(&toks, i, text) {
+            push(toks[a].start, toks[b].end);
+            i = b + 1;
+            continue;
+        }
         // 0c. A surname with its initial as registries and handoffs shorten it: "Subject: TOC
         //     - Chaudhry, A.", "S: Phạm J, 71 M"; a first name in brackets before an age:
         //     "S: Bishop (Björn), 82 M".
@@ -3657,6 +3676,85 @@ fn spelled_run(t: &Tok<'_>) -> usize {
     } else {
         0
     }
+}
+
+/// The first name word of a clipped name at token `i` (see `lexicon_names`, 0b'): `i + 1`
+/// after a led initial or "back" of "call back", `i` after an age and sex.
+fn clipped_name(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
+    let t = &toks[i];
+    let name_like = |n: &Tok<'_>| {
+        matches!(n.shape, Shape::Title | Shape::Caps)
+            && n.letters() >= 2
+            && !n.blocked()
+            && (!n.info.common || n.info.sur)
+    };
+    // Cheap tests first: this runs for every word.
+    if t.w.len() == 1 {
+        let n = toks.get(i + 1)?;
+        return (t.shape == Shape::Caps || t.w.chars().all(char::is_uppercase))
+            .then_some(())
+            .filter(|()| text[t.end..n.start] == *". " && name_like(n))
+            .filter(|()| initial_before(text, n.start).is_some())
+            .map(|()| i + 1);
+    }
+    if t.w.len() == 4 && t.key() == "back" {
+        let (c, n) = (toks.get(i.checked_sub(1)?)?, toks.get(i + 1)?);
+        let follows_digit = text[n.end..]
+            .strip_prefix(' ')
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+        return (matches!(c.key().as_str(), "call" | "calling" | "ring" | "phone")
+            && gap_is(text, c, t, " ")
+            && gap_is(text, t, n, " ")
+            && n.shape == Shape::Title
+            && name_like(n)
+            && !follows_digit)
+            .then_some(i + 1);
+    }
+    // "94F Park", "72M SMITH": digits and the sex glued, a blank, the surname.
+    let b = text[..t.start].as_bytes();
+    if b.len() >= 3
+        && b[b.len() - 1] == b' '
+        && matches!(b[b.len() - 2], b'F' | b'M')
+        && b[b.len() - 3].is_ascii_digit()
+        && name_like(t)
+    {
+        let digits = b[..b.len() - 2]
+            .iter()
+            .rev()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let at = b.len() - 2 - digits;
+        if digits <= 3 && (at == 0 || matches!(b[at - 1], b' ' | b'\n' | b'(' | b',')) {
+            return Some(i);
+        }
+    }
+    None
+}
+
+fn gap_is(text: &str, a: &Tok<'_>, b: &Tok<'_>, g: &str) -> bool {
+    text[a.end..b.start] == *g
+}
+
+/// A romanised Korean name, family name first, before the honorific of a patient: "CHOI
+/// MIN-JUN hwanjanim", "Park Ji-hoon hwanjanim": the first and last token of the name.
+fn korean_honorific(toks: &[Tok<'_>], i: usize, text: &str) -> Option<(usize, usize)> {
+    let t = &toks[i];
+    if t.shape == Shape::Lower || t.blocked() {
+        return None;
+    }
+    let honorific = |k: usize| {
+        toks.get(k)
+            .is_some_and(|h| matches!(h.key().as_str(), "hwanjanim" | "hwanja"))
+            && gap_is(text, &toks[k - 1], &toks[k], " ")
+    };
+    if honorific(i + 1) {
+        return Some((i, i));
+    }
+    let n = toks.get(i + 1)?;
+    // The honorific says it is a name: the given name's syllables may be words or months
+    // elsewhere ("MIN-JUN").
+    (same_case(t, n) && n.letters() >= 2 && gap_is(text, t, n, " ") && honorific(i + 2))
+        .then_some((i, i + 1))
 }
 
 /// A surname spelled in small letters right after its form's words, as a transcript writes

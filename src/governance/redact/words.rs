@@ -6,11 +6,13 @@
 /// and Extended Additional: "Nguyễn", "Tuấn", "Phạm") rather than `\p{L}`: the Unicode classes make
 /// each pattern several times larger to compile and slower to run, and the rosters are Latin.
 /// The Hawaiian ʻokina inside a word ("Kaʻanapu", "KEʻALOHILANI") belongs to it.
-pub(super) const NAME_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]['’]?[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹʻ]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ](?:-[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ][A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ])?";
+/// (Combining accents, U+0300–U+036F, go with the letter before them: Yoruba's tone marks
+/// over a dotted vowel have no precomposed form, "Adébáyọ̀", "Abíọ́dún".)
+pub(super) const NAME_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]['’]?[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹʻ\x{300}-\x{36F}]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}](?:-[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ][A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}])?";
 /// A name word in capitals: "OKAFOR", "O'BRIEN", "GARCÍA-LÓPEZ". (Latin Extended-A mixes
 /// cases in one range; lower-case letters from it are accepted, which costs nothing here.)
 pub(super) const CAPS_W: &str =
-    r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ](?:['’ʻ]?[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]+)(?:-[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]+)?";
+    r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ](?:['’ʻ]?[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}]+)(?:-[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}]+)?";
 /// Surname prefixes written as a separate word: "St. Clair", "Mac Gregor", the Irish "Ó
 /// Briain", "Ní Dhuibhir", "Uí Néill".
 pub(super) const SUR_PREFIX: &str = r"(?:(?:St\.?|Saint|Ste\.?|Mac|Mc|O['’]|Ó|Ní|Uí)[ \t]?)?";
@@ -58,6 +60,13 @@ pub(super) const NOT_NAMES: &[&str] = &[
     "Orth",
     "Acuvue",
     "Oasys",
+    // An organism's species after its genus' initial ("C. diff", "E. coli", "H. pylori").
+    "Diff",
+    "Difficile",
+    "Coli",
+    "Pylori",
+    "Aureus",
+    "Pneumoniae",
     // Vehicle makes ("its the grey honda plate …").
     "Honda",
     "Toyota",
