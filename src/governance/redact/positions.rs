@@ -2549,7 +2549,11 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         //     romanised Korean name before the honorific "hwanjanim" (patient).
         if let Some(j) = clipped_name(&toks, i, text) {
             let last = extend(j, &toks);
-            let s = if toks[i].letters() == 1 { toks[i].start } else { toks[j].start };
+            let s = if toks[i].letters() == 1 {
+                toks[i].start
+            } else {
+                toks[j].start
+            };
             push(s, toks[last].end);
             i = last + 1;
             continue;
@@ -3774,16 +3778,21 @@ fn spelled_after_name(toks: &[Tok<'_>], i: usize, text: &str) -> bool {
         return false;
     }
     let cue = &toks[i - 1];
-    if !matches!(text[cue.end..t.start].trim_matches(' '), "" | "," | ":" | "is") {
+    if !matches!(
+        text[cue.end..t.start].trim_matches(' '),
+        "" | "," | ":" | "is"
+    ) {
         return false;
     }
     match cue.key().as_str() {
         "surname" | "spelled" | "spelling" => true,
-        "name" => i >= 2
-            && matches!(
-                toks[i - 2].key().as_str(),
-                "last" | "first" | "family" | "middle" | "maiden" | "sur"
-            ),
+        "name" => {
+            i >= 2
+                && matches!(
+                    toks[i - 2].key().as_str(),
+                    "last" | "first" | "family" | "middle" | "maiden" | "sur"
+                )
+        }
         _ => false,
     }
 }
@@ -4804,8 +4813,22 @@ fn korean_particle(v: &str) -> bool {
         && stem.chars().all(|c| c.is_ascii_lowercase())
         && matches!(
             particle,
-            "eun" | "neun" | "i" | "ga" | "eul" | "reul" | "ui" | "e" | "ege" | "eseo" | "ro"
-                | "euro" | "do" | "man" | "kkaji" | "buteo"
+            "eun"
+                | "neun"
+                | "i"
+                | "ga"
+                | "eul"
+                | "reul"
+                | "ui"
+                | "e"
+                | "ege"
+                | "eseo"
+                | "ro"
+                | "euro"
+                | "do"
+                | "man"
+                | "kkaji"
+                | "buteo"
         )
 }
 
@@ -4814,8 +4837,21 @@ fn korean_particle(v: &str) -> bool {
 /// Zimmer frame"); a person's possessive goes on to kin ("Mr. Parkinson's daughter").
 fn eponym_thing(v: &str, after: &str) -> bool {
     const EPONYMS: &[&str] = &[
-        "parkinson", "alzheimer", "hodgkin", "crohn", "hashimoto", "huntington", "addison",
-        "cushing", "raynaud", "meniere", "zimmer", "foley", "holter", "bell", "graves",
+        "parkinson",
+        "alzheimer",
+        "hodgkin",
+        "crohn",
+        "hashimoto",
+        "huntington",
+        "addison",
+        "cushing",
+        "raynaud",
+        "meniere",
+        "zimmer",
+        "foley",
+        "holter",
+        "bell",
+        "graves",
     ];
     const DEVICES: &[&str] = &["frame", "walker", "catheter", "monitor", "splint", "brace"];
     if !EPONYMS.contains(&v.to_lowercase().as_str()) {
@@ -6278,6 +6314,102 @@ mod tests {
         assert_eq!(
             names("anyone know why teodoro okwuosa's login fails"),
             ["teodoro okwuosa"]
+        );
+    }
+
+    /// The names left after [`drop_things`] has dropped the things among the candidates.
+    fn names_kept(text: &str) -> Vec<String> {
+        let mut c = Vec::new();
+        lexicon_names(text, &KeepList::new(&[]), &mut c);
+        drop_things(text, &mut c);
+        let mut v: Vec<String> = c
+            .iter()
+            .map(|(s, _)| text[s.start..s.end].to_string())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    #[test]
+    fn a_combining_tone_mark_stays_in_its_word() {
+        // Yoruba marks a dotted vowel's tone with a combining accent (no precomposed form).
+        assert_eq!(
+            names("Orúkọ mi ni Abíọ́dún Akínwándé. Mo ń kọ̀wé nípa bàbá mi Adébáyọ̀ Ọlátúnjí."),
+            ["Abíọ́dún Akínwándé", "Adébáyọ̀ Ọlátúnjí"]
+        );
+    }
+
+    #[test]
+    fn a_form_line_split_in_last_first_and_middle_initial_names_one_person() {
+        assert_eq!(
+            names("Last name: Whitcombe      First: Grace      MI: L\nPreferred name: Gracie"),
+            ["Whitcombe", "Grace", "L", "Gracie"]
+        );
+        // "First" alone is no name's label.
+        assert!(names("First: take the pills. MI: none").is_empty());
+    }
+
+    #[test]
+    fn spelled_small_letters_after_the_name_asked_for_are_the_name() {
+        assert_eq!(
+            names("hi um this is Zbigniew last name w-r-o-b-l-e-w-s-k-i calling about my refill"),
+            ["Zbigniew", "w-r-o-b-l-e-w-s-k-i"]
+        );
+    }
+
+    #[test]
+    fn a_title_before_an_initial_and_a_possessive_is_a_clipped_surname() {
+        assert_eq!(
+            names("can someone move mrs l's 3:00 AM to Thursday?"),
+            ["l"]
+        );
+    }
+
+    #[test]
+    fn clipped_names_of_subjects_and_chats() {
+        assert_eq!(
+            names("Subject: Prior auth needed: J. Miller / Humira / member 123"),
+            ["J. Miller"]
+        );
+        assert_eq!(
+            names("also R. ap Gwilym called, wants his inr result"),
+            ["R. ap Gwilym"]
+        );
+        assert_eq!(names("Subject: call back Liesel re: bill"), ["Liesel"]);
+        assert_eq!(names("Subject: Fall at home - 94F Park, bed 4B"), ["Park"]);
+        assert_eq!(
+            names("annyeonghaseyo, CHOI MIN-JUN hwanjanim."),
+            ["CHOI MIN-JUN"]
+        );
+        // A sentence ends at a vitamin's letter; a call back is to a day or a date.
+        assert!(names("take vitamin D. Continue meds. Please call back Monday.").is_empty());
+        assert!(names("Dx: C. Diff positive.").is_empty());
+    }
+
+    #[test]
+    fn eponyms_korean_particles_and_letter_words_are_no_names() {
+        assert!(
+            names_kept("Parkinson's medications continued; he walks with a Zimmer frame.")
+                .is_empty()
+        );
+        // A person of that name keeps it: the possessive goes on to kin.
+        let text = "Mr. Parkinson's daughter called.";
+        let span = Span {
+            kind: Kind::Person,
+            start: 4,
+            end: 14,
+        };
+        let mut c = vec![(span, PRIO)];
+        drop_things(text, &mut c);
+        assert_eq!(c.len(), 1);
+        assert!(names_kept("Reply: ne, geumyoil-eun an dwaeyo. abeonim-eun 95-se").is_empty());
+        assert!(
+            names_kept("Letzte Vorstellung: 26.10.2025, nächster Termin am Donnerstag.").is_empty()
+        );
+        assert_eq!(
+            names_kept("Sehr geehrte Frau Dr. Oberländer,"),
+            ["Oberländer"]
         );
     }
 }

@@ -11,8 +11,7 @@
 pub(super) const NAME_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]['’]?[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹʻ\x{300}-\x{36F}]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}](?:-[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ][A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}])?";
 /// A name word in capitals: "OKAFOR", "O'BRIEN", "GARCÍA-LÓPEZ". (Latin Extended-A mixes
 /// cases in one range; lower-case letters from it are accepted, which costs nothing here.)
-pub(super) const CAPS_W: &str =
-    r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ](?:['’ʻ]?[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}]+)(?:-[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}]+)?";
+pub(super) const CAPS_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ](?:['’ʻ]?[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}]+)(?:-[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}]+)?";
 /// Surname prefixes written as a separate word: "St. Clair", "Mac Gregor", the Irish "Ó
 /// Briain", "Ní Dhuibhir", "Uí Néill".
 pub(super) const SUR_PREFIX: &str = r"(?:(?:St\.?|Saint|Ste\.?|Mac|Mc|O['’]|Ó|Ní|Uí)[ \t]?)?";
