@@ -3715,7 +3715,7 @@ fn clipped_name(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
             .then_some(i + 1);
     }
     // "94F Park", "72M SMITH": digits and the sex glued, a blank, the surname.
-    let b = text[..t.start].as_bytes();
+    let b = &text.as_bytes()[..t.start];
     if b.len() >= 3
         && b[b.len() - 1] == b' '
         && matches!(b[b.len() - 2], b'F' | b'M')
