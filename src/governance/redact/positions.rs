@@ -3742,23 +3742,27 @@ fn gap_is(text: &str, a: &Tok<'_>, b: &Tok<'_>, g: &str) -> bool {
 /// A romanised Korean name, family name first, before the honorific of a patient: "CHOI
 /// MIN-JUN hwanjanim", "Park Ji-hoon hwanjanim": the first and last token of the name.
 fn korean_honorific(toks: &[Tok<'_>], i: usize, text: &str) -> Option<(usize, usize)> {
+    // Cheap test first (no allocation): this runs for every word.
+    let honorific = |k: usize| {
+        toks.get(k).is_some_and(|h| {
+            h.w.eq_ignore_ascii_case("hwanjanim") || h.w.eq_ignore_ascii_case("hwanja")
+        }) && gap_is(text, &toks[k - 1], &toks[k], " ")
+    };
+    let (one, two) = (honorific(i + 1), honorific(i + 2));
+    if !one && !two {
+        return None;
+    }
     let t = &toks[i];
     if t.shape == Shape::Lower || t.blocked() {
         return None;
     }
-    let honorific = |k: usize| {
-        toks.get(k)
-            .is_some_and(|h| matches!(h.key().as_str(), "hwanjanim" | "hwanja"))
-            && gap_is(text, &toks[k - 1], &toks[k], " ")
-    };
-    if honorific(i + 1) {
+    if one {
         return Some((i, i));
     }
     let n = toks.get(i + 1)?;
     // The honorific says it is a name: the given name's syllables may be words or months
     // elsewhere ("MIN-JUN").
-    (same_case(t, n) && n.letters() >= 2 && gap_is(text, t, n, " ") && honorific(i + 2))
-        .then_some((i, i + 1))
+    (same_case(t, n) && n.letters() >= 2 && gap_is(text, t, n, " ")).then_some((i, i + 1))
 }
 
 /// A surname spelled in small letters right after its form's words, as a transcript writes
