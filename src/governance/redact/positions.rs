@@ -267,7 +267,9 @@ fn tokens(text: &str) -> Vec<Tok<'_>> {
         };
         let mut end = i + c.len_utf8();
         while let Some(&(j, d)) = it.peek() {
-            if d.is_alphabetic() {
+            // A combining accent belongs to the letter before it: Yoruba's tone marks over a
+            // dotted vowel have no precomposed form ("Adébáyọ̀", "Abíọ́dún").
+            if d.is_alphabetic() || ('\u{300}'..='\u{36f}').contains(&d) {
                 end = j + d.len_utf8();
                 it.next();
             } else if is_joiner(d)
@@ -947,6 +949,8 @@ fn field_name_value(v: &str) -> bool {
         if bare.is_empty()
             || !bare.chars().all(|c| {
                 c.is_alphabetic()
+                    // a tone mark over a dotted vowel ("Adébáyọ̀")
+                    || ('\u{300}'..='\u{36f}').contains(&c)
                     || matches!(c, '0' | '1' | '-' | '\'' | '’' | '.' | '"' | '“' | '”')
             })
             || !bare.chars().any(char::is_alphabetic) && bare.chars().count() > 1
@@ -1034,7 +1038,19 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 let t = l.trim_end_matches(|c: char| c.is_ascii_digit());
                 t.len() < l.len() && is_label(t.trim())
             };
-            if !is_label(head[near..].trim())
+            // A form's name split in fields on one line, "Last name: X   First: Y   MI: Z":
+            // after the surname's label, "First" and "MI" alone name the same person.
+            let split_name = matches!(
+                head[near..].trim(),
+                "First" | "FIRST" | "Given" | "MI" | "M.I." | "Middle" | "Middle initial"
+            ) && {
+                let before = line[..lb + near].to_ascii_lowercase();
+                ["last name:", "surname:", "family name:", "last:"]
+                    .iter()
+                    .any(|l| before.contains(l))
+            };
+            if !split_name
+                && !is_label(head[near..].trim())
                 && !is_label(head[far..].trim())
                 && !numbered_label(&head[far..]).is_some_and(is_label)
                 && !numbered_after(head[near..].trim())
@@ -1047,6 +1063,19 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 continue;
             }
             let v = field_value(&rest[lead..]);
+            // The middle initial alone: one capital.
+            if split_name && v.len() == 1 && v.bytes().all(|b| b.is_ascii_uppercase()) {
+                let s = base + colon + 1 + lead;
+                cands.push((
+                    Span {
+                        kind: Kind::Person,
+                        start: s,
+                        end: s + 1,
+                    },
+                    PRIO,
+                ));
+                continue;
+            }
             // Staff keep their name also with a department after it ("Dr. Anneliese Brandt,
             // Physical Therapy").
             let head = v.split(", ").next().unwrap_or(v);
@@ -2280,7 +2309,13 @@ fn initial_before(text: &str, s: usize) -> Option<usize> {
         || before.ends_with(['\n', '\r'])
         || [": ", "| ", "— ", "- ", "(", "\t"]
             .iter()
-            .any(|p| before.ends_with(p));
+            .any(|p| before.ends_with(p))
+        // After a function word in small letters, where no sentence ended: "also R. ap
+        // Gwilym called", "with J. Okafor" ("vitamin D. Maria" ends one).
+        || before.strip_suffix(' ').is_some_and(|b| {
+            let w = b.rsplit(|c: char| !c.is_alphabetic()).next().unwrap_or("");
+            w.len() >= 2 && w.bytes().all(|c| c.is_ascii_lowercase()) && LEXICON.info(w).stop
+        });
     led.then(|| s - 2 - c.len_utf8())
 }
 
@@ -2481,7 +2516,20 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             i = last + 1;
             continue;
         }
-        if spelled_run(t) >= 4 {
+        // A surname cut to its initial after a title, as staff chats shorten a patient:
+        // "move mrs l's 3:00", "Mr K's results".
+        if let Some(n) = toks.get(i + 1)
+            && t.w.len() <= 3
+            && matches!(t.key().as_str(), "mr" | "mrs" | "ms")
+            && n.w.len() == 1
+            && gap(t, n) == " "
+            && (text[n.end..].starts_with("'s ") || text[n.end..].starts_with("’s "))
+        {
+            push(n.start, n.end);
+            i += 2;
+            continue;
+        }
+        if spelled_run(t) >= 4 || spelled_after_name(&toks, i, text) {
             push(t.start, t.end);
             i += 1;
             continue;
@@ -2492,6 +2540,27 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         if let Some(last) = dictated_name(&toks, i, text) {
             push(toks[i + 1].start, toks[last].end);
             i = last + 1;
+            continue;
+        }
+        // 0b'. Shortened and clipped names of subjects and chats: an initial and a surname
+        //     where a field or a clause starts ("Prior auth needed: J. Miller / Humira",
+        //     "also R. ap Gwilym called"), a name after "call back" ("call back Liesel re:
+        //     bill"), a surname after an age and sex ("Fall at home - 94F Park, bed 4B"), a
+        //     romanised Korean name before the honorific "hwanjanim" (patient).
+        if let Some(j) = clipped_name(&toks, i, text) {
+            let last = extend(j, &toks);
+            let s = if toks[i].letters() == 1 {
+                toks[i].start
+            } else {
+                toks[j].start
+            };
+            push(s, toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        if let Some((a, b)) = korean_honorific(&toks, i, text) {
+            push(toks[a].start, toks[b].end);
+            i = b + 1;
             continue;
         }
         // 0c. A surname with its initial as registries and handoffs shorten it: "Subject: TOC
@@ -2855,6 +2924,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
                             | "tôi"
                             | "mou"
                             | "μου"
+                            // Yoruba "bàbá mi X", "ìyá mi X".
+                            | "mi"
                     )
                 })
                 && at + 1 < toks.len()
@@ -3611,6 +3682,125 @@ fn spelled_run(t: &Tok<'_>) -> usize {
     }
 }
 
+/// The first name word of a clipped name at token `i` (see `lexicon_names`, 0b'): `i + 1`
+/// after a led initial or "back" of "call back", `i` after an age and sex.
+fn clipped_name(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
+    let t = &toks[i];
+    let name_like = |n: &Tok<'_>| {
+        matches!(n.shape, Shape::Title | Shape::Caps)
+            && n.letters() >= 2
+            && !n.blocked()
+            && (!n.info.common || n.info.sur)
+    };
+    // Cheap tests first: this runs for every word.
+    if t.w.len() == 1 {
+        let n = toks.get(i + 1)?;
+        return (t.shape == Shape::Caps || t.w.chars().all(char::is_uppercase))
+            .then_some(())
+            .filter(|()| text[t.end..n.start] == *". " && name_like(n))
+            .filter(|()| initial_before(text, n.start).is_some())
+            .map(|()| i + 1);
+    }
+    if t.w.len() == 4 && t.key() == "back" {
+        let (c, n) = (toks.get(i.checked_sub(1)?)?, toks.get(i + 1)?);
+        let follows_digit = text[n.end..]
+            .strip_prefix(' ')
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+        return (matches!(c.key().as_str(), "call" | "calling" | "ring" | "phone")
+            && gap_is(text, c, t, " ")
+            && gap_is(text, t, n, " ")
+            && n.shape == Shape::Title
+            && name_like(n)
+            && !follows_digit)
+            .then_some(i + 1);
+    }
+    // "94F Park", "72M SMITH": digits and the sex glued, a blank, the surname.
+    let b = &text.as_bytes()[..t.start];
+    if b.len() >= 3
+        && b[b.len() - 1] == b' '
+        && matches!(b[b.len() - 2], b'F' | b'M')
+        && b[b.len() - 3].is_ascii_digit()
+        && name_like(t)
+    {
+        let digits = b[..b.len() - 2]
+            .iter()
+            .rev()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let at = b.len() - 2 - digits;
+        if digits <= 3 && (at == 0 || matches!(b[at - 1], b' ' | b'\n' | b'(' | b',')) {
+            return Some(i);
+        }
+    }
+    None
+}
+
+fn gap_is(text: &str, a: &Tok<'_>, b: &Tok<'_>, g: &str) -> bool {
+    text[a.end..b.start] == *g
+}
+
+/// A romanised Korean name, family name first, before the honorific of a patient: "CHOI
+/// MIN-JUN hwanjanim", "Park Ji-hoon hwanjanim": the first and last token of the name.
+fn korean_honorific(toks: &[Tok<'_>], i: usize, text: &str) -> Option<(usize, usize)> {
+    // Cheap test first (no allocation): this runs for every word.
+    let honorific = |k: usize| {
+        toks.get(k).is_some_and(|h| {
+            h.w.eq_ignore_ascii_case("hwanjanim") || h.w.eq_ignore_ascii_case("hwanja")
+        }) && gap_is(text, &toks[k - 1], &toks[k], " ")
+    };
+    let (one, two) = (honorific(i + 1), honorific(i + 2));
+    if !one && !two {
+        return None;
+    }
+    let t = &toks[i];
+    if t.shape == Shape::Lower || t.blocked() {
+        return None;
+    }
+    if one {
+        return Some((i, i));
+    }
+    let n = toks.get(i + 1)?;
+    // The honorific says it is a name: the given name's syllables may be words or months
+    // elsewhere ("MIN-JUN").
+    (same_case(t, n) && n.letters() >= 2 && gap_is(text, t, n, " ")).then_some((i, i + 1))
+}
+
+/// A surname spelled in small letters right after its form's words, as a transcript writes
+/// a caller's spelling: "last name w-a-r-s-a-m-e", "surname, o-k-a-f-o-r".
+fn spelled_after_name(toks: &[Tok<'_>], i: usize, text: &str) -> bool {
+    let t = &toks[i];
+    // Cheap test first: this runs for every word.
+    if t.w.len() < 5 || t.w.as_bytes()[1] != b'-' || i < 1 {
+        return false;
+    }
+    let parts = t.w.split('-');
+    if !parts
+        .clone()
+        .all(|p| p.chars().count() == 1 && p.chars().all(char::is_lowercase))
+        || parts.count() < 3
+    {
+        return false;
+    }
+    let cue = &toks[i - 1];
+    if !matches!(
+        text[cue.end..t.start].trim_matches(' '),
+        "" | "," | ":" | "is"
+    ) {
+        return false;
+    }
+    match cue.key().as_str() {
+        "surname" | "spelled" | "spelling" => true,
+        "name" => {
+            i >= 2
+                && matches!(
+                    toks[i - 2].key().as_str(),
+                    "last" | "first" | "family" | "middle" | "maiden" | "sur"
+                )
+        }
+        _ => false,
+    }
+}
+
 /// After "spelled" (or "spelling", "spell"), the letters of a spelled name: single letters
 /// apart by blanks, hyphens or dots ("P I E R R E L O U I S", "S-M-I-T-H", "B. R. O. W. N.");
 /// the index of the last one.
@@ -4185,6 +4375,9 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
             first.as_str(),
             "message"
                 | "msg"
+                // "gets a ride from Ngozi"
+                | "ride"
+                | "lift"
                 | "call"
                 | "voicemail"
                 | "vm"
@@ -4208,7 +4401,8 @@ fn spoke_cue(before: &Tok<'_>, key: &str, g: &str) -> bool {
         // "this is dieuseul from Nephrology", "my name is Rania bin Rashid"
         "is" => matches!(first.as_str(), "this" | "name"),
         // Swahili "mimi ni Amina", "jina langu ni Amina" (I am, my name is).
-        "ni" => matches!(first.as_str(), "mimi" | "langu"),
+        // Yoruba "Orúkọ mi ni X" (my name is).
+        "ni" => matches!(first.as_str(), "mimi" | "langu" | "mi"),
         // "mi nombre es Oksana Vu", "meu nome é Chidi Chowdhury", "tôi tên là Anaïs Santos".
         // "aqui é Gonçalo Two Bulls" (Portuguese: here is).
         "es" | "é" => first == "nombre" || first == "nome" || (key == "é" && first == "aqui"),
@@ -4595,6 +4789,8 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
             .is_some_and(|b| b.ends_with("Code") || b.ends_with("code") || b.ends_with("CODE"));
         !(acronyms
             || code
+            || korean_particle(v)
+            || eponym_thing(v, &text[e..])
             || thing_after(&text[e..])
             || itinerary(text, s, e)
             || after_determiner(text, s)
@@ -4608,6 +4804,79 @@ pub(super) fn drop_things(text: &str, cands: &mut Vec<(Span, u8)>) {
             // prose only: a segment's fields ("NM1*IL*1*OKONKWO*CHIDI****MI…") are no words
             || text[e..].starts_with(' ') && organisation(text, s))
     });
+}
+
+/// A romanised Korean word with its particle hyphened on ("geumyoil-eun", "abeonim-eun",
+/// "byeongwon-e"): a noun marked as topic, subject or place, no name. A given name's
+/// syllables are short ("Ji-eun", "Seong-eun"), the noun before a particle longer.
+fn korean_particle(v: &str) -> bool {
+    let Some((stem, particle)) = v.rsplit_once('-') else {
+        return false;
+    };
+    stem.chars().count() >= 6
+        && stem.chars().all(|c| c.is_ascii_lowercase())
+        && matches!(
+            particle,
+            "eun"
+                | "neun"
+                | "i"
+                | "ga"
+                | "eul"
+                | "reul"
+                | "ui"
+                | "e"
+                | "ege"
+                | "eseo"
+                | "ro"
+                | "euro"
+                | "do"
+                | "man"
+                | "kkaji"
+                | "buteo"
+        )
+}
+
+/// A surname an instrument or a disease is named after, standing for the thing: the
+/// possessive before a noun ("Parkinson's medications"), or the device's noun after it ("a
+/// Zimmer frame"); a person's possessive goes on to kin ("Mr. Parkinson's daughter").
+fn eponym_thing(v: &str, after: &str) -> bool {
+    const EPONYMS: &[&str] = &[
+        "parkinson",
+        "alzheimer",
+        "hodgkin",
+        "crohn",
+        "hashimoto",
+        "huntington",
+        "addison",
+        "cushing",
+        "raynaud",
+        "meniere",
+        "zimmer",
+        "foley",
+        "holter",
+        "bell",
+        "graves",
+    ];
+    const DEVICES: &[&str] = &["frame", "walker", "catheter", "monitor", "splint", "brace"];
+    if !EPONYMS.contains(&v.to_lowercase().as_str()) {
+        return false;
+    }
+    let next = |r: &str| -> String {
+        r.chars()
+            .take_while(|c| c.is_alphabetic())
+            .collect::<String>()
+            .to_lowercase()
+    };
+    if let Some(r) = after
+        .strip_prefix("'s ")
+        .or_else(|| after.strip_prefix("’s "))
+    {
+        let w = next(r);
+        return r.starts_with(char::is_lowercase) && !is_kin(&w) && !CUES.contains(&w.as_str());
+    }
+    after
+        .strip_prefix(' ')
+        .is_some_and(|r| DEVICES.contains(&next(r).as_str()))
 }
 
 /// Whether a capitalised noun of a form, a log or a clinical instrument follows a span: it
@@ -4999,6 +5268,10 @@ fn is_kin(key: &str) -> bool {
             | "apám"
             | "anyám"
             | "baba"
+            // Yoruba: "bàbá mi X" (my father), "ìyá mi X" (my mother).
+            | "bàbá"
+            | "ìyá"
+            | "iya"
             | "bestefaren"
             | "bestemoren"
             // Italian and Catalan ("mio marito X", "el meu marit X"), Malay and Tagalog
@@ -5288,6 +5561,8 @@ fn particle_word(w: &str) -> bool {
             // Italian: "Lo Russo", "Li Causi" ("La Rosa" above).
             | "lo"
             | "li"
+            // Welsh "son of": "Rhys ap Gwilym", "Dafydd ab Owain".
+            | "ap"
             | "'t"
             | "’t"
     )
@@ -6043,6 +6318,102 @@ mod tests {
         assert_eq!(
             names("anyone know why teodoro okwuosa's login fails"),
             ["teodoro okwuosa"]
+        );
+    }
+
+    /// The names left after [`drop_things`] has dropped the things among the candidates.
+    fn names_kept(text: &str) -> Vec<String> {
+        let mut c = Vec::new();
+        lexicon_names(text, &KeepList::new(&[]), &mut c);
+        drop_things(text, &mut c);
+        let mut v: Vec<String> = c
+            .iter()
+            .map(|(s, _)| text[s.start..s.end].to_string())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    #[test]
+    fn a_combining_tone_mark_stays_in_its_word() {
+        // Yoruba marks a dotted vowel's tone with a combining accent (no precomposed form).
+        assert_eq!(
+            names("Orúkọ mi ni Abíọ́dún Akínwándé. Mo ń kọ̀wé nípa bàbá mi Adébáyọ̀ Ọlátúnjí."),
+            ["Abíọ́dún Akínwándé", "Adébáyọ̀ Ọlátúnjí"]
+        );
+    }
+
+    #[test]
+    fn a_form_line_split_in_last_first_and_middle_initial_names_one_person() {
+        assert_eq!(
+            names("Last name: Whitcombe      First: Grace      MI: L\nPreferred name: Gracie"),
+            ["Whitcombe", "Grace", "L", "Gracie"]
+        );
+        // "First" alone is no name's label.
+        assert!(names("First: take the pills. MI: none").is_empty());
+    }
+
+    #[test]
+    fn spelled_small_letters_after_the_name_asked_for_are_the_name() {
+        assert_eq!(
+            names("hi um this is Zbigniew last name w-r-o-b-l-e-w-s-k-i calling about my refill"),
+            ["Zbigniew", "w-r-o-b-l-e-w-s-k-i"]
+        );
+    }
+
+    #[test]
+    fn a_title_before_an_initial_and_a_possessive_is_a_clipped_surname() {
+        assert_eq!(
+            names("can someone move mrs l's 3:00 AM to Thursday?"),
+            ["l"]
+        );
+    }
+
+    #[test]
+    fn clipped_names_of_subjects_and_chats() {
+        assert_eq!(
+            names("Subject: Prior auth needed: J. Miller / Humira / member 123"),
+            ["J. Miller"]
+        );
+        assert_eq!(
+            names("also R. ap Gwilym called, wants his inr result"),
+            ["R. ap Gwilym"]
+        );
+        assert_eq!(names("Subject: call back Liesel re: bill"), ["Liesel"]);
+        assert_eq!(names("Subject: Fall at home - 94F Park, bed 4B"), ["Park"]);
+        assert_eq!(
+            names("annyeonghaseyo, CHOI MIN-JUN hwanjanim."),
+            ["CHOI MIN-JUN"]
+        );
+        // A sentence ends at a vitamin's letter; a call back is to a day or a date.
+        assert!(names("take vitamin D. Continue meds. Please call back Monday.").is_empty());
+        assert!(names("Dx: C. Diff positive.").is_empty());
+    }
+
+    #[test]
+    fn eponyms_korean_particles_and_letter_words_are_no_names() {
+        assert!(
+            names_kept("Parkinson's medications continued; he walks with a Zimmer frame.")
+                .is_empty()
+        );
+        // A person of that name keeps it: the possessive goes on to kin.
+        let text = "Mr. Parkinson's daughter called.";
+        let span = Span {
+            kind: Kind::Person,
+            start: 4,
+            end: 14,
+        };
+        let mut c = vec![(span, PRIO)];
+        drop_things(text, &mut c);
+        assert_eq!(c.len(), 1);
+        assert!(names_kept("Reply: ne, geumyoil-eun an dwaeyo. abeonim-eun 95-se").is_empty());
+        assert!(
+            names_kept("Letzte Vorstellung: 26.10.2025, nächster Termin am Donnerstag.").is_empty()
+        );
+        assert_eq!(
+            names_kept("Sehr geehrte Frau Dr. Oberländer,"),
+            ["Oberländer"]
         );
     }
 }

@@ -6,11 +6,12 @@
 /// and Extended Additional: "Nguyễn", "Tuấn", "Phạm") rather than `\p{L}`: the Unicode classes make
 /// each pattern several times larger to compile and slower to run, and the rosters are Latin.
 /// The Hawaiian ʻokina inside a word ("Kaʻanapu", "KEʻALOHILANI") belongs to it.
-pub(super) const NAME_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]['’]?[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹʻ]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ](?:-[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ][A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ])?";
+/// (Combining accents, U+0300–U+036F, go with the letter before them: Yoruba's tone marks
+/// over a dotted vowel have no precomposed form, "Adébáyọ̀", "Abíọ́dún".)
+pub(super) const NAME_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]['’]?[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹʻ\x{300}-\x{36F}]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}](?:-[A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ][A-Za-zÀ-ÖØ-öø-ÿĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}]*[a-zß-öø-ÿĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}])?";
 /// A name word in capitals: "OKAFOR", "O'BRIEN", "GARCÍA-LÓPEZ". (Latin Extended-A mixes
 /// cases in one range; lower-case letters from it are accepted, which costs nothing here.)
-pub(super) const CAPS_W: &str =
-    r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ](?:['’ʻ]?[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]+)(?:-[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]+)?";
+pub(super) const CAPS_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ](?:['’ʻ]?[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}]+)(?:-[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ\x{300}-\x{36F}]+)?";
 /// Surname prefixes written as a separate word: "St. Clair", "Mac Gregor", the Irish "Ó
 /// Briain", "Ní Dhuibhir", "Uí Néill".
 pub(super) const SUR_PREFIX: &str = r"(?:(?:St\.?|Saint|Ste\.?|Mac|Mc|O['’]|Ó|Ní|Uí)[ \t]?)?";
@@ -54,6 +55,17 @@ pub(super) fn foreign_name_field(w: &str) -> bool {
 /// Words that start with a capital letter but are not names; a person candidate is cut at the
 /// first of these (why: "Patient Portal", "Dr. Smith Monday", "Dear Team").
 pub(super) const NOT_NAMES: &[&str] = &[
+    // A surgical specialty after a credential ("FRCS (Orth)"); contact-lens brands.
+    "Orth",
+    "Acuvue",
+    "Oasys",
+    // An organism's species after its genus' initial ("C. diff", "E. coli", "H. pylori").
+    "Diff",
+    "Difficile",
+    "Coli",
+    "Pylori",
+    "Aureus",
+    "Pneumoniae",
     // Vehicle makes ("its the grey honda plate …").
     "Honda",
     "Toyota",
@@ -710,6 +722,9 @@ pub(super) const ABBREVIATIONS: &[&str] = &[
     "OSA", "GERD", "BPH",
     // billing and payer shorthand ("The EOB says", "CPT 99213"), language codes ("ENG")
     "EOB", "ERA", "CPT", "ICD", "NPI", "ABN", "COB", "EFT", "PPO", "HMO", "EPO", "ENG", "SPA",
+    // HL7's relationship code for the insured themself ("|SEL|"); dental radiographs
+    // ("4 BWX taken", "FMX").
+    "SEL", "BWX", "FMX",
 ];
 
 pub(super) const NOT_SPOKEN_NAMES: &[&str] = &[
