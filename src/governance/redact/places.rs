@@ -328,6 +328,18 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
         }
         words.push((at, at + len));
         at += len;
+        // After a European postcode, a town's name may hold a lower-case joint between its
+        // capitalised words ("79098 Freiburg im Breisgau", "60311 Frankfurt am Main").
+        if pre_zip.is_some()
+            && let Some(joint) = TOWN_JOINTS.iter().find(|j| {
+                rest[at..]
+                    .strip_prefix(**j)
+                    .is_some_and(|r| r.starts_with(char::is_uppercase))
+            })
+        {
+            at += joint.len();
+            continue;
+        }
         if !rest[at..].starts_with(' ') || !rest[at + 1..].starts_with(char::is_uppercase) {
             break;
         }
@@ -424,6 +436,12 @@ fn follow(text: &str, end: usize, cands: &mut Vec<(Span, u8)>) {
         cands.push(span(Kind::Zip, s, e));
     }
 }
+
+/// The lower-case joints inside a European town's name, blanks included: "Frankfurt am Main",
+/// "Freiburg im Breisgau", "Neustadt an der Weinstraße", "Châlons en Champagne".
+const TOWN_JOINTS: &[&str] = &[
+    " am ", " im ", " an der ", " ob der ", " in der ", " bei ", " en ", " sur ",
+];
 
 /// Words that end a city's name and are common words too ("Lake Havasu City").
 const CITY_TAILS: &[&str] = &[

@@ -167,7 +167,12 @@ pub(super) fn facility_room(text: &str, start: usize, end: usize) -> bool {
         // "5/hpf", "3%", "3-5/hpf": a count, a share or a range.
         || matches!(rest.first(), Some(b'/' | b'%'))
         || rest.first() == Some(&b'-') && digits_from(1) > 0
-        || matches!(rest.first(), Some(b' ' | b'.' | b'-' | b')')) && digits_from(1) >= 3
+        || matches!(rest.first(), Some(b' ' | b'.' | b'-' | b')'))
+            && digits_from(1) >= 3
+            // Six digits or more after a blank are no phone's next group but a field of their
+            // own: a file name's date after its room ("…_rm294_05242026.HEIC", read with `_`
+            // as a blank).
+            && !(rest.first() == Some(&b' ') && digits_from(1) >= 6)
     {
         return true;
     }
@@ -1463,6 +1468,11 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
     );
     // A digit said alone, as a house number is read out.
     let sd = "(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)";
+    // A house number said as a cardinal, up to ninety-nine ("seventeen", "forty five").
+    let house_w = format!(
+        r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|{unit_w})"
+    );
+    let street_w = "(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|place|pl|circle|cir|trail|trl|loop|plaza|square|pike|parkway|pkwy|highway|hwy|terrace|ter|court|ct|crescent|alley|grove|cove|glen|trace|crossing|landing|ridge|row|path|bend)";
     let specs: Vec<(Kind, u8, Check, String)> = vec![
         // --- streets named type first, cities in a form's field, numbers and dates said aloud ---
         (
@@ -1753,6 +1763,15 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Phone,
             58,
             Check::PhoneOrFax,
+            // A German-speaking country's number after its label: the area code with its
+            // trunk 0, a blank or a slash, then the subscriber's digits ("Tel.: 0550 4505440",
+            // "Telefon 030/1234567", "Handy 0171 2345678").
+            r"(?i)\b(?:tel|telefon|phone|fax|telefax|handy|mobil|mobile)\.?[ \t]*:?[ \t]*(?P<v>0[1-9]\d{1,4}(?:[ ]|[ ]?/[ ]?)\d{4,8})\b".into(),
+        ),
+        (
+            Kind::Phone,
+            58,
+            Check::PhoneOrFax,
             r"(?i)\b(?:ext\.?|extension|(?-i:x))\s*\d{3,6}\b".into(),
         ),
         // --- government / record numbers ---
@@ -1861,7 +1880,16 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::License,
             77,
             Check::HasDigit,
-            format!(r"(?i)\b(?:(?-i:DL)|driver'?s?\s*licen[cs]e(?:\s*(?:number|no\.?|#))?|licen[cs]e\s*(?:number|no\.?|#|id)|state\s*licen[cs]e(?:\s*(?:number|no\.?|#))?|medical\s*licen[cs]e(?:\s*(?:number|no\.?|#))?|(?-i:NPI)|(?-i:DEA)(?:\s*(?:number|no\.?|#|registration))?|certificate\s*(?:number|no\.?|#)|passport(?:\s*(?:number|no\.?|#))?){SEP}{ID_V}"),
+            format!(r"(?i)\b(?:(?-i:DL)|driver'?s?\s*licen[cs]e(?:\s*(?:number|no\.?|#))?|licen[cs]e\s*(?:number|no\.?|#|id)|state\s*licen[cs]e(?:\s*(?:number|no\.?|#))?|medical\s*licen[cs]e(?:\s*(?:number|no\.?|#))?|(?-i:NPI)|(?-i:DEA)(?:\s*(?:number|no\.?|#|registration))?|certificate\s*(?:number|no\.?|#)|passport(?:\s*(?:number|no\.?|#))?){SEP}(?P<v>\d{{1,3}}(?:[ ]\d{{3}}){{2}}\b|[A-Za-z0-9][A-Za-z0-9-]{{3,24}}[A-Za-z0-9])"),
+        ),
+        (
+            Kind::License,
+            77,
+            Check::HasDigit,
+            // A licence's digits in groups of three, as a state prints them ("licence 39 187
+            // 557", "Driver's license #: 70 657 925"): after the bare word too, the groups
+            // being no other number's form.
+            r"(?i)\blicen[cs]e[ \t]+(?:(?:number|no\.?|#)[ \t]*)?(?:is[ \t]+|[:#][ \t]*)?(?P<v>\d{1,3}(?:[ ]\d{3}){2})\b".into(),
         ),
         (
             Kind::Device,
@@ -2145,8 +2173,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // An age over 89 after the word for age of another language: Thai "ayu 98 pi",
             // Malay "umur 93", Ukrainian "vik 95", Hebrew "ba-gil 96", Finnish "ikä 91",
             // romanised Bengali "boyosh 97", Hindi "umar 92", Romanian "vârsta 93", Czech "věk
-            // 94", Dutch "leeftijd 95", Swedish "ålder 91", Igbo "afọ 90".
-            format!(r"(?i)\b(?:ayu|a-yu|umur|usia|vik|віку?|ba-?gil|ikä|ika|idade|edad|età|wiek|boyosh|boyos|boyesh|bayas|umr|umra|varsh|vârsta|varsta|életkor|eletkor|věk|vek|leeftijd|ålder|alder|alter|edmie|edme|ọjọ́[ \t]+orí|ojo[ \t]+ori|afọ|afo)(?:[ \t]+(?:er|ist|is|je|este|e|hai|ache|adalah))?[ \t]*[:=]?[ \t]*(?P<v>{age})\b"),
+            // 94", Dutch "leeftijd 95", Swedish "ålder 91", Igbo "afọ 90", Yoruba "ọmọ ọdún 92" (a child
+            // of years: aged).
+            format!(r"(?i)\b(?:ọmọ[ \t]+ọdún|omo[ \t]+odun|ẹni[ \t]+ọdún|eni[ \t]+odun|ayu|a-yu|umur|usia|vik|віку?|ba-?gil|ikä|ika|idade|edad|età|wiek|boyosh|boyos|boyesh|bayas|umr|umra|varsh|vârsta|varsta|életkor|eletkor|věk|vek|leeftijd|ålder|alder|alter|edmie|edme|ọjọ́[ \t]+orí|ojo[ \t]+ori|afọ|afo)(?:[ \t]+(?:er|ist|is|je|este|e|hai|ache|adalah))?[ \t]*[:=]?[ \t]*(?P<v>{age})\b"),
         ),
         (
             Kind::Age,
@@ -2515,7 +2544,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Address,
             39,
             Check::None,
-            format!(r"(?i)\b(?:we['’]?re|we[ \t]+are|i['’]?m|i[ \t]+am|live|lives|living|stay|stays|staying)[ \t]+at[ \t]+(?P<v>(?:{sd}[ \t-]+){{2,5}}{sd}(?:[ \t]+[a-z'’-]+){{1,3}}?)(?:[ \t]*[,.;!?]|[ \t]+(?:please|and|so|call|if|can|but|thanks|we|i|you|near|by|off|in|on|for|with|to|out|past)\b)"),
+            // A house number said as a cardinal ("we're at thirty seven tannery street so")
+            // is taken with a street's type word only: "i'm at five o'clock" is no address.
+            format!(r"(?i)\b(?:we['’]?re|we[ \t]+are|i['’]?m|i[ \t]+am|live|lives|living|stay|stays|staying)[ \t]+at[ \t]+(?P<v>(?:{sd}[ \t-]+){{2,5}}{sd}(?:[ \t]+[a-z'’-]+){{1,3}}?|{house_w}(?:[ \t]+[a-z'’-]+){{1,3}}?[ \t]+{street_w})(?:[ \t]*[,.;!?]|[ \t]+(?:please|and|so|call|if|can|but|thanks|we|i|you|near|by|off|in|on|for|with|to|out|past)\b)"),
         ),
         (
             Kind::Address,
@@ -2531,7 +2562,8 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Check::None,
             // A date in number words with a short year after a date's cue: "an appointment on
             // seven eight twenty five" (7/8/25).
-            format!(r"(?i)\b(?:on|appointment|appt|dob|born|birthday|date[ \t]+of[ \t]+birth|birth[ \t]*date)(?:[ \t]+(?:is|was))?[ \t]*:?[ \t]+(?P<v>{monthnw}[ \t,/-]+(?:the[ \t]+)?(?:{ordw}|{dayw})[ \t,/-]+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?|oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))\b"),
+            // "d o b" as a transcript spells the letters out.
+            format!(r"(?i)\b(?:on|appointment|appt|dob|d[ \t]o[ \t]b|born|birthday|date[ \t]+of[ \t]+birth|birth[ \t]*date)(?:[ \t]+(?:is|was))?[ \t]*:?[ \t]+(?P<v>{monthnw}[ \t,/-]+(?:the[ \t]+)?(?:{ordw}|{dayw})[ \t,/-]+(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ]{unit_w})?|oh[- ]{unit_w}|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen))\b"),
         ),
         // --- dates written in words ("june third nineteen thirty two") ---
         (
@@ -2572,13 +2604,22 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             Kind::Age,
             55,
             Check::None,
-            format!(r"(?i)\b(?:aged?|i'?m|i[ \t]+am|(?:she|he|they|mom|mum|mother|dad|father|grandma|granny|grandmother|grandpa|grandfather|husband|wife|aunt|auntie|uncle)[ \t]+(?:is|was|turned|turns)|(?:she|he)['’]?s|is[ \t]+now|turned|turns)[ \t]+(?P<v>{agew})\b"),
+            format!(r"(?i)\b(?:aged?|i'?m|i[ \t]+am|(?:she|he|they|mom|mum|mother|dad|father|grandma|granny|grandmother|grandpa|grandfather|husband|wife|aunt|auntie|uncle)[ \t]+(?:is|was|turned|turns)|(?:she|he)['’]?s|is[ \t]+now|turned|turns)[ \t]+(?:(?:uh|um|er|like)[ \t,]+)?(?P<v>{agew})\b"),
         ),
         (
             Kind::Age,
             55,
             Check::None,
             format!(r"(?i)\b(?P<v>{agew})[- ](?:years?|yrs?)(?:[- ]old)?\b"),
+        ),
+        (
+            Kind::Age,
+            56,
+            Check::None,
+            // Romanised Korean's age counter glued to the number ("abeonim-eun 96-se", 96세),
+            // the copula glued after it as Hangul writes it ("96-seisimnida"): the counter goes
+            // with the number (apart, "90 se" is Spanish or French; "90-second" runs on).
+            format!(r"(?i)\b(?P<v>{age}-?se)(?:\b|isimnida|imnida|ipnida|ida|yeyo|eyo)"),
         ),
         // --- identifiers by short labels ---
         (
@@ -3850,5 +3891,88 @@ mod tests {
         clean("Cooler seal  Lot 5521K");
         clean("Term: nausea  MedDRA PT 10028813");
         clean("COURIER MANIFEST K-4410-12, query Q-20391 open");
+    }
+
+    #[test]
+    fn a_licence_printed_in_groups_of_three_digits_is_hidden() {
+        hides("Driver's license #: 70 657 925 (PA)", &["70 657 925"]);
+        hides("my licence number is 22 423 102. thanks", &["22 423 102"]);
+        hides(
+            "DMV form completed for licence 39 187 557: VA 20/25",
+            &["39 187 557"],
+        );
+        // Groups of three without the word are no licence.
+        clean("Rx 12 345 678 units dispensed");
+    }
+
+    #[test]
+    fn ages_over_89_in_yoruba_korean_and_a_hesitant_caller() {
+        hides("Ó ti di ọmọ ọdún 92. Ìpàdé rẹ̀ ni", &["92"]);
+        hides("abeonim-eun 96-seisimnida.", &["96-se"]);
+        hides("abeonim-eun 96-se isimnida.", &["96-se"]);
+        hides(
+            "calling for my dad he's uh ninety eight now and",
+            &["ninety eight"],
+        );
+        hides("my mom she's um one hundred one now", &["one hundred one"]);
+        // Under 90 stays.
+        assert!(
+            !spans("abeonim-eun 76-se isimnida.")
+                .iter()
+                .any(|(k, _)| *k == Kind::Age)
+        );
+        clean("a 90-second video of the gait");
+    }
+
+    #[test]
+    fn a_european_town_after_its_postcode_keeps_its_lower_case_joint() {
+        hides(
+            "wohnhaft Lindenstraße 35, 79098 Freiburg im Breisgau, zur Mitbeurteilung",
+            &["Freiburg im Breisgau", "79098"],
+        );
+        hides(
+            "Kirchweg 2, 60311 Frankfurt am Main.",
+            &["Frankfurt am Main"],
+        );
+    }
+
+    #[test]
+    fn a_room_in_a_file_names_underscored_fields_is_hidden() {
+        hides("wound_photo_ada_obi_rm294_05242026.HEIC", &["294"]);
+        // A phone's next group after a blank still says the number is no room.
+        assert!(!spans("cell 555 2013").iter().any(|(k, _)| *k == Kind::Room));
+    }
+
+    #[test]
+    fn a_german_number_after_its_label_is_a_phone() {
+        hides(
+            "Versichertennummer: A659777930   Tel.: 0550 4505440\n",
+            &["0550 4505440"],
+        );
+        hides("Telefon 030/1234567 (ab 9 Uhr)", &["030/1234567"]);
+        // Without a phone's label the digits are no phone.
+        assert!(
+            !spans("Charge 0550 4505440 applied")
+                .iter()
+                .any(|(k, _)| *k == Kind::Phone)
+        );
+    }
+
+    #[test]
+    fn a_caller_says_a_street_number_as_a_cardinal_and_spells_d_o_b() {
+        hides(
+            "we're at thirty seven tannery street so you can call me back",
+            &["thirty seven tannery street"],
+        );
+        hides(
+            "we're at eight old mill street so call",
+            &["eight old mill street"],
+        );
+        hides(
+            "about my bill d o b seven nine fifty seven we're at",
+            &["seven nine fifty seven"],
+        );
+        // A time is no street: the cardinal needs a street's type word.
+        clean("i'm at five o'clock so call after");
     }
 }
