@@ -1520,6 +1520,28 @@ mod tests {
         );
     }
 
+    /// A relationship code shifted into IN1-16 (the insured's name) is no name; the insured's
+    /// name shifted into IN1-15 is still found, and a name in IN1-16 too.
+    #[test]
+    fn a_relationship_code_in_a_name_field_is_no_name() {
+        let r = clinic();
+        let shifted = "MSH|^~\\&|REG|LKS|EPIC|LKS|202601011200||ADT^A04|7|P|2.5.1\rPID|1||00482913^^^LKS^MR||DUBOIS^RENÉE\rIN1|1|BCBS01|0042|BLUE CROSS|PO BOX 1||||GRP77||||||DUBOIS^RENÉE|SEL|19320603\r";
+        let spans = r.find(shifted).unwrap();
+        assert!(
+            !spans
+                .iter()
+                .any(|s| shifted[s.start..s.end].contains("SEL")),
+            "{:?}",
+            spans
+                .iter()
+                .map(|s| &shifted[s.start..s.end])
+                .collect::<Vec<_>>()
+        );
+        hides(&r, shifted, &["DUBOIS", "RENÉE", "19320603"]);
+        let proper = "PID|1||00482913^^^LKS^MR||DUBOIS^RENÉE\rIN1|1|BCBS01|0042|BLUE CROSS|PO BOX 1|||||||||||OKAFOR^MARGARET|SPO^Spouse|19320603\r";
+        hides(&r, proper, &["OKAFOR", "MARGARET"]);
+    }
+
     #[test]
     fn fhir_fields_by_key() {
         let r = clinic();

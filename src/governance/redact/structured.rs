@@ -296,6 +296,22 @@ fn push_run(
     }
 }
 
+/// Whether a field holds a relationship code of HL7 table 0063 (`SEL`, `SPO^Spouse`) rather
+/// than a name: a sender who shifts a field by one puts the insured's relationship where the
+/// insured's name belongs (IN1-16), and a code is no one's name.
+fn relationship_code(c: &[(usize, &str)]) -> bool {
+    const CODES: &[&str] = &[
+        "ASC", "BRO", "CGV", "CHD", "DEP", "DOM", "EMC", "EME", "EMR", "EXF", "FCH", "FND", "FTH",
+        "GCH", "GRD", "GRP", "MGR", "MTH", "NCH", "NON", "OAD", "OTH", "OWN", "PAR", "SCH", "SEL",
+        "SIB", "SIS", "SPO", "TRA", "UNK", "WRD",
+    ];
+    c.len() <= 3
+        && c.first().is_some_and(|(_, s)| CODES.contains(s))
+        && c[1..]
+            .iter()
+            .all(|(_, s)| s.chars().all(|ch| ch.is_alphabetic() || ch == ' '))
+}
+
 /// Components of a field with their byte offsets.
 fn comps(v: &str, at: usize) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
@@ -318,6 +334,7 @@ fn read(v: &str, at: usize, what: Field, cands: &mut Vec<(Span, u8)>) {
             if c.iter()
                 .take(3)
                 .any(|(_, s)| s.chars().any(char::is_alphabetic))
+                && !relationship_code(&c)
             {
                 push(cands, Kind::Person, at, v);
             }
