@@ -8,7 +8,7 @@
 //! newborn screening, staff Slack threads, and Vietnamese, Haitian Creole, Polish and
 //! Brazilian Portuguese messages — written without reading the redactor's rules, word lists
 //! or the other sets' generators), with a roster of a third of the patients and without one.
-//! A HOLDOUT: nobody tunes on it. `cargo test --test redaction_blind12 -- --nocapture` shows
+//! Written as a holdout; tuned on since round 10 (twelfth session) (without a roster all 99.2%, names 97.1%, precision 97.0% after it). `cargo test --test redaction_blind12 -- --nocapture` shows
 //! the tables; `OPSDESK_SHOW_MISSES=1` adds every miss and false positive in context,
 //! `OPSDESK_SHOW_DOCS=1` every document.
 //!
@@ -40,7 +40,7 @@ const SANITY: Sanity = Sanity {
     kinds: IDENTIFIERS,
 };
 
-/// Loose floors: a holdout is measured, not tuned against.
+/// Loose floors, set when this was the holdout (a holdout is measured, not tuned against).
 const FLOORS: Floors = Floors {
     names: 75.0,
     all: 80.0,

@@ -9,8 +9,8 @@
 //! dental charts, optometry exams, physiotherapy plans of care, ambulance hand-offs, pharmacy
 //! SMS logs, interpreter requests, German referrals, Korean-romanised reminders and Yoruba
 //! mail — written without reading the redactor's rules, word lists or the other sets'
-//! generators), with a roster of a third of the patients and without one. A HOLDOUT: nobody
-//! tunes on it. `cargo test --test redaction_blind13 -- --nocapture` shows the tables;
+//! generators), with a roster of a third of the patients and without one. Written as a holdout; tuned on since
+//! round 11 (thirteenth session) (without a roster all 98.6%, names 97.3%, precision 99.5% after it). `cargo test --test redaction_blind13 -- --nocapture` shows the tables;
 //! `OPSDESK_SHOW_MISSES=1` adds every miss and false positive in context, `OPSDESK_SHOW_DOCS=1`
 //! every document.
 //!
@@ -68,7 +68,7 @@ const SANITY: Sanity = Sanity {
     kinds: IDENTIFIERS,
 };
 
-/// Loose floors: a holdout is measured, not tuned against.
+/// Loose floors, set when this was the holdout (a holdout is measured, not tuned against).
 const FLOORS: Floors = Floors {
     names: 70.0,
     all: 75.0,
