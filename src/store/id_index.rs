@@ -11,7 +11,7 @@
 //! one extra 32-byte read then.
 //!
 //! The map is derived from the index file and can be dropped at any time (an idle engine
-//! does, `Inbox::shed_caches`): [`IdIndex::extend`] rebuilds it with one sort.
+//! does, `Inbox::shed_caches`): a [`Batch`] of every entry rebuilds it with one sort.
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -56,10 +56,35 @@ pub(crate) struct IdIndex {
     packed: Vec<u64>,
     /// Entries whose seq does not fit 32 bits (past four billion records): full hash → seq.
     wide: IdMap,
-    /// Not merged yet: full hash → seq (the first stays when a full hash repeats).
-    recent: IdMap,
-    /// Staged by a bulk rebuild, not sorted yet ([`IdIndex::stage`]).
-    staged: Vec<u64>,
+    /// Not merged yet: full hash → seq (the first stays when a full hash repeats); only seqs
+    /// that fit 32 bits, like the array's.
+    recent: HashMap<u64, u32, BuildHasherDefault<PassThrough>>,
+}
+
+/// Entries gathered for [`IdIndex::extend`]: a rebuild from the index file collects every
+/// entry and merges them with one sort, where inserting them one by one would merge every
+/// [`MERGE_AT`].
+pub(crate) struct Batch {
+    packed: Vec<u64>,
+    wide: Vec<(u64, u64)>,
+}
+
+impl Batch {
+    /// Room for `expected` entries, taken once and exactly (a doubling vector could hold
+    /// twice what it needs).
+    pub(crate) fn with_capacity(expected: usize) -> Batch {
+        Batch {
+            packed: Vec::with_capacity(expected),
+            wide: Vec::new(),
+        }
+    }
+
+    pub(crate) fn push(&mut self, hash: u64, seq: u64) {
+        match u32::try_from(seq) {
+            Ok(s) => self.packed.push(pack(hash, s)),
+            Err(_) => self.wide.push((hash, seq)),
+        }
+    }
 }
 
 impl IdIndex {
@@ -72,46 +97,30 @@ impl IdIndex {
         let to = from + self.packed[from..].partition_point(|&x| top(x) == t);
         self.recent
             .get(&hash)
+            .map(|&s| u64::from(s))
             .into_iter()
-            .chain(self.wide.get(&hash))
-            .copied()
+            .chain(self.wide.get(&hash).copied())
             .chain(self.packed[from..to].iter().map(|&x| x & 0xffff_ffff))
     }
 
     /// Remember that `seq` was stored under `hash`.
     pub(crate) fn insert(&mut self, hash: u64, seq: u64) {
-        if u32::try_from(seq).is_err() {
+        let Ok(seq32) = u32::try_from(seq) else {
             self.wide.entry(hash).or_insert(seq);
             return;
-        }
-        self.recent.entry(hash).or_insert(seq);
+        };
+        self.recent.entry(hash).or_insert(seq32);
         if self.recent.len() >= MERGE_AT {
             self.merge();
         }
     }
 
-    /// Remember many (hash, seq) pairs at once, as a rebuild from the index file does: stage
-    /// them, then [`IdIndex::commit_staged`] sorts and merges them in one go, where inserting
-    /// them one by one would merge every [`MERGE_AT`]. `expected` is how many will come (the
-    /// room is taken once, exactly: a doubling vector could hold twice what it needs).
-    pub(crate) fn stage(&mut self, hash: u64, seq: u64, expected: usize) {
-        match u32::try_from(seq) {
-            Ok(s) => {
-                if self.staged.capacity() == 0 {
-                    self.staged.reserve_exact(expected);
-                }
-                self.staged.push(pack(hash, s));
-            }
-            Err(_) => {
-                self.wide.entry(hash).or_insert(seq);
-            }
+    /// Remember every entry of `batch` (one sort, one merge).
+    pub(crate) fn extend(&mut self, batch: Batch) {
+        for (hash, seq) in batch.wide {
+            self.wide.entry(hash).or_insert(seq);
         }
-    }
-
-    /// Merge what [`IdIndex::stage`] staged.
-    pub(crate) fn commit_staged(&mut self) {
-        let add = std::mem::take(&mut self.staged);
-        self.merge_sorted(add);
+        self.merge_sorted(batch.packed);
     }
 
     #[cfg(test)]
@@ -121,11 +130,7 @@ impl IdIndex {
 
     /// Move the recent entries into the sorted array.
     fn merge(&mut self) {
-        let add: Vec<u64> = self
-            .recent
-            .drain()
-            .filter_map(|(h, s)| u32::try_from(s).ok().map(|s| pack(h, s)))
-            .collect();
+        let add: Vec<u64> = self.recent.drain().map(|(h, s)| pack(h, s)).collect();
         self.merge_sorted(add);
         self.recent.shrink_to(MERGE_AT);
     }
@@ -160,7 +165,7 @@ impl IdIndex {
     /// Bytes held.
     #[cfg(test)]
     fn heap_bytes(&self) -> usize {
-        self.packed.capacity() * 8 + self.recent.capacity() * 17
+        self.packed.capacity() * 8 + self.recent.capacity() * 13
     }
 }
 
@@ -244,10 +249,11 @@ mod tests {
         for i in 0..MERGE_AT as u64 + 5 {
             bulk.insert(h(i), i + 1);
         }
+        let mut batch = Batch::with_capacity((n - MERGE_AT as u64) as usize);
         for i in MERGE_AT as u64 + 5..n {
-            bulk.stage(h(i), i + 1, (n - MERGE_AT as u64) as usize);
+            batch.push(h(i), i + 1);
         }
-        bulk.commit_staged();
+        bulk.extend(batch);
         assert!(bulk.packed.windows(2).all(|w| w[0] <= w[1]));
         assert_eq!(one.len(), bulk.len());
         for i in 0..n {
@@ -259,9 +265,10 @@ mod tests {
         }
         let twin = (h(9) & !0xffff_ffff) | (!h(9) & 0xffff_ffff);
         let big = u64::from(u32::MAX) + 1;
-        bulk.stage(twin, n + 1, 2);
-        bulk.stage(h(3), big, 2);
-        bulk.commit_staged();
+        let mut batch = Batch::with_capacity(2);
+        batch.push(twin, n + 1);
+        batch.push(h(3), big);
+        bulk.extend(batch);
         let mut c: Vec<u64> = bulk.candidates(twin).collect();
         c.sort_unstable();
         assert_eq!(c, vec![10, n + 1]);

@@ -722,9 +722,9 @@ pub(super) const ABBREVIATIONS: &[&str] = &[
     "OSA", "GERD", "BPH",
     // billing and payer shorthand ("The EOB says", "CPT 99213"), language codes ("ENG")
     "EOB", "ERA", "CPT", "ICD", "NPI", "ABN", "COB", "EFT", "PPO", "HMO", "EPO", "ENG", "SPA",
-    // HL7's relationship code for the insured themself ("|SEL|"); dental radiographs
-    // ("4 BWX taken", "FMX").
-    "SEL", "BWX", "FMX",
+    // dental radiographs ("4 BWX taken", "FMX"); HL7's relationship codes ("|SEL|") are
+    // told apart by their field (`structured::relationship_code`).
+    "BWX", "FMX",
 ];
 
 pub(super) const NOT_SPOKEN_NAMES: &[&str] = &[

@@ -789,26 +789,20 @@ impl Inbox {
         let path = self.path(INDEX);
         let mut seq = cache.covered;
         let mut buf = Vec::new();
-        let expected = usize::try_from(committed - seq).unwrap_or(usize::MAX);
+        // Every entry gathered, then one sort (a rebuild after `shed_caches` reads them all);
+        // a read error leaves the map as it was.
+        let mut batch =
+            super::id_index::Batch::with_capacity(usize::try_from(committed - seq).unwrap_or(0));
         while seq < committed {
             let n = (committed - seq).min(WALK_CHUNK);
-            let entries = match read_entries(index, &path, seq, n, &mut buf) {
-                Ok(entries) => entries,
-                Err(e) => {
-                    // Nothing half-staged survives: the next write rebuilds from scratch.
-                    *cache = WriterCache::default();
-                    return Err(e);
-                }
-            };
-            for (s, e) in entries {
+            for (s, e) in read_entries(index, &path, seq, n, &mut buf)? {
                 if !e.is_hole() {
-                    cache.ids.stage(e.id_hash, s, expected);
+                    batch.push(e.id_hash, s);
                 }
             }
             seq += n;
         }
-        // One sort for the lot (a rebuild after `shed_caches` reads every entry).
-        cache.ids.commit_staged();
+        cache.ids.extend(batch);
         cache.covered = committed;
         Ok(())
     }
