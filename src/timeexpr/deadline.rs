@@ -1299,20 +1299,22 @@ fn refers_back(
     // The day is the subject of a word that accepts it: "Monday is fine", "Thursday works",
     // "Friday it is", "Montag passt", "el lunes está bien", "el lunes nos va bien" (a day, not
     // an appointment: "Your slot on Friday is fine; bring your ID then" is the visit's day).
-    let accepted = !phrases
-        .iter()
-        .any(|x| x.0 < e.from && matches!(x.2, Some(Sem::Meeting)))
-        && {
-            let mut a = e.to;
-            while a < e.to + 3
-                && matches!(
-                    toks.norm(a),
-                    "is" | "would" | "will" | "be" | "esta" | "ist" | "me" | "nos" | "va"
-                )
-            {
-                a += 1;
-            }
-            (toks.norm(e.to) == "it" && toks.norm(e.to + 1) == "is")
+    // Read only where a one-word pointer asks about the day (below).
+    let accepted = || {
+        !phrases
+            .iter()
+            .any(|x| x.0 < e.from && matches!(x.2, Some(Sem::Meeting)))
+            && {
+                let mut a = e.to;
+                while a < e.to + 3
+                    && matches!(
+                        toks.norm(a),
+                        "is" | "would" | "will" | "be" | "esta" | "ist" | "me" | "nos" | "va"
+                    )
+                {
+                    a += 1;
+                }
+                (toks.norm(e.to) == "it" && toks.norm(e.to + 1) == "is")
             // "We're good with Thursday", "happy with Dec 3".
             || (e.from >= 2
                 && toks.norm(e.from - 1) == "with"
@@ -1339,7 +1341,8 @@ fn refers_back(
                     | "sirve"
                     | "perfecto"
             )
-        };
+            }
+    };
     let asks_around = |v: &[(usize, usize, Option<Sem>)]| -> bool {
         let Some(b) = v.iter().position(|x| x.2 == Some(Sem::Back)) else {
             return false;
@@ -1361,7 +1364,7 @@ fn refers_back(
         // your waiver then").
         // Unless the day was just accepted as proposed ("Monday is fine — send it then",
         // "Thursday works, get it to me then").
-        if v[b].1 - v[b].0 == 1 && !e.shape.range && !accepted {
+        if v[b].1 - v[b].0 == 1 && !e.shape.range && !accepted() {
             return false;
         }
         // Next to a pointer, an unlisted verb opening its clause with an object is an order

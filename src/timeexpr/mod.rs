@@ -106,16 +106,20 @@ fn detect_tokens(t: &lexer::Tokens) -> Lang {
         }
         m
     });
-    let mut counts = [0u32; 8];
-    for i in 0..t.len().min(400) {
-        if let Some(mask) = words.get(t.norm(i)) {
-            for (k, c) in counts.iter_mut().enumerate().take(lang::ALL.len()) {
-                if mask & (1 << k) != 0 {
-                    *c += 1;
+    // Per language, how many of the first 400 tokens `table` gives it.
+    let tally = |table: &std::collections::HashMap<&'static str, u8>, counts: &mut [u32; 8]| {
+        for i in 0..t.len().min(400) {
+            if let Some(mask) = table.get(t.norm(i)) {
+                for (k, c) in counts.iter_mut().enumerate().take(lang::ALL.len()) {
+                    if mask & (1 << k) != 0 {
+                        *c += 1;
+                    }
                 }
             }
         }
-    }
+    };
+    let mut counts = [0u32; 8];
+    tally(words, &mut counts);
     // A line with no function word ("Einsendeschluss: 4. Dezember."): by its month and
     // weekday names and its limit words, which a language may have to itself.
     if counts.iter().all(|&c| c == 0) {
@@ -136,15 +140,7 @@ fn detect_tokens(t: &lexer::Tokens) -> Lang {
             }
             m
         });
-        for i in 0..t.len().min(400) {
-            if let Some(mask) = names.get(t.norm(i)) {
-                for (k, c) in counts.iter_mut().enumerate().take(lang::ALL.len()) {
-                    if mask & (1 << k) != 0 {
-                        *c += 1;
-                    }
-                }
-            }
-        }
+        tally(names, &mut counts);
     }
     let mut best = 0;
     for k in 1..lang::ALL.len() {

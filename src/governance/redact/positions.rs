@@ -2519,9 +2519,10 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // A surname cut to its initial after a title, as staff chats shorten a patient:
         // "move mrs l's 3:00", "Mr K's results".
         if let Some(n) = toks.get(i + 1)
-            && t.w.len() <= 3
-            && matches!(t.key().as_str(), "mr" | "mrs" | "ms")
             && n.w.len() == 1
+            && ["mr", "mrs", "ms"]
+                .iter()
+                .any(|k| t.w.eq_ignore_ascii_case(k))
             && gap(t, n) == " "
             && (text[n.end..].starts_with("'s ") || text[n.end..].starts_with("’s "))
         {
@@ -2642,13 +2643,14 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         //     "SUBJ - M. Baek, 96M", "question — Eze aged 99", "gurpreet kaur sandhu, 34F w/
         //     hx": capitalised words a dictionary does not know (or names), or one to three
         //     lower-case words opening a line, the first a given name or no word.
-        if !t.blocked() && !t.contraction && t.letters() >= 2 {
+        {
+            // The token's own fields first: `blocked` looks words up (on nearly every word).
             let capital = matches!(t.shape, Shape::Title | Shape::Caps)
                 && (!t.info.common || t.info.known_name());
             let lower_head = t.shape == Shape::Lower
-                && at_line_head(text, t.start)
-                && (t.info.first || !t.info.common);
-            if capital || lower_head {
+                && (t.info.first || !t.info.common)
+                && at_line_head(text, t.start);
+            if (capital || lower_head) && !t.blocked() {
                 let mut last = i;
                 if capital {
                     last = extend(i, &toks);
@@ -3897,13 +3899,17 @@ fn age_after(after: &str) -> bool {
         .strip_prefix(", ")
         .or_else(|| after.strip_prefix(' '))
         .unwrap_or("");
-    let rest = rest.strip_prefix("aged ").unwrap_or(rest);
+    // " aged 99" (not ", aged 99") needs no unit after the number.
+    let (rest, aged) = match rest.strip_prefix("aged ") {
+        Some(r) => (r, after.starts_with(' ')),
+        None => (rest, false),
+    };
     let d = rest.bytes().take_while(u8::is_ascii_digit).count();
     if !(1..=3).contains(&d) {
         return false;
     }
     let unit = &rest[d..];
-    if after.starts_with(' ') && after[1..].starts_with("aged ") {
+    if aged {
         return unit.is_empty() || !unit.starts_with(|c: char| c.is_alphanumeric());
     }
     let sexed = |u: &str| {
@@ -3913,8 +3919,6 @@ fn age_after(after: &str) -> bool {
     sexed(unit)
         || sexed(unit.strip_prefix(' ').unwrap_or(""))
         || [
-            "yo ",
-            "yo,",
             "y/o",
             "y.o",
             " y/o",
@@ -4247,8 +4251,7 @@ fn lower_name_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
         && !(a.info.common && b.info.common && !a.info.first)
 }
 
-/// Whether a date of birth or a record number follows a name: " (DOB", ", MRN", " born".
-/// Whether the line holding `at` is a mail's subject ("Subject: …", "Re: …").
+/// Whether the line holding `at` is a mail's subject ("Subject: …").
 fn subject_line(text: &str, at: usize) -> bool {
     let line = &text[super::line_start(text, at)..at];
     line.get(..8)
@@ -4265,6 +4268,7 @@ fn record_after(after: &str) -> bool {
         || r.starts_with("ehr #")
 }
 
+/// Whether a date of birth or a record number follows a name: " (DOB", ", MRN", " born".
 fn dob_after(after: &str) -> bool {
     // A chat's emoji may stand between ("jasper stone 🚑 DOB 1930-11-11").
     let r = after.trim_start_matches(|c: char| {
@@ -5732,14 +5736,14 @@ fn registry(last: &Tok<'_>, first: &Tok<'_>) -> bool {
     }
 }
 
-/// "ABERNATHY^RUTH", "ZHOU^MEI-LING": no plain word on either side; a known name on one side,
-/// or two words the dictionary does not know (HL7 names are mostly in capitals).
 /// `a^b` as a whole HL7 field of a person's name holds it ("|Yellowhorse^Folasade|",
 /// "|LINDQVIST^KEONI^E^SR|"): the field has letters, blanks, hyphens, apostrophes and carets
 /// only, both words capitalised alike, neither a plain word nor blocked.
 fn hl7_name_field(text: &str, a: &Tok<'_>, b: &Tok<'_>) -> bool {
     let name_char = |c: char| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.');
-    let Some(open) = text[..a.start].rfind('|') else {
+    // The field's opening bar lies on the same line (a line break is no name character).
+    let ls = super::line_start(text, a.start);
+    let Some(open) = text[ls..a.start].rfind('|').map(|p| ls + p) else {
         return false;
     };
     if !text[open + 1..a.start].chars().all(name_char) {
@@ -5763,6 +5767,8 @@ fn hl7_name_field(text: &str, a: &Tok<'_>, b: &Tok<'_>) -> bool {
         && !plain(b)
 }
 
+/// "ABERNATHY^RUTH", "ZHOU^MEI-LING": no plain word on either side; a known name on one side,
+/// or two words the dictionary does not know (HL7 names are mostly in capitals).
 fn hl7_pair(a: &Tok<'_>, b: &Tok<'_>) -> bool {
     if a.blocked() || b.blocked() {
         return false;
