@@ -311,6 +311,26 @@ async fn device_code_flow_handles_pending_slow_down_expiry_and_denial() {
         "slow_down adds 5 s for good"
     );
 
+    // Trouble at the token endpoint mid-way (a 503 page, a 429 with its Retry-After) is polled
+    // through: the operator may be signing in right now.
+    waits.lock().unwrap().clear();
+    fake.with(|s| s.device_script = ["503", "authorization_pending", "429", "ok"].into());
+    let grant = device_code_poll(&http, &g, &dc, sleep(waits.clone()))
+        .await
+        .unwrap();
+    assert!(grant.refresh_token.is_some());
+    assert_eq!(
+        *waits.lock().unwrap(),
+        vec![5, 5, 5, 12],
+        "the 429's 7 s added once"
+    );
+    // ...but not for ever.
+    fake.with(|s| s.device_script = ["503"; 6].into());
+    let e = device_code_poll(&http, &g, &dc, sleep(waits.clone()))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, DeviceError::Refused(_)), "{e}");
+
     fake.with(|s| s.device_script = ["authorization_pending", "expired_token"].into());
     let e = device_code_poll(&http, &g, &dc, sleep(waits.clone()))
         .await

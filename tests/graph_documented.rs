@@ -12,10 +12,11 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use graph_support::{CLIENT_ID, Chat, ChatMsg, Fake, RemoteDraft};
+use graph_support::{CLIENT_ID, Chat, ChatMsg, Fake, LinkStyle, RemoteDraft};
 use opsdesk::config::GraphProfile;
 use opsdesk::domain::NewMessage;
 use opsdesk::sources::graph::calendar::CalendarSync;
+use opsdesk::sources::graph::mail::MailSync;
 use opsdesk::sources::graph::teams::TeamsSync;
 use opsdesk::sources::graph::{Account, Deliver, send};
 use opsdesk::sources::poller::next_delay;
@@ -200,7 +201,7 @@ async fn an_event_keeps_its_id_because_immutable_ids_are_requested() {
             "start": {"dateTime": "2026-11-23T09:00:00.0000000", "timeZone": "UTC"},
             "end": {"dateTime": "2026-11-23T09:15:00.0000000", "timeZone": "UTC"},
             "organizer": {"emailAddress": {"name": "Ann", "address": "ann@fabrikam.com"}},
-            "lastModifiedDateTime": "2026-11-22T07:00:00Z",
+            "changeKey": "ZGR4Vg6W2k6ncLWjdkiyWwAAAAAXvQ==",
         }))
     });
     let sink = Collect::default();
@@ -212,7 +213,10 @@ async fn an_event_keeps_its_id_because_immutable_ids_are_requested() {
     let r = cal.poll_once(&sink.deliver()).await.unwrap();
     assert_eq!(r.new, 0, "same event, same id: not taken in twice");
     assert_eq!(sink.items()[0].meta["graph_id"], "AAMkEv1");
-    assert_eq!(sink.items()[0].id, "AAMkEv1/rev/2026-11-22T07:00:00Z");
+    assert_eq!(
+        sink.items()[0].id,
+        "AAMkEv1/rev/ZGR4Vg6W2k6ncLWjdkiyWwAAAAAXvQ=="
+    );
     fake.with(|s| {
         for r in s
             .requests
@@ -489,4 +493,238 @@ async fn a_known_chat_skipped_by_a_poll_is_read_by_the_next_even_below_the_last_
         serde_json::from_slice(&std::fs::read(tmp.path().join("graph/work/teams.json")).unwrap())
             .unwrap();
     assert!(saved.get("behind").is_none(), "{saved}");
+}
+
+fn review_event(id: &str, hour: u32) -> serde_json::Value {
+    json!({
+        "id": id, "subject": format!("Review {id}"), "isCancelled": false,
+        "start": {"dateTime": format!("2026-11-23T{hour:02}:00:00.0000000"), "timeZone": "UTC"},
+        "end": {"dateTime": format!("2026-11-23T{hour:02}:30:00.0000000"), "timeZone": "UTC"},
+        "organizer": {"emailAddress": {"name": "Ann", "address": "ann@fabrikam.com"}},
+        "changeKey": format!("ck-{id}-1"),
+        "lastModifiedDateTime": "2026-11-22T07:00:00Z",
+    })
+}
+
+#[tokio::test]
+async fn paging_links_written_relative_to_the_host_or_the_service_root_are_followed() {
+    for style in [LinkStyle::HostRelative, LinkStyle::ServiceRelative] {
+        let fake = Fake::start().await;
+        let tmp = tempfile::tempdir().unwrap();
+        let acct = account(&fake, tmp.path());
+        fake.with(|s| {
+            s.link_style = style;
+            for i in 0..5 {
+                s.add_mail(&format!("m{i}"), "ann@fabrikam.com", "x");
+            }
+            for i in 0..3 {
+                s.events.push(review_event(&format!("AAMkEv{i}"), 9 + i));
+            }
+        });
+        let sink = Collect::default();
+        let mail = MailSync::new(acct.clone());
+        let r = mail.poll_once(&sink.deliver()).await.unwrap();
+        assert_eq!((r.new, r.pages), (5, 3), "{style:?}");
+        // The relative delta link was saved resolved, and the next poll reads from it.
+        fake.with(|s| s.add_mail("later", "bob@fabrikam.com", "y"));
+        let r = mail.poll_once(&sink.deliver()).await.unwrap();
+        assert_eq!((r.new, r.resynced), (1, false), "{style:?}");
+        let cal = CalendarSync::new(acct);
+        let r = cal.poll_once(&sink.deliver()).await.unwrap();
+        assert_eq!((r.new, r.pages), (3, 2), "{style:?}");
+        fake.with(|s| {
+            // Every request went to the service's own paths (no doubled `/v1.0`).
+            assert!(
+                s.requests
+                    .iter()
+                    .all(|r| !r.path.contains("/v1.0/v1.0") && !r.path.contains("v1.0me")),
+                "{style:?}"
+            );
+        });
+    }
+}
+
+#[tokio::test]
+async fn a_saved_delta_link_the_service_keeps_refusing_is_dropped_for_a_full_sync() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    fake.with(|s| {
+        s.add_mail("a", "ann@fabrikam.com", "a");
+        s.add_mail("b", "ann@fabrikam.com", "b");
+    });
+    let sink = Collect::default();
+    let mail = MailSync::new(acct);
+    mail.poll_once(&sink.deliver()).await.unwrap();
+    // The saved link is refused with a code that is not one of the documented resync codes
+    // (a 400 the service will give every time): the poll does not stay stuck on it.
+    fake.with(|s| {
+        s.add_mail("c", "ann@fabrikam.com", "c");
+        s.fail_code("/messages/delta", 400, "invalidRequest", 1);
+    });
+    let r = mail.poll_once(&sink.deliver()).await.unwrap();
+    assert!(r.resynced, "{r:?}");
+    assert_eq!(
+        (r.new, r.seen),
+        (1, 3),
+        "a and b again (deduplicated), and c"
+    );
+    assert_eq!(sink.items().len(), 3);
+    // Throttling or a server error on the saved link is no reason to start over.
+    fake.with(|s| s.fail_code("/messages/delta", 429, "TooManyRequests", 1));
+    let e = mail.poll_once(&sink.deliver()).await.unwrap_err();
+    assert_eq!(e.status(), Some(429));
+    let r = mail.poll_once(&sink.deliver()).await.unwrap();
+    assert!(!r.resynced && r.new == 0, "{r:?}");
+}
+
+#[tokio::test]
+async fn a_resync_code_of_the_error_reference_starts_a_full_sync() {
+    for code in [
+        "resyncApplyDifferences",
+        "resyncUploadDifferences",
+        "SyncStateInvalid",
+    ] {
+        let fake = Fake::start().await;
+        let tmp = tempfile::tempdir().unwrap();
+        let acct = account(&fake, tmp.path());
+        fake.with(|s| {
+            s.add_mail("a", "ann@fabrikam.com", "a");
+        });
+        let sink = Collect::default();
+        let mail = MailSync::new(acct);
+        mail.poll_once(&sink.deliver()).await.unwrap();
+        fake.with(|s| s.fail_code("/messages/delta", 409, code, 1));
+        let r = mail.poll_once(&sink.deliver()).await.unwrap();
+        assert!(r.resynced, "{code}: {r:?}");
+        assert_eq!(sink.items().len(), 1, "{code}");
+    }
+}
+
+#[tokio::test]
+async fn events_are_versioned_by_change_key_since_select_returns_no_last_modified_time() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    fake.with(|s| s.events.push(review_event("AAMkEv1", 9)));
+    let sink = Collect::default();
+    let cal = CalendarSync::new(acct);
+    assert_eq!(cal.poll_once(&sink.deliver()).await.unwrap().new, 1);
+    fake.with(|s| {
+        let q = &s
+            .requests
+            .iter()
+            .find(|r| r.path.ends_with("/calendarView"))
+            .unwrap()
+            .query;
+        assert!(
+            q.contains("changeKey") && !q.contains("lastModifiedDateTime"),
+            "{q}"
+        );
+    });
+    // Moved (Graph changes `changeKey`); the fake, like the service, sends no modification time.
+    fake.with(|s| {
+        s.update_event(
+            "AAMkEv1",
+            json!({"start": {"dateTime": "2026-11-23T14:00:00.0000000", "timeZone": "UTC"}}),
+        )
+    });
+    assert_eq!(cal.poll_once(&sink.deliver()).await.unwrap().new, 1);
+    assert_eq!(cal.poll_once(&sink.deliver()).await.unwrap().new, 0);
+    let items = sink.items();
+    assert_eq!(items[1].meta["start"], "2026-11-23T14:00:00Z");
+    assert_ne!(items[0].id, items[1].id);
+    // An event that carries no version at all still comes in again when it changes.
+    fake.with(|s| {
+        let mut ev = review_event("AAMkEv2", 11);
+        ev.as_object_mut().unwrap().remove("changeKey");
+        s.events.push(ev);
+    });
+    assert_eq!(cal.poll_once(&sink.deliver()).await.unwrap().new, 1);
+    fake.with(|s| {
+        let ev = s.events.iter_mut().find(|e| e["id"] == "AAMkEv2").unwrap();
+        ev["isCancelled"] = json!(true);
+    });
+    assert_eq!(cal.poll_once(&sink.deliver()).await.unwrap().new, 1);
+    assert_eq!(sink.items().last().unwrap().meta["cancelled"], true);
+}
+
+#[tokio::test]
+async fn all_day_and_free_events_are_marked_for_the_brief() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    fake.with(|s| {
+        let mut ev = review_event("AAMkEv1", 0);
+        ev["isAllDay"] = json!(true);
+        ev["showAs"] = json!("oof");
+        s.events.push(ev);
+        let mut ev = review_event("AAMkEv2", 10);
+        ev["showAs"] = json!("free");
+        s.events.push(ev);
+    });
+    let sink = Collect::default();
+    CalendarSync::new(acct)
+        .poll_once(&sink.deliver())
+        .await
+        .unwrap();
+    let items = sink.items();
+    assert_eq!(items[0].meta["all_day"], true);
+    assert_eq!(items[0].meta["show_as"], "oof");
+    assert!(!items[1].meta.contains_key("all_day"));
+    assert_eq!(items[1].meta["show_as"], "free");
+}
+
+#[tokio::test]
+async fn a_mail_naming_reply_to_records_where_a_reply_goes() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    fake.with(|s| {
+        s.add_mail("list mail", "ann@fabrikam.com", "x");
+        s.inbox[0].reply_to = vec!["team-list@fabrikam.com".into()];
+    });
+    let sink = Collect::default();
+    MailSync::new(acct)
+        .poll_once(&sink.deliver())
+        .await
+        .unwrap();
+    let m = &sink.items()[0];
+    assert_eq!(m.meta["reply_to"], json!(["team-list@fabrikam.com"]));
+    assert_eq!(m.meta["is_read"], false);
+}
+
+#[tokio::test]
+async fn an_error_names_its_request_id_and_a_body_that_is_no_json_says_what_came_back() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    let cal = CalendarSync::new(acct);
+    // Graph's error JSON: its innerError's request id is what Microsoft's support asks for.
+    fake.with(|s| s.fail_code("/me/calendarView", 400, "ErrorInvalidParameter", 1));
+    let e = cal
+        .poll_once(&Collect::default().deliver())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("400: ErrorInvalidParameter")
+            && e.contains("request-id 00000000-0000-0000-0000-000000000001"),
+        "{e}"
+    );
+    // A gateway's HTML page (a 502 is retried, then reported).
+    fake.with(|s| {
+        s.fail_with_html(
+            "/me/calendarView",
+            502,
+            "<html><body><h1>502 Bad Gateway</h1></body></html>",
+            10,
+        )
+    });
+    let e = cal
+        .poll_once(&Collect::default().deliver())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("502") && e.contains("502 Bad Gateway"), "{e}");
 }

@@ -847,3 +847,34 @@ async fn a_reply_to_a_message_gone_from_the_mailbox_fails_once_and_is_not_retrie
         assert!(s.sent.is_empty());
     });
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_goes_to_the_reply_to_recipients_a_message_names() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = engine(&fake, tmp.path());
+    let acct = account(&fake, tmp.path(), 0);
+    let accounts: BTreeMap<String, Arc<Account>> = [("work".to_string(), acct.clone())].into();
+    let mut retry = HashMap::new();
+    // A mailing list's message: from a member, replies to the list (createReply's rule).
+    fake.with(|s| {
+        s.add_mail("Agenda", "ann@fabrikam.com", "<p>thoughts?</p>");
+        s.inbox.last_mut().unwrap().reply_to = vec!["team-list@fabrikam.com".into()];
+    });
+    let m = ingest_mail(&fake, &engine, &acct, "Plain").await;
+    let listed = fake.with(|s| s.inbox[0].id.clone());
+    let (d, g) = reply_draft(&engine, &listed, "Looks good.");
+    let Outbound::ReplyEmail { to, .. } = engine.draft(&d).unwrap().unwrap().outbound else {
+        panic!("not a reply");
+    };
+    assert_eq!(to, vec!["team-list@fabrikam.com"]);
+    approve(&engine, &d, &g);
+    executor::run_once(&engine, &graph_out(&accounts), &mut retry).await;
+    fake.with(|s| assert_eq!(s.sent[0].to, vec!["team-list@fabrikam.com"]));
+    // A message that names no replyTo is answered to its sender.
+    let (d2, _) = reply_draft(&engine, &m, "Noted.");
+    let Outbound::ReplyEmail { to, .. } = engine.draft(&d2).unwrap().unwrap().outbound else {
+        panic!("not a reply");
+    };
+    assert_eq!(to, vec!["ann@fabrikam.com"]);
+}

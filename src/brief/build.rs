@@ -239,8 +239,8 @@ pub(super) fn meetings_on(
             *v = (*v).max((r.ts, r.seq));
         }
     }
-    // (start, end, meeting)
-    let mut found: Vec<(OffsetDateTime, OffsetDateTime, Meeting)> = Vec::new();
+    // (start, end, busy, meeting)
+    let mut found: Vec<(OffsetDateTime, OffsetDateTime, bool, Meeting)> = Vec::new();
     // Newest first: a later copy of the same meeting wins.
     for r in records.iter().filter(|r| r.channel == Channel::Calendar) {
         if meta_str(r, "graph_id").is_some_and(|id| newest.get(&id) != Some(&(r.ts, r.seq))) {
@@ -263,9 +263,14 @@ pub(super) fn meetings_on(
         if !seen.insert((subject.clone(), start, end)) {
             continue;
         }
+        // An all-day event (a holiday, an out-of-office day) and one shown as free take no
+        // time from the others: listed, never a conflict.
+        let busy = r.meta.get("all_day").and_then(|v| v.as_bool()) != Some(true)
+            && meta_str(r, "show_as").is_none_or(|s| !s.eq_ignore_ascii_case("free"));
         found.push((
             start,
             end,
+            busy,
             Meeting {
                 seq: r.seq,
                 subject,
@@ -278,25 +283,28 @@ pub(super) fn meetings_on(
             },
         ));
     }
-    found.sort_by(|a, b| a.0.cmp(&b.0).then(a.2.seq.cmp(&b.2.seq)));
+    found.sort_by(|a, b| a.0.cmp(&b.0).then(a.3.seq.cmp(&b.3.seq)));
     let mut conflicts = Vec::new();
     for i in 0..found.len() {
         for j in i + 1..found.len() {
+            if !found[i].2 || !found[j].2 {
+                continue;
+            }
             let (s1, e1) = (found[i].0, found[i].1);
             let (s2, e2) = (found[j].0, found[j].1);
             let overlap = e1.min(e2) - s1.max(s2);
             if overlap > Duration::ZERO {
                 conflicts.push(Conflict {
-                    a_seq: found[i].2.seq,
-                    a_subject: found[i].2.subject.clone(),
-                    b_seq: found[j].2.seq,
-                    b_subject: found[j].2.subject.clone(),
+                    a_seq: found[i].3.seq,
+                    a_subject: found[i].3.subject.clone(),
+                    b_seq: found[j].3.seq,
+                    b_subject: found[j].3.subject.clone(),
                     overlap_minutes: overlap.whole_minutes(),
                 });
             }
         }
     }
-    let mut meetings: Vec<Meeting> = found.into_iter().map(|(_, _, m)| m).collect();
+    let mut meetings: Vec<Meeting> = found.into_iter().map(|(_, _, _, m)| m).collect();
     for c in &conflicts {
         for m in meetings.iter_mut() {
             if m.seq == c.a_seq {

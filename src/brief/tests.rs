@@ -328,6 +328,40 @@ fn brief_config_picks_orders_and_limits_sections() {
 }
 
 #[test]
+fn an_all_day_event_or_one_shown_as_free_is_listed_but_conflicts_with_nothing() {
+    let mut holiday = meeting(
+        1,
+        "Company holiday",
+        datetime!(2025-06-10 00:00 UTC),
+        24 * 60,
+    );
+    holiday.meta.insert("all_day".into(), Value::from(true));
+    let mut focus = meeting(2, "Focus time", datetime!(2025-06-10 10:00 UTC), 120);
+    focus.meta.insert("show_as".into(), Value::from("free"));
+    let records = vec![
+        holiday,
+        focus,
+        meeting(3, "Board call", datetime!(2025-06-10 10:30 UTC), 60),
+        meeting(4, "Vendor call", datetime!(2025-06-10 11:00 UTC), 60),
+    ];
+    let inputs = BriefInputs {
+        records,
+        ..Default::default()
+    };
+    let b = build(&inputs, BriefKind::Morning, "work", NOW, UtcOffset::UTC);
+    assert_eq!(b.meetings.len(), 4, "all four are listed");
+    // Only the two busy calls overlap.
+    assert_eq!(b.conflicts.len(), 1, "{:?}", b.conflicts);
+    assert_eq!(
+        (
+            b.conflicts[0].a_subject.as_str(),
+            b.conflicts[0].b_subject.as_str()
+        ),
+        ("Board call", "Vendor call")
+    );
+}
+
+#[test]
 fn meetings_of_the_day_and_their_conflicts() {
     let records = vec![
         meeting(

@@ -1200,7 +1200,7 @@ impl Engine {
                 };
                 Outbound::ReplyEmail {
                     message_id: rec.id.clone(),
-                    to: vec![rec.from.address.clone()],
+                    to: Self::reply_recipients(&rec),
                     subject,
                     body,
                     attachments: Vec::new(),
@@ -1215,6 +1215,26 @@ impl Engine {
             }
         };
         Ok((rec.profile, outbound))
+    }
+
+    /// Who a reply goes to: the `replyTo` recipients a message named (mail's own rule: a
+    /// reply to a list or a ticketing system goes where it asks), else its sender.
+    fn reply_recipients(rec: &InboxRecord) -> Vec<String> {
+        let named: Vec<String> = rec
+            .meta
+            .get(crate::sources::graph::mail::META_REPLY_TO)
+            .and_then(|v| v.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|a| a.as_str().map(str::trim))
+            .filter(|a| !a.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if named.is_empty() {
+            vec![rec.from.address.clone()]
+        } else {
+            named
+        }
     }
 
     /// The chat a reply to `rec` posts to (its thread, else a 1:1 with its sender); `None`

@@ -40,6 +40,8 @@ pub struct Mail {
     pub from_addr: String,
     pub html: String,
     pub received: String,
+    /// `replyTo`: where a reply goes instead of `from` (mailing lists, ticketing systems).
+    pub reply_to: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -112,6 +114,8 @@ pub struct Fault {
     pub inner_code: Option<String>,
     /// A `WWW-Authenticate` header on the answer (a claims challenge).
     pub www_authenticate: Option<String>,
+    /// A body that is not Graph's error JSON (a gateway's HTML page), sent as `text/html`.
+    pub html_body: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -169,6 +173,28 @@ pub struct FakeState {
     pub upload_sessions: HashMap<String, UploadSession>,
     /// `body.contentType` of each remote draft, as the client last set it.
     pub body_types: HashMap<String, String>,
+    /// How `@odata.nextLink` / `@odata.deltaLink` are written.
+    pub link_style: LinkStyle,
+}
+
+/// The forms OData JSON (v4.0 §4.6) allows for a paging link: Graph writes them absolute; a
+/// service may write them relative to the host or to the service root (the context URL).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum LinkStyle {
+    #[default]
+    Absolute,
+    HostRelative,
+    ServiceRelative,
+}
+
+/// A paging link to `path` (`/v1.0/...` with its query) in `style`.
+fn server_link(style: LinkStyle, host: &str, path: &str) -> String {
+    let host = host.trim_start_matches("http://");
+    match style {
+        LinkStyle::Absolute => format!("http://{host}{path}"),
+        LinkStyle::HostRelative => path.to_string(),
+        LinkStyle::ServiceRelative => path.trim_start_matches("/v1.0/").to_string(),
+    }
 }
 
 /// "Create uploadSession" for a message attachment: the bytes arrive by `PUT` in ranges.
@@ -246,6 +272,7 @@ impl Default for FakeState {
             attachments: HashMap::new(),
             upload_sessions: HashMap::new(),
             body_types: HashMap::new(),
+            link_style: LinkStyle::Absolute,
         }
     }
 }
@@ -280,6 +307,7 @@ impl FakeState {
             from_addr: from.into(),
             html: html.into(),
             received: "2026-11-22T07:00:00Z".into(),
+            reply_to: Vec::new(),
         });
         self.log.push(Change::Added(id.clone()));
         id
@@ -422,6 +450,7 @@ impl FakeState {
             pass: 0,
             inner_code: None,
             www_authenticate: None,
+            html_body: None,
             code: if status == 429 {
                 "TooManyRequests".into()
             } else {
@@ -436,6 +465,14 @@ impl FakeState {
         self.fail(None, path_contains, status, None, times);
         if let Some(f) = self.faults.last_mut() {
             f.code = code.to_string();
+        }
+    }
+
+    /// Like [`FakeState::fail`], answered with an HTML page instead of Graph's error JSON.
+    pub fn fail_with_html(&mut self, path_contains: &str, status: u16, html: &str, times: u32) {
+        self.fail(None, path_contains, status, None, times);
+        if let Some(f) = self.faults.last_mut() {
+            f.html_body = Some(html.to_string());
         }
     }
 
@@ -466,6 +503,9 @@ impl FakeState {
             "subject": m.subject,
             "from": {"emailAddress": {"name": m.from_name, "address": m.from_addr}},
             "toRecipients": [{"emailAddress": {"name": "Me", "address": "me@contoso.com"}}],
+            "replyTo": m.reply_to.iter()
+                .map(|a| json!({"emailAddress": {"name": a, "address": a}}))
+                .collect::<Vec<_>>(),
             "receivedDateTime": m.received,
             "body": {"contentType": "html", "content": m.html},
             "conversationId": format!("conv-{}", m.id),
@@ -832,9 +872,15 @@ fn handle_locked(
 }
 
 fn fault_response(f: &Fault) -> Response {
-    let mut r = match &f.inner_code {
-        Some(inner) => err_nested(f.status, &f.code, inner),
-        None => err(f.status, &f.code),
+    let mut r = match (&f.html_body, &f.inner_code) {
+        (Some(html), _) => (
+            StatusCode::from_u16(f.status).unwrap(),
+            [("content-type", "text/html")],
+            html.clone(),
+        )
+            .into_response(),
+        (None, Some(inner)) => err_nested(f.status, &f.code, inner),
+        (None, None) => err(f.status, &f.code),
     };
     if let Some(v) = f
         .retry_after_raw
@@ -1105,7 +1151,14 @@ fn graph(
                     folder: "drafts".into(),
                     send_id: None,
                     subject: format!("RE: {}", m.subject),
-                    to: vec![m.from_addr.clone()],
+                    // "If the original message specifies a recipient in the replyTo
+                    // property, … send the reply to the recipients in replyTo and not the
+                    // recipient in the from property" (createReply reference).
+                    to: if m.reply_to.is_empty() {
+                        vec![m.from_addr.clone()]
+                    } else {
+                        m.reply_to.clone()
+                    },
                     body: format!("<quoted>{}</quoted>", m.html),
                     reply_to: Some(m.id.clone()),
                 },
@@ -1243,11 +1296,15 @@ fn graph(
                     .get("host")
                     .and_then(|h| h.to_str().ok())
                     .unwrap_or("");
-                v["@odata.nextLink"] = json!(format!(
-                    "http://{host}/v1.0/chats/{chat}/messages?$top={top}&$orderby={}&$filter={}&$skiptoken={}",
-                    order.replace(' ', "%20"),
-                    filter.replace(' ', "%20"),
-                    skip + top
+                v["@odata.nextLink"] = json!(server_link(
+                    st.link_style,
+                    host,
+                    &format!(
+                        "/v1.0/chats/{chat}/messages?$top={top}&$orderby={}&$filter={}&$skiptoken={}",
+                        order.replace(' ', "%20"),
+                        filter.replace(' ', "%20"),
+                        skip + top
+                    )
                 ));
             }
             ok(v)
@@ -1289,21 +1346,36 @@ fn graph(
                 .map(|e| {
                     let mut e = e.clone();
                     e["id"] = json!(st.out_id(e["id"].as_str().unwrap_or(""), immutable));
+                    // `$select` is honoured, and "the createdDateTime and lastModifiedDateTime
+                    // properties of event do not support $select" (calendarView reference):
+                    // with a `$select` they do not come back at all.
+                    if let (Some(sel), Some(obj)) = (q.get("$select"), e.as_object_mut()) {
+                        let keep: HashSet<&str> = sel.split(',').map(str::trim).collect();
+                        obj.retain(|k, _| {
+                            k == "id"
+                                || k.starts_with("@odata")
+                                || (keep.contains(k.as_str())
+                                    && k != "createdDateTime"
+                                    && k != "lastModifiedDateTime")
+                        });
+                    }
                     e
                 })
                 .collect();
             let mut v = json!({"value": page});
             if offset + size < st.events.len() {
-                v["@odata.nextLink"] = json!(format!(
-                    "http://{}{}?startDateTime={}&endDateTime={}&$skiptoken={}",
+                v["@odata.nextLink"] = json!(server_link(
+                    st.link_style,
                     headers
                         .get("host")
                         .and_then(|h| h.to_str().ok())
                         .unwrap_or(""),
-                    "/v1.0/me/calendarView",
-                    q["startDateTime"],
-                    q["endDateTime"],
-                    offset + size
+                    &format!(
+                        "/v1.0/me/calendarView?startDateTime={}&endDateTime={}&$skiptoken={}",
+                        q["startDateTime"],
+                        q["endDateTime"],
+                        offset + size
+                    )
                 ));
             }
             ok(v)
@@ -1420,15 +1492,19 @@ fn delta(st: &mut FakeState, q: &HashMap<String, String>, host: &str, immutable:
     let size = st.page_size;
     let page: Vec<Value> = items.iter().skip(offset).take(size).cloned().collect();
     let mut v = json!({"value": page});
-    let host = format!("http://{host}");
     let from_s = from.map_or("full".to_string(), |n| n.to_string());
     if offset + size < items.len() {
-        v["@odata.nextLink"] = json!(format!(
-            "{host}{base}?$skiptoken={from_s}:{}:{pos}",
-            offset + size
+        v["@odata.nextLink"] = json!(server_link(
+            st.link_style,
+            host,
+            &format!("{base}?$skiptoken={from_s}:{}:{pos}", offset + size)
         ));
     } else {
-        v["@odata.deltaLink"] = json!(format!("{host}{base}?$deltatoken={pos}"));
+        v["@odata.deltaLink"] = json!(server_link(
+            st.link_style,
+            host,
+            &format!("{base}?$deltatoken={pos}")
+        ));
     }
     ok(v)
 }
@@ -1454,6 +1530,16 @@ fn identity(st: &mut FakeState, path: &str, body: &str) -> Response {
                 return oauth_err("bad_verification_code");
             }
             match st.device_script.pop_front() {
+                // The token endpoint having trouble: a front end's page, or throttling.
+                Some("503") => {
+                    (StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable").into_response()
+                }
+                Some("429") => (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    [("retry-after", "7")],
+                    "Too Many Requests",
+                )
+                    .into_response(),
                 Some(e) if e != "ok" => oauth_err(e),
                 _ => issue(st),
             }

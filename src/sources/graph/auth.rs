@@ -311,12 +311,19 @@ pub(crate) fn scopes_for(profile: &Profile) -> Vec<String> {
     s
 }
 
-/// Refresh this long before the access token's stated expiry (clock skew, slow requests).
+/// Refresh this long before the access token's stated expiry (clock skew, slow requests)...
 const EXPIRY_MARGIN: Duration = Duration::from_secs(120);
+
+/// ...or half its lifetime when that is shorter: a token issued for two minutes or less would
+/// otherwise be refreshed before every request (a client loop the identity platform throttles).
+fn refresh_margin(lifetime: Duration) -> Duration {
+    EXPIRY_MARGIN.min(lifetime / 2)
+}
 
 struct Access {
     token: String,
-    expires_at: Instant,
+    /// When to stop using it and refresh: its expiry less [`refresh_margin`].
+    refresh_at: Instant,
 }
 
 /// Tokens for one profile: hands out a valid access token, refreshing (and rotating the
@@ -364,7 +371,7 @@ impl Auth {
     pub async fn access_token(&self) -> Result<String, GraphError> {
         let mut cache = self.cache.lock().await;
         if let Some(a) = cache.as_ref()
-            && a.expires_at > Instant::now() + EXPIRY_MARGIN
+            && a.refresh_at > Instant::now()
         {
             return Ok(a.token.clone());
         }
@@ -397,11 +404,14 @@ impl Auth {
     /// the newer token is read and tried once more. A logout (`delete`) in between wins: no
     /// token is saved back into a removed file.
     async fn refresh(&self) -> Result<Access, GraphError> {
-        let mut tried: Option<String> = None;
+        let mut tried: Option<(String, GraphError)> = None;
         loop {
             let stored = self.load_blocking().await?;
-            if tried.as_deref() == Some(stored.refresh_token.as_str()) {
-                return Err(self.login_required("sign-in expired or revoked: invalid_grant"));
+            if let Some((token, refused)) = &tried
+                && *token == stored.refresh_token
+            {
+                // The identity platform's own reason (invalid_grant, interaction_required…).
+                return Err(refused.clone());
             }
             match self.redeem(&stored).await {
                 Ok(grant) => {
@@ -412,12 +422,13 @@ impl Auth {
                     }
                     return Ok(Access {
                         token: grant.access_token,
-                        expires_at: Instant::now() + grant.expires_in,
+                        refresh_at: Instant::now() + grant.expires_in
+                            - refresh_margin(grant.expires_in),
                     });
                 }
                 // Possibly a rotation by another process: go round once with the file's token.
                 Err(e) if e.is_login_required() && tried.is_none() => {
-                    tried = Some(stored.refresh_token);
+                    tried = Some((stored.refresh_token, e));
                 }
                 Err(e) => return Err(e),
             }
@@ -473,6 +484,11 @@ impl Auth {
             .await
             .map_err(|e| transport(&e))?;
         let status = resp.status().as_u16();
+        let retry_after = resp
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| super::client::parse_retry_after(v, std::time::SystemTime::now()));
         let body: Value = resp.json().await.unwrap_or(Value::Null);
         if status != 200 {
             let err = body["error"].as_str().unwrap_or("unknown");
@@ -480,7 +496,11 @@ impl Auth {
                 "invalid_grant" | "interaction_required" | "consent_required" => {
                     self.login_required(format!("sign-in expired or revoked: {err}"))
                 }
-                _ if status >= 500 || status == 429 => {
+                // The identity platform throttles too: its wait is the poller's.
+                _ if status == 429 => GraphError::Throttled {
+                    retry_after: retry_after.unwrap_or(Duration::from_secs(30)),
+                },
+                _ if status >= 500 => {
                     GraphError::Transport(format!("identity platform answered {status}"))
                 }
                 _ => GraphError::Http {
@@ -615,10 +635,19 @@ where
     let mut interval = Duration::from_secs(dc.interval.max(1));
     let mut waited = Duration::ZERO;
     let limit = Duration::from_secs(dc.expires_in.max(1));
+    // Consecutive answers that say nothing about the sign-in (network trouble, a 5xx, a 429, a
+    // body without an OAuth error): polled through, since the operator may be mid-way through
+    // signing in, but not for ever.
+    let mut transient = 0u32;
+    let mut extra = Duration::ZERO;
     loop {
-        sleep(interval).await;
-        waited += interval;
-        let resp = http
+        sleep(interval + extra).await;
+        waited += interval + extra;
+        extra = Duration::ZERO;
+        if waited >= limit {
+            return Err(DeviceError::Expired);
+        }
+        let sent = http
             .post(&url)
             .form(&[
                 ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
@@ -626,14 +655,40 @@ where
                 ("device_code", dc.device_code.as_str()),
             ])
             .send()
-            .await
-            .map_err(|e| transport(&e))?;
+            .await;
+        let resp = match sent {
+            Ok(r) => r,
+            Err(e) if transient < MAX_TRANSIENT => {
+                tracing::warn!("sign-in poll: {}; trying again", transport(&e));
+                transient += 1;
+                continue;
+            }
+            Err(e) => return Err(transport(&e).into()),
+        };
         let status = resp.status().as_u16();
+        let retry_after = resp
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| super::client::parse_retry_after(v, std::time::SystemTime::now()));
         let body: Value = resp.json().await.unwrap_or(Value::Null);
         if status == 200 {
             return Ok(parse_grant(&body)?);
         }
-        match body["error"].as_str().unwrap_or("") {
+        let code = body["error"].as_str().unwrap_or("");
+        if (status == 429 || status >= 500 || code.is_empty()) && transient < MAX_TRANSIENT {
+            tracing::warn!(
+                status,
+                "sign-in poll: the identity platform answered without an OAuth error; trying again"
+            );
+            transient += 1;
+            extra = retry_after
+                .unwrap_or(Duration::ZERO)
+                .min(Duration::from_secs(60));
+            continue;
+        }
+        transient = 0;
+        match code {
             "authorization_pending" => {}
             // RFC 8628 §3.5: add 5 seconds to the interval for this and all later requests.
             "slow_down" => interval += Duration::from_secs(5),
@@ -646,6 +701,9 @@ where
         }
     }
 }
+
+/// Answers in a row that say nothing about the sign-in before the poll gives up.
+const MAX_TRANSIENT: u32 = 5;
 
 fn describe_error(body: &Value, status: u16) -> String {
     let err = body["error"].as_str().unwrap_or("http error");
@@ -696,5 +754,23 @@ fn remove_if_present(path: &Path) -> anyhow::Result<bool> {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(anyhow::anyhow!("cannot remove {}: {e}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_lived_token_is_used_for_half_its_life_not_refreshed_before_every_call() {
+        assert_eq!(
+            refresh_margin(Duration::from_secs(3600)),
+            Duration::from_secs(120)
+        );
+        assert_eq!(
+            refresh_margin(Duration::from_secs(90)),
+            Duration::from_secs(45)
+        );
+        assert_eq!(refresh_margin(Duration::ZERO), Duration::ZERO);
     }
 }

@@ -2,13 +2,18 @@
 //! profile's time zone (`Prefer: outlook.timezone`), paged through `@odata.nextLink`.
 //!
 //! Each *version* of an event becomes one calendar record: its id is the immutable event id
-//! (`Prefer: IdType="ImmutableId"`) plus `/rev/<lastModifiedDateTime>`, so a re-poll of an
-//! unchanged event does not duplicate it (the inbox dedups by id), while a rescheduled or
-//! cancelled one (Graph bumps `lastModifiedDateTime` on every change) comes in as a new record
-//! with its current start, end and `cancelled`. Inbox records are immutable, so the older
+//! (`Prefer: IdType="ImmutableId"`) plus `/rev/<version>`, so a re-poll of an unchanged event
+//! does not duplicate it (the inbox dedups by id), while a rescheduled or cancelled one comes
+//! in as a new record with its current start, end and `cancelled`. The version is the event's
+//! `changeKey`, which Graph changes on every change of the event; `lastModifiedDateTime` is
+//! not asked for, because the calendarView reference says it does not support `$select` (it
+//! comes back only without one), and is used only when a service sends it anyway. An event
+//! with neither is versioned by a digest of what the brief reads (start, end, cancelled,
+//! subject, location), so a change still comes in. Inbox records are immutable, so the older
 //! versions stay; readers group by `meta.graph_id` (the event id) and take the newest version
-//! (the brief does, and leaves cancelled events out). An event without `lastModifiedDateTime`
-//! is keyed by its event id alone. `meta.start`/`meta.end` are RFC 3339 (what the brief reads) when the
+//! (the brief does, and leaves cancelled events out). An all-day event (`isAllDay`) and one
+//! shown as free (`showAs`) are marked `meta.all_day` / `meta.show_as`: the brief lists them
+//! but does not count them as conflicts. `meta.start`/`meta.end` are RFC 3339 (what the brief reads) when the
 //! times can be placed on the UTC line: always for a UTC view; for another zone the offset
 //! comes from the zone database, by IANA name or by Windows name ("Pacific Standard Time", which
 //! Graph uses by default and echoes from `Prefer: outlook.timezone`) mapped to its IANA zone
@@ -29,7 +34,8 @@ use crate::domain::{Channel, NewMessage};
 const LOOK_BACK: time::Duration = time::Duration::days(1);
 const LOOK_AHEAD: time::Duration = time::Duration::days(14);
 const MAX_PAGES: u32 = 20;
-const SELECT: &str = "subject,organizer,start,end,location,bodyPreview,isCancelled,attendees,lastModifiedDateTime,isOnlineMeeting";
+/// No `lastModifiedDateTime` (see the module comment): `changeKey` versions an event.
+const SELECT: &str = "subject,organizer,start,end,location,bodyPreview,isCancelled,attendees,changeKey,isAllDay,showAs,isOnlineMeeting";
 
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct CalendarReport {
@@ -76,8 +82,8 @@ impl CalendarSync {
                 }
             }
             report.new += deliver_all(deliver, batch).await?;
-            match page["@odata.nextLink"].as_str() {
-                Some(next) if report.pages < MAX_PAGES => link = next.to_owned(),
+            match self.account.client.page_link(&page, "@odata.nextLink")? {
+                Some(next) if report.pages < MAX_PAGES => link = next,
                 _ => return Ok(report),
             }
         }
@@ -125,11 +131,19 @@ impl CalendarSync {
         if ev["isCancelled"].as_bool() == Some(true) {
             meta.insert("cancelled".into(), json!(true));
         }
+        if ev["isAllDay"].as_bool() == Some(true) {
+            meta.insert("all_day".into(), json!(true));
+        }
+        if let Some(show) = ev["showAs"].as_str().filter(|s| !s.is_empty()) {
+            meta.insert("show_as".into(), json!(crate::sanitize::one_line(show, 32)));
+        }
         // One record per version (see the module comment).
-        let record_id = match modified {
-            Some(m) => format!("{id}/rev/{}", rfc3339_precise(m)),
-            None => id,
+        let version = match (ev["changeKey"].as_str().filter(|k| !k.is_empty()), modified) {
+            (Some(key), _) => key.to_owned(),
+            (None, Some(m)) => rfc3339_precise(m),
+            (None, None) => digest(ev),
         };
+        let record_id = format!("{id}/rev/{version}");
         Some(NewMessage {
             id: record_id,
             profile: self.account.profile.clone(),
@@ -148,6 +162,25 @@ impl CalendarSync {
             attachments: Vec::new(),
         })
     }
+}
+
+/// A version for an event that carries neither `changeKey` nor `lastModifiedDateTime`: a
+/// digest of the fields a reader of the calendar acts on.
+fn digest(ev: &Value) -> String {
+    use sha2::Digest as _;
+    let mut h = sha2::Sha256::new();
+    for part in [
+        &ev["start"],
+        &ev["end"],
+        &ev["isCancelled"],
+        &ev["subject"],
+        &ev["location"]["displayName"],
+    ] {
+        h.update(part.to_string().as_bytes());
+        h.update([0]);
+    }
+    let d = h.finalize();
+    format!("d{}", hex::encode(&d[..8]))
 }
 
 /// A wall-clock time in `tz` on the UTC line, when the zone is known.

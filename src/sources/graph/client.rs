@@ -144,23 +144,27 @@ impl GraphClient {
         &self.base
     }
 
-    /// `path` relative to the base (`/me/...`), or an absolute link the server gave us
-    /// (`@odata.nextLink`), which must stay on the base's origin: a link elsewhere would carry
-    /// the access token to a stranger.
+    /// `path` relative to the base (`/me/...`), or an absolute link (a saved
+    /// `@odata.deltaLink`, one [`GraphClient::link`] resolved), which must stay on the base's
+    /// origin: a link elsewhere would carry the access token to a stranger.
     pub fn url(&self, path_or_link: &str) -> Result<String, GraphError> {
-        if path_or_link.starts_with("http://") || path_or_link.starts_with("https://") {
-            if origin(path_or_link) == origin(&self.base) {
-                Ok(path_or_link.to_owned())
-            } else {
-                Err(GraphError::Invalid(format!(
-                    "a link points away from {} ({}); not followed",
-                    origin(&self.base),
-                    origin(path_or_link)
-                )))
-            }
-        } else {
-            Ok(format!("{}{}", self.base, path_or_link))
+        match reqwest::Url::parse(path_or_link) {
+            Ok(abs) => on_origin_of(&self.base, abs),
+            // No scheme: one of our own paths under the base.
+            Err(_) => Ok(format!("{}{}", self.base, path_or_link)),
         }
+    }
+
+    /// A link a page carries (`@odata.nextLink`, `@odata.deltaLink`) as an absolute URL on
+    /// the base's origin (see [`resolve_link`]).
+    pub fn link(&self, link: &str) -> Result<String, GraphError> {
+        resolve_link(&self.base, link)
+    }
+
+    /// The `key` link of a page (`@odata.nextLink` / `@odata.deltaLink`), resolved by
+    /// [`GraphClient::link`]; `None` when the page has none.
+    pub fn page_link(&self, page: &Value, key: &str) -> Result<Option<String>, GraphError> {
+        page[key].as_str().map(|l| self.link(l)).transpose()
     }
 
     /// GET with the idempotent retry policy.
@@ -270,7 +274,7 @@ impl GraphClient {
                 refreshed = true;
                 continue;
             }
-            return Err(self.classify(status, retry_after, &challenge, &json));
+            return Err(self.classify(status, retry_after, &challenge, &error_json(&text)));
         }
     }
 
@@ -334,13 +338,12 @@ impl GraphClient {
                 .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()));
             let challenge = www_authenticate(&resp);
             let text = resp.text().await.map_err(|e| transport(&e))?;
-            let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
             if status == 401 && !refreshed {
                 self.auth.invalidate(&token).await;
                 refreshed = true;
                 continue;
             }
-            return Err(self.classify(status, retry_after, &challenge, &json));
+            return Err(self.classify(status, retry_after, &challenge, &error_json(&text)));
         }
     }
 }
@@ -357,7 +360,14 @@ impl GraphClient {
         start: u64,
         total: u64,
     ) -> Result<(), GraphError> {
-        if !upload_url.starts_with("https://") && origin(upload_url) != origin(&self.base) {
+        let https = reqwest::Url::parse(upload_url).is_ok_and(|u| u.scheme() == "https");
+        if !https
+            && on_origin_of(
+                &self.base,
+                reqwest::Url::parse(upload_url).map_err(bad_url)?,
+            )
+            .is_err()
+        {
             return Err(GraphError::Invalid(
                 "an upload URL that is neither https nor on the Graph base; not used".into(),
             ));
@@ -380,8 +390,7 @@ impl GraphClient {
             return Ok(());
         }
         let text = resp.text().await.map_err(|e| transport(&e))?;
-        let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Err(classify(status, None, &json))
+        Err(classify(status, None, &error_json(&text)))
     }
 }
 
@@ -407,16 +416,54 @@ fn error_codes(json: &Value) -> Vec<&str> {
     codes
 }
 
+/// An error answer's body as Graph's error JSON. A body that is none (a gateway's HTML page,
+/// plain text, nothing) becomes one whose message says what came back, so the error does
+/// not end in an empty message.
+fn error_json(text: &str) -> Value {
+    match serde_json::from_str::<Value>(text) {
+        Ok(v) if v["error"].is_object() => v,
+        _ if text.trim().is_empty() => serde_json::json!({"error": {"message": "(empty body)"}}),
+        _ => serde_json::json!({"error": {
+            "message": format!("(not Graph's error JSON) {}", crate::sanitize::one_line(text, 120))
+        }}),
+    }
+}
+
 /// The error of a non-2xx answer (a 401 here is one that survived the refresh).
 fn classify(status: u16, retry_after: Option<Duration>, json: &Value) -> GraphError {
     let codes = error_codes(json);
     let code = codes.first().copied().unwrap_or("").to_owned();
     // The delta query's "start over" codes, wherever they are nested and however cased.
+    // Graph's error reference lists `resyncRequired` with the inner codes
+    // `resyncApplyDifferences` / `resyncUploadDifferences`, the delta overview an expired token's
+    // `syncStateNotFound`; Exchange also answers `SyncStateInvalid`. A full resync answers
+    // them all (the inbox's dedup absorbs what comes again).
     let resync = codes.iter().find(|c| {
-        c.eq_ignore_ascii_case("syncStateNotFound") || c.eq_ignore_ascii_case("resyncRequired")
+        [
+            "syncStateNotFound",
+            "syncStateInvalid",
+            "resyncRequired",
+            "resyncApplyDifferences",
+            "resyncUploadDifferences",
+        ]
+        .iter()
+        .any(|k| c.eq_ignore_ascii_case(k))
     });
-    // Graph error messages can quote request content; keep them short and one line.
-    let message = crate::sanitize::one_line(json["error"]["message"].as_str().unwrap_or(""), 200);
+    // Graph error messages can quote request content; keep them short and one line. The
+    // request id is what Microsoft's support asks for.
+    let mut message =
+        crate::sanitize::one_line(json["error"]["message"].as_str().unwrap_or(""), 200);
+    let inner = &json["error"];
+    let request_id = ["innerError", "innererror"]
+        .iter()
+        .find_map(|k| inner[k]["request-id"].as_str())
+        .filter(|id| !id.is_empty());
+    if let Some(id) = request_id {
+        message = format!(
+            "{message} (request-id {})",
+            crate::sanitize::one_line(id, 64)
+        );
+    }
     match status {
         429 => GraphError::Throttled {
             retry_after: retry_after.unwrap_or(DEFAULT_RETRY_AFTER),
@@ -452,15 +499,34 @@ fn www_authenticate(resp: &reqwest::Response) -> String {
         .join(", ")
 }
 
-/// `scheme://host[:port]` of a URL, lower-cased.
-fn origin(url: &str) -> String {
-    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
-    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
-    format!(
-        "{}://{}",
-        scheme.to_ascii_lowercase(),
-        host.to_ascii_lowercase()
-    )
+/// A paging link as an absolute URL on `base`'s origin. Graph writes them absolute, but OData
+/// JSON (v4.0 §4.6, "Relative URLs") lets a service write them relative to the context URL,
+/// i.e. to the service root (`me/messages?$skiptoken=…`) or to the host (`/v1.0/me/…`):
+/// RFC 3986 resolution against `base/` gives the right URL for all three (pasting the base in
+/// front of a host-relative link would double its `/v1.0`).
+fn resolve_link(base: &str, link: &str) -> Result<String, GraphError> {
+    let root = reqwest::Url::parse(&format!("{base}/")).map_err(bad_url)?;
+    let abs = root.join(link.trim()).map_err(bad_url)?;
+    on_origin_of(base, abs)
+}
+
+/// `abs` when it is on `base`'s origin (scheme and host in any case, an explicit default port
+/// the same as none): a link elsewhere would carry the access token to a stranger.
+fn on_origin_of(base: &str, abs: reqwest::Url) -> Result<String, GraphError> {
+    let ours = reqwest::Url::parse(base).map_err(bad_url)?;
+    if abs.origin() == ours.origin() {
+        Ok(abs.into())
+    } else {
+        Err(GraphError::Invalid(format!(
+            "a link points away from {} ({}); not followed",
+            ours.origin().ascii_serialization(),
+            abs.origin().ascii_serialization()
+        )))
+    }
+}
+
+fn bad_url(e: impl std::fmt::Display) -> GraphError {
+    GraphError::Invalid(format!("a link that is no URL ({e})"))
 }
 
 /// A transport error without the URL (which may carry a delta token).
@@ -548,14 +614,39 @@ mod tests {
     }
 
     #[test]
-    fn origin_compares_scheme_host_and_port() {
+    fn paging_links_resolve_absolute_or_relative_and_stay_on_our_origin() {
+        let base = "https://graph.microsoft.com/v1.0";
+        let next = "https://graph.microsoft.com/v1.0/me/messages/delta?$skiptoken=a";
+        assert_eq!(resolve_link(base, next).unwrap(), next);
+        // Relative to the service root and to the host (OData's relative URLs).
         assert_eq!(
-            origin("https://graph.microsoft.com/v1.0/me?x=1"),
-            "https://graph.microsoft.com"
+            resolve_link(base, "me/messages/delta?$skiptoken=a").unwrap(),
+            next
         );
-        assert_ne!(
-            origin("http://127.0.0.1:1/a"),
-            origin("http://127.0.0.1:2/a")
+        assert_eq!(
+            resolve_link(base, "/v1.0/me/messages/delta?$skiptoken=a").unwrap(),
+            next
         );
+        // Scheme and host in capitals, the default port written out: the same origin.
+        assert_eq!(
+            resolve_link(
+                base,
+                "HTTPS://Graph.Microsoft.com:443/v1.0/me/messages/delta?$skiptoken=a"
+            )
+            .unwrap(),
+            next
+        );
+        for away in [
+            "https://evil.example/v1.0/me",
+            "http://graph.microsoft.com/v1.0/me",
+            "https://graph.microsoft.com:8443/v1.0/me",
+            "//evil.example/v1.0/me",
+        ] {
+            assert!(
+                matches!(resolve_link(base, away), Err(GraphError::Invalid(_))),
+                "{away}"
+            );
+        }
+        assert!(resolve_link("http://127.0.0.1:1", "http://127.0.0.1:2/a").is_err());
     }
 }

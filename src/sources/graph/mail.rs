@@ -31,10 +31,26 @@ const STATE: &str = "mail.json";
 pub const META_ATTACHMENTS_UNAVAILABLE: &str = "attachments_unavailable";
 /// Safety bound on pages per poll (a sync of a huge mailbox continues next poll).
 const MAX_PAGES: u32 = 500;
+/// Meta key: the addresses a reply goes to when the message named them in `replyTo`.
+pub const META_REPLY_TO: &str = "reply_to";
 pub(crate) const IMMUTABLE_IDS: &str = "IdType=\"ImmutableId\"";
 
+/// Whether a failure of the link a poll resumed from is one asking again will not mend, so the
+/// saved link is dropped for a full sync: a client error other than auth (401 is refreshed in
+/// the client, 403 is the mailbox's permission, which a new sync would meet too) and
+/// throttling, or an answer of the wrong shape (including a link off our origin).
+fn stale(e: &GraphError) -> bool {
+    match e {
+        GraphError::Http { status, .. } => {
+            (400..500).contains(status) && !matches!(status, 401 | 403 | 408 | 429)
+        }
+        GraphError::Invalid(_) => true,
+        _ => false,
+    }
+}
+
 /// Properties asked for: what a record needs, nothing more.
-const SELECT: &str = "subject,from,toRecipients,receivedDateTime,body,conversationId,internetMessageId,isRead,isDraft,hasAttachments";
+const SELECT: &str = "subject,from,replyTo,toRecipients,receivedDateTime,body,conversationId,internetMessageId,isRead,isDraft,hasAttachments";
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct MailState {
@@ -93,34 +109,63 @@ impl MailSync {
 
     pub async fn poll_once(&self, deliver: &Deliver) -> Result<MailReport, GraphError> {
         let state: MailState = self.account.load_state(STATE);
+        let saved = state.next_link.or(state.delta_link);
         let mut report = MailReport::default();
-        let mut link = state
-            .next_link
-            .or(state.delta_link)
-            .unwrap_or_else(Self::initial);
-        loop {
-            let page = match self
-                .account
-                .client
-                .get(&link, &[IMMUTABLE_IDS, "odata.maxpagesize=50"])
-                .await
+        let mut progressed = false;
+        let start = saved.clone().unwrap_or_else(Self::initial);
+        match self
+            .round(start, deliver, &mut report, &mut progressed)
+            .await
+        {
+            Ok(()) => {}
+            // The delta state is gone (anywhere in the round), or the link this poll resumed
+            // from keeps failing in a way asking again cannot mend (a 4xx other than auth and
+            // throttling, a page of the wrong shape, a link off our origin): without starting
+            // over, every later poll would fail on the same saved link. A full sync repeats
+            // what the inbox holds, and its dedup by id absorbs that.
+            Err(e)
+                if matches!(e, GraphError::SyncReset(_))
+                    || (saved.is_some() && !progressed && stale(&e)) =>
             {
-                Ok(p) => p,
-                Err(GraphError::SyncReset(why)) if !report.resynced => {
-                    tracing::info!(profile = %self.account.profile, "mail delta reset ({why}); full resync");
-                    self.account
-                        .save_state(STATE, &MailState::default())
-                        .await?;
-                    report.resynced = true;
-                    link = Self::initial();
-                    continue;
-                }
-                Err(e) => return Err(e),
-            };
+                tracing::info!(profile = %self.account.profile, "mail delta state unusable ({e}); full resync");
+                self.account
+                    .save_state(STATE, &MailState::default())
+                    .await?;
+                report.resynced = true;
+                self.round(Self::initial(), deliver, &mut report, &mut progressed)
+                    .await?;
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(report)
+    }
+
+    /// One round from `link`: pages until the `deltaLink` (or [`MAX_PAGES`]), each page's
+    /// items delivered before its successor is saved as the resume point (`progressed` once
+    /// one was).
+    async fn round(
+        &self,
+        mut link: String,
+        deliver: &Deliver,
+        report: &mut MailReport,
+        progressed: &mut bool,
+    ) -> Result<(), GraphError> {
+        let client = &self.account.client;
+        loop {
+            let page = client
+                .get(&link, &[IMMUTABLE_IDS, "odata.maxpagesize=50"])
+                .await?;
             report.pages += 1;
             let items = page["value"]
                 .as_array()
                 .ok_or_else(|| GraphError::Invalid("delta page without `value`".into()))?;
+            let next = client.page_link(&page, "@odata.nextLink")?;
+            let delta = client.page_link(&page, "@odata.deltaLink")?;
+            if next.is_none() && delta.is_none() {
+                return Err(GraphError::Invalid(
+                    "delta page with neither nextLink nor deltaLink".into(),
+                ));
+            }
             let mut batch = Vec::new();
             for item in items {
                 if item.get("@removed").is_some() {
@@ -136,38 +181,25 @@ impl MailSync {
                 }
             }
             report.new += deliver_all(deliver, batch).await?;
-            if let Some(next) = page["@odata.nextLink"].as_str() {
-                // This page is durable: a round stopped from here on resumes at the next one.
-                self.account
-                    .save_state(
-                        STATE,
-                        &MailState {
-                            delta_link: None,
-                            next_link: Some(next.to_owned()),
-                        },
-                    )
-                    .await?;
-                if report.pages >= MAX_PAGES {
-                    // The rest of a large sync comes next poll, from the saved link.
-                    return Ok(report);
-                }
-                link = next.to_owned();
-            } else if let Some(delta) = page["@odata.deltaLink"].as_str() {
-                self.account
-                    .save_state(
-                        STATE,
-                        &MailState {
-                            delta_link: Some(delta.to_owned()),
-                            next_link: None,
-                        },
-                    )
-                    .await?;
-                return Ok(report);
-            } else {
-                return Err(GraphError::Invalid(
-                    "delta page with neither nextLink nor deltaLink".into(),
-                ));
+            // This page is durable: a round stopped from here on resumes at the next link.
+            let done = next.is_none();
+            let state = match next {
+                Some(next) => MailState {
+                    delta_link: None,
+                    next_link: Some(next),
+                },
+                None => MailState {
+                    delta_link: delta,
+                    next_link: None,
+                },
+            };
+            self.account.save_state(STATE, &state).await?;
+            *progressed = true;
+            if done || report.pages >= MAX_PAGES {
+                // At the bound, the rest of a large sync comes next poll, from the saved link.
+                return Ok(());
             }
+            link = state.next_link.unwrap_or_default();
         }
     }
 
@@ -222,8 +254,8 @@ impl MailSync {
                     incoming.push(self.one_attachment(a, &base, max).await?);
                 }
             }
-            match page["@odata.nextLink"].as_str() {
-                Some(next) => link = next.to_owned(),
+            match client.page_link(&page, "@odata.nextLink")? {
+                Some(next) => link = next,
                 None => break,
             }
         }
@@ -320,8 +352,24 @@ impl MailSync {
         if let Some(v) = m["internetMessageId"].as_str() {
             meta.insert("internet_message_id".into(), json!(v));
         }
-        if let Some(v) = m["isRead"].as_bool() {
+        // A boolean; the delta reference's own example writes it as a string ("true").
+        let is_read = m["isRead"]
+            .as_bool()
+            .or_else(|| m["isRead"].as_str().and_then(|v| v.parse().ok()));
+        if let Some(v) = is_read {
             meta.insert("is_read".into(), json!(v));
+        }
+        // Where a reply goes: createReply's reference says to the `replyTo` recipients, not
+        // `from`, when the message names any (mailing lists, ticketing systems).
+        let reply_to: Vec<String> = m["replyTo"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| party(&r["emailAddress"]).address)
+            .filter(|a| !a.is_empty())
+            .collect();
+        if !reply_to.is_empty() {
+            meta.insert(META_REPLY_TO.into(), json!(reply_to));
         }
         meta.insert("source".into(), json!("graph_mail"));
         Some(NewMessage {

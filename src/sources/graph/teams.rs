@@ -153,8 +153,8 @@ impl TeamsSync {
                     break 'pages;
                 }
             }
-            match page["@odata.nextLink"].as_str() {
-                Some(next) => link = next.to_owned(),
+            match client.page_link(&page, "@odata.nextLink")? {
+                Some(next) => link = next,
                 None => {
                     complete = true;
                     break;
@@ -242,12 +242,12 @@ impl TeamsSync {
                     out.push(msg);
                 }
             }
-            match page["@odata.nextLink"].as_str() {
+            match client.page_link(&page, "@odata.nextLink")? {
                 Some(_) if pages >= MESSAGE_PAGES => {
                     tracing::warn!(profile = %self.account.profile, "chat {chat_id}: more than {} changed messages since the last poll; older changes skipped", MESSAGE_PAGES * 50);
                     break;
                 }
-                Some(next) => link = next.to_owned(),
+                Some(next) => link = next,
                 None => break,
             }
         }
