@@ -1014,6 +1014,20 @@ fn dr(s: &Staff) -> String {
     }
 }
 
+/// A signature line: "Dr. Helena Voss", "Tamsin Leclair, RN".
+fn signed(s: &Staff) -> String {
+    if s.title == "Dr." {
+        format!("Dr. {} {}", s.given, s.family)
+    } else {
+        format!("{} {}, {}", s.given, s.family, s.title)
+    }
+}
+
+/// One of the physicians.
+fn doctor(r: &mut Rng) -> &'static Staff {
+    &STAFF[r.range(0, 4) as usize]
+}
+
 fn visit(r: &mut Rng) -> Day {
     Day {
         y: 2026,
@@ -1122,6 +1136,11 @@ struct Ctx {
 impl Ctx {
     fn any(&self, r: &mut Rng) -> Pat {
         r.pick(&self.pool).clone()
+    }
+    /// A patient born before 1960 (hospice, guardianship).
+    fn older(&self, r: &mut Rng) -> Pat {
+        let some: Vec<&Pat> = self.pool.iter().filter(|p| p.dob.y < 1960).collect();
+        (*r.pick(&some)).clone()
     }
     fn of(&self, r: &mut Rng, origin: Origin) -> Pat {
         let some: Vec<&Pat> = self.pool.iter().filter(|p| p.origin == origin).collect();
@@ -1250,7 +1269,7 @@ fn dialref(r: &mut Rng, c: &Ctx) -> String {
     let station = r.range(1, 24);
     let fax = Phone::new(r);
     let mut t = format!(
-        "MILLRACE DIALYSIS CENTER\n412 Foundry Street · Millvale PA\nFax {}\n\n{}\n\nTransient Treatment Coordinator\nLakemont Nephrology\n\nRe: transient hemodialysis request\n\n",
+        "MILLRACE DIALYSIS CENTER\nA service of Cedar Hollow Health Partners\nFax {}\n\n{}\n\nTransient Treatment Coordinator\nLakemont Nephrology\n\nRe: transient hemodialysis request\n\n",
         m('F', &fax.any(r)),
         m('D', &letter.long())
     );
@@ -1284,13 +1303,11 @@ fn dialref(r: &mut Rng, c: &Ctx) -> String {
         m('T', &p.phone.any(r))
     );
     t += &format!(
-        "Medicare MBI {} (secondary {}). Chart {}.\n\nKind regards,\n\n{} {}, {}\nMillrace Dialysis Center",
+        "Medicare MBI {} (secondary {}). Chart {}.\n\nKind regards,\n\n{}\nMillrace Dialysis Center",
         m('H', &p.member),
         r.pick(PAYERS),
         m('M', &p.mrn),
-        s.given,
-        s.family,
-        s.title
+        signed(s)
     );
     t
 }
@@ -1327,7 +1344,8 @@ fn dentref(r: &mut Rng, c: &Ctx) -> String {
     }
     let teeth = r.pick(&["#1, #16, #17, #32", "#30", "#19 and #20", "#8 (avulsed)"]);
     format!(
-        "CEDAR HOLLOW DENTAL — REFERRAL TO SPECIALIST\nTo: Ridgeline Oral Surgery   Fax 412-555-0148\n\n{}\n\nTeeth: {teeth}   Reason: {}\nPremedicate: {}\nReferring: {} {}, {}\nDate: {}",
+        "CEDAR HOLLOW DENTAL — REFERRAL TO SPECIALIST\nTo: Ridgeline Oral Surgery   Fax {}\n\n{}\n\nTeeth: {teeth}   Reason: {}\nPremedicate: {}\nReferring: {} {}, {}\nDate: {}",
+        m('F', "412-555-0148"),
         fields.join("\n"),
         r.pick(&[
             "impacted third molars, pericoronitis",
@@ -1771,7 +1789,7 @@ fn triage(r: &mut Rng, c: &Ctx) -> String {
         t += &format!(
             "caller: yeah hi this is {} {}, i'm calling about {pron}, {}\nrn: and how do you spell the last name\ncaller: {}\n",
             m('P', &rel.to_lowercase()),
-            m('P', &ascii_lower(&p.family)),
+            m('P', &p.family.to_lowercase()),
             m('P', &p.given.to_lowercase()),
             m('P', &spelled(r, &p.family))
         );
@@ -1917,14 +1935,15 @@ fn dialchat(r: &mut Rng, c: &Ctx) -> String {
         .unwrap_or_default();
     let chair = |r: &mut Rng| m('O', &r.range(1, 24).to_string());
     format!(
-        "#millrace-chairs · {}\n[05:41] tamsin: {} {} called out sick, chair {} open 2nd shift\n[05:43] jorge: put {} {} in {}? she was on chair {} w/ the clotted access\n[05:44] tamsin: ok. {} = {} btw, new pt transferring from lakemont, first tx {}\n[05:52] jorge: {}'s {} {} says ride van comes 10:15 not 9:45, cb {}\n[06:02] corinne: fyi epo protocol changed, {} for everyone on ESA\n[06:05] tamsin: 👍",
+        "#millrace-chairs · {}\n[05:41] tamsin: {} {} called out sick, chair {} open 2nd shift\n[05:43] jorge: put {} {} in {}? {} was on chair {} w/ the clotted access\n[05:44] tamsin: ok. {} = {} btw, new pt transferring from lakemont, first tx {}\n[05:52] jorge: {}'s {} {} says ride van comes 10:15 not 9:45, cb {}\n[06:02] corinne: fyi epo protocol changed, {} for everyone on ESA\n[06:05] tamsin: 👍",
         m('D', &d.dmy()),
         if a.female { "mrs" } else { "mr" },
-        m('P', &ascii_lower(&a.family)),
+        m('P', &a.family.to_lowercase()),
         chair(r),
         if b.female { "mrs" } else { "mr" },
         m('P', &ini),
         chair(r),
+        if b.female { "she" } else { "he" },
         chair(r),
         m('P', &ini),
         lower_name(&b),
@@ -1948,7 +1967,7 @@ fn ptchat(r: &mut Rng, c: &Ctx) -> String {
         "{}  9:02 AM\ncan someone move {} ({}) from thurs to {}? {} has a cardio f/u\n{}  9:05 AM\ndone, {} at 3:15 w/ {}. also {} — the new {} eval — her email bounced, new one is {}\n{}  9:07 AM\nthx. {}'s auth ends {}, {} visits left, ask about {}\n{}  9:11 AM\n{} no-showed again, 3rd time. {} said call mom {} first",
         handle(&STAFF[7]),
         m('P', &a.called().to_lowercase()),
-        m('P', &ascii_lower(&a.family)),
+        m('P', &a.family.to_lowercase()),
         m('D', &format!("{}/{}", d1.m, d1.d)),
         if a.female { "she" } else { "he" },
         handle(&STAFF[11]),
@@ -2031,7 +2050,7 @@ fn denial(r: &mut Rng, c: &Ctx) -> String {
     let sent = visit(r);
     let claim = format!("{}{}", r.range(2026, 2026), r.digits(9));
     format!(
-        "{payer}\nClaims Department · PO Box 14079 · Lexington KY 40512\n\n{}\n\n{}\n{}\n\nNOTICE OF ADVERSE BENEFIT DETERMINATION\n\nMember: {}      Member ID: {}\nClaim number: {}      Date(s) of service: {} – {}\nProvider: {}\nService: {} ({})\n\nWe denied this claim. Reason: {}. Remark code N{}; CARC CO-{}.\n\nYou may appeal within 180 days of {}. Call Member Services at 1-800-{}-{} (TTY 711), or write to us at the address above. Your account of record: {}.",
+        "{payer}\nClaims Department · PO Box 14079 · Lexington KY 40512\n\n{}\n\n{}\n{}\n\nNOTICE OF ADVERSE BENEFIT DETERMINATION\n\nMember: {}      Member ID: {}\nClaim number: {}      Date(s) of service: {} – {}\nProvider: {}\nService: {} ({})\n\nWe denied this claim. Reason: {}. Remark code N{}; CARC CO-{}.\n\nYou may appeal within 180 days of {}. Call Member Services at {} (TTY 711), or write to us at the address above. Your account of record: {}.",
         m('D', &sent.long()),
         m(
             'P',
@@ -2060,8 +2079,7 @@ fn denial(r: &mut Rng, c: &Ctx) -> String {
         r.range(100, 800),
         r.pick(&["50", "197", "119", "27"]),
         m('D', &sent.md()),
-        r.range(200, 999),
-        r.digits(4),
+        m('T', &format!("1-800-{}-{}", r.range(200, 999), r.digits(4))),
         m('A', &p.acct)
     )
 }
@@ -2079,7 +2097,7 @@ fn collect(r: &mut Rng, c: &Ctx) -> String {
     let due = visit(r);
     let bal = format!("{}.{:02}", r.range(80, 2400), r.range(0, 99));
     format!(
-        "KEYSTONE RECOVERY GROUP\nThis is an attempt to collect a debt.\n\n{}\n\n{}\n{}\n\nOriginal creditor: {PRACTICE}\nCreditor account: {}     Our file #: {}\nBalance due: ${bal}     Date of service: {}\n\nPay by {} at {} or call 1-888-{}-{}.\nTo pay by card, complete below:\nCard number: {}   Exp: {:02}/{}   Name on card: {}\nDisputes: email {} within 30 days.",
+        "KEYSTONE RECOVERY GROUP\nThis is an attempt to collect a debt.\n\n{}\n\n{}\n{}\n\nOriginal creditor: {PRACTICE}\nCreditor account: {}     Our file #: {}\nBalance due: ${bal}     Date of service: {}\n\nPay by {} at {} or call {}.\nTo pay by card, complete below:\nCard number: {}   Exp: {:02}/{}   Name on card: {}\nDisputes: email {} within 30 days.",
         m('D', &sent.us()),
         m('P', &p.full()),
         address_block(&p),
@@ -2088,8 +2106,7 @@ fn collect(r: &mut Rng, c: &Ctx) -> String {
         m('D', &visit(r).us()),
         m('D', &due.long()),
         m('U', &format!("https://pay.keystonerecovery.com/p/{token}")),
-        r.range(200, 999),
-        r.digits(4),
+        m('T', &format!("1-888-{}-{}", r.range(200, 999), r.digits(4))),
         m('C', &luhn_card(r)),
         r.range(1, 12),
         r.range(27, 31),
@@ -2187,7 +2204,7 @@ fn dentbill(r: &mut Rng, c: &Ctx) -> String {
 
 /// A hospice nurse's visit note, with OCR-like slips where it was scanned.
 fn hospice(r: &mut Rng, c: &Ctx) -> String {
-    let p = c.any(r);
+    let p = c.older(r);
     let (rel, role) = relative(r, &p);
     let d = visit(r);
     let s = &STAFF[11];
@@ -2228,7 +2245,7 @@ fn hospice(r: &mut Rng, c: &Ctx) -> String {
 /// A lab requisition: boxes and ticks, ICD-10 codes, an accession number (not labelled).
 fn labreq(r: &mut Rng, c: &Ctx) -> String {
     let p = c.any(r);
-    let s = staff(r);
+    let s = doctor(r);
     let d = visit(r);
     format!(
         "ALLEGHENY CLINICAL LABS — TEST REQUISITION            Accession: {}\n--------------------------------------------------------------------\nPATIENT (last, first MI): {}      SEX: {}   DOB: {}\nADDRESS: {}\nPHONE: {}     SSN: {}\nBILL TO: [x] Insurance  {}  ID# {}   GROUP {}\n         [ ] Patient   [ ] Client\nORDERING: {} (NPI 1{})    COLLECTED: {} 07:{:02}  [x] fasting\nDX: {}   TESTS: [x] CMP  [x] Lipid  [ ] TSH  [x] HbA1c  [x] PTH intact\nNOTE: {}",
@@ -2325,19 +2342,18 @@ fn imaging(r: &mut Rng, c: &Ctx) -> String {
 
 /// A probate court's notice about a guardianship of an older patient.
 fn guardian(r: &mut Rng, c: &Ctx) -> String {
-    let p = c.any(r);
+    let p = c.older(r);
     let (rel, role) = relative(r, &p);
     let hearing = visit(r);
     let filed = visit(r);
     format!(
-        "COURT OF COMMON PLEAS — ORPHANS' COURT DIVISION\nIN RE: GUARDIANSHIP OF {}, an alleged incapacitated person\nNo. OC-2026-{}\n\n{}\n\nTo: Medical Records, {PRACTICE}\n\nPetitioner {} ({}, Pa. driver's license {}) of {} has asked the Court to appoint a plenary guardian of the person and estate of {} {}, {}, born {}, residing at {}.\n\nThe Court requests a physician's report on capacity, including the diagnosis ({}), before the hearing on {} at 9:30 a.m. Please send records to the petitioner's counsel, Whitcomb & Lyle LLP, or fax {}.\n\nBY THE COURT,\nClerk, Orphans' Court",
+        "COURT OF COMMON PLEAS — ORPHANS' COURT DIVISION\nIN RE: GUARDIANSHIP OF {}, an alleged incapacitated person\nNo. OC-2026-{}\n\n{}\n\nTo: Medical Records, {PRACTICE}\n\nPetitioner {} ({}, Pa. driver's license {}) has asked the Court to appoint a plenary guardian of the person and estate of {} {}, {}, born {}, residing at {}.\n\nThe Court requests a physician's report on capacity, including the diagnosis ({}), before the hearing on {} at 9:30 a.m. Please send records to the petitioner's counsel, Whitcomb & Lyle LLP, or fax {}.\n\nBY THE COURT,\nClerk, Orphans' Court",
         m('P', &p.full().to_uppercase()),
         r.digits(5),
         m('D', &filed.long()),
         m('P', &format!("{rel} {}", p.family)),
         role,
         m('L', &licence(r)),
-        m('R', r.pick(TOWNS).0),
         title(&p),
         m('P', &p.family),
         age_text(r, &p),
@@ -2531,7 +2547,7 @@ fn arabic(r: &mut Rng, c: &Ctx) -> String {
     let kin = if p.female { "mama" } else { "baba" };
     let d = visit(r);
     format!(
-        "Subject: maw3ed {}\n\nMarhaba, ana {} ({} {}). {kin} 3indo maw3ed yom {} ma3 Dr. {}, bas hala2 huwwe fi el-mustashfa, ghurfe {}, sarir {}. Mumkin t2ajjlo la {}?\nRaqam el-malaf (MRN) {}, tarikh el-milad {}. El-ta2min {} raqam {}.\nRaqami {} aw {}.\nShukran ktir,\n{}",
+        "Subject: maw3ed {}\n\nMarhaba, ana {} ({} {}). {kin} {} maw3ed yom {} ma3 Dr. {}, bas hala2 {} fi el-mustashfa, ghurfe {}, sarir {}. Mumkin t2ajjlo la {}?\nRaqam el-malaf (MRN) {}, tarikh el-milad {}. El-ta2min {} raqam {}.\nRaqami {} aw {}.\nShukran ktir,\n{}",
         m('D', &d.md()),
         m('P', &format!("{rel} {}", p.family)),
         if rel == "Sami" || rel == "Karim" || rel == "Hadi" {
@@ -2540,8 +2556,10 @@ fn arabic(r: &mut Rng, c: &Ctx) -> String {
             "bint"
         },
         m('P', &p.full()),
+        if p.female { "3inda" } else { "3indo" },
         m('D', &d.dmy()),
         STAFF[r.range(0, 4) as usize].family,
+        if p.female { "hiyye" } else { "huwwe" },
         m('O', &r.range(200, 699).to_string()),
         m('O', *r.pick(&["A", "B", "2"])),
         m('D', &visit(r).long()),
