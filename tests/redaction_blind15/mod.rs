@@ -214,6 +214,20 @@ impl Day {
             _ => format!("{}-{}-{}", self.m, self.d, self.y),
         }
     }
+    /// Read out as digits: "oh three fourteen forty one".
+    fn spoken_numeric(&self, r: &mut Rng) -> String {
+        let yy = self.y % 100;
+        let year = if yy < 10 {
+            format!("oh {}", ONES[yy as usize])
+        } else {
+            number_words(yy)
+        };
+        format!(
+            "{} {} {year}",
+            spoken_digits(r, &format!("{:02}", self.m)),
+            number_words(self.d)
+        )
+    }
     /// As said aloud: "march the fourth", "june twenty two".
     fn spoken(&self, r: &mut Rng, with_year: bool) -> String {
         let month = self.month().to_lowercase();
@@ -1256,8 +1270,11 @@ fn mail_date(r: &mut Rng, d: &Day) -> String {
 /// A dialysis unit asks a transient unit to take a travelling patient; the name is wrapped
 /// across a line break, the station number is a Room.
 fn dialref(r: &mut Rng, c: &Ctx) -> String {
+    if r.chance(40) {
+        return dialref_mail(r, c);
+    }
     let p = c.any(r);
-    let s = staff(r);
+    let s = doctor(r);
     let (rel, role) = relative(r, &p);
     let from = visit(r);
     let to = Day {
@@ -1314,6 +1331,9 @@ fn dialref(r: &mut Rng, c: &Ctx) -> String {
 
 /// A general dentist's referral form to an oral surgeon, its fields in any order.
 fn dentref(r: &mut Rng, c: &Ctx) -> String {
+    if r.chance(40) {
+        return dentref_letter(r, c);
+    }
     let p = c.any(r);
     let s = &STAFF[9];
     let pano = visit(r);
@@ -1787,9 +1807,11 @@ fn triage(r: &mut Rng, c: &Ctx) -> String {
     } else {
         let pron = if p.female { "my mom" } else { "my dad" };
         t += &format!(
-            "caller: yeah hi this is {} {}, i'm calling about {pron}, {}\nrn: and how do you spell the last name\ncaller: {}\n",
-            m('P', &rel.to_lowercase()),
-            m('P', &p.family.to_lowercase()),
+            "caller: yeah hi this is {}, i'm calling about {pron}, {}\nrn: and how do you spell the last name\ncaller: {}\n",
+            m(
+                'P',
+                &format!("{} {}", rel.to_lowercase(), p.family.to_lowercase())
+            ),
             m('P', &p.given.to_lowercase()),
             m('P', &spelled(r, &p.family))
         );
@@ -1797,7 +1819,14 @@ fn triage(r: &mut Rng, c: &Ctx) -> String {
     }
     t += &format!(
         "rn: and the date of birth\ncaller: {}\nrn: ok what's going on tonight\ncaller: {} since {}, and {} on {}\n",
-        m('D', &p.dob.spoken(r, true)),
+        m(
+            'D',
+            &if r.chance(50) {
+                p.dob.spoken(r, true)
+            } else {
+                p.dob.spoken_numeric(r)
+            }
+        ),
         r.pick(&[
             "fever of a hundred and one",
             "the left leg is swollen and red",
@@ -1958,6 +1987,9 @@ fn dialchat(r: &mut Rng, c: &Ctx) -> String {
 
 /// A physical therapy clinic's Slack export: staff handles, nicknames, reschedules.
 fn ptchat(r: &mut Rng, c: &Ctx) -> String {
+    if r.chance(45) {
+        return frontdesk_text(r, c);
+    }
     let a = c.any(r);
     let b = c.any(r);
     let d1 = visit(r);
@@ -2044,6 +2076,9 @@ fn teamsexp(r: &mut Rng, c: &Ctx) -> String {
 
 /// A payer's denial letter: member block, claim number, reasons, appeal rights.
 fn denial(r: &mut Rng, c: &Ctx) -> String {
+    if r.chance(40) {
+        return eob_table(r, c);
+    }
     let p = c.any(r);
     let payer = r.pick(PAYERS);
     let dos = visit(r);
@@ -2086,6 +2121,9 @@ fn denial(r: &mut Rng, c: &Ctx) -> String {
 
 /// A collection agency's notice: balance, a payment link with its token, a card form.
 fn collect(r: &mut Rng, c: &Ctx) -> String {
+    if r.chance(35) {
+        return pay_text(r, c);
+    }
     let p = c.any(r);
     let token: String = (0..10)
         .map(|_| {
@@ -2678,4 +2716,197 @@ pub fn generate(seed: u64, docs: usize) -> Set {
         })
         .collect();
     Set { docs, roster, keep }
+}
+
+// ---------------------------------------------------------------------------------------
+// Second layouts of some families.
+
+/// The dialysis unit's transient request as a short e-mail between unit staff.
+fn dialref_mail(r: &mut Rng, c: &Ctx) -> String {
+    let p = c.any(r);
+    let (rel, role) = relative(r, &p);
+    let from = visit(r);
+    let to = Day {
+        d: (from.d + r.range(2, 9)).min(28),
+        ..from
+    };
+    let lab = visit(r);
+    let sent = visit(r);
+    let sex = if p.female { "F" } else { "M" };
+    format!(
+        "From: Tamsin Leclair <{}>\nTo: {}\nSent: {}\nSubject: transient tx request - {} {}. - {}-{}\n\nHi team, can you take {} ({sex}, {}, DOB {}) for {} treatments {} to {}? Visiting {} {role} {} for {}. Access L brachiocephalic AVF, Hep B immune ({}). {} orders and last 3 flowsheets attached.\nPrimary Medicare {}, secondary {}. Pt cell {}.\nThanks!\nTamsin\nMillrace Dialysis Center, fax {}",
+        m('E', "tleclair@millracedialysis.org"),
+        m('E', "transient@lakemontnephrology.com"),
+        mail_date(r, &sent),
+        m('P', &p.family.to_uppercase()),
+        m(
+            'P',
+            &p.given[..p.given.chars().next().map_or(1, char::len_utf8)]
+        ),
+        m('D', &format!("{}/{}", from.m, from.d)),
+        m('D', &format!("{}/{}", to.m, to.d)),
+        m('P', &p.full()),
+        spoken_age_digits(&p),
+        m('D', &p.dob.short()),
+        r.range(3, 6),
+        m('D', &from.md()),
+        m('D', &to.md()),
+        if p.female { "her" } else { "his" },
+        m('P', &rel),
+        r.pick(&["a wedding", "the holidays", "two weeks", "a family funeral"]),
+        m('D', &lab.us()),
+        r.pick(&["Epo/iron", "Calcitriol", "Heparin"]),
+        m('H', &p.member),
+        r.pick(PAYERS),
+        m('T', &p.phone.any(r)),
+        m('F', &Phone::new(r).any(r))
+    )
+}
+
+/// The dentist's referral as a letter, the patient's name wrapped across a line.
+fn dentref_letter(r: &mut Rng, c: &Ctx) -> String {
+    let p = c.any(r);
+    let (rel, role) = relative(r, &p);
+    let (he, his) = if p.female {
+        ("She", "her")
+    } else {
+        ("He", "his")
+    };
+    format!(
+        "{}\n\nRidgeline Oral Surgery\nAttn: new patient coordinator\n\nDear Doctor,\n\nThank you for seeing {} {}\n{}, a {} patient of ours (DOB {}), for {}. Radiographs from {} are enclosed.\n{} takes {} and has {}; please premedicate per your protocol.\n{} can be reached at {} or {}; {} {}, {}, usually drives {}.\n\nSincerely,\n\nRoland Fairweather, DDS\nCedar Hollow Dental · tel {}",
+        m('D', &visit(r).long()),
+        title(&p),
+        m('P', &p.given),
+        m('P', &p.family),
+        r.pick(&["long-standing", "new", "valued"]),
+        m('D', &p.dob.us()),
+        r.pick(&[
+            "extraction of #1, #16, #17 and #32",
+            "evaluation of a lesion on the left lateral tongue",
+            "an implant consult at #30"
+        ]),
+        m('D', &visit(r).short()),
+        he,
+        r.pick(DRUGS),
+        r.pick(EPONYMS),
+        he,
+        m('T', &p.phone.any(r)),
+        m('E', &p.email),
+        his,
+        role,
+        m('P', &rel),
+        if p.female { "her" } else { "him" },
+        m('T', &Phone::new(r).any(r))
+    )
+}
+
+/// The front desk's group text: lower case, names that are words, a new address.
+fn frontdesk_text(r: &mut Rng, c: &Ctx) -> String {
+    let a = c.any(r);
+    let b = c.any(r);
+    let (rel, role) = relative(r, &a);
+    let d = visit(r);
+    let (she, her) = if a.female {
+        ("she", "her")
+    } else {
+        ("he", "his")
+    };
+    format!(
+        "front desk (group) · {}\ncorinne: {} is here for {her} 10:00 but the auth ran out {}\ntamsin: is that {}? dob {}\ncorinne: yep. {her} {role} {} is with {}, says they moved, new addr {}, {} {}\ntamsin: ok updating. also {} cx'd thurs, wants the 4:15 on {} if it opens\ncorinne: {} can do, i'll text {} at {}\ntamsin: ty. {} still owes the copay from {} fyi",
+        m('D', &d.short()),
+        m('P', &a.called().to_lowercase()),
+        m('D', &visit(r).md().to_lowercase()),
+        lower_name(&a),
+        m('D', &a.dob.short()),
+        m('P', &rel.to_lowercase()),
+        if a.female { "her" } else { "him" },
+        m('R', &a.street_line().to_lowercase()),
+        m('R', &a.town.to_lowercase()),
+        m('Z', &a.zip),
+        m('P', &b.given.to_lowercase()),
+        m('D', &visit(r).md().to_lowercase()),
+        she,
+        m('P', &b.called().to_lowercase()),
+        m('T', &b.phone.any(r)),
+        m('P', &a.called().to_lowercase()),
+        m('D', &visit(r).short())
+    )
+}
+
+/// An explanation of benefits laid out as a table; the subscriber may be a relative.
+fn eob_table(r: &mut Rng, c: &Ctx) -> String {
+    let p = c.any(r);
+    let (rel, _) = relative(r, &p);
+    let payer = r.pick(PAYERS);
+    let subscriber_is_patient = r.chance(50);
+    let mut t = format!(
+        "EXPLANATION OF BENEFITS — THIS IS NOT A BILL\n{payer}                 Statement date: {}\nMember: {}   ID: {}   Group: {}\nPatient: {}   Claim # {}\nProvider: {}\n\nService date | Code  | Billed  | Allowed | Plan paid | You owe\n",
+        m('D', &visit(r).us()),
+        if subscriber_is_patient {
+            m('P', &p.full().to_uppercase())
+        } else {
+            m(
+                'P',
+                &format!("{} {}", rel.to_uppercase(), p.family.to_uppercase()),
+            )
+        },
+        m('H', &p.member),
+        r.digits(7),
+        if subscriber_is_patient {
+            "self".to_string()
+        } else {
+            format!("{} (dependent)", m('P', &p.given))
+        },
+        m('A', &format!("{}{}", r.letters(2), r.digits(10))),
+        r.pick(SITES)
+    );
+    let d = visit(r);
+    for (i, code) in ["97110", "97140", "97530", "97161"]
+        .iter()
+        .take(r.range(2, 4) as usize)
+        .enumerate()
+    {
+        let day = Day {
+            d: (d.d + 2 * i as u32).min(28),
+            ..d
+        };
+        let billed = r.range(80, 220);
+        let allowed = billed * 2 / 3;
+        t += &format!(
+            "{}     | {code} | {billed}.00  | {allowed}.00   | 0.00      | {allowed}.00\n",
+            m('D', &day.short())
+        );
+    }
+    t += &format!(
+        "\nAmounts applied to deductible. Questions? Call {} or visit www.{}.com/eob (general information).",
+        m('T', &format!("1-866-{}-{}", r.range(200, 999), r.digits(4))),
+        payer.split(' ').next().unwrap_or("plan").to_lowercase()
+    );
+    t
+}
+
+/// A payment reminder by text message with a tokenised link.
+fn pay_text(r: &mut Rng, c: &Ctx) -> String {
+    let p = c.any(r);
+    let token = format!("{}{}", r.letters(3).to_lowercase(), r.digits(5));
+    format!(
+        "SMS to {} · {}\nCedarHollowPay: Hi {}, your balance of ${}.{:02} for {}'s visit on {} is past due. Pay securely: {} . Reply STOP to opt out, HELP for help. Questions {}.\n\nSMS from {} · {}\nis this for {} or {}?? we already paid at the desk on {}",
+        m('T', &p.phone.any(r)),
+        m('D', &visit(r).short()),
+        m('P', p.called()),
+        r.range(20, 900),
+        r.range(0, 99),
+        m(
+            'P',
+            &format!("{} {}", p.given.to_uppercase(), p.family.to_uppercase())
+        ),
+        m('D', &visit(r).us()),
+        m('U', &format!("https://chp.pay/{token}")),
+        m('T', &format!("412-{}-{}", r.range(200, 999), r.digits(4))),
+        m('T', &p.phone.digits()),
+        m('D', &visit(r).short()),
+        m('P', &p.called().to_lowercase()),
+        m('P', &relative(r, &p).0.to_lowercase()),
+        m('D', &format!("{}/{}", visit(r).m, r.range(1, 28)))
+    )
 }
