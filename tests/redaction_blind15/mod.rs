@@ -278,7 +278,7 @@ const TENS: [&str; 10] = [
 fn number_words(n: u32) -> String {
     if n < 20 {
         ONES[n as usize].to_string()
-    } else if n % 10 == 0 {
+    } else if n.is_multiple_of(10) {
         TENS[(n / 10) as usize].to_string()
     } else {
         format!("{} {}", TENS[(n / 10) as usize], ONES[(n % 10) as usize])
@@ -310,7 +310,7 @@ fn ordinal(n: u32) -> String {
     ];
     if n < 20 {
         ORD[n as usize].to_string()
-    } else if n % 10 == 0 {
+    } else if n.is_multiple_of(10) {
         format!(
             "{}ieth",
             &TENS[(n / 10) as usize][..TENS[(n / 10) as usize].len() - 1]
@@ -1099,18 +1099,19 @@ fn ip(r: &mut Rng) -> String {
 }
 
 fn plate(r: &mut Rng) -> String {
-    match r.range(0, 3) {
-        0 => format!("{}{}-{}", r.letters(3), "", r.digits(4)),
+    match r.range(0, 2) {
+        0 => format!("{}-{}", r.letters(3), r.digits(4)),
         1 => format!("{}{} {}", r.range(1, 9), r.letters(3), r.digits(3)),
-        2 => format!("{}-{}{}", r.letters(2), r.digits(3), r.letters(1)),
-        _ => {
-            // A VIN: 17 characters without I, O, Q.
-            const VIN: &[u8] = b"ABCDEFGHJKLMNPRSTUVWXYZ0123456789";
-            (0..17)
-                .map(|_| char::from(VIN[r.range(0, VIN.len() as u32 - 1) as usize]))
-                .collect()
-        }
+        _ => format!("{}-{}{}", r.letters(2), r.digits(3), r.letters(1)),
     }
+}
+
+/// A vehicle identification number: 17 characters without I, O, Q.
+fn vin(r: &mut Rng) -> String {
+    const VIN: &[u8] = b"ABCDEFGHJKLMNPRSTUVWXYZ0123456789";
+    (0..17)
+        .map(|_| char::from(VIN[r.range(0, VIN.len() as u32 - 1) as usize]))
+        .collect()
 }
 
 fn licence(r: &mut Rng) -> String {
@@ -1338,7 +1339,7 @@ fn dentref(r: &mut Rng, c: &Ctx) -> String {
     let s = &STAFF[9];
     let pano = visit(r);
     let (rel, _) = relative(r, &p);
-    let mut fields = vec![
+    let mut fields = [
         format!(
             "Patient ........ {}",
             last_first(&p, r.chance(40), r.chance(50))
@@ -1464,9 +1465,13 @@ fn ucxfer(r: &mut Rng, c: &Ctx) -> String {
             "white Subaru Outback",
         ]);
         t += &format!(
-            "HPI: {} restrained driver, low-speed rear-end MVC today, {car} plate {}. C-spine cleared by NEXUS; Spurling's negative.\n",
+            "HPI: {} restrained driver, low-speed rear-end MVC today, {car} {}. C-spine cleared by NEXUS; Spurling's negative.\n",
             age_text(r, &p),
-            m('W', &plate(r))
+            if r.chance(60) {
+                format!("plate {}", m('W', &plate(r)))
+            } else {
+                format!("(VIN {} per police report)", m('W', &vin(r)))
+            }
         );
     } else {
         t += &format!(
@@ -1854,6 +1859,9 @@ fn triage(r: &mut Rng, c: &Ctx) -> String {
 
 /// A pharmacist's call-back voicemail about a prior authorization.
 fn pharmcb(r: &mut Rng, c: &Ctx) -> String {
+    if r.chance(45) {
+        return pharmcb_refill(r, c);
+    }
     let p = c.any(r);
     let ph = &STAFF[10];
     let store = r.pick(PHARMACIES);
@@ -1882,7 +1890,7 @@ fn pharmcb(r: &mut Rng, c: &Ctx) -> String {
 fn spoken_street(r: &mut Rng, p: &Pat) -> String {
     let (num, rest) = p.street.split_once(' ').unwrap_or(("1", &p.street));
     let n: u32 = num.parse().unwrap_or(1);
-    let num = if n >= 100 && n < 10_000 && r.chance(70) {
+    let num = if (100..10_000).contains(&n) && r.chance(70) {
         format!("{} {}", number_words(n / 100), number_words(n % 100))
     } else {
         spoken_digits(r, num)
@@ -1951,6 +1959,9 @@ fn vmkin(r: &mut Rng, c: &Ctx) -> String {
 
 /// The dialysis unit's chair board chat: lower case, "mrs k", chair numbers (Rooms).
 fn dialchat(r: &mut Rng, c: &Ctx) -> String {
+    if r.chance(45) {
+        return dialchat_whatsapp(r, c);
+    }
     let d = visit(r);
     let a = c.any(r);
     let b = c.any(r);
@@ -1996,14 +2007,14 @@ fn ptchat(r: &mut Rng, c: &Ctx) -> String {
     let d2 = visit(r);
     let handle = |s: &Staff| format!("{}.{}", s.given.to_lowercase(), s.family.to_lowercase());
     format!(
-        "{}  9:02 AM\ncan someone move {} ({}) from thurs to {}? {} has a cardio f/u\n{}  9:05 AM\ndone, {} at 3:15 w/ {}. also {} — the new {} eval — her email bounced, new one is {}\n{}  9:07 AM\nthx. {}'s auth ends {}, {} visits left, ask about {}\n{}  9:11 AM\n{} no-showed again, 3rd time. {} said call mom {} first",
+        "{}  9:02 AM\ncan someone move {} ({}) from thurs to {}? {} has a cardio f/u\n{}  9:05 AM\ndone, fri {} at 3:15 w/ {}. also {} — the new {} eval — her email bounced, new one is {}\n{}  9:07 AM\nthx. {}'s auth ends {}, {} visits left, ask about {}\n{}  9:11 AM\n{} no-showed again, 3rd time. {} said call mom {} first",
         handle(&STAFF[7]),
         m('P', &a.called().to_lowercase()),
         m('P', &a.family.to_lowercase()),
         m('D', &format!("{}/{}", d1.m, d1.d)),
         if a.female { "she" } else { "he" },
         handle(&STAFF[11]),
-        format!("fri {}", m('D', &format!("{}/{}", d1.m, d1.d))),
+        m('D', &format!("{}/{}", d1.m, d1.d)),
         STAFF[8].given.to_lowercase(),
         m('P', &b.given.to_lowercase()),
         r.pick(&["knee", "rotator cuff", "vestibular", "post-op ACL"]),
@@ -2242,6 +2253,44 @@ fn dentbill(r: &mut Rng, c: &Ctx) -> String {
 
 /// A hospice nurse's visit note, with OCR-like slips where it was scanned.
 fn hospice(r: &mut Rng, c: &Ctx) -> String {
+    let note = hospice_note(r, c);
+    if r.chance(35) { ocr(r, &note) } else { note }
+}
+
+/// A scanned page read back by OCR: now and then a letter read as a look-alike, in the
+/// identifiers too (their labels cover what was read).
+fn ocr(r: &mut Rng, marked: &str) -> String {
+    let mut out = String::with_capacity(marked.len());
+    let mut keep: u8 = 0;
+    for ch in marked.chars() {
+        if ch == '«' {
+            // The mark, its kind code and its colon stay as they are.
+            keep = 3;
+        }
+        if keep > 0 || ch == '»' {
+            keep = keep.saturating_sub(1);
+            out.push(ch);
+            continue;
+        }
+        let swapped = match ch {
+            'l' => '1',
+            'I' => 'l',
+            'O' | 'o' => '0',
+            'e' => 'c',
+            'S' => '5',
+            'B' => '8',
+            _ => ch,
+        };
+        out.push(if swapped != ch && r.chance(6) {
+            swapped
+        } else {
+            ch
+        });
+    }
+    out
+}
+
+fn hospice_note(r: &mut Rng, c: &Ctx) -> String {
     let p = c.older(r);
     let (rel, role) = relative(r, &p);
     let d = visit(r);
@@ -2470,7 +2519,7 @@ fn polish(r: &mut Rng, c: &Ctx) -> String {
         ),
         m(
             'R',
-            *r.pick(&["Kraków", "Rzeszów", "Nowy Sącz", "Tarnów", "Łódź"])
+            r.pick::<&str>(&["Kraków", "Rzeszów", "Nowy Sącz", "Tarnów", "Łódź"])
         ),
         r.pick(&["metformina 500 mg", "acenokumarol", "furosemid 40 mg"]),
         m('E', &make_email(r, rel_given, &p.family)),
@@ -2599,7 +2648,7 @@ fn arabic(r: &mut Rng, c: &Ctx) -> String {
         STAFF[r.range(0, 4) as usize].family,
         if p.female { "hiyye" } else { "huwwe" },
         m('O', &r.range(200, 699).to_string()),
-        m('O', *r.pick(&["A", "B", "2"])),
+        m('O', r.pick::<&str>(&["A", "B", "2"])),
         m('D', &visit(r).long()),
         m('M', &p.mrn),
         m('D', &p.dob.us()),
@@ -2909,4 +2958,75 @@ fn pay_text(r: &mut Rng, c: &Ctx) -> String {
         m('P', &relative(r, &p).0.to_lowercase()),
         m('D', &format!("{}/{}", visit(r).m, r.range(1, 28)))
     )
+}
+
+/// A pharmacy technician's refill call-back: "last name …, first name …", a numeric date of
+/// birth, who picks it up.
+fn pharmcb_refill(r: &mut Rng, c: &Ctx) -> String {
+    let p = c.any(r);
+    let (rel, role) = relative(r, &p);
+    let store = r.pick(PHARMACIES);
+    let line = Phone::new(r);
+    format!(
+        "new voicemail · {} 9:{:02} am · from {}\n\"yes good morning this is the pharmacy tech at {} calling dr {}'s office, i have a refill request for last name {}, first name {}, date of birth {}, for the {}, there's no refills left on it, {} {role} {} usually picks it up and {} said {} is completely out, so if you could send that over today, our direct line is {}, that's {}, thank you\"",
+        m('D', &visit(r).short()),
+        r.range(0, 59),
+        m('T', &line.any(r)),
+        store.to_lowercase(),
+        doctor(r).family.to_lowercase(),
+        m('P', &p.family.to_lowercase()),
+        m('P', &p.given.to_lowercase()),
+        m('D', &p.dob.spoken_numeric(r)),
+        r.pick(DRUGS),
+        if p.female { "her" } else { "his" },
+        m('P', &rel.to_lowercase()),
+        if rel.len() % 2 == 0 { "she" } else { "he" },
+        if p.female { "she" } else { "he" },
+        m('T', &line.spoken(r)),
+        m('T', &line.any(r))
+    )
+}
+
+/// The dialysis charge nurses' WhatsApp thread: dated lines, station numbers, transport.
+fn dialchat_whatsapp(r: &mut Rng, c: &Ctx) -> String {
+    let d = visit(r);
+    let mut t = String::new();
+    let names = ["Tamsin Leclair", "Jorge Albuquerque", "Corinne Blakely"];
+    for i in 0..r.range(3, 5) {
+        let p = c.any(r);
+        let who = names[i as usize % 3];
+        let line = match r.range(0, 3) {
+            0 => format!(
+                "{} to station {} today, the pump on the usual one is being replaced",
+                m('P', &p.called().to_lowercase()),
+                m('O', &r.range(1, 24).to_string())
+            ),
+            1 => format!(
+                "{}'s family drops off in a white ford transit, plate {}, let them use the side door",
+                m('P', &p.full()),
+                m('W', &plate(r))
+            ),
+            2 => format!(
+                "{} {} wants to swap to TTS starting {}, ok with {}?",
+                title(&p).to_lowercase().trim_end_matches('.'),
+                m('P', &p.family.to_lowercase()),
+                m('D', &visit(r).md()),
+                doctor(r).family
+            ),
+            _ => format!(
+                "heads up {} ({}) back from hospital, rehab room {} until discharge",
+                m('P', &p.full().to_lowercase()),
+                spoken_age_digits(&p),
+                m('O', &format!("{}{}", r.range(1, 4), r.range(10, 40)))
+            ),
+        };
+        t += &format!(
+            "[{}, {:02}:{:02}:{:02}] {who}: {line}\n",
+            m('D', &d.short()),
+            r.range(5, 7),
+            r.range(0, 59),
+            r.range(0, 59)
+        );
+    }
+    t
 }
