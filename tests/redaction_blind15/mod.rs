@@ -850,7 +850,7 @@ fn pool(r: &mut Rng) -> Vec<Pat> {
 }
 
 /// A relative, neighbour or carer: not on any roster.
-fn relative(r: &mut Rng, p: &Pat) -> (String, &'static str) {
+fn relative(r: &mut Rng) -> (String, &'static str) {
     let (given, role) = if r.chance(50) {
         (
             *r.pick(&[
@@ -882,7 +882,6 @@ fn relative(r: &mut Rng, p: &Pat) -> (String, &'static str) {
             ]),
         )
     };
-    let _ = p;
     (given.to_string(), role)
 }
 
@@ -1210,19 +1209,14 @@ fn age_text(r: &mut Rng, p: &Pat) -> String {
     }
 }
 
-fn spoken_age(r: &mut Rng, p: &Pat) -> String {
+fn spoken_age(p: &Pat) -> String {
     let age = p.age_in_2026();
     let words = if age >= 100 {
         format!("a hundred and {}", number_words(age - 100))
     } else {
         number_words(age)
     };
-    if age > 89 {
-        m('G', &words)
-    } else {
-        let _ = r;
-        words
-    }
+    if age > 89 { m('G', &words) } else { words }
 }
 
 fn address_block(p: &Pat) -> String {
@@ -1245,13 +1239,12 @@ fn address_line(p: &Pat) -> String {
     )
 }
 
-fn spoken_email(r: &mut Rng, p: &Pat) -> String {
+fn spoken_email(p: &Pat) -> String {
     let e = p
         .email
         .replace('.', " dot ")
         .replace('@', " at ")
         .replace('_', " underscore ");
-    let _ = r;
     m('E', &e)
 }
 
@@ -1276,7 +1269,7 @@ fn dialref(r: &mut Rng, c: &Ctx) -> String {
     }
     let p = c.any(r);
     let s = doctor(r);
-    let (rel, role) = relative(r, &p);
+    let (rel, role) = relative(r);
     let from = visit(r);
     let to = Day {
         d: (from.d + r.range(3, 12)).min(28),
@@ -1338,7 +1331,7 @@ fn dentref(r: &mut Rng, c: &Ctx) -> String {
     let p = c.any(r);
     let s = &STAFF[9];
     let pano = visit(r);
-    let (rel, _) = relative(r, &p);
+    let (rel, _) = relative(r);
     let mut fields = [
         format!(
             "Patient ........ {}",
@@ -1390,7 +1383,7 @@ fn ptreply(r: &mut Rng, c: &Ctx) -> String {
     let start = visit(r);
     let recert = visit(r);
     let sent = visit(r);
-    let (rel, role) = relative(r, &p);
+    let (rel, role) = relative(r);
     format!(
         "From: {} {} <{}>\nTo: {}\nDate: {}\nSubject: POC update – {} – recert due {}\n\n{},\n\nQuick update on {} ({} {}), seen {} of 12 authorized visits since {}. {} reports less pain on stairs, {} improved from 92 to 110 degrees. We are working on 97110/97140 and a home program; {}.\n\n{} ({}) asked whether {} can also be seen on a {} — reachable on {}.\n\nPlan: continue 2x/week 4 weeks; next visit {}.\n\nNkechi Adeyemi, DPT\nCedar Hollow Physical Therapy | fax {}",
         s.given,
@@ -1480,7 +1473,7 @@ fn ucxfer(r: &mut Rng, c: &Ctx) -> String {
             r.pick(&["a Colles fracture", "no fracture", "a Smith fracture"])
         );
     }
-    let (rel, role) = relative(r, &p);
+    let (rel, role) = relative(r);
     t += &format!(
         "Emergency contact: {} ({role}) {}\nPlease see within 1 week. — {}\nCC: {}",
         m('P', &format!("{rel} {}", p.family)),
@@ -1553,7 +1546,7 @@ fn hl7mdm(r: &mut Rng, c: &Ctx) -> String {
     let p = c.any(r);
     let s = staff(r);
     let d = visit(r);
-    let (rel, role) = relative(r, &p);
+    let (rel, role) = relative(r);
     let stamp = ts(r, &d);
     format!(
         "MSH|^~\\&|DICTATE|CHHP|EHR|CHHP|{}||MDM^T02|MDM{}|P|2.5.1\rEVN|T02|{}\r{}\rPV1|1|O|CHFM^^^CHFM\rTXA|1|CN|TX|{}|{}^{}^^^^{}||{}||||DOC{}||||||AU\rOBX|1|TX|||Office visit {}\\T\\{} {} present ({}).||||||F\rOBX|2|TX|||{} {} reports {}\\S\\ no falls since {}. BP 138/82\\F\\HR 71.||||||F\rOBX|3|TX|||Meds: {}\\R\\{}. Call {} at {} with results.||||||F\r",
@@ -1589,7 +1582,7 @@ fn hl7orm(r: &mut Rng, c: &Ctx) -> String {
     let d = visit(r);
     let room = format!("{}{:02}", r.range(2, 6), r.range(1, 40));
     let bed = r.pick(&["A", "B", "1", "2"]).to_string();
-    let (rel, role) = relative(r, &p);
+    let (rel, role) = relative(r);
     format!(
         "MSH|^~\\&|CPOE|CHHP|LIS|ACL|{}||ORM^O01|{}|P|2.3\r{}\rPV1|1|I|{}W^{}^{}^CHHP||||{}^{}^{}\rNK1|1|{}^{}|{}|||{}\rORC|NW|ORD{}|||||^^^{}^^R\rOBR|1|ORD{}||{}|||{}\rNTE|1||Collect before {} dose; {} aware.\r",
         m('D', &ts(r, &d)),
@@ -1624,7 +1617,7 @@ fn hl7orm(r: &mut Rng, c: &Ctx) -> String {
 fn hl7dft(r: &mut Rng, c: &Ctx) -> String {
     let p = c.any(r);
     let d = visit(r);
-    let (rel, _) = relative(r, &p);
+    let (rel, _) = relative(r);
     let gt_ssn = format!("{}{}{}", r.range(1, 6), r.digits(2), r.digits(6));
     let payer = r.pick(PAYERS).to_uppercase();
     let mut t = format!(
@@ -1690,7 +1683,7 @@ fn hl7rep(r: &mut Rng, c: &Ctx) -> String {
     };
     let alias_given = p.nick.unwrap_or(&p.given).to_uppercase();
     let cell = Phone::new(r);
-    let (rel, role) = relative(r, &p);
+    let (rel, role) = relative(r);
     let po = format!("PO BOX {}", r.range(10, 999));
     format!(
         "MSH|^~\\&|REG|CHHP|ALL|CHHP|{}||ADT^A08|{}|P|2.5\rEVN|A08|{}\rPID|1||{}^^^CHHP^MR~{}^^^SSA^SS||{}~{}^{}^^^^^{}||{}|{}|||{}~{}^^{}^{}^{}^USA^M||{}~{}^PRN^CP~^NET^Internet^{}\rNK1|1|{}^{}|{}|{}|{}\rPV1|1|O|CHFM\r",
@@ -1736,7 +1729,7 @@ fn answsvc(r: &mut Rng, c: &Ctx) -> String {
     );
     for i in 0..r.range(2, 3) {
         let p = c.any(r);
-        let (rel, role) = relative(r, &p);
+        let (rel, role) = relative(r);
         let cb = Phone::new(r);
         t += &format!(
             "\n#{} {:02}:{:02} CLR: {} ({}) RE PT {} DOB {}\n   CB# {}",
@@ -1791,7 +1784,7 @@ fn answsvc(r: &mut Rng, c: &Ctx) -> String {
 /// spoken date of birth and call-back number.
 fn triage(r: &mut Rng, c: &Ctx) -> String {
     let p = c.any(r);
-    let (rel, role) = relative(r, &p);
+    let (rel, _) = relative(r);
     let rn = &STAFF[r.range(5, 6) as usize];
     let d = visit(r);
     let caller_is_patient = r.chance(35);
@@ -1820,7 +1813,6 @@ fn triage(r: &mut Rng, c: &Ctx) -> String {
             m('P', &p.given.to_lowercase()),
             m('P', &spelled(r, &p.family))
         );
-        let _ = role;
     }
     t += &format!(
         "rn: and the date of birth\ncaller: {}\nrn: ok what's going on tonight\ncaller: {} since {}, and {} on {}\n",
@@ -1907,7 +1899,7 @@ fn spoken_street(r: &mut Rng, p: &Pat) -> String {
 /// e-mail.
 fn vmkin(r: &mut Rng, c: &Ctx) -> String {
     let p = c.any(r);
-    let (rel, _) = relative(r, &p);
+    let (rel, _) = relative(r);
     let who = if p.female { "my mother" } else { "my father" };
     let room = format!(
         "{} {}",
@@ -1937,13 +1929,13 @@ fn vmkin(r: &mut Rng, c: &Ctx) -> String {
         1 => format!(
             "{} is {} now and {} moved in with me at {}, so please update the address, ",
             if p.female { "she" } else { "he" },
-            spoken_age(r, &p),
+            spoken_age(&p),
             if p.female { "she" } else { "he" },
             m('R', &spoken_street(r, &p))
         ),
         _ => format!(
             "can you email me the after visit summary, it's {}, ",
-            spoken_email(r, &p)
+            spoken_email(&p)
         ),
     };
     t += &format!(
@@ -1966,7 +1958,7 @@ fn dialchat(r: &mut Rng, c: &Ctx) -> String {
     let a = c.any(r);
     let b = c.any(r);
     let e = c.any(r);
-    let (rel, role) = relative(r, &e);
+    let (rel, role) = relative(r);
     let ini = b
         .family
         .chars()
@@ -2171,7 +2163,7 @@ fn collect(r: &mut Rng, c: &Ctx) -> String {
 fn portalbill(r: &mut Rng, c: &Ctx) -> String {
     let p = c.any(r);
     let sent = visit(r);
-    let (rel, role) = relative(r, &p);
+    let (rel, role) = relative(r);
     let proxy = r.chance(50);
     let mut t = format!(
         "=== MyCedar portal · message export ===\nThread: Billing question (#{})\nPatient: {} · MRN {} · DOB {}\n",
@@ -2292,7 +2284,7 @@ fn ocr(r: &mut Rng, marked: &str) -> String {
 
 fn hospice_note(r: &mut Rng, c: &Ctx) -> String {
     let p = c.older(r);
-    let (rel, role) = relative(r, &p);
+    let (rel, role) = relative(r);
     let d = visit(r);
     let s = &STAFF[11];
     let facility = r.chance(50);
@@ -2430,7 +2422,7 @@ fn imaging(r: &mut Rng, c: &Ctx) -> String {
 /// A probate court's notice about a guardianship of an older patient.
 fn guardian(r: &mut Rng, c: &Ctx) -> String {
     let p = c.older(r);
-    let (rel, role) = relative(r, &p);
+    let (rel, role) = relative(r);
     let hearing = visit(r);
     let filed = visit(r);
     format!(
@@ -2773,7 +2765,7 @@ pub fn generate(seed: u64, docs: usize) -> Set {
 /// The dialysis unit's transient request as a short e-mail between unit staff.
 fn dialref_mail(r: &mut Rng, c: &Ctx) -> String {
     let p = c.any(r);
-    let (rel, role) = relative(r, &p);
+    let (rel, role) = relative(r);
     let from = visit(r);
     let to = Day {
         d: (from.d + r.range(2, 9)).min(28),
@@ -2815,7 +2807,7 @@ fn dialref_mail(r: &mut Rng, c: &Ctx) -> String {
 /// The dentist's referral as a letter, the patient's name wrapped across a line.
 fn dentref_letter(r: &mut Rng, c: &Ctx) -> String {
     let p = c.any(r);
-    let (rel, role) = relative(r, &p);
+    let (rel, role) = relative(r);
     let (he, his) = if p.female {
         ("She", "her")
     } else {
@@ -2853,7 +2845,7 @@ fn dentref_letter(r: &mut Rng, c: &Ctx) -> String {
 fn frontdesk_text(r: &mut Rng, c: &Ctx) -> String {
     let a = c.any(r);
     let b = c.any(r);
-    let (rel, role) = relative(r, &a);
+    let (rel, role) = relative(r);
     let d = visit(r);
     let (she, her) = if a.female {
         ("she", "her")
@@ -2885,7 +2877,7 @@ fn frontdesk_text(r: &mut Rng, c: &Ctx) -> String {
 /// An explanation of benefits laid out as a table; the subscriber may be a relative.
 fn eob_table(r: &mut Rng, c: &Ctx) -> String {
     let p = c.any(r);
-    let (rel, _) = relative(r, &p);
+    let (rel, _) = relative(r);
     let payer = r.pick(PAYERS);
     let subscriber_is_patient = r.chance(50);
     let mut t = format!(
@@ -2955,7 +2947,7 @@ fn pay_text(r: &mut Rng, c: &Ctx) -> String {
         m('T', &p.phone.digits()),
         m('D', &visit(r).short()),
         m('P', &p.called().to_lowercase()),
-        m('P', &relative(r, &p).0.to_lowercase()),
+        m('P', &relative(r).0.to_lowercase()),
         m('D', &format!("{}/{}", visit(r).m, r.range(1, 28)))
     )
 }
@@ -2964,7 +2956,7 @@ fn pay_text(r: &mut Rng, c: &Ctx) -> String {
 /// birth, who picks it up.
 fn pharmcb_refill(r: &mut Rng, c: &Ctx) -> String {
     let p = c.any(r);
-    let (rel, role) = relative(r, &p);
+    let (rel, role) = relative(r);
     let store = r.pick(PHARMACIES);
     let line = Phone::new(r);
     format!(
