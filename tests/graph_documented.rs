@@ -728,3 +728,41 @@ async fn an_error_names_its_request_id_and_a_body_that_is_no_json_says_what_came
         .to_string();
     assert!(e.contains("502") && e.contains("502 Bad Gateway"), "{e}");
 }
+
+#[tokio::test]
+async fn a_deleted_event_comes_in_as_removed_and_one_outside_the_window_is_only_forgotten() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    let soon = time::OffsetDateTime::now_utc() + time::Duration::hours(3);
+    let at = |t: time::OffsetDateTime| json!({"dateTime": rfc3339(t).trim_end_matches('Z'), "timeZone": "UTC"});
+    fake.with(|s| {
+        for id in ["AAMkEv1", "AAMkEv2"] {
+            let mut ev = review_event(id, 9);
+            ev["start"] = at(soon);
+            ev["end"] = at(soon + time::Duration::minutes(30));
+            s.events.push(ev);
+        }
+    });
+    let sink = Collect::default();
+    let cal = CalendarSync::new(acct);
+    let r = cal.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.removed), (2, 0));
+    // The organizer deletes one (no `isCancelled`: it is just no longer listed).
+    fake.with(|s| s.events.retain(|e| e["id"] != "AAMkEv1"));
+    let r = cal.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.removed), (0, 1), "{r:?}");
+    let last = sink.items().last().unwrap().clone();
+    assert_eq!(last.meta["graph_id"], "AAMkEv1");
+    assert_eq!(last.meta["removed"], true);
+    assert_eq!(last.meta["cancelled"], true);
+    assert_eq!(last.subject.as_deref(), Some("Review AAMkEv1"));
+    // Said once, not on every poll.
+    let r = cal.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.removed), (0, 0), "{r:?}");
+    // A view cut short by a failure marks nothing.
+    fake.with(|s| s.fail_code("/me/calendarView", 400, "ErrorInvalidParameter", 1));
+    cal.poll_once(&sink.deliver()).await.unwrap_err();
+    let r = cal.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!(r.removed, 0, "{r:?}");
+}

@@ -20,6 +20,13 @@
 //! through CLDR's windowsZones table (the `windows-timezones` crate). The wall-clock times Graph
 //! returned are kept in `start_local`/`end_local` with `time_zone` either way; an event in a
 //! zone neither name knows is still taken in, with a warning and `meta.time_zone_unknown`.
+//!
+//! A deleted event is not cancelled, and calendarView has no removal signal: it is simply no
+//! longer listed. `calendar.json` keeps, per event, the start it last had; after a poll that
+//! read every page, an event whose last start lies inside this poll's window but that was not
+//! listed is gone (deleted, or moved out of the window) and comes in as a last version marked
+//! `removed` and `cancelled`, so the brief stops showing it at its old time. Should it be
+//! listed again (moved back in), its next version is newer and wins.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -37,11 +44,30 @@ const MAX_PAGES: u32 = 20;
 /// No `lastModifiedDateTime` (see the module comment): `changeKey` versions an event.
 const SELECT: &str = "subject,organizer,start,end,location,bodyPreview,isCancelled,attendees,changeKey,isAllDay,showAs,isOnlineMeeting";
 
+const STATE: &str = "calendar.json";
+
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct CalendarReport {
     pub new: u64,
     pub seen: u64,
     pub pages: u32,
+    /// Events listed before, inside the window, and no longer listed.
+    pub removed: u64,
+}
+
+/// What a poll remembers of each event it listed (see the module comment).
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+struct CalendarState {
+    #[serde(default)]
+    events: BTreeMap<String, Listed>,
+}
+
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct Listed {
+    /// RFC 3339, on the UTC line.
+    start: String,
+    #[serde(default)]
+    subject: Option<String>,
 }
 
 pub struct CalendarSync {
@@ -65,6 +91,7 @@ impl CalendarSync {
             rfc3339(now + LOOK_AHEAD)
         );
         let mut report = CalendarReport::default();
+        let mut listed: BTreeMap<String, Listed> = BTreeMap::new();
         loop {
             // Immutable ids: an event updated or moved keeps its id, so an unchanged one is not
             // taken in twice.
@@ -78,14 +105,84 @@ impl CalendarSync {
             for ev in page["value"].as_array().into_iter().flatten() {
                 report.seen += 1;
                 if let Some(m) = self.to_message(ev) {
+                    if let Some(start) = m.meta.get("start").and_then(|v| v.as_str()) {
+                        listed.insert(
+                            ev["id"].as_str().unwrap_or_default().to_owned(),
+                            Listed {
+                                start: start.to_owned(),
+                                subject: m.subject.clone(),
+                            },
+                        );
+                    }
                     batch.push(m);
                 }
             }
             report.new += deliver_all(deliver, batch).await?;
             match self.account.client.page_link(&page, "@odata.nextLink")? {
                 Some(next) if report.pages < MAX_PAGES => link = next,
-                _ => return Ok(report),
+                // A view cut short says nothing about what it did not read.
+                Some(_) => return Ok(report),
+                None => break,
             }
+        }
+        self.removals(
+            listed,
+            (now - LOOK_BACK, now + LOOK_AHEAD),
+            deliver,
+            &mut report,
+        )
+        .await?;
+        Ok(report)
+    }
+
+    /// After a complete view: a last version for every event listed before whose start lies
+    /// in `window` but that this view did not list; then remember this view's events.
+    async fn removals(
+        &self,
+        listed: BTreeMap<String, Listed>,
+        window: (time::OffsetDateTime, time::OffsetDateTime),
+        deliver: &Deliver,
+        report: &mut CalendarReport,
+    ) -> Result<(), GraphError> {
+        let before: CalendarState = self.account.load_state(STATE);
+        let mut gone = Vec::new();
+        for (id, was) in &before.events {
+            let inside = parse_ts(&was.start).is_some_and(|t| t >= window.0 && t < window.1);
+            if inside && !listed.contains_key(id) {
+                gone.push(self.removed(id, was));
+            }
+        }
+        report.removed = gone.len() as u64;
+        deliver_all(deliver, gone).await?;
+        // Events of the earlier view that are outside this window are forgotten: the window
+        // moved past them, or they moved out of it (and were marked above if they were inside).
+        self.account
+            .save_state(STATE, &CalendarState { events: listed })
+            .await
+    }
+
+    /// The last version of an event no longer listed.
+    fn removed(&self, id: &str, was: &Listed) -> NewMessage {
+        let mut meta = BTreeMap::new();
+        meta.insert("graph_id".into(), json!(id));
+        meta.insert("source".into(), json!("graph_calendar"));
+        meta.insert("start".into(), json!(was.start));
+        meta.insert("cancelled".into(), json!(true));
+        meta.insert("removed".into(), json!(true));
+        NewMessage {
+            // One removal per listing: a listed-again event's later removal is a new record.
+            id: format!("{id}/removed/{}", was.start),
+            profile: self.account.profile.clone(),
+            channel: Channel::Calendar,
+            thread_id: None,
+            from: crate::domain::Party::default(),
+            to: Vec::new(),
+            subject: was.subject.clone(),
+            ts: crate::domain::now(),
+            body: "No longer in the calendar at this time (deleted, or moved out of the next two weeks).".into(),
+            html: false,
+            meta,
+            attachments: Vec::new(),
         }
     }
 
