@@ -407,6 +407,7 @@ fn msg(id: &str, created: &str, from: &str, body: &str, kind: &str) -> ChatMsg {
         from_name: format!("name of {from}"),
         body: body.into(),
         message_type: kind.into(),
+        attachments: Vec::new(),
     }
 }
 

@@ -111,6 +111,7 @@ fn chat_msg(id: usize, created: &str) -> ChatMsg {
         from_name: "Ann".into(),
         body: format!("message {id}"),
         message_type: "message".into(),
+        attachments: Vec::new(),
     }
 }
 
@@ -315,6 +316,11 @@ async fn a_chat_answering_403_or_404_is_skipped_and_the_other_chats_go_on_and_ar
                 .any(|q| q.path.contains("19:a@thread.v2") || q.path.contains("19:c@thread.v2"))
         )
     });
+
+    // A 410 Gone is the same: skipped, not a failed poll.
+    fake.with(|s| s.fail_code("/chats/19:locked@thread.v2/messages", 410, "Gone", 1));
+    let r = teams.poll_once(&sink.deliver()).await.unwrap();
+    assert_eq!((r.new, r.chats_checked, r.chats_failed), (0, 1, 1), "{r:?}");
 
     // Readable again: its message comes in.
     let r = teams.poll_once(&sink.deliver()).await.unwrap();
@@ -765,4 +771,68 @@ async fn a_deleted_event_comes_in_as_removed_and_one_outside_the_window_is_only_
     cal.poll_once(&sink.deliver()).await.unwrap_err();
     let r = cal.poll_once(&sink.deliver()).await.unwrap();
     assert_eq!(r.removed, 0, "{r:?}");
+}
+
+#[tokio::test]
+async fn a_chat_message_s_shared_file_card_and_quoted_reply_come_in_as_text() {
+    let fake = Fake::start().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let acct = account(&fake, tmp.path());
+    let now = time::OffsetDateTime::now_utc()
+        .replace_nanosecond(0)
+        .unwrap();
+    // Shapes from the chatMessageAttachment reference and the "List messages in a chat"
+    // example: the body holds only `<attachment id=…>` placeholders.
+    let mut m = chat_msg(1, &rfc3339(now - time::Duration::minutes(5)));
+    m.body =
+        r#"See below <attachment id="153fa47d"></attachment><attachment id="card1"></attachment>"#
+            .into();
+    m.attachments = vec![
+        json!({
+            "id": "153fa47d", "contentType": "reference",
+            "contentUrl": "https://contoso.sharepoint.com/sites/x/Shared%20Documents/Q3.xlsx",
+            "content": null, "name": "Q3.xlsx", "thumbnailUrl": null
+        }),
+        json!({
+            "id": "card1", "contentType": "application/vnd.microsoft.card.adaptive",
+            "contentUrl": null, "name": null, "thumbnailUrl": null,
+            "content": json!({
+                "type": "AdaptiveCard", "version": "1.4",
+                "body": [
+                    {"type": "TextBlock", "text": "Approval needed"},
+                    {"type": "FactSet", "facts": [{"title": "Due", "value": "Friday 5 pm"}]}
+                ]
+            }).to_string()
+        }),
+        json!({
+            "id": "1616883610068", "contentType": "messageReference",
+            "contentUrl": null, "name": null, "thumbnailUrl": null,
+            "content": json!({
+                "messageId": "1616883610068",
+                "messagePreview": "can you send the numbers?",
+                "messageSender": {"application": null, "device": null,
+                    "user": {"id": "u2", "displayName": "Bob <b>"}}
+            }).to_string()
+        }),
+    ];
+    fake.with(|s| {
+        s.chats.push(Chat {
+            id: "19:att@thread.v2".into(),
+            messages: vec![m],
+        })
+    });
+    let sink = Collect::default();
+    TeamsSync::new(acct)
+        .poll_once(&sink.deliver())
+        .await
+        .unwrap();
+    let body = &sink.items()[0].body;
+    assert!(body.starts_with("See below"), "{body}");
+    for part in [
+        "Shared file: Q3.xlsx &lt;https://contoso.sharepoint.com/sites/x/Shared%20Documents/Q3.xlsx&gt;",
+        "Card (adaptive): Approval needed · Due: Friday 5 pm",
+        "In reply to Bob &lt;b&gt;: &quot;can you send the numbers?&quot;",
+    ] {
+        assert!(body.contains(part), "{part} in {body}");
+    }
 }

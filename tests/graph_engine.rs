@@ -391,6 +391,7 @@ async fn chat_posts_and_events_are_executed_once() {
                 from_name: "Ann".into(),
                 body: "hi".into(),
                 message_type: "message".into(),
+                attachments: Vec::new(),
             }],
         })
     });

@@ -87,6 +87,8 @@ pub struct ChatMsg {
     pub from_name: String,
     pub body: String,
     pub message_type: String,
+    /// `attachments` as Graph lists them (chatMessageAttachment).
+    pub attachments: Vec<Value>,
 }
 
 #[derive(Debug, Clone)]
@@ -1290,6 +1292,7 @@ fn graph(
                 "deletedDateTime": null, "subject": null,
                 "from": {"user": {"id": m.from_id, "displayName": m.from_name}},
                 "body": {"contentType": "html", "content": m.body},
+                "attachments": m.attachments,
             })).collect::<Vec<_>>()});
             if more {
                 let host = headers
@@ -1323,6 +1326,7 @@ fn graph(
                 from_name: "Operator".into(),
                 body: json_body["body"]["content"].as_str().unwrap_or("").into(),
                 message_type: "message".into(),
+                attachments: Vec::new(),
             });
             (StatusCode::CREATED, axum::Json(json!({"id": id}))).into_response()
         }

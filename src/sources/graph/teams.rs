@@ -288,6 +288,27 @@ impl TeamsSync {
             }
             None => (original, created),
         };
+        let html = m["body"]["contentType"]
+            .as_str()
+            .is_some_and(|t| t.eq_ignore_ascii_case("html"));
+        let mut body = m["body"]["content"].as_str().unwrap_or("").to_owned();
+        // What the message carries beside its text: the body holds only an
+        // `<attachment id=…>` placeholder for each, so without this a shared file, a bot's
+        // card or a quoted reply would arrive empty.
+        for line in m["attachments"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(attachment_line)
+            .take(crate::sanitize::MAX_ATTACHMENTS)
+        {
+            if html {
+                body.push_str(&format!("<p>{}</p>", crate::sanitize::escape_markup(&line)));
+            } else {
+                body.push('\n');
+                body.push_str(&line);
+            }
+        }
         Some(NewMessage {
             id,
             profile: self.account.profile.clone(),
@@ -300,10 +321,8 @@ impl TeamsSync {
                 .filter(|s| !s.is_empty())
                 .map(str::to_owned),
             ts,
-            body: m["body"]["content"].as_str().unwrap_or("").to_owned(),
-            html: m["body"]["contentType"]
-                .as_str()
-                .is_some_and(|t| t.eq_ignore_ascii_case("html")),
+            body,
+            html,
             meta,
             attachments: Vec::new(),
         })
@@ -311,15 +330,105 @@ impl TeamsSync {
 }
 
 /// An answer about one chat that asking again soon will not change (403: no access to it any
-/// more; 404: gone): it must not stop the other chats.
+/// more; 404 or 410: gone, the latter classified as a sync reset since Graph uses it for
+/// expired delta state too): it must not stop the other chats.
 fn chat_unavailable(e: &GraphError) -> bool {
     matches!(
         e,
         GraphError::Http {
             status: 403 | 404,
             ..
-        }
+        } | GraphError::SyncReset(_)
     )
+}
+
+/// One line of text for a chat message's attachment (chatMessageAttachment): a shared file
+/// (`reference`) by name and link, a quoted reply (`messageReference`) and a forwarded
+/// message by who wrote what, a card (adaptive, hero, thumbnail) by its title and text blocks,
+/// a code snippet by name; anything else by its name or content type.
+fn attachment_line(a: &Value) -> Option<String> {
+    let kind = a["contentType"].as_str().unwrap_or("");
+    let name = a["name"].as_str().filter(|n| !n.is_empty());
+    // `content` is a JSON document in a string for cards and references.
+    let content: Value = a["content"]
+        .as_str()
+        .and_then(|c| serde_json::from_str(c).ok())
+        .unwrap_or(Value::Null);
+    let line = match kind {
+        "reference" => format!(
+            "Shared file: {}{}",
+            name.unwrap_or("(unnamed)"),
+            a["contentUrl"]
+                .as_str()
+                .map(|u| format!(" <{u}>"))
+                .unwrap_or_default()
+        ),
+        "messageReference" | "forwardedMessageReference" => {
+            let who = content["messageSender"]["user"]["displayName"]
+                .as_str()
+                .or_else(|| content["messageSender"]["application"]["displayName"].as_str())
+                .unwrap_or("someone");
+            let what = content["messagePreview"].as_str().unwrap_or("");
+            let head = if kind == "messageReference" {
+                "In reply to"
+            } else {
+                "Forwarded from"
+            };
+            format!("{head} {who}: \"{what}\"")
+        }
+        k if k.starts_with("application/vnd.microsoft.card.") => {
+            let mut texts = Vec::new();
+            card_texts(&content, &mut texts, 0);
+            let what = k.trim_start_matches("application/vnd.microsoft.card.");
+            if texts.is_empty() {
+                format!(
+                    "Card ({what}){}",
+                    name.map(|n| format!(": {n}")).unwrap_or_default()
+                )
+            } else {
+                format!("Card ({what}): {}", texts.join(" · "))
+            }
+        }
+        _ => format!(
+            "Attachment: {}",
+            name.unwrap_or(if kind.is_empty() { "(unknown)" } else { kind })
+        ),
+    };
+    Some(crate::sanitize::one_line(&line, 600))
+}
+
+/// The `title`, `subtitle` and `text` strings and the facts of a card, depth-first, bounded.
+fn card_texts(v: &Value, out: &mut Vec<String>, depth: usize) {
+    if depth > 16 || out.len() >= 40 {
+        return;
+    }
+    match v {
+        Value::Object(o) => {
+            let text = |k: &str| {
+                o.get(k)
+                    .and_then(Value::as_str)
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+            };
+            // A fact (FactSet) is a title and its value.
+            if let (Some(t), Some(val)) = (text("title"), text("value")) {
+                out.push(format!("{t}: {val}"));
+            } else {
+                out.extend(
+                    ["title", "subtitle", "text"]
+                        .into_iter()
+                        .filter_map(|k| text(k).map(str::to_owned)),
+                );
+            }
+            for (k, child) in o {
+                if !matches!(k.as_str(), "title" | "subtitle" | "text" | "value") {
+                    card_texts(child, out, depth + 1);
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|c| card_texts(c, out, depth + 1)),
+        _ => {}
+    }
 }
 
 /// Percent-encode a path segment (chat ids hold `:` and `@`, which are fine in paths, but be
