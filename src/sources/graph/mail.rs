@@ -230,14 +230,13 @@ impl MailSync {
             let page = match client.get(&link, &[IMMUTABLE_IDS]).await {
                 Ok(p) => p,
                 // The message is readable but its attachments are not (403: a policy or a
-                // protected item; 404: gone since the delta page): asking again would fail the
-                // same way, so the message comes in without them, saying so, rather than
-                // stalling the mailbox's sync on it.
-                Err(GraphError::Http {
-                    status: status @ (403 | 404),
-                    code,
-                    ..
-                }) => {
+                // protected item; 404: gone since the delta page; any other client error but
+                // auth, timeout and throttling): asking again would fail the same way, so the
+                // message comes in without them, saying so, rather than stalling the
+                // mailbox's sync on it.
+                Err(GraphError::Http { status, code, .. })
+                    if (400..500).contains(&status) && !matches!(status, 401 | 408 | 429) =>
+                {
                     tracing::warn!(status, %code, "attachments of a message not listed; taken in without them");
                     m.meta
                         .insert(META_ATTACHMENTS_UNAVAILABLE.into(), json!(status));
