@@ -228,7 +228,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 // "até ao dia 15 de maio", "antes del día 5".
                 || (k == before.len() && toks.norm(before[k - 1].0) == "dia")
                 || (k > 1
-                    && matches!(before[k - 2].2, Some(Sem::Cue(Cue::Adjacent)))
+                    && matches!(before[k - 2].2, Some(Sem::Cue(Cue::Adjacent | Cue::Prefer)))
                     && matches!(toks.norm(before[k - 1].0), "your" | "our" | "my" | "their")))
         {
             k -= 1;
@@ -294,19 +294,14 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             }
             let det = det(j - 1);
             let c = before[j - 2];
-            (det && matches!(c.2, Some(Sem::Cue(Cue::Adjacent)))).then_some(c)
+            (det && matches!(c.2, Some(Sem::Cue(Cue::Adjacent | Cue::Prefer)))).then_some(c)
         };
         // A span's lead right before a day is a limit too ("entro venerdì", "binnen
         // Freitag").
         // A preference ("we'd prefer Dec 10 for the signed copy", "ideally Friday, please") is
         // a limit for a thing or an act asked, not a day chosen for a meeting ("I'd prefer
         // Friday for the call").
-        let preference = |c: &(usize, usize, Option<Sem>)| {
-            matches!(
-                toks.norm(c.0),
-                "prefer" | "prefers" | "preferably" | "ideally" | "let's" | "lets"
-            )
-        };
+        let preference = |c: &(usize, usize, Option<Sem>)| c.2 == Some(Sem::Cue(Cue::Prefer));
         // "bis Gründonnerstag (10.4.)", "by our open day (May 3)": a cue before a name whose
         // date follows it in brackets.
         let bracketed = || {
@@ -323,7 +318,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             }
             (j < k - 1 && j > 0)
                 .then(|| before[j - 1])
-                .filter(|c| matches!(c.2, Some(Sem::Cue(Cue::Adjacent))))
+                .filter(|c| matches!(c.2, Some(Sem::Cue(Cue::Adjacent | Cue::Prefer))))
         };
         let adjacent_cue = adjacent
             .filter(|x| matches!(x.2, Some(Sem::Cue(_) | Sem::Within)))
@@ -514,12 +509,11 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }
         // "I can't get it done by Tuesday, can I send it Thursday instead?": a later date of
         // the sentence said to replace another is the one that stands.
-        if exprs[n + 1..].iter().take_while(|x| x.from < t).any(|x| {
-            matches!(
-                toks.norm(x.to),
-                "instead" | "stattdessen" | "invece" | "plutot" | "liever"
-            )
-        }) {
+        if exprs[n + 1..]
+            .iter()
+            .take_while(|x| x.from < t)
+            .any(|x| p.sem(x.to) == Some(Sem::Instead))
+        {
             continue;
         }
         // "The date to pay is Dec 2", "la fecha para pagar es el 2": a day named for an act.
@@ -621,8 +615,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 .filter(|x| x.0 < e.from)
                 .all(|x| x.2 == Some(Sem::Filler))
             && {
-                let rest: Vec<_> = phrases.iter().filter(|x| x.0 > e.to).copied().collect();
-                opens_with_order(&p, &rest, usize::MAX)
+                // The phrases after the date (they are in order: a slice, no copy).
+                let rest = &phrases[phrases.partition_point(|x| x.0 <= e.to)..];
+                opens_with_order(&p, rest, usize::MAX)
                     && !rest
                         .iter()
                         .any(|x| matches!(x.2, Some(Sem::Meeting | Sem::Meal(_))))
@@ -710,10 +705,10 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .find(|(a, _, _)| *a >= e.to)
             .filter(|(a, _, _)| ["-", "–", "—"].iter().any(|d| toks.is_punct(*a, d)))
             .is_some_and(|&(d, _, _)| {
-                let rest: Vec<_> = phrases.iter().filter(|x| x.0 > d).copied().collect();
+                let rest = &phrases[phrases.partition_point(|x| x.0 <= d)..];
                 exprs.get(n + 1).is_none_or(|x| x.from >= t)
                     && (rest.iter().any(|x| x.2 == Some(Sem::Request))
-                        || opens_with_order(&p, &rest, usize::MAX))
+                        || opens_with_order(&p, rest, usize::MAX))
             });
         // "Camp runs July 26–30", "the fair is held Jun 2-4": an event's days, not a
         // window to act in (unless a window word says so).
@@ -1135,7 +1130,10 @@ fn due_cells(p: &Parser<'_>, text: &str) -> Vec<Range<usize>> {
                         c.clone()
                             .any(|k| matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Noun))))
                             || (c.end > c.start
-                                && matches!(p.sem(c.end - 1), Some(Sem::Cue(Cue::Adjacent))))
+                                && matches!(
+                                    p.sem(c.end - 1),
+                                    Some(Sem::Cue(Cue::Adjacent | Cue::Prefer))
+                                ))
                     }));
                 }
                 Some(Some(c)) if has_words => out.extend(cells.clone().nth(c)),
@@ -1268,7 +1266,7 @@ fn plural_object(p: &Parser<'_>, n: usize, date: usize) -> bool {
             while j < date && p.sem(j) == Some(Sem::Filler) {
                 j += 1;
             }
-            j == date || matches!(p.sem(j), Some(Sem::Cue(Cue::Adjacent)))
+            j == date || matches!(p.sem(j), Some(Sem::Cue(Cue::Adjacent | Cue::Prefer)))
         }
 }
 
@@ -1304,44 +1302,20 @@ fn refers_back(
         !phrases
             .iter()
             .any(|x| x.0 < e.from && matches!(x.2, Some(Sem::Meeting)))
-            && {
-                let mut a = e.to;
-                while a < e.to + 3
-                    && matches!(
-                        toks.norm(a),
-                        "is" | "would" | "will" | "be" | "esta" | "ist" | "me" | "nos" | "va"
-                    )
-                {
-                    a += 1;
-                }
-                (toks.norm(e.to) == "it" && toks.norm(e.to + 1) == "is")
-            // "We're good with Thursday", "happy with Dec 3".
-            || (e.from >= 2
-                && toks.norm(e.from - 1) == "with"
-                && matches!(
-                    toks.norm(e.from - 2),
-                    "good" | "fine" | "happy" | "ok" | "okay"
-                ))
-            || matches!(
-                toks.norm(a),
-                "fine"
-                    | "ok"
-                    | "okay"
-                    | "good"
-                    | "great"
-                    | "perfect"
-                    | "works"
-                    | "work"
-                    | "suits"
-                    | "suit"
-                    | "passt"
-                    | "geht"
-                    | "bien"
-                    | "vale"
-                    | "sirve"
-                    | "perfecto"
-            )
-            }
+            // "We're good with Thursday", "happy with Dec 3": the taking words before the day.
+            && (phrases
+                .iter()
+                .any(|x| x.1 == e.from && x.2 == Some(Sem::Accept))
+                // "Monday is fine", "Thursday would work", "el lunes nos va bien": the taking
+                // word a few words after the day, in its clause.
+                || (e.to..e.to + 4)
+                    .find(|&a| p.sem(a) == Some(Sem::Accept))
+                    .is_some_and(|a| {
+                        (e.to..a).all(|k| {
+                            toks.toks[k].kind == Kind::Word
+                                && !matches!(p.sem(k), Some(Sem::Cue(_) | Sem::Request | Sem::Act))
+                        })
+                    }))
     };
     let asks_around = |v: &[(usize, usize, Option<Sem>)]| -> bool {
         let Some(b) = v.iter().position(|x| x.2 == Some(Sem::Back)) else {
@@ -1404,10 +1378,10 @@ fn refers_back(
                 })
         }
     };
-    let rest: Vec<_> = phrases.iter().filter(|x| x.0 >= e.to).copied().collect();
+    let rest = &phrases[phrases.partition_point(|x| x.0 < e.to)..];
     // A pointer after the date that asks nothing ("Thursday it is then.") leaves the next
     // sentence to ask ("Please have the proofs ready by then.").
-    if rest.iter().any(|x| x.2 == Some(Sem::Back)) && asks_around(&rest) {
+    if rest.iter().any(|x| x.2 == Some(Sem::Back)) && asks_around(rest) {
         return true;
     }
     if t >= toks.len() || next.is_some_and(|n| n < t) {

@@ -94,54 +94,49 @@ pub fn scan(text: &str, ctx: &Context) -> Vec<TimeExpr> {
         .collect()
 }
 
-/// The language of lexed text, from its function words (English when none stands out).
+/// The language of lexed text, from its function words; a line with none ("Einsendeschluss:
+/// 4. Dezember.") by its month and weekday names and its limit words, which a language may
+/// have to itself; English (the first language) when neither tells.
 fn detect_tokens(t: &lexer::Tokens) -> Lang {
-    static WORDS: OnceLock<std::collections::HashMap<&'static str, u8>> = OnceLock::new();
+    type Masks = std::collections::HashMap<&'static str, (u8, u8)>;
+    // Per word: the languages it is a function word of, and those it is a name or a limit
+    // word of.
+    static WORDS: OnceLock<Masks> = OnceLock::new();
     let words = WORDS.get_or_init(|| {
-        let mut m = std::collections::HashMap::new();
+        let mut m: Masks = std::collections::HashMap::new();
         for (k, l) in lang::ALL.iter().enumerate() {
             for w in l.function_words {
-                *m.entry(*w).or_insert(0u8) |= 1 << k;
+                m.entry(*w).or_default().0 |= 1 << k;
+            }
+            for (w, sem) in l.words {
+                if !w.contains(' ')
+                    && matches!(
+                        sem,
+                        lang::Sem::Month(..) | lang::Sem::Weekday(..) | lang::Sem::Cue(_)
+                    )
+                {
+                    m.entry(*w).or_default().1 |= 1 << k;
+                }
             }
         }
         m
     });
-    // Per language, how many of the first 400 tokens `table` gives it.
-    let tally = |table: &std::collections::HashMap<&'static str, u8>, counts: &mut [u32; 8]| {
-        for i in 0..t.len().min(400) {
-            if let Some(mask) = table.get(t.norm(i)) {
-                for (k, c) in counts.iter_mut().enumerate().take(lang::ALL.len()) {
-                    if mask & (1 << k) != 0 {
-                        *c += 1;
-                    }
-                }
+    // Per language, its function words and its names among the first 400 tokens, in one pass.
+    let (mut function, mut names) = ([0u32; 8], [0u32; 8]);
+    for i in 0..t.len().min(400) {
+        if let Some(&(f, n)) = words.get(t.norm(i)) {
+            for k in 0..lang::ALL.len() {
+                function[k] += u32::from(f >> k & 1);
+                names[k] += u32::from(n >> k & 1);
             }
         }
-    };
-    let mut counts = [0u32; 8];
-    tally(words, &mut counts);
-    // A line with no function word ("Einsendeschluss: 4. Dezember."): by its month and
-    // weekday names and its limit words, which a language may have to itself.
-    if counts.iter().all(|&c| c == 0) {
-        static NAMES: OnceLock<std::collections::HashMap<&'static str, u8>> = OnceLock::new();
-        let names = NAMES.get_or_init(|| {
-            let mut m = std::collections::HashMap::new();
-            for (k, l) in lang::ALL.iter().enumerate() {
-                for (w, sem) in l.words {
-                    if !w.contains(' ')
-                        && matches!(
-                            sem,
-                            lang::Sem::Month(..) | lang::Sem::Weekday(..) | lang::Sem::Cue(_)
-                        )
-                    {
-                        *m.entry(*w).or_insert(0u8) |= 1 << k;
-                    }
-                }
-            }
-            m
-        });
-        tally(names, &mut counts);
     }
+    // Names decide only a line with no function word; a tie goes to the first language.
+    let counts = if function.iter().any(|&c| c > 0) {
+        function
+    } else {
+        names
+    };
     let mut best = 0;
     for k in 1..lang::ALL.len() {
         if counts[k] > counts[best] {

@@ -418,6 +418,11 @@ pub static DE: LangData = LangData {
         ("bevor sie endet", Back),
         ("bevor er ablauft", Back),
         ("von", From),
+        // A date that replaces another one of its sentence.
+        ("stattdessen", Instead),
+        // A proposed day taken ("Montag passt", "el lunes está bien").
+        ("passt", Accept),
+        ("geht", Accept),
         ("verschoben", Moved),
         ("verlangert", Moved),
         ("verlegt", Moved),

@@ -440,6 +440,11 @@ pub static ES: LangData = LangData {
         ("antes de que venza", Back),
         ("antes de que cierre", Back),
         ("desde", From),
+        // A proposed day taken ("Montag passt", "el lunes está bien").
+        ("bien", Accept),
+        ("vale", Accept),
+        ("sirve", Accept),
+        ("perfecto", Accept),
         ("aplazado", Moved),
         ("aplazada", Moved),
         ("pospuesto", Moved),

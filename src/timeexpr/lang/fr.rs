@@ -253,6 +253,8 @@ pub static FR: LangData = LangData {
         ("ouverte", Hours),
         ("reunion", Meeting),
         ("avant cette date", Back),
+        // A date that replaces another one of its sentence.
+        ("plutot", Instead),
         ("reporte", Moved),
         ("reportee", Moved),
         ("prolonge", Moved),

@@ -232,6 +232,8 @@ pub static IT: LangData = LangData {
         ("aperto", Hours),
         ("aperta", Hours),
         ("entro quella data", Back),
+        // A date that replaces another one of its sentence.
+        ("invece", Instead),
         ("rinviato", Moved),
         ("rinviata", Moved),
         ("prorogato", Moved),

@@ -201,6 +201,12 @@ pub enum Sem {
     Window,
     /// "from" in "moved from Friday to Monday".
     From,
+    /// Right after a date, "instead", "stattdessen", "invece": the date replaces another
+    /// one of its sentence ("can I send it Thursday instead?").
+    Instead,
+    /// A word that takes a proposed day ("Monday is fine", "Thursday works", "Montag
+    /// passt", "el lunes está bien"): read only where a pointer asks about that day.
+    Accept,
     /// "moved", "postponed", "extended", "verschoben", "aplazado".
     Moved,
     /// A compound holding another entry's word that means none of it ("on-call" is no
@@ -256,6 +262,11 @@ pub enum Cue {
     Noun,
     /// Before or after the date: "at the latest", "spätestens", "a más tardar".
     Latest,
+    /// A preference right before the date ("we'd prefer Dec 10 for the signed copy",
+    /// "ideally Friday", "let's say Jan 5"): a limit when a thing or an act is asked, not a
+    /// day chosen for a meeting. Unlike "by", it makes no bare number after it an hour
+    /// ("ideally 2 CT tmrw" is two scans).
+    Prefer,
 }
 
 /// Words that make a date in their sentence not a live deadline.

@@ -240,6 +240,8 @@ pub static NL: LangData = LangData {
         ("gesloten", Hours),
         ("voor die datum", Back),
         ("van", From),
+        // A date that replaces another one of its sentence.
+        ("liever", Instead),
         ("verplaatst", Moved),
         ("verschoven", Moved),
         ("uitgesteld", Moved),
