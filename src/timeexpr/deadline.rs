@@ -213,8 +213,17 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                             && (*x == Some(Sem::Request)
                                 || matches!(
                                     toks.norm(*a),
-                                    "if" | "unless" | "so" | "or" | "and" | "but" | "once" | "when"
-                                ))
+                                    "if" | "unless" | "so" | "or" | "but" | "once" | "when"
+                                )
+                                // "and" opens another clause with its own subject or request
+                                // ("I'll send it and you sign by Friday"); between two verbs
+                                // it keeps the promise's ("we can print and ship by May 12").
+                                || (toks.norm(*a) == "and"
+                                    && (p.sem(a + 1) == Some(Sem::Request)
+                                        || matches!(
+                                            toks.norm(a + 1),
+                                            "i" | "we" | "you" | "u" | "they" | "he" | "she"
+                                        ))))
                     })
             });
         let before: Vec<&(usize, usize, Option<Sem>)> =
@@ -487,7 +496,13 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                                     | "didn't"
                             )))
             });
-            (said || correction.is_some() || (moved_to && pronoun))
+            // "can u do it in 2 days?⏎me: monday ok?⏎Tom: monday's fine — send it then": a
+            // counter-proposal taken and asked about replaces the ask before it.
+            let counter = || {
+                taken(&p, &phrases, e)
+                    && refers_back(&p, &phrases, e, exprs.get(n + 1).map(|x| x.from), t)
+            };
+            (said || correction.is_some() || (moved_to && pronoun) || counter())
                 && out
                     .last()
                     // Said before the clause (a chat line may run on: "by thu⏎ana: oops, I
@@ -551,6 +566,51 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 !(x.2 == Some(Sem::Cue(Cue::Noun)) && next_from >= x.1 && next_from <= x.1 + 2)
             })
             .map(|x| x.1);
+        // "the broker needs the invoice today by 3 pm, otherwise storage charges start
+        // tomorrow": after "otherwise" comes what follows if nobody acts, not another limit
+        // (unless it asks or cues its own: "otherwise please pay the fee by Friday").
+        if adjacent_cue.is_none()
+            && after.is_none()
+            && phrases
+                .iter()
+                .rposition(|x| x.0 < e.from && x.2 == Some(Sem::Else))
+                .is_some_and(|k| {
+                    !phrases[k..].iter().any(|x| {
+                        x.0 < e.from && matches!(x.2, Some(Sem::Request | Sem::Act | Sem::Cue(_)))
+                    })
+                })
+        {
+            continue;
+        }
+        // "I'll need until Nov 9 for my part": a need right before "until" asks for time
+        // (the sender's), not for a thing by a date ("I need the keys until Friday" has one).
+        if adjacent_cue.is_some_and(|c| {
+            std::ptr::eq(c, adjacent.unwrap_or(c))
+                && matches!(toks.norm(c.0), "until" | "till" | "til")
+                && k >= 2
+                && before[k - 2].2 == Some(Sem::Request)
+                && before[k - 2].1 == c.0
+                // Not a window's permission ("accepted until", "can be booked until").
+                && matches!(toks.norm(before[k - 2].0), "need" | "needs")
+        }) {
+            continue;
+        }
+        // "Cutoff for docs for the Jan 5 sailing: Jan 3, 5pm": a date between an article and
+        // a plain noun names the thing (that day's sailing), it sets no limit.
+        if adjacent_cue.is_none()
+            && after.is_none()
+            && !e.shape.range
+            && e.from > s
+            && matches!(
+                toks.norm(e.from - 1),
+                "the" | "your" | "our" | "my" | "their"
+            )
+            && toks.toks.get(e.to).is_some_and(|t| t.kind == Kind::Word)
+            && p.sem(e.to).is_none()
+            && e.to < t
+        {
+            continue;
+        }
         // The imperative: the sentence opens with an action verb, maybe after "please", or
         // after a short label and a colon ("HR: submit …", "First thing tomorrow: send …").
         let label_end = phrases
@@ -679,6 +739,11 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 && !phrases
                     .iter()
                     .any(|x| x.0 > w[1].0 && x.0 < e.from && toks.norm(x.0) == "for")
+                // "The office must be closed Friday": a place's hours, nothing handed in.
+                && {
+                    let be = if toks.norm(w[1].0) == "be" { w[1].0 } else { w[1].0 + 1 };
+                    p.sem(be + 1) != Some(Sem::Hours)
+                }
         });
         let imperative = fronted_order
             || obligation
@@ -777,11 +842,13 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             && !adjacent.is_some_and(|x| matches!(x.2, Some(Sem::Attr | Sem::From)))
             // A cue that only times the day ("bring the dog in Monday so the vet can see
             // her before noon") is no cue of another date.
-            // Nor one inside the date's own words ("the Friday before Easter").
+            // Nor one inside the date's own words ("the Friday before Easter"), nor a strike
+            // of a date after it ("send it Monday, not Tuesday").
             && !phrases.iter().any(|(a, _, x)| {
                 matches!(x, Some(Sem::Cue(_) | Sem::Block(_)))
                     && !bare_time_cues.contains(a)
                     && !(e.from..e.to).contains(a)
+                    && !(*x == Some(Sem::Block(Block::Strike)) && *a >= e.to)
             });
         // A headline naming a period's end and what is due at it: "EOM for expense reports".
         // Also after a sender's label ("Northline Freight: COB Thursday for the rate sheet").
@@ -907,6 +974,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             || headline
             // "| Parking permit renewal | Nov 12 |" under a "| Item | Due |" header.
             || due_cells.iter().any(|r| r.contains(&e.from))
+            // "Outstanding items from your side:⏎- signed disclosure forms: 06/08".
+            || under_list_heading(&p, s)
             // "Pricing ends 8/20 - send your entry by then at the latest".
             || back()
             || retime;
@@ -942,8 +1011,15 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                         })
                 })
         };
+        // "per our call, pls send the bond application in 3 business days": a meeting in a
+        // clause before an asked one is what the ask refers to, not the date's event.
+        let asked_from = phrases
+            .get(comma_clause)
+            .filter(|_| comma_clause > 0)
+            .map_or(0, |x| x.0);
         let meeting_at = phrases.iter().position(|(a, m, x)| {
             *a < comma_after
+                && *a >= asked_from
                 && !own_date(*a, *m)
                 && match x {
                     Some(Sem::Meeting) => true,
@@ -1270,6 +1346,53 @@ fn plural_object(p: &Parser<'_>, n: usize, date: usize) -> bool {
         }
 }
 
+/// Whether the sentence at token `s` is a list item ("- signed forms: 06/08", "2) the CVs")
+/// under a heading that asks or names what is owed and ends with a colon ("Outstanding items
+/// from your side:", "Please send:"): each item's date is a limit. Looks up over the list's
+/// other items only (at most 20 lines).
+fn under_list_heading(p: &Parser<'_>, s: usize) -> bool {
+    let toks = p.t;
+    let is_item = |a: usize| {
+        ["-", "•", "*", "–", "·", "▪", "○"]
+            .iter()
+            .any(|m| toks.is_punct(a, m))
+            || (toks
+                .toks
+                .get(a)
+                .is_some_and(|t| t.kind == Kind::Num && t.digits <= 2)
+                && (toks.is_punct(a + 1, ")") || toks.is_punct(a + 1, ".")))
+    };
+    if !is_item(s) {
+        return false;
+    }
+    let mut start = s;
+    for _ in 0..20 {
+        let mut end = start;
+        while end > 0 && toks.is_punct(end - 1, "\n") {
+            end -= 1;
+        }
+        let mut a = end;
+        while a > 0 && !toks.is_punct(a - 1, "\n") {
+            a -= 1;
+        }
+        if a == end {
+            return false;
+        }
+        if is_item(a) {
+            start = a;
+            continue;
+        }
+        return toks.is_punct(end - 1, ":")
+            && (a..end).any(|k| {
+                matches!(
+                    p.sem(k),
+                    Some(Sem::Request | Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))
+                )
+            });
+    }
+    false
+}
+
 /// A dash standing alone between words ("… Nov 30 — the date …"), not one inside a range or
 /// a compound ("Nov 8–12", "e-mail").
 fn clause_dash(toks: &Tokens, c: usize) -> bool {
@@ -1279,6 +1402,28 @@ fn clause_dash(toks: &Tokens, c: usize) -> bool {
         && !toks.glued(c)
         && !toks.glued(c + 1)
         && toks.toks[c + 1].kind == Kind::Word
+}
+
+/// Whether day `e` is taken as proposed, by a word after it in its clause ("Monday is fine",
+/// "Thursday works", "Friday it is", "Montag passt", "el lunes está bien", "el lunes nos va
+/// bien") or before it ("we're good with Thursday"): a day, not an appointment ("Your slot on
+/// Friday is fine; bring your ID then" is the visit's day).
+fn taken(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], e: &grammar::Expr) -> bool {
+    let toks = p.t;
+    !phrases
+        .iter()
+        .any(|x| x.0 < e.from && matches!(x.2, Some(Sem::Meeting)))
+        && (phrases
+            .iter()
+            .any(|x| x.1 == e.from && x.2 == Some(Sem::Accept))
+            || (e.to..e.to + 4)
+                .find(|&a| p.sem(a) == Some(Sem::Accept))
+                .is_some_and(|a| {
+                    (e.to..a).all(|k| {
+                        toks.toks[k].kind == Kind::Word
+                            && !matches!(p.sem(k), Some(Sem::Cue(_) | Sem::Request | Sem::Act))
+                    })
+                }))
 }
 
 /// Whether a clause after date `e` (in its sentence, whose phrases are `phrases` and which
@@ -1294,29 +1439,6 @@ fn refers_back(
     t: usize,
 ) -> bool {
     let toks = p.t;
-    // The day is the subject of a word that accepts it: "Monday is fine", "Thursday works",
-    // "Friday it is", "Montag passt", "el lunes está bien", "el lunes nos va bien" (a day, not
-    // an appointment: "Your slot on Friday is fine; bring your ID then" is the visit's day).
-    // Read only where a one-word pointer asks about the day (below).
-    let accepted = || {
-        !phrases
-            .iter()
-            .any(|x| x.0 < e.from && matches!(x.2, Some(Sem::Meeting)))
-            // "We're good with Thursday", "happy with Dec 3": the taking words before the day.
-            && (phrases
-                .iter()
-                .any(|x| x.1 == e.from && x.2 == Some(Sem::Accept))
-                // "Monday is fine", "Thursday would work", "el lunes nos va bien": the taking
-                // word a few words after the day, in its clause.
-                || (e.to..e.to + 4)
-                    .find(|&a| p.sem(a) == Some(Sem::Accept))
-                    .is_some_and(|a| {
-                        (e.to..a).all(|k| {
-                            toks.toks[k].kind == Kind::Word
-                                && !matches!(p.sem(k), Some(Sem::Cue(_) | Sem::Request | Sem::Act))
-                        })
-                    }))
-    };
     let asks_around = |v: &[(usize, usize, Option<Sem>)]| -> bool {
         let Some(b) = v.iter().position(|x| x.2 == Some(Sem::Back)) else {
             return false;
@@ -1338,7 +1460,7 @@ fn refers_back(
         // your waiver then").
         // Unless the day was just accepted as proposed ("Monday is fine — send it then",
         // "Thursday works, get it to me then").
-        if v[b].1 - v[b].0 == 1 && !e.shape.range && !accepted() {
+        if v[b].1 - v[b].0 == 1 && !e.shape.range && !taken(p, phrases, e) {
             return false;
         }
         // Next to a pointer, an unlisted verb opening its clause with an object is an order

@@ -444,6 +444,8 @@ pub static EN: LangData = LangData {
         // only when a request points at it: "sign by then").
         ("good for", In),
         ("valid for", In),
+        // A span counted from the message itself: "within 30 days from the date of this notice".
+        ("from the date of this", FromNow),
         ("from now", FromNow),
         ("from today", FromNow),
         ("ago", Ago),
@@ -493,6 +495,9 @@ pub static EN: LangData = LangData {
         // "the portal cuts off at 11:59 PM on July 22".
         ("cuts off", Cue(Cue::Due)),
         ("lapses", Cue(Cue::Due)),
+        // A firm limit ("hard stop fri 2pm"); what is still owed ("Outstanding items from your side:").
+        ("hard stop", Cue(Cue::Noun)),
+        ("outstanding", Cue(Cue::Due)),
         ("deadline", Cue(Cue::Noun)),
         // "Late fees apply after July 9": the day after which one is late.
         ("late fee", Cue(Cue::Noun)),
@@ -611,6 +616,8 @@ pub static EN: LangData = LangData {
         ("been removed", Block(Block::Negation)),
         ("has been eliminated", Block(Block::Negation)),
         ("scratch the", Block(Block::Strike)),
+        // "due wed now not tues": the day right after "not" is the one turned down.
+        ("not", Block(Block::Strike)),
         ("scrap the", Block(Block::Strike)),
         // "Forget the Friday deadline" ("don't forget the …" is a request, below).
         ("forget the", Block(Block::Strike)),
@@ -782,6 +789,9 @@ pub static EN: LangData = LangData {
         ("have them to", Act),
         ("have this to", Act),
         ("submit", Act),
+        // "File your renewal between Jan 3 and Jan 7" (an order only where it opens its
+        // sentence with an object, not "the file is attached").
+        ("file", Act),
         ("return", Act),
         ("reply", Act),
         ("respond", Act),
@@ -1051,6 +1061,15 @@ pub static EN: LangData = LangData {
         ("it is -", Accept),
         ("it is —", Accept),
         ("it is –", Accept),
+        // What follows if the recipient does not act.
+        ("otherwise", Else),
+        ("or else", Else),
+        // What the sender can do: "If you approve it by Tuesday we can print and ship by May 12".
+        ("we can", Promise),
+        ("we could", Promise),
+        // A place's hours: "the office is closed until Jan 3" sets no limit.
+        ("closed", Hours),
+        ("shut", Hours),
         ("moved", Moved),
         ("postponed", Moved),
         ("extended", Moved),

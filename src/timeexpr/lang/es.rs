@@ -270,6 +270,13 @@ pub static ES: LangData = LangData {
         ("esperar hasta", Block(Block::Start)),
         ("no antes de", Block(Block::Start)),
         ("no antes del", Block(Block::Start)),
+        // A reminder to act: "Recuerde entregar las muestras mañana" (and "no olvide" is no negation).
+        ("recuerde", Request),
+        ("recuerda", Request),
+        ("recuerden", Request),
+        ("no olvide", Request),
+        ("no olvides", Request),
+        ("no olviden", Request),
         ("por favor", Request),
         ("favor de", Request),
         ("necesito", Request),
@@ -445,6 +452,9 @@ pub static ES: LangData = LangData {
         ("vale", Accept),
         ("sirve", Accept),
         ("perfecto", Accept),
+        // What follows if the recipient does not act.
+        ("de lo contrario", Else),
+        ("en caso contrario", Else),
         ("aplazado", Moved),
         ("aplazada", Moved),
         ("pospuesto", Moved),

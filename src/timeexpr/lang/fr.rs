@@ -210,6 +210,9 @@ pub static FR: LangData = LangData {
         ("merci pour", Block(Block::Past)),
         ("a expire", Block(Block::Past)),
         ("pas avant", Block(Block::Start)),
+        // A reminder to act: "n'oubliez pas de rendre".
+        ("n'oubliez pas de", Request),
+        ("pensez a", Request),
         ("merci de", Request),
         ("veuillez", Request),
         ("s'il vous plait", Request),
@@ -255,6 +258,8 @@ pub static FR: LangData = LangData {
         ("avant cette date", Back),
         // A date that replaces another one of its sentence.
         ("plutot", Instead),
+        // What follows if the recipient does not act.
+        ("sinon", Else),
         ("reporte", Moved),
         ("reportee", Moved),
         ("prolonge", Moved),

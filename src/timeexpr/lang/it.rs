@@ -194,6 +194,13 @@ pub static IT: LangData = LangData {
         ("e scaduta", Block(Block::Past)),
         ("grazie per", Block(Block::Past)),
         ("non prima del", Block(Block::Start)),
+        // A reminder to act: "ricordatevi di consegnare".
+        ("ricordate di", Request),
+        ("ricordatevi di", Request),
+        ("ricordati di", Request),
+        ("si ricordi di", Request),
+        ("non dimenticate di", Request),
+        ("non dimenticare di", Request),
         ("per favore", Request),
         ("si prega di", Request),
         ("vi preghiamo di", Request),
@@ -234,6 +241,8 @@ pub static IT: LangData = LangData {
         ("entro quella data", Back),
         // A date that replaces another one of its sentence.
         ("invece", Instead),
+        // What follows if the recipient does not act.
+        ("altrimenti", Else),
         ("rinviato", Moved),
         ("rinviata", Moved),
         ("prorogato", Moved),

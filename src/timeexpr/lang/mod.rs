@@ -201,6 +201,8 @@ pub enum Sem {
     Window,
     /// "from" in "moved from Friday to Monday".
     From,
+    /// "otherwise", "sonst", "de lo contrario": what follows if the recipient does not act.
+    Else,
     /// Right after a date, "instead", "stattdessen", "invece": the date replaces another
     /// one of its sentence ("can I send it Thursday instead?").
     Instead,
