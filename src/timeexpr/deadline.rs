@@ -1416,6 +1416,9 @@ fn taken(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], e: &grammar::E
         && (phrases
             .iter()
             .any(|x| x.1 == e.from && x.2 == Some(Sem::Accept))
+            // "Friday it is": no table word (a phrase "it is" would hide "is not required"
+            // and a dash after it).
+            || (toks.norm(e.to) == "it" && toks.norm(e.to + 1) == "is")
             || (e.to..e.to + 4)
                 .find(|&a| p.sem(a) == Some(Sem::Accept))
                 .is_some_and(|a| {

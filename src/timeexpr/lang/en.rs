@@ -1039,7 +1039,7 @@ pub static EN: LangData = LangData {
         ("from", From),
         // A date that replaces another one of its sentence.
         ("instead", Instead),
-        // A proposed day taken: "Monday is fine", "we're good with Thursday", "Friday it is".
+        // A proposed day taken: "Monday is fine", "we're good with Thursday".
         ("fine", Accept),
         ("ok", Accept),
         ("okay", Accept),
@@ -1055,12 +1055,6 @@ pub static EN: LangData = LangData {
         ("happy with", Accept),
         ("ok with", Accept),
         ("okay with", Accept),
-        ("it is then", Accept),
-        ("it is .", Accept),
-        ("it is !", Accept),
-        ("it is -", Accept),
-        ("it is —", Accept),
-        ("it is –", Accept),
         // What follows if the recipient does not act.
         ("otherwise", Else),
         ("or else", Else),
