@@ -3,9 +3,10 @@
 //! holdout8 on; the labelling rule is in its README and each file's first line): `eval.jsonl`
 //! (312 messages), `dev2.jsonl`, `holdout2.jsonl`, `holdout3.jsonl`, `holdout4.jsonl`,
 //! `holdout5.jsonl`, `holdout6.jsonl`, `holdout7.jsonl`, `holdout8.jsonl`, `holdout9.jsonl`,
-//! `holdout10.jsonl` and `holdout11.jsonl` (231 each), tuned on in that order (each holdout
-//! became the next round's development set after its unread figures were taken), and
-//! `holdout12.jsonl`, the unread holdout (its misses are not printed). Prints recall and precision per
+//! `holdout10.jsonl`, `holdout11.jsonl` and `holdout12.jsonl` (231 each), tuned on in that
+//! order (each holdout became the next round's development set after its unread figures were
+//! taken). `holdout12.jsonl` is also still scored as the unread holdout, under its unread floor
+//! (its misses are not printed there), until the next holdout is written. Prints recall and precision per
 //! class; each set has a floor just under its figure. `cargo test --test deadlines_eval --
 //! --nocapture` shows the tables and every miss of the tuned sets.
 
@@ -196,12 +197,17 @@ fn the_finder_holds_its_figures_on_the_tuned_sets() {
     // tuned on holdout10; tuned on since (100% / 98.7%: the two dates left are labels the
     // rule leaves open, see its README paragraph).
     assert_floor(&score(&fixture("holdout11.jsonl"), true), 231, 0.99, 0.98);
+    // holdout12: 92.2% / 95.7% when it was written, 94.6% / 95.8% unread after the round
+    // tuned on holdout11; tuned on since (99.4% / 99.4% after round 12: the date left is
+    // "11:30pm Mountain on Monday" across the US spring change, labelled in the operator's
+    // named zone on that day, which a fixed received offset cannot tell).
+    assert_floor(&score(&fixture("holdout12.jsonl"), true), 231, 0.99, 0.99);
 }
 
 #[test]
 fn the_finder_generalises_to_the_unread_holdout() {
     // holdout12: 92.2% recall and 95.7% precision when it was written (the finder after the
-    // holdout10 round), 94.6% / 95.8% after the round on holdout11; its misses stay unread so
-    // it keeps measuring what the rules carry over to new writing.
+    // holdout10 round), 94.6% / 95.8% after the round on holdout11 (its unread floor, kept
+    // until the next unread holdout takes its place; it is tuned on since round 12).
     assert_floor(&score(&fixture("holdout12.jsonl"), false), 231, 0.94, 0.95);
 }
