@@ -845,10 +845,11 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             // Nor one inside the date's own words ("the Friday before Easter"), nor a strike
             // of a date after it ("send it Monday, not Tuesday").
             && !phrases.iter().any(|(a, _, x)| {
+                let struck_after = *x == Some(Sem::Block(Block::Strike)) && *a >= e.to;
                 matches!(x, Some(Sem::Cue(_) | Sem::Block(_)))
                     && !bare_time_cues.contains(a)
                     && !(e.from..e.to).contains(a)
-                    && !(*x == Some(Sem::Block(Block::Strike)) && *a >= e.to)
+                    && !struck_after
             });
         // A headline naming a period's end and what is due at it: "EOM for expense reports".
         // Also after a sender's label ("Northline Freight: COB Thursday for the rate sheet").
