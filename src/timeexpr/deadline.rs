@@ -69,6 +69,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
     // A sentence's cue word ("the deadline for comments is …") goes to its first date only.
     let mut clause_cue_used: Option<usize> = None;
     let mut imperative_used: Option<usize> = None;
+    // Per deadline in `out`: its sentence's start, and whether only a lapse ("expires", "runs
+    // out") in a sentence that asks nothing makes it a limit.
+    let mut how: Vec<(usize, bool)> = Vec::new();
     for (n, e) in exprs.iter().enumerate() {
         // "next week, by Wednesday at the latest": the weekday after it is the date.
         if e.shape.narrowed {
@@ -184,7 +187,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 *a < e.from
                     && matches!(
                         x,
-                        Some(Sem::Request | Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))
+                        Some(Sem::Request | Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun | Cue::Latest))
                     )
             })
             // "You suggested Dec 3; that works, please sign by then": a date told back, then
@@ -362,7 +365,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             && !has(|x| {
                 matches!(
                     x,
-                    Sem::Request | Sem::Window | Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest)
+                    Sem::Request
+                        | Sem::Window
+                        | Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun | Cue::Latest)
                 )
             })
         {
@@ -393,10 +398,12 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         ) {
             // The rule's limit word is spent on it ("rent is due on the 1st of each month, and
             // late fees apply after the 5th": the 5th is no limit of its own).
-            if before
-                .iter()
-                .any(|x| matches!(x.2, Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))))
-            {
+            if before.iter().any(|x| {
+                matches!(
+                    x.2,
+                    Some(Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun | Cue::Latest))
+                )
+            }) {
                 clause_cue_used = Some(s);
             }
             continue;
@@ -549,9 +556,12 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .unwrap_or(0);
         let clause_cue = clause_cue_used != Some(s)
             && (date_for_act
-                || before[aside..]
-                    .iter()
-                    .any(|x| matches!(x.2, Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest)))));
+                || before[aside..].iter().any(|x| {
+                    matches!(
+                        x.2,
+                        Some(Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun | Cue::Latest))
+                    )
+                }));
         // A limit noun with a date of its own right after it is that date's ("applications
         // open Jan 7, deadline Feb 1").
         let next_from = exprs.get(n + 1).map_or(usize::MAX, |x| x.from);
@@ -1123,7 +1133,13 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }
         if retime {
             out.pop();
+            how.pop();
         }
+        let lapse = !asks
+            && adjacent_cue.is_none_or(|c| c.2 == Some(Sem::Cue(Cue::Lapse)))
+            && has(|x| x == Sem::Cue(Cue::Lapse))
+            && !has(|x| matches!(x, Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest)));
+        how.push((s, lapse));
         let from_tok = adjacent_cue.map_or(e.from, |c| c.0);
         let end_tok = after.unwrap_or(e.to).max(e.to);
         let start_byte = toks.toks[s].start;
@@ -1137,6 +1153,27 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             span: toks.toks[e.from].start..toks.toks[e.to - 1].end,
         });
     }
+    // "your prescription runs out March 31. To reorder at this year's price, place your order
+    // by 3/20": a lapse told next to a limit by an earlier date in another sentence is the
+    // reason for that limit, not one of its own.
+    let asked: Vec<(usize, Option<Date>)> = how
+        .iter()
+        .zip(&out)
+        .filter(|((_, lapse), _)| !lapse)
+        .map(|((s, _), d)| (*s, d.due))
+        .collect();
+    let keep: Vec<bool> = how
+        .iter()
+        .zip(&out)
+        .map(|(&(s, lapse), d)| {
+            !lapse
+                || !asked
+                    .iter()
+                    .any(|&(s2, due)| s2 != s && due.is_some_and(|x| d.due.is_some_and(|y| x < y)))
+        })
+        .collect();
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap_or(true));
     out
 }
 
@@ -1169,7 +1206,9 @@ fn due_cells(p: &Parser<'_>, text: &str) -> Vec<Range<usize>> {
                 _ if !aligned => text_column = None,
                 None => {
                     text_column = (i..end)
-                        .find(|&k| matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Noun))))
+                        .find(|&k| {
+                            matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun)))
+                        })
                         .map(col);
                 }
                 Some(c) => {
@@ -1204,13 +1243,13 @@ fn due_cells(p: &Parser<'_>, text: &str) -> Vec<Range<usize>> {
                 None => {
                     // "| Due |", "| Deadline |", "| Return by |".
                     column = Some(cells.clone().position(|c| {
-                        c.clone()
-                            .any(|k| matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Noun))))
-                            || (c.end > c.start
-                                && matches!(
-                                    p.sem(c.end - 1),
-                                    Some(Sem::Cue(Cue::Adjacent | Cue::Prefer))
-                                ))
+                        c.clone().any(|k| {
+                            matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun)))
+                        }) || (c.end > c.start
+                            && matches!(
+                                p.sem(c.end - 1),
+                                Some(Sem::Cue(Cue::Adjacent | Cue::Prefer))
+                            ))
                     }));
                 }
                 Some(Some(c)) if has_words => out.extend(cells.clone().nth(c)),
@@ -1387,7 +1426,7 @@ fn under_list_heading(p: &Parser<'_>, s: usize) -> bool {
             && (a..end).any(|k| {
                 matches!(
                     p.sem(k),
-                    Some(Sem::Request | Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))
+                    Some(Sem::Request | Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun | Cue::Latest))
                 )
             });
     }

@@ -3323,3 +3323,25 @@ fn an_obligation_on_a_closed_place_is_its_hours() {
     assert!(due("The office is closed until Jan 3.").is_empty());
     assert_eq!(one("All kits must be back Friday."), date!(2026 - 11 - 27));
 }
+
+#[test]
+fn a_lapse_next_to_an_earlier_limit_is_its_reason() {
+    assert_eq!(
+        due("Your library card expires Dec 20. To keep the discount, renew it by Dec 10."),
+        vec![Some(date!(2026 - 12 - 10))]
+    );
+    // Alone, or asked about, it is the limit.
+    assert_eq!(
+        one("Your library card expires Dec 20."),
+        date!(2026 - 12 - 20)
+    );
+    assert_eq!(
+        one("Your library card expires Dec 20. Please renew it before then."),
+        date!(2026 - 12 - 20)
+    );
+    // A limit that is due (not a lapse) stands next to an earlier one.
+    assert_eq!(
+        due("The report is due Dec 20. Please send the outline by Dec 10."),
+        vec![Some(date!(2026 - 12 - 20)), Some(date!(2026 - 12 - 10))]
+    );
+}

@@ -224,7 +224,7 @@ pub static ES: LangData = LangData {
         ("como maximo", Cue(Cue::Latest)),
         ("vence", Cue(Cue::Due)),
         ("vencen", Cue(Cue::Due)),
-        ("caduca", Cue(Cue::Due)),
+        ("caduca", Cue(Cue::Lapse)),
         ("cierra", Cue(Cue::Due)),
         ("termina", Cue(Cue::Due)),
         ("fecha limite", Cue(Cue::Noun)),

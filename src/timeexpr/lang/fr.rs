@@ -193,7 +193,7 @@ pub static FR: LangData = LangData {
         ("pour le", Cue(Cue::Adjacent)),
         ("au plus tard", Cue(Cue::Latest)),
         ("au plus tard le", Cue(Cue::Latest)),
-        ("expire", Cue(Cue::Due)),
+        ("expire", Cue(Cue::Lapse)),
         ("echeance", Cue(Cue::Noun)),
         ("date limite", Cue(Cue::Noun)),
         ("delai", Cue(Cue::Noun)),

@@ -257,9 +257,13 @@ pub enum Zone {
 pub enum Cue {
     /// Right before the date: "by", "before", "until", "bis", "antes del", "para el".
     Adjacent,
-    /// A verb or adjective that may stand a few words before the date: "due", "expires",
-    /// "closes", "fällig", "vence".
+    /// A verb or adjective that may stand a few words before the date: "due", "closes",
+    /// "fällig", "vence".
     Due,
+    /// Like `Due`, for what runs out by itself: "expires", "runs out", "lapses", "caduca". Alone
+    /// it is the limit; said next to an ask by an earlier date in another sentence ("your
+    /// prescription runs out March 31. … place your order by 3/20") it is the reason for it.
+    Lapse,
     /// A noun that names the limit, before or after the date: "deadline", "Frist", "plazo".
     Noun,
     /// Before or after the date: "at the latest", "spätestens", "a más tardar".
