@@ -194,9 +194,8 @@ fn the_finder_holds_its_figures_on_the_tuned_sets() {
     // holdout9); tuned on since (100% / 100%).
     assert_floor(&score(&fixture("holdout10.jsonl"), true), 231, 0.99, 0.99);
     // holdout11: 91.6% / 94.7% when it was written, 94.2% / 95.4% unread after the round
-    // tuned on holdout10; tuned on since (100% / 98.7% after round 11, 100% / 99.4% since
-    // round 12 read a lapse next to an earlier limit as its reason; the date left is a label
-    // the rule leaves open, see its README paragraph).
+    // tuned on holdout10; tuned on since (100% / 98.7% after round 11, 100% / 100% since
+    // round 12 read a lapse or a third party's wish next to an earlier limit as its reason).
     assert_floor(&score(&fixture("holdout11.jsonl"), true), 231, 0.99, 0.99);
     // holdout12: 92.2% / 95.7% when it was written, 94.6% / 95.8% unread after the round
     // tuned on holdout11; tuned on since (99.4% / 99.4% after round 12: the date left is

@@ -69,8 +69,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
     // A sentence's cue word ("the deadline for comments is …") goes to its first date only.
     let mut clause_cue_used: Option<usize> = None;
     let mut imperative_used: Option<usize> = None;
-    // Per deadline in `out`: its sentence's start, and whether only a lapse ("expires", "runs
-    // out") in a sentence that asks nothing makes it a limit.
+    // Per deadline in `out`: its sentence's start, and whether its sentence asks nothing and
+    // tells a lapse ("expires", "runs out") or a third party's wish ("client wants to see it").
     let mut how: Vec<(usize, bool)> = Vec::new();
     for (n, e) in exprs.iter().enumerate() {
         // "next week, by Wednesday at the latest": the weekday after it is the date.
@@ -1136,9 +1136,10 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             how.pop();
         }
         let lapse = !asks
-            && adjacent_cue.is_none_or(|c| c.2 == Some(Sem::Cue(Cue::Lapse)))
-            && has(|x| x == Sem::Cue(Cue::Lapse))
-            && !has(|x| matches!(x, Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest)));
+            && ((adjacent_cue.is_none_or(|c| c.2 == Some(Sem::Cue(Cue::Lapse)))
+                && has(|x| x == Sem::Cue(Cue::Lapse))
+                && !has(|x| matches!(x, Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))))
+                || has(|x| x == Sem::Wish));
         how.push((s, lapse));
         let from_tok = adjacent_cue.map_or(e.from, |c| c.0);
         let end_tok = after.unwrap_or(e.to).max(e.to);
@@ -1154,7 +1155,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         });
     }
     // "your prescription runs out March 31. To reorder at this year's price, place your order
-    // by 3/20": a lapse told next to a limit by an earlier date in another sentence is the
+    // by 3/20", "can u get the cut to me by weds? client wants to see it before the weekend":
+    // a lapse or a wish told next to a limit by an earlier date in another sentence is the
     // reason for that limit, not one of its own.
     let asked: Vec<(usize, Option<Date>)> = how
         .iter()

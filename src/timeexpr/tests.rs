@@ -3345,3 +3345,16 @@ fn a_lapse_next_to_an_earlier_limit_is_its_reason() {
         vec![Some(date!(2026 - 12 - 20)), Some(date!(2026 - 12 - 10))]
     );
 }
+
+#[test]
+fn a_third_partys_wish_next_to_an_earlier_limit_is_its_reason() {
+    assert_eq!(
+        due("Can you send me the cut by Wednesday? The director wants to see it before Friday."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+    // Alone it is the limit the recipient works to.
+    assert_eq!(
+        one("The director wants to see the cut by Friday."),
+        date!(2026 - 11 - 27)
+    );
+}

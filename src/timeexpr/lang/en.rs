@@ -772,6 +772,8 @@ pub static EN: LangData = LangData {
         // Someone else's wish for the recipient's work: "the client wants your feedback COB
         // Monday", "the auditor is waiting for your numbers" (not "he wants to leave").
         ("wants your", Request),
+        ("wants to", Wish),
+        ("wishes to", Wish),
         ("want your", Request),
         ("wants you to", Request),
         ("would like your", Request),

@@ -201,6 +201,10 @@ pub enum Sem {
     Window,
     /// "from" in "moved from Friday to Monday".
     From,
+    /// A third party's wish ("the client wants to see it", "she wishes to"): next to a limit
+    /// asked by an earlier date it explains that limit; alone it may be one ("wants your" and
+    /// "wants you to" ask, and are `Request`).
+    Wish,
     /// "otherwise", "sonst", "de lo contrario": what follows if the recipient does not act.
     Else,
     /// Right after a date, "instead", "stattdessen", "invece": the date replaces another
