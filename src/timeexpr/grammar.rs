@@ -1923,7 +1923,8 @@ impl Parser<'_> {
         };
         match off {
             Some(off) => {
-                let local = at.assume_offset(off).to_offset(ctx.received.offset());
+                let instant = at.assume_offset(off);
+                let local = instant.to_offset(ctx.offset_at(instant));
                 (Some(local.date()), Some(local.time()))
             }
             None => (Some(d), Some(t)),

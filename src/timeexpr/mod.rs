@@ -33,6 +33,11 @@ pub struct Context {
     /// The received time at the operator's offset: its date is "today" for the message.
     pub received: OffsetDateTime,
     pub order: DateOrder,
+    /// The operator's named zone (`America/Chicago`), when known: a time stated in another
+    /// zone lands on the operator's day at that instant, which the received offset alone
+    /// cannot tell across a clock change ("11:30pm Mountain on Monday", said the Saturday
+    /// before the US spring change, is Tuesday 00:30 in Chicago).
+    pub zone: Option<&'static str>,
 }
 
 impl Context {
@@ -40,7 +45,22 @@ impl Context {
         Context {
             received: received.to_offset(tz),
             order: DateOrder::default(),
+            zone: None,
         }
+    }
+    pub fn in_zone(mut self, name: &'static str) -> Context {
+        self.zone = Some(name);
+        self
+    }
+    /// The operator's offset at instant `t`: its named zone's, or the received offset.
+    pub(crate) fn offset_at(&self, t: OffsetDateTime) -> UtcOffset {
+        self.zone
+            .and_then(|name| jiff::tz::TimeZone::get(name).ok())
+            .and_then(|z| {
+                let ts = jiff::Timestamp::from_second(t.unix_timestamp()).ok()?;
+                UtcOffset::from_whole_seconds(z.to_offset(ts).seconds()).ok()
+            })
+            .unwrap_or(self.received.offset())
     }
     pub fn with_order(mut self, order: DateOrder) -> Context {
         self.order = order;

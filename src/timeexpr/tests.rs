@@ -3358,3 +3358,24 @@ fn a_third_partys_wish_next_to_an_earlier_limit_is_its_reason() {
         date!(2026 - 11 - 27)
     );
 }
+
+#[test]
+fn a_zoned_time_lands_on_the_operators_day_across_a_clock_change() {
+    // Saturday before the US spring change; Monday 23:30 in Denver (MDT) is Tuesday 00:30 in
+    // Chicago (CDT), which the Saturday offset (CST) would put on Monday 23:30.
+    let sat = datetime!(2032-03-13 09:00 -6);
+    let text = "Please upload the files by 11:30pm Mountain on Monday.";
+    let named = Context::new(sat, sat.offset()).in_zone("America/Chicago");
+    let due_in = |ctx: &Context| {
+        deadlines(text, ctx)
+            .into_iter()
+            .map(|d| d.due)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(due_in(&named), vec![Some(date!(2032 - 03 - 16))]);
+    // With only an offset known, the received offset is all there is.
+    assert_eq!(
+        due_in(&Context::new(sat, sat.offset())),
+        vec![Some(date!(2032 - 03 - 15))]
+    );
+}
