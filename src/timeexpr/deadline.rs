@@ -595,7 +595,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         // "I'll need until Nov 9 for my part": a need right before "until" asks for time
         // (the sender's), not for a thing by a date ("I need the keys until Friday" has one).
         if adjacent_cue.is_some_and(|c| {
-            std::ptr::eq(c, adjacent.unwrap_or(c))
+            // The cue right before the date, not one reached over an event.
+            adjacent.is_some_and(|a| std::ptr::eq(a, c))
                 && matches!(toks.norm(c.0), "until" | "till" | "til")
                 && k >= 2
                 && before[k - 2].2 == Some(Sem::Request)
