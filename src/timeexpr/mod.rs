@@ -33,6 +33,11 @@ pub struct Context {
     /// The received time at the operator's offset: its date is "today" for the message.
     pub received: OffsetDateTime,
     pub order: DateOrder,
+    /// The operator's named zone (`America/Chicago`), when known: a time stated in another
+    /// zone lands on the operator's day at that instant, which the received offset alone
+    /// cannot tell across a clock change ("11:30pm Mountain on Monday", said the Saturday
+    /// before the US spring change, is Tuesday 00:30 in Chicago).
+    pub zone: Option<&'static str>,
 }
 
 impl Context {
@@ -40,7 +45,22 @@ impl Context {
         Context {
             received: received.to_offset(tz),
             order: DateOrder::default(),
+            zone: None,
         }
+    }
+    pub fn in_zone(mut self, name: &'static str) -> Context {
+        self.zone = Some(name);
+        self
+    }
+    /// The operator's offset at instant `t`: its named zone's, or the received offset.
+    pub(crate) fn offset_at(&self, t: OffsetDateTime) -> UtcOffset {
+        self.zone
+            .and_then(|name| jiff::tz::TimeZone::get(name).ok())
+            .and_then(|z| {
+                let ts = jiff::Timestamp::from_second(t.unix_timestamp()).ok()?;
+                UtcOffset::from_whole_seconds(z.to_offset(ts).seconds()).ok()
+            })
+            .unwrap_or(self.received.offset())
     }
     pub fn with_order(mut self, order: DateOrder) -> Context {
         self.order = order;
@@ -94,54 +114,49 @@ pub fn scan(text: &str, ctx: &Context) -> Vec<TimeExpr> {
         .collect()
 }
 
-/// The language of lexed text, from its function words (English when none stands out).
+/// The language of lexed text, from its function words; a line with none ("Einsendeschluss:
+/// 4. Dezember.") by its month and weekday names and its limit words, which a language may
+/// have to itself; English (the first language) when neither tells.
 fn detect_tokens(t: &lexer::Tokens) -> Lang {
-    static WORDS: OnceLock<std::collections::HashMap<&'static str, u8>> = OnceLock::new();
+    type Masks = std::collections::HashMap<&'static str, (u8, u8)>;
+    // Per word: the languages it is a function word of, and those it is a name or a limit
+    // word of.
+    static WORDS: OnceLock<Masks> = OnceLock::new();
     let words = WORDS.get_or_init(|| {
-        let mut m = std::collections::HashMap::new();
+        let mut m: Masks = std::collections::HashMap::new();
         for (k, l) in lang::ALL.iter().enumerate() {
             for w in l.function_words {
-                *m.entry(*w).or_insert(0u8) |= 1 << k;
+                m.entry(*w).or_default().0 |= 1 << k;
+            }
+            for (w, sem) in l.words {
+                if !w.contains(' ')
+                    && matches!(
+                        sem,
+                        lang::Sem::Month(..) | lang::Sem::Weekday(..) | lang::Sem::Cue(_)
+                    )
+                {
+                    m.entry(*w).or_default().1 |= 1 << k;
+                }
             }
         }
         m
     });
-    // Per language, how many of the first 400 tokens `table` gives it.
-    let tally = |table: &std::collections::HashMap<&'static str, u8>, counts: &mut [u32; 8]| {
-        for i in 0..t.len().min(400) {
-            if let Some(mask) = table.get(t.norm(i)) {
-                for (k, c) in counts.iter_mut().enumerate().take(lang::ALL.len()) {
-                    if mask & (1 << k) != 0 {
-                        *c += 1;
-                    }
-                }
+    // Per language, its function words and its names among the first 400 tokens, in one pass.
+    let (mut function, mut names) = ([0u32; 8], [0u32; 8]);
+    for i in 0..t.len().min(400) {
+        if let Some(&(f, n)) = words.get(t.norm(i)) {
+            for k in 0..lang::ALL.len() {
+                function[k] += u32::from(f >> k & 1);
+                names[k] += u32::from(n >> k & 1);
             }
         }
-    };
-    let mut counts = [0u32; 8];
-    tally(words, &mut counts);
-    // A line with no function word ("Einsendeschluss: 4. Dezember."): by its month and
-    // weekday names and its limit words, which a language may have to itself.
-    if counts.iter().all(|&c| c == 0) {
-        static NAMES: OnceLock<std::collections::HashMap<&'static str, u8>> = OnceLock::new();
-        let names = NAMES.get_or_init(|| {
-            let mut m = std::collections::HashMap::new();
-            for (k, l) in lang::ALL.iter().enumerate() {
-                for (w, sem) in l.words {
-                    if !w.contains(' ')
-                        && matches!(
-                            sem,
-                            lang::Sem::Month(..) | lang::Sem::Weekday(..) | lang::Sem::Cue(_)
-                        )
-                    {
-                        *m.entry(*w).or_insert(0u8) |= 1 << k;
-                    }
-                }
-            }
-            m
-        });
-        tally(names, &mut counts);
     }
+    // Names decide only a line with no function word; a tie goes to the first language.
+    let counts = if function.iter().any(|&c| c > 0) {
+        function
+    } else {
+        names
+    };
     let mut best = 0;
     for k in 1..lang::ALL.len() {
         if counts[k] > counts[best] {

@@ -3134,3 +3134,248 @@ fn an_office_collecting_over_a_range_is_a_window() {
     // A pickup on one day is no window.
     assert!(due("The courier is collecting the parcels on Monday.").is_empty());
 }
+
+#[test]
+fn a_preference_is_a_limit_but_makes_no_bare_number_an_hour() {
+    assert_eq!(
+        one("Ideally Friday, please send the deck."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("We'd prefer Dec 10 for the signed copy."),
+        date!(2026 - 12 - 10)
+    );
+    assert!(due("I'd prefer Friday for the call.").is_empty());
+    // After "by" a bare hour with a zone is a time; after "ideally" it is a count.
+    let ctx = Context::new(TUE, TUE.offset());
+    assert!(
+        scan("Please book the scans by 2 CT tmrw.", &ctx)
+            .iter()
+            .any(|e| e.time.is_some())
+    );
+    let ideally = scan("Ordered the scans: ideally 2 CT tmrw, please.", &ctx);
+    assert!(ideally.iter().all(|e| e.time.is_none()), "{ideally:?}");
+    assert_eq!(
+        due("Ordered the scans: ideally 2 CT tmrw, please."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+}
+
+#[test]
+fn instead_and_the_words_that_take_a_day_belong_to_their_language() {
+    let sem = |text: &str, l: Lang| {
+        let toks = lexer::lex(text);
+        grammar::annotate(&toks, &languages(l))[0].map(|(_, s)| s)
+    };
+    // Italian "fine" is an end ("fine mese"), English "fine" takes a proposed day.
+    assert_eq!(sem("fine", Lang::It), Some(lang::Sem::EndOf));
+    assert_eq!(sem("fine", Lang::En), Some(lang::Sem::Accept));
+    assert_eq!(sem("invece", Lang::It), Some(lang::Sem::Instead));
+    assert_eq!(sem("invece", Lang::En), None);
+    assert_eq!(sem("passt", Lang::De), Some(lang::Sem::Accept));
+}
+
+#[test]
+fn a_line_with_no_function_word_is_told_by_its_names() {
+    assert_eq!(detect("Einsendeschluss: 4. Dezember."), Lang::De);
+    assert_eq!(detect("Please send it by Friday."), Lang::En);
+    // Nothing to tell by: the first language.
+    assert_eq!(detect("4/12 ok"), Lang::En);
+}
+
+#[test]
+fn what_follows_otherwise_is_a_consequence() {
+    assert_eq!(
+        due("We need the invoice today by 3 pm, otherwise storage fees start tomorrow."),
+        vec![Some(date!(2026 - 11 - 24))]
+    );
+    // Unless it asks on its own.
+    assert_eq!(
+        due("Send the form by Friday, otherwise please pay the late fee by Monday."),
+        vec![Some(date!(2026 - 11 - 27)), Some(date!(2026 - 11 - 30))]
+    );
+}
+
+#[test]
+fn a_need_right_before_until_asks_for_time() {
+    assert!(due("I'll need until Friday for my part, is that ok?").is_empty());
+    assert!(due("We need until Dec 4 to review it.").is_empty());
+    // A window's permission is still a limit.
+    assert_eq!(
+        one("Applications are accepted until Dec 4."),
+        date!(2026 - 12 - 04)
+    );
+}
+
+#[test]
+fn a_date_between_an_article_and_a_noun_names_a_thing() {
+    assert_eq!(
+        due("The deadline for the May 3 shipment is April 28."),
+        vec![Some(date!(2027 - 04 - 28))]
+    );
+    assert_eq!(
+        due("Please pay the Dec 3 invoice by Friday."),
+        vec![Some(date!(2026 - 11 - 27))]
+    );
+    // After a cue it is the limit.
+    assert_eq!(
+        one("Please send the manifest before the Dec 3 sailing."),
+        date!(2026 - 12 - 03)
+    );
+}
+
+#[test]
+fn a_counter_proposal_taken_replaces_the_ask() {
+    assert_eq!(
+        due(
+            "Ana: can you send the slides by Wednesday?\nme: thursday ok?\nAna: thursday's fine — send it then"
+        ),
+        vec![Some(date!(2026 - 11 - 26))]
+    );
+    // A day taken for a meeting leaves the ask alone.
+    assert_eq!(
+        due("Can you send the slides by Wednesday? Thursday is fine for the call."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+}
+
+#[test]
+fn not_turns_down_the_day_right_after_it() {
+    assert_eq!(
+        due("The report is due Monday now, not Tuesday."),
+        vec![Some(date!(2026 - 11 - 30))]
+    );
+    assert_eq!(
+        due("Send the deck Monday, not Tuesday."),
+        vec![Some(date!(2026 - 11 - 30))]
+    );
+}
+
+#[test]
+fn list_items_under_an_asking_heading_are_limits() {
+    assert_eq!(
+        due("Please send:\n- the signed lease: Dec 3\n- the deposit: Dec 5"),
+        vec![Some(date!(2026 - 12 - 03)), Some(date!(2026 - 12 - 05))]
+    );
+    assert_eq!(
+        due("Outstanding items from your side:\n- the W-9: Dec 3\n- the signed NDA: Dec 5"),
+        vec![Some(date!(2026 - 12 - 03)), Some(date!(2026 - 12 - 05))]
+    );
+    // A heading that asks nothing.
+    assert!(due("Schedule:\n- kickoff: Dec 3\n- review: Dec 5").is_empty());
+}
+
+#[test]
+fn a_meeting_before_an_asked_clause_is_what_it_refers_to() {
+    assert_eq!(
+        one("As discussed on our call, please send the signed form within 3 business days."),
+        date!(2026 - 11 - 27)
+    );
+    assert!(due("Let's have a call, Friday at 3pm.").is_empty());
+}
+
+#[test]
+fn the_senders_own_verbs_joined_by_and_stay_a_promise() {
+    assert_eq!(
+        due("If you approve the proof by Thursday we can print and ship by Dec 12."),
+        vec![Some(date!(2026 - 11 - 26))]
+    );
+    // "and" before the recipient starts another clause.
+    assert_eq!(
+        one("I'll send the draft and you sign it by Friday."),
+        date!(2026 - 11 - 27)
+    );
+}
+
+#[test]
+fn round12_limit_words_spans_and_reminders() {
+    assert_eq!(
+        one("Final numbers please — hard stop Thursday noon."),
+        date!(2026 - 11 - 26)
+    );
+    assert_eq!(
+        one("You must file the response no later than 30 days from the date of this notice."),
+        date!(2026 - 12 - 24)
+    );
+    assert_eq!(
+        one("Recuerde traer los documentos mañana antes de las 10."),
+        date!(2026 - 11 - 25)
+    );
+    // "no olvide" reminds, it negates nothing.
+    assert_eq!(
+        one("No olvide pagar la factura antes del viernes."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("Ricordatevi di consegnare il modulo entro venerdì."),
+        date!(2026 - 11 - 27)
+    );
+    assert_eq!(
+        one("File your renewal between Dec 7 and Dec 11."),
+        date!(2026 - 12 - 11)
+    );
+    assert!(due("The file is attached; the review is Dec 3.").is_empty());
+}
+
+#[test]
+fn an_obligation_on_a_closed_place_is_its_hours() {
+    assert!(due("The office must be closed Friday.").is_empty());
+    assert!(due("The office is closed until Jan 3.").is_empty());
+    assert_eq!(one("All kits must be back Friday."), date!(2026 - 11 - 27));
+}
+
+#[test]
+fn a_lapse_next_to_an_earlier_limit_is_its_reason() {
+    assert_eq!(
+        due("Your library card expires Dec 20. To keep the discount, renew it by Dec 10."),
+        vec![Some(date!(2026 - 12 - 10))]
+    );
+    // Alone, or asked about, it is the limit.
+    assert_eq!(
+        one("Your library card expires Dec 20."),
+        date!(2026 - 12 - 20)
+    );
+    assert_eq!(
+        one("Your library card expires Dec 20. Please renew it before then."),
+        date!(2026 - 12 - 20)
+    );
+    // A limit that is due (not a lapse) stands next to an earlier one.
+    assert_eq!(
+        due("The report is due Dec 20. Please send the outline by Dec 10."),
+        vec![Some(date!(2026 - 12 - 20)), Some(date!(2026 - 12 - 10))]
+    );
+}
+
+#[test]
+fn a_third_partys_wish_next_to_an_earlier_limit_is_its_reason() {
+    assert_eq!(
+        due("Can you send me the cut by Wednesday? The director wants to see it before Friday."),
+        vec![Some(date!(2026 - 11 - 25))]
+    );
+    // Alone it is the limit the recipient works to.
+    assert_eq!(
+        one("The director wants to see the cut by Friday."),
+        date!(2026 - 11 - 27)
+    );
+}
+
+#[test]
+fn a_zoned_time_lands_on_the_operators_day_across_a_clock_change() {
+    // Saturday before the US spring change; Monday 23:30 in Denver (MDT) is Tuesday 00:30 in
+    // Chicago (CDT), which the Saturday offset (CST) would put on Monday 23:30.
+    let sat = datetime!(2032-03-13 09:00 -6);
+    let text = "Please upload the files by 11:30pm Mountain on Monday.";
+    let named = Context::new(sat, sat.offset()).in_zone("America/Chicago");
+    let due_in = |ctx: &Context| {
+        deadlines(text, ctx)
+            .into_iter()
+            .map(|d| d.due)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(due_in(&named), vec![Some(date!(2032 - 03 - 16))]);
+    // With only an offset known, the received offset is all there is.
+    assert_eq!(
+        due_in(&Context::new(sat, sat.offset())),
+        vec![Some(date!(2032 - 03 - 15))]
+    );
+}

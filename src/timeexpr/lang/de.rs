@@ -364,6 +364,9 @@ pub static DE: LangData = LangData {
         ("nicht vor", Block(Block::Start)),
         ("erst ab", Block(Block::Start)),
         ("warten sie bis", Block(Block::Start)),
+        // A reminder to act: "denken Sie daran, … abzugeben".
+        ("denken sie daran", Request),
+        ("vergessen sie nicht", Request),
         ("bitte", Request),
         ("aber", Contrast),
         ("sondern", Contrast),
@@ -418,6 +421,15 @@ pub static DE: LangData = LangData {
         ("bevor sie endet", Back),
         ("bevor er ablauft", Back),
         ("von", From),
+        // A date that replaces another one of its sentence.
+        ("stattdessen", Instead),
+        // A proposed day taken ("Montag passt", "el lunes está bien").
+        ("passt", Accept),
+        ("geht", Accept),
+        // What follows if the recipient does not act.
+        ("sonst", Else),
+        ("andernfalls", Else),
+        ("ansonsten", Else),
         ("verschoben", Moved),
         ("verlangert", Moved),
         ("verlegt", Moved),

@@ -444,6 +444,8 @@ pub static EN: LangData = LangData {
         // only when a request points at it: "sign by then").
         ("good for", In),
         ("valid for", In),
+        // A span counted from the message itself: "within 30 days from the date of this notice".
+        ("from the date of this", FromNow),
         ("from now", FromNow),
         ("from today", FromNow),
         ("ago", Ago),
@@ -470,18 +472,18 @@ pub static EN: LangData = LangData {
         ("ahead of", Cue(Cue::Adjacent)),
         ("in time for", Cue(Cue::Adjacent)),
         // A preference as a limit: "we'd prefer Dec 10 for the signed copy".
-        ("prefer", Cue(Cue::Adjacent)),
-        ("prefers", Cue(Cue::Adjacent)),
-        ("preferably", Cue(Cue::Adjacent)),
-        ("ideally", Cue(Cue::Adjacent)),
+        ("prefer", Cue(Cue::Prefer)),
+        ("prefers", Cue(Cue::Prefer)),
+        ("preferably", Cue(Cue::Prefer)),
+        ("ideally", Cue(Cue::Prefer)),
         // A day set for a thing in chat: "let's say Jan 5 for the draft".
-        ("let's say", Cue(Cue::Adjacent)),
-        ("lets say", Cue(Cue::Adjacent)),
+        ("let's say", Cue(Cue::Prefer)),
+        ("lets say", Cue(Cue::Prefer)),
         ("due", Cue(Cue::Due)),
         ("due date", Cue(Cue::Noun)),
-        ("expires", Cue(Cue::Due)),
-        ("expire", Cue(Cue::Due)),
-        ("expiring", Cue(Cue::Due)),
+        ("expires", Cue(Cue::Lapse)),
+        ("expire", Cue(Cue::Lapse)),
+        ("expiring", Cue(Cue::Lapse)),
         ("expiry", Cue(Cue::Noun)),
         ("expiration", Cue(Cue::Noun)),
         ("closes", Cue(Cue::Due)),
@@ -489,10 +491,13 @@ pub static EN: LangData = LangData {
         ("locks", Cue(Cue::Due)),
         ("payable", Cue(Cue::Due)),
         ("close", Cue(Cue::Due)),
-        ("runs out", Cue(Cue::Due)),
+        ("runs out", Cue(Cue::Lapse)),
         // "the portal cuts off at 11:59 PM on July 22".
         ("cuts off", Cue(Cue::Due)),
-        ("lapses", Cue(Cue::Due)),
+        ("lapses", Cue(Cue::Lapse)),
+        // A firm limit ("hard stop fri 2pm"); what is still owed ("Outstanding items from your side:").
+        ("hard stop", Cue(Cue::Noun)),
+        ("outstanding", Cue(Cue::Due)),
         ("deadline", Cue(Cue::Noun)),
         // "Late fees apply after July 9": the day after which one is late.
         ("late fee", Cue(Cue::Noun)),
@@ -611,6 +616,8 @@ pub static EN: LangData = LangData {
         ("been removed", Block(Block::Negation)),
         ("has been eliminated", Block(Block::Negation)),
         ("scratch the", Block(Block::Strike)),
+        // "due wed now not tues": the day right after "not" is the one turned down.
+        ("not", Block(Block::Strike)),
         ("scrap the", Block(Block::Strike)),
         // "Forget the Friday deadline" ("don't forget the …" is a request, below).
         ("forget the", Block(Block::Strike)),
@@ -765,6 +772,8 @@ pub static EN: LangData = LangData {
         // Someone else's wish for the recipient's work: "the client wants your feedback COB
         // Monday", "the auditor is waiting for your numbers" (not "he wants to leave").
         ("wants your", Request),
+        ("wants to", Wish),
+        ("wishes to", Wish),
         ("want your", Request),
         ("wants you to", Request),
         ("would like your", Request),
@@ -782,6 +791,9 @@ pub static EN: LangData = LangData {
         ("have them to", Act),
         ("have this to", Act),
         ("submit", Act),
+        // "File your renewal between Jan 3 and Jan 7" (an order only where it opens its
+        // sentence with an object, not "the file is attached").
+        ("file", Act),
         ("return", Act),
         ("reply", Act),
         ("respond", Act),
@@ -1027,6 +1039,33 @@ pub static EN: LangData = LangData {
         ("within it", Back),
         ("during it", Back),
         ("from", From),
+        // A date that replaces another one of its sentence.
+        ("instead", Instead),
+        // A proposed day taken: "Monday is fine", "we're good with Thursday".
+        ("fine", Accept),
+        ("ok", Accept),
+        ("okay", Accept),
+        ("good", Accept),
+        ("great", Accept),
+        ("perfect", Accept),
+        ("works", Accept),
+        ("work", Accept),
+        ("suits", Accept),
+        ("suit", Accept),
+        ("good with", Accept),
+        ("fine with", Accept),
+        ("happy with", Accept),
+        ("ok with", Accept),
+        ("okay with", Accept),
+        // What follows if the recipient does not act.
+        ("otherwise", Else),
+        ("or else", Else),
+        // What the sender can do: "If you approve it by Tuesday we can print and ship by May 12".
+        ("we can", Promise),
+        ("we could", Promise),
+        // A place's hours: "the office is closed until Jan 3" sets no limit.
+        ("closed", Hours),
+        ("shut", Hours),
         ("moved", Moved),
         ("postponed", Moved),
         ("extended", Moved),

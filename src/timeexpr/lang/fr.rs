@@ -193,7 +193,7 @@ pub static FR: LangData = LangData {
         ("pour le", Cue(Cue::Adjacent)),
         ("au plus tard", Cue(Cue::Latest)),
         ("au plus tard le", Cue(Cue::Latest)),
-        ("expire", Cue(Cue::Due)),
+        ("expire", Cue(Cue::Lapse)),
         ("echeance", Cue(Cue::Noun)),
         ("date limite", Cue(Cue::Noun)),
         ("delai", Cue(Cue::Noun)),
@@ -210,6 +210,9 @@ pub static FR: LangData = LangData {
         ("merci pour", Block(Block::Past)),
         ("a expire", Block(Block::Past)),
         ("pas avant", Block(Block::Start)),
+        // A reminder to act: "n'oubliez pas de rendre".
+        ("n'oubliez pas de", Request),
+        ("pensez a", Request),
         ("merci de", Request),
         ("veuillez", Request),
         ("s'il vous plait", Request),
@@ -253,6 +256,10 @@ pub static FR: LangData = LangData {
         ("ouverte", Hours),
         ("reunion", Meeting),
         ("avant cette date", Back),
+        // A date that replaces another one of its sentence.
+        ("plutot", Instead),
+        // What follows if the recipient does not act.
+        ("sinon", Else),
         ("reporte", Moved),
         ("reportee", Moved),
         ("prolonge", Moved),

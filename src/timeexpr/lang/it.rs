@@ -194,6 +194,13 @@ pub static IT: LangData = LangData {
         ("e scaduta", Block(Block::Past)),
         ("grazie per", Block(Block::Past)),
         ("non prima del", Block(Block::Start)),
+        // A reminder to act: "ricordatevi di consegnare".
+        ("ricordate di", Request),
+        ("ricordatevi di", Request),
+        ("ricordati di", Request),
+        ("si ricordi di", Request),
+        ("non dimenticate di", Request),
+        ("non dimenticare di", Request),
         ("per favore", Request),
         ("si prega di", Request),
         ("vi preghiamo di", Request),
@@ -232,6 +239,10 @@ pub static IT: LangData = LangData {
         ("aperto", Hours),
         ("aperta", Hours),
         ("entro quella data", Back),
+        // A date that replaces another one of its sentence.
+        ("invece", Instead),
+        // What follows if the recipient does not act.
+        ("altrimenti", Else),
         ("rinviato", Moved),
         ("rinviata", Moved),
         ("prorogato", Moved),

@@ -201,6 +201,18 @@ pub enum Sem {
     Window,
     /// "from" in "moved from Friday to Monday".
     From,
+    /// A third party's wish ("the client wants to see it", "she wishes to"): next to a limit
+    /// asked by an earlier date it explains that limit; alone it may be one ("wants your" and
+    /// "wants you to" ask, and are `Request`).
+    Wish,
+    /// "otherwise", "sonst", "de lo contrario": what follows if the recipient does not act.
+    Else,
+    /// Right after a date, "instead", "stattdessen", "invece": the date replaces another
+    /// one of its sentence ("can I send it Thursday instead?").
+    Instead,
+    /// A word that takes a proposed day ("Monday is fine", "Thursday works", "Montag
+    /// passt", "el lunes está bien"): read only where a pointer asks about that day.
+    Accept,
     /// "moved", "postponed", "extended", "verschoben", "aplazado".
     Moved,
     /// A compound holding another entry's word that means none of it ("on-call" is no
@@ -249,13 +261,22 @@ pub enum Zone {
 pub enum Cue {
     /// Right before the date: "by", "before", "until", "bis", "antes del", "para el".
     Adjacent,
-    /// A verb or adjective that may stand a few words before the date: "due", "expires",
-    /// "closes", "fällig", "vence".
+    /// A verb or adjective that may stand a few words before the date: "due", "closes",
+    /// "fällig", "vence".
     Due,
+    /// Like `Due`, for what runs out by itself: "expires", "runs out", "lapses", "caduca". Alone
+    /// it is the limit; said next to an ask by an earlier date in another sentence ("your
+    /// prescription runs out March 31. … place your order by 3/20") it is the reason for it.
+    Lapse,
     /// A noun that names the limit, before or after the date: "deadline", "Frist", "plazo".
     Noun,
     /// Before or after the date: "at the latest", "spätestens", "a más tardar".
     Latest,
+    /// A preference right before the date ("we'd prefer Dec 10 for the signed copy",
+    /// "ideally Friday", "let's say Jan 5"): a limit when a thing or an act is asked, not a
+    /// day chosen for a meeting. Unlike "by", it makes no bare number after it an hour
+    /// ("ideally 2 CT tmrw" is two scans).
+    Prefer,
 }
 
 /// Words that make a date in their sentence not a live deadline.

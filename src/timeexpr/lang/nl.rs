@@ -206,6 +206,9 @@ pub static NL: LangData = LangData {
         ("dank voor", Block(Block::Past)),
         ("is verlopen", Block(Block::Past)),
         ("niet voor", Block(Block::Start)),
+        // A reminder to act: "vergeet niet het formulier in te leveren".
+        ("vergeet niet", Request),
+        ("denk eraan", Request),
         ("graag", Request),
         ("gelieve", Request),
         ("alstublieft", Request),
@@ -240,6 +243,10 @@ pub static NL: LangData = LangData {
         ("gesloten", Hours),
         ("voor die datum", Back),
         ("van", From),
+        // A date that replaces another one of its sentence.
+        ("liever", Instead),
+        // What follows if the recipient does not act.
+        ("zo niet", Else),
         ("verplaatst", Moved),
         ("verschoven", Moved),
         ("uitgesteld", Moved),

@@ -205,6 +205,10 @@ pub static PT: LangData = LangData {
         ("obrigada por", Block(Block::Past)),
         ("venceu", Block(Block::Past)),
         ("nao antes de", Block(Block::Start)),
+        // A reminder to act: "lembre-se de entregar".
+        ("lembre - se de", Request),
+        ("nao se esqueca de", Request),
+        ("nao esqueca de", Request),
         ("por favor", Request),
         ("favor", Request),
         ("precisamos", Request),
@@ -238,6 +242,9 @@ pub static PT: LangData = LangData {
         ("aberta", Hours),
         ("ate essa data", Back),
         ("desde", From),
+        // What follows if the recipient does not act.
+        ("caso contrario", Else),
+        ("senao", Else),
         ("adiado", Moved),
         ("adiada", Moved),
         ("prorrogado", Moved),
