@@ -5,8 +5,8 @@
 //! `holdout5.jsonl`, `holdout6.jsonl`, `holdout7.jsonl`, `holdout8.jsonl`, `holdout9.jsonl`,
 //! `holdout10.jsonl`, `holdout11.jsonl` and `holdout12.jsonl` (231 each), tuned on in that
 //! order (each holdout became the next round's development set after its unread figures were
-//! taken). `holdout12.jsonl` is also still scored as the unread holdout, under its unread floor
-//! (its misses are not printed there), until the next holdout is written. Prints recall and precision per
+//! taken). `holdout13.jsonl` is the unread holdout, scored under its unread floor (its misses
+//! are not printed), until the next holdout is written. Prints recall and precision per
 //! class; each set has a floor just under its figure. `cargo test --test deadlines_eval --
 //! --nocapture` shows the tables and every miss of the tuned sets.
 
@@ -206,8 +206,8 @@ fn the_finder_holds_its_figures_on_the_tuned_sets() {
 
 #[test]
 fn the_finder_generalises_to_the_unread_holdout() {
-    // holdout12: 92.2% recall and 95.7% precision when it was written (the finder after the
-    // holdout10 round), 94.6% / 95.8% after the round on holdout11 (its unread floor, kept
-    // until the next unread holdout takes its place; it is tuned on since round 12).
-    assert_floor(&score(&fixture("holdout12.jsonl"), false), 231, 0.94, 0.95);
+    // holdout13: 90.3% recall and 96.1% precision when it was written (the finder after the
+    // holdout11 round) and the same after the round on holdout12. Nobody has read its misses;
+    // it is the unread floor until the next holdout takes its place.
+    assert_floor(&score(&fixture("holdout13.jsonl"), false), 231, 0.90, 0.96);
 }
