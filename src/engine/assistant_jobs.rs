@@ -250,9 +250,12 @@ impl Engine {
 
     /// What the rules resolve `r`'s dates against: its time in the operator's zone, and the
     /// operator's numeric date order.
+    /// A time stated in another zone lands on the operator's day through the operator's named
+    /// zone (across a clock change the received offset alone is wrong).
     fn time_context(&self, r: &InboxRecord) -> crate::timeexpr::Context {
         crate::timeexpr::Context::new(r.ts, self.offset_at(r.ts))
             .with_order(self.config.operator.date_order.unwrap_or_default())
+            .in_named_zone(&self.zone.name)
     }
 
     /// Extract the deadlines of item `seq`: the rules always, and the model when `use_model`,

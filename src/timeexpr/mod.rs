@@ -26,6 +26,24 @@ pub use crate::config::DateOrder;
 pub use deadline::{Deadline, deadlines};
 pub use lang::Lang;
 
+/// `name` as a `&'static str` when it is a zone the database knows. Each distinct name is
+/// leaked once and kept (an operator has one or a few zones), which keeps [`Context`] `Copy`.
+fn intern_zone(name: &str) -> Option<&'static str> {
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<Vec<&'static str>>> = OnceLock::new();
+    jiff::tz::TimeZone::get(name).ok()?;
+    let mut names = NAMES
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(known) = names.iter().find(|n| **n == name) {
+        return Some(known);
+    }
+    let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    names.push(leaked);
+    Some(leaked)
+}
+
 /// What expressions are resolved against: when the message was received, in the operator's
 /// zone, and how the operator writes numeric dates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +69,14 @@ impl Context {
     pub fn in_zone(mut self, name: &'static str) -> Context {
         self.zone = Some(name);
         self
+    }
+    /// [`Context::in_zone`] for a name known only at run time (the operator's configured
+    /// zone), when the zone database knows it.
+    pub fn in_named_zone(self, name: &str) -> Context {
+        match intern_zone(name) {
+            Some(name) => self.in_zone(name),
+            None => self,
+        }
     }
     /// The operator's offset at instant `t`: its named zone's, or the received offset.
     pub(crate) fn offset_at(&self, t: OffsetDateTime) -> UtcOffset {

@@ -3379,3 +3379,28 @@ fn a_zoned_time_lands_on_the_operators_day_across_a_clock_change() {
         vec![Some(date!(2032 - 03 - 15))]
     );
 }
+
+#[test]
+fn a_zone_named_at_run_time_is_used_when_the_database_knows_it() {
+    // The operator's configured zone arrives as a String; the same Monday-night case as above.
+    let sat = datetime!(2032-03-13 09:00 -6);
+    let text = "Please upload the files by 11:30pm Mountain on Monday.";
+    let configured = String::from("America/Chicago");
+    let named = Context::new(sat, sat.offset()).in_named_zone(&configured);
+    assert_eq!(named.zone, Some("America/Chicago"));
+    assert_eq!(
+        deadlines(text, &named)
+            .into_iter()
+            .map(|d| d.due)
+            .collect::<Vec<_>>(),
+        vec![Some(date!(2032 - 03 - 16))]
+    );
+    // A name the database does not know (a bare offset, a typo) leaves the offset in charge.
+    for unknown in ["UTC-06:00", "America/Chicgo", ""] {
+        assert_eq!(
+            Context::new(sat, sat.offset()).in_named_zone(unknown).zone,
+            None,
+            "{unknown}"
+        );
+    }
+}
