@@ -344,3 +344,79 @@ async fn the_cli_and_an_mcp_client_are_refused_by_the_same_rule() {
     let list: Value = serde_json::from_slice(&o.stdout).unwrap_or(Value::Null);
     assert_eq!(list.as_array().map(|a| a.len()), Some(0), "{list}");
 }
+
+#[test]
+fn a_boundary_refusal_says_nothing_of_the_other_profile_and_a_prober_is_paused() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = engine(dir.path(), CONFIG);
+    engine
+        .ingest(
+            message(
+                "clinic-1",
+                "clinic",
+                &format!("DOB: 1958-03-14. {CLINIC_NOTE}"),
+            ),
+            "test",
+        )
+        .unwrap();
+    let draft = |body: &str| Action::CreateDraft {
+        profile: "work".into(),
+        outbound: email("bob@contoso.com", "Note", body),
+        provider: None,
+    };
+    let blocked = |out: Result<Outcome, _>| match out {
+        Ok(Outcome::Blocked { rule, reason, .. }) => (rule, reason),
+        other => panic!("not blocked: {other:?}"),
+    };
+    let client = Actor::mcp("default/prober");
+    // The reason names neither the person nor the passage that matched: a right and a wrong
+    // guess at a date of birth read the same.
+    let (rule, reason) = blocked(engine.submit(draft("Margaret Okafor called"), client.clone()));
+    assert_eq!(rule, "entity_boundary.content");
+    assert!(
+        !reason.contains("Okafor") && !reason.contains("Margaret"),
+        "{reason}"
+    );
+    let (_, right) = blocked(engine.submit(
+        draft("DOB: 1958-03-14. Lab results for the 3pm patient came back; the potassium"),
+        client.clone(),
+    ));
+    let (_, wrong) = blocked(engine.submit(
+        draft("DOB: 1958-03-15. Lab results for the 3pm patient came back; the potassium"),
+        client.clone(),
+    ));
+    assert_eq!(right, wrong);
+    assert!(
+        !right.contains("1958") && !right.contains("potassium"),
+        "{right}"
+    );
+    // Three such refusals in an hour: this credential's drafts are refused unread, a clean one
+    // too, whatever name the client gives itself.
+    for who in ["default/prober", "default/renamed"] {
+        let (rule, _) = blocked(engine.submit(draft("Renewal: yes."), Actor::mcp(who)));
+        assert_eq!(rule, "entity_boundary.paused", "{who}");
+    }
+    // Other credentials and the operator are not affected.
+    assert!(matches!(
+        engine
+            .submit(draft("Renewal: yes."), Actor::mcp("agent/claude-code"))
+            .unwrap(),
+        Outcome::Queued { .. }
+    ));
+    assert!(matches!(
+        engine.submit(draft("Renewal: yes."), Actor::Cli).unwrap(),
+        Outcome::Queued { .. }
+    ));
+    let paused = engine
+        .audit_tail(50)
+        .unwrap()
+        .into_iter()
+        .filter(|r| {
+            r.event
+                .reason
+                .as_deref()
+                .is_some_and(|x| x.starts_with("entity_boundary.paused"))
+        })
+        .count();
+    assert_eq!(paused, 2, "each paused draft is audited");
+}

@@ -141,6 +141,9 @@ pub struct Engine {
     /// Records already handed to a consumer by a push that the client turns into a turn
     /// (Claude Code's channel): consumer → seqs after its cursor that its pulls skip.
     delivered: std::sync::Mutex<std::collections::HashMap<String, std::collections::BTreeSet<u64>>>,
+    /// Content refusals at the entity boundary per non-operator caller (its credential), the
+    /// last hour's: see [`Engine::judge_for`].
+    boundary_probes: std::sync::Mutex<std::collections::HashMap<String, Vec<Instant>>>,
     /// The watch on the inbox's unassigned marker, for a host (`Engine::watch_unassigned`).
     unassigned_watch: std::sync::Mutex<Option<notify::RecommendedWatcher>>,
     _lock: Option<EngineLock>,
@@ -148,6 +151,11 @@ pub struct Engine {
 
 /// At most this many pushed-but-not-yet-passed seqs are remembered per consumer (the oldest
 /// are forgotten first: a forgotten one is delivered again by a pull, never lost).
+/// Content refusals at the entity boundary a non-operator caller may meet in an hour before
+/// its drafts pause (see `Engine::judge_for`): a client working honestly meets one now and
+/// then; a caller guessing at another profile's data needs dozens.
+const BOUNDARY_PROBES_PER_HOUR: usize = 3;
+
 const MAX_DELIVERED: usize = 4096;
 
 impl Engine {
@@ -208,6 +216,7 @@ impl Engine {
             health: Default::default(),
             llm: Default::default(),
             delivered: Default::default(),
+            boundary_probes: Default::default(),
             unassigned_watch: Default::default(),
             _lock: lock,
         };
@@ -767,7 +776,7 @@ impl Engine {
         }
         governance::validate_outbound(&draft.outbound)?;
         // The rules may have changed while the draft waited: judge its content again.
-        let verdict = self.judge(&draft.profile, &draft.outbound);
+        let verdict = self.judge_for(&draft.profile, &draft.outbound, cx.actor);
         let new_id = new_draft_id();
         if let Verdict::Block { .. } = &verdict {
             return self.blocked(name, cx, &draft.profile, id, verdict);
@@ -823,7 +832,7 @@ impl Engine {
         self.complete_attachments(&profile, &mut outbound)?;
         governance::prepare_outbound(&mut outbound)?;
         governance::validate_outbound(&outbound)?;
-        let verdict = self.judge(&profile, &outbound);
+        let verdict = self.judge_for(&profile, &outbound, cx.actor);
         let id = new_draft_id();
         if let Verdict::Block { .. } = &verdict {
             return self.blocked(name, cx, &profile, &id, verdict);
@@ -1008,6 +1017,56 @@ impl Engine {
             }
         }
         None
+    }
+
+    /// [`Engine::judge`] for a draft a caller makes. Whether another profile's data is in a
+    /// text is itself an answer about that data: a caller that may not read it could try names
+    /// or dates of birth one by one and watch which drafts are refused, though the reasons
+    /// quote nothing. So a caller other than the operator is allowed
+    /// [`BOUNDARY_PROBES_PER_HOUR`] such refusals an hour (per credential: an MCP client's
+    /// name is its own to choose); after that its drafts are refused unread until the hour has
+    /// passed, with a reason that depends on nothing but the count. Each refusal is audited.
+    fn judge_for(&self, profile: &str, outbound: &Outbound, actor: &Actor) -> Verdict {
+        if actor.is_operator() {
+            return self.judge(profile, outbound);
+        }
+        let key = match actor {
+            Actor::Mcp(who) => format!("mcp:{}", who.split('/').next().unwrap_or(who)),
+            other => other.to_string(),
+        };
+        let hour = std::time::Duration::from_secs(3600);
+        let now = Instant::now();
+        let recent = |probes: &mut std::collections::HashMap<String, Vec<Instant>>| {
+            let list = probes.entry(key.clone()).or_default();
+            list.retain(|t| now.duration_since(*t) < hour);
+            list.len()
+        };
+        {
+            let mut probes = self
+                .boundary_probes
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if recent(&mut probes) >= BOUNDARY_PROBES_PER_HOUR {
+                return Verdict::block(
+                    "entity_boundary.paused",
+                    format!(
+                        "{actor}'s drafts are paused for up to an hour: it was refused at the entity boundary {BOUNDARY_PROBES_PER_HOUR} times in the last hour"
+                    ),
+                    "the operator can review those refusals in the audit (`opsdesk audit tail`); drafts from this client are judged again once the hour has passed",
+                );
+            }
+        }
+        let verdict = self.judge(profile, outbound);
+        if matches!(&verdict, Verdict::Block { rule, .. } if rule == "entity_boundary.content" || rule == "audience.internal_thread")
+        {
+            let mut probes = self
+                .boundary_probes
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            recent(&mut probes);
+            probes.entry(key).or_default().push(now);
+        }
+        verdict
     }
 
     /// Governance's verdict on an outbound action of `profile` (see `governance`).

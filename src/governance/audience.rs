@@ -101,12 +101,13 @@ pub fn check(
             _ => false,
         };
         for t in texts.iter().filter(|t| !same_chat(t)) {
-            if let Some(passage) = shared_passage(&hay, &normalize(&t.text)) {
+            // The passage is not quoted back: which words matched would answer a caller's
+            // guess at what the thread says (an MCP client may read it only redacted).
+            if shared_passage(&hay, &normalize(&t.text)).is_some() {
                 return Some(Verdict::block(
                     "audience.internal_thread",
                     format!(
-                        "the text quotes an internal thread of profile `{profile}` (\"{}\") to {} outside its domains",
-                        crate::sanitize::one_line(&passage, 60),
+                        "the text quotes an internal thread of profile `{profile}` to {} outside its domains",
                         crate::sanitize::one_line(&shown, 120)
                     ),
                     format!(

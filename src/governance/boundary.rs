@@ -117,27 +117,30 @@ pub fn check(
         let Some(qp) = config.profiles.get(*q) else {
             continue;
         };
-        if let Some(name) = qp
+        if qp
             .phi_names
             .iter()
-            .find(|n| !n.trim().is_empty() && hay.contains(&normalize(n)))
+            .any(|n| !n.trim().is_empty() && hay.contains(&normalize(n)))
         {
+            // Neither the name nor anything else of `q`'s is said back: the reason reaches the
+            // caller (an MCP client may be cleared for neither profile's data), and a reason
+            // that quoted what matched would confirm a guess about `q`'s people.
             return Some(Verdict::block(
                 "entity_boundary.content",
                 format!(
-                    "the text names `{}`, a person of profile `{q}`, which `{profile}` must never mix with",
-                    crate::sanitize::one_line(name, 60)
+                    "the text names a person on profile `{q}`'s roster, which `{profile}` must never mix with"
                 ),
                 format!("remove what came from `{q}`"),
             ));
         }
         for t in recent(q) {
-            if let Some(passage) = shared_passage(&hay, &normalize(&t)) {
+            // The passage is not quoted (see above): which words matched would tell a caller
+            // whether a guessed date of birth or record number was right.
+            if shared_passage(&hay, &normalize(&t)).is_some() {
                 return Some(Verdict::block(
                     "entity_boundary.content",
                     format!(
-                        "the text copies a passage from a message of profile `{q}` (\"{}\"), which `{profile}` must never mix with",
-                        crate::sanitize::one_line(&passage, 60)
+                        "the text copies a passage of a recent message of profile `{q}`, which `{profile}` must never mix with"
                     ),
                     format!("remove what came from `{q}`"),
                 ));
@@ -180,28 +183,25 @@ fn copies_unassigned(
                 continue;
             }
             if texts.iter().any(|t| t.contains(&n)) {
+                // Not said back, as in `check`.
                 return Some(Verdict::block(
                     "entity_boundary.content",
                     format!(
-                        "the text names `{}`, a person in an item of `{UNASSIGNED}` (whose it is has not been decided)",
-                        crate::sanitize::one_line(name, 60)
+                        "the text names a person of an item of `{UNASSIGNED}` (whose it is has not been decided)"
                     ),
                     remedy,
                 ));
             }
         }
     }
-    for t in &texts {
-        if let Some(passage) = shared_passage(&hay, t) {
-            return Some(Verdict::block(
-                "entity_boundary.content",
-                format!(
-                    "the text copies a passage from an item of `{UNASSIGNED}` (\"{}\"), whose it is has not been decided",
-                    crate::sanitize::one_line(&passage, 60)
-                ),
-                remedy,
-            ));
-        }
+    if texts.iter().any(|t| shared_passage(&hay, t).is_some()) {
+        return Some(Verdict::block(
+            "entity_boundary.content",
+            format!(
+                "the text copies a passage of an item of `{UNASSIGNED}`, whose it is has not been decided"
+            ),
+            remedy,
+        ));
     }
     None
 }
