@@ -624,3 +624,38 @@ async fn an_uncleared_search_finds_nothing_by_a_redacted_word() {
     .await;
     assert_eq!(hits(&v), 1, "{v}");
 }
+
+/// A draft's digest is SHA-256 of its clear content: an uncleared client that could read it
+/// could hash guesses (a name, a date of birth in a known subject) until one matched. Of a
+/// HIPAA profile's draft it sees a keyed digest, stable while the engine runs; a cleared
+/// client sees the real one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uncleared_client_sees_a_keyed_digest_it_cannot_check_guesses_against() {
+    let server = start();
+    let made = tool(
+        &server,
+        &server.token.clone(),
+        "draft_email",
+        json!({"profile": "clinic", "to": ["front-desk@clinic.example"],
+               "subject": "Callback", "body": "Please call Margaret Okafor back."}),
+    )
+    .await;
+    let shown = made["result"]["structuredContent"]["digest"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(shown.starts_with("hmac-sha256:"), "{made}");
+    let cleared = tool(&server, &scribe_token(), "drafts_list", json!({})).await;
+    let real = cleared["result"]["structuredContent"]["drafts"][0]["digest"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(real.len(), 64, "{cleared}");
+    assert!(!shown.contains(&real));
+    let listed = tool(&server, &server.token.clone(), "drafts_list", json!({})).await;
+    assert_eq!(
+        listed["result"]["structuredContent"]["drafts"][0]["digest"], shown,
+        "the same draft shows the same keyed digest: {listed}"
+    );
+    assert!(!listed.to_string().contains(&real));
+}

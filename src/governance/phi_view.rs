@@ -34,6 +34,36 @@ const KEEP: &[&str] = &[
     "sha256", "uri",
 ];
 
+/// Key of a draft's content digest (see [`keyed_digest`]).
+const DIGEST_KEY: &str = "digest";
+const KEYED_PREFIX: &str = "hmac-sha256:";
+
+/// A digest as a redacted view shows it: HMAC-SHA256 under a key drawn once per process, so
+/// the same draft shows the same value while the engine runs (a client can still tell drafts
+/// apart and see one change) but no guess of the clear content can be checked against it.
+fn keyed_digest(digest: &str) -> String {
+    use hmac::{KeyInit, Mac};
+    static KEY: OnceLock<[u8; 32]> = OnceLock::new();
+    let key = KEY.get_or_init(|| {
+        let mut k = [0u8; 32];
+        // No randomness from the OS: a key that is the same for everyone would keep the
+        // digest guessable, so refuse to show anything derived from it.
+        if getrandom::fill(&mut k).is_err() {
+            k = [0; 32];
+        }
+        k
+    });
+    if key.iter().all(|b| *b == 0) {
+        return format!("{KEYED_PREFIX}unavailable");
+    }
+    let mut mac = match hmac::Hmac::<sha2::Sha256>::new_from_slice(key) {
+        Ok(m) => m,
+        Err(_) => return format!("{KEYED_PREFIX}unavailable"),
+    };
+    mac.update(digest.as_bytes());
+    format!("{KEYED_PREFIX}{}", hex::encode(mac.finalize().into_bytes()))
+}
+
 /// Key of an HTML mail body (`Outbound::body_html`): redacted through its text (see
 /// `PhiPolicy::redact_html`).
 const HTML_KEY: &str = "body_html";
@@ -453,6 +483,22 @@ impl PhiPolicy {
                     let Some(v) = map.get_mut(&k) else {
                         continue;
                     };
+                    // A draft's digest is SHA-256 of its clear content: shown as it is, a
+                    // caller could hash guesses (a name, a date of birth in a known subject)
+                    // until one matched. Of protected content it is shown keyed instead.
+                    if k == DIGEST_KEY
+                        && pass == Pass::Full
+                        && let Value::String(d) = v
+                    {
+                        let mut protected = false;
+                        for o in &owners {
+                            protected |= !self.redactors_for(*o)?.is_empty();
+                        }
+                        if protected && !d.starts_with(KEYED_PREFIX) {
+                            *d = keyed_digest(d);
+                        }
+                        continue;
+                    }
                     if KEEP.contains(&k.as_str()) && v.is_string() {
                         continue;
                     }
