@@ -719,6 +719,10 @@ const PERSON_FIELDS: &[&str] = &[
     "partner",
     "debtor",
     "wearer",
+    // a workers' compensation report's injured worker
+    "employee",
+    "injuredworker",
+    "injuredemployee",
     // whom a dispatch, a pickup list, a consent log, a witness page or an alarm call names:
     // the rider, the ride home, a legally authorised representative, a witness, a responder
     "rider",
@@ -1040,8 +1044,9 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             };
             // A form's name split in fields on one line, "Last name: X   First: Y   MI: Z":
             // after the surname's label, "First" and "MI" alone name the same person.
+            let part_label = head[near..].trim();
             let split_name = matches!(
-                head[near..].trim(),
+                part_label,
                 "First" | "FIRST" | "Given" | "MI" | "M.I." | "Middle" | "Middle initial"
             ) && {
                 let before = line[..lb + near].to_ascii_lowercase();
@@ -1049,6 +1054,26 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                     .iter()
                     .any(|l| before.contains(l))
             };
+            // A web form's fields one a line, in any order: a middle initial's own line in a
+            // form that asks for a name elsewhere ("First Name: Faith\nMI: Q"). A lone "MI:"
+            // elsewhere is a history's myocardial infarction ("MI: N").
+            let initial_line = !split_name
+                && matches!(
+                    part_label,
+                    "MI" | "M.I." | "Middle initial" | "Middle Initial"
+                )
+                && line[..lb + near].trim().is_empty()
+                && {
+                    let r = line[colon + 1..].trim();
+                    r.len() == 1 && r.bytes().all(|b| b.is_ascii_uppercase())
+                }
+                && {
+                    let lower = text.to_ascii_lowercase();
+                    ["first name:", "last name:", "given name:", "surname:"]
+                        .iter()
+                        .any(|l| lower.contains(l))
+                };
+            let split_name = split_name || initial_line;
             if !split_name
                 && !is_label(head[near..].trim())
                 && !is_label(head[far..].trim())
@@ -1102,6 +1127,61 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             ));
             from = colon + 1 + lead + v.len();
         }
+    }
+}
+
+/// A court paper's caption: the party's name on its own line before its role ("TADHG PAGE,
+/// Respondent.", "Ana Ruiz, Petitioner"): two to four capitalised words, whatever the
+/// dictionary says of them.
+fn captions(text: &str, cands: &mut Vec<(Span, u8)>) {
+    const ROLES: &[&str] = &[
+        "Respondent",
+        "Petitioner",
+        "Defendant",
+        "Plaintiff",
+        "Decedent",
+        "Appellant",
+        "Appellee",
+        "Claimant",
+        "Protected Person",
+        "Ward",
+        "RESPONDENT",
+        "PETITIONER",
+        "DEFENDANT",
+        "PLAINTIFF",
+    ];
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let base = line_start;
+        line_start += line.len();
+        let Some(comma) = line.find(", ") else {
+            continue;
+        };
+        let role = line[comma + 2..].trim_end().trim_end_matches(['.', ',']);
+        if !ROLES.contains(&role) {
+            continue;
+        }
+        let v = line[..comma].trim_end();
+        let lead = v.len() - v.trim_start().len();
+        let words: Vec<&str> = v[lead..].split(' ').collect();
+        if !(2..=4).contains(&words.len())
+            || !words.iter().all(|w| {
+                w.starts_with(char::is_uppercase)
+                    && w.chars()
+                        .all(|c| c.is_alphabetic() || matches!(c, '\'' | '’' | '-' | '.'))
+                    && !LEXICON.info(w).stop
+            })
+        {
+            continue;
+        }
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: base + lead,
+                end: base + v.len(),
+            },
+            PRIO,
+        ));
     }
 }
 
@@ -2340,6 +2420,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if text.contains('[') {
         bracket_labels(text, keep, cands);
     }
+    if text.contains(", R") || text.contains(", P") || text.contains(", D") {
+        captions(text, cands);
+    }
     couples(text, cands);
     list_heads(text, cands);
     handoffs(text, cands);
@@ -2397,6 +2480,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         let v = &text[s..e];
         if !keep.keeps(v)
             && !eponym(&text[e..])
+            && !structure_of(text, s)
+            && !street_name_after(&text[e..])
+            && !business_at(text, s)
             && !thing_after(&text[e..])
             && !after_determiner(text, s)
             && !itinerary(text, s, e)
@@ -2533,6 +2619,46 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         if spelled_run(t) >= 4 || spelled_after_name(&toks, i, text) {
             push(t.start, t.end);
             i += 1;
+            continue;
+        }
+        // A name spelled out in a lower-case transcript, wherever it stands: "last name is
+        // s h a r m a", "it's l-a-n-e", "m. a. c. a. r. a. e. g".
+        if let Some(last) = spelled_lower(&toks, i, text) {
+            push(t.start, toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        // A surname cut to its initial after a title, then the sentence goes on: "mr m in
+        // 104 is asking", "Mrs K, bed 2". "a" and "i" are words ("ms a lot").
+        if let Some(n) = toks.get(i + 1)
+            && n.w.len() == 1
+            && !matches!(n.w, "a" | "i" | "A" | "I")
+            && ["mr", "mrs", "ms"]
+                .iter()
+                .any(|k| t.w.eq_ignore_ascii_case(k))
+            && matches!(gap(t, n), " " | ". ")
+            && initial_ends_clause(&text[n.end..])
+        {
+            push(n.start, n.end);
+            i += 2;
+            continue;
+        }
+        // A given name, then the surname in brackets, as chats add whom they mean: "violet
+        // (Bishop) no-showed", "zoë (Hope)".
+        if let Some(sur) = toks.get(i + 1)
+            && t.info.first
+            && !t.info.stop
+            && t.letters() >= 3
+            && gap(t, sur) == " ("
+            && text[sur.end..].starts_with(')')
+            && sur.shape == Shape::Title
+            && sur.letters() >= 3
+            && !sur.info.stop
+            && (sur.info.sur || !sur.info.common)
+        {
+            push(t.start, t.end);
+            push(sur.start, sur.end);
+            i += 2;
             continue;
         }
         // 0b. Dictation: a cue, up to three lower-case words and a spoken mark ("patient
@@ -3309,10 +3435,11 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         if possessive_of_person(text, t)
             && (t.in_position(false)
                 // A given name that is also a word, before a relative ("Family of Marigold's
-                // roommate", "Hope's daughter").
-                || (t.shape == Shape::Title
+                // roommate", "Hope's daughter"), also a surname typed in capitals ("fyi
+                // MOODY's son called"; an acronym is shorter: "CEO's wife").
+                || (matches!(t.shape, Shape::Title | Shape::Caps)
                     && !t.blocked()
-                    && t.letters() >= 3
+                    && t.letters() >= if t.shape == Shape::Caps { 4 } else { 3 }
                     && kin_after_possessive(text, t))
                 // "Bishop's bp 88/50": a surname that is also a word, before vitals.
                 || (t.shape == Shape::Title && t.info.sur && !t.blocked() && vitals_after(text, t)))
@@ -3801,6 +3928,64 @@ fn spelled_after_name(toks: &[Tok<'_>], i: usize, text: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// A name spelled out in a transcript typed in lower case: four or more single letters apart
+/// by one blank or a dot and a blank ("s h a r m a", "m. a. c. a. r. a. e. g"), or joined by
+/// hyphens ("l-a-n-e"); the index of its last token. No word is written so.
+fn spelled_lower(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
+    let t = &toks[i];
+    // Cheap tests first: this runs for every word.
+    let b = t.w.as_bytes();
+    if !b[0].is_ascii_lowercase() {
+        return None;
+    }
+    if b.len() >= 7 && b[1] == b'-' {
+        let mut parts = 0;
+        for p in t.w.split('-') {
+            if p.len() != 1 || !p.as_bytes()[0].is_ascii_lowercase() {
+                return None;
+            }
+            parts += 1;
+        }
+        return (parts >= 4).then_some(i);
+    }
+    if b.len() != 1 {
+        return None;
+    }
+    let next = toks.get(i + 1)?;
+    let sep = &text[t.end..next.start];
+    if !matches!(sep, " " | ". ") {
+        return None;
+    }
+    let mut last = i;
+    while let Some(n) = toks.get(last + 1) {
+        if n.w.len() != 1
+            || !n.w.as_bytes()[0].is_ascii_lowercase()
+            || &text[toks[last].end..n.start] != sep
+        {
+            break;
+        }
+        last += 1;
+    }
+    (last >= i + 3).then_some(last)
+}
+
+/// Whether the text after a title's initial goes on as a sentence does, not as a name does:
+/// a lower-case word, a comma, a bracket or a stop ("mr m in 104", "Mrs K, bed 2"), not a
+/// surname ("Mr J Smith") or another initial.
+fn initial_ends_clause(after: &str) -> bool {
+    if after.is_empty() || after.starts_with([',', ')', '?', '!', ';', '\n', '\r']) {
+        return true;
+    }
+    let Some(r) = after.strip_prefix(' ') else {
+        return false;
+    };
+    let w: &str = r.split(|c: char| !c.is_alphabetic()).next().unwrap_or("");
+    w.chars().count() >= 2 && w.chars().all(char::is_lowercase) && {
+        let info = LEXICON.info(w);
+        info.common || info.stop
+    } || w.is_empty() && r.starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// After "spelled" (or "spelling", "spell"), the letters of a spelled name: single letters
@@ -4681,6 +4866,94 @@ fn eponym(after: &str) -> bool {
             | "nodes"
             | "line"
             | "drain"
+            // a breathing pattern ("Cheyne-Stokes breathing", "Kussmaul respirations")
+            | "breathing"
+            | "respiration"
+            | "respirations"
+    )
+}
+
+/// Whether an anatomical structure named "of" its describer stands before `s` ("Circle of
+/// Willis", "loop of Henle", "sphincter of Oddi", "tetralogy of Fallot"): an eponym.
+fn structure_of(text: &str, s: usize) -> bool {
+    let Some(before) = text[..s].strip_suffix(" of ") else {
+        return false;
+    };
+    let w = before
+        .rsplit(|c: char| !c.is_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    matches!(
+        w.as_str(),
+        "circle"
+            | "loop"
+            | "loops"
+            | "islets"
+            | "islet"
+            | "canal"
+            | "canals"
+            | "ampulla"
+            | "sphincter"
+            | "ligament"
+            | "tetralogy"
+            | "pouch"
+            | "bundle"
+            | "triangle"
+            | "node"
+            | "nodes"
+            | "organ"
+            | "space"
+            | "foramen"
+            | "duct"
+            | "crypts"
+            | "glands"
+            | "capsule"
+            | "tract"
+    )
+}
+
+/// Whether a street's type follows the span: it is the street's name ("on sandy boulevard",
+/// "Martin Luther King Blvd"). "St" and "Lane" are left out: a saint, a surname.
+fn street_name_after(after: &str) -> bool {
+    let Some(r) = after.strip_prefix(' ') else {
+        return false;
+    };
+    let w: String = r
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .take(10)
+        .collect::<String>()
+        .to_lowercase();
+    matches!(
+        w.as_str(),
+        "boulevard"
+            | "blvd"
+            | "avenue"
+            | "ave"
+            | "street"
+            | "road"
+            | "parkway"
+            | "pkwy"
+            | "highway"
+            | "hwy"
+    )
+}
+
+/// Whether a shop's or a service's "at" stands before `s`: what follows is the business, named
+/// for its founder as many are ("the pharmacy at fred meyer", "the store at Walgreens").
+fn business_at(text: &str, s: usize) -> bool {
+    let Some(before) = text[..s].strip_suffix(" at ") else {
+        return false;
+    };
+    let w = before
+        .rsplit(|c: char| !c.is_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    matches!(
+        w.as_str(),
+        "pharmacy" | "store" | "shop" | "supermarket" | "grocery" | "counter" | "branch"
     )
 }
 
@@ -6420,6 +6693,102 @@ mod tests {
         assert_eq!(
             names_kept("Sehr geehrte Frau Dr. Oberländer,"),
             ["Oberländer"]
+        );
+    }
+
+    #[test]
+    fn a_middle_initial_on_its_own_line_of_a_form_that_asks_for_a_name() {
+        assert_eq!(
+            names("Last Name: Castillo\nFirst Name: Violet\nMI: Q\nDOB: 08/07/1928\n"),
+            ["Castillo", "Violet", "Q"]
+        );
+        assert_eq!(
+            names("MI: E\nDOB: 09/27/1955\nFirst Name: Zbigniew\n"),
+            ["E", "Zbigniew"]
+        );
+        // A history's checklist: "MI" is a myocardial infarction.
+        assert_eq!(
+            names("Cardiac history\nMI: N\nCHF: Y\n"),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn a_workers_compensation_reports_employee_field() {
+        assert_eq!(
+            names("Employee: Rose J MacLeod\nHome address: 2496 Pioneer Pkwy"),
+            ["Rose J MacLeod"]
+        );
+    }
+
+    #[test]
+    fn a_name_spelled_letter_by_letter_in_a_lower_case_transcript() {
+        assert_eq!(
+            names("refill. last name is s h a r m a. not getting any younger"),
+            ["s h a r m a"]
+        );
+        assert_eq!(names("ok it's l-a-n-e. ok thanks"), ["l-a-n-e"]);
+        assert_eq!(
+            names("my name is ... m. a. c. a. r. a. e. g ... and i got a bill"),
+            ["m. a. c. a. r. a. e. g"]
+        );
+        // Three letters are an abbreviation as often as a name.
+        assert_eq!(names("the b p m was low, a-b-c done"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_titles_initial_as_the_subject_of_a_chat_line() {
+        assert_eq!(
+            names("mr m in 104 is asking for a blanket\nmrs k, bed 2, wants tea"),
+            ["m", "k"]
+        );
+        // "ms a lot": a word, not an initial.
+        assert_eq!(names("thank you ms a lot"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_given_name_with_its_surname_in_brackets() {
+        assert_eq!(
+            names("violet (Bishop) no-showed again\nzoë (Hope) called"),
+            ["violet", "Bishop", "zoë", "Hope"]
+        );
+    }
+
+    #[test]
+    fn a_surname_in_capitals_before_a_relatives_possessive() {
+        assert_eq!(names("fyi MOODY's son called, wants the slot"), ["MOODY"]);
+        assert_eq!(names("fyi BISHOP's niece called"), ["BISHOP"]);
+    }
+
+    #[test]
+    fn a_court_captions_party_before_its_role() {
+        assert_eq!(
+            names("In the Matter of the Guardianship of\nTADHG PAGE, Respondent.\nCase No. 26"),
+            ["TADHG PAGE"]
+        );
+    }
+
+    #[test]
+    fn eponyms_streets_and_businesses_named_for_people() {
+        assert_eq!(
+            names("PRN. Cheyne-Stokes breathing noted. Circle of Willis unremarkable."),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names("hi this is the pharmacy at fred meyer on sandy boulevard calling"),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn greetings_and_pronouns_of_polish_and_arabizi_messages() {
+        assert_eq!(
+            names("Szanowni Państwo,\n\nMama przyjmuje gabapentin.\n"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names("bas huwa ta3ban ktir.\nShukran jazeelan\ncaller said: hi"),
+            Vec::<String>::new()
         );
     }
 }
