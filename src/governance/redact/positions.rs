@@ -926,7 +926,11 @@ fn field_value(rest: &str) -> &str {
 /// allowed), at least one of them no plain dictionary word, none a function word ("see
 /// above", "on file") or a word never in a name.
 fn field_name_value(v: &str) -> bool {
-    let words: Vec<&str> = v.split_whitespace().collect();
+    // An HL7-style "FAMILY^GIVEN" typed into a report's field ("PATIENT: KAUR^SAVITRI").
+    let words: Vec<&str> = v
+        .split(|c: char| c.is_whitespace() || c == '^')
+        .filter(|w| !w.is_empty())
+        .collect();
     if words.is_empty() || words.len() > 7 || v.chars().filter(|c| c.is_alphabetic()).count() < 2 {
         return false;
     }
@@ -1127,6 +1131,108 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             ));
             from = colon + 1 + lead + v.len();
         }
+    }
+}
+
+/// A printed form's fields set off by dot leaders instead of a colon ("Patient ........
+/// Macaraeg, Marites", "Patient ........... Honor St. Pierre (Dependent)"): the value of a
+/// person's label is read as `form_fields` reads it.
+fn leader_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let base = line_start;
+        line_start += line.len();
+        let Some(dots) = line.find(" ....") else {
+            continue;
+        };
+        let label = line[..dots].trim();
+        if label.is_empty()
+            || label.len() > 40
+            || !label.chars().all(|c| c.is_alphabetic() || c == ' ')
+            || !person_label(label)
+        {
+            continue;
+        }
+        let after = &line[dots + 1..];
+        let rest = after.trim_start_matches('.');
+        if !rest.starts_with(' ') {
+            continue;
+        }
+        let lead = rest.len() - rest.trim_start_matches(' ').len();
+        let v = field_value(&rest[lead..]);
+        let head = v.split(", ").next().unwrap_or(v);
+        if v.is_empty() || !field_name_value(v) || keep.keeps(v) || keep.keeps(head) {
+            continue;
+        }
+        let s = base + line.len() - rest.len() + lead;
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: s,
+                end: s + v.len(),
+            },
+            PRIO,
+        ));
+    }
+}
+
+/// A mail header's display name before its own address ("To: Will Rose
+/// <will.rose@icloud.com>", "export for Joy Lane <joylane@icloud.com>"): one to three
+/// capitalised words, one of them spelled in the address's local part. A department's name
+/// before a shared mailbox ("Billing <billing@…>") is left alone by that test, and staff
+/// before a department's address ("Marisol Quintero <billing@…>") too.
+fn display_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    for (lt, _) in text.match_indices(" <") {
+        let r = &text[lt + 2..];
+        let Some(close) = r.find('>') else {
+            continue;
+        };
+        let addr = &r[..close];
+        let Some((local, _)) = addr.split_once('@') else {
+            continue;
+        };
+        if close > 80 || addr.contains([' ', '\n']) {
+            continue;
+        }
+        let local = local.to_lowercase();
+        let line = &text[super::line_start(text, lt)..lt];
+        let mut s = lt;
+        let mut words = 0;
+        let mut spelled = false;
+        for w in line.rsplit(' ') {
+            let bare = w.trim_matches('"');
+            if words == 3
+                || bare.chars().count() < 2
+                || !bare.starts_with(char::is_uppercase)
+                || !bare
+                    .chars()
+                    .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’' | '.'))
+                || {
+                    // A given name that is also a word stays ("Will Rose").
+                    let info = LEXICON.info(bare);
+                    info.stop && !info.first
+                }
+            {
+                break;
+            }
+            let key = bare.to_lowercase();
+            spelled |= key.chars().count() >= 3 && local.contains(&key);
+            s -= w.len() + usize::from(s < lt);
+            words += 1;
+        }
+        let v = text[s..lt].trim_matches('"');
+        if words == 0 || !spelled || keep.keeps(v) {
+            continue;
+        }
+        let s = s + text[s..lt].find(|c: char| c != '"').unwrap_or(0);
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: s,
+                end: s + v.len(),
+            },
+            PRIO,
+        ));
     }
 }
 
@@ -2408,6 +2514,12 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if text.contains(':') {
         form_fields(text, keep, cands);
     }
+    if text.contains(" ....") {
+        leader_fields(text, keep, cands);
+    }
+    if text.contains(" <") && text.contains('@') {
+        display_names(text, keep, cands);
+    }
     if text.contains(['\'', '"', '=']) {
         data_fields(text, keep, cands);
     }
@@ -2592,6 +2704,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         }
         last
     };
+    // A title's initial as a chat's subject ("mr s in 3C"), added after the word loop.
+    let mut initials: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
@@ -2639,14 +2753,16 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && matches!(gap(t, n), " " | ". ")
             && initial_ends_clause(&text[n.end..])
         {
-            push(n.start, n.end);
+            // Kept as it stands: after a title, "s in" is no scanner's broken "sin"
+            // (`ocr_piece`).
+            initials.push((n.start, n.end));
             i += 2;
             continue;
         }
         // A given name, then the surname in brackets, as chats add whom they mean: "violet
         // (Bishop) no-showed", "zoë (Hope)".
         if let Some(sur) = toks.get(i + 1)
-            && t.info.first
+            && (t.info.first || !t.info.common && t.letters() >= 4)
             && !t.info.stop
             && t.letters() >= 3
             && gap(t, sur) == " ("
@@ -3362,7 +3478,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let g = gap(t, n);
             // Also a surname in capitals before a given name as typed ("I/M OKAFOR,
             // Marcus", "SMITH, John"), as rosters and jail slips write them.
-            let comma = g.trim_end_matches([' ', '\t']) == ","
+            // A fixed-width form pads the surname before its comma ("LITTLE , IVY").
+            let comma = matches!(g.trim_end_matches([' ', '\t']), "," | " ,")
                 && (same_case(t, n) || (t.shape == Shape::Caps && n.shape == Shape::Title));
             let caret = g == "^";
             // A given name that is also a month before its initial: "BEN-AMI, June X.".
@@ -3436,7 +3553,7 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && (t.in_position(false)
                 // A given name that is also a word, before a relative ("Family of Marigold's
                 // roommate", "Hope's daughter"), also a surname typed in capitals ("fyi
-                // MOODY's son called"; an acronym is shorter: "CEO's wife").
+                // MOODY's son called"), longer than an acronym.
                 || (matches!(t.shape, Shape::Title | Shape::Caps)
                     && !t.blocked()
                     && t.letters() >= if t.shape == Shape::Caps { 4 } else { 3 }
@@ -3537,6 +3654,16 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     //    header ("dawn\n\nOn Mon, Dec 15, 2025 at 4:07 PM Yuki Tanabe wrote:").
     if let Some((s, e)) = signed_before_quote(text, &toks) {
         push(s, e);
+    }
+    for (start, end) in initials {
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start,
+                end,
+            },
+            PRIO,
+        ));
     }
 }
 
@@ -3983,8 +4110,14 @@ fn initial_ends_clause(after: &str) -> bool {
     };
     let w: &str = r.split(|c: char| !c.is_alphabetic()).next().unwrap_or("");
     w.chars().count() >= 2 && w.chars().all(char::is_lowercase) && {
-        let info = LEXICON.info(w);
-        info.common || info.stop
+        // Short function words are also names somewhere ("In", "On"): read as words here.
+        matches!(
+            w,
+            "in" | "on" | "at" | "is" | "was" | "has" | "and" | "to" | "from"
+        ) || {
+            let info = LEXICON.info(w);
+            info.common || info.stop || !info.known_name()
+        }
     } || w.is_empty() && r.starts_with(|c: char| c.is_ascii_digit())
 }
 
@@ -5821,6 +5954,8 @@ fn particle_word(w: &str) -> bool {
             | "dos"
             | "das"
             | "dela"
+            // Filipino: "delos Reyes", "delos Santos"
+            | "delos"
             // Irish: "Ó Briain", "Ní Dhuibhir", "Mac an Bhaird", "Nic an tSaoi", "Uí Néill".
             | "ó"
             | "ní"
@@ -6739,8 +6874,8 @@ mod tests {
     #[test]
     fn a_titles_initial_as_the_subject_of_a_chat_line() {
         assert_eq!(
-            names("mr m in 104 is asking for a blanket\nmrs k, bed 2, wants tea"),
-            ["m", "k"]
+            names("mr s in 3C is asking for a blanket\nmrs k, bed 2, wants tea"),
+            ["s", "k"]
         );
         // "ms a lot": a word, not an initial.
         assert_eq!(names("thank you ms a lot"), Vec::<String>::new());
@@ -6749,8 +6884,10 @@ mod tests {
     #[test]
     fn a_given_name_with_its_surname_in_brackets() {
         assert_eq!(
-            names("violet (Bishop) no-showed again\nzoë (Hope) called"),
-            ["violet", "Bishop", "zoë", "Hope"]
+            names(
+                "violet (Bishop) no-showed again\nzoë (Hope) called\nzbigniew (Dąbrowski) no-showed"
+            ),
+            ["violet", "Bishop", "zoë", "Hope", "zbigniew", "Dąbrowski"]
         );
     }
 
@@ -6789,6 +6926,51 @@ mod tests {
         assert_eq!(
             names("bas huwa ta3ban ktir.\nShukran jazeelan\ncaller said: hi"),
             Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn a_printed_forms_field_set_off_by_dot_leaders() {
+        assert_eq!(
+            names(
+                "Urgency: routine\nPatient ........ Macaraeg, Marites\nBorn ........... 1943-07-20\n"
+            ),
+            ["Macaraeg, Marites"]
+        );
+        assert_eq!(
+            names(
+                "Patient ........... Honor St. Pierre (Dependent)\nClaim # ........... NR72335\n"
+            ),
+            ["Honor St. Pierre"]
+        );
+    }
+
+    #[test]
+    fn registry_order_padded_before_its_comma_and_a_caret_typed_in_a_field() {
+        assert_eq!(
+            names("PATIENT  LITTLE , IVY   SEX F   DOB 2012-06-24\n"),
+            ["LITTLE , IVY"]
+        );
+        assert_eq!(
+            names("PATIENT: KAUR^SAVITRI   MRN: 7422552   DOB: 04/12/1951\n"),
+            ["KAUR^SAVITRI"]
+        );
+    }
+
+    #[test]
+    fn a_mail_headers_display_name_spelled_in_its_own_address() {
+        assert_eq!(
+            names("To: Will Rose <will.rose@icloud.com>\n"),
+            ["Will Rose"]
+        );
+        // A shared mailbox's own name.
+        assert_eq!(
+            names("From: Billing Office <billing@cedarridgefh.org>\n"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names("# export for Joy Lane <joylane@icloud.com>\n"),
+            ["Joy Lane"]
         );
     }
 }
