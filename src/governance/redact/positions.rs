@@ -2771,6 +2771,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && sur.letters() >= 3
             && !sur.info.stop
             && (sur.info.sur || !sur.info.common)
+            // A nickname between a given name and a surname is read whole by 0d.
+            && nickname_between(&toks, i, text).is_none()
         {
             push(t.start, t.end);
             push(sur.start, sur.end);
