@@ -1207,12 +1207,18 @@ fn display_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                 || !bare
                     .chars()
                     .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’' | '.'))
-                || {
-                    // A given name that is also a word stays ("Will Rose").
-                    let info = LEXICON.info(bare);
-                    info.stop && !info.first
-                }
             {
+                break;
+            }
+            let info = LEXICON.info(bare);
+            // A given name that is also a word stays ("Will Rose").
+            if info.stop && !info.first {
+                break;
+            }
+            // Every word a name or no plain word: "Care Coordination <carecoord@…>" is a
+            // department's.
+            if info.common && !info.known_name() {
+                words = 0;
                 break;
             }
             let key = bare.to_lowercase();
@@ -2762,7 +2768,6 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         // A given name, then the surname in brackets, as chats add whom they mean: "violet
         // (Bishop) no-showed", "zoë (Hope)".
         if let Some(sur) = toks.get(i + 1)
-            && (t.info.first || !t.info.common && t.letters() >= 4)
             && !t.info.stop
             && t.letters() >= 3
             && gap(t, sur) == " ("
@@ -2770,7 +2775,11 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             && sur.shape == Shape::Title
             && sur.letters() >= 3
             && !sur.info.stop
-            && (sur.info.sur || !sur.info.common)
+            // A given name the lexicon knows before a surname or a word no dictionary holds;
+            // a word it does not know only before a known surname that is no word:
+            // "empagliflozin (Jardiance)" is a drug and its brand, "Ngozi (Guest)" a role.
+            && (t.info.first && (sur.info.sur || !sur.info.common)
+                || !t.info.common && t.letters() >= 4 && sur.info.sur && !sur.info.common)
             // A nickname between a given name and a surname is read whole by 0d.
             && nickname_between(&toks, i, text).is_none()
         {
@@ -6891,6 +6900,16 @@ mod tests {
             ),
             ["violet", "Bishop", "zoë", "Hope", "zbigniew", "Dąbrowski"]
         );
+        // A drug and its brand.
+        assert_eq!(
+            names("Medication: empagliflozin (Jardiance) 10 mg daily"),
+            Vec::<String>::new()
+        );
+        // A nickname between the given name and the surname stays one name's parts.
+        assert_eq!(
+            names("Oluwaseun (Olu) Adeyemi called"),
+            ["Oluwaseun", "Olu", "Adeyemi"]
+        );
     }
 
     #[test]
@@ -6968,6 +6987,10 @@ mod tests {
         // A shared mailbox's own name.
         assert_eq!(
             names("From: Billing Office <billing@cedarridgefh.org>\n"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names("To: Care Coordination <carecoord@stadalbert.org>\n"),
             Vec::<String>::new()
         );
         assert_eq!(
