@@ -2767,7 +2767,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         }
         // A given name, then the surname in brackets, as chats add whom they mean: "violet
         // (Bishop) no-showed", "zoë (Hope)".
+        // Not after capitals: a credential and its speciality ("FRCS (Orth)").
         if let Some(sur) = toks.get(i + 1)
+            && t.shape != Shape::Caps
             && !t.info.stop
             && t.letters() >= 3
             && gap(t, sur) == " ("
@@ -6900,9 +6902,13 @@ mod tests {
             ),
             ["violet", "Bishop", "zoë", "Hope", "zbigniew", "Dąbrowski"]
         );
-        // A drug and its brand.
+        // A drug and its brand, a credential and its speciality.
         assert_eq!(
             names("Medication: empagliflozin (Jardiance) 10 mg daily"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names("Yours sincerely,\n\nFRCS (Orth)\n"),
             Vec::<String>::new()
         );
         // A nickname between the given name and the surname stays one name's parts.
