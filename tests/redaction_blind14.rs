@@ -14,9 +14,10 @@
 //! lists or the other sets' generators). Names include ones that are common words (Rose,
 //! Hope, Grant, Young, Bishop, Summer, Will, Mark, Page, Price, Lane), particles, hyphens,
 //! apostrophes, diacritics, Mc/Mac/O' and two-part surnames. A roster of a third of the
-//! patients and none. A HOLDOUT: nobody tunes on it. `cargo test --test redaction_blind14 --
-//! --nocapture` shows the tables; `OPSDESK_SHOW_MISSES=1` adds every miss and false positive
-//! in context, `OPSDESK_SHOW_DOCS=1` every document.
+//! patients and none. Written as a holdout; tuned on since round 12 (see the figures
+//! below). `cargo test --test redaction_blind14 -- --nocapture` shows the tables;
+//! `OPSDESK_SHOW_MISSES=1` adds every miss and false positive in context,
+//! `OPSDESK_SHOW_DOCS=1` every document.
 //!
 //! Labelling conventions (HIPAA Safe Harbor's identifiers), those of blind13 unchanged:
 //! - Person: a patient's or relative's name as written, without titles (Mr., Ms., Frau,
@@ -64,6 +65,11 @@
 //! 93.2/93.2%, workcomp 93.6/91.3%, ocrnote 94.6/94.6%. Lowest precision: HealthPlan 74.5%,
 //! Url 80.7%, Account 82.2%, License 88.5%, Mrn 90.3%, Person 94.2%. The families are written
 //! from a few templates each, so a family's recall moves in steps of a template.
+//!
+//! Tuned on since round 12 (fourteenth session; its development set, names only by the NAMES
+//! tuner): without a roster names 98.5%, precision 99.7% on names; all 97.0%, precision
+//! 98.0%, character precision 96.7% (with the roster names 99.2%). The floors below sit just
+//! under those figures.
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind14/mod.rs"]
@@ -84,12 +90,13 @@ const SANITY: Sanity = Sanity {
     kinds: IDENTIFIERS,
 };
 
-/// Loose floors: a holdout is measured, not tuned against.
+/// Floors just under the figures after round 12 tuned on this set (names 98.5%, all 97.0%,
+/// precision 98.0%, character precision 96.7%, without a roster).
 const FLOORS: Floors = Floors {
-    names: 70.0,
-    all: 75.0,
-    precision: 70.0,
-    char_precision: 50.0,
+    names: 98.2,
+    all: 96.7,
+    precision: 97.7,
+    char_precision: 96.4,
 };
 
 #[test]

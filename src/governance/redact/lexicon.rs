@@ -214,6 +214,14 @@ const FOREIGN_STOP: &[&str] = &[
     "dzien",
     "dziekuje",
     "pozdrawiam",
+    // a Polish letter's salutation and the verbs around a name ("Szanowni Państwo",
+    // "Mama przyjmuje …")
+    "szanowni",
+    "szanowny",
+    "szanowna",
+    "panstwo",
+    "przyjmuje",
+    "zwracam",
     // romanised Mandarin, Arabic and Korean
     "xuyao",
     "qing",
@@ -227,6 +235,13 @@ const FOREIGN_STOP: &[&str] = &[
     "al-milaf",
     "raqam",
     "marhaba",
+    // Arabizi (Arabic in Latin letters): pronouns and thanks ("bas huwa ta3ban", "Shukran
+    // jazeelan")
+    "huwa",
+    "hiya",
+    "shukran",
+    "jazeelan",
+    "jazilan",
     "doktor",
     "indahu",
     "sukhuna",
@@ -437,6 +452,8 @@ const LOWER_STOP: &[&str] = &[
     "kya", "kyun",
     // "Thanks, see below": a lower-case verb after a closing, never a name typed so.
     "see",
+    // "caller said:": a transcript's verb of speech; "Said" is a given name capitalised.
+    "said",
 ];
 
 /// Whether a lower-case word is a function word of romanised Hindi/Urdu, Swahili and the
@@ -858,6 +875,8 @@ const STOP: &[&str] = &[
     "mrn",
     "dob",
     "ssn",
+    // a form's shortened labels ("PT ADDR:")
+    "addr",
     "id",
     "hipaa",
     "phi",

@@ -719,6 +719,10 @@ const PERSON_FIELDS: &[&str] = &[
     "partner",
     "debtor",
     "wearer",
+    // a workers' compensation report's injured worker
+    "employee",
+    "injuredworker",
+    "injuredemployee",
     // whom a dispatch, a pickup list, a consent log, a witness page or an alarm call names:
     // the rider, the ride home, a legally authorised representative, a witness, a responder
     "rider",
@@ -922,7 +926,11 @@ fn field_value(rest: &str) -> &str {
 /// allowed), at least one of them no plain dictionary word, none a function word ("see
 /// above", "on file") or a word never in a name.
 fn field_name_value(v: &str) -> bool {
-    let words: Vec<&str> = v.split_whitespace().collect();
+    // An HL7-style "FAMILY^GIVEN" typed into a report's field ("PATIENT: KAUR^SAVITRI").
+    let words: Vec<&str> = v
+        .split(|c: char| c.is_whitespace() || c == '^')
+        .filter(|w| !w.is_empty())
+        .collect();
     if words.is_empty() || words.len() > 7 || v.chars().filter(|c| c.is_alphabetic()).count() < 2 {
         return false;
     }
@@ -1040,8 +1048,9 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             };
             // A form's name split in fields on one line, "Last name: X   First: Y   MI: Z":
             // after the surname's label, "First" and "MI" alone name the same person.
+            let part_label = head[near..].trim();
             let split_name = matches!(
-                head[near..].trim(),
+                part_label,
                 "First" | "FIRST" | "Given" | "MI" | "M.I." | "Middle" | "Middle initial"
             ) && {
                 let before = line[..lb + near].to_ascii_lowercase();
@@ -1049,6 +1058,26 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
                     .iter()
                     .any(|l| before.contains(l))
             };
+            // A web form's fields one a line, in any order: a middle initial's own line in a
+            // form that asks for a name elsewhere ("First Name: Faith\nMI: Q"). A lone "MI:"
+            // elsewhere is a history's myocardial infarction ("MI: N").
+            let initial_line = !split_name
+                && matches!(
+                    part_label,
+                    "MI" | "M.I." | "Middle initial" | "Middle Initial"
+                )
+                && line[..lb + near].trim().is_empty()
+                && {
+                    let r = line[colon + 1..].trim();
+                    r.len() == 1 && r.bytes().all(|b| b.is_ascii_uppercase())
+                }
+                && {
+                    let lower = text.to_ascii_lowercase();
+                    ["first name:", "last name:", "given name:", "surname:"]
+                        .iter()
+                        .any(|l| lower.contains(l))
+                };
+            let split_name = split_name || initial_line;
             if !split_name
                 && !is_label(head[near..].trim())
                 && !is_label(head[far..].trim())
@@ -1102,6 +1131,169 @@ fn form_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
             ));
             from = colon + 1 + lead + v.len();
         }
+    }
+}
+
+/// A printed form's fields set off by dot leaders instead of a colon ("Patient ........
+/// Macaraeg, Marites", "Patient ........... Honor St. Pierre (Dependent)"): the value of a
+/// person's label is read as `form_fields` reads it.
+fn leader_fields(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let base = line_start;
+        line_start += line.len();
+        let Some(dots) = line.find(" ....") else {
+            continue;
+        };
+        let label = line[..dots].trim();
+        if label.is_empty()
+            || label.len() > 40
+            || !label.chars().all(|c| c.is_alphabetic() || c == ' ')
+            || !person_label(label)
+        {
+            continue;
+        }
+        let after = &line[dots + 1..];
+        let rest = after.trim_start_matches('.');
+        if !rest.starts_with(' ') {
+            continue;
+        }
+        let lead = rest.len() - rest.trim_start_matches(' ').len();
+        let v = field_value(&rest[lead..]);
+        let head = v.split(", ").next().unwrap_or(v);
+        if v.is_empty() || !field_name_value(v) || keep.keeps(v) || keep.keeps(head) {
+            continue;
+        }
+        let s = base + line.len() - rest.len() + lead;
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: s,
+                end: s + v.len(),
+            },
+            PRIO,
+        ));
+    }
+}
+
+/// A mail header's display name before its own address ("To: Will Rose
+/// <will.rose@icloud.com>", "export for Joy Lane <joylane@icloud.com>"): one to three
+/// capitalised words, one of them spelled in the address's local part. A department's name
+/// before a shared mailbox ("Billing <billing@…>") is left alone by that test, and staff
+/// before a department's address ("Marisol Quintero <billing@…>") too.
+fn display_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, u8)>) {
+    for (lt, _) in text.match_indices(" <") {
+        let r = &text[lt + 2..];
+        let Some(close) = r.find('>') else {
+            continue;
+        };
+        let addr = &r[..close];
+        let Some((local, _)) = addr.split_once('@') else {
+            continue;
+        };
+        if close > 80 || addr.contains([' ', '\n']) {
+            continue;
+        }
+        let local = local.to_lowercase();
+        let line = &text[super::line_start(text, lt)..lt];
+        let mut s = lt;
+        let mut words = 0;
+        let mut spelled = false;
+        for w in line.rsplit(' ') {
+            let bare = w.trim_matches('"');
+            if words == 3
+                || bare.chars().count() < 2
+                || !bare.starts_with(char::is_uppercase)
+                || !bare
+                    .chars()
+                    .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’' | '.'))
+            {
+                break;
+            }
+            let info = LEXICON.info(bare);
+            // A given name that is also a word stays ("Will Rose").
+            if info.stop && !info.first {
+                break;
+            }
+            // Every word a name or no plain word: "Care Coordination <carecoord@…>" is a
+            // department's.
+            if info.common && !info.known_name() {
+                words = 0;
+                break;
+            }
+            let key = bare.to_lowercase();
+            spelled |= key.chars().count() >= 3 && local.contains(&key);
+            s -= w.len() + usize::from(s < lt);
+            words += 1;
+        }
+        let v = text[s..lt].trim_matches('"');
+        if words == 0 || !spelled || keep.keeps(v) {
+            continue;
+        }
+        let s = s + text[s..lt].find(|c: char| c != '"').unwrap_or(0);
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: s,
+                end: s + v.len(),
+            },
+            PRIO,
+        ));
+    }
+}
+
+/// A court paper's caption: the party's name on its own line before its role ("TADHG PAGE,
+/// Respondent.", "Ana Ruiz, Petitioner"): two to four capitalised words, whatever the
+/// dictionary says of them.
+fn captions(text: &str, cands: &mut Vec<(Span, u8)>) {
+    const ROLES: &[&str] = &[
+        "Respondent",
+        "Petitioner",
+        "Defendant",
+        "Plaintiff",
+        "Decedent",
+        "Appellant",
+        "Appellee",
+        "Claimant",
+        "Protected Person",
+        "Ward",
+        "RESPONDENT",
+        "PETITIONER",
+        "DEFENDANT",
+        "PLAINTIFF",
+    ];
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let base = line_start;
+        line_start += line.len();
+        let Some(comma) = line.find(", ") else {
+            continue;
+        };
+        let role = line[comma + 2..].trim_end().trim_end_matches(['.', ',']);
+        if !ROLES.contains(&role) {
+            continue;
+        }
+        let v = line[..comma].trim_end();
+        let lead = v.len() - v.trim_start().len();
+        let words: Vec<&str> = v[lead..].split(' ').collect();
+        if !(2..=4).contains(&words.len())
+            || !words.iter().all(|w| {
+                w.starts_with(char::is_uppercase)
+                    && w.chars()
+                        .all(|c| c.is_alphabetic() || matches!(c, '\'' | '’' | '-' | '.'))
+                    && !LEXICON.info(w).stop
+            })
+        {
+            continue;
+        }
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start: base + lead,
+                end: base + v.len(),
+            },
+            PRIO,
+        ));
     }
 }
 
@@ -2328,6 +2520,12 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     if text.contains(':') {
         form_fields(text, keep, cands);
     }
+    if text.contains(" ....") {
+        leader_fields(text, keep, cands);
+    }
+    if text.contains(" <") && text.contains('@') {
+        display_names(text, keep, cands);
+    }
     if text.contains(['\'', '"', '=']) {
         data_fields(text, keep, cands);
     }
@@ -2339,6 +2537,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     }
     if text.contains('[') {
         bracket_labels(text, keep, cands);
+    }
+    if text.contains(", R") || text.contains(", P") || text.contains(", D") {
+        captions(text, cands);
     }
     couples(text, cands);
     list_heads(text, cands);
@@ -2397,6 +2598,9 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         let v = &text[s..e];
         if !keep.keeps(v)
             && !eponym(&text[e..])
+            && !structure_of(text, s)
+            && !street_name_after(&text[e..])
+            && !business_at(text, s)
             && !thing_after(&text[e..])
             && !after_determiner(text, s)
             && !itinerary(text, s, e)
@@ -2506,6 +2710,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         }
         last
     };
+    // A title's initial as a chat's subject ("mr s in 3C"), added after the word loop.
+    let mut initials: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
@@ -2533,6 +2739,55 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         if spelled_run(t) >= 4 || spelled_after_name(&toks, i, text) {
             push(t.start, t.end);
             i += 1;
+            continue;
+        }
+        // A name spelled out in a lower-case transcript, wherever it stands: "last name is
+        // s h a r m a", "it's l-a-n-e", "m. a. c. a. r. a. e. g".
+        if let Some(last) = spelled_lower(&toks, i, text) {
+            push(t.start, toks[last].end);
+            i = last + 1;
+            continue;
+        }
+        // A surname cut to its initial after a title, then the sentence goes on: "mr m in
+        // 104 is asking", "Mrs K, bed 2". "a" and "i" are words ("ms a lot").
+        if let Some(n) = toks.get(i + 1)
+            && n.w.len() == 1
+            && !matches!(n.w, "a" | "i" | "A" | "I")
+            && ["mr", "mrs", "ms"]
+                .iter()
+                .any(|k| t.w.eq_ignore_ascii_case(k))
+            && matches!(gap(t, n), " " | ". ")
+            && initial_ends_clause(&text[n.end..])
+        {
+            // Kept as it stands: after a title, "s in" is no scanner's broken "sin"
+            // (`ocr_piece`).
+            initials.push((n.start, n.end));
+            i += 2;
+            continue;
+        }
+        // A given name, then the surname in brackets, as chats add whom they mean: "violet
+        // (Bishop) no-showed", "zoë (Hope)".
+        // Not after capitals: a credential and its speciality ("FRCS (Orth)").
+        if let Some(sur) = toks.get(i + 1)
+            && t.shape != Shape::Caps
+            && !t.info.stop
+            && t.letters() >= 3
+            && gap(t, sur) == " ("
+            && text[sur.end..].starts_with(')')
+            && sur.shape == Shape::Title
+            && sur.letters() >= 3
+            && !sur.info.stop
+            // A given name the lexicon knows before a surname or a word no dictionary holds;
+            // a word it does not know only before a known surname that is no word:
+            // "empagliflozin (Jardiance)" is a drug and its brand, "Ngozi (Guest)" a role.
+            && (t.info.first && (sur.info.sur || !sur.info.common)
+                || !t.info.common && t.letters() >= 4 && sur.info.sur && !sur.info.common)
+            // A nickname between a given name and a surname is read whole by 0d.
+            && nickname_between(&toks, i, text).is_none()
+        {
+            push(t.start, t.end);
+            push(sur.start, sur.end);
+            i += 2;
             continue;
         }
         // 0b. Dictation: a cue, up to three lower-case words and a spoken mark ("patient
@@ -3236,7 +3491,8 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
             let g = gap(t, n);
             // Also a surname in capitals before a given name as typed ("I/M OKAFOR,
             // Marcus", "SMITH, John"), as rosters and jail slips write them.
-            let comma = g.trim_end_matches([' ', '\t']) == ","
+            // A fixed-width form pads the surname before its comma ("LITTLE , IVY").
+            let comma = matches!(g.trim_end_matches([' ', '\t']), "," | " ,")
                 && (same_case(t, n) || (t.shape == Shape::Caps && n.shape == Shape::Title));
             let caret = g == "^";
             // A given name that is also a month before its initial: "BEN-AMI, June X.".
@@ -3309,10 +3565,11 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
         if possessive_of_person(text, t)
             && (t.in_position(false)
                 // A given name that is also a word, before a relative ("Family of Marigold's
-                // roommate", "Hope's daughter").
-                || (t.shape == Shape::Title
+                // roommate", "Hope's daughter"), also a surname typed in capitals ("fyi
+                // MOODY's son called"), longer than an acronym.
+                || (matches!(t.shape, Shape::Title | Shape::Caps)
                     && !t.blocked()
-                    && t.letters() >= 3
+                    && t.letters() >= if t.shape == Shape::Caps { 4 } else { 3 }
                     && kin_after_possessive(text, t))
                 // "Bishop's bp 88/50": a surname that is also a word, before vitals.
                 || (t.shape == Shape::Title && t.info.sur && !t.blocked() && vitals_after(text, t)))
@@ -3410,6 +3667,16 @@ pub(super) fn lexicon_names(text: &str, keep: &KeepList, cands: &mut Vec<(Span, 
     //    header ("dawn\n\nOn Mon, Dec 15, 2025 at 4:07 PM Yuki Tanabe wrote:").
     if let Some((s, e)) = signed_before_quote(text, &toks) {
         push(s, e);
+    }
+    for (start, end) in initials {
+        cands.push((
+            Span {
+                kind: Kind::Person,
+                start,
+                end,
+            },
+            PRIO,
+        ));
     }
 }
 
@@ -3801,6 +4068,70 @@ fn spelled_after_name(toks: &[Tok<'_>], i: usize, text: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// A name spelled out in a transcript typed in lower case: four or more single letters apart
+/// by one blank or a dot and a blank ("s h a r m a", "m. a. c. a. r. a. e. g"), or joined by
+/// hyphens ("l-a-n-e"); the index of its last token. No word is written so.
+fn spelled_lower(toks: &[Tok<'_>], i: usize, text: &str) -> Option<usize> {
+    let t = &toks[i];
+    // Cheap tests first: this runs for every word.
+    let b = t.w.as_bytes();
+    if !b[0].is_ascii_lowercase() {
+        return None;
+    }
+    if b.len() >= 7 && b[1] == b'-' {
+        let mut parts = 0;
+        for p in t.w.split('-') {
+            if p.len() != 1 || !p.as_bytes()[0].is_ascii_lowercase() {
+                return None;
+            }
+            parts += 1;
+        }
+        return (parts >= 4).then_some(i);
+    }
+    if b.len() != 1 {
+        return None;
+    }
+    let next = toks.get(i + 1)?;
+    let sep = &text[t.end..next.start];
+    if !matches!(sep, " " | ". ") {
+        return None;
+    }
+    let mut last = i;
+    while let Some(n) = toks.get(last + 1) {
+        if n.w.len() != 1
+            || !n.w.as_bytes()[0].is_ascii_lowercase()
+            || &text[toks[last].end..n.start] != sep
+        {
+            break;
+        }
+        last += 1;
+    }
+    (last >= i + 3).then_some(last)
+}
+
+/// Whether the text after a title's initial goes on as a sentence does, not as a name does:
+/// a lower-case word, a comma, a bracket or a stop ("mr m in 104", "Mrs K, bed 2"), not a
+/// surname ("Mr J Smith") or another initial.
+fn initial_ends_clause(after: &str) -> bool {
+    if after.is_empty() || after.starts_with([',', ')', '?', '!', ';', '\n', '\r']) {
+        return true;
+    }
+    let Some(r) = after.strip_prefix(' ') else {
+        return false;
+    };
+    let w: &str = r.split(|c: char| !c.is_alphabetic()).next().unwrap_or("");
+    w.chars().count() >= 2 && w.chars().all(char::is_lowercase) && {
+        // Short function words are also names somewhere ("In", "On"): read as words here.
+        matches!(
+            w,
+            "in" | "on" | "at" | "is" | "was" | "has" | "and" | "to" | "from"
+        ) || {
+            let info = LEXICON.info(w);
+            info.common || info.stop || !info.known_name()
+        }
+    } || w.is_empty() && r.starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// After "spelled" (or "spelling", "spell"), the letters of a spelled name: single letters
@@ -4681,6 +5012,94 @@ fn eponym(after: &str) -> bool {
             | "nodes"
             | "line"
             | "drain"
+            // a breathing pattern ("Cheyne-Stokes breathing", "Kussmaul respirations")
+            | "breathing"
+            | "respiration"
+            | "respirations"
+    )
+}
+
+/// Whether an anatomical structure named "of" its describer stands before `s` ("Circle of
+/// Willis", "loop of Henle", "sphincter of Oddi", "tetralogy of Fallot"): an eponym.
+fn structure_of(text: &str, s: usize) -> bool {
+    let Some(before) = text[..s].strip_suffix(" of ") else {
+        return false;
+    };
+    let w = before
+        .rsplit(|c: char| !c.is_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    matches!(
+        w.as_str(),
+        "circle"
+            | "loop"
+            | "loops"
+            | "islets"
+            | "islet"
+            | "canal"
+            | "canals"
+            | "ampulla"
+            | "sphincter"
+            | "ligament"
+            | "tetralogy"
+            | "pouch"
+            | "bundle"
+            | "triangle"
+            | "node"
+            | "nodes"
+            | "organ"
+            | "space"
+            | "foramen"
+            | "duct"
+            | "crypts"
+            | "glands"
+            | "capsule"
+            | "tract"
+    )
+}
+
+/// Whether a street's type follows the span: it is the street's name ("on sandy boulevard",
+/// "Martin Luther King Blvd"). "St" and "Lane" are left out: a saint, a surname.
+fn street_name_after(after: &str) -> bool {
+    let Some(r) = after.strip_prefix(' ') else {
+        return false;
+    };
+    let w: String = r
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .take(10)
+        .collect::<String>()
+        .to_lowercase();
+    matches!(
+        w.as_str(),
+        "boulevard"
+            | "blvd"
+            | "avenue"
+            | "ave"
+            | "street"
+            | "road"
+            | "parkway"
+            | "pkwy"
+            | "highway"
+            | "hwy"
+    )
+}
+
+/// Whether a shop's or a service's "at" stands before `s`: what follows is the business, named
+/// for its founder as many are ("the pharmacy at fred meyer", "the store at Walgreens").
+fn business_at(text: &str, s: usize) -> bool {
+    let Some(before) = text[..s].strip_suffix(" at ") else {
+        return false;
+    };
+    let w = before
+        .rsplit(|c: char| !c.is_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    matches!(
+        w.as_str(),
+        "pharmacy" | "store" | "shop" | "supermarket" | "grocery" | "counter" | "branch"
     )
 }
 
@@ -5548,6 +5967,8 @@ fn particle_word(w: &str) -> bool {
             | "dos"
             | "das"
             | "dela"
+            // Filipino: "delos Reyes", "delos Santos"
+            | "delos"
             // Irish: "Ó Briain", "Ní Dhuibhir", "Mac an Bhaird", "Nic an tSaoi", "Uí Néill".
             | "ó"
             | "ní"
@@ -6420,6 +6841,167 @@ mod tests {
         assert_eq!(
             names_kept("Sehr geehrte Frau Dr. Oberländer,"),
             ["Oberländer"]
+        );
+    }
+
+    #[test]
+    fn a_middle_initial_on_its_own_line_of_a_form_that_asks_for_a_name() {
+        assert_eq!(
+            names("Last Name: Castillo\nFirst Name: Violet\nMI: Q\nDOB: 08/07/1928\n"),
+            ["Castillo", "Violet", "Q"]
+        );
+        assert_eq!(
+            names("MI: E\nDOB: 09/27/1955\nFirst Name: Zbigniew\n"),
+            ["E", "Zbigniew"]
+        );
+        // A history's checklist: "MI" is a myocardial infarction.
+        assert_eq!(
+            names("Cardiac history\nMI: N\nCHF: Y\n"),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn a_workers_compensation_reports_employee_field() {
+        assert_eq!(
+            names("Employee: Rose J MacLeod\nHome address: 2496 Pioneer Pkwy"),
+            ["Rose J MacLeod"]
+        );
+    }
+
+    #[test]
+    fn a_name_spelled_letter_by_letter_in_a_lower_case_transcript() {
+        assert_eq!(
+            names("refill. last name is s h a r m a. not getting any younger"),
+            ["s h a r m a"]
+        );
+        assert_eq!(names("ok it's l-a-n-e. ok thanks"), ["l-a-n-e"]);
+        assert_eq!(
+            names("my name is ... m. a. c. a. r. a. e. g ... and i got a bill"),
+            ["m. a. c. a. r. a. e. g"]
+        );
+        // Three letters are an abbreviation as often as a name.
+        assert_eq!(names("the b p m was low, a-b-c done"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_titles_initial_as_the_subject_of_a_chat_line() {
+        assert_eq!(
+            names("mr s in 3C is asking for a blanket\nmrs k, bed 2, wants tea"),
+            ["s", "k"]
+        );
+        // "ms a lot": a word, not an initial.
+        assert_eq!(names("thank you ms a lot"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_given_name_with_its_surname_in_brackets() {
+        assert_eq!(
+            names(
+                "violet (Bishop) no-showed again\nzoë (Hope) called\nzbigniew (Dąbrowski) no-showed"
+            ),
+            ["violet", "Bishop", "zoë", "Hope", "zbigniew", "Dąbrowski"]
+        );
+        // A drug and its brand, a credential and its speciality.
+        assert_eq!(
+            names("Medication: empagliflozin (Jardiance) 10 mg daily"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names("Yours sincerely,\n\nFRCS (Orth)\n"),
+            Vec::<String>::new()
+        );
+        // A nickname between the given name and the surname stays one name's parts.
+        assert_eq!(
+            names("Oluwaseun (Olu) Adeyemi called"),
+            ["Oluwaseun", "Olu", "Adeyemi"]
+        );
+    }
+
+    #[test]
+    fn a_surname_in_capitals_before_a_relatives_possessive() {
+        assert_eq!(names("fyi MOODY's son called, wants the slot"), ["MOODY"]);
+        assert_eq!(names("fyi BISHOP's niece called"), ["BISHOP"]);
+    }
+
+    #[test]
+    fn a_court_captions_party_before_its_role() {
+        assert_eq!(
+            names("In the Matter of the Guardianship of\nTADHG PAGE, Respondent.\nCase No. 26"),
+            ["TADHG PAGE"]
+        );
+    }
+
+    #[test]
+    fn eponyms_streets_and_businesses_named_for_people() {
+        assert_eq!(
+            names("PRN. Cheyne-Stokes breathing noted. Circle of Willis unremarkable."),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names("hi this is the pharmacy at fred meyer on sandy boulevard calling"),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn greetings_and_pronouns_of_polish_and_arabizi_messages() {
+        assert_eq!(
+            names("Szanowni Państwo,\n\nMama przyjmuje gabapentin.\n"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names("bas huwa ta3ban ktir.\nShukran jazeelan\ncaller said: hi"),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn a_printed_forms_field_set_off_by_dot_leaders() {
+        assert_eq!(
+            names(
+                "Urgency: routine\nPatient ........ Macaraeg, Marites\nBorn ........... 1943-07-20\n"
+            ),
+            ["Macaraeg, Marites"]
+        );
+        assert_eq!(
+            names(
+                "Patient ........... Honor St. Pierre (Dependent)\nClaim # ........... NR72335\n"
+            ),
+            ["Honor St. Pierre"]
+        );
+    }
+
+    #[test]
+    fn registry_order_padded_before_its_comma_and_a_caret_typed_in_a_field() {
+        assert_eq!(
+            names("PATIENT  LITTLE , IVY   SEX F   DOB 2012-06-24\n"),
+            ["LITTLE , IVY"]
+        );
+        assert_eq!(
+            names("PATIENT: KAUR^SAVITRI   MRN: 7422552   DOB: 04/12/1951\n"),
+            ["KAUR^SAVITRI"]
+        );
+    }
+
+    #[test]
+    fn a_mail_headers_display_name_spelled_in_its_own_address() {
+        assert_eq!(
+            names("To: Will Rose <will.rose@icloud.com>\n"),
+            ["Will Rose"]
+        );
+        // A shared mailbox's own name.
+        assert_eq!(
+            names("From: Billing Office <billing@cedarridgefh.org>\n"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names("To: Care Coordination <carecoord@stadalbert.org>\n"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names("# export for Joy Lane <joylane@icloud.com>\n"),
+            ["Joy Lane"]
         );
     }
 }

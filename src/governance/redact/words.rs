@@ -16,7 +16,7 @@ pub(super) const CAPS_W: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ](?:['’ʻ]?[A
 /// Briain", "Ní Dhuibhir", "Uí Néill".
 pub(super) const SUR_PREFIX: &str = r"(?:(?:St\.?|Saint|Ste\.?|Mac|Mc|O['’]|Ó|Ní|Uí)[ \t]?)?";
 /// Lowercase surname particles: "Van der Berg", "de la Cruz", "da Silva", "bin Salleh".
-pub(super) const PARTICLES: &str = r"(?:(?:[Vv][ao]n|[Dd]e[rn]?|[Dd]ella|[Dd]el|[Dd][aiu]|[Ll][ae]|[Dd]os|[Tt]e[rn]|bin|al|['’]t)\s+){0,2}";
+pub(super) const PARTICLES: &str = r"(?:(?:[Vv][ao]n|[Dd]e[rn]?|[Dd]ella|[Dd]elos|[Dd]el|[Dd][aiu]|[Ll][ae]|[Dd]os|[Tt]e[rn]|bin|al|['’]t)\s+){0,2}";
 /// Initial: "A."
 pub(super) const INIT: &str = r"[A-ZÀ-ÖØ-ÞĀ-žƠ-ưẠ-ỹ]\.";
 /// US state and territory abbreviations (for ZIP codes and "City, ST").
