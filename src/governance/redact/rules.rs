@@ -4270,6 +4270,9 @@ mod tests {
     fn an_hl7_schedules_place_and_a_shifted_licence_or_ssn_are_read_by_their_shape() {
         let siu = "AIL|1||EXAM^359^^Cedar Ridge Hospice\r";
         assert_eq!(kinds_of(siu, Kind::Room), vec!["359".to_string()]);
+        // The practice's site and exam room in the same field are no one's bed.
+        let site = "AIL|1||QH^Quarry Hill Clinic^EXAM 6\r";
+        assert!(kinds_of(site, Kind::Room).is_empty());
         let pid =
             "PID|1||4471^^^CRFH^MR||DOE^ANA||||||||||||||0601642632|136-59-4787|WDLMRQXNDAJH^WA\r";
         assert!(kinds_of(pid, Kind::Ssn).contains(&"136-59-4787".to_string()));

@@ -28,8 +28,12 @@ enum Field {
     Phone,
     /// The whole field is an identifier of this kind.
     Whole(Kind),
-    /// A person location (PL: PV1-3, AIL-3): room (component 2) and bed (component 3).
+    /// A person location (PL: PV1-3, PV1-6, PV1-11): room (component 2) and bed (component 3).
     Location,
+    /// A scheduled resource's location (AIL-3): a room and a bed only where they are numbered
+    /// as rooms are; senders also put the site's name and its "EXAM 6" there (the practice's
+    /// exam rooms, no one's bed).
+    ResourceLocation,
 }
 
 /// (segment, field number, what it holds). Field numbers as in the HL7 v2 tables
@@ -91,7 +95,7 @@ const FIELDS: &[(&str, usize, Field)] = &[
     // A scheduled visit's staff (SIU): personnel id^family^given.
     ("AIP", 3, Field::Provider),
     // A scheduled visit's place (SIU): point of care^room^bed^facility, as PV1-3.
-    ("AIL", 3, Field::Location),
+    ("AIL", 3, Field::ResourceLocation),
 ];
 
 /// Adds the identifiers of every HL7 v2 segment line in `text` to `cands`.
@@ -443,6 +447,11 @@ fn read(v: &str, at: usize, what: Field, cands: &mut Vec<(Span, u8)>) {
         }
         // Room and bed are one place (`4W^459^B`: the bed letter alone says nothing).
         Field::Location => push_run(cands, Kind::Room, &c, 1..3, |s| !s.trim().is_empty()),
+        Field::ResourceLocation => push_run(cands, Kind::Room, &c, 1..3, |s| {
+            (1..=6).contains(&s.len())
+                && s.bytes().any(|b| b.is_ascii_digit())
+                && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        }),
     }
 }
 
