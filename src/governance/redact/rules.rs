@@ -362,17 +362,17 @@ pub(super) fn shared_url(text: &str, start: usize, end: usize) -> bool {
     // carries one: "…/results?patient=…", "…/r/8812…", "…/chart?mrn=…").
     let rest_t = rest.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']']);
     if let Some((host, path)) = rest_t.split_once('/').or(Some((rest_t, ""))) {
+        // A government's site serves public pages, its numbered articles too
+        // ("medlineplus.gov/ency/article/000077.htm").
+        let gov = host.ends_with(".gov") || host.contains(".gov.") || host.ends_with(".nhs.uk");
         let page = !host.is_empty()
             && !host.contains('@')
             && !path.contains(['?', '#', '=', '&', '%', '@', '~'])
-            && !path.bytes().any(|b| b.is_ascii_digit())
+            && (gov || !path.bytes().any(|b| b.is_ascii_digit()))
             && path.split('/').count() <= 3
-            && path.split('/').all(|seg| seg.len() <= 24)
-            // Each word of its path a dictionary's, no name ("/u/ellingsworth" is a person's).
-            && path.split(['/', '-', '_', '.']).filter(|w| !w.is_empty()).all(|w| {
-                let i = super::lexicon::LEXICON.info(w);
-                (i.common || i.stop) && !i.known_name() && w.len() > 2
-            });
+            && path
+                .split('/')
+                .all(|seg| seg.len() <= 24 && public_segment(seg, gov));
         if page {
             return true;
         }
@@ -385,6 +385,29 @@ pub(super) fn shared_url(text: &str, start: usize, end: usize) -> bool {
     ]
     .iter()
     .any(|p| rest.starts_with(p) || rest.starts_with("teams.") && rest[6..].starts_with(p))
+}
+
+/// Whether a segment of a link's path is a public page's: each word a dictionary's and no name
+/// ("/u/ellingsworth" is a person's), or a title's slug of two words or more none of which is a
+/// name ("/health-topics/atrial-fibrillation"), a language's code ("/en/"), a file's type
+/// ("index.html"), a government site's words and article numbers.
+fn public_segment(seg: &str, gov: bool) -> bool {
+    const FILE_TYPES: &[&str] = &["html", "htm", "php", "asp", "aspx", "pdf"];
+    if seg.len() == 2 && seg.bytes().all(|b| b.is_ascii_lowercase()) {
+        return true;
+    }
+    let words: Vec<&str> = seg
+        .split(['-', '_', '.'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    let slug = seg.split('-').filter(|w| !w.is_empty()).count() >= 2;
+    words.iter().all(|w| {
+        let i = super::lexicon::LEXICON.info(w);
+        let lower = w.bytes().all(|b| b.is_ascii_lowercase());
+        FILE_TYPES.contains(w)
+            || gov && w.bytes().all(|b| b.is_ascii_digit())
+            || w.len() > 2 && !i.known_name() && (i.common || i.stop || (slug || gov) && lower)
+    })
 }
 
 /// Whether a ZIP candidate follows "ID" used as a label, not as Idaho: "(ID 41470)", "ID:
@@ -513,7 +536,10 @@ pub(super) fn not_personal(kind: Kind, text: &str, start: usize, end: usize) -> 
         // A number's kinds need a digit: a SQL dump's NULL under "ssn" is no SSN.
         Kind::Ssn if !v.bytes().any(|b| b.is_ascii_digit()) => true,
         Kind::Mrn | Kind::HealthPlan | Kind::Account | Kind::Ssn => {
-            count_with_unit(v) || thing_label_before(text, start) || in_meeting_link(text, start)
+            count_with_unit(v)
+                || code_name(v)
+                || thing_label_before(text, start)
+                || in_meeting_link(text, start)
         }
         _ => false,
     }
@@ -623,6 +649,19 @@ fn ward_code(after_unit: &str) -> bool {
         .as_bytes();
     let n = t.iter().take_while(|b| b.is_ascii_digit()).count();
     (1..=2).contains(&n) && t.len() == n + 1 && matches!(t[n], b'n' | b's' | b'e' | b'w')
+}
+
+/// Whether a value is a code system's or an organisation's short code, letters, a dash and one
+/// or two digits ("ICD-10" after "Plan:", a lab's client code "CRFH-01" after "Acct:",
+/// "PHQ-9", "COVID-19"): two digits number no person among thousands.
+fn code_name(v: &str) -> bool {
+    let Some((letters, digits)) = v.split_once('-') else {
+        return false;
+    };
+    (2..=6).contains(&letters.len())
+        && letters.bytes().all(|b| b.is_ascii_alphabetic())
+        && (1..=2).contains(&digits.len())
+        && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Whether a value is a count glued to its unit ("84-gene panel", "12-lead", "3-day"): a
@@ -2781,8 +2820,9 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             48,
             Check::None,
             // A month and day after a word of a dated event: "Collected: 6/15", "Next
-            // appointment 8/24", "rescheduled to 4/5", "filled 5/28".
-            r"(?i)\b(?:filled|refilled|collected|drawn|received|dated|due|seen|appointment|appt|visit|surgery|procedure|effective|starting|through|thru|till|as[ \t]+of|scheduled(?:[ \t]+for)?|(?:rescheduled|moved|pushed|changed)[ \t]+to|mon|monday|tue|tues|tuesday|wed|wednesday|thu|thur|thurs|thursday|fri|friday|sat|saturday|sun|sunday)\.?[ \t]*:?[ \t]+(?:on[ \t]+)?(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b".into(),
+            // appointment 8/24", "rescheduled to 4/5", "filled 5/28", "recheck 6/20", "first
+            // draft 8/14", "double booked 6/4", "anyone free 3/9?", "call back re 4/5".
+            r"(?i)\b(?:filled|refilled|collected|drawn|received|dated|due|seen|appointment|appt|visit|surgery|procedure|effective|starting|through|thru|till|as[ \t]+of|recheck|re-check|follow[- ]?up|f/u|draft|booked|free|re|scheduled(?:[ \t]+for)?|(?:rescheduled|moved|pushed|changed)[ \t]+to|mon|monday|tue|tues|tuesday|wed|wednesday|thu|thur|thurs|thursday|fri|friday|sat|saturday|sun|sunday)\.?[ \t]*:?[ \t]+(?:on[ \t]+)?(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))\b".into(),
         ),
         (
             Kind::Date,
@@ -2905,6 +2945,104 @@ pub(super) fn builtin_rules() -> Result<Vec<Rule>, RedactError> {
             // A room named by its unit's abbreviation ("Mother in L&D 374", "moved to ICU 12",
             // "PACU 3."): a phone number's next digits after it are no room.
             r"(?m)\b(?:L&D|LDR|ICU|NICU|PICU|MICU|SICU|CCU|CVICU|PACU)[ \t]+#?[ \t]*(?P<v>\d{1,3}[A-Z]?)(?:[ \t]*(?:[.,;:)]|$)|[ \t]+[A-Za-z])".into(),
+        ),
+        // --- rooms, dates, records, plates and licences as chats, calls and other languages write them ---
+        (
+            Kind::Room,
+            40,
+            Check::None,
+            // A patient placed by "in" and a room's number alone, then what the patient needs or
+            // does, as rota and desk chats write it ("Marigold Page in 257-1 needs a sitter",
+            // "Mr. Castillo in 24 waiting for transport", "mrs s in 282-1 is asking for a
+            // blanket"): a name's capitalised word or a title's lone initial before "in", a
+            // verb after the number (why: "in 2 weeks", "in 3 days" run on with a unit).
+            r"(?:\b\p{Lu}[\p{L}'’-]+|\b(?i:mrs?|ms|miss)\.?[ \t]+\p{Ll})[ \t]+in[ \t]+(?P<v>[1-9]\d{0,2}(?:-[1-9]|[A-F])?)[ \t]+(?:is|was|needs?|wants?|still|waiting|asking|has|keeps|refusing|requesting|complaining|needing|getting|going|can|can't|cannot|won't|just|now)\b".into(),
+        ),
+        (
+            Kind::Room,
+            40,
+            Check::None,
+            // A room a nurse holds on a rota ("whoever has 287-1: that's ms. Fields", "who has
+            // 4B, the fall risk?"): the number closes its clause.
+            r"\b(?i:who(?:ever)?|anyone)[ \t]+(?i:has|had|took|takes|covers|got|is[ \t]+covering)[ \t]+(?P<v>[1-9]\d{0,2}(?:-[1-9]|[A-F])?)[ \t]*(?:[:,—–]|-[ \t])".into(),
+        ),
+        (
+            Kind::Room,
+            45,
+            Check::None,
+            // A paired label's second value ("Teacher/Room: Mr. Olsen / 180", "Unit/Bed: 4
+            // West / 12"): the slash pairs the values as it pairs the label's words.
+            r"(?i)\b[a-z]{2,12}[ \t]*/[ \t]*(?:room|rm|bed|classroom)[ \t]*:[ \t]*[^/\n]{1,40}?/[ \t]*(?P<v>[A-Z]?\d{1,4}[A-Z]?)\b".into(),
+        ),
+        (
+            Kind::Room,
+            45,
+            Check::None,
+            // A room's number said in words, as a transcript writes it ("room seven hundred
+            // nine", "room seven hundred twenty four", "bed four oh eight").
+            format!(r"(?i)\b(?:room|rm|bed)[ \t]+(?:number[ \t]+)?(?P<v>{unit_w}[ \t-]+hundred(?:[ \t-]+(?:and[ \t]+)?{house_w})?|{sd}[ \t-]+{sd}[ \t-]+{sd})\b"),
+        ),
+        (
+            Kind::Date,
+            50,
+            Check::None,
+            // An ordinal day "of" a month, no year ("re 23rd of September", "double booked
+            // 27th of July"): the ordinal's suffix and "of" make it a day, not a count.
+            r"(?i)\b(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)[ \t]+of[ \t]+(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b".into(),
+        ),
+        (
+            Kind::Date,
+            49,
+            Check::None,
+            // A month and day naming an event, a determiner before it and the event after it
+            // ("the 1/15 visit", "my 9/28 evening", "wants the 2/23 slot"): a fraction or a
+            // score is not said so.
+            r"(?i)\b(?:the|my|your|his|her|our|their|this|that|next|last)[ \t]+(?P<v>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01]))[ \t]+(?:visits?|appt|appointment|slot|shift|session|call|class|evening|morning|afternoon|night|overnight|surgery|procedure|draft|payment|bill|charge|statement|service|draw|labs?|test|scan|meeting|deadline|deposit)\b".into(),
+        ),
+        (
+            Kind::Date,
+            50,
+            Check::None,
+            // A day and month without a year where a full date moves or runs to it ("z
+            // 12.10.2025 na 27.08", "from 3/4/2025 to 3/9", "vom 1.2.2026 bis 4.2."): the year
+            // written once covers both.
+            r"(?i)\b\d{1,2}[./]\d{1,2}[./](?:\d{4}|\d{2})[ \t]+(?:na|do|to|until|till|through|thru|bis|au|al|a|->|→|-|–)[ \t]+(?P<v>(?:0?[1-9]|[12]\d|3[01])[./](?:0?[1-9]|[12]\d|3[01]))(?:[^0-9./]|[./](?:[^0-9]|$)|$)".into(),
+        ),
+        (
+            Kind::Date,
+            52,
+            Check::None,
+            // A month and its day as a cardinal number word, as callers say it ("since june
+            // ten", "a bill for september twenty five"). Not "may": a verb before a number as
+            // often as a month.
+            format!(r"(?i)\b(?:january|february|march|april|june|july|august|september|october|november|december)[ \t]+(?:the[ \t]+)?(?:thirty(?:[- ]one)?|twenty(?:[- ]{unit_w})?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|{unit_w})\b"),
+        ),
+        (
+            Kind::Mrn,
+            81,
+            Check::HasDigit,
+            // A record label, then a few small words of the writer's language before its colon
+            // ("MRN niya po: 10147290", "MRN ko: CR886266", "chart no. de ella: …"): pronouns
+            // and particles; the colon still closes the label.
+            r"(?i)\b(?:mrn|mr#|chart(?:[ \t]+(?:no\.?|number|#))?|record[ \t]+(?:no\.?|number|#))(?:[ \t]+(?-i:\p{Ll}{1,5})){1,2}[ \t]*:[ \t]*(?P<v>[A-Za-z]{0,3}-?\d[A-Za-z0-9-]{3,20})\b".into(),
+        ),
+        (
+            Kind::Vehicle,
+            74,
+            Check::Vin,
+            // A plate after a car's colour and model, as a relative's ride is described
+            // ("silver civic 658LZE)", "white Ford Escape 7ABC123,"): letters and digits both,
+            // closing the clause.
+            r"(?i)\b(?:white|black|silver|gr[ae]y|red|blue|green|gold|tan|beige|brown|maroon|navy|yellow|orange|purple|burgundy)[ \t]+(?:[a-z][a-z0-9-]{1,12}[ \t]+){1,2}(?P<v>(?-i:[A-Z0-9]{2,4}[ -]?[A-Z0-9]{2,4}))(?:[ \t]*[),.;]|[ \t]*$)".into(),
+        ),
+        (
+            Kind::License,
+            77,
+            Check::None,
+            // A driver's licence after its state's code ("Driver's licence WA WDLKSADYQPJK"):
+            // the state is no identifier; the number may be letters only (Washington's
+            // "WDL…"), so a long run of capitals passes without a digit.
+            format!(r"(?i)\bdriver'?s?[ \t]+licen[cs]e(?:[ \t]*(?:number|no\.?|#))?[ \t]*[:#]?[ \t]*(?-i:{STATES})[ \t]+(?P<v>(?-i:[A-Z0-9]*\d[A-Z0-9]*|[A-Z]{{10,15}}))\b"),
         ),
         // --- more name forms ---
         (
@@ -3974,5 +4112,170 @@ mod tests {
         );
         // A time is no street: the cardinal needs a street's type word.
         clean("i'm at five o'clock so call after");
+    }
+
+    /// One default redactor for the tests below (building one compiles every rule).
+    fn shared() -> &'static Redactor {
+        static R: std::sync::OnceLock<Redactor> = std::sync::OnceLock::new();
+        R.get_or_init(|| Redactor::new(&RedactorConfig::default()).unwrap())
+    }
+
+    fn kinds_of(text: &str, kind: Kind) -> Vec<String> {
+        shared()
+            .find(text)
+            .unwrap()
+            .into_iter()
+            .filter(|s| s.kind == kind)
+            .map(|s| text[s.start..s.end].to_string())
+            .collect()
+    }
+
+    /// Every one of `values` lies inside a span of the shared redactor.
+    fn hidden(text: &str, values: &[&str]) {
+        let found = shared().find(text).unwrap();
+        for v in values {
+            let at = text.find(v).unwrap();
+            assert!(
+                found.iter().any(|s| s.start <= at && at + v.len() <= s.end),
+                "{v:?} not hidden in {text:?}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_patient_placed_in_a_room_by_a_chat_line_is_hidden() {
+        hidden(
+            "[3/2/25] Tomasz: anyone free 9 May? Marigold Page in 257-1 needs a 1:1 sitter",
+            &["257-1"],
+        );
+        hidden("Mr. Castillo in 24 waiting for transport", &["24"]);
+        hidden(
+            "[7:30 am] Joaquín: mrs s in 3C is asking for a blanket lol",
+            &["3C"],
+        );
+        hidden(
+            "[8:45] Marisol: whoever has 287-1: that's ms. Fields",
+            &["287-1"],
+        );
+        // A time or a count after "in" is no room.
+        for text in [
+            "Recheck in 2 weeks.",
+            "Results in 3 days, call if worse.",
+            "Dr. Lee in 2 hours",
+            "who has 2 kids, asked",
+        ] {
+            assert_eq!(kinds_of(text, Kind::Room), Vec::<String>::new(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_paired_labels_second_value_and_a_room_said_in_words_are_hidden() {
+        hidden(
+            "Grade: 3   Teacher/Room: Mr. Olsen / 180\nMedication:",
+            &["180"],
+        );
+        hidden(
+            "rusty is in the hospital since june ten, room seven hundred twelve, and they want",
+            &["seven hundred twelve", "june ten"],
+        );
+        hidden("she's in bed four oh eight now", &["four oh eight"]);
+    }
+
+    #[test]
+    fn dates_without_a_year_in_chats_calls_and_moves() {
+        hidden(
+            "pls call back Miles re 19th of September, he said",
+            &["19th of September"],
+        );
+        hidden("I was told the 1/15 visit was covered", &["1/15"]);
+        hidden("first draft 8/14 from the card ending in 2124", &["8/14"]);
+        hidden("Plan: recheck 6/20; device check", &["6/20"]);
+        hidden("double booked 6/4 — two patients", &["6/4"]);
+        hidden("can you swap my 9/28 evening?", &["9/28"]);
+        hidden(
+            "Proszę przełożyć wizytę z 12.10.2025 na 27.08? Dziękuję",
+            &["27.08"],
+        );
+        hidden("moved from 3/4/2025 to 3/9 at her request", &["3/9"]);
+        hidden(
+            "i got a bill for september twenty five that",
+            &["september twenty five"],
+        );
+        // Fractions, scores, doses and a modal verb stay.
+        for text in [
+            "take 1/2 tab twice daily",
+            "strength 4/5 in the left leg",
+            "pain 3/10 today",
+            "the 1/2 strength saline",
+            "we may two of us come",
+        ] {
+            assert_eq!(kinds_of(text, Kind::Date), Vec::<String>::new(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_record_label_with_small_words_before_its_colon_is_read() {
+        hidden("Salamat po.\nMRN niya po: 10147290\n", &["10147290"]);
+        hidden("MRN ko: CR886266", &["CR886266"]);
+    }
+
+    #[test]
+    fn a_plate_after_a_cars_colour_and_model_and_a_licence_after_its_state() {
+        hidden(
+            "son picking him up (silver civic 658LZE), cell",
+            &["658LZE"],
+        );
+        hidden(
+            "son picking him up (silver civic MZH 073), cell",
+            &["MZH 073"],
+        );
+        hidden("Driver's licence WA WDLKSADYQPJK\n", &["WDLKSADYQPJK"]);
+        hidden("Driver's licence WA WDL8VMHRXRJB\n", &["WDL8VMHRXRJB"]);
+        // A model year, a car without a plate and a licence's status stay.
+        assert!(kinds_of("drives a silver honda 2019.", Kind::Vehicle).is_empty());
+        assert!(kinds_of("Driver's license WA SUSPENDED", Kind::License).is_empty());
+    }
+
+    #[test]
+    fn short_codes_and_public_guidance_pages_are_no_ones() {
+        assert!(
+            kinds_of(
+                "X-ray negative. Plan: ICD-10 E11.9, PT twice weekly.",
+                Kind::HealthPlan
+            )
+            .is_empty()
+        );
+        assert!(kinds_of("Ordering: Dr. Solberg   Acct: CRFH-01\n", Kind::Account).is_empty());
+        for url in [
+            "https://www.cdc.gov/flu/prevent/index.html",
+            "https://medlineplus.gov/ency/article/000077.htm",
+            "https://www.heart.org/en/health-topics/atrial-fibrillation",
+        ] {
+            let text = format!("To appeal see {url}\n");
+            assert!(kinds_of(&text, Kind::Url).is_empty(), "{text:?}");
+        }
+        // A personal link keeps its token, a name or a number: still hidden.
+        hidden(
+            "photos: https://photos.app.goo.gl/Xk29QpL7mWz4 and",
+            &["https://photos.app.goo.gl/Xk29QpL7mWz4"],
+        );
+        hidden(
+            "see https://www.caringbridge.org/visit/marigold-page",
+            &["https://www.caringbridge.org/visit/marigold-page"],
+        );
+        hidden("acct 4471-2290 is overdue", &["4471-2290"]);
+    }
+
+    #[test]
+    fn an_hl7_schedules_place_and_a_shifted_licence_or_ssn_are_read_by_their_shape() {
+        let siu = "AIL|1||EXAM^359^^Cedar Ridge Hospice\r";
+        assert_eq!(kinds_of(siu, Kind::Room), vec!["359".to_string()]);
+        // The practice's site and exam room in the same field are no one's bed.
+        let site = "AIL|1||QH^Quarry Hill Clinic^EXAM 6\r";
+        assert!(kinds_of(site, Kind::Room).is_empty());
+        let pid =
+            "PID|1||4471^^^CRFH^MR||DOE^ANA||||||||||||||0601642632|136-59-4787|WDLMRQXNDAJH^WA\r";
+        assert!(kinds_of(pid, Kind::Ssn).contains(&"136-59-4787".to_string()));
+        assert!(kinds_of(pid, Kind::License).contains(&"WDLMRQXNDAJH".to_string()));
     }
 }

@@ -28,8 +28,12 @@ enum Field {
     Phone,
     /// The whole field is an identifier of this kind.
     Whole(Kind),
-    /// PV1-3 location: room (component 2) and bed (component 3).
+    /// A person location (PL: PV1-3, PV1-6, PV1-11): room (component 2) and bed (component 3).
     Location,
+    /// A scheduled resource's location (AIL-3): a room and a bed only where they are numbered
+    /// as rooms are; senders also put the site's name and its "EXAM 6" there (the practice's
+    /// exam rooms, no one's bed).
+    ResourceLocation,
 }
 
 /// (segment, field number, what it holds). Field numbers as in the HL7 v2 tables
@@ -58,6 +62,9 @@ const FIELDS: &[(&str, usize, Field)] = &[
     ("NK1", 33, Field::Ids(Kind::Mrn)),
     ("NK1", 37, Field::Whole(Kind::Ssn)),
     ("PV1", 3, Field::Location),
+    // The prior and the temporary location: a room and a bed as PV1-3's.
+    ("PV1", 6, Field::Location),
+    ("PV1", 11, Field::Location),
     ("PV1", 7, Field::Provider),
     ("PV1", 8, Field::Provider),
     ("PV1", 9, Field::Provider),
@@ -87,6 +94,8 @@ const FIELDS: &[(&str, usize, Field)] = &[
     ("TXA", 22, Field::Provider),
     // A scheduled visit's staff (SIU): personnel id^family^given.
     ("AIP", 3, Field::Provider),
+    // A scheduled visit's place (SIU): point of care^room^bed^facility, as PV1-3.
+    ("AIL", 3, Field::ResourceLocation),
 ];
 
 /// Adds the identifiers of every HL7 v2 segment line in `text` to `cands`.
@@ -312,6 +321,20 @@ fn relationship_code(c: &[(usize, &str)]) -> bool {
             .all(|(_, s)| s.chars().all(|ch| ch.is_alphabetic() || ch == ' '))
 }
 
+/// Whether a value is written as an SSN is, 3-2-4 digits with dashes: no other identifier of a
+/// PID takes that form, whichever field a sender put it in.
+fn ssn_shape(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 11
+        && b.iter().enumerate().all(|(i, c)| {
+            if i == 3 || i == 6 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        })
+}
+
 /// Components of a field with their byte offsets.
 fn comps(v: &str, at: usize) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
@@ -353,14 +376,27 @@ fn read(v: &str, at: usize, what: Field, cands: &mut Vec<(Span, u8)>) {
         Field::Ids(default) => {
             if let Some((p, s)) = get(0) {
                 let code = get(4).map(|(_, s)| s.trim()).unwrap_or("");
+                // A driver's licence is number^issuing state (HL7's DLN); a CX's second
+                // component is a check digit, never a state: a licence a sender shifted into
+                // another identifier's field says what it is.
+                let state = get(1).is_some_and(|(_, st)| {
+                    st.len() == 2 && super::words::STATES.split('|').any(|x| x == st)
+                });
                 let kind = match code {
                     "SS" | "SSN" => Kind::Ssn,
                     "DL" => Kind::License,
                     "AN" | "VN" => Kind::Account,
                     "MR" | "PI" | "PT" | "MRN" | "MA" | "MC" | "PN" => Kind::Mrn,
+                    _ if state => Kind::License,
+                    _ if ssn_shape(s) => Kind::Ssn,
                     _ => default,
                 };
-                if s.chars().any(|c| c.is_ascii_digit()) {
+                // A driver's licence may be letters only (Washington's "WDLMRQXNDAJH"): in
+                // its own field a long run of capitals is one.
+                let letters_licence = kind == Kind::License
+                    && (8..=16).contains(&s.len())
+                    && s.bytes().all(|b| b.is_ascii_uppercase());
+                if s.chars().any(|c| c.is_ascii_digit()) || letters_licence {
                     push(cands, kind, p, s);
                 }
             }
@@ -411,6 +447,11 @@ fn read(v: &str, at: usize, what: Field, cands: &mut Vec<(Span, u8)>) {
         }
         // Room and bed are one place (`4W^459^B`: the bed letter alone says nothing).
         Field::Location => push_run(cands, Kind::Room, &c, 1..3, |s| !s.trim().is_empty()),
+        Field::ResourceLocation => push_run(cands, Kind::Room, &c, 1..3, |s| {
+            (1..=6).contains(&s.len())
+                && s.bytes().any(|b| b.is_ascii_digit())
+                && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        }),
     }
 }
 
