@@ -222,9 +222,15 @@ pub fn for_writer(
             Ok(Some(key))
         }
         place => {
-            if let Some(why) = place.problem() {
-                tracing::warn!("{why}");
+            let why = place.problem().unwrap_or_default();
+            // Unkeyed records after keyed ones read as forged once the key is back in use.
+            if written.is_some() {
+                return Err(StoreError::Rejected(format!(
+                    "the data dir {} was written with an integrity key, but {why}; nothing was written",
+                    paths.data_dir.display()
+                )));
             }
+            tracing::warn!("{why}");
             Ok(None)
         }
     }
@@ -469,6 +475,15 @@ mod tests {
         assert!(
             k.check(sealed.label, &sealed.data, &sealed.mac),
             "the data dir's own key"
+        );
+
+        // A config dir inside the data dir has no place for a key: refused too, as records
+        // without a mac after keyed ones read as forged.
+        let inside = paths(&tmp.path().join("data"), &tmp.path().join("data/cfg"));
+        let e = for_writer(&inside, Some(&sealed)).unwrap_err().to_string();
+        assert!(
+            e.contains("was written with an integrity key") && e.contains("inside the data dir"),
+            "{e}"
         );
     }
 
