@@ -137,22 +137,70 @@ fn a_throw_away_demo_writes_nothing_into_the_operators_config_dir() {
     let err = child.stderr.take().unwrap();
     let reader = std::thread::spawn(move || {
         let mut all = String::new();
+        let mut hint = None;
         for line in std::io::BufReader::new(err).lines().map_while(Result::ok) {
+            if line.contains("opsdesk drafts list") {
+                hint = Some(line.trim().to_string());
+            }
             // The last line of the start (the start is audited, so keyed, by then).
             if line.contains("export OPSDESK_TOKEN=") {
-                let _ = tx.send(());
+                let _ = tx.send(hint.take());
             }
             all.push_str(&line);
             all.push('\n');
         }
         all
     });
-    let started = rx.recv_timeout(Duration::from_secs(60)).is_ok();
+    let started = rx.recv_timeout(Duration::from_secs(60));
+    // The printed hints run as printed from another terminal (another shell, the operator's
+    // own environment), beside the running demo, and leave its trail verifying.
+    let hint_runs = started.as_ref().ok().cloned().flatten().map(|hint| {
+        let bin_dir = Path::new(env!("CARGO_BIN_EXE_opsdesk")).parent().unwrap();
+        let shell = |line: &str| {
+            Command::new("sh")
+                .arg("-c")
+                .arg(line)
+                .env(
+                    "PATH",
+                    format!(
+                        "{}:{}",
+                        bin_dir.display(),
+                        std::env::var("PATH").unwrap_or_default()
+                    ),
+                )
+                .env("XDG_CONFIG_HOME", env.dir.path().join("xdg"))
+                .env_remove("OPSDESK_DATA_DIR")
+                .env_remove("OPSDESK_CONFIG")
+                .env_remove("OPSDESK_LOG")
+                .stdin(Stdio::null())
+                .output()
+                .unwrap()
+        };
+        let verify = hint.replace("opsdesk drafts list", "opsdesk audit verify");
+        (hint.clone(), shell(&hint), shell(&verify))
+    });
     // SAFETY: signals our own child.
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
     let status = child.wait().unwrap();
     let stderr = reader.join().unwrap();
-    assert!(started, "serve did not start or named no token: {stderr}");
+    assert!(
+        started.is_ok(),
+        "serve did not start or named no token: {stderr}"
+    );
+    let (hint, list, verify) = hint_runs.unwrap_or_else(|| panic!("no drafts list hint: {stderr}"));
+    assert!(
+        list.status.success(),
+        "`{hint}`: {}{}",
+        text(&list.stdout),
+        text(&list.stderr)
+    );
+    assert_eq!(
+        verify.status.code(),
+        Some(0),
+        "the trail verifies after `{hint}`: {}{}",
+        text(&verify.stdout),
+        text(&verify.stderr)
+    );
     assert!(stderr.contains("mcp-token"), "{stderr}");
     assert!(status.success(), "{status:?}: {stderr}");
     let config_dir = env.dir.path().join("xdg").join("opsdesk");

@@ -43,6 +43,27 @@ impl Env {
     fn run(&self, args: &[&str]) -> Output {
         self.cmd_with(&self.xdg(), args).output().unwrap()
     }
+    /// `drafts new`, aborted by the failpoint `at` (a crash).
+    fn run_failing_at(&self, at: &str) -> Output {
+        self.cmd_with(
+            &self.xdg(),
+            &[
+                "drafts",
+                "new",
+                "--profile",
+                "default",
+                "--to",
+                "ann@example.com",
+                "--subject",
+                "Re: invoice",
+                "--body",
+                "Paid.",
+            ],
+        )
+        .env("OPSDESK_FAILPOINT", at)
+        .output()
+        .unwrap()
+    }
     fn add(&self, subject: &str) -> Output {
         let o = self.run(&[
             "inbox",
@@ -599,4 +620,158 @@ fn a_crash_between_a_drafts_audit_record_and_its_log_line_is_recovered_at_the_ne
         .filter(|r| r["event"] == "draft.lost")
         .count();
     assert_eq!(again, 1);
+}
+
+/// Every file of the data dir and its bytes (the lock files' pid lines aside), to show that a
+/// refused command wrote nothing.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = walk(dir)
+        .into_iter()
+        .filter(|p| !p.to_string_lossy().ends_with(".lock"))
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            (p, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A data dir with an inbox record and a pending draft, written with the key of `env.xdg()`.
+fn keyed_data_dir_with_a_draft(env: &Env) {
+    env.add("Invoice 1");
+    let o = env.run(&[
+        "drafts",
+        "new",
+        "--profile",
+        "default",
+        "--to",
+        "ann@example.com",
+        "--subject",
+        "Re: invoice",
+        "--body",
+        "Paid.",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+#[test]
+fn a_keyed_data_dir_opened_with_no_key_beside_the_config_in_use_is_refused_and_left_as_it_was() {
+    let env = Env::new();
+    keyed_data_dir_with_a_draft(&env);
+    let before = snapshot(&env.data());
+    // Another config dir (another --config, another terminal, a restored backup): no key there.
+    let elsewhere = env.tmp.path().join("other-xdg");
+    for args in [
+        &["drafts", "list"][..],
+        &["inbox", "list"],
+        &["drafts", "show", "x"],
+    ] {
+        let o = env.cmd_with(&elsewhere, args).output().unwrap();
+        let out = text(&o);
+        assert!(!o.status.success(), "{args:?}: {out}");
+        assert!(out.contains("was written with an integrity key"), "{out}");
+        assert!(out.contains("there is no key at"), "{out}");
+        assert!(
+            out.contains(
+                &elsewhere
+                    .join("opsdesk/integrity.key")
+                    .display()
+                    .to_string()
+            ),
+            "says where the key was looked for: {out}"
+        );
+        assert!(
+            out.contains("OPSDESK_CONFIG"),
+            "says how to point at it: {out}"
+        );
+    }
+    assert!(
+        !elsewhere.join("opsdesk/integrity.key").exists(),
+        "no new key was made for a keyed data dir"
+    );
+    assert_eq!(snapshot(&env.data()), before, "nothing was written");
+    // With the right key the trail still verifies and the draft is still there.
+    let (code, v) = env.verify_json("audit");
+    assert_eq!(code, 0, "{v}");
+    let list: Value =
+        serde_json::from_slice(&env.run(&["--json", "drafts", "list"]).stdout).unwrap();
+    assert_eq!(list.as_array().map(Vec::len), Some(1), "{list}");
+    assert!(
+        lines(&env.audit_file())
+            .iter()
+            .all(|r| r["event"] != "draft.lost"),
+        "no draft was declared lost"
+    );
+}
+
+#[test]
+fn a_keyed_data_dir_opened_with_another_key_is_refused_and_nothing_is_written() {
+    let env = Env::new();
+    keyed_data_dir_with_a_draft(&env);
+    // Another key: one a different data dir's first writer made in another config dir.
+    let elsewhere = env.tmp.path().join("other-xdg");
+    let o = env
+        .cmd_with(&elsewhere, &["inbox", "list"])
+        .env("OPSDESK_DATA_DIR", env.tmp.path().join("other-data"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let other_key = elsewhere.join("opsdesk/integrity.key");
+    assert!(other_key.exists());
+    let before = snapshot(&env.data());
+    for args in [
+        &["drafts", "list"][..],
+        &[
+            "inbox",
+            "add",
+            "--from",
+            "a@example.org",
+            "--subject",
+            "x",
+            "--body",
+            "y",
+        ],
+    ] {
+        let o = env.cmd_with(&elsewhere, args).output().unwrap();
+        let out = text(&o);
+        assert!(!o.status.success(), "{args:?}: {out}");
+        assert!(out.contains("does not match the key at"), "{out}");
+        assert!(out.contains(&other_key.display().to_string()), "{out}");
+    }
+    assert_eq!(snapshot(&env.data()), before, "nothing was written");
+    let (code, v) = env.verify_json("audit");
+    assert_eq!(code, 0, "{v}");
+}
+
+#[test]
+fn a_command_beside_a_running_engine_leaves_crash_recovery_to_it() {
+    let env = Env::new();
+    env.add("Invoice 1");
+    // A draft audited as created whose log line never came (a crash between the two).
+    let o = env.run_failing_at("after_draft_audit");
+    assert!(
+        !o.status.success(),
+        "the failpoint did not fire: {}",
+        text(&o)
+    );
+    // An engine holds the data dir (the lock is what a running `serve` holds).
+    let lock = opsdesk::engine::EngineLock::acquire(&env.data().join("engine.lock")).unwrap();
+    let before = std::fs::read(env.audit_file()).unwrap();
+    let o = env.run(&["drafts", "list"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(
+        std::fs::read(env.audit_file()).unwrap(),
+        before,
+        "a read beside a running engine writes nothing to its trail"
+    );
+    drop(lock);
+    // With no engine running, the next command recovers it (once).
+    let o = env.run(&["drafts", "list"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let lost = lines(&env.audit_file())
+        .into_iter()
+        .filter(|r| r["event"] == "draft.lost")
+        .count();
+    assert_eq!(lost, 1);
 }

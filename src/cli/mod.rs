@@ -283,6 +283,25 @@ fn demo_tools(paths: &Paths) -> PathBuf {
     paths.data_dir.join("tools")
 }
 
+/// The throw-away demo's config, written beside its integrity key: a command run from another
+/// terminal with `--config` on this file (the hints `serve` prints) gets the demo's profiles
+/// and its key, so what it writes verifies with the rest of the demo's trail. This process
+/// uses the built-in demo config, which is the same.
+fn write_demo_config(paths: &Paths) -> Result<(), Failure> {
+    let tools = demo_tools(paths).display().to_string();
+    let text = format!(
+        "{}\n# Written by `opsdesk --demo`: the demo's tools folder is in its data dir.\n[vault]\ndir = {}\n",
+        crate::config::DEMO_CONFIG_TOML,
+        toml::Value::String(tools)
+    );
+    std::fs::write(&paths.config_file, text).map_err(|e| {
+        Failure::failed(format!(
+            "cannot write the demo config {}: {e}",
+            paths.config_file.display()
+        ))
+    })
+}
+
 impl Context {
     pub fn new(global: Global) -> Result<Context, Failure> {
         let (paths, demo_dir) = if global.demo && global.data_dir.is_none() {
@@ -309,11 +328,13 @@ impl Context {
                             Failure::failed(format!("cannot create {}: {e}", d.display()))
                         })?;
                 }
-                Paths {
+                let paths = Paths {
                     data_dir: data,
                     config_file: config.join("config.toml"),
                     config_explicit: false,
-                }
+                };
+                write_demo_config(&paths)?;
+                paths
             };
             (p, Some(dir))
         } else {
@@ -477,9 +498,18 @@ pub fn run(cli: Cli) -> ExitCode {
         r
     })();
     if let Some(dir) = kept {
+        // Its records are keyed with the key beside the config file in use: opening it again
+        // needs the same one.
+        let config = cli
+            .global
+            .config
+            .as_ref()
+            .map(|c| format!(" --config {}", c.display()))
+            .unwrap_or_default();
         eprintln!(
-            "opsdesk: demo data kept in {0} (open it again with --data-dir {0})",
-            crate::sanitize::for_terminal(&dir.display().to_string())
+            "opsdesk: demo data kept in {0} (open it again with --data-dir {0}{1})",
+            crate::sanitize::for_terminal(&dir.display().to_string()),
+            crate::sanitize::for_terminal(&config)
         );
     }
     match result {

@@ -128,8 +128,12 @@ async fn serve(ctx: &Context, args: ServeArgs) -> CmdResult {
         eprintln!("opsdesk engine running on {dir} (Ctrl-C to stop)");
         if ctx.global.demo {
             eprintln!("demo data is thrown away on exit; meanwhile, in another terminal:");
-            eprintln!("  OPSDESK_DATA_DIR={dir} opsdesk drafts list");
-            eprintln!("  OPSDESK_DATA_DIR={dir} opsdesk drafts approve <id>");
+            // Each line runs as printed: the data dir and the config file whose directory
+            // holds the demo's integrity key (without it another terminal would use another
+            // key, which the engine refuses for a keyed data dir).
+            let env = demo_env(ctx);
+            eprintln!("  {env} opsdesk drafts list");
+            eprintln!("  {env} opsdesk drafts approve <id>");
             // The demo's MCP token is its own (a fresh data dir) unless one was exported.
             if host.mcp_url.is_some() && std::env::var_os("OPSDESK_TOKEN").is_none() {
                 let token = engine.data_dir().join(crate::http::auth::TOKEN_FILE);
@@ -265,4 +269,32 @@ fn stop_signal() -> Result<impl std::future::Future<Output = ()>, Failure> {
             _ = int.recv() => {}
         }
     })
+}
+
+/// The environment a command in another terminal needs to work on this demo: its data dir,
+/// and its config file when there is one (its directory holds the integrity key; a config
+/// file that does not exist is the default one, which the other terminal resolves alike).
+pub(crate) fn demo_env(ctx: &Context) -> String {
+    let mut env = format!("OPSDESK_DATA_DIR={}", shell_word(&ctx.paths.data_dir));
+    if ctx.paths.config_file.exists() {
+        env.push_str(&format!(
+            " OPSDESK_CONFIG={}",
+            shell_word(&ctx.paths.config_file)
+        ));
+    }
+    env
+}
+
+/// `p` as one shell word: as is when it has no characters a shell treats specially, else in
+/// single quotes.
+fn shell_word(p: &std::path::Path) -> String {
+    let s = p.display().to_string();
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c));
+    if plain {
+        s
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
 }

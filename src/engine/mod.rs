@@ -176,8 +176,12 @@ impl Engine {
         lock: Option<EngineLock>,
     ) -> anyhow::Result<Engine> {
         let (events, _) = broadcast::channel(1024);
-        // Every writer keys what it writes (a bad key file refuses to open: fail closed).
-        let key = crate::store::integrity::for_writer(&paths)?.map(Arc::new);
+        let lock_is_none = lock.is_none();
+        // Every writer keys what it writes (a bad key file refuses to open: fail closed), with
+        // the key the trail was written with: a missing or other key refuses before any write.
+        let audit = Audit::open(&paths.audit_dir())?;
+        let key = crate::store::integrity::for_writer(&paths, audit.newest_mac()?.as_ref())?
+            .map(Arc::new);
         let inbox = Inbox::open(&paths.inbox_dir())?.with_key(key.clone());
         // A config that sends unmatched items to `unassigned` may have stored some already
         // (also before the inbox kept its marker): say so on disk, so the PHI view keeps them
@@ -204,7 +208,7 @@ impl Engine {
             inbox,
             deals: crate::store::deals::Deals::open(&paths.deals_dir())?,
             drafts: Drafts::open(&paths.drafts_dir(), &paths.audit_dir())?.with_key(key.clone()),
-            audit: Audit::open(&paths.audit_dir())?.with_key(key),
+            audit: audit.with_key(key),
             assistant: crate::assistant::store::AssistantStore::open(
                 &paths.data_dir.join("assistant"),
             )?,
@@ -222,7 +226,13 @@ impl Engine {
         };
         // A crash between an ingest's two appends is audited now, not reported for ever. A
         // failure leaves what `audit verify` reports; it does not keep the engine closed.
-        if let Err(e) = engine.recover_after_crash() {
+        // A command beside a running engine leaves recovery to that engine (it recovered at its
+        // open, and records what its own writers leave): a read must not write its trail.
+        let beside_running =
+            lock_is_none && EngineLock::holder(&engine.paths.engine_lock()).is_some();
+        if beside_running {
+            tracing::debug!("another engine runs this data dir: crash recovery is left to it");
+        } else if let Err(e) = engine.recover_after_crash() {
             tracing::warn!("crash recovery failed: {e}");
         }
         Ok(engine)

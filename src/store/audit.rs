@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::StoreError;
-use super::integrity::{IntegrityKey, Label};
+use super::integrity::{IntegrityKey, Label, Sealed};
 use super::jsonl::{
     HeldLock, Lines, append_unsynced_at, last_complete_line, open_lock_file, repair_torn_tail,
 };
@@ -45,6 +45,9 @@ pub const ANCHOR: &str = ".head";
 /// The anchor's fixed size, so that rewriting it in place never leaves a longer old tail (room
 /// for a seq, the hash and the mac; anchors written before macs were 96 bytes).
 const ANCHOR_LEN: usize = 192;
+/// How much of the trail (bytes, newest first) [`Audit::newest_mac`] reads at most when the
+/// anchor has no mac.
+const KEYED_PROBE_BUDGET: u64 = 1 << 20;
 
 pub struct Audit {
     dir: PathBuf,
@@ -820,6 +823,46 @@ impl Audit {
                 line: 1,
                 msg: format!("the audit anchor is unreadable ({e})"),
             })
+    }
+
+    /// The newest mac this trail holds and what it is over: the anchor's, else the newest
+    /// keyed record's within the last [`KEYED_PROBE_BUDGET`] bytes. `None` when neither carries
+    /// one (a trail never written with a key, or empty). A writer checks its key against it
+    /// before appending anything (`integrity::for_writer`).
+    pub fn newest_mac(&self) -> Result<Option<Sealed>, StoreError> {
+        // An unreadable anchor is `audit verify`'s to report; the records still say whether
+        // and how the trail is keyed.
+        if let Ok(Some(Anchor {
+            seq,
+            hash,
+            mac: Some(mac),
+        })) = self.anchor()
+        {
+            return Ok(Some(Sealed {
+                label: Label::AuditAnchor,
+                data: anchor_mac_input(seq, &hash).into_bytes(),
+                mac,
+            }));
+        }
+        let mut found = None;
+        self.scan_back(KEYED_PROBE_BUDGET, |line| {
+            let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
+                return true; // `audit verify` reports unreadable lines
+            };
+            if let (Some(hash), Some(mac)) = (
+                v.get("hash").and_then(|h| h.as_str()),
+                v.get("mac").and_then(|m| m.as_str()),
+            ) {
+                found = Some(Sealed {
+                    label: Label::AuditRecord,
+                    data: hash.as_bytes().to_vec(),
+                    mac: mac.to_string(),
+                });
+                return false;
+            }
+            true
+        })?;
+        Ok(found)
     }
 
     /// Recompute the whole chain.

@@ -8,7 +8,8 @@
 //! the key nobody can write a record that verifies as keyed.
 //!
 //! The key is 32 random bytes in `integrity.key` (0600) in the config dir (the parent of the
-//! config file; 0700), created on first need. Why a file, not the OS keyring: an unlocked
+//! config file; 0700), created on first need by a writer of a data dir that holds no keyed
+//! records (a keyed one opened with a missing or other key is refused: [`for_writer`]). Why a file, not the OS keyring: an unlocked
 //! Secret Service hands any secret to any client of the same user, so the keyring protects
 //! nothing against the processes this key is about; the vault sandbox keeps tools out of the
 //! config dir. It never lives in the data dir: a data dir that is copied, backed up or written
@@ -186,18 +187,68 @@ impl KeyPlace {
     }
 }
 
-/// The key for writers: loaded, or created on first need. `None` when the config dir is in
+/// A mac found in the data dir and what it is over: evidence of the key the data dir was
+/// written with (`Audit::newest_mac`).
+#[derive(Debug, Clone)]
+pub struct Sealed {
+    pub label: Label,
+    pub data: Vec<u8>,
+    pub mac: String,
+}
+
+/// The key for writers: loaded, or created on first need. `written` is the newest mac the data
+/// dir's audit trail holds. A key is created only for a data dir that holds none: a new key
+/// for keyed records would have every one of them reported as forged, and everything written
+/// after (recovery's records too) signed under a key the chain does not have, so the trail
+/// would never verify again. So a missing key for a keyed data dir, and a key that does not
+/// verify `written`, are refused before anything is written. `None` when the config dir is in
 /// the data dir (see [`KeyPlace::problem`]; logged).
-pub fn for_writer(paths: &Paths) -> Result<Option<IntegrityKey>, StoreError> {
+pub fn for_writer(
+    paths: &Paths,
+    written: Option<&Sealed>,
+) -> Result<Option<IntegrityKey>, StoreError> {
     match KeyPlace::of(paths) {
-        KeyPlace::File(p) => load_or_create(&p).map(Some),
-        place => {
-            if let Some(why) = place.problem() {
-                tracing::warn!("{why}");
+        KeyPlace::File(p) => {
+            let key = match (load(&p)?, written) {
+                (Some(k), _) => k,
+                (None, Some(_)) => return Err(key_elsewhere(paths, &p, "there is no key at")),
+                (None, None) => load_or_create(&p)?,
+            };
+            if let Some(w) = written
+                && !key.check(w.label, &w.data, &w.mac)
+            {
+                return Err(key_elsewhere(paths, &p, "it does not match the key at"));
             }
+            Ok(Some(key))
+        }
+        place => {
+            let why = place.problem().unwrap_or_default();
+            // Unkeyed records after keyed ones read as forged once the key is back in use.
+            if written.is_some() {
+                return Err(StoreError::Rejected(format!(
+                    "the data dir {} was written with an integrity key, but {why}; nothing was written",
+                    paths.data_dir.display()
+                )));
+            }
+            tracing::warn!("{why}");
             Ok(None)
         }
     }
+}
+
+/// The refusal of a writer whose key is not the one the data dir was written with.
+fn key_elsewhere(paths: &Paths, key: &Path, what: &str) -> StoreError {
+    StoreError::Rejected(format!(
+        "the data dir {data} was written with an integrity key, but {what} {key}; nothing was written. \
+         The key is looked for next to the config file in use ({config}): point opsdesk at the \
+         config file this data dir was used with (--config FILE or OPSDESK_CONFIG=FILE; its \
+         directory holds {KEY_FILE}). A data dir restored from a backup needs the key of the \
+         machine that wrote it, copied into that directory (mode 600). `opsdesk audit verify` \
+         checks the trail without writing",
+        data = paths.data_dir.display(),
+        key = key.display(),
+        config = paths.config_file.display(),
+    ))
 }
 
 /// The key for verifiers: loaded if it exists, never created (a copied data dir verified on
@@ -375,13 +426,13 @@ mod tests {
     fn a_new_key_is_32_private_bytes_in_a_private_config_dir_and_is_kept() {
         let tmp = tempfile::tempdir().unwrap();
         let p = paths(&tmp.path().join("data"), &tmp.path().join("cfg"));
-        let k1 = for_writer(&p).unwrap().unwrap();
+        let k1 = for_writer(&p, None).unwrap().unwrap();
         let file = tmp.path().join("cfg").join(KEY_FILE);
         let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&file), 0o600);
         assert_eq!(mode(&tmp.path().join("cfg")), 0o700);
         assert_eq!(read_raw(&file).len(), KEY_LEN);
-        let k2 = for_writer(&p).unwrap().unwrap();
+        let k2 = for_writer(&p, None).unwrap().unwrap();
         assert_eq!(
             k1.mac(Label::AuditRecord, b"x"),
             k2.mac(Label::AuditRecord, b"x"),
@@ -391,6 +442,48 @@ mod tests {
             fs::read_dir(tmp.path().join("cfg")).unwrap().count(),
             1,
             "no temporary file left behind"
+        );
+    }
+
+    #[test]
+    fn a_writer_for_a_keyed_data_dir_never_creates_a_key_and_refuses_another_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let written_with = IntegrityKey::from_bytes(&[7; KEY_LEN]);
+        let sealed = Sealed {
+            label: Label::AuditAnchor,
+            data: b"3\nabc".to_vec(),
+            mac: written_with.mac(Label::AuditAnchor, b"3\nabc"),
+        };
+        let p = paths(&tmp.path().join("data"), &tmp.path().join("cfg"));
+        let file = tmp.path().join("cfg").join(KEY_FILE);
+
+        let e = for_writer(&p, Some(&sealed)).unwrap_err().to_string();
+        assert!(e.contains("there is no key at"), "{e}");
+        assert!(e.contains(&file.display().to_string()), "{e}");
+        assert!(
+            e.contains("--config") && e.contains("OPSDESK_CONFIG"),
+            "{e}"
+        );
+        assert!(!file.exists(), "no key was created");
+
+        load_or_create(&file).unwrap(); // some other key
+        let e = for_writer(&p, Some(&sealed)).unwrap_err().to_string();
+        assert!(e.contains("does not match the key at"), "{e}");
+
+        fs::write(&file, [7; KEY_LEN]).unwrap();
+        let k = for_writer(&p, Some(&sealed)).unwrap().unwrap();
+        assert!(
+            k.check(sealed.label, &sealed.data, &sealed.mac),
+            "the data dir's own key"
+        );
+
+        // A config dir inside the data dir has no place for a key: refused too, as records
+        // without a mac after keyed ones read as forged.
+        let inside = paths(&tmp.path().join("data"), &tmp.path().join("data/cfg"));
+        let e = for_writer(&inside, Some(&sealed)).unwrap_err().to_string();
+        assert!(
+            e.contains("was written with an integrity key") && e.contains("inside the data dir"),
+            "{e}"
         );
     }
 
@@ -422,7 +515,7 @@ mod tests {
         for config_dir in [tmp.path().to_path_buf(), tmp.path().join("sub")] {
             let p = paths(tmp.path(), &config_dir);
             assert!(matches!(KeyPlace::of(&p), KeyPlace::InDataDir { .. }));
-            assert!(for_writer(&p).unwrap().is_none());
+            assert!(for_writer(&p, None).unwrap().is_none());
             assert!(!config_dir.join(KEY_FILE).exists());
             assert!(inspect(&p).unwrap_err().contains("inside the data dir"));
         }
