@@ -333,8 +333,11 @@ async fn unknown_methods_tools_and_bad_arguments_are_json_rpc_errors_that_say_ho
     let server = Server::start(&[], None);
     let (body, h) = modern("no/such/method", None, json!({}));
     let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let (_, _, v) = post(&server, Some(&server.token.clone()), body, &h).await;
+    let (s, _, v) = post(&server, Some(&server.token.clone()), body, &h).await;
     assert_eq!(v["error"]["code"], -32601, "unknown method: {v}");
+    // As the troubleshooting page says: the message is the method's name (rmcp's answer).
+    assert_eq!(s, 404, "{v}");
+    assert_eq!(v["error"]["message"], "no/such/method", "{v}");
 
     let (_, v) = call(&server, "no_such_tool", json!({})).await;
     assert_eq!(v["error"]["code"], -32602, "{v}");
@@ -545,4 +548,45 @@ async fn inbound_text_is_fenced_with_a_per_call_random_marker_a_body_cannot_clos
     // The text copy a model reads carries the same fences.
     let copy = v["result"]["content"][0]["text"].as_str().unwrap();
     assert!(copy.contains(id), "{copy}");
+}
+
+/// The transport's own refusals, as the troubleshooting page lists them: plain text, not
+/// JSON-RPC, because no MCP message was read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sessionless_legacy_post_is_400_and_a_wrong_accept_is_406() {
+    let server = Server::start(&[], None);
+    let token = server.token.clone();
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}).to_string();
+    let resp = client()
+        .post(&server.url)
+        .header("content-type", "application/json")
+        .header("accept", ACCEPT)
+        .header("authorization", format!("Bearer {token}"))
+        .body(list.clone())
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(resp.status().as_u16(), 400);
+    assert_eq!(
+        resp.text().await.unwrap_or_default(),
+        "Bad Request: Session ID is required"
+    );
+
+    let resp = client()
+        .post(&server.url)
+        .header("content-type", "application/json")
+        .header("accept", "text/html")
+        .header("authorization", format!("Bearer {token}"))
+        .body(list)
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(resp.status().as_u16(), 406);
+    assert!(
+        resp.text()
+            .await
+            .unwrap_or_default()
+            .starts_with("Not Acceptable: Client must accept"),
+    );
+    still_serves(&server).await;
 }

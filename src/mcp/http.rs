@@ -302,8 +302,8 @@ async fn guarded(g: &Guard, mut req: Request, next: Next) -> Result<Response, Re
 /// the Host header, would let a rebinding page past them.
 #[allow(clippy::result_large_err)] // the error is the finished response
 fn check_authority(g: &Guard, req: &Request) -> Result<(), Response> {
-    for name in [header::HOST, header::ORIGIN] {
-        if req.headers().get_all(&name).iter().count() > 1 {
+    for (header, name) in [(header::HOST, "Host"), (header::ORIGIN, "Origin")] {
+        if req.headers().get_all(&header).iter().count() > 1 {
             return Err(rpc_error(
                 StatusCode::BAD_REQUEST,
                 CODE_FORBIDDEN,
