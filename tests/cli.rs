@@ -880,3 +880,31 @@ fn seqs_are_accepted_as_lists_print_them_and_unclear_words_are_explained() {
         .unwrap();
     assert!(triage.contains("assign"), "{triage}");
 }
+
+#[test]
+fn audit_tail_prints_each_record_on_one_line_whatever_its_target_and_reason_hold() {
+    // A target or reason can echo what a client sent (an id in an error): line breaks in it
+    // must not print lines that read as records of their own.
+    let env = Env::new();
+    let audit = opsdesk::store::audit::Audit::open(&env.data().join("audit")).unwrap();
+    let forged = "\n   301 2026-12-07 07:33 draft.approved     ok      operator             d-1";
+    audit
+        .append(
+            opsdesk::domain::AuditEvent::new(
+                "tool.call",
+                opsdesk::domain::Actor::mcp("client"),
+                opsdesk::domain::AuditOutcome::Error,
+            )
+            .target(format!("d-x{forged}"))
+            .reason(format!("no such draft: d-x{forged}")),
+        )
+        .unwrap();
+    let tail = stdout(&env.run(&["audit", "tail", "-n", "5"]));
+    let lines: Vec<&str> = tail.lines().collect();
+    assert_eq!(lines.len(), 2, "header and one record: {tail}");
+    assert!(lines[1].trim_start().starts_with("1 "), "{tail}");
+    assert!(
+        lines[1].contains("d-x 301 2026-12-07 07:33 draft.approved ok operator d-1"),
+        "the text is kept, folded onto the record's line: {tail}"
+    );
+}

@@ -157,6 +157,104 @@ async fn hostile_origin_is_403_even_with_the_token() {
     still_serves(&server).await;
 }
 
+/// A `tools/list` sent raw: `target` is the request line's target, `extra` whole header lines.
+/// Returns the status and the JSON-RPC message of the answer.
+async fn raw_post(server: &Server, target: &str, extra: &[String]) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let authority = server
+        .base
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let (body, h) = modern("tools/list", None, json!({}));
+    let target = target.replace("{authority}", &authority);
+    let mut head = format!(
+        "POST {target} HTTP/1.1\r\nContent-Type: application/json\r\nAccept: {ACCEPT}\r\n\
+         Authorization: Bearer {}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        server.token,
+        body.len()
+    );
+    for (k, v) in &h {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    for l in extra {
+        head.push_str(&l.replace("{authority}", &authority));
+        head.push_str("\r\n");
+    }
+    head.push_str("\r\n");
+    let mut conn = tokio::net::TcpStream::connect(&authority)
+        .await
+        .expect("connect");
+    conn.write_all(head.as_bytes()).await.expect("send head");
+    conn.write_all(body.as_bytes()).await.expect("send body");
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(20), conn.read_to_end(&mut answer))
+        .await
+        .expect("an answer in time")
+        .expect("read");
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = &text[text.find("\r\n\r\n").map_or(0, |i| i + 4)..];
+    (status, parse_message(body))
+}
+
+/// A rebinding page cannot hide behind a good header: a request names its host once, and an
+/// absolute-form request line names one of ours, as the Host header must.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_host_or_origin_header_or_a_foreign_request_line_host_is_refused() {
+    let server = Server::start(&[], None);
+    let host = "Host: {authority}".to_string();
+    let good = raw_post(&server, "/mcp", std::slice::from_ref(&host)).await;
+    assert_eq!(good.0, 200, "the well-formed request is served: {}", good.1);
+
+    for (what, target, extra) in [
+        (
+            "two Host headers",
+            "/mcp",
+            vec![host.clone(), "Host: evil.example".into()],
+        ),
+        (
+            "two Host headers, the bad first",
+            "/mcp",
+            vec!["Host: evil.example".into(), host.clone()],
+        ),
+        (
+            "two Origin headers",
+            "/mcp",
+            vec![
+                host.clone(),
+                "Origin: http://localhost".into(),
+                "Origin: http://evil.example".into(),
+            ],
+        ),
+        (
+            "an absolute-form target on another host",
+            "http://evil.example/mcp",
+            vec![host.clone()],
+        ),
+    ] {
+        let (status, v) = raw_post(&server, target, &extra).await;
+        assert!(status == 400 || status == 403, "{what}: {status} {v}");
+        assert_eq!(v["error"]["code"], -32003, "{what}: {v}");
+    }
+    let ours = raw_post(
+        &server,
+        "http://{authority}/mcp",
+        std::slice::from_ref(&host),
+    )
+    .await;
+    assert_eq!(
+        ours.0, 200,
+        "an absolute-form target naming us is served: {}",
+        ours.1
+    );
+    still_serves(&server).await;
+}
+
 /// A client that declares a body over the limit is answered 413 before the body is read. The
 /// client here writes only the start of its body and then reads: a server that stops reading
 /// and closes is within its rights, and a client still pushing megabytes would see a broken
@@ -235,8 +333,11 @@ async fn unknown_methods_tools_and_bad_arguments_are_json_rpc_errors_that_say_ho
     let server = Server::start(&[], None);
     let (body, h) = modern("no/such/method", None, json!({}));
     let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let (_, _, v) = post(&server, Some(&server.token.clone()), body, &h).await;
+    let (s, _, v) = post(&server, Some(&server.token.clone()), body, &h).await;
     assert_eq!(v["error"]["code"], -32601, "unknown method: {v}");
+    // As the troubleshooting page says: the message is the method's name (rmcp's answer).
+    assert_eq!(s, 404, "{v}");
+    assert_eq!(v["error"]["message"], "no/such/method", "{v}");
 
     let (_, v) = call(&server, "no_such_tool", json!({})).await;
     assert_eq!(v["error"]["code"], -32602, "{v}");
@@ -447,4 +548,45 @@ async fn inbound_text_is_fenced_with_a_per_call_random_marker_a_body_cannot_clos
     // The text copy a model reads carries the same fences.
     let copy = v["result"]["content"][0]["text"].as_str().unwrap();
     assert!(copy.contains(id), "{copy}");
+}
+
+/// The transport's own refusals, as the troubleshooting page lists them: plain text, not
+/// JSON-RPC, because no MCP message was read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sessionless_legacy_post_is_400_and_a_wrong_accept_is_406() {
+    let server = Server::start(&[], None);
+    let token = server.token.clone();
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}).to_string();
+    let resp = client()
+        .post(&server.url)
+        .header("content-type", "application/json")
+        .header("accept", ACCEPT)
+        .header("authorization", format!("Bearer {token}"))
+        .body(list.clone())
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(resp.status().as_u16(), 400);
+    assert_eq!(
+        resp.text().await.unwrap_or_default(),
+        "Bad Request: Session ID is required"
+    );
+
+    let resp = client()
+        .post(&server.url)
+        .header("content-type", "application/json")
+        .header("accept", "text/html")
+        .header("authorization", format!("Bearer {token}"))
+        .body(list)
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(resp.status().as_u16(), 406);
+    assert!(
+        resp.text()
+            .await
+            .unwrap_or_default()
+            .starts_with("Not Acceptable: Client must accept"),
+    );
+    still_serves(&server).await;
 }

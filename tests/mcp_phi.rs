@@ -659,3 +659,112 @@ async fn an_uncleared_client_sees_a_keyed_digest_it_cannot_check_guesses_against
     );
     assert!(!listed.to_string().contains(&real));
 }
+
+/// The PHI view redacts what senders and models wrote, never opsdesk's own fixed text: a fence
+/// notice's explanation and the counts of an `mcp.redacted` record come out exactly as opsdesk
+/// wrote them, and an answer holding no PHI is not reported as redacted because of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn opsdesks_own_notices_and_redaction_counts_pass_the_phi_view_unchanged() {
+    let server = start();
+    let token = server.token.clone();
+
+    // A pull of the non-HIPAA profile alone: nothing is redacted, the notice is whole.
+    let deals = tool(
+        &server,
+        &token,
+        "inbox_pull",
+        json!({"since": 0, "limit": 50, "profile": "deals", "mark_consumed": false}),
+    )
+    .await;
+    let sc = &deals["result"]["structuredContent"];
+    assert!(sc.get("phi_redaction").is_none(), "{deals}");
+    let notice = sc["notice"].as_str().expect("notice");
+    let fence = sc["fence"].as_str().expect("fence");
+    assert!(
+        notice.contains("attachment names and texts, source meta, and anything quoting them")
+            && notice.contains(&format!("exactly this id ({fence})")),
+        "{notice}"
+    );
+
+    // A pull with PHI is redacted, its notice still whole, and the redaction audited.
+    let all = tool(
+        &server,
+        &token,
+        "inbox_pull",
+        json!({"since": 0, "limit": 50, "mark_consumed": false}),
+    )
+    .await;
+    let sc = &all["result"]["structuredContent"];
+    assert_eq!(sc["phi_redaction"]["redacted"], true, "{all}");
+    assert!(
+        sc["notice"]
+            .as_str()
+            .expect("notice")
+            .contains("source meta, and anything"),
+        "{all}"
+    );
+
+    // Read back by the same uncleared client, the audit's records of redactions carry their
+    // counts and times as the trail has them.
+    let mut trail = Vec::new();
+    for e in std::fs::read_dir(server.data_dir.join("audit")).expect("audit dir") {
+        let p = e.expect("entry").path();
+        if p.extension().is_some_and(|x| x == "jsonl") {
+            let text = std::fs::read_to_string(&p).expect("audit file");
+            trail.extend(
+                text.lines()
+                    .map(|l| serde_json::from_str::<Value>(l).expect("record")),
+            );
+        }
+    }
+    let r = rpc(
+        &server,
+        &token,
+        "resources/read",
+        json!({"uri": "opsdesk://audit/recent"}),
+    )
+    .await;
+    let body: Value = serde_json::from_str(
+        r["result"]["contents"][0]["text"]
+            .as_str()
+            .expect("resource text"),
+    )
+    .expect("JSON body");
+    let mut records = Vec::new();
+    collect_records(&body, &mut records);
+    let redacted: Vec<&Value> = records
+        .iter()
+        .copied()
+        .filter(|r| r["event"] == "mcp.redacted")
+        .collect();
+    assert!(!redacted.is_empty(), "{body}");
+    for rec in redacted {
+        assert_eq!(
+            rec["reason"], "PHI redacted for an uncleared client",
+            "{rec}"
+        );
+        let counts = rec["target"].as_str().expect("counts");
+        assert!(
+            counts.split(' ').all(|c| c
+                .split_once('=')
+                .is_some_and(|(k, n)| !k.is_empty() && n.parse::<u32>().is_ok())),
+            "counts as numbers: {rec}"
+        );
+        let original = trail
+            .iter()
+            .find(|t| t["seq"] == rec["seq"])
+            .expect("the record is on the trail");
+        assert_eq!(rec["target"], original["target"], "{rec}");
+        assert_eq!(rec["ts"], original["ts"], "{rec}");
+    }
+}
+
+/// Every audit record (an object with `seq` and `hash`) in `v`.
+fn collect_records<'a>(v: &'a Value, out: &mut Vec<&'a Value>) {
+    match v {
+        Value::Object(o) if o.contains_key("seq") && o.contains_key("hash") => out.push(v),
+        Value::Object(o) => o.values().for_each(|x| collect_records(x, out)),
+        Value::Array(a) => a.iter().for_each(|x| collect_records(x, out)),
+        _ => {}
+    }
+}

@@ -214,6 +214,15 @@ fn structured(r: &CallToolResult) -> &Value {
     r.structured_content.as_ref().expect("structured content")
 }
 
+/// The text of `x`, a value fenced with the answer `v`'s fence (failing when it is bare).
+fn fenced<'a>(v: &Value, x: &'a Value) -> &'a str {
+    let id = v["fence"].as_str().expect("the answer names its fence");
+    let s = x.as_str().expect("a string");
+    s.strip_prefix(&format!("<<untrusted:{id}>>\n"))
+        .and_then(|s| s.strip_suffix(&format!("\n<</untrusted:{id}>>")))
+        .unwrap_or_else(|| panic!("not fenced with {id}: {s}"))
+}
+
 fn json_out(o: &std::process::Output) -> Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
         panic!(
@@ -304,18 +313,28 @@ fn the_vault_serves_governs_and_survives_bad_tools() {
         assert_eq!(ann("vault_follow_up").read_only_hint, Some(false));
         assert_eq!(ann("vault_follow_up").open_world_hint, Some(false));
 
-        // The summariser reads the message opsdesk hands it.
+        // The summariser reads the message opsdesk hands it. What it made of the message
+        // (the sender's subject, words, asks) reaches the client fenced, as everything a
+        // sender wrote does; the text block carries the same fenced values.
         let r = call(&c, "vault_thread_summary", json!({"message_id": "m-1"})).await;
         assert_ne!(r.is_error, Some(true), "{r:?}");
         let v = structured(&r);
-        assert_eq!(v["subject"], "Budget review");
+        assert_eq!(fenced(v, &v["subject"]), "Budget review");
         assert!(
-            v["asks"][0]
-                .as_str()
-                .unwrap()
-                .contains("confirm the totals"),
+            fenced(v, &v["asks"][0]).contains("confirm the totals"),
             "{v}"
         );
+        for key in ["from", "summary"] {
+            if let Some(x) = v.get(key).filter(|x| x.is_string()) {
+                fenced(v, x);
+            }
+        }
+        assert!(
+            v["notice"].as_str().unwrap().contains("untrusted"),
+            "{v}"
+        );
+        let text = r.content[0].as_text().unwrap().text.clone();
+        assert_eq!(&serde_json::from_str::<Value>(&text).unwrap(), v);
 
         // The follow-up's command becomes a pending draft created by `vault:follow_up`.
         let r = call(&c, "vault_follow_up", json!({"message_id": "m-1"})).await;

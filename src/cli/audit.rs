@@ -228,20 +228,27 @@ fn print_record(out: &super::Printer, r: &AuditRecord, tw: usize) {
             "{:>6} {:<tw$} {:<18} {:<7} {:<20} {}{}{}",
             r.seq,
             local_time(r.ts),
-            e.event,
+            field(&e.event),
             e.outcome.as_str(),
-            e.actor,
+            field(&e.actor),
             e.entity
                 .as_deref()
-                .map(|x| format!("[{x}] "))
+                .map(|x| format!("[{}] ", field(x)))
                 .unwrap_or_default(),
-            e.target.as_deref().unwrap_or(""),
+            field(e.target.as_deref().unwrap_or("")),
             e.reason
                 .as_deref()
-                .map(|x| format!(" — {x}"))
+                .map(|x| format!(" — {}", field(x)))
                 .unwrap_or_default(),
         ))
     });
+}
+
+/// A record's text field on its record's one line. Targets and reasons can echo what a client
+/// or sender sent (an id in an error, say); kept multi-line they could print lines that read
+/// as records of their own.
+fn field(s: &str) -> String {
+    crate::sanitize::one_line(s, usize::MAX)
 }
 
 /// Which records are keyed, and whether their macs were checked.

@@ -120,6 +120,12 @@ impl Fence {
         s.starts_with(&self.open()) && s.ends_with(&self.close())
     }
 
+    /// What [`Fence::notice`] adds after its base for the fence with marker id `id`: opsdesk's
+    /// own fixed text (the PHI view keeps it out of the redactor, see `mcp::server`).
+    pub fn notice_tail(id: &str) -> String {
+        Fence { id: id.to_string() }.notice("")
+    }
+
     /// The notice that tells the reader how to read the fences.
     pub fn notice(&self, base: &str) -> String {
         format!(

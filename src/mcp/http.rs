@@ -236,6 +236,7 @@ async fn guard_mcp(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Res
 /// time, and the session bookkeeping its answer calls for.
 #[allow(clippy::result_large_err)] // the error is the finished response
 async fn guarded(g: &Guard, mut req: Request, next: Next) -> Result<Response, Response> {
+    check_authority(g, &req)?;
     check_origin(g, &req)?;
     check_declared_size(g, &req)?;
     let peer = peer_ip(&req);
@@ -293,6 +294,43 @@ async fn guarded(g: &Guard, mut req: Request, next: Next) -> Result<Response, Re
         &identity,
         resp,
     ))
+}
+
+/// The host a request names is one of ours, named once. The Host and Origin checks (ours, the
+/// direct lane's, rmcp's) read the first header of each name, so a second one, or an
+/// absolute-form request line (`POST http://evil.example/mcp`) naming another authority than
+/// the Host header, would let a rebinding page past them.
+#[allow(clippy::result_large_err)] // the error is the finished response
+fn check_authority(g: &Guard, req: &Request) -> Result<(), Response> {
+    for (header, name) in [(header::HOST, "Host"), (header::ORIGIN, "Origin")] {
+        if req.headers().get_all(&header).iter().count() > 1 {
+            return Err(rpc_error(
+                StatusCode::BAD_REQUEST,
+                CODE_FORBIDDEN,
+                &format!("Bad Request: more than one {name} header"),
+                json!({"hint": format!("send one {name} header")}),
+                HeaderMap::new(),
+            ));
+        }
+    }
+    if let Some(authority) = req.uri().authority() {
+        let name = authority
+            .host()
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_ascii_lowercase();
+        if !g.hosts.contains(&name) {
+            let shown = authority.as_str().chars().take(200).collect::<String>();
+            return Err(rpc_error(
+                StatusCode::FORBIDDEN,
+                CODE_FORBIDDEN,
+                "Forbidden: Host not allowed",
+                json!({"host": shown, "hint": "the request line names a host this server does not serve"}),
+                HeaderMap::new(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Origin: a browser page from elsewhere must not reach the server (DNS rebinding, CSRF).

@@ -368,27 +368,29 @@ impl Hub {
         value: &mut serde_json::Value,
         owner: Option<&str>,
     ) -> Result<(), McpError> {
+        let own = detach_own_text(what, value);
         let report = self
             .engine
             .phi()
-            .view(who.hipaa_cleared, placeholders, value, owner)
-            .map_err(|e| {
-                McpError::internal_error(
-                    e.to_string(),
-                    Some(json!({"phi_redaction_failed": true, "hint": "the operator must fix the profile's PHI redaction settings"})),
-                )
-            })?;
+            .view(who.hipaa_cleared, placeholders, value, owner);
+        restore_own_text(value, own);
+        let report = report.map_err(|e| {
+            McpError::internal_error(
+                e.to_string(),
+                Some(json!({"phi_redaction_failed": true, "hint": "the operator must fix the profile's PHI redaction settings"})),
+            )
+        })?;
         if report.total() > 0 {
             let mut ev = crate::domain::AuditEvent::new(
-                "mcp.redacted",
+                REDACTED_EVENT,
                 Actor::mcp(&who.name),
                 crate::domain::AuditOutcome::Ok,
             )
             .tool(what)
-            .reason(format!(
-                "PHI redacted for an uncleared client: {}",
-                report.summary()
-            ));
+            // The counts are the target, not the reason: the trail redacts every reason
+            // (`PhiPolicy::scrub_audit`), which read `phone=3` as a phone number.
+            .target(report.summary())
+            .reason(REDACTED_REASON);
             if report.profiles.len() == 1
                 && let Some(p) = report.profiles.iter().next()
             {
@@ -1300,5 +1302,111 @@ impl ServerHandler for OpsDesk {
             return result;
         }
         Err(McpError::method_not_found::<CompleteRequestMethod>())
+    }
+}
+
+/// The audit event of an answer the PHI view redacted: its target is the counts per kind
+/// (`person=3 phone=1`), its reason this fixed text.
+const REDACTED_EVENT: &str = "mcp.redacted";
+const REDACTED_REASON: &str = "PHI redacted for an uncleared client";
+
+/// opsdesk's own text in an answer, set aside while the PHI view runs over the rest.
+enum OwnText {
+    /// A string ending in this text (a fence notice's fixed explanation after its base).
+    Tail { pointer: String, tail: String },
+    /// A whole string (the counts and reason of an `mcp.redacted` audit record).
+    Whole { pointer: String, text: String },
+}
+
+/// Take opsdesk's own fixed text out of `value` before the PHI view: the explanation a fence
+/// notice ends with (its base can quote a governance reason and is viewed) and the reason of
+/// the time of each audit record, and the target and reason of each `mcp.redacted` record
+/// (counts per kind, fixed text).
+/// Viewed, they came back altered (counts
+/// read as phone numbers or record numbers, "source meta" as a name) and an answer with no
+/// PHI was reported as redacted because of them.
+fn detach_own_text(what: &str, value: &mut Value) -> Vec<OwnText> {
+    let mut own = Vec::new();
+    if let Value::Object(o) = value
+        && let Some(id) = o.get("fence").and_then(Value::as_str).map(str::to_string)
+        && let Some(Value::String(notice)) = o.get_mut("notice")
+    {
+        let tail = crate::domain::fence::Fence::notice_tail(&id);
+        if let Some(base) = notice.strip_suffix(tail.as_str()) {
+            *notice = base.to_string();
+            own.push(OwnText::Tail {
+                pointer: "/notice".into(),
+                tail,
+            });
+        }
+    }
+    // Only the audit resource's records: elsewhere an object of that shape could be a vault
+    // tool's output, made from a patient's message.
+    if what.strip_prefix("resource:") == Some(super::resources::AUDIT_RECENT) {
+        detach_record_metadata(value, &mut String::new(), &mut own);
+    }
+    own
+}
+
+/// [`detach_own_text`] for the audit records anywhere in `v` (`pointer` is `v`'s).
+fn detach_record_metadata(v: &mut Value, pointer: &mut String, own: &mut Vec<OwnText>) {
+    let at = pointer.len();
+    match v {
+        Value::Object(o) => {
+            let is_record = ["seq", "ts", "prev", "hash"]
+                .iter()
+                .all(|k| o.contains_key(*k));
+            if is_record {
+                // Every record's time is opsdesk's clock (the redactor read an RFC 3339 time
+                // as a date and a record number); an `mcp.redacted` record's text is its own.
+                let own_keys: &[&str] =
+                    if o.get("event").and_then(Value::as_str) == Some(REDACTED_EVENT) {
+                        &["ts", "target", "reason"]
+                    } else {
+                        &["ts"]
+                    };
+                for key in own_keys {
+                    if let Some(Value::String(text)) = o.get_mut(*key).map(Value::take) {
+                        own.push(OwnText::Whole {
+                            pointer: format!("{pointer}/{key}"),
+                            text,
+                        });
+                    }
+                }
+                return;
+            }
+            for (k, x) in o.iter_mut() {
+                pointer.push('/');
+                pointer.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                detach_record_metadata(x, pointer, own);
+                pointer.truncate(at);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter_mut().enumerate() {
+                pointer.push_str(&format!("/{i}"));
+                detach_record_metadata(x, pointer, own);
+                pointer.truncate(at);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Put back what [`detach_own_text`] took out.
+fn restore_own_text(value: &mut Value, own: Vec<OwnText>) {
+    for o in own {
+        match o {
+            OwnText::Tail { pointer, tail } => {
+                if let Some(Value::String(s)) = value.pointer_mut(&pointer) {
+                    s.push_str(&tail);
+                }
+            }
+            OwnText::Whole { pointer, text } => {
+                if let Some(slot) = value.pointer_mut(&pointer) {
+                    *slot = Value::String(text);
+                }
+            }
+        }
     }
 }

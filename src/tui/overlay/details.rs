@@ -122,8 +122,14 @@ impl App {
                     format!("outcome:  {}", e.outcome.as_str()),
                     format!("entity:   {}", e.entity.as_deref().unwrap_or("—")),
                     format!("tool:     {}", e.tool.as_deref().unwrap_or("—")),
-                    format!("target:   {}", e.target.as_deref().unwrap_or("—")),
-                    format!("reason:   {}", e.reason.as_deref().unwrap_or("—")),
+                    format!(
+                        "target:   {}",
+                        crate::sanitize::one_line(e.target.as_deref().unwrap_or("—"), usize::MAX)
+                    ),
+                    format!(
+                        "reason:   {}",
+                        crate::sanitize::one_line(e.reason.as_deref().unwrap_or("—"), usize::MAX)
+                    ),
                     format!(
                         "duration: {}",
                         e.duration_ms
