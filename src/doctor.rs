@@ -171,6 +171,7 @@ pub fn checks(paths: &crate::paths::Paths, config: Result<&Config, String>) -> V
     };
     if let Some(c) = &config {
         checks.extend(vault_checks(paths, c));
+        checks.extend(client_tokens(c));
     }
     checks.push(permissions(&paths.data_dir));
     checks.extend(storage(paths, config));
@@ -294,6 +295,35 @@ fn provider_credentials(c: &Config) -> Vec<Check> {
 }
 
 /// Group/other access anywhere in the data dir (two levels, like the repair on start).
+/// A named MCP client's token must be in its variable wherever `serve` runs: `serve` refuses
+/// to start without it. Checked in doctor's own environment (say so: a service may have
+/// another).
+fn client_tokens(c: &Config) -> Vec<Check> {
+    c.server
+        .clients
+        .iter()
+        .map(|(name, client)| {
+            let check = format!("mcp client {name}");
+            let set = std::env::var(&client.token_env).is_ok_and(|v| !v.trim().is_empty());
+            if set {
+                ok(check, format!("token in {} (this environment)", client.token_env))
+            } else {
+                problem(
+                    check,
+                    format!(
+                        "{} is not set in this environment: `opsdesk serve` refuses to start without it",
+                        client.token_env
+                    ),
+                    format!(
+                        "export {} with the client's token where `serve` runs (`opsdesk mcp-config <client> --new-client {name}` makes one), or remove [server.clients.{name}]",
+                        client.token_env
+                    ),
+                )
+            }
+        })
+        .collect()
+}
+
 fn permissions(dir: &Path) -> Check {
     if !dir.exists() {
         return ok("data dir", format!("{} (not created yet)", dir.display()));

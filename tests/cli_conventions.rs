@@ -605,3 +605,45 @@ fn completions_for_every_shell_and_man_pages_come_from_the_parser() {
         "{v}"
     );
 }
+
+/// A named MCP client without its token in the environment: `serve` would refuse to start,
+/// and `doctor` says so (with the variable and how to make a token) instead of "ok".
+#[test]
+fn doctor_names_a_client_whose_token_variable_is_unset() {
+    let env = Env::new();
+    let cfg_dir = env.dir.path().join("xdg/opsdesk");
+    std::fs::create_dir_all(&cfg_dir).unwrap();
+    std::fs::write(
+        cfg_dir.join("config.toml"),
+        "[server.clients.agent]\ntoken_env = \"OPSDESK_TOKEN_AGENT\"\n",
+    )
+    .unwrap();
+    let o = env
+        .cmd()
+        .env_remove("OPSDESK_TOKEN_AGENT")
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let out = text(&o.stdout);
+    let line = out
+        .lines()
+        .find(|l| l.contains("mcp client agent"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.contains("OPSDESK_TOKEN_AGENT is not set") && !o.status.success(),
+        "{line}"
+    );
+    let o = env
+        .cmd()
+        .env("OPSDESK_TOKEN_AGENT", "a".repeat(40))
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let out = text(&o.stdout);
+    assert!(
+        out.lines()
+            .any(|l| l.contains("mcp client agent") && l.contains("token in OPSDESK_TOKEN_AGENT")),
+        "{out}"
+    );
+    assert!(!out.contains(&"a".repeat(40)), "the token is never shown");
+}
