@@ -738,6 +738,7 @@ impl Redactor {
             }
             Check::BareNumber => {
                 if rules::hl7_control_id(text, start)
+                    || fraction_of_a_second(text, start)
                     || rules::thing_code_near(text, start)
                     || rules::order_or_lot(text, start, value)
                 {
@@ -761,6 +762,7 @@ impl Redactor {
                 if digits < 5
                     || letters == 0
                     || value.bytes().any(|b| b.is_ascii_lowercase())
+                    || fraction_of_a_second(text, start)
                     || rules::hl7_control_id(text, start)
                     || rules::thing_code_near(text, start)
                     || rules::order_or_lot(text, start, value)
@@ -1107,6 +1109,19 @@ pub(super) fn name_variants(name: &str) -> Vec<String> {
     v
 }
 
+/// Whether the digits at `start` are the fraction of a clock time ("08:00:47.123456789", as
+/// ISO timestamps write it): a clock's digits, never a record number.
+fn fraction_of_a_second(text: &str, start: usize) -> bool {
+    let b = text.as_bytes();
+    start >= 9
+        && b[start - 1] == b'.'
+        && b[start - 4] == b':'
+        && b[start - 7] == b':'
+        && [2, 3, 5, 6, 8, 9]
+            .iter()
+            .all(|k| b[start - k].is_ascii_digit())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1227,6 +1242,23 @@ mod tests {
             }
             assert!(pos >= end, "{v:?} not redacted in {text:?}: {spans:?}");
         }
+    }
+
+    #[test]
+    fn the_fraction_of_a_second_in_a_timestamp_is_no_record_number() {
+        let r = clinic();
+        let out = r
+            .redact(
+                "received 2026-12-07T08:00:47.123456789Z from the portal",
+                &mut RedactionSession::new(),
+            )
+            .unwrap();
+        assert!(!out.contains("<MRN"), "{out}");
+        // A run of digits after a dot that is no clock time is still a record number.
+        let out = r
+            .redact("see v.4471229 in the chart", &mut RedactionSession::new())
+            .unwrap();
+        assert!(out.contains("<MRN"), "{out}");
     }
 
     fn clinic() -> Redactor {
