@@ -87,6 +87,8 @@
 //! License 66.7%, HealthPlan 74.5%, Mrn 77.9%, Url 79.6% (a payer's public EOB page), Person 93.7%.
 //! The families are written from one to three templates each, so a family's recall moves in steps
 //! of a template.
+//! After round 12 (tuned on blind14, nobody having read this set's misses; main at a5f9b25),
+//! without a roster: all 93.6%, names 93.0%, precision 95.5%.
 
 // The crate roots share the directories' names, so the modules' files must be named outright.
 #[path = "redaction_blind15/mod.rs"]
