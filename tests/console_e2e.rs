@@ -403,7 +403,13 @@ fn opsdesk(data: &Path, args: &[&str]) -> std::process::Output {
         .arg(data)
         .args(args)
         .env_remove("OPSDESK_CONFIG")
-        .env("XDG_CONFIG_HOME", data.join("no-config"))
+        // The console's config home (`Console::spawn`: `<tmp>/home/.config`): the integrity
+        // key lives next to the config, and a data dir is opened with the key it was written
+        // with, so the command line and the console share one.
+        .env(
+            "XDG_CONFIG_HOME",
+            data.parent().unwrap().join("home").join(".config"),
+        )
         .output()
         .unwrap()
 }
@@ -774,6 +780,17 @@ fn assistant_jobs_from_the_console_triage_draft_and_job_routes() {
     let data = tmp.path().join("data");
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
+    let (url, seen) = fake_llm();
+    let config = tmp.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[assistant]\non_arrival = [\"triage\"]\narrival_coalesce_ms = 100\n\n\
+             [sources.spool]\ninterval_secs = 1\n\n\
+             [llm]\ndefault = \"local\"\n\n[llm.providers.local]\nenabled = true\nendpoint = \"{url}\"\nmodel = \"fake-model\"\n"
+        ),
+    )
+    .unwrap();
     for (subject, from) in [
         ("Vendor choice", "ana@example.org"),
         ("Office move", "jon@example.org"),
@@ -781,6 +798,9 @@ fn assistant_jobs_from_the_console_triage_draft_and_job_routes() {
         let o = opsdesk(
             &data,
             &[
+                // The console's config: the data dir is written with its integrity key.
+                "--config",
+                config.to_str().unwrap(),
                 "inbox",
                 "add",
                 "--from",
@@ -793,17 +813,6 @@ fn assistant_jobs_from_the_console_triage_draft_and_job_routes() {
         );
         assert!(o.status.success(), "{o:?}");
     }
-    let (url, seen) = fake_llm();
-    let config = tmp.path().join("config.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[assistant]\non_arrival = [\"triage\"]\narrival_coalesce_ms = 100\n\n\
-             [sources.spool]\ninterval_secs = 1\n\n\
-             [llm]\ndefault = \"local\"\n\n[llm.providers.local]\nenabled = true\nendpoint = \"{url}\"\nmodel = \"fake-model\"\n"
-        ),
-    )
-    .unwrap();
     let mut c = Console::spawn(
         &[
             "--no-http",
@@ -871,7 +880,16 @@ fn assistant_jobs_from_the_console_triage_draft_and_job_routes() {
             .count(),
         1
     );
-    let q = opsdesk(&data, &["--json", "drafts", "list"]);
+    let q = opsdesk(
+        &data,
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "--json",
+            "drafts",
+            "list",
+        ],
+    );
     let drafts: Value = serde_json::from_slice(&q.stdout).unwrap();
     assert_eq!(drafts[0]["status"], "pending", "{drafts}");
     assert!(

@@ -12,6 +12,8 @@ fn python_client(mode: &str, client: &str) {
     let python = ci_tool("mcp-python");
     let server = Server::start(&[], None);
     let mut cmd = Command::new(python);
+    // The script's `opsdesk inbox add` opens the server's data dir: the server's config home.
+    cmd.env("XDG_CONFIG_HOME", server.config_home());
     cmd.arg(interop_script("py_client.py"))
         .args([&server.url, &server.token, mode, client, mcp_support::BIN])
         .arg(&server.data_dir);

@@ -19,6 +19,8 @@ fn ts_client(server: &Server, scenario: &str, client: &str) -> serde_json::Value
         npm.display()
     );
     let mut cmd = Command::new(node);
+    // The script's `opsdesk inbox add` opens the server's data dir: the server's config home.
+    cmd.env("XDG_CONFIG_HOME", server.config_home());
     cmd.arg(interop_script("ts_client.mjs"))
         .args([
             scenario,

@@ -180,8 +180,14 @@ impl Engine {
         // Every writer keys what it writes (a bad key file refuses to open: fail closed), with
         // the key the trail was written with: a missing or other key refuses before any write.
         let audit = Audit::open(&paths.audit_dir())?;
-        let key = crate::store::integrity::for_writer(&paths, audit.newest_mac()?.as_ref())?
-            .map(Arc::new);
+        let key = match audit.newest_mac() {
+            Ok(written) => crate::store::integrity::for_writer(&paths, written.as_ref())?,
+            Err(e) => {
+                tracing::warn!("cannot read the audit trail to check the integrity key ({e})");
+                crate::store::integrity::for_writer_unread(&paths)?
+            }
+        }
+        .map(Arc::new);
         let inbox = Inbox::open(&paths.inbox_dir())?.with_key(key.clone());
         // A config that sends unmatched items to `unassigned` may have stored some already
         // (also before the inbox kept its marker): say so on disk, so the PHI view keeps them

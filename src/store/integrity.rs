@@ -236,6 +236,17 @@ pub fn for_writer(
     }
 }
 
+/// [`for_writer`] when the trail cannot be read to say whether and how it is keyed: the key
+/// in place if there is one (unchecked), and never a new one (the trail may hold macs). A
+/// trail that cannot be read refuses the appends themselves, so nothing is written unkeyed
+/// after keyed records.
+pub fn for_writer_unread(paths: &Paths) -> Result<Option<IntegrityKey>, StoreError> {
+    match KeyPlace::of(paths) {
+        KeyPlace::File(p) => load(&p),
+        _ => Ok(None),
+    }
+}
+
 /// The refusal of a writer whose key is not the one the data dir was written with.
 fn key_elsewhere(paths: &Paths, key: &Path, what: &str) -> StoreError {
     StoreError::Rejected(format!(

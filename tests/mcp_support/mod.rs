@@ -123,6 +123,13 @@ impl Server {
         None
     }
 
+    /// The `XDG_CONFIG_HOME` the server runs with: a client process that runs `opsdesk` on this
+    /// server's data dir (an interop script's `inbox add`) needs it, since the integrity key
+    /// sits next to the config and a data dir is only opened with the key it was written with.
+    pub fn config_home(&self) -> PathBuf {
+        self._tmp.path().join("xdg")
+    }
+
     /// `opsdesk <args>` on this server's data dir.
     pub fn cli(&self, args: &[&str]) -> std::process::Output {
         let mut cmd = Command::new(BIN);
