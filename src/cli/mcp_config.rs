@@ -557,6 +557,9 @@ fn render(doc: &OJson) -> Result<String, Failure> {
 
 /// A unified diff of `before` → `after` (`/dev/null` for a new file).
 pub fn unified_diff(before: &str, after: &str, name: &str) -> String {
+    // git's headers: `a/` and `b/` before the path, an absolute one without its leading `/`
+    // (not `b//home/…`).
+    let name = name.trim_start_matches('/');
     let old = if before.is_empty() {
         "/dev/null".to_string()
     } else {
@@ -794,6 +797,21 @@ impl<'de> Visitor<'de> for OJsonVisitor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_diff_of_an_absolute_path_has_git_s_headers() {
+        let d = unified_diff("{}\n", "{\"a\": 1}\n", "/home/op/.copilot/mcp-config.json");
+        assert!(
+            d.contains("--- a/home/op/.copilot/mcp-config.json")
+                && d.contains("+++ b/home/op/.copilot/mcp-config.json"),
+            "{d}"
+        );
+        let d = unified_diff("", "{}\n", ".mcp.json");
+        assert!(
+            d.contains("--- /dev/null") && d.contains("+++ b/.mcp.json"),
+            "{d}"
+        );
+    }
 
     #[test]
     fn ordered_json_round_trips_key_order() {

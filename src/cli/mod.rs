@@ -136,7 +136,7 @@ pub enum Command {
     /// Check or show the configuration.
     #[command(subcommand)]
     Config(config_cmd::ConfigCmd),
-    /// The LLM providers: list, enable, disable, set-default (saved to providers.json, audited).
+    /// The LLM providers: list, enable, disable, set-default, set-job (saved to providers.json, audited).
     #[command(subcommand)]
     Providers(providers::ProvidersCmd),
     /// Run the engine headless: sources and the MCP server (HTTP, --stdio), until SIGINT/SIGTERM.
