@@ -43,25 +43,21 @@ const KEYED_PREFIX: &str = "hmac-sha256:";
 /// apart and see one change) but no guess of the clear content can be checked against it.
 fn keyed_digest(digest: &str) -> String {
     use hmac::{KeyInit, Mac};
-    static KEY: OnceLock<[u8; 32]> = OnceLock::new();
+    // `None` when the OS gave no randomness: a key the same for everyone would keep the digest
+    // guessable, so nothing derived from it is shown.
+    static KEY: OnceLock<Option<[u8; 32]>> = OnceLock::new();
     let key = KEY.get_or_init(|| {
         let mut k = [0u8; 32];
-        // No randomness from the OS: a key that is the same for everyone would keep the
-        // digest guessable, so refuse to show anything derived from it.
-        if getrandom::fill(&mut k).is_err() {
-            k = [0; 32];
-        }
-        k
+        getrandom::fill(&mut k).ok().map(|()| k)
     });
-    if key.iter().all(|b| *b == 0) {
-        return format!("{KEYED_PREFIX}unavailable");
+    // HMAC takes a key of any length: `new_from_slice` cannot fail for 32 bytes.
+    match key.and_then(|k| hmac::Hmac::<sha2::Sha256>::new_from_slice(&k).ok()) {
+        Some(mut mac) => {
+            mac.update(digest.as_bytes());
+            format!("{KEYED_PREFIX}{}", hex::encode(mac.finalize().into_bytes()))
+        }
+        None => format!("{KEYED_PREFIX}unavailable"),
     }
-    let mut mac = match hmac::Hmac::<sha2::Sha256>::new_from_slice(key) {
-        Ok(m) => m,
-        Err(_) => return format!("{KEYED_PREFIX}unavailable"),
-    };
-    mac.update(digest.as_bytes());
-    format!("{KEYED_PREFIX}{}", hex::encode(mac.finalize().into_bytes()))
 }
 
 /// Key of an HTML mail body (`Outbound::body_html`): redacted through its text (see
@@ -490,11 +486,7 @@ impl PhiPolicy {
                         && pass == Pass::Full
                         && let Value::String(d) = v
                     {
-                        let mut protected = false;
-                        for o in &owners {
-                            protected |= !self.redactors_for(*o)?.is_empty();
-                        }
-                        if protected && !d.starts_with(KEYED_PREFIX) {
+                        if self.protects(&owners)? && !d.starts_with(KEYED_PREFIX) {
                             *d = keyed_digest(d);
                         }
                         continue;
@@ -544,11 +536,7 @@ impl PhiPolicy {
         session: &mut RedactionSession,
         report: &mut Redacted,
     ) -> Result<(), ViewError> {
-        let mut applies = false;
-        for o in owners {
-            applies |= !self.redactors_for(*o)?.is_empty();
-        }
-        if !applies || html.is_empty() {
+        if html.is_empty() || !self.protects(owners)? {
             return Ok(());
         }
         let mut text = match rendering {
@@ -560,6 +548,17 @@ impl PhiPolicy {
         }
         *html = format!("<pre>{}</pre>", crate::sanitize::escape_markup(&text));
         Ok(())
+    }
+
+    /// Whether any of `owners` has content a redactor covers (a HIPAA profile, or text nobody
+    /// owns while it may be anyone's).
+    fn protects(&self, owners: &[Owner<'_>]) -> Result<bool, ViewError> {
+        for o in owners {
+            if !self.redactors_for(*o)?.is_empty() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// The configured profile an object names (borrowed from the policy, not the object).

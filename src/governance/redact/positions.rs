@@ -5019,17 +5019,25 @@ fn eponym(after: &str) -> bool {
     )
 }
 
+/// The word (letters only, lower-cased) right before `joint` when `text[..s]` ends with it:
+/// "circle" of "Circle of Willis" for `" of "`; `None` without the joint.
+fn word_before(text: &str, s: usize, joint: &str) -> Option<String> {
+    let before = text[..s].strip_suffix(joint)?;
+    Some(
+        before
+            .rsplit(|c: char| !c.is_alphabetic())
+            .next()
+            .unwrap_or("")
+            .to_lowercase(),
+    )
+}
+
 /// Whether an anatomical structure named "of" its describer stands before `s` ("Circle of
 /// Willis", "loop of Henle", "sphincter of Oddi", "tetralogy of Fallot"): an eponym.
 fn structure_of(text: &str, s: usize) -> bool {
-    let Some(before) = text[..s].strip_suffix(" of ") else {
+    let Some(w) = word_before(text, s, " of ") else {
         return false;
     };
-    let w = before
-        .rsplit(|c: char| !c.is_alphabetic())
-        .next()
-        .unwrap_or("")
-        .to_lowercase();
     matches!(
         w.as_str(),
         "circle"
@@ -5089,14 +5097,9 @@ fn street_name_after(after: &str) -> bool {
 /// Whether a shop's or a service's "at" stands before `s`: what follows is the business, named
 /// for its founder as many are ("the pharmacy at fred meyer", "the store at Walgreens").
 fn business_at(text: &str, s: usize) -> bool {
-    let Some(before) = text[..s].strip_suffix(" at ") else {
+    let Some(w) = word_before(text, s, " at ") else {
         return false;
     };
-    let w = before
-        .rsplit(|c: char| !c.is_alphabetic())
-        .next()
-        .unwrap_or("")
-        .to_lowercase();
     matches!(
         w.as_str(),
         "pharmacy" | "store" | "shop" | "supermarket" | "grocery" | "counter" | "branch"
@@ -5132,15 +5135,9 @@ fn thing_after(after: &str) -> bool {
 /// nouns with one ("Meine Adresse", "Ihre Versichertennummer", "une Ordonnance"): what
 /// follows is a noun, no name.
 fn after_determiner(text: &str, s: usize) -> bool {
-    let before = text[..s].trim_end_matches(' ');
-    if before.len() + 1 != s {
+    let Some(w) = word_before(text, s, " ") else {
         return false;
-    }
-    let w = before
-        .rsplit(|c: char| !c.is_alphabetic())
-        .next()
-        .unwrap_or("")
-        .to_lowercase();
+    };
     matches!(
         w.as_str(),
         "mein"

@@ -149,7 +149,7 @@ impl GraphClient {
     /// origin: a link elsewhere would carry the access token to a stranger.
     pub fn url(&self, path_or_link: &str) -> Result<String, GraphError> {
         match reqwest::Url::parse(path_or_link) {
-            Ok(abs) => on_origin_of(&self.base, abs),
+            Ok(abs) => on_origin_of(&reqwest::Url::parse(&self.base).map_err(bad_url)?, abs),
             // No scheme: one of our own paths under the base.
             Err(_) => Ok(format!("{}{}", self.base, path_or_link)),
         }
@@ -363,7 +363,7 @@ impl GraphClient {
         let https = reqwest::Url::parse(upload_url).is_ok_and(|u| u.scheme() == "https");
         if !https
             && on_origin_of(
-                &self.base,
+                &reqwest::Url::parse(&self.base).map_err(bad_url)?,
                 reqwest::Url::parse(upload_url).map_err(bad_url)?,
             )
             .is_err()
@@ -505,15 +505,15 @@ fn www_authenticate(resp: &reqwest::Response) -> String {
 /// RFC 3986 resolution against `base/` gives the right URL for all three (pasting the base in
 /// front of a host-relative link would double its `/v1.0`).
 fn resolve_link(base: &str, link: &str) -> Result<String, GraphError> {
+    // `base/` has the base's origin: one parse serves the join and the check.
     let root = reqwest::Url::parse(&format!("{base}/")).map_err(bad_url)?;
     let abs = root.join(link.trim()).map_err(bad_url)?;
-    on_origin_of(base, abs)
+    on_origin_of(&root, abs)
 }
 
-/// `abs` when it is on `base`'s origin (scheme and host in any case, an explicit default port
+/// `abs` when it is on `ours`'s origin (scheme and host in any case, an explicit default port
 /// the same as none): a link elsewhere would carry the access token to a stranger.
-fn on_origin_of(base: &str, abs: reqwest::Url) -> Result<String, GraphError> {
-    let ours = reqwest::Url::parse(base).map_err(bad_url)?;
+fn on_origin_of(ours: &reqwest::Url, abs: reqwest::Url) -> Result<String, GraphError> {
     if abs.origin() == ours.origin() {
         Ok(abs.into())
     } else {

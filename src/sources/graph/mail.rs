@@ -181,25 +181,20 @@ impl MailSync {
                 }
             }
             report.new += deliver_all(deliver, batch).await?;
-            // This page is durable: a round stopped from here on resumes at the next link.
-            let done = next.is_none();
-            let state = match next {
-                Some(next) => MailState {
-                    delta_link: None,
-                    next_link: Some(next),
-                },
-                None => MailState {
-                    delta_link: delta,
-                    next_link: None,
-                },
+            // This page is durable: a round stopped from here on resumes at the next link
+            // (which wins over the delta link; only the round's last page carries that).
+            let state = MailState {
+                delta_link: if next.is_none() { delta } else { None },
+                next_link: next.clone(),
             };
             self.account.save_state(STATE, &state).await?;
             *progressed = true;
-            if done || report.pages >= MAX_PAGES {
-                // At the bound, the rest of a large sync comes next poll, from the saved link.
-                return Ok(());
+            match next {
+                Some(next) if report.pages < MAX_PAGES => link = next,
+                // Done, or at the bound: the rest of a large sync comes next poll, from the
+                // saved link.
+                _ => return Ok(()),
             }
-            link = state.next_link.unwrap_or_default();
         }
     }
 
